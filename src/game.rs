@@ -1,0 +1,277 @@
+//! The one interface between the referee and the game engines.
+//!
+//! Every game is a module folder under `games/` that implements [`Game`].
+//! Engines are pure: no I/O, no clock, no global randomness. Chance comes in
+//! through [`Chance`] (turn-start events) and [`Game::settle`] (events declared
+//! by one player and settled by the next player's reveal); the engine never
+//! sees a key or a seed.
+//!
+//! Two kinds of failure are kept apart, as shakmaty keeps `ParseSanError`
+//! apart from `SanError`:
+//! - [`ActionParseError`]: the text is not an action of this game at all
+//!   (reported with line:column);
+//! - [`Illegal`]: the action parsed but is not allowed in this position
+//!   (reported with turn, side and reason).
+
+use std::fmt;
+
+/// A side, as an index into [`Game::SIDES`] (e.g. for Castle Danger Blue is 0).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Side(pub u8);
+
+impl Side {
+    /// The side's canonical name in game `G`.
+    pub fn name<G: Game>(self) -> &'static str {
+        G::SIDES[usize::from(self.0)]
+    }
+}
+
+/// How a game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// The game goes on.
+    Ongoing,
+    /// The game is over and this side won.
+    Won(Side),
+    /// The game is over without a winner.
+    Draw,
+}
+
+impl Outcome {
+    /// True once the game is over.
+    pub fn is_over(self) -> bool {
+        !matches!(self, Outcome::Ongoing)
+    }
+}
+
+/// An action that parsed but may not be made here, with a reason a player
+/// understands, e.g. `c2 holds a Wall`. The referee adds the action text,
+/// the turn and the side.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Illegal {
+    /// The reason, without the action text in front.
+    pub reason: String,
+}
+
+impl Illegal {
+    /// An illegal action with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Illegal {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// Shorthand for `Err(Illegal::new(format!(...)))`.
+#[macro_export]
+macro_rules! illegal {
+    ($($arg:tt)*) => {
+        Err($crate::game::Illegal::new(format!($($arg)*)))
+    };
+}
+
+/// Text that is not an action of the game. `offset` and `len` are byte
+/// positions inside the action text that was given to [`Game::parse_action`],
+/// so that the caller can underline the offending part.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ActionParseError {
+    /// Byte offset of the offending part within the action text.
+    pub offset: usize,
+    /// Byte length of the offending part (at least 1 when the text is not empty).
+    pub len: usize,
+    /// What was expected, e.g. `expected a square such as c3`.
+    pub reason: String,
+}
+
+impl ActionParseError {
+    /// An error covering `offset..offset + len`.
+    pub fn new(offset: usize, len: usize, reason: impl Into<String>) -> Self {
+        ActionParseError {
+            offset,
+            len,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The header of a record as a game sees it when a game starts: the sides
+/// in play, in turn order as listed, and every header tag (for options such
+/// as `WhiteKeep` or `Options`).
+#[derive(Clone, Copy, Debug)]
+pub struct Setup<'a> {
+    /// The sides named in the header, in the order of their tags.
+    pub sides: &'a [Side],
+    /// Every tag of the header, name and value, in file order.
+    pub tags: &'a [(String, String)],
+}
+
+impl<'a> Setup<'a> {
+    /// The value of the tag `name` (case-insensitive), if present.
+    pub fn tag(&self, name: &str) -> Option<&'a str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A header that does not describe a playable game of this kind
+/// (wrong number of sides, a bad option value, ...).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SetupError {
+    /// The tag at fault, if one is (for pointing at it).
+    pub tag: Option<String>,
+    /// What is wrong, e.g. `WhiteKeep must be a number from 1 to 6`.
+    pub reason: String,
+}
+
+/// An option tag that a game reads from the header.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionTag {
+    /// Tag name, e.g. `WhiteKeep`.
+    pub name: &'static str,
+    /// Value used when the tag is absent (written by `herald new`).
+    pub default: &'static str,
+    /// One line for `herald new --help` and the spec.
+    pub help: &'static str,
+}
+
+/// Chance drawn at the start of a turn (RULINGS 1.4). The referee derives
+/// each value from the commitments; a game only asks for numbers by label.
+pub trait Chance {
+    /// A uniform integer in `0..n` for the event `label` (e.g. `die`).
+    /// Fails when the game has no commitments to derive it from.
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
+}
+
+/// A chance event declared on a turn and settled by the next player's
+/// reveal (RULINGS 1.5): `count` values, each uniform in `0..n`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ChanceRequest {
+    /// The event's label, e.g. `rally`.
+    pub label: &'static str,
+    /// Each value is uniform in `0..n` (2 for a coin).
+    pub n: u32,
+    /// How many values (2 for the Goblin Horde's double flip).
+    pub count: u32,
+}
+
+/// Options for drawing a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct DiagramStyle {
+    /// Box-drawing and other Unicode symbols instead of plain ASCII.
+    pub unicode: bool,
+}
+
+/// One board game, driven generically by the referee and the CLI.
+///
+/// A turn is played as: [`Game::settle`] (if [`Game::pending`] says so),
+/// [`Game::begin_turn`], then [`Game::apply`] for each action on the line,
+/// then [`Game::end_turn`] (or [`Game::resign`] instead).
+pub trait Game: Sized + 'static {
+    /// The whole position, including whose turn it is and what has been
+    /// spent of the current turn.
+    type State: Clone + fmt::Debug;
+    /// One action: small and `Copy`.
+    type Action: Copy + Eq + fmt::Debug;
+
+    /// The `Game` tag value, e.g. `castle-danger`.
+    const ID: &'static str;
+    /// The game's title, e.g. `Castle Danger`.
+    const TITLE: &'static str;
+    /// Every side name in canonical case; a [`Side`] indexes this list.
+    const SIDES: &'static [&'static str];
+    /// Fewest sides in one game.
+    const MIN_SIDES: usize;
+    /// Most sides in one game.
+    const MAX_SIDES: usize;
+    /// Header tags that configure the game.
+    const OPTIONS: &'static [OptionTag];
+
+    /// The starting position for these sides and tags.
+    fn new_game(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
+
+    /// The side whose turn it is (meaningless once the game is over).
+    fn to_move(state: &Self::State) -> Side;
+
+    /// Whether the game is over, and how.
+    fn outcome(state: &Self::State) -> Outcome;
+
+    /// A chance event declared on an earlier turn that the next reveal
+    /// settles, if one is waiting.
+    fn pending(_state: &Self::State) -> Option<ChanceRequest> {
+        None
+    }
+
+    /// Apply the settled values of the [`Game::pending`] event, before the
+    /// settling player's own actions.
+    fn settle(_state: &mut Self::State, _values: &[u32]) -> Result<(), Illegal> {
+        illegal!("no chance event is pending")
+    }
+
+    /// Start the turn of [`Game::to_move`]: turn-start bookkeeping and
+    /// turn-start chance.
+    fn begin_turn(state: &mut Self::State, chance: &mut dyn Chance) -> Result<(), Illegal>;
+
+    /// Read one action, written in this game's notation. May look at the
+    /// position (e.g. to resolve a move given by its ends only).
+    fn parse_action(state: &Self::State, text: &str) -> Result<Self::Action, ActionParseError>;
+
+    /// Make one action of the current turn.
+    fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), Illegal>;
+
+    /// Finish the current turn, checking that it is complete (e.g. a
+    /// mandatory action was made) and passing play on.
+    fn end_turn(state: &mut Self::State) -> Result<(), Illegal>;
+
+    /// `side` resigns (at the end of its turn's actions).
+    fn resign(state: &mut Self::State, side: Side);
+
+    /// Append the canonical notation of `action` to `out`.
+    fn write_action(action: &Self::Action, out: &mut String);
+
+    /// Every action legal now, in a stable order. Contract: each one can be
+    /// followed by a turn that [`Game::end_turn`] accepts, and when the list
+    /// is empty [`Game::end_turn`] succeeds.
+    fn legal_actions(state: &Self::State, out: &mut Vec<Self::Action>);
+
+    /// What `action` costs of the turn's allowance, for games that count
+    /// (e.g. Castle Danger's moves), else `None`.
+    fn action_cost(_state: &Self::State, _action: &Self::Action) -> Option<u32> {
+        None
+    }
+
+    /// One line on the position for a player, e.g.
+    /// `Blue to move: 6 moves (1 Wizard)`.
+    fn summary(state: &Self::State) -> String;
+
+    /// A comment on a finished turn, comparing the position before its
+    /// first action with the position after it, e.g.
+    /// `5 of 6 moves; removed Red Cannon d7; Fire on d7`.
+    fn turn_comment(before: &Self::State, after: &Self::State) -> String;
+
+    /// The position as a text diagram with coordinates and a legend. May
+    /// contain ANSI colour sequences; the CLI strips them where colour is off.
+    fn diagram(state: &Self::State, style: DiagramStyle) -> String;
+}
+
+/// The canonical text of one action.
+pub fn action_text<G: Game>(action: &G::Action) -> String {
+    let mut s = String::new();
+    G::write_action(action, &mut s);
+    s
+}
+
+/// Look up a side of game `G` by name, case-insensitively.
+pub fn side_by_name<G: Game>(name: &str) -> Option<Side> {
+    G::SIDES
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(name))
+        .map(|i| Side(i as u8))
+}

@@ -1,0 +1,9 @@
+//! herald: a referee for board games played by email.
+//!
+//! Layers, arrows pointing one way: [`record`] (parsing records, with
+//! positions) -> [`games`] (pure engines behind [`game::Game`]) ->
+//! [`referee`] (replays a record through an engine, derives chance from
+//! commitments, verifies reveals) -> `cli` (arguments, files, output).
+
+pub mod game;
+pub mod games;
