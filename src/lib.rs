@@ -7,3 +7,4 @@
 
 pub mod game;
 pub mod games;
+pub mod record;

@@ -1,0 +1,131 @@
+//! Game records: header tag pairs, then the log, one turn a line.
+//!
+//! This layer knows nothing of any game: it reads tags, turn numbers, side
+//! names, the comma-separated action texts, recorded chance facts
+//! (`label=value`) and reveals, each with its [`Span`] for error messages.
+//! The grammar is in `notation-spec.md`.
+
+mod parse;
+mod source;
+mod write;
+
+use std::borrow::Cow;
+
+pub use parse::parse;
+pub use source::{InputError, Position, Source, Span, MAX_INPUT};
+pub use write::{write_header, write_turn, TurnText};
+
+/// One `[Name "value"]` pair.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Tag {
+    /// The tag's name as written.
+    pub name: String,
+    /// The value, escapes resolved.
+    pub value: String,
+    /// The whole tag.
+    pub span: Span,
+    /// The value between the quotes.
+    pub value_span: Span,
+}
+
+/// What one comma-separated item of a turn line is.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ItemKind<'a> {
+    /// A game action, for the game's own parser.
+    Action,
+    /// A recorded chance outcome, `label=value` (e.g. `rally=heads`).
+    Fact {
+        /// The event label.
+        label: &'a str,
+        /// The recorded value.
+        value: &'a str,
+    },
+}
+
+/// One comma-separated item of a turn line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Item<'a> {
+    /// The item's text, trimmed; comments inside it are replaced by a space.
+    pub text: Cow<'a, str>,
+    /// Where the item stands.
+    pub span: Span,
+    /// Action or fact.
+    pub kind: ItemKind<'a>,
+}
+
+/// A player's reveal on a turn line: the next value of their hash chain.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Reveal {
+    /// The 32 bytes.
+    pub value: [u8; 32],
+    /// Where `reveal <hex>` stands.
+    pub span: Span,
+}
+
+/// One turn of the log: `N. Side: actions`, with continuation lines.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Turn<'a> {
+    /// The turn number as written.
+    pub number: u32,
+    /// Where the number stands.
+    pub number_span: Span,
+    /// The side name as written.
+    pub side: &'a str,
+    /// Where the side name stands.
+    pub side_span: Span,
+    /// Actions and facts in order.
+    pub items: Vec<Item<'a>>,
+    /// `pass`, if the turn is one.
+    pub pass: Option<Span>,
+    /// `resign`, if the line ends with it.
+    pub resign: Option<Span>,
+    /// The reveal, if the line carries one.
+    pub reveal: Option<Reveal>,
+    /// From the number to the end of the last item.
+    pub span: Span,
+}
+
+impl Turn<'_> {
+    /// The actions of the turn (facts left out).
+    pub fn actions(&self) -> impl Iterator<Item = &Item<'_>> {
+        self.items
+            .iter()
+            .filter(|i| matches!(i.kind, ItemKind::Action))
+    }
+}
+
+/// A parsed record: header and log.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Record<'a> {
+    /// Header tags in file order.
+    pub tags: Vec<Tag>,
+    /// The turns in file order.
+    pub turns: Vec<Turn<'a>>,
+    /// Where the header ends (the log's first byte).
+    pub header_end: usize,
+}
+
+impl Record<'_> {
+    /// The tag named `name` (case-insensitive).
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Text that cannot be read as a record.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ParseError {
+    /// The offending text.
+    pub span: Span,
+    /// What is wrong, for a player.
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(span: Span, message: impl Into<String>) -> Self {
+        ParseError {
+            span,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! The record grammar (see `notation-spec.md`), parsed with nom over the
+//! clean text of a [`Source`], keeping byte offsets for every piece.
+
+use std::borrow::Cow;
+
+use nom::bytes::complete::{take_while, take_while1};
+use nom::character::complete::{char, digit1, space0};
+use nom::{IResult, Parser};
+
+use super::{Item, ItemKind, ParseError, Record, Reveal, Source, Span, Tag, Turn};
+
+/// Most turns a record may hold (each player's chain has 10,000 links).
+pub const MAX_TURNS: usize = 50_000;
+
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '\t' || c == '\n'
+}
+
+fn offset(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
+/// `Name` of a tag: a letter, then letters, digits, `_`.
+fn tag_name(i: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(i)
+}
+
+/// Parse one tag starting at `[`; returns the rest, the tag.
+fn header_tag<'a>(text: &'a str, i: &'a str) -> Result<(&'a str, Tag), ParseError> {
+    let start = offset(text, i);
+    let err = |at: &str, len: usize, msg: &str| {
+        let s = offset(text, at);
+        ParseError::new(Span::new(s, s + len.max(1)), msg)
+    };
+    let (i, _) = char::<_, ()>('[').parse(i).map_err(|_| err(i, 1, "expected `[`"))?;
+    let i = i.trim_start_matches(is_space);
+    let (i, name) = tag_name(i).map_err(|_| {
+        err(
+            i,
+            1,
+            "expected a tag name after `[`, as in [Game \"castle-danger\"]",
+        )
+    })?;
+    if !name.as_bytes()[0].is_ascii_alphabetic() {
+        return Err(err(name, name.len(), "a tag name starts with a letter"));
+    }
+    let i = i.trim_start_matches(is_space);
+    let Some(body) = i.strip_prefix('"') else {
+        return Err(err(
+            i,
+            1,
+            &format!("expected the quoted value of tag {name}, as in [{name} \"...\"]"),
+        ));
+    };
+    let mut value = String::new();
+    let mut chars = body.char_indices();
+    let end = loop {
+        match chars.next() {
+            None => {
+                return Err(err(
+                    &text[start..],
+                    1,
+                    &format!("the value of tag {name} has no closing `\"`"),
+                ))
+            }
+            Some((k, '"')) => break k,
+            Some((k, '\\')) => match chars.next() {
+                Some((_, c @ ('"' | '\\'))) => value.push(c),
+                _ => {
+                    return Err(err(
+                        &body[k..],
+                        2,
+                        "only \\\" and \\\\ are escapes in a tag value",
+                    ))
+                }
+            },
+            Some((_, '\n')) => {
+                return Err(err(
+                    &text[start..],
+                    1,
+                    &format!("the value of tag {name} has no closing `\"` on its line"),
+                ))
+            }
+            Some((_, c)) => value.push(c),
+        }
+    };
+    let value_start = offset(text, body);
+    let rest = body[end + 1..].trim_start_matches(is_space);
+    let Some(rest) = rest.strip_prefix(']') else {
+        return Err(err(rest, 1, &format!("expected `]` to close tag {name}")));
+    };
+    let span = Span::new(start, offset(text, rest));
+    Ok((
+        rest,
+        Tag {
+            name: name.to_owned(),
+            value,
+            span,
+            value_span: Span::new(value_start, value_start + end),
+        },
+    ))
+}
+
+/// `N. Side:` at the start of a turn line; returns (rest, number, side).
+fn turn_head(i: &str) -> IResult<&str, (&str, &str)> {
+    let (i, number) = digit1(i)?;
+    let (i, _) = char('.').parse(i)?;
+    let (i, _) = space0(i)?;
+    let (i, side) = take_while1(|c: char| c.is_alphanumeric() || c == '-' || c == '_').parse(i)?;
+    let (i, _) = space0(i)?;
+    let (i, _) = char(':').parse(i)?;
+    Ok((i, (number, side)))
+}
+
+/// Pieces of a turn's body between comments, as spans of the clean text.
+struct BodyScan {
+    pieces: Vec<Span>,
+}
+
+/// Read the record in `source`.
+pub fn parse(source: &Source) -> Result<Record<'_>, ParseError> {
+    let text = source.text();
+    let mut tags = Vec::new();
+    let mut i = text.trim_start_matches(is_space);
+    // Header: tags separated by white space; `;` comments allowed between.
+    while i.starts_with('[') {
+        let (rest, tag) = header_tag(text, i)?;
+        tags.push(tag);
+        i = skip_blank_and_line_comments(rest);
+    }
+    let header_end = offset(text, i);
+    let turns = parse_log(text, header_end)?;
+    Ok(Record {
+        tags,
+        turns,
+        header_end,
+    })
+}
+
+fn skip_blank_and_line_comments(mut i: &str) -> &str {
+    loop {
+        i = i.trim_start_matches(is_space);
+        if i.starts_with(';') {
+            i = i.find('\n').map_or("", |n| &i[n..]);
+        } else {
+            return i;
+        }
+    }
+}
+
+/// Find the end of a `{...}` comment starting at `at` (on `{`).
+fn comment_end(text: &str, at: usize) -> Result<usize, ParseError> {
+    match text[at..].find('}') {
+        Some(k) => Ok(at + k + 1),
+        None => Err(ParseError::new(
+            Span::new(at, at + 1),
+            "this comment `{` is never closed with `}`",
+        )),
+    }
+}
+
+fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
+    let mut turns: Vec<Turn<'_>> = Vec::new();
+    let mut current: Option<(Turn<'_>, BodyScan)> = None;
+    let mut pos = start;
+    let mut after_blank = true;
+    while pos < text.len() {
+        let line_end = text[pos..].find('\n').map_or(text.len(), |k| pos + k);
+        let line = &text[pos..line_end];
+        let trimmed = line.trim_start_matches([' ', '\t']);
+        let content = pos + (line.len() - trimmed.len());
+        if trimmed.is_empty() {
+            after_blank = true;
+            pos = line_end + 1;
+            continue;
+        }
+        if trimmed == "--" || trimmed.starts_with("-- ") {
+            break; // a signature
+        }
+        let starts_turn = trimmed.as_bytes()[0].is_ascii_digit();
+        let body_from;
+        if starts_turn {
+            if let Some((turn, scan)) = current.take() {
+                turns.push(finish_turn(text, turn, scan)?);
+            }
+            if turns.len() >= MAX_TURNS {
+                return Err(ParseError::new(
+                    Span::new(content, line_end),
+                    format!("a record holds at most {MAX_TURNS} turns"),
+                ));
+            }
+            let (rest, (number, side)) = turn_head(trimmed).map_err(|_| {
+                let bad = trimmed.find(':').unwrap_or(trimmed.len()).max(1);
+                ParseError::new(
+                    Span::new(content, content + bad),
+                    "expected a turn line such as `12. Blue: Kc1-b1`",
+                )
+            })?;
+            let number_span = Span::new(content, content + number.len());
+            let n: u32 = number.parse().map_err(|_| {
+                ParseError::new(number_span, "this turn number is too large")
+            })?;
+            let side_start = offset(text, side);
+            current = Some((
+                Turn {
+                    number: n,
+                    number_span,
+                    side,
+                    side_span: Span::new(side_start, side_start + side.len()),
+                    items: Vec::new(),
+                    pass: None,
+                    resign: None,
+                    reveal: None,
+                    span: Span::new(content, line_end),
+                },
+                BodyScan { pieces: Vec::new() },
+            ));
+            body_from = offset(text, rest);
+        } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
+            body_from = content;
+        } else if current.is_some() && !after_blank {
+            body_from = content; // a continuation line
+        } else {
+            break; // text after the log: a signature, a reply
+        }
+        after_blank = false;
+        pos = scan_body(text, body_from, line_end, current.as_mut().map(|c| &mut c.1))?;
+    }
+    if let Some((turn, scan)) = current.take() {
+        turns.push(finish_turn(text, turn, scan)?);
+    }
+    Ok(turns)
+}
+
+/// Collect body pieces from `from` to the end of the line, skipping
+/// comments (a `{` comment may run over lines). Returns where to go on.
+fn scan_body(
+    text: &str,
+    from: usize,
+    line_end: usize,
+    mut scan: Option<&mut BodyScan>,
+) -> Result<usize, ParseError> {
+    let mut piece_start = from;
+    let mut k = from;
+    let bytes = text.as_bytes();
+    let push = |scan: &mut Option<&mut BodyScan>, a: usize, b: usize| {
+        if let Some(s) = scan.as_deref_mut() {
+            if !text[a..b].trim().is_empty() {
+                s.pieces.push(Span::new(a, b));
+            }
+        }
+    };
+    while k < line_end {
+        match bytes[k] {
+            b'{' => {
+                push(&mut scan, piece_start, k);
+                let end = comment_end(text, k)?;
+                if end > line_end {
+                    // The comment runs over lines; the rest of its last line
+                    // is read as part of this turn.
+                    let next_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
+                    return scan_body(text, end, next_end, scan);
+                }
+                k = end;
+                piece_start = k;
+            }
+            b';' => {
+                push(&mut scan, piece_start, k);
+                return Ok(line_end + 1);
+            }
+            _ => k += 1,
+        }
+    }
+    push(&mut scan, piece_start, line_end);
+    Ok(line_end + 1)
+}
+
+/// Split a turn's body pieces into items at commas, find `pass`, `resign`
+/// and the reveal.
+fn finish_turn<'a>(
+    text: &'a str,
+    mut turn: Turn<'a>,
+    scan: BodyScan,
+) -> Result<Turn<'a>, ParseError> {
+    // Items as lists of spans (an item may run over comments).
+    let mut items: Vec<Vec<Span>> = vec![Vec::new()];
+    for piece in &scan.pieces {
+        let mut a = piece.start;
+        for (k, _) in text[piece.start..piece.end].match_indices(',') {
+            let cut = piece.start + k;
+            items.last_mut().unwrap().push(Span::new(a, cut));
+            items.push(Vec::new());
+            a = cut + 1;
+        }
+        items.last_mut().unwrap().push(Span::new(a, piece.end));
+    }
+    let head_end = turn.side_span.end;
+    let count = items.len();
+    for (index, parts) in items.into_iter().enumerate() {
+        let (mut item_text, mut span) = join_parts(text, &parts);
+        if span.start == span.end {
+            let at = parts.first().map_or(head_end, |p| p.start);
+            let msg = if count == 1 {
+                "a turn line needs its actions, `pass` or `resign` after the side"
+            } else {
+                "an empty action between commas"
+            };
+            return Err(ParseError::new(Span::new(at, at + 1), msg));
+        }
+        if index + 1 == count {
+            if let Some((before, reveal)) = split_reveal(text, &item_text, span)? {
+                turn.reveal = Some(reveal);
+                match before {
+                    Some((t, s)) => {
+                        item_text = t;
+                        span = s;
+                    }
+                    None if count == 1 => {
+                        return Err(ParseError::new(
+                            reveal.span,
+                            "a turn line needs its actions, `pass` or `resign` before the reveal",
+                        ))
+                    }
+                    None => {
+                        return Err(ParseError::new(
+                            reveal.span,
+                            "the reveal follows the last action without a comma",
+                        ))
+                    }
+                }
+            }
+        }
+        turn.span.end = turn.span.end.max(span.end);
+        let word = item_text.as_ref();
+        if word.eq_ignore_ascii_case("pass") {
+            if count != 1 {
+                return Err(ParseError::new(span, "`pass` stands alone on its line"));
+            }
+            turn.pass = Some(span);
+        } else if word.eq_ignore_ascii_case("resign") {
+            if index + 1 != count {
+                return Err(ParseError::new(span, "`resign` must be the line's last action"));
+            }
+            turn.resign = Some(span);
+        } else {
+            let kind = fact(text, span).unwrap_or(ItemKind::Action);
+            turn.items.push(Item {
+                text: item_text,
+                span,
+                kind,
+            });
+        }
+    }
+    if let Some(reveal) = turn.reveal {
+        turn.span.end = turn.span.end.max(reveal.span.end);
+    }
+    Ok(turn)
+}
+
+/// The text of an item made of `parts` (joined by a space where a comment
+/// was cut out), trimmed, and its span.
+fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
+    let nonempty: Vec<Span> = parts
+        .iter()
+        .copied()
+        .filter(|p| !text[p.range()].trim().is_empty())
+        .collect();
+    let (Some(first), Some(last)) = (nonempty.first(), nonempty.last()) else {
+        let at = parts.first().map_or(0, |p| p.start);
+        return (Cow::Borrowed(""), Span::new(at, at));
+    };
+    let lead = text[first.range()].len() - text[first.range()].trim_start().len();
+    let trail = text[last.range()].len() - text[last.range()].trim_end().len();
+    let span = Span::new(first.start + lead, last.end - trail);
+    if nonempty.len() == 1 {
+        return (Cow::Borrowed(&text[span.range()]), span);
+    }
+    let joined = nonempty
+        .iter()
+        .map(|p| text[p.range()].trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    (Cow::Owned(joined), span)
+}
+
+/// `label=value`, where label is lower-case letters, digits and `-`.
+fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
+    let s = &text[span.range()];
+    let (label, value) = s.split_once('=')?;
+    let (label, value) = (label.trim_end(), value.trim_start());
+    let ok_label = !label.is_empty()
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let ok_value = !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+    (ok_label && ok_value).then_some(ItemKind::Fact { label, value })
+}
+
+type Before<'a> = Option<(Cow<'a, str>, Span)>;
+
+/// Split `... reveal <hex>` off the end of the last item.
+fn split_reveal<'a>(
+    text: &'a str,
+    item: &Cow<'a, str>,
+    span: Span,
+) -> Result<Option<(Before<'a>, Reveal)>, ParseError> {
+    // Work on the source text of the span (a reveal never holds comments).
+    let s = &text[span.range()];
+    let lower = s.to_ascii_lowercase();
+    let Some(k) = find_word(&lower, "reveal") else {
+        return Ok(None);
+    };
+    let after = &s[k + "reveal".len()..];
+    let (rest, hex) = take_while::<_, _, ()>(|c: char| !c.is_whitespace())
+        .parse(after.trim_start_matches(is_space))
+        .unwrap_or(("", ""));
+    let hex_start = span.start + offset(s, hex);
+    let reveal_span = Span::new(span.start + k, hex_start + hex.len());
+    if !rest.trim().is_empty() {
+        let at = span.start + offset(s, rest.trim_start());
+        return Err(ParseError::new(
+            Span::new(at, span.end),
+            "nothing may follow the reveal on a turn",
+        ));
+    }
+    let mut value = [0u8; 32];
+    if hex.len() != 64 || hex::decode_to_slice(hex, &mut value).is_err() {
+        return Err(ParseError::new(
+            Span::new(hex_start, (hex_start + hex.len()).max(hex_start + 1)),
+            "a reveal is 64 hexadecimal digits",
+        ));
+    }
+    let reveal = Reveal {
+        value,
+        span: reveal_span,
+    };
+    let before_text = s[..k].trim_end();
+    if before_text.is_empty() {
+        return Ok(Some((None, reveal)));
+    }
+    let before_span = Span::new(span.start, span.start + before_text.len());
+    let before = match item {
+        Cow::Borrowed(_) => Cow::Borrowed(&text[before_span.range()]),
+        Cow::Owned(o) => {
+            let cut = o.to_ascii_lowercase().rfind("reveal").unwrap_or(o.len());
+            Cow::Owned(o[..cut].trim_end().to_owned())
+        }
+    };
+    Ok(Some((Some((before, before_span)), reveal)))
+}
+
+/// The byte offset of `word` as a whole word in `s`.
+fn find_word(s: &str, word: &str) -> Option<usize> {
+    s.match_indices(word).map(|(k, _)| k).find(|&k| {
+        let before_ok = k == 0 || s.as_bytes()[k - 1].is_ascii_whitespace();
+        let after = s.as_bytes().get(k + word.len());
+        before_ok && after.is_none_or(|b| b.is_ascii_whitespace())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<(Vec<(String, String)>, Vec<String>), ParseError> {
+        let source = Source::new(text.as_bytes()).expect("source");
+        let record = parse(&source)?;
+        let tags = record
+            .tags
+            .iter()
+            .map(|t| (t.name.clone(), t.value.clone()))
+            .collect();
+        let turns = record
+            .turns
+            .iter()
+            .map(|t| {
+                let items: Vec<String> = t.items.iter().map(|i| i.text.to_string()).collect();
+                format!(
+                    "{}|{}|{}|{}|{}|{}",
+                    t.number,
+                    t.side,
+                    items.join(";"),
+                    t.pass.is_some(),
+                    t.resign.is_some(),
+                    t.reveal.is_some()
+                )
+            })
+            .collect();
+        Ok((tags, turns))
+    }
+
+    const REVEAL: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    #[test]
+    fn header_tags_and_turns_are_read() {
+        let (tags, turns) = read(
+            "[Game \"castle-danger\"]\n[Blue \"a@b\"] [Red \"c \\\"d\\\"\"]\n\n1. Blue: +C, Kc1-b1\n2. Red: pass\n3. Blue: Cd1*d5, resign\n",
+        )
+        .unwrap();
+        assert_eq!(tags[2], ("Red".into(), "c \"d\"".into()));
+        assert_eq!(
+            turns,
+            vec![
+                "1|Blue|+C;Kc1-b1|false|false|false",
+                "2|Red||true|false|false",
+                "3|Blue|Cd1*d5|false|true|false"
+            ]
+        );
+    }
+
+    #[test]
+    fn reveal_continuation_lines_and_comments_belong_to_their_turn() {
+        let text = format!(
+            "[Game \"x\"]\n1. Blue: +C, {{a comment}} Kc1-b1 ; rest\n   Kb1-b2\n   reveal {REVEAL}\n2. Red: pass reveal {REVEAL}\n"
+        );
+        let (_, turns) = read(&text).unwrap();
+        assert_eq!(
+            turns,
+            vec![
+                "1|Blue|+C;Kc1-b1 Kb1-b2|false|false|true",
+                "2|Red||true|false|true"
+            ]
+        );
+    }
+
+    #[test]
+    fn facts_are_items_of_their_own_kind() {
+        let source = Source::new(b"[Game \"x\"]\n1. Elf: rally=heads, B1-B2\n").unwrap();
+        let record = parse(&source).unwrap();
+        assert_eq!(
+            record.turns[0].items[0].kind,
+            ItemKind::Fact {
+                label: "rally",
+                value: "heads"
+            }
+        );
+        assert_eq!(record.turns[0].actions().count(), 1);
+    }
+
+    #[test]
+    fn text_after_a_blank_line_ends_the_log() {
+        let (_, turns) = read("[Game \"x\"]\n1. Blue: pass\n\nThanks, your move!\n-- \nBob\n").unwrap();
+        assert_eq!(turns.len(), 1);
+    }
+
+    #[test]
+    fn pass_must_stand_alone() {
+        let err = read("[Game \"x\"]\n1. Blue: pass, Kc1-b1\n").unwrap_err();
+        assert_eq!(err.message, "`pass` stands alone on its line");
+    }
+
+    #[test]
+    fn resign_must_end_the_line() {
+        let err = read("[Game \"x\"]\n1. Blue: resign, Kc1-b1\n").unwrap_err();
+        assert_eq!(err.message, "`resign` must be the line's last action");
+    }
+
+    #[test]
+    fn a_bad_reveal_is_pointed_at() {
+        let err = read("[Game \"x\"]\n1. Blue: pass reveal 12zz\n").unwrap_err();
+        assert_eq!(err.message, "a reveal is 64 hexadecimal digits");
+        assert_eq!(err.span, Span::new(32, 36));
+    }
+
+    #[test]
+    fn a_malformed_turn_line_is_a_parse_error() {
+        let err = read("[Game \"x\"]\n12 Blue: pass\n").unwrap_err();
+        assert!(err.message.starts_with("expected a turn line"));
+        let err = read("[Game \"x\"]\n1. Blue:\n").unwrap_err();
+        assert!(err.message.contains("needs its actions"));
+        let err = read("[Game \"x\"]\n1. Blue: a,,b\n").unwrap_err();
+        assert_eq!(err.message, "an empty action between commas");
+    }
+
+    #[test]
+    fn unterminated_tags_and_comments_are_parse_errors() {
+        assert!(read("[Game \"x]\n").unwrap_err().message.contains("no closing"));
+        assert!(read("[Game \"x\"\n").unwrap_err().message.contains("expected `]`"));
+        assert!(read("[Game \"x\"]\n1. Blue: {oops\n")
+            .unwrap_err()
+            .message
+            .contains("never closed"));
+    }
+
+    #[test]
+    fn multi_line_comments_are_skipped() {
+        let (_, turns) = read("[Game \"x\"]\n1. Blue: a {one\ntwo} , b\n2. Red: pass\n").unwrap();
+        assert_eq!(turns[0], "1|Blue|a;b|false|false|false");
+    }
+}

@@ -1,0 +1,160 @@
+//! Writing records exactly as `notation-spec.md` says, so that everything
+//! written reads back as the same game, and no line is long enough for a
+//! mail client to re-wrap it (protocol values stand on lines of their own).
+
+use std::fmt::Write as _;
+
+/// Longest line the writer makes (where the items allow).
+pub const WRAP: usize = 76;
+
+/// Indentation of continuation lines.
+const INDENT: &str = "    ";
+
+/// Write `[Name "value"]` lines.
+pub fn write_header<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>, out: &mut String) {
+    for (name, value) in tags {
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        for c in value.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push_str("\"]\n");
+    }
+}
+
+/// One turn, ready to be written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnText {
+    /// Turn number.
+    pub number: u32,
+    /// Side name, canonical case.
+    pub side: String,
+    /// Recorded chance outcomes, `label=value`, written first.
+    pub facts: Vec<(String, String)>,
+    /// Canonical action texts.
+    pub actions: Vec<String>,
+    /// The line ends with `resign`.
+    pub resign: bool,
+    /// The player's reveal.
+    pub reveal: Option<[u8; 32]>,
+    /// A comment for the end of the turn (annotate).
+    pub comment: Option<String>,
+}
+
+/// Append the lines of one turn to `out`.
+pub fn write_turn(turn: &TurnText, out: &mut String) {
+    let mut line = format!("{}. {}:", turn.number, turn.side);
+    let mut items: Vec<String> = turn
+        .facts
+        .iter()
+        .map(|(l, v)| format!("{l}={v}"))
+        .chain(turn.actions.iter().cloned())
+        .collect();
+    if turn.resign {
+        items.push("resign".into());
+    }
+    if items.is_empty() {
+        items.push("pass".into());
+    }
+    let last = items.len() - 1;
+    for (k, item) in items.iter().enumerate() {
+        let piece = if k == last {
+            item.clone()
+        } else {
+            format!("{item},")
+        };
+        if line.len() + 1 + piece.len() > WRAP && line.len() > INDENT.len() {
+            out.push_str(&line);
+            out.push('\n');
+            line = INDENT[1..].to_owned();
+        }
+        line.push(' ');
+        line.push_str(&piece);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    if let Some(reveal) = &turn.reveal {
+        let _ = writeln!(out, "{INDENT}reveal {}", hex::encode(reveal));
+    }
+    if let Some(comment) = &turn.comment {
+        write_comment(comment, out);
+    }
+}
+
+/// A `{...}` comment on continuation lines, wrapped at words.
+fn write_comment(comment: &str, out: &mut String) {
+    let clean: String = comment
+        .chars()
+        .map(|c| if c == '{' || c == '}' { '(' } else { c })
+        .collect();
+    let mut line = format!("{INDENT}{{");
+    let mut first = true;
+    for word in clean.split_whitespace() {
+        if !first && line.len() + 1 + word.len() + 1 > WRAP {
+            out.push_str(&line);
+            out.push('\n');
+            line = format!("{INDENT} ");
+            first = true;
+        }
+        if !first {
+            line.push(' ');
+        }
+        line.push_str(word);
+        first = false;
+    }
+    line.push('}');
+    out.push_str(&line);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_escape_quotes_and_backslashes() {
+        let mut out = String::new();
+        write_header([("Event", "a \"b\" \\c")], &mut out);
+        assert_eq!(out, "[Event \"a \\\"b\\\" \\\\c\"]\n");
+    }
+
+    #[test]
+    fn long_turns_wrap_with_indented_continuations() {
+        let turn = TurnText {
+            number: 12,
+            side: "Blue".into(),
+            actions: (0..12).map(|_| "Kc1-b1-b2".to_string()).collect(),
+            reveal: Some([0xab; 32]),
+            comment: Some("spent 9 of 9 moves".into()),
+            ..TurnText::default()
+        };
+        let mut out = String::new();
+        write_turn(&turn, &mut out);
+        for line in out.lines() {
+            assert!(line.len() <= WRAP, "{line:?}");
+        }
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("12. Blue: Kc1-b1-b2, "));
+        assert!(lines[1].starts_with("    Kc1-b1-b2"));
+        assert_eq!(lines[lines.len() - 2], format!("    reveal {}", "ab".repeat(32)));
+        assert_eq!(lines[lines.len() - 1], "    {spent 9 of 9 moves}");
+    }
+
+    #[test]
+    fn an_empty_turn_is_written_as_pass() {
+        let mut out = String::new();
+        write_turn(
+            &TurnText {
+                number: 3,
+                side: "Red".into(),
+                ..TurnText::default()
+            },
+            &mut out,
+        );
+        assert_eq!(out, "3. Red: pass\n");
+    }
+}
