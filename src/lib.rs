@@ -8,3 +8,4 @@
 pub mod game;
 pub mod games;
 pub mod record;
+pub mod fairness;

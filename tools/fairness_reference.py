@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Reference implementation of herald's fairness derivations (notation-spec.md,
+"Fairness"), written from the spec alone in plain Python (hashlib and a
+textbook ChaCha20), so that the Rust implementation can be checked against
+numbers it did not produce itself. Prints the test vectors."""
+import hashlib
+import struct
+
+
+def sha(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p)
+    return h.digest()
+
+
+def lp(b):
+    return struct.pack(">I", len(b)) + b
+
+
+def chain_step(v):
+    return sha(b"herald/chain/v1", v)
+
+
+def chain_value(secret, j, n=10000):
+    v = sha(b"herald/chain-seed/v1", secret)
+    for _ in range(n - j):
+        v = chain_step(v)
+    return v
+
+
+def game_id(tags):
+    return sha(b"herald/game-id/v1", *[lp(n.encode()) + lp(v.encode()) for n, v in tags if n != "Result"])
+
+
+def turn_seed(game, turn, label, mover, others):
+    return sha(b"herald/turn-chance/v1", game, struct.pack(">I", turn), lp(label.encode()), mover, *others)
+
+
+def settle_seed(game, declared, settling, label, reveal):
+    return sha(b"herald/settle-chance/v1", game, struct.pack(">I", declared), struct.pack(">I", settling), lp(label.encode()), reveal)
+
+
+def rotl(x, n):
+    return ((x << n) | (x >> (32 - n))) & 0xFFFFFFFF
+
+
+def chacha20_words(key):
+    """u32 words of the ChaCha20 keystream: 20 rounds, 64-bit block counter
+    from 0, 64-bit nonce 0, words little-endian, blocks in order."""
+    k = list(struct.unpack("<8I", key))
+    counter = 0
+    while True:
+        s = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574] + k + [counter & 0xFFFFFFFF, counter >> 32, 0, 0]
+        x = s[:]
+        for _ in range(10):
+            for a, b, c, d in ((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15),
+                               (0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14)):
+                x[a] = (x[a] + x[b]) & 0xFFFFFFFF; x[d] = rotl(x[d] ^ x[a], 16)
+                x[c] = (x[c] + x[d]) & 0xFFFFFFFF; x[b] = rotl(x[b] ^ x[c], 12)
+                x[a] = (x[a] + x[b]) & 0xFFFFFFFF; x[d] = rotl(x[d] ^ x[a], 8)
+                x[c] = (x[c] + x[d]) & 0xFFFFFFFF; x[b] = rotl(x[b] ^ x[c], 7)
+        for i in range(16):
+            yield (x[i] + s[i]) & 0xFFFFFFFF
+        counter += 1
+
+
+class Sampler:
+    def __init__(self, seed):
+        self.words = chacha20_words(seed)
+
+    def below(self, n):
+        limit = n * (2**32 // n)
+        while True:
+            x = next(self.words)
+            if x < limit:
+                return x % n
+
+    def shuffle(self, n):
+        v = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = self.below(i + 1)
+            v[i], v[j] = v[j], v[i]
+        return v
+
+
+if __name__ == "__main__":
+    zero = bytes(32)
+    secret = bytes(range(32))
+    print("chain_step(00*32)      ", chain_step(zero).hex())
+    print("chain_value(0..31, 0)  ", chain_value(secret, 0).hex())
+    print("chain_value(0..31, 1)  ", chain_value(secret, 1).hex())
+    tags = [("Game", "battle-of-the-dale"), ("Human", "ann@example.org"), ("Elf", "eve@example.org"), ("Result", "*")]
+    gid = game_id(tags)
+    print("game_id(example)       ", gid.hex())
+    seed = turn_seed(gid, 7, "die", bytes([0x11]) * 32, [bytes([0x22]) * 32])
+    print("turn_seed(example)     ", seed.hex())
+    sseed = settle_seed(gid, 7, 8, "rally", bytes([0x33]) * 32)
+    print("settle_seed(example)   ", sseed.hex())
+    s = Sampler(zero)
+    print("words(00*32)[0..4]     ", [next(s.words) for _ in range(4)])
+    for n in (2, 4, 6):
+        s = Sampler(seed)
+        print(f"below({n}) x12          ", [s.below(n) for _ in range(12)])
+    s = Sampler(seed)
+    faces = [1, 2, 2, 3, 3, 4]
+    print("die 1-2-2-3-3-4 x12    ", [faces[s.below(6)] for _ in range(12)])
+    s = Sampler(seed)
+    print("shuffle(34)            ", s.shuffle(34))
