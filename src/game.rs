@@ -209,6 +209,14 @@ pub trait Game: Sized + 'static {
         None
     }
 
+    /// How a chance value is written in the record and shown to players,
+    /// e.g. `heads` for a coin, `4` for a die face. Must be distinct for
+    /// distinct values of the same label. By default the value plus one
+    /// (a die of `n` faces numbered from 1).
+    fn chance_text(_label: &str, value: u32) -> String {
+        (value + 1).to_string()
+    }
+
     /// Apply the settled values of the [`Game::pending`] event, before the
     /// settling player's own actions.
     fn settle(_state: &mut Self::State, _values: &[u32]) -> Result<(), Illegal> {
