@@ -5,8 +5,9 @@
 //! [`referee`] (replays a record through an engine, derives chance from
 //! commitments, verifies reveals) -> `cli` (arguments, files, output).
 
+pub mod cli;
+pub mod fairness;
 pub mod game;
 pub mod games;
 pub mod record;
-pub mod fairness;
 pub mod referee;

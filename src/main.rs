@@ -1,1 +1,5 @@
-fn main() {}
+//! The `herald` binary: everything is in the library (`herald::cli`).
+
+fn main() -> std::process::ExitCode {
+    herald::cli::main()
+}

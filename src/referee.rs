@@ -202,7 +202,10 @@ fn canonical_tag_name<G: Game>(name: &str) -> String {
     if let Some(side) = commit_side::<G>(name) {
         return format!("{}Commit", side.name::<G>());
     }
-    if let Some(opt) = G::OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name)) {
+    if let Some(opt) = G::OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+    {
         return opt.name.into();
     }
     name.into()
@@ -275,7 +278,11 @@ impl<G: Game> Referee<G> {
                     G::ID,
                     G::SIDES.join(", "),
                     sides.len(),
-                    if listed.is_empty() { "none".into() } else { listed.join(", ") }
+                    if listed.is_empty() {
+                        "none".into()
+                    } else {
+                        listed.join(", ")
+                    }
                 ),
             ));
         }
@@ -284,7 +291,10 @@ impl<G: Game> Referee<G> {
             let Some(i) = sides.iter().position(|&s| s == side) else {
                 return Err(RefereeError::record(
                     header_span,
-                    format!("{}Commit names a side that is not in this game", side.name::<G>()),
+                    format!(
+                        "{}Commit names a side that is not in this game",
+                        side.name::<G>()
+                    ),
                 ));
             };
             commits[i] = Some(h);
@@ -375,8 +385,8 @@ impl<G: Game> Referee<G> {
             )
             .at_turn(number, turn.side));
         }
-        let Some(side) = game::side_by_name::<G>(turn.side)
-            .filter(|s| self.header.sides.contains(s))
+        let Some(side) =
+            game::side_by_name::<G>(turn.side).filter(|s| self.header.sides.contains(s))
         else {
             let names: Vec<&str> = self.header.sides.iter().map(|s| s.name::<G>()).collect();
             return Err(RefereeError::record(
@@ -448,7 +458,9 @@ impl<G: Game> Referee<G> {
                 &reveal,
             );
             let mut sampler = Sampler::new(&seed);
-            let values: Vec<u32> = (0..request.count).map(|_| sampler.below(request.n)).collect();
+            let values: Vec<u32> = (0..request.count)
+                .map(|_| sampler.below(request.n))
+                .collect();
             for &value in &values {
                 derived.push(ChanceEvent {
                     turn: number,
@@ -472,8 +484,7 @@ impl<G: Game> Referee<G> {
             names: self.reveal_names(index),
             _game: std::marker::PhantomData,
         };
-        G::begin_turn(&mut state, &mut chance)
-            .map_err(|e| illegal(turn.span, None, e.reason))?;
+        G::begin_turn(&mut state, &mut chance).map_err(|e| illegal(turn.span, None, e.reason))?;
         let before = state.clone();
         let mut actions = Vec::with_capacity(turn.items.len());
         for item in turn.actions() {
@@ -513,7 +524,11 @@ impl<G: Game> Referee<G> {
             G::resign(&mut state, side);
         } else if !G::outcome(&state).is_over() {
             G::end_turn(&mut state).map_err(|e| {
-                let what = if turn.pass.is_some() { "pass" } else { "end of turn" };
+                let what = if turn.pass.is_some() {
+                    "pass"
+                } else {
+                    "end of turn"
+                };
                 illegal(end_span, Some(what.into()), e.reason)
             })?;
         }
@@ -595,6 +610,23 @@ impl<G: Game> Referee<G> {
             .chain((0..self.latest.len()).filter(|&i| i != index))
             .map(|i| self.header.sides[i].name::<G>().to_owned())
             .collect()
+    }
+
+    /// The position at the start of the next turn, as far as it can be known
+    /// before the mover writes the line: a pending event is not settled, and
+    /// turn-start chance makes this fail with a reason.
+    pub fn preview(&self) -> Result<G::State, Illegal> {
+        struct Unknown;
+        impl Chance for Unknown {
+            fn draw(&mut self, label: &'static str, _n: u32) -> Result<u32, Illegal> {
+                crate::illegal!(
+                    "this turn's {label} is not drawn yet: it comes from the mover's reveal when the turn is written"
+                )
+            }
+        }
+        let mut state = self.state.clone();
+        G::begin_turn(&mut state, &mut Unknown)?;
+        Ok(state)
     }
 
     /// Check the `Result` tag against the game (after the last turn).

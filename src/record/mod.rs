@@ -83,6 +83,8 @@ pub struct Turn<'a> {
     pub reveal: Option<Reveal>,
     /// From the number to the end of the last item.
     pub span: Span,
+    /// The end of the turn's last line (comment lines after it included).
+    pub lines_end: usize,
 }
 
 impl Turn<'_> {

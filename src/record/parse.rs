@@ -32,7 +32,9 @@ fn header_tag<'a>(text: &'a str, i: &'a str) -> Result<(&'a str, Tag), ParseErro
         let s = offset(text, at);
         ParseError::new(Span::new(s, s + len.max(1)), msg)
     };
-    let (i, _) = char::<_, ()>('[').parse(i).map_err(|_| err(i, 1, "expected `[`"))?;
+    let (i, _) = char::<_, ()>('[')
+        .parse(i)
+        .map_err(|_| err(i, 1, "expected `[`"))?;
     let i = i.trim_start_matches(is_space);
     let (i, name) = tag_name(i).map_err(|_| {
         err(
@@ -197,9 +199,9 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
                 )
             })?;
             let number_span = Span::new(content, content + number.len());
-            let n: u32 = number.parse().map_err(|_| {
-                ParseError::new(number_span, "this turn number is too large")
-            })?;
+            let n: u32 = number
+                .parse()
+                .map_err(|_| ParseError::new(number_span, "this turn number is too large"))?;
             let side_start = offset(text, side);
             current = Some((
                 Turn {
@@ -212,6 +214,7 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
                     resign: None,
                     reveal: None,
                     span: Span::new(content, line_end),
+                    lines_end: line_end,
                 },
                 BodyScan { pieces: Vec::new() },
             ));
@@ -224,7 +227,15 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
             break; // text after the log: a signature, a reply
         }
         after_blank = false;
-        pos = scan_body(text, body_from, line_end, current.as_mut().map(|c| &mut c.1))?;
+        pos = scan_body(
+            text,
+            body_from,
+            line_end,
+            current.as_mut().map(|c| &mut c.1),
+        )?;
+        if let Some((turn, _)) = current.as_mut() {
+            turn.lines_end = pos.saturating_sub(1).min(text.len());
+        }
     }
     if let Some((turn, scan)) = current.take() {
         turns.push(finish_turn(text, turn, scan)?);
@@ -339,7 +350,10 @@ fn finish_turn<'a>(
             turn.pass = Some(span);
         } else if word.eq_ignore_ascii_case("resign") {
             if index + 1 != count {
-                return Err(ParseError::new(span, "`resign` must be the line's last action"));
+                return Err(ParseError::new(
+                    span,
+                    "`resign` must be the line's last action",
+                ));
             }
             turn.resign = Some(span);
         } else {
@@ -542,7 +556,8 @@ mod tests {
 
     #[test]
     fn text_after_a_blank_line_ends_the_log() {
-        let (_, turns) = read("[Game \"x\"]\n1. Blue: pass\n\nThanks, your move!\n-- \nBob\n").unwrap();
+        let (_, turns) =
+            read("[Game \"x\"]\n1. Blue: pass\n\nThanks, your move!\n-- \nBob\n").unwrap();
         assert_eq!(turns.len(), 1);
     }
 
@@ -577,8 +592,14 @@ mod tests {
 
     #[test]
     fn unterminated_tags_and_comments_are_parse_errors() {
-        assert!(read("[Game \"x]\n").unwrap_err().message.contains("no closing"));
-        assert!(read("[Game \"x\"\n").unwrap_err().message.contains("expected `]`"));
+        assert!(read("[Game \"x]\n")
+            .unwrap_err()
+            .message
+            .contains("no closing"));
+        assert!(read("[Game \"x\"\n")
+            .unwrap_err()
+            .message
+            .contains("expected `]`"));
         assert!(read("[Game \"x\"]\n1. Blue: {oops\n")
             .unwrap_err()
             .message

@@ -89,7 +89,9 @@ fn quote_prefix(line: &str) -> (usize, usize) {
                     consumed = i;
                 }
             }
-            b' ' | b'\t' if marks > 0 && bytes[i..].iter().find(|b| !b" \t".contains(b)) == Some(&b'>') => {
+            b' ' | b'\t'
+                if marks > 0 && bytes[i..].iter().find(|b| !b" \t".contains(b)) == Some(&b'>') =>
+            {
                 i += 1;
             }
             _ => break,
@@ -170,7 +172,9 @@ impl Source {
                 let text = std::str::from_utf8(&input[..good]).unwrap_or_default();
                 return Err(InputError {
                     position: position_of_byte(text, good),
-                    message: "the input is not UTF-8 text (a binary file, or a mail part still encoded?)".into(),
+                    message:
+                        "the input is not UTF-8 text (a binary file, or a mail part still encoded?)"
+                            .into(),
                 });
             }
         };
@@ -276,6 +280,29 @@ impl Source {
         }
     }
 
+    /// The byte of the original input that a byte of the clean text came from.
+    pub fn original_offset(&self, offset: usize) -> usize {
+        match self.lines.get(self.line_index(offset)) {
+            Some(map) => map.orig_start + map.stripped + offset.saturating_sub(map.clean_start),
+            None => self.original.len(),
+        }
+    }
+
+    /// The end of the original line (before its line break) that holds a
+    /// byte of the clean text, and the quoting in front of that line.
+    pub fn original_line_end(&self, offset: usize) -> (usize, &str) {
+        let Some(map) = self.lines.get(self.line_index(offset)) else {
+            return (self.original.len(), "");
+        };
+        let rest = &self.original[map.orig_start..];
+        let len = rest.find('\n').unwrap_or(rest.len());
+        let len = rest[..len].trim_end_matches('\r').len();
+        (
+            map.orig_start + len,
+            &self.original[map.orig_start..map.orig_start + map.stripped],
+        )
+    }
+
     /// The original line holding a byte of the clean text, and the byte
     /// range within that line that `span` covers (clamped to the line, at
     /// least one byte wide where the line allows).
@@ -304,7 +331,13 @@ mod tests {
         let src = Source::new(input.as_bytes()).unwrap();
         assert_eq!(src.text(), "[Game \"castle-danger\"]\n\n1. Blue: pass\n\n");
         let off = src.text().find("pass").unwrap();
-        assert_eq!(src.position(off), Position { line: 6, column: 12 });
+        assert_eq!(
+            src.position(off),
+            Position {
+                line: 6,
+                column: 12
+            }
+        );
     }
 
     #[test]
@@ -324,7 +357,10 @@ mod tests {
     #[test]
     fn empty_input_and_text_without_header_are_told_apart() {
         assert!(Source::new(b"").unwrap_err().message.contains("empty"));
-        assert!(Source::new(b"hello\n").unwrap_err().message.contains("no record"));
+        assert!(Source::new(b"hello\n")
+            .unwrap_err()
+            .message
+            .contains("no record"));
     }
 
     #[test]

@@ -140,7 +140,10 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines[0].starts_with("12. Blue: Kc1-b1-b2, "));
         assert!(lines[1].starts_with("    Kc1-b1-b2"));
-        assert_eq!(lines[lines.len() - 2], format!("    reveal {}", "ab".repeat(32)));
+        assert_eq!(
+            lines[lines.len() - 2],
+            format!("    reveal {}", "ab".repeat(32))
+        );
         assert_eq!(lines[lines.len() - 1], "    {spent 9 of 9 moves}");
     }
 

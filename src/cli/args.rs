@@ -1,0 +1,204 @@
+//! The command line, as clap definitions. `herald man` and
+//! `herald completions` are generated from these.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXAMPLES: &str = "\
+Examples:
+  herald new castle-danger --side Blue=ann@example.org --side Red=bob@example.org -o game.pbem
+  herald keygen --side Blue game.pbem -o blue.key
+  herald move game.pbem \"+C, Kc1-b1\" --key blue.key
+  herald check game.pbem
+  herald show game.pbem --turn 3 --unicode
+  pbpaste | herald check -          (a record pasted out of an email)";
+
+/// A referee for board games played by email.
+///
+/// herald checks a game record (the header and the log of turns that the
+/// players mail each other), writes your next turn onto it, and draws the
+/// position. Chance and hidden facts are fixed by SHA-256 commitments in
+/// the record, so nobody needs to trust anybody's dice.
+#[derive(Parser, Debug)]
+#[command(name = "herald", version, after_help = EXAMPLES, max_term_width = 100)]
+pub struct Cli {
+    /// When to colour the output: auto (only on a terminal, and never with
+    /// NO_COLOR set), always or never.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ColorWhen {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Text for people.
+    #[default]
+    Text,
+    /// JSON for programs (schema in notation-spec.md).
+    Json,
+}
+
+/// The record to read: a file, or `-` for standard input.
+#[derive(Args, Debug, Clone)]
+pub struct Input {
+    /// The game record: a file, or - to read standard input (an email or a
+    /// pasted record is fine: quoting and text around it are skipped).
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start a new game record.
+    #[command(after_help = "\
+Examples:
+  herald new castle-danger --side Blue=ann@example.org --side Red=bob@example.org -o game.pbem
+  herald new battle-of-the-dale --side Human=a@x --side Elf=b@x --side Goblin=c@x -o dale.pbem
+  herald new breach-the-keep --side White=a@x --side Black=b@x --option WhiteKeep=4 -o keep.pbem")]
+    New {
+        /// The game: castle-danger, battle-of-the-dale or breach-the-keep.
+        game: String,
+        /// A side and how to reach its player, as Side=contact; repeat for
+        /// each side, in turn order where the game lets the header decide.
+        #[arg(long = "side", value_name = "SIDE=CONTACT", required = true)]
+        sides: Vec<String>,
+        /// A game option as Name=value (e.g. WhiteKeep=3); see the spec.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Write the record here (refuses to overwrite); default: print it.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Check a turn and append it to the record (the file is rewritten
+    /// atomically, and left as it was if anything is wrong).
+    #[command(after_help = "\
+Examples:
+  herald move game.pbem \"+C, Kc1-b1\"
+  herald move game.pbem \"Cd3*d7\" --key blue.key --expect-turn 12
+  echo \"Kc9-b9\" | herald move game.pbem - --dry-run")]
+    Move {
+        /// The game record file.
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        /// The turn's actions, separated by commas, `pass` or `resign`;
+        /// - or nothing to read them from standard input.
+        #[arg(value_name = "TURN")]
+        turn: Option<String>,
+        /// Your private key file (from `herald keygen`): adds your reveal.
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
+        /// Check and print the new line, but write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Refuse unless the record is at this turn number (guards against a
+        /// stale copy of the game).
+        #[arg(long, value_name = "N")]
+        expect_turn: Option<u32>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Replay the record and report OK or the first problem.
+    #[command(after_help = "\
+Examples:
+  herald check game.pbem
+  herald check - < email.txt
+  herald check game.pbem --format json")]
+    Check {
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Draw the position after a turn.
+    #[command(after_help = "\
+Examples:
+  herald show game.pbem
+  herald show game.pbem --turn 0 --unicode")]
+    Show {
+        #[command(flatten)]
+        input: Input,
+        /// Show the position after this turn (0: the start); default: the last.
+        #[arg(long, value_name = "N")]
+        turn: Option<u32>,
+        /// Draw with box-drawing characters.
+        #[arg(long)]
+        unicode: bool,
+    },
+    /// Draw every position in turn, each under the turn that led to it.
+    Replay {
+        #[command(flatten)]
+        input: Input,
+        /// Draw with box-drawing characters.
+        #[arg(long)]
+        unicode: bool,
+    },
+    /// Print the record in canonical notation with a comment on every turn.
+    #[command(after_help = "\
+Examples:
+  herald annotate game.pbem
+  herald annotate game.pbem -o annotated.pbem")]
+    Annotate {
+        #[command(flatten)]
+        input: Input,
+        /// Write the annotated record to this file instead of printing it.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// List every legal action for the side to move, with its cost.
+    Legal {
+        #[command(flatten)]
+        input: Input,
+    },
+    /// List every chance event: turn, label, whose reveals went in, value.
+    Fate {
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Create a private key for one side and add its Commit tag.
+    #[command(after_help = "\
+The key file never leaves your machine and herald never prints it. The
+Commit tag is added to the record (or printed with --print) before turn 1.
+
+Examples:
+  herald keygen --side Blue game.pbem -o blue.key
+  herald keygen --side Red game.pbem -o red.key --print")]
+    Keygen {
+        /// The side the key is for.
+        #[arg(long)]
+        side: String,
+        /// The game record file.
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        /// Where to write the private key (refuses to overwrite).
+        #[arg(short, long, value_name = "KEYFILE")]
+        output: PathBuf,
+        /// Print the Commit tag instead of adding it to the record.
+        #[arg(long)]
+        print: bool,
+    },
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
+}

@@ -1,0 +1,82 @@
+//! The command line: arguments, files and output formats. Thin: the
+//! library does the work; this module reads and writes.
+
+mod args;
+mod commands;
+mod files;
+mod keyfile;
+mod report;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+pub use args::{Cli, ColorWhen, Command, Format};
+pub use report::{Exit, Failure, Problem};
+
+/// The clap command, for man pages and completions.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+/// Run herald with the process's arguments; returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                Exit::Usage.into()
+            } else {
+                Exit::Ok.into()
+            };
+        }
+    };
+    match cli.color {
+        ColorWhen::Always => anstream::ColorChoice::Always.write_global(),
+        ColorWhen::Never => anstream::ColorChoice::Never.write_global(),
+        ColorWhen::Auto => {}
+    }
+    match run(cli.command) {
+        Ok(exit) => exit.into(),
+        Err(failure) => {
+            match &failure {
+                Failure::Usage(message) => report::eprint_usage(message),
+                Failure::Invalid(problem, origin) => report::eprint_problem(problem, origin),
+            }
+            failure.exit().into()
+        }
+    }
+}
+
+/// Print to standard output (colour stripped where it is off).
+pub(crate) fn out(text: &str) -> Result<(), Failure> {
+    let mut stdout = anstream::stdout();
+    match stdout.write_all(text.as_bytes()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`herald replay x | head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::usage(format!("cannot write the output: {e}"))),
+    }
+}
+
+fn run(command: Command) -> Result<Exit, Failure> {
+    match command {
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "herald", &mut buf);
+            out(&String::from_utf8_lossy(&buf))?;
+            Ok(Exit::Ok)
+        }
+        Command::Man => {
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut buf)
+                .map_err(|e| Failure::usage(format!("cannot render the man page: {e}")))?;
+            out(&String::from_utf8_lossy(&buf))?;
+            Ok(Exit::Ok)
+        }
+        other => commands::run(other),
+    }
+}

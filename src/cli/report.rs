@@ -1,0 +1,211 @@
+//! Problems as players read them (rustc-style, with the offending text
+//! underlined) and as programs read them (JSON), and the exit codes.
+
+use std::process::ExitCode;
+
+use annotate_snippets::{Level, Renderer, Snippet};
+use serde::Serialize;
+
+use crate::record::{InputError, ParseError, Position, Source, Span};
+use crate::referee::{ErrorKind, RefereeError};
+
+/// How herald ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Exit {
+    /// All is well.
+    Ok = 0,
+    /// An illegal or invalid game (or turn).
+    Invalid = 1,
+    /// Bad usage or an I/O error.
+    Usage = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e as u8)
+    }
+}
+
+/// A problem with a record, located.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// parse, illegal or record.
+    pub kind: ErrorKind,
+    /// The full message.
+    pub message: String,
+    /// Turn number, if a turn is at fault.
+    pub turn: Option<u32>,
+    /// Side of that turn.
+    pub side: Option<String>,
+    /// Action text, if an action is at fault.
+    pub action: Option<String>,
+    /// Where in the original input.
+    pub position: Option<Position>,
+    /// The original line and the byte range to underline in it.
+    pub underline: Option<(String, std::ops::Range<usize>)>,
+}
+
+/// The JSON form of a problem (schema in notation-spec.md).
+#[derive(Serialize, Debug)]
+pub struct JsonError {
+    kind: &'static str,
+    turn: Option<u32>,
+    side: Option<String>,
+    action: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    message: String,
+}
+
+impl Problem {
+    /// Locate a referee error in its source.
+    pub fn from_referee(e: &RefereeError, source: &Source) -> Self {
+        let mut p = Problem {
+            kind: e.kind,
+            message: e.message.clone(),
+            turn: e.turn,
+            side: e.side.clone(),
+            action: e.action.clone(),
+            position: None,
+            underline: None,
+        };
+        if let Some(span) = e.span {
+            p.locate(span, source);
+        }
+        p
+    }
+
+    /// Locate a record parse error.
+    pub fn from_parse(e: &ParseError, source: &Source) -> Self {
+        let mut p = Problem::plain(ErrorKind::Parse, e.message.clone());
+        p.locate(e.span, source);
+        p
+    }
+
+    /// Input that is not a record's text at all.
+    pub fn from_input(e: &InputError) -> Self {
+        let mut p = Problem::plain(ErrorKind::Parse, e.message.clone());
+        p.position = Some(e.position);
+        p
+    }
+
+    /// A problem without a place.
+    pub fn plain(kind: ErrorKind, message: String) -> Self {
+        Problem {
+            kind,
+            message,
+            turn: None,
+            side: None,
+            action: None,
+            position: None,
+            underline: None,
+        }
+    }
+
+    fn locate(&mut self, span: Span, source: &Source) {
+        self.position = Some(source.position(span.start));
+        let (_, line, range) = source.line_of(span);
+        self.underline = Some((line.to_owned(), range));
+    }
+
+    /// The JSON form.
+    pub fn json(&self) -> JsonError {
+        JsonError {
+            kind: self.kind.as_str(),
+            turn: self.turn,
+            side: self.side.clone(),
+            action: self.action.clone(),
+            line: self.position.map(|p| p.line),
+            column: self.position.map(|p| p.column),
+            message: self.message.clone(),
+        }
+    }
+
+    /// rustc-style text, with the offending text underlined.
+    pub fn render(&self, origin: &str) -> String {
+        let title = match (self.turn, &self.side) {
+            (Some(t), Some(s)) => format!("turn {t} ({s}): {}", self.message),
+            _ => self.message.clone(),
+        };
+        let renderer = Renderer::styled();
+        let label = self
+            .action
+            .as_deref()
+            .and_then(|a| self.message.strip_prefix(a))
+            .map(|r| r.trim_start_matches(':').trim())
+            .unwrap_or("");
+        match (&self.underline, self.position) {
+            (Some((line, range)), Some(pos)) => {
+                let snippet = Snippet::source(line)
+                    .line_start(pos.line)
+                    .origin(origin)
+                    .annotation(Level::Error.span(range.clone()).label(label));
+                let msg = Level::Error
+                    .title(&title)
+                    .id(self.kind.as_str())
+                    .snippet(snippet);
+                renderer.render(msg).to_string()
+            }
+            (_, Some(pos)) => {
+                let msg = Level::Error.title(&title).id(self.kind.as_str());
+                format!(
+                    "{}\n  --> {origin}:{}:{}",
+                    renderer.render(msg),
+                    pos.line,
+                    pos.column
+                )
+            }
+            _ => {
+                let msg = Level::Error.title(&title).id(self.kind.as_str());
+                format!("{}\n  --> {origin}", renderer.render(msg))
+            }
+        }
+    }
+}
+
+/// A failure of a command: what to say and how to exit.
+#[derive(Debug)]
+pub enum Failure {
+    /// Usage or I/O: exit 2.
+    Usage(String),
+    /// A bad record or turn: exit 1.
+    Invalid(Box<Problem>, String),
+}
+
+impl Failure {
+    /// A usage or I/O failure.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure::Usage(message.into())
+    }
+
+    /// An invalid record at `origin`.
+    pub fn invalid(problem: Problem, origin: &str) -> Self {
+        Failure::Invalid(Box::new(problem), origin.to_owned())
+    }
+
+    /// The exit code.
+    pub fn exit(&self) -> Exit {
+        match self {
+            Failure::Usage(_) => Exit::Usage,
+            Failure::Invalid(..) => Exit::Invalid,
+        }
+    }
+}
+
+/// Print an error to standard error, rustc-style.
+pub fn eprint_usage(message: &str) {
+    let renderer = Renderer::styled();
+    let msg = Level::Error.title(message);
+    let _ = anstream_write(&format!("{}\n", renderer.render(msg)));
+}
+
+fn anstream_write(s: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut err = anstream::stderr();
+    err.write_all(s.as_bytes())
+}
+
+/// Print a rendered problem to standard error.
+pub fn eprint_problem(problem: &Problem, origin: &str) {
+    let _ = anstream_write(&format!("{}\n", problem.render(origin)));
+}
