@@ -532,7 +532,7 @@ impl<G: Game> Referee<G> {
                 illegal(end_span, Some(what.into()), e.reason)
             })?;
         }
-        check_facts::<G>(turn, &derived, number, side_name)?;
+        check_facts(turn, &derived, number, side_name)?;
 
         // Commit the turn.
         if let Some(r) = turn.reveal {
@@ -647,7 +647,7 @@ impl<G: Game> Referee<G> {
 }
 
 /// Compare the chance facts written on a line with the derived values.
-fn check_facts<G: Game>(
+fn check_facts(
     turn: &Turn<'_>,
     derived: &[ChanceEvent],
     number: u32,

@@ -479,7 +479,9 @@ fn find_word(s: &str, word: &str) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<(Vec<(String, String)>, Vec<String>), ParseError> {
+    type Read = (Vec<(String, String)>, Vec<String>);
+
+    fn read(text: &str) -> Result<Read, ParseError> {
         let source = Source::new(text.as_bytes()).expect("source");
         let record = parse(&source)?;
         let tags = record
