@@ -11,3 +11,4 @@ pub mod game;
 pub mod games;
 pub mod record;
 pub mod referee;
+pub mod selfplay;

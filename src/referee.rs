@@ -436,55 +436,9 @@ impl<G: Game> Referee<G> {
         let index = self.header.index_of(side).expect("side in header");
         self.check_reveal(turn, side, index, number)?;
 
-        let mut derived = Vec::new();
-        let mut state = self.state.clone();
-        if let Some(request) = G::pending(&state) {
-            let declared = self.declared.map_or(number - 1, |d| d.0);
-            let Some(reveal) = turn.reveal.map(|r| r.value) else {
-                return Err(illegal(
-                    turn.span,
-                    None,
-                    format!(
-                        "this game has no commitments: {} needs them (see `herald keygen`)",
-                        request.label
-                    ),
-                ));
-            };
-            let seed = fairness::settle_seed(
-                &self.header.game_id,
-                declared,
-                number,
-                request.label,
-                &reveal,
-            );
-            let mut sampler = Sampler::new(&seed);
-            let values: Vec<u32> = (0..request.count)
-                .map(|_| sampler.below(request.n))
-                .collect();
-            for &value in &values {
-                derived.push(ChanceEvent {
-                    turn: number,
-                    declared: Some(declared),
-                    label: request.label,
-                    value,
-                    text: G::chance_text(request.label, value),
-                    reveals_of: vec![side_name.into()],
-                });
-            }
-            G::settle(&mut state, &values)
-                .map_err(|e| illegal(turn.span, None, format!("{}: {e}", request.label)))?;
-        }
-        let mut chance = TurnChance::<G> {
-            game_id: &self.header.game_id,
-            turn: number,
-            mover: turn.reveal.map(|r| r.value),
-            others: self.others(index),
-            samplers: Vec::new(),
-            events: Vec::new(),
-            names: self.reveal_names(index),
-            _game: std::marker::PhantomData,
-        };
-        G::begin_turn(&mut state, &mut chance).map_err(|e| illegal(turn.span, None, e.reason))?;
+        let (mut state, derived) = self
+            .start_turn(turn.reveal.map(|r| r.value))
+            .map_err(|e| illegal(turn.span, None, e.reason))?;
         let before = state.clone();
         let mut actions = Vec::with_capacity(turn.items.len());
         for item in turn.actions() {
@@ -511,7 +465,6 @@ impl<G: Game> Referee<G> {
                 .map_err(|e| illegal(item.span, Some(item.text.to_string()), e.reason))?;
             actions.push(action);
         }
-        derived.append(&mut chance.events);
         let end_span = turn.pass.or(turn.resign).unwrap_or(turn.span);
         if turn.resign.is_some() {
             if G::outcome(&state).is_over() {
@@ -553,6 +506,69 @@ impl<G: Game> Referee<G> {
             resign: turn.resign.is_some(),
             chance: derived,
         })
+    }
+
+    /// The position at the start of the next turn, for a mover whose line
+    /// carries `reveal`: a pending event settled, turn-start bookkeeping and
+    /// chance done. Returns the chance values derived.
+    pub fn start_turn(
+        &self,
+        reveal: Option<Hash>,
+    ) -> Result<(G::State, Vec<ChanceEvent>), Illegal> {
+        let number = self.next_turn();
+        let side = G::to_move(&self.state);
+        let index = self
+            .header
+            .index_of(side)
+            .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
+        let side_name = side.name::<G>();
+        let mut derived = Vec::new();
+        let mut state = self.state.clone();
+        if let Some(request) = G::pending(&state) {
+            let declared = self.declared.map_or(number - 1, |d| d.0);
+            let Some(reveal) = reveal else {
+                return crate::illegal!(
+                    "this game has no commitments: {} needs them (see `herald keygen`)",
+                    request.label
+                );
+            };
+            let seed = fairness::settle_seed(
+                &self.header.game_id,
+                declared,
+                number,
+                request.label,
+                &reveal,
+            );
+            let mut sampler = Sampler::new(&seed);
+            let values: Vec<u32> = (0..request.count)
+                .map(|_| sampler.below(request.n))
+                .collect();
+            for &value in &values {
+                derived.push(ChanceEvent {
+                    turn: number,
+                    declared: Some(declared),
+                    label: request.label,
+                    value,
+                    text: G::chance_text(request.label, value),
+                    reveals_of: vec![side_name.into()],
+                });
+            }
+            G::settle(&mut state, &values)
+                .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
+        }
+        let mut chance = TurnChance::<G> {
+            game_id: &self.header.game_id,
+            turn: number,
+            mover: reveal,
+            others: self.others(index),
+            samplers: Vec::new(),
+            events: Vec::new(),
+            names: self.reveal_names(index),
+            _game: std::marker::PhantomData,
+        };
+        G::begin_turn(&mut state, &mut chance)?;
+        derived.append(&mut chance.events);
+        Ok((state, derived))
     }
 
     fn check_reveal(
