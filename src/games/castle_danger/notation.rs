@@ -138,10 +138,10 @@ impl RouteBuilder {
 
     fn push(&mut self, sq: Sq) {
         if self.fault.is_none() {
-            if let Some(dir) = self.last.dir_to(sq) {
-                if self.seen & (1 << sq.0) != 0 {
-                    self.fault = Some(Route::Revisit(sq));
-                } else if self.len == MAX_PATH_STEPS {
+            if self.seen & (1 << sq.0) != 0 {
+                self.fault = Some(Route::Revisit(sq));
+            } else if let Some(dir) = self.last.dir_to(sq) {
+                if self.len == MAX_PATH_STEPS {
                     self.fault = Some(Route::TooLong);
                 } else {
                     self.dirs |= (dir as u64) << (2 * u32::from(self.len));

@@ -467,6 +467,7 @@ fn a_path_may_not_visit_a_square_twice() {
     let s = new_game();
     assert_eq!(refused(&s, "Kc1-b1-c1"), "the path visits c1 twice");
     assert_eq!(refused(&s, "Kc1-b1-b2-b1"), "the path visits b1 twice");
+    assert_eq!(refused(&s, "Kc1-b1-b1"), "the path visits b1 twice");
 }
 
 #[test]
@@ -573,9 +574,7 @@ fn builder_removes_any_wall_next_to_it_for_one_move() {
     assert_eq!(s.cell(sq("b3")), Cell::Empty);
     assert_eq!(left(&s), 2);
     assert_eq!(refused(&s, "Bc3xd3"), "there is no Wall on d3");
-    // Walls are neutral: a Red Builder removes a Wall Blue built too.
-    let mut s = position(BLUE, "Kg1 Ba7 kg9");
-    let _ = &mut s;
+    // Walls are neutral: a Red Builder removes any Wall too.
     let mut s = position(RED, "Kg1 kg9 ba7 #a8");
     ok(&mut s, "ba7xa8");
     assert_eq!(s.cell(sq("a8")), Cell::Empty);
@@ -618,6 +617,18 @@ fn nothing_costing_moves_is_allowed_beyond_the_moves_left() {
     assert_eq!(
         refused(&s, "Ba3xa2"),
         "no moves left, removing a Wall costs 1"
+    );
+}
+
+#[test]
+fn adding_needs_its_cost_in_moves() {
+    // Not reachable in play (an add comes first, with at least 3 moves);
+    // the state is built by hand to reach the check.
+    let mut s = new_game();
+    s.turn.moves_left = 1;
+    assert_eq!(
+        refused(&s, "+W"),
+        "only 1 move left, adding a piece costs 2"
     );
 }
 
@@ -761,6 +772,19 @@ fn shot_onto_the_opponents_fire_replaces_it() {
     assert_eq!(s.cell(sq("a3")), Cell::Fire(RED));
     ok(&mut s, "Ca2*a3");
     assert_eq!(s.cell(sq("a3")), Cell::Fire(BLUE));
+    // A second Cannon's shot onto one's own Fire keeps it.
+    let mut s = position(BLUE, "Kg1 Ca1 Ca2 kg9");
+    ok(&mut s, "Ca2*a3");
+    ok(&mut s, "Ca1*a3");
+    assert_eq!(s.cell(sq("a3")), Cell::Fire(BLUE));
+}
+
+#[test]
+fn a_cannon_moving_onto_a_piece_does_not_fire() {
+    // The rule text's note 4 describes a screen's clicks; here `-` always
+    // moves and `*` always fires.
+    let s = position(BLUE, "Kg1 Cd2 Bd3 kg9");
+    assert_eq!(refused(&s, "Cd2-d3"), "d3 holds a Blue Builder");
 }
 
 #[test]
@@ -1029,6 +1053,61 @@ fn turn_comment_counts_moves_and_tells_adds_and_hits() {
     let before = s.clone();
     G::end_turn(&mut s).unwrap();
     assert_eq!(G::turn_comment(&before, &s), "0 of 6 moves");
+
+    let mut s = new_game();
+    let before = s.clone();
+    ok(&mut s, "Kc1-b1");
+    G::resign(&mut s, BLUE);
+    assert_eq!(
+        G::turn_comment(&before, &s),
+        "1 of 6 moves; Blue resigned: Red wins"
+    );
+}
+
+#[test]
+fn example_game_from_the_docs() {
+    let lines = [
+        (
+            "Blue",
+            "+C, Cd1-d2-d3, Kc1-b1",
+            "5 of 6 moves; added Cannon d1",
+        ),
+        (
+            "Red",
+            "+B, Bd9-d8, Bd8+d7, Kc9-b9",
+            "3 of 6 moves; added Builder d9; built Wall d7",
+        ),
+        (
+            "Blue",
+            "Cd3*d7, Cd3-c3-b3",
+            "6 of 6 moves; shot down Wall d7; Fire on d7",
+        ),
+        (
+            "Red",
+            "+C, Cd9*d6",
+            "5 of 6 moves; added Cannon d9; Fire on d6",
+        ),
+        ("Blue", "Cb3*b9", "6 of 6 moves; Red's King hit: Blue wins"),
+    ];
+    let mut s = G::new_game(&Setup {
+        sides: &[BLUE, RED],
+        tags: &[],
+    })
+    .unwrap();
+    for (side, line, comment) in lines {
+        assert_eq!(G::SIDES[usize::from(G::to_move(&s).0)], side);
+        G::begin_turn(&mut s, &mut NoChance).unwrap();
+        let before = s.clone();
+        for text in line.split(", ") {
+            ok(&mut s, text);
+        }
+        if !G::outcome(&s).is_over() {
+            G::end_turn(&mut s).unwrap();
+        }
+        assert_eq!(G::turn_comment(&before, &s), comment, "{line}");
+    }
+    assert_eq!(G::outcome(&s), Outcome::Won(BLUE));
+    assert_eq!(G::summary(&s), "Blue won: Red's King was hit on b9");
 }
 
 /// The diagram with ANSI colour sequences removed.
