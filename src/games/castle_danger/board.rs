@@ -19,6 +19,15 @@ pub const BLUE: Side = Side(0);
 /// Red.
 pub const RED: Side = Side(1);
 
+/// A side's name, `Blue` or `Red`.
+pub fn side_name(side: Side) -> &'static str {
+    if side == BLUE {
+        "Blue"
+    } else {
+        "Red"
+    }
+}
+
 /// The other side.
 pub fn opponent(side: Side) -> Side {
     Side(1 - side.0)

@@ -6,13 +6,9 @@ use anstyle::{AnsiColor, Style};
 
 use crate::game::{DiagramStyle, Game, Outcome, Side};
 
-use super::board::{opponent, portal, Sq, Terrain, BLUE, COLS, ROWS};
+use super::board::{opponent, portal, side_name as name, Sq, Terrain, BLUE, COLS, ROWS};
 use super::state::{Cell, End, Event, Kind, State};
 use super::CastleDanger;
-
-fn name(side: Side) -> &'static str {
-    side.name::<CastleDanger>()
-}
 
 /// `text` in the side's colour (stripped by the CLI when colour is off).
 fn paint(out: &mut String, side: Side, text: &str) {

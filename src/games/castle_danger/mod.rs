@@ -21,7 +21,7 @@ pub use action::{Action, Route};
 pub use board::Sq;
 pub use state::{Cell, End, Event, Kind, State};
 
-use board::{opponent, BLUE, RED};
+use board::{opponent, side_name as name, BLUE, RED};
 
 /// The Castle Danger engine.
 pub struct CastleDanger;
@@ -33,10 +33,6 @@ fn wizards(n: u8) -> String {
         1 => "1 Wizard".to_string(),
         n => format!("{n} Wizards"),
     }
-}
-
-fn name(side: Side) -> &'static str {
-    side.name::<CastleDanger>()
 }
 
 impl Game for CastleDanger {

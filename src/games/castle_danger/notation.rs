@@ -7,7 +7,8 @@
 
 use std::fmt::Write;
 
-use nom::character::complete::{char, multispace0, one_of, satisfy};
+use nom::character::complete::{anychar, char, multispace0, one_of};
+use nom::combinator::map_opt;
 use nom::{IResult, Parser};
 
 use crate::game::ActionParseError;
@@ -35,9 +36,7 @@ fn square(i: &str) -> Res<'_, Sq> {
 }
 
 fn piece_letter(i: &str) -> Res<'_, Kind> {
-    satisfy(|c| Kind::from_letter(c).is_some())
-        .map(|c| Kind::from_letter(c).unwrap_or(Kind::King))
-        .parse(i)
+    map_opt(anychar, Kind::from_letter).parse(i)
 }
 
 /// The parser's view of the text, for pointing at the offending bytes.

@@ -1,20 +1,11 @@
 //! Making actions, and listing the legal ones.
 
-use crate::game::{Illegal, Outcome, Side};
+use crate::game::{Illegal, Outcome};
 use crate::illegal;
 
 use super::action::{Action, Route};
-use super::board::{forward, opponent, portal, Dir, Sq, Terrain, SQUARES};
+use super::board::{forward, opponent, portal, side_name, Dir, Sq, Terrain, SQUARES};
 use super::state::{Cell, End, Event, Kind, Piece, State};
-
-/// A side's name.
-fn side_name(side: Side) -> &'static str {
-    if side.0 == 0 {
-        "Blue"
-    } else {
-        "Red"
-    }
-}
 
 /// "a Wall", "Red Fire", "a Blue Wizard", "nothing".
 pub fn describe(cell: Cell) -> String {
