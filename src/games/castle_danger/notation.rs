@@ -1,0 +1,319 @@
+//! Reading and writing actions.
+//!
+//! Canonical forms (RULINGS 2): `+W` `+B` `+C`, `Kc1-c2` (ends) or
+//! `Kc1-b1-b2` (full path, kept as given), `Bc2+c3`, `Bc2xc3`, `Cd3*d7`.
+//! Input is case-insensitive, the piece letter in front of the origin is
+//! optional, and whitespace may stand between any two parts.
+
+use std::fmt::Write;
+
+use nom::character::complete::{anychar, char, multispace0, one_of};
+use nom::combinator::map_opt;
+use nom::{IResult, Parser};
+
+use crate::game::ActionParseError;
+
+use super::action::{Action, Route, MAX_PATH_STEPS};
+use super::board::{portal, Sq, COLS};
+use super::state::{Kind, State};
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+const EXPECTED_ACTION: &str = "expected an action such as Kc1-c2, Bc2+c3, Bc2xc3, Cd3*d7 or +W";
+
+fn ws(i: &str) -> Res<'_, &str> {
+    multispace0(i)
+}
+
+fn square(i: &str) -> Res<'_, Sq> {
+    (one_of("abcdefgABCDEFG"), one_of("123456789"))
+        .map(|(c, r)| {
+            let col = (c.to_ascii_lowercase() as u8) - b'a';
+            let row = (r as u8) - b'1';
+            Sq::new(col, row)
+        })
+        .parse(i)
+}
+
+fn piece_letter(i: &str) -> Res<'_, Kind> {
+    map_opt(anychar, Kind::from_letter).parse(i)
+}
+
+/// The parser's view of the text, for pointing at the offending bytes.
+struct Text<'a>(&'a str);
+
+impl<'a> Text<'a> {
+    /// An error at `rest` (a suffix of the text) covering its first word,
+    /// or the last character when the text has ended.
+    fn err(&self, rest: &str, reason: impl Into<String>) -> ActionParseError {
+        let offset = self.0.len() - rest.len();
+        if rest.is_empty() {
+            let last = self.0.chars().next_back().map_or(0, char::len_utf8);
+            return ActionParseError::new(offset - last, last, reason);
+        }
+        let word: usize = rest
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .map(char::len_utf8)
+            .sum();
+        let len = if word > 0 {
+            word
+        } else {
+            rest.chars().next().map_or(1, char::len_utf8)
+        };
+        ActionParseError::new(offset, len, reason)
+    }
+
+    /// A square at `rest`, which comes after `after`.
+    fn square(&self, rest: &'a str, after: char) -> Result<(&'a str, Sq), ActionParseError> {
+        match square(rest) {
+            Ok((r, sq)) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, sq)),
+            _ => Err(self.err(rest, bad_square(rest, after))),
+        }
+    }
+}
+
+/// Why `rest` does not start with a square.
+fn bad_square(rest: &str, after: char) -> String {
+    no_such_square(rest).unwrap_or_else(|| format!("expected a square such as c3 after `{after}`"))
+}
+
+/// When `rest` starts with a word shaped like a square that is not on the
+/// board (`h3`, `c10`), says so.
+fn no_such_square(rest: &str) -> Option<String> {
+    let word: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    let mut chars = word.chars();
+    let (c, d) = (chars.next()?, chars.next()?);
+    if !(c.is_ascii_alphabetic() && d.is_ascii_digit() && chars.all(|x| x.is_ascii_digit())) {
+        return None;
+    }
+    let col = c.to_ascii_lowercase();
+    Some(if (b'a'..b'a' + COLS).contains(&(col as u8)) {
+        format!(
+            "there is no square {}: rows go from 1 to 9",
+            word.to_ascii_lowercase()
+        )
+    } else {
+        format!("there is no column {col}: columns go from a to g")
+    })
+}
+
+/// Why `rest` does not start with an origin such as `Kc1` or `c1`.
+fn bad_origin(t: &Text<'_>, rest: &str) -> ActionParseError {
+    if let Some(reason) = no_such_square(rest) {
+        return t.err(rest, reason);
+    }
+    match piece_letter(rest) {
+        Ok((r, k)) => {
+            let (r, _) = ws(r).unwrap_or((r, ""));
+            t.err(r, bad_square(r, k.letter()))
+        }
+        Err(_) => t.err(rest, EXPECTED_ACTION),
+    }
+}
+
+/// Builds the [`Route`] of a written path square by square.
+struct RouteBuilder {
+    last: Sq,
+    seen: u64,
+    dirs: u64,
+    len: u8,
+    fault: Option<Route>,
+}
+
+impl RouteBuilder {
+    fn new(from: Sq) -> RouteBuilder {
+        RouteBuilder {
+            last: from,
+            seen: 1 << from.0,
+            dirs: 0,
+            len: 0,
+            fault: None,
+        }
+    }
+
+    fn push(&mut self, sq: Sq) {
+        if self.fault.is_none() {
+            if self.seen & (1 << sq.0) != 0 {
+                self.fault = Some(Route::Revisit(sq));
+            } else if let Some(dir) = self.last.dir_to(sq) {
+                if self.len == MAX_PATH_STEPS {
+                    self.fault = Some(Route::TooLong);
+                } else {
+                    self.dirs |= (dir as u64) << (2 * u32::from(self.len));
+                    self.len += 1;
+                    self.seen |= 1 << sq.0;
+                }
+            } else {
+                self.fault = Some(Route::Gap {
+                    from: self.last,
+                    to: sq,
+                });
+            }
+        }
+        self.last = sq;
+    }
+
+    /// The route of a path of `squares` squares in all.
+    fn finish(self, squares: usize) -> Route {
+        if squares <= 2 {
+            Route::Ends
+        } else if let Some(f) = self.fault {
+            f
+        } else {
+            Route::Path {
+                dirs: self.dirs,
+                len: self.len,
+            }
+        }
+    }
+}
+
+/// Read one action. The state is consulted only to fill in an omitted
+/// piece letter and to recognise the mover's own Portal after `+W`.
+pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
+    let t = Text(text);
+    let (rest, _) = ws(text).unwrap_or((text, ""));
+    if rest.is_empty() {
+        return Err(ActionParseError::new(0, text.len(), EXPECTED_ACTION));
+    }
+
+    if let Ok((r, _)) = char::<_, nom::error::Error<&str>>('+').parse(rest) {
+        let (r, _) = ws(r).unwrap_or((r, ""));
+        let (r, kind) = piece_letter(r).map_err(|_| t.err(r, "expected W, B or C after `+`"))?;
+        let (r, _) = ws(r).unwrap_or((r, ""));
+        let (r, at) = if r.is_empty() {
+            (r, None)
+        } else {
+            let (r, sq) = t.square(r, kind.letter())?;
+            (r, Some(sq))
+        };
+        end(&t, r)?;
+        let at = at.filter(|&sq| sq != portal(state.to_move()));
+        return Ok(Action::Add { kind, at });
+    }
+
+    // Piece letter and origin, or just the origin.
+    let with_letter = (piece_letter, ws, square).parse(rest);
+    let (r, letter, from) = match with_letter {
+        Ok((r, (k, _, sq))) if !r.starts_with(|c: char| c.is_ascii_digit()) => (r, Some(k), sq),
+        _ => match square(rest) {
+            Ok((r, sq)) if !r.starts_with(|c: char| c.is_ascii_digit()) => (r, None, sq),
+            _ => return Err(bad_origin(&t, rest)),
+        },
+    };
+    let piece = letter.or_else(|| state.own_piece(from).map(|p| p.kind));
+
+    let (r, _) = ws(r).unwrap_or((r, ""));
+    let (r, op) = one_of::<_, _, nom::error::Error<&str>>("-+xX*")
+        .parse(r)
+        .map_err(|_| {
+            t.err(
+                r,
+                format!(
+                    "expected `-` (move), `+` (build), `x` (remove) or `*` (fire) after {from}"
+                ),
+            )
+        })?;
+    let (r, _) = ws(r).unwrap_or((r, ""));
+    let (mut r, to) = t.square(r, op)?;
+
+    let action = match op {
+        '+' => Action::Build { piece, from, to },
+        'x' | 'X' => Action::Remove { piece, from, to },
+        '*' => Action::Fire { piece, from, to },
+        _ => {
+            let mut route = RouteBuilder::new(from);
+            route.push(to);
+            let mut last = to;
+            let mut squares = 2usize;
+            loop {
+                let (r1, _) = ws(r).unwrap_or((r, ""));
+                match char::<_, nom::error::Error<&str>>('-').parse(r1) {
+                    Ok((r2, _)) => {
+                        let (r2, _) = ws(r2).unwrap_or((r2, ""));
+                        let (r3, sq) = t.square(r2, '-')?;
+                        route.push(sq);
+                        last = sq;
+                        squares += 1;
+                        r = r3;
+                    }
+                    Err(_) => break,
+                }
+            }
+            Action::Move {
+                piece,
+                from,
+                to: last,
+                route: route.finish(squares),
+            }
+        }
+    };
+    end(&t, r)?;
+    Ok(action)
+}
+
+/// Nothing but whitespace may follow a complete action.
+fn end(t: &Text<'_>, rest: &str) -> Result<(), ActionParseError> {
+    let (r, _) = ws(rest).unwrap_or((rest, ""));
+    if r.is_empty() {
+        Ok(())
+    } else {
+        let shown: String = r.chars().take(12).collect();
+        Err(t.err(r, format!("unexpected `{shown}` after the action")))
+    }
+}
+
+/// Append the canonical text of `action`.
+pub fn write(action: &Action, out: &mut String) {
+    let letter = |out: &mut String, piece: Option<Kind>| {
+        if let Some(k) = piece {
+            out.push(k.letter());
+        }
+    };
+    // Writing into a String cannot fail.
+    let _ = match *action {
+        Action::Add { kind, at } => {
+            out.push('+');
+            out.push(kind.letter());
+            match at {
+                Some(sq) => write!(out, "{sq}"),
+                None => Ok(()),
+            }
+        }
+        Action::Move {
+            piece,
+            from,
+            to,
+            route,
+        } => {
+            letter(out, piece);
+            let _ = write!(out, "{from}");
+            if let Route::Path { .. } = route {
+                let mut sq = from;
+                for d in route.steps() {
+                    sq = sq.step(d).unwrap_or(sq);
+                    let _ = write!(out, "-{sq}");
+                }
+                Ok(())
+            } else {
+                write!(out, "-{to}")
+            }
+        }
+        Action::Build { piece, from, to } => {
+            letter(out, piece);
+            write!(out, "{from}+{to}")
+        }
+        Action::Remove { piece, from, to } => {
+            letter(out, piece);
+            write!(out, "{from}x{to}")
+        }
+        Action::Fire { piece, from, to } => {
+            letter(out, piece);
+            write!(out, "{from}*{to}")
+        }
+    };
+}

@@ -1,0 +1,315 @@
+//! The position: the board, whose turn it is, what is left of the turn,
+//! and a short log of the turn for the turn comment.
+
+use crate::game::{Outcome, Side};
+
+use super::board::{opponent, portal, Sq, BLUE, RED, SQUARES};
+
+/// A movable piece type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// The King: lose it to a cannonball and the game is lost.
+    King,
+    /// A Wizard: 3 more moves a turn.
+    Wizard,
+    /// A Builder: builds and removes Walls.
+    Builder,
+    /// A Cannon: fires cannonballs.
+    Cannon,
+}
+
+impl Kind {
+    /// The canonical (Blue, upper-case) letter.
+    pub fn letter(self) -> char {
+        match self {
+            Kind::King => 'K',
+            Kind::Wizard => 'W',
+            Kind::Builder => 'B',
+            Kind::Cannon => 'C',
+        }
+    }
+
+    /// The piece's name, e.g. `Builder`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::King => "King",
+            Kind::Wizard => "Wizard",
+            Kind::Builder => "Builder",
+            Kind::Cannon => "Cannon",
+        }
+    }
+
+    /// The kind with this letter (either case).
+    pub fn from_letter(c: char) -> Option<Kind> {
+        match c.to_ascii_uppercase() {
+            'K' => Some(Kind::King),
+            'W' => Some(Kind::Wizard),
+            'B' => Some(Kind::Builder),
+            'C' => Some(Kind::Cannon),
+            _ => None,
+        }
+    }
+}
+
+/// A piece on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Piece {
+    /// Its owner.
+    pub side: Side,
+    /// What it is.
+    pub kind: Kind,
+    /// A Cannon that has fired since its owner's turn began.
+    pub fired: bool,
+}
+
+/// What stands on a square (at most one thing does).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cell {
+    /// Nothing.
+    Empty,
+    /// A Wall (neutral).
+    Wall,
+    /// Fire left by this side's cannonball.
+    Fire(Side),
+    /// A piece.
+    Piece(Piece),
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum End {
+    /// Still going.
+    None,
+    /// The King of `side` was hit on `at`.
+    KingHit {
+        /// Whose King.
+        side: Side,
+        /// Where.
+        at: Sq,
+    },
+    /// `side` resigned.
+    Resigned(Side),
+}
+
+/// Something worth a word in the turn comment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Event {
+    /// A piece was added at the Portal.
+    Added(Kind, Sq),
+    /// A Builder built a Wall.
+    Built(Sq),
+    /// A Builder removed a Wall.
+    Removed(Sq),
+    /// A cannonball landed on `at`, where `hit` stood.
+    Shot {
+        /// The landing square.
+        at: Sq,
+        /// What stood there before.
+        hit: Cell,
+    },
+}
+
+/// How many events a turn log keeps; further ones are only counted.
+pub const LOG_LEN: usize = 12;
+
+/// The notable events of the current (or just finished) turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Log {
+    pub(crate) events: [Event; LOG_LEN],
+    pub(crate) len: u8,
+    pub(crate) more: u16,
+}
+
+impl Log {
+    /// An empty log.
+    pub const fn new() -> Log {
+        Log {
+            events: [Event::Built(Sq(0)); LOG_LEN],
+            len: 0,
+            more: 0,
+        }
+    }
+
+    /// Record an event.
+    pub fn push(&mut self, e: Event) {
+        if usize::from(self.len) < LOG_LEN {
+            self.events[usize::from(self.len)] = e;
+            self.len += 1;
+        } else {
+            self.more = self.more.saturating_add(1);
+        }
+    }
+
+    /// The kept events.
+    pub fn events(&self) -> &[Event] {
+        &self.events[..usize::from(self.len)]
+    }
+
+    /// How many events were not kept.
+    pub fn more(&self) -> u16 {
+        self.more
+    }
+}
+
+impl Default for Log {
+    fn default() -> Log {
+        Log::new()
+    }
+}
+
+/// The bookkeeping of the current turn. It is kept after the turn ends,
+/// until the next turn begins, so a finished turn can be commented on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Turn {
+    /// Moves the turn started with (3 + 3 x Wizards).
+    pub moves_total: u8,
+    /// Moves not spent yet.
+    pub moves_left: u8,
+    /// Wizards on the board when the turn began.
+    pub wizards: u8,
+    /// True once an action has been made this turn.
+    pub acted: bool,
+    /// True when the mover's Portal was empty at the start of the turn.
+    pub portal_was_empty: bool,
+    /// What happened.
+    pub log: Log,
+}
+
+/// A Castle Danger position.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub(crate) cells: [Cell; SQUARES],
+    pub(crate) to_move: Side,
+    pub(crate) outcome: Outcome,
+    pub(crate) end: End,
+    pub(crate) turn: Turn,
+    /// True between the start of a turn and its end.
+    pub(crate) active: bool,
+}
+
+impl State {
+    /// An empty board, Blue to move, with no turn begun.
+    pub fn empty() -> State {
+        State {
+            cells: [Cell::Empty; SQUARES],
+            to_move: BLUE,
+            outcome: Outcome::Ongoing,
+            end: End::None,
+            turn: Turn {
+                moves_total: 0,
+                moves_left: 0,
+                wizards: 0,
+                acted: false,
+                portal_was_empty: false,
+                log: Log::new(),
+            },
+            active: false,
+        }
+    }
+
+    /// The starting position (RULINGS 2), with Blue's first turn begun.
+    pub fn start() -> State {
+        let mut s = State::empty();
+        for (side, back, front) in [(BLUE, 0, 1), (RED, 8, 7)] {
+            s.put(Sq::new(2, back), side, Kind::King);
+            s.put(Sq::new(4, back), side, Kind::Wizard);
+            s.cells[Sq::new(2, front).idx()] = Cell::Wall;
+            s.cells[Sq::new(4, front).idx()] = Cell::Wall;
+        }
+        s.start_turn();
+        s
+    }
+
+    /// Put an unfired piece of `side` on `sq`.
+    pub fn put(&mut self, sq: Sq, side: Side, kind: Kind) {
+        self.cells[sq.idx()] = Cell::Piece(Piece {
+            side,
+            kind,
+            fired: false,
+        });
+    }
+
+    /// What stands on `sq`.
+    pub fn cell(&self, sq: Sq) -> Cell {
+        self.cells[sq.idx()]
+    }
+
+    /// The piece of the side to move on `sq`, if any.
+    pub fn own_piece(&self, sq: Sq) -> Option<Piece> {
+        match self.cell(sq) {
+            Cell::Piece(p) if p.side == self.to_move => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The turn bookkeeping.
+    pub fn turn(&self) -> &Turn {
+        &self.turn
+    }
+
+    /// How the game ended.
+    pub fn end(&self) -> End {
+        self.end
+    }
+
+    /// Number of `side`'s pieces of `kind` on the board.
+    pub fn count(&self, side: Side, kind: Kind) -> u8 {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Piece(p) if p.side == side && p.kind == kind))
+            .count() as u8
+    }
+
+    /// Number of `side`'s movable pieces (King, Wizards, Builders, Cannons).
+    pub fn movable(&self, side: Side) -> u8 {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Piece(p) if p.side == side))
+            .count() as u8
+    }
+
+    /// What adding a piece costs the side to move now: 2 moves if it has at
+    /// least as many movable pieces as the opponent, else nothing.
+    pub fn add_cost(&self) -> u8 {
+        if self.movable(self.to_move) >= self.movable(opponent(self.to_move)) {
+            2
+        } else {
+            0
+        }
+    }
+
+    /// Turn steps 1 and 2 for the side to move: its Fire goes out, its
+    /// Cannons are reset, and the moves are counted. Doing it twice in a row
+    /// changes nothing.
+    pub(crate) fn start_turn(&mut self) {
+        let me = self.to_move;
+        let mut wizards = 0u8;
+        for cell in self.cells.iter_mut() {
+            match cell {
+                Cell::Fire(s) if *s == me => *cell = Cell::Empty,
+                Cell::Piece(p) if p.side == me => {
+                    p.fired = false;
+                    if p.kind == Kind::Wizard {
+                        wizards += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let moves = 3u8.saturating_add(wizards.saturating_mul(3));
+        self.turn = Turn {
+            moves_total: moves,
+            moves_left: moves,
+            wizards,
+            acted: false,
+            portal_was_empty: self.cell(portal(me)) == Cell::Empty,
+            log: Log::new(),
+        };
+        self.active = true;
+    }
+}
