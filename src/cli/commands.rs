@@ -367,8 +367,9 @@ impl RecordCommand for Show {
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
             })?,
+            // The diagram names the side to move (or the result) itself.
             Format::Text => out(&format!(
-                "{}, after turn {upto}\n\n{diagram}\n{summary}\n{}",
+                "{}, after turn {upto}\n\n{diagram}\n{}",
                 G::TITLE,
                 pending_text(&referee)
             ))?,
@@ -473,7 +474,7 @@ impl RecordCommand for Replay {
                         }
                     }
                     text.push_str(&p.diagram);
-                    text.push_str(&format!("\n{}\n\n", p.summary));
+                    text.push('\n');
                 }
                 out(&text)?
             }
@@ -986,7 +987,15 @@ impl RecordCommand for Keygen {
             ))?;
         } else {
             let mut text = ctx.source.original().to_owned();
-            let anchor = ctx.record.tags.last().map_or(0, |t| t.span.end - 1);
+            // After the last tag before Result (Result stays last).
+            let anchor = ctx
+                .record
+                .tags
+                .iter()
+                .rev()
+                .find(|t| !t.name.eq_ignore_ascii_case("Result"))
+                .or(ctx.record.tags.last())
+                .map_or(0, |t| t.span.end - 1);
             insert_lines(ctx.source, &mut text, anchor, &tag_line, false);
             files::write_atomic(ctx.path, text.as_bytes()).map_err(|e| {
                 Failure::usage(format!(
