@@ -50,6 +50,19 @@ pub fn chain_value(secret: &Hash, j: u32) -> Option<Hash> {
     Some(value)
 }
 
+/// The chain values `s_0 ..= s_upto` of a private key, computing the
+/// chain once (for writing many turns).
+pub fn chain_prefix(secret: &Hash, upto: u32) -> Vec<Hash> {
+    let upto = upto.min(CHAIN_LENGTH);
+    let mut value = chain_value(secret, upto).expect("upto <= N");
+    let mut values = vec![value; upto as usize + 1];
+    for j in (0..upto as usize).rev() {
+        value = chain_step(&value);
+        values[j] = value;
+    }
+    values
+}
+
 /// The game id: SHA-256 over `"herald/game-id/v1"`, then for each header
 /// tag but `Result`, in file order, the name and the value, each as a
 /// 4-byte big-endian length and the UTF-8 bytes. Tag names are in canonical
@@ -184,6 +197,16 @@ mod tests {
             chain_value(&secret, 1).unwrap(),
             h("a0ec0cef7e413160649882cbe35f7c8c1292f3cfb650c7ca1f17c0139377d992")
         );
+    }
+
+    #[test]
+    fn chain_prefix_agrees_with_chain_value() {
+        let secret = [3u8; 32];
+        let prefix = chain_prefix(&secret, 5);
+        assert_eq!(prefix.len(), 6);
+        for (j, v) in prefix.iter().enumerate() {
+            assert_eq!(Some(*v), chain_value(&secret, j as u32));
+        }
     }
 
     #[test]

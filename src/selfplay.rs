@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::fairness::{chain_value, Hash};
+use crate::fairness::{chain_prefix, Hash};
 use crate::game::{action_text, Game, Side};
 use crate::record::{self, Item, ItemKind, Reveal, Span, Turn, TurnText};
 use crate::referee::Referee;
@@ -87,18 +87,31 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
     for &side in &options.sides {
         let name = side.name::<G>();
-        tags.push((name.into(), format!("{}@example.org", name.to_ascii_lowercase())));
+        tags.push((
+            name.into(),
+            format!("{}@example.org", name.to_ascii_lowercase()),
+        ));
     }
-    if options.commitments {
-        for &side in &options.sides {
-            let commit = chain_value(&secret(options.seed, side), 0).expect("s0");
-            tags.push((format!("{}Commit", side.name::<G>()), hex::encode(commit)));
-        }
+    // Each side's chain values s_0 ..= s_max_turns, computed once.
+    let chains: Vec<Vec<Hash>> = if options.commitments {
+        options
+            .sides
+            .iter()
+            .map(|&side| chain_prefix(&secret(options.seed, side), options.max_turns))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for (side, chain) in options.sides.iter().zip(&chains) {
+        tags.push((format!("{}Commit", side.name::<G>()), hex::encode(chain[0])));
     }
     tags.extend(options.tags.iter().cloned());
     tags.push(("Result".into(), "*".into()));
     let mut header = String::new();
-    record::write_header(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), &mut header);
+    record::write_header(
+        tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        &mut header,
+    );
     let source = record::Source::new(header.as_bytes()).expect("header text");
     let parsed = record::parse(&source).expect("header parses");
     let mut referee = Referee::<G>::start(&parsed).expect("self-play header is valid");
@@ -107,9 +120,12 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     let mut legal = Vec::new();
     while referee.turns < options.max_turns && !G::outcome(&referee.state).is_over() {
         let side = G::to_move(&referee.state);
-        let reveal = options.commitments.then(|| {
-            chain_value(&secret(options.seed, side), referee.lines_of(side) + 1).expect("chain")
-        });
+        let reveal = options
+            .sides
+            .iter()
+            .position(|&s| s == side)
+            .and_then(|i| chains.get(i))
+            .map(|chain| chain[referee.lines_of(side) as usize + 1]);
         let number = referee.next_turn();
         let (mut state, _) = referee
             .start_turn(reveal)
@@ -122,9 +138,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             legal.clear();
             G::legal_actions(&state, &mut legal);
             let can_end = G::end_turn(&mut state.clone()).is_ok();
-            if legal.is_empty()
-                || (can_end && (rng.below(100) as u32) < options.stop_percent)
-            {
+            if legal.is_empty() || (can_end && (rng.below(100) as u32) < options.stop_percent) {
                 break;
             }
             let action = legal[rng.below(legal.len())];

@@ -1,0 +1,210 @@
+//! Properties over random legal games (made by `herald::selfplay`), for
+//! every game:
+//! - self-play records (legal by construction) check clean;
+//! - every legal action prints in canonical notation and parses back to
+//!   itself, at the start of every turn and after every action;
+//! - corrupting any one turn is rejected at that turn or later (never
+//!   earlier), and always rejected when the corruption cannot be legal.
+
+use herald::game::{action_text, Game};
+use herald::record::{self, Source};
+use herald::referee::{self, Referee};
+use herald::selfplay::{self, SplitMix};
+use proptest::prelude::*;
+
+fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
+    let mut options = selfplay::Options::new::<G>(seed, sides);
+    options.max_turns = max_turns;
+    selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// The turn at fault (or, for errors without a turn, the turn whose line
+/// holds the error), or `None` if the record is valid.
+fn first_error<G: Game>(text: &str) -> Option<u32> {
+    let source = Source::new(text.as_bytes()).ok()?;
+    let rec = match record::parse(&source) {
+        Ok(r) => r,
+        Err(e) => return Some(turn_at(text, e.span.start)),
+    };
+    let result = referee::replay::<G>(&rec, |_, _| {}).and_then(|r| r.check_result());
+    match result {
+        Ok(()) => None,
+        Err(e) => Some(
+            e.turn
+                .unwrap_or_else(|| e.span.map_or(0, |s| turn_at(source.text(), s.start))),
+        ),
+    }
+}
+
+/// The number of the turn whose lines hold byte `at` (0 in the header).
+fn turn_at(text: &str, at: usize) -> u32 {
+    let mut turn = 0;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        if pos > at {
+            break;
+        }
+        if let Some((n, _)) = line.split_once('.') {
+            if let Ok(n) = n.trim().parse() {
+                turn = n;
+            }
+        }
+        pos += line.len();
+    }
+    turn
+}
+
+fn round_trip_all<G: Game>(seed: u64, sides: usize) {
+    let text = self_play::<G>(seed, sides, 40);
+    let source = Source::new(text.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<G>::start(&rec).unwrap();
+    let mut legal = Vec::new();
+    for turn in &rec.turns {
+        let (mut state, _) = referee.start_turn(turn.reveal.map(|r| r.value)).unwrap();
+        for item in turn.actions() {
+            legal.clear();
+            G::legal_actions(&state, &mut legal);
+            for a in &legal {
+                let written = action_text::<G>(a);
+                let back = G::parse_action(&state, &written)
+                    .unwrap_or_else(|e| panic!("{written} does not parse back: {}", e.reason));
+                assert_eq!(&back, a, "{written} parses back as another action");
+            }
+            let action = G::parse_action(&state, &item.text).unwrap();
+            G::apply(&mut state, action).unwrap();
+        }
+        referee.play(turn).unwrap();
+    }
+}
+
+/// One corruption of turn `k` of a record; `must_fail` when no legal game
+/// could read that way.
+fn corrupt(text: &str, k: u32, how: u8, rng: &mut SplitMix) -> Option<(String, bool)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let prefix = format!("{k}. ");
+    let at = lines.iter().position(|l| l.starts_with(&prefix))?;
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let line = &lines[at];
+    let (head, body) = line.split_once(": ")?;
+    match how % 5 {
+        0 => {
+            // Flip one hex digit of the turn's reveal.
+            let r = at
+                + 1
+                + lines[at + 1..]
+                    .iter()
+                    .position(|l| l.trim_start().starts_with("reveal "))?;
+            let mut chars: Vec<char> = out[r].chars().collect();
+            let i = chars.len() - 1 - rng.below(64);
+            chars[i] = if chars[i] == '0' { '1' } else { '0' };
+            out[r] = chars.into_iter().collect();
+            Some((out.join("\n") + "\n", true))
+        }
+        1 => {
+            // Renumber the turn.
+            out[at] = format!("{}. {}: {body}", k + 7, head.split_once(". ")?.1);
+            Some((out.join("\n") + "\n", true))
+        }
+        2 => {
+            // An action that no game has.
+            out[at] = format!("{head}: zz@@9, {body}");
+            Some((out.join("\n") + "\n", true))
+        }
+        3 => {
+            // Drop the turn (and its continuation lines).
+            let mut end = at + 1;
+            while end < lines.len() && lines[end].starts_with(' ') {
+                end += 1;
+            }
+            let last = !lines[end..]
+                .iter()
+                .any(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()));
+            out.drain(at..end);
+            Some((out.join("\n") + "\n", !last))
+        }
+        _ => {
+            // Drop one action of the turn (may still be legal).
+            let items: Vec<&str> = body.split(", ").collect();
+            if items.len() < 2 {
+                return None;
+            }
+            let drop = rng.below(items.len());
+            let kept: Vec<&str> = items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != drop)
+                .map(|(_, s)| *s)
+                .collect();
+            out[at] = format!("{head}: {}", kept.join(", "));
+            Some((out.join("\n") + "\n", false))
+        }
+    }
+}
+
+fn corruption_is_caught<G: Game>(seed: u64, sides: usize, how: u8) {
+    let text = self_play::<G>(seed, sides, 30);
+    assert_eq!(
+        first_error::<G>(&text),
+        None,
+        "self-play record invalid:\n{text}"
+    );
+    let turns = text
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .count() as u32;
+    if turns == 0 {
+        return;
+    }
+    let mut rng = SplitMix::new(seed ^ 0xC0FFEE);
+    let k = 1 + rng.below(turns as usize) as u32;
+    let Some((bad, must_fail)) = corrupt(&text, k, how, &mut rng) else {
+        return;
+    };
+    match first_error::<G>(&bad) {
+        Some(at) => assert!(
+            at >= k,
+            "corrupted turn {k} (kind {how}) rejected earlier, at {at}"
+        ),
+        None => assert!(
+            !must_fail,
+            "corrupted turn {k} (kind {how}) was accepted:\n{bad}"
+        ),
+    }
+}
+
+macro_rules! game_properties {
+    ($module:ident, $game:ty, $sides:expr) => {
+        mod $module {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+                #[test]
+                fn self_play_games_check_clean(seed in any::<u64>(), sides in $sides) {
+                    let text = self_play::<$game>(seed, sides, 120);
+                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+                }
+
+                #[test]
+                fn every_legal_action_round_trips(seed in any::<u64>(), sides in $sides) {
+                    round_trip_all::<$game>(seed, sides);
+                }
+
+                #[test]
+                fn corrupting_a_turn_is_rejected_there_or_later(
+                    seed in any::<u64>(), sides in $sides, how in 0u8..5
+                ) {
+                    corruption_is_caught::<$game>(seed, sides, how);
+                }
+            }
+        }
+    };
+}
+
+game_properties!(
+    castle_danger,
+    herald::games::castle_danger::CastleDanger,
+    2usize..=2
+);
