@@ -181,12 +181,12 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
             put(
                 line,
                 LEFT + COLW * NCOLS + 1,
-                &format!("{}", 10 - (i + 1) / 2),
+                &format!("{}", 10 - i.div_ceil(2)),
             );
         }
     }
-    for col in 0..NCOLS {
-        for row in 1..=COL_LEN[col] as usize {
+    for (col, &len) in COL_LEN.iter().enumerate() {
+        for row in 1..=len as usize {
             let c = cell(col as u8, row as u8);
             let line = line_of(col, row);
             put(&mut grid[line], LEFT + COLW * col, &token(pos, c, g));

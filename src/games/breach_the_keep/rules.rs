@@ -169,13 +169,7 @@ impl Why {
                 format!("{} is not an entry cell of {me} ({list})", Name(c))
             }
             Why::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
-            Why::NotAdjacent(p, q) => {
-                if p == ZONE {
-                    format!("{} is not an entry cell of {me}", Name(q))
-                } else {
-                    format!("{} does not touch {}", Name(p), Name(q))
-                }
-            }
+            Why::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
             Why::Revisit(c) => format!(
                 "the path comes back to {}: a piece may not return to a cell it has been on \
                  this turn",
@@ -831,8 +825,8 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
         if f(Breach::new(k, &[])) {
             return true;
         }
-        for i in 0..n {
-            if f(Breach::new(k, &[t[i]])) {
+        for &x in &t[..n] {
+            if f(Breach::new(k, &[x])) {
                 return true;
             }
         }

@@ -1265,3 +1265,134 @@ fn random_self_play_never_breaks_the_contract() {
 fn home_constant_is_not_a_cell() {
     assert!((HOME as usize) >= NCELLS);
 }
+
+#[test]
+fn constructed_actions_that_notation_never_produces_are_refused() {
+    let mut s = setup("d5:W d6:W d4:w a10:b", [1, 0], [1, 1], W);
+    let z = Action::Move(Move::new(board::ZONE, Kind::Double, &[c("d1"), c("d2")]));
+    assert_eq!(
+        G::apply(&mut s, z).unwrap_err().reason,
+        "the pieces in the end zone are singles: write Z-d1-d2"
+    );
+    let single = Action::Move(Move::new(c("d5"), Kind::Single, &[c("d6"), c("d7")]));
+    assert_eq!(
+        G::apply(&mut s, single).unwrap_err().reason,
+        "there is no White single on d5"
+    );
+    let long = Action::Move(Move::new(
+        c("d4"),
+        Kind::Single,
+        &[c("c4"), c("c3"), c("c2")],
+    ));
+    assert_eq!(
+        G::apply(&mut s, long).unwrap_err().reason,
+        "a single moves at most 2 steps"
+    );
+}
+
+#[test]
+fn moving_from_a_keep_held_by_the_opponent_is_refused() {
+    let mut s = setup("d5:b a1:w", [0, 0], [1, 1], W);
+    assert_eq!(err(&mut s, "d5-d6-d7"), "d5 is held by Black");
+}
+
+#[test]
+fn a_stack_that_moved_this_turn_may_still_move_in_after_a_breach() {
+    // The double on d2 was made this turn, the single on b2 moved there.
+    let mut s = setup("c3:b c1:w d1:w d2:w a10:b", [0, 0], [1, 1], W);
+    ok(&mut s, "d1-d2");
+    ok(&mut s, "c1-b1-b2");
+    ok(&mut s, "breach c3 +b2 +d2");
+    let k = cell_of(&s, "c3");
+    assert_eq!((k.owner, k.s, k.d), (W, 1, 1));
+    G::end_turn(&mut s).unwrap();
+}
+
+/// The example game of docs/breach-the-keep.md.
+const EXAMPLE: &[&str] = &[
+    "Z-d1-d2, Z-e1-e2",
+    "Z-a10-a9, Z-g10-g9",
+    "e2-d2, Z-c1-c2",
+    "a9-b8-b7, g9-f8-f7",
+    "d2-d3-d4-e5-e6",
+    "b7-b6-a6, f7-f6-g6",
+    "e6-d6-d7-d8-d9, breach home",
+];
+
+#[test]
+fn the_documented_example_game_is_legal() {
+    let mut s = new_game_with(&[("WhiteKeep", "3"), ("BlackKeep", "2")]).unwrap();
+    for line in EXAMPLE {
+        let acts: Vec<&str> = line.split(", ").collect();
+        turn(&mut s, &acts).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    assert_eq!(G::outcome(&s), Outcome::Won(Side(0)));
+    assert_eq!(
+        G::summary(&s),
+        "White won: breached Black's home Keep; White 28 points in play, Black 28"
+    );
+}
+
+#[test]
+#[ignore]
+fn replay_speed_probe() {
+    let mut rng = Rng(12345);
+    let mut games: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut short_turns = 0;
+    let mut total_turns = 0;
+    let mut finished = 0;
+    for _ in 0..100 {
+        let mut s = new();
+        let mut turns = Vec::new();
+        for _ in 0..200 {
+            if G::outcome(&s).is_over() {
+                finished += 1;
+                break;
+            }
+            G::begin_turn(&mut s, &mut NoChance).unwrap();
+            let mut line = Vec::new();
+            let mut v = Vec::new();
+            loop {
+                if G::outcome(&s).is_over() {
+                    break;
+                }
+                v.clear();
+                G::legal_actions(&s, &mut v);
+                let can_end = G::end_turn(&mut s.clone()).is_ok();
+                if v.is_empty() || (can_end && rng.below(4) == 0) {
+                    break;
+                }
+                let a = v[rng.below(v.len())];
+                line.push(action_text::<G>(&a));
+                G::apply(&mut s, a).unwrap();
+            }
+            if s.pos.used < 4 && !s.pos.over() {
+                short_turns += 1;
+            }
+            total_turns += 1;
+            G::end_turn(&mut s).unwrap();
+            turns.push(line);
+        }
+        games.push(turns);
+    }
+    println!("turns {total_turns}, short {short_turns}, finished {finished}");
+    let t = std::time::Instant::now();
+    let mut n = 0;
+    for g in &games {
+        let mut s = new();
+        for line in g {
+            G::begin_turn(&mut s, &mut NoChance).unwrap();
+            for a in line {
+                let act = G::parse_action(&s, a).unwrap();
+                G::apply(&mut s, act).unwrap();
+            }
+            G::end_turn(&mut s).unwrap();
+            n += 1;
+        }
+    }
+    let dt = t.elapsed();
+    println!(
+        "{n} turns in {dt:?}: {:.0} turns/s",
+        n as f64 / dt.as_secs_f64()
+    );
+}
