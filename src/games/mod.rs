@@ -5,7 +5,11 @@
 
 use crate::game::Game;
 
+pub mod breach_the_keep;
 pub mod castle_danger;
+
+use breach_the_keep::BreachTheKeep;
+use castle_danger::CastleDanger;
 
 /// Something to do with one game type, chosen at run time by its id.
 /// (The referee and CLI are generic over [`Game`]; this picks the type.)
@@ -17,13 +21,16 @@ pub trait GameVisitor {
 }
 
 /// Every game id this build knows, in the order `herald --help` lists them.
-pub const GAME_IDS: &[&str] = &[castle_danger::CastleDanger::ID];
+pub const GAME_IDS: &[&str] = &[CastleDanger::ID, BreachTheKeep::ID];
 
 /// Run `visitor` for the game whose `Game` tag is `id` (case-insensitive);
 /// `None` for an unknown game.
 pub fn dispatch<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
-    if id.eq_ignore_ascii_case(castle_danger::CastleDanger::ID) {
-        return Some(visitor.visit::<castle_danger::CastleDanger>());
+    if id.eq_ignore_ascii_case(CastleDanger::ID) {
+        Some(visitor.visit::<CastleDanger>())
+    } else if id.eq_ignore_ascii_case(BreachTheKeep::ID) {
+        Some(visitor.visit::<BreachTheKeep>())
+    } else {
+        None
     }
-    None
 }

@@ -1,0 +1,311 @@
+//! Breach The Keep (`breach-the-keep`): RULINGS section 4 and
+//! `rules/breach-the-keep.txt`.
+//!
+//! An action is one piece's whole path (`d1-d2-d3`, `Z-d1-d2`,
+//! `d3:1-d4-d5`, `c3:2-c4-c5-c6-c7`) or a breach (`breach c3 +d2 +b4`,
+//! `breach home`). A turn uses exactly 4 movement points when any legal way
+//! exists, else the most a legal turn can use; that is checked lazily in
+//! `end_turn` (only when fewer than 4 were used) against the position at
+//! the start of the turn.
+
+mod action;
+mod board;
+mod diagram;
+mod notation;
+mod rules;
+mod state;
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, Breach, Kind, Move};
+pub use state::State;
+
+use crate::game::{
+    ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, Setup, SetupError,
+    Side,
+};
+use board::{Name, HOME, NONE};
+use rules::{check_breach, check_move, do_breach, do_move, Dest, SIDE_NAMES};
+use state::{LoggedMove, Pos, TurnLog, WinReason};
+
+/// The Breach The Keep engine.
+pub struct BreachTheKeep;
+
+fn keep_value(setup: &Setup<'_>, tag: &str) -> Result<u8, SetupError> {
+    match setup.tag(tag) {
+        None => Ok(3),
+        Some(v) => match v.trim().parse::<u8>() {
+            Ok(n) if (1..=6).contains(&n) => Ok(n),
+            _ => Err(SetupError {
+                tag: Some(tag.to_string()),
+                reason: format!("{tag} must be a number from 1 to 6"),
+            }),
+        },
+    }
+}
+
+/// Start a fresh log if the one in `state` belongs to an earlier turn.
+fn touch_log(state: &mut State) {
+    if state.log.turn != state.turn {
+        state.log = TurnLog::new(state.pos.side, state.turn);
+    }
+}
+
+fn win_text(pos: &Pos) -> String {
+    let w = usize::from(pos.winner & 1);
+    let l = w ^ 1;
+    let (wn, ln) = (SIDE_NAMES[w], SIDE_NAMES[l]);
+    match pos.reason {
+        WinReason::HomeBreach => format!("{wn} won: breached {ln}'s home Keep"),
+        WinReason::Resigned => format!("{wn} won: {ln} resigned"),
+        WinReason::Points => format!(
+            "{wn} won: {ln} has {} points in play, fewer than the {} needed to breach {wn}'s \
+             home Keep",
+            pos.points[l],
+            2 * pos.keep_value[w]
+        ),
+    }
+}
+
+fn points_line(pos: &Pos) -> String {
+    format!(
+        "White {} points in play, Black {}",
+        pos.points[0], pos.points[1]
+    )
+}
+
+impl Game for BreachTheKeep {
+    type State = State;
+    type Action = Action;
+
+    const ID: &'static str = "breach-the-keep";
+    const TITLE: &'static str = "Breach The Keep";
+    const SIDES: &'static [&'static str] = &["White", "Black"];
+    const MIN_SIDES: usize = 2;
+    const MAX_SIDES: usize = 2;
+    const OPTIONS: &'static [OptionTag] = &[
+        OptionTag {
+            name: "WhiteKeep",
+            default: "3",
+            help: "value of White's home Keep, 1 to 6: Black needs twice that in points to \
+                   breach it",
+        },
+        OptionTag {
+            name: "BlackKeep",
+            default: "3",
+            help: "value of Black's home Keep, 1 to 6: White needs twice that in points to \
+                   breach it",
+        },
+    ];
+
+    fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
+        let sides = setup.sides;
+        if sides.len() != 2 || !sides.contains(&Side(0)) || !sides.contains(&Side(1)) {
+            return Err(SetupError {
+                tag: None,
+                reason: "Breach The Keep is played by two sides, White and Black".to_string(),
+            });
+        }
+        let white = keep_value(setup, "WhiteKeep")?;
+        let black = keep_value(setup, "BlackKeep")?;
+        Ok(State::from_pos(Pos::start([white, black])))
+    }
+
+    fn to_move(state: &State) -> Side {
+        Side(state.pos.side)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        if state.pos.winner == NONE {
+            Outcome::Ongoing
+        } else {
+            Outcome::Won(Side(state.pos.winner))
+        }
+    }
+
+    fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
+        if !state.pos.over() {
+            state.start = state.pos;
+            state.log = TurnLog::new(state.pos.side, state.turn);
+        }
+        Ok(())
+    }
+
+    fn parse_action(state: &State, text: &str) -> Result<Action, ActionParseError> {
+        notation::parse(&state.pos, text)
+    }
+
+    fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
+        touch_log(state);
+        match action {
+            Action::Move(mv) => {
+                let eff =
+                    check_move(&state.pos, &mv).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+                do_move(&mut state.pos, &mv, eff);
+                let entry = LoggedMove {
+                    mv,
+                    took: if let Dest::Take(n) = eff { n } else { 0 },
+                    doubled: matches!(eff, Dest::Double | Dest::Keep { combine: true }),
+                    keep: matches!(eff, Dest::Keep { .. }),
+                };
+                if let Some(slot) = state.log.moves.iter_mut().find(|m| m.is_none()) {
+                    *slot = Some(entry);
+                }
+            }
+            Action::Breach(b) => {
+                check_breach(&state.pos, &b).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+                let removed = do_breach(&mut state.pos, &b);
+                let log = &mut state.log;
+                if usize::from(log.nbreach) < log.breaches.len() {
+                    log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n);
+                    log.nbreach += 1;
+                }
+            }
+        }
+        state.log.used = state.pos.used;
+        Ok(())
+    }
+
+    fn end_turn(state: &mut State) -> Result<(), Illegal> {
+        touch_log(state);
+        let pos = &state.pos;
+        if pos.over() {
+            return Ok(());
+        }
+        if pos.used < 4 {
+            let most = rules::best_points(&state.start).max(pos.used);
+            if pos.used < most {
+                let me = SIDE_NAMES[usize::from(pos.side)];
+                return Err(Illegal::new(if most == 4 {
+                    format!("{me} must use all 4 movement points (a legal way to use them exists)")
+                } else {
+                    format!(
+                        "{me} must use {most} movement points, the most a legal turn can use here"
+                    )
+                }));
+            }
+        }
+        state.log.used = state.pos.used;
+        state.pos.clear_turn();
+        state.pos.side ^= 1;
+        state.start = state.pos;
+        state.turn += 1;
+        Ok(())
+    }
+
+    fn resign(state: &mut State, side: Side) {
+        touch_log(state);
+        if !state.pos.over() {
+            state.pos.winner = (side.0 & 1) ^ 1;
+            state.pos.reason = WinReason::Resigned;
+            state.log.resigned = true;
+        }
+    }
+
+    fn write_action(action: &Action, out: &mut String) {
+        notation::write(action, out);
+    }
+
+    fn legal_actions(state: &State, out: &mut Vec<Action>) {
+        let pos = &state.pos;
+        if pos.over() {
+            return;
+        }
+        let target = if pos.used >= 4 {
+            4
+        } else {
+            rules::best_points(&state.start).max(pos.used)
+        };
+        rules::for_each_move(pos, &mut |mv, eff| {
+            let mut p = *pos;
+            do_move(&mut p, &mv, eff);
+            if rules::completable(&p, target) {
+                out.push(Action::Move(mv));
+            }
+            false
+        });
+        rules::for_each_breach(pos, &mut |b| {
+            let mut p = *pos;
+            do_breach(&mut p, &b);
+            if rules::completable(&p, target) {
+                out.push(Action::Breach(b));
+            }
+            false
+        });
+    }
+
+    fn action_cost(_state: &State, action: &Action) -> Option<u32> {
+        Some(match action {
+            Action::Move(mv) => u32::from(mv.kind.allowance()),
+            Action::Breach(_) => 0,
+        })
+    }
+
+    fn summary(state: &State) -> String {
+        let pos = &state.pos;
+        if pos.over() {
+            return format!("{}; {}", win_text(pos), points_line(pos));
+        }
+        let me = SIDE_NAMES[usize::from(pos.side)];
+        let left = if pos.used == 0 {
+            "4 movement points".to_string()
+        } else {
+            format!("{} of 4 movement points left", 4 - pos.used)
+        };
+        format!("{me} to move: {left}; {}", points_line(pos))
+    }
+
+    fn turn_comment(_before: &State, after: &State) -> String {
+        let log = &after.log;
+        let me = SIDE_NAMES[usize::from(log.side & 1)];
+        let opp = SIDE_NAMES[usize::from((log.side & 1) ^ 1)];
+        let mut parts: Vec<String> = Vec::new();
+        for m in log.moves.iter().flatten() {
+            let mut s = String::new();
+            notation::write(&Action::Move(m.mv), &mut s);
+            let dest = Name(m.mv.dest());
+            if m.took > 0 {
+                let what = if m.took == 2 { "double" } else { "single" };
+                s.push_str(&format!(" takes a {opp} {what}"));
+            } else if m.keep && m.doubled {
+                s.push_str(&format!(" enters the Keep {dest} and makes a double"));
+            } else if m.keep {
+                s.push_str(&format!(" enters the Keep {dest}"));
+            } else if m.doubled {
+                s.push_str(" makes a double");
+            }
+            parts.push(s);
+        }
+        for &(target, removed, n) in &log.breaches[..usize::from(log.nbreach)] {
+            if target == HOME {
+                parts.push(format!("breached {opp}'s home Keep"));
+            } else {
+                let stacks = match n {
+                    0 => "none moved in".to_string(),
+                    1 => "1 stack moved in".to_string(),
+                    _ => format!("{n} stacks moved in"),
+                };
+                parts.push(format!(
+                    "breached {} ({removed} points removed, {stacks})",
+                    Name(target)
+                ));
+            }
+        }
+        if parts.is_empty() && !log.resigned {
+            parts.push(format!("{me} passed"));
+        } else if log.used > 0 {
+            parts.push(format!("{} of 4 movement points", log.used));
+        }
+        if log.resigned {
+            parts.push(format!("{me} resigned"));
+        }
+        if after.pos.over() && !log.resigned {
+            parts.push(win_text(&after.pos));
+        }
+        parts.join("; ")
+    }
+
+    fn diagram(state: &State, style: DiagramStyle) -> String {
+        diagram::draw(state, style)
+    }
+}

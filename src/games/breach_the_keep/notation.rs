@@ -1,0 +1,310 @@
+//! Reading (nom 8) and writing actions.
+//!
+//! ```text
+//! action  = breach | move
+//! move    = origin { "-" cell }            (1 to 4 steps)
+//! origin  = "Z" | cell [ ":" ("1" | "2") ]
+//! breach  = "breach" ( "home" | cell ) { "+" cell }   (at most 3 "+")
+//! cell    = a letter a-g and a row, e.g. d3 (any case)
+//! ```
+//! Whitespace is allowed around `-`, `:` and `+`, and needed after
+//! `breach`.
+
+use nom::bytes::complete::tag_no_case;
+use nom::character::complete::{digit1, multispace0, one_of};
+use nom::{IResult, Parser};
+
+use super::action::{Action, Breach, Kind, Move};
+use super::board::{cell_at, is_keep, push_name, COL_LEN, HOME, ZONE};
+use super::rules::resolve;
+use super::state::Pos;
+use crate::game::ActionParseError;
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn cell_token(i: &str) -> Res<'_, (char, &str)> {
+    (one_of("abcdefgABCDEFG"), digit1).parse(i)
+}
+
+fn ws(i: &str) -> &str {
+    let r: Res<'_, &str> = multispace0(i);
+    match r {
+        Ok((rest, _)) => rest,
+        Err(_) => i,
+    }
+}
+
+/// Byte length of the word starting `rest` (at least one character when
+/// `rest` is not empty).
+fn word_len(rest: &str) -> usize {
+    let n: usize = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !matches!(c, '-' | '+' | ':' | ','))
+        .map(char::len_utf8)
+        .sum();
+    if n == 0 {
+        rest.chars().next().map_or(0, char::len_utf8)
+    } else {
+        n
+    }
+}
+
+struct Reader<'t> {
+    text: &'t str,
+}
+
+impl<'t> Reader<'t> {
+    fn off(&self, rest: &str) -> usize {
+        self.text.len() - rest.len()
+    }
+
+    /// An error at the start of `rest` (or at the last character of the
+    /// text when `rest` is empty: something is missing at the end).
+    fn err(&self, rest: &str, reason: impl Into<String>) -> ActionParseError {
+        if rest.is_empty() {
+            let last = self.text.chars().next_back().map_or(0, char::len_utf8);
+            ActionParseError::new(self.text.len() - last, last, reason)
+        } else {
+            ActionParseError::new(self.off(rest), word_len(rest), reason)
+        }
+    }
+
+    fn cell<'a>(&self, rest: &'a str, expected: &str) -> Result<(u8, &'a str), ActionParseError> {
+        match cell_token(rest) {
+            Ok((after, (letter, digits))) => {
+                let col = letter.to_ascii_lowercase() as u8 - b'a';
+                let row: u32 = digits.parse().unwrap_or(u32::MAX);
+                match cell_at(col, row) {
+                    Some(c) => Ok((c, after)),
+                    None => {
+                        let cols = if col % 2 == 0 {
+                            "a, c, e and g"
+                        } else {
+                            "b, d and f"
+                        };
+                        Err(ActionParseError::new(
+                            self.off(rest),
+                            1 + digits.len(),
+                            format!(
+                                "{}{} is not a cell: columns {cols} have cells 1 to {}",
+                                letter.to_ascii_lowercase(),
+                                digits,
+                                COL_LEN[col as usize]
+                            ),
+                        ))
+                    }
+                }
+            }
+            Err(_) => Err(self.err(rest, expected)),
+        }
+    }
+}
+
+/// The raw shape of a move before it is resolved against the position.
+struct RawMove {
+    from: u8,
+    suffix: Option<char>,
+    steps: [u8; 4],
+    len: u8,
+}
+
+fn parse_breach<'t>(r: &Reader<'t>, rest: &'t str) -> Result<Breach, ActionParseError> {
+    let rest = ws(rest);
+    let home: Res<'_, &str> = tag_no_case("home").parse(rest);
+    let (target, mut rest) = match home {
+        Ok((after, _)) if after.is_empty() || after.starts_with(|c: char| !c.is_alphanumeric()) => {
+            (HOME, after)
+        }
+        _ => r.cell(
+            rest,
+            "expected a Keep such as c3, or `home`, after `breach`",
+        )?,
+    };
+    let mut ins = [0u8; 3];
+    let mut n = 0usize;
+    loop {
+        rest = ws(rest);
+        if rest.is_empty() {
+            break;
+        }
+        let Some(after_plus) = rest.strip_prefix('+') else {
+            return Err(r.err(
+                rest,
+                "expected `+` and a cell such as d2 (a stack moving in)",
+            ));
+        };
+        let at = ws(after_plus);
+        let (c, after) = r.cell(at, "expected a cell such as d2 after `+`")?;
+        if n == 3 {
+            return Err(ActionParseError::new(
+                r.off(rest),
+                r.off(after) - r.off(rest),
+                "a breach moves in at most three stacks",
+            ));
+        }
+        ins[n] = c;
+        n += 1;
+        rest = after;
+    }
+    Ok(Breach::new(target, &ins[..n]))
+}
+
+fn parse_move<'t>(r: &Reader<'t>, text: &'t str) -> Result<RawMove, ActionParseError> {
+    let (from, mut rest) = if let Some(after) = text.strip_prefix(['z', 'Z']) {
+        (ZONE, after)
+    } else {
+        r.cell(
+            text,
+            "expected an action: a path such as d1-d2-d3 or Z-d1-d2, or a breach such as \
+             breach c3",
+        )?
+    };
+    let mut suffix = None;
+    let after_ws = ws(rest);
+    if let Some(after_colon) = after_ws.strip_prefix(':') {
+        if from == ZONE {
+            return Err(r.err(
+                after_ws,
+                "the pieces in the end zone are singles: write Z-d1-d2 without `:`",
+            ));
+        }
+        let at = ws(after_colon);
+        match at.chars().next() {
+            Some(d @ ('1' | '2')) => {
+                suffix = Some(d);
+                rest = &at[1..];
+            }
+            _ => {
+                return Err(r.err(
+                    at,
+                    "expected 1 (one piece of the double) or 2 (the whole double) after `:`",
+                ))
+            }
+        }
+    }
+    let mut steps = [0u8; 4];
+    let mut len = 0usize;
+    loop {
+        let at = ws(rest);
+        if at.is_empty() {
+            break;
+        }
+        let Some(after_dash) = at.strip_prefix('-') else {
+            return Err(r.err(at, "expected `-` and the next cell of the path"));
+        };
+        let (c, after) = r.cell(ws(after_dash), "expected a cell such as d3 after `-`")?;
+        if len == 4 {
+            return Err(ActionParseError::new(
+                r.off(at),
+                r.off(after) - r.off(at),
+                "a path has at most four steps (a double moves four)",
+            ));
+        }
+        steps[len] = c;
+        len += 1;
+        rest = after;
+    }
+    if len == 0 {
+        return Err(r.err(rest, "expected `-` and the cell the piece moves to"));
+    }
+    Ok(RawMove {
+        from,
+        suffix,
+        steps,
+        len: len as u8,
+    })
+}
+
+/// What moves when the origin is written without `:1`/`:2`: the stack
+/// there (in a Keep: a single if one may still move, else a double).
+fn default_kind(pos: &Pos, from: u8) -> Kind {
+    if from == ZONE {
+        return Kind::Single;
+    }
+    let c = pos.cells[from as usize];
+    if is_keep(from) {
+        if c.free_singles() > 0 {
+            Kind::Single
+        } else if c.free_doubles() > 0 || (c.s == 0 && c.d > 0) {
+            Kind::Double
+        } else {
+            Kind::Single
+        }
+    } else if c.d > 0 {
+        Kind::Double
+    } else {
+        Kind::Single
+    }
+}
+
+/// Read one action; a path given by its two ends is resolved to the full
+/// path when a legal one exists.
+pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
+    let r = Reader { text };
+    if text.is_empty() {
+        return Err(ActionParseError::new(
+            0,
+            0,
+            "expected an action: a path such as d1-d2-d3 or Z-d1-d2, or a breach such as \
+             breach c3",
+        ));
+    }
+    let kw: Res<'_, &str> = tag_no_case("breach").parse(text);
+    if let Ok((after, _)) = kw {
+        if after.is_empty() || after.starts_with(char::is_whitespace) {
+            return parse_breach(&r, after).map(Action::Breach);
+        }
+        return Err(r.err(after, "expected a space after `breach`"));
+    }
+    let raw = parse_move(&r, text)?;
+    let kind = match raw.suffix {
+        Some('1') => Kind::Half,
+        Some(_) => Kind::Double,
+        None => default_kind(pos, raw.from),
+    };
+    if raw.len == 1 {
+        if let Some(mv) = resolve(pos, raw.from, kind, raw.steps[0]) {
+            return Ok(Action::Move(mv));
+        }
+    }
+    Ok(Action::Move(Move {
+        from: raw.from,
+        kind,
+        len: raw.len,
+        steps: raw.steps,
+    }))
+}
+
+/// Append the canonical text of `action`.
+pub fn write(action: &Action, out: &mut String) {
+    match action {
+        Action::Move(mv) => {
+            if mv.from == ZONE {
+                out.push('Z');
+            } else {
+                push_name(out, mv.from);
+                match mv.kind {
+                    Kind::Half => out.push_str(":1"),
+                    Kind::Double if is_keep(mv.from) => out.push_str(":2"),
+                    _ => {}
+                }
+            }
+            for &c in mv.path() {
+                out.push('-');
+                push_name(out, c);
+            }
+        }
+        Action::Breach(b) => {
+            out.push_str("breach ");
+            if b.target == HOME {
+                out.push_str("home");
+            } else {
+                push_name(out, b.target);
+            }
+            for &c in b.ins() {
+                out.push_str(" +");
+                push_name(out, c);
+            }
+        }
+    }
+}

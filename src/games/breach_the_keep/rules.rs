@@ -1,0 +1,895 @@
+//! The rules: checking and making moves and breaches, generating them, and
+//! the search behind "use 4 movement points when any legal way exists,
+//! otherwise the most a legal turn can use".
+
+use super::action::{Breach, Kind, Move};
+use super::board::{
+    adjacent, entry_cells, gate_between, is_entry, is_keep, neighbours, GateName, Name, GATES,
+    HOME, HOME_TOUCH, KEEPS, NCELLS, NONE, ZONE,
+};
+use super::state::{Cell, Pos, WinReason};
+
+/// The side names, for reasons.
+pub const SIDE_NAMES: [&str; 2] = ["White", "Black"];
+
+/// Why an action may not be made (turned into text only when reported,
+/// so that the move generator never allocates).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Why {
+    /// The game is over.
+    GameOver,
+    /// No pieces left in the mover's end zone.
+    ZoneEmpty,
+    /// A double or a split from the end zone.
+    ZoneSingles,
+    /// Nothing on the origin cell.
+    NoPiece(u8),
+    /// The origin holds the opponent's pieces.
+    EnemyPiece(u8),
+    /// No single of the mover on the origin.
+    NoSingle(u8),
+    /// No double of the mover on the origin (to move whole).
+    NoDoubleToMove(u8),
+    /// No double of the mover on the origin (to split).
+    NoDoubleToSplit(u8),
+    /// The piece(s) of this kind on the cell may not move again this turn.
+    AlreadyMoved(u8, Kind),
+    /// The double on the cell was made this turn.
+    MadeThisTurn(u8),
+    /// Not enough movement points left.
+    NoPoints {
+        /// Points left.
+        left: u8,
+        /// Points the move needs.
+        need: u8,
+    },
+    /// More steps than the piece has.
+    TooLong(Kind),
+    /// The first step from the end zone is not an entry cell.
+    NotEntry(u8),
+    /// The entry cell is not empty.
+    EntryOccupied(u8),
+    /// Two consecutive cells of the path do not touch.
+    NotAdjacent(u8, u8),
+    /// The path returns to a cell.
+    Revisit(u8),
+    /// The Gate is closed to the mover.
+    GateClosedTo(u8),
+    /// The Gate is closed to both sides.
+    GateClosedBoth(u8),
+    /// The path goes through a Keep.
+    ThroughKeep(u8),
+    /// The path goes through an occupied cell.
+    Blocked(u8),
+    /// The destination is a Keep held by the opponent.
+    EnemyKeep(u8),
+    /// The destination Keep already holds three stacks.
+    KeepFull(u8),
+    /// Fewer steps than the piece has, to an empty cell.
+    WrongLength(Kind),
+    /// Onto an own piece that it cannot stack with.
+    StackTooHigh(u8, Kind),
+    /// A single onto an enemy double.
+    SingleVsDouble(u8),
+    /// The breach target is no Keep.
+    NotKeep(u8),
+    /// The breach target is empty.
+    NothingToBreach(u8),
+    /// The breach target is the mover's own.
+    OwnKeep(u8),
+    /// Not enough points around the Keep.
+    BreachShort {
+        /// The Keep.
+        keep: u8,
+        /// Points needed.
+        need: u8,
+        /// Points the mover has around it.
+        have: u8,
+    },
+    /// Not enough points around the opponent's home Keep.
+    HomeShort {
+        /// Points needed.
+        need: u8,
+        /// Points the mover has around it.
+        have: u8,
+    },
+    /// A stack listed to move into a home Keep.
+    HomeNoEntry,
+    /// A cell listed to move in does not touch the Keep.
+    NotTouching(u8, u8),
+    /// No stack of the mover on a cell listed to move in.
+    NoStackToMoveIn(u8),
+    /// A cell listed twice to move in.
+    MovedInTwice(u8),
+}
+
+fn kind_word(kind: Kind) -> &'static str {
+    if kind.is_single() {
+        "single"
+    } else {
+        "double"
+    }
+}
+
+impl Why {
+    /// The reason as a player reads it (`pos` is the position the action
+    /// was tried in).
+    pub fn text(self, pos: &Pos) -> String {
+        let me = SIDE_NAMES[usize::from(pos.side & 1)];
+        let opp = SIDE_NAMES[usize::from((pos.side & 1) ^ 1)];
+        match self {
+            Why::GameOver => "the game is over".to_string(),
+            Why::ZoneEmpty => format!("{me} has no pieces left in the end zone"),
+            Why::ZoneSingles => "the pieces in the end zone are singles: write Z-d1-d2".to_string(),
+            Why::NoPiece(c) => format!("there is no piece on {}", Name(c)),
+            Why::EnemyPiece(c) => {
+                if is_keep(c) {
+                    format!("{} is held by {opp}", Name(c))
+                } else {
+                    format!("the piece on {} is {opp}'s", Name(c))
+                }
+            }
+            Why::NoSingle(c) => format!("there is no {me} single on {}", Name(c)),
+            Why::NoDoubleToMove(c) => format!("there is no {me} double on {}", Name(c)),
+            Why::NoDoubleToSplit(c) => format!("there is no double on {} to split", Name(c)),
+            Why::AlreadyMoved(c, kind) => {
+                if is_keep(c) {
+                    format!(
+                        "the {me} {} in {} entered the Keep this turn and stays there",
+                        kind_word(kind),
+                        Name(c)
+                    )
+                } else {
+                    format!("the piece on {} has already moved this turn", Name(c))
+                }
+            }
+            Why::MadeThisTurn(c) => format!(
+                "the double on {} was made this turn: it can neither move nor split",
+                Name(c)
+            ),
+            Why::NoPoints { left: 0, .. } => {
+                format!("{me} has used all 4 movement points")
+            }
+            Why::NoPoints { left, need } => {
+                format!("{me} has only {left} movement points left, a double needs {need}")
+            }
+            Why::TooLong(kind) => format!(
+                "a {} moves at most {} steps",
+                kind_word(kind),
+                kind.allowance()
+            ),
+            Why::NotEntry(c) => {
+                let mut list = String::new();
+                for e in entry_cells(pos.side & 1) {
+                    if !list.is_empty() {
+                        list.push(' ');
+                    }
+                    list.push_str(&Name(e).to_string());
+                }
+                format!("{} is not an entry cell of {me} ({list})", Name(c))
+            }
+            Why::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
+            Why::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
+            Why::Revisit(c) => format!(
+                "the path comes back to {}: a piece may not return to a cell it has been on \
+                 this turn",
+                Name(c)
+            ),
+            Why::GateClosedTo(g) => {
+                let f = GATES[g as usize].flanks;
+                format!(
+                    "the gate {} is closed to {me} ({} and {} are held by {opp})",
+                    GateName(g),
+                    Name(f[0]),
+                    Name(f[1])
+                )
+            }
+            Why::GateClosedBoth(g) => {
+                let f = GATES[g as usize].flanks;
+                let h0 = SIDE_NAMES[usize::from(pos.holder(f[0]) & 1)];
+                let h1 = SIDE_NAMES[usize::from(pos.holder(f[1]) & 1)];
+                format!(
+                    "the gate {} is closed to both sides ({} is held by {h0}, {} by {h1})",
+                    GateName(g),
+                    Name(f[0]),
+                    Name(f[1])
+                )
+            }
+            Why::ThroughKeep(c) => format!(
+                "the path goes through the Keep {}: entering a Keep ends a piece's move",
+                Name(c)
+            ),
+            Why::Blocked(c) => {
+                let owner = SIDE_NAMES[usize::from(pos.cells[c as usize].owner & 1)];
+                format!(
+                    "{} is occupied by a {owner} piece: a piece cannot move through other pieces",
+                    Name(c)
+                )
+            }
+            Why::EnemyKeep(c) => format!("{} is a Keep held by {opp}: breach it first", Name(c)),
+            Why::KeepFull(c) => format!("the Keep {} already holds three stacks", Name(c)),
+            Why::WrongLength(Kind::Double) => {
+                "a double moves exactly 4 steps unless it takes or enters a Keep".to_string()
+            }
+            Why::WrongLength(_) => "a single moves exactly 2 steps unless it takes, makes a \
+                                    double or enters a Keep"
+                .to_string(),
+            Why::StackTooHigh(c, Kind::Double) => format!(
+                "{} holds a {me} piece: a double cannot join another piece",
+                Name(c)
+            ),
+            Why::StackTooHigh(c, _) => format!(
+                "{} holds a {me} double: a stack is at most two pieces",
+                Name(c)
+            ),
+            Why::SingleVsDouble(_) => "a single cannot take a double".to_string(),
+            Why::NotKeep(c) => format!("{} is not a Keep", Name(c)),
+            Why::NothingToBreach(c) => format!(
+                "{} is empty: there is nothing to breach (a piece may simply move in)",
+                Name(c)
+            ),
+            Why::OwnKeep(c) => format!("{} is held by {me} itself", Name(c)),
+            Why::BreachShort { keep, need, have } => format!(
+                "breaching {} needs {need} points on the cells around it, {me} has {have}",
+                Name(keep)
+            ),
+            Why::HomeShort { need, have } => {
+                let t = HOME_TOUCH[usize::from((pos.side & 1) ^ 1)];
+                format!(
+                    "breaching {opp}'s home Keep needs {need} points on {} {} {}, {me} has {have}",
+                    Name(t[0]),
+                    Name(t[1]),
+                    Name(t[2])
+                )
+            }
+            Why::HomeNoEntry => "no piece ever enters a home Keep".to_string(),
+            Why::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
+            Why::NoStackToMoveIn(x) => format!("there is no {me} piece on {} to move in", Name(x)),
+            Why::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
+        }
+    }
+}
+
+/// What a legal move does at its last cell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dest {
+    /// It stops on an empty cell.
+    Empty,
+    /// A single joins an own single: a double is made.
+    Double,
+    /// It takes the enemy stack there (1 or 2 pieces).
+    Take(u8),
+    /// It enters a Keep (combining with an own single inside if it is a
+    /// single and one is there).
+    Keep {
+        /// Combines with a single inside.
+        combine: bool,
+    },
+}
+
+/// Whether a Gate may be crossed by `me` now. `from`/`from_after` give the
+/// moving piece's origin and who holds it once the piece has left (the
+/// piece is no longer there when it crosses).
+fn gate_check(pos: &Pos, g: u8, me: u8, from: u8, from_after: u8) -> Result<(), Why> {
+    let flanks = GATES[g as usize].flanks;
+    let h = |k: u8| {
+        if k == from {
+            from_after
+        } else {
+            pos.holder(k)
+        }
+    };
+    let (h0, h1) = (h(flanks[0]), h(flanks[1]));
+    let opp = me ^ 1;
+    if h0 == opp && h1 == opp {
+        Err(Why::GateClosedTo(g))
+    } else if (h0 == opp && h1 == me) || (h0 == me && h1 == opp) {
+        Err(Why::GateClosedBoth(g))
+    } else {
+        Ok(())
+    }
+}
+
+/// Check the origin of a move: returns who holds the origin once the
+/// piece has left (NONE for the end zone).
+fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<u8, Why> {
+    let me = pos.side;
+    if from == ZONE {
+        if kind != Kind::Single {
+            return Err(Why::ZoneSingles);
+        }
+        if pos.zone[me as usize] == 0 {
+            return Err(Why::ZoneEmpty);
+        }
+        return Ok(NONE);
+    }
+    let c = pos.cells[from as usize];
+    if c.is_empty() {
+        return Err(Why::NoPiece(from));
+    }
+    if c.owner != me {
+        return Err(Why::EnemyPiece(from));
+    }
+    let left_behind = match kind {
+        Kind::Single => {
+            if c.s == 0 {
+                return Err(Why::NoSingle(from));
+            }
+            if c.free_singles() == 0 {
+                return Err(Why::AlreadyMoved(from, kind));
+            }
+            c.stacks() - 1
+        }
+        Kind::Double | Kind::Half => {
+            if c.d == 0 {
+                return Err(if kind == Kind::Half {
+                    Why::NoDoubleToSplit(from)
+                } else {
+                    Why::NoDoubleToMove(from)
+                });
+            }
+            if c.free_doubles() == 0 {
+                return Err(if pos.made_here(from) {
+                    Why::MadeThisTurn(from)
+                } else {
+                    Why::AlreadyMoved(from, kind)
+                });
+            }
+            if kind == Kind::Half {
+                c.stacks()
+            } else {
+                c.stacks() - 1
+            }
+        }
+    };
+    Ok(if left_behind == 0 { NONE } else { me })
+}
+
+/// What a move of `kind` arriving on `dest` after `len` steps does.
+fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8) -> Result<Dest, Why> {
+    let me = pos.side;
+    let dc = pos.cells[dest as usize];
+    if is_keep(dest) {
+        if !dc.is_empty() && dc.owner != me {
+            return Err(Why::EnemyKeep(dest));
+        }
+        if kind.is_single() && dc.s > 0 {
+            return Ok(Dest::Keep { combine: true });
+        }
+        if dc.stacks() >= 3 {
+            return Err(Why::KeepFull(dest));
+        }
+        Ok(Dest::Keep { combine: false })
+    } else if dc.is_empty() {
+        if len != kind.allowance() {
+            return Err(Why::WrongLength(kind));
+        }
+        Ok(Dest::Empty)
+    } else if dc.owner == me {
+        if kind.is_single() && dc.s == 1 {
+            Ok(Dest::Double)
+        } else {
+            Err(Why::StackTooHigh(dest, kind))
+        }
+    } else if kind.is_single() && dc.d > 0 {
+        Err(Why::SingleVsDouble(dest))
+    } else {
+        Ok(Dest::Take(dc.s + 2 * dc.d))
+    }
+}
+
+/// Check a move completely, without changing anything.
+pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
+    if pos.over() {
+        return Err(Why::GameOver);
+    }
+    let me = pos.side;
+    let kind = mv.kind;
+    let allow = kind.allowance();
+    let from_after = origin_check(pos, mv.from, kind)?;
+    if pos.used + allow > 4 {
+        return Err(Why::NoPoints {
+            left: 4 - pos.used,
+            need: allow,
+        });
+    }
+    let len = usize::from(mv.len);
+    if len > usize::from(allow) {
+        return Err(Why::TooLong(kind));
+    }
+    if len == 0 {
+        return Err(Why::WrongLength(kind));
+    }
+    let mut prev = mv.from;
+    for i in 0..len {
+        let c = mv.steps[i];
+        if i == 0 && mv.from == ZONE {
+            if !is_entry(me, c) {
+                return Err(Why::NotEntry(c));
+            }
+            if !pos.cells[c as usize].is_empty() {
+                return Err(Why::EntryOccupied(c));
+            }
+        } else {
+            if !adjacent(prev, c) {
+                return Err(Why::NotAdjacent(prev, c));
+            }
+            if c == mv.from || mv.steps[..i].contains(&c) {
+                return Err(Why::Revisit(c));
+            }
+            if let Some(g) = gate_between(prev, c) {
+                gate_check(pos, g, me, mv.from, from_after)?;
+            }
+        }
+        if i + 1 < len {
+            if is_keep(c) {
+                return Err(Why::ThroughKeep(c));
+            }
+            if !pos.cells[c as usize].is_empty() {
+                return Err(Why::Blocked(c));
+            }
+        }
+        prev = c;
+    }
+    dest_check(pos, kind, mv.len, mv.dest())
+}
+
+fn stack(owner: u8, kind: Kind) -> Cell {
+    if kind.is_single() {
+        Cell {
+            owner,
+            s: 1,
+            d: 0,
+            ls: 1,
+            ld: 0,
+        }
+    } else {
+        Cell {
+            owner,
+            s: 0,
+            d: 1,
+            ls: 0,
+            ld: 1,
+        }
+    }
+}
+
+/// Put a locked single into Keep cell `kc`, combining with a single there.
+/// Returns whether it combined.
+fn single_into_keep(kc: &mut Cell, owner: u8) -> bool {
+    kc.owner = owner;
+    if kc.s > 0 {
+        // Combine with a single that may not move anyway, if there is one.
+        if kc.ls > 0 {
+            kc.ls -= 1;
+        }
+        kc.s -= 1;
+        kc.d += 1;
+        kc.ld += 1;
+        true
+    } else {
+        kc.s += 1;
+        kc.ls += 1;
+        false
+    }
+}
+
+/// If the opponent of the mover has fewer points in play than breaching
+/// the mover's home Keep needs, the mover wins.
+fn check_points_victory(pos: &mut Pos) {
+    let me = pos.side as usize;
+    let opp = me ^ 1;
+    if pos.points[opp] < 2 * pos.keep_value[me] {
+        pos.winner = me as u8;
+        pos.reason = WinReason::Points;
+    }
+}
+
+/// Make a move already checked by [`check_move`] (which returned `eff`).
+pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
+    let me = pos.side;
+    let kind = mv.kind;
+    if mv.from == ZONE {
+        pos.zone[me as usize] -= 1;
+    } else {
+        let c = &mut pos.cells[mv.from as usize];
+        match kind {
+            Kind::Single => c.s -= 1,
+            Kind::Double => c.d -= 1,
+            Kind::Half => {
+                c.d -= 1;
+                c.s += 1;
+            }
+        }
+        c.tidy();
+    }
+    let dest = mv.dest();
+    let bit = 1u128 << dest;
+    match eff {
+        Dest::Empty => pos.cells[dest as usize] = stack(me, kind),
+        Dest::Double => {
+            pos.cells[dest as usize] = Cell {
+                owner: me,
+                s: 0,
+                d: 1,
+                ls: 0,
+                ld: 1,
+            };
+            pos.made |= bit;
+        }
+        Dest::Take(_) => {
+            let lost = pos.cells[dest as usize].points();
+            pos.points[usize::from(me ^ 1)] -= lost;
+            pos.cells[dest as usize] = stack(me, kind);
+        }
+        Dest::Keep { .. } => {
+            let kc = &mut pos.cells[dest as usize];
+            if kind.is_single() {
+                if single_into_keep(kc, me) {
+                    pos.made |= bit;
+                }
+            } else {
+                kc.owner = me;
+                kc.d += 1;
+                kc.ld += 1;
+            }
+        }
+    }
+    pos.used += kind.allowance();
+    if matches!(eff, Dest::Take(_)) {
+        check_points_victory(pos);
+    }
+}
+
+/// Points of `me` on the cells touching Keep `k`.
+pub fn points_around(pos: &Pos, k: u8, me: u8) -> u8 {
+    neighbours(k)
+        .iter()
+        .map(|&n| pos.cells[n as usize].points_of(me))
+        .sum()
+}
+
+/// Points of `me` on the cells touching the opponent's home Keep.
+pub fn points_at_home(pos: &Pos, me: u8) -> u8 {
+    HOME_TOUCH[usize::from(me ^ 1)]
+        .iter()
+        .map(|&n| pos.cells[n as usize].points_of(me))
+        .sum()
+}
+
+/// Check a breach completely, without changing anything.
+pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
+    if pos.over() {
+        return Err(Why::GameOver);
+    }
+    let me = pos.side;
+    let opp = me ^ 1;
+    if b.target == HOME {
+        if b.n > 0 {
+            return Err(Why::HomeNoEntry);
+        }
+        let need = 2 * pos.keep_value[opp as usize];
+        let have = points_at_home(pos, me);
+        if have < need {
+            return Err(Why::HomeShort { need, have });
+        }
+        return Ok(());
+    }
+    let k = b.target;
+    if !is_keep(k) {
+        return Err(Why::NotKeep(k));
+    }
+    let kc = pos.cells[k as usize];
+    if kc.is_empty() {
+        return Err(Why::NothingToBreach(k));
+    }
+    if kc.owner == me {
+        return Err(Why::OwnKeep(k));
+    }
+    let need = kc.points() + 4;
+    let have = points_around(pos, k, me);
+    if have < need {
+        return Err(Why::BreachShort {
+            keep: k,
+            need,
+            have,
+        });
+    }
+    let ins = b.ins();
+    for (i, &x) in ins.iter().enumerate() {
+        if !adjacent(k, x) {
+            return Err(Why::NotTouching(x, k));
+        }
+        if ins[..i].contains(&x) {
+            return Err(Why::MovedInTwice(x));
+        }
+        if pos.cells[x as usize].owner != me {
+            return Err(Why::NoStackToMoveIn(x));
+        }
+    }
+    Ok(())
+}
+
+/// Make a breach already checked by [`check_breach`]; returns the points
+/// removed from the Keep.
+pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
+    let me = pos.side;
+    if b.target == HOME {
+        pos.winner = me;
+        pos.reason = WinReason::HomeBreach;
+        return 0;
+    }
+    let k = b.target as usize;
+    let removed = pos.cells[k].points();
+    pos.points[usize::from(me ^ 1)] -= removed;
+    pos.cells[k] = Cell::EMPTY;
+    for &x in b.ins() {
+        let sc = pos.cells[x as usize];
+        pos.cells[x as usize] = Cell::EMPTY;
+        pos.made &= !(1u128 << x);
+        let kc = &mut pos.cells[k];
+        if sc.s > 0 {
+            if single_into_keep(kc, me) {
+                pos.made |= 1u128 << k;
+            }
+        } else {
+            kc.owner = me;
+            kc.d += 1;
+            kc.ld += 1;
+        }
+    }
+    check_points_victory(pos);
+    removed
+}
+
+/// Depth-first search over paths of exactly `target_len` steps.
+struct PathGen<'a, F> {
+    pos: &'a Pos,
+    from: u8,
+    kind: Kind,
+    from_after: u8,
+    len: u8,
+    target: u8,
+    found: u128,
+    path: [u8; 4],
+    f: &'a mut F,
+}
+
+impl<F: FnMut(Move, Dest) -> bool> PathGen<'_, F> {
+    fn dfs(&mut self, depth: u8, prev: u8) -> bool {
+        let pos = self.pos;
+        let me = pos.side;
+        let entries;
+        let cands: &[u8] = if depth == 0 && self.from == ZONE {
+            entries = entry_cells(me);
+            &entries
+        } else {
+            neighbours(prev)
+        };
+        for &c in cands {
+            if depth == 0 && self.from == ZONE {
+                if !pos.cells[c as usize].is_empty() {
+                    continue;
+                }
+            } else {
+                if c == self.from || self.path[..depth as usize].contains(&c) {
+                    continue;
+                }
+                if let Some(g) = gate_between(prev, c) {
+                    if gate_check(pos, g, me, self.from, self.from_after).is_err() {
+                        continue;
+                    }
+                }
+            }
+            self.path[depth as usize] = c;
+            if depth + 1 == self.len {
+                if self.target != NONE && c != self.target {
+                    continue;
+                }
+                if self.found & (1u128 << c) != 0 {
+                    continue;
+                }
+                if let Ok(eff) = dest_check(pos, self.kind, self.len, c) {
+                    self.found |= 1u128 << c;
+                    let mv = Move::new(self.from, self.kind, &self.path[..self.len as usize]);
+                    if (self.f)(mv, eff) {
+                        return true;
+                    }
+                }
+            } else {
+                if is_keep(c) || !pos.cells[c as usize].is_empty() {
+                    continue;
+                }
+                if self.dfs(depth + 1, c) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Every legal move of `kind` from `from` (origin and points already
+/// checked), one per destination: the shortest path, the first in the
+/// order that tries touching cells in cell order. Destinations come
+/// shortest path first. `target` (or NONE) keeps only one destination.
+/// Returns true when `f` asked to stop.
+fn gen_from<F: FnMut(Move, Dest) -> bool>(
+    pos: &Pos,
+    from: u8,
+    kind: Kind,
+    from_after: u8,
+    target: u8,
+    f: &mut F,
+) -> bool {
+    let mut g = PathGen {
+        pos,
+        from,
+        kind,
+        from_after,
+        len: 1,
+        target,
+        found: 0,
+        path: [0; 4],
+        f,
+    };
+    for len in 1..=kind.allowance() {
+        g.len = len;
+        if g.dfs(0, from) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The move of `kind` from `from` to `target` by the path [`gen_from`]
+/// picks, if one is legal.
+pub fn resolve(pos: &Pos, from: u8, kind: Kind, target: u8) -> Option<Move> {
+    if pos.over() || pos.used + kind.allowance() > 4 {
+        return None;
+    }
+    let from_after = origin_check(pos, from, kind).ok()?;
+    let mut out = None;
+    gen_from(pos, from, kind, from_after, target, &mut |mv, _| {
+        out = Some(mv);
+        true
+    });
+    out
+}
+
+/// Every legal move, in a stable order: the end zone first, then cells in
+/// order, singles before doubles before splits. Returns true when `f`
+/// asked to stop.
+pub fn for_each_move<F: FnMut(Move, Dest) -> bool>(pos: &Pos, f: &mut F) -> bool {
+    if pos.over() || pos.used > 2 {
+        return false;
+    }
+    let me = pos.side;
+    let left = 4 - pos.used;
+    if pos.zone[me as usize] > 0 && gen_from(pos, ZONE, Kind::Single, NONE, NONE, f) {
+        return true;
+    }
+    for i in 0..NCELLS {
+        let c = pos.cells[i];
+        if c.owner != me {
+            continue;
+        }
+        let from = i as u8;
+        if c.free_singles() > 0 {
+            let after = if c.stacks() > 1 { me } else { NONE };
+            if gen_from(pos, from, Kind::Single, after, NONE, f) {
+                return true;
+            }
+        }
+        if c.free_doubles() > 0 {
+            if left >= 4 {
+                let after = if c.stacks() > 1 { me } else { NONE };
+                if gen_from(pos, from, Kind::Double, after, NONE, f) {
+                    return true;
+                }
+            }
+            if gen_from(pos, from, Kind::Half, me, NONE, f) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Every legal breach, in a stable order: the home Keep first, then Keeps
+/// in cell order, each with every choice of up to three stacks moving in
+/// (none, then one, two, three, cells in order). Returns true when `f`
+/// asked to stop.
+pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
+    if pos.over() {
+        return false;
+    }
+    let me = pos.side;
+    let opp = me ^ 1;
+    if points_at_home(pos, me) >= 2 * pos.keep_value[opp as usize] && f(Breach::new(HOME, &[])) {
+        return true;
+    }
+    for &k in KEEPS.iter() {
+        let kc = pos.cells[k as usize];
+        if kc.is_empty() || kc.owner != opp || points_around(pos, k, me) < kc.points() + 4 {
+            continue;
+        }
+        let mut t = [0u8; 6];
+        let mut n = 0;
+        for &x in neighbours(k) {
+            if pos.cells[x as usize].owner == me {
+                t[n] = x;
+                n += 1;
+            }
+        }
+        if f(Breach::new(k, &[])) {
+            return true;
+        }
+        for &x in &t[..n] {
+            if f(Breach::new(k, &[x])) {
+                return true;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                if f(Breach::new(k, &[t[i], t[j]])) {
+                    return true;
+                }
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                for l in j + 1..n {
+                    if f(Breach::new(k, &[t[i], t[j], t[l]])) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The most movement points a turn can use from `pos` on (counting what
+/// was used already).
+pub fn best_points(pos: &Pos) -> u8 {
+    if pos.over() || pos.used >= 4 {
+        return pos.used;
+    }
+    let mut best = pos.used;
+    for_each_move(pos, &mut |mv, eff| {
+        let mut p = *pos;
+        do_move(&mut p, &mv, eff);
+        best = best.max(best_points(&p));
+        best == 4
+    });
+    if best < 4 {
+        for_each_breach(pos, &mut |b| {
+            let mut p = *pos;
+            do_breach(&mut p, &b);
+            best = best.max(best_points(&p));
+            best == 4
+        });
+    }
+    best
+}
+
+/// Whether the turn can still be finished legally from `pos`: by using
+/// exactly `target` movement points in all, or by winning.
+pub fn completable(pos: &Pos, target: u8) -> bool {
+    if pos.over() || pos.used == target {
+        return true;
+    }
+    if pos.used > target {
+        return false;
+    }
+    for_each_move(pos, &mut |mv, eff| {
+        let mut p = *pos;
+        do_move(&mut p, &mv, eff);
+        completable(&p, target)
+    }) || for_each_breach(pos, &mut |b| {
+        let mut p = *pos;
+        do_breach(&mut p, &b);
+        completable(&p, target)
+    })
+}

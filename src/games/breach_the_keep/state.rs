@@ -1,0 +1,257 @@
+//! The position: fixed-size arrays only, so that a clone is one copy.
+
+use super::action::Move;
+use super::board::{is_keep, NCELLS, NONE};
+
+/// White (moves first).
+pub const WHITE: u8 = 0;
+
+/// What stands on one cell. An ordinary cell holds at most one stack (a
+/// single or a double); a Keep holds up to three stacks of one side.
+/// `ls`/`ld` count the singles/doubles among them that may not move again
+/// this turn (they moved, entered the Keep or were made this turn).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Cell {
+    /// The side holding the cell, [`NONE`] when it is empty.
+    pub owner: u8,
+    /// Single stacks.
+    pub s: u8,
+    /// Double stacks.
+    pub d: u8,
+    /// Locked singles (subset of `s`).
+    pub ls: u8,
+    /// Locked doubles (subset of `d`).
+    pub ld: u8,
+}
+
+impl Cell {
+    /// An empty cell.
+    pub const EMPTY: Cell = Cell {
+        owner: NONE,
+        s: 0,
+        d: 0,
+        ls: 0,
+        ld: 0,
+    };
+
+    /// True when nothing stands here.
+    pub fn is_empty(&self) -> bool {
+        self.s == 0 && self.d == 0
+    }
+
+    /// Number of stacks.
+    pub fn stacks(&self) -> u8 {
+        self.s + self.d
+    }
+
+    /// Points (a single is 2, a double 4).
+    pub fn points(&self) -> u8 {
+        2 * self.s + 4 * self.d
+    }
+
+    /// Points of `side` here.
+    pub fn points_of(&self, side: u8) -> u8 {
+        if self.owner == side {
+            self.points()
+        } else {
+            0
+        }
+    }
+
+    /// Singles that may still move this turn.
+    pub fn free_singles(&self) -> u8 {
+        self.s - self.ls
+    }
+
+    /// Doubles that may still move (or split) this turn.
+    pub fn free_doubles(&self) -> u8 {
+        self.d - self.ld
+    }
+
+    /// Set `owner` back to [`NONE`] if the cell became empty.
+    pub fn tidy(&mut self) {
+        if self.is_empty() {
+            *self = Cell::EMPTY;
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WinReason {
+    /// The winner breached the loser's home Keep.
+    HomeBreach,
+    /// The loser's pieces in play fell below what breaching the winner's
+    /// home Keep needs.
+    Points,
+    /// The loser resigned.
+    Resigned,
+}
+
+/// The position as the rules see it (also what the turn search copies).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Pos {
+    /// Each cell.
+    pub cells: [Cell; NCELLS],
+    /// Pieces (all singles) in each side's end zone.
+    pub zone: [u8; 2],
+    /// Points in play (board + end zone) of each side.
+    pub points: [u8; 2],
+    /// Home Keep value of each side (1-6).
+    pub keep_value: [u8; 2],
+    /// Side to move.
+    pub side: u8,
+    /// Movement points used this turn (0, 2 or 4).
+    pub used: u8,
+    /// Cells where a double was made this turn (bit per cell).
+    pub made: u128,
+    /// The winner, [`NONE`] while the game goes on.
+    pub winner: u8,
+    /// Why the game ended (meaningful once `winner` is set).
+    pub reason: WinReason,
+}
+
+impl Pos {
+    /// The starting position: 14 pieces in each end zone.
+    pub fn start(keep_value: [u8; 2]) -> Pos {
+        Pos {
+            cells: [Cell::EMPTY; NCELLS],
+            zone: [14, 14],
+            points: [28, 28],
+            keep_value,
+            side: WHITE,
+            used: 0,
+            made: 0,
+            winner: NONE,
+            reason: WinReason::Points,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.winner != NONE
+    }
+
+    /// Points of `side` counted from scratch (board + end zone).
+    pub fn count_points(&self, side: u8) -> u8 {
+        let board: u32 = self
+            .cells
+            .iter()
+            .map(|c| u32::from(c.points_of(side)))
+            .sum();
+        (board + 2 * u32::from(self.zone[side as usize])) as u8
+    }
+
+    /// Recompute `points` (after setting a position up by hand).
+    pub fn recount(&mut self) {
+        self.points = [self.count_points(0), self.count_points(1)];
+    }
+
+    /// Unlock every piece: the turn is over.
+    pub fn clear_turn(&mut self) {
+        for c in self.cells.iter_mut() {
+            c.ls = 0;
+            c.ld = 0;
+        }
+        self.made = 0;
+        self.used = 0;
+    }
+
+    /// The side holding Keep `k` (or [`NONE`]); `k` may be [`NONE`] for the
+    /// board edge.
+    pub fn holder(&self, k: u8) -> u8 {
+        if k == NONE {
+            NONE
+        } else {
+            self.cells[k as usize].owner
+        }
+    }
+
+    /// Whether a double was made on `c` this turn.
+    pub fn made_here(&self, c: u8) -> bool {
+        self.made & (1u128 << c) != 0
+    }
+
+    /// Check the structural invariants (tests and debug builds).
+    pub fn invariants_hold(&self) -> bool {
+        self.cells.iter().enumerate().all(|(i, c)| {
+            let k = is_keep(i as u8);
+            let ok_count = if k { c.stacks() <= 3 } else { c.stacks() <= 1 };
+            let ok_owner = (c.owner == NONE) == c.is_empty() && (c.owner == NONE || c.owner < 2);
+            ok_count && ok_owner && c.ls <= c.s && c.ld <= c.d
+        }) && self.points == [self.count_points(0), self.count_points(1)]
+    }
+}
+
+/// One move of the turn, for the turn comment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LoggedMove {
+    /// The move.
+    pub mv: Move,
+    /// Pieces taken at its end (0, 1 or 2).
+    pub took: u8,
+    /// It made a double.
+    pub doubled: bool,
+    /// It entered a Keep.
+    pub keep: bool,
+}
+
+/// What happened in the last turn (kept until the next turn starts).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TurnLog {
+    /// The side whose turn it was.
+    pub side: u8,
+    /// Movement points used.
+    pub used: u8,
+    /// Moves made (at most two: each costs at least 2 of 4 points).
+    pub moves: [Option<LoggedMove>; 2],
+    /// Breaches: (Keep or `HOME`, points removed, stacks moved in).
+    pub breaches: [(u8, u8, u8); 12],
+    /// Number of breaches.
+    pub nbreach: u8,
+    /// The side resigned.
+    pub resigned: bool,
+    /// The turn (counted from 0) this log belongs to.
+    pub turn: u32,
+}
+
+impl TurnLog {
+    /// An empty log for `side`'s turn number `turn`.
+    pub fn new(side: u8, turn: u32) -> TurnLog {
+        TurnLog {
+            turn,
+            side,
+            used: 0,
+            moves: [None; 2],
+            breaches: [(NONE, 0, 0); 12],
+            nbreach: 0,
+            resigned: false,
+        }
+    }
+}
+
+/// The whole game state.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The position now.
+    pub pos: Pos,
+    /// The position when the current turn started (for the rule "use as
+    /// many movement points as a legal turn can").
+    pub start: Pos,
+    /// The current (or, after `end_turn`, the last) turn's events.
+    pub log: TurnLog,
+    /// Turns finished so far.
+    pub turn: u32,
+}
+
+impl State {
+    /// A state whose turn starts at `pos`.
+    pub fn from_pos(pos: Pos) -> State {
+        State {
+            pos,
+            start: pos,
+            log: TurnLog::new(pos.side, 0),
+            turn: 0,
+        }
+    }
+}
