@@ -208,3 +208,4 @@ game_properties!(
     herald::games::castle_danger::CastleDanger,
     2usize..=2
 );
+game_properties!(breach_the_keep, herald::games::breach_the_keep::BreachTheKeep, 2usize..=2);
