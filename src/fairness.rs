@@ -13,6 +13,7 @@ pub const CHAIN_LENGTH: u32 = 10_000;
 const DOMAIN_CHAIN: &[u8] = b"herald/chain/v1";
 const DOMAIN_CHAIN_SEED: &[u8] = b"herald/chain-seed/v1";
 const DOMAIN_GAME_ID: &[u8] = b"herald/game-id/v1";
+const DOMAIN_CHAIN_ID: &[u8] = b"herald/chain-id/v1";
 const DOMAIN_TURN_CHANCE: &[u8] = b"herald/turn-chance/v1";
 const DOMAIN_SETTLE_CHANCE: &[u8] = b"herald/settle-chance/v1";
 
@@ -24,40 +25,46 @@ fn put_len(h: &mut Sha256, bytes: &[u8]) {
     h.update(bytes);
 }
 
-/// One link down the chain: `s_{k-1} = SHA-256("herald/chain/v1" || s_k)`.
-pub fn chain_step(value: &Hash) -> Hash {
+/// One link down the chain of game `chain`:
+/// `s_{k-1} = SHA-256("herald/chain/v1" || chain_id || s_k)`. Binding every
+/// link to the game's [`chain_id`] makes a chain (and its reveals) useless
+/// in any other game, even if a player reuses a key.
+pub fn chain_step(chain: &Hash, value: &Hash) -> Hash {
     let mut h = Sha256::new();
     h.update(DOMAIN_CHAIN);
+    h.update(chain);
     h.update(value);
     h.finalize().into()
 }
 
-/// The chain value `s_j` of a private key: `s_N` is
-/// `SHA-256("herald/chain-seed/v1" || secret)` with `N` = [`CHAIN_LENGTH`],
-/// and each lower value is one [`chain_step`] of the one above.
-/// `s_0` is the public commitment, `s_j` the reveal on the player's j-th line.
-pub fn chain_value(secret: &Hash, j: u32) -> Option<Hash> {
+/// The chain value `s_j` of a private key in game `chain`: `s_N` is
+/// `SHA-256("herald/chain-seed/v1" || chain_id || secret)` with `N` =
+/// [`CHAIN_LENGTH`], and each lower value is one [`chain_step`] of the one
+/// above. `s_0` is the public commitment, `s_j` the reveal on the player's
+/// j-th line.
+pub fn chain_value(secret: &Hash, chain: &Hash, j: u32) -> Option<Hash> {
     if j > CHAIN_LENGTH {
         return None;
     }
     let mut h = Sha256::new();
     h.update(DOMAIN_CHAIN_SEED);
+    h.update(chain);
     h.update(secret);
     let mut value: Hash = h.finalize().into();
     for _ in j..CHAIN_LENGTH {
-        value = chain_step(&value);
+        value = chain_step(chain, &value);
     }
     Some(value)
 }
 
 /// The chain values `s_0 ..= s_upto` of a private key, computing the
 /// chain once (for writing many turns).
-pub fn chain_prefix(secret: &Hash, upto: u32) -> Vec<Hash> {
+pub fn chain_prefix(secret: &Hash, chain: &Hash, upto: u32) -> Vec<Hash> {
     let upto = upto.min(CHAIN_LENGTH);
-    let mut value = chain_value(secret, upto).expect("upto <= N");
+    let mut value = chain_value(secret, chain, upto).expect("upto <= N");
     let mut values = vec![value; upto as usize + 1];
     for j in (0..upto as usize).rev() {
-        value = chain_step(&value);
+        value = chain_step(chain, &value);
         values[j] = value;
     }
     values
@@ -72,6 +79,22 @@ pub fn game_id<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Hash {
     h.update(DOMAIN_GAME_ID);
     for (name, value) in tags {
         if name == "Result" {
+            continue;
+        }
+        put_len(&mut h, name.as_bytes());
+        put_len(&mut h, value.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// The chain id: like [`game_id`] but over the tags other than `Result`
+/// and the `<Side>Commit` tags (domain `"herald/chain-id/v1"`), so that it
+/// is known before the commitments are made. Every hash chain is bound to it.
+pub fn chain_id<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_CHAIN_ID);
+    for (name, value) in tags {
+        if name == "Result" || (name.len() > "Commit".len() && name.ends_with("Commit")) {
             continue;
         }
         put_len(&mut h, name.as_bytes());
@@ -169,13 +192,24 @@ mod tests {
         out
     }
 
-    fn example_game() -> Hash {
-        game_id([
+    const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+    fn example_tags() -> [(&'static str, &'static str); 5] {
+        [
             ("Game", "battle-of-the-dale"),
             ("Human", "ann@example.org"),
             ("Elf", "eve@example.org"),
+            ("HumanCommit", ZEROS),
             ("Result", "*"),
-        ])
+        ]
+    }
+
+    fn example_game() -> Hash {
+        game_id(example_tags())
+    }
+
+    fn example_chain() -> Hash {
+        chain_id(example_tags())
     }
 
     fn example_seed() -> Hash {
@@ -184,53 +218,86 @@ mod tests {
 
     #[test]
     fn chain_values_match_the_reference() {
+        let chain = example_chain();
         assert_eq!(
-            chain_step(&[0; 32]),
-            h("a578b79951d1a731aa9e7fcc5856066e398a6a6c55dd8a3f3a3394683ac0aee6")
+            chain,
+            h("a489ea567f659f4c1b148b8bd318bdc62afe7284a5a8f546eadf2c6d6f3e1d25")
+        );
+        assert_eq!(
+            chain_step(&chain, &[0; 32]),
+            h("771329f7c992b5b42743358b6f99dd5bc2f7113a5ea9f78e715093d38709c1ab")
         );
         let secret: Hash = std::array::from_fn(|i| i as u8);
         assert_eq!(
-            chain_value(&secret, 0).unwrap(),
-            h("459f86985c3cbb3a97191793d000be2255faf52f61fa1c641501577319ec231f")
+            chain_value(&secret, &chain, 0).unwrap(),
+            h("93f024f47350e7771bf39bb80466872616584844d831038e10285dfcd421171c")
         );
         assert_eq!(
-            chain_value(&secret, 1).unwrap(),
-            h("a0ec0cef7e413160649882cbe35f7c8c1292f3cfb650c7ca1f17c0139377d992")
+            chain_value(&secret, &chain, 1).unwrap(),
+            h("a922ef23737c3d935b5c6a3fb686cadc7f795810d59f673824ff41d4747ed80a")
         );
+    }
+
+    #[test]
+    fn a_chain_from_another_game_does_not_verify() {
+        let secret = [5u8; 32];
+        let a = chain_id([("Game", "castle-danger"), ("Blue", "a")]);
+        let b = chain_id([("Game", "castle-danger"), ("Blue", "b")]);
+        let s1 = chain_value(&secret, &a, 1).unwrap();
+        assert_eq!(chain_step(&a, &s1), chain_value(&secret, &a, 0).unwrap());
+        assert_ne!(chain_step(&b, &s1), chain_value(&secret, &a, 0).unwrap());
+        assert_ne!(chain_value(&secret, &b, 0), chain_value(&secret, &a, 0));
+    }
+
+    #[test]
+    fn the_chain_id_leaves_out_result_and_commitments() {
+        let plain = chain_id([("Game", "x"), ("Blue", "a")]);
+        assert_eq!(
+            plain,
+            chain_id([
+                ("Game", "x"),
+                ("BlueCommit", ZEROS),
+                ("Blue", "a"),
+                ("Result", "Blue")
+            ])
+        );
+        assert_ne!(plain, chain_id([("Game", "x"), ("Blue", "b")]));
     }
 
     #[test]
     fn chain_prefix_agrees_with_chain_value() {
         let secret = [3u8; 32];
-        let prefix = chain_prefix(&secret, 5);
+        let c = example_chain();
+        let prefix = chain_prefix(&secret, &c, 5);
         assert_eq!(prefix.len(), 6);
         for (j, v) in prefix.iter().enumerate() {
-            assert_eq!(Some(*v), chain_value(&secret, j as u32));
+            assert_eq!(Some(*v), chain_value(&secret, &c, j as u32));
         }
     }
 
     #[test]
     fn each_chain_value_steps_down_to_the_one_before() {
         let secret = [7u8; 32];
-        let s1 = chain_value(&secret, 1).unwrap();
-        assert_eq!(chain_step(&s1), chain_value(&secret, 0).unwrap());
-        assert_eq!(chain_step(&chain_value(&secret, 2).unwrap()), s1);
-        assert!(chain_value(&secret, CHAIN_LENGTH + 1).is_none());
+        let c = example_chain();
+        let s1 = chain_value(&secret, &c, 1).unwrap();
+        assert_eq!(chain_step(&c, &s1), chain_value(&secret, &c, 0).unwrap());
+        assert_eq!(chain_step(&c, &chain_value(&secret, &c, 2).unwrap()), s1);
+        assert!(chain_value(&secret, &c, CHAIN_LENGTH + 1).is_none());
     }
 
     #[test]
     fn game_id_and_seeds_match_the_reference() {
         assert_eq!(
             example_game(),
-            h("80157dc7933531e5a0688724a773b191901067c8d63158ccd26e6d7c027a726d")
+            h("50063a0505f66004e2666b90667a50f1dc84b0e71e471d092fbfbdb6e6afb9db")
         );
         assert_eq!(
             example_seed(),
-            h("846f2284a8d4aa244dfdd93a06b55d91f34928feec02fabe5891dd4aa103608f")
+            h("552b586a409a74342236c52a908c508ab2faa877617aec721acc87623e400eec")
         );
         assert_eq!(
             settle_seed(&example_game(), 7, 8, "rally", &[0x33; 32]),
-            h("d33a30c9f009f35d832e5df0bfe08927f7089d6aae30214740aa9fc715704a94")
+            h("71c8c79a1af9f7a82f8abec27243770df65a999becdff23bef78a5ff83b39dc6")
         );
     }
 
@@ -254,12 +321,12 @@ mod tests {
             let mut s = Sampler::new(&example_seed());
             (0..12).map(|_| s.below(n)).collect::<Vec<_>>()
         };
-        assert_eq!(draw(2), [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]);
-        assert_eq!(draw(4), [3, 0, 1, 2, 0, 2, 0, 2, 0, 2, 3, 2]);
-        assert_eq!(draw(6), [5, 4, 1, 4, 0, 2, 0, 2, 0, 4, 5, 0]);
+        assert_eq!(draw(2), [0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1]);
+        assert_eq!(draw(4), [0, 3, 1, 3, 2, 0, 3, 0, 1, 0, 1, 3]);
+        assert_eq!(draw(6), [0, 3, 3, 5, 2, 0, 3, 2, 5, 4, 1, 1]);
         let faces = [1, 2, 2, 3, 3, 4];
         let die: Vec<u32> = draw(6).iter().map(|&k| faces[k as usize]).collect();
-        assert_eq!(die, [4, 3, 2, 3, 1, 2, 1, 2, 1, 3, 4, 1]);
+        assert_eq!(die, [1, 3, 3, 4, 2, 1, 3, 2, 4, 3, 2, 2]);
     }
 
     #[test]
@@ -268,8 +335,8 @@ mod tests {
         assert_eq!(
             s.shuffle(34),
             [
-                10, 13, 6, 21, 18, 9, 26, 3, 28, 32, 1, 33, 29, 23, 7, 15, 8, 12, 25, 2, 14, 24,
-                27, 11, 19, 30, 31, 4, 20, 0, 16, 5, 22, 17
+                22, 2, 20, 33, 24, 0, 6, 10, 23, 12, 29, 11, 16, 21, 14, 19, 7, 30, 32, 8, 4, 15,
+                17, 1, 18, 9, 5, 27, 31, 26, 13, 25, 3, 28
             ]
         );
     }

@@ -107,6 +107,8 @@ pub struct Header {
     pub commits: Vec<Option<Hash>>,
     /// The game id (RULINGS 1.3).
     pub game_id: Hash,
+    /// The chain id every hash chain of this game is bound to.
+    pub chain_id: Hash,
     /// Every tag with its name in canonical case, in file order.
     pub tags: Vec<(String, String)>,
     /// The `Result` tag's value.
@@ -324,6 +326,7 @@ impl<G: Game> Referee<G> {
             RefereeError::record(span, e.reason)
         })?;
         let game_id = fairness::game_id(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+        let chain_id = fairness::chain_id(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         let n = sides.len();
         Ok(Referee {
             latest: commits.clone(),
@@ -332,6 +335,7 @@ impl<G: Game> Referee<G> {
                 contacts,
                 commits,
                 game_id,
+                chain_id,
                 tags,
                 result_tag,
                 result_span,
@@ -594,7 +598,7 @@ impl<G: Game> Referee<G> {
             )
             .at_turn(number, name)),
             (Some(previous), Some(r)) => {
-                if chain_step(&r.value) == previous {
+                if chain_step(&self.header.chain_id, &r.value) == previous {
                     Ok(())
                 } else {
                     let what = if self.lines[index] == 0 {

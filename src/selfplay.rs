@@ -93,11 +93,14 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
         ));
     }
     // Each side's chain values s_0 ..= s_max_turns, computed once.
+    let mut plain = tags.clone();
+    plain.extend(options.tags.iter().cloned());
+    let chain = crate::fairness::chain_id(plain.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     let chains: Vec<Vec<Hash>> = if options.commitments {
         options
             .sides
             .iter()
-            .map(|&side| chain_prefix(&secret(options.seed, side), options.max_turns))
+            .map(|&side| chain_prefix(&secret(options.seed, side), &chain, options.max_turns))
             .collect()
     } else {
         Vec::new()

@@ -18,15 +18,20 @@ def lp(b):
     return struct.pack(">I", len(b)) + b
 
 
-def chain_step(v):
-    return sha(b"herald/chain/v1", v)
+def chain_step(chain, v):
+    return sha(b"herald/chain/v1", chain, v)
 
 
-def chain_value(secret, j, n=10000):
-    v = sha(b"herald/chain-seed/v1", secret)
+def chain_value(secret, chain, j, n=10000):
+    v = sha(b"herald/chain-seed/v1", chain, secret)
     for _ in range(n - j):
-        v = chain_step(v)
+        v = chain_step(chain, v)
     return v
+
+
+def chain_id(tags):
+    return sha(b"herald/chain-id/v1", *[lp(n.encode()) + lp(v.encode()) for n, v in tags
+                                        if n != "Result" and not (n.endswith("Commit") and len(n) > 6)])
 
 
 def game_id(tags):
@@ -87,10 +92,13 @@ class Sampler:
 if __name__ == "__main__":
     zero = bytes(32)
     secret = bytes(range(32))
-    print("chain_step(00*32)      ", chain_step(zero).hex())
-    print("chain_value(0..31, 0)  ", chain_value(secret, 0).hex())
-    print("chain_value(0..31, 1)  ", chain_value(secret, 1).hex())
-    tags = [("Game", "battle-of-the-dale"), ("Human", "ann@example.org"), ("Elf", "eve@example.org"), ("Result", "*")]
+    tags = [("Game", "battle-of-the-dale"), ("Human", "ann@example.org"), ("Elf", "eve@example.org"),
+            ("HumanCommit", "00" * 32), ("Result", "*")]
+    cid = chain_id(tags)
+    print("chain_id(example)      ", cid.hex())
+    print("chain_step(id, 00*32)  ", chain_step(cid, zero).hex())
+    print("chain_value(0..31, 0)  ", chain_value(secret, cid, 0).hex())
+    print("chain_value(0..31, 1)  ", chain_value(secret, cid, 1).hex())
     gid = game_id(tags)
     print("game_id(example)       ", gid.hex())
     seed = turn_seed(gid, 7, "die", bytes([0x11]) * 32, [bytes([0x22]) * 32])

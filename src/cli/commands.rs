@@ -849,6 +849,12 @@ impl RecordCommand for Move {
                         G::ID
                     )));
                 }
+                if key.chain != referee.header.chain_id {
+                    return Err(Failure::usage(format!(
+                        "{} was made for another game (or the header changed since): a key serves one game only",
+                        path.display()
+                    )));
+                }
                 let index = referee.header.sides.iter().position(|&s| s == side);
                 if index.and_then(|i| referee.header.commits[i]) != Some(key.commit) {
                     return Err(Failure::usage(format!(
@@ -977,7 +983,7 @@ impl RecordCommand for Keygen {
                 "commitments are added before turn 1: this game has started",
             ));
         }
-        let key = KeyFile::generate(G::ID, name)?;
+        let key = KeyFile::generate(G::ID, name, referee.header.chain_id)?;
         files::write_new_private(&self.output, key.to_text().as_bytes())?;
         let tag_line = format!("[{name}Commit \"{}\"]", hex::encode(key.commit));
         if self.print {

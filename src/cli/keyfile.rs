@@ -14,6 +14,8 @@ pub struct KeyFile {
     pub game: String,
     /// The side, canonical case.
     pub side: String,
+    /// The chain id of the game the key was made for.
+    pub chain: Hash,
     /// The public commitment `s0`, to match against the record.
     pub commit: Hash,
     secret: Hash,
@@ -23,15 +25,16 @@ const MAGIC: &str = "herald-key: 1";
 
 impl KeyFile {
     /// A fresh key from the operating system's random source.
-    pub fn generate(game: &str, side: &str) -> Result<KeyFile, Failure> {
+    pub fn generate(game: &str, side: &str, chain: Hash) -> Result<KeyFile, Failure> {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret).map_err(|e| {
             Failure::usage(format!("the operating system gave no random bytes: {e}"))
         })?;
-        let commit = chain_value(&secret, 0).expect("s0 exists");
+        let commit = chain_value(&secret, &chain, 0).expect("s0 exists");
         Ok(KeyFile {
             game: game.into(),
             side: side.into(),
+            chain,
             commit,
             secret,
         })
@@ -39,7 +42,7 @@ impl KeyFile {
 
     /// The reveal for the player's `j`-th line (`s_j`).
     pub fn reveal(&self, j: u32) -> Option<Hash> {
-        chain_value(&self.secret, j)
+        chain_value(&self.secret, &self.chain, j)
     }
 
     /// The file's text.
@@ -47,9 +50,10 @@ impl KeyFile {
         format!(
             "# herald private key. Keep this file on your machine: never send it,\n\
              # never paste it anywhere. It writes {side}'s reveals in this game.\n\
-             {MAGIC}\ngame: {game}\nside: {side}\ncommit: {commit}\nsecret: {secret}\n",
+             {MAGIC}\ngame: {game}\nside: {side}\nchain: {chain}\ncommit: {commit}\nsecret: {secret}\n",
             side = self.side,
             game = self.game,
+            chain = hex::encode(self.chain),
             commit = hex::encode(self.commit),
             secret = hex::encode(self.secret),
         )
@@ -84,10 +88,11 @@ impl KeyFile {
         let key = KeyFile {
             game: field("game")?,
             side: field("side")?,
+            chain: hash("chain")?,
             commit: hash("commit")?,
             secret: hash("secret")?,
         };
-        if chain_value(&key.secret, 0) != Some(key.commit) {
+        if chain_value(&key.secret, &key.chain, 0) != Some(key.commit) {
             return Err(bad("its commit does not follow from its secret"));
         }
         Ok(key)
