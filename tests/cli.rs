@@ -1,0 +1,1440 @@
+//! herald driven through its binary as a player would drive it: every test
+//! runs the real `herald` in a temporary directory and asserts on what a
+//! player sees (standard output and error, exit codes) and on the files it
+//! leaves behind. Castle Danger throughout: it needs no chance, so every
+//! position below is worked out by hand from RULINGS section 2.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use tempfile::TempDir;
+
+const BLUE: &str = "Blue=ann@example.org";
+const RED: &str = "Red=bob@example.org";
+
+const HEADER: &str = "[Game \"castle-danger\"]\n\
+                      [Blue \"ann@example.org\"]\n\
+                      [Red \"bob@example.org\"]\n\
+                      [Result \"*\"]\n";
+
+/// Blue wins on turn 3: +C (2 moves, 2 pieces against 2) and the Cannon
+/// walks d1-d2-d3-c3-b3 (4); Red adds a free Builder and walks its King
+/// into column b; Cb3*b9 flies six squares with Blue's 6 moves.
+const BLUE_WINS: [&str; 3] = ["+C, Cd1-d2-d3-c3-b3", "+B, Bd9-d8, Kc9-b9", "Cb3*b9"];
+
+/// `herald` with colour settings from the environment cleared, so that a
+/// CI runner's NO_COLOR or CLICOLOR_FORCE cannot change what is tested.
+fn herald() -> Command {
+    let mut cmd = Command::cargo_bin("herald").unwrap();
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn json_of(output: &std::process::Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\nstderr: {}",
+            stdout_of(output),
+            stderr_of(output)
+        )
+    })
+}
+
+const ESC: char = '\u{1b}';
+
+/// A fresh Castle Danger record `game.pbem` in `dir`.
+fn new_game(dir: &Path) -> PathBuf {
+    let path = dir.join("game.pbem");
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE, "--side", RED, "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    path
+}
+
+/// Play `turns` one after another with `herald move` (no keys).
+fn play(record: &Path, turns: &[&str]) {
+    for turn in turns {
+        herald()
+            .arg("move")
+            .arg(record)
+            .arg(turn)
+            .assert()
+            .success();
+    }
+}
+
+/// A record in `dir` with `turns` already played.
+fn game_with(dir: &Path, turns: &[&str]) -> PathBuf {
+    let path = new_game(dir);
+    play(&path, turns);
+    path
+}
+
+fn check_json(record: &Path) -> Value {
+    let output = herald()
+        .args(["check", "--format", "json"])
+        .arg(record)
+        .output()
+        .unwrap();
+    json_of(&output)
+}
+
+fn keygen(record: &Path, side: &str, key: &Path) {
+    herald()
+        .args(["keygen", "--side", side])
+        .arg(record)
+        .arg("-o")
+        .arg(key)
+        .assert()
+        .success();
+}
+
+/// The `secret:` value of a key file.
+fn secret_of(key: &Path) -> String {
+    let text = fs::read_to_string(key).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("secret: "))
+        .expect("a secret line")
+        .trim()
+        .to_owned()
+}
+
+// ---------------------------------------------------------------- new
+
+#[test]
+fn new_writes_the_header_and_nothing_else() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("game.pbem");
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE, "--side", RED, "-o"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Castle Danger"))
+        .stdout(predicate::str::contains("game.pbem"));
+    assert_eq!(fs::read_to_string(&path).unwrap(), HEADER);
+
+    let json = check_json(&path);
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["turns"], 0);
+    assert_eq!(json["to_move"], "Blue");
+}
+
+#[test]
+fn new_without_output_prints_the_header() {
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE, "--side", RED])
+        .assert()
+        .success()
+        .stdout(HEADER);
+}
+
+#[test]
+fn new_keeps_blue_first_whatever_the_order_of_the_side_tags() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("game.pbem");
+    herald()
+        .args(["new", "castle-danger", "--side", RED, "--side", BLUE, "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    assert_eq!(check_json(&path)["to_move"], "Blue");
+}
+
+#[test]
+fn new_refuses_to_overwrite_an_existing_file() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("game.pbem");
+    fs::write(&path, "my notes, not a record\n").unwrap();
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE, "--side", RED, "-o"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exists already"));
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "my notes, not a record\n"
+    );
+}
+
+#[test]
+fn new_with_an_unknown_side_exits_2_naming_the_sides() {
+    herald()
+        .args([
+            "new",
+            "castle-danger",
+            "--side",
+            BLUE,
+            "--side",
+            "Green=c@x",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "`Green` is not a side of castle-danger",
+        ))
+        .stderr(predicate::str::contains("Blue, Red"));
+}
+
+#[test]
+fn new_with_an_unknown_game_exits_2_naming_it() {
+    herald()
+        .args(["new", "chess", "--side", BLUE, "--side", RED])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("unknown game `chess`"));
+}
+
+#[test]
+fn new_with_an_unknown_option_exits_2_naming_it() {
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE, "--side", RED])
+        .args(["--option", "WhiteKeep=3"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("no option `WhiteKeep`"));
+}
+
+#[test]
+fn new_with_a_missing_or_repeated_side_exits_2() {
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs 2 side tags"));
+    herald()
+        .args(["new", "castle-danger", "--side", BLUE, "--side", "Blue=x@y"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("given twice"));
+}
+
+// ---------------------------------------------------------------- a game by email
+
+/// Ann (Blue) and Bob (Red) each keep their own copy and their own key and
+/// mail the record back and forth; every copy that arrives checks.
+#[test]
+fn two_players_play_by_email_with_keys_and_every_copy_checks() {
+    let ann = TempDir::new().unwrap();
+    let bob = TempDir::new().unwrap();
+    let mail = |from: &Path, to: &Path| {
+        fs::copy(from.join("game.pbem"), to.join("game.pbem")).unwrap();
+    };
+    let checks_with = |dir: &Path, turns: u64, to_move: &str| {
+        let json = check_json(&dir.join("game.pbem"));
+        assert_eq!(json["ok"], true, "{json}");
+        assert_eq!(json["turns"], turns);
+        assert_eq!(json["to_move"], to_move);
+    };
+
+    // Ann starts the game and commits; Bob commits on the copy she sends.
+    new_game(ann.path());
+    keygen(
+        &ann.path().join("game.pbem"),
+        "Blue",
+        &ann.path().join("blue.key"),
+    );
+    mail(ann.path(), bob.path());
+    keygen(
+        &bob.path().join("game.pbem"),
+        "Red",
+        &bob.path().join("red.key"),
+    );
+    checks_with(bob.path(), 0, "Blue");
+    mail(bob.path(), ann.path());
+
+    let turns = [
+        ("+B, Bd1-d2, Bd2+d3, Kc1-b1", "Blue"),
+        ("+C, Cd9-d8, Cd8*d3", "Red"),
+        ("+C, Cd1-c1, Bd2xe2, Cc1*c2", "Blue"),
+        ("Kc9-b9, Cd8-d7", "Red"),
+    ];
+    for (n, (turn, side)) in turns.iter().enumerate() {
+        let (me, other, key) = if *side == "Blue" {
+            (ann.path(), bob.path(), "blue.key")
+        } else {
+            (bob.path(), ann.path(), "red.key")
+        };
+        herald()
+            .arg("move")
+            .arg(me.join("game.pbem"))
+            .arg(turn)
+            .arg("--key")
+            .arg(me.join(key))
+            .args(["--expect-turn", &(n + 1).to_string()])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "{}. {side}: {turn}",
+                n + 1
+            )))
+            .stdout(predicate::str::contains("reveal "));
+        mail(me, other);
+        let next = if *side == "Blue" { "Red" } else { "Blue" };
+        checks_with(other, n as u64 + 1, next);
+    }
+
+    let record = fs::read_to_string(ann.path().join("game.pbem")).unwrap();
+    assert!(record.contains("[BlueCommit \""));
+    assert!(record.contains("[RedCommit \""));
+    assert_eq!(record.matches("\n    reveal ").count(), 4, "{record}");
+    for line in record.lines() {
+        assert!(line.len() < 82, "a line too long for mail: {line}");
+    }
+    herald()
+        .arg("check")
+        .arg(ann.path().join("game.pbem"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("OK"))
+        .stdout(predicate::str::contains("4 turns"));
+}
+
+// ---------------------------------------------------------------- move
+
+#[test]
+fn illegal_move_exits_1_says_why_and_leaves_the_file_unchanged() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    let before = fs::read(&path).unwrap();
+
+    let output = herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kb1-a1, We1-e2")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr_of(&output);
+    assert!(err.contains("turn 3 (Blue)"), "{err}");
+    assert!(err.contains("We1-e2: e2 holds a Wall"), "{err}");
+    // The offending action is underlined, exactly under it.
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("3. Blue: Kb1-a1, We1-e2"))
+        .unwrap_or_else(|| panic!("the turn is quoted: {err}"));
+    let column = lines[at].find("We1-e2").unwrap();
+    let marks = lines[at + 1];
+    assert_eq!(marks.find('^'), Some(column), "{err}");
+    assert_eq!(marks.matches('^').count(), "We1-e2".len(), "{err}");
+    assert!(!err.contains(ESC), "no colour into a pipe: {err:?}");
+
+    assert_eq!(fs::read(&path).unwrap(), before, "the record was touched");
+}
+
+#[test]
+fn illegal_move_in_json_names_kind_turn_side_and_action() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    let before = fs::read(&path).unwrap();
+    let output = herald()
+        .args(["move", "--format", "json"])
+        .arg(&path)
+        .arg("Kb1-a1-a2-a3-a4, Kb1-b2")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let json = json_of(&output);
+    assert_eq!(json["ok"], false);
+    assert_eq!(json["error"]["kind"], "illegal");
+    assert_eq!(json["error"]["turn"], 3);
+    assert_eq!(json["error"]["side"], "Blue");
+    // The King went to a4 (4 moves): b1 is empty now.
+    assert_eq!(json["error"]["action"], "Kb1-b2");
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no Blue King on b1"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn move_appends_the_canonical_line_and_reports_who_is_next() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("+b d1, b d1 - d2, BD2+D3, c1-b1")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1",
+        ))
+        .stdout(predicate::str::contains("Red to move: 6 moves"));
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        format!("{HEADER}\n1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1\n")
+    );
+}
+
+#[test]
+fn move_json_reports_the_written_line() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let output = herald()
+        .args(["move", "--format", "json"])
+        .arg(&path)
+        .arg("Kc1-b1")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json = json_of(&output);
+    assert_eq!(json["schema"], 1);
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["turn"], 1);
+    assert_eq!(json["side"], "Blue");
+    assert_eq!(json["line"], "1. Blue: Kc1-b1");
+    assert_eq!(json["result"], "*");
+    assert_eq!(json["to_move"], "Red");
+    assert_eq!(json["written"], true);
+}
+
+#[test]
+fn move_dry_run_prints_the_line_and_writes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let before = fs::read(&path).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc9-b9")
+        .arg("--dry-run")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2. Red: Kc9-b9"))
+        .stdout(predicate::str::contains("nothing written"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+
+    let output = herald()
+        .args(["move", "--dry-run", "--format", "json"])
+        .arg(&path)
+        .arg("Kc9-b9")
+        .output()
+        .unwrap();
+    assert_eq!(json_of(&output)["written"], false);
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn move_expect_turn_refuses_a_stale_record_and_accepts_the_right_number() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    let before = fs::read(&path).unwrap();
+    // The player believes the game is at turn 2 (an old copy): refused.
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kb1-a1")
+        .args(["--expect-turn", "2"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at turn 3, not 2"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kb1-a1")
+        .args(["--expect-turn", "3"])
+        .assert()
+        .success();
+    assert!(fs::read_to_string(&path)
+        .unwrap()
+        .ends_with("\n3. Blue: Kb1-a1\n"));
+}
+
+#[test]
+fn move_reads_the_turn_from_standard_input() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("-")
+        .write_stdin("Kc1-b1,\nWe1-f1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1. Blue: Kc1-b1, We1-f1"));
+    // With no turn argument at all, standard input too.
+    herald()
+        .arg("move")
+        .arg(&path)
+        .write_stdin("Kc9-b9\n")
+        .assert()
+        .success();
+    assert!(fs::read_to_string(&path)
+        .unwrap()
+        .ends_with("\n1. Blue: Kc1-b1, We1-f1\n2. Red: Kc9-b9\n"));
+}
+
+#[test]
+fn move_refuses_standard_input_as_the_record() {
+    herald()
+        .args(["move", "-", "Kc1-b1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("name the file"));
+}
+
+#[test]
+fn move_without_key_when_the_side_has_a_commit_tag_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    keygen(&path, "Blue", &dir.path().join("blue.key"));
+    let before = fs::read(&path).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc1-b1")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--key"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn move_with_the_other_sides_key_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    keygen(&path, "Blue", &dir.path().join("blue.key"));
+    keygen(&path, "Red", &dir.path().join("red.key"));
+    let before = fs::read(&path).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc1-b1")
+        .arg("--key")
+        .arg(dir.path().join("red.key"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a key for Red"))
+        .stderr(predicate::str::contains("Blue's turn"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn move_with_a_key_of_another_game_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let other = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    keygen(&path, "Blue", &dir.path().join("blue.key"));
+    let elsewhere = new_game(other.path());
+    keygen(&elsewhere, "Blue", &other.path().join("blue.key"));
+    let before = fs::read(&path).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc1-b1")
+        .arg("--key")
+        .arg(other.path().join("blue.key"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not belong to this game"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_winning_move_writes_the_result_tag_and_ends_the_game() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &BLUE_WINS[..2]);
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg(BLUE_WINS[2])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Blue won"));
+    let record = fs::read_to_string(&path).unwrap();
+    assert!(record.contains("\n[Result \"Blue\"]\n"), "{record}");
+    assert!(!record.contains("[Result \"*\"]"), "{record}");
+
+    let json = check_json(&path);
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["result"], "Blue");
+    assert_eq!(json["to_move"], Value::Null);
+
+    // Nothing may follow.
+    let before = fs::read(&path).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("pass")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("the game is over"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_resignation_writes_the_winner_into_the_result_tag() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc9-b9, resign")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Blue"));
+    assert!(fs::read_to_string(&path)
+        .unwrap()
+        .contains("[Result \"Blue\"]"));
+    assert_eq!(check_json(&path)["result"], "Blue");
+}
+
+#[test]
+fn move_into_a_quoted_crlf_email_keeps_its_quoting_and_line_ends() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &BLUE_WINS[..2]);
+    let record = fs::read_to_string(&path).unwrap();
+    let email = format!(
+        "Ann wrote:\r\n{}\r\n-- \r\nAnn\r\n",
+        record
+            .lines()
+            .map(|l| format!("> {l}").trim_end().to_owned())
+            .collect::<Vec<_>>()
+            .join("\r\n")
+    );
+    fs::write(&path, &email).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg(BLUE_WINS[2])
+        .assert()
+        .success();
+    let after = fs::read_to_string(&path).unwrap();
+    let want = email
+        .replace("> [Result \"*\"]", "> [Result \"Blue\"]")
+        .replace(
+            "> 2. Red: +B, Bd9-d8, Kc9-b9\r\n",
+            "> 2. Red: +B, Bd9-d8, Kc9-b9\r\n> 3. Blue: Cb3*b9\r\n",
+        );
+    assert_eq!(after, want);
+    assert_eq!(check_json(&path)["result"], "Blue");
+}
+
+// ---------------------------------------------------------------- check
+
+#[test]
+fn check_reads_a_record_pasted_in_an_email_from_standard_input() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["+B, Bd1-d2, Bd2+d3, Kc1-b1", "Kc9-b9"]);
+    let record = fs::read_to_string(&path).unwrap();
+    let quoted: String = record.lines().map(|l| format!("> {l}  \r\n")).collect();
+    let email = format!(
+        "From: bob@example.org\r\nSubject: Re: game\r\n\r\nYour move, Ann.\r\n\r\n\
+         On Monday Ann wrote:\r\n{quoted}\r\nBob\r\n-- \r\nsent from my phone\r\n"
+    );
+    herald()
+        .args(["check", "-"])
+        .write_stdin(email.clone())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("<stdin>: OK"))
+        .stdout(predicate::str::contains("2 turns"))
+        .stdout(predicate::str::contains("Blue to move"));
+    let output = herald()
+        .args(["check", "--format", "json", "-"])
+        .write_stdin(email)
+        .output()
+        .unwrap();
+    let json = json_of(&output);
+    assert_eq!(json["turns"], 2);
+    assert_eq!(json["to_move"], "Blue");
+}
+
+#[test]
+fn check_json_on_success_has_ok_game_turns_result_and_to_move() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9", "We1-f1"]);
+    let output = herald()
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json = json_of(&output);
+    assert_eq!(json["schema"], 1);
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["game"], "castle-danger");
+    assert_eq!(json["turns"], 3);
+    assert_eq!(json["result"], "*");
+    assert_eq!(json["to_move"], "Red");
+    assert!(json["summary"].as_str().unwrap().contains("Red to move"));
+    assert_eq!(json["pending"], serde_json::json!([]));
+}
+
+#[test]
+fn check_json_on_failure_has_kind_turn_side_line_column_and_message() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    // Line 8; the Wizard walks 4 squares, then the King's 3 are one too
+    // many (6 moves: 1 Wizard). The King's walk starts at column 27.
+    let mut text = fs::read_to_string(&path).unwrap();
+    text.push_str("3. Blue: We1-f1-f2-f3-f4, Kb1-b2-b3-b4\n");
+    fs::write(&path, &text).unwrap();
+    let output = herald()
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let json = json_of(&output);
+    assert_eq!(json["schema"], 1);
+    assert_eq!(json["ok"], false);
+    let error = &json["error"];
+    assert_eq!(error["kind"], "illegal");
+    assert_eq!(error["turn"], 3);
+    assert_eq!(error["side"], "Blue");
+    assert_eq!(error["action"], "Kb1-b2-b3-b4");
+    assert_eq!(error["line"], 8);
+    assert_eq!(error["column"], 27);
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("only 2 moves left, this move costs 3"),
+        "{message}"
+    );
+}
+
+#[test]
+fn check_text_failure_names_the_file_line_and_column() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let mut text = fs::read_to_string(&path).unwrap();
+    text.push_str("2. Red: Kc9-c8\n");
+    fs::write(&path, &text).unwrap();
+    herald()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("error[illegal]: turn 2 (Red)"))
+        .stderr(predicate::str::contains("Kc9-c8: c8 holds a Wall"))
+        .stderr(predicate::str::contains("game.pbem:7:9"));
+}
+
+#[test]
+fn a_missing_file_exits_2_for_every_reader() {
+    let dir = TempDir::new().unwrap();
+    let missing = dir.path().join("nothere.pbem");
+    for command in ["check", "show", "replay", "annotate", "legal", "fate"] {
+        herald()
+            .arg(command)
+            .arg(&missing)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("cannot read"))
+            .stderr(predicate::str::contains("nothere.pbem"));
+    }
+    herald()
+        .arg("move")
+        .arg(&missing)
+        .arg("Kc1-b1")
+        .assert()
+        .code(2);
+    assert!(!missing.exists(), "move must not create the record");
+}
+
+#[test]
+fn empty_binary_and_non_utf8_files_exit_1_with_a_clear_message() {
+    let dir = TempDir::new().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("empty.pbem", b"", "the input is empty"),
+        ("blank.pbem", b"  \n\r\n\t\n", "the input is empty"),
+        (
+            "binary.pbem",
+            b"[Game \"castle-danger\"]\n\0\0\0\x01\x02",
+            "NUL byte",
+        ),
+        (
+            "latin1.pbem",
+            b"[Game \"castle-danger\"]\n[Blue \"Ren\xe9\"]\n",
+            "not UTF-8",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let output = herald().arg("check").arg(&path).output().unwrap();
+        let err = stderr_of(&output);
+        assert_eq!(output.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains(message), "{name}: {err}");
+        assert!(err.contains("error[parse]"), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+
+        let output = herald()
+            .args(["check", "--format", "json"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        assert_eq!(json_of(&output)["error"]["kind"], "parse", "{name}");
+    }
+}
+
+#[test]
+fn a_100_mb_file_is_refused_at_once_with_the_size_message() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("huge.pbem");
+    {
+        use std::io::Write;
+        let mut file = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+        file.write_all(HEADER.as_bytes()).unwrap();
+        file.write_all(b"\n").unwrap();
+        let block = "1. Blue: pass {a long comment that goes on and on}\n".repeat(1 << 14);
+        while file.get_ref().metadata().unwrap().len() < 100 << 20 {
+            file.write_all(block.as_bytes()).unwrap();
+        }
+        file.flush().unwrap();
+    }
+    assert!(fs::metadata(&path).unwrap().len() >= 100 << 20);
+
+    let started = Instant::now();
+    herald()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("larger than 8 MiB"));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        started.elapsed()
+    );
+    // The same through a pipe.
+    let started = Instant::now();
+    let output = herald()
+        .args(["check", "--format", "json", "-"])
+        .pipe_stdin(&path)
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(json_of(&output)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("8 MiB"));
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+// ---------------------------------------------------------------- show, replay
+
+#[test]
+fn show_draws_the_last_position_by_default() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["+B, Bd1-d2, Bd2+d3, Kc1-b1", "Kc9-b9"]);
+    let output = herald().arg("show").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    assert!(text.contains("after turn 2"), "{text}");
+    // Row 3: the new Wall on d3; row 1: King b1, empty Portal, Wizard e1.
+    assert!(
+        text.contains("  3  .   .   .   #   .   .   .   3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  1  .   K   .  [. ] W   .   .   1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  9  .   k   .  [. ] w   .   .   9"),
+        "{text}"
+    );
+    assert!(text.contains("Blue to move"), "{text}");
+}
+
+#[test]
+fn show_turn_0_draws_the_start() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let output = herald()
+        .arg("show")
+        .arg(&path)
+        .args(["--turn", "0"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    assert!(text.contains("after turn 0"), "{text}");
+    assert!(
+        text.contains("  9  .   .   k  [. ] w   .   .   9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  8  .   .   #   .   #   .   .   8"),
+        "{text}"
+    );
+    assert!(text.contains("  5 ~~~~"), "{text}");
+    assert!(
+        text.contains("  2  .   .   #   .   #   .   .   2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  1  .   .   K  [. ] W   .   .   1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn show_a_turn_beyond_the_end_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    herald()
+        .arg("show")
+        .arg(&path)
+        .args(["--turn", "3"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("no turn 3"));
+}
+
+#[test]
+fn show_unicode_draws_a_box_grid() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let output = herald()
+        .args(["show", "--unicode"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    for piece in ["┌", "┘", "███", "░", "≈", "║"] {
+        assert!(text.contains(piece), "no {piece} in\n{text}");
+    }
+}
+
+#[test]
+fn show_json_has_the_position_and_a_plain_diagram() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    // Even with colour forced on, JSON carries no escapes.
+    let output = herald()
+        .args(["--color", "always", "show", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let raw = stdout_of(&output);
+    assert!(!raw.contains(ESC) && !raw.contains("\\u001b"), "{raw}");
+    let json = json_of(&output);
+    assert_eq!(json["schema"], 1);
+    assert_eq!(json["game"], "castle-danger");
+    assert_eq!(json["turn"], 1);
+    assert_eq!(json["result"], "*");
+    assert_eq!(json["to_move"], "Red");
+    let diagram = json["diagram"].as_str().unwrap();
+    assert!(
+        diagram.contains("  1  .   K   .  [. ] W   .   .   1"),
+        "{diagram}"
+    );
+    assert!(!diagram.contains(ESC));
+}
+
+#[test]
+fn replay_prints_every_position_under_its_turn() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &BLUE_WINS);
+    let output = herald().arg("replay").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    assert_eq!(
+        text.matches("     a   b   c   d   e   f   g\n").count(),
+        2 * 4
+    );
+    assert!(text.contains("== Start"), "{text}");
+    for (n, (turn, side)) in BLUE_WINS.iter().zip(["Blue", "Red", "Blue"]).enumerate() {
+        assert!(
+            text.contains(&format!("== {}. {side}: {turn}", n + 1)),
+            "{text}"
+        );
+    }
+    assert!(text.contains("Blue won"), "{text}");
+
+    let output = herald()
+        .args(["replay", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let json = json_of(&output);
+    let positions = json["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 4);
+    for (n, position) in positions.iter().enumerate() {
+        assert_eq!(position["turn"], n as u64);
+        assert!(!position["diagram"].as_str().unwrap().is_empty());
+    }
+    assert_eq!(positions[3]["actions"], serde_json::json!(["Cb3*b9"]));
+    assert_eq!(json["result"], "Blue");
+}
+
+// ---------------------------------------------------------------- annotate
+
+#[test]
+fn annotate_prints_a_record_that_checks_with_a_comment_on_every_turn() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(
+        dir.path(),
+        &[
+            "+B, Bd1-d2, Bd2+d3, Kc1-b1, Bd2xc2",
+            "+C, Cd9-d8, Cd8*d3",
+            "pass",
+        ],
+    );
+    let output = herald().arg("annotate").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    assert_eq!(text.matches("\n    {").count(), 3, "{text}");
+    assert!(text.contains("{6 of 6 moves; added Builder d1; built Wall d3; removed Wall c2}"));
+    assert!(text.contains("{6 of 6 moves; added Cannon d9; shot down Wall d3; Fire on d3}"));
+    assert!(text.contains("{0 of 6 moves}"));
+
+    let annotated = dir.path().join("annotated.pbem");
+    fs::write(&annotated, &text).unwrap();
+    let json = check_json(&annotated);
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(json["turns"], 3);
+
+    // -o writes the same text to a new file.
+    let written = dir.path().join("written.pbem");
+    herald()
+        .arg("annotate")
+        .arg(&path)
+        .arg("-o")
+        .arg(&written)
+        .assert()
+        .success();
+    assert_eq!(fs::read_to_string(&written).unwrap(), text);
+}
+
+#[test]
+fn annotate_refuses_to_write_over_its_input() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let before = fs::read(&path).unwrap();
+    // The same file under another spelling too.
+    let other_spelling = dir.path().join(".").join("game.pbem");
+    for target in [&path, &other_spelling] {
+        herald()
+            .arg("annotate")
+            .arg(&path)
+            .arg("-o")
+            .arg(target)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("never rewrites its input"));
+    }
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+// ---------------------------------------------------------------- legal, fate
+
+#[test]
+fn legal_lists_every_action_with_its_cost() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let output = herald().arg("legal").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    // 3 adds, 20 King moves, 20 Wizard moves (6 moves, 2 pieces each).
+    assert!(text.contains("Turn 1, Blue: 43 legal actions"), "{text}");
+    for (action, cost) in [("+W", 2), ("Kc1-b1", 1), ("Kc1-f2", 6), ("We1-b2", 6)] {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(action))
+            .unwrap_or_else(|| panic!("{action} missing:\n{text}"));
+        assert!(line.ends_with(&format!("cost {cost}")), "{line}");
+    }
+    // c2 is a Wall, e1 holds the Wizard: no King move there.
+    assert!(!text.contains("Kc1-c2"), "{text}");
+    assert!(!text.contains("Kc1-e1 "), "{text}");
+}
+
+#[test]
+fn legal_json_lists_actions_and_costs() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["+C, Cd1-d2"]);
+    let output = herald()
+        .args(["legal", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json = json_of(&output);
+    assert_eq!(json["schema"], 1);
+    assert_eq!(json["game"], "castle-danger");
+    assert_eq!(json["turn"], 2);
+    assert_eq!(json["to_move"], "Red");
+    let actions = json["actions"].as_array().unwrap();
+    let cost = |a: &str| {
+        actions
+            .iter()
+            .find(|x| x["action"] == a)
+            .map(|x| x["cost"].clone())
+    };
+    // Red has 2 movable pieces against Blue's 3: adding is free.
+    assert_eq!(cost("+C"), Some(Value::from(0)));
+    assert_eq!(cost("Kc9-b9"), Some(Value::from(1)));
+    assert_eq!(cost("Kc9-c8"), None, "c8 is a Wall");
+    assert!(actions.iter().all(|a| a["cost"].is_u64()));
+}
+
+#[test]
+fn legal_after_the_end_lists_nothing_and_says_why() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &BLUE_WINS);
+    let output = herald()
+        .args(["legal", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let json = json_of(&output);
+    assert_eq!(json["actions"], serde_json::json!([]));
+    assert_eq!(json["to_move"], Value::Null);
+    assert!(json["note"].as_str().unwrap().contains("over"));
+}
+
+#[test]
+fn fate_says_a_castle_danger_game_has_no_chance_events() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    keygen(&path, "Blue", &dir.path().join("blue.key"));
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc1-b1")
+        .arg("--key")
+        .arg(dir.path().join("blue.key"))
+        .assert()
+        .success();
+    herald()
+        .arg("fate")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("No chance events"));
+    let output = herald()
+        .args(["fate", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let json = json_of(&output);
+    assert_eq!(json["game"], "castle-danger");
+    assert_eq!(json["events"], serde_json::json!([]));
+    assert_eq!(json["pending"], serde_json::json!([]));
+}
+
+// ---------------------------------------------------------------- keygen
+
+#[test]
+fn keygen_adds_the_commit_tag_and_writes_a_private_key() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let key = dir.path().join("blue.key");
+    keygen(&path, "Blue", &key);
+    let text = fs::read_to_string(&key).unwrap();
+    assert!(text.contains("herald-key: 1"));
+    assert!(text.contains("side: Blue"));
+    let commit = text
+        .lines()
+        .find_map(|l| l.strip_prefix("commit: "))
+        .unwrap();
+    assert_eq!(commit.len(), 64);
+    let record = fs::read_to_string(&path).unwrap();
+    assert!(
+        record.contains(&format!("[BlueCommit \"{commit}\"]\n")),
+        "{record}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
+
+#[test]
+fn keygen_print_leaves_the_record_alone() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let before = fs::read(&path).unwrap();
+    herald()
+        .args(["keygen", "--side", "Red", "--print"])
+        .arg(&path)
+        .arg("-o")
+        .arg(dir.path().join("red.key"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[RedCommit \""));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn keygen_refuses_to_overwrite_a_key_file() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let key = dir.path().join("red.key");
+    fs::write(&key, "an older key\n").unwrap();
+    let before = fs::read(&path).unwrap();
+    herald()
+        .args(["keygen", "--side", "Red"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&key)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("never overwrites a key file"));
+    assert_eq!(fs::read_to_string(&key).unwrap(), "an older key\n");
+    assert_eq!(fs::read(&path).unwrap(), before, "no Commit tag added");
+}
+
+#[test]
+fn keygen_refuses_a_second_key_for_a_side() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    keygen(&path, "Blue", &dir.path().join("blue.key"));
+    let before = fs::read(&path).unwrap();
+    herald()
+        .args(["keygen", "--side", "Blue"])
+        .arg(&path)
+        .arg("-o")
+        .arg(dir.path().join("blue2.key"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Commit tag already"));
+    assert!(!dir.path().join("blue2.key").exists());
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn keygen_refuses_after_turn_1() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let before = fs::read(&path).unwrap();
+    herald()
+        .args(["keygen", "--side", "Red"])
+        .arg(&path)
+        .arg("-o")
+        .arg(dir.path().join("red.key"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("before turn 1"));
+    assert!(!dir.path().join("red.key").exists());
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn the_key_secret_never_appears_in_the_record_or_any_output() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let blue = dir.path().join("blue.key");
+    let red = dir.path().join("red.key");
+    let mut seen = String::new();
+    let mut run = |args: &[&str], key: Option<&Path>| {
+        let mut cmd = herald();
+        cmd.args(args);
+        if let Some(key) = key {
+            cmd.arg("--key").arg(key);
+        }
+        let output = cmd.output().unwrap();
+        seen.push_str(&String::from_utf8_lossy(&output.stdout));
+        seen.push_str(&String::from_utf8_lossy(&output.stderr));
+    };
+    let record = path.to_str().unwrap();
+    run(
+        &[
+            "keygen",
+            "--side",
+            "Blue",
+            record,
+            "-o",
+            blue.to_str().unwrap(),
+        ],
+        None,
+    );
+    run(
+        &[
+            "keygen",
+            "--side",
+            "Red",
+            record,
+            "-o",
+            red.to_str().unwrap(),
+        ],
+        None,
+    );
+    for (n, turn) in BLUE_WINS.iter().enumerate() {
+        let key = if n % 2 == 0 { &blue } else { &red };
+        run(&["move", record, turn, "--dry-run"], Some(key));
+        run(&["move", "--format", "json", record, turn], Some(key));
+    }
+    // A refused move with a key, and a wrong key.
+    run(&["move", record, "pass"], Some(&red));
+    for command in ["check", "show", "replay", "annotate", "legal", "fate"] {
+        run(&[command, record], None);
+        run(&[command, "--format", "json", record], None);
+    }
+    assert_eq!(check_json(&path)["result"], "Blue");
+    let record_text = fs::read_to_string(&path).unwrap();
+    for key in [&blue, &red] {
+        let secret = secret_of(key);
+        assert_eq!(secret.len(), 64);
+        for text in [&seen, &record_text] {
+            assert!(!text.contains(&secret));
+            assert!(!text.to_uppercase().contains(&secret.to_uppercase()));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- completions, man, help
+
+#[test]
+fn completions_print_a_script_for_bash_zsh_and_fish() {
+    for (shell, marker) in [
+        ("bash", "complete -F _herald"),
+        ("zsh", "#compdef herald"),
+        ("fish", "complete -c herald"),
+    ] {
+        let output = herald().args(["completions", shell]).output().unwrap();
+        assert!(output.status.success(), "{shell}");
+        let text = stdout_of(&output);
+        assert!(text.contains(marker), "{shell}: no `{marker}`");
+        for sub in ["keygen", "annotate", "legal"] {
+            assert!(text.contains(sub), "{shell} script misses {sub}");
+        }
+    }
+    herald().args(["completions", "tcsh"]).assert().code(2);
+}
+
+#[test]
+fn man_prints_a_roff_page() {
+    let output = herald().arg("man").output().unwrap();
+    assert!(output.status.success());
+    let text = stdout_of(&output);
+    assert!(text.contains(".TH herald 1"), "{text}");
+    assert!(text.contains(".SH NAME"));
+    assert!(text.contains(".SH SYNOPSIS"));
+    assert!(text.contains("keygen"));
+    assert!(!text.contains(ESC));
+}
+
+/// Subcommands whose `--help` shows examples today.
+const WITH_EXAMPLES: [&str; 6] = ["new", "move", "check", "show", "annotate", "keygen"];
+
+#[test]
+fn help_shows_examples() {
+    herald()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Examples:"));
+    for command in WITH_EXAMPLES {
+        let output = herald().args([command, "--help"]).output().unwrap();
+        assert!(output.status.success(), "{command}");
+        let text = stdout_of(&output);
+        let examples = text
+            .split("Examples:")
+            .nth(1)
+            .unwrap_or_else(|| panic!("herald {command} --help has no Examples"));
+        assert!(
+            examples.contains(&format!("herald {command}")),
+            "herald {command} --help: examples of another command?\n{examples}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "herald bug: replay, legal, fate, completions and man --help show no Examples"]
+fn every_subcommand_help_shows_examples() {
+    for command in ["replay", "legal", "fate", "completions", "man"] {
+        herald()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Examples:"));
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    herald().assert().code(2);
+    herald().arg("frobnicate").assert().code(2);
+    herald().args(["check"]).assert().code(2);
+    herald()
+        .args(["show", "--turn", "minus-one", "x.pbem"])
+        .assert()
+        .code(2);
+}
+
+// ---------------------------------------------------------------- colour
+
+#[test]
+fn output_into_a_pipe_or_with_no_color_carries_no_ansi_escapes() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let bad = dir.path().join("bad.pbem");
+    fs::write(&bad, format!("{HEADER}\n1. Blue: Kc1-c2\n")).unwrap();
+    let (good, bad_path) = (path.to_str().unwrap(), bad.to_str().unwrap());
+    let commands: [&[&str]; 9] = [
+        &["check", good],
+        &["check", bad_path],
+        &["show", good],
+        &["show", "--unicode", good],
+        &["replay", good],
+        &["legal", good],
+        &["annotate", good],
+        &["move", good, "Kc9-c8"],
+        &["move", "--dry-run", good, "Kc9-b9"],
+    ];
+    for args in commands {
+        // Not a terminal (assert_cmd pipes both streams), colour on auto.
+        for no_color in [false, true] {
+            let mut cmd = herald();
+            if no_color {
+                cmd.env("NO_COLOR", "1");
+            }
+            let output = cmd.args(args).output().unwrap();
+            let all = format!("{}{}", stdout_of(&output), stderr_of(&output));
+            assert!(!all.contains(ESC), "{args:?} NO_COLOR={no_color}: {all:?}");
+            assert!(!all.is_empty(), "{args:?}");
+        }
+        let output = herald()
+            .args(["--color", "never"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!stdout_of(&output).contains(ESC));
+        assert!(!stderr_of(&output).contains(ESC));
+    }
+    // ...while --color always does colour, so the checks above mean something.
+    let output = herald()
+        .args(["--color", "always", "check"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(stderr_of(&output).contains(ESC));
+}
