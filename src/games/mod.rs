@@ -5,6 +5,8 @@
 
 use crate::game::Game;
 
+pub mod battle_of_the_dale;
+
 /// Something to do with one game type, chosen at run time by its id.
 /// (The referee and CLI are generic over [`Game`]; this picks the type.)
 pub trait GameVisitor {
@@ -15,11 +17,13 @@ pub trait GameVisitor {
 }
 
 /// Every game id this build knows, in the order `herald --help` lists them.
-pub const GAME_IDS: &[&str] = &[];
+pub const GAME_IDS: &[&str] = &["battle-of-the-dale"];
 
 /// Run `visitor` for the game whose `Game` tag is `id` (case-insensitive);
 /// `None` for an unknown game.
 pub fn dispatch<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
-    let _ = (id, visitor);
-    None
+    match id.to_ascii_lowercase().as_str() {
+        "battle-of-the-dale" => Some(visitor.visit::<battle_of_the_dale::BattleOfTheDale>()),
+        _ => None,
+    }
 }
