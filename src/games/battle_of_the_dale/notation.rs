@@ -156,8 +156,21 @@ pub fn parse(text: &str) -> Result<Action, ActionParseError> {
         ));
     }
     let (after_word, w) = word(i).unwrap_or((i, ""));
-    let lw = w.to_ascii_lowercase();
-    match lw.as_str() {
+    const KEYWORDS: [&str; 7] = [
+        "rally",
+        "withdraw",
+        "exchange",
+        "offer-exchange",
+        "force",
+        "pass",
+        "resign",
+    ];
+    let kw = KEYWORDS
+        .iter()
+        .copied()
+        .find(|k| k.eq_ignore_ascii_case(w))
+        .unwrap_or("");
+    match kw {
         "rally" => {
             let mut r = ws(after_word);
             let mut pile = None;
@@ -200,7 +213,7 @@ pub fn parse(text: &str) -> Result<Action, ActionParseError> {
             return Ok(Action::Force { from, to });
         }
         "pass" | "resign" => {
-            return Err(cx.err(i, w.len(), format!("`{lw}` stands alone on its line")));
+            return Err(cx.err(i, w.len(), format!("`{kw}` stands alone on its line")));
         }
         _ => {}
     }

@@ -506,8 +506,7 @@ fn check_exchange(s: &State, me: u8, x: u8) -> R {
     }
     if s.pile[usize::from(me)][usize::from(x)][0] == 0 {
         return ill(format!(
-            "an exchange with {} needs a {} Regular in your Captured pile",
-            army(x),
+            "an exchange with {} needs one of its Regulars in your Captured pile",
             army(x)
         ));
     }
