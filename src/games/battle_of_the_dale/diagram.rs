@@ -169,8 +169,8 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
     for row in 0..5 {
         let len = usize::from(ROW_LEN[row]);
         let indent = MARGIN + (5 - len) * STEP / 2;
-        // Label line.
-        let mut line = " ".repeat(indent);
+        // Label line, each label over the inside of its cell.
+        let mut line = " ".repeat(indent + 1);
         for num in 1..=len {
             let h = Hex::at(row, num).expect("on the map");
             let mut label = h.to_string();
@@ -311,7 +311,7 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         if let Some(h) = r.at {
             let _ = write!(out, ", to place on {h}");
         }
-        out.push_str("), settled at the start of the next turn\n");
+        out.push_str(")\n  (settled by the next player's reveal, before their turn)\n");
     }
     if s.force_mask != 0 && s.in_game(ELF) {
         let _ = writeln!(

@@ -619,8 +619,9 @@ fn apply_in(s: &mut State, a: Action) -> R {
         return ill(format!("{} is out of the game", army(me)));
     }
     // An Advance After Capture may be pending: a movement that is a legal
-    // advance now is the advance; anything else declines it.
-    while s.t.adv_to != 0 {
+    // advance now is the advance; any other action but the free
+    // `offer-exchange` (which leaves the map alone) declines it.
+    while s.t.adv_to != 0 && !matches!(a, Action::OfferExchange(_)) {
         if let Action::Move { from, to } = a {
             if is_advance(s, from, to) {
                 let (side, kind) = s.unit(from).expect("checked");

@@ -698,6 +698,16 @@ fn a_further_movement_that_is_not_a_legal_advance_declines_it() {
 }
 
 #[test]
+fn offer_exchange_between_capture_and_advance_keeps_the_advance() {
+    let mut s = advance_chain_position();
+    s.opts.prisoner_exchange = true;
+    ok(&mut s, "R@D1");
+    ok(&mut s, "offer-exchange Elf");
+    ok(&mut s, "D1-C2"); // still the advance
+    assert_eq!(at(&s, "C3"), None, "the advance captured C3");
+}
+
+#[test]
 fn dwarf_hero_moving_into_the_vacated_hex_is_the_advance() {
     let mut s = new(&["Dwarf", "Elf"], "no-arms-race");
     put(&mut s, "C1", "Dwarf", 'H');
@@ -1230,8 +1240,9 @@ fn goblin_horde_places_the_rallied_unit_next_to_the_hero_at_settlement() {
     let mut s = horde_position();
     ok(&mut s, "rally @C2");
     end(&mut s);
-    assert!(G::diagram(&s, DiagramStyle::default())
-        .contains("Pending rally by Goblin (2 flips, to place on C2)"));
+    let d = strip_ansi(&G::diagram(&s, DiagramStyle::default()));
+    assert!(d.contains("Pending rally by Goblin (2 flips, to place on C2)"), "{d}");
+    assert!(d.lines().all(|l| l.chars().count() < 78), "{d}");
     G::settle(&mut s, &[1, 1]).unwrap();
     assert_eq!(at(&s, "C2"), Some(("Goblin", 'R')));
     // Captures are checked then: B1 is between C1 and C2. No advance.
@@ -1663,8 +1674,10 @@ fn diagram_shows_map_reserves_piles_and_legend() {
     assert!(u.contains("\u{27ea}Hu\u{b7}M\u{27eb}"), "{u}");
     // Row C is the widest and starts at the margin; row A is centred.
     let lines: Vec<&str> = d.lines().collect();
-    assert!(lines[1].starts_with("          A1"), "{}", lines[1]);
-    assert!(lines[5].starts_with("  C1"), "{}", lines[5]);
+    assert!(lines[1].starts_with("           A1      A2"), "{}", lines[1]);
+    assert!(lines[2].starts_with("          [    ]  [    ]"), "{}", lines[2]);
+    assert!(lines[5].starts_with("   C1"), "{}", lines[5]);
+    assert!(lines[6].starts_with("  [    ]"), "{}", lines[6]);
 }
 
 #[test]
@@ -1790,3 +1803,4 @@ fn random_self_play_keeps_the_contract() {
     }
     assert!(finished > 20, "only {finished} games finished");
 }
+
