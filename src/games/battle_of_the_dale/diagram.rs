@@ -45,7 +45,11 @@ pub fn summary(s: &State) -> String {
         let _ = write!(out, "; pending rally by {}", army(r.side));
     }
     if s.force_mask != 0 && s.in_game(ELF) {
-        let _ = write!(out, "; Elf may force an advance into {}", hex_list(s.force_mask));
+        let _ = write!(
+            out,
+            "; Elf may force an advance into {}",
+            hex_list(s.force_mask)
+        );
     }
     if s.t.adv_to != 0 {
         let _ = write!(out, "; advance possible into {}", hex_list(s.t.adv_to));
@@ -81,7 +85,11 @@ fn event_text(e: &Event) -> String {
             kind,
             hex,
             by,
-        } => format!("captured {} on {hex} ({})", unit_text(owner, kind), army(by)),
+        } => format!(
+            "captured {} on {hex} ({})",
+            unit_text(owner, kind),
+            army(by)
+        ),
         Event::Retreat {
             owner,
             kind,
@@ -166,8 +174,8 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         r => format!("{} won", army(r - 1)),
     };
     let _ = writeln!(out, "Battle of the Dale, turn {}: {status}", s.turn_no);
-    for row in 0..5 {
-        let len = usize::from(ROW_LEN[row]);
+    for (row, &row_len) in ROW_LEN.iter().enumerate() {
+        let len = usize::from(row_len);
         let indent = MARGIN + (5 - len) * STEP / 2;
         // Label line, each label over the inside of its cell.
         let mut line = " ".repeat(indent + 1);
@@ -204,7 +212,11 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
                     let code = format!("{}{sep}{}", CODE[usize::from(side)], kind.letter());
                     line.push_str(&coloured(side, &code));
                 }
-                None => line.push_str(if style.unicode { " \u{b7}\u{b7} " } else { "    " }),
+                None => line.push_str(if style.unicode {
+                    " \u{b7}\u{b7} "
+                } else {
+                    "    "
+                }),
             }
             line.push_str(r);
             if num < len {
@@ -229,7 +241,11 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
     );
     let _ = writeln!(out, "  Army     Map  Reserve   Captured pile");
     for &side in s.sides() {
-        let mark = if !s.over() && side == s.mover { ">" } else { " " };
+        let mark = if !s.over() && side == s.mover {
+            ">"
+        } else {
+            " "
+        };
         let name = coloured(side, &format!("{:<8}", army(side)));
         if !s.in_game(side) {
             let _ = write!(out, "{mark} {name} out");

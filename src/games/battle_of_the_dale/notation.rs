@@ -206,7 +206,11 @@ pub fn parse(text: &str) -> Result<Action, ActionParseError> {
             let (r, from) = cx.hex(after_word, "after `force`")?;
             let r = ws(r);
             let Some(r) = sym("-", r) else {
-                return Err(cx.err(r, 0, format!("expected `-` and the hex to enter after `force {from}`")));
+                return Err(cx.err(
+                    r,
+                    0,
+                    format!("expected `-` and the hex to enter after `force {from}`"),
+                ));
             };
             let (r, to) = cx.hex(r, "after `-`")?;
             cx.end(r)?;

@@ -836,7 +836,10 @@ pub fn begin_turn(s: &mut State) -> R {
         return Err(game_over(s));
     }
     if let Some(r) = s.pending {
-        return ill(format!("the rally by {} must be settled first", army(r.side)));
+        return ill(format!(
+            "the rally by {} must be settled first",
+            army(r.side)
+        ));
     }
     s.fresh_log();
     s.t = TurnState::new();
@@ -1005,10 +1008,7 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     let mut piles: [Option<u8>; 6] = [None; 6];
     let mut np = 1;
     for &p in base.sides() {
-        if p != me
-            && Some(p) != default_pile
-            && base.pile[usize::from(p)][usize::from(me)][0] > 0
-        {
+        if p != me && Some(p) != default_pile && base.pile[usize::from(p)][usize::from(me)][0] > 0 {
             piles[np] = Some(p);
             np += 1;
         }

@@ -258,6 +258,12 @@ pub struct TurnState {
     pub rally: Option<Rally>,
 }
 
+impl Default for TurnState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl TurnState {
     /// A fresh turn.
     pub const fn new() -> Self {
@@ -402,13 +408,22 @@ impl State {
 
     /// Units of `side` on the map and in its Reserve.
     pub fn strength(&self, side: u8) -> u32 {
-        self.map_count(side) + self.reserve[usize::from(side)].iter().map(|&x| u32::from(x)).sum::<u32>()
+        self.map_count(side)
+            + self.reserve[usize::from(side)]
+                .iter()
+                .map(|&x| u32::from(x))
+                .sum::<u32>()
     }
 
     /// Units of `side` in anybody's Captured pile.
     pub fn captured_of(&self, side: u8) -> u32 {
         (0..5)
-            .map(|p| self.pile[p][usize::from(side)].iter().map(|&x| u32::from(x)).sum::<u32>())
+            .map(|p| {
+                self.pile[p][usize::from(side)]
+                    .iter()
+                    .map(|&x| u32::from(x))
+                    .sum::<u32>()
+            })
             .sum()
     }
 

@@ -95,7 +95,9 @@ fn reserve(s: &State, army: &str, kind: Kind) -> u8 {
 }
 
 fn nb(label: &str) -> Vec<String> {
-    hexes(NEIGH[h(label).idx()]).map(|x| x.to_string()).collect()
+    hexes(NEIGH[h(label).idx()])
+        .map(|x| x.to_string())
+        .collect()
 }
 
 fn strip_ansi(s: &str) -> String {
@@ -146,16 +148,18 @@ fn neighbours_follow_the_row_rule() {
 #[test]
 fn edge_hexes_are_rows_a_and_e_and_the_row_ends() {
     let labels: Vec<String> = hexes(EDGE).map(|x| x.to_string()).collect();
-    assert_eq!(
-        labels.join(" "),
-        "A1 A2 A3 B1 B4 C1 C5 D1 D4 E1 E2 E3"
-    );
+    assert_eq!(labels.join(" "), "A1 A2 A3 B1 B4 C1 C5 D1 D4 E1 E2 E3");
 }
 
 #[test]
 fn named_spaces_accept_their_short_names_and_print_as_hexes() {
     let s = new(&["Human", "Elf"], "");
-    for (name, hex) in [("Chip", "C3"), ("fog", "B2"), ("POST", "C4"), ("Tree", "D2")] {
+    for (name, hex) in [
+        ("Chip", "C3"),
+        ("fog", "B2"),
+        ("POST", "C4"),
+        ("Tree", "D2"),
+    ] {
         let a = G::parse_action(&s, &format!("R@{name}")).unwrap();
         assert_eq!(action_text::<G>(&a), format!("R@{hex}"));
     }
@@ -211,7 +215,12 @@ fn setup_needs_two_to_five_distinct_armies() {
 fn unknown_option_is_a_setup_error_naming_the_options_tag() {
     let e = try_new(&["Human", "Elf"], "arms-race fast-play").unwrap_err();
     assert_eq!(e.tag.as_deref(), Some("Options"));
-    assert!(e.reason.starts_with("unknown option `fast-play` in Options"), "{}", e.reason);
+    assert!(
+        e.reason
+            .starts_with("unknown option `fast-play` in Options"),
+        "{}",
+        e.reason
+    );
     let e = try_new(&["Human", "Elf"], "arms-race no-arms-race").unwrap_err();
     assert_eq!(e.reason, "Options turns arms-race both on and off");
 }
@@ -295,7 +304,10 @@ fn no_new_unit_is_placed_in_chip() {
     let mut s = new(&["Human", "Elf"], "no-arms-race");
     put(&mut s, "B2", "Human", 'R');
     put(&mut s, "A1", "Human", 'R');
-    assert_eq!(reason(&mut s, "R@C3"), "C3 is Chip: a new unit cannot be placed there");
+    assert_eq!(
+        reason(&mut s, "R@C3"),
+        "C3 is Chip: a new unit cannot be placed there"
+    );
 }
 
 #[test]
@@ -309,9 +321,15 @@ fn placement_needs_a_vacant_hex() {
 fn placement_needs_the_unit_in_reserve() {
     let mut s = new(&["Human", "Elf"], "no-hero-or-mounted");
     put(&mut s, "A1", "Human", 'M');
-    assert_eq!(reason(&mut s, "M@A2"), "the Human army has no Reserve Mounted unit");
+    assert_eq!(
+        reason(&mut s, "M@A2"),
+        "the Human army has no Reserve Mounted unit"
+    );
     let mut s = new(&["Falcon", "Elf"], "");
-    assert_eq!(reason(&mut s, "M@A2"), "the Falcon army has no Mounted unit");
+    assert_eq!(
+        reason(&mut s, "M@A2"),
+        "the Falcon army has no Mounted unit"
+    );
 }
 
 #[test]
@@ -691,8 +709,14 @@ fn a_further_movement_that_is_not_a_legal_advance_declines_it() {
     let mut s = advance_chain_position();
     ok(&mut s, "R@D1");
     // D3 did not cause the capture of C2: this is a second move.
-    assert_eq!(reason(&mut s, "D3-D2"), "the turn's action was already made");
-    assert_eq!(reason(&mut s, "D3-C2"), "the turn's action was already made");
+    assert_eq!(
+        reason(&mut s, "D3-D2"),
+        "the turn's action was already made"
+    );
+    assert_eq!(
+        reason(&mut s, "D3-C2"),
+        "the turn's action was already made"
+    );
     end(&mut s);
     assert_eq!(at(&s, "C3"), Some(("Elf", 'R')));
 }
@@ -1000,7 +1024,10 @@ fn dwarf_hero_moves_at_most_twice_and_only_once_as_berserk() {
         reason(&mut s, "E2-E3"),
         "the Dwarf Hero has already moved this turn"
     );
-    assert_eq!(reason(&mut s, "A1-A2"), "the turn's action was already made");
+    assert_eq!(
+        reason(&mut s, "A1-A2"),
+        "the turn's action was already made"
+    );
 }
 
 #[test]
@@ -1009,19 +1036,28 @@ fn berserk_accompanies_only_a_placement_or_a_move() {
     put(&mut s, "E1", "Dwarf", 'H');
     put(&mut s, "A1", "Dwarf", 'M');
     ok(&mut s, "withdraw");
-    assert_eq!(reason(&mut s, "E1-E2"), "the turn's action was already made");
+    assert_eq!(
+        reason(&mut s, "E1-E2"),
+        "the turn's action was already made"
+    );
     let mut s = new(&["Dwarf", "Elf"], "no-hero-or-mounted");
     put(&mut s, "E1", "Dwarf", 'H');
     put(&mut s, "A1", "Dwarf", 'M');
     ok(&mut s, "E1-E2");
-    assert_eq!(reason(&mut s, "withdraw"), "the turn's action was already made");
+    assert_eq!(
+        reason(&mut s, "withdraw"),
+        "the turn's action was already made"
+    );
 }
 
 #[test]
 fn other_armies_make_one_action_a_turn() {
     let mut s = new(&["Human", "Elf"], "no-arms-race");
     ok(&mut s, "R@A1");
-    assert_eq!(reason(&mut s, "A1-A2"), "the turn's action was already made");
+    assert_eq!(
+        reason(&mut s, "A1-A2"),
+        "the turn's action was already made"
+    );
     assert_eq!(reason(&mut s, "R@A3"), "the turn's action was already made");
 }
 
@@ -1043,9 +1079,15 @@ fn withdraw_returns_the_mounted_unit_to_reserve() {
 #[test]
 fn withdraw_reasons() {
     let mut s = new(&["Human", "Elf"], "");
-    assert_eq!(reason(&mut s, "withdraw"), "the Human Mounted unit is not on the map");
+    assert_eq!(
+        reason(&mut s, "withdraw"),
+        "the Human Mounted unit is not on the map"
+    );
     let mut s = new(&["Falcon", "Elf"], "");
-    assert_eq!(reason(&mut s, "withdraw"), "the Falcon army has no Mounted unit");
+    assert_eq!(
+        reason(&mut s, "withdraw"),
+        "the Falcon army has no Mounted unit"
+    );
 }
 
 #[test]
@@ -1090,7 +1132,10 @@ fn rally_is_a_chance_settled_at_the_next_players_turn() {
             count: 1
         })
     );
-    assert_eq!(G::summary(&s), "Dwarf to move (3 players in); pending rally by Human");
+    assert_eq!(
+        G::summary(&s),
+        "Dwarf to move (3 players in); pending rally by Human"
+    );
     assert_eq!(
         G::begin_turn(&mut s, &mut NoChance).unwrap_err().reason,
         "the rally by Human must be settled first"
@@ -1189,7 +1234,10 @@ fn rally_pile_reasons() {
 #[test]
 fn settle_checks_its_values() {
     let mut s = rally_position();
-    assert_eq!(G::settle(&mut s, &[1]).unwrap_err().reason, "no chance event is pending");
+    assert_eq!(
+        G::settle(&mut s, &[1]).unwrap_err().reason,
+        "no chance event is pending"
+    );
     ok(&mut s, "rally");
     end(&mut s);
     assert_eq!(
@@ -1241,7 +1289,10 @@ fn goblin_horde_places_the_rallied_unit_next_to_the_hero_at_settlement() {
     ok(&mut s, "rally @C2");
     end(&mut s);
     let d = strip_ansi(&G::diagram(&s, DiagramStyle::default()));
-    assert!(d.contains("Pending rally by Goblin (2 flips, to place on C2)"), "{d}");
+    assert!(
+        d.contains("Pending rally by Goblin (2 flips, to place on C2)"),
+        "{d}"
+    );
     assert!(d.lines().all(|l| l.chars().count() < 78), "{d}");
     G::settle(&mut s, &[1, 1]).unwrap();
     assert_eq!(at(&s, "C2"), Some(("Goblin", 'R')));
@@ -1255,10 +1306,16 @@ fn goblin_horde_places_the_rallied_unit_next_to_the_hero_at_settlement() {
 #[test]
 fn horde_placement_reasons() {
     let mut s = horde_position();
-    assert_eq!(reason(&mut s, "rally @D4"), "D4 is not next to the Goblin Hero");
+    assert_eq!(
+        reason(&mut s, "rally @D4"),
+        "D4 is not next to the Goblin Hero"
+    );
     assert_eq!(reason(&mut s, "rally @B1"), "B1 is occupied");
     s.board[h("C1").idx()] = 0;
-    assert_eq!(reason(&mut s, "rally @C2"), "the Goblin Hero is not on the map");
+    assert_eq!(
+        reason(&mut s, "rally @C2"),
+        "the Goblin Hero is not on the map"
+    );
     let mut s = horde_position();
     s.board[h("C1").idx()] = 0;
     s.board[h("C2").idx()] = unit_code(GOBLIN, Kind::H);
@@ -1302,7 +1359,10 @@ fn prisoner_exchange_with_standing_consent() {
     assert_eq!(pile(&s, "Human", "Elf", Kind::R), 0);
     assert_eq!(reserve(&s, "Human", Kind::R), 2);
     assert_eq!(reserve(&s, "Elf", Kind::R), 2);
-    assert_eq!(G::turn_comment(&before, &s), "Human and Elf exchanged prisoners");
+    assert_eq!(
+        G::turn_comment(&before, &s),
+        "Human and Elf exchanged prisoners"
+    );
 }
 
 #[test]
@@ -1340,8 +1400,14 @@ fn prisoner_exchange_reasons() {
     let mut s = exchange_position("prisoner-exchange");
     s.offers[usize::from(ELF)] = 1 << HUMAN;
     set_mover(&mut s, "Human");
-    assert_eq!(reason(&mut s, "exchange Human"), "you cannot exchange with yourself");
-    assert_eq!(reason(&mut s, "exchange Dwarf"), "Dwarf is not in this game");
+    assert_eq!(
+        reason(&mut s, "exchange Human"),
+        "you cannot exchange with yourself"
+    );
+    assert_eq!(
+        reason(&mut s, "exchange Dwarf"),
+        "Dwarf is not in this game"
+    );
     let mut t = s.clone();
     t.pile[usize::from(ELF)][usize::from(HUMAN)][0] = 1;
     assert_eq!(
@@ -1361,7 +1427,10 @@ fn prisoner_exchange_reasons() {
         "Elf's Captured pile holds no Regular of yours"
     );
     ok(&mut s, "exchange Elf");
-    assert_eq!(reason(&mut s, "offer-exchange Human"), "you cannot offer an exchange to yourself");
+    assert_eq!(
+        reason(&mut s, "offer-exchange Human"),
+        "you cannot offer an exchange to yourself"
+    );
     ok(&mut s, "offer-exchange Elf");
     assert_eq!(
         reason(&mut s, "offer-exchange Elf"),
@@ -1373,7 +1442,10 @@ fn prisoner_exchange_reasons() {
 fn no_exchange_with_a_player_who_is_out() {
     let mut s = new(&["Human", "Elf", "Dwarf"], "prisoner-exchange");
     s.out |= 1 << DWARF;
-    assert_eq!(reason(&mut s, "offer-exchange Dwarf"), "Dwarf is out of the game");
+    assert_eq!(
+        reason(&mut s, "offer-exchange Dwarf"),
+        "Dwarf is out of the game"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1607,8 +1679,18 @@ fn parse_errors_point_at_the_offending_text() {
         2,
         "expected a hex such as C3 or a named space (Chip, Fog, Post, Tree) after `@`",
     );
-    check("A4-B1", 0, 2, "A4 is not on the map: row A has hexes A1 to A3");
-    check("B1-C6", 3, 2, "C6 is not on the map: row C has hexes C1 to C5");
+    check(
+        "A4-B1",
+        0,
+        2,
+        "A4 is not on the map: row A has hexes A1 to A3",
+    );
+    check(
+        "B1-C6",
+        3,
+        2,
+        "C6 is not on the map: row C has hexes C1 to C5",
+    );
     check(
         "B1-",
         2,
@@ -1630,7 +1712,12 @@ fn parse_errors_point_at_the_offending_text() {
     );
     check("B1-B2 x", 6, 1, "unexpected text after the action");
     check("X@B1", 0, 1, "expected a unit letter R, M or H before `@`");
-    check("B1", 0, 2, "a hex alone is not an action: write a move such as B1-C3");
+    check(
+        "B1",
+        0,
+        2,
+        "a hex alone is not an action: write a move such as B1-C3",
+    );
     check("B1 B2", 3, 1, "expected `-` and a hex after B1");
     check("pass", 0, 4, "`pass` stands alone on its line");
     check(
@@ -1674,8 +1761,16 @@ fn diagram_shows_map_reserves_piles_and_legend() {
     assert!(u.contains("\u{27ea}Hu\u{b7}M\u{27eb}"), "{u}");
     // Row C is the widest and starts at the margin; row A is centred.
     let lines: Vec<&str> = d.lines().collect();
-    assert!(lines[1].starts_with("           A1      A2"), "{}", lines[1]);
-    assert!(lines[2].starts_with("          [    ]  [    ]"), "{}", lines[2]);
+    assert!(
+        lines[1].starts_with("           A1      A2"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("          [    ]  [    ]"),
+        "{}",
+        lines[2]
+    );
     assert!(lines[5].starts_with("   C1"), "{}", lines[5]);
     assert!(lines[6].starts_with("  [    ]"), "{}", lines[6]);
 }
@@ -1771,7 +1866,11 @@ fn random_self_play_keeps_the_contract() {
                 // Only possible when actions remained: make one and retry.
                 v.clear();
                 G::legal_actions(&before_end, &mut v);
-                assert!(!v.is_empty(), "end_turn failed with no legal action: {}", e.reason);
+                assert!(
+                    !v.is_empty(),
+                    "end_turn failed with no legal action: {}",
+                    e.reason
+                );
                 let mut tries = 0;
                 while G::end_turn(&mut s).is_err() {
                     v.clear();
@@ -1804,3 +1903,95 @@ fn random_self_play_keeps_the_contract() {
     assert!(finished > 20, "only {finished} games finished");
 }
 
+#[test]
+fn piles_of_an_eliminated_army_stay_and_can_be_rallied_from() {
+    let mut s = rally_position();
+    // The Elf is out; its pile (with a Human Regular) stays, and the Elf
+    // Regular in the Human pile still counts as a prisoner.
+    s.out |= 1 << ELF;
+    s.reserve[usize::from(ELF)] = [0; 3];
+    s.pile[usize::from(DWARF)][usize::from(HUMAN)][0] = 0;
+    s.pile[usize::from(ELF)][usize::from(HUMAN)][0] = 2;
+    ok(&mut s, "rally Elf");
+    end(&mut s);
+    G::settle(&mut s, &[1]).unwrap();
+    assert_eq!(pile(&s, "Elf", "Human", Kind::R), 1);
+    assert_eq!(reserve(&s, "Human", Kind::R), 3);
+}
+
+#[test]
+fn horde_placement_no_longer_legal_at_settlement_goes_to_reserve() {
+    let mut s = horde_position();
+    ok(&mut s, "rally @C2");
+    end(&mut s);
+    s.board[h("C2").idx()] = unit_code(HUMAN, Kind::H);
+    G::settle(&mut s, &[1, 0]).unwrap();
+    assert_eq!(at(&s, "C2"), Some(("Human", 'H')));
+    assert_eq!(reserve(&s, "Goblin", Kind::R), 3);
+}
+
+#[test]
+fn settlement_captures_happen_on_the_rallying_players_turn() {
+    // The Human Mounted unit caught by the Horde placement retreats (it is
+    // not the Human's turn that is being played out but the Goblin's).
+    let mut s = new(&["Goblin", "Human"], "");
+    put(&mut s, "C1", "Goblin", 'H');
+    put(&mut s, "B1", "Human", 'M');
+    s.reserve[usize::from(GOBLIN)][0] -= 2;
+    s.pile[usize::from(HUMAN)][usize::from(GOBLIN)][0] = 2;
+    s.reserve[usize::from(HUMAN)][0] -= 1;
+    s.pile[usize::from(GOBLIN)][usize::from(HUMAN)][0] = 1;
+    ok(&mut s, "rally @C2");
+    end(&mut s);
+    G::settle(&mut s, &[1, 1]).unwrap();
+    // B1's free neighbours: A1 (next to nothing Goblin) and B2 (next to
+    // C2): A1.
+    assert_eq!(at(&s, "A1"), Some(("Human", 'M')));
+}
+
+#[test]
+fn options_accept_no_prisoner_exchange() {
+    let s = new(&["Human", "Elf"], "no-prisoner-exchange");
+    assert!(!s.opts.prisoner_exchange);
+}
+
+const EXAMPLE: &str = "\
+1. Human: R@B1
+2. Elf: R@E3
+3. Human: R@Fog
+4. Elf: R@D4
+5. Human: R@C2
+6. Elf: M@Post
+7. Human: C2-C3
+8. Elf: R@D3, D3-C3
+9. Human: R@C2, C2-C3
+10. Elf: R@C5
+11. Human: H@Tree";
+
+#[test]
+fn example_game_from_the_notation_spec_replays() {
+    let mut s = new(&["Human", "Elf"], "");
+    let mut comments = Vec::new();
+    for line in EXAMPLE.lines() {
+        let (_, rest) = line.split_once(". ").unwrap();
+        let (side_name, actions) = rest.split_once(": ").unwrap();
+        assert_eq!(G::to_move(&s), Side(side(side_name)), "{line}");
+        begin(&mut s);
+        let before = s.clone();
+        for a in actions.split(',') {
+            ok(&mut s, a.trim());
+        }
+        end(&mut s);
+        comments.push(G::turn_comment(&before, &s));
+    }
+    assert_eq!(
+        comments[7],
+        "placed Elf R on D3; captured Human R on C3 (Elf); advanced Elf R D3-C3"
+    );
+    assert_eq!(
+        comments[8],
+        "placed Human R on C2; captured Elf R on C3 (Human); advanced Human R C2-C3"
+    );
+    assert_eq!(comments[10], "placed Human H on D2; Human won");
+    assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+}
