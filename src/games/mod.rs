@@ -5,9 +5,11 @@
 
 use crate::game::Game;
 
+pub mod battle_of_the_dale;
 pub mod breach_the_keep;
 pub mod castle_danger;
 
+use battle_of_the_dale::BattleOfTheDale;
 use breach_the_keep::BreachTheKeep;
 use castle_danger::CastleDanger;
 
@@ -21,13 +23,15 @@ pub trait GameVisitor {
 }
 
 /// Every game id this build knows, in the order `herald --help` lists them.
-pub const GAME_IDS: &[&str] = &[CastleDanger::ID, BreachTheKeep::ID];
+pub const GAME_IDS: &[&str] = &[CastleDanger::ID, BattleOfTheDale::ID, BreachTheKeep::ID];
 
 /// Run `visitor` for the game whose `Game` tag is `id` (case-insensitive);
 /// `None` for an unknown game.
 pub fn dispatch<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
     if id.eq_ignore_ascii_case(CastleDanger::ID) {
         Some(visitor.visit::<CastleDanger>())
+    } else if id.eq_ignore_ascii_case(BattleOfTheDale::ID) {
+        Some(visitor.visit::<BattleOfTheDale>())
     } else if id.eq_ignore_ascii_case(BreachTheKeep::ID) {
         Some(visitor.visit::<BreachTheKeep>())
     } else {

@@ -1,0 +1,202 @@
+//! Battle of the Dale (`battle-of-the-dale`): two to five armies fight over
+//! a map of 19 hexes around the Riverport of Chip. Rules: RULINGS section 3
+//! and `rules/battle-of-the-dale.md`.
+
+pub mod action;
+pub mod board;
+mod diagram;
+pub mod notation;
+pub mod rules;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::Action;
+pub use board::Hex;
+pub use state::{Kind, State};
+
+use crate::game::{
+    ActionParseError, Chance, ChanceRequest, DiagramStyle, Game, Illegal, OptionTag, Outcome,
+    Setup, SetupError, Side,
+};
+use state::{starting_army, Log, Opts, TurnState, DRAW, ONGOING};
+
+/// The game engine.
+pub struct BattleOfTheDale;
+
+const OPTION_NAMES: &str = "prisoner-exchange, no-max-5-units, no-arms-race, no-hero-or-mounted";
+
+fn parse_options(value: &str) -> Result<Opts, SetupError> {
+    const KEYS: [&str; 4] = [
+        "prisoner-exchange",
+        "max-5-units",
+        "arms-race",
+        "hero-or-mounted",
+    ];
+    let err = |reason: String| SetupError {
+        tag: Some("Options".to_string()),
+        reason,
+    };
+    let mut set: [Option<bool>; 4] = [None; 4];
+    for name in value.split_whitespace() {
+        let lower = name.to_ascii_lowercase();
+        let (base, on) = match lower.strip_prefix("no-") {
+            Some(b) => (b, false),
+            None => (lower.as_str(), true),
+        };
+        let Some(k) = KEYS.iter().position(|&key| key == base) else {
+            return Err(err(format!(
+                "unknown option `{name}` in Options (known: {OPTION_NAMES})"
+            )));
+        };
+        if set[k] == Some(!on) {
+            return Err(err(format!("Options turns {} both on and off", KEYS[k])));
+        }
+        set[k] = Some(on);
+    }
+    let d = Opts::default();
+    Ok(Opts {
+        prisoner_exchange: set[0].unwrap_or(d.prisoner_exchange),
+        max5: set[1].unwrap_or(d.max5),
+        arms_race: set[2].unwrap_or(d.arms_race),
+        hero_or_mounted: set[3].unwrap_or(d.hero_or_mounted),
+    })
+}
+
+impl Game for BattleOfTheDale {
+    type State = State;
+    type Action = Action;
+
+    const ID: &'static str = "battle-of-the-dale";
+    const TITLE: &'static str = "Battle of the Dale";
+    const SIDES: &'static [&'static str] = &state::ARMY;
+    const MIN_SIDES: usize = 2;
+    const MAX_SIDES: usize = 5;
+    const OPTIONS: &'static [OptionTag] = &[OptionTag {
+        name: "Options",
+        default: "",
+        help: "optional rules, space-separated: prisoner-exchange (off unless named); \
+               max-5-units, arms-race, hero-or-mounted are on unless turned off with \
+               no-max-5-units, no-arms-race, no-hero-or-mounted",
+    }];
+
+    fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
+        let n = setup.sides.len();
+        if !(Self::MIN_SIDES..=Self::MAX_SIDES).contains(&n) {
+            return Err(SetupError {
+                tag: None,
+                reason: format!("Battle of the Dale needs 2 to 5 armies, got {n}"),
+            });
+        }
+        let mut order = [0u8; 5];
+        let mut pos = [255u8; 5];
+        let mut playing = 0u8;
+        for (i, side) in setup.sides.iter().enumerate() {
+            let s = side.0;
+            if usize::from(s) >= 5 {
+                return Err(SetupError {
+                    tag: None,
+                    reason: format!("side {s} is not an army of Battle of the Dale"),
+                });
+            }
+            if playing & (1 << s) != 0 {
+                return Err(SetupError {
+                    tag: Some(state::ARMY[usize::from(s)].to_string()),
+                    reason: format!("{} is listed twice", state::ARMY[usize::from(s)]),
+                });
+            }
+            playing |= 1 << s;
+            order[i] = s;
+            pos[usize::from(s)] = i as u8;
+        }
+        let opts = parse_options(setup.tag("Options").unwrap_or(""))?;
+        let mut reserve = [[0u8; 3]; 5];
+        for &s in &order[..n] {
+            reserve[usize::from(s)] = starting_army(s);
+        }
+        Ok(State {
+            board: [0; board::N_HEX],
+            reserve,
+            pile: [[[0; 3]; 5]; 5],
+            order,
+            n: n as u8,
+            pos,
+            playing,
+            out: 0,
+            offers: [0; 5],
+            opts,
+            mover: order[0],
+            turn_no: 1,
+            result: ONGOING,
+            force_mask: 0,
+            pending: None,
+            t: TurnState::new(),
+            log: Log::new(1),
+        })
+    }
+
+    fn to_move(state: &State) -> Side {
+        Side(state.mover)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        match state.result {
+            ONGOING => Outcome::Ongoing,
+            DRAW => Outcome::Draw,
+            r => Outcome::Won(Side(r - 1)),
+        }
+    }
+
+    fn pending(state: &State) -> Option<ChanceRequest> {
+        state.pending.map(|r| ChanceRequest {
+            label: "rally",
+            n: 2,
+            count: u32::from(r.flips),
+        })
+    }
+
+    fn settle(state: &mut State, values: &[u32]) -> Result<(), Illegal> {
+        rules::settle(state, values)
+    }
+
+    fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
+        rules::begin_turn(state)
+    }
+
+    fn parse_action(_state: &State, text: &str) -> Result<Action, ActionParseError> {
+        notation::parse(text)
+    }
+
+    fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
+        rules::apply(state, action)
+    }
+
+    fn end_turn(state: &mut State) -> Result<(), Illegal> {
+        rules::end_turn(state)
+    }
+
+    fn resign(state: &mut State, side: Side) {
+        rules::resign(state, side.0)
+    }
+
+    fn write_action(action: &Action, out: &mut String) {
+        notation::write(action, out)
+    }
+
+    fn legal_actions(state: &State, out: &mut Vec<Action>) {
+        rules::legal_actions(state, out)
+    }
+
+    fn summary(state: &State) -> String {
+        diagram::summary(state)
+    }
+
+    fn turn_comment(before: &State, after: &State) -> String {
+        diagram::turn_comment(before, after)
+    }
+
+    fn diagram(state: &State, style: DiagramStyle) -> String {
+        diagram::diagram(state, style)
+    }
+}

@@ -1,0 +1,310 @@
+//! Reading (nom) and writing actions.
+//!
+//! Canonical forms: `R@B1`, `B1-B2`, `rally`, `rally Elf`, `rally @C2`,
+//! `rally Elf @C2`, `withdraw`, `exchange Elf`, `offer-exchange Elf`,
+//! `force D3-C2`. Input is case-insensitive, whitespace may surround `@`
+//! and `-`, and the named spaces Chip, Fog, Post and Tree stand for C3, B2,
+//! C4 and D2.
+
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::multispace0;
+use nom::{IResult, Parser};
+
+use super::action::Action;
+use super::board::{Hex, NAMED, ROW_LEN, ROW_LETTER};
+use super::state::{Kind, ARMY};
+use crate::game::ActionParseError;
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+const HEX_HINT: &str = "a hex such as C3 or a named space (Chip, Fog, Post, Tree)";
+const ARMY_HINT: &str = "an army: Human, Elf, Dwarf, Goblin or Falcon";
+
+fn ws(i: &str) -> &str {
+    let r: Res<&str> = multispace0.parse(i);
+    r.map(|(rest, _)| rest).unwrap_or(i)
+}
+
+fn word(i: &str) -> Res<'_, &str> {
+    take_while1(|c: char| c.is_ascii_alphanumeric() || c == '-').parse(i)
+}
+
+fn alnum(i: &str) -> Res<'_, &str> {
+    take_while(|c: char| c.is_ascii_alphanumeric()).parse(i)
+}
+
+fn alpha(i: &str) -> Res<'_, &str> {
+    take_while(|c: char| c.is_ascii_alphabetic()).parse(i)
+}
+
+fn sym<'a>(c: &'static str, i: &'a str) -> Option<&'a str> {
+    let r: Res<&str> = tag(c).parse(i);
+    r.ok().map(|(rest, _)| rest)
+}
+
+struct Cx<'a> {
+    text: &'a str,
+}
+
+impl<'a> Cx<'a> {
+    fn at(&self, rest: &str) -> usize {
+        self.text.len() - rest.len()
+    }
+
+    /// An error over `len` bytes at `rest`; at the end of the text it
+    /// points at the last character instead.
+    fn err(&self, rest: &str, len: usize, reason: impl Into<String>) -> ActionParseError {
+        let mut off = self.at(rest);
+        let mut len = len;
+        if off >= self.text.len() && !self.text.is_empty() {
+            let last = self.text.char_indices().last().map_or(0, |(i, _)| i);
+            len = self.text.len() - last;
+            off = last;
+        }
+        if len == 0 && off < self.text.len() {
+            len = self.text[off..].chars().next().map_or(1, char::len_utf8);
+        }
+        ActionParseError::new(off, len, reason)
+    }
+
+    fn hex(&self, i: &'a str, after: &str) -> Result<(&'a str, Hex), ActionParseError> {
+        let i = ws(i);
+        let (rest, tok) = alnum(i).unwrap_or((i, ""));
+        if tok.is_empty() {
+            return Err(self.err(i, 0, format!("expected {HEX_HINT} {after}")));
+        }
+        match hex_of(tok) {
+            Ok(h) => Ok((rest, h)),
+            Err(Some(reason)) => Err(self.err(i, tok.len(), reason)),
+            Err(None) => Err(self.err(i, tok.len(), format!("expected {HEX_HINT} {after}"))),
+        }
+    }
+
+    fn army(&self, i: &'a str, after: &str) -> Result<(&'a str, u8), ActionParseError> {
+        let i = ws(i);
+        let (rest, tok) = alpha(i).unwrap_or((i, ""));
+        match army_of(tok) {
+            Some(a) => Ok((rest, a)),
+            None => {
+                let len = alnum(i).map_or(0, |(_, t)| t.len());
+                Err(self.err(i, len, format!("expected {ARMY_HINT} {after}")))
+            }
+        }
+    }
+
+    fn end(&self, i: &str) -> Result<(), ActionParseError> {
+        let i = ws(i);
+        if i.is_empty() {
+            Ok(())
+        } else {
+            let len = word(i).map_or(0, |(_, t)| t.len());
+            Err(self.err(i, len, "unexpected text after the action"))
+        }
+    }
+}
+
+/// The hex a token names: `Err(Some(reason))` for a row/number that is off
+/// the map, `Err(None)` for anything else.
+pub fn hex_of(tok: &str) -> Result<Hex, Option<String>> {
+    for (h, short, _) in NAMED {
+        if tok.eq_ignore_ascii_case(short) {
+            return Ok(h);
+        }
+    }
+    let b = tok.as_bytes();
+    if b.len() == 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit() {
+        let row = b[0].to_ascii_uppercase();
+        if (b'A'..=b'E').contains(&row) {
+            let r = usize::from(row - b'A');
+            let num = usize::from(b[1] - b'0');
+            return Hex::at(r, num).ok_or_else(|| {
+                Some(format!(
+                    "{}{} is not on the map: row {} has hexes {}1 to {}{}",
+                    ROW_LETTER[r], num, ROW_LETTER[r], ROW_LETTER[r], ROW_LETTER[r], ROW_LEN[r]
+                ))
+            });
+        }
+    }
+    Err(None)
+}
+
+/// The army a word names, case-insensitively.
+pub fn army_of(tok: &str) -> Option<u8> {
+    ARMY.iter()
+        .position(|a| a.eq_ignore_ascii_case(tok))
+        .map(|i| i as u8)
+}
+
+fn kind_of(c: u8) -> Option<Kind> {
+    match c.to_ascii_uppercase() {
+        b'R' => Some(Kind::R),
+        b'M' => Some(Kind::M),
+        b'H' => Some(Kind::H),
+        _ => None,
+    }
+}
+
+/// Read one action.
+pub fn parse(text: &str) -> Result<Action, ActionParseError> {
+    let cx = Cx { text };
+    let i = ws(text);
+    if i.is_empty() {
+        return Err(ActionParseError::new(
+            0,
+            text.len().min(1),
+            "expected an action such as R@B1, B1-B2 or rally",
+        ));
+    }
+    let (after_word, w) = word(i).unwrap_or((i, ""));
+    const KEYWORDS: [&str; 7] = [
+        "rally",
+        "withdraw",
+        "exchange",
+        "offer-exchange",
+        "force",
+        "pass",
+        "resign",
+    ];
+    let kw = KEYWORDS
+        .iter()
+        .copied()
+        .find(|k| k.eq_ignore_ascii_case(w))
+        .unwrap_or("");
+    match kw {
+        "rally" => {
+            let mut r = ws(after_word);
+            let mut pile = None;
+            let mut at = None;
+            if !r.is_empty() && !r.starts_with('@') {
+                let (r2, a) = cx.army(r, "or @ and a hex after `rally`")?;
+                pile = Some(a);
+                r = ws(r2);
+            }
+            if let Some(r2) = sym("@", r) {
+                let (r3, h) = cx.hex(r2, "after `@`")?;
+                at = Some(h);
+                r = r3;
+            }
+            cx.end(r)?;
+            return Ok(Action::Rally { pile, at });
+        }
+        "withdraw" => {
+            cx.end(after_word)?;
+            return Ok(Action::Withdraw);
+        }
+        "exchange" => {
+            let (r, a) = cx.army(after_word, "after `exchange`")?;
+            cx.end(r)?;
+            return Ok(Action::Exchange(a));
+        }
+        "offer-exchange" => {
+            let (r, a) = cx.army(after_word, "after `offer-exchange`")?;
+            cx.end(r)?;
+            return Ok(Action::OfferExchange(a));
+        }
+        "force" => {
+            let (r, from) = cx.hex(after_word, "after `force`")?;
+            let r = ws(r);
+            let Some(r) = sym("-", r) else {
+                return Err(cx.err(
+                    r,
+                    0,
+                    format!("expected `-` and the hex to enter after `force {from}`"),
+                ));
+            };
+            let (r, to) = cx.hex(r, "after `-`")?;
+            cx.end(r)?;
+            return Ok(Action::Force { from, to });
+        }
+        "pass" | "resign" => {
+            return Err(cx.err(i, w.len(), format!("`{kw}` stands alone on its line")));
+        }
+        _ => {}
+    }
+    // Placement: a unit letter, then `@`.
+    if let Some(k) = kind_of(i.as_bytes()[0]) {
+        let r = ws(&i[1..]);
+        if let Some(r) = sym("@", r) {
+            let (r, hex) = cx.hex(r, "after `@`")?;
+            cx.end(r)?;
+            return Ok(Action::Place { kind: k, hex });
+        }
+    }
+    if let Some(r) = sym("@", i) {
+        let _ = r;
+        return Err(cx.err(i, 1, "expected a unit letter R, M or H before `@`"));
+    }
+    // Move: hex, `-`, hex.
+    let (r, tok) = alnum(i).unwrap_or((i, ""));
+    let ws_r = ws(r);
+    if ws_r.starts_with('@') && !tok.is_empty() {
+        return Err(cx.err(i, tok.len(), "expected a unit letter R, M or H before `@`"));
+    }
+    let from = match hex_of(tok) {
+        Ok(h) => h,
+        Err(Some(reason)) => return Err(cx.err(i, tok.len(), reason)),
+        Err(None) => {
+            return Err(cx.err(
+                i,
+                w.len().max(tok.len()),
+                "expected an action: a placement such as R@B1, a move such as B1-B2, \
+                 rally, withdraw, exchange, offer-exchange or force",
+            ))
+        }
+    };
+    let Some(r) = sym("-", ws_r) else {
+        if ws_r.is_empty() {
+            return Err(cx.err(
+                i,
+                tok.len(),
+                format!("a hex alone is not an action: write a move such as {from}-C3"),
+            ));
+        }
+        return Err(cx.err(ws_r, 0, format!("expected `-` and a hex after {from}")));
+    };
+    let (r, to) = cx.hex(r, "after `-`")?;
+    cx.end(r)?;
+    Ok(Action::Move { from, to })
+}
+
+/// Write the canonical form of an action.
+pub fn write(a: &Action, out: &mut String) {
+    match *a {
+        Action::Place { kind, hex } => {
+            out.push(kind.letter());
+            out.push('@');
+            hex.write(out);
+        }
+        Action::Move { from, to } => {
+            from.write(out);
+            out.push('-');
+            to.write(out);
+        }
+        Action::Rally { pile, at } => {
+            out.push_str("rally");
+            if let Some(p) = pile {
+                out.push(' ');
+                out.push_str(ARMY[usize::from(p)]);
+            }
+            if let Some(h) = at {
+                out.push_str(" @");
+                h.write(out);
+            }
+        }
+        Action::Withdraw => out.push_str("withdraw"),
+        Action::Exchange(s) => {
+            out.push_str("exchange ");
+            out.push_str(ARMY[usize::from(s)]);
+        }
+        Action::OfferExchange(s) => {
+            out.push_str("offer-exchange ");
+            out.push_str(ARMY[usize::from(s)]);
+        }
+        Action::Force { from, to } => {
+            out.push_str("force ");
+            from.write(out);
+            out.push('-');
+            to.write(out);
+        }
+    }
+}

@@ -1,0 +1,1033 @@
+//! Applying actions, resolving captures, ending turns, settling rallies and
+//! listing legal actions.
+
+use super::action::Action;
+use super::board::{adjacent, grow, hexes, nbrs, Hex, CHIP, EDGE, NAMED_MASK, NEIGH, WITHIN2};
+use super::state::*;
+use crate::game::Illegal;
+
+type R<T = ()> = Result<T, Illegal>;
+
+fn ill<T>(reason: impl Into<String>) -> R<T> {
+    Err(Illegal::new(reason))
+}
+
+fn army(s: u8) -> &'static str {
+    ARMY[usize::from(s)]
+}
+
+// ---------------------------------------------------------------------------
+// Geometry that depends on the position.
+
+/// Hexes where `side` may place a unit (vacancy and Chip not checked).
+pub fn placement_reach(s: &State, side: u8) -> u32 {
+    if side == FALCON {
+        return super::board::ALL;
+    }
+    let own = s.own(side);
+    let chains = grow(own & EDGE, own);
+    EDGE | nbrs(chains)
+}
+
+/// Hexes the unit on `from` may move to (not counting Advance).
+pub fn move_dests(s: &State, from: Hex) -> u32 {
+    let Some((side, kind)) = s.unit(from) else {
+        return 0;
+    };
+    let vacant = !s.occupied() & super::board::ALL;
+    if side == FALCON {
+        return WITHIN2[from.idx()] & vacant;
+    }
+    let own = s.own(side);
+    let chain = grow(from.bit(), own);
+    let mut d = nbrs(chain) & vacant;
+    if side == HUMAN && kind == Kind::H {
+        d |= charge_dests(s, from);
+    }
+    d
+}
+
+/// The Human Hero's Charge: two spaces, never through an enemy unit.
+fn charge_dests(s: &State, from: Hex) -> u32 {
+    let vacant = !s.occupied() & super::board::ALL;
+    let enemy = s.occupied() & !s.own(HUMAN);
+    let mut d = 0;
+    for h in hexes(WITHIN2[from.idx()] & !NEIGH[from.idx()] & vacant) {
+        if NEIGH[from.idx()] & NEIGH[h.idx()] & !enemy != 0 {
+            d |= h.bit();
+        }
+    }
+    d
+}
+
+/// The Falcon Hero's hex, if the Falcon army is in.
+fn falcon_hero(s: &State) -> Option<Hex> {
+    s.find(FALCON, Kind::H)
+}
+
+/// Is the unit on `h` a Mounted unit under the Falcon Hero's Awe?
+pub fn awed(s: &State, h: Hex) -> bool {
+    matches!(s.unit(h), Some((side, Kind::M)) if side != FALCON)
+        && falcon_hero(s).is_some_and(|f| adjacent(f, h))
+}
+
+/// The smallest legal retreat hex for the unit on `h`, if any.
+fn retreat_hex(s: &State, h: Hex, owner: u8) -> Option<Hex> {
+    let vacant = !s.occupied() & super::board::ALL;
+    let enemies = s.occupied() & !s.own(owner);
+    let bad = nbrs(enemies);
+    let m = NEIGH[h.idx()] & vacant & !bad;
+    if m == 0 {
+        None
+    } else {
+        Some(Hex(m.trailing_zeros() as u8))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Captures.
+
+/// Check the map for captures until it settles or an Advance After Capture
+/// may be made (`allow_advance`, on `actor`'s own turn), then check for
+/// eliminations and victory.
+pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
+    for _ in 0..64 {
+        if s.over() {
+            return;
+        }
+        // Claims, per victim hex: (capturer, count, first strike).
+        let mut best: [Option<(u8, u32)>; 19] = [None; 19];
+        let mut best_fs: [Option<(u8, u32)>; 19] = [None; 19];
+        let mut any_fs = false;
+        let mut any = false;
+        let awe_hex = falcon_hero(s);
+        let mut own = [0u32; 5];
+        let mut mounted = [0u32; 5];
+        for side in 0..5u8 {
+            if s.in_game(side) {
+                own[usize::from(side)] = s.own(side);
+                let mut m = s.own_kind(side, Kind::M);
+                if let Some(f) = awe_hex {
+                    m &= !NEIGH[f.idx()];
+                }
+                mounted[usize::from(side)] = m;
+            }
+        }
+        for v in hexes(s.occupied()) {
+            let (owner, _) = s.unit(v).expect("occupied");
+            for p in 0..5u8 {
+                if p == owner || !s.in_game(p) {
+                    continue;
+                }
+                let near = NEIGH[v.idx()] & own[usize::from(p)];
+                let c = near.count_ones();
+                if c < 2 {
+                    continue;
+                }
+                any = true;
+                let better = |cur: Option<(u8, u32)>| match cur {
+                    None => true,
+                    Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
+                };
+                if better(best[v.idx()]) {
+                    best[v.idx()] = Some((p, c));
+                }
+                if near & mounted[usize::from(p)] != 0 {
+                    any_fs = true;
+                    if better(best_fs[v.idx()]) {
+                        best_fs[v.idx()] = Some((p, c));
+                    }
+                }
+            }
+        }
+        if !any {
+            check_victory(s);
+            return;
+        }
+        let claims = if any_fs { &best_fs } else { &best };
+        // The victims of this round, found at once.
+        let mut victims: u32 = 0;
+        let mut by = [0u8; 19];
+        let mut entitled: u32 = 0;
+        let mut granted: u32 = 0;
+        let elf_hero = s.find(ELF, Kind::H);
+        for v in hexes(s.occupied()) {
+            let Some((p, _)) = claims[v.idx()] else {
+                continue;
+            };
+            victims |= v.bit();
+            by[v.idx()] = p;
+            let (owner, kind) = s.unit(v).expect("occupied");
+            if owner == actor {
+                continue;
+            }
+            let elf_grant = owner == ELF
+                && (kind == Kind::H
+                    || (kind == Kind::R && elf_hero.is_some_and(|e| adjacent(e, v))));
+            if (kind == Kind::M && !awed(s, v)) || elf_grant {
+                entitled |= v.bit();
+            }
+            if elf_grant {
+                granted |= v.bit();
+            }
+        }
+        // Those that cannot retreat are removed first.
+        let mut first: u32 = 0;
+        for v in hexes(victims) {
+            let (owner, _) = s.unit(v).expect("occupied");
+            if entitled & v.bit() == 0 || retreat_hex(s, v, owner).is_none() {
+                first |= v.bit();
+            }
+        }
+        let mut adv: u32 = 0;
+        for v in hexes(first) {
+            capture(s, v, by[v.idx()]);
+            if by[v.idx()] == actor {
+                adv |= v.bit();
+            }
+        }
+        // Then the others retreat one at a time in label order.
+        for v in hexes(victims & !first) {
+            let (owner, kind) = s.unit(v).expect("occupied");
+            match retreat_hex(s, v, owner) {
+                Some(t) => {
+                    s.board[t.idx()] = s.board[v.idx()];
+                    s.board[v.idx()] = 0;
+                    s.log.push(Event::Retreat {
+                        owner,
+                        kind,
+                        from: v,
+                        to: t,
+                    });
+                    if granted & v.bit() != 0 {
+                        s.force_mask |= v.bit();
+                    }
+                }
+                None => {
+                    capture(s, v, by[v.idx()]);
+                    if by[v.idx()] == actor {
+                        adv |= v.bit();
+                    }
+                }
+            }
+        }
+        check_eliminations(s);
+        if s.over() {
+            return;
+        }
+        if allow_advance && s.in_game(actor) && adv != 0 {
+            let own_a = s.own(actor);
+            let vacant = !s.occupied();
+            let mut ok = 0;
+            for v in hexes(adv & vacant) {
+                if NEIGH[v.idx()] & own_a != 0 {
+                    ok |= v.bit();
+                }
+            }
+            if ok != 0 {
+                s.t.adv_to = ok;
+                return;
+            }
+        }
+    }
+}
+
+fn capture(s: &mut State, v: Hex, by: u8) {
+    let (owner, kind) = s.unit(v).expect("occupied");
+    s.board[v.idx()] = 0;
+    s.pile[usize::from(by)][usize::from(owner)][kind.idx()] += 1;
+    s.log.push(Event::Capture {
+        owner,
+        kind,
+        hex: v,
+        by,
+    });
+}
+
+/// Remove every player reduced to a single unit; end the game if at most one
+/// player is left.
+fn check_eliminations(s: &mut State) {
+    for i in 0..usize::from(s.n) {
+        let side = s.order[i];
+        if s.in_game(side) && s.strength(side) <= 1 {
+            eliminate(s, side);
+            s.log.push(Event::Out { side });
+        }
+    }
+    check_last(s);
+}
+
+/// The side's units leave the game and it is out.
+fn eliminate(s: &mut State, side: u8) {
+    for h in hexes(s.own(side)) {
+        s.board[h.idx()] = 0;
+    }
+    s.reserve[usize::from(side)] = [0; 3];
+    s.out |= 1 << side;
+    if s.pending.is_some_and(|r| r.side == side) {
+        s.pending = None;
+    }
+}
+
+fn check_last(s: &mut State) {
+    if s.over() {
+        return;
+    }
+    match s.players_in() {
+        0 => s.result = DRAW,
+        1 => {
+            let w = (0..5u8).find(|&x| s.in_game(x)).expect("one left");
+            s.result = 1 + w;
+        }
+        _ => {}
+    }
+}
+
+/// Three of the four named spaces win while no Falcon army is in.
+fn check_victory(s: &mut State) {
+    if s.over() || s.in_game(FALCON) {
+        return;
+    }
+    for side in 0..5u8 {
+        if s.in_game(side) && (s.own(side) & NAMED_MASK).count_ones() >= 3 {
+            s.result = 1 + side;
+            return;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Checks shared by apply and the "is any action possible" test.
+
+/// Units `side` would have on the map after one more, checked against the
+/// optional limits.
+fn check_limits(s: &State, side: u8) -> R {
+    let now = s.map_count(side);
+    if s.opts.max5 && now >= 5 {
+        return ill(format!(
+            "max 5 units: {} already has {now} units on the map",
+            army(side)
+        ));
+    }
+    if s.opts.arms_race {
+        let weakest = s
+            .sides()
+            .iter()
+            .filter(|&&o| o != side && s.in_game(o))
+            .map(|&o| s.map_count(o))
+            .min();
+        if let Some(w) = weakest {
+            if now + 1 > w + 1 {
+                return ill(format!(
+                    "arms race: {} would have {} units on the map, the weakest other player has {w}",
+                    army(side),
+                    now + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_place(s: &State, me: u8, kind: Kind, hex: Hex) -> R {
+    if me == FALCON && kind == Kind::M {
+        return ill("the Falcon army has no Mounted unit");
+    }
+    if s.reserve[usize::from(me)][kind.idx()] == 0 {
+        return ill(format!(
+            "the {} army has no Reserve {} unit",
+            army(me),
+            kind.name()
+        ));
+    }
+    if s.board[hex.idx()] != 0 {
+        return ill(format!("{hex} is occupied"));
+    }
+    if me != FALCON {
+        if hex == CHIP {
+            return ill(format!("{hex} is Chip: a new unit cannot be placed there"));
+        }
+        if placement_reach(s, me) & hex.bit() == 0 {
+            return ill(format!(
+                "{hex} is not on the map edge nor next to a chain of your units reaching it"
+            ));
+        }
+    }
+    if s.opts.hero_or_mounted && kind != Kind::R {
+        let other = if kind == Kind::H { Kind::M } else { Kind::H };
+        if s.find(me, other).is_some() {
+            return ill(format!(
+                "hero or mounted: {} has its {} unit on the map, so not its {} too",
+                army(me),
+                other.name(),
+                kind.name()
+            ));
+        }
+    }
+    check_limits(s, me)
+}
+
+fn check_move(s: &State, me: u8, from: Hex, to: Hex) -> R {
+    if from == to {
+        return ill("a move needs two different hexes");
+    }
+    match s.unit(from) {
+        Some((o, _)) if o == me => {}
+        _ => return ill(format!("{from} holds no unit of yours")),
+    }
+    if s.board[to.idx()] != 0 {
+        return ill(format!("{to} is occupied"));
+    }
+    if move_dests(s, from) & to.bit() != 0 {
+        return Ok(());
+    }
+    let (_, kind) = s.unit(from).expect("checked");
+    if me == FALCON {
+        return ill(format!(
+            "{to} is more than 2 spaces from {from} (a Falcon unit moves at most 2)"
+        ));
+    }
+    if me == HUMAN && kind == Kind::H {
+        if WITHIN2[from.idx()] & !NEIGH[from.idx()] & to.bit() != 0 {
+            return ill(format!(
+                "a Charge from {from} to {to} would pass through an enemy unit"
+            ));
+        }
+        return ill(format!(
+            "{to} is not next to {from} nor to a chain of your units joined to it, \
+             nor two spaces away for a Charge"
+        ));
+    }
+    ill(format!(
+        "{to} is not next to {from} nor to a chain of your units joined to it"
+    ))
+}
+
+/// Is a Horde placement of a rallied Regular on `h` legal now?
+fn check_horde_hex(s: &State, me: u8, h: Hex) -> R {
+    let Some(hero) = s.find(GOBLIN, Kind::H) else {
+        return ill("the Goblin Hero is not on the map");
+    };
+    if s.board[h.idx()] != 0 {
+        return ill(format!("{h} is occupied"));
+    }
+    if h == CHIP {
+        return ill(format!("{h} is Chip: a new unit cannot be placed there"));
+    }
+    if !adjacent(hero, h) {
+        return ill(format!("{h} is not next to the Goblin Hero"));
+    }
+    check_limits(s, me)
+}
+
+/// The pile a rally takes a Regular from: the one named if it holds one,
+/// else the first side in turn order (other than `me`) whose pile does.
+fn rally_pile(s: &State, me: u8, named: Option<u8>) -> Option<u8> {
+    if let Some(p) = named {
+        if s.pile[usize::from(p)][usize::from(me)][0] > 0 {
+            return Some(p);
+        }
+    }
+    s.sides()
+        .iter()
+        .copied()
+        .find(|&p| p != me && s.pile[usize::from(p)][usize::from(me)][0] > 0)
+}
+
+fn check_rally(s: &State, me: u8, pile: Option<u8>, at: Option<Hex>) -> R {
+    if s.captured_of(me) < 2 {
+        return ill("rally needs at least two of your units captured");
+    }
+    if s.prisoners_held(me) == 0 {
+        return ill("rally needs at least one opposing unit in your Captured pile");
+    }
+    if rally_pile(s, me, None).is_none() {
+        return ill("no Regular unit of yours is captured (only Regulars can be rallied)");
+    }
+    if let Some(p) = pile {
+        if !s.plays(p) {
+            return ill(format!("{} is not in this game", army(p)));
+        }
+        if p == me {
+            return ill("you cannot rally from your own Captured pile");
+        }
+        if s.pile[usize::from(p)][usize::from(me)][0] == 0 {
+            return ill(format!(
+                "{}'s Captured pile holds no Regular of yours",
+                army(p)
+            ));
+        }
+    }
+    if let Some(h) = at {
+        if me != GOBLIN {
+            return ill("only the Goblin Horde places a rallied unit");
+        }
+        check_horde_hex(s, me, h)?;
+    }
+    Ok(())
+}
+
+fn withdraw_hex(s: &State, me: u8) -> R<Hex> {
+    if me == FALCON {
+        return ill("the Falcon army has no Mounted unit");
+    }
+    let Some(h) = s.find(me, Kind::M) else {
+        return ill(format!("the {} Mounted unit is not on the map", army(me)));
+    };
+    if awed(s, h) {
+        return ill(format!(
+            "the {} Mounted unit on {h} is next to the Falcon Hero (Awe) and cannot withdraw",
+            army(me)
+        ));
+    }
+    Ok(h)
+}
+
+fn check_partner(s: &State, me: u8, x: u8, what: &str) -> R {
+    if !s.opts.prisoner_exchange {
+        return ill("prisoner exchange is not in play (see the Options tag)");
+    }
+    if x == me {
+        return ill(format!("you cannot {what} yourself"));
+    }
+    if !s.plays(x) {
+        return ill(format!("{} is not in this game", army(x)));
+    }
+    if !s.in_game(x) {
+        return ill(format!("{} is out of the game", army(x)));
+    }
+    Ok(())
+}
+
+fn check_exchange(s: &State, me: u8, x: u8) -> R {
+    check_partner(s, me, x, "exchange with")?;
+    if s.captured_of(me) < 2 {
+        return ill("an exchange needs at least two of your units captured");
+    }
+    if s.pile[usize::from(me)][usize::from(x)][0] == 0 {
+        return ill(format!(
+            "an exchange with {} needs one of its Regulars in your Captured pile",
+            army(x)
+        ));
+    }
+    if s.pile[usize::from(x)][usize::from(me)][0] == 0 {
+        return ill(format!(
+            "{}'s Captured pile holds no Regular of yours",
+            army(x)
+        ));
+    }
+    if s.offers[usize::from(x)] & (1 << me) == 0 {
+        return ill(format!(
+            "{} has not offered an exchange to {}",
+            army(x),
+            army(me)
+        ));
+    }
+    Ok(())
+}
+
+/// Could the mover make the turn's mandatory action now?
+pub fn main_action_possible(s: &State) -> bool {
+    let me = s.mover;
+    for kind in Kind::ALL {
+        if s.reserve[usize::from(me)][kind.idx()] == 0 {
+            continue;
+        }
+        let cand = placement_reach(s, me) & !s.occupied() & super::board::ALL;
+        for h in hexes(cand) {
+            if check_place(s, me, kind, h).is_ok() {
+                return true;
+            }
+        }
+    }
+    for f in hexes(s.own(me)) {
+        if move_dests(s, f) != 0 {
+            return true;
+        }
+    }
+    if check_rally(s, me, None, None).is_ok() || withdraw_hex(s, me).is_ok() {
+        return true;
+    }
+    s.sides().iter().any(|&x| check_exchange(s, me, x).is_ok())
+}
+
+// ---------------------------------------------------------------------------
+// Applying actions.
+
+fn game_over(s: &State) -> Illegal {
+    Illegal::new(match s.result {
+        DRAW => "the game is over (a draw)".to_string(),
+        r => format!("the game is over ({} won)", army(r - 1)),
+    })
+}
+
+/// Apply one action, all or nothing.
+pub fn apply(state: &mut State, a: Action) -> R {
+    let mut s = state.clone();
+    apply_in(&mut s, a)?;
+    *state = s;
+    Ok(())
+}
+
+fn is_advance(s: &State, from: Hex, to: Hex) -> bool {
+    s.t.adv_to & to.bit() != 0
+        && s.board[to.idx()] == 0
+        && adjacent(from, to)
+        && matches!(s.unit(from), Some((o, _)) if o == s.mover)
+}
+
+/// Take the turn's mandatory action slot for `what`; `dwarf_hero` is a move
+/// of the Dwarf Hero.
+fn take_main(s: &mut State, what: Main, dwarf_hero: bool) -> R {
+    let t = &mut s.t;
+    if dwarf_hero {
+        return match t.main {
+            Main::None => {
+                t.main = Main::DwarfHero;
+                Ok(())
+            }
+            Main::Place | Main::Move if !t.berserk => {
+                t.berserk = true;
+                Ok(())
+            }
+            Main::Place | Main::Move | Main::DwarfHero => {
+                ill("the Dwarf Hero has already moved this turn")
+            }
+            _ => ill("the turn's action was already made"),
+        };
+    }
+    match t.main {
+        Main::None => {
+            t.main = what;
+            Ok(())
+        }
+        Main::DwarfHero if matches!(what, Main::Place | Main::Move) => {
+            t.main = what;
+            t.berserk = true;
+            Ok(())
+        }
+        _ => ill("the turn's action was already made"),
+    }
+}
+
+fn apply_in(s: &mut State, a: Action) -> R {
+    if s.over() {
+        return Err(game_over(s));
+    }
+    let me = s.mover;
+    if !s.in_game(me) {
+        return ill(format!("{} is out of the game", army(me)));
+    }
+    // An Advance After Capture may be pending: a movement that is a legal
+    // advance now is the advance; any other action but the free
+    // `offer-exchange` (which leaves the map alone) declines it.
+    while s.t.adv_to != 0 && !matches!(a, Action::OfferExchange(_)) {
+        if let Action::Move { from, to } = a {
+            if is_advance(s, from, to) {
+                let (side, kind) = s.unit(from).expect("checked");
+                s.board[to.idx()] = s.board[from.idx()];
+                s.board[from.idx()] = 0;
+                s.log.push(Event::Move {
+                    side,
+                    kind,
+                    from,
+                    to,
+                    how: How::Advance,
+                });
+                s.t.adv_to = 0;
+                s.t.acts += 1;
+                resolve(s, me, true);
+                return Ok(());
+            }
+        }
+        s.t.adv_to = 0;
+        resolve(s, me, true);
+        if s.over() {
+            return Err(game_over(s));
+        }
+        if !s.in_game(me) {
+            return ill(format!("{} is out of the game", army(me)));
+        }
+    }
+    match a {
+        Action::Place { kind, hex } => {
+            if s.t.main != Main::None && s.t.main != Main::DwarfHero {
+                return ill("the turn's action was already made");
+            }
+            check_place(s, me, kind, hex)?;
+            take_main(s, Main::Place, false)?;
+            s.reserve[usize::from(me)][kind.idx()] -= 1;
+            s.board[hex.idx()] = unit_code(me, kind);
+            s.log.push(Event::Place {
+                side: me,
+                kind,
+                hex,
+            });
+            resolve(s, me, true);
+        }
+        Action::Move { from, to } => {
+            let kind = match s.unit(from) {
+                Some((o, k)) if o == me => k,
+                _ if from == to => return ill("a move needs two different hexes"),
+                _ => return ill(format!("{from} holds no unit of yours")),
+            };
+            let dwarf_hero = me == DWARF && kind == Kind::H;
+            take_main(s, Main::Move, dwarf_hero)?;
+            check_move(s, me, from, to)?;
+            let how = if dwarf_hero && s.t.berserk {
+                How::Berserk
+            } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
+                let own = s.own(HUMAN);
+                nbrs(grow(from.bit(), own)) & to.bit() == 0
+            } {
+                How::Charge
+            } else {
+                How::Main
+            };
+            s.board[to.idx()] = s.board[from.idx()];
+            s.board[from.idx()] = 0;
+            s.log.push(Event::Move {
+                side: me,
+                kind,
+                from,
+                to,
+                how,
+            });
+            resolve(s, me, true);
+        }
+        Action::Rally { pile, at } => {
+            take_main(s, Main::Rally, false)?;
+            check_rally(s, me, pile, at)?;
+            let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
+                2
+            } else {
+                1
+            };
+            s.t.rally = Some(Rally {
+                side: me,
+                pile,
+                at,
+                flips,
+            });
+            s.log.push(Event::RallyDeclared { side: me, pile, at });
+        }
+        Action::Withdraw => {
+            take_main(s, Main::Withdraw, false)?;
+            let h = withdraw_hex(s, me)?;
+            s.board[h.idx()] = 0;
+            s.reserve[usize::from(me)][Kind::M.idx()] += 1;
+            s.log.push(Event::Withdraw { side: me, from: h });
+            resolve(s, me, true);
+        }
+        Action::Exchange(x) => {
+            if s.t.main != Main::None {
+                return ill("the turn's action was already made");
+            }
+            check_exchange(s, me, x)?;
+            take_main(s, Main::Exchange, false)?;
+            let (m, xi) = (usize::from(me), usize::from(x));
+            s.pile[m][xi][0] -= 1;
+            s.reserve[xi][0] += 1;
+            s.pile[xi][m][0] -= 1;
+            s.reserve[m][0] += 1;
+            s.log.push(Event::Exchange { side: me, with: x });
+        }
+        Action::OfferExchange(x) => {
+            check_partner(s, me, x, "offer an exchange to")?;
+            if s.offers[usize::from(me)] & (1 << x) != 0 {
+                return ill(format!(
+                    "you have already offered an exchange to {}",
+                    army(x)
+                ));
+            }
+            s.offers[usize::from(me)] |= 1 << x;
+            s.log.push(Event::Offer { side: me, to: x });
+        }
+        Action::Force { from, to } => {
+            if me != ELF {
+                return ill("only the Elf army can force an advance");
+            }
+            if s.t.acts != 0 {
+                return ill("a forced advance must be the turn's first action");
+            }
+            if s.force_mask & to.bit() == 0 {
+                return ill(format!(
+                    "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
+                ));
+            }
+            if s.board[to.idx()] != 0 {
+                return ill(format!("{to} is occupied"));
+            }
+            let (side, kind) = match s.unit(from) {
+                Some((o, k)) if o != ELF => (o, k),
+                _ => return ill(format!("{from} holds no enemy unit")),
+            };
+            if !adjacent(from, to) {
+                return ill(format!("{from} is not next to {to}"));
+            }
+            s.board[to.idx()] = s.board[from.idx()];
+            s.board[from.idx()] = 0;
+            s.force_mask = 0;
+            s.log.push(Event::Move {
+                side,
+                kind,
+                from,
+                to,
+                how: How::Forced,
+            });
+            resolve(s, me, true);
+        }
+    }
+    s.t.acts += 1;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Turns.
+
+/// Decline any pending advance and let the map settle.
+fn settle_map(s: &mut State) {
+    let me = s.mover;
+    while s.t.adv_to != 0 && !s.over() {
+        s.t.adv_to = 0;
+        resolve(s, me, true);
+    }
+    s.t.adv_to = 0;
+}
+
+/// Pass play to the next player still in.
+fn pass_on(s: &mut State) {
+    let me = s.mover;
+    if me == ELF {
+        s.force_mask = 0;
+    }
+    s.mover = s.next_in(me);
+    s.turn_no += 1;
+    s.t = TurnState::new();
+}
+
+/// Finish the turn.
+pub fn end_turn(state: &mut State) -> R {
+    if state.over() {
+        return Ok(());
+    }
+    let mut s = state.clone();
+    let me = s.mover;
+    settle_map(&mut s);
+    if !s.over() {
+        if s.in_game(me) && s.t.main == Main::None && main_action_possible(&s) {
+            return ill(
+                "the turn needs its action (a placement, a move, a rally or a withdrawal); \
+                 a pass is legal only when none is possible",
+            );
+        }
+        if s.in_game(me) {
+            s.pending = s.t.rally;
+        }
+        pass_on(&mut s);
+    }
+    *state = s;
+    Ok(())
+}
+
+/// Start a turn.
+pub fn begin_turn(s: &mut State) -> R {
+    if s.over() {
+        return Err(game_over(s));
+    }
+    if let Some(r) = s.pending {
+        return ill(format!(
+            "the rally by {} must be settled first",
+            army(r.side)
+        ));
+    }
+    s.fresh_log();
+    s.t = TurnState::new();
+    Ok(())
+}
+
+/// Settle a pending rally with its coin values (1 = heads).
+pub fn settle(state: &mut State, values: &[u32]) -> R {
+    let Some(r) = state.pending else {
+        return ill("no chance event is pending");
+    };
+    if values.len() != usize::from(r.flips) {
+        return ill(format!(
+            "the rally needs {} coin value{}, got {}",
+            r.flips,
+            if r.flips == 1 { "" } else { "s" },
+            values.len()
+        ));
+    }
+    if let Some(v) = values.iter().find(|&&v| v > 1) {
+        return ill(format!("a coin value must be 0 or 1, got {v}"));
+    }
+    let mut s = state.clone();
+    s.pending = None;
+    s.fresh_log();
+    let heads = values.contains(&1);
+    let me = r.side;
+    let mut from_pile = None;
+    let mut placed = None;
+    if heads && s.in_game(me) {
+        if let Some(p) = rally_pile(&s, me, r.pile) {
+            from_pile = Some(p);
+            s.pile[usize::from(p)][usize::from(me)][0] -= 1;
+            match r.at {
+                Some(h) if check_horde_hex(&s, me, h).is_ok() => {
+                    s.board[h.idx()] = unit_code(me, Kind::R);
+                    placed = Some(h);
+                }
+                _ => s.reserve[usize::from(me)][0] += 1,
+            }
+        }
+    }
+    s.log.push(Event::RallySettled {
+        side: me,
+        heads,
+        from_pile,
+        placed,
+    });
+    if placed.is_some() {
+        resolve(&mut s, me, false);
+    }
+    if !s.over() && !s.in_game(s.mover) {
+        s.mover = s.next_in(s.mover);
+    }
+    *state = s;
+    Ok(())
+}
+
+/// `side` resigns: in a game of three or more it leaves like an eliminated
+/// player; the last player in wins.
+pub fn resign(s: &mut State, side: u8) {
+    if s.over() || !s.in_game(side) {
+        return;
+    }
+    let mover = side == s.mover;
+    if mover {
+        settle_map(s);
+    }
+    if s.over() {
+        return;
+    }
+    if s.in_game(side) {
+        s.fresh_log();
+        s.log.push(Event::Resign { side });
+        eliminate(s, side);
+        check_last(s);
+        // Units leaving the map uncover a named-space victory only when the
+        // Falcon army leaves.
+        check_victory(s);
+    }
+    if mover && !s.over() {
+        pass_on(s);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Legal actions.
+
+fn push_if_ok(s: &State, a: Action, out: &mut Vec<Action>) {
+    let mut w = s.clone();
+    if apply_in(&mut w, a).is_ok() {
+        out.push(a);
+    }
+}
+
+/// Every action legal now, in a stable order.
+pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
+    if s.over() || !s.in_game(s.mover) {
+        return;
+    }
+    let me = s.mover;
+    let paused = s.t.adv_to != 0;
+    // Where a pending advance is declined by any other action, candidates
+    // come from the position after the decline.
+    let declined;
+    let base = if paused {
+        let mut d = s.clone();
+        settle_map(&mut d);
+        if d.over() || !d.in_game(me) {
+            // Only advances remain possible.
+            for from in hexes(s.own(me)) {
+                for to in hexes(s.t.adv_to & NEIGH[from.idx()]) {
+                    push_if_ok(s, Action::Move { from, to }, out);
+                }
+            }
+            return;
+        }
+        declined = d;
+        &declined
+    } else {
+        s
+    };
+    let vacant = !base.occupied() & super::board::ALL;
+    // The forced advance.
+    if me == ELF && s.t.acts == 0 {
+        for to in hexes(s.force_mask & vacant) {
+            for from in hexes(NEIGH[to.idx()] & s.occupied() & !s.own(ELF)) {
+                push_if_ok(s, Action::Force { from, to }, out);
+            }
+        }
+    }
+    let main_open = matches!(base.t.main, Main::None | Main::DwarfHero);
+    // Placements.
+    if main_open {
+        for kind in Kind::ALL {
+            if base.reserve[usize::from(me)][kind.idx()] == 0 {
+                continue;
+            }
+            for hex in hexes(placement_reach(base, me) & vacant) {
+                push_if_ok(s, Action::Place { kind, hex }, out);
+            }
+        }
+    }
+    // Moves, advances, Berserk moves.
+    for from in hexes(s.own(me)) {
+        let mut dests = 0;
+        if paused {
+            dests |= s.t.adv_to & NEIGH[from.idx()];
+        }
+        if base.own(me) & from.bit() != 0 && (main_open || me == DWARF) {
+            dests |= move_dests(base, from);
+        }
+        for to in hexes(dests) {
+            push_if_ok(s, Action::Move { from, to }, out);
+        }
+    }
+    if base.t.main != Main::None {
+        // Only free actions remain.
+        for &x in s.sides() {
+            push_if_ok(s, Action::OfferExchange(x), out);
+        }
+        return;
+    }
+    // Rallies.
+    let default_pile = rally_pile(base, me, None);
+    let mut piles: [Option<u8>; 6] = [None; 6];
+    let mut np = 1;
+    for &p in base.sides() {
+        if p != me && Some(p) != default_pile && base.pile[usize::from(p)][usize::from(me)][0] > 0 {
+            piles[np] = Some(p);
+            np += 1;
+        }
+    }
+    for &pile in &piles[..np] {
+        push_if_ok(s, Action::Rally { pile, at: None }, out);
+        if me == GOBLIN {
+            if let Some(hero) = base.find(GOBLIN, Kind::H) {
+                for h in hexes(NEIGH[hero.idx()] & vacant) {
+                    push_if_ok(s, Action::Rally { pile, at: Some(h) }, out);
+                }
+            }
+        }
+    }
+    push_if_ok(s, Action::Withdraw, out);
+    for &x in s.sides() {
+        push_if_ok(s, Action::Exchange(x), out);
+    }
+    for &x in s.sides() {
+        push_if_ok(s, Action::OfferExchange(x), out);
+    }
+}

@@ -1,0 +1,475 @@
+//! The position: the map, Reserves, Captured piles, who is in, and what has
+//! been done of the current turn.
+
+use super::board::{Hex, N_HEX};
+
+/// The armies, as indexes into [`super::BattleOfTheDale`]'s `SIDES`.
+pub const HUMAN: u8 = 0;
+/// Elf army.
+pub const ELF: u8 = 1;
+/// Dwarf army.
+pub const DWARF: u8 = 2;
+/// Goblin army.
+pub const GOBLIN: u8 = 3;
+/// Falcon army.
+pub const FALCON: u8 = 4;
+
+/// Army names, canonical case.
+pub const ARMY: [&str; 5] = ["Human", "Elf", "Dwarf", "Goblin", "Falcon"];
+/// Two-letter army codes for the diagram.
+pub const CODE: [&str; 5] = ["Hu", "El", "Dw", "Go", "Fa"];
+
+/// A kind of unit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Kind {
+    /// Regular.
+    R = 0,
+    /// Mounted.
+    M = 1,
+    /// Hero.
+    H = 2,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 3] = [Kind::R, Kind::M, Kind::H];
+
+    /// Kind from index 0..3.
+    pub const fn from_index(i: u8) -> Kind {
+        match i {
+            0 => Kind::R,
+            1 => Kind::M,
+            _ => Kind::H,
+        }
+    }
+
+    /// Index 0..3.
+    pub const fn idx(self) -> usize {
+        self as usize
+    }
+
+    /// Letter: R, M or H.
+    pub const fn letter(self) -> char {
+        match self {
+            Kind::R => 'R',
+            Kind::M => 'M',
+            Kind::H => 'H',
+        }
+    }
+
+    /// Name: Regular, Mounted or Hero.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::R => "Regular",
+            Kind::M => "Mounted",
+            Kind::H => "Hero",
+        }
+    }
+}
+
+/// The starting army of a side: Regulars, Mounted, Heroes.
+pub const fn starting_army(side: u8) -> [u8; 3] {
+    if side == FALCON {
+        [5, 0, 1]
+    } else {
+        [4, 1, 1]
+    }
+}
+
+/// Optional rules in play.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Opts {
+    /// Prisoner Exchange (off unless named).
+    pub prisoner_exchange: bool,
+    /// MAX 5 UNITS (on unless turned off).
+    pub max5: bool,
+    /// ARMS RACE (on unless turned off).
+    pub arms_race: bool,
+    /// HERO OR MOUNTED (on unless turned off).
+    pub hero_or_mounted: bool,
+}
+
+impl Default for Opts {
+    fn default() -> Self {
+        Opts {
+            prisoner_exchange: false,
+            max5: true,
+            arms_race: true,
+            hero_or_mounted: true,
+        }
+    }
+}
+
+/// What the turn's mandatory action has been so far.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Main {
+    /// Nothing yet.
+    None,
+    /// A placement.
+    Place,
+    /// A move (for the Dwarf: of a Regular or the Mounted unit).
+    Move,
+    /// A lone move of the Dwarf Hero: the turn's action unless a placement
+    /// or another move follows, which makes it the Berserk move.
+    DwarfHero,
+    /// A rally.
+    Rally,
+    /// A withdrawal.
+    Withdraw,
+    /// A prisoner exchange.
+    Exchange,
+}
+
+/// A rally declared and waiting for its coin flips.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Rally {
+    /// The rallying army.
+    pub side: u8,
+    /// The Captured pile named, if any.
+    pub pile: Option<u8>,
+    /// The Goblin Horde's pre-declared placement, if any.
+    pub at: Option<Hex>,
+    /// Number of flips (2 for the Goblin Horde).
+    pub flips: u8,
+}
+
+/// How a unit came to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum How {
+    /// The turn's move.
+    Main,
+    /// The Dwarf Hero's Berserk move.
+    Berserk,
+    /// The Human Hero's Charge.
+    Charge,
+    /// Advance After Capture.
+    Advance,
+    /// An enemy unit forced forward by the Elf Hero.
+    Forced,
+}
+
+/// Something that happened, for the turn comment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Event {
+    /// A unit placed.
+    Place { side: u8, kind: Kind, hex: Hex },
+    /// A unit moved.
+    Move {
+        side: u8,
+        kind: Kind,
+        from: Hex,
+        to: Hex,
+        how: How,
+    },
+    /// A unit captured.
+    Capture {
+        owner: u8,
+        kind: Kind,
+        hex: Hex,
+        by: u8,
+    },
+    /// A unit retreated instead of being captured.
+    Retreat {
+        owner: u8,
+        kind: Kind,
+        from: Hex,
+        to: Hex,
+    },
+    /// A player is out (reduced to a single unit).
+    Out { side: u8 },
+    /// A rally declared.
+    RallyDeclared {
+        side: u8,
+        pile: Option<u8>,
+        at: Option<Hex>,
+    },
+    /// A rally settled.
+    RallySettled {
+        side: u8,
+        heads: bool,
+        from_pile: Option<u8>,
+        placed: Option<Hex>,
+    },
+    /// The Mounted unit withdrawn.
+    Withdraw { side: u8, from: Hex },
+    /// Prisoners exchanged.
+    Exchange { side: u8, with: u8 },
+    /// Standing consent to an exchange.
+    Offer { side: u8, to: u8 },
+    /// A player resigned.
+    Resign { side: u8 },
+}
+
+/// Capacity of the event log of one turn.
+pub const LOG_CAP: usize = 40;
+
+/// The events of the latest turn (and the settlement before it).
+#[derive(Clone, Copy, Debug)]
+pub struct Log {
+    /// Turn number the events belong to.
+    pub turn: u32,
+    /// Number of events kept.
+    pub len: u8,
+    /// Set when events were dropped for lack of room.
+    pub overflow: bool,
+    /// The events.
+    pub ev: [Event; LOG_CAP],
+}
+
+impl Log {
+    /// An empty log for `turn`.
+    pub fn new(turn: u32) -> Self {
+        Log {
+            turn,
+            len: 0,
+            overflow: false,
+            ev: [Event::Out { side: 0 }; LOG_CAP],
+        }
+    }
+
+    /// Record an event.
+    pub fn push(&mut self, e: Event) {
+        if usize::from(self.len) < LOG_CAP {
+            self.ev[usize::from(self.len)] = e;
+            self.len += 1;
+        } else {
+            self.overflow = true;
+        }
+    }
+
+    /// The events kept.
+    pub fn events(&self) -> &[Event] {
+        &self.ev[..usize::from(self.len)]
+    }
+}
+
+/// What has been done of the current turn.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnState {
+    /// Actions applied so far.
+    pub acts: u8,
+    /// The mandatory action so far.
+    pub main: Main,
+    /// The Dwarf Hero's Berserk move was made.
+    pub berserk: bool,
+    /// Hexes an Advance After Capture may enter now (0: none pending).
+    pub adv_to: u32,
+    /// A rally declared this turn.
+    pub rally: Option<Rally>,
+}
+
+impl Default for TurnState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TurnState {
+    /// A fresh turn.
+    pub const fn new() -> Self {
+        TurnState {
+            acts: 0,
+            main: Main::None,
+            berserk: false,
+            adv_to: 0,
+            rally: None,
+        }
+    }
+}
+
+/// Result code: still going.
+pub const ONGOING: u8 = 0;
+/// Result code: a draw (a win is `1 + side`).
+pub const DRAW: u8 = 6;
+
+/// The whole position.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Per hex: 0 if empty, else `1 + 3 * side + kind`.
+    pub board: [u8; N_HEX],
+    /// Reserve per side and kind.
+    pub reserve: [[u8; 3]; 5],
+    /// Captured piles: `pile[capturer][owner][kind]`.
+    pub pile: [[[u8; 3]; 5]; 5],
+    /// The sides in turn order.
+    pub order: [u8; 5],
+    /// How many sides play.
+    pub n: u8,
+    /// Position of each side in the turn order (255: not playing).
+    pub pos: [u8; 5],
+    /// Bit mask of the sides that play.
+    pub playing: u8,
+    /// Bit mask of the sides that are out (eliminated or resigned).
+    pub out: u8,
+    /// `offers[p]`: bit mask of the sides `p` consents to exchange with.
+    pub offers: [u8; 5],
+    /// Optional rules.
+    pub opts: Opts,
+    /// The side to move.
+    pub mover: u8,
+    /// Turn number, from 1.
+    pub turn_no: u32,
+    /// [`ONGOING`], `1 + side` for a win, or [`DRAW`].
+    pub result: u8,
+    /// Hexes left by a retreat the Elf Hero gave since the Elf's last turn.
+    pub force_mask: u32,
+    /// A rally waiting for its flips.
+    pub pending: Option<Rally>,
+    /// The current turn.
+    pub t: TurnState,
+    /// Events of the latest turn.
+    pub log: Log,
+}
+
+/// Encode a unit for [`State::board`].
+pub const fn unit_code(side: u8, kind: Kind) -> u8 {
+    1 + 3 * side + kind as u8
+}
+
+impl State {
+    /// The unit on `h`, if any.
+    pub fn unit(&self, h: Hex) -> Option<(u8, Kind)> {
+        let c = self.board[h.idx()];
+        if c == 0 {
+            None
+        } else {
+            Some(((c - 1) / 3, Kind::from_index((c - 1) % 3)))
+        }
+    }
+
+    /// Mask of the occupied hexes.
+    pub fn occupied(&self) -> u32 {
+        let mut m = 0;
+        for (i, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Mask of `side`'s units.
+    pub fn own(&self, side: u8) -> u32 {
+        let mut m = 0;
+        for (i, &c) in self.board.iter().enumerate() {
+            if c != 0 && (c - 1) / 3 == side {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Mask of the units of one side and kind.
+    pub fn own_kind(&self, side: u8, kind: Kind) -> u32 {
+        let code = unit_code(side, kind);
+        let mut m = 0;
+        for (i, &c) in self.board.iter().enumerate() {
+            if c == code {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Where a side's unique unit of `kind` (Mounted or Hero) stands.
+    pub fn find(&self, side: u8, kind: Kind) -> Option<Hex> {
+        let m = self.own_kind(side, kind);
+        if m == 0 {
+            None
+        } else {
+            Some(Hex(m.trailing_zeros() as u8))
+        }
+    }
+
+    /// Does `side` play and is it still in?
+    pub fn in_game(&self, side: u8) -> bool {
+        side < 5 && self.playing & (1 << side) != 0 && self.out & (1 << side) == 0
+    }
+
+    /// Does `side` play in this game at all?
+    pub fn plays(&self, side: u8) -> bool {
+        side < 5 && self.playing & (1 << side) != 0
+    }
+
+    /// Number of sides still in.
+    pub fn players_in(&self) -> u32 {
+        (self.playing & !self.out).count_ones()
+    }
+
+    /// The sides in turn order.
+    pub fn sides(&self) -> &[u8] {
+        &self.order[..usize::from(self.n)]
+    }
+
+    /// Units of `side` on the map.
+    pub fn map_count(&self, side: u8) -> u32 {
+        self.own(side).count_ones()
+    }
+
+    /// Units of `side` on the map and in its Reserve.
+    pub fn strength(&self, side: u8) -> u32 {
+        self.map_count(side)
+            + self.reserve[usize::from(side)]
+                .iter()
+                .map(|&x| u32::from(x))
+                .sum::<u32>()
+    }
+
+    /// Units of `side` in anybody's Captured pile.
+    pub fn captured_of(&self, side: u8) -> u32 {
+        (0..5)
+            .map(|p| {
+                self.pile[p][usize::from(side)]
+                    .iter()
+                    .map(|&x| u32::from(x))
+                    .sum::<u32>()
+            })
+            .sum()
+    }
+
+    /// Units of other sides in `side`'s Captured pile.
+    pub fn prisoners_held(&self, side: u8) -> u32 {
+        (0..5u8)
+            .filter(|&o| o != side)
+            .map(|o| {
+                self.pile[usize::from(side)][usize::from(o)]
+                    .iter()
+                    .map(|&x| u32::from(x))
+                    .sum::<u32>()
+            })
+            .sum()
+    }
+
+    /// The next side still in after `side` in turn order.
+    pub fn next_in(&self, side: u8) -> u8 {
+        let n = usize::from(self.n);
+        let p = usize::from(self.pos[usize::from(side)]);
+        for k in 1..=n {
+            let s = self.order[(p + k) % n];
+            if self.in_game(s) {
+                return s;
+            }
+        }
+        side
+    }
+
+    /// Turn-order distance from `from` forward to `to` (1..n), for ties.
+    pub fn after(&self, from: u8, to: u8) -> usize {
+        let n = usize::from(self.n);
+        let a = usize::from(self.pos[usize::from(from)]);
+        let b = usize::from(self.pos[usize::from(to)]);
+        (b + n - a) % n
+    }
+
+    /// Is the game over?
+    pub fn over(&self) -> bool {
+        self.result != ONGOING
+    }
+
+    /// Start the log of the current turn if it belongs to an older turn.
+    pub fn fresh_log(&mut self) {
+        if self.log.turn != self.turn_no {
+            self.log = Log::new(self.turn_no);
+        }
+    }
+}
