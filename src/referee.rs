@@ -443,6 +443,30 @@ impl<G: Game> Referee<G> {
         let (mut state, derived) = self
             .start_turn(turn.reveal.map(|r| r.value))
             .map_err(|e| illegal(turn.span, None, e.reason))?;
+        if G::outcome(&state).is_over() || G::to_move(&state) != side {
+            // The pending event settled on this line ended the game or put
+            // this side out: the line may carry nothing but its reveal.
+            if let Some(item) = turn.actions().next() {
+                return Err(illegal(
+                    item.span,
+                    Some(item.text.to_string()),
+                    format!(
+                        "{side_name} is out since {} settled at the start of this turn: the line may only pass",
+                        derived.first().map_or("the pending event", |e| e.label)
+                    ),
+                ));
+            }
+            check_facts(turn, &derived, number, side_name)?;
+            let played = PlayedTurn {
+                number,
+                side,
+                before: state.clone(),
+                actions: Vec::new(),
+                resign: false,
+                chance: derived,
+            };
+            return Ok(self.commit_turn(index, turn.reveal.map(|r| r.value), state, played));
+        }
         let before = state.clone();
         let mut actions = Vec::with_capacity(turn.items.len());
         for item in turn.actions() {
@@ -491,25 +515,36 @@ impl<G: Game> Referee<G> {
         }
         check_facts(turn, &derived, number, side_name)?;
 
-        // Commit the turn.
-        if let Some(r) = turn.reveal {
-            self.latest[index] = Some(r.value);
-        }
-        self.lines[index] += 1;
-        self.turns = number;
-        self.state = state;
-        // An event pending now was declared by this turn (any earlier one
-        // was settled at its start).
-        self.declared = G::pending(&self.state).map(|_| (number, side));
-        self.chance.extend(derived.iter().cloned());
-        Ok(PlayedTurn {
+        let played = PlayedTurn {
             number,
             side,
             before,
             actions,
             resign: turn.resign.is_some(),
             chance: derived,
-        })
+        };
+        Ok(self.commit_turn(index, turn.reveal.map(|r| r.value), state, played))
+    }
+
+    /// Make `played` (which left the game in `state`) part of the game.
+    fn commit_turn(
+        &mut self,
+        index: usize,
+        reveal: Option<Hash>,
+        state: G::State,
+        played: PlayedTurn<G>,
+    ) -> PlayedTurn<G> {
+        if let Some(r) = reveal {
+            self.latest[index] = Some(r);
+        }
+        self.lines[index] += 1;
+        self.turns = played.number;
+        self.state = state;
+        // An event pending now was declared by this turn (any earlier one
+        // was settled at its start).
+        self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
+        self.chance.extend(played.chance.iter().cloned());
+        played
     }
 
     /// The position at the start of the next turn, for a mover whose line
@@ -559,6 +594,11 @@ impl<G: Game> Referee<G> {
             }
             G::settle(&mut state, &values)
                 .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
+        }
+        if G::outcome(&state).is_over() || G::to_move(&state) != side {
+            // The settlement ended the game, or put the settling player out
+            // (their line then carries nothing but its reveal).
+            return Ok((state, derived));
         }
         let mut chance = TurnChance::<G> {
             game_id: &self.header.game_id,

@@ -208,4 +208,9 @@ game_properties!(
     herald::games::castle_danger::CastleDanger,
     2usize..=2
 );
-game_properties!(breach_the_keep, herald::games::breach_the_keep::BreachTheKeep, 2usize..=2);
+game_properties!(
+    breach_the_keep,
+    herald::games::breach_the_keep::BreachTheKeep,
+    2usize..=2
+);
+game_properties!(battle_of_the_dale, herald::games::battle_of_the_dale::BattleOfTheDale, 2usize..=5);

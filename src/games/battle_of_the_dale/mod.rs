@@ -156,6 +156,11 @@ impl Game for BattleOfTheDale {
         })
     }
 
+    /// The rally coin reads `heads` (1) or `tails` (0).
+    fn chance_text(_label: &str, value: u32) -> String {
+        if value == 1 { "heads" } else { "tails" }.into()
+    }
+
     fn settle(state: &mut State, values: &[u32]) -> Result<(), Illegal> {
         rules::settle(state, values)
     }

@@ -1332,4 +1332,3 @@ fn the_documented_example_game_is_legal() {
         "White won: breached Black's home Keep; White 28 points in play, Black 28"
     );
 }
-
