@@ -1423,7 +1423,6 @@ fn help_shows_examples() {
 }
 
 #[test]
-#[ignore = "herald bug: replay, legal, fate, completions and man --help show no Examples"]
 fn every_subcommand_help_shows_examples() {
     for command in ["replay", "legal", "fate", "completions", "man"] {
         herald()
@@ -1496,10 +1495,8 @@ fn output_into_a_pipe_or_with_no_color_carries_no_ansi_escapes() {
 
 // ---------------------------------------------------------------- known herald bugs
 // Each test below states the right behaviour and fails today; they are
-// left out of the run (#[ignore]) until herald is fixed.
 
 #[test]
-#[ignore = "herald bug: with a tab before the action the source line is shown with the tab expanded but the carets are not shifted"]
 fn underline_sits_under_the_action_when_the_line_holds_tabs() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("tabs.pbem");
@@ -1518,7 +1515,6 @@ fn underline_sits_under_the_action_when_the_line_holds_tabs() {
 }
 
 #[test]
-#[ignore = "herald bug: move replaces a symlinked record by a regular file and leaves the linked record behind"]
 #[cfg(unix)]
 fn move_through_a_symlink_updates_the_linked_record() {
     let dir = TempDir::new().unwrap();
@@ -1541,7 +1537,6 @@ fn move_through_a_symlink_updates_the_linked_record() {
 }
 
 #[test]
-#[ignore = "herald bug: new -o and annotate -o create files with mode 0600 whatever the umask"]
 #[cfg(unix)]
 fn new_and_annotate_create_records_with_the_umask_permissions() {
     use std::os::unix::fs::PermissionsExt;

@@ -143,6 +143,11 @@ Examples:
         unicode: bool,
     },
     /// Draw every position in turn, each under the turn that led to it.
+    #[command(after_help = "\
+Examples:
+  herald replay game.pbem | less -R
+  herald replay game.pbem --unicode
+  herald replay game.pbem --format json")]
     Replay {
         #[command(flatten)]
         input: Input,
@@ -163,11 +168,26 @@ Examples:
         output: Option<PathBuf>,
     },
     /// List every legal action for the side to move, with its cost.
+    #[command(after_help = "\
+When a chance event is pending (a rally), the actions depend on how it
+settles, which the mover's reveal decides: the mover gives --key to see them.
+
+Examples:
+  herald legal game.pbem
+  herald legal game.pbem --key elf.key --format json")]
     Legal {
         #[command(flatten)]
         input: Input,
+        /// The mover's key file: settles pending chance first (nothing is
+        /// written).
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
     },
     /// List every chance event: turn, label, whose reveals went in, value.
+    #[command(after_help = "\
+Examples:
+  herald fate dale.pbem
+  herald fate dale.pbem --format json")]
     Fate {
         #[command(flatten)]
         input: Input,
@@ -195,10 +215,19 @@ Examples:
         print: bool,
     },
     /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  herald completions bash > ~/.local/share/bash-completion/completions/herald
+  herald completions zsh > ~/.zfunc/_herald
+  herald completions fish > ~/.config/fish/completions/herald.fish")]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff).
+    #[command(after_help = "\
+Examples:
+  herald man > ~/.local/share/man/man1/herald.1
+  herald man | man -l -")]
     Man,
 }

@@ -101,7 +101,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Legal { input } => with_record(&input.record, input.format, Legal(input.format)),
+        Command::Legal { input, key } => with_record(
+            &input.record,
+            input.format,
+            Legal {
+                format: input.format,
+                key,
+            },
+        ),
         Command::Fate { input } => with_record(&input.record, input.format, Fate(input.format)),
         Command::Keygen {
             side,
@@ -579,7 +586,10 @@ impl RecordCommand for Annotate {
 
 // ---------------------------------------------------------------- legal
 
-struct Legal(Format);
+struct Legal {
+    format: Format,
+    key: Option<PathBuf>,
+}
 
 #[derive(Serialize)]
 struct JsonAction {
@@ -605,13 +615,23 @@ impl RecordCommand for Legal {
         if G::outcome(&referee.state).is_over() {
             note = Some(format!("the game is over: {}", G::summary(&referee.state)));
         } else {
-            if let Some(p) = referee.pending() {
-                note = Some(format!(
-                    "{} by {} is not settled yet: it settles with this turn's reveal, before these actions",
-                    p.label, p.side
-                ));
-            }
-            match referee.preview() {
+            let side = G::to_move(&referee.state);
+            let preview = match &self.key {
+                Some(path) => {
+                    let reveal = mover_reveal(&referee, side, path)?;
+                    referee.start_turn(Some(reveal)).map(|(state, _)| state)
+                }
+                None => {
+                    if let Some(p) = referee.pending() {
+                        note = Some(format!(
+                            "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
+                            p.label, p.side, p.settled_by
+                        ));
+                    }
+                    referee.preview()
+                }
+            };
+            match preview {
                 Ok(state) => {
                     let mut list = Vec::new();
                     G::legal_actions(&state, &mut list);
@@ -623,11 +643,11 @@ impl RecordCommand for Legal {
                         })
                         .collect();
                 }
-                Err(e) => note = Some(e.reason),
+                Err(e) => note = Some(note.unwrap_or(e.reason)),
             }
         }
         let to_move = side_to_move(&referee);
-        match self.0 {
+        match self.format {
             Format::Json => print_json(&JsonLegal {
                 schema: SCHEMA_VERSION,
                 game: G::ID,
@@ -730,6 +750,46 @@ impl RecordCommand for Fate {
 }
 
 // ---------------------------------------------------------------- move
+
+/// The reveal for `side`'s next line, from its key file, after checking
+/// that the key is that side's in this very game.
+fn mover_reveal<G: Game>(
+    referee: &Referee<G>,
+    side: game::Side,
+    path: &Path,
+) -> Result<crate::fairness::Hash, Failure> {
+    let side_name = side.name::<G>();
+    let key = KeyFile::read(path)?;
+    if !key.game.eq_ignore_ascii_case(G::ID) || !key.side.eq_ignore_ascii_case(side_name) {
+        return Err(Failure::usage(format!(
+            "{} is a key for {} in {}, but it is {side_name}'s turn in {}",
+            path.display(),
+            key.side,
+            key.game,
+            G::ID
+        )));
+    }
+    if key.chain != referee.header.chain_id {
+        return Err(Failure::usage(format!(
+            "{} was made for another game (or the header changed since): a key serves one game only",
+            path.display()
+        )));
+    }
+    let index = referee.header.sides.iter().position(|&s| s == side);
+    if index.and_then(|i| referee.header.commits[i]) != Some(key.commit) {
+        return Err(Failure::usage(format!(
+            "{} does not belong to this game: its commitment is not {side_name}Commit",
+            path.display()
+        )));
+    }
+    let j = referee.lines_of(side) + 1;
+    key.reveal(j).ok_or_else(|| {
+        Failure::usage(format!(
+            "{side_name}'s hash chain is used up after {} turns",
+            j - 1
+        ))
+    })
+}
 
 struct Move {
     text: String,
@@ -839,33 +899,7 @@ impl RecordCommand for Move {
         let mut turn = turn.clone();
         match (&self.key, referee.latest_reveal(side)) {
             (Some(path), Some(_)) => {
-                let key = KeyFile::read(path)?;
-                if !key.game.eq_ignore_ascii_case(G::ID) || !key.side.eq_ignore_ascii_case(side_name) {
-                    return Err(Failure::usage(format!(
-                        "{} is a key for {} in {}, but it is {side_name}'s turn in {}",
-                        path.display(),
-                        key.side,
-                        key.game,
-                        G::ID
-                    )));
-                }
-                if key.chain != referee.header.chain_id {
-                    return Err(Failure::usage(format!(
-                        "{} was made for another game (or the header changed since): a key serves one game only",
-                        path.display()
-                    )));
-                }
-                let index = referee.header.sides.iter().position(|&s| s == side);
-                if index.and_then(|i| referee.header.commits[i]) != Some(key.commit) {
-                    return Err(Failure::usage(format!(
-                        "{} does not belong to this game: its commitment is not {side_name}Commit",
-                        path.display()
-                    )));
-                }
-                let j = referee.lines_of(side) + 1;
-                let value = key.reveal(j).ok_or_else(|| {
-                    Failure::usage(format!("{side_name}'s hash chain is used up after {} turns", j - 1))
-                })?;
+                let value = mover_reveal(&referee, side, path)?;
                 turn.reveal = Some(Reveal {
                     value,
                     span: Span::new(turn.span.end, turn.span.end),
@@ -1053,7 +1087,12 @@ impl IdCommand for New {
     fn run<G: Game>(self) -> Result<Exit, Failure> {
         let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
         for spec in &self.sides {
-            let (name, contact) = spec.split_once('=').unwrap_or((spec.as_str(), ""));
+            let Some((name, contact)) = spec.split_once('=').filter(|(_, c)| !c.trim().is_empty())
+            else {
+                return Err(Failure::usage(format!(
+                    "--side takes SIDE=CONTACT, how to reach that player (e.g. Blue=ann@example.org), not `{spec}`"
+                )));
+            };
             let Some(side) = game::side_by_name::<G>(name.trim()) else {
                 return Err(Failure::usage(format!(
                     "`{}` is not a side of {}: the sides are {}",

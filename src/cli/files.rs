@@ -45,23 +45,40 @@ pub fn load(path: &Path) -> Result<Source, Failure> {
 }
 
 /// Replace `path` with `contents` atomically (temporary file + rename).
+/// A symbolic link is followed: the file it points to is replaced. A new
+/// file gets the usual permissions (0666 less the umask); an existing one
+/// keeps its own.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), Failure> {
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    write_replacing(path, contents, false)
+}
+
+fn write_replacing(path: &Path, contents: &[u8], no_clobber: bool) -> Result<(), Failure> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".herald-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(fail)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".herald-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Created with open(2)'s mode, so the umask applies.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(fail)?;
     if let Ok(meta) = std::fs::metadata(path) {
         let _ = tmp.as_file().set_permissions(meta.permissions());
     }
     tmp.write_all(contents).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
+    if no_clobber {
+        tmp.persist_noclobber(path).map_err(|e| fail(e.error))?;
+    } else {
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+    }
     Ok(())
 }
 
@@ -96,13 +113,17 @@ pub fn write_new_private(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Create a new file that must not exist yet (for `herald new -o`).
+/// Create a new file that must not exist yet (for `herald new -o`); the
+/// final rename refuses to replace a file that appeared meanwhile.
 pub fn write_new(path: &Path, contents: &[u8]) -> Result<(), Failure> {
-    if path.exists() {
-        return Err(Failure::usage(format!(
+    let exists = || {
+        Failure::usage(format!(
             "{} exists already: choose another name or remove it first",
             path.display()
-        )));
+        ))
+    };
+    if path.symlink_metadata().is_ok() {
+        return Err(exists());
     }
-    write_atomic(path, contents)
+    write_replacing(path, contents, true).map_err(|e| if path.exists() { exists() } else { e })
 }

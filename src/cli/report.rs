@@ -78,6 +78,8 @@ impl Problem {
     /// Locate a record parse error.
     pub fn from_parse(e: &ParseError, source: &Source) -> Self {
         let mut p = Problem::plain(ErrorKind::Parse, e.message.clone());
+        p.turn = e.turn;
+        p.side = e.side.clone();
         p.locate(e.span, source);
         p
     }
@@ -105,7 +107,9 @@ impl Problem {
     fn locate(&mut self, span: Span, source: &Source) {
         self.position = Some(source.position(span.start));
         let (_, line, range) = source.line_of(span);
-        self.underline = Some((line.to_owned(), range));
+        // Tabs become single spaces so that the underline stays in place
+        // (the renderer widens tabs but not the underline).
+        self.underline = Some((line.replace('\t', " "), range));
     }
 
     /// The JSON form.

@@ -121,6 +121,10 @@ pub struct ParseError {
     pub span: Span,
     /// What is wrong, for a player.
     pub message: String,
+    /// The turn, when the error is inside a turn whose head was read.
+    pub turn: Option<u32>,
+    /// That turn's side, as written.
+    pub side: Option<String>,
 }
 
 impl ParseError {
@@ -128,6 +132,14 @@ impl ParseError {
         ParseError {
             span,
             message: message.into(),
+            turn: None,
+            side: None,
         }
+    }
+
+    pub(crate) fn in_turn(mut self, turn: u32, side: &str) -> Self {
+        self.turn = Some(turn);
+        self.side = Some(side.to_owned());
+        self
     }
 }

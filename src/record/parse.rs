@@ -183,7 +183,7 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
         let body_from;
         if starts_turn {
             if let Some((turn, scan)) = current.take() {
-                turns.push(finish_turn(text, turn, scan)?);
+                turns.push(finish_in_turn(text, turn, scan)?);
             }
             if turns.len() >= MAX_TURNS {
                 return Err(ParseError::new(
@@ -238,9 +238,19 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
         }
     }
     if let Some((turn, scan)) = current.take() {
-        turns.push(finish_turn(text, turn, scan)?);
+        turns.push(finish_in_turn(text, turn, scan)?);
     }
     Ok(turns)
+}
+
+/// [`finish_turn`], naming the turn in its errors.
+fn finish_in_turn<'a>(
+    text: &'a str,
+    turn: Turn<'a>,
+    scan: BodyScan,
+) -> Result<Turn<'a>, ParseError> {
+    let (number, side) = (turn.number, turn.side);
+    finish_turn(text, turn, scan).map_err(|e| e.in_turn(number, side))
 }
 
 /// Collect body pieces from `from` to the end of the line, skipping
