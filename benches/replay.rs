@@ -1,1 +1,122 @@
-fn main() {}
+//! Criterion benchmarks of reading and refereeing records:
+//! `cargo bench --bench replay` (one game: `cargo bench --bench replay -- castle-danger`).
+//!
+//! For each game, on random legal self-play records made once outside the
+//! timed loop (50 records of up to 300 turns, with and without
+//! commitments), throughput in turns per second:
+//! - `<game>/<plain|commit>/parse+replay`: `Source::new` + `record::parse`
+//!   + `referee::replay` + `check_result` of every record;
+//! - `<game>/<plain|commit>/parse`: `Source::new` + `record::parse` only;
+//! - `<game>/check-300/end-to-end`: one 300-turn record with commitments,
+//!   as `herald check` handles it (without the process and the file read).
+//!   That record is also written to `target/tmp/check-300-<game>.pbem`
+//!   for timing the binary (`benches/RESULTS.md`).
+//!
+//! Every game is one line in `benches` at the bottom.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use herald::game::Game;
+use herald::games::breach_the_keep::BreachTheKeep;
+use herald::games::castle_danger::CastleDanger;
+use herald::record::{self, Source};
+use herald::referee;
+use herald::selfplay::{self, Options};
+
+/// Records per batch.
+const RECORDS: usize = 50;
+/// Turn limit of a self-play game.
+const MAX_TURNS: u32 = 300;
+
+/// A self-play record of `G`, or `None` when the game cannot be played
+/// this way (e.g. it needs commitments for its chance).
+fn selfplay<G: Game>(seed: u64, commitments: bool) -> Option<String> {
+    let mut options = Options::new::<G>(seed, G::MIN_SIDES);
+    options.max_turns = MAX_TURNS;
+    options.commitments = commitments;
+    selfplay::record::<G>(&options).ok()
+}
+
+fn turns(text: &str) -> u64 {
+    let source = Source::new(text.as_bytes()).expect("self-play text is a record");
+    record::parse(&source)
+        .expect("self-play parses")
+        .turns
+        .len() as u64
+}
+
+/// What `herald check` does with the bytes of a record of `G`, past the
+/// file read; the number of turns.
+fn check<G: Game>(bytes: &[u8]) -> u32 {
+    let source = Source::new(bytes).expect("record text");
+    let parsed = record::parse(&source).expect("record parses");
+    let referee = referee::replay::<G>(&parsed, |_, _| {}).expect("record is valid");
+    referee.check_result().expect("Result tag agrees");
+    black_box(G::summary(&referee.state));
+    referee.turns
+}
+
+fn parse_only(bytes: &[u8]) -> usize {
+    let source = Source::new(bytes).expect("record text");
+    let parsed = record::parse(&source).expect("record parses");
+    parsed.turns.len()
+}
+
+/// All the benchmarks of one game.
+fn game<G: Game>(c: &mut Criterion) {
+    for commitments in [false, true] {
+        let texts: Vec<String> = (0..RECORDS as u64)
+            .filter_map(|seed| selfplay::<G>(seed, commitments))
+            .collect();
+        if texts.is_empty() {
+            continue;
+        }
+        let total: u64 = texts.iter().map(|t| turns(t)).sum();
+        let name = format!("{}/{}", G::ID, if commitments { "commit" } else { "plain" });
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Elements(total));
+        group.sample_size(20);
+        group.measurement_time(Duration::from_secs(8));
+        group.bench_function("parse+replay", |b| {
+            b.iter(|| {
+                for text in &texts {
+                    black_box(check::<G>(black_box(text.as_bytes())));
+                }
+            })
+        });
+        group.bench_function("parse", |b| {
+            b.iter(|| {
+                for text in &texts {
+                    black_box(parse_only(black_box(text.as_bytes())));
+                }
+            })
+        });
+        group.finish();
+    }
+
+    // One record that runs the full 300 turns (the first seed whose game
+    // lasts that long), with commitments when the game allows them.
+    let long = (1000..1200)
+        .filter_map(|seed| selfplay::<G>(seed, true).or_else(|| selfplay::<G>(seed, false)))
+        .find(|t| turns(t) == u64::from(MAX_TURNS))
+        .expect("a self-play game that lasts 300 turns");
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("check-{MAX_TURNS}-{}.pbem", G::ID));
+    std::fs::write(&file, &long).expect("write the 300-turn record");
+    let mut group = c.benchmark_group(format!("{}/check-{MAX_TURNS}", G::ID));
+    group.throughput(Throughput::Elements(turns(&long)));
+    group.bench_function("end-to-end", |b| {
+        b.iter(|| black_box(check::<G>(black_box(long.as_bytes()))))
+    });
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    game::<CastleDanger>(c);
+    game::<BreachTheKeep>(c);
+}
+
+criterion_group!(replay, benches);
+criterion_main!(replay);

@@ -213,4 +213,8 @@ game_properties!(
     herald::games::breach_the_keep::BreachTheKeep,
     2usize..=2
 );
-game_properties!(battle_of_the_dale, herald::games::battle_of_the_dale::BattleOfTheDale, 2usize..=5);
+game_properties!(
+    battle_of_the_dale,
+    herald::games::battle_of_the_dale::BattleOfTheDale,
+    2usize..=5
+);
