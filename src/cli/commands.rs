@@ -374,12 +374,9 @@ impl RecordCommand for Show {
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
             })?,
-            // The diagram names the side to move (or the result) itself.
-            Format::Text => out(&format!(
-                "{}, after turn {upto}\n\n{diagram}\n{}",
-                G::TITLE,
-                pending_text(&referee)
-            ))?,
+            // The diagram names the side to move (or the result) and any
+            // pending chance event itself.
+            Format::Text => out(&format!("{}, after turn {upto}\n\n{diagram}", G::TITLE))?,
         }
         Ok(Exit::Ok)
     }
