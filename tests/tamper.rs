@@ -201,3 +201,64 @@ fn a_header_changed_after_the_commitments_breaks_every_reveal() {
         "does not hash to Blue's commitment",
     );
 }
+
+/// A Battle of the Dale self-play record with at least one settled rally.
+fn game_with_a_rally() -> String {
+    type G = herald::games::battle_of_the_dale::BattleOfTheDale;
+    (0..200u64)
+        .map(|seed| {
+            let options = herald::selfplay::Options::new::<G>(seed, 3);
+            herald::selfplay::record::<G>(&options).unwrap()
+        })
+        .find(|text| text.contains("rally=heads") || text.contains("rally=tails"))
+        .expect("some self-play game has a rally")
+}
+
+#[test]
+fn a_settled_value_edited_by_hand_is_rejected() {
+    let text = game_with_a_rally();
+    assert_eq!(check(&text)["ok"], true);
+    let line = text
+        .lines()
+        .find(|l| l.contains("rally=heads") || l.contains("rally=tails"))
+        .unwrap();
+    let turn: u64 = line.split('.').next().unwrap().parse().unwrap();
+    let edited_line = if line.contains("rally=heads") {
+        line.replacen("rally=heads", "rally=tails", 1)
+    } else {
+        line.replacen("rally=tails", "rally=heads", 1)
+    };
+    let json = check(&text.replacen(line, &edited_line, 1));
+    assert_eq!(json["error"]["kind"], "record", "{json}");
+    assert_eq!(json["error"]["turn"], turn, "{json}");
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("the commitments give rally="));
+}
+
+#[test]
+fn a_rally_declared_without_commitments_is_rejected_when_it_settles() {
+    let text = game_with_a_rally();
+    let line = text.lines().find(|l| l.contains("rally=")).unwrap();
+    let turn: u64 = line.split('.').next().unwrap().parse().unwrap();
+    // Strip every commitment, reveal and fact, keeping the moves.
+    let stripped: String = text
+        .lines()
+        .filter(|l| !l.contains("Commit \"") && !l.trim_start().starts_with("reveal "))
+        .map(|l| {
+            let l = l.replace("rally=heads, ", "").replace("rally=tails, ", "");
+            let l = l
+                .replace(": rally=heads", ": pass")
+                .replace(": rally=tails", ": pass");
+            l + "\n"
+        })
+        .collect();
+    let json = check(&stripped);
+    assert_eq!(json["ok"], false, "{json}");
+    assert_eq!(json["error"]["turn"], turn, "{json}");
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no commitments: rally needs them"));
+}
