@@ -514,6 +514,36 @@ impl<G: Game> Referee<G> {
             })?;
         }
         check_facts(turn, &derived, number, side_name)?;
+        if let Some(request) = G::pending(&state) {
+            // Chance after a decision is settled by the next player's
+            // reveal: without that player's commitment it never can be, so
+            // the declaring turn is the error (RULINGS 1.9).
+            let settler = G::to_move(&state);
+            if self.latest_reveal(settler).is_none() {
+                let item = turn
+                    .actions()
+                    .find(|i| i.text.to_ascii_lowercase().starts_with(request.label))
+                    .or_else(|| turn.actions().last());
+                let reason = if self.header.commits.iter().all(Option::is_none) {
+                    format!(
+                        "this game has no commitments: {} needs them (see `herald keygen`)",
+                        request.label
+                    )
+                } else {
+                    format!(
+                        "{} has no Commit tag: {} is settled by {}'s next reveal (see `herald keygen`)",
+                        settler.name::<G>(),
+                        request.label,
+                        settler.name::<G>()
+                    )
+                };
+                return Err(illegal(
+                    item.map_or(turn.span, |i| i.span),
+                    item.map(|i| i.text.to_string()),
+                    reason,
+                ));
+            }
+        }
 
         let played = PlayedTurn {
             number,

@@ -238,10 +238,11 @@ fn a_settled_value_edited_by_hand_is_rejected() {
 }
 
 #[test]
-fn a_rally_declared_without_commitments_is_rejected_when_it_settles() {
+fn a_rally_declared_without_commitments_is_rejected_at_its_own_turn() {
     let text = game_with_a_rally();
     let line = text.lines().find(|l| l.contains("rally=")).unwrap();
-    let turn: u64 = line.split('.').next().unwrap().parse().unwrap();
+    // The rally was declared on the line before the one that settled it.
+    let turn: u64 = line.split('.').next().unwrap().parse::<u64>().unwrap() - 1;
     // Strip every commitment, reveal and fact, keeping the moves.
     let stripped: String = text
         .lines()
