@@ -312,10 +312,16 @@ impl Source {
         };
         let rest = &self.original[map.orig_start..];
         let line = rest.split(['\n', '\r']).next().unwrap_or("");
-        let start = (map.stripped + span.start.saturating_sub(map.clean_start)).min(line.len());
+        let mut start = (map.stripped + span.start.saturating_sub(map.clean_start)).min(line.len());
+        while !line.is_char_boundary(start) {
+            start -= 1;
+        }
         let mut end = (map.stripped + span.end.saturating_sub(map.clean_start)).min(line.len());
         if end <= start {
             end = (start + 1).min(line.len());
+        }
+        while !line.is_char_boundary(end) {
+            end += 1;
         }
         (map.line, line, start..end)
     }
@@ -361,6 +367,17 @@ mod tests {
             .unwrap_err()
             .message
             .contains("no record"));
+    }
+
+    #[test]
+    fn underlines_never_cut_a_character() {
+        // Found by fuzzing: a span ending inside "é" made the renderer panic.
+        let src = Source::new("[Game \"x\"]\n1. Blue: é".as_bytes()).unwrap();
+        let at = src.text().find('é').unwrap();
+        let (_, line, range) = src.line_of(Span::new(at, at + 1));
+        assert_eq!(&line[range], "é");
+        let (_, line, range) = src.line_of(Span::new(at + 1, at + 1));
+        assert!(line.is_char_boundary(range.start) && line.is_char_boundary(range.end));
     }
 
     #[test]
