@@ -257,6 +257,17 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
         return Err(r.err(after, "expected a space after `breach`"));
     }
     let raw = parse_move(&r, text)?;
+    if raw.suffix == Some('2') && raw.from != ZONE && !is_keep(raw.from) {
+        // Only a Keep can hold singles beside a double; elsewhere the stack
+        // is one piece or one double, written without a mark. (Found by
+        // fuzzing: `d3:2-...` did not read back as itself.)
+        let at = text.find(':').unwrap_or(0);
+        return Err(ActionParseError::new(
+            at,
+            2,
+            "`:2` marks a double leaving a Keep; on an open cell the double moves as `d3-...`",
+        ));
+    }
     let kind = match raw.suffix {
         Some('1') => Kind::Half,
         Some(_) => Kind::Double,
