@@ -1563,3 +1563,30 @@ fn new_and_annotate_create_records_with_the_umask_permissions() {
         want
     );
 }
+
+/// Inputs the fuzzers found crashing the error renderer (form feeds in
+/// leading white space, tabs, an underline inside a multi-byte character):
+/// each is now a clean error, exit 1, in text and in JSON.
+#[test]
+fn fuzzer_found_inputs_are_clean_errors() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for name in [
+        "fuzz-control-chars.pbem",
+        "fuzz-tabs.pbem",
+        "fuzz-underline-cuts-a-character.pbem",
+        "fuzz-underline-cuts-a-character-2.pbem",
+    ] {
+        for format in ["text", "json"] {
+            let output = herald()
+                .args(["check", "--format", format])
+                .arg(data.join(name))
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(1), "{name} ({format})");
+            assert!(
+                !stderr_of(&output).contains("panicked"),
+                "{name} ({format})"
+            );
+        }
+    }
+}

@@ -107,9 +107,32 @@ impl Problem {
     fn locate(&mut self, span: Span, source: &Source) {
         self.position = Some(source.position(span.start));
         let (_, line, range) = source.line_of(span);
-        // Tabs become single spaces so that the underline stays in place
-        // (the renderer widens tabs but not the underline).
-        self.underline = Some((line.replace('\t', " "), range));
+        // Tabs and other control characters become spaces of the same
+        // byte length, so that the underline stays in place (the renderer
+        // widens tabs) and the renderer never sees them (form feeds made
+        // it panic: found by fuzzing).
+        let shown: String = line
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    " ".repeat(c.len_utf8())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        // An underline that starts in the line's leading white space makes
+        // the renderer's margin arithmetic overflow (found by fuzzing): show
+        // the line from its first visible character then.
+        let lead = shown.len() - shown.trim_start().len();
+        let (shown, range) = if range.start < lead {
+            let rest = shown[lead..].to_owned();
+            let end = range.end.saturating_sub(lead).max(1).min(rest.len());
+            (rest, 0..end)
+        } else {
+            (shown, range)
+        };
+        self.underline = Some((shown, range));
     }
 
     /// The JSON form.
