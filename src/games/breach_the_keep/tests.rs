@@ -1307,7 +1307,7 @@ fn a_stack_that_moved_this_turn_may_still_move_in_after_a_breach() {
     G::end_turn(&mut s).unwrap();
 }
 
-/// The example game of docs/breach-the-keep.md.
+/// The example game of notation-spec.md, section 7.
 const EXAMPLE: &[&str] = &[
     "Z-d1-d2, Z-e1-e2",
     "Z-a10-a9, Z-g10-g9",
