@@ -5,6 +5,7 @@ use super::board::*;
 use super::state::*;
 use super::*;
 use crate::game::{action_text, side_by_name, Chance, DiagramStyle, Game, Illegal, Outcome, Side};
+use crate::selfplay::SplitMix;
 
 type G = BattleOfTheDale;
 
@@ -1793,26 +1794,9 @@ fn diagram_shows_eliminated_players_and_forced_advance() {
 // ---------------------------------------------------------------------------
 // Random self-play.
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn random_self_play_keeps_the_contract() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
     let mut finished = 0;
     let mut v = Vec::new();
     for game in 0..200 {

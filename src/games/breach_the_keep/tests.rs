@@ -6,6 +6,7 @@ use super::board::{
 use super::state::{Cell, Pos};
 use super::*;
 use crate::game::{action_text, Chance, DiagramStyle, Game, Illegal, Outcome, Setup, Side};
+use crate::selfplay::SplitMix;
 
 type G = BreachTheKeep;
 
@@ -1106,7 +1107,7 @@ fn written_actions_read_back_the_same() {
     ok(&mut s2, "d5:1-d6-d7");
     assert!(check_round_trip(&s2) > 0);
     // Mid-game positions from a seeded random game.
-    let mut rng = Rng(7);
+    let mut rng = SplitMix::new(7);
     let mut s = new();
     for _ in 0..60 {
         if G::outcome(&s).is_over() {
@@ -1190,25 +1191,8 @@ fn diagram_shows_board_keeps_gates_zones_and_points() {
 
 // ---------------------------------------------------------------- self-play
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Play one random turn through the trait; panics if the contract breaks.
-fn random_turn(s: &mut State, rng: &mut Rng) {
+fn random_turn(s: &mut State, rng: &mut SplitMix) {
     G::begin_turn(s, &mut NoChance).unwrap();
     let mut v = Vec::new();
     loop {
@@ -1241,7 +1225,7 @@ fn random_turn(s: &mut State, rng: &mut Rng) {
 
 #[test]
 fn random_self_play_never_breaks_the_contract() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = SplitMix::new(0x9E37_79B9_7F4A_7C15);
     let mut finished = 0;
     for game in 0..200 {
         let mut s = new_game_with(&[

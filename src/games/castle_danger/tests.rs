@@ -5,6 +5,7 @@ use super::board::{BLUE, RED};
 use super::state::Piece;
 use super::*;
 use crate::game::{action_text, Chance, DiagramStyle, Game, Outcome, Setup, Side};
+use crate::selfplay::SplitMix;
 
 type G = CastleDanger;
 
@@ -1161,24 +1162,9 @@ fn diagram_shows_board_legend_and_status() {
 
 // ---- Self-play ----
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn random_self_play_keeps_the_contract() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
     let mut actions = Vec::new();
     let mut finished = 0;
     for _ in 0..200 {
