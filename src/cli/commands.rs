@@ -41,11 +41,10 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             expect_turn,
             format,
         } => {
-            if record.as_os_str() == "-" {
-                return Err(Failure::usage(
-                    "move rewrites the record file: name the file (the turn may come from -)",
-                ));
-            }
+            require_file(
+                &record,
+                "move rewrites the record file: name the file (the turn may come from -)",
+            )?;
             let text = match turn.as_deref() {
                 None | Some("-") => read_stdin_turn()?,
                 Some(t) => t.to_owned(),
@@ -116,11 +115,10 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             output,
             print,
         } => {
-            if record.as_os_str() == "-" {
-                return Err(Failure::usage(
-                    "keygen adds the Commit tag to the record file: name the file",
-                ));
-            }
+            require_file(
+                &record,
+                "keygen adds the Commit tag to the record file: name the file",
+            )?;
             with_record(
                 &record,
                 Format::Text,
@@ -132,6 +130,15 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             )
         }
         Command::Completions { .. } | Command::Man => unreachable!("handled in cli::run"),
+    }
+}
+
+/// Writers need a real file, not `-`.
+fn require_file(path: &Path, why: &str) -> Result<(), Failure> {
+    if path.as_os_str() == "-" {
+        Err(Failure::usage(why))
+    } else {
+        Ok(())
     }
 }
 
