@@ -1,0 +1,182 @@
+//! Writes the seed corpora under `fuzz/seeds/<target>/`: records made by
+//! self-play (short and long, with and without commitments, one quoted in
+//! an email with CRLF, one cut off mid-line), any `fixtures/<game>/*.pbem`,
+//! and the distinct action texts of the self-play games.
+//!
+//! `cargo run --release --example seeds` (in `fuzz/`).
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use herald::game::Game;
+use herald::games::battle_of_the_dale::BattleOfTheDale;
+use herald::games::breach_the_keep::BreachTheKeep;
+use herald::games::castle_danger::CastleDanger;
+use herald::record::{self, ItemKind, Source};
+use herald::selfplay::{self, Options};
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) {
+    fs::create_dir_all(dir).expect("seed dir");
+    fs::write(dir.join(name), bytes).expect("seed file");
+}
+
+/// Self-play records of `G` for the record and check targets.
+fn records<G: Game>() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (seed, max_turns, commitments, sides) in [
+        (1, 4, false, G::MIN_SIDES),
+        (2, 30, false, G::MIN_SIDES),
+        (3, 30, true, G::MIN_SIDES),
+        (4, 300, true, G::MAX_SIDES),
+        (5, 300, false, G::MIN_SIDES),
+    ] {
+        let mut options = Options::new::<G>(seed, sides);
+        options.max_turns = max_turns;
+        options.commitments = commitments;
+        // A game that needs commitments fails without them: skip that one.
+        let Ok(text) = selfplay::record::<G>(&options) else {
+            continue;
+        };
+        let c = if commitments { "commit" } else { "plain" };
+        out.push((format!("{}-{seed}-{max_turns}-{c}.pbem", G::ID), text));
+    }
+    let (_, short) = out
+        .iter()
+        .find(|(name, _)| name.contains("-30-"))
+        .expect("a 30-turn self-play game")
+        .clone();
+    let quoted: String = short.lines().map(|l| format!("> {l}\r\n")).collect();
+    out.push((
+        format!("{}-quoted.eml", G::ID),
+        format!("Hi,\r\n\r\nmy move:\r\n\r\n{quoted}\r\nCheers\r\n"),
+    ));
+    let cut = short.len() * 2 / 3;
+    let cut = (cut..short.len())
+        .find(|&i| short.is_char_boundary(i))
+        .unwrap_or(0);
+    out.push((format!("{}-cut.pbem", G::ID), short[..cut].to_owned()));
+    out
+}
+
+/// The distinct action texts of the records, plus a few variants.
+fn actions(records: &[(String, String)]) -> BTreeSet<String> {
+    let mut texts = BTreeSet::new();
+    for (_, text) in records {
+        let Ok(source) = Source::new(text.as_bytes()) else {
+            continue;
+        };
+        let Ok(parsed) = record::parse(&source) else {
+            continue;
+        };
+        for turn in &parsed.turns {
+            for item in &turn.items {
+                if item.kind == ItemKind::Action {
+                    texts.insert(item.text.to_string());
+                }
+            }
+        }
+    }
+    let variants: Vec<String> = texts
+        .iter()
+        .take(40)
+        .flat_map(|t| {
+            [
+                t.to_ascii_lowercase(),
+                t.replace('-', " - "),
+                t[1..].to_owned(),
+            ]
+        })
+        .collect();
+    texts.extend(variants);
+    texts
+}
+
+fn main() {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seeds = fuzz.join("seeds");
+    // One line per game: its action target, and written forms from its
+    // notation that self-play does not make.
+    game::<CastleDanger>(
+        &seeds,
+        "action_castle_danger",
+        &[
+            "+W",
+            "+C",
+            "Kc1-b1-b2",
+            "Bc2xc3",
+            "Bc2+c3",
+            "Cd3*d7",
+            "kc1 - c2",
+        ],
+    );
+    game::<BreachTheKeep>(
+        &seeds,
+        "action_breach_the_keep",
+        &[
+            "Z-a1",
+            "d3:2-d4-d5",
+            "breach home+c3",
+            "breach d7 + e7 + f7",
+            "a1 - a2",
+        ],
+    );
+    game::<BattleOfTheDale>(
+        &seeds,
+        "action_battle_of_the_dale",
+        &[
+            "R@B1",
+            "rally Elf @C2",
+            "offer-exchange Elf",
+            "force D3-C2",
+            "chip - fog",
+        ],
+    );
+}
+
+/// The seeds of game `G`: its records (self-play and up to 6 fixtures) for
+/// the record and check targets, its action texts for its action target.
+fn game<G: Game>(seeds: &Path, action_target: &str, extra: &[&str]) {
+    let made = records::<G>();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(G::ID);
+    let mut fixture_files: Vec<PathBuf> = fs::read_dir(&fixtures)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pbem"))
+        .collect();
+    fixture_files.sort();
+    let step = (fixture_files.len() / 6).max(1);
+    for target in ["record", "check"] {
+        let dir = seeds.join(target);
+        for (name, text) in &made {
+            write(&dir, name, text.as_bytes());
+        }
+        for path in fixture_files.iter().step_by(step) {
+            let name = format!(
+                "{}-fixture-{}",
+                G::ID,
+                path.file_name().unwrap().to_string_lossy()
+            );
+            write(&dir, &name, &fs::read(path).expect("fixture"));
+        }
+    }
+    action_seeds(seeds, action_target, &made, extra);
+}
+
+/// The action texts of `records` (about 60) and `extra` (written forms
+/// from the game's notation that self-play does not make).
+fn action_seeds(seeds: &Path, target: &str, records: &[(String, String)], extra: &[&str]) {
+    let dir = seeds.join(target);
+    let all: Vec<String> = actions(records).into_iter().collect();
+    let step = (all.len() / 60).max(1);
+    for (i, text) in all.iter().step_by(step).enumerate() {
+        write(&dir, &format!("{i:03}"), text.as_bytes());
+    }
+    for (i, text) in extra.iter().enumerate() {
+        write(&dir, &format!("extra-{i:02}"), text.as_bytes());
+    }
+}

@@ -1,0 +1,255 @@
+//! What the fuzz targets run, shared so that each target file stays one
+//! line. Every function here must not panic on any input: a panic is a bug
+//! in herald (or a broken oracle below), which libFuzzer reports as a crash.
+//!
+//! - [`record`]: bytes -> `Source::new` -> `record::parse`, and every span
+//!   of the result (or of the error) located and rendered as the CLI does.
+//! - [`check`]: bytes -> what `herald check` does, for whichever game the
+//!   `Game` tag names (`games::dispatch` + `referee::replay` +
+//!   `check_result`), errors rendered as the CLI renders them.
+//! - [`action_round_trip`]: one game's action parser on a few positions,
+//!   with a round-trip oracle; [`action_target!`] makes a target of it.
+
+use herald::cli::Problem;
+use herald::game::{action_text, Game};
+use herald::games::{self, GameVisitor};
+use herald::record::{self, Source, Span};
+use herald::referee::{self, result_text, Referee, RefereeError};
+use herald::selfplay;
+
+pub use herald;
+pub use libfuzzer_sys;
+
+/// `HERALD_FUZZ_SKIP_KNOWN=1` fuzzes past the known crash (README.md,
+/// "Found"): an error whose underline cuts a multi-byte character makes
+/// annotate-snippets panic in `Problem::render`. With it set, such an
+/// error is not rendered (its JSON form still is); nothing else changes.
+fn skip_known() -> bool {
+    static SKIP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SKIP.get_or_init(|| std::env::var_os("HERALD_FUZZ_SKIP_KNOWN").is_some_and(|v| v == "1"))
+}
+
+/// Locate a span as an error message does (`Problem::locate`): its line
+/// and column, and the range of its line to underline. Returns whether
+/// that range falls on character boundaries (else rendering panics).
+fn locate(source: &Source, span: Span) -> bool {
+    // An error at the end of the text covers the one byte past it (the
+    // parser's convention; `line_of` clamps it), so allow `len + 1`.
+    assert!(
+        span.start <= span.end && span.end <= source.text().len() + 1,
+        "span {span:?} outside the clean text ({} bytes)",
+        source.text().len()
+    );
+    let _ = source.position(span.start);
+    let _ = source.original_offset(span.start);
+    let _ = source.original_line_end(span.start);
+    let (_, line, range) = source.line_of(span);
+    range.start <= range.end
+        && range.end <= line.len()
+        && line.is_char_boundary(range.start)
+        && line.is_char_boundary(range.end)
+}
+
+/// What the CLI prints for a problem: the rendered text and the JSON.
+fn show(problem: &Problem, renderable: bool) {
+    if renderable || !skip_known() {
+        let _ = problem.render("fuzz");
+    }
+    let _ = problem.json();
+}
+
+/// The `record` target: the record layer alone.
+pub fn record(data: &[u8]) {
+    let source = match Source::new(data) {
+        Ok(source) => source,
+        Err(e) => return show(&Problem::from_input(&e), true),
+    };
+    match record::parse(&source) {
+        Ok(parsed) => {
+            for tag in &parsed.tags {
+                locate(&source, tag.span);
+                locate(&source, tag.value_span);
+            }
+            for turn in &parsed.turns {
+                locate(&source, turn.span);
+                locate(&source, turn.number_span);
+                locate(&source, turn.side_span);
+                for item in &turn.items {
+                    locate(&source, item.span);
+                }
+                for span in [turn.pass, turn.resign, turn.reveal.map(|r| r.span)]
+                    .into_iter()
+                    .flatten()
+                {
+                    locate(&source, span);
+                }
+            }
+        }
+        Err(e) => {
+            let renderable = locate(&source, e.span);
+            show(&Problem::from_parse(&e, &source), renderable);
+        }
+    }
+}
+
+/// Replay a parsed record as `herald check` does, for game `G`.
+struct Check<'a> {
+    source: &'a Source,
+    record: &'a record::Record<'a>,
+}
+
+impl GameVisitor for Check<'_> {
+    type Output = ();
+    fn visit<G: Game>(self) -> Self::Output {
+        let replayed =
+            referee::replay::<G>(self.record, |_, _| {}).and_then(|r| r.check_result().map(|()| r));
+        match replayed {
+            Ok(referee) => {
+                let _ = result_text::<G>(G::outcome(&referee.state));
+                let _ = G::summary(&referee.state);
+                let _ = referee.pending();
+            }
+            Err(e) => report(&e, self.source),
+        }
+    }
+}
+
+fn report(e: &RefereeError, source: &Source) {
+    let renderable = e.span.is_none_or(|span| locate(source, span));
+    show(&Problem::from_referee(e, source), renderable);
+}
+
+/// The `check` target: `herald check` on arbitrary bytes, any game.
+pub fn check(data: &[u8]) {
+    let source = match Source::new(data) {
+        Ok(source) => source,
+        Err(e) => return show(&Problem::from_input(&e), true),
+    };
+    let parsed = match record::parse(&source) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let renderable = locate(&source, e.span);
+            return show(&Problem::from_parse(&e, &source), renderable);
+        }
+    };
+    let id = match referee::game_tag(&parsed) {
+        Ok(id) => id,
+        Err(e) => return report(&e, &source),
+    };
+    let visited = games::dispatch(
+        id,
+        Check {
+            source: &source,
+            record: &parsed,
+        },
+    );
+    if visited.is_none() {
+        let tag = parsed.tag("Game").map(|t| t.value_span);
+        report(&RefereeError::record(tag, "unknown game"), &source);
+    }
+}
+
+/// A few positions of game `G` to parse actions on: the start position,
+/// then positions reached by self-play (fewest and most sides), at the
+/// start of a turn and after each of its first actions (mid-turn too).
+pub fn positions<G: Game>() -> Vec<G::State> {
+    let mut out = Vec::new();
+    for (seed, commitments, sides) in [
+        (11, true, G::MIN_SIDES),
+        (12, false, G::MIN_SIDES),
+        (13, true, G::MAX_SIDES),
+    ] {
+        let mut options = selfplay::Options::new::<G>(seed, sides);
+        options.max_turns = 40;
+        options.commitments = commitments;
+        // A game that needs commitments fails without them: skip that one.
+        let Ok(text) = selfplay::record::<G>(&options) else {
+            continue;
+        };
+        let source = Source::new(text.as_bytes()).expect("self-play text is a record");
+        let parsed = record::parse(&source).expect("self-play record parses");
+        if out.is_empty() {
+            let start = Referee::<G>::start(&parsed).expect("self-play header");
+            out.push(start.state);
+        }
+        let every = 7 + seed as u32;
+        referee::replay::<G>(&parsed, |played, _| {
+            if played.number % every != 2 {
+                return;
+            }
+            let mut state = played.before.clone();
+            out.push(state.clone());
+            for &action in played.actions.iter().take(3) {
+                if G::apply(&mut state, action).is_err() {
+                    break;
+                }
+                out.push(state.clone());
+            }
+        })
+        .expect("self-play record replays");
+    }
+    assert!(!out.is_empty(), "no self-play game of {}", G::ID);
+    out
+}
+
+/// The action-parser target of game `G`: `text` through
+/// [`Game::parse_action`] on each position; whenever it parses, its
+/// canonical text ([`Game::write_action`]) must parse to the same action
+/// and print the same text again. A parse error must point inside the
+/// text. A parsed action is also applied (it may be refused, not panic).
+pub fn action_round_trip<G: Game>(positions: &[G::State], data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for state in positions {
+        match G::parse_action(state, text) {
+            Ok(action) => {
+                let written = action_text::<G>(&action);
+                let again = match G::parse_action(state, &written) {
+                    Ok(again) => again,
+                    Err(e) => panic!(
+                        "{text:?} parsed as {action:?}, but its canonical text {written:?} \
+                         does not parse: {e:?}"
+                    ),
+                };
+                assert_eq!(
+                    again, action,
+                    "{text:?} parsed as {action:?}, its canonical text {written:?} as {again:?}"
+                );
+                assert_eq!(
+                    action_text::<G>(&again),
+                    written,
+                    "canonical text of {text:?} is not stable"
+                );
+                let _ = G::action_cost(state, &action);
+                let _ = G::apply(&mut state.clone(), action);
+            }
+            Err(e) => {
+                let end = e.offset.checked_add(e.len);
+                assert!(
+                    end.is_some_and(|end| end <= text.len()
+                        && text.is_char_boundary(e.offset)
+                        && text.is_char_boundary(end))
+                        && (text.is_empty() || e.len >= 1),
+                    "parse error {e:?} does not point inside {text:?}"
+                );
+            }
+        }
+    }
+}
+
+/// An action-parser fuzz target for one game type:
+/// `herald_fuzz::action_target!(herald::games::castle_danger::CastleDanger);`
+/// (positions are made once per process).
+#[macro_export]
+macro_rules! action_target {
+    ($game:ty) => {
+        ::std::thread_local! {
+            static POSITIONS: ::std::vec::Vec<<$game as $crate::herald::game::Game>::State> =
+                $crate::positions::<$game>();
+        }
+        $crate::libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+            POSITIONS.with(|positions| $crate::action_round_trip::<$game>(positions, data));
+        });
+    };
+}
