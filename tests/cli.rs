@@ -1575,6 +1575,7 @@ fn fuzzer_found_inputs_are_clean_errors() {
         "fuzz-tabs.pbem",
         "fuzz-underline-cuts-a-character.pbem",
         "fuzz-underline-cuts-a-character-2.pbem",
+        "fuzz-leading-control-before-a-wide-character.pbem",
     ] {
         for format in ["text", "json"] {
             let output = herald()

@@ -127,7 +127,10 @@ impl Problem {
         let lead = shown.len() - shown.trim_start().len();
         let (shown, range) = if range.start < lead {
             let rest = shown[lead..].to_owned();
-            let end = range.end.saturating_sub(lead).max(1).min(rest.len());
+            let mut end = range.end.saturating_sub(lead).max(1).min(rest.len());
+            while !rest.is_char_boundary(end) {
+                end += 1;
+            }
             (rest, 0..end)
         } else {
             (shown, range)
