@@ -204,6 +204,15 @@ pub fn action_round_trip<G: Game>(positions: &[G::State], data: &[u8]) {
     for state in positions {
         match G::parse_action(state, text) {
             Ok(action) => {
+                let _ = G::action_cost(state, &action);
+                if G::apply(&mut state.clone(), action).is_err() {
+                    // An action that is not legal here is refused by the
+                    // referee before anything is written, so only legal
+                    // actions must print and read back as themselves
+                    // (e.g. a Castle Danger path with a gap keeps its
+                    // fault for the reason but prints by its ends).
+                    continue;
+                }
                 let written = action_text::<G>(&action);
                 let again = match G::parse_action(state, &written) {
                     Ok(again) => again,
@@ -221,8 +230,6 @@ pub fn action_round_trip<G: Game>(positions: &[G::State], data: &[u8]) {
                     written,
                     "canonical text of {text:?} is not stable"
                 );
-                let _ = G::action_cost(state, &action);
-                let _ = G::apply(&mut state.clone(), action);
             }
             Err(e) => {
                 let end = e.offset.checked_add(e.len);
