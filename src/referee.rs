@@ -171,6 +171,26 @@ pub struct PlayedTurn<G: Game> {
     pub chance: Vec<ChanceEvent>,
 }
 
+impl<G: Game> PlayedTurn<G> {
+    /// The turn as herald writes it: chance facts, canonical actions,
+    /// `resign`, and `reveal` if the line carries one.
+    pub fn text(&self, reveal: Option<Hash>) -> crate::record::TurnText {
+        crate::record::TurnText {
+            number: self.number,
+            side: self.side.name::<G>().into(),
+            facts: self
+                .chance
+                .iter()
+                .map(|c| (c.label.to_owned(), c.text.clone()))
+                .collect(),
+            actions: self.actions.iter().map(game::action_text::<G>).collect(),
+            resign: self.resign,
+            reveal,
+            comment: None,
+        }
+    }
+}
+
 /// A game being refereed: the position after the turns played so far and
 /// everything needed to check the next one.
 #[derive(Clone, Debug)]

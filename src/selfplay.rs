@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::fairness::{chain_prefix, Hash};
 use crate::game::{action_text, Game, Side};
-use crate::record::{self, Item, ItemKind, Reveal, Span, Turn, TurnText};
+use crate::record::{self, Item, ItemKind, Reveal, Span, Turn};
 use crate::referee::Referee;
 
 /// SplitMix64: a small, fast, deterministic generator for choosing moves
@@ -179,22 +179,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
         let played = referee
             .play(&turn)
             .map_err(|e| format!("turn {number}: {}", e.message))?;
-        record::write_turn(
-            &TurnText {
-                number,
-                side: side.name::<G>().into(),
-                facts: played
-                    .chance
-                    .iter()
-                    .map(|c| (c.label.to_owned(), c.text.clone()))
-                    .collect(),
-                actions,
-                resign: false,
-                reveal,
-                comment: None,
-            },
-            &mut log,
-        );
+        record::write_turn(&played.text(reveal), &mut log);
     }
     let result = crate::referee::result_text::<G>(G::outcome(&referee.state));
     let mut text = String::new();

@@ -537,17 +537,8 @@ impl RecordCommand for Annotate {
         let referee = replay_all::<G>(ctx, |played, referee| {
             let comment = G::turn_comment(&played.before, &referee.state);
             let text = TurnText {
-                number: played.number,
-                side: played.side.name::<G>().into(),
-                facts: played
-                    .chance
-                    .iter()
-                    .map(|c| (c.label.to_owned(), c.text.clone()))
-                    .collect(),
-                actions: played.actions.iter().map(action_text::<G>).collect(),
-                resign: played.resign,
-                reveal: reveals.next().flatten(),
                 comment: (!comment.is_empty()).then(|| comment.clone()),
+                ..played.text(reveals.next().flatten())
             };
             turns.push(JsonAnnotated {
                 turn: played.number,
@@ -925,22 +916,7 @@ impl RecordCommand for Move {
             .play(&turn)
             .map_err(|e| turn_problem(Problem::from_referee(&e, &turn_source)))?;
         let mut line = String::new();
-        record::write_turn(
-            &TurnText {
-                number,
-                side: side_name.into(),
-                facts: played
-                    .chance
-                    .iter()
-                    .map(|c| (c.label.to_owned(), c.text.clone()))
-                    .collect(),
-                actions: played.actions.iter().map(action_text::<G>).collect(),
-                resign: played.resign,
-                reveal: turn.reveal.map(|r| r.value),
-                comment: None,
-            },
-            &mut line,
-        );
+        record::write_turn(&played.text(turn.reveal.map(|r| r.value)), &mut line);
         let outcome = G::outcome(&referee.state);
         let result = result_text::<G>(outcome);
         let written = !self.dry_run;
