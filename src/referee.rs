@@ -650,15 +650,13 @@ impl<G: Game> Referee<G> {
             // (their line then carries nothing but its reveal).
             return Ok((state, derived));
         }
-        let mut chance = TurnChance::<G> {
-            game_id: &self.header.game_id,
+        let mut chance = TurnChance {
+            referee: self,
+            index,
             turn: number,
             mover: reveal,
-            others: self.others(index),
             samplers: Vec::new(),
             events: Vec::new(),
-            names: self.reveal_names(index),
-            _game: std::marker::PhantomData,
         };
         G::begin_turn(&mut state, &mut chance)?;
         derived.append(&mut chance.events);
@@ -708,11 +706,12 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    fn others(&self, index: usize) -> Vec<Option<Hash>> {
+    /// The latest reveals (or commitments) of every side but `index`, in
+    /// header order.
+    fn others(&self, index: usize) -> impl Iterator<Item = Option<Hash>> + '_ {
         (0..self.latest.len())
-            .filter(|&i| i != index)
+            .filter(move |&i| i != index)
             .map(|i| self.latest[i])
-            .collect()
     }
 
     fn reveal_names(&self, index: usize) -> Vec<String> {
@@ -798,15 +797,16 @@ fn check_facts(
     Ok(())
 }
 
-struct TurnChance<'a, G> {
-    game_id: &'a Hash,
+/// Turn-start chance for the mover at `index`. Borrows the referee, so a
+/// turn without chance costs nothing; the seed's inputs are gathered only
+/// when the game draws.
+struct TurnChance<'a, G: Game> {
+    referee: &'a Referee<G>,
+    index: usize,
     turn: u32,
     mover: Option<Hash>,
-    others: Vec<Option<Hash>>,
     samplers: Vec<(&'static str, Sampler)>,
     events: Vec<ChanceEvent>,
-    names: Vec<String>,
-    _game: std::marker::PhantomData<G>,
 }
 
 impl<G: Game> Chance for TurnChance<'_, G> {
@@ -816,7 +816,7 @@ impl<G: Game> Chance for TurnChance<'_, G> {
                 "this game has no commitments: {label} needs them (see `herald keygen`)"
             );
         };
-        let Some(others) = self.others.iter().copied().collect::<Option<Vec<_>>>() else {
+        let Some(others) = self.referee.others(self.index).collect::<Option<Vec<_>>>() else {
             return crate::illegal!(
                 "not every side has a Commit tag: {label} needs all of them (see `herald keygen`)"
             );
@@ -824,7 +824,13 @@ impl<G: Game> Chance for TurnChance<'_, G> {
         let k = match self.samplers.iter().position(|(l, _)| *l == label) {
             Some(k) => k,
             None => {
-                let seed = fairness::turn_seed(self.game_id, self.turn, label, &mover, &others);
+                let seed = fairness::turn_seed(
+                    &self.referee.header.game_id,
+                    self.turn,
+                    label,
+                    &mover,
+                    &others,
+                );
                 self.samplers.push((label, Sampler::new(&seed)));
                 self.samplers.len() - 1
             }
@@ -836,7 +842,7 @@ impl<G: Game> Chance for TurnChance<'_, G> {
             label,
             value,
             text: G::chance_text(label, value),
-            reveals_of: self.names.clone(),
+            reveals_of: self.referee.reveal_names(self.index),
         });
         Ok(value)
     }

@@ -384,6 +384,19 @@ fn finish_turn<'a>(
 /// The text of an item made of `parts` (joined by a space where a comment
 /// was cut out), trimmed, and its span.
 fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
+    if let [only] = parts {
+        // The common case: no comment inside the item.
+        let raw = &text[only.range()];
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            return (Cow::Borrowed(""), Span::new(only.start, only.start));
+        }
+        let start = only.start + (raw.len() - raw.trim_start().len());
+        return (
+            Cow::Borrowed(trimmed),
+            Span::new(start, start + trimmed.len()),
+        );
+    }
     let nonempty: Vec<Span> = parts
         .iter()
         .copied()
@@ -433,8 +446,7 @@ fn split_reveal<'a>(
 ) -> Result<Option<(Before<'a>, Reveal)>, ParseError> {
     // Work on the source text of the span (a reveal never holds comments).
     let s = &text[span.range()];
-    let lower = s.to_ascii_lowercase();
-    let Some(k) = find_word(&lower, "reveal") else {
+    let Some(k) = find_word(s, "reveal") else {
         return Ok(None);
     };
     let after = &s[k + "reveal".len()..];
@@ -469,19 +481,20 @@ fn split_reveal<'a>(
     let before = match item {
         Cow::Borrowed(_) => Cow::Borrowed(&text[before_span.range()]),
         Cow::Owned(o) => {
-            let cut = o.to_ascii_lowercase().rfind("reveal").unwrap_or(o.len());
+            let cut = find_word(o, "reveal").unwrap_or(o.len());
             Cow::Owned(o[..cut].trim_end().to_owned())
         }
     };
     Ok(Some((Some((before, before_span)), reveal)))
 }
 
-/// The byte offset of `word` as a whole word in `s`.
+/// The byte offset of `word` (ASCII, any case) as a whole word in `s`.
 fn find_word(s: &str, word: &str) -> Option<usize> {
-    s.match_indices(word).map(|(k, _)| k).find(|&k| {
-        let before_ok = k == 0 || s.as_bytes()[k - 1].is_ascii_whitespace();
-        let after = s.as_bytes().get(k + word.len());
-        before_ok && after.is_none_or(|b| b.is_ascii_whitespace())
+    let (b, w) = (s.as_bytes(), word.as_bytes());
+    (0..=b.len().checked_sub(w.len())?).find(|&k| {
+        b[k..k + w.len()].eq_ignore_ascii_case(w)
+            && (k == 0 || b[k - 1].is_ascii_whitespace())
+            && b.get(k + w.len()).is_none_or(|c| c.is_ascii_whitespace())
     })
 }
 
