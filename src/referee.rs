@@ -861,3 +861,152 @@ pub fn replay<G: Game>(
     }
     Ok(referee)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Turn-start chance (RULINGS 1.4) through a minimal dice game: no
+    //! engine of today draws at turn start, so the derivation is pinned
+    //! here.
+    use super::*;
+    use crate::fairness::{chain_id, chain_prefix, turn_seed};
+    use crate::game::{ActionParseError, DiagramStyle, OptionTag, SetupError};
+    use crate::record::{self, Source};
+
+    /// Three sides take turns; each turn rolls one six-sided `die`.
+    #[derive(Debug)]
+    struct Dice;
+
+    #[derive(Clone, Debug)]
+    struct Rolls {
+        order: Vec<Side>,
+        next: usize,
+        rolls: Vec<u32>,
+    }
+
+    impl Game for Dice {
+        type State = Rolls;
+        type Action = ();
+        const ID: &'static str = "dice";
+        const TITLE: &'static str = "Dice";
+        const SIDES: &'static [&'static str] = &["A", "B", "C"];
+        const MIN_SIDES: usize = 2;
+        const MAX_SIDES: usize = 3;
+        const OPTIONS: &'static [OptionTag] = &[];
+
+        fn new_game(setup: &Setup<'_>) -> Result<Rolls, SetupError> {
+            Ok(Rolls {
+                order: setup.sides.to_vec(),
+                next: 0,
+                rolls: Vec::new(),
+            })
+        }
+        fn to_move(s: &Rolls) -> Side {
+            s.order[s.next]
+        }
+        fn outcome(_: &Rolls) -> Outcome {
+            Outcome::Ongoing
+        }
+        fn begin_turn(s: &mut Rolls, chance: &mut dyn Chance) -> Result<(), Illegal> {
+            s.rolls.push(chance.draw("die", 6)?);
+            Ok(())
+        }
+        fn parse_action(_: &Rolls, text: &str) -> Result<(), ActionParseError> {
+            Err(ActionParseError::new(0, text.len(), "no actions"))
+        }
+        fn apply(_: &mut Rolls, _: ()) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn end_turn(s: &mut Rolls) -> Result<(), Illegal> {
+            s.next = (s.next + 1) % s.order.len();
+            Ok(())
+        }
+        fn resign(_: &mut Rolls, _: Side) {}
+        fn write_action(_: &(), _: &mut String) {}
+        fn legal_actions(_: &Rolls, _: &mut Vec<()>) {}
+        fn summary(_: &Rolls) -> String {
+            String::new()
+        }
+        fn turn_comment(_: &Rolls, _: &Rolls) -> String {
+            String::new()
+        }
+        fn diagram(_: &Rolls, _: DiagramStyle) -> String {
+            String::new()
+        }
+    }
+
+    const HEADER: [(&str, &str); 4] = [("Game", "dice"), ("C", "c"), ("A", "a"), ("B", "b")];
+
+    /// A record of `turns` passes by C, A, B (header order), committed with
+    /// the secrets [1; 32], [2; 32], [3; 32].
+    fn record_text(turns: usize) -> (String, Vec<Vec<Hash>>) {
+        let chain = chain_id(HEADER);
+        let chains: Vec<Vec<Hash>> = (1..=3u8)
+            .map(|k| chain_prefix(&[k; 32], &chain, 10))
+            .collect();
+        let mut text = String::new();
+        for (name, value) in HEADER {
+            text.push_str(&format!("[{name} \"{value}\"]\n"));
+        }
+        for (i, name) in ["C", "A", "B"].iter().enumerate() {
+            text.push_str(&format!(
+                "[{name}Commit \"{}\"]\n",
+                hex::encode(chains[i][0])
+            ));
+        }
+        text.push_str("[Result \"*\"]\n\n");
+        for t in 0..turns {
+            let side = t % 3;
+            let line = t / 3 + 1;
+            text.push_str(&format!(
+                "{}. {}: pass reveal {}\n",
+                t + 1,
+                ["C", "A", "B"][side],
+                hex::encode(chains[side][line])
+            ));
+        }
+        (text, chains)
+    }
+
+    #[test]
+    fn turn_start_chance_seeds_from_the_movers_reveal_and_the_others_latest_in_header_order() {
+        let (text, chains) = record_text(4);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let referee = replay::<Dice>(&rec, |_, _| {}).unwrap();
+        let game = referee.header.game_id;
+        // Turn 4: C's second line; A and B have revealed once each.
+        let seed = turn_seed(
+            &game,
+            4,
+            "die",
+            &chains[0][2],
+            &[chains[1][1], chains[2][1]],
+        );
+        assert_eq!(referee.state.rolls[3], Sampler::new(&seed).below(6));
+        // Turn 2: A's first line; C revealed once, B only committed.
+        let seed = turn_seed(
+            &game,
+            2,
+            "die",
+            &chains[1][1],
+            &[chains[0][1], chains[2][0]],
+        );
+        assert_eq!(referee.state.rolls[1], Sampler::new(&seed).below(6));
+        let event = &referee.chance[1];
+        assert_eq!((event.turn, event.label), (2, "die"));
+        assert_eq!(event.reveals_of, ["A", "C", "B"]);
+        assert_eq!(event.text, (referee.state.rolls[1] + 1).to_string());
+    }
+
+    #[test]
+    fn turn_start_chance_without_commitments_is_an_error_at_that_turn() {
+        let text = "[Game \"dice\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let err = replay::<Dice>(&rec, |_, _| {}).unwrap_err();
+        assert_eq!((err.kind, err.turn), (ErrorKind::Illegal, Some(1)));
+        assert!(err
+            .message
+            .contains("this game has no commitments: die needs them"));
+    }
+}
