@@ -150,6 +150,20 @@ pub trait Chance {
     fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
 }
 
+/// Chance not known yet: every draw fails, saying so. The referee uses it
+/// to look ahead (`herald legal` without the mover's key); tests of games
+/// without turn-start chance use it for [`Game::begin_turn`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Undrawn;
+
+impl Chance for Undrawn {
+    fn draw(&mut self, label: &'static str, _n: u32) -> Result<u32, Illegal> {
+        illegal!(
+            "this turn's {label} is not drawn yet: it comes from the mover's reveal when the turn is written"
+        )
+    }
+}
+
 /// A chance event declared on a turn and settled by the next player's
 /// reveal (RULINGS 1.5): `count` values, each uniform in `0..n`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

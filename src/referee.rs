@@ -725,16 +725,8 @@ impl<G: Game> Referee<G> {
     /// before the mover writes the line: a pending event is not settled, and
     /// turn-start chance makes this fail with a reason.
     pub fn preview(&self) -> Result<G::State, Illegal> {
-        struct Unknown;
-        impl Chance for Unknown {
-            fn draw(&mut self, label: &'static str, _n: u32) -> Result<u32, Illegal> {
-                crate::illegal!(
-                    "this turn's {label} is not drawn yet: it comes from the mover's reveal when the turn is written"
-                )
-            }
-        }
         let mut state = self.state.clone();
-        G::begin_turn(&mut state, &mut Unknown)?;
+        G::begin_turn(&mut state, &mut game::Undrawn)?;
         Ok(state)
     }
 

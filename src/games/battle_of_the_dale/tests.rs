@@ -4,18 +4,11 @@
 use super::board::*;
 use super::state::*;
 use super::*;
-use crate::game::{action_text, side_by_name, Chance, DiagramStyle, Game, Illegal, Outcome, Side};
+use crate::game::Undrawn;
+use crate::game::{action_text, side_by_name, DiagramStyle, Game, Outcome, Side};
 use crate::selfplay::SplitMix;
 
 type G = BattleOfTheDale;
-
-struct NoChance;
-
-impl Chance for NoChance {
-    fn draw(&mut self, _label: &'static str, _n: u32) -> Result<u32, Illegal> {
-        Err(Illegal::new("no turn-start chance in this game"))
-    }
-}
 
 fn side(name: &str) -> u8 {
     side_by_name::<G>(name).expect("army").0
@@ -57,7 +50,7 @@ fn set_mover(s: &mut State, army: &str) {
 }
 
 fn begin(s: &mut State) {
-    G::begin_turn(s, &mut NoChance).expect("begin_turn");
+    G::begin_turn(s, &mut Undrawn).expect("begin_turn");
 }
 
 fn play(s: &mut State, text: &str) -> Result<(), String> {
@@ -1138,7 +1131,7 @@ fn rally_is_a_chance_settled_at_the_next_players_turn() {
         "Dwarf to move (3 players in); pending rally by Human"
     );
     assert_eq!(
-        G::begin_turn(&mut s, &mut NoChance).unwrap_err().reason,
+        G::begin_turn(&mut s, &mut Undrawn).unwrap_err().reason,
         "the rally by Human must be settled first"
     );
     let before = s.clone();
@@ -1488,7 +1481,7 @@ fn the_last_player_in_wins() {
     assert_eq!(reason(&mut s, "A1-A2"), "the game is over (Human won)");
     end(&mut s);
     assert_eq!(
-        G::begin_turn(&mut s, &mut NoChance).unwrap_err().reason,
+        G::begin_turn(&mut s, &mut Undrawn).unwrap_err().reason,
         "the game is over (Human won)"
     );
 }

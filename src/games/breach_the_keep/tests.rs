@@ -5,21 +5,14 @@ use super::board::{
 };
 use super::state::{Cell, Pos};
 use super::*;
-use crate::game::{action_text, Chance, DiagramStyle, Game, Illegal, Outcome, Setup, Side};
+use crate::game::Undrawn;
+use crate::game::{action_text, DiagramStyle, Game, Outcome, Setup, Side};
 use crate::selfplay::SplitMix;
 
 type G = BreachTheKeep;
 
 const W: u8 = 0;
 const B: u8 = 1;
-
-struct NoChance;
-
-impl Chance for NoChance {
-    fn draw(&mut self, _label: &'static str, _n: u32) -> Result<u32, Illegal> {
-        Err(Illegal::new("no chance in this game"))
-    }
-}
 
 /// A cell by name, e.g. `c(\"d3\")`.
 fn c(name: &str) -> u8 {
@@ -94,7 +87,7 @@ fn err(s: &mut State, text: &str) -> String {
 
 /// Play a whole turn.
 fn turn(s: &mut State, actions: &[&str]) -> Result<(), String> {
-    G::begin_turn(s, &mut NoChance).unwrap();
+    G::begin_turn(s, &mut Undrawn).unwrap();
     for a in actions {
         act(s, a)?;
     }
@@ -247,7 +240,7 @@ fn home_keep_values_default_to_3_and_must_be_1_to_6() {
 #[test]
 fn entering_from_the_end_zone_is_the_first_of_the_two_steps() {
     let mut s = new();
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     ok(&mut s, "Z-d1-d2");
     assert_eq!(s.pos.zone[0], 13);
     assert_eq!(cell_of(&s, "d2").owner, W);
@@ -441,7 +434,7 @@ fn a_piece_moves_at_most_once_a_turn() {
 #[test]
 fn a_double_must_split_when_two_points_remain_and_the_rest_are_doubles() {
     let mut s = setup("f7:w b7:W a10:b", [0, 0], [1, 1], W);
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     ok(&mut s, "f7-f6-g6");
     assert_eq!(
         G::end_turn(&mut s.clone()).unwrap_err().reason,
@@ -891,7 +884,7 @@ fn resigning_loses() {
 #[test]
 fn a_turn_must_use_all_4_movement_points_when_a_legal_way_exists() {
     let mut s = new();
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     ok(&mut s, "Z-d1-d2");
     assert_eq!(
         G::end_turn(&mut s.clone()).unwrap_err().reason,
@@ -922,7 +915,7 @@ fn a_player_passes_only_when_no_movement_is_possible() {
     // The single on a1 is boxed in by doubles it cannot take.
     let mut s = setup("a1:w a2:B b1:B", [0, 1], [1, 1], W);
     assert!(legal(&s).is_empty());
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     G::end_turn(&mut s).unwrap();
     assert_eq!(G::to_move(&s), Side(1));
     assert_eq!(G::turn_comment(&s.clone(), &s), "White passed");
@@ -1150,7 +1143,7 @@ fn summary_and_turn_comment_describe_the_turn() {
     );
     let mut s = setup("c3:b c2:w d2:W d6:w d7:b a10:b", [0, 1], [1, 1], W);
     let before = s.clone();
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     ok(&mut s, "d6-d7");
     assert_eq!(
         G::summary(&s),
@@ -1193,7 +1186,7 @@ fn diagram_shows_board_keeps_gates_zones_and_points() {
 
 /// Play one random turn through the trait; panics if the contract breaks.
 fn random_turn(s: &mut State, rng: &mut SplitMix) {
-    G::begin_turn(s, &mut NoChance).unwrap();
+    G::begin_turn(s, &mut Undrawn).unwrap();
     let mut v = Vec::new();
     loop {
         if G::outcome(s).is_over() {

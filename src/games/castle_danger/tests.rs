@@ -4,20 +4,11 @@
 use super::board::{BLUE, RED};
 use super::state::Piece;
 use super::*;
-use crate::game::{action_text, Chance, DiagramStyle, Game, Outcome, Setup, Side};
+use crate::game::Undrawn;
+use crate::game::{action_text, DiagramStyle, Game, Outcome, Setup, Side};
 use crate::selfplay::SplitMix;
 
 type G = CastleDanger;
-
-struct NoChance;
-
-impl Chance for NoChance {
-    fn draw(&mut self, label: &'static str, _n: u32) -> Result<u32, Illegal> {
-        Err(Illegal::new(format!(
-            "no chance in Castle Danger ({label})"
-        )))
-    }
-}
 
 fn sq(name: &str) -> Sq {
     let b = name.as_bytes();
@@ -31,7 +22,7 @@ fn new_game() -> State {
         tags: &[],
     })
     .unwrap();
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     s
 }
 
@@ -57,7 +48,7 @@ fn position(to_move: Side, spec: &str) -> State {
         };
     }
     s.to_move = to_move;
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     s
 }
 
@@ -89,7 +80,7 @@ fn refused(s: &State, text: &str) -> String {
 /// End the turn and begin the next one.
 fn next_turn(s: &mut State) {
     G::end_turn(s).unwrap();
-    G::begin_turn(s, &mut NoChance).unwrap();
+    G::begin_turn(s, &mut Undrawn).unwrap();
 }
 
 fn left(s: &State) -> u8 {
@@ -383,7 +374,7 @@ fn an_empty_turn_is_legal() {
     let mut s = new_game();
     G::end_turn(&mut s).unwrap();
     assert_eq!(G::to_move(&s), RED);
-    G::begin_turn(&mut s, &mut NoChance).unwrap();
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
     G::end_turn(&mut s).unwrap();
     assert_eq!(G::to_move(&s), BLUE);
 }
@@ -1097,7 +1088,7 @@ fn example_game_from_the_docs() {
     .unwrap();
     for (side, line, comment) in lines {
         assert_eq!(G::SIDES[usize::from(G::to_move(&s).0)], side);
-        G::begin_turn(&mut s, &mut NoChance).unwrap();
+        G::begin_turn(&mut s, &mut Undrawn).unwrap();
         let before = s.clone();
         for text in line.split(", ") {
             ok(&mut s, text);
@@ -1170,7 +1161,7 @@ fn random_self_play_keeps_the_contract() {
     for _ in 0..200 {
         let mut s = new_game();
         for _turn in 0..200 {
-            G::begin_turn(&mut s, &mut NoChance).unwrap();
+            G::begin_turn(&mut s, &mut Undrawn).unwrap();
             loop {
                 actions.clear();
                 G::legal_actions(&s, &mut actions);
