@@ -18,17 +18,19 @@ fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
     selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
-/// The turn at fault (or, for errors without a turn, the turn whose line
-/// holds the error), or `None` if the record is valid.
+/// The turn at fault (for errors without a turn, the turn whose line holds
+/// the error; `u32::MAX` for a wrong Result tag), or `None` if the record is
+/// valid.
 fn first_error<G: Game>(text: &str) -> Option<u32> {
     let source = Source::new(text.as_bytes()).ok()?;
     let rec = match record::parse(&source) {
         Ok(r) => r,
         Err(e) => return Some(turn_at(text, e.span.start)),
     };
-    let result = referee::replay::<G>(&rec, |_, _| {}).and_then(|r| r.check_result());
-    match result {
-        Ok(()) => None,
+    match referee::replay::<G>(&rec, |_, _| {}) {
+        // A Result tag that disagrees with the replayed game is found after
+        // the last turn, whatever line the tag is on.
+        Ok(referee) => referee.check_result().err().map(|_| u32::MAX),
         Err(e) => Some(
             e.turn
                 .unwrap_or_else(|| e.span.map_or(0, |s| turn_at(source.text(), s.start))),
@@ -218,3 +220,25 @@ game_properties!(
     herald::games::battle_of_the_dale::BattleOfTheDale,
     2usize..=5
 );
+
+/// Dropping the last turn of a finished game leaves a Result tag the
+/// replay disagrees with: that is found after the last turn, not at the
+/// header line (the CI failure of 2026-11: seed 3, two sides, was reported
+/// as turn 0).
+#[test]
+fn dropping_the_winning_turn_is_caught_at_the_result_tag() {
+    use herald::games::battle_of_the_dale::BattleOfTheDale;
+    let text = self_play::<BattleOfTheDale>(3, 2, 30);
+    assert!(
+        !text.contains("[Result \"*\"]"),
+        "seed 3 must finish:\n{text}"
+    );
+    let turns = text
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .count() as u32;
+    let mut rng = SplitMix::new(0);
+    let (bad, _) = corrupt(&text, turns, 3, &mut rng).expect("the last turn exists");
+    assert_eq!(first_error::<BattleOfTheDale>(&bad), Some(u32::MAX));
+    corruption_is_caught::<BattleOfTheDale>(3, 2, 3);
+}
