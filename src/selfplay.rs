@@ -69,8 +69,10 @@ impl Options {
     }
 }
 
-/// The deterministic test secret of a side in a self-play game.
-fn secret(seed: u64, side: Side) -> Hash {
+/// The key of a side in a self-play game: derived from the seed, so known
+/// to anyone (never use it in a real game). Tests use it to write the key
+/// file of a self-play side and play on from a self-play record.
+pub fn secret(seed: u64, side: Side) -> Hash {
     let mut mix = SplitMix::new(seed ^ (u64::from(side.0) << 56) ^ 0x5EC2E7);
     let mut h = [0u8; 32];
     for chunk in h.chunks_mut(8) {
@@ -135,7 +137,9 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             .map_err(|e| format!("turn {number}: cannot start: {e}"))?;
         let mut actions = Vec::new();
         for _ in 0..64 {
-            if G::outcome(&state).is_over() {
+            // A chance event settled at the start of the turn may have
+            // ended the game or put this side out: its line only passes.
+            if G::outcome(&state).is_over() || G::to_move(&state) != side {
                 break;
             }
             legal.clear();

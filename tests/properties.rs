@@ -11,6 +11,7 @@ use herald::record::{self, Source};
 use herald::referee::{self, Referee};
 use herald::selfplay::{self, SplitMix};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
     let mut options = selfplay::Options::new::<G>(seed, sides);
@@ -181,7 +182,11 @@ macro_rules! game_properties {
             use super::*;
 
             proptest! {
-                #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+                #![proptest_config(ProptestConfig { cases: 24,
+                    failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+                        "tests/properties.proptest-regressions"
+                    ))),
+                    ..ProptestConfig::default() })]
 
                 #[test]
                 fn self_play_games_check_clean(seed in any::<u64>(), sides in $sides) {

@@ -159,3 +159,94 @@ fn three_players_play_by_email_through_a_settled_rally() {
         assert!(!record.contains(secret));
     }
 }
+
+/// A self-play record of four players (seed 5159647774896004291) stops
+/// after turn 66, where Goblin declared `rally @C2`. Human's reveal settles
+/// it (heads, tails: the Horde succeeds, the Regular placed on C2 captures
+/// the Human Hero on D2, and Human, down to one unit, is out; worked out in
+/// fixtures/battle-of-the-dale/game-4p-rally-puts-the-settler-out.expect).
+/// With Human's key, `legal` says so instead of listing the next player's
+/// actions, `move` refuses an action, and `move pass` writes the line.
+#[test]
+fn a_player_the_settled_rally_puts_out_may_only_pass() {
+    use herald::fairness::{chain_id, chain_value};
+    use herald::game::Side;
+
+    const SEED: u64 = 5159647774896004291;
+    let dir = tempfile::tempdir().unwrap();
+    let record = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/dale-4p-before-a-rally-puts-the-settler-out.pbem"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("game.pbem"), &record).unwrap();
+    let secret = herald::selfplay::secret(SEED, Side(0));
+    let chain = chain_id([
+        ("Game", "battle-of-the-dale"),
+        ("Human", "human@example.org"),
+        ("Elf", "elf@example.org"),
+        ("Dwarf", "dwarf@example.org"),
+        ("Goblin", "goblin@example.org"),
+    ]);
+    let commit = hex::encode(chain_value(&secret, &chain, 0).unwrap());
+    assert!(
+        record.contains(&format!("[HumanCommit \"{commit}\"]")),
+        "the self-play key must match the record's HumanCommit"
+    );
+    std::fs::write(
+        dir.path().join("human.key"),
+        format!(
+            "herald-key: 1\ngame: battle-of-the-dale\nside: Human\nchain: {}\ncommit: {commit}\nsecret: {}\n",
+            hex::encode(chain),
+            hex::encode(secret)
+        ),
+    )
+    .unwrap();
+
+    let legal = json(
+        dir.path(),
+        &[
+            "legal",
+            "game.pbem",
+            "--key",
+            "human.key",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(legal["to_move"], "Human");
+    assert_eq!(legal["actions"], serde_json::json!([]));
+    assert_eq!(
+        legal["note"],
+        "rally settles with this turn's reveal and puts Human out: Human may only pass"
+    );
+
+    let refused = herald(dir.path())
+        .args(["move", "game.pbem", "--key", "human.key", "E2-E3"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("Human is out since rally settled at the start of this turn"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("game.pbem")).unwrap(),
+        record,
+        "a refused move leaves the record as it was"
+    );
+
+    herald(dir.path())
+        .args(["move", "game.pbem", "--key", "human.key", "pass"])
+        .assert()
+        .success();
+    let written = std::fs::read_to_string(dir.path().join("game.pbem")).unwrap();
+    assert!(
+        written.contains("\n67. Human: rally=heads, rally=tails\n"),
+        "{written}"
+    );
+    let check = json(dir.path(), &["check", "game.pbem", "--format", "json"]);
+    assert_eq!(check["ok"], true);
+    assert_eq!(check["to_move"], "Elf");
+}

@@ -614,7 +614,26 @@ impl RecordCommand for Legal {
             let preview = match &self.key {
                 Some(path) => {
                     let reveal = mover_reveal(&referee, side, path)?;
-                    referee.start_turn(Some(reveal)).map(|(state, _)| state)
+                    referee
+                        .start_turn(Some(reveal))
+                        .and_then(|(state, events)| {
+                            if G::outcome(&state).is_over() || G::to_move(&state) != side {
+                                // The settled event ended the game or put
+                                // the mover out: their line only passes.
+                                Err(game::Illegal::new(format!(
+                                    "{} settles with this turn's reveal and {}: {} may only pass",
+                                    events.first().map_or("the pending event", |e| e.label),
+                                    if G::outcome(&state).is_over() {
+                                        format!("ends the game ({})", G::summary(&state))
+                                    } else {
+                                        format!("puts {} out", side.name::<G>())
+                                    },
+                                    side.name::<G>()
+                                )))
+                            } else {
+                                Ok(state)
+                            }
+                        })
                 }
                 None => {
                     if let Some(p) = referee.pending() {
