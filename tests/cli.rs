@@ -785,6 +785,35 @@ fn a_missing_file_exits_2_for_every_reader() {
 }
 
 #[test]
+fn a_missing_file_with_format_json_still_prints_a_json_error() {
+    let dir = TempDir::new().unwrap();
+    let missing = dir.path().join("nothere.pbem");
+    for command in ["check", "show", "replay", "annotate", "legal", "fate"] {
+        let output = herald()
+            .arg(command)
+            .arg(&missing)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        let json = json_of(&output);
+        assert_eq!(json["schema"], 1, "{command}");
+        assert_eq!(json["ok"], false, "{command}");
+        assert_eq!(json["error"]["kind"], "usage", "{command}");
+        assert_eq!(json["error"]["turn"], Value::Null, "{command}");
+        let message = json["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("cannot read") && message.contains("nothere.pbem"),
+            "{command}: {message}"
+        );
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("cannot read"),
+            "{command}: the message goes to standard error too"
+        );
+    }
+}
+
+#[test]
 fn every_reader_exits_1_on_an_illegal_record() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("bad.pbem");

@@ -217,6 +217,16 @@ fn with_record<C: RecordCommand>(path: &Path, format: Format, command: C) -> Res
             })?;
             Ok(Exit::Invalid)
         }
+        Err(Failure::Usage(message)) if format == Format::Json => {
+            // A program reading the JSON learns of the failure too; the
+            // message still goes to standard error, and the exit code is 2.
+            print_json(&JsonFailure {
+                schema: SCHEMA_VERSION,
+                ok: false,
+                error: super::report::JsonError::usage(&message),
+            })?;
+            Err(Failure::Usage(message))
+        }
         other => other,
     }
 }

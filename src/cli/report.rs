@@ -57,6 +57,21 @@ pub struct JsonError {
     message: String,
 }
 
+impl JsonError {
+    /// A usage or I/O error (kind `usage`): nothing about a game.
+    pub fn usage(message: &str) -> Self {
+        JsonError {
+            kind: "usage",
+            turn: None,
+            side: None,
+            action: None,
+            line: None,
+            column: None,
+            message: message.to_owned(),
+        }
+    }
+}
+
 impl Problem {
     /// Locate a referee error in its source.
     pub fn from_referee(e: &RefereeError, source: &Source) -> Self {
