@@ -293,6 +293,28 @@ impl<G: Game> Referee<G> {
             } else {
                 format!("{} to {}", G::MIN_SIDES, G::MAX_SIDES)
             };
+            // A tag that names a player (its value is an address) but no
+            // side of this game is most likely a misspelt or foreign side.
+            let stray = (sides.len() < G::MIN_SIDES)
+                .then(|| {
+                    record.tags.iter().find(|t| {
+                        t.value.contains('@')
+                            && game::side_by_name::<G>(&t.name).is_none()
+                            && commit_side::<G>(&t.name).is_none()
+                    })
+                })
+                .flatten();
+            if let Some(tag) = stray {
+                return Err(RefereeError::record(
+                    Some(tag.span),
+                    format!(
+                        "`{}` is not a side of {}: its sides are {} (it needs {need})",
+                        tag.name,
+                        G::ID,
+                        G::SIDES.join(", ")
+                    ),
+                ));
+            }
             return Err(RefereeError::record(
                 header_span,
                 format!(
