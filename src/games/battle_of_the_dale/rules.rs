@@ -604,6 +604,7 @@ fn take_main(s: &mut State, what: Main, dwarf_hero: bool) -> R {
         Main::DwarfHero if matches!(what, Main::Place | Main::Move) => {
             t.main = what;
             t.berserk = true;
+            s.log.mark_berserk();
             Ok(())
         }
         _ => ill("the turn's action was already made"),

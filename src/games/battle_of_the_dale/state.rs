@@ -237,6 +237,25 @@ impl Log {
         }
     }
 
+    /// Call the turn's first Dwarf Hero move a Berserk move: it was made
+    /// before the turn's action, which is known only once that follows.
+    pub fn mark_berserk(&mut self) {
+        let len = usize::from(self.len);
+        if let Some(Event::Move { how, .. }) = self.ev[..len].iter_mut().find(|e| {
+            matches!(
+                e,
+                Event::Move {
+                    side: DWARF,
+                    kind: Kind::H,
+                    how: How::Main,
+                    ..
+                }
+            )
+        }) {
+            *how = How::Berserk;
+        }
+    }
+
     /// The events kept.
     pub fn events(&self) -> &[Event] {
         &self.ev[..usize::from(self.len)]

@@ -988,19 +988,26 @@ fn dwarf_hero_berserk_move_after_the_main_action() {
 #[test]
 fn dwarf_hero_berserk_move_before_the_main_action() {
     let mut s = dwarf();
+    let before = s.clone();
     ok(&mut s, "E1-E2");
     ok(&mut s, "A1-A2");
     end(&mut s);
     assert_eq!(at(&s, "E2"), Some(("Dwarf", 'H')));
     assert_eq!(at(&s, "A2"), Some(("Dwarf", 'R')));
+    assert_eq!(
+        G::turn_comment(&before, &s),
+        "Berserk: moved Dwarf H E1-E2; moved Dwarf R A1-A2"
+    );
 }
 
 #[test]
 fn dwarf_hero_move_alone_is_the_turns_action() {
     let mut s = dwarf();
+    let before = s.clone();
     ok(&mut s, "E1-E2");
     end(&mut s);
     assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::turn_comment(&before, &s), "moved Dwarf H E1-E2");
 }
 
 #[test]
