@@ -51,6 +51,8 @@ pub enum Why {
     EntryOccupied(u8),
     /// Two consecutive cells of the path do not touch.
     NotAdjacent(u8, u8),
+    /// A step from a cell to the same cell.
+    Standstill(u8),
     /// The path returns to a cell.
     Revisit(u8),
     /// The Gate is closed to the mover.
@@ -170,6 +172,10 @@ impl Why {
             }
             Why::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
             Why::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
+            Why::Standstill(c) => format!(
+                "{c}-{c} goes nowhere: each step of a path moves to a touching cell",
+                c = Name(c)
+            ),
             Why::Revisit(c) => format!(
                 "the path comes back to {}: a piece may not return to a cell it has been on \
                  this turn",
@@ -411,6 +417,9 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
                 return Err(Why::EntryOccupied(c));
             }
         } else {
+            if c == prev {
+                return Err(Why::Standstill(c));
+            }
             if !adjacent(prev, c) {
                 return Err(Why::NotAdjacent(prev, c));
             }

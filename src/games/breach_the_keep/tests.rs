@@ -979,6 +979,19 @@ fn a_path_given_by_its_ends_is_resolved_to_a_full_path() {
 }
 
 #[test]
+fn a_step_to_the_same_cell_goes_nowhere() {
+    let mut s = setup("d6:w a10:b", [0, 0], [1, 1], W);
+    assert_eq!(
+        err(&mut s, "d6-d6"),
+        "d6-d6 goes nowhere: each step of a path moves to a touching cell"
+    );
+    assert_eq!(
+        err(&mut s, "d6-d7-d7"),
+        "d7-d7 goes nowhere: each step of a path moves to a touching cell"
+    );
+}
+
+#[test]
 fn notation_is_case_insensitive_and_allows_spaces() {
     let s = setup("d6:W c3:b c2:w d2:W a10:b", [0, 0], [1, 1], W);
     for (text, canon) in [
