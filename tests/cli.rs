@@ -466,6 +466,104 @@ fn move_expect_turn_refuses_a_stale_record_and_accepts_the_right_number() {
 }
 
 #[test]
+fn move_refuses_text_after_a_blank_line_instead_of_dropping_it() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let before = fs::read(&path).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("-")
+        .write_stdin("Kc1-b1\n\nKb1-a1\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("text after the turn"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn move_accepts_the_turn_as_it_reads_in_the_record_when_number_and_side_match() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("2. Red: Kc9-b9")
+        .assert()
+        .success();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("blue: Kb1-a1")
+        .assert()
+        .success();
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(
+        text.ends_with("\n2. Red: Kc9-b9\n3. Blue: Kb1-a1\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn move_written_for_another_turn_or_side_is_refused_as_a_stale_record() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1"]);
+    let before = fs::read(&path).unwrap();
+    for (text, says) in [
+        (
+            "3. Red: Kc9-b9",
+            "written as `3. Red:`, but the record is at turn 2, Red's",
+        ),
+        (
+            "Blue: Kb1-a1",
+            "written as `Blue:`, but the record is at turn 2, Red's",
+        ),
+    ] {
+        herald()
+            .arg("move")
+            .arg(&path)
+            .arg(text)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(says));
+    }
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("2. Green: Kc9-b9")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`Green` is not a side of castle-danger",
+        ));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn move_refuses_to_write_a_turn_beyond_the_most_a_record_may_hold() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("long.pbem");
+    let mut text = String::from(HEADER);
+    text.push('\n');
+    for n in 1..=50_000 {
+        let side = if n % 2 == 1 { "Blue" } else { "Red" };
+        text.push_str(&format!("{n}. {side}: pass\n"));
+    }
+    fs::write(&path, &text).unwrap();
+    herald().arg("check").arg(&path).assert().success();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("pass")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "the record already holds 50000 turns",
+        ));
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
 fn move_reads_the_turn_from_standard_input() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());

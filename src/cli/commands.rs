@@ -866,6 +866,53 @@ fn insert_lines(source: &Source, text: &mut String, anchor: usize, lines: &str, 
     }
 }
 
+/// The actions of a turn given to `move`, without a `12. Blue:` or
+/// `Blue:` in front (as the turn reads in the record) when that names this
+/// turn; a prefix that names another turn or side is refused.
+fn strip_turn_prefix<'t, G: Game>(
+    text: &'t str,
+    number: u32,
+    side: game::Side,
+    stale: impl Fn(String) -> Failure,
+) -> Result<&'t str, Failure> {
+    let trimmed = text.trim_start();
+    let digits = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    let (given_number, rest) = match trimmed[digits..].strip_prefix('.') {
+        Some(rest) if digits > 0 => (Some(&trimmed[..digits]), rest.trim_start()),
+        _ => (None, trimmed),
+    };
+    let Some((name, actions)) = rest.split_once(':') else {
+        return Ok(text);
+    };
+    let name = name.trim();
+    let Some(named) = game::side_by_name::<G>(name) else {
+        return if given_number.is_some() {
+            Err(Failure::usage(format!(
+                "`{name}` is not a side of {}: give the turn as `{number}. {}: <actions>` or just the actions",
+                G::ID,
+                side.name::<G>()
+            )))
+        } else {
+            Ok(text)
+        };
+    };
+    let number_matches = given_number.is_none_or(|n| n.parse::<u32>().ok() == Some(number));
+    if named != side || !number_matches {
+        // Like --expect-turn: the player wrote this turn against another
+        // copy of the record.
+        return Err(stale(format!(
+            "this turn is written as `{}{}:`, but the record is at turn {number}, {}'s: is this the latest copy of the game?",
+            given_number.map_or(String::new(), |n| format!("{n}. ")),
+            named.name::<G>(),
+            side.name::<G>()
+        )));
+    }
+    Ok(actions)
+}
+
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut referee = replay_all::<G>(ctx, |_, _| {})?;
@@ -888,14 +935,24 @@ impl RecordCommand for Move {
             );
             return Err(Failure::invalid(problem, &ctx.origin));
         }
+        if number as usize > record::MAX_TURNS {
+            // herald could not read the record back.
+            let problem = Problem::plain(
+                ErrorKind::Record,
+                format!(
+                    "the record already holds {} turns, the most a record may hold: the game cannot go on in this record",
+                    record::MAX_TURNS
+                ),
+            );
+            return Err(Failure::invalid(problem, &ctx.origin));
+        }
         let side = G::to_move(&referee.state);
         let side_name = side.name::<G>();
+        let actions = strip_turn_prefix::<G>(&self.text, number, side, |message| {
+            Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+        })?;
         // Read the turn as the line it will become.
-        let synthetic = format!(
-            "[Game \"{}\"]\n{number}. {side_name}: {}\n",
-            G::ID,
-            self.text
-        );
+        let synthetic = format!("[Game \"{}\"]\n{number}. {side_name}: {actions}\n", G::ID);
         let turn_source = Source::new(synthetic.as_bytes())
             .map_err(|e| Failure::invalid(Problem::from_input(&e), "<turn>"))?;
         let turn_problem = |p: Problem| {
@@ -912,6 +969,12 @@ impl RecordCommand for Move {
                 "no turn given: write the actions, `pass` or `resign`",
             ));
         };
+        let text = turn_source.text();
+        if !text[turn.lines_end.min(text.len())..].trim().is_empty() {
+            return Err(Failure::usage(
+                "text after the turn: write the whole turn on one line, its actions separated by commas (a blank line ends a turn)",
+            ));
+        }
         if turn_record.turns.len() > 1
             || turn.reveal.is_some()
             || turn.actions().count() != turn.items.len()

@@ -11,7 +11,7 @@ mod write;
 
 use std::borrow::Cow;
 
-pub use parse::parse;
+pub use parse::{parse, MAX_TURNS};
 pub use source::{InputError, Position, Source, Span, MAX_INPUT};
 pub use write::{write_header, write_turn, TurnText};
 
