@@ -978,6 +978,30 @@ fn empty_binary_and_non_utf8_files_exit_1_with_a_clear_message() {
 }
 
 #[test]
+fn an_error_on_a_long_line_shows_a_window_of_it_and_the_true_column() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("commas.pbem");
+    // Half a megabyte of commas: refused at the 201st action, and the
+    // error does not echo the whole line.
+    fs::write(
+        &path,
+        format!("{HEADER}\n1. Blue: {}\n", ",".repeat(500_000)),
+    )
+    .unwrap();
+    let output = herald().arg("check").arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = stderr_of(&output);
+    assert!(
+        stderr.contains("a turn holds at most 200 actions"),
+        "{stderr}"
+    );
+    // "1. Blue: " is 9 characters; the 200th comma ends the 200th action.
+    assert!(stderr.contains("commas.pbem:6:209"), "{stderr}");
+    assert!(stderr.len() < 1000, "{} bytes of error", stderr.len());
+    assert!(stderr.contains("...,,,"), "{stderr}");
+}
+
+#[test]
 fn a_100_mb_file_is_refused_at_once_with_the_size_message() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("huge.pbem");

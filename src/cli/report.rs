@@ -57,6 +57,34 @@ pub struct JsonError {
     message: String,
 }
 
+/// The most of a line an error shows.
+const MAX_SHOWN: usize = 160;
+
+/// A long line cut to a window around the underline, marked `...` where it
+/// was cut (a 6 MB line is not echoed whole).
+fn window(shown: String, range: std::ops::Range<usize>) -> (String, std::ops::Range<usize>) {
+    if shown.len() <= MAX_SHOWN {
+        return (shown, range);
+    }
+    let mut from = range.start.min(shown.len()).saturating_sub(40);
+    while !shown.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (from + MAX_SHOWN).min(shown.len());
+    while !shown.is_char_boundary(to) {
+        to += 1;
+    }
+    let prefix = if from > 0 { "..." } else { "" };
+    let suffix = if to < shown.len() { "..." } else { "" };
+    let cut = format!("{prefix}{}{suffix}", &shown[from..to]);
+    let start = range.start.clamp(from, to) - from + prefix.len();
+    let mut end = (range.end.clamp(from, to) - from + prefix.len()).max(start + 1);
+    while end < cut.len() && !cut.is_char_boundary(end) {
+        end += 1;
+    }
+    (cut.clone(), start..end.min(cut.len()))
+}
+
 impl JsonError {
     /// A usage or I/O error (kind `usage`): nothing about a game.
     pub fn usage(message: &str) -> Self {
@@ -150,6 +178,7 @@ impl Problem {
         } else {
             (shown, range)
         };
+        let (shown, range) = window(shown, range);
         self.underline = Some((shown, range));
     }
 
@@ -181,15 +210,23 @@ impl Problem {
             .unwrap_or("");
         match (&self.underline, self.position) {
             (Some((line, range)), Some(pos)) => {
+                // The place is written here, not by the renderer: it would
+                // count the column in the line as shown, which may be cut
+                // (a long line) or shifted (email quoting, leading blanks).
                 let snippet = Snippet::source(line)
                     .line_start(pos.line)
-                    .origin(origin)
                     .annotation(Level::Error.span(range.clone()).label(label));
                 let msg = Level::Error
                     .title(&title)
                     .id(self.kind.as_str())
                     .snippet(snippet);
-                renderer.render(msg).to_string()
+                let rendered = renderer.render(msg).to_string();
+                let pad = " ".repeat(pos.line.to_string().len());
+                let place = format!("{pad}--> {origin}:{}:{}", pos.line, pos.column);
+                match rendered.split_once('\n') {
+                    Some((head, body)) => format!("{head}\n{place}\n{body}"),
+                    None => format!("{rendered}\n{place}"),
+                }
             }
             (_, Some(pos)) => {
                 let msg = Level::Error.title(&title).id(self.kind.as_str());

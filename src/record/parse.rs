@@ -12,6 +12,14 @@ use super::{Item, ItemKind, ParseError, Record, Reveal, Source, Span, Tag, Turn}
 /// Most turns a record may hold (each player's chain has 10,000 links).
 pub const MAX_TURNS: usize = 50_000;
 
+/// The most items (actions, facts, `pass`, `resign`) on one turn line: far
+/// more than any game's turn, few enough to keep memory small.
+pub const MAX_ITEMS: usize = 200;
+
+/// The longest action, in bytes (a Castle Danger path of 32 steps takes
+/// under 100).
+pub const MAX_ACTION_LEN: usize = 300;
+
 fn is_space(c: char) -> bool {
     c == ' ' || c == '\t' || c == '\n'
 }
@@ -309,6 +317,12 @@ fn finish_turn<'a>(
         let mut a = piece.start;
         for (k, _) in text[piece.start..piece.end].match_indices(',') {
             let cut = piece.start + k;
+            if items.len() >= MAX_ITEMS {
+                return Err(ParseError::new(
+                    Span::new(cut, cut + 1),
+                    format!("a turn holds at most {MAX_ITEMS} actions"),
+                ));
+            }
             items.last_mut().unwrap().push(Span::new(a, cut));
             items.push(Vec::new());
             a = cut + 1;
@@ -350,6 +364,12 @@ fn finish_turn<'a>(
                     }
                 }
             }
+        }
+        if item_text.len() > MAX_ACTION_LEN {
+            return Err(ParseError::new(
+                Span::new(span.start, span.start + 1),
+                format!("an action is at most {MAX_ACTION_LEN} characters long"),
+            ));
         }
         turn.span.end = turn.span.end.max(span.end);
         let word = item_text.as_ref();
@@ -613,6 +633,35 @@ mod tests {
         assert!(err.message.contains("needs its actions"));
         let err = read("[Game \"x\"]\n1. Blue: a,,b\n").unwrap_err();
         assert_eq!(err.message, "an empty action between commas");
+    }
+
+    #[test]
+    fn a_turn_of_more_than_200_actions_is_refused_at_the_201st() {
+        let line = format!("[Game \"x\"]\n1. Blue: {}\n", vec!["a"; 201].join(", "));
+        let err = read(&line).unwrap_err();
+        assert_eq!(err.message, "a turn holds at most 200 actions");
+        // The comma that starts the 201st action.
+        let comma = line.match_indices(',').nth(199).unwrap().0;
+        assert_eq!(err.span, Span::new(comma, comma + 1));
+        let ok = format!("[Game \"x\"]\n1. Blue: {}\n", vec!["a"; 200].join(", "));
+        let (_, turns) = read(&ok).unwrap();
+        assert_eq!(turns[0].matches(';').count(), 199, "200 actions");
+    }
+
+    #[test]
+    fn an_action_longer_than_300_characters_is_refused() {
+        let long = "b".repeat(301);
+        let text = format!("[Game \"x\"]\n1. Blue: a, {long}\n");
+        let err = read(&text).unwrap_err();
+        assert_eq!(err.message, "an action is at most 300 characters long");
+        let at = text.find(&long).unwrap();
+        assert_eq!(err.span, Span::new(at, at + 1));
+        let fits = format!("[Game \"x\"]\n1. Blue: {}\n", "b".repeat(300));
+        let (_, turns) = read(&fits).unwrap();
+        assert_eq!(
+            turns[0],
+            format!("1|Blue|{}|false|false|false", "b".repeat(300))
+        );
     }
 
     #[test]
