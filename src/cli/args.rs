@@ -99,8 +99,8 @@ Examples:
         /// The game record file.
         #[arg(value_name = "RECORD")]
         record: PathBuf,
-        /// The turn's actions, separated by commas, `pass` or `resign`;
-        /// - or nothing to read them from standard input. A `12. Blue:` in
+        /// The turn's actions, separated by commas, `pass` or `resign`; `-`
+        /// or nothing to read them from standard input. A `12. Blue:` in
         /// front, as the turn reads in the record, is checked and dropped.
         #[arg(value_name = "TURN")]
         turn: Option<String>,
