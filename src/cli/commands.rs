@@ -869,12 +869,12 @@ fn insert_lines(source: &Source, text: &mut String, anchor: usize, lines: &str, 
 /// The actions of a turn given to `move`, without a `12. Blue:` or
 /// `Blue:` in front (as the turn reads in the record) when that names this
 /// turn; a prefix that names another turn or side is refused.
-fn strip_turn_prefix<'t, G: Game>(
-    text: &'t str,
+fn strip_turn_prefix<G: Game>(
+    text: &str,
     number: u32,
     side: game::Side,
     stale: impl Fn(String) -> Failure,
-) -> Result<&'t str, Failure> {
+) -> Result<&str, Failure> {
     let trimmed = text.trim_start();
     let digits = trimmed.len()
         - trimmed
