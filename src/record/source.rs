@@ -166,6 +166,8 @@ impl Source {
             });
         }
         let original = match std::str::from_utf8(input) {
+            // Old Mac line ends (CR alone): the same bytes with LF.
+            Ok(s) if s.contains('\r') && !s.contains('\n') => s.replace('\r', "\n"),
             Ok(s) => s.to_owned(),
             Err(e) => {
                 let good = e.valid_up_to();
@@ -198,9 +200,16 @@ impl Source {
         let mut depth = None;
         let mut orig_start = 0;
         for (index, raw) in original.split_inclusive('\n').enumerate() {
-            let start = orig_start;
+            let mut start = orig_start;
             orig_start += raw.len();
-            let line = raw.trim_end_matches(['\n', '\r']);
+            let mut line = raw.trim_end_matches(['\n', '\r']);
+            if index == 0 {
+                // A byte-order mark (Windows Notepad) is not part of the text.
+                if let Some(rest) = line.strip_prefix('\u{feff}') {
+                    start += '\u{feff}'.len_utf8();
+                    line = rest;
+                }
+            }
             let depth = match depth {
                 Some(d) => d,
                 None => {
@@ -344,6 +353,25 @@ mod tests {
                 column: 12
             }
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_kept_in_the_original() {
+        let input = "\u{feff}[Game \"x\"]\n1. Blue: pass\n";
+        let src = Source::new(input.as_bytes()).unwrap();
+        assert_eq!(src.text(), "[Game \"x\"]\n1. Blue: pass\n");
+        assert_eq!(src.original(), input);
+        // Columns count from the first visible character.
+        assert_eq!(src.position(1), Position { line: 1, column: 2 });
+    }
+
+    #[test]
+    fn lines_ended_by_carriage_returns_alone_are_lines() {
+        let input = "[Game \"x\"]\r1. Blue: pass\r";
+        let src = Source::new(input.as_bytes()).unwrap();
+        assert_eq!(src.text(), "[Game \"x\"]\n1. Blue: pass\n");
+        let off = src.text().find("pass").unwrap();
+        assert_eq!(src.position(off), Position { line: 2, column: 10 });
     }
 
     #[test]
