@@ -262,10 +262,13 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
         // is one piece or one double, written without a mark. (Found by
         // fuzzing: `d3:2-...` did not read back as itself.)
         let at = text.find(':').unwrap_or(0);
+        let cell = text[..at].trim().to_ascii_lowercase();
         return Err(ActionParseError::new(
             at,
             2,
-            "`:2` marks a double leaving a Keep; on an open cell the double moves as `d3-...`",
+            format!(
+                "`:2` marks a double leaving a Keep; on an open cell the double moves as `{cell}-...`"
+            ),
         ));
     }
     let kind = match raw.suffix {

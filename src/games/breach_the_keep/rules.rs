@@ -53,6 +53,8 @@ pub enum Why {
     NotAdjacent(u8, u8),
     /// A step from a cell to the same cell.
     Standstill(u8),
+    /// A move given by its ends that no legal path connects.
+    NoPath(u8, u8),
     /// The path returns to a cell.
     Revisit(u8),
     /// The Gate is closed to the mover.
@@ -172,6 +174,17 @@ impl Why {
             }
             Why::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
             Why::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
+            Why::NoPath(p, q) => format!(
+                "no legal path leads from {} to {}: a single moves up to two cells and a \
+                 double four, around pieces, closed Gates and Keeps{}",
+                Name(p),
+                Name(q),
+                if is_keep(p) {
+                    format!(" (a double leaves a Keep as `{}:2-...`)", Name(p))
+                } else {
+                    String::new()
+                }
+            ),
             Why::Standstill(c) => format!(
                 "{c}-{c} goes nowhere: each step of a path moves to a touching cell",
                 c = Name(c)
@@ -421,6 +434,11 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
                 return Err(Why::Standstill(c));
             }
             if !adjacent(prev, c) {
+                if len == 1 {
+                    // Written by its ends (`d2-d5`): herald found no legal
+                    // path to fill in.
+                    return Err(Why::NoPath(prev, c));
+                }
                 return Err(Why::NotAdjacent(prev, c));
             }
             if c == mv.from || mv.steps[..i].contains(&c) {

@@ -975,7 +975,33 @@ fn a_path_given_by_its_ends_is_resolved_to_a_full_path() {
     let mut s = setup("d6:w d7:B c7:B e7:B a10:b", [0, 0], [1, 1], W);
     let a = G::parse_action(&s, "d6-d8").unwrap();
     assert_eq!(action_text::<G>(&a), "d6-d8");
-    assert_eq!(err(&mut s, "d6-d8"), "d6 does not touch d8");
+    assert!(err(&mut s, "d6-d8").starts_with("no legal path leads from d6 to d8"));
+}
+
+#[test]
+fn a_move_by_its_ends_without_a_legal_path_says_so() {
+    // A single two rows on and one column over (three steps) is out of reach.
+    let mut s = setup("d2:w a10:b", [0, 0], [1, 1], W);
+    assert_eq!(
+        err(&mut s, "d2-d5"),
+        "no legal path leads from d2 to d5: a single moves up to two cells and a double four, \
+         around pieces, closed Gates and Keeps"
+    );
+    // A full path with a gap still names the gap.
+    assert_eq!(err(&mut s, "d2-d3-d5"), "d3 does not touch d5");
+    // From a Keep, the hint for a double.
+    let mut s = setup("c3:w a10:b", [0, 0], [1, 1], W);
+    assert!(err(&mut s, "c3-c7").ends_with("(a double leaves a Keep as `c3:2-...`)"));
+}
+
+#[test]
+fn a_double_on_an_open_cell_takes_no_mark() {
+    let s = setup("d2:W a10:b", [0, 0], [1, 1], W);
+    let e = G::parse_action(&s, "d2:2-d3").unwrap_err();
+    assert_eq!(
+        e.reason,
+        "`:2` marks a double leaving a Keep; on an open cell the double moves as `d2-...`"
+    );
 }
 
 #[test]
