@@ -287,23 +287,20 @@ impl<G: Game> Referee<G> {
             )
         })?;
         let listed: Vec<&str> = sides.iter().map(|s| s.name::<G>()).collect();
-        if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
-            let need = if G::MIN_SIDES == G::MAX_SIDES {
-                format!("{}", G::MIN_SIDES)
-            } else {
-                format!("{} to {}", G::MIN_SIDES, G::MAX_SIDES)
-            };
-            // A tag that names a player (its value is an address) but no
-            // side of this game is most likely a misspelt or foreign side.
-            let stray = (sides.len() < G::MIN_SIDES)
-                .then(|| {
-                    record.tags.iter().find(|t| {
-                        t.value.contains('@')
-                            && game::side_by_name::<G>(&t.name).is_none()
-                            && commit_side::<G>(&t.name).is_none()
-                    })
-                })
-                .flatten();
+        let need = if G::MIN_SIDES == G::MAX_SIDES {
+            format!("{}", G::MIN_SIDES)
+        } else {
+            format!("{} to {}", G::MIN_SIDES, G::MAX_SIDES)
+        };
+        // A tag that names a player (its value is an address) but no side
+        // of this game is a misspelt or foreign side: a player would be
+        // left out of the game without a word.
+        let stray = record.tags.iter().find(|t| {
+            t.value.contains('@')
+                && game::side_by_name::<G>(&t.name).is_none()
+                && commit_side::<G>(&t.name).is_none()
+        });
+        if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES || stray.is_some() {
             if let Some(tag) = stray {
                 return Err(RefereeError::record(
                     Some(tag.span),
