@@ -215,6 +215,26 @@ fn new_with_an_unknown_option_exits_2_naming_it() {
 }
 
 #[test]
+fn new_with_a_repeated_option_exits_2_instead_of_keeping_the_last() {
+    herald()
+        .args([
+            "new",
+            "breach-the-keep",
+            "--side",
+            "White=a@x",
+            "--side",
+            "Black=b@x",
+        ])
+        .args(["--option", "WhiteKeep=3", "--option", "whitekeep=5"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "--option WhiteKeep is given twice",
+        ));
+}
+
+#[test]
 fn new_with_a_missing_or_repeated_side_exits_2() {
     herald()
         .args(["new", "castle-danger", "--side", BLUE])

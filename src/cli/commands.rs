@@ -1202,12 +1202,17 @@ impl IdCommand for New {
                     }
                 )));
             };
+            if given.iter().any(|(n, _)| *n == opt.name) {
+                return Err(Failure::usage(format!(
+                    "--option {} is given twice: give it once (several names go in one value, separated by spaces: {}=\"a b\")",
+                    opt.name, opt.name
+                )));
+            }
             given.push((opt.name, value.trim().into()));
         }
         for opt in G::OPTIONS {
             let value = given
                 .iter()
-                .rev()
                 .find(|(n, _)| *n == opt.name)
                 .map_or_else(|| opt.default.to_owned(), |(_, v)| v.clone());
             if !value.is_empty() {

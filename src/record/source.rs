@@ -371,7 +371,13 @@ mod tests {
         let src = Source::new(input.as_bytes()).unwrap();
         assert_eq!(src.text(), "[Game \"x\"]\n1. Blue: pass\n");
         let off = src.text().find("pass").unwrap();
-        assert_eq!(src.position(off), Position { line: 2, column: 10 });
+        assert_eq!(
+            src.position(off),
+            Position {
+                line: 2,
+                column: 10
+            }
+        );
     }
 
     #[test]
