@@ -713,10 +713,17 @@ impl<G: Game> Referee<G> {
                     } else {
                         format!("{name}'s previous reveal")
                     };
+                    // Every chain is bound to the header: a header edited
+                    // after the keys were made fails at the first reveal.
+                    let header = if self.lines[index] == 0 {
+                        " (or the header was changed after the Commit tags were made)"
+                    } else {
+                        ""
+                    };
                     Err(RefereeError::record(
                         Some(r.span),
                         format!(
-                            "this reveal does not hash to {what}: the line was not written with {name}'s key, or was altered"
+                            "this reveal does not hash to {what}: the line was not written with {name}'s key, or was altered{header}"
                         ),
                     )
                     .at_turn(number, name))
