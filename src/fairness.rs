@@ -15,7 +15,7 @@ const DOMAIN_CHAIN_SEED: &[u8] = b"herald/chain-seed/v1";
 const DOMAIN_GAME_ID: &[u8] = b"herald/game-id/v1";
 const DOMAIN_CHAIN_ID: &[u8] = b"herald/chain-id/v1";
 const DOMAIN_TURN_CHANCE: &[u8] = b"herald/turn-chance/v1";
-const DOMAIN_SETTLE_CHANCE: &[u8] = b"herald/settle-chance/v1";
+const DOMAIN_SETTLE_CHANCE: &[u8] = b"herald/settle-chance/v2";
 
 /// 32 bytes: a hash, a chain value, a seed.
 pub type Hash = [u8; 32];
@@ -103,6 +103,17 @@ pub fn chain_id<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Hash 
     h.finalize().into()
 }
 
+/// The reveals that close every chance seed: the reveal on the line that
+/// draws (or settles), then the latest reveal (or commitment) of each other
+/// player, in header order. No player can know or steer a seed until every
+/// other player's contribution is published.
+fn put_reveals(h: &mut Sha256, mover: &Hash, others: &[Hash]) {
+    h.update(mover);
+    for other in others {
+        h.update(other);
+    }
+}
+
 /// Seed of a turn-start chance event (RULINGS 1.4): SHA-256 over the domain,
 /// the game id, the turn number (4 bytes big-endian), the label (length and
 /// bytes), the mover's reveal on this line, then the latest reveal (or the
@@ -113,25 +124,34 @@ pub fn turn_seed(game: &Hash, turn: u32, label: &str, mover: &Hash, others: &[Ha
     h.update(game);
     h.update(turn.to_be_bytes());
     put_len(&mut h, label.as_bytes());
-    h.update(mover);
-    for other in others {
-        h.update(other);
-    }
+    put_reveals(&mut h, mover, others);
     h.finalize().into()
 }
 
 /// Seed of a chance event declared on turn `declared` and settled on turn
-/// `settling` by that line's reveal (RULINGS 1.5): SHA-256 over the domain,
-/// the game id, both turn numbers (4 bytes big-endian each), the label
-/// (length and bytes) and the settling reveal.
-pub fn settle_seed(game: &Hash, declared: u32, settling: u32, label: &str, reveal: &Hash) -> Hash {
+/// `settling` (RULINGS 1.5): SHA-256 over the domain
+/// (`"herald/settle-chance/v2"`), the game id, both turn numbers (4 bytes
+/// big-endian each), the label (length and bytes), the settling reveal on
+/// line `settling`, then the latest reveal (or commitment) of every other
+/// player with a Commit tag, in side order, as they stand at settlement
+/// (the declarer's is the one on line `declared`). With the others'
+/// reveals in, the settler cannot know the value before the declaring line
+/// is published, nor grind a key to steer it.
+pub fn settle_seed(
+    game: &Hash,
+    declared: u32,
+    settling: u32,
+    label: &str,
+    settler: &Hash,
+    others: &[Hash],
+) -> Hash {
     let mut h = Sha256::new();
     h.update(DOMAIN_SETTLE_CHANCE);
     h.update(game);
     h.update(declared.to_be_bytes());
     h.update(settling.to_be_bytes());
     put_len(&mut h, label.as_bytes());
-    h.update(reveal);
+    put_reveals(&mut h, settler, others);
     h.finalize().into()
 }
 
@@ -296,9 +316,33 @@ mod tests {
             h("552b586a409a74342236c52a908c508ab2faa877617aec721acc87623e400eec")
         );
         assert_eq!(
-            settle_seed(&example_game(), 7, 8, "rally", &[0x33; 32]),
-            h("71c8c79a1af9f7a82f8abec27243770df65a999becdff23bef78a5ff83b39dc6")
+            example_settle_seed(),
+            h("5be20fb6847a299edb73b777e0b2f511168ebcfe8edf9cef68365c531f11470c")
         );
+    }
+
+    fn example_settle_seed() -> Hash {
+        settle_seed(&example_game(), 7, 8, "rally", &[0x33; 32], &[[0x44; 32]])
+    }
+
+    #[test]
+    fn settle_coins_match_the_reference() {
+        let mut s = Sampler::new(&example_settle_seed());
+        let coins: Vec<u32> = (0..12).map(|_| s.below(2)).collect();
+        assert_eq!(coins, [0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn the_settle_seed_depends_on_every_other_reveal() {
+        // The settler alone cannot fix the value: another player's reveal
+        // (the declarer's on the declaring line) changes it.
+        let game = example_game();
+        let base = example_settle_seed();
+        assert_ne!(
+            base,
+            settle_seed(&game, 7, 8, "rally", &[0x33; 32], &[[0x45; 32]])
+        );
+        assert_ne!(base, settle_seed(&game, 7, 8, "rally", &[0x33; 32], &[]));
     }
 
     #[test]

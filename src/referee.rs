@@ -629,7 +629,6 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(side)
             .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
-        let side_name = side.name::<G>();
         let mut derived = Vec::new();
         let mut state = self.state.clone();
         if let Some(request) = G::pending(&state) {
@@ -640,12 +639,18 @@ impl<G: Game> Referee<G> {
                     request.label
                 );
             };
+            // The settler's reveal and the latest of every other committed
+            // player (the declarer's from line `declared` among them), as
+            // for turn-start chance: the settler cannot know the value
+            // before the declaring line, nor steer it with their key.
+            let others: Vec<Hash> = self.others(index).flatten().collect();
             let seed = fairness::settle_seed(
                 &self.header.game_id,
                 declared,
                 number,
                 request.label,
                 &reveal,
+                &others,
             );
             let mut sampler = Sampler::new(&seed);
             let values: Vec<u32> = (0..request.count)
@@ -658,7 +663,7 @@ impl<G: Game> Referee<G> {
                     label: request.label,
                     value,
                     text: G::chance_text(request.label, value),
-                    reveals_of: vec![side_name.into()],
+                    reveals_of: self.reveal_names(index),
                 });
             }
             G::settle(&mut state, &values)
@@ -733,16 +738,19 @@ impl<G: Game> Referee<G> {
     }
 
     /// The latest reveals (or commitments) of every side but `index`, in
-    /// header order.
+    /// header order (`None` for a side without a Commit tag). Both kinds of
+    /// chance seed end with these (RULINGS 1.4, 1.5).
     fn others(&self, index: usize) -> impl Iterator<Item = Option<Hash>> + '_ {
         (0..self.latest.len())
             .filter(move |&i| i != index)
             .map(|i| self.latest[i])
     }
 
+    /// The sides whose reveals went into a seed drawn on `index`'s line: that
+    /// side, then every other side with a Commit tag, in header order.
     fn reveal_names(&self, index: usize) -> Vec<String> {
         std::iter::once(index)
-            .chain((0..self.latest.len()).filter(|&i| i != index))
+            .chain((0..self.latest.len()).filter(|&i| i != index && self.latest[i].is_some()))
             .map(|i| self.header.sides[i].name::<G>().to_owned())
             .collect()
     }

@@ -148,7 +148,22 @@ fn three_players_play_by_email_through_a_settled_rally() {
         .find(|e| e["declared"] == d)
         .expect("fate lists the rally");
     assert_eq!(event["turn"], d + 1);
-    assert_ne!(event["reveals_of"][0], declarer.as_str());
+    // The settler's reveal first, then every other player's latest (the
+    // declarer's among them), in header order.
+    let reveals_of: Vec<&str> = event["reveals_of"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let settler = reveals_of[0];
+    assert_ne!(settler, declarer.as_str());
+    let others: Vec<&str> = PLAYERS
+        .iter()
+        .map(|(s, _)| *s)
+        .filter(|s| *s != settler)
+        .collect();
+    assert_eq!(reveals_of[1..], others[..]);
     // No private key ever reached the record.
     for dir in &dirs {
         let key = std::fs::read_to_string(dir.join("my.key")).unwrap();
@@ -160,10 +175,11 @@ fn three_players_play_by_email_through_a_settled_rally() {
     }
 }
 
-/// A self-play record of four players (seed 5159647774896004291) stops
-/// after turn 66, where Goblin declared `rally @C2`. Human's reveal settles
-/// it (heads, tails: the Horde succeeds, the Regular placed on C2 captures
-/// the Human Hero on D2, and Human, down to one unit, is out; worked out in
+/// A self-play record of four players (seed 661) stops after turn 56, where
+/// Goblin declared `rally Dwarf @C1`. Human's reveal (with the others'
+/// latest) settles it (heads, tails: the Horde succeeds, the Regular placed
+/// on C1 captures the Human Regular on B1, and Human, down to one unit, is
+/// out; worked out in
 /// fixtures/battle-of-the-dale/game-4p-rally-puts-the-settler-out.expect).
 /// With Human's key, `legal` says so instead of listing the next player's
 /// actions, `move` refuses an action, and `move pass` writes the line.
@@ -172,7 +188,7 @@ fn a_player_the_settled_rally_puts_out_may_only_pass() {
     use herald::fairness::{chain_id, chain_value};
     use herald::game::Side;
 
-    const SEED: u64 = 5159647774896004291;
+    const SEED: u64 = 661;
     let dir = tempfile::tempdir().unwrap();
     let record = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -222,7 +238,7 @@ fn a_player_the_settled_rally_puts_out_may_only_pass() {
     );
 
     let refused = herald(dir.path())
-        .args(["move", "game.pbem", "--key", "human.key", "E2-E3"])
+        .args(["move", "game.pbem", "--key", "human.key", "B4-B3"])
         .output()
         .unwrap();
     assert_eq!(refused.status.code(), Some(1));
@@ -243,10 +259,57 @@ fn a_player_the_settled_rally_puts_out_may_only_pass() {
         .success();
     let written = std::fs::read_to_string(dir.path().join("game.pbem")).unwrap();
     assert!(
-        written.contains("\n67. Human: rally=heads, rally=tails\n"),
+        written.contains("\n57. Human: rally=heads, rally=tails\n"),
         "{written}"
     );
     let check = json(dir.path(), &["check", "game.pbem", "--format", "json"]);
     assert_eq!(check["ok"], true);
-    assert_eq!(check["to_move"], "Elf");
+    assert_eq!(check["to_move"], "Dwarf");
+}
+
+/// The settlement of turn 57 in the four-player fixture hashes Human's
+/// reveal on that line, then the latest reveals of Elf (turn 42: out, but
+/// committed), Dwarf (turn 55) and Goblin (turn 56, the declaring line), in
+/// header order (notation-spec 3.4), so no single player decides the flips.
+#[test]
+fn a_settled_rally_hashes_the_settlers_reveal_and_every_others_latest() {
+    use herald::fairness::{settle_seed, Sampler};
+    use herald::games::battle_of_the_dale::BattleOfTheDale;
+    use herald::record::{self, Source};
+
+    let text = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/battle-of-the-dale/game-4p-rally-puts-the-settler-out.pbem"),
+    )
+    .unwrap();
+    let source = Source::new(&text).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let referee = herald::referee::replay::<BattleOfTheDale>(&rec, |_, _| {}).unwrap();
+    let reveal = |n: u32| {
+        let turn = rec.turns.iter().find(|t| t.number == n).unwrap();
+        turn.reveal.as_ref().unwrap().value
+    };
+    let events: Vec<_> = referee
+        .chance
+        .iter()
+        .filter(|e| e.declared == Some(56))
+        .collect();
+    assert_eq!(events.len(), 2, "a Goblin Horde flips twice");
+    let seed = settle_seed(
+        &referee.header.game_id,
+        56,
+        57,
+        "rally",
+        &reveal(57),
+        &[reveal(42), reveal(55), reveal(56)],
+    );
+    let mut coins = Sampler::new(&seed);
+    for e in &events {
+        assert_eq!((e.turn, e.value), (57, coins.below(2)));
+        assert_eq!(e.reveals_of, ["Human", "Elf", "Dwarf", "Goblin"]);
+    }
+    assert_eq!(
+        events.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
+        ["heads", "tails"]
+    );
 }

@@ -42,8 +42,12 @@ def turn_seed(game, turn, label, mover, others):
     return sha(b"herald/turn-chance/v1", game, struct.pack(">I", turn), lp(label.encode()), mover, *others)
 
 
-def settle_seed(game, declared, settling, label, reveal):
-    return sha(b"herald/settle-chance/v1", game, struct.pack(">I", declared), struct.pack(">I", settling), lp(label.encode()), reveal)
+def settle_seed(game, declared, settling, label, settler, others):
+    """others: the latest reveal (or commitment) of every other side that has
+    a Commit tag, in header order, at settlement (the declarer's reveal on
+    line `declared` among them)."""
+    return sha(b"herald/settle-chance/v2", game, struct.pack(">I", declared), struct.pack(">I", settling),
+               lp(label.encode()), settler, *others)
 
 
 def rotl(x, n):
@@ -103,8 +107,10 @@ if __name__ == "__main__":
     print("game_id(example)       ", gid.hex())
     seed = turn_seed(gid, 7, "die", bytes([0x11]) * 32, [bytes([0x22]) * 32])
     print("turn_seed(example)     ", seed.hex())
-    sseed = settle_seed(gid, 7, 8, "rally", bytes([0x33]) * 32)
+    sseed = settle_seed(gid, 7, 8, "rally", bytes([0x33]) * 32, [bytes([0x44]) * 32])
     print("settle_seed(example)   ", sseed.hex())
+    s = Sampler(sseed)
+    print("settle below(2) x12    ", [s.below(2) for _ in range(12)])
     s = Sampler(zero)
     print("words(00*32)[0..4]     ", [next(s.words) for _ in range(4)])
     for n in (2, 4, 6):
