@@ -478,6 +478,25 @@ impl<G: Game> Referee<G> {
         }
         let index = self.header.index_of(side).expect("side in header");
         self.check_reveal(turn, side, index, number)?;
+        if is_forfeit(turn) && self.latest[index].is_some() {
+            // A forfeit (RULINGS 1.8), written by another player for a side
+            // that stopped answering: it settles nothing and draws nothing;
+            // a pending event stays pending for the next player's reveal.
+            let mut state = self.state.clone();
+            let before = state.clone();
+            G::resign(&mut state, side);
+            self.lines[index] += 1;
+            self.turns = number;
+            self.state = state;
+            return Ok(PlayedTurn {
+                number,
+                side,
+                before,
+                actions: Vec::new(),
+                resign: true,
+                chance: Vec::new(),
+            });
+        }
 
         let (mut state, derived) = self
             .start_turn(turn.reveal.map(|r| r.value))
@@ -702,6 +721,7 @@ impl<G: Game> Referee<G> {
                 format!("{name} has no Commit tag, so its lines carry no reveal"),
             )
             .at_turn(number, name)),
+            (Some(_), None) if is_forfeit(turn) => Ok(()),
             (Some(_), None) => Err(RefereeError::record(
                 Some(turn.span),
                 format!(
@@ -779,6 +799,12 @@ impl<G: Game> Referee<G> {
             ))
         }
     }
+}
+
+/// A line that is `resign` alone, without a reveal: how a forfeit is
+/// recorded for a side with a Commit tag (RULINGS 1.8).
+fn is_forfeit(turn: &Turn<'_>) -> bool {
+    turn.resign.is_some() && turn.items.is_empty() && turn.reveal.is_none()
 }
 
 /// Compare the chance facts written on a line with the derived values.

@@ -250,6 +250,54 @@ fn new_with_a_missing_or_repeated_side_exits_2() {
 
 // ---------------------------------------------------------------- a game by email
 
+/// Bob (Red, committed) stops answering: Ann records his forfeit as a
+/// `resign` line without a reveal (RULINGS 1.8), and the record checks as
+/// won by Blue. Any other line of Red's without a reveal is still refused.
+#[test]
+fn a_forfeit_is_a_resign_line_without_a_reveal() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let (blue_key, red_key) = (dir.path().join("blue.key"), dir.path().join("red.key"));
+    keygen(&path, "Blue", &blue_key);
+    keygen(&path, "Red", &red_key);
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc1-b1")
+        .arg("--key")
+        .arg(&blue_key)
+        .assert()
+        .success();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc9-b9")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Red has a Commit tag"));
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("resign")
+        .assert()
+        .success();
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.ends_with("\n2. Red: resign\n"), "{text}");
+    assert!(text.contains("[Result \"Blue\"]"), "{text}");
+    let json = check_json(&path);
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["result"], "Blue");
+    // Written by hand with an action, the line needs its reveal.
+    let forged = text.replace("2. Red: resign", "2. Red: Kc9-b9, resign");
+    fs::write(&path, forged).unwrap();
+    let json = check_json(&path);
+    assert_eq!(json["error"]["turn"], 2);
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("every Red line carries a reveal"));
+}
+
 /// Ann (Blue) and Bob (Red) each keep their own copy and their own key and
 /// mail the record back and forth; every copy that arrives checks.
 #[test]

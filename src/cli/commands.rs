@@ -992,6 +992,8 @@ impl RecordCommand for Move {
                     span: Span::new(turn.span.end, turn.span.end),
                 });
             }
+            // A forfeit, written for a side that stopped answering.
+            (None, Some(_)) if turn.resign.is_some() && turn.items.is_empty() => {}
             (None, Some(_)) => {
                 return Err(Failure::usage(format!(
                     "{side_name} has a Commit tag, so each {side_name} line needs a reveal: add --key with {side_name}'s key file"
