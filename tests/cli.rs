@@ -1607,6 +1607,32 @@ fn man_prints_a_roff_page() {
     assert!(!text.contains(ESC));
 }
 
+#[test]
+fn man_prints_the_page_of_every_command_the_main_page_names() {
+    let main_page = stdout_of(&herald().arg("man").output().unwrap());
+    for command in [
+        "new", "move", "check", "show", "replay", "annotate", "legal", "fate", "keygen",
+    ] {
+        assert!(
+            main_page.contains(&format!("herald\\-{command}(1)")),
+            "herald(1) names herald-{command}(1)"
+        );
+        let output = herald().args(["man", command]).output().unwrap();
+        assert!(output.status.success(), "man {command}");
+        let page = stdout_of(&output);
+        assert!(page.contains(&format!(".TH herald-{command} 1")), "{page}");
+        assert!(page.contains(".SH OPTIONS"), "{page}");
+    }
+    let page = stdout_of(&herald().args(["man", "move"]).output().unwrap());
+    assert!(page.contains("\\-\\-dry\\-run"), "{page}");
+    assert!(page.contains("\\-\\-expect\\-turn"), "{page}");
+    herald()
+        .args(["man", "bogus"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("herald has no command `bogus`"));
+}
+
 /// Subcommands whose `--help` shows examples today.
 const WITH_EXAMPLES: [&str; 6] = ["new", "move", "check", "show", "annotate", "keygen"];
 

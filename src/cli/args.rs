@@ -225,10 +225,16 @@ Examples:
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff).
+    /// Print the man page (roff): herald(1), or herald-<command>(1) with
+    /// every option of that command.
     #[command(after_help = "\
 Examples:
   herald man > ~/.local/share/man/man1/herald.1
+  herald man move > ~/.local/share/man/man1/herald-move.1
   herald man | man -l -")]
-    Man,
+    Man {
+        /// A command, for its own page (herald-move(1)).
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
 }

@@ -129,7 +129,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Completions { .. } | Command::Man => unreachable!("handled in cli::run"),
+        Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
 }
 

@@ -69,9 +69,29 @@ fn run(command: Command) -> Result<Exit, Failure> {
             out(&String::from_utf8_lossy(&buf))?;
             Ok(Exit::Ok)
         }
-        Command::Man => {
+        Command::Man { command } => {
             let mut buf = Vec::new();
-            clap_mangen::Man::new(Cli::command())
+            let mut cli = Cli::command();
+            cli.build();
+            let page = match command {
+                None => cli,
+                Some(name) => {
+                    let Some(sub) = cli.find_subcommand(&name) else {
+                        let names: Vec<&str> = cli
+                            .get_subcommands()
+                            .map(|c| c.get_name())
+                            .filter(|n| *n != "help")
+                            .collect();
+                        return Err(Failure::usage(format!(
+                            "herald has no command `{name}`: its commands are {}",
+                            names.join(", ")
+                        )));
+                    };
+                    let page_name = format!("herald-{}", sub.get_name());
+                    sub.clone().name(page_name)
+                }
+            };
+            clap_mangen::Man::new(page)
                 .render(&mut buf)
                 .map_err(|e| Failure::usage(format!("cannot render the man page: {e}")))?;
             out(&String::from_utf8_lossy(&buf))?;
