@@ -82,7 +82,8 @@ fn window(shown: String, range: std::ops::Range<usize>) -> (String, std::ops::Ra
     while end < cut.len() && !cut.is_char_boundary(end) {
         end += 1;
     }
-    (cut.clone(), start..end.min(cut.len()))
+    let end = end.min(cut.len());
+    (cut, start..end)
 }
 
 impl JsonError {
