@@ -295,23 +295,22 @@ impl<G: Game> Referee<G> {
         // A tag that names a player (its value is an address) but no side
         // of this game is a misspelt or foreign side: a player would be
         // left out of the game without a word.
-        let stray = record.tags.iter().find(|t| {
+        if let Some(tag) = record.tags.iter().find(|t| {
             t.value.contains('@')
                 && game::side_by_name::<G>(&t.name).is_none()
                 && commit_side::<G>(&t.name).is_none()
-        });
-        if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES || stray.is_some() {
-            if let Some(tag) = stray {
-                return Err(RefereeError::record(
-                    Some(tag.span),
-                    format!(
-                        "`{}` is not a side of {}: its sides are {} (it needs {need})",
-                        tag.name,
-                        G::ID,
-                        G::SIDES.join(", ")
-                    ),
-                ));
-            }
+        }) {
+            return Err(RefereeError::record(
+                Some(tag.span),
+                format!(
+                    "`{}` is not a side of {}: its sides are {} (it needs {need})",
+                    tag.name,
+                    G::ID,
+                    G::SIDES.join(", ")
+                ),
+            ));
+        }
+        if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
             return Err(RefereeError::record(
                 header_span,
                 format!(
@@ -478,30 +477,32 @@ impl<G: Game> Referee<G> {
         }
         let index = self.header.index_of(side).expect("side in header");
         self.check_reveal(turn, side, index, number)?;
-        if is_forfeit(turn) && self.latest[index].is_some() {
+        if turn.is_bare_resign() && self.latest[index].is_some() {
             // A forfeit (RULINGS 1.8), written by another player for a side
             // that stopped answering: it settles nothing and draws nothing;
-            // a pending event stays pending for the next player's reveal.
-            let mut state = self.state.clone();
-            let before = state.clone();
+            // a pending event stays pending (declared where it was) for the
+            // next player's reveal.
+            let before = self.state.clone();
+            let mut state = before.clone();
             G::resign(&mut state, side);
-            self.lines[index] += 1;
-            self.turns = number;
-            self.state = state;
-            return Ok(PlayedTurn {
+            let declared = self.declared;
+            let played = PlayedTurn {
                 number,
                 side,
                 before,
                 actions: Vec::new(),
                 resign: true,
                 chance: Vec::new(),
-            });
+            };
+            let played = self.commit_turn(index, None, state, played);
+            self.declared = declared.filter(|_| G::pending(&self.state).is_some());
+            return Ok(played);
         }
 
         let (mut state, derived) = self
             .start_turn(turn.reveal.map(|r| r.value))
             .map_err(|e| illegal(turn.span, None, e.reason))?;
-        if G::outcome(&state).is_over() || G::to_move(&state) != side {
+        if line_only_passes::<G>(&state, side) {
             // The pending event settled on this line ended the game or put
             // this side out: the line may carry nothing but its reveal.
             if let Some(item) = turn.actions().next() {
@@ -688,7 +689,7 @@ impl<G: Game> Referee<G> {
             G::settle(&mut state, &values)
                 .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
         }
-        if G::outcome(&state).is_over() || G::to_move(&state) != side {
+        if line_only_passes::<G>(&state, side) {
             // The settlement ended the game, or put the settling player out
             // (their line then carries nothing but its reveal).
             return Ok((state, derived));
@@ -721,7 +722,7 @@ impl<G: Game> Referee<G> {
                 format!("{name} has no Commit tag, so its lines carry no reveal"),
             )
             .at_turn(number, name)),
-            (Some(_), None) if is_forfeit(turn) => Ok(()),
+            (Some(_), None) if turn.is_bare_resign() => Ok(()),
             (Some(_), None) => Err(RefereeError::record(
                 Some(turn.span),
                 format!(
@@ -801,10 +802,11 @@ impl<G: Game> Referee<G> {
     }
 }
 
-/// A line that is `resign` alone, without a reveal: how a forfeit is
-/// recorded for a side with a Commit tag (RULINGS 1.8).
-fn is_forfeit(turn: &Turn<'_>) -> bool {
-    turn.resign.is_some() && turn.items.is_empty() && turn.reveal.is_none()
+/// Whether `side`'s line may carry nothing but its reveal (and the settled
+/// facts) in `state`, its position after [`Referee::start_turn`]: the
+/// event settled there ended the game or put `side` out.
+pub fn line_only_passes<G: Game>(state: &G::State, side: Side) -> bool {
+    G::outcome(state).is_over() || G::to_move(state) != side
 }
 
 /// Compare the chance facts written on a line with the derived values.

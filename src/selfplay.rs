@@ -139,7 +139,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
         for _ in 0..64 {
             // A chance event settled at the start of the turn may have
             // ended the game or put this side out: its line only passes.
-            if G::outcome(&state).is_over() || G::to_move(&state) != side {
+            if crate::referee::line_only_passes::<G>(&state, side) {
                 break;
             }
             legal.clear();

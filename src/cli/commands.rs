@@ -627,7 +627,7 @@ impl RecordCommand for Legal {
                     referee
                         .start_turn(Some(reveal))
                         .and_then(|(state, events)| {
-                            if G::outcome(&state).is_over() || G::to_move(&state) != side {
+                            if referee::line_only_passes::<G>(&state, side) {
                                 // The settled event ended the game or put
                                 // the mover out: their line only passes.
                                 Err(game::Illegal::new(format!(
@@ -875,19 +875,9 @@ fn strip_turn_prefix<G: Game>(
     side: game::Side,
     stale: impl Fn(String) -> Failure,
 ) -> Result<&str, Failure> {
-    let trimmed = text.trim_start();
-    let digits = trimmed.len()
-        - trimmed
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .len();
-    let (given_number, rest) = match trimmed[digits..].strip_prefix('.') {
-        Some(rest) if digits > 0 => (Some(&trimmed[..digits]), rest.trim_start()),
-        _ => (None, trimmed),
-    };
-    let Some((name, actions)) = rest.split_once(':') else {
+    let Some((given_number, name, actions)) = record::turn_prefix(text) else {
         return Ok(text);
     };
-    let name = name.trim();
     let Some(named) = game::side_by_name::<G>(name) else {
         return if given_number.is_some() {
             Err(Failure::usage(format!(
@@ -993,7 +983,7 @@ impl RecordCommand for Move {
                 });
             }
             // A forfeit, written for a side that stopped answering.
-            (None, Some(_)) if turn.resign.is_some() && turn.items.is_empty() => {}
+            (None, Some(_)) if turn.is_bare_resign() => {}
             (None, Some(_)) => {
                 return Err(Failure::usage(format!(
                     "{side_name} has a Commit tag, so each {side_name} line needs a reveal: add --key with {side_name}'s key file"

@@ -11,7 +11,7 @@ mod write;
 
 use std::borrow::Cow;
 
-pub use parse::{parse, MAX_TURNS};
+pub use parse::{parse, turn_prefix, MAX_TURNS};
 pub use source::{InputError, Position, Source, Span, MAX_INPUT};
 pub use write::{write_header, write_turn, TurnText};
 
@@ -93,6 +93,12 @@ impl Turn<'_> {
         self.items
             .iter()
             .filter(|i| matches!(i.kind, ItemKind::Action))
+    }
+
+    /// `resign` alone, without actions, facts or a reveal: the form of a
+    /// forfeit (RULINGS 1.8).
+    pub fn is_bare_resign(&self) -> bool {
+        self.resign.is_some() && self.items.is_empty() && self.reveal.is_none()
     }
 }
 

@@ -116,10 +116,28 @@ fn turn_head(i: &str) -> IResult<&str, (&str, &str)> {
     let (i, number) = digit1(i)?;
     let (i, _) = char('.').parse(i)?;
     let (i, _) = space0(i)?;
+    let (i, side) = side_head(i)?;
+    Ok((i, (number, side)))
+}
+
+/// `Side:`; returns (rest, side).
+fn side_head(i: &str) -> IResult<&str, &str> {
     let (i, side) = take_while1(|c: char| c.is_alphanumeric() || c == '-' || c == '_').parse(i)?;
     let (i, _) = space0(i)?;
     let (i, _) = char(':').parse(i)?;
-    Ok((i, (number, side)))
+    Ok((i, side))
+}
+
+/// The head of a turn as a player may type it in front of the actions,
+/// `12. Blue:` or `Blue:`: (the number as written, if any, the side as
+/// written, the text after the colon). `None` when the text starts with
+/// neither.
+pub fn turn_prefix(text: &str) -> Option<(Option<&str>, &str, &str)> {
+    let text = text.trim_start();
+    if let Ok((rest, (number, side))) = turn_head(text) {
+        return Some((Some(number), side, rest));
+    }
+    side_head(text).ok().map(|(rest, side)| (None, side, rest))
 }
 
 /// Pieces of a turn's body between comments, as spans of the clean text.
@@ -633,6 +651,18 @@ mod tests {
         assert!(err.message.contains("needs its actions"));
         let err = read("[Game \"x\"]\n1. Blue: a,,b\n").unwrap_err();
         assert_eq!(err.message, "an empty action between commas");
+    }
+
+    #[test]
+    fn a_turn_prefix_is_read_with_or_without_its_number() {
+        assert_eq!(
+            turn_prefix(" 12. Blue: Kc1-b1"),
+            Some((Some("12"), "Blue", " Kc1-b1"))
+        );
+        assert_eq!(turn_prefix("red : pass"), Some((None, "red", " pass")));
+        // Actions that hold a colon but start with no side name.
+        assert_eq!(turn_prefix("Kc1-b1 {note: x}"), None);
+        assert_eq!(turn_prefix("d6:1-d7"), Some((None, "d6", "1-d7")));
     }
 
     #[test]
