@@ -175,6 +175,102 @@ fn three_players_play_by_email_through_a_settled_rally() {
     }
 }
 
+/// The self-play seed of tests/data/dale-4p-before-a-rally-puts-the-settler-out.pbem.
+const SEED: u64 = 661;
+
+/// Copy that record into `dir` as game.pbem; its text.
+fn four_player_record(dir: &Path) -> String {
+    let record = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/dale-4p-before-a-rally-puts-the-settler-out.pbem"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("game.pbem"), &record).unwrap();
+    record
+}
+
+/// Write `<side>.key` (lower case) in `dir`: the self-play key of the
+/// `index`-th side of that record, checked against its Commit tag.
+fn write_self_play_key(dir: &Path, record: &str, index: u8, side: &str) {
+    use herald::fairness::{chain_id, chain_value};
+    let secret = herald::selfplay::secret(SEED, herald::game::Side(index));
+    let chain = chain_id([
+        ("Game", "battle-of-the-dale"),
+        ("Human", "human@example.org"),
+        ("Elf", "elf@example.org"),
+        ("Dwarf", "dwarf@example.org"),
+        ("Goblin", "goblin@example.org"),
+    ]);
+    let commit = hex::encode(chain_value(&secret, &chain, 0).unwrap());
+    assert!(
+        record.contains(&format!("[{side}Commit \"{commit}\"]")),
+        "the self-play key must match the record's {side}Commit"
+    );
+    std::fs::write(
+        dir.join(format!("{}.key", side.to_ascii_lowercase())),
+        format!(
+            "herald-key: 1\ngame: battle-of-the-dale\nside: {side}\nchain: {}\ncommit: {commit}\nsecret: {}\n",
+            hex::encode(chain),
+            hex::encode(secret)
+        ),
+    )
+    .unwrap();
+}
+
+/// Human, who would settle Goblin's rally declared on turn 56, stops
+/// answering: the others record the forfeit (RULINGS 1.8) as `57. Human:
+/// resign` without a reveal. The rally stays pending, still declared on
+/// turn 56, and Dwarf's reveal on turn 58 settles it.
+#[test]
+fn a_forfeit_leaves_a_pending_rally_for_the_next_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = four_player_record(dir.path());
+    write_self_play_key(dir.path(), &record, 2, "Dwarf");
+    herald(dir.path())
+        .args(["move", "game.pbem", "resign"])
+        .assert()
+        .success();
+    let fate = json(dir.path(), &["fate", "game.pbem", "--format", "json"]);
+    assert_eq!(
+        fate["pending"],
+        serde_json::json!([
+            {"declared": 56, "side": "Goblin", "label": "rally", "settled_by": "Dwarf"}
+        ])
+    );
+    let legal = json(
+        dir.path(),
+        &[
+            "legal",
+            "game.pbem",
+            "--key",
+            "dwarf.key",
+            "--format",
+            "json",
+        ],
+    );
+    let action = legal["actions"][0]["action"]
+        .as_str()
+        .expect("Dwarf can act");
+    herald(dir.path())
+        .args(["move", "game.pbem", "--key", "dwarf.key", action])
+        .assert()
+        .success();
+    let fate = json(dir.path(), &["fate", "game.pbem", "--format", "json"]);
+    assert_eq!(fate["pending"], serde_json::json!([]));
+    let settled: Vec<&Value> = fate["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["turn"] == 58)
+        .collect();
+    assert_eq!(settled.len(), 2, "the Horde's two flips: {fate}");
+    for event in settled {
+        assert_eq!(event["declared"], 56);
+        assert_eq!(event["label"], "rally");
+        assert_eq!(event["reveals_of"][0], "Dwarf");
+    }
+}
+
 /// A self-play record of four players (seed 661) stops after turn 56, where
 /// Goblin declared `rally Dwarf @C1`. Human's reveal (with the others'
 /// latest) settles it (heads, tails: the Horde succeeds, the Regular placed
@@ -185,39 +281,9 @@ fn three_players_play_by_email_through_a_settled_rally() {
 /// actions, `move` refuses an action, and `move pass` writes the line.
 #[test]
 fn a_player_the_settled_rally_puts_out_may_only_pass() {
-    use herald::fairness::{chain_id, chain_value};
-    use herald::game::Side;
-
-    const SEED: u64 = 661;
     let dir = tempfile::tempdir().unwrap();
-    let record = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/dale-4p-before-a-rally-puts-the-settler-out.pbem"),
-    )
-    .unwrap();
-    std::fs::write(dir.path().join("game.pbem"), &record).unwrap();
-    let secret = herald::selfplay::secret(SEED, Side(0));
-    let chain = chain_id([
-        ("Game", "battle-of-the-dale"),
-        ("Human", "human@example.org"),
-        ("Elf", "elf@example.org"),
-        ("Dwarf", "dwarf@example.org"),
-        ("Goblin", "goblin@example.org"),
-    ]);
-    let commit = hex::encode(chain_value(&secret, &chain, 0).unwrap());
-    assert!(
-        record.contains(&format!("[HumanCommit \"{commit}\"]")),
-        "the self-play key must match the record's HumanCommit"
-    );
-    std::fs::write(
-        dir.path().join("human.key"),
-        format!(
-            "herald-key: 1\ngame: battle-of-the-dale\nside: Human\nchain: {}\ncommit: {commit}\nsecret: {}\n",
-            hex::encode(chain),
-            hex::encode(secret)
-        ),
-    )
-    .unwrap();
+    let record = four_player_record(dir.path());
+    write_self_play_key(dir.path(), &record, 0, "Human");
 
     let legal = json(
         dir.path(),
