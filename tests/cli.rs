@@ -85,6 +85,11 @@ fn game_with(dir: &Path, turns: &[&str]) -> PathBuf {
     path
 }
 
+/// `herald move <record> <turn>`, asserted on by the caller.
+fn move_turn(record: &Path, turn: &str) -> assert_cmd::assert::Assert {
+    herald().arg("move").arg(record).arg(turn).assert()
+}
+
 fn check_json(record: &Path) -> Value {
     let output = herald()
         .args(["check", "--format", "json"])
@@ -268,19 +273,10 @@ fn a_forfeit_is_a_resign_line_without_a_reveal() {
         .arg(&blue_key)
         .assert()
         .success();
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("Kc9-b9")
-        .assert()
+    move_turn(&path, "Kc9-b9")
         .code(2)
         .stderr(predicate::str::contains("Red has a Commit tag"));
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("resign")
-        .assert()
-        .success();
+    move_turn(&path, "resign").success();
     let text = fs::read_to_string(&path).unwrap();
     assert!(text.ends_with("\n2. Red: resign\n"), "{text}");
     assert!(text.contains("[Result \"Blue\"]"), "{text}");
@@ -440,11 +436,7 @@ fn illegal_move_in_json_names_kind_turn_side_and_action() {
 fn move_appends_the_canonical_line_and_reports_who_is_next() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("+b d1, b d1 - d2, BD2+D3, c1-b1")
-        .assert()
+    move_turn(&path, "+b d1, b d1 - d2, BD2+D3, c1-b1")
         .success()
         .stdout(predicate::str::contains(
             "1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1",
@@ -553,18 +545,8 @@ fn move_refuses_text_after_a_blank_line_instead_of_dropping_it() {
 fn move_accepts_the_turn_as_it_reads_in_the_record_when_number_and_side_match() {
     let dir = TempDir::new().unwrap();
     let path = game_with(dir.path(), &["Kc1-b1"]);
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("2. Red: Kc9-b9")
-        .assert()
-        .success();
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("blue: Kb1-a1")
-        .assert()
-        .success();
+    move_turn(&path, "2. Red: Kc9-b9").success();
+    move_turn(&path, "blue: Kb1-a1").success();
     let text = fs::read_to_string(&path).unwrap();
     assert!(
         text.ends_with("\n2. Red: Kc9-b9\n3. Blue: Kb1-a1\n"),
@@ -587,19 +569,11 @@ fn move_written_for_another_turn_or_side_is_refused_as_a_stale_record() {
             "written as `Blue:`, but the record is at turn 2, Red's",
         ),
     ] {
-        herald()
-            .arg("move")
-            .arg(&path)
-            .arg(text)
-            .assert()
+        move_turn(&path, text)
             .code(1)
             .stderr(predicate::str::contains(says));
     }
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("2. Green: Kc9-b9")
-        .assert()
+    move_turn(&path, "2. Green: Kc9-b9")
         .code(2)
         .stderr(predicate::str::contains(
             "`Green` is not a side of castle-danger",
@@ -619,11 +593,7 @@ fn move_refuses_to_write_a_turn_beyond_the_most_a_record_may_hold() {
     }
     fs::write(&path, &text).unwrap();
     herald().arg("check").arg(&path).assert().success();
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("pass")
-        .assert()
+    move_turn(&path, "pass")
         .code(1)
         .stderr(predicate::str::contains(
             "the record already holds 50000 turns",
@@ -670,11 +640,7 @@ fn move_without_key_when_the_side_has_a_commit_tag_exits_2() {
     let path = new_game(dir.path());
     keygen(&path, "Blue", &dir.path().join("blue.key"));
     let before = fs::read(&path).unwrap();
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("Kc1-b1")
-        .assert()
+    move_turn(&path, "Kc1-b1")
         .code(2)
         .stderr(predicate::str::contains("--key"));
     assert_eq!(fs::read(&path).unwrap(), before);
@@ -751,11 +717,7 @@ fn move_with_a_key_of_another_game_exits_2() {
 fn a_winning_move_writes_the_result_tag_and_ends_the_game() {
     let dir = TempDir::new().unwrap();
     let path = game_with(dir.path(), &BLUE_WINS[..2]);
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg(BLUE_WINS[2])
-        .assert()
+    move_turn(&path, BLUE_WINS[2])
         .success()
         .stdout(predicate::str::contains("Blue won"));
     let record = fs::read_to_string(&path).unwrap();
@@ -769,11 +731,7 @@ fn a_winning_move_writes_the_result_tag_and_ends_the_game() {
 
     // Nothing may follow.
     let before = fs::read(&path).unwrap();
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("pass")
-        .assert()
+    move_turn(&path, "pass")
         .code(1)
         .stderr(predicate::str::contains("the game is over"));
     assert_eq!(fs::read(&path).unwrap(), before);
@@ -783,11 +741,7 @@ fn a_winning_move_writes_the_result_tag_and_ends_the_game() {
 fn a_resignation_writes_the_winner_into_the_result_tag() {
     let dir = TempDir::new().unwrap();
     let path = game_with(dir.path(), &["Kc1-b1"]);
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("Kc9-b9, resign")
-        .assert()
+    move_turn(&path, "Kc9-b9, resign")
         .success()
         .stdout(predicate::str::contains("Blue"));
     assert!(fs::read_to_string(&path)
@@ -810,12 +764,7 @@ fn move_into_a_quoted_crlf_email_keeps_its_quoting_and_line_ends() {
             .join("\r\n")
     );
     fs::write(&path, &email).unwrap();
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg(BLUE_WINS[2])
-        .assert()
-        .success();
+    move_turn(&path, BLUE_WINS[2]).success();
     let after = fs::read_to_string(&path).unwrap();
     let want = email
         .replace("> [Result \"*\"]", "> [Result \"Blue\"]")
