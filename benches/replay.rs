@@ -56,8 +56,8 @@ fn check<G: Game>(bytes: &[u8]) -> u32 {
     let parsed = record::parse(&source).expect("record parses");
     let referee = referee::replay::<G>(&parsed, |_, _| {}).expect("record is valid");
     referee.check_result().expect("Result tag agrees");
-    black_box(G::summary(&referee.state));
-    referee.turns
+    black_box(G::summary(referee.state()));
+    referee.turns()
 }
 
 fn parse_only(bytes: &[u8]) -> usize {

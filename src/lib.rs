@@ -12,3 +12,4 @@ pub mod games;
 pub mod record;
 pub mod referee;
 pub mod selfplay;
+pub mod wallet;

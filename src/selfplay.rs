@@ -4,10 +4,11 @@
 
 use std::borrow::Cow;
 
-use crate::fairness::{chain_prefix, Hash};
+use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{action_text, Game, Side};
-use crate::record::{self, Item, ItemKind, Reveal, Span, Turn};
-use crate::referee::Referee;
+use crate::record;
+use crate::referee::{result_text, ComposeError, Ending, Entry, Line, Preview, Referee};
+use crate::wallet::Wallet;
 
 /// SplitMix64: a small, fast, deterministic generator for choosing moves
 /// (not for anything that must be fair; that is [`crate::fairness`]).
@@ -81,7 +82,11 @@ pub fn secret(seed: u64, side: Side) -> Hash {
     h
 }
 
-/// Play a random legal game of `G` and return its record text. Fails
+/// Play a random legal game of `G` and return its record text. Each line
+/// is composed as a player's would be ([`Referee::compose`]), from the
+/// actions chosen and the side's [`Wallet`]. The game stops when it ends,
+/// after `max_turns`, or when a side's hash chain is used up (a record
+/// with commitments holds at most [`CHAIN_LENGTH`] lines of a side). Fails
 /// only when the engine breaks the [`Game::legal_actions`] contract (an
 /// action it listed is refused, or a turn cannot be ended), saying where.
 pub fn record<G: Game>(options: &Options) -> Result<String, String> {
@@ -94,21 +99,29 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             format!("{}@example.org", name.to_ascii_lowercase()),
         ));
     }
-    // Each side's chain values s_0 ..= s_max_turns, computed once.
     let mut plain = tags.clone();
     plain.extend(options.tags.iter().cloned());
     let chain = crate::fairness::chain_id(plain.iter().map(|(n, v)| (n.as_str(), v.as_str())));
-    let chains: Vec<Vec<Hash>> = if options.commitments {
-        options
-            .sides
-            .iter()
-            .map(|&side| chain_prefix(&secret(options.seed, side), &chain, options.max_turns))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    for (side, chain) in options.sides.iter().zip(&chains) {
-        tags.push((format!("{}Commit", side.name::<G>()), hex::encode(chain[0])));
+    let wallets: Vec<Option<Wallet>> = options
+        .sides
+        .iter()
+        .map(|&side| {
+            options.commitments.then(|| {
+                let mut wallet =
+                    Wallet::from_secret(G::ID, side.name::<G>(), chain, secret(options.seed, side));
+                // Enough reveals for every line this side can write.
+                wallet.prepare(options.max_turns.min(CHAIN_LENGTH));
+                wallet
+            })
+        })
+        .collect();
+    for (side, wallet) in options.sides.iter().zip(&wallets) {
+        if let Some(wallet) = wallet {
+            tags.push((
+                format!("{}Commit", side.name::<G>()),
+                hex::encode(wallet.commit()),
+            ));
+        }
     }
     tags.extend(options.tags.iter().cloned());
     tags.push(("Result".into(), "*".into()));
@@ -123,80 +136,74 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
 
     let mut log = String::new();
     let mut legal = Vec::new();
-    while referee.turns < options.max_turns && !G::outcome(&referee.state).is_over() {
-        let side = G::to_move(&referee.state);
-        let reveal = options
+    while referee.turns() < options.max_turns {
+        let Some(side) = referee.to_move() else {
+            break;
+        };
+        let wallet = options
             .sides
             .iter()
             .position(|&s| s == side)
-            .and_then(|i| chains.get(i))
-            .map(|chain| chain[referee.lines_of(side) as usize + 1]);
+            .and_then(|i| wallets[i].as_ref());
         let number = referee.next_turn();
-        let (mut state, _) = referee
-            .start_turn(reveal)
-            .map_err(|e| format!("turn {number}: cannot start: {e}"))?;
-        let mut actions = Vec::new();
-        for _ in 0..64 {
-            // A chance event settled at the start of the turn may have
-            // ended the game or put this side out: its line only passes.
-            if crate::referee::line_only_passes::<G>(&state, side) {
-                break;
-            }
-            legal.clear();
-            G::legal_actions(&state, &mut legal);
-            let can_end = G::end_turn(&mut state.clone()).is_ok();
-            if legal.is_empty() || (can_end && (rng.below(100) as u32) < options.stop_percent) {
-                break;
-            }
-            let action = legal[rng.below(legal.len())];
-            G::apply(&mut state, action).map_err(|e| {
-                format!(
-                    "turn {number}: listed action {} refused: {e}",
-                    action_text::<G>(&action)
-                )
-            })?;
-            actions.push(action_text::<G>(&action));
-        }
-        let items: Vec<Item<'_>> = actions
-            .iter()
-            .map(|a| Item {
-                text: Cow::Borrowed(a.as_str()),
-                span: Span::default(),
-                kind: ItemKind::Action,
-            })
-            .collect();
-        let turn = Turn {
-            number,
-            number_span: Span::default(),
-            side: side.name::<G>(),
-            side_span: Span::default(),
-            pass: items.is_empty().then(Span::default),
-            items,
-            resign: None,
-            reveal: reveal.map(|value| Reveal {
-                value,
-                span: Span::default(),
-            }),
-            span: Span::default(),
-            lines_end: 0,
+        let preview = match referee.preview_for(wallet) {
+            Ok(preview) => preview,
+            // The side's hash chain is used up: the game cannot go on in
+            // this record, as `move` says.
+            Err(ComposeError::Keys(_)) => break,
+            Err(e) => return Err(format!("turn {number}: cannot start: {e:?}")),
         };
-        let played = referee
-            .play(&turn)
-            .map_err(|e| format!("turn {number}: {}", e.message))?;
-        record::write_turn(&played.text(reveal), &mut log);
-    }
-    let result = crate::referee::result_text::<G>(G::outcome(&referee.state));
-    let mut text = String::new();
-    record::write_header(
-        tags.iter().map(|(n, v)| {
-            if n == "Result" {
-                (n.as_str(), result.as_str())
-            } else {
-                (n.as_str(), v.as_str())
+        let mut actions = Vec::new();
+        match preview {
+            Preview::Actions(mut state, _) => {
+                for _ in 0..64 {
+                    legal.clear();
+                    G::legal_actions(&state, &mut legal);
+                    let can_end = G::end_turn(&mut state.clone()).is_ok();
+                    if legal.is_empty()
+                        || (can_end && (rng.below(100) as u32) < options.stop_percent)
+                    {
+                        break;
+                    }
+                    let action = legal[rng.below(legal.len())];
+                    G::apply(&mut state, action).map_err(|e| {
+                        format!(
+                            "turn {number}: listed action {} refused: {e}",
+                            action_text::<G>(&action)
+                        )
+                    })?;
+                    actions.push(action_text::<G>(&action));
+                }
             }
-        }),
-        &mut text,
-    );
+            // A chance event settled at the start of the turn ended the
+            // game or put this side out: its line only passes.
+            Preview::OnlyPass(_) => {}
+            Preview::Unknown(why) => return Err(format!("turn {number}: cannot start: {why}")),
+        }
+        let line = Line {
+            number,
+            side: side.name::<G>(),
+            ending: if actions.is_empty() {
+                Ending::Pass
+            } else {
+                Ending::Actions
+            },
+            entries: actions
+                .iter()
+                .map(|a| Entry::Action(Cow::Borrowed(a.as_str())))
+                .collect(),
+            reveal: None,
+        };
+        let played = referee.compose(line, wallet).map_err(|e| match e {
+            ComposeError::Line(e) => format!("turn {number}: {}", e.message),
+            other => format!("turn {number}: {other:?}"),
+        })?;
+        record::write_turn(&played.text(), &mut log);
+    }
+    let mut text = String::new();
+    referee
+        .header()
+        .write(&result_text::<G>(referee.outcome()), &mut text);
     text.push('\n');
     text.push_str(&log);
     Ok(text)

@@ -9,7 +9,7 @@ use herald::referee::Referee;
 fn start<G: Game>(header: &str) -> G::State {
     let source = Source::new(header.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
-    Referee::<G>::start(&rec).unwrap().state
+    Referee::<G>::start(&rec).unwrap().state().clone()
 }
 
 fn board_lines(diagram: &str, n: usize) -> String {

@@ -356,13 +356,13 @@ fn a_settled_rally_hashes_the_settlers_reveal_and_every_others_latest() {
         turn.reveal.as_ref().unwrap().value
     };
     let events: Vec<_> = referee
-        .chance
+        .chance()
         .iter()
         .filter(|e| e.declared == Some(56))
         .collect();
     assert_eq!(events.len(), 2, "a Goblin Horde flips twice");
     let seed = settle_seed(
-        &referee.header.game_id,
+        referee.header().game_id(),
         56,
         57,
         "rally",

@@ -105,8 +105,8 @@ impl GameVisitor for Check<'_> {
             referee::replay::<G>(self.record, |_, _| {}).and_then(|r| r.check_result().map(|()| r));
         match replayed {
             Ok(referee) => {
-                let _ = result_text::<G>(G::outcome(&referee.state));
-                let _ = G::summary(&referee.state);
+                let _ = result_text::<G>(referee.outcome());
+                let _ = G::summary(referee.state());
                 let _ = referee.pending();
             }
             Err(e) => report(&e, self.source),
@@ -170,7 +170,7 @@ pub fn positions<G: Game>() -> Vec<G::State> {
         let parsed = record::parse(&source).expect("self-play record parses");
         if out.is_empty() {
             let start = Referee::<G>::start(&parsed).expect("self-play header");
-            out.push(start.state);
+            out.push(start.state().clone());
         }
         let every = 7 + seed as u32;
         referee::replay::<G>(&parsed, |played, _| {

@@ -7,13 +7,15 @@ use serde::Serialize;
 
 use super::args::{Command, Format};
 use super::files::{self, origin};
-use super::keyfile::KeyFile;
 use super::out;
 use super::report::{Exit, Failure, Problem};
-use crate::game::{self, action_text, DiagramStyle, Game, Outcome};
+use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor, GAME_IDS};
-use crate::record::{self, Record, Reveal, Source, Span, TurnText};
-use crate::referee::{self, result_text, ErrorKind, PlayedTurn, Referee, RefereeError};
+use crate::record::{self, Record, Source, TurnText};
+use crate::referee::{
+    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Referee, RefereeError,
+};
+use crate::wallet::Wallet;
 
 /// Version of every JSON schema herald prints (notation-spec.md, "JSON").
 const SCHEMA_VERSION: u32 = 1;
@@ -259,7 +261,7 @@ fn plain(text: &str) -> String {
 }
 
 fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
-    (!G::outcome(&referee.state).is_over()).then(|| G::to_move(&referee.state).name::<G>().into())
+    referee.to_move().map(|side| side.name::<G>().into())
 }
 
 #[derive(Serialize)]
@@ -314,14 +316,14 @@ struct JsonCheck {
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
-        let result = result_text::<G>(G::outcome(&referee.state));
-        let summary = G::summary(&referee.state);
+        let result = result_text::<G>(G::outcome(referee.state()));
+        let summary = G::summary(referee.state());
         match self.0 {
             Format::Json => print_json(&JsonCheck {
                 schema: SCHEMA_VERSION,
                 ok: true,
                 game: G::ID,
-                turns: referee.turns,
+                turns: referee.turns(),
                 result,
                 to_move: side_to_move(&referee),
                 summary,
@@ -331,8 +333,8 @@ impl RecordCommand for Check {
                 "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}",
                 ctx.origin,
                 G::TITLE,
-                referee.turns,
-                if referee.turns == 1 { "" } else { "s" },
+                referee.turns(),
+                if referee.turns() == 1 { "" } else { "s" },
                 pending_text(&referee)
             ))?,
         }
@@ -378,14 +380,14 @@ impl RecordCommand for Show {
         if upto == total {
             referee.check_result().map_err(|e| ctx.problem(&e))?;
         }
-        let diagram = G::diagram(&referee.state, self.style);
-        let summary = G::summary(&referee.state);
+        let diagram = G::diagram(referee.state(), self.style);
+        let summary = G::summary(referee.state());
         match self.format {
             Format::Json => print_json(&JsonShow {
                 schema: SCHEMA_VERSION,
                 game: G::ID,
                 turn: upto,
-                result: result_text::<G>(G::outcome(&referee.state)),
+                result: result_text::<G>(G::outcome(referee.state())),
                 to_move: side_to_move(&referee),
                 summary,
                 pending: pending_json(&referee),
@@ -414,6 +416,8 @@ struct JsonPosition {
     chance: Vec<String>,
     summary: String,
     diagram: String,
+    #[serde(skip)]
+    body: String,
 }
 
 #[derive(Serialize)]
@@ -422,22 +426,6 @@ struct JsonReplay {
     game: &'static str,
     result: String,
     positions: Vec<JsonPosition>,
-}
-
-fn turn_line<G: Game>(played: &PlayedTurn<G>) -> String {
-    let mut items: Vec<String> = played
-        .chance
-        .iter()
-        .map(|c| format!("{}={}", c.label, c.text))
-        .collect();
-    items.extend(played.actions.iter().map(action_text::<G>));
-    if played.resign {
-        items.push("resign".into());
-    }
-    if items.is_empty() {
-        items.push("pass".into());
-    }
-    items.join(", ")
 }
 
 impl RecordCommand for Replay {
@@ -449,8 +437,9 @@ impl RecordCommand for Replay {
             side: None,
             actions: Vec::new(),
             chance: Vec::new(),
-            summary: G::summary(&start.state),
-            diagram: G::diagram(&start.state, style),
+            summary: G::summary(start.state()),
+            diagram: G::diagram(start.state(), style),
+            body: String::new(),
         }];
         let referee = replay_all::<G>(ctx, |played, referee| {
             positions.push(JsonPosition {
@@ -462,8 +451,9 @@ impl RecordCommand for Replay {
                     .iter()
                     .map(|c| format!("{}={}", c.label, c.text))
                     .collect(),
-                summary: G::summary(&referee.state),
-                diagram: G::diagram(&referee.state, style),
+                summary: G::summary(referee.state()),
+                diagram: G::diagram(referee.state(), style),
+                body: played.body(),
             });
         })?;
         match self.format {
@@ -474,7 +464,7 @@ impl RecordCommand for Replay {
                 print_json(&JsonReplay {
                     schema: SCHEMA_VERSION,
                     game: G::ID,
-                    result: result_text::<G>(G::outcome(&referee.state)),
+                    result: result_text::<G>(G::outcome(referee.state())),
                     positions,
                 })?
             }
@@ -484,14 +474,7 @@ impl RecordCommand for Replay {
                     match &p.side {
                         None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
                         Some(side) => {
-                            let mut items = p.chance.clone();
-                            items.extend(p.actions.iter().cloned());
-                            let body = if items.is_empty() {
-                                "pass".into()
-                            } else {
-                                items.join(", ")
-                            };
-                            text.push_str(&format!("== {}. {side}: {body}\n\n", p.turn));
+                            text.push_str(&format!("== {}. {side}: {}\n\n", p.turn, p.body));
                         }
                     }
                     text.push_str(&p.diagram);
@@ -527,38 +510,25 @@ struct JsonAnnotate {
     turns: Vec<JsonAnnotated>,
 }
 
-/// The canonical header lines of a checked record, with `result`.
-fn canonical_header<G: Game>(referee: &Referee<G>, result: &str, out: &mut String) {
-    let tags = referee.header.tags.iter().map(|(n, v)| {
-        if n == "Result" {
-            (n.as_str(), result)
-        } else {
-            (n.as_str(), v.as_str())
-        }
-    });
-    record::write_header(tags, out);
-}
-
 impl RecordCommand for Annotate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut turns = Vec::new();
         let mut texts = Vec::new();
-        let mut reveals = ctx.record.turns.iter().map(|t| t.reveal.map(|r| r.value));
         let referee = replay_all::<G>(ctx, |played, referee| {
-            let comment = G::turn_comment(&played.before, &referee.state);
+            let comment = G::turn_comment(&played.before, referee.state());
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
-                ..played.text(reveals.next().flatten())
+                ..played.text()
             };
             turns.push(JsonAnnotated {
                 turn: played.number,
                 side: text.side.clone(),
-                line: turn_line(played),
+                line: played.body(),
                 comment,
             });
             texts.push(text);
         })?;
-        let result = result_text::<G>(G::outcome(&referee.state));
+        let result = result_text::<G>(G::outcome(referee.state()));
         if self.format == Format::Json {
             print_json(&JsonAnnotate {
                 schema: SCHEMA_VERSION,
@@ -569,7 +539,7 @@ impl RecordCommand for Annotate {
             return Ok(Exit::Ok);
         }
         let mut text = String::new();
-        canonical_header(&referee, &result, &mut text);
+        referee.header().write(&result, &mut text);
         text.push('\n');
         for t in &texts {
             record::write_turn(t, &mut text);
@@ -615,60 +585,22 @@ struct JsonLegal {
 impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
-        let mut note = None;
+        let wallet = self.key.as_deref().map(read_wallet).transpose()?;
+        let preview = referee
+            .preview_for(wallet.as_ref())
+            .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
+        let note = preview.note().map(str::to_owned);
         let mut actions = Vec::new();
-        if G::outcome(&referee.state).is_over() {
-            note = Some(format!("the game is over: {}", G::summary(&referee.state)));
-        } else {
-            let side = G::to_move(&referee.state);
-            let preview = match &self.key {
-                Some(path) => {
-                    let reveal = mover_reveal(&referee, side, path)?;
-                    referee
-                        .start_turn(Some(reveal))
-                        .and_then(|(state, events)| {
-                            if referee::line_only_passes::<G>(&state, side) {
-                                // The settled event ended the game or put
-                                // the mover out: their line only passes.
-                                Err(game::Illegal::new(format!(
-                                    "{} settles with this turn's reveal and {}: {} may only pass",
-                                    events.first().map_or("the pending event", |e| e.label),
-                                    if G::outcome(&state).is_over() {
-                                        format!("ends the game ({})", G::summary(&state))
-                                    } else {
-                                        format!("puts {} out", side.name::<G>())
-                                    },
-                                    side.name::<G>()
-                                )))
-                            } else {
-                                Ok(state)
-                            }
-                        })
-                }
-                None => {
-                    if let Some(p) = referee.pending() {
-                        note = Some(format!(
-                            "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
-                            p.label, p.side, p.settled_by
-                        ));
-                    }
-                    referee.preview()
-                }
-            };
-            match preview {
-                Ok(state) => {
-                    let mut list = Vec::new();
-                    G::legal_actions(&state, &mut list);
-                    actions = list
-                        .iter()
-                        .map(|a| JsonAction {
-                            action: action_text::<G>(a),
-                            cost: G::action_cost(&state, a),
-                        })
-                        .collect();
-                }
-                Err(e) => note = Some(note.unwrap_or(e.reason)),
-            }
+        if let Some(state) = preview.state() {
+            let mut list = Vec::new();
+            G::legal_actions(state, &mut list);
+            actions = list
+                .iter()
+                .map(|a| JsonAction {
+                    action: action_text::<G>(a),
+                    cost: G::action_cost(state, a),
+                })
+                .collect();
         }
         let to_move = side_to_move(&referee);
         match self.format {
@@ -731,7 +663,7 @@ impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
         let events: Vec<JsonEvent> = referee
-            .chance
+            .chance()
             .iter()
             .map(|e| JsonEvent {
                 turn: e.turn,
@@ -775,44 +707,30 @@ impl RecordCommand for Fate {
 
 // ---------------------------------------------------------------- move
 
-/// The reveal for `side`'s next line, from its key file, after checking
-/// that the key is that side's in this very game.
-fn mover_reveal<G: Game>(
-    referee: &Referee<G>,
-    side: game::Side,
-    path: &Path,
-) -> Result<crate::fairness::Hash, Failure> {
-    let side_name = side.name::<G>();
-    let key = KeyFile::read(path)?;
-    if !key.game.eq_ignore_ascii_case(G::ID) || !key.side.eq_ignore_ascii_case(side_name) {
-        return Err(Failure::usage(format!(
-            "{} is a key for {} in {}, but it is {side_name}'s turn in {}",
-            path.display(),
-            key.side,
-            key.game,
-            G::ID
-        )));
-    }
-    if key.chain != referee.header.chain_id {
-        return Err(Failure::usage(format!(
-            "{} was made for another game (or the header changed since): a key serves one game only",
-            path.display()
-        )));
-    }
-    let index = referee.header.sides.iter().position(|&s| s == side);
-    if index.and_then(|i| referee.header.commits[i]) != Some(key.commit) {
-        return Err(Failure::usage(format!(
-            "{} does not belong to this game: its commitment is not {side_name}Commit",
-            path.display()
-        )));
-    }
-    let j = referee.lines_of(side) + 1;
-    key.reveal(j).ok_or_else(|| {
+/// Read the wallet in the key file at `path`.
+fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
+    let bytes = files::read_bytes(path)?;
+    let bad = |why: &str| {
         Failure::usage(format!(
-            "{side_name}'s hash chain is used up after {} turns",
-            j - 1
+            "{} is not a herald key file ({why})",
+            path.display()
         ))
-    })
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|_| bad("not text"))?;
+    Wallet::parse(text).map_err(|e| bad(&e.0))
+}
+
+/// A line that could not be composed, as the command line reports it.
+fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+    match e {
+        ComposeError::Wallet(m) => Failure::usage(format!(
+            "{} {m}",
+            key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
+        )),
+        ComposeError::Keys(m) => Failure::usage(m),
+        ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
+        ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
+    }
 }
 
 struct Move {
@@ -918,33 +836,17 @@ impl RecordCommand for Move {
                 return Err(Failure::invalid(problem, &ctx.origin));
             }
         }
-        if let Outcome::Won(_) | Outcome::Draw = G::outcome(&referee.state) {
-            let problem = Problem::plain(
-                ErrorKind::Illegal,
-                format!("the game is over: {}", G::summary(&referee.state)),
-            );
-            return Err(Failure::invalid(problem, &ctx.origin));
-        }
-        if number as usize > record::MAX_TURNS {
-            // herald could not read the record back.
-            let problem = Problem::plain(
-                ErrorKind::Record,
-                format!(
-                    "the record already holds {} turns, the most a record may hold: the game cannot go on in this record",
-                    record::MAX_TURNS
-                ),
-            );
-            return Err(Failure::invalid(problem, &ctx.origin));
-        }
-        let side = G::to_move(&referee.state);
+        let key = self.key.as_deref();
+        let side = referee
+            .open_side()
+            .map_err(|e| compose_failure(e, key, ctx))?;
         let side_name = side.name::<G>();
         let actions = strip_turn_prefix::<G>(&self.text, number, side, |message| {
             Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
         })?;
-        // Read the turn as the line it will become.
-        let synthetic = format!("[Game \"{}\"]\n{number}. {side_name}: {actions}\n", G::ID);
-        let turn_source = Source::new(synthetic.as_bytes())
-            .map_err(|e| Failure::invalid(Problem::from_input(&e), "<turn>"))?;
+        // The player's actions read as the line they will become.
+        let typed = format!("{number}. {side_name}: {actions}\n");
+        let turn_source = Source::typed(&typed);
         let turn_problem = |p: Problem| {
             let mut p = p;
             if let Some(pos) = &mut p.position {
@@ -952,56 +854,35 @@ impl RecordCommand for Move {
             }
             Failure::invalid(p, "<turn>")
         };
-        let turn_record = record::parse(&turn_source)
+        let (turns, rest) = record::parse_lines(&turn_source)
             .map_err(|e| turn_problem(Problem::from_parse(&e, &turn_source)))?;
-        let Some(turn) = turn_record.turns.first() else {
+        let Some(turn) = turns.first() else {
             return Err(Failure::usage(
                 "no turn given: write the actions, `pass` or `resign`",
             ));
         };
-        let text = turn_source.text();
-        if !text[turn.lines_end.min(text.len())..].trim().is_empty() {
+        if !rest.trim().is_empty() {
             return Err(Failure::usage(
                 "text after the turn: write the whole turn on one line, its actions separated by commas (a blank line ends a turn)",
             ));
         }
-        if turn_record.turns.len() > 1
-            || turn.reveal.is_some()
-            || turn.actions().count() != turn.items.len()
-        {
+        if turns.len() > 1 || turn.reveal.is_some() || turn.actions().count() != turn.items.len() {
             return Err(Failure::usage(
                 "write only your actions (or pass, or resign): herald adds the turn number, reveals and chance values itself",
             ));
         }
-        let mut turn = turn.clone();
-        match (&self.key, referee.latest_reveal(side)) {
-            (Some(path), Some(_)) => {
-                let value = mover_reveal(&referee, side, path)?;
-                turn.reveal = Some(Reveal {
-                    value,
-                    span: Span::new(turn.span.end, turn.span.end),
-                });
-            }
-            // A forfeit, written for a side that stopped answering.
-            (None, Some(_)) if turn.is_bare_resign() => {}
-            (None, Some(_)) => {
-                return Err(Failure::usage(format!(
-                    "{side_name} has a Commit tag, so each {side_name} line needs a reveal: add --key with {side_name}'s key file"
-                )))
-            }
-            (Some(_), None) => {
-                return Err(Failure::usage(format!(
-                    "{side_name} has no Commit tag, so its lines carry no reveal: drop --key, or add the tag with herald keygen before turn 1"
-                )))
-            }
-            (None, None) => {}
-        }
+        let wallet = key.map(read_wallet).transpose()?;
         let played = referee
-            .play(&turn)
-            .map_err(|e| turn_problem(Problem::from_referee(&e, &turn_source)))?;
+            .compose(Line::from_turn(turn), wallet.as_ref())
+            .map_err(|e| match e {
+                ComposeError::Line(e) => {
+                    turn_problem(Problem::from_referee(&e.in_turn(turn), &turn_source))
+                }
+                other => compose_failure(other, key, ctx),
+            })?;
         let mut line = String::new();
-        record::write_turn(&played.text(turn.reveal.map(|r| r.value)), &mut line);
-        let outcome = G::outcome(&referee.state);
+        record::write_turn(&played.text(), &mut line);
+        let outcome = referee.outcome();
         let result = result_text::<G>(outcome);
         let written = !self.dry_run;
         if written {
@@ -1022,7 +903,7 @@ impl RecordCommand for Move {
             }
             files::write_atomic(ctx.path, text.as_bytes())?;
         }
-        let summary = G::summary(&referee.state);
+        let summary = G::summary(referee.state());
         match self.format {
             Format::Json => print_json(&JsonMove {
                 schema: SCHEMA_VERSION,
@@ -1060,14 +941,11 @@ struct Keygen {
 impl RecordCommand for Keygen {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
-        let Some(side) =
-            game::side_by_name::<G>(&self.side).filter(|s| referee.header.sides.contains(s))
-        else {
-            let names: Vec<&str> = referee.header.sides.iter().map(|s| s.name::<G>()).collect();
+        let Some(side) = referee.header().side_named::<G>(&self.side) else {
             return Err(Failure::usage(format!(
                 "`{}` is not a side of this game: the sides are {}",
                 self.side,
-                names.join(", ")
+                referee.header().side_list::<G>()
             )));
         };
         let name = side.name::<G>();
@@ -1081,9 +959,10 @@ impl RecordCommand for Keygen {
                 "commitments are added before turn 1: this game has started",
             ));
         }
-        let key = KeyFile::generate(G::ID, name, referee.header.chain_id)?;
+        let key = Wallet::generate(G::ID, name, *referee.header().chain_id())
+            .map_err(|e| Failure::usage(e.0))?;
         files::write_new_private(&self.output, key.to_text().as_bytes())?;
-        let tag_line = format!("[{name}Commit \"{}\"]", hex::encode(key.commit));
+        let tag_line = format!("[{name}Commit \"{}\"]", hex::encode(key.commit()));
         if self.print {
             out(&format!(
                 "wrote {} (private: keep it, never send it)\nadd this tag to the record's header before turn 1:\n{tag_line}\n",

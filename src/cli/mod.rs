@@ -4,7 +4,6 @@
 mod args;
 mod commands;
 mod files;
-mod keyfile;
 mod report;
 
 use std::io::Write;

@@ -11,7 +11,7 @@ mod write;
 
 use std::borrow::Cow;
 
-pub use parse::{parse, turn_prefix, MAX_TURNS};
+pub use parse::{parse, parse_lines, turn_prefix, MAX_TURNS};
 pub use source::{InputError, Position, Source, Span, MAX_INPUT};
 pub use write::{write_header, write_turn, TurnText};
 

@@ -165,6 +165,16 @@ pub fn parse(source: &Source) -> Result<Record<'_>, ParseError> {
     })
 }
 
+/// Read log lines without a header, as a player types a turn for `move`
+/// (`12. Blue: Kc1-b1`): the turns read, and the text after the last one
+/// (empty when the text holds only turns).
+pub fn parse_lines(source: &Source) -> Result<(Vec<Turn<'_>>, &str), ParseError> {
+    let text = source.text();
+    let turns = parse_log(text, 0)?;
+    let end = turns.last().map_or(0, |t| t.lines_end.min(text.len()));
+    Ok((turns, &text[end..]))
+}
+
 fn skip_blank_and_line_comments(mut i: &str) -> &str {
     loop {
         i = i.trim_start_matches(is_space);

@@ -195,6 +195,24 @@ impl Source {
         Ok(source)
     }
 
+    /// Text typed as it stands (a turn given to `move`), not looked for
+    /// inside an email: every line is taken whole, no header needed.
+    pub fn typed(text: &str) -> Source {
+        let mut source = Source {
+            clean: String::with_capacity(text.len() + 1),
+            lines: Vec::new(),
+            original: String::new(),
+        };
+        let mut orig_start = 0;
+        for (index, raw) in text.split_inclusive('\n').enumerate() {
+            let line = raw.trim_end_matches(['\n', '\r']).trim_end();
+            source.push_line(orig_start, 0, index + 1, line);
+            orig_start += raw.len();
+        }
+        source.original = text.to_owned();
+        source
+    }
+
     fn unquote(&mut self) -> Result<(), InputError> {
         let original = std::mem::take(&mut self.original);
         let mut depth = None;

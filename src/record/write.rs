@@ -45,21 +45,35 @@ pub struct TurnText {
     pub comment: Option<String>,
 }
 
+impl TurnText {
+    /// The line's items in order: facts, actions, `resign`; `pass` when
+    /// there is nothing else.
+    pub fn items(&self) -> Vec<String> {
+        let mut items: Vec<String> = self
+            .facts
+            .iter()
+            .map(|(l, v)| format!("{l}={v}"))
+            .chain(self.actions.iter().cloned())
+            .collect();
+        if self.resign {
+            items.push("resign".into());
+        }
+        if items.is_empty() {
+            items.push("pass".into());
+        }
+        items
+    }
+
+    /// The items as one text, as `replay` shows a turn: `rally=heads, B1-B2`.
+    pub fn body(&self) -> String {
+        self.items().join(", ")
+    }
+}
+
 /// Append the lines of one turn to `out`.
 pub fn write_turn(turn: &TurnText, out: &mut String) {
     let mut line = format!("{}. {}:", turn.number, turn.side);
-    let mut items: Vec<String> = turn
-        .facts
-        .iter()
-        .map(|(l, v)| format!("{l}={v}"))
-        .chain(turn.actions.iter().cloned())
-        .collect();
-    if turn.resign {
-        items.push("resign".into());
-    }
-    if items.is_empty() {
-        items.push("pass".into());
-    }
+    let items = turn.items();
     let last = items.len() - 1;
     for (k, item) in items.iter().enumerate() {
         let piece = if k == last {

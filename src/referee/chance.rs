@@ -1,0 +1,188 @@
+//! Chance (spec sections 3.3-3.5): values drawn at the start of a turn from
+//! the mover's reveal and the others' latest, events declared on one line
+//! and settled by the next player's reveal, and the facts a line records.
+
+use super::{ErrorKind, Line, LineError, Place, Referee};
+use crate::fairness::{self, Hash, Sampler};
+use crate::game::{Chance, ChanceRequest, Game, Illegal};
+
+use super::line::Entry;
+
+/// A chance value derived by the referee.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ChanceEvent {
+    /// The turn whose line carries the deciding reveal.
+    pub turn: u32,
+    /// For an event settled after a decision, the turn that declared it.
+    pub declared: Option<u32>,
+    /// The event label (`die`, `rally`).
+    pub label: &'static str,
+    /// The raw value in `0..n`.
+    pub value: u32,
+    /// The value as written in the record (`4`, `heads`).
+    pub text: String,
+    /// The sides whose reveals went into the seed, in order.
+    pub reveals_of: Vec<String>,
+}
+
+/// A chance event declared and not yet settled.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PendingEvent {
+    /// The declaring turn.
+    pub declared: u32,
+    /// The declaring side.
+    pub side: String,
+    /// The event label.
+    pub label: &'static str,
+    /// The side whose next reveal settles it.
+    pub settled_by: String,
+}
+
+/// The reason given when chance comes up in a game without commitments.
+pub(super) fn no_commitments(label: &str) -> String {
+    format!("this game has no commitments: {label} needs them (see `herald keygen`)")
+}
+
+impl<G: Game> Referee<G> {
+    /// The values that settle `request`, declared on turn `declared`, for
+    /// the mover at `index` whose line carries `reveal`: seeded by that
+    /// reveal and the latest of every other committed player (the
+    /// declarer's among them), so that the settler cannot know them before
+    /// the declaring line, nor steer them with their key.
+    pub(super) fn settle_values(
+        &self,
+        request: ChanceRequest,
+        declared: u32,
+        index: usize,
+        reveal: &Hash,
+    ) -> Vec<ChanceEvent> {
+        let number = self.next_turn();
+        let others: Vec<Hash> = self.ledger.others(index).flatten().collect();
+        let seed = fairness::settle_seed(
+            self.header.game_id(),
+            declared,
+            number,
+            request.label,
+            reveal,
+            &others,
+        );
+        let mut sampler = Sampler::new(&seed);
+        (0..request.count)
+            .map(|_| {
+                let value = sampler.below(request.n);
+                ChanceEvent {
+                    turn: number,
+                    declared: Some(declared),
+                    label: request.label,
+                    value,
+                    text: G::chance_text(request.label, value),
+                    reveals_of: self.reveal_names(index),
+                }
+            })
+            .collect()
+    }
+
+    /// The sides whose reveals went into a seed drawn on `index`'s line.
+    pub(super) fn reveal_names(&self, index: usize) -> Vec<String> {
+        self.ledger
+            .seed_sides(index)
+            .map(|i| self.header.sides()[i].name::<G>().to_owned())
+            .collect()
+    }
+}
+
+/// Compare the chance facts written on `line` with the derived values.
+pub(super) fn check_facts(
+    line: &Line<'_>,
+    derived: &[ChanceEvent],
+    turn: u32,
+    side: &str,
+) -> Result<(), LineError> {
+    let mut next = derived.iter();
+    for (index, entry) in line.entries.iter().enumerate() {
+        let Entry::Fact { label, value } = *entry else {
+            continue;
+        };
+        let err = |message: String| {
+            Err(LineError {
+                kind: ErrorKind::Record,
+                place: Place::Item(index),
+                turn,
+                side: side.into(),
+                action: Some(format!("{label}={value}")),
+                message,
+            })
+        };
+        match next.next() {
+            None => return err(format!("{label}={value}: no chance event happens here")),
+            Some(e) if !e.label.eq_ignore_ascii_case(label) => {
+                return err(format!(
+                    "{label}={value}: the chance event here is {}",
+                    e.label
+                ))
+            }
+            Some(e) if !e.text.eq_ignore_ascii_case(value) => {
+                return err(format!(
+                    "{label}={value}: the commitments give {label}={}",
+                    e.text
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Turn-start chance for the mover at `index`. Borrows the referee, so a
+/// turn without chance costs nothing; the seed's inputs are gathered only
+/// when the game draws.
+pub(super) struct TurnChance<'a, G: Game> {
+    pub(super) referee: &'a Referee<G>,
+    pub(super) index: usize,
+    pub(super) turn: u32,
+    pub(super) mover: Option<Hash>,
+    pub(super) samplers: Vec<(&'static str, Sampler)>,
+    pub(super) events: Vec<ChanceEvent>,
+}
+
+impl<G: Game> Chance for TurnChance<'_, G> {
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal> {
+        let Some(mover) = self.mover else {
+            return Err(Illegal::new(no_commitments(label)));
+        };
+        let Some(others) = self
+            .referee
+            .ledger
+            .others(self.index)
+            .collect::<Option<Vec<_>>>()
+        else {
+            return crate::illegal!(
+                "not every side has a Commit tag: {label} needs all of them (see `herald keygen`)"
+            );
+        };
+        let k = match self.samplers.iter().position(|(l, _)| *l == label) {
+            Some(k) => k,
+            None => {
+                let seed = fairness::turn_seed(
+                    self.referee.header.game_id(),
+                    self.turn,
+                    label,
+                    &mover,
+                    &others,
+                );
+                self.samplers.push((label, Sampler::new(&seed)));
+                self.samplers.len() - 1
+            }
+        };
+        let value = self.samplers[k].1.below(n);
+        self.events.push(ChanceEvent {
+            turn: self.turn,
+            declared: None,
+            label,
+            value,
+            text: G::chance_text(label, value),
+            reveals_of: self.referee.reveal_names(self.index),
+        });
+        Ok(value)
+    }
+}

@@ -1,0 +1,193 @@
+//! Composing a player's next line: the one way `move`, `legal` and
+//! self-play turn a player's choice and their wallet into a line (or a
+//! look at the turn ahead). The referee adds what the protocol demands
+//! (the reveal, the chance facts); the player chooses only the actions.
+
+use super::{line_only_passes, ErrorKind, Line, LineError, PlayedTurn, Referee};
+use crate::fairness::Hash;
+use crate::game::{Game, Side};
+use crate::record::MAX_TURNS;
+use crate::wallet::Wallet;
+
+/// Why a line cannot be composed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ComposeError {
+    /// The wallet given is not the one for this line; the message follows
+    /// the wallet's name (`is a key for Red in castle-danger, ...`).
+    Wallet(String),
+    /// The keys given (or their absence) do not fit the side to move: a
+    /// mistake in how the command was called.
+    Keys(String),
+    /// The game cannot take another line (it is over, or the record is
+    /// full): a record problem of this kind.
+    Closed(ErrorKind, String),
+    /// The line is not allowed, placed in it.
+    Line(LineError),
+}
+
+/// The turn ahead as far as the one asking can know it.
+#[derive(Clone, Debug)]
+pub enum Preview<G: Game> {
+    /// The position the mover's actions start from, with a note on what
+    /// is still unknown, if anything.
+    Actions(G::State, Option<String>),
+    /// The event settled by this line's reveal ended the game or put the
+    /// mover out: the line may only pass. Says why.
+    OnlyPass(String),
+    /// Nothing can be listed: the game is over, or the turn's start
+    /// depends on chance the asker cannot know. Says why.
+    Unknown(String),
+}
+
+impl<G: Game> Preview<G> {
+    /// The position to list actions from, if there is one.
+    pub fn state(&self) -> Option<&G::State> {
+        match self {
+            Preview::Actions(state, _) => Some(state),
+            _ => None,
+        }
+    }
+
+    /// What the asker should be told beside the actions.
+    pub fn note(&self) -> Option<&str> {
+        match self {
+            Preview::Actions(_, note) => note.as_deref(),
+            Preview::OnlyPass(note) | Preview::Unknown(note) => Some(note),
+        }
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// The reveal for `side`'s next line from `wallet`, after checking that
+    /// the wallet is that side's in this very game.
+    pub fn wallet_reveal(&self, side: Side, wallet: &Wallet) -> Result<Hash, ComposeError> {
+        let side_name = side.name::<G>();
+        if !wallet.game().eq_ignore_ascii_case(G::ID)
+            || !wallet.side().eq_ignore_ascii_case(side_name)
+        {
+            return Err(ComposeError::Wallet(format!(
+                "is a key for {} in {}, but it is {side_name}'s turn in {}",
+                wallet.side(),
+                wallet.game(),
+                G::ID
+            )));
+        }
+        if wallet.chain() != self.header.chain_id() {
+            return Err(ComposeError::Wallet(
+                "was made for another game (or the header changed since): a key serves one game only"
+                    .into(),
+            ));
+        }
+        if self.header.commit(side) != Some(*wallet.commit()) {
+            return Err(ComposeError::Wallet(format!(
+                "does not belong to this game: its commitment is not {side_name}Commit"
+            )));
+        }
+        let j = self.lines_of(side) + 1;
+        wallet.reveal(j).ok_or_else(|| {
+            ComposeError::Keys(format!(
+                "{side_name}'s hash chain is used up after {} turns",
+                j - 1
+            ))
+        })
+    }
+
+    /// The side whose line is due, if the game can take another line at
+    /// all (it is not over and the record not full).
+    pub fn open_side(&self) -> Result<Side, ComposeError> {
+        let Some(side) = self.to_move() else {
+            return Err(ComposeError::Closed(
+                ErrorKind::Illegal,
+                format!("the game is over: {}", G::summary(&self.state)),
+            ));
+        };
+        if self.next_turn() as usize > MAX_TURNS {
+            // herald could not read the record back.
+            return Err(ComposeError::Closed(
+                ErrorKind::Record,
+                format!(
+                    "the record already holds {MAX_TURNS} turns, the most a record may hold: the game cannot go on in this record"
+                ),
+            ));
+        }
+        Ok(side)
+    }
+
+    /// The reveal the mover's line carries: the wallet's next chain value
+    /// for a committed side, none for a side without a commitment, none
+    /// for a forfeit (a bare `resign` written by another player).
+    fn line_reveal(
+        &self,
+        side: Side,
+        wallet: Option<&Wallet>,
+        line: &Line<'_>,
+    ) -> Result<Option<Hash>, ComposeError> {
+        let name = side.name::<G>();
+        match (wallet, self.latest_reveal(side)) {
+            (Some(wallet), Some(_)) => self.wallet_reveal(side, wallet).map(Some),
+            (None, Some(_)) if line.is_bare_resign() => Ok(None),
+            (None, Some(_)) => Err(ComposeError::Keys(format!(
+                "{name} has a Commit tag, so each {name} line needs a reveal: add --key with {name}'s key file"
+            ))),
+            (Some(_), None) => Err(ComposeError::Keys(format!(
+                "{name} has no Commit tag, so its lines carry no reveal: drop --key, or add the tag with herald keygen before turn 1"
+            ))),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// Compose the next line from the mover's choice (`line`: its actions
+    /// and ending; number and side as the player wrote them, if at all)
+    /// and their wallet, and play it. The played turn's
+    /// [`PlayedTurn::text`] is the line to write.
+    pub fn compose(
+        &mut self,
+        mut line: Line<'_>,
+        wallet: Option<&Wallet>,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        let side = self.open_side()?;
+        line.reveal = self.line_reveal(side, wallet, &line)?;
+        self.play_line(&line).map_err(ComposeError::Line)
+    }
+
+    /// The turn ahead for the side to move: with that side's wallet, the
+    /// position its actions start from (pending chance settled, turn-start
+    /// chance drawn); without, as far as anyone can know it.
+    pub fn preview_for(&self, wallet: Option<&Wallet>) -> Result<Preview<G>, ComposeError> {
+        let Some(side) = self.to_move() else {
+            return Ok(Preview::Unknown(format!(
+                "the game is over: {}",
+                G::summary(&self.state)
+            )));
+        };
+        let Some(wallet) = wallet else {
+            let note = self.pending().map(|p| {
+                format!(
+                    "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
+                    p.label, p.side, p.settled_by
+                )
+            });
+            return Ok(match self.preview() {
+                Ok(state) => Preview::Actions(state, note),
+                Err(e) => Preview::Unknown(note.unwrap_or(e.reason)),
+            });
+        };
+        let reveal = self.wallet_reveal(side, wallet)?;
+        Ok(match self.start_turn(Some(reveal)) {
+            Ok((state, events)) if line_only_passes::<G>(&state, side) => {
+                Preview::OnlyPass(format!(
+                    "{} settles with this turn's reveal and {}: {} may only pass",
+                    events.first().map_or("the pending event", |e| e.label),
+                    if G::outcome(&state).is_over() {
+                        format!("ends the game ({})", G::summary(&state))
+                    } else {
+                        format!("puts {} out", side.name::<G>())
+                    },
+                    side.name::<G>()
+                ))
+            }
+            Ok((state, _)) => Preview::Actions(state, None),
+            Err(e) => Preview::Unknown(e.reason),
+        })
+    }
+}

@@ -1,0 +1,341 @@
+//! The header of a record: tags read, checked and put in canonical case,
+//! the sides in turn order with their contacts and commitments, and the
+//! game id every derivation is bound to (spec section 3.2).
+
+use super::RefereeError;
+use crate::fairness::{self, Hash};
+use crate::game::{self, Game, Outcome, Setup, Side};
+use crate::record::{self, Record, Span, Tag};
+
+/// The header, checked. Sides, contacts and commitments are parallel
+/// lists in turn order (header order), which is why the fields are private.
+#[derive(Clone, Debug)]
+pub struct Header {
+    sides: Vec<Side>,
+    contacts: Vec<String>,
+    commits: Vec<Option<Hash>>,
+    game_id: Hash,
+    chain_id: Hash,
+    tags: Vec<(String, String)>,
+    result_tag: String,
+    result_span: Span,
+    span: Span,
+}
+
+impl Header {
+    /// Sides in turn order (header order).
+    pub fn sides(&self) -> &[Side] {
+        &self.sides
+    }
+
+    /// Where `side` stands in the turn order, if it plays.
+    pub fn index_of(&self, side: Side) -> Option<usize> {
+        self.sides.iter().position(|&s| s == side)
+    }
+
+    /// Each side's contact (the side tag's value), in turn order.
+    pub fn contacts(&self) -> &[String] {
+        &self.contacts
+    }
+
+    /// `side`'s commitment, the tip of its hash chain, if it has one.
+    pub fn commit(&self, side: Side) -> Option<Hash> {
+        self.index_of(side).and_then(|i| self.commits[i])
+    }
+
+    /// Each side's commitment, in turn order.
+    pub fn commits(&self) -> &[Option<Hash>] {
+        &self.commits
+    }
+
+    /// The game id (spec section 3.2).
+    pub fn game_id(&self) -> &Hash {
+        &self.game_id
+    }
+
+    /// The chain id every hash chain of this game is bound to.
+    pub fn chain_id(&self) -> &Hash {
+        &self.chain_id
+    }
+
+    /// Every tag with its name in canonical case, in file order.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The `Result` tag's value as written.
+    pub fn result_tag(&self) -> &str {
+        &self.result_tag
+    }
+
+    pub(super) fn result_span(&self) -> Span {
+        self.result_span
+    }
+
+    /// The side of game `G` named `name` if it plays in this game.
+    pub fn side_named<G: Game>(&self, name: &str) -> Option<Side> {
+        game::side_by_name::<G>(name).filter(|s| self.sides.contains(s))
+    }
+
+    /// The names of the sides in turn order, joined by `, `.
+    pub fn side_list<G: Game>(&self) -> String {
+        let names: Vec<&str> = self.sides.iter().map(|s| s.name::<G>()).collect();
+        names.join(", ")
+    }
+
+    /// Write the canonical header lines with `result` as the Result tag.
+    /// The one place a header is written from a checked game.
+    pub fn write(&self, result: &str, out: &mut String) {
+        let tags = self.tags.iter().map(|(n, v)| {
+            if n == "Result" {
+                (n.as_str(), result)
+            } else {
+                (n.as_str(), v.as_str())
+            }
+        });
+        record::write_header(tags, out);
+    }
+
+    /// Read and check the header of `record` for game `G`, and set up the
+    /// starting position.
+    pub fn read<G: Game>(record: &Record<'_>) -> Result<(Header, G::State), RefereeError> {
+        let read = read_tags::<G>(&record.tags)?;
+        let span = Span::new(0, record.header_end.max(1));
+        let (result_tag, result_span) = read.result.ok_or_else(|| {
+            RefereeError::record(
+                Some(span),
+                "the header has no Result tag: [Result \"*\"] while the game runs",
+            )
+        })?;
+        check_sides::<G>(record, &read.sides, span)?;
+        let mut commits = vec![None; read.sides.len()];
+        for (side, h) in read.commits {
+            let Some(i) = read.sides.iter().position(|&s| s == side) else {
+                return Err(RefereeError::record(
+                    Some(span),
+                    format!(
+                        "{}Commit names a side that is not in this game",
+                        side.name::<G>()
+                    ),
+                ));
+            };
+            commits[i] = Some(h);
+        }
+        check_result_tag::<G>(&read.sides, &result_tag, result_span)?;
+        let state = G::new_game(&Setup {
+            sides: &read.sides,
+            tags: &read.tags,
+        })
+        .map_err(|e| {
+            let at = e
+                .tag
+                .as_deref()
+                .and_then(|t| record.tag(t))
+                .map_or(span, |t| t.value_span);
+            RefereeError::record(Some(at), e.reason)
+        })?;
+        let pairs = || read.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        let header = Header {
+            game_id: fairness::game_id(pairs()),
+            chain_id: fairness::chain_id(pairs()),
+            sides: read.sides,
+            contacts: read.contacts,
+            commits,
+            tags: read.tags,
+            result_tag,
+            result_span,
+            span,
+        };
+        Ok((header, state))
+    }
+
+    /// The whole header, for errors about it.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+/// The tags of a header, sorted by what they are.
+struct ReadTags {
+    tags: Vec<(String, String)>,
+    sides: Vec<Side>,
+    contacts: Vec<String>,
+    commits: Vec<(Side, Hash)>,
+    result: Option<(String, Span)>,
+}
+
+fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
+    let mut read = ReadTags {
+        tags: Vec::with_capacity(record_tags.len()),
+        sides: Vec::new(),
+        contacts: Vec::new(),
+        commits: Vec::new(),
+        result: None,
+    };
+    for tag in record_tags {
+        let name = canonical_tag_name::<G>(&tag.name);
+        if read.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            return Err(RefereeError::record(
+                Some(tag.span),
+                format!("duplicate tag {name}: a record has one of each tag"),
+            ));
+        }
+        let value = if name == "Game" {
+            tag.value.to_ascii_lowercase()
+        } else {
+            tag.value.clone()
+        };
+        if let Some(side) = game::side_by_name::<G>(&name) {
+            read.sides.push(side);
+            read.contacts.push(tag.value.clone());
+        } else if let Some(side) = commit_side::<G>(&name) {
+            let mut h = [0u8; 32];
+            if tag.value.len() != 64 || hex::decode_to_slice(&tag.value, &mut h).is_err() {
+                return Err(RefereeError::record(
+                    Some(tag.value_span),
+                    format!("{name} must be 64 hexadecimal digits (from `herald keygen`)"),
+                ));
+            }
+            read.commits.push((side, h));
+        } else if name == "Result" {
+            read.result = Some((tag.value.clone(), tag.value_span));
+        }
+        read.tags.push((name, value));
+    }
+    Ok(read)
+}
+
+/// How many sides `G` needs, as a player reads it (`2`, `2 to 5`).
+fn sides_needed<G: Game>() -> String {
+    if G::MIN_SIDES == G::MAX_SIDES {
+        format!("{}", G::MIN_SIDES)
+    } else {
+        format!("{} to {}", G::MIN_SIDES, G::MAX_SIDES)
+    }
+}
+
+fn check_sides<G: Game>(
+    record: &Record<'_>,
+    sides: &[Side],
+    span: Span,
+) -> Result<(), RefereeError> {
+    let need = sides_needed::<G>();
+    // A tag that names a player (its value is an address) but no side
+    // of this game is a misspelt or foreign side: a player would be
+    // left out of the game without a word.
+    if let Some(tag) = record.tags.iter().find(|t| {
+        t.value.contains('@')
+            && game::side_by_name::<G>(&t.name).is_none()
+            && commit_side::<G>(&t.name).is_none()
+    }) {
+        return Err(RefereeError::record(
+            Some(tag.span),
+            format!(
+                "`{}` is not a side of {}: its sides are {} (it needs {need})",
+                tag.name,
+                G::ID,
+                G::SIDES.join(", ")
+            ),
+        ));
+    }
+    if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
+        let listed: Vec<&str> = sides.iter().map(|s| s.name::<G>()).collect();
+        return Err(RefereeError::record(
+            Some(span),
+            format!(
+                "{} needs {need} side tags from {}; the header names {} ({})",
+                G::ID,
+                G::SIDES.join(", "),
+                sides.len(),
+                if listed.is_empty() {
+                    "none".into()
+                } else {
+                    listed.join(", ")
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_result_tag<G: Game>(
+    sides: &[Side],
+    result_tag: &str,
+    result_span: Span,
+) -> Result<(), RefereeError> {
+    let listed: Vec<&str> = sides.iter().map(|s| s.name::<G>()).collect();
+    let result_ok = result_tag == "*"
+        || result_tag.eq_ignore_ascii_case("draw")
+        || listed.iter().any(|s| s.eq_ignore_ascii_case(result_tag));
+    if result_ok {
+        return Ok(());
+    }
+    Err(RefereeError::record(
+        Some(result_span),
+        format!(
+            "the Result tag is `*`, `draw` or a side of this game ({}), not `{result_tag}`",
+            listed.join(", ")
+        ),
+    ))
+}
+
+fn canonical_tag_name<G: Game>(name: &str) -> String {
+    if name.eq_ignore_ascii_case("Game") {
+        return "Game".into();
+    }
+    if name.eq_ignore_ascii_case("Result") {
+        return "Result".into();
+    }
+    if let Some(side) = game::side_by_name::<G>(name) {
+        return side.name::<G>().into();
+    }
+    if let Some(side) = commit_side::<G>(name) {
+        return format!("{}Commit", side.name::<G>());
+    }
+    if let Some(opt) = G::OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+    {
+        return opt.name.into();
+    }
+    name.into()
+}
+
+fn commit_side<G: Game>(name: &str) -> Option<Side> {
+    let cut = name.len().checked_sub("Commit".len())?;
+    if !name.is_char_boundary(cut) || !name[cut..].eq_ignore_ascii_case("Commit") {
+        return None;
+    }
+    game::side_by_name::<G>(&name[..cut])
+}
+
+/// The text of a result: `*`, the winner's name, or `draw`.
+pub fn result_text<G: Game>(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Ongoing => "*".into(),
+        Outcome::Won(side) => side.name::<G>().into(),
+        Outcome::Draw => "draw".into(),
+    }
+}
+
+/// The game id named by a record's `Game` tag, checked to be the only one.
+pub fn game_tag<'r>(record: &'r Record<'_>) -> Result<&'r str, RefereeError> {
+    let mut found = None;
+    for tag in &record.tags {
+        if tag.name.eq_ignore_ascii_case("Game") {
+            if found.is_some() {
+                return Err(RefereeError::record(
+                    Some(tag.span),
+                    "duplicate tag Game: a record has one of each tag",
+                ));
+            }
+            found = Some(tag);
+        }
+    }
+    found.map(|t| t.value.as_str()).ok_or_else(|| {
+        RefereeError::record(
+            Some(Span::new(0, 1)),
+            "the header has no Game tag, as in [Game \"castle-danger\"]",
+        )
+    })
+}

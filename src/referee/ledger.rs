@@ -1,0 +1,103 @@
+//! The ledger: what each side has committed to and what it has shown so
+//! far. Today that is each side's hash chain (spec section 3.1): the latest
+//! value it revealed (or its commitment before its first line) and how many
+//! lines it has written.
+
+use crate::fairness::{chain_step, Hash};
+
+/// Each side's chain, in turn order.
+#[derive(Clone, Debug)]
+pub(super) struct Ledger {
+    /// Each side's latest reveal, or its commitment before its first line.
+    latest: Vec<Option<Hash>>,
+    /// Lines written by each side.
+    lines: Vec<u32>,
+}
+
+/// Why a line's reveal is refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum RevealFault {
+    /// The side has no commitment, yet the line carries a reveal.
+    Uncommitted,
+    /// The side has a commitment, yet the line carries no reveal.
+    Missing,
+    /// The reveal does not hash to the side's previous value; `first` when
+    /// that value is the commitment itself.
+    Broken {
+        /// This is the side's first line.
+        first: bool,
+    },
+}
+
+impl Ledger {
+    /// A ledger before any line, for sides with these commitments.
+    pub(super) fn new(commits: &[Option<Hash>]) -> Self {
+        Ledger {
+            latest: commits.to_vec(),
+            lines: vec![0; commits.len()],
+        }
+    }
+
+    /// The value side `index`'s next reveal must hash to.
+    pub(super) fn latest(&self, index: usize) -> Option<Hash> {
+        self.latest[index]
+    }
+
+    /// How many lines side `index` has written.
+    pub(super) fn lines(&self, index: usize) -> u32 {
+        self.lines[index]
+    }
+
+    /// Whether side `index` must reveal on each line.
+    pub(super) fn is_committed(&self, index: usize) -> bool {
+        self.latest[index].is_some()
+    }
+
+    /// Whether no side has a commitment.
+    pub(super) fn is_empty(&self) -> bool {
+        self.latest.iter().all(Option::is_none)
+    }
+
+    /// Check the reveal a line of side `index` carries (a forfeit carries
+    /// none and is checked apart).
+    pub(super) fn check(
+        &self,
+        chain_id: &Hash,
+        index: usize,
+        reveal: Option<Hash>,
+    ) -> Result<(), RevealFault> {
+        match (self.latest[index], reveal) {
+            (None, None) => Ok(()),
+            (None, Some(_)) => Err(RevealFault::Uncommitted),
+            (Some(_), None) => Err(RevealFault::Missing),
+            (Some(previous), Some(r)) if chain_step(chain_id, &r) == previous => Ok(()),
+            (Some(_), Some(_)) => Err(RevealFault::Broken {
+                first: self.lines[index] == 0,
+            }),
+        }
+    }
+
+    /// Record a line of side `index` with its reveal.
+    pub(super) fn record(&mut self, index: usize, reveal: Option<Hash>) {
+        if let Some(r) = reveal {
+            self.latest[index] = Some(r);
+        }
+        self.lines[index] += 1;
+    }
+
+    /// The latest values of every side but `index`, in turn order (`None`
+    /// for a side without a commitment). Chance seeds end with these
+    /// (spec sections 3.3, 3.4).
+    pub(super) fn others(&self, index: usize) -> impl Iterator<Item = Option<Hash>> + '_ {
+        (0..self.latest.len())
+            .filter(move |&i| i != index)
+            .map(|i| self.latest[i])
+    }
+
+    /// `index`, then every other committed side, in turn order: whose
+    /// reveals go into a seed drawn on `index`'s line.
+    pub(super) fn seed_sides(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(index)
+            .chain((0..self.latest.len()).filter(move |&i| i != index && self.latest[i].is_some()))
+    }
+}

@@ -1,0 +1,145 @@
+//! A line of the log as the referee plays it, and a line once played.
+//!
+//! A [`Line`] holds what a turn line says (its number, side, facts and
+//! actions as text, how it ends, its proof items) and nothing about where
+//! it stands in a text: the record replay makes one from a parsed
+//! [`Turn`], self-play and `move` from a player's choice.
+
+use std::borrow::Cow;
+
+use super::ChanceEvent;
+use crate::fairness::Hash;
+use crate::game::{action_text, Game, Side};
+use crate::record::{ItemKind, Turn, TurnText};
+
+/// One item of a line: an action in the game's notation, or a recorded
+/// chance fact.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Entry<'a> {
+    /// An action, for the game's parser.
+    Action(Cow<'a, str>),
+    /// A recorded chance value, `label=value`.
+    Fact {
+        /// The event label.
+        label: &'a str,
+        /// The value as written.
+        value: &'a str,
+    },
+}
+
+/// How a line ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ending {
+    /// After its actions: the turn ends as the game's rules say.
+    Actions,
+    /// `pass`: a turn with no action.
+    Pass,
+    /// `resign` after the actions (or alone).
+    Resign,
+}
+
+/// One line of the log.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Line<'a> {
+    /// The turn number as written.
+    pub number: u32,
+    /// The side as written.
+    pub side: &'a str,
+    /// Facts and actions, in order.
+    pub entries: Vec<Entry<'a>>,
+    /// How the line ends.
+    pub ending: Ending,
+    /// The player's reveal, if the line carries one.
+    pub reveal: Option<Hash>,
+}
+
+impl<'a> Line<'a> {
+    /// The line a parsed turn says. Entry `k` is the turn's item `k`.
+    pub fn from_turn(turn: &'a Turn<'_>) -> Self {
+        Line {
+            number: turn.number,
+            side: turn.side,
+            entries: turn
+                .items
+                .iter()
+                .map(|item| match item.kind {
+                    ItemKind::Action => Entry::Action(Cow::Borrowed(item.text.as_ref())),
+                    ItemKind::Fact { label, value } => Entry::Fact { label, value },
+                })
+                .collect(),
+            ending: if turn.pass.is_some() {
+                Ending::Pass
+            } else if turn.resign.is_some() {
+                Ending::Resign
+            } else {
+                Ending::Actions
+            },
+            reveal: turn.reveal.map(|r| r.value),
+        }
+    }
+
+    /// The actions of the line with their entry indices (facts left out).
+    pub fn actions(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(k, e)| match e {
+                Entry::Action(text) => Some((k, text.as_ref())),
+                Entry::Fact { .. } => None,
+            })
+    }
+
+    /// `resign` alone, without actions, facts or a reveal: the form of a
+    /// forfeit (spec section 3.1), written by another player for a side
+    /// that stopped answering.
+    pub fn is_bare_resign(&self) -> bool {
+        self.ending == Ending::Resign && self.entries.is_empty() && self.reveal.is_none()
+    }
+}
+
+/// What one played turn did.
+#[derive(Clone, Debug)]
+pub struct PlayedTurn<G: Game> {
+    /// Turn number.
+    pub number: u32,
+    /// Who played it.
+    pub side: Side,
+    /// The position after settlement and the turn's start, before its first
+    /// action.
+    pub before: G::State,
+    /// The actions made, in order.
+    pub actions: Vec<G::Action>,
+    /// The line ended with `resign`.
+    pub resign: bool,
+    /// Chance values derived on this turn (settled events first).
+    pub chance: Vec<ChanceEvent>,
+    /// The reveal the line carried.
+    pub reveal: Option<Hash>,
+}
+
+impl<G: Game> PlayedTurn<G> {
+    /// The turn as herald writes it: chance facts, canonical actions,
+    /// `resign`, and the reveal if the line carried one. The one place a
+    /// played line is rendered.
+    pub fn text(&self) -> TurnText {
+        TurnText {
+            number: self.number,
+            side: self.side.name::<G>().into(),
+            facts: self
+                .chance
+                .iter()
+                .map(|c| (c.label.to_owned(), c.text.clone()))
+                .collect(),
+            actions: self.actions.iter().map(action_text::<G>).collect(),
+            resign: self.resign,
+            reveal: self.reveal,
+            comment: None,
+        }
+    }
+
+    /// The line's items as one text (`rally=heads, B1-B2` or `pass`), as
+    /// `replay` and `annotate` show it.
+    pub fn body(&self) -> String {
+        self.text().body()
+    }
+}

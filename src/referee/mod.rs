@@ -1,0 +1,718 @@
+//! The referee: owns every rule of the line protocol. It replays a record
+//! through a game engine, checks the header, turn order, reveals and
+//! recorded chance, and derives every chance value from the players'
+//! commitments (spec section 3). Generic over [`Game`]; no I/O.
+//!
+//! - [`header`]: the header read and checked, written back canonically;
+//! - [`line`]: a line as the referee plays it, and a played turn;
+//! - [`ledger`]: each side's hash chain, what it has revealed;
+//! - [`chance`]: turn-start chance, settled events, recorded facts;
+//! - [`compose`]: a player's next line made from their choice and wallet,
+//!   the one way `move`, `legal` and self-play write or preview a line;
+//! - [`error`]: problems placed in a line or in the record.
+
+pub mod chance;
+pub mod compose;
+pub mod error;
+pub mod header;
+mod ledger;
+pub mod line;
+
+pub use chance::{ChanceEvent, PendingEvent};
+pub use compose::{ComposeError, Preview};
+pub use error::{ErrorKind, LineError, Place, RefereeError};
+pub use header::{game_tag, result_text, Header};
+pub use line::{Ending, Entry, Line, PlayedTurn};
+
+use crate::fairness::Hash;
+use crate::game::{self, Game, Illegal, Outcome, Side};
+use crate::record::{Record, Turn};
+use chance::{check_facts, no_commitments, TurnChance};
+use ledger::{Ledger, RevealFault};
+
+/// A game being refereed: the position after the lines played so far and
+/// everything needed to check the next one.
+#[derive(Clone, Debug)]
+pub struct Referee<G: Game> {
+    header: Header,
+    state: G::State,
+    turns: u32,
+    ledger: Ledger,
+    chance: Vec<ChanceEvent>,
+    /// The turn and side that declared the pending event, if one is pending.
+    declared: Option<(u32, Side)>,
+}
+
+/// The turn and side a line is judged as, for placing its problems.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    turn: u32,
+    side: &'a str,
+}
+
+impl At<'_> {
+    fn error(
+        self,
+        kind: ErrorKind,
+        place: Place,
+        action: Option<&str>,
+        message: String,
+    ) -> LineError {
+        LineError {
+            kind,
+            place,
+            turn: self.turn,
+            side: self.side.into(),
+            message: match action {
+                Some(a) => format!("{a}: {message}"),
+                None => message,
+            },
+            action: action.map(str::to_owned),
+        }
+    }
+
+    fn illegal(self, place: Place, action: Option<&str>, message: String) -> LineError {
+        self.error(ErrorKind::Illegal, place, action, message)
+    }
+
+    fn record(self, place: Place, message: String) -> LineError {
+        self.error(ErrorKind::Record, place, None, message)
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// Check a record's header and set up the starting position.
+    pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
+        let (header, state) = Header::read::<G>(record)?;
+        Ok(Referee {
+            ledger: Ledger::new(header.commits()),
+            header,
+            state,
+            turns: 0,
+            chance: Vec::new(),
+            declared: None,
+        })
+    }
+
+    /// The checked header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The position now.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    /// Turns played.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Every chance value derived so far, in order.
+    pub fn chance(&self) -> &[ChanceEvent] {
+        &self.chance
+    }
+
+    /// How the game stands.
+    pub fn outcome(&self) -> Outcome {
+        G::outcome(&self.state)
+    }
+
+    /// The side whose line is due, or `None` once the game is over.
+    pub fn to_move(&self) -> Option<Side> {
+        (!self.outcome().is_over()).then(|| G::to_move(&self.state))
+    }
+
+    /// The number the next turn must carry.
+    pub fn next_turn(&self) -> u32 {
+        self.turns + 1
+    }
+
+    /// How many lines `side` has played.
+    pub fn lines_of(&self, side: Side) -> u32 {
+        self.header
+            .index_of(side)
+            .map_or(0, |i| self.ledger.lines(i))
+    }
+
+    /// The value `side`'s next reveal must hash to (its latest reveal or its
+    /// commitment), if it has a commitment.
+    pub fn latest_reveal(&self, side: Side) -> Option<Hash> {
+        self.header
+            .index_of(side)
+            .and_then(|i| self.ledger.latest(i))
+    }
+
+    /// The chance event waiting to be settled, if any.
+    pub fn pending(&self) -> Option<PendingEvent> {
+        let request = G::pending(&self.state)?;
+        let (declared, declarer) = self.declared?;
+        Some(PendingEvent {
+            declared,
+            side: declarer.name::<G>().into(),
+            label: request.label,
+            settled_by: G::to_move(&self.state).name::<G>().into(),
+        })
+    }
+
+    /// Replay one turn of the record, checking everything; problems are
+    /// placed in the turn's text.
+    pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
+        self.play_line(&Line::from_turn(turn))
+            .map_err(|e| e.in_turn(turn))
+    }
+
+    /// Play one line, checking everything: its number and side, the game
+    /// not over, its reveal, the chance it settles and draws, its actions,
+    /// the end of the turn and its recorded facts.
+    pub fn play_line(&mut self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
+        let number = self.next_turn();
+        let side = self.check_head(line, number)?;
+        let index = self.header.index_of(side).expect("a side in the header");
+        let at = At {
+            turn: number,
+            side: side.name::<G>(),
+        };
+        self.check_reveal(line, index, at)?;
+        if line.is_bare_resign() && self.ledger.is_committed(index) {
+            return Ok(self.forfeit(index, side, number));
+        }
+        let (state, derived) = self
+            .start_turn(line.reveal)
+            .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        let (played, state) = if line_only_passes::<G>(&state, side) {
+            self.settled_out(line, state, derived, at)?
+        } else {
+            self.play_turn(line, state, derived, at)?
+        };
+        Ok(self.commit_turn(index, state, played))
+    }
+
+    /// The side of `line` if the line may come now: numbered as the next
+    /// turn, by a side of the game, the one to move, the game not over.
+    fn check_head(&self, line: &Line<'_>, number: u32) -> Result<Side, LineError> {
+        let written = At {
+            turn: number,
+            side: line.side,
+        };
+        if line.number != number {
+            return Err(written.record(
+                Place::Number,
+                format!(
+                    "turn {number} is numbered {}: turns count up from 1 without gaps",
+                    line.number
+                ),
+            ));
+        }
+        let Some(side) = self.header.side_named::<G>(line.side) else {
+            return Err(written.record(
+                Place::Side,
+                format!(
+                    "unknown side `{}`: the sides of this game are {}",
+                    line.side,
+                    self.header.side_list::<G>()
+                ),
+            ));
+        };
+        let at = At {
+            turn: number,
+            side: side.name::<G>(),
+        };
+        let outcome = self.outcome();
+        if outcome.is_over() {
+            return Err(at.illegal(
+                Place::Line,
+                None,
+                format!(
+                    "the game is already over ({}): no turn may follow",
+                    match outcome {
+                        Outcome::Won(w) => format!("{} won", w.name::<G>()),
+                        _ => "a draw".into(),
+                    }
+                ),
+            ));
+        }
+        let to_move = G::to_move(&self.state);
+        if side != to_move {
+            return Err(at.illegal(
+                Place::Side,
+                None,
+                format!("it is {}'s turn, not {}'s", to_move.name::<G>(), at.side),
+            ));
+        }
+        Ok(side)
+    }
+
+    /// Check the reveal `line` carries for side `index` (spec section 3.1).
+    fn check_reveal(&self, line: &Line<'_>, index: usize, at: At<'_>) -> Result<(), LineError> {
+        let name = at.side;
+        let fault = match self
+            .ledger
+            .check(self.header.chain_id(), index, line.reveal)
+        {
+            Ok(()) => return Ok(()),
+            Err(RevealFault::Missing) if line.is_bare_resign() => return Ok(()),
+            Err(fault) => fault,
+        };
+        Err(match fault {
+            RevealFault::Uncommitted => at.record(
+                Place::Proof(0),
+                format!("{name} has no Commit tag, so its lines carry no reveal"),
+            ),
+            RevealFault::Missing => at.record(
+                Place::Line,
+                format!(
+                    "{name} has a Commit tag, so every {name} line carries a reveal (herald move --key)"
+                ),
+            ),
+            RevealFault::Broken { first } => {
+                // Every chain is bound to the header: a header edited
+                // after the keys were made fails at the first reveal.
+                let (what, header) = if first {
+                    (
+                        format!("{name}'s commitment"),
+                        " (or the header was changed after the Commit tags were made)",
+                    )
+                } else {
+                    (format!("{name}'s previous reveal"), "")
+                };
+                at.record(
+                    Place::Proof(0),
+                    format!(
+                        "this reveal does not hash to {what}: the line was not written with {name}'s key, or was altered{header}"
+                    ),
+                )
+            }
+        })
+    }
+
+    /// A forfeit (spec section 3.1), written by another player for a side
+    /// that stopped answering: it settles nothing and draws nothing; a
+    /// pending event stays pending (declared where it was) for the next
+    /// player's reveal.
+    fn forfeit(&mut self, index: usize, side: Side, number: u32) -> PlayedTurn<G> {
+        let before = self.state.clone();
+        let mut state = before.clone();
+        G::resign(&mut state, side);
+        let declared = self.declared;
+        let played = PlayedTurn {
+            number,
+            side,
+            before,
+            actions: Vec::new(),
+            resign: true,
+            chance: Vec::new(),
+            reveal: None,
+        };
+        let played = self.commit_turn(index, state, played);
+        self.declared = declared.filter(|_| G::pending(&self.state).is_some());
+        played
+    }
+
+    /// The line of a side that the event settled at the start of its turn
+    /// ended the game for, or put out: it may carry nothing but its reveal
+    /// (and the settled facts).
+    fn settled_out(
+        &self,
+        line: &Line<'_>,
+        state: G::State,
+        derived: Vec<ChanceEvent>,
+        at: At<'_>,
+    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
+        if let Some((k, text)) = line.actions().next() {
+            return Err(at.illegal(
+                Place::Item(k),
+                Some(text),
+                format!(
+                    "{} is out since {} settled at the start of this turn: the line may only pass",
+                    at.side,
+                    derived.first().map_or("the pending event", |e| e.label)
+                ),
+            ));
+        }
+        let played = PlayedTurn {
+            number: at.turn,
+            side: G::to_move(&self.state),
+            before: state.clone(),
+            actions: Vec::new(),
+            resign: false,
+            chance: derived,
+            reveal: line.reveal,
+        };
+        check_facts(line, &played.chance, at.turn, at.side)?;
+        Ok((played, state))
+    }
+
+    /// Play the actions of `line` from `state` (the turn begun), then end
+    /// the turn as the line says.
+    fn play_turn(
+        &self,
+        line: &Line<'_>,
+        mut state: G::State,
+        derived: Vec<ChanceEvent>,
+        at: At<'_>,
+    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
+        let side = G::to_move(&state);
+        let before = state.clone();
+        let mut actions = Vec::with_capacity(line.entries.len());
+        // The action after which an event became pending: its declaration.
+        let mut declaring = None;
+        for (k, text) in line.actions() {
+            if G::outcome(&state).is_over() {
+                return Err(at.illegal(
+                    Place::Item(k),
+                    Some(text),
+                    "the game ended with the action before".into(),
+                ));
+            }
+            let action = G::parse_action(&state, text).map_err(|e| {
+                at.error(
+                    ErrorKind::Parse,
+                    Place::ItemPart {
+                        index: k,
+                        offset: e.offset,
+                        len: e.len,
+                    },
+                    Some(text),
+                    e.reason,
+                )
+            })?;
+            G::apply(&mut state, action)
+                .map_err(|e| at.illegal(Place::Item(k), Some(text), e.reason))?;
+            actions.push(action);
+            if declaring.is_none() && G::pending(&state).is_some() {
+                declaring = Some((k, text));
+            }
+        }
+        self.end_turn(line, &mut state, side, at)?;
+        check_facts(line, &derived, at.turn, at.side)?;
+        if let Some(request) = G::pending(&state) {
+            self.check_settleable(request.label, &state, declaring, at)?;
+        }
+        let played = PlayedTurn {
+            number: at.turn,
+            side,
+            before,
+            actions,
+            resign: line.ending == Ending::Resign,
+            chance: derived,
+            reveal: line.reveal,
+        };
+        Ok((played, state))
+    }
+
+    /// End the turn as `line` ends: resign, or the game's end of turn.
+    fn end_turn(
+        &self,
+        line: &Line<'_>,
+        state: &mut G::State,
+        side: Side,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        if line.ending == Ending::Resign {
+            if G::outcome(state).is_over() {
+                return Err(at.illegal(
+                    Place::End,
+                    Some("resign"),
+                    "the game is already over".into(),
+                ));
+            }
+            G::resign(state, side);
+        } else if !G::outcome(state).is_over() {
+            G::end_turn(state).map_err(|e| {
+                let what = match line.ending {
+                    Ending::Pass => "pass",
+                    _ => "end of turn",
+                };
+                at.illegal(Place::End, Some(what), e.reason)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Chance after a decision is settled by the next player's reveal:
+    /// without that player's commitment it never can be, so the declaring
+    /// action is the error (spec section 3.4).
+    fn check_settleable(
+        &self,
+        label: &str,
+        state: &G::State,
+        declaring: Option<(usize, &str)>,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        let settler = G::to_move(state);
+        if self.latest_reveal(settler).is_some() {
+            return Ok(());
+        }
+        let reason = if self.ledger.is_empty() {
+            no_commitments(label)
+        } else {
+            format!(
+                "{} has no Commit tag: {label} is settled by {}'s next reveal (see `herald keygen`)",
+                settler.name::<G>(),
+                settler.name::<G>()
+            )
+        };
+        Err(match declaring {
+            Some((k, text)) => at.illegal(Place::Item(k), Some(text), reason),
+            None => at.illegal(Place::Line, None, reason),
+        })
+    }
+
+    /// Make `played` (which left the game in `state`) part of the game.
+    fn commit_turn(
+        &mut self,
+        index: usize,
+        state: G::State,
+        played: PlayedTurn<G>,
+    ) -> PlayedTurn<G> {
+        self.ledger.record(index, played.reveal);
+        self.turns = played.number;
+        self.state = state;
+        // An event pending now was declared by this turn (any earlier one
+        // was settled at its start).
+        self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
+        self.chance.extend(played.chance.iter().cloned());
+        played
+    }
+
+    /// The position at the start of the next turn, for a mover whose line
+    /// carries `reveal`: a pending event settled, turn-start bookkeeping and
+    /// chance done. Returns the chance values derived.
+    pub fn start_turn(
+        &self,
+        reveal: Option<Hash>,
+    ) -> Result<(G::State, Vec<ChanceEvent>), Illegal> {
+        let number = self.next_turn();
+        let side = G::to_move(&self.state);
+        let index = self
+            .header
+            .index_of(side)
+            .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
+        let mut derived = Vec::new();
+        let mut state = self.state.clone();
+        if let Some(request) = G::pending(&state) {
+            let declared = self.declared.map_or(number - 1, |d| d.0);
+            let Some(reveal) = reveal else {
+                return Err(Illegal::new(no_commitments(request.label)));
+            };
+            derived = self.settle_values(request, declared, index, &reveal);
+            let values: Vec<u32> = derived.iter().map(|e| e.value).collect();
+            G::settle(&mut state, &values)
+                .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
+        }
+        if line_only_passes::<G>(&state, side) {
+            // The settlement ended the game, or put the settling player out
+            // (their line then carries nothing but its reveal).
+            return Ok((state, derived));
+        }
+        let mut chance = TurnChance {
+            referee: self,
+            index,
+            turn: number,
+            mover: reveal,
+            samplers: Vec::new(),
+            events: Vec::new(),
+        };
+        G::begin_turn(&mut state, &mut chance)?;
+        derived.append(&mut chance.events);
+        Ok((state, derived))
+    }
+
+    /// The position at the start of the next turn, as far as it can be known
+    /// before the mover writes the line: a pending event is not settled, and
+    /// turn-start chance makes this fail with a reason.
+    pub fn preview(&self) -> Result<G::State, Illegal> {
+        let mut state = self.state.clone();
+        G::begin_turn(&mut state, &mut game::Undrawn)?;
+        Ok(state)
+    }
+
+    /// Check the `Result` tag against the game (after the last turn).
+    pub fn check_result(&self) -> Result<(), RefereeError> {
+        let computed = result_text::<G>(self.outcome());
+        if computed.eq_ignore_ascii_case(self.header.result_tag()) {
+            Ok(())
+        } else {
+            Err(RefereeError::record(
+                Some(self.header.result_span()),
+                format!(
+                    "the Result tag says `{}` but the game's result is `{computed}`",
+                    self.header.result_tag()
+                ),
+            ))
+        }
+    }
+}
+
+/// Whether `side`'s line may carry nothing but its reveal (and the settled
+/// facts) in `state`, its position after [`Referee::start_turn`]: the
+/// event settled there ended the game or put `side` out.
+pub fn line_only_passes<G: Game>(state: &G::State, side: Side) -> bool {
+    G::outcome(state).is_over() || G::to_move(state) != side
+}
+
+/// Replay a whole record, calling `each` after every turn with the turn and
+/// the referee after it. Stops at the first problem.
+pub fn replay<G: Game>(
+    record: &Record<'_>,
+    mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
+) -> Result<Referee<G>, RefereeError> {
+    let mut referee = Referee::<G>::start(record)?;
+    for turn in &record.turns {
+        let played = referee.play(turn)?;
+        each(&played, &referee);
+    }
+    Ok(referee)
+}
+
+#[cfg(test)]
+mod tests {
+    //! Turn-start chance (RULINGS 1.4) through a minimal dice game: no
+    //! engine of today draws at turn start, so the derivation is pinned
+    //! here.
+    use super::*;
+    use crate::fairness::Sampler;
+    use crate::fairness::{chain_id, chain_prefix, turn_seed};
+    use crate::game::{ActionParseError, Chance, DiagramStyle, OptionTag, Setup, SetupError};
+    use crate::record::{self, Source};
+
+    /// Three sides take turns; each turn rolls one six-sided `die`.
+    #[derive(Debug)]
+    struct Dice;
+
+    #[derive(Clone, Debug)]
+    struct Rolls {
+        order: Vec<Side>,
+        next: usize,
+        rolls: Vec<u32>,
+    }
+
+    impl Game for Dice {
+        type State = Rolls;
+        type Action = ();
+        const ID: &'static str = "dice";
+        const TITLE: &'static str = "Dice";
+        const SIDES: &'static [&'static str] = &["A", "B", "C"];
+        const MIN_SIDES: usize = 2;
+        const MAX_SIDES: usize = 3;
+        const OPTIONS: &'static [OptionTag] = &[];
+
+        fn new_game(setup: &Setup<'_>) -> Result<Rolls, SetupError> {
+            Ok(Rolls {
+                order: setup.sides.to_vec(),
+                next: 0,
+                rolls: Vec::new(),
+            })
+        }
+        fn to_move(s: &Rolls) -> Side {
+            s.order[s.next]
+        }
+        fn outcome(_: &Rolls) -> Outcome {
+            Outcome::Ongoing
+        }
+        fn begin_turn(s: &mut Rolls, chance: &mut dyn Chance) -> Result<(), Illegal> {
+            s.rolls.push(chance.draw("die", 6)?);
+            Ok(())
+        }
+        fn parse_action(_: &Rolls, text: &str) -> Result<(), ActionParseError> {
+            Err(ActionParseError::new(0, text.len(), "no actions"))
+        }
+        fn apply(_: &mut Rolls, _: ()) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn end_turn(s: &mut Rolls) -> Result<(), Illegal> {
+            s.next = (s.next + 1) % s.order.len();
+            Ok(())
+        }
+        fn resign(_: &mut Rolls, _: Side) {}
+        fn write_action(_: &(), _: &mut String) {}
+        fn legal_actions(_: &Rolls, _: &mut Vec<()>) {}
+        fn summary(_: &Rolls) -> String {
+            String::new()
+        }
+        fn turn_comment(_: &Rolls, _: &Rolls) -> String {
+            String::new()
+        }
+        fn diagram(_: &Rolls, _: DiagramStyle) -> String {
+            String::new()
+        }
+    }
+
+    const HEADER: [(&str, &str); 4] = [("Game", "dice"), ("C", "c"), ("A", "a"), ("B", "b")];
+
+    /// A record of `turns` passes by C, A, B (header order), committed with
+    /// the secrets [1; 32], [2; 32], [3; 32].
+    fn record_text(turns: usize) -> (String, Vec<Vec<Hash>>) {
+        let chain = chain_id(HEADER);
+        let chains: Vec<Vec<Hash>> = (1..=3u8)
+            .map(|k| chain_prefix(&[k; 32], &chain, 10))
+            .collect();
+        let mut text = String::new();
+        for (name, value) in HEADER {
+            text.push_str(&format!("[{name} \"{value}\"]\n"));
+        }
+        for (i, name) in ["C", "A", "B"].iter().enumerate() {
+            text.push_str(&format!(
+                "[{name}Commit \"{}\"]\n",
+                hex::encode(chains[i][0])
+            ));
+        }
+        text.push_str("[Result \"*\"]\n\n");
+        for t in 0..turns {
+            let side = t % 3;
+            let line = t / 3 + 1;
+            text.push_str(&format!(
+                "{}. {}: pass reveal {}\n",
+                t + 1,
+                ["C", "A", "B"][side],
+                hex::encode(chains[side][line])
+            ));
+        }
+        (text, chains)
+    }
+
+    #[test]
+    fn turn_start_chance_seeds_from_the_movers_reveal_and_the_others_latest_in_header_order() {
+        let (text, chains) = record_text(4);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let referee = replay::<Dice>(&rec, |_, _| {}).unwrap();
+        let game = *referee.header.game_id();
+        // Turn 4: C's second line; A and B have revealed once each.
+        let seed = turn_seed(
+            &game,
+            4,
+            "die",
+            &chains[0][2],
+            &[chains[1][1], chains[2][1]],
+        );
+        assert_eq!(referee.state.rolls[3], Sampler::new(&seed).below(6));
+        // Turn 2: A's first line; C revealed once, B only committed.
+        let seed = turn_seed(
+            &game,
+            2,
+            "die",
+            &chains[1][1],
+            &[chains[0][1], chains[2][0]],
+        );
+        assert_eq!(referee.state.rolls[1], Sampler::new(&seed).below(6));
+        let event = &referee.chance[1];
+        assert_eq!((event.turn, event.label), (2, "die"));
+        assert_eq!(event.reveals_of, ["A", "C", "B"]);
+        assert_eq!(event.text, (referee.state.rolls[1] + 1).to_string());
+    }
+
+    #[test]
+    fn turn_start_chance_without_commitments_is_an_error_at_that_turn() {
+        let text = "[Game \"dice\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let err = replay::<Dice>(&rec, |_, _| {}).unwrap_err();
+        assert_eq!((err.kind, err.turn), (ErrorKind::Illegal, Some(1)));
+        assert!(err
+            .message
+            .contains("this game has no commitments: die needs them"));
+    }
+}

@@ -1,0 +1,180 @@
+//! A player's wallet: the key material of one side in one game (spec
+//! section 3.1). Today it holds the secret from which the side's hash chain
+//! is derived; it is the one place the library keeps what a player must
+//! never send. The library reads and writes its text; only the command line
+//! touches files.
+
+use crate::fairness::{chain_prefix, chain_value, Hash, CHAIN_LENGTH};
+
+const MAGIC: &str = "herald-key: 1";
+
+/// The key material of one side in one game.
+#[derive(Clone)]
+pub struct Wallet {
+    game: String,
+    side: String,
+    chain: Hash,
+    commit: Hash,
+    secret: Hash,
+    /// Chain values `s_0 ..= s_k` worked out ahead, for players that write
+    /// many lines in one run (self-play); empty otherwise.
+    ahead: Vec<Hash>,
+}
+
+impl std::fmt::Debug for Wallet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the secret.
+        f.debug_struct("Wallet")
+            .field("game", &self.game)
+            .field("side", &self.side)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a text is not a wallet.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct WalletError(pub String);
+
+impl Wallet {
+    /// The wallet of `side` in `game` (chain id `chain`) for this secret.
+    pub fn from_secret(game: &str, side: &str, chain: Hash, secret: Hash) -> Wallet {
+        let commit = chain_value(&secret, &chain, 0).expect("s0 exists");
+        Wallet {
+            game: game.into(),
+            side: side.into(),
+            chain,
+            commit,
+            secret,
+            ahead: Vec::new(),
+        }
+    }
+
+    /// A fresh wallet from the operating system's random source.
+    pub fn generate(game: &str, side: &str, chain: Hash) -> Result<Wallet, WalletError> {
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret)
+            .map_err(|e| WalletError(format!("the operating system gave no random bytes: {e}")))?;
+        Ok(Wallet::from_secret(game, side, chain, secret))
+    }
+
+    /// Work out the first `lines` reveals ahead of time (one walk of the
+    /// chain instead of one a line).
+    pub fn prepare(&mut self, lines: u32) {
+        self.ahead = chain_prefix(&self.secret, &self.chain, lines.min(CHAIN_LENGTH));
+    }
+
+    /// The game id tag value (`castle-danger`).
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The side, canonical case.
+    pub fn side(&self) -> &str {
+        &self.side
+    }
+
+    /// The chain id of the game the wallet was made for.
+    pub fn chain(&self) -> &Hash {
+        &self.chain
+    }
+
+    /// The public commitment `s_0`.
+    pub fn commit(&self) -> &Hash {
+        &self.commit
+    }
+
+    /// The reveal for the player's `j`-th line (`s_j`), if the chain is
+    /// that long.
+    pub fn reveal(&self, j: u32) -> Option<Hash> {
+        match self.ahead.get(j as usize) {
+            Some(h) => Some(*h),
+            None => chain_value(&self.secret, &self.chain, j),
+        }
+    }
+
+    /// The wallet as the text of a key file.
+    pub fn to_text(&self) -> String {
+        format!(
+            "# herald private key. Keep this file on your machine: never send it,\n\
+             # never paste it anywhere. It writes {side}'s reveals in this game.\n\
+             {MAGIC}\ngame: {game}\nside: {side}\nchain: {chain}\ncommit: {commit}\nsecret: {secret}\n",
+            side = self.side,
+            game = self.game,
+            chain = hex::encode(self.chain),
+            commit = hex::encode(self.commit),
+            secret = hex::encode(self.secret),
+        )
+    }
+
+    /// Read the text of a key file.
+    pub fn parse(text: &str) -> Result<Wallet, WalletError> {
+        let bad = |why: &str| WalletError(why.to_owned());
+        if !text.lines().any(|l| l.trim() == MAGIC) {
+            return Err(bad("no `herald-key: 1` line"));
+        }
+        let field = |name: &str| {
+            text.lines()
+                .filter_map(|l| l.split_once(':'))
+                .find(|(k, _)| k.trim() == name)
+                .map(|(_, v)| v.trim().to_owned())
+                .ok_or_else(|| bad(&format!("no `{name}:` line")))
+        };
+        let hash = |name: &str| -> Result<Hash, WalletError> {
+            let mut h = [0u8; 32];
+            hex::decode_to_slice(field(name)?, &mut h)
+                .map_err(|_| bad(&format!("`{name}` is not 64 hexadecimal digits")))?;
+            Ok(h)
+        };
+        let wallet = Wallet::from_secret(
+            &field("game")?,
+            &field("side")?,
+            hash("chain")?,
+            hash("secret")?,
+        );
+        if hash("commit")? != wallet.commit {
+            return Err(bad("its commit does not follow from its secret"));
+        }
+        Ok(wallet)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wallet_reads_back_from_its_text() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let back = Wallet::parse(&w.to_text()).unwrap();
+        assert_eq!(back.commit(), w.commit());
+        assert_eq!(back.reveal(3), w.reveal(3));
+        assert_eq!((back.game(), back.side()), ("castle-danger", "Blue"));
+    }
+
+    #[test]
+    fn a_wallet_whose_commit_does_not_follow_from_its_secret_is_refused() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let text = w
+            .to_text()
+            .replace(&hex::encode(w.commit()), &"00".repeat(32));
+        assert_eq!(
+            Wallet::parse(&text).unwrap_err().0,
+            "its commit does not follow from its secret"
+        );
+    }
+
+    #[test]
+    fn reveals_worked_out_ahead_are_the_chain_values() {
+        let mut w = Wallet::from_secret("x", "A", [1; 32], [2; 32]);
+        let slow: Vec<_> = (0..5).map(|j| w.reveal(j)).collect();
+        w.prepare(4);
+        let fast: Vec<_> = (0..5).map(|j| w.reveal(j)).collect();
+        assert_eq!(slow, fast);
+    }
+
+    #[test]
+    fn a_wallet_never_prints_its_secret_in_debug() {
+        let w = Wallet::from_secret("x", "A", [1; 32], [0xab; 32]);
+        assert!(!format!("{w:?}").contains("abab"));
+    }
+}
