@@ -192,7 +192,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
                 .iter()
                 .map(|a| Entry::Action(Cow::Borrowed(a.as_str())))
                 .collect(),
-            reveal: None,
+            proofs: Vec::new(),
         };
         let played = referee.compose(line, wallet).map_err(|e| match e {
             ComposeError::Line(e) => format!("turn {number}: {}", e.message),

@@ -64,7 +64,7 @@ fn round_trip_all<G: Game>(seed: u64, sides: usize) {
     let mut referee = Referee::<G>::start(&rec).unwrap();
     let mut legal = Vec::new();
     for turn in &rec.turns {
-        let (mut state, _) = referee.start_turn(turn.reveal.map(|r| r.value)).unwrap();
+        let (mut state, _) = referee.start_turn(turn.reveal().map(|r| r.value)).unwrap();
         for item in turn.actions() {
             legal.clear();
             G::legal_actions(&state, &mut legal);

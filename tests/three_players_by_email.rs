@@ -353,7 +353,7 @@ fn a_settled_rally_hashes_the_settlers_reveal_and_every_others_latest() {
     let referee = herald::referee::replay::<BattleOfTheDale>(&rec, |_, _| {}).unwrap();
     let reveal = |n: u32| {
         let turn = rec.turns.iter().find(|t| t.number == n).unwrap();
-        turn.reveal.as_ref().unwrap().value
+        turn.reveal().unwrap().value
     };
     let events: Vec<_> = referee
         .chance()

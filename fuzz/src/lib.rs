@@ -77,7 +77,7 @@ pub fn record(data: &[u8]) {
                 for item in &turn.items {
                     locate(&source, item.span);
                 }
-                for span in [turn.pass, turn.resign, turn.reveal.map(|r| r.span)]
+                for span in [turn.pass, turn.resign, turn.reveal().map(|r| r.span)]
                     .into_iter()
                     .flatten()
                 {

@@ -866,7 +866,8 @@ impl RecordCommand for Move {
                 "text after the turn: write the whole turn on one line, its actions separated by commas (a blank line ends a turn)",
             ));
         }
-        if turns.len() > 1 || turn.reveal.is_some() || turn.actions().count() != turn.items.len() {
+        if turns.len() > 1 || !turn.proofs.is_empty() || turn.actions().count() != turn.items.len()
+        {
             return Err(Failure::usage(
                 "write only your actions (or pass, or resign): herald adds the turn number, reveals and chance values itself",
             ));

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 pub use parse::{parse, parse_lines, turn_prefix, MAX_TURNS};
 pub use source::{InputError, Position, Source, Span, MAX_INPUT};
-pub use write::{write_header, write_turn, TurnText};
+pub use write::{write_header, write_proof, write_turn, TurnText};
 
 /// One `[Name "value"]` pair.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -62,6 +62,45 @@ pub struct Reveal {
     pub span: Span,
 }
 
+/// What a proof item says. Proofs follow a line's items (herald writes
+/// each on continuation lines of its own); the referee checks them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ProofKind<'a> {
+    /// `reveal <64 hex>`: the player's next hash-chain value (section 3.1).
+    Reveal([u8; 32]),
+    /// `open <slot> <value> <64 hex salt>`: a hidden value opened against
+    /// its salted commitment.
+    Open {
+        /// The slot, as the game names it (`a1`, `throw.3`).
+        slot: &'a str,
+        /// The value, in the game's notation.
+        value: &'a str,
+        /// The slot's salt.
+        salt: [u8; 32],
+    },
+    /// `sig <128 hex>`: an Ed25519 signature over the line.
+    Sign([u8; 64]),
+    /// `share <n> <64 hex> <128 hex>`: a decryption share for deck
+    /// position `n`, with its proof.
+    Share {
+        /// The deck position the share is for.
+        position: u32,
+        /// The share, a compressed group element.
+        share: [u8; 32],
+        /// The proof that the share is honest.
+        proof: [u8; 64],
+    },
+}
+
+/// A proof item of a turn line, with its place.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Proof<'a> {
+    /// What it says.
+    pub kind: ProofKind<'a>,
+    /// From its word to its last digit.
+    pub span: Span,
+}
+
 /// One turn of the log: `N. Side: actions`, with continuation lines.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Turn<'a> {
@@ -79,8 +118,8 @@ pub struct Turn<'a> {
     pub pass: Option<Span>,
     /// `resign`, if the line ends with it.
     pub resign: Option<Span>,
-    /// The reveal, if the line carries one.
-    pub reveal: Option<Reveal>,
+    /// The proof items after the items, in order.
+    pub proofs: Vec<Proof<'a>>,
     /// From the number to the end of the last item.
     pub span: Span,
     /// The end of the turn's last line (comment lines after it included).
@@ -95,10 +134,21 @@ impl Turn<'_> {
             .filter(|i| matches!(i.kind, ItemKind::Action))
     }
 
-    /// `resign` alone, without actions, facts or a reveal: the form of a
-    /// forfeit (RULINGS 1.8).
+    /// The line's first reveal, if it carries one.
+    pub fn reveal(&self) -> Option<Reveal> {
+        self.proofs.iter().find_map(|p| match p.kind {
+            ProofKind::Reveal(value) => Some(Reveal {
+                value,
+                span: p.span,
+            }),
+            _ => None,
+        })
+    }
+
+    /// `resign` alone, without actions, facts or proofs: the form of a
+    /// forfeit (spec section 3.1).
     pub fn is_bare_resign(&self) -> bool {
-        self.resign.is_some() && self.items.is_empty() && self.reveal.is_none()
+        self.resign.is_some() && self.items.is_empty() && self.proofs.is_empty()
     }
 }
 

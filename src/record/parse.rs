@@ -3,11 +3,11 @@
 
 use std::borrow::Cow;
 
-use nom::bytes::complete::{take_while, take_while1};
+use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, digit1, space0};
 use nom::{IResult, Parser};
 
-use super::{Item, ItemKind, ParseError, Record, Reveal, Source, Span, Tag, Turn};
+use super::{Item, ItemKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag, Turn};
 
 /// Most turns a record may hold (each player's chain has 10,000 links).
 pub const MAX_TURNS: usize = 50_000;
@@ -215,7 +215,12 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
         if trimmed == "--" || trimmed.starts_with("-- ") {
             break; // a signature
         }
-        let starts_turn = trimmed.as_bytes()[0].is_ascii_digit();
+        // A line that begins with a digit is a turn line, so that a mangled
+        // one is an error, never dropped; but inside a turn, a line of
+        // digits not followed by `.` continues it (a long proof value
+        // broken over lines, or by a mail client, may start with a digit).
+        let starts_turn = trimmed.as_bytes()[0].is_ascii_digit()
+            && (current.is_none() || after_blank || numbered(trimmed));
         let body_from;
         if starts_turn {
             if let Some((turn, scan)) = current.take() {
@@ -248,7 +253,7 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
                     items: Vec::new(),
                     pass: None,
                     resign: None,
-                    reveal: None,
+                    proofs: Vec::new(),
                     span: Span::new(content, line_end),
                     lines_end: line_end,
                 },
@@ -277,6 +282,12 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
         turns.push(finish_in_turn(text, turn, scan)?);
     }
     Ok(turns)
+}
+
+/// Whether `line` starts like a turn line: digits, then `.`.
+fn numbered(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    line.as_bytes().get(digits) == Some(&b'.')
 }
 
 /// [`finish_turn`], naming the turn in its errors.
@@ -371,8 +382,9 @@ fn finish_turn<'a>(
             return Err(ParseError::new(Span::new(at, at + 1), msg));
         }
         if index + 1 == count {
-            if let Some((before, reveal)) = split_reveal(text, &item_text, span)? {
-                turn.reveal = Some(reveal);
+            if let Some((before, proofs)) = split_proofs(text, &item_text, span)? {
+                let first = proofs.first().map_or(span, |p| p.span);
+                turn.proofs = proofs;
                 match before {
                     Some((t, s)) => {
                         item_text = t;
@@ -380,13 +392,13 @@ fn finish_turn<'a>(
                     }
                     None if count == 1 => {
                         return Err(ParseError::new(
-                            reveal.span,
+                            first,
                             "a turn line needs its actions, `pass` or `resign` before the reveal",
                         ))
                     }
                     None => {
                         return Err(ParseError::new(
-                            reveal.span,
+                            first,
                             "the reveal follows the last action without a comma",
                         ))
                     }
@@ -423,8 +435,8 @@ fn finish_turn<'a>(
             });
         }
     }
-    if let Some(reveal) = turn.reveal {
-        turn.span.end = turn.span.end.max(reveal.span.end);
+    if let Some(last) = turn.proofs.last() {
+        turn.span.end = turn.span.end.max(last.span.end);
     }
     Ok(turn)
 }
@@ -486,54 +498,150 @@ fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
 
 type Before<'a> = Option<(Cow<'a, str>, Span)>;
 
-/// Split `... reveal <hex>` off the end of the last item.
-fn split_reveal<'a>(
+/// The words that begin a proof item.
+const PROOF_WORDS: [&str; 4] = ["reveal", "open", "sig", "share"];
+
+/// Split the proof items (`reveal <hex>`, `open <slot> <value> <hex>`,
+/// `sig <hex>`, `share <n> <hex> <hex>`) off the end of the last item.
+fn split_proofs<'a>(
     text: &'a str,
     item: &Cow<'a, str>,
     span: Span,
-) -> Result<Option<(Before<'a>, Reveal)>, ParseError> {
-    // Work on the source text of the span (a reveal never holds comments).
+) -> Result<Option<(Before<'a>, Vec<Proof<'a>>)>, ParseError> {
+    // Work on the source text of the span (a proof never holds comments).
     let s = &text[span.range()];
-    let Some(k) = find_word(s, "reveal") else {
+    let Some(k) = PROOF_WORDS.iter().filter_map(|w| find_word(s, w)).min() else {
         return Ok(None);
     };
-    let after = &s[k + "reveal".len()..];
-    let (rest, hex) = take_while::<_, _, ()>(|c: char| !c.is_whitespace())
-        .parse(after.trim_start_matches(is_space))
-        .unwrap_or(("", ""));
-    let hex_start = span.start + offset(s, hex);
-    let reveal_span = Span::new(span.start + k, hex_start + hex.len());
-    if !rest.trim().is_empty() {
-        let at = span.start + offset(s, rest.trim_start());
-        return Err(ParseError::new(
-            Span::new(at, span.end),
-            "nothing may follow the reveal on a turn",
-        ));
-    }
-    let mut value = [0u8; 32];
-    if hex.len() != 64 || hex::decode_to_slice(hex, &mut value).is_err() {
-        return Err(ParseError::new(
-            Span::new(hex_start, (hex_start + hex.len()).max(hex_start + 1)),
-            "a reveal is 64 hexadecimal digits",
-        ));
-    }
-    let reveal = Reveal {
-        value,
-        span: reveal_span,
+    let mut cursor = ProofCursor {
+        text,
+        at: span.start + k,
+        end: span.end,
     };
+    let mut proofs = Vec::new();
+    while cursor.skip_space() {
+        proofs.push(cursor.proof()?);
+    }
     let before_text = s[..k].trim_end();
     if before_text.is_empty() {
-        return Ok(Some((None, reveal)));
+        return Ok(Some((None, proofs)));
     }
     let before_span = Span::new(span.start, span.start + before_text.len());
+    let word_len = |o: &str| PROOF_WORDS.iter().filter_map(|w| find_word(o, w)).min();
     let before = match item {
         Cow::Borrowed(_) => Cow::Borrowed(&text[before_span.range()]),
         Cow::Owned(o) => {
-            let cut = find_word(o, "reveal").unwrap_or(o.len());
+            let cut = word_len(o).unwrap_or(o.len());
             Cow::Owned(o[..cut].trim_end().to_owned())
         }
     };
-    Ok(Some((Some((before, before_span)), reveal)))
+    Ok(Some((Some((before, before_span)), proofs)))
+}
+
+/// Reads proof items from `at` to `end` of the clean text.
+struct ProofCursor<'a> {
+    text: &'a str,
+    at: usize,
+    end: usize,
+}
+
+impl<'a> ProofCursor<'a> {
+    /// Skip white space (line breaks included); whether anything is left.
+    fn skip_space(&mut self) -> bool {
+        let rest = &self.text[self.at..self.end];
+        self.at += rest.len() - rest.trim_start().len();
+        self.at < self.end
+    }
+
+    /// The next word (up to white space), and its span.
+    fn word(&mut self) -> (&'a str, Span) {
+        self.skip_space();
+        let rest = &self.text[self.at..self.end];
+        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let span = Span::new(self.at, self.at + len);
+        self.at += len;
+        (&self.text[span.range()], span)
+    }
+
+    /// One proof item.
+    fn proof(&mut self) -> Result<Proof<'a>, ParseError> {
+        let start = self.at;
+        let (word, word_span) = self.word();
+        let kind =
+            match word.to_ascii_lowercase().as_str() {
+                "reveal" => ProofKind::Reveal(self.hex("a reveal is 64 hexadecimal digits")?),
+                "open" => {
+                    let slot = self.token("a slot name, as in `open a1 R <salt>`")?;
+                    let value = self.token("the slot's value, as in `open a1 R <salt>`")?;
+                    let salt = self.hex("an opening's salt is 64 hexadecimal digits")?;
+                    ProofKind::Open { slot, value, salt }
+                }
+                "sig" => ProofKind::Sign(self.hex("a signature is 128 hexadecimal digits")?),
+                "share" => {
+                    let (n, n_span) = self.word();
+                    let position = n.parse().map_err(|_| {
+                        ParseError::new(n_span, "a share names a deck position (a number)")
+                    })?;
+                    let share = self.hex("a share's point is 64 hexadecimal digits")?;
+                    let proof = self.hex("a share's proof is 128 hexadecimal digits")?;
+                    ProofKind::Share {
+                        position,
+                        share,
+                        proof,
+                    }
+                }
+                _ => return Err(ParseError::new(
+                    Span::new(word_span.start, self.end),
+                    "only proof items (reveal, open, sig, share) may follow the reveal on a turn",
+                )),
+            };
+        Ok(Proof {
+            kind,
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// A word naming something (a slot, a value): letters, digits, `-`,
+    /// `.` and `_`.
+    fn token(&mut self, expected: &str) -> Result<&'a str, ParseError> {
+        let (word, span) = self.word();
+        let ok = !word.is_empty()
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+        if !ok {
+            let at = Span::new(span.start, span.end.max(span.start + 1));
+            return Err(ParseError::new(at, format!("expected {expected}")));
+        }
+        Ok(word)
+    }
+
+    /// `N` bytes as `2N` hexadecimal digits, which a mail client may have
+    /// broken over lines or spaces.
+    fn hex<const N: usize>(&mut self, wrong: &str) -> Result<[u8; N], ParseError> {
+        self.skip_space();
+        let start = self.at;
+        let mut digits = Vec::with_capacity(2 * N);
+        let bytes = self.text.as_bytes();
+        while digits.len() < 2 * N && self.at < self.end {
+            let b = bytes[self.at];
+            if b.is_ascii_hexdigit() {
+                digits.push(b);
+            } else if !b.is_ascii_whitespace() {
+                break;
+            }
+            self.at += 1;
+        }
+        let glued =
+            bytes.get(self.at).is_some_and(|b| !b.is_ascii_whitespace()) && self.at < self.end;
+        let mut value = [0u8; N];
+        if digits.len() != 2 * N || glued || hex::decode_to_slice(&digits, &mut value).is_err() {
+            let rest = &self.text[self.at..self.end];
+            let end = self.at + rest.find(char::is_whitespace).unwrap_or(rest.len());
+            return Err(ParseError::new(Span::new(start, end.max(start + 1)), wrong));
+        }
+        Ok(value)
+    }
 }
 
 /// The byte offset of `word` (ASCII, any case) as a whole word in `s`.
@@ -572,7 +680,7 @@ mod tests {
                     items.join(";"),
                     t.pass.is_some(),
                     t.resign.is_some(),
-                    t.reveal.is_some()
+                    t.reveal().is_some()
                 )
             })
             .collect();

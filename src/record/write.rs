@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use super::ProofKind;
+
 /// Longest line the writer makes (where the items allow).
 pub const WRAP: usize = 76;
 
@@ -92,11 +94,47 @@ pub fn write_turn(turn: &TurnText, out: &mut String) {
     out.push_str(&line);
     out.push('\n');
     if let Some(reveal) = &turn.reveal {
-        let _ = writeln!(out, "{INDENT}reveal {}", hex::encode(reveal));
+        write_proof(&ProofKind::Reveal(*reveal), out);
     }
     if let Some(comment) = &turn.comment {
         write_comment(comment, out);
     }
+}
+
+/// Hex digits of a proof value on one continuation line: a reveal's 64
+/// fit beside its word; longer values go on lines of their own.
+const HEX_PER_LINE: usize = 64;
+
+/// Append a proof item on continuation lines of its own, no line over
+/// [`WRAP`] characters: its words on the first, then its values, each
+/// long value broken into lines of [`HEX_PER_LINE`] digits (reading joins
+/// them again).
+pub fn write_proof(proof: &ProofKind<'_>, out: &mut String) {
+    let (head, values): (String, Vec<&[u8]>) = match proof {
+        ProofKind::Reveal(h) => ("reveal".into(), vec![h]),
+        ProofKind::Open { slot, value, salt } => (format!("open {slot} {value}"), vec![salt]),
+        ProofKind::Sign(s) => ("sig".into(), vec![s]),
+        ProofKind::Share {
+            position,
+            share,
+            proof,
+        } => (format!("share {position}"), vec![share, proof]),
+    };
+    let mut line = format!("{INDENT}{head}");
+    for value in values {
+        let digits = hex::encode(value);
+        for chunk in digits.as_bytes().chunks(HEX_PER_LINE) {
+            let chunk = std::str::from_utf8(chunk).expect("hex is ASCII");
+            if line.len() + 1 + chunk.len() > WRAP {
+                let _ = writeln!(out, "{line}");
+                line = INDENT.to_owned();
+            } else {
+                line.push(' ');
+            }
+            line.push_str(chunk);
+        }
+    }
+    let _ = writeln!(out, "{line}");
 }
 
 /// A `{...}` comment on continuation lines, wrapped at words.
@@ -159,6 +197,35 @@ mod tests {
             format!("    reveal {}", "ab".repeat(32))
         );
         assert_eq!(lines[lines.len() - 1], "    {spent 9 of 9 moves}");
+    }
+
+    #[test]
+    fn every_proof_item_is_written_within_the_wrap_and_reads_back() {
+        let proofs = [
+            ProofKind::Reveal([0x1a; 32]),
+            ProofKind::Open {
+                slot: "a1",
+                value: "R",
+                salt: [0x2b; 32],
+            },
+            ProofKind::Sign([0x3c; 64]),
+            ProofKind::Share {
+                position: 17,
+                share: [0x4d; 32],
+                proof: [0x5e; 64],
+            },
+        ];
+        let mut text = String::from("[Game \"x\"]\n\n1. Blue: pass\n");
+        for proof in &proofs {
+            write_proof(proof, &mut text);
+        }
+        for line in text.lines() {
+            assert!(line.len() <= WRAP, "{line:?}");
+        }
+        let source = crate::record::Source::new(text.as_bytes()).unwrap();
+        let record = crate::record::parse(&source).unwrap();
+        let read: Vec<ProofKind<'_>> = record.turns[0].proofs.iter().map(|p| p.kind).collect();
+        assert_eq!(read, proofs);
     }
 
     #[test]

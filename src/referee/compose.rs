@@ -6,7 +6,7 @@
 use super::{line_only_passes, ErrorKind, Line, LineError, PlayedTurn, Referee};
 use crate::fairness::Hash;
 use crate::game::{Game, Side};
-use crate::record::MAX_TURNS;
+use crate::record::{ProofKind, MAX_TURNS};
 use crate::wallet::Wallet;
 
 /// Why a line cannot be composed.
@@ -146,7 +146,11 @@ impl<G: Game> Referee<G> {
         wallet: Option<&Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
         let side = self.open_side()?;
-        line.reveal = self.line_reveal(side, wallet, &line)?;
+        // The protocol's proofs are the referee's to add, never the player's.
+        line.proofs.clear();
+        if let Some(reveal) = self.line_reveal(side, wallet, &line)? {
+            line.proofs.push(ProofKind::Reveal(reveal));
+        }
         self.play_line(&line).map_err(ComposeError::Line)
     }
 

@@ -122,7 +122,7 @@ impl LineError {
                 Span::new(start, end)
             }
             Place::End => turn.pass.or(turn.resign).unwrap_or(turn.span),
-            Place::Proof(_) => turn.reveal.map_or(turn.span, |r| r.span),
+            Place::Proof(index) => turn.proofs.get(index).map_or(turn.span, |p| p.span),
         };
         RefereeError {
             kind: self.kind,

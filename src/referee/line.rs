@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use super::ChanceEvent;
 use crate::fairness::Hash;
 use crate::game::{action_text, Game, Side};
-use crate::record::{ItemKind, Turn, TurnText};
+use crate::record::{ItemKind, ProofKind, Turn, TurnText};
 
 /// One item of a line: an action in the game's notation, or a recorded
 /// chance fact.
@@ -49,8 +49,8 @@ pub struct Line<'a> {
     pub entries: Vec<Entry<'a>>,
     /// How the line ends.
     pub ending: Ending,
-    /// The player's reveal, if the line carries one.
-    pub reveal: Option<Hash>,
+    /// The proof items (reveal, openings, signature, shares), in order.
+    pub proofs: Vec<ProofKind<'a>>,
 }
 
 impl<'a> Line<'a> {
@@ -74,8 +74,16 @@ impl<'a> Line<'a> {
             } else {
                 Ending::Actions
             },
-            reveal: turn.reveal.map(|r| r.value),
+            proofs: turn.proofs.iter().map(|p| p.kind).collect(),
         }
+    }
+
+    /// The line's reveal and its index among the proofs, if it carries one.
+    pub fn reveal(&self) -> Option<(usize, Hash)> {
+        self.proofs.iter().enumerate().find_map(|(k, p)| match p {
+            ProofKind::Reveal(h) => Some((k, *h)),
+            _ => None,
+        })
     }
 
     /// The actions of the line with their entry indices (facts left out).
@@ -93,7 +101,7 @@ impl<'a> Line<'a> {
     /// forfeit (spec section 3.1), written by another player for a side
     /// that stopped answering.
     pub fn is_bare_resign(&self) -> bool {
-        self.ending == Ending::Resign && self.entries.is_empty() && self.reveal.is_none()
+        self.ending == Ending::Resign && self.entries.is_empty() && self.proofs.is_empty()
     }
 }
 

@@ -26,7 +26,7 @@ pub use line::{Ending, Entry, Line, PlayedTurn};
 
 use crate::fairness::Hash;
 use crate::game::{self, Game, Illegal, Outcome, Side};
-use crate::record::{Record, Turn};
+use crate::record::{ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, TurnChance};
 use ledger::{Ledger, RevealFault};
 
@@ -174,12 +174,13 @@ impl<G: Game> Referee<G> {
             turn: number,
             side: side.name::<G>(),
         };
+        self.check_proofs(line, at)?;
         self.check_reveal(line, index, at)?;
         if line.is_bare_resign() && self.ledger.is_committed(index) {
             return Ok(self.forfeit(index, side, number));
         }
         let (state, derived) = self
-            .start_turn(line.reveal)
+            .start_turn(line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         let (played, state) = if line_only_passes::<G>(&state, side) {
             self.settled_out(line, state, derived, at)?
@@ -244,20 +245,49 @@ impl<G: Game> Referee<G> {
         Ok(side)
     }
 
+    /// Check the proof items of `line` that this game has no use for: a
+    /// second reveal, openings, signatures and shares.
+    fn check_proofs(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
+        let name = at.side;
+        let mut reveals = 0;
+        for (k, proof) in line.proofs.iter().enumerate() {
+            let reason = match proof {
+                ProofKind::Reveal(_) => {
+                    reveals += 1;
+                    if reveals == 1 {
+                        continue;
+                    }
+                    "a line carries one reveal: this is a second".to_owned()
+                }
+                ProofKind::Open { slot, .. } => format!(
+                    "open {slot}: {} has no hidden values, so there is nothing to open",
+                    G::TITLE
+                ),
+                ProofKind::Sign(_) => format!(
+                    "{name} has no signing key in the header, so its lines carry no signature"
+                ),
+                ProofKind::Share { .. } => format!(
+                    "{} deals no hidden cards, so its lines carry no decryption shares",
+                    G::TITLE
+                ),
+            };
+            return Err(at.record(Place::Proof(k), reason));
+        }
+        Ok(())
+    }
+
     /// Check the reveal `line` carries for side `index` (spec section 3.1).
     fn check_reveal(&self, line: &Line<'_>, index: usize, at: At<'_>) -> Result<(), LineError> {
         let name = at.side;
-        let fault = match self
-            .ledger
-            .check(self.header.chain_id(), index, line.reveal)
-        {
+        let (k, reveal) = line.reveal().map_or((0, None), |(k, h)| (k, Some(h)));
+        let fault = match self.ledger.check(self.header.chain_id(), index, reveal) {
             Ok(()) => return Ok(()),
             Err(RevealFault::Missing) if line.is_bare_resign() => return Ok(()),
             Err(fault) => fault,
         };
         Err(match fault {
             RevealFault::Uncommitted => at.record(
-                Place::Proof(0),
+                Place::Proof(k),
                 format!("{name} has no Commit tag, so its lines carry no reveal"),
             ),
             RevealFault::Missing => at.record(
@@ -278,7 +308,7 @@ impl<G: Game> Referee<G> {
                     (format!("{name}'s previous reveal"), "")
                 };
                 at.record(
-                    Place::Proof(0),
+                    Place::Proof(k),
                     format!(
                         "this reveal does not hash to {what}: the line was not written with {name}'s key, or was altered{header}"
                     ),
@@ -338,7 +368,7 @@ impl<G: Game> Referee<G> {
             actions: Vec::new(),
             resign: false,
             chance: derived,
-            reveal: line.reveal,
+            reveal: line.reveal().map(|(_, h)| h),
         };
         check_facts(line, &played.chance, at.turn, at.side)?;
         Ok((played, state))
@@ -397,7 +427,7 @@ impl<G: Game> Referee<G> {
             actions,
             resign: line.ending == Ending::Resign,
             chance: derived,
-            reveal: line.reveal,
+            reveal: line.reveal().map(|(_, h)| h),
         };
         Ok((played, state))
     }
@@ -714,5 +744,78 @@ mod tests {
         assert!(err
             .message
             .contains("this game has no commitments: die needs them"));
+    }
+
+    /// The first line of a three-sided dice game with commitments, with
+    /// `proofs` written after its reveal; the error replaying it gives.
+    fn first_line_with(proofs: &[ProofKind<'_>]) -> RefereeError {
+        let (text, _) = record_text(1);
+        let mut text = text.trim_end().to_owned();
+        text.push('\n');
+        for proof in proofs {
+            record::write_proof(proof, &mut text);
+        }
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let err = replay::<Dice>(&rec, |_, _| {}).unwrap_err();
+        let proof = rec.turns[0].proofs[1];
+        assert_eq!(err.span, Some(proof.span), "{}", err.message);
+        assert_eq!((err.kind, err.turn), (ErrorKind::Record, Some(1)));
+        err
+    }
+
+    #[test]
+    fn a_line_carries_one_reveal() {
+        let err = first_line_with(&[ProofKind::Reveal([1; 32])]);
+        assert_eq!(err.message, "a line carries one reveal: this is a second");
+    }
+
+    #[test]
+    fn an_opening_needs_a_game_with_hidden_values() {
+        let err = first_line_with(&[ProofKind::Open {
+            slot: "a1",
+            value: "R",
+            salt: [2; 32],
+        }]);
+        assert_eq!(
+            err.message,
+            "open a1: Dice has no hidden values, so there is nothing to open"
+        );
+    }
+
+    #[test]
+    fn a_signature_needs_a_signing_key_in_the_header() {
+        let err = first_line_with(&[ProofKind::Sign([3; 64])]);
+        assert_eq!(
+            err.message,
+            "C has no signing key in the header, so its lines carry no signature"
+        );
+    }
+
+    #[test]
+    fn a_decryption_share_needs_a_game_with_hidden_cards() {
+        let err = first_line_with(&[ProofKind::Share {
+            position: 4,
+            share: [5; 32],
+            proof: [6; 64],
+        }]);
+        assert_eq!(
+            err.message,
+            "Dice deals no hidden cards, so its lines carry no decryption shares"
+        );
+    }
+
+    #[test]
+    fn a_reveal_broken_over_lines_by_a_mail_client_reads_whatever_its_first_digit() {
+        let (text, chains) = record_text(1);
+        let hex = hex::encode(chains[0][1]);
+        let (a, b) = hex.split_at(20);
+        // Break before a digit, as a client re-wrapping at 72 columns may.
+        let b = format!("9{}", &b[1..]);
+        let text = text.replace(&hex, &format!("{a}\n{b}"));
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let read = rec.turns[0].reveal().unwrap().value;
+        assert_eq!(hex::encode(read), format!("{a}{b}"));
     }
 }
