@@ -16,6 +16,8 @@ const DOMAIN_GAME_ID: &[u8] = b"herald/game-id/v1";
 const DOMAIN_CHAIN_ID: &[u8] = b"herald/chain-id/v1";
 const DOMAIN_TURN_CHANCE: &[u8] = b"herald/turn-chance/v1";
 const DOMAIN_SETTLE_CHANCE: &[u8] = b"herald/settle-chance/v2";
+const DOMAIN_SLOT_SALT: &[u8] = b"herald/slot-salt/v1";
+const DOMAIN_SLOT: &[u8] = b"herald/slot/v1";
 
 /// 32 bytes: a hash, a chain value, a seed.
 pub type Hash = [u8; 32];
@@ -152,6 +154,36 @@ pub fn settle_seed(
     h.update(settling.to_be_bytes());
     put_len(&mut h, label.as_bytes());
     put_reveals(&mut h, settler, others);
+    h.finalize().into()
+}
+
+/// The salt of a hidden value (spec section 3.7), derived from the
+/// player's key so that the key file is all a player needs to open it
+/// later: SHA-256 over `"herald/slot-salt/v1"`, the chain id, the secret,
+/// then the side's name and the slot's name (each as a 4-byte big-endian
+/// length and the bytes).
+pub fn slot_salt(secret: &Hash, chain: &Hash, side: &str, slot: &str) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_SLOT_SALT);
+    h.update(chain);
+    h.update(secret);
+    put_len(&mut h, side.as_bytes());
+    put_len(&mut h, slot.as_bytes());
+    h.finalize().into()
+}
+
+/// The salted commitment to a hidden value (spec section 3.7): SHA-256
+/// over `"herald/slot/v1"`, the game id, the side's name and the slot's
+/// name (each with its 4-byte length), the 32-byte salt, and the value
+/// (with its length). Published before play; opened with value and salt.
+pub fn slot_commitment(game: &Hash, side: &str, slot: &str, salt: &Hash, value: &str) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_SLOT);
+    h.update(game);
+    put_len(&mut h, side.as_bytes());
+    put_len(&mut h, slot.as_bytes());
+    h.update(salt);
+    put_len(&mut h, value.as_bytes());
     h.finalize().into()
 }
 
@@ -400,5 +432,31 @@ mod tests {
             };
             assert_eq!(s.below(3), expect);
         }
+    }
+
+    #[test]
+    fn slot_salts_and_commitments_match_the_reference_vectors() {
+        let secret: Hash = std::array::from_fn(|i| i as u8);
+        let chain = chain_id(example_tags());
+        let salt = slot_salt(&secret, &chain, "Human", "a1");
+        assert_eq!(
+            salt,
+            h("befab9b96d696bc86b33b88188c2a6b3647c1b1d53532b32babb7f95448cbdac")
+        );
+        assert_eq!(
+            slot_commitment(&example_game(), "Human", "a1", &salt, "R"),
+            h("713e5a67312f2443e93dda2a0cb711ca3fbea5ef9999ec195af8c0ced798cea6")
+        );
+    }
+
+    #[test]
+    fn a_commitment_binds_side_slot_salt_and_value() {
+        let game = example_game();
+        let salt = [9u8; 32];
+        let base = slot_commitment(&game, "Human", "a1", &salt, "R");
+        assert_ne!(base, slot_commitment(&game, "Elf", "a1", &salt, "R"));
+        assert_ne!(base, slot_commitment(&game, "Human", "b1", &salt, "R"));
+        assert_ne!(base, slot_commitment(&game, "Human", "a1", &[8; 32], "R"));
+        assert_ne!(base, slot_commitment(&game, "Human", "a1", &salt, "P"));
     }
 }

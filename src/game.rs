@@ -26,6 +26,27 @@ impl Side {
     }
 }
 
+/// A set of sides playing as one team (at most 8 sides), in side order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Team(u8);
+
+impl Team {
+    /// The team of these sides.
+    pub fn of(sides: &[Side]) -> Team {
+        Team(sides.iter().fold(0, |bits, s| bits | (1 << s.0)))
+    }
+
+    /// Whether `side` plays in the team.
+    pub fn contains(self, side: Side) -> bool {
+        self.0 & (1 << side.0) != 0
+    }
+
+    /// The team's sides, in side order.
+    pub fn sides(self) -> impl Iterator<Item = Side> {
+        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Side)
+    }
+}
+
 /// How a game stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
@@ -33,14 +54,67 @@ pub enum Outcome {
     Ongoing,
     /// The game is over and this side won.
     Won(Side),
+    /// The game is over and these allies won together.
+    TeamWon(Team),
     /// The game is over without a winner.
     Draw,
+}
+
+/// Where a game stands in its life, as the referee tracks it (spec
+/// section 3.7).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// Before turn 1: sides commit to their hidden values, and open what
+    /// the rules open once all have committed.
+    Setup,
+    /// Turns.
+    Play,
+    /// The rules ended the game; the result is provisional until every
+    /// side has opened the hidden values it still holds.
+    Audit,
+    /// The game is over.
+    Over,
+}
+
+impl Phase {
+    /// `setup`, `play`, `audit` or `over`, as JSON and the spec write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Setup => "setup",
+            Phase::Play => "play",
+            Phase::Audit => "audit",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// A hidden value that a side must open now, as the rules demand it
+/// (an attacker's identity, a defender's).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Demand {
+    /// The side that holds the value.
+    pub side: Side,
+    /// The value's slot.
+    pub slot: &'static str,
 }
 
 impl Outcome {
     /// True once the game is over.
     pub fn is_over(self) -> bool {
         !matches!(self, Outcome::Ongoing)
+    }
+
+    /// Who won, as the Result tag names them in game `G`: a side's name,
+    /// or allies' names joined by `+` (`North+South`).
+    pub fn winners<G: Game>(self) -> Option<String> {
+        match self {
+            Outcome::Won(side) => Some(side.name::<G>().into()),
+            Outcome::TeamWon(team) => {
+                let names: Vec<&str> = team.sides().map(|s| s.name::<G>()).collect();
+                Some(names.join("+"))
+            }
+            Outcome::Ongoing | Outcome::Draw => None,
+        }
     }
 }
 
@@ -281,6 +355,65 @@ pub trait Game: Sized + 'static {
     /// The position as a text diagram with coordinates and a legend. May
     /// contain ANSI colour sequences; the CLI strips them where colour is off.
     fn diagram(state: &Self::State, style: DiagramStyle) -> String;
+
+    // ------------------------------------------------------------------
+    // Hidden values (spec section 3.7). The defaults describe a game with
+    // none: no set-up phase, nothing to open, nothing to audit. An engine
+    // never sees a hidden value until the referee has verified its opening
+    // and calls [`Game::open`].
+
+    /// The slots `side` commits to on its set-up line before turn 1, in
+    /// the order the line lists them (e.g. one per back-row square). Empty
+    /// by default: the game has no set-up phase.
+    fn hidden_slots(_state: &Self::State, _side: Side) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Of [`Game::hidden_slots`], those the rules open once every side has
+    /// committed (e.g. opening throws), each side on a second set-up line.
+    fn opened_after_setup(_state: &Self::State, _side: Side) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether `value` may stand in `slot` at all (a value of the right
+    /// kind); checked when a player chooses it and when it is opened.
+    fn check_hidden(_slot: &str, value: &str) -> Result<(), Illegal> {
+        illegal!("`{value}`: this game has no hidden values")
+    }
+
+    /// The openings the rules demand now. A demand that stands when a
+    /// side's line begins is answered on that line before its actions (a
+    /// defender's identity); one that the mover's own actions make is
+    /// answered on the same line after them (an attacker's).
+    fn demands(_state: &Self::State) -> Vec<Demand> {
+        Vec::new()
+    }
+
+    /// A hidden value that the referee has verified against its
+    /// commitment, now public: the engine learns it (and may settle what
+    /// waited for it, such as a battle).
+    fn open(
+        _state: &mut Self::State,
+        _side: Side,
+        slot: &str,
+        _value: &str,
+    ) -> Result<(), Illegal> {
+        illegal!("{slot}: this game has no hidden values")
+    }
+
+    /// The end-of-game audit (spec section 3.7): every hidden value `side`
+    /// held, now opened, checked against the set-up rules (e.g. an army
+    /// with at least one of each kind). The values come in slot order.
+    fn audit(_state: &Self::State, _side: Side, _values: &[(&str, &str)]) -> Result<(), Illegal> {
+        Ok(())
+    }
+
+    /// The position as `viewer` sees it, knowing its own hidden values
+    /// (`values`, by slot), for its diagram and its list of legal actions.
+    /// By default what anyone sees.
+    fn view(state: &Self::State, _viewer: Side, _values: &[(&str, &str)]) -> Self::State {
+        state.clone()
+    }
 }
 
 /// The canonical text of one action.

@@ -5,6 +5,8 @@
 //! [`referee`] (replays a record through an engine, derives chance from
 //! commitments, verifies reveals) -> `cli` (arguments, files, output).
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod fairness;
 pub mod game;

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{action_text, Game, Side};
-use crate::record;
+use crate::record::{self, LineKind};
 use crate::referee::{result_text, ComposeError, Ending, Entry, Line, Preview, Referee};
 use crate::wallet::Wallet;
 
@@ -181,6 +181,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             Preview::Unknown(why) => return Err(format!("turn {number}: cannot start: {why}")),
         }
         let line = Line {
+            kind: LineKind::Turn,
             number,
             side: side.name::<G>(),
             ending: if actions.is_empty() {

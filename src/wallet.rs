@@ -4,7 +4,7 @@
 //! never send. The library reads and writes its text; only the command line
 //! touches files.
 
-use crate::fairness::{chain_prefix, chain_value, Hash, CHAIN_LENGTH};
+use crate::fairness::{chain_prefix, chain_value, slot_salt, Hash, CHAIN_LENGTH};
 
 const MAGIC: &str = "herald-key: 1";
 
@@ -16,6 +16,8 @@ pub struct Wallet {
     chain: Hash,
     commit: Hash,
     secret: Hash,
+    /// The hidden values the player chose, by slot, in the order chosen.
+    hidden: Vec<(String, String)>,
     /// Chain values `s_0 ..= s_k` worked out ahead, for players that write
     /// many lines in one run (self-play); empty otherwise.
     ahead: Vec<Hash>,
@@ -45,6 +47,7 @@ impl Wallet {
             chain,
             commit,
             secret,
+            hidden: Vec::new(),
             ahead: Vec::new(),
         }
     }
@@ -92,9 +95,37 @@ impl Wallet {
         }
     }
 
+    /// The salt of the hidden value in `slot` (spec section 3.7): derived
+    /// from the secret, so the key file is all the player needs to open it.
+    pub fn salt(&self, slot: &str) -> Hash {
+        slot_salt(&self.secret, &self.chain, &self.side, slot)
+    }
+
+    /// Keep `value` as the player's choice for `slot` (replacing an earlier
+    /// choice). The caller checks that the game allows it.
+    pub fn choose(&mut self, slot: &str, value: &str) {
+        match self.hidden.iter_mut().find(|(s, _)| s == slot) {
+            Some(entry) => entry.1 = value.to_owned(),
+            None => self.hidden.push((slot.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// The player's choice for `slot`, if made.
+    pub fn chosen(&self, slot: &str) -> Option<&str> {
+        self.hidden
+            .iter()
+            .find(|(s, _)| s.eq_ignore_ascii_case(slot))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every choice, by slot, in the order chosen.
+    pub fn choices(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.hidden.iter().map(|(s, v)| (s.as_str(), v.as_str()))
+    }
+
     /// The wallet as the text of a key file.
     pub fn to_text(&self) -> String {
-        format!(
+        let mut text = format!(
             "# herald private key. Keep this file on your machine: never send it,\n\
              # never paste it anywhere. It writes {side}'s reveals in this game.\n\
              {MAGIC}\ngame: {game}\nside: {side}\nchain: {chain}\ncommit: {commit}\nsecret: {secret}\n",
@@ -103,7 +134,11 @@ impl Wallet {
             chain = hex::encode(self.chain),
             commit = hex::encode(self.commit),
             secret = hex::encode(self.secret),
-        )
+        );
+        for (slot, value) in &self.hidden {
+            text.push_str(&format!("hidden: {slot} {value}\n"));
+        }
+        text
     }
 
     /// Read the text of a key file.
@@ -125,7 +160,7 @@ impl Wallet {
                 .map_err(|_| bad(&format!("`{name}` is not 64 hexadecimal digits")))?;
             Ok(h)
         };
-        let wallet = Wallet::from_secret(
+        let mut wallet = Wallet::from_secret(
             &field("game")?,
             &field("side")?,
             hash("chain")?,
@@ -133,6 +168,16 @@ impl Wallet {
         );
         if hash("commit")? != wallet.commit {
             return Err(bad("its commit does not follow from its secret"));
+        }
+        for line in text.lines() {
+            let Some(("hidden", choice)) = line.split_once(':').map(|(k, v)| (k.trim(), v)) else {
+                continue;
+            };
+            let mut words = choice.split_whitespace();
+            match (words.next(), words.next(), words.next()) {
+                (Some(slot), Some(value), None) => wallet.choose(slot, value),
+                _ => return Err(bad("a `hidden:` line holds a slot and its value")),
+            }
         }
         Ok(wallet)
     }
@@ -149,6 +194,19 @@ mod tests {
         assert_eq!(back.commit(), w.commit());
         assert_eq!(back.reveal(3), w.reveal(3));
         assert_eq!((back.game(), back.side()), ("castle-danger", "Blue"));
+    }
+
+    #[test]
+    fn hidden_choices_are_kept_in_the_key_file() {
+        let mut w = Wallet::from_secret("playground-battles", "Blue", [7; 32], [9; 32]);
+        w.choose("a1", "R");
+        w.choose("b1", "P");
+        w.choose("a1", "S");
+        let back = Wallet::parse(&w.to_text()).unwrap();
+        let choices: Vec<_> = back.choices().collect();
+        assert_eq!(choices, [("a1", "S"), ("b1", "P")]);
+        assert_eq!(back.salt("a1"), w.salt("a1"));
+        assert_ne!(w.salt("a1"), w.salt("b1"));
     }
 
     #[test]

@@ -50,6 +50,14 @@ def settle_seed(game, declared, settling, label, settler, others):
                lp(label.encode()), settler, *others)
 
 
+def slot_salt(secret, chain, side, slot):
+    return sha(b"herald/slot-salt/v1", chain, secret, lp(side.encode()), lp(slot.encode()))
+
+
+def slot_commitment(game, side, slot, salt, value):
+    return sha(b"herald/slot/v1", game, lp(side.encode()), lp(slot.encode()), salt, lp(value.encode()))
+
+
 def rotl(x, n):
     return ((x << n) | (x >> (32 - n))) & 0xFFFFFFFF
 
@@ -109,6 +117,9 @@ if __name__ == "__main__":
     print("turn_seed(example)     ", seed.hex())
     sseed = settle_seed(gid, 7, 8, "rally", bytes([0x33]) * 32, [bytes([0x44]) * 32])
     print("settle_seed(example)   ", sseed.hex())
+    salt = slot_salt(secret, cid, "Human", "a1")
+    print("slot_salt(0..31, Human, a1)", salt.hex())
+    print("slot_commitment(Human, a1, R)", slot_commitment(gid, "Human", "a1", salt, "R").hex())
     s = Sampler(sseed)
     print("settle below(2) x12    ", [s.below(2) for _ in range(12)])
     s = Sampler(zero)

@@ -125,6 +125,7 @@ Examples:
   herald check - < email.txt
   herald check game.pbem --format json")]
     Check {
+        /// The record and the output format.
         #[command(flatten)]
         input: Input,
     },
@@ -134,6 +135,7 @@ Examples:
   herald show game.pbem
   herald show game.pbem --turn 0 --unicode")]
     Show {
+        /// The record and the output format.
         #[command(flatten)]
         input: Input,
         /// Show the position after this turn (0: the start); default: the last.
@@ -150,6 +152,7 @@ Examples:
   herald replay game.pbem --unicode
   herald replay game.pbem --format json")]
     Replay {
+        /// The record and the output format.
         #[command(flatten)]
         input: Input,
         /// Draw with box-drawing characters.
@@ -162,6 +165,7 @@ Examples:
   herald annotate game.pbem
   herald annotate game.pbem -o annotated.pbem")]
     Annotate {
+        /// The record and the output format.
         #[command(flatten)]
         input: Input,
         /// Write the annotated record to this file instead of printing it.
@@ -177,6 +181,7 @@ Examples:
   herald legal game.pbem
   herald legal game.pbem --key elf.key --format json")]
     Legal {
+        /// The record and the output format.
         #[command(flatten)]
         input: Input,
         /// The mover's key file: settles pending chance first (nothing is
@@ -190,6 +195,7 @@ Examples:
   herald fate dale.pbem
   herald fate dale.pbem --format json")]
     Fate {
+        /// The record and the output format.
         #[command(flatten)]
         input: Input,
     },

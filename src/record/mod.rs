@@ -68,6 +68,14 @@ pub struct Reveal {
 pub enum ProofKind<'a> {
     /// `reveal <64 hex>`: the player's next hash-chain value (section 3.1).
     Reveal([u8; 32]),
+    /// `commit <slot> <64 hex>`: the salted commitment to a hidden value,
+    /// on a set-up line.
+    Commit {
+        /// The slot, as the game names it.
+        slot: &'a str,
+        /// The commitment.
+        digest: [u8; 32],
+    },
     /// `open <slot> <value> <64 hex salt>`: a hidden value opened against
     /// its salted commitment.
     Open {
@@ -101,6 +109,16 @@ pub struct Proof<'a> {
     pub span: Span,
 }
 
+/// Which kind of line of the log.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LineKind {
+    /// `S1. Blue: ...`: a set-up step before turn 1.
+    Setup,
+    /// `1. Blue: ...`: a turn (or, once the rules ended the game, an
+    /// audit line).
+    Turn,
+}
+
 /// One turn of the log: `N. Side: actions`, with continuation lines.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Turn<'a> {
@@ -114,10 +132,14 @@ pub struct Turn<'a> {
     pub side_span: Span,
     /// Actions and facts in order.
     pub items: Vec<Item<'a>>,
+    /// A set-up line or a turn.
+    pub kind: LineKind,
     /// `pass`, if the turn is one.
     pub pass: Option<Span>,
     /// `resign`, if the line ends with it.
     pub resign: Option<Span>,
+    /// `audit`, if the line is a closing line of openings.
+    pub audit: Option<Span>,
     /// The proof items after the items, in order.
     pub proofs: Vec<Proof<'a>>,
     /// From the number to the end of the last item.

@@ -7,7 +7,9 @@ use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, digit1, space0};
 use nom::{IResult, Parser};
 
-use super::{Item, ItemKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag, Turn};
+use super::{
+    Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag, Turn,
+};
 
 /// Most turns a record may hold (each player's chain has 10,000 links).
 pub const MAX_TURNS: usize = 50_000;
@@ -219,8 +221,10 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
         // one is an error, never dropped; but inside a turn, a line of
         // digits not followed by `.` continues it (a long proof value
         // broken over lines, or by a mail client, may start with a digit).
-        let starts_turn = trimmed.as_bytes()[0].is_ascii_digit()
-            && (current.is_none() || after_blank || numbered(trimmed));
+        let setup_line = setup_numbered(trimmed);
+        let starts_turn = setup_line
+            || trimmed.as_bytes()[0].is_ascii_digit()
+                && (current.is_none() || after_blank || numbered(trimmed));
         let body_from;
         if starts_turn {
             if let Some((turn, scan)) = current.take() {
@@ -232,14 +236,15 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
                     format!("a record holds at most {MAX_TURNS} turns"),
                 ));
             }
-            let (rest, (number, side)) = turn_head(trimmed).map_err(|_| {
+            let head = if setup_line { &trimmed[1..] } else { trimmed };
+            let (rest, (number, side)) = turn_head(head).map_err(|_| {
                 let bad = trimmed.find(':').unwrap_or(trimmed.len()).max(1);
                 ParseError::new(
                     Span::new(content, content + bad),
                     "expected a turn line such as `12. Blue: Kc1-b1`",
                 )
             })?;
-            let number_span = Span::new(content, content + number.len());
+            let number_span = Span::new(content, offset(text, number) + number.len());
             let n: u32 = number
                 .parse()
                 .map_err(|_| ParseError::new(number_span, "this turn number is too large"))?;
@@ -251,8 +256,14 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
                     side,
                     side_span: Span::new(side_start, side_start + side.len()),
                     items: Vec::new(),
+                    kind: if setup_line {
+                        LineKind::Setup
+                    } else {
+                        LineKind::Turn
+                    },
                     pass: None,
                     resign: None,
+                    audit: None,
                     proofs: Vec::new(),
                     span: Span::new(content, line_end),
                     lines_end: line_end,
@@ -282,6 +293,15 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
         turns.push(finish_in_turn(text, turn, scan)?);
     }
     Ok(turns)
+}
+
+/// Whether `line` starts like a set-up line: `S`, digits, then `.`.
+fn setup_numbered(line: &str) -> bool {
+    line.as_bytes()
+        .first()
+        .is_some_and(|c| c.eq_ignore_ascii_case(&b'S'))
+        && line.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
+        && numbered(&line[1..])
 }
 
 /// Whether `line` starts like a turn line: digits, then `.`.
@@ -390,6 +410,10 @@ fn finish_turn<'a>(
                         item_text = t;
                         span = s;
                     }
+                    None if count == 1 && turn.kind == LineKind::Setup => {
+                        turn.span.end = turn.span.end.max(span.end);
+                        continue;
+                    }
                     None if count == 1 => {
                         return Err(ParseError::new(
                             first,
@@ -418,6 +442,11 @@ fn finish_turn<'a>(
                 return Err(ParseError::new(span, "`pass` stands alone on its line"));
             }
             turn.pass = Some(span);
+        } else if word.eq_ignore_ascii_case("audit") {
+            if count != 1 {
+                return Err(ParseError::new(span, "`audit` stands alone on its line"));
+            }
+            turn.audit = Some(span);
         } else if word.eq_ignore_ascii_case("resign") {
             if index + 1 != count {
                 return Err(ParseError::new(
@@ -499,7 +528,7 @@ fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
 type Before<'a> = Option<(Cow<'a, str>, Span)>;
 
 /// The words that begin a proof item.
-const PROOF_WORDS: [&str; 4] = ["reveal", "open", "sig", "share"];
+const PROOF_WORDS: [&str; 5] = ["reveal", "commit", "open", "sig", "share"];
 
 /// Split the proof items (`reveal <hex>`, `open <slot> <value> <hex>`,
 /// `sig <hex>`, `share <n> <hex> <hex>`) off the end of the last item.
@@ -576,7 +605,12 @@ impl<'a> ProofCursor<'a> {
                     let salt = self.hex("an opening's salt is 64 hexadecimal digits")?;
                     ProofKind::Open { slot, value, salt }
                 }
-                "sig" => ProofKind::Sign(self.hex("a signature is 128 hexadecimal digits")?),
+                "commit" => {
+                let slot = self.token("a slot name, as in `commit a1 <digest>`")?;
+                let digest = self.hex("a commitment is 64 hexadecimal digits")?;
+                ProofKind::Commit { slot, digest }
+            }
+            "sig" => ProofKind::Sign(self.hex("a signature is 128 hexadecimal digits")?),
                 "share" => {
                     let (n, n_span) = self.word();
                     let position = n.parse().map_err(|_| {
@@ -592,7 +626,7 @@ impl<'a> ProofCursor<'a> {
                 }
                 _ => return Err(ParseError::new(
                     Span::new(word_span.start, self.end),
-                    "only proof items (reveal, open, sig, share) may follow the reveal on a turn",
+                    "only proof items (reveal, commit, open, sig, share) may follow the reveal on a turn",
                 )),
             };
         Ok(Proof {

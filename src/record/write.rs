@@ -39,10 +39,17 @@ pub struct TurnText {
     pub facts: Vec<(String, String)>,
     /// Canonical action texts.
     pub actions: Vec<String>,
+    /// A set-up line (`S1. Blue:`) rather than a turn.
+    pub setup: bool,
     /// The line ends with `resign`.
     pub resign: bool,
+    /// The line is a closing line of openings (`audit`).
+    pub audit: bool,
     /// The player's reveal.
     pub reveal: Option<[u8; 32]>,
+    /// Further proof items (commitments, openings), written after the
+    /// reveal, each as [`write_proof`] writes it.
+    pub proofs: Vec<String>,
     /// A comment for the end of the turn (annotate).
     pub comment: Option<String>,
 }
@@ -60,7 +67,10 @@ impl TurnText {
         if self.resign {
             items.push("resign".into());
         }
-        if items.is_empty() {
+        if self.audit {
+            items.push("audit".into());
+        }
+        if items.is_empty() && !self.setup {
             items.push("pass".into());
         }
         items
@@ -74,9 +84,13 @@ impl TurnText {
 
 /// Append the lines of one turn to `out`.
 pub fn write_turn(turn: &TurnText, out: &mut String) {
-    let mut line = format!("{}. {}:", turn.number, turn.side);
+    let mut line = if turn.setup {
+        format!("S{}. {}:", turn.number, turn.side)
+    } else {
+        format!("{}. {}:", turn.number, turn.side)
+    };
     let items = turn.items();
-    let last = items.len() - 1;
+    let last = items.len().saturating_sub(1);
     for (k, item) in items.iter().enumerate() {
         let piece = if k == last {
             item.clone()
@@ -96,6 +110,9 @@ pub fn write_turn(turn: &TurnText, out: &mut String) {
     if let Some(reveal) = &turn.reveal {
         write_proof(&ProofKind::Reveal(*reveal), out);
     }
+    for proof in &turn.proofs {
+        out.push_str(proof);
+    }
     if let Some(comment) = &turn.comment {
         write_comment(comment, out);
     }
@@ -112,6 +129,7 @@ const HEX_PER_LINE: usize = 64;
 pub fn write_proof(proof: &ProofKind<'_>, out: &mut String) {
     let (head, values): (String, Vec<&[u8]>) = match proof {
         ProofKind::Reveal(h) => ("reveal".into(), vec![h]),
+        ProofKind::Commit { slot, digest } => (format!("commit {slot}"), vec![digest]),
         ProofKind::Open { slot, value, salt } => (format!("open {slot} {value}"), vec![salt]),
         ProofKind::Sign(s) => ("sig".into(), vec![s]),
         ProofKind::Share {

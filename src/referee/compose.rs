@@ -3,10 +3,10 @@
 //! look at the turn ahead). The referee adds what the protocol demands
 //! (the reveal, the chance facts); the player chooses only the actions.
 
-use super::{line_only_passes, ErrorKind, Line, LineError, PlayedTurn, Referee};
-use crate::fairness::Hash;
-use crate::game::{Game, Side};
-use crate::record::{ProofKind, MAX_TURNS};
+use super::{line_only_passes, Ending, ErrorKind, Line, LineError, PlayedTurn, Referee, SetupStep};
+use crate::fairness::{self, Hash};
+use crate::game::{Game, Phase, Side};
+use crate::record::{LineKind, ProofKind, MAX_TURNS};
 use crate::wallet::Wallet;
 
 /// Why a line cannot be composed.
@@ -140,18 +140,165 @@ impl<G: Game> Referee<G> {
     /// and ending; number and side as the player wrote them, if at all)
     /// and their wallet, and play it. The played turn's
     /// [`PlayedTurn::text`] is the line to write.
-    pub fn compose(
+    ///
+    /// During the set-up the line is the side's set-up step (its
+    /// commitments, or its openings) and the player's choice must be
+    /// empty; once the rules ended a game with hidden values, it is the
+    /// side's closing line of openings. In play, the openings the rules
+    /// demand of the mover are added from the wallet.
+    pub fn compose<'a>(
         &mut self,
-        mut line: Line<'_>,
-        wallet: Option<&Wallet>,
+        mut line: Line<'a>,
+        wallet: Option<&'a Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
         let side = self.open_side()?;
+        let (kind, number) = self.next_line();
+        line.kind = kind;
+        if kind == LineKind::Setup {
+            line.number = number;
+        }
         // The protocol's proofs are the referee's to add, never the player's.
         line.proofs.clear();
-        if let Some(reveal) = self.line_reveal(side, wallet, &line)? {
+        let reveal = self.line_reveal(side, wallet, &line)?;
+        if let Some(reveal) = reveal {
             line.proofs.push(ProofKind::Reveal(reveal));
         }
+        if self.hidden.any() && !line.is_bare_resign() {
+            let wallet = self.hidden_wallet(side, wallet)?;
+            let proofs = match self.phase() {
+                Phase::Setup => {
+                    if line.ending == Ending::Pass {
+                        // A set-up line has no actions to pass.
+                        line.ending = Ending::Actions;
+                    }
+                    self.setup_proofs(side, wallet)?
+                }
+                Phase::Audit => {
+                    line.ending = Ending::Audit;
+                    self.closing_proofs(side, wallet)
+                }
+                _ => self.demanded_proofs(&line, reveal, side, wallet)?,
+            };
+            line.proofs.extend(proofs);
+        }
         self.play_line(&line).map_err(ComposeError::Line)
+    }
+
+    /// The wallet of `side`, needed for its hidden values.
+    fn hidden_wallet<'w>(
+        &self,
+        side: Side,
+        wallet: Option<&'w Wallet>,
+    ) -> Result<&'w Wallet, ComposeError> {
+        let name = side.name::<G>();
+        wallet.ok_or_else(|| {
+            ComposeError::Keys(format!(
+                "{name}'s hidden values are in {name}'s key file: add --key with it"
+            ))
+        })
+    }
+
+    /// The value the player chose for `slot`, kept in `wallet`.
+    fn chosen<'w>(slot: &str, wallet: &'w Wallet) -> Result<&'w str, ComposeError> {
+        wallet.chosen(slot).ok_or_else(|| {
+            ComposeError::Keys(format!(
+                "{}'s key file holds no value for {slot}: choose the hidden values first",
+                wallet.side()
+            ))
+        })
+    }
+
+    /// The opening of `slot` from `wallet`.
+    fn opening<'w>(
+        &self,
+        slot: &'static str,
+        wallet: &'w Wallet,
+    ) -> Result<ProofKind<'w>, ComposeError> {
+        let value = Self::chosen(slot, wallet)?;
+        Ok(ProofKind::Open {
+            slot,
+            value,
+            salt: wallet.salt(slot),
+        })
+    }
+
+    /// The commitments (or openings) of `side`'s set-up step.
+    fn setup_proofs<'w>(
+        &self,
+        side: Side,
+        wallet: &'w Wallet,
+    ) -> Result<Vec<ProofKind<'w>>, ComposeError> {
+        match self.setup_due() {
+            Some(SetupStep::Commit) => G::hidden_slots(&self.state, side)
+                .iter()
+                .map(|&slot| {
+                    let value = Self::chosen(slot, wallet)?;
+                    let salt = wallet.salt(slot);
+                    G::check_hidden(slot, value)
+                        .map_err(|e| ComposeError::Keys(format!("{slot}: {e}")))?;
+                    let digest = fairness::slot_commitment(
+                        self.header.game_id(),
+                        side.name::<G>(),
+                        slot,
+                        &salt,
+                        value,
+                    );
+                    Ok(ProofKind::Commit { slot, digest })
+                })
+                .collect(),
+            _ => G::opened_after_setup(&self.state, side)
+                .iter()
+                .map(|&slot| self.opening(slot, wallet))
+                .collect(),
+        }
+    }
+
+    /// The openings of every value `side` still holds, for its audit.
+    fn closing_proofs<'w>(&self, side: Side, wallet: &'w Wallet) -> Vec<ProofKind<'w>> {
+        self.opened(side)
+            .into_iter()
+            .filter(|(_, v)| v.is_none())
+            .filter_map(|(slot, _)| self.opening(slot, wallet).ok())
+            .collect()
+    }
+
+    /// The openings the rules demand of `side` on `line`: those standing
+    /// when its turn begins, and those its own actions make (found by
+    /// trying the actions on a copy; a line that fails is refused by the
+    /// referee when played, with the reason).
+    fn demanded_proofs<'w>(
+        &self,
+        line: &Line<'_>,
+        reveal: Option<Hash>,
+        side: Side,
+        wallet: &'w Wallet,
+    ) -> Result<Vec<ProofKind<'w>>, ComposeError> {
+        let Ok((mut state, _)) = self.start_turn(reveal) else {
+            return Ok(Vec::new());
+        };
+        let mut proofs = Vec::new();
+        let answer = |state: &mut G::State, proofs: &mut Vec<ProofKind<'w>>| {
+            for demand in G::demands(state).into_iter().filter(|d| d.side == side) {
+                let proof = self.opening(demand.slot, wallet)?;
+                if let ProofKind::Open { slot, value, .. } = proof {
+                    // The engine learns it, as it will when the line is played.
+                    let _ = G::open(state, side, slot, value);
+                }
+                proofs.push(proof);
+            }
+            Ok::<(), ComposeError>(())
+        };
+        answer(&mut state, &mut proofs)?;
+        for (_, text) in line.actions() {
+            let Ok(action) = G::parse_action(&state, text) else {
+                break;
+            };
+            if G::apply(&mut state, action).is_err() {
+                break;
+            }
+        }
+        answer(&mut state, &mut proofs)?;
+        Ok(proofs)
     }
 
     /// The turn ahead for the side to move: with that side's wallet, the

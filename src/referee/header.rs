@@ -264,9 +264,12 @@ fn check_result_tag<G: Game>(
     result_span: Span,
 ) -> Result<(), RefereeError> {
     let listed: Vec<&str> = sides.iter().map(|s| s.name::<G>()).collect();
+    // A side, or allies joined by `+`.
     let result_ok = result_tag == "*"
         || result_tag.eq_ignore_ascii_case("draw")
-        || listed.iter().any(|s| s.eq_ignore_ascii_case(result_tag));
+        || result_tag
+            .split('+')
+            .all(|w| listed.iter().any(|s| s.eq_ignore_ascii_case(w)));
     if result_ok {
         return Ok(());
     }
@@ -313,8 +316,8 @@ fn commit_side<G: Game>(name: &str) -> Option<Side> {
 pub fn result_text<G: Game>(outcome: Outcome) -> String {
     match outcome {
         Outcome::Ongoing => "*".into(),
-        Outcome::Won(side) => side.name::<G>().into(),
         Outcome::Draw => "draw".into(),
+        won => won.winners::<G>().unwrap_or_default(),
     }
 }
 

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use super::ChanceEvent;
 use crate::fairness::Hash;
 use crate::game::{action_text, Game, Side};
-use crate::record::{ItemKind, ProofKind, Turn, TurnText};
+use crate::record::{write_proof, ItemKind, LineKind, ProofKind, Turn, TurnText};
 
 /// One item of a line: an action in the game's notation, or a recorded
 /// chance fact.
@@ -36,12 +36,56 @@ pub enum Ending {
     Pass,
     /// `resign` after the actions (or alone).
     Resign,
+    /// `audit`: a closing line of openings once the rules ended the game.
+    Audit,
+}
+
+/// A proof item of a played line that herald writes back: a commitment
+/// or an opening (the reveal is kept apart).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Shown {
+    /// A hidden value's commitment, on a set-up line.
+    Commit {
+        /// The slot.
+        slot: &'static str,
+        /// The commitment.
+        digest: Hash,
+    },
+    /// A hidden value opened.
+    Open {
+        /// The slot.
+        slot: &'static str,
+        /// The value.
+        value: String,
+        /// Its salt.
+        salt: Hash,
+    },
+}
+
+impl Shown {
+    /// The proof item as herald writes it.
+    pub fn write(&self, out: &mut String) {
+        let kind = match self {
+            Shown::Commit { slot, digest } => ProofKind::Commit {
+                slot,
+                digest: *digest,
+            },
+            Shown::Open { slot, value, salt } => ProofKind::Open {
+                slot,
+                value,
+                salt: *salt,
+            },
+        };
+        write_proof(&kind, out);
+    }
 }
 
 /// One line of the log.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Line<'a> {
-    /// The turn number as written.
+    /// A set-up line or a turn.
+    pub kind: LineKind,
+    /// The turn (or set-up step) number as written.
     pub number: u32,
     /// The side as written.
     pub side: &'a str,
@@ -57,6 +101,7 @@ impl<'a> Line<'a> {
     /// The line a parsed turn says. Entry `k` is the turn's item `k`.
     pub fn from_turn(turn: &'a Turn<'_>) -> Self {
         Line {
+            kind: turn.kind,
             number: turn.number,
             side: turn.side,
             entries: turn
@@ -71,6 +116,8 @@ impl<'a> Line<'a> {
                 Ending::Pass
             } else if turn.resign.is_some() {
                 Ending::Resign
+            } else if turn.audit.is_some() {
+                Ending::Audit
             } else {
                 Ending::Actions
             },
@@ -123,9 +170,32 @@ pub struct PlayedTurn<G: Game> {
     pub chance: Vec<ChanceEvent>,
     /// The reveal the line carried.
     pub reveal: Option<Hash>,
+    /// A set-up line or a turn.
+    pub kind: LineKind,
+    /// The line was a closing line of openings.
+    pub audit: bool,
+    /// The commitments and openings the line carried.
+    pub shown: Vec<Shown>,
 }
 
 impl<G: Game> PlayedTurn<G> {
+    /// A turn of `side` numbered `number` from `before` that has done
+    /// nothing yet.
+    pub(super) fn blank(number: u32, side: Side, before: G::State) -> Self {
+        PlayedTurn {
+            number,
+            side,
+            before,
+            actions: Vec::new(),
+            resign: false,
+            chance: Vec::new(),
+            reveal: None,
+            kind: LineKind::Turn,
+            audit: false,
+            shown: Vec::new(),
+        }
+    }
+
     /// The turn as herald writes it: chance facts, canonical actions,
     /// `resign`, and the reveal if the line carried one. The one place a
     /// played line is rendered.
@@ -139,8 +209,19 @@ impl<G: Game> PlayedTurn<G> {
                 .map(|c| (c.label.to_owned(), c.text.clone()))
                 .collect(),
             actions: self.actions.iter().map(action_text::<G>).collect(),
+            setup: self.kind == LineKind::Setup,
             resign: self.resign,
+            audit: self.audit,
             reveal: self.reveal,
+            proofs: self
+                .shown
+                .iter()
+                .map(|p| {
+                    let mut text = String::new();
+                    p.write(&mut text);
+                    text
+                })
+                .collect(),
             comment: None,
         }
     }

@@ -15,19 +15,25 @@ pub mod chance;
 pub mod compose;
 pub mod error;
 pub mod header;
+mod hidden;
 mod ledger;
 pub mod line;
+
+#[cfg(test)]
+mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
 pub use compose::{ComposeError, Preview};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{game_tag, result_text, Header};
-pub use line::{Ending, Entry, Line, PlayedTurn};
+pub use hidden::SetupStep;
+pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 
 use crate::fairness::Hash;
-use crate::game::{self, Game, Illegal, Outcome, Side};
-use crate::record::{ProofKind, Record, Turn};
+use crate::game::{self, Game, Illegal, Outcome, Phase, Side};
+use crate::record::{LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, TurnChance};
+use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
 
 /// A game being refereed: the position after the lines played so far and
@@ -38,6 +44,9 @@ pub struct Referee<G: Game> {
     state: G::State,
     turns: u32,
     ledger: Ledger,
+    hidden: Hidden,
+    /// Set-up lines played.
+    setup_lines: u32,
     chance: Vec<ChanceEvent>,
     /// The turn and side that declared the pending event, if one is pending.
     declared: Option<(u32, Side)>,
@@ -86,6 +95,8 @@ impl<G: Game> Referee<G> {
         let (header, state) = Header::read::<G>(record)?;
         Ok(Referee {
             ledger: Ledger::new(header.commits()),
+            hidden: Hidden::new::<G>(&state, header.sides()),
+            setup_lines: 0,
             header,
             state,
             turns: 0,
@@ -114,19 +125,85 @@ impl<G: Game> Referee<G> {
         &self.chance
     }
 
-    /// How the game stands.
-    pub fn outcome(&self) -> Outcome {
-        G::outcome(&self.state)
+    /// Where the game stands in its life (spec section 3.7).
+    pub fn phase(&self) -> Phase {
+        if self.hidden.setup_due().is_some() {
+            Phase::Setup
+        } else if !G::outcome(&self.state).is_over() {
+            Phase::Play
+        } else if self.hidden.audit_due().is_some() {
+            Phase::Audit
+        } else {
+            Phase::Over
+        }
     }
 
-    /// The side whose line is due, or `None` once the game is over.
+    /// How the game stands: ongoing until it is over, audit included; then
+    /// the result, after the audit's verdict where there was one.
+    pub fn outcome(&self) -> Outcome {
+        match self.phase() {
+            Phase::Over if self.hidden.any() => self
+                .hidden
+                .verdict(G::outcome(&self.state), self.header.sides()),
+            Phase::Over => G::outcome(&self.state),
+            _ => Outcome::Ongoing,
+        }
+    }
+
+    /// The result the rules gave, while the audit may still change it
+    /// (spec section 3.7); `None` outside the audit.
+    pub fn provisional(&self) -> Option<Outcome> {
+        (self.phase() == Phase::Audit).then(|| G::outcome(&self.state))
+    }
+
+    /// The audits that failed so far: the side and why.
+    pub fn failed_audits(&self) -> Vec<(Side, String)> {
+        self.hidden
+            .failures()
+            .map(|(i, why)| (self.header.sides()[i], why.to_owned()))
+            .collect()
+    }
+
+    /// The side whose line is due (a set-up step, a turn, an audit), or
+    /// `None` once the game is over.
     pub fn to_move(&self) -> Option<Side> {
-        (!self.outcome().is_over()).then(|| G::to_move(&self.state))
+        let sides = self.header.sides();
+        match self.phase() {
+            Phase::Setup => self.hidden.setup_due().map(|(i, _)| sides[i]),
+            Phase::Play => Some(G::to_move(&self.state)),
+            Phase::Audit => self.hidden.audit_due().map(|i| sides[i]),
+            Phase::Over => None,
+        }
+    }
+
+    /// The set-up step due, if the set-up is not finished.
+    pub fn setup_due(&self) -> Option<SetupStep> {
+        self.hidden.setup_due().map(|(_, step)| step)
     }
 
     /// The number the next turn must carry.
     pub fn next_turn(&self) -> u32 {
         self.turns + 1
+    }
+
+    /// The kind and number of the next line: `S3` during the set-up, else
+    /// the next turn's number.
+    pub fn next_line(&self) -> (LineKind, u32) {
+        match self.phase() {
+            Phase::Setup => (LineKind::Setup, self.setup_lines + 1),
+            _ => (LineKind::Turn, self.turns + 1),
+        }
+    }
+
+    /// The hidden values of `side` opened so far, by slot (`None` for one
+    /// still hidden), in slot order.
+    pub fn opened(&self, side: Side) -> Vec<(&'static str, Option<String>)> {
+        self.header.index_of(side).map_or_else(Vec::new, |i| {
+            self.hidden
+                .values(i)
+                .map(|(slot, v)| (slot, v.map(str::to_owned)))
+                .collect()
+        })
     }
 
     /// How many lines `side` has played.
@@ -167,7 +244,7 @@ impl<G: Game> Referee<G> {
     /// not over, its reveal, the chance it settles and draws, its actions,
     /// the end of the turn and its recorded facts.
     pub fn play_line(&mut self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
-        let number = self.next_turn();
+        let (_, number) = self.next_line();
         let side = self.check_head(line, number)?;
         let index = self.header.index_of(side).expect("a side in the header");
         let at = At {
@@ -176,6 +253,15 @@ impl<G: Game> Referee<G> {
         };
         self.check_proofs(line, at)?;
         self.check_reveal(line, index, at)?;
+        match self.phase() {
+            Phase::Setup => {
+                let step = self.setup_due().expect("a set-up step is due");
+                let (played, state) = self.play_setup(line, index, step, at)?;
+                return Ok(self.commit_turn(index, state, played));
+            }
+            Phase::Audit => return self.play_closing(line, index, side, at),
+            Phase::Play | Phase::Over => {}
+        }
         if line.is_bare_resign() && self.ledger.is_committed(index) {
             return Ok(self.forfeit(index, side, number));
         }
@@ -190,6 +276,29 @@ impl<G: Game> Referee<G> {
         Ok(self.commit_turn(index, state, played))
     }
 
+    /// A closing line of side `index` in the audit: its openings, or a
+    /// refusal (a bare `resign`, written by another player), which fails
+    /// the audit.
+    fn play_closing(
+        &mut self,
+        line: &Line<'_>,
+        index: usize,
+        side: Side,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let (played, state, verdict) = if line.is_bare_resign() {
+            let mut played = PlayedTurn::blank(at.turn, side, self.state.clone());
+            played.resign = true;
+            let refused = Err(format!("{} refused to open its hidden values", at.side));
+            (played, self.state.clone(), refused)
+        } else {
+            self.play_audit(line, index, at)?
+        };
+        let played = self.commit_turn(index, state, played);
+        self.hidden.audited(index, verdict);
+        Ok(played)
+    }
+
     /// The side of `line` if the line may come now: numbered as the next
     /// turn, by a side of the game, the one to move, the game not over.
     fn check_head(&self, line: &Line<'_>, number: u32) -> Result<Side, LineError> {
@@ -197,6 +306,33 @@ impl<G: Game> Referee<G> {
             turn: number,
             side: line.side,
         };
+        let phase = self.phase();
+        match (phase, line.kind) {
+            (Phase::Setup, LineKind::Turn) => {
+                return Err(written.record(
+                    Place::Number,
+                    format!(
+                        "the set-up is not finished: the next line is S{number}, a set-up line"
+                    ),
+                ))
+            }
+            (Phase::Play | Phase::Audit | Phase::Over, LineKind::Setup) => {
+                return Err(written.record(
+                    Place::Number,
+                    "the set-up is over: set-up lines come before turn 1".into(),
+                ))
+            }
+            _ => {}
+        }
+        if line.kind == LineKind::Setup && line.number != number {
+            return Err(written.record(
+                Place::Number,
+                format!(
+                    "set-up line S{number} is numbered S{}: set-up lines count up from S1 without gaps",
+                    line.number
+                ),
+            ));
+        }
         if line.number != number {
             return Err(written.record(
                 Place::Number,
@@ -221,25 +357,30 @@ impl<G: Game> Referee<G> {
             side: side.name::<G>(),
         };
         let outcome = self.outcome();
-        if outcome.is_over() {
+        if phase == Phase::Over {
             return Err(at.illegal(
                 Place::Line,
                 None,
                 format!(
                     "the game is already over ({}): no turn may follow",
-                    match outcome {
-                        Outcome::Won(w) => format!("{} won", w.name::<G>()),
-                        _ => "a draw".into(),
+                    match outcome.winners::<G>() {
+                        Some(w) => format!("{w} won"),
+                        None => "a draw".into(),
                     }
                 ),
             ));
         }
-        let to_move = G::to_move(&self.state);
-        if side != to_move {
+        let due = self.to_move().unwrap_or_else(|| G::to_move(&self.state));
+        if side != due {
+            let what = match phase {
+                Phase::Setup => "set-up step",
+                Phase::Audit => "audit",
+                _ => "turn",
+            };
             return Err(at.illegal(
                 Place::Side,
                 None,
-                format!("it is {}'s turn, not {}'s", to_move.name::<G>(), at.side),
+                format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
             ));
         }
         Ok(side)
@@ -259,8 +400,15 @@ impl<G: Game> Referee<G> {
                     }
                     "a line carries one reveal: this is a second".to_owned()
                 }
-                ProofKind::Open { slot, .. } => format!(
-                    "open {slot}: {} has no hidden values, so there is nothing to open",
+                ProofKind::Open { .. } | ProofKind::Commit { .. } if self.hidden.any() => {
+                    if matches!(proof, ProofKind::Commit { .. }) && line.kind != LineKind::Setup {
+                        "commitments stand on set-up lines only".to_owned()
+                    } else {
+                        continue;
+                    }
+                }
+                ProofKind::Open { slot, .. } | ProofKind::Commit { slot, .. } => format!(
+                    "{slot}: {} has no hidden values, so there is nothing to commit to or open",
                     G::TITLE
                 ),
                 ProofKind::Sign(_) => format!(
@@ -326,15 +474,8 @@ impl<G: Game> Referee<G> {
         let mut state = before.clone();
         G::resign(&mut state, side);
         let declared = self.declared;
-        let played = PlayedTurn {
-            number,
-            side,
-            before,
-            actions: Vec::new(),
-            resign: true,
-            chance: Vec::new(),
-            reveal: None,
-        };
+        let mut played = PlayedTurn::blank(number, side, before);
+        played.resign = true;
         let played = self.commit_turn(index, state, played);
         self.declared = declared.filter(|_| G::pending(&self.state).is_some());
         played
@@ -361,15 +502,15 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
-        let played = PlayedTurn {
-            number: at.turn,
-            side: G::to_move(&self.state),
-            before: state.clone(),
-            actions: Vec::new(),
-            resign: false,
-            chance: derived,
-            reveal: line.reveal().map(|(_, h)| h),
-        };
+        if let Some(&(k, slot, ..)) = Self::openings(line).first() {
+            return Err(at.record(
+                Place::Proof(k),
+                format!("open {slot}: the rules do not open {slot} now"),
+            ));
+        }
+        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), state.clone());
+        played.chance = derived;
+        played.reveal = line.reveal().map(|(_, h)| h);
         check_facts(line, &played.chance, at.turn, at.side)?;
         Ok((played, state))
     }
@@ -384,6 +525,25 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(PlayedTurn<G>, G::State), LineError> {
         let side = G::to_move(&state);
+        let index = self.header.index_of(side).expect("a side in the header");
+        let mut shown = Vec::new();
+        // Openings the rules demanded before this line: made before the
+        // actions (a defender's identity).
+        let openings = if self.hidden.any() {
+            let before_actions = G::demands(&state);
+            let rest = self.answer(
+                &mut state,
+                index,
+                Self::openings(line),
+                &before_actions,
+                at,
+                &mut shown,
+            )?;
+            self.check_answered(&state, index, at)?;
+            rest
+        } else {
+            Vec::new()
+        };
         let before = state.clone();
         let mut actions = Vec::with_capacity(line.entries.len());
         // The action after which an event became pending: its declaration.
@@ -415,20 +575,29 @@ impl<G: Game> Referee<G> {
                 declaring = Some((k, text));
             }
         }
+        if self.hidden.any() {
+            // Openings the mover's own actions demanded (an attacker's).
+            let after_actions = G::demands(&state);
+            let rest = self.answer(&mut state, index, openings, &after_actions, at, &mut shown)?;
+            if let Some(&(k, slot, ..)) = rest.first() {
+                return Err(at.record(
+                    Place::Proof(k),
+                    format!("open {slot}: the rules do not open {slot} now"),
+                ));
+            }
+            self.check_answered(&state, index, at)?;
+        }
         self.end_turn(line, &mut state, side, at)?;
         check_facts(line, &derived, at.turn, at.side)?;
         if let Some(request) = G::pending(&state) {
             self.check_settleable(request.label, &state, declaring, at)?;
         }
-        let played = PlayedTurn {
-            number: at.turn,
-            side,
-            before,
-            actions,
-            resign: line.ending == Ending::Resign,
-            chance: derived,
-            reveal: line.reveal().map(|(_, h)| h),
-        };
+        let mut played = PlayedTurn::blank(at.turn, side, before);
+        played.actions = actions;
+        played.resign = line.ending == Ending::Resign;
+        played.chance = derived;
+        played.reveal = line.reveal().map(|(_, h)| h);
+        played.shown = shown;
         Ok((played, state))
     }
 
@@ -498,7 +667,11 @@ impl<G: Game> Referee<G> {
         played: PlayedTurn<G>,
     ) -> PlayedTurn<G> {
         self.ledger.record(index, played.reveal);
-        self.turns = played.number;
+        self.hidden.record(index, &played.shown);
+        match played.kind {
+            LineKind::Setup => self.setup_lines = played.number,
+            LineKind::Turn => self.turns = played.number,
+        }
         self.state = state;
         // An event pending now was declared by this turn (any earlier one
         // was settled at its start).
@@ -779,7 +952,7 @@ mod tests {
         }]);
         assert_eq!(
             err.message,
-            "open a1: Dice has no hidden values, so there is nothing to open"
+            "a1: Dice has no hidden values, so there is nothing to commit to or open"
         );
     }
 

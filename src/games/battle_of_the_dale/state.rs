@@ -148,7 +148,9 @@ pub enum How {
     Forced,
 }
 
-/// Something that happened, for the turn comment.
+/// Something that happened, for the turn comment. Each variant's fields
+/// are named for what they hold (armies by their index in `SIDES`).
+#[allow(missing_docs)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Event {
     /// A unit placed.

@@ -125,7 +125,10 @@ impl Game for CastleDanger {
             (Outcome::Won(w), End::Resigned(side)) => {
                 format!("{} won: {} resigned", name(w), name(side))
             }
-            (Outcome::Won(w), End::None) => format!("{} won", name(w)),
+            (Outcome::Won(_) | Outcome::TeamWon(_), _) => format!(
+                "{} won",
+                state.outcome.winners::<CastleDanger>().unwrap_or_default()
+            ),
             (Outcome::Draw, _) => "draw".to_string(),
             (Outcome::Ongoing, _) => {
                 let me = name(state.to_move);

@@ -1,0 +1,509 @@
+//! Hidden values (spec section 3.7): what each side committed to in the
+//! set-up, what it has opened since, the openings the rules demand, and
+//! the end-of-game audit. The referee verifies every opening against its
+//! commitment before the engine sees the value ([`Game::open`]).
+
+use super::line::{Ending, Line, Shown};
+use super::{At, LineError, Place, PlayedTurn, Referee};
+use crate::fairness::{self, Hash};
+use crate::game::{Demand, Game, Outcome, Side, Team};
+use crate::record::{LineKind, ProofKind};
+
+/// One hidden value of one side.
+#[derive(Clone, Debug)]
+struct Slot {
+    name: &'static str,
+    /// Its commitment, once the side's set-up line is played.
+    digest: Option<Hash>,
+    /// Its value, once opened.
+    opened: Option<String>,
+}
+
+/// Every side's hidden values, in turn order.
+#[derive(Clone, Debug)]
+pub(super) struct Hidden {
+    slots: Vec<Vec<Slot>>,
+    /// Per side, the slots the rules open once every side has committed.
+    after_setup: Vec<&'static [&'static str]>,
+    /// Per side, the audit's verdict once its closing line is played:
+    /// the reason when it failed (or refused to open).
+    audited: Vec<Option<Result<(), String>>>,
+}
+
+/// What a set-up line does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SetupStep {
+    /// The side commits to every hidden value.
+    Commit,
+    /// The side opens what the rules open once all have committed.
+    Open,
+}
+
+impl Hidden {
+    /// The hidden values of these sides in the starting position.
+    pub(super) fn new<G: Game>(state: &G::State, sides: &[Side]) -> Self {
+        Hidden {
+            slots: sides
+                .iter()
+                .map(|&side| {
+                    G::hidden_slots(state, side)
+                        .iter()
+                        .map(|&name| Slot {
+                            name,
+                            digest: None,
+                            opened: None,
+                        })
+                        .collect()
+                })
+                .collect(),
+            after_setup: sides
+                .iter()
+                .map(|&side| G::opened_after_setup(state, side))
+                .collect(),
+            audited: vec![None; sides.len()],
+        }
+    }
+
+    /// The side whose set-up line is due and what it does: every side
+    /// commits, in turn order; then every side opens what the rules open
+    /// after the set-up, in turn order.
+    pub(super) fn setup_due(&self) -> Option<(usize, SetupStep)> {
+        let committed = |i: usize| self.slots[i].iter().all(|s| s.digest.is_some());
+        if let Some(i) = (0..self.slots.len()).find(|&i| !committed(i)) {
+            return Some((i, SetupStep::Commit));
+        }
+        (0..self.slots.len())
+            .find(|&i| {
+                self.after_setup[i]
+                    .iter()
+                    .any(|name| self.value(i, name).is_none())
+            })
+            .map(|i| (i, SetupStep::Open))
+    }
+
+    /// The side whose closing line of openings is due once the rules ended
+    /// the game: the first in turn order that still holds hidden values.
+    pub(super) fn audit_due(&self) -> Option<usize> {
+        (0..self.slots.len()).find(|&i| {
+            self.audited[i].is_none() && self.slots[i].iter().any(|s| s.opened.is_none())
+        })
+    }
+
+    /// Whether any side has hidden values at all.
+    pub(super) fn any(&self) -> bool {
+        self.slots.iter().any(|s| !s.is_empty())
+    }
+
+    /// Side `index`'s opened value of `slot`.
+    pub(super) fn value(&self, index: usize, slot: &str) -> Option<&str> {
+        self.slots[index]
+            .iter()
+            .find(|s| s.name == slot)
+            .and_then(|s| s.opened.as_deref())
+    }
+
+    /// Side `index`'s slot named `slot` (any case), if it has one.
+    fn slot_mut(&mut self, index: usize, slot: &str) -> Option<&mut Slot> {
+        self.slots[index]
+            .iter_mut()
+            .find(|s| s.name.eq_ignore_ascii_case(slot))
+    }
+
+    /// The outcome once every audit is in (spec section 3.7): a side that
+    /// failed (or refused) loses; the winners are the provisional ones if
+    /// none of them failed, else every side that did not fail (one side:
+    /// it wins; none: a draw).
+    pub(super) fn verdict(&self, provisional: Outcome, sides: &[Side]) -> Outcome {
+        let failed = |side: Side| {
+            sides
+                .iter()
+                .position(|&s| s == side)
+                .is_some_and(|i| matches!(self.audited[i], Some(Err(_))))
+        };
+        let winners_failed = match provisional {
+            Outcome::Won(w) => failed(w),
+            Outcome::TeamWon(team) => team.sides().any(failed),
+            Outcome::Draw => sides.iter().any(|&s| failed(s)),
+            Outcome::Ongoing => false,
+        };
+        if !winners_failed {
+            return provisional;
+        }
+        let standing: Vec<Side> = sides.iter().copied().filter(|&s| !failed(s)).collect();
+        match standing.as_slice() {
+            [] => Outcome::Draw,
+            [one] => Outcome::Won(*one),
+            many => Outcome::TeamWon(Team::of(many)),
+        }
+    }
+
+    /// Make the commitments and openings of a played line of side `index`
+    /// part of the game.
+    pub(super) fn record(&mut self, index: usize, shown: &[Shown]) {
+        for proof in shown {
+            match proof {
+                Shown::Commit { slot, digest } => {
+                    if let Some(entry) = self.slot_mut(index, slot) {
+                        entry.digest = Some(*digest);
+                    }
+                }
+                Shown::Open { slot, value, .. } => {
+                    if let Some(entry) = self.slot_mut(index, slot) {
+                        entry.opened = Some(value.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Record side `index`'s audit: passed, or failed (or refused) and why.
+    pub(super) fn audited(&mut self, index: usize, verdict: Result<(), String>) {
+        self.audited[index] = Some(verdict);
+    }
+
+    /// Every audit that failed, in turn order: (side index, reason).
+    pub(super) fn failures(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.audited
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Some(Err(why)) => Some((i, why.as_str())),
+                _ => None,
+            })
+    }
+
+    /// Side `index`'s hidden values, opened ones with their value, in
+    /// slot order; `None` for one still hidden.
+    pub(super) fn values(
+        &self,
+        index: usize,
+    ) -> impl Iterator<Item = (&'static str, Option<&str>)> {
+        self.slots[index]
+            .iter()
+            .map(|s| (s.name, s.opened.as_deref()))
+    }
+}
+
+/// A played closing line, the position after it and the audit's verdict.
+pub(super) type Closing<G> = (PlayedTurn<G>, <G as Game>::State, Result<(), String>);
+
+/// An opening waiting in a line: (proof index, slot, value, salt).
+type Opening<'l> = (usize, &'l str, &'l str, Hash);
+
+impl<G: Game> Referee<G> {
+    /// The openings a line carries, in order.
+    pub(super) fn openings<'l>(line: &'l Line<'_>) -> Vec<Opening<'l>> {
+        line.proofs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| match *p {
+                ProofKind::Open { slot, value, salt } => Some((k, slot, value, salt)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Check one opening of side `index` against its commitment, give the
+    /// value to the engine in `state`, and note it in `shown`.
+    pub(super) fn open_into(
+        &self,
+        state: &mut G::State,
+        index: usize,
+        (k, slot, value, salt): Opening<'_>,
+        at: At<'_>,
+        shown: &mut Vec<Shown>,
+    ) -> Result<(), LineError> {
+        let place = Place::Proof(k);
+        let Some(entry) = self.hidden.slots[index]
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(slot))
+        else {
+            return Err(at.record(
+                place,
+                format!("open {slot}: {} has no hidden value {slot}", at.side),
+            ));
+        };
+        let twice = shown
+            .iter()
+            .any(|p| matches!(p, Shown::Open { slot, .. } if *slot == entry.name));
+        if entry.opened.is_some() || twice {
+            return Err(at.record(
+                place,
+                format!("open {slot}: {} opened {slot} already", at.side),
+            ));
+        }
+        let Some(digest) = entry.digest else {
+            return Err(at.record(
+                place,
+                format!("open {slot}: {} never committed to {slot}", at.side),
+            ));
+        };
+        let side = self.header.sides()[index];
+        let made = fairness::slot_commitment(
+            self.header.game_id(),
+            side.name::<G>(),
+            entry.name,
+            &salt,
+            value,
+        );
+        if made != digest {
+            return Err(at.record(
+                place,
+                format!(
+                    "open {slot} {value}: this does not match {}'s commitment to {slot}: the value or its salt was altered",
+                    at.side
+                ),
+            ));
+        }
+        G::check_hidden(entry.name, value)
+            .map_err(|e| at.illegal(place, None, format!("open {slot} {value}: {e}")))?;
+        G::open(state, side, entry.name, value)
+            .map_err(|e| at.illegal(place, None, format!("open {slot} {value}: {e}")))?;
+        shown.push(Shown::Open {
+            slot: entry.name,
+            value: value.to_owned(),
+            salt,
+        });
+        Ok(())
+    }
+
+    /// Play a set-up line of side `index`: its commitments, or the
+    /// openings the rules make once every side has committed.
+    pub(super) fn play_setup(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        step: SetupStep,
+        at: At<'_>,
+    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
+        if let Some((k, text)) = line.actions().next() {
+            return Err(at.record(
+                Place::Item(k),
+                format!("{text}: a set-up line carries only its commitments or openings"),
+            ));
+        }
+        if line.ending != Ending::Actions {
+            return Err(at.record(
+                Place::End,
+                "a set-up line carries only its commitments or openings".into(),
+            ));
+        }
+        let side = self.header.sides()[index];
+        let mut state = self.state.clone();
+        let mut played = PlayedTurn::blank(line.number, side, state.clone());
+        played.kind = LineKind::Setup;
+        played.reveal = line.reveal().map(|(_, h)| h);
+        match step {
+            SetupStep::Commit => self.setup_commits(line, index, at, &mut played)?,
+            SetupStep::Open => self.setup_openings(line, index, at, &mut state, &mut played)?,
+        }
+        Ok((played, state))
+    }
+
+    fn setup_commits(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        at: At<'_>,
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        for (k, proof) in line.proofs.iter().enumerate() {
+            let place = Place::Proof(k);
+            match *proof {
+                ProofKind::Reveal(_) => {}
+                ProofKind::Commit { slot, digest } => {
+                    let Some(entry) = self.hidden.slots[index]
+                        .iter()
+                        .find(|s| s.name.eq_ignore_ascii_case(slot))
+                    else {
+                        return Err(at.record(
+                            place,
+                            format!("commit {slot}: {} has no hidden value {slot}", at.side),
+                        ));
+                    };
+                    let twice = played
+                        .shown
+                        .iter()
+                        .any(|p| matches!(p, Shown::Commit { slot, .. } if *slot == entry.name));
+                    if twice {
+                        return Err(
+                            at.record(place, format!("commit {slot}: {slot} is committed twice"))
+                        );
+                    }
+                    played.shown.push(Shown::Commit {
+                        slot: entry.name,
+                        digest,
+                    });
+                }
+                _ => {
+                    return Err(at.record(
+                        place,
+                        "this set-up line commits: it carries the commitments and the reveal only"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        let missing = self.hidden.slots[index].iter().find(|s| {
+            !played
+                .shown
+                .iter()
+                .any(|p| matches!(p, Shown::Commit { slot, .. } if *slot == s.name))
+        });
+        if let Some(missing) = missing {
+            return Err(at.record(
+                Place::Line,
+                format!(
+                    "{} commits to every hidden value on its set-up line: {} is missing",
+                    at.side, missing.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn setup_openings(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        at: At<'_>,
+        state: &mut G::State,
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        let due = self.hidden.after_setup[index];
+        for (k, proof) in line.proofs.iter().enumerate() {
+            match *proof {
+                ProofKind::Reveal(_) => {}
+                ProofKind::Open { slot, value, salt } => {
+                    if !due.iter().any(|d| d.eq_ignore_ascii_case(slot)) {
+                        return Err(at.record(
+                            Place::Proof(k),
+                            format!("open {slot}: the set-up opens {} only", due.join(", ")),
+                        ));
+                    }
+                    self.open_into(state, index, (k, slot, value, salt), at, &mut played.shown)?;
+                }
+                _ => {
+                    return Err(at.record(
+                        Place::Proof(k),
+                        "this set-up line opens: it carries the openings and the reveal only"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        let opened = |d: &&str| {
+            played
+                .shown
+                .iter()
+                .any(|p| matches!(p, Shown::Open { slot, .. } if slot == d))
+        };
+        if let Some(missing) = due.iter().find(|d| !opened(d)) {
+            return Err(at.record(
+                Place::Line,
+                format!(
+                    "{} opens {} on this set-up line: {missing} is missing",
+                    at.side,
+                    due.join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Apply the openings of `line` that answer `demands` on side `index`
+    /// (the mover), and refuse any other. Returns the openings not used.
+    pub(super) fn answer<'l>(
+        &self,
+        state: &mut G::State,
+        index: usize,
+        openings: Vec<Opening<'l>>,
+        demands: &[Demand],
+        at: At<'_>,
+        shown: &mut Vec<Shown>,
+    ) -> Result<Vec<Opening<'l>>, LineError> {
+        let side = self.header.sides()[index];
+        let mut rest = Vec::new();
+        for opening in openings {
+            let demanded = demands
+                .iter()
+                .any(|d| d.side == side && d.slot.eq_ignore_ascii_case(opening.1));
+            if demanded {
+                self.open_into(state, index, opening, at, shown)?;
+            } else {
+                rest.push(opening);
+            }
+        }
+        Ok(rest)
+    }
+
+    /// The openings the rules demand of side `index` in `state` that the
+    /// line has not made: an error naming the first.
+    pub(super) fn check_answered(
+        &self,
+        state: &G::State,
+        index: usize,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        let side = self.header.sides()[index];
+        match G::demands(state).into_iter().find(|d| d.side == side) {
+            Some(d) => Err(at.record(
+                Place::Line,
+                format!(
+                    "{} must open {} on this line (herald move --key adds it)",
+                    at.side, d.slot
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Play a closing line of openings of side `index`, once the rules
+    /// ended the game: every value it still holds, opened and audited.
+    /// Returns the played line, the position and the audit's verdict.
+    pub(super) fn play_audit(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        at: At<'_>,
+    ) -> Result<Closing<G>, LineError> {
+        if line.ending != Ending::Audit || line.actions().next().is_some() {
+            return Err(at.record(
+                Place::Line,
+                format!(
+                    "the game has ended: {}'s line is its audit, `audit` and the openings of every value it still holds",
+                    at.side
+                ),
+            ));
+        }
+        let side = self.header.sides()[index];
+        let mut state = self.state.clone();
+        let mut played = PlayedTurn::blank(line.number, side, state.clone());
+        played.audit = true;
+        played.reveal = line.reveal().map(|(_, h)| h);
+        for opening in Self::openings(line) {
+            self.open_into(&mut state, index, opening, at, &mut played.shown)?;
+        }
+        let mut values: Vec<(&str, &str)> = Vec::new();
+        for (slot, value) in self.hidden.values(index) {
+            let value = value.or_else(|| {
+                played.shown.iter().find_map(|p| match p {
+                    Shown::Open { slot: s, value, .. } if *s == slot => Some(value.as_str()),
+                    _ => None,
+                })
+            });
+            let Some(value) = value else {
+                return Err(at.record(
+                    Place::Line,
+                    format!(
+                        "{}'s audit opens every value it still holds: {slot} is missing",
+                        at.side
+                    ),
+                ));
+            };
+            values.push((slot, value));
+        }
+        let verdict = G::audit(&state, side, &values).map_err(|e| e.reason);
+        Ok((played, state, verdict))
+    }
+}
