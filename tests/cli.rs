@@ -728,6 +728,7 @@ fn a_winning_move_writes_the_result_tag_and_ends_the_game() {
     assert_eq!(json["ok"], true);
     assert_eq!(json["result"], "Blue");
     assert_eq!(json["to_move"], Value::Null);
+    assert_eq!(json["phase"], "over");
 
     // Nothing may follow.
     let before = fs::read(&path).unwrap();
@@ -825,6 +826,11 @@ fn check_json_on_success_has_ok_game_turns_result_and_to_move() {
     assert_eq!(json["to_move"], "Red");
     assert!(json["summary"].as_str().unwrap().contains("Red to move"));
     assert_eq!(json["pending"], serde_json::json!([]));
+    // A game without hidden values is in play until it ends, with no
+    // audit to wait for.
+    assert_eq!(json["phase"], "play");
+    assert_eq!(json["provisional"], Value::Null);
+    assert_eq!(json["failed_audits"], serde_json::json!([]));
 }
 
 #[test]
@@ -1079,6 +1085,37 @@ fn show_draws_the_last_position_by_default() {
         "{text}"
     );
     assert!(text.contains("Blue to move"), "{text}");
+}
+
+#[test]
+fn show_with_a_key_draws_what_that_player_knows_and_refuses_another_games_key() {
+    let dir = TempDir::new().unwrap();
+    let other = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    keygen(&path, "Blue", &dir.path().join("blue.key"));
+    let elsewhere = new_game(other.path());
+    keygen(&elsewhere, "Blue", &other.path().join("blue.key"));
+    let plain = herald().arg("show").arg(&path).output().unwrap();
+    // Castle Danger hides nothing: Blue sees what everyone sees.
+    let seen = herald()
+        .arg("show")
+        .arg(&path)
+        .arg("--key")
+        .arg(dir.path().join("blue.key"))
+        .output()
+        .unwrap();
+    assert!(seen.status.success(), "{}", stderr_of(&seen));
+    assert_eq!(stdout_of(&seen), stdout_of(&plain));
+    herald()
+        .arg("show")
+        .arg(&path)
+        .arg("--key")
+        .arg(other.path().join("blue.key"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "was made for another game (or the header changed since)",
+        ));
 }
 
 #[test]

@@ -141,6 +141,10 @@ Examples:
         /// Show the position after this turn (0: the start); default: the last.
         #[arg(long, value_name = "N")]
         turn: Option<u32>,
+        /// Your key file: the diagram adds what you know and others do not
+        /// (your own hidden values, in games that have them).
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
         /// Draw with box-drawing characters.
         #[arg(long)]
         unicode: bool,

@@ -67,6 +67,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         Command::Show {
             input,
             turn,
+            key,
             unicode,
         } => with_record(
             &input.record,
@@ -74,6 +75,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             Show {
                 format: input.format,
                 turn,
+                key,
                 style: DiagramStyle { unicode },
             },
         ),
@@ -311,12 +313,38 @@ struct JsonCheck {
     to_move: Option<String>,
     summary: String,
     pending: Vec<JsonPending>,
+    phase: &'static str,
+    provisional: Option<String>,
+    failed_audits: Vec<JsonAudit>,
+}
+
+#[derive(Serialize)]
+struct JsonAudit {
+    side: String,
+    reason: String,
+}
+
+/// Where the game stands beyond its result, for `check`: the audit
+/// waiting (with the provisional result) and the audits that failed.
+fn audit_text<G: Game>(referee: &Referee<G>) -> String {
+    let mut text = String::new();
+    if let (Some(result), Some(due)) = (referee.provisional(), referee.to_move()) {
+        text.push_str(&format!(
+            "Provisional result {}, waiting for {}'s openings (the audit)\n",
+            result_text::<G>(result),
+            due.name::<G>()
+        ));
+    }
+    for (side, why) in referee.failed_audits() {
+        text.push_str(&format!("{} failed the audit: {why}\n", side.name::<G>()));
+    }
+    text
 }
 
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
-        let result = result_text::<G>(G::outcome(referee.state()));
+        let result = result_text::<G>(referee.outcome());
         let summary = G::summary(referee.state());
         match self.0 {
             Format::Json => print_json(&JsonCheck {
@@ -328,14 +356,25 @@ impl RecordCommand for Check {
                 to_move: side_to_move(&referee),
                 summary,
                 pending: pending_json(&referee),
+                phase: referee.phase().as_str(),
+                provisional: referee.provisional().map(result_text::<G>),
+                failed_audits: referee
+                    .failed_audits()
+                    .into_iter()
+                    .map(|(side, reason)| JsonAudit {
+                        side: side.name::<G>().into(),
+                        reason,
+                    })
+                    .collect(),
             })?,
             Format::Text => out(&format!(
-                "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}",
+                "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}{}",
                 ctx.origin,
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
-                pending_text(&referee)
+                pending_text(&referee),
+                audit_text(&referee)
             ))?,
         }
         Ok(Exit::Ok)
@@ -347,6 +386,7 @@ impl RecordCommand for Check {
 struct Show {
     format: Format,
     turn: Option<u32>,
+    key: Option<PathBuf>,
     style: DiagramStyle,
 }
 
@@ -380,14 +420,22 @@ impl RecordCommand for Show {
         if upto == total {
             referee.check_result().map_err(|e| ctx.problem(&e))?;
         }
-        let diagram = G::diagram(referee.state(), self.style);
+        let seen = match self.key.as_deref() {
+            Some(path) => Some(
+                referee
+                    .view(&read_wallet(path)?)
+                    .map_err(|e| compose_failure(e, Some(path), ctx))?,
+            ),
+            None => None,
+        };
+        let diagram = G::diagram(seen.as_ref().unwrap_or(referee.state()), self.style);
         let summary = G::summary(referee.state());
         match self.format {
             Format::Json => print_json(&JsonShow {
                 schema: SCHEMA_VERSION,
                 game: G::ID,
                 turn: upto,
-                result: result_text::<G>(G::outcome(referee.state())),
+                result: result_text::<G>(referee.outcome()),
                 to_move: side_to_move(&referee),
                 summary,
                 pending: pending_json(&referee),
@@ -464,7 +512,7 @@ impl RecordCommand for Replay {
                 print_json(&JsonReplay {
                     schema: SCHEMA_VERSION,
                     game: G::ID,
-                    result: result_text::<G>(G::outcome(referee.state())),
+                    result: result_text::<G>(referee.outcome()),
                     positions,
                 })?
             }
@@ -528,7 +576,7 @@ impl RecordCommand for Annotate {
             });
             texts.push(text);
         })?;
-        let result = result_text::<G>(G::outcome(referee.state()));
+        let result = result_text::<G>(referee.outcome());
         if self.format == Format::Json {
             print_json(&JsonAnnotate {
                 schema: SCHEMA_VERSION,

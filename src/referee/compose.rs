@@ -337,8 +337,41 @@ impl<G: Game> Referee<G> {
                     side.name::<G>()
                 ))
             }
-            Ok((state, _)) => Preview::Actions(state, None),
+            Ok((state, _)) => Preview::Actions(Self::seen_by(&state, side, wallet), None),
             Err(e) => Preview::Unknown(e.reason),
         })
+    }
+
+    /// `state` as `side` sees it, knowing the hidden values in its wallet.
+    fn seen_by(state: &G::State, side: Side, wallet: &Wallet) -> G::State {
+        let values: Vec<(&str, &str)> = wallet.choices().collect();
+        G::view(state, side, &values)
+    }
+
+    /// The position now as the holder of `wallet` sees it (its own hidden
+    /// values known), after checking that the wallet is one of this
+    /// game's.
+    pub fn view(&self, wallet: &Wallet) -> Result<G::State, ComposeError> {
+        let side = self
+            .header
+            .side_named::<G>(wallet.side())
+            .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+            .ok_or_else(|| {
+                ComposeError::Wallet(format!(
+                    "is a key for {} in {}, not for a side of this {} game",
+                    wallet.side(),
+                    wallet.game(),
+                    G::ID
+                ))
+            })?;
+        if wallet.chain() != self.header.chain_id()
+            || self.header.commit(side) != Some(*wallet.commit())
+        {
+            return Err(ComposeError::Wallet(
+                "was made for another game (or the header changed since): a key serves one game only"
+                    .into(),
+            ));
+        }
+        Ok(Self::seen_by(&self.state, side, wallet))
     }
 }
