@@ -82,15 +82,9 @@ pub fn secret(seed: u64, side: Side) -> Hash {
     h
 }
 
-/// Play a random legal game of `G` and return its record text. Each line
-/// is composed as a player's would be ([`Referee::compose`]), from the
-/// actions chosen and the side's [`Wallet`]. The game stops when it ends,
-/// after `max_turns`, or when a side's hash chain is used up (a record
-/// with commitments holds at most [`CHAIN_LENGTH`] lines of a side). Fails
-/// only when the engine breaks the [`Game::legal_actions`] contract (an
-/// action it listed is refused, or a turn cannot be ended), saying where.
-pub fn record<G: Game>(options: &Options) -> Result<String, String> {
-    let mut rng = SplitMix::new(options.seed);
+/// The header tags of a self-play game and each side's wallet (none
+/// without commitments), in turn order.
+fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Wallet>>) {
     let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
     for &side in &options.sides {
         let name = side.name::<G>();
@@ -125,6 +119,48 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     }
     tags.extend(options.tags.iter().cloned());
     tags.push(("Result".into(), "*".into()));
+    (tags, wallets)
+}
+
+/// Random legal actions from `state` (the turn begun), ending the turn
+/// when that is legal with a chance of `stop_percent` after each.
+fn choose_actions<G: Game>(
+    mut state: G::State,
+    rng: &mut SplitMix,
+    options: &Options,
+    number: u32,
+) -> Result<Vec<String>, String> {
+    let mut actions = Vec::new();
+    let mut legal = Vec::new();
+    for _ in 0..64 {
+        legal.clear();
+        G::legal_actions(&state, &mut legal);
+        let can_end = G::end_turn(&mut state.clone()).is_ok();
+        if legal.is_empty() || (can_end && (rng.below(100) as u32) < options.stop_percent) {
+            break;
+        }
+        let action = legal[rng.below(legal.len())];
+        G::apply(&mut state, action).map_err(|e| {
+            format!(
+                "turn {number}: listed action {} refused: {e}",
+                action_text::<G>(&action)
+            )
+        })?;
+        actions.push(action_text::<G>(&action));
+    }
+    Ok(actions)
+}
+
+/// Play a random legal game of `G` and return its record text. Each line
+/// is composed as a player's would be ([`Referee::compose`]), from the
+/// actions chosen and the side's [`Wallet`]. The game stops when it ends,
+/// after `max_turns`, or when a side's hash chain is used up (a record
+/// with commitments holds at most [`CHAIN_LENGTH`] lines of a side). Fails
+/// only when the engine breaks the [`Game::legal_actions`] contract (an
+/// action it listed is refused, or a turn cannot be ended), saying where.
+pub fn record<G: Game>(options: &Options) -> Result<String, String> {
+    let mut rng = SplitMix::new(options.seed);
+    let (tags, wallets) = table::<G>(options);
     let mut header = String::new();
     record::write_header(
         tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),
@@ -133,9 +169,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     let source = record::Source::new(header.as_bytes()).expect("header text");
     let parsed = record::parse(&source).expect("header parses");
     let mut referee = Referee::<G>::start(&parsed).expect("self-play header is valid");
-
     let mut log = String::new();
-    let mut legal = Vec::new();
     while referee.turns() < options.max_turns {
         let Some(side) = referee.to_move() else {
             break;
@@ -146,40 +180,19 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             .position(|&s| s == side)
             .and_then(|i| wallets[i].as_ref());
         let number = referee.next_turn();
-        let preview = match referee.preview_for(wallet) {
-            Ok(preview) => preview,
+        let actions = match referee.preview_for(wallet) {
+            Ok(Preview::Actions(state, _)) => {
+                choose_actions::<G>(state, &mut rng, options, number)?
+            }
+            // A chance event settled at the start of the turn ended the
+            // game or put this side out: its line only passes.
+            Ok(Preview::OnlyPass(_)) => Vec::new(),
+            Ok(Preview::Unknown(why)) => return Err(format!("turn {number}: cannot start: {why}")),
             // The side's hash chain is used up: the game cannot go on in
             // this record, as `move` says.
             Err(ComposeError::Keys(_)) => break,
             Err(e) => return Err(format!("turn {number}: cannot start: {e:?}")),
         };
-        let mut actions = Vec::new();
-        match preview {
-            Preview::Actions(mut state, _) => {
-                for _ in 0..64 {
-                    legal.clear();
-                    G::legal_actions(&state, &mut legal);
-                    let can_end = G::end_turn(&mut state.clone()).is_ok();
-                    if legal.is_empty()
-                        || (can_end && (rng.below(100) as u32) < options.stop_percent)
-                    {
-                        break;
-                    }
-                    let action = legal[rng.below(legal.len())];
-                    G::apply(&mut state, action).map_err(|e| {
-                        format!(
-                            "turn {number}: listed action {} refused: {e}",
-                            action_text::<G>(&action)
-                        )
-                    })?;
-                    actions.push(action_text::<G>(&action));
-                }
-            }
-            // A chance event settled at the start of the turn ended the
-            // game or put this side out: its line only passes.
-            Preview::OnlyPass(_) => {}
-            Preview::Unknown(why) => return Err(format!("turn {number}: cannot start: {why}")),
-        }
         let line = Line {
             kind: LineKind::Turn,
             number,

@@ -20,6 +20,8 @@ use crate::wallet::Wallet;
 /// Version of every JSON schema herald prints (notation-spec.md, "JSON").
 const SCHEMA_VERSION: u32 = 1;
 
+/// Run one command. One arm per command, each only moving the parsed
+/// arguments into the command's struct: a table, long for that reason.
 pub fn run(command: Command) -> Result<Exit, Failure> {
     match command {
         Command::New {
@@ -869,6 +871,49 @@ fn strip_turn_prefix<G: Game>(
     Ok(actions)
 }
 
+/// The one turn typed for `move`, if it holds only actions (or `pass`, or
+/// `resign`): nothing after it, no chance facts, no proof items.
+fn only_actions<'t>(
+    turns: &'t [record::Turn<'t>],
+    rest: &str,
+) -> Result<&'t record::Turn<'t>, Failure> {
+    let Some(turn) = turns.first() else {
+        return Err(Failure::usage(
+            "no turn given: write the actions, `pass` or `resign`",
+        ));
+    };
+    if !rest.trim().is_empty() {
+        return Err(Failure::usage(
+            "text after the turn: write the whole turn on one line, its actions separated by commas (a blank line ends a turn)",
+        ));
+    }
+    if turns.len() > 1 || !turn.proofs.is_empty() || turn.actions().count() != turn.items.len() {
+        return Err(Failure::usage(
+            "write only your actions (or pass, or resign): herald adds the turn number, reveals and chance values itself",
+        ));
+    }
+    Ok(turn)
+}
+
+/// Write `line` after the record's last line (quoted as it is), and the
+/// `result` into its Result tag when the game ended; atomically.
+fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
+    let mut text = ctx.source.original().to_owned();
+    match ctx.record.turns.last() {
+        Some(last) => insert_lines(ctx.source, &mut text, last.lines_end, line, false),
+        None => {
+            let anchor = ctx.record.tags.last().map_or(0, |t| t.span.end - 1);
+            insert_lines(ctx.source, &mut text, anchor, line, true);
+        }
+    }
+    if let (Some(result), Some(tag)) = (result, ctx.record.tag("Result")) {
+        let a = ctx.source.original_offset(tag.value_span.start);
+        let b = ctx.source.original_offset(tag.value_span.end);
+        text.replace_range(a..b, result);
+    }
+    files::write_atomic(ctx.path, text.as_bytes())
+}
+
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut referee = replay_all::<G>(ctx, |_, _| {})?;
@@ -904,22 +949,7 @@ impl RecordCommand for Move {
         };
         let (turns, rest) = record::parse_lines(&turn_source)
             .map_err(|e| turn_problem(Problem::from_parse(&e, &turn_source)))?;
-        let Some(turn) = turns.first() else {
-            return Err(Failure::usage(
-                "no turn given: write the actions, `pass` or `resign`",
-            ));
-        };
-        if !rest.trim().is_empty() {
-            return Err(Failure::usage(
-                "text after the turn: write the whole turn on one line, its actions separated by commas (a blank line ends a turn)",
-            ));
-        }
-        if turns.len() > 1 || !turn.proofs.is_empty() || turn.actions().count() != turn.items.len()
-        {
-            return Err(Failure::usage(
-                "write only your actions (or pass, or resign): herald adds the turn number, reveals and chance values itself",
-            ));
-        }
+        let turn = only_actions(&turns, rest)?;
         let wallet = key.map(read_wallet).transpose()?;
         let played = referee
             .compose(Line::from_turn(turn), wallet.as_ref())
@@ -935,22 +965,8 @@ impl RecordCommand for Move {
         let result = result_text::<G>(outcome);
         let written = !self.dry_run;
         if written {
-            let mut text = ctx.source.original().to_owned();
-            match ctx.record.turns.last() {
-                Some(last) => insert_lines(ctx.source, &mut text, last.lines_end, &line, false),
-                None => {
-                    let anchor = ctx.record.tags.last().map_or(0, |t| t.span.end - 1);
-                    insert_lines(ctx.source, &mut text, anchor, &line, true);
-                }
-            }
-            if outcome.is_over() {
-                if let Some(tag) = ctx.record.tag("Result") {
-                    let a = ctx.source.original_offset(tag.value_span.start);
-                    let b = ctx.source.original_offset(tag.value_span.end);
-                    text.replace_range(a..b, &result);
-                }
-            }
-            files::write_atomic(ctx.path, text.as_bytes())?;
+            let result = outcome.is_over().then_some(result.as_str());
+            append_line(ctx, &line, result)?;
         }
         let summary = G::summary(referee.state());
         match self.format {
@@ -980,6 +996,22 @@ impl RecordCommand for Move {
 }
 
 // ---------------------------------------------------------------- keygen
+
+/// Write `tag_line` into the record's header after the last tag before
+/// Result (Result stays last), atomically.
+fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
+    let mut text = ctx.source.original().to_owned();
+    let anchor = ctx
+        .record
+        .tags
+        .iter()
+        .rev()
+        .find(|t| !t.name.eq_ignore_ascii_case("Result"))
+        .or(ctx.record.tags.last())
+        .map_or(0, |t| t.span.end - 1);
+    insert_lines(ctx.source, &mut text, anchor, tag_line, false);
+    files::write_atomic(ctx.path, text.as_bytes())
+}
 
 struct Keygen {
     side: String,
@@ -1018,18 +1050,7 @@ impl RecordCommand for Keygen {
                 self.output.display()
             ))?;
         } else {
-            let mut text = ctx.source.original().to_owned();
-            // After the last tag before Result (Result stays last).
-            let anchor = ctx
-                .record
-                .tags
-                .iter()
-                .rev()
-                .find(|t| !t.name.eq_ignore_ascii_case("Result"))
-                .or(ctx.record.tags.last())
-                .map_or(0, |t| t.span.end - 1);
-            insert_lines(ctx.source, &mut text, anchor, &tag_line, false);
-            files::write_atomic(ctx.path, text.as_bytes()).map_err(|e| {
+            add_tag(ctx, &tag_line).map_err(|e| {
                 Failure::usage(format!(
                     "wrote {} but could not add the tag to {}: {}; add it by hand: {tag_line}",
                     self.output.display(),
@@ -1075,70 +1096,85 @@ fn dispatch_id<C: IdCommand>(id: &str, command: C) -> Result<Exit, Failure> {
     games::dispatch(id, IdVisit(command)).unwrap_or_else(|| Err(Failure::usage(unknown_game(id))))
 }
 
-impl IdCommand for New {
-    fn run<G: Game>(self) -> Result<Exit, Failure> {
-        let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
-        for spec in &self.sides {
-            let Some((name, contact)) = spec.split_once('=').filter(|(_, c)| !c.trim().is_empty())
-            else {
-                return Err(Failure::usage(format!(
+/// The side tags `--side SIDE=CONTACT` give, in the order given.
+fn side_tags<G: Game>(specs: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    let mut tags: Vec<(String, String)> = Vec::new();
+    for spec in specs {
+        let Some((name, contact)) = spec.split_once('=').filter(|(_, c)| !c.trim().is_empty())
+        else {
+            return Err(Failure::usage(format!(
                     "--side takes SIDE=CONTACT, how to reach that player (e.g. Blue=ann@example.org), not `{spec}`"
                 )));
-            };
-            let Some(side) = game::side_by_name::<G>(name.trim()) else {
-                return Err(Failure::usage(format!(
-                    "`{}` is not a side of {}: the sides are {}",
-                    name.trim(),
-                    G::ID,
-                    G::SIDES.join(", ")
-                )));
-            };
-            let canonical = side.name::<G>();
-            if tags.iter().any(|(n, _)| n == canonical) {
-                return Err(Failure::usage(format!("--side {canonical} is given twice")));
-            }
-            tags.push((canonical.into(), contact.trim().into()));
+        };
+        let Some(side) = game::side_by_name::<G>(name.trim()) else {
+            return Err(Failure::usage(format!(
+                "`{}` is not a side of {}: the sides are {}",
+                name.trim(),
+                G::ID,
+                G::SIDES.join(", ")
+            )));
+        };
+        let canonical = side.name::<G>();
+        if tags.iter().any(|(n, _)| n == canonical) {
+            return Err(Failure::usage(format!("--side {canonical} is given twice")));
         }
-        let mut given: Vec<(&'static str, String)> = Vec::new();
-        for spec in &self.options {
-            let Some((name, value)) = spec.split_once('=') else {
-                return Err(Failure::usage(format!(
-                    "--option takes NAME=VALUE, not `{spec}`"
-                )));
-            };
-            let Some(opt) = G::OPTIONS
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
-            else {
-                let known: Vec<&str> = G::OPTIONS.iter().map(|o| o.name).collect();
-                return Err(Failure::usage(format!(
-                    "{} has no option `{}`{}",
-                    G::ID,
-                    name.trim(),
-                    if known.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": its options are {}", known.join(", "))
-                    }
-                )));
-            };
-            if given.iter().any(|(n, _)| *n == opt.name) {
-                return Err(Failure::usage(format!(
+        tags.push((canonical.into(), contact.trim().into()));
+    }
+    Ok(tags)
+}
+
+/// Every option tag of `G`, as `--option NAME=VALUE` gives it or by
+/// default (an empty value leaves the tag out).
+fn option_tags<G: Game>(specs: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    let mut given: Vec<(&'static str, String)> = Vec::new();
+    for spec in specs {
+        let Some((name, value)) = spec.split_once('=') else {
+            return Err(Failure::usage(format!(
+                "--option takes NAME=VALUE, not `{spec}`"
+            )));
+        };
+        let Some(opt) = G::OPTIONS
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+        else {
+            let known: Vec<&str> = G::OPTIONS.iter().map(|o| o.name).collect();
+            return Err(Failure::usage(format!(
+                "{} has no option `{}`{}",
+                G::ID,
+                name.trim(),
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(": its options are {}", known.join(", "))
+                }
+            )));
+        };
+        if given.iter().any(|(n, _)| *n == opt.name) {
+            return Err(Failure::usage(format!(
                     "--option {} is given twice: give it once (several names go in one value, separated by spaces: {}=\"a b\")",
                     opt.name, opt.name
                 )));
-            }
-            given.push((opt.name, value.trim().into()));
         }
-        for opt in G::OPTIONS {
-            let value = given
-                .iter()
-                .find(|(n, _)| *n == opt.name)
-                .map_or_else(|| opt.default.to_owned(), |(_, v)| v.clone());
-            if !value.is_empty() {
-                tags.push((opt.name.into(), value));
-            }
+        given.push((opt.name, value.trim().into()));
+    }
+    let mut tags = Vec::new();
+    for opt in G::OPTIONS {
+        let value = given
+            .iter()
+            .find(|(n, _)| *n == opt.name)
+            .map_or_else(|| opt.default.to_owned(), |(_, v)| v.clone());
+        if !value.is_empty() {
+            tags.push((opt.name.into(), value));
         }
+    }
+    Ok(tags)
+}
+
+impl IdCommand for New {
+    fn run<G: Game>(self) -> Result<Exit, Failure> {
+        let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
+        tags.extend(side_tags::<G>(&self.sides)?);
+        tags.extend(option_tags::<G>(&self.options)?);
         tags.push(("Result".into(), "*".into()));
         let mut text = String::new();
         record::write_header(
@@ -1148,7 +1184,10 @@ impl IdCommand for New {
         // Check the header as any reader will.
         let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
         let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
-        Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))?;
+        let referee = Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))?;
+        // Written as every checked header is.
+        let mut text = String::new();
+        referee.header().write("*", &mut text);
         match &self.output {
             Some(path) => {
                 files::write_new(path, text.as_bytes())?;

@@ -236,40 +236,13 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
                     format!("a record holds at most {MAX_TURNS} turns"),
                 ));
             }
-            let head = if setup_line { &trimmed[1..] } else { trimmed };
-            let (rest, (number, side)) = turn_head(head).map_err(|_| {
-                let bad = trimmed.find(':').unwrap_or(trimmed.len()).max(1);
-                ParseError::new(
-                    Span::new(content, content + bad),
-                    "expected a turn line such as `12. Blue: Kc1-b1`",
-                )
-            })?;
-            let number_span = Span::new(content, offset(text, number) + number.len());
-            let n: u32 = number
-                .parse()
-                .map_err(|_| ParseError::new(number_span, "this turn number is too large"))?;
-            let side_start = offset(text, side);
-            current = Some((
-                Turn {
-                    number: n,
-                    number_span,
-                    side,
-                    side_span: Span::new(side_start, side_start + side.len()),
-                    items: Vec::new(),
-                    kind: if setup_line {
-                        LineKind::Setup
-                    } else {
-                        LineKind::Turn
-                    },
-                    pass: None,
-                    resign: None,
-                    audit: None,
-                    proofs: Vec::new(),
-                    span: Span::new(content, line_end),
-                    lines_end: line_end,
-                },
-                BodyScan { pieces: Vec::new() },
-            ));
+            let kind = if setup_line {
+                LineKind::Setup
+            } else {
+                LineKind::Turn
+            };
+            let (turn, rest) = line_head(text, trimmed, kind, line_end)?;
+            current = Some((turn, BodyScan { pieces: Vec::new() }));
             body_from = offset(text, rest);
         } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
             body_from = content;
@@ -308,6 +281,49 @@ fn setup_numbered(line: &str) -> bool {
 fn numbered(line: &str) -> bool {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     line.as_bytes().get(digits) == Some(&b'.')
+}
+
+/// The head of a turn line (`12. Blue:`, or `S2. Red:` for a set-up
+/// line), `line` running from its first character to `line_end`: the turn
+/// with nothing in it yet, and the rest of the line.
+fn line_head<'a>(
+    text: &'a str,
+    line: &'a str,
+    kind: LineKind,
+    line_end: usize,
+) -> Result<(Turn<'a>, &'a str), ParseError> {
+    let content = offset(text, line);
+    let head = match kind {
+        LineKind::Setup => &line[1..],
+        LineKind::Turn => line,
+    };
+    let (rest, (number, side)) = turn_head(head).map_err(|_| {
+        let bad = line.find(':').unwrap_or(line.len()).max(1);
+        ParseError::new(
+            Span::new(content, content + bad),
+            "expected a turn line such as `12. Blue: Kc1-b1`",
+        )
+    })?;
+    let number_span = Span::new(content, offset(text, number) + number.len());
+    let n: u32 = number
+        .parse()
+        .map_err(|_| ParseError::new(number_span, "this turn number is too large"))?;
+    let side_start = offset(text, side);
+    let turn = Turn {
+        number: n,
+        number_span,
+        side,
+        side_span: Span::new(side_start, side_start + side.len()),
+        items: Vec::new(),
+        kind,
+        pass: None,
+        resign: None,
+        audit: None,
+        proofs: Vec::new(),
+        span: Span::new(content, line_end),
+        lines_end: line_end,
+    };
+    Ok((turn, rest))
 }
 
 /// [`finish_turn`], naming the turn in its errors.
@@ -370,24 +386,7 @@ fn finish_turn<'a>(
     mut turn: Turn<'a>,
     scan: BodyScan,
 ) -> Result<Turn<'a>, ParseError> {
-    // Items as lists of spans (an item may run over comments).
-    let mut items: Vec<Vec<Span>> = vec![Vec::new()];
-    for piece in &scan.pieces {
-        let mut a = piece.start;
-        for (k, _) in text[piece.start..piece.end].match_indices(',') {
-            let cut = piece.start + k;
-            if items.len() >= MAX_ITEMS {
-                return Err(ParseError::new(
-                    Span::new(cut, cut + 1),
-                    format!("a turn holds at most {MAX_ITEMS} actions"),
-                ));
-            }
-            items.last_mut().unwrap().push(Span::new(a, cut));
-            items.push(Vec::new());
-            a = cut + 1;
-        }
-        items.last_mut().unwrap().push(Span::new(a, piece.end));
-    }
+    let items = split_items(text, &scan)?;
     let head_end = turn.side_span.end;
     let count = items.len();
     for (index, parts) in items.into_iter().enumerate() {
@@ -436,38 +435,83 @@ fn finish_turn<'a>(
             ));
         }
         turn.span.end = turn.span.end.max(span.end);
-        let word = item_text.as_ref();
-        if word.eq_ignore_ascii_case("pass") {
-            if count != 1 {
-                return Err(ParseError::new(span, "`pass` stands alone on its line"));
-            }
-            turn.pass = Some(span);
-        } else if word.eq_ignore_ascii_case("audit") {
-            if count != 1 {
-                return Err(ParseError::new(span, "`audit` stands alone on its line"));
-            }
-            turn.audit = Some(span);
-        } else if word.eq_ignore_ascii_case("resign") {
-            if index + 1 != count {
-                return Err(ParseError::new(
-                    span,
-                    "`resign` must be the line's last action",
-                ));
-            }
-            turn.resign = Some(span);
-        } else {
-            let kind = fact(text, span).unwrap_or(ItemKind::Action);
-            turn.items.push(Item {
-                text: item_text,
-                span,
-                kind,
-            });
-        }
+        add_item(text, &mut turn, item_text, span, count - index)?;
     }
     if let Some(last) = turn.proofs.last() {
         turn.span.end = turn.span.end.max(last.span.end);
     }
     Ok(turn)
+}
+
+/// The items of a turn's body, split at commas, each as the spans of its
+/// parts (an item may run over comments).
+fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Vec<Span>>, ParseError> {
+    let mut items: Vec<Vec<Span>> = vec![Vec::new()];
+    for piece in &scan.pieces {
+        let mut a = piece.start;
+        for (k, _) in text[piece.start..piece.end].match_indices(',') {
+            let cut = piece.start + k;
+            if items.len() >= MAX_ITEMS {
+                return Err(ParseError::new(
+                    Span::new(cut, cut + 1),
+                    format!("a turn holds at most {MAX_ITEMS} actions"),
+                ));
+            }
+            if let Some(last) = items.last_mut() {
+                last.push(Span::new(a, cut));
+            }
+            items.push(Vec::new());
+            a = cut + 1;
+        }
+        if let Some(last) = items.last_mut() {
+            last.push(Span::new(a, piece.end));
+        }
+    }
+    Ok(items)
+}
+
+/// Add one item to `turn`: `pass`, `audit` or `resign` (each where it may
+/// stand), else a fact or an action. `left` counts the items from this
+/// one to the line's last (1 for the last).
+fn add_item<'a>(
+    text: &'a str,
+    turn: &mut Turn<'a>,
+    item_text: Cow<'a, str>,
+    span: Span,
+    left: usize,
+) -> Result<(), ParseError> {
+    let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none();
+    let word = item_text.as_ref();
+    if word.eq_ignore_ascii_case("pass") || word.eq_ignore_ascii_case("audit") {
+        if !alone {
+            let word = word.to_ascii_lowercase();
+            return Err(ParseError::new(
+                span,
+                format!("`{word}` stands alone on its line"),
+            ));
+        }
+        if word.eq_ignore_ascii_case("pass") {
+            turn.pass = Some(span);
+        } else {
+            turn.audit = Some(span);
+        }
+    } else if word.eq_ignore_ascii_case("resign") {
+        if left != 1 {
+            return Err(ParseError::new(
+                span,
+                "`resign` must be the line's last action",
+            ));
+        }
+        turn.resign = Some(span);
+    } else {
+        let kind = fact(text, span).unwrap_or(ItemKind::Action);
+        turn.items.push(Item {
+            text: item_text,
+            span,
+            kind,
+        });
+    }
+    Ok(())
 }
 
 /// The text of an item made of `parts` (joined by a space where a comment

@@ -276,6 +276,30 @@ impl<G: Game> Referee<G> {
         Ok(self.commit_turn(index, state, played))
     }
 
+    /// Whether `line` is the kind of line `phase` takes (a set-up line or a
+    /// turn), numbered as the next one.
+    fn check_numbering(line: &Line<'_>, phase: Phase, written: At<'_>) -> Result<(), LineError> {
+        let number = written.turn;
+        let message = match (phase, line.kind) {
+            (Phase::Setup, LineKind::Turn) => {
+                format!("the set-up is not finished: the next line is S{number}, a set-up line")
+            }
+            (Phase::Play | Phase::Audit | Phase::Over, LineKind::Setup) => {
+                "the set-up is over: set-up lines come before turn 1".into()
+            }
+            _ if line.number == number => return Ok(()),
+            (_, LineKind::Setup) => format!(
+                "set-up line S{number} is numbered S{}: set-up lines count up from S1 without gaps",
+                line.number
+            ),
+            (_, LineKind::Turn) => format!(
+                "turn {number} is numbered {}: turns count up from 1 without gaps",
+                line.number
+            ),
+        };
+        Err(written.record(Place::Number, message))
+    }
+
     /// A closing line of side `index` in the audit: its openings, or a
     /// refusal (a bare `resign`, written by another player), which fails
     /// the audit.
@@ -307,41 +331,7 @@ impl<G: Game> Referee<G> {
             side: line.side,
         };
         let phase = self.phase();
-        match (phase, line.kind) {
-            (Phase::Setup, LineKind::Turn) => {
-                return Err(written.record(
-                    Place::Number,
-                    format!(
-                        "the set-up is not finished: the next line is S{number}, a set-up line"
-                    ),
-                ))
-            }
-            (Phase::Play | Phase::Audit | Phase::Over, LineKind::Setup) => {
-                return Err(written.record(
-                    Place::Number,
-                    "the set-up is over: set-up lines come before turn 1".into(),
-                ))
-            }
-            _ => {}
-        }
-        if line.kind == LineKind::Setup && line.number != number {
-            return Err(written.record(
-                Place::Number,
-                format!(
-                    "set-up line S{number} is numbered S{}: set-up lines count up from S1 without gaps",
-                    line.number
-                ),
-            ));
-        }
-        if line.number != number {
-            return Err(written.record(
-                Place::Number,
-                format!(
-                    "turn {number} is numbered {}: turns count up from 1 without gaps",
-                    line.number
-                ),
-            ));
-        }
+        Self::check_numbering(line, phase, written)?;
         let Some(side) = self.header.side_named::<G>(line.side) else {
             return Err(written.record(
                 Place::Side,
@@ -545,36 +535,7 @@ impl<G: Game> Referee<G> {
             Vec::new()
         };
         let before = state.clone();
-        let mut actions = Vec::with_capacity(line.entries.len());
-        // The action after which an event became pending: its declaration.
-        let mut declaring = None;
-        for (k, text) in line.actions() {
-            if G::outcome(&state).is_over() {
-                return Err(at.illegal(
-                    Place::Item(k),
-                    Some(text),
-                    "the game ended with the action before".into(),
-                ));
-            }
-            let action = G::parse_action(&state, text).map_err(|e| {
-                at.error(
-                    ErrorKind::Parse,
-                    Place::ItemPart {
-                        index: k,
-                        offset: e.offset,
-                        len: e.len,
-                    },
-                    Some(text),
-                    e.reason,
-                )
-            })?;
-            G::apply(&mut state, action)
-                .map_err(|e| at.illegal(Place::Item(k), Some(text), e.reason))?;
-            actions.push(action);
-            if declaring.is_none() && G::pending(&state).is_some() {
-                declaring = Some((k, text));
-            }
-        }
+        let (actions, declaring) = Self::play_actions(line, &mut state, at)?;
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
             let after_actions = G::demands(&state);
@@ -599,6 +560,47 @@ impl<G: Game> Referee<G> {
         played.reveal = line.reveal().map(|(_, h)| h);
         played.shown = shown;
         Ok((played, state))
+    }
+
+    /// Read and apply the actions of `line` in `state`. Returns them, and
+    /// the action after which a chance event became pending (its
+    /// declaration), if one did.
+    #[allow(clippy::type_complexity)]
+    fn play_actions<'l>(
+        line: &'l Line<'_>,
+        state: &mut G::State,
+        at: At<'_>,
+    ) -> Result<(Vec<G::Action>, Option<(usize, &'l str)>), LineError> {
+        let mut actions = Vec::with_capacity(line.entries.len());
+        let mut declaring = None;
+        for (k, text) in line.actions() {
+            if G::outcome(state).is_over() {
+                return Err(at.illegal(
+                    Place::Item(k),
+                    Some(text),
+                    "the game ended with the action before".into(),
+                ));
+            }
+            let action = G::parse_action(state, text).map_err(|e| {
+                at.error(
+                    ErrorKind::Parse,
+                    Place::ItemPart {
+                        index: k,
+                        offset: e.offset,
+                        len: e.len,
+                    },
+                    Some(text),
+                    e.reason,
+                )
+            })?;
+            G::apply(state, action)
+                .map_err(|e| at.illegal(Place::Item(k), Some(text), e.reason))?;
+            actions.push(action);
+            if declaring.is_none() && G::pending(state).is_some() {
+                declaring = Some((k, text));
+            }
+        }
+        Ok((actions, declaring))
     }
 
     /// End the turn as `line` ends: resign, or the game's end of turn.
