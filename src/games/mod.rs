@@ -8,6 +8,8 @@ use crate::game::Game;
 pub mod battle_of_the_dale;
 pub mod breach_the_keep;
 pub mod castle_danger;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 use battle_of_the_dale::BattleOfTheDale;
 use breach_the_keep::BreachTheKeep;

@@ -49,30 +49,22 @@ fn set_mover(s: &mut State, army: &str) {
     s.mover = side(army);
 }
 
-fn begin(s: &mut State) {
-    G::begin_turn(s, &mut Undrawn).expect("begin_turn");
-}
+type Kit = crate::games::testkit::Kit<G>;
 
-fn play(s: &mut State, text: &str) -> Result<(), String> {
-    let a = G::parse_action(s, text).map_err(|e| format!("parse: {}", e.reason))?;
-    G::apply(s, a).map_err(|e| e.reason)
+fn begin(s: &mut State) {
+    Kit::begin(s);
 }
 
 fn ok(s: &mut State, text: &str) {
-    if let Err(e) = play(s, text) {
-        panic!("{text}: {e}");
-    }
+    Kit::ok(s, text);
 }
 
 fn reason(s: &mut State, text: &str) -> String {
-    match play(s, text) {
-        Ok(()) => panic!("{text} was accepted"),
-        Err(e) => e,
-    }
+    Kit::refused(s, text)
 }
 
 fn end(s: &mut State) {
-    G::end_turn(s).expect("end_turn");
+    Kit::end(s);
 }
 
 fn at(s: &State, hex: &str) -> Option<(&'static str, char)> {

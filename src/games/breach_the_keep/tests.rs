@@ -60,10 +60,11 @@ fn setup(spec: &str, zone: [u8; 2], keep: [u8; 2], side: u8) -> State {
     State::from_pos(pos)
 }
 
-/// Parse and apply one action.
+type Kit = crate::games::testkit::Kit<G>;
+
+/// Parse and apply one action, checking the position's invariants after.
 fn act(s: &mut State, text: &str) -> Result<(), String> {
-    let a = G::parse_action(s, text).map_err(|e| format!("parse error: {}", e.reason))?;
-    G::apply(s, a).map_err(|e| e.reason)?;
+    Kit::play(s, text)?;
     assert!(s.pos.invariants_hold());
     Ok(())
 }
@@ -95,9 +96,7 @@ fn turn(s: &mut State, actions: &[&str]) -> Result<(), String> {
 }
 
 fn legal(s: &State) -> Vec<String> {
-    let mut v = Vec::new();
-    G::legal_actions(s, &mut v);
-    v.iter().map(action_text::<G>).collect()
+    Kit::legal(s)
 }
 
 fn cell_of(s: &State, name: &str) -> Cell {

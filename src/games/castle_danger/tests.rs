@@ -56,19 +56,16 @@ fn parse(s: &State, text: &str) -> Action {
     G::parse_action(s, text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
 }
 
-/// Parse and apply one action, giving the rejection reason on failure.
-fn play(s: &mut State, text: &str) -> Result<(), String> {
-    let a = parse(s, text);
-    G::apply(s, a).map_err(|e| e.reason)
-}
+type Kit = crate::games::testkit::Kit<G>;
 
 fn ok(s: &mut State, text: &str) {
-    play(s, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    Kit::ok(s, text);
 }
 
+/// The reason `text` is refused, checking that it changed nothing.
 fn refused(s: &State, text: &str) -> String {
     let mut c = s.clone();
-    let r = play(&mut c, text).expect_err(text);
+    let r = Kit::refused(&mut c, text);
     assert_eq!(
         c.cells, s.cells,
         "{text}: a refused action changed the board"
@@ -79,8 +76,7 @@ fn refused(s: &State, text: &str) -> String {
 
 /// End the turn and begin the next one.
 fn next_turn(s: &mut State) {
-    G::end_turn(s).unwrap();
-    G::begin_turn(s, &mut Undrawn).unwrap();
+    Kit::next_turn(s);
 }
 
 fn left(s: &State) -> u8 {
@@ -92,9 +88,7 @@ fn is_piece(s: &State, at: &str, side: Side, kind: Kind) -> bool {
 }
 
 fn legal_texts(s: &State) -> Vec<String> {
-    let mut v = Vec::new();
-    G::legal_actions(s, &mut v);
-    v.iter().map(action_text::<G>).collect()
+    Kit::legal(s)
 }
 
 // ---- Board and setup ----
