@@ -692,14 +692,22 @@ fn move_with_a_key_when_the_side_has_no_commit_tag_exits_2() {
     assert_eq!(fs::read(&path).unwrap(), before);
 }
 
-#[test]
-fn move_with_a_key_of_another_game_exits_2() {
+/// Two games with the same header in two directories, each with Blue's
+/// key (`blue.key`) beside it: the first game's directory, the other's,
+/// and the first game's record.
+fn a_game_and_a_rematch_with_blue_keys() -> (TempDir, TempDir, PathBuf) {
     let dir = TempDir::new().unwrap();
     let other = TempDir::new().unwrap();
     let path = new_game(dir.path());
     keygen(&path, "Blue", &dir.path().join("blue.key"));
     let elsewhere = new_game(other.path());
     keygen(&elsewhere, "Blue", &other.path().join("blue.key"));
+    (dir, other, path)
+}
+
+#[test]
+fn move_with_a_key_of_another_game_exits_2() {
+    let (_dir, other, path) = a_game_and_a_rematch_with_blue_keys();
     let before = fs::read(&path).unwrap();
     herald()
         .arg("move")
@@ -1089,12 +1097,7 @@ fn show_draws_the_last_position_by_default() {
 
 #[test]
 fn show_with_a_key_draws_what_that_player_knows_and_refuses_another_games_key() {
-    let dir = TempDir::new().unwrap();
-    let other = TempDir::new().unwrap();
-    let path = new_game(dir.path());
-    keygen(&path, "Blue", &dir.path().join("blue.key"));
-    let elsewhere = new_game(other.path());
-    keygen(&elsewhere, "Blue", &other.path().join("blue.key"));
+    let (dir, other, path) = a_game_and_a_rematch_with_blue_keys();
     let plain = herald().arg("show").arg(&path).output().unwrap();
     // Castle Danger hides nothing: Blue sees what everyone sees.
     let seen = herald()

@@ -203,6 +203,26 @@ impl<G: Game> Referee<G> {
             .collect()
     }
 
+    /// Side `index`'s slot named as the proof item `(word, slot)` says, or
+    /// the error that it has none.
+    fn slot_named(
+        &self,
+        index: usize,
+        (word, slot): (&str, &str),
+        at: At<'_>,
+        place: Place,
+    ) -> Result<&Slot, LineError> {
+        self.hidden.slots[index]
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(slot))
+            .ok_or_else(|| {
+                at.record(
+                    place,
+                    format!("{word} {slot}: {} has no hidden value {slot}", at.side),
+                )
+            })
+    }
+
     /// Check one opening of side `index` against its commitment, give the
     /// value to the engine in `state`, and note it in `shown`.
     pub(super) fn open_into(
@@ -214,15 +234,7 @@ impl<G: Game> Referee<G> {
         shown: &mut Vec<Shown>,
     ) -> Result<(), LineError> {
         let place = Place::Proof(k);
-        let Some(entry) = self.hidden.slots[index]
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(slot))
-        else {
-            return Err(at.record(
-                place,
-                format!("open {slot}: {} has no hidden value {slot}", at.side),
-            ));
-        };
+        let entry = self.slot_named(index, ("open", slot), at, place)?;
         let twice = shown
             .iter()
             .any(|p| matches!(p, Shown::Open { slot, .. } if *slot == entry.name));
@@ -312,15 +324,7 @@ impl<G: Game> Referee<G> {
             match *proof {
                 ProofKind::Reveal(_) => {}
                 ProofKind::Commit { slot, digest } => {
-                    let Some(entry) = self.hidden.slots[index]
-                        .iter()
-                        .find(|s| s.name.eq_ignore_ascii_case(slot))
-                    else {
-                        return Err(at.record(
-                            place,
-                            format!("commit {slot}: {} has no hidden value {slot}", at.side),
-                        ));
-                    };
+                    let entry = self.slot_named(index, ("commit", slot), at, place)?;
                     let twice = played
                         .shown
                         .iter()
