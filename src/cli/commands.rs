@@ -309,6 +309,7 @@ struct JsonCheck {
     to_move: Option<String>,
     summary: String,
     pending: Vec<JsonPending>,
+    position: String,
 }
 
 impl RecordCommand for Check {
@@ -326,6 +327,7 @@ impl RecordCommand for Check {
                 to_move: side_to_move(&referee),
                 summary,
                 pending: pending_json(&referee),
+                position: game::position_text::<G>(&referee.state),
             })?,
             Format::Text => out(&format!(
                 "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}",
@@ -358,6 +360,7 @@ struct JsonShow {
     summary: String,
     pending: Vec<JsonPending>,
     diagram: String,
+    position: String,
 }
 
 impl RecordCommand for Show {
@@ -390,6 +393,7 @@ impl RecordCommand for Show {
                 summary,
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
+                position: game::position_text::<G>(&referee.state),
             })?,
             // The diagram names the side to move (or the result) and any
             // pending chance event itself.
