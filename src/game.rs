@@ -174,6 +174,164 @@ impl ActionParseError {
     }
 }
 
+/// Text that is not a position of the game (see [`Game::parse_position`]).
+/// `offset` and `len` are byte positions inside the position text, so that
+/// the caller can underline the offending part.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PositionParseError {
+    /// Byte offset of the offending part within the position text.
+    pub offset: usize,
+    /// Byte length of the offending part (at least 1 when the text is not empty).
+    pub len: usize,
+    /// What is wrong, e.g. `row 5 is the river: nothing stands there`.
+    pub reason: String,
+}
+
+impl PositionParseError {
+    /// An error covering `offset..offset + len` of `text`, moved onto the
+    /// last character when it starts at the end and kept on character
+    /// boundaries, so that it always points inside a non-empty text.
+    pub fn within(text: &str, offset: usize, len: usize, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        if text.is_empty() {
+            return PositionParseError {
+                offset: 0,
+                len: 0,
+                reason,
+            };
+        }
+        let mut start = offset.min(text.len());
+        if start == text.len() {
+            start = text.char_indices().next_back().map_or(0, |(i, _)| i);
+        }
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = start.saturating_add(len.max(1)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        if end == start {
+            end = start + text[start..].chars().next().map_or(0, char::len_utf8);
+        }
+        PositionParseError {
+            offset: start,
+            len: end - start,
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for PositionParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.reason)
+    }
+}
+
+/// One field of a position text, for reading it and pointing at its bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionField<'a> {
+    /// The whole position text.
+    pub text: &'a str,
+    /// Byte offset of the field in `text`.
+    pub start: usize,
+    /// The field.
+    pub value: &'a str,
+}
+
+impl PositionField<'_> {
+    /// An error over `len` bytes at `rest`, a suffix of the field.
+    pub fn err(&self, rest: &str, len: usize, reason: impl Into<String>) -> PositionParseError {
+        let at = self.start + self.value.len().saturating_sub(rest.len());
+        PositionParseError::within(self.text, at, len, reason)
+    }
+
+    /// An error over the whole field.
+    pub fn whole(&self, reason: impl Into<String>) -> PositionParseError {
+        PositionParseError::within(self.text, self.start, self.value.len(), reason)
+    }
+}
+
+/// Split a position text into its `N` fields, separated by single spaces
+/// (whitespace around the whole text is ignored); `names` name the fields
+/// for the error messages.
+pub fn position_fields<'a, const N: usize>(
+    text: &'a str,
+    names: [&str; N],
+) -> Result<[PositionField<'a>; N], PositionParseError> {
+    let expected = || format!("a position has {N} fields: {}", names.join(", "));
+    let body = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let start = text.len() - body.len();
+    let body = body.trim_end_matches(|c: char| c.is_ascii_whitespace());
+    if body.is_empty() {
+        return Err(PositionParseError::within(
+            text,
+            0,
+            text.len(),
+            format!("empty position: {}", expected()),
+        ));
+    }
+    let mut out = [PositionField {
+        text,
+        start: 0,
+        value: "",
+    }; N];
+    let mut at = start;
+    let mut rest = body;
+    for (i, slot) in out.iter_mut().enumerate() {
+        if rest.is_empty() {
+            return Err(PositionParseError::within(
+                text,
+                text.len(),
+                1,
+                format!("the {} field is missing: {}", names[i], expected()),
+            ));
+        }
+        let len = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+        if len == 0 {
+            return Err(PositionParseError::within(
+                text,
+                at,
+                1,
+                "fields are separated by single spaces",
+            ));
+        }
+        slot.start = at;
+        slot.value = &rest[..len];
+        rest = &rest[len..];
+        at += len;
+        if let Some(r) = rest.strip_prefix(' ') {
+            if i + 1 == N {
+                break;
+            }
+            rest = r;
+            at += 1;
+        } else if !rest.is_empty() {
+            return Err(PositionParseError::within(
+                text,
+                at,
+                1,
+                "fields are separated by single spaces",
+            ));
+        }
+    }
+    if !rest.is_empty() {
+        let extra = rest.trim_start_matches(' ');
+        let off = at + (rest.len() - extra.len());
+        return Err(PositionParseError::within(
+            text,
+            off,
+            extra.len(),
+            format!(
+                "unexpected text after the {} field: {}",
+                names[N - 1],
+                expected()
+            ),
+        ));
+    }
+    Ok(out)
+}
+
 /// The header of a record as a game sees it when a game starts: the sides
 /// in play, in turn order as listed, and every header tag (for options such
 /// as `WhiteKeep` or `Options`).
@@ -414,6 +572,29 @@ pub trait Game: Sized + 'static {
     fn view(state: &Self::State, _viewer: Side, _values: &[(&str, &str)]) -> Self::State {
         state.clone()
     }
+    /// Append the position notation of `state` to `out`: one line of
+    /// ASCII fields separated by single spaces (board, side to move and the
+    /// rest of what the game needs to go on; `notation-spec.md`, "Position
+    /// notation"). Canonical: one text per position.
+    ///
+    /// A position is taken between turns (after [`Game::end_turn`] or
+    /// [`Game::resign`], or before a game's first turn): what is spent of a
+    /// turn in progress and the turn log behind [`Game::turn_comment`] are
+    /// not part of it.
+    fn write_position(state: &Self::State, out: &mut String);
+
+    /// Read a position written by [`Game::write_position`]. The state read
+    /// behaves as the one written: same legal actions once its turn begins,
+    /// same diagram, summary and outcome, and it writes the same text.
+    /// Never panics; an error points at the offending bytes with a reason.
+    fn parse_position(text: &str) -> Result<Self::State, PositionParseError>;
+}
+
+/// The position notation of `state` ([`Game::write_position`]).
+pub fn position_text<G: Game>(state: &G::State) -> String {
+    let mut s = String::new();
+    G::write_position(state, &mut s);
+    s
 }
 
 /// The canonical text of one action.

@@ -1202,6 +1202,8 @@ fn show_json_has_the_position_and_a_plain_diagram() {
     assert_eq!(json["turn"], 1);
     assert_eq!(json["result"], "*");
     assert_eq!(json["to_move"], "Red");
+    // The start position with Blue's King moved from c1 to b1, Red to move.
+    assert_eq!(json["position"], "2k1w2/2#1#2/7/7/7/7/7/2#1#2/1K2W2 Red *");
     let diagram = json["diagram"].as_str().unwrap();
     assert!(
         diagram.contains("  1  .   K   .  [. ] W   .   .   1"),

@@ -4,9 +4,11 @@
 //! - every legal action prints in canonical notation and parses back to
 //!   itself, at the start of every turn and after every action;
 //! - corrupting any one turn is rejected at that turn or later (never
-//!   earlier), and always rejected when the corruption cannot be legal.
+//!   earlier), and always rejected when the corruption cannot be legal;
+//! - the position notation of every position between turns reads back as
+//!   a state that behaves the same and writes the same text.
 
-use herald::game::{action_text, Game};
+use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
 use herald::record::{self, Source};
 use herald::referee::{self, Referee};
 use herald::selfplay::{self, SplitMix};
@@ -77,6 +79,68 @@ fn round_trip_all<G: Game>(seed: u64, sides: usize) {
             let action = G::parse_action(&state, &item.text).unwrap();
             G::apply(&mut state, action).unwrap();
         }
+        referee.play(turn).unwrap();
+    }
+}
+
+/// `b`, read from the position text of `a`, behaves as `a`: same text,
+/// diagrams, summary, outcome, side to move and pending chance, and the
+/// same legal actions once the next turn begins (after settling any
+/// pending chance the same way).
+fn same_behaviour<G: Game>(a: &G::State, b: &G::State, text: &str) {
+    assert_eq!(position_text::<G>(b), text, "written again differently");
+    for unicode in [false, true] {
+        let style = DiagramStyle { unicode };
+        assert_eq!(G::diagram(a, style), G::diagram(b, style), "{text}");
+    }
+    assert_eq!(G::summary(a), G::summary(b), "{text}");
+    assert_eq!(G::outcome(a), G::outcome(b), "{text}");
+    assert_eq!(G::to_move(a), G::to_move(b), "{text}");
+    assert_eq!(G::pending(a), G::pending(b), "{text}");
+    let (mut a, mut b) = (a.clone(), b.clone());
+    if let Some(p) = G::pending(&a) {
+        let values = vec![1; p.count as usize];
+        assert_eq!(
+            G::settle(&mut a, &values).is_ok(),
+            G::settle(&mut b, &values).is_ok(),
+            "{text}"
+        );
+        assert_eq!(G::summary(&a), G::summary(&b), "{text} settled");
+    }
+    let began = G::begin_turn(&mut a, &mut Undrawn);
+    assert_eq!(
+        began.is_ok(),
+        G::begin_turn(&mut b, &mut Undrawn).is_ok(),
+        "{text}"
+    );
+    if began.is_ok() {
+        let (mut la, mut lb) = (Vec::new(), Vec::new());
+        G::legal_actions(&a, &mut la);
+        G::legal_actions(&b, &mut lb);
+        let la: Vec<String> = la.iter().map(action_text::<G>).collect();
+        let lb: Vec<String> = lb.iter().map(action_text::<G>).collect();
+        assert_eq!(la, lb, "{text}");
+        assert_eq!(
+            G::diagram(&a, DiagramStyle::default()),
+            G::diagram(&b, DiagramStyle::default())
+        );
+    }
+}
+
+/// Every position of a self-play game, before the first turn and after
+/// each turn, through its position notation and back.
+fn positions_round_trip<G: Game>(seed: u64, sides: usize) {
+    let text = self_play::<G>(seed, sides, 60);
+    let source = Source::new(text.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<G>::start(&rec).unwrap();
+    let mut turns = rec.turns.iter();
+    loop {
+        let written = position_text::<G>(referee.state());
+        let read = G::parse_position(&written)
+            .unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
+        same_behaviour::<G>(referee.state(), &read, &written);
+        let Some(turn) = turns.next() else { break };
         referee.play(turn).unwrap();
     }
 }
@@ -197,6 +261,11 @@ macro_rules! game_properties {
                 #[test]
                 fn every_legal_action_round_trips(seed in any::<u64>(), sides in $sides) {
                     round_trip_all::<$game>(seed, sides);
+                }
+
+                #[test]
+                fn every_position_round_trips(seed in any::<u64>(), sides in $sides) {
+                    positions_round_trip::<$game>(seed, sides);
                 }
 
                 #[test]

@@ -9,9 +9,11 @@
 //!   `check_result`), errors rendered as the CLI renders them.
 //! - [`action_round_trip`]: one game's action parser on a few positions,
 //!   with a round-trip oracle; [`action_target!`] makes a target of it.
+//! - [`position_round_trip`]: one game's position parser, with a
+//!   round-trip oracle; [`position_target!`] makes a target of it.
 
 use herald::cli::Problem;
-use herald::game::{action_text, Game};
+use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
 use herald::games::{self, GameVisitor};
 use herald::record::{self, Source, Span};
 use herald::referee::{self, result_text, Referee, RefereeError};
@@ -257,6 +259,70 @@ macro_rules! action_target {
         }
         $crate::libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             POSITIONS.with(|positions| $crate::action_round_trip::<$game>(positions, data));
+        });
+    };
+}
+
+/// The position-parser target of game `G`: `data` through
+/// [`Game::parse_position`]; whenever it parses, its canonical text
+/// ([`Game::write_position`]) must read back as a state that writes the
+/// same text, and the state is drawn, summed up and played on (its turn
+/// begun, its legal actions listed): nothing may panic. A parse error
+/// must point inside the text.
+pub fn position_round_trip<G: Game>(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match G::parse_position(text) {
+        Ok(state) => {
+            let written = position_text::<G>(&state);
+            let again = match G::parse_position(&written) {
+                Ok(again) => again,
+                Err(e) => {
+                    panic!("{text:?} read, but its canonical text {written:?} does not: {e:?}")
+                }
+            };
+            assert_eq!(
+                position_text::<G>(&again),
+                written,
+                "canonical text of {text:?} is not stable"
+            );
+            let _ = G::diagram(&state, DiagramStyle { unicode: true });
+            let _ = G::summary(&state);
+            let mut state = state;
+            if let Some(p) = G::pending(&state) {
+                let values = vec![0; p.count as usize];
+                let _ = G::settle(&mut state, &values);
+            }
+            if G::begin_turn(&mut state, &mut Undrawn).is_ok() {
+                let mut legal = Vec::new();
+                G::legal_actions(&state, &mut legal);
+                if let Some(&action) = legal.first() {
+                    let _ = G::apply(&mut state, action);
+                }
+                let _ = G::end_turn(&mut state);
+            }
+        }
+        Err(e) => {
+            let end = e.offset.checked_add(e.len);
+            assert!(
+                end.is_some_and(|end| end <= text.len()
+                    && text.is_char_boundary(e.offset)
+                    && text.is_char_boundary(end))
+                    && (text.is_empty() || e.len >= 1),
+                "position error {e:?} does not point inside {text:?}"
+            );
+        }
+    }
+}
+
+/// A position-parser fuzz target for one game type:
+/// `herald_fuzz::position_target!(herald::games::castle_danger::CastleDanger);`
+#[macro_export]
+macro_rules! position_target {
+    ($game:ty) => {
+        $crate::libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+            $crate::position_round_trip::<$game>(data);
         });
     };
 }

@@ -318,6 +318,7 @@ struct JsonCheck {
     phase: &'static str,
     provisional: Option<String>,
     failed_audits: Vec<JsonAudit>,
+    position: String,
 }
 
 #[derive(Serialize)]
@@ -368,6 +369,7 @@ impl RecordCommand for Check {
                         reason,
                     })
                     .collect(),
+                position: game::position_text::<G>(referee.state()),
             })?,
             Format::Text => out(&format!(
                 "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}{}",
@@ -402,6 +404,7 @@ struct JsonShow {
     summary: String,
     pending: Vec<JsonPending>,
     diagram: String,
+    position: String,
 }
 
 impl RecordCommand for Show {
@@ -442,6 +445,7 @@ impl RecordCommand for Show {
                 summary,
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
+                position: game::position_text::<G>(referee.state()),
             })?,
             // The diagram names the side to move (or the result) and any
             // pending chance event itself.

@@ -1,7 +1,7 @@
-//! The five games, each a module folder of the same shape:
+//! The games herald referees, each a module folder of the same shape:
 //! `board` (geometry), `state`, `action` (the move type), `notation`
-//! (parse and print), `rules` (apply and legal-move generation) and
-//! `diagram`, with `mod.rs` implementing [`crate::game::Game`].
+//! (parse and print), `position` (the one-line position notation), `rules`
+//! (apply and legal-move generation) and `diagram`, with `mod.rs` implementing [`crate::game::Game`].
 
 use crate::game::Game;
 

@@ -97,6 +97,15 @@ impl Game for Duel {
     fn diagram(_: &Arena, _: DiagramStyle) -> String {
         String::new()
     }
+    fn write_position(_: &Arena, _: &mut String) {}
+    fn parse_position(text: &str) -> Result<Arena, crate::game::PositionParseError> {
+        Err(crate::game::PositionParseError::within(
+            text,
+            0,
+            text.len(),
+            "a test game has no position notation",
+        ))
+    }
     fn hidden_slots(_: &Arena, _: Side) -> &'static [&'static str] {
         &["x", "y", "t"]
     }

@@ -843,6 +843,15 @@ mod tests {
         fn diagram(_: &Rolls, _: DiagramStyle) -> String {
             String::new()
         }
+        fn write_position(_: &Rolls, _: &mut String) {}
+        fn parse_position(text: &str) -> Result<Rolls, crate::game::PositionParseError> {
+            Err(crate::game::PositionParseError::within(
+                text,
+                0,
+                text.len(),
+                "a test game has no position notation",
+            ))
+        }
     }
 
     const HEADER: [(&str, &str); 4] = [("Game", "dice"), ("C", "c"), ("A", "a"), ("B", "b")];

@@ -6,6 +6,7 @@ pub mod action;
 pub mod board;
 mod diagram;
 pub mod notation;
+pub mod position;
 pub mod rules;
 pub mod state;
 
@@ -18,7 +19,7 @@ pub use state::{Kind, State};
 
 use crate::game::{
     ActionParseError, Chance, ChanceRequest, DiagramStyle, Game, Illegal, OptionTag, Outcome,
-    Setup, SetupError, Side,
+    PositionParseError, Setup, SetupError, Side,
 };
 use state::{starting_army, Log, Opts, TurnState, DRAW, ONGOING};
 
@@ -203,5 +204,13 @@ impl Game for BattleOfTheDale {
 
     fn diagram(state: &State, style: DiagramStyle) -> String {
         diagram::diagram(state, style)
+    }
+
+    fn write_position(state: &State, out: &mut String) {
+        position::write(state, out)
+    }
+
+    fn parse_position(text: &str) -> Result<State, PositionParseError> {
+        position::parse(text)
     }
 }

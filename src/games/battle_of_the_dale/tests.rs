@@ -45,6 +45,11 @@ fn put(s: &mut State, hex: &str, army: &str, kind: char) {
     s.board[h(hex).idx()] = unit_code(a, k);
 }
 
+/// A position from its notation (`position.rs`).
+fn from_position(text: &str) -> State {
+    G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 fn set_mover(s: &mut State, army: &str) {
     s.mover = side(army);
 }
@@ -1100,14 +1105,7 @@ fn awe_cancels_withdraw() {
 /// Turn order Elf, Human, Dwarf; the Human has a Regular in the Elf's and
 /// in the Dwarf's pile and holds an Elf Regular.
 fn rally_position() -> State {
-    let mut s = new(&["Elf", "Human", "Dwarf"], "");
-    s.reserve[usize::from(HUMAN)][0] -= 2;
-    s.pile[usize::from(ELF)][usize::from(HUMAN)][0] = 1;
-    s.pile[usize::from(DWARF)][usize::from(HUMAN)][0] = 1;
-    s.reserve[usize::from(ELF)][0] -= 1;
-    s.pile[usize::from(HUMAN)][usize::from(ELF)][0] = 1;
-    set_mover(&mut s, "Human");
-    s
+    from_position("3/4/5/4/3 Human 1 Elf:R3M1H1:HR1,Human:R2M1H1:ER1,Dwarf:R4M1H1:HR1 - - - - *")
 }
 
 #[test]
@@ -1128,6 +1126,10 @@ fn rally_is_a_chance_settled_at_the_next_players_turn() {
     assert_eq!(
         G::summary(&s),
         "Dwarf to move (3 players in); pending rally by Human"
+    );
+    assert_eq!(
+        position_of(&s),
+        "3/4/5/4/3 Dwarf 2 Elf:R3M1H1:HR1,Human:R2M1H1:ER1,Dwarf:R4M1H1:HR1 - - - Human:1 *"
     );
     assert_eq!(
         G::begin_turn(&mut s, &mut Undrawn).unwrap_err().reason,
@@ -1970,4 +1972,168 @@ fn example_game_from_the_notation_spec_replays() {
     );
     assert_eq!(comments[10], "placed Human H on D2; Human won");
     assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+}
+
+// ---------------------------------------------------------------------------
+// Position notation.
+
+fn position_of(s: &State) -> String {
+    crate::game::position_text::<G>(s)
+}
+
+/// The reason a position text is refused, and the text it points at.
+fn refused_position(text: &str) -> (String, String) {
+    let e = G::parse_position(text).expect_err(text);
+    (e.reason, text[e.offset..e.offset + e.len].to_string())
+}
+
+#[test]
+fn start_position_notation() {
+    // An empty map (rows of 3, 4, 5, 4, 3 hexes), the first army to move on
+    // turn 1, every army's starting army in Reserve, nothing captured, the
+    // default options, no offers, no forced advance, no rally.
+    let s = new(&["Human", "Elf"], "");
+    let text = "3/4/5/4/3 Human 1 Human:R4M1H1,Elf:R4M1H1 - - - - *";
+    assert_eq!(position_of(&s), text);
+    assert_eq!(from_position(text).reserve, s.reserve);
+    let s = new(
+        &["Goblin", "Falcon", "Human", "Elf", "Dwarf"],
+        "no-arms-race prisoner-exchange",
+    );
+    let text = "3/4/5/4/3 Goblin 1 \
+                Goblin:R4M1H1,Falcon:R5M0H1,Human:R4M1H1,Elf:R4M1H1,Dwarf:R4M1H1 \
+                prisoner-exchange,no-arms-race - - - *";
+    assert_eq!(position_of(&s), text);
+    let back = from_position(text);
+    assert_eq!(back.opts, s.opts);
+    assert_eq!(back.sides(), s.sides());
+}
+
+#[test]
+fn position_states_offers_and_the_forced_advance() {
+    let mut s = new(&["Human", "Elf"], "prisoner-exchange");
+    put(&mut s, "B1", "Human", 'R');
+    put(&mut s, "C3", "Elf", 'H');
+    s.offers[usize::from(HUMAN)] = 1 << ELF;
+    s.force_mask = h("C2").bit() | h("D1").bit();
+    s.turn_no = 7;
+    let text = "3/HR3/2EH2/4/3 Human 7 Human:R3M1H1,Elf:R4M1H0 prisoner-exchange Human>Elf \
+                C2,D1 - *";
+    assert_eq!(position_of(&s), text);
+    let back = from_position(text);
+    assert_eq!(back.board, s.board);
+    assert_eq!(back.offers, s.offers);
+    assert_eq!(G::summary(&back), G::summary(&s));
+}
+
+#[test]
+fn position_states_armies_that_are_out_and_what_they_hold() {
+    let s =
+        from_position("3/4/GR4/4/3 Goblin 9 Human:out:GR2,Goblin:R1M1H1:HR4HM1HH1 - - - - Goblin");
+    assert_eq!(G::outcome(&s), Outcome::Won(Side(GOBLIN)));
+    assert!(!s.in_game(HUMAN));
+    assert_eq!(pile(&s, "Human", "Goblin", Kind::R), 2);
+    assert_eq!(pile(&s, "Goblin", "Human", Kind::M), 1);
+}
+
+#[test]
+fn malformed_positions_are_refused_with_a_reason() {
+    let start = "Human:R4M1H1,Elf:R4M1H1";
+    let cases = [
+        (
+            format!("3/4/5/4/3 Human 1 {start} - - - -"),
+            "the result field is missing: a position has 9 fields: map, mover, turn, armies, \
+             options, offers, force, rally, result",
+            "-",
+        ),
+        (
+            format!("3/4/5/4/4 Human 1 {start} - - - - *"),
+            "row E has more than its 3 hexes",
+            "4",
+        ),
+        (
+            format!("3/4/5/4/XR2 Human 1 {start} - - - - *"),
+            "expected a unit (army initial H E D G F and kind R M H, e.g. ER) or a digit \
+             (empty hexes)",
+            "XR",
+        ),
+        (
+            format!("3/4/5/4/3 Orc 1 {start} - - - - *"),
+            "expected the army to move: Human, Elf, Dwarf, Goblin or Falcon, not `Orc`",
+            "Orc",
+        ),
+        (
+            format!("3/4/5/4/3 Dwarf 1 {start} - - - - *"),
+            "Dwarf does not play in this game",
+            "Dwarf",
+        ),
+        (
+            format!("3/4/5/4/3 Human 0 {start} - - - - *"),
+            "expected the turn number, from 1",
+            "0",
+        ),
+        (
+            "3/4/5/4/3 Human 1 Human:R4M1H1 - - - - *".to_string(),
+            "expected 2 to 5 armies in turn order, separated by `,`, got 1",
+            "Human:R4M1H1",
+        ),
+        (
+            "3/4/5/4/3 Human 1 Human:R4M1H1,Human:R4M1H1 - - - - *".to_string(),
+            "Human is listed twice",
+            "Human",
+        ),
+        (
+            "3/4/5/4/3 Human 1 Human:R4M1,Elf:R4M1H1 - - - - *".to_string(),
+            "expected a Reserve such as R4M1H1 (Regulars, Mounted, Heroes), or out",
+            "R4M1",
+        ),
+        (
+            "3/4/5/4/3 Human 1 Human:R5M1H1,Elf:R4M1H1 - - - - *".to_string(),
+            "Human has 5 Regular units on the map, in Reserve and captured: it starts with 4",
+            "3/4/5/4/3",
+        ),
+        (
+            "3/4/5/4/3 Human 1 Human:R4M1H1:HR1,Elf:R3M1H1 - - - - *".to_string(),
+            "Human's Captured pile holds other armies' units, at least one",
+            "HR1",
+        ),
+        (
+            "3/4/5/4/3 Human 1 Human:R4M1H1:DR1,Elf:R3M1H1 - - - - *".to_string(),
+            "Dwarf does not play in this game: it has no units",
+            "3/4/5/4/3",
+        ),
+        (
+            format!("3/4/5/4/3 Human 1 {start} max-5-units - - - *"),
+            "expected - or optional rules that differ from the defaults: prisoner-exchange, \
+             no-max-5-units, no-arms-race, no-hero-or-mounted",
+            "max-5-units",
+        ),
+        (
+            format!("3/4/5/4/3 Human 1 {start} - Human>Human - - *"),
+            "an army makes no offer to itself",
+            "Human>Human",
+        ),
+        (
+            format!("3/4/5/4/3 Human 1 {start} - - C6 - *"),
+            "C6 is not on the map: row C has hexes C1 to C5",
+            "C6",
+        ),
+        (
+            format!("3/4/5/4/3 Human 1 {start} - - - Elf:3 *"),
+            "expected the number of coin flips, 1 or 2, after the rallying army, e.g. Elf:1",
+            "3",
+        ),
+        (
+            format!("3/4/5/4/3 Human 1 {start} - - - - Dwarf"),
+            "Dwarf does not play in this game",
+            "Dwarf",
+        ),
+    ];
+    for (text, reason, shown) in cases {
+        assert_eq!(
+            refused_position(&text),
+            (reason.to_string(), shown.to_string()),
+            "{text}"
+        );
+    }
 }

@@ -12,6 +12,7 @@ mod action;
 mod board;
 mod diagram;
 mod notation;
+mod position;
 mod rules;
 mod state;
 #[cfg(test)]
@@ -21,8 +22,8 @@ pub use action::{Action, Breach, Kind, Move};
 pub use state::State;
 
 use crate::game::{
-    ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, Setup, SetupError,
-    Side,
+    ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, PositionParseError,
+    Setup, SetupError, Side,
 };
 use board::{Name, HOME, NONE};
 use rules::{check_breach, check_move, do_breach, do_move, Dest, SIDE_NAMES};
@@ -307,5 +308,13 @@ impl Game for BreachTheKeep {
 
     fn diagram(state: &State, style: DiagramStyle) -> String {
         diagram::draw(state, style)
+    }
+
+    fn write_position(state: &State, out: &mut String) {
+        position::write(state, out);
+    }
+
+    fn parse_position(text: &str) -> Result<State, PositionParseError> {
+        position::parse(text)
     }
 }

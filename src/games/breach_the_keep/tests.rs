@@ -62,6 +62,14 @@ fn setup(spec: &str, zone: [u8; 2], keep: [u8; 2], side: u8) -> State {
 
 type Kit = crate::games::testkit::Kit<G>;
 
+/// A position from its notation (`position.rs`), with its turn begun.
+fn at(text: &str) -> State {
+    let mut s = G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
+    assert!(s.pos.invariants_hold());
+    s
+}
+
 /// Parse and apply one action, checking the position's invariants after.
 fn act(s: &mut State, text: &str) -> Result<(), String> {
     Kit::play(s, text)?;
@@ -272,7 +280,8 @@ fn the_first_step_from_the_end_zone_must_be_an_own_entry_cell() {
 
 #[test]
 fn the_entry_cell_must_be_empty() {
-    let mut s = setup("d1:b", [14, 13], [3, 3], W);
+    // A Black single on d1, White to move with 14 pieces in its end zone.
+    let mut s = at("10/9/10/b8/10/9/10 White 14/13 3/3 *");
     assert_eq!(err(&mut s, "Z-d1-d2"), "the entry cell d1 is occupied");
 }
 
@@ -285,7 +294,7 @@ fn pieces_cannot_double_before_they_are_on_the_board() {
 
 #[test]
 fn an_entering_piece_may_double_or_take_on_its_second_step() {
-    let mut s = setup("d2:w e2:b", [12, 13], [3, 3], W);
+    let mut s = at("10/9/10/1w7/1b8/9/10 White 12/13 3/3 *");
     ok(&mut s, "Z-d1-d2");
     assert_eq!(cell_of(&s, "d2").d, 1);
     ok(&mut s, "Z-e1-e2");
@@ -1354,4 +1363,155 @@ fn a_double_mark_is_only_for_a_keep() {
     let e = G::parse_action(&s, "d3:2-d4-d5").unwrap_err();
     assert_eq!(e.offset, 2);
     assert!(e.reason.contains("`:2` marks a double leaving a Keep"));
+}
+
+// ---------------------------------------------------------------- position notation
+
+fn position_of(s: &State) -> String {
+    crate::game::position_text::<G>(s)
+}
+
+/// The reason a position text is refused, and the text it points at.
+fn refused_position(text: &str) -> (String, String) {
+    let e = G::parse_position(text).expect_err(text);
+    (e.reason, text[e.offset..e.offset + e.len].to_string())
+}
+
+#[test]
+fn start_position_notation() {
+    // Seven empty columns (10, 9, 10, ... cells), White to move, 14 pieces
+    // in each end zone, home Keeps of value 3.
+    let text = "10/9/10/9/10/9/10 White 14/14 3/3 *";
+    assert_eq!(position_of(&new()), text);
+    let s = at(text);
+    assert_eq!(s.pos, new().pos);
+    let keeps = new_game_with(&[("WhiteKeep", "2"), ("BlackKeep", "5")]).unwrap();
+    assert_eq!(position_of(&keeps), "10/9/10/9/10/9/10 White 14/14 2/5 *");
+}
+
+#[test]
+fn position_writes_keeps_in_brackets_doubles_first() {
+    // a10 a Black single; the Keep c3 a White double and single; d6 a
+    // White double. Column a from row 1: 9 empty, then b.
+    let s = setup("d6:W a10:b c3:wW", [0, 2], [1, 4], B);
+    let text = "9b/9/2[Ww]7/5W3/10/9/10 Black 0/2 1/4 *";
+    assert_eq!(position_of(&s), text);
+    let back = at(text);
+    assert_eq!(back.pos, s.pos);
+    assert_eq!(legal(&back), legal(&s));
+}
+
+#[test]
+fn finished_games_state_the_winner_and_how() {
+    let mut s = new();
+    G::resign(&mut s, Side(1));
+    let text = "10/9/10/9/10/9/10 White 14/14 3/3 White:resignation";
+    assert_eq!(position_of(&s), text);
+    assert_eq!(G::summary(&at(text)), G::summary(&s));
+    let s = G::parse_position("10/9/10/9/10/9/10 Black 2/0 1/3 Black:points").unwrap();
+    assert_eq!(
+        G::summary(&s),
+        "Black won: White has 4 points in play, fewer than the 6 needed to breach Black's \
+         home Keep; White 4 points in play, Black 0"
+    );
+}
+
+#[test]
+fn malformed_positions_are_refused_with_a_reason() {
+    let cases = [
+        (
+            "10/9/10/9/10/9/10 White 14/14 3/3",
+            "the result field is missing: a position has 5 fields: board, side, zones, keeps, \
+             result",
+            "3",
+        ),
+        (
+            "2w7/9/10/9/10/9/10 White 13/14 3/3 *",
+            "a3 is a Keep: write its stacks in brackets, e.g. [w]",
+            "w",
+        ),
+        (
+            "1[w]8/9/10/9/10/9/10 White 13/14 3/3 *",
+            "a2 is not a Keep: brackets hold a Keep's stacks",
+            "[w]",
+        ),
+        (
+            "2[wb]7/9/10/9/10/9/10 White 13/13 3/3 *",
+            "a Keep holds the stacks of one side only",
+            "[wb]",
+        ),
+        (
+            "2[wwww]7/9/10/9/10/9/10 White 10/14 3/3 *",
+            "the Keep a3 holds at most three stacks",
+            "[wwww]",
+        ),
+        (
+            "2[wW]7/9/10/9/10/9/10 White 11/14 3/3 *",
+            "in a Keep, write the doubles first, e.g. [Ww]",
+            "[wW]",
+        ),
+        (
+            "2[]7/9/10/9/10/9/10 White 14/14 3/3 *",
+            "the Keep a3 is empty: count it among the empty cells",
+            "[]",
+        ),
+        (
+            "10/10/10/9/10/9/10 White 14/14 3/3 *",
+            "column b has more than its 9 cells",
+            "10",
+        ),
+        (
+            "10/8/10/9/10/9/10 White 14/14 3/3 *",
+            "column b has 8 cells, expected 9",
+            "8",
+        ),
+        (
+            "10/9/10/9/10/9 White 14/14 3/3 *",
+            "the board has 6 columns, expected 7 (a to g, separated by `/`)",
+            "10/9/10/9/10/9",
+        ),
+        (
+            "10/9/10/9/10/9/55 White 14/14 3/3 *",
+            "column g has more than its 10 cells",
+            "55",
+        ),
+        (
+            "10/9/10/9/10/9/10 White 14/15 3/3 *",
+            "expected the pieces in White's and Black's end zones, e.g. 14/14",
+            "14/15",
+        ),
+        (
+            "10/9/10/9/10/9/10 White 14/14 3/7 *",
+            "expected the values of White's and Black's home Keeps, 1 to 6, e.g. 3/3",
+            "3/7",
+        ),
+        (
+            "W9/9/10/9/10/9/10 White 13/14 3/3 *",
+            "White has 15 pieces on the board and in its end zone: a side has 14",
+            "W9/9/10/9/10/9/10",
+        ),
+        (
+            "10/9/10/9/10/9/10 Red 14/14 3/3 *",
+            "expected the side to move, White or Black, not `Red`",
+            "Red",
+        ),
+        (
+            "10/9/10/9/10/9/10 White 14/14 3/3 White:stalemate",
+            "expected how the game was won: home-breach, points or resignation",
+            "stalemate",
+        ),
+        (
+            "10/9/1x8/9/10/9/10 White 14/14 3/3 *",
+            "`x` is not a cell's content: expected w W (a White single or double), b B (Black), \
+             [..] (a Keep's stacks) or a number (empty cells)",
+            "x",
+        ),
+    ];
+    for (text, reason, shown) in cases {
+        assert_eq!(
+            refused_position(text),
+            (reason.to_string(), shown.to_string()),
+            "{text}"
+        );
+    }
 }

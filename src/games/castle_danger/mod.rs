@@ -6,6 +6,7 @@ pub mod action;
 pub mod board;
 mod diagram;
 pub mod notation;
+pub mod position;
 pub mod rules;
 pub mod state;
 
@@ -13,8 +14,8 @@ pub mod state;
 mod tests;
 
 use crate::game::{
-    ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, Setup, SetupError,
-    Side,
+    ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, PositionParseError,
+    Setup, SetupError, Side,
 };
 
 pub use action::{Action, Route};
@@ -158,5 +159,13 @@ impl Game for CastleDanger {
 
     fn diagram(state: &State, style: DiagramStyle) -> String {
         diagram::draw(state, style)
+    }
+
+    fn write_position(state: &State, out: &mut String) {
+        position::write(state, out);
+    }
+
+    fn parse_position(text: &str) -> Result<State, PositionParseError> {
+        position::parse(text)
     }
 }

@@ -52,6 +52,13 @@ fn position(to_move: Side, spec: &str) -> State {
     s
 }
 
+/// A position from its notation (`position.rs`), with its turn begun.
+fn at(text: &str) -> State {
+    let mut s = G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
+    s
+}
+
 fn parse(s: &State, text: &str) -> Action {
     G::parse_action(s, text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
 }
@@ -266,7 +273,7 @@ fn add_is_free_with_fewer_movable_pieces() {
     ok(&mut s, "+C");
     assert_eq!(left(&s), 6);
     // Walls and Fire are not movable pieces.
-    let mut s = position(BLUE, "Kc1 kg9 #a9 #b9 fa3");
+    let mut s = at("##4k/7/7/7/7/7/f6/7/2K4 Blue *");
     ok(&mut s, "+W");
     assert_eq!(left(&s), 1);
 }
@@ -1179,4 +1186,179 @@ fn random_self_play_keeps_the_contract() {
     }
     eprintln!("{finished} of 200 random games ended");
     assert!(finished > 0, "no random game ended");
+}
+
+// ---- Position notation ----
+
+fn position_of(s: &State) -> String {
+    crate::game::position_text::<G>(s)
+}
+
+/// The reason a position text is refused, and the text it points at.
+fn refused_position(text: &str) -> (String, String) {
+    let e = G::parse_position(text).expect_err(text);
+    (e.reason, text[e.offset..e.offset + e.len].to_string())
+}
+
+#[test]
+fn start_position_notation() {
+    // Rows 9 to 1: Red King c9 and Wizard e9, Walls c8 e8, five empty rows
+    // (7, 6, the river 5, 4, 3), Walls c2 e2, Blue King c1 and Wizard e1.
+    let text = "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *";
+    assert_eq!(position_of(&new_game()), text);
+    let s = at(text);
+    assert_eq!(s.cells, new_game().cells);
+    assert_eq!(legal_texts(&s), legal_texts(&new_game()));
+}
+
+#[test]
+fn position_shows_fire_walls_and_fired_cannons() {
+    // Red to move: Blue's Fire on c9 and Blue's fired Cannon on c4 stay
+    // until Blue's turn begins.
+    let s = position(RED, "Kc2 Wc1 We1 #e2 #b3 Cc4! kb8 bd8 #e8 #d7 Fc9 we9");
+    let text = "2F1w2/1k1b#2/3#3/7/7/2C!4/1#5/2K1#2/2W1W2 Red *";
+    assert_eq!(position_of(&s), text);
+    let back = at(text);
+    assert_eq!(back.cells, s.cells);
+    assert_eq!(back.to_move(), RED);
+}
+
+#[test]
+fn a_fired_cannon_keeps_its_mark_until_its_owner_moves_again() {
+    let mut s = at("6k/7/7/7/7/7/7/2C4/6K Blue *");
+    ok(&mut s, "Cc2*c4");
+    G::end_turn(&mut s).unwrap();
+    assert_eq!(position_of(&s), "6k/7/7/7/7/2F4/7/2C!4/6K Red *");
+    // Red's turn begins and ends: Blue's Fire and mark stay.
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
+    G::end_turn(&mut s).unwrap();
+    assert_eq!(position_of(&s), "6k/7/7/7/7/2F4/7/2C!4/6K Blue *");
+    G::begin_turn(&mut s, &mut Undrawn).unwrap();
+    assert_eq!(position_of(&s), "6k/7/7/7/7/7/7/2C4/6K Blue *");
+}
+
+#[test]
+fn finished_games_state_the_winner_and_how() {
+    let mut s = at("6k/7/7/7/7/7/7/6C/WWK4 Blue *");
+    ok(&mut s, "Cg2*g9");
+    assert_eq!(
+        position_of(&s),
+        "6F/7/7/7/7/7/7/6C!/WWK4 Blue Blue:King-hit-g9"
+    );
+    let back = at(&position_of(&s));
+    assert_eq!(G::summary(&back), "Blue won: Red's King was hit on g9");
+    let mut s = new_game();
+    G::resign(&mut s, RED);
+    let text = "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue Blue:resignation";
+    assert_eq!(position_of(&s), text);
+    assert_eq!(G::summary(&at(text)), "Blue won: Red resigned");
+}
+
+#[test]
+fn malformed_positions_are_refused_with_a_reason() {
+    let cases = [
+        (
+            "",
+            "empty position: a position has 3 fields: board, side, result",
+            "",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue",
+            "the result field is missing: a position has 3 fields: board, side, result",
+            "e",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2  Blue *",
+            "fields are separated by single spaces",
+            " ",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue * x",
+            "unexpected text after the result field: a position has 3 fields: board, side, result",
+            "x",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/1K5/7/7/2#1#2/3W2 Blue *",
+            "b5 is in the river: nothing stands in row 5, write it 7",
+            "K",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W3 Blue *",
+            "row 1 has more than 7 squares",
+            "2K1W3",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W1 Blue *",
+            "row 1 has 6 squares, expected 7",
+            "2K1W1",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/2#1#2/2K1W2 Blue *",
+            "the board has 8 rows, expected 9 (row 9 first, separated by `/`)",
+            "2k1w2/2#1#2/7/7/7/7/2#1#2/2K1W2",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W!2 Blue *",
+            "`!` marks a fired Cannon: it follows C or c",
+            "!",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1X2 Blue *",
+            "`X` is not a square's content: expected K W B C (Blue), k w b c (Red), # (a \
+             Wall), F or f (Blue or Red Fire) or a digit 1-7 (empty squares)",
+            "X",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W11 Blue *",
+            "write a run of empty squares as one digit (e.g. 7, not 43)",
+            "1",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/#6/7/2#1#2/2K1W2 Blue *",
+            "a4 is sand: no Wall stands there",
+            "#",
+        ),
+        (
+            "2kFw2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *",
+            "d9 is a Portal: no Fire stays there",
+            "F",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1WK1 Blue *",
+            "Blue has 2 Kings: a side has one",
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1WK1",
+        ),
+        (
+            "4w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *",
+            "Red has no King on the board",
+            "4w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 blue *",
+            "expected the side to move, Blue or Red, not `blue`",
+            "blue",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue Blue:checkmate",
+            "expected how the game was won: King-hit-<square> or resignation",
+            "checkmate",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue Blue:King-hit-h9",
+            "expected the square where the King was hit, e.g. d7",
+            "h9",
+        ),
+        (
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue Blue:King-hit-c9",
+            "Red's King was hit, so it is no longer on the board",
+            "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2",
+        ),
+    ];
+    for (text, reason, shown) in cases {
+        assert_eq!(
+            refused_position(text),
+            (reason.to_string(), shown.to_string()),
+            "{text}"
+        );
+    }
 }

@@ -1,0 +1,359 @@
+//! The position notation (`notation-spec.md` 7, "Position notation"):
+//! `<board> <side> <zones> <keeps> <result>`, e.g. the start position
+//! `10/9/10/9/10/9/10 White 14/14 3/3 *`.
+//!
+//! - board: the columns a to g, separated by `/`, each from row 1 up; `w`
+//!   a White single, `W` a White double, `b`/`B` the same for Black, a
+//!   Keep holding stacks in brackets, doubles first (`[Ww]`), and a number
+//!   for that many empty cells (an empty Keep is an empty cell);
+//! - side: the side to move, `White` or `Black`;
+//! - zones: the pieces in White's and in Black's end zone, `14/14`;
+//! - keeps: the values of White's and Black's home Keeps, `3/3`;
+//! - result: `*` while the game goes on, else the winner and how:
+//!   `White:home-breach`, `White:points` (Black's points in play fell short
+//!   of breaching White's home Keep) or `White:resignation`.
+//!
+//! Gates are not written: whether one is open follows from its flanking
+//! Keeps. Points in play are counted from the pieces. Taken between turns,
+//! a position has no movement points used and no locked pieces.
+
+use nom::branch::alt;
+use nom::character::complete::{char, digit1, one_of};
+use nom::combinator::map;
+use nom::multi::many0;
+use nom::sequence::delimited;
+use nom::{IResult, Parser};
+
+use crate::game::{position_fields, PositionField, PositionParseError};
+
+use super::board::{cell, is_keep, Name, COL_LEN, NCOLS, NONE};
+use super::rules::SIDE_NAMES;
+use super::state::{Cell, Pos, State, WinReason};
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+const FIELDS: [&str; 5] = ["board", "side", "zones", "keeps", "result"];
+
+/// Pieces of each side at the start.
+const PIECES: u32 = 14;
+
+const TOKENS: &str = "expected w W (a White single or double), b B (Black), [..] (a Keep's \
+                      stacks) or a number (empty cells)";
+
+fn push_stacks(out: &mut String, c: &Cell) {
+    let (single, double) = if c.owner == 0 { ('w', 'W') } else { ('b', 'B') };
+    for _ in 0..c.d {
+        out.push(double);
+    }
+    for _ in 0..c.s {
+        out.push(single);
+    }
+}
+
+/// Append the position notation of `state`.
+pub fn write(state: &State, out: &mut String) {
+    let pos = &state.pos;
+    for col in 0..NCOLS as u8 {
+        if col > 0 {
+            out.push('/');
+        }
+        let mut empty = 0u8;
+        for row in 1..=COL_LEN[usize::from(col)] {
+            let c = cell(col, row);
+            let content = pos.cells[usize::from(c)];
+            if content.is_empty() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            if is_keep(c) {
+                out.push('[');
+                push_stacks(out, &content);
+                out.push(']');
+            } else {
+                push_stacks(out, &content);
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out.push(' ');
+    out.push_str(SIDE_NAMES[usize::from(pos.side & 1)]);
+    out.push_str(&format!(
+        " {}/{} {}/{} ",
+        pos.zone[0], pos.zone[1], pos.keep_value[0], pos.keep_value[1]
+    ));
+    if pos.over() {
+        out.push_str(SIDE_NAMES[usize::from(pos.winner & 1)]);
+        out.push_str(match pos.reason {
+            WinReason::HomeBreach => ":home-breach",
+            WinReason::Points => ":points",
+            WinReason::Resigned => ":resignation",
+        });
+    } else {
+        out.push('*');
+    }
+}
+
+/// One token of a column: a run of empty cells, one stack, or a Keep's
+/// stacks (side, singles, doubles, written in canonical order).
+enum Token<'a> {
+    Empty(&'a str),
+    Stack(char),
+    Keep(Vec<char>),
+}
+
+fn stack(i: &str) -> Res<'_, char> {
+    one_of("wWbB").parse(i)
+}
+
+fn token(i: &str) -> Res<'_, Token<'_>> {
+    alt((
+        map(digit1, Token::Empty),
+        map(stack, Token::Stack),
+        map(delimited(char('['), many0(stack), char(']')), Token::Keep),
+    ))
+    .parse(i)
+}
+
+/// Add the stacks `letters` to `c`, all of one side.
+fn fill(c: &mut Cell, letters: &[char]) -> Result<(), String> {
+    for &l in letters {
+        let owner = if l.eq_ignore_ascii_case(&'w') { 0 } else { 1 };
+        if c.owner != NONE && c.owner != owner {
+            return Err("a Keep holds the stacks of one side only".to_string());
+        }
+        c.owner = owner;
+        if l.is_ascii_uppercase() {
+            c.d += 1;
+        } else {
+            c.s += 1;
+        }
+    }
+    Ok(())
+}
+
+fn column(
+    f: &PositionField<'_>,
+    col: u8,
+    rest: &mut &str,
+    pos: &mut Pos,
+) -> Result<(), PositionParseError> {
+    let len = COL_LEN[usize::from(col)];
+    let name = char::from(b'a' + col);
+    let col_start = *rest;
+    let mut row = 1u8;
+    let mut last_empty = false;
+    while !rest.is_empty() && !rest.starts_with('/') {
+        let here = *rest;
+        let (r, tok) = token(here).map_err(|_| {
+            let bad = here.chars().next().unwrap_or(' ');
+            if bad == '[' {
+                f.err(
+                    here,
+                    here.len().min(5),
+                    "a Keep's stacks are w W b B between [ and ], e.g. [Ww]",
+                )
+            } else {
+                f.err(
+                    here,
+                    1,
+                    format!("`{bad}` is not a cell's content: {TOKENS}"),
+                )
+            }
+        })?;
+        let used = here.len() - r.len();
+        let is_empty = matches!(tok, Token::Empty(_));
+        let n = match &tok {
+            Token::Empty(_) if last_empty => {
+                return Err(f.err(
+                    here,
+                    used,
+                    "write a run of empty cells as one number (e.g. 10, not 55)",
+                ))
+            }
+            Token::Empty(d) => match d.parse::<u8>() {
+                Ok(n) if n >= 1 => n,
+                _ => return Err(f.err(here, used, "an empty run is 1 to 10 cells")),
+            },
+            _ => 1,
+        };
+        if u32::from(row) + u32::from(n) > u32::from(len) + 1 {
+            return Err(f.err(
+                col_start,
+                col_start.len() - r.len(),
+                format!("column {name} has more than its {len} cells"),
+            ));
+        }
+        let c = cell(col, row);
+        let at = Name(c);
+        let content = &mut pos.cells[usize::from(c)];
+        match tok {
+            Token::Empty(_) => {}
+            Token::Stack(l) => {
+                if is_keep(c) {
+                    return Err(f.err(
+                        here,
+                        used,
+                        format!("{at} is a Keep: write its stacks in brackets, e.g. [{l}]"),
+                    ));
+                }
+                fill(content, &[l]).map_err(|why| f.err(here, used, why))?;
+            }
+            Token::Keep(letters) => {
+                if !is_keep(c) {
+                    return Err(f.err(
+                        here,
+                        used,
+                        format!("{at} is not a Keep: brackets hold a Keep's stacks"),
+                    ));
+                }
+                if letters.is_empty() {
+                    return Err(f.err(
+                        here,
+                        used,
+                        format!("the Keep {at} is empty: count it among the empty cells"),
+                    ));
+                }
+                if letters.len() > 3 {
+                    return Err(f.err(
+                        here,
+                        used,
+                        format!("the Keep {at} holds at most three stacks"),
+                    ));
+                }
+                if letters
+                    .windows(2)
+                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+                {
+                    return Err(f.err(here, used, "in a Keep, write the doubles first, e.g. [Ww]"));
+                }
+                fill(content, &letters).map_err(|why| f.err(here, used, why))?;
+            }
+        }
+        last_empty = is_empty;
+        row += n;
+        *rest = r;
+    }
+    if row <= len {
+        return Err(f.err(
+            col_start,
+            col_start.len() - rest.len(),
+            format!("column {name} has {} cells, expected {len}", row - 1),
+        ));
+    }
+    Ok(())
+}
+
+fn board(f: &PositionField<'_>, pos: &mut Pos) -> Result<(), PositionParseError> {
+    let mut rest = f.value;
+    for col in 0..NCOLS as u8 {
+        column(f, col, &mut rest, pos)?;
+        if col + 1 < NCOLS as u8 {
+            rest = rest.strip_prefix('/').ok_or_else(|| {
+                f.whole(format!(
+                    "the board has {} columns, expected 7 (a to g, separated by `/`)",
+                    col + 1
+                ))
+            })?;
+        }
+    }
+    if !rest.is_empty() {
+        return Err(f.err(
+            rest,
+            rest.len(),
+            "the board has more than 7 columns (a to g, separated by `/`)",
+        ));
+    }
+    Ok(())
+}
+
+fn side(f: &PositionField<'_>, text: &str, what: &str) -> Result<u8, PositionParseError> {
+    match text {
+        "White" => Ok(0),
+        "Black" => Ok(1),
+        _ => Err(f.err(
+            f.value,
+            text.len(),
+            format!("expected {what}, White or Black, not `{text}`"),
+        )),
+    }
+}
+
+/// Two numbers `a/b`, each within `range`.
+fn pair(
+    f: &PositionField<'_>,
+    range: std::ops::RangeInclusive<u8>,
+    what: &str,
+) -> Result<[u8; 2], PositionParseError> {
+    let bad = || f.whole(format!("expected {what}"));
+    let (a, b) = f.value.split_once('/').ok_or_else(bad)?;
+    let num = |t: &str| -> Result<u8, PositionParseError> {
+        let parsed: Res<'_, &str> = digit1.parse(t);
+        match parsed {
+            Ok(("", d)) => d
+                .parse::<u8>()
+                .ok()
+                .filter(|n| range.contains(n))
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        }
+    };
+    Ok([num(a)?, num(b)?])
+}
+
+/// Read a position.
+pub fn parse(text: &str) -> Result<State, PositionParseError> {
+    let [b, s, z, k, r] = position_fields(text, FIELDS)?;
+    let mut pos = Pos::start([3, 3]);
+    board(&b, &mut pos)?;
+    pos.side = side(&s, s.value, "the side to move")?;
+    pos.zone = pair(
+        &z,
+        0..=14,
+        "the pieces in White's and Black's end zones, e.g. 14/14",
+    )?;
+    pos.keep_value = pair(
+        &k,
+        1..=6,
+        "the values of White's and Black's home Keeps, 1 to 6, e.g. 3/3",
+    )?;
+    if r.value != "*" {
+        let hint = "expected the result: * while the game goes on, else e.g. White:home-breach, \
+                    White:points or White:resignation";
+        let (winner, how) = r.value.split_once(':').ok_or_else(|| r.whole(hint))?;
+        pos.winner = side(&r, winner, "the winner")?;
+        pos.reason = match how {
+            "home-breach" => WinReason::HomeBreach,
+            "points" => WinReason::Points,
+            "resignation" => WinReason::Resigned,
+            _ => {
+                return Err(r.err(
+                    how,
+                    how.len(),
+                    "expected how the game was won: home-breach, points or resignation",
+                ))
+            }
+        };
+    }
+    for (i, name) in SIDE_NAMES.iter().enumerate() {
+        let on_board: u32 = pos
+            .cells
+            .iter()
+            .filter(|c| usize::from(c.owner) == i)
+            .map(|c| u32::from(c.s) + 2 * u32::from(c.d))
+            .sum();
+        let all = on_board + u32::from(pos.zone[i]);
+        if all > PIECES {
+            return Err(b.whole(format!(
+                "{name} has {all} pieces on the board and in its end zone: a side has 14"
+            )));
+        }
+    }
+    pos.recount();
+    Ok(State::from_pos(pos))
+}
