@@ -583,7 +583,7 @@ fn split_proofs<'a>(
 ) -> Result<Option<(Before<'a>, Vec<Proof<'a>>)>, ParseError> {
     // Work on the source text of the span (a proof never holds comments).
     let s = &text[span.range()];
-    let Some(k) = PROOF_WORDS.iter().filter_map(|w| find_word(s, w)).min() else {
+    let Some(k) = first_proof_word(s) else {
         return Ok(None);
     };
     let mut cursor = ProofCursor {
@@ -600,11 +600,10 @@ fn split_proofs<'a>(
         return Ok(Some((None, proofs)));
     }
     let before_span = Span::new(span.start, span.start + before_text.len());
-    let word_len = |o: &str| PROOF_WORDS.iter().filter_map(|w| find_word(o, w)).min();
     let before = match item {
         Cow::Borrowed(_) => Cow::Borrowed(&text[before_span.range()]),
         Cow::Owned(o) => {
-            let cut = word_len(o).unwrap_or(o.len());
+            let cut = first_proof_word(o).unwrap_or(o.len());
             Cow::Owned(o[..cut].trim_end().to_owned())
         }
     };
@@ -699,21 +698,31 @@ impl<'a> ProofCursor<'a> {
     fn hex<const N: usize>(&mut self, wrong: &str) -> Result<[u8; N], ParseError> {
         self.skip_space();
         let start = self.at;
-        let mut digits = Vec::with_capacity(2 * N);
-        let bytes = self.text.as_bytes();
-        while digits.len() < 2 * N && self.at < self.end {
+        let bytes = &self.text.as_bytes()[..self.end];
+        let mut value = [0u8; N];
+        // The common case: the digits in one piece, then white space.
+        let rest = &bytes[start..];
+        if rest.len() >= 2 * N
+            && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace)
+            && hex::decode_to_slice(&rest[..2 * N], &mut value).is_ok()
+        {
+            self.at += 2 * N;
+            return Ok(value);
+        }
+        // Nibbles read so far; white space between digits is skipped.
+        let mut nibbles = 0;
+        while nibbles < 2 * N && self.at < self.end {
             let b = bytes[self.at];
-            if b.is_ascii_hexdigit() {
-                digits.push(b);
+            if let Some(v) = hex_value(b) {
+                value[nibbles / 2] = value[nibbles / 2] << 4 | v;
+                nibbles += 1;
             } else if !b.is_ascii_whitespace() {
                 break;
             }
             self.at += 1;
         }
-        let glued =
-            bytes.get(self.at).is_some_and(|b| !b.is_ascii_whitespace()) && self.at < self.end;
-        let mut value = [0u8; N];
-        if digits.len() != 2 * N || glued || hex::decode_to_slice(&digits, &mut value).is_err() {
+        let glued = bytes.get(self.at).is_some_and(|b| !b.is_ascii_whitespace());
+        if nibbles != 2 * N || glued {
             let rest = &self.text[self.at..self.end];
             let end = self.at + rest.find(char::is_whitespace).unwrap_or(rest.len());
             return Err(ParseError::new(Span::new(start, end.max(start + 1)), wrong));
@@ -722,14 +731,43 @@ impl<'a> ProofCursor<'a> {
     }
 }
 
-/// The byte offset of `word` (ASCII, any case) as a whole word in `s`.
-fn find_word(s: &str, word: &str) -> Option<usize> {
-    let (b, w) = (s.as_bytes(), word.as_bytes());
-    (0..=b.len().checked_sub(w.len())?).find(|&k| {
-        b[k..k + w.len()].eq_ignore_ascii_case(w)
-            && (k == 0 || b[k - 1].is_ascii_whitespace())
-            && b.get(k + w.len()).is_none_or(|c| c.is_ascii_whitespace())
-    })
+/// The value of one hexadecimal digit.
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The byte offset of the first proof word ([`PROOF_WORDS`], any case)
+/// standing as a whole word in `s`: one pass over its words.
+fn first_proof_word(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        if b[k].is_ascii_whitespace() {
+            k += 1;
+            continue;
+        }
+        let len = b[k..]
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(b.len() - k);
+        let word = &b[k..k + len];
+        // Proof words are 3 to 6 letters: most words are passed over by
+        // their length alone.
+        if (3..=6).contains(&len)
+            && PROOF_WORDS
+                .iter()
+                .any(|w| w.as_bytes().eq_ignore_ascii_case(word))
+        {
+            return Some(k);
+        }
+        k += len;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@ struct Slot {
 #[derive(Clone, Debug)]
 pub(super) struct Hidden {
     slots: Vec<Vec<Slot>>,
+    /// Whether any side has a slot (fixed at the start: read on every
+    /// line, so kept rather than recounted).
+    any: bool,
     /// Per side, the slots the rules open once every side has committed.
     after_setup: Vec<&'static [&'static str]>,
     /// Per side, the audit's verdict once its closing line is played:
@@ -42,20 +45,22 @@ pub enum SetupStep {
 impl Hidden {
     /// The hidden values of these sides in the starting position.
     pub(super) fn new<G: Game>(state: &G::State, sides: &[Side]) -> Self {
+        let slots: Vec<Vec<Slot>> = sides
+            .iter()
+            .map(|&side| {
+                G::hidden_slots(state, side)
+                    .iter()
+                    .map(|&name| Slot {
+                        name,
+                        digest: None,
+                        opened: None,
+                    })
+                    .collect()
+            })
+            .collect();
         Hidden {
-            slots: sides
-                .iter()
-                .map(|&side| {
-                    G::hidden_slots(state, side)
-                        .iter()
-                        .map(|&name| Slot {
-                            name,
-                            digest: None,
-                            opened: None,
-                        })
-                        .collect()
-                })
-                .collect(),
+            any: slots.iter().any(|s| !s.is_empty()),
+            slots,
             after_setup: sides
                 .iter()
                 .map(|&side| G::opened_after_setup(state, side))
@@ -68,6 +73,9 @@ impl Hidden {
     /// commits, in turn order; then every side opens what the rules open
     /// after the set-up, in turn order.
     pub(super) fn setup_due(&self) -> Option<(usize, SetupStep)> {
+        if !self.any {
+            return None;
+        }
         let committed = |i: usize| self.slots[i].iter().all(|s| s.digest.is_some());
         if let Some(i) = (0..self.slots.len()).find(|&i| !committed(i)) {
             return Some((i, SetupStep::Commit));
@@ -84,6 +92,9 @@ impl Hidden {
     /// The side whose closing line of openings is due once the rules ended
     /// the game: the first in turn order that still holds hidden values.
     pub(super) fn audit_due(&self) -> Option<usize> {
+        if !self.any {
+            return None;
+        }
         (0..self.slots.len()).find(|&i| {
             self.audited[i].is_none() && self.slots[i].iter().any(|s| s.opened.is_none())
         })
@@ -91,7 +102,7 @@ impl Hidden {
 
     /// Whether any side has hidden values at all.
     pub(super) fn any(&self) -> bool {
-        self.slots.iter().any(|s| !s.is_empty())
+        self.any
     }
 
     /// Side `index`'s opened value of `slot`.
