@@ -222,3 +222,87 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     text.push_str(&log);
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{
+        ActionParseError, Chance, DiagramStyle, Illegal, OptionTag, Outcome, PositionParseError,
+        Setup, SetupError,
+    };
+    use crate::record::Source;
+
+    /// Two sides that pass forever: a game that never ends by itself.
+    #[derive(Debug)]
+    struct Waiting;
+
+    impl Game for Waiting {
+        type State = u32;
+        type Action = ();
+        const ID: &'static str = "waiting";
+        const TITLE: &'static str = "Waiting";
+        const SIDES: &'static [&'static str] = &["A", "B"];
+        const MIN_SIDES: usize = 2;
+        const MAX_SIDES: usize = 2;
+        const OPTIONS: &'static [OptionTag] = &[];
+
+        fn new_game(_: &Setup<'_>) -> Result<u32, SetupError> {
+            Ok(0)
+        }
+        fn to_move(turns: &u32) -> Side {
+            Side((turns % 2) as u8)
+        }
+        fn outcome(_: &u32) -> Outcome {
+            Outcome::Ongoing
+        }
+        fn begin_turn(_: &mut u32, _: &mut dyn Chance) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn parse_action(_: &u32, text: &str) -> Result<(), ActionParseError> {
+            Err(ActionParseError::new(0, text.len(), "no actions"))
+        }
+        fn apply(_: &mut u32, _: ()) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn end_turn(turns: &mut u32) -> Result<(), Illegal> {
+            *turns += 1;
+            Ok(())
+        }
+        fn resign(_: &mut u32, _: Side) {}
+        fn write_action(_: &(), _: &mut String) {}
+        fn legal_actions(_: &u32, _: &mut Vec<()>) {}
+        fn summary(_: &u32) -> String {
+            String::new()
+        }
+        fn turn_comment(_: &u32, _: &u32) -> String {
+            String::new()
+        }
+        fn diagram(_: &u32, _: DiagramStyle) -> String {
+            String::new()
+        }
+        fn write_position(_: &u32, _: &mut String) {}
+        fn parse_position(text: &str) -> Result<u32, PositionParseError> {
+            Err(PositionParseError::within(
+                text,
+                0,
+                text.len(),
+                "a test game has no position notation",
+            ))
+        }
+    }
+
+    #[test]
+    fn self_play_stops_when_a_hash_chain_is_used_up() {
+        let mut options = Options::new::<Waiting>(7, 2);
+        options.max_turns = 3 * CHAIN_LENGTH;
+        let text = record::<Waiting>(&options).expect("self-play stops cleanly");
+        // A side's chain holds CHAIN_LENGTH reveals: A and B write that many
+        // lines each, and A's next line would need a reveal past the chain.
+        let source = Source::new(text.as_bytes()).expect("a record");
+        let parsed = crate::record::parse(&source).expect("it parses");
+        assert_eq!(parsed.turns.len() as u32, 2 * CHAIN_LENGTH);
+        let referee = crate::referee::replay::<Waiting>(&parsed, |_, _| {}).expect("it replays");
+        assert_eq!(referee.to_move(), Some(Side(0)));
+        assert_eq!(referee.lines_of(Side(0)), CHAIN_LENGTH);
+    }
+}
