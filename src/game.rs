@@ -98,6 +98,21 @@ pub struct Demand {
     pub slot: &'static str,
 }
 
+/// A hidden choice made before the game (spec section 3.7), as
+/// `herald setup --NAME TEXT` takes it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SetupChoice {
+    /// The option's name, e.g. `army`.
+    pub name: &'static str,
+    /// What to write, for `--help` and errors, e.g. `one letter per
+    /// back-row square, a to j: R, P or S`.
+    pub help: &'static str,
+    /// When the player may leave the choice to chance: the letters of which
+    /// herald draws one per slot, from the operating system's randomness
+    /// (never from anything in the record). `None`: the player must choose.
+    pub random: Option<&'static str>,
+}
+
 impl Outcome {
     /// True once the game is over.
     pub fn is_over(self) -> bool {
@@ -571,6 +586,30 @@ pub trait Game: Sized + 'static {
     /// By default what anyone sees.
     fn view(state: &Self::State, _viewer: Side, _values: &[(&str, &str)]) -> Self::State {
         state.clone()
+    }
+
+    /// The hidden values a player chooses before committing, each given to
+    /// `herald setup` as `--NAME TEXT` (an army, a set of throws). Empty by
+    /// default.
+    const SETUP_CHOICES: &'static [SetupChoice] = &[];
+
+    /// The slots of `side` that choice `name` (one of
+    /// [`Game::SETUP_CHOICES`]) fills, in the order its text lists them.
+    fn choice_slots(_state: &Self::State, _side: Side, _name: &str) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Read the text of choice `name` for `side`: the value of each of its
+    /// slots, or why the text is no such choice (wrong length, a value
+    /// that cannot stand there). Whether the whole set of values obeys the
+    /// set-up rules is [`Game::audit`]'s to say.
+    fn read_choice(
+        _state: &Self::State,
+        _side: Side,
+        name: &str,
+        _text: &str,
+    ) -> Result<Vec<(&'static str, String)>, Illegal> {
+        illegal!("this game has no {name} to choose")
     }
     /// Append the position notation of `state` to `out`: one line of
     /// ASCII fields separated by single spaces (board, side to move and the

@@ -1818,3 +1818,48 @@ fn fuzzer_found_inputs_are_clean_errors() {
         }
     }
 }
+
+// ---------------------------------------------------------------- setup
+
+#[test]
+fn setup_in_a_game_without_hidden_values_exits_2_and_writes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let record = new_game(dir.path());
+    let key = dir.path().join("blue.key");
+    keygen(&record, "Blue", &key);
+    let record_before = fs::read(&record).unwrap();
+    let key_before = fs::read(&key).unwrap();
+    let output = herald()
+        .arg("setup")
+        .arg(&record)
+        .arg("--key")
+        .arg(&key)
+        .args(["--army", "RPSRRPSPRS"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr_of(&output);
+    assert!(
+        err.contains("Castle Danger has no set-up: the game starts with turn 1 (herald move)"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&record).unwrap(), record_before);
+    assert_eq!(fs::read(&key).unwrap(), key_before);
+}
+
+#[test]
+fn setup_refuses_standard_input_as_the_record() {
+    let dir = TempDir::new().unwrap();
+    let key = dir.path().join("blue.key");
+    let output = herald()
+        .args(["setup", "-", "--key"])
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr_of(&output).contains("setup adds your set-up line to the record file"),
+        "{}",
+        stderr_of(&output)
+    );
+}

@@ -118,6 +118,40 @@ Examples:
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Do your next set-up step in a game with hidden values: commit to
+    /// your choices, or open what the rules open once all have committed.
+    #[command(after_help = "\
+The first call commits: give your choices (they are kept in the key file,
+never in the record; a choice you leave out is drawn at random where the
+game allows it). Each later call writes the openings that are due.
+
+Examples:
+  herald setup game.pbem --key blue.key --army RPSRRPSPRS
+  herald setup game.pbem --key blue.key --army RPSRRPSPRS --throws RPSPRSSPRRPS
+  herald setup game.pbem --key blue.key          (the next step: the openings)")]
+    Setup {
+        /// The game record file.
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        /// Your private key file (from `herald keygen`): your choices are
+        /// kept there, and your salts come from it.
+        #[arg(long, value_name = "KEYFILE")]
+        key: PathBuf,
+        /// Playground Battles: your army, one letter per back-row square from
+        /// a to j, R (Rock), P (Paper) or S (Scissors), at least one of each.
+        #[arg(long, value_name = "LETTERS")]
+        army: Option<String>,
+        /// Playground Battles: your opening throws, 12 letters R, P or S
+        /// (default: drawn at random).
+        #[arg(long, value_name = "LETTERS")]
+        throws: Option<String>,
+        /// Check and print the set-up line, but write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Replay the record and report OK or the first problem.
     #[command(after_help = "\
 Examples:

@@ -18,7 +18,7 @@ use crate::referee::{
 use crate::wallet::Wallet;
 
 /// Version of every JSON schema herald prints (notation-spec.md, "JSON").
-const SCHEMA_VERSION: u32 = 1;
+pub(super) const SCHEMA_VERSION: u32 = 1;
 
 /// Run one command. One arm per command, each only moving the parsed
 /// arguments into the command's struct: a table, long for that reason.
@@ -135,12 +135,39 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
+        Command::Setup {
+            record,
+            key,
+            army,
+            throws,
+            dry_run,
+            format,
+        } => {
+            require_file(
+                &record,
+                "setup adds your set-up line to the record file: name the file",
+            )?;
+            let choices = [("army", army), ("throws", throws)]
+                .into_iter()
+                .filter_map(|(name, text)| text.map(|t| (name, t)))
+                .collect();
+            with_record(
+                &record,
+                format,
+                super::setup::Setup {
+                    key,
+                    choices,
+                    dry_run,
+                    format,
+                },
+            )
+        }
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
 }
 
 /// Writers need a real file, not `-`.
-fn require_file(path: &Path, why: &str) -> Result<(), Failure> {
+pub(super) fn require_file(path: &Path, why: &str) -> Result<(), Failure> {
     if path.as_os_str() == "-" {
         Err(Failure::usage(why))
     } else {
@@ -163,21 +190,21 @@ fn read_stdin_turn() -> Result<String, Failure> {
 }
 
 /// What a command needs of the record it reads.
-struct Ctx<'a> {
-    origin: String,
-    path: &'a Path,
-    source: &'a Source,
-    record: &'a Record<'a>,
+pub(super) struct Ctx<'a> {
+    pub(super) origin: String,
+    pub(super) path: &'a Path,
+    pub(super) source: &'a Source,
+    pub(super) record: &'a Record<'a>,
 }
 
 impl Ctx<'_> {
-    fn problem(&self, e: &RefereeError) -> Failure {
+    pub(super) fn problem(&self, e: &RefereeError) -> Failure {
         Failure::invalid(Problem::from_referee(e, self.source), &self.origin)
     }
 }
 
 /// A command that works on a record of any game.
-trait RecordCommand {
+pub(super) trait RecordCommand {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure>;
 }
 
@@ -197,7 +224,11 @@ fn unknown_game(id: &str) -> String {
     format!("unknown game `{id}`: herald plays {}", GAME_IDS.join(", "))
 }
 
-fn with_record<C: RecordCommand>(path: &Path, format: Format, command: C) -> Result<Exit, Failure> {
+pub(super) fn with_record<C: RecordCommand>(
+    path: &Path,
+    format: Format,
+    command: C,
+) -> Result<Exit, Failure> {
     let result = (|| {
         let source = files::load(path)?;
         let origin = origin(path);
@@ -244,14 +275,14 @@ struct JsonFailure {
     error: super::report::JsonError,
 }
 
-fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
+pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
     out(&format!("{text}\n"))
 }
 
 /// Replay every turn; the referee after the last, or the first problem.
-fn replay_all<G: Game>(
+pub(super) fn replay_all<G: Game>(
     ctx: &Ctx<'_>,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, Failure> {
@@ -264,7 +295,7 @@ fn plain(text: &str) -> String {
     anstream::adapter::strip_str(text).to_string()
 }
 
-fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
+pub(super) fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
     referee.to_move().map(|side| side.name::<G>().into())
 }
 
@@ -289,7 +320,7 @@ fn pending_json<G: Game>(referee: &Referee<G>) -> Vec<JsonPending> {
         .collect()
 }
 
-fn pending_text<G: Game>(referee: &Referee<G>) -> String {
+pub(super) fn pending_text<G: Game>(referee: &Referee<G>) -> String {
     referee
         .pending()
         .map(|p| {
@@ -762,7 +793,7 @@ impl RecordCommand for Fate {
 // ---------------------------------------------------------------- move
 
 /// Read the wallet in the key file at `path`.
-fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
+pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
     let bytes = files::read_bytes(path)?;
     let bad = |why: &str| {
         Failure::usage(format!(
@@ -775,7 +806,7 @@ fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
 }
 
 /// A line that could not be composed, as the command line reports it.
-fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
     match e {
         ComposeError::Wallet(m) => Failure::usage(format!(
             "{} {m}",
@@ -901,7 +932,7 @@ fn only_actions<'t>(
 
 /// Write `line` after the record's last line (quoted as it is), and the
 /// `result` into its Result tag when the game ended; atomically.
-fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
+pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
     let mut text = ctx.source.original().to_owned();
     match ctx.record.turns.last() {
         Some(last) => insert_lines(ctx.source, &mut text, last.lines_end, line, false),

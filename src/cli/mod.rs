@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod files;
 mod report;
+mod setup;
 
 use std::io::Write;
 use std::process::ExitCode;

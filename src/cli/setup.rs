@@ -1,0 +1,268 @@
+//! `herald setup`: the player's next set-up step (spec section 3.7). The
+//! first call takes the player's hidden choices (`--army`, `--throws`),
+//! keeps them in the key file and writes the commitments; a later call
+//! writes the openings the rules call for once every side has committed.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::args::Format;
+use super::commands::{
+    append_line, compose_failure, pending_text, print_json, read_wallet, replay_all, side_to_move,
+    Ctx, RecordCommand, SCHEMA_VERSION,
+};
+use super::files;
+use super::out;
+use super::report::{Exit, Failure};
+use crate::game::{Game, SetupChoice, Side};
+use crate::record::{self, LineKind};
+use crate::referee::{Ending, Line, Referee, SetupStep};
+use crate::wallet::Wallet;
+
+/// `herald setup`, its arguments read.
+pub(super) struct Setup {
+    /// The player's key file.
+    pub(super) key: PathBuf,
+    /// The choices given, as (option name, text): `("army", "RPSRRPSPRS")`.
+    pub(super) choices: Vec<(&'static str, String)>,
+    /// Check and print, write nothing.
+    pub(super) dry_run: bool,
+    /// Output format.
+    pub(super) format: Format,
+}
+
+#[derive(Serialize)]
+struct JsonSetup {
+    schema: u32,
+    ok: bool,
+    /// `S1`, `S2`, ...
+    step: String,
+    side: String,
+    /// `commit` or `open`.
+    action: &'static str,
+    line: String,
+    to_move: Option<String>,
+    phase: &'static str,
+    written: bool,
+}
+
+impl RecordCommand for Setup {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let mut referee = replay_all::<G>(ctx, |_, _| {})?;
+        let key = Some(self.key.as_path());
+        let mut wallet = read_wallet(&self.key)?;
+        let side = referee
+            .open_side()
+            .map_err(|e| compose_failure(e, key, ctx))?;
+        let Some(step) = referee.setup_due() else {
+            return Err(Failure::usage(no_step_due::<G>(&referee)));
+        };
+        let name = side.name::<G>();
+        if !wallet.side().eq_ignore_ascii_case(name) {
+            return Err(Failure::usage(format!(
+                "the set-up step due is {name}'s, and {} is {}'s key file",
+                self.key.display(),
+                wallet.side()
+            )));
+        }
+        let chosen_before = wallet.to_text();
+        match step {
+            SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet)?,
+            SetupStep::Open => {
+                if let Some((flag, _)) = self.choices.first() {
+                    return Err(Failure::usage(format!(
+                        "--{flag}: {name} has committed to its choices; they cannot change now (this step opens what the rules open)"
+                    )));
+                }
+            }
+        }
+        let (_, number) = referee.next_line();
+        let line = Line {
+            kind: LineKind::Setup,
+            number,
+            side: name,
+            entries: Vec::new(),
+            ending: Ending::Actions,
+            proofs: Vec::new(),
+        };
+        let played = referee
+            .compose(line, Some(&wallet))
+            .map_err(|e| compose_failure(e, key, ctx))?;
+        let mut text = String::new();
+        record::write_turn(&played.text(), &mut text);
+        let written = !self.dry_run;
+        if written {
+            if wallet.to_text() != chosen_before {
+                files::write_atomic(&self.key, wallet.to_text().as_bytes())?;
+            }
+            append_line(ctx, &text, None)?;
+        }
+        let action = match step {
+            SetupStep::Commit => "commit",
+            SetupStep::Open => "open",
+        };
+        match self.format {
+            Format::Json => print_json(&JsonSetup {
+                schema: SCHEMA_VERSION,
+                ok: true,
+                step: format!("S{number}"),
+                side: name.into(),
+                action,
+                line: text.trim_end().into(),
+                to_move: side_to_move(&referee),
+                phase: referee.phase().as_str(),
+                written,
+            })?,
+            Format::Text => out(&format!(
+                "{text}{}\n{}{}",
+                next_text::<G>(&referee),
+                pending_text(&referee),
+                if written {
+                    format!("wrote S{number} to {}\n", ctx.origin)
+                } else {
+                    "dry run: nothing written\n".into()
+                }
+            ))?,
+        }
+        Ok(Exit::Ok)
+    }
+}
+
+impl Setup {
+    /// Put the player's choices into `wallet`: those given, else those it
+    /// keeps from an earlier call, else drawn at random where the game
+    /// allows it; then check the whole set against the set-up rules.
+    fn choose<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        side: Side,
+        wallet: &mut Wallet,
+    ) -> Result<(), Failure> {
+        let state = referee.state();
+        let name = side.name::<G>();
+        if let Some((flag, _)) = self
+            .choices
+            .iter()
+            .find(|(flag, _)| !G::SETUP_CHOICES.iter().any(|c| c.name == *flag))
+        {
+            return Err(Failure::usage(format!(
+                "--{flag}: {} has no {flag} to choose{}",
+                G::TITLE,
+                choice_list::<G>()
+            )));
+        }
+        for choice in G::SETUP_CHOICES {
+            let slots = G::choice_slots(state, side, choice.name);
+            let given = self.choices.iter().find(|(flag, _)| *flag == choice.name);
+            let values = match given {
+                Some((flag, text)) => G::read_choice(state, side, choice.name, text)
+                    .map_err(|e| Failure::usage(format!("--{flag} {text}: {e}")))?,
+                None if slots.iter().all(|slot| wallet.chosen(slot).is_some()) => continue,
+                None => match choice.random {
+                    Some(letters) => random_values(slots, letters)?,
+                    None => return Err(Failure::usage(missing(choice, name))),
+                },
+            };
+            for (slot, value) in values {
+                if let Err(e) = G::check_hidden(slot, &value) {
+                    return Err(Failure::usage(format!("--{} {slot}: {e}", choice.name)));
+                }
+                wallet.choose(slot, &value);
+            }
+        }
+        let all = G::hidden_slots(state, side);
+        let values: Vec<(&str, &str)> = all
+            .iter()
+            .filter_map(|&slot| wallet.chosen(slot).map(|v| (slot, v)))
+            .collect();
+        G::audit(state, side, &values).map_err(|e| {
+            let given: Vec<String> = self
+                .choices
+                .iter()
+                .map(|(flag, text)| format!("--{flag} {text}"))
+                .collect();
+            let what = if given.is_empty() {
+                format!("{name}'s set-up")
+            } else {
+                given.join(" ")
+            };
+            Failure::usage(format!("{what}: {e}"))
+        })
+    }
+}
+
+/// Why no set-up step can be written now.
+fn no_step_due<G: Game>(referee: &Referee<G>) -> String {
+    if G::SETUP_CHOICES.is_empty() {
+        format!(
+            "{} has no set-up: the game starts with turn 1 (herald move)",
+            G::TITLE
+        )
+    } else {
+        let (_, number) = referee.next_line();
+        format!("the set-up is over: the game is at turn {number} (herald move)")
+    }
+}
+
+/// What comes next, after a set-up line.
+fn next_text<G: Game>(referee: &Referee<G>) -> String {
+    match (referee.setup_due(), referee.to_move()) {
+        (Some(SetupStep::Commit), Some(side)) => {
+            format!("next: {}'s set-up (its commitments)", side.name::<G>())
+        }
+        (Some(SetupStep::Open), Some(side)) => {
+            format!("next: {}'s set-up (its openings)", side.name::<G>())
+        }
+        (None, Some(side)) => format!("the set-up is complete: turn 1 is {}'s", side.name::<G>()),
+        (_, None) => "the game is over".into(),
+    }
+}
+
+/// The choices a game takes, for a refusal.
+fn choice_list<G: Game>() -> String {
+    let names: Vec<String> = G::SETUP_CHOICES
+        .iter()
+        .map(|c| format!("--{}", c.name))
+        .collect();
+    if names.is_empty() {
+        " (it has no hidden choices)".into()
+    } else {
+        format!(" (its choices: {})", names.join(", "))
+    }
+}
+
+/// A choice the player must make and did not.
+fn missing(choice: &SetupChoice, side: &str) -> String {
+    format!(
+        "{side} has not chosen its {0} yet: add --{0} ({1})",
+        choice.name, choice.help
+    )
+}
+
+/// One letter of `letters` per slot, uniformly at random from the
+/// operating system's random source.
+fn random_values(
+    slots: &'static [&'static str],
+    letters: &str,
+) -> Result<Vec<(&'static str, String)>, Failure> {
+    let letters: Vec<char> = letters.chars().collect();
+    // The largest multiple of the alphabet's size that fits in a byte:
+    // bytes above it are drawn again, so every letter is equally likely.
+    let limit = 256 - 256 % letters.len();
+    let mut values = Vec::with_capacity(slots.len());
+    let mut byte = [0u8; 1];
+    for &slot in slots {
+        loop {
+            getrandom::fill(&mut byte).map_err(|e| {
+                Failure::usage(format!("the operating system gave no random bytes: {e}"))
+            })?;
+            if usize::from(byte[0]) < limit {
+                break;
+            }
+        }
+        let letter = letters[usize::from(byte[0]) % letters.len()];
+        values.push((slot, letter.to_string()));
+    }
+    Ok(values)
+}
