@@ -737,6 +737,7 @@ fn a_winning_move_writes_the_result_tag_and_ends_the_game() {
     assert_eq!(json["result"], "Blue");
     assert_eq!(json["to_move"], Value::Null);
     assert_eq!(json["phase"], "over");
+    assert_eq!(json["due"], serde_json::json!([]));
 
     // Nothing may follow.
     let before = fs::read(&path).unwrap();
@@ -839,6 +840,8 @@ fn check_json_on_success_has_ok_game_turns_result_and_to_move() {
     assert_eq!(json["phase"], "play");
     assert_eq!(json["provisional"], Value::Null);
     assert_eq!(json["failed_audits"], serde_json::json!([]));
+    assert_eq!(json["due"], serde_json::json!(["Red"]));
+    assert_eq!(json["openings_due"], serde_json::json!([]));
 }
 
 #[test]

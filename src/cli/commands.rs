@@ -13,7 +13,7 @@ use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, Record, Source, TurnText};
 use crate::referee::{
-    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Referee, RefereeError,
+    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Referee, RefereeError, SetupStep,
 };
 use crate::wallet::Wallet;
 
@@ -349,7 +349,15 @@ struct JsonCheck {
     phase: &'static str,
     provisional: Option<String>,
     failed_audits: Vec<JsonAudit>,
+    due: Vec<String>,
+    openings_due: Vec<JsonOpening>,
     position: String,
+}
+
+#[derive(Serialize)]
+struct JsonOpening {
+    side: String,
+    slot: &'static str,
 }
 
 #[derive(Serialize)]
@@ -358,10 +366,29 @@ struct JsonAudit {
     reason: String,
 }
 
-/// Where the game stands beyond its result, for `check`: the audit
-/// waiting (with the provisional result) and the audits that failed.
+/// Where the game stands beyond its result, for `check`: the set-up step
+/// due, the openings due, the audit waiting (with the provisional result)
+/// and the audits that failed.
 fn audit_text<G: Game>(referee: &Referee<G>) -> String {
     let mut text = String::new();
+    if let (Some(step), Some(due)) = (referee.setup_due(), referee.to_move()) {
+        let (_, number) = referee.next_line();
+        let what = match step {
+            SetupStep::Commit => "its commitments",
+            SetupStep::Open => "its openings",
+        };
+        text.push_str(&format!(
+            "Set-up: S{number} is {}'s ({what}; herald setup)\n",
+            due.name::<G>()
+        ));
+    }
+    for demand in referee.openings_due() {
+        text.push_str(&format!(
+            "{} opens {} on its next line (herald move --key adds it)\n",
+            demand.side.name::<G>(),
+            demand.slot
+        ));
+    }
     if let (Some(result), Some(due)) = (referee.provisional(), referee.to_move()) {
         text.push_str(&format!(
             "Provisional result {}, waiting for {}'s openings (the audit)\n",
@@ -398,6 +425,19 @@ impl RecordCommand for Check {
                     .map(|(side, reason)| JsonAudit {
                         side: side.name::<G>().into(),
                         reason,
+                    })
+                    .collect(),
+                due: referee
+                    .to_move()
+                    .map(|side| side.name::<G>().to_owned())
+                    .into_iter()
+                    .collect(),
+                openings_due: referee
+                    .openings_due()
+                    .into_iter()
+                    .map(|d| JsonOpening {
+                        side: d.side.name::<G>().into(),
+                        slot: d.slot,
                     })
                     .collect(),
                 position: game::position_text::<G>(referee.state()),

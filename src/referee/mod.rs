@@ -30,7 +30,7 @@ pub use hidden::SetupStep;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 
 use crate::fairness::Hash;
-use crate::game::{self, Game, Illegal, Outcome, Phase, Side};
+use crate::game::{self, Demand, Game, Illegal, Outcome, Phase, Side};
 use crate::record::{LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, TurnChance};
 use hidden::Hidden;
@@ -173,6 +173,16 @@ impl<G: Game> Referee<G> {
             Phase::Play => Some(G::to_move(&self.state)),
             Phase::Audit => self.hidden.audit_due().map(|i| sides[i]),
             Phase::Over => None,
+        }
+    }
+
+    /// The openings the rules demand and nobody has made yet (a battle
+    /// waiting for the defender's identity), during play.
+    pub fn openings_due(&self) -> Vec<Demand> {
+        if self.phase() == Phase::Play {
+            G::demands(&self.state)
+        } else {
+            Vec::new()
         }
     }
 
