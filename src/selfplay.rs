@@ -181,7 +181,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             .and_then(|i| wallets[i].as_ref());
         let number = referee.next_turn();
         let actions = match referee.preview_for(wallet) {
-            Ok(Preview::Actions(state, _)) => {
+            Ok(Preview::Actions { state, .. }) => {
                 choose_actions::<G>(state, &mut rng, options, number)?
             }
             // A chance event settled at the start of the turn ended the

@@ -264,6 +264,18 @@ fn a_forfeit_leaves_a_pending_rally_for_the_next_player() {
         .filter(|e| e["turn"] == 58)
         .collect();
     assert_eq!(settled.len(), 2, "the Horde's two flips: {fate}");
+    // `legal --key` named the flips Dwarf's reveal was going to settle.
+    let foretold: Vec<(&str, &str)> = legal["chance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["label"].as_str().unwrap(), c["value"].as_str().unwrap()))
+        .collect();
+    let happened: Vec<(&str, &str)> = settled
+        .iter()
+        .map(|e| (e["label"].as_str().unwrap(), e["value"].as_str().unwrap()))
+        .collect();
+    assert_eq!(foretold, happened);
     for event in settled {
         assert_eq!(event["declared"], 56);
         assert_eq!(event["label"], "rally");

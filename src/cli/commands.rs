@@ -13,7 +13,8 @@ use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, Record, Source, TurnText};
 use crate::referee::{
-    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Referee, RefereeError, SetupStep,
+    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Preview, Referee, RefereeError,
+    SetupStep,
 };
 use crate::wallet::Wallet;
 
@@ -704,7 +705,15 @@ struct JsonLegal {
     turn: u32,
     to_move: Option<String>,
     note: Option<String>,
+    chance: Vec<JsonChance>,
     actions: Vec<JsonAction>,
+}
+
+/// A chance value the mover gets at the start of the turn.
+#[derive(Serialize)]
+struct JsonChance {
+    label: &'static str,
+    value: String,
 }
 
 impl RecordCommand for Legal {
@@ -715,6 +724,16 @@ impl RecordCommand for Legal {
             .preview_for(wallet.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
         let note = preview.note().map(str::to_owned);
+        let chance: Vec<JsonChance> = match &preview {
+            Preview::Actions { chance, .. } => chance
+                .iter()
+                .map(|e| JsonChance {
+                    label: e.label,
+                    value: e.text.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let mut actions = Vec::new();
         if let Some(state) = preview.state() {
             let mut list = Vec::new();
@@ -735,6 +754,7 @@ impl RecordCommand for Legal {
                 turn: referee.next_turn(),
                 to_move,
                 note,
+                chance,
                 actions,
             })?,
             Format::Text => {
@@ -749,6 +769,9 @@ impl RecordCommand for Legal {
                 }
                 if let Some(n) = &note {
                     text.push_str(&format!("Note: {n}\n"));
+                }
+                for c in &chance {
+                    text.push_str(&format!("Chance: {} {}\n", c.label, c.value));
                 }
                 for a in &actions {
                     match a.cost {

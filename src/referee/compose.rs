@@ -3,7 +3,10 @@
 //! look at the turn ahead). The referee adds what the protocol demands
 //! (the reveal, the chance facts); the player chooses only the actions.
 
-use super::{line_only_passes, Ending, ErrorKind, Line, LineError, PlayedTurn, Referee, SetupStep};
+use super::{
+    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, PlayedTurn, Referee,
+    SetupStep,
+};
 use crate::fairness::{self, Hash};
 use crate::game::{Game, Phase, Side};
 use crate::record::{LineKind, ProofKind, MAX_TURNS};
@@ -28,9 +31,18 @@ pub enum ComposeError {
 /// The turn ahead as far as the one asking can know it.
 #[derive(Clone, Debug)]
 pub enum Preview<G: Game> {
-    /// The position the mover's actions start from, with a note on what
-    /// is still unknown, if anything.
-    Actions(G::State, Option<String>),
+    /// The position the mover's actions start from (what the rules
+    /// demanded be opened at the start of the line opened), the chance
+    /// the mover gets at its start (none without the mover's key), and a
+    /// note on what is still unknown, if anything.
+    Actions {
+        /// The position.
+        state: G::State,
+        /// The chance values the mover's reveal settles or draws.
+        chance: Vec<ChanceEvent>,
+        /// What is still unknown.
+        note: Option<String>,
+    },
     /// The event settled by this line's reveal ended the game or put the
     /// mover out: the line may only pass. Says why.
     OnlyPass(String),
@@ -43,7 +55,7 @@ impl<G: Game> Preview<G> {
     /// The position to list actions from, if there is one.
     pub fn state(&self) -> Option<&G::State> {
         match self {
-            Preview::Actions(state, _) => Some(state),
+            Preview::Actions { state, .. } => Some(state),
             _ => None,
         }
     }
@@ -51,7 +63,7 @@ impl<G: Game> Preview<G> {
     /// What the asker should be told beside the actions.
     pub fn note(&self) -> Option<&str> {
         match self {
-            Preview::Actions(_, note) => note.as_deref(),
+            Preview::Actions { note, .. } => note.as_deref(),
             Preview::OnlyPass(note) | Preview::Unknown(note) => Some(note),
         }
     }
@@ -277,18 +289,7 @@ impl<G: Game> Referee<G> {
             return Ok(Vec::new());
         };
         let mut proofs = Vec::new();
-        let answer = |state: &mut G::State, proofs: &mut Vec<ProofKind<'w>>| {
-            for demand in G::demands(state).into_iter().filter(|d| d.side == side) {
-                let proof = self.opening(demand.slot, wallet)?;
-                if let ProofKind::Open { slot, value, .. } = proof {
-                    // The engine learns it, as it will when the line is played.
-                    let _ = G::open(state, side, slot, value);
-                }
-                proofs.push(proof);
-            }
-            Ok::<(), ComposeError>(())
-        };
-        answer(&mut state, &mut proofs)?;
+        self.answer_demands(&mut state, side, wallet, &mut proofs)?;
         for (_, text) in line.actions() {
             let Ok(action) = G::parse_action(&state, text) else {
                 break;
@@ -297,8 +298,28 @@ impl<G: Game> Referee<G> {
                 break;
             }
         }
-        answer(&mut state, &mut proofs)?;
+        self.answer_demands(&mut state, side, wallet, &mut proofs)?;
         Ok(proofs)
+    }
+
+    /// Open from `wallet` what the rules demand of `side` in `state` now,
+    /// adding the openings to `proofs`; the engine learns each value, as
+    /// it will when the line is played.
+    fn answer_demands<'w>(
+        &self,
+        state: &mut G::State,
+        side: Side,
+        wallet: &'w Wallet,
+        proofs: &mut Vec<ProofKind<'w>>,
+    ) -> Result<(), ComposeError> {
+        for demand in G::demands(state).into_iter().filter(|d| d.side == side) {
+            let proof = self.opening(demand.slot, wallet)?;
+            if let ProofKind::Open { slot, value, .. } = proof {
+                let _ = G::open(state, side, slot, value);
+            }
+            proofs.push(proof);
+        }
+        Ok(())
     }
 
     /// The turn ahead for the side to move: with that side's wallet, the
@@ -319,7 +340,11 @@ impl<G: Game> Referee<G> {
                 )
             });
             return Ok(match self.preview() {
-                Ok(state) => Preview::Actions(state, note),
+                Ok(state) => Preview::Actions {
+                    state,
+                    chance: Vec::new(),
+                    note,
+                },
                 Err(e) => Preview::Unknown(note.unwrap_or(e.reason)),
             });
         };
@@ -337,7 +362,14 @@ impl<G: Game> Referee<G> {
                     side.name::<G>()
                 ))
             }
-            Ok((state, _)) => Preview::Actions(Self::seen_by(&state, side, wallet), None),
+            Ok((mut state, chance)) => {
+                self.answer_demands(&mut state, side, wallet, &mut Vec::new())?;
+                Preview::Actions {
+                    state: Self::seen_by(&state, side, wallet),
+                    chance,
+                    note: None,
+                }
+            }
             Err(e) => Preview::Unknown(e.reason),
         })
     }
