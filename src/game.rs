@@ -99,7 +99,7 @@ pub struct Demand {
 }
 
 /// A hidden choice made before the game (spec section 3.7), as
-/// `herald setup --NAME TEXT` takes it.
+/// `herald setup --NAME TEXT` takes it: one letter a slot.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SetupChoice {
     /// The option's name, e.g. `army`.
@@ -107,10 +107,20 @@ pub struct SetupChoice {
     /// What to write, for `--help` and errors, e.g. `one letter per
     /// back-row square, a to j: R, P or S`.
     pub help: &'static str,
-    /// When the player may leave the choice to chance: the letters of which
-    /// herald draws one per slot, from the operating system's randomness
-    /// (never from anything in the record). `None`: the player must choose.
-    pub random: Option<&'static str>,
+    /// The letters a slot may hold.
+    pub letters: &'static str,
+    /// What herald does when the player leaves the choice out.
+    pub default: ChoiceDefault,
+}
+
+/// What happens to a [`SetupChoice`] the player leaves out.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ChoiceDefault {
+    /// The player must make it.
+    Required,
+    /// herald draws one letter a slot at random (from the operating
+    /// system's randomness, never from anything in the record).
+    Random,
 }
 
 impl Outcome {

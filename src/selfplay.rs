@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
-use crate::game::{action_text, Game, Side};
+use crate::game::{action_text, Game, Phase, Side};
 use crate::record::{self, LineKind};
 use crate::referee::{result_text, ComposeError, Ending, Entry, Line, Preview, Referee};
 use crate::wallet::Wallet;
@@ -122,6 +122,48 @@ fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Walle
     (tags, wallets)
 }
 
+/// Every side's hidden choices, drawn with `rng` until they obey the
+/// set-up rules ([`Game::audit`]), kept in its wallet. A game with hidden
+/// values needs the wallets (commitments) for its salts.
+fn choose_hidden<G: Game>(
+    referee: &Referee<G>,
+    options: &Options,
+    mut wallets: Vec<Option<Wallet>>,
+    rng: &mut SplitMix,
+) -> Result<Vec<Option<Wallet>>, String> {
+    for (&side, wallet) in options.sides.iter().zip(&mut wallets) {
+        let slots = G::hidden_slots(referee.state(), side);
+        if slots.is_empty() {
+            continue;
+        }
+        let Some(wallet) = wallet else {
+            return Err(format!(
+                "{} has hidden values: self-play needs commitments (Options::commitments)",
+                G::TITLE
+            ));
+        };
+        // Random letters obey the rules most of the time (an army with one
+        // of each kind); draw again until they do.
+        for _ in 0..1000 {
+            for choice in G::SETUP_CHOICES {
+                let letters: Vec<char> = choice.letters.chars().collect();
+                for &slot in G::choice_slots(referee.state(), side, choice.name) {
+                    let letter = letters[rng.below(letters.len())];
+                    wallet.choose(slot, &letter.to_string());
+                }
+            }
+            let values: Vec<(&str, &str)> = slots
+                .iter()
+                .filter_map(|&slot| wallet.chosen(slot).map(|v| (slot, v)))
+                .collect();
+            if G::audit(referee.state(), side, &values).is_ok() {
+                break;
+            }
+        }
+    }
+    Ok(wallets)
+}
+
 /// Random legal actions from `state` (the turn begun), ending the turn
 /// when that is legal with a chance of `stop_percent` after each.
 fn choose_actions<G: Game>(
@@ -169,6 +211,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     let source = record::Source::new(header.as_bytes()).expect("header text");
     let parsed = record::parse(&source).expect("header parses");
     let mut referee = Referee::<G>::start(&parsed).expect("self-play header is valid");
+    let wallets = choose_hidden(&referee, options, wallets, &mut rng)?;
     let mut log = String::new();
     while referee.turns() < options.max_turns {
         let Some(side) = referee.to_move() else {
@@ -179,6 +222,24 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             .iter()
             .position(|&s| s == side)
             .and_then(|i| wallets[i].as_ref());
+        if matches!(referee.phase(), Phase::Setup | Phase::Audit) {
+            // A set-up step or a closing line of openings: the referee
+            // composes it all from the wallet.
+            let (kind, number) = referee.next_line();
+            let line = Line {
+                kind,
+                number,
+                side: side.name::<G>(),
+                entries: Vec::new(),
+                ending: Ending::Actions,
+                proofs: Vec::new(),
+            };
+            let played = referee
+                .compose(line, wallet)
+                .map_err(|e| format!("{kind:?} line {number}: {e:?}"))?;
+            record::write_turn(&played.text(), &mut log);
+            continue;
+        }
         let number = referee.next_turn();
         let actions = match referee.preview_for(wallet) {
             Ok(Preview::Actions { state, .. }) => {

@@ -15,7 +15,7 @@ use super::commands::{
 use super::files;
 use super::out;
 use super::report::{Exit, Failure};
-use crate::game::{Game, SetupChoice, Side};
+use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
 use crate::record::{self, LineKind};
 use crate::referee::{Ending, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
@@ -159,9 +159,9 @@ impl Setup {
                 Some((flag, text)) => G::read_choice(state, side, choice.name, text)
                     .map_err(|e| Failure::usage(format!("--{flag} {text}: {e}")))?,
                 None if slots.iter().all(|slot| wallet.chosen(slot).is_some()) => continue,
-                None => match choice.random {
-                    Some(letters) => random_values(slots, letters)?,
-                    None => return Err(Failure::usage(missing(choice, name))),
+                None => match choice.default {
+                    ChoiceDefault::Random => random_values(slots, choice.letters)?,
+                    ChoiceDefault::Required => return Err(Failure::usage(missing(choice, name))),
                 },
             };
             for (slot, value) in values {
