@@ -67,6 +67,7 @@ fn round_trip_all<G: Game>(seed: u64, sides: usize) {
     let mut legal = Vec::new();
     for turn in &rec.turns {
         let (mut state, _) = referee.start_turn(turn.reveal().map(|r| r.value)).unwrap();
+        open_demanded::<G>(&mut state, turn);
         for item in turn.actions() {
             legal.clear();
             G::legal_actions(&state, &mut legal);
@@ -80,6 +81,25 @@ fn round_trip_all<G: Game>(seed: u64, sides: usize) {
             G::apply(&mut state, action).unwrap();
         }
         referee.play(turn).unwrap();
+    }
+}
+
+/// Apply the openings `turn` makes that the rules demand when its line
+/// begins (a defender's identity), as the referee does before the
+/// actions.
+fn open_demanded<G: Game>(state: &mut G::State, turn: &record::Turn<'_>) {
+    let mover = G::to_move(state);
+    for demand in G::demands(state) {
+        if demand.side != mover {
+            continue;
+        }
+        for proof in &turn.proofs {
+            if let record::ProofKind::Open { slot, value, .. } = proof.kind {
+                if slot == demand.slot {
+                    G::open(state, mover, slot, value).unwrap();
+                }
+            }
+        }
     }
 }
 
@@ -287,6 +307,11 @@ game_properties!(
 game_properties!(
     breach_the_keep,
     herald::games::breach_the_keep::BreachTheKeep,
+    2usize..=2
+);
+game_properties!(
+    playground_battles,
+    herald::games::playground_battles::PlaygroundBattles,
     2usize..=2
 );
 game_properties!(

@@ -8,12 +8,14 @@ use crate::game::Game;
 pub mod battle_of_the_dale;
 pub mod breach_the_keep;
 pub mod castle_danger;
+pub mod playground_battles;
 #[cfg(test)]
 pub(crate) mod testkit;
 
 use battle_of_the_dale::BattleOfTheDale;
 use breach_the_keep::BreachTheKeep;
 use castle_danger::CastleDanger;
+use playground_battles::PlaygroundBattles;
 
 /// Something to do with one game type, chosen at run time by its id.
 /// (The referee and CLI are generic over [`Game`]; this picks the type.)
@@ -25,7 +27,12 @@ pub trait GameVisitor {
 }
 
 /// Every game id this build knows, in the order `herald --help` lists them.
-pub const GAME_IDS: &[&str] = &[CastleDanger::ID, BattleOfTheDale::ID, BreachTheKeep::ID];
+pub const GAME_IDS: &[&str] = &[
+    CastleDanger::ID,
+    BattleOfTheDale::ID,
+    BreachTheKeep::ID,
+    PlaygroundBattles::ID,
+];
 
 /// Run `visitor` for the game whose `Game` tag is `id` (case-insensitive);
 /// `None` for an unknown game.
@@ -36,6 +43,8 @@ pub fn dispatch<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
         Some(visitor.visit::<BattleOfTheDale>())
     } else if id.eq_ignore_ascii_case(BreachTheKeep::ID) {
         Some(visitor.visit::<BreachTheKeep>())
+    } else if id.eq_ignore_ascii_case(PlaygroundBattles::ID) {
+        Some(visitor.visit::<PlaygroundBattles>())
     } else {
         None
     }

@@ -1,0 +1,187 @@
+//! The text diagram and the turn comments.
+//!
+//! ```text
+//!                           Red's base
+//!      a     b     c     d     e     f     g     h     i     j
+//!  8   R?    R?    R?    R?    .     R?    R?    R?    R?    R?    8
+//!  ...
+//!  3   .     .     .     BR=RR .     .     .     .     .     .     3
+//!  1   B?    Bp    BS    .     B?    B?    B?    B?    B?    B?    1
+//!      a     b     c     d     e     f     g     h     i     j
+//!                          Blue's base
+//! ```
+//!
+//! A piece is its side's letter and its identity: `?` while hidden, the
+//! letter (`R`, `P`, `S`) once opened, in lower case where only the
+//! viewer knows it (its own pieces, in `show --key`). Two pieces on a
+//! square: `BR=RR` a stalemate, `RS>B?` a battle (attacker first) waiting
+//! for the defender's opening.
+
+use std::fmt::Write;
+
+use crate::game::{DiagramStyle, Outcome};
+
+use super::board::{side_name as name, Sq, BLUE, COLS, ROWS};
+use super::rules::describe;
+use super::state::{End, Event, PieceId, State};
+
+const CELL: usize = 6;
+
+/// `B?`, `BR`, `Br`.
+fn token(s: &State, id: PieceId) -> String {
+    let side = if id.side() == BLUE { 'B' } else { 'R' };
+    let p = s.piece(id);
+    let kind = match p.kind {
+        Some(k) if p.public => k.letter(),
+        Some(k) => k.letter().to_ascii_lowercase(),
+        None => '?',
+    };
+    format!("{side}{kind}")
+}
+
+fn cell(s: &State, sq: Sq, style: DiagramStyle) -> String {
+    match s.at(sq) {
+        [None, _] => if style.unicode { "·" } else { "." }.to_string(),
+        [Some(a), None] => token(s, a),
+        [Some(a), Some(b)] if s.battle.is_some_and(|x| x.at == sq) => {
+            format!("{}>{}", token(s, b), token(s, a))
+        }
+        [Some(a), Some(b)] => {
+            let (blue, red) = if a.side() == BLUE { (a, b) } else { (b, a) };
+            format!("{}={}", token(s, blue), token(s, red))
+        }
+    }
+}
+
+fn columns(out: &mut String) {
+    out.push_str("     ");
+    for c in 0..COLS {
+        let _ = write!(out, "{:<CELL$}", char::from(b'a' + c));
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+}
+
+fn centred(out: &mut String, text: &str) {
+    let width = 5 + CELL * usize::from(COLS);
+    let pad = width.saturating_sub(text.len()) / 2;
+    let _ = writeln!(out, "{:pad$}{text}", "");
+}
+
+/// Draw the position.
+pub fn draw(s: &State, style: DiagramStyle) -> String {
+    let mut out = String::new();
+    centred(&mut out, "Red's base");
+    columns(&mut out);
+    for row in (0..ROWS).rev() {
+        let _ = write!(out, "  {}  ", row + 1);
+        for col in 0..COLS {
+            let text = cell(s, Sq::new(col, row), style);
+            let pad = CELL.saturating_sub(text.chars().count());
+            let _ = write!(out, "{text}{:pad$}", "");
+        }
+        out.truncate(out.trim_end().len());
+        let _ = writeln!(out, "  {}", row + 1);
+    }
+    columns(&mut out);
+    centred(&mut out, "Blue's base");
+    out.push_str(
+        "B/R: Blue/Red piece; ? hidden, R P S opened (lower case: known to you);\n\
+         BR=RR: a stalemate; RS>B?: a battle waiting for the defender's opening\n",
+    );
+    out.push_str(&summary(s));
+    out.push('\n');
+    out
+}
+
+/// One line on the position.
+pub fn summary(s: &State) -> String {
+    match (s.outcome, s.end) {
+        (Outcome::Won(w), End::Base(_)) => format!(
+            "{} won: a {} piece entered {}'s base",
+            name(w),
+            name(w),
+            name(State::other(w))
+        ),
+        (Outcome::Won(w), End::Resigned(l)) => format!("{} won: {} resigned", name(w), name(l)),
+        (Outcome::Won(w), End::NoFreePiece(l)) if s.on_board(l) == 0 => {
+            format!("{} won: {} has no pieces left", name(w), name(l))
+        }
+        (Outcome::Won(w), End::NoFreePiece(l)) => format!(
+            "{} won: every {} piece is locked in a stalemate",
+            name(w),
+            name(l)
+        ),
+        (Outcome::Won(w), End::NoMove(l)) => {
+            format!("{} won: no free {} piece can move a step", name(w), name(l))
+        }
+        (Outcome::Won(w), _) => format!("{} won", name(w)),
+        (Outcome::Draw, _) => "draw: neither side has a free piece".into(),
+        (Outcome::TeamWon(_), _) => "over".into(),
+        (Outcome::Ongoing, _) => ongoing(s),
+    }
+}
+
+fn ongoing(s: &State) -> String {
+    let me = name(s.to_move);
+    let mut text = match s.roll {
+        Some(r) => format!("{me} to move: rolled {r}"),
+        None => format!("{me} to move"),
+    };
+    if let Some(b) = s.battle {
+        let _ = write!(
+            text,
+            " (first {me} opens the defender on {}: the battle waits for it)",
+            b.at
+        );
+    }
+    text
+}
+
+/// The comment on a finished turn: what happened in it.
+pub fn comment(after: &State) -> String {
+    let parts: Vec<String> = after
+        .log
+        .iter()
+        .flatten()
+        .map(|e| event_text(after, *e))
+        .collect();
+    parts.join("; ")
+}
+
+fn event_text(s: &State, e: Event) -> String {
+    match e {
+        Event::Attack { at, attacker } => {
+            format!("{} attacks on {at}", describe_kind(s, attacker))
+        }
+        Event::Won { at, winner, loser } => format!(
+            "battle on {at}: {} beats {}",
+            describe_kind(s, winner),
+            describe_kind(s, loser)
+        ),
+        Event::Stalemate { at, kind } => {
+            format!("stalemate on {at}: two {} locked", kind.plural())
+        }
+        Event::Rescue { at, kept, sent } => format!(
+            "rescue on {at}: {} stays, the other {}",
+            describe_kind(s, kept),
+            match sent {
+                Some(sq) => format!("goes back to {sq}"),
+                None => "leaves the game (the back row is full)".into(),
+            }
+        ),
+        Event::LostEntering { at, piece } => format!(
+            "{} entered the stalemate on {at} and is lost",
+            describe_kind(s, piece)
+        ),
+        Event::Passed => "no piece could use the roll".into(),
+    }
+}
+
+/// "Blue's Rock" (or "a Blue piece" while hidden), without a square.
+fn describe_kind(s: &State, id: PieceId) -> String {
+    match s.public_kind(id) {
+        Some(k) => format!("{}'s {}", name(id.side()), k.name()),
+        None => describe(s, id).replacen("the ", "a ", 1),
+    }
+}
