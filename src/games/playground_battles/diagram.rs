@@ -112,9 +112,6 @@ pub fn summary(s: &State) -> String {
             name(w),
             name(l)
         ),
-        (Outcome::Won(w), End::NoMove(l)) => {
-            format!("{} won: no free {} piece can move a step", name(w), name(l))
-        }
         (Outcome::Won(w), _) => format!("{} won", name(w)),
         (Outcome::Draw, _) => "draw: neither side has a free piece".into(),
         (Outcome::TeamWon(_), _) => "over".into(),

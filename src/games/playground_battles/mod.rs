@@ -267,7 +267,7 @@ impl Game for PlaygroundBattles {
     ) -> Result<Vec<(&'static str, String)>, Illegal> {
         let what = match name {
             "army" => "an army (one letter per back-row square, a to j)",
-            "throws" => "the opening throws",
+            "throws" => "a set of opening throws",
             _ => return illegal!("Playground Battles has no {name} to choose"),
         };
         letters(text, Self::choice_slots(state, side, name), what)

@@ -12,7 +12,7 @@
 //! - battle: `-`, or the square of a battle waiting for the defender's
 //!   opening;
 //! - result: `*`, or the winner and how (`Blue:base`, `Blue:resignation`,
-//!   `Blue:no-free-piece`, `Blue:no-move`), or `draw:no-free-piece`.
+//!   `Blue:no-free-piece`), or `draw:no-free-piece`.
 
 use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
 
@@ -78,7 +78,6 @@ fn result_text(state: &State) -> String {
         (Outcome::Won(w), End::Base(_)) => won(w, "base"),
         (Outcome::Won(w), End::Resigned(_)) => won(w, "resignation"),
         (Outcome::Won(w), End::NoFreePiece(_)) => won(w, "no-free-piece"),
-        (Outcome::Won(w), End::NoMove(_)) => won(w, "no-move"),
         (Outcome::Draw, _) => "draw:no-free-piece".into(),
         _ => "*".into(),
     }
@@ -278,7 +277,7 @@ fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), Posit
     let bad = || {
         field.whole(
             "the result is `*`, a winner and how (Blue:base, Blue:resignation, \
-             Blue:no-free-piece, Blue:no-move) or draw:no-free-piece",
+             Blue:no-free-piece) or draw:no-free-piece",
         )
     };
     let (who, how) = v.split_once(':').ok_or_else(bad)?;
@@ -292,7 +291,6 @@ fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), Posit
         "base" => End::Base(w),
         "resignation" => End::Resigned(l),
         "no-free-piece" => End::NoFreePiece(l),
-        "no-move" => End::NoMove(l),
         _ => return Err(bad()),
     };
     state.finish(Some(w), end);

@@ -407,8 +407,10 @@ pub fn first_mover(throws: &[[Option<Kind>; THROWS]; 2]) -> Option<Side> {
 }
 
 /// The start-of-turn check for the side to move: with no free piece on
-/// either side the game is drawn; a side with no free piece, or none that
-/// can make a one-step move, loses.
+/// either side the game is drawn; a side with no free piece loses. (The
+/// rules' third case, free pieces none of which can make a one-step
+/// move, cannot arise: a free piece is stopped only by its own free
+/// pieces and the board's edges, and such a group would fill the board.)
 pub fn start_check(s: &mut State) {
     if s.outcome.is_over() {
         return;
@@ -419,21 +421,7 @@ pub fn start_check(s: &mut State) {
         s.finish(None, End::NoFreePieces);
     } else if !free(me) {
         s.finish(Some(opponent(me)), End::NoFreePiece(me));
-    } else if !s.free_pieces(me).any(|p| can_step(s, p)) {
-        s.finish(Some(opponent(me)), End::NoMove(me));
     }
-}
-
-/// Whether free piece `id` can make a one-step move.
-fn can_step(s: &State, id: PieceId) -> bool {
-    let Some(from) = s.piece(id).at else {
-        return false;
-    };
-    Dir::ALL.into_iter().any(|d| match Spot::step(from, d) {
-        Some(Spot::Base(base)) => base != id.side(),
-        Some(Spot::Sq(to)) => s.single(to).is_none_or(|p| p.side() != id.side()),
-        None => false,
-    })
 }
 
 /// End the turn: a move is compulsory when any piece can use the roll.

@@ -173,8 +173,6 @@ pub enum End {
     /// This side began its turn with no free piece (none on the board, or
     /// all locked in stalemates).
     NoFreePiece(Side),
-    /// This side began its turn with free pieces, none able to move a step.
-    NoMove(Side),
     /// Neither side had a free piece.
     NoFreePieces,
 }
