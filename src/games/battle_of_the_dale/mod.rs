@@ -1,6 +1,6 @@
 //! Battle of the Dale (`battle-of-the-dale`): two to five armies fight over
-//! a map of 19 hexes around the Riverport of Chip. Rules: RULINGS section 3
-//! and `rules/battle-of-the-dale.md`.
+//! a map of 19 hexes around the Riverport of Chip. Rules:
+//! `notation-spec.md` section 8.
 
 pub mod action;
 pub mod board;

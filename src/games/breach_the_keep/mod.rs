@@ -1,5 +1,5 @@
-//! Breach The Keep (`breach-the-keep`): RULINGS section 4 and
-//! `rules/breach-the-keep.txt`.
+//! Breach The Keep (`breach-the-keep`): rules in `notation-spec.md`
+//! section 7.
 //!
 //! An action is one piece's whole path (`d1-d2-d3`, `Z-d1-d2`,
 //! `d3:1-d4-d5`, `c3:2-c4-c5-c6-c7`) or a breach (`breach c3 +d2 +b4`,

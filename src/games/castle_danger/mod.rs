@@ -1,6 +1,6 @@
 //! Castle Danger (`castle-danger`): two sides, Blue and Red, on a 7 x 9
 //! board split by a river; hit the enemy King with a cannonball.
-//! Rules: RULINGS section 2 and `rules/castle-danger.txt`.
+//! Rules: `notation-spec.md` section 6.
 
 pub mod action;
 pub mod board;
