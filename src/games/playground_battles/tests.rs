@@ -238,7 +238,7 @@ fn a_move_never_visits_a_square_twice() {
 
 #[test]
 fn a_move_never_jumps_over_a_piece() {
-    let mut s = position(BLUE, 3, "c1 bc, c2 bd, d1 be");
+    let s = position(BLUE, 3, "c1 bc, c2 bd, d1 be");
     assert_eq!(
         Kit::refused(&mut s.clone(), "c1-c2-c3-c4"),
         "c2 holds the Blue piece on c2: a move never jumps over a piece"
@@ -350,7 +350,7 @@ fn an_attack_ends_on_an_enemy_piece_and_waits_for_both_identities() {
     assert_eq!(
         crate::game::position_text::<G>(&s)
             .split(' ')
-            .nth(0)
+            .next()
             .unwrap(),
         "10/10/10/10/10/2(rdbc)7/10/10"
     );
