@@ -364,6 +364,13 @@ impl<G: Game> Referee<G> {
             }
             Ok((mut state, chance)) => {
                 self.answer_demands(&mut state, side, wallet, &mut Vec::new())?;
+                if G::outcome(&state).is_over() {
+                    return Ok(Preview::OnlyPass(format!(
+                        "the openings due at the start of this line end the game ({}): {} may only pass",
+                        G::summary(&state),
+                        side.name::<G>()
+                    )));
+                }
                 Preview::Actions {
                     state: Self::seen_by(&state, side, wallet),
                     chance,

@@ -585,10 +585,15 @@ impl<G: Game> Referee<G> {
         let mut declaring = None;
         for (k, text) in line.actions() {
             if G::outcome(state).is_over() {
+                let when = if actions.is_empty() {
+                    "at the start of this line"
+                } else {
+                    "with the action before"
+                };
                 return Err(at.illegal(
                     Place::Item(k),
                     Some(text),
-                    "the game ended with the action before".into(),
+                    format!("the game ended {when} ({})", G::summary(state)),
                 ));
             }
             let action = G::parse_action(state, text).map_err(|e| {

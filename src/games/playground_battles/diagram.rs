@@ -135,8 +135,12 @@ fn ongoing(s: &State) -> String {
     text
 }
 
-/// The comment on a finished turn: what happened in it.
-pub fn comment(after: &State) -> String {
+/// The comment on a finished turn: what happened in it. A line played
+/// once the game was over (an audit, a forfeit) changes nothing here.
+pub fn comment(before: &State, after: &State) -> String {
+    if before.outcome.is_over() {
+        return String::new();
+    }
     let parts: Vec<String> = after
         .log
         .iter()
@@ -170,6 +174,12 @@ fn event_text(s: &State, e: Event) -> String {
         Event::LostEntering { at, piece } => format!(
             "{} entered the stalemate on {at} and is lost",
             describe_kind(s, piece)
+        ),
+        Event::Base { piece, from } => format!(
+            "{} enters {}'s base from {from}: {} wins",
+            describe_kind(s, piece),
+            name(State::other(piece.side())),
+            name(piece.side())
         ),
         Event::Passed => "no piece could use the roll".into(),
     }

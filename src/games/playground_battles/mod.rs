@@ -150,8 +150,8 @@ impl Game for PlaygroundBattles {
         diagram::summary(state)
     }
 
-    fn turn_comment(_before: &State, after: &State) -> String {
-        diagram::comment(after)
+    fn turn_comment(before: &State, after: &State) -> String {
+        diagram::comment(before, after)
     }
 
     fn diagram(state: &State, style: DiagramStyle) -> String {

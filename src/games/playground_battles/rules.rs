@@ -62,6 +62,10 @@ pub fn apply(s: &mut State, mv: Move) -> Result<(), Illegal> {
     s.moved = true;
     match (target, mv.to()) {
         (Target::Base, _) => {
+            s.note(Event::Base {
+                piece,
+                from: last_square(&mv).unwrap_or(mv.from),
+            });
             s.lift(piece);
             s.finish(Some(me), End::Base(me));
         }
@@ -91,6 +95,14 @@ pub fn apply(s: &mut State, mv: Move) -> Result<(), Illegal> {
         _ => unreachable!("a move ends on a square unless it ends in a base"),
     }
     Ok(())
+}
+
+/// The last square a move steps on (before a base).
+fn last_square(mv: &Move) -> Option<Sq> {
+    mv.steps().iter().rev().find_map(|spot| match spot {
+        Spot::Sq(sq) => Some(*sq),
+        Spot::Base(_) => None,
+    })
 }
 
 /// The mover's free piece on `from`.

@@ -220,6 +220,13 @@ pub enum Event {
         /// The piece lost.
         piece: PieceId,
     },
+    /// A piece entered the opponent's base from this square.
+    Base {
+        /// The piece.
+        piece: PieceId,
+        /// The back-row square it stepped in from.
+        from: Sq,
+    },
     /// No piece could use the roll.
     Passed,
 }

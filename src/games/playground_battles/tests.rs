@@ -571,9 +571,18 @@ fn a_piece_enters_the_opponents_base_from_its_back_row_with_the_exact_roll() {
         Kit::refused(&mut s.clone(), "d7-d8"),
         "no path of exactly 2 steps leads from d7 to d8 through empty squares"
     );
+    let start = s.clone();
     Kit::ok(&mut s, "d7-d8-base");
     assert_eq!(G::outcome(&s), Outcome::Won(BLUE));
     assert_eq!(G::summary(&s), "Blue won: a Blue piece entered Red's base");
+    assert_eq!(
+        G::turn_comment(&start, &s),
+        "a Blue piece enters Red's base from d8: Blue wins"
+    );
+    // A line after the end (an audit) says nothing of the last turn.
+    let mut audit = s.clone();
+    G::open(&mut audit, BLUE, "d1", "R").unwrap();
+    assert_eq!(G::turn_comment(&s, &audit), "");
     assert!(crate::game::position_text::<G>(&s).ends_with(" Blue:base"));
 }
 
