@@ -433,6 +433,23 @@ pub struct ChanceRequest {
     pub count: u32,
 }
 
+/// A piece on the board as a reader lists it (`show --format json`):
+/// where it stands and, in games with hidden identities, what the viewer
+/// knows of it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PieceView {
+    /// Its side.
+    pub side: Side,
+    /// The square it stands on, e.g. `c3`.
+    pub square: String,
+    /// The hidden value's slot that holds its identity, if it has one.
+    pub slot: Option<&'static str>,
+    /// Its identity (`Rock`), or `None` where the viewer cannot know it.
+    pub identity: Option<&'static str>,
+    /// Whether its identity has been opened for everyone.
+    pub opened: bool,
+}
+
 /// Options for drawing a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct DiagramStyle {
@@ -621,6 +638,13 @@ pub trait Game: Sized + 'static {
     ) -> Result<Vec<(&'static str, String)>, Illegal> {
         illegal!("this game has no {name} to choose")
     }
+    /// The pieces on the board with what the viewer of `state` knows of
+    /// them, for games whose pieces hide identities; `None` (the default)
+    /// for games whose position notation says all there is.
+    fn pieces(_state: &Self::State) -> Option<Vec<PieceView>> {
+        None
+    }
+
     /// Append the position notation of `state` to `out`: one line of
     /// ASCII fields separated by single spaces (board, side to move and the
     /// rest of what the game needs to go on; `notation-spec.md`, "Position

@@ -188,11 +188,16 @@ Examples:
 Examples:
   herald replay game.pbem | less -R
   herald replay game.pbem --unicode
+  herald replay game.pbem --key blue.key   (your own hidden pieces shown)
   herald replay game.pbem --format json")]
     Replay {
         /// The record and the output format.
         #[command(flatten)]
         input: Input,
+        /// Your key file: every diagram adds what you know and others do
+        /// not (your own hidden values, in games that have them).
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
         /// Draw with box-drawing characters.
         #[arg(long)]
         unicode: bool,
@@ -231,11 +236,16 @@ Examples:
     #[command(after_help = "\
 Examples:
   herald fate dale.pbem
-  herald fate dale.pbem --format json")]
+  herald fate dale.pbem --format json
+  herald fate game.pbem --key blue.key      (adds your next roll when it is yours)")]
     Fate {
         /// The record and the output format.
         #[command(flatten)]
         input: Input,
+        /// Your key file: when your line is due, adds the chance your
+        /// reveal will settle or draw on it (nothing is written).
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
     },
     /// Create a private key for one side and add its Commit tag.
     #[command(after_help = "\

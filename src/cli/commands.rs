@@ -82,11 +82,16 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 style: DiagramStyle { unicode },
             },
         ),
-        Command::Replay { input, unicode } => with_record(
+        Command::Replay {
+            input,
+            key,
+            unicode,
+        } => with_record(
             &input.record,
             input.format,
             Replay {
                 format: input.format,
+                key,
                 style: DiagramStyle { unicode },
             },
         ),
@@ -115,7 +120,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 key,
             },
         ),
-        Command::Fate { input } => with_record(&input.record, input.format, Fate(input.format)),
+        Command::Fate { input, key } => with_record(
+            &input.record,
+            input.format,
+            Fate {
+                format: input.format,
+                key,
+            },
+        ),
         Command::Keygen {
             side,
             record,
@@ -477,6 +489,33 @@ struct JsonShow {
     pending: Vec<JsonPending>,
     diagram: String,
     position: String,
+    /// The pieces with what the viewer knows of them (games with hidden
+    /// identities), else null.
+    pieces: Option<Vec<JsonPiece>>,
+}
+
+#[derive(Serialize)]
+struct JsonPiece {
+    side: &'static str,
+    square: String,
+    slot: Option<&'static str>,
+    identity: Option<&'static str>,
+    opened: bool,
+}
+
+/// The pieces of `state` as JSON, if the game lists them.
+fn pieces_json<G: Game>(state: &G::State) -> Option<Vec<JsonPiece>> {
+    G::pieces(state).map(|list| {
+        list.into_iter()
+            .map(|p| JsonPiece {
+                side: p.side.name::<G>(),
+                square: p.square,
+                slot: p.slot,
+                identity: p.identity,
+                opened: p.opened,
+            })
+            .collect()
+    })
 }
 
 impl RecordCommand for Show {
@@ -518,6 +557,7 @@ impl RecordCommand for Show {
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
                 position: game::position_text::<G>(referee.state()),
+                pieces: pieces_json::<G>(seen.as_ref().unwrap_or(referee.state())),
             })?,
             // The diagram names the side to move (or the result) and any
             // pending chance event itself.
@@ -531,6 +571,7 @@ impl RecordCommand for Show {
 
 struct Replay {
     format: Format,
+    key: Option<PathBuf>,
     style: DiagramStyle,
 }
 
@@ -558,13 +599,31 @@ impl RecordCommand for Replay {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let start = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
         let style = self.style;
+        let wallet = match self.key.as_deref() {
+            Some(path) => {
+                let wallet = read_wallet(path)?;
+                start
+                    .view(&wallet)
+                    .map_err(|e| compose_failure(e, Some(path), ctx))?;
+                Some(wallet)
+            }
+            None => None,
+        };
+        // What the key's holder sees (the wallet was checked above).
+        let drawn = |referee: &Referee<G>| match &wallet {
+            Some(w) => referee.view(w).map_or_else(
+                |_| G::diagram(referee.state(), style),
+                |seen| G::diagram(&seen, style),
+            ),
+            None => G::diagram(referee.state(), style),
+        };
         let mut positions = vec![JsonPosition {
             turn: 0,
             side: None,
             actions: Vec::new(),
             chance: Vec::new(),
             summary: G::summary(start.state()),
-            diagram: G::diagram(start.state(), style),
+            diagram: drawn(&start),
             body: String::new(),
         }];
         let referee = replay_all::<G>(ctx, |played, referee| {
@@ -578,7 +637,7 @@ impl RecordCommand for Replay {
                     .map(|c| format!("{}={}", c.label, c.text))
                     .collect(),
                 summary: G::summary(referee.state()),
-                diagram: G::diagram(referee.state(), style),
+                diagram: drawn(referee),
                 body: played.body(),
             });
         })?;
@@ -788,7 +847,67 @@ impl RecordCommand for Legal {
 
 // ---------------------------------------------------------------- fate
 
-struct Fate(Format);
+struct Fate {
+    format: Format,
+    key: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct JsonNext {
+    label: &'static str,
+    value: String,
+}
+
+/// What the holder of the key at `path` will get on its next line, as far
+/// as it can know now: the chance values (when its line is due), and a
+/// note otherwise.
+fn next_chance<G: Game>(
+    referee: &Referee<G>,
+    path: &Path,
+    ctx: &Ctx<'_>,
+) -> Result<(Vec<JsonNext>, String), Failure> {
+    let wallet = read_wallet(path)?;
+    referee
+        .view(&wallet)
+        .map_err(|e| compose_failure(e, Some(path), ctx))?;
+    let mine = side_to_move(referee).is_some_and(|s| s.eq_ignore_ascii_case(wallet.side()));
+    if !mine {
+        return Ok((
+            Vec::new(),
+            format!(
+                "{}'s next chance is not known yet: it comes from its reveal and the others' latest when its line is due",
+                wallet.side()
+            ),
+        ));
+    }
+    let preview = referee
+        .preview_for(Some(&wallet))
+        .map_err(|e| compose_failure(e, Some(path), ctx))?;
+    let next: Vec<JsonNext> = match &preview {
+        Preview::Actions { chance, .. } => chance
+            .iter()
+            .map(|c| JsonNext {
+                label: c.label,
+                value: c.text.clone(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let note = match (next.is_empty(), preview.note()) {
+        (false, _) => format!(
+            "{}'s next line (turn {}) gets {}",
+            wallet.side(),
+            referee.next_turn(),
+            next.iter()
+                .map(|n| format!("{}={}", n.label, n.value))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (true, Some(note)) => note.to_owned(),
+        (true, None) => format!("{}'s next line draws no chance", wallet.side()),
+    };
+    Ok((next, note))
+}
 
 #[derive(Serialize)]
 struct JsonEvent {
@@ -805,11 +924,18 @@ struct JsonFate {
     game: &'static str,
     events: Vec<JsonEvent>,
     pending: Vec<JsonPending>,
+    /// With `--key`: the chance the holder's next line gets, when due.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<Vec<JsonNext>>,
 }
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let next = match self.key.as_deref() {
+            Some(path) => Some(next_chance(&referee, path, ctx)?),
+            None => None,
+        };
         let events: Vec<JsonEvent> = referee
             .chance()
             .iter()
@@ -821,12 +947,13 @@ impl RecordCommand for Fate {
                 value: e.text.clone(),
             })
             .collect();
-        match self.0 {
+        match self.format {
             Format::Json => print_json(&JsonFate {
                 schema: SCHEMA_VERSION,
                 game: G::ID,
                 events,
                 pending: pending_json(&referee),
+                next: next.map(|(n, _)| n),
             })?,
             Format::Text => {
                 let mut text = String::new();
@@ -846,6 +973,9 @@ impl RecordCommand for Fate {
                     ));
                 }
                 text.push_str(&pending_text(&referee));
+                if let Some((_, note)) = next {
+                    text.push_str(&format!("Next: {note}\n"));
+                }
                 out(&text)?;
             }
         }

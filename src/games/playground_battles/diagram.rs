@@ -77,10 +77,12 @@ pub fn draw(s: &State, style: DiagramStyle) -> String {
         let _ = write!(out, "  {}  ", row + 1);
         for col in 0..COLS {
             let text = cell(s, Sq::new(col, row), style);
-            let pad = CELL.saturating_sub(text.chars().count());
+            // The last column is as wide as its widest content (`BR=RR`),
+            // so that the row numbers on the right line up.
+            let width = if col + 1 == COLS { CELL - 1 } else { CELL };
+            let pad = width.saturating_sub(text.chars().count());
             let _ = write!(out, "{text}{:pad$}", "");
         }
-        out.truncate(out.trim_end().len());
         let _ = writeln!(out, "  {}", row + 1);
     }
     columns(&mut out);

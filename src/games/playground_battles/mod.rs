@@ -22,7 +22,7 @@ mod tests;
 
 use crate::game::{
     ActionParseError, Chance, ChoiceDefault, Demand, DiagramStyle, Game, Illegal, OptionTag,
-    Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
+    Outcome, PieceView, PositionParseError, Setup, SetupChoice, SetupError, Side,
 };
 use crate::illegal;
 
@@ -271,6 +271,23 @@ impl Game for PlaygroundBattles {
             _ => return illegal!("Playground Battles has no {name} to choose"),
         };
         letters(text, Self::choice_slots(state, side, name), what)
+    }
+
+    fn pieces(state: &State) -> Option<Vec<PieceView>> {
+        let mut out = Vec::new();
+        for sq in board::Sq::all() {
+            for id in state.at(sq).into_iter().flatten() {
+                let p = state.piece(id);
+                out.push(PieceView {
+                    side: id.side(),
+                    square: sq.to_string(),
+                    slot: Some(id.slot()),
+                    identity: p.kind.map(Kind::name),
+                    opened: p.public,
+                });
+            }
+        }
+        Some(out)
     }
 
     fn write_position(state: &State, out: &mut String) {
