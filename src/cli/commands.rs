@@ -11,7 +11,7 @@ use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor, GAME_IDS};
-use crate::record::{self, Record, Source, TurnText};
+use crate::record::{self, LineKind, Record, Source, TurnText};
 use crate::referee::{
     self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Preview, Referee, RefereeError,
     SetupStep,
@@ -520,7 +520,10 @@ fn pieces_json<G: Game>(state: &G::State) -> Option<Vec<JsonPiece>> {
 
 impl RecordCommand for Show {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let total = ctx.record.turns.len() as u32;
+        // Set-up lines come before turn 1: they are played whatever turn
+        // is asked for, and not counted as turns.
+        let is_turn = |t: &&record::Turn<'_>| t.kind == LineKind::Turn;
+        let total = ctx.record.turns.iter().filter(is_turn).count() as u32;
         let upto = self.turn.unwrap_or(total);
         if upto > total {
             return Err(Failure::usage(format!(
@@ -530,7 +533,14 @@ impl RecordCommand for Show {
             )));
         }
         let mut referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
-        for turn in &ctx.record.turns[..upto as usize] {
+        let mut turns = 0;
+        for turn in &ctx.record.turns {
+            if turn.kind == LineKind::Turn {
+                if turns == upto {
+                    break;
+                }
+                turns += 1;
+            }
             referee.play(turn).map_err(|e| ctx.problem(&e))?;
         }
         if upto == total {
