@@ -23,6 +23,7 @@ use herald::game::Game;
 use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
+use herald::games::playground_battles::PlaygroundBattles;
 use herald::record::{self, Source};
 use herald::referee;
 use herald::selfplay::{self, Options};
@@ -130,6 +131,7 @@ fn benches(c: &mut Criterion) {
     game::<CastleDanger>(c);
     game::<BreachTheKeep>(c);
     game::<BattleOfTheDale>(c);
+    game::<PlaygroundBattles>(c);
 }
 
 criterion_group!(replay, benches);

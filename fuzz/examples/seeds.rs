@@ -13,6 +13,7 @@ use herald::game::Game;
 use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
+use herald::games::playground_battles::PlaygroundBattles;
 use herald::record::{self, ItemKind, Source};
 use herald::selfplay::{self, Options};
 
@@ -130,6 +131,18 @@ fn main() {
             "offer-exchange Elf",
             "force D3-C2",
             "chip - fog",
+        ],
+    );
+    game::<PlaygroundBattles>(
+        &seeds,
+        "action_playground_battles",
+        &[
+            "c1-c2-c3",
+            "c1-c5",
+            "d6-d7-d8-base",
+            "c2-c3 P>a1",
+            "c2-c3 S>out",
+            "C1 - c2 - BASE",
         ],
     );
 }

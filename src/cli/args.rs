@@ -73,9 +73,11 @@ pub enum Command {
 Examples:
   herald new castle-danger --side Blue=ann@example.org --side Red=bob@example.org -o game.pbem
   herald new battle-of-the-dale --side Human=a@x --side Elf=b@x --side Goblin=c@x -o dale.pbem
-  herald new breach-the-keep --side White=a@x --side Black=b@x --option WhiteKeep=4 -o keep.pbem")]
+  herald new breach-the-keep --side White=a@x --side Black=b@x --option WhiteKeep=4 -o keep.pbem
+  herald new playground-battles --side Blue=a@x --side Red=b@x -o pg.pbem")]
     New {
-        /// The game: castle-danger, battle-of-the-dale or breach-the-keep.
+        /// The game: castle-danger, battle-of-the-dale, breach-the-keep or
+        /// playground-battles.
         game: String,
         /// A side and how to reach its player, as Side=contact; repeat for
         /// each side, in turn order where the game lets the header decide.
@@ -94,17 +96,21 @@ Examples:
 Examples:
   herald move game.pbem \"+C, Kc1-b1\"
   herald move game.pbem \"Cd3*d7\" --key blue.key --expect-turn 12
-  echo \"Kc9-b9\" | herald move game.pbem - --dry-run")]
+  echo \"Kc9-b9\" | herald move game.pbem - --dry-run
+  herald move pg.pbem \"c8-c7-c6\" --key red.key     (openings the rules call for are added)
+  herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)")]
     Move {
         /// The game record file.
         #[arg(value_name = "RECORD")]
         record: PathBuf,
-        /// The turn's actions, separated by commas, `pass` or `resign`; `-`
-        /// or nothing to read them from standard input. A `12. Blue:` in
+        /// The turn's actions, separated by commas, `pass` or `resign`
+        /// (`audit` once a game with hidden values has ended); `-` or
+        /// nothing to read them from standard input. A `12. Blue:` in
         /// front, as the turn reads in the record, is checked and dropped.
         #[arg(value_name = "TURN")]
         turn: Option<String>,
-        /// Your private key file (from `herald keygen`): adds your reveal.
+        /// Your private key file (from `herald keygen`): adds your reveal
+        /// and the openings of your hidden values that the rules call for.
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
         /// Check and print the new line, but write nothing.

@@ -9,7 +9,7 @@ use super::args::{Command, Format};
 use super::files::{self, origin};
 use super::out;
 use super::report::{Exit, Failure, Problem};
-use crate::game::{self, action_text, DiagramStyle, Game};
+use crate::game::{self, action_text, DiagramStyle, Game, Phase};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, LineKind, Record, Source, TurnText};
 use crate::referee::{
@@ -1172,7 +1172,13 @@ impl RecordCommand for Move {
             .open_side()
             .map_err(|e| compose_failure(e, key, ctx))?;
         let side_name = side.name::<G>();
-        let actions = strip_turn_prefix::<G>(&self.text, number, side, |message| {
+        // Once the rules ended a game with hidden values, the line due is
+        // the side's audit: nothing to type.
+        let text = match self.text.trim() {
+            "" if referee.phase() == Phase::Audit => "audit",
+            _ => self.text.as_str(),
+        };
+        let actions = strip_turn_prefix::<G>(text, number, side, |message| {
             Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
         })?;
         // The player's actions read as the line they will become.
