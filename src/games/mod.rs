@@ -9,8 +9,10 @@ pub mod battle_of_the_dale;
 pub mod breach_the_keep;
 pub mod castle_danger;
 pub mod playground_battles;
+pub mod reader;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod two_sides;
 
 use battle_of_the_dale::BattleOfTheDale;
 use breach_the_keep::BreachTheKeep;

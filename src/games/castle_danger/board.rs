@@ -14,24 +14,7 @@ pub const ROWS: u8 = 9;
 /// Number of squares.
 pub const SQUARES: usize = (COLS as usize) * (ROWS as usize);
 
-/// Blue, who moves first.
-pub const BLUE: Side = Side(0);
-/// Red.
-pub const RED: Side = Side(1);
-
-/// A side's name, `Blue` or `Red`.
-pub fn side_name(side: Side) -> &'static str {
-    if side == BLUE {
-        "Blue"
-    } else {
-        "Red"
-    }
-}
-
-/// The other side.
-pub fn opponent(side: Side) -> Side {
-    Side(1 - side.0)
-}
+pub use crate::games::two_sides::{opponent, side_name, BLUE, RED};
 
 /// A square, `row * 7 + col`, with row 0 = row `1` and col 0 = column `a`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -22,7 +22,7 @@ pub use action::{Action, Route};
 pub use board::Sq;
 pub use state::{Cell, End, Event, Kind, State};
 
-use board::{opponent, side_name as name, BLUE, RED};
+use board::{opponent, side_name as name};
 
 /// The Castle Danger engine.
 pub struct CastleDanger;
@@ -48,23 +48,7 @@ impl Game for CastleDanger {
     const OPTIONS: &'static [OptionTag] = &[];
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
-        for side in [BLUE, RED] {
-            if !setup.sides.contains(&side) {
-                return Err(SetupError {
-                    tag: Some(name(side).to_string()),
-                    reason: format!(
-                        "Castle Danger is played by Blue and Red: {} is missing",
-                        name(side)
-                    ),
-                });
-            }
-        }
-        if setup.sides.len() != 2 {
-            return Err(SetupError {
-                tag: None,
-                reason: "Castle Danger is played by exactly two sides, Blue and Red".to_string(),
-            });
-        }
+        crate::games::two_sides::check_sides::<Self>(setup)?;
         Ok(State::start())
     }
 

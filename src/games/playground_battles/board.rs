@@ -13,24 +13,7 @@ pub const ROWS: u8 = 8;
 /// Number of squares.
 pub const SQUARES: usize = (COLS as usize) * (ROWS as usize);
 
-/// Blue, whose back row is row 1.
-pub const BLUE: Side = Side(0);
-/// Red, whose back row is row 8.
-pub const RED: Side = Side(1);
-
-/// A side's name, `Blue` or `Red`.
-pub fn side_name(side: Side) -> &'static str {
-    if side == BLUE {
-        "Blue"
-    } else {
-        "Red"
-    }
-}
-
-/// The other side.
-pub fn opponent(side: Side) -> Side {
-    Side(1 - side.0)
-}
+pub use crate::games::two_sides::{opponent, side_name, BLUE, RED};
 
 /// The row index (0 = row `1`) of `side`'s back row.
 pub fn back_row(side: Side) -> u8 {

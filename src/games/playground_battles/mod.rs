@@ -84,23 +84,7 @@ impl Game for PlaygroundBattles {
     const OPTIONS: &'static [OptionTag] = &[];
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
-        for side in [BLUE, RED] {
-            if !setup.sides.contains(&side) {
-                return Err(SetupError {
-                    tag: Some(name(side).to_string()),
-                    reason: format!(
-                        "Playground Battles is played by Blue and Red: {} is missing",
-                        name(side)
-                    ),
-                });
-            }
-        }
-        if setup.sides.len() != 2 {
-            return Err(SetupError {
-                tag: None,
-                reason: "Playground Battles is played by exactly two sides, Blue and Red".into(),
-            });
-        }
+        crate::games::two_sides::check_sides::<Self>(setup)?;
         Ok(State::start())
     }
 

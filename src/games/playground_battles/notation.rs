@@ -12,7 +12,7 @@
 //! them when one exists.
 
 use nom::bytes::complete::tag_no_case;
-use nom::character::complete::{digit1, multispace0, one_of};
+use nom::character::complete::{digit1, one_of};
 use nom::{IResult, Parser};
 
 use super::action::{Choice, Move, MAX_STEPS};
@@ -20,48 +20,18 @@ use super::board::{opponent, Spot, Sq};
 use super::rules::find_path;
 use super::state::{Kind, State};
 use crate::game::ActionParseError;
+use crate::games::reader::{ws, Reader};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
-fn ws(i: &str) -> &str {
-    let r: Res<'_, &str> = multispace0(i);
-    r.map_or(i, |(rest, _)| rest)
+/// What this game's notation reads beside the shared [`Reader`].
+trait Read<'t> {
+    fn square<'a>(&self, rest: &'a str, expected: &str) -> Result<(Sq, &'a str), ActionParseError>;
+    fn keyword<'a>(&self, rest: &'a str, word: &str) -> Option<&'a str>;
+    fn choice(&self, rest: &'t str) -> Result<(Choice, &'t str), ActionParseError>;
 }
 
-/// Byte length of the word starting `rest` (at least one character).
-fn word_len(rest: &str) -> usize {
-    let n: usize = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric())
-        .map(char::len_utf8)
-        .sum();
-    if n == 0 {
-        rest.chars().next().map_or(0, char::len_utf8)
-    } else {
-        n
-    }
-}
-
-struct Reader<'t> {
-    text: &'t str,
-}
-
-impl<'t> Reader<'t> {
-    fn off(&self, rest: &str) -> usize {
-        self.text.len() - rest.len()
-    }
-
-    /// An error at the start of `rest` (at the last character when `rest`
-    /// is empty: something is missing at the end).
-    fn err(&self, rest: &str, reason: impl Into<String>) -> ActionParseError {
-        if rest.is_empty() {
-            let last = self.text.chars().next_back().map_or(0, char::len_utf8);
-            ActionParseError::new(self.text.len() - last, last, reason)
-        } else {
-            ActionParseError::new(self.off(rest), word_len(rest), reason)
-        }
-    }
-
+impl<'t> Read<'t> for Reader<'t> {
     fn square<'a>(&self, rest: &'a str, expected: &str) -> Result<(Sq, &'a str), ActionParseError> {
         let token: Res<'_, (char, &str)> = (one_of("abcdefghijABCDEFGHIJ"), digit1).parse(rest);
         let Ok((after, (col, digits))) = token else {
@@ -128,7 +98,7 @@ impl<'t> Reader<'t> {
 /// Read one move in the position `state` (whose roll resolves a move
 /// written by its ends).
 pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
-    let r = Reader { text };
+    let r = Reader::new(text);
     let (from, mut rest) = r.square(
         text,
         "expected a move: a path of squares such as c1-c2-c3, ending in `base` to enter the \
@@ -166,9 +136,9 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
             }
         };
         if steps.len() == MAX_STEPS {
-            return Err(ActionParseError::new(
-                r.off(at),
-                r.off(next) - r.off(at),
+            return Err(r.err_between(
+                at,
+                next,
                 "a move has at most 6 steps, the die's highest face",
             ));
         }

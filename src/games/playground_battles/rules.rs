@@ -503,16 +503,7 @@ pub fn legal_moves(s: &State, out: &mut Vec<Move>) {
         let Some(from) = s.piece(piece).at else {
             continue;
         };
-        let mut search = Search {
-            s,
-            me,
-            from,
-            path: [Spot::Sq(from); MAX_STEPS],
-            reached: 0,
-            found: Vec::new(),
-        };
-        search.walk(from, 0, usize::from(roll), 1u128 << from.0);
-        for mv in search.found {
+        for mv in Search::paths(s, me, from, roll) {
             with_choices(s, piece, mv, out);
         }
     }
@@ -567,7 +558,22 @@ struct Search<'s> {
     found: Vec<Move>,
 }
 
-impl Search<'_> {
+impl<'s> Search<'s> {
+    /// One path of exactly `roll` steps for `me`'s piece on `from` to each
+    /// place it reaches, in search order.
+    fn paths(s: &'s State, me: Side, from: Sq, roll: u8) -> Vec<Move> {
+        let mut search = Search {
+            s,
+            me,
+            from,
+            path: [Spot::Sq(from); MAX_STEPS],
+            reached: 0,
+            found: Vec::new(),
+        };
+        search.walk(from, 0, usize::from(roll), 1u128 << from.0);
+        search.found
+    }
+
     fn record(&mut self, len: usize, bit: u32) {
         if self.reached & (1u128 << bit) == 0 {
             self.reached |= 1u128 << bit;
@@ -606,14 +612,7 @@ impl Search<'_> {
 /// one exists (for a move written by its ends).
 pub fn find_path(s: &State, from: Sq, to: Spot, roll: u8) -> Option<Move> {
     let me = s.single(from).map_or(s.to_move, PieceId::side);
-    let mut search = Search {
-        s,
-        me,
-        from,
-        path: [Spot::Sq(from); MAX_STEPS],
-        reached: 0,
-        found: Vec::new(),
-    };
-    search.walk(from, 0, usize::from(roll), 1u128 << from.0);
-    search.found.into_iter().find(|m| m.to() == to)
+    Search::paths(s, me, from, roll)
+        .into_iter()
+        .find(|m| m.to() == to)
 }
