@@ -181,3 +181,38 @@ fn show_counts_turns_without_the_set_up_lines() {
     assert_eq!(err.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&err.stderr).contains("has 0 turns: there is no turn 1"));
 }
+
+#[test]
+fn during_the_set_up_legal_and_move_name_the_set_up_step_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let made = run(
+        d,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "-o",
+            "g.pbem",
+        ],
+    );
+    assert!(made.contains("next: each player runs herald keygen, then herald setup"));
+    run(d, &["keygen", "--side", "Blue", "g.pbem", "-o", "blue.key"]);
+    run(d, &["keygen", "--side", "Red", "g.pbem", "-o", "red.key"]);
+    let note =
+        "the set-up is not finished: S1 is Blue's set-up step, its commitments (herald setup)";
+    let legal = json(d, &["legal", "g.pbem", "--format", "json"]);
+    assert_eq!(legal["note"], note);
+    assert_eq!(legal["actions"], serde_json::json!([]));
+    let before = std::fs::read(d.join("g.pbem")).unwrap();
+    let out = herald(d)
+        .args(["move", "g.pbem", "a1-a2", "--key", "blue.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(note));
+    assert_eq!(std::fs::read(d.join("g.pbem")).unwrap(), before);
+}

@@ -1171,6 +1171,9 @@ impl RecordCommand for Move {
         let side = referee
             .open_side()
             .map_err(|e| compose_failure(e, key, ctx))?;
+        if let Some(note) = referee.setup_note() {
+            return Err(Failure::usage(note));
+        }
         let side_name = side.name::<G>();
         // Once the rules ended a game with hidden values, the line due is
         // the side's audit: nothing to type.
@@ -1435,8 +1438,14 @@ impl IdCommand for New {
         match &self.output {
             Some(path) => {
                 files::write_new(path, text.as_bytes())?;
+                let next = if referee.setup_due().is_some() {
+                    "next: each player runs herald keygen, then herald setup (hidden \
+                     choices come before turn 1)\n"
+                } else {
+                    ""
+                };
                 out(&format!(
-                    "wrote a new {} record to {}\n",
+                    "wrote a new {} record to {}\n{next}",
                     G::TITLE,
                     path.display()
                 ))?;

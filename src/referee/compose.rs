@@ -332,6 +332,9 @@ impl<G: Game> Referee<G> {
                 G::summary(&self.state)
             )));
         };
+        if let Some(note) = self.setup_note() {
+            return Ok(Preview::Unknown(note));
+        }
         let Some(wallet) = wallet else {
             let note = self.pending().map(|p| {
                 format!(

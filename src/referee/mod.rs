@@ -191,6 +191,23 @@ impl<G: Game> Referee<G> {
         self.hidden.setup_due().map(|(_, step)| step)
     }
 
+    /// While the set-up is not finished: what is due, for a player who
+    /// asked for a turn (`the set-up is not finished: S1 is Blue's set-up
+    /// step, its commitments (herald setup)`).
+    pub fn setup_note(&self) -> Option<String> {
+        let step = self.setup_due()?;
+        let side = self.to_move()?;
+        let (_, number) = self.next_line();
+        let what = match step {
+            SetupStep::Commit => "its commitments",
+            SetupStep::Open => "its openings",
+        };
+        Some(format!(
+            "the set-up is not finished: S{number} is {}'s set-up step, {what} (herald setup)",
+            side.name::<G>()
+        ))
+    }
+
     /// The number the next turn must carry.
     pub fn next_turn(&self) -> u32 {
         self.turns + 1
