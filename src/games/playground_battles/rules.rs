@@ -27,11 +27,11 @@ pub fn describe(s: &State, id: PieceId) -> String {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Target {
     /// An empty square.
-    Empty,
-    /// An enemy piece standing alone: an attack.
-    Enemy(PieceId),
+    Empty(Sq),
+    /// An enemy piece standing alone on the square: an attack.
+    Enemy(Sq, PieceId),
     /// A stalemate square: a rescue, or a lost piece.
-    Stalemate,
+    Stalemate(Sq),
     /// The opponent's base: the game is won.
     Base,
 }
@@ -53,15 +53,15 @@ pub fn apply(s: &mut State, mv: Move) -> Result<(), Illegal> {
     }
     let piece = mover(s, mv.from)?;
     let target = check_path(s, &mv, roll)?;
-    if mv.choice.is_some() && target != Target::Stalemate {
+    if mv.choice.is_some() && !matches!(target, Target::Stalemate(_)) {
         return illegal!(
             "a rescue choice ({}) goes with a move that ends on a stalemate",
             choice_text(mv.choice)
         );
     }
     s.moved = true;
-    match (target, mv.to()) {
-        (Target::Base, _) => {
+    match target {
+        Target::Base => {
             s.note(Event::Base {
                 piece,
                 from: last_square(&mv).unwrap_or(mv.from),
@@ -69,8 +69,8 @@ pub fn apply(s: &mut State, mv: Move) -> Result<(), Illegal> {
             s.lift(piece);
             s.finish(Some(me), End::Base(me));
         }
-        (Target::Empty, Spot::Sq(to)) => s.put(piece, to),
-        (Target::Enemy(defender), Spot::Sq(at)) => {
+        Target::Empty(to) => s.put(piece, to),
+        Target::Enemy(at, defender) => {
             s.put(piece, at);
             s.battle = Some(Battle {
                 at,
@@ -83,7 +83,7 @@ pub fn apply(s: &mut State, mv: Move) -> Result<(), Illegal> {
             });
             resolve_battle(s)?;
         }
-        (Target::Stalemate, Spot::Sq(at)) => {
+        Target::Stalemate(at) => {
             s.hold(piece, at);
             s.entry = Some(Entry {
                 at,
@@ -92,7 +92,6 @@ pub fn apply(s: &mut State, mv: Move) -> Result<(), Illegal> {
             });
             resolve_entry(s)?;
         }
-        _ => unreachable!("a move ends on a square unless it ends in a base"),
     }
     Ok(())
 }
@@ -181,17 +180,17 @@ fn check_path(s: &State, mv: &Move, roll: u8) -> Result<Target, Illegal> {
 /// What a move's last step onto `at` meets for side `me`.
 fn target(s: &State, at: Sq, me: Side) -> Result<Target, Illegal> {
     if s.is_stalemate(at) {
-        return Ok(Target::Stalemate);
+        return Ok(Target::Stalemate(at));
     }
     match s.single(at) {
-        None => Ok(Target::Empty),
+        None => Ok(Target::Empty(at)),
         Some(p) if p.side() == me => {
             illegal!(
                 "{at} holds {}: a piece never moves onto its own side",
                 describe(s, p)
             )
         }
-        Some(p) => Ok(Target::Enemy(p)),
+        Some(p) => Ok(Target::Enemy(at, p)),
     }
 }
 
