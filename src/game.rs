@@ -399,17 +399,32 @@ pub struct OptionTag {
     pub help: &'static str,
 }
 
-/// Chance drawn at the start of a turn (RULINGS 1.4). The referee derives
-/// each value from the commitments; a game only asks for numbers by label.
+/// Chance at the start of a turn (RULINGS 1.4), and what the referee can
+/// settle after it. The referee derives each value from the commitments;
+/// a game only asks for numbers by label, and whether a side's next line
+/// can settle what the mover declares.
 pub trait Chance {
     /// A uniform integer in `0..n` for the event `label` (e.g. `die`).
     /// Fails when the game has no commitments to derive it from.
     fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
+
+    /// Whether chance declared on this turn (a [`Game::pending`] event,
+    /// RULINGS 1.5) could be settled by `side`'s next line: only the
+    /// referee knows (it takes a reveal that side may not have). An engine
+    /// whose actions declare such chance asks in [`Game::begin_turn`] for
+    /// the side that will settle, and treats an action whose chance that
+    /// side cannot settle as not possible: [`Game::legal_actions`] leaves
+    /// it out and it does not keep [`Game::end_turn`] from passing. (The
+    /// referee refuses such an action where it is written anyway.) Yes
+    /// unless the referee says otherwise.
+    fn can_settle(&self, _side: Side) -> bool {
+        true
+    }
 }
 
-/// Chance not known yet: every draw fails, saying so. The referee uses it
-/// to look ahead (`herald legal` without the mover's key); tests of games
-/// without turn-start chance use it for [`Game::begin_turn`].
+/// Chance not known yet: every draw fails, saying so, and anything
+/// declared is taken to be settleable. Tests of games without turn-start
+/// chance use it for [`Game::begin_turn`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Undrawn;
 
@@ -517,7 +532,10 @@ pub trait Game: Sized + 'static {
 
     /// Every action legal now, in a stable order. Contract: each one can be
     /// followed by a turn that [`Game::end_turn`] accepts, and when the list
-    /// is empty [`Game::end_turn`] succeeds.
+    /// is empty [`Game::end_turn`] succeeds. An action declaring chance
+    /// that the side to settle it cannot settle ([`Chance::can_settle`],
+    /// asked when the turn began) is not listed, and does not count as
+    /// possible when [`Game::end_turn`] decides whether the turn may pass.
     fn legal_actions(state: &Self::State, out: &mut Vec<Self::Action>);
 
     /// What `action` costs of the turn's allowance, for games that count

@@ -1,8 +1,10 @@
 //! herald driven through its binary as a player would drive it: every test
 //! runs the real `herald` in a temporary directory and asserts on what a
 //! player sees (standard output and error, exit codes) and on the files it
-//! leaves behind. Castle Danger throughout: it needs no chance, so every
-//! position below is worked out by hand from RULINGS section 2.
+//! leaves behind. Castle Danger throughout (it needs no chance, so every
+//! position below is worked out by hand from RULINGS section 2), but for
+//! the tests that start from a fixture of another game, whose `.expect`
+//! file explains it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1375,6 +1377,51 @@ fn legal_after_the_end_lists_nothing_and_says_why() {
     assert_eq!(json["actions"], serde_json::json!([]));
     assert_eq!(json["to_move"], Value::Null);
     assert!(json["note"].as_str().unwrap().contains("over"));
+}
+
+/// The record of `fixtures/<game>/<name>.pbem` without its last `drop`
+/// turns, written to `dir` as game.pbem.
+fn fixture_copy(dir: &Path, game: &str, name: &str, drop: usize) -> PathBuf {
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(game)
+            .join(format!("{name}.pbem")),
+    )
+    .unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.truncate(lines.len() - drop);
+    let path = dir.join("game.pbem");
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// Turn 21 of that fixture: Human's one action would be a rally, which
+/// nothing could settle in a game without commitments.
+#[test]
+fn legal_and_move_agree_that_a_rally_nobody_can_settle_leaves_only_a_pass() {
+    let dir = TempDir::new().unwrap();
+    let name = "game-4p-only-a-rally-so-the-turn-passes-without-commitments";
+    let path = fixture_copy(dir.path(), "battle-of-the-dale", name, 1);
+    let output = herald().arg("legal").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        stdout_of(&output),
+        "Turn 21, Human: 0 legal actions\n\
+         Note: no action is possible: the turn passes (write `pass`)\n"
+    );
+    move_turn(&path, "rally")
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "this game has no commitments: rally needs them",
+        ));
+    move_turn(&path, "pass").success();
+    let json = check_json(&path);
+    assert_eq!(
+        (json["turns"].clone(), json["to_move"].clone()),
+        (21.into(), "Elf".into())
+    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Properties over random legal games (made by `herald::selfplay`), for
 //! every game:
-//! - self-play records (legal by construction) check clean;
+//! - self-play records (legal by construction) check clean, with
+//!   commitments and without (where no chance after a decision can be
+//!   settled, `legal` lists no action that declares it);
 //! - every legal action prints in canonical notation and parses back to
 //!   itself, at the start of every turn and after every action;
 //! - corrupting any one turn is rejected at that turn or later (never
@@ -18,6 +20,14 @@ use proptest::test_runner::FileFailurePersistence;
 fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
     let mut options = selfplay::Options::new::<G>(seed, sides);
     options.max_turns = max_turns;
+    selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// A self-play game whose sides have no Commit tags.
+fn self_play_without_commitments<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
+    let mut options = selfplay::Options::new::<G>(seed, sides);
+    options.max_turns = max_turns;
+    options.commitments = false;
     selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
@@ -255,6 +265,14 @@ macro_rules! game_properties {
                 #[test]
                 fn self_play_games_check_clean(seed in any::<u64>(), sides in $sides) {
                     let text = self_play::<$game>(seed, sides, 120);
+                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+                }
+
+                #[test]
+                fn without_commitments_legal_lists_only_what_can_be_played(
+                    seed in any::<u64>(), sides in $sides
+                ) {
+                    let text = self_play_without_commitments::<$game>(seed, sides, 120);
                     prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
                 }
 

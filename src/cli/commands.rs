@@ -723,7 +723,7 @@ impl RecordCommand for Legal {
         let preview = referee
             .preview_for(wallet.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let note = preview.note().map(str::to_owned);
+        let mut note = preview.note().map(str::to_owned);
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
                 .iter()
@@ -745,6 +745,10 @@ impl RecordCommand for Legal {
                     cost: G::action_cost(state, a),
                 })
                 .collect();
+            if actions.is_empty() && note.is_none() {
+                // The engines' contract: with nothing listed, a pass is legal.
+                note = Some("no action is possible: the turn passes (write `pass`)".into());
+            }
         }
         let to_move = side_to_move(&referee);
         match self.format {

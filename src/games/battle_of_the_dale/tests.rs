@@ -1597,6 +1597,42 @@ fn pass_is_legal_only_when_no_action_is_possible() {
     assert_eq!(G::turn_comment(&before, &s), "pass");
 }
 
+/// Turn 21 of fixture `game-4p-only-a-rally-so-the-turn-passes-without-
+/// commitments`: Dwarf, Goblin and Elf hold all 12 edge hexes and Human has
+/// nothing on the map (no placement, no move); Human has three Regulars in
+/// the Dwarf's pile and an Elf Regular in its own: a rally is its only
+/// action.
+const ONLY_A_RALLY: &str = "DHDRDR/DR2DR/GR3ER/EH2ER/ERGRGR Human 21 \
+    Human:R1M1H1:ER1,Elf:R0M1H0,Dwarf:R0M1H0:HR3,Goblin:R1M1H1 no-arms-race - - - *";
+
+#[test]
+fn a_rally_the_next_player_cannot_settle_is_no_action_so_the_turn_may_pass() {
+    // The next player, the Elf, can settle a rally: it is the one action,
+    // and the turn may not pass.
+    let mut s = from_position(ONLY_A_RALLY);
+    Kit::begin_settled_by(&mut s, &[Side(ELF)]);
+    assert_eq!(Kit::legal(&s), ["rally"]);
+    assert_eq!(
+        G::end_turn(&mut s.clone()).unwrap_err().reason,
+        "the turn needs its action (a placement, a move, a rally or a withdrawal); a pass is \
+         legal only when none is possible"
+    );
+    // In a game without commitments nobody can: nothing is listed and the
+    // turn passes.
+    let mut s = from_position(ONLY_A_RALLY);
+    Kit::begin_settled_by(&mut s, &[]);
+    assert!(Kit::legal(&s).is_empty());
+    let before = s.clone();
+    end(&mut s);
+    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::turn_comment(&before, &s), "pass");
+    // Only the next player's line settles it: the others' do not help.
+    let mut s = from_position(ONLY_A_RALLY);
+    Kit::begin_settled_by(&mut s, &[Side(HUMAN), Side(DWARF), Side(GOBLIN)]);
+    assert!(Kit::legal(&s).is_empty());
+    end(&mut s);
+}
+
 // ---------------------------------------------------------------------------
 // Notation.
 
