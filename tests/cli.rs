@@ -1424,6 +1424,45 @@ fn legal_and_move_agree_that_a_rally_nobody_can_settle_leaves_only_a_pass() {
     );
 }
 
+/// A side's hash chain has 10,000 links (spec 3.1): its 10,001st line
+/// cannot be written, and `move` says so instead of failing some other way.
+#[test]
+fn move_refuses_cleanly_once_a_sides_hash_chain_is_used_up() {
+    use herald::fairness::{chain_id, CHAIN_LENGTH};
+    use herald::games::castle_danger::CastleDanger;
+    let dir = TempDir::new().unwrap();
+    let mut options = herald::selfplay::Options::new::<CastleDanger>(5, 2);
+    options.max_turns = 2 * CHAIN_LENGTH + 10;
+    options.stop_percent = 100;
+    let record = herald::selfplay::record::<CastleDanger>(&options).unwrap();
+    let path = dir.path().join("game.pbem");
+    fs::write(&path, &record).unwrap();
+    let chain = chain_id([
+        ("Game", "castle-danger"),
+        ("Blue", "blue@example.org"),
+        ("Red", "red@example.org"),
+    ]);
+    let secret = herald::selfplay::secret(5, herald::game::Side(0));
+    let wallet = herald::wallet::Wallet::from_secret("castle-danger", "Blue", chain, secret);
+    let key = dir.path().join("blue.key");
+    fs::write(&key, wallet.to_text()).unwrap();
+    let json = check_json(&path);
+    assert_eq!(json["turns"], 2 * CHAIN_LENGTH);
+    assert_eq!(json["to_move"], "Blue");
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("pass")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "Blue's hash chain is used up after 10000 turns",
+        ));
+}
+
 #[test]
 fn fate_says_a_castle_danger_game_has_no_chance_events() {
     let dir = TempDir::new().unwrap();
