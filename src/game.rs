@@ -664,6 +664,39 @@ pub fn position_text<G: Game>(state: &G::State) -> String {
     s
 }
 
+/// The widest line herald writes for people to read (diagrams, summaries,
+/// notes): mail clients keep lines of up to 78 characters as they are.
+pub const TEXT_WIDTH: usize = 78;
+
+/// `text` broken at spaces into lines of at most `width` characters, every
+/// line after the first starting with `indent` (the first keeps the spaces
+/// `text` starts with). A word longer than a line stands alone on its
+/// line; runs of spaces between words become one.
+pub fn wrap_words(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let body = text.trim_start_matches(' ');
+    let mut line = text[..text.len() - body.len()].to_owned();
+    let mut len = line.len();
+    let mut words = 0;
+    let mut lines = Vec::new();
+    for word in body.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if words > 0 && len + 1 + n > width {
+            lines.push(std::mem::replace(&mut line, indent.to_owned()));
+            len = indent.chars().count();
+            words = 0;
+        }
+        if words > 0 {
+            line.push(' ');
+            len += 1;
+        }
+        line.push_str(word);
+        len += n;
+        words += 1;
+    }
+    lines.push(line);
+    lines
+}
+
 /// The canonical text of one action.
 pub fn action_text<G: Game>(action: &G::Action) -> String {
     let mut s = String::new();
@@ -677,4 +710,30 @@ pub fn side_by_name<G: Game>(name: &str) -> Option<Side> {
         .iter()
         .position(|s| s.eq_ignore_ascii_case(name))
         .map(|i| Side(i as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_wraps_at_spaces_within_the_width() {
+        let text = "Note: rally by Human settles with this turn's reveal, before the actions: \
+                    give --key with Elf's key to list them";
+        let lines = wrap_words(text, TEXT_WIDTH, "  ");
+        assert_eq!(
+            lines,
+            [
+                "Note: rally by Human settles with this turn's reveal, before the actions: give",
+                "  --key with Elf's key to list them",
+            ]
+        );
+        // The first line keeps its indent; a word too long stands alone.
+        assert_eq!(
+            wrap_words("  ab cd efghij kl", 6, "    "),
+            ["  ab", "    cd", "    efghij", "    kl"]
+        );
+        assert_eq!(wrap_words("short", 78, "  "), ["short"]);
+        assert_eq!(wrap_words("", 78, "  "), [""]);
+    }
 }

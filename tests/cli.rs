@@ -1463,6 +1463,49 @@ fn move_refuses_cleanly_once_a_sides_hash_chain_is_used_up() {
         ));
 }
 
+/// What herald prints for people stays within 78 columns, the widest a
+/// mail client keeps (spec section 1.1): every reader's text output on
+/// every valid fixture of every game, diagrams in both styles. Commit tag
+/// lines are the documented exception (79 to 81 characters).
+#[test]
+fn text_output_lines_fit_in_78_columns() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("g.pbem");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut records: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .flat_map(|game| fs::read_dir(game.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pbem"))
+        .filter(|p| {
+            fs::read_to_string(p.with_extension("expect")).is_ok_and(|e| e.contains("exit: 0"))
+        })
+        .collect();
+    records.sort();
+    assert!(records.len() > 50, "{records:?}");
+    let mut wide = Vec::new();
+    for record in &records {
+        fs::copy(record, &path).unwrap();
+        for args in [
+            &["check"][..],
+            &["replay"],
+            &["replay", "--unicode"],
+            &["annotate"],
+            &["legal"],
+            &["fate"],
+        ] {
+            let output = herald().args(args).arg(&path).output().unwrap();
+            assert!(output.status.success(), "{args:?} {}", record.display());
+            for line in stdout_of(&output).lines() {
+                if line.chars().count() > 78 && !line.contains("Commit \"") {
+                    wide.push(format!("{} {args:?}: {line}", record.display()));
+                }
+            }
+        }
+    }
+    assert!(wide.is_empty(), "{}", wide.join("\n"));
+}
+
 #[test]
 fn fate_says_a_castle_danger_game_has_no_chance_events() {
     let dir = TempDir::new().unwrap();

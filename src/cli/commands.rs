@@ -9,7 +9,7 @@ use super::args::{Command, Format};
 use super::files::{self, origin};
 use super::out;
 use super::report::{Exit, Failure, Problem};
-use crate::game::{self, action_text, DiagramStyle, Game};
+use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, Record, Source, TurnText};
 use crate::referee::{
@@ -296,6 +296,17 @@ fn plain(text: &str) -> String {
     anstream::adapter::strip_str(text).to_string()
 }
 
+/// `text` (a summary, a note) as lines of at most 78 columns, the
+/// continuations indented by `indent`, each line ended.
+fn fit(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for line in wrap_words(text, TEXT_WIDTH, indent) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
 pub(super) fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
     referee.to_move().map(|side| side.name::<G>().into())
 }
@@ -325,9 +336,12 @@ pub(super) fn pending_text<G: Game>(referee: &Referee<G>) -> String {
     referee
         .pending()
         .map(|p| {
-            format!(
-                "Pending: {} declared by {} on turn {}, settled by {}'s next reveal\n",
-                p.label, p.side, p.declared, p.settled_by
+            fit(
+                &format!(
+                    "Pending: {} declared by {} on turn {}, settled by {}'s next reveal",
+                    p.label, p.side, p.declared, p.settled_by
+                ),
+                "  ",
             )
         })
         .unwrap_or_default()
@@ -378,27 +392,39 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
             SetupStep::Commit => "its commitments",
             SetupStep::Open => "its openings",
         };
-        text.push_str(&format!(
-            "Set-up: S{number} is {}'s ({what}; herald setup)\n",
-            due.name::<G>()
+        text.push_str(&fit(
+            &format!(
+                "Set-up: S{number} is {}'s ({what}; herald setup)",
+                due.name::<G>()
+            ),
+            "  ",
         ));
     }
     for demand in referee.openings_due() {
-        text.push_str(&format!(
-            "{} opens {} on its next line (herald move --key adds it)\n",
-            demand.side.name::<G>(),
-            demand.slot
+        text.push_str(&fit(
+            &format!(
+                "{} opens {} on its next line (herald move --key adds it)",
+                demand.side.name::<G>(),
+                demand.slot
+            ),
+            "  ",
         ));
     }
     if let (Some(result), Some(due)) = (referee.provisional(), referee.to_move()) {
-        text.push_str(&format!(
-            "Provisional result {}, waiting for {}'s openings (the audit)\n",
-            result_text::<G>(result),
-            due.name::<G>()
+        text.push_str(&fit(
+            &format!(
+                "Provisional result {}, waiting for {}'s openings (the audit)",
+                result_text::<G>(result),
+                due.name::<G>()
+            ),
+            "  ",
         ));
     }
     for (side, why) in referee.failed_audits() {
-        text.push_str(&format!("{} failed the audit: {why}\n", side.name::<G>()));
+        text.push_str(&fit(
+            &format!("{} failed the audit: {why}", side.name::<G>()),
+            "  ",
+        ));
     }
     text
 }
@@ -444,11 +470,12 @@ impl RecordCommand for Check {
                 position: game::position_text::<G>(referee.state()),
             })?,
             Format::Text => out(&format!(
-                "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}{}",
+                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}",
                 ctx.origin,
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
+                fit(&summary, "  "),
                 pending_text(&referee),
                 audit_text(&referee)
             ))?,
@@ -600,7 +627,11 @@ impl RecordCommand for Replay {
                     match &p.side {
                         None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
                         Some(side) => {
-                            text.push_str(&format!("== {}. {side}: {}\n\n", p.turn, p.body));
+                            text.push_str(&fit(
+                                &format!("== {}. {side}: {}", p.turn, p.body),
+                                "     ",
+                            ));
+                            text.push('\n');
                         }
                     }
                     text.push_str(&p.diagram);
@@ -772,10 +803,10 @@ impl RecordCommand for Legal {
                     ));
                 }
                 if let Some(n) = &note {
-                    text.push_str(&format!("Note: {n}\n"));
+                    text.push_str(&fit(&format!("Note: {n}"), "  "));
                 }
                 for c in &chance {
-                    text.push_str(&format!("Chance: {} {}\n", c.label, c.value));
+                    text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
                 }
                 for a in &actions {
                     match a.cost {
@@ -842,11 +873,14 @@ impl RecordCommand for Fate {
                         Some(d) => format!("turn {} (declared on turn {d})", e.turn),
                         None => format!("turn {}", e.turn),
                     };
-                    text.push_str(&format!(
-                        "{when}: {}={}  from the reveals of {}\n",
-                        e.label,
-                        e.value,
-                        e.reveals_of.join(", ")
+                    text.push_str(&fit(
+                        &format!(
+                            "{when}: {}={}, from the reveals of {}",
+                            e.label,
+                            e.value,
+                            e.reveals_of.join(", ")
+                        ),
+                        "  ",
                     ));
                 }
                 text.push_str(&pending_text(&referee));
@@ -1084,7 +1118,8 @@ impl RecordCommand for Move {
                 written,
             })?,
             Format::Text => out(&format!(
-                "{line}{summary}\n{}{}",
+                "{line}{}{}{}",
+                fit(&summary, "  "),
                 pending_text(&referee),
                 if written {
                     format!("wrote turn {number} to {}\n", ctx.origin)

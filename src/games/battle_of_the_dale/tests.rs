@@ -1597,6 +1597,34 @@ fn pass_is_legal_only_when_no_action_is_possible() {
     assert_eq!(G::turn_comment(&before, &s), "pass");
 }
 
+#[test]
+fn diagram_lines_fit_in_78_columns_with_long_lists() {
+    // Five armies, the Goblin holding prisoners of all four others, every
+    // exchange offered, a Goblin Horde rally pending and six hexes the Elf
+    // may force an advance into.
+    let text = "HR2/4/ER4/4/DRGHFR Falcon 57 Human:R1M0H0:GR2,Elf:R1M0H1,Dwarf:R1M1H1,\
+                Goblin:R2M1H0:HR2HM1HH1ER2EM1DR2FR2,Falcon:R2M0H1 prisoner-exchange \
+                Goblin>Human,Goblin>Elf,Goblin>Dwarf,Goblin>Falcon A2,A3,B1,B2,B3,B4 \
+                Goblin:2@D2 *";
+    let s = from_position(text);
+    for unicode in [false, true] {
+        let d = G::diagram(&s, DiagramStyle { unicode });
+        let plain = anstream::adapter::strip_str(&d).to_string();
+        assert!(plain.lines().all(|l| l.chars().count() <= 78), "{plain}");
+        assert!(
+            plain.contains(
+                "Elf may force an advance into A2, A3, B1, B2, B3, B4 (first action of its \
+                 next\n  turn)"
+            ),
+            "{plain}"
+        );
+        assert!(
+            plain.contains("Hu R2 M1 H1, El R2 M1, Dw R2, Fa R2"),
+            "{plain}"
+        );
+    }
+}
+
 /// Turn 21 of fixture `game-4p-only-a-rally-so-the-turn-passes-without-
 /// commitments`: Dwarf, Goblin and Elf hold all 12 edge hexes and Human has
 /// nothing on the map (no placement, no move); Human has three Regulars in

@@ -61,8 +61,7 @@ fn win_text(pos: &Pos) -> String {
         WinReason::HomeBreach => format!("{wn} won: breached {ln}'s home Keep"),
         WinReason::Resigned => format!("{wn} won: {ln} resigned"),
         WinReason::Points => format!(
-            "{wn} won: {ln} has {} points in play, fewer than the {} needed to breach {wn}'s \
-             home Keep",
+            "{wn} won: {ln} has {} points in play, needs {} to breach {wn}'s home Keep",
             pos.points[l],
             2 * pos.keep_value[w]
         ),
@@ -246,7 +245,12 @@ impl Game for BreachTheKeep {
     fn summary(state: &State) -> String {
         let pos = &state.pos;
         if pos.over() {
-            return format!("{}; {}", win_text(pos), points_line(pos));
+            // A win on points names the loser's points already; the line
+            // stays within 78 columns.
+            return match pos.reason {
+                WinReason::Points => win_text(pos),
+                _ => format!("{}; {}", win_text(pos), points_line(pos)),
+            };
         }
         let me = SIDE_NAMES[usize::from(pos.side)];
         let left = if pos.used == 0 {

@@ -987,8 +987,7 @@ fn a_side_with_fewer_points_than_breaching_the_other_home_keep_needs_loses() {
     assert_eq!(G::outcome(&s), Outcome::Won(Side(0)));
     assert_eq!(
         G::summary(&s),
-        "White won: Black has 4 points in play, fewer than the 6 needed to breach White's home \
-         Keep; White 2 points in play, Black 4"
+        "White won: Black has 4 points in play, needs 6 to breach White's home Keep"
     );
     // A winning turn needs not use all its movement points.
     G::end_turn(&mut s).unwrap();
@@ -1362,6 +1361,39 @@ fn diagram_shows_board_keeps_gates_zones_and_points() {
     assert!(u.lines().all(|l| l.chars().count() < 78), "{u}");
 }
 
+#[test]
+fn diagram_lines_fit_in_78_columns_with_every_keep_held() {
+    // All eleven Keeps held: the list wraps between Keeps.
+    let spec = "a3:WWw a8:w c3:w c8:w e3:w e8:w g3:BBb g8:b b5:b d5:b f5:b";
+    let s = setup(spec, [4, 5], [6, 6], W);
+    for style in [DiagramStyle::default(), DiagramStyle { unicode: true }] {
+        let d = G::diagram(&s, style);
+        assert!(d.lines().all(|l| l.chars().count() <= 78), "{d}");
+        let lines: Vec<&str> = d.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("Keeps held:"))
+            .unwrap();
+        assert_eq!(
+            lines[at..at + 3],
+            [
+                "Keeps held: a3 White 10 (WWw), a8 White 2 (w), b5 Black 2 (b), c3 White 2 (w),",
+                "  c8 White 2 (w), d5 Black 2 (b), e3 White 2 (w), e8 White 2 (w),",
+                "  f5 Black 2 (b), g3 Black 10 (BBb), g8 Black 2 (b)",
+            ]
+        );
+        assert!(lines[at + 3].starts_with("Points in play"), "{d}");
+    }
+    // A win on points names the loser's points and what it lacks.
+    let s = G::parse_position("10/9/10/9/10/9/10 White 1/4 6/2 White:points").unwrap();
+    let summary = G::summary(&s);
+    assert_eq!(
+        summary,
+        "White won: Black has 8 points in play, needs 12 to breach White's home Keep"
+    );
+    assert!(summary.len() <= 78);
+}
+
 // ---------------------------------------------------------------- self-play
 
 /// Play one random turn through the trait; panics if the contract breaks.
@@ -1544,8 +1576,7 @@ fn finished_games_state_the_winner_and_how() {
     let s = G::parse_position("10/9/10/9/10/9/10 Black 2/0 1/3 Black:points").unwrap();
     assert_eq!(
         G::summary(&s),
-        "Black won: White has 4 points in play, fewer than the 6 needed to breach Black's \
-         home Keep; White 4 points in play, Black 0"
+        "Black won: White has 4 points in play, needs 6 to breach Black's home Keep"
     );
 }
 
