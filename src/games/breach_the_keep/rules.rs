@@ -275,6 +275,19 @@ impl Why {
             Why::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
             Why::NoStackToMoveIn(x) => format!("there is no {me} piece on {} to move in", Name(x)),
             Why::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
+            Why::ApartNotKeep(_)
+            | Why::ApartDouble
+            | Why::ApartNoSingle(_)
+            | Why::ApartFull(_)
+            | Why::ApartBreach => self.apart_text(me),
+        }
+    }
+}
+
+impl Why {
+    /// The reasons `apart` is refused (`me`: the mover's name).
+    fn apart_text(self, me: &str) -> String {
+        match self {
             Why::ApartNotKeep(c) => format!(
                 "`apart` is for a single entering a Keep, and {} is not a Keep",
                 Name(c)
@@ -292,8 +305,8 @@ impl Why {
                  the single inside",
                 Name(c)
             ),
-            Why::ApartBreach => "`apart` keeps the singles moving in from combining, and \
-                                 fewer than two singles move in"
+            _ => "`apart` keeps the singles moving in from combining, and fewer than two \
+                  singles move in"
                 .to_string(),
         }
     }
