@@ -49,6 +49,9 @@ pub struct Options {
     pub tags: Vec<(String, String)>,
     /// Give every side a Commit tag and every line a reveal.
     pub commitments: bool,
+    /// Give every side a Key tag too, and seal every line with its
+    /// signature (spec section 3.8; needs `commitments`).
+    pub signatures: bool,
     /// Chance of ending a turn after each action when that is legal
     /// (in percent).
     pub stop_percent: u32,
@@ -65,6 +68,7 @@ impl Options {
                 .collect(),
             tags: Vec::new(),
             commitments: true,
+            signatures: false,
             stop_percent: 25,
         }
     }
@@ -111,10 +115,11 @@ fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Walle
         .collect();
     for (side, wallet) in options.sides.iter().zip(&wallets) {
         if let Some(wallet) = wallet {
-            tags.push((
-                format!("{}Commit", side.name::<G>()),
-                hex::encode(wallet.commit()),
-            ));
+            let name = side.name::<G>();
+            tags.push((format!("{name}Commit"), hex::encode(wallet.commit())));
+            if options.signatures {
+                tags.push((format!("{name}Key"), hex::encode(wallet.public_key())));
+            }
         }
     }
     tags.extend(options.tags.iter().cloned());
@@ -233,6 +238,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
                 entries: Vec::new(),
                 ending: Ending::Actions,
                 proofs: Vec::new(),
+                claimant: None,
             };
             let played = referee
                 .compose(line, wallet)
@@ -268,6 +274,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
                 .map(|a| Entry::Action(Cow::Borrowed(a.as_str())))
                 .collect(),
             proofs: Vec::new(),
+            claimant: None,
         };
         let played = referee.compose(line, wallet).map_err(|e| match e {
             ComposeError::Line(e) => format!("turn {number}: {}", e.message),

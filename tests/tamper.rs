@@ -1,6 +1,7 @@
-//! Tampering with a committed record is caught by `herald check`, naming
-//! the turn and a reason (RULINGS 1.2, 1.3). Records are made fresh with
-//! `herald new`, `keygen` and `move --key`, then altered by hand.
+//! Tampering with a committed, sealed record is caught by `herald check`,
+//! naming the turn and a reason (RULINGS 1.2, 1.3, 1.8, 1.11). Records are
+//! made fresh with `herald new`, `keygen` and `move --key`, then altered
+//! by hand, as a player who relays the record could.
 
 use std::path::{Path, PathBuf};
 
@@ -178,15 +179,178 @@ fn reordered_turns_are_rejected() {
     assert_eq!(json["error"]["turn"], 1, "{json}");
 }
 
+/// The header and the lines of a record, each line with its
+/// continuation lines.
+fn split_lines(text: &str) -> (String, Vec<String>) {
+    let (header, log) = text.split_once("\n\n").unwrap();
+    let mut lines: Vec<String> = Vec::new();
+    for l in log.lines() {
+        if l.starts_with(' ') {
+            let last = lines.last_mut().unwrap();
+            last.push_str(l);
+            last.push('\n');
+        } else {
+            lines.push(format!("{l}\n"));
+        }
+    }
+    (format!("{header}\n\n"), lines)
+}
+
 #[test]
 fn a_removed_line_is_rejected_at_its_place() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let t2 = lines.iter().position(|l| l.starts_with("2. ")).unwrap();
-    let mut out: Vec<&str> = lines.clone();
-    out.drain(t2..t2 + 2);
-    assert_rejected(&check(&(out.join("\n") + "\n")), 2, "Blue", "numbered 3");
+    let (header, mut lines) = split_lines(&text);
+    lines.remove(1);
+    assert_rejected(&check(&(header + &lines.concat())), 2, "Blue", "numbered 3");
+}
+
+#[test]
+fn a_changed_action_with_its_reveal_kept_breaks_the_players_seal() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    // Turn 3 was Cd1-d2; Kb1-a1 is as legal, and the reveal is Blue's.
+    let forged = text.replacen("3. Blue: Cd1-d2", "3. Blue: Kb1-a1", 1);
+    assert_ne!(forged, text);
+    assert_rejected(
+        &check(&forged),
+        3,
+        "Blue",
+        "Blue's signature does not match this line here",
+    );
+}
+
+#[test]
+fn two_dropped_lines_with_the_rest_renumbered_are_rejected_at_the_first_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = committed_game(dir.path(), "ann@example.org");
+    run(
+        dir.path(),
+        &["move", "game.pbem", "Cd2-d3", "--key", "blue.key"],
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    // Drop Blue's turn 3 and Red's turn 4; turn 5 (Blue's) becomes 3: its
+    // reveal still follows Blue's chain, but not its seal.
+    let (header, lines) = split_lines(&text);
+    let renumbered = lines[4].replacen("5. Blue", "3. Blue", 1);
+    let forged = header + &lines[0] + &lines[1] + &renumbered;
+    let json = check(&forged);
+    assert_eq!(json["error"]["turn"], 3, "{json}");
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("does not hash"));
+}
+
+#[test]
+fn two_swapped_lines_are_rejected_at_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let (header, mut lines) = split_lines(&text);
+    lines.swap(2, 3);
+    let json = check(&(header + &lines.concat()));
+    assert_eq!(json["ok"], false, "{json}");
+    assert_eq!(json["error"]["turn"], 3, "{json}");
+}
+
+#[test]
+fn a_line_from_another_game_is_rejected_at_its_place() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let game_a = std::fs::read_to_string(committed_game(a.path(), "ann@example.org")).unwrap();
+    let game_b = std::fs::read_to_string(committed_game(b.path(), "ann@example.org")).unwrap();
+    let (header, mut lines) = split_lines(&game_a);
+    lines[2] = split_lines(&game_b).1[2].clone();
+    assert_rejected(
+        &check(&(header + &lines.concat())),
+        3,
+        "Blue",
+        "does not hash to Blue's previous reveal",
+    );
+}
+
+#[test]
+fn a_key_tag_edited_in_the_header_breaks_the_first_seal() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    // The chains stay valid (the chain id leaves out keys), but the game
+    // id changes: Blue's key replaced by Red's breaks the first seal.
+    let red_key = text.lines().find(|l| l.starts_with("[RedKey ")).unwrap();
+    let blue_key = text.lines().find(|l| l.starts_with("[BlueKey ")).unwrap();
+    let forged = text.replacen(blue_key, &red_key.replacen("Red", "Blue", 1), 1);
+    assert_rejected(
+        &check(&forged),
+        1,
+        "Blue",
+        "Blue's signature does not match this line here",
+    );
+}
+
+#[test]
+fn a_forfeit_without_the_claimants_signature_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let forged = text.clone() + "5. Blue: forfeit claimed by Red\n";
+    assert_rejected(
+        &check(&forged),
+        5,
+        "Blue",
+        "Red has a RedKey tag, so every Red line carries Red's signature",
+    );
+    // Red's real signature from another line does not fit this one.
+    let (_, lines) = split_lines(&text);
+    let red_sig = &lines[3][lines[3].find("    sig ").unwrap()..];
+    let forged = text + "5. Blue: forfeit claimed by Red\n" + red_sig;
+    assert_rejected(
+        &check(&forged),
+        5,
+        "Blue",
+        "Red's signature does not match this line here",
+    );
+}
+
+#[test]
+fn a_bare_resign_written_for_a_committed_side_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    assert_rejected(
+        &check(&(text + "5. Blue: resign\n")),
+        5,
+        "Blue",
+        "every Blue line carries a reveal, a resignation too",
+    );
+}
+
+#[test]
+fn an_old_game_passed_off_as_its_rematch_is_rejected() {
+    // The same players and tags; `new` gives the rematch a fresh nonce.
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let old = std::fs::read_to_string(committed_game(a.path(), "ann@example.org")).unwrap();
+    let rematch = std::fs::read_to_string(committed_game(b.path(), "ann@example.org")).unwrap();
+    let nonce = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("[Nonce "))
+            .unwrap()
+            .to_owned()
+    };
+    assert_ne!(nonce(&old), nonce(&rematch));
+    // The old keys, commitments and lines under the rematch's nonce.
+    let forged = old.replacen(&nonce(&old), &nonce(&rematch), 1);
+    assert_rejected(
+        &check(&forged),
+        1,
+        "Blue",
+        "does not hash to Blue's commitment",
+    );
+    // And the old key file is refused in the rematch.
+    herald()
+        .current_dir(b.path())
+        .args(["move", "game.pbem", "Cd2-d3", "--key"])
+        .arg(a.path().join("blue.key"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("made for another game"));
 }
 
 #[test]
@@ -262,4 +426,149 @@ fn a_rally_declared_without_commitments_is_rejected_at_its_own_turn() {
         .as_str()
         .unwrap()
         .contains("no commitments: rally needs them"));
+}
+
+/// Run herald in `dir`, returning its JSON output.
+fn json_in(dir: &Path, args: &[&str]) -> Value {
+    let out = herald().current_dir(dir).args(args).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Copy the record from one player's directory to another's.
+fn mail(from: &Path, to: &Path) {
+    std::fs::copy(from.join("game.pbem"), to.join("game.pbem")).unwrap();
+}
+
+/// Three players of Battle of the Dale, each with a directory, key and
+/// copy: the record before any turn, in every directory.
+fn three_player_relay() -> [tempfile::TempDir; 3] {
+    let dirs = [(); 3].map(|_| tempfile::tempdir().unwrap());
+    run(
+        dirs[0].path(),
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=ann@x",
+            "--side",
+            "Elf=eve@x",
+            "--side",
+            "Goblin=gus@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for (i, side) in ["Human", "Elf", "Goblin"].iter().enumerate() {
+        if i > 0 {
+            mail(dirs[i - 1].path(), dirs[i].path());
+        }
+        run(
+            dirs[i].path(),
+            &["keygen", "--side", side, "game.pbem", "-o", "my.key"],
+        );
+    }
+    mail(dirs[2].path(), dirs[0].path());
+    mail(dirs[2].path(), dirs[1].path());
+    dirs
+}
+
+/// The legal actions of the side to move in `dir`'s copy.
+fn legal_actions(dir: &Path) -> Vec<String> {
+    json_in(dir, &["legal", "game.pbem", "--format", "json"])["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Human sends turn 1 to Elf, who alters it (keeping Human's reveal and
+/// seal) and relays it to Goblin after writing turn 2 on the true copy:
+/// Goblin's `check` refuses the record at turn 1, naming Human's seal,
+/// and so does Human's own `move` when the altered copy comes back.
+#[test]
+fn a_line_altered_by_the_player_who_relays_it_is_refused_downstream_and_by_its_author() {
+    let [human, elf, goblin] = three_player_relay();
+    let actions = legal_actions(human.path());
+    run(
+        human.path(),
+        &["move", "game.pbem", &actions[0], "--key", "my.key"],
+    );
+    mail(human.path(), elf.path());
+    let elf_turn = legal_actions(elf.path());
+    run(
+        elf.path(),
+        &["move", "game.pbem", &elf_turn[0], "--key", "my.key"],
+    );
+    let true_copy = std::fs::read_to_string(elf.path().join("game.pbem")).unwrap();
+    let forged = true_copy.replacen(
+        &format!("1. Human: {}", actions[0]),
+        &format!("1. Human: {}", actions[1]),
+        1,
+    );
+    assert_ne!(forged, true_copy);
+    std::fs::write(goblin.path().join("game.pbem"), &forged).unwrap();
+    let json = json_in(goblin.path(), &["check", "--format", "json", "game.pbem"]);
+    assert_rejected(
+        &json,
+        1,
+        "Human",
+        "Human's signature does not match this line here",
+    );
+    std::fs::write(human.path().join("game.pbem"), &forged).unwrap();
+    herald()
+        .current_dir(human.path())
+        .args(["move", "game.pbem", &actions[0], "--key", "my.key"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "Human's signature does not match",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(human.path().join("game.pbem")).unwrap(),
+        forged
+    );
+}
+
+/// Elf, relaying Human's turn 1, forks the game instead: on the copy
+/// from before that turn it claims Human's forfeit (validly signed, by
+/// Elf) and plays on. Goblin cannot tell, and its `check` passes; but
+/// Human's key file remembers the turn Human sent, so Human's own `move`
+/// refuses the fork at once, naming the turn.
+#[test]
+fn a_validly_signed_fork_is_refused_by_the_move_of_the_player_it_wrongs() {
+    let [human, elf, goblin] = three_player_relay();
+    let actions = legal_actions(human.path());
+    run(
+        human.path(),
+        &["move", "game.pbem", &actions[0], "--key", "my.key"],
+    );
+    // Elf's copy is still the one from before turn 1.
+    run(
+        elf.path(),
+        &["move", "game.pbem", "--forfeit", "--key", "my.key"],
+    );
+    let elf_turn = legal_actions(elf.path());
+    run(
+        elf.path(),
+        &["move", "game.pbem", &elf_turn[0], "--key", "my.key"],
+    );
+    mail(elf.path(), goblin.path());
+    let json = json_in(goblin.path(), &["check", "--format", "json", "game.pbem"]);
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(json["forfeits"][0]["claimed_by"], "Elf");
+    mail(elf.path(), human.path());
+    let before = std::fs::read(human.path().join("game.pbem")).unwrap();
+    herald()
+        .current_dir(human.path())
+        .args(["move", "game.pbem", "pass", "--key", "my.key"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "your turn 1 was changed since you sent it",
+        ));
+    assert_eq!(
+        std::fs::read(human.path().join("game.pbem")).unwrap(),
+        before
+    );
 }

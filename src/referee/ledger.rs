@@ -48,11 +48,6 @@ impl Ledger {
         self.lines[index]
     }
 
-    /// Whether side `index` must reveal on each line.
-    pub(super) fn is_committed(&self, index: usize) -> bool {
-        self.latest[index].is_some()
-    }
-
     /// Whether no side has a commitment.
     pub(super) fn is_empty(&self) -> bool {
         self.latest.iter().all(Option::is_none)
