@@ -1811,28 +1811,6 @@ fn underline_sits_under_the_action_when_the_line_holds_tabs() {
 
 #[test]
 #[cfg(unix)]
-fn move_through_a_symlink_updates_the_linked_record() {
-    let dir = TempDir::new().unwrap();
-    let path = new_game(dir.path());
-    let link = dir.path().join("link.pbem");
-    std::os::unix::fs::symlink(&path, &link).unwrap();
-    herald()
-        .arg("move")
-        .arg(&link)
-        .arg("Kc1-b1")
-        .assert()
-        .success();
-    assert!(fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
-    assert!(fs::read_to_string(&path)
-        .unwrap()
-        .ends_with("1. Blue: Kc1-b1\n"));
-}
-
-#[test]
-#[cfg(unix)]
 fn new_and_annotate_create_records_with_the_umask_permissions() {
     use std::os::unix::fs::PermissionsExt;
     let dir = TempDir::new().unwrap();

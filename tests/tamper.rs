@@ -572,3 +572,163 @@ fn a_validly_signed_fork_is_refused_by_the_move_of_the_player_it_wrongs() {
         before
     );
 }
+
+// ---------------------------------------------------------------- nothing lost
+
+/// A Castle Danger record without keys, after `new` in `dir`.
+fn plain_game(dir: &Path) -> PathBuf {
+    run(
+        dir,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    dir.join("game.pbem")
+}
+
+/// Two `move`s started at once on one record, twenty times over: each
+/// pair writes one turn, the other is refused (as stale, or as not its
+/// turn any more), and no turn that was reported written is lost.
+#[test]
+fn concurrent_moves_on_one_record_lose_no_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = plain_game(dir.path());
+    let moves = [["Kc1-b1", "Kc9-b9"], ["Kb1-c1", "Kb9-c9"]];
+    let mut written = 0;
+    for pair in 0..20 {
+        let turn = written;
+        let action = moves[(turn / 2) % 2][turn % 2];
+        let spawn = || {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("herald"))
+                .current_dir(dir.path())
+                .args(["move", "game.pbem", action])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn(), spawn());
+        let outcomes = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+        let won = outcomes.iter().filter(|o| o.status.success()).count();
+        assert_eq!(won, 1, "pair {pair}: exactly one move is written");
+        let lost = outcomes.iter().find(|o| !o.status.success()).unwrap();
+        let why = String::from_utf8_lossy(&lost.stderr);
+        assert_eq!(lost.status.code(), Some(1), "{why}");
+        assert!(
+            why.contains("changed while herald was writing it")
+                || why.contains("no Red King")
+                || why.contains("no Blue King"),
+            "pair {pair}: {why}"
+        );
+        written += won;
+    }
+    let json = check(&std::fs::read_to_string(path).unwrap());
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(json["turns"], written as u64);
+}
+
+#[test]
+fn annotate_never_overwrites_a_key_file() {
+    let dir = tempfile::tempdir().unwrap();
+    committed_game(dir.path(), "ann@example.org");
+    let key = std::fs::read(dir.path().join("blue.key")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["annotate", "game.pbem", "-o", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("blue.key exists already"));
+    assert_eq!(std::fs::read(dir.path().join("blue.key")).unwrap(), key);
+}
+
+#[test]
+fn no_writer_makes_a_file_named_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    plain_game(dir.path());
+    herald()
+        .current_dir(dir.path())
+        .args(["keygen", "--side", "Blue", "game.pbem", "-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("never writes a file named `-`"));
+    // For annotate, `-o -` is standard output.
+    herald()
+        .current_dir(dir.path())
+        .args(["annotate", "game.pbem", "-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("[Game \"castle-danger\"]"));
+    assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+#[cfg(unix)]
+fn move_never_writes_through_a_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = plain_game(dir.path());
+    let before = std::fs::read(&path).unwrap();
+    std::os::unix::fs::symlink(&path, dir.path().join("link.pbem")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "link.pbem", "Kc1-b1"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is a symbolic link"));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+#[cfg(unix)]
+fn move_keeps_a_hard_linked_record_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = plain_game(dir.path());
+    let other = dir.path().join("also.pbem");
+    std::fs::hard_link(&path, &other).unwrap();
+    run(dir.path(), &["move", "game.pbem", "Kc1-b1"]);
+    let text = std::fs::read_to_string(&other).unwrap();
+    assert!(text.ends_with("1. Blue: Kc1-b1\n"), "{text}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+/// Commitments can never be added after the first line: with one side
+/// committed and the other not, `move` refuses turn 1 and says why,
+/// unless `--no-commit` says the players mean it (RULINGS 1.9).
+#[test]
+fn an_uneven_first_line_is_refused_unless_no_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    plain_game(dir.path());
+    run(
+        dir.path(),
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
+    );
+    let before = std::fs::read(dir.path().join("game.pbem")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "Blue has a BlueCommit tag and Red has none",
+        ))
+        .stderr(predicates::str::contains("--no-commit"));
+    assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
+    run(
+        dir.path(),
+        &[
+            "move",
+            "game.pbem",
+            "Kc1-b1",
+            "--key",
+            "blue.key",
+            "--no-commit",
+        ],
+    );
+    run(dir.path(), &["move", "game.pbem", "Kc9-b9"]);
+}

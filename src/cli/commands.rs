@@ -200,6 +200,8 @@ pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
     pub(super) source: &'a Source,
     pub(super) record: &'a Record<'a>,
+    /// The stamp of the bytes read, for rewriting the file.
+    pub(super) stamp: files::Stamp,
 }
 
 impl Ctx<'_> {
@@ -235,7 +237,7 @@ pub(super) fn with_record<C: RecordCommand>(
     command: C,
 ) -> Result<Exit, Failure> {
     let result = (|| {
-        let source = files::load(path)?;
+        let (source, stamp) = files::load(path)?;
         let origin = origin(path);
         let record = record::parse(&source)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
@@ -244,6 +246,7 @@ pub(super) fn with_record<C: RecordCommand>(
             path,
             source: &source,
             record: &record,
+            stamp,
         };
         let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
         let tag = record.tag("Game").map(|t| t.value_span);
@@ -713,8 +716,9 @@ impl RecordCommand for Annotate {
             record::write_turn(t, &mut text);
         }
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {
-                files::write_atomic(path, text.as_bytes())?;
+                files::write_new(path, text.as_bytes())?;
                 out(&format!(
                     "wrote the annotated record of {} to {}\n",
                     ctx.origin,
@@ -1053,7 +1057,7 @@ pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Re
         let b = ctx.source.original_offset(tag.value_span.end);
         text.replace_range(a..b, result);
     }
-    files::write_atomic(ctx.path, text.as_bytes())
+    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
 }
 
 impl Move {
@@ -1191,7 +1195,7 @@ fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
         .or(ctx.record.tags.last())
         .map_or(0, |t| t.span.end - 1);
     insert_lines(ctx.source, &mut text, anchor, tag_line, false);
-    files::write_atomic(ctx.path, text.as_bytes())
+    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
 }
 
 struct Keygen {
@@ -1391,6 +1395,7 @@ impl IdCommand for New {
         let mut text = String::new();
         referee.header().write("*", &mut text);
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {
                 files::write_new(path, text.as_bytes())?;
                 out(&format!(

@@ -91,7 +91,7 @@ pub(super) fn remember_sent<G: Game>(
         number: played.number,
         digest: *referee.digest(),
     });
-    files::write_atomic(path, wallet.to_text().as_bytes()).map_err(|e| {
+    files::rewrite(path, None, wallet.to_text().as_bytes()).map_err(|e| {
         Failure::usage(format!(
             "the record is written, but {} could not be updated ({}): it still remembers your earlier line",
             path.display(),

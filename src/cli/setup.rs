@@ -95,7 +95,7 @@ impl RecordCommand for Setup {
         let written = !self.dry_run;
         if written {
             if wallet.to_text() != chosen_before {
-                files::write_atomic(&self.key, wallet.to_text().as_bytes())?;
+                files::rewrite(&self.key, None, wallet.to_text().as_bytes())?;
             }
             append_line(ctx, &text, None)?;
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
