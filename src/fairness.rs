@@ -282,6 +282,31 @@ pub fn seal_verifies(key: &ed25519_dalek::VerifyingKey, message: &[u8], sig: &[u
     key.verify_strict(message, &sig).is_ok()
 }
 
+/// Whether every `sigs[i]` is `keys[i]`'s signature of `messages[i]`, as
+/// [`seal_verifies`] would say of each, in one go: ed25519-dalek's batch
+/// equation (`verify_batch`), and for each signature the checks
+/// `verify_strict` adds to it (its `R` canonically encoded and not of
+/// small order; keys are refused weak when the header is read).
+pub fn seals_verify(
+    keys: &[ed25519_dalek::VerifyingKey],
+    messages: &[&[u8]],
+    sigs: &[[u8; 64]],
+) -> bool {
+    let strict_r = sigs.iter().all(|sig| {
+        let mut r = [0u8; 32];
+        r.copy_from_slice(&sig[..32]);
+        let encoded = curve25519_dalek::edwards::CompressedEdwardsY(r);
+        encoded
+            .decompress()
+            .is_some_and(|point| point.compress() == encoded && !point.is_small_order())
+    });
+    let sigs: Vec<ed25519_dalek::Signature> = sigs
+        .iter()
+        .map(ed25519_dalek::Signature::from_bytes)
+        .collect();
+    strict_r && ed25519_dalek::verify_batch(messages, &sigs, keys).is_ok()
+}
+
 /// Numbers from a seed (RULINGS 1.6): ChaCha20 (rand_chacha, pinned) seeded
 /// with the 32 bytes, read as `u32` words.
 pub struct Sampler {
@@ -605,6 +630,14 @@ mod tests {
         assert!(!seal_verifies(&public, &moved, &sig));
         let later = seal_message(&example_game(), &line, &record_step(&d0, &line, None));
         assert!(!seal_verifies(&public, &later, &sig));
+        // In a batch, the same verdicts.
+        let messages: [&[u8]; 2] = [&message, &message];
+        assert!(seals_verify(&[public, public], &messages, &[sig, sig]));
+        let messages: [&[u8]; 2] = [&message, &later];
+        assert!(!seals_verify(&[public, public], &messages, &[sig, sig]));
+        let mut bad_r = sig;
+        bad_r[..32].copy_from_slice(&[0; 32]);
+        assert!(!seals_verify(&[public], &[&message], &[bad_r]));
     }
 
     const PUBLIC: &str = "c9bd042c451e21851e52b3d8d256ee77a78a4e90964ba070b3f991f0c623d261";

@@ -732,3 +732,26 @@ fn an_uneven_first_line_is_refused_unless_no_commit() {
     );
     run(dir.path(), &["move", "game.pbem", "Kc9-b9"]);
 }
+
+/// Signatures are verified all at once at the end of a replay; the line
+/// named is still the first whose seal breaks, even when a later line is
+/// illegal, and a seal is checked before the line's actions are played.
+#[test]
+fn the_first_broken_seal_is_named_before_any_later_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let forged = text.replacen("2. Red: Kc9-b9", "2. Red: Kc9-c8", 1) + "5. Blue: Kz1-z2\n";
+    assert_rejected(
+        &check(&forged),
+        2,
+        "Red",
+        "Red's signature does not match this line here",
+    );
+    let illegal = text.replacen("3. Blue: Cd1-d2", "3. Blue: Cd1-d9", 1);
+    assert_rejected(
+        &check(&illegal),
+        3,
+        "Blue",
+        "Blue's signature does not match this line here",
+    );
+}

@@ -57,6 +57,9 @@ pub struct Referee<G: Game> {
     digest: Hash,
     /// The forfeits recorded, in order.
     forfeits: Vec<Forfeit>,
+    /// Signatures waiting to be verified at once at the end of a replay
+    /// (`None`: each is verified as its line is played).
+    deferred: Option<Vec<seal::DeferredSeal>>,
 }
 
 impl<G: Game> Clone for Referee<G> {
@@ -72,6 +75,7 @@ impl<G: Game> Clone for Referee<G> {
             declared: self.declared,
             digest: self.digest,
             forfeits: self.forfeits.clone(),
+            deferred: self.deferred.clone(),
         }
     }
 }
@@ -120,6 +124,7 @@ impl<G: Game> Referee<G> {
         Ok(Referee {
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
+            deferred: None,
             ledger: Ledger::new(header.commits()),
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
@@ -310,7 +315,10 @@ impl<G: Game> Referee<G> {
         };
         self.check_proofs(line, at)?;
         self.check_reveal(line, index, at)?;
-        let seal = self.check_seal(line, side, at, check)?;
+        let mut seal = self.check_seal(line, side, at, check)?;
+        if let (Some(deferred), Some(list)) = (seal.deferred.take(), self.deferred.as_mut()) {
+            list.push(deferred);
+        }
         let mut played = self.play_checked(line, index, seal.claimant, at)?;
         self.digest = seal.digest_after(&self.digest);
         played.sig = seal.sig;
@@ -876,16 +884,24 @@ pub fn line_only_passes<G: Game>(state: &G::State, side: Side) -> bool {
 }
 
 /// Replay a whole record, calling `each` after every turn with the turn and
-/// the referee after it. Stops at the first problem.
+/// the referee after it. Stops at the first problem. Signatures are
+/// verified all at once at the end (or where another problem stops the
+/// replay); a line whose seal breaks is the problem named when it comes
+/// before the one that stopped the replay, so the first bad line is
+/// named as if each were verified in turn.
 pub fn replay<G: Game>(
     record: &Record<'_>,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, RefereeError> {
     let mut referee = Referee::<G>::start(record)?;
+    referee.defer_seals();
     for turn in &record.turns {
-        let played = referee.play(turn)?;
-        each(&played, &referee);
+        match referee.play(turn) {
+            Ok(played) => each(&played, &referee),
+            Err(e) => return Err(referee.first_broken_seal(record).unwrap_or(e)),
+        }
     }
+    referee.verify_deferred(record)?;
     Ok(referee)
 }
 

@@ -4,10 +4,12 @@
 //! digest of the record before it. A forfeit is the claimant's line,
 //! signed by the claimant.
 
-use super::{At, Ending, Line, LineError, Place, Referee};
+use ed25519_dalek::VerifyingKey;
+
+use super::{At, Ending, Line, LineError, Place, Referee, RefereeError};
 use crate::fairness::{self, Hash, SealedKind};
 use crate::game::{Game, Side};
-use crate::record::LineKind;
+use crate::record::{LineKind, Record};
 
 /// Whether a line's signature is verified, or the line is being composed
 /// (its seal is added once its text is known).
@@ -20,11 +22,25 @@ pub(super) enum SealCheck {
 }
 
 /// A line's seal, checked: the bytes the record digest takes, the
-/// signature, and the claimant of a forfeit.
+/// signature, and the claimant of a forfeit; and the signature itself
+/// when its verification is deferred to the end of the record.
 pub(super) struct Seal {
     bytes: Vec<u8>,
     pub(super) sig: Option<[u8; 64]>,
     pub(super) claimant: Option<Side>,
+    pub(super) deferred: Option<DeferredSeal>,
+}
+
+/// A signature whose verification waits for the end of a replay, where
+/// all are verified at once; with the error to give if it fails.
+#[derive(Clone, Debug)]
+pub(super) struct DeferredSeal {
+    /// The line's index in the record (its lines counted from 0).
+    line: usize,
+    key: VerifyingKey,
+    message: Vec<u8>,
+    sig: [u8; 64],
+    error: LineError,
 }
 
 impl Seal {
@@ -125,33 +141,78 @@ impl<G: Game> Referee<G> {
         let signer = claimant.unwrap_or(side);
         let name = signer.name::<G>();
         let sig = line.sig();
-        let seal = Seal {
+        let mut seal = Seal {
             bytes,
             sig: sig.map(|(_, s)| s),
             claimant,
+            deferred: None,
         };
-        let reason = match (self.header.key(signer), sig) {
-            _ if check == SealCheck::Trial => return Ok(seal),
-            (None, None) => return Ok(seal),
-            (None, Some((k, _))) => {
-                return Err(at.record(
-                    Place::Proof(k),
-                    format!("{name} has no signing key in the header, so its lines carry no signature"),
-                ))
-            }
-            (Some(_), None) => {
-                return Err(at.record(
-                    Place::Line,
-                    format!("{name} has a {name}Key tag, so every {name} line carries {name}'s signature (herald move --key)"),
-                ))
-            }
+        match (self.header.key(signer), sig) {
+            _ if check == SealCheck::Trial => Ok(seal),
+            (None, None) => Ok(seal),
+            (None, Some((k, _))) => Err(at.record(
+                Place::Proof(k),
+                format!("{name} has no signing key in the header, so its lines carry no signature"),
+            )),
+            (Some(_), None) => Err(at.record(
+                Place::Line,
+                format!("{name} has a {name}Key tag, so every {name} line carries {name}'s signature (herald move --key)"),
+            )),
             (Some(key), Some((k, s))) => {
-                if fairness::seal_verifies(key, &self.seal_message(&seal.bytes), &s) {
-                    return Ok(seal);
+                let message = self.seal_message(&seal.bytes);
+                let error = at.record(
+                    Place::Proof(k),
+                    format!("{name}'s signature does not match this line here: the line, or a line before it, was altered, dropped, inserted or moved since {name} signed it"),
+                );
+                if self.deferred.is_some() {
+                    seal.deferred = Some(DeferredSeal {
+                        line: (self.setup_lines + self.turns) as usize,
+                        key: *key,
+                        message,
+                        sig: s,
+                        error,
+                    });
+                    Ok(seal)
+                } else if fairness::seal_verifies(key, &message, &s) {
+                    Ok(seal)
+                } else {
+                    Err(error)
                 }
-                (k, format!("{name}'s signature does not match this line here: the line, or a line before it, was altered, dropped, inserted or moved since {name} signed it"))
             }
-        };
-        Err(at.record(Place::Proof(reason.0), reason.1))
+        }
+    }
+
+    /// From now on, verify signatures at the end of the replay, all at
+    /// once ([`Referee::verify_deferred`]), instead of line by line.
+    pub(super) fn defer_seals(&mut self) {
+        self.deferred = Some(Vec::new());
+    }
+
+    /// The first deferred signature that does not verify, placed in
+    /// `record`, checking them one by one in order (`verify_strict`).
+    pub(super) fn first_broken_seal(&self, record: &Record<'_>) -> Option<RefereeError> {
+        let broken = self
+            .deferred
+            .iter()
+            .flatten()
+            .find(|d| !fairness::seal_verifies(&d.key, &d.message, &d.sig))?;
+        Some(broken.error.clone().in_turn(&record.turns[broken.line]))
+    }
+
+    /// Verify every deferred signature at once (a batch); if any fails,
+    /// name the first that does. Lines are verified one by one again
+    /// from then on.
+    pub(super) fn verify_deferred(&mut self, record: &Record<'_>) -> Result<(), RefereeError> {
+        let deferred = self.deferred.take().unwrap_or_default();
+        let keys: Vec<VerifyingKey> = deferred.iter().map(|d| d.key).collect();
+        let messages: Vec<&[u8]> = deferred.iter().map(|d| d.message.as_slice()).collect();
+        let sigs: Vec<[u8; 64]> = deferred.iter().map(|d| d.sig).collect();
+        if deferred.is_empty() || fairness::seals_verify(&keys, &messages, &sigs) {
+            return Ok(());
+        }
+        self.deferred = Some(deferred);
+        let broken = self.first_broken_seal(record);
+        self.deferred = None;
+        broken.map_or(Ok(()), Err)
     }
 }
