@@ -2,16 +2,19 @@
 //! `cargo bench --bench replay` (one game: `cargo bench --bench replay -- castle-danger`).
 //!
 //! For each game, on random legal self-play records made once outside the
-//! timed loop (50 records of up to 300 turns, with and without
-//! commitments), throughput in turns per second:
-//! - `<game>/<plain|commit>/parse+replay`: `Source::new` + `record::parse`
-//!   + `referee::replay` + `check_result` of every record;
-//! - `<game>/<plain|commit>/parse`: `Source::new` + `record::parse` only;
-//! - `<game>/check-<N>/end-to-end`: one record of N = 300 turns (or the
-//!   longest of 100 games when none lasts that long) with commitments, as
-//!   `herald check` handles it (without the process and the file read).
-//!   That record is also written to `target/tmp/check-<N>-<game>.pbem`
-//!   for timing the binary (`benches/RESULTS.md`).
+//! timed loop (50 records of up to 300 turns: plain, with commitments, and
+//! signed: commitments and every line sealed, spec section 3.8),
+//! throughput in turns per second:
+//! - `<game>/<plain|commit|signed>/parse+replay`: `Source::new` +
+//!   `record::parse` + `referee::replay` + `check_result` of every record;
+//! - `<game>/<plain|commit|signed>/parse`: `Source::new` + `record::parse`
+//!   only;
+//! - `<game>/check-<N>[-signed]/end-to-end`: one record of N = 300 turns
+//!   (or the longest of 100 games when none lasts that long) with
+//!   commitments (and signed), as `herald check` handles it (without the
+//!   process and the file read). That record is also written to
+//!   `target/tmp/check-<N>[-signed]-<game>.pbem` for timing the binary
+//!   (`benches/RESULTS.md`).
 //!
 //! Every game is one line in `benches` at the bottom.
 
@@ -33,12 +36,34 @@ const RECORDS: usize = 50;
 /// Turn limit of a self-play game.
 const MAX_TURNS: u32 = 300;
 
+/// What a benchmark record carries besides its moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Proofs {
+    /// Nothing.
+    Plain,
+    /// Commitments and reveals.
+    Commit,
+    /// Commitments, reveals and a signature on every line.
+    Signed,
+}
+
+impl Proofs {
+    fn name(self) -> &'static str {
+        match self {
+            Proofs::Plain => "plain",
+            Proofs::Commit => "commit",
+            Proofs::Signed => "signed",
+        }
+    }
+}
+
 /// A self-play record of `G`, or `None` when the game cannot be played
 /// this way (e.g. it needs commitments for its chance).
-fn selfplay<G: Game>(seed: u64, commitments: bool) -> Option<String> {
+fn selfplay<G: Game>(seed: u64, proofs: Proofs) -> Option<String> {
     let mut options = Options::new::<G>(seed, G::MIN_SIDES);
     options.max_turns = MAX_TURNS;
-    options.commitments = commitments;
+    options.commitments = proofs != Proofs::Plain;
+    options.signatures = proofs == Proofs::Signed;
     selfplay::record::<G>(&options).ok()
 }
 
@@ -69,15 +94,15 @@ fn parse_only(bytes: &[u8]) -> usize {
 
 /// All the benchmarks of one game.
 fn game<G: Game>(c: &mut Criterion) {
-    for commitments in [false, true] {
+    for proofs in [Proofs::Plain, Proofs::Commit, Proofs::Signed] {
         let texts: Vec<String> = (0..RECORDS as u64)
-            .filter_map(|seed| selfplay::<G>(seed, commitments))
+            .filter_map(|seed| selfplay::<G>(seed, proofs))
             .collect();
         if texts.is_empty() {
             continue;
         }
         let total: u64 = texts.iter().map(|t| turns(t)).sum();
-        let name = format!("{}/{}", G::ID, if commitments { "commit" } else { "plain" });
+        let name = format!("{}/{}", G::ID, proofs.name());
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(total));
         group.sample_size(20);
@@ -99,12 +124,18 @@ fn game<G: Game>(c: &mut Criterion) {
         group.finish();
     }
 
-    // One long record: the first self-play game that runs the full 300
-    // turns, else the longest of 100 (some games end sooner), with
-    // commitments when the game allows them.
+    long_record::<G>(c, Proofs::Commit);
+    long_record::<G>(c, Proofs::Signed);
+}
+
+/// One long record: the first self-play game that runs the full 300
+/// turns, else the longest of 100 (some games end sooner), with `proofs`
+/// when the game allows them, as `herald check` handles it.
+fn long_record<G: Game>(c: &mut Criterion, proofs: Proofs) {
     let (mut long, mut long_turns) = (String::new(), 0);
     for seed in 1000..1100 {
-        let Some(text) = selfplay::<G>(seed, true).or_else(|| selfplay::<G>(seed, false)) else {
+        let Some(text) = selfplay::<G>(seed, proofs).or_else(|| selfplay::<G>(seed, Proofs::Plain))
+        else {
             continue;
         };
         let n = turns(&text);
@@ -116,10 +147,15 @@ fn game<G: Game>(c: &mut Criterion) {
         }
     }
     assert!(long_turns > 0, "no self-play game of {}", G::ID);
+    let suffix = if proofs == Proofs::Signed {
+        "-signed"
+    } else {
+        ""
+    };
     let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("check-{long_turns}-{}.pbem", G::ID));
+        .join(format!("check-{long_turns}{suffix}-{}.pbem", G::ID));
     std::fs::write(&file, &long).expect("write the long record");
-    let mut group = c.benchmark_group(format!("{}/check-{long_turns}", G::ID));
+    let mut group = c.benchmark_group(format!("{}/check-{long_turns}{suffix}", G::ID));
     group.throughput(Throughput::Elements(long_turns));
     group.bench_function("end-to-end", |b| {
         b.iter(|| black_box(check::<G>(black_box(long.as_bytes()))))

@@ -18,6 +18,9 @@ const DOMAIN_TURN_CHANCE: &[u8] = b"herald/turn-chance/v1";
 const DOMAIN_SETTLE_CHANCE: &[u8] = b"herald/settle-chance/v2";
 const DOMAIN_SLOT_SALT: &[u8] = b"herald/slot-salt/v1";
 const DOMAIN_SLOT: &[u8] = b"herald/slot/v1";
+const DOMAIN_SIGNING_KEY: &[u8] = b"herald/signing-key/v1";
+const DOMAIN_RECORD: &[u8] = b"herald/record/v1";
+const DOMAIN_LINE_SIG: &[u8] = b"herald/line-sig/v1";
 
 /// 32 bytes: a hash, a chain value, a seed.
 pub type Hash = [u8; 32];
@@ -89,14 +92,20 @@ pub fn game_id<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Hash {
     h.finalize().into()
 }
 
-/// The chain id: like [`game_id`] but over the tags other than `Result`
-/// and the `<Side>Commit` tags (domain `"herald/chain-id/v1"`), so that it
-/// is known before the commitments are made. Every hash chain is bound to it.
+/// Whether `name` ends in `suffix` after at least one character.
+fn suffixed(name: &str, suffix: &str) -> bool {
+    name.len() > suffix.len() && name.ends_with(suffix)
+}
+
+/// The chain id: like [`game_id`] but over the tags other than `Result`,
+/// the `<Side>Commit` and the `<Side>Key` tags (domain
+/// `"herald/chain-id/v1"`), so that it is known before the commitments and
+/// keys are made. Every hash chain and signing key is bound to it.
 pub fn chain_id<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Hash {
     let mut h = Sha256::new();
     h.update(DOMAIN_CHAIN_ID);
     for (name, value) in tags {
-        if name == "Result" || (name.len() > "Commit".len() && name.ends_with("Commit")) {
+        if name == "Result" || suffixed(name, "Commit") || suffixed(name, "Key") {
             continue;
         }
         put_len(&mut h, name.as_bytes());
@@ -185,6 +194,117 @@ pub fn slot_commitment(game: &Hash, side: &str, slot: &str, salt: &Hash, value: 
     h.update(salt);
     put_len(&mut h, value.as_bytes());
     h.finalize().into()
+}
+
+/// The seed of a side's Ed25519 signing key (spec section 3.8):
+/// `SHA-256("herald/signing-key/v1" || chain_id || secret)`. Derived from
+/// the key file's one secret, bound to the game like the hash chain.
+pub fn signing_seed(secret: &Hash, chain: &Hash) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_SIGNING_KEY);
+    h.update(chain);
+    h.update(secret);
+    h.finalize().into()
+}
+
+/// The kind of a line as the seal covers it: `S` (0x53) for a set-up
+/// line, `T` (0x54) for a turn (an audit or forfeit line included).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SealedKind {
+    /// `S1. Blue:`.
+    Setup,
+    /// `1. Blue:`.
+    Turn,
+}
+
+/// The bytes of one line as the seal and the record digest cover it
+/// (spec section 3.8): `kind || u32be(number) || lp(side) || lp(text)`,
+/// `text` the line's canonical text.
+pub fn line_bytes(kind: SealedKind, number: u32, side: &str, text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + side.len() + text.len());
+    out.push(match kind {
+        SealedKind::Setup => b'S',
+        SealedKind::Turn => b'T',
+    });
+    out.extend_from_slice(&number.to_be_bytes());
+    for part in [side.as_bytes(), text.as_bytes()] {
+        out.extend_from_slice(&(part.len() as u32).to_be_bytes());
+        out.extend_from_slice(part);
+    }
+    out
+}
+
+/// The digest of a record before its first line:
+/// `d_0 = SHA-256("herald/record/v1" || game_id)`.
+pub fn record_start(game: &Hash) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_RECORD);
+    h.update(game);
+    h.finalize().into()
+}
+
+/// The digest of a record one line longer:
+/// `d_n = SHA-256("herald/record/v1" || d_(n-1) || line || lp(sig))`, with
+/// `line` from [`line_bytes`] and `sig` the line's 64-byte signature, or
+/// nothing for an unsigned line. A running digest: each line is hashed
+/// once, as the record streams by.
+pub fn record_step(previous: &Hash, line: &[u8], sig: Option<&[u8; 64]>) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_RECORD);
+    h.update(previous);
+    h.update(line);
+    put_len(&mut h, sig.map_or(&[][..], |s| &s[..]));
+    h.finalize().into()
+}
+
+/// The message a line's Ed25519 signature is over (spec section 3.8):
+/// `"herald/line-sig/v1" || game_id || line || d_(n-1)`, `line` from
+/// [`line_bytes`] and `d_(n-1)` the digest of the record before it.
+pub fn seal_message(game: &Hash, line: &[u8], before: &Hash) -> Vec<u8> {
+    let mut out = Vec::with_capacity(DOMAIN_LINE_SIG.len() + 64 + line.len());
+    out.extend_from_slice(DOMAIN_LINE_SIG);
+    out.extend_from_slice(game);
+    out.extend_from_slice(line);
+    out.extend_from_slice(before);
+    out
+}
+
+/// An Ed25519 signing key (ed25519-dalek) from its 32-byte seed.
+pub fn signing_key(seed: &Hash) -> ed25519_dalek::SigningKey {
+    ed25519_dalek::SigningKey::from_bytes(seed)
+}
+
+/// Whether `sig` is `key`'s signature of `message`, by ed25519-dalek's
+/// `verify_strict` (weak keys, small-order and non-canonical parts are
+/// refused).
+pub fn seal_verifies(key: &ed25519_dalek::VerifyingKey, message: &[u8], sig: &[u8; 64]) -> bool {
+    let sig = ed25519_dalek::Signature::from_bytes(sig);
+    key.verify_strict(message, &sig).is_ok()
+}
+
+/// Whether every `sigs[i]` is `keys[i]`'s signature of `messages[i]`, as
+/// [`seal_verifies`] would say of each, in one go: ed25519-dalek's batch
+/// equation (`verify_batch`), and for each signature the checks
+/// `verify_strict` adds to it (its `R` canonically encoded and not of
+/// small order; keys are refused weak when the header is read).
+pub fn seals_verify(
+    keys: &[ed25519_dalek::VerifyingKey],
+    messages: &[&[u8]],
+    sigs: &[[u8; 64]],
+) -> bool {
+    let strict_r = sigs.iter().all(|sig| {
+        let mut r = [0u8; 32];
+        r.copy_from_slice(&sig[..32]);
+        let encoded = curve25519_dalek::edwards::CompressedEdwardsY(r);
+        encoded
+            .decompress()
+            .is_some_and(|point| point.compress() == encoded && !point.is_small_order())
+    });
+    let sigs: Vec<ed25519_dalek::Signature> = sigs
+        .iter()
+        .map(ed25519_dalek::Signature::from_bytes)
+        .collect();
+    strict_r && ed25519_dalek::verify_batch(messages, &sigs, keys).is_ok()
 }
 
 /// Numbers from a seed (RULINGS 1.6): ChaCha20 (rand_chacha, pinned) seeded
@@ -448,6 +568,81 @@ mod tests {
             h("713e5a67312f2443e93dda2a0cb711ca3fbea5ef9999ec195af8c0ced798cea6")
         );
     }
+
+    /// The example line of spec section 3.8: turn 7 of Human, its text.
+    const SEALED_TEXT: &str = "rally=heads, B1-B2, rally Dwarf @C1\nreveal \
+        1111111111111111111111111111111111111111111111111111111111111111";
+
+    #[test]
+    fn sealed_line_bytes_and_digests_match_the_reference() {
+        let mut keyed = example_tags().to_vec();
+        let key = "11".repeat(32);
+        keyed.insert(4, ("HumanKey", &key));
+        assert_eq!(chain_id(keyed.iter().copied()), example_chain());
+        let secret: Hash = std::array::from_fn(|i| i as u8);
+        assert_eq!(
+            signing_seed(&secret, &example_chain()),
+            h("41c73c55375c70416000254fc579c18a7c9d3984201499b53a69fde937ae3c11")
+        );
+        let d0 = record_start(&example_game());
+        assert_eq!(
+            d0,
+            h("d13ee92ff9ab3f87c31ce4987f54adbdf47312d24ff0c0c2c4c9f72a754518e9")
+        );
+        let line = line_bytes(SealedKind::Turn, 7, "Human", SEALED_TEXT);
+        assert_eq!(
+            hex::encode(&line[..18]),
+            "54000000070000000548756d616e0000006b"
+        );
+        assert_eq!(
+            record_step(&d0, &line, None),
+            h("d9181da374da3ff97931ed4e62608480d08e7386fecdd71e96e73b690206946d")
+        );
+        assert_eq!(
+            record_step(&d0, &line, Some(&[0x22; 64])),
+            h("430566a66ff58b0006cfc0a4e1436d8fb5b132b97a90ad1583442052973a64c6")
+        );
+        let message = seal_message(&example_game(), &line, &d0);
+        assert_eq!(message.len(), 207);
+        let digest: Hash = Sha256::digest(&message).into();
+        assert_eq!(
+            digest,
+            h("8a05531b2944b9e8bfd551257022e344fb9bb868b40808a3a3c9e23895d9e6e2")
+        );
+    }
+
+    /// Ed25519 values from ed25519-dalek (RFC 8032 signatures are
+    /// deterministic); the Python reference has no Ed25519 to check them.
+    #[test]
+    fn the_example_seal_verifies_and_nothing_else_does() {
+        let secret: Hash = std::array::from_fn(|i| i as u8);
+        let key = signing_key(&signing_seed(&secret, &example_chain()));
+        let public = key.verifying_key();
+        let d0 = record_start(&example_game());
+        let line = line_bytes(SealedKind::Turn, 7, "Human", SEALED_TEXT);
+        let message = seal_message(&example_game(), &line, &d0);
+        let sig = ed25519_dalek::Signer::sign(&key, &message).to_bytes();
+        assert_eq!(hex::encode(public.to_bytes()), PUBLIC);
+        assert_eq!(hex::encode(sig), SIGNATURE);
+        assert!(seal_verifies(&public, &message, &sig));
+        let moved = line_bytes(SealedKind::Turn, 8, "Human", SEALED_TEXT);
+        let moved = seal_message(&example_game(), &moved, &d0);
+        assert!(!seal_verifies(&public, &moved, &sig));
+        let later = seal_message(&example_game(), &line, &record_step(&d0, &line, None));
+        assert!(!seal_verifies(&public, &later, &sig));
+        // In a batch, the same verdicts.
+        let messages: [&[u8]; 2] = [&message, &message];
+        assert!(seals_verify(&[public, public], &messages, &[sig, sig]));
+        let messages: [&[u8]; 2] = [&message, &later];
+        assert!(!seals_verify(&[public, public], &messages, &[sig, sig]));
+        let mut bad_r = sig;
+        bad_r[..32].copy_from_slice(&[0; 32]);
+        assert!(!seals_verify(&[public], &[&message], &[bad_r]));
+    }
+
+    const PUBLIC: &str = "c9bd042c451e21851e52b3d8d256ee77a78a4e90964ba070b3f991f0c623d261";
+    const SIGNATURE: &str = "aab157aecff6c6cc6267b62be057cb2b08542603fc7fb9784a0c1079a01c53da\
+        3fc3cbb73c76886362259e8ec4f134e6752cb5a89329d7aa6b64fc1adf91520b";
 
     #[test]
     fn a_commitment_binds_side_slot_salt_and_value() {

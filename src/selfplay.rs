@@ -2,12 +2,10 @@
 //! legal actions (legal by construction, through [`Game::legal_actions`]).
 //! Used by the property tests and the benchmarks; deterministic for a seed.
 
-use std::borrow::Cow;
-
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{action_text, Game, Phase, Side};
 use crate::record::{self, LineKind};
-use crate::referee::{result_text, ComposeError, Ending, Entry, Line, Preview, Referee};
+use crate::referee::{result_text, ComposeError, Line, Preview, Referee};
 use crate::wallet::Wallet;
 
 /// SplitMix64: a small, fast, deterministic generator for choosing moves
@@ -49,6 +47,9 @@ pub struct Options {
     pub tags: Vec<(String, String)>,
     /// Give every side a Commit tag and every line a reveal.
     pub commitments: bool,
+    /// Give every side a Key tag too, and seal every line with its
+    /// signature (spec section 3.8; needs `commitments`).
+    pub signatures: bool,
     /// Chance of ending a turn after each action when that is legal
     /// (in percent).
     pub stop_percent: u32,
@@ -65,6 +66,7 @@ impl Options {
                 .collect(),
             tags: Vec::new(),
             commitments: true,
+            signatures: false,
             stop_percent: 25,
         }
     }
@@ -111,10 +113,11 @@ fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Walle
         .collect();
     for (side, wallet) in options.sides.iter().zip(&wallets) {
         if let Some(wallet) = wallet {
-            tags.push((
-                format!("{}Commit", side.name::<G>()),
-                hex::encode(wallet.commit()),
-            ));
+            let name = side.name::<G>();
+            tags.push((format!("{name}Commit"), hex::encode(wallet.commit())));
+            if options.signatures {
+                tags.push((format!("{name}Key"), hex::encode(wallet.public_key())));
+            }
         }
     }
     tags.extend(options.tags.iter().cloned());
@@ -226,14 +229,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             // A set-up step or a closing line of openings: the referee
             // composes it all from the wallet.
             let (kind, number) = referee.next_line();
-            let line = Line {
-                kind,
-                number,
-                side: side.name::<G>(),
-                entries: Vec::new(),
-                ending: Ending::Actions,
-                proofs: Vec::new(),
-            };
+            let line = Line::of_actions(kind, number, side.name::<G>(), &[]);
             let played = referee
                 .compose(line, wallet)
                 .map_err(|e| format!("{kind:?} line {number}: {e:?}"))?;
@@ -254,21 +250,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             Err(ComposeError::Keys(_)) => break,
             Err(e) => return Err(format!("turn {number}: cannot start: {e:?}")),
         };
-        let line = Line {
-            kind: LineKind::Turn,
-            number,
-            side: side.name::<G>(),
-            ending: if actions.is_empty() {
-                Ending::Pass
-            } else {
-                Ending::Actions
-            },
-            entries: actions
-                .iter()
-                .map(|a| Entry::Action(Cow::Borrowed(a.as_str())))
-                .collect(),
-            proofs: Vec::new(),
-        };
+        let line = Line::of_actions(LineKind::Turn, number, side.name::<G>(), &actions);
         let played = referee.compose(line, wallet).map_err(|e| match e {
             ComposeError::Line(e) => format!("turn {number}: {}", e.message),
             other => format!("turn {number}: {other:?}"),

@@ -1,10 +1,16 @@
 //! A player's wallet: the key material of one side in one game (spec
-//! section 3.1). Today it holds the secret from which the side's hash chain
-//! is derived; it is the one place the library keeps what a player must
-//! never send. The library reads and writes its text; only the command line
-//! touches files.
+//! sections 3.1 and 3.8). It holds the secret from which the side's hash
+//! chain and signing key are derived, the hidden values chosen, and the
+//! digest of the record as the player last sent it; it is the one place
+//! the library keeps what a player must never send. The library reads
+//! and writes its text; only the command line touches files.
 
-use crate::fairness::{chain_prefix, chain_value, slot_salt, Hash, CHAIN_LENGTH};
+use ed25519_dalek::{Signer, SigningKey};
+
+use crate::fairness::{
+    chain_prefix, chain_value, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH,
+};
+use crate::record::LineKind;
 
 const MAGIC: &str = "herald-key: 1";
 
@@ -21,6 +27,33 @@ pub struct Wallet {
     /// Chain values `s_0 ..= s_k` worked out ahead, for players that write
     /// many lines in one run (self-play); empty otherwise.
     ahead: Vec<Hash>,
+    /// The Ed25519 key that signs the side's lines, derived from the
+    /// secret and the chain id.
+    signing: SigningKey,
+    /// The last line the player wrote and the record digest after it.
+    sent: Option<Sent>,
+}
+
+/// The last line a player wrote into a record, and the digest of the
+/// record up to it (spec section 3.8).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Sent {
+    /// A set-up line or a turn.
+    pub kind: LineKind,
+    /// Its number.
+    pub number: u32,
+    /// The record digest after it.
+    pub digest: Hash,
+}
+
+impl Sent {
+    /// The line as a player names it: `turn 12`, `set-up line S2`.
+    pub fn name(&self) -> String {
+        match self.kind {
+            LineKind::Setup => format!("set-up line S{}", self.number),
+            LineKind::Turn => format!("turn {}", self.number),
+        }
+    }
 }
 
 impl std::fmt::Debug for Wallet {
@@ -46,9 +79,11 @@ impl Wallet {
             side: side.into(),
             chain,
             commit,
+            signing: signing_key(&signing_seed(&secret, &chain)),
             secret,
             hidden: Vec::new(),
             ahead: Vec::new(),
+            sent: None,
         }
     }
 
@@ -84,6 +119,26 @@ impl Wallet {
     /// The public commitment `s_0`.
     pub fn commit(&self) -> &Hash {
         &self.commit
+    }
+
+    /// The side's Ed25519 public key, for its `<Side>Key` tag.
+    pub fn public_key(&self) -> [u8; 32] {
+        self.signing.verifying_key().to_bytes()
+    }
+
+    /// The player's signature of `message` (a line's seal).
+    pub fn sign(&self, message: &[u8]) -> [u8; 64] {
+        self.signing.sign(message).to_bytes()
+    }
+
+    /// The last line the player wrote, with the record digest after it.
+    pub fn sent(&self) -> Option<Sent> {
+        self.sent
+    }
+
+    /// Remember that the player wrote `sent`.
+    pub fn set_sent(&mut self, sent: Sent) {
+        self.sent = Some(sent);
     }
 
     /// The reveal for the player's `j`-th line (`s_j`), if the chain is
@@ -138,6 +193,17 @@ impl Wallet {
         for (slot, value) in &self.hidden {
             text.push_str(&format!("hidden: {slot} {value}\n"));
         }
+        if let Some(sent) = &self.sent {
+            let kind = match sent.kind {
+                LineKind::Setup => "S",
+                LineKind::Turn => "",
+            };
+            text.push_str(&format!(
+                "sent: {kind}{} {}\n",
+                sent.number,
+                hex::encode(sent.digest)
+            ));
+        }
         text
     }
 
@@ -179,8 +245,29 @@ impl Wallet {
                 _ => return Err(bad("a `hidden:` line holds a slot and its value")),
             }
         }
+        if let Ok(sent) = field("sent") {
+            wallet.sent = Some(read_sent(&sent).ok_or_else(|| {
+                bad("a `sent:` line holds a line (`12` or `S2`) and 64 hexadecimal digits")
+            })?);
+        }
         Ok(wallet)
     }
+}
+
+/// The value of a `sent:` line: `12 <64 hex>` or `S2 <64 hex>`.
+fn read_sent(value: &str) -> Option<Sent> {
+    let (line, digest) = value.split_once(' ')?;
+    let (kind, number) = match line.strip_prefix('S') {
+        Some(n) => (LineKind::Setup, n),
+        None => (LineKind::Turn, line),
+    };
+    let mut h = [0u8; 32];
+    hex::decode_to_slice(digest.trim(), &mut h).ok()?;
+    Some(Sent {
+        kind,
+        number: number.parse().ok()?,
+        digest: h,
+    })
 }
 
 #[cfg(test)]
@@ -228,6 +315,37 @@ mod tests {
         w.prepare(4);
         let fast: Vec<_> = (0..5).map(|j| w.reveal(j)).collect();
         assert_eq!(slow, fast);
+    }
+
+    #[test]
+    fn the_last_line_sent_is_kept_in_the_key_file() {
+        let mut w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        assert_eq!(Wallet::parse(&w.to_text()).unwrap().sent(), None);
+        for kind in [LineKind::Turn, LineKind::Setup] {
+            let sent = Sent {
+                kind,
+                number: 12,
+                digest: [0xcd; 32],
+            };
+            w.set_sent(sent);
+            assert_eq!(Wallet::parse(&w.to_text()).unwrap().sent(), Some(sent));
+        }
+        assert!(w
+            .to_text()
+            .contains(&format!("sent: S12 {}", "cd".repeat(32))));
+    }
+
+    #[test]
+    fn the_signing_key_follows_from_the_secret_and_the_game() {
+        let a = Wallet::from_secret("x", "A", [1; 32], [2; 32]);
+        let back = Wallet::parse(&a.to_text()).unwrap();
+        assert_eq!(back.public_key(), a.public_key());
+        let other_game = Wallet::from_secret("x", "A", [3; 32], [2; 32]);
+        assert_ne!(other_game.public_key(), a.public_key());
+        let key = ed25519_dalek::VerifyingKey::from_bytes(&a.public_key()).unwrap();
+        let sig = a.sign(b"a line");
+        assert!(crate::fairness::seal_verifies(&key, b"a line", &sig));
+        assert!(!crate::fairness::seal_verifies(&key, b"a line!", &sig));
     }
 
     #[test]

@@ -88,6 +88,15 @@ fn game_with(dir: &Path, turns: &[&str]) -> PathBuf {
 }
 
 /// `herald move <record> <turn>`, asserted on by the caller.
+/// `text` without its `[Nonce "..."]` line (every record `new` writes has
+/// a fresh one).
+fn without_nonce(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("[Nonce "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 fn move_turn(record: &Path, turn: &str) -> assert_cmd::assert::Assert {
     herald().arg("move").arg(record).arg(turn).assert()
 }
@@ -134,7 +143,8 @@ fn new_writes_the_header_and_nothing_else() {
         .success()
         .stdout(predicate::str::contains("Castle Danger"))
         .stdout(predicate::str::contains("game.pbem"));
-    assert_eq!(fs::read_to_string(&path).unwrap(), HEADER);
+    let written = fs::read_to_string(&path).unwrap();
+    assert_eq!(without_nonce(&written), HEADER);
 
     let json = check_json(&path);
     assert_eq!(json["ok"], true);
@@ -144,11 +154,38 @@ fn new_writes_the_header_and_nothing_else() {
 
 #[test]
 fn new_without_output_prints_the_header() {
-    herald()
+    let out = herald()
         .args(["new", "castle-danger", "--side", BLUE, "--side", RED])
-        .assert()
-        .success()
-        .stdout(HEADER);
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        without_nonce(&String::from_utf8(out.stdout).unwrap()),
+        HEADER
+    );
+}
+
+/// Two records started alike differ in their nonce: a rematch shares no
+/// game id, chain, key or reveal with the game before (spec section 3.2).
+#[test]
+fn new_writes_a_fresh_nonce_into_every_record() {
+    let header = || {
+        let out = herald()
+            .args(["new", "castle-danger", "--side", BLUE, "--side", RED])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (a, b) = (header(), header());
+    let nonce = |h: &str| {
+        h.lines()
+            .find_map(|l| l.strip_prefix("[Nonce \""))
+            .map(|v| v.trim_end_matches("\"]").to_owned())
+            .expect("a Nonce tag")
+    };
+    assert_eq!(nonce(&a).len(), 32);
+    assert_ne!(nonce(&a), nonce(&b));
+    assert_eq!(without_nonce(&a), without_nonce(&b));
 }
 
 #[test]
@@ -257,43 +294,70 @@ fn new_with_a_missing_or_repeated_side_exits_2() {
 
 // ---------------------------------------------------------------- a game by email
 
-/// Bob (Red, committed) stops answering: Ann records his forfeit as a
-/// `resign` line without a reveal (RULINGS 1.8), and the record checks as
-/// won by Blue. Any other line of Red's without a reveal is still refused.
+/// Bob (Red, committed) stops answering: Ann claims his forfeit with
+/// `move --forfeit`, signed with her key (RULINGS 1.8), and the record
+/// checks as won by Blue, saying who claimed it. A bare `resign` without
+/// Red's reveal is refused, by `move` and by `check`.
 #[test]
-fn a_forfeit_is_a_resign_line_without_a_reveal() {
+fn a_forfeit_is_claimed_and_signed_by_another_player() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());
     let (blue_key, red_key) = (dir.path().join("blue.key"), dir.path().join("red.key"));
     keygen(&path, "Blue", &blue_key);
     keygen(&path, "Red", &red_key);
-    herald()
-        .arg("move")
-        .arg(&path)
-        .arg("Kc1-b1")
-        .arg("--key")
-        .arg(&blue_key)
-        .assert()
-        .success();
-    move_turn(&path, "Kc9-b9")
+    let with_key = |turn: &[&str], key: &Path| {
+        herald()
+            .arg("move")
+            .arg(&path)
+            .args(turn)
+            .arg("--key")
+            .arg(key)
+            .assert()
+    };
+    with_key(&["Kc1-b1"], &blue_key).success();
+    move_turn(&path, "resign")
         .code(2)
-        .stderr(predicate::str::contains("Red has a Commit tag"));
-    move_turn(&path, "resign").success();
+        .stderr(predicate::str::contains(
+            "Red has a Commit tag, so a resignation needs Red's reveal",
+        ));
+    with_key(&["--forfeit"], &red_key)
+        .code(2)
+        .stderr(predicate::str::contains("Red cannot claim its own forfeit"));
+    let before = fs::read_to_string(&path).unwrap();
+    with_key(&["--forfeit"], &blue_key).success();
     let text = fs::read_to_string(&path).unwrap();
-    assert!(text.ends_with("\n2. Red: resign\n"), "{text}");
+    assert!(
+        text.contains("\n2. Red: forfeit claimed by Blue\n    sig "),
+        "{text}"
+    );
     assert!(text.contains("[Result \"Blue\"]"), "{text}");
     let json = check_json(&path);
-    assert_eq!(json["ok"], true);
+    assert_eq!(json["ok"], true, "{json}");
     assert_eq!(json["result"], "Blue");
-    // Written by hand with an action, the line needs its reveal.
-    let forged = text.replace("2. Red: resign", "2. Red: Kc9-b9, resign");
-    fs::write(&path, forged).unwrap();
+    assert_eq!(
+        json["forfeits"],
+        serde_json::json!([{"turn": 2, "side": "Red", "claimed_by": "Blue"}])
+    );
+    herald()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Red forfeited (claimed by Blue) on turn 2",
+        ));
+    // A bare resign written in Red's place is refused.
+    fs::write(
+        &path,
+        before.replace("[Result \"*\"]", "[Result \"Blue\"]") + "2. Red: resign\n",
+    )
+    .unwrap();
     let json = check_json(&path);
     assert_eq!(json["error"]["turn"], 2);
     assert!(json["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("every Red line carries a reveal"));
+        .contains("every Red line carries a reveal, a resignation too"));
 }
 
 /// Ann (Blue) and Bob (Red) each keep their own copy and their own key and
@@ -445,7 +509,7 @@ fn move_appends_the_canonical_line_and_reports_who_is_next() {
         ))
         .stdout(predicate::str::contains("Red to move: 6 moves"));
     assert_eq!(
-        fs::read_to_string(&path).unwrap(),
+        without_nonce(&fs::read_to_string(&path).unwrap()),
         format!("{HEADER}\n1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1\n")
     );
 }
@@ -719,7 +783,7 @@ fn move_with_a_key_of_another_game_exits_2() {
         .arg(other.path().join("blue.key"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("does not belong to this game"));
+        .stderr(predicate::str::contains("made for another game"));
     assert_eq!(fs::read(&path).unwrap(), before);
 }
 
@@ -869,7 +933,7 @@ fn check_json_on_failure_has_kind_turn_side_line_column_and_message() {
     assert_eq!(error["turn"], 3);
     assert_eq!(error["side"], "Blue");
     assert_eq!(error["action"], "Kb1-b2-b3-b4");
-    assert_eq!(error["line"], 8);
+    assert_eq!(error["line"], 9);
     assert_eq!(error["column"], 27);
     let message = error["message"].as_str().unwrap();
     assert!(
@@ -893,7 +957,7 @@ fn check_text_failure_names_the_file_line_and_column() {
         .stdout("")
         .stderr(predicate::str::contains("error[illegal]: turn 2 (Red)"))
         .stderr(predicate::str::contains("Kc9-c8: c8 holds a Wall"))
-        .stderr(predicate::str::contains("game.pbem:7:9"));
+        .stderr(predicate::str::contains("game.pbem:8:9"));
 }
 
 #[test]
@@ -1517,6 +1581,7 @@ fn fate_says_a_castle_danger_game_has_no_chance_events() {
         .arg("Kc1-b1")
         .arg("--key")
         .arg(dir.path().join("blue.key"))
+        .arg("--no-commit")
         .assert()
         .success();
     herald()
@@ -1871,28 +1936,6 @@ fn underline_sits_under_the_action_when_the_line_holds_tabs() {
             .unwrap();
     let column = lines[at].find("Kc1-c2").unwrap();
     assert_eq!(lines[at + 1].find('^'), Some(column), "{err}");
-}
-
-#[test]
-#[cfg(unix)]
-fn move_through_a_symlink_updates_the_linked_record() {
-    let dir = TempDir::new().unwrap();
-    let path = new_game(dir.path());
-    let link = dir.path().join("link.pbem");
-    std::os::unix::fs::symlink(&path, &link).unwrap();
-    herald()
-        .arg("move")
-        .arg(&link)
-        .arg("Kc1-b1")
-        .assert()
-        .success();
-    assert!(fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
-    assert!(fs::read_to_string(&path)
-        .unwrap()
-        .ends_with("1. Blue: Kc1-b1\n"));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! every game:
 //! - self-play records (legal by construction) check clean, with
 //!   commitments and without (where no chance after a decision can be
-//!   settled, `legal` lists no action that declares it);
+//!   settled, `legal` lists no action that declares it), signed ones too,
+//!   with every line sealed;
 //! - every legal action prints in canonical notation and parses back to
 //!   itself, at the start of every turn and after every action;
 //! - corrupting any one turn is rejected at that turn or later (never
@@ -334,6 +335,21 @@ macro_rules! game_properties {
                     }
                     let text = self_play_without_commitments::<$game>(seed, sides, 120);
                     prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+                }
+
+                #[test]
+                fn signed_self_play_games_check_clean_with_every_line_sealed(
+                    seed in any::<u64>(), sides in $sides
+                ) {
+                    let mut options = selfplay::Options::new::<$game>(seed, sides);
+                    options.max_turns = 40;
+                    options.signatures = true;
+                    let text = selfplay::record::<$game>(&options).unwrap();
+                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+                    let lines = text.lines().filter(|l| l.contains(". ") && l.contains(':'))
+                        .filter(|l| l.as_bytes()[0].is_ascii_digit() || l.starts_with('S'))
+                        .count();
+                    prop_assert_eq!(text.matches("\n    sig ").count(), lines, "{}", text);
                 }
 
                 #[test]

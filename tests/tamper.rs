@@ -1,6 +1,7 @@
-//! Tampering with a committed record is caught by `herald check`, naming
-//! the turn and a reason (RULINGS 1.2, 1.3). Records are made fresh with
-//! `herald new`, `keygen` and `move --key`, then altered by hand.
+//! Tampering with a committed, sealed record is caught by `herald check`,
+//! naming the turn and a reason (RULINGS 1.2, 1.3, 1.8, 1.11). Records are
+//! made fresh with `herald new`, `keygen` and `move --key`, then altered
+//! by hand, as a player who relays the record could.
 
 use std::path::{Path, PathBuf};
 
@@ -178,15 +179,178 @@ fn reordered_turns_are_rejected() {
     assert_eq!(json["error"]["turn"], 1, "{json}");
 }
 
+/// The header and the lines of a record, each line with its
+/// continuation lines.
+fn split_lines(text: &str) -> (String, Vec<String>) {
+    let (header, log) = text.split_once("\n\n").unwrap();
+    let mut lines: Vec<String> = Vec::new();
+    for l in log.lines() {
+        if l.starts_with(' ') {
+            let last = lines.last_mut().unwrap();
+            last.push_str(l);
+            last.push('\n');
+        } else {
+            lines.push(format!("{l}\n"));
+        }
+    }
+    (format!("{header}\n\n"), lines)
+}
+
 #[test]
 fn a_removed_line_is_rejected_at_its_place() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let t2 = lines.iter().position(|l| l.starts_with("2. ")).unwrap();
-    let mut out: Vec<&str> = lines.clone();
-    out.drain(t2..t2 + 2);
-    assert_rejected(&check(&(out.join("\n") + "\n")), 2, "Blue", "numbered 3");
+    let (header, mut lines) = split_lines(&text);
+    lines.remove(1);
+    assert_rejected(&check(&(header + &lines.concat())), 2, "Blue", "numbered 3");
+}
+
+#[test]
+fn a_changed_action_with_its_reveal_kept_breaks_the_players_seal() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    // Turn 3 was Cd1-d2; Kb1-a1 is as legal, and the reveal is Blue's.
+    let forged = text.replacen("3. Blue: Cd1-d2", "3. Blue: Kb1-a1", 1);
+    assert_ne!(forged, text);
+    assert_rejected(
+        &check(&forged),
+        3,
+        "Blue",
+        "Blue's signature does not match this line here",
+    );
+}
+
+#[test]
+fn two_dropped_lines_with_the_rest_renumbered_are_rejected_at_the_first_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = committed_game(dir.path(), "ann@example.org");
+    run(
+        dir.path(),
+        &["move", "game.pbem", "Cd2-d3", "--key", "blue.key"],
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    // Drop Blue's turn 3 and Red's turn 4; turn 5 (Blue's) becomes 3: its
+    // reveal still follows Blue's chain, but not its seal.
+    let (header, lines) = split_lines(&text);
+    let renumbered = lines[4].replacen("5. Blue", "3. Blue", 1);
+    let forged = header + &lines[0] + &lines[1] + &renumbered;
+    let json = check(&forged);
+    assert_eq!(json["error"]["turn"], 3, "{json}");
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("does not hash"));
+}
+
+#[test]
+fn two_swapped_lines_are_rejected_at_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let (header, mut lines) = split_lines(&text);
+    lines.swap(2, 3);
+    let json = check(&(header + &lines.concat()));
+    assert_eq!(json["ok"], false, "{json}");
+    assert_eq!(json["error"]["turn"], 3, "{json}");
+}
+
+#[test]
+fn a_line_from_another_game_is_rejected_at_its_place() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let game_a = std::fs::read_to_string(committed_game(a.path(), "ann@example.org")).unwrap();
+    let game_b = std::fs::read_to_string(committed_game(b.path(), "ann@example.org")).unwrap();
+    let (header, mut lines) = split_lines(&game_a);
+    lines[2] = split_lines(&game_b).1[2].clone();
+    assert_rejected(
+        &check(&(header + &lines.concat())),
+        3,
+        "Blue",
+        "does not hash to Blue's previous reveal",
+    );
+}
+
+#[test]
+fn a_key_tag_edited_in_the_header_breaks_the_first_seal() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    // The chains stay valid (the chain id leaves out keys), but the game
+    // id changes: Blue's key replaced by Red's breaks the first seal.
+    let red_key = text.lines().find(|l| l.starts_with("[RedKey ")).unwrap();
+    let blue_key = text.lines().find(|l| l.starts_with("[BlueKey ")).unwrap();
+    let forged = text.replacen(blue_key, &red_key.replacen("Red", "Blue", 1), 1);
+    assert_rejected(
+        &check(&forged),
+        1,
+        "Blue",
+        "Blue's signature does not match this line here",
+    );
+}
+
+#[test]
+fn a_forfeit_without_the_claimants_signature_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let forged = text.clone() + "5. Blue: forfeit claimed by Red\n";
+    assert_rejected(
+        &check(&forged),
+        5,
+        "Blue",
+        "Red has a RedKey tag, so every Red line carries Red's signature",
+    );
+    // Red's real signature from another line does not fit this one.
+    let (_, lines) = split_lines(&text);
+    let red_sig = &lines[3][lines[3].find("    sig ").unwrap()..];
+    let forged = text + "5. Blue: forfeit claimed by Red\n" + red_sig;
+    assert_rejected(
+        &check(&forged),
+        5,
+        "Blue",
+        "Red's signature does not match this line here",
+    );
+}
+
+#[test]
+fn a_bare_resign_written_for_a_committed_side_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    assert_rejected(
+        &check(&(text + "5. Blue: resign\n")),
+        5,
+        "Blue",
+        "every Blue line carries a reveal, a resignation too",
+    );
+}
+
+#[test]
+fn an_old_game_passed_off_as_its_rematch_is_rejected() {
+    // The same players and tags; `new` gives the rematch a fresh nonce.
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let old = std::fs::read_to_string(committed_game(a.path(), "ann@example.org")).unwrap();
+    let rematch = std::fs::read_to_string(committed_game(b.path(), "ann@example.org")).unwrap();
+    let nonce = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("[Nonce "))
+            .unwrap()
+            .to_owned()
+    };
+    assert_ne!(nonce(&old), nonce(&rematch));
+    // The old keys, commitments and lines under the rematch's nonce.
+    let forged = old.replacen(&nonce(&old), &nonce(&rematch), 1);
+    assert_rejected(
+        &check(&forged),
+        1,
+        "Blue",
+        "does not hash to Blue's commitment",
+    );
+    // And the old key file is refused in the rematch.
+    herald()
+        .current_dir(b.path())
+        .args(["move", "game.pbem", "Cd2-d3", "--key"])
+        .arg(a.path().join("blue.key"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("made for another game"));
 }
 
 #[test]
@@ -262,4 +426,332 @@ fn a_rally_declared_without_commitments_is_rejected_at_its_own_turn() {
         .as_str()
         .unwrap()
         .contains("no commitments: rally needs them"));
+}
+
+/// Run herald in `dir`, returning its JSON output.
+fn json_in(dir: &Path, args: &[&str]) -> Value {
+    let out = herald().current_dir(dir).args(args).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Copy the record from one player's directory to another's.
+fn mail(from: &Path, to: &Path) {
+    std::fs::copy(from.join("game.pbem"), to.join("game.pbem")).unwrap();
+}
+
+/// Three players of Battle of the Dale, each with a directory, key and
+/// copy: the record before any turn, in every directory.
+fn three_player_relay() -> [tempfile::TempDir; 3] {
+    let dirs = [(); 3].map(|_| tempfile::tempdir().unwrap());
+    run(
+        dirs[0].path(),
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=ann@x",
+            "--side",
+            "Elf=eve@x",
+            "--side",
+            "Goblin=gus@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for (i, side) in ["Human", "Elf", "Goblin"].iter().enumerate() {
+        if i > 0 {
+            mail(dirs[i - 1].path(), dirs[i].path());
+        }
+        run(
+            dirs[i].path(),
+            &["keygen", "--side", side, "game.pbem", "-o", "my.key"],
+        );
+    }
+    mail(dirs[2].path(), dirs[0].path());
+    mail(dirs[2].path(), dirs[1].path());
+    dirs
+}
+
+/// The legal actions of the side to move in `dir`'s copy.
+fn legal_actions(dir: &Path) -> Vec<String> {
+    json_in(dir, &["legal", "game.pbem", "--format", "json"])["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Human sends turn 1 to Elf, who alters it (keeping Human's reveal and
+/// seal) and relays it to Goblin after writing turn 2 on the true copy:
+/// Goblin's `check` refuses the record at turn 1, naming Human's seal,
+/// and so does Human's own `move` when the altered copy comes back.
+#[test]
+fn a_line_altered_by_the_player_who_relays_it_is_refused_downstream_and_by_its_author() {
+    let [human, elf, goblin] = three_player_relay();
+    let actions = legal_actions(human.path());
+    run(
+        human.path(),
+        &["move", "game.pbem", &actions[0], "--key", "my.key"],
+    );
+    mail(human.path(), elf.path());
+    let elf_turn = legal_actions(elf.path());
+    run(
+        elf.path(),
+        &["move", "game.pbem", &elf_turn[0], "--key", "my.key"],
+    );
+    let true_copy = std::fs::read_to_string(elf.path().join("game.pbem")).unwrap();
+    let forged = true_copy.replacen(
+        &format!("1. Human: {}", actions[0]),
+        &format!("1. Human: {}", actions[1]),
+        1,
+    );
+    assert_ne!(forged, true_copy);
+    std::fs::write(goblin.path().join("game.pbem"), &forged).unwrap();
+    let json = json_in(goblin.path(), &["check", "--format", "json", "game.pbem"]);
+    assert_rejected(
+        &json,
+        1,
+        "Human",
+        "Human's signature does not match this line here",
+    );
+    std::fs::write(human.path().join("game.pbem"), &forged).unwrap();
+    herald()
+        .current_dir(human.path())
+        .args(["move", "game.pbem", &actions[0], "--key", "my.key"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "Human's signature does not match",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(human.path().join("game.pbem")).unwrap(),
+        forged
+    );
+}
+
+/// Elf, relaying Human's turn 1, forks the game instead: on the copy
+/// from before that turn it claims Human's forfeit (validly signed, by
+/// Elf) and plays on. Goblin cannot tell, and its `check` passes; but
+/// Human's key file remembers the turn Human sent, so Human's own `move`
+/// refuses the fork at once, naming the turn.
+#[test]
+fn a_validly_signed_fork_is_refused_by_the_move_of_the_player_it_wrongs() {
+    let [human, elf, goblin] = three_player_relay();
+    let actions = legal_actions(human.path());
+    run(
+        human.path(),
+        &["move", "game.pbem", &actions[0], "--key", "my.key"],
+    );
+    // Elf's copy is still the one from before turn 1.
+    run(
+        elf.path(),
+        &["move", "game.pbem", "--forfeit", "--key", "my.key"],
+    );
+    let elf_turn = legal_actions(elf.path());
+    run(
+        elf.path(),
+        &["move", "game.pbem", &elf_turn[0], "--key", "my.key"],
+    );
+    mail(elf.path(), goblin.path());
+    let json = json_in(goblin.path(), &["check", "--format", "json", "game.pbem"]);
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(json["forfeits"][0]["claimed_by"], "Elf");
+    mail(elf.path(), human.path());
+    let before = std::fs::read(human.path().join("game.pbem")).unwrap();
+    herald()
+        .current_dir(human.path())
+        .args(["move", "game.pbem", "pass", "--key", "my.key"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "your turn 1 was changed since you sent it",
+        ));
+    assert_eq!(
+        std::fs::read(human.path().join("game.pbem")).unwrap(),
+        before
+    );
+}
+
+// ---------------------------------------------------------------- nothing lost
+
+/// A Castle Danger record without keys, after `new` in `dir`.
+fn plain_game(dir: &Path) -> PathBuf {
+    run(
+        dir,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    dir.join("game.pbem")
+}
+
+/// Two `move`s started at once on one record, twenty times over: each
+/// pair writes one turn, the other is refused (as stale, or as not its
+/// turn any more), and no turn that was reported written is lost.
+#[test]
+fn concurrent_moves_on_one_record_lose_no_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = plain_game(dir.path());
+    let moves = [["Kc1-b1", "Kc9-b9"], ["Kb1-c1", "Kb9-c9"]];
+    let mut written = 0;
+    for pair in 0..20 {
+        let turn = written;
+        let action = moves[(turn / 2) % 2][turn % 2];
+        let spawn = || {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("herald"))
+                .current_dir(dir.path())
+                .args(["move", "game.pbem", action])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn(), spawn());
+        let outcomes = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+        let won = outcomes.iter().filter(|o| o.status.success()).count();
+        assert_eq!(won, 1, "pair {pair}: exactly one move is written");
+        let lost = outcomes.iter().find(|o| !o.status.success()).unwrap();
+        let why = String::from_utf8_lossy(&lost.stderr);
+        assert_eq!(lost.status.code(), Some(1), "{why}");
+        assert!(
+            why.contains("changed while herald was writing it")
+                || why.contains("no Red King")
+                || why.contains("no Blue King"),
+            "pair {pair}: {why}"
+        );
+        written += won;
+    }
+    let json = check(&std::fs::read_to_string(path).unwrap());
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(json["turns"], written as u64);
+}
+
+#[test]
+fn annotate_never_overwrites_a_key_file() {
+    let dir = tempfile::tempdir().unwrap();
+    committed_game(dir.path(), "ann@example.org");
+    let key = std::fs::read(dir.path().join("blue.key")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["annotate", "game.pbem", "-o", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("blue.key exists already"));
+    assert_eq!(std::fs::read(dir.path().join("blue.key")).unwrap(), key);
+}
+
+#[test]
+fn no_writer_makes_a_file_named_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    plain_game(dir.path());
+    herald()
+        .current_dir(dir.path())
+        .args(["keygen", "--side", "Blue", "game.pbem", "-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("never writes a file named `-`"));
+    // For annotate, `-o -` is standard output.
+    herald()
+        .current_dir(dir.path())
+        .args(["annotate", "game.pbem", "-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("[Game \"castle-danger\"]"));
+    assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+#[cfg(unix)]
+fn move_never_writes_through_a_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = plain_game(dir.path());
+    let before = std::fs::read(&path).unwrap();
+    std::os::unix::fs::symlink(&path, dir.path().join("link.pbem")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "link.pbem", "Kc1-b1"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is a symbolic link"));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+#[cfg(unix)]
+fn move_keeps_a_hard_linked_record_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = plain_game(dir.path());
+    let other = dir.path().join("also.pbem");
+    std::fs::hard_link(&path, &other).unwrap();
+    run(dir.path(), &["move", "game.pbem", "Kc1-b1"]);
+    let text = std::fs::read_to_string(&other).unwrap();
+    assert!(text.ends_with("1. Blue: Kc1-b1\n"), "{text}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+/// Commitments can never be added after the first line: with one side
+/// committed and the other not, `move` refuses turn 1 and says why,
+/// unless `--no-commit` says the players mean it (RULINGS 1.9).
+#[test]
+fn an_uneven_first_line_is_refused_unless_no_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    plain_game(dir.path());
+    run(
+        dir.path(),
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
+    );
+    let before = std::fs::read(dir.path().join("game.pbem")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "Blue has a BlueCommit tag and Red has none",
+        ))
+        .stderr(predicates::str::contains("--no-commit"));
+    assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
+    run(
+        dir.path(),
+        &[
+            "move",
+            "game.pbem",
+            "Kc1-b1",
+            "--key",
+            "blue.key",
+            "--no-commit",
+        ],
+    );
+    run(dir.path(), &["move", "game.pbem", "Kc9-b9"]);
+}
+
+/// Signatures are verified all at once at the end of a replay; the line
+/// named is still the first whose seal breaks, even when a later line is
+/// illegal, and a seal is checked before the line's actions are played.
+#[test]
+fn the_first_broken_seal_is_named_before_any_later_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let forged = text.replacen("2. Red: Kc9-b9", "2. Red: Kc9-c8", 1) + "5. Blue: Kz1-z2\n";
+    assert_rejected(
+        &check(&forged),
+        2,
+        "Red",
+        "Red's signature does not match this line here",
+    );
+    let illegal = text.replacen("3. Blue: Cd1-d2", "3. Blue: Cd1-d9", 1);
+    assert_rejected(
+        &check(&illegal),
+        3,
+        "Blue",
+        "Blue's signature does not match this line here",
+    );
 }

@@ -31,7 +31,8 @@ def chain_value(secret, chain, j, n=10000):
 
 def chain_id(tags):
     return sha(b"herald/chain-id/v1", *[lp(n.encode()) + lp(v.encode()) for n, v in tags
-                                        if n != "Result" and not (n.endswith("Commit") and len(n) > 6)])
+                                        if n != "Result" and not (n.endswith("Commit") and len(n) > 6)
+                                        and not (n.endswith("Key") and len(n) > 3)])
 
 
 def game_id(tags):
@@ -56,6 +57,30 @@ def slot_salt(secret, chain, side, slot):
 
 def slot_commitment(game, side, slot, salt, value):
     return sha(b"herald/slot/v1", game, lp(side.encode()), lp(slot.encode()), salt, lp(value.encode()))
+
+
+def signing_seed(secret, chain):
+    """The 32-byte Ed25519 secret key (RFC 8032 seed) of a side (3.8)."""
+    return sha(b"herald/signing-key/v1", chain, secret)
+
+
+def line_bytes(kind, number, side, text):
+    """kind: b"S" for a set-up line, b"T" for a turn (3.8)."""
+    return kind + struct.pack(">I", number) + lp(side.encode()) + lp(text.encode())
+
+
+def record_start(game):
+    return sha(b"herald/record/v1", game)
+
+
+def record_step(previous, line, sig=b""):
+    return sha(b"herald/record/v1", previous, line, lp(sig))
+
+
+def seal_message(game, line, before):
+    """The bytes a line's Ed25519 signature is over. Python's standard
+    library has no Ed25519, so the signature itself is not checked here."""
+    return b"herald/line-sig/v1" + game + line + before
 
 
 def rotl(x, n):
@@ -120,6 +145,19 @@ if __name__ == "__main__":
     salt = slot_salt(secret, cid, "Human", "a1")
     print("slot_salt(0..31, Human, a1)", salt.hex())
     print("slot_commitment(Human, a1, R)", slot_commitment(gid, "Human", "a1", salt, "R").hex())
+    keyed = tags[:4] + [("HumanKey", "11" * 32)] + tags[4:]
+    print("chain_id(example + HumanKey)", chain_id(keyed).hex())
+    print("signing_seed(0..31)    ", signing_seed(secret, cid).hex())
+    d0 = record_start(gid)
+    print("record_start(example)  ", d0.hex())
+    text = "rally=heads, B1-B2, rally Dwarf @C1\nreveal " + "11" * 32
+    line = line_bytes(b"T", 7, "Human", text)
+    print("line_bytes(T, 7, Human)", line.hex())
+    print("record_step(d0, line)  ", record_step(d0, line).hex())
+    print("record_step(d0, line, 22*64)", record_step(d0, line, bytes([0x22]) * 64).hex())
+    message = seal_message(gid, line, d0)
+    print("seal_message length    ", len(message))
+    print("SHA-256(seal_message)  ", sha(message).hex())
     s = Sampler(sseed)
     print("settle below(2) x12    ", [s.below(2) for _ in range(12)])
     s = Sampler(zero)

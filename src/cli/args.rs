@@ -96,6 +96,7 @@ Examples:
 Examples:
   herald move game.pbem \"+C, Kc1-b1\"
   herald move game.pbem \"Cd3*d7\" --key blue.key --expect-turn 12
+  herald move game.pbem --forfeit --key red.key     (Blue stopped answering)
   echo \"Kc9-b9\" | herald move game.pbem - --dry-run
   herald move pg.pbem \"c8-c7-c6\" --key red.key     (openings the rules call for are added)
   herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)")]
@@ -120,6 +121,15 @@ Examples:
         /// stale copy of the game).
         #[arg(long, value_name = "N")]
         expect_turn: Option<u32>,
+        /// Claim the forfeit of the side to move, whose player stopped
+        /// answering: the line is signed with your key (--key), and that
+        /// side loses.
+        #[arg(long, requires = "key", conflicts_with = "turn")]
+        forfeit: bool,
+        /// Play turn 1 although some sides have Commit or Key tags and
+        /// others not (they can never be added later).
+        #[arg(long)]
+        no_commit: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,

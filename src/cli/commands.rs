@@ -44,15 +44,18 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             key,
             dry_run,
             expect_turn,
+            forfeit,
+            no_commit,
             format,
         } => {
             require_file(
                 &record,
                 "move rewrites the record file: name the file (the turn may come from -)",
             )?;
-            let text = match turn.as_deref() {
-                None | Some("-") => read_stdin_turn()?,
-                Some(t) => t.to_owned(),
+            let text = match (forfeit, turn.as_deref()) {
+                (true, _) => None,
+                (false, None | Some("-")) => Some(read_stdin_turn()?),
+                (false, Some(t)) => Some(t.to_owned()),
             };
             with_record(
                 &record,
@@ -62,6 +65,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     key,
                     dry_run,
                     expect_turn,
+                    no_commit,
                     format,
                 },
             )
@@ -208,6 +212,8 @@ pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
     pub(super) source: &'a Source,
     pub(super) record: &'a Record<'a>,
+    /// The stamp of the bytes read, for rewriting the file.
+    pub(super) stamp: files::Stamp,
 }
 
 impl Ctx<'_> {
@@ -243,7 +249,7 @@ pub(super) fn with_record<C: RecordCommand>(
     command: C,
 ) -> Result<Exit, Failure> {
     let result = (|| {
-        let source = files::load(path)?;
+        let (source, stamp) = files::load(path)?;
         let origin = origin(path);
         let record = record::parse(&source)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
@@ -252,6 +258,7 @@ pub(super) fn with_record<C: RecordCommand>(
             path,
             source: &source,
             record: &record,
+            stamp,
         };
         let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
         let tag = record.tag("Game").map(|t| t.value_span);
@@ -379,6 +386,15 @@ struct JsonCheck {
     due: Vec<String>,
     openings_due: Vec<JsonOpening>,
     position: String,
+    forfeits: Vec<JsonForfeit>,
+    digest: String,
+}
+
+#[derive(Serialize)]
+struct JsonForfeit {
+    turn: u32,
+    side: String,
+    claimed_by: String,
 }
 
 #[derive(Serialize)]
@@ -441,6 +457,23 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
     text
 }
 
+/// The forfeits of a game, one a line: `Blue forfeited (claimed by Red)
+/// on turn 7`.
+fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
+    referee
+        .forfeits()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} forfeited (claimed by {}) on turn {}\n",
+                f.side.name::<G>(),
+                f.claimant.name::<G>(),
+                f.turn
+            )
+        })
+        .collect()
+}
+
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
@@ -480,16 +513,28 @@ impl RecordCommand for Check {
                     })
                     .collect(),
                 position: game::position_text::<G>(referee.state()),
+                forfeits: referee
+                    .forfeits()
+                    .iter()
+                    .map(|f| JsonForfeit {
+                        turn: f.turn,
+                        side: f.side.name::<G>().into(),
+                        claimed_by: f.claimant.name::<G>().into(),
+                    })
+                    .collect(),
+                digest: hex::encode(referee.digest()),
             })?,
             Format::Text => out(&format!(
-                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}",
+                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}Digest: {}\n",
                 ctx.origin,
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
                 fit(&summary, "  "),
+                forfeit_text(&referee),
                 pending_text(&referee),
-                audit_text(&referee)
+                audit_text(&referee),
+                hex::encode(referee.digest())
             ))?,
         }
         Ok(Exit::Ok)
@@ -771,8 +816,9 @@ impl RecordCommand for Annotate {
             record::write_turn(t, &mut text);
         }
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {
-                files::write_atomic(path, text.as_bytes())?;
+                files::write_new(path, text.as_bytes())?;
                 out(&format!(
                     "wrote the annotated record of {} to {}\n",
                     ctx.origin,
@@ -1060,10 +1106,12 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
 }
 
 struct Move {
-    text: String,
+    /// The turn typed, or `None` for a forfeit claimed with the key.
+    text: Option<String>,
     key: Option<PathBuf>,
     dry_run: bool,
     expect_turn: Option<u32>,
+    no_commit: bool,
     format: Format,
 }
 
@@ -1187,43 +1235,54 @@ pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Re
         let b = ctx.source.original_offset(tag.value_span.end);
         text.replace_range(a..b, result);
     }
-    files::write_atomic(ctx.path, text.as_bytes())
+    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
 }
 
-impl RecordCommand for Move {
-    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let mut referee = replay_all::<G>(ctx, |_, _| {})?;
+impl Move {
+    /// Refuse a record that is not at the turn the player expects.
+    fn check_expected<G: Game>(&self, referee: &Referee<G>, ctx: &Ctx<'_>) -> Result<(), Failure> {
         let number = referee.next_turn();
-        if let Some(expected) = self.expect_turn {
-            if expected != number {
+        match self.expect_turn {
+            Some(expected) if expected != number => {
                 let problem = Problem::plain(
                     ErrorKind::Record,
                     format!(
                         "the record is at turn {number}, not {expected}: is this the latest copy of the game?"
                     ),
                 );
-                return Err(Failure::invalid(problem, &ctx.origin));
+                Err(Failure::invalid(problem, &ctx.origin))
             }
+            _ => Ok(()),
         }
+    }
+
+    /// Compose the typed turn `text` for the side to move.
+    fn compose_typed<G: Game>(
+        &self,
+        referee: &mut Referee<G>,
+        text: &str,
+        wallet: Option<&Wallet>,
+        ctx: &Ctx<'_>,
+    ) -> Result<PlayedTurn<G>, Failure> {
         let key = self.key.as_deref();
+        let number = referee.next_turn();
         let side = referee
             .open_side()
             .map_err(|e| compose_failure(e, key, ctx))?;
         if let Some(note) = referee.setup_note() {
             return Err(Failure::usage(note));
         }
-        let side_name = side.name::<G>();
         // Once the rules ended a game with hidden values, the line due is
         // the side's audit: nothing to type.
-        let text = match self.text.trim() {
+        let text = match text.trim() {
             "" if referee.phase() == Phase::Audit => "audit",
-            _ => self.text.as_str(),
+            _ => text,
         };
         let actions = strip_turn_prefix::<G>(text, number, side, |message| {
             Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
         })?;
         // The player's actions read as the line they will become.
-        let typed = format!("{number}. {side_name}: {actions}\n");
+        let typed = format!("{number}. {}: {actions}\n", side.name::<G>());
         let turn_source = Source::typed(&typed);
         let turn_problem = |p: Problem| {
             let mut p = p;
@@ -1235,15 +1294,40 @@ impl RecordCommand for Move {
         let (turns, rest) = record::parse_lines(&turn_source)
             .map_err(|e| turn_problem(Problem::from_parse(&e, &turn_source)))?;
         let turn = only_actions(&turns, rest)?;
-        let wallet = key.map(read_wallet).transpose()?;
-        let played = referee
-            .compose(Line::from_turn(turn), wallet.as_ref())
+        referee
+            .compose(Line::from_turn(turn), wallet)
             .map_err(|e| match e {
                 ComposeError::Line(e) => {
                     turn_problem(Problem::from_referee(&e.in_turn(turn), &turn_source))
                 }
                 other => compose_failure(other, key, ctx),
-            })?;
+            })
+    }
+}
+
+impl RecordCommand for Move {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let key = self.key.as_deref();
+        let mut wallet = key.map(read_wallet).transpose()?;
+        let mut referee = super::sent::replay_checking_sent::<G>(ctx, wallet.as_ref())?;
+        self.check_expected(&referee, ctx)?;
+        let alike = super::sent::check_commitments_alike(&referee, ctx);
+        let number = referee.next_turn();
+        let played = match &self.text {
+            Some(text) => self.compose_typed(&mut referee, text, wallet.as_ref(), ctx)?,
+            None => {
+                let wallet = wallet.as_ref().expect("clap requires --key with --forfeit");
+                referee
+                    .compose_forfeit(wallet)
+                    .map_err(|e| compose_failure(e, key, ctx))?
+            }
+        };
+        if !self.no_commit {
+            // After the line is composed, so that a mistake in it is
+            // named first.
+            alike?;
+        }
+        let side_name = played.side.name::<G>();
         let mut line = String::new();
         record::write_turn(&played.text(), &mut line);
         let outcome = referee.outcome();
@@ -1252,6 +1336,9 @@ impl RecordCommand for Move {
         if written {
             let result = outcome.is_over().then_some(result.as_str());
             append_line(ctx, &line, result)?;
+            if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
+                super::sent::remember_sent(path, wallet, &played, &referee)?;
+            }
         }
         let summary = G::summary(referee.state());
         match self.format {
@@ -1296,7 +1383,7 @@ fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
         .or(ctx.record.tags.last())
         .map_or(0, |t| t.span.end - 1);
     insert_lines(ctx.source, &mut text, anchor, tag_line, false);
-    files::write_atomic(ctx.path, text.as_bytes())
+    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
 }
 
 struct Keygen {
@@ -1316,9 +1403,14 @@ impl RecordCommand for Keygen {
             )));
         };
         let name = side.name::<G>();
-        if referee.latest_reveal(side).is_some() {
+        let has = match (referee.latest_reveal(side), referee.header().key(side)) {
+            (Some(_), _) => Some("Commit"),
+            (None, Some(_)) => Some("Key"),
+            (None, None) => None,
+        };
+        if let Some(tag) = has {
             return Err(Failure::usage(format!(
-                "{name} has a Commit tag already: one key per side and game"
+                "{name} has a {tag} tag already: one key per side and game"
             )));
         }
         if !ctx.record.turns.is_empty() {
@@ -1329,10 +1421,14 @@ impl RecordCommand for Keygen {
         let key = Wallet::generate(G::ID, name, *referee.header().chain_id())
             .map_err(|e| Failure::usage(e.0))?;
         files::write_new_private(&self.output, key.to_text().as_bytes())?;
-        let tag_line = format!("[{name}Commit \"{}\"]", hex::encode(key.commit()));
+        let tag_line = format!(
+            "[{name}Commit \"{}\"]\n[{name}Key \"{}\"]",
+            hex::encode(key.commit()),
+            hex::encode(key.public_key())
+        );
         if self.print {
             out(&format!(
-                "wrote {} (private: keep it, never send it)\nadd this tag to the record's header before turn 1:\n{tag_line}\n",
+                "wrote {} (private: keep it, never send it)\nadd these tags to the record's header before turn 1:\n{tag_line}\n",
                 self.output.display()
             ))?;
         } else {
@@ -1348,7 +1444,7 @@ impl RecordCommand for Keygen {
                 ))
             })?;
             out(&format!(
-                "wrote {} (private: keep it, never send it)\nadded {tag_line} to {}\n",
+                "wrote {} (private: keep it, never send it)\nadded to {}:\n{tag_line}\n",
                 self.output.display(),
                 ctx.origin
             ))?;
@@ -1456,11 +1552,23 @@ fn option_tags<G: Game>(specs: &[String]) -> Result<Vec<(String, String)>, Failu
     Ok(tags)
 }
 
+/// A fresh random value for the `Nonce` tag (spec section 3.2): 16
+/// bytes from the operating system, in hex. Part of the game id and the
+/// chain id, so a rematch with the same players and tags shares no chain,
+/// key or reveal with the game before.
+fn nonce() -> Result<String, Failure> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Failure::usage(format!("the operating system gave no random bytes: {e}")))?;
+    Ok(hex::encode(bytes))
+}
+
 impl IdCommand for New {
     fn run<G: Game>(self) -> Result<Exit, Failure> {
         let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
         tags.extend(side_tags::<G>(&self.sides)?);
         tags.extend(option_tags::<G>(&self.options)?);
+        tags.push(("Nonce".into(), nonce()?));
         tags.push(("Result".into(), "*".into()));
         let mut text = String::new();
         record::write_header(
@@ -1475,6 +1583,7 @@ impl IdCommand for New {
         let mut text = String::new();
         referee.header().write("*", &mut text);
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {
                 files::write_new(path, text.as_bytes())?;
                 let next = if referee.setup_due().is_some() {

@@ -1,12 +1,15 @@
 //! Reading records and writing files safely: readers never modify a file;
-//! writers write a temporary file beside the target and rename it over,
-//! so the original stays untouched on any error.
+//! writers create only new files, or rewrite a file herald read (a record,
+//! a key file) under a lock, after reading it again, never through a
+//! symbolic link, keeping hard links; a temporary file beside the target
+//! renamed over it, so the original stays untouched on any error.
 
 use std::io::{Read, Write};
 use std::path::Path;
 
 use super::report::{Failure, Problem};
 use crate::record::{Source, MAX_INPUT};
+use crate::referee::ErrorKind;
 
 /// How a path is named in messages (`-` is standard input).
 pub fn origin(path: &Path) -> String {
@@ -38,20 +41,135 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(buf)
 }
 
-/// Read a record's source text from a file or `-`.
-pub fn load(path: &Path) -> Result<Source, Failure> {
+/// Read a record's source text from a file or `-`, with the stamp of the
+/// bytes read.
+pub fn load(path: &Path) -> Result<(Source, Stamp), Failure> {
     let bytes = read_bytes(path)?;
-    Source::new(&bytes).map_err(|e| Failure::invalid(Problem::from_input(&e), &origin(path)))
+    let source = Source::new(&bytes)
+        .map_err(|e| Failure::invalid(Problem::from_input(&e), &origin(path)))?;
+    Ok((source, stamp(&bytes)))
 }
 
-/// Replace `path` with `contents` atomically (temporary file + rename).
-/// A symbolic link is followed: the file it points to is replaced. A new
-/// file gets the usual permissions (0666 less the umask); an existing one
-/// keeps its own.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), Failure> {
-    let resolved = std::fs::canonicalize(path).ok();
-    let path = resolved.as_deref().unwrap_or(path);
-    write_replacing(path, contents, false)
+/// The SHA-256 of the bytes a writer read, to see whether the file
+/// changed before it writes.
+pub type Stamp = [u8; 32];
+
+/// The stamp of `bytes`.
+pub fn stamp(bytes: &[u8]) -> Stamp {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// `-` means standard input or output, never a file herald writes.
+fn refuse_dash(path: &Path) -> Result<(), Failure> {
+    if path.as_os_str() == "-" {
+        return Err(Failure::usage(
+            "`-` means standard output here: herald never writes a file named `-` (use ./- if you must)",
+        ));
+    }
+    Ok(())
+}
+
+/// The refusal of a file that changed while herald was writing it.
+fn stale(path: &Path) -> Failure {
+    Failure::invalid(
+        Problem::plain(
+            ErrorKind::Record,
+            format!(
+                "{} changed while herald was writing it (another herald move?): nothing was written; read it again and retry",
+                path.display()
+            ),
+        ),
+        &origin(path),
+    )
+}
+
+/// Rewrite `path`, a file herald read (a record, or a key file), with
+/// `contents`. Never follows a symbolic link. Under an exclusive lock on
+/// the file, it is read again first: if another writer replaced or changed
+/// it since it was read (its bytes no longer have `read`'s stamp), nothing
+/// is written and the change is refused as stale, so no turn is lost.
+/// A file with one name is replaced atomically (temporary file + rename,
+/// keeping its permissions); a file with hard links is rewritten in place,
+/// so that every name keeps seeing it.
+pub fn rewrite(path: &Path, read: Option<&Stamp>, contents: &[u8]) -> Result<(), Failure> {
+    refuse_dash(path)?;
+    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    let meta = std::fs::symlink_metadata(path).map_err(fail)?;
+    if meta.file_type().is_symlink() {
+        return Err(Failure::usage(format!(
+            "{} is a symbolic link: herald rewrites only the file itself, never through a link (name the file it points to)",
+            path.display()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut lock = fd_lock::RwLock::new(file);
+    let mut guard = lock.write().map_err(fail)?;
+    // The name may now stand for a file another writer put in its place.
+    let now = std::fs::symlink_metadata(path).map_err(fail)?;
+    let held = guard.metadata().map_err(fail)?;
+    if !same_file(&now, &held) {
+        return Err(stale(path));
+    }
+    if let Some(read) = read {
+        let mut again = Vec::new();
+        guard.read_to_end(&mut again).map_err(fail)?;
+        if stamp(&again) != *read {
+            return Err(stale(path));
+        }
+    }
+    if links(&held) > 1 {
+        write_in_place(path, contents)
+    } else {
+        write_replacing(path, contents, false)
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
+#[cfg(unix)]
+fn links(meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.nlink()
+}
+
+#[cfg(not(unix))]
+fn links(_: &std::fs::Metadata) -> u64 {
+    1
+}
+
+/// Overwrite the file at `path` itself (a file with hard links, held
+/// locked): a copy of the new contents is written beside it first, so a
+/// full disk fails before the file is touched.
+fn write_in_place(path: &Path, contents: &[u8]) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut spare = tempfile::Builder::new()
+        .prefix(".herald-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    spare.write_all(contents).map_err(fail)?;
+    spare.as_file().sync_all().map_err(fail)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(path)
+        .map_err(fail)?;
+    file.write_all(contents).map_err(fail)?;
+    file.sync_all().map_err(fail)
 }
 
 fn write_replacing(path: &Path, contents: &[u8], no_clobber: bool) -> Result<(), Failure> {
@@ -85,7 +203,8 @@ fn write_replacing(path: &Path, contents: &[u8], no_clobber: bool) -> Result<(),
 /// Create a new file that must not exist yet, atomically, readable by its
 /// owner only (for key files).
 pub fn write_new_private(path: &Path, contents: &[u8]) -> Result<(), Failure> {
-    if path.exists() {
+    refuse_dash(path)?;
+    if path.symlink_metadata().is_ok() {
         return Err(Failure::usage(format!(
             "{} exists already: herald never overwrites a key file",
             path.display()
@@ -113,9 +232,11 @@ pub fn write_new_private(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Create a new file that must not exist yet (for `herald new -o`); the
-/// final rename refuses to replace a file that appeared meanwhile.
+/// Create a new file that must not exist yet (for `herald new -o` and
+/// `annotate -o`); the final rename refuses to replace a file that
+/// appeared meanwhile (or a symbolic link).
 pub fn write_new(path: &Path, contents: &[u8]) -> Result<(), Failure> {
+    refuse_dash(path)?;
     let exists = || {
         Failure::usage(format!(
             "{} exists already: choose another name or remove it first",

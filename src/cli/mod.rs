@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod files;
 mod report;
+mod sent;
 mod setup;
 
 use std::io::Write;

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::args::Format;
 use super::commands::{
-    append_line, compose_failure, pending_text, print_json, read_wallet, replay_all, side_to_move,
-    Ctx, RecordCommand, SCHEMA_VERSION,
+    append_line, compose_failure, pending_text, print_json, read_wallet, side_to_move, Ctx,
+    RecordCommand, SCHEMA_VERSION,
 };
 use super::files;
 use super::out;
@@ -49,9 +49,9 @@ struct JsonSetup {
 
 impl RecordCommand for Setup {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let mut referee = replay_all::<G>(ctx, |_, _| {})?;
         let key = Some(self.key.as_path());
         let mut wallet = read_wallet(&self.key)?;
+        let mut referee = super::sent::replay_checking_sent::<G>(ctx, Some(&wallet))?;
         let side = referee
             .open_side()
             .map_err(|e| compose_failure(e, key, ctx))?;
@@ -85,6 +85,7 @@ impl RecordCommand for Setup {
             entries: Vec::new(),
             ending: Ending::Actions,
             proofs: Vec::new(),
+            claimant: None,
         };
         let played = referee
             .compose(line, Some(&wallet))
@@ -94,9 +95,10 @@ impl RecordCommand for Setup {
         let written = !self.dry_run;
         if written {
             if wallet.to_text() != chosen_before {
-                files::write_atomic(&self.key, wallet.to_text().as_bytes())?;
+                files::rewrite(&self.key, None, wallet.to_text().as_bytes())?;
             }
             append_line(ctx, &text, None)?;
+            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
         }
         let action = match step {
             SetupStep::Commit => "commit",

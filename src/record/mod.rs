@@ -140,6 +140,9 @@ pub struct Turn<'a> {
     pub resign: Option<Span>,
     /// `audit`, if the line is a closing line of openings.
     pub audit: Option<Span>,
+    /// `forfeit claimed by <side>`, if the line records a forfeit: where
+    /// it stands and the claimant as written (spec section 3.8).
+    pub forfeit: Option<(Span, &'a str)>,
     /// The proof items after the items, in order.
     pub proofs: Vec<Proof<'a>>,
     /// From the number to the end of the last item.
@@ -167,8 +170,7 @@ impl Turn<'_> {
         })
     }
 
-    /// `resign` alone, without actions, facts or proofs: the form of a
-    /// forfeit (spec section 3.1).
+    /// `resign` alone, without actions, facts or proofs.
     pub fn is_bare_resign(&self) -> bool {
         self.resign.is_some() && self.items.is_empty() && self.proofs.is_empty()
     }

@@ -319,6 +319,7 @@ fn line_head<'a>(
         pass: None,
         resign: None,
         audit: None,
+        forfeit: None,
         proofs: Vec::new(),
         span: Span::new(content, line_end),
         lines_end: line_end,
@@ -482,7 +483,15 @@ fn add_item<'a>(
 ) -> Result<(), ParseError> {
     let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none();
     let word = item_text.as_ref();
-    if word.eq_ignore_ascii_case("pass") || word.eq_ignore_ascii_case("audit") {
+    if is_forfeit(word) {
+        if !alone {
+            return Err(ParseError::new(
+                span,
+                "`forfeit claimed by <side>` stands alone on its line",
+            ));
+        }
+        turn.forfeit = Some((span, forfeit_claimant(text, span)?));
+    } else if word.eq_ignore_ascii_case("pass") || word.eq_ignore_ascii_case("audit") {
         if !alone {
             let word = word.to_ascii_lowercase();
             return Err(ParseError::new(
@@ -512,6 +521,33 @@ fn add_item<'a>(
         });
     }
     Ok(())
+}
+
+/// Whether an item is a forfeit: its first word is `forfeit`.
+fn is_forfeit(item: &str) -> bool {
+    item.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("forfeit"))
+}
+
+/// The claimant of the forfeit item at `span`: `forfeit claimed by Red`.
+fn forfeit_claimant(text: &str, span: Span) -> Result<&str, ParseError> {
+    let words: Vec<&str> = text[span.range()].split_whitespace().collect();
+    match words.as_slice() {
+        [_, claimed, by, side]
+            if claimed.eq_ignore_ascii_case("claimed")
+                && by.eq_ignore_ascii_case("by")
+                && side
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '_') =>
+        {
+            Ok(side)
+        }
+        _ => Err(ParseError::new(
+            span,
+            "a forfeit reads `forfeit claimed by <side>`, naming the player who claims it",
+        )),
+    }
 }
 
 /// The text of an item made of `parts` (joined by a space where a comment

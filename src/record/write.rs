@@ -45,10 +45,12 @@ pub struct TurnText {
     pub resign: bool,
     /// The line is a closing line of openings (`audit`).
     pub audit: bool,
+    /// The line records the side's forfeit, claimed by this side.
+    pub forfeit: Option<String>,
     /// The player's reveal.
     pub reveal: Option<[u8; 32]>,
-    /// Further proof items (commitments, openings), written after the
-    /// reveal, each as [`write_proof`] writes it.
+    /// Further proof items (commitments, openings, the signature last),
+    /// written after the reveal, each as [`write_proof`] writes it.
     pub proofs: Vec<String>,
     /// A comment for the end of the turn (annotate).
     pub comment: Option<String>,
@@ -69,6 +71,9 @@ impl TurnText {
         }
         if self.audit {
             items.push("audit".into());
+        }
+        if let Some(claimant) = &self.forfeit {
+            items.push(format!("forfeit claimed by {claimant}"));
         }
         if items.is_empty() && !self.setup {
             items.push("pass".into());

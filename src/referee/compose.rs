@@ -5,11 +5,11 @@
 
 use super::{
     line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, PlayedTurn, Referee,
-    SetupStep,
+    SealCheck, SetupStep,
 };
 use crate::fairness::{self, Hash};
 use crate::game::{Game, Phase, Side};
-use crate::record::{LineKind, ProofKind, MAX_TURNS};
+use crate::record::{self, LineKind, ProofKind, Source, MAX_TURNS};
 use crate::wallet::Wallet;
 
 /// Why a line cannot be composed.
@@ -126,8 +126,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// The reveal the mover's line carries: the wallet's next chain value
-    /// for a committed side, none for a side without a commitment, none
-    /// for a forfeit (a bare `resign` written by another player).
+    /// for a committed side, none for a side without a commitment.
     fn line_reveal(
         &self,
         side: Side,
@@ -137,7 +136,9 @@ impl<G: Game> Referee<G> {
         let name = side.name::<G>();
         match (wallet, self.latest_reveal(side)) {
             (Some(wallet), Some(_)) => self.wallet_reveal(side, wallet).map(Some),
-            (None, Some(_)) if line.is_bare_resign() => Ok(None),
+            (None, Some(_)) if line.is_bare_resign() => Err(ComposeError::Keys(format!(
+                "{name} has a Commit tag, so a resignation needs {name}'s reveal: add --key with {name}'s key file (a player who stopped answering loses by a forfeit another player claims: herald move --forfeit --key)"
+            ))),
             (None, Some(_)) => Err(ComposeError::Keys(format!(
                 "{name} has a Commit tag, so each {name} line needs a reveal: add --key with {name}'s key file"
             ))),
@@ -175,7 +176,7 @@ impl<G: Game> Referee<G> {
         if let Some(reveal) = reveal {
             line.proofs.push(ProofKind::Reveal(reveal));
         }
-        if self.hidden.any() && !line.is_bare_resign() {
+        if self.hidden.any() {
             let wallet = self.hidden_wallet(side, wallet)?;
             let proofs = match self.phase() {
                 Phase::Setup => {
@@ -193,7 +194,116 @@ impl<G: Game> Referee<G> {
             };
             line.proofs.extend(proofs);
         }
+        if self.header.key(side).is_some() {
+            return self.compose_sealed(&line, side, wallet);
+        }
         self.play_line(&line).map_err(ComposeError::Line)
+    }
+
+    /// Compose a forfeit (spec section 3.8): the side to move stopped
+    /// answering, and the holder of `wallet`, another player with a
+    /// signing key, claims its forfeit and signs the line.
+    pub fn compose_forfeit(&mut self, wallet: &Wallet) -> Result<PlayedTurn<G>, ComposeError> {
+        let side = self.open_side()?;
+        let Some(claimant) = self
+            .header
+            .side_named::<G>(wallet.side())
+            .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+        else {
+            return Err(ComposeError::Wallet(format!(
+                "is a key for {} in {}, not for a player of this {} game: only a player claims a forfeit",
+                wallet.side(),
+                wallet.game(),
+                G::ID
+            )));
+        };
+        let (name, claimant_name) = (side.name::<G>(), claimant.name::<G>());
+        if claimant == side {
+            return Err(ComposeError::Keys(format!(
+                "it is {name}'s turn: {name} cannot claim its own forfeit (to give up, herald move resign --key)"
+            )));
+        }
+        if self.header.key(claimant).is_none() {
+            return Err(ComposeError::Keys(format!(
+                "{claimant_name} has no {claimant_name}Key tag: a forfeit is claimed with the claimant's signature (herald keygen adds the key before turn 1)"
+            )));
+        }
+        let (kind, number) = self.next_line();
+        let line = Line {
+            kind,
+            number,
+            side: name,
+            entries: Vec::new(),
+            ending: Ending::Forfeit,
+            proofs: Vec::new(),
+            claimant: Some(claimant_name),
+        };
+        self.compose_sealed(&line, claimant, Some(wallet))
+    }
+
+    /// Check that `wallet` holds the signing key of `signer`'s
+    /// `<Side>Key` tag in this game.
+    fn check_signing_wallet(&self, signer: Side, wallet: &Wallet) -> Result<(), ComposeError> {
+        let name = signer.name::<G>();
+        if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
+            return Err(ComposeError::Wallet(format!(
+                "is a key for {} in {}, but this line is signed by {name} in {}",
+                wallet.side(),
+                wallet.game(),
+                G::ID
+            )));
+        }
+        if wallet.chain() != self.header.chain_id() {
+            return Err(ComposeError::Wallet(
+                "was made for another game (or the header changed since): a key serves one game only"
+                    .into(),
+            ));
+        }
+        if self.header.key(signer).map(|k| k.to_bytes()) != Some(wallet.public_key()) {
+            return Err(ComposeError::Wallet(format!(
+                "does not belong to this game: its public key is not {name}Key"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Play `line` sealed by `signer` (spec section 3.8): played once on
+    /// a copy of the game to learn the text herald writes (canonical
+    /// actions, chance facts), that text read back as any reader will,
+    /// signed with `wallet`, and played.
+    fn compose_sealed(
+        &mut self,
+        line: &Line<'_>,
+        signer: Side,
+        wallet: Option<&Wallet>,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        let name = signer.name::<G>();
+        let wallet = wallet.ok_or_else(|| {
+            ComposeError::Keys(format!(
+                "{name} has a {name}Key tag, so each {name} line is signed: add --key with {name}'s key file"
+            ))
+        })?;
+        self.check_signing_wallet(signer, wallet)?;
+        let trial = self
+            .clone()
+            .play_sealed(line, SealCheck::Trial)
+            .map_err(ComposeError::Line)?;
+        let mut text = String::new();
+        record::write_turn(&trial.text(), &mut text);
+        let source = Source::typed(&text);
+        let (turns, _) = record::parse_lines(&source).map_err(|e| {
+            ComposeError::Closed(
+                ErrorKind::Parse,
+                format!("herald cannot read back the line it wrote: {}", e.message),
+            )
+        })?;
+        let mut sealed = Line::from_turn(&turns[0]);
+        let claimant = (sealed.ending == Ending::Forfeit).then_some(signer);
+        let side = self.open_side()?;
+        let bytes = self.sealed_bytes(&sealed, side, claimant);
+        let sig = wallet.sign(&self.seal_message(&bytes));
+        sealed.proofs.push(ProofKind::Sign(sig));
+        self.play_line(&sealed).map_err(ComposeError::Line)
     }
 
     /// The wallet of `side`, needed for its hidden values.

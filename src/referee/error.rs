@@ -121,7 +121,11 @@ impl LineError {
                 let end = (start + len.max(1)).min(item.end.max(start + 1));
                 Span::new(start, end)
             }
-            Place::End => turn.pass.or(turn.resign).unwrap_or(turn.span),
+            Place::End => turn
+                .pass
+                .or(turn.resign)
+                .or(turn.forfeit.map(|(span, _)| span))
+                .unwrap_or(turn.span),
             Place::Proof(index) => turn.proofs.get(index).map_or(turn.span, |p| p.span),
         };
         RefereeError {

@@ -6,6 +6,7 @@ use super::RefereeError;
 use crate::fairness::{self, Hash};
 use crate::game::{self, Game, Outcome, Setup, Side};
 use crate::record::{self, Record, Span, Tag};
+use ed25519_dalek::VerifyingKey;
 
 /// The header, checked. Sides, contacts and commitments are parallel
 /// lists in turn order (header order), which is why the fields are private.
@@ -14,6 +15,7 @@ pub struct Header {
     sides: Vec<Side>,
     contacts: Vec<String>,
     commits: Vec<Option<Hash>>,
+    keys: Vec<Option<VerifyingKey>>,
     game_id: Hash,
     chain_id: Hash,
     tags: Vec<(String, String)>,
@@ -46,6 +48,17 @@ impl Header {
     /// Each side's commitment, in turn order.
     pub fn commits(&self) -> &[Option<Hash>] {
         &self.commits
+    }
+
+    /// `side`'s public signing key (its `<Side>Key` tag), if it has one:
+    /// then every line of `side` is signed (spec section 3.8).
+    pub fn key(&self, side: Side) -> Option<&VerifyingKey> {
+        self.index_of(side).and_then(|i| self.keys[i].as_ref())
+    }
+
+    /// Whether any side has a signing key.
+    pub fn any_key(&self) -> bool {
+        self.keys.iter().any(Option::is_some)
     }
 
     /// The game id (spec section 3.2).
@@ -108,19 +121,8 @@ impl Header {
             )
         })?;
         check_sides::<G>(record, &read.sides, span)?;
-        let mut commits = vec![None; read.sides.len()];
-        for (side, h) in read.commits {
-            let Some(i) = read.sides.iter().position(|&s| s == side) else {
-                return Err(RefereeError::record(
-                    Some(span),
-                    format!(
-                        "{}Commit names a side that is not in this game",
-                        side.name::<G>()
-                    ),
-                ));
-            };
-            commits[i] = Some(h);
-        }
+        let commits = by_side::<G, _>(&read.sides, read.commits, "Commit", span)?;
+        let keys = by_side::<G, _>(&read.sides, read.keys, "Key", span)?;
         check_result_tag::<G>(&read.sides, &result_tag, result_span)?;
         let state = G::new_game(&Setup {
             sides: &read.sides,
@@ -141,6 +143,7 @@ impl Header {
             sides: read.sides,
             contacts: read.contacts,
             commits,
+            keys,
             tags: read.tags,
             result_tag,
             result_span,
@@ -155,13 +158,55 @@ impl Header {
     }
 }
 
+/// Values given per side (`<Side>Commit`, `<Side>Key`), put in turn
+/// order; a tag for a side that does not play is an error.
+fn by_side<G: Game, T: Clone>(
+    sides: &[Side],
+    given: Vec<(Side, T)>,
+    suffix: &str,
+    span: Span,
+) -> Result<Vec<Option<T>>, RefereeError> {
+    let mut out = vec![None; sides.len()];
+    for (side, value) in given {
+        let Some(i) = sides.iter().position(|&s| s == side) else {
+            return Err(RefereeError::record(
+                Some(span),
+                format!(
+                    "{}{suffix} names a side that is not in this game",
+                    side.name::<G>()
+                ),
+            ));
+        };
+        out[i] = Some(value);
+    }
+    Ok(out)
+}
+
 /// The tags of a header, sorted by what they are.
 struct ReadTags {
     tags: Vec<(String, String)>,
     sides: Vec<Side>,
     contacts: Vec<String>,
     commits: Vec<(Side, Hash)>,
+    keys: Vec<(Side, VerifyingKey)>,
     result: Option<(String, Span)>,
+}
+
+/// The public key in a `<Side>Key` tag (spec section 3.8).
+fn read_key(name: &str, tag: &Tag) -> Result<VerifyingKey, RefereeError> {
+    let bad = |why: &str| RefereeError::record(Some(tag.value_span), format!("{name} {why}"));
+    let mut bytes = [0u8; 32];
+    if tag.value.len() != 64 || hex::decode_to_slice(&tag.value, &mut bytes).is_err() {
+        return Err(bad("must be 64 hexadecimal digits (from `herald keygen`)"));
+    }
+    let key = VerifyingKey::from_bytes(&bytes)
+        .map_err(|_| bad("is not an Ed25519 public key (from `herald keygen`)"))?;
+    if key.is_weak() {
+        return Err(bad(
+            "is a weak Ed25519 key, which anyone could sign for: make a new one with `herald keygen`",
+        ));
+    }
+    Ok(key)
 }
 
 fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
@@ -170,6 +215,7 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
         sides: Vec::new(),
         contacts: Vec::new(),
         commits: Vec::new(),
+        keys: Vec::new(),
         result: None,
     };
     for tag in record_tags {
@@ -197,6 +243,8 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
                 ));
             }
             read.commits.push((side, h));
+        } else if let Some(side) = key_side::<G>(&name) {
+            read.keys.push((side, read_key(&name, tag)?));
         } else if name == "Result" {
             read.result = Some((tag.value.clone(), tag.value_span));
         }
@@ -227,6 +275,7 @@ fn check_sides<G: Game>(
         t.value.contains('@')
             && game::side_by_name::<G>(&t.name).is_none()
             && commit_side::<G>(&t.name).is_none()
+            && key_side::<G>(&t.name).is_none()
     }) {
         return Err(RefereeError::record(
             Some(tag.span),
@@ -295,6 +344,9 @@ fn canonical_tag_name<G: Game>(name: &str) -> String {
     if let Some(side) = commit_side::<G>(name) {
         return format!("{}Commit", side.name::<G>());
     }
+    if let Some(side) = key_side::<G>(name) {
+        return format!("{}Key", side.name::<G>());
+    }
     if let Some(opt) = G::OPTIONS
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name))
@@ -305,8 +357,17 @@ fn canonical_tag_name<G: Game>(name: &str) -> String {
 }
 
 fn commit_side<G: Game>(name: &str) -> Option<Side> {
-    let cut = name.len().checked_sub("Commit".len())?;
-    if !name.is_char_boundary(cut) || !name[cut..].eq_ignore_ascii_case("Commit") {
+    suffixed_side::<G>(name, "Commit")
+}
+
+fn key_side<G: Game>(name: &str) -> Option<Side> {
+    suffixed_side::<G>(name, "Key")
+}
+
+/// The side named by `name` less `suffix` (`BlueCommit`, `BlueKey`).
+fn suffixed_side<G: Game>(name: &str, suffix: &str) -> Option<Side> {
+    let cut = name.len().checked_sub(suffix.len())?;
+    if !name.is_char_boundary(cut) || !name[cut..].eq_ignore_ascii_case(suffix) {
         return None;
     }
     game::side_by_name::<G>(&name[..cut])

@@ -333,7 +333,7 @@ impl<G: Game> Referee<G> {
         for (k, proof) in line.proofs.iter().enumerate() {
             let place = Place::Proof(k);
             match *proof {
-                ProofKind::Reveal(_) => {}
+                ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
                 ProofKind::Commit { slot, digest } => {
                     let entry = self.slot_named(index, ("commit", slot), at, place)?;
                     let twice = played
@@ -388,7 +388,7 @@ impl<G: Game> Referee<G> {
         let due = self.hidden.after_setup[index];
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
-                ProofKind::Reveal(_) => {}
+                ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
                 ProofKind::Open { slot, value, salt } => {
                     if !due.iter().any(|d| d.eq_ignore_ascii_case(slot)) {
                         return Err(at.record(

@@ -194,6 +194,15 @@ fn table(a: (&str, &str, &str), b: (&str, &str, &str)) -> (String, [Wallet; 2]) 
     (header, wallets)
 }
 
+/// `header` with both players' signing keys: every line sealed.
+fn with_keys(header: &str, wallets: &[Wallet; 2]) -> String {
+    let keys: String = wallets
+        .iter()
+        .map(|w| format!("[{}Key \"{}\"]\n", w.side(), hex::encode(w.public_key())))
+        .collect();
+    header.replace("[Result \"*\"]", &(keys + "[Result \"*\"]"))
+}
+
 /// Play `choices` in turn (each the actions of the next line, composed
 /// with the due side's wallet) and return the record's text.
 fn play(header: &str, wallets: &[Wallet; 2], choices: &[&str]) -> String {
@@ -218,6 +227,7 @@ fn play(header: &str, wallets: &[Wallet; 2], choices: &[&str]) -> String {
                 Ending::Actions
             },
             proofs: Vec::new(),
+            claimant: None,
         };
         let played = referee
             .compose(line, Some(&wallets[usize::from(side.0)]))
@@ -272,6 +282,35 @@ fn hidden_values_flow_from_the_setup_to_the_audit() {
     assert_eq!(referee.phase(), Phase::Over);
     assert_eq!(referee.outcome(), Outcome::Won(Side(0)));
     assert!(referee.failed_audits().is_empty());
+}
+
+#[test]
+fn sealed_lines_cover_set_up_lines_openings_and_the_audit() {
+    let (header, wallets) = table(("7", "8", "P"), ("5", "9", "R"));
+    let header = with_keys(&header, &wallets);
+    let mut choices = SETUP.to_vec();
+    choices.extend(["strike", "pass", "", ""]);
+    let text = play(&header, &wallets, &choices);
+    let lines = text.matches("\n    sig ").count();
+    assert_eq!(lines, SETUP.len() + 4, "every line is signed: {text}");
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over);
+    assert_eq!(referee.outcome(), Outcome::Won(Side(0)));
+    // An opening changed after B signed the line breaks B's seal.
+    let at = text.find("\n2. B:").unwrap();
+    let forged = format!(
+        "{}{}",
+        &text[..at],
+        text[at..].replacen("open x 5\n", "open x 6\n", 1)
+    );
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(2));
+    assert!(
+        err.message
+            .starts_with("B's signature does not match this line here"),
+        "{}",
+        err.message
+    );
 }
 
 #[test]
@@ -409,11 +448,13 @@ fn both_sides_failing_the_audit_is_a_draw() {
 #[test]
 fn refusing_to_open_in_the_audit_loses() {
     let (header, wallets) = table(("7", "8", "P"), ("5", "9", "R"));
+    let header = with_keys(&header, &wallets);
     let mut choices = SETUP.to_vec();
     choices.extend(["strike", "pass"]);
     let text = play(&header, &wallets, &choices);
-    // B writes A's refusal: a bare resign in A's place.
-    let text = text.replace("[Result \"*\"]", "[Result \"B\"]") + "3. A: resign\n";
+    // A stops answering: B claims A's forfeit in A's place.
+    let text = forfeit_by(&text, &wallets[1]).replace("[Result \"*\"]", "[Result \"B\"]");
+    assert!(text.contains("3. A: forfeit claimed by B\n"), "{text}");
     let text = play_on_from(&text, &wallets[1]);
     let referee = replayed(&text).unwrap();
     assert_eq!(referee.outcome(), Outcome::Won(Side(1)));
@@ -421,6 +462,17 @@ fn refusing_to_open_in_the_audit_loses() {
         referee.failed_audits(),
         vec![(Side(0), "A refused to open its hidden values".to_owned())]
     );
+}
+
+/// Add the forfeit of the side to move to `text`, claimed with `wallet`.
+fn forfeit_by(text: &str, wallet: &Wallet) -> String {
+    let source = Source::new(text.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = replay::<Duel>(&rec, |_, _| {}).unwrap();
+    let played = referee.compose_forfeit(wallet).unwrap();
+    let mut out = text.to_owned();
+    record::write_turn(&played.text(), &mut out);
+    out
 }
 
 /// Add the due side's next line to `text` with `wallet` (an audit).
@@ -438,6 +490,7 @@ fn play_on_from(text: &str, wallet: &Wallet) -> String {
         entries: Vec::new(),
         ending: Ending::Audit,
         proofs: Vec::new(),
+        claimant: None,
     };
     let played = referee.compose(line, Some(wallet)).unwrap();
     let mut out = text.to_owned();

@@ -48,7 +48,7 @@ impl Ledger {
         self.lines[index]
     }
 
-    /// Whether side `index` must reveal on each line.
+    /// Whether side `index` has a commitment.
     pub(super) fn is_committed(&self, index: usize) -> bool {
         self.latest[index].is_some()
     }

@@ -38,6 +38,9 @@ pub enum Ending {
     Resign,
     /// `audit`: a closing line of openings once the rules ended the game.
     Audit,
+    /// `forfeit claimed by <side>`: the side lost by forfeit, as another
+    /// player claims and signs (spec section 3.8).
+    Forfeit,
 }
 
 /// A proof item of a played line that herald writes back: a commitment
@@ -95,6 +98,8 @@ pub struct Line<'a> {
     pub ending: Ending,
     /// The proof items (reveal, openings, signature, shares), in order.
     pub proofs: Vec<ProofKind<'a>>,
+    /// The claimant of a forfeit, as written ([`Ending::Forfeit`]).
+    pub claimant: Option<&'a str>,
 }
 
 impl<'a> Line<'a> {
@@ -112,7 +117,9 @@ impl<'a> Line<'a> {
                     ItemKind::Fact { label, value } => Entry::Fact { label, value },
                 })
                 .collect(),
-            ending: if turn.pass.is_some() {
+            ending: if turn.forfeit.is_some() {
+                Ending::Forfeit
+            } else if turn.pass.is_some() {
                 Ending::Pass
             } else if turn.resign.is_some() {
                 Ending::Resign
@@ -122,7 +129,89 @@ impl<'a> Line<'a> {
                 Ending::Actions
             },
             proofs: turn.proofs.iter().map(|p| p.kind).collect(),
+            claimant: turn.forfeit.map(|(_, side)| side),
         }
+    }
+
+    /// A line of `side` with these actions, ending as they say (`pass`
+    /// when there are none), for a player's choice.
+    pub fn of_actions(kind: LineKind, number: u32, side: &'a str, actions: &'a [String]) -> Self {
+        Line {
+            kind,
+            number,
+            side,
+            entries: actions
+                .iter()
+                .map(|a| Entry::Action(Cow::Borrowed(a.as_str())))
+                .collect(),
+            ending: if actions.is_empty() && kind == LineKind::Turn {
+                Ending::Pass
+            } else {
+                Ending::Actions
+            },
+            proofs: Vec::new(),
+            claimant: None,
+        }
+    }
+
+    /// The line's signature and its index among the proofs, if it
+    /// carries one.
+    pub fn sig(&self) -> Option<(usize, [u8; 64])> {
+        self.proofs.iter().enumerate().find_map(|(k, p)| match p {
+            ProofKind::Sign(s) => Some((k, *s)),
+            _ => None,
+        })
+    }
+
+    /// The line's canonical text, as its seal covers it (spec section
+    /// 3.8): its items in order, each with its runs of white space made
+    /// one space, `pass`, `resign`, `audit` or `forfeit claimed by
+    /// <claimant>` where they stand, joined by `, `; then each proof item
+    /// but the signature on a line of its own (`\n` before it), its
+    /// words separated by one space, hex in lower case. `claimant` is the
+    /// claimant's name in canonical case.
+    pub fn sealed_text(&self, claimant: Option<&str>) -> String {
+        let mut out = String::with_capacity(64 + 80 * self.proofs.len());
+        let item = |out: &mut String, words: &mut dyn Iterator<Item = &str>| {
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            let mut first = true;
+            for w in words {
+                if !first {
+                    out.push(' ');
+                }
+                out.push_str(w);
+                first = false;
+            }
+        };
+        for entry in &self.entries {
+            match entry {
+                Entry::Action(text) => item(&mut out, &mut text.split_whitespace()),
+                Entry::Fact { label, value } => item(
+                    &mut out,
+                    &mut [format!("{label}={value}").as_str()].into_iter(),
+                ),
+            }
+        }
+        let claim;
+        let ending: &[&str] = match self.ending {
+            Ending::Actions => &[],
+            Ending::Pass => &["pass"],
+            Ending::Resign => &["resign"],
+            Ending::Audit => &["audit"],
+            Ending::Forfeit => {
+                claim = ["forfeit", "claimed", "by", claimant.unwrap_or_default()];
+                &claim
+            }
+        };
+        if !ending.is_empty() {
+            item(&mut out, &mut ending.iter().copied());
+        }
+        for proof in &self.proofs {
+            sealed_proof(proof, &mut out);
+        }
+        out
     }
 
     /// The line's reveal and its index among the proofs, if it carries one.
@@ -144,12 +233,35 @@ impl<'a> Line<'a> {
             })
     }
 
-    /// `resign` alone, without actions, facts or a reveal: the form of a
-    /// forfeit (spec section 3.1), written by another player for a side
-    /// that stopped answering.
+    /// `resign` alone, without actions, facts or proofs.
     pub fn is_bare_resign(&self) -> bool {
         self.ending == Ending::Resign && self.entries.is_empty() && self.proofs.is_empty()
     }
+}
+
+/// A proof item as the canonical text holds it: `\n`, then its words.
+fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
+    use std::fmt::Write as _;
+    let _ = match proof {
+        ProofKind::Sign(_) => return,
+        ProofKind::Reveal(h) => write!(out, "\nreveal {}", hex::encode(h)),
+        ProofKind::Commit { slot, digest } => {
+            write!(out, "\ncommit {slot} {}", hex::encode(digest))
+        }
+        ProofKind::Open { slot, value, salt } => {
+            write!(out, "\nopen {slot} {value} {}", hex::encode(salt))
+        }
+        ProofKind::Share {
+            position,
+            share,
+            proof,
+        } => write!(
+            out,
+            "\nshare {position} {} {}",
+            hex::encode(share),
+            hex::encode(proof)
+        ),
+    };
 }
 
 /// What one played turn did.
@@ -176,6 +288,10 @@ pub struct PlayedTurn<G: Game> {
     pub audit: bool,
     /// The commitments and openings the line carried.
     pub shown: Vec<Shown>,
+    /// The side that claimed this side's forfeit, for a forfeit line.
+    pub claimant: Option<Side>,
+    /// The line's signature, if it carried one (written last).
+    pub sig: Option<[u8; 64]>,
 }
 
 impl<G: Game> PlayedTurn<G> {
@@ -193,6 +309,8 @@ impl<G: Game> PlayedTurn<G> {
             kind: LineKind::Turn,
             audit: false,
             shown: Vec::new(),
+            claimant: None,
+            sig: None,
         }
     }
 
@@ -212,6 +330,7 @@ impl<G: Game> PlayedTurn<G> {
             setup: self.kind == LineKind::Setup,
             resign: self.resign,
             audit: self.audit,
+            forfeit: self.claimant.map(|c| c.name::<G>().to_owned()),
             reveal: self.reveal,
             proofs: self
                 .shown
@@ -221,6 +340,11 @@ impl<G: Game> PlayedTurn<G> {
                     p.write(&mut text);
                     text
                 })
+                .chain(self.sig.map(|s| {
+                    let mut text = String::new();
+                    write_proof(&ProofKind::Sign(s), &mut text);
+                    text
+                }))
                 .collect(),
             comment: None,
         }
@@ -230,5 +354,46 @@ impl<G: Game> PlayedTurn<G> {
     /// `replay` and `annotate` show it.
     pub fn body(&self) -> String {
         self.text().body()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{parse_lines, Source};
+
+    fn sealed(text: &str, claimant: Option<&str>) -> String {
+        let source = Source::typed(text);
+        let (turns, _) = parse_lines(&source).unwrap();
+        Line::from_turn(&turns[0]).sealed_text(claimant)
+    }
+
+    #[test]
+    fn the_canonical_text_reads_through_wrapping_comments_and_spacing() {
+        // The example of spec section 3.8, re-wrapped by a mail client.
+        let ones = "11".repeat(32);
+        let text = format!(
+            "7. Human: rally=heads ,  B1-B2, rally {{a comment}} Dwarf\n    @C1\n    reveal {}\n    {}\n",
+            &ones[..20],
+            &ones[20..]
+        );
+        assert_eq!(
+            sealed(&text, None),
+            format!("rally=heads, B1-B2, rally Dwarf @C1\nreveal {ones}")
+        );
+    }
+
+    #[test]
+    fn the_canonical_text_leaves_out_the_signature_and_names_the_claimant() {
+        let sig = "ab".repeat(64);
+        let text = format!("3. Blue: forfeit claimed by red\n    sig {sig}\n");
+        assert_eq!(sealed(&text, Some("Red")), "forfeit claimed by Red");
+        let text = format!("4. Red: Kc9-b9, RESIGN\n    sig {sig}\n");
+        assert_eq!(sealed(&text, None), "Kc9-b9, resign");
+        let text = "S1. A:\n    commit x 0000000000000000000000000000000000000000000000000000000000000000\n";
+        assert_eq!(
+            sealed(text, None),
+            format!("\ncommit x {}", "00".repeat(32))
+        );
     }
 }

@@ -18,6 +18,7 @@ pub mod header;
 mod hidden;
 mod ledger;
 pub mod line;
+mod seal;
 
 #[cfg(test)]
 mod hidden_tests;
@@ -28,6 +29,7 @@ pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{game_tag, result_text, Header};
 pub use hidden::SetupStep;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
+pub use seal::Forfeit;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
@@ -35,10 +37,11 @@ use crate::record::{LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
+use seal::SealCheck;
 
 /// A game being refereed: the position after the lines played so far and
 /// everything needed to check the next one.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Referee<G: Game> {
     header: Header,
     state: G::State,
@@ -50,6 +53,31 @@ pub struct Referee<G: Game> {
     chance: Vec<ChanceEvent>,
     /// The turn and side that declared the pending event, if one is pending.
     declared: Option<(u32, Side)>,
+    /// The digest of the record so far (spec section 3.8).
+    digest: Hash,
+    /// The forfeits recorded, in order.
+    forfeits: Vec<Forfeit>,
+    /// Signatures waiting to be verified at once at the end of a replay
+    /// (`None`: each is verified as its line is played).
+    deferred: Option<Vec<seal::DeferredSeal>>,
+}
+
+impl<G: Game> Clone for Referee<G> {
+    fn clone(&self) -> Self {
+        Referee {
+            header: self.header.clone(),
+            state: self.state.clone(),
+            turns: self.turns,
+            ledger: self.ledger.clone(),
+            hidden: self.hidden.clone(),
+            setup_lines: self.setup_lines,
+            chance: self.chance.clone(),
+            declared: self.declared,
+            digest: self.digest,
+            forfeits: self.forfeits.clone(),
+            deferred: self.deferred.clone(),
+        }
+    }
 }
 
 /// The turn and side a line is judged as, for placing its problems.
@@ -94,6 +122,9 @@ impl<G: Game> Referee<G> {
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
         Ok(Referee {
+            digest: crate::fairness::record_start(header.game_id()),
+            forfeits: Vec::new(),
+            deferred: None,
             ledger: Ledger::new(header.commits()),
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
@@ -123,6 +154,17 @@ impl<G: Game> Referee<G> {
     /// Every chance value derived so far, in order.
     pub fn chance(&self) -> &[ChanceEvent] {
         &self.chance
+    }
+
+    /// The digest of the record up to the last line played (spec section
+    /// 3.8): two copies of a game with the same digest hold the same lines.
+    pub fn digest(&self) -> &Hash {
+        &self.digest
+    }
+
+    /// The forfeits recorded so far, in order.
+    pub fn forfeits(&self) -> &[Forfeit] {
+        &self.forfeits
     }
 
     /// Where the game stands in its life (spec section 3.7).
@@ -280,6 +322,16 @@ impl<G: Game> Referee<G> {
     /// not over, its reveal, the chance it settles and draws, its actions,
     /// the end of the turn and its recorded facts.
     pub fn play_line(&mut self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
+        self.play_sealed(line, SealCheck::Verify)
+    }
+
+    /// Play `line`; its seal (spec section 3.8) verified, or, for a line
+    /// being composed, only its bytes worked out.
+    fn play_sealed(
+        &mut self,
+        line: &Line<'_>,
+        check: SealCheck,
+    ) -> Result<PlayedTurn<G>, LineError> {
         let (_, number) = self.next_line();
         let side = self.check_head(line, number)?;
         let index = self.header.index_of(side).expect("a side in the header");
@@ -289,17 +341,46 @@ impl<G: Game> Referee<G> {
         };
         self.check_proofs(line, at)?;
         self.check_reveal(line, index, at)?;
+        let mut seal = self.check_seal(line, side, at, check)?;
+        if let (Some(deferred), Some(list)) = (seal.deferred.take(), self.deferred.as_mut()) {
+            list.push(deferred);
+        }
+        let mut played = self.play_checked(line, index, seal.claimant, at)?;
+        self.digest = seal.digest_after(&self.digest);
+        played.sig = seal.sig;
+        Ok(played)
+    }
+
+    /// Play `line` of side `index` once its head, proofs, reveal and seal
+    /// are checked: a set-up step, a closing line, a forfeit (claimed by
+    /// `claimant`) or a turn.
+    fn play_checked(
+        &mut self,
+        line: &Line<'_>,
+        index: usize,
+        claimant: Option<Side>,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let side = self.header.sides()[index];
+        let number = at.turn;
         match self.phase() {
+            Phase::Setup if claimant.is_some() => {
+                return Err(at.illegal(
+                    Place::End,
+                    Some("forfeit"),
+                    "a forfeit is claimed once play has begun: the set-up is not finished".into(),
+                ))
+            }
             Phase::Setup => {
                 let step = self.setup_due().expect("a set-up step is due");
                 let (played, state) = self.play_setup(line, index, step, at)?;
                 return Ok(self.commit_turn(index, state, played));
             }
-            Phase::Audit => return self.play_closing(line, index, side, at),
+            Phase::Audit => return self.play_closing(line, index, claimant, at),
             Phase::Play | Phase::Over => {}
         }
-        if line.is_bare_resign() && self.ledger.is_committed(index) {
-            return Ok(self.forfeit(index, side, number));
+        if let Some(claimant) = claimant {
+            return Ok(self.forfeit(index, side, claimant, number));
         }
         let (state, derived) = self
             .start_turn(line.reveal().map(|(_, h)| h))
@@ -337,18 +418,24 @@ impl<G: Game> Referee<G> {
     }
 
     /// A closing line of side `index` in the audit: its openings, or a
-    /// refusal (a bare `resign`, written by another player), which fails
-    /// the audit.
+    /// refusal (a forfeit claimed by another player), which fails the
+    /// audit.
     fn play_closing(
         &mut self,
         line: &Line<'_>,
         index: usize,
-        side: Side,
+        claimant: Option<Side>,
         at: At<'_>,
     ) -> Result<PlayedTurn<G>, LineError> {
-        let (played, state, verdict) = if line.is_bare_resign() {
+        let side = self.header.sides()[index];
+        let (played, state, verdict) = if let Some(claimant) = claimant {
             let mut played = PlayedTurn::blank(at.turn, side, self.state.clone());
-            played.resign = true;
+            played.claimant = Some(claimant);
+            self.forfeits.push(Forfeit {
+                turn: at.turn,
+                side,
+                claimant,
+            });
             let refused = Err(format!("{} refused to open its hidden values", at.side));
             (played, self.state.clone(), refused)
         } else {
@@ -415,8 +502,8 @@ impl<G: Game> Referee<G> {
     /// Check the proof items of `line` that this game has no use for: a
     /// second reveal, openings, signatures and shares.
     fn check_proofs(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
-        let name = at.side;
         let mut reveals = 0;
+        let mut sigs = 0;
         for (k, proof) in line.proofs.iter().enumerate() {
             let reason = match proof {
                 ProofKind::Reveal(_) => {
@@ -437,9 +524,14 @@ impl<G: Game> Referee<G> {
                     "{slot}: {} has no hidden values, so there is nothing to commit to or open",
                     G::TITLE
                 ),
-                ProofKind::Sign(_) => format!(
-                    "{name} has no signing key in the header, so its lines carry no signature"
-                ),
+                ProofKind::Sign(_) => {
+                    // Whose key it needs is the seal's to say.
+                    sigs += 1;
+                    if sigs == 1 {
+                        continue;
+                    }
+                    "a line carries one signature: this is a second".to_owned()
+                }
                 ProofKind::Share { .. } => format!(
                     "{} deals no hidden cards, so its lines carry no decryption shares",
                     G::TITLE
@@ -454,15 +546,30 @@ impl<G: Game> Referee<G> {
     fn check_reveal(&self, line: &Line<'_>, index: usize, at: At<'_>) -> Result<(), LineError> {
         let name = at.side;
         let (k, reveal) = line.reveal().map_or((0, None), |(k, h)| (k, Some(h)));
+        if line.ending == Ending::Forfeit {
+            // Written by the claimant: the forfeiting side reveals nothing.
+            return match reveal {
+                None => Ok(()),
+                Some(_) => Err(at.record(
+                    Place::Proof(k),
+                    "a forfeit line carries no reveal: only the claimant's signature".into(),
+                )),
+            };
+        }
         let fault = match self.ledger.check(self.header.chain_id(), index, reveal) {
             Ok(()) => return Ok(()),
-            Err(RevealFault::Missing) if line.is_bare_resign() => return Ok(()),
             Err(fault) => fault,
         };
         Err(match fault {
             RevealFault::Uncommitted => at.record(
                 Place::Proof(k),
                 format!("{name} has no Commit tag, so its lines carry no reveal"),
+            ),
+            RevealFault::Missing if line.is_bare_resign() => at.record(
+                Place::Line,
+                format!(
+                    "{name} has a Commit tag, so every {name} line carries a reveal, a resignation too (herald move resign --key); a player who stopped answering loses by a forfeit, claimed and signed by another (herald move --forfeit --key)"
+                ),
             ),
             RevealFault::Missing => at.record(
                 Place::Line,
@@ -491,19 +598,24 @@ impl<G: Game> Referee<G> {
         })
     }
 
-    /// A forfeit (spec section 3.1), written by another player for a side
-    /// that stopped answering: it settles nothing and draws nothing; a
-    /// pending event stays pending (declared where it was) for the next
-    /// player's reveal.
-    fn forfeit(&mut self, index: usize, side: Side, number: u32) -> PlayedTurn<G> {
+    /// A forfeit (spec section 3.8), claimed and signed by `claimant` for
+    /// a side that stopped answering: it settles nothing and draws
+    /// nothing; a pending event stays pending (declared where it was) for
+    /// the next player's reveal.
+    fn forfeit(&mut self, index: usize, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
         let before = self.state.clone();
         let mut state = before.clone();
         G::resign(&mut state, side);
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
-        played.resign = true;
+        played.claimant = Some(claimant);
         let played = self.commit_turn(index, state, played);
         self.declared = declared.filter(|_| G::pending(&self.state).is_some());
+        self.forfeits.push(Forfeit {
+            turn: number,
+            side,
+            claimant,
+        });
         played
     }
 
@@ -711,7 +823,10 @@ impl<G: Game> Referee<G> {
         state: G::State,
         played: PlayedTurn<G>,
     ) -> PlayedTurn<G> {
-        self.ledger.record(index, played.reveal);
+        if played.claimant.is_none() {
+            // A forfeit is the claimant's line: the side's chain stays.
+            self.ledger.record(index, played.reveal);
+        }
         self.hidden.record(index, &played.shown);
         match played.kind {
             LineKind::Setup => self.setup_lines = played.number,
@@ -802,16 +917,24 @@ pub fn line_only_passes<G: Game>(state: &G::State, side: Side) -> bool {
 }
 
 /// Replay a whole record, calling `each` after every turn with the turn and
-/// the referee after it. Stops at the first problem.
+/// the referee after it. Stops at the first problem. Signatures are
+/// verified all at once at the end (or where another problem stops the
+/// replay); a line whose seal breaks is the problem named when it comes
+/// before the one that stopped the replay, so the first bad line is
+/// named as if each were verified in turn.
 pub fn replay<G: Game>(
     record: &Record<'_>,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, RefereeError> {
     let mut referee = Referee::<G>::start(record)?;
+    referee.defer_seals();
     for turn in &record.turns {
-        let played = referee.play(turn)?;
-        each(&played, &referee);
+        match referee.play(turn) {
+            Ok(played) => each(&played, &referee),
+            Err(e) => return Err(referee.first_broken_seal(record).unwrap_or(e)),
+        }
     }
+    referee.verify_deferred(record)?;
     Ok(referee)
 }
 

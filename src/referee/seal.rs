@@ -1,0 +1,218 @@
+//! Sealed lines (spec section 3.8, RULINGS 1.11): each line of a side
+//! with a `<Side>Key` tag carries that player's Ed25519 signature over the
+//! game id, the line's kind, number, side and canonical text, and the
+//! digest of the record before it. A forfeit is the claimant's line,
+//! signed by the claimant.
+
+use ed25519_dalek::VerifyingKey;
+
+use super::{At, Ending, Line, LineError, Place, Referee, RefereeError};
+use crate::fairness::{self, Hash, SealedKind};
+use crate::game::{Game, Side};
+use crate::record::{LineKind, Record};
+
+/// Whether a line's signature is verified, or the line is being composed
+/// (its seal is added once its text is known).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum SealCheck {
+    /// Check the signature the line carries, or that it needs none.
+    Verify,
+    /// A trial play while composing: no signature yet.
+    Trial,
+}
+
+/// A line's seal, checked: the bytes the record digest takes, the
+/// signature, and the claimant of a forfeit; and the signature itself
+/// when its verification is deferred to the end of the record.
+pub(super) struct Seal {
+    bytes: Vec<u8>,
+    pub(super) sig: Option<[u8; 64]>,
+    pub(super) claimant: Option<Side>,
+    pub(super) deferred: Option<DeferredSeal>,
+}
+
+/// A signature whose verification waits for the end of a replay, where
+/// all are verified at once; with the error to give if it fails.
+#[derive(Clone, Debug)]
+pub(super) struct DeferredSeal {
+    /// The line's index in the record (its lines counted from 0).
+    line: usize,
+    key: VerifyingKey,
+    message: Vec<u8>,
+    sig: [u8; 64],
+    error: LineError,
+}
+
+impl Seal {
+    /// The record digest once this line is added to a record whose
+    /// digest is `before`.
+    pub(super) fn digest_after(&self, before: &Hash) -> Hash {
+        fairness::record_step(before, &self.bytes, self.sig.as_ref())
+    }
+}
+
+/// A forfeit recorded in the game: `side` lost by forfeit on `turn`, as
+/// `claimant` claimed and signed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Forfeit {
+    /// The turn of the forfeit line.
+    pub turn: u32,
+    /// The side that forfeited.
+    pub side: Side,
+    /// The side that claimed it.
+    pub claimant: Side,
+}
+
+impl From<LineKind> for SealedKind {
+    fn from(kind: LineKind) -> Self {
+        match kind {
+            LineKind::Setup => SealedKind::Setup,
+            LineKind::Turn => SealedKind::Turn,
+        }
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// The bytes of `line`, of `side`, that its seal and the record
+    /// digest cover, as the next line (its kind and number are the
+    /// referee's count).
+    pub(super) fn sealed_bytes(
+        &self,
+        line: &Line<'_>,
+        side: Side,
+        claimant: Option<Side>,
+    ) -> Vec<u8> {
+        let text = line.sealed_text(claimant.map(|c| c.name::<G>()));
+        let (kind, number) = self.next_line();
+        fairness::line_bytes(kind.into(), number, side.name::<G>(), &text)
+    }
+
+    /// The message the signature of a line with these bytes is over, as
+    /// the next line of this record.
+    pub(super) fn seal_message(&self, bytes: &[u8]) -> Vec<u8> {
+        fairness::seal_message(self.header.game_id(), bytes, &self.digest)
+    }
+
+    /// The claimant of a forfeit line: a side of the game, not the side
+    /// that forfeits, with a signing key to claim it with.
+    fn claimant(&self, line: &Line<'_>, side: Side, at: At<'_>) -> Result<Option<Side>, LineError> {
+        if line.ending != Ending::Forfeit {
+            return Ok(None);
+        }
+        let name = line.claimant.unwrap_or_default();
+        let Some(claimant) = self.header.side_named::<G>(name) else {
+            return Err(at.record(
+                Place::End,
+                format!(
+                    "unknown side `{name}` claims this forfeit: the sides of this game are {}",
+                    self.header.side_list::<G>()
+                ),
+            ));
+        };
+        let claimant_name = claimant.name::<G>();
+        if claimant == side {
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!("{claimant_name} cannot claim its own forfeit: a player who gives up resigns, with its reveal"),
+            ));
+        }
+        if self.header.key(claimant).is_none() {
+            return Err(at.record(
+                Place::End,
+                format!("a forfeit is claimed with the claimant's signature, and {claimant_name} has no {claimant_name}Key tag (herald keygen)"),
+            ));
+        }
+        Ok(Some(claimant))
+    }
+
+    /// Check the seal of `line` (spec section 3.8): the signature of its
+    /// signer (the side, or the claimant of a forfeit) when the signer has
+    /// a key, none otherwise.
+    pub(super) fn check_seal(
+        &self,
+        line: &Line<'_>,
+        side: Side,
+        at: At<'_>,
+        check: SealCheck,
+    ) -> Result<Seal, LineError> {
+        let claimant = self.claimant(line, side, at)?;
+        let bytes = self.sealed_bytes(line, side, claimant);
+        let signer = claimant.unwrap_or(side);
+        let name = signer.name::<G>();
+        let sig = line.sig();
+        let mut seal = Seal {
+            bytes,
+            sig: sig.map(|(_, s)| s),
+            claimant,
+            deferred: None,
+        };
+        match (self.header.key(signer), sig) {
+            _ if check == SealCheck::Trial => Ok(seal),
+            (None, None) => Ok(seal),
+            (None, Some((k, _))) => Err(at.record(
+                Place::Proof(k),
+                format!("{name} has no signing key in the header, so its lines carry no signature"),
+            )),
+            (Some(_), None) => Err(at.record(
+                Place::Line,
+                format!("{name} has a {name}Key tag, so every {name} line carries {name}'s signature (herald move --key)"),
+            )),
+            (Some(key), Some((k, s))) => {
+                let message = self.seal_message(&seal.bytes);
+                let error = at.record(
+                    Place::Proof(k),
+                    format!("{name}'s signature does not match this line here: the line, or a line before it, was altered, dropped, inserted or moved since {name} signed it"),
+                );
+                if self.deferred.is_some() {
+                    seal.deferred = Some(DeferredSeal {
+                        line: (self.setup_lines + self.turns) as usize,
+                        key: *key,
+                        message,
+                        sig: s,
+                        error,
+                    });
+                    Ok(seal)
+                } else if fairness::seal_verifies(key, &message, &s) {
+                    Ok(seal)
+                } else {
+                    Err(error)
+                }
+            }
+        }
+    }
+
+    /// From now on, verify signatures at the end of the replay, all at
+    /// once ([`Referee::verify_deferred`]), instead of line by line.
+    pub(super) fn defer_seals(&mut self) {
+        self.deferred = Some(Vec::new());
+    }
+
+    /// The first deferred signature that does not verify, placed in
+    /// `record`, checking them one by one in order (`verify_strict`).
+    pub(super) fn first_broken_seal(&self, record: &Record<'_>) -> Option<RefereeError> {
+        let broken = self
+            .deferred
+            .iter()
+            .flatten()
+            .find(|d| !fairness::seal_verifies(&d.key, &d.message, &d.sig))?;
+        Some(broken.error.clone().in_turn(&record.turns[broken.line]))
+    }
+
+    /// Verify every deferred signature at once (a batch); if any fails,
+    /// name the first that does. Lines are verified one by one again
+    /// from then on.
+    pub(super) fn verify_deferred(&mut self, record: &Record<'_>) -> Result<(), RefereeError> {
+        let deferred = self.deferred.take().unwrap_or_default();
+        let keys: Vec<VerifyingKey> = deferred.iter().map(|d| d.key).collect();
+        let messages: Vec<&[u8]> = deferred.iter().map(|d| d.message.as_slice()).collect();
+        let sigs: Vec<[u8; 64]> = deferred.iter().map(|d| d.sig).collect();
+        if deferred.is_empty() || fairness::seals_verify(&keys, &messages, &sigs) {
+            return Ok(());
+        }
+        self.deferred = Some(deferred);
+        let broken = self.first_broken_seal(record);
+        self.deferred = None;
+        broken.map_or(Ok(()), Err)
+    }
+}
