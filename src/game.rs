@@ -399,17 +399,32 @@ pub struct OptionTag {
     pub help: &'static str,
 }
 
-/// Chance drawn at the start of a turn (RULINGS 1.4). The referee derives
-/// each value from the commitments; a game only asks for numbers by label.
+/// Chance at the start of a turn (RULINGS 1.4), and what the referee can
+/// settle after it. The referee derives each value from the commitments;
+/// a game only asks for numbers by label, and whether a side's next line
+/// can settle what the mover declares.
 pub trait Chance {
     /// A uniform integer in `0..n` for the event `label` (e.g. `die`).
     /// Fails when the game has no commitments to derive it from.
     fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
+
+    /// Whether chance declared on this turn (a [`Game::pending`] event,
+    /// RULINGS 1.5) could be settled by `side`'s next line: only the
+    /// referee knows (it takes a reveal that side may not have). An engine
+    /// whose actions declare such chance asks in [`Game::begin_turn`] for
+    /// the side that will settle, and treats an action whose chance that
+    /// side cannot settle as not possible: [`Game::legal_actions`] leaves
+    /// it out and it does not keep [`Game::end_turn`] from passing. (The
+    /// referee refuses such an action where it is written anyway.) Yes
+    /// unless the referee says otherwise.
+    fn can_settle(&self, _side: Side) -> bool {
+        true
+    }
 }
 
-/// Chance not known yet: every draw fails, saying so. The referee uses it
-/// to look ahead (`herald legal` without the mover's key); tests of games
-/// without turn-start chance use it for [`Game::begin_turn`].
+/// Chance not known yet: every draw fails, saying so, and anything
+/// declared is taken to be settleable. Tests of games without turn-start
+/// chance use it for [`Game::begin_turn`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Undrawn;
 
@@ -534,7 +549,10 @@ pub trait Game: Sized + 'static {
 
     /// Every action legal now, in a stable order. Contract: each one can be
     /// followed by a turn that [`Game::end_turn`] accepts, and when the list
-    /// is empty [`Game::end_turn`] succeeds.
+    /// is empty [`Game::end_turn`] succeeds. An action declaring chance
+    /// that the side to settle it cannot settle ([`Chance::can_settle`],
+    /// asked when the turn began) is not listed, and does not count as
+    /// possible when [`Game::end_turn`] decides whether the turn may pass.
     fn legal_actions(state: &Self::State, out: &mut Vec<Self::Action>);
 
     /// What `action` costs of the turn's allowance, for games that count
@@ -670,6 +688,39 @@ pub fn position_text<G: Game>(state: &G::State) -> String {
     s
 }
 
+/// The widest line herald writes for people to read (diagrams, summaries,
+/// notes): mail clients keep lines of up to 78 characters as they are.
+pub const TEXT_WIDTH: usize = 78;
+
+/// `text` broken at spaces into lines of at most `width` characters, every
+/// line after the first starting with `indent` (the first keeps the spaces
+/// `text` starts with). A word longer than a line stands alone on its
+/// line; runs of spaces between words become one.
+pub fn wrap_words(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let body = text.trim_start_matches(' ');
+    let mut line = text[..text.len() - body.len()].to_owned();
+    let mut len = line.len();
+    let mut words = 0;
+    let mut lines = Vec::new();
+    for word in body.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if words > 0 && len + 1 + n > width {
+            lines.push(std::mem::replace(&mut line, indent.to_owned()));
+            len = indent.chars().count();
+            words = 0;
+        }
+        if words > 0 {
+            line.push(' ');
+            len += 1;
+        }
+        line.push_str(word);
+        len += n;
+        words += 1;
+    }
+    lines.push(line);
+    lines
+}
+
 /// The canonical text of one action.
 pub fn action_text<G: Game>(action: &G::Action) -> String {
     let mut s = String::new();
@@ -683,4 +734,30 @@ pub fn side_by_name<G: Game>(name: &str) -> Option<Side> {
         .iter()
         .position(|s| s.eq_ignore_ascii_case(name))
         .map(|i| Side(i as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_wraps_at_spaces_within_the_width() {
+        let text = "Note: rally by Human settles with this turn's reveal, before the actions: \
+                    give --key with Elf's key to list them";
+        let lines = wrap_words(text, TEXT_WIDTH, "  ");
+        assert_eq!(
+            lines,
+            [
+                "Note: rally by Human settles with this turn's reveal, before the actions: give",
+                "  --key with Elf's key to list them",
+            ]
+        );
+        // The first line keeps its indent; a word too long stands alone.
+        assert_eq!(
+            wrap_words("  ab cd efghij kl", 6, "    "),
+            ["  ab", "    cd", "    efghij", "    kl"]
+        );
+        assert_eq!(wrap_words("short", 78, "  "), ["short"]);
+        assert_eq!(wrap_words("", 78, "  "), [""]);
+    }
 }

@@ -1,8 +1,10 @@
 //! herald driven through its binary as a player would drive it: every test
 //! runs the real `herald` in a temporary directory and asserts on what a
 //! player sees (standard output and error, exit codes) and on the files it
-//! leaves behind. Castle Danger throughout: it needs no chance, so every
-//! position below is worked out by hand from RULINGS section 2.
+//! leaves behind. Castle Danger throughout (it needs no chance, so every
+//! position below is worked out by hand from RULINGS section 2), but for
+//! the tests that start from a fixture of another game, whose `.expect`
+//! file explains it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1375,6 +1377,133 @@ fn legal_after_the_end_lists_nothing_and_says_why() {
     assert_eq!(json["actions"], serde_json::json!([]));
     assert_eq!(json["to_move"], Value::Null);
     assert!(json["note"].as_str().unwrap().contains("over"));
+}
+
+/// The record of `fixtures/<game>/<name>.pbem` without its last `drop`
+/// turns, written to `dir` as game.pbem.
+fn fixture_copy(dir: &Path, game: &str, name: &str, drop: usize) -> PathBuf {
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(game)
+            .join(format!("{name}.pbem")),
+    )
+    .unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.truncate(lines.len() - drop);
+    let path = dir.join("game.pbem");
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// Turn 21 of that fixture: Human's one action would be a rally, which
+/// nothing could settle in a game without commitments.
+#[test]
+fn legal_and_move_agree_that_a_rally_nobody_can_settle_leaves_only_a_pass() {
+    let dir = TempDir::new().unwrap();
+    let name = "game-4p-only-a-rally-so-the-turn-passes-without-commitments";
+    let path = fixture_copy(dir.path(), "battle-of-the-dale", name, 1);
+    let output = herald().arg("legal").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        stdout_of(&output),
+        "Turn 21, Human: 0 legal actions\n\
+         Note: no action is possible: the turn passes (write `pass`)\n"
+    );
+    move_turn(&path, "rally")
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "this game has no commitments: rally needs them",
+        ));
+    move_turn(&path, "pass").success();
+    let json = check_json(&path);
+    assert_eq!(
+        (json["turns"].clone(), json["to_move"].clone()),
+        (21.into(), "Elf".into())
+    );
+}
+
+/// A side's hash chain has 10,000 links (spec 3.1): its 10,001st line
+/// cannot be written, and `move` says so instead of failing some other way.
+#[test]
+fn move_refuses_cleanly_once_a_sides_hash_chain_is_used_up() {
+    use herald::fairness::{chain_id, CHAIN_LENGTH};
+    use herald::games::castle_danger::CastleDanger;
+    let dir = TempDir::new().unwrap();
+    let mut options = herald::selfplay::Options::new::<CastleDanger>(5, 2);
+    options.max_turns = 2 * CHAIN_LENGTH + 10;
+    options.stop_percent = 100;
+    let record = herald::selfplay::record::<CastleDanger>(&options).unwrap();
+    let path = dir.path().join("game.pbem");
+    fs::write(&path, &record).unwrap();
+    let chain = chain_id([
+        ("Game", "castle-danger"),
+        ("Blue", "blue@example.org"),
+        ("Red", "red@example.org"),
+    ]);
+    let secret = herald::selfplay::secret(5, herald::game::Side(0));
+    let wallet = herald::wallet::Wallet::from_secret("castle-danger", "Blue", chain, secret);
+    let key = dir.path().join("blue.key");
+    fs::write(&key, wallet.to_text()).unwrap();
+    let json = check_json(&path);
+    assert_eq!(json["turns"], 2 * CHAIN_LENGTH);
+    assert_eq!(json["to_move"], "Blue");
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("pass")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "Blue's hash chain is used up after 10000 turns",
+        ));
+}
+
+/// What herald prints for people stays within 78 columns, the widest a
+/// mail client keeps (spec section 1.1): every reader's text output on
+/// every valid fixture of every game, diagrams in both styles. Commit tag
+/// lines are the documented exception (79 to 81 characters).
+#[test]
+fn text_output_lines_fit_in_78_columns() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("g.pbem");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut records: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .flat_map(|game| fs::read_dir(game.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pbem"))
+        .filter(|p| {
+            fs::read_to_string(p.with_extension("expect")).is_ok_and(|e| e.contains("exit: 0"))
+        })
+        .collect();
+    records.sort();
+    assert!(records.len() > 50, "{records:?}");
+    let mut wide = Vec::new();
+    for record in &records {
+        fs::copy(record, &path).unwrap();
+        for args in [
+            &["check"][..],
+            &["replay"],
+            &["replay", "--unicode"],
+            &["annotate"],
+            &["legal"],
+            &["fate"],
+        ] {
+            let output = herald().args(args).arg(&path).output().unwrap();
+            assert!(output.status.success(), "{args:?} {}", record.display());
+            for line in stdout_of(&output).lines() {
+                if line.chars().count() > 78 && !line.contains("Commit \"") {
+                    wide.push(format!("{} {args:?}: {line}", record.display()));
+                }
+            }
+        }
+    }
+    assert!(wide.is_empty(), "{}", wide.join("\n"));
 }
 
 #[test]

@@ -1,12 +1,16 @@
 //! Properties over random legal games (made by `herald::selfplay`), for
 //! every game:
-//! - self-play records (legal by construction) check clean;
+//! - self-play records (legal by construction) check clean, with
+//!   commitments and without (where no chance after a decision can be
+//!   settled, `legal` lists no action that declares it);
 //! - every legal action prints in canonical notation and parses back to
 //!   itself, at the start of every turn and after every action;
 //! - corrupting any one turn is rejected at that turn or later (never
 //!   earlier), and always rejected when the corruption cannot be legal;
 //! - the position notation of every position between turns reads back as
-//!   a state that behaves the same and writes the same text.
+//!   a state that behaves the same and writes the same text;
+//! - every line of every diagram, at the start of each turn, after each
+//!   action and between turns, fits in 78 columns.
 
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
 use herald::record::{self, Source};
@@ -18,6 +22,14 @@ use proptest::test_runner::FileFailurePersistence;
 fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
     let mut options = selfplay::Options::new::<G>(seed, sides);
     options.max_turns = max_turns;
+    selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// A self-play game whose sides have no Commit tags.
+fn self_play_without_commitments<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
+    let mut options = selfplay::Options::new::<G>(seed, sides);
+    options.max_turns = max_turns;
+    options.commitments = false;
     selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
@@ -165,6 +177,39 @@ fn positions_round_trip<G: Game>(seed: u64, sides: usize) {
     }
 }
 
+/// No line of `state`'s diagram, in either style, is wider than 78
+/// columns (colour sequences aside).
+fn diagram_fits<G: Game>(state: &G::State) {
+    for unicode in [false, true] {
+        let drawn = G::diagram(state, DiagramStyle { unicode });
+        let plain = anstream::adapter::strip_str(&drawn).to_string();
+        for line in plain.lines() {
+            assert!(line.chars().count() <= 78, "{line}\n{plain}");
+        }
+    }
+}
+
+/// Every diagram of a self-play game fits in 78 columns.
+fn diagrams_fit<G: Game>(seed: u64, sides: usize) {
+    let text = self_play::<G>(seed, sides, 60);
+    let source = Source::new(text.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<G>::start(&rec).unwrap();
+    diagram_fits::<G>(referee.state());
+    for turn in &rec.turns {
+        let (mut state, _) = referee.start_turn(turn.reveal().map(|r| r.value)).unwrap();
+        diagram_fits::<G>(&state);
+        open_demanded::<G>(&mut state, turn);
+        for item in turn.actions() {
+            let action = G::parse_action(&state, &item.text).unwrap();
+            G::apply(&mut state, action).unwrap();
+            diagram_fits::<G>(&state);
+        }
+        referee.play(turn).unwrap();
+        diagram_fits::<G>(referee.state());
+    }
+}
+
 /// One corruption of turn `k` of a record; `must_fail` when no legal game
 /// could read that way.
 fn corrupt(text: &str, k: u32, how: u8, rng: &mut SplitMix) -> Option<(String, bool)> {
@@ -279,6 +324,19 @@ macro_rules! game_properties {
                 }
 
                 #[test]
+                fn without_commitments_legal_lists_only_what_can_be_played(
+                    seed in any::<u64>(), sides in $sides
+                ) {
+                    // A game with hidden choices needs every player's key
+                    // file: it is never played without commitments.
+                    if !<$game as Game>::SETUP_CHOICES.is_empty() {
+                        return Ok(());
+                    }
+                    let text = self_play_without_commitments::<$game>(seed, sides, 120);
+                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+                }
+
+                #[test]
                 fn every_legal_action_round_trips(seed in any::<u64>(), sides in $sides) {
                     round_trip_all::<$game>(seed, sides);
                 }
@@ -286,6 +344,11 @@ macro_rules! game_properties {
                 #[test]
                 fn every_position_round_trips(seed in any::<u64>(), sides in $sides) {
                     positions_round_trip::<$game>(seed, sides);
+                }
+
+                #[test]
+                fn every_diagram_line_fits_in_78_columns(seed in any::<u64>(), sides in $sides) {
+                    diagrams_fit::<$game>(seed, sides);
                 }
 
                 #[test]

@@ -120,6 +120,8 @@ fn main() {
             "breach home+c3",
             "breach d7 + e7 + f7",
             "a1 - a2",
+            "d2-c3 apart",
+            "breach c3 +d2 +b4 APART",
         ],
     );
     game::<BattleOfTheDale>(

@@ -9,7 +9,7 @@ use super::args::{Command, Format};
 use super::files::{self, origin};
 use super::out;
 use super::report::{Exit, Failure, Problem};
-use crate::game::{self, action_text, DiagramStyle, Game, Phase};
+use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, Phase, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, LineKind, Record, Source, TurnText};
 use crate::referee::{
@@ -308,6 +308,17 @@ fn plain(text: &str) -> String {
     anstream::adapter::strip_str(text).to_string()
 }
 
+/// `text` (a summary, a note) as lines of at most 78 columns, the
+/// continuations indented by `indent`, each line ended.
+fn fit(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for line in wrap_words(text, TEXT_WIDTH, indent) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
 pub(super) fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
     referee.to_move().map(|side| side.name::<G>().into())
 }
@@ -337,9 +348,12 @@ pub(super) fn pending_text<G: Game>(referee: &Referee<G>) -> String {
     referee
         .pending()
         .map(|p| {
-            format!(
-                "Pending: {} declared by {} on turn {}, settled by {}'s next reveal\n",
-                p.label, p.side, p.declared, p.settled_by
+            fit(
+                &format!(
+                    "Pending: {} declared by {} on turn {}, settled by {}'s next reveal",
+                    p.label, p.side, p.declared, p.settled_by
+                ),
+                "  ",
             )
         })
         .unwrap_or_default()
@@ -390,27 +404,39 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
             SetupStep::Commit => "its commitments",
             SetupStep::Open => "its openings",
         };
-        text.push_str(&format!(
-            "Set-up: S{number} is {}'s ({what}; herald setup)\n",
-            due.name::<G>()
+        text.push_str(&fit(
+            &format!(
+                "Set-up: S{number} is {}'s ({what}; herald setup)",
+                due.name::<G>()
+            ),
+            "  ",
         ));
     }
     for demand in referee.openings_due() {
-        text.push_str(&format!(
-            "{} opens {} on its next line (herald move --key adds it)\n",
-            demand.side.name::<G>(),
-            demand.slot
+        text.push_str(&fit(
+            &format!(
+                "{} opens {} on its next line (herald move --key adds it)",
+                demand.side.name::<G>(),
+                demand.slot
+            ),
+            "  ",
         ));
     }
     if let (Some(result), Some(due)) = (referee.provisional(), referee.to_move()) {
-        text.push_str(&format!(
-            "Provisional result {}, waiting for {}'s openings (the audit)\n",
-            result_text::<G>(result),
-            due.name::<G>()
+        text.push_str(&fit(
+            &format!(
+                "Provisional result {}, waiting for {}'s openings (the audit)",
+                result_text::<G>(result),
+                due.name::<G>()
+            ),
+            "  ",
         ));
     }
     for (side, why) in referee.failed_audits() {
-        text.push_str(&format!("{} failed the audit: {why}\n", side.name::<G>()));
+        text.push_str(&fit(
+            &format!("{} failed the audit: {why}", side.name::<G>()),
+            "  ",
+        ));
     }
     text
 }
@@ -456,11 +482,12 @@ impl RecordCommand for Check {
                 position: game::position_text::<G>(referee.state()),
             })?,
             Format::Text => out(&format!(
-                "{}: OK: {}, {} turn{}, result {result}\n{summary}\n{}{}",
+                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}",
                 ctx.origin,
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
+                fit(&summary, "  "),
                 pending_text(&referee),
                 audit_text(&referee)
             ))?,
@@ -669,7 +696,11 @@ impl RecordCommand for Replay {
                     match &p.side {
                         None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
                         Some(side) => {
-                            text.push_str(&format!("== {}. {side}: {}\n\n", p.turn, p.body));
+                            text.push_str(&fit(
+                                &format!("== {}. {side}: {}", p.turn, p.body),
+                                "     ",
+                            ));
+                            text.push('\n');
                         }
                     }
                     text.push_str(&p.diagram);
@@ -792,7 +823,7 @@ impl RecordCommand for Legal {
         let preview = referee
             .preview_for(wallet.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let note = preview.note().map(str::to_owned);
+        let mut note = preview.note().map(str::to_owned);
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
                 .iter()
@@ -814,6 +845,10 @@ impl RecordCommand for Legal {
                     cost: G::action_cost(state, a),
                 })
                 .collect();
+            if actions.is_empty() && note.is_none() {
+                // The engines' contract: with nothing listed, a pass is legal.
+                note = Some("no action is possible: the turn passes (write `pass`)".into());
+            }
         }
         let to_move = side_to_move(&referee);
         match self.format {
@@ -837,10 +872,10 @@ impl RecordCommand for Legal {
                     ));
                 }
                 if let Some(n) = &note {
-                    text.push_str(&format!("Note: {n}\n"));
+                    text.push_str(&fit(&format!("Note: {n}"), "  "));
                 }
                 for c in &chance {
-                    text.push_str(&format!("Chance: {} {}\n", c.label, c.value));
+                    text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
                 }
                 for a in &actions {
                     match a.cost {
@@ -975,11 +1010,14 @@ impl RecordCommand for Fate {
                         Some(d) => format!("turn {} (declared on turn {d})", e.turn),
                         None => format!("turn {}", e.turn),
                     };
-                    text.push_str(&format!(
-                        "{when}: {}={}  from the reveals of {}\n",
-                        e.label,
-                        e.value,
-                        e.reveals_of.join(", ")
+                    text.push_str(&fit(
+                        &format!(
+                            "{when}: {}={}, from the reveals of {}",
+                            e.label,
+                            e.value,
+                            e.reveals_of.join(", ")
+                        ),
+                        "  ",
                     ));
                 }
                 text.push_str(&pending_text(&referee));
@@ -1229,7 +1267,8 @@ impl RecordCommand for Move {
                 written,
             })?,
             Format::Text => out(&format!(
-                "{line}{summary}\n{}{}",
+                "{line}{}{}{}",
+                fit(&summary, "  "),
                 pending_text(&referee),
                 if written {
                     format!("wrote turn {number} to {}\n", ctx.origin)

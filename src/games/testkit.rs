@@ -5,10 +5,25 @@
 
 use std::marker::PhantomData;
 
-use crate::game::{action_text, Game, Undrawn};
+use crate::game::{action_text, Chance, Game, Illegal, Side, Undrawn};
 
 /// The kit for game `G`.
 pub struct Kit<G>(PhantomData<G>);
+
+/// Turn-start chance for tests of what the referee can settle: nothing
+/// is drawn, and only the sides listed could settle chance declared on
+/// the turn (none: a game without commitments).
+pub struct SettledBy<'a>(pub &'a [Side]);
+
+impl Chance for SettledBy<'_> {
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal> {
+        Undrawn.draw(label, n)
+    }
+
+    fn can_settle(&self, side: Side) -> bool {
+        self.0.contains(&side)
+    }
+}
 
 impl<G: Game> Kit<G> {
     /// Parse and apply one action. A text that is not an action gives
@@ -43,6 +58,12 @@ impl<G: Game> Kit<G> {
     /// Begin the turn of the side to move (no turn-start chance).
     pub fn begin(s: &mut G::State) {
         G::begin_turn(s, &mut Undrawn).expect("begin_turn");
+    }
+
+    /// Begin the turn of the side to move where only `settlers` could
+    /// settle chance declared on it.
+    pub fn begin_settled_by(s: &mut G::State, settlers: &[Side]) {
+        G::begin_turn(s, &mut SettledBy(settlers)).expect("begin_turn");
     }
 
     /// End the turn (it must be complete).

@@ -4,7 +4,7 @@
 
 use super::{ErrorKind, Line, LineError, Place, Referee};
 use crate::fairness::{self, Hash, Sampler};
-use crate::game::{Chance, ChanceRequest, Game, Illegal};
+use crate::game::{Chance, ChanceRequest, Game, Illegal, Side, Undrawn};
 
 use super::line::Entry;
 
@@ -184,5 +184,26 @@ impl<G: Game> Chance for TurnChance<'_, G> {
             reveals_of: self.referee.reveal_names(self.index),
         });
         Ok(value)
+    }
+
+    fn can_settle(&self, side: Side) -> bool {
+        self.referee.can_settle(side)
+    }
+}
+
+/// The turn ahead before the mover writes its line (`herald legal`
+/// without the mover's key): nothing is drawn yet, but whether a side can
+/// settle what the mover declares is known.
+pub(super) struct Lookahead<'a, G: Game> {
+    pub(super) referee: &'a Referee<G>,
+}
+
+impl<G: Game> Chance for Lookahead<'_, G> {
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal> {
+        Undrawn.draw(label, n)
+    }
+
+    fn can_settle(&self, side: Side) -> bool {
+        self.referee.can_settle(side)
     }
 }

@@ -29,10 +29,10 @@ pub use header::{game_tag, result_text, Header};
 pub use hidden::SetupStep;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 
-use crate::fairness::Hash;
-use crate::game::{self, Demand, Game, Illegal, Outcome, Phase, Side};
+use crate::fairness::{Hash, CHAIN_LENGTH};
+use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
 use crate::record::{LineKind, ProofKind, Record, Turn};
-use chance::{check_facts, no_commitments, TurnChance};
+use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
 
@@ -246,6 +246,15 @@ impl<G: Game> Referee<G> {
         self.header
             .index_of(side)
             .and_then(|i| self.ledger.latest(i))
+    }
+
+    /// Whether `side`'s next line can settle chance declared now (spec
+    /// section 3.4): it carries a reveal, so the side has a Commit tag and
+    /// links of its hash chain left.
+    pub fn can_settle(&self, side: Side) -> bool {
+        self.header
+            .index_of(side)
+            .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
     }
 
     /// The chance event waiting to be settled, if any.
@@ -665,8 +674,9 @@ impl<G: Game> Referee<G> {
     }
 
     /// Chance after a decision is settled by the next player's reveal:
-    /// without that player's commitment it never can be, so the declaring
-    /// action is the error (spec section 3.4).
+    /// without that player's commitment, or once its hash chain is used
+    /// up, it never can be, so the declaring action is the error (spec
+    /// section 3.4).
     fn check_settleable(
         &self,
         label: &str,
@@ -675,17 +685,18 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         let settler = G::to_move(state);
-        if self.latest_reveal(settler).is_some() {
+        if self.can_settle(settler) {
             return Ok(());
         }
+        let name = settler.name::<G>();
         let reason = if self.ledger.is_empty() {
             no_commitments(label)
-        } else {
+        } else if self.latest_reveal(settler).is_none() {
             format!(
-                "{} has no Commit tag: {label} is settled by {}'s next reveal (see `herald keygen`)",
-                settler.name::<G>(),
-                settler.name::<G>()
+                "{name} has no Commit tag: {label} is settled by {name}'s next reveal (see `herald keygen`)"
             )
+        } else {
+            format!("{name}'s hash chain is used up: {label} could never be settled")
         };
         Err(match declaring {
             Some((k, text)) => at.illegal(Place::Item(k), Some(text), reason),
@@ -762,7 +773,7 @@ impl<G: Game> Referee<G> {
     /// turn-start chance makes this fail with a reason.
     pub fn preview(&self) -> Result<G::State, Illegal> {
         let mut state = self.state.clone();
-        G::begin_turn(&mut state, &mut game::Undrawn)?;
+        G::begin_turn(&mut state, &mut Lookahead { referee: self })?;
         Ok(state)
     }
 
@@ -978,6 +989,120 @@ mod tests {
         assert_eq!(err.span, Some(proof.span), "{}", err.message);
         assert_eq!((err.kind, err.turn), (ErrorKind::Record, Some(1)));
         err
+    }
+
+    /// Two sides that pass; each turn's start notes whether the other
+    /// side's next line could settle chance declared on the turn.
+    #[derive(Debug)]
+    struct Asks;
+
+    impl Game for Asks {
+        type State = Vec<bool>;
+        type Action = ();
+        const ID: &'static str = "asks";
+        const TITLE: &'static str = "Asks";
+        const SIDES: &'static [&'static str] = &["A", "B"];
+        const MIN_SIDES: usize = 2;
+        const MAX_SIDES: usize = 2;
+        const OPTIONS: &'static [OptionTag] = &[];
+
+        fn new_game(_: &Setup<'_>) -> Result<Vec<bool>, SetupError> {
+            Ok(Vec::new())
+        }
+        fn to_move(s: &Vec<bool>) -> Side {
+            Side((s.len() % 2) as u8)
+        }
+        fn outcome(_: &Vec<bool>) -> Outcome {
+            Outcome::Ongoing
+        }
+        fn begin_turn(s: &mut Vec<bool>, chance: &mut dyn Chance) -> Result<(), Illegal> {
+            let next = Side(((s.len() + 1) % 2) as u8);
+            s.push(chance.can_settle(next));
+            Ok(())
+        }
+        fn parse_action(_: &Vec<bool>, text: &str) -> Result<(), ActionParseError> {
+            Err(ActionParseError::new(0, text.len(), "no actions"))
+        }
+        fn apply(_: &mut Vec<bool>, _: ()) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn end_turn(_: &mut Vec<bool>) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn resign(_: &mut Vec<bool>, _: Side) {}
+        fn write_action(_: &(), _: &mut String) {}
+        fn legal_actions(_: &Vec<bool>, _: &mut Vec<()>) {}
+        fn summary(_: &Vec<bool>) -> String {
+            String::new()
+        }
+        fn turn_comment(_: &Vec<bool>, _: &Vec<bool>) -> String {
+            String::new()
+        }
+        fn diagram(_: &Vec<bool>, _: DiagramStyle) -> String {
+            String::new()
+        }
+        fn write_position(_: &Vec<bool>, _: &mut String) {}
+        fn parse_position(text: &str) -> Result<Vec<bool>, crate::game::PositionParseError> {
+            Err(crate::game::PositionParseError::within(
+                text,
+                0,
+                text.len(),
+                "a test game has no position notation",
+            ))
+        }
+    }
+
+    /// A game of `turns` passes by A and B, B committed with the secret
+    /// [2; 32] (and A too, with [1; 32], when `both`).
+    fn asks(turns: usize, both: bool) -> Referee<Asks> {
+        let header = [("Game", "asks"), ("A", "a"), ("B", "b")];
+        let chain = chain_id(header);
+        let chains: Vec<Vec<Hash>> = (1..=2u8)
+            .map(|k| chain_prefix(&[k; 32], &chain, (turns / 2 + 1) as u32))
+            .collect();
+        let mut text = String::new();
+        for (name, value) in header {
+            text.push_str(&format!("[{name} \"{value}\"]\n"));
+        }
+        if both {
+            text.push_str(&format!("[ACommit \"{}\"]\n", hex::encode(chains[0][0])));
+        }
+        text.push_str(&format!("[BCommit \"{}\"]\n", hex::encode(chains[1][0])));
+        text.push_str("[Result \"*\"]\n\n");
+        for t in 0..turns {
+            let (side, line) = (t % 2, t / 2 + 1);
+            text.push_str(&format!("{}. {}: pass", t + 1, ["A", "B"][side]));
+            if side == 1 || both {
+                text.push_str(&format!(" reveal {}", hex::encode(chains[side][line])));
+            }
+            text.push('\n');
+        }
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        replay::<Asks>(&rec, |_, _| {}).unwrap()
+    }
+
+    #[test]
+    fn the_engine_learns_at_turn_start_whether_the_next_player_can_settle() {
+        // Only B has a Commit tag: B's line can settle what A declares, A's
+        // cannot settle what B declares.
+        let referee = asks(3, false);
+        assert_eq!(referee.state, [true, false, true]);
+        assert_eq!(referee.preview().unwrap().last(), Some(&false));
+        // Without any Commit tag nobody can.
+        let text = "[Game \"asks\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
+        assert_eq!(referee.state, [false]);
+        assert_eq!(referee.preview().unwrap().last(), Some(&false));
+        // Once B's hash chain is used up, its line settles nothing: A and B
+        // have written 10,000 lines each.
+        let n = 2 * CHAIN_LENGTH as usize;
+        let referee = asks(n, true);
+        assert_eq!(referee.state[n - 3..], [true, true, false]);
+        assert!(!referee.can_settle(Side(1)) && !referee.can_settle(Side(0)));
+        assert_eq!(referee.preview().unwrap().last(), Some(&false));
     }
 
     #[test]

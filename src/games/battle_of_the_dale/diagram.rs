@@ -6,7 +6,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::board::{hexes, short_name, Hex, NAMED_MASK, ROW_LEN};
 use super::state::*;
-use crate::game::DiagramStyle;
+use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
 
 fn army(s: u8) -> &'static str {
     ARMY[usize::from(s)]
@@ -330,19 +330,31 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         out.push_str(")\n  (settled by the next player's reveal, before their turn)\n");
     }
     if s.force_mask != 0 && s.in_game(ELF) {
-        let _ = writeln!(
-            out,
-            "Elf may force an advance into {} (first action of its next turn)",
-            hex_list(s.force_mask)
+        push_wrapped(
+            &mut out,
+            &format!(
+                "Elf may force an advance into {} (first action of its next turn)",
+                hex_list(s.force_mask)
+            ),
         );
     }
     if s.t.adv_to != 0 {
-        let _ = writeln!(
-            out,
-            "{} may advance after capture into {}",
-            army(s.mover),
-            hex_list(s.t.adv_to)
+        push_wrapped(
+            &mut out,
+            &format!(
+                "{} may advance after capture into {}",
+                army(s.mover),
+                hex_list(s.t.adv_to)
+            ),
         );
     }
     out
+}
+
+/// Append `text` as lines of at most 78 columns.
+fn push_wrapped(out: &mut String, text: &str) {
+    for line in wrap_words(text, TEXT_WIDTH, "  ") {
+        out.push_str(&line);
+        out.push('\n');
+    }
 }

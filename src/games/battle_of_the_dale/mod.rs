@@ -166,8 +166,13 @@ impl Game for BattleOfTheDale {
         rules::settle(state, values)
     }
 
-    fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
-        rules::begin_turn(state)
+    fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
+        // Who could settle a rally declared on this turn (the next player
+        // does): the referee knows, the rules only ask.
+        let settlers = (0..5u8)
+            .filter(|&army| chance.can_settle(Side(army)))
+            .fold(0, |mask, army| mask | 1 << army);
+        rules::begin_turn(state, settlers)
     }
 
     fn parse_action(_state: &State, text: &str) -> Result<Action, ActionParseError> {

@@ -526,6 +526,13 @@ fn check_exchange(s: &State, me: u8, x: u8) -> R {
     Ok(())
 }
 
+/// Whether a rally declared now could be settled: the next player in
+/// settles it, if its line can (a game without commitments cannot). A
+/// rally that cannot be is no action the mover can make.
+fn rally_settles(s: &State) -> bool {
+    s.t.settlers & (1 << s.next_in(s.mover)) != 0
+}
+
 /// Could the mover make the turn's mandatory action now?
 pub fn main_action_possible(s: &State) -> bool {
     let me = s.mover;
@@ -545,7 +552,7 @@ pub fn main_action_possible(s: &State) -> bool {
             return true;
         }
     }
-    if check_rally(s, me, None, None).is_ok() || withdraw_hex(s, me).is_ok() {
+    if (rally_settles(s) && check_rally(s, me, None, None).is_ok()) || withdraw_hex(s, me).is_ok() {
         return true;
     }
     s.sides().iter().any(|&x| check_exchange(s, me, x).is_ok())
@@ -831,8 +838,9 @@ pub fn end_turn(state: &mut State) -> R {
     Ok(())
 }
 
-/// Start a turn.
-pub fn begin_turn(s: &mut State) -> R {
+/// Start a turn; `settlers` (bit per army): whose next line could settle
+/// a rally declared on it.
+pub fn begin_turn(s: &mut State, settlers: u8) -> R {
     if s.over() {
         return Err(game_over(s));
     }
@@ -844,6 +852,7 @@ pub fn begin_turn(s: &mut State) -> R {
     }
     s.fresh_log();
     s.t = TurnState::new();
+    s.t.settlers = settlers;
     Ok(())
 }
 
@@ -1014,7 +1023,12 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
             np += 1;
         }
     }
-    for &pile in &piles[..np] {
+    let piles = if rally_settles(base) {
+        &piles[..np]
+    } else {
+        &[]
+    };
+    for &pile in piles {
         push_if_ok(s, Action::Rally { pile, at: None }, out);
         if me == GOBLIN {
             if let Some(hero) = base.find(GOBLIN, Kind::H) {

@@ -277,6 +277,9 @@ pub struct TurnState {
     pub adv_to: u32,
     /// A rally declared this turn.
     pub rally: Option<Rally>,
+    /// The armies (bit per army) whose next line can settle a rally
+    /// declared this turn, as the referee said when the turn began.
+    pub settlers: u8,
 }
 
 impl Default for TurnState {
@@ -294,6 +297,7 @@ impl TurnState {
             berserk: false,
             adv_to: 0,
             rally: None,
+            settlers: 0b1_1111,
         }
     }
 }

@@ -1597,6 +1597,70 @@ fn pass_is_legal_only_when_no_action_is_possible() {
     assert_eq!(G::turn_comment(&before, &s), "pass");
 }
 
+#[test]
+fn diagram_lines_fit_in_78_columns_with_long_lists() {
+    // Five armies, the Goblin holding prisoners of all four others, every
+    // exchange offered, a Goblin Horde rally pending and six hexes the Elf
+    // may force an advance into.
+    let text = "HR2/4/ER4/4/DRGHFR Falcon 57 Human:R1M0H0:GR2,Elf:R1M0H1,Dwarf:R1M1H1,\
+                Goblin:R2M1H0:HR2HM1HH1ER2EM1DR2FR2,Falcon:R2M0H1 prisoner-exchange \
+                Goblin>Human,Goblin>Elf,Goblin>Dwarf,Goblin>Falcon A2,A3,B1,B2,B3,B4 \
+                Goblin:2@D2 *";
+    let s = from_position(text);
+    for unicode in [false, true] {
+        let d = G::diagram(&s, DiagramStyle { unicode });
+        let plain = anstream::adapter::strip_str(&d).to_string();
+        assert!(plain.lines().all(|l| l.chars().count() <= 78), "{plain}");
+        assert!(
+            plain.contains(
+                "Elf may force an advance into A2, A3, B1, B2, B3, B4 (first action of its \
+                 next\n  turn)"
+            ),
+            "{plain}"
+        );
+        assert!(
+            plain.contains("Hu R2 M1 H1, El R2 M1, Dw R2, Fa R2"),
+            "{plain}"
+        );
+    }
+}
+
+/// Turn 21 of fixture `game-4p-only-a-rally-so-the-turn-passes-without-
+/// commitments`: Dwarf, Goblin and Elf hold all 12 edge hexes and Human has
+/// nothing on the map (no placement, no move); Human has three Regulars in
+/// the Dwarf's pile and an Elf Regular in its own: a rally is its only
+/// action.
+const ONLY_A_RALLY: &str = "DHDRDR/DR2DR/GR3ER/EH2ER/ERGRGR Human 21 \
+    Human:R1M1H1:ER1,Elf:R0M1H0,Dwarf:R0M1H0:HR3,Goblin:R1M1H1 no-arms-race - - - *";
+
+#[test]
+fn a_rally_the_next_player_cannot_settle_is_no_action_so_the_turn_may_pass() {
+    // The next player, the Elf, can settle a rally: it is the one action,
+    // and the turn may not pass.
+    let mut s = from_position(ONLY_A_RALLY);
+    Kit::begin_settled_by(&mut s, &[Side(ELF)]);
+    assert_eq!(Kit::legal(&s), ["rally"]);
+    assert_eq!(
+        G::end_turn(&mut s.clone()).unwrap_err().reason,
+        "the turn needs its action (a placement, a move, a rally or a withdrawal); a pass is \
+         legal only when none is possible"
+    );
+    // In a game without commitments nobody can: nothing is listed and the
+    // turn passes.
+    let mut s = from_position(ONLY_A_RALLY);
+    Kit::begin_settled_by(&mut s, &[]);
+    assert!(Kit::legal(&s).is_empty());
+    let before = s.clone();
+    end(&mut s);
+    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::turn_comment(&before, &s), "pass");
+    // Only the next player's line settles it: the others' do not help.
+    let mut s = from_position(ONLY_A_RALLY);
+    Kit::begin_settled_by(&mut s, &[Side(HUMAN), Side(DWARF), Side(GOBLIN)]);
+    assert!(Kit::legal(&s).is_empty());
+    end(&mut s);
+}
+
 // ---------------------------------------------------------------------------
 // Notation.
 

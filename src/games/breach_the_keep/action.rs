@@ -38,6 +38,9 @@ pub struct Move {
     pub len: u8,
     /// The cells stepped on, in order.
     pub steps: [u8; 4],
+    /// A single entering a Keep that holds a single of its side stays
+    /// apart from it (`c4-c3 apart`) instead of combining into a double.
+    pub apart: bool,
 }
 
 impl Move {
@@ -50,6 +53,15 @@ impl Move {
             kind,
             len: steps.len() as u8,
             steps: s,
+            apart: false,
+        }
+    }
+
+    /// The same move, entering its Keep apart from the single there.
+    pub fn apart(self) -> Move {
+        Move {
+            apart: true,
+            ..self
         }
     }
 
@@ -74,6 +86,8 @@ pub struct Breach {
     pub n: u8,
     /// Their cells, in the order written; unused slots are 0.
     pub ins: [u8; 3],
+    /// The singles moving in stay apart (`apart`) instead of combining.
+    pub apart: bool,
 }
 
 impl Breach {
@@ -85,6 +99,15 @@ impl Breach {
             target,
             n: ins.len() as u8,
             ins: s,
+            apart: false,
+        }
+    }
+
+    /// The same breach, the singles moving in staying apart.
+    pub fn apart(self) -> Breach {
+        Breach {
+            apart: true,
+            ..self
         }
     }
 

@@ -8,7 +8,7 @@ use super::board::{
 };
 use super::rules::SIDE_NAMES;
 use super::state::{Cell, Pos, State};
-use crate::game::DiagramStyle;
+use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
 
 /// Left margin (row labels of the long columns).
 const LEFT: usize = 4;
@@ -160,6 +160,36 @@ fn header(out: &mut Vec<String>) {
     out.push(finish(&line));
 }
 
+/// The `Keeps held:` line, wrapped between Keeps when all eleven do not
+/// fit on one line.
+fn keeps_held(pos: &Pos, out: &mut Vec<String>) {
+    // A no-break space inside each Keep's entry keeps it on one line.
+    let mut keeps = String::new();
+    for &k in KEEPS.iter() {
+        let c = pos.cells[k as usize];
+        if c.is_empty() {
+            continue;
+        }
+        let (l, n) = letters(&c);
+        let stacks: String = l[..n].iter().collect();
+        if !keeps.is_empty() {
+            keeps.push_str(", ");
+        }
+        keeps.push_str(&format!(
+            "{}\u{a0}{}\u{a0}{}\u{a0}({stacks})",
+            Name(k),
+            SIDE_NAMES[usize::from(c.owner & 1)],
+            c.points()
+        ));
+    }
+    if keeps.is_empty() {
+        keeps.push_str("none");
+    }
+    for line in wrap_words(&format!("Keeps held: {keeps}"), TEXT_WIDTH, "  ") {
+        out.push(line.replace('\u{a0}', " "));
+    }
+}
+
 /// Draw the whole diagram.
 pub fn draw(state: &State, style: DiagramStyle) -> String {
     let pos = &state.pos;
@@ -208,28 +238,7 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
         pos.zone[0],
         need(0)
     ));
-    let mut keeps = String::new();
-    for &k in KEEPS.iter() {
-        let c = pos.cells[k as usize];
-        if c.is_empty() {
-            continue;
-        }
-        let (l, n) = letters(&c);
-        let stacks: String = l[..n].iter().collect();
-        if !keeps.is_empty() {
-            keeps.push_str(", ");
-        }
-        keeps.push_str(&format!(
-            "{} {} {} ({stacks})",
-            Name(k),
-            SIDE_NAMES[usize::from(c.owner & 1)],
-            c.points()
-        ));
-    }
-    if keeps.is_empty() {
-        keeps.push_str("none");
-    }
-    out.push(format!("Keeps held: {keeps}"));
+    keeps_held(pos, &mut out);
     out.push(format!(
         "Points in play: White {}, Black {}",
         pos.points[0], pos.points[1]

@@ -2,7 +2,8 @@
 //! section 7.
 //!
 //! An action is one piece's whole path (`d1-d2-d3`, `Z-d1-d2`,
-//! `d3:1-d4-d5`, `c3:2-c4-c5-c6-c7`) or a breach (`breach c3 +d2 +b4`,
+//! `d3:1-d4-d5`, `c3:2-c4-c5-c6-c7`, `c4-c3 apart` for a single entering
+//! a Keep beside the single there) or a breach (`breach c3 +d2 +b4`,
 //! `breach home`). A turn uses exactly 4 movement points when any legal way
 //! exists, else the most a legal turn can use; that is checked lazily in
 //! `end_turn` (only when fewer than 4 were used) against the position at
@@ -60,8 +61,7 @@ fn win_text(pos: &Pos) -> String {
         WinReason::HomeBreach => format!("{wn} won: breached {ln}'s home Keep"),
         WinReason::Resigned => format!("{wn} won: {ln} resigned"),
         WinReason::Points => format!(
-            "{wn} won: {ln} has {} points in play, fewer than the {} needed to breach {wn}'s \
-             home Keep",
+            "{wn} won: {ln} has {} points in play, needs {} to breach {wn}'s home Keep",
             pos.points[l],
             2 * pos.keep_value[w]
         ),
@@ -158,7 +158,7 @@ impl Game for BreachTheKeep {
                 let removed = do_breach(&mut state.pos, &b);
                 let log = &mut state.log;
                 if usize::from(log.nbreach) < log.breaches.len() {
-                    log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n);
+                    log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n, b.apart);
                     log.nbreach += 1;
                 }
             }
@@ -245,7 +245,12 @@ impl Game for BreachTheKeep {
     fn summary(state: &State) -> String {
         let pos = &state.pos;
         if pos.over() {
-            return format!("{}; {}", win_text(pos), points_line(pos));
+            // A win on points names the loser's points already; the line
+            // stays within 78 columns.
+            return match pos.reason {
+                WinReason::Points => win_text(pos),
+                _ => format!("{}; {}", win_text(pos), points_line(pos)),
+            };
         }
         let me = SIDE_NAMES[usize::from(pos.side)];
         let left = if pos.used == 0 {
@@ -270,6 +275,8 @@ impl Game for BreachTheKeep {
                 s.push_str(&format!(" takes a {opp} {what}"));
             } else if m.keep && m.doubled {
                 s.push_str(&format!(" enters the Keep {dest} and makes a double"));
+            } else if m.keep && m.mv.apart {
+                s.push_str(&format!(" enters the Keep {dest} beside the single there"));
             } else if m.keep {
                 s.push_str(&format!(" enters the Keep {dest}"));
             } else if m.doubled {
@@ -277,14 +284,15 @@ impl Game for BreachTheKeep {
             }
             parts.push(s);
         }
-        for &(target, removed, n) in &log.breaches[..usize::from(log.nbreach)] {
+        for &(target, removed, n, apart) in &log.breaches[..usize::from(log.nbreach)] {
             if target == HOME {
                 parts.push(format!("breached {opp}'s home Keep"));
             } else {
-                let stacks = match n {
-                    0 => "none moved in".to_string(),
-                    1 => "1 stack moved in".to_string(),
-                    _ => format!("{n} stacks moved in"),
+                let stacks = match (n, apart) {
+                    (0, _) => "none moved in".to_string(),
+                    (1, _) => "1 stack moved in".to_string(),
+                    (_, false) => format!("{n} stacks moved in"),
+                    (_, true) => format!("{n} stacks moved in, the singles apart"),
                 };
                 parts.push(format!(
                     "breached {} ({removed} points removed, {stacks})",

@@ -2,13 +2,14 @@
 //!
 //! ```text
 //! action  = breach | move
-//! move    = origin { "-" cell }            (1 to 4 steps)
+//! move    = origin { "-" cell } [ "apart" ]   (1 to 4 steps)
 //! origin  = "Z" | cell [ ":" ("1" | "2") ]
-//! breach  = "breach" ( "home" | cell ) { "+" cell }   (at most 3 "+")
+//! breach  = "breach" ( "home" | cell ) { "+" cell } [ "apart" ]   (at most 3 "+")
 //! cell    = a letter a-g and a row, e.g. d3 (any case)
 //! ```
 //! Whitespace is allowed around `-`, `:` and `+`, and needed after
-//! `breach`.
+//! `breach` and before `apart` (a single entering a Keep stays apart from
+//! the single there instead of combining).
 
 use nom::bytes::complete::tag_no_case;
 use nom::character::complete::{digit1, multispace0, one_of};
@@ -46,6 +47,16 @@ fn word_len(rest: &str) -> usize {
         rest.chars().next().map_or(0, char::len_utf8)
     } else {
         n
+    }
+}
+
+/// The rest after the word `apart` (any case) at the start of `rest`, if
+/// it is there as a whole word.
+fn apart_word(rest: &str) -> Option<&str> {
+    let r: Res<'_, &str> = tag_no_case("apart").parse(rest);
+    match r {
+        Ok((after, _)) if !after.starts_with(|c: char| c.is_alphanumeric()) => Some(after),
+        _ => None,
     }
 }
 
@@ -106,6 +117,19 @@ struct RawMove {
     suffix: Option<char>,
     steps: [u8; 4],
     len: u8,
+    apart: bool,
+}
+
+impl Reader<'_> {
+    /// After `apart` only the end of the action may come.
+    fn end_after_apart(&self, after: &str) -> Result<(), ActionParseError> {
+        let rest = ws(after);
+        if rest.is_empty() {
+            Ok(())
+        } else {
+            Err(self.err(rest, "`apart` ends the action: nothing may follow it"))
+        }
+    }
 }
 
 fn parse_breach<'t>(r: &Reader<'t>, rest: &'t str) -> Result<Breach, ActionParseError> {
@@ -122,9 +146,15 @@ fn parse_breach<'t>(r: &Reader<'t>, rest: &'t str) -> Result<Breach, ActionParse
     };
     let mut ins = [0u8; 3];
     let mut n = 0usize;
+    let mut apart = false;
     loop {
         rest = ws(rest);
         if rest.is_empty() {
+            break;
+        }
+        if let Some(after) = apart_word(rest) {
+            r.end_after_apart(after)?;
+            apart = true;
             break;
         }
         let Some(after_plus) = rest.strip_prefix('+') else {
@@ -146,7 +176,8 @@ fn parse_breach<'t>(r: &Reader<'t>, rest: &'t str) -> Result<Breach, ActionParse
         n += 1;
         rest = after;
     }
-    Ok(Breach::new(target, &ins[..n]))
+    let breach = Breach::new(target, &ins[..n]);
+    Ok(if apart { breach.apart() } else { breach })
 }
 
 fn parse_move<'t>(r: &Reader<'t>, text: &'t str) -> Result<RawMove, ActionParseError> {
@@ -184,9 +215,15 @@ fn parse_move<'t>(r: &Reader<'t>, text: &'t str) -> Result<RawMove, ActionParseE
     }
     let mut steps = [0u8; 4];
     let mut len = 0usize;
+    let mut apart = false;
     loop {
         let at = ws(rest);
         if at.is_empty() {
+            break;
+        }
+        if let (Some(after), true) = (apart_word(at), len > 0) {
+            r.end_after_apart(after)?;
+            apart = true;
             break;
         }
         let Some(after_dash) = at.strip_prefix('-') else {
@@ -212,6 +249,7 @@ fn parse_move<'t>(r: &Reader<'t>, text: &'t str) -> Result<RawMove, ActionParseE
         suffix,
         steps,
         len: len as u8,
+        apart,
     })
 }
 
@@ -278,7 +316,10 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
     };
     if raw.len == 1 {
         if let Some(mv) = resolve(pos, raw.from, kind, raw.steps[0]) {
-            return Ok(Action::Move(mv));
+            return Ok(Action::Move(Move {
+                apart: raw.apart,
+                ..mv
+            }));
         }
     }
     Ok(Action::Move(Move {
@@ -286,6 +327,7 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
         kind,
         len: raw.len,
         steps: raw.steps,
+        apart: raw.apart,
     }))
 }
 
@@ -307,6 +349,9 @@ pub fn write(action: &Action, out: &mut String) {
                 out.push('-');
                 push_name(out, c);
             }
+            if mv.apart {
+                out.push_str(" apart");
+            }
         }
         Action::Breach(b) => {
             out.push_str("breach ");
@@ -318,6 +363,9 @@ pub fn write(action: &Action, out: &mut String) {
             for &c in b.ins() {
                 out.push_str(" +");
                 push_name(out, c);
+            }
+            if b.apart {
+                out.push_str(" apart");
             }
         }
     }

@@ -105,6 +105,16 @@ pub enum Why {
     NoStackToMoveIn(u8),
     /// A cell listed twice to move in.
     MovedInTwice(u8),
+    /// `apart` on a move that does not end in a Keep.
+    ApartNotKeep(u8),
+    /// `apart` on a double: a double never combines.
+    ApartDouble,
+    /// `apart` where the Keep holds no single of the mover.
+    ApartNoSingle(u8),
+    /// `apart` into a Keep that holds three stacks already.
+    ApartFull(u8),
+    /// `apart` on a breach that moves in fewer than two singles.
+    ApartBreach,
 }
 
 fn kind_word(kind: Kind) -> &'static str {
@@ -265,6 +275,39 @@ impl Why {
             Why::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
             Why::NoStackToMoveIn(x) => format!("there is no {me} piece on {} to move in", Name(x)),
             Why::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
+            Why::ApartNotKeep(_)
+            | Why::ApartDouble
+            | Why::ApartNoSingle(_)
+            | Why::ApartFull(_)
+            | Why::ApartBreach => self.apart_text(me),
+        }
+    }
+}
+
+impl Why {
+    /// The reasons `apart` is refused (`me`: the mover's name).
+    fn apart_text(self, me: &str) -> String {
+        match self {
+            Why::ApartNotKeep(c) => format!(
+                "`apart` is for a single entering a Keep, and {} is not a Keep",
+                Name(c)
+            ),
+            Why::ApartDouble => {
+                "a double entering a Keep never combines: write the path without `apart`"
+                    .to_string()
+            }
+            Why::ApartNoSingle(c) => format!(
+                "{} holds no {me} single to combine with: write the path without `apart`",
+                Name(c)
+            ),
+            Why::ApartFull(c) => format!(
+                "the Keep {} already holds three stacks: a single entering it combines with \
+                 the single inside",
+                Name(c)
+            ),
+            _ => "`apart` keeps the singles moving in from combining, and fewer than two \
+                  singles move in"
+                .to_string(),
         }
     }
 }
@@ -278,8 +321,8 @@ pub enum Dest {
     Double,
     /// It takes the enemy stack there (1 or 2 pieces).
     Take(u8),
-    /// It enters a Keep (combining with an own single inside if it is a
-    /// single and one is there).
+    /// It enters a Keep: a single combines with an own single inside if
+    /// one is there, unless the move is written `apart`.
     Keep {
         /// Combines with a single inside.
         combine: bool,
@@ -364,13 +407,34 @@ fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<u8, Why> {
     Ok(if left_behind == 0 { NONE } else { me })
 }
 
-/// What a move of `kind` arriving on `dest` after `len` steps does.
-fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8) -> Result<Dest, Why> {
+/// Whether a single may enter the Keep `dest` (holding `dc`, of the
+/// mover or empty) apart from the single there.
+fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Why> {
+    if !kind.is_single() {
+        Err(Why::ApartDouble)
+    } else if dc.s == 0 {
+        Err(Why::ApartNoSingle(dest))
+    } else if dc.stacks() >= 3 {
+        Err(Why::ApartFull(dest))
+    } else {
+        Ok(Dest::Keep { combine: false })
+    }
+}
+
+/// What a move of `kind` arriving on `dest` after `len` steps does;
+/// `apart`: a single entering a Keep stays apart from the single there.
+fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<Dest, Why> {
     let me = pos.side;
     let dc = pos.cells[dest as usize];
+    if apart && !is_keep(dest) {
+        return Err(Why::ApartNotKeep(dest));
+    }
     if is_keep(dest) {
         if !dc.is_empty() && dc.owner != me {
             return Err(Why::EnemyKeep(dest));
+        }
+        if apart {
+            return apart_check(dc, kind, dest);
         }
         if kind.is_single() && dc.s > 0 {
             return Ok(Dest::Keep { combine: true });
@@ -458,7 +522,7 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
         }
         prev = c;
     }
-    dest_check(pos, kind, mv.len, mv.dest())
+    dest_check(pos, kind, mv.len, mv.dest(), mv.apart)
 }
 
 fn stack(owner: u8, kind: Kind) -> Cell {
@@ -481,11 +545,12 @@ fn stack(owner: u8, kind: Kind) -> Cell {
     }
 }
 
-/// Put a locked single into Keep cell `kc`, combining with a single there.
+/// Put a locked single into Keep cell `kc`: combining with a single
+/// there when `combine` (and one is there), else beside the stacks there.
 /// Returns whether it combined.
-fn single_into_keep(kc: &mut Cell, owner: u8) -> bool {
+fn single_into_keep(kc: &mut Cell, owner: u8, combine: bool) -> bool {
     kc.owner = owner;
-    if kc.s > 0 {
+    if combine && kc.s > 0 {
         // Combine with a single that may not move anyway, if there is one.
         if kc.ls > 0 {
             kc.ls -= 1;
@@ -549,10 +614,10 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
             pos.points[usize::from(me ^ 1)] -= lost;
             pos.cells[dest as usize] = stack(me, kind);
         }
-        Dest::Keep { .. } => {
+        Dest::Keep { combine } => {
             let kc = &mut pos.cells[dest as usize];
             if kind.is_single() {
-                if single_into_keep(kc, me) {
+                if single_into_keep(kc, me, combine) {
                     pos.made |= bit;
                 }
             } else {
@@ -592,7 +657,7 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
     let me = pos.side;
     let opp = me ^ 1;
     if b.target == HOME {
-        if b.n > 0 {
+        if b.n > 0 || b.apart {
             return Err(Why::HomeNoEntry);
         }
         let need = 2 * pos.keep_value[opp as usize];
@@ -634,7 +699,18 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
             return Err(Why::NoStackToMoveIn(x));
         }
     }
+    if b.apart && singles_in(pos, ins) < 2 {
+        return Err(Why::ApartBreach);
+    }
     Ok(())
+}
+
+/// How many of the stacks on `cells` are singles.
+fn singles_in(pos: &Pos, cells: &[u8]) -> usize {
+    cells
+        .iter()
+        .filter(|&&x| pos.cells[x as usize].s > 0)
+        .count()
 }
 
 /// Make a breach already checked by [`check_breach`]; returns the points
@@ -656,7 +732,7 @@ pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
         pos.made &= !(1u128 << x);
         let kc = &mut pos.cells[k];
         if sc.s > 0 {
-            if single_into_keep(kc, me) {
+            if single_into_keep(kc, me, !b.apart) {
                 pos.made |= 1u128 << k;
             }
         } else {
@@ -716,10 +792,17 @@ impl<F: FnMut(Move, Dest) -> bool> PathGen<'_, F> {
                 if self.found & (1u128 << c) != 0 {
                     continue;
                 }
-                if let Ok(eff) = dest_check(pos, self.kind, self.len, c) {
+                if let Ok(eff) = dest_check(pos, self.kind, self.len, c, false) {
                     self.found |= 1u128 << c;
                     let mv = Move::new(self.from, self.kind, &self.path[..self.len as usize]);
                     if (self.f)(mv, eff) {
+                        return true;
+                    }
+                    // A single may also enter a Keep apart from the single
+                    // there.
+                    let apart = eff == Dest::Keep { combine: true }
+                        && dest_check(pos, self.kind, self.len, c, true).is_ok();
+                    if apart && (self.f)(mv.apart(), Dest::Keep { combine: false }) {
                         return true;
                     }
                 }
@@ -825,8 +908,9 @@ pub fn for_each_move<F: FnMut(Move, Dest) -> bool>(pos: &Pos, f: &mut F) -> bool
 
 /// Every legal breach, in a stable order: the home Keep first, then Keeps
 /// in cell order, each with every choice of up to three stacks moving in
-/// (none, then one, two, three, cells in order). Returns true when `f`
-/// asked to stop.
+/// (none, then one, two, three, cells in order), a choice that moves in
+/// two singles or more both ways: combining, then `apart`. Returns true
+/// when `f` asked to stop.
 pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
     if pos.over() {
         return false;
@@ -836,6 +920,7 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
     if points_at_home(pos, me) >= 2 * pos.keep_value[opp as usize] && f(Breach::new(HOME, &[])) {
         return true;
     }
+    let mut emit = |b: Breach| f(b) || (singles_in(pos, b.ins()) >= 2 && f(b.apart()));
     for &k in KEEPS.iter() {
         let kc = pos.cells[k as usize];
         if kc.is_empty() || kc.owner != opp || points_around(pos, k, me) < kc.points() + 4 {
@@ -849,17 +934,17 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
                 n += 1;
             }
         }
-        if f(Breach::new(k, &[])) {
+        if emit(Breach::new(k, &[])) {
             return true;
         }
         for &x in &t[..n] {
-            if f(Breach::new(k, &[x])) {
+            if emit(Breach::new(k, &[x])) {
                 return true;
             }
         }
         for i in 0..n {
             for j in i + 1..n {
-                if f(Breach::new(k, &[t[i], t[j]])) {
+                if emit(Breach::new(k, &[t[i], t[j]])) {
                     return true;
                 }
             }
@@ -867,7 +952,7 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
         for i in 0..n {
             for j in i + 1..n {
                 for l in j + 1..n {
-                    if f(Breach::new(k, &[t[i], t[j], t[l]])) {
+                    if emit(Breach::new(k, &[t[i], t[j], t[l]])) {
                         return true;
                     }
                 }

@@ -205,8 +205,9 @@ pub struct TurnLog {
     pub used: u8,
     /// Moves made (at most two: each costs at least 2 of 4 points).
     pub moves: [Option<LoggedMove>; 2],
-    /// Breaches: (Keep or `HOME`, points removed, stacks moved in).
-    pub breaches: [(u8, u8, u8); 12],
+    /// Breaches: (Keep or `HOME`, points removed, stacks moved in, the
+    /// singles moving in kept apart).
+    pub breaches: [(u8, u8, u8, bool); 12],
     /// Number of breaches.
     pub nbreach: u8,
     /// The side resigned.
@@ -223,7 +224,7 @@ impl TurnLog {
             side,
             used: 0,
             moves: [None; 2],
-            breaches: [(NONE, 0, 0); 12],
+            breaches: [(NONE, 0, 0, false); 12],
             nbreach: 0,
             resigned: false,
         }

@@ -615,17 +615,150 @@ fn a_keep_holds_at_most_three_stacks() {
 }
 
 #[test]
-fn a_single_entering_a_keep_combines_with_a_single_inside() {
-    // Three stacks inside, one a single: a single may still come in.
+fn a_single_entering_a_keep_combines_with_a_single_inside_unless_written_apart() {
+    // Three stacks inside, one a single: a single may still come in, and
+    // must combine.
     let mut s = setup("d5:WWw c5:w a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "c5-d5");
     assert_eq!(cell_of(&s, "d5").d, 3);
     assert_eq!(cell_of(&s, "d5").s, 0);
     assert_eq!(s.pos.points[0], 12);
-    // With room too, a single joins the single inside (ruling).
+    // With room, a plain path combines (the reading of every older
+    // record) ...
     let mut s = setup("d5:w c5:w a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "c5-d5");
     assert_eq!((cell_of(&s, "d5").s, cell_of(&s, "d5").d), (0, 1));
+    // ... and `apart` keeps the two singles side by side.
+    let mut s = setup("d5:w c5:w a10:b", [0, 0], [1, 1], W);
+    ok(&mut s, "c5-d5 apart");
+    assert_eq!((cell_of(&s, "d5").s, cell_of(&s, "d5").d), (2, 0));
+    assert_eq!(s.pos.points[0], 4);
+    assert_eq!(s.pos.used, 2);
+    // A split half enters apart as well; by its ends too.
+    let mut s = setup("d5:w d7:W a10:b", [0, 0], [1, 1], W);
+    ok(&mut s, "d7:1-d5 apart");
+    assert_eq!((cell_of(&s, "d5").s, cell_of(&s, "d7").s), (2, 1));
+}
+
+#[test]
+fn a_single_entering_apart_leaves_the_single_inside_free_to_move() {
+    // The single in d5 has not moved this turn. Combining would lock it in
+    // a double made this turn; entering apart leaves it free, so the turn
+    // can use all 4 points.
+    let mut s = setup("d5:w c5:w a10:b", [0, 0], [1, 1], W);
+    ok(&mut s, "c5-d5");
+    assert_eq!(
+        err(&mut s, "d5-d6-d7"),
+        "the double on d5 was made this turn: it can neither move nor split"
+    );
+    // So with nothing else to move, a plain entry is not a legal start of
+    // the turn: 4 points can be used.
+    assert!(!legal(&setup("d5:w c5:w a10:b", [0, 0], [1, 1], W)).contains(&"c5-d5".into()));
+    let mut s = setup("d5:w c5:w a10:b", [0, 0], [1, 1], W);
+    let before = s.clone();
+    turn(&mut s, &["c5-d5 apart", "d5-d6-d7"]).unwrap();
+    assert_eq!((cell_of(&s, "d5").s, cell_of(&s, "d7").s), (1, 1));
+    assert_eq!(
+        G::turn_comment(&before, &s),
+        "c5-d5 apart enters the Keep d5 beside the single there; d5-d6-d7; 4 of 4 movement \
+         points"
+    );
+}
+
+#[test]
+fn legal_lists_a_single_entering_a_keep_both_combining_and_apart() {
+    let s = setup("d5:w c5:w c1:w a10:b", [0, 0], [1, 1], W);
+    let l = legal(&s);
+    let at = l.iter().position(|a| a == "c5-d5").expect("c5-d5 listed");
+    assert_eq!(l[at + 1], "c5-d5 apart", "{l:?}");
+    // Not where the Keep is full (the single must combine), holds no
+    // single, or for a double.
+    let l = legal(&setup("d5:WWw c5:w a10:b", [0, 0], [1, 1], W));
+    assert!(l.contains(&"c5-d5".to_string()), "{l:?}");
+    assert!(!l.iter().any(|a| a.ends_with("apart")), "{l:?}");
+    let l = legal(&setup("d5:W c5:w c4:W a10:b", [0, 0], [1, 1], W));
+    assert!(l.contains(&"c5-d5".to_string()), "{l:?}");
+    assert!(!l.iter().any(|a| a.ends_with("apart")), "{l:?}");
+}
+
+#[test]
+fn apart_is_refused_where_no_single_would_combine() {
+    let mut s = setup("d5:W c5:w c4:W a10:b", [0, 0], [1, 1], W);
+    assert_eq!(
+        err(&mut s, "c5-d5 apart"),
+        "d5 holds no White single to combine with: write the path without `apart`"
+    );
+    assert_eq!(
+        err(&mut s, "c4-d4-d5 apart"),
+        "a double entering a Keep never combines: write the path without `apart`"
+    );
+    assert_eq!(
+        err(&mut s, "c5-c6-c7 apart"),
+        "`apart` is for a single entering a Keep, and c7 is not a Keep"
+    );
+    let mut s = setup("d5:WWw c5:w a10:b", [0, 0], [1, 1], W);
+    assert_eq!(
+        err(&mut s, "c5-d5 apart"),
+        "the Keep d5 already holds three stacks: a single entering it combines with the \
+         single inside"
+    );
+}
+
+#[test]
+fn singles_moving_in_after_a_breach_combine_unless_the_breach_says_apart() {
+    let mut s = setup("c3:b c2:w d2:w b3:W g1:W a10:b", [0, 0], [1, 1], W);
+    ok(&mut s, "breach c3 +c2 +d2 +b3");
+    let k = cell_of(&s, "c3");
+    assert_eq!((k.owner, k.s, k.d), (W, 0, 2));
+    let mut s = setup("c3:b c2:w d2:w b3:W g1:W a10:b", [0, 0], [1, 1], W);
+    let before = s.clone();
+    ok(&mut s, "breach c3 +c2 +d2 +b3 apart");
+    let k = cell_of(&s, "c3");
+    assert_eq!((k.owner, k.s, k.d), (W, 2, 1));
+    // `legal` lists the stacks moving in in cell order, both ways.
+    let l = legal(&before);
+    let at = l
+        .iter()
+        .position(|a| a == "breach c3 +b3 +c2 +d2")
+        .expect("listed");
+    assert_eq!(l[at + 1], "breach c3 +b3 +c2 +d2 apart", "{l:?}");
+    let mut s = before.clone();
+    assert_eq!(
+        err(&mut s, "breach c3 +c2 +b3 apart"),
+        "`apart` keeps the singles moving in from combining, and fewer than two singles move \
+         in"
+    );
+    assert!(!legal(&before).contains(&"breach c3 +c2 +b3 apart".to_string()));
+}
+
+#[test]
+fn apart_reads_in_any_case_and_ends_the_action() {
+    let s = setup("d5:w c5:w c3:b c2:w d2:w a10:b", [0, 0], [1, 1], W);
+    for (text, canon) in [
+        ("c5-d5 APART", "c5-d5 apart"),
+        ("c5 - d5\n apart", "c5-d5 apart"),
+        ("breach c3 +c2 +d2 Apart", "breach c3 +c2 +d2 apart"),
+    ] {
+        let a = G::parse_action(&s, text).unwrap();
+        assert_eq!(action_text::<G>(&a), canon);
+    }
+    let e = G::parse_action(&s, "c5-d5 apart-d6").unwrap_err();
+    assert_eq!(e.reason, "`apart` ends the action: nothing may follow it");
+    assert_eq!((e.offset, e.len), (11, 1));
+    let e = G::parse_action(&s, "c5-d5 aprt").unwrap_err();
+    assert_eq!(e.reason, "expected `-` and the next cell of the path");
+}
+
+#[test]
+fn a_keep_with_two_singles_is_written_and_drawn() {
+    let mut s = setup("d5:w c5:w c1:w a10:b", [0, 0], [1, 1], W);
+    turn(&mut s, &["c5-d5 apart", "c1-c2-b2"]).unwrap();
+    let text = "9b/1w7/10/4[ww]4/10/9/10 Black 0/0 1/1 *";
+    assert_eq!(position_of(&s), text);
+    assert_eq!(at(text).pos, s.pos);
+    let d = G::diagram(&s, DiagramStyle::default());
+    assert!(d.contains("[ww ]"), "{d}");
+    assert!(d.contains("d5 White 4 (ww)"), "{d}");
 }
 
 #[test]
@@ -854,8 +987,7 @@ fn a_side_with_fewer_points_than_breaching_the_other_home_keep_needs_loses() {
     assert_eq!(G::outcome(&s), Outcome::Won(Side(0)));
     assert_eq!(
         G::summary(&s),
-        "White won: Black has 4 points in play, fewer than the 6 needed to breach White's home \
-         Keep; White 2 points in play, Black 4"
+        "White won: Black has 4 points in play, needs 6 to breach White's home Keep"
     );
     // A winning turn needs not use all its movement points.
     G::end_turn(&mut s).unwrap();
@@ -1229,6 +1361,39 @@ fn diagram_shows_board_keeps_gates_zones_and_points() {
     assert!(u.lines().all(|l| l.chars().count() < 78), "{u}");
 }
 
+#[test]
+fn diagram_lines_fit_in_78_columns_with_every_keep_held() {
+    // All eleven Keeps held: the list wraps between Keeps.
+    let spec = "a3:WWw a8:w c3:w c8:w e3:w e8:w g3:BBb g8:b b5:b d5:b f5:b";
+    let s = setup(spec, [4, 5], [6, 6], W);
+    for style in [DiagramStyle::default(), DiagramStyle { unicode: true }] {
+        let d = G::diagram(&s, style);
+        assert!(d.lines().all(|l| l.chars().count() <= 78), "{d}");
+        let lines: Vec<&str> = d.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("Keeps held:"))
+            .unwrap();
+        assert_eq!(
+            lines[at..at + 3],
+            [
+                "Keeps held: a3 White 10 (WWw), a8 White 2 (w), b5 Black 2 (b), c3 White 2 (w),",
+                "  c8 White 2 (w), d5 Black 2 (b), e3 White 2 (w), e8 White 2 (w),",
+                "  f5 Black 2 (b), g3 Black 10 (BBb), g8 Black 2 (b)",
+            ]
+        );
+        assert!(lines[at + 3].starts_with("Points in play"), "{d}");
+    }
+    // A win on points names the loser's points and what it lacks.
+    let s = G::parse_position("10/9/10/9/10/9/10 White 1/4 6/2 White:points").unwrap();
+    let summary = G::summary(&s);
+    assert_eq!(
+        summary,
+        "White won: Black has 8 points in play, needs 12 to breach White's home Keep"
+    );
+    assert!(summary.len() <= 78);
+}
+
 // ---------------------------------------------------------------- self-play
 
 /// Play one random turn through the trait; panics if the contract breaks.
@@ -1411,8 +1576,7 @@ fn finished_games_state_the_winner_and_how() {
     let s = G::parse_position("10/9/10/9/10/9/10 Black 2/0 1/3 Black:points").unwrap();
     assert_eq!(
         G::summary(&s),
-        "Black won: White has 4 points in play, fewer than the 6 needed to breach Black's \
-         home Keep; White 4 points in play, Black 0"
+        "Black won: White has 4 points in play, needs 6 to breach Black's home Keep"
     );
 }
 

@@ -128,11 +128,7 @@ fn ongoing(s: &State) -> String {
         None => format!("{me} to move"),
     };
     if let Some(b) = s.battle {
-        let _ = write!(
-            text,
-            " (first {me} opens the defender on {}: the battle waits for it)",
-            b.at
-        );
+        let _ = write!(text, "; the battle on {} waits for {me}'s identity", b.at);
     }
     text
 }

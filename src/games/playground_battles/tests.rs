@@ -776,9 +776,7 @@ fn the_diagram_marks_stalemates_and_waiting_battles_within_78_columns() {
     assert!(d.contains("  3  .     .     BR>R? "), "{d}");
     assert!(d.contains("  5  .     .     .     .     BP=RP "), "{d}");
     assert!(d.lines().all(|l| l.chars().count() <= 78), "{d}");
-    assert!(
-        d.ends_with("Red to move (first Red opens the defender on c3: the battle waits for it)\n")
-    );
+    assert!(d.ends_with("Red to move; the battle on c3 waits for Red's identity\n"));
 }
 
 #[test]
