@@ -835,3 +835,280 @@ fn show_with_a_key_adds_the_holders_own_identities_and_nothing_else() {
         assert_eq!(shown["position"], status(dir)["position"]);
     }
 }
+
+// ---------------------------------------------------------------------
+// Tampering, through the binary, on copies of the fixtures' records.
+
+fn fixture(dir: &Path, name: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/playground-battles");
+    std::fs::copy(root.join(format!("{name}.pbem")), dir.join("game.pbem")).unwrap();
+    for side in ["blue", "red"] {
+        std::fs::copy(
+            root.join(format!("{name}.{side}.key")),
+            dir.join(format!("{side}.key")),
+        )
+        .unwrap();
+    }
+}
+
+/// The error `check --format json` gives, with exit 1.
+fn refused(dir: &Path) -> Value {
+    let out = herald(dir)
+        .args(["check", "game.pbem", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    v["error"].clone()
+}
+
+/// Replace the opening of `slot` (the item and its salt on the next line)
+/// by `value` and `salt`.
+fn reopen(text: &str, slot: &str, value: &str, salt: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(&format!("open {slot} ")))
+        .unwrap();
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    out[at] = format!("    open {slot} {value}");
+    out[at + 1] = format!("    {salt}");
+    out.join("\n") + "\n"
+}
+
+/// The value and salt of the opening of `slot` in `text`.
+fn opening(text: &str, slot: &str) -> (String, String) {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(&format!("open {slot} ")))
+        .unwrap();
+    let value = lines[at].split_whitespace().nth(2).unwrap().to_owned();
+    (value, lines[at + 1].trim().to_owned())
+}
+
+#[test]
+fn an_opening_that_does_not_match_its_commitment_is_refused_and_move_leaves_the_file_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fixture(d, "game-attack-waits-for-the-defenders-opening");
+    let text = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    // Red's Paper from b8 attacked on turn 2 and opened P; in transit the
+    // value becomes S (which would beat the Rock it attacked).
+    let (value, salt) = opening(&text, "b8");
+    assert_eq!(value, "P");
+    let tampered = reopen(&text, "b8", "S", &salt);
+    std::fs::write(d.join("game.pbem"), &tampered).unwrap();
+    let e = refused(d);
+    assert_eq!(
+        (&e["kind"], &e["turn"], &e["side"]),
+        (&"record".into(), &2.into(), &"Red".into())
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("open b8 S: this does not match Red's commitment to b8"),
+        "{e}"
+    );
+    // Blue cannot play on from the tampered copy; the file stays as it was.
+    let out = herald(d)
+        .args(["move", "game.pbem", "b1-b2", "--key", "blue.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not match Red's commitment to b8"));
+    assert_eq!(
+        std::fs::read_to_string(d.join("game.pbem")).unwrap(),
+        tampered
+    );
+    // A changed salt with the right value is refused the same way.
+    let mut bad_salt = salt.clone().into_bytes();
+    bad_salt[10] = if bad_salt[10] == b'0' { b'1' } else { b'0' };
+    std::fs::write(
+        d.join("game.pbem"),
+        reopen(&text, "b8", "P", std::str::from_utf8(&bad_salt).unwrap()),
+    )
+    .unwrap();
+    assert!(refused(d)["message"]
+        .as_str()
+        .unwrap()
+        .contains("open b8 P: this does not match Red's commitment to b8"));
+}
+
+#[test]
+fn identities_swapped_between_two_slots_do_not_match_their_commitments() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fixture(d, "game-won-base-audited");
+    let text = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    // Red's audit (turn 10) opens a8 as S and b8 as P; exchange the two
+    // openings (value and salt) between the slots.
+    let (a8, b8) = (opening(&text, "a8"), opening(&text, "b8"));
+    assert_eq!((a8.0.as_str(), b8.0.as_str()), ("S", "P"));
+    let swapped = reopen(&reopen(&text, "a8", &b8.0, &b8.1), "b8", &a8.0, &a8.1);
+    std::fs::write(d.join("game.pbem"), swapped).unwrap();
+    let e = refused(d);
+    assert_eq!(
+        (&e["kind"], &e["turn"], &e["side"]),
+        (&"record".into(), &10.into(), &"Red".into())
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("open a8 P: this does not match Red's commitment to a8"),
+        "{e}"
+    );
+    // Exchanging the values alone (each slot keeps its salt) is caught too.
+    let values = reopen(&reopen(&text, "a8", &b8.0, &a8.1), "b8", &a8.0, &b8.1);
+    std::fs::write(d.join("game.pbem"), values).unwrap();
+    assert!(refused(d)["message"]
+        .as_str()
+        .unwrap()
+        .contains("open a8 P: this does not match Red's commitment to a8"));
+}
+
+/// The commitment to `value` in `slot` for the holder of `key`, in the
+/// game of `record`.
+fn commitment(record: &str, key: &Path, slot: &str, value: &str) -> String {
+    use herald::games::playground_battles::PlaygroundBattles;
+    let source = herald::record::Source::new(record.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let referee = herald::referee::Referee::<PlaygroundBattles>::start(&parsed).unwrap();
+    let wallet = herald::wallet::Wallet::parse(&std::fs::read_to_string(key).unwrap()).unwrap();
+    hex::encode(herald::fairness::slot_commitment(
+        referee.header().game_id(),
+        wallet.side(),
+        slot,
+        &wallet.salt(slot),
+        value,
+    ))
+}
+
+/// Replace `side`'s commitment to `slot` on its set-up line by `digest`.
+fn recommit(text: &str, slot: &str, digest: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == format!("commit {slot}"))
+        .unwrap();
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    out[at + 1] = format!("    {digest}");
+    out.join("\n") + "\n"
+}
+
+#[test]
+fn a_commitment_edited_after_the_opponent_committed_fails_when_it_is_opened() {
+    let t = Table::new();
+    run(
+        &t.blue,
+        &[
+            "setup",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--army",
+            BLUE_ARMY,
+            "--throws",
+            BLUE_THROWS,
+        ],
+    );
+    mail(&t.blue, &t.red);
+    run(
+        &t.red,
+        &[
+            "setup",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--army",
+            RED_ARMY,
+            "--throws",
+            RED_THROWS,
+        ],
+    );
+    // On its way back to Blue, Blue's commitment to its third throw (P,
+    // the one that decides who starts) is replaced by one to S.
+    let sent = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    let forged = commitment(&sent, &t.blue.join("my.key"), "t3", "S");
+    let received = recommit(&sent, "t3", &forged);
+    assert_ne!(received, sent);
+    std::fs::write(t.blue.join("game.pbem"), &received).unwrap();
+    // The referee cannot see it yet: a commitment is only a hash.
+    let s = status(&t.blue);
+    assert_eq!(
+        (&s["phase"], strings(&s["due"])),
+        (&"setup".into(), vec!["Blue".to_owned()])
+    );
+    // Blue's honest opening, from its key file, does not match it: setup
+    // refuses and writes nothing.
+    let out = herald(&t.blue)
+        .args(["setup", "game.pbem", "--key", "my.key", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["kind"], "record");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("open t3 P: this does not match Blue's commitment to t3"),
+        "{v}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.blue.join("game.pbem")).unwrap(),
+        received
+    );
+}
+
+#[test]
+fn a_commitment_rewritten_with_its_owners_key_shows_only_when_the_copies_are_compared() {
+    // Spec 3.1: a reveal shows who wrote a line, not what it said, so an
+    // edit "shows when the copies are compared". Blue's a1 Rock is attacked
+    // by Red's Paper (fixture game-attack-waits-for-the-defenders-opening);
+    // before answering, Blue rewrites its own set-up commitment to a1 (and
+    // its key file) to Scissors, and opens that.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fixture(d, "game-attack-waits-for-the-defenders-opening");
+    let reds_copy = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    let forged = commitment(&reds_copy, &d.join("blue.key"), "a1", "S");
+    std::fs::write(d.join("game.pbem"), recommit(&reds_copy, "a1", &forged)).unwrap();
+    let key = std::fs::read_to_string(d.join("blue.key")).unwrap();
+    assert!(key.contains("hidden: a1 R"));
+    std::fs::write(
+        d.join("blue.key"),
+        key.replace("hidden: a1 R", "hidden: a1 S"),
+    )
+    .unwrap();
+    let legal = json(
+        d,
+        &[
+            "legal",
+            "game.pbem",
+            "--key",
+            "blue.key",
+            "--format",
+            "json",
+        ],
+    );
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run(d, &["move", "game.pbem", &action, "--key", "blue.key"]);
+    // check finds nothing wrong: the Scissors beat the Paper.
+    let s = status(d);
+    assert_eq!(s["ok"], true);
+    assert!(s["position"].as_str().unwrap().contains("baS"), "{s}");
+    // Red's own copy of the set-up line differs from the one it receives,
+    // in that commitment alone.
+    let received = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    let differ: Vec<(&str, &str)> = reds_copy
+        .lines()
+        .zip(received.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(differ.len(), 1, "{differ:?}");
+    assert_eq!(differ[0].1.trim(), forged);
+}
