@@ -9,6 +9,8 @@
 //! side: Blue         # its side
 //! result: Blue       # * | a side | draw (valid records)
 //! turns: 12          # number of turns (valid records)
+//! phase: audit       # setup | play | audit | over (valid records)
+//! provisional: Blue  # the result while the audit is due, else null
 //! position: 2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *
 //!                    # final position (valid records; no comment on its line)
 //! message: c2 holds a Wall    # a part of the message
@@ -88,7 +90,9 @@ fn every_fixture_gets_its_expected_verdict() {
             let got = match key.as_str() {
                 "exit" => code.to_string(),
                 "kind" | "turn" | "side" | "message" => as_text(&json["error"][&key]),
-                "result" | "turns" | "to_move" | "position" => as_text(&json[&key]),
+                "result" | "turns" | "to_move" | "position" | "phase" | "provisional" => {
+                    as_text(&json[&key])
+                }
                 other => panic!("{}: unknown expectation `{other}`", path.display()),
             };
             let ok = if key == "message" {
