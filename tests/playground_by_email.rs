@@ -1000,7 +1000,7 @@ fn recommit(text: &str, slot: &str, digest: &str) -> String {
 }
 
 #[test]
-fn a_commitment_edited_after_the_opponent_committed_fails_when_it_is_opened() {
+fn a_commitment_edited_after_the_opponent_committed_breaks_the_opponents_seal() {
     let t = Table::new();
     run(
         &t.blue,
@@ -1036,16 +1036,11 @@ fn a_commitment_edited_after_the_opponent_committed_fails_when_it_is_opened() {
     let received = recommit(&sent, "t3", &forged);
     assert_ne!(received, sent);
     std::fs::write(t.blue.join("game.pbem"), &received).unwrap();
-    // The referee cannot see it yet: a commitment is only a hash.
-    let s = status(&t.blue);
-    assert_eq!(
-        (&s["phase"], strings(&s["due"])),
-        (&"setup".into(), vec!["Blue".to_owned()])
-    );
-    // Blue's honest opening, from its key file, does not match it: setup
-    // refuses and writes nothing.
+    // Blue signed its set-up line, commitments included, and Red signed
+    // its own over the record before it (spec 3.8): the edit breaks Blue's
+    // seal, and check names that line at once.
     let out = herald(&t.blue)
-        .args(["setup", "game.pbem", "--key", "my.key", "--format", "json"])
+        .args(["check", "game.pbem", "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -1055,9 +1050,15 @@ fn a_commitment_edited_after_the_opponent_committed_fails_when_it_is_opened() {
         v["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("open t3 P: this does not match Blue's commitment to t3"),
+            .contains("Blue's signature does not match this line here: the line, or a line before it, was altered"),
         "{v}"
     );
+    // Blue's next set-up step refuses the record and writes nothing.
+    let out = herald(&t.blue)
+        .args(["setup", "game.pbem", "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         std::fs::read_to_string(t.blue.join("game.pbem")).unwrap(),
         received

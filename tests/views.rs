@@ -216,3 +216,23 @@ fn during_the_set_up_legal_and_move_name_the_set_up_step_due() {
     assert!(String::from_utf8_lossy(&out.stderr).contains(note));
     assert_eq!(std::fs::read(d.join("g.pbem")).unwrap(), before);
 }
+
+#[test]
+fn after_a_claimed_forfeit_the_forfeiting_side_still_writes_its_audit() {
+    let dir = game();
+    let d = dir.path();
+    // Blue, to move, stops answering: Red claims the forfeit.
+    run(d, &["move", "g.pbem", "--forfeit", "--key", "red.key"]);
+    let check = json(d, &["check", "g.pbem", "--format", "json"]);
+    assert_eq!(check["phase"], "audit");
+    assert_eq!(check["provisional"], "Red");
+    // The forfeit line carries no reveal of Blue's: Blue's audit takes
+    // the next link of its chain, and checks clean.
+    run(d, &["move", "g.pbem", "audit", "--key", "blue.key"]);
+    run(d, &["move", "g.pbem", "audit", "--key", "red.key"]);
+    let check = json(d, &["check", "g.pbem", "--format", "json"]);
+    assert_eq!(
+        (check["phase"].as_str(), check["result"].as_str()),
+        (Some("over"), Some("Red"))
+    );
+}

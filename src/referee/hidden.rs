@@ -167,6 +167,18 @@ impl Hidden {
         }
     }
 
+    /// Side `index`'s values, when every one is open and its audit is not
+    /// made yet.
+    pub(super) fn opened_unaudited(&self, index: usize) -> Option<Vec<(&'static str, String)>> {
+        if self.audited[index].is_some() || self.slots[index].is_empty() {
+            return None;
+        }
+        self.slots[index]
+            .iter()
+            .map(|s| s.opened.clone().map(|v| (s.name, v)))
+            .collect()
+    }
+
     /// Record side `index`'s audit: passed, or failed (or refused) and why.
     pub(super) fn audited(&mut self, index: usize, verdict: Result<(), String>) {
         self.audited[index] = Some(verdict);
@@ -273,7 +285,7 @@ impl<G: Game> Referee<G> {
             return Err(at.record(
                 place,
                 format!(
-                    "open {slot} {value}: this does not match {}'s commitment to {slot}: the value or its salt was altered",
+                    "open {slot} {value}: this does not match {}'s commitment to {slot}: the opening (value or salt) or the commitment was altered",
                     at.side
                 ),
             ));

@@ -368,7 +368,7 @@ fn an_opening_that_does_not_match_its_commitment_is_refused() {
     assert_eq!((err.turn, err.side.as_deref()), (Some(1), Some("A")));
     assert_eq!(
         err.message,
-        "open x 9: this does not match A's commitment to x: the value or its salt was altered"
+        "open x 9: this does not match A's commitment to x: the opening (value or salt) or the commitment was altered"
     );
 }
 

@@ -43,7 +43,9 @@ impl Ledger {
         self.latest[index]
     }
 
-    /// How many lines side `index` has written.
+    /// How many lines side `index` has written: for a committed side, the
+    /// lines that carried its reveal (a forfeit claimed for it carries
+    /// none), so the next reveal is link `lines + 1` of its chain.
     pub(super) fn lines(&self, index: usize) -> u32 {
         self.lines[index]
     }
@@ -79,10 +81,14 @@ impl Ledger {
 
     /// Record a line of side `index` with its reveal.
     pub(super) fn record(&mut self, index: usize, reveal: Option<Hash>) {
-        if let Some(r) = reveal {
-            self.latest[index] = Some(r);
+        match reveal {
+            Some(r) => {
+                self.latest[index] = Some(r);
+                self.lines[index] += 1;
+            }
+            None if self.latest[index].is_none() => self.lines[index] += 1,
+            None => {}
         }
-        self.lines[index] += 1;
     }
 
     /// The latest values of every side but `index`, in turn order (`None`

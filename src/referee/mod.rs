@@ -837,7 +837,24 @@ impl<G: Game> Referee<G> {
         // was settled at its start).
         self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
         self.chance.extend(played.chance.iter().cloned());
+        if self.hidden.any() && G::outcome(&self.state).is_over() {
+            self.audit_opened_sides();
+        }
         played
+    }
+
+    /// Once the rules ended the game, audit every side whose hidden values
+    /// are all open already (spec section 3.7): it writes no closing line,
+    /// but its values must obey the set-up rules all the same.
+    fn audit_opened_sides(&mut self) {
+        for (i, &side) in self.header.sides().iter().enumerate() {
+            if let Some(values) = self.hidden.opened_unaudited(i) {
+                let values: Vec<(&str, &str)> =
+                    values.iter().map(|(s, v)| (*s, v.as_str())).collect();
+                let verdict = G::audit(&self.state, side, &values).map_err(|e| e.reason);
+                self.hidden.audited(i, verdict);
+            }
+        }
     }
 
     /// The position at the start of the next turn, for a mover whose line

@@ -93,8 +93,8 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         "Red" => RED,
         _ => return Err(side.whole("the side to move is Blue or Red")),
     };
-    read_battle(&battle, &mut state)?;
     read_result(&result, &mut state)?;
+    read_battle(&battle, &mut state)?;
     check_pairs(&board, &state)?;
     Ok(state)
 }
@@ -252,10 +252,20 @@ fn read_battle(field: &PositionField<'_>, state: &mut State) -> Result<(), Posit
             side_name(opponent(state.to_move))
         )));
     }
-    if state.public_kind(attacker).is_none() || state.public_kind(defender).is_some() {
-        return Err(field.whole(format!(
-            "between turns a battle waits only for the defender's identity: the attacker on {sq} is opened, the defender is not"
-        )));
+    // While the game goes on, a battle waits between turns only for the
+    // defender's identity; once it has ended (a resignation or a forfeit
+    // before the battle was decided), the audit may have opened both.
+    if !state.outcome.is_over() {
+        if state.public_kind(attacker).is_none() {
+            return Err(field.whole(format!(
+                "the attacker on {sq} is not opened: it opens on its own line, so between turns a battle waits only for the defender"
+            )));
+        }
+        if state.public_kind(defender).is_some() {
+            return Err(field.whole(format!(
+                "the defender on {sq} is opened: the battle would have been decided then"
+            )));
+        }
     }
     state.battle = Some(Battle {
         at: sq,

@@ -336,10 +336,12 @@ fn rescue(s: &mut State, e: Entry, kind: Kind, locked: Kind) -> Result<(), Illeg
         );
     };
     let stays = if leaves == e.piece { freed } else { e.piece };
+    // Checked while the stalemate still stands: its square is no empty
+    // back-row square, even when it lies on the rescuer's back row.
+    check_sent(s, me, choice.to)?;
     s.lift(enemy);
     s.lift(freed);
     s.lift(e.piece);
-    check_sent(s, me, choice.to)?;
     s.put(stays, e.at);
     match choice.to {
         Some(to) => s.put(leaves, to),

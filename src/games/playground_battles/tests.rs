@@ -843,6 +843,16 @@ fn positions_round_trip_and_bad_ones_say_why() {
         "{}",
         err.reason
     );
+    // Once the game has ended (here a resignation) the audit may have
+    // opened both pieces of a battle that was never decided.
+    let ended = "rarb8/10/10/10/10/10/2(bdPrcP)7/ba9 Blue c2 Red:resignation";
+    let s = G::parse_position(ended).unwrap();
+    assert_eq!(crate::game::position_text::<G>(&s), ended);
+    let err = G::parse_position("rarb8/10/10/10/10/10/2(bdPrcP)7/ba9 Blue c2 *").unwrap_err();
+    assert_eq!(
+        err.reason,
+        "the defender on c2 is opened: the battle would have been decided then"
+    );
     let good = "rarb8/10/10/3(rdRbcR)6/10/2(bdrcP)7/10/ba9 Blue c3 *";
     let s = G::parse_position(good).unwrap();
     assert_eq!(crate::game::position_text::<G>(&s), good);
