@@ -478,7 +478,7 @@ impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, |_, _| {})?;
         let result = result_text::<G>(referee.outcome());
-        let summary = G::summary(referee.state());
+        let summary = referee.summary();
         match self.0 {
             Format::Json => print_json(&JsonCheck {
                 schema: SCHEMA_VERSION,

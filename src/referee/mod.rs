@@ -192,6 +192,22 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// One line on how the game stands: the engine's summary, and where
+    /// the audit overturned the result the board gave, that first
+    /// (`Red won after the audit (on the board: Blue won: ...)`).
+    pub fn summary(&self) -> String {
+        let board = G::summary(&self.state);
+        let outcome = self.outcome();
+        if !outcome.is_over() || outcome == G::outcome(&self.state) {
+            return board;
+        }
+        let verdict = match outcome.winners::<G>() {
+            Some(w) => format!("{w} won after the audit"),
+            None => "a draw after the audit".into(),
+        };
+        format!("{verdict} (on the board: {board})")
+    }
+
     /// The result the rules gave, while the audit may still change it
     /// (spec section 3.7); `None` outside the audit.
     pub fn provisional(&self) -> Option<Outcome> {
