@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::args::{Command, Format};
-use super::files::{self, origin};
+use super::files;
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{self, action_text, DiagramStyle, Game, Phase};
@@ -242,9 +242,19 @@ pub(super) fn with_record<C: RecordCommand>(
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
+    with_record_in(path, None, format, command)
+}
+
+/// [`with_record`] on the record of message `message` of a mailbox, or
+/// the newest record in the input when it is `None`.
+pub(super) fn with_record_in<C: RecordCommand>(
+    path: &Path,
+    message: Option<usize>,
+    format: Format,
+    command: C,
+) -> Result<Exit, Failure> {
     let result = (|| {
-        let source = files::load(path)?;
-        let origin = origin(path);
+        let (source, origin) = files::load(path, message)?;
         let record = record::parse(&source)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
         let ctx = Ctx {
@@ -1136,6 +1146,7 @@ fn only_actions<'t>(
 /// Write `line` after the record's last line (quoted as it is), and the
 /// `result` into its Result tag when the game ended; atomically.
 pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
+    super::mail::refuse_message(ctx)?;
     let mut text = ctx.source.original().to_owned();
     match ctx.record.turns.last() {
         Some(last) => insert_lines(ctx.source, &mut text, last.lines_end, line, false),
@@ -1244,6 +1255,7 @@ impl RecordCommand for Move {
 /// Write `tag_line` into the record's header after the last tag before
 /// Result (Result stays last), atomically.
 fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
+    super::mail::refuse_message(ctx)?;
     let mut text = ctx.source.original().to_owned();
     let anchor = ctx
         .record
