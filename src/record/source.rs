@@ -464,11 +464,11 @@ impl Source {
         match map.marks.cmp(&self.header_marks) {
             std::cmp::Ordering::Equal => None,
             std::cmp::Ordering::Greater => Some(format!(
-                "this line is quoted {} deeper than the record's header: a mail client's quoting, read as part of the record",
+                "this line is quoted {} deeper than the record: it may come from an older message quoted in this one (a mail client's quoting, not a change to the game)",
                 levels(map.marks - self.header_marks)
             )),
             std::cmp::Ordering::Less => Some(format!(
-                "this line is quoted {} less than the record's header: typed under the quoted record or re-wrapped by a mail client, read as part of the record",
+                "this line is quoted {} less than the record: typed under the quoted record or re-wrapped by a mail client, and read as part of it",
                 levels(self.header_marks - map.marks)
             )),
         }

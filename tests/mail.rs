@@ -1,0 +1,272 @@
+//! Records read out of email as mail clients really send it: a test per
+//! quoting rule of notation-spec.md section 2, each through the real
+//! binary, named after the rule and asserting the verdict and its reason.
+//! The corpus of whole messages is in `fixtures/mail/` (tests/fixtures.rs).
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn herald() -> Command {
+    Command::cargo_bin("herald").unwrap()
+}
+
+/// The bundled sample game (with Commit tags and reveals) cut after `n`
+/// turns, its comments left out, its result `*` while it runs.
+fn record(n: usize) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/castle-danger.pbem");
+    let text = std::fs::read_to_string(path).unwrap();
+    let (head, log) = text.split_once("\n\n").unwrap();
+    let head = if n < 5 {
+        head.replace("[Result \"Blue\"]", "[Result \"*\"]")
+    } else {
+        head.to_owned()
+    };
+    let mut out = format!("{head}\n\n");
+    let mut turns = 0;
+    for line in log.lines() {
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            turns += 1;
+        }
+        if turns > n || turns == 0 || line.trim_start().starts_with('{') {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Every line of `text` quoted with `prefix`.
+fn quoted(text: &str, prefix: &str) -> String {
+    text.lines()
+        .map(|l| format!("{prefix}{l}").trim_end().to_owned() + "\n")
+        .collect()
+}
+
+/// `herald check --format json -` on `input`: exit code and JSON.
+fn check(input: impl Into<Vec<u8>>) -> (i32, Value) {
+    let output = herald()
+        .args(["check", "--format", "json", "-"])
+        .write_stdin(input.into())
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap_or(-1), json)
+}
+
+/// The input reads as a valid game of `turns` turns.
+fn reads_as(input: impl Into<Vec<u8>>, turns: u64) {
+    let (code, json) = check(input);
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(json["turns"], turns, "{json:#}");
+}
+
+/// The message of the error the input gets.
+fn error_of(input: impl Into<Vec<u8>>) -> Value {
+    let (code, json) = check(input);
+    assert_eq!(code, 1, "{json:#}");
+    json["error"].clone()
+}
+
+#[test]
+fn mixed_quote_depths_within_one_record_are_one_record() {
+    // Turn 2 came out one level deeper than the rest, right under turn 1.
+    let r = record(3);
+    let (head, log) = r.split_once("\n\n").unwrap();
+    let mut text = quoted(head, "> ") + ">\n";
+    for line in log.lines() {
+        let depth = if line.contains("2. Red") || line.contains("2e2dbabf") {
+            ">> "
+        } else {
+            "> "
+        };
+        text.push_str(&format!("{depth}{line}\n"));
+    }
+    reads_as(format!("Ann wrote:\n{text}\nYour move.\n"), 3);
+}
+
+#[test]
+fn a_header_quoted_deeper_than_the_turns_is_read_with_them() {
+    // The header and turn 1 from two messages back, turn 2 added under
+    // them in the last one: the header is one level deeper.
+    let r = record(2);
+    let (head, log) = r.split_once("\n\n").unwrap();
+    let (one, two) = log.split_at(log.find("2. Red").unwrap());
+    let text = format!(
+        "Bob wrote:\n{}>>\n{}{}\nThanks!\n",
+        quoted(head, ">> "),
+        quoted(one, ">> "),
+        quoted(two, "> ")
+    );
+    reads_as(text, 2);
+}
+
+#[test]
+fn turns_added_unquoted_under_a_quoted_record_are_part_of_it() {
+    let r = record(3);
+    let (before, turn3) = r.split_at(r.find("3. Blue").unwrap());
+    let text = format!(
+        "On Friday Bob wrote:\n{}\n{turn3}\nYour move!\n",
+        quoted(before, "> ")
+    );
+    reads_as(text, 3);
+}
+
+#[test]
+fn outlooks_unquoted_original_message_ends_the_record_above_it() {
+    // No blank line between the new record and Outlook's separator.
+    let text = format!(
+        "{}-----Original Message-----\nFrom: Ann <ann@example.org>\nSent: Friday\nSubject: game\n\n{}",
+        record(3),
+        record(2)
+    );
+    reads_as(text, 3);
+}
+
+#[test]
+fn top_posting_reads_the_new_record_above_the_quoted_old_one() {
+    let text = format!(
+        "My move:\n\n{}\nOn Friday Ann wrote:\n{}",
+        record(4),
+        quoted(&record(3), "> ")
+    );
+    reads_as(text, 4);
+}
+
+#[test]
+fn bottom_posting_reads_the_new_record_below_the_quoted_old_one() {
+    let text = format!(
+        "On Friday Ann wrote:\n{}\nMy move:\n\n{}-- \nBob\n",
+        quoted(&record(3), "> "),
+        record(4)
+    );
+    reads_as(text, 4);
+}
+
+#[test]
+fn a_reveal_rewrapped_at_72_columns_reads_whatever_its_first_digit() {
+    // Quoted twice, the reveal lines are 79 columns: a client re-wraps
+    // them at 72, keeping the quote marks on the rest or losing them.
+    let r = quoted(&record(3), "> > ");
+    for lost_marks in [false, true] {
+        let mut text = String::new();
+        for line in r.lines() {
+            if line.len() > 72 && line.contains("reveal") {
+                let (a, b) = line.split_at(72);
+                let rest = if lost_marks { "" } else { "> > " };
+                text.push_str(&format!("{a}\n{rest}{b}\n"));
+            } else {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        reads_as(format!("Ann wrote:\n{text}\n"), 3);
+    }
+    // Broken at every place in the value (the rest starting with a digit
+    // or a letter), and between the word and the value.
+    let r = record(2);
+    let reveal = "d3fb856116ea19bbfbe695ee4825e9bea7ef6102ca007feb60a81350a2e50b97";
+    for k in 0..64 {
+        let text = r.replace(
+            &format!("reveal {reveal}"),
+            &format!("reveal {}\n{}", &reveal[..k], &reveal[k..]),
+        );
+        reads_as(quoted(&text, "> "), 2);
+    }
+}
+
+#[test]
+fn a_commit_tag_rewrapped_at_its_space_reads_with_or_without_quote_marks() {
+    let r = quoted(&record(1), "> ");
+    for rest in ["> ", ""] {
+        let text = r
+            .replace("> [BlueCommit \"", &format!("> [BlueCommit\n{rest}\""))
+            .replace("> [RedCommit \"", &format!("> [RedCommit\n{rest}\""));
+        reads_as(text, 1);
+    }
+}
+
+#[test]
+fn no_break_spaces_read_as_spaces() {
+    // HTML mail turns indentation and the space after `>` into U+00A0.
+    let text =
+        quoted(&record(2), ">\u{a0}").replace("    reveal", "\u{a0}\u{a0}\u{a0}\u{a0}reveal");
+    reads_as(text, 2);
+}
+
+#[test]
+fn curly_quotes_in_header_tags_read_as_straight_quotes() {
+    let r = record(2).replace("[Result \"*\"]", "[Result \u{201c}*\u{201d}]");
+    let r = r.replace(
+        "[Blue \"ann@example.org\"]",
+        "[Blue \u{201c}ann@example.org\u{201d}]",
+    );
+    reads_as(r, 2);
+}
+
+#[test]
+fn two_records_that_disagree_are_an_error_naming_both() {
+    let changed = record(3).replace("3. Blue: Cd3*d7, Kc1-b1", "3. Blue: Cd3*d7, Kc1-c2");
+    let text = format!(
+        "{changed}\nOn Friday Ann wrote:\n{}",
+        quoted(&record(3), "> ")
+    );
+    let error = error_of(text);
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("two records of the game here disagree"),
+        "{message}"
+    );
+    assert!(message.contains("Kc1-c2") && message.contains("Kc1-b1"));
+    assert!(!message.contains("altered"), "{message}");
+}
+
+#[test]
+fn a_line_quoted_deeper_than_the_record_is_named_as_quoting_when_at_fault() {
+    // Red's reveal, one level deeper, has lost a digit to the quoting.
+    let r = record(2);
+    let reveal = "2e2dbabf8f91090eecad9f2efa19050295ffc480302f7d076d3fa4451a10d081";
+    let text: String = r
+        .lines()
+        .map(|l| match l.contains(reveal) {
+            true => format!(">> {}\n", l.replace(reveal, &reveal[1..])),
+            false => format!("> {l}\n"),
+        })
+        .collect();
+    let error = error_of(text);
+    let note = error["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("this line is quoted one level deeper than the record"),
+        "{error:#}"
+    );
+    assert_eq!(error["line"], 11);
+}
+
+#[test]
+fn a_stray_latin1_byte_outside_the_record_is_no_reason_to_refuse() {
+    let mut message = b"From: bob@example.org\nTo: ann@example.org\nSubject: game\n\
+        Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
+        .to_vec();
+    message.extend(record(2).as_bytes());
+    message.extend(b"\n-- \nBob M\xfcller\n");
+    reads_as(message, 2);
+}
+
+#[test]
+fn positions_in_a_message_as_given_count_its_header_lines() {
+    let message = format!(
+        "From: bob@example.org\nTo: ann@example.org\nSubject: game\n\n{}",
+        record(2).replace("Bd8+d7", "Bd8+d1")
+    );
+    let error = error_of(message);
+    // Six tags, a blank line, turn 1 and its reveal: turn 2 is line 10 of
+    // the body, line 14 of the message.
+    assert_eq!(error["line"], 14, "{error:#}");
+    assert_eq!(error["turn"], 2);
+}
