@@ -270,3 +270,80 @@ fn positions_in_a_message_as_given_count_its_header_lines() {
     assert_eq!(error["line"], 14, "{error:#}");
     assert_eq!(error["turn"], 2);
 }
+
+// ---------------------------------------------------------------- mailboxes
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mail")
+        .join(name)
+}
+
+fn json_of(args: &[&str], path: &std::path::Path) -> (i32, Value) {
+    let output = herald()
+        .args(args)
+        .args(["--format", "json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&output.stdout).unwrap();
+    (output.status.code().unwrap_or(-1), json)
+}
+
+#[test]
+fn a_mailbox_gives_the_newest_record_or_the_message_named() {
+    let mbox = fixture("thread-whole-game.mbox");
+    let (code, json) = json_of(&["check"], &mbox);
+    assert_eq!((code, json["turns"].clone()), (0, 5.into()));
+    let (code, json) = json_of(&["check", "--message", "3"], &mbox);
+    assert_eq!((code, json["turns"].clone()), (0, 2.into()));
+    let (code, json) = json_of(&["show", "--message", "2"], &mbox);
+    assert_eq!((code, json["turn"].clone()), (0, 1.into()));
+    let (code, json) = json_of(&["check", "--message", "9"], &mbox);
+    assert_eq!(code, 1);
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("there is no message 9: messages are numbered 1 to 6"));
+}
+
+#[test]
+fn a_maildir_folder_is_read_as_a_mailbox() {
+    let mbox = std::fs::read(fixture("thread-whole-game.mbox")).unwrap();
+    let dir = tempfile::TempDir::new().unwrap();
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+    }
+    // Split at the `From ` lines; Maildir names start with the time.
+    let text = String::from_utf8(mbox).unwrap();
+    for (k, message) in text.split("\nFrom ").enumerate() {
+        let body = message.split_once('\n').unwrap().1;
+        let sub = if k < 4 { "cur" } else { "new" };
+        let name = format!("17638{k}0000.M{k}P1.host:2,S");
+        std::fs::write(dir.path().join(sub).join(name), body).unwrap();
+    }
+    let (code, json) = json_of(&["check"], dir.path());
+    assert_eq!((code, json["turns"].clone()), (0, 5.into()), "{json:#}");
+    let (code, json) = json_of(&["check", "--message", "2"], dir.path());
+    assert_eq!((code, json["turns"].clone()), (0, 1.into()), "{json:#}");
+}
+
+#[test]
+fn check_all_lists_every_record_found_with_its_verdict() {
+    let (code, json) = json_of(&["check", "--all"], &fixture("thread-whole-game.mbox"));
+    assert_eq!(code, 0);
+    let records = json["records"].as_array().unwrap();
+    // Each message quotes all the ones before it.
+    assert_eq!(records.len(), 21);
+    assert!(records.iter().all(|r| r["ok"] == true));
+    let newest = json["newest"].as_u64().unwrap() as usize;
+    assert_eq!(records[newest - 1]["message"], 6);
+    assert_eq!(records[newest - 1]["turns"], 5);
+
+    let (code, json) = json_of(&["check", "--all"], &fixture("disagreeing-records.eml"));
+    assert_eq!(code, 1);
+    assert_eq!(json["records"][0]["error"]["kind"], "illegal");
+    assert_eq!(json["records"][1]["ok"], true);
+    assert_eq!(json["newest"], Value::Null);
+    assert!(json["newest_error"].as_str().unwrap().contains("disagree"));
+}

@@ -57,9 +57,15 @@ pub enum Format {
 #[derive(Args, Debug, Clone)]
 pub struct Input {
     /// The game record: a file, or - to read standard input (an email or a
-    /// pasted record is fine: quoting and text around it are skipped).
+    /// pasted record is fine: quoting and text around it are skipped; a raw
+    /// message, an mbox file or a Maildir folder too).
     #[arg(value_name = "RECORD")]
     pub record: PathBuf,
+    /// In a mailbox (an mbox file or a Maildir folder) or a message
+    /// holding several records, read the record of message N (from 1)
+    /// rather than the newest record of the game.
+    #[arg(long, value_name = "N")]
+    pub message: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -163,11 +169,18 @@ Examples:
 Examples:
   herald check game.pbem
   herald check - < email.txt
+  herald check reply.eml                (a raw email message)
+  herald check ~/Mail/games.mbox        (the newest record of the thread)
+  herald check ~/Maildir/.games --all   (every record found, each checked)
   herald check game.pbem --format json")]
     Check {
         /// The record and the output format.
         #[command(flatten)]
         input: Input,
+        /// List every record found in the input (a message, an mbox file,
+        /// a Maildir folder) with its verdict.
+        #[arg(long)]
+        all: bool,
     },
     /// Draw the position after a turn.
     #[command(after_help = "\

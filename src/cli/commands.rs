@@ -66,14 +66,21 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Check { input } => with_record(&input.record, input.format, Check(input.format)),
+        Command::Check { input, all: true } => super::mail::check_all(&input),
+        Command::Check { input, all: false } => with_record_in(
+            &input.record,
+            input.message,
+            input.format,
+            Check(input.format),
+        ),
         Command::Show {
             input,
             turn,
             key,
             unicode,
-        } => with_record(
+        } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Show {
                 format: input.format,
@@ -86,8 +93,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             input,
             key,
             unicode,
-        } => with_record(
+        } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Replay {
                 format: input.format,
@@ -103,8 +111,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     ));
                 }
             }
-            with_record(
+            with_record_in(
                 &input.record,
+                input.message,
                 input.format,
                 Annotate {
                     format: input.format,
@@ -112,16 +121,18 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Legal { input, key } => with_record(
+        Command::Legal { input, key } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Legal {
                 format: input.format,
                 key,
             },
         ),
-        Command::Fate { input, key } => with_record(
+        Command::Fate { input, key } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Fate {
                 format: input.format,
