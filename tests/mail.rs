@@ -347,3 +347,180 @@ fn check_all_lists_every_record_found_with_its_verdict() {
     assert_eq!(json["newest"], Value::Null);
     assert!(json["newest_error"].as_str().unwrap().contains("disagree"));
 }
+
+// ---------------------------------------------------------------- writing
+
+fn run(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let output = herald().current_dir(dir).args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "herald {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn header_of<'a>(message: &'a str, name: &str) -> Option<&'a str> {
+    let head = message.split("\n\n").next().unwrap();
+    head.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+}
+
+#[test]
+fn a_game_played_through_eml_files_threads_its_replies() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=Bob <bob@example.org>",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    run(
+        d,
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
+    );
+    run(
+        d,
+        &["keygen", "--side", "Red", "game.pbem", "-o", "red.key"],
+    );
+    // Ann plays from her record file and writes the message to Bob.
+    run(
+        d,
+        &[
+            "move",
+            "game.pbem",
+            "+C, Cd1-d2-d3",
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "t1.eml",
+        ],
+    );
+    // Bob answers the message itself; Ann answers Bob's.
+    run(
+        d,
+        &[
+            "move",
+            "t1.eml",
+            "+B, Bd9-d8, Bd8+d7",
+            "--key",
+            "red.key",
+            "--reply",
+            "-o",
+            "t2.eml",
+        ],
+    );
+    run(
+        d,
+        &[
+            "move",
+            "t2.eml",
+            "Cd3*d7, Kc1-b1",
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "t3.eml",
+        ],
+    );
+    let read = |name: &str| std::fs::read_to_string(d.join(name)).unwrap();
+    let (t1, t2, t3) = (read("t1.eml"), read("t2.eml"), read("t3.eml"));
+    assert_eq!(header_of(&t1, "From"), Some("ann@example.org"));
+    assert_eq!(header_of(&t1, "To"), Some("Bob <bob@example.org>"));
+    assert_eq!(
+        header_of(&t1, "Subject"),
+        Some("Castle Danger: turn 1 (Blue) played, Red to move")
+    );
+    assert_eq!(header_of(&t2, "To"), Some("ann@example.org"));
+    assert_eq!(header_of(&t2, "In-Reply-To"), header_of(&t1, "Message-ID"));
+    // References is folded over lines in a long thread.
+    let refs = t3
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .split("References:")
+        .nth(1)
+        .unwrap();
+    assert!(refs.contains(header_of(&t1, "Message-ID").unwrap()));
+    assert!(refs.contains(header_of(&t2, "Message-ID").unwrap()));
+    for message in [&t1, &t2, &t3] {
+        assert!(
+            message.lines().all(|l| l.chars().count() <= 78),
+            "{message}"
+        );
+        assert!(message.contains("to move"), "{message}");
+    }
+    // Each message reads as the game so far; the messages answered and
+    // Bob's copy were left alone.
+    let (code, json) = json_of(&["check"], &d.join("t3.eml"));
+    assert_eq!((code, json["turns"].clone()), (0, 3.into()), "{json:#}");
+    assert_eq!(read("t1.eml"), t1);
+    let (_, json) = json_of(&["check"], &d.join("game.pbem"));
+    assert_eq!(json["turns"], 1);
+}
+
+#[test]
+fn a_reply_lists_the_next_player_as_to_and_the_others_as_cc() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=h@x.org",
+            "--side",
+            "Elf=e@x.org",
+            "--side",
+            "Goblin=g@x.org",
+            "-o",
+            "dale.pbem",
+        ],
+    );
+    run(d, &["move", "dale.pbem", "R@A1", "--reply", "-o", "t1.eml"]);
+    let t1 = std::fs::read_to_string(d.join("t1.eml")).unwrap();
+    assert_eq!(header_of(&t1, "From"), Some("h@x.org"));
+    assert_eq!(header_of(&t1, "To"), Some("e@x.org"));
+    assert_eq!(header_of(&t1, "Cc"), Some("g@x.org"));
+}
+
+#[test]
+fn writers_never_rewrite_a_message_nor_overwrite_a_file() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    let message = fixture("gmail-qp-soft-breaks.eml");
+    std::fs::copy(&message, d.join("in.eml")).unwrap();
+    let before = std::fs::read(d.join("in.eml")).unwrap();
+    let output = herald()
+        .current_dir(d)
+        .args(["move", "in.eml", "+W"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is an email message"));
+    assert_eq!(std::fs::read(d.join("in.eml")).unwrap(), before);
+    // extract writes a clean record, and never over a file.
+    run(d, &["extract", "in.eml", "-o", "game.pbem"]);
+    let record = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    assert!(record.starts_with("[Game \"castle-danger\"]\n"));
+    assert!(!record.contains('>') && !record.contains("=\n"));
+    let (code, json) = json_of(&["check"], &d.join("game.pbem"));
+    assert_eq!((code, json["turns"].clone()), (0, 3.into()));
+    let output = herald()
+        .current_dir(d)
+        .args(["extract", "in.eml", "-o", "game.pbem"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("exists already"));
+}

@@ -104,7 +104,8 @@ Examples:
   herald move game.pbem \"Cd3*d7\" --key blue.key --expect-turn 12
   echo \"Kc9-b9\" | herald move game.pbem - --dry-run
   herald move pg.pbem \"c8-c7-c6\" --key red.key     (openings the rules call for are added)
-  herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)")]
+  herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)
+  herald move bob.eml \"Kc1-b1\" --key blue.key --reply -o ann.eml   (answer an email)")]
     Move {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -129,6 +130,16 @@ Examples:
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Write the next email message too (-o FILE): the whole record
+        /// with your turn, the diagram and whose turn it is, To the next
+        /// player and Cc the others, threaded as a reply when RECORD is a
+        /// message, ready for `sendmail -t`. A message given as RECORD is
+        /// left as it is; a record file is updated as usual.
+        #[arg(long, requires = "output")]
+        reply: bool,
+        /// Where --reply writes the message (a new file: never overwrites).
+        #[arg(short, long, value_name = "FILE", requires = "reply")]
+        output: Option<PathBuf>,
     },
     /// Do your next set-up step in a game with hidden values: commit to
     /// your choices, or open what the rules open once all have committed.
@@ -265,6 +276,23 @@ Examples:
         /// reveal will settle or draw on it (nothing is written).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
+    },
+    /// Take the record out of an email message, a mailbox or any text, as
+    /// a clean record file (quoting, mail encoding and text around it
+    /// gone).
+    #[command(after_help = "\
+Examples:
+  herald extract reply.eml -o game.pbem
+  herald extract ~/Mail/games.mbox --message 4 -o game.pbem
+  herald extract - < message.txt")]
+    Extract {
+        /// The message (or mailbox, or text) and --message.
+        #[command(flatten)]
+        input: Input,
+        /// Write the record to this new file (refuses to overwrite);
+        /// default: print it.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Create a private key for one side and add its Commit tag.
     #[command(after_help = "\

@@ -45,6 +45,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             dry_run,
             expect_turn,
             format,
+            reply,
+            output,
         } => {
             require_file(
                 &record,
@@ -63,6 +65,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     expect_turn,
                     format,
+                    reply: output
+                        .filter(|_| reply)
+                        .map(|output| super::mail::Reply { output }),
                 },
             )
         }
@@ -138,6 +143,12 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 format: input.format,
                 key,
             },
+        ),
+        Command::Extract { input, output } => with_record_in(
+            &input.record,
+            input.message,
+            input.format,
+            super::mail::Extract { output },
         ),
         Command::Keygen {
             side,
@@ -1048,6 +1059,8 @@ struct Move {
     dry_run: bool,
     expect_turn: Option<u32>,
     format: Format,
+    /// `--reply -o FILE`: write the next email message too.
+    reply: Option<super::mail::Reply>,
 }
 
 #[derive(Serialize)]
@@ -1176,6 +1189,9 @@ pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Re
 
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        if self.reply.is_none() && !self.dry_run {
+            super::mail::refuse_message(ctx)?;
+        }
         let mut referee = replay_all::<G>(ctx, |_, _| {})?;
         let number = referee.next_turn();
         if let Some(expected) = self.expect_turn {
@@ -1232,7 +1248,13 @@ impl RecordCommand for Move {
         let written = !self.dry_run;
         if written {
             let result = outcome.is_over().then_some(result.as_str());
-            append_line(ctx, &line, result)?;
+            if let Some(reply) = &self.reply {
+                super::mail::write_reply(ctx, reply, &referee, side, &line, result)?;
+            }
+            // A message answered stays as it was received.
+            if self.reply.is_none() || !ctx.source.from_message() {
+                append_line(ctx, &line, result)?;
+            }
         }
         let summary = G::summary(referee.state());
         match self.format {
@@ -1250,7 +1272,9 @@ impl RecordCommand for Move {
             Format::Text => out(&format!(
                 "{line}{summary}\n{}{}",
                 pending_text(&referee),
-                if written {
+                if written && self.reply.is_some() && ctx.source.from_message() {
+                    format!("{} is left as it was received\n", ctx.origin)
+                } else if written {
                     format!("wrote turn {number} to {}\n", ctx.origin)
                 } else {
                     "dry run: nothing written\n".into()
