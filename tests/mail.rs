@@ -524,3 +524,13 @@ fn writers_never_rewrite_a_message_nor_overwrite_a_file() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("exists already"));
 }
+
+#[test]
+fn every_readers_json_says_ok_on_success() {
+    let record = fixture("thread-whole-game.mbox");
+    for command in ["check", "show", "replay", "annotate", "legal", "fate"] {
+        let (code, json) = json_of(&[command, "--message", "5"], &record);
+        assert_eq!(code, 0, "{command}");
+        assert_eq!(json["ok"], true, "{command}: {json:#}");
+    }
+}

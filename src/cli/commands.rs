@@ -218,6 +218,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 fn read_stdin_turn() -> Result<String, Failure> {
+    if let Some(turn) = super::mail::prompt_turn()? {
+        return Ok(turn);
+    }
     let bytes = files::read_bytes(Path::new("-"))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Failure::usage("the turn on standard input is not UTF-8 text"))?;
@@ -513,6 +516,8 @@ struct Show {
 #[derive(Serialize)]
 struct JsonShow {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     turn: u32,
     result: String,
@@ -591,6 +596,7 @@ impl RecordCommand for Show {
         match self.format {
             Format::Json => print_json(&JsonShow {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 turn: upto,
                 result: result_text::<G>(referee.outcome()),
@@ -632,6 +638,8 @@ struct JsonPosition {
 #[derive(Serialize)]
 struct JsonReplay {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     result: String,
     positions: Vec<JsonPosition>,
@@ -690,6 +698,7 @@ impl RecordCommand for Replay {
                 }
                 print_json(&JsonReplay {
                     schema: SCHEMA_VERSION,
+                    ok: true,
                     game: G::ID,
                     result: result_text::<G>(referee.outcome()),
                     positions,
@@ -732,6 +741,8 @@ struct JsonAnnotated {
 #[derive(Serialize)]
 struct JsonAnnotate {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     result: String,
     turns: Vec<JsonAnnotated>,
@@ -759,6 +770,7 @@ impl RecordCommand for Annotate {
         if self.format == Format::Json {
             print_json(&JsonAnnotate {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 result,
                 turns,
@@ -802,6 +814,8 @@ struct JsonAction {
 #[derive(Serialize)]
 struct JsonLegal {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     turn: u32,
     to_move: Option<String>,
@@ -851,6 +865,7 @@ impl RecordCommand for Legal {
         match self.format {
             Format::Json => print_json(&JsonLegal {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 turn: referee.next_turn(),
                 to_move,
@@ -963,6 +978,8 @@ struct JsonEvent {
 #[derive(Serialize)]
 struct JsonFate {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     events: Vec<JsonEvent>,
     pending: Vec<JsonPending>,
@@ -992,6 +1009,7 @@ impl RecordCommand for Fate {
         match self.format {
             Format::Json => print_json(&JsonFate {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 events,
                 pending: pending_json(&referee),

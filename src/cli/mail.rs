@@ -500,6 +500,31 @@ pub(super) fn write_reply<G: Game>(
     ))
 }
 
+// ---------------------------------------------------------------- the turn typed
+
+/// `move` with no turn on a terminal: ask for it (one line) rather than
+/// wait silently for the end of standard input. `None` when standard
+/// input is not a terminal (a pipe: read it whole, as ever).
+pub(super) fn prompt_turn() -> Result<Option<String>, Failure> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Ok(None);
+    }
+    let mut err = std::io::stderr();
+    let _ = write!(
+        err,
+        "Your turn (actions separated by commas, pass or resign; Enter to finish): "
+    );
+    let _ = err.flush();
+    let mut line = String::new();
+    stdin
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::usage(format!("cannot read the turn: {e}")))?;
+    Ok(Some(line.trim().to_owned()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
