@@ -372,9 +372,7 @@ pub fn html_text(html: &str) -> String {
             .to_ascii_lowercase();
         if name == "style" || name == "script" || name == "head" {
             if !tag.starts_with('/') && !tag.ends_with('/') {
-                let close = format!("</{name}");
-                let at = rest.to_ascii_lowercase().find(&close);
-                rest = at.map_or("", |k| &rest[k..]);
+                rest = closing_tag(rest, &name).map_or("", |k| &rest[k..]);
             }
             continue;
         }
@@ -382,6 +380,15 @@ pub fn html_text(html: &str) -> String {
     }
     out.text(rest);
     out.out
+}
+
+/// Where `</name` starts in `html` (any case), scanning once.
+fn closing_tag(html: &str, name: &str) -> Option<usize> {
+    html.match_indices("</").map(|(k, _)| k).find(|&k| {
+        html.as_bytes()
+            .get(k + 2..k + 2 + name.len())
+            .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+    })
 }
 
 /// The text of an HTML part as it is built.
@@ -525,7 +532,7 @@ mod tests {
 
     #[test]
     fn html_is_read_as_its_text_with_blockquotes_as_quoting() {
-        let html = "<div>Hi&nbsp;Bob<br></div><blockquote><div>[Game &quot;x&quot;]</div><div>1. Blue: pass</div></blockquote><p>Bye</p>";
+        let html = "<head><style>div { margin: 0 }</STYLE></head><div>Hi&nbsp;Bob<br></div><blockquote><div>[Game &quot;x&quot;]</div><div>1. Blue: pass</div></blockquote><p>Bye</p>";
         assert_eq!(
             html_text(html),
             "Hi\u{a0}Bob\n\n> [Game \"x\"]\n> 1. Blue: pass\n\nBye\n"
