@@ -1,4 +1,5 @@
-//! Every record under `fixtures/<game>/` is checked through the real
+//! Every record under `fixtures/<game>/` (and every email message and
+//! mailbox under `fixtures/mail/`) is checked through the real
 //! binary (`herald check --format json`) against its expected verdict in
 //! the `.expect` file beside it:
 //!
@@ -31,7 +32,11 @@ fn fixtures() -> Vec<PathBuf> {
         }
         for file in std::fs::read_dir(&dir).expect("game dir") {
             let path = file.expect("entry").path();
-            if path.extension().is_some_and(|e| e == "pbem") {
+            // Records, and email messages and mailboxes holding them.
+            if path
+                .extension()
+                .is_some_and(|e| e == "pbem" || e == "eml" || e == "mbox")
+            {
                 found.push(path);
             }
         }

@@ -96,6 +96,16 @@ fn actions(records: &[(String, String)]) -> BTreeSet<String> {
 fn main() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR"));
     let seeds = fuzz.join("seeds");
+    // The mail target: every message and mailbox of fixtures/mail/.
+    let mail = seeds.join("mail");
+    std::fs::create_dir_all(&mail).expect("seeds/mail");
+    for entry in std::fs::read_dir(fuzz.join("../fixtures/mail")).expect("fixtures/mail") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "eml" || e == "mbox") {
+            let name = path.file_name().expect("file name");
+            std::fs::copy(&path, mail.join(name)).expect("copy a seed");
+        }
+    }
     // One line per game: its action target, and written forms from its
     // notation that self-play does not make.
     game::<CastleDanger>(

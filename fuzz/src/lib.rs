@@ -326,3 +326,46 @@ macro_rules! position_target {
         });
     };
 }
+
+/// The `mail` target: the mail decoder and the record finder on any
+/// bytes, as every reader runs them (`record::records`: an mbox file, a
+/// raw message or a text; `record::newest`), every record found located
+/// and parsed, errors rendered; and, on UTF-8 text, the format=flowed and
+/// HTML readers alone. Every body the decoder gives is text a record is
+/// looked for in.
+pub fn mail(data: &[u8]) {
+    if let Ok(bodies) = record::mail::bodies(data) {
+        for body in &bodies {
+            assert!(body.part.is_some() || body.line_offset <= data.len());
+        }
+    }
+    let _ = record::mail::envelope(data);
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = record::mail::unflow(text, false);
+        let _ = record::mail::unflow(text, true);
+        let _ = record::mail::html_text(text);
+    }
+    let found = match record::records(data) {
+        Ok(found) => found,
+        Err(e) => return show(&Problem::from_input(&e), true),
+    };
+    for f in &found {
+        let _ = f.place();
+        let _ = f.source.quote_note(0);
+        match record::parse(&f.source) {
+            Ok(parsed) => {
+                for turn in &parsed.turns {
+                    locate(&f.source, turn.span);
+                    let _ = f.source.quote_note(turn.span.start);
+                }
+            }
+            Err(e) => {
+                let renderable = locate(&f.source, e.span);
+                show(&Problem::from_parse(&e, &f.source), renderable);
+            }
+        }
+    }
+    if let Err(e) = record::newest(found, None) {
+        show(&Problem::from_input(&e), true);
+    }
+}

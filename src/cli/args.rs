@@ -57,9 +57,15 @@ pub enum Format {
 #[derive(Args, Debug, Clone)]
 pub struct Input {
     /// The game record: a file, or - to read standard input (an email or a
-    /// pasted record is fine: quoting and text around it are skipped).
+    /// pasted record is fine: quoting and text around it are skipped; a raw
+    /// message, an mbox file or a Maildir folder too).
     #[arg(value_name = "RECORD")]
     pub record: PathBuf,
+    /// In a mailbox (an mbox file or a Maildir folder) or a message
+    /// holding several records, read the record of message N (from 1)
+    /// rather than the newest record of the game.
+    #[arg(long, value_name = "N")]
+    pub message: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -99,7 +105,8 @@ Examples:
   herald move game.pbem --forfeit --key red.key     (Blue stopped answering)
   echo \"Kc9-b9\" | herald move game.pbem - --dry-run
   herald move pg.pbem \"c8-c7-c6\" --key red.key     (openings the rules call for are added)
-  herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)")]
+  herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)
+  herald move bob.eml \"Kc1-b1\" --key blue.key --reply -o ann.eml   (answer an email)")]
     Move {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -133,6 +140,16 @@ Examples:
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Write the next email message too (-o FILE): the whole record
+        /// with your turn, the diagram and whose turn it is, To the next
+        /// player and Cc the others, threaded as a reply when RECORD is a
+        /// message, ready for `sendmail -t`. A message given as RECORD is
+        /// left as it is; a record file is updated as usual.
+        #[arg(long, requires = "output")]
+        reply: bool,
+        /// Where --reply writes the message (a new file: never overwrites).
+        #[arg(short, long, value_name = "FILE", requires = "reply")]
+        output: Option<PathBuf>,
     },
     /// Do your next set-up step in a game with hidden values: commit to
     /// your choices, or open what the rules open once all have committed.
@@ -173,11 +190,18 @@ Examples:
 Examples:
   herald check game.pbem
   herald check - < email.txt
+  herald check reply.eml                (a raw email message)
+  herald check ~/Mail/games.mbox        (the newest record of the thread)
+  herald check ~/Maildir/.games --all   (every record found, each checked)
   herald check game.pbem --format json")]
     Check {
         /// The record and the output format.
         #[command(flatten)]
         input: Input,
+        /// List every record found in the input (a message, an mbox file,
+        /// a Maildir folder) with its verdict.
+        #[arg(long)]
+        all: bool,
     },
     /// Draw the position after a turn.
     #[command(after_help = "\
@@ -262,6 +286,23 @@ Examples:
         /// reveal will settle or draw on it (nothing is written).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
+    },
+    /// Take the record out of an email message, a mailbox or any text, as
+    /// a clean record file (quoting, mail encoding and text around it
+    /// gone).
+    #[command(after_help = "\
+Examples:
+  herald extract reply.eml -o game.pbem
+  herald extract ~/Mail/games.mbox --message 4 -o game.pbem
+  herald extract - < message.txt")]
+    Extract {
+        /// The message (or mailbox, or text) and --message.
+        #[command(flatten)]
+        input: Input,
+        /// Write the record to this new file (refuses to overwrite);
+        /// default: print it.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Create a private key for one side and add its Commit tag.
     #[command(after_help = "\

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::args::{Command, Format};
-use super::files::{self, origin};
+use super::files;
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, Phase, TEXT_WIDTH};
@@ -47,6 +47,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             forfeit,
             no_commit,
             format,
+            reply,
+            output,
         } => {
             require_file(
                 &record,
@@ -67,17 +69,27 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     expect_turn,
                     no_commit,
                     format,
+                    reply: output
+                        .filter(|_| reply)
+                        .map(|output| super::mail::Reply { output }),
                 },
             )
         }
-        Command::Check { input } => with_record(&input.record, input.format, Check(input.format)),
+        Command::Check { input, all: true } => super::mail::check_all(&input),
+        Command::Check { input, all: false } => with_record_in(
+            &input.record,
+            input.message,
+            input.format,
+            Check(input.format),
+        ),
         Command::Show {
             input,
             turn,
             key,
             unicode,
-        } => with_record(
+        } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Show {
                 format: input.format,
@@ -90,8 +102,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             input,
             key,
             unicode,
-        } => with_record(
+        } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Replay {
                 format: input.format,
@@ -107,8 +120,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     ));
                 }
             }
-            with_record(
+            with_record_in(
                 &input.record,
+                input.message,
                 input.format,
                 Annotate {
                     format: input.format,
@@ -116,21 +130,29 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Legal { input, key } => with_record(
+        Command::Legal { input, key } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Legal {
                 format: input.format,
                 key,
             },
         ),
-        Command::Fate { input, key } => with_record(
+        Command::Fate { input, key } => with_record_in(
             &input.record,
+            input.message,
             input.format,
             Fate {
                 format: input.format,
                 key,
             },
+        ),
+        Command::Extract { input, output } => with_record_in(
+            &input.record,
+            input.message,
+            input.format,
+            super::mail::Extract { output },
         ),
         Command::Keygen {
             side,
@@ -200,6 +222,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 fn read_stdin_turn() -> Result<String, Failure> {
+    if let Some(turn) = super::mail::prompt_turn()? {
+        return Ok(turn);
+    }
     let bytes = files::read_bytes(Path::new("-"))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Failure::usage("the turn on standard input is not UTF-8 text"))?;
@@ -248,9 +273,19 @@ pub(super) fn with_record<C: RecordCommand>(
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
+    with_record_in(path, None, format, command)
+}
+
+/// [`with_record`] on the record of message `message` of a mailbox, or
+/// the newest record in the input when it is `None`.
+pub(super) fn with_record_in<C: RecordCommand>(
+    path: &Path,
+    message: Option<usize>,
+    format: Format,
+    command: C,
+) -> Result<Exit, Failure> {
     let result = (|| {
-        let (source, stamp) = files::load(path)?;
-        let origin = origin(path);
+        let (source, origin, stamp) = files::load(path, message)?;
         let record = record::parse(&source)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
         let ctx = Ctx {
@@ -553,6 +588,8 @@ struct Show {
 #[derive(Serialize)]
 struct JsonShow {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     turn: u32,
     result: String,
@@ -631,6 +668,7 @@ impl RecordCommand for Show {
         match self.format {
             Format::Json => print_json(&JsonShow {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 turn: upto,
                 result: result_text::<G>(referee.outcome()),
@@ -672,6 +710,8 @@ struct JsonPosition {
 #[derive(Serialize)]
 struct JsonReplay {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     result: String,
     positions: Vec<JsonPosition>,
@@ -730,6 +770,7 @@ impl RecordCommand for Replay {
                 }
                 print_json(&JsonReplay {
                     schema: SCHEMA_VERSION,
+                    ok: true,
                     game: G::ID,
                     result: result_text::<G>(referee.outcome()),
                     positions,
@@ -776,6 +817,8 @@ struct JsonAnnotated {
 #[derive(Serialize)]
 struct JsonAnnotate {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     result: String,
     turns: Vec<JsonAnnotated>,
@@ -803,6 +846,7 @@ impl RecordCommand for Annotate {
         if self.format == Format::Json {
             print_json(&JsonAnnotate {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 result,
                 turns,
@@ -847,6 +891,8 @@ struct JsonAction {
 #[derive(Serialize)]
 struct JsonLegal {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     turn: u32,
     to_move: Option<String>,
@@ -900,6 +946,7 @@ impl RecordCommand for Legal {
         match self.format {
             Format::Json => print_json(&JsonLegal {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 turn: referee.next_turn(),
                 to_move,
@@ -1012,6 +1059,8 @@ struct JsonEvent {
 #[derive(Serialize)]
 struct JsonFate {
     schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
     game: &'static str,
     events: Vec<JsonEvent>,
     pending: Vec<JsonPending>,
@@ -1041,6 +1090,7 @@ impl RecordCommand for Fate {
         match self.format {
             Format::Json => print_json(&JsonFate {
                 schema: SCHEMA_VERSION,
+                ok: true,
                 game: G::ID,
                 events,
                 pending: pending_json(&referee),
@@ -1113,6 +1163,8 @@ struct Move {
     expect_turn: Option<u32>,
     no_commit: bool,
     format: Format,
+    /// `--reply -o FILE`: write the next email message too.
+    reply: Option<super::mail::Reply>,
 }
 
 #[derive(Serialize)]
@@ -1222,6 +1274,7 @@ fn only_actions<'t>(
 /// Write `line` after the record's last line (quoted as it is), and the
 /// `result` into its Result tag when the game ended; atomically.
 pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
+    super::mail::refuse_message(ctx)?;
     let mut text = ctx.source.original().to_owned();
     match ctx.record.turns.last() {
         Some(last) => insert_lines(ctx.source, &mut text, last.lines_end, line, false),
@@ -1307,6 +1360,9 @@ impl Move {
 
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        if self.reply.is_none() && !self.dry_run {
+            super::mail::refuse_message(ctx)?;
+        }
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, wallet.as_ref())?;
@@ -1335,7 +1391,13 @@ impl RecordCommand for Move {
         let written = !self.dry_run;
         if written {
             let result = outcome.is_over().then_some(result.as_str());
-            append_line(ctx, &line, result)?;
+            if let Some(reply) = &self.reply {
+                super::mail::write_reply(ctx, reply, &referee, played.side, &line, result)?;
+            }
+            // A message answered stays as it was received.
+            if self.reply.is_none() || !ctx.source.from_message() {
+                append_line(ctx, &line, result)?;
+            }
             if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
                 super::sent::remember_sent(path, wallet, &played, &referee)?;
             }
@@ -1357,7 +1419,9 @@ impl RecordCommand for Move {
                 "{line}{}{}{}",
                 fit(&summary, "  "),
                 pending_text(&referee),
-                if written {
+                if written && self.reply.is_some() && ctx.source.from_message() {
+                    format!("{} is left as it was received\n", ctx.origin)
+                } else if written {
                     format!("wrote turn {number} to {}\n", ctx.origin)
                 } else {
                     "dry run: nothing written\n".into()
@@ -1373,6 +1437,7 @@ impl RecordCommand for Move {
 /// Write `tag_line` into the record's header after the last tag before
 /// Result (Result stays last), atomically.
 fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
+    super::mail::refuse_message(ctx)?;
     let mut text = ctx.source.original().to_owned();
     let anchor = ctx
         .record

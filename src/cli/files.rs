@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use super::report::{Failure, Problem};
-use crate::record::{Source, MAX_INPUT};
+use crate::record::{self, Found, InputError, Source, MAX_INPUT};
 use crate::referee::ErrorKind;
 
 /// How a path is named in messages (`-` is standard input).
@@ -30,6 +30,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
         let meta = std::fs::metadata(path)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
         if meta.is_dir() {
+            // A Maildir folder is read by `load_all`.
             return Err(Failure::usage(format!(
                 "{} is a directory, not a game record",
                 path.display()
@@ -41,13 +42,88 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(buf)
 }
 
-/// Read a record's source text from a file or `-`, with the stamp of the
-/// bytes read.
-pub fn load(path: &Path) -> Result<(Source, Stamp), Failure> {
+/// Read a record's source text from a file or `-`: a record, a text or
+/// email holding one, an mbox file or a Maildir folder (the newest record
+/// of the game, or the one in message `message`); with how to name where
+/// it stands in messages, and the stamp of the bytes read (a writer
+/// checks it before it rewrites the file).
+pub fn load(path: &Path, message: Option<usize>) -> Result<(Source, String, Stamp), Failure> {
+    let (all, stamp) = read_all(path)?;
+    let found = record::newest(all, message).map_err(|e| invalid(&e, path))?;
+    let origin = found_origin(path, &found);
+    Ok((found.source, origin, stamp))
+}
+
+fn invalid(e: &InputError, path: &Path) -> Failure {
+    Failure::invalid(Problem::from_input(e), &origin(path))
+}
+
+/// Every record in a file, `-` or a Maildir folder.
+pub fn load_all(path: &Path) -> Result<Vec<Found>, Failure> {
+    read_all(path).map(|(all, _)| all)
+}
+
+/// Every record in a file, `-` or a Maildir folder, and the stamp of the
+/// bytes read (a folder's is all zeros: no writer rewrites one).
+fn read_all(path: &Path) -> Result<(Vec<Found>, Stamp), Failure> {
+    if path.as_os_str() != "-" && path.is_dir() {
+        let messages = read_maildir(path)?;
+        let all = record::records_in_messages(&messages).map_err(|e| invalid(&e, path))?;
+        return Ok((all, [0; 32]));
+    }
     let bytes = read_bytes(path)?;
-    let source = Source::new(&bytes)
-        .map_err(|e| Failure::invalid(Problem::from_input(&e), &origin(path)))?;
-    Ok((source, stamp(&bytes)))
+    let all = record::records(&bytes).map_err(|e| invalid(&e, path))?;
+    Ok((all, stamp(&bytes)))
+}
+
+/// How a record found in `path` is named in messages: the file, and the
+/// message and decoded part it stands in.
+pub fn found_origin(path: &Path, found: &Found) -> String {
+    let mut text = origin(path);
+    if let Some(m) = found.message {
+        text.push_str(&format!(", message {m}"));
+    }
+    if let Some(part) = found.source.part() {
+        text.push_str(&format!(" [{part}]"));
+    }
+    text
+}
+
+/// Most messages read from a Maildir folder.
+const MAX_MESSAGES: usize = 10_000;
+
+/// The messages of a Maildir folder (`cur/` and `new/`), oldest first as
+/// their names tell (a Maildir name starts with its delivery time).
+fn read_maildir(dir: &Path) -> Result<Vec<Vec<u8>>, Failure> {
+    let mut names = Vec::new();
+    for sub in ["cur", "new"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                names.push((entry.file_name(), entry.path()));
+            }
+        }
+    }
+    if names.is_empty() {
+        return Err(Failure::usage(format!(
+            "{} is a directory, not a game record (nor a Maildir folder with messages in cur/ or new/)",
+            dir.display()
+        )));
+    }
+    if names.len() > MAX_MESSAGES {
+        return Err(Failure::usage(format!(
+            "{} holds more than {MAX_MESSAGES} messages: name one message file instead",
+            dir.display()
+        )));
+    }
+    names.sort();
+    let mut messages = Vec::new();
+    for (_, path) in names {
+        messages.push(read_bytes(&path)?);
+    }
+    Ok(messages)
 }
 
 /// The SHA-256 of the bytes a writer read, to see whether the file

@@ -43,6 +43,8 @@ pub struct Problem {
     pub position: Option<Position>,
     /// The original line and the byte range to underline in it.
     pub underline: Option<(String, std::ops::Range<usize>)>,
+    /// A note under the error (how the line at fault was quoted).
+    pub note: Option<String>,
 }
 
 /// The JSON form of a problem (schema in notation-spec.md).
@@ -55,6 +57,8 @@ pub struct JsonError {
     line: Option<usize>,
     column: Option<usize>,
     message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// The most of a line an error shows.
@@ -97,6 +101,7 @@ impl JsonError {
             line: None,
             column: None,
             message: message.to_owned(),
+            note: None,
         }
     }
 }
@@ -112,6 +117,7 @@ impl Problem {
             action: e.action.clone(),
             position: None,
             underline: None,
+            note: None,
         };
         if let Some(span) = e.span {
             p.locate(span, source);
@@ -145,11 +151,13 @@ impl Problem {
             action: None,
             position: None,
             underline: None,
+            note: None,
         }
     }
 
     fn locate(&mut self, span: Span, source: &Source) {
         self.position = Some(source.position(span.start));
+        self.note = source.quote_note(span.start);
         let (_, line, range) = source.line_of(span);
         // Tabs and other control characters become spaces of the same
         // byte length, so that the underline stays in place (the renderer
@@ -193,6 +201,7 @@ impl Problem {
             line: self.position.map(|p| p.line),
             column: self.position.map(|p| p.column),
             message: self.message.clone(),
+            note: self.note.clone(),
         }
     }
 
@@ -217,10 +226,13 @@ impl Problem {
                 let snippet = Snippet::source(line)
                     .line_start(pos.line)
                     .annotation(Level::Error.span(range.clone()).label(label));
-                let msg = Level::Error
+                let mut msg = Level::Error
                     .title(&title)
                     .id(self.kind.as_str())
                     .snippet(snippet);
+                if let Some(note) = &self.note {
+                    msg = msg.footer(Level::Note.title(note));
+                }
                 let rendered = renderer.render(msg).to_string();
                 let pad = " ".repeat(pos.line.to_string().len());
                 let place = format!("{pad}--> {origin}:{}:{}", pos.line, pos.column);

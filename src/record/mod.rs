@@ -5,14 +5,19 @@
 //! (`label=value`) and reveals, each with its [`Span`] for error messages.
 //! The grammar is in `notation-spec.md`.
 
+mod find;
+pub mod mail;
 mod parse;
 mod source;
 mod write;
 
 use std::borrow::Cow;
 
+pub use find::{newest, read, records, records_in_messages, Found};
 pub use parse::{parse, parse_lines, turn_prefix, MAX_TURNS};
-pub use source::{InputError, Position, Source, Span, MAX_INPUT};
+pub use source::{
+    input_text, plain_spaces_and_quotes, InputError, Position, Source, Span, MAX_INPUT,
+};
 pub use write::{write_header, write_proof, write_turn, TurnText};
 
 /// One `[Name "value"]` pair.

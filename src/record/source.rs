@@ -4,6 +4,7 @@
 //! to line and column of the original, for error messages.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Largest input accepted, in bytes. A record of 10,000 turns is well under
 /// a megabyte; anything this large is not a game record.
@@ -59,15 +60,27 @@ struct LineMap {
     stripped: usize,
     /// 1-based line number in the original input.
     line: usize,
+    /// Quote marks in front of the original line.
+    marks: usize,
 }
 
 /// The record's text, unquoted, with `\n` line ends, and its map back to the
 /// original input.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Source {
-    original: String,
+    /// The text the record was found in (shared by every record found in
+    /// it): the input as given, or a decoded mail part.
+    original: Arc<str>,
     clean: String,
     lines: Vec<LineMap>,
+    /// Quote marks in front of the record's first header line.
+    header_marks: usize,
+    /// Which decoded mail part `original` is, if it is not the input as
+    /// given (e.g. `part 1.2, text/plain, quoted-printable, decoded`).
+    part: Option<String>,
+    /// Lines of the input before `original` (the headers of a message
+    /// whose body is read as it stands).
+    line_offset: usize,
 }
 
 /// Count the quote marks (`>`, optionally separated by spaces) that open a
@@ -100,32 +113,6 @@ fn quote_prefix(line: &str) -> (usize, usize) {
     (marks, consumed)
 }
 
-/// Strip up to `depth` quote marks from the front of `line`; returns the
-/// bytes stripped, or `None` if the line carries fewer marks (it is outside
-/// the quoted block).
-fn strip_quotes(line: &str, depth: usize) -> Option<usize> {
-    if depth == 0 {
-        return Some(0);
-    }
-    let bytes = line.as_bytes();
-    let mut marks = 0;
-    let mut i = 0;
-    while i < bytes.len() && marks < depth {
-        match bytes[i] {
-            b'>' => {
-                marks += 1;
-                i += 1;
-                if bytes.get(i) == Some(&b' ') {
-                    i += 1;
-                }
-            }
-            b' ' | b'\t' => i += 1,
-            _ => break,
-        }
-    }
-    (marks == depth).then_some(i)
-}
-
 /// True for a line that starts a header tag: `[Name "`.
 fn starts_header(text: &str) -> bool {
     let t = text.trim_start();
@@ -152,72 +139,264 @@ fn position_of_byte(text: &str, byte: usize) -> Position {
     }
 }
 
-impl Source {
-    /// Read a record's text out of `input`. Fails on input that is not
-    /// text (not UTF-8, NUL bytes), too large, or holds no header.
-    pub fn new(input: &[u8]) -> Result<Source, InputError> {
-        if input.len() > MAX_INPUT {
+/// Make input bytes into text to look for records in: at most
+/// [`MAX_INPUT`] bytes of UTF-8 without NUL; old Mac line ends become line
+/// feeds; spaces and quotes that mail clients substitute are made plain
+/// ([`plain_spaces_and_quotes`]).
+pub fn input_text(input: &[u8]) -> Result<String, InputError> {
+    if input.len() > MAX_INPUT {
+        return Err(InputError::at_start(format!(
+            "the input is larger than {} MiB: not a game record",
+            MAX_INPUT / (1024 * 1024)
+        )));
+    }
+    let text = match std::str::from_utf8(input) {
+        // Old Mac line ends (CR alone): the same bytes with LF.
+        Ok(s) if s.contains('\r') && !s.contains('\n') => s.replace('\r', "\n"),
+        Ok(s) => s.to_owned(),
+        Err(e) => {
+            let good = e.valid_up_to();
+            let text = std::str::from_utf8(&input[..good]).unwrap_or_default();
             return Err(InputError {
-                position: Position { line: 1, column: 1 },
-                message: format!(
-                    "the input is larger than {} MiB: not a game record",
-                    MAX_INPUT / (1024 * 1024)
-                ),
+                position: position_of_byte(text, good),
+                message:
+                    "the input is not UTF-8 text (a binary file, or a mail part still encoded?)"
+                        .into(),
             });
         }
-        let original = match std::str::from_utf8(input) {
-            // Old Mac line ends (CR alone): the same bytes with LF.
-            Ok(s) if s.contains('\r') && !s.contains('\n') => s.replace('\r', "\n"),
-            Ok(s) => s.to_owned(),
-            Err(e) => {
-                let good = e.valid_up_to();
-                let text = std::str::from_utf8(&input[..good]).unwrap_or_default();
-                return Err(InputError {
-                    position: position_of_byte(text, good),
-                    message:
-                        "the input is not UTF-8 text (a binary file, or a mail part still encoded?)"
-                            .into(),
-                });
+    };
+    if let Some(nul) = text.find('\0') {
+        return Err(InputError {
+            position: position_of_byte(&text, nul),
+            message: "the input holds a NUL byte: it is binary data, not a game record".into(),
+        });
+    }
+    Ok(plain_spaces_and_quotes(text))
+}
+
+/// Spaces that mail clients put in (U+00A0 no-break space, U+2007,
+/// U+202F) become plain spaces, and on a line that starts a header tag
+/// without a straight `"`, curly quotes (“ ” „ ″) become `"`. Each
+/// replaced character is one character again, so line and column
+/// numbers stay those of the input.
+pub fn plain_spaces_and_quotes(text: String) -> String {
+    if text.is_ascii() {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (_, prefix) = quote_prefix(line);
+        let content = line[prefix..].trim_start_matches([' ', '\t', '\u{a0}']);
+        let tag_line = content.starts_with('[') && !content.contains('"');
+        for c in line.chars() {
+            out.push(match c {
+                '\u{a0}' | '\u{2007}' | '\u{202f}' => ' ',
+                '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{2033}' if tag_line => '"',
+                c => c,
+            });
+        }
+    }
+    out
+}
+
+/// The error for input that holds no record.
+fn no_record_error(input: &[u8]) -> InputError {
+    InputError::at_start(if input.trim_ascii().is_empty() {
+        "the input is empty: a record starts with header tags such as [Game \"castle-danger\"]"
+            .into()
+    } else {
+        "no record found: a record starts with header tags such as [Game \"castle-danger\"]".into()
+    })
+}
+
+impl InputError {
+    /// An error about the input as a whole (line 1, column 1).
+    pub fn at_start(message: String) -> Self {
+        InputError {
+            position: Position { line: 1, column: 1 },
+            message,
+        }
+    }
+}
+
+/// Whether a line (after its quote marks) starts a turn or set-up line:
+/// `12.` or `S3.`.
+fn starts_turn(content: &str) -> bool {
+    let t = content.trim_start();
+    let t = match t.as_bytes().first() {
+        Some(b'S' | b's') => &t[1..],
+        _ => t,
+    };
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && t.as_bytes().get(digits) == Some(&b'.')
+}
+
+/// A piece of a hexadecimal value alone on a line: the rest of a proof
+/// item that a mail client re-wrapped without its quote marks.
+fn hex_fragment(content: &str) -> bool {
+    let t = content.trim();
+    !t.is_empty() && t.len() <= 128 && t.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A line with which a mail client starts the message it quotes without
+/// quote marks (Outlook, forwards): a record never runs past it.
+fn quoted_message_separator(content: &str) -> bool {
+    let t = content.trim();
+    let dashes = |s: &str| s.len() >= 3 && s.bytes().all(|b| b == b'-');
+    let framed = t
+        .strip_prefix("---")
+        .and_then(|r| r.strip_suffix("---"))
+        .map(|mid| mid.trim_matches('-').trim());
+    matches!(framed, Some(m) if m.eq_ignore_ascii_case("Original Message")
+        || m.eq_ignore_ascii_case("Forwarded message")
+        || m.eq_ignore_ascii_case("Forwarded Message"))
+        || (t.len() >= 10 && t.bytes().all(|b| b == b'_'))
+        || t.eq_ignore_ascii_case("Begin forwarded message:")
+        || dashes(t) && t.len() >= 10
+}
+
+/// What the line before was, as far as the scan for records cares.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Last {
+    Blank,
+    /// A header tag line, and whether its last tag is closed with `]`.
+    Tag {
+        closed: bool,
+    },
+    /// A turn line or a line continuing it.
+    Turn,
+}
+
+/// What to do with a line while a record is being read.
+enum Step {
+    /// Part of the record: strip this many bytes of quoting.
+    Take(usize),
+    /// The record ended before this line.
+    End,
+}
+
+/// A record being read out of a text: the lines taken so far.
+struct Block {
+    source: Source,
+    /// The quote marks of the record's lines as it stands now (a turn
+    /// typed under a quoted record lowers it).
+    marks: usize,
+    last: Last,
+    turns: bool,
+    game: bool,
+}
+
+impl Block {
+    fn new(original: &Arc<str>, marks: usize) -> Self {
+        Block {
+            source: Source {
+                original: Arc::clone(original),
+                clean: String::new(),
+                lines: Vec::new(),
+                header_marks: marks,
+                part: None,
+                line_offset: 0,
+            },
+            marks,
+            last: Last::Blank,
+            turns: false,
+            game: false,
+        }
+    }
+
+    /// Whether the line (with `marks` quote marks, `prefix` bytes of
+    /// quoting and `content` after it) belongs to this record.
+    fn step(&mut self, marks: usize, prefix: usize, content: &str) -> Step {
+        if content.trim().is_empty() {
+            return Step::Take(prefix);
+        }
+        if quoted_message_separator(content) {
+            return Step::End;
+        }
+        if starts_header(content) {
+            let game = is_game_tag(content);
+            // A second record starts: after turns, or with a second Game tag.
+            if self.turns || (game && self.game) {
+                return Step::End;
+            }
+            self.marks = marks;
+            return Step::Take(prefix);
+        }
+        let after_line = self.last != Last::Blank;
+        let take = match marks.cmp(&self.marks) {
+            std::cmp::Ordering::Equal => true,
+            // Quoted deeper than the record, directly under its lines.
+            std::cmp::Ordering::Greater => after_line,
+            // A turn typed under a quoted record; the rest of a line that
+            // a mail client re-wrapped without its quote marks.
+            std::cmp::Ordering::Less => {
+                if starts_turn(content) {
+                    self.marks = marks;
+                    true
+                } else {
+                    (self.last == Last::Turn && hex_fragment(content))
+                        || self.last == (Last::Tag { closed: false })
+                }
             }
         };
-        if let Some(nul) = original.find('\0') {
-            return Err(InputError {
-                position: position_of_byte(&original, nul),
-                message: "the input holds a NUL byte: it is binary data, not a game record".into(),
-            });
+        if take {
+            Step::Take(prefix)
+        } else {
+            Step::End
         }
-        let mut source = Source {
-            clean: String::with_capacity(original.len()),
-            lines: Vec::new(),
-            original,
-        };
-        source.unquote()?;
-        Ok(source)
     }
 
-    /// Text typed as it stands (a turn given to `move`), not looked for
-    /// inside an email: every line is taken whole, no header needed.
-    pub fn typed(text: &str) -> Source {
-        let mut source = Source {
-            clean: String::with_capacity(text.len() + 1),
-            lines: Vec::new(),
-            original: String::new(),
+    /// Note what the line taken was, for the next one.
+    fn took(&mut self, content: &str) {
+        let t = content.trim();
+        self.last = if t.is_empty() {
+            Last::Blank
+        } else if t.starts_with('[') || self.last == (Last::Tag { closed: false }) {
+            self.game |= is_game_tag(t);
+            Last::Tag {
+                closed: t.ends_with(']'),
+            }
+        } else if matches!(self.last, Last::Tag { .. }) && !starts_turn(t) {
+            // Comments between tags.
+            self.last
+        } else {
+            self.turns |= starts_turn(t);
+            Last::Turn
         };
+    }
+}
+
+/// Whether a header line starts with the `Game` tag.
+fn is_game_tag(content: &str) -> bool {
+    let t = content.trim_start().trim_start_matches('[').trim_start();
+    let b = t.as_bytes();
+    b.len() >= 4
+        && b[..4].eq_ignore_ascii_case(b"game")
+        && !b
+            .get(4)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+impl Source {
+    /// Read a record's text out of `input`: the first record in it. Fails
+    /// on input that is not text (not UTF-8, NUL bytes), too large, or
+    /// holds no header.
+    pub fn new(input: &[u8]) -> Result<Source, InputError> {
+        let text = input_text(input)?;
+        let mut all = Source::all_in(&text.into());
+        match all.is_empty() {
+            true => Err(no_record_error(input)),
+            false => Ok(all.swap_remove(0)),
+        }
+    }
+
+    /// Every record in `text` (prepared by [`input_text`]), in the order
+    /// they stand; none when it holds no header.
+    pub fn all_in(text: &Arc<str>) -> Vec<Source> {
+        let mut found = Vec::new();
+        let mut block: Option<Block> = None;
         let mut orig_start = 0;
         for (index, raw) in text.split_inclusive('\n').enumerate() {
-            let line = raw.trim_end_matches(['\n', '\r']).trim_end();
-            source.push_line(orig_start, 0, index + 1, line);
-            orig_start += raw.len();
-        }
-        source.original = text.to_owned();
-        source
-    }
-
-    fn unquote(&mut self) -> Result<(), InputError> {
-        let original = std::mem::take(&mut self.original);
-        let mut depth = None;
-        let mut orig_start = 0;
-        for (index, raw) in original.split_inclusive('\n').enumerate() {
             let mut start = orig_start;
             orig_start += raw.len();
             let mut line = raw.trim_end_matches(['\n', '\r']);
@@ -228,48 +407,107 @@ impl Source {
                     line = rest;
                 }
             }
-            let depth = match depth {
-                Some(d) => d,
-                None => {
-                    let (marks, prefix) = quote_prefix(line);
-                    if !starts_header(&line[prefix..]) {
-                        continue;
-                    }
-                    depth = Some(marks);
-                    marks
-                }
-            };
-            let Some(stripped) = strip_quotes(line, depth) else {
-                if line.trim().is_empty() {
-                    // A blank line inside a quoted block.
-                    self.push_line(start, line.len(), index + 1, "");
+            let (marks, prefix) = quote_prefix(line);
+            let content = &line[prefix..];
+            if let Some(b) = block.as_mut() {
+                if let Step::Take(stripped) = b.step(marks, prefix, content) {
+                    let kept = line[stripped..].trim_end();
+                    b.source.push_line(start, stripped, index + 1, marks, kept);
+                    b.took(kept);
                     continue;
                 }
-                break; // the quoted block ends
-            };
-            let text = line[stripped..].trim_end();
-            self.push_line(start, stripped, index + 1, text);
+                found.extend(block.take().map(|b| b.source));
+            }
+            if starts_header(content) {
+                let mut b = Block::new(text, marks);
+                b.source
+                    .push_line(start, prefix, index + 1, marks, content.trim_end());
+                b.took(content);
+                block = Some(b);
+            }
         }
-        self.original = original;
-        if depth.is_none() {
-            return Err(InputError {
-                position: Position { line: 1, column: 1 },
-                message: if self.original.trim().is_empty() {
-                    "the input is empty: a record starts with header tags such as [Game \"castle-danger\"]".into()
-                } else {
-                    "no record found: a record starts with header tags such as [Game \"castle-danger\"]".into()
-                },
-            });
-        }
-        Ok(())
+        found.extend(block.map(|b| b.source));
+        found
     }
 
-    fn push_line(&mut self, orig_start: usize, stripped: usize, line: usize, text: &str) {
+    /// The same record, read from a decoded mail part (`part` names it),
+    /// or from a body that starts `line_offset` lines into the input.
+    pub fn within(mut self, part: Option<String>, line_offset: usize) -> Source {
+        self.part = part;
+        self.line_offset = line_offset;
+        self
+    }
+
+    /// Whether the record was read out of an email message (its body, or
+    /// a decoded part): the text is not the file as it stands.
+    pub fn from_message(&self) -> bool {
+        self.part.is_some() || self.line_offset > 0
+    }
+
+    /// Which decoded mail part the record was read from, if positions are
+    /// not in the input as given.
+    pub fn part(&self) -> Option<&str> {
+        self.part.as_deref()
+    }
+
+    /// How the quoting of the line holding a byte of the clean text
+    /// differs from that of the record's first header line, if it does.
+    pub fn quote_note(&self, offset: usize) -> Option<String> {
+        let map = self.lines.get(self.line_index(offset))?;
+        let levels = |n: usize| {
+            if n == 1 {
+                "one level".to_owned()
+            } else {
+                format!("{n} levels")
+            }
+        };
+        match map.marks.cmp(&self.header_marks) {
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(format!(
+                "this line is quoted {} deeper than the record: it may come from an older message quoted in this one (a mail client's quoting, not a change to the game)",
+                levels(map.marks - self.header_marks)
+            )),
+            std::cmp::Ordering::Less => Some(format!(
+                "this line is quoted {} less than the record: typed under the quoted record or re-wrapped by a mail client, and read as part of it",
+                levels(self.header_marks - map.marks)
+            )),
+        }
+    }
+
+    /// Text typed as it stands (a turn given to `move`), not looked for
+    /// inside an email: every line is taken whole, no header needed.
+    pub fn typed(text: &str) -> Source {
+        let mut source = Source {
+            clean: String::with_capacity(text.len() + 1),
+            lines: Vec::new(),
+            original: Arc::from(text),
+            header_marks: 0,
+            part: None,
+            line_offset: 0,
+        };
+        let mut orig_start = 0;
+        for (index, raw) in text.split_inclusive('\n').enumerate() {
+            let line = raw.trim_end_matches(['\n', '\r']).trim_end();
+            source.push_line(orig_start, 0, index + 1, 0, line);
+            orig_start += raw.len();
+        }
+        source
+    }
+
+    fn push_line(
+        &mut self,
+        orig_start: usize,
+        stripped: usize,
+        line: usize,
+        marks: usize,
+        text: &str,
+    ) {
         self.lines.push(LineMap {
             clean_start: self.clean.len(),
             orig_start,
             stripped,
             line,
+            marks,
         });
         self.clean.push_str(text);
         self.clean.push('\n');
@@ -302,7 +540,7 @@ impl Source {
         let within = within.min(clean_line.find('\n').unwrap_or(clean_line.len()));
         let prefix = &self.original[map.orig_start..map.orig_start + map.stripped];
         Position {
-            line: map.line,
+            line: map.line + self.line_offset,
             column: prefix.chars().count() + clean_line[..within].chars().count() + 1,
         }
     }
@@ -350,7 +588,7 @@ impl Source {
         while !line.is_char_boundary(end) {
             end += 1;
         }
-        (map.line, line, start..end)
+        (map.line + self.line_offset, line, start..end)
     }
 }
 

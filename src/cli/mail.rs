@@ -1,0 +1,555 @@
+//! The command line's part in email: reading records out of messages and
+//! mailboxes (`check --all`, `extract`) and writing a reply message
+//! (`move --reply`). The decoding itself is the record layer's
+//! (`record::mail`, `record::find`); this module reads and writes files.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::args::{Format, Input};
+use super::commands::{print_json, replay_all, side_to_move, Ctx, RecordCommand, SCHEMA_VERSION};
+use super::files;
+use super::out;
+use super::report::{Exit, Failure, JsonError, Problem};
+use crate::game::{self, DiagramStyle, Game};
+use crate::games::{self, GameVisitor};
+use crate::record::{self, Found, Source};
+use crate::referee::{self, result_text, Referee};
+
+/// Writers rewrite a record file as it stands; a record read out of an
+/// email message is not such a file.
+pub(super) fn refuse_message(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    if ctx.source.from_message() {
+        return Err(Failure::usage(format!(
+            "{} is an email message: herald does not rewrite messages; write your turn as a reply (herald move {} \"...\" --key KEY --reply -o reply.eml), or take the record out first (herald extract {} -o game.pbem)",
+            ctx.origin,
+            ctx.path.display(),
+            ctx.path.display()
+        )));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- check --all
+
+/// One record's verdict, for `check --all`.
+#[derive(Serialize)]
+struct JsonVerdict {
+    message: Option<usize>,
+    part: Option<String>,
+    line: usize,
+    ok: bool,
+    game: Option<&'static str>,
+    turns: Option<u32>,
+    result: Option<String>,
+    to_move: Option<String>,
+    error: Option<JsonError>,
+    /// The game's title, for the text output.
+    #[serde(skip)]
+    title: &'static str,
+    /// The text form of the error, for the text output.
+    #[serde(skip)]
+    rendered: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonAll {
+    schema: u32,
+    ok: bool,
+    records: Vec<JsonVerdict>,
+    /// Which record (from 1, in `records`) a reader reads, if one.
+    newest: Option<usize>,
+    /// Why no record would be read, when they disagree.
+    newest_error: Option<String>,
+}
+
+/// Replays one record for `check --all`.
+struct Verdict<'a> {
+    ctx: &'a Ctx<'a>,
+}
+
+impl GameVisitor for Verdict<'_> {
+    type Output = Result<([&'static str; 2], u32, String, Option<String>), Failure>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let referee = replay_all::<G>(self.ctx, |_, _| {})?;
+        Ok((
+            [G::ID, G::TITLE],
+            referee.turns(),
+            result_text::<G>(referee.outcome()),
+            side_to_move(&referee),
+        ))
+    }
+}
+
+/// The verdict on one record found in `path`.
+fn verdict(path: &Path, found: &Found) -> JsonVerdict {
+    let origin = files::found_origin(path, found);
+    let mut v = JsonVerdict {
+        message: found.message,
+        part: found.source.part().map(str::to_owned),
+        line: found.source.position(0).line,
+        ok: false,
+        game: None,
+        turns: None,
+        result: None,
+        to_move: None,
+        error: None,
+        title: "",
+        rendered: None,
+    };
+    let outcome = (|| {
+        let record = record::parse(&found.source)
+            .map_err(|e| Failure::invalid(Problem::from_parse(&e, &found.source), &origin))?;
+        let ctx = Ctx {
+            origin: origin.clone(),
+            path,
+            source: &found.source,
+            record: &record,
+            // `check --all` only reads: nothing is rewritten.
+            stamp: [0; 32],
+        };
+        let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
+        games::dispatch(id, Verdict { ctx: &ctx })
+            .unwrap_or_else(|| Err(Failure::usage(format!("unknown game `{id}`"))))
+    })();
+    match outcome {
+        Ok(([game, title], turns, result, to_move)) => {
+            v.ok = true;
+            v.game = Some(game);
+            v.title = title;
+            v.turns = Some(turns);
+            v.result = Some(result);
+            v.to_move = to_move;
+        }
+        Err(Failure::Invalid(problem, origin)) => {
+            v.error = Some(problem.json());
+            v.rendered = Some(problem.render(&origin));
+        }
+        Err(Failure::Usage(message)) => {
+            v.error = Some(JsonError::usage(&message));
+            v.rendered = Some(message);
+        }
+    }
+    v
+}
+
+/// `herald check --all`: every record in the input with its verdict, and
+/// which one the readers read.
+pub(super) fn check_all(input: &Input) -> Result<Exit, Failure> {
+    let path = input.record.as_path();
+    let all = files::load_all(path)?;
+    let records: Vec<JsonVerdict> = all.iter().map(|f| verdict(path, f)).collect();
+    let (newest, newest_error) = match record::newest(all.clone(), input.message) {
+        Ok(found) => (
+            all.iter()
+                .position(|f| f.message == found.message && f.source.text() == found.source.text())
+                .map(|k| k + 1),
+            None,
+        ),
+        Err(e) => (None, Some(e.message)),
+    };
+    let ok = records.iter().all(|r| r.ok) && newest_error.is_none();
+    match input.format {
+        Format::Json => print_json(&JsonAll {
+            schema: SCHEMA_VERSION,
+            ok,
+            records,
+            newest,
+            newest_error,
+        })?,
+        Format::Text => out(&all_text(path, &all, &records, newest, newest_error))?,
+    }
+    Ok(if ok { Exit::Ok } else { Exit::Invalid })
+}
+
+fn all_text(
+    path: &Path,
+    all: &[Found],
+    records: &[JsonVerdict],
+    newest: Option<usize>,
+    newest_error: Option<String>,
+) -> String {
+    let mut text = String::new();
+    for (k, (found, v)) in all.iter().zip(records).enumerate() {
+        let place = format!("{}, {}", files::origin(path), found.place());
+        let mark = if newest == Some(k + 1) {
+            "  (newest: read)"
+        } else {
+            ""
+        };
+        match (&v.rendered, &v.turns, &v.result) {
+            (None, Some(turns), Some(result)) => text.push_str(&format!(
+                "{place}: OK: {}, {turns} turn{}, result {result}{mark}\n",
+                v.title,
+                if *turns == 1 { "" } else { "s" }
+            )),
+            (Some(rendered), _, _) => {
+                text.push_str(&format!("{place}: invalid{mark}\n{rendered}\n"))
+            }
+            _ => {}
+        }
+    }
+    let n = records.len();
+    let good = records.iter().filter(|r| r.ok).count();
+    text.push_str(&format!(
+        "{n} record{} found, {good} valid\n",
+        if n == 1 { "" } else { "s" }
+    ));
+    if let Some(e) = newest_error {
+        text.push_str(&format!("No record is read by default: {e}\n"));
+    }
+    text
+}
+
+// ---------------------------------------------------------------- extract
+
+/// The record's own text, as clean as it reads: from its first tag to the
+/// end of its last line (quoting, text around it and mail decoding gone),
+/// with `line` added after its last line and `result` in its Result tag.
+pub(super) fn record_text(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> String {
+    let clean = ctx.source.text();
+    let start = ctx.record.tags.first().map_or(0, |t| t.span.start);
+    let end = ctx
+        .record
+        .turns
+        .last()
+        .map_or(ctx.record.header_end, |t| t.lines_end)
+        .min(clean.len());
+    let mut text = clean[start..end.max(start)].trim_end().to_owned();
+    if let (Some(result), Some(tag)) = (result, ctx.record.tag("Result")) {
+        let (a, b) = (tag.value_span.start - start, tag.value_span.end - start);
+        if b <= text.len() && text.is_char_boundary(a) && text.is_char_boundary(b) {
+            text.replace_range(a..b, result);
+        }
+    }
+    let mut out = String::with_capacity(text.len() + line.len() + 2);
+    for l in text.lines() {
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    if ctx.record.turns.is_empty() && !line.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(line);
+    out
+}
+
+/// `herald extract`: the record out of a message, a mailbox or any text,
+/// as a clean record file.
+pub(super) struct Extract {
+    pub(super) output: Option<std::path::PathBuf>,
+}
+
+impl RecordCommand for Extract {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let text = record_text(ctx, "", None);
+        // What is written must read back as the same record.
+        let again = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
+        let reread = record::parse(&again)
+            .map_err(|e| Failure::invalid(Problem::from_parse(&e, &again), "<extracted>"))?;
+        match &self.output {
+            Some(path) => {
+                files::write_new(path, text.as_bytes())?;
+                out(&format!(
+                    "wrote the {} record of {} ({} line{}) to {}\n",
+                    G::TITLE,
+                    ctx.origin,
+                    reread.turns.len(),
+                    if reread.turns.len() == 1 { "" } else { "s" },
+                    path.display()
+                ))?;
+            }
+            None => out(&text)?,
+        }
+        Ok(Exit::Ok)
+    }
+}
+
+// ---------------------------------------------------------------- move --reply
+
+/// The longest line of a reply message.
+const MAIL_WIDTH: usize = 78;
+
+/// `move --reply -o FILE`: where the reply goes.
+#[derive(Debug)]
+pub(super) struct Reply {
+    pub(super) output: std::path::PathBuf,
+}
+
+/// What a reply message says, before its date and id are known.
+struct Letter {
+    from: String,
+    to: Vec<String>,
+    cc: Vec<String>,
+    subject: String,
+    in_reply_to: Option<String>,
+    references: Option<String>,
+    body: String,
+}
+
+/// A line of a record within [`MAIL_WIDTH`] columns where it can be
+/// broken: a tag at its space before the value, another line at its last
+/// space that fits (the rest indented as a continuation line).
+fn wrap_line(line: &str, out: &mut String) {
+    if line.chars().count() <= MAIL_WIDTH {
+        out.push_str(line);
+        out.push('\n');
+        return;
+    }
+    if line.starts_with('[') {
+        if let Some((name, value)) = line.split_once(" \"") {
+            out.push_str(&format!("{name}\n\"{value}\n"));
+            return;
+        }
+    }
+    let cut = line
+        .char_indices()
+        .take_while(|(k, _)| *k <= MAIL_WIDTH)
+        .filter(|(k, c)| *c == ' ' && !line[..*k].trim_start().is_empty())
+        .map(|(k, _)| k)
+        .last();
+    match cut {
+        Some(k) => {
+            out.push_str(&line[..k]);
+            out.push('\n');
+            wrap_line(&format!("    {}", line[k..].trim_start()), out);
+        }
+        None => {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+}
+
+/// The whole message, headers and body, as `sendmail -t` takes it.
+fn message_text(letter: &Letter, date: &str, id: &str) -> String {
+    let mut head = format!("From: {}\nTo: {}\n", letter.from, letter.to.join(", "));
+    if !letter.cc.is_empty() {
+        head.push_str(&format!("Cc: {}\n", letter.cc.join(", ")));
+    }
+    head.push_str(&format!(
+        "Subject: {}\nDate: {date}\nMessage-ID: {id}\n",
+        letter.subject
+    ));
+    if let Some(parent) = &letter.in_reply_to {
+        head.push_str(&format!("In-Reply-To: {parent}\n"));
+        let refs = match &letter.references {
+            Some(r) => format!("{r} {parent}"),
+            None => parent.clone(),
+        };
+        // Folded so that a long thread keeps its lines short.
+        let mut line = String::from("References:");
+        for r in refs.split_whitespace() {
+            if line.len() + 1 + r.len() > MAIL_WIDTH {
+                head.push_str(&line);
+                head.push('\n');
+                line = String::new();
+            }
+            line.push(' ');
+            line.push_str(r);
+        }
+        head.push_str(&line);
+        head.push('\n');
+    }
+    let encoding = if letter.body.is_ascii() {
+        "7bit"
+    } else {
+        "8bit"
+    };
+    head.push_str(&format!(
+        "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: {encoding}\n\n"
+    ));
+    head + &letter.body
+}
+
+/// The date as RFC 5322 writes it, in UTC: `Sat, 22 Nov 2025 21:00:00 +0000`.
+fn mail_date(unix: u64) -> String {
+    let days = unix / 86_400;
+    let secs = unix % 86_400;
+    // Civil from days (Howard Hinnant's algorithm), from 1970-01-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{}, {day} {} {year} {:02}:{:02}:{:02} +0000",
+        DAYS[(days % 7) as usize],
+        MONTHS[(month - 1) as usize],
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
+/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`).
+fn address(contact: &str) -> &str {
+    match (contact.rfind('<'), contact.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &contact[a + 1..b],
+        _ => contact.trim(),
+    }
+}
+
+/// What the reply says: to the side(s) due next, copied to the others,
+/// the turn just played, the diagram, whose turn it is and the record.
+fn letter<G: Game>(
+    ctx: &Ctx<'_>,
+    referee: &Referee<G>,
+    mover: game::Side,
+    played: &str,
+    record: &str,
+) -> Letter {
+    let header = referee.header();
+    let contact = |side: game::Side| {
+        header
+            .index_of(side)
+            .and_then(|i| header.contacts().get(i))
+            .cloned()
+    };
+    let from = contact(mover).unwrap_or_default();
+    let next = referee.to_move().filter(|s| *s != mover);
+    let others: Vec<String> = header
+        .sides()
+        .iter()
+        .filter(|s| **s != mover && Some(**s) != next)
+        .filter_map(|s| contact(*s))
+        .collect();
+    let (to, cc) = match next.and_then(contact) {
+        Some(to) => (vec![to], others),
+        None => (others, Vec::new()),
+    };
+    let status = match referee.to_move() {
+        Some(side) if !referee.outcome().is_over() => format!("{} to move", side.name::<G>()),
+        _ => format!("result {}", result_text::<G>(referee.outcome())),
+    };
+    let first = played.lines().next().unwrap_or_default().trim();
+    let head = first.split(':').next().unwrap_or_default();
+    let which = match head.split_once(". ") {
+        Some((n, side)) if n.starts_with(|c: char| c.is_ascii_digit()) => {
+            format!("turn {n} ({side})")
+        }
+        Some((n, side)) => format!("set-up line {n} ({side})"),
+        None => head.to_owned(),
+    };
+    let subject = format!("{}: {which} played, {status}", G::TITLE);
+    let diagram = anstream::adapter::strip_str(&G::diagram(
+        referee.state(),
+        DiagramStyle { unicode: false },
+    ))
+    .to_string();
+    let mut body = format!("{first}\n\n{diagram}\n");
+    for line in record.lines() {
+        wrap_line(line, &mut body);
+    }
+    body.push_str(
+        "\n-- \nRefereed by herald. To check it: herald check MESSAGE.eml\nTo answer: herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml\n",
+    );
+    let envelope = files::read_bytes(ctx.path)
+        .ok()
+        .and_then(|bytes| record::mail::envelope(&bytes));
+    Letter {
+        from,
+        to,
+        cc,
+        subject,
+        in_reply_to: envelope.as_ref().and_then(|e| e.message_id.clone()),
+        references: envelope.and_then(|e| e.references),
+        body,
+    }
+}
+
+/// Write the reply message for the line just played: the whole record
+/// with `line` added (and `result` in its Result tag), as a new file.
+pub(super) fn write_reply<G: Game>(
+    ctx: &Ctx<'_>,
+    reply: &Reply,
+    referee: &Referee<G>,
+    mover: game::Side,
+    line: &str,
+    result: Option<&str>,
+) -> Result<(), Failure> {
+    let record = record_text(ctx, line, result);
+    let letter = letter::<G>(ctx, referee, mover, line, &record);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut salt = [0u8; 6];
+    let _ = getrandom::fill(&mut salt);
+    let domain = address(&letter.from)
+        .rsplit_once('@')
+        .map_or("herald.invalid", |(_, d)| d);
+    let id = format!("<herald.{now}.{}@{domain}>", hex::encode(salt));
+    let text = message_text(&letter, &mail_date(now), &id);
+    files::write_new(&reply.output, text.as_bytes())?;
+    out(&format!(
+        "wrote the reply to {} (To: {}{})\n",
+        reply.output.display(),
+        letter.to.join(", "),
+        if letter.cc.is_empty() {
+            String::new()
+        } else {
+            format!("; Cc: {}", letter.cc.join(", "))
+        }
+    ))
+}
+
+// ---------------------------------------------------------------- the turn typed
+
+/// `move` with no turn on a terminal: ask for it (one line) rather than
+/// wait silently for the end of standard input. `None` when standard
+/// input is not a terminal (a pipe: read it whole, as ever).
+pub(super) fn prompt_turn() -> Result<Option<String>, Failure> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Ok(None);
+    }
+    let mut err = std::io::stderr();
+    let _ = write!(
+        err,
+        "Your turn (actions separated by commas, pass or resign; Enter to finish): "
+    );
+    let _ = err.flush();
+    let mut line = String::new();
+    stdin
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::usage(format!("cannot read the turn: {e}")))?;
+    Ok(Some(line.trim().to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_written_as_rfc_5322_says() {
+        assert_eq!(mail_date(0), "Thu, 1 Jan 1970 00:00:00 +0000");
+        assert_eq!(mail_date(1_763_845_200), "Sat, 22 Nov 2025 21:00:00 +0000");
+        assert_eq!(mail_date(951_782_400), "Tue, 29 Feb 2000 00:00:00 +0000");
+    }
+
+    #[test]
+    fn long_record_lines_are_broken_within_78_columns() {
+        let mut out = String::new();
+        let commit = format!("[BlueCommit \"{}\"]", "a".repeat(64));
+        wrap_line(&commit, &mut out);
+        assert_eq!(out, format!("[BlueCommit\n\"{}\"]\n", "a".repeat(64)));
+        let mut out = String::new();
+        wrap_line(
+            &format!("1. Blue: {}", vec!["Kc1-b1"; 20].join(", ")),
+            &mut out,
+        );
+        assert!(out.lines().all(|l| l.len() <= MAIL_WIDTH), "{out}");
+        assert!(out.lines().skip(1).all(|l| l.starts_with("    ")));
+    }
+}

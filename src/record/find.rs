@@ -1,0 +1,284 @@
+//! Finding the record to read in what a player has: a text, a raw email
+//! message or a mailbox may hold several records of a game (a reply
+//! quoting the last message, a whole thread). The newest one is read:
+//! the record that every other one is a beginning of. Records that do
+//! not fit together are reported, never silently chosen between.
+
+use std::sync::Arc;
+
+use super::mail::{self, Body};
+use super::source::{input_text, InputError};
+use super::{parse, Source};
+
+/// A record found in the input, and where.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The record's text and its map back to the input.
+    pub source: Source,
+    /// The message of a mailbox it stands in, from 1.
+    pub message: Option<usize>,
+}
+
+impl Found {
+    /// Where the record stands, for messages: `message 3, part 1.1,
+    /// text/plain, base64, decoded, line 12`.
+    pub fn place(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = self.message {
+            parts.push(format!("message {m}"));
+        }
+        if let Some(p) = self.source.part() {
+            parts.push(p.to_owned());
+        }
+        parts.push(format!("line {}", self.source.position(0).line));
+        parts.join(", ")
+    }
+}
+
+/// Every record in `input` (a text, a raw message or an mbox file), in
+/// the order they stand. An error when the input is not text or holds no
+/// record.
+pub fn records(input: &[u8]) -> Result<Vec<Found>, InputError> {
+    if mail::is_mbox(input) {
+        let messages = mail::split_mbox(input);
+        let mut found = Vec::new();
+        for (k, (offset, bytes)) in messages.iter().enumerate() {
+            // A message that cannot be read holds no record to read.
+            if let Ok(records) = in_message(bytes, *offset, Some(k + 1)) {
+                found.extend(records);
+            }
+        }
+        return none_is_an_error(found, "this mailbox");
+    }
+    if mail::is_message(input) {
+        return none_is_an_error(in_message(input, 0, None)?, "this email");
+    }
+    let text: Arc<str> = input_text(input)?.into();
+    let found: Vec<Found> = Source::all_in(&text)
+        .into_iter()
+        .map(|source| Found {
+            source,
+            message: None,
+        })
+        .collect();
+    if found.is_empty() {
+        // The same errors as ever for plain text.
+        return Source::new(input).map(|source| {
+            vec![Found {
+                source,
+                message: None,
+            }]
+        });
+    }
+    Ok(found)
+}
+
+/// Every record in the messages of a mailbox folder (Maildir), each a
+/// raw message (or a plain text), numbered from 1 in the order given.
+pub fn records_in_messages(messages: &[Vec<u8>]) -> Result<Vec<Found>, InputError> {
+    let mut found = Vec::new();
+    for (k, bytes) in messages.iter().enumerate() {
+        let records = if mail::is_message(bytes) {
+            in_message(bytes, 0, Some(k + 1))
+        } else {
+            in_text(bytes, None, 0, Some(k + 1))
+        };
+        if let Ok(records) = records {
+            found.extend(records);
+        }
+    }
+    none_is_an_error(found, "this mailbox")
+}
+
+fn none_is_an_error(found: Vec<Found>, what: &str) -> Result<Vec<Found>, InputError> {
+    if found.is_empty() {
+        return Err(InputError::at_start(format!(
+            "no record found in {what}: a record starts with header tags such as [Game \"castle-danger\"]"
+        )));
+    }
+    Ok(found)
+}
+
+/// The records of one raw message, `offset` lines into the input.
+fn in_message(
+    bytes: &[u8],
+    offset: usize,
+    message: Option<usize>,
+) -> Result<Vec<Found>, InputError> {
+    let bodies = mail::bodies(bytes)?;
+    let mut found = Vec::new();
+    for fallback in [false, true] {
+        for body in bodies.iter().filter(|b| b.fallback == fallback) {
+            let Body {
+                text,
+                part,
+                line_offset,
+                ..
+            } = body;
+            // A part that is no text (NUL bytes) holds no record.
+            let offset = line_offset + if part.is_none() { offset } else { 0 };
+            if let Ok(records) = in_text(text.as_bytes(), part.clone(), offset, message) {
+                found.extend(records);
+            }
+        }
+        if !found.is_empty() {
+            break;
+        }
+    }
+    Ok(found)
+}
+
+/// The records of one text.
+fn in_text(
+    bytes: &[u8],
+    part: Option<String>,
+    line_offset: usize,
+    message: Option<usize>,
+) -> Result<Vec<Found>, InputError> {
+    let text: Arc<str> = input_text(bytes)?.into();
+    Ok(Source::all_in(&text)
+        .into_iter()
+        .map(|source| Found {
+            source: source.within(part.clone(), line_offset),
+            message,
+        })
+        .collect())
+}
+
+/// A record as far as telling records apart goes: its tags (but
+/// `Result`, which changes as the game ends) and its lines.
+struct Key {
+    tags: Vec<(String, String)>,
+    /// Each line as shown (`4. Red: Kc9-b9`) and its proof items.
+    lines: Vec<(String, String)>,
+}
+
+fn key(source: &Source) -> Option<Key> {
+    let record = parse(source).ok()?;
+    let tags = record
+        .tags
+        .iter()
+        .filter(|t| !t.name.eq_ignore_ascii_case("Result"))
+        .map(|t| (t.name.to_ascii_lowercase(), t.value.clone()))
+        .collect();
+    let lines = record
+        .turns
+        .iter()
+        .map(|t| {
+            let items: Vec<&str> = t.items.iter().map(|i| i.text.as_ref()).collect();
+            let proofs: Vec<String> = t.proofs.iter().map(|p| format!("{:?}", p.kind)).collect();
+            let shown = format!(
+                "{}{}. {}: {}",
+                if t.kind == super::LineKind::Setup {
+                    "S"
+                } else {
+                    ""
+                },
+                t.number,
+                t.side,
+                items.join(", "),
+            );
+            (shown, proofs.join(" "))
+        })
+        .collect();
+    Some(Key { tags, lines })
+}
+
+/// Whether `b` is `a` or goes on from it: every tag of `a` in `b`, the
+/// lines of `a` the first lines of `b`.
+fn goes_on_from(a: &Key, b: &Key) -> bool {
+    a.tags.iter().all(|t| b.tags.contains(t))
+        && a.lines.len() <= b.lines.len()
+        && a.lines.iter().zip(&b.lines).all(|(x, y)| x == y)
+}
+
+/// The record to read among `found`: those of message `message` if one is
+/// named, and of those the newest, the one all the others are beginnings
+/// of. A record that does not read at all is the one returned (so that
+/// its error is reported); records that disagree are an error.
+pub fn newest(found: Vec<Found>, message: Option<usize>) -> Result<Found, InputError> {
+    let mut found = found;
+    if let Some(n) = message {
+        let messages = found.iter().filter_map(|f| f.message).max().unwrap_or(1);
+        found.retain(|f| f.message.unwrap_or(1) == n);
+        if found.is_empty() {
+            return Err(InputError::at_start(if n == 0 || n > messages {
+                format!("there is no message {n}: messages are numbered 1 to {messages}")
+            } else {
+                format!("message {n} holds no record")
+            }));
+        }
+    }
+    if found.len() == 1 {
+        return Ok(found.swap_remove(0));
+    }
+    let mut keys = Vec::new();
+    for (k, f) in found.iter().enumerate() {
+        match key(&f.source) {
+            Some(key) => keys.push(key),
+            None => return Ok(found.swap_remove(k)),
+        }
+    }
+    let best = (0..keys.len())
+        .max_by_key(|&k| (keys[k].lines.len(), keys[k].tags.len(), usize::MAX - k))
+        .unwrap_or(0);
+    for k in 0..keys.len() {
+        if !goes_on_from(&keys[k], &keys[best]) {
+            return Err(disagreement(&found, &keys, k, best));
+        }
+    }
+    Ok(found.swap_remove(best))
+}
+
+/// The error for two records that do not fit together: where they part.
+fn disagreement(found: &[Found], keys: &[Key], a: usize, b: usize) -> InputError {
+    let (a, b) = (a.min(b), a.max(b));
+    let (ka, kb) = (&keys[a], &keys[b]);
+    let what = match ka.tags.iter().find(|t| !kb.tags.contains(t)) {
+        Some((name, value)) => {
+            let other = kb
+                .tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or("no such tag".to_owned(), |(_, v)| format!("\"{v}\""));
+            format!("their header tag {name} is \"{value}\" in one and {other} in the other")
+        }
+        None => {
+            let k = ka
+                .lines
+                .iter()
+                .zip(&kb.lines)
+                .take_while(|(x, y)| x == y)
+                .count();
+            let line = |key: &Key| {
+                key.lines
+                    .get(k)
+                    .map_or("nothing".to_owned(), |(l, _)| format!("`{}`", l.trim_end()))
+            };
+            let (x, y) = (line(ka), line(kb));
+            if x == y {
+                format!("their line {} is {x} in both, with other proof items (a line written twice, with different keys?)", k + 1)
+            } else {
+                format!("their line {} is {x} in one and {y} in the other", k + 1)
+            }
+        }
+    };
+    let (first, second) = (&found[a], &found[b]);
+    let hint = match (first.message, second.message) {
+        (Some(x), Some(y)) if x != y => "name the message to read with --message N",
+        _ => "cut the record you mean out of the message, or ask for it again",
+    };
+    InputError {
+        position: second.source.position(0),
+        message: format!(
+            "two records of the game here disagree, the one at {} and the one at {}: {what}; herald will not choose between them ({hint})",
+            first.place(),
+            second.place()
+        ),
+    }
+}
+
+/// The record to read in `input`: [`records`], then [`newest`].
+pub fn read(input: &[u8], message: Option<usize>) -> Result<Found, InputError> {
+    newest(records(input)?, message)
+}
