@@ -12,6 +12,7 @@
 //! turns: 12          # number of turns (valid records)
 //! phase: audit       # setup | play | audit | over (valid records)
 //! provisional: Blue  # the result while the audit is due, else null
+//! failed_audits: Blue # the sides whose audit failed, joined by `, `
 //! position: 2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *
 //!                    # final position (valid records; no comment on its line)
 //! message: c2 holds a Wall    # a part of the message
@@ -98,6 +99,13 @@ fn every_fixture_gets_its_expected_verdict() {
                 "result" | "turns" | "to_move" | "position" | "phase" | "provisional" => {
                     as_text(&json[&key])
                 }
+                "failed_audits" => json["failed_audits"]
+                    .as_array()
+                    .map(|all| {
+                        let sides: Vec<String> = all.iter().map(|f| as_text(&f["side"])).collect();
+                        sides.join(", ")
+                    })
+                    .unwrap_or_else(|| as_text(&json["failed_audits"])),
                 other => panic!("{}: unknown expectation `{other}`", path.display()),
             };
             let ok = if key == "message" {
