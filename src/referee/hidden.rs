@@ -23,6 +23,9 @@ struct Slot {
 #[derive(Clone, Debug)]
 pub(super) struct Hidden {
     slots: Vec<Vec<Slot>>,
+    /// The set-up step due ([`Hidden::setup_due`]), worked out again only
+    /// when a line changes the slots (it is asked for many times a line).
+    due: Option<(usize, SetupStep)>,
     /// Whether any side has a slot (fixed at the start: read on every
     /// line, so kept rather than recounted).
     any: bool,
@@ -58,7 +61,8 @@ impl Hidden {
                     .collect()
             })
             .collect();
-        Hidden {
+        let mut hidden = Hidden {
+            due: None,
             any: slots.iter().any(|s| !s.is_empty()),
             slots,
             after_setup: sides
@@ -66,13 +70,19 @@ impl Hidden {
                 .map(|&side| G::opened_after_setup(state, side))
                 .collect(),
             audited: vec![None; sides.len()],
-        }
+        };
+        hidden.due = hidden.find_setup_due();
+        hidden
     }
 
     /// The side whose set-up line is due and what it does: every side
     /// commits, in turn order; then every side opens what the rules open
     /// after the set-up, in turn order.
     pub(super) fn setup_due(&self) -> Option<(usize, SetupStep)> {
+        self.due
+    }
+
+    fn find_setup_due(&self) -> Option<(usize, SetupStep)> {
         if !self.any {
             return None;
         }
@@ -164,6 +174,9 @@ impl Hidden {
                     }
                 }
             }
+        }
+        if !shown.is_empty() {
+            self.due = self.find_setup_due();
         }
     }
 
