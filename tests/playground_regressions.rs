@@ -83,8 +83,7 @@ fn an_army_opened_in_full_during_play_is_still_audited() {
     assert_eq!(v["result"], "Red", "{v}");
     assert_eq!(v["failed_audits"][0]["side"], "Blue", "{v}");
     assert_eq!(
-        v["failed_audits"][0]["reason"],
-        "needs at least one Scissors",
+        v["failed_audits"][0]["reason"], "needs at least one Scissors",
         "{v}"
     );
 }
