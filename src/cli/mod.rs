@@ -4,6 +4,7 @@
 mod args;
 mod commands;
 mod files;
+mod picture;
 mod report;
 mod sent;
 mod setup;
