@@ -574,6 +574,14 @@ pub trait Game: Sized + 'static {
     /// contain ANSI colour sequences; the CLI strips them where colour is off.
     fn diagram(state: &Self::State, style: DiagramStyle) -> String;
 
+    /// The position as a picture (the drawing model of [`crate::picture`]:
+    /// cells, pieces, coordinates, caption), for `show --format svg` and
+    /// the replay page. Drawn from the same data as [`Game::diagram`].
+    /// `None` (the default) for a game that has no picture yet.
+    fn picture(_state: &Self::State) -> Option<crate::picture::Picture> {
+        None
+    }
+
     // ------------------------------------------------------------------
     // Hidden values (spec section 3.7). The defaults describe a game with
     // none: no set-up phase, nothing to open, nothing to audit. An engine

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod fairness;
 pub mod game;
 pub mod games;
+pub mod picture;
 pub mod record;
 pub mod referee;
 pub mod selfplay;

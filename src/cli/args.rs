@@ -51,6 +51,8 @@ pub enum Format {
     Text,
     /// JSON for programs (schema in notation-spec.md).
     Json,
+    /// An SVG picture of the board (show only).
+    Svg,
 }
 
 /// The record to read: a file, or `-` for standard input.
@@ -207,7 +209,9 @@ Examples:
     #[command(after_help = "\
 Examples:
   herald show game.pbem
-  herald show game.pbem --turn 0 --unicode")]
+  herald show game.pbem --turn 0 --unicode
+  herald show game.pbem --format svg > board.svg
+  herald show pg.pbem --format svg --key blue.key > mine.svg   (your own pieces marked)")]
     Show {
         /// The record and the output format.
         #[command(flatten)]
@@ -229,7 +233,8 @@ Examples:
   herald replay game.pbem | less -R
   herald replay game.pbem --unicode
   herald replay game.pbem --key blue.key   (your own hidden pieces shown)
-  herald replay game.pbem --format json")]
+  herald replay game.pbem --format json
+  herald replay game.pbem --html -o game.html   (a page to step through in a browser)")]
     Replay {
         /// The record and the output format.
         #[command(flatten)]
@@ -241,6 +246,14 @@ Examples:
         /// Draw with box-drawing characters.
         #[arg(long)]
         unicode: bool,
+        /// Write one self-contained HTML page instead: the picture of
+        /// every position, step controls and the turns with their comments.
+        #[arg(long, conflicts_with = "unicode")]
+        html: bool,
+        /// With --html: write the page to this new file (refuses to
+        /// overwrite); default: print it.
+        #[arg(short, long, value_name = "FILE", requires = "html")]
+        output: Option<PathBuf>,
     },
     /// Print the record in canonical notation with a comment on every turn.
     #[command(after_help = "\

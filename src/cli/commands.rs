@@ -24,6 +24,7 @@ pub(super) const SCHEMA_VERSION: u32 = 1;
 /// Run one command. One arm per command, each only moving the parsed
 /// arguments into the command's struct: a table, long for that reason.
 pub fn run(command: Command) -> Result<Exit, Failure> {
+    super::picture::refuse_svg(&command)?;
     match command {
         Command::New {
             game,
@@ -101,7 +102,20 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         Command::Replay {
             input,
             key,
+            html: true,
+            output,
+            ..
+        } => with_record_in(
+            &input.record,
+            input.message,
+            input.format,
+            super::picture::ReplayPage { key, output },
+        ),
+        Command::Replay {
+            input,
+            key,
             unicode,
+            ..
         } => with_record_in(
             &input.record,
             input.message,
@@ -559,7 +573,7 @@ impl RecordCommand for Check {
                     .collect(),
                 digest: hex::encode(referee.digest()),
             })?,
-            Format::Text => out(&format!(
+            Format::Text | Format::Svg => out(&format!(
                 "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}Digest: {}\n",
                 ctx.origin,
                 G::TITLE,
@@ -682,6 +696,9 @@ impl RecordCommand for Show {
             // The diagram names the side to move (or the result) and any
             // pending chance event itself.
             Format::Text => out(&format!("{}, after turn {upto}\n\n{diagram}", G::TITLE))?,
+            Format::Svg => {
+                super::picture::show_svg::<G>(seen.as_ref().unwrap_or(referee.state()), upto)?
+            }
         }
         Ok(Exit::Ok)
     }
@@ -776,7 +793,7 @@ impl RecordCommand for Replay {
                     positions,
                 })?
             }
-            Format::Text => {
+            Format::Text | Format::Svg => {
                 let mut text = String::new();
                 for p in &positions {
                     match &p.side {
@@ -954,7 +971,7 @@ impl RecordCommand for Legal {
                 chance,
                 actions,
             })?,
-            Format::Text => {
+            Format::Text | Format::Svg => {
                 let mut text = String::new();
                 if let Some(side) = &to_move {
                     text.push_str(&format!(
@@ -1096,7 +1113,7 @@ impl RecordCommand for Fate {
                 pending: pending_json(&referee),
                 next: next.map(|(n, _)| n),
             })?,
-            Format::Text => {
+            Format::Text | Format::Svg => {
                 let mut text = String::new();
                 if events.is_empty() {
                     text.push_str("No chance events in this record.\n");
@@ -1415,7 +1432,7 @@ impl RecordCommand for Move {
                 summary,
                 written,
             })?,
-            Format::Text => out(&format!(
+            Format::Text | Format::Svg => out(&format!(
                 "{line}{}{}{}",
                 fit(&summary, "  "),
                 pending_text(&referee),

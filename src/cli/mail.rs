@@ -158,7 +158,7 @@ pub(super) fn check_all(input: &Input) -> Result<Exit, Failure> {
             newest,
             newest_error,
         })?,
-        Format::Text => out(&all_text(path, &all, &records, newest, newest_error))?,
+        Format::Text | Format::Svg => out(&all_text(path, &all, &records, newest, newest_error))?,
     }
     Ok(if ok { Exit::Ok } else { Exit::Invalid })
 }

@@ -116,7 +116,7 @@ impl RecordCommand for Setup {
                 phase: referee.phase().as_str(),
                 written,
             })?,
-            Format::Text => out(&format!(
+            Format::Text | Format::Svg => out(&format!(
                 "{text}{}\n{}{}",
                 next_text::<G>(&referee),
                 pending_text(&referee),

@@ -7,6 +7,7 @@ use anstyle::{AnsiColor, Style};
 use super::board::{hexes, short_name, Hex, NAMED_MASK, ROW_LEN};
 use super::state::*;
 use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
+use crate::picture::Picture;
 
 fn army(s: u8) -> &'static str {
     ARMY[usize::from(s)]
@@ -165,66 +166,23 @@ pub fn turn_comment(before: &State, after: &State) -> String {
 const STEP: usize = 8;
 const MARGIN: usize = 2;
 
-/// The position as text.
-pub fn diagram(s: &State, style: DiagramStyle) -> String {
-    let mut out = String::new();
+/// `Battle of the Dale, turn 10: Elf to move`: the diagram's first line.
+pub(super) fn title_line(s: &State) -> String {
     let status = match s.result {
         ONGOING => format!("{} to move", army(s.mover)),
         DRAW => "draw".to_string(),
         r => format!("{} won", army(r - 1)),
     };
-    let _ = writeln!(out, "Battle of the Dale, turn {}: {status}", s.turn_no);
+    format!("Battle of the Dale, turn {}: {status}", s.turn_no)
+}
+
+/// The position as text.
+pub fn diagram(s: &State, style: DiagramStyle) -> String {
+    let pic = super::picture::picture(s);
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", title_line(s));
     for (row, &row_len) in ROW_LEN.iter().enumerate() {
-        let len = usize::from(row_len);
-        let indent = MARGIN + (5 - len) * STEP / 2;
-        // Label line, each label over the inside of its cell.
-        let mut line = " ".repeat(indent + 1);
-        for num in 1..=len {
-            let h = Hex::at(row, num).expect("on the map");
-            let mut label = h.to_string();
-            if let Some(n) = short_name(h) {
-                label.push(' ');
-                label.push_str(n);
-            }
-            if num < len {
-                line.push_str(&format!("{label:<STEP$}"));
-            } else {
-                line.push_str(&label);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-        // Cell line.
-        let mut line = " ".repeat(indent);
-        for num in 1..=len {
-            let h = Hex::at(row, num).expect("on the map");
-            let named = NAMED_MASK & h.bit() != 0;
-            let (l, r) = match (style.unicode, named) {
-                (false, false) => ("[", "]"),
-                (false, true) => ("{", "}"),
-                (true, false) => ("\u{27e8}", "\u{27e9}"),
-                (true, true) => ("\u{27ea}", "\u{27eb}"),
-            };
-            line.push_str(l);
-            match s.unit(h) {
-                Some((side, kind)) => {
-                    let sep = if style.unicode { '\u{b7}' } else { ':' };
-                    let code = format!("{}{sep}{}", CODE[usize::from(side)], kind.letter());
-                    line.push_str(&coloured(side, &code));
-                }
-                None => line.push_str(if style.unicode {
-                    " \u{b7}\u{b7} "
-                } else {
-                    "    "
-                }),
-            }
-            line.push_str(r);
-            if num < len {
-                line.push_str("  ");
-            }
-        }
-        out.push_str(&line);
-        out.push('\n');
+        hex_row(&pic, row, usize::from(row_len), style, &mut out);
     }
     let (l, r) = if style.unicode {
         ("\u{27ea}", "\u{27eb}")
@@ -239,6 +197,85 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         out,
         "  M Mounted, H Hero; {l}  {r} named space (3 of 4 win while no Falcon is in)"
     );
+    out.push_str(&status(s));
+    out
+}
+
+/// One row of hexes: the labels' line, then the cells' line, each cell
+/// from the picture.
+fn hex_row(pic: &Picture, row: usize, len: usize, style: DiagramStyle, out: &mut String) {
+    let indent = MARGIN + (5 - len) * STEP / 2;
+    // Label line, each label over the inside of its cell.
+    let mut line = " ".repeat(indent + 1);
+    for num in 1..=len {
+        let Some(h) = Hex::at(row, num) else { continue };
+        let mut label = h.to_string();
+        if let Some(n) = short_name(h) {
+            label.push(' ');
+            label.push_str(n);
+        }
+        if num < len {
+            line.push_str(&format!("{label:<STEP$}"));
+        } else {
+            line.push_str(&label);
+        }
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    // Cell line.
+    let mut line = " ".repeat(indent);
+    for num in 1..=len {
+        let Some(h) = Hex::at(row, num) else { continue };
+        let named = NAMED_MASK & h.bit() != 0;
+        let (l, r) = match (style.unicode, named) {
+            (false, false) => ("[", "]"),
+            (false, true) => ("{", "}"),
+            (true, false) => ("\u{27e8}", "\u{27e9}"),
+            (true, true) => ("\u{27ea}", "\u{27eb}"),
+        };
+        line.push_str(l);
+        match unit_of(pic, h) {
+            Some((side, kind)) => {
+                let sep = if style.unicode { '\u{b7}' } else { ':' };
+                let code = format!("{}{sep}{kind}", CODE[usize::from(side)]);
+                line.push_str(&coloured(side, &code));
+            }
+            None => line.push_str(if style.unicode {
+                " \u{b7}\u{b7} "
+            } else {
+                "    "
+            }),
+        }
+        line.push_str(r);
+        if num < len {
+            line.push_str("  ");
+        }
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
+/// The unit on hex `h` of the picture: its army and its kind's letter.
+fn unit_of(pic: &Picture, h: Hex) -> Option<(u8, char)> {
+    let token = pic.cells.get(h.idx())?.tokens.first()?;
+    let name = pic.sides.get(token.side?)?.name;
+    let side = ARMY.iter().position(|a| *a == name)?;
+    Some((side as u8, token.text.chars().last()?))
+}
+
+/// Everything under the legend: the armies' table, the optional rules,
+/// offers, a pending rally, an Elf's forced advance, an advance after
+/// capture (with colour; the picture's caption is this without it).
+pub(super) fn status(s: &State) -> String {
+    let mut out = String::new();
+    armies(s, &mut out);
+    notes(s, &mut out);
+    out
+}
+
+/// The armies' table: map, Reserve and Captured pile of each, the army
+/// to move marked `>`.
+fn armies(s: &State, out: &mut String) {
     let _ = writeln!(out, "  Army     Map  Reserve   Captured pile");
     for &side in s.sides() {
         let mark = if !s.over() && side == s.mover {
@@ -285,6 +322,12 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         }
         out.push('\n');
     }
+}
+
+/// The lines after the armies' table: the optional rules, the standing
+/// offers, a pending rally, the Elf's forced advance, an advance after
+/// capture.
+fn notes(s: &State, out: &mut String) {
     let on: Vec<&str> = [
         (s.opts.prisoner_exchange, "prisoner-exchange"),
         (s.opts.max5, "max-5-units"),
@@ -331,7 +374,7 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
     }
     if s.force_mask != 0 && s.in_game(ELF) {
         push_wrapped(
-            &mut out,
+            out,
             &format!(
                 "Elf may force an advance into {} (first action of its next turn)",
                 hex_list(s.force_mask)
@@ -340,7 +383,7 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
     }
     if s.t.adv_to != 0 {
         push_wrapped(
-            &mut out,
+            out,
             &format!(
                 "{} may advance after capture into {}",
                 army(s.mover),
@@ -348,7 +391,6 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
             ),
         );
     }
-    out
 }
 
 /// Append `text` as lines of at most 78 columns.

@@ -6,6 +6,7 @@ pub mod action;
 pub mod board;
 mod diagram;
 pub mod notation;
+mod picture;
 pub mod position;
 pub mod rules;
 pub mod state;
@@ -205,6 +206,10 @@ impl Game for BattleOfTheDale {
 
     fn turn_comment(before: &State, after: &State) -> String {
         diagram::turn_comment(before, after)
+    }
+
+    fn picture(state: &State) -> Option<crate::picture::Picture> {
+        Some(picture::picture(state))
     }
 
     fn diagram(state: &State, style: DiagramStyle) -> String {

@@ -4,11 +4,13 @@
 //! line of their flanking Keeps.
 
 use super::board::{
-    cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, HOME_TOUCH, KEEPS, NCOLS, NONE,
+    cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, HOME_TOUCH, KEEPS, NCOLS,
 };
+use super::picture::passage;
 use super::rules::SIDE_NAMES;
 use super::state::{Cell, Pos, State};
 use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
+use crate::picture::{self as model, Form, Passage};
 
 /// Left margin (row labels of the long columns).
 const LEFT: usize = 4;
@@ -86,38 +88,46 @@ fn line_of(col: usize, row: usize) -> usize {
     }
 }
 
-fn token(pos: &Pos, c: u8, g: &Glyphs) -> String {
-    let cell = pos.cells[c as usize];
-    if is_keep(c) {
-        let (l, _) = letters(&cell);
+/// A cell of the picture: `[Ww ]` a Keep and its stacks, `  w  ` a
+/// stack, `  .  ` an empty cell.
+fn token(spot: &model::Cell, keep: bool, g: &Glyphs) -> String {
+    let mut l = [' '; 3];
+    for (slot, t) in l.iter_mut().zip(&spot.tokens) {
+        let c = if t.side == Some(0) { 'w' } else { 'b' };
+        *slot = if t.form == Form::Double {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        };
+    }
+    if keep {
         let mut s = String::new();
         s.push(g.keep_open);
         s.extend(l.iter());
         s.push(g.keep_close);
         s
-    } else if cell.is_empty() {
+    } else if spot.tokens.is_empty() {
         format!("  {}  ", g.empty)
     } else {
-        let (l, _) = letters(&cell);
         format!("  {}  ", l[0])
     }
 }
 
 fn gate_token(pos: &Pos, gi: usize, g: &Glyphs) -> String {
-    let flanks = GATES[gi].flanks;
-    let h0 = pos.holder(flanks[0]);
-    let h1 = pos.holder(flanks[1]);
     let mut s = String::from(" ");
-    if h0 != NONE && h1 != NONE && h0 != h1 {
-        s.push(g.closed);
-        s.push(g.closed);
-    } else if h0 != NONE && h0 == h1 {
-        // Both held by one side: closed to the other.
-        s.push(g.closed);
-        s.push(if h0 == 0 { 'B' } else { 'W' });
-    } else {
-        s.push(g.gate_open[0]);
-        s.push(g.gate_open[1]);
+    match passage(pos, gi) {
+        Passage::Closed => {
+            s.push(g.closed);
+            s.push(g.closed);
+        }
+        Passage::ClosedTo(side) => {
+            s.push(g.closed);
+            s.push(if side == 1 { 'B' } else { 'W' });
+        }
+        Passage::Open => {
+            s.push(g.gate_open[0]);
+            s.push(g.gate_open[1]);
+        }
     }
     s.push_str("  ");
     s
@@ -190,17 +200,51 @@ fn keeps_held(pos: &Pos, out: &mut Vec<String>) {
     }
 }
 
+/// `Black end zone (Z): 8 pieces; White needs 8 points around Black's
+/// home Keep`: the line on `side`'s end zone.
+pub(super) fn zone_line(pos: &Pos, side: usize) -> String {
+    let other = 1 - side;
+    format!(
+        "{} end zone (Z): {} pieces; {} needs {} points around {}'s home Keep",
+        SIDE_NAMES[side],
+        pos.zone[side],
+        SIDE_NAMES[other],
+        2 * pos.keep_value[side],
+        SIDE_NAMES[side]
+    )
+}
+
+/// The lines under the board (the picture's caption after Black's end
+/// zone): White's end zone, the Keeps held, the points in play, the side
+/// to move and its points left, or the winner.
+pub(super) fn status(state: &State) -> Vec<String> {
+    let pos = &state.pos;
+    let mut out = vec![zone_line(pos, 0)];
+    keeps_held(pos, &mut out);
+    out.push(format!(
+        "Points in play: White {}, Black {}",
+        pos.points[0], pos.points[1]
+    ));
+    if pos.over() {
+        let w = SIDE_NAMES[usize::from(pos.winner & 1)];
+        out.push(format!("{w} won"));
+    } else {
+        let me = SIDE_NAMES[usize::from(pos.side & 1)];
+        out.push(format!(
+            "{me} to move: {} of 4 movement points left",
+            4 - pos.used
+        ));
+    }
+    out
+}
+
 /// Draw the whole diagram.
 pub fn draw(state: &State, style: DiagramStyle) -> String {
     let pos = &state.pos;
+    let pic = super::picture::picture(state);
     let g = if style.unicode { &UNICODE } else { &ASCII };
     let mut out: Vec<String> = Vec::new();
-    let need = |side: usize| 2 * pos.keep_value[side];
-    out.push(format!(
-        "Black end zone (Z): {} pieces; White needs {} points around Black's home Keep",
-        pos.zone[1],
-        need(1)
-    ));
+    out.push(zone_line(pos, 1));
     header(&mut out);
     out.push(finish(&home_line(pos, 1, g)));
     let mut grid = vec![vec![' '; WIDTH]; LINES];
@@ -219,7 +263,12 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
         for row in 1..=len as usize {
             let c = cell(col as u8, row as u8);
             let line = line_of(col, row);
-            put(&mut grid[line], LEFT + COLW * col, &token(pos, c, g));
+            let spot = &pic.cells[usize::from(c)];
+            put(
+                &mut grid[line],
+                LEFT + COLW * col,
+                &token(spot, is_keep(c), g),
+            );
         }
     }
     for (gi, gate) in GATES.iter().enumerate() {
@@ -233,26 +282,7 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
     }
     out.push(finish(&home_line(pos, 0, g)));
     header(&mut out);
-    out.push(format!(
-        "White end zone (Z): {} pieces; Black needs {} points around White's home Keep",
-        pos.zone[0],
-        need(0)
-    ));
-    keeps_held(pos, &mut out);
-    out.push(format!(
-        "Points in play: White {}, Black {}",
-        pos.points[0], pos.points[1]
-    ));
-    if pos.over() {
-        let w = SIDE_NAMES[usize::from(pos.winner & 1)];
-        out.push(format!("{w} won"));
-    } else {
-        let me = SIDE_NAMES[usize::from(pos.side & 1)];
-        out.push(format!(
-            "{me} to move: {} of 4 movement points left",
-            4 - pos.used
-        ));
-    }
+    out.extend(status(state));
     let (k0, k1, h0, h1, e) = if style.unicode {
         ("⟦", "⟧", "⟪", "⟫", "·")
     } else {

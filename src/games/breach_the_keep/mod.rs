@@ -13,6 +13,7 @@ mod action;
 mod board;
 mod diagram;
 mod notation;
+mod picture;
 mod position;
 mod rules;
 mod state;
@@ -312,6 +313,10 @@ impl Game for BreachTheKeep {
             parts.push(win_text(&after.pos));
         }
         parts.join("; ")
+    }
+
+    fn picture(state: &State) -> Option<crate::picture::Picture> {
+        Some(picture::picture(state))
     }
 
     fn diagram(state: &State, style: DiagramStyle) -> String {

@@ -7,8 +7,10 @@ use anstyle::{AnsiColor, Style};
 use crate::game::{DiagramStyle, Game, Outcome, Side};
 
 use super::board::{opponent, portal, side_name as name, Sq, Terrain, BLUE, COLS, ROWS};
+use super::picture;
 use super::state::{Cell, End, Event, Kind, State};
 use super::CastleDanger;
+use crate::picture::{self as model, Form, Ground, Picture};
 
 /// `text` in the side's colour (stripped by the CLI when colour is off).
 fn paint(out: &mut String, side: Side, text: &str) {
@@ -21,16 +23,6 @@ fn paint(out: &mut String, side: Side, text: &str) {
     let _ = write!(out, "{}{}{}", st.render(), text, st.render_reset());
 }
 
-/// The letter of a piece: upper case for Blue, lower case for Red.
-fn letter(side: Side, kind: Kind) -> char {
-    let c = kind.letter();
-    if side == BLUE {
-        c
-    } else {
-        c.to_ascii_lowercase()
-    }
-}
-
 /// How one cell is drawn: filler left and right, the content, and the
 /// mark after it (`!` for a fired Cannon), with the side whose colour the
 /// content takes.
@@ -41,8 +33,14 @@ struct CellView {
     side: Option<Side>,
 }
 
-fn cell_view(state: &State, sq: Sq, unicode: bool) -> CellView {
-    let terrain = sq.terrain();
+/// How the picture's cell is drawn in text.
+fn cell_view(cell: &model::Cell, unicode: bool) -> CellView {
+    let portal = cell.ground == Ground::Special;
+    let terrain = match cell.ground {
+        Ground::Sand => Terrain::Sand,
+        Ground::Water => Terrain::River,
+        _ => Terrain::Grass,
+    };
     let fill = match (terrain, unicode) {
         (Terrain::Sand, true) => '░',
         (Terrain::River, true) => '≈',
@@ -50,7 +48,7 @@ fn cell_view(state: &State, sq: Sq, unicode: bool) -> CellView {
         _ => ' ',
     };
     let empty = match (terrain, unicode) {
-        _ if sq.is_portal() => {
+        _ if portal => {
             if unicode {
                 '◇'
             } else {
@@ -62,17 +60,23 @@ fn cell_view(state: &State, sq: Sq, unicode: bool) -> CellView {
         (Terrain::Sand, false) => ':',
         _ => fill,
     };
-    let (content, fired, side) = match state.cell(sq) {
-        Cell::Empty => (empty, false, None),
-        Cell::Wall => (if unicode { '█' } else { '#' }, false, None),
-        Cell::Fire(s) => (if s == BLUE { 'F' } else { 'f' }, false, Some(s)),
-        Cell::Piece(p) => (letter(p.side, p.kind), p.fired, Some(p.side)),
+    let token = cell.tokens.first();
+    let side = token.and_then(|t| t.side).map(|i| Side(i as u8));
+    let (content, fired) = match token {
+        None => (empty, false),
+        Some(t) if t.form == Form::Block => (if unicode { '█' } else { '#' }, false),
+        Some(t) => {
+            let c = t.text.chars().next().unwrap_or('?');
+            let c = if side == Some(BLUE) {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            };
+            (c, t.badge.is_some())
+        }
     };
-    let fill = if unicode && state.cell(sq) == Cell::Wall {
-        '█'
-    } else {
-        fill
-    };
+    let wall = token.is_some_and(|t| t.form == Form::Block);
+    let fill = if unicode && wall { '█' } else { fill };
     CellView {
         fill,
         content,
@@ -113,13 +117,13 @@ fn header(out: &mut String) {
     out.push('\n');
 }
 
-fn board_ascii(state: &State, out: &mut String) {
+fn board_ascii(pic: &Picture, out: &mut String) {
     header(out);
     for row in (0..ROWS).rev() {
         let _ = write!(out, "  {} ", row + 1);
         for col in 0..COLS {
             let sq = Sq::new(col, row);
-            let v = cell_view(state, sq, false);
+            let v = cell_view(&pic.cells[sq.idx()], false);
             let (l, r) = if sq.is_portal() {
                 ('[', ']')
             } else {
@@ -132,7 +136,7 @@ fn board_ascii(state: &State, out: &mut String) {
     header(out);
 }
 
-fn board_unicode(state: &State, out: &mut String) {
+fn board_unicode(pic: &Picture, out: &mut String) {
     header(out);
     let rule = |out: &mut String, l: char, m: char, r: char| {
         out.push_str("   ");
@@ -149,7 +153,7 @@ fn board_unicode(state: &State, out: &mut String) {
         for col in 0..COLS {
             let sq = Sq::new(col, row);
             let left_portal = sq.is_portal() || (col > 0 && Sq::new(col - 1, row).is_portal());
-            let v = cell_view(state, sq, true);
+            let v = cell_view(&pic.cells[sq.idx()], true);
             let sep = if left_portal { '║' } else { '│' };
             out.push(sep);
             push_cell(out, &v, v.fill, None);
@@ -165,11 +169,12 @@ fn board_unicode(state: &State, out: &mut String) {
 
 /// The whole diagram: board, legend, status.
 pub fn draw(state: &State, style: DiagramStyle) -> String {
+    let pic = picture::picture(state);
     let mut out = String::with_capacity(2048);
     if style.unicode {
-        board_unicode(state, &mut out);
+        board_unicode(&pic, &mut out);
     } else {
-        board_ascii(state, &mut out);
+        board_ascii(&pic, &mut out);
     }
     out.push('\n');
     out.push_str("  K W B C  Blue King, Wizard, Builder, Cannon\n");
@@ -185,15 +190,23 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
         out.push_str("  [ ]  Portal: d1 Blue, d9 Red\n");
     }
     out.push('\n');
-    out.push_str(&CastleDanger::summary(state));
-    out.push('\n');
+    for line in &pic.caption {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The lines under the legend: the summary, the pieces on the board, and
+/// whether the side to move may add a piece (the picture's caption).
+pub(super) fn status(state: &State) -> Vec<String> {
+    let mut out = vec![CastleDanger::summary(state)];
     let me = state.to_move();
-    let _ = writeln!(
-        out,
+    out.push(format!(
         "Pieces on the board: Blue {}, Red {}",
         state.movable(BLUE),
         state.movable(opponent(BLUE))
-    );
+    ));
     if state.outcome == Outcome::Ongoing {
         let gate = portal(me);
         let may_add = if state.active {
@@ -206,13 +219,15 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
                 0 => "free".to_string(),
                 n => format!("costs {n} moves"),
             };
-            let _ = writeln!(out, "{} may first add a piece on {gate}: {cost}", name(me));
+            out.push(format!(
+                "{} may first add a piece on {gate}: {cost}",
+                name(me)
+            ));
         } else if !state.active || !state.turn().acted {
-            let _ = writeln!(
-                out,
+            out.push(format!(
                 "{}'s Portal {gate} is not empty: no piece can be added",
                 name(me)
-            );
+            ));
         }
     }
     out

@@ -6,6 +6,7 @@ pub mod action;
 pub mod board;
 mod diagram;
 pub mod notation;
+mod picture;
 pub mod position;
 pub mod rules;
 pub mod state;
@@ -139,6 +140,10 @@ impl Game for CastleDanger {
 
     fn turn_comment(_before: &State, after: &State) -> String {
         diagram::comment(after)
+    }
+
+    fn picture(state: &State) -> Option<crate::picture::Picture> {
+        Some(picture::picture(state))
     }
 
     fn diagram(state: &State, style: DiagramStyle) -> String {

@@ -20,36 +20,32 @@
 use std::fmt::Write;
 
 use crate::game::{DiagramStyle, Outcome};
+use crate::picture::{self as model, Known};
 
-use super::board::{side_name as name, Sq, BLUE, COLS, ROWS};
+use super::board::{side_name as name, Sq, COLS, ROWS};
 use super::rules::describe;
 use super::state::{End, Event, PieceId, State};
 
 const CELL: usize = 6;
 
-/// `B?`, `BR`, `Br`.
-fn token(s: &State, id: PieceId) -> String {
-    let side = if id.side() == BLUE { 'B' } else { 'R' };
-    let p = s.piece(id);
-    let kind = match p.kind {
-        Some(k) if p.public => k.letter(),
-        Some(k) => k.letter().to_ascii_lowercase(),
-        None => '?',
+/// `B?`, `BR`, `Br`: a piece of the picture.
+fn token(t: &model::Token) -> String {
+    let side = if t.side == Some(0) { 'B' } else { 'R' };
+    let letter = t.text.chars().next().unwrap_or('?');
+    let kind = match t.known {
+        Known::Own => letter.to_ascii_lowercase(),
+        Known::Public | Known::Hidden => letter,
     };
     format!("{side}{kind}")
 }
 
-fn cell(s: &State, sq: Sq, style: DiagramStyle) -> String {
-    match s.at(sq) {
-        [None, _] => if style.unicode { "·" } else { "." }.to_string(),
-        [Some(a), None] => token(s, a),
-        [Some(a), Some(b)] if s.battle.is_some_and(|x| x.at == sq) => {
-            format!("{}>{}", token(s, b), token(s, a))
-        }
-        [Some(a), Some(b)] => {
-            let (blue, red) = if a.side() == BLUE { (a, b) } else { (b, a) };
-            format!("{}={}", token(s, blue), token(s, red))
-        }
+/// A square of the picture: `.`, `B?`, `BR=RR` (a stalemate), `RS>B?`
+/// (a battle, the attacker first).
+fn cell(c: &model::Cell, style: DiagramStyle) -> String {
+    match c.tokens.as_slice() {
+        [] => if style.unicode { "·" } else { "." }.to_string(),
+        [a] => token(a),
+        [a, b, ..] => format!("{}{}{}", token(a), c.link.unwrap_or("="), token(b)),
     }
 }
 
@@ -70,13 +66,14 @@ fn centred(out: &mut String, text: &str) {
 
 /// Draw the position.
 pub fn draw(s: &State, style: DiagramStyle) -> String {
+    let pic = super::picture::picture(s);
     let mut out = String::new();
     centred(&mut out, "Red's base");
     columns(&mut out);
     for row in (0..ROWS).rev() {
         let _ = write!(out, "  {}  ", row + 1);
         for col in 0..COLS {
-            let text = cell(s, Sq::new(col, row), style);
+            let text = cell(&pic.cells[Sq::new(col, row).idx()], style);
             // The last column is as wide as its widest content (`BR=RR`),
             // so that the row numbers on the right line up.
             let width = if col + 1 == COLS { CELL - 1 } else { CELL };

@@ -13,6 +13,7 @@ pub mod action;
 pub mod board;
 mod diagram;
 pub mod notation;
+mod picture;
 pub mod position;
 pub mod rules;
 pub mod state;
@@ -136,6 +137,10 @@ impl Game for PlaygroundBattles {
 
     fn turn_comment(before: &State, after: &State) -> String {
         diagram::comment(before, after)
+    }
+
+    fn picture(state: &State) -> Option<crate::picture::Picture> {
+        Some(picture::picture(state))
     }
 
     fn diagram(state: &State, style: DiagramStyle) -> String {

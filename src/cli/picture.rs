@@ -1,0 +1,183 @@
+//! Pictures on the command line: `show --format svg` (one position as
+//! SVG) and `replay --html` (the replay page). Both draw the game's
+//! [`Game::picture`] of the position; with `--key`, of the key holder's
+//! view, else of what everyone sees, so that no hidden identity appears
+//! without the key.
+
+use std::path::PathBuf;
+
+use super::args::{Command, Format};
+use super::commands::{compose_failure, read_wallet, replay_all, Ctx, RecordCommand};
+use super::files;
+use super::out;
+use super::report::{Exit, Failure};
+use crate::game::Game;
+use crate::picture::html::{self, Frame};
+use crate::picture::{svg, Picture};
+use crate::record::LineKind;
+use crate::referee::{PlayedTurn, Referee, Shown};
+use crate::wallet::Wallet;
+
+/// The picture of `state`, or the refusal of a game without pictures.
+fn picture_of<G: Game>(state: &G::State) -> Result<Picture, Failure> {
+    G::picture(state).ok_or_else(|| {
+        Failure::usage(format!(
+            "{} has no picture yet: use the text diagram (herald show)",
+            G::TITLE
+        ))
+    })
+}
+
+/// `show --format svg`: the SVG of `state` (the position after turn
+/// `turn`, as the viewer sees it) on standard output.
+pub(super) fn show_svg<G: Game>(state: &G::State, turn: u32) -> Result<(), Failure> {
+    let pic = picture_of::<G>(state)?;
+    out(&svg::document(&pic, &heading::<G>(turn)))
+}
+
+/// `--format svg` is `show`'s alone (and `replay --html` takes none):
+/// every other command refuses it before reading anything.
+pub(super) fn refuse_svg(command: &Command) -> Result<(), Failure> {
+    let (name, format) = match command {
+        Command::Check { input, .. } => ("check", input.format),
+        Command::Extract { input, .. } => ("extract", input.format),
+        Command::Annotate { input, .. } => ("annotate", input.format),
+        Command::Legal { input, .. } => ("legal", input.format),
+        Command::Fate { input, .. } => ("fate", input.format),
+        Command::Replay { input, html, .. } => {
+            if *html && input.format != Format::Text {
+                return Err(Failure::usage(
+                    "replay --html writes a page: it takes no --format",
+                ));
+            }
+            ("replay", input.format)
+        }
+        Command::Move { format, .. } => ("move", *format),
+        Command::Setup { format, .. } => ("setup", *format),
+        _ => return Ok(()),
+    };
+    if format == Format::Svg {
+        return Err(Failure::usage(format!(
+            "{name} has no SVG output: --format svg is for herald show (a page of every position: herald replay --html)"
+        )));
+    }
+    Ok(())
+}
+
+/// `Castle Danger, after turn 6`.
+fn heading<G: Game>(turn: u32) -> String {
+    format!("{}, after turn {turn}", G::TITLE)
+}
+
+/// `replay --html [-o FILE] [--key K]`.
+pub(super) struct ReplayPage {
+    pub(super) key: Option<PathBuf>,
+    pub(super) output: Option<PathBuf>,
+}
+
+/// What a line did, for the list of turns: its actions and chance, or
+/// what a line without them carried.
+fn line_text<G: Game>(played: &PlayedTurn<G>) -> String {
+    let body = played.body();
+    if !body.is_empty() {
+        return body;
+    }
+    let commits = played
+        .shown
+        .iter()
+        .filter(|s| matches!(s, Shown::Commit { .. }))
+        .count();
+    let opens = played.shown.len() - commits;
+    match (commits, opens) {
+        (0, 0) => "pass".into(),
+        (c, 0) => format!("commits to {c} hidden values"),
+        (0, o) => format!("opens {o} hidden values"),
+        (c, o) => format!("commits to {c} and opens {o} hidden values"),
+    }
+}
+
+fn label<G: Game>(played: &PlayedTurn<G>) -> String {
+    let side = played.side.name::<G>();
+    match played.kind {
+        LineKind::Setup => format!("S{}. {side}", played.number),
+        LineKind::Turn => format!("{}. {side}", played.number),
+    }
+}
+
+impl ReplayPage {
+    /// The wallet of `--key`, checked against the game.
+    fn wallet<G: Game>(
+        &self,
+        start: &Referee<G>,
+        ctx: &Ctx<'_>,
+    ) -> Result<Option<Wallet>, Failure> {
+        let Some(path) = self.key.as_deref() else {
+            return Ok(None);
+        };
+        let wallet = read_wallet(path)?;
+        start
+            .view(&wallet)
+            .map_err(|e| compose_failure(e, Some(path), ctx))?;
+        Ok(Some(wallet))
+    }
+
+    fn write(&self, page: &str, count: usize, ctx: &Ctx<'_>) -> Result<(), Failure> {
+        match &self.output {
+            Some(path) => {
+                files::write_new(path, page.as_bytes())?;
+                out(&format!(
+                    "wrote the replay page of {} to {} ({count} positions)\n",
+                    ctx.origin,
+                    path.display()
+                ))
+            }
+            None => out(page),
+        }
+    }
+}
+
+impl RecordCommand for ReplayPage {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let start = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
+        let wallet = self.wallet(&start, ctx)?;
+        picture_of::<G>(start.state())?;
+        // The position as the key's holder sees it (the wallet was checked
+        // above), else as everyone does.
+        let draw = |referee: &Referee<G>, turn: u32| {
+            let seen = wallet.as_ref().and_then(|w| referee.view(w).ok());
+            let state = seen.as_ref().unwrap_or(referee.state());
+            G::picture(state).map_or_else(String::new, |p| svg::document(&p, &heading::<G>(turn)))
+        };
+        let mut frames = vec![Frame {
+            turn: 0,
+            label: "Start".into(),
+            line: String::new(),
+            comment: String::new(),
+            svg: draw(&start, 0),
+        }];
+        let mut turns = 0;
+        replay_all::<G>(ctx, |played, referee| {
+            if played.kind == LineKind::Turn {
+                turns = played.number;
+            }
+            frames.push(Frame {
+                turn: turns,
+                label: label(played),
+                line: line_text(played),
+                comment: G::turn_comment(&played.before, referee.state()),
+                svg: draw(referee, turns),
+            });
+        })?;
+        let view = match &wallet {
+            Some(w) => format!(
+                "{}'s view: your own hidden values are marked (dashed ring); keep this page to yourself",
+                w.side()
+            ),
+            None => "Everyone's view: only what the record has opened is shown".to_string(),
+        };
+        let title = format!("{}: {}", G::TITLE, ctx.origin);
+        let page = html::page(&title, &view, &frames);
+        self.write(&page, frames.len(), ctx)?;
+        Ok(Exit::Ok)
+    }
+}
