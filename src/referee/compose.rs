@@ -70,15 +70,13 @@ impl<G: Game> Preview<G> {
 }
 
 impl<G: Game> Referee<G> {
-    /// The reveal for `side`'s next line from `wallet`, after checking that
-    /// the wallet is that side's in this very game.
-    pub fn wallet_reveal(&self, side: Side, wallet: &Wallet) -> Result<Hash, ComposeError> {
-        let side_name = side.name::<G>();
-        if !wallet.game().eq_ignore_ascii_case(G::ID)
-            || !wallet.side().eq_ignore_ascii_case(side_name)
-        {
+    /// Check that `wallet` is `side`'s key in this very game (`why`: what
+    /// makes it the key wanted, e.g. `it is Blue's turn`).
+    fn wallet_in_game(&self, side: Side, wallet: &Wallet, why: &str) -> Result<(), ComposeError> {
+        let name = side.name::<G>();
+        if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
             return Err(ComposeError::Wallet(format!(
-                "is a key for {} in {}, but it is {side_name}'s turn in {}",
+                "is a key for {} in {}, but {why} in {}",
                 wallet.side(),
                 wallet.game(),
                 G::ID
@@ -90,6 +88,14 @@ impl<G: Game> Referee<G> {
                     .into(),
             ));
         }
+        Ok(())
+    }
+
+    /// The reveal for `side`'s next line from `wallet`, after checking that
+    /// the wallet is that side's in this very game.
+    pub fn wallet_reveal(&self, side: Side, wallet: &Wallet) -> Result<Hash, ComposeError> {
+        let side_name = side.name::<G>();
+        self.wallet_in_game(side, wallet, &format!("it is {side_name}'s turn"))?;
         if self.header.commit(side) != Some(*wallet.commit()) {
             return Err(ComposeError::Wallet(format!(
                 "does not belong to this game: its commitment is not {side_name}Commit"
@@ -245,20 +251,7 @@ impl<G: Game> Referee<G> {
     /// `<Side>Key` tag in this game.
     fn check_signing_wallet(&self, signer: Side, wallet: &Wallet) -> Result<(), ComposeError> {
         let name = signer.name::<G>();
-        if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
-            return Err(ComposeError::Wallet(format!(
-                "is a key for {} in {}, but this line is signed by {name} in {}",
-                wallet.side(),
-                wallet.game(),
-                G::ID
-            )));
-        }
-        if wallet.chain() != self.header.chain_id() {
-            return Err(ComposeError::Wallet(
-                "was made for another game (or the header changed since): a key serves one game only"
-                    .into(),
-            ));
-        }
+        self.wallet_in_game(signer, wallet, &format!("this line is signed by {name}"))?;
         if self.header.key(signer).map(|k| k.to_bytes()) != Some(wallet.public_key()) {
             return Err(ComposeError::Wallet(format!(
                 "does not belong to this game: its public key is not {name}Key"
