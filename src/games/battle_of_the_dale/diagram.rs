@@ -166,14 +166,15 @@ pub fn turn_comment(before: &State, after: &State) -> String {
 const STEP: usize = 8;
 const MARGIN: usize = 2;
 
-/// `Battle of the Dale, turn 10: Elf to move`: the diagram's first line.
+/// `Turn 10: Elf to move`: the diagram's first line (the readers name the
+/// game above it).
 pub(super) fn title_line(s: &State) -> String {
     let status = match s.result {
         ONGOING => format!("{} to move", army(s.mover)),
         DRAW => "draw".to_string(),
         r => format!("{} won", army(r - 1)),
     };
-    format!("Battle of the Dale, turn {}: {status}", s.turn_no)
+    format!("Turn {}: {status}", s.turn_no)
 }
 
 /// The position as text.

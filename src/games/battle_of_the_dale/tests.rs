@@ -1805,7 +1805,11 @@ fn diagram_shows_map_reserves_piles_and_legend() {
     for line in d.lines() {
         assert!(line.chars().count() < 78, "{line}");
     }
-    assert!(d.contains("turn 1: Human to move"), "{d}");
+    assert!(d.contains("Turn 1: Human to move"), "{d}");
+    assert!(
+        !d.contains("Battle of the Dale"),
+        "the readers name the game: {d}"
+    );
     assert!(d.contains("C3 Chip"), "{d}");
     assert!(d.contains("B2 Fog"), "{d}");
     assert!(d.contains("C4 Post"), "{d}");

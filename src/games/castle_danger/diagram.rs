@@ -179,7 +179,7 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
     out.push('\n');
     out.push_str("  K W B C  Blue King, Wizard, Builder, Cannon\n");
     out.push_str("  k w b c  Red King, Wizard, Builder, Cannon\n");
-    out.push_str("  C! c!    a Cannon that has fired this turn\n");
+    out.push_str("  C! c!    a Cannon that has fired (marked until its side's next turn)\n");
     if style.unicode {
         out.push_str("  F f  Blue / Red Fire    ███  Wall\n");
         out.push_str("  ·  grass    ░  sand (no Walls)    ≈  river\n");
