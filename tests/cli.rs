@@ -1799,7 +1799,8 @@ fn man_prints_a_roff_page() {
 fn man_prints_the_page_of_every_command_the_main_page_names() {
     let main_page = stdout_of(&herald().arg("man").output().unwrap());
     for command in [
-        "new", "move", "check", "show", "replay", "annotate", "legal", "fate", "keygen",
+        "new", "move", "check", "show", "replay", "annotate", "legal", "fate", "keygen", "setup",
+        "extract",
     ] {
         assert!(
             main_page.contains(&format!("herald\\-{command}(1)")),
@@ -1810,7 +1811,11 @@ fn man_prints_the_page_of_every_command_the_main_page_names() {
         let page = stdout_of(&output);
         assert!(page.contains(&format!(".TH herald-{command} 1")), "{page}");
         assert!(page.contains(".SH OPTIONS"), "{page}");
+        // Every page says what the exit codes mean.
+        assert!(page.contains(".SH \"EXIT STATUS\""), "{page}");
+        assert!(page.contains("A usage or I/O error"), "{page}");
     }
+    assert!(main_page.contains(".SH \"EXIT STATUS\""), "{main_page}");
     let page = stdout_of(&herald().args(["man", "move"]).output().unwrap());
     assert!(page.contains("\\-\\-dry\\-run"), "{page}");
     assert!(page.contains("\\-\\-expect\\-turn"), "{page}");

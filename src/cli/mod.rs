@@ -97,9 +97,26 @@ fn run(command: Command) -> Result<Exit, Failure> {
             clap_mangen::Man::new(page)
                 .render(&mut buf)
                 .map_err(|e| Failure::usage(format!("cannot render the man page: {e}")))?;
+            buf.extend_from_slice(EXIT_STATUS.as_bytes());
             out(&String::from_utf8_lossy(&buf))?;
             Ok(Exit::Ok)
         }
         other => commands::run(other),
     }
 }
+
+/// The EXIT STATUS section every herald man page ends with (roff).
+const EXIT_STATUS: &str = r#".SH "EXIT STATUS"
+.TP
+\fB0\fR
+All is well: the record is valid, the line was written.
+.TP
+\fB1\fR
+An illegal or invalid game or turn: the record breaks a rule, a reveal,
+signature or opening does not check, or the copy is stale; nothing was
+written.
+.TP
+\fB2\fR
+A usage or I/O error: bad arguments, a missing or unreadable file, a key
+file problem, a file that may not be overwritten; nothing was written.
+"#;
