@@ -399,7 +399,7 @@ pub struct OptionTag {
     pub help: &'static str,
 }
 
-/// Chance at the start of a turn (RULINGS 1.4), and what the referee can
+/// Chance at the start of a turn (spec section 3.3), and what the referee can
 /// settle after it. The referee derives each value from the commitments;
 /// a game only asks for numbers by label, and whether a side's next line
 /// can settle what the mover declares.
@@ -409,7 +409,7 @@ pub trait Chance {
     fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
 
     /// Whether chance declared on this turn (a [`Game::pending`] event,
-    /// RULINGS 1.5) could be settled by `side`'s next line: only the
+    /// spec section 3.4) could be settled by `side`'s next line: only the
     /// referee knows (it takes a reveal that side may not have). An engine
     /// whose actions declare such chance asks in [`Game::begin_turn`] for
     /// the side that will settle, and treats an action whose chance that
@@ -437,7 +437,7 @@ impl Chance for Undrawn {
 }
 
 /// A chance event declared on a turn and settled by the next player's
-/// reveal (RULINGS 1.5): `count` values, each uniform in `0..n`.
+/// reveal (spec section 3.4): `count` values, each uniform in `0..n`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ChanceRequest {
     /// The event's label, e.g. `rally`.

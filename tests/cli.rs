@@ -2,7 +2,7 @@
 //! runs the real `herald` in a temporary directory and asserts on what a
 //! player sees (standard output and error, exit codes) and on the files it
 //! leaves behind. Castle Danger throughout (it needs no chance, so every
-//! position below is worked out by hand from RULINGS section 2), but for
+//! position below is worked out by hand from spec section 6), but for
 //! the tests that start from a fixture of another game, whose `.expect`
 //! file explains it.
 
@@ -258,7 +258,7 @@ fn new_with_a_missing_or_repeated_side_exits_2() {
 // ---------------------------------------------------------------- a game by email
 
 /// Bob (Red, committed) stops answering: Ann records his forfeit as a
-/// `resign` line without a reveal (RULINGS 1.8), and the record checks as
+/// `resign` line without a reveal (spec 3.1), and the record checks as
 /// won by Blue. Any other line of Red's without a reveal is still refused.
 #[test]
 fn a_forfeit_is_a_resign_line_without_a_reveal() {

@@ -1,5 +1,5 @@
 //! Tampering with a committed record is caught by `herald check`, naming
-//! the turn and a reason (RULINGS 1.2, 1.3). Records are made fresh with
+//! the turn and a reason (spec 3.1, 3.2). Records are made fresh with
 //! `herald new`, `keygen` and `move --key`, then altered by hand.
 
 use std::path::{Path, PathBuf};

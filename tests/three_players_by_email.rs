@@ -218,7 +218,7 @@ fn write_self_play_key(dir: &Path, record: &str, index: u8, side: &str) {
 }
 
 /// Human, who would settle Goblin's rally declared on turn 56, stops
-/// answering: the others record the forfeit (RULINGS 1.8) as `57. Human:
+/// answering: the others record the forfeit (spec 3.1) as `57. Human:
 /// resign` without a reveal. The rally stays pending, still declared on
 /// turn 56, and Dwarf's reveal on turn 58 settles it.
 #[test]

@@ -1,4 +1,4 @@
-//! Board geometry (RULINGS 4): seven columns `a`-`g`; the long columns
+//! Board geometry (spec section 7): seven columns `a`-`g`; the long columns
 //! `a c e g` have cells 1-10, the short columns `b d f` cells 1-9; 67 cells,
 //! 11 of them interior Keeps; 10 Gates between consecutive cells of one
 //! column; two home Keeps off the board.
@@ -171,7 +171,7 @@ pub struct Gate {
     pub flanks: [u8; 2],
 }
 
-/// The ten Gates and their flanking Keeps (RULINGS 4).
+/// The ten Gates and their flanking Keeps (spec section 7).
 pub const GATES: [Gate; 10] = [
     Gate {
         low: cell(0, 5),

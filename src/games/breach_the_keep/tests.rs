@@ -1,4 +1,4 @@
-//! Tests named after the rules they check (RULINGS 4 and the rule text).
+//! Tests named after the rules they check (notation-spec.md section 7).
 
 use super::board::{
     adjacent, cell_at, gate_between, is_entry, is_keep, neighbours, GATES, HOME, KEEPS, NCELLS,

@@ -1,6 +1,6 @@
 //! Reading and writing actions.
 //!
-//! Canonical forms (RULINGS 2): `+W` `+B` `+C`, `Kc1-c2` (ends) or
+//! Canonical forms (spec section 6): `+W` `+B` `+C`, `Kc1-c2` (ends) or
 //! `Kc1-b1-b2` (full path, kept as given), `Bc2+c3`, `Bc2xc3`, `Cd3*d7`.
 //! Input is case-insensitive, the piece letter in front of the origin is
 //! optional, and whitespace may stand between any two parts.

@@ -207,7 +207,7 @@ impl State {
         }
     }
 
-    /// The starting position (RULINGS 2), with Blue's first turn begun.
+    /// The starting position (spec section 6), with Blue's first turn begun.
     pub fn start() -> State {
         let mut s = State::empty();
         for (side, back, front) in [(BLUE, 0, 1), (RED, 8, 7)] {

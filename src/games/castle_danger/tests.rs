@@ -1,4 +1,4 @@
-//! Tests, one per rule of RULINGS 2 and per rejection reason. Expected
+//! Tests, one per rule of spec section 6 and per rejection reason. Expected
 //! values are worked out by hand from the rules.
 
 use super::board::{BLUE, RED};
