@@ -202,7 +202,7 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
             state.cell(gate) == Cell::Empty
         };
         if may_add {
-            let cost = match state.add_cost() {
+            let cost = match super::rules::add_cost(state) {
                 0 => "free".to_string(),
                 n => format!("costs {n} moves"),
             };
