@@ -5,8 +5,8 @@
 //! `d3:1-d4-d5`, `c3:2-c4-c5-c6-c7`, `c4-c3 apart` for a single entering
 //! a Keep beside the single there) or a breach (`breach c3 +d2 +b4`,
 //! `breach home`). A turn uses exactly 4 movement points when any legal way
-//! exists, else the most a legal turn can use; that is checked lazily in
-//! `end_turn` (only when fewer than 4 were used) against the position at
+//! exists, else the most a legal turn can use; `rules::end_turn` checks
+//! that lazily (only when fewer than 4 were used) against the position at
 //! the start of the turn.
 
 mod action;
@@ -27,8 +27,8 @@ use crate::game::{
     Setup, SetupError, Side,
 };
 use board::{Name, HOME, NONE};
-use rules::{check_breach, check_move, do_breach, do_move, Dest, SIDE_NAMES};
-use state::{LoggedMove, Pos, TurnLog, WinReason};
+use rules::SIDE_NAMES;
+use state::{Pos, WinReason};
 
 /// The Breach The Keep engine.
 pub struct BreachTheKeep;
@@ -43,13 +43,6 @@ fn keep_value(setup: &Setup<'_>, tag: &str) -> Result<u8, SetupError> {
                 reason: format!("{tag} must be a number from 1 to 6"),
             }),
         },
-    }
-}
-
-/// Start a fresh log if the one in `state` belongs to an earlier turn.
-fn touch_log(state: &mut State) {
-    if state.log.turn != state.turn {
-        state.log = TurnLog::new(state.pos.side, state.turn);
     }
 }
 
@@ -125,10 +118,7 @@ impl Game for BreachTheKeep {
     }
 
     fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
-        if !state.pos.over() {
-            state.start = state.pos;
-            state.log = TurnLog::new(state.pos.side, state.turn);
-        }
+        rules::begin_turn(state);
         Ok(())
     }
 
@@ -137,70 +127,15 @@ impl Game for BreachTheKeep {
     }
 
     fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
-        touch_log(state);
-        match action {
-            Action::Move(mv) => {
-                let eff =
-                    check_move(&state.pos, &mv).map_err(|w| Illegal::new(w.text(&state.pos)))?;
-                do_move(&mut state.pos, &mv, eff);
-                let entry = LoggedMove {
-                    mv,
-                    took: if let Dest::Take(n) = eff { n } else { 0 },
-                    doubled: matches!(eff, Dest::Double | Dest::Keep { combine: true }),
-                    keep: matches!(eff, Dest::Keep { .. }),
-                };
-                if let Some(slot) = state.log.moves.iter_mut().find(|m| m.is_none()) {
-                    *slot = Some(entry);
-                }
-            }
-            Action::Breach(b) => {
-                check_breach(&state.pos, &b).map_err(|w| Illegal::new(w.text(&state.pos)))?;
-                let removed = do_breach(&mut state.pos, &b);
-                let log = &mut state.log;
-                if usize::from(log.nbreach) < log.breaches.len() {
-                    log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n, b.apart);
-                    log.nbreach += 1;
-                }
-            }
-        }
-        state.log.used = state.pos.used;
-        Ok(())
+        rules::apply(state, action)
     }
 
     fn end_turn(state: &mut State) -> Result<(), Illegal> {
-        touch_log(state);
-        let pos = &state.pos;
-        if pos.over() {
-            return Ok(());
-        }
-        if pos.used < 4 {
-            let most = rules::best_points(&state.start).max(pos.used);
-            if pos.used < most {
-                let me = SIDE_NAMES[usize::from(pos.side)];
-                return Err(Illegal::new(if most == 4 {
-                    format!("{me} must use all 4 movement points (a legal way to use them exists)")
-                } else {
-                    format!(
-                        "{me} must use {most} movement points, the most a legal turn can use here"
-                    )
-                }));
-            }
-        }
-        state.log.used = state.pos.used;
-        state.pos.clear_turn();
-        state.pos.side ^= 1;
-        state.start = state.pos;
-        state.turn += 1;
-        Ok(())
+        rules::end_turn(state)
     }
 
     fn resign(state: &mut State, side: Side) {
-        touch_log(state);
-        if !state.pos.over() {
-            state.pos.winner = (side.0 & 1) ^ 1;
-            state.pos.reason = WinReason::Resigned;
-            state.log.resigned = true;
-        }
+        rules::resign(state, side);
     }
 
     fn write_action(action: &Action, out: &mut String) {
@@ -208,31 +143,7 @@ impl Game for BreachTheKeep {
     }
 
     fn legal_actions(state: &State, out: &mut Vec<Action>) {
-        let pos = &state.pos;
-        if pos.over() {
-            return;
-        }
-        let target = if pos.used >= 4 {
-            4
-        } else {
-            rules::best_points(&state.start).max(pos.used)
-        };
-        rules::for_each_move(pos, &mut |mv, eff| {
-            let mut p = *pos;
-            do_move(&mut p, &mv, eff);
-            if rules::completable(&p, target) {
-                out.push(Action::Move(mv));
-            }
-            false
-        });
-        rules::for_each_breach(pos, &mut |b| {
-            let mut p = *pos;
-            do_breach(&mut p, &b);
-            if rules::completable(&p, target) {
-                out.push(Action::Breach(b));
-            }
-            false
-        });
+        rules::legal_actions(state, out);
     }
 
     fn action_cost(_state: &State, action: &Action) -> Option<u32> {

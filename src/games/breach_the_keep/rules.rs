@@ -1,13 +1,16 @@
-//! The rules: checking and making moves and breaches, generating them, and
-//! the search behind "use 4 movement points when any legal way exists,
-//! otherwise the most a legal turn can use".
+//! The rules: checking and making moves and breaches, generating them, the
+//! search behind "use 4 movement points when any legal way exists,
+//! otherwise the most a legal turn can use", and the turn as the engine
+//! plays it (its start, actions, end and a resignation).
 
-use super::action::{Breach, Kind, Move};
+use crate::game::{Illegal, Side};
+
+use super::action::{Action, Breach, Kind, Move};
 use super::board::{
     adjacent, entry_cells, gate_between, is_entry, is_keep, neighbours, GateName, Name, GATES,
     HOME, HOME_TOUCH, KEEPS, NCELLS, NONE, ZONE,
 };
-use super::state::{Cell, Pos, WinReason};
+use super::state::{Cell, LoggedMove, Pos, State, TurnLog, WinReason};
 
 /// The side names, for reasons.
 pub const SIDE_NAMES: [&str; 2] = ["White", "Black"];
@@ -1004,4 +1007,133 @@ pub fn completable(pos: &Pos, target: u8) -> bool {
         do_breach(&mut p, &b);
         completable(&p, target)
     })
+}
+
+/// Start a fresh log if the one in `state` belongs to an earlier turn.
+fn touch_log(state: &mut State) {
+    if state.log.turn != state.turn {
+        state.log = TurnLog::new(state.pos.side, state.turn);
+    }
+}
+
+/// The start of a turn: the position the rule "use 4 movement points"
+/// judges from, and a fresh log.
+pub fn begin_turn(state: &mut State) {
+    if !state.pos.over() {
+        state.start = state.pos;
+        state.log = TurnLog::new(state.pos.side, state.turn);
+    }
+}
+
+/// Make one action, logging it for the turn comment.
+pub fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
+    touch_log(state);
+    match action {
+        Action::Move(mv) => {
+            let eff = check_move(&state.pos, &mv).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+            do_move(&mut state.pos, &mv, eff);
+            let entry = LoggedMove {
+                mv,
+                took: if let Dest::Take(n) = eff { n } else { 0 },
+                doubled: matches!(eff, Dest::Double | Dest::Keep { combine: true }),
+                keep: matches!(eff, Dest::Keep { .. }),
+            };
+            if let Some(slot) = state.log.moves.iter_mut().find(|m| m.is_none()) {
+                *slot = Some(entry);
+            }
+        }
+        Action::Breach(b) => {
+            check_breach(&state.pos, &b).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+            let removed = do_breach(&mut state.pos, &b);
+            let log = &mut state.log;
+            if usize::from(log.nbreach) < log.breaches.len() {
+                log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n, b.apart);
+                log.nbreach += 1;
+            }
+        }
+    }
+    state.log.used = state.pos.used;
+    Ok(())
+}
+
+/// The movement points the turn must use in all: 4 when a legal way to
+/// use them exists, else the most a legal turn from its start can use.
+fn points_due(state: &State) -> u8 {
+    let used = state.pos.used;
+    if used >= 4 {
+        used
+    } else {
+        best_points(&state.start).max(used)
+    }
+}
+
+/// Refuse to end a turn that used fewer movement points than it must (the
+/// search runs only then, from the position at the start of the turn).
+fn check_points_used(state: &State) -> Result<(), Illegal> {
+    let pos = &state.pos;
+    if pos.used >= 4 {
+        return Ok(());
+    }
+    let most = points_due(state);
+    if pos.used >= most {
+        return Ok(());
+    }
+    let me = SIDE_NAMES[usize::from(pos.side)];
+    Err(Illegal::new(if most == 4 {
+        format!("{me} must use all 4 movement points (a legal way to use them exists)")
+    } else {
+        format!("{me} must use {most} movement points, the most a legal turn can use here")
+    }))
+}
+
+/// End the turn: once it used the movement points it must, the pieces are
+/// unlocked and the other side moves.
+pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
+    touch_log(state);
+    if state.pos.over() {
+        return Ok(());
+    }
+    check_points_used(state)?;
+    state.log.used = state.pos.used;
+    state.pos.clear_turn();
+    state.pos.side ^= 1;
+    state.start = state.pos;
+    state.turn += 1;
+    Ok(())
+}
+
+/// `side` resigns: the other side wins.
+pub fn resign(state: &mut State, side: Side) {
+    touch_log(state);
+    if !state.pos.over() {
+        state.pos.winner = (side.0 & 1) ^ 1;
+        state.pos.reason = WinReason::Resigned;
+        state.log.resigned = true;
+    }
+}
+
+/// Every legal action now: those after which the turn can still use the
+/// movement points it must (or win).
+pub fn legal_actions(state: &State, out: &mut Vec<Action>) {
+    let pos = &state.pos;
+    if pos.over() {
+        return;
+    }
+    let target = points_due(state);
+    for_each_move(pos, &mut |mv, eff| {
+        let mut p = *pos;
+        do_move(&mut p, &mv, eff);
+        if completable(&p, target) {
+            out.push(Action::Move(mv));
+        }
+        false
+    });
+    for_each_breach(pos, &mut |b| {
+        let mut p = *pos;
+        do_breach(&mut p, &b);
+        if completable(&p, target) {
+            out.push(Action::Breach(b));
+        }
+        false
+    });
 }
