@@ -26,6 +26,14 @@ impl Side {
     }
 }
 
+impl From<Side> for usize {
+    /// The side's index into [`Game::SIDES`], and into an engine's
+    /// per-side arrays.
+    fn from(side: Side) -> usize {
+        usize::from(side.0)
+    }
+}
+
 /// A set of sides playing as one team (at most 8 sides), in side order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Team(u8);

@@ -9,6 +9,10 @@
 
 use std::fmt;
 
+use crate::game::Side;
+
+use super::state::WHITE;
+
 /// Number of cells.
 pub const NCELLS: usize = 67;
 /// Number of columns.
@@ -259,10 +263,10 @@ pub const HOME_TOUCH: [[u8; 3]; 2] = [
 
 /// Whether `c` is one of `side`'s entry cells (White row 1 of every column,
 /// Black the top cell of every column).
-pub fn is_entry(side: u8, c: u8) -> bool {
+pub fn is_entry(side: Side, c: u8) -> bool {
     let col = CELL_COL[c as usize];
     let row = CELL_ROW[c as usize];
-    if side == 0 {
+    if side == WHITE {
         row == 1
     } else {
         row == COL_LEN[col as usize]
@@ -270,10 +274,10 @@ pub fn is_entry(side: u8, c: u8) -> bool {
 }
 
 /// The entry cells of `side`, from column a to g.
-pub fn entry_cells(side: u8) -> [u8; NCOLS] {
+pub fn entry_cells(side: Side) -> [u8; NCOLS] {
     let mut out = [0u8; NCOLS];
     for (col, slot) in out.iter_mut().enumerate() {
-        *slot = if side == 0 {
+        *slot = if side == WHITE {
             cell(col as u8, 1)
         } else {
             cell(col as u8, COL_LEN[col])

@@ -4,10 +4,10 @@
 //! line of their flanking Keeps.
 
 use super::board::{
-    cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, HOME_TOUCH, KEEPS, NCOLS, NONE,
+    cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, HOME_TOUCH, KEEPS, NCOLS,
 };
-use super::rules::SIDE_NAMES;
-use super::state::{Cell, Pos, State};
+use super::rules::{side_name, SIDE_NAMES};
+use super::state::{Cell, Pos, State, WHITE};
 use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
 
 /// Left margin (row labels of the long columns).
@@ -53,7 +53,7 @@ const UNICODE: Glyphs = Glyphs {
 fn letters(c: &Cell) -> ([char; 3], usize) {
     let mut out = [' '; 3];
     let mut n = 0;
-    let (single, double) = if c.owner == 0 { ('w', 'W') } else { ('b', 'B') };
+    let (single, double) = c.stack_letters();
     for _ in 0..c.d {
         if n < 3 {
             out[n] = double;
@@ -108,13 +108,13 @@ fn gate_token(pos: &Pos, gi: usize, g: &Glyphs) -> String {
     let h0 = pos.holder(flanks[0]);
     let h1 = pos.holder(flanks[1]);
     let mut s = String::from(" ");
-    if h0 != NONE && h1 != NONE && h0 != h1 {
+    if h0.is_some() && h1.is_some() && h0 != h1 {
         s.push(g.closed);
         s.push(g.closed);
-    } else if h0 != NONE && h0 == h1 {
+    } else if h0.is_some() && h0 == h1 {
         // Both held by one side: closed to the other.
         s.push(g.closed);
-        s.push(if h0 == 0 { 'B' } else { 'W' });
+        s.push(if h0 == Some(WHITE) { 'B' } else { 'W' });
     } else {
         s.push(g.gate_open[0]);
         s.push(g.gate_open[1]);
@@ -178,7 +178,7 @@ fn keeps_held(pos: &Pos, out: &mut Vec<String>) {
         keeps.push_str(&format!(
             "{}\u{a0}{}\u{a0}{}\u{a0}({stacks})",
             Name(k),
-            SIDE_NAMES[usize::from(c.owner & 1)],
+            c.owner.map_or("", side_name),
             c.points()
         ));
     }
@@ -244,10 +244,10 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
         pos.points[0], pos.points[1]
     ));
     if pos.over() {
-        let w = SIDE_NAMES[usize::from(pos.winner & 1)];
+        let w = pos.winner.map_or("", side_name);
         out.push(format!("{w} won"));
     } else {
-        let me = SIDE_NAMES[usize::from(pos.side & 1)];
+        let me = SIDE_NAMES[usize::from(pos.side)];
         out.push(format!(
             "{me} to move: {} of 4 movement points left",
             4 - pos.used

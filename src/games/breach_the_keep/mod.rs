@@ -26,9 +26,9 @@ use crate::game::{
     ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, PositionParseError,
     Setup, SetupError, Side,
 };
-use board::{Name, HOME, NONE};
-use rules::SIDE_NAMES;
-use state::{Pos, WinReason};
+use board::{Name, HOME};
+use rules::{side_name, SIDE_NAMES};
+use state::{other, Pos, WinReason, BLACK, WHITE};
 
 /// The Breach The Keep engine.
 pub struct BreachTheKeep;
@@ -46,9 +46,9 @@ fn keep_value(setup: &Setup<'_>, tag: &str) -> Result<u8, SetupError> {
     }
 }
 
-fn win_text(pos: &Pos) -> String {
-    let w = usize::from(pos.winner & 1);
-    let l = w ^ 1;
+/// How `winner` won.
+fn win_text(pos: &Pos, winner: Side) -> String {
+    let (w, l) = (usize::from(winner), usize::from(other(winner)));
     let (wn, ln) = (SIDE_NAMES[w], SIDE_NAMES[l]);
     match pos.reason {
         WinReason::HomeBreach => format!("{wn} won: breached {ln}'s home Keep"),
@@ -94,7 +94,7 @@ impl Game for BreachTheKeep {
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
         let sides = setup.sides;
-        if sides.len() != 2 || !sides.contains(&Side(0)) || !sides.contains(&Side(1)) {
+        if sides.len() != 2 || !sides.contains(&WHITE) || !sides.contains(&BLACK) {
             return Err(SetupError {
                 tag: None,
                 reason: "Breach The Keep is played by two sides, White and Black".to_string(),
@@ -106,15 +106,11 @@ impl Game for BreachTheKeep {
     }
 
     fn to_move(state: &State) -> Side {
-        Side(state.pos.side)
+        state.pos.side
     }
 
     fn outcome(state: &State) -> Outcome {
-        if state.pos.winner == NONE {
-            Outcome::Ongoing
-        } else {
-            Outcome::Won(Side(state.pos.winner))
-        }
+        state.pos.winner.map_or(Outcome::Ongoing, Outcome::Won)
     }
 
     fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
@@ -155,15 +151,15 @@ impl Game for BreachTheKeep {
 
     fn summary(state: &State) -> String {
         let pos = &state.pos;
-        if pos.over() {
+        if let Some(winner) = pos.winner {
             // A win on points names the loser's points already; the line
             // stays within 78 columns.
             return match pos.reason {
-                WinReason::Points => win_text(pos),
-                _ => format!("{}; {}", win_text(pos), points_line(pos)),
+                WinReason::Points => win_text(pos, winner),
+                _ => format!("{}; {}", win_text(pos, winner), points_line(pos)),
             };
         }
-        let me = SIDE_NAMES[usize::from(pos.side)];
+        let me = side_name(pos.side);
         let left = if pos.used == 0 {
             "4 movement points".to_string()
         } else {
@@ -174,8 +170,8 @@ impl Game for BreachTheKeep {
 
     fn turn_comment(_before: &State, after: &State) -> String {
         let log = &after.log;
-        let me = SIDE_NAMES[usize::from(log.side & 1)];
-        let opp = SIDE_NAMES[usize::from((log.side & 1) ^ 1)];
+        let me = side_name(log.side);
+        let opp = side_name(other(log.side));
         let mut parts: Vec<String> = Vec::new();
         for m in log.moves.iter().flatten() {
             let mut s = String::new();
@@ -219,8 +215,8 @@ impl Game for BreachTheKeep {
         if log.resigned {
             parts.push(format!("{me} resigned"));
         }
-        if after.pos.over() && !log.resigned {
-            parts.push(win_text(&after.pos));
+        if let (Some(winner), false) = (after.pos.winner, log.resigned) {
+            parts.push(win_text(&after.pos, winner));
         }
         parts.join("; ")
     }

@@ -24,11 +24,11 @@ use nom::multi::many0;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, PositionField, PositionParseError};
+use crate::game::{position_fields, PositionField, PositionParseError, Side};
 
-use super::board::{cell, is_keep, Name, COL_LEN, NCOLS, NONE};
-use super::rules::SIDE_NAMES;
-use super::state::{Cell, Pos, State, WinReason};
+use super::board::{cell, is_keep, Name, COL_LEN, NCOLS};
+use super::rules::{side_name, SIDE_NAMES};
+use super::state::{Cell, Pos, State, WinReason, BLACK, WHITE};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -41,7 +41,7 @@ const TOKENS: &str = "expected w W (a White single or double), b B (Black), [..]
                       stacks) or a number (empty cells)";
 
 fn push_stacks(out: &mut String, c: &Cell) {
-    let (single, double) = if c.owner == 0 { ('w', 'W') } else { ('b', 'B') };
+    let (single, double) = c.stack_letters();
     for _ in 0..c.d {
         out.push(double);
     }
@@ -82,13 +82,13 @@ pub fn write(state: &State, out: &mut String) {
         }
     }
     out.push(' ');
-    out.push_str(SIDE_NAMES[usize::from(pos.side & 1)]);
+    out.push_str(side_name(pos.side));
     out.push_str(&format!(
         " {}/{} {}/{} ",
         pos.zone[0], pos.zone[1], pos.keep_value[0], pos.keep_value[1]
     ));
-    if pos.over() {
-        out.push_str(SIDE_NAMES[usize::from(pos.winner & 1)]);
+    if let Some(winner) = pos.winner {
+        out.push_str(side_name(winner));
         out.push_str(match pos.reason {
             WinReason::HomeBreach => ":home-breach",
             WinReason::Points => ":points",
@@ -123,11 +123,15 @@ fn token(i: &str) -> Res<'_, Token<'_>> {
 /// Add the stacks `letters` to `c`, all of one side.
 fn fill(c: &mut Cell, letters: &[char]) -> Result<(), String> {
     for &l in letters {
-        let owner = if l.eq_ignore_ascii_case(&'w') { 0 } else { 1 };
-        if c.owner != NONE && c.owner != owner {
+        let owner = if l.eq_ignore_ascii_case(&'w') {
+            WHITE
+        } else {
+            BLACK
+        };
+        if c.owner.is_some_and(|o| o != owner) {
             return Err("a Keep holds the stacks of one side only".to_string());
         }
-        c.owner = owner;
+        c.owner = Some(owner);
         if l.is_ascii_uppercase() {
             c.d += 1;
         } else {
@@ -272,10 +276,10 @@ fn board(f: &PositionField<'_>, pos: &mut Pos) -> Result<(), PositionParseError>
     Ok(())
 }
 
-fn side(f: &PositionField<'_>, text: &str, what: &str) -> Result<u8, PositionParseError> {
+fn side(f: &PositionField<'_>, text: &str, what: &str) -> Result<Side, PositionParseError> {
     match text {
-        "White" => Ok(0),
-        "Black" => Ok(1),
+        "White" => Ok(WHITE),
+        "Black" => Ok(BLACK),
         _ => Err(f.err(
             f.value,
             text.len(),
@@ -326,7 +330,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         let hint = "expected the result: * while the game goes on, else e.g. White:home-breach, \
                     White:points or White:resignation";
         let (winner, how) = r.value.split_once(':').ok_or_else(|| r.whole(hint))?;
-        pos.winner = side(&r, winner, "the winner")?;
+        pos.winner = Some(side(&r, winner, "the winner")?);
         pos.reason = match how {
             "home-breach" => WinReason::HomeBreach,
             "points" => WinReason::Points,
@@ -344,7 +348,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         let on_board: u32 = pos
             .cells
             .iter()
-            .filter(|c| usize::from(c.owner) == i)
+            .filter(|c| c.owner.is_some_and(|o| usize::from(o) == i))
             .map(|c| u32::from(c.s) + 2 * u32::from(c.d))
             .sum();
         let all = on_board + u32::from(pos.zone[i]);

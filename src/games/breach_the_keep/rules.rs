@@ -10,10 +10,20 @@ use super::board::{
     adjacent, entry_cells, gate_between, is_entry, is_keep, neighbours, GateName, Name, GATES,
     HOME, HOME_TOUCH, KEEPS, NCELLS, NONE, ZONE,
 };
-use super::state::{Cell, LoggedMove, Pos, State, TurnLog, WinReason};
+use super::state::{other, Cell, LoggedMove, Pos, State, TurnLog, WinReason};
 
 /// The side names, for reasons.
 pub const SIDE_NAMES: [&str; 2] = ["White", "Black"];
+
+/// The name of `side`.
+pub fn side_name(side: Side) -> &'static str {
+    SIDE_NAMES[usize::from(side)]
+}
+
+/// The name of the side holding cell `c` (one does: it is not empty).
+fn holder_name(pos: &Pos, c: u8) -> &'static str {
+    pos.holder(c).map_or("nobody", side_name)
+}
 
 /// Why an action may not be made (turned into text only when reported,
 /// so that the move generator never allocates).
@@ -132,8 +142,8 @@ impl Why {
     /// The reason as a player reads it (`pos` is the position the action
     /// was tried in).
     pub fn text(self, pos: &Pos) -> String {
-        let me = SIDE_NAMES[usize::from(pos.side & 1)];
-        let opp = SIDE_NAMES[usize::from((pos.side & 1) ^ 1)];
+        let me = side_name(pos.side);
+        let opp = side_name(other(pos.side));
         match self {
             Why::GameOver => "the game is over".to_string(),
             Why::ZoneEmpty => format!("{me} has no pieces left in the end zone"),
@@ -177,7 +187,7 @@ impl Why {
             ),
             Why::NotEntry(c) => {
                 let mut list = String::new();
-                for e in entry_cells(pos.side & 1) {
+                for e in entry_cells(pos.side) {
                     if !list.is_empty() {
                         list.push(' ');
                     }
@@ -218,8 +228,8 @@ impl Why {
             }
             Why::GateClosedBoth(g) => {
                 let f = GATES[g as usize].flanks;
-                let h0 = SIDE_NAMES[usize::from(pos.holder(f[0]) & 1)];
-                let h1 = SIDE_NAMES[usize::from(pos.holder(f[1]) & 1)];
+                let h0 = holder_name(pos, f[0]);
+                let h1 = holder_name(pos, f[1]);
                 format!(
                     "the gate {} is closed to both sides ({} is held by {h0}, {} by {h1})",
                     GateName(g),
@@ -232,7 +242,7 @@ impl Why {
                 Name(c)
             ),
             Why::Blocked(c) => {
-                let owner = SIDE_NAMES[usize::from(pos.cells[c as usize].owner & 1)];
+                let owner = holder_name(pos, c);
                 format!(
                     "{} is occupied by a {owner} piece: a piece cannot move through other pieces",
                     Name(c)
@@ -266,7 +276,7 @@ impl Why {
                 Name(keep)
             ),
             Why::HomeShort { need, have } => {
-                let t = HOME_TOUCH[usize::from((pos.side & 1) ^ 1)];
+                let t = HOME_TOUCH[usize::from(other(pos.side))];
                 format!(
                     "breaching {opp}'s home Keep needs {need} points on {} {} {}, {me} has {have}",
                     Name(t[0]),
@@ -335,7 +345,7 @@ pub enum Dest {
 /// Whether a Gate may be crossed by `me` now. `from`/`from_after` give the
 /// moving piece's origin and who holds it once the piece has left (the
 /// piece is no longer there when it crosses).
-fn gate_check(pos: &Pos, g: u8, me: u8, from: u8, from_after: u8) -> Result<(), Why> {
+fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) -> Result<(), Why> {
     let flanks = GATES[g as usize].flanks;
     let h = |k: u8| {
         if k == from {
@@ -345,7 +355,7 @@ fn gate_check(pos: &Pos, g: u8, me: u8, from: u8, from_after: u8) -> Result<(), 
         }
     };
     let (h0, h1) = (h(flanks[0]), h(flanks[1]));
-    let opp = me ^ 1;
+    let (me, opp) = (Some(me), Some(other(me)));
     if h0 == opp && h1 == opp {
         Err(Why::GateClosedTo(g))
     } else if (h0 == opp && h1 == me) || (h0 == me && h1 == opp) {
@@ -356,23 +366,23 @@ fn gate_check(pos: &Pos, g: u8, me: u8, from: u8, from_after: u8) -> Result<(), 
 }
 
 /// Check the origin of a move: returns who holds the origin once the
-/// piece has left (NONE for the end zone).
-fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<u8, Why> {
+/// piece has left (nobody for the end zone).
+fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<Option<Side>, Why> {
     let me = pos.side;
     if from == ZONE {
         if kind != Kind::Single {
             return Err(Why::ZoneSingles);
         }
-        if pos.zone[me as usize] == 0 {
+        if pos.zone[usize::from(me)] == 0 {
             return Err(Why::ZoneEmpty);
         }
-        return Ok(NONE);
+        return Ok(None);
     }
     let c = pos.cells[from as usize];
     if c.is_empty() {
         return Err(Why::NoPiece(from));
     }
-    if c.owner != me {
+    if c.owner != Some(me) {
         return Err(Why::EnemyPiece(from));
     }
     let left_behind = match kind {
@@ -407,7 +417,7 @@ fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<u8, Why> {
             }
         }
     };
-    Ok(if left_behind == 0 { NONE } else { me })
+    Ok((left_behind > 0).then_some(me))
 }
 
 /// Whether a single may enter the Keep `dest` (holding `dc`, of the
@@ -433,7 +443,7 @@ fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<D
         return Err(Why::ApartNotKeep(dest));
     }
     if is_keep(dest) {
-        if !dc.is_empty() && dc.owner != me {
+        if !dc.is_empty() && dc.owner != Some(me) {
             return Err(Why::EnemyKeep(dest));
         }
         if apart {
@@ -451,7 +461,7 @@ fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<D
             return Err(Why::WrongLength(kind));
         }
         Ok(Dest::Empty)
-    } else if dc.owner == me {
+    } else if dc.owner == Some(me) {
         if kind.is_single() && dc.s == 1 {
             Ok(Dest::Double)
         } else {
@@ -528,7 +538,8 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
     dest_check(pos, kind, mv.len, mv.dest(), mv.apart)
 }
 
-fn stack(owner: u8, kind: Kind) -> Cell {
+fn stack(owner: Side, kind: Kind) -> Cell {
+    let owner = Some(owner);
     if kind.is_single() {
         Cell {
             owner,
@@ -551,8 +562,8 @@ fn stack(owner: u8, kind: Kind) -> Cell {
 /// Put a locked single into Keep cell `kc`: combining with a single
 /// there when `combine` (and one is there), else beside the stacks there.
 /// Returns whether it combined.
-fn single_into_keep(kc: &mut Cell, owner: u8, combine: bool) -> bool {
-    kc.owner = owner;
+fn single_into_keep(kc: &mut Cell, owner: Side, combine: bool) -> bool {
+    kc.owner = Some(owner);
     if combine && kc.s > 0 {
         // Combine with a single that may not move anyway, if there is one.
         if kc.ls > 0 {
@@ -572,10 +583,9 @@ fn single_into_keep(kc: &mut Cell, owner: u8, combine: bool) -> bool {
 /// If the opponent of the mover has fewer points in play than breaching
 /// the mover's home Keep needs, the mover wins.
 fn check_points_victory(pos: &mut Pos) {
-    let me = pos.side as usize;
-    let opp = me ^ 1;
-    if pos.points[opp] < 2 * pos.keep_value[me] {
-        pos.winner = me as u8;
+    let me = pos.side;
+    if pos.points[usize::from(other(me))] < 2 * pos.keep_value[usize::from(me)] {
+        pos.winner = Some(me);
         pos.reason = WinReason::Points;
     }
 }
@@ -585,7 +595,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
     let me = pos.side;
     let kind = mv.kind;
     if mv.from == ZONE {
-        pos.zone[me as usize] -= 1;
+        pos.zone[usize::from(me)] -= 1;
     } else {
         let c = &mut pos.cells[mv.from as usize];
         match kind {
@@ -604,7 +614,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
         Dest::Empty => pos.cells[dest as usize] = stack(me, kind),
         Dest::Double => {
             pos.cells[dest as usize] = Cell {
-                owner: me,
+                owner: Some(me),
                 s: 0,
                 d: 1,
                 ls: 0,
@@ -614,7 +624,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
         }
         Dest::Take(_) => {
             let lost = pos.cells[dest as usize].points();
-            pos.points[usize::from(me ^ 1)] -= lost;
+            pos.points[usize::from(other(me))] -= lost;
             pos.cells[dest as usize] = stack(me, kind);
         }
         Dest::Keep { combine } => {
@@ -624,7 +634,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
                     pos.made |= bit;
                 }
             } else {
-                kc.owner = me;
+                kc.owner = Some(me);
                 kc.d += 1;
                 kc.ld += 1;
             }
@@ -637,7 +647,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
 }
 
 /// Points of `me` on the cells touching Keep `k`.
-pub fn points_around(pos: &Pos, k: u8, me: u8) -> u8 {
+pub fn points_around(pos: &Pos, k: u8, me: Side) -> u8 {
     neighbours(k)
         .iter()
         .map(|&n| pos.cells[n as usize].points_of(me))
@@ -645,8 +655,8 @@ pub fn points_around(pos: &Pos, k: u8, me: u8) -> u8 {
 }
 
 /// Points of `me` on the cells touching the opponent's home Keep.
-pub fn points_at_home(pos: &Pos, me: u8) -> u8 {
-    HOME_TOUCH[usize::from(me ^ 1)]
+pub fn points_at_home(pos: &Pos, me: Side) -> u8 {
+    HOME_TOUCH[usize::from(other(me))]
         .iter()
         .map(|&n| pos.cells[n as usize].points_of(me))
         .sum()
@@ -658,12 +668,11 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
         return Err(Why::GameOver);
     }
     let me = pos.side;
-    let opp = me ^ 1;
     if b.target == HOME {
         if b.n > 0 || b.apart {
             return Err(Why::HomeNoEntry);
         }
-        let need = 2 * pos.keep_value[opp as usize];
+        let need = 2 * pos.keep_value[usize::from(other(me))];
         let have = points_at_home(pos, me);
         if have < need {
             return Err(Why::HomeShort { need, have });
@@ -678,7 +687,7 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
     if kc.is_empty() {
         return Err(Why::NothingToBreach(k));
     }
-    if kc.owner == me {
+    if kc.owner == Some(me) {
         return Err(Why::OwnKeep(k));
     }
     let need = kc.points() + 4;
@@ -698,7 +707,7 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
         if ins[..i].contains(&x) {
             return Err(Why::MovedInTwice(x));
         }
-        if pos.cells[x as usize].owner != me {
+        if pos.cells[x as usize].owner != Some(me) {
             return Err(Why::NoStackToMoveIn(x));
         }
     }
@@ -721,13 +730,13 @@ fn singles_in(pos: &Pos, cells: &[u8]) -> usize {
 pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
     let me = pos.side;
     if b.target == HOME {
-        pos.winner = me;
+        pos.winner = Some(me);
         pos.reason = WinReason::HomeBreach;
         return 0;
     }
     let k = b.target as usize;
     let removed = pos.cells[k].points();
-    pos.points[usize::from(me ^ 1)] -= removed;
+    pos.points[usize::from(other(me))] -= removed;
     pos.cells[k] = Cell::EMPTY;
     for &x in b.ins() {
         let sc = pos.cells[x as usize];
@@ -739,7 +748,7 @@ pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
                 pos.made |= 1u128 << k;
             }
         } else {
-            kc.owner = me;
+            kc.owner = Some(me);
             kc.d += 1;
             kc.ld += 1;
         }
@@ -753,7 +762,7 @@ struct PathGen<'a, F> {
     pos: &'a Pos,
     from: u8,
     kind: Kind,
-    from_after: u8,
+    from_after: Option<Side>,
     len: u8,
     target: u8,
     found: u128,
@@ -831,7 +840,7 @@ fn gen_from<F: FnMut(Move, Dest) -> bool>(
     pos: &Pos,
     from: u8,
     kind: Kind,
-    from_after: u8,
+    from_after: Option<Side>,
     target: u8,
     f: &mut F,
 ) -> bool {
@@ -879,29 +888,24 @@ pub fn for_each_move<F: FnMut(Move, Dest) -> bool>(pos: &Pos, f: &mut F) -> bool
     }
     let me = pos.side;
     let left = 4 - pos.used;
-    if pos.zone[me as usize] > 0 && gen_from(pos, ZONE, Kind::Single, NONE, NONE, f) {
+    if pos.zone[usize::from(me)] > 0 && gen_from(pos, ZONE, Kind::Single, None, NONE, f) {
         return true;
     }
     for i in 0..NCELLS {
         let c = pos.cells[i];
-        if c.owner != me {
+        if c.owner != Some(me) {
             continue;
         }
         let from = i as u8;
-        if c.free_singles() > 0 {
-            let after = if c.stacks() > 1 { me } else { NONE };
-            if gen_from(pos, from, Kind::Single, after, NONE, f) {
-                return true;
-            }
+        let after = (c.stacks() > 1).then_some(me);
+        if c.free_singles() > 0 && gen_from(pos, from, Kind::Single, after, NONE, f) {
+            return true;
         }
         if c.free_doubles() > 0 {
-            if left >= 4 {
-                let after = if c.stacks() > 1 { me } else { NONE };
-                if gen_from(pos, from, Kind::Double, after, NONE, f) {
-                    return true;
-                }
+            if left >= 4 && gen_from(pos, from, Kind::Double, after, NONE, f) {
+                return true;
             }
-            if gen_from(pos, from, Kind::Half, me, NONE, f) {
+            if gen_from(pos, from, Kind::Half, Some(me), NONE, f) {
                 return true;
             }
         }
@@ -919,20 +923,21 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
         return false;
     }
     let me = pos.side;
-    let opp = me ^ 1;
-    if points_at_home(pos, me) >= 2 * pos.keep_value[opp as usize] && f(Breach::new(HOME, &[])) {
+    let opp = other(me);
+    if points_at_home(pos, me) >= 2 * pos.keep_value[usize::from(opp)] && f(Breach::new(HOME, &[]))
+    {
         return true;
     }
     let mut emit = |b: Breach| f(b) || (singles_in(pos, b.ins()) >= 2 && f(b.apart()));
     for &k in KEEPS.iter() {
         let kc = pos.cells[k as usize];
-        if kc.is_empty() || kc.owner != opp || points_around(pos, k, me) < kc.points() + 4 {
+        if kc.is_empty() || kc.owner != Some(opp) || points_around(pos, k, me) < kc.points() + 4 {
             continue;
         }
         let mut t = [0u8; 6];
         let mut n = 0;
         for &x in neighbours(k) {
-            if pos.cells[x as usize].owner == me {
+            if pos.cells[x as usize].owner == Some(me) {
                 t[n] = x;
                 n += 1;
             }
@@ -1078,7 +1083,7 @@ fn check_points_used(state: &State) -> Result<(), Illegal> {
     if pos.used >= most {
         return Ok(());
     }
-    let me = SIDE_NAMES[usize::from(pos.side)];
+    let me = side_name(pos.side);
     Err(Illegal::new(if most == 4 {
         format!("{me} must use all 4 movement points (a legal way to use them exists)")
     } else {
@@ -1096,7 +1101,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
     check_points_used(state)?;
     state.log.used = state.pos.used;
     state.pos.clear_turn();
-    state.pos.side ^= 1;
+    state.pos.side = other(state.pos.side);
     state.start = state.pos;
     state.turn += 1;
     Ok(())
@@ -1106,7 +1111,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
 pub fn resign(state: &mut State, side: Side) {
     touch_log(state);
     if !state.pos.over() {
-        state.pos.winner = (side.0 & 1) ^ 1;
+        state.pos.winner = Some(other(side));
         state.pos.reason = WinReason::Resigned;
         state.log.resigned = true;
     }
