@@ -1,4 +1,9 @@
 //! The position: fixed-size arrays only, so that a clone is one copy.
+//!
+//! The fields of [`Cell`], [`Pos`] and [`State`] are private to the game's
+//! folder: they keep invariants the rules maintain together (a cell's owner
+//! is set exactly when it holds stacks, its locked stacks are among its
+//! stacks, `points` counts the pieces, `start` is where the turn began).
 
 use crate::game::Side;
 
@@ -22,15 +27,15 @@ pub fn other(side: Side) -> Side {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Cell {
     /// The side holding the cell, `None` when it is empty.
-    pub owner: Option<Side>,
+    pub(super) owner: Option<Side>,
     /// Single stacks.
-    pub s: u8,
+    pub(super) s: u8,
     /// Double stacks.
-    pub d: u8,
+    pub(super) d: u8,
     /// Locked singles (subset of `s`).
-    pub ls: u8,
+    pub(super) ls: u8,
     /// Locked doubles (subset of `d`).
-    pub ld: u8,
+    pub(super) ld: u8,
 }
 
 impl Cell {
@@ -112,23 +117,23 @@ pub enum WinReason {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pos {
     /// Each cell.
-    pub cells: [Cell; NCELLS],
+    pub(super) cells: [Cell; NCELLS],
     /// Pieces (all singles) in each side's end zone.
-    pub zone: [u8; 2],
+    pub(super) zone: [u8; 2],
     /// Points in play (board + end zone) of each side.
-    pub points: [u8; 2],
+    pub(super) points: [u8; 2],
     /// Home Keep value of each side (1-6).
-    pub keep_value: [u8; 2],
+    pub(super) keep_value: [u8; 2],
     /// Side to move.
-    pub side: Side,
+    pub(super) side: Side,
     /// Movement points used this turn (0, 2 or 4).
-    pub used: u8,
+    pub(super) used: u8,
     /// Cells where a double was made this turn (bit per cell).
-    pub made: u128,
+    pub(super) made: u128,
     /// The winner, `None` while the game goes on.
-    pub winner: Option<Side>,
+    pub(super) winner: Option<Side>,
     /// Why the game ended (meaningful once `winner` is set).
-    pub reason: WinReason,
+    pub(super) reason: WinReason,
 }
 
 impl Pos {
@@ -255,14 +260,14 @@ impl TurnLog {
 #[derive(Clone, Debug)]
 pub struct State {
     /// The position now.
-    pub pos: Pos,
+    pub(super) pos: Pos,
     /// The position when the current turn started (for the rule "use as
     /// many movement points as a legal turn can").
-    pub start: Pos,
+    pub(super) start: Pos,
     /// The current (or, after `end_turn`, the last) turn's events.
-    pub log: TurnLog,
+    pub(super) log: TurnLog,
     /// Turns finished so far.
-    pub turn: u32,
+    pub(super) turn: u32,
 }
 
 impl State {
