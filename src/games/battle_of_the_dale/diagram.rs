@@ -6,13 +6,13 @@ use anstyle::{AnsiColor, Style};
 
 use super::board::{hexes, short_name, Hex, NAMED_MASK, ROW_LEN};
 use super::state::*;
-use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
+use crate::game::{wrap_words, DiagramStyle, Outcome, Side, TEXT_WIDTH};
 
-fn army(s: u8) -> &'static str {
+fn army(s: Side) -> &'static str {
     ARMY[usize::from(s)]
 }
 
-fn colour(side: u8) -> Style {
+fn colour(side: Side) -> Style {
     let c = match side {
         HUMAN => AnsiColor::Blue,
         ELF => AnsiColor::Green,
@@ -23,7 +23,7 @@ fn colour(side: u8) -> Style {
     Style::new().fg_color(Some(c.into()))
 }
 
-fn coloured(side: u8, text: &str) -> String {
+fn coloured(side: Side, text: &str) -> String {
     let st = colour(side);
     format!("{}{}{}", st.render(), text, st.render_reset())
 }
@@ -36,9 +36,9 @@ fn hex_list(mask: u32) -> String {
 /// One line on the position.
 pub fn summary(s: &State) -> String {
     match s.result {
-        ONGOING => {}
-        DRAW => return "draw".to_string(),
-        r => return format!("{} won", army(r - 1)),
+        Outcome::Ongoing => {}
+        Outcome::Won(w) => return format!("{} won", army(w)),
+        _ => return "draw".to_string(),
     }
     let mut out = format!("{} to move ({} players in)", army(s.mover), s.players_in());
     if let Some(r) = s.pending {
@@ -57,7 +57,7 @@ pub fn summary(s: &State) -> String {
     out
 }
 
-fn unit_text(side: u8, kind: Kind) -> String {
+fn unit_text(side: Side, kind: Kind) -> String {
     format!("{} {}", army(side), kind.letter())
 }
 
@@ -155,8 +155,8 @@ pub fn turn_comment(before: &State, after: &State) -> String {
     }
     if !before.over() && after.over() {
         parts.push(match after.result {
-            DRAW => "draw".to_string(),
-            r => format!("{} won", army(r - 1)),
+            Outcome::Won(w) => format!("{} won", army(w)),
+            _ => "draw".to_string(),
         });
     }
     parts.join("; ")
@@ -169,9 +169,9 @@ const MARGIN: usize = 2;
 pub fn diagram(s: &State, style: DiagramStyle) -> String {
     let mut out = String::new();
     let status = match s.result {
-        ONGOING => format!("{} to move", army(s.mover)),
-        DRAW => "draw".to_string(),
-        r => format!("{} won", army(r - 1)),
+        Outcome::Ongoing => format!("{} to move", army(s.mover)),
+        Outcome::Won(w) => format!("{} won", army(w)),
+        _ => "draw".to_string(),
     };
     let _ = writeln!(out, "Battle of the Dale, turn {}: {status}", s.turn_no);
     for (row, &row_len) in ROW_LEN.iter().enumerate() {
@@ -308,7 +308,11 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         for &side in s.sides() {
             let o = s.offers[usize::from(side)];
             if o != 0 && s.in_game(side) {
-                let v: Vec<&str> = (0..5u8).filter(|x| o & (1 << x) != 0).map(army).collect();
+                let v: Vec<&str> = ARMIES
+                    .into_iter()
+                    .filter(|&x| o & bit(x) != 0)
+                    .map(army)
+                    .collect();
                 let _ = writeln!(out, "{} offers exchanges to: {}", army(side), v.join(", "));
             }
         }

@@ -13,7 +13,7 @@ use nom::{IResult, Parser};
 use super::action::Action;
 use super::board::{Hex, NAMED, ROW_LEN, ROW_LETTER};
 use super::state::{Kind, ARMY};
-use crate::game::ActionParseError;
+use crate::game::{ActionParseError, Side};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -80,7 +80,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn army(&self, i: &'a str, after: &str) -> Result<(&'a str, u8), ActionParseError> {
+    fn army(&self, i: &'a str, after: &str) -> Result<(&'a str, Side), ActionParseError> {
         let i = ws(i);
         let (rest, tok) = alpha(i).unwrap_or((i, ""));
         match army_of(tok) {
@@ -129,10 +129,10 @@ pub fn hex_of(tok: &str) -> Result<Hex, Option<String>> {
 }
 
 /// The army a word names, case-insensitively.
-pub fn army_of(tok: &str) -> Option<u8> {
+pub fn army_of(tok: &str) -> Option<Side> {
     ARMY.iter()
         .position(|a| a.eq_ignore_ascii_case(tok))
-        .map(|i| i as u8)
+        .map(|i| Side(i as u8))
 }
 
 fn kind_of(c: u8) -> Option<Kind> {

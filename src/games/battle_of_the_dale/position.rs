@@ -28,12 +28,12 @@
 use nom::character::complete::{digit1, one_of};
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, PositionField, PositionParseError};
+use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
 
 use super::board::{hexes, Hex, N_HEX, ROW_LEN};
 use super::notation::hex_of;
 use super::state::{
-    starting_army, unit_code, Kind, Log, Opts, Rally, State, TurnState, ARMY, DRAW, ONGOING,
+    bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, TurnState, ARMIES, ARMY, HUMAN,
 };
 
 type Res<'a, T> = IResult<&'a str, T>;
@@ -53,7 +53,7 @@ const OPTION_WORDS: [&str; 4] = [
     "no-hero-or-mounted",
 ];
 
-fn army(s: u8) -> &'static str {
+fn army(s: Side) -> &'static str {
     ARMY[usize::from(s)]
 }
 
@@ -152,9 +152,10 @@ pub fn write(s: &State, out: &mut String) {
     out.push(' ');
     list(
         out,
-        (0..5u8).flat_map(|p| {
-            (0..5u8)
-                .filter(move |x| s.offers[usize::from(p)] & (1 << x) != 0)
+        ARMIES.into_iter().flat_map(|p| {
+            ARMIES
+                .into_iter()
+                .filter(move |&x| s.offers[usize::from(p)] & bit(x) != 0)
                 .map(move |x| format!("{}>{}", army(p), army(x)))
         }),
     );
@@ -177,9 +178,9 @@ pub fn write(s: &State, out: &mut String) {
     }
     out.push(' ');
     match s.result {
-        ONGOING => out.push('*'),
-        DRAW => out.push_str("draw"),
-        r => out.push_str(army(r - 1)),
+        Outcome::Ongoing => out.push('*'),
+        Outcome::Won(w) => out.push_str(army(w)),
+        _ => out.push_str("draw"),
     }
 }
 
@@ -208,10 +209,10 @@ fn army_named(
     name: &str,
     at: &str,
     what: &str,
-) -> Result<u8, PositionParseError> {
+) -> Result<Side, PositionParseError> {
     ARMY.iter()
         .position(|a| *a == name)
-        .map(|i| i as u8)
+        .map(|i| Side(i as u8))
         .ok_or_else(|| {
             f.err(
                 at,
@@ -233,7 +234,7 @@ fn map(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError> {
             let unit: Res<'_, (char, char)> = (one_of("HEDGF"), one_of("RMH")).parse(here);
             let (r, n) = match unit {
                 Ok((r, (a, k))) => {
-                    let side = INITIAL.iter().position(|&c| c == a).unwrap_or(0) as u8;
+                    let side = Side(INITIAL.iter().position(|&c| c == a).unwrap_or(0) as u8);
                     let kind = match k {
                         'R' => Kind::R,
                         'M' => Kind::M,
@@ -338,10 +339,10 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
         let mut parts = item.splitn(3, ':');
         let name = parts.next().unwrap_or("");
         let side = army_named(f, name, at, "an army")?;
-        if s.playing & (1 << side) != 0 {
+        if s.playing & bit(side) != 0 {
             return Err(f.err(at, name.len(), format!("{name} is listed twice")));
         }
-        s.playing |= 1 << side;
+        s.playing |= bit(side);
         s.order[i] = side;
         s.pos[usize::from(side)] = i as u8;
         let res_at = &at[(name.len() + 1).min(at.len())..];
@@ -353,7 +354,7 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
             )
         })?;
         if res == "out" {
-            s.out |= 1 << side;
+            s.out |= bit(side);
         } else {
             s.reserve[usize::from(side)] = reserve(res).ok_or_else(|| {
                 f.err(
@@ -431,7 +432,7 @@ fn options(f: &PositionField<'_>) -> Result<Opts, PositionParseError> {
 fn playing(
     f: &PositionField<'_>,
     s: &State,
-    side: u8,
+    side: Side,
     at: &str,
     len: usize,
 ) -> Result<(), PositionParseError> {
@@ -463,7 +464,7 @@ fn offers(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
         if p == x {
             return Err(f.err(at, item.len(), "an army makes no offer to itself"));
         }
-        s.offers[usize::from(p)] |= 1 << x;
+        s.offers[usize::from(p)] |= bit(x);
     }
     Ok(())
 }
@@ -534,9 +535,9 @@ fn rally(f: &PositionField<'_>, s: &State) -> Result<Option<Rally>, PositionPars
 /// army; units only of armies that play, and none of an army that is out
 /// on the map.
 fn check_units(s: &State) -> Result<(), String> {
-    for side in 0..5u8 {
+    for side in ARMIES {
         let i = usize::from(side);
-        let on_map = (0..N_HEX).filter(|&h| s.board[h] != 0 && (s.board[h] - 1) / 3 == side);
+        let on_map = (0..N_HEX).filter(|&h| s.board[h] != 0 && (s.board[h] - 1) / 3 == side.0);
         let has_units = on_map.clone().count() > 0
             || (0..5).any(|p| {
                 s.pile[p][i].iter().any(|&n| n > 0) || s.pile[i][p].iter().any(|&n| n > 0)
@@ -578,16 +579,16 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         board: [0; N_HEX],
         reserve: [[0; 3]; 5],
         pile: [[[0; 3]; 5]; 5],
-        order: [0; 5],
+        order: [HUMAN; 5],
         n: 0,
         pos: [255; 5],
         playing: 0,
         out: 0,
         offers: [0; 5],
         opts: Opts::default(),
-        mover: 0,
+        mover: HUMAN,
         turn_no: 1,
-        result: ONGOING,
+        result: Outcome::Ongoing,
         force_mask: 0,
         pending: None,
         t: TurnState::new(),
@@ -608,8 +609,8 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
     s.force_mask = force(&fo)?;
     s.pending = rally(&ra, &s)?;
     s.result = match re.value {
-        "*" => ONGOING,
-        "draw" => DRAW,
+        "*" => Outcome::Ongoing,
+        "draw" => Outcome::Draw,
         w => {
             let side = army_named(
                 &re,
@@ -618,7 +619,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
                 "the result: * while the game goes on, draw, or the winning army",
             )?;
             playing(&re, &s, side, w, w.len())?;
-            1 + side
+            Outcome::Won(side)
         }
     };
     check_units(&s).map_err(|why| m.whole(why))?;

@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::board::{adjacent, grow, hexes, nbrs, Hex, CHIP, EDGE, NAMED_MASK, NEIGH, WITHIN2};
 use super::state::*;
-use crate::game::Illegal;
+use crate::game::{Illegal, Outcome, Side};
 
 type R<T = ()> = Result<T, Illegal>;
 
@@ -12,7 +12,7 @@ fn ill<T>(reason: impl Into<String>) -> R<T> {
     Err(Illegal::new(reason))
 }
 
-fn army(s: u8) -> &'static str {
+fn army(s: Side) -> &'static str {
     ARMY[usize::from(s)]
 }
 
@@ -20,7 +20,7 @@ fn army(s: u8) -> &'static str {
 // Geometry that depends on the position.
 
 /// Hexes where `side` may place a unit (vacancy and Chip not checked).
-pub fn placement_reach(s: &State, side: u8) -> u32 {
+pub fn placement_reach(s: &State, side: Side) -> u32 {
     if side == FALCON {
         return super::board::ALL;
     }
@@ -72,7 +72,7 @@ pub fn awed(s: &State, h: Hex) -> bool {
 }
 
 /// The smallest legal retreat hex for the unit on `h`, if any.
-fn retreat_hex(s: &State, h: Hex, owner: u8) -> Option<Hex> {
+fn retreat_hex(s: &State, h: Hex, owner: Side) -> Option<Hex> {
     let vacant = !s.occupied() & super::board::ALL;
     let enemies = s.occupied() & !s.own(owner);
     let bad = nbrs(enemies);
@@ -90,20 +90,20 @@ fn retreat_hex(s: &State, h: Hex, owner: u8) -> Option<Hex> {
 /// Check the map for captures until it settles or an Advance After Capture
 /// may be made (`allow_advance`, on `actor`'s own turn), then check for
 /// eliminations and victory.
-pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
+pub fn resolve(s: &mut State, actor: Side, allow_advance: bool) {
     for _ in 0..64 {
         if s.over() {
             return;
         }
         // Claims, per victim hex: (capturer, count, first strike).
-        let mut best: [Option<(u8, u32)>; 19] = [None; 19];
-        let mut best_fs: [Option<(u8, u32)>; 19] = [None; 19];
+        let mut best: [Option<(Side, u32)>; 19] = [None; 19];
+        let mut best_fs: [Option<(Side, u32)>; 19] = [None; 19];
         let mut any_fs = false;
         let mut any = false;
         let awe_hex = falcon_hero(s);
         let mut own = [0u32; 5];
         let mut mounted = [0u32; 5];
-        for side in 0..5u8 {
+        for side in ARMIES {
             if s.in_game(side) {
                 own[usize::from(side)] = s.own(side);
                 let mut m = s.own_kind(side, Kind::M);
@@ -115,7 +115,7 @@ pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
         }
         for v in hexes(s.occupied()) {
             let (owner, _) = s.unit(v).expect("occupied");
-            for p in 0..5u8 {
+            for p in ARMIES {
                 if p == owner || !s.in_game(p) {
                     continue;
                 }
@@ -125,7 +125,7 @@ pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
                     continue;
                 }
                 any = true;
-                let better = |cur: Option<(u8, u32)>| match cur {
+                let better = |cur: Option<(Side, u32)>| match cur {
                     None => true,
                     Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
                 };
@@ -147,7 +147,7 @@ pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
         let claims = if any_fs { &best_fs } else { &best };
         // The victims of this round, found at once.
         let mut victims: u32 = 0;
-        let mut by = [0u8; 19];
+        let mut by = [HUMAN; 19];
         let mut entitled: u32 = 0;
         let mut granted: u32 = 0;
         let elf_hero = s.find(ELF, Kind::H);
@@ -232,7 +232,7 @@ pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
     }
 }
 
-fn capture(s: &mut State, v: Hex, by: u8) {
+fn capture(s: &mut State, v: Hex, by: Side) {
     let (owner, kind) = s.unit(v).expect("occupied");
     s.board[v.idx()] = 0;
     s.pile[usize::from(by)][usize::from(owner)][kind.idx()] += 1;
@@ -258,12 +258,12 @@ fn check_eliminations(s: &mut State) {
 }
 
 /// The side's units leave the game and it is out.
-fn eliminate(s: &mut State, side: u8) {
+fn eliminate(s: &mut State, side: Side) {
     for h in hexes(s.own(side)) {
         s.board[h.idx()] = 0;
     }
     s.reserve[usize::from(side)] = [0; 3];
-    s.out |= 1 << side;
+    s.out |= bit(side);
     if s.pending.is_some_and(|r| r.side == side) {
         s.pending = None;
     }
@@ -274,10 +274,13 @@ fn check_last(s: &mut State) {
         return;
     }
     match s.players_in() {
-        0 => s.result = DRAW,
+        0 => s.result = Outcome::Draw,
         1 => {
-            let w = (0..5u8).find(|&x| s.in_game(x)).expect("one left");
-            s.result = 1 + w;
+            let w = ARMIES
+                .into_iter()
+                .find(|&x| s.in_game(x))
+                .expect("one left");
+            s.result = Outcome::Won(w);
         }
         _ => {}
     }
@@ -288,9 +291,9 @@ fn check_victory(s: &mut State) {
     if s.over() || s.in_game(FALCON) {
         return;
     }
-    for side in 0..5u8 {
+    for side in ARMIES {
         if s.in_game(side) && (s.own(side) & NAMED_MASK).count_ones() >= 3 {
-            s.result = 1 + side;
+            s.result = Outcome::Won(side);
             return;
         }
     }
@@ -301,7 +304,7 @@ fn check_victory(s: &mut State) {
 
 /// Units `side` would have on the map after one more, checked against the
 /// optional limits.
-fn check_limits(s: &State, side: u8) -> R {
+fn check_limits(s: &State, side: Side) -> R {
     let now = s.map_count(side);
     if s.opts.max5 && now >= 5 {
         return ill(format!(
@@ -329,7 +332,7 @@ fn check_limits(s: &State, side: u8) -> R {
     Ok(())
 }
 
-fn check_place(s: &State, me: u8, kind: Kind, hex: Hex) -> R {
+fn check_place(s: &State, me: Side, kind: Kind, hex: Hex) -> R {
     if me == FALCON && kind == Kind::M {
         return ill("the Falcon army has no Mounted unit");
     }
@@ -367,7 +370,7 @@ fn check_place(s: &State, me: u8, kind: Kind, hex: Hex) -> R {
     check_limits(s, me)
 }
 
-fn check_move(s: &State, me: u8, from: Hex, to: Hex) -> R {
+fn check_move(s: &State, me: Side, from: Hex, to: Hex) -> R {
     if from == to {
         return ill("a move needs two different hexes");
     }
@@ -404,7 +407,7 @@ fn check_move(s: &State, me: u8, from: Hex, to: Hex) -> R {
 }
 
 /// Is a Horde placement of a rallied Regular on `h` legal now?
-fn check_horde_hex(s: &State, me: u8, h: Hex) -> R {
+fn check_horde_hex(s: &State, me: Side, h: Hex) -> R {
     let Some(hero) = s.find(GOBLIN, Kind::H) else {
         return ill("the Goblin Hero is not on the map");
     };
@@ -422,7 +425,7 @@ fn check_horde_hex(s: &State, me: u8, h: Hex) -> R {
 
 /// The pile a rally takes a Regular from: the one named if it holds one,
 /// else the first side in turn order (other than `me`) whose pile does.
-fn rally_pile(s: &State, me: u8, named: Option<u8>) -> Option<u8> {
+fn rally_pile(s: &State, me: Side, named: Option<Side>) -> Option<Side> {
     if let Some(p) = named {
         if s.pile[usize::from(p)][usize::from(me)][0] > 0 {
             return Some(p);
@@ -434,7 +437,7 @@ fn rally_pile(s: &State, me: u8, named: Option<u8>) -> Option<u8> {
         .find(|&p| p != me && s.pile[usize::from(p)][usize::from(me)][0] > 0)
 }
 
-fn check_rally(s: &State, me: u8, pile: Option<u8>, at: Option<Hex>) -> R {
+fn check_rally(s: &State, me: Side, pile: Option<Side>, at: Option<Hex>) -> R {
     if s.captured_of(me) < 2 {
         return ill("rally needs at least two of your units captured");
     }
@@ -467,7 +470,7 @@ fn check_rally(s: &State, me: u8, pile: Option<u8>, at: Option<Hex>) -> R {
     Ok(())
 }
 
-fn withdraw_hex(s: &State, me: u8) -> R<Hex> {
+fn withdraw_hex(s: &State, me: Side) -> R<Hex> {
     if me == FALCON {
         return ill("the Falcon army has no Mounted unit");
     }
@@ -483,7 +486,7 @@ fn withdraw_hex(s: &State, me: u8) -> R<Hex> {
     Ok(h)
 }
 
-fn check_partner(s: &State, me: u8, x: u8, what: &str) -> R {
+fn check_partner(s: &State, me: Side, x: Side, what: &str) -> R {
     if !s.opts.prisoner_exchange {
         return ill("prisoner exchange is not in play (see the Options tag)");
     }
@@ -499,7 +502,7 @@ fn check_partner(s: &State, me: u8, x: u8, what: &str) -> R {
     Ok(())
 }
 
-fn check_exchange(s: &State, me: u8, x: u8) -> R {
+fn check_exchange(s: &State, me: Side, x: Side) -> R {
     check_partner(s, me, x, "exchange with")?;
     if s.captured_of(me) < 2 {
         return ill("an exchange needs at least two of your units captured");
@@ -516,7 +519,7 @@ fn check_exchange(s: &State, me: u8, x: u8) -> R {
             army(x)
         ));
     }
-    if s.offers[usize::from(x)] & (1 << me) == 0 {
+    if s.offers[usize::from(x)] & bit(me) == 0 {
         return ill(format!(
             "{} has not offered an exchange to {}",
             army(x),
@@ -530,7 +533,7 @@ fn check_exchange(s: &State, me: u8, x: u8) -> R {
 /// settles it, if its line can (a game without commitments cannot). A
 /// rally that cannot be is no action the mover can make.
 fn rally_settles(s: &State) -> bool {
-    s.t.settlers & (1 << s.next_in(s.mover)) != 0
+    s.t.settlers & bit(s.next_in(s.mover)) != 0
 }
 
 /// Could the mover make the turn's mandatory action now?
@@ -563,8 +566,8 @@ pub fn main_action_possible(s: &State) -> bool {
 
 fn game_over(s: &State) -> Illegal {
     Illegal::new(match s.result {
-        DRAW => "the game is over (a draw)".to_string(),
-        r => format!("the game is over ({} won)", army(r - 1)),
+        Outcome::Won(w) => format!("the game is over ({} won)", army(w)),
+        _ => "the game is over (a draw)".to_string(),
     })
 }
 
@@ -742,13 +745,13 @@ fn apply_in(s: &mut State, a: Action) -> R {
         }
         Action::OfferExchange(x) => {
             check_partner(s, me, x, "offer an exchange to")?;
-            if s.offers[usize::from(me)] & (1 << x) != 0 {
+            if s.offers[usize::from(me)] & bit(x) != 0 {
                 return ill(format!(
                     "you have already offered an exchange to {}",
                     army(x)
                 ));
             }
-            s.offers[usize::from(me)] |= 1 << x;
+            s.offers[usize::from(me)] |= bit(x);
             s.log.push(Event::Offer { side: me, to: x });
         }
         Action::Force { from, to } => {
@@ -910,7 +913,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
 
 /// `side` resigns: in a game of three or more it leaves like an eliminated
 /// player; the last player in wins.
-pub fn resign(s: &mut State, side: u8) {
+pub fn resign(s: &mut State, side: Side) {
     if s.over() || !s.in_game(side) {
         return;
     }
@@ -1015,7 +1018,7 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     }
     // Rallies.
     let default_pile = rally_pile(base, me, None);
-    let mut piles: [Option<u8>; 6] = [None; 6];
+    let mut piles: [Option<Side>; 6] = [None; 6];
     let mut np = 1;
     for &p in base.sides() {
         if p != me && Some(p) != default_pile && base.pile[usize::from(p)][usize::from(me)][0] > 0 {
