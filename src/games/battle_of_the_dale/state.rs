@@ -1,5 +1,10 @@
 //! The position: the map, Reserves, Captured piles, who is in, and what has
 //! been done of the current turn.
+//!
+//! The fields of [`State`] are private to the game's folder: they keep
+//! invariants the rules maintain together (the map's unit codes, every
+//! army's units counted once on the map, in a Reserve or in a Captured
+//! pile; the turn order and its masks in step; the turn's bookkeeping).
 
 use crate::game::{Outcome, Side};
 
@@ -317,39 +322,39 @@ impl TurnState {
 #[derive(Clone, Debug)]
 pub struct State {
     /// Per hex: 0 if empty, else `1 + 3 * side + kind`.
-    pub board: [u8; N_HEX],
+    pub(super) board: [u8; N_HEX],
     /// Reserve per side and kind.
-    pub reserve: [[u8; 3]; 5],
+    pub(super) reserve: [[u8; 3]; 5],
     /// Captured piles: `pile[capturer][owner][kind]`.
-    pub pile: [[[u8; 3]; 5]; 5],
+    pub(super) pile: [[[u8; 3]; 5]; 5],
     /// The sides in turn order.
-    pub order: [Side; 5],
+    pub(super) order: [Side; 5],
     /// How many sides play.
-    pub n: u8,
+    pub(super) n: u8,
     /// Position of each side in the turn order (255: not playing).
-    pub pos: [u8; 5],
+    pub(super) pos: [u8; 5],
     /// Bit mask of the sides that play.
-    pub playing: u8,
+    pub(super) playing: u8,
     /// Bit mask of the sides that are out (eliminated or resigned).
-    pub out: u8,
+    pub(super) out: u8,
     /// `offers[p]`: bit mask of the sides `p` consents to exchange with.
-    pub offers: [u8; 5],
+    pub(super) offers: [u8; 5],
     /// Optional rules.
-    pub opts: Opts,
+    pub(super) opts: Opts,
     /// The side to move.
-    pub mover: Side,
+    pub(super) mover: Side,
     /// Turn number, from 1.
-    pub turn_no: u32,
+    pub(super) turn_no: u32,
     /// How the game stands: going on, won by one army, or drawn.
-    pub result: Outcome,
+    pub(super) result: Outcome,
     /// Hexes left by a retreat the Elf Hero gave since the Elf's last turn.
-    pub force_mask: u32,
+    pub(super) force_mask: u32,
     /// A rally waiting for its flips.
-    pub pending: Option<Rally>,
+    pub(super) pending: Option<Rally>,
     /// The current turn.
-    pub t: TurnState,
+    pub(super) t: TurnState,
     /// Events of the latest turn.
-    pub log: Log,
+    pub(super) log: Log,
 }
 
 /// Encode a unit for [`State::board`].
