@@ -26,11 +26,25 @@ fn holder_name(pos: &Pos, c: u8) -> &'static str {
 }
 
 /// Why an action may not be made (turned into text only when reported,
-/// so that the move generator never allocates).
+/// so that the move generator never allocates): the game is over, or one
+/// of the checks refused it, each with reasons of its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Why {
     /// The game is over.
     GameOver,
+    /// The piece cannot leave its origin.
+    Origin(Origin),
+    /// The path cannot be taken.
+    Path(Path),
+    /// The piece cannot end its move where it does.
+    Arrival(Arrival),
+    /// The breach cannot be made.
+    Breach(Breaching),
+}
+
+/// Why a piece cannot leave its origin ([`origin_check`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Origin {
     /// No pieces left in the mover's end zone.
     ZoneEmpty,
     /// A double or a split from the end zone.
@@ -49,6 +63,11 @@ pub enum Why {
     AlreadyMoved(u8, Kind),
     /// The double on the cell was made this turn.
     MadeThisTurn(u8),
+}
+
+/// Why a path cannot be taken ([`check_path`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Path {
     /// Not enough movement points left.
     NoPoints {
         /// Points left.
@@ -67,17 +86,29 @@ pub enum Why {
     /// A step from a cell to the same cell.
     Standstill(u8),
     /// A move given by its ends that no legal path connects.
-    NoPath(u8, u8),
+    NoneFound(u8, u8),
     /// The path returns to a cell.
     Revisit(u8),
-    /// The Gate is closed to the mover.
-    GateClosedTo(u8),
-    /// The Gate is closed to both sides.
-    GateClosedBoth(u8),
+    /// A Gate on the path is closed.
+    Gate(Gate),
     /// The path goes through a Keep.
     ThroughKeep(u8),
     /// The path goes through an occupied cell.
     Blocked(u8),
+}
+
+/// Why a Gate cannot be crossed ([`gate_check`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Gate {
+    /// The Gate is closed to the mover.
+    ClosedTo(u8),
+    /// The Gate is closed to both sides.
+    ClosedBoth(u8),
+}
+
+/// Why a piece cannot end its move where it does ([`dest_check`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arrival {
     /// The destination is a Keep held by the opponent.
     EnemyKeep(u8),
     /// The destination Keep already holds three stacks.
@@ -88,6 +119,19 @@ pub enum Why {
     StackTooHigh(u8, Kind),
     /// A single onto an enemy double.
     SingleVsDouble(u8),
+    /// `apart` on a move that does not end in a Keep.
+    ApartNotKeep(u8),
+    /// `apart` on a double: a double never combines.
+    ApartDouble,
+    /// `apart` where the Keep holds no single of the mover.
+    ApartNoSingle(u8),
+    /// `apart` into a Keep that holds three stacks already.
+    ApartFull(u8),
+}
+
+/// Why a breach cannot be made ([`check_breach`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Breaching {
     /// The breach target is no Keep.
     NotKeep(u8),
     /// The breach target is empty.
@@ -118,14 +162,6 @@ pub enum Why {
     NoStackToMoveIn(u8),
     /// A cell listed twice to move in.
     MovedInTwice(u8),
-    /// `apart` on a move that does not end in a Keep.
-    ApartNotKeep(u8),
-    /// `apart` on a double: a double never combines.
-    ApartDouble,
-    /// `apart` where the Keep holds no single of the mover.
-    ApartNoSingle(u8),
-    /// `apart` into a Keep that holds three stacks already.
-    ApartFull(u8),
     /// `apart` on a breach that moves in fewer than two singles.
     ApartBreach,
 }
@@ -138,28 +174,45 @@ fn kind_word(kind: Kind) -> &'static str {
     }
 }
 
+/// The names of the side to move in `pos` and of its opponent.
+fn names(pos: &Pos) -> (&'static str, &'static str) {
+    (side_name(pos.side), side_name(other(pos.side)))
+}
+
 impl Why {
     /// The reason as a player reads it (`pos` is the position the action
     /// was tried in).
     pub fn text(self, pos: &Pos) -> String {
-        let me = side_name(pos.side);
-        let opp = side_name(other(pos.side));
         match self {
             Why::GameOver => "the game is over".to_string(),
-            Why::ZoneEmpty => format!("{me} has no pieces left in the end zone"),
-            Why::ZoneSingles => "the pieces in the end zone are singles: write Z-d1-d2".to_string(),
-            Why::NoPiece(c) => format!("there is no piece on {}", Name(c)),
-            Why::EnemyPiece(c) => {
+            Why::Origin(why) => why.text(pos),
+            Why::Path(why) => why.text(pos),
+            Why::Arrival(why) => why.text(pos),
+            Why::Breach(why) => why.text(pos),
+        }
+    }
+}
+
+impl Origin {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Origin::ZoneEmpty => format!("{me} has no pieces left in the end zone"),
+            Origin::ZoneSingles => {
+                "the pieces in the end zone are singles: write Z-d1-d2".to_string()
+            }
+            Origin::NoPiece(c) => format!("there is no piece on {}", Name(c)),
+            Origin::EnemyPiece(c) => {
                 if is_keep(c) {
                     format!("{} is held by {opp}", Name(c))
                 } else {
                     format!("the piece on {} is {opp}'s", Name(c))
                 }
             }
-            Why::NoSingle(c) => format!("there is no {me} single on {}", Name(c)),
-            Why::NoDoubleToMove(c) => format!("there is no {me} double on {}", Name(c)),
-            Why::NoDoubleToSplit(c) => format!("there is no double on {} to split", Name(c)),
-            Why::AlreadyMoved(c, kind) => {
+            Origin::NoSingle(c) => format!("there is no {me} single on {}", Name(c)),
+            Origin::NoDoubleToMove(c) => format!("there is no {me} double on {}", Name(c)),
+            Origin::NoDoubleToSplit(c) => format!("there is no double on {} to split", Name(c)),
+            Origin::AlreadyMoved(c, kind) => {
                 if is_keep(c) {
                     format!(
                         "the {me} {} in {} entered the Keep this turn and stays there",
@@ -170,22 +223,30 @@ impl Why {
                     format!("the piece on {} has already moved this turn", Name(c))
                 }
             }
-            Why::MadeThisTurn(c) => format!(
+            Origin::MadeThisTurn(c) => format!(
                 "the double on {} was made this turn: it can neither move nor split",
                 Name(c)
             ),
-            Why::NoPoints { left: 0, .. } => {
+        }
+    }
+}
+
+impl Path {
+    fn text(self, pos: &Pos) -> String {
+        let (me, _) = names(pos);
+        match self {
+            Path::NoPoints { left: 0, .. } => {
                 format!("{me} has used all 4 movement points")
             }
-            Why::NoPoints { left, need } => {
+            Path::NoPoints { left, need } => {
                 format!("{me} has only {left} movement points left, a double needs {need}")
             }
-            Why::TooLong(kind) => format!(
+            Path::TooLong(kind) => format!(
                 "a {} moves at most {} steps",
                 kind_word(kind),
                 kind.allowance()
             ),
-            Why::NotEntry(c) => {
+            Path::NotEntry(c) => {
                 let mut list = String::new();
                 for e in entry_cells(pos.side) {
                     if !list.is_empty() {
@@ -195,9 +256,9 @@ impl Why {
                 }
                 format!("{} is not an entry cell of {me} ({list})", Name(c))
             }
-            Why::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
-            Why::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
-            Why::NoPath(p, q) => format!(
+            Path::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
+            Path::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
+            Path::NoneFound(p, q) => format!(
                 "no legal path leads from {} to {}: a single moves up to two cells and a \
                  double four, around pieces, closed Gates and Keeps{}",
                 Name(p),
@@ -208,16 +269,36 @@ impl Why {
                     String::new()
                 }
             ),
-            Why::Standstill(c) => format!(
+            Path::Standstill(c) => format!(
                 "{c}-{c} goes nowhere: each step of a path moves to a touching cell",
                 c = Name(c)
             ),
-            Why::Revisit(c) => format!(
+            Path::Revisit(c) => format!(
                 "the path comes back to {}: a piece may not return to a cell it has been on \
                  this turn",
                 Name(c)
             ),
-            Why::GateClosedTo(g) => {
+            Path::Gate(why) => why.text(pos),
+            Path::ThroughKeep(c) => format!(
+                "the path goes through the Keep {}: entering a Keep ends a piece's move",
+                Name(c)
+            ),
+            Path::Blocked(c) => {
+                let owner = holder_name(pos, c);
+                format!(
+                    "{} is occupied by a {owner} piece: a piece cannot move through other pieces",
+                    Name(c)
+                )
+            }
+        }
+    }
+}
+
+impl Gate {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Gate::ClosedTo(g) => {
                 let f = GATES[g as usize].flanks;
                 format!(
                     "the gate {} is closed to {me} ({} and {} are held by {opp})",
@@ -226,7 +307,7 @@ impl Why {
                     Name(f[1])
                 )
             }
-            Why::GateClosedBoth(g) => {
+            Gate::ClosedBoth(g) => {
                 let f = GATES[g as usize].flanks;
                 let h0 = holder_name(pos, f[0]);
                 let h1 = holder_name(pos, f[1]);
@@ -237,45 +318,69 @@ impl Why {
                     Name(f[1])
                 )
             }
-            Why::ThroughKeep(c) => format!(
-                "the path goes through the Keep {}: entering a Keep ends a piece's move",
-                Name(c)
-            ),
-            Why::Blocked(c) => {
-                let owner = holder_name(pos, c);
-                format!(
-                    "{} is occupied by a {owner} piece: a piece cannot move through other pieces",
-                    Name(c)
-                )
+        }
+    }
+}
+
+impl Arrival {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Arrival::EnemyKeep(c) => {
+                format!("{} is a Keep held by {opp}: breach it first", Name(c))
             }
-            Why::EnemyKeep(c) => format!("{} is a Keep held by {opp}: breach it first", Name(c)),
-            Why::KeepFull(c) => format!("the Keep {} already holds three stacks", Name(c)),
-            Why::WrongLength(Kind::Double) => {
+            Arrival::KeepFull(c) => format!("the Keep {} already holds three stacks", Name(c)),
+            Arrival::WrongLength(Kind::Double) => {
                 "a double moves exactly 4 steps unless it takes or enters a Keep".to_string()
             }
-            Why::WrongLength(_) => "a single moves exactly 2 steps unless it takes, makes a \
-                                    double or enters a Keep"
+            Arrival::WrongLength(_) => "a single moves exactly 2 steps unless it takes, makes \
+                                        a double or enters a Keep"
                 .to_string(),
-            Why::StackTooHigh(c, Kind::Double) => format!(
+            Arrival::StackTooHigh(c, Kind::Double) => format!(
                 "{} holds a {me} piece: a double cannot join another piece",
                 Name(c)
             ),
-            Why::StackTooHigh(c, _) => format!(
+            Arrival::StackTooHigh(c, _) => format!(
                 "{} holds a {me} double: a stack is at most two pieces",
                 Name(c)
             ),
-            Why::SingleVsDouble(_) => "a single cannot take a double".to_string(),
-            Why::NotKeep(c) => format!("{} is not a Keep", Name(c)),
-            Why::NothingToBreach(c) => format!(
+            Arrival::SingleVsDouble(_) => "a single cannot take a double".to_string(),
+            Arrival::ApartNotKeep(c) => format!(
+                "`apart` is for a single entering a Keep, and {} is not a Keep",
+                Name(c)
+            ),
+            Arrival::ApartDouble => {
+                "a double entering a Keep never combines: write the path without `apart`"
+                    .to_string()
+            }
+            Arrival::ApartNoSingle(c) => format!(
+                "{} holds no {me} single to combine with: write the path without `apart`",
+                Name(c)
+            ),
+            Arrival::ApartFull(c) => format!(
+                "the Keep {} already holds three stacks: a single entering it combines with \
+                 the single inside",
+                Name(c)
+            ),
+        }
+    }
+}
+
+impl Breaching {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Breaching::NotKeep(c) => format!("{} is not a Keep", Name(c)),
+            Breaching::NothingToBreach(c) => format!(
                 "{} is empty: there is nothing to breach (a piece may simply move in)",
                 Name(c)
             ),
-            Why::OwnKeep(c) => format!("{} is held by {me} itself", Name(c)),
-            Why::BreachShort { keep, need, have } => format!(
+            Breaching::OwnKeep(c) => format!("{} is held by {me} itself", Name(c)),
+            Breaching::BreachShort { keep, need, have } => format!(
                 "breaching {} needs {need} points on the cells around it, {me} has {have}",
                 Name(keep)
             ),
-            Why::HomeShort { need, have } => {
+            Breaching::HomeShort { need, have } => {
                 let t = HOME_TOUCH[usize::from(other(pos.side))];
                 format!(
                     "breaching {opp}'s home Keep needs {need} points on {} {} {}, {me} has {have}",
@@ -284,42 +389,14 @@ impl Why {
                     Name(t[2])
                 )
             }
-            Why::HomeNoEntry => "no piece ever enters a home Keep".to_string(),
-            Why::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
-            Why::NoStackToMoveIn(x) => format!("there is no {me} piece on {} to move in", Name(x)),
-            Why::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
-            Why::ApartNotKeep(_)
-            | Why::ApartDouble
-            | Why::ApartNoSingle(_)
-            | Why::ApartFull(_)
-            | Why::ApartBreach => self.apart_text(me),
-        }
-    }
-}
-
-impl Why {
-    /// The reasons `apart` is refused (`me`: the mover's name).
-    fn apart_text(self, me: &str) -> String {
-        match self {
-            Why::ApartNotKeep(c) => format!(
-                "`apart` is for a single entering a Keep, and {} is not a Keep",
-                Name(c)
-            ),
-            Why::ApartDouble => {
-                "a double entering a Keep never combines: write the path without `apart`"
-                    .to_string()
+            Breaching::HomeNoEntry => "no piece ever enters a home Keep".to_string(),
+            Breaching::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
+            Breaching::NoStackToMoveIn(x) => {
+                format!("there is no {me} piece on {} to move in", Name(x))
             }
-            Why::ApartNoSingle(c) => format!(
-                "{} holds no {me} single to combine with: write the path without `apart`",
-                Name(c)
-            ),
-            Why::ApartFull(c) => format!(
-                "the Keep {} already holds three stacks: a single entering it combines with \
-                 the single inside",
-                Name(c)
-            ),
-            _ => "`apart` keeps the singles moving in from combining, and fewer than two \
-                  singles move in"
+            Breaching::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
+            Breaching::ApartBreach => "`apart` keeps the singles moving in from combining, and \
+                                       fewer than two singles move in"
                 .to_string(),
         }
     }
@@ -345,7 +422,7 @@ pub enum Dest {
 /// Whether a Gate may be crossed by `me` now. `from`/`from_after` give the
 /// moving piece's origin and who holds it once the piece has left (the
 /// piece is no longer there when it crosses).
-fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) -> Result<(), Why> {
+fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) -> Result<(), Gate> {
     let flanks = GATES[g as usize].flanks;
     let h = |k: u8| {
         if k == from {
@@ -357,9 +434,9 @@ fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) ->
     let (h0, h1) = (h(flanks[0]), h(flanks[1]));
     let (me, opp) = (Some(me), Some(other(me)));
     if h0 == opp && h1 == opp {
-        Err(Why::GateClosedTo(g))
+        Err(Gate::ClosedTo(g))
     } else if (h0 == opp && h1 == me) || (h0 == me && h1 == opp) {
-        Err(Why::GateClosedBoth(g))
+        Err(Gate::ClosedBoth(g))
     } else {
         Ok(())
     }
@@ -367,47 +444,47 @@ fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) ->
 
 /// Check the origin of a move: returns who holds the origin once the
 /// piece has left (nobody for the end zone).
-fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<Option<Side>, Why> {
+fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<Option<Side>, Origin> {
     let me = pos.side;
     if from == ZONE {
         if kind != Kind::Single {
-            return Err(Why::ZoneSingles);
+            return Err(Origin::ZoneSingles);
         }
         if pos.zone[usize::from(me)] == 0 {
-            return Err(Why::ZoneEmpty);
+            return Err(Origin::ZoneEmpty);
         }
         return Ok(None);
     }
     let c = pos.cells[from as usize];
     if c.is_empty() {
-        return Err(Why::NoPiece(from));
+        return Err(Origin::NoPiece(from));
     }
     if c.owner != Some(me) {
-        return Err(Why::EnemyPiece(from));
+        return Err(Origin::EnemyPiece(from));
     }
     let left_behind = match kind {
         Kind::Single => {
             if c.s == 0 {
-                return Err(Why::NoSingle(from));
+                return Err(Origin::NoSingle(from));
             }
             if c.free_singles() == 0 {
-                return Err(Why::AlreadyMoved(from, kind));
+                return Err(Origin::AlreadyMoved(from, kind));
             }
             c.stacks() - 1
         }
         Kind::Double | Kind::Half => {
             if c.d == 0 {
                 return Err(if kind == Kind::Half {
-                    Why::NoDoubleToSplit(from)
+                    Origin::NoDoubleToSplit(from)
                 } else {
-                    Why::NoDoubleToMove(from)
+                    Origin::NoDoubleToMove(from)
                 });
             }
             if c.free_doubles() == 0 {
                 return Err(if pos.made_here(from) {
-                    Why::MadeThisTurn(from)
+                    Origin::MadeThisTurn(from)
                 } else {
-                    Why::AlreadyMoved(from, kind)
+                    Origin::AlreadyMoved(from, kind)
                 });
             }
             if kind == Kind::Half {
@@ -422,13 +499,13 @@ fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<Option<Side>, Why> {
 
 /// Whether a single may enter the Keep `dest` (holding `dc`, of the
 /// mover or empty) apart from the single there.
-fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Why> {
+fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Arrival> {
     if !kind.is_single() {
-        Err(Why::ApartDouble)
+        Err(Arrival::ApartDouble)
     } else if dc.s == 0 {
-        Err(Why::ApartNoSingle(dest))
+        Err(Arrival::ApartNoSingle(dest))
     } else if dc.stacks() >= 3 {
-        Err(Why::ApartFull(dest))
+        Err(Arrival::ApartFull(dest))
     } else {
         Ok(Dest::Keep { combine: false })
     }
@@ -436,15 +513,15 @@ fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Why> {
 
 /// What a move of `kind` arriving on `dest` after `len` steps does;
 /// `apart`: a single entering a Keep stays apart from the single there.
-fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<Dest, Why> {
+fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<Dest, Arrival> {
     let me = pos.side;
     let dc = pos.cells[dest as usize];
     if apart && !is_keep(dest) {
-        return Err(Why::ApartNotKeep(dest));
+        return Err(Arrival::ApartNotKeep(dest));
     }
     if is_keep(dest) {
         if !dc.is_empty() && dc.owner != Some(me) {
-            return Err(Why::EnemyKeep(dest));
+            return Err(Arrival::EnemyKeep(dest));
         }
         if apart {
             return apart_check(dc, kind, dest);
@@ -453,22 +530,22 @@ fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<D
             return Ok(Dest::Keep { combine: true });
         }
         if dc.stacks() >= 3 {
-            return Err(Why::KeepFull(dest));
+            return Err(Arrival::KeepFull(dest));
         }
         Ok(Dest::Keep { combine: false })
     } else if dc.is_empty() {
         if len != kind.allowance() {
-            return Err(Why::WrongLength(kind));
+            return Err(Arrival::WrongLength(kind));
         }
         Ok(Dest::Empty)
     } else if dc.owner == Some(me) {
         if kind.is_single() && dc.s == 1 {
             Ok(Dest::Double)
         } else {
-            Err(Why::StackTooHigh(dest, kind))
+            Err(Arrival::StackTooHigh(dest, kind))
         }
     } else if kind.is_single() && dc.d > 0 {
-        Err(Why::SingleVsDouble(dest))
+        Err(Arrival::SingleVsDouble(dest))
     } else {
         Ok(Dest::Take(dc.s + 2 * dc.d))
     }
@@ -479,63 +556,73 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
     if pos.over() {
         return Err(Why::GameOver);
     }
+    let from_after = origin_check(pos, mv.from, mv.kind).map_err(Why::Origin)?;
+    check_path(pos, mv, from_after).map_err(Why::Path)?;
+    if mv.len == 0 {
+        return Err(Why::Arrival(Arrival::WrongLength(mv.kind)));
+    }
+    dest_check(pos, mv.kind, mv.len, mv.dest(), mv.apart).map_err(Why::Arrival)
+}
+
+/// Check a move's path up to its last cell: the movement points it needs,
+/// its length, and each step (onto an empty entry cell from the end zone,
+/// to a touching cell, never back, through open Gates, past nothing
+/// before the last cell). `from_after`: who holds the origin once the
+/// piece has left it.
+fn check_path(pos: &Pos, mv: &Move, from_after: Option<Side>) -> Result<(), Path> {
     let me = pos.side;
     let kind = mv.kind;
     let allow = kind.allowance();
-    let from_after = origin_check(pos, mv.from, kind)?;
     if pos.used + allow > 4 {
-        return Err(Why::NoPoints {
+        return Err(Path::NoPoints {
             left: 4 - pos.used,
             need: allow,
         });
     }
     let len = usize::from(mv.len);
     if len > usize::from(allow) {
-        return Err(Why::TooLong(kind));
-    }
-    if len == 0 {
-        return Err(Why::WrongLength(kind));
+        return Err(Path::TooLong(kind));
     }
     let mut prev = mv.from;
     for i in 0..len {
         let c = mv.steps[i];
         if i == 0 && mv.from == ZONE {
             if !is_entry(me, c) {
-                return Err(Why::NotEntry(c));
+                return Err(Path::NotEntry(c));
             }
             if !pos.cells[c as usize].is_empty() {
-                return Err(Why::EntryOccupied(c));
+                return Err(Path::EntryOccupied(c));
             }
         } else {
             if c == prev {
-                return Err(Why::Standstill(c));
+                return Err(Path::Standstill(c));
             }
             if !adjacent(prev, c) {
                 if len == 1 {
                     // Written by its ends (`d2-d5`): herald found no legal
                     // path to fill in.
-                    return Err(Why::NoPath(prev, c));
+                    return Err(Path::NoneFound(prev, c));
                 }
-                return Err(Why::NotAdjacent(prev, c));
+                return Err(Path::NotAdjacent(prev, c));
             }
             if c == mv.from || mv.steps[..i].contains(&c) {
-                return Err(Why::Revisit(c));
+                return Err(Path::Revisit(c));
             }
             if let Some(g) = gate_between(prev, c) {
-                gate_check(pos, g, me, mv.from, from_after)?;
+                gate_check(pos, g, me, mv.from, from_after).map_err(Path::Gate)?;
             }
         }
         if i + 1 < len {
             if is_keep(c) {
-                return Err(Why::ThroughKeep(c));
+                return Err(Path::ThroughKeep(c));
             }
             if !pos.cells[c as usize].is_empty() {
-                return Err(Why::Blocked(c));
+                return Err(Path::Blocked(c));
             }
         }
         prev = c;
     }
-    dest_check(pos, kind, mv.len, mv.dest(), mv.apart)
+    Ok(())
 }
 
 fn stack(owner: Side, kind: Kind) -> Cell {
@@ -667,33 +754,49 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
     if pos.over() {
         return Err(Why::GameOver);
     }
-    let me = pos.side;
     if b.target == HOME {
-        if b.n > 0 || b.apart {
-            return Err(Why::HomeNoEntry);
-        }
-        let need = 2 * pos.keep_value[usize::from(other(me))];
-        let have = points_at_home(pos, me);
-        if have < need {
-            return Err(Why::HomeShort { need, have });
-        }
-        return Ok(());
+        check_home_breach(pos, b)
+    } else {
+        check_keep_breach(pos, b)
     }
+    .map_err(Why::Breach)
+}
+
+/// A breach of the opponent's home Keep: enough points around it, and
+/// nothing moving in.
+fn check_home_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
+    let me = pos.side;
+    if b.n > 0 || b.apart {
+        return Err(Breaching::HomeNoEntry);
+    }
+    let need = 2 * pos.keep_value[usize::from(other(me))];
+    let have = points_at_home(pos, me);
+    if have < need {
+        return Err(Breaching::HomeShort { need, have });
+    }
+    Ok(())
+}
+
+/// A breach of an interior Keep held by the opponent: enough points
+/// around it, and the stacks moving in the mover's, touching it, each
+/// listed once.
+fn check_keep_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
+    let me = pos.side;
     let k = b.target;
     if !is_keep(k) {
-        return Err(Why::NotKeep(k));
+        return Err(Breaching::NotKeep(k));
     }
     let kc = pos.cells[k as usize];
     if kc.is_empty() {
-        return Err(Why::NothingToBreach(k));
+        return Err(Breaching::NothingToBreach(k));
     }
     if kc.owner == Some(me) {
-        return Err(Why::OwnKeep(k));
+        return Err(Breaching::OwnKeep(k));
     }
     let need = kc.points() + 4;
     let have = points_around(pos, k, me);
     if have < need {
-        return Err(Why::BreachShort {
+        return Err(Breaching::BreachShort {
             keep: k,
             need,
             have,
@@ -702,17 +805,17 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
     let ins = b.ins();
     for (i, &x) in ins.iter().enumerate() {
         if !adjacent(k, x) {
-            return Err(Why::NotTouching(x, k));
+            return Err(Breaching::NotTouching(x, k));
         }
         if ins[..i].contains(&x) {
-            return Err(Why::MovedInTwice(x));
+            return Err(Breaching::MovedInTwice(x));
         }
         if pos.cells[x as usize].owner != Some(me) {
-            return Err(Why::NoStackToMoveIn(x));
+            return Err(Breaching::NoStackToMoveIn(x));
         }
     }
     if b.apart && singles_in(pos, ins) < 2 {
-        return Err(Why::ApartBreach);
+        return Err(Breaching::ApartBreach);
     }
     Ok(())
 }
