@@ -141,6 +141,99 @@ fn fill(c: &mut Cell, letters: &[char]) -> Result<(), String> {
     Ok(())
 }
 
+/// The token at the start of `here`, and the rest after it.
+fn read_token<'a>(
+    f: &PositionField<'_>,
+    here: &'a str,
+) -> Result<(&'a str, Token<'a>), PositionParseError> {
+    token(here).map_err(|_| {
+        let bad = here.chars().next().unwrap_or(' ');
+        if bad == '[' {
+            f.err(
+                here,
+                here.len().min(5),
+                "a Keep's stacks are w W b B between [ and ], e.g. [Ww]",
+            )
+        } else {
+            f.err(
+                here,
+                1,
+                format!("`{bad}` is not a cell's content: {TOKENS}"),
+            )
+        }
+    })
+}
+
+/// How many cells `tok` (the `used` bytes at `here`) covers: a run of
+/// empty cells is written as one number, after anything but another run.
+fn cells_covered(
+    f: &PositionField<'_>,
+    tok: &Token<'_>,
+    here: &str,
+    used: usize,
+    last_empty: bool,
+) -> Result<u8, PositionParseError> {
+    match tok {
+        Token::Empty(_) if last_empty => Err(f.err(
+            here,
+            used,
+            "write a run of empty cells as one number (e.g. 10, not 55)",
+        )),
+        Token::Empty(d) => match d.parse::<u8>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(f.err(here, used, "an empty run is 1 to 10 cells")),
+        },
+        _ => Ok(1),
+    }
+}
+
+/// Put the stacks of `tok` (the `used` bytes at `here`) on cell `c`,
+/// whose content is `content`: one stack on an ordinary cell, a Keep's
+/// stacks in brackets, doubles first.
+fn place(
+    f: &PositionField<'_>,
+    tok: Token<'_>,
+    c: u8,
+    content: &mut Cell,
+    here: &str,
+    used: usize,
+) -> Result<(), PositionParseError> {
+    let at = Name(c);
+    match tok {
+        Token::Empty(_) => Ok(()),
+        Token::Stack(l) if is_keep(c) => Err(format!(
+            "{at} is a Keep: write its stacks in brackets, e.g. [{l}]"
+        )),
+        Token::Stack(l) => fill(content, &[l]),
+        Token::Keep(_) if !is_keep(c) => {
+            Err(format!("{at} is not a Keep: brackets hold a Keep's stacks"))
+        }
+        Token::Keep(letters) => check_keep(&letters, at).and_then(|()| fill(content, &letters)),
+    }
+    .map_err(|why| f.err(here, used, why))
+}
+
+/// A Keep's stacks as written: one to three, doubles first.
+fn check_keep(letters: &[char], at: Name) -> Result<(), String> {
+    if letters.is_empty() {
+        return Err(format!(
+            "the Keep {at} is empty: count it among the empty cells"
+        ));
+    }
+    if letters.len() > 3 {
+        return Err(format!("the Keep {at} holds at most three stacks"));
+    }
+    if letters
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+    {
+        return Err("in a Keep, write the doubles first, e.g. [Ww]".to_string());
+    }
+    Ok(())
+}
+
+/// Read column `col` from the start of `rest` into `pos`, leaving `rest`
+/// at its end.
 fn column(
     f: &PositionField<'_>,
     col: u8,
@@ -154,38 +247,10 @@ fn column(
     let mut last_empty = false;
     while !rest.is_empty() && !rest.starts_with('/') {
         let here = *rest;
-        let (r, tok) = token(here).map_err(|_| {
-            let bad = here.chars().next().unwrap_or(' ');
-            if bad == '[' {
-                f.err(
-                    here,
-                    here.len().min(5),
-                    "a Keep's stacks are w W b B between [ and ], e.g. [Ww]",
-                )
-            } else {
-                f.err(
-                    here,
-                    1,
-                    format!("`{bad}` is not a cell's content: {TOKENS}"),
-                )
-            }
-        })?;
+        let (r, tok) = read_token(f, here)?;
         let used = here.len() - r.len();
         let is_empty = matches!(tok, Token::Empty(_));
-        let n = match &tok {
-            Token::Empty(_) if last_empty => {
-                return Err(f.err(
-                    here,
-                    used,
-                    "write a run of empty cells as one number (e.g. 10, not 55)",
-                ))
-            }
-            Token::Empty(d) => match d.parse::<u8>() {
-                Ok(n) if n >= 1 => n,
-                _ => return Err(f.err(here, used, "an empty run is 1 to 10 cells")),
-            },
-            _ => 1,
-        };
+        let n = cells_covered(f, &tok, here, used, last_empty)?;
         if u32::from(row) + u32::from(n) > u32::from(len) + 1 {
             return Err(f.err(
                 col_start,
@@ -194,51 +259,7 @@ fn column(
             ));
         }
         let c = cell(col, row);
-        let at = Name(c);
-        let content = &mut pos.cells[usize::from(c)];
-        match tok {
-            Token::Empty(_) => {}
-            Token::Stack(l) => {
-                if is_keep(c) {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("{at} is a Keep: write its stacks in brackets, e.g. [{l}]"),
-                    ));
-                }
-                fill(content, &[l]).map_err(|why| f.err(here, used, why))?;
-            }
-            Token::Keep(letters) => {
-                if !is_keep(c) {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("{at} is not a Keep: brackets hold a Keep's stacks"),
-                    ));
-                }
-                if letters.is_empty() {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("the Keep {at} is empty: count it among the empty cells"),
-                    ));
-                }
-                if letters.len() > 3 {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("the Keep {at} holds at most three stacks"),
-                    ));
-                }
-                if letters
-                    .windows(2)
-                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
-                {
-                    return Err(f.err(here, used, "in a Keep, write the doubles first, e.g. [Ww]"));
-                }
-                fill(content, &letters).map_err(|why| f.err(here, used, why))?;
-            }
-        }
+        place(f, tok, c, &mut pos.cells[usize::from(c)], here, used)?;
         last_empty = is_empty;
         row += n;
         *rest = r;
