@@ -2,7 +2,9 @@
 //! listing legal actions.
 
 use super::action::Action;
-use super::board::{adjacent, grow, hexes, nbrs, Hex, CHIP, EDGE, NAMED_MASK, NEIGH, WITHIN2};
+use super::board::{
+    adjacent, grow, hexes, nbrs, Hex, CHIP, EDGE, NAMED_MASK, NEIGH, N_HEX, WITHIN2,
+};
 use super::state::*;
 use crate::game::{Illegal, Outcome, Side};
 
@@ -87,149 +89,202 @@ fn retreat_hex(s: &State, h: Hex, owner: Side) -> Option<Hex> {
 // ---------------------------------------------------------------------------
 // Captures.
 
+/// Whether captures on a turn may end in an Advance After Capture: on the
+/// actor's own turn they may; after a rally settled by the next player's
+/// reveal they may not.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Advance {
+    /// The actor may advance into a hex it captured.
+    Offered,
+    /// No advance follows.
+    NotOffered,
+}
+
 /// Check the map for captures until it settles or an Advance After Capture
-/// may be made (`allow_advance`, on `actor`'s own turn), then check for
+/// may be made (when `advance` offers one, to `actor`), then check for
 /// eliminations and victory.
-pub fn resolve(s: &mut State, actor: Side, allow_advance: bool) {
+pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
     for _ in 0..64 {
         if s.over() {
             return;
         }
-        // Claims, per victim hex: (capturer, count, first strike).
-        let mut best: [Option<(Side, u32)>; 19] = [None; 19];
-        let mut best_fs: [Option<(Side, u32)>; 19] = [None; 19];
-        let mut any_fs = false;
-        let mut any = false;
-        let awe_hex = falcon_hero(s);
-        let mut own = [0u32; 5];
-        let mut mounted = [0u32; 5];
-        for side in ARMIES {
-            if s.in_game(side) {
-                own[usize::from(side)] = s.own(side);
-                let mut m = s.own_kind(side, Kind::M);
-                if let Some(f) = awe_hex {
-                    m &= !NEIGH[f.idx()];
-                }
-                mounted[usize::from(side)] = m;
-            }
-        }
-        for v in hexes(s.occupied()) {
-            let (owner, _) = s.unit(v).expect("occupied");
-            for p in ARMIES {
-                if p == owner || !s.in_game(p) {
-                    continue;
-                }
-                let near = NEIGH[v.idx()] & own[usize::from(p)];
-                let c = near.count_ones();
-                if c < 2 {
-                    continue;
-                }
-                any = true;
-                let better = |cur: Option<(Side, u32)>| match cur {
-                    None => true,
-                    Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
-                };
-                if better(best[v.idx()]) {
-                    best[v.idx()] = Some((p, c));
-                }
-                if near & mounted[usize::from(p)] != 0 {
-                    any_fs = true;
-                    if better(best_fs[v.idx()]) {
-                        best_fs[v.idx()] = Some((p, c));
-                    }
-                }
-            }
-        }
-        if !any {
+        let Some(by) = capturers(s) else {
             check_victory(s);
             return;
-        }
-        let claims = if any_fs { &best_fs } else { &best };
-        // The victims of this round, found at once.
-        let mut victims: u32 = 0;
-        let mut by = [HUMAN; 19];
-        let mut entitled: u32 = 0;
-        let mut granted: u32 = 0;
-        let elf_hero = s.find(ELF, Kind::H);
-        for v in hexes(s.occupied()) {
-            let Some((p, _)) = claims[v.idx()] else {
-                continue;
-            };
-            victims |= v.bit();
-            by[v.idx()] = p;
-            let (owner, kind) = s.unit(v).expect("occupied");
-            if owner == actor {
-                continue;
-            }
-            let elf_grant = owner == ELF
-                && (kind == Kind::H
-                    || (kind == Kind::R && elf_hero.is_some_and(|e| adjacent(e, v))));
-            if (kind == Kind::M && !awed(s, v)) || elf_grant {
-                entitled |= v.bit();
-            }
-            if elf_grant {
-                granted |= v.bit();
-            }
-        }
-        // Those that cannot retreat are removed first.
-        let mut first: u32 = 0;
-        for v in hexes(victims) {
-            let (owner, _) = s.unit(v).expect("occupied");
-            if entitled & v.bit() == 0 || retreat_hex(s, v, owner).is_none() {
-                first |= v.bit();
-            }
-        }
-        let mut adv: u32 = 0;
-        for v in hexes(first) {
-            capture(s, v, by[v.idx()]);
-            if by[v.idx()] == actor {
-                adv |= v.bit();
-            }
-        }
-        // Then the others retreat one at a time in label order.
-        for v in hexes(victims & !first) {
-            let (owner, kind) = s.unit(v).expect("occupied");
-            match retreat_hex(s, v, owner) {
-                Some(t) => {
-                    s.board[t.idx()] = s.board[v.idx()];
-                    s.board[v.idx()] = 0;
-                    s.log.push(Event::Retreat {
-                        owner,
-                        kind,
-                        from: v,
-                        to: t,
-                    });
-                    if granted & v.bit() != 0 {
-                        s.force_mask |= v.bit();
-                    }
-                }
-                None => {
-                    capture(s, v, by[v.idx()]);
-                    if by[v.idx()] == actor {
-                        adv |= v.bit();
-                    }
-                }
-            }
-        }
+        };
+        let round = round(s, actor, &by);
+        let adv = capture_round(s, actor, &round);
         check_eliminations(s);
         if s.over() {
             return;
         }
-        if allow_advance && s.in_game(actor) && adv != 0 {
-            let own_a = s.own(actor);
+        if advance == Advance::Offered && s.in_game(actor) && adv != 0 {
+            let own = s.own(actor);
             let vacant = !s.occupied();
-            let mut ok = 0;
-            for v in hexes(adv & vacant) {
-                if NEIGH[v.idx()] & own_a != 0 {
-                    ok |= v.bit();
-                }
-            }
+            let ok = hexes(adv & vacant)
+                .filter(|v| NEIGH[v.idx()] & own != 0)
+                .fold(0, |m, v| m | v.bit());
             if ok != 0 {
                 s.t.adv_to = ok;
                 return;
             }
         }
     }
+}
+
+/// Per hex, the side that captures the unit there this round, if any;
+/// `None` when no unit anywhere is surrounded. A unit with two or more
+/// units of one other side next to it is claimed by the side with the
+/// most (ties: the first after the owner in turn order); when any claim
+/// has a Mounted unit (not under the Falcon Hero's Awe) among its units,
+/// only such first-strike claims count this round.
+fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
+    let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+    let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+    let mut any_fs = false;
+    let mut any = false;
+    let (own, mounted) = strike_masks(s);
+    for v in hexes(s.occupied()) {
+        let (owner, _) = s.unit(v).expect("occupied");
+        for p in ARMIES {
+            if p == owner || !s.in_game(p) {
+                continue;
+            }
+            let near = NEIGH[v.idx()] & own[usize::from(p)];
+            let c = near.count_ones();
+            if c < 2 {
+                continue;
+            }
+            any = true;
+            let better = |cur: Option<(Side, u32)>| match cur {
+                None => true,
+                Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
+            };
+            if better(best[v.idx()]) {
+                best[v.idx()] = Some((p, c));
+            }
+            if near & mounted[usize::from(p)] != 0 {
+                any_fs = true;
+                if better(best_fs[v.idx()]) {
+                    best_fs[v.idx()] = Some((p, c));
+                }
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    let claims = if any_fs { &best_fs } else { &best };
+    Some(claims.map(|claim| claim.map(|(p, _)| p)))
+}
+
+/// Per side still in: its units, and its Mounted units that strike first
+/// (those not next to the Falcon Hero).
+fn strike_masks(s: &State) -> ([u32; 5], [u32; 5]) {
+    let awe_hex = falcon_hero(s);
+    let mut own = [0u32; 5];
+    let mut mounted = [0u32; 5];
+    for side in ARMIES {
+        if s.in_game(side) {
+            own[usize::from(side)] = s.own(side);
+            let mut m = s.own_kind(side, Kind::M);
+            if let Some(f) = awe_hex {
+                m &= !NEIGH[f.idx()];
+            }
+            mounted[usize::from(side)] = m;
+        }
+    }
+    (own, mounted)
+}
+
+/// The units a capture round takes, found at once.
+struct Round {
+    /// The hexes of the units captured.
+    victims: u32,
+    /// Per hex, the capturing side.
+    by: [Option<Side>; N_HEX],
+    /// Victims that may retreat instead, if they can: a Mounted unit not
+    /// under Awe, and Elf units the Elf Hero protects (of another side
+    /// than `actor`'s).
+    entitled: u32,
+    /// Victims whose retreat the Elf Hero gave (a forced advance may
+    /// follow into the hex they leave).
+    granted: u32,
+}
+
+/// The victims of this round, claimed in `by`, and which of them may
+/// retreat.
+fn round(s: &State, actor: Side, by: &[Option<Side>; N_HEX]) -> Round {
+    let mut r = Round {
+        victims: 0,
+        by: *by,
+        entitled: 0,
+        granted: 0,
+    };
+    let elf_hero = s.find(ELF, Kind::H);
+    for v in hexes(s.occupied()) {
+        if by[v.idx()].is_none() {
+            continue;
+        }
+        r.victims |= v.bit();
+        let (owner, kind) = s.unit(v).expect("occupied");
+        if owner == actor {
+            continue;
+        }
+        let elf_grant = owner == ELF
+            && (kind == Kind::H || (kind == Kind::R && elf_hero.is_some_and(|e| adjacent(e, v))));
+        if (kind == Kind::M && !awed(s, v)) || elf_grant {
+            r.entitled |= v.bit();
+        }
+        if elf_grant {
+            r.granted |= v.bit();
+        }
+    }
+    r
+}
+
+/// Make a capture round: the victims that cannot retreat are captured
+/// first, then the others retreat one at a time in label order (or are
+/// captured when no retreat is left). Returns the hexes `actor` captured.
+fn capture_round(s: &mut State, actor: Side, round: &Round) -> u32 {
+    let mut first: u32 = 0;
+    for v in hexes(round.victims) {
+        let (owner, _) = s.unit(v).expect("occupied");
+        if round.entitled & v.bit() == 0 || retreat_hex(s, v, owner).is_none() {
+            first |= v.bit();
+        }
+    }
+    let mut adv: u32 = 0;
+    let mut take = |s: &mut State, v: Hex| {
+        let by = round.by[v.idx()].expect("claimed");
+        capture(s, v, by);
+        if by == actor {
+            adv |= v.bit();
+        }
+    };
+    for v in hexes(first) {
+        take(s, v);
+    }
+    for v in hexes(round.victims & !first) {
+        let (owner, kind) = s.unit(v).expect("occupied");
+        match retreat_hex(s, v, owner) {
+            Some(t) => {
+                s.board[t.idx()] = s.board[v.idx()];
+                s.board[v.idx()] = 0;
+                s.log.push(Event::Retreat {
+                    owner,
+                    kind,
+                    from: v,
+                    to: t,
+                });
+                if round.granted & v.bit() != 0 {
+                    s.force_mask |= v.bit();
+                }
+            }
+            None => take(s, v),
+        }
+    }
+    adv
 }
 
 fn capture(s: &mut State, v: Hex, by: Side) {
@@ -647,12 +702,12 @@ fn apply_in(s: &mut State, a: Action) -> R {
                 });
                 s.t.adv_to = 0;
                 s.t.acts += 1;
-                resolve(s, me, true);
+                resolve(s, me, Advance::Offered);
                 return Ok(());
             }
         }
         s.t.adv_to = 0;
-        resolve(s, me, true);
+        resolve(s, me, Advance::Offered);
         if s.over() {
             return Err(game_over(s));
         }
@@ -674,7 +729,7 @@ fn apply_in(s: &mut State, a: Action) -> R {
                 kind,
                 hex,
             });
-            resolve(s, me, true);
+            resolve(s, me, Advance::Offered);
         }
         Action::Move { from, to } => {
             let kind = match s.unit(from) {
@@ -704,7 +759,7 @@ fn apply_in(s: &mut State, a: Action) -> R {
                 to,
                 how,
             });
-            resolve(s, me, true);
+            resolve(s, me, Advance::Offered);
         }
         Action::Rally { pile, at } => {
             take_main(s, Main::Rally, false)?;
@@ -728,7 +783,7 @@ fn apply_in(s: &mut State, a: Action) -> R {
             s.board[h.idx()] = 0;
             s.reserve[usize::from(me)][Kind::M.idx()] += 1;
             s.log.push(Event::Withdraw { side: me, from: h });
-            resolve(s, me, true);
+            resolve(s, me, Advance::Offered);
         }
         Action::Exchange(x) => {
             if s.t.main != Main::None {
@@ -786,7 +841,7 @@ fn apply_in(s: &mut State, a: Action) -> R {
                 to,
                 how: How::Forced,
             });
-            resolve(s, me, true);
+            resolve(s, me, Advance::Offered);
         }
     }
     s.t.acts += 1;
@@ -801,7 +856,7 @@ fn settle_map(s: &mut State) {
     let me = s.mover;
     while s.t.adv_to != 0 && !s.over() {
         s.t.adv_to = 0;
-        resolve(s, me, true);
+        resolve(s, me, Advance::Offered);
     }
     s.t.adv_to = 0;
 }
@@ -902,7 +957,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
         placed,
     });
     if placed.is_some() {
-        resolve(&mut s, me, false);
+        resolve(&mut s, me, Advance::NotOffered);
     }
     if !s.over() && !s.in_game(s.mover) {
         s.mover = s.next_in(s.mover);
