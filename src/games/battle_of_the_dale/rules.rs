@@ -641,26 +641,12 @@ fn is_advance(s: &State, from: Hex, to: Hex) -> bool {
         && matches!(s.unit(from), Some((o, _)) if o == s.mover)
 }
 
-/// Take the turn's mandatory action slot for `what`; `dwarf_hero` is a move
-/// of the Dwarf Hero.
-fn take_main(s: &mut State, what: Main, dwarf_hero: bool) -> R {
+/// Take the turn's mandatory action slot for `what` (a placement, a move
+/// of a unit other than the Dwarf Hero, a rally, a withdrawal or an
+/// exchange). A placement or a move after a lone Dwarf Hero move makes
+/// that move the Berserk move.
+fn take_main(s: &mut State, what: Main) -> R {
     let t = &mut s.t;
-    if dwarf_hero {
-        return match t.main {
-            Main::None => {
-                t.main = Main::DwarfHero;
-                Ok(())
-            }
-            Main::Place | Main::Move if !t.berserk => {
-                t.berserk = true;
-                Ok(())
-            }
-            Main::Place | Main::Move | Main::DwarfHero => {
-                ill("the Dwarf Hero has already moved this turn")
-            }
-            _ => ill("the turn's action was already made"),
-        };
-    }
     match t.main {
         Main::None => {
             t.main = what;
@@ -676,7 +662,29 @@ fn take_main(s: &mut State, what: Main, dwarf_hero: bool) -> R {
     }
 }
 
-fn apply_in(s: &mut State, a: Action) -> R {
+/// Take the turn's slot for a move of the Dwarf Hero: the turn's action
+/// while none was made, else its Berserk move (once, beside a placement or
+/// a move).
+fn take_dwarf_hero_move(s: &mut State) -> R {
+    let t = &mut s.t;
+    match t.main {
+        Main::None => {
+            t.main = Main::DwarfHero;
+            Ok(())
+        }
+        Main::Place | Main::Move if !t.berserk => {
+            t.berserk = true;
+            Ok(())
+        }
+        Main::Place | Main::Move | Main::DwarfHero => {
+            ill("the Dwarf Hero has already moved this turn")
+        }
+        _ => ill("the turn's action was already made"),
+    }
+}
+
+/// The mover, if the game goes on and it is still in.
+fn mover_in(s: &State) -> R<Side> {
     if s.over() {
         return Err(game_over(s));
     }
@@ -684,9 +692,14 @@ fn apply_in(s: &mut State, a: Action) -> R {
     if !s.in_game(me) {
         return ill(format!("{} is out of the game", army(me)));
     }
-    // An Advance After Capture may be pending: a movement that is a legal
-    // advance now is the advance; any other action but the free
-    // `offer-exchange` (which leaves the map alone) declines it.
+    Ok(me)
+}
+
+/// An Advance After Capture may be pending: a movement that is a legal
+/// advance now is the advance (made here: returns true); any other action
+/// but the free `offer-exchange` (which leaves the map alone) declines it,
+/// and the captures that follow are made before the action.
+fn advance_or_decline(s: &mut State, me: Side, a: Action) -> R<bool> {
     while s.t.adv_to != 0 && !matches!(a, Action::OfferExchange(_)) {
         if let Action::Move { from, to } = a {
             if is_advance(s, from, to) {
@@ -703,148 +716,178 @@ fn apply_in(s: &mut State, a: Action) -> R {
                 s.t.adv_to = 0;
                 s.t.acts += 1;
                 resolve(s, me, Advance::Offered);
-                return Ok(());
+                return Ok(true);
             }
         }
         s.t.adv_to = 0;
         resolve(s, me, Advance::Offered);
-        if s.over() {
-            return Err(game_over(s));
-        }
-        if !s.in_game(me) {
-            return ill(format!("{} is out of the game", army(me)));
-        }
+        mover_in(s)?;
+    }
+    Ok(false)
+}
+
+fn apply_in(s: &mut State, a: Action) -> R {
+    let me = mover_in(s)?;
+    if advance_or_decline(s, me, a)? {
+        return Ok(());
     }
     match a {
-        Action::Place { kind, hex } => {
-            if s.t.main != Main::None && s.t.main != Main::DwarfHero {
-                return ill("the turn's action was already made");
-            }
-            check_place(s, me, kind, hex)?;
-            take_main(s, Main::Place, false)?;
-            s.reserve[usize::from(me)][kind.idx()] -= 1;
-            s.board[hex.idx()] = unit_code(me, kind);
-            s.log.push(Event::Place {
-                side: me,
-                kind,
-                hex,
-            });
-            resolve(s, me, Advance::Offered);
-        }
-        Action::Move { from, to } => {
-            let kind = match s.unit(from) {
-                Some((o, k)) if o == me => k,
-                _ if from == to => return ill("a move needs two different hexes"),
-                _ => return ill(format!("{from} holds no unit of yours")),
-            };
-            let dwarf_hero = me == DWARF && kind == Kind::H;
-            take_main(s, Main::Move, dwarf_hero)?;
-            check_move(s, me, from, to)?;
-            let how = if dwarf_hero && s.t.berserk {
-                How::Berserk
-            } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
-                let own = s.own(HUMAN);
-                nbrs(grow(from.bit(), own)) & to.bit() == 0
-            } {
-                How::Charge
-            } else {
-                How::Main
-            };
-            s.board[to.idx()] = s.board[from.idx()];
-            s.board[from.idx()] = 0;
-            s.log.push(Event::Move {
-                side: me,
-                kind,
-                from,
-                to,
-                how,
-            });
-            resolve(s, me, Advance::Offered);
-        }
-        Action::Rally { pile, at } => {
-            take_main(s, Main::Rally, false)?;
-            check_rally(s, me, pile, at)?;
-            let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
-                2
-            } else {
-                1
-            };
-            s.t.rally = Some(Rally {
-                side: me,
-                pile,
-                at,
-                flips,
-            });
-            s.log.push(Event::RallyDeclared { side: me, pile, at });
-        }
-        Action::Withdraw => {
-            take_main(s, Main::Withdraw, false)?;
-            let h = withdraw_hex(s, me)?;
-            s.board[h.idx()] = 0;
-            s.reserve[usize::from(me)][Kind::M.idx()] += 1;
-            s.log.push(Event::Withdraw { side: me, from: h });
-            resolve(s, me, Advance::Offered);
-        }
-        Action::Exchange(x) => {
-            if s.t.main != Main::None {
-                return ill("the turn's action was already made");
-            }
-            check_exchange(s, me, x)?;
-            take_main(s, Main::Exchange, false)?;
-            let (m, xi) = (usize::from(me), usize::from(x));
-            s.pile[m][xi][0] -= 1;
-            s.reserve[xi][0] += 1;
-            s.pile[xi][m][0] -= 1;
-            s.reserve[m][0] += 1;
-            s.log.push(Event::Exchange { side: me, with: x });
-        }
-        Action::OfferExchange(x) => {
-            check_partner(s, me, x, "offer an exchange to")?;
-            if s.offers[usize::from(me)] & bit(x) != 0 {
-                return ill(format!(
-                    "you have already offered an exchange to {}",
-                    army(x)
-                ));
-            }
-            s.offers[usize::from(me)] |= bit(x);
-            s.log.push(Event::Offer { side: me, to: x });
-        }
-        Action::Force { from, to } => {
-            if me != ELF {
-                return ill("only the Elf army can force an advance");
-            }
-            if s.t.acts != 0 {
-                return ill("a forced advance must be the turn's first action");
-            }
-            if s.force_mask & to.bit() == 0 {
-                return ill(format!(
-                    "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
-                ));
-            }
-            if s.board[to.idx()] != 0 {
-                return ill(format!("{to} is occupied"));
-            }
-            let (side, kind) = match s.unit(from) {
-                Some((o, k)) if o != ELF => (o, k),
-                _ => return ill(format!("{from} holds no enemy unit")),
-            };
-            if !adjacent(from, to) {
-                return ill(format!("{from} is not next to {to}"));
-            }
-            s.board[to.idx()] = s.board[from.idx()];
-            s.board[from.idx()] = 0;
-            s.force_mask = 0;
-            s.log.push(Event::Move {
-                side,
-                kind,
-                from,
-                to,
-                how: How::Forced,
-            });
-            resolve(s, me, Advance::Offered);
-        }
+        Action::Place { kind, hex } => place(s, me, kind, hex)?,
+        Action::Move { from, to } => move_unit(s, me, from, to)?,
+        Action::Rally { pile, at } => declare_rally(s, me, pile, at)?,
+        Action::Withdraw => withdraw(s, me)?,
+        Action::Exchange(x) => exchange(s, me, x)?,
+        Action::OfferExchange(x) => offer_exchange(s, me, x)?,
+        Action::Force { from, to } => force(s, me, from, to)?,
     }
     s.t.acts += 1;
+    Ok(())
+}
+
+fn place(s: &mut State, me: Side, kind: Kind, hex: Hex) -> R {
+    if s.t.main != Main::None && s.t.main != Main::DwarfHero {
+        return ill("the turn's action was already made");
+    }
+    check_place(s, me, kind, hex)?;
+    take_main(s, Main::Place)?;
+    s.reserve[usize::from(me)][kind.idx()] -= 1;
+    s.board[hex.idx()] = unit_code(me, kind);
+    s.log.push(Event::Place {
+        side: me,
+        kind,
+        hex,
+    });
+    resolve(s, me, Advance::Offered);
+    Ok(())
+}
+
+fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
+    let kind = match s.unit(from) {
+        Some((o, k)) if o == me => k,
+        _ if from == to => return ill("a move needs two different hexes"),
+        _ => return ill(format!("{from} holds no unit of yours")),
+    };
+    let dwarf_hero = me == DWARF && kind == Kind::H;
+    if dwarf_hero {
+        take_dwarf_hero_move(s)?;
+    } else {
+        take_main(s, Main::Move)?;
+    }
+    check_move(s, me, from, to)?;
+    let how = if dwarf_hero && s.t.berserk {
+        How::Berserk
+    } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
+        let own = s.own(HUMAN);
+        nbrs(grow(from.bit(), own)) & to.bit() == 0
+    } {
+        How::Charge
+    } else {
+        How::Main
+    };
+    s.board[to.idx()] = s.board[from.idx()];
+    s.board[from.idx()] = 0;
+    s.log.push(Event::Move {
+        side: me,
+        kind,
+        from,
+        to,
+        how,
+    });
+    resolve(s, me, Advance::Offered);
+    Ok(())
+}
+
+fn declare_rally(s: &mut State, me: Side, pile: Option<Side>, at: Option<Hex>) -> R {
+    take_main(s, Main::Rally)?;
+    check_rally(s, me, pile, at)?;
+    let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
+        2
+    } else {
+        1
+    };
+    s.t.rally = Some(Rally {
+        side: me,
+        pile,
+        at,
+        flips,
+    });
+    s.log.push(Event::RallyDeclared { side: me, pile, at });
+    Ok(())
+}
+
+fn withdraw(s: &mut State, me: Side) -> R {
+    take_main(s, Main::Withdraw)?;
+    let h = withdraw_hex(s, me)?;
+    s.board[h.idx()] = 0;
+    s.reserve[usize::from(me)][Kind::M.idx()] += 1;
+    s.log.push(Event::Withdraw { side: me, from: h });
+    resolve(s, me, Advance::Offered);
+    Ok(())
+}
+
+fn exchange(s: &mut State, me: Side, x: Side) -> R {
+    if s.t.main != Main::None {
+        return ill("the turn's action was already made");
+    }
+    check_exchange(s, me, x)?;
+    take_main(s, Main::Exchange)?;
+    let (m, xi) = (usize::from(me), usize::from(x));
+    s.pile[m][xi][0] -= 1;
+    s.reserve[xi][0] += 1;
+    s.pile[xi][m][0] -= 1;
+    s.reserve[m][0] += 1;
+    s.log.push(Event::Exchange { side: me, with: x });
+    Ok(())
+}
+
+fn offer_exchange(s: &mut State, me: Side, x: Side) -> R {
+    check_partner(s, me, x, "offer an exchange to")?;
+    if s.offers[usize::from(me)] & bit(x) != 0 {
+        return ill(format!(
+            "you have already offered an exchange to {}",
+            army(x)
+        ));
+    }
+    s.offers[usize::from(me)] |= bit(x);
+    s.log.push(Event::Offer { side: me, to: x });
+    Ok(())
+}
+
+/// The Elf Hero's forced advance: the enemy unit on `from` into `to`, a
+/// hex an Elf unit left in a retreat the Elf Hero gave.
+fn force(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
+    if me != ELF {
+        return ill("only the Elf army can force an advance");
+    }
+    if s.t.acts != 0 {
+        return ill("a forced advance must be the turn's first action");
+    }
+    if s.force_mask & to.bit() == 0 {
+        return ill(format!(
+            "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
+        ));
+    }
+    if s.board[to.idx()] != 0 {
+        return ill(format!("{to} is occupied"));
+    }
+    let (side, kind) = match s.unit(from) {
+        Some((o, k)) if o != ELF => (o, k),
+        _ => return ill(format!("{from} holds no enemy unit")),
+    };
+    if !adjacent(from, to) {
+        return ill(format!("{from} is not next to {to}"));
+    }
+    s.board[to.idx()] = s.board[from.idx()];
+    s.board[from.idx()] = 0;
+    s.force_mask = 0;
+    s.log.push(Event::Move {
+        side,
+        kind,
+        from,
+        to,
+        how: How::Forced,
+    });
+    resolve(s, me, Advance::Offered);
     Ok(())
 }
 
