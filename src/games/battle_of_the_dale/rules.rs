@@ -1046,26 +1046,23 @@ fn push_if_ok(s: &State, a: Action, out: &mut Vec<Action>) {
     }
 }
 
-/// Every action legal now, in a stable order.
+/// Every action legal now, in a stable order: forced advances, placements,
+/// moves (with advances and Berserk moves), rallies, a withdrawal,
+/// exchanges, offers. Each candidate is tried on a copy of `s`.
 pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     if s.over() || !s.in_game(s.mover) {
         return;
     }
     let me = s.mover;
-    let paused = s.t.adv_to != 0;
     // Where a pending advance is declined by any other action, candidates
     // come from the position after the decline.
     let declined;
-    let base = if paused {
+    let base = if s.t.adv_to != 0 {
         let mut d = s.clone();
         settle_map(&mut d);
         if d.over() || !d.in_game(me) {
             // Only advances remain possible.
-            for from in hexes(s.own(me)) {
-                for to in hexes(s.t.adv_to & NEIGH[from.idx()]) {
-                    push_if_ok(s, Action::Move { from, to }, out);
-                }
-            }
+            push_moves(s, None, out);
             return;
         }
         declined = d;
@@ -1073,48 +1070,80 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     } else {
         s
     };
+    push_forced_advances(s, base, out);
+    if matches!(base.t.main, Main::None | Main::DwarfHero) {
+        push_placements(s, base, out);
+    }
+    push_moves(s, Some(base), out);
+    if base.t.main == Main::None {
+        push_rallies(s, base, out);
+        push_if_ok(s, Action::Withdraw, out);
+        for &x in s.sides() {
+            push_if_ok(s, Action::Exchange(x), out);
+        }
+    }
+    for &x in s.sides() {
+        push_if_ok(s, Action::OfferExchange(x), out);
+    }
+}
+
+/// The Elf's forced advances, the turn's first action: an enemy unit next
+/// to a hex an Elf unit left in a retreat the Elf Hero gave.
+fn push_forced_advances(s: &State, base: &State, out: &mut Vec<Action>) {
+    if s.mover != ELF || s.t.acts != 0 {
+        return;
+    }
     let vacant = !base.occupied() & super::board::ALL;
-    // The forced advance.
-    if me == ELF && s.t.acts == 0 {
-        for to in hexes(s.force_mask & vacant) {
-            for from in hexes(NEIGH[to.idx()] & s.occupied() & !s.own(ELF)) {
-                push_if_ok(s, Action::Force { from, to }, out);
-            }
+    for to in hexes(s.force_mask & vacant) {
+        for from in hexes(NEIGH[to.idx()] & s.occupied() & !s.own(ELF)) {
+            push_if_ok(s, Action::Force { from, to }, out);
         }
     }
-    let main_open = matches!(base.t.main, Main::None | Main::DwarfHero);
-    // Placements.
-    if main_open {
-        for kind in Kind::ALL {
-            if base.reserve[usize::from(me)][kind.idx()] == 0 {
-                continue;
-            }
-            for hex in hexes(placement_reach(base, me) & vacant) {
-                push_if_ok(s, Action::Place { kind, hex }, out);
-            }
+}
+
+/// Placements from the Reserve, judged in `base` (`s` once a pending
+/// advance is declined).
+fn push_placements(s: &State, base: &State, out: &mut Vec<Action>) {
+    let me = s.mover;
+    let vacant = !base.occupied() & super::board::ALL;
+    for kind in Kind::ALL {
+        if base.reserve[usize::from(me)][kind.idx()] == 0 {
+            continue;
+        }
+        for hex in hexes(placement_reach(base, me) & vacant) {
+            push_if_ok(s, Action::Place { kind, hex }, out);
         }
     }
-    // Moves, advances, Berserk moves.
+}
+
+/// Moves from each of the mover's units, destinations in hex order: a
+/// pending advance and, unless `base` is `None` (only the advance is
+/// left), the turn's move or the Dwarf Hero's Berserk move, judged in
+/// `base`.
+fn push_moves(s: &State, base: Option<&State>, out: &mut Vec<Action>) {
+    let me = s.mover;
     for from in hexes(s.own(me)) {
-        let mut dests = 0;
-        if paused {
-            dests |= s.t.adv_to & NEIGH[from.idx()];
-        }
-        if base.own(me) & from.bit() != 0 && (main_open || me == DWARF) {
-            dests |= move_dests(base, from);
+        let mut dests = s.t.adv_to & NEIGH[from.idx()];
+        if let Some(base) = base {
+            let main_open = matches!(base.t.main, Main::None | Main::DwarfHero);
+            if base.own(me) & from.bit() != 0 && (main_open || me == DWARF) {
+                dests |= move_dests(base, from);
+            }
         }
         for to in hexes(dests) {
             push_if_ok(s, Action::Move { from, to }, out);
         }
     }
-    if base.t.main != Main::None {
-        // Only free actions remain.
-        for &x in s.sides() {
-            push_if_ok(s, Action::OfferExchange(x), out);
-        }
+}
+
+/// Rallies, when the next player could settle one: from the pile a rally
+/// takes by default, then naming each other pile that holds a Regular of
+/// the mover's; the Goblin Horde also with each placement next to its Hero.
+fn push_rallies(s: &State, base: &State, out: &mut Vec<Action>) {
+    let me = s.mover;
+    if !rally_settles(base) {
         return;
     }
-    // Rallies.
     let default_pile = rally_pile(base, me, None);
     let mut piles: [Option<Side>; 6] = [None; 6];
     let mut np = 1;
@@ -1124,12 +1153,8 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
             np += 1;
         }
     }
-    let piles = if rally_settles(base) {
-        &piles[..np]
-    } else {
-        &[]
-    };
-    for &pile in piles {
+    let vacant = !base.occupied() & super::board::ALL;
+    for &pile in &piles[..np] {
         push_if_ok(s, Action::Rally { pile, at: None }, out);
         if me == GOBLIN {
             if let Some(hero) = base.find(GOBLIN, Kind::H) {
@@ -1138,12 +1163,5 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
                 }
             }
         }
-    }
-    push_if_ok(s, Action::Withdraw, out);
-    for &x in s.sides() {
-        push_if_ok(s, Action::Exchange(x), out);
-    }
-    for &x in s.sides() {
-        push_if_ok(s, Action::OfferExchange(x), out);
     }
 }
