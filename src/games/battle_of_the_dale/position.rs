@@ -84,61 +84,11 @@ fn list(out: &mut String, items: impl Iterator<Item = String>) {
 
 /// Append the position notation of `s`.
 pub fn write(s: &State, out: &mut String) {
-    for (row, &len) in ROW_LEN.iter().enumerate() {
-        if row > 0 {
-            out.push('/');
-        }
-        let mut empty = 0u8;
-        for num in 1..=usize::from(len) {
-            let Some(h) = Hex::at(row, num) else { continue };
-            match s.unit(h) {
-                None => empty += 1,
-                Some((side, kind)) => {
-                    if empty > 0 {
-                        out.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    out.push(INITIAL[usize::from(side)]);
-                    out.push(kind.letter());
-                }
-            }
-        }
-        if empty > 0 {
-            out.push(char::from(b'0' + empty));
-        }
-    }
+    write_map(s, out);
     out.push(' ');
     out.push_str(army(s.mover));
     out.push_str(&format!(" {} ", s.turn_no));
-    list(
-        out,
-        s.sides().iter().map(|&side| {
-            let i = usize::from(side);
-            let mut t = format!("{}:", army(side));
-            if s.in_game(side) {
-                let r = s.reserve[i];
-                t.push_str(&format!("R{}M{}H{}", r[0], r[1], r[2]));
-            } else {
-                t.push_str("out");
-            }
-            let mut pile = String::new();
-            for (o, &initial) in INITIAL.iter().enumerate() {
-                for k in Kind::ALL {
-                    let n = s.pile[i][o][k.idx()];
-                    if n > 0 && o != i {
-                        pile.push(initial);
-                        pile.push(k.letter());
-                        pile.push_str(&n.to_string());
-                    }
-                }
-            }
-            if !pile.is_empty() {
-                t.push(':');
-                t.push_str(&pile);
-            }
-            t
-        }),
-    );
+    list(out, s.sides().iter().map(|&side| army_text(s, side)));
     out.push(' ');
     let flags = option_flags(&s.opts);
     list(
@@ -162,6 +112,74 @@ pub fn write(s: &State, out: &mut String) {
     out.push(' ');
     list(out, hexes(s.force_mask).map(|h| h.to_string()));
     out.push(' ');
+    write_rally(s, out);
+    out.push(' ');
+    match s.result {
+        Outcome::Ongoing => out.push('*'),
+        Outcome::Won(w) => out.push_str(army(w)),
+        _ => out.push_str("draw"),
+    }
+}
+
+/// The map: rows A to E, units as army initial and kind, runs of empty
+/// hexes as a digit.
+fn write_map(s: &State, out: &mut String) {
+    for (row, &len) in ROW_LEN.iter().enumerate() {
+        if row > 0 {
+            out.push('/');
+        }
+        let mut empty = 0u8;
+        for num in 1..=usize::from(len) {
+            let Some(h) = Hex::at(row, num) else { continue };
+            match s.unit(h) {
+                None => empty += 1,
+                Some((side, kind)) => {
+                    if empty > 0 {
+                        out.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    out.push(INITIAL[usize::from(side)]);
+                    out.push(kind.letter());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+    }
+}
+
+/// One army of the armies field: its Reserve (or `out`) and its Captured
+/// pile, if it holds any prisoners.
+fn army_text(s: &State, side: Side) -> String {
+    let i = usize::from(side);
+    let mut t = format!("{}:", army(side));
+    if s.in_game(side) {
+        let r = s.reserve[i];
+        t.push_str(&format!("R{}M{}H{}", r[0], r[1], r[2]));
+    } else {
+        t.push_str("out");
+    }
+    let mut pile = String::new();
+    for (o, &initial) in INITIAL.iter().enumerate() {
+        for k in Kind::ALL {
+            let n = s.pile[i][o][k.idx()];
+            if n > 0 && o != i {
+                pile.push(initial);
+                pile.push(k.letter());
+                pile.push_str(&n.to_string());
+            }
+        }
+    }
+    if !pile.is_empty() {
+        t.push(':');
+        t.push_str(&pile);
+    }
+    t
+}
+
+/// The rally field: `-`, or the rally waiting for its flips.
+fn write_rally(s: &State, out: &mut String) {
     match s.pending {
         None => out.push('-'),
         Some(r) => {
@@ -175,12 +193,6 @@ pub fn write(s: &State, out: &mut String) {
                 out.push_str(&h.to_string());
             }
         }
-    }
-    out.push(' ');
-    match s.result {
-        Outcome::Ongoing => out.push('*'),
-        Outcome::Won(w) => out.push_str(army(w)),
-        _ => out.push_str("draw"),
     }
 }
 
@@ -222,72 +234,90 @@ fn army_named(
         })
 }
 
-fn map(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for (row, &len) in ROW_LEN.iter().enumerate() {
-        let letter = char::from(b'A' + row as u8);
-        let row_start = rest;
-        let mut num = 1usize;
-        let mut last_empty = false;
-        while !rest.is_empty() && !rest.starts_with('/') {
-            let here = rest;
-            let unit: Res<'_, (char, char)> = (one_of("HEDGF"), one_of("RMH")).parse(here);
-            let (r, n) = match unit {
-                Ok((r, (a, k))) => {
-                    let side = Side(INITIAL.iter().position(|&c| c == a).unwrap_or(0) as u8);
-                    let kind = match k {
-                        'R' => Kind::R,
-                        'M' => Kind::M,
-                        _ => Kind::H,
-                    };
-                    if let Some(h) = Hex::at(row, num) {
-                        s.board[h.idx()] = unit_code(side, kind);
-                    }
-                    last_empty = false;
-                    (r, 1)
-                }
-                Err(_) => {
-                    let run: Res<'_, &str> = digit1.parse(here);
-                    let Ok((r, d)) = run else {
-                        return Err(f.err(
-                            here,
-                            2.min(here.len()),
-                            "expected a unit (army initial H E D G F and kind R M H, e.g. ER) \
-                             or a digit (empty hexes)",
-                        ));
-                    };
-                    if last_empty {
-                        return Err(f.err(
-                            here,
-                            d.len(),
-                            "write a run of empty hexes as one digit",
-                        ));
-                    }
-                    let n = d.parse::<usize>().unwrap_or(0);
-                    if n == 0 {
-                        return Err(f.err(here, d.len(), "an empty run is 1 to 5 hexes"));
-                    }
-                    last_empty = true;
-                    (r, n)
-                }
-            };
-            if num + n > usize::from(len) + 1 {
-                return Err(f.err(
-                    row_start,
-                    row_start.len() - r.len(),
-                    format!("row {letter} has more than its {len} hexes"),
-                ));
-            }
-            num += n;
-            rest = r;
+/// One token of a map row at the start of `here`: a unit (put on hex
+/// `num` of `row`) or a run of empty hexes. Returns the rest after it and
+/// how many hexes it covers; a run right after another is refused.
+fn map_token<'a>(
+    f: &PositionField<'_>,
+    s: &mut State,
+    (row, num): (usize, usize),
+    here: &'a str,
+    last_empty: bool,
+) -> Result<(&'a str, usize), PositionParseError> {
+    let unit: Res<'_, (char, char)> = (one_of("HEDGF"), one_of("RMH")).parse(here);
+    if let Ok((r, (a, k))) = unit {
+        let side = Side(INITIAL.iter().position(|&c| c == a).unwrap_or(0) as u8);
+        let kind = match k {
+            'R' => Kind::R,
+            'M' => Kind::M,
+            _ => Kind::H,
+        };
+        if let Some(h) = Hex::at(row, num) {
+            s.board[h.idx()] = unit_code(side, kind);
         }
-        if num <= usize::from(len) {
+        return Ok((r, 1));
+    }
+    let run: Res<'_, &str> = digit1.parse(here);
+    let Ok((r, d)) = run else {
+        return Err(f.err(
+            here,
+            2.min(here.len()),
+            "expected a unit (army initial H E D G F and kind R M H, e.g. ER) \
+             or a digit (empty hexes)",
+        ));
+    };
+    if last_empty {
+        return Err(f.err(here, d.len(), "write a run of empty hexes as one digit"));
+    }
+    let n = d.parse::<usize>().unwrap_or(0);
+    if n == 0 {
+        return Err(f.err(here, d.len(), "an empty run is 1 to 5 hexes"));
+    }
+    Ok((r, n))
+}
+
+/// Read map row `row` from the start of `rest` into `s`, leaving `rest`
+/// at its end.
+fn map_row(
+    f: &PositionField<'_>,
+    s: &mut State,
+    row: usize,
+    rest: &mut &str,
+) -> Result<(), PositionParseError> {
+    let len = usize::from(ROW_LEN[row]);
+    let letter = char::from(b'A' + row as u8);
+    let row_start = *rest;
+    let mut num = 1usize;
+    let mut last_empty = false;
+    while !rest.is_empty() && !rest.starts_with('/') {
+        let here = *rest;
+        let (r, n) = map_token(f, s, (row, num), here, last_empty)?;
+        // A run of empty hexes is the token that starts with a digit.
+        last_empty = here.starts_with(|c: char| c.is_ascii_digit());
+        if num + n > len + 1 {
             return Err(f.err(
                 row_start,
-                row_start.len() - rest.len(),
-                format!("row {letter} has {} hexes, expected {len}", num - 1),
+                row_start.len() - r.len(),
+                format!("row {letter} has more than its {len} hexes"),
             ));
         }
+        num += n;
+        *rest = r;
+    }
+    if num <= len {
+        return Err(f.err(
+            row_start,
+            row_start.len() - rest.len(),
+            format!("row {letter} has {} hexes, expected {len}", num - 1),
+        ));
+    }
+    Ok(())
+}
+
+fn map(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError> {
+    let mut rest = f.value;
+    for row in 0..ROW_LEN.len() {
+        map_row(f, s, row, &mut rest)?;
         if row + 1 < ROW_LEN.len() {
             rest = rest.strip_prefix('/').ok_or_else(|| {
                 f.whole(format!(
