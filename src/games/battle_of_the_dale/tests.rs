@@ -1856,7 +1856,6 @@ fn diagram_shows_eliminated_players_and_forced_advance() {
 fn random_self_play_keeps_the_contract() {
     let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
     let mut finished = 0;
-    let mut v = Vec::new();
     for game in 0..200 {
         let mut armies: Vec<&str> = G::SIDES.to_vec();
         for i in (1..armies.len()).rev() {
@@ -1884,65 +1883,77 @@ fn random_self_play_keeps_the_contract() {
                     break;
                 }
             }
-            begin(&mut s);
-            for _ in 0..20 {
-                v.clear();
-                G::legal_actions(&s, &mut v);
-                if v.is_empty() {
-                    break;
-                }
-                let can_end = G::end_turn(&mut s.clone()).is_ok();
-                if can_end && rng.below(3) == 0 {
-                    break;
-                }
-                let a = v[rng.below(v.len())];
-                let text = action_text::<G>(&a);
-                assert_eq!(G::parse_action(&s, &text).unwrap(), a, "{text}");
-                G::apply(&mut s, a).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
-                if G::outcome(&s).is_over() {
-                    break;
-                }
-            }
-            let before_end = s.clone();
-            if let Err(e) = G::end_turn(&mut s) {
-                // Only possible when actions remained: make one and retry.
-                v.clear();
-                G::legal_actions(&before_end, &mut v);
-                assert!(
-                    !v.is_empty(),
-                    "end_turn failed with no legal action: {}",
-                    e.reason
-                );
-                let mut tries = 0;
-                while G::end_turn(&mut s).is_err() {
-                    v.clear();
-                    G::legal_actions(&s, &mut v);
-                    assert!(!v.is_empty(), "stuck: {}", G::summary(&s));
-                    let a = v[rng.below(v.len())];
-                    G::apply(&mut s, a).unwrap();
-                    tries += 1;
-                    assert!(tries < 10, "end_turn never succeeds");
-                }
-            }
-            let _ = G::summary(&s);
-            let _ = G::diagram(&s, DiagramStyle::default());
-            let _ = G::turn_comment(&before_end, &s);
-            // Invariant: every unit is somewhere (map, Reserve, a pile, or
-            // gone with its eliminated army).
-            for &a in s.sides() {
-                if s.in_game(a) {
-                    let total = s.strength(a) + s.captured_of(a);
-                    let start: u32 = starting_army(a).iter().map(|&x| u32::from(x)).sum();
-                    assert_eq!(total, start, "{} units", ARMY[usize::from(a)]);
-                    assert!(s.strength(a) >= 2);
-                }
-            }
+            random_turn(&mut s, &mut rng);
+            every_unit_is_somewhere(&s);
         }
         if G::outcome(&s).is_over() {
             finished += 1;
         }
     }
     assert!(finished > 20, "only {finished} games finished");
+}
+
+/// Play one turn of random legal actions, each read back from its text,
+/// and end it (with more actions when the rules want them); then draw the
+/// summary, diagram and turn comment.
+fn random_turn(s: &mut State, rng: &mut SplitMix) {
+    let mut v = Vec::new();
+    begin(s);
+    for _ in 0..20 {
+        v.clear();
+        G::legal_actions(s, &mut v);
+        if v.is_empty() {
+            break;
+        }
+        let can_end = G::end_turn(&mut s.clone()).is_ok();
+        if can_end && rng.below(3) == 0 {
+            break;
+        }
+        let a = v[rng.below(v.len())];
+        let text = action_text::<G>(&a);
+        assert_eq!(G::parse_action(s, &text).unwrap(), a, "{text}");
+        G::apply(s, a).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
+        if G::outcome(s).is_over() {
+            break;
+        }
+    }
+    let before_end = s.clone();
+    if let Err(e) = G::end_turn(s) {
+        // Only possible when actions remained: make one and retry.
+        v.clear();
+        G::legal_actions(&before_end, &mut v);
+        assert!(
+            !v.is_empty(),
+            "end_turn failed with no legal action: {}",
+            e.reason
+        );
+        let mut tries = 0;
+        while G::end_turn(s).is_err() {
+            v.clear();
+            G::legal_actions(s, &mut v);
+            assert!(!v.is_empty(), "stuck: {}", G::summary(s));
+            let a = v[rng.below(v.len())];
+            G::apply(s, a).unwrap();
+            tries += 1;
+            assert!(tries < 10, "end_turn never succeeds");
+        }
+    }
+    let _ = G::summary(s);
+    let _ = G::diagram(s, DiagramStyle::default());
+    let _ = G::turn_comment(&before_end, s);
+}
+
+/// Every unit of an army still in is somewhere: on the map, in its
+/// Reserve or in a Captured pile; and the army has two units at least.
+fn every_unit_is_somewhere(s: &State) {
+    for &a in s.sides() {
+        if s.in_game(a) {
+            let total = s.strength(a) + s.captured_of(a);
+            let start: u32 = starting_army(a).iter().map(|&x| u32::from(x)).sum();
+            assert_eq!(total, start, "{} units", ARMY[usize::from(a)]);
+            assert!(s.strength(a) >= 2);
+        }
+    }
 }
 
 #[test]
@@ -2100,6 +2111,8 @@ fn position_states_armies_that_are_out_and_what_they_hold() {
     assert_eq!(pile(&s, "Goblin", "Human", Kind::M), 1);
 }
 
+/// One table of cases (text, reason, the part shown): long, but one case a
+/// row, read top to bottom; split up, the cases would be harder to compare.
 #[test]
 fn malformed_positions_are_refused_with_a_reason() {
     let start = "Human:R4M1H1,Elf:R4M1H1";

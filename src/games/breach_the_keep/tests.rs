@@ -1580,6 +1580,8 @@ fn finished_games_state_the_winner_and_how() {
     );
 }
 
+/// One table of cases (text, reason, the part shown): long, but one case a
+/// row, read top to bottom; split up, the cases would be harder to compare.
 #[test]
 fn malformed_positions_are_refused_with_a_reason() {
     let cases = [
