@@ -285,6 +285,58 @@ impl PositionField<'_> {
     }
 }
 
+/// How a position field is made of parts separated by `/` (the rows or
+/// columns of a board), for [`PositionField::parts`] and its messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Parts {
+    /// What the field is, e.g. `the board`.
+    pub whole: &'static str,
+    /// What its parts are, e.g. `rows`.
+    pub name: &'static str,
+    /// How many parts it has.
+    pub count: usize,
+    /// How they are ordered, e.g. `A to E` or `row 9 first`.
+    pub order: &'static str,
+}
+
+impl<'a> PositionField<'a> {
+    /// Read the field's parts, separated by `/`: `part(i, rest)` reads part
+    /// `i` (from 0) at the start of `rest` and leaves `rest` at its end. A
+    /// missing or extra part is an error that says how the field is made.
+    pub fn parts(
+        &self,
+        parts: Parts,
+        mut part: impl FnMut(usize, &mut &'a str) -> Result<(), PositionParseError>,
+    ) -> Result<(), PositionParseError> {
+        let Parts {
+            whole,
+            name,
+            count,
+            order,
+        } = parts;
+        let mut rest = self.value;
+        for i in 0..count {
+            part(i, &mut rest)?;
+            if i + 1 < count {
+                rest = rest.strip_prefix('/').ok_or_else(|| {
+                    self.whole(format!(
+                        "{whole} has {} {name}, expected {count} ({order}, separated by `/`)",
+                        i + 1
+                    ))
+                })?;
+            }
+        }
+        if !rest.is_empty() {
+            return Err(self.err(
+                rest,
+                rest.len(),
+                format!("{whole} has more than {count} {name} ({order}, separated by `/`)"),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Split a position text into its `N` fields, separated by single spaces
 /// (whitespace around the whole text is ignored); `names` name the fields
 /// for the error messages.

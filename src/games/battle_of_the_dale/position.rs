@@ -28,7 +28,7 @@
 use nom::character::complete::{digit1, one_of};
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
+use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseError, Side};
 
 use super::board::{hexes, Hex, N_HEX, ROW_LEN};
 use super::notation::hex_of;
@@ -315,26 +315,13 @@ fn map_row(
 }
 
 fn map(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for row in 0..ROW_LEN.len() {
-        map_row(f, s, row, &mut rest)?;
-        if row + 1 < ROW_LEN.len() {
-            rest = rest.strip_prefix('/').ok_or_else(|| {
-                f.whole(format!(
-                    "the map has {} rows, expected 5 (A to E, separated by `/`)",
-                    row + 1
-                ))
-            })?;
-        }
-    }
-    if !rest.is_empty() {
-        return Err(f.err(
-            rest,
-            rest.len(),
-            "the map has more than 5 rows (A to E, separated by `/`)",
-        ));
-    }
-    Ok(())
+    let rows = Parts {
+        whole: "the map",
+        name: "rows",
+        count: ROW_LEN.len(),
+        order: "A to E",
+    };
+    f.parts(rows, |row, rest| map_row(f, s, row, rest))
 }
 
 /// A count after a letter: one or more digits, at most 9.

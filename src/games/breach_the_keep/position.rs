@@ -24,7 +24,7 @@ use nom::multi::many0;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, PositionField, PositionParseError, Side};
+use crate::game::{position_fields, Parts, PositionField, PositionParseError, Side};
 
 use super::board::{cell, is_keep, Name, COL_LEN, NCOLS};
 use super::rules::{side_name, SIDE_NAMES};
@@ -275,26 +275,13 @@ fn column(
 }
 
 fn board(f: &PositionField<'_>, pos: &mut Pos) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for col in 0..NCOLS as u8 {
-        column(f, col, &mut rest, pos)?;
-        if col + 1 < NCOLS as u8 {
-            rest = rest.strip_prefix('/').ok_or_else(|| {
-                f.whole(format!(
-                    "the board has {} columns, expected 7 (a to g, separated by `/`)",
-                    col + 1
-                ))
-            })?;
-        }
-    }
-    if !rest.is_empty() {
-        return Err(f.err(
-            rest,
-            rest.len(),
-            "the board has more than 7 columns (a to g, separated by `/`)",
-        ));
-    }
-    Ok(())
+    let columns = Parts {
+        whole: "the board",
+        name: "columns",
+        count: NCOLS,
+        order: "a to g",
+    };
+    f.parts(columns, |col, rest| column(f, col as u8, rest, pos))
 }
 
 fn side(f: &PositionField<'_>, text: &str, what: &str) -> Result<Side, PositionParseError> {

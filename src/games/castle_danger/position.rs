@@ -18,7 +18,7 @@ use nom::character::complete::{char, one_of, satisfy};
 use nom::combinator::{map, opt};
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
+use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseError, Side};
 
 use super::board::{opponent, side_name, Sq, Terrain, BLUE, COLS, RED, ROWS};
 use super::state::{Cell, End, Kind, Piece, State};
@@ -214,29 +214,15 @@ fn board_row(
 }
 
 fn board(f: &PositionField<'_>, cells: &mut [Cell]) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for row in (0..ROWS).rev() {
-        board_row(f, row, &mut rest, cells)?;
-        if row > 0 {
-            rest = match rest.strip_prefix('/') {
-                Some(r) => r,
-                None => {
-                    return Err(f.whole(format!(
-                        "the board has {} rows, expected 9 (row 9 first, separated by `/`)",
-                        ROWS - row
-                    )))
-                }
-            };
-        }
-    }
-    if !rest.is_empty() {
-        return Err(f.err(
-            rest,
-            rest.len(),
-            "the board has more than 9 rows (row 9 first, separated by `/`)",
-        ));
-    }
-    Ok(())
+    let rows = Parts {
+        whole: "the board",
+        name: "rows",
+        count: usize::from(ROWS),
+        order: "row 9 first",
+    };
+    f.parts(rows, |i, rest| {
+        board_row(f, ROWS - 1 - i as u8, rest, cells)
+    })
 }
 
 /// What may stand on `sq`.
