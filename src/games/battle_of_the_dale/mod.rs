@@ -21,7 +21,7 @@ use crate::game::{
     ActionParseError, Chance, ChanceRequest, DiagramStyle, Game, Illegal, OptionTag, Outcome,
     PositionParseError, Setup, SetupError, Side,
 };
-use state::{bit, starting_army, Log, Opts, TurnState, ARMIES, HUMAN};
+use state::{bit, starting_army, Opts, ARMIES};
 
 /// The game engine.
 pub struct BattleOfTheDale;
@@ -90,50 +90,26 @@ impl Game for BattleOfTheDale {
                 reason: format!("Battle of the Dale needs 2 to 5 armies, got {n}"),
             });
         }
-        let mut order = [HUMAN; 5];
-        let mut pos = [255u8; 5];
-        let mut playing = 0u8;
-        for (i, &s) in setup.sides.iter().enumerate() {
+        let mut state = State::empty();
+        for &s in setup.sides {
             if usize::from(s) >= 5 {
                 return Err(SetupError {
                     tag: None,
                     reason: format!("side {} is not an army of Battle of the Dale", s.0),
                 });
             }
-            if playing & bit(s) != 0 {
+            if state.plays(s) {
                 return Err(SetupError {
                     tag: Some(state::ARMY[usize::from(s)].to_string()),
                     reason: format!("{} is listed twice", state::ARMY[usize::from(s)]),
                 });
             }
-            playing |= bit(s);
-            order[i] = s;
-            pos[usize::from(s)] = i as u8;
+            state.seat(s);
+            state.reserve[usize::from(s)] = starting_army(s);
         }
-        let opts = parse_options(setup.tag("Options").unwrap_or(""))?;
-        let mut reserve = [[0u8; 3]; 5];
-        for &s in &order[..n] {
-            reserve[usize::from(s)] = starting_army(s);
-        }
-        Ok(State {
-            board: [0; board::N_HEX],
-            reserve,
-            pile: [[[0; 3]; 5]; 5],
-            order,
-            n: n as u8,
-            pos,
-            playing,
-            out: 0,
-            offers: [0; 5],
-            opts,
-            mover: order[0],
-            turn_no: 1,
-            result: Outcome::Ongoing,
-            force_mask: 0,
-            pending: None,
-            t: TurnState::new(),
-            log: Log::new(1),
-        })
+        state.opts = parse_options(setup.tag("Options").unwrap_or(""))?;
+        state.mover = state.order[0];
+        Ok(state)
     }
 
     fn to_move(state: &State) -> Side {

@@ -32,9 +32,7 @@ use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseE
 
 use super::board::{hexes, Hex, N_HEX, ROW_LEN};
 use super::notation::hex_of;
-use super::state::{
-    bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, TurnState, ARMIES, ARMY, HUMAN,
-};
+use super::state::{bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, ARMIES, ARMY};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -352,16 +350,14 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
             list.len()
         )));
     }
-    for (i, &(item, at)) in list.iter().enumerate() {
+    for &(item, at) in &list {
         let mut parts = item.splitn(3, ':');
         let name = parts.next().unwrap_or("");
         let side = army_named(f, name, at, "an army")?;
-        if s.playing & bit(side) != 0 {
+        if s.plays(side) {
             return Err(f.err(at, name.len(), format!("{name} is listed twice")));
         }
-        s.playing |= bit(side);
-        s.order[i] = side;
-        s.pos[usize::from(side)] = i as u8;
+        s.seat(side);
         let res_at = &at[(name.len() + 1).min(at.len())..];
         let res = parts.next().ok_or_else(|| {
             f.err(
@@ -415,7 +411,6 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
             }
         }
     }
-    s.n = list.len() as u8;
     Ok(())
 }
 
@@ -592,25 +587,7 @@ fn check_units(s: &State) -> Result<(), String> {
 /// Read a position.
 pub fn parse(text: &str) -> Result<State, PositionParseError> {
     let [m, mv, t, a, o, of, fo, ra, re] = position_fields(text, FIELDS)?;
-    let mut s = State {
-        board: [0; N_HEX],
-        reserve: [[0; 3]; 5],
-        pile: [[[0; 3]; 5]; 5],
-        order: [HUMAN; 5],
-        n: 0,
-        pos: [255; 5],
-        playing: 0,
-        out: 0,
-        offers: [0; 5],
-        opts: Opts::default(),
-        mover: HUMAN,
-        turn_no: 1,
-        result: Outcome::Ongoing,
-        force_mask: 0,
-        pending: None,
-        t: TurnState::new(),
-        log: Log::new(1),
-    };
+    let mut s = State::empty();
     map(&m, &mut s)?;
     armies(&a, &mut s)?;
     s.mover = army_named(&mv, mv.value, mv.value, "the army to move")?;

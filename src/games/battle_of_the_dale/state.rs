@@ -363,6 +363,38 @@ pub const fn unit_code(side: Side, kind: Kind) -> u8 {
 }
 
 impl State {
+    /// No army seated yet, an empty map, turn 1, the default options.
+    pub fn empty() -> State {
+        State {
+            board: [0; N_HEX],
+            reserve: [[0; 3]; 5],
+            pile: [[[0; 3]; 5]; 5],
+            order: [HUMAN; 5],
+            n: 0,
+            pos: [255; 5],
+            playing: 0,
+            out: 0,
+            offers: [0; 5],
+            opts: Opts::default(),
+            mover: HUMAN,
+            turn_no: 1,
+            result: Outcome::Ongoing,
+            force_mask: 0,
+            pending: None,
+            t: TurnState::new(),
+            log: Log::new(1),
+        }
+    }
+
+    /// Seat `side` next in turn order (it does not play yet).
+    pub fn seat(&mut self, side: Side) {
+        let i = usize::from(self.n);
+        self.order[i] = side;
+        self.pos[usize::from(side)] = i as u8;
+        self.playing |= bit(side);
+        self.n += 1;
+    }
+
     /// The unit on `h`, if any.
     pub fn unit(&self, h: Hex) -> Option<(Side, Kind)> {
         let c = self.board[h.idx()];
