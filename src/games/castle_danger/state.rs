@@ -115,9 +115,9 @@ pub const LOG_LEN: usize = 12;
 /// The notable events of the current (or just finished) turn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Log {
-    pub(crate) events: [Event; LOG_LEN],
-    pub(crate) len: u8,
-    pub(crate) more: u16,
+    pub(super) events: [Event; LOG_LEN],
+    pub(super) len: u8,
+    pub(super) more: u16,
 }
 
 impl Log {
@@ -178,13 +178,13 @@ pub struct Turn {
 /// A Castle Danger position.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub(crate) cells: [Cell; SQUARES],
-    pub(crate) to_move: Side,
-    pub(crate) outcome: Outcome,
-    pub(crate) end: End,
-    pub(crate) turn: Turn,
+    pub(super) cells: [Cell; SQUARES],
+    pub(super) to_move: Side,
+    pub(super) outcome: Outcome,
+    pub(super) end: End,
+    pub(super) turn: Turn,
     /// True between the start of a turn and its end.
-    pub(crate) active: bool,
+    pub(super) active: bool,
 }
 
 impl State {
