@@ -26,9 +26,10 @@ use crate::game::{
     ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, PositionParseError,
     Setup, SetupError, Side,
 };
+use crate::games::two_sides::opponent;
 use board::{Name, HOME};
 use rules::{side_name, SIDE_NAMES};
-use state::{other, Pos, WinReason, BLACK, WHITE};
+use state::{Pos, WinReason, BLACK, WHITE};
 
 /// The Breach The Keep engine.
 pub struct BreachTheKeep;
@@ -48,7 +49,7 @@ fn keep_value(setup: &Setup<'_>, tag: &str) -> Result<u8, SetupError> {
 
 /// How `winner` won.
 fn win_text(pos: &Pos, winner: Side) -> String {
-    let (w, l) = (usize::from(winner), usize::from(other(winner)));
+    let (w, l) = (usize::from(winner), usize::from(opponent(winner)));
     let (wn, ln) = (SIDE_NAMES[w], SIDE_NAMES[l]);
     match pos.reason {
         WinReason::HomeBreach => format!("{wn} won: breached {ln}'s home Keep"),
@@ -171,7 +172,7 @@ impl Game for BreachTheKeep {
     fn turn_comment(_before: &State, after: &State) -> String {
         let log = &after.log;
         let me = side_name(log.side);
-        let opp = side_name(other(log.side));
+        let opp = side_name(opponent(log.side));
         let mut parts: Vec<String> = Vec::new();
         for m in log.moves.iter().flatten() {
             let mut s = String::new();

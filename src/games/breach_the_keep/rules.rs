@@ -4,13 +4,14 @@
 //! plays it (its start, actions, end and a resignation).
 
 use crate::game::{Illegal, Side};
+use crate::games::two_sides::opponent;
 
 use super::action::{Action, Breach, Kind, Move};
 use super::board::{
     adjacent, entry_cells, gate_between, is_entry, is_keep, neighbours, GateName, Name, GATES,
     HOME, HOME_TOUCH, KEEPS, NCELLS, NONE, ZONE,
 };
-use super::state::{other, Cell, LoggedMove, Pos, State, TurnLog, WinReason};
+use super::state::{Cell, LoggedMove, Pos, State, TurnLog, WinReason};
 
 /// The side names, for reasons.
 pub const SIDE_NAMES: [&str; 2] = ["White", "Black"];
@@ -176,7 +177,7 @@ fn kind_word(kind: Kind) -> &'static str {
 
 /// The names of the side to move in `pos` and of its opponent.
 fn names(pos: &Pos) -> (&'static str, &'static str) {
-    (side_name(pos.side), side_name(other(pos.side)))
+    (side_name(pos.side), side_name(opponent(pos.side)))
 }
 
 impl Why {
@@ -381,7 +382,7 @@ impl Breaching {
                 Name(keep)
             ),
             Breaching::HomeShort { need, have } => {
-                let t = HOME_TOUCH[usize::from(other(pos.side))];
+                let t = HOME_TOUCH[usize::from(opponent(pos.side))];
                 format!(
                     "breaching {opp}'s home Keep needs {need} points on {} {} {}, {me} has {have}",
                     Name(t[0]),
@@ -432,7 +433,7 @@ fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) ->
         }
     };
     let (h0, h1) = (h(flanks[0]), h(flanks[1]));
-    let (me, opp) = (Some(me), Some(other(me)));
+    let (me, opp) = (Some(me), Some(opponent(me)));
     if h0 == opp && h1 == opp {
         Err(Gate::ClosedTo(g))
     } else if (h0 == opp && h1 == me) || (h0 == me && h1 == opp) {
@@ -671,7 +672,7 @@ fn single_into_keep(kc: &mut Cell, owner: Side, combine: bool) -> bool {
 /// the mover's home Keep needs, the mover wins.
 fn check_points_victory(pos: &mut Pos) {
     let me = pos.side;
-    if pos.points[usize::from(other(me))] < 2 * pos.keep_value[usize::from(me)] {
+    if pos.points[usize::from(opponent(me))] < 2 * pos.keep_value[usize::from(me)] {
         pos.winner = Some(me);
         pos.reason = WinReason::Points;
     }
@@ -711,7 +712,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
         }
         Dest::Take(_) => {
             let lost = pos.cells[dest as usize].points();
-            pos.points[usize::from(other(me))] -= lost;
+            pos.points[usize::from(opponent(me))] -= lost;
             pos.cells[dest as usize] = stack(me, kind);
         }
         Dest::Keep { combine } => {
@@ -743,7 +744,7 @@ pub fn points_around(pos: &Pos, k: u8, me: Side) -> u8 {
 
 /// Points of `me` on the cells touching the opponent's home Keep.
 pub fn points_at_home(pos: &Pos, me: Side) -> u8 {
-    HOME_TOUCH[usize::from(other(me))]
+    HOME_TOUCH[usize::from(opponent(me))]
         .iter()
         .map(|&n| pos.cells[n as usize].points_of(me))
         .sum()
@@ -769,7 +770,7 @@ fn check_home_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
     if b.n > 0 || b.apart {
         return Err(Breaching::HomeNoEntry);
     }
-    let need = 2 * pos.keep_value[usize::from(other(me))];
+    let need = 2 * pos.keep_value[usize::from(opponent(me))];
     let have = points_at_home(pos, me);
     if have < need {
         return Err(Breaching::HomeShort { need, have });
@@ -839,7 +840,7 @@ pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
     }
     let k = b.target as usize;
     let removed = pos.cells[k].points();
-    pos.points[usize::from(other(me))] -= removed;
+    pos.points[usize::from(opponent(me))] -= removed;
     pos.cells[k] = Cell::EMPTY;
     for &x in b.ins() {
         let sc = pos.cells[x as usize];
@@ -1026,7 +1027,7 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
         return false;
     }
     let me = pos.side;
-    let opp = other(me);
+    let opp = opponent(me);
     if points_at_home(pos, me) >= 2 * pos.keep_value[usize::from(opp)] && f(Breach::new(HOME, &[]))
     {
         return true;
@@ -1204,7 +1205,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
     check_points_used(state)?;
     state.log.used = state.pos.used;
     state.pos.clear_turn();
-    state.pos.side = other(state.pos.side);
+    state.pos.side = opponent(state.pos.side);
     state.start = state.pos;
     state.turn += 1;
     Ok(())
@@ -1214,7 +1215,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
 pub fn resign(state: &mut State, side: Side) {
     touch_log(state);
     if !state.pos.over() {
-        state.pos.winner = Some(other(side));
+        state.pos.winner = Some(opponent(side));
         state.pos.reason = WinReason::Resigned;
         state.log.resigned = true;
     }

@@ -15,11 +15,6 @@ pub const WHITE: Side = Side(0);
 /// Black.
 pub const BLACK: Side = Side(1);
 
-/// The other side.
-pub fn other(side: Side) -> Side {
-    Side(side.0 ^ 1)
-}
-
 /// What stands on one cell. An ordinary cell holds at most one stack (a
 /// single or a double); a Keep holds up to three stacks of one side.
 /// `ls`/`ld` count the singles/doubles among them that may not move again
