@@ -512,9 +512,10 @@ fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Arrival> {
     }
 }
 
-/// What a move of `kind` arriving on `dest` after `len` steps does;
-/// `apart`: a single entering a Keep stays apart from the single there.
-fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<Dest, Arrival> {
+/// What `mv` (at least one step long) does at its last cell; written
+/// `apart`, a single entering a Keep stays apart from the single there.
+fn dest_check(pos: &Pos, mv: &Move) -> Result<Dest, Arrival> {
+    let (kind, len, dest, apart) = (mv.kind, mv.len, mv.dest(), mv.apart);
     let me = pos.side;
     let dc = pos.cells[dest as usize];
     if apart && !is_keep(dest) {
@@ -562,7 +563,7 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
     if mv.len == 0 {
         return Err(Why::Arrival(Arrival::WrongLength(mv.kind)));
     }
-    dest_check(pos, mv.kind, mv.len, mv.dest(), mv.apart).map_err(Why::Arrival)
+    dest_check(pos, mv).map_err(Why::Arrival)
 }
 
 /// Check a move's path up to its last cell: the movement points it needs,
@@ -647,25 +648,38 @@ fn stack(owner: Side, kind: Kind) -> Cell {
     }
 }
 
-/// Put a locked single into Keep cell `kc`: combining with a single
-/// there when `combine` (and one is there), else beside the stacks there.
-/// Returns whether it combined.
-fn single_into_keep(kc: &mut Cell, owner: Side, combine: bool) -> bool {
+/// Put a locked double into Keep cell `kc`, beside the stacks there (a
+/// double never combines).
+fn double_into_keep(kc: &mut Cell, owner: Side) {
     kc.owner = Some(owner);
-    if combine && kc.s > 0 {
-        // Combine with a single that may not move anyway, if there is one.
-        if kc.ls > 0 {
-            kc.ls -= 1;
-        }
-        kc.s -= 1;
-        kc.d += 1;
-        kc.ld += 1;
-        true
-    } else {
-        kc.s += 1;
-        kc.ls += 1;
-        false
+    kc.d += 1;
+    kc.ld += 1;
+}
+
+/// Put a locked single into Keep cell `kc`, beside the stacks there.
+fn single_beside(kc: &mut Cell, owner: Side) {
+    kc.owner = Some(owner);
+    kc.s += 1;
+    kc.ls += 1;
+}
+
+/// Put a locked single into Keep cell `kc`, combining with a single there
+/// into a double (a single that may not move anyway, if there is one);
+/// beside the stacks there when no single is there. Returns whether it
+/// combined.
+fn single_combining(kc: &mut Cell, owner: Side) -> bool {
+    if kc.s == 0 {
+        single_beside(kc, owner);
+        return false;
     }
+    kc.owner = Some(owner);
+    if kc.ls > 0 {
+        kc.ls -= 1;
+    }
+    kc.s -= 1;
+    kc.d += 1;
+    kc.ld += 1;
+    true
 }
 
 /// If the opponent of the mover has fewer points in play than breaching
@@ -715,18 +729,13 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
             pos.points[usize::from(opponent(me))] -= lost;
             pos.cells[dest as usize] = stack(me, kind);
         }
-        Dest::Keep { combine } => {
-            let kc = &mut pos.cells[dest as usize];
-            if kind.is_single() {
-                if single_into_keep(kc, me, combine) {
-                    pos.made |= bit;
-                }
-            } else {
-                kc.owner = Some(me);
-                kc.d += 1;
-                kc.ld += 1;
+        Dest::Keep { combine: true } if kind.is_single() => {
+            if single_combining(&mut pos.cells[dest as usize], me) {
+                pos.made |= bit;
             }
         }
+        Dest::Keep { .. } if kind.is_single() => single_beside(&mut pos.cells[dest as usize], me),
+        Dest::Keep { .. } => double_into_keep(&mut pos.cells[dest as usize], me),
     }
     pos.used += kind.allowance();
     if matches!(eff, Dest::Take(_)) {
@@ -847,14 +856,12 @@ pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
         pos.cells[x as usize] = Cell::EMPTY;
         pos.made &= !(1u128 << x);
         let kc = &mut pos.cells[k];
-        if sc.s > 0 {
-            if single_into_keep(kc, me, !b.apart) {
-                pos.made |= 1u128 << k;
-            }
-        } else {
-            kc.owner = Some(me);
-            kc.d += 1;
-            kc.ld += 1;
+        if sc.s == 0 {
+            double_into_keep(kc, me);
+        } else if b.apart {
+            single_beside(kc, me);
+        } else if single_combining(kc, me) {
+            pos.made |= 1u128 << k;
         }
     }
     check_points_victory(pos);
@@ -908,16 +915,16 @@ impl<F: FnMut(Move, Dest) -> bool> PathGen<'_, F> {
                 if self.found & (1u128 << c) != 0 {
                     continue;
                 }
-                if let Ok(eff) = dest_check(pos, self.kind, self.len, c, false) {
+                let mv = Move::new(self.from, self.kind, &self.path[..self.len as usize]);
+                if let Ok(eff) = dest_check(pos, &mv) {
                     self.found |= 1u128 << c;
-                    let mv = Move::new(self.from, self.kind, &self.path[..self.len as usize]);
                     if (self.f)(mv, eff) {
                         return true;
                     }
                     // A single may also enter a Keep apart from the single
                     // there.
-                    let apart = eff == Dest::Keep { combine: true }
-                        && dest_check(pos, self.kind, self.len, c, true).is_ok();
+                    let apart =
+                        eff == Dest::Keep { combine: true } && dest_check(pos, &mv.apart()).is_ok();
                     if apart && (self.f)(mv.apart(), Dest::Keep { combine: false }) {
                         return true;
                     }
