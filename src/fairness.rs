@@ -1,5 +1,5 @@
 //! Fair chance and proof of authorship without a trusted server
-//! (RULINGS 1): hash chains, the game id, seeds and the sampler. Every
+//! (notation-spec.md section 3): hash chains, the game id, seeds and the sampler. Every
 //! derivation is stated byte for byte in `notation-spec.md`; the test
 //! vectors below are the ones printed there.
 
@@ -125,7 +125,7 @@ fn put_reveals(h: &mut Sha256, mover: &Hash, others: &[Hash]) {
     }
 }
 
-/// Seed of a turn-start chance event (RULINGS 1.4): SHA-256 over the domain,
+/// Seed of a turn-start chance event (spec 3.3): SHA-256 over the domain,
 /// the game id, the turn number (4 bytes big-endian), the label (length and
 /// bytes), the mover's reveal on this line, then the latest reveal (or the
 /// commitment, before their first line) of every other player in side order.
@@ -140,7 +140,7 @@ pub fn turn_seed(game: &Hash, turn: u32, label: &str, mover: &Hash, others: &[Ha
 }
 
 /// Seed of a chance event declared on turn `declared` and settled on turn
-/// `settling` (RULINGS 1.5): SHA-256 over the domain
+/// `settling` (spec 3.4): SHA-256 over the domain
 /// (`"herald/settle-chance/v2"`), the game id, both turn numbers (4 bytes
 /// big-endian each), the label (length and bytes), the settling reveal on
 /// line `settling`, then the latest reveal (or commitment) of every other
@@ -307,7 +307,7 @@ pub fn seals_verify(
     strict_r && ed25519_dalek::verify_batch(messages, &sigs, keys).is_ok()
 }
 
-/// Numbers from a seed (RULINGS 1.6): ChaCha20 (rand_chacha, pinned) seeded
+/// Numbers from a seed (spec 3.5): ChaCha20 (rand_chacha, pinned) seeded
 /// with the 32 bytes, read as `u32` words.
 pub struct Sampler {
     rng: ChaCha20Rng,

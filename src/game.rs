@@ -26,6 +26,14 @@ impl Side {
     }
 }
 
+impl From<Side> for usize {
+    /// The side's index into [`Game::SIDES`], and into an engine's
+    /// per-side arrays.
+    fn from(side: Side) -> usize {
+        usize::from(side.0)
+    }
+}
+
 /// A set of sides playing as one team (at most 8 sides), in side order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Team(u8);
@@ -277,6 +285,58 @@ impl PositionField<'_> {
     }
 }
 
+/// How a position field is made of parts separated by `/` (the rows or
+/// columns of a board), for [`PositionField::parts`] and its messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Parts {
+    /// What the field is, e.g. `the board`.
+    pub whole: &'static str,
+    /// What its parts are, e.g. `rows`.
+    pub name: &'static str,
+    /// How many parts it has.
+    pub count: usize,
+    /// How they are ordered, e.g. `A to E` or `row 9 first`.
+    pub order: &'static str,
+}
+
+impl<'a> PositionField<'a> {
+    /// Read the field's parts, separated by `/`: `part(i, rest)` reads part
+    /// `i` (from 0) at the start of `rest` and leaves `rest` at its end. A
+    /// missing or extra part is an error that says how the field is made.
+    pub fn parts(
+        &self,
+        parts: Parts,
+        mut part: impl FnMut(usize, &mut &'a str) -> Result<(), PositionParseError>,
+    ) -> Result<(), PositionParseError> {
+        let Parts {
+            whole,
+            name,
+            count,
+            order,
+        } = parts;
+        let mut rest = self.value;
+        for i in 0..count {
+            part(i, &mut rest)?;
+            if i + 1 < count {
+                rest = rest.strip_prefix('/').ok_or_else(|| {
+                    self.whole(format!(
+                        "{whole} has {} {name}, expected {count} ({order}, separated by `/`)",
+                        i + 1
+                    ))
+                })?;
+            }
+        }
+        if !rest.is_empty() {
+            return Err(self.err(
+                rest,
+                rest.len(),
+                format!("{whole} has more than {count} {name} ({order}, separated by `/`)"),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Split a position text into its `N` fields, separated by single spaces
 /// (whitespace around the whole text is ignored); `names` name the fields
 /// for the error messages.
@@ -399,7 +459,7 @@ pub struct OptionTag {
     pub help: &'static str,
 }
 
-/// Chance at the start of a turn (RULINGS 1.4), and what the referee can
+/// Chance at the start of a turn (spec section 3.3), and what the referee can
 /// settle after it. The referee derives each value from the commitments;
 /// a game only asks for numbers by label, and whether a side's next line
 /// can settle what the mover declares.
@@ -409,7 +469,7 @@ pub trait Chance {
     fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
 
     /// Whether chance declared on this turn (a [`Game::pending`] event,
-    /// RULINGS 1.5) could be settled by `side`'s next line: only the
+    /// spec section 3.4) could be settled by `side`'s next line: only the
     /// referee knows (it takes a reveal that side may not have). An engine
     /// whose actions declare such chance asks in [`Game::begin_turn`] for
     /// the side that will settle, and treats an action whose chance that
@@ -437,7 +497,7 @@ impl Chance for Undrawn {
 }
 
 /// A chance event declared on a turn and settled by the next player's
-/// reveal (RULINGS 1.5): `count` values, each uniform in `0..n`.
+/// reveal (spec section 3.4): `count` values, each uniform in `0..n`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ChanceRequest {
     /// The event's label, e.g. `rally`.

@@ -2,7 +2,7 @@
 //! runs the real `herald` in a temporary directory and asserts on what a
 //! player sees (standard output and error, exit codes) and on the files it
 //! leaves behind. Castle Danger throughout (it needs no chance, so every
-//! position below is worked out by hand from RULINGS section 2), but for
+//! position below is worked out by hand from spec section 6), but for
 //! the tests that start from a fixture of another game, whose `.expect`
 //! file explains it.
 
@@ -295,7 +295,7 @@ fn new_with_a_missing_or_repeated_side_exits_2() {
 // ---------------------------------------------------------------- a game by email
 
 /// Bob (Red, committed) stops answering: Ann claims his forfeit with
-/// `move --forfeit`, signed with her key (RULINGS 1.8), and the record
+/// `move --forfeit`, signed with her key (spec 3.8), and the record
 /// checks as won by Blue, saying who claimed it. A bare `resign` without
 /// Red's reveal is refused, by `move` and by `check`.
 #[test]

@@ -1,5 +1,5 @@
 //! Tampering with a committed, sealed record is caught by `herald check`,
-//! naming the turn and a reason (RULINGS 1.2, 1.3, 1.8, 1.11). Records are
+//! naming the turn and a reason (spec 3.1, 3.2, 3.8). Records are
 //! made fresh with `herald new`, `keygen` and `move --key`, then altered
 //! by hand, as a player who relays the record could.
 
@@ -699,7 +699,7 @@ fn move_keeps_a_hard_linked_record_one_file() {
 
 /// Commitments can never be added after the first line: with one side
 /// committed and the other not, `move` refuses turn 1 and says why,
-/// unless `--no-commit` says the players mean it (RULINGS 1.9).
+/// unless `--no-commit` says the players mean it (spec 3.1).
 #[test]
 fn an_uneven_first_line_is_refused_unless_no_commit() {
     let dir = tempfile::tempdir().unwrap();

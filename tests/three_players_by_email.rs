@@ -262,7 +262,7 @@ fn write_key(dir: &Path, seed: u64, index: u8) -> String {
 }
 
 /// The player who would settle a rally stops answering: the next player
-/// claims the forfeit (RULINGS 1.8), signing `N. Side: forfeit claimed
+/// claims the forfeit (spec 3.8), signing `N. Side: forfeit claimed
 /// by Next` without the settler's reveal. The rally stays pending, still
 /// declared on the turn before, and the claimant's own reveal on the turn
 /// after settles it.

@@ -1,9 +1,10 @@
 //! What the engines' action parsers share: skipping white space, the word
-//! an error underlines, and a reader that turns a rest of the text into
-//! an [`ActionParseError`] placed in the whole action.
+//! an error underlines, keywords, and a reader that turns a rest of the
+//! text into an [`ActionParseError`] placed in the whole action.
 
+use nom::bytes::complete::tag_no_case;
 use nom::character::complete::multispace0;
-use nom::IResult;
+use nom::{IResult, Parser};
 
 use crate::game::ActionParseError;
 
@@ -16,9 +17,17 @@ pub fn ws(i: &str) -> &str {
 /// Byte length of the word starting `rest`: up to white space or
 /// punctuation, and at least one character when `rest` is not empty.
 pub fn word_len(rest: &str) -> usize {
+    word_len_until(rest, |c| c.is_whitespace() || c.is_ascii_punctuation())
+}
+
+/// Byte length of the word starting `rest`: up to the first character
+/// `ends` says ends a word, and at least one character when `rest` is not
+/// empty. (Games whose words end elsewhere than [`word_len`] says build
+/// theirs on this.)
+pub fn word_len_until(rest: &str, ends: impl Fn(char) -> bool) -> usize {
     let n: usize = rest
         .chars()
-        .take_while(|c| !c.is_whitespace() && !c.is_ascii_punctuation())
+        .take_while(|&c| !ends(c))
         .map(char::len_utf8)
         .sum();
     if n == 0 {
@@ -28,16 +37,36 @@ pub fn word_len(rest: &str) -> usize {
     }
 }
 
+/// The rest after `word` (any case) at the start of `rest`, when it stands
+/// there as a whole word (no letter or digit follows).
+pub fn keyword<'a>(rest: &'a str, word: &str) -> Option<&'a str> {
+    let r: IResult<&str, &str> = tag_no_case(word).parse(rest);
+    match r {
+        Ok((after, _)) if !after.starts_with(|c: char| c.is_alphanumeric()) => Some(after),
+        _ => None,
+    }
+}
+
 /// One action's text, for placing errors in it.
 #[derive(Clone, Copy, Debug)]
 pub struct Reader<'t> {
     text: &'t str,
+    /// The byte length of the word at the start of a rest, which
+    /// [`Reader::err`] underlines.
+    word: fn(&str) -> usize,
 }
 
 impl<'t> Reader<'t> {
-    /// A reader of `text`.
+    /// A reader of `text` whose errors underline words as [`word_len`]
+    /// finds them.
     pub fn new(text: &'t str) -> Self {
-        Reader { text }
+        Self::with_words(text, word_len)
+    }
+
+    /// A reader of `text` whose errors underline words as `word` finds
+    /// them.
+    pub fn with_words(text: &'t str, word: fn(&str) -> usize) -> Self {
+        Reader { text, word }
     }
 
     /// The whole text.
@@ -55,10 +84,23 @@ impl<'t> Reader<'t> {
     /// at the end).
     pub fn err(&self, rest: &str, reason: impl Into<String>) -> ActionParseError {
         if rest.is_empty() {
-            let last = self.text.chars().next_back().map_or(0, char::len_utf8);
-            ActionParseError::new(self.text.len() - last, last, reason)
+            self.err_at_end(reason)
         } else {
-            ActionParseError::new(self.off(rest), word_len(rest), reason)
+            ActionParseError::new(self.off(rest), (self.word)(rest), reason)
+        }
+    }
+
+    /// An error over the `len` bytes at the start of `rest` (its first
+    /// character when `len` is 0; the last character of the text when
+    /// `rest` is empty).
+    pub fn err_over(&self, rest: &str, len: usize, reason: impl Into<String>) -> ActionParseError {
+        if rest.is_empty() {
+            self.err_at_end(reason)
+        } else if len == 0 {
+            let first = rest.chars().next().map_or(0, char::len_utf8);
+            ActionParseError::new(self.off(rest), first, reason)
+        } else {
+            ActionParseError::new(self.off(rest), len, reason)
         }
     }
 
@@ -66,5 +108,48 @@ impl<'t> Reader<'t> {
     /// suffixes of the text, `to` the shorter).
     pub fn err_between(&self, from: &str, to: &str, reason: impl Into<String>) -> ActionParseError {
         ActionParseError::new(self.off(from), self.off(to) - self.off(from), reason)
+    }
+
+    /// An error over the last character of the text: something is missing
+    /// at its end.
+    fn err_at_end(&self, reason: impl Into<String>) -> ActionParseError {
+        let last = self.text.chars().next_back().map_or(0, char::len_utf8);
+        ActionParseError::new(self.text.len() - last, last, reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(e: &ActionParseError) -> (usize, usize) {
+        (e.offset, e.len)
+    }
+
+    #[test]
+    fn an_error_underlines_the_word_its_reader_finds() {
+        let text = "d3.x-d4";
+        let plain = Reader::new(text);
+        assert_eq!(span(&plain.err(text, "")), (0, 2));
+        let dashes = Reader::with_words(text, |r| word_len_until(r, |c| c == '-'));
+        assert_eq!(span(&dashes.err(text, "")), (0, 4));
+        assert_eq!(span(&plain.err("", "")), (6, 1), "missing at the end");
+    }
+
+    #[test]
+    fn an_error_over_a_length_covers_one_character_at_least() {
+        let text = "R @ é2";
+        let r = Reader::new(text);
+        assert_eq!(span(&r.err_over(&text[4..], 0, "")), (4, 2));
+        assert_eq!(span(&r.err_over(&text[4..], 3, "")), (4, 3));
+        assert_eq!(span(&r.err_over("", 3, "")), (6, 1));
+    }
+
+    #[test]
+    fn a_keyword_stands_as_a_whole_word_in_any_case() {
+        assert_eq!(keyword("APART+c3", "apart"), Some("+c3"));
+        assert_eq!(keyword("apart", "apart"), Some(""));
+        assert_eq!(keyword("apartment", "apart"), None);
+        assert_eq!(keyword("homé", "hom"), None);
     }
 }

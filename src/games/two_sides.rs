@@ -1,5 +1,6 @@
-//! What the two-sided Blue-and-Red games share: the sides, their names,
-//! and the header check that both play and nobody else does.
+//! What the two-sided games share: the other side; and for the
+//! Blue-and-Red ones, the sides, their names, and the header check that
+//! both play and nobody else does.
 
 use crate::game::{Game, Setup, SetupError, Side};
 

@@ -6,6 +6,8 @@
 //! - [`header`]: the header read and checked, written back canonically;
 //! - [`line`]: a line as the referee plays it, and a played turn;
 //! - [`ledger`]: each side's hash chain, what it has revealed;
+//! - [`hidden`]: each side's hidden values: commitments, set-up steps,
+//!   the openings the rules demand, the audit;
 //! - [`chance`]: turn-start chance, settled events, recorded facts;
 //! - [`compose`]: a player's next line made from their choice and wallet,
 //!   the one way `move`, `legal` and self-play write or preview a line;
@@ -973,7 +975,7 @@ pub fn replay<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    //! Turn-start chance (RULINGS 1.4) through a minimal dice game: no
+    //! Turn-start chance (spec 3.3) through a minimal dice game: no
     //! engine of today draws at turn start, so the derivation is pinned
     //! here.
     use super::*;

@@ -1,4 +1,4 @@
-//! Sealed lines (spec section 3.8, RULINGS 1.11): each line of a side
+//! Sealed lines (spec section 3.8): each line of a side
 //! with a `<Side>Key` tag carries that player's Ed25519 signature over the
 //! game id, the line's kind, number, side and canonical text, and the
 //! digest of the record before it. A forfeit is the claimant's line,

@@ -1,9 +1,11 @@
 //! One action of a turn.
 
+use crate::game::Side;
+
 use super::board::Hex;
 use super::state::Kind;
 
-/// One action. Armies are indexes into the game's `SIDES`.
+/// One action.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Action {
     /// `R@B1`: place a unit from the Reserve.
@@ -23,16 +25,16 @@ pub enum Action {
     /// `rally`, `rally Elf`, `rally @C2`, `rally Elf @C2`.
     Rally {
         /// The army whose captured pile the Regular comes from, if named.
-        pile: Option<u8>,
+        pile: Option<Side>,
         /// The Goblin Horde's pre-declared placement, if any.
         at: Option<Hex>,
     },
     /// `withdraw`: the Mounted unit back to the Reserve.
     Withdraw,
     /// `exchange Elf`: a prisoner exchange with the named army.
-    Exchange(u8),
+    Exchange(Side),
     /// `offer-exchange Elf`: standing consent to an exchange.
-    OfferExchange(u8),
+    OfferExchange(Side),
     /// `force D3-C2`: the Elf Hero's forced advance of the enemy unit on
     /// `from` into `to`.
     Force {

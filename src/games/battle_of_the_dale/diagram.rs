@@ -6,14 +6,14 @@ use anstyle::{AnsiColor, Style};
 
 use super::board::{hexes, short_name, Hex, NAMED_MASK, ROW_LEN};
 use super::state::*;
-use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
+use crate::game::{wrap_words, DiagramStyle, Outcome, Side, TEXT_WIDTH};
 use crate::picture::Picture;
 
-fn army(s: u8) -> &'static str {
+fn army(s: Side) -> &'static str {
     ARMY[usize::from(s)]
 }
 
-fn colour(side: u8) -> Style {
+fn colour(side: Side) -> Style {
     let c = match side {
         HUMAN => AnsiColor::Blue,
         ELF => AnsiColor::Green,
@@ -24,7 +24,7 @@ fn colour(side: u8) -> Style {
     Style::new().fg_color(Some(c.into()))
 }
 
-fn coloured(side: u8, text: &str) -> String {
+fn coloured(side: Side, text: &str) -> String {
     let st = colour(side);
     format!("{}{}{}", st.render(), text, st.render_reset())
 }
@@ -37,9 +37,9 @@ fn hex_list(mask: u32) -> String {
 /// One line on the position.
 pub fn summary(s: &State) -> String {
     match s.result {
-        ONGOING => {}
-        DRAW => return "draw".to_string(),
-        r => return format!("{} won", army(r - 1)),
+        Outcome::Ongoing => {}
+        Outcome::Won(w) => return format!("{} won", army(w)),
+        _ => return "draw".to_string(),
     }
     let mut out = format!("{} to move ({} players in)", army(s.mover), s.players_in());
     if let Some(r) = s.pending {
@@ -58,7 +58,7 @@ pub fn summary(s: &State) -> String {
     out
 }
 
-fn unit_text(side: u8, kind: Kind) -> String {
+fn unit_text(side: Side, kind: Kind) -> String {
     format!("{} {}", army(side), kind.letter())
 }
 
@@ -156,8 +156,8 @@ pub fn turn_comment(before: &State, after: &State) -> String {
     }
     if !before.over() && after.over() {
         parts.push(match after.result {
-            DRAW => "draw".to_string(),
-            r => format!("{} won", army(r - 1)),
+            Outcome::Won(w) => format!("{} won", army(w)),
+            _ => "draw".to_string(),
         });
     }
     parts.join("; ")
@@ -170,9 +170,9 @@ const MARGIN: usize = 2;
 /// game above it).
 pub(super) fn title_line(s: &State) -> String {
     let status = match s.result {
-        ONGOING => format!("{} to move", army(s.mover)),
-        DRAW => "draw".to_string(),
-        r => format!("{} won", army(r - 1)),
+        Outcome::Ongoing => format!("{} to move", army(s.mover)),
+        Outcome::Won(w) => format!("{} won", army(w)),
+        _ => "draw".to_string(),
     };
     format!("Turn {}: {status}", s.turn_no)
 }
@@ -257,11 +257,11 @@ fn hex_row(pic: &Picture, row: usize, len: usize, style: DiagramStyle, out: &mut
 }
 
 /// The unit on hex `h` of the picture: its army and its kind's letter.
-fn unit_of(pic: &Picture, h: Hex) -> Option<(u8, char)> {
+fn unit_of(pic: &Picture, h: Hex) -> Option<(Side, char)> {
     let token = pic.cells.get(h.idx())?.tokens.first()?;
     let name = pic.sides.get(token.side?)?.name;
     let side = ARMY.iter().position(|a| *a == name)?;
-    Some((side as u8, token.text.chars().last()?))
+    Some((Side(side as u8), token.text.chars().last()?))
 }
 
 /// Everything under the legend: the armies' table, the optional rules,
@@ -352,7 +352,11 @@ fn notes(s: &State, out: &mut String) {
         for &side in s.sides() {
             let o = s.offers[usize::from(side)];
             if o != 0 && s.in_game(side) {
-                let v: Vec<&str> = (0..5u8).filter(|x| o & (1 << x) != 0).map(army).collect();
+                let v: Vec<&str> = ARMIES
+                    .into_iter()
+                    .filter(|&x| o & bit(x) != 0)
+                    .map(army)
+                    .collect();
                 let _ = writeln!(out, "{} offers exchanges to: {}", army(side), v.join(", "));
             }
         }

@@ -22,7 +22,7 @@ use crate::game::{
     ActionParseError, Chance, ChanceRequest, DiagramStyle, Game, Illegal, OptionTag, Outcome,
     PositionParseError, Setup, SetupError, Side,
 };
-use state::{starting_army, Log, Opts, TurnState, DRAW, ONGOING};
+use state::{bit, starting_army, Opts, ARMIES};
 
 /// The game engine.
 pub struct BattleOfTheDale;
@@ -91,63 +91,34 @@ impl Game for BattleOfTheDale {
                 reason: format!("Battle of the Dale needs 2 to 5 armies, got {n}"),
             });
         }
-        let mut order = [0u8; 5];
-        let mut pos = [255u8; 5];
-        let mut playing = 0u8;
-        for (i, side) in setup.sides.iter().enumerate() {
-            let s = side.0;
+        let mut state = State::empty();
+        for &s in setup.sides {
             if usize::from(s) >= 5 {
                 return Err(SetupError {
                     tag: None,
-                    reason: format!("side {s} is not an army of Battle of the Dale"),
+                    reason: format!("side {} is not an army of Battle of the Dale", s.0),
                 });
             }
-            if playing & (1 << s) != 0 {
+            if state.plays(s) {
                 return Err(SetupError {
                     tag: Some(state::ARMY[usize::from(s)].to_string()),
                     reason: format!("{} is listed twice", state::ARMY[usize::from(s)]),
                 });
             }
-            playing |= 1 << s;
-            order[i] = s;
-            pos[usize::from(s)] = i as u8;
+            state.seat(s);
+            state.reserve[usize::from(s)] = starting_army(s);
         }
-        let opts = parse_options(setup.tag("Options").unwrap_or(""))?;
-        let mut reserve = [[0u8; 3]; 5];
-        for &s in &order[..n] {
-            reserve[usize::from(s)] = starting_army(s);
-        }
-        Ok(State {
-            board: [0; board::N_HEX],
-            reserve,
-            pile: [[[0; 3]; 5]; 5],
-            order,
-            n: n as u8,
-            pos,
-            playing,
-            out: 0,
-            offers: [0; 5],
-            opts,
-            mover: order[0],
-            turn_no: 1,
-            result: ONGOING,
-            force_mask: 0,
-            pending: None,
-            t: TurnState::new(),
-            log: Log::new(1),
-        })
+        state.opts = parse_options(setup.tag("Options").unwrap_or(""))?;
+        state.mover = state.order[0];
+        Ok(state)
     }
 
     fn to_move(state: &State) -> Side {
-        Side(state.mover)
+        state.mover
     }
 
     fn outcome(state: &State) -> Outcome {
-        match state.result {
-            ONGOING => Outcome::Ongoing,
-            DRAW => Outcome::Draw,
-            r => Outcome::Won(Side(r - 1)),
-        }
+        state.result
     }
 
     fn pending(state: &State) -> Option<ChanceRequest> {
@@ -170,9 +141,10 @@ impl Game for BattleOfTheDale {
     fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
         // Who could settle a rally declared on this turn (the next player
         // does): the referee knows, the rules only ask.
-        let settlers = (0..5u8)
-            .filter(|&army| chance.can_settle(Side(army)))
-            .fold(0, |mask, army| mask | 1 << army);
+        let settlers = ARMIES
+            .into_iter()
+            .filter(|&army| chance.can_settle(army))
+            .fold(0, |mask, army| mask | bit(army));
         rules::begin_turn(state, settlers)
     }
 
@@ -189,7 +161,7 @@ impl Game for BattleOfTheDale {
     }
 
     fn resign(state: &mut State, side: Side) {
-        rules::resign(state, side.0)
+        rules::resign(state, side)
     }
 
     fn write_action(action: &Action, out: &mut String) {

@@ -7,23 +7,18 @@
 //! C4 and D2.
 
 use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::multispace0;
 use nom::{IResult, Parser};
 
 use super::action::Action;
 use super::board::{Hex, NAMED, ROW_LEN, ROW_LETTER};
 use super::state::{Kind, ARMY};
-use crate::game::ActionParseError;
+use crate::game::{ActionParseError, Side};
+use crate::games::reader::{ws, Reader};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
 const HEX_HINT: &str = "a hex such as C3 or a named space (Chip, Fog, Post, Tree)";
 const ARMY_HINT: &str = "an army: Human, Elf, Dwarf, Goblin or Falcon";
-
-fn ws(i: &str) -> &str {
-    let r: Res<&str> = multispace0.parse(i);
-    r.map(|(rest, _)| rest).unwrap_or(i)
-}
 
 fn word(i: &str) -> Res<'_, &str> {
     take_while1(|c: char| c.is_ascii_alphanumeric() || c == '-').parse(i)
@@ -42,63 +37,48 @@ fn sym<'a>(c: &'static str, i: &'a str) -> Option<&'a str> {
     r.ok().map(|(rest, _)| rest)
 }
 
-struct Cx<'a> {
-    text: &'a str,
+/// What this game's notation reads beside the shared [`Reader`] (its
+/// errors cover a token's length, as [`Reader::err_over`] places them).
+trait Read {
+    fn hex<'a>(&self, i: &'a str, after: &str) -> Result<(&'a str, Hex), ActionParseError>;
+    fn army<'a>(&self, i: &'a str, after: &str) -> Result<(&'a str, Side), ActionParseError>;
+    fn end(&self, i: &str) -> Result<(), ActionParseError>;
 }
 
-impl<'a> Cx<'a> {
-    fn at(&self, rest: &str) -> usize {
-        self.text.len() - rest.len()
-    }
-
-    /// An error over `len` bytes at `rest`; at the end of the text it
-    /// points at the last character instead.
-    fn err(&self, rest: &str, len: usize, reason: impl Into<String>) -> ActionParseError {
-        let mut off = self.at(rest);
-        let mut len = len;
-        if off >= self.text.len() && !self.text.is_empty() {
-            let last = self.text.char_indices().last().map_or(0, |(i, _)| i);
-            len = self.text.len() - last;
-            off = last;
-        }
-        if len == 0 && off < self.text.len() {
-            len = self.text[off..].chars().next().map_or(1, char::len_utf8);
-        }
-        ActionParseError::new(off, len, reason)
-    }
-
-    fn hex(&self, i: &'a str, after: &str) -> Result<(&'a str, Hex), ActionParseError> {
+impl Read for Reader<'_> {
+    fn hex<'a>(&self, i: &'a str, after: &str) -> Result<(&'a str, Hex), ActionParseError> {
         let i = ws(i);
         let (rest, tok) = alnum(i).unwrap_or((i, ""));
         if tok.is_empty() {
-            return Err(self.err(i, 0, format!("expected {HEX_HINT} {after}")));
+            return Err(self.err_over(i, 0, format!("expected {HEX_HINT} {after}")));
         }
         match hex_of(tok) {
             Ok(h) => Ok((rest, h)),
-            Err(Some(reason)) => Err(self.err(i, tok.len(), reason)),
-            Err(None) => Err(self.err(i, tok.len(), format!("expected {HEX_HINT} {after}"))),
+            Err(Some(reason)) => Err(self.err_over(i, tok.len(), reason)),
+            Err(None) => Err(self.err_over(i, tok.len(), format!("expected {HEX_HINT} {after}"))),
         }
     }
 
-    fn army(&self, i: &'a str, after: &str) -> Result<(&'a str, u8), ActionParseError> {
+    fn army<'a>(&self, i: &'a str, after: &str) -> Result<(&'a str, Side), ActionParseError> {
         let i = ws(i);
         let (rest, tok) = alpha(i).unwrap_or((i, ""));
         match army_of(tok) {
             Some(a) => Ok((rest, a)),
             None => {
                 let len = alnum(i).map_or(0, |(_, t)| t.len());
-                Err(self.err(i, len, format!("expected {ARMY_HINT} {after}")))
+                Err(self.err_over(i, len, format!("expected {ARMY_HINT} {after}")))
             }
         }
     }
 
+    /// Nothing but white space may follow a complete action.
     fn end(&self, i: &str) -> Result<(), ActionParseError> {
         let i = ws(i);
         if i.is_empty() {
             Ok(())
         } else {
             let len = word(i).map_or(0, |(_, t)| t.len());
-            Err(self.err(i, len, "unexpected text after the action"))
+            Err(self.err_over(i, len, "unexpected text after the action"))
         }
     }
 }
@@ -129,10 +109,10 @@ pub fn hex_of(tok: &str) -> Result<Hex, Option<String>> {
 }
 
 /// The army a word names, case-insensitively.
-pub fn army_of(tok: &str) -> Option<u8> {
+pub fn army_of(tok: &str) -> Option<Side> {
     ARMY.iter()
         .position(|a| a.eq_ignore_ascii_case(tok))
-        .map(|i| i as u8)
+        .map(|i| Side(i as u8))
 }
 
 fn kind_of(c: u8) -> Option<Kind> {
@@ -144,9 +124,20 @@ fn kind_of(c: u8) -> Option<Kind> {
     }
 }
 
+/// The words that begin an action, or stand alone on a line.
+const KEYWORDS: [&str; 7] = [
+    "rally",
+    "withdraw",
+    "exchange",
+    "offer-exchange",
+    "force",
+    "pass",
+    "resign",
+];
+
 /// Read one action.
 pub fn parse(text: &str) -> Result<Action, ActionParseError> {
-    let cx = Cx { text };
+    let cx = Reader::new(text);
     let i = ws(text);
     if i.is_empty() {
         return Err(ActionParseError::new(
@@ -156,95 +147,111 @@ pub fn parse(text: &str) -> Result<Action, ActionParseError> {
         ));
     }
     let (after_word, w) = word(i).unwrap_or((i, ""));
-    const KEYWORDS: [&str; 7] = [
-        "rally",
-        "withdraw",
-        "exchange",
-        "offer-exchange",
-        "force",
-        "pass",
-        "resign",
-    ];
+    if let Some(action) = keyword_action(&cx, i, w, after_word) {
+        return action;
+    }
+    if let Some(action) = placement(&cx, i)? {
+        return Ok(action);
+    }
+    movement(&cx, i, w)
+}
+
+/// The action a keyword `w` (at `i`, followed by `after`) begins, if `w`
+/// is one.
+fn keyword_action(
+    cx: &Reader<'_>,
+    i: &str,
+    w: &str,
+    after: &str,
+) -> Option<Result<Action, ActionParseError>> {
     let kw = KEYWORDS
         .iter()
         .copied()
-        .find(|k| k.eq_ignore_ascii_case(w))
-        .unwrap_or("");
-    match kw {
-        "rally" => {
-            let mut r = ws(after_word);
-            let mut pile = None;
-            let mut at = None;
-            if !r.is_empty() && !r.starts_with('@') {
-                let (r2, a) = cx.army(r, "or @ and a hex after `rally`")?;
-                pile = Some(a);
-                r = ws(r2);
-            }
-            if let Some(r2) = sym("@", r) {
-                let (r3, h) = cx.hex(r2, "after `@`")?;
-                at = Some(h);
-                r = r3;
-            }
+        .find(|k| k.eq_ignore_ascii_case(w))?;
+    Some(match kw {
+        "rally" => rally(cx, after),
+        "withdraw" => cx.end(after).map(|()| Action::Withdraw),
+        "exchange" => cx.army(after, "after `exchange`").and_then(|(r, a)| {
             cx.end(r)?;
-            return Ok(Action::Rally { pile, at });
-        }
-        "withdraw" => {
-            cx.end(after_word)?;
-            return Ok(Action::Withdraw);
-        }
-        "exchange" => {
-            let (r, a) = cx.army(after_word, "after `exchange`")?;
+            Ok(Action::Exchange(a))
+        }),
+        "offer-exchange" => cx.army(after, "after `offer-exchange`").and_then(|(r, a)| {
             cx.end(r)?;
-            return Ok(Action::Exchange(a));
-        }
-        "offer-exchange" => {
-            let (r, a) = cx.army(after_word, "after `offer-exchange`")?;
-            cx.end(r)?;
-            return Ok(Action::OfferExchange(a));
-        }
-        "force" => {
-            let (r, from) = cx.hex(after_word, "after `force`")?;
-            let r = ws(r);
-            let Some(r) = sym("-", r) else {
-                return Err(cx.err(
-                    r,
-                    0,
-                    format!("expected `-` and the hex to enter after `force {from}`"),
-                ));
-            };
-            let (r, to) = cx.hex(r, "after `-`")?;
-            cx.end(r)?;
-            return Ok(Action::Force { from, to });
-        }
+            Ok(Action::OfferExchange(a))
+        }),
+        "force" => force(cx, after),
         "pass" | "resign" => {
-            return Err(cx.err(i, w.len(), format!("`{kw}` stands alone on its line")));
+            Err(cx.err_over(i, w.len(), format!("`{kw}` stands alone on its line")))
         }
-        _ => {}
+        _ => return None,
+    })
+}
+
+/// A rally after its keyword: the Captured pile named, if any, and the
+/// Goblin Horde's placement after `@`, if any.
+fn rally(cx: &Reader<'_>, after: &str) -> Result<Action, ActionParseError> {
+    let mut r = ws(after);
+    let mut pile = None;
+    let mut at = None;
+    if !r.is_empty() && !r.starts_with('@') {
+        let (r2, a) = cx.army(r, "or @ and a hex after `rally`")?;
+        pile = Some(a);
+        r = ws(r2);
     }
-    // Placement: a unit letter, then `@`.
+    if let Some(r2) = sym("@", r) {
+        let (r3, h) = cx.hex(r2, "after `@`")?;
+        at = Some(h);
+        r = r3;
+    }
+    cx.end(r)?;
+    Ok(Action::Rally { pile, at })
+}
+
+/// A forced advance after its keyword: two hexes joined by `-`.
+fn force(cx: &Reader<'_>, after: &str) -> Result<Action, ActionParseError> {
+    let (r, from) = cx.hex(after, "after `force`")?;
+    let r = ws(r);
+    let Some(r) = sym("-", r) else {
+        return Err(cx.err_over(
+            r,
+            0,
+            format!("expected `-` and the hex to enter after `force {from}`"),
+        ));
+    };
+    let (r, to) = cx.hex(r, "after `-`")?;
+    cx.end(r)?;
+    Ok(Action::Force { from, to })
+}
+
+/// A placement (a unit letter, `@` and a hex) at `i`, if one is written
+/// there; an `@` without a unit letter before it is refused.
+fn placement(cx: &Reader<'_>, i: &str) -> Result<Option<Action>, ActionParseError> {
     if let Some(k) = kind_of(i.as_bytes()[0]) {
         let r = ws(&i[1..]);
         if let Some(r) = sym("@", r) {
             let (r, hex) = cx.hex(r, "after `@`")?;
             cx.end(r)?;
-            return Ok(Action::Place { kind: k, hex });
+            return Ok(Some(Action::Place { kind: k, hex }));
         }
     }
-    if let Some(r) = sym("@", i) {
-        let _ = r;
-        return Err(cx.err(i, 1, "expected a unit letter R, M or H before `@`"));
+    if sym("@", i).is_some() {
+        return Err(cx.err_over(i, 1, "expected a unit letter R, M or H before `@`"));
     }
-    // Move: hex, `-`, hex.
+    Ok(None)
+}
+
+/// A move at `i` (whose first word is `w`): a hex, `-`, a hex.
+fn movement(cx: &Reader<'_>, i: &str, w: &str) -> Result<Action, ActionParseError> {
     let (r, tok) = alnum(i).unwrap_or((i, ""));
     let ws_r = ws(r);
     if ws_r.starts_with('@') && !tok.is_empty() {
-        return Err(cx.err(i, tok.len(), "expected a unit letter R, M or H before `@`"));
+        return Err(cx.err_over(i, tok.len(), "expected a unit letter R, M or H before `@`"));
     }
     let from = match hex_of(tok) {
         Ok(h) => h,
-        Err(Some(reason)) => return Err(cx.err(i, tok.len(), reason)),
+        Err(Some(reason)) => return Err(cx.err_over(i, tok.len(), reason)),
         Err(None) => {
-            return Err(cx.err(
+            return Err(cx.err_over(
                 i,
                 w.len().max(tok.len()),
                 "expected an action: a placement such as R@B1, a move such as B1-B2, \
@@ -254,13 +261,13 @@ pub fn parse(text: &str) -> Result<Action, ActionParseError> {
     };
     let Some(r) = sym("-", ws_r) else {
         if ws_r.is_empty() {
-            return Err(cx.err(
+            return Err(cx.err_over(
                 i,
                 tok.len(),
                 format!("a hex alone is not an action: write a move such as {from}-C3"),
             ));
         }
-        return Err(cx.err(ws_r, 0, format!("expected `-` and a hex after {from}")));
+        return Err(cx.err_over(ws_r, 0, format!("expected `-` and a hex after {from}")));
     };
     let (r, to) = cx.hex(r, "after `-`")?;
     cx.end(r)?;

@@ -11,6 +11,7 @@ use crate::picture::{
 
 use super::board::{short_name, Hex, NAMED_MASK, ROW_LEN, ROW_LETTER};
 use super::state::{State, ARMY};
+use crate::game::Side;
 
 /// From a hex's centre to a corner.
 const R: f32 = 1.0;
@@ -31,7 +32,7 @@ const COLOURS: [Colour; 5] = [
 ];
 
 /// The army's initial, as the position notation writes it.
-fn initial(side: u8) -> char {
+fn initial(side: Side) -> char {
     ARMY[usize::from(side)].chars().next().unwrap_or('?')
 }
 

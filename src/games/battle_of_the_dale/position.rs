@@ -28,13 +28,11 @@
 use nom::character::complete::{digit1, one_of};
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, PositionField, PositionParseError};
+use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseError, Side};
 
 use super::board::{hexes, Hex, N_HEX, ROW_LEN};
 use super::notation::hex_of;
-use super::state::{
-    starting_army, unit_code, Kind, Log, Opts, Rally, State, TurnState, ARMY, DRAW, ONGOING,
-};
+use super::state::{bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, ARMIES, ARMY};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -53,7 +51,7 @@ const OPTION_WORDS: [&str; 4] = [
     "no-hero-or-mounted",
 ];
 
-fn army(s: u8) -> &'static str {
+fn army(s: Side) -> &'static str {
     ARMY[usize::from(s)]
 }
 
@@ -84,6 +82,46 @@ fn list(out: &mut String, items: impl Iterator<Item = String>) {
 
 /// Append the position notation of `s`.
 pub fn write(s: &State, out: &mut String) {
+    write_map(s, out);
+    out.push(' ');
+    out.push_str(army(s.mover));
+    out.push_str(&format!(" {} ", s.turn_no));
+    list(out, s.sides().iter().map(|&side| army_text(s, side)));
+    out.push(' ');
+    let flags = option_flags(&s.opts);
+    list(
+        out,
+        OPTION_WORDS
+            .iter()
+            .zip(flags)
+            .filter(|(_, on)| *on)
+            .map(|(w, _)| w.to_string()),
+    );
+    out.push(' ');
+    list(
+        out,
+        ARMIES.into_iter().flat_map(|p| {
+            ARMIES
+                .into_iter()
+                .filter(move |&x| s.offers[usize::from(p)] & bit(x) != 0)
+                .map(move |x| format!("{}>{}", army(p), army(x)))
+        }),
+    );
+    out.push(' ');
+    list(out, hexes(s.force_mask).map(|h| h.to_string()));
+    out.push(' ');
+    write_rally(s, out);
+    out.push(' ');
+    match s.result {
+        Outcome::Ongoing => out.push('*'),
+        Outcome::Won(w) => out.push_str(army(w)),
+        _ => out.push_str("draw"),
+    }
+}
+
+/// The map: rows A to E, units as army initial and kind, runs of empty
+/// hexes as a digit.
+fn write_map(s: &State, out: &mut String) {
     for (row, &len) in ROW_LEN.iter().enumerate() {
         if row > 0 {
             out.push('/');
@@ -107,60 +145,39 @@ pub fn write(s: &State, out: &mut String) {
             out.push(char::from(b'0' + empty));
         }
     }
-    out.push(' ');
-    out.push_str(army(s.mover));
-    out.push_str(&format!(" {} ", s.turn_no));
-    list(
-        out,
-        s.sides().iter().map(|&side| {
-            let i = usize::from(side);
-            let mut t = format!("{}:", army(side));
-            if s.in_game(side) {
-                let r = s.reserve[i];
-                t.push_str(&format!("R{}M{}H{}", r[0], r[1], r[2]));
-            } else {
-                t.push_str("out");
+}
+
+/// One army of the armies field: its Reserve (or `out`) and its Captured
+/// pile, if it holds any prisoners.
+fn army_text(s: &State, side: Side) -> String {
+    let i = usize::from(side);
+    let mut t = format!("{}:", army(side));
+    if s.in_game(side) {
+        let r = s.reserve[i];
+        t.push_str(&format!("R{}M{}H{}", r[0], r[1], r[2]));
+    } else {
+        t.push_str("out");
+    }
+    let mut pile = String::new();
+    for (o, &initial) in INITIAL.iter().enumerate() {
+        for k in Kind::ALL {
+            let n = s.pile[i][o][k.idx()];
+            if n > 0 && o != i {
+                pile.push(initial);
+                pile.push(k.letter());
+                pile.push_str(&n.to_string());
             }
-            let mut pile = String::new();
-            for (o, &initial) in INITIAL.iter().enumerate() {
-                for k in Kind::ALL {
-                    let n = s.pile[i][o][k.idx()];
-                    if n > 0 && o != i {
-                        pile.push(initial);
-                        pile.push(k.letter());
-                        pile.push_str(&n.to_string());
-                    }
-                }
-            }
-            if !pile.is_empty() {
-                t.push(':');
-                t.push_str(&pile);
-            }
-            t
-        }),
-    );
-    out.push(' ');
-    let flags = option_flags(&s.opts);
-    list(
-        out,
-        OPTION_WORDS
-            .iter()
-            .zip(flags)
-            .filter(|(_, on)| *on)
-            .map(|(w, _)| w.to_string()),
-    );
-    out.push(' ');
-    list(
-        out,
-        (0..5u8).flat_map(|p| {
-            (0..5u8)
-                .filter(move |x| s.offers[usize::from(p)] & (1 << x) != 0)
-                .map(move |x| format!("{}>{}", army(p), army(x)))
-        }),
-    );
-    out.push(' ');
-    list(out, hexes(s.force_mask).map(|h| h.to_string()));
-    out.push(' ');
+        }
+    }
+    if !pile.is_empty() {
+        t.push(':');
+        t.push_str(&pile);
+    }
+    t
+}
+
+/// The rally field: `-`, or the rally waiting for its flips.
+fn write_rally(s: &State, out: &mut String) {
     match s.pending {
         None => out.push('-'),
         Some(r) => {
@@ -174,12 +191,6 @@ pub fn write(s: &State, out: &mut String) {
                 out.push_str(&h.to_string());
             }
         }
-    }
-    out.push(' ');
-    match s.result {
-        ONGOING => out.push('*'),
-        DRAW => out.push_str("draw"),
-        r => out.push_str(army(r - 1)),
     }
 }
 
@@ -208,10 +219,10 @@ fn army_named(
     name: &str,
     at: &str,
     what: &str,
-) -> Result<u8, PositionParseError> {
+) -> Result<Side, PositionParseError> {
     ARMY.iter()
         .position(|a| *a == name)
-        .map(|i| i as u8)
+        .map(|i| Side(i as u8))
         .ok_or_else(|| {
             f.err(
                 at,
@@ -221,89 +232,94 @@ fn army_named(
         })
 }
 
-fn map(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for (row, &len) in ROW_LEN.iter().enumerate() {
-        let letter = char::from(b'A' + row as u8);
-        let row_start = rest;
-        let mut num = 1usize;
-        let mut last_empty = false;
-        while !rest.is_empty() && !rest.starts_with('/') {
-            let here = rest;
-            let unit: Res<'_, (char, char)> = (one_of("HEDGF"), one_of("RMH")).parse(here);
-            let (r, n) = match unit {
-                Ok((r, (a, k))) => {
-                    let side = INITIAL.iter().position(|&c| c == a).unwrap_or(0) as u8;
-                    let kind = match k {
-                        'R' => Kind::R,
-                        'M' => Kind::M,
-                        _ => Kind::H,
-                    };
-                    if let Some(h) = Hex::at(row, num) {
-                        s.board[h.idx()] = unit_code(side, kind);
-                    }
-                    last_empty = false;
-                    (r, 1)
-                }
-                Err(_) => {
-                    let run: Res<'_, &str> = digit1.parse(here);
-                    let Ok((r, d)) = run else {
-                        return Err(f.err(
-                            here,
-                            2.min(here.len()),
-                            "expected a unit (army initial H E D G F and kind R M H, e.g. ER) \
-                             or a digit (empty hexes)",
-                        ));
-                    };
-                    if last_empty {
-                        return Err(f.err(
-                            here,
-                            d.len(),
-                            "write a run of empty hexes as one digit",
-                        ));
-                    }
-                    let n = d.parse::<usize>().unwrap_or(0);
-                    if n == 0 {
-                        return Err(f.err(here, d.len(), "an empty run is 1 to 5 hexes"));
-                    }
-                    last_empty = true;
-                    (r, n)
-                }
-            };
-            if num + n > usize::from(len) + 1 {
-                return Err(f.err(
-                    row_start,
-                    row_start.len() - r.len(),
-                    format!("row {letter} has more than its {len} hexes"),
-                ));
-            }
-            num += n;
-            rest = r;
+/// One token of a map row at the start of `here`: a unit (put on hex
+/// `num` of `row`) or a run of empty hexes. Returns the rest after it and
+/// how many hexes it covers; a run right after another is refused.
+fn map_token<'a>(
+    f: &PositionField<'_>,
+    s: &mut State,
+    (row, num): (usize, usize),
+    here: &'a str,
+    last_empty: bool,
+) -> Result<(&'a str, usize), PositionParseError> {
+    let unit: Res<'_, (char, char)> = (one_of("HEDGF"), one_of("RMH")).parse(here);
+    if let Ok((r, (a, k))) = unit {
+        let side = Side(INITIAL.iter().position(|&c| c == a).unwrap_or(0) as u8);
+        let kind = match k {
+            'R' => Kind::R,
+            'M' => Kind::M,
+            _ => Kind::H,
+        };
+        if let Some(h) = Hex::at(row, num) {
+            s.board[h.idx()] = unit_code(side, kind);
         }
-        if num <= usize::from(len) {
+        return Ok((r, 1));
+    }
+    let run: Res<'_, &str> = digit1.parse(here);
+    let Ok((r, d)) = run else {
+        return Err(f.err(
+            here,
+            2.min(here.len()),
+            "expected a unit (army initial H E D G F and kind R M H, e.g. ER) \
+             or a digit (empty hexes)",
+        ));
+    };
+    if last_empty {
+        return Err(f.err(here, d.len(), "write a run of empty hexes as one digit"));
+    }
+    let n = d.parse::<usize>().unwrap_or(0);
+    if n == 0 {
+        return Err(f.err(here, d.len(), "an empty run is 1 to 5 hexes"));
+    }
+    Ok((r, n))
+}
+
+/// Read map row `row` from the start of `rest` into `s`, leaving `rest`
+/// at its end.
+fn map_row(
+    f: &PositionField<'_>,
+    s: &mut State,
+    row: usize,
+    rest: &mut &str,
+) -> Result<(), PositionParseError> {
+    let len = usize::from(ROW_LEN[row]);
+    let letter = char::from(b'A' + row as u8);
+    let row_start = *rest;
+    let mut num = 1usize;
+    let mut last_empty = false;
+    while !rest.is_empty() && !rest.starts_with('/') {
+        let here = *rest;
+        let (r, n) = map_token(f, s, (row, num), here, last_empty)?;
+        // A run of empty hexes is the token that starts with a digit.
+        last_empty = here.starts_with(|c: char| c.is_ascii_digit());
+        if num + n > len + 1 {
             return Err(f.err(
                 row_start,
-                row_start.len() - rest.len(),
-                format!("row {letter} has {} hexes, expected {len}", num - 1),
+                row_start.len() - r.len(),
+                format!("row {letter} has more than its {len} hexes"),
             ));
         }
-        if row + 1 < ROW_LEN.len() {
-            rest = rest.strip_prefix('/').ok_or_else(|| {
-                f.whole(format!(
-                    "the map has {} rows, expected 5 (A to E, separated by `/`)",
-                    row + 1
-                ))
-            })?;
-        }
+        num += n;
+        *rest = r;
     }
-    if !rest.is_empty() {
+    if num <= len {
         return Err(f.err(
-            rest,
-            rest.len(),
-            "the map has more than 5 rows (A to E, separated by `/`)",
+            row_start,
+            row_start.len() - rest.len(),
+            format!("row {letter} has {} hexes, expected {len}", num - 1),
         ));
     }
     Ok(())
+}
+
+fn map(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError> {
+    let rows = Parts {
+        whole: "the map",
+        name: "rows",
+        count: ROW_LEN.len(),
+        order: "A to E",
+    };
+    f.parts(rows, |row, rest| map_row(f, s, row, rest))
 }
 
 /// A count after a letter: one or more digits, at most 9.
@@ -334,16 +350,14 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
             list.len()
         )));
     }
-    for (i, &(item, at)) in list.iter().enumerate() {
+    for &(item, at) in &list {
         let mut parts = item.splitn(3, ':');
         let name = parts.next().unwrap_or("");
         let side = army_named(f, name, at, "an army")?;
-        if s.playing & (1 << side) != 0 {
+        if s.plays(side) {
             return Err(f.err(at, name.len(), format!("{name} is listed twice")));
         }
-        s.playing |= 1 << side;
-        s.order[i] = side;
-        s.pos[usize::from(side)] = i as u8;
+        s.seat(side);
         let res_at = &at[(name.len() + 1).min(at.len())..];
         let res = parts.next().ok_or_else(|| {
             f.err(
@@ -353,7 +367,7 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
             )
         })?;
         if res == "out" {
-            s.out |= 1 << side;
+            s.out |= bit(side);
         } else {
             s.reserve[usize::from(side)] = reserve(res).ok_or_else(|| {
                 f.err(
@@ -397,7 +411,6 @@ fn armies(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
             }
         }
     }
-    s.n = list.len() as u8;
     Ok(())
 }
 
@@ -431,7 +444,7 @@ fn options(f: &PositionField<'_>) -> Result<Opts, PositionParseError> {
 fn playing(
     f: &PositionField<'_>,
     s: &State,
-    side: u8,
+    side: Side,
     at: &str,
     len: usize,
 ) -> Result<(), PositionParseError> {
@@ -463,7 +476,7 @@ fn offers(f: &PositionField<'_>, s: &mut State) -> Result<(), PositionParseError
         if p == x {
             return Err(f.err(at, item.len(), "an army makes no offer to itself"));
         }
-        s.offers[usize::from(p)] |= 1 << x;
+        s.offers[usize::from(p)] |= bit(x);
     }
     Ok(())
 }
@@ -534,9 +547,9 @@ fn rally(f: &PositionField<'_>, s: &State) -> Result<Option<Rally>, PositionPars
 /// army; units only of armies that play, and none of an army that is out
 /// on the map.
 fn check_units(s: &State) -> Result<(), String> {
-    for side in 0..5u8 {
+    for side in ARMIES {
         let i = usize::from(side);
-        let on_map = (0..N_HEX).filter(|&h| s.board[h] != 0 && (s.board[h] - 1) / 3 == side);
+        let on_map = (0..N_HEX).filter(|&h| s.board[h] != 0 && (s.board[h] - 1) / 3 == side.0);
         let has_units = on_map.clone().count() > 0
             || (0..5).any(|p| {
                 s.pile[p][i].iter().any(|&n| n > 0) || s.pile[i][p].iter().any(|&n| n > 0)
@@ -574,25 +587,7 @@ fn check_units(s: &State) -> Result<(), String> {
 /// Read a position.
 pub fn parse(text: &str) -> Result<State, PositionParseError> {
     let [m, mv, t, a, o, of, fo, ra, re] = position_fields(text, FIELDS)?;
-    let mut s = State {
-        board: [0; N_HEX],
-        reserve: [[0; 3]; 5],
-        pile: [[[0; 3]; 5]; 5],
-        order: [0; 5],
-        n: 0,
-        pos: [255; 5],
-        playing: 0,
-        out: 0,
-        offers: [0; 5],
-        opts: Opts::default(),
-        mover: 0,
-        turn_no: 1,
-        result: ONGOING,
-        force_mask: 0,
-        pending: None,
-        t: TurnState::new(),
-        log: Log::new(1),
-    };
+    let mut s = State::empty();
     map(&m, &mut s)?;
     armies(&a, &mut s)?;
     s.mover = army_named(&mv, mv.value, mv.value, "the army to move")?;
@@ -608,8 +603,8 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
     s.force_mask = force(&fo)?;
     s.pending = rally(&ra, &s)?;
     s.result = match re.value {
-        "*" => ONGOING,
-        "draw" => DRAW,
+        "*" => Outcome::Ongoing,
+        "draw" => Outcome::Draw,
         w => {
             let side = army_named(
                 &re,
@@ -618,7 +613,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
                 "the result: * while the game goes on, draw, or the winning army",
             )?;
             playing(&re, &s, side, w, w.len())?;
-            1 + side
+            Outcome::Won(side)
         }
     };
     check_units(&s).map_err(|why| m.whole(why))?;

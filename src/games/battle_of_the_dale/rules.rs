@@ -2,9 +2,11 @@
 //! listing legal actions.
 
 use super::action::Action;
-use super::board::{adjacent, grow, hexes, nbrs, Hex, CHIP, EDGE, NAMED_MASK, NEIGH, WITHIN2};
+use super::board::{
+    adjacent, grow, hexes, nbrs, Hex, CHIP, EDGE, NAMED_MASK, NEIGH, N_HEX, WITHIN2,
+};
 use super::state::*;
-use crate::game::Illegal;
+use crate::game::{Illegal, Outcome, Side};
 
 type R<T = ()> = Result<T, Illegal>;
 
@@ -12,7 +14,7 @@ fn ill<T>(reason: impl Into<String>) -> R<T> {
     Err(Illegal::new(reason))
 }
 
-fn army(s: u8) -> &'static str {
+fn army(s: Side) -> &'static str {
     ARMY[usize::from(s)]
 }
 
@@ -20,7 +22,7 @@ fn army(s: u8) -> &'static str {
 // Geometry that depends on the position.
 
 /// Hexes where `side` may place a unit (vacancy and Chip not checked).
-pub fn placement_reach(s: &State, side: u8) -> u32 {
+pub fn placement_reach(s: &State, side: Side) -> u32 {
     if side == FALCON {
         return super::board::ALL;
     }
@@ -72,7 +74,7 @@ pub fn awed(s: &State, h: Hex) -> bool {
 }
 
 /// The smallest legal retreat hex for the unit on `h`, if any.
-fn retreat_hex(s: &State, h: Hex, owner: u8) -> Option<Hex> {
+fn retreat_hex(s: &State, h: Hex, owner: Side) -> Option<Hex> {
     let vacant = !s.occupied() & super::board::ALL;
     let enemies = s.occupied() & !s.own(owner);
     let bad = nbrs(enemies);
@@ -87,143 +89,41 @@ fn retreat_hex(s: &State, h: Hex, owner: u8) -> Option<Hex> {
 // ---------------------------------------------------------------------------
 // Captures.
 
+/// Whether captures on a turn may end in an Advance After Capture: on the
+/// actor's own turn they may; after a rally settled by the next player's
+/// reveal they may not.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Advance {
+    /// The actor may advance into a hex it captured.
+    Offered,
+    /// No advance follows.
+    NotOffered,
+}
+
 /// Check the map for captures until it settles or an Advance After Capture
-/// may be made (`allow_advance`, on `actor`'s own turn), then check for
+/// may be made (when `advance` offers one, to `actor`), then check for
 /// eliminations and victory.
-pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
+pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
     for _ in 0..64 {
         if s.over() {
             return;
         }
-        // Claims, per victim hex: (capturer, count, first strike).
-        let mut best: [Option<(u8, u32)>; 19] = [None; 19];
-        let mut best_fs: [Option<(u8, u32)>; 19] = [None; 19];
-        let mut any_fs = false;
-        let mut any = false;
-        let awe_hex = falcon_hero(s);
-        let mut own = [0u32; 5];
-        let mut mounted = [0u32; 5];
-        for side in 0..5u8 {
-            if s.in_game(side) {
-                own[usize::from(side)] = s.own(side);
-                let mut m = s.own_kind(side, Kind::M);
-                if let Some(f) = awe_hex {
-                    m &= !NEIGH[f.idx()];
-                }
-                mounted[usize::from(side)] = m;
-            }
-        }
-        for v in hexes(s.occupied()) {
-            let (owner, _) = s.unit(v).expect("occupied");
-            for p in 0..5u8 {
-                if p == owner || !s.in_game(p) {
-                    continue;
-                }
-                let near = NEIGH[v.idx()] & own[usize::from(p)];
-                let c = near.count_ones();
-                if c < 2 {
-                    continue;
-                }
-                any = true;
-                let better = |cur: Option<(u8, u32)>| match cur {
-                    None => true,
-                    Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
-                };
-                if better(best[v.idx()]) {
-                    best[v.idx()] = Some((p, c));
-                }
-                if near & mounted[usize::from(p)] != 0 {
-                    any_fs = true;
-                    if better(best_fs[v.idx()]) {
-                        best_fs[v.idx()] = Some((p, c));
-                    }
-                }
-            }
-        }
-        if !any {
+        let Some(by) = capturers(s) else {
             check_victory(s);
             return;
-        }
-        let claims = if any_fs { &best_fs } else { &best };
-        // The victims of this round, found at once.
-        let mut victims: u32 = 0;
-        let mut by = [0u8; 19];
-        let mut entitled: u32 = 0;
-        let mut granted: u32 = 0;
-        let elf_hero = s.find(ELF, Kind::H);
-        for v in hexes(s.occupied()) {
-            let Some((p, _)) = claims[v.idx()] else {
-                continue;
-            };
-            victims |= v.bit();
-            by[v.idx()] = p;
-            let (owner, kind) = s.unit(v).expect("occupied");
-            if owner == actor {
-                continue;
-            }
-            let elf_grant = owner == ELF
-                && (kind == Kind::H
-                    || (kind == Kind::R && elf_hero.is_some_and(|e| adjacent(e, v))));
-            if (kind == Kind::M && !awed(s, v)) || elf_grant {
-                entitled |= v.bit();
-            }
-            if elf_grant {
-                granted |= v.bit();
-            }
-        }
-        // Those that cannot retreat are removed first.
-        let mut first: u32 = 0;
-        for v in hexes(victims) {
-            let (owner, _) = s.unit(v).expect("occupied");
-            if entitled & v.bit() == 0 || retreat_hex(s, v, owner).is_none() {
-                first |= v.bit();
-            }
-        }
-        let mut adv: u32 = 0;
-        for v in hexes(first) {
-            capture(s, v, by[v.idx()]);
-            if by[v.idx()] == actor {
-                adv |= v.bit();
-            }
-        }
-        // Then the others retreat one at a time in label order.
-        for v in hexes(victims & !first) {
-            let (owner, kind) = s.unit(v).expect("occupied");
-            match retreat_hex(s, v, owner) {
-                Some(t) => {
-                    s.board[t.idx()] = s.board[v.idx()];
-                    s.board[v.idx()] = 0;
-                    s.log.push(Event::Retreat {
-                        owner,
-                        kind,
-                        from: v,
-                        to: t,
-                    });
-                    if granted & v.bit() != 0 {
-                        s.force_mask |= v.bit();
-                    }
-                }
-                None => {
-                    capture(s, v, by[v.idx()]);
-                    if by[v.idx()] == actor {
-                        adv |= v.bit();
-                    }
-                }
-            }
-        }
+        };
+        let round = round(s, actor, &by);
+        let adv = capture_round(s, actor, &round);
         check_eliminations(s);
         if s.over() {
             return;
         }
-        if allow_advance && s.in_game(actor) && adv != 0 {
-            let own_a = s.own(actor);
+        if advance == Advance::Offered && s.in_game(actor) && adv != 0 {
+            let own = s.own(actor);
             let vacant = !s.occupied();
-            let mut ok = 0;
-            for v in hexes(adv & vacant) {
-                if NEIGH[v.idx()] & own_a != 0 {
-                    ok |= v.bit();
-                }
-            }
+            let ok = hexes(adv & vacant)
+                .filter(|v| NEIGH[v.idx()] & own != 0)
+                .fold(0, |m, v| m | v.bit());
             if ok != 0 {
                 s.t.adv_to = ok;
                 return;
@@ -232,7 +132,162 @@ pub fn resolve(s: &mut State, actor: u8, allow_advance: bool) {
     }
 }
 
-fn capture(s: &mut State, v: Hex, by: u8) {
+/// Per hex, the side that captures the unit there this round, if any;
+/// `None` when no unit anywhere is surrounded. A unit with two or more
+/// units of one other side next to it is claimed by the side with the
+/// most (ties: the first after the owner in turn order); when any claim
+/// has a Mounted unit (not under the Falcon Hero's Awe) among its units,
+/// only such first-strike claims count this round.
+fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
+    let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+    let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+    let mut any_fs = false;
+    let mut any = false;
+    let (own, mounted) = strike_masks(s);
+    for v in hexes(s.occupied()) {
+        let (owner, _) = s.unit(v).expect("occupied");
+        for p in ARMIES {
+            if p == owner || !s.in_game(p) {
+                continue;
+            }
+            let near = NEIGH[v.idx()] & own[usize::from(p)];
+            let c = near.count_ones();
+            if c < 2 {
+                continue;
+            }
+            any = true;
+            let better = |cur: Option<(Side, u32)>| match cur {
+                None => true,
+                Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
+            };
+            if better(best[v.idx()]) {
+                best[v.idx()] = Some((p, c));
+            }
+            if near & mounted[usize::from(p)] != 0 {
+                any_fs = true;
+                if better(best_fs[v.idx()]) {
+                    best_fs[v.idx()] = Some((p, c));
+                }
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    let claims = if any_fs { &best_fs } else { &best };
+    Some(claims.map(|claim| claim.map(|(p, _)| p)))
+}
+
+/// Per side still in: its units, and its Mounted units that strike first
+/// (those not next to the Falcon Hero).
+fn strike_masks(s: &State) -> ([u32; 5], [u32; 5]) {
+    let awe_hex = falcon_hero(s);
+    let mut own = [0u32; 5];
+    let mut mounted = [0u32; 5];
+    for side in ARMIES {
+        if s.in_game(side) {
+            own[usize::from(side)] = s.own(side);
+            let mut m = s.own_kind(side, Kind::M);
+            if let Some(f) = awe_hex {
+                m &= !NEIGH[f.idx()];
+            }
+            mounted[usize::from(side)] = m;
+        }
+    }
+    (own, mounted)
+}
+
+/// The units a capture round takes, found at once.
+struct Round {
+    /// The hexes of the units captured.
+    victims: u32,
+    /// Per hex, the capturing side.
+    by: [Option<Side>; N_HEX],
+    /// Victims that may retreat instead, if they can: a Mounted unit not
+    /// under Awe, and Elf units the Elf Hero protects (of another side
+    /// than `actor`'s).
+    entitled: u32,
+    /// Victims whose retreat the Elf Hero gave (a forced advance may
+    /// follow into the hex they leave).
+    granted: u32,
+}
+
+/// The victims of this round, claimed in `by`, and which of them may
+/// retreat.
+fn round(s: &State, actor: Side, by: &[Option<Side>; N_HEX]) -> Round {
+    let mut r = Round {
+        victims: 0,
+        by: *by,
+        entitled: 0,
+        granted: 0,
+    };
+    let elf_hero = s.find(ELF, Kind::H);
+    for v in hexes(s.occupied()) {
+        if by[v.idx()].is_none() {
+            continue;
+        }
+        r.victims |= v.bit();
+        let (owner, kind) = s.unit(v).expect("occupied");
+        if owner == actor {
+            continue;
+        }
+        let elf_grant = owner == ELF
+            && (kind == Kind::H || (kind == Kind::R && elf_hero.is_some_and(|e| adjacent(e, v))));
+        if (kind == Kind::M && !awed(s, v)) || elf_grant {
+            r.entitled |= v.bit();
+        }
+        if elf_grant {
+            r.granted |= v.bit();
+        }
+    }
+    r
+}
+
+/// Make a capture round: the victims that cannot retreat are captured
+/// first, then the others retreat one at a time in label order (or are
+/// captured when no retreat is left). Returns the hexes `actor` captured.
+fn capture_round(s: &mut State, actor: Side, round: &Round) -> u32 {
+    let mut first: u32 = 0;
+    for v in hexes(round.victims) {
+        let (owner, _) = s.unit(v).expect("occupied");
+        if round.entitled & v.bit() == 0 || retreat_hex(s, v, owner).is_none() {
+            first |= v.bit();
+        }
+    }
+    let mut adv: u32 = 0;
+    let mut take = |s: &mut State, v: Hex| {
+        let by = round.by[v.idx()].expect("claimed");
+        capture(s, v, by);
+        if by == actor {
+            adv |= v.bit();
+        }
+    };
+    for v in hexes(first) {
+        take(s, v);
+    }
+    for v in hexes(round.victims & !first) {
+        let (owner, kind) = s.unit(v).expect("occupied");
+        match retreat_hex(s, v, owner) {
+            Some(t) => {
+                s.board[t.idx()] = s.board[v.idx()];
+                s.board[v.idx()] = 0;
+                s.log.push(Event::Retreat {
+                    owner,
+                    kind,
+                    from: v,
+                    to: t,
+                });
+                if round.granted & v.bit() != 0 {
+                    s.force_mask |= v.bit();
+                }
+            }
+            None => take(s, v),
+        }
+    }
+    adv
+}
+
+fn capture(s: &mut State, v: Hex, by: Side) {
     let (owner, kind) = s.unit(v).expect("occupied");
     s.board[v.idx()] = 0;
     s.pile[usize::from(by)][usize::from(owner)][kind.idx()] += 1;
@@ -258,12 +313,12 @@ fn check_eliminations(s: &mut State) {
 }
 
 /// The side's units leave the game and it is out.
-fn eliminate(s: &mut State, side: u8) {
+fn eliminate(s: &mut State, side: Side) {
     for h in hexes(s.own(side)) {
         s.board[h.idx()] = 0;
     }
     s.reserve[usize::from(side)] = [0; 3];
-    s.out |= 1 << side;
+    s.out |= bit(side);
     if s.pending.is_some_and(|r| r.side == side) {
         s.pending = None;
     }
@@ -274,10 +329,13 @@ fn check_last(s: &mut State) {
         return;
     }
     match s.players_in() {
-        0 => s.result = DRAW,
+        0 => s.result = Outcome::Draw,
         1 => {
-            let w = (0..5u8).find(|&x| s.in_game(x)).expect("one left");
-            s.result = 1 + w;
+            let w = ARMIES
+                .into_iter()
+                .find(|&x| s.in_game(x))
+                .expect("one left");
+            s.result = Outcome::Won(w);
         }
         _ => {}
     }
@@ -288,9 +346,9 @@ fn check_victory(s: &mut State) {
     if s.over() || s.in_game(FALCON) {
         return;
     }
-    for side in 0..5u8 {
+    for side in ARMIES {
         if s.in_game(side) && (s.own(side) & NAMED_MASK).count_ones() >= 3 {
-            s.result = 1 + side;
+            s.result = Outcome::Won(side);
             return;
         }
     }
@@ -301,7 +359,7 @@ fn check_victory(s: &mut State) {
 
 /// Units `side` would have on the map after one more, checked against the
 /// optional limits.
-fn check_limits(s: &State, side: u8) -> R {
+fn check_limits(s: &State, side: Side) -> R {
     let now = s.map_count(side);
     if s.opts.max5 && now >= 5 {
         return ill(format!(
@@ -329,7 +387,7 @@ fn check_limits(s: &State, side: u8) -> R {
     Ok(())
 }
 
-fn check_place(s: &State, me: u8, kind: Kind, hex: Hex) -> R {
+fn check_place(s: &State, me: Side, kind: Kind, hex: Hex) -> R {
     if me == FALCON && kind == Kind::M {
         return ill("the Falcon army has no Mounted unit");
     }
@@ -367,7 +425,7 @@ fn check_place(s: &State, me: u8, kind: Kind, hex: Hex) -> R {
     check_limits(s, me)
 }
 
-fn check_move(s: &State, me: u8, from: Hex, to: Hex) -> R {
+fn check_move(s: &State, me: Side, from: Hex, to: Hex) -> R {
     if from == to {
         return ill("a move needs two different hexes");
     }
@@ -404,7 +462,7 @@ fn check_move(s: &State, me: u8, from: Hex, to: Hex) -> R {
 }
 
 /// Is a Horde placement of a rallied Regular on `h` legal now?
-fn check_horde_hex(s: &State, me: u8, h: Hex) -> R {
+fn check_horde_hex(s: &State, me: Side, h: Hex) -> R {
     let Some(hero) = s.find(GOBLIN, Kind::H) else {
         return ill("the Goblin Hero is not on the map");
     };
@@ -422,7 +480,7 @@ fn check_horde_hex(s: &State, me: u8, h: Hex) -> R {
 
 /// The pile a rally takes a Regular from: the one named if it holds one,
 /// else the first side in turn order (other than `me`) whose pile does.
-fn rally_pile(s: &State, me: u8, named: Option<u8>) -> Option<u8> {
+fn rally_pile(s: &State, me: Side, named: Option<Side>) -> Option<Side> {
     if let Some(p) = named {
         if s.pile[usize::from(p)][usize::from(me)][0] > 0 {
             return Some(p);
@@ -434,7 +492,7 @@ fn rally_pile(s: &State, me: u8, named: Option<u8>) -> Option<u8> {
         .find(|&p| p != me && s.pile[usize::from(p)][usize::from(me)][0] > 0)
 }
 
-fn check_rally(s: &State, me: u8, pile: Option<u8>, at: Option<Hex>) -> R {
+fn check_rally(s: &State, me: Side, pile: Option<Side>, at: Option<Hex>) -> R {
     if s.captured_of(me) < 2 {
         return ill("rally needs at least two of your units captured");
     }
@@ -467,7 +525,7 @@ fn check_rally(s: &State, me: u8, pile: Option<u8>, at: Option<Hex>) -> R {
     Ok(())
 }
 
-fn withdraw_hex(s: &State, me: u8) -> R<Hex> {
+fn withdraw_hex(s: &State, me: Side) -> R<Hex> {
     if me == FALCON {
         return ill("the Falcon army has no Mounted unit");
     }
@@ -483,7 +541,7 @@ fn withdraw_hex(s: &State, me: u8) -> R<Hex> {
     Ok(h)
 }
 
-fn check_partner(s: &State, me: u8, x: u8, what: &str) -> R {
+fn check_partner(s: &State, me: Side, x: Side, what: &str) -> R {
     if !s.opts.prisoner_exchange {
         return ill("prisoner exchange is not in play (see the Options tag)");
     }
@@ -499,7 +557,7 @@ fn check_partner(s: &State, me: u8, x: u8, what: &str) -> R {
     Ok(())
 }
 
-fn check_exchange(s: &State, me: u8, x: u8) -> R {
+fn check_exchange(s: &State, me: Side, x: Side) -> R {
     check_partner(s, me, x, "exchange with")?;
     if s.captured_of(me) < 2 {
         return ill("an exchange needs at least two of your units captured");
@@ -516,7 +574,7 @@ fn check_exchange(s: &State, me: u8, x: u8) -> R {
             army(x)
         ));
     }
-    if s.offers[usize::from(x)] & (1 << me) == 0 {
+    if s.offers[usize::from(x)] & bit(me) == 0 {
         return ill(format!(
             "{} has not offered an exchange to {}",
             army(x),
@@ -530,7 +588,7 @@ fn check_exchange(s: &State, me: u8, x: u8) -> R {
 /// settles it, if its line can (a game without commitments cannot). A
 /// rally that cannot be is no action the mover can make.
 fn rally_settles(s: &State) -> bool {
-    s.t.settlers & (1 << s.next_in(s.mover)) != 0
+    s.t.settlers & bit(s.next_in(s.mover)) != 0
 }
 
 /// Could the mover make the turn's mandatory action now?
@@ -563,8 +621,8 @@ pub fn main_action_possible(s: &State) -> bool {
 
 fn game_over(s: &State) -> Illegal {
     Illegal::new(match s.result {
-        DRAW => "the game is over (a draw)".to_string(),
-        r => format!("the game is over ({} won)", army(r - 1)),
+        Outcome::Won(w) => format!("the game is over ({} won)", army(w)),
+        _ => "the game is over (a draw)".to_string(),
     })
 }
 
@@ -583,26 +641,12 @@ fn is_advance(s: &State, from: Hex, to: Hex) -> bool {
         && matches!(s.unit(from), Some((o, _)) if o == s.mover)
 }
 
-/// Take the turn's mandatory action slot for `what`; `dwarf_hero` is a move
-/// of the Dwarf Hero.
-fn take_main(s: &mut State, what: Main, dwarf_hero: bool) -> R {
+/// Take the turn's mandatory action slot for `what` (a placement, a move
+/// of a unit other than the Dwarf Hero, a rally, a withdrawal or an
+/// exchange). A placement or a move after a lone Dwarf Hero move makes
+/// that move the Berserk move.
+fn take_main(s: &mut State, what: Main) -> R {
     let t = &mut s.t;
-    if dwarf_hero {
-        return match t.main {
-            Main::None => {
-                t.main = Main::DwarfHero;
-                Ok(())
-            }
-            Main::Place | Main::Move if !t.berserk => {
-                t.berserk = true;
-                Ok(())
-            }
-            Main::Place | Main::Move | Main::DwarfHero => {
-                ill("the Dwarf Hero has already moved this turn")
-            }
-            _ => ill("the turn's action was already made"),
-        };
-    }
     match t.main {
         Main::None => {
             t.main = what;
@@ -618,7 +662,29 @@ fn take_main(s: &mut State, what: Main, dwarf_hero: bool) -> R {
     }
 }
 
-fn apply_in(s: &mut State, a: Action) -> R {
+/// Take the turn's slot for a move of the Dwarf Hero: the turn's action
+/// while none was made, else its Berserk move (once, beside a placement or
+/// a move).
+fn take_dwarf_hero_move(s: &mut State) -> R {
+    let t = &mut s.t;
+    match t.main {
+        Main::None => {
+            t.main = Main::DwarfHero;
+            Ok(())
+        }
+        Main::Place | Main::Move if !t.berserk => {
+            t.berserk = true;
+            Ok(())
+        }
+        Main::Place | Main::Move | Main::DwarfHero => {
+            ill("the Dwarf Hero has already moved this turn")
+        }
+        _ => ill("the turn's action was already made"),
+    }
+}
+
+/// The mover, if the game goes on and it is still in.
+fn mover_in(s: &State) -> R<Side> {
     if s.over() {
         return Err(game_over(s));
     }
@@ -626,9 +692,14 @@ fn apply_in(s: &mut State, a: Action) -> R {
     if !s.in_game(me) {
         return ill(format!("{} is out of the game", army(me)));
     }
-    // An Advance After Capture may be pending: a movement that is a legal
-    // advance now is the advance; any other action but the free
-    // `offer-exchange` (which leaves the map alone) declines it.
+    Ok(me)
+}
+
+/// An Advance After Capture may be pending: a movement that is a legal
+/// advance now is the advance (made here: returns true); any other action
+/// but the free `offer-exchange` (which leaves the map alone) declines it,
+/// and the captures that follow are made before the action.
+fn advance_or_decline(s: &mut State, me: Side, a: Action) -> R<bool> {
     while s.t.adv_to != 0 && !matches!(a, Action::OfferExchange(_)) {
         if let Action::Move { from, to } = a {
             if is_advance(s, from, to) {
@@ -644,149 +715,179 @@ fn apply_in(s: &mut State, a: Action) -> R {
                 });
                 s.t.adv_to = 0;
                 s.t.acts += 1;
-                resolve(s, me, true);
-                return Ok(());
+                resolve(s, me, Advance::Offered);
+                return Ok(true);
             }
         }
         s.t.adv_to = 0;
-        resolve(s, me, true);
-        if s.over() {
-            return Err(game_over(s));
-        }
-        if !s.in_game(me) {
-            return ill(format!("{} is out of the game", army(me)));
-        }
+        resolve(s, me, Advance::Offered);
+        mover_in(s)?;
+    }
+    Ok(false)
+}
+
+fn apply_in(s: &mut State, a: Action) -> R {
+    let me = mover_in(s)?;
+    if advance_or_decline(s, me, a)? {
+        return Ok(());
     }
     match a {
-        Action::Place { kind, hex } => {
-            if s.t.main != Main::None && s.t.main != Main::DwarfHero {
-                return ill("the turn's action was already made");
-            }
-            check_place(s, me, kind, hex)?;
-            take_main(s, Main::Place, false)?;
-            s.reserve[usize::from(me)][kind.idx()] -= 1;
-            s.board[hex.idx()] = unit_code(me, kind);
-            s.log.push(Event::Place {
-                side: me,
-                kind,
-                hex,
-            });
-            resolve(s, me, true);
-        }
-        Action::Move { from, to } => {
-            let kind = match s.unit(from) {
-                Some((o, k)) if o == me => k,
-                _ if from == to => return ill("a move needs two different hexes"),
-                _ => return ill(format!("{from} holds no unit of yours")),
-            };
-            let dwarf_hero = me == DWARF && kind == Kind::H;
-            take_main(s, Main::Move, dwarf_hero)?;
-            check_move(s, me, from, to)?;
-            let how = if dwarf_hero && s.t.berserk {
-                How::Berserk
-            } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
-                let own = s.own(HUMAN);
-                nbrs(grow(from.bit(), own)) & to.bit() == 0
-            } {
-                How::Charge
-            } else {
-                How::Main
-            };
-            s.board[to.idx()] = s.board[from.idx()];
-            s.board[from.idx()] = 0;
-            s.log.push(Event::Move {
-                side: me,
-                kind,
-                from,
-                to,
-                how,
-            });
-            resolve(s, me, true);
-        }
-        Action::Rally { pile, at } => {
-            take_main(s, Main::Rally, false)?;
-            check_rally(s, me, pile, at)?;
-            let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
-                2
-            } else {
-                1
-            };
-            s.t.rally = Some(Rally {
-                side: me,
-                pile,
-                at,
-                flips,
-            });
-            s.log.push(Event::RallyDeclared { side: me, pile, at });
-        }
-        Action::Withdraw => {
-            take_main(s, Main::Withdraw, false)?;
-            let h = withdraw_hex(s, me)?;
-            s.board[h.idx()] = 0;
-            s.reserve[usize::from(me)][Kind::M.idx()] += 1;
-            s.log.push(Event::Withdraw { side: me, from: h });
-            resolve(s, me, true);
-        }
-        Action::Exchange(x) => {
-            if s.t.main != Main::None {
-                return ill("the turn's action was already made");
-            }
-            check_exchange(s, me, x)?;
-            take_main(s, Main::Exchange, false)?;
-            let (m, xi) = (usize::from(me), usize::from(x));
-            s.pile[m][xi][0] -= 1;
-            s.reserve[xi][0] += 1;
-            s.pile[xi][m][0] -= 1;
-            s.reserve[m][0] += 1;
-            s.log.push(Event::Exchange { side: me, with: x });
-        }
-        Action::OfferExchange(x) => {
-            check_partner(s, me, x, "offer an exchange to")?;
-            if s.offers[usize::from(me)] & (1 << x) != 0 {
-                return ill(format!(
-                    "you have already offered an exchange to {}",
-                    army(x)
-                ));
-            }
-            s.offers[usize::from(me)] |= 1 << x;
-            s.log.push(Event::Offer { side: me, to: x });
-        }
-        Action::Force { from, to } => {
-            if me != ELF {
-                return ill("only the Elf army can force an advance");
-            }
-            if s.t.acts != 0 {
-                return ill("a forced advance must be the turn's first action");
-            }
-            if s.force_mask & to.bit() == 0 {
-                return ill(format!(
-                    "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
-                ));
-            }
-            if s.board[to.idx()] != 0 {
-                return ill(format!("{to} is occupied"));
-            }
-            let (side, kind) = match s.unit(from) {
-                Some((o, k)) if o != ELF => (o, k),
-                _ => return ill(format!("{from} holds no enemy unit")),
-            };
-            if !adjacent(from, to) {
-                return ill(format!("{from} is not next to {to}"));
-            }
-            s.board[to.idx()] = s.board[from.idx()];
-            s.board[from.idx()] = 0;
-            s.force_mask = 0;
-            s.log.push(Event::Move {
-                side,
-                kind,
-                from,
-                to,
-                how: How::Forced,
-            });
-            resolve(s, me, true);
-        }
+        Action::Place { kind, hex } => place(s, me, kind, hex)?,
+        Action::Move { from, to } => move_unit(s, me, from, to)?,
+        Action::Rally { pile, at } => declare_rally(s, me, pile, at)?,
+        Action::Withdraw => withdraw(s, me)?,
+        Action::Exchange(x) => exchange(s, me, x)?,
+        Action::OfferExchange(x) => offer_exchange(s, me, x)?,
+        Action::Force { from, to } => force(s, me, from, to)?,
     }
     s.t.acts += 1;
+    Ok(())
+}
+
+fn place(s: &mut State, me: Side, kind: Kind, hex: Hex) -> R {
+    if s.t.main != Main::None && s.t.main != Main::DwarfHero {
+        return ill("the turn's action was already made");
+    }
+    check_place(s, me, kind, hex)?;
+    take_main(s, Main::Place)?;
+    s.reserve[usize::from(me)][kind.idx()] -= 1;
+    s.board[hex.idx()] = unit_code(me, kind);
+    s.log.push(Event::Place {
+        side: me,
+        kind,
+        hex,
+    });
+    resolve(s, me, Advance::Offered);
+    Ok(())
+}
+
+fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
+    let kind = match s.unit(from) {
+        Some((o, k)) if o == me => k,
+        _ if from == to => return ill("a move needs two different hexes"),
+        _ => return ill(format!("{from} holds no unit of yours")),
+    };
+    let dwarf_hero = me == DWARF && kind == Kind::H;
+    if dwarf_hero {
+        take_dwarf_hero_move(s)?;
+    } else {
+        take_main(s, Main::Move)?;
+    }
+    check_move(s, me, from, to)?;
+    let how = if dwarf_hero && s.t.berserk {
+        How::Berserk
+    } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
+        let own = s.own(HUMAN);
+        nbrs(grow(from.bit(), own)) & to.bit() == 0
+    } {
+        How::Charge
+    } else {
+        How::Main
+    };
+    s.board[to.idx()] = s.board[from.idx()];
+    s.board[from.idx()] = 0;
+    s.log.push(Event::Move {
+        side: me,
+        kind,
+        from,
+        to,
+        how,
+    });
+    resolve(s, me, Advance::Offered);
+    Ok(())
+}
+
+fn declare_rally(s: &mut State, me: Side, pile: Option<Side>, at: Option<Hex>) -> R {
+    take_main(s, Main::Rally)?;
+    check_rally(s, me, pile, at)?;
+    let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
+        2
+    } else {
+        1
+    };
+    s.t.rally = Some(Rally {
+        side: me,
+        pile,
+        at,
+        flips,
+    });
+    s.log.push(Event::RallyDeclared { side: me, pile, at });
+    Ok(())
+}
+
+fn withdraw(s: &mut State, me: Side) -> R {
+    take_main(s, Main::Withdraw)?;
+    let h = withdraw_hex(s, me)?;
+    s.board[h.idx()] = 0;
+    s.reserve[usize::from(me)][Kind::M.idx()] += 1;
+    s.log.push(Event::Withdraw { side: me, from: h });
+    resolve(s, me, Advance::Offered);
+    Ok(())
+}
+
+fn exchange(s: &mut State, me: Side, x: Side) -> R {
+    if s.t.main != Main::None {
+        return ill("the turn's action was already made");
+    }
+    check_exchange(s, me, x)?;
+    take_main(s, Main::Exchange)?;
+    let (m, xi) = (usize::from(me), usize::from(x));
+    s.pile[m][xi][0] -= 1;
+    s.reserve[xi][0] += 1;
+    s.pile[xi][m][0] -= 1;
+    s.reserve[m][0] += 1;
+    s.log.push(Event::Exchange { side: me, with: x });
+    Ok(())
+}
+
+fn offer_exchange(s: &mut State, me: Side, x: Side) -> R {
+    check_partner(s, me, x, "offer an exchange to")?;
+    if s.offers[usize::from(me)] & bit(x) != 0 {
+        return ill(format!(
+            "you have already offered an exchange to {}",
+            army(x)
+        ));
+    }
+    s.offers[usize::from(me)] |= bit(x);
+    s.log.push(Event::Offer { side: me, to: x });
+    Ok(())
+}
+
+/// The Elf Hero's forced advance: the enemy unit on `from` into `to`, a
+/// hex an Elf unit left in a retreat the Elf Hero gave.
+fn force(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
+    if me != ELF {
+        return ill("only the Elf army can force an advance");
+    }
+    if s.t.acts != 0 {
+        return ill("a forced advance must be the turn's first action");
+    }
+    if s.force_mask & to.bit() == 0 {
+        return ill(format!(
+            "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
+        ));
+    }
+    if s.board[to.idx()] != 0 {
+        return ill(format!("{to} is occupied"));
+    }
+    let (side, kind) = match s.unit(from) {
+        Some((o, k)) if o != ELF => (o, k),
+        _ => return ill(format!("{from} holds no enemy unit")),
+    };
+    if !adjacent(from, to) {
+        return ill(format!("{from} is not next to {to}"));
+    }
+    s.board[to.idx()] = s.board[from.idx()];
+    s.board[from.idx()] = 0;
+    s.force_mask = 0;
+    s.log.push(Event::Move {
+        side,
+        kind,
+        from,
+        to,
+        how: How::Forced,
+    });
+    resolve(s, me, Advance::Offered);
     Ok(())
 }
 
@@ -798,7 +899,7 @@ fn settle_map(s: &mut State) {
     let me = s.mover;
     while s.t.adv_to != 0 && !s.over() {
         s.t.adv_to = 0;
-        resolve(s, me, true);
+        resolve(s, me, Advance::Offered);
     }
     s.t.adv_to = 0;
 }
@@ -899,7 +1000,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
         placed,
     });
     if placed.is_some() {
-        resolve(&mut s, me, false);
+        resolve(&mut s, me, Advance::NotOffered);
     }
     if !s.over() && !s.in_game(s.mover) {
         s.mover = s.next_in(s.mover);
@@ -910,7 +1011,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
 
 /// `side` resigns: in a game of three or more it leaves like an eliminated
 /// player; the last player in wins.
-pub fn resign(s: &mut State, side: u8) {
+pub fn resign(s: &mut State, side: Side) {
     if s.over() || !s.in_game(side) {
         return;
     }
@@ -945,26 +1046,23 @@ fn push_if_ok(s: &State, a: Action, out: &mut Vec<Action>) {
     }
 }
 
-/// Every action legal now, in a stable order.
+/// Every action legal now, in a stable order: forced advances, placements,
+/// moves (with advances and Berserk moves), rallies, a withdrawal,
+/// exchanges, offers. Each candidate is tried on a copy of `s`.
 pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     if s.over() || !s.in_game(s.mover) {
         return;
     }
     let me = s.mover;
-    let paused = s.t.adv_to != 0;
     // Where a pending advance is declined by any other action, candidates
     // come from the position after the decline.
     let declined;
-    let base = if paused {
+    let base = if s.t.adv_to != 0 {
         let mut d = s.clone();
         settle_map(&mut d);
         if d.over() || !d.in_game(me) {
             // Only advances remain possible.
-            for from in hexes(s.own(me)) {
-                for to in hexes(s.t.adv_to & NEIGH[from.idx()]) {
-                    push_if_ok(s, Action::Move { from, to }, out);
-                }
-            }
+            push_moves(s, None, out);
             return;
         }
         declined = d;
@@ -972,50 +1070,82 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     } else {
         s
     };
+    push_forced_advances(s, base, out);
+    if matches!(base.t.main, Main::None | Main::DwarfHero) {
+        push_placements(s, base, out);
+    }
+    push_moves(s, Some(base), out);
+    if base.t.main == Main::None {
+        push_rallies(s, base, out);
+        push_if_ok(s, Action::Withdraw, out);
+        for &x in s.sides() {
+            push_if_ok(s, Action::Exchange(x), out);
+        }
+    }
+    for &x in s.sides() {
+        push_if_ok(s, Action::OfferExchange(x), out);
+    }
+}
+
+/// The Elf's forced advances, the turn's first action: an enemy unit next
+/// to a hex an Elf unit left in a retreat the Elf Hero gave.
+fn push_forced_advances(s: &State, base: &State, out: &mut Vec<Action>) {
+    if s.mover != ELF || s.t.acts != 0 {
+        return;
+    }
     let vacant = !base.occupied() & super::board::ALL;
-    // The forced advance.
-    if me == ELF && s.t.acts == 0 {
-        for to in hexes(s.force_mask & vacant) {
-            for from in hexes(NEIGH[to.idx()] & s.occupied() & !s.own(ELF)) {
-                push_if_ok(s, Action::Force { from, to }, out);
-            }
+    for to in hexes(s.force_mask & vacant) {
+        for from in hexes(NEIGH[to.idx()] & s.occupied() & !s.own(ELF)) {
+            push_if_ok(s, Action::Force { from, to }, out);
         }
     }
-    let main_open = matches!(base.t.main, Main::None | Main::DwarfHero);
-    // Placements.
-    if main_open {
-        for kind in Kind::ALL {
-            if base.reserve[usize::from(me)][kind.idx()] == 0 {
-                continue;
-            }
-            for hex in hexes(placement_reach(base, me) & vacant) {
-                push_if_ok(s, Action::Place { kind, hex }, out);
-            }
+}
+
+/// Placements from the Reserve, judged in `base` (`s` once a pending
+/// advance is declined).
+fn push_placements(s: &State, base: &State, out: &mut Vec<Action>) {
+    let me = s.mover;
+    let vacant = !base.occupied() & super::board::ALL;
+    for kind in Kind::ALL {
+        if base.reserve[usize::from(me)][kind.idx()] == 0 {
+            continue;
+        }
+        for hex in hexes(placement_reach(base, me) & vacant) {
+            push_if_ok(s, Action::Place { kind, hex }, out);
         }
     }
-    // Moves, advances, Berserk moves.
+}
+
+/// Moves from each of the mover's units, destinations in hex order: a
+/// pending advance and, unless `base` is `None` (only the advance is
+/// left), the turn's move or the Dwarf Hero's Berserk move, judged in
+/// `base`.
+fn push_moves(s: &State, base: Option<&State>, out: &mut Vec<Action>) {
+    let me = s.mover;
     for from in hexes(s.own(me)) {
-        let mut dests = 0;
-        if paused {
-            dests |= s.t.adv_to & NEIGH[from.idx()];
-        }
-        if base.own(me) & from.bit() != 0 && (main_open || me == DWARF) {
-            dests |= move_dests(base, from);
+        let mut dests = s.t.adv_to & NEIGH[from.idx()];
+        if let Some(base) = base {
+            let main_open = matches!(base.t.main, Main::None | Main::DwarfHero);
+            if base.own(me) & from.bit() != 0 && (main_open || me == DWARF) {
+                dests |= move_dests(base, from);
+            }
         }
         for to in hexes(dests) {
             push_if_ok(s, Action::Move { from, to }, out);
         }
     }
-    if base.t.main != Main::None {
-        // Only free actions remain.
-        for &x in s.sides() {
-            push_if_ok(s, Action::OfferExchange(x), out);
-        }
+}
+
+/// Rallies, when the next player could settle one: from the pile a rally
+/// takes by default, then naming each other pile that holds a Regular of
+/// the mover's; the Goblin Horde also with each placement next to its Hero.
+fn push_rallies(s: &State, base: &State, out: &mut Vec<Action>) {
+    let me = s.mover;
+    if !rally_settles(base) {
         return;
     }
-    // Rallies.
     let default_pile = rally_pile(base, me, None);
-    let mut piles: [Option<u8>; 6] = [None; 6];
+    let mut piles: [Option<Side>; 6] = [None; 6];
     let mut np = 1;
     for &p in base.sides() {
         if p != me && Some(p) != default_pile && base.pile[usize::from(p)][usize::from(me)][0] > 0 {
@@ -1023,12 +1153,8 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
             np += 1;
         }
     }
-    let piles = if rally_settles(base) {
-        &piles[..np]
-    } else {
-        &[]
-    };
-    for &pile in piles {
+    let vacant = !base.occupied() & super::board::ALL;
+    for &pile in &piles[..np] {
         push_if_ok(s, Action::Rally { pile, at: None }, out);
         if me == GOBLIN {
             if let Some(hero) = base.find(GOBLIN, Kind::H) {
@@ -1037,12 +1163,5 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
                 }
             }
         }
-    }
-    push_if_ok(s, Action::Withdraw, out);
-    for &x in s.sides() {
-        push_if_ok(s, Action::Exchange(x), out);
-    }
-    for &x in s.sides() {
-        push_if_ok(s, Action::OfferExchange(x), out);
     }
 }

@@ -1,18 +1,34 @@
 //! The position: the map, Reserves, Captured piles, who is in, and what has
 //! been done of the current turn.
+//!
+//! The fields of [`State`] are private to the game's folder: they keep
+//! invariants the rules maintain together (the map's unit codes, every
+//! army's units counted once on the map, in a Reserve or in a Captured
+//! pile; the turn order and its masks in step; the turn's bookkeeping).
+
+use crate::game::{Outcome, Side};
 
 use super::board::{Hex, N_HEX};
 
 /// The armies, as indexes into [`super::BattleOfTheDale`]'s `SIDES`.
-pub const HUMAN: u8 = 0;
+pub const HUMAN: Side = Side(0);
 /// Elf army.
-pub const ELF: u8 = 1;
+pub const ELF: Side = Side(1);
 /// Dwarf army.
-pub const DWARF: u8 = 2;
+pub const DWARF: Side = Side(2);
 /// Goblin army.
-pub const GOBLIN: u8 = 3;
+pub const GOBLIN: Side = Side(3);
 /// Falcon army.
-pub const FALCON: u8 = 4;
+pub const FALCON: Side = Side(4);
+
+/// Every army, in army order.
+pub const ARMIES: [Side; 5] = [HUMAN, ELF, DWARF, GOBLIN, FALCON];
+
+/// `side` as a one-bit mask of armies (the masks `playing`, `out`,
+/// `offers` and the settlers of a turn).
+pub const fn bit(side: Side) -> u8 {
+    1 << side.0
+}
 
 /// Army names, canonical case.
 pub const ARMY: [&str; 5] = ["Human", "Elf", "Dwarf", "Goblin", "Falcon"];
@@ -68,8 +84,8 @@ impl Kind {
 }
 
 /// The starting army of a side: Regulars, Mounted, Heroes.
-pub const fn starting_army(side: u8) -> [u8; 3] {
-    if side == FALCON {
+pub const fn starting_army(side: Side) -> [u8; 3] {
+    if side.0 == FALCON.0 {
         [5, 0, 1]
     } else {
         [4, 1, 1]
@@ -124,9 +140,9 @@ pub enum Main {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Rally {
     /// The rallying army.
-    pub side: u8,
+    pub side: Side,
     /// The Captured pile named, if any.
-    pub pile: Option<u8>,
+    pub pile: Option<Side>,
     /// The Goblin Horde's pre-declared placement, if any.
     pub at: Option<Hex>,
     /// Number of flips (2 for the Goblin Horde).
@@ -149,15 +165,15 @@ pub enum How {
 }
 
 /// Something that happened, for the turn comment. Each variant's fields
-/// are named for what they hold (armies by their index in `SIDES`).
+/// are named for what they hold.
 #[allow(missing_docs)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Event {
     /// A unit placed.
-    Place { side: u8, kind: Kind, hex: Hex },
+    Place { side: Side, kind: Kind, hex: Hex },
     /// A unit moved.
     Move {
-        side: u8,
+        side: Side,
         kind: Kind,
         from: Hex,
         to: Hex,
@@ -165,41 +181,41 @@ pub enum Event {
     },
     /// A unit captured.
     Capture {
-        owner: u8,
+        owner: Side,
         kind: Kind,
         hex: Hex,
-        by: u8,
+        by: Side,
     },
     /// A unit retreated instead of being captured.
     Retreat {
-        owner: u8,
+        owner: Side,
         kind: Kind,
         from: Hex,
         to: Hex,
     },
     /// A player is out (reduced to a single unit).
-    Out { side: u8 },
+    Out { side: Side },
     /// A rally declared.
     RallyDeclared {
-        side: u8,
-        pile: Option<u8>,
+        side: Side,
+        pile: Option<Side>,
         at: Option<Hex>,
     },
     /// A rally settled.
     RallySettled {
-        side: u8,
+        side: Side,
         heads: bool,
-        from_pile: Option<u8>,
+        from_pile: Option<Side>,
         placed: Option<Hex>,
     },
     /// The Mounted unit withdrawn.
-    Withdraw { side: u8, from: Hex },
+    Withdraw { side: Side, from: Hex },
     /// Prisoners exchanged.
-    Exchange { side: u8, with: u8 },
+    Exchange { side: Side, with: Side },
     /// Standing consent to an exchange.
-    Offer { side: u8, to: u8 },
+    Offer { side: Side, to: Side },
     /// A player resigned.
-    Resign { side: u8 },
+    Resign { side: Side },
 }
 
 /// Capacity of the event log of one turn.
@@ -225,7 +241,7 @@ impl Log {
             turn,
             len: 0,
             overflow: false,
-            ev: [Event::Out { side: 0 }; LOG_CAP],
+            ev: [Event::Out { side: HUMAN }; LOG_CAP],
         }
     }
 
@@ -302,63 +318,90 @@ impl TurnState {
     }
 }
 
-/// Result code: still going.
-pub const ONGOING: u8 = 0;
-/// Result code: a draw (a win is `1 + side`).
-pub const DRAW: u8 = 6;
-
 /// The whole position.
 #[derive(Clone, Debug)]
 pub struct State {
     /// Per hex: 0 if empty, else `1 + 3 * side + kind`.
-    pub board: [u8; N_HEX],
+    pub(super) board: [u8; N_HEX],
     /// Reserve per side and kind.
-    pub reserve: [[u8; 3]; 5],
+    pub(super) reserve: [[u8; 3]; 5],
     /// Captured piles: `pile[capturer][owner][kind]`.
-    pub pile: [[[u8; 3]; 5]; 5],
+    pub(super) pile: [[[u8; 3]; 5]; 5],
     /// The sides in turn order.
-    pub order: [u8; 5],
+    pub(super) order: [Side; 5],
     /// How many sides play.
-    pub n: u8,
+    pub(super) n: u8,
     /// Position of each side in the turn order (255: not playing).
-    pub pos: [u8; 5],
+    pub(super) pos: [u8; 5],
     /// Bit mask of the sides that play.
-    pub playing: u8,
+    pub(super) playing: u8,
     /// Bit mask of the sides that are out (eliminated or resigned).
-    pub out: u8,
+    pub(super) out: u8,
     /// `offers[p]`: bit mask of the sides `p` consents to exchange with.
-    pub offers: [u8; 5],
+    pub(super) offers: [u8; 5],
     /// Optional rules.
-    pub opts: Opts,
+    pub(super) opts: Opts,
     /// The side to move.
-    pub mover: u8,
+    pub(super) mover: Side,
     /// Turn number, from 1.
-    pub turn_no: u32,
-    /// [`ONGOING`], `1 + side` for a win, or [`DRAW`].
-    pub result: u8,
+    pub(super) turn_no: u32,
+    /// How the game stands: going on, won by one army, or drawn.
+    pub(super) result: Outcome,
     /// Hexes left by a retreat the Elf Hero gave since the Elf's last turn.
-    pub force_mask: u32,
+    pub(super) force_mask: u32,
     /// A rally waiting for its flips.
-    pub pending: Option<Rally>,
+    pub(super) pending: Option<Rally>,
     /// The current turn.
-    pub t: TurnState,
+    pub(super) t: TurnState,
     /// Events of the latest turn.
-    pub log: Log,
+    pub(super) log: Log,
 }
 
 /// Encode a unit for [`State::board`].
-pub const fn unit_code(side: u8, kind: Kind) -> u8 {
-    1 + 3 * side + kind as u8
+pub const fn unit_code(side: Side, kind: Kind) -> u8 {
+    1 + 3 * side.0 + kind as u8
 }
 
 impl State {
+    /// No army seated yet, an empty map, turn 1, the default options.
+    pub fn empty() -> State {
+        State {
+            board: [0; N_HEX],
+            reserve: [[0; 3]; 5],
+            pile: [[[0; 3]; 5]; 5],
+            order: [HUMAN; 5],
+            n: 0,
+            pos: [255; 5],
+            playing: 0,
+            out: 0,
+            offers: [0; 5],
+            opts: Opts::default(),
+            mover: HUMAN,
+            turn_no: 1,
+            result: Outcome::Ongoing,
+            force_mask: 0,
+            pending: None,
+            t: TurnState::new(),
+            log: Log::new(1),
+        }
+    }
+
+    /// Seat `side` next in turn order (it does not play yet).
+    pub fn seat(&mut self, side: Side) {
+        let i = usize::from(self.n);
+        self.order[i] = side;
+        self.pos[usize::from(side)] = i as u8;
+        self.playing |= bit(side);
+        self.n += 1;
+    }
+
     /// The unit on `h`, if any.
-    pub fn unit(&self, h: Hex) -> Option<(u8, Kind)> {
+    pub fn unit(&self, h: Hex) -> Option<(Side, Kind)> {
         let c = self.board[h.idx()];
         if c == 0 {
             None
         } else {
-            Some(((c - 1) / 3, Kind::from_index((c - 1) % 3)))
+            Some((Side((c - 1) / 3), Kind::from_index((c - 1) % 3)))
         }
     }
 
@@ -374,10 +417,10 @@ impl State {
     }
 
     /// Mask of `side`'s units.
-    pub fn own(&self, side: u8) -> u32 {
+    pub fn own(&self, side: Side) -> u32 {
         let mut m = 0;
         for (i, &c) in self.board.iter().enumerate() {
-            if c != 0 && (c - 1) / 3 == side {
+            if c != 0 && (c - 1) / 3 == side.0 {
                 m |= 1 << i;
             }
         }
@@ -385,7 +428,7 @@ impl State {
     }
 
     /// Mask of the units of one side and kind.
-    pub fn own_kind(&self, side: u8, kind: Kind) -> u32 {
+    pub fn own_kind(&self, side: Side, kind: Kind) -> u32 {
         let code = unit_code(side, kind);
         let mut m = 0;
         for (i, &c) in self.board.iter().enumerate() {
@@ -397,7 +440,7 @@ impl State {
     }
 
     /// Where a side's unique unit of `kind` (Mounted or Hero) stands.
-    pub fn find(&self, side: u8, kind: Kind) -> Option<Hex> {
+    pub fn find(&self, side: Side, kind: Kind) -> Option<Hex> {
         let m = self.own_kind(side, kind);
         if m == 0 {
             None
@@ -407,13 +450,13 @@ impl State {
     }
 
     /// Does `side` play and is it still in?
-    pub fn in_game(&self, side: u8) -> bool {
-        side < 5 && self.playing & (1 << side) != 0 && self.out & (1 << side) == 0
+    pub fn in_game(&self, side: Side) -> bool {
+        self.plays(side) && self.out & bit(side) == 0
     }
 
     /// Does `side` play in this game at all?
-    pub fn plays(&self, side: u8) -> bool {
-        side < 5 && self.playing & (1 << side) != 0
+    pub fn plays(&self, side: Side) -> bool {
+        side.0 < 5 && self.playing & bit(side) != 0
     }
 
     /// Number of sides still in.
@@ -422,17 +465,17 @@ impl State {
     }
 
     /// The sides in turn order.
-    pub fn sides(&self) -> &[u8] {
+    pub fn sides(&self) -> &[Side] {
         &self.order[..usize::from(self.n)]
     }
 
     /// Units of `side` on the map.
-    pub fn map_count(&self, side: u8) -> u32 {
+    pub fn map_count(&self, side: Side) -> u32 {
         self.own(side).count_ones()
     }
 
     /// Units of `side` on the map and in its Reserve.
-    pub fn strength(&self, side: u8) -> u32 {
+    pub fn strength(&self, side: Side) -> u32 {
         self.map_count(side)
             + self.reserve[usize::from(side)]
                 .iter()
@@ -441,7 +484,7 @@ impl State {
     }
 
     /// Units of `side` in anybody's Captured pile.
-    pub fn captured_of(&self, side: u8) -> u32 {
+    pub fn captured_of(&self, side: Side) -> u32 {
         (0..5)
             .map(|p| {
                 self.pile[p][usize::from(side)]
@@ -453,8 +496,9 @@ impl State {
     }
 
     /// Units of other sides in `side`'s Captured pile.
-    pub fn prisoners_held(&self, side: u8) -> u32 {
-        (0..5u8)
+    pub fn prisoners_held(&self, side: Side) -> u32 {
+        ARMIES
+            .into_iter()
             .filter(|&o| o != side)
             .map(|o| {
                 self.pile[usize::from(side)][usize::from(o)]
@@ -466,7 +510,7 @@ impl State {
     }
 
     /// The next side still in after `side` in turn order.
-    pub fn next_in(&self, side: u8) -> u8 {
+    pub fn next_in(&self, side: Side) -> Side {
         let n = usize::from(self.n);
         let p = usize::from(self.pos[usize::from(side)]);
         for k in 1..=n {
@@ -479,7 +523,7 @@ impl State {
     }
 
     /// Turn-order distance from `from` forward to `to` (1..n), for ties.
-    pub fn after(&self, from: u8, to: u8) -> usize {
+    pub fn after(&self, from: Side, to: Side) -> usize {
         let n = usize::from(self.n);
         let a = usize::from(self.pos[usize::from(from)]);
         let b = usize::from(self.pos[usize::from(to)]);
@@ -488,7 +532,7 @@ impl State {
 
     /// Is the game over?
     pub fn over(&self) -> bool {
-        self.result != ONGOING
+        self.result.is_over()
     }
 
     /// Start the log of the current turn if it belongs to an older turn.

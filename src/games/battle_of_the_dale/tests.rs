@@ -1,5 +1,5 @@
 //! Tests, named after the rules they check. Expected values are worked out
-//! by hand from RULINGS section 3 and the rule text.
+//! by hand from notation-spec.md section 8 (its rules and rulings).
 
 use super::board::*;
 use super::state::*;
@@ -10,8 +10,8 @@ use crate::selfplay::SplitMix;
 
 type G = BattleOfTheDale;
 
-fn side(name: &str) -> u8 {
-    side_by_name::<G>(name).expect("army").0
+fn side(name: &str) -> Side {
+    side_by_name::<G>(name).expect("army")
 }
 
 fn h(label: &str) -> Hex {
@@ -19,7 +19,7 @@ fn h(label: &str) -> Hex {
 }
 
 fn try_new(sides: &[&str], options: &str) -> Result<State, crate::game::SetupError> {
-    let sides: Vec<Side> = sides.iter().map(|n| Side(side(n))).collect();
+    let sides: Vec<Side> = sides.iter().map(|n| side(n)).collect();
     let tags = vec![("Options".to_string(), options.to_string())];
     G::new_game(&crate::game::Setup {
         sides: &sides,
@@ -181,7 +181,7 @@ fn falcon_army_has_five_regulars_and_a_hero() {
 #[test]
 fn turn_order_is_the_order_of_the_side_tags() {
     let mut s = new(&["Dwarf", "Human", "Elf"], "");
-    assert_eq!(G::to_move(&s), Side(DWARF));
+    assert_eq!(G::to_move(&s), DWARF);
     for next in [HUMAN, ELF, DWARF] {
         begin(&mut s);
         ok(&mut s, "R@A1");
@@ -189,7 +189,7 @@ fn turn_order_is_the_order_of_the_side_tags() {
         // Take the unit off again so every army can use A1.
         s.board[a.idx()] = 0;
         end(&mut s);
-        assert_eq!(G::to_move(&s), Side(next));
+        assert_eq!(G::to_move(&s), next);
     }
 }
 
@@ -361,7 +361,7 @@ fn arms_race_counts_only_players_still_in() {
     let mut s = new(&["Human", "Elf", "Dwarf"], "");
     put(&mut s, "A1", "Human", 'R');
     put(&mut s, "E1", "Elf", 'R');
-    s.out |= 1 << DWARF; // the Dwarf, with nothing on the map, is out
+    s.out |= bit(DWARF); // the Dwarf, with nothing on the map, is out
     s.reserve[usize::from(DWARF)] = [0; 3];
     ok(&mut s, "R@A3");
 }
@@ -1003,7 +1003,7 @@ fn dwarf_hero_move_alone_is_the_turns_action() {
     let before = s.clone();
     ok(&mut s, "E1-E2");
     end(&mut s);
-    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::to_move(&s), ELF);
     assert_eq!(G::turn_comment(&before, &s), "moved Dwarf H E1-E2");
 }
 
@@ -1295,7 +1295,7 @@ fn goblin_horde_places_the_rallied_unit_next_to_the_hero_at_settlement() {
     assert_eq!(at(&s, "B1"), None);
     assert_eq!(pile(&s, "Goblin", "Human", Kind::R), 2);
     assert_eq!(s.t.adv_to, 0);
-    assert_eq!(G::to_move(&s), Side(HUMAN));
+    assert_eq!(G::to_move(&s), HUMAN);
 }
 
 #[test]
@@ -1393,7 +1393,7 @@ fn prisoner_exchange_is_an_optional_rule() {
 #[test]
 fn prisoner_exchange_reasons() {
     let mut s = exchange_position("prisoner-exchange");
-    s.offers[usize::from(ELF)] = 1 << HUMAN;
+    s.offers[usize::from(ELF)] = bit(HUMAN);
     set_mover(&mut s, "Human");
     assert_eq!(
         reason(&mut s, "exchange Human"),
@@ -1436,7 +1436,7 @@ fn prisoner_exchange_reasons() {
 #[test]
 fn no_exchange_with_a_player_who_is_out() {
     let mut s = new(&["Human", "Elf", "Dwarf"], "prisoner-exchange");
-    s.out |= 1 << DWARF;
+    s.out |= bit(DWARF);
     assert_eq!(
         reason(&mut s, "offer-exchange Dwarf"),
         "Dwarf is out of the game"
@@ -1461,7 +1461,7 @@ fn a_player_reduced_to_one_unit_is_out_at_once() {
     assert!(!s.in_game(ELF));
     assert_eq!(G::outcome(&s), Outcome::Ongoing);
     end(&mut s);
-    assert_eq!(G::to_move(&s), Side(DWARF), "the Elf is skipped");
+    assert_eq!(G::to_move(&s), DWARF, "the Elf is skipped");
     assert_eq!(
         G::turn_comment(&before, &s),
         "placed Human R on C1; captured Elf R on B1 (Human); Elf is out"
@@ -1477,7 +1477,7 @@ fn the_last_player_in_wins() {
     s.reserve[usize::from(ELF)] = [0; 3];
     put(&mut s, "A1", "Human", 'R');
     ok(&mut s, "R@C1");
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+    assert_eq!(G::outcome(&s), Outcome::Won(HUMAN));
     assert_eq!(G::summary(&s), "Human won");
     assert_eq!(reason(&mut s, "A1-A2"), "the game is over (Human won)");
     end(&mut s);
@@ -1512,7 +1512,7 @@ fn a_player_out_on_its_own_turn_makes_no_more_actions() {
     assert!(!s.in_game(HUMAN));
     assert_eq!(reason(&mut s, "R@A3"), "Human is out of the game");
     end(&mut s);
-    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::to_move(&s), ELF);
 }
 
 fn named_position(sides: &[&str]) -> State {
@@ -1527,7 +1527,7 @@ fn named_position(sides: &[&str]) -> State {
 fn three_named_spaces_win_when_no_falcon_is_in() {
     let mut s = named_position(&["Human", "Elf"]);
     ok(&mut s, "D1-D2");
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+    assert_eq!(G::outcome(&s), Outcome::Won(HUMAN));
 }
 
 #[test]
@@ -1536,19 +1536,19 @@ fn named_spaces_win_nothing_while_the_falcon_is_in() {
     ok(&mut s, "D1-D2");
     assert_eq!(G::outcome(&s), Outcome::Ongoing);
     // Once the Falcon army leaves, the spaces win when the map settles.
-    G::resign(&mut s, Side(FALCON));
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+    G::resign(&mut s, FALCON);
+    assert_eq!(G::outcome(&s), Outcome::Won(HUMAN));
     let mut s = named_position(&["Human", "Falcon", "Elf"]);
     ok(&mut s, "D1-D2");
-    G::resign(&mut s, Side(FALCON));
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+    G::resign(&mut s, FALCON);
+    assert_eq!(G::outcome(&s), Outcome::Won(HUMAN));
 }
 
 #[test]
 fn resigning_in_a_two_player_game_hands_the_other_the_win() {
     let mut s = new(&["Human", "Elf"], "");
-    G::resign(&mut s, Side(HUMAN));
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(ELF)));
+    G::resign(&mut s, HUMAN);
+    assert_eq!(G::outcome(&s), Outcome::Won(ELF));
 }
 
 #[test]
@@ -1556,10 +1556,10 @@ fn resigning_in_a_game_of_three_leaves_like_an_elimination() {
     let mut s = new(&["Human", "Elf", "Dwarf"], "");
     put(&mut s, "A1", "Human", 'R');
     begin(&mut s);
-    G::resign(&mut s, Side(HUMAN));
+    G::resign(&mut s, HUMAN);
     assert_eq!(G::outcome(&s), Outcome::Ongoing);
     assert_eq!(at(&s, "A1"), None);
-    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::to_move(&s), ELF);
     assert_eq!(s.players_in(), 2);
 }
 
@@ -1593,7 +1593,7 @@ fn pass_is_legal_only_when_no_action_is_possible() {
     begin(&mut s);
     let before = s.clone();
     end(&mut s);
-    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::to_move(&s), ELF);
     assert_eq!(G::turn_comment(&before, &s), "pass");
 }
 
@@ -1638,7 +1638,7 @@ fn a_rally_the_next_player_cannot_settle_is_no_action_so_the_turn_may_pass() {
     // The next player, the Elf, can settle a rally: it is the one action,
     // and the turn may not pass.
     let mut s = from_position(ONLY_A_RALLY);
-    Kit::begin_settled_by(&mut s, &[Side(ELF)]);
+    Kit::begin_settled_by(&mut s, &[ELF]);
     assert_eq!(Kit::legal(&s), ["rally"]);
     assert_eq!(
         G::end_turn(&mut s.clone()).unwrap_err().reason,
@@ -1652,11 +1652,11 @@ fn a_rally_the_next_player_cannot_settle_is_no_action_so_the_turn_may_pass() {
     assert!(Kit::legal(&s).is_empty());
     let before = s.clone();
     end(&mut s);
-    assert_eq!(G::to_move(&s), Side(ELF));
+    assert_eq!(G::to_move(&s), ELF);
     assert_eq!(G::turn_comment(&before, &s), "pass");
     // Only the next player's line settles it: the others' do not help.
     let mut s = from_position(ONLY_A_RALLY);
-    Kit::begin_settled_by(&mut s, &[Side(HUMAN), Side(DWARF), Side(GOBLIN)]);
+    Kit::begin_settled_by(&mut s, &[HUMAN, DWARF, GOBLIN]);
     assert!(Kit::legal(&s).is_empty());
     end(&mut s);
 }
@@ -1685,7 +1685,7 @@ fn notation_round_trips_over_legal_actions() {
     assert_eq!(round_trip(&s), 12 * 3);
     let mut s = rally_position();
     s.opts.prisoner_exchange = true;
-    s.offers[usize::from(ELF)] = 1 << HUMAN;
+    s.offers[usize::from(ELF)] = bit(HUMAN);
     put(&mut s, "C2", "Human", 'M');
     assert!(round_trip(&s) > 10);
     let mut s = horde_position();
@@ -1847,7 +1847,7 @@ fn diagram_shows_eliminated_players_and_forced_advance() {
         "{d}"
     );
     let mut s = new(&["Human", "Elf", "Dwarf"], "");
-    s.out |= 1 << ELF;
+    s.out |= bit(ELF);
     s.reserve[usize::from(ELF)] = [0; 3];
     let d = strip_ansi(&G::diagram(&s, DiagramStyle::default()));
     assert!(d.contains("  Elf      out"), "{d}");
@@ -1860,7 +1860,6 @@ fn diagram_shows_eliminated_players_and_forced_advance() {
 fn random_self_play_keeps_the_contract() {
     let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
     let mut finished = 0;
-    let mut v = Vec::new();
     for game in 0..200 {
         let mut armies: Vec<&str> = G::SIDES.to_vec();
         for i in (1..armies.len()).rev() {
@@ -1888,59 +1887,8 @@ fn random_self_play_keeps_the_contract() {
                     break;
                 }
             }
-            begin(&mut s);
-            for _ in 0..20 {
-                v.clear();
-                G::legal_actions(&s, &mut v);
-                if v.is_empty() {
-                    break;
-                }
-                let can_end = G::end_turn(&mut s.clone()).is_ok();
-                if can_end && rng.below(3) == 0 {
-                    break;
-                }
-                let a = v[rng.below(v.len())];
-                let text = action_text::<G>(&a);
-                assert_eq!(G::parse_action(&s, &text).unwrap(), a, "{text}");
-                G::apply(&mut s, a).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
-                if G::outcome(&s).is_over() {
-                    break;
-                }
-            }
-            let before_end = s.clone();
-            if let Err(e) = G::end_turn(&mut s) {
-                // Only possible when actions remained: make one and retry.
-                v.clear();
-                G::legal_actions(&before_end, &mut v);
-                assert!(
-                    !v.is_empty(),
-                    "end_turn failed with no legal action: {}",
-                    e.reason
-                );
-                let mut tries = 0;
-                while G::end_turn(&mut s).is_err() {
-                    v.clear();
-                    G::legal_actions(&s, &mut v);
-                    assert!(!v.is_empty(), "stuck: {}", G::summary(&s));
-                    let a = v[rng.below(v.len())];
-                    G::apply(&mut s, a).unwrap();
-                    tries += 1;
-                    assert!(tries < 10, "end_turn never succeeds");
-                }
-            }
-            let _ = G::summary(&s);
-            let _ = G::diagram(&s, DiagramStyle::default());
-            let _ = G::turn_comment(&before_end, &s);
-            // Invariant: every unit is somewhere (map, Reserve, a pile, or
-            // gone with its eliminated army).
-            for &a in s.sides() {
-                if s.in_game(a) {
-                    let total = s.strength(a) + s.captured_of(a);
-                    let start: u32 = starting_army(a).iter().map(|&x| u32::from(x)).sum();
-                    assert_eq!(total, start, "{} units", ARMY[usize::from(a)]);
-                    assert!(s.strength(a) >= 2);
-                }
-            }
+            random_turn(&mut s, &mut rng);
+            every_unit_is_somewhere(&s);
         }
         if G::outcome(&s).is_over() {
             finished += 1;
@@ -1949,12 +1897,75 @@ fn random_self_play_keeps_the_contract() {
     assert!(finished > 20, "only {finished} games finished");
 }
 
+/// Play one turn of random legal actions, each read back from its text,
+/// and end it (with more actions when the rules want them); then draw the
+/// summary, diagram and turn comment.
+fn random_turn(s: &mut State, rng: &mut SplitMix) {
+    let mut v = Vec::new();
+    begin(s);
+    for _ in 0..20 {
+        v.clear();
+        G::legal_actions(s, &mut v);
+        if v.is_empty() {
+            break;
+        }
+        let can_end = G::end_turn(&mut s.clone()).is_ok();
+        if can_end && rng.below(3) == 0 {
+            break;
+        }
+        let a = v[rng.below(v.len())];
+        let text = action_text::<G>(&a);
+        assert_eq!(G::parse_action(s, &text).unwrap(), a, "{text}");
+        G::apply(s, a).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
+        if G::outcome(s).is_over() {
+            break;
+        }
+    }
+    let before_end = s.clone();
+    if let Err(e) = G::end_turn(s) {
+        // Only possible when actions remained: make one and retry.
+        v.clear();
+        G::legal_actions(&before_end, &mut v);
+        assert!(
+            !v.is_empty(),
+            "end_turn failed with no legal action: {}",
+            e.reason
+        );
+        let mut tries = 0;
+        while G::end_turn(s).is_err() {
+            v.clear();
+            G::legal_actions(s, &mut v);
+            assert!(!v.is_empty(), "stuck: {}", G::summary(s));
+            let a = v[rng.below(v.len())];
+            G::apply(s, a).unwrap();
+            tries += 1;
+            assert!(tries < 10, "end_turn never succeeds");
+        }
+    }
+    let _ = G::summary(s);
+    let _ = G::diagram(s, DiagramStyle::default());
+    let _ = G::turn_comment(&before_end, s);
+}
+
+/// Every unit of an army still in is somewhere: on the map, in its
+/// Reserve or in a Captured pile; and the army has two units at least.
+fn every_unit_is_somewhere(s: &State) {
+    for &a in s.sides() {
+        if s.in_game(a) {
+            let total = s.strength(a) + s.captured_of(a);
+            let start: u32 = starting_army(a).iter().map(|&x| u32::from(x)).sum();
+            assert_eq!(total, start, "{} units", ARMY[usize::from(a)]);
+            assert!(s.strength(a) >= 2);
+        }
+    }
+}
+
 #[test]
 fn piles_of_an_eliminated_army_stay_and_can_be_rallied_from() {
     let mut s = rally_position();
     // The Elf is out; its pile (with a Human Regular) stays, and the Elf
     // Regular in the Human pile still counts as a prisoner.
-    s.out |= 1 << ELF;
+    s.out |= bit(ELF);
     s.reserve[usize::from(ELF)] = [0; 3];
     s.pile[usize::from(DWARF)][usize::from(HUMAN)][0] = 0;
     s.pile[usize::from(ELF)][usize::from(HUMAN)][0] = 2;
@@ -2021,7 +2032,7 @@ fn example_game_from_the_notation_spec_replays() {
     for line in EXAMPLE.lines() {
         let (_, rest) = line.split_once(". ").unwrap();
         let (side_name, actions) = rest.split_once(": ").unwrap();
-        assert_eq!(G::to_move(&s), Side(side(side_name)), "{line}");
+        assert_eq!(G::to_move(&s), side(side_name), "{line}");
         begin(&mut s);
         let before = s.clone();
         for a in actions.split(',') {
@@ -2039,7 +2050,7 @@ fn example_game_from_the_notation_spec_replays() {
         "placed Human R on C2; captured Elf R on C3 (Human); advanced Human R C2-C3"
     );
     assert_eq!(comments[10], "placed Human H on D2; Human won");
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(HUMAN)));
+    assert_eq!(G::outcome(&s), Outcome::Won(HUMAN));
 }
 
 // ---------------------------------------------------------------------------
@@ -2082,7 +2093,7 @@ fn position_states_offers_and_the_forced_advance() {
     let mut s = new(&["Human", "Elf"], "prisoner-exchange");
     put(&mut s, "B1", "Human", 'R');
     put(&mut s, "C3", "Elf", 'H');
-    s.offers[usize::from(HUMAN)] = 1 << ELF;
+    s.offers[usize::from(HUMAN)] = bit(ELF);
     s.force_mask = h("C2").bit() | h("D1").bit();
     s.turn_no = 7;
     let text = "3/HR3/2EH2/4/3 Human 7 Human:R3M1H1,Elf:R4M1H0 prisoner-exchange Human>Elf \
@@ -2098,12 +2109,14 @@ fn position_states_offers_and_the_forced_advance() {
 fn position_states_armies_that_are_out_and_what_they_hold() {
     let s =
         from_position("3/4/GR4/4/3 Goblin 9 Human:out:GR2,Goblin:R1M1H1:HR4HM1HH1 - - - - Goblin");
-    assert_eq!(G::outcome(&s), Outcome::Won(Side(GOBLIN)));
+    assert_eq!(G::outcome(&s), Outcome::Won(GOBLIN));
     assert!(!s.in_game(HUMAN));
     assert_eq!(pile(&s, "Human", "Goblin", Kind::R), 2);
     assert_eq!(pile(&s, "Goblin", "Human", Kind::M), 1);
 }
 
+/// One table of cases (text, reason, the part shown): long, but one case a
+/// row, read top to bottom; split up, the cases would be harder to compare.
 #[test]
 fn malformed_positions_are_refused_with_a_reason() {
     let start = "Human:R4M1H1,Elf:R4M1H1";

@@ -1,4 +1,4 @@
-//! Board geometry (RULINGS 4): seven columns `a`-`g`; the long columns
+//! Board geometry (spec section 7): seven columns `a`-`g`; the long columns
 //! `a c e g` have cells 1-10, the short columns `b d f` cells 1-9; 67 cells,
 //! 11 of them interior Keeps; 10 Gates between consecutive cells of one
 //! column; two home Keeps off the board.
@@ -8,6 +8,10 @@
 //! is computed at compile time.
 
 use std::fmt;
+
+use crate::game::Side;
+
+use super::state::WHITE;
 
 /// Number of cells.
 pub const NCELLS: usize = 67;
@@ -171,7 +175,7 @@ pub struct Gate {
     pub flanks: [u8; 2],
 }
 
-/// The ten Gates and their flanking Keeps (RULINGS 4).
+/// The ten Gates and their flanking Keeps (spec section 7).
 pub const GATES: [Gate; 10] = [
     Gate {
         low: cell(0, 5),
@@ -259,10 +263,10 @@ pub const HOME_TOUCH: [[u8; 3]; 2] = [
 
 /// Whether `c` is one of `side`'s entry cells (White row 1 of every column,
 /// Black the top cell of every column).
-pub fn is_entry(side: u8, c: u8) -> bool {
+pub fn is_entry(side: Side, c: u8) -> bool {
     let col = CELL_COL[c as usize];
     let row = CELL_ROW[c as usize];
-    if side == 0 {
+    if side == WHITE {
         row == 1
     } else {
         row == COL_LEN[col as usize]
@@ -270,10 +274,10 @@ pub fn is_entry(side: u8, c: u8) -> bool {
 }
 
 /// The entry cells of `side`, from column a to g.
-pub fn entry_cells(side: u8) -> [u8; NCOLS] {
+pub fn entry_cells(side: Side) -> [u8; NCOLS] {
     let mut out = [0u8; NCOLS];
     for (col, slot) in out.iter_mut().enumerate() {
-        *slot = if side == 0 {
+        *slot = if side == WHITE {
             cell(col as u8, 1)
         } else {
             cell(col as u8, COL_LEN[col])

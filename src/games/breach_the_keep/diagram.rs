@@ -7,7 +7,7 @@ use super::board::{
     cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, HOME_TOUCH, KEEPS, NCOLS,
 };
 use super::picture::passage;
-use super::rules::SIDE_NAMES;
+use super::rules::{side_name, SIDE_NAMES};
 use super::state::{Cell, Pos, State};
 use crate::game::{wrap_words, DiagramStyle, TEXT_WIDTH};
 use crate::picture::{self as model, Form, Passage};
@@ -55,7 +55,7 @@ const UNICODE: Glyphs = Glyphs {
 fn letters(c: &Cell) -> ([char; 3], usize) {
     let mut out = [' '; 3];
     let mut n = 0;
-    let (single, double) = if c.owner == 0 { ('w', 'W') } else { ('b', 'B') };
+    let (single, double) = c.stack_letters();
     for _ in 0..c.d {
         if n < 3 {
             out[n] = double;
@@ -188,7 +188,7 @@ fn keeps_held(pos: &Pos, out: &mut Vec<String>) {
         keeps.push_str(&format!(
             "{}\u{a0}{}\u{a0}{}\u{a0}({stacks})",
             Name(k),
-            SIDE_NAMES[usize::from(c.owner & 1)],
+            c.owner.map_or("", side_name),
             c.points()
         ));
     }
@@ -226,10 +226,10 @@ pub(super) fn status(state: &State) -> Vec<String> {
         pos.points[0], pos.points[1]
     ));
     if pos.over() {
-        let w = SIDE_NAMES[usize::from(pos.winner & 1)];
+        let w = pos.winner.map_or("", side_name);
         out.push(format!("{w} won"));
     } else {
-        let me = SIDE_NAMES[usize::from(pos.side & 1)];
+        let me = side_name(pos.side);
         out.push(format!(
             "{me} to move: {} of 4 movement points left",
             4 - pos.used

@@ -5,8 +5,8 @@
 //! `d3:1-d4-d5`, `c3:2-c4-c5-c6-c7`, `c4-c3 apart` for a single entering
 //! a Keep beside the single there) or a breach (`breach c3 +d2 +b4`,
 //! `breach home`). A turn uses exactly 4 movement points when any legal way
-//! exists, else the most a legal turn can use; that is checked lazily in
-//! `end_turn` (only when fewer than 4 were used) against the position at
+//! exists, else the most a legal turn can use; `rules::end_turn` checks
+//! that lazily (only when fewer than 4 were used) against the position at
 //! the start of the turn.
 
 mod action;
@@ -27,9 +27,10 @@ use crate::game::{
     ActionParseError, Chance, DiagramStyle, Game, Illegal, OptionTag, Outcome, PositionParseError,
     Setup, SetupError, Side,
 };
-use board::{Name, HOME, NONE};
-use rules::{check_breach, check_move, do_breach, do_move, Dest, SIDE_NAMES};
-use state::{LoggedMove, Pos, TurnLog, WinReason};
+use crate::games::two_sides::opponent;
+use board::{Name, HOME};
+use rules::{side_name, SIDE_NAMES};
+use state::{Pos, WinReason, BLACK, WHITE};
 
 /// The Breach The Keep engine.
 pub struct BreachTheKeep;
@@ -47,16 +48,9 @@ fn keep_value(setup: &Setup<'_>, tag: &str) -> Result<u8, SetupError> {
     }
 }
 
-/// Start a fresh log if the one in `state` belongs to an earlier turn.
-fn touch_log(state: &mut State) {
-    if state.log.turn != state.turn {
-        state.log = TurnLog::new(state.pos.side, state.turn);
-    }
-}
-
-fn win_text(pos: &Pos) -> String {
-    let w = usize::from(pos.winner & 1);
-    let l = w ^ 1;
+/// How `winner` won.
+fn win_text(pos: &Pos, winner: Side) -> String {
+    let (w, l) = (usize::from(winner), usize::from(opponent(winner)));
     let (wn, ln) = (SIDE_NAMES[w], SIDE_NAMES[l]);
     match pos.reason {
         WinReason::HomeBreach => format!("{wn} won: breached {ln}'s home Keep"),
@@ -102,7 +96,7 @@ impl Game for BreachTheKeep {
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
         let sides = setup.sides;
-        if sides.len() != 2 || !sides.contains(&Side(0)) || !sides.contains(&Side(1)) {
+        if sides.len() != 2 || !sides.contains(&WHITE) || !sides.contains(&BLACK) {
             return Err(SetupError {
                 tag: None,
                 reason: "Breach The Keep is played by two sides, White and Black".to_string(),
@@ -114,22 +108,15 @@ impl Game for BreachTheKeep {
     }
 
     fn to_move(state: &State) -> Side {
-        Side(state.pos.side)
+        state.pos.side
     }
 
     fn outcome(state: &State) -> Outcome {
-        if state.pos.winner == NONE {
-            Outcome::Ongoing
-        } else {
-            Outcome::Won(Side(state.pos.winner))
-        }
+        state.pos.winner.map_or(Outcome::Ongoing, Outcome::Won)
     }
 
     fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
-        if !state.pos.over() {
-            state.start = state.pos;
-            state.log = TurnLog::new(state.pos.side, state.turn);
-        }
+        rules::begin_turn(state);
         Ok(())
     }
 
@@ -138,70 +125,15 @@ impl Game for BreachTheKeep {
     }
 
     fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
-        touch_log(state);
-        match action {
-            Action::Move(mv) => {
-                let eff =
-                    check_move(&state.pos, &mv).map_err(|w| Illegal::new(w.text(&state.pos)))?;
-                do_move(&mut state.pos, &mv, eff);
-                let entry = LoggedMove {
-                    mv,
-                    took: if let Dest::Take(n) = eff { n } else { 0 },
-                    doubled: matches!(eff, Dest::Double | Dest::Keep { combine: true }),
-                    keep: matches!(eff, Dest::Keep { .. }),
-                };
-                if let Some(slot) = state.log.moves.iter_mut().find(|m| m.is_none()) {
-                    *slot = Some(entry);
-                }
-            }
-            Action::Breach(b) => {
-                check_breach(&state.pos, &b).map_err(|w| Illegal::new(w.text(&state.pos)))?;
-                let removed = do_breach(&mut state.pos, &b);
-                let log = &mut state.log;
-                if usize::from(log.nbreach) < log.breaches.len() {
-                    log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n, b.apart);
-                    log.nbreach += 1;
-                }
-            }
-        }
-        state.log.used = state.pos.used;
-        Ok(())
+        rules::apply(state, action)
     }
 
     fn end_turn(state: &mut State) -> Result<(), Illegal> {
-        touch_log(state);
-        let pos = &state.pos;
-        if pos.over() {
-            return Ok(());
-        }
-        if pos.used < 4 {
-            let most = rules::best_points(&state.start).max(pos.used);
-            if pos.used < most {
-                let me = SIDE_NAMES[usize::from(pos.side)];
-                return Err(Illegal::new(if most == 4 {
-                    format!("{me} must use all 4 movement points (a legal way to use them exists)")
-                } else {
-                    format!(
-                        "{me} must use {most} movement points, the most a legal turn can use here"
-                    )
-                }));
-            }
-        }
-        state.log.used = state.pos.used;
-        state.pos.clear_turn();
-        state.pos.side ^= 1;
-        state.start = state.pos;
-        state.turn += 1;
-        Ok(())
+        rules::end_turn(state)
     }
 
     fn resign(state: &mut State, side: Side) {
-        touch_log(state);
-        if !state.pos.over() {
-            state.pos.winner = (side.0 & 1) ^ 1;
-            state.pos.reason = WinReason::Resigned;
-            state.log.resigned = true;
-        }
+        rules::resign(state, side);
     }
 
     fn write_action(action: &Action, out: &mut String) {
@@ -209,31 +141,7 @@ impl Game for BreachTheKeep {
     }
 
     fn legal_actions(state: &State, out: &mut Vec<Action>) {
-        let pos = &state.pos;
-        if pos.over() {
-            return;
-        }
-        let target = if pos.used >= 4 {
-            4
-        } else {
-            rules::best_points(&state.start).max(pos.used)
-        };
-        rules::for_each_move(pos, &mut |mv, eff| {
-            let mut p = *pos;
-            do_move(&mut p, &mv, eff);
-            if rules::completable(&p, target) {
-                out.push(Action::Move(mv));
-            }
-            false
-        });
-        rules::for_each_breach(pos, &mut |b| {
-            let mut p = *pos;
-            do_breach(&mut p, &b);
-            if rules::completable(&p, target) {
-                out.push(Action::Breach(b));
-            }
-            false
-        });
+        rules::legal_actions(state, out);
     }
 
     fn action_cost(_state: &State, action: &Action) -> Option<u32> {
@@ -245,15 +153,15 @@ impl Game for BreachTheKeep {
 
     fn summary(state: &State) -> String {
         let pos = &state.pos;
-        if pos.over() {
+        if let Some(winner) = pos.winner {
             // A win on points names the loser's points already; the line
             // stays within 78 columns.
             return match pos.reason {
-                WinReason::Points => win_text(pos),
-                _ => format!("{}; {}", win_text(pos), points_line(pos)),
+                WinReason::Points => win_text(pos, winner),
+                _ => format!("{}; {}", win_text(pos, winner), points_line(pos)),
             };
         }
-        let me = SIDE_NAMES[usize::from(pos.side)];
+        let me = side_name(pos.side);
         let left = if pos.used == 0 {
             "4 movement points".to_string()
         } else {
@@ -264,8 +172,8 @@ impl Game for BreachTheKeep {
 
     fn turn_comment(_before: &State, after: &State) -> String {
         let log = &after.log;
-        let me = SIDE_NAMES[usize::from(log.side & 1)];
-        let opp = SIDE_NAMES[usize::from((log.side & 1) ^ 1)];
+        let me = side_name(log.side);
+        let opp = side_name(opponent(log.side));
         let mut parts: Vec<String> = Vec::new();
         for m in log.moves.iter().flatten() {
             let mut s = String::new();
@@ -309,8 +217,8 @@ impl Game for BreachTheKeep {
         if log.resigned {
             parts.push(format!("{me} resigned"));
         }
-        if after.pos.over() && !log.resigned {
-            parts.push(win_text(&after.pos));
+        if let (Some(winner), false) = (after.pos.winner, log.resigned) {
+            parts.push(win_text(&after.pos, winner));
         }
         parts.join("; ")
     }

@@ -12,7 +12,7 @@
 //! the single there instead of combining).
 
 use nom::bytes::complete::tag_no_case;
-use nom::character::complete::{digit1, multispace0, one_of};
+use nom::character::complete::{digit1, one_of};
 use nom::{IResult, Parser};
 
 use super::action::{Action, Breach, Kind, Move};
@@ -20,6 +20,7 @@ use super::board::{cell_at, is_keep, push_name, COL_LEN, HOME, ZONE};
 use super::rules::resolve;
 use super::state::Pos;
 use crate::game::ActionParseError;
+use crate::games::reader::{keyword, word_len_until, ws, Reader};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -27,59 +28,25 @@ fn cell_token(i: &str) -> Res<'_, (char, &str)> {
     (one_of("abcdefgABCDEFG"), digit1).parse(i)
 }
 
-fn ws(i: &str) -> &str {
-    let r: Res<'_, &str> = multispace0(i);
-    match r {
-        Ok((rest, _)) => rest,
-        Err(_) => i,
-    }
-}
-
-/// Byte length of the word starting `rest` (at least one character when
-/// `rest` is not empty).
+/// Byte length of the word an error underlines at the start of `rest`.
+/// Here a word ends only at white space or at the separators of this
+/// notation (`-`, `+`, `:`, `,`), not at any punctuation as the shared
+/// [`crate::games::reader::word_len`] has it: that is how this game has
+/// always underlined, and its errors stay as they are.
 fn word_len(rest: &str) -> usize {
-    let n: usize = rest
-        .chars()
-        .take_while(|c| !c.is_whitespace() && !matches!(c, '-' | '+' | ':' | ','))
-        .map(char::len_utf8)
-        .sum();
-    if n == 0 {
-        rest.chars().next().map_or(0, char::len_utf8)
-    } else {
-        n
-    }
+    word_len_until(rest, |c| {
+        c.is_whitespace() || matches!(c, '-' | '+' | ':' | ',')
+    })
 }
 
-/// The rest after the word `apart` (any case) at the start of `rest`, if
-/// it is there as a whole word.
-fn apart_word(rest: &str) -> Option<&str> {
-    let r: Res<'_, &str> = tag_no_case("apart").parse(rest);
-    match r {
-        Ok((after, _)) if !after.starts_with(|c: char| c.is_alphanumeric()) => Some(after),
-        _ => None,
-    }
+/// What this game's notation reads beside the shared [`Reader`].
+trait Read {
+    fn cell<'a>(&self, rest: &'a str, expected: &str) -> Result<(u8, &'a str), ActionParseError>;
+    fn end_after_apart(&self, after: &str) -> Result<(), ActionParseError>;
 }
 
-struct Reader<'t> {
-    text: &'t str,
-}
-
-impl<'t> Reader<'t> {
-    fn off(&self, rest: &str) -> usize {
-        self.text.len() - rest.len()
-    }
-
-    /// An error at the start of `rest` (or at the last character of the
-    /// text when `rest` is empty: something is missing at the end).
-    fn err(&self, rest: &str, reason: impl Into<String>) -> ActionParseError {
-        if rest.is_empty() {
-            let last = self.text.chars().next_back().map_or(0, char::len_utf8);
-            ActionParseError::new(self.text.len() - last, last, reason)
-        } else {
-            ActionParseError::new(self.off(rest), word_len(rest), reason)
-        }
-    }
-
+impl Read for Reader<'_> {
+    /// A cell such as `d3` at the start of `rest`.
     fn cell<'a>(&self, rest: &'a str, expected: &str) -> Result<(u8, &'a str), ActionParseError> {
         match cell_token(rest) {
             Ok((after, (letter, digits))) => {
@@ -109,18 +76,7 @@ impl<'t> Reader<'t> {
             Err(_) => Err(self.err(rest, expected)),
         }
     }
-}
 
-/// The raw shape of a move before it is resolved against the position.
-struct RawMove {
-    from: u8,
-    suffix: Option<char>,
-    steps: [u8; 4],
-    len: u8,
-    apart: bool,
-}
-
-impl Reader<'_> {
     /// After `apart` only the end of the action may come.
     fn end_after_apart(&self, after: &str) -> Result<(), ActionParseError> {
         let rest = ws(after);
@@ -132,14 +88,20 @@ impl Reader<'_> {
     }
 }
 
+/// The raw shape of a move before it is resolved against the position.
+struct RawMove {
+    from: u8,
+    suffix: Option<char>,
+    steps: [u8; 4],
+    len: u8,
+    apart: bool,
+}
+
 fn parse_breach<'t>(r: &Reader<'t>, rest: &'t str) -> Result<Breach, ActionParseError> {
     let rest = ws(rest);
-    let home: Res<'_, &str> = tag_no_case("home").parse(rest);
-    let (target, mut rest) = match home {
-        Ok((after, _)) if after.is_empty() || after.starts_with(|c: char| !c.is_alphanumeric()) => {
-            (HOME, after)
-        }
-        _ => r.cell(
+    let (target, mut rest) = match keyword(rest, "home") {
+        Some(after) => (HOME, after),
+        None => r.cell(
             rest,
             "expected a Keep such as c3, or `home`, after `breach`",
         )?,
@@ -152,7 +114,7 @@ fn parse_breach<'t>(r: &Reader<'t>, rest: &'t str) -> Result<Breach, ActionParse
         if rest.is_empty() {
             break;
         }
-        if let Some(after) = apart_word(rest) {
+        if let Some(after) = keyword(rest, "apart") {
             r.end_after_apart(after)?;
             apart = true;
             break;
@@ -221,7 +183,7 @@ fn parse_move<'t>(r: &Reader<'t>, text: &'t str) -> Result<RawMove, ActionParseE
         if at.is_empty() {
             break;
         }
-        if let (Some(after), true) = (apart_word(at), len > 0) {
+        if let (Some(after), true) = (keyword(at, "apart"), len > 0) {
             r.end_after_apart(after)?;
             apart = true;
             break;
@@ -278,7 +240,7 @@ fn default_kind(pos: &Pos, from: u8) -> Kind {
 /// Read one action; a path given by its two ends is resolved to the full
 /// path when a legal one exists.
 pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
-    let r = Reader { text };
+    let r = Reader::with_words(text, word_len);
     if text.is_empty() {
         return Err(ActionParseError::new(
             0,

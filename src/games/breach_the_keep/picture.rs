@@ -11,7 +11,7 @@ use crate::picture::{
     Token,
 };
 
-use super::board::{cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, NCOLS, NONE};
+use super::board::{cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, NCOLS};
 use super::rules::SIDE_NAMES;
 use super::state::{Cell, Pos, State};
 
@@ -50,19 +50,17 @@ pub(super) fn passage(pos: &Pos, gate: usize) -> Passage {
     let flanks = GATES[gate].flanks;
     let h0 = pos.holder(flanks[0]);
     let h1 = pos.holder(flanks[1]);
-    if h0 != NONE && h1 != NONE && h0 != h1 {
-        Passage::Closed
-    } else if h0 != NONE && h0 == h1 {
-        Passage::ClosedTo(usize::from(1 - (h0 & 1)))
-    } else {
-        Passage::Open
+    match (h0, h1) {
+        (Some(a), Some(b)) if a != b => Passage::Closed,
+        (Some(a), Some(_)) => Passage::ClosedTo(1 - usize::from(a)),
+        _ => Passage::Open,
     }
 }
 
 /// The stacks on a cell as tokens, doubles first (as the position and
 /// the text diagram write them).
 pub(super) fn stacks(c: &Cell) -> Vec<Token> {
-    let side = usize::from(c.owner & 1);
+    let side = c.owner.map_or(0, usize::from);
     let name = SIDE_NAMES[side];
     let double = Token {
         form: Form::Double,

@@ -24,11 +24,11 @@ use nom::multi::many0;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, PositionField, PositionParseError};
+use crate::game::{position_fields, Parts, PositionField, PositionParseError, Side};
 
-use super::board::{cell, is_keep, Name, COL_LEN, NCOLS, NONE};
-use super::rules::SIDE_NAMES;
-use super::state::{Cell, Pos, State, WinReason};
+use super::board::{cell, is_keep, Name, COL_LEN, NCOLS};
+use super::rules::{side_name, SIDE_NAMES};
+use super::state::{Cell, Pos, State, WinReason, BLACK, WHITE};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -41,7 +41,7 @@ const TOKENS: &str = "expected w W (a White single or double), b B (Black), [..]
                       stacks) or a number (empty cells)";
 
 fn push_stacks(out: &mut String, c: &Cell) {
-    let (single, double) = if c.owner == 0 { ('w', 'W') } else { ('b', 'B') };
+    let (single, double) = c.stack_letters();
     for _ in 0..c.d {
         out.push(double);
     }
@@ -82,13 +82,13 @@ pub fn write(state: &State, out: &mut String) {
         }
     }
     out.push(' ');
-    out.push_str(SIDE_NAMES[usize::from(pos.side & 1)]);
+    out.push_str(side_name(pos.side));
     out.push_str(&format!(
         " {}/{} {}/{} ",
         pos.zone[0], pos.zone[1], pos.keep_value[0], pos.keep_value[1]
     ));
-    if pos.over() {
-        out.push_str(SIDE_NAMES[usize::from(pos.winner & 1)]);
+    if let Some(winner) = pos.winner {
+        out.push_str(side_name(winner));
         out.push_str(match pos.reason {
             WinReason::HomeBreach => ":home-breach",
             WinReason::Points => ":points",
@@ -123,11 +123,15 @@ fn token(i: &str) -> Res<'_, Token<'_>> {
 /// Add the stacks `letters` to `c`, all of one side.
 fn fill(c: &mut Cell, letters: &[char]) -> Result<(), String> {
     for &l in letters {
-        let owner = if l.eq_ignore_ascii_case(&'w') { 0 } else { 1 };
-        if c.owner != NONE && c.owner != owner {
+        let owner = if l.eq_ignore_ascii_case(&'w') {
+            WHITE
+        } else {
+            BLACK
+        };
+        if c.owner.is_some_and(|o| o != owner) {
             return Err("a Keep holds the stacks of one side only".to_string());
         }
-        c.owner = owner;
+        c.owner = Some(owner);
         if l.is_ascii_uppercase() {
             c.d += 1;
         } else {
@@ -137,6 +141,99 @@ fn fill(c: &mut Cell, letters: &[char]) -> Result<(), String> {
     Ok(())
 }
 
+/// The token at the start of `here`, and the rest after it.
+fn read_token<'a>(
+    f: &PositionField<'_>,
+    here: &'a str,
+) -> Result<(&'a str, Token<'a>), PositionParseError> {
+    token(here).map_err(|_| {
+        let bad = here.chars().next().unwrap_or(' ');
+        if bad == '[' {
+            f.err(
+                here,
+                here.len().min(5),
+                "a Keep's stacks are w W b B between [ and ], e.g. [Ww]",
+            )
+        } else {
+            f.err(
+                here,
+                1,
+                format!("`{bad}` is not a cell's content: {TOKENS}"),
+            )
+        }
+    })
+}
+
+/// How many cells `tok` (the `used` bytes at `here`) covers: a run of
+/// empty cells is written as one number, after anything but another run.
+fn cells_covered(
+    f: &PositionField<'_>,
+    tok: &Token<'_>,
+    here: &str,
+    used: usize,
+    last_empty: bool,
+) -> Result<u8, PositionParseError> {
+    match tok {
+        Token::Empty(_) if last_empty => Err(f.err(
+            here,
+            used,
+            "write a run of empty cells as one number (e.g. 10, not 55)",
+        )),
+        Token::Empty(d) => match d.parse::<u8>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(f.err(here, used, "an empty run is 1 to 10 cells")),
+        },
+        _ => Ok(1),
+    }
+}
+
+/// Put the stacks of `tok` (the `used` bytes at `here`) on cell `c`,
+/// whose content is `content`: one stack on an ordinary cell, a Keep's
+/// stacks in brackets, doubles first.
+fn place(
+    f: &PositionField<'_>,
+    tok: Token<'_>,
+    c: u8,
+    content: &mut Cell,
+    here: &str,
+    used: usize,
+) -> Result<(), PositionParseError> {
+    let at = Name(c);
+    match tok {
+        Token::Empty(_) => Ok(()),
+        Token::Stack(l) if is_keep(c) => Err(format!(
+            "{at} is a Keep: write its stacks in brackets, e.g. [{l}]"
+        )),
+        Token::Stack(l) => fill(content, &[l]),
+        Token::Keep(_) if !is_keep(c) => {
+            Err(format!("{at} is not a Keep: brackets hold a Keep's stacks"))
+        }
+        Token::Keep(letters) => check_keep(&letters, at).and_then(|()| fill(content, &letters)),
+    }
+    .map_err(|why| f.err(here, used, why))
+}
+
+/// A Keep's stacks as written: one to three, doubles first.
+fn check_keep(letters: &[char], at: Name) -> Result<(), String> {
+    if letters.is_empty() {
+        return Err(format!(
+            "the Keep {at} is empty: count it among the empty cells"
+        ));
+    }
+    if letters.len() > 3 {
+        return Err(format!("the Keep {at} holds at most three stacks"));
+    }
+    if letters
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+    {
+        return Err("in a Keep, write the doubles first, e.g. [Ww]".to_string());
+    }
+    Ok(())
+}
+
+/// Read column `col` from the start of `rest` into `pos`, leaving `rest`
+/// at its end.
 fn column(
     f: &PositionField<'_>,
     col: u8,
@@ -150,38 +247,10 @@ fn column(
     let mut last_empty = false;
     while !rest.is_empty() && !rest.starts_with('/') {
         let here = *rest;
-        let (r, tok) = token(here).map_err(|_| {
-            let bad = here.chars().next().unwrap_or(' ');
-            if bad == '[' {
-                f.err(
-                    here,
-                    here.len().min(5),
-                    "a Keep's stacks are w W b B between [ and ], e.g. [Ww]",
-                )
-            } else {
-                f.err(
-                    here,
-                    1,
-                    format!("`{bad}` is not a cell's content: {TOKENS}"),
-                )
-            }
-        })?;
+        let (r, tok) = read_token(f, here)?;
         let used = here.len() - r.len();
         let is_empty = matches!(tok, Token::Empty(_));
-        let n = match &tok {
-            Token::Empty(_) if last_empty => {
-                return Err(f.err(
-                    here,
-                    used,
-                    "write a run of empty cells as one number (e.g. 10, not 55)",
-                ))
-            }
-            Token::Empty(d) => match d.parse::<u8>() {
-                Ok(n) if n >= 1 => n,
-                _ => return Err(f.err(here, used, "an empty run is 1 to 10 cells")),
-            },
-            _ => 1,
-        };
+        let n = cells_covered(f, &tok, here, used, last_empty)?;
         if u32::from(row) + u32::from(n) > u32::from(len) + 1 {
             return Err(f.err(
                 col_start,
@@ -190,51 +259,7 @@ fn column(
             ));
         }
         let c = cell(col, row);
-        let at = Name(c);
-        let content = &mut pos.cells[usize::from(c)];
-        match tok {
-            Token::Empty(_) => {}
-            Token::Stack(l) => {
-                if is_keep(c) {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("{at} is a Keep: write its stacks in brackets, e.g. [{l}]"),
-                    ));
-                }
-                fill(content, &[l]).map_err(|why| f.err(here, used, why))?;
-            }
-            Token::Keep(letters) => {
-                if !is_keep(c) {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("{at} is not a Keep: brackets hold a Keep's stacks"),
-                    ));
-                }
-                if letters.is_empty() {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("the Keep {at} is empty: count it among the empty cells"),
-                    ));
-                }
-                if letters.len() > 3 {
-                    return Err(f.err(
-                        here,
-                        used,
-                        format!("the Keep {at} holds at most three stacks"),
-                    ));
-                }
-                if letters
-                    .windows(2)
-                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
-                {
-                    return Err(f.err(here, used, "in a Keep, write the doubles first, e.g. [Ww]"));
-                }
-                fill(content, &letters).map_err(|why| f.err(here, used, why))?;
-            }
-        }
+        place(f, tok, c, &mut pos.cells[usize::from(c)], here, used)?;
         last_empty = is_empty;
         row += n;
         *rest = r;
@@ -250,32 +275,19 @@ fn column(
 }
 
 fn board(f: &PositionField<'_>, pos: &mut Pos) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for col in 0..NCOLS as u8 {
-        column(f, col, &mut rest, pos)?;
-        if col + 1 < NCOLS as u8 {
-            rest = rest.strip_prefix('/').ok_or_else(|| {
-                f.whole(format!(
-                    "the board has {} columns, expected 7 (a to g, separated by `/`)",
-                    col + 1
-                ))
-            })?;
-        }
-    }
-    if !rest.is_empty() {
-        return Err(f.err(
-            rest,
-            rest.len(),
-            "the board has more than 7 columns (a to g, separated by `/`)",
-        ));
-    }
-    Ok(())
+    let columns = Parts {
+        whole: "the board",
+        name: "columns",
+        count: NCOLS,
+        order: "a to g",
+    };
+    f.parts(columns, |col, rest| column(f, col as u8, rest, pos))
 }
 
-fn side(f: &PositionField<'_>, text: &str, what: &str) -> Result<u8, PositionParseError> {
+fn side(f: &PositionField<'_>, text: &str, what: &str) -> Result<Side, PositionParseError> {
     match text {
-        "White" => Ok(0),
-        "Black" => Ok(1),
+        "White" => Ok(WHITE),
+        "Black" => Ok(BLACK),
         _ => Err(f.err(
             f.value,
             text.len(),
@@ -326,7 +338,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         let hint = "expected the result: * while the game goes on, else e.g. White:home-breach, \
                     White:points or White:resignation";
         let (winner, how) = r.value.split_once(':').ok_or_else(|| r.whole(hint))?;
-        pos.winner = side(&r, winner, "the winner")?;
+        pos.winner = Some(side(&r, winner, "the winner")?);
         pos.reason = match how {
             "home-breach" => WinReason::HomeBreach,
             "points" => WinReason::Points,
@@ -344,7 +356,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         let on_board: u32 = pos
             .cells
             .iter()
-            .filter(|c| usize::from(c.owner) == i)
+            .filter(|c| c.owner.is_some_and(|o| usize::from(o) == i))
             .map(|c| u32::from(c.s) + 2 * u32::from(c.d))
             .sum();
         let all = on_board + u32::from(pos.zone[i]);

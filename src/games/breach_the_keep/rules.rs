@@ -1,23 +1,51 @@
-//! The rules: checking and making moves and breaches, generating them, and
-//! the search behind "use 4 movement points when any legal way exists,
-//! otherwise the most a legal turn can use".
+//! The rules: checking and making moves and breaches, generating them, the
+//! search behind "use 4 movement points when any legal way exists,
+//! otherwise the most a legal turn can use", and the turn as the engine
+//! plays it (its start, actions, end and a resignation).
 
-use super::action::{Breach, Kind, Move};
+use crate::game::{Illegal, Side};
+use crate::games::two_sides::opponent;
+
+use super::action::{Action, Breach, Kind, Move};
 use super::board::{
     adjacent, entry_cells, gate_between, is_entry, is_keep, neighbours, GateName, Name, GATES,
     HOME, HOME_TOUCH, KEEPS, NCELLS, NONE, ZONE,
 };
-use super::state::{Cell, Pos, WinReason};
+use super::state::{Cell, LoggedMove, Pos, State, TurnLog, WinReason};
 
 /// The side names, for reasons.
 pub const SIDE_NAMES: [&str; 2] = ["White", "Black"];
 
+/// The name of `side`.
+pub fn side_name(side: Side) -> &'static str {
+    SIDE_NAMES[usize::from(side)]
+}
+
+/// The name of the side holding cell `c` (one does: it is not empty).
+fn holder_name(pos: &Pos, c: u8) -> &'static str {
+    pos.holder(c).map_or("nobody", side_name)
+}
+
 /// Why an action may not be made (turned into text only when reported,
-/// so that the move generator never allocates).
+/// so that the move generator never allocates): the game is over, or one
+/// of the checks refused it, each with reasons of its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Why {
     /// The game is over.
     GameOver,
+    /// The piece cannot leave its origin.
+    Origin(Origin),
+    /// The path cannot be taken.
+    Path(Path),
+    /// The piece cannot end its move where it does.
+    Arrival(Arrival),
+    /// The breach cannot be made.
+    Breach(Breaching),
+}
+
+/// Why a piece cannot leave its origin ([`origin_check`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Origin {
     /// No pieces left in the mover's end zone.
     ZoneEmpty,
     /// A double or a split from the end zone.
@@ -36,6 +64,11 @@ pub enum Why {
     AlreadyMoved(u8, Kind),
     /// The double on the cell was made this turn.
     MadeThisTurn(u8),
+}
+
+/// Why a path cannot be taken ([`check_path`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Path {
     /// Not enough movement points left.
     NoPoints {
         /// Points left.
@@ -54,17 +87,29 @@ pub enum Why {
     /// A step from a cell to the same cell.
     Standstill(u8),
     /// A move given by its ends that no legal path connects.
-    NoPath(u8, u8),
+    NoneFound(u8, u8),
     /// The path returns to a cell.
     Revisit(u8),
-    /// The Gate is closed to the mover.
-    GateClosedTo(u8),
-    /// The Gate is closed to both sides.
-    GateClosedBoth(u8),
+    /// A Gate on the path is closed.
+    Gate(Gate),
     /// The path goes through a Keep.
     ThroughKeep(u8),
     /// The path goes through an occupied cell.
     Blocked(u8),
+}
+
+/// Why a Gate cannot be crossed ([`gate_check`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Gate {
+    /// The Gate is closed to the mover.
+    ClosedTo(u8),
+    /// The Gate is closed to both sides.
+    ClosedBoth(u8),
+}
+
+/// Why a piece cannot end its move where it does ([`dest_check`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arrival {
     /// The destination is a Keep held by the opponent.
     EnemyKeep(u8),
     /// The destination Keep already holds three stacks.
@@ -75,6 +120,19 @@ pub enum Why {
     StackTooHigh(u8, Kind),
     /// A single onto an enemy double.
     SingleVsDouble(u8),
+    /// `apart` on a move that does not end in a Keep.
+    ApartNotKeep(u8),
+    /// `apart` on a double: a double never combines.
+    ApartDouble,
+    /// `apart` where the Keep holds no single of the mover.
+    ApartNoSingle(u8),
+    /// `apart` into a Keep that holds three stacks already.
+    ApartFull(u8),
+}
+
+/// Why a breach cannot be made ([`check_breach`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Breaching {
     /// The breach target is no Keep.
     NotKeep(u8),
     /// The breach target is empty.
@@ -105,14 +163,6 @@ pub enum Why {
     NoStackToMoveIn(u8),
     /// A cell listed twice to move in.
     MovedInTwice(u8),
-    /// `apart` on a move that does not end in a Keep.
-    ApartNotKeep(u8),
-    /// `apart` on a double: a double never combines.
-    ApartDouble,
-    /// `apart` where the Keep holds no single of the mover.
-    ApartNoSingle(u8),
-    /// `apart` into a Keep that holds three stacks already.
-    ApartFull(u8),
     /// `apart` on a breach that moves in fewer than two singles.
     ApartBreach,
 }
@@ -125,28 +175,45 @@ fn kind_word(kind: Kind) -> &'static str {
     }
 }
 
+/// The names of the side to move in `pos` and of its opponent.
+fn names(pos: &Pos) -> (&'static str, &'static str) {
+    (side_name(pos.side), side_name(opponent(pos.side)))
+}
+
 impl Why {
     /// The reason as a player reads it (`pos` is the position the action
     /// was tried in).
     pub fn text(self, pos: &Pos) -> String {
-        let me = SIDE_NAMES[usize::from(pos.side & 1)];
-        let opp = SIDE_NAMES[usize::from((pos.side & 1) ^ 1)];
         match self {
             Why::GameOver => "the game is over".to_string(),
-            Why::ZoneEmpty => format!("{me} has no pieces left in the end zone"),
-            Why::ZoneSingles => "the pieces in the end zone are singles: write Z-d1-d2".to_string(),
-            Why::NoPiece(c) => format!("there is no piece on {}", Name(c)),
-            Why::EnemyPiece(c) => {
+            Why::Origin(why) => why.text(pos),
+            Why::Path(why) => why.text(pos),
+            Why::Arrival(why) => why.text(pos),
+            Why::Breach(why) => why.text(pos),
+        }
+    }
+}
+
+impl Origin {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Origin::ZoneEmpty => format!("{me} has no pieces left in the end zone"),
+            Origin::ZoneSingles => {
+                "the pieces in the end zone are singles: write Z-d1-d2".to_string()
+            }
+            Origin::NoPiece(c) => format!("there is no piece on {}", Name(c)),
+            Origin::EnemyPiece(c) => {
                 if is_keep(c) {
                     format!("{} is held by {opp}", Name(c))
                 } else {
                     format!("the piece on {} is {opp}'s", Name(c))
                 }
             }
-            Why::NoSingle(c) => format!("there is no {me} single on {}", Name(c)),
-            Why::NoDoubleToMove(c) => format!("there is no {me} double on {}", Name(c)),
-            Why::NoDoubleToSplit(c) => format!("there is no double on {} to split", Name(c)),
-            Why::AlreadyMoved(c, kind) => {
+            Origin::NoSingle(c) => format!("there is no {me} single on {}", Name(c)),
+            Origin::NoDoubleToMove(c) => format!("there is no {me} double on {}", Name(c)),
+            Origin::NoDoubleToSplit(c) => format!("there is no double on {} to split", Name(c)),
+            Origin::AlreadyMoved(c, kind) => {
                 if is_keep(c) {
                     format!(
                         "the {me} {} in {} entered the Keep this turn and stays there",
@@ -157,24 +224,32 @@ impl Why {
                     format!("the piece on {} has already moved this turn", Name(c))
                 }
             }
-            Why::MadeThisTurn(c) => format!(
+            Origin::MadeThisTurn(c) => format!(
                 "the double on {} was made this turn: it can neither move nor split",
                 Name(c)
             ),
-            Why::NoPoints { left: 0, .. } => {
+        }
+    }
+}
+
+impl Path {
+    fn text(self, pos: &Pos) -> String {
+        let (me, _) = names(pos);
+        match self {
+            Path::NoPoints { left: 0, .. } => {
                 format!("{me} has used all 4 movement points")
             }
-            Why::NoPoints { left, need } => {
+            Path::NoPoints { left, need } => {
                 format!("{me} has only {left} movement points left, a double needs {need}")
             }
-            Why::TooLong(kind) => format!(
+            Path::TooLong(kind) => format!(
                 "a {} moves at most {} steps",
                 kind_word(kind),
                 kind.allowance()
             ),
-            Why::NotEntry(c) => {
+            Path::NotEntry(c) => {
                 let mut list = String::new();
-                for e in entry_cells(pos.side & 1) {
+                for e in entry_cells(pos.side) {
                     if !list.is_empty() {
                         list.push(' ');
                     }
@@ -182,9 +257,9 @@ impl Why {
                 }
                 format!("{} is not an entry cell of {me} ({list})", Name(c))
             }
-            Why::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
-            Why::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
-            Why::NoPath(p, q) => format!(
+            Path::EntryOccupied(c) => format!("the entry cell {} is occupied", Name(c)),
+            Path::NotAdjacent(p, q) => format!("{} does not touch {}", Name(p), Name(q)),
+            Path::NoneFound(p, q) => format!(
                 "no legal path leads from {} to {}: a single moves up to two cells and a \
                  double four, around pieces, closed Gates and Keeps{}",
                 Name(p),
@@ -195,16 +270,36 @@ impl Why {
                     String::new()
                 }
             ),
-            Why::Standstill(c) => format!(
+            Path::Standstill(c) => format!(
                 "{c}-{c} goes nowhere: each step of a path moves to a touching cell",
                 c = Name(c)
             ),
-            Why::Revisit(c) => format!(
+            Path::Revisit(c) => format!(
                 "the path comes back to {}: a piece may not return to a cell it has been on \
                  this turn",
                 Name(c)
             ),
-            Why::GateClosedTo(g) => {
+            Path::Gate(why) => why.text(pos),
+            Path::ThroughKeep(c) => format!(
+                "the path goes through the Keep {}: entering a Keep ends a piece's move",
+                Name(c)
+            ),
+            Path::Blocked(c) => {
+                let owner = holder_name(pos, c);
+                format!(
+                    "{} is occupied by a {owner} piece: a piece cannot move through other pieces",
+                    Name(c)
+                )
+            }
+        }
+    }
+}
+
+impl Gate {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Gate::ClosedTo(g) => {
                 let f = GATES[g as usize].flanks;
                 format!(
                     "the gate {} is closed to {me} ({} and {} are held by {opp})",
@@ -213,10 +308,10 @@ impl Why {
                     Name(f[1])
                 )
             }
-            Why::GateClosedBoth(g) => {
+            Gate::ClosedBoth(g) => {
                 let f = GATES[g as usize].flanks;
-                let h0 = SIDE_NAMES[usize::from(pos.holder(f[0]) & 1)];
-                let h1 = SIDE_NAMES[usize::from(pos.holder(f[1]) & 1)];
+                let h0 = holder_name(pos, f[0]);
+                let h1 = holder_name(pos, f[1]);
                 format!(
                     "the gate {} is closed to both sides ({} is held by {h0}, {} by {h1})",
                     GateName(g),
@@ -224,46 +319,70 @@ impl Why {
                     Name(f[1])
                 )
             }
-            Why::ThroughKeep(c) => format!(
-                "the path goes through the Keep {}: entering a Keep ends a piece's move",
-                Name(c)
-            ),
-            Why::Blocked(c) => {
-                let owner = SIDE_NAMES[usize::from(pos.cells[c as usize].owner & 1)];
-                format!(
-                    "{} is occupied by a {owner} piece: a piece cannot move through other pieces",
-                    Name(c)
-                )
+        }
+    }
+}
+
+impl Arrival {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Arrival::EnemyKeep(c) => {
+                format!("{} is a Keep held by {opp}: breach it first", Name(c))
             }
-            Why::EnemyKeep(c) => format!("{} is a Keep held by {opp}: breach it first", Name(c)),
-            Why::KeepFull(c) => format!("the Keep {} already holds three stacks", Name(c)),
-            Why::WrongLength(Kind::Double) => {
+            Arrival::KeepFull(c) => format!("the Keep {} already holds three stacks", Name(c)),
+            Arrival::WrongLength(Kind::Double) => {
                 "a double moves exactly 4 steps unless it takes or enters a Keep".to_string()
             }
-            Why::WrongLength(_) => "a single moves exactly 2 steps unless it takes, makes a \
-                                    double or enters a Keep"
+            Arrival::WrongLength(_) => "a single moves exactly 2 steps unless it takes, makes \
+                                        a double or enters a Keep"
                 .to_string(),
-            Why::StackTooHigh(c, Kind::Double) => format!(
+            Arrival::StackTooHigh(c, Kind::Double) => format!(
                 "{} holds a {me} piece: a double cannot join another piece",
                 Name(c)
             ),
-            Why::StackTooHigh(c, _) => format!(
+            Arrival::StackTooHigh(c, _) => format!(
                 "{} holds a {me} double: a stack is at most two pieces",
                 Name(c)
             ),
-            Why::SingleVsDouble(_) => "a single cannot take a double".to_string(),
-            Why::NotKeep(c) => format!("{} is not a Keep", Name(c)),
-            Why::NothingToBreach(c) => format!(
+            Arrival::SingleVsDouble(_) => "a single cannot take a double".to_string(),
+            Arrival::ApartNotKeep(c) => format!(
+                "`apart` is for a single entering a Keep, and {} is not a Keep",
+                Name(c)
+            ),
+            Arrival::ApartDouble => {
+                "a double entering a Keep never combines: write the path without `apart`"
+                    .to_string()
+            }
+            Arrival::ApartNoSingle(c) => format!(
+                "{} holds no {me} single to combine with: write the path without `apart`",
+                Name(c)
+            ),
+            Arrival::ApartFull(c) => format!(
+                "the Keep {} already holds three stacks: a single entering it combines with \
+                 the single inside",
+                Name(c)
+            ),
+        }
+    }
+}
+
+impl Breaching {
+    fn text(self, pos: &Pos) -> String {
+        let (me, opp) = names(pos);
+        match self {
+            Breaching::NotKeep(c) => format!("{} is not a Keep", Name(c)),
+            Breaching::NothingToBreach(c) => format!(
                 "{} is empty: there is nothing to breach (a piece may simply move in)",
                 Name(c)
             ),
-            Why::OwnKeep(c) => format!("{} is held by {me} itself", Name(c)),
-            Why::BreachShort { keep, need, have } => format!(
+            Breaching::OwnKeep(c) => format!("{} is held by {me} itself", Name(c)),
+            Breaching::BreachShort { keep, need, have } => format!(
                 "breaching {} needs {need} points on the cells around it, {me} has {have}",
                 Name(keep)
             ),
-            Why::HomeShort { need, have } => {
-                let t = HOME_TOUCH[usize::from((pos.side & 1) ^ 1)];
+            Breaching::HomeShort { need, have } => {
+                let t = HOME_TOUCH[usize::from(opponent(pos.side))];
                 format!(
                     "breaching {opp}'s home Keep needs {need} points on {} {} {}, {me} has {have}",
                     Name(t[0]),
@@ -271,42 +390,14 @@ impl Why {
                     Name(t[2])
                 )
             }
-            Why::HomeNoEntry => "no piece ever enters a home Keep".to_string(),
-            Why::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
-            Why::NoStackToMoveIn(x) => format!("there is no {me} piece on {} to move in", Name(x)),
-            Why::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
-            Why::ApartNotKeep(_)
-            | Why::ApartDouble
-            | Why::ApartNoSingle(_)
-            | Why::ApartFull(_)
-            | Why::ApartBreach => self.apart_text(me),
-        }
-    }
-}
-
-impl Why {
-    /// The reasons `apart` is refused (`me`: the mover's name).
-    fn apart_text(self, me: &str) -> String {
-        match self {
-            Why::ApartNotKeep(c) => format!(
-                "`apart` is for a single entering a Keep, and {} is not a Keep",
-                Name(c)
-            ),
-            Why::ApartDouble => {
-                "a double entering a Keep never combines: write the path without `apart`"
-                    .to_string()
+            Breaching::HomeNoEntry => "no piece ever enters a home Keep".to_string(),
+            Breaching::NotTouching(x, k) => format!("{} does not touch {}", Name(x), Name(k)),
+            Breaching::NoStackToMoveIn(x) => {
+                format!("there is no {me} piece on {} to move in", Name(x))
             }
-            Why::ApartNoSingle(c) => format!(
-                "{} holds no {me} single to combine with: write the path without `apart`",
-                Name(c)
-            ),
-            Why::ApartFull(c) => format!(
-                "the Keep {} already holds three stacks: a single entering it combines with \
-                 the single inside",
-                Name(c)
-            ),
-            _ => "`apart` keeps the singles moving in from combining, and fewer than two \
-                  singles move in"
+            Breaching::MovedInTwice(x) => format!("{} is listed twice", Name(x)),
+            Breaching::ApartBreach => "`apart` keeps the singles moving in from combining, and \
+                                       fewer than two singles move in"
                 .to_string(),
         }
     }
@@ -332,7 +423,7 @@ pub enum Dest {
 /// Whether a Gate may be crossed by `me` now. `from`/`from_after` give the
 /// moving piece's origin and who holds it once the piece has left (the
 /// piece is no longer there when it crosses).
-fn gate_check(pos: &Pos, g: u8, me: u8, from: u8, from_after: u8) -> Result<(), Why> {
+fn gate_check(pos: &Pos, g: u8, me: Side, from: u8, from_after: Option<Side>) -> Result<(), Gate> {
     let flanks = GATES[g as usize].flanks;
     let h = |k: u8| {
         if k == from {
@@ -342,59 +433,59 @@ fn gate_check(pos: &Pos, g: u8, me: u8, from: u8, from_after: u8) -> Result<(), 
         }
     };
     let (h0, h1) = (h(flanks[0]), h(flanks[1]));
-    let opp = me ^ 1;
+    let (me, opp) = (Some(me), Some(opponent(me)));
     if h0 == opp && h1 == opp {
-        Err(Why::GateClosedTo(g))
+        Err(Gate::ClosedTo(g))
     } else if (h0 == opp && h1 == me) || (h0 == me && h1 == opp) {
-        Err(Why::GateClosedBoth(g))
+        Err(Gate::ClosedBoth(g))
     } else {
         Ok(())
     }
 }
 
 /// Check the origin of a move: returns who holds the origin once the
-/// piece has left (NONE for the end zone).
-fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<u8, Why> {
+/// piece has left (nobody for the end zone).
+fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<Option<Side>, Origin> {
     let me = pos.side;
     if from == ZONE {
         if kind != Kind::Single {
-            return Err(Why::ZoneSingles);
+            return Err(Origin::ZoneSingles);
         }
-        if pos.zone[me as usize] == 0 {
-            return Err(Why::ZoneEmpty);
+        if pos.zone[usize::from(me)] == 0 {
+            return Err(Origin::ZoneEmpty);
         }
-        return Ok(NONE);
+        return Ok(None);
     }
     let c = pos.cells[from as usize];
     if c.is_empty() {
-        return Err(Why::NoPiece(from));
+        return Err(Origin::NoPiece(from));
     }
-    if c.owner != me {
-        return Err(Why::EnemyPiece(from));
+    if c.owner != Some(me) {
+        return Err(Origin::EnemyPiece(from));
     }
     let left_behind = match kind {
         Kind::Single => {
             if c.s == 0 {
-                return Err(Why::NoSingle(from));
+                return Err(Origin::NoSingle(from));
             }
             if c.free_singles() == 0 {
-                return Err(Why::AlreadyMoved(from, kind));
+                return Err(Origin::AlreadyMoved(from, kind));
             }
             c.stacks() - 1
         }
         Kind::Double | Kind::Half => {
             if c.d == 0 {
                 return Err(if kind == Kind::Half {
-                    Why::NoDoubleToSplit(from)
+                    Origin::NoDoubleToSplit(from)
                 } else {
-                    Why::NoDoubleToMove(from)
+                    Origin::NoDoubleToMove(from)
                 });
             }
             if c.free_doubles() == 0 {
                 return Err(if pos.made_here(from) {
-                    Why::MadeThisTurn(from)
+                    Origin::MadeThisTurn(from)
                 } else {
-                    Why::AlreadyMoved(from, kind)
+                    Origin::AlreadyMoved(from, kind)
                 });
             }
             if kind == Kind::Half {
@@ -404,34 +495,35 @@ fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<u8, Why> {
             }
         }
     };
-    Ok(if left_behind == 0 { NONE } else { me })
+    Ok((left_behind > 0).then_some(me))
 }
 
 /// Whether a single may enter the Keep `dest` (holding `dc`, of the
 /// mover or empty) apart from the single there.
-fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Why> {
+fn apart_check(dc: Cell, kind: Kind, dest: u8) -> Result<Dest, Arrival> {
     if !kind.is_single() {
-        Err(Why::ApartDouble)
+        Err(Arrival::ApartDouble)
     } else if dc.s == 0 {
-        Err(Why::ApartNoSingle(dest))
+        Err(Arrival::ApartNoSingle(dest))
     } else if dc.stacks() >= 3 {
-        Err(Why::ApartFull(dest))
+        Err(Arrival::ApartFull(dest))
     } else {
         Ok(Dest::Keep { combine: false })
     }
 }
 
-/// What a move of `kind` arriving on `dest` after `len` steps does;
-/// `apart`: a single entering a Keep stays apart from the single there.
-fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<Dest, Why> {
+/// What `mv` (at least one step long) does at its last cell; written
+/// `apart`, a single entering a Keep stays apart from the single there.
+fn dest_check(pos: &Pos, mv: &Move) -> Result<Dest, Arrival> {
+    let (kind, len, dest, apart) = (mv.kind, mv.len, mv.dest(), mv.apart);
     let me = pos.side;
     let dc = pos.cells[dest as usize];
     if apart && !is_keep(dest) {
-        return Err(Why::ApartNotKeep(dest));
+        return Err(Arrival::ApartNotKeep(dest));
     }
     if is_keep(dest) {
-        if !dc.is_empty() && dc.owner != me {
-            return Err(Why::EnemyKeep(dest));
+        if !dc.is_empty() && dc.owner != Some(me) {
+            return Err(Arrival::EnemyKeep(dest));
         }
         if apart {
             return apart_check(dc, kind, dest);
@@ -440,22 +532,22 @@ fn dest_check(pos: &Pos, kind: Kind, len: u8, dest: u8, apart: bool) -> Result<D
             return Ok(Dest::Keep { combine: true });
         }
         if dc.stacks() >= 3 {
-            return Err(Why::KeepFull(dest));
+            return Err(Arrival::KeepFull(dest));
         }
         Ok(Dest::Keep { combine: false })
     } else if dc.is_empty() {
         if len != kind.allowance() {
-            return Err(Why::WrongLength(kind));
+            return Err(Arrival::WrongLength(kind));
         }
         Ok(Dest::Empty)
-    } else if dc.owner == me {
+    } else if dc.owner == Some(me) {
         if kind.is_single() && dc.s == 1 {
             Ok(Dest::Double)
         } else {
-            Err(Why::StackTooHigh(dest, kind))
+            Err(Arrival::StackTooHigh(dest, kind))
         }
     } else if kind.is_single() && dc.d > 0 {
-        Err(Why::SingleVsDouble(dest))
+        Err(Arrival::SingleVsDouble(dest))
     } else {
         Ok(Dest::Take(dc.s + 2 * dc.d))
     }
@@ -466,66 +558,77 @@ pub fn check_move(pos: &Pos, mv: &Move) -> Result<Dest, Why> {
     if pos.over() {
         return Err(Why::GameOver);
     }
+    let from_after = origin_check(pos, mv.from, mv.kind).map_err(Why::Origin)?;
+    check_path(pos, mv, from_after).map_err(Why::Path)?;
+    if mv.len == 0 {
+        return Err(Why::Arrival(Arrival::WrongLength(mv.kind)));
+    }
+    dest_check(pos, mv).map_err(Why::Arrival)
+}
+
+/// Check a move's path up to its last cell: the movement points it needs,
+/// its length, and each step (onto an empty entry cell from the end zone,
+/// to a touching cell, never back, through open Gates, past nothing
+/// before the last cell). `from_after`: who holds the origin once the
+/// piece has left it.
+fn check_path(pos: &Pos, mv: &Move, from_after: Option<Side>) -> Result<(), Path> {
     let me = pos.side;
     let kind = mv.kind;
     let allow = kind.allowance();
-    let from_after = origin_check(pos, mv.from, kind)?;
     if pos.used + allow > 4 {
-        return Err(Why::NoPoints {
+        return Err(Path::NoPoints {
             left: 4 - pos.used,
             need: allow,
         });
     }
     let len = usize::from(mv.len);
     if len > usize::from(allow) {
-        return Err(Why::TooLong(kind));
-    }
-    if len == 0 {
-        return Err(Why::WrongLength(kind));
+        return Err(Path::TooLong(kind));
     }
     let mut prev = mv.from;
     for i in 0..len {
         let c = mv.steps[i];
         if i == 0 && mv.from == ZONE {
             if !is_entry(me, c) {
-                return Err(Why::NotEntry(c));
+                return Err(Path::NotEntry(c));
             }
             if !pos.cells[c as usize].is_empty() {
-                return Err(Why::EntryOccupied(c));
+                return Err(Path::EntryOccupied(c));
             }
         } else {
             if c == prev {
-                return Err(Why::Standstill(c));
+                return Err(Path::Standstill(c));
             }
             if !adjacent(prev, c) {
                 if len == 1 {
                     // Written by its ends (`d2-d5`): herald found no legal
                     // path to fill in.
-                    return Err(Why::NoPath(prev, c));
+                    return Err(Path::NoneFound(prev, c));
                 }
-                return Err(Why::NotAdjacent(prev, c));
+                return Err(Path::NotAdjacent(prev, c));
             }
             if c == mv.from || mv.steps[..i].contains(&c) {
-                return Err(Why::Revisit(c));
+                return Err(Path::Revisit(c));
             }
             if let Some(g) = gate_between(prev, c) {
-                gate_check(pos, g, me, mv.from, from_after)?;
+                gate_check(pos, g, me, mv.from, from_after).map_err(Path::Gate)?;
             }
         }
         if i + 1 < len {
             if is_keep(c) {
-                return Err(Why::ThroughKeep(c));
+                return Err(Path::ThroughKeep(c));
             }
             if !pos.cells[c as usize].is_empty() {
-                return Err(Why::Blocked(c));
+                return Err(Path::Blocked(c));
             }
         }
         prev = c;
     }
-    dest_check(pos, kind, mv.len, mv.dest(), mv.apart)
+    Ok(())
 }
 
-fn stack(owner: u8, kind: Kind) -> Cell {
+fn stack(owner: Side, kind: Kind) -> Cell {
+    let owner = Some(owner);
     if kind.is_single() {
         Cell {
             owner,
@@ -545,34 +648,46 @@ fn stack(owner: u8, kind: Kind) -> Cell {
     }
 }
 
-/// Put a locked single into Keep cell `kc`: combining with a single
-/// there when `combine` (and one is there), else beside the stacks there.
-/// Returns whether it combined.
-fn single_into_keep(kc: &mut Cell, owner: u8, combine: bool) -> bool {
-    kc.owner = owner;
-    if combine && kc.s > 0 {
-        // Combine with a single that may not move anyway, if there is one.
-        if kc.ls > 0 {
-            kc.ls -= 1;
-        }
-        kc.s -= 1;
-        kc.d += 1;
-        kc.ld += 1;
-        true
-    } else {
-        kc.s += 1;
-        kc.ls += 1;
-        false
+/// Put a locked double into Keep cell `kc`, beside the stacks there (a
+/// double never combines).
+fn double_into_keep(kc: &mut Cell, owner: Side) {
+    kc.owner = Some(owner);
+    kc.d += 1;
+    kc.ld += 1;
+}
+
+/// Put a locked single into Keep cell `kc`, beside the stacks there.
+fn single_beside(kc: &mut Cell, owner: Side) {
+    kc.owner = Some(owner);
+    kc.s += 1;
+    kc.ls += 1;
+}
+
+/// Put a locked single into Keep cell `kc`, combining with a single there
+/// into a double (a single that may not move anyway, if there is one);
+/// beside the stacks there when no single is there. Returns whether it
+/// combined.
+fn single_combining(kc: &mut Cell, owner: Side) -> bool {
+    if kc.s == 0 {
+        single_beside(kc, owner);
+        return false;
     }
+    kc.owner = Some(owner);
+    if kc.ls > 0 {
+        kc.ls -= 1;
+    }
+    kc.s -= 1;
+    kc.d += 1;
+    kc.ld += 1;
+    true
 }
 
 /// If the opponent of the mover has fewer points in play than breaching
 /// the mover's home Keep needs, the mover wins.
 fn check_points_victory(pos: &mut Pos) {
-    let me = pos.side as usize;
-    let opp = me ^ 1;
-    if pos.points[opp] < 2 * pos.keep_value[me] {
-        pos.winner = me as u8;
+    let me = pos.side;
+    if pos.points[usize::from(opponent(me))] < 2 * pos.keep_value[usize::from(me)] {
+        pos.winner = Some(me);
         pos.reason = WinReason::Points;
     }
 }
@@ -582,7 +697,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
     let me = pos.side;
     let kind = mv.kind;
     if mv.from == ZONE {
-        pos.zone[me as usize] -= 1;
+        pos.zone[usize::from(me)] -= 1;
     } else {
         let c = &mut pos.cells[mv.from as usize];
         match kind {
@@ -601,7 +716,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
         Dest::Empty => pos.cells[dest as usize] = stack(me, kind),
         Dest::Double => {
             pos.cells[dest as usize] = Cell {
-                owner: me,
+                owner: Some(me),
                 s: 0,
                 d: 1,
                 ls: 0,
@@ -611,21 +726,16 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
         }
         Dest::Take(_) => {
             let lost = pos.cells[dest as usize].points();
-            pos.points[usize::from(me ^ 1)] -= lost;
+            pos.points[usize::from(opponent(me))] -= lost;
             pos.cells[dest as usize] = stack(me, kind);
         }
-        Dest::Keep { combine } => {
-            let kc = &mut pos.cells[dest as usize];
-            if kind.is_single() {
-                if single_into_keep(kc, me, combine) {
-                    pos.made |= bit;
-                }
-            } else {
-                kc.owner = me;
-                kc.d += 1;
-                kc.ld += 1;
+        Dest::Keep { combine: true } if kind.is_single() => {
+            if single_combining(&mut pos.cells[dest as usize], me) {
+                pos.made |= bit;
             }
         }
+        Dest::Keep { .. } if kind.is_single() => single_beside(&mut pos.cells[dest as usize], me),
+        Dest::Keep { .. } => double_into_keep(&mut pos.cells[dest as usize], me),
     }
     pos.used += kind.allowance();
     if matches!(eff, Dest::Take(_)) {
@@ -634,7 +744,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
 }
 
 /// Points of `me` on the cells touching Keep `k`.
-pub fn points_around(pos: &Pos, k: u8, me: u8) -> u8 {
+pub fn points_around(pos: &Pos, k: u8, me: Side) -> u8 {
     neighbours(k)
         .iter()
         .map(|&n| pos.cells[n as usize].points_of(me))
@@ -642,8 +752,8 @@ pub fn points_around(pos: &Pos, k: u8, me: u8) -> u8 {
 }
 
 /// Points of `me` on the cells touching the opponent's home Keep.
-pub fn points_at_home(pos: &Pos, me: u8) -> u8 {
-    HOME_TOUCH[usize::from(me ^ 1)]
+pub fn points_at_home(pos: &Pos, me: Side) -> u8 {
+    HOME_TOUCH[usize::from(opponent(me))]
         .iter()
         .map(|&n| pos.cells[n as usize].points_of(me))
         .sum()
@@ -654,34 +764,49 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
     if pos.over() {
         return Err(Why::GameOver);
     }
-    let me = pos.side;
-    let opp = me ^ 1;
     if b.target == HOME {
-        if b.n > 0 || b.apart {
-            return Err(Why::HomeNoEntry);
-        }
-        let need = 2 * pos.keep_value[opp as usize];
-        let have = points_at_home(pos, me);
-        if have < need {
-            return Err(Why::HomeShort { need, have });
-        }
-        return Ok(());
+        check_home_breach(pos, b)
+    } else {
+        check_keep_breach(pos, b)
     }
+    .map_err(Why::Breach)
+}
+
+/// A breach of the opponent's home Keep: enough points around it, and
+/// nothing moving in.
+fn check_home_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
+    let me = pos.side;
+    if b.n > 0 || b.apart {
+        return Err(Breaching::HomeNoEntry);
+    }
+    let need = 2 * pos.keep_value[usize::from(opponent(me))];
+    let have = points_at_home(pos, me);
+    if have < need {
+        return Err(Breaching::HomeShort { need, have });
+    }
+    Ok(())
+}
+
+/// A breach of an interior Keep held by the opponent: enough points
+/// around it, and the stacks moving in the mover's, touching it, each
+/// listed once.
+fn check_keep_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
+    let me = pos.side;
     let k = b.target;
     if !is_keep(k) {
-        return Err(Why::NotKeep(k));
+        return Err(Breaching::NotKeep(k));
     }
     let kc = pos.cells[k as usize];
     if kc.is_empty() {
-        return Err(Why::NothingToBreach(k));
+        return Err(Breaching::NothingToBreach(k));
     }
-    if kc.owner == me {
-        return Err(Why::OwnKeep(k));
+    if kc.owner == Some(me) {
+        return Err(Breaching::OwnKeep(k));
     }
     let need = kc.points() + 4;
     let have = points_around(pos, k, me);
     if have < need {
-        return Err(Why::BreachShort {
+        return Err(Breaching::BreachShort {
             keep: k,
             need,
             have,
@@ -690,17 +815,17 @@ pub fn check_breach(pos: &Pos, b: &Breach) -> Result<(), Why> {
     let ins = b.ins();
     for (i, &x) in ins.iter().enumerate() {
         if !adjacent(k, x) {
-            return Err(Why::NotTouching(x, k));
+            return Err(Breaching::NotTouching(x, k));
         }
         if ins[..i].contains(&x) {
-            return Err(Why::MovedInTwice(x));
+            return Err(Breaching::MovedInTwice(x));
         }
-        if pos.cells[x as usize].owner != me {
-            return Err(Why::NoStackToMoveIn(x));
+        if pos.cells[x as usize].owner != Some(me) {
+            return Err(Breaching::NoStackToMoveIn(x));
         }
     }
     if b.apart && singles_in(pos, ins) < 2 {
-        return Err(Why::ApartBreach);
+        return Err(Breaching::ApartBreach);
     }
     Ok(())
 }
@@ -718,27 +843,25 @@ fn singles_in(pos: &Pos, cells: &[u8]) -> usize {
 pub fn do_breach(pos: &mut Pos, b: &Breach) -> u8 {
     let me = pos.side;
     if b.target == HOME {
-        pos.winner = me;
+        pos.winner = Some(me);
         pos.reason = WinReason::HomeBreach;
         return 0;
     }
     let k = b.target as usize;
     let removed = pos.cells[k].points();
-    pos.points[usize::from(me ^ 1)] -= removed;
+    pos.points[usize::from(opponent(me))] -= removed;
     pos.cells[k] = Cell::EMPTY;
     for &x in b.ins() {
         let sc = pos.cells[x as usize];
         pos.cells[x as usize] = Cell::EMPTY;
         pos.made &= !(1u128 << x);
         let kc = &mut pos.cells[k];
-        if sc.s > 0 {
-            if single_into_keep(kc, me, !b.apart) {
-                pos.made |= 1u128 << k;
-            }
-        } else {
-            kc.owner = me;
-            kc.d += 1;
-            kc.ld += 1;
+        if sc.s == 0 {
+            double_into_keep(kc, me);
+        } else if b.apart {
+            single_beside(kc, me);
+        } else if single_combining(kc, me) {
+            pos.made |= 1u128 << k;
         }
     }
     check_points_victory(pos);
@@ -750,7 +873,7 @@ struct PathGen<'a, F> {
     pos: &'a Pos,
     from: u8,
     kind: Kind,
-    from_after: u8,
+    from_after: Option<Side>,
     len: u8,
     target: u8,
     found: u128,
@@ -792,16 +915,16 @@ impl<F: FnMut(Move, Dest) -> bool> PathGen<'_, F> {
                 if self.found & (1u128 << c) != 0 {
                     continue;
                 }
-                if let Ok(eff) = dest_check(pos, self.kind, self.len, c, false) {
+                let mv = Move::new(self.from, self.kind, &self.path[..self.len as usize]);
+                if let Ok(eff) = dest_check(pos, &mv) {
                     self.found |= 1u128 << c;
-                    let mv = Move::new(self.from, self.kind, &self.path[..self.len as usize]);
                     if (self.f)(mv, eff) {
                         return true;
                     }
                     // A single may also enter a Keep apart from the single
                     // there.
-                    let apart = eff == Dest::Keep { combine: true }
-                        && dest_check(pos, self.kind, self.len, c, true).is_ok();
+                    let apart =
+                        eff == Dest::Keep { combine: true } && dest_check(pos, &mv.apart()).is_ok();
                     if apart && (self.f)(mv.apart(), Dest::Keep { combine: false }) {
                         return true;
                     }
@@ -828,7 +951,7 @@ fn gen_from<F: FnMut(Move, Dest) -> bool>(
     pos: &Pos,
     from: u8,
     kind: Kind,
-    from_after: u8,
+    from_after: Option<Side>,
     target: u8,
     f: &mut F,
 ) -> bool {
@@ -876,29 +999,24 @@ pub fn for_each_move<F: FnMut(Move, Dest) -> bool>(pos: &Pos, f: &mut F) -> bool
     }
     let me = pos.side;
     let left = 4 - pos.used;
-    if pos.zone[me as usize] > 0 && gen_from(pos, ZONE, Kind::Single, NONE, NONE, f) {
+    if pos.zone[usize::from(me)] > 0 && gen_from(pos, ZONE, Kind::Single, None, NONE, f) {
         return true;
     }
     for i in 0..NCELLS {
         let c = pos.cells[i];
-        if c.owner != me {
+        if c.owner != Some(me) {
             continue;
         }
         let from = i as u8;
-        if c.free_singles() > 0 {
-            let after = if c.stacks() > 1 { me } else { NONE };
-            if gen_from(pos, from, Kind::Single, after, NONE, f) {
-                return true;
-            }
+        let after = (c.stacks() > 1).then_some(me);
+        if c.free_singles() > 0 && gen_from(pos, from, Kind::Single, after, NONE, f) {
+            return true;
         }
         if c.free_doubles() > 0 {
-            if left >= 4 {
-                let after = if c.stacks() > 1 { me } else { NONE };
-                if gen_from(pos, from, Kind::Double, after, NONE, f) {
-                    return true;
-                }
+            if left >= 4 && gen_from(pos, from, Kind::Double, after, NONE, f) {
+                return true;
             }
-            if gen_from(pos, from, Kind::Half, me, NONE, f) {
+            if gen_from(pos, from, Kind::Half, Some(me), NONE, f) {
                 return true;
             }
         }
@@ -916,20 +1034,21 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
         return false;
     }
     let me = pos.side;
-    let opp = me ^ 1;
-    if points_at_home(pos, me) >= 2 * pos.keep_value[opp as usize] && f(Breach::new(HOME, &[])) {
+    let opp = opponent(me);
+    if points_at_home(pos, me) >= 2 * pos.keep_value[usize::from(opp)] && f(Breach::new(HOME, &[]))
+    {
         return true;
     }
     let mut emit = |b: Breach| f(b) || (singles_in(pos, b.ins()) >= 2 && f(b.apart()));
     for &k in KEEPS.iter() {
         let kc = pos.cells[k as usize];
-        if kc.is_empty() || kc.owner != opp || points_around(pos, k, me) < kc.points() + 4 {
+        if kc.is_empty() || kc.owner != Some(opp) || points_around(pos, k, me) < kc.points() + 4 {
             continue;
         }
         let mut t = [0u8; 6];
         let mut n = 0;
         for &x in neighbours(k) {
-            if pos.cells[x as usize].owner == me {
+            if pos.cells[x as usize].owner == Some(me) {
                 t[n] = x;
                 n += 1;
             }
@@ -1004,4 +1123,133 @@ pub fn completable(pos: &Pos, target: u8) -> bool {
         do_breach(&mut p, &b);
         completable(&p, target)
     })
+}
+
+/// Start a fresh log if the one in `state` belongs to an earlier turn.
+fn touch_log(state: &mut State) {
+    if state.log.turn != state.turn {
+        state.log = TurnLog::new(state.pos.side, state.turn);
+    }
+}
+
+/// The start of a turn: the position the rule "use 4 movement points"
+/// judges from, and a fresh log.
+pub fn begin_turn(state: &mut State) {
+    if !state.pos.over() {
+        state.start = state.pos;
+        state.log = TurnLog::new(state.pos.side, state.turn);
+    }
+}
+
+/// Make one action, logging it for the turn comment.
+pub fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
+    touch_log(state);
+    match action {
+        Action::Move(mv) => {
+            let eff = check_move(&state.pos, &mv).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+            do_move(&mut state.pos, &mv, eff);
+            let entry = LoggedMove {
+                mv,
+                took: if let Dest::Take(n) = eff { n } else { 0 },
+                doubled: matches!(eff, Dest::Double | Dest::Keep { combine: true }),
+                keep: matches!(eff, Dest::Keep { .. }),
+            };
+            if let Some(slot) = state.log.moves.iter_mut().find(|m| m.is_none()) {
+                *slot = Some(entry);
+            }
+        }
+        Action::Breach(b) => {
+            check_breach(&state.pos, &b).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+            let removed = do_breach(&mut state.pos, &b);
+            let log = &mut state.log;
+            if usize::from(log.nbreach) < log.breaches.len() {
+                log.breaches[usize::from(log.nbreach)] = (b.target, removed, b.n, b.apart);
+                log.nbreach += 1;
+            }
+        }
+    }
+    state.log.used = state.pos.used;
+    Ok(())
+}
+
+/// The movement points the turn must use in all: 4 when a legal way to
+/// use them exists, else the most a legal turn from its start can use.
+fn points_due(state: &State) -> u8 {
+    let used = state.pos.used;
+    if used >= 4 {
+        used
+    } else {
+        best_points(&state.start).max(used)
+    }
+}
+
+/// Refuse to end a turn that used fewer movement points than it must (the
+/// search runs only then, from the position at the start of the turn).
+fn check_points_used(state: &State) -> Result<(), Illegal> {
+    let pos = &state.pos;
+    if pos.used >= 4 {
+        return Ok(());
+    }
+    let most = points_due(state);
+    if pos.used >= most {
+        return Ok(());
+    }
+    let me = side_name(pos.side);
+    Err(Illegal::new(if most == 4 {
+        format!("{me} must use all 4 movement points (a legal way to use them exists)")
+    } else {
+        format!("{me} must use {most} movement points, the most a legal turn can use here")
+    }))
+}
+
+/// End the turn: once it used the movement points it must, the pieces are
+/// unlocked and the other side moves.
+pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
+    touch_log(state);
+    if state.pos.over() {
+        return Ok(());
+    }
+    check_points_used(state)?;
+    state.log.used = state.pos.used;
+    state.pos.clear_turn();
+    state.pos.side = opponent(state.pos.side);
+    state.start = state.pos;
+    state.turn += 1;
+    Ok(())
+}
+
+/// `side` resigns: the other side wins.
+pub fn resign(state: &mut State, side: Side) {
+    touch_log(state);
+    if !state.pos.over() {
+        state.pos.winner = Some(opponent(side));
+        state.pos.reason = WinReason::Resigned;
+        state.log.resigned = true;
+    }
+}
+
+/// Every legal action now: those after which the turn can still use the
+/// movement points it must (or win).
+pub fn legal_actions(state: &State, out: &mut Vec<Action>) {
+    let pos = &state.pos;
+    if pos.over() {
+        return;
+    }
+    let target = points_due(state);
+    for_each_move(pos, &mut |mv, eff| {
+        let mut p = *pos;
+        do_move(&mut p, &mv, eff);
+        if completable(&p, target) {
+            out.push(Action::Move(mv));
+        }
+        false
+    });
+    for_each_breach(pos, &mut |b| {
+        let mut p = *pos;
+        do_breach(&mut p, &b);
+        if completable(&p, target) {
+            out.push(Action::Breach(b));
+        }
+        false
+    });
 }

@@ -1,10 +1,19 @@
 //! The position: fixed-size arrays only, so that a clone is one copy.
+//!
+//! The fields of [`Cell`], [`Pos`] and [`State`] are private to the game's
+//! folder: they keep invariants the rules maintain together (a cell's owner
+//! is set exactly when it holds stacks, its locked stacks are among its
+//! stacks, `points` counts the pieces, `start` is where the turn began).
+
+use crate::game::Side;
 
 use super::action::Move;
 use super::board::{is_keep, NCELLS, NONE};
 
 /// White (moves first).
-pub const WHITE: u8 = 0;
+pub const WHITE: Side = Side(0);
+/// Black.
+pub const BLACK: Side = Side(1);
 
 /// What stands on one cell. An ordinary cell holds at most one stack (a
 /// single or a double); a Keep holds up to three stacks of one side.
@@ -12,22 +21,22 @@ pub const WHITE: u8 = 0;
 /// this turn (they moved, entered the Keep or were made this turn).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Cell {
-    /// The side holding the cell, [`NONE`] when it is empty.
-    pub owner: u8,
+    /// The side holding the cell, `None` when it is empty.
+    pub(super) owner: Option<Side>,
     /// Single stacks.
-    pub s: u8,
+    pub(super) s: u8,
     /// Double stacks.
-    pub d: u8,
+    pub(super) d: u8,
     /// Locked singles (subset of `s`).
-    pub ls: u8,
+    pub(super) ls: u8,
     /// Locked doubles (subset of `d`).
-    pub ld: u8,
+    pub(super) ld: u8,
 }
 
 impl Cell {
     /// An empty cell.
     pub const EMPTY: Cell = Cell {
-        owner: NONE,
+        owner: None,
         s: 0,
         d: 0,
         ls: 0,
@@ -50,8 +59,8 @@ impl Cell {
     }
 
     /// Points of `side` here.
-    pub fn points_of(&self, side: u8) -> u8 {
-        if self.owner == side {
+    pub fn points_of(&self, side: Side) -> u8 {
+        if self.owner == Some(side) {
             self.points()
         } else {
             0
@@ -68,7 +77,18 @@ impl Cell {
         self.d - self.ld
     }
 
-    /// Set `owner` back to [`NONE`] if the cell became empty.
+    /// The letters of the owner's single and double: `w`/`W` for White,
+    /// `b`/`B` for Black (as the position notation and the diagram write
+    /// them).
+    pub fn stack_letters(&self) -> (char, char) {
+        if self.owner == Some(WHITE) {
+            ('w', 'W')
+        } else {
+            ('b', 'B')
+        }
+    }
+
+    /// Set `owner` back to `None` if the cell became empty.
     pub fn tidy(&mut self) {
         if self.is_empty() {
             *self = Cell::EMPTY;
@@ -92,23 +112,23 @@ pub enum WinReason {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pos {
     /// Each cell.
-    pub cells: [Cell; NCELLS],
+    pub(super) cells: [Cell; NCELLS],
     /// Pieces (all singles) in each side's end zone.
-    pub zone: [u8; 2],
+    pub(super) zone: [u8; 2],
     /// Points in play (board + end zone) of each side.
-    pub points: [u8; 2],
+    pub(super) points: [u8; 2],
     /// Home Keep value of each side (1-6).
-    pub keep_value: [u8; 2],
+    pub(super) keep_value: [u8; 2],
     /// Side to move.
-    pub side: u8,
+    pub(super) side: Side,
     /// Movement points used this turn (0, 2 or 4).
-    pub used: u8,
+    pub(super) used: u8,
     /// Cells where a double was made this turn (bit per cell).
-    pub made: u128,
-    /// The winner, [`NONE`] while the game goes on.
-    pub winner: u8,
+    pub(super) made: u128,
+    /// The winner, `None` while the game goes on.
+    pub(super) winner: Option<Side>,
     /// Why the game ended (meaningful once `winner` is set).
-    pub reason: WinReason,
+    pub(super) reason: WinReason,
 }
 
 impl Pos {
@@ -122,29 +142,29 @@ impl Pos {
             side: WHITE,
             used: 0,
             made: 0,
-            winner: NONE,
+            winner: None,
             reason: WinReason::Points,
         }
     }
 
     /// Whether the game is over.
     pub fn over(&self) -> bool {
-        self.winner != NONE
+        self.winner.is_some()
     }
 
     /// Points of `side` counted from scratch (board + end zone).
-    pub fn count_points(&self, side: u8) -> u8 {
+    pub fn count_points(&self, side: Side) -> u8 {
         let board: u32 = self
             .cells
             .iter()
             .map(|c| u32::from(c.points_of(side)))
             .sum();
-        (board + 2 * u32::from(self.zone[side as usize])) as u8
+        (board + 2 * u32::from(self.zone[usize::from(side)])) as u8
     }
 
     /// Recompute `points` (after setting a position up by hand).
     pub fn recount(&mut self) {
-        self.points = [self.count_points(0), self.count_points(1)];
+        self.points = [self.count_points(WHITE), self.count_points(BLACK)];
     }
 
     /// Unlock every piece: the turn is over.
@@ -157,11 +177,11 @@ impl Pos {
         self.used = 0;
     }
 
-    /// The side holding Keep `k` (or [`NONE`]); `k` may be [`NONE`] for the
+    /// The side holding Keep `k`, if any; `k` may be [`NONE`] for the
     /// board edge.
-    pub fn holder(&self, k: u8) -> u8 {
+    pub fn holder(&self, k: u8) -> Option<Side> {
         if k == NONE {
-            NONE
+            None
         } else {
             self.cells[k as usize].owner
         }
@@ -177,9 +197,9 @@ impl Pos {
         self.cells.iter().enumerate().all(|(i, c)| {
             let k = is_keep(i as u8);
             let ok_count = if k { c.stacks() <= 3 } else { c.stacks() <= 1 };
-            let ok_owner = (c.owner == NONE) == c.is_empty() && (c.owner == NONE || c.owner < 2);
+            let ok_owner = c.owner.is_none() == c.is_empty() && c.owner.is_none_or(|o| o.0 < 2);
             ok_count && ok_owner && c.ls <= c.s && c.ld <= c.d
-        }) && self.points == [self.count_points(0), self.count_points(1)]
+        }) && self.points == [self.count_points(WHITE), self.count_points(BLACK)]
     }
 }
 
@@ -200,7 +220,7 @@ pub struct LoggedMove {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TurnLog {
     /// The side whose turn it was.
-    pub side: u8,
+    pub side: Side,
     /// Movement points used.
     pub used: u8,
     /// Moves made (at most two: each costs at least 2 of 4 points).
@@ -218,7 +238,7 @@ pub struct TurnLog {
 
 impl TurnLog {
     /// An empty log for `side`'s turn number `turn`.
-    pub fn new(side: u8, turn: u32) -> TurnLog {
+    pub fn new(side: Side, turn: u32) -> TurnLog {
         TurnLog {
             turn,
             side,
@@ -235,14 +255,14 @@ impl TurnLog {
 #[derive(Clone, Debug)]
 pub struct State {
     /// The position now.
-    pub pos: Pos,
+    pub(super) pos: Pos,
     /// The position when the current turn started (for the rule "use as
     /// many movement points as a legal turn can").
-    pub start: Pos,
+    pub(super) start: Pos,
     /// The current (or, after `end_turn`, the last) turn's events.
-    pub log: TurnLog,
+    pub(super) log: TurnLog,
     /// Turns finished so far.
-    pub turn: u32,
+    pub(super) turn: u32,
 }
 
 impl State {

@@ -1,4 +1,4 @@
-//! Tests named after the rules they check (RULINGS 4 and the rule text).
+//! Tests named after the rules they check (notation-spec.md section 7).
 
 use super::board::{
     adjacent, cell_at, gate_between, is_entry, is_keep, neighbours, GATES, HOME, KEEPS, NCELLS,
@@ -11,8 +11,8 @@ use crate::selfplay::SplitMix;
 
 type G = BreachTheKeep;
 
-const W: u8 = 0;
-const B: u8 = 1;
+const W: Side = state::WHITE;
+const B: Side = state::BLACK;
 
 /// A cell by name, e.g. `c(\"d3\")`.
 fn c(name: &str) -> u8 {
@@ -39,7 +39,7 @@ fn new() -> State {
 
 /// A position from a spec like `"d3:w d4:W c3:Ww b5:b"` (w/W White
 /// single/double, b/B Black), end zones, home Keep values, side to move.
-fn setup(spec: &str, zone: [u8; 2], keep: [u8; 2], side: u8) -> State {
+fn setup(spec: &str, zone: [u8; 2], keep: [u8; 2], side: Side) -> State {
     let mut pos = Pos::start(keep);
     pos.zone = zone;
     pos.side = side;
@@ -47,7 +47,7 @@ fn setup(spec: &str, zone: [u8; 2], keep: [u8; 2], side: u8) -> State {
         let (name, stacks) = item.split_once(':').unwrap();
         let cell = &mut pos.cells[c(name) as usize];
         for ch in stacks.chars() {
-            cell.owner = if ch.eq_ignore_ascii_case(&'w') { W } else { B };
+            cell.owner = Some(if ch.eq_ignore_ascii_case(&'w') { W } else { B });
             match ch {
                 'w' | 'b' => cell.s += 1,
                 'W' | 'B' => cell.d += 1,
@@ -250,7 +250,7 @@ fn entering_from_the_end_zone_is_the_first_of_the_two_steps() {
     G::begin_turn(&mut s, &mut Undrawn).unwrap();
     ok(&mut s, "Z-d1-d2");
     assert_eq!(s.pos.zone[0], 13);
-    assert_eq!(cell_of(&s, "d2").owner, W);
+    assert_eq!(cell_of(&s, "d2").owner, Some(W));
     assert!(cell_of(&s, "d1").is_empty());
     assert_eq!(s.pos.used, 2);
     // One step only onto an empty entry cell is not a whole move (`Z-c1`
@@ -298,7 +298,7 @@ fn an_entering_piece_may_double_or_take_on_its_second_step() {
     ok(&mut s, "Z-d1-d2");
     assert_eq!(cell_of(&s, "d2").d, 1);
     ok(&mut s, "Z-e1-e2");
-    assert_eq!(cell_of(&s, "e2").owner, W);
+    assert_eq!(cell_of(&s, "e2").owner, Some(W));
     assert_eq!(s.pos.points[1], 26);
 }
 
@@ -381,7 +381,7 @@ fn a_single_moving_onto_an_own_single_makes_a_double_for_the_full_two_points() {
     assert_eq!(
         cell_of(&s, "d7"),
         Cell {
-            owner: W,
+            owner: Some(W),
             s: 0,
             d: 1,
             ls: 0,
@@ -502,7 +502,7 @@ fn moving_needs_an_own_piece_on_the_origin() {
 fn a_single_takes_a_single_and_stops_there() {
     let mut s = setup("d6:w d7:b a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "d6-d7");
-    assert_eq!(cell_of(&s, "d7").owner, W);
+    assert_eq!(cell_of(&s, "d7").owner, Some(W));
     assert_eq!(s.pos.points[1], 2);
     assert_eq!(s.pos.used, 2);
 }
@@ -517,7 +517,7 @@ fn a_single_cannot_take_a_double() {
 fn a_double_takes_singles_and_doubles() {
     let mut s = setup("d6:W d7:B a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "d6-d7");
-    assert_eq!(cell_of(&s, "d7").owner, W);
+    assert_eq!(cell_of(&s, "d7").owner, Some(W));
     assert_eq!(cell_of(&s, "d7").d, 1);
     assert_eq!(s.pos.points[1], 2);
     let mut s = setup("d6:W e7:b a10:b", [0, 0], [1, 1], W);
@@ -709,12 +709,12 @@ fn singles_moving_in_after_a_breach_combine_unless_the_breach_says_apart() {
     let mut s = setup("c3:b c2:w d2:w b3:W g1:W a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "breach c3 +c2 +d2 +b3");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.s, k.d), (W, 0, 2));
+    assert_eq!((k.owner, k.s, k.d), (Some(W), 0, 2));
     let mut s = setup("c3:b c2:w d2:w b3:W g1:W a10:b", [0, 0], [1, 1], W);
     let before = s.clone();
     ok(&mut s, "breach c3 +c2 +d2 +b3 apart");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.s, k.d), (W, 2, 1));
+    assert_eq!((k.owner, k.s, k.d), (Some(W), 2, 1));
     // `legal` lists the stacks moving in in cell order, both ways.
     let l = legal(&before);
     let at = l
@@ -906,7 +906,7 @@ fn after_a_breach_up_to_three_stacks_from_touching_cells_move_in() {
     let mut s = setup("c3:B c2:W d2:W b3:w a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "breach c3 +c2 +d2 +b3");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.d, k.s), (W, 2, 1));
+    assert_eq!((k.owner, k.d, k.s), (Some(W), 2, 1));
     assert!(cell_of(&s, "c2").is_empty() && cell_of(&s, "b3").is_empty());
     // Moving in counts as entering the Keep: they stay there this turn.
     assert_eq!(
@@ -1492,7 +1492,7 @@ fn a_stack_that_moved_this_turn_may_still_move_in_after_a_breach() {
     ok(&mut s, "c1-b1-b2");
     ok(&mut s, "breach c3 +b2 +d2");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.s, k.d), (W, 1, 1));
+    assert_eq!((k.owner, k.s, k.d), (Some(W), 1, 1));
     G::end_turn(&mut s).unwrap();
 }
 
@@ -1580,6 +1580,8 @@ fn finished_games_state_the_winner_and_how() {
     );
 }
 
+/// One table of cases (text, reason, the part shown): long, but one case a
+/// row, read top to bottom; split up, the cases would be harder to compare.
 #[test]
 fn malformed_positions_are_refused_with_a_reason() {
     let cases = [

@@ -215,7 +215,7 @@ pub(super) fn status(state: &State) -> Vec<String> {
             state.cell(gate) == Cell::Empty
         };
         if may_add {
-            let cost = match state.add_cost() {
+            let cost = match super::rules::add_cost(state) {
                 0 => "free".to_string(),
                 n => format!("costs {n} moves"),
             };

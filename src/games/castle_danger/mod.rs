@@ -23,7 +23,7 @@ pub use action::{Action, Route};
 pub use board::Sq;
 pub use state::{Cell, End, Event, Kind, State};
 
-use board::{opponent, side_name as name};
+use board::side_name as name;
 
 /// The Castle Danger engine.
 pub struct CastleDanger;
@@ -63,7 +63,7 @@ impl Game for CastleDanger {
 
     fn begin_turn(state: &mut State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
         if !state.outcome.is_over() {
-            state.start_turn();
+            rules::start_turn(state);
         }
         Ok(())
     }
@@ -77,18 +77,12 @@ impl Game for CastleDanger {
     }
 
     fn end_turn(state: &mut State) -> Result<(), Illegal> {
-        if !state.outcome.is_over() {
-            state.to_move = opponent(state.to_move);
-            state.active = false;
-        }
+        rules::end_turn(state);
         Ok(())
     }
 
     fn resign(state: &mut State, side: Side) {
-        if !state.outcome.is_over() {
-            state.outcome = Outcome::Won(opponent(side));
-            state.end = End::Resigned(side);
-        }
+        rules::resign(state, side);
     }
 
     fn write_action(action: &Action, out: &mut String) {

@@ -1,17 +1,18 @@
 //! Reading and writing actions.
 //!
-//! Canonical forms (RULINGS 2): `+W` `+B` `+C`, `Kc1-c2` (ends) or
+//! Canonical forms (spec section 6): `+W` `+B` `+C`, `Kc1-c2` (ends) or
 //! `Kc1-b1-b2` (full path, kept as given), `Bc2+c3`, `Bc2xc3`, `Cd3*d7`.
 //! Input is case-insensitive, the piece letter in front of the origin is
 //! optional, and whitespace may stand between any two parts.
 
 use std::fmt::Write;
 
-use nom::character::complete::{anychar, char, multispace0, one_of};
+use nom::character::complete::{anychar, multispace0, one_of};
 use nom::combinator::map_opt;
 use nom::{IResult, Parser};
 
 use crate::game::ActionParseError;
+use crate::games::reader::{word_len_until, ws, Reader};
 
 use super::action::{Action, Route, MAX_PATH_STEPS};
 use super::board::{portal, Sq, COLS};
@@ -20,10 +21,6 @@ use super::state::{Kind, State};
 type Res<'a, T> = IResult<&'a str, T>;
 
 const EXPECTED_ACTION: &str = "expected an action such as Kc1-c2, Bc2+c3, Bc2xc3, Cd3*d7 or +W";
-
-fn ws(i: &str) -> Res<'_, &str> {
-    multispace0(i)
-}
 
 fn square(i: &str) -> Res<'_, Sq> {
     (one_of("abcdefgABCDEFG"), one_of("123456789"))
@@ -39,33 +36,24 @@ fn piece_letter(i: &str) -> Res<'_, Kind> {
     map_opt(anychar, Kind::from_letter).parse(i)
 }
 
-/// The parser's view of the text, for pointing at the offending bytes.
-struct Text<'a>(&'a str);
+/// Byte length of the word an error underlines at the start of `rest`:
+/// here a word is a run of ASCII letters and digits (a piece letter and a
+/// square run together, `Kc1`), not the shared
+/// [`crate::games::reader::word_len`], which runs on through any letter and
+/// stops at punctuation only: that is how this game has always underlined,
+/// and its errors stay as they are.
+fn word_len(rest: &str) -> usize {
+    word_len_until(rest, |c| !c.is_ascii_alphanumeric())
+}
 
-impl<'a> Text<'a> {
-    /// An error at `rest` (a suffix of the text) covering its first word,
-    /// or the last character when the text has ended.
-    fn err(&self, rest: &str, reason: impl Into<String>) -> ActionParseError {
-        let offset = self.0.len() - rest.len();
-        if rest.is_empty() {
-            let last = self.0.chars().next_back().map_or(0, char::len_utf8);
-            return ActionParseError::new(offset - last, last, reason);
-        }
-        let word: usize = rest
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .map(char::len_utf8)
-            .sum();
-        let len = if word > 0 {
-            word
-        } else {
-            rest.chars().next().map_or(1, char::len_utf8)
-        };
-        ActionParseError::new(offset, len, reason)
-    }
+/// What this game's notation reads beside the shared [`Reader`].
+trait Read {
+    fn square<'a>(&self, rest: &'a str, after: char) -> Result<(&'a str, Sq), ActionParseError>;
+}
 
+impl Read for Reader<'_> {
     /// A square at `rest`, which comes after `after`.
-    fn square(&self, rest: &'a str, after: char) -> Result<(&'a str, Sq), ActionParseError> {
+    fn square<'a>(&self, rest: &'a str, after: char) -> Result<(&'a str, Sq), ActionParseError> {
         match square(rest) {
             Ok((r, sq)) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, sq)),
             _ => Err(self.err(rest, bad_square(rest, after))),
@@ -102,13 +90,13 @@ fn no_such_square(rest: &str) -> Option<String> {
 }
 
 /// Why `rest` does not start with an origin such as `Kc1` or `c1`.
-fn bad_origin(t: &Text<'_>, rest: &str) -> ActionParseError {
+fn bad_origin(t: &Reader<'_>, rest: &str) -> ActionParseError {
     if let Some(reason) = no_such_square(rest) {
         return t.err(rest, reason);
     }
     match piece_letter(rest) {
         Ok((r, k)) => {
-            let (r, _) = ws(r).unwrap_or((r, ""));
+            let r = ws(r);
             t.err(r, bad_square(r, k.letter()))
         }
         Err(_) => t.err(rest, EXPECTED_ACTION),
@@ -175,39 +163,17 @@ impl RouteBuilder {
 /// Read one action. The state is consulted only to fill in an omitted
 /// piece letter and to recognise the mover's own Portal after `+W`.
 pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
-    let t = Text(text);
-    let (rest, _) = ws(text).unwrap_or((text, ""));
+    let t = Reader::with_words(text, word_len);
+    let rest = ws(text);
     if rest.is_empty() {
         return Err(ActionParseError::new(0, text.len(), EXPECTED_ACTION));
     }
-
-    if let Ok((r, _)) = char::<_, nom::error::Error<&str>>('+').parse(rest) {
-        let (r, _) = ws(r).unwrap_or((r, ""));
-        let (r, kind) = piece_letter(r).map_err(|_| t.err(r, "expected W, B or C after `+`"))?;
-        let (r, _) = ws(r).unwrap_or((r, ""));
-        let (r, at) = if r.is_empty() {
-            (r, None)
-        } else {
-            let (r, sq) = t.square(r, kind.letter())?;
-            (r, Some(sq))
-        };
-        end(&t, r)?;
-        let at = at.filter(|&sq| sq != portal(state.to_move()));
-        return Ok(Action::Add { kind, at });
+    if let Some(r) = rest.strip_prefix('+') {
+        return parse_add(&t, state, r);
     }
-
-    // Piece letter and origin, or just the origin.
-    let with_letter = (piece_letter, ws, square).parse(rest);
-    let (r, letter, from) = match with_letter {
-        Ok((r, (k, _, sq))) if !r.starts_with(|c: char| c.is_ascii_digit()) => (r, Some(k), sq),
-        _ => match square(rest) {
-            Ok((r, sq)) if !r.starts_with(|c: char| c.is_ascii_digit()) => (r, None, sq),
-            _ => return Err(bad_origin(&t, rest)),
-        },
-    };
+    let (r, letter, from) = origin(&t, rest)?;
     let piece = letter.or_else(|| state.own_piece(from).map(|p| p.kind));
-
-    let (r, _) = ws(r).unwrap_or((r, ""));
+    let r = ws(r);
     let (r, op) = one_of::<_, _, nom::error::Error<&str>>("-+xX*")
         .parse(r)
         .map_err(|_| {
@@ -218,47 +184,87 @@ pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
                 ),
             )
         })?;
-    let (r, _) = ws(r).unwrap_or((r, ""));
-    let (mut r, to) = t.square(r, op)?;
-
-    let action = match op {
-        '+' => Action::Build { piece, from, to },
-        'x' | 'X' => Action::Remove { piece, from, to },
-        '*' => Action::Fire { piece, from, to },
+    let (r, to) = t.square(ws(r), op)?;
+    let (r, action) = match op {
+        '+' => (r, Action::Build { piece, from, to }),
+        'x' | 'X' => (r, Action::Remove { piece, from, to }),
+        '*' => (r, Action::Fire { piece, from, to }),
         _ => {
-            let mut route = RouteBuilder::new(from);
-            route.push(to);
-            let mut last = to;
-            let mut squares = 2usize;
-            loop {
-                let (r1, _) = ws(r).unwrap_or((r, ""));
-                match char::<_, nom::error::Error<&str>>('-').parse(r1) {
-                    Ok((r2, _)) => {
-                        let (r2, _) = ws(r2).unwrap_or((r2, ""));
-                        let (r3, sq) = t.square(r2, '-')?;
-                        route.push(sq);
-                        last = sq;
-                        squares += 1;
-                        r = r3;
-                    }
-                    Err(_) => break,
-                }
-            }
-            Action::Move {
-                piece,
-                from,
-                to: last,
-                route: route.finish(squares),
-            }
+            let (r, to, route) = path(&t, r, from, to)?;
+            (
+                r,
+                Action::Move {
+                    piece,
+                    from,
+                    to,
+                    route,
+                },
+            )
         }
     };
     end(&t, r)?;
     Ok(action)
 }
 
+/// An addition after its `+`: the piece letter and the Portal, if written
+/// (the mover's own Portal is not kept: it is where a piece is added).
+fn parse_add(t: &Reader<'_>, state: &State, rest: &str) -> Result<Action, ActionParseError> {
+    let r = ws(rest);
+    let (r, kind) = piece_letter(r).map_err(|_| t.err(r, "expected W, B or C after `+`"))?;
+    let r = ws(r);
+    let (r, at) = if r.is_empty() {
+        (r, None)
+    } else {
+        let (r, sq) = t.square(r, kind.letter())?;
+        (r, Some(sq))
+    };
+    end(t, r)?;
+    let at = at.filter(|&sq| sq != portal(state.to_move()));
+    Ok(Action::Add { kind, at })
+}
+
+/// The origin: a piece letter and a square, or the square alone.
+fn origin<'a>(
+    t: &Reader<'_>,
+    rest: &'a str,
+) -> Result<(&'a str, Option<Kind>, Sq), ActionParseError> {
+    let with_letter = (piece_letter, multispace0, square).parse(rest);
+    match with_letter {
+        Ok((r, (k, _, sq))) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, Some(k), sq)),
+        _ => match square(rest) {
+            Ok((r, sq)) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, None, sq)),
+            _ => Err(bad_origin(t, rest)),
+        },
+    }
+}
+
+/// The rest of a move's path after its first step to `to`: more squares
+/// after `-`, if any. Returns the rest of the text, the last square and
+/// the route.
+fn path<'a>(
+    t: &Reader<'_>,
+    rest: &'a str,
+    from: Sq,
+    to: Sq,
+) -> Result<(&'a str, Sq, Route), ActionParseError> {
+    let mut route = RouteBuilder::new(from);
+    route.push(to);
+    let mut last = to;
+    let mut squares = 2usize;
+    let mut r = rest;
+    while let Some(r2) = ws(r).strip_prefix('-') {
+        let (r3, sq) = t.square(ws(r2), '-')?;
+        route.push(sq);
+        last = sq;
+        squares += 1;
+        r = r3;
+    }
+    Ok((r, last, route.finish(squares)))
+}
+
 /// Nothing but whitespace may follow a complete action.
-fn end(t: &Text<'_>, rest: &str) -> Result<(), ActionParseError> {
-    let (r, _) = ws(rest).unwrap_or((rest, ""));
+fn end(t: &Reader<'_>, rest: &str) -> Result<(), ActionParseError> {
+    let r = ws(rest);
     if r.is_empty() {
         Ok(())
     } else {

@@ -18,7 +18,7 @@ use nom::character::complete::{char, one_of, satisfy};
 use nom::combinator::{map, opt};
 use nom::{IResult, Parser};
 
-use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
+use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseError, Side};
 
 use super::board::{opponent, side_name, Sq, Terrain, BLUE, COLS, RED, ROWS};
 use super::state::{Cell, End, Kind, Piece, State};
@@ -123,92 +123,106 @@ fn token(i: &str) -> Res<'_, Token> {
     .parse(i)
 }
 
-fn board(f: &PositionField<'_>, cells: &mut [Cell]) -> Result<(), PositionParseError> {
-    let mut rest = f.value;
-    for row in (0..ROWS).rev() {
-        let row_start = rest;
-        let mut col = 0u8;
-        let mut last_empty = false;
-        while !rest.is_empty() && !rest.starts_with('/') {
-            let (r, tok) = token(rest).map_err(|_| {
-                let bad = rest.chars().next().unwrap_or(' ');
-                if bad == '!' {
-                    f.err(rest, 1, "`!` marks a fired Cannon: it follows C or c")
-                } else {
-                    f.err(
-                        rest,
-                        1,
-                        format!("`{bad}` is not a square's content: {TOKENS}"),
-                    )
-                }
-            })?;
-            if r.starts_with('!') {
-                return Err(f.err(r, 1, "`!` marks a fired Cannon: it follows C or c"));
-            }
-            if let Token::Cell(Cell::Piece(p)) = tok {
-                if p.fired && p.kind != Kind::Cannon {
-                    return Err(f.err(
-                        &rest[1..],
-                        1,
-                        "`!` marks a fired Cannon: it follows C or c",
-                    ));
-                }
-            }
-            let n = match tok {
-                Token::Empty(0) => return Err(f.err(rest, 1, "an empty run is 1 to 7 squares")),
-                Token::Empty(_) if last_empty => {
-                    return Err(f.err(
-                        rest,
-                        1,
-                        "write a run of empty squares as one digit (e.g. 7, not 43)",
-                    ))
-                }
-                Token::Empty(n) => n,
-                Token::Cell(_) => 1,
-            };
-            if col + n > COLS {
-                return Err(f.err(
-                    row_start,
-                    row_start.len() - r.len(),
-                    format!("row {} has more than 7 squares", row + 1),
-                ));
-            }
-            if let Token::Cell(cell) = tok {
-                let sq = Sq::new(col, row);
-                check_square(sq, cell).map_err(|why| f.err(rest, rest.len() - r.len(), why))?;
-                cells[sq.idx()] = cell;
-            }
-            last_empty = matches!(tok, Token::Empty(_));
-            col += n;
-            rest = r;
+/// The token at the start of `rest`, and the rest after it; a `!` goes
+/// only after a Cannon.
+fn read_token<'a>(
+    f: &PositionField<'_>,
+    rest: &'a str,
+) -> Result<(&'a str, Token), PositionParseError> {
+    let (r, tok) = token(rest).map_err(|_| {
+        let bad = rest.chars().next().unwrap_or(' ');
+        if bad == '!' {
+            f.err(rest, 1, "`!` marks a fired Cannon: it follows C or c")
+        } else {
+            f.err(
+                rest,
+                1,
+                format!("`{bad}` is not a square's content: {TOKENS}"),
+            )
         }
-        if col < COLS {
-            return Err(f.err(
-                row_start,
-                row_start.len() - rest.len(),
-                format!("row {} has {col} squares, expected 7", row + 1),
-            ));
-        }
-        if row > 0 {
-            rest = match rest.strip_prefix('/') {
-                Some(r) => r,
-                None => {
-                    return Err(f.whole(format!(
-                        "the board has {} rows, expected 9 (row 9 first, separated by `/`)",
-                        ROWS - row
-                    )))
-                }
-            };
+    })?;
+    if r.starts_with('!') {
+        return Err(f.err(r, 1, "`!` marks a fired Cannon: it follows C or c"));
+    }
+    if let Token::Cell(Cell::Piece(p)) = tok {
+        if p.fired && p.kind != Kind::Cannon {
+            return Err(f.err(&rest[1..], 1, "`!` marks a fired Cannon: it follows C or c"));
         }
     }
-    if !rest.is_empty() {
-        return Err(f.err(
+    Ok((r, tok))
+}
+
+/// How many squares `tok`, at the start of `rest`, covers: a run of empty
+/// squares is one digit, after anything but another run.
+fn squares_covered(
+    f: &PositionField<'_>,
+    tok: Token,
+    rest: &str,
+    last_empty: bool,
+) -> Result<u8, PositionParseError> {
+    match tok {
+        Token::Empty(0) => Err(f.err(rest, 1, "an empty run is 1 to 7 squares")),
+        Token::Empty(_) if last_empty => Err(f.err(
             rest,
-            rest.len(),
-            "the board has more than 9 rows (row 9 first, separated by `/`)",
+            1,
+            "write a run of empty squares as one digit (e.g. 7, not 43)",
+        )),
+        Token::Empty(n) => Ok(n),
+        Token::Cell(_) => Ok(1),
+    }
+}
+
+/// Read board row `row` from the start of `rest` into `cells`, leaving
+/// `rest` at its end.
+fn board_row(
+    f: &PositionField<'_>,
+    row: u8,
+    rest: &mut &str,
+    cells: &mut [Cell],
+) -> Result<(), PositionParseError> {
+    let row_start = *rest;
+    let mut col = 0u8;
+    let mut last_empty = false;
+    while !rest.is_empty() && !rest.starts_with('/') {
+        let here = *rest;
+        let (r, tok) = read_token(f, here)?;
+        let n = squares_covered(f, tok, here, last_empty)?;
+        if col + n > COLS {
+            return Err(f.err(
+                row_start,
+                row_start.len() - r.len(),
+                format!("row {} has more than 7 squares", row + 1),
+            ));
+        }
+        if let Token::Cell(cell) = tok {
+            let sq = Sq::new(col, row);
+            check_square(sq, cell).map_err(|why| f.err(here, here.len() - r.len(), why))?;
+            cells[sq.idx()] = cell;
+        }
+        last_empty = matches!(tok, Token::Empty(_));
+        col += n;
+        *rest = r;
+    }
+    if col < COLS {
+        return Err(f.err(
+            row_start,
+            row_start.len() - rest.len(),
+            format!("row {} has {col} squares, expected 7", row + 1),
         ));
     }
     Ok(())
+}
+
+fn board(f: &PositionField<'_>, cells: &mut [Cell]) -> Result<(), PositionParseError> {
+    let rows = Parts {
+        whole: "the board",
+        name: "rows",
+        count: usize::from(ROWS),
+        order: "row 9 first",
+    };
+    f.parts(rows, |i, rest| {
+        board_row(f, ROWS - 1 - i as u8, rest, cells)
+    })
 }
 
 /// What may stand on `sq`.

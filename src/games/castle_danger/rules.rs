@@ -1,11 +1,12 @@
-//! Making actions, and listing the legal ones.
+//! The rules: the start and end of a turn, the cost of adding a piece,
+//! making actions, and listing the legal ones.
 
-use crate::game::{Illegal, Outcome};
+use crate::game::{Illegal, Outcome, Side};
 use crate::illegal;
 
 use super::action::{Action, Route};
 use super::board::{forward, opponent, portal, side_name, Dir, Sq, Terrain, SQUARES};
-use super::state::{Cell, End, Event, Kind, Piece, State};
+use super::state::{Cell, End, Event, Kind, Log, Piece, State, Turn};
 
 /// "a Wall", "Red Fire", "a Blue Wizard", "nothing".
 pub fn describe(cell: Cell) -> String {
@@ -61,10 +62,66 @@ pub fn shortest(state: &State, from: Sq, to: Sq) -> Option<u8> {
     (d != u8::MAX).then_some(d)
 }
 
+/// What adding a piece costs the side to move now: 2 moves if it has at
+/// least as many movable pieces as the opponent, else nothing.
+pub fn add_cost(state: &State) -> u8 {
+    if state.movable(state.to_move) >= state.movable(opponent(state.to_move)) {
+        2
+    } else {
+        0
+    }
+}
+
+/// Turn steps 1 and 2 for the side to move: its Fire goes out, its
+/// Cannons are reset, and the moves are counted. Doing it twice in a row
+/// changes nothing.
+pub fn start_turn(state: &mut State) {
+    let me = state.to_move;
+    let mut wizards = 0u8;
+    for cell in state.cells.iter_mut() {
+        match cell {
+            Cell::Fire(s) if *s == me => *cell = Cell::Empty,
+            Cell::Piece(p) if p.side == me => {
+                p.fired = false;
+                if p.kind == Kind::Wizard {
+                    wizards += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    let moves = 3u8.saturating_add(wizards.saturating_mul(3));
+    state.turn = Turn {
+        moves_total: moves,
+        moves_left: moves,
+        wizards,
+        acted: false,
+        portal_was_empty: state.cell(portal(me)) == Cell::Empty,
+        log: Log::new(),
+    };
+    state.active = true;
+}
+
+/// The turn's end: the opponent moves next.
+pub fn end_turn(state: &mut State) {
+    if !state.outcome.is_over() {
+        state.to_move = opponent(state.to_move);
+        state.active = false;
+    }
+}
+
+/// `side` resigns: the opponent wins.
+pub fn resign(state: &mut State, side: Side) {
+    if !state.outcome.is_over() {
+        state.outcome = Outcome::Won(opponent(side));
+        state.end = End::Resigned(side);
+    }
+}
+
 /// What `action` costs now, if that can be told.
 pub fn cost(state: &State, action: &Action) -> Option<u8> {
     match *action {
-        Action::Add { .. } => Some(state.add_cost()),
+        Action::Add { .. } => Some(add_cost(state)),
         Action::Move {
             from, to, route, ..
         } => match route {
@@ -148,7 +205,7 @@ fn add(state: &mut State, kind: Kind, at: Option<Sq>) -> Result<(), Illegal> {
     if !state.turn.portal_was_empty {
         return illegal!("the Portal {gate} was not empty at the start of the turn");
     }
-    let cost = state.add_cost();
+    let cost = add_cost(state);
     afford(state, cost, "adding a piece")?;
     state.turn.moves_left -= cost;
     state.put(gate, me, kind);
@@ -331,7 +388,7 @@ pub fn legal_actions(state: &State, out: &mut Vec<Action>) {
         return;
     }
     let left = state.turn.moves_left;
-    if !state.turn.acted && state.turn.portal_was_empty && state.add_cost() <= left {
+    if !state.turn.acted && state.turn.portal_was_empty && add_cost(state) <= left {
         for kind in [Kind::Wizard, Kind::Builder, Kind::Cannon] {
             out.push(Action::Add { kind, at: None });
         }

@@ -3,7 +3,7 @@
 
 use crate::game::{Outcome, Side};
 
-use super::board::{opponent, portal, Sq, BLUE, RED, SQUARES};
+use super::board::{Sq, BLUE, RED, SQUARES};
 
 /// A movable piece type.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -115,9 +115,9 @@ pub const LOG_LEN: usize = 12;
 /// The notable events of the current (or just finished) turn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Log {
-    pub(crate) events: [Event; LOG_LEN],
-    pub(crate) len: u8,
-    pub(crate) more: u16,
+    pub(super) events: [Event; LOG_LEN],
+    pub(super) len: u8,
+    pub(super) more: u16,
 }
 
 impl Log {
@@ -178,13 +178,13 @@ pub struct Turn {
 /// A Castle Danger position.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub(crate) cells: [Cell; SQUARES],
-    pub(crate) to_move: Side,
-    pub(crate) outcome: Outcome,
-    pub(crate) end: End,
-    pub(crate) turn: Turn,
+    pub(super) cells: [Cell; SQUARES],
+    pub(super) to_move: Side,
+    pub(super) outcome: Outcome,
+    pub(super) end: End,
+    pub(super) turn: Turn,
     /// True between the start of a turn and its end.
-    pub(crate) active: bool,
+    pub(super) active: bool,
 }
 
 impl State {
@@ -207,7 +207,7 @@ impl State {
         }
     }
 
-    /// The starting position (RULINGS 2), with Blue's first turn begun.
+    /// The starting position (spec section 6), with Blue's first turn begun.
     pub fn start() -> State {
         let mut s = State::empty();
         for (side, back, front) in [(BLUE, 0, 1), (RED, 8, 7)] {
@@ -216,7 +216,7 @@ impl State {
             s.cells[Sq::new(2, front).idx()] = Cell::Wall;
             s.cells[Sq::new(4, front).idx()] = Cell::Wall;
         }
-        s.start_turn();
+        super::rules::start_turn(&mut s);
         s
     }
 
@@ -271,45 +271,5 @@ impl State {
             .iter()
             .filter(|c| matches!(c, Cell::Piece(p) if p.side == side))
             .count() as u8
-    }
-
-    /// What adding a piece costs the side to move now: 2 moves if it has at
-    /// least as many movable pieces as the opponent, else nothing.
-    pub fn add_cost(&self) -> u8 {
-        if self.movable(self.to_move) >= self.movable(opponent(self.to_move)) {
-            2
-        } else {
-            0
-        }
-    }
-
-    /// Turn steps 1 and 2 for the side to move: its Fire goes out, its
-    /// Cannons are reset, and the moves are counted. Doing it twice in a row
-    /// changes nothing.
-    pub(crate) fn start_turn(&mut self) {
-        let me = self.to_move;
-        let mut wizards = 0u8;
-        for cell in self.cells.iter_mut() {
-            match cell {
-                Cell::Fire(s) if *s == me => *cell = Cell::Empty,
-                Cell::Piece(p) if p.side == me => {
-                    p.fired = false;
-                    if p.kind == Kind::Wizard {
-                        wizards += 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let moves = 3u8.saturating_add(wizards.saturating_mul(3));
-        self.turn = Turn {
-            moves_total: moves,
-            moves_left: moves,
-            wizards,
-            acted: false,
-            portal_was_empty: self.cell(portal(me)) == Cell::Empty,
-            log: Log::new(),
-        };
-        self.active = true;
     }
 }

@@ -1,4 +1,4 @@
-//! Tests, one per rule of RULINGS 2 and per rejection reason. Expected
+//! Tests, one per rule of spec section 6 and per rejection reason. Expected
 //! values are worked out by hand from the rules.
 
 use super::board::{BLUE, RED};
@@ -1254,6 +1254,8 @@ fn finished_games_state_the_winner_and_how() {
     assert_eq!(G::summary(&at(text)), "Blue won: Red resigned");
 }
 
+/// One table of cases (text, reason, the part shown): long, but one case a
+/// row, read top to bottom; split up, the cases would be harder to compare.
 #[test]
 fn malformed_positions_are_refused_with_a_reason() {
     let cases = [

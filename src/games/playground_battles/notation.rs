@@ -11,7 +11,6 @@
 //! alone (`c1-c5`) takes a path of exactly the roll's length between
 //! them when one exists.
 
-use nom::bytes::complete::tag_no_case;
 use nom::character::complete::{digit1, one_of};
 use nom::{IResult, Parser};
 
@@ -20,14 +19,13 @@ use super::board::{opponent, Spot, Sq};
 use super::rules::find_path;
 use super::state::{Kind, State};
 use crate::game::ActionParseError;
-use crate::games::reader::{ws, Reader};
+use crate::games::reader::{keyword, ws, Reader};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
 /// What this game's notation reads beside the shared [`Reader`].
 trait Read<'t> {
     fn square<'a>(&self, rest: &'a str, expected: &str) -> Result<(Sq, &'a str), ActionParseError>;
-    fn keyword<'a>(&self, rest: &'a str, word: &str) -> Option<&'a str>;
     fn choice(&self, rest: &'t str) -> Result<(Choice, &'t str), ActionParseError>;
 }
 
@@ -52,15 +50,6 @@ impl<'t> Read<'t> for Reader<'t> {
             })
     }
 
-    /// A keyword (`base`, `out`) at the start of `rest`, as a whole word.
-    fn keyword<'a>(&self, rest: &'a str, word: &str) -> Option<&'a str> {
-        let r: Res<'_, &str> = tag_no_case(word).parse(rest);
-        match r {
-            Ok((after, _)) if !after.starts_with(|c: char| c.is_alphanumeric()) => Some(after),
-            _ => None,
-        }
-    }
-
     fn choice(&self, rest: &'t str) -> Result<(Choice, &'t str), ActionParseError> {
         let kind = rest.chars().next().and_then(Kind::from_letter);
         let Some(leaves) = kind else {
@@ -78,7 +67,7 @@ impl<'t> Read<'t> for Reader<'t> {
             ));
         };
         let after = ws(after);
-        if let Some(rest) = self.keyword(after, "out") {
+        if let Some(rest) = keyword(after, "out") {
             return Ok((Choice { leaves, to: None }, rest));
         }
         let (to, rest) = self.square(
@@ -127,7 +116,7 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
         if steps.last().is_some_and(|s| matches!(s, Spot::Base(_))) {
             return Err(r.err(at, "a move ends in the base: nothing follows `base`"));
         }
-        let (spot, next) = match r.keyword(after, "base") {
+        let (spot, next) = match keyword(after, "base") {
             Some(next) => (Spot::Base(opponent(state.to_move)), next),
             None => {
                 let (sq, next) =
