@@ -32,7 +32,9 @@ use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseE
 
 use super::board::{hexes, Hex, N_HEX, ROW_LEN};
 use super::notation::hex_of;
-use super::state::{bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, ARMIES, ARMY};
+use super::state::{
+    army, bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, ARMIES, ARMY,
+};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -50,10 +52,6 @@ const OPTION_WORDS: [&str; 4] = [
     "no-arms-race",
     "no-hero-or-mounted",
 ];
-
-fn army(s: Side) -> &'static str {
-    ARMY[usize::from(s)]
-}
 
 /// Which optional rules differ from the defaults, in [`OPTION_WORDS`] order.
 fn option_flags(o: &Opts) -> [bool; 4] {

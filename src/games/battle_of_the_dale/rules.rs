@@ -14,10 +14,6 @@ fn ill<T>(reason: impl Into<String>) -> R<T> {
     Err(Illegal::new(reason))
 }
 
-fn army(s: Side) -> &'static str {
-    ARMY[usize::from(s)]
-}
-
 // ---------------------------------------------------------------------------
 // Geometry that depends on the position.
 

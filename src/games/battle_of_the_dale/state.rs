@@ -32,6 +32,11 @@ pub const fn bit(side: Side) -> u8 {
 
 /// Army names, canonical case.
 pub const ARMY: [&str; 5] = ["Human", "Elf", "Dwarf", "Goblin", "Falcon"];
+
+/// The name of `side`'s army, e.g. `Elf`.
+pub fn army(side: Side) -> &'static str {
+    ARMY[usize::from(side)]
+}
 /// Two-letter army codes for the diagram.
 pub const CODE: [&str; 5] = ["Hu", "El", "Dw", "Go", "Fa"];
 
