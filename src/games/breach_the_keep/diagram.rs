@@ -188,7 +188,7 @@ fn keeps_held(pos: &Pos, out: &mut Vec<String>) {
         keeps.push_str(&format!(
             "{}\u{a0}{}\u{a0}{}\u{a0}({stacks})",
             Name(k),
-            c.owner.map_or("", side_name),
+            c.owner().map_or("", side_name),
             c.points()
         ));
     }

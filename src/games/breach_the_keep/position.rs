@@ -128,10 +128,10 @@ fn fill(c: &mut Cell, letters: &[char]) -> Result<(), String> {
         } else {
             BLACK
         };
-        if c.owner.is_some_and(|o| o != owner) {
+        if c.owner().is_some_and(|o| o != owner) {
             return Err("a Keep holds the stacks of one side only".to_string());
         }
-        c.owner = Some(owner);
+        c.set_owner(owner);
         if l.is_ascii_uppercase() {
             c.d += 1;
         } else {
@@ -356,7 +356,7 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
         let on_board: u32 = pos
             .cells
             .iter()
-            .filter(|c| c.owner.is_some_and(|o| usize::from(o) == i))
+            .filter(|c| c.owner().is_some_and(|o| usize::from(o) == i))
             .map(|c| u32::from(c.s) + 2 * u32::from(c.d))
             .sum();
         let all = on_board + u32::from(pos.zone[i]);

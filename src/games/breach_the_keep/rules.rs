@@ -460,7 +460,7 @@ fn origin_check(pos: &Pos, from: u8, kind: Kind) -> Result<Option<Side>, Origin>
     if c.is_empty() {
         return Err(Origin::NoPiece(from));
     }
-    if c.owner != Some(me) {
+    if c.owner() != Some(me) {
         return Err(Origin::EnemyPiece(from));
     }
     let left_behind = match kind {
@@ -522,7 +522,7 @@ fn dest_check(pos: &Pos, mv: &Move) -> Result<Dest, Arrival> {
         return Err(Arrival::ApartNotKeep(dest));
     }
     if is_keep(dest) {
-        if !dc.is_empty() && dc.owner != Some(me) {
+        if !dc.is_empty() && dc.owner() != Some(me) {
             return Err(Arrival::EnemyKeep(dest));
         }
         if apart {
@@ -540,7 +540,7 @@ fn dest_check(pos: &Pos, mv: &Move) -> Result<Dest, Arrival> {
             return Err(Arrival::WrongLength(kind));
         }
         Ok(Dest::Empty)
-    } else if dc.owner == Some(me) {
+    } else if dc.owner() == Some(me) {
         if kind.is_single() && dc.s == 1 {
             Ok(Dest::Double)
         } else {
@@ -628,37 +628,24 @@ fn check_path(pos: &Pos, mv: &Move, from_after: Option<Side>) -> Result<(), Path
 }
 
 fn stack(owner: Side, kind: Kind) -> Cell {
-    let owner = Some(owner);
     if kind.is_single() {
-        Cell {
-            owner,
-            s: 1,
-            d: 0,
-            ls: 1,
-            ld: 0,
-        }
+        Cell::locked(owner, 1, 0)
     } else {
-        Cell {
-            owner,
-            s: 0,
-            d: 1,
-            ls: 0,
-            ld: 1,
-        }
+        Cell::locked(owner, 0, 1)
     }
 }
 
 /// Put a locked double into Keep cell `kc`, beside the stacks there (a
 /// double never combines).
 fn double_into_keep(kc: &mut Cell, owner: Side) {
-    kc.owner = Some(owner);
+    kc.set_owner(owner);
     kc.d += 1;
     kc.ld += 1;
 }
 
 /// Put a locked single into Keep cell `kc`, beside the stacks there.
 fn single_beside(kc: &mut Cell, owner: Side) {
-    kc.owner = Some(owner);
+    kc.set_owner(owner);
     kc.s += 1;
     kc.ls += 1;
 }
@@ -672,7 +659,7 @@ fn single_combining(kc: &mut Cell, owner: Side) -> bool {
         single_beside(kc, owner);
         return false;
     }
-    kc.owner = Some(owner);
+    kc.set_owner(owner);
     if kc.ls > 0 {
         kc.ls -= 1;
     }
@@ -715,13 +702,7 @@ pub fn do_move(pos: &mut Pos, mv: &Move, eff: Dest) {
     match eff {
         Dest::Empty => pos.cells[dest as usize] = stack(me, kind),
         Dest::Double => {
-            pos.cells[dest as usize] = Cell {
-                owner: Some(me),
-                s: 0,
-                d: 1,
-                ls: 0,
-                ld: 1,
-            };
+            pos.cells[dest as usize] = Cell::locked(me, 0, 1);
             pos.made |= bit;
         }
         Dest::Take(_) => {
@@ -800,7 +781,7 @@ fn check_keep_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
     if kc.is_empty() {
         return Err(Breaching::NothingToBreach(k));
     }
-    if kc.owner == Some(me) {
+    if kc.owner() == Some(me) {
         return Err(Breaching::OwnKeep(k));
     }
     let need = kc.points() + 4;
@@ -820,7 +801,7 @@ fn check_keep_breach(pos: &Pos, b: &Breach) -> Result<(), Breaching> {
         if ins[..i].contains(&x) {
             return Err(Breaching::MovedInTwice(x));
         }
-        if pos.cells[x as usize].owner != Some(me) {
+        if pos.cells[x as usize].owner() != Some(me) {
             return Err(Breaching::NoStackToMoveIn(x));
         }
     }
@@ -1004,7 +985,7 @@ pub fn for_each_move<F: FnMut(Move, Dest) -> bool>(pos: &Pos, f: &mut F) -> bool
     }
     for i in 0..NCELLS {
         let c = pos.cells[i];
-        if c.owner != Some(me) {
+        if c.owner() != Some(me) {
             continue;
         }
         let from = i as u8;
@@ -1042,13 +1023,13 @@ pub fn for_each_breach<F: FnMut(Breach) -> bool>(pos: &Pos, f: &mut F) -> bool {
     let mut emit = |b: Breach| f(b) || (singles_in(pos, b.ins()) >= 2 && f(b.apart()));
     for &k in KEEPS.iter() {
         let kc = pos.cells[k as usize];
-        if kc.is_empty() || kc.owner != Some(opp) || points_around(pos, k, me) < kc.points() + 4 {
+        if kc.is_empty() || kc.owner() != Some(opp) || points_around(pos, k, me) < kc.points() + 4 {
             continue;
         }
         let mut t = [0u8; 6];
         let mut n = 0;
         for &x in neighbours(k) {
-            if pos.cells[x as usize].owner == Some(me) {
+            if pos.cells[x as usize].owner() == Some(me) {
                 t[n] = x;
                 n += 1;
             }

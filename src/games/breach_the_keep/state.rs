@@ -21,8 +21,10 @@ pub const BLACK: Side = Side(1);
 /// this turn (they moved, entered the Keep or were made this turn).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Cell {
-    /// The side holding the cell, `None` when it is empty.
-    pub(super) owner: Option<Side>,
+    /// The side holding the cell, [`NONE`] when it is empty (one byte
+    /// rather than an `Option<Side>`'s two: the turn search copies the
+    /// board at every step). Read through [`Cell::owner`].
+    owner: u8,
     /// Single stacks.
     pub(super) s: u8,
     /// Double stacks.
@@ -36,12 +38,34 @@ pub struct Cell {
 impl Cell {
     /// An empty cell.
     pub const EMPTY: Cell = Cell {
-        owner: None,
+        owner: NONE,
         s: 0,
         d: 0,
         ls: 0,
         ld: 0,
     };
+
+    /// `s` singles and `d` doubles of `owner`, all locked (they moved or
+    /// were made this turn).
+    pub fn locked(owner: Side, s: u8, d: u8) -> Cell {
+        Cell {
+            owner: owner.0,
+            s,
+            d,
+            ls: s,
+            ld: d,
+        }
+    }
+
+    /// The side holding the cell, `None` when it is empty.
+    pub fn owner(&self) -> Option<Side> {
+        (self.owner != NONE).then_some(Side(self.owner))
+    }
+
+    /// Let `side` hold the cell (as stacks of its own come in).
+    pub fn set_owner(&mut self, side: Side) {
+        self.owner = side.0;
+    }
 
     /// True when nothing stands here.
     pub fn is_empty(&self) -> bool {
@@ -60,7 +84,7 @@ impl Cell {
 
     /// Points of `side` here.
     pub fn points_of(&self, side: Side) -> u8 {
-        if self.owner == Some(side) {
+        if self.owner == side.0 {
             self.points()
         } else {
             0
@@ -81,14 +105,14 @@ impl Cell {
     /// `b`/`B` for Black (as the position notation and the diagram write
     /// them).
     pub fn stack_letters(&self) -> (char, char) {
-        if self.owner == Some(WHITE) {
+        if self.owner == WHITE.0 {
             ('w', 'W')
         } else {
             ('b', 'B')
         }
     }
 
-    /// Set `owner` back to `None` if the cell became empty.
+    /// Let nobody hold the cell once it is empty.
     pub fn tidy(&mut self) {
         if self.is_empty() {
             *self = Cell::EMPTY;
@@ -183,7 +207,7 @@ impl Pos {
         if k == NONE {
             None
         } else {
-            self.cells[k as usize].owner
+            self.cells[k as usize].owner()
         }
     }
 
@@ -197,7 +221,7 @@ impl Pos {
         self.cells.iter().enumerate().all(|(i, c)| {
             let k = is_keep(i as u8);
             let ok_count = if k { c.stacks() <= 3 } else { c.stacks() <= 1 };
-            let ok_owner = c.owner.is_none() == c.is_empty() && c.owner.is_none_or(|o| o.0 < 2);
+            let ok_owner = c.owner().is_none() == c.is_empty() && c.owner().is_none_or(|o| o.0 < 2);
             ok_count && ok_owner && c.ls <= c.s && c.ld <= c.d
         }) && self.points == [self.count_points(WHITE), self.count_points(BLACK)]
     }

@@ -47,7 +47,7 @@ fn setup(spec: &str, zone: [u8; 2], keep: [u8; 2], side: Side) -> State {
         let (name, stacks) = item.split_once(':').unwrap();
         let cell = &mut pos.cells[c(name) as usize];
         for ch in stacks.chars() {
-            cell.owner = Some(if ch.eq_ignore_ascii_case(&'w') { W } else { B });
+            cell.set_owner(if ch.eq_ignore_ascii_case(&'w') { W } else { B });
             match ch {
                 'w' | 'b' => cell.s += 1,
                 'W' | 'B' => cell.d += 1,
@@ -250,7 +250,7 @@ fn entering_from_the_end_zone_is_the_first_of_the_two_steps() {
     G::begin_turn(&mut s, &mut Undrawn).unwrap();
     ok(&mut s, "Z-d1-d2");
     assert_eq!(s.pos.zone[0], 13);
-    assert_eq!(cell_of(&s, "d2").owner, Some(W));
+    assert_eq!(cell_of(&s, "d2").owner(), Some(W));
     assert!(cell_of(&s, "d1").is_empty());
     assert_eq!(s.pos.used, 2);
     // One step only onto an empty entry cell is not a whole move (`Z-c1`
@@ -298,7 +298,7 @@ fn an_entering_piece_may_double_or_take_on_its_second_step() {
     ok(&mut s, "Z-d1-d2");
     assert_eq!(cell_of(&s, "d2").d, 1);
     ok(&mut s, "Z-e1-e2");
-    assert_eq!(cell_of(&s, "e2").owner, Some(W));
+    assert_eq!(cell_of(&s, "e2").owner(), Some(W));
     assert_eq!(s.pos.points[1], 26);
 }
 
@@ -378,16 +378,7 @@ fn a_turn_is_two_singles_or_one_double() {
 fn a_single_moving_onto_an_own_single_makes_a_double_for_the_full_two_points() {
     let mut s = setup("d6:w d7:w a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "d6-d7");
-    assert_eq!(
-        cell_of(&s, "d7"),
-        Cell {
-            owner: Some(W),
-            s: 0,
-            d: 1,
-            ls: 0,
-            ld: 1
-        }
-    );
+    assert_eq!(cell_of(&s, "d7"), Cell::locked(W, 0, 1));
     assert_eq!(s.pos.used, 2);
     assert_eq!(s.pos.points[0], 4);
 }
@@ -502,7 +493,7 @@ fn moving_needs_an_own_piece_on_the_origin() {
 fn a_single_takes_a_single_and_stops_there() {
     let mut s = setup("d6:w d7:b a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "d6-d7");
-    assert_eq!(cell_of(&s, "d7").owner, Some(W));
+    assert_eq!(cell_of(&s, "d7").owner(), Some(W));
     assert_eq!(s.pos.points[1], 2);
     assert_eq!(s.pos.used, 2);
 }
@@ -517,7 +508,7 @@ fn a_single_cannot_take_a_double() {
 fn a_double_takes_singles_and_doubles() {
     let mut s = setup("d6:W d7:B a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "d6-d7");
-    assert_eq!(cell_of(&s, "d7").owner, Some(W));
+    assert_eq!(cell_of(&s, "d7").owner(), Some(W));
     assert_eq!(cell_of(&s, "d7").d, 1);
     assert_eq!(s.pos.points[1], 2);
     let mut s = setup("d6:W e7:b a10:b", [0, 0], [1, 1], W);
@@ -709,12 +700,12 @@ fn singles_moving_in_after_a_breach_combine_unless_the_breach_says_apart() {
     let mut s = setup("c3:b c2:w d2:w b3:W g1:W a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "breach c3 +c2 +d2 +b3");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.s, k.d), (Some(W), 0, 2));
+    assert_eq!((k.owner(), k.s, k.d), (Some(W), 0, 2));
     let mut s = setup("c3:b c2:w d2:w b3:W g1:W a10:b", [0, 0], [1, 1], W);
     let before = s.clone();
     ok(&mut s, "breach c3 +c2 +d2 +b3 apart");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.s, k.d), (Some(W), 2, 1));
+    assert_eq!((k.owner(), k.s, k.d), (Some(W), 2, 1));
     // `legal` lists the stacks moving in in cell order, both ways.
     let l = legal(&before);
     let at = l
@@ -906,7 +897,7 @@ fn after_a_breach_up_to_three_stacks_from_touching_cells_move_in() {
     let mut s = setup("c3:B c2:W d2:W b3:w a10:b", [0, 0], [1, 1], W);
     ok(&mut s, "breach c3 +c2 +d2 +b3");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.d, k.s), (Some(W), 2, 1));
+    assert_eq!((k.owner(), k.d, k.s), (Some(W), 2, 1));
     assert!(cell_of(&s, "c2").is_empty() && cell_of(&s, "b3").is_empty());
     // Moving in counts as entering the Keep: they stay there this turn.
     assert_eq!(
@@ -1492,7 +1483,7 @@ fn a_stack_that_moved_this_turn_may_still_move_in_after_a_breach() {
     ok(&mut s, "c1-b1-b2");
     ok(&mut s, "breach c3 +b2 +d2");
     let k = cell_of(&s, "c3");
-    assert_eq!((k.owner, k.s, k.d), (Some(W), 1, 1));
+    assert_eq!((k.owner(), k.s, k.d), (Some(W), 1, 1));
     G::end_turn(&mut s).unwrap();
 }
 
