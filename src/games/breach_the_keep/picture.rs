@@ -60,7 +60,7 @@ pub(super) fn passage(pos: &Pos, gate: usize) -> Passage {
 /// The stacks on a cell as tokens, doubles first (as the position and
 /// the text diagram write them).
 pub(super) fn stacks(c: &Cell) -> Vec<Token> {
-    let side = c.owner.map_or(0, usize::from);
+    let side = c.owner().map_or(0, usize::from);
     let name = SIDE_NAMES[side];
     let double = Token {
         form: Form::Double,
