@@ -3,6 +3,7 @@
 //! both play and nobody else does.
 
 use crate::game::{Game, Setup, SetupError, Side};
+use crate::picture::{Colour, SideKey};
 
 /// Blue: side 0.
 pub const BLUE: Side = Side(0);
@@ -21,6 +22,21 @@ pub fn side_name(side: Side) -> &'static str {
 /// The other side.
 pub fn opponent(side: Side) -> Side {
     Side(1 - side.0)
+}
+
+/// The sides of a Blue-and-Red game's picture, Blue first, in the
+/// palette's blue and vermillion.
+pub fn picture_sides() -> Vec<SideKey> {
+    vec![
+        SideKey {
+            name: "Blue",
+            colour: Colour::Blue,
+        },
+        SideKey {
+            name: "Red",
+            colour: Colour::Vermillion,
+        },
+    ]
 }
 
 /// Check that exactly Blue and Red play game `G`.

@@ -354,6 +354,37 @@ pub struct Picture {
 }
 
 impl Picture {
+    /// Coordinates around a grid of `cols` x `rows` unit squares whose
+    /// top-left corner is at (`left`, `top`): column letters from `a`
+    /// above and below, row numbers from 1 (at the bottom) on both sides,
+    /// each centred in a margin `margin` wide.
+    pub fn grid_coordinates(&mut self, cols: u8, rows: u8, (left, top): (f32, f32), margin: f32) {
+        let bottom = top + f32::from(rows);
+        for col in 0..cols {
+            let x = left + f32::from(col) + 0.5;
+            let text = char::from(b'a' + col).to_string();
+            self.labels.push(Label::coordinate(
+                Point::new(x, top - margin / 2.0),
+                text.clone(),
+            ));
+            self.labels.push(Label::coordinate(
+                Point::new(x, bottom + margin / 2.0),
+                text,
+            ));
+        }
+        let right = left + f32::from(cols);
+        for row in 0..rows {
+            let y = top + f32::from(rows - 1 - row) + 0.5;
+            let text = (row + 1).to_string();
+            self.labels.push(Label::coordinate(
+                Point::new(left - margin / 2.0, y),
+                text.clone(),
+            ));
+            self.labels
+                .push(Label::coordinate(Point::new(right + margin / 2.0, y), text));
+        }
+    }
+
     /// An empty picture of `width` by `height` board units.
     pub fn new(title: &'static str, width: f32, height: f32, sides: Vec<SideKey>) -> Picture {
         Picture {

@@ -3,19 +3,13 @@
 //! Walls and Fire on them, coordinates on the margins, and the status
 //! lines. The text diagram draws its board and status from this picture.
 
-use crate::game::Side;
-use crate::picture::{Cell, Colour, Form, Ground, Label, Picture, Point, Shape, SideKey, Token};
+use crate::picture::{Cell, Form, Ground, Picture, Point, Shape, Token};
 
-use super::board::{side_name as name, Sq, Terrain, BLUE, COLS, ROWS};
+use super::board::{side_name as name, Sq, Terrain, COLS, ROWS};
 use super::state::{Cell as Content, State};
 
 /// The margin around the board, in squares.
 const MARGIN: f32 = 0.7;
-
-/// The side's index among the picture's sides.
-fn index(side: Side) -> usize {
-    usize::from(side != BLUE)
-}
 
 /// The picture of `state`. Its cells are in square order (`a1 b1 ... g9`:
 /// `cells[sq.idx()]` is `sq`).
@@ -24,16 +18,7 @@ pub fn picture(state: &State) -> Picture {
         "Castle Danger",
         f32::from(COLS) + 2.0 * MARGIN,
         f32::from(ROWS) + 2.0 * MARGIN,
-        vec![
-            SideKey {
-                name: "Blue",
-                colour: Colour::Blue,
-            },
-            SideKey {
-                name: "Red",
-                colour: Colour::Vermillion,
-            },
-        ],
+        crate::games::two_sides::picture_sides(),
     );
     pic.cells = Sq::all().map(|sq| square(state, sq)).collect();
     margins(&mut pic);
@@ -89,7 +74,7 @@ fn token(content: Content) -> Option<Token> {
         }),
         Content::Fire(s) => Some(Token {
             form: Form::Marker,
-            ..Token::piece(index(s), "F", format!("{} Fire", name(s)))
+            ..Token::piece(usize::from(s), "F", format!("{} Fire", name(s)))
         }),
         Content::Piece(p) => {
             let mut title = format!("{} {}", name(p.side), p.kind.name());
@@ -98,31 +83,12 @@ fn token(content: Content) -> Option<Token> {
             }
             Some(Token {
                 badge: p.fired.then_some("!"),
-                ..Token::piece(index(p.side), p.kind.letter().to_string(), title)
+                ..Token::piece(usize::from(p.side), p.kind.letter().to_string(), title)
             })
         }
     }
 }
 
 fn margins(pic: &mut Picture) {
-    let bottom = MARGIN + f32::from(ROWS);
-    for col in 0..COLS {
-        let x = MARGIN + f32::from(col) + 0.5;
-        let text = char::from(b'a' + col).to_string();
-        pic.labels
-            .push(Label::coordinate(Point::new(x, MARGIN / 2.0), text.clone()));
-        pic.labels.push(Label::coordinate(
-            Point::new(x, bottom + MARGIN / 2.0),
-            text,
-        ));
-    }
-    let right = MARGIN + f32::from(COLS);
-    for row in 0..ROWS {
-        let y = MARGIN + f32::from(ROWS - 1 - row) + 0.5;
-        let text = (row + 1).to_string();
-        pic.labels
-            .push(Label::coordinate(Point::new(MARGIN / 2.0, y), text.clone()));
-        pic.labels
-            .push(Label::coordinate(Point::new(right + MARGIN / 2.0, y), text));
-    }
+    pic.grid_coordinates(COLS, ROWS, (MARGIN, MARGIN), MARGIN);
 }

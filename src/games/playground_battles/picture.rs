@@ -5,8 +5,7 @@
 //! coordinates and the summary. The text diagram draws its board from
 //! this picture.
 
-use crate::game::Side;
-use crate::picture::{Cell, Colour, Ground, Known, Label, Picture, Point, Shape, SideKey, Token};
+use crate::picture::{Cell, Ground, Known, Picture, Point, Shape, Token};
 
 use super::board::{side_name as name, Sq, BLUE, COLS, ROWS};
 use super::state::{PieceId, State};
@@ -16,11 +15,6 @@ const MARGIN: f32 = 0.7;
 /// The height of a base's strip beyond the coordinates.
 const BASE: f32 = 0.6;
 
-/// The side's index among the picture's sides.
-fn index(side: Side) -> usize {
-    usize::from(side != BLUE)
-}
-
 /// The picture of `state` as its viewer knows it. Its first cells are the
 /// squares in square order (`cells[sq.idx()]` is `sq`), then Red's base
 /// and Blue's base.
@@ -29,16 +23,7 @@ pub fn picture(state: &State) -> Picture {
         "Playground Battles",
         f32::from(COLS) + 2.0 * MARGIN,
         f32::from(ROWS) + 2.0 * (MARGIN + BASE),
-        vec![
-            SideKey {
-                name: "Blue",
-                colour: Colour::Blue,
-            },
-            SideKey {
-                name: "Red",
-                colour: Colour::Vermillion,
-            },
-        ],
+        crate::games::two_sides::picture_sides(),
     );
     pic.cells = Sq::all().map(|sq| square(state, sq)).collect();
     let strip = |y: f32, text: &str| {
@@ -136,32 +121,10 @@ fn token(state: &State, id: PieceId) -> Token {
     };
     Token {
         known,
-        ..Token::piece(index(id.side()), text, title)
+        ..Token::piece(usize::from(id.side()), text, title)
     }
 }
 
 fn margins(pic: &mut Picture) {
-    let board_top = top();
-    let bottom = board_top + f32::from(ROWS);
-    for col in 0..COLS {
-        let x = MARGIN + f32::from(col) + 0.5;
-        let text = char::from(b'a' + col).to_string();
-        pic.labels.push(Label::coordinate(
-            Point::new(x, board_top - MARGIN / 2.0),
-            text.clone(),
-        ));
-        pic.labels.push(Label::coordinate(
-            Point::new(x, bottom + MARGIN / 2.0),
-            text,
-        ));
-    }
-    let right = MARGIN + f32::from(COLS);
-    for row in 0..ROWS {
-        let y = board_top + f32::from(ROWS - 1 - row) + 0.5;
-        let text = (row + 1).to_string();
-        pic.labels
-            .push(Label::coordinate(Point::new(MARGIN / 2.0, y), text.clone()));
-        pic.labels
-            .push(Label::coordinate(Point::new(right + MARGIN / 2.0, y), text));
-    }
+    pic.grid_coordinates(COLS, ROWS, (MARGIN, top()), MARGIN);
 }
