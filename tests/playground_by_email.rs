@@ -12,10 +12,12 @@
 //! turn (same-kind pieces meet, a piece that beats the locked kind rescues,
 //! then everyone races to the other base), whatever the rolls.
 
+mod common;
+use common::{herald, json, run};
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 /// Armies with at least three of each kind, so that any stalemate has
@@ -26,27 +28,6 @@ const RED_ARMY: &str = "SSSPPPRRRR";
 /// decides: Blue moves first.
 const BLUE_THROWS: &str = "RSPRPSRPSRPS";
 const RED_THROWS: &str = "RSRRPSRPSRPS";
-
-fn herald(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("herald").unwrap();
-    cmd.current_dir(dir).env("NO_COLOR", "1");
-    cmd
-}
-
-fn run(dir: &Path, args: &[&str]) -> String {
-    let out = herald(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "herald {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(dir: &Path, args: &[&str]) -> Value {
-    serde_json::from_str(&run(dir, args)).unwrap()
-}
 
 /// `check --format json` on the player's copy.
 fn status(dir: &Path) -> Value {

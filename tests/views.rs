@@ -3,33 +3,11 @@
 //! the holder's own hidden values too (`show`, `replay`, `fate`), and the
 //! closing line of openings written by `move` with nothing typed.
 
-use std::path::Path;
-
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
+use common::{herald, json, run};
 
 const BLUE_ARMY: &str = "RPSRPSRPSR";
 const RED_ARMY: &str = "SPRSPRSPRP";
-
-fn herald(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("herald").unwrap();
-    cmd.current_dir(dir).env("NO_COLOR", "1");
-    cmd
-}
-
-fn run(dir: &Path, args: &[&str]) -> String {
-    let out = herald(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "herald {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(dir: &Path, args: &[&str]) -> Value {
-    serde_json::from_str(&run(dir, args)).unwrap()
-}
 
 /// A Playground Battles game with both keys, its set-up done (armies
 /// above, throws Blue all Paper, Red all Rock: Blue moves first).
