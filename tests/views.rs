@@ -9,12 +9,10 @@ use common::{herald, json, run};
 const BLUE_ARMY: &str = "RPSRPSRPSR";
 const RED_ARMY: &str = "SPRSPRSPRP";
 
-/// A Playground Battles game with both keys, its set-up done (armies
-/// above, throws Blue all Paper, Red all Rock: Blue moves first).
-fn game() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    run(
+/// A new Playground Battles record `g.pbem` in `d` with both sides' key
+/// files (`blue.key`, `red.key`); what `new` printed.
+fn keyed_record(d: &std::path::Path) -> String {
+    let made = run(
         d,
         &[
             "new",
@@ -31,6 +29,15 @@ fn game() -> tempfile::TempDir {
         let key = format!("{}.key", side.to_lowercase());
         run(d, &["keygen", "--side", side, "g.pbem", "-o", &key]);
     }
+    made
+}
+
+/// A Playground Battles game with both keys, its set-up done (armies
+/// above, throws Blue all Paper, Red all Rock: Blue moves first).
+fn game() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keyed_record(d);
     let blue = ["--army", BLUE_ARMY, "--throws", "PPPPPPPPPPPP"];
     let red = ["--army", RED_ARMY, "--throws", "RRRRRRRRRRRR"];
     run(
@@ -164,22 +171,8 @@ fn show_counts_turns_without_the_set_up_lines() {
 fn during_the_set_up_legal_and_move_name_the_set_up_step_due() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let made = run(
-        d,
-        &[
-            "new",
-            "playground-battles",
-            "--side",
-            "Blue=a@x",
-            "--side",
-            "Red=b@x",
-            "-o",
-            "g.pbem",
-        ],
-    );
+    let made = keyed_record(d);
     assert!(made.contains("next: each player runs herald keygen, then herald setup"));
-    run(d, &["keygen", "--side", "Blue", "g.pbem", "-o", "blue.key"]);
-    run(d, &["keygen", "--side", "Red", "g.pbem", "-o", "red.key"]);
     let note =
         "the set-up is not finished: S1 is Blue's set-up step, its commitments (herald setup)";
     let legal = json(d, &["legal", "g.pbem", "--format", "json"]);
