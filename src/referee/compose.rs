@@ -281,9 +281,7 @@ impl<G: Game> Referee<G> {
             .clone()
             .play_sealed(line, SealCheck::Trial)
             .map_err(ComposeError::Line)?;
-        let mut text = String::new();
-        record::write_turn(&trial.text(), &mut text);
-        let source = Source::typed(&text);
+        let source = Source::typed(&trial.line());
         let (turns, _) = record::parse_lines(&source).map_err(|e| {
             ComposeError::Closed(
                 ErrorKind::Parse,

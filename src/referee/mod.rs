@@ -21,6 +21,7 @@ mod hidden;
 mod ledger;
 pub mod line;
 mod seal;
+mod typed;
 
 #[cfg(test)]
 mod hidden_tests;
@@ -32,6 +33,7 @@ pub use header::{game_tag, result_text, Header};
 pub use hidden::SetupStep;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use seal::Forfeit;
+pub use typed::TypedError;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
@@ -192,6 +194,13 @@ impl<G: Game> Referee<G> {
             Phase::Over => G::outcome(&self.state),
             _ => Outcome::Ongoing,
         }
+    }
+
+    /// The value for the record's Result tag once the game is over
+    /// ([`result_text`] of its outcome); `None` while it runs.
+    pub fn final_result(&self) -> Option<String> {
+        let outcome = self.outcome();
+        outcome.is_over().then(|| result_text::<G>(outcome))
     }
 
     /// One line on how the game stands: the engine's summary, and where
