@@ -932,7 +932,7 @@ impl RecordCommand for Legal {
         let preview = referee
             .preview_for(wallet.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let mut note = preview.note().map(str::to_owned);
+        let note = preview.legal_note().map(str::to_owned);
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
                 .iter()
@@ -943,22 +943,17 @@ impl RecordCommand for Legal {
                 .collect(),
             _ => Vec::new(),
         };
-        let mut actions = Vec::new();
-        if let Some(state) = preview.state() {
-            let mut list = Vec::new();
-            G::legal_actions(state, &mut list);
-            actions = list
+        let actions: Vec<JsonAction> = match preview.state() {
+            Some(state) => preview
+                .legal_actions()
                 .iter()
                 .map(|a| JsonAction {
                     action: action_text::<G>(a),
                     cost: G::action_cost(state, a),
                 })
-                .collect();
-            if actions.is_empty() && note.is_none() {
-                // The engines' contract: with nothing listed, a pass is legal.
-                note = Some("no action is possible: the turn passes (write `pass`)".into());
-            }
-        }
+                .collect(),
+            None => Vec::new(),
+        };
         let to_move = side_to_move(&referee);
         match self.format {
             Format::Json => print_json(&JsonLegal {

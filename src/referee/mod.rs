@@ -1273,6 +1273,21 @@ mod tests {
     }
 
     #[test]
+    fn with_no_action_legal_the_preview_says_the_turn_passes() {
+        let text = "[Game \"asks\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
+        let preview = referee.preview_for(None).unwrap();
+        assert!(preview.state().is_some() && preview.legal_actions().is_empty());
+        assert_eq!(preview.note(), None);
+        assert_eq!(
+            preview.legal_note(),
+            Some("no action is possible: the turn passes (write `pass`)")
+        );
+    }
+
+    #[test]
     fn a_line_carries_one_reveal() {
         let err = first_line_with(&[ProofKind::Reveal([1; 32])]);
         assert_eq!(err.message, "a line carries one reveal: this is a second");

@@ -229,6 +229,18 @@ mod tests {
     }
 
     #[test]
+    fn the_turn_ahead_lists_the_actions_legal_and_no_pass_note() {
+        let preview = after("1. Blue: Kc1-b1\n").preview_for(None).unwrap();
+        let listed: Vec<String> = preview
+            .legal_actions()
+            .iter()
+            .map(crate::game::action_text::<CastleDanger>)
+            .collect();
+        assert!(listed.iter().any(|a| a == "Kc9-b9"), "{listed:?}");
+        assert_eq!(preview.legal_note(), None);
+    }
+
+    #[test]
     fn no_line_is_typed_once_the_game_is_over() {
         let mut referee = after("1. Blue: resign\n");
         match referee.compose_typed("Kc9-b9", None) {
