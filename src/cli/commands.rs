@@ -1277,14 +1277,14 @@ impl RecordCommand for Move {
         let result = result_text::<G>(referee.outcome());
         let written = !self.dry_run;
         if written {
-            let result = referee.final_result();
+            let over = referee.final_result();
             if let Some(reply) = &self.reply {
-                let result = result.as_deref();
-                super::mail::write_reply(ctx, reply, &referee, played.side, &line, result)?;
+                let over = over.as_deref();
+                super::mail::write_reply(ctx, reply, &referee, played.side, &line, over)?;
             }
             // A message answered stays as it was received.
             if self.reply.is_none() || !ctx.source.from_message() {
-                append_line(ctx, &line, result.as_deref())?;
+                append_line(ctx, &line, over.as_deref())?;
             }
             if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
                 super::sent::remember_sent(path, wallet, &played, &referee)?;

@@ -11,6 +11,7 @@
 //! - [`chance`]: turn-start chance, settled events, recorded facts;
 //! - [`compose`]: a player's next line made from their choice and wallet,
 //!   the one way `move`, `legal` and self-play write or preview a line;
+//! - [`typed`]: a line from what a player typed (`move`);
 //! - [`error`]: problems placed in a line or in the record.
 
 pub mod chance;
