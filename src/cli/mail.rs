@@ -204,18 +204,6 @@ fn all_text(
 
 // ---------------------------------------------------------------- extract
 
-/// The record's own text, as clean as it reads: from its first tag to the
-/// end of its last line (quoting, text around it and mail decoding gone),
-/// with `line` added after its last line and `result` in its Result tag.
-pub(super) fn record_text(ctx: &Ctx<'_>, line: Option<&str>, result: Option<&str>) -> String {
-    let splice = record::Splice::new().result(result);
-    match line {
-        Some(line) => splice.line(line),
-        None => splice,
-    }
-    .extracted(ctx.source, ctx.record)
-}
-
 /// `herald extract`: the record out of a message, a mailbox or any text,
 /// as a clean record file.
 pub(super) struct Extract {
@@ -224,7 +212,8 @@ pub(super) struct Extract {
 
 impl RecordCommand for Extract {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let text = record_text(ctx, None, None);
+        // The record's own text, as clean as it reads.
+        let text = record::Splice::new().extracted(ctx.source, ctx.record);
         // What is written must read back as the same record.
         let again = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
         let reread = record::parse(&again)
@@ -458,7 +447,10 @@ pub(super) fn write_reply<G: Game>(
     line: &str,
     result: Option<&str>,
 ) -> Result<(), Failure> {
-    let record = record_text(ctx, Some(line), result);
+    let record = record::Splice::new()
+        .line(line)
+        .result(result)
+        .extracted(ctx.source, ctx.record);
     let letter = letter::<G>(ctx, referee, mover, line, &record);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
