@@ -217,10 +217,16 @@ fn insertion(lines: &str, blank: Blank, nl: &str, prefix: &str) -> String {
 }
 
 /// Make `changes` (`from..to` replaced by the text) to `text`, the last
-/// first so that the offsets of the others stay true.
+/// in the text first so that the offsets of the others stay true; of two
+/// insertions at one place, the one given first comes first.
 fn apply(text: &mut String, changes: &mut [(usize, usize, String)]) {
-    changes.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-    for (from, to, insert) in changes.iter() {
+    let mut order: Vec<usize> = (0..changes.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a_at, b_at) = ((changes[a].0, changes[a].1), (changes[b].0, changes[b].1));
+        b_at.cmp(&a_at).then(b.cmp(&a))
+    });
+    for k in order {
+        let (from, to, insert) = &changes[k];
         text.replace_range(*from..*to, insert);
     }
 }
@@ -325,6 +331,19 @@ mod tests {
             extracted,
             "[Game \"castle-danger\"]\n[Blue \"ann@example.org\"]\n[BlueCommit \"ab\"]\n[BlueKey \"cd\"]\n[Result \"*\"]\n"
         );
+    }
+
+    #[test]
+    fn tags_and_a_first_line_at_one_place_stay_in_order() {
+        // No Result tag: the tags and the first line both follow [Game].
+        let text = "[Game \"castle-danger\"]\n";
+        let changes = Splice::new()
+            .tags(&[("Blue", "ann@example.org")])
+            .line("1. Blue: Kc1-b1\n");
+        let (in_place, extracted) = spliced(text, &changes);
+        let want = "[Game \"castle-danger\"]\n[Blue \"ann@example.org\"]\n\n1. Blue: Kc1-b1\n";
+        assert_eq!(in_place, want);
+        assert_eq!(extracted, want);
     }
 
     #[test]
