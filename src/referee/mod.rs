@@ -22,7 +22,7 @@ mod hidden;
 mod ledger;
 pub mod line;
 mod seal;
-mod typed;
+pub mod typed;
 
 #[cfg(test)]
 mod hidden_tests;
