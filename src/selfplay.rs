@@ -84,8 +84,8 @@ pub fn secret(seed: u64, side: Side) -> Hash {
     h
 }
 
-/// The header tags of a self-play game and each side's wallet (none
-/// without commitments), in turn order.
+/// The header tags of a self-play game (all but Result) and each side's
+/// wallet (none without commitments), in turn order.
 fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Wallet>>) {
     let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
     for &side in &options.sides {
@@ -121,7 +121,6 @@ fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Walle
         }
     }
     tags.extend(options.tags.iter().cloned());
-    tags.push(("Result".into(), "*".into()));
     (tags, wallets)
 }
 
@@ -209,6 +208,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     let mut header = String::new();
     record::write_header(
         tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        "*",
         &mut header,
     );
     let source = record::Source::new(header.as_bytes()).expect("header text");
@@ -233,7 +233,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             let played = referee
                 .compose(line, wallet)
                 .map_err(|e| format!("{kind:?} line {number}: {e:?}"))?;
-            record::write_turn(&played.text(), &mut log);
+            log.push_str(&played.line());
             continue;
         }
         let number = referee.next_turn();
@@ -255,7 +255,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
             ComposeError::Line(e) => format!("turn {number}: {}", e.message),
             other => format!("turn {number}: {other:?}"),
         })?;
-        record::write_turn(&played.text(), &mut log);
+        log.push_str(&played.line());
     }
     let mut text = String::new();
     referee

@@ -9,12 +9,12 @@ use super::args::{Command, Format};
 use super::files;
 use super::out;
 use super::report::{Exit, Failure, Problem};
-use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, Phase, TEXT_WIDTH};
+use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, LineKind, Record, Source, TurnText};
 use crate::referee::{
-    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Preview, Referee, RefereeError,
-    SetupStep,
+    self, result_text, ComposeError, ErrorKind, PlayedTurn, Preview, Referee, RefereeError,
+    SetupStep, TypedError,
 };
 use crate::wallet::Wallet;
 
@@ -932,7 +932,7 @@ impl RecordCommand for Legal {
         let preview = referee
             .preview_for(wallet.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let mut note = preview.note().map(str::to_owned);
+        let note = preview.legal_note().map(str::to_owned);
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
                 .iter()
@@ -943,22 +943,17 @@ impl RecordCommand for Legal {
                 .collect(),
             _ => Vec::new(),
         };
-        let mut actions = Vec::new();
-        if let Some(state) = preview.state() {
-            let mut list = Vec::new();
-            G::legal_actions(state, &mut list);
-            actions = list
+        let actions: Vec<JsonAction> = match preview.state() {
+            Some(state) => preview
+                .legal_actions()
                 .iter()
                 .map(|a| JsonAction {
                     action: action_text::<G>(a),
                     cost: G::action_cost(state, a),
                 })
-                .collect();
-            if actions.is_empty() && note.is_none() {
-                // The engines' contract: with nothing listed, a pass is legal.
-                note = Some("no action is possible: the turn passes (write `pass`)".into());
-            }
-        }
+                .collect(),
+            None => Vec::new(),
+        };
         let to_move = side_to_move(&referee);
         match self.format {
             Format::Json => print_json(&JsonLegal {
@@ -1197,114 +1192,14 @@ struct JsonMove {
     written: bool,
 }
 
-/// Line ending used by a text: CRLF if it has any.
-fn newline(text: &str) -> &'static str {
-    if text.contains("\r\n") {
-        "\r\n"
-    } else {
-        "\n"
-    }
-}
-
-/// Insert `lines` (each ending in `\n`) after the original line holding
-/// clean offset `anchor`, prefixed with that line's quoting.
-fn insert_lines(source: &Source, text: &mut String, anchor: usize, lines: &str, blank_first: bool) {
-    let (at, prefix) = source.original_line_end(anchor);
-    let nl = newline(source.original());
-    let mut insert = String::new();
-    if blank_first {
-        insert.push_str(nl);
-        insert.push_str(prefix.trim_end());
-    }
-    for line in lines.lines() {
-        insert.push_str(nl);
-        insert.push_str(prefix);
-        insert.push_str(line);
-    }
-    text.insert_str(at, &insert);
-    if !text.ends_with('\n') {
-        text.push_str(nl);
-    }
-}
-
-/// The actions of a turn given to `move`, without a `12. Blue:` or
-/// `Blue:` in front (as the turn reads in the record) when that names this
-/// turn; a prefix that names another turn or side is refused.
-fn strip_turn_prefix<G: Game>(
-    text: &str,
-    number: u32,
-    side: game::Side,
-    stale: impl Fn(String) -> Failure,
-) -> Result<&str, Failure> {
-    let Some((given_number, name, actions)) = record::turn_prefix(text) else {
-        return Ok(text);
-    };
-    let Some(named) = game::side_by_name::<G>(name) else {
-        return if given_number.is_some() {
-            Err(Failure::usage(format!(
-                "`{name}` is not a side of {}: give the turn as `{number}. {}: <actions>` or just the actions",
-                G::ID,
-                side.name::<G>()
-            )))
-        } else {
-            Ok(text)
-        };
-    };
-    let number_matches = given_number.is_none_or(|n| n.parse::<u32>().ok() == Some(number));
-    if named != side || !number_matches {
-        // Like --expect-turn: the player wrote this turn against another
-        // copy of the record.
-        return Err(stale(format!(
-            "this turn is written as `{}{}:`, but the record is at turn {number}, {}'s: is this the latest copy of the game?",
-            given_number.map_or(String::new(), |n| format!("{n}. ")),
-            named.name::<G>(),
-            side.name::<G>()
-        )));
-    }
-    Ok(actions)
-}
-
-/// The one turn typed for `move`, if it holds only actions (or `pass`, or
-/// `resign`): nothing after it, no chance facts, no proof items.
-fn only_actions<'t>(
-    turns: &'t [record::Turn<'t>],
-    rest: &str,
-) -> Result<&'t record::Turn<'t>, Failure> {
-    let Some(turn) = turns.first() else {
-        return Err(Failure::usage(
-            "no turn given: write the actions, `pass` or `resign`",
-        ));
-    };
-    if !rest.trim().is_empty() {
-        return Err(Failure::usage(
-            "text after the turn: write the whole turn on one line, its actions separated by commas (a blank line ends a turn)",
-        ));
-    }
-    if turns.len() > 1 || !turn.proofs.is_empty() || turn.actions().count() != turn.items.len() {
-        return Err(Failure::usage(
-            "write only your actions (or pass, or resign): herald adds the turn number, reveals and chance values itself",
-        ));
-    }
-    Ok(turn)
-}
-
 /// Write `line` after the record's last line (quoted as it is), and the
 /// `result` into its Result tag when the game ended; atomically.
 pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
     super::mail::refuse_message(ctx)?;
-    let mut text = ctx.source.original().to_owned();
-    match ctx.record.turns.last() {
-        Some(last) => insert_lines(ctx.source, &mut text, last.lines_end, line, false),
-        None => {
-            let anchor = ctx.record.tags.last().map_or(0, |t| t.span.end - 1);
-            insert_lines(ctx.source, &mut text, anchor, line, true);
-        }
-    }
-    if let (Some(result), Some(tag)) = (result, ctx.record.tag("Result")) {
-        let a = ctx.source.original_offset(tag.value_span.start);
-        let b = ctx.source.original_offset(tag.value_span.end);
-        text.replace_range(a..b, result);
-    }
+    let text = record::Splice::new()
+        .line(line)
+        .result(result)
+        .in_place(ctx.source, ctx.record);
     files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
 }
 
@@ -1334,44 +1229,21 @@ impl Move {
         wallet: Option<&Wallet>,
         ctx: &Ctx<'_>,
     ) -> Result<PlayedTurn<G>, Failure> {
-        let key = self.key.as_deref();
-        let number = referee.next_turn();
-        let side = referee
-            .open_side()
-            .map_err(|e| compose_failure(e, key, ctx))?;
-        if let Some(note) = referee.setup_note() {
-            return Err(Failure::usage(note));
-        }
-        // Once the rules ended a game with hidden values, the line due is
-        // the side's audit: nothing to type.
-        let text = match text.trim() {
-            "" if referee.phase() == Phase::Audit => "audit",
-            _ => text,
-        };
-        let actions = strip_turn_prefix::<G>(text, number, side, |message| {
-            Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
-        })?;
-        // The player's actions read as the line they will become.
-        let typed = format!("{number}. {}: {actions}\n", side.name::<G>());
-        let turn_source = Source::typed(&typed);
-        let turn_problem = |p: Problem| {
-            let mut p = p;
-            if let Some(pos) = &mut p.position {
-                pos.line = 1;
+        referee.compose_typed(text, wallet).map_err(|e| match e {
+            TypedError::Usage(m) => Failure::usage(m),
+            TypedError::Stale(m) => {
+                Failure::invalid(Problem::plain(ErrorKind::Record, m), &ctx.origin)
             }
-            Failure::invalid(p, "<turn>")
-        };
-        let (turns, rest) = record::parse_lines(&turn_source)
-            .map_err(|e| turn_problem(Problem::from_parse(&e, &turn_source)))?;
-        let turn = only_actions(&turns, rest)?;
-        referee
-            .compose(Line::from_turn(turn), wallet)
-            .map_err(|e| match e {
-                ComposeError::Line(e) => {
-                    turn_problem(Problem::from_referee(&e.in_turn(turn), &turn_source))
+            TypedError::InLine(placed) => {
+                let (error, typed) = *placed;
+                let mut p = Problem::from_referee(&error, typed.source());
+                if let Some(pos) = &mut p.position {
+                    pos.line = 1;
                 }
-                other => compose_failure(other, key, ctx),
-            })
+                Failure::invalid(p, "<turn>")
+            }
+            TypedError::Compose(e) => compose_failure(e, self.key.as_deref(), ctx),
+        })
     }
 }
 
@@ -1401,19 +1273,18 @@ impl RecordCommand for Move {
             alike?;
         }
         let side_name = played.side.name::<G>();
-        let mut line = String::new();
-        record::write_turn(&played.text(), &mut line);
-        let outcome = referee.outcome();
-        let result = result_text::<G>(outcome);
+        let line = played.line();
+        let result = result_text::<G>(referee.outcome());
         let written = !self.dry_run;
         if written {
-            let result = outcome.is_over().then_some(result.as_str());
+            let over = referee.final_result();
             if let Some(reply) = &self.reply {
-                super::mail::write_reply(ctx, reply, &referee, played.side, &line, result)?;
+                let over = over.as_deref();
+                super::mail::write_reply(ctx, reply, &referee, played.side, &line, over)?;
             }
             // A message answered stays as it was received.
             if self.reply.is_none() || !ctx.source.from_message() {
-                append_line(ctx, &line, result)?;
+                append_line(ctx, &line, over.as_deref())?;
             }
             if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
                 super::sent::remember_sent(path, wallet, &played, &referee)?;
@@ -1451,20 +1322,13 @@ impl RecordCommand for Move {
 
 // ---------------------------------------------------------------- keygen
 
-/// Write `tag_line` into the record's header after the last tag before
+/// Write `tags` into the record's header after the last tag before
 /// Result (Result stays last), atomically.
-fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
+fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
     super::mail::refuse_message(ctx)?;
-    let mut text = ctx.source.original().to_owned();
-    let anchor = ctx
-        .record
-        .tags
-        .iter()
-        .rev()
-        .find(|t| !t.name.eq_ignore_ascii_case("Result"))
-        .or(ctx.record.tags.last())
-        .map_or(0, |t| t.span.end - 1);
-    insert_lines(ctx.source, &mut text, anchor, tag_line, false);
+    let text = record::Splice::new()
+        .tags(tags)
+        .in_place(ctx.source, ctx.record);
     files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
 }
 
@@ -1503,30 +1367,34 @@ impl RecordCommand for Keygen {
         let key = Wallet::generate(G::ID, name, *referee.header().chain_id())
             .map_err(|e| Failure::usage(e.0))?;
         files::write_new_private(&self.output, key.to_text().as_bytes())?;
-        let tag_line = format!(
-            "[{name}Commit \"{}\"]\n[{name}Key \"{}\"]",
-            hex::encode(key.commit()),
-            hex::encode(key.public_key())
-        );
+        let (commit, public) = (hex::encode(key.commit()), hex::encode(key.public_key()));
+        let (commit_tag, key_tag) = (format!("{name}Commit"), format!("{name}Key"));
+        let tags = [
+            (commit_tag.as_str(), commit.as_str()),
+            (key_tag.as_str(), public.as_str()),
+        ];
+        let mut tag_lines = String::new();
+        record::write_tags(tags, &mut tag_lines);
         if self.print {
             out(&format!(
-                "wrote {} (private: keep it, never send it)\nadd these tags to the record's header before turn 1:\n{tag_line}\n",
+                "wrote {} (private: keep it, never send it)\nadd these tags to the record's header before turn 1:\n{tag_lines}",
                 self.output.display()
             ))?;
         } else {
-            add_tag(ctx, &tag_line).map_err(|e| {
+            add_tags(ctx, &tags).map_err(|e| {
                 Failure::usage(format!(
-                    "wrote {} but could not add the tag to {}: {}; add it by hand: {tag_line}",
+                    "wrote {} but could not add the tag to {}: {}; add it by hand: {}",
                     self.output.display(),
                     ctx.origin,
                     match e {
                         Failure::Usage(m) => m,
                         Failure::Invalid(p, _) => p.message,
-                    }
+                    },
+                    tag_lines.trim_end()
                 ))
             })?;
             out(&format!(
-                "wrote {} (private: keep it, never send it)\nadded to {}:\n{tag_line}\n",
+                "wrote {} (private: keep it, never send it)\nadded to {}:\n{tag_lines}",
                 self.output.display(),
                 ctx.origin
             ))?;
@@ -1651,10 +1519,10 @@ impl IdCommand for New {
         tags.extend(side_tags::<G>(&self.sides)?);
         tags.extend(option_tags::<G>(&self.options)?);
         tags.push(("Nonce".into(), nonce()?));
-        tags.push(("Result".into(), "*".into()));
         let mut text = String::new();
         record::write_header(
             tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+            "*",
             &mut text,
         );
         // Check the header as any reader will.

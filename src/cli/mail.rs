@@ -204,37 +204,6 @@ fn all_text(
 
 // ---------------------------------------------------------------- extract
 
-/// The record's own text, as clean as it reads: from its first tag to the
-/// end of its last line (quoting, text around it and mail decoding gone),
-/// with `line` added after its last line and `result` in its Result tag.
-pub(super) fn record_text(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> String {
-    let clean = ctx.source.text();
-    let start = ctx.record.tags.first().map_or(0, |t| t.span.start);
-    let end = ctx
-        .record
-        .turns
-        .last()
-        .map_or(ctx.record.header_end, |t| t.lines_end)
-        .min(clean.len());
-    let mut text = clean[start..end.max(start)].trim_end().to_owned();
-    if let (Some(result), Some(tag)) = (result, ctx.record.tag("Result")) {
-        let (a, b) = (tag.value_span.start - start, tag.value_span.end - start);
-        if b <= text.len() && text.is_char_boundary(a) && text.is_char_boundary(b) {
-            text.replace_range(a..b, result);
-        }
-    }
-    let mut out = String::with_capacity(text.len() + line.len() + 2);
-    for l in text.lines() {
-        out.push_str(l.trim_end());
-        out.push('\n');
-    }
-    if ctx.record.turns.is_empty() && !line.is_empty() {
-        out.push('\n');
-    }
-    out.push_str(line);
-    out
-}
-
 /// `herald extract`: the record out of a message, a mailbox or any text,
 /// as a clean record file.
 pub(super) struct Extract {
@@ -243,7 +212,8 @@ pub(super) struct Extract {
 
 impl RecordCommand for Extract {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let text = record_text(ctx, "", None);
+        // The record's own text, as clean as it reads.
+        let text = record::Splice::new().extracted(ctx.source, ctx.record);
         // What is written must read back as the same record.
         let again = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
         let reread = record::parse(&again)
@@ -477,7 +447,10 @@ pub(super) fn write_reply<G: Game>(
     line: &str,
     result: Option<&str>,
 ) -> Result<(), Failure> {
-    let record = record_text(ctx, line, result);
+    let record = record::Splice::new()
+        .line(line)
+        .result(result)
+        .extracted(ctx.source, ctx.record);
     let letter = letter::<G>(ctx, referee, mover, line, &record);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

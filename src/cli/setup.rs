@@ -16,7 +16,7 @@ use super::files;
 use super::out;
 use super::report::{Exit, Failure};
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
-use crate::record::{self, LineKind};
+use crate::record::LineKind;
 use crate::referee::{Ending, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
 
@@ -90,8 +90,7 @@ impl RecordCommand for Setup {
         let played = referee
             .compose(line, Some(&wallet))
             .map_err(|e| compose_failure(e, key, ctx))?;
-        let mut text = String::new();
-        record::write_turn(&played.text(), &mut text);
+        let text = played.line();
         let written = !self.dry_run;
         if written {
             if wallet.to_text() != chosen_before {

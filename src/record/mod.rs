@@ -9,6 +9,8 @@ mod find;
 pub mod mail;
 mod parse;
 mod source;
+mod splice;
+mod typed;
 mod write;
 
 use std::borrow::Cow;
@@ -18,7 +20,9 @@ pub use parse::{parse, parse_lines, turn_prefix, MAX_TURNS};
 pub use source::{
     input_text, plain_spaces_and_quotes, InputError, Position, Source, Span, MAX_INPUT,
 };
-pub use write::{write_header, write_proof, write_turn, TurnText};
+pub use splice::{Splice, RESULT_TAG};
+pub use typed::TypedLine;
+pub use write::{write_header, write_proof, write_tags, write_turn, TurnText};
 
 /// One `[Name "value"]` pair.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::splice::RESULT_TAG;
 use super::ProofKind;
 
 /// Longest line the writer makes (where the items allow).
@@ -12,8 +13,31 @@ pub const WRAP: usize = 76;
 /// Indentation of continuation lines.
 const INDENT: &str = "    ";
 
-/// Write `[Name "value"]` lines.
-pub fn write_header<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>, out: &mut String) {
+/// Write a header: the `[Name "value"]` lines of `tags`, the Result tag
+/// with the value `result` (where `tags` have it, else last). The one
+/// place a header is written.
+pub fn write_header<'a>(
+    tags: impl IntoIterator<Item = (&'a str, &'a str)>,
+    result: &str,
+    out: &mut String,
+) {
+    let mut written = false;
+    let tags = tags.into_iter().map(|(name, value)| {
+        if name.eq_ignore_ascii_case(RESULT_TAG) {
+            written = true;
+            (name, result)
+        } else {
+            (name, value)
+        }
+    });
+    write_tags(tags, out);
+    if !written {
+        write_tags([(RESULT_TAG, result)], out);
+    }
+}
+
+/// Write `[Name "value"]` lines, quotes and backslashes escaped.
+pub fn write_tags<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>, out: &mut String) {
     for (name, value) in tags {
         out.push('[');
         out.push_str(name);
@@ -193,8 +217,22 @@ mod tests {
     #[test]
     fn tags_escape_quotes_and_backslashes() {
         let mut out = String::new();
-        write_header([("Event", "a \"b\" \\c")], &mut out);
+        write_tags([("Event", "a \"b\" \\c")], &mut out);
         assert_eq!(out, "[Event \"a \\\"b\\\" \\\\c\"]\n");
+    }
+
+    #[test]
+    fn the_header_carries_the_result_where_its_tag_stands_or_last() {
+        let mut out = String::new();
+        write_header(
+            [("Game", "x"), ("Result", "*"), ("Blue", "a")],
+            "Blue",
+            &mut out,
+        );
+        assert_eq!(out, "[Game \"x\"]\n[Result \"Blue\"]\n[Blue \"a\"]\n");
+        let mut out = String::new();
+        write_header([("Game", "x"), ("Blue", "a")], "*", &mut out);
+        assert_eq!(out, "[Game \"x\"]\n[Blue \"a\"]\n[Result \"*\"]\n");
     }
 
     #[test]

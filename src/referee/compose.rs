@@ -32,12 +32,14 @@ pub enum ComposeError {
 #[derive(Clone, Debug)]
 pub enum Preview<G: Game> {
     /// The position the mover's actions start from (what the rules
-    /// demanded be opened at the start of the line opened), the chance
-    /// the mover gets at its start (none without the mover's key), and a
-    /// note on what is still unknown, if anything.
+    /// demanded be opened at the start of the line opened), the actions
+    /// legal there, the chance the mover gets at its start (none without
+    /// the mover's key), and a note on what is still unknown, if anything.
     Actions {
         /// The position.
         state: G::State,
+        /// The actions legal first ([`Game::legal_actions`]).
+        actions: Vec<G::Action>,
         /// The chance values the mover's reveal settles or draws.
         chance: Vec<ChanceEvent>,
         /// What is still unknown.
@@ -52,6 +54,26 @@ pub enum Preview<G: Game> {
 }
 
 impl<G: Game> Preview<G> {
+    /// The turn ahead from `state`, its legal actions listed.
+    fn actions(state: G::State, chance: Vec<ChanceEvent>, note: Option<String>) -> Self {
+        let mut actions = Vec::new();
+        G::legal_actions(&state, &mut actions);
+        Preview::Actions {
+            state,
+            actions,
+            chance,
+            note,
+        }
+    }
+
+    /// The legal actions listed, if there is a position to list them from.
+    pub fn legal_actions(&self) -> &[G::Action] {
+        match self {
+            Preview::Actions { actions, .. } => actions,
+            _ => &[],
+        }
+    }
+
     /// The position to list actions from, if there is one.
     pub fn state(&self) -> Option<&G::State> {
         match self {
@@ -65,6 +87,23 @@ impl<G: Game> Preview<G> {
         match self {
             Preview::Actions { note, .. } => note.as_deref(),
             Preview::OnlyPass(note) | Preview::Unknown(note) => Some(note),
+        }
+    }
+
+    /// What a player listing the actions should be told beside them: the
+    /// [`note`](Preview::note), or, with no action legal, that the turn
+    /// passes (with nothing listed, a pass is legal: the engines'
+    /// contract, [`Game::legal_actions`]).
+    pub fn legal_note(&self) -> Option<&str> {
+        match self {
+            Preview::Actions {
+                actions,
+                note: None,
+                ..
+            } if actions.is_empty() => {
+                Some("no action is possible: the turn passes (write `pass`)")
+            }
+            _ => self.note(),
         }
     }
 }
@@ -281,9 +320,7 @@ impl<G: Game> Referee<G> {
             .clone()
             .play_sealed(line, SealCheck::Trial)
             .map_err(ComposeError::Line)?;
-        let mut text = String::new();
-        record::write_turn(&trial.text(), &mut text);
-        let source = Source::typed(&text);
+        let source = Source::typed(&trial.line());
         let (turns, _) = record::parse_lines(&source).map_err(|e| {
             ComposeError::Closed(
                 ErrorKind::Parse,
@@ -446,11 +483,7 @@ impl<G: Game> Referee<G> {
                 )
             });
             return Ok(match self.preview() {
-                Ok(state) => Preview::Actions {
-                    state,
-                    chance: Vec::new(),
-                    note,
-                },
+                Ok(state) => Preview::actions(state, Vec::new(), note),
                 Err(e) => Preview::Unknown(note.unwrap_or(e.reason)),
             });
         };
@@ -477,11 +510,7 @@ impl<G: Game> Referee<G> {
                         side.name::<G>()
                     )));
                 }
-                Preview::Actions {
-                    state: Self::seen_by(&state, side, wallet),
-                    chance,
-                    note: None,
-                }
+                Preview::actions(Self::seen_by(&state, side, wallet), chance, None)
             }
             Err(e) => Preview::Unknown(e.reason),
         })

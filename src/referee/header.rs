@@ -97,16 +97,9 @@ impl Header {
     }
 
     /// Write the canonical header lines with `result` as the Result tag.
-    /// The one place a header is written from a checked game.
     pub fn write(&self, result: &str, out: &mut String) {
-        let tags = self.tags.iter().map(|(n, v)| {
-            if n == "Result" {
-                (n.as_str(), result)
-            } else {
-                (n.as_str(), v.as_str())
-            }
-        });
-        record::write_header(tags, out);
+        let tags = self.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        record::write_header(tags, result, out);
     }
 
     /// Read and check the header of `record` for game `G`, and set up the
@@ -245,7 +238,7 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
             read.commits.push((side, h));
         } else if let Some(side) = key_side::<G>(&name) {
             read.keys.push((side, read_key(&name, tag)?));
-        } else if name == "Result" {
+        } else if name == record::RESULT_TAG {
             read.result = Some((tag.value.clone(), tag.value_span));
         }
         read.tags.push((name, value));
@@ -335,8 +328,8 @@ fn canonical_tag_name<G: Game>(name: &str) -> String {
     if name.eq_ignore_ascii_case("Game") {
         return "Game".into();
     }
-    if name.eq_ignore_ascii_case("Result") {
-        return "Result".into();
+    if name.eq_ignore_ascii_case(record::RESULT_TAG) {
+        return record::RESULT_TAG.into();
     }
     if let Some(side) = game::side_by_name::<G>(name) {
         return side.name::<G>().into();

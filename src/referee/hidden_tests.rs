@@ -232,7 +232,7 @@ fn play(header: &str, wallets: &[Wallet; 2], choices: &[&str]) -> String {
         let played = referee
             .compose(line, Some(&wallets[usize::from(side.0)]))
             .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
-        record::write_turn(&played.text(), &mut log);
+        log.push_str(&played.line());
     }
     let mut text = String::new();
     referee
@@ -470,9 +470,7 @@ fn forfeit_by(text: &str, wallet: &Wallet) -> String {
     let rec = record::parse(&source).unwrap();
     let mut referee = replay::<Duel>(&rec, |_, _| {}).unwrap();
     let played = referee.compose_forfeit(wallet).unwrap();
-    let mut out = text.to_owned();
-    record::write_turn(&played.text(), &mut out);
-    out
+    format!("{text}{}", played.line())
 }
 
 /// Add the due side's next line to `text` with `wallet` (an audit).
@@ -493,7 +491,30 @@ fn play_on_from(text: &str, wallet: &Wallet) -> String {
         claimant: None,
     };
     let played = referee.compose(line, Some(wallet)).unwrap();
-    let mut out = text.to_owned();
-    record::write_turn(&played.text(), &mut out);
-    out
+    format!("{text}{}", played.line())
+}
+
+#[test]
+fn a_typed_line_is_refused_in_the_set_up_and_nothing_typed_is_the_audit() {
+    let (header, wallets) = table(("7", "8", "P"), ("5", "9", "R"));
+    // The set-up steps are `herald setup`'s, not typed.
+    let mut referee = replayed(&header).unwrap();
+    match referee.compose_typed("strike", Some(&wallets[0])) {
+        Err(super::TypedError::Usage(m)) => assert_eq!(
+            m,
+            "the set-up is not finished: S1 is A's set-up step, its commitments (herald setup)"
+        ),
+        other => panic!("not refused: {other:?}"),
+    }
+    // Once the rules ended the game, nothing typed is the side's audit.
+    let mut choices = SETUP.to_vec();
+    choices.extend(["strike", "pass"]);
+    let mut referee = replayed(&play(&header, &wallets, &choices)).unwrap();
+    assert_eq!(referee.phase(), Phase::Audit);
+    let line = referee
+        .compose_typed(" ", Some(&wallets[0]))
+        .unwrap()
+        .line();
+    assert!(line.starts_with("3. A: audit\n"), "{line}");
+    assert!(line.contains("\n    open y 8\n"), "{line}");
 }

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use super::ChanceEvent;
 use crate::fairness::Hash;
 use crate::game::{action_text, Game, Side};
-use crate::record::{write_proof, ItemKind, LineKind, ProofKind, Turn, TurnText};
+use crate::record::{write_proof, write_turn, ItemKind, LineKind, ProofKind, Turn, TurnText};
 
 /// One item of a line: an action in the game's notation, or a recorded
 /// chance fact.
@@ -348,6 +348,14 @@ impl<G: Game> PlayedTurn<G> {
                 .collect(),
             comment: None,
         }
+    }
+
+    /// The line as herald writes it into a record: [`PlayedTurn::text`]
+    /// written by [`write_turn`], each of its lines ended.
+    pub fn line(&self) -> String {
+        let mut out = String::new();
+        write_turn(&self.text(), &mut out);
+        out
     }
 
     /// The line's items as one text (`rally=heads, B1-B2` or `pass`), as

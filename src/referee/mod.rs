@@ -11,6 +11,7 @@
 //! - [`chance`]: turn-start chance, settled events, recorded facts;
 //! - [`compose`]: a player's next line made from their choice and wallet,
 //!   the one way `move`, `legal` and self-play write or preview a line;
+//! - [`typed`]: a line from what a player typed (`move`);
 //! - [`error`]: problems placed in a line or in the record.
 
 pub mod chance;
@@ -21,6 +22,7 @@ mod hidden;
 mod ledger;
 pub mod line;
 mod seal;
+pub mod typed;
 
 #[cfg(test)]
 mod hidden_tests;
@@ -32,6 +34,7 @@ pub use header::{game_tag, result_text, Header};
 pub use hidden::SetupStep;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use seal::Forfeit;
+pub use typed::TypedError;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
@@ -192,6 +195,13 @@ impl<G: Game> Referee<G> {
             Phase::Over => G::outcome(&self.state),
             _ => Outcome::Ongoing,
         }
+    }
+
+    /// The value for the record's Result tag once the game is over
+    /// ([`result_text`] of its outcome); `None` while it runs.
+    pub fn final_result(&self) -> Option<String> {
+        let outcome = self.outcome();
+        outcome.is_over().then(|| result_text::<G>(outcome))
     }
 
     /// One line on how the game stands: the engine's summary, and where
@@ -1261,6 +1271,21 @@ mod tests {
         assert_eq!(referee.state[n - 3..], [true, true, false]);
         assert!(!referee.can_settle(Side(1)) && !referee.can_settle(Side(0)));
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
+    }
+
+    #[test]
+    fn with_no_action_legal_the_preview_says_the_turn_passes() {
+        let text = "[Game \"asks\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
+        let preview = referee.preview_for(None).unwrap();
+        assert!(preview.state().is_some() && preview.legal_actions().is_empty());
+        assert_eq!(preview.note(), None);
+        assert_eq!(
+            preview.legal_note(),
+            Some("no action is possible: the turn passes (write `pass`)")
+        );
     }
 
     #[test]
