@@ -1,0 +1,1 @@
+//! Battlegates' rules, each tested by name.
