@@ -184,8 +184,14 @@ pub fn step(
                     pusher: Some((id, b)),
                 };
                 let sense = push_sense(g.dir, dir);
-                let moved = quarter(board, g.hinge, sense, turner)
-                    .map_err(|e| format!("{words} pushes the {} {g}: {e}", g.kind_name()))?;
+                let moved = quarter(board, g.hinge, sense, turner).map_err(|e| {
+                    let name = g.to_string();
+                    match e.strip_prefix(&name) {
+                        Some(rest) => format!("the step {words} pushes {name}, which{rest}"),
+                        None => format!("the step {words} pushes {name}: {e}"),
+                    }
+                })?;
+                mark_carried(dice, side, &moved);
                 carries.extend(moved);
             }
             stepped
@@ -194,6 +200,16 @@ pub fn step(
     board.set(id, Some(to));
     dice.visited[id.place()] |= bit;
     Ok(stepped)
+}
+
+/// Characters of `side` carried this turn have occupied the squares they
+/// were carried to.
+pub fn mark_carried(dice: &mut Dice, side: Side, carried: &[Carry]) {
+    for c in carried {
+        if c.id.side() == side {
+            dice.visited[c.id.place()] |= loc_bit(Loc::Sq(c.to));
+        }
+    }
 }
 
 /// What a run did: the kill it made, if any, and what it carried.

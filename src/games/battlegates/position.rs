@@ -133,6 +133,7 @@ fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
             field.whole("the characters are South's five and North's five, separated by `/`")
         );
     }
+    state.board = super::state::Board::empty();
     let mut at = field.start;
     for (s, half) in halves.iter().enumerate() {
         let side = Side(s as u8);

@@ -302,6 +302,7 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
     let mut carried: Vec<Carry> = Vec::new();
     for _ in 0..quarters {
         let moved = quarter(&mut s.board, gate.hinge, sense, turner).map_err(Illegal::new)?;
+        dice::mark_carried(&mut s.dice, s.to_move, &moved);
         carried.extend(moved);
     }
     s.log.push(format!(
