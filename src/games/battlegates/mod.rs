@@ -163,9 +163,10 @@ impl Game for Battlegates {
         rules::legal_actions(state, out);
     }
 
-    fn action_cost(_state: &State, action: &Action) -> Option<u32> {
+    fn action_cost(state: &State, action: &Action) -> Option<u32> {
         match action {
             Action::Run(p) => Some(u32::from(p.steps())),
+            Action::Shoot(_) => state.dice.roll.map(u32::from),
             _ => None,
         }
     }
@@ -219,6 +220,21 @@ impl Game for Battlegates {
             pieces.push(setup::check_value(slot, value).map_err(Illegal::new)?);
         }
         setup::check_maze(side, &pieces).map_err(Illegal::new)
+    }
+
+    fn view(state: &State, viewer: Side, values: &[(&str, &str)]) -> State {
+        let mut seen = state.clone();
+        let mine = usize::from(viewer) & 1;
+        if seen.setup[mine].iter().all(Option::is_some) {
+            return seen;
+        }
+        // Before the maze opens, its owner sees its own pieces.
+        for (slot, value) in values {
+            if let Ok(piece) = setup::check_value(slot, value) {
+                seen.board.maze.add(piece);
+            }
+        }
+        seen
     }
 
     const SETUP_CHOICES: &'static [SetupChoice] = &[SetupChoice {
