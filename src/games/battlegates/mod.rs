@@ -17,6 +17,7 @@ pub mod dice;
 pub mod gates;
 pub mod maze;
 pub mod notation;
+mod picture;
 pub mod position;
 pub mod rules;
 pub mod setup;
@@ -181,6 +182,10 @@ impl Game for Battlegates {
 
     fn diagram(state: &State, style: DiagramStyle) -> String {
         diagram::draw(state, style)
+    }
+
+    fn picture(state: &State) -> Option<crate::picture::Picture> {
+        Some(picture::picture(state))
     }
 
     fn hidden_slots(_state: &State, _side: Side) -> &'static [&'static str] {
