@@ -1236,3 +1236,26 @@ fn one_board_is_played_by_south_and_north() {
         "Battlegates on one board is played by South and North: North is missing"
     );
 }
+
+#[test]
+fn no_text_makes_the_parsers_panic() {
+    let s = pos("c1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gc1sw,Wd4n", "-/-/-");
+    let alphabet: Vec<char> = "abcdefghijKkWGLnesw0123456789-, éx/*:".chars().collect();
+    let mut x = 12345u64;
+    for _ in 0..20000 {
+        let mut text = String::new();
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let len = (x >> 60) as usize;
+        for _ in 0..len {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            text.push(alphabet[(x >> 33) as usize % alphabet.len()]);
+        }
+        for prefix in ["", "discard ", "scale ", "move-gate ", "rotate90 ", "shoot "] {
+            let t = format!("{prefix}{text}");
+            if let Err(e) = G::parse_action(&s, &t) {
+                assert!(e.offset + e.len <= t.len() && t.is_char_boundary(e.offset), "{t:?}");
+            }
+        }
+        let _ = G::parse_position(&text);
+    }
+}
