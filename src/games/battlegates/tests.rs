@@ -1244,16 +1244,30 @@ fn no_text_makes_the_parsers_panic() {
     let mut x = 12345u64;
     for _ in 0..20000 {
         let mut text = String::new();
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let len = (x >> 60) as usize;
         for _ in 0..len {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             text.push(alphabet[(x >> 33) as usize % alphabet.len()]);
         }
-        for prefix in ["", "discard ", "scale ", "move-gate ", "rotate90 ", "shoot "] {
+        for prefix in [
+            "",
+            "discard ",
+            "scale ",
+            "move-gate ",
+            "rotate90 ",
+            "shoot ",
+        ] {
             let t = format!("{prefix}{text}");
             if let Err(e) = G::parse_action(&s, &t) {
-                assert!(e.offset + e.len <= t.len() && t.is_char_boundary(e.offset), "{t:?}");
+                assert!(
+                    e.offset + e.len <= t.len() && t.is_char_boundary(e.offset),
+                    "{t:?}"
+                );
             }
         }
         let _ = G::parse_position(&text);
