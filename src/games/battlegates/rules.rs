@@ -129,8 +129,15 @@ fn card_action(state: &mut State, action: Action, card: Card) -> Result<(), Ille
         Action::Discard(c) => s.log.push(format!("discarded {c}")),
         Action::Scale(from, to) => cross(&mut s, from, to, card)?,
         Action::Climb(from, to) => cross(&mut s, from, to, card)?,
-        Action::MoveWall(from, to) => move_wall(&mut s, from, to)?,
-        Action::MoveGate(from, to) => move_gate(&mut s, from, to)?,
+        Action::MoveWall(from, to) => {
+            move_wall(&mut s, from, to)?;
+            s.log.push(format!("moved the Brick wall W{from} to W{to}"));
+        }
+        Action::MoveGate(from, to) => {
+            move_gate(&mut s, from, to)?;
+            s.log
+                .push(format!("moved the {} {from} to {to}", from.kind_name()));
+        }
         Action::Rotate {
             quarters,
             gate,
@@ -258,7 +265,6 @@ fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
     open_edge(s, to)?;
     s.board.maze.add(Piece::Wall(to));
     entrance_rule(s)?;
-    s.log.push(format!("moved the Brick wall W{from} to W{to}"));
     Ok(())
 }
 
@@ -281,8 +287,6 @@ fn move_gate(s: &mut State, from: Gate, to: Gate) -> Result<(), Illegal> {
     }
     s.board.maze.add(Piece::Gate(to));
     entrance_rule(s)?;
-    s.log
-        .push(format!("moved the {} {from} to {to}", from.kind_name()));
     Ok(())
 }
 
