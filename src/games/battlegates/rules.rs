@@ -299,16 +299,18 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
         pusher: None,
     };
     let mut carried: Vec<Carry> = Vec::new();
+    let before = s.board.maze;
     for _ in 0..quarters {
         let moved = quarter(&mut s.board, gate.hinge, sense, turner).map_err(Illegal::new)?;
         dice::mark_carried(&mut s.dice, s.to_move, &moved);
         carried.extend(moved);
     }
     s.log.push(format!(
-        "turned the gates on {} {} {}{}",
+        "turned the gates on {} {} {} ({}){}",
         gate.hinge,
         if quarters == 2 { "twice" } else { "once" },
         sense.word(),
+        s.board.maze.turned_since(&before).join(", "),
         carry_text(&carried)
     ));
     Ok(())
@@ -387,6 +389,10 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     let mut words = String::new();
     super::notation::write(&Action::Run(*path), &mut words);
     let mut text = format!("{who} ran {words}");
+    let pushed = board.maze.turned_since(&state.board.maze);
+    if !pushed.is_empty() {
+        text.push_str(&format!(", pushing {}", pushed.join(", ")));
+    }
     if let Some(v) = report.victim {
         text.push_str(&format!(", killing {}", v.name()));
     }

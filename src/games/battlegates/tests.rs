@@ -712,6 +712,10 @@ fn a_step_across_a_gate_pushes_it_the_way_of_the_step() {
     Kit::ok(&mut s, "d5-c5");
     assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gc4ne"));
     assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(
+        s.log.last().map(String::as_str),
+        Some("South's Crusader ran d5-c5, pushing Gc5es to Gc4ne")
+    );
 }
 
 #[test]
