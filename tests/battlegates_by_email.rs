@@ -367,7 +367,7 @@ fn play_turn(t: &Table, number: u32) -> (String, String) {
     );
     if number <= 2 {
         assert!(
-            comment.contains(&format!("{me}'s Crusader ran {roll} steps")),
+            comment.contains(&format!("{me}'s Crusader ran {dice}; ")),
             "{comment}"
         );
         assert!(comment.ends_with(&format!("{roll} of the roll of {roll} spent")));
