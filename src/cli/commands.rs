@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::args::{Command, Format};
-use super::files;
+use super::files::{self, Stamping};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, Phase, TEXT_WIDTH};
@@ -251,8 +251,9 @@ pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
     pub(super) source: &'a Source,
     pub(super) record: &'a Record<'a>,
-    /// The stamp of the bytes read, for rewriting the file.
-    pub(super) stamp: files::Stamp,
+    /// The stamp of the bytes read, for rewriting the file: taken by
+    /// [`with_record`] (the writers' way in), not by readers.
+    pub(super) stamp: Option<files::Stamp>,
 }
 
 impl Ctx<'_> {
@@ -282,24 +283,36 @@ fn unknown_game(id: &str) -> String {
     format!("unknown game `{id}`: herald plays {}", GAME_IDS.join(", "))
 }
 
+/// Run a command that may rewrite the record file at `path` (it gets the
+/// stamp of the bytes read).
 pub(super) fn with_record<C: RecordCommand>(
     path: &Path,
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
-    with_record_in(path, None, format, command)
+    with_loaded(path, None, format, command, Stamping::Stamp)
 }
 
-/// [`with_record`] on the record of message `message` of a mailbox, or
-/// the newest record in the input when it is `None`.
+/// Run a reader on the record of message `message` of a mailbox, or the
+/// newest record in the input when it is `None`.
 pub(super) fn with_record_in<C: RecordCommand>(
     path: &Path,
     message: Option<usize>,
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
+    with_loaded(path, message, format, command, Stamping::Skip)
+}
+
+fn with_loaded<C: RecordCommand>(
+    path: &Path,
+    message: Option<usize>,
+    format: Format,
+    command: C,
+    stamping: Stamping,
+) -> Result<Exit, Failure> {
     let result = (|| {
-        let (source, origin, stamp) = files::load(path, message)?;
+        let (source, origin, stamp) = files::load(path, message, stamping)?;
         let record = record::parse(&source)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
         let ctx = Ctx {
@@ -1305,7 +1318,7 @@ pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Re
         let b = ctx.source.original_offset(tag.value_span.end);
         text.replace_range(a..b, result);
     }
-    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
+    files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
 impl Move {
@@ -1465,7 +1478,7 @@ fn add_tag(ctx: &Ctx<'_>, tag_line: &str) -> Result<(), Failure> {
         .or(ctx.record.tags.last())
         .map_or(0, |t| t.span.end - 1);
     insert_lines(ctx.source, &mut text, anchor, tag_line, false);
-    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
+    files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
 struct Keygen {
