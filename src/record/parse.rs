@@ -8,7 +8,8 @@ use nom::character::complete::{char, digit1, space0};
 use nom::{IResult, Parser};
 
 use super::{
-    Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag, Turn,
+    hex_digits, Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag,
+    Turn,
 };
 
 /// Most turns a record may hold (each player's chain has 10,000 links).
@@ -738,18 +739,17 @@ impl<'a> ProofCursor<'a> {
         let mut value = [0u8; N];
         // The common case: the digits in one piece, then white space.
         let rest = &bytes[start..];
-        if rest.len() >= 2 * N
-            && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace)
-            && hex::decode_to_slice(&rest[..2 * N], &mut value).is_ok()
-        {
-            self.at += 2 * N;
-            return Ok(value);
+        if rest.len() >= 2 * N && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace) {
+            if let Some(value) = hex_digits::decode(&rest[..2 * N]) {
+                self.at += 2 * N;
+                return Ok(value);
+            }
         }
         // Nibbles read so far; white space between digits is skipped.
         let mut nibbles = 0;
         while nibbles < 2 * N && self.at < self.end {
             let b = bytes[self.at];
-            if let Some(v) = hex_value(b) {
+            if let Some(v) = hex_digits::value(b) {
                 value[nibbles / 2] = value[nibbles / 2] << 4 | v;
                 nibbles += 1;
             } else if !b.is_ascii_whitespace() {
@@ -764,16 +764,6 @@ impl<'a> ProofCursor<'a> {
             return Err(ParseError::new(Span::new(start, end.max(start + 1)), wrong));
         }
         Ok(value)
-    }
-}
-
-/// The value of one hexadecimal digit.
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
     }
 }
 
