@@ -13,8 +13,8 @@ use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, Phase, TEXT
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, LineKind, Record, Source, TurnText};
 use crate::referee::{
-    self, result_text, ComposeError, ErrorKind, Line, PlayedTurn, Preview, Referee, RefereeError,
-    SetupStep,
+    self, result_text, ComposeError, ErrorKind, Keep, Line, PlayedTurn, Preview, Referee,
+    RefereeError, SetupStep,
 };
 use crate::wallet::Wallet;
 
@@ -366,9 +366,11 @@ pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
 /// Replay every turn; the referee after the last, or the first problem.
 pub(super) fn replay_all<G: Game>(
     ctx: &Ctx<'_>,
+    keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, Failure> {
-    let referee = referee::replay::<G>(ctx.record, &mut each).map_err(|e| ctx.problem(&e))?;
+    let referee =
+        referee::replay_keeping::<G>(ctx.record, keep, &mut each).map_err(|e| ctx.problem(&e))?;
     referee.check_result().map_err(|e| ctx.problem(&e))?;
     Ok(referee)
 }
@@ -538,7 +540,12 @@ fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
 
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let keep = Keep {
+            digest: true,
+            before: false,
+        };
+        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
+        let digest = referee.digest().map(hex::encode).unwrap_or_default();
         let result = result_text::<G>(referee.outcome());
         let summary = referee.summary();
         match self.0 {
@@ -584,7 +591,7 @@ impl RecordCommand for Check {
                         claimed_by: f.claimant.name::<G>().into(),
                     })
                     .collect(),
-                digest: hex::encode(referee.digest()),
+                digest,
             })?,
             Format::Text | Format::Svg => out(&format!(
                 "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}Digest: {}\n",
@@ -596,7 +603,7 @@ impl RecordCommand for Check {
                 forfeit_text(&referee),
                 pending_text(&referee),
                 audit_text(&referee),
-                hex::encode(referee.digest())
+                digest
             ))?,
         }
         Ok(Exit::Ok)
@@ -668,7 +675,9 @@ impl RecordCommand for Show {
                 if total == 1 { "" } else { "s" }
             )));
         }
-        let mut referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
+        let mut referee = Referee::<G>::start(ctx.record)
+            .map_err(|e| ctx.problem(&e))?
+            .keeping(Keep::RULES);
         let mut turns = 0;
         for turn in &ctx.record.turns {
             if turn.kind == LineKind::Turn {
@@ -778,7 +787,7 @@ impl RecordCommand for Replay {
             diagram: drawn(&start),
             body: String::new(),
         }];
-        let referee = replay_all::<G>(ctx, |played, referee| {
+        let referee = replay_all::<G>(ctx, Keep::RULES, |played, referee| {
             positions.push(JsonPosition {
                 turn: played.number,
                 side: Some(played.side.name::<G>().into()),
@@ -858,8 +867,14 @@ impl RecordCommand for Annotate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut turns = Vec::new();
         let mut texts = Vec::new();
-        let referee = replay_all::<G>(ctx, |played, referee| {
-            let comment = G::turn_comment(&played.before, referee.state());
+        let keep = Keep {
+            digest: false,
+            before: true,
+        };
+        let referee = replay_all::<G>(ctx, keep, |played, referee| {
+            let comment = played.before.as_ref().map_or_else(String::new, |before| {
+                G::turn_comment(before, referee.state())
+            });
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
                 ..played.text()
@@ -940,7 +955,7 @@ struct JsonChance {
 
 impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = self.key.as_deref().map(read_wallet).transpose()?;
         let preview = referee
             .preview_for(wallet.as_ref())
@@ -1101,7 +1116,7 @@ struct JsonFate {
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let next = match self.key.as_deref() {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,

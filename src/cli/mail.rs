@@ -15,7 +15,7 @@ use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, Found, Source};
-use crate::referee::{self, result_text, Referee};
+use crate::referee::{self, result_text, Keep, Referee};
 
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
@@ -72,7 +72,7 @@ struct Verdict<'a> {
 impl GameVisitor for Verdict<'_> {
     type Output = Result<([&'static str; 2], u32, String, Option<String>), Failure>;
     fn visit<G: Game>(self) -> Self::Output {
-        let referee = replay_all::<G>(self.ctx, |_, _| {})?;
+        let referee = replay_all::<G>(self.ctx, Keep::RULES, |_, _| {})?;
         Ok((
             [G::ID, G::TITLE],
             referee.turns(),

@@ -62,6 +62,35 @@ pub struct Referee<G: Game> {
     /// Signatures waiting to be verified at once at the end of a replay
     /// (`None`: each is verified as its line is played).
     deferred: Option<Vec<seal::DeferredSeal>>,
+    /// What is kept for the reader beyond what the rules need.
+    keep: Keep,
+}
+
+/// What a referee keeps for its reader beyond what the rules need: a
+/// reader that does not print the digest or compare positions skips the
+/// work (two SHA-256 blocks a line, a copy of the position a turn).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Keep {
+    /// The record digest (spec section 3.8), [`Referee::digest`]: `check`
+    /// prints it, a key file remembers it. Kept whatever this says when a
+    /// side has a Key tag: its seals are over it.
+    pub digest: bool,
+    /// Each played turn's position before its first action,
+    /// [`PlayedTurn::before`].
+    pub before: bool,
+}
+
+impl Keep {
+    /// Everything: the digest and each turn's position before it.
+    pub const ALL: Keep = Keep {
+        digest: true,
+        before: true,
+    };
+    /// Only what the rules need (and the digest when a side signs).
+    pub const RULES: Keep = Keep {
+        digest: false,
+        before: false,
+    };
 }
 
 impl<G: Game> Clone for Referee<G> {
@@ -78,6 +107,7 @@ impl<G: Game> Clone for Referee<G> {
             digest: self.digest,
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
+            keep: self.keep,
         }
     }
 }
@@ -127,6 +157,7 @@ impl<G: Game> Referee<G> {
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
             deferred: None,
+            keep: Keep::ALL,
             ledger: Ledger::new(header.commits()),
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
@@ -160,8 +191,27 @@ impl<G: Game> Referee<G> {
 
     /// The digest of the record up to the last line played (spec section
     /// 3.8): two copies of a game with the same digest hold the same lines.
-    pub fn digest(&self) -> &Hash {
-        &self.digest
+    /// `None` when the referee was told not to keep it ([`Keep`]) and no
+    /// side signs.
+    pub fn digest(&self) -> Option<&Hash> {
+        self.keep.digest.then_some(&self.digest)
+    }
+
+    /// Keep from now on what `keep` says (the digest anyway when a side
+    /// has a Key tag); a referee starts keeping everything. Set before
+    /// the first line: a digest not kept from the start is never kept.
+    pub fn keeping(mut self, keep: Keep) -> Self {
+        let digest = self.keep.digest && (keep.digest || self.header.any_key());
+        self.keep = Keep {
+            digest,
+            before: keep.before,
+        };
+        self
+    }
+
+    /// A copy of `state` for [`PlayedTurn::before`], if it is kept.
+    fn before(&self, state: &G::State) -> Option<G::State> {
+        self.keep.before.then(|| state.clone())
     }
 
     /// The forfeits recorded so far, in order.
@@ -364,7 +414,9 @@ impl<G: Game> Referee<G> {
             list.push(deferred);
         }
         let mut played = self.play_checked(line, index, seal.claimant, at)?;
-        self.digest = seal.digest_after(&self.digest);
+        if self.keep.digest {
+            self.digest = seal.digest_after(&self.digest);
+        }
         played.sig = seal.sig;
         Ok(played)
     }
@@ -447,7 +499,7 @@ impl<G: Game> Referee<G> {
     ) -> Result<PlayedTurn<G>, LineError> {
         let side = self.header.sides()[index];
         let (played, state, verdict) = if let Some(claimant) = claimant {
-            let mut played = PlayedTurn::blank(at.turn, side, self.state.clone());
+            let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
             played.claimant = Some(claimant);
             self.forfeits.push(Forfeit {
                 turn: at.turn,
@@ -621,8 +673,8 @@ impl<G: Game> Referee<G> {
     /// nothing; a pending event stays pending (declared where it was) for
     /// the next player's reveal.
     fn forfeit(&mut self, index: usize, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
-        let before = self.state.clone();
-        let mut state = before.clone();
+        let before = self.before(&self.state);
+        let mut state = self.state.clone();
         G::resign(&mut state, side);
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
@@ -664,7 +716,7 @@ impl<G: Game> Referee<G> {
                 format!("open {slot}: the rules do not open {slot} now"),
             ));
         }
-        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), state.clone());
+        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(&state));
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         check_facts(line, &played.chance, at.turn, at.side)?;
@@ -700,7 +752,7 @@ impl<G: Game> Referee<G> {
         } else {
             Vec::new()
         };
-        let before = state.clone();
+        let before = self.before(&state);
         let (actions, declaring) = Self::play_actions(line, &mut state, at)?;
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
@@ -959,9 +1011,18 @@ pub fn line_only_passes<G: Game>(state: &G::State, side: Side) -> bool {
 /// named as if each were verified in turn.
 pub fn replay<G: Game>(
     record: &Record<'_>,
+    each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
+) -> Result<Referee<G>, RefereeError> {
+    replay_keeping(record, Keep::ALL, each)
+}
+
+/// [`replay`], keeping only what `keep` says for the reader.
+pub fn replay_keeping<G: Game>(
+    record: &Record<'_>,
+    keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, RefereeError> {
-    let mut referee = Referee::<G>::start(record)?;
+    let mut referee = Referee::<G>::start(record)?.keeping(keep);
     referee.defer_seals();
     for turn in &record.turns {
         match referee.play(turn) {
@@ -1316,5 +1377,51 @@ mod tests {
         let rec = record::parse(&source).unwrap();
         let read = rec.turns[0].reveal().unwrap().value;
         assert_eq!(hex::encode(read), format!("{a}{b}"));
+    }
+
+    /// A self-play record of Castle Danger: plain, or every line signed.
+    fn castle_danger(signed: bool) -> String {
+        use crate::games::castle_danger::CastleDanger;
+        let mut options = crate::selfplay::Options::new::<CastleDanger>(3, 2);
+        options.max_turns = 12;
+        options.commitments = signed;
+        options.signatures = signed;
+        crate::selfplay::record::<CastleDanger>(&options).unwrap()
+    }
+
+    #[test]
+    fn a_reader_that_keeps_only_what_the_rules_need_gets_no_digest_and_no_positions_before() {
+        use crate::games::castle_danger::CastleDanger;
+        let text = castle_danger(false);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let mut befores = 0;
+        let lean = replay_keeping::<CastleDanger>(&rec, Keep::RULES, |played, _| {
+            befores += usize::from(played.before.is_some());
+        })
+        .unwrap();
+        assert_eq!((lean.digest(), befores), (None, 0));
+        let full = replay::<CastleDanger>(&rec, |played, _| {
+            befores += usize::from(played.before.is_some());
+        })
+        .unwrap();
+        assert_eq!(befores, rec.turns.len());
+        assert!(full.digest().is_some());
+        assert_eq!(
+            crate::game::position_text::<CastleDanger>(lean.state()),
+            crate::game::position_text::<CastleDanger>(full.state())
+        );
+    }
+
+    #[test]
+    fn the_digest_is_kept_whenever_a_side_signs_whatever_the_reader_asked() {
+        use crate::games::castle_danger::CastleDanger;
+        let text = castle_danger(true);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let lean = replay_keeping::<CastleDanger>(&rec, Keep::RULES, |_, _| {}).unwrap();
+        let full = replay::<CastleDanger>(&rec, |_, _| {}).unwrap();
+        assert!(full.digest().is_some());
+        assert_eq!(lean.digest(), full.digest());
     }
 }
