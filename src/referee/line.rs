@@ -284,7 +284,7 @@ pub struct PlayedTurn<G: Game> {
     /// The position after settlement and the turn's start, before its first
     /// action; `None` when the referee was told not to keep it
     /// ([`super::Keep`]).
-    pub before: Option<G::State>,
+    pub before: Option<Box<G::State>>,
     /// The actions made, in order.
     pub actions: Vec<G::Action>,
     /// The line ended with `resign`.
@@ -308,7 +308,7 @@ pub struct PlayedTurn<G: Game> {
 impl<G: Game> PlayedTurn<G> {
     /// A turn of `side` numbered `number` from `before` that has done
     /// nothing yet.
-    pub(super) fn blank(number: u32, side: Side, before: Option<G::State>) -> Self {
+    pub(super) fn blank(number: u32, side: Side, before: Option<Box<G::State>>) -> Self {
         PlayedTurn {
             number,
             side,

@@ -209,9 +209,10 @@ impl<G: Game> Referee<G> {
         self
     }
 
-    /// A copy of `state` for [`PlayedTurn::before`], if it is kept.
-    fn before(&self, state: &G::State) -> Option<G::State> {
-        self.keep.before.then(|| state.clone())
+    /// A copy of `state` for [`PlayedTurn::before`], if it is kept (boxed:
+    /// a played turn is passed along by value several times).
+    fn before(&self, state: &G::State) -> Option<Box<G::State>> {
+        self.keep.before.then(|| Box::new(state.clone()))
     }
 
     /// The forfeits recorded so far, in order.
@@ -452,13 +453,13 @@ impl<G: Game> Referee<G> {
         if let Some(claimant) = claimant {
             return Ok(self.forfeit(index, side, claimant, number));
         }
-        let (state, derived) = self
+        let (mut state, derived) = self
             .start_turn(line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
-        let (played, state) = if line_only_passes::<G>(&state, side) {
-            self.settled_out(line, state, derived, at)?
+        let played = if line_only_passes::<G>(&state, side) {
+            self.settled_out(line, &state, derived, at)?
         } else {
-            self.play_turn(line, state, derived, at)?
+            self.play_turn(line, &mut state, derived, at)?
         };
         Ok(self.commit_turn(index, state, played))
     }
@@ -695,10 +696,10 @@ impl<G: Game> Referee<G> {
     fn settled_out(
         &self,
         line: &Line<'_>,
-        state: G::State,
+        state: &G::State,
         derived: Vec<ChanceEvent>,
         at: At<'_>,
-    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
+    ) -> Result<PlayedTurn<G>, LineError> {
         if let Some((k, text)) = line.actions().next() {
             return Err(at.illegal(
                 Place::Item(k),
@@ -716,11 +717,11 @@ impl<G: Game> Referee<G> {
                 format!("open {slot}: the rules do not open {slot} now"),
             ));
         }
-        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(&state));
+        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(state));
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         check_facts(line, &played.chance, at.turn, at.side)?;
-        Ok((played, state))
+        Ok(played)
     }
 
     /// Play the actions of `line` from `state` (the turn begun), then end
@@ -728,48 +729,48 @@ impl<G: Game> Referee<G> {
     fn play_turn(
         &self,
         line: &Line<'_>,
-        mut state: G::State,
+        state: &mut G::State,
         derived: Vec<ChanceEvent>,
         at: At<'_>,
-    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
-        let side = G::to_move(&state);
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let side = G::to_move(state);
         let index = self.header.index_of(side).expect("a side in the header");
         let mut shown = Vec::new();
         // Openings the rules demanded before this line: made before the
         // actions (a defender's identity).
         let openings = if self.hidden.any() {
-            let before_actions = G::demands(&state);
+            let before_actions = G::demands(state);
             let rest = self.answer(
-                &mut state,
+                state,
                 index,
                 Self::openings(line),
                 &before_actions,
                 at,
                 &mut shown,
             )?;
-            self.check_answered(&state, index, at)?;
+            self.check_answered(state, index, at)?;
             rest
         } else {
             Vec::new()
         };
-        let before = self.before(&state);
-        let (actions, declaring) = Self::play_actions(line, &mut state, at)?;
+        let before = self.before(state);
+        let (actions, declaring) = Self::play_actions(line, state, at)?;
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
-            let after_actions = G::demands(&state);
-            let rest = self.answer(&mut state, index, openings, &after_actions, at, &mut shown)?;
+            let after_actions = G::demands(state);
+            let rest = self.answer(state, index, openings, &after_actions, at, &mut shown)?;
             if let Some(&(k, slot, ..)) = rest.first() {
                 return Err(at.record(
                     Place::Proof(k),
                     format!("open {slot}: the rules do not open {slot} now"),
                 ));
             }
-            self.check_answered(&state, index, at)?;
+            self.check_answered(state, index, at)?;
         }
-        self.end_turn(line, &mut state, side, at)?;
+        self.end_turn(line, state, side, at)?;
         check_facts(line, &derived, at.turn, at.side)?;
-        if let Some(request) = G::pending(&state) {
-            self.check_settleable(request.label, &state, declaring, at)?;
+        if let Some(request) = G::pending(state) {
+            self.check_settleable(request.label, state, declaring, at)?;
         }
         let mut played = PlayedTurn::blank(at.turn, side, before);
         played.actions = actions;
@@ -777,7 +778,7 @@ impl<G: Game> Referee<G> {
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         played.shown = shown;
-        Ok((played, state))
+        Ok(played)
     }
 
     /// Read and apply the actions of `line` in `state`. Returns them, and
