@@ -391,8 +391,10 @@ fn finish_turn<'a>(
     let items = split_items(text, &scan)?;
     let head_end = turn.side_span.end;
     let count = items.len();
-    for (index, parts) in items.into_iter().enumerate() {
-        let (mut item_text, mut span) = join_parts(text, &parts);
+    turn.items.reserve_exact(count);
+    for (index, parts) in items.iter().enumerate() {
+        let parts = parts.as_slice();
+        let (mut item_text, mut span) = join_parts(text, parts);
         if span.start == span.end {
             let at = parts.first().map_or(head_end, |p| p.start);
             let msg = if count == 1 {
@@ -445,13 +447,54 @@ fn finish_turn<'a>(
     Ok(turn)
 }
 
+/// The parts of one item: most items are one piece of text, some run
+/// over comments.
+enum Parts {
+    None,
+    One(Span),
+    Many(Vec<Span>),
+}
+
+impl Parts {
+    fn push(&mut self, span: Span) {
+        *self = match std::mem::replace(self, Parts::None) {
+            Parts::None => Parts::One(span),
+            Parts::One(first) => Parts::Many(vec![first, span]),
+            Parts::Many(mut list) => {
+                list.push(span);
+                Parts::Many(list)
+            }
+        };
+    }
+
+    fn as_slice(&self) -> &[Span] {
+        match self {
+            Parts::None => &[],
+            Parts::One(span) => std::slice::from_ref(span),
+            Parts::Many(list) => list,
+        }
+    }
+}
+
 /// The items of a turn's body, split at commas, each as the spans of its
 /// parts (an item may run over comments).
-fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Vec<Span>>, ParseError> {
-    let mut items: Vec<Vec<Span>> = vec![Vec::new()];
+fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Parts>, ParseError> {
+    let commas = scan
+        .pieces
+        .iter()
+        .map(|p| {
+            text.as_bytes()[p.range()]
+                .iter()
+                .filter(|&&b| b == b',')
+                .count()
+        })
+        .sum::<usize>();
+    let mut items: Vec<Parts> = Vec::with_capacity(commas.min(MAX_ITEMS) + 1);
+    items.push(Parts::None);
     for piece in &scan.pieces {
         let mut a = piece.start;
-        for (k, _) in text[piece.start..piece.end].match_indices(',') {
+        let bytes = &text.as_bytes()[piece.range()];
+        for (k, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b',') {
             let cut = piece.start + k;
             if items.len() >= MAX_ITEMS {
                 return Err(ParseError::new(
@@ -462,7 +505,7 @@ fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Vec<Span>>, ParseError
             if let Some(last) = items.last_mut() {
                 last.push(Span::new(a, cut));
             }
-            items.push(Vec::new());
+            items.push(Parts::None);
             a = cut + 1;
         }
         if let Some(last) = items.last_mut() {
@@ -911,6 +954,14 @@ mod tests {
         assert!(err.message.contains("needs its actions"));
         let err = read("[Game \"x\"]\n1. Blue: a,,b\n").unwrap_err();
         assert_eq!(err.message, "an empty action between commas");
+        // Pointed at where the empty item stands (byte 22, after the first
+        // comma), also when a comment is all it holds.
+        assert_eq!(err.span, Span::new(22, 23));
+        let err = read("[Game \"x\"]\n1. Blue: a,{c},b\n").unwrap_err();
+        assert_eq!(
+            (err.message.as_str(), err.span),
+            ("an empty action between commas", Span::new(22, 23))
+        );
     }
 
     #[test]
