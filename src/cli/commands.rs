@@ -76,8 +76,24 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Check { input, all: true } => super::mail::check_all(&input),
-        Command::Check { input, all: false } => with_record_in(
+        Command::Check {
+            input, all, more, ..
+        } if !more.is_empty() || super::many::is_record_folder(&input.record) => {
+            if all || input.message.is_some() {
+                return Err(Failure::usage(
+                    "--all and --message read one input: name one file (or Maildir folder)",
+                ));
+            }
+            let mut paths = vec![input.record];
+            paths.extend(more);
+            super::many::check_many(&paths, input.format)
+        }
+        Command::Check {
+            input, all: true, ..
+        } => super::mail::check_all(&input),
+        Command::Check {
+            input, all: false, ..
+        } => with_record_in(
             &input.record,
             input.message,
             input.format,

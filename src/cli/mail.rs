@@ -64,9 +64,10 @@ struct JsonAll {
     newest_error: Option<String>,
 }
 
-/// Replays one record for `check --all`.
-struct Verdict<'a> {
-    ctx: &'a Ctx<'a>,
+/// Replays one record for `check --all` and `check` of many records:
+/// its game's id and title, turns, result and side to move.
+pub(super) struct Verdict<'a> {
+    pub(super) ctx: &'a Ctx<'a>,
 }
 
 impl GameVisitor for Verdict<'_> {
@@ -139,7 +140,7 @@ fn verdict(path: &Path, found: &Found) -> JsonVerdict {
 pub(super) fn check_all(input: &Input) -> Result<Exit, Failure> {
     let path = input.record.as_path();
     let all = files::load_all(path)?;
-    let records: Vec<JsonVerdict> = all.iter().map(|f| verdict(path, f)).collect();
+    let records: Vec<JsonVerdict> = super::many::parallel_map(&all, |f| verdict(path, f));
     let (newest, newest_error) = match record::newest(all.clone(), input.message) {
         Ok(found) => (
             all.iter()
