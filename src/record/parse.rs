@@ -391,7 +391,6 @@ fn finish_turn<'a>(
     let items = split_items(text, &scan)?;
     let head_end = turn.side_span.end;
     let count = items.len();
-    turn.items.reserve_exact(count);
     for (index, parts) in items.iter().enumerate() {
         let parts = parts.as_slice();
         let (mut item_text, mut span) = join_parts(text, parts);
@@ -558,6 +557,11 @@ fn add_item<'a>(
         turn.resign = Some(span);
     } else {
         let kind = fact(text, span).unwrap_or(ItemKind::Action);
+        // Room for this item and those after it, once (a line of `pass`
+        // keeps no room at all: a record holds up to 50,000 lines).
+        if turn.items.capacity() == 0 {
+            turn.items.reserve_exact(left);
+        }
         turn.items.push(Item {
             text: item_text,
             span,
