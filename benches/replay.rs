@@ -7,6 +7,9 @@
 //! throughput in turns per second:
 //! - `<game>/<plain|commit|signed>/parse+replay`: `Source::new` +
 //!   `record::parse` + `referee::replay` + `check_result` of every record;
+//! - `<game>/<plain|commit|signed>/validate`: the same through
+//!   `referee::replay_keeping` with `Keep::RULES` (no record digest unless
+//!   a side signs, no copy of each turn's position before it);
 //! - `<game>/<plain|commit|signed>/parse`: `Source::new` + `record::parse`
 //!   only;
 //! - `<game>/check-<N>[-signed]/end-to-end`: one record of N = 300 turns
@@ -86,6 +89,20 @@ fn check<G: Game>(bytes: &[u8]) -> u32 {
     referee.turns()
 }
 
+/// Parse and validate a record of `G`, keeping only what the rules need
+/// (`Keep::RULES`: no record digest unless a side signs, no copy of each
+/// turn's position before it), as `show`, `legal` and `check --all` do;
+/// the number of turns.
+fn validate<G: Game>(bytes: &[u8]) -> u32 {
+    let source = Source::new(bytes).expect("record text");
+    let parsed = record::parse(&source).expect("record parses");
+    let referee = referee::replay_keeping::<G>(&parsed, referee::Keep::RULES, |_, _| {})
+        .expect("record is valid");
+    referee.check_result().expect("Result tag agrees");
+    black_box(G::summary(referee.state()));
+    referee.turns()
+}
+
 fn parse_only(bytes: &[u8]) -> usize {
     let source = Source::new(bytes).expect("record text");
     let parsed = record::parse(&source).expect("record parses");
@@ -111,6 +128,13 @@ fn game<G: Game>(c: &mut Criterion) {
             b.iter(|| {
                 for text in &texts {
                     black_box(check::<G>(black_box(text.as_bytes())));
+                }
+            })
+        });
+        group.bench_function("validate", |b| {
+            b.iter(|| {
+                for text in &texts {
+                    black_box(validate::<G>(black_box(text.as_bytes())));
                 }
             })
         });

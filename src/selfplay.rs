@@ -2,7 +2,7 @@
 //! legal actions (legal by construction, through [`Game::legal_actions`]).
 //! Used by the property tests and the benchmarks; deterministic for a seed.
 
-use crate::fairness::{Hash, CHAIN_LENGTH};
+use crate::fairness::Hash;
 use crate::game::{action_text, Game, Phase, Side};
 use crate::record::{self, LineKind};
 use crate::referee::{result_text, ComposeError, Line, Preview, Referee};
@@ -103,11 +103,7 @@ fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Walle
         .iter()
         .map(|&side| {
             options.commitments.then(|| {
-                let mut wallet =
-                    Wallet::from_secret(G::ID, side.name::<G>(), chain, secret(options.seed, side));
-                // Enough reveals for every line this side can write.
-                wallet.prepare(options.max_turns.min(CHAIN_LENGTH));
-                wallet
+                Wallet::from_secret(G::ID, side.name::<G>(), chain, secret(options.seed, side))
             })
         })
         .collect();
@@ -269,6 +265,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fairness::CHAIN_LENGTH;
     use crate::game::{
         ActionParseError, Chance, DiagramStyle, Illegal, OptionTag, Outcome, PositionParseError,
         Setup, SetupError,

@@ -5,11 +5,11 @@
 //! the library keeps what a player must never send. The library reads
 //! and writes its text; only the command line touches files.
 
+use std::sync::Arc;
+
 use ed25519_dalek::{Signer, SigningKey};
 
-use crate::fairness::{
-    chain_prefix, chain_value, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH,
-};
+use crate::fairness::{chain_prefix, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH};
 use crate::record::LineKind;
 
 const MAGIC: &str = "herald-key: 1";
@@ -24,9 +24,10 @@ pub struct Wallet {
     secret: Hash,
     /// The hidden values the player chose, by slot, in the order chosen.
     hidden: Vec<(String, String)>,
-    /// Chain values `s_0 ..= s_k` worked out ahead, for players that write
-    /// many lines in one run (self-play); empty otherwise.
-    ahead: Vec<Hash>,
+    /// The whole chain, `s_0 ..= s_N`, worked out once when the wallet is
+    /// made (finding `s_0` walks it all anyway): a reveal is then read,
+    /// never walked again. Shared by the wallet's copies.
+    links: Arc<[Hash]>,
     /// The Ed25519 key that signs the side's lines, derived from the
     /// secret and the chain id.
     signing: SigningKey,
@@ -73,7 +74,8 @@ pub struct WalletError(pub String);
 impl Wallet {
     /// The wallet of `side` in `game` (chain id `chain`) for this secret.
     pub fn from_secret(game: &str, side: &str, chain: Hash, secret: Hash) -> Wallet {
-        let commit = chain_value(&secret, &chain, 0).expect("s0 exists");
+        let links: Arc<[Hash]> = chain_prefix(&secret, &chain, CHAIN_LENGTH).into();
+        let commit = links[0];
         Wallet {
             game: game.into(),
             side: side.into(),
@@ -82,7 +84,7 @@ impl Wallet {
             signing: signing_key(&signing_seed(&secret, &chain)),
             secret,
             hidden: Vec::new(),
-            ahead: Vec::new(),
+            links,
             sent: None,
         }
     }
@@ -93,12 +95,6 @@ impl Wallet {
         getrandom::fill(&mut secret)
             .map_err(|e| WalletError(format!("the operating system gave no random bytes: {e}")))?;
         Ok(Wallet::from_secret(game, side, chain, secret))
-    }
-
-    /// Work out the first `lines` reveals ahead of time (one walk of the
-    /// chain instead of one a line).
-    pub fn prepare(&mut self, lines: u32) {
-        self.ahead = chain_prefix(&self.secret, &self.chain, lines.min(CHAIN_LENGTH));
     }
 
     /// The game id tag value (`castle-danger`).
@@ -144,10 +140,7 @@ impl Wallet {
     /// The reveal for the player's `j`-th line (`s_j`), if the chain is
     /// that long.
     pub fn reveal(&self, j: u32) -> Option<Hash> {
-        match self.ahead.get(j as usize) {
-            Some(h) => Some(*h),
-            None => chain_value(&self.secret, &self.chain, j),
-        }
+        self.links.get(j as usize).copied()
     }
 
     /// The salt of the hidden value in `slot` (spec section 3.7): derived
@@ -273,6 +266,7 @@ fn read_sent(value: &str) -> Option<Sent> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fairness::chain_value;
 
     #[test]
     fn a_wallet_reads_back_from_its_text() {
@@ -309,12 +303,13 @@ mod tests {
     }
 
     #[test]
-    fn reveals_worked_out_ahead_are_the_chain_values() {
-        let mut w = Wallet::from_secret("x", "A", [1; 32], [2; 32]);
-        let slow: Vec<_> = (0..5).map(|j| w.reveal(j)).collect();
-        w.prepare(4);
-        let fast: Vec<_> = (0..5).map(|j| w.reveal(j)).collect();
-        assert_eq!(slow, fast);
+    fn reveals_read_from_the_chain_walked_once_are_the_chain_values() {
+        let w = Wallet::from_secret("x", "A", [1; 32], [2; 32]);
+        for j in [0, 1, 2, 4_999, CHAIN_LENGTH - 1, CHAIN_LENGTH] {
+            assert_eq!(w.reveal(j), chain_value(&[2; 32], &[1; 32], j), "s_{j}");
+        }
+        assert_eq!(w.reveal(CHAIN_LENGTH + 1), None);
+        assert_eq!(w.commit(), &chain_value(&[2; 32], &[1; 32], 0).unwrap());
     }
 
     #[test]

@@ -203,7 +203,14 @@ Examples:
   herald check reply.eml                (a raw email message)
   herald check ~/Mail/games.mbox        (the newest record of the thread)
   herald check ~/Maildir/.games --all   (every record found, each checked)
-  herald check game.pbem --format json")]
+  herald check *.pbem                   (each file: one verdict line each)
+  herald check games/                   (every .pbem file in the folder)
+  herald check game.pbem --format json
+
+Several records (more than one file, or a folder that is no Maildir) are
+checked at once on every core: one verdict line each, in the order given
+(with --format json, one JSON object a line), and the exit code of the
+worst (0 all valid, 1 one invalid, 2 one unreadable).")]
     Check {
         /// The record and the output format.
         #[command(flatten)]
@@ -212,6 +219,9 @@ Examples:
         /// a Maildir folder) with its verdict.
         #[arg(long)]
         all: bool,
+        /// More records to check, each on its own (one verdict line each).
+        #[arg(value_name = "MORE")]
+        more: Vec<PathBuf>,
     },
     /// Draw the position after a turn.
     #[command(after_help = "\

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::args::{Command, Format};
-use super::files;
+use super::files::{self, Stamping};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, LineKind, Record, Source, TurnText};
 use crate::referee::{
-    self, result_text, ComposeError, ErrorKind, PlayedTurn, Preview, Referee, RefereeError,
+    self, result_text, ComposeError, ErrorKind, Keep, PlayedTurn, Preview, Referee, RefereeError,
     SetupStep, TypedError,
 };
 use crate::wallet::Wallet;
@@ -76,8 +76,24 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Check { input, all: true } => super::mail::check_all(&input),
-        Command::Check { input, all: false } => with_record_in(
+        Command::Check {
+            input, all, more, ..
+        } if !more.is_empty() || super::many::is_record_folder(&input.record) => {
+            if all || input.message.is_some() {
+                return Err(Failure::usage(
+                    "--all and --message read one input: name one file (or Maildir folder)",
+                ));
+            }
+            let mut paths = vec![input.record];
+            paths.extend(more);
+            super::many::check_many(&paths, input.format)
+        }
+        Command::Check {
+            input, all: true, ..
+        } => super::mail::check_all(&input),
+        Command::Check {
+            input, all: false, ..
+        } => with_record_in(
             &input.record,
             input.message,
             input.format,
@@ -265,8 +281,9 @@ pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
     pub(super) source: &'a Source,
     pub(super) record: &'a Record<'a>,
-    /// The stamp of the bytes read, for rewriting the file.
-    pub(super) stamp: files::Stamp,
+    /// The stamp of the bytes read, for rewriting the file: taken by
+    /// [`with_record`] (the writers' way in), not by readers.
+    pub(super) stamp: Option<files::Stamp>,
 }
 
 impl Ctx<'_> {
@@ -296,24 +313,36 @@ fn unknown_game(id: &str) -> String {
     format!("unknown game `{id}`: herald plays {}", GAME_IDS.join(", "))
 }
 
+/// Run a command that may rewrite the record file at `path` (it gets the
+/// stamp of the bytes read).
 pub(super) fn with_record<C: RecordCommand>(
     path: &Path,
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
-    with_record_in(path, None, format, command)
+    with_loaded(path, None, format, command, Stamping::Stamp)
 }
 
-/// [`with_record`] on the record of message `message` of a mailbox, or
-/// the newest record in the input when it is `None`.
+/// Run a reader on the record of message `message` of a mailbox, or the
+/// newest record in the input when it is `None`.
 pub(super) fn with_record_in<C: RecordCommand>(
     path: &Path,
     message: Option<usize>,
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
+    with_loaded(path, message, format, command, Stamping::Skip)
+}
+
+fn with_loaded<C: RecordCommand>(
+    path: &Path,
+    message: Option<usize>,
+    format: Format,
+    command: C,
+    stamping: Stamping,
+) -> Result<Exit, Failure> {
     let result = (|| {
-        let (source, origin, stamp) = files::load(path, message)?;
+        let (source, origin, stamp) = files::load(path, message, stamping)?;
         let record = record::parse(&source)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
         let ctx = Ctx {
@@ -367,9 +396,11 @@ pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
 /// Replay every turn; the referee after the last, or the first problem.
 pub(super) fn replay_all<G: Game>(
     ctx: &Ctx<'_>,
+    keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, Failure> {
-    let referee = referee::replay::<G>(ctx.record, &mut each).map_err(|e| ctx.problem(&e))?;
+    let referee =
+        referee::replay_keeping::<G>(ctx.record, keep, &mut each).map_err(|e| ctx.problem(&e))?;
     referee.check_result().map_err(|e| ctx.problem(&e))?;
     Ok(referee)
 }
@@ -539,7 +570,12 @@ fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
 
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let keep = Keep {
+            digest: true,
+            before: false,
+        };
+        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
+        let digest = referee.digest().map(hex::encode).unwrap_or_default();
         let result = result_text::<G>(referee.outcome());
         let summary = referee.summary();
         match self.0 {
@@ -585,7 +621,7 @@ impl RecordCommand for Check {
                         claimed_by: f.claimant.name::<G>().into(),
                     })
                     .collect(),
-                digest: hex::encode(referee.digest()),
+                digest,
             })?,
             Format::Text | Format::Svg => out(&format!(
                 "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}Digest: {}\n",
@@ -597,7 +633,7 @@ impl RecordCommand for Check {
                 forfeit_text(&referee),
                 pending_text(&referee),
                 audit_text(&referee),
-                hex::encode(referee.digest())
+                digest
             ))?,
         }
         Ok(Exit::Ok)
@@ -669,7 +705,9 @@ impl RecordCommand for Show {
                 if total == 1 { "" } else { "s" }
             )));
         }
-        let mut referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
+        let mut referee = Referee::<G>::start(ctx.record)
+            .map_err(|e| ctx.problem(&e))?
+            .keeping(Keep::RULES);
         let mut turns = 0;
         for turn in &ctx.record.turns {
             if turn.kind == LineKind::Turn {
@@ -779,7 +817,7 @@ impl RecordCommand for Replay {
             diagram: drawn(&start),
             body: String::new(),
         }];
-        let referee = replay_all::<G>(ctx, |played, referee| {
+        let referee = replay_all::<G>(ctx, Keep::RULES, |played, referee| {
             positions.push(JsonPosition {
                 turn: played.number,
                 side: Some(played.side.name::<G>().into()),
@@ -859,8 +897,14 @@ impl RecordCommand for Annotate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut turns = Vec::new();
         let mut texts = Vec::new();
-        let referee = replay_all::<G>(ctx, |played, referee| {
-            let comment = G::turn_comment(&played.before, referee.state());
+        let keep = Keep {
+            digest: false,
+            before: true,
+        };
+        let referee = replay_all::<G>(ctx, keep, |played, referee| {
+            let comment = played.before.as_ref().map_or_else(String::new, |before| {
+                G::turn_comment(before, referee.state())
+            });
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
                 ..played.text()
@@ -941,7 +985,7 @@ struct JsonChance {
 
 impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = self.key.as_deref().map(read_wallet).transpose()?;
         let preview = referee
             .preview_for(wallet.as_ref())
@@ -1097,7 +1141,7 @@ struct JsonFate {
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, |_, _| {})?;
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let next = match self.key.as_deref() {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,
@@ -1214,7 +1258,7 @@ pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Re
         .line(line)
         .result(result)
         .in_place(ctx.source, ctx.record);
-    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
+    files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
 impl Move {
@@ -1343,7 +1387,7 @@ fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
     let text = record::Splice::new()
         .tags(tags)
         .in_place(ctx.source, ctx.record);
-    files::rewrite(ctx.path, Some(&ctx.stamp), text.as_bytes())
+    files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
 struct Keygen {

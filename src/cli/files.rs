@@ -45,13 +45,27 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
 /// Read a record's source text from a file or `-`: a record, a text or
 /// email holding one, an mbox file or a Maildir folder (the newest record
 /// of the game, or the one in message `message`); with how to name where
-/// it stands in messages, and the stamp of the bytes read (a writer
-/// checks it before it rewrites the file).
-pub fn load(path: &Path, message: Option<usize>) -> Result<(Source, String, Stamp), Failure> {
-    let (all, stamp) = read_all(path)?;
+/// it stands in messages, and, when `stamping` asks for it, the stamp of
+/// the bytes read (a writer checks it before it rewrites the file;
+/// readers skip the hash).
+pub fn load(
+    path: &Path,
+    message: Option<usize>,
+    stamping: Stamping,
+) -> Result<(Source, String, Option<Stamp>), Failure> {
+    let (all, stamp) = read_all(path, stamping)?;
     let found = record::newest(all, message).map_err(|e| invalid(&e, path))?;
     let origin = found_origin(path, &found);
     Ok((found.source, origin, stamp))
+}
+
+/// Whether [`load`] takes the stamp of the bytes it reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stamping {
+    /// A writer: the stamp, to check before rewriting the file.
+    Stamp,
+    /// A reader: no stamp (it rewrites nothing).
+    Skip,
 }
 
 fn invalid(e: &InputError, path: &Path) -> Failure {
@@ -60,20 +74,21 @@ fn invalid(e: &InputError, path: &Path) -> Failure {
 
 /// Every record in a file, `-` or a Maildir folder.
 pub fn load_all(path: &Path) -> Result<Vec<Found>, Failure> {
-    read_all(path).map(|(all, _)| all)
+    read_all(path, Stamping::Skip).map(|(all, _)| all)
 }
 
 /// Every record in a file, `-` or a Maildir folder, and the stamp of the
-/// bytes read (a folder's is all zeros: no writer rewrites one).
-fn read_all(path: &Path) -> Result<(Vec<Found>, Stamp), Failure> {
+/// bytes read when `stamping` asks for it (a folder's is all zeros: no
+/// writer rewrites one).
+fn read_all(path: &Path, stamping: Stamping) -> Result<(Vec<Found>, Option<Stamp>), Failure> {
     if path.as_os_str() != "-" && path.is_dir() {
         let messages = read_maildir(path)?;
         let all = record::records_in_messages(&messages).map_err(|e| invalid(&e, path))?;
-        return Ok((all, [0; 32]));
+        return Ok((all, (stamping == Stamping::Stamp).then_some([0; 32])));
     }
     let bytes = read_bytes(path)?;
     let all = record::records(&bytes).map_err(|e| invalid(&e, path))?;
-    Ok((all, stamp(&bytes)))
+    Ok((all, (stamping == Stamping::Stamp).then(|| stamp(&bytes))))
 }
 
 /// How a record found in `path` is named in messages: the file, and the

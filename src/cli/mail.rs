@@ -15,7 +15,7 @@ use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, Found, Source};
-use crate::referee::{self, result_text, Referee};
+use crate::referee::{self, result_text, Keep, Referee};
 
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
@@ -64,15 +64,16 @@ struct JsonAll {
     newest_error: Option<String>,
 }
 
-/// Replays one record for `check --all`.
-struct Verdict<'a> {
-    ctx: &'a Ctx<'a>,
+/// Replays one record for `check --all` and `check` of many records:
+/// its game's id and title, turns, result and side to move.
+pub(super) struct Verdict<'a> {
+    pub(super) ctx: &'a Ctx<'a>,
 }
 
 impl GameVisitor for Verdict<'_> {
     type Output = Result<([&'static str; 2], u32, String, Option<String>), Failure>;
     fn visit<G: Game>(self) -> Self::Output {
-        let referee = replay_all::<G>(self.ctx, |_, _| {})?;
+        let referee = replay_all::<G>(self.ctx, Keep::RULES, |_, _| {})?;
         Ok((
             [G::ID, G::TITLE],
             referee.turns(),
@@ -107,7 +108,7 @@ fn verdict(path: &Path, found: &Found) -> JsonVerdict {
             source: &found.source,
             record: &record,
             // `check --all` only reads: nothing is rewritten.
-            stamp: [0; 32],
+            stamp: None,
         };
         let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
         games::dispatch(id, Verdict { ctx: &ctx })
@@ -139,7 +140,7 @@ fn verdict(path: &Path, found: &Found) -> JsonVerdict {
 pub(super) fn check_all(input: &Input) -> Result<Exit, Failure> {
     let path = input.record.as_path();
     let all = files::load_all(path)?;
-    let records: Vec<JsonVerdict> = all.iter().map(|f| verdict(path, f)).collect();
+    let records: Vec<JsonVerdict> = super::many::parallel_map(&all, |f| verdict(path, f));
     let (newest, newest_error) = match record::newest(all.clone(), input.message) {
         Ok(found) => (
             all.iter()

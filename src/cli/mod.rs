@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod files;
 mod mail;
+mod many;
 mod picture;
 mod report;
 mod sent;

@@ -15,7 +15,7 @@ use crate::game::Game;
 use crate::picture::html::{self, Frame};
 use crate::picture::{svg, Picture};
 use crate::record::LineKind;
-use crate::referee::{PlayedTurn, Referee, Shown};
+use crate::referee::{Keep, PlayedTurn, Referee, Shown};
 use crate::wallet::Wallet;
 
 /// The picture of `state`, or the refusal of a game without pictures.
@@ -156,7 +156,11 @@ impl RecordCommand for ReplayPage {
             svg: draw(&start, 0),
         }];
         let mut turns = 0;
-        replay_all::<G>(ctx, |played, referee| {
+        let keep = Keep {
+            digest: false,
+            before: true,
+        };
+        replay_all::<G>(ctx, keep, |played, referee| {
             if played.kind == LineKind::Turn {
                 turns = played.number;
             }
@@ -164,7 +168,9 @@ impl RecordCommand for ReplayPage {
                 turn: turns,
                 label: label(played),
                 line: line_text(played),
-                comment: G::turn_comment(&played.before, referee.state()),
+                comment: played.before.as_ref().map_or_else(String::new, |before| {
+                    G::turn_comment(before, referee.state())
+                }),
                 svg: draw(referee, turns),
             });
         })?;

@@ -10,7 +10,7 @@ use super::commands::{replay_all, Ctx};
 use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;
-use crate::referee::{ErrorKind, PlayedTurn, Referee};
+use crate::referee::{ErrorKind, Keep, PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
 /// Replay the record, checking that it extends the last line `wallet`'s
@@ -21,10 +21,14 @@ pub(super) fn replay_checking_sent<G: Game>(
 ) -> Result<Referee<G>, Failure> {
     let sent = wallet.and_then(Wallet::sent);
     let mut found = None;
-    let referee = replay_all::<G>(ctx, |played, referee| {
+    let keep = Keep {
+        digest: true,
+        before: false,
+    };
+    let referee = replay_all::<G>(ctx, keep, |played, referee| {
         if let Some(sent) = sent {
             if played.kind == sent.kind && played.number == sent.number {
-                found = Some(*referee.digest());
+                found = referee.digest().copied();
             }
         }
     })?;
@@ -86,10 +90,15 @@ pub(super) fn remember_sent<G: Game>(
     played: &PlayedTurn<G>,
     referee: &Referee<G>,
 ) -> Result<(), Failure> {
+    let Some(&digest) = referee.digest() else {
+        return Err(Failure::usage(
+            "the record is written, but its digest was not kept, so the key file was not updated",
+        ));
+    };
     wallet.set_sent(Sent {
         kind: played.kind,
         number: played.number,
-        digest: *referee.digest(),
+        digest,
     });
     files::rewrite(path, None, wallet.to_text().as_bytes()).map_err(|e| {
         Failure::usage(format!(

@@ -6,6 +6,7 @@
 //! The grammar is in `notation-spec.md`.
 
 mod find;
+pub(crate) mod hex_digits;
 pub mod mail;
 mod parse;
 mod source;

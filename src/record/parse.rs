@@ -8,7 +8,8 @@ use nom::character::complete::{char, digit1, space0};
 use nom::{IResult, Parser};
 
 use super::{
-    Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag, Turn,
+    hex_digits, Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag,
+    Turn,
 };
 
 /// Most turns a record may hold (each player's chain has 10,000 links).
@@ -390,8 +391,9 @@ fn finish_turn<'a>(
     let items = split_items(text, &scan)?;
     let head_end = turn.side_span.end;
     let count = items.len();
-    for (index, parts) in items.into_iter().enumerate() {
-        let (mut item_text, mut span) = join_parts(text, &parts);
+    for (index, parts) in items.iter().enumerate() {
+        let parts = parts.as_slice();
+        let (mut item_text, mut span) = join_parts(text, parts);
         if span.start == span.end {
             let at = parts.first().map_or(head_end, |p| p.start);
             let msg = if count == 1 {
@@ -444,13 +446,54 @@ fn finish_turn<'a>(
     Ok(turn)
 }
 
+/// The parts of one item: most items are one piece of text, some run
+/// over comments.
+enum Parts {
+    None,
+    One(Span),
+    Many(Vec<Span>),
+}
+
+impl Parts {
+    fn push(&mut self, span: Span) {
+        *self = match std::mem::replace(self, Parts::None) {
+            Parts::None => Parts::One(span),
+            Parts::One(first) => Parts::Many(vec![first, span]),
+            Parts::Many(mut list) => {
+                list.push(span);
+                Parts::Many(list)
+            }
+        };
+    }
+
+    fn as_slice(&self) -> &[Span] {
+        match self {
+            Parts::None => &[],
+            Parts::One(span) => std::slice::from_ref(span),
+            Parts::Many(list) => list,
+        }
+    }
+}
+
 /// The items of a turn's body, split at commas, each as the spans of its
 /// parts (an item may run over comments).
-fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Vec<Span>>, ParseError> {
-    let mut items: Vec<Vec<Span>> = vec![Vec::new()];
+fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Parts>, ParseError> {
+    let commas = scan
+        .pieces
+        .iter()
+        .map(|p| {
+            text.as_bytes()[p.range()]
+                .iter()
+                .filter(|&&b| b == b',')
+                .count()
+        })
+        .sum::<usize>();
+    let mut items: Vec<Parts> = Vec::with_capacity(commas.min(MAX_ITEMS) + 1);
+    items.push(Parts::None);
     for piece in &scan.pieces {
         let mut a = piece.start;
-        for (k, _) in text[piece.start..piece.end].match_indices(',') {
+        let bytes = &text.as_bytes()[piece.range()];
+        for (k, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b',') {
             let cut = piece.start + k;
             if items.len() >= MAX_ITEMS {
                 return Err(ParseError::new(
@@ -461,7 +504,7 @@ fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Vec<Span>>, ParseError
             if let Some(last) = items.last_mut() {
                 last.push(Span::new(a, cut));
             }
-            items.push(Vec::new());
+            items.push(Parts::None);
             a = cut + 1;
         }
         if let Some(last) = items.last_mut() {
@@ -514,6 +557,11 @@ fn add_item<'a>(
         turn.resign = Some(span);
     } else {
         let kind = fact(text, span).unwrap_or(ItemKind::Action);
+        // Room for this item and those after it, once (a line of `pass`
+        // keeps no room at all: a record holds up to 50,000 lines).
+        if turn.items.capacity() == 0 {
+            turn.items.reserve_exact(left);
+        }
         turn.items.push(Item {
             text: item_text,
             span,
@@ -738,18 +786,17 @@ impl<'a> ProofCursor<'a> {
         let mut value = [0u8; N];
         // The common case: the digits in one piece, then white space.
         let rest = &bytes[start..];
-        if rest.len() >= 2 * N
-            && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace)
-            && hex::decode_to_slice(&rest[..2 * N], &mut value).is_ok()
-        {
-            self.at += 2 * N;
-            return Ok(value);
+        if rest.len() >= 2 * N && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace) {
+            if let Some(value) = hex_digits::decode(&rest[..2 * N]) {
+                self.at += 2 * N;
+                return Ok(value);
+            }
         }
         // Nibbles read so far; white space between digits is skipped.
         let mut nibbles = 0;
         while nibbles < 2 * N && self.at < self.end {
             let b = bytes[self.at];
-            if let Some(v) = hex_value(b) {
+            if let Some(v) = hex_digits::value(b) {
                 value[nibbles / 2] = value[nibbles / 2] << 4 | v;
                 nibbles += 1;
             } else if !b.is_ascii_whitespace() {
@@ -764,16 +811,6 @@ impl<'a> ProofCursor<'a> {
             return Err(ParseError::new(Span::new(start, end.max(start + 1)), wrong));
         }
         Ok(value)
-    }
-}
-
-/// The value of one hexadecimal digit.
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
     }
 }
 
@@ -921,6 +958,14 @@ mod tests {
         assert!(err.message.contains("needs its actions"));
         let err = read("[Game \"x\"]\n1. Blue: a,,b\n").unwrap_err();
         assert_eq!(err.message, "an empty action between commas");
+        // Pointed at where the empty item stands (byte 22, after the first
+        // comma), also when a comment is all it holds.
+        assert_eq!(err.span, Span::new(22, 23));
+        let err = read("[Game \"x\"]\n1. Blue: a,{c},b\n").unwrap_err();
+        assert_eq!(
+            (err.message.as_str(), err.span),
+            ("an empty action between commas", Span::new(22, 23))
+        );
     }
 
     #[test]

@@ -338,7 +338,7 @@ impl<G: Game> Referee<G> {
         }
         let side = self.header.sides()[index];
         let mut state = self.state.clone();
-        let mut played = PlayedTurn::blank(line.number, side, state.clone());
+        let mut played = PlayedTurn::blank(line.number, side, self.before(&state));
         played.kind = LineKind::Setup;
         played.reveal = line.reveal().map(|(_, h)| h);
         match step {
@@ -518,7 +518,7 @@ impl<G: Game> Referee<G> {
         }
         let side = self.header.sides()[index];
         let mut state = self.state.clone();
-        let mut played = PlayedTurn::blank(line.number, side, state.clone());
+        let mut played = PlayedTurn::blank(line.number, side, self.before(&state));
         played.audit = true;
         played.reveal = line.reveal().map(|(_, h)| h);
         for opening in Self::openings(line) {

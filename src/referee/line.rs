@@ -10,7 +10,9 @@ use std::borrow::Cow;
 use super::ChanceEvent;
 use crate::fairness::Hash;
 use crate::game::{action_text, Game, Side};
-use crate::record::{write_proof, write_turn, ItemKind, LineKind, ProofKind, Turn, TurnText};
+use crate::record::{
+    hex_digits, write_proof, write_turn, ItemKind, LineKind, ProofKind, Turn, TurnText,
+};
 
 /// One item of a line: an action in the game's notation, or a recorded
 /// chance fact.
@@ -188,10 +190,11 @@ impl<'a> Line<'a> {
         for entry in &self.entries {
             match entry {
                 Entry::Action(text) => item(&mut out, &mut text.split_whitespace()),
-                Entry::Fact { label, value } => item(
-                    &mut out,
-                    &mut [format!("{label}={value}").as_str()].into_iter(),
-                ),
+                Entry::Fact { label, value } => {
+                    item(&mut out, &mut [*label].into_iter());
+                    out.push('=');
+                    out.push_str(value);
+                }
             }
         }
         let claim;
@@ -241,27 +244,36 @@ impl<'a> Line<'a> {
 
 /// A proof item as the canonical text holds it: `\n`, then its words.
 fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
-    use std::fmt::Write as _;
-    let _ = match proof {
+    let words: (&str, &[&str], &[&[u8]]) = match proof {
         ProofKind::Sign(_) => return,
-        ProofKind::Reveal(h) => write!(out, "\nreveal {}", hex::encode(h)),
-        ProofKind::Commit { slot, digest } => {
-            write!(out, "\ncommit {slot} {}", hex::encode(digest))
-        }
-        ProofKind::Open { slot, value, salt } => {
-            write!(out, "\nopen {slot} {value} {}", hex::encode(salt))
-        }
+        ProofKind::Reveal(h) => ("reveal", &[], &[h]),
+        ProofKind::Commit { slot, digest } => ("commit", &[slot], &[digest]),
+        ProofKind::Open { slot, value, salt } => ("open", &[slot, value], &[salt]),
         ProofKind::Share {
             position,
             share,
             proof,
-        } => write!(
-            out,
-            "\nshare {position} {} {}",
-            hex::encode(share),
-            hex::encode(proof)
-        ),
+        } => {
+            out.push_str("\nshare ");
+            out.push_str(&position.to_string());
+            for value in [&share[..], &proof[..]] {
+                out.push(' ');
+                hex_digits::push(out, value);
+            }
+            return;
+        }
     };
+    let (word, names, values) = words;
+    out.push('\n');
+    out.push_str(word);
+    for name in names {
+        out.push(' ');
+        out.push_str(name);
+    }
+    for value in values {
+        out.push(' ');
+        hex_digits::push(out, value);
+    }
 }
 
 /// What one played turn did.
@@ -272,8 +284,9 @@ pub struct PlayedTurn<G: Game> {
     /// Who played it.
     pub side: Side,
     /// The position after settlement and the turn's start, before its first
-    /// action.
-    pub before: G::State,
+    /// action; `None` when the referee was told not to keep it
+    /// ([`super::Keep`]).
+    pub before: Option<Box<G::State>>,
     /// The actions made, in order.
     pub actions: Vec<G::Action>,
     /// The line ended with `resign`.
@@ -297,7 +310,7 @@ pub struct PlayedTurn<G: Game> {
 impl<G: Game> PlayedTurn<G> {
     /// A turn of `side` numbered `number` from `before` that has done
     /// nothing yet.
-    pub(super) fn blank(number: u32, side: Side, before: G::State) -> Self {
+    pub(super) fn blank(number: u32, side: Side, before: Option<Box<G::State>>) -> Self {
         PlayedTurn {
             number,
             side,

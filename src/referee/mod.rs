@@ -65,6 +65,35 @@ pub struct Referee<G: Game> {
     /// Signatures waiting to be verified at once at the end of a replay
     /// (`None`: each is verified as its line is played).
     deferred: Option<Vec<seal::DeferredSeal>>,
+    /// What is kept for the reader beyond what the rules need.
+    keep: Keep,
+}
+
+/// What a referee keeps for its reader beyond what the rules need: a
+/// reader that does not print the digest or compare positions skips the
+/// work (two SHA-256 blocks a line, a copy of the position a turn).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Keep {
+    /// The record digest (spec section 3.8), [`Referee::digest`]: `check`
+    /// prints it, a key file remembers it. Kept whatever this says when a
+    /// side has a Key tag: its seals are over it.
+    pub digest: bool,
+    /// Each played turn's position before its first action,
+    /// [`PlayedTurn::before`].
+    pub before: bool,
+}
+
+impl Keep {
+    /// Everything: the digest and each turn's position before it.
+    pub const ALL: Keep = Keep {
+        digest: true,
+        before: true,
+    };
+    /// Only what the rules need (and the digest when a side signs).
+    pub const RULES: Keep = Keep {
+        digest: false,
+        before: false,
+    };
 }
 
 impl<G: Game> Clone for Referee<G> {
@@ -81,6 +110,7 @@ impl<G: Game> Clone for Referee<G> {
             digest: self.digest,
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
+            keep: self.keep,
         }
     }
 }
@@ -130,6 +160,7 @@ impl<G: Game> Referee<G> {
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
             deferred: None,
+            keep: Keep::ALL,
             ledger: Ledger::new(header.commits()),
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
@@ -163,8 +194,28 @@ impl<G: Game> Referee<G> {
 
     /// The digest of the record up to the last line played (spec section
     /// 3.8): two copies of a game with the same digest hold the same lines.
-    pub fn digest(&self) -> &Hash {
-        &self.digest
+    /// `None` when the referee was told not to keep it ([`Keep`]) and no
+    /// side signs.
+    pub fn digest(&self) -> Option<&Hash> {
+        self.keep.digest.then_some(&self.digest)
+    }
+
+    /// Keep from now on what `keep` says (the digest anyway when a side
+    /// has a Key tag); a referee starts keeping everything. Set before
+    /// the first line: a digest not kept from the start is never kept.
+    pub fn keeping(mut self, keep: Keep) -> Self {
+        let digest = self.keep.digest && (keep.digest || self.header.any_key());
+        self.keep = Keep {
+            digest,
+            before: keep.before,
+        };
+        self
+    }
+
+    /// A copy of `state` for [`PlayedTurn::before`], if it is kept (boxed:
+    /// a played turn is passed along by value several times).
+    fn before(&self, state: &G::State) -> Option<Box<G::State>> {
+        self.keep.before.then(|| Box::new(state.clone()))
     }
 
     /// The forfeits recorded so far, in order.
@@ -374,7 +425,9 @@ impl<G: Game> Referee<G> {
             list.push(deferred);
         }
         let mut played = self.play_checked(line, index, seal.claimant, at)?;
-        self.digest = seal.digest_after(&self.digest);
+        if self.keep.digest {
+            self.digest = seal.digest_after(&self.digest);
+        }
         played.sig = seal.sig;
         Ok(played)
     }
@@ -415,13 +468,13 @@ impl<G: Game> Referee<G> {
         if let Some(claimant) = claimant {
             return Ok(self.forfeit(index, side, claimant, number));
         }
-        let (state, derived) = self
+        let (mut state, derived) = self
             .start_turn(line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
-        let (played, state) = if line_only_passes::<G>(&state, side) {
-            self.settled_out(line, state, derived, at)?
+        let played = if line_only_passes::<G>(&state, side) {
+            self.settled_out(line, &state, derived, at)?
         } else {
-            self.play_turn(line, state, derived, at)?
+            self.play_turn(line, &mut state, derived, at)?
         };
         Ok(self.commit_turn(index, state, played))
     }
@@ -496,7 +549,7 @@ impl<G: Game> Referee<G> {
     ) -> Result<PlayedTurn<G>, LineError> {
         let side = self.header.sides()[index];
         let (played, state, verdict) = if let Some(claimant) = claimant {
-            let mut played = PlayedTurn::blank(at.turn, side, self.state.clone());
+            let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
             played.claimant = Some(claimant);
             self.forfeits.push(Forfeit {
                 turn: at.turn,
@@ -670,8 +723,8 @@ impl<G: Game> Referee<G> {
     /// nothing; a pending event stays pending (declared where it was) for
     /// the next player's reveal.
     fn forfeit(&mut self, index: usize, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
-        let before = self.state.clone();
-        let mut state = before.clone();
+        let before = self.before(&self.state);
+        let mut state = self.state.clone();
         G::resign(&mut state, side);
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
@@ -692,10 +745,10 @@ impl<G: Game> Referee<G> {
     fn settled_out(
         &self,
         line: &Line<'_>,
-        state: G::State,
+        state: &G::State,
         derived: Vec<ChanceEvent>,
         at: At<'_>,
-    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
+    ) -> Result<PlayedTurn<G>, LineError> {
         if let Some((k, text)) = line.actions().next() {
             return Err(at.illegal(
                 Place::Item(k),
@@ -713,11 +766,11 @@ impl<G: Game> Referee<G> {
                 format!("open {slot}: the rules do not open {slot} now"),
             ));
         }
-        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), state.clone());
+        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(state));
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         check_facts(line, &played.chance, at.turn, at.side)?;
-        Ok((played, state))
+        Ok(played)
     }
 
     /// Play the actions of `line` from `state` (the turn begun), then end
@@ -725,48 +778,48 @@ impl<G: Game> Referee<G> {
     fn play_turn(
         &self,
         line: &Line<'_>,
-        mut state: G::State,
+        state: &mut G::State,
         derived: Vec<ChanceEvent>,
         at: At<'_>,
-    ) -> Result<(PlayedTurn<G>, G::State), LineError> {
-        let side = G::to_move(&state);
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let side = G::to_move(state);
         let index = self.header.index_of(side).expect("a side in the header");
         let mut shown = Vec::new();
         // Openings the rules demanded before this line: made before the
         // actions (a defender's identity).
         let openings = if self.hidden.any() {
-            let before_actions = G::demands(&state);
+            let before_actions = G::demands(state);
             let rest = self.answer(
-                &mut state,
+                state,
                 index,
                 Self::openings(line),
                 &before_actions,
                 at,
                 &mut shown,
             )?;
-            self.check_answered(&state, index, at)?;
+            self.check_answered(state, index, at)?;
             rest
         } else {
             Vec::new()
         };
-        let before = state.clone();
-        let (actions, declaring) = Self::play_actions(line, &mut state, at)?;
+        let before = self.before(state);
+        let (actions, declaring) = Self::play_actions(line, state, at)?;
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
-            let after_actions = G::demands(&state);
-            let rest = self.answer(&mut state, index, openings, &after_actions, at, &mut shown)?;
+            let after_actions = G::demands(state);
+            let rest = self.answer(state, index, openings, &after_actions, at, &mut shown)?;
             if let Some(&(k, slot, ..)) = rest.first() {
                 return Err(at.record(
                     Place::Proof(k),
                     format!("open {slot}: the rules do not open {slot} now"),
                 ));
             }
-            self.check_answered(&state, index, at)?;
+            self.check_answered(state, index, at)?;
         }
-        self.end_turn(line, &mut state, side, at)?;
+        self.end_turn(line, state, side, at)?;
         check_facts(line, &derived, at.turn, at.side)?;
-        if let Some(request) = G::pending(&state) {
-            self.check_settleable(request.label, &state, declaring, at)?;
+        if let Some(request) = G::pending(state) {
+            self.check_settleable(request.label, state, declaring, at)?;
         }
         let mut played = PlayedTurn::blank(at.turn, side, before);
         played.actions = actions;
@@ -774,7 +827,7 @@ impl<G: Game> Referee<G> {
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         played.shown = shown;
-        Ok((played, state))
+        Ok(played)
     }
 
     /// Read and apply the actions of `line` in `state`. Returns them, and
@@ -1008,9 +1061,18 @@ pub fn line_only_passes<G: Game>(state: &G::State, side: Side) -> bool {
 /// named as if each were verified in turn.
 pub fn replay<G: Game>(
     record: &Record<'_>,
+    each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
+) -> Result<Referee<G>, RefereeError> {
+    replay_keeping(record, Keep::ALL, each)
+}
+
+/// [`replay`], keeping only what `keep` says for the reader.
+pub fn replay_keeping<G: Game>(
+    record: &Record<'_>,
+    keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, RefereeError> {
-    let mut referee = Referee::<G>::start(record)?;
+    let mut referee = Referee::<G>::start(record)?.keeping(keep);
     referee.defer_seals();
     for turn in &record.turns {
         match referee.play(turn) {
@@ -1380,5 +1442,51 @@ mod tests {
         let rec = record::parse(&source).unwrap();
         let read = rec.turns[0].reveal().unwrap().value;
         assert_eq!(hex::encode(read), format!("{a}{b}"));
+    }
+
+    /// A self-play record of Castle Danger: plain, or every line signed.
+    fn castle_danger(signed: bool) -> String {
+        use crate::games::castle_danger::CastleDanger;
+        let mut options = crate::selfplay::Options::new::<CastleDanger>(3, 2);
+        options.max_turns = 12;
+        options.commitments = signed;
+        options.signatures = signed;
+        crate::selfplay::record::<CastleDanger>(&options).unwrap()
+    }
+
+    #[test]
+    fn a_reader_that_keeps_only_what_the_rules_need_gets_no_digest_and_no_positions_before() {
+        use crate::games::castle_danger::CastleDanger;
+        let text = castle_danger(false);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let mut befores = 0;
+        let lean = replay_keeping::<CastleDanger>(&rec, Keep::RULES, |played, _| {
+            befores += usize::from(played.before.is_some());
+        })
+        .unwrap();
+        assert_eq!((lean.digest(), befores), (None, 0));
+        let full = replay::<CastleDanger>(&rec, |played, _| {
+            befores += usize::from(played.before.is_some());
+        })
+        .unwrap();
+        assert_eq!(befores, rec.turns.len());
+        assert!(full.digest().is_some());
+        assert_eq!(
+            crate::game::position_text::<CastleDanger>(lean.state()),
+            crate::game::position_text::<CastleDanger>(full.state())
+        );
+    }
+
+    #[test]
+    fn the_digest_is_kept_whenever_a_side_signs_whatever_the_reader_asked() {
+        use crate::games::castle_danger::CastleDanger;
+        let text = castle_danger(true);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let lean = replay_keeping::<CastleDanger>(&rec, Keep::RULES, |_, _| {}).unwrap();
+        let full = replay::<CastleDanger>(&rec, |_, _| {}).unwrap();
+        assert!(full.digest().is_some());
+        assert_eq!(lean.digest(), full.digest());
     }
 }

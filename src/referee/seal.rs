@@ -137,7 +137,13 @@ impl<G: Game> Referee<G> {
         check: SealCheck,
     ) -> Result<Seal, LineError> {
         let claimant = self.claimant(line, side, at)?;
-        let bytes = self.sealed_bytes(line, side, claimant);
+        // The bytes feed the digest and the signature, which a side with
+        // a Key tag needs (the digest is then always kept).
+        let bytes = if self.keep.digest {
+            self.sealed_bytes(line, side, claimant)
+        } else {
+            Vec::new()
+        };
         let signer = claimant.unwrap_or(side);
         let name = signer.name::<G>();
         let sig = line.sig();

@@ -22,14 +22,18 @@ type Res<'a, T> = IResult<&'a str, T>;
 
 const EXPECTED_ACTION: &str = "expected an action such as Kc1-c2, Bc2+c3, Bc2xc3, Cd3*d7 or +W";
 
+/// A column letter `a`-`g` (either case) and a row digit `1`-`9`, read
+/// as two bytes (the board's squares are all ASCII).
 fn square(i: &str) -> Res<'_, Sq> {
-    (one_of("abcdefgABCDEFG"), one_of("123456789"))
-        .map(|(c, r)| {
-            let col = (c.to_ascii_lowercase() as u8) - b'a';
-            let row = (r as u8) - b'1';
-            Sq::new(col, row)
-        })
-        .parse(i)
+    match i.as_bytes() {
+        [c @ (b'a'..=b'g' | b'A'..=b'G'), r @ b'1'..=b'9', ..] => {
+            Ok((&i[2..], Sq::new(c.to_ascii_lowercase() - b'a', r - b'1')))
+        }
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::OneOf,
+        ))),
+    }
 }
 
 fn piece_letter(i: &str) -> Res<'_, Kind> {
