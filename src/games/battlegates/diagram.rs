@@ -235,6 +235,9 @@ pub fn summary(state: &State) -> String {
 
 /// A comment on a finished turn.
 pub fn comment(before: &State, after: &State) -> String {
+    if !before.started {
+        return setup_comment(before, after);
+    }
     let mut parts = Vec::new();
     if let Some(c) = before.drawn {
         parts.push(format!("drew {c}"));
@@ -248,6 +251,28 @@ pub fn comment(before: &State, after: &State) -> String {
     }
     if parts.is_empty() {
         "nothing happened".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// A comment on a set-up line: the maze opened, and once the set-up is
+/// over the opening roll and the deal.
+fn setup_comment(before: &State, after: &State) -> String {
+    let opened =
+        after.board.pieces().len() - before.board.pieces().len().min(after.board.pieces().len());
+    let mut parts = Vec::new();
+    if opened > 0 {
+        parts.push(format!("{opened} maze pieces opened"));
+    }
+    if let (true, Some([s, n])) = (after.started, after.opening) {
+        parts.push(format!(
+            "opening roll South {s}, North {n}: {} moves first and deals three cards each",
+            side_name(after.to_move)
+        ));
+    }
+    if parts.is_empty() {
+        "commitments to the maze".into()
     } else {
         parts.join("; ")
     }

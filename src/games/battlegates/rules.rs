@@ -55,7 +55,8 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
         return Ok(());
     }
     if !state.started {
-        return illegal!("the opening roll comes first: it is drawn once the set-up is over");
+        // The set-up: no turn yet (the opening roll comes when it is over).
+        return Ok(());
     }
     state.log.clear();
     state.drawn = None;
@@ -385,7 +386,9 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     }
     let id = board.at(*path.locs().last().unwrap_or(&path.locs()[0]));
     let who = id.map_or(String::from("a character"), Id::name);
-    let mut text = format!("{who} ran {} steps", path.steps());
+    let mut words = String::new();
+    super::notation::write(&Action::Run(*path), &mut words);
+    let mut text = format!("{who} ran {words}");
     if let Some(v) = report.victim {
         text.push_str(&format!(", killing {}", v.name()));
     }
