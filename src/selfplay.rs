@@ -360,8 +360,8 @@ pub mod battlegates {
             can_end: bool,
             rng: &mut SplitMix,
         ) -> Option<usize> {
-            let side = state.to_move;
-            let enemies_now = alive(&state.board, opponent(side));
+            let side = Battlegates::to_move(state);
+            let enemies_now = alive(state.board(), opponent(side));
             let mut best: Vec<usize> = Vec::new();
             let mut best_score = (usize::MAX, u32::MAX);
             for (i, &action) in legal.iter().enumerate() {
@@ -392,15 +392,15 @@ pub mod battlegates {
     /// piece), which spares the search for the most spendable roll that
     /// [`Game::apply`] makes after a card action or a run.
     fn board_after(state: &State, action: Action) -> Option<Board> {
-        let side = state.to_move;
-        let mut board = state.board;
+        let side = Battlegates::to_move(state);
+        let mut board = *state.board();
         match action {
             Action::Run(path) => {
-                let mut d = state.dice;
+                let mut d = *state.dice();
                 dice::run(&mut board, &mut d, side, &path).ok()?;
             }
             Action::Shoot(shot) => {
-                dice::shoot(&mut board, side, shot, state.dice.roll?).ok()?;
+                dice::shoot(&mut board, side, shot, state.roll()?).ok()?;
             }
             Action::MoveWall(from, to) => {
                 board.maze.remove(Piece::Wall(from));
@@ -414,7 +414,7 @@ pub mod battlegates {
             Action::Scale(..) | Action::Climb(..) | Action::Rotate { .. } => {
                 let mut after = state.clone();
                 Battlegates::apply(&mut after, action).ok()?;
-                board = after.board;
+                board = *after.board();
             }
         }
         Some(board)
@@ -505,12 +505,12 @@ pub mod battlegates {
 
     /// The kills `action` makes in `state` (which it changes), by kind.
     fn kills(state: &mut State, action: Action, out: &mut [u32; 6]) {
-        let before = state.board;
+        let before = *state.board();
         if Battlegates::apply(state, action).is_err() {
             return;
         }
         for id in (0..10).map(Id) {
-            let (Some(was), None) = (before.loc(id), state.board.loc(id)) else {
+            let (Some(was), None) = (before.loc(id), state.board().loc(id)) else {
                 continue;
             };
             let kind = match action {
