@@ -19,14 +19,21 @@
 //!   `target/tmp/check-<N>[-signed]-<game>.pbem` for timing the binary
 //!   (`benches/RESULTS.md`).
 //!
+//! - `battlegates/legal/<card|dice>-phase`: `Game::legal_actions` on the
+//!   most crowded Battlegates positions of 20 self-play games (the turn
+//!   start, and the dice phase after a discard, with the most legal
+//!   actions); their position text is written to
+//!   `target/tmp/battlegates-legal-<phase>.txt`.
+//!
 //! Every game is one line in `benches` at the bottom.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use herald::game::Game;
+use herald::game::{action_text, position_text, Game};
 use herald::games::battle_of_the_dale::BattleOfTheDale;
+use herald::games::battlegates::Battlegates;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
 use herald::games::playground_battles::PlaygroundBattles;
@@ -187,11 +194,92 @@ fn long_record<G: Game>(c: &mut Criterion, proofs: Proofs) {
     group.finish();
 }
 
+/// The crowded Battlegates positions: of every turn start of 20
+/// self-play games (uniform random play, seeds 0 to 19, up to 300 turns),
+/// the one with the most legal card actions, and of the dice phases after
+/// a discard at those turn starts, the one with the most legal runs and
+/// shots; with the text of the position the turn began from.
+fn crowded_battlegates() -> [(String, <Battlegates as Game>::State, String); 2] {
+    let mut best: [(usize, Option<<Battlegates as Game>::State>, String); 2] =
+        [(0, None, String::new()), (0, None, String::new())];
+    for seed in 0..20 {
+        let Some(text) = selfplay::<Battlegates>(seed, Proofs::Commit) else {
+            continue;
+        };
+        let source = Source::new(text.as_bytes()).expect("self-play text is a record");
+        let parsed = record::parse(&source).expect("self-play parses");
+        let mut before = String::new();
+        referee::replay::<Battlegates>(&parsed, |played, referee| {
+            let mut legal = Vec::new();
+            // `replay` keeps every turn's position before it.
+            let Some(start) = played.before.as_deref().cloned() else {
+                return;
+            };
+            Battlegates::legal_actions(&start, &mut legal);
+            let discard = legal
+                .iter()
+                .find(|a| action_text::<Battlegates>(a).starts_with("discard "))
+                .copied();
+            if legal.len() > best[0].0 {
+                best[0] = (legal.len(), Some(start.clone()), before.clone());
+            }
+            if let Some(discard) = discard {
+                let mut dice = start;
+                if Battlegates::apply(&mut dice, discard).is_ok() {
+                    legal.clear();
+                    Battlegates::legal_actions(&dice, &mut legal);
+                    if legal.len() > best[1].0 {
+                        best[1] = (legal.len(), Some(dice), before.clone());
+                    }
+                }
+            }
+            before = position_text::<Battlegates>(referee.state());
+        })
+        .expect("self-play replays");
+    }
+    best.map(|(n, state, text)| {
+        let state = state.expect("a Battlegates turn");
+        (format!("{n} legal actions"), state, text)
+    })
+}
+
+/// `legal_actions` on crowded Battlegates positions (must stay well under
+/// 10 ms).
+fn battlegates_legal(c: &mut Criterion) {
+    let mut group = c.benchmark_group("battlegates/legal");
+    for (phase, (count, state, text)) in ["card-phase", "dice-phase"]
+        .into_iter()
+        .zip(crowded_battlegates())
+    {
+        let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("battlegates-legal-{phase}.txt"));
+        let mut legal = Vec::new();
+        Battlegates::legal_actions(&state, &mut legal);
+        let listed: Vec<String> = legal.iter().map(action_text::<Battlegates>).collect();
+        let note = format!(
+            "{count}; the turn began from\n{text}\n{}\n{}\n",
+            Battlegates::summary(&state),
+            listed.join("\n")
+        );
+        std::fs::write(&file, note).expect("write the crowded position");
+        group.bench_function(phase, |b| {
+            b.iter(|| {
+                let mut out = Vec::new();
+                Battlegates::legal_actions(black_box(&state), &mut out);
+                black_box(out.len())
+            })
+        });
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     game::<CastleDanger>(c);
     game::<BreachTheKeep>(c);
     game::<BattleOfTheDale>(c);
     game::<PlaygroundBattles>(c);
+    game::<Battlegates>(c);
+    battlegates_legal(c);
 }
 
 criterion_group!(replay, benches);

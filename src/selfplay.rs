@@ -162,12 +162,50 @@ fn choose_hidden<G: Game>(
     Ok(wallets)
 }
 
-/// Random legal actions from `state` (the turn begun), ending the turn
-/// when that is legal with a chance of `stop_percent` after each.
+/// How a self-play side chooses its actions, one at a time.
+pub trait Policy<G: Game> {
+    /// The index in `legal` (never empty) of the next action to make in
+    /// `state`, or `None` to end the turn (only heeded when `can_end`,
+    /// i.e. when ending the turn now is legal).
+    fn choose(
+        &mut self,
+        state: &G::State,
+        legal: &[G::Action],
+        can_end: bool,
+        rng: &mut SplitMix,
+    ) -> Option<usize>;
+}
+
+/// Uniform random play: any legal action, each as likely as the others;
+/// the turn ends, when that is legal, with a chance of `stop_percent`
+/// before each action.
+#[derive(Clone, Copy, Debug)]
+pub struct Uniform {
+    /// Chance of ending a turn when that is legal (in percent).
+    pub stop_percent: u32,
+}
+
+impl<G: Game> Policy<G> for Uniform {
+    fn choose(
+        &mut self,
+        _state: &G::State,
+        legal: &[G::Action],
+        can_end: bool,
+        rng: &mut SplitMix,
+    ) -> Option<usize> {
+        if can_end && (rng.below(100) as u32) < self.stop_percent {
+            return None;
+        }
+        Some(rng.below(legal.len()))
+    }
+}
+
+/// Actions chosen by `policy` from `state` (the turn begun), until no
+/// action is legal or the policy ends the turn.
 fn choose_actions<G: Game>(
     mut state: G::State,
     rng: &mut SplitMix,
-    options: &Options,
+    policy: &mut dyn Policy<G>,
     number: u32,
 ) -> Result<Vec<String>, String> {
     let mut actions = Vec::new();
@@ -176,10 +214,20 @@ fn choose_actions<G: Game>(
         legal.clear();
         G::legal_actions(&state, &mut legal);
         let can_end = G::end_turn(&mut state.clone()).is_ok();
-        if legal.is_empty() || (can_end && (rng.below(100) as u32) < options.stop_percent) {
+        if legal.is_empty() {
             break;
         }
-        let action = legal[rng.below(legal.len())];
+        let Some(i) = policy.choose(&state, &legal, can_end, rng) else {
+            if can_end {
+                break;
+            }
+            return Err(format!(
+                "turn {number}: the policy ended a turn that cannot end yet"
+            ));
+        };
+        let Some(&action) = legal.get(i) else {
+            return Err(format!("turn {number}: the policy chose no listed action"));
+        };
         G::apply(&mut state, action).map_err(|e| {
             format!(
                 "turn {number}: listed action {} refused: {e}",
@@ -199,6 +247,18 @@ fn choose_actions<G: Game>(
 /// only when the engine breaks the [`Game::legal_actions`] contract (an
 /// action it listed is refused, or a turn cannot be ended), saying where.
 pub fn record<G: Game>(options: &Options) -> Result<String, String> {
+    let mut uniform = Uniform {
+        stop_percent: options.stop_percent,
+    };
+    record_with::<G>(options, &mut uniform)
+}
+
+/// [`record`] with the actions chosen by `policy` (for every side) instead
+/// of uniformly at random; `options.stop_percent` is then unused.
+pub fn record_with<G: Game>(
+    options: &Options,
+    policy: &mut dyn Policy<G>,
+) -> Result<String, String> {
     let mut rng = SplitMix::new(options.seed);
     let (tags, wallets) = table::<G>(options);
     let mut header = String::new();
@@ -235,7 +295,7 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
         let number = referee.next_turn();
         let actions = match referee.preview_for(wallet) {
             Ok(Preview::Actions { state, .. }) => {
-                choose_actions::<G>(state, &mut rng, options, number)?
+                choose_actions::<G>(state, &mut rng, policy, number)?
             }
             // A chance event settled at the start of the turn ended the
             // game or put this side out: its line only passes.
@@ -260,6 +320,372 @@ pub fn record<G: Game>(options: &Options) -> Result<String, String> {
     text.push('\n');
     text.push_str(&log);
     Ok(text)
+}
+
+/// Battlegates self-play: a greedy policy beside uniform random play, and
+/// a survey of many games (how long they last, how characters die).
+/// `cargo run --release --example battlegates_selfplay` prints one.
+pub mod battlegates {
+    use super::{record_with, Options, Policy, SplitMix, Uniform};
+    use crate::game::{Game, Side};
+    use crate::games::battlegates::board::{opponent, Edge, Loc, ONE_BOARD};
+    use crate::games::battlegates::dice::{self, link, neighbours};
+    use crate::games::battlegates::maze::Piece;
+    use crate::games::battlegates::state::{Board, Id};
+    use crate::games::battlegates::{Action, Battlegates, State};
+    use crate::record::{self, Source};
+    use crate::referee;
+
+    /// A distance for a character that no path reaches an enemy from.
+    const FAR: u32 = 40;
+
+    /// Greedy play: among the legal actions, one that kills the most
+    /// enemies; failing that, one that brings the mover's characters
+    /// closest to their nearest enemies (the sum, over the mover's
+    /// characters, of the steps to the nearest enemy, walls in the way,
+    /// gates not: they can be pushed); ties broken at random. Once the
+    /// turn may end and no action kills, it ends.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Greedy;
+
+    impl Policy<Battlegates> for Greedy {
+        fn choose(
+            &mut self,
+            state: &State,
+            legal: &[Action],
+            can_end: bool,
+            rng: &mut SplitMix,
+        ) -> Option<usize> {
+            let side = Battlegates::to_move(state);
+            let enemies_now = alive(state.board(), opponent(side));
+            let mut best: Vec<usize> = Vec::new();
+            let mut best_score = (usize::MAX, u32::MAX);
+            for (i, &action) in legal.iter().enumerate() {
+                let Some(after) = board_after(state, action) else {
+                    continue;
+                };
+                let score = (alive(&after, opponent(side)), closeness(&after, side));
+                if score < best_score {
+                    best_score = score;
+                    best.clear();
+                }
+                if score == best_score {
+                    best.push(i);
+                }
+            }
+            if can_end && best_score.0 >= enemies_now {
+                return None;
+            }
+            if best.is_empty() {
+                return Some(rng.below(legal.len()));
+            }
+            Some(best[rng.below(best.len())])
+        }
+    }
+
+    /// The board after the legal `action`: worked out on the board alone
+    /// where that is all the action changes (a run, a shot, a moved
+    /// piece), which spares the search for the most spendable roll that
+    /// [`Game::apply`] makes after a card action or a run.
+    fn board_after(state: &State, action: Action) -> Option<Board> {
+        let side = Battlegates::to_move(state);
+        let mut board = *state.board();
+        match action {
+            Action::Run(path) => {
+                let mut d = *state.dice();
+                dice::run(&mut board, &mut d, side, &path).ok()?;
+            }
+            Action::Shoot(shot) => {
+                dice::shoot(&mut board, side, shot, state.roll()?).ok()?;
+            }
+            Action::MoveWall(from, to) => {
+                board.maze.remove(Piece::Wall(from));
+                board.maze.add(Piece::Wall(to));
+            }
+            Action::MoveGate(from, to) => {
+                board.maze.remove(Piece::Gate(from));
+                board.maze.add(Piece::Gate(to));
+            }
+            Action::Discard(_) => {}
+            Action::Scale(..) | Action::Climb(..) | Action::Rotate { .. } => {
+                let mut after = state.clone();
+                Battlegates::apply(&mut after, action).ok()?;
+                board = *after.board();
+            }
+        }
+        Some(board)
+    }
+
+    /// How many characters `side` has left.
+    fn alive(board: &Board, side: Side) -> usize {
+        board.alive(side).count()
+    }
+
+    /// An index per location: the squares, then the two Keeps.
+    fn index(loc: Loc) -> usize {
+        match loc {
+            Loc::Sq(sq) => sq.idx(),
+            Loc::Keep(side) => {
+                usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0 & 1)
+            }
+        }
+    }
+
+    /// The sum, over `side`'s characters, of the steps to the nearest
+    /// enemy (a breadth-first search from every enemy at once; Brick
+    /// walls block a step, gates do not).
+    fn closeness(board: &Board, side: Side) -> u32 {
+        let size = usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + 2;
+        let mut dist = vec![FAR; size];
+        let mut queue = std::collections::VecDeque::new();
+        // A step never crosses the stone perimeter (a Keep is entered
+        // through its entrance), so only the Brick walls block one.
+        let walls: Vec<Edge> = board.maze.walls().collect();
+        for (_, loc) in board.alive(opponent(side)) {
+            dist[index(loc)] = 0;
+            queue.push_back(loc);
+        }
+        while let Some(at) = queue.pop_front() {
+            let d = dist[index(at)];
+            for next in neighbours(at) {
+                let blocked = link(at, next).is_none_or(|(edge, _)| walls.contains(&edge));
+                if !blocked && dist[index(next)] > d + 1 {
+                    dist[index(next)] = d + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+        board.alive(side).map(|(_, loc)| dist[index(loc)]).sum()
+    }
+
+    /// How a character was killed.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub enum Kill {
+        /// A run stepped onto it (a ground attack).
+        Ground,
+        /// A run entered the Keep it stood in.
+        Keep,
+        /// An Archer's arrow.
+        Arrow,
+        /// A character crossing a Brick wall with the Scale card.
+        Scale,
+        /// A character crossing a gate with the Climb card.
+        Climb,
+        /// Anything else (none is expected).
+        Other,
+    }
+
+    impl Kill {
+        /// Every kind, in the order of [`Survey::kills`].
+        pub const ALL: [Kill; 6] = [
+            Kill::Ground,
+            Kill::Keep,
+            Kill::Arrow,
+            Kill::Scale,
+            Kill::Climb,
+            Kill::Other,
+        ];
+
+        /// Its name in a report.
+        pub fn name(self) -> &'static str {
+            match self {
+                Kill::Ground => "ground",
+                Kill::Keep => "Keep",
+                Kill::Arrow => "arrow",
+                Kill::Scale => "Scale",
+                Kill::Climb => "Climb",
+                Kill::Other => "other",
+            }
+        }
+    }
+
+    /// The kills `action` makes in `state` (which it changes), by kind.
+    fn kills(state: &mut State, action: Action, out: &mut [u32; 6]) {
+        let before = *state.board();
+        if Battlegates::apply(state, action).is_err() {
+            return;
+        }
+        for id in (0..10).map(Id) {
+            let (Some(was), None) = (before.loc(id), state.board().loc(id)) else {
+                continue;
+            };
+            let kind = match action {
+                Action::Run(_) if matches!(was, Loc::Keep(_)) => Kill::Keep,
+                Action::Run(_) => Kill::Ground,
+                Action::Shoot(_) => Kill::Arrow,
+                Action::Scale(..) => Kill::Scale,
+                Action::Climb(..) => Kill::Climb,
+                _ => Kill::Other,
+            };
+            out[Kill::ALL.iter().position(|&k| k == kind).unwrap_or(5)] += 1;
+        }
+    }
+
+    /// The self-play policies surveyed.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub enum Play {
+        /// [`Uniform`] over the legal actions, never ending a turn early.
+        Uniform,
+        /// [`Greedy`].
+        Greedy,
+    }
+
+    impl Play {
+        /// Its name in a report.
+        pub fn name(self) -> &'static str {
+            match self {
+                Play::Uniform => "uniform random",
+                Play::Greedy => "greedy (kills, else closes in)",
+            }
+        }
+    }
+
+    /// What a number of self-play games came to.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Survey {
+        /// Games played.
+        pub games: u32,
+        /// Games that ended (a side had no character left) within the
+        /// turn limit.
+        pub finished: u32,
+        /// Turns of the finished games, all together.
+        pub turns: u64,
+        /// The longest finished game, in turns.
+        pub longest: u32,
+        /// Kills of every game, by kind, in the order of [`Kill::ALL`].
+        pub kills: [u32; 6],
+    }
+
+    impl Survey {
+        /// The mean length of a finished game, in turns.
+        pub fn mean_turns(&self) -> f64 {
+            if self.finished == 0 {
+                return 0.0;
+            }
+            self.turns as f64 / f64::from(self.finished)
+        }
+    }
+
+    /// One self-play record of Battlegates (with commitments: the maze is
+    /// a hidden set-up) for `seed`, by `play`, up to `max_turns` turns.
+    pub fn game(seed: u64, play: Play, max_turns: u32) -> Result<String, String> {
+        let mut options = Options::new::<Battlegates>(seed, 2);
+        options.max_turns = max_turns;
+        match play {
+            Play::Uniform => record_with::<Battlegates>(&options, &mut Uniform { stop_percent: 0 }),
+            Play::Greedy => record_with::<Battlegates>(&options, &mut Greedy),
+        }
+    }
+
+    /// Play a game for each seed in `seeds` by `play`, each up to
+    /// `max_turns` turns, and count turns and kills (read back from each
+    /// record, through the referee).
+    pub fn survey(
+        seeds: std::ops::Range<u64>,
+        play: Play,
+        max_turns: u32,
+    ) -> Result<Survey, String> {
+        let mut out = Survey::default();
+        for seed in seeds {
+            let text = game(seed, play, max_turns)?;
+            let source = Source::new(text.as_bytes()).map_err(|e| format!("{e:?}"))?;
+            let parsed = record::parse(&source).map_err(|e| format!("seed {seed}: {e:?}"))?;
+            let mut kills = [0u32; 6];
+            let referee = referee::replay::<Battlegates>(&parsed, |played, _| {
+                // `replay` keeps every turn's position before it.
+                if let Some(before) = &played.before {
+                    let mut state = State::clone(before);
+                    for &action in &played.actions {
+                        self::kills(&mut state, action, &mut kills);
+                    }
+                }
+            })
+            .map_err(|e| format!("seed {seed}: {}", e.message))?;
+            out.games += 1;
+            for (total, k) in out.kills.iter_mut().zip(kills) {
+                *total += k;
+            }
+            if Battlegates::outcome(referee.state()).is_over() {
+                out.finished += 1;
+                out.turns += u64::from(referee.turns());
+                out.longest = out.longest.max(referee.turns());
+            }
+        }
+        Ok(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use crate::game::{action_text, Chance, Illegal};
+
+        /// Chance that gives these values in turn (then 0).
+        struct Fixed(Vec<u32>);
+
+        impl Chance for Fixed {
+            fn draw(&mut self, _label: &'static str, n: u32) -> Result<u32, Illegal> {
+                let v = if self.0.is_empty() {
+                    0
+                } else {
+                    self.0.remove(0)
+                };
+                Ok(v % n)
+            }
+        }
+
+        /// South to move with the characters `chars`, no maze, a
+        /// rotate90 in hand, its turn begun with a die of `face` (the
+        /// value drawn 0 is face 1, 1 is face 2) and the card discarded.
+        fn dice_phase(chars: &str, die: u32) -> State {
+            let text = format!("{chars} - South r/-/- 0/0 *");
+            let mut s = Battlegates::parse_position(&text).expect("a position");
+            Battlegates::begin_turn(&mut s, &mut Fixed(vec![0, die])).expect("begin");
+            let discard = Battlegates::parse_action(&s, "discard rotate90").expect("parses");
+            Battlegates::apply(&mut s, discard).expect("legal");
+            s
+        }
+
+        /// What greedy play chooses in `s`, as text.
+        fn greedy_choice(s: &State) -> String {
+            let mut legal = Vec::new();
+            Battlegates::legal_actions(s, &mut legal);
+            let can_end = Battlegates::end_turn(&mut s.clone()).is_ok();
+            let i = Greedy
+                .choose(s, &legal, can_end, &mut SplitMix::new(1))
+                .expect("an action");
+            action_text::<Battlegates>(&legal[i])
+        }
+
+        #[test]
+        fn greedy_play_kills_when_it_can() {
+            // A roll of 2: the Crusader on d4 reaches North's on d6, and
+            // running towards it without the kill is as close as it gets.
+            let s = dice_phase("d4,x,x,x,x/d6,x,x,x,x", 1);
+            assert_eq!(greedy_choice(&s), "d4-d5-d6");
+            let mut counts = [0; 6];
+            let run = Battlegates::parse_action(&s, "d4-d5-d6").expect("parses");
+            kills(&mut s.clone(), run, &mut counts);
+            assert_eq!(counts, [1, 0, 0, 0, 0, 0], "one ground kill");
+        }
+
+        #[test]
+        fn greedy_play_otherwise_closes_on_the_nearest_enemy() {
+            // A roll of 1 from e4: e5 is one step nearer North's
+            // Crusader on e9 than e4 (d4, f4 and e3 are further).
+            let s = dice_phase("e4,x,x,x,x/e9,x,x,x,x", 0);
+            assert_eq!(greedy_choice(&s), "e4-e5");
+        }
+
+        #[test]
+        fn greedy_self_play_games_finish_with_every_kill_counted() {
+            let survey = survey(0..3, Play::Greedy, 200).expect("self-play");
+            assert_eq!(survey.games, 3);
+            assert_eq!(survey.finished, 3, "{survey:?}");
+            // A game ends when a side has lost all five characters.
+            assert!(survey.kills.iter().sum::<u32>() >= 15, "{survey:?}");
+            assert_eq!(survey.kills[5], 0, "no kill of an unknown kind");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! - every line of every diagram, at the start of each turn, after each
 //!   action and between turns, fits in 78 columns.
 
-use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
+use herald::game::{action_text, position_text, DiagramStyle, Game, Phase, Undrawn};
 use herald::record::{self, Source};
 use herald::referee::{self, Referee};
 use herald::selfplay::{self, SplitMix};
@@ -79,6 +79,10 @@ fn round_trip_all<G: Game>(seed: u64, sides: usize) {
     let mut referee = Referee::<G>::start(&rec).unwrap();
     let mut legal = Vec::new();
     for turn in &rec.turns {
+        if set_up_line::<G>(&referee) {
+            referee.play(turn).unwrap();
+            continue;
+        }
         let (mut state, _) = referee.start_turn(turn.reveal().map(|r| r.value)).unwrap();
         open_demanded::<G>(&mut state, turn);
         for item in turn.actions() {
@@ -95,6 +99,12 @@ fn round_trip_all<G: Game>(seed: u64, sides: usize) {
         }
         referee.play(turn).unwrap();
     }
+}
+
+/// Whether the next line is a set-up line or a closing line of openings
+/// (no turn begins: its actions, if any, are the referee's to read).
+fn set_up_line<G: Game>(referee: &Referee<G>) -> bool {
+    matches!(referee.phase(), Phase::Setup | Phase::Audit)
 }
 
 /// Apply the openings `turn` makes that the rules demand when its line
@@ -198,6 +208,11 @@ fn diagrams_fit<G: Game>(seed: u64, sides: usize) {
     let mut referee = Referee::<G>::start(&rec).unwrap();
     diagram_fits::<G>(referee.state());
     for turn in &rec.turns {
+        if set_up_line::<G>(&referee) {
+            referee.play(turn).unwrap();
+            diagram_fits::<G>(referee.state());
+            continue;
+        }
         let (mut state, _) = referee.start_turn(turn.reveal().map(|r| r.value)).unwrap();
         diagram_fits::<G>(&state);
         open_demanded::<G>(&mut state, turn);
@@ -424,4 +439,23 @@ fn dropping_the_winning_turn_is_caught_at_the_result_tag() {
     let (bad, _) = corrupt(&text, turns, 3, &mut rng).expect("the last turn exists");
     assert_eq!(first_error::<BattleOfTheDale>(&bad), Some(u32::MAX));
     corruption_is_caught::<BattleOfTheDale>(3, 2, 3);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/properties.proptest-regressions"
+        ))),
+        ..ProptestConfig::default() })]
+
+    /// Battlegates games by the greedy policy (kills when it can, else
+    /// closes on the nearest enemy) end, and their records check clean.
+    #[test]
+    fn battlegates_greedy_self_play_games_finish_and_check_clean(seed in any::<u64>()) {
+        use herald::games::battlegates::Battlegates;
+        use herald::selfplay::battlegates::{game, Play};
+        let text = game(seed, Play::Greedy, 300).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        prop_assert!(!text.contains("[Result \"*\"]"), "seed {} did not finish:\n{}", seed, text);
+        prop_assert_eq!(first_error::<Battlegates>(&text), None, "{}", text);
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use herald::game::Game;
+use herald::game::{position_text, Game, Side};
 use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::battlegates::Battlegates;
 use herald::games::breach_the_keep::BreachTheKeep;
@@ -173,6 +173,52 @@ fn main() {
             "shoot d4 n",
         ],
     );
+    position_seeds::<Battlegates>(&seeds, "position_battlegates");
+    maze_seeds(&seeds);
+}
+
+/// Positions of `G` for its position target: the start, and the positions
+/// after some lines of two self-play games (the set-up among them).
+fn position_seeds<G: Game>(seeds: &Path, target: &str) {
+    let dir = seeds.join(target);
+    for seed in [21, 22] {
+        let mut options = Options::new::<G>(seed, G::MIN_SIDES);
+        options.max_turns = 60;
+        let text = selfplay::record::<G>(&options).expect("self-play");
+        let source = Source::new(text.as_bytes()).expect("a record");
+        let parsed = record::parse(&source).expect("it parses");
+        let start = herald::referee::Referee::<G>::start(&parsed).expect("a header");
+        write(&dir, "start", position_text::<G>(start.state()).as_bytes());
+        let mut n = 0;
+        herald::referee::replay::<G>(&parsed, |played, referee| {
+            if played.number % 9 == 4 || n == 0 || referee.outcome().is_over() {
+                let name = format!("{seed}-{n:03}");
+                write(&dir, &name, position_text::<G>(referee.state()).as_bytes());
+            }
+            n += 1;
+        })
+        .expect("it replays");
+    }
+}
+
+/// Battlegates' maze set-up texts: random legal mazes of both sides, in
+/// canonical order, shuffled with commas and a comment, and one broken.
+fn maze_seeds(seeds: &Path) {
+    let dir = seeds.join("maze_battlegates");
+    let state = herald::games::battlegates::State::start();
+    let mut rng = selfplay::SplitMix::new(5);
+    for (i, side) in [Side(0), Side(1), Side(0), Side(1)].into_iter().enumerate() {
+        let mut pick = |n: usize| rng.below(n.max(1));
+        let values = Battlegates::sample_choice(&state, side, "maze", &mut pick);
+        let pieces: Vec<&str> = values.iter().map(|(_, v)| v.as_str()).collect();
+        let text = match i {
+            0 | 1 => pieces.join(" "),
+            2 => format!("# South's maze\n{}\n", pieces.join(",\n")),
+            _ => pieces.iter().rev().copied().collect::<Vec<_>>().join(", "),
+        };
+        write(&dir, &format!("{i:03}"), text.as_bytes());
+    }
+    write(&dir, "odd", b"Wd4n Wc1s Gc1sw Ld4nw Lx9nw G");
 }
 
 /// The seeds of game `G`: its records (self-play and up to 6 fixtures) for

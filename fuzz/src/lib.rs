@@ -11,6 +11,8 @@
 //!   with a round-trip oracle; [`action_target!`] makes a target of it.
 //! - [`position_round_trip`]: one game's position parser, with a
 //!   round-trip oracle; [`position_target!`] makes a target of it.
+//! - [`maze_round_trip`]: Battlegates' maze set-up text, with a
+//!   round-trip oracle and the set-up rules run on what it reads.
 
 use herald::cli::Problem;
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
@@ -367,5 +369,42 @@ pub fn mail(data: &[u8]) {
     }
     if let Err(e) = record::newest(found, None) {
         show(&Problem::from_input(&e), true);
+    }
+}
+
+/// The `maze_battlegates` target: `herald setup --maze` text through
+/// Battlegates' reader ([`Game::read_choice`]); whenever it reads, every
+/// value must be its slot's canonical piece ([`Game::check_hidden`]), the
+/// values written out again must read back as the same slots and values,
+/// and the set-up rules ([`Game::audit`]) are run on them for both sides
+/// (a refusal is fine, a panic is not).
+pub fn maze_round_trip(data: &[u8]) {
+    use herald::game::Side;
+    use herald::games::battlegates::{Battlegates, State};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let start = State::start();
+    let Ok(values) = Battlegates::read_choice(&start, Side(0), "maze", text) else {
+        return;
+    };
+    assert_eq!(
+        values.len(),
+        10,
+        "{text:?} read as {values:?}: not ten pieces"
+    );
+    for (slot, value) in &values {
+        if let Err(e) = Battlegates::check_hidden(slot, value) {
+            panic!("{text:?} read as {values:?}: {slot}={value} is refused: {e:?}");
+        }
+    }
+    let written: Vec<&str> = values.iter().map(|(_, v)| v.as_str()).collect();
+    let written = written.join(" ");
+    let again = Battlegates::read_choice(&start, Side(0), "maze", &written)
+        .unwrap_or_else(|e| panic!("{text:?} read, but {written:?} does not: {e:?}"));
+    assert_eq!(again, values, "{text:?} and its canonical text {written:?}");
+    let pairs: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
+    for side in [Side(0), Side(1)] {
+        let _ = Battlegates::audit(&start, side, &pairs);
     }
 }

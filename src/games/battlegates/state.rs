@@ -272,3 +272,22 @@ impl State {
         }
     }
 }
+
+/// Read-only views for self-play (`crate::selfplay::battlegates`), which
+/// plays from outside the game's folder.
+impl State {
+    /// The maze and where every character stands.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The roll of the turn in progress, once rolled.
+    pub fn roll(&self) -> Option<u8> {
+        self.dice.roll
+    }
+
+    /// The dice phase of the turn in progress.
+    pub fn dice(&self) -> &Dice {
+        &self.dice
+    }
+}
