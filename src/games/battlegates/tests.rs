@@ -1474,3 +1474,76 @@ fn an_arrow_stops_at_a_gate_across_an_entrance() {
         "the arrow would fly through c1s into South's Keep: no arrow enters a Keep"
     );
 }
+
+/// Chance before turn 1 as the referee seeds it (spec section 3.3): for
+/// each label its own sampler, the turn seed of turn 0 with South's
+/// latest reveal in the mover's place and North's after it.
+struct Opening {
+    game: crate::fairness::Hash,
+    south: crate::fairness::Hash,
+    north: crate::fairness::Hash,
+    samplers: Vec<(&'static str, crate::fairness::Sampler)>,
+}
+
+impl Chance for Opening {
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal> {
+        let k = match self.samplers.iter().position(|(l, _)| *l == label) {
+            Some(k) => k,
+            None => {
+                let seed =
+                    crate::fairness::turn_seed(&self.game, 0, label, &self.south, &[self.north]);
+                self.samplers
+                    .push((label, crate::fairness::Sampler::new(&seed)));
+                self.samplers.len() - 1
+            }
+        };
+        Ok(self.samplers[k].1.below(n))
+    }
+}
+
+#[test]
+fn the_opening_roll_and_deal_match_the_reference_vector() {
+    // Values from tools/fairness_reference.py (spec section 3.3).
+    let game = crate::fairness::game_id([
+        ("Game", "battlegates"),
+        ("South", "ann@example.org"),
+        ("North", "bob@example.org"),
+        ("Result", "*"),
+    ]);
+    let (south, north) = ([0x11; 32], [0x26; 32]);
+    let hex = |label: &str| {
+        hex::encode(crate::fairness::turn_seed(
+            &game,
+            0,
+            label,
+            &south,
+            &[north],
+        ))
+    };
+    assert_eq!(
+        hex::encode(game),
+        "02170fdaf5fa5121fbbb0ab63e0d8397754047b0d412107084e48b9f84b58591"
+    );
+    assert_eq!(
+        hex("opening"),
+        "580e7aab62e1cc27a8a81acb06fe19dfcb047157be3c84f414a8bb958a340e74"
+    );
+    assert_eq!(
+        hex("deal"),
+        "2f5d3c79dfdd4d8a8bb4b50ce1a140a68ddd17e6faa8eba4cf7371c66010f483"
+    );
+    let mut s = State::start();
+    let mut chance = Opening {
+        game,
+        south,
+        north,
+        samplers: Vec::new(),
+    };
+    G::begin_play(&mut s, &mut chance).unwrap();
+    // 4 and 4, rolled again as a pair: 4 and 3. South moves first; the
+    // deal gives North climb, move-gate, climb and South move-wall and
+    // rotate180 twice.
+    assert_eq!(s.opening, Some([4, 3]));
+    assert_eq!(s.to_move, board::SOUTH);
+    assert!(G::write_position_text(&s).contains(" South wtt/ccg/- "));
+}
