@@ -1547,3 +1547,66 @@ fn the_opening_roll_and_deal_match_the_reference_vector() {
     assert_eq!(s.to_move, board::SOUTH);
     assert!(G::write_position_text(&s).contains(" South wtt/ccg/- "));
 }
+
+#[test]
+fn the_army_starts_on_its_portals_in_army_order() {
+    let s = State::start();
+    assert_eq!(
+        G::write_position_text(&s),
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *"
+    );
+    let names: Vec<String> = ["b1", "d1", "e1", "f1", "h1", "b12", "e12"]
+        .iter()
+        .filter_map(|sq| at(&s, sq))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "South's Crusader",
+            "South's Archer",
+            "South's Gatekeeper",
+            "South's Archer",
+            "South's Crusader",
+            "North's Crusader",
+            "North's Gatekeeper",
+        ]
+    );
+}
+
+#[test]
+fn a_push_kills_the_attacked_enemy_before_the_gates_turn() {
+    // Gc5es lies north of c4ne; d5-c5 pushes it west, sweeping c5. The
+    // North Crusader on c5 dies first: had the gate turned first, it
+    // would have carried it to c4.
+    let mut s = dice_phase("d5,x,x,x,x/c5,x,e12,x,x", "Gc5es", 1);
+    Kit::ok(&mut s, "d5-c5");
+    assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(at(&s, "c4"), None);
+    assert_eq!(s.board.loc(Id(5)), None);
+    assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gc4ne"));
+}
+
+#[test]
+fn cards_may_place_pieces_on_the_middle_line_and_lift_a_gate_off_an_entrance() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gc1sw,Wd4n", "w/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "move-wall Wd4n Wd6n");
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Gc1sw,Wd6n")
+    );
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gc1sw,Wd4n", "g/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "move-gate Gc1sw Gd6nw");
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Gd6nw,Wd4n")
+    );
+    // No card puts a gate across an entrance.
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gd4nw", "g/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "move-gate Gd4nw Gc1sw"),
+        "c1s is on the board's outer line: a card never places a piece there"
+    );
+}
