@@ -144,13 +144,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Legal { input, key } => with_record_in(
+        Command::Legal { input, key, after } => with_record_in(
             &input.record,
             input.message,
             input.format,
             Legal {
                 format: input.format,
                 key,
+                after,
             },
         ),
         Command::Fate { input, key } => with_record_in(
@@ -911,6 +912,8 @@ impl RecordCommand for Annotate {
 struct Legal {
     format: Format,
     key: Option<PathBuf>,
+    /// The first actions of the turn, as typed: list what remains.
+    after: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -929,6 +932,8 @@ struct JsonLegal {
     to_move: Option<String>,
     note: Option<String>,
     chance: Vec<JsonChance>,
+    /// The actions of `--after`, as herald writes them (empty without).
+    after: Vec<String>,
     actions: Vec<JsonAction>,
 }
 
@@ -958,7 +963,24 @@ impl RecordCommand for Legal {
             _ => Vec::new(),
         };
         let mut actions = Vec::new();
-        if let Some(state) = preview.state() {
+        let mut after = Vec::new();
+        let mut state = preview.state().cloned();
+        if let Some(text) = &self.after {
+            let Some(start) = &state else {
+                return Err(Failure::usage(format!(
+                    "--after: no action can be listed now{}",
+                    note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
+                )));
+            };
+            let made = after_actions(&referee, start, text, ctx)?;
+            after = made.actions.iter().map(action_text::<G>).collect();
+            note = Some(match made.can_end {
+                Ok(()) => "the turn may end after these actions".into(),
+                Err(why) => format!("the turn may not end after these actions: {why}"),
+            });
+            state = Some(made.state);
+        }
+        if let Some(state) = &state {
             let mut list = Vec::new();
             G::legal_actions(state, &mut list);
             actions = list
@@ -968,7 +990,7 @@ impl RecordCommand for Legal {
                     cost: G::action_cost(state, a),
                 })
                 .collect();
-            if actions.is_empty() && note.is_none() {
+            if actions.is_empty() && note.is_none() && self.after.is_none() {
                 // The engines' contract: with nothing listed, a pass is legal.
                 note = Some("no action is possible: the turn passes (write `pass`)".into());
             }
@@ -983,6 +1005,7 @@ impl RecordCommand for Legal {
                 to_move,
                 note,
                 chance,
+                after,
                 actions,
             })?,
             Format::Text | Format::Svg => {
@@ -994,6 +1017,9 @@ impl RecordCommand for Legal {
                         actions.len(),
                         if actions.len() == 1 { "" } else { "s" }
                     ));
+                }
+                if !after.is_empty() {
+                    text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
                 }
                 if let Some(n) = &note {
                     text.push_str(&fit(&format!("Note: {n}"), "  "));
@@ -1012,6 +1038,27 @@ impl RecordCommand for Legal {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// The turn ahead after the actions `text` (`legal --after`): the
+/// referee makes them in `start`, refusing them as it would the line.
+fn after_actions<G: Game>(
+    referee: &Referee<G>,
+    start: &G::State,
+    text: &str,
+    ctx: &Ctx<'_>,
+) -> Result<crate::referee::compose::AfterActions<G>, Failure> {
+    let side = referee
+        .open_side()
+        .map_err(|e| compose_failure(e, None, ctx))?;
+    let typed = typed_line::<G>(text, referee.next_turn(), side, ctx)?;
+    let source = Source::typed(&typed);
+    let (turns, rest) = record::parse_lines(&source)
+        .map_err(|e| typed_problem(Problem::from_parse(&e, &source)))?;
+    let turn = only_actions(&turns, rest)?;
+    referee
+        .preview_after(start, &Line::from_turn(turn))
+        .map_err(|e| typed_problem(Problem::from_referee(&e.in_turn(turn), &source)))
 }
 
 // ---------------------------------------------------------------- fate
@@ -1362,31 +1409,42 @@ impl Move {
             "" if referee.phase() == Phase::Audit => "audit",
             _ => text,
         };
-        let actions = strip_turn_prefix::<G>(text, number, side, |message| {
-            Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
-        })?;
-        // The player's actions read as the line they will become.
-        let typed = format!("{number}. {}: {actions}\n", side.name::<G>());
+        let typed = typed_line::<G>(text, number, side, ctx)?;
         let turn_source = Source::typed(&typed);
-        let turn_problem = |p: Problem| {
-            let mut p = p;
-            if let Some(pos) = &mut p.position {
-                pos.line = 1;
-            }
-            Failure::invalid(p, "<turn>")
-        };
         let (turns, rest) = record::parse_lines(&turn_source)
-            .map_err(|e| turn_problem(Problem::from_parse(&e, &turn_source)))?;
+            .map_err(|e| typed_problem(Problem::from_parse(&e, &turn_source)))?;
         let turn = only_actions(&turns, rest)?;
         referee
             .compose(Line::from_turn(turn), wallet)
             .map_err(|e| match e {
                 ComposeError::Line(e) => {
-                    turn_problem(Problem::from_referee(&e.in_turn(turn), &turn_source))
+                    typed_problem(Problem::from_referee(&e.in_turn(turn), &turn_source))
                 }
                 other => compose_failure(other, key, ctx),
             })
     }
+}
+
+/// The actions `text` the side to move typed (with or without `N.
+/// Side:` before them) as the line they will become.
+fn typed_line<G: Game>(
+    text: &str,
+    number: u32,
+    side: game::Side,
+    ctx: &Ctx<'_>,
+) -> Result<String, Failure> {
+    let actions = strip_turn_prefix::<G>(text, number, side, |message| {
+        Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+    })?;
+    Ok(format!("{number}. {}: {actions}\n", side.name::<G>()))
+}
+
+/// A problem in a typed line, reported on line 1 of `<turn>`.
+fn typed_problem(mut p: Problem) -> Failure {
+    if let Some(pos) = &mut p.position {
+        pos.line = 1;
+    }
+    Failure::invalid(p, "<turn>")
 }
 
 impl RecordCommand for Move {
