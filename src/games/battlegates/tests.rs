@@ -1610,3 +1610,15 @@ fn cards_may_place_pieces_on_the_middle_line_and_lift_a_gate_off_an_entrance() {
         "c1s is on the board's outer line: a card never places a piece there"
     );
 }
+
+#[test]
+fn the_spec_case_examples_read_canonically() {
+    let s = pos("c1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gd4nw", "-/-/-");
+    for (text, canonical) in [
+        ("Rotate90 gD4NW CW", "rotate90 Gd4nw cw"),
+        ("c1-k-g1", "c1-K-g1"),
+    ] {
+        let a = G::parse_action(&s, text).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
+        assert_eq!(crate::game::action_text::<G>(&a), canonical);
+    }
+}
