@@ -2043,3 +2043,225 @@ fn setup_refuses_standard_input_as_the_record() {
         stderr_of(&output)
     );
 }
+
+// ---------------------------------------------------------------- legal --after
+
+/// `herald legal game.pbem ARGS...` in `dir`.
+fn legal_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    herald()
+        .current_dir(dir)
+        .arg("legal")
+        .arg("game.pbem")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn legal_after_lists_what_remains_of_a_castle_danger_turn() {
+    let dir = TempDir::new().unwrap();
+    let path = new_game(dir.path());
+    let output = legal_in(dir.path(), &["--after", "+C"]);
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let text = stdout_of(&output);
+    assert!(text.starts_with("Turn 1, Blue: "), "{text}");
+    assert!(text.contains("After: +C\n"), "{text}");
+    assert!(
+        text.contains("Note: the turn may end after these actions"),
+        "{text}"
+    );
+    // The Cannon just added on d1 may move (`+C, Cd1-d2` is a turn the
+    // other tests play); each action listed is one `move` accepts after
+    // the same start.
+    let listed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(listed.contains(&"Cd1-d2"), "{text}");
+    for action in [listed[0], listed[listed.len() - 1]] {
+        herald()
+            .arg("move")
+            .arg(&path)
+            .arg("--dry-run")
+            .arg(format!("+C, {action}"))
+            .assert()
+            .success();
+    }
+    // Nothing is written.
+    assert!(!fs::read_to_string(&path).unwrap().contains("1. Blue"));
+}
+
+#[test]
+fn legal_after_in_json_names_the_actions_made() {
+    let dir = TempDir::new().unwrap();
+    new_game(dir.path());
+    let output = legal_in(
+        dir.path(),
+        &["--after", "1. Blue: +C, Cd1-d2", "--format", "json"],
+    );
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let json = json_of(&output);
+    assert_eq!(json["turn"], 1);
+    assert_eq!(json["to_move"], "Blue");
+    assert_eq!(json["after"], serde_json::json!(["+C", "Cd1-d2"]));
+    assert_eq!(json["note"], "the turn may end after these actions");
+    assert!(json["actions"].is_array());
+    // Without --after the list says so with an empty array.
+    let output = legal_in(dir.path(), &["--format", "json"]);
+    assert_eq!(json_of(&output)["after"], serde_json::json!([]));
+}
+
+#[test]
+fn legal_after_refuses_an_illegal_action_where_it_stands() {
+    let dir = TempDir::new().unwrap();
+    new_game(dir.path());
+    let output = legal_in(dir.path(), &["--after", "Kc1-c2"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr_of(&output);
+    assert!(
+        err.contains("error[illegal]: turn 1 (Blue): Kc1-c2: c2 holds a Wall"),
+        "{err}"
+    );
+    assert!(err.contains("--> <turn>:1:10"), "{err}");
+    assert!(stdout_of(&output).is_empty());
+    // Text that is no action is a parse error at its bytes.
+    let output = legal_in(dir.path(), &["--after", "+C, Cd1-zz"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr_of(&output);
+    assert!(err.contains("error[parse]: turn 1 (Blue): Cd1-zz"), "{err}");
+    assert!(err.contains("--> <turn>:1:18"), "{err}");
+    // pass and resign end a turn: there is no rest to list.
+    let output = legal_in(dir.path(), &["--after", "pass"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr_of(&output).contains("actions only: the rest of a turn is listed after actions"),
+        "{}",
+        stderr_of(&output)
+    );
+    // Written for another turn: the record is not the latest copy.
+    let output = legal_in(dir.path(), &["--after", "2. Red: +C"]);
+    assert!(!output.status.success());
+    assert!(stderr_of(&output).contains("the record is at turn 1, Blue's"));
+}
+
+#[test]
+fn legal_after_a_finished_game_says_why_nothing_can_follow() {
+    let dir = TempDir::new().unwrap();
+    game_with(dir.path(), &BLUE_WINS);
+    let output = legal_in(dir.path(), &["--after", "+C"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr_of(&output);
+    assert!(
+        err.contains("--after: no action can be listed now"),
+        "{err}"
+    );
+    assert!(err.contains("over"), "{err}");
+}
+
+#[test]
+fn legal_after_a_battlegates_card_lists_the_dice_phase() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let path = d.join("game.pbem");
+    herald()
+        .current_dir(d)
+        .args(["new", "battlegates", "--side", "South=a@x"])
+        .args(["--side", "North=b@x", "-o", "game.pbem"])
+        .assert()
+        .success();
+    for side in ["South", "North"] {
+        let key = format!("{}.key", side.to_lowercase());
+        herald()
+            .current_dir(d)
+            .args(["keygen", "--side", side, "game.pbem", "-o", &key])
+            .assert()
+            .success();
+    }
+    let mazes = [
+        (
+            "south.key",
+            "Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw",
+        ),
+        (
+            "north.key",
+            "Wb10n Wd9e Wf10n Wh8n Gc12nw Gc9nw Ge8ne Ld10nw Lg9en Lb8nw",
+        ),
+    ];
+    for (key, maze) in mazes {
+        herald()
+            .current_dir(d)
+            .args(["setup", "game.pbem", "--key", key, "--maze", maze])
+            .assert()
+            .success();
+    }
+    for (key, _) in mazes {
+        herald()
+            .current_dir(d)
+            .args(["setup", "game.pbem", "--key", key])
+            .assert()
+            .success();
+    }
+    let shown = json_of(
+        &herald()
+            .args(["show", "--format", "json"])
+            .arg(&path)
+            .output()
+            .unwrap(),
+    );
+    let mover = shown["to_move"].as_str().unwrap().to_lowercase();
+    let key = format!("{mover}.key");
+    let all = json_of(&legal_in(d, &["--key", &key, "--format", "json"]));
+    let discard = all["actions"][0]["action"].as_str().unwrap().to_string();
+    assert!(discard.starts_with("discard "), "{all}");
+    // After the card: the dice phase only, every Archer's shots among it.
+    let rest = json_of(&legal_in(
+        d,
+        &["--key", &key, "--after", &discard, "--format", "json"],
+    ));
+    let actions: Vec<&str> = rest["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    let shot = if mover == "south" {
+        "shoot d1 n"
+    } else {
+        "shoot d12 s"
+    };
+    assert!(actions.contains(&shot), "{rest}");
+    assert!(actions.iter().all(|a| !a.starts_with("discard ")), "{rest}");
+    assert!(
+        rest["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("the turn may not end after these actions: the roll of"),
+        "{rest}"
+    );
+    // After the shot nothing remains, and the turn may end.
+    let done = json_of(&legal_in(
+        d,
+        &[
+            "--key",
+            &key,
+            "--after",
+            &format!("{discard}, {shot}"),
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(done["actions"], serde_json::json!([]), "{done}");
+    assert_eq!(done["note"], "the turn may end after these actions");
+    // A second card action is refused with the engine's reason.
+    let output = legal_in(
+        d,
+        &["--key", &key, "--after", &format!("{discard}, {discard}")],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr_of(&output).contains("the card phase is over"),
+        "{}",
+        stderr_of(&output)
+    );
+}

@@ -126,6 +126,35 @@ class Sampler:
         return v
 
 
+BATTLEGATES_CARDS = [("scale", 6), ("climb", 6), ("move-wall", 5), ("move-gate", 5),
+                     ("rotate90", 7), ("rotate180", 5)]
+
+
+def battlegates_opening(game, south, north):
+    """Chance before turn 1 in Battlegates (sections 3.3 and 10): the
+    opening roll (label `opening`, South's die then North's, again as a
+    pair on a tie) and the deal (label `deal`, six draws by deck position
+    in card order, alternately, the side that moves second first). Seeds:
+    the turn seed of turn 0, South's latest reveal in the mover's place,
+    North's after it. Returns (rolls, first, hands)."""
+    faces = [1, 2, 2, 3, 3, 4]
+    s = Sampler(turn_seed(game, 0, "opening", south, [north]))
+    rolls = []
+    while True:
+        a, b = faces[s.below(6)], faces[s.below(6)]
+        rolls.append((a, b))
+        if a != b:
+            break
+    first = "South" if a > b else "North"
+    second = "North" if first == "South" else "South"
+    deck = [word for word, copies in BATTLEGATES_CARDS for _ in range(copies)]
+    hands = {"South": [], "North": []}
+    d = Sampler(turn_seed(game, 0, "deal", south, [north]))
+    for k in range(6):
+        hands[second if k % 2 == 0 else first].append(deck.pop(d.below(len(deck))))
+    return rolls, first, hands
+
+
 if __name__ == "__main__":
     zero = bytes(32)
     secret = bytes(range(32))
@@ -170,3 +199,13 @@ if __name__ == "__main__":
     print("die 1-2-2-3-3-4 x12    ", [faces[s.below(6)] for _ in range(12)])
     s = Sampler(seed)
     print("shuffle(34)            ", s.shuffle(34))
+    bg = [("Game", "battlegates"), ("South", "ann@example.org"), ("North", "bob@example.org"),
+          ("Result", "*")]
+    bgid = game_id(bg)
+    print("game_id(battlegates example)", bgid.hex())
+    south, north = bytes([0x11]) * 32, bytes([0x26]) * 32
+    print("opening seed (turn 0)  ", turn_seed(bgid, 0, "opening", south, [north]).hex())
+    print("deal seed (turn 0)     ", turn_seed(bgid, 0, "deal", south, [north]).hex())
+    rolls, first, hands = battlegates_opening(bgid, south, north)
+    print("opening rolls          ", rolls, "first:", first)
+    print("deal                   ", hands)

@@ -291,9 +291,14 @@ Examples:
 When a chance event is pending (a rally), the actions depend on how it
 settles, which the mover's reveal decides: the mover gives --key to see them.
 
+With --after, the turn's first actions are made (refused, with the
+reason, when they are not legal) and what remains of the turn is listed:
+a Battlegates dice phase after its card, Castle Danger's next move.
+
 Examples:
   herald legal game.pbem
-  herald legal game.pbem --key elf.key --format json")]
+  herald legal game.pbem --key elf.key --format json
+  herald legal bg.pbem --key south.key --after \"rotate90 Gd4nw cw, d1-d2\"")]
     Legal {
         /// The record and the output format.
         #[command(flatten)]
@@ -302,6 +307,10 @@ Examples:
         /// written).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
+        /// The turn's first actions, as `move` takes them: list what
+        /// remains of the turn after them (nothing is written).
+        #[arg(long, value_name = "ACTIONS")]
+        after: Option<String>,
     },
     /// List every chance event: turn, label, whose reveals went in, value.
     #[command(after_help = "\

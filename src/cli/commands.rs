@@ -160,13 +160,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Legal { input, key } => with_record_in(
+        Command::Legal { input, key, after } => with_record_in(
             &input.record,
             input.message,
             input.format,
             Legal {
                 format: input.format,
                 key,
+                after,
             },
         ),
         Command::Fate { input, key } => with_record_in(
@@ -955,6 +956,8 @@ impl RecordCommand for Annotate {
 struct Legal {
     format: Format,
     key: Option<PathBuf>,
+    /// The first actions of the turn, as typed: list what remains.
+    after: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -973,6 +976,8 @@ struct JsonLegal {
     to_move: Option<String>,
     note: Option<String>,
     chance: Vec<JsonChance>,
+    /// The actions of `--after`, as herald writes them (empty without).
+    after: Vec<String>,
     actions: Vec<JsonAction>,
 }
 
@@ -990,7 +995,6 @@ impl RecordCommand for Legal {
         let preview = referee
             .preview_for(wallet.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let note = preview.legal_note().map(str::to_owned);
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
                 .iter()
@@ -1001,17 +1005,38 @@ impl RecordCommand for Legal {
                 .collect(),
             _ => Vec::new(),
         };
-        let actions: Vec<JsonAction> = match preview.state() {
-            Some(state) => preview
-                .legal_actions()
+        let mut note = preview.legal_note().map(str::to_owned);
+        let mut after = Vec::new();
+        let mut state = preview.state().cloned();
+        if let Some(text) = &self.after {
+            let Some(start) = &state else {
+                return Err(Failure::usage(format!(
+                    "--after: no action can be listed now{}",
+                    note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
+                )));
+            };
+            let made = referee
+                .preview_typed_after(start, text)
+                .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))?;
+            after = made.actions.iter().map(action_text::<G>).collect();
+            note = Some(match made.can_end {
+                Ok(()) => "the turn may end after these actions".into(),
+                Err(why) => format!("the turn may not end after these actions: {why}"),
+            });
+            state = Some(made.state);
+        }
+        let mut actions = Vec::new();
+        if let Some(state) = &state {
+            let mut list = Vec::new();
+            G::legal_actions(state, &mut list);
+            actions = list
                 .iter()
                 .map(|a| JsonAction {
                     action: action_text::<G>(a),
                     cost: G::action_cost(state, a),
                 })
-                .collect(),
-            None => Vec::new(),
-        };
+                .collect();
+        }
         let to_move = side_to_move(&referee);
         match self.format {
             Format::Json => print_json(&JsonLegal {
@@ -1022,6 +1047,7 @@ impl RecordCommand for Legal {
                 to_move,
                 note,
                 chance,
+                after,
                 actions,
             })?,
             Format::Text | Format::Svg => {
@@ -1033,6 +1059,9 @@ impl RecordCommand for Legal {
                         actions.len(),
                         if actions.len() == 1 { "" } else { "s" }
                     ));
+                }
+                if !after.is_empty() {
+                    text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
                 }
                 if let Some(n) = &note {
                     text.push_str(&fit(&format!("Note: {n}"), "  "));
@@ -1287,21 +1316,28 @@ impl Move {
         wallet: Option<&Wallet>,
         ctx: &Ctx<'_>,
     ) -> Result<PlayedTurn<G>, Failure> {
-        referee.compose_typed(text, wallet).map_err(|e| match e {
-            TypedError::Usage(m) => Failure::usage(m),
-            TypedError::Stale(m) => {
-                Failure::invalid(Problem::plain(ErrorKind::Record, m), &ctx.origin)
+        referee
+            .compose_typed(text, wallet)
+            .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))
+    }
+}
+
+/// A typed line (`move`, `legal --after`) that cannot be composed, as the
+/// player should see it: a problem in the line is placed on line 1 of
+/// `<turn>`.
+fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+    match e {
+        TypedError::Usage(m) => Failure::usage(m),
+        TypedError::Stale(m) => Failure::invalid(Problem::plain(ErrorKind::Record, m), &ctx.origin),
+        TypedError::InLine(placed) => {
+            let (error, typed) = *placed;
+            let mut p = Problem::from_referee(&error, typed.source());
+            if let Some(pos) = &mut p.position {
+                pos.line = 1;
             }
-            TypedError::InLine(placed) => {
-                let (error, typed) = *placed;
-                let mut p = Problem::from_referee(&error, typed.source());
-                if let Some(pos) = &mut p.position {
-                    pos.line = 1;
-                }
-                Failure::invalid(p, "<turn>")
-            }
-            TypedError::Compose(e) => compose_failure(e, self.key.as_deref(), ctx),
-        })
+            Failure::invalid(p, "<turn>")
+        }
+        TypedError::Compose(e) => compose_failure(e, key, ctx),
     }
 }
 

@@ -53,6 +53,16 @@ pub enum Preview<G: Game> {
     Unknown(String),
 }
 
+/// A turn partly made ([`Referee::preview_after`]).
+pub struct AfterActions<G: Game> {
+    /// The position after the actions.
+    pub state: G::State,
+    /// The actions made, in order.
+    pub actions: Vec<G::Action>,
+    /// Whether the turn may end here, or why not.
+    pub can_end: Result<(), String>,
+}
+
 impl<G: Game> Preview<G> {
     /// The turn ahead from `state`, its legal actions listed.
     fn actions(state: G::State, chance: Vec<ChanceEvent>, note: Option<String>) -> Self {
@@ -513,6 +523,41 @@ impl<G: Game> Referee<G> {
                 Preview::actions(Self::seen_by(&state, side, wallet), chance, None)
             }
             Err(e) => Preview::Unknown(e.reason),
+        })
+    }
+
+    /// The rest of the turn after its first actions: `line`'s actions
+    /// (a partial turn of the side to move, as the player typed it) made
+    /// in `state`, a position [`Referee::preview_for`] gave. Returns the
+    /// position reached and the actions made; an action that cannot be
+    /// read, or is illegal there, is refused as the line itself would be.
+    pub fn preview_after(
+        &self,
+        state: &G::State,
+        line: &Line<'_>,
+    ) -> Result<AfterActions<G>, LineError> {
+        let side = self.to_move().map_or("", |s| s.name::<G>());
+        let at = super::At {
+            turn: self.next_turn(),
+            side,
+        };
+        if line.ending != Ending::Actions {
+            return Err(at.illegal(
+                super::Place::End,
+                None,
+                "actions only: the rest of a turn is listed after actions, not after pass or \
+                 resign"
+                    .into(),
+            ));
+        }
+        let mut state = state.clone();
+        let (actions, _) = Self::play_actions(line, &mut state, at)?;
+        let mut ended = state.clone();
+        let can_end = G::end_turn(&mut ended).map_err(|e| e.reason);
+        Ok(AfterActions {
+            state,
+            actions,
+            can_end,
         })
     }
 

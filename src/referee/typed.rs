@@ -2,6 +2,7 @@
 //! against the line due and composed, the one way a typed turn becomes a
 //! line of the record.
 
+use super::compose::AfterActions;
 use super::{ComposeError, PlayedTurn, Referee, RefereeError};
 use crate::game::{self, Game, Phase, Side};
 use crate::record::{self, ParseError, Turn, TypedLine};
@@ -73,6 +74,27 @@ impl<G: Game> Referee<G> {
                 ComposeError::Line(e) => in_line(e.in_turn(turn)),
                 other => TypedError::Compose(other),
             })
+    }
+
+    /// What remains of the turn due after the actions typed as `text`
+    /// (`legal --after`): they are read as [`Referee::compose_typed`]
+    /// reads a line, and made from `start` (the position the turn
+    /// begins in, as its player sees it) as [`Referee::preview_after`]
+    /// makes them.
+    pub fn preview_typed_after(
+        &self,
+        start: &G::State,
+        text: &str,
+    ) -> Result<AfterActions<G>, TypedError> {
+        let number = self.next_turn();
+        let side = self.open_side()?;
+        let body = Self::typed_body(text, number, side)?;
+        let typed = TypedLine::new(number, side.name::<G>(), body);
+        let in_line = |e: RefereeError| TypedError::InLine(Box::new((e, typed.clone())));
+        let (turns, rest) = typed.turns().map_err(|e| in_line(e.into()))?;
+        let turn = only_actions(&turns, rest)?;
+        self.preview_after(start, &super::Line::from_turn(turn))
+            .map_err(|e| in_line(e.in_turn(turn)))
     }
 
     /// The body of turn `number` of `side` typed as `text`: without a

@@ -1277,3 +1277,348 @@ fn no_text_makes_the_parsers_panic() {
         let _ = G::parse_position(&text);
     }
 }
+
+// ---------------------------------------------------------------------
+// The spec's examples and the engine's own rulings
+
+/// A position with `side` to move (`South` or `North`), its turn begun
+/// with `chance` (the card drawn, then the die).
+fn begun_as(side: &str, chars: &str, maze: &str, cards: &str, chance: Vec<u32>) -> State {
+    let text = format!("{chars} {maze} {side} {cards} 0/0 *");
+    let mut s = G::parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    G::begin_turn(&mut s, &mut Fixed(chance)).expect("begin_turn");
+    s
+}
+
+/// The after-set-up position of notation-spec.md section 10.
+const SPEC_AFTER_SETUP: &str = "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 \
+    Gb4nw,Gb8nw,Gc12nw,Gc1sw,Gf10es,Gf3en,Ld3nw,Ld9nw,Lf10nw,Lf2nw,Lg4en,Lg9es,\
+    Wa11e,Wa12e,Wa1e,Wa2e,Wd4n,Wd8n,Wh10n,Wh2n South cgr/sst/- 0/0 *";
+
+#[test]
+fn the_spec_positions_read_and_write_back() {
+    for text in [
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *",
+        SPEC_AFTER_SETUP,
+    ] {
+        let s = G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(G::write_position_text(&s), text);
+    }
+    // Both mazes of the example obey the set-up rules.
+    for (side, text) in [
+        (
+            board::SOUTH,
+            "Wa1e Wa2e Wh2n Wd4n Gc1sw Gf3en Gb4nw Ld3nw Lf2nw Lg4en",
+        ),
+        (
+            board::NORTH,
+            "Wa12e Wa11e Wh10n Wd8n Gc12nw Gf10es Gb8nw Ld9nw Lf10nw Lg9es",
+        ),
+    ] {
+        let pieces: Vec<_> = text
+            .split(' ')
+            .map(|t| maze::parse_piece(t).unwrap())
+            .collect();
+        assert_eq!(setup::check_maze(side, &pieces), Ok(()), "{text}");
+    }
+}
+
+#[test]
+fn the_spec_example_turns_play_as_described() {
+    let mut s = G::parse_position(SPEC_AFTER_SETUP).unwrap();
+    // The deck holds 4 scales first: value 4 is its first climb.
+    G::begin_turn(&mut s, &mut Fixed(vec![4, face(3)])).unwrap();
+    assert_eq!(s.drawn, Some(Card::Climb));
+    Kit::ok(&mut s, "discard move-gate");
+    Kit::ok(&mut s, "b1-b2");
+    Kit::ok(&mut s, "e1-e2-e3");
+    Kit::end(&mut s);
+    // 4 scales, 4 climbs, 5 move-walls, 4 move-gates: value 17 is the
+    // first rotate90.
+    G::begin_turn(&mut s, &mut Fixed(vec![17, face(4)])).unwrap();
+    assert_eq!(s.drawn, Some(Card::Rotate90));
+    Kit::ok(&mut s, "rotate90 Ld9nw ccw");
+    Kit::ok(&mut s, "f12-g12-K-c12-c11");
+    Kit::end(&mut s);
+    assert_eq!(
+        G::write_position_text(&s),
+        "b2,d1,e3,f1,h1/b12,d12,e12,c11,h12 \
+         Gb12en,Gb4nw,Gb8nw,Gc1sw,Gf10es,Gf3en,Lc10es,Ld3nw,Lf10nw,Lf2nw,Lg4en,Lg9es,\
+         Wa11e,Wa12e,Wa1e,Wa2e,Wd4n,Wd8n,Wh10n,Wh2n South ccr/sst/gr 0/0 *"
+    );
+}
+
+#[test]
+fn the_spec_worked_examples_play_as_described() {
+    // A quarter turn that carries characters, then a ground attack.
+    let mut s = begun_as(
+        "South",
+        "e4,x,e1,x,x/x,d3,e12,x,x",
+        "Ld4nw",
+        "r/-/-",
+        vec![0, face(2)],
+    );
+    Kit::ok(&mut s, "rotate90 Ld4nw cw");
+    assert_eq!(at(&s, "c3").as_deref(), Some("South's Crusader"));
+    assert_eq!(at(&s, "b4").as_deref(), Some("North's Archer"));
+    Kit::ok(&mut s, "c3-b3-b4");
+    Kit::end(&mut s);
+    assert!(G::write_position_text(&s).starts_with("b4,x,e1,x,x/x,x,e12,x,x Lc4en "));
+    // A push: both gates on e8ne turn clockwise, carrying e8 to e9.
+    let mut s = begun_as(
+        "North",
+        "x,e8,e1,x,x/f10,x,e12,x,x",
+        "Ge8en,Gf8nw",
+        "-/s/-",
+        vec![0, face(2)],
+    );
+    Kit::ok(&mut s, "discard scale");
+    Kit::ok(&mut s, "f10-f9-f8");
+    Kit::end(&mut s);
+    assert!(G::write_position_text(&s).starts_with("x,e9,e1,x,x/f8,x,e12,x,x Ge8en,Ge8ne "));
+    // A split roll with a kill in a Keep held by an enemy.
+    let mut s = begun_as(
+        "South",
+        "g11,b2,e1,x,x/KN,x,e12,x,x",
+        "-",
+        "r/-/-",
+        vec![0, face(3)],
+    );
+    Kit::ok(&mut s, "discard rotate90");
+    Kit::ok(&mut s, "g11-g12-K");
+    Kit::ok(&mut s, "b2-b3");
+    Kit::end(&mut s);
+    // The most that can be spent: 2 of a roll of 3.
+    let mut s = begun_as(
+        "South",
+        "a1,a2,x,x,x/x,x,e12,x,x",
+        "Wa1e,Wa2e,Wa3e,Wa3n",
+        "t/-/-",
+        vec![0, face(3)],
+    );
+    Kit::ok(&mut s, "discard rotate180");
+    assert_eq!(s.dice.target, Some(2));
+    let mut shot = s.clone();
+    Kit::ok(&mut shot, "shoot a2 n");
+    Kit::end(&mut shot);
+    assert_eq!(
+        Kit::refused(&mut s.clone(), "a1-a2"),
+        "a2 holds South's Archer"
+    );
+    let mut alone = s.clone();
+    Kit::ok(&mut alone, "a2-a3");
+    assert_eq!(
+        G::end_turn(&mut alone).unwrap_err().reason,
+        "the roll of 3 is not spent: 1 of it spent, and 2 can be (a split roll spends the most \
+         it can; or an Archer shoots)"
+    );
+    Kit::ok(&mut s, "a2-a3");
+    Kit::ok(&mut s, "a1-a2");
+    Kit::end(&mut s);
+}
+
+#[test]
+fn the_deal_alternates_starting_with_the_side_that_moves_second() {
+    let mut s = State::start();
+    // South 4, North 1: South moves first, North is dealt first. Deal
+    // values: 33 (the last card, a rotate180) to North, 0 (a scale) to
+    // South, 6 of the 32 left (5 scales first: a climb) to North, then
+    // scales.
+    G::begin_play(
+        &mut s,
+        &mut Fixed(vec![face(4), face(1), 33, 0, 6, 0, 0, 0]),
+    )
+    .unwrap();
+    assert_eq!(s.to_move, board::SOUTH);
+    assert!(G::write_position_text(&s).contains(" South sss/sct/- "));
+}
+
+#[test]
+fn move_gate_may_lift_a_fixed_gate() {
+    // Wc4e fixes Ld4nw (it touches its hinge post c4ne); the card moves
+    // it all the same.
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Ld4nw,Wc4e", "g/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "move-gate Ld4nw Lf6nw");
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Lf6nw,Wc4e")
+    );
+}
+
+#[test]
+fn a_square_a_character_is_carried_to_counts_as_occupied_this_turn() {
+    // rotate180 Gd4nw cw carries the Crusader d4 to c4, then c4 to c5;
+    // it may not step back into c4.
+    let mut s = pos("d4,x,x,x,x/h12,x,x,x,x", "Gd4nw", "t/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "rotate180 Gd4nw cw");
+    assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(
+        Kit::refused(&mut s, "c5-c4"),
+        "South's Crusader has been on c4 this turn: no character enters a square twice in a \
+         turn"
+    );
+}
+
+#[test]
+fn an_arrow_stops_at_a_gate_across_an_entrance() {
+    // Toward an open entrance the shot is refused (no_arrow_enters_a_keep);
+    // with a Gate across it, the arrow stops there and hits nothing.
+    let mut s = dice_phase("x,c2,x,x,x/h12,x,x,x,x", "Gc1sw", 3);
+    Kit::ok(&mut s, "shoot c2 s");
+    Kit::end(&mut s);
+    let mut s = dice_phase("x,c2,x,x,x/h12,x,x,x,x", "-", 3);
+    assert_eq!(
+        Kit::refused(&mut s, "shoot c2 s"),
+        "the arrow would fly through c1s into South's Keep: no arrow enters a Keep"
+    );
+}
+
+/// Chance before turn 1 as the referee seeds it (spec section 3.3): for
+/// each label its own sampler, the turn seed of turn 0 with South's
+/// latest reveal in the mover's place and North's after it.
+struct Opening {
+    game: crate::fairness::Hash,
+    south: crate::fairness::Hash,
+    north: crate::fairness::Hash,
+    samplers: Vec<(&'static str, crate::fairness::Sampler)>,
+}
+
+impl Chance for Opening {
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal> {
+        let k = match self.samplers.iter().position(|(l, _)| *l == label) {
+            Some(k) => k,
+            None => {
+                let seed =
+                    crate::fairness::turn_seed(&self.game, 0, label, &self.south, &[self.north]);
+                self.samplers
+                    .push((label, crate::fairness::Sampler::new(&seed)));
+                self.samplers.len() - 1
+            }
+        };
+        Ok(self.samplers[k].1.below(n))
+    }
+}
+
+#[test]
+fn the_opening_roll_and_deal_match_the_reference_vector() {
+    // Values from tools/fairness_reference.py (spec section 3.3).
+    let game = crate::fairness::game_id([
+        ("Game", "battlegates"),
+        ("South", "ann@example.org"),
+        ("North", "bob@example.org"),
+        ("Result", "*"),
+    ]);
+    let (south, north) = ([0x11; 32], [0x26; 32]);
+    let hex = |label: &str| {
+        hex::encode(crate::fairness::turn_seed(
+            &game,
+            0,
+            label,
+            &south,
+            &[north],
+        ))
+    };
+    assert_eq!(
+        hex::encode(game),
+        "02170fdaf5fa5121fbbb0ab63e0d8397754047b0d412107084e48b9f84b58591"
+    );
+    assert_eq!(
+        hex("opening"),
+        "580e7aab62e1cc27a8a81acb06fe19dfcb047157be3c84f414a8bb958a340e74"
+    );
+    assert_eq!(
+        hex("deal"),
+        "2f5d3c79dfdd4d8a8bb4b50ce1a140a68ddd17e6faa8eba4cf7371c66010f483"
+    );
+    let mut s = State::start();
+    let mut chance = Opening {
+        game,
+        south,
+        north,
+        samplers: Vec::new(),
+    };
+    G::begin_play(&mut s, &mut chance).unwrap();
+    // 4 and 4, rolled again as a pair: 4 and 3. South moves first; the
+    // deal gives North climb, move-gate, climb and South move-wall and
+    // rotate180 twice.
+    assert_eq!(s.opening, Some([4, 3]));
+    assert_eq!(s.to_move, board::SOUTH);
+    assert!(G::write_position_text(&s).contains(" South wtt/ccg/- "));
+}
+
+#[test]
+fn the_army_starts_on_its_portals_in_army_order() {
+    let s = State::start();
+    assert_eq!(
+        G::write_position_text(&s),
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *"
+    );
+    let names: Vec<String> = ["b1", "d1", "e1", "f1", "h1", "b12", "e12"]
+        .iter()
+        .filter_map(|sq| at(&s, sq))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "South's Crusader",
+            "South's Archer",
+            "South's Gatekeeper",
+            "South's Archer",
+            "South's Crusader",
+            "North's Crusader",
+            "North's Gatekeeper",
+        ]
+    );
+}
+
+#[test]
+fn a_push_kills_the_attacked_enemy_before_the_gates_turn() {
+    // Gc5es lies north of c4ne; d5-c5 pushes it west, sweeping c5. The
+    // North Crusader on c5 dies first: had the gate turned first, it
+    // would have carried it to c4.
+    let mut s = dice_phase("d5,x,x,x,x/c5,x,e12,x,x", "Gc5es", 1);
+    Kit::ok(&mut s, "d5-c5");
+    assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(at(&s, "c4"), None);
+    assert_eq!(s.board.loc(Id(5)), None);
+    assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gc4ne"));
+}
+
+#[test]
+fn cards_may_place_pieces_on_the_middle_line_and_lift_a_gate_off_an_entrance() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gc1sw,Wd4n", "w/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "move-wall Wd4n Wd6n");
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Gc1sw,Wd6n")
+    );
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gc1sw,Wd4n", "g/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "move-gate Gc1sw Gd6nw");
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Gd6nw,Wd4n")
+    );
+    // No card puts a gate across an entrance.
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gd4nw", "g/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "move-gate Gd4nw Gc1sw"),
+        "c1s is on the board's outer line: a card never places a piece there"
+    );
+}
+
+#[test]
+fn the_spec_case_examples_read_canonically() {
+    let s = pos("c1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gd4nw", "-/-/-");
+    for (text, canonical) in [
+        ("Rotate90 gD4NW CW", "rotate90 Gd4nw cw"),
+        ("c1-k-g1", "c1-K-g1"),
+    ] {
+        let a = G::parse_action(&s, text).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
+        assert_eq!(crate::game::action_text::<G>(&a), canonical);
+    }
+}
