@@ -430,13 +430,26 @@ fn two_players_play_by_email_with_keys_and_every_copy_checks() {
     for line in record.lines() {
         assert!(line.len() < 82, "a line too long for mail: {line}");
     }
+    // Both sides sign (keygen added their Key tags), so check reports the
+    // record digest: the one Red's key file kept after writing turn 4, the
+    // last line, and the same in both copies.
+    let sent = fs::read_to_string(bob.path().join("red.key")).unwrap();
+    let kept = sent
+        .lines()
+        .find_map(|l| l.strip_prefix("sent: 4 "))
+        .expect("Red's key file keeps turn 4")
+        .trim()
+        .to_owned();
+    assert_eq!(check_json(&ann.path().join("game.pbem"))["digest"], kept);
+    assert_eq!(check_json(&bob.path().join("game.pbem"))["digest"], kept);
     herald()
         .arg("check")
         .arg(ann.path().join("game.pbem"))
         .assert()
         .success()
         .stdout(predicate::str::contains("OK"))
-        .stdout(predicate::str::contains("4 turns"));
+        .stdout(predicate::str::contains("4 turns"))
+        .stdout(predicate::str::contains(format!("\nDigest: {kept}\n")));
 }
 
 // ---------------------------------------------------------------- move
@@ -908,6 +921,22 @@ fn check_json_on_success_has_ok_game_turns_result_and_to_move() {
     assert_eq!(json["failed_audits"], serde_json::json!([]));
     assert_eq!(json["due"], serde_json::json!(["Red"]));
     assert_eq!(json["openings_due"], serde_json::json!([]));
+    // No side signs (no Key tag), so there is no record digest to report.
+    assert_eq!(json["digest"], Value::Null);
+}
+
+#[test]
+fn check_of_a_record_where_no_side_signs_prints_no_digest() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    let output = herald().arg("check").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        out.contains(": OK: Castle Danger, 2 turns, result *"),
+        "{out}"
+    );
+    assert!(!out.contains("Digest"), "{out}");
 }
 
 #[test]
