@@ -9,10 +9,17 @@ use std::sync::Arc;
 
 use ed25519_dalek::{Signer, SigningKey};
 
-use crate::fairness::{chain_prefix, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH};
+use crate::fairness::{
+    chain_prefix, chain_step, chain_value, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH,
+};
 use crate::record::LineKind;
 
 const MAGIC: &str = "herald-key: 1";
+
+/// Every how many links of the hash chain a key file keeps one (spec
+/// section 3.1): `link: 100 <s_100>` to `link: 9900 <s_9900>`. A reveal
+/// is then at most this many hashes from a link, not a walk of the chain.
+pub const LINK_STEP: u32 = 100;
 
 /// The key material of one side in one game.
 #[derive(Clone)]
@@ -24,10 +31,14 @@ pub struct Wallet {
     secret: Hash,
     /// The hidden values the player chose, by slot, in the order chosen.
     hidden: Vec<(String, String)>,
-    /// The whole chain, `s_0 ..= s_N`, worked out once when the wallet is
-    /// made (finding `s_0` walks it all anyway): a reveal is then read,
-    /// never walked again. Shared by the wallet's copies.
+    /// Links of the chain, `links[i] = s_(i * step)` for `i` from 0 (the
+    /// commitment) to `N / step` (`s_N`, from the secret). `step` is
+    /// [`LINK_STEP`] for a key file that keeps its links (they are written
+    /// back), 1 for an older one without them: its whole chain, walked once
+    /// when it is read. Shared by the wallet's copies.
     links: Arc<[Hash]>,
+    /// How far apart the links are: [`LINK_STEP`] or 1.
+    step: u32,
     /// The Ed25519 key that signs the side's lines, derived from the
     /// secret and the chain id.
     signing: SigningKey,
@@ -73,18 +84,35 @@ pub struct WalletError(pub String);
 
 impl Wallet {
     /// The wallet of `side` in `game` (chain id `chain`) for this secret.
+    /// The chain is walked once, and every [`LINK_STEP`]th link kept (and
+    /// written into the key file).
     pub fn from_secret(game: &str, side: &str, chain: Hash, secret: Hash) -> Wallet {
-        let links: Arc<[Hash]> = chain_prefix(&secret, &chain, CHAIN_LENGTH).into();
-        let commit = links[0];
+        let links = chain_prefix(&secret, &chain, CHAIN_LENGTH)
+            .into_iter()
+            .step_by(LINK_STEP as usize)
+            .collect();
+        Wallet::with_links(game, side, chain, secret, links, LINK_STEP)
+    }
+
+    /// The wallet whose chain has these links, `step` apart, `s_0` first.
+    fn with_links(
+        game: &str,
+        side: &str,
+        chain: Hash,
+        secret: Hash,
+        links: Arc<[Hash]>,
+        step: u32,
+    ) -> Wallet {
         Wallet {
             game: game.into(),
             side: side.into(),
             chain,
-            commit,
+            commit: links[0],
             signing: signing_key(&signing_seed(&secret, &chain)),
             secret,
             hidden: Vec::new(),
             links,
+            step,
             sent: None,
         }
     }
@@ -137,10 +165,32 @@ impl Wallet {
         self.sent = Some(sent);
     }
 
-    /// The reveal for the player's `j`-th line (`s_j`), if the chain is
-    /// that long.
-    pub fn reveal(&self, j: u32) -> Option<Hash> {
-        self.links.get(j as usize).copied()
+    /// The reveal for the player's `j`-th line (`s_j`), `None` if the chain
+    /// is not that long. It is worked out from the nearest link at or above
+    /// `j`, and that link is checked on the way: hashed on down to the link
+    /// below, it must give that link (at most [`LINK_STEP`] hashes in all).
+    /// A key file whose links were altered is refused, not believed.
+    pub fn reveal(&self, j: u32) -> Result<Option<Hash>, WalletError> {
+        if j > CHAIN_LENGTH {
+            return Ok(None);
+        }
+        let i = j.div_ceil(self.step);
+        let (top, bottom) = (i * self.step, i.saturating_sub(1) * self.step);
+        let mut value = self.links[i as usize];
+        let mut reveal = value;
+        for k in (bottom..top).rev() {
+            value = chain_step(&self.chain, &value);
+            if k == j {
+                reveal = value;
+            }
+        }
+        if i > 0 && value != self.links[i as usize - 1] {
+            return Err(WalletError(format!(
+                "was altered: its link {top} does not lead to its {}, so no reveal is taken from it",
+                link_name(bottom)
+            )));
+        }
+        Ok(Some(reveal))
     }
 
     /// The salt of the hidden value in `slot` (spec section 3.7): derived
@@ -183,6 +233,13 @@ impl Wallet {
             commit = hex::encode(self.commit),
             secret = hex::encode(self.secret),
         );
+        if self.step == LINK_STEP {
+            let inner = &self.links[1..self.links.len() - 1];
+            for (i, link) in inner.iter().enumerate() {
+                let k = (i as u32 + 1) * LINK_STEP;
+                text.push_str(&format!("link: {k} {}\n", hex::encode(link)));
+            }
+        }
         for (slot, value) in &self.hidden {
             text.push_str(&format!("hidden: {slot} {value}\n"));
         }
@@ -219,13 +276,24 @@ impl Wallet {
                 .map_err(|_| bad(&format!("`{name}` is not 64 hexadecimal digits")))?;
             Ok(h)
         };
-        let mut wallet = Wallet::from_secret(
-            &field("game")?,
-            &field("side")?,
-            hash("chain")?,
-            hash("secret")?,
-        );
-        if hash("commit")? != wallet.commit {
+        let (chain, secret, commit) = (hash("chain")?, hash("secret")?, hash("commit")?);
+        let links = read_links(text, &chain, &secret, &commit)?;
+        let mut wallet = match links {
+            Some(links) => Wallet::with_links(
+                &field("game")?,
+                &field("side")?,
+                chain,
+                secret,
+                links,
+                LINK_STEP,
+            ),
+            None => {
+                // An older key file without links: its whole chain.
+                let links = chain_prefix(&secret, &chain, CHAIN_LENGTH).into();
+                Wallet::with_links(&field("game")?, &field("side")?, chain, secret, links, 1)
+            }
+        };
+        if commit != wallet.commit {
             return Err(bad("its commit does not follow from its secret"));
         }
         for line in text.lines() {
@@ -245,6 +313,88 @@ impl Wallet {
         }
         Ok(wallet)
     }
+}
+
+/// The name of link `k` in a reason: `commit` for `s_0`.
+fn link_name(k: u32) -> String {
+    match k {
+        0 => "commit".into(),
+        k => format!("link {k}"),
+    }
+}
+
+/// The links of a key file's `link:` lines with `s_0` (`commit`) first and
+/// `s_N` (from `secret`) last, `None` when it has none (an older key file).
+/// They must be every [`LINK_STEP`]th link, each once. The top one is
+/// checked against the secret and the commit against the bottom one here
+/// ([`LINK_STEP`] hashes each); those between are checked when a reveal
+/// is taken from them ([`Wallet::reveal`]).
+fn read_links(
+    text: &str,
+    chain: &Hash,
+    secret: &Hash,
+    commit: &Hash,
+) -> Result<Option<Arc<[Hash]>>, WalletError> {
+    let count = (CHAIN_LENGTH / LINK_STEP) as usize;
+    let mut inner: Vec<Option<Hash>> = vec![None; count - 1];
+    let mut any = false;
+    for line in text.lines() {
+        let Some(("link", value)) = line.split_once(':').map(|(k, v)| (k.trim(), v)) else {
+            continue;
+        };
+        any = true;
+        let (k, h) = read_link(value).ok_or_else(|| {
+            WalletError("a `link:` line holds a link number and 64 hexadecimal digits".into())
+        })?;
+        let slot = (k % LINK_STEP == 0 && k > 0 && k < CHAIN_LENGTH)
+            .then(|| &mut inner[(k / LINK_STEP) as usize - 1])
+            .filter(|slot| slot.is_none());
+        match slot {
+            Some(slot) => *slot = Some(h),
+            None => return Err(links_not_every_step()),
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    let mut links = Vec::with_capacity(count + 1);
+    links.push(*commit);
+    for link in inner {
+        links.push(link.ok_or_else(links_not_every_step)?);
+    }
+    links.push(chain_value(secret, chain, CHAIN_LENGTH).expect("N <= N"));
+    let down = |from: &Hash| (0..LINK_STEP).fold(*from, |v, _| chain_step(chain, &v));
+    let top = CHAIN_LENGTH - LINK_STEP;
+    if down(&links[count]) != links[count - 1] {
+        return Err(WalletError(format!(
+            "its link {top} does not follow from its secret"
+        )));
+    }
+    if down(&links[1]) != *commit {
+        return Err(WalletError(format!(
+            "its commit does not follow from its link {LINK_STEP}"
+        )));
+    }
+    Ok(Some(links.into()))
+}
+
+fn links_not_every_step() -> WalletError {
+    WalletError(format!(
+        "its `link:` lines are not every {LINK_STEP}th link of the chain ({LINK_STEP} to {}, once each)",
+        CHAIN_LENGTH - LINK_STEP
+    ))
+}
+
+/// The value of a `link:` line: `100 <64 hex>`.
+fn read_link(value: &str) -> Option<(u32, Hash)> {
+    let mut words = value.split_whitespace();
+    let (k, hex_digits) = (words.next()?, words.next()?);
+    if words.next().is_some() {
+        return None;
+    }
+    let mut h = [0u8; 32];
+    hex::decode_to_slice(hex_digits, &mut h).ok()?;
+    Some((k.parse().ok()?, h))
 }
 
 /// The value of a `sent:` line: `12 <64 hex>` or `S2 <64 hex>`.
@@ -273,7 +423,7 @@ mod tests {
         let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
         let back = Wallet::parse(&w.to_text()).unwrap();
         assert_eq!(back.commit(), w.commit());
-        assert_eq!(back.reveal(3), w.reveal(3));
+        assert_eq!(back.reveal(3).unwrap(), w.reveal(3).unwrap());
         assert_eq!((back.game(), back.side()), ("castle-danger", "Blue"));
     }
 
@@ -298,17 +448,169 @@ mod tests {
             .replace(&hex::encode(w.commit()), &"00".repeat(32));
         assert_eq!(
             Wallet::parse(&text).unwrap_err().0,
+            "its commit does not follow from its link 100"
+        );
+        // An older key file, without links, is checked by its whole chain.
+        assert_eq!(
+            Wallet::parse(&without_links(&text)).unwrap_err().0,
             "its commit does not follow from its secret"
         );
     }
 
+    /// `text` without its `link:` lines: a key file as herald wrote them
+    /// before they were kept.
+    fn without_links(text: &str) -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("link:"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
+    /// `text` with link `k` replaced by `value`.
+    fn with_link(text: &str, k: u32, value: &Hash) -> String {
+        text.lines()
+            .map(|l| match l.strip_prefix(&format!("link: {k} ")) {
+                Some(_) => format!("link: {k} {}\n", hex::encode(value)),
+                None => format!("{l}\n"),
+            })
+            .collect()
+    }
+
+    /// `value` hashed `n` links down the chain `chain`.
+    fn down(chain: &Hash, value: &Hash, n: u32) -> Hash {
+        (0..n).fold(*value, |v, _| chain_step(chain, &v))
+    }
+
     #[test]
-    fn reveals_read_from_the_chain_walked_once_are_the_chain_values() {
-        let w = Wallet::from_secret("x", "A", [1; 32], [2; 32]);
-        for j in [0, 1, 2, 4_999, CHAIN_LENGTH - 1, CHAIN_LENGTH] {
-            assert_eq!(w.reveal(j), chain_value(&[2; 32], &[1; 32], j), "s_{j}");
+    fn a_key_file_keeps_every_hundredth_link_and_a_rewrite_keeps_them() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let text = w.to_text();
+        let links: Vec<&str> = text.lines().filter(|l| l.starts_with("link: ")).collect();
+        assert_eq!(links.len(), 99);
+        for (i, k) in [(0, 100), (49, 5_000), (98, 9_900)] {
+            let expected = chain_value(&[9; 32], &[7; 32], k).unwrap();
+            assert_eq!(links[i], format!("link: {k} {}", hex::encode(expected)));
         }
-        assert_eq!(w.reveal(CHAIN_LENGTH + 1), None);
+        let mut back = Wallet::parse(&text).unwrap();
+        back.set_sent(Sent {
+            kind: LineKind::Turn,
+            number: 3,
+            digest: [1; 32],
+        });
+        let rewritten = back.to_text();
+        assert_eq!(
+            rewritten
+                .lines()
+                .filter(|l| l.starts_with("link: "))
+                .count(),
+            99
+        );
+        assert_eq!(
+            Wallet::parse(&rewritten).unwrap().reveal(150),
+            w.reveal(150)
+        );
+    }
+
+    #[test]
+    fn a_key_file_without_links_reads_and_reveals_as_before_and_stays_without() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let old = without_links(&w.to_text());
+        let back = Wallet::parse(&old).unwrap();
+        for j in [0, 1, 99, 100, 101, 4_999, CHAIN_LENGTH] {
+            assert_eq!(back.reveal(j), w.reveal(j), "s_{j}");
+        }
+        assert_eq!(back.to_text(), old);
+    }
+
+    #[test]
+    fn a_link_that_does_not_lead_to_the_link_below_is_refused_when_used() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let text = with_link(&w.to_text(), 5_000, &[0x11; 32]);
+        // Read (only the top and the bottom are checked then), and the
+        // reveals from other links are still given.
+        let lied = Wallet::parse(&text).unwrap();
+        assert_eq!(lied.reveal(4_900), w.reveal(4_900));
+        assert_eq!(lied.reveal(5_101), w.reveal(5_101));
+        for j in [4_901, 4_999, 5_000] {
+            assert_eq!(
+                lied.reveal(j).unwrap_err().0,
+                "was altered: its link 5000 does not lead to its link 4900, so no reveal is taken from it",
+                "s_{j}"
+            );
+        }
+        // The link above leads to the altered one: refused as well.
+        assert_eq!(
+            lied.reveal(5_001).unwrap_err().0,
+            "was altered: its link 5100 does not lead to its link 5000, so no reveal is taken from it",
+        );
+    }
+
+    #[test]
+    fn a_first_or_last_link_that_does_not_follow_is_refused_when_read() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let text = w.to_text();
+        assert_eq!(
+            Wallet::parse(&with_link(&text, 9_900, &[0x11; 32]))
+                .unwrap_err()
+                .0,
+            "its link 9900 does not follow from its secret"
+        );
+        assert_eq!(
+            Wallet::parse(&with_link(&text, 100, &[0x11; 32]))
+                .unwrap_err()
+                .0,
+            "its commit does not follow from its link 100"
+        );
+    }
+
+    #[test]
+    fn links_that_are_not_every_hundredth_once_each_are_refused() {
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let text = w.to_text();
+        let reason =
+            "its `link:` lines are not every 100th link of the chain (100 to 9900, once each)";
+        let missing: String = text
+            .lines()
+            .filter(|l| !l.starts_with("link: 300 "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let twice = format!("{text}link: 300 {}\n", "00".repeat(32));
+        let off_step = format!("{text}link: 150 {}\n", "00".repeat(32));
+        let the_top = format!("{text}link: 10000 {}\n", "00".repeat(32));
+        for bad in [missing, twice, off_step, the_top] {
+            assert_eq!(Wallet::parse(&bad).unwrap_err().0, reason, "{bad}");
+        }
+        let garbled = format!("{text}link: 300\n");
+        assert_eq!(
+            Wallet::parse(&garbled).unwrap_err().0,
+            "a `link:` line holds a link number and 64 hexadecimal digits"
+        );
+    }
+
+    #[test]
+    fn two_altered_links_that_agree_give_a_reveal_only_the_record_can_refuse() {
+        // Links 5000 and 4900 both replaced, the lower one hashed down from
+        // the upper: the wallet's own check passes, and the value is not
+        // the chain's. The referee compares it with the side's previous
+        // reveal before it is used (`Referee::wallet_reveal`).
+        let w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        let fake = [0x11; 32];
+        let text = with_link(&w.to_text(), 5_000, &fake);
+        let text = with_link(&text, 4_900, &down(&[7; 32], &fake, 100));
+        let lied = Wallet::parse(&text).unwrap();
+        let given = lied.reveal(4_950).unwrap().unwrap();
+        assert_ne!(Some(given), w.reveal(4_950).unwrap());
+        assert_ne!(Some(chain_step(&[7; 32], &given)), w.reveal(4_949).unwrap());
+    }
+
+    #[test]
+    fn reveals_worked_out_from_the_nearest_link_are_the_chain_values() {
+        let w = Wallet::from_secret("x", "A", [1; 32], [2; 32]);
+        for j in [0, 1, 2, 99, 100, 101, 4_999, CHAIN_LENGTH - 1, CHAIN_LENGTH] {
+            let expected = chain_value(&[2; 32], &[1; 32], j);
+            assert_eq!(w.reveal(j), Ok(expected), "s_{j}");
+        }
+        assert_eq!(w.reveal(CHAIN_LENGTH + 1), Ok(None));
         assert_eq!(w.commit(), &chain_value(&[2; 32], &[1; 32], 0).unwrap());
     }
 

@@ -430,13 +430,26 @@ fn two_players_play_by_email_with_keys_and_every_copy_checks() {
     for line in record.lines() {
         assert!(line.len() < 82, "a line too long for mail: {line}");
     }
+    // Both sides sign (keygen added their Key tags), so check reports the
+    // record digest: the one Red's key file kept after writing turn 4, the
+    // last line, and the same in both copies.
+    let sent = fs::read_to_string(bob.path().join("red.key")).unwrap();
+    let kept = sent
+        .lines()
+        .find_map(|l| l.strip_prefix("sent: 4 "))
+        .expect("Red's key file keeps turn 4")
+        .trim()
+        .to_owned();
+    assert_eq!(check_json(&ann.path().join("game.pbem"))["digest"], kept);
+    assert_eq!(check_json(&bob.path().join("game.pbem"))["digest"], kept);
     herald()
         .arg("check")
         .arg(ann.path().join("game.pbem"))
         .assert()
         .success()
         .stdout(predicate::str::contains("OK"))
-        .stdout(predicate::str::contains("4 turns"));
+        .stdout(predicate::str::contains("4 turns"))
+        .stdout(predicate::str::contains(format!("\nDigest: {kept}\n")));
 }
 
 // ---------------------------------------------------------------- move
@@ -908,6 +921,22 @@ fn check_json_on_success_has_ok_game_turns_result_and_to_move() {
     assert_eq!(json["failed_audits"], serde_json::json!([]));
     assert_eq!(json["due"], serde_json::json!(["Red"]));
     assert_eq!(json["openings_due"], serde_json::json!([]));
+    // No side signs (no Key tag), so there is no record digest to report.
+    assert_eq!(json["digest"], Value::Null);
+}
+
+#[test]
+fn check_of_a_record_where_no_side_signs_prints_no_digest() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    let output = herald().arg("check").arg(&path).output().unwrap();
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        out.contains(": OK: Castle Danger, 2 turns, result *"),
+        "{out}"
+    );
+    assert!(!out.contains("Digest"), "{out}");
 }
 
 #[test]
@@ -1525,6 +1554,134 @@ fn move_refuses_cleanly_once_a_sides_hash_chain_is_used_up() {
         .stderr(predicate::str::contains(
             "Blue's hash chain is used up after 10000 turns",
         ));
+}
+
+/// A self-play Castle Danger record of 500 turns (seed 5, Blue to move
+/// with its 251st line) and Blue's key file text.
+fn blue_at_line_251(dir: &Path) -> (PathBuf, String) {
+    use herald::fairness::chain_id;
+    use herald::games::castle_danger::CastleDanger;
+    let mut options = herald::selfplay::Options::new::<CastleDanger>(5, 2);
+    options.max_turns = 500;
+    options.stop_percent = 100;
+    let record = herald::selfplay::record::<CastleDanger>(&options).unwrap();
+    let path = dir.join("game.pbem");
+    fs::write(&path, &record).unwrap();
+    let chain = chain_id([
+        ("Game", "castle-danger"),
+        ("Blue", "blue@example.org"),
+        ("Red", "red@example.org"),
+    ]);
+    let secret = herald::selfplay::secret(5, herald::game::Side(0));
+    let wallet = herald::wallet::Wallet::from_secret("castle-danger", "Blue", chain, secret);
+    (path, wallet.to_text())
+}
+
+/// A key file keeps every 100th link of its chain (spec 3.1); one
+/// without them (written before they were kept) gives the same reveals.
+#[test]
+fn legal_with_a_key_file_with_or_without_links_lists_the_same() {
+    let dir = TempDir::new().unwrap();
+    let (path, text) = blue_at_line_251(dir.path());
+    assert_eq!(check_json(&path)["to_move"], "Blue");
+    let old: String = text
+        .lines()
+        .filter(|l| !l.starts_with("link: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(text.lines().count(), old.lines().count() + 99);
+    let mut listed = Vec::new();
+    for (name, key_text) in [("new.key", &text), ("old.key", &old)] {
+        let key = dir.path().join(name);
+        fs::write(&key, key_text).unwrap();
+        let output = herald()
+            .args(["legal", "--format", "json", "--key"])
+            .arg(&key)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", stderr_of(&output));
+        listed.push(stdout_of(&output));
+    }
+    assert_eq!(listed[0], listed[1]);
+}
+
+/// Links 300 and 200 of Blue's key file replaced so that they agree with
+/// each other: the key file's own check passes, but the reveal for Blue's
+/// 251st line (taken from link 300) does not follow Blue's 250th, which
+/// the record shows: refused, nothing written.
+#[test]
+fn a_key_file_whose_links_lie_is_refused_and_no_reveal_is_written() {
+    use herald::fairness::{chain_id, chain_step};
+    let dir = TempDir::new().unwrap();
+    let (path, text) = blue_at_line_251(dir.path());
+    let chain = chain_id([
+        ("Game", "castle-danger"),
+        ("Blue", "blue@example.org"),
+        ("Red", "red@example.org"),
+    ]);
+    let fake = [0x11; 32];
+    let below = (0..100).fold(fake, |v, _| chain_step(&chain, &v));
+    let lied: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("link: 300 ") {
+                format!("link: 300 {}\n", hex::encode(fake))
+            } else if l.starts_with("link: 200 ") {
+                format!("link: 200 {}\n", hex::encode(below))
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let key = dir.path().join("blue.key");
+    fs::write(&key, &lied).unwrap();
+    let before = fs::read(&path).unwrap();
+    let reason =
+        "was altered: the reveal it gives for Blue's line 251 does not follow Blue's previous one";
+    herald()
+        .arg("legal")
+        .arg(&path)
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(reason));
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("pass")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(reason));
+    assert_eq!(fs::read(&path).unwrap(), before);
+
+    // Link 300 alone replaced: the key file's own check refuses it.
+    let one: String = text
+        .lines()
+        .map(|l| match l.starts_with("link: 300 ") {
+            true => format!("link: 300 {}\n", hex::encode(fake)),
+            false => format!("{l}\n"),
+        })
+        .collect();
+    fs::write(&key, &one).unwrap();
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("pass")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "was altered: its link 300 does not lead to its link 200, so no reveal is taken from it",
+        ));
+    assert_eq!(fs::read(&path).unwrap(), before);
 }
 
 /// What herald prints for people stays within 78 columns, the widest a

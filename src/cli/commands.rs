@@ -482,7 +482,8 @@ struct JsonCheck {
     openings_due: Vec<JsonOpening>,
     position: String,
     forfeits: Vec<JsonForfeit>,
-    digest: String,
+    /// Null when no side signs (spec section 3.8).
+    digest: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -571,12 +572,10 @@ fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
 
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let keep = Keep {
-            digest: true,
-            before: false,
-        };
-        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
-        let digest = referee.digest().map(hex::encode).unwrap_or_default();
+        // The digest only where a side signs (the referee keeps it then):
+        // it is what the seals are over (spec section 3.8).
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let digest = referee.digest().map(hex::encode);
         let result = result_text::<G>(referee.outcome());
         let summary = referee.summary();
         match self.0 {
@@ -625,7 +624,7 @@ impl RecordCommand for Check {
                 digest,
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}Digest: {}\n",
+                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}",
                 ctx.origin,
                 G::TITLE,
                 referee.turns(),
@@ -634,7 +633,7 @@ impl RecordCommand for Check {
                 forfeit_text(&referee),
                 pending_text(&referee),
                 audit_text(&referee),
-                digest
+                digest.map_or_else(String::new, |d| format!("Digest: {d}\n"))
             ))?,
         }
         Ok(Exit::Ok)

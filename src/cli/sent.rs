@@ -45,7 +45,7 @@ fn changed(sent: Sent, present: bool, ctx: &Ctx<'_>) -> Failure {
     let line = sent.name();
     let message = if present {
         format!(
-            "your {line} was changed since you sent it: this copy differs from the record you wrote, in that line or one before it (compare the copies: herald check prints each one's digest); nothing was written"
+            "your {line} was changed since you sent it: this copy differs from the record you wrote, in that line or one before it (compare the copies: herald check prints the digest of a signed one); nothing was written"
         )
     } else {
         format!(

@@ -151,12 +151,26 @@ impl<G: Game> Referee<G> {
             )));
         }
         let j = self.lines_of(side) + 1;
-        wallet.reveal(j).ok_or_else(|| {
-            ComposeError::Keys(format!(
-                "{side_name}'s hash chain is used up after {} turns",
-                j - 1
-            ))
-        })
+        let reveal = wallet
+            .reveal(j)
+            .map_err(|e| ComposeError::Wallet(e.0))?
+            .ok_or_else(|| {
+                ComposeError::Keys(format!(
+                    "{side_name}'s hash chain is used up after {} turns",
+                    j - 1
+                ))
+            })?;
+        // The one known link below: the side's previous reveal (or its
+        // commitment), which the record has shown. A key file's altered
+        // links could give a value that does not follow it: never written.
+        if self.latest_reveal(side)
+            != Some(crate::fairness::chain_step(self.header.chain_id(), &reveal))
+        {
+            return Err(ComposeError::Wallet(format!(
+                "was altered: the reveal it gives for {side_name}'s line {j} does not follow {side_name}'s previous one"
+            )));
+        }
+        Ok(reveal)
     }
 
     /// The side whose line is due, if the game can take another line at

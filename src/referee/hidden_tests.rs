@@ -545,7 +545,10 @@ fn chance_before_turn_1_is_drawn_once_the_set_up_is_over_from_every_sides_latest
     let e = events[0];
     assert_eq!((e.turn, e.label), (0, "opening"));
     assert_eq!(e.reveals_of, ["A", "B"]);
-    let reveals: Vec<Hash> = wallets.iter().map(|w| w.reveal(2).unwrap()).collect();
+    let reveals: Vec<Hash> = wallets
+        .iter()
+        .map(|w| w.reveal(2).unwrap().unwrap())
+        .collect();
     let seed = crate::fairness::turn_seed(
         referee.header().game_id(),
         0,
