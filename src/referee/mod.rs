@@ -9,12 +9,15 @@
 //! - [`hidden`]: each side's hidden values: commitments, set-up steps,
 //!   the openings the rules demand, the audit;
 //! - [`chance`]: turn-start chance, settled events, recorded facts;
+//! - [`deck`]: hidden hands from a shared deck (mental poker): card keys,
+//!   passes, decryption shares, the audit of the passes;
 //! - [`compose`]: a player's next line made from their choice and wallet,
 //!   the one way `move`, `legal` and self-play write or preview a line;
 //! - [`error`]: problems placed in a line or in the record.
 
 pub mod chance;
 pub mod compose;
+pub mod deck;
 pub mod error;
 pub mod header;
 mod hidden;
