@@ -117,7 +117,7 @@ impl Deck {
 
     /// The position after the last card.
     pub fn end(&self) -> u32 {
-        self.base + self.cards.len() as u32
+        self.base.saturating_add(self.cards.len() as u32)
     }
 
     /// The ciphertext at `position`.

@@ -45,9 +45,9 @@ pub fn first_draws(players: u32, hand: u32, turn: u32) -> Vec<u32> {
     let side = (turn - 1) % players;
     let mut out = Vec::new();
     if turn <= players {
-        out.extend((0..hand).map(|k| side + k * players));
+        out.extend((0..hand).map(|k| side.saturating_add(k.saturating_mul(players))));
     }
-    out.push(hand * players + turn - 1);
+    out.push(hand.saturating_mul(players).saturating_add(turn - 1));
     out
 }
 

@@ -93,9 +93,10 @@ impl CardSecret {
         position: u32,
         others: &[(&str, &Share)],
     ) -> Result<u32, DeckError> {
-        let mine = table
-            .index(self.side())
-            .ok_or_else(|| DeckError::BadKeyProof(self.side().into()))?;
+        let mine = table.index(self.side()).ok_or_else(|| DeckError::Shares {
+            position,
+            reason: format!("{} is not a player of this deck", self.side()),
+        })?;
         let points = checked_shares(table, deck, position, others, Some(mine))?;
         let point = self.unmask(deck.get(position)?, &points);
         table.card_index(&point).ok_or(DeckError::NoCard(position))
