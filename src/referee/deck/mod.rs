@@ -84,13 +84,6 @@ pub enum DeckError {
     },
     /// The shares open the position to no card of this game.
     NoCard(u32),
-    /// A deck of the wrong size for a pass.
-    Size {
-        /// Cards expected.
-        expected: usize,
-        /// Cards found.
-        found: usize,
-    },
 }
 
 impl std::fmt::Display for DeckError {
@@ -117,9 +110,6 @@ impl std::fmt::Display for DeckError {
             }
             DeckError::NoCard(p) => {
                 write!(f, "deck position {p} opens to no card of this game")
-            }
-            DeckError::Size { expected, found } => {
-                write!(f, "the pass has {found} cards, the deck {expected}")
             }
         }
     }

@@ -624,6 +624,105 @@ fn the_audit_catches_a_pass_of_the_wrong_size() {
     );
 }
 
+#[test]
+fn a_drawer_outside_the_table_is_named() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let east = CardSecret::derive(&[5; 32], &game(), "East");
+    assert_eq!(
+        east.draw(&table, &deck, 0, &[]),
+        Err(DeckError::Shares {
+            position: 0,
+            reason: "East is not a player of this deck".into()
+        })
+    );
+}
+
+#[test]
+fn the_reasons_read_as_the_spec_quotes_them() {
+    let texts = [
+        (
+            DeckError::SharedKey("North".into()).to_string(),
+            "North's card key is another player's card key",
+        ),
+        (
+            DeckError::BadKeyProof("North".into()).to_string(),
+            "North's card key proof does not verify: North did not show it knows the secret",
+        ),
+        (
+            DeckError::BadShare {
+                side: "North".into(),
+                position: 7,
+            }
+            .to_string(),
+            "North's share for deck position 7 does not verify against North's card key",
+        ),
+        (
+            DeckError::NoCard(12).to_string(),
+            "deck position 12 opens to no card of this game",
+        ),
+        (
+            PlayFault::NotYours {
+                position: 12,
+                drawer: "North".into(),
+            }
+            .to_string(),
+            "deck position 12 is in North's hand",
+        ),
+        (
+            PlayFault::NotDrawn(12).to_string(),
+            "deck position 12 was never drawn",
+        ),
+        (
+            PlayFault::AlreadyOpened(12).to_string(),
+            "the card at deck position 12 was opened before",
+        ),
+        (
+            PlayFault::WrongCard {
+                position: 12,
+                claimed: 6,
+                found: 5,
+            }
+            .to_string(),
+            "deck position 12 holds card 5, not card 6",
+        ),
+        (
+            AuditFault::Commitment.to_string(),
+            "the opened shuffle seed does not match its commitment",
+        ),
+        (
+            AuditFault::Size {
+                expected: 34,
+                found: 33,
+            }
+            .to_string(),
+            "the pass has 33 cards but the deck before it had 34",
+        ),
+        (
+            AuditFault::Duplicated {
+                position: 5,
+                first: 4,
+            }
+            .to_string(),
+            "deck position 5 holds the same card as position 4: \
+             a card was duplicated and another dropped",
+        ),
+        (
+            AuditFault::Moved { position: 0 }.to_string(),
+            "deck position 0 holds another card than the seed puts there: \
+             the deck was stacked",
+        ),
+        (
+            AuditFault::Foreign { position: 9 }.to_string(),
+            "deck position 9 holds a card that the seed does not put there \
+             and that is no card of the deck before the pass",
+        ),
+    ];
+    for (ours, spec) in texts {
+        assert_eq!(ours, spec);
+    }
+}
+
 // ------------------------------------------------------------- hands
 
 #[test]
