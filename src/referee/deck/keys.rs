@@ -8,7 +8,7 @@ use curve25519_dalek::traits::Identity;
 
 use super::cipher::{card_point, Ciphertext};
 use super::{
-    decode_point, proof_bytes, proof_scalars, DeckError, Wide, DOMAIN_CARD_KEY,
+    decode_point, decode_scalar, proof_bytes, proof_scalars, DeckError, Wide, DOMAIN_CARD_KEY,
     DOMAIN_CARD_KEY_NONCE, DOMAIN_CARD_KEY_PROOF,
 };
 use crate::fairness::Hash;
@@ -63,6 +63,34 @@ impl CardSecret {
             game: *game,
             side: side.into(),
         }
+    }
+
+    /// The secret as a side that leaves the game publishes it (the
+    /// proof item `cardsecret <64 hex>`): `x`, 32 bytes little-endian.
+    /// Once it is public anybody makes that side's shares, and the
+    /// others' hands stay hidden by their own secrets.
+    pub fn revealed(&self) -> [u8; 32] {
+        self.scalar.to_bytes()
+    }
+
+    /// The secret a side published on leaving: `x` must be below the
+    /// group order and `x * B` its card key. With it, any reader makes
+    /// that side's shares (with their proofs) with [`CardSecret::share`].
+    pub fn from_revealed(
+        bytes: &[u8; 32],
+        game: &Hash,
+        side: &str,
+        key: &CardKey,
+    ) -> Result<CardSecret, DeckError> {
+        let scalar = decode_scalar(bytes)
+            .filter(|x| RistrettoPoint::mul_base(x) == key.point)
+            .ok_or_else(|| DeckError::WrongSecret(side.into()))?;
+        Ok(CardSecret {
+            scalar,
+            public: *key,
+            game: *game,
+            side: side.into(),
+        })
     }
 
     /// The public card key.

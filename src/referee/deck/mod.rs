@@ -71,6 +71,9 @@ pub enum DeckError {
         /// The deck position.
         position: u32,
     },
+    /// A published card secret that is not the secret of the side's
+    /// card key.
+    WrongSecret(String),
     /// Two players gave the same card key.
     SharedKey(String),
     /// A deck position that does not exist (yet).
@@ -101,6 +104,9 @@ impl std::fmt::Display for DeckError {
                 f,
                 "{side}'s share for deck position {position} does not verify against {side}'s card key"
             ),
+            DeckError::WrongSecret(side) => {
+                write!(f, "{side}'s card secret does not match its card key")
+            }
             DeckError::SharedKey(side) => {
                 write!(f, "{side}'s card key is another player's card key")
             }

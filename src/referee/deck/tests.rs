@@ -658,6 +658,10 @@ fn the_reasons_read_as_the_spec_quotes_them() {
             "North's share for deck position 7 does not verify against North's card key",
         ),
         (
+            DeckError::WrongSecret("East".into()).to_string(),
+            "East's card secret does not match its card key",
+        ),
+        (
             DeckError::NoCard(12).to_string(),
             "deck position 12 opens to no card of this game",
         ),
@@ -721,6 +725,60 @@ fn the_reasons_read_as_the_spec_quotes_them() {
     for (ours, spec) in texts {
         assert_eq!(ours, spec);
     }
+}
+
+#[test]
+fn a_side_that_leaves_publishes_its_secret_and_the_others_hands_stay_hidden() {
+    // Three sides; East leaves and publishes its card secret.
+    let game = game();
+    let names = ["South", "North", "East"];
+    let secrets: Vec<CardSecret> = names
+        .iter()
+        .enumerate()
+        .map(|(i, side)| CardSecret::derive(&[i as u8 + 1; 32], &game, side))
+        .collect();
+    let table = table_of(&secrets.iter().collect::<Vec<_>>(), 34);
+    let mut deck = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
+    for (i, side) in names.iter().enumerate() {
+        deck = shuffle(
+            &table,
+            &deck,
+            &ShuffleSeed::derive(&[i as u8 + 1; 32], &game, side, 0),
+        );
+    }
+    let east =
+        CardSecret::from_revealed(&secrets[2].revealed(), &game, "East", &secrets[2].public())
+            .unwrap();
+    // Anybody now makes East's share, and it verifies as East's.
+    let east_share = east.share(&deck, 4).unwrap();
+    assert_eq!(east_share.verify(&table, "East", &deck), Ok(()));
+    assert_eq!(east_share, secrets[2].share(&deck, 4).unwrap());
+    let north = secrets[1].share(&deck, 4).unwrap();
+    let card = secrets[0]
+        .draw(
+            &table,
+            &deck,
+            4,
+            &[("North", &north), ("East", &east_share)],
+        )
+        .unwrap();
+    assert!(card < 34);
+    // North, knowing East's secret too, still cannot see South's card.
+    let guess = secrets[1].unmask(deck.get(4).unwrap(), &[point(east_share.point_bytes())]);
+    assert_eq!(table.card_index(&guess), None);
+    // A published secret must be the key's.
+    let wrong = Some(DeckError::WrongSecret("East".into()));
+    let key = secrets[2].public();
+    assert_eq!(
+        CardSecret::from_revealed(&secrets[1].revealed(), &game, "East", &key).err(),
+        wrong.clone()
+    );
+    let mut huge = secrets[2].revealed();
+    plus_order(&mut huge);
+    assert_eq!(
+        CardSecret::from_revealed(&huge, &game, "East", &key).err(),
+        wrong
+    );
 }
 
 // ------------------------------------------------------------- hands
