@@ -140,6 +140,13 @@ pub enum AuditFault {
         /// Cards the pass published.
         found: usize,
     },
+    /// The pass starts at another position than the deck it was over.
+    Misnumbered {
+        /// The deck's first position.
+        expected: u32,
+        /// The pass's first position.
+        found: u32,
+    },
     /// The card at `position` is no card of the deck before the pass,
     /// masked as the seed says: a card was swapped for another.
     Foreign {
@@ -171,6 +178,10 @@ impl std::fmt::Display for AuditFault {
             AuditFault::Size { expected, found } => write!(
                 f,
                 "the pass has {found} cards but the deck before it had {expected}"
+            ),
+            AuditFault::Misnumbered { expected, found } => write!(
+                f,
+                "the pass starts at deck position {found} but the deck before it at {expected}"
             ),
             AuditFault::Foreign { position } => write!(
                 f,
@@ -213,10 +224,16 @@ pub fn audit_pass(
     let seed = ShuffleSeed::from_value(&opening.value)
         .filter(|_| opens)
         .ok_or(AuditFault::Commitment)?;
-    if pass.output.len() != input.len() || pass.output.base() != input.base() {
+    if pass.output.len() != input.len() {
         return Err(AuditFault::Size {
             expected: input.len(),
             found: pass.output.len(),
+        });
+    }
+    if pass.output.base() != input.base() {
+        return Err(AuditFault::Misnumbered {
+            expected: input.base(),
+            found: pass.output.base(),
         });
     }
     let expected = shuffle(table, input, &seed);

@@ -781,6 +781,24 @@ fn a_side_that_leaves_publishes_its_secret_and_the_others_hands_stay_hidden() {
     );
 }
 
+#[test]
+fn the_audit_catches_a_pass_at_other_positions() {
+    let (table, first, mut pass, opening) = audited();
+    pass.output = Deck::from_cards(1, pass.output.cards().to_vec());
+    let fault = audit_pass(&table, &first, &pass, &opening);
+    assert_eq!(
+        fault,
+        Err(AuditFault::Misnumbered {
+            expected: 0,
+            found: 1
+        })
+    );
+    assert_eq!(
+        fault.unwrap_err().to_string(),
+        "the pass starts at deck position 1 but the deck before it at 0"
+    );
+}
+
 // ------------------------------------------------------------- hands
 
 #[test]
