@@ -411,7 +411,9 @@ def vectors():
                 (f"{side} commit shuffle-0", slot_commitment(game, side, "shuffle-0", salt,
                                                              seed.hex()).hex()),
                 (f"{side} permutation", " ".join(map(str, Sampler(seed).shuffle(CARDS)))),
-                (f"{side} mask 0", sc(mask(seed, 0)).hex())]
+                (f"{side} mask 0", sc(mask(seed, 0)).hex()),
+                (f"{side} mask 33", sc(mask(seed, 33)).hex()),
+                (f"{side} seed 1", shuffle_seed(SECRETS[side], game, side, 1).hex())]
         deck = a_pass(deck, seed, joint)
         out += [(f"deck 0 after {side}'s pass", deck_bytes(deck[:1]).hex()),
                 (f"SHA-256 of the deck after {side}'s pass", sha256(deck_bytes(deck)).hex())]
@@ -420,6 +422,9 @@ def vectors():
     assert share_verifies(keys["North"], game, "North", 0, c1, north_d, north_proof)
     assert not share_verifies(keys["North"], game, "North", 1, c1, north_d, north_proof)
     out += [("North share 0", north_d.hex()), ("North share 0 proof", north_proof.hex())]
+    d33, proof33 = share(xs["North"], game, "North", 33, deck[33][0])
+    assert share_verifies(keys["North"], game, "North", 33, deck[33][0], d33, proof33)
+    out += [("North share 33", d33.hex()), ("North share 33 proof", proof33.hex())]
     points = [encode(card_point(game, i)) for i in range(CARDS)]
     mine = add(add(c2, neg(decode(north_d))), neg(mul(xs["South"], c1)))
     out.append(("South draws at 0", str(points.index(encode(mine)))))

@@ -184,6 +184,19 @@ fn the_pass_vectors_match_the_reference() {
         deck_digest(&after_south.output),
         "2967f0ce663d914089dffd64e865c8db8ebefa3011fa4cef57d799b8d4b52d33"
     );
+    // Generation and offset enter big-endian: 1 and 33, not only 0.
+    assert_eq!(
+        hex32(south.mask(33).to_bytes()),
+        "f59ad107eb303ac64d27eec37dd7c97638a3fbcc6aa47187424a47549b1c8303"
+    );
+    assert_eq!(
+        ShuffleSeed::derive(&raw("South"), table.game(), "South", 1).value(),
+        "8a52c66f394a29e5c2acc91b6bfa62edb0af5fcf8b0b88d8302e204ae492cb53"
+    );
+    assert_eq!(
+        ShuffleSeed::derive(&raw("North"), table.game(), "North", 1).value(),
+        "fea117051bfe127c08353295e07441e19ab105ca116ec87a412ae04af2df7cb0"
+    );
     let north = ShuffleSeed::derive(&raw("North"), table.game(), "North", 0);
     assert_eq!(
         north.permutation(34)[..6],
@@ -232,6 +245,16 @@ fn the_share_vectors_match_the_reference() {
         hex::encode(north.proof_bytes()),
         "799287f3d322c4200657ba3ab873551745359dd4e8c9f681f57e483a83ee9609\
          53f0fc632ebf4273c48340e6749bc6b53bad691fdeda94fbf4e83f513fa00800"
+    );
+    let last = secret("North").share(&deck, 33).unwrap();
+    assert_eq!(
+        hex32(last.point_bytes()),
+        "96547b1fd2b4717025a21103fcb35e73e5d56084ad1d6c9c75a96feef62ee450"
+    );
+    assert_eq!(
+        hex::encode(last.proof_bytes()),
+        "a0ca5c3b985709dcf789018db1db256274fceb22b81b3d70caa6ea0cade59803\
+         457c9383313c474df9c43fe71474ca4c1fe7620119834fd2ce6825e4a34e8501"
     );
     let drawn = secret("South").draw(&table, &deck, 0, &[("North", &north)]);
     assert_eq!(drawn, Ok(5));
