@@ -14,7 +14,9 @@
 //! - [`Share`]: a decryption share with its Chaum-Pedersen proof (the
 //!   `share` proof item), which also opens a played card;
 //! - [`Hands`]: who drew which position, and what was opened;
-//! - [`schedule`]: which lines carry keys, passes and shares.
+//! - [`schedule`]: which lines carry keys, passes and shares;
+//! - [`cardkey_item`], [`deck_item`], [`share_item`],
+//!   [`cardsecret_item`]: the proof items' canonical text.
 //!
 //! Every secret is derived from the key file's secret with SHA-512 and
 //! reduced modulo the group order: the protocol itself uses no random
@@ -23,6 +25,7 @@
 
 mod cipher;
 mod hands;
+mod items;
 mod keys;
 pub mod schedule;
 mod share;
@@ -33,6 +36,7 @@ mod tests;
 
 pub use cipher::{card_point, Ciphertext, Deck};
 pub use hands::{Hands, Play, PlayFault};
+pub use items::{cardkey_item, cardsecret_item, deck_item, share_item};
 pub use keys::{CardKey, CardSecret, KeyProof, Table};
 pub use share::Share;
 pub use shuffle::{

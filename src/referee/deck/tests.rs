@@ -272,6 +272,36 @@ fn the_share_vectors_match_the_reference() {
     assert_eq!(opened, Ok(5));
 }
 
+#[test]
+fn the_proof_items_are_written_as_the_spec_says() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let south = secret("South");
+    let key = cardkey_item(&south.public(), &south.prove());
+    assert_eq!(
+        key,
+        "cardkey 46f53918d475cb5bbabc4a0692fef4e3b6112a4d86c402e8ddae7a41994b6904 \
+         2f33d24f53794f47520b9325064e1a0bb0c47c1785507ef6641314262d790e06\
+         4ce8cb68ddc3404151b87863283b59314b8a75367d8d8e01c214b24dcd518800"
+    );
+    assert_eq!(
+        deck_item(0, &deck.cards()[0]),
+        "deck 0 e0ad5ae68d1ea2c0ac3659a14aa6bcfd9b7e1562ca7f9a9d220121887940c26d\
+         663a52a63df7456306bd4b673fc4fd80648637ff1a27ef213d17f7303f72342b"
+    );
+    let north = secret("North").share(&deck, 33).unwrap();
+    assert_eq!(
+        share_item(&north),
+        "share 33 96547b1fd2b4717025a21103fcb35e73e5d56084ad1d6c9c75a96feef62ee450 \
+         a0ca5c3b985709dcf789018db1db256274fceb22b81b3d70caa6ea0cade59803\
+         457c9383313c474df9c43fe71474ca4c1fe7620119834fd2ce6825e4a34e8501"
+    );
+    assert_eq!(
+        cardsecret_item(&south),
+        "cardsecret ba7defc9eaab87094c39b2ab971f1bafe5cc14c369f9b8ea459f33c53db54d0d"
+    );
+}
+
 // ------------------------------------------------------- card keys
 
 #[test]
