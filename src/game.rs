@@ -107,7 +107,9 @@ pub struct Demand {
 }
 
 /// A hidden choice made before the game (spec section 3.7), as
-/// `herald setup --NAME TEXT` takes it: one letter a slot.
+/// `herald setup --NAME TEXT` takes it: one letter a slot (an army),
+/// or any text the game reads into its slots ([`Game::read_choice`]: a
+/// maze of pieces).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SetupChoice {
     /// The option's name, e.g. `army`.
@@ -115,7 +117,10 @@ pub struct SetupChoice {
     /// What to write, for `--help` and errors, e.g. `one letter per
     /// back-row square, a to j: R, P or S`.
     pub help: &'static str,
-    /// The letters a slot may hold.
+    /// The letters a slot may hold, for a choice of one letter a slot
+    /// (what [`ChoiceDefault::Random`] and the default
+    /// [`Game::sample_choice`] draw from); empty for a choice read as a
+    /// whole text.
     pub letters: &'static str,
     /// What herald does when the player leaves the choice out.
     pub default: ChoiceDefault,
@@ -468,6 +473,12 @@ pub trait Chance {
     /// Fails when the game has no commitments to derive it from.
     fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal>;
 
+    /// Name the value drawn last as the record writes it, where its
+    /// text depends on the position rather than on the value alone (a
+    /// card drawn by its place in what is left of the deck:
+    /// `card=rotate90`). Without it the text is [`Game::chance_text`]'s.
+    fn describe(&mut self, _text: String) {}
+
     /// Whether chance declared on this turn (a [`Game::pending`] event,
     /// spec section 3.4) could be settled by `side`'s next line: only the
     /// referee knows (it takes a reveal that side may not have). An engine
@@ -573,9 +584,12 @@ pub trait Game: Sized + 'static {
     }
 
     /// How a chance value is written in the record and shown to players,
-    /// e.g. `heads` for a coin, `4` for a die face. Must be distinct for
-    /// distinct values of the same label. By default the value plus one
-    /// (a die of `n` faces numbered from 1).
+    /// e.g. `heads` for a coin, `4` for a die face. The record compares
+    /// texts, so two values may share a text only when they mean the
+    /// same (Battlegates' die has two faces showing 2). By default the
+    /// value plus one (a die of `n` faces numbered from 1). A text that
+    /// depends on the position is given by the engine when it draws
+    /// ([`Chance::describe`]).
     fn chance_text(_label: &str, value: u32) -> String {
         (value + 1).to_string()
     }
@@ -584,6 +598,17 @@ pub trait Game: Sized + 'static {
     /// settling player's own actions.
     fn settle(_state: &mut Self::State, _values: &[u32]) -> Result<(), Illegal> {
         illegal!("no chance event is pending")
+    }
+
+    /// Before turn 1, once the set-up (spec section 3.7) is over: chance
+    /// that the rules draw before anyone moves (Battlegates' opening roll,
+    /// which decides who moves first, and the deal). The referee calls it
+    /// once, as the line that completes the set-up is played, with chance
+    /// seeded like turn-start chance for turn 0 from every side's latest
+    /// reveal (spec section 3.3). A game without a set-up phase is never
+    /// called. By default nothing happens.
+    fn begin_play(_state: &mut Self::State, _chance: &mut dyn Chance) -> Result<(), Illegal> {
+        Ok(())
     }
 
     /// Start the turn of [`Game::to_move`]: turn-start bookkeeping and
@@ -724,6 +749,36 @@ pub trait Game: Sized + 'static {
     ) -> Result<Vec<(&'static str, String)>, Illegal> {
         illegal!("this game has no {name} to choose")
     }
+
+    /// Values for choice `name` of `side` drawn at random, for self-play:
+    /// `pick(n)` gives a number in `0..n`. By default one letter of the
+    /// choice's [`SetupChoice::letters`] a slot; a game whose choice is
+    /// not one letter a slot draws its own (and may draw again until the
+    /// values obey its set-up rules).
+    fn sample_choice(
+        state: &Self::State,
+        side: Side,
+        name: &str,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Vec<(&'static str, String)> {
+        let Some(choice) = Self::SETUP_CHOICES.iter().find(|c| c.name == name) else {
+            return Vec::new();
+        };
+        let letters: Vec<char> = choice.letters.chars().collect();
+        if letters.is_empty() {
+            return Vec::new();
+        }
+        Self::choice_slots(state, side, name)
+            .iter()
+            .map(|&slot| {
+                (
+                    slot,
+                    letters[pick(letters.len()) % letters.len()].to_string(),
+                )
+            })
+            .collect()
+    }
+
     /// The pieces on the board with what the viewer of `state` knows of
     /// them, for games whose pieces hide identities; `None` (the default)
     /// for games whose position notation says all there is.

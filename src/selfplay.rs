@@ -149,10 +149,10 @@ fn choose_hidden<G: Game>(
         // of each kind); draw again until they do.
         for _ in 0..1000 {
             for choice in G::SETUP_CHOICES {
-                let letters: Vec<char> = choice.letters.chars().collect();
-                for &slot in G::choice_slots(referee.state(), side, choice.name) {
-                    let letter = letters[rng.below(letters.len())];
-                    wallet.choose(slot, &letter.to_string());
+                let mut pick = |n: usize| rng.below(n.max(1));
+                for (slot, value) in G::sample_choice(referee.state(), side, choice.name, &mut pick)
+                {
+                    wallet.choose(slot, &value);
                 }
             }
             let values: Vec<(&str, &str)> = slots

@@ -82,10 +82,11 @@ Examples:
   herald new castle-danger --side Blue=ann@example.org --side Red=bob@example.org -o game.pbem
   herald new battle-of-the-dale --side Human=a@x --side Elf=b@x --side Goblin=c@x -o dale.pbem
   herald new breach-the-keep --side White=a@x --side Black=b@x --option WhiteKeep=4 -o keep.pbem
-  herald new playground-battles --side Blue=a@x --side Red=b@x -o pg.pbem")]
+  herald new playground-battles --side Blue=a@x --side Red=b@x -o pg.pbem
+  herald new battlegates --side South=a@x --side North=b@x -o bg.pbem")]
     New {
-        /// The game: castle-danger, battle-of-the-dale, breach-the-keep or
-        /// playground-battles.
+        /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
+        /// playground-battles or battlegates.
         game: String,
         /// A side and how to reach its player, as Side=contact; repeat for
         /// each side, in turn order where the game lets the header decide.
@@ -163,6 +164,7 @@ game allows it). Each later call writes the openings that are due.
 Examples:
   herald setup game.pbem --key blue.key --army RPSRRPSPRS
   herald setup game.pbem --key blue.key --army RPSRRPSPRS --throws RPSPRSSPRRPS
+  herald setup bg.pbem --key south.key --maze @south-maze.txt
   herald setup game.pbem --key blue.key          (the next step: the openings)")]
     Setup {
         /// The game record file.
@@ -180,6 +182,12 @@ Examples:
         /// (default: drawn at random).
         #[arg(long, value_name = "LETTERS")]
         throws: Option<String>,
+        /// Battlegates: your maze, the ten pieces of your half separated
+        /// by spaces or commas (4 Brick walls Wd4n, 3 Gates Gd4nw, 3 Long
+        /// gates Ld4nw), or @FILE to read them from a file (`#` starts a
+        /// comment).
+        #[arg(long, value_name = "PIECES")]
+        maze: Option<String>,
         /// Check and print the set-up line, but write nothing.
         #[arg(long)]
         dry_run: bool,

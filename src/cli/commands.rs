@@ -193,6 +193,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             key,
             army,
             throws,
+            maze,
             dry_run,
             format,
         } => {
@@ -200,7 +201,11 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 &record,
                 "setup adds your set-up line to the record file: name the file",
             )?;
-            let choices = [("army", army), ("throws", throws)]
+            let maze = match maze {
+                Some(text) => Some(choice_text(&text)?),
+                None => None,
+            };
+            let choices = [("army", army), ("throws", throws), ("maze", maze)]
                 .into_iter()
                 .filter_map(|(name, text)| text.map(|t| (name, t)))
                 .collect();
@@ -216,6 +221,15 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             )
         }
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
+    }
+}
+
+/// A set-up choice's text: as given, or read from the file after `@`.
+fn choice_text(text: &str) -> Result<String, Failure> {
+    match text.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| Failure::usage(format!("--maze @{path}: cannot read {path}: {e}"))),
+        None => Ok(text.to_owned()),
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::game::Game;
 
 pub mod battle_of_the_dale;
+pub mod battlegates;
 pub mod breach_the_keep;
 pub mod castle_danger;
 pub mod playground_battles;
@@ -15,6 +16,7 @@ pub(crate) mod testkit;
 pub mod two_sides;
 
 use battle_of_the_dale::BattleOfTheDale;
+use battlegates::Battlegates;
 use breach_the_keep::BreachTheKeep;
 use castle_danger::CastleDanger;
 use playground_battles::PlaygroundBattles;
@@ -34,6 +36,7 @@ pub const GAME_IDS: &[&str] = &[
     BattleOfTheDale::ID,
     BreachTheKeep::ID,
     PlaygroundBattles::ID,
+    Battlegates::ID,
 ];
 
 /// Run `visitor` for the game whose `Game` tag is `id` (case-insensitive);
@@ -47,6 +50,8 @@ pub fn dispatch<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
         Some(visitor.visit::<BreachTheKeep>())
     } else if id.eq_ignore_ascii_case(PlaygroundBattles::ID) {
         Some(visitor.visit::<PlaygroundBattles>())
+    } else if id.eq_ignore_ascii_case(Battlegates::ID) {
+        Some(visitor.visit::<Battlegates>())
     } else {
         None
     }

@@ -186,8 +186,68 @@ impl<G: Game> Chance for TurnChance<'_, G> {
         Ok(value)
     }
 
+    fn describe(&mut self, text: String) {
+        if let Some(e) = self.events.last_mut() {
+            e.text = text;
+        }
+    }
+
     fn can_settle(&self, side: Side) -> bool {
         self.referee.can_settle(side)
+    }
+}
+
+/// The chance drawn before turn 1, once the set-up is over
+/// ([`Game::begin_play`]): seeded as turn-start chance of turn 0 (spec
+/// section 3.3), the first side's latest reveal in the mover's place and
+/// every other side's latest after it, in side order.
+pub(super) struct OpeningChance<'a, G: Game> {
+    pub(super) referee: &'a Referee<G>,
+    /// Every side's latest reveal (or commitment), in side order.
+    pub(super) reveals: Vec<Option<Hash>>,
+    pub(super) samplers: Vec<(&'static str, Sampler)>,
+    pub(super) events: Vec<ChanceEvent>,
+}
+
+impl<G: Game> Chance for OpeningChance<'_, G> {
+    fn draw(&mut self, label: &'static str, n: u32) -> Result<u32, Illegal> {
+        let Some(all) = self.reveals.iter().copied().collect::<Option<Vec<Hash>>>() else {
+            return Err(Illegal::new(no_commitments(label)));
+        };
+        let Some((first, others)) = all.split_first() else {
+            return Err(Illegal::new(no_commitments(label)));
+        };
+        let k = match self.samplers.iter().position(|(l, _)| *l == label) {
+            Some(k) => k,
+            None => {
+                let seed =
+                    fairness::turn_seed(self.referee.header.game_id(), 0, label, first, others);
+                self.samplers.push((label, Sampler::new(&seed)));
+                self.samplers.len() - 1
+            }
+        };
+        let value = self.samplers[k].1.below(n);
+        self.events.push(ChanceEvent {
+            turn: 0,
+            declared: None,
+            label,
+            value,
+            text: G::chance_text(label, value),
+            reveals_of: self
+                .referee
+                .header
+                .sides()
+                .iter()
+                .map(|s| s.name::<G>().to_owned())
+                .collect(),
+        });
+        Ok(value)
+    }
+
+    fn describe(&mut self, text: String) {
+        if let Some(e) = self.events.last_mut() {
+            e.text = text;
+        }
     }
 }
 

@@ -394,8 +394,13 @@ impl<G: Game> Referee<G> {
             }
             Phase::Setup => {
                 let step = self.setup_due().expect("a set-up step is due");
-                let (played, state) = self.play_setup(line, index, step, at)?;
-                return Ok(self.commit_turn(index, state, played));
+                let (played, mut state) = self.play_setup(line, index, step, at)?;
+                let opening = self
+                    .begin_play(index, &played, &mut state)
+                    .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+                let played = self.commit_turn(index, state, played);
+                self.chance.extend(opening);
+                return Ok(played);
             }
             Phase::Audit => return self.play_closing(line, index, claimant, at),
             Phase::Play | Phase::Over => {}
@@ -412,6 +417,40 @@ impl<G: Game> Referee<G> {
             self.play_turn(line, state, derived, at)?
         };
         Ok(self.commit_turn(index, state, played))
+    }
+
+    /// When the set-up line `played` of side `index` completes the set-up:
+    /// the chance the rules draw before turn 1 ([`Game::begin_play`]),
+    /// made in `state`, seeded with every side's latest reveal (this
+    /// line's for its side). Returns the values drawn.
+    fn begin_play(
+        &self,
+        index: usize,
+        played: &PlayedTurn<G>,
+        state: &mut G::State,
+    ) -> Result<Vec<ChanceEvent>, Illegal> {
+        let mut hidden = self.hidden.clone();
+        hidden.record(index, &played.shown);
+        if hidden.setup_due().is_some() {
+            return Ok(Vec::new());
+        }
+        let reveals = (0..self.header.sides().len())
+            .map(|i| {
+                if i == index {
+                    played.reveal.or(self.ledger.latest(i))
+                } else {
+                    self.ledger.latest(i)
+                }
+            })
+            .collect();
+        let mut chance = chance::OpeningChance {
+            referee: self,
+            reveals,
+            samplers: Vec::new(),
+            events: Vec::new(),
+        };
+        G::begin_play(state, &mut chance)?;
+        Ok(chance.events)
     }
 
     /// Whether `line` is the kind of line `phase` takes (a set-up line or a

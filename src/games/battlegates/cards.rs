@@ -1,0 +1,226 @@
+//! The deck of 34 battle cards, the hands and the discard pile, kept as
+//! counts of each card. A draw names the card drawn
+//! ([`Cards::take_from_deck`]): how it was learnt (a uniform draw from
+//! the remaining deck by turn-start chance, with open hands; a
+//! mental-poker draw later) is not the card model's business.
+
+use std::fmt;
+
+use crate::game::Side;
+
+/// A battle card.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Card {
+    /// Scale a Brick wall.
+    Scale,
+    /// Climb a gate.
+    Climb,
+    /// Move a Brick wall.
+    MoveWall,
+    /// Move a gate.
+    MoveGate,
+    /// Rotate 90 degrees.
+    Rotate90,
+    /// Rotate 180 degrees.
+    Rotate180,
+}
+
+impl Card {
+    /// Every card, in canonical order.
+    pub const ALL: [Card; 6] = [
+        Card::Scale,
+        Card::Climb,
+        Card::MoveWall,
+        Card::MoveGate,
+        Card::Rotate90,
+        Card::Rotate180,
+    ];
+
+    /// How many of it the deck holds.
+    pub const fn copies(self) -> u8 {
+        match self {
+            Card::Scale | Card::Climb => 6,
+            Card::MoveWall | Card::MoveGate | Card::Rotate180 => 5,
+            Card::Rotate90 => 7,
+        }
+    }
+
+    /// Its word in the record: `scale`, `climb`, `move-wall`,
+    /// `move-gate`, `rotate90`, `rotate180`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Card::Scale => "scale",
+            Card::Climb => "climb",
+            Card::MoveWall => "move-wall",
+            Card::MoveGate => "move-gate",
+            Card::Rotate90 => "rotate90",
+            Card::Rotate180 => "rotate180",
+        }
+    }
+
+    /// The card of a word (any case).
+    pub fn from_word(w: &str) -> Option<Card> {
+        Card::ALL
+            .into_iter()
+            .find(|c| c.word().eq_ignore_ascii_case(w))
+    }
+
+    /// Its letter in the position notation: `s c w g r t`.
+    pub fn letter(self) -> char {
+        match self {
+            Card::Scale => 's',
+            Card::Climb => 'c',
+            Card::MoveWall => 'w',
+            Card::MoveGate => 'g',
+            Card::Rotate90 => 'r',
+            Card::Rotate180 => 't',
+        }
+    }
+
+    /// The card of a position letter.
+    pub fn from_letter(c: char) -> Option<Card> {
+        Card::ALL.into_iter().find(|k| k.letter() == c)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// Cards as counts of each kind.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Pile([u8; 6]);
+
+impl Pile {
+    /// The whole deck of 34.
+    pub fn full() -> Pile {
+        Pile(Card::ALL.map(Card::copies))
+    }
+
+    /// How many cards.
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|&n| u32::from(n)).sum()
+    }
+
+    /// How many of `card`.
+    pub fn count(&self, card: Card) -> u8 {
+        self.0[card.index()]
+    }
+
+    /// Whether it holds `card`.
+    pub fn holds(&self, card: Card) -> bool {
+        self.count(card) > 0
+    }
+
+    /// Add one `card`.
+    pub fn add(&mut self, card: Card) {
+        self.0[card.index()] += 1;
+    }
+
+    /// Take one `card`; false when there is none.
+    pub fn take(&mut self, card: Card) -> bool {
+        let n = &mut self.0[card.index()];
+        if *n == 0 {
+            return false;
+        }
+        *n -= 1;
+        true
+    }
+
+    /// The card at position `i` when the pile is laid out in canonical
+    /// order (every scale, then every climb, ...).
+    pub fn nth(&self, i: u32) -> Option<Card> {
+        let mut left = i;
+        for card in Card::ALL {
+            let n = u32::from(self.count(card));
+            if left < n {
+                return Some(card);
+            }
+            left -= n;
+        }
+        None
+    }
+
+    /// The cards, one entry per card, in canonical order.
+    pub fn list(&self) -> Vec<Card> {
+        Card::ALL
+            .into_iter()
+            .flat_map(|c| std::iter::repeat_n(c, usize::from(self.count(c))))
+            .collect()
+    }
+
+    /// The distinct cards held, in canonical order.
+    pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
+        Card::ALL.into_iter().filter(|c| self.holds(*c))
+    }
+}
+
+/// Where every card is: the deck, the discard pile and each hand.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Cards {
+    /// The deck to draw from.
+    pub deck: Pile,
+    /// The discard pile.
+    pub discard: Pile,
+    /// Each side's hand.
+    pub hands: [Pile; 2],
+}
+
+impl Cards {
+    /// A whole deck, empty hands.
+    pub fn new() -> Cards {
+        Cards {
+            deck: Pile::full(),
+            discard: Pile::default(),
+            hands: [Pile::default(); 2],
+        }
+    }
+
+    /// The hand of `side`.
+    pub fn hand(&self, side: Side) -> &Pile {
+        &self.hands[usize::from(side) & 1]
+    }
+
+    /// Before a draw: an empty deck takes the discard pile as a new deck
+    /// (drawing uniformly from it is shuffling it). False when there is
+    /// no card to draw at all.
+    pub fn ready_to_draw(&mut self) -> bool {
+        if self.deck.total() == 0 {
+            self.deck = self.discard;
+            self.discard = Pile::default();
+        }
+        self.deck.total() > 0
+    }
+
+    /// Move `card` from the deck into `side`'s hand; false when the deck
+    /// holds none.
+    pub fn take_from_deck(&mut self, side: Side, card: Card) -> bool {
+        if !self.deck.take(card) {
+            return false;
+        }
+        self.hands[usize::from(side) & 1].add(card);
+        true
+    }
+
+    /// Move `card` from `side`'s hand to the discard pile (played or
+    /// discarded); false when the hand holds none.
+    pub fn spend(&mut self, side: Side, card: Card) -> bool {
+        if !self.hands[usize::from(side) & 1].take(card) {
+            return false;
+        }
+        self.discard.add(card);
+        true
+    }
+}
+
+impl Default for Cards {
+    fn default() -> Self {
+        Cards::new()
+    }
+}

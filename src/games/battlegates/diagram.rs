@@ -1,0 +1,254 @@
+//! The text diagram, the summary and the turn comments.
+//!
+//! ```text
+//!                  North's Keep: -
+//!      a   b   c   d   e   f   g   h   i
+//!    +---+---+---.   .---+---+---.   .---+---+---+
+//! 12 |     c   *   a   g   a       *   c   |
+//! ```
+//! Squares are three characters wide with the edges between them:
+//! `###`/`#` a Brick wall, `===`/`H` a gate (`o` its hinge post),
+//! `---`/`|` the stone perimeter, a gap an open edge (and an open castle
+//! entrance). South's characters in capitals (`C A G`), North's in small
+//! letters; `*` an empty portal.
+
+use std::fmt::Write;
+
+use crate::game::{DiagramStyle, Outcome, Side};
+
+use super::board::{side_name, Edge, Loc, Post, Sq, NORTH, ONE_BOARD, SOUTH};
+use super::maze::OnEdge;
+use super::rules::hand_text;
+use super::state::{End, State};
+
+/// The characters of the drawing, by style.
+struct Ink {
+    wall_h: &'static str,
+    wall_v: char,
+    gate_h: &'static str,
+    gate_v: char,
+    stone_h: &'static str,
+    stone_v: char,
+    post: char,
+    corner: char,
+    hinge: char,
+    portal: char,
+}
+
+const ASCII: Ink = Ink {
+    wall_h: "###",
+    wall_v: '#',
+    gate_h: "===",
+    gate_v: 'H',
+    stone_h: "---",
+    stone_v: '|',
+    post: '.',
+    corner: '+',
+    hinge: 'o',
+    portal: '*',
+};
+
+const UNICODE: Ink = Ink {
+    wall_h: "━━━",
+    wall_v: '┃',
+    gate_h: "═══",
+    gate_v: '║',
+    stone_h: "───",
+    stone_v: '│',
+    post: '·',
+    corner: '┼',
+    hinge: '●',
+    portal: '∗',
+};
+
+/// A character's letter: capital for South, small for North.
+fn letter(state: &State, loc: Loc) -> Option<char> {
+    let id = state.board.at(loc)?;
+    let c = id.kind().letter();
+    Some(if id.side() == SOUTH {
+        c
+    } else {
+        c.to_ascii_lowercase()
+    })
+}
+
+fn post_char(state: &State, p: Post, ink: &Ink) -> char {
+    if state.board.maze.gates().any(|(_, g)| g.hinge == p) {
+        ink.hinge
+    } else if p.on_perimeter() {
+        ink.corner
+    } else {
+        ink.post
+    }
+}
+
+fn edge_h(state: &State, e: Edge, ink: &Ink) -> &'static str {
+    match state.board.maze.on_edge(e) {
+        Some(OnEdge::Stone) => ink.stone_h,
+        Some(OnEdge::Wall) => ink.wall_h,
+        Some(OnEdge::Gate(_)) => ink.gate_h,
+        None => "   ",
+    }
+}
+
+fn edge_v(state: &State, e: Edge, ink: &Ink) -> char {
+    match state.board.maze.on_edge(e) {
+        Some(OnEdge::Stone) => ink.stone_v,
+        Some(OnEdge::Wall) => ink.wall_v,
+        Some(OnEdge::Gate(_)) => ink.gate_v,
+        None => ' ',
+    }
+}
+
+fn post_line(state: &State, y: u8, ink: &Ink, out: &mut String) {
+    out.push_str("   ");
+    for x in 0..=ONE_BOARD.cols {
+        out.push(post_char(state, Post { x, y }, ink));
+        if x < ONE_BOARD.cols {
+            out.push_str(edge_h(state, Edge::h(x, y), ink));
+        }
+    }
+    out.push('\n');
+}
+
+fn keep_line(state: &State, side: Side, out: &mut String) {
+    let who = letter(state, Loc::Keep(side)).unwrap_or('-');
+    let text = format!("{}'s Keep: {who}", side_name(side));
+    let width = 4 + 4 * usize::from(ONE_BOARD.cols);
+    let pad = width.saturating_sub(text.len()) / 2;
+    let _ = writeln!(out, "{:pad$}{text}", "");
+}
+
+fn columns(out: &mut String) {
+    out.push_str("     ");
+    for c in 0..ONE_BOARD.cols {
+        out.push(char::from(b'a' + c));
+        out.push_str("   ");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+}
+
+fn is_portal(sq: Sq) -> bool {
+    ONE_BOARD.portals.iter().any(|p| p.contains(&sq))
+}
+
+/// Draw the position.
+pub fn draw(state: &State, style: DiagramStyle) -> String {
+    let ink = if style.unicode { &UNICODE } else { &ASCII };
+    let mut out = String::new();
+    keep_line(state, NORTH, &mut out);
+    columns(&mut out);
+    for row in (0..ONE_BOARD.rows).rev() {
+        post_line(state, row + 1, ink, &mut out);
+        let _ = write!(out, "{:>2} ", row + 1);
+        for col in 0..=ONE_BOARD.cols {
+            out.push(edge_v(state, Edge::v(col, row), ink));
+            if col == ONE_BOARD.cols {
+                break;
+            }
+            let sq = Sq::new(col, row);
+            let c = match letter(state, Loc::Sq(sq)) {
+                Some(c) => c,
+                None if is_portal(sq) => ink.portal,
+                None => ' ',
+            };
+            let _ = write!(out, " {c} ");
+        }
+        let _ = writeln!(out, " {}", row + 1);
+    }
+    post_line(state, 0, ink, &mut out);
+    columns(&mut out);
+    keep_line(state, SOUTH, &mut out);
+    out.push_str(&info(state));
+    out
+}
+
+/// The lines under the board: roll, hands, deck, points, legend.
+fn info(state: &State) -> String {
+    let mut out = String::new();
+    if let Some(roll) = state.dice.roll {
+        let _ = write!(out, "Roll: {roll}");
+        if let Some(c) = state.drawn {
+            let _ = write!(out, "  (drew {c})");
+        }
+        out.push('\n');
+    }
+    for side in [SOUTH, NORTH] {
+        let _ = writeln!(
+            out,
+            "{}'s hand: {}",
+            side_name(side),
+            hand_text(state, side)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Deck: {} cards, discard pile: {}; points: South {}, North {}",
+        state.cards.deck.total(),
+        state.cards.discard.total(),
+        state.points[0],
+        state.points[1]
+    );
+    out.push_str(
+        "C A G: South's Crusader, Archer, Gatekeeper; c a g: North's. Walls #,\n\
+         gates = and H with o the hinge post, stone - and |, * an empty portal.\n",
+    );
+    out
+}
+
+/// One line on the position.
+pub fn summary(state: &State) -> String {
+    match (state.outcome, state.end) {
+        (Outcome::Won(w), End::Resigned(l)) => {
+            return format!("{} won: {} resigned", side_name(w), side_name(l))
+        }
+        (Outcome::Won(w), End::NoCharacters(l)) => {
+            return format!(
+                "{} won: {} has no characters left",
+                side_name(w),
+                side_name(l)
+            )
+        }
+        (Outcome::Draw, _) => return "draw: neither side has characters left".into(),
+        _ => {}
+    }
+    if !state.started {
+        return "set-up: the opening roll and the deal follow once both mazes are open".into();
+    }
+    let side = state.to_move;
+    let mut text = format!("{} to move", side_name(side));
+    if let Some(roll) = state.dice.roll {
+        let _ = write!(text, ": roll {roll}");
+    }
+    let _ = write!(
+        text,
+        "; hands South {}, North {}; deck {}; points {}/{}",
+        state.cards.hand(SOUTH).total(),
+        state.cards.hand(NORTH).total(),
+        state.cards.deck.total(),
+        state.points[0],
+        state.points[1]
+    );
+    text
+}
+
+/// A comment on a finished turn.
+pub fn comment(before: &State, after: &State) -> String {
+    let mut parts = Vec::new();
+    if let Some(c) = before.drawn {
+        parts.push(format!("drew {c}"));
+    }
+    if let Some(r) = before.dice.roll {
+        parts.push(format!("rolled {r}"));
+    }
+    parts.extend(after.log.iter().cloned());
+    if after.points != before.points {
+        parts.push(format!("points {}/{}", after.points[0], after.points[1]));
+    }
+    if parts.is_empty() {
+        "nothing happened".into()
+    } else {
+        parts.join("; ")
+    }
+}

@@ -1,0 +1,503 @@
+//! The dice phase: steps (with pushes and the Keep rules), runs, arrows,
+//! and "the most that can be spent", found over every order of runs by
+//! a depth-first search that stops as soon as the whole roll is spent.
+
+use crate::game::Side;
+
+use super::action::{Path, Shot};
+use super::board::{opponent, side_name, Dir, Edge, Loc, Sense, Sq, ONE_BOARD};
+use super::gates::{quarter, Carry, Turner};
+use super::maze::OnEdge;
+use super::state::{loc_bit, Board, Dice, Id, Kind};
+
+/// What a step did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stepped {
+    /// The character moved.
+    Moved,
+    /// It killed this enemy by a ground attack (the run ends).
+    Attacked(Id),
+    /// It entered a Keep and killed this enemy there (the run ends).
+    KeepKill(Id),
+}
+
+impl Stepped {
+    /// Whether the run must end here.
+    pub fn ends_run(self) -> bool {
+        !matches!(self, Stepped::Moved)
+    }
+
+    /// The character killed.
+    pub fn victim(self) -> Option<Id> {
+        match self {
+            Stepped::Moved => None,
+            Stepped::Attacked(v) | Stepped::KeepKill(v) => Some(v),
+        }
+    }
+}
+
+/// How a location is written in a run: a square, or `K`.
+pub fn loc_word(loc: Loc) -> String {
+    match loc {
+        Loc::Sq(sq) => sq.to_string(),
+        Loc::Keep(_) => "K".into(),
+    }
+}
+
+/// The edge between two neighbouring locations and the direction of a
+/// step from the first to the second.
+pub fn link(from: Loc, to: Loc) -> Option<(Edge, Dir)> {
+    match (from, to) {
+        (Loc::Sq(a), Loc::Sq(b)) => Dir::ALL
+            .into_iter()
+            .find(|&d| a.step(d) == Some(b))
+            .map(|d| (a.edge(d), d)),
+        (Loc::Sq(a), Loc::Keep(k)) => ONE_BOARD.entrance_of(k, a).map(|e| (e.edge, e.inward)),
+        (Loc::Keep(k), Loc::Sq(b)) => ONE_BOARD
+            .entrance_of(k, b)
+            .map(|e| (e.edge, e.inward.back())),
+        (Loc::Keep(_), Loc::Keep(_)) => None,
+    }
+}
+
+/// The locations one step from `at`.
+pub fn neighbours(at: Loc) -> Vec<Loc> {
+    match at {
+        Loc::Sq(a) => {
+            let mut v: Vec<Loc> = Dir::ALL
+                .into_iter()
+                .filter_map(|d| a.step(d).map(Loc::Sq))
+                .collect();
+            if let Some((k, _)) = ONE_BOARD.keep_next_to(a) {
+                v.push(Loc::Keep(k));
+            }
+            v
+        }
+        Loc::Keep(k) => ONE_BOARD
+            .castle(k)
+            .entrances
+            .iter()
+            .map(|e| Loc::Sq(e.square))
+            .collect(),
+    }
+}
+
+/// The sense of the push of a gate lying from its hinge in `lying` by a
+/// step in `step`: its free end goes the way of the step.
+fn push_sense(lying: Dir, step: Dir) -> Sense {
+    if lying.turned(Sense::Cw) == step {
+        Sense::Cw
+    } else {
+        Sense::Ccw
+    }
+}
+
+/// One step of character `id` from `from` to `to`. A ground attack is
+/// allowed only where `attack_ok`. Carried characters are added to
+/// `carries`.
+pub fn step(
+    board: &mut Board,
+    dice: &mut Dice,
+    id: Id,
+    (from, to): (Loc, Loc),
+    attack_ok: bool,
+    carries: &mut Vec<Carry>,
+) -> Result<Stepped, String> {
+    let side = id.side();
+    let words = format!("{}-{}", loc_word(from), loc_word(to));
+    let (edge, dir) = link(from, to).ok_or_else(|| {
+        format!(
+            "{words}: {} and {} are not neighbours (a step goes to the next square, or K \
+             between an entrance square and its Keep)",
+            loc_word(from),
+            loc_word(to)
+        )
+    })?;
+    if board.maze.wall_on(edge) {
+        return Err(format!(
+            "the Brick wall on {edge} blocks the step {words} (a Scale card crosses it)"
+        ));
+    }
+    let bit = loc_bit(to);
+    if dice.visited[id.place()] & bit != 0 {
+        return Err(format!(
+            "{} has been on {to} this turn: no character enters a square twice in a turn",
+            id.name()
+        ));
+    }
+    let gate = match board.maze.on_edge(edge) {
+        Some(OnEdge::Gate(i)) => board.maze.gate(i),
+        _ => None,
+    };
+    let stepped = match to {
+        Loc::Keep(k) => {
+            if let Some(g) = gate {
+                return Err(format!(
+                    "the Gate {g} lies across the entrance {edge}: no step crosses it into the \
+                     Keep (a Climb card does)"
+                ));
+            }
+            match board.at(to) {
+                None if k == side => Stepped::Moved,
+                None => {
+                    return Err(format!(
+                        "{}'s Keep is empty: an enemy Keep may be entered only to kill the \
+                         character in it",
+                        side_name(k)
+                    ))
+                }
+                Some(o) if o.side() == side => {
+                    return Err(format!(
+                        "{} holds {} already: a Keep holds one character",
+                        to,
+                        o.name()
+                    ))
+                }
+                Some(o) => {
+                    board.set(o, None);
+                    Stepped::KeepKill(o)
+                }
+            }
+        }
+        Loc::Sq(b) => {
+            let mut stepped = Stepped::Moved;
+            match board.on(b) {
+                Some(o) if o.side() == side => {
+                    return Err(format!("{b} holds {}", o.name()));
+                }
+                Some(o) if !attack_ok => {
+                    return Err(format!(
+                        "{b} holds {}: a ground attack is one character's run of exactly the \
+                         whole roll, the only run of the turn, ending on the enemy",
+                        o.name()
+                    ));
+                }
+                Some(o) => {
+                    board.set(o, None);
+                    stepped = Stepped::Attacked(o);
+                }
+                None => {}
+            }
+            if let Some(g) = gate {
+                let turner = Turner {
+                    side,
+                    pusher: Some((id, b)),
+                };
+                let sense = push_sense(g.dir, dir);
+                let moved = quarter(board, g.hinge, sense, turner).map_err(|e| {
+                    let name = g.to_string();
+                    match e.strip_prefix(&name) {
+                        Some(rest) => format!("the step {words} pushes {name}, which{rest}"),
+                        None => format!("the step {words} pushes {name}: {e}"),
+                    }
+                })?;
+                mark_carried(dice, side, &moved);
+                carries.extend(moved);
+            }
+            stepped
+        }
+    };
+    board.set(id, Some(to));
+    dice.visited[id.place()] |= bit;
+    Ok(stepped)
+}
+
+/// Characters of `side` carried this turn have occupied the squares they
+/// were carried to.
+pub fn mark_carried(dice: &mut Dice, side: Side, carried: &[Carry]) {
+    for c in carried {
+        if c.id.side() == side {
+            dice.visited[c.id.place()] |= loc_bit(Loc::Sq(c.to));
+        }
+    }
+}
+
+/// What a run did: the kill it made, if any, and what it carried.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// The enemy killed.
+    pub victim: Option<Id>,
+    /// Characters carried by pushes.
+    pub carries: Vec<Carry>,
+}
+
+/// Make the run `path` for `side`.
+pub fn run(
+    board: &mut Board,
+    dice: &mut Dice,
+    side: Side,
+    path: &Path,
+) -> Result<RunReport, String> {
+    let locs = path.locs();
+    let start = locs[0];
+    let Some(id) = board.at(start).filter(|i| i.side() == side) else {
+        return Err(format!(
+            "no character of {} stands on {}",
+            side_name(side),
+            loc_word(start)
+        ));
+    };
+    let bit = 1u8 << id.place();
+    if dice.ran & bit != 0 {
+        return Err(format!(
+            "{} has made its run this turn: each character moves in a single run",
+            id.name()
+        ));
+    }
+    let roll = dice.roll.unwrap_or(0);
+    let n = path.steps();
+    if dice.spent + n > roll {
+        return Err(format!(
+            "the roll is {roll}, {} of it is left, and this run takes {n} steps",
+            roll - dice.spent.min(roll)
+        ));
+    }
+    let mut b = *board;
+    let mut d = *dice;
+    let mut report = RunReport::default();
+    for k in 1..locs.len() {
+        let last = k + 1 == locs.len();
+        let attack_ok = dice.runs == 0 && n == roll && last;
+        let stepped = step(
+            &mut b,
+            &mut d,
+            id,
+            (locs[k - 1], locs[k]),
+            attack_ok,
+            &mut report.carries,
+        )?;
+        if stepped.ends_run() && !last {
+            return Err(format!(
+                "the run stops on {} with the kill of {}",
+                loc_word(locs[k]),
+                stepped.victim().map_or(String::new(), Id::name)
+            ));
+        }
+        report.victim = report.victim.or(stepped.victim());
+    }
+    d.spent += n;
+    d.runs += 1;
+    d.ran |= bit;
+    *board = b;
+    *dice = d;
+    Ok(report)
+}
+
+/// Fly an arrow of `side` straight from `at` in `dir` for `n` squares
+/// (at most): the enemy it first hits, if any.
+fn fly(board: &Board, side: Side, at: Sq, dir: Dir, n: u8) -> Result<Option<Id>, String> {
+    let mut cur = at;
+    for _ in 0..n {
+        let edge = cur.edge(dir);
+        if board.maze.on_edge(edge).is_some() {
+            return Ok(None);
+        }
+        let Some(next) = cur.step(dir) else {
+            let keep = ONE_BOARD
+                .entrance_at(edge)
+                .map_or("a Keep".to_string(), |(k, _)| {
+                    format!("{}'s Keep", side_name(k))
+                });
+            return Err(format!(
+                "the arrow would fly through {edge} into {keep}: no arrow enters a Keep"
+            ));
+        };
+        if let Some(o) = board.on(next) {
+            return Ok((o.side() != side).then_some(o));
+        }
+        cur = next;
+    }
+    Ok(None)
+}
+
+/// The shot `shot` of `side` with the whole roll `roll`: the enemy it
+/// kills, if any (the board is changed).
+pub fn shoot(board: &mut Board, side: Side, shot: Shot, roll: u8) -> Result<Option<Id>, String> {
+    let victim = match shot {
+        Shot::From(sq, dir) => {
+            match board.on(sq) {
+                Some(a) if a.side() == side && a.kind() == Kind::Archer => {}
+                Some(o) => {
+                    return Err(format!(
+                        "{sq} holds {}, not an Archer of {}",
+                        o.name(),
+                        side_name(side)
+                    ))
+                }
+                None => return Err(format!("no Archer of {} stands on {sq}", side_name(side))),
+            }
+            fly(board, side, sq, dir, roll)?
+        }
+        Shot::Keep(k, sq) => {
+            match board.at(Loc::Keep(k)) {
+                Some(a) if a.side() == side && a.kind() == Kind::Archer => {}
+                _ => {
+                    return Err(format!(
+                        "no Archer of {} is in {}'s Keep",
+                        side_name(side),
+                        side_name(k)
+                    ))
+                }
+            }
+            let Some(e) = ONE_BOARD.entrance_of(k, sq) else {
+                return Err(format!(
+                    "{sq} is not an entrance of {}'s Keep",
+                    side_name(k)
+                ));
+            };
+            if let Some(OnEdge::Gate(i)) = board.maze.on_edge(e.edge) {
+                let g = board.maze.gate(i).map_or(String::new(), |g| g.to_string());
+                return Err(format!(
+                    "the Gate {g} lies across the entrance {}: no arrow flies through it",
+                    e.edge
+                ));
+            }
+            match board.on(sq) {
+                Some(o) => (o.side() != side).then_some(o),
+                None => fly(board, side, sq, e.inward.back(), roll - 1)?,
+            }
+        }
+    };
+    if let Some(v) = victim {
+        board.set(v, None);
+    }
+    Ok(victim)
+}
+
+/// Every shot `side` can make with the roll, in a stable order.
+pub fn legal_shots(board: &Board, side: Side, roll: u8, out: &mut Vec<Shot>) {
+    for (id, loc) in board.alive(side) {
+        if id.kind() != Kind::Archer {
+            continue;
+        }
+        let shots: Vec<Shot> = match loc {
+            Loc::Sq(sq) => Dir::ALL.into_iter().map(|d| Shot::From(sq, d)).collect(),
+            Loc::Keep(k) => ONE_BOARD
+                .castle(k)
+                .entrances
+                .iter()
+                .map(|e| Shot::Keep(k, e.square))
+                .collect(),
+        };
+        for s in shots {
+            if shoot(&mut board.clone(), side, s, roll).is_ok() {
+                out.push(s);
+            }
+        }
+    }
+}
+
+/// The dice phase after a run of `n` steps by the character at army
+/// place `place`.
+fn after_run(dice: &Dice, place: usize, n: u8) -> Dice {
+    let mut d = *dice;
+    d.spent += n;
+    d.runs += 1;
+    d.ran |= 1 << place;
+    d
+}
+
+/// The most of the rest of the roll (at most `cap`) that `side`'s
+/// characters that have not run yet can spend, over every order of runs.
+pub fn best(board: &Board, dice: &Dice, side: Side, cap: u8) -> u8 {
+    if cap == 0 {
+        return 0;
+    }
+    let mut most = 0;
+    for (id, loc) in board.alive(side) {
+        if dice.ran & (1 << id.place()) != 0 {
+            continue;
+        }
+        explore(board, dice, id, loc, 0, cap, &mut |_, n, rest| {
+            most = most.max(n + rest);
+            most >= cap
+        });
+        if most >= cap {
+            return cap;
+        }
+    }
+    most
+}
+
+/// Walk every run of `id` from `at` (`k` steps made, at most `cap`),
+/// calling `seen(path end state, steps, what the others can add)` for
+/// each; stops when `seen` says so. Returns whether it stopped.
+fn explore(
+    board: &Board,
+    dice: &Dice,
+    id: Id,
+    at: Loc,
+    k: u8,
+    cap: u8,
+    seen: &mut dyn FnMut(&Board, u8, u8) -> bool,
+) -> bool {
+    let roll = dice.roll.unwrap_or(0);
+    let mut carries = Vec::new();
+    for to in neighbours(at) {
+        let mut b = *board;
+        let mut d = *dice;
+        let attack_ok = d.runs == 0 && d.spent == 0 && k + 1 == roll;
+        let Ok(stepped) = step(&mut b, &mut d, id, (at, to), attack_ok, &mut carries) else {
+            continue;
+        };
+        let n = k + 1;
+        let fin = after_run(&d, id.place(), n);
+        let rest = if b.has_characters(opponent(id.side())) {
+            best(&b, &fin, id.side(), cap - n)
+        } else {
+            0
+        };
+        if seen(&b, n, rest) {
+            return true;
+        }
+        if !stepped.ends_run() && n < cap && explore(&b, &d, id, to, n, cap, seen) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Every run `side` may make now that still lets the dice phase spend
+/// `target` in all (or wins the game), in a stable order.
+pub fn legal_runs(board: &Board, dice: &Dice, side: Side, target: u8, out: &mut Vec<Path>) {
+    let cap = target.saturating_sub(dice.spent);
+    if cap == 0 {
+        return;
+    }
+    for (id, loc) in board.alive(side) {
+        if dice.ran & (1 << id.place()) != 0 {
+            continue;
+        }
+        let mut path = vec![loc];
+        walk(board, dice, id, &mut path, cap, out);
+    }
+}
+
+/// The runs of `id` extending `path`, as [`legal_runs`] lists them.
+fn walk(board: &Board, dice: &Dice, id: Id, path: &mut Vec<Loc>, cap: u8, out: &mut Vec<Path>) {
+    let roll = dice.roll.unwrap_or(0);
+    let at = *path.last().unwrap_or(&Loc::Keep(id.side()));
+    let k = (path.len() - 1) as u8;
+    let mut carries = Vec::new();
+    for to in neighbours(at) {
+        let mut b = *board;
+        let mut d = *dice;
+        let attack_ok = d.runs == 0 && d.spent == 0 && k + 1 == roll;
+        let Ok(stepped) = step(&mut b, &mut d, id, (at, to), attack_ok, &mut carries) else {
+            continue;
+        };
+        let n = k + 1;
+        path.push(to);
+        let fin = after_run(&d, id.place(), n);
+        let wins = !b.has_characters(opponent(id.side()));
+        if wins || n + best(&b, &fin, id.side(), cap - n) == cap {
+            if let Some(p) = Path::new(path) {
+                out.push(p);
+            }
+        }
+        if !stepped.ends_run() && n < cap {
+            walk(&b, &d, id, path, cap, out);
+        }
+        path.pop();
+    }
+}

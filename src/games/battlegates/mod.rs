@@ -1,0 +1,271 @@
+//! Battlegates (`battlegates`): South and North on one 9 x 12
+//! battle-board, each behind a hidden maze of Brick walls, Gates and
+//! Long gates; cards turn and move the gates, a die moves the
+//! characters. Rules: `notation-spec.md` section 10.
+//!
+//! The maze is the hidden set-up (spec section 3.7): each side commits to
+//! its ten pieces (slots `w1`-`w4`, `g1`-`g3`, `l1`-`l3`) and opens them
+//! all once both have committed, so the maze is public when play starts.
+//! Then [`Game::begin_play`] draws the opening roll and the deal, and each
+//! turn draws a card and rolls the die at its start.
+
+pub mod action;
+pub mod board;
+pub mod cards;
+mod diagram;
+pub mod dice;
+pub mod gates;
+pub mod maze;
+pub mod notation;
+pub mod position;
+pub mod rules;
+pub mod setup;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+use crate::game::{
+    ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, Illegal, OptionTag, Outcome,
+    PositionParseError, Setup, SetupChoice, SetupError, Side,
+};
+use crate::illegal;
+
+pub use action::Action;
+pub use state::State;
+
+use board::{side_name, NORTH, SOUTH};
+use setup::SLOTS;
+
+/// The Battlegates engine.
+pub struct Battlegates;
+
+fn check_sides(setup: &Setup<'_>) -> Result<(), SetupError> {
+    for side in [SOUTH, NORTH] {
+        if !setup.sides.contains(&side) {
+            return Err(SetupError {
+                tag: Some(side_name(side).to_string()),
+                reason: format!(
+                    "Battlegates on one board is played by South and North: {} is missing",
+                    side_name(side)
+                ),
+            });
+        }
+    }
+    if setup.sides.len() != 2 {
+        return Err(SetupError {
+            tag: None,
+            reason: "Battlegates on one board is played by exactly two sides, South and North"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
+    if let Some(v) = setup.tag("Hands") {
+        if !v.eq_ignore_ascii_case("open") {
+            return Err(SetupError {
+                tag: Some("Hands".into()),
+                reason: format!(
+                    "Hands \"{v}\": this herald plays open hands only (Hands \"open\": every card \
+                     held and drawn is public)"
+                ),
+            });
+        }
+    }
+    if let Some(v) = setup.tag("Setup") {
+        if !v.eq_ignore_ascii_case("one-board") {
+            return Err(SetupError {
+                tag: Some("Setup".into()),
+                reason: format!(
+                    "Setup \"{v}\": this herald plays the one-board game only (Setup \
+                     \"one-board\")"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Game for Battlegates {
+    type State = State;
+    type Action = Action;
+
+    const ID: &'static str = "battlegates";
+    const TITLE: &'static str = "Battlegates";
+    const SIDES: &'static [&'static str] = &["South", "North"];
+    const MIN_SIDES: usize = 2;
+    const MAX_SIDES: usize = 2;
+    const OPTIONS: &'static [OptionTag] = &[
+        OptionTag {
+            name: "Hands",
+            default: "open",
+            help: "open: every hand and draw is public (the only value for now)",
+        },
+        OptionTag {
+            name: "Setup",
+            default: "one-board",
+            help: "one-board: two players on one battle-board (the only value for now)",
+        },
+    ];
+
+    fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
+        check_sides(setup)?;
+        check_options(setup)?;
+        Ok(State::start())
+    }
+
+    fn to_move(state: &State) -> Side {
+        state.to_move
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        state.outcome
+    }
+
+    fn chance_text(label: &str, value: u32) -> String {
+        match label {
+            "die" | "opening" => rules::FACES[value as usize % 6].to_string(),
+            _ => (value + 1).to_string(),
+        }
+    }
+
+    fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
+        rules::begin_play(state, chance)
+    }
+
+    fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
+        rules::begin_turn(state, chance)
+    }
+
+    fn parse_action(state: &State, text: &str) -> Result<Action, ActionParseError> {
+        notation::parse(state, text)
+    }
+
+    fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
+        rules::apply(state, action)
+    }
+
+    fn end_turn(state: &mut State) -> Result<(), Illegal> {
+        rules::end_turn(state)
+    }
+
+    fn resign(state: &mut State, side: Side) {
+        rules::resign(state, side);
+    }
+
+    fn write_action(action: &Action, out: &mut String) {
+        notation::write(action, out);
+    }
+
+    fn legal_actions(state: &State, out: &mut Vec<Action>) {
+        rules::legal_actions(state, out);
+    }
+
+    fn action_cost(_state: &State, action: &Action) -> Option<u32> {
+        match action {
+            Action::Run(p) => Some(u32::from(p.steps())),
+            _ => None,
+        }
+    }
+
+    fn summary(state: &State) -> String {
+        diagram::summary(state)
+    }
+
+    fn turn_comment(before: &State, after: &State) -> String {
+        diagram::comment(before, after)
+    }
+
+    fn diagram(state: &State, style: DiagramStyle) -> String {
+        diagram::draw(state, style)
+    }
+
+    fn hidden_slots(_state: &State, _side: Side) -> &'static [&'static str] {
+        &SLOTS
+    }
+
+    fn opened_after_setup(_state: &State, _side: Side) -> &'static [&'static str] {
+        &SLOTS
+    }
+
+    fn check_hidden(slot: &str, value: &str) -> Result<(), Illegal> {
+        setup::check_value(slot, value)
+            .map(|_| ())
+            .map_err(Illegal::new)
+    }
+
+    fn open(state: &mut State, side: Side, slot: &str, value: &str) -> Result<(), Illegal> {
+        let piece = setup::check_value(slot, value).map_err(Illegal::new)?;
+        let Some(i) = SLOTS.iter().position(|s| *s == slot) else {
+            return illegal!("{slot} is no maze slot");
+        };
+        let mine = &mut state.setup[usize::from(side) & 1];
+        mine[i] = Some(piece);
+        let complete: Option<Vec<_>> = mine.iter().copied().collect();
+        if let Some(pieces) = complete {
+            setup::check_maze(side, &pieces).map_err(Illegal::new)?;
+            for p in pieces {
+                state.board.maze.add(p);
+            }
+        }
+        Ok(())
+    }
+
+    fn audit(_state: &State, side: Side, values: &[(&str, &str)]) -> Result<(), Illegal> {
+        let mut pieces = Vec::new();
+        for (slot, value) in values {
+            pieces.push(setup::check_value(slot, value).map_err(Illegal::new)?);
+        }
+        setup::check_maze(side, &pieces).map_err(Illegal::new)
+    }
+
+    const SETUP_CHOICES: &'static [SetupChoice] = &[SetupChoice {
+        name: "maze",
+        help: "the ten maze pieces of your half, separated by spaces or commas: 4 Brick walls \
+               (Wd4n), 3 Gates (Gd4nw) and 3 Long gates (Ld4nw); or @FILE, a file of them (# \
+               starts a comment)",
+        letters: "",
+        default: ChoiceDefault::Required,
+    }];
+
+    fn choice_slots(_state: &State, _side: Side, name: &str) -> &'static [&'static str] {
+        match name {
+            "maze" => &SLOTS,
+            _ => &[],
+        }
+    }
+
+    fn read_choice(
+        _state: &State,
+        _side: Side,
+        name: &str,
+        text: &str,
+    ) -> Result<Vec<(&'static str, String)>, Illegal> {
+        if name != "maze" {
+            return illegal!("Battlegates has no {name} to choose");
+        }
+        setup::read_maze(text).map_err(Illegal::new)
+    }
+
+    fn sample_choice(
+        _state: &State,
+        side: Side,
+        name: &str,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Vec<(&'static str, String)> {
+        match name {
+            "maze" => setup::random_maze(side, pick),
+            _ => Vec::new(),
+        }
+    }
+
+    fn write_position(state: &State, out: &mut String) {
+        position::write(state, out);
+    }
+
+    fn parse_position(text: &str) -> Result<State, PositionParseError> {
+        position::parse(text)
+    }
+}

@@ -1,0 +1,324 @@
+//! The position notation: `<characters> <maze> <to-move> <cards>
+//! <points> <result>`, e.g. the position before the set-up:
+//! `b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *`.
+//!
+//! - characters: South's five then North's five, `/` between, each in
+//!   army order (Crusader, Archer, Gatekeeper, Archer, Crusader: the
+//!   order of the portals west to east) as a square, `KS` or `KN` (in
+//!   South's or North's Keep), or `x` (killed);
+//! - maze: every wall and gate in canonical text, sorted, separated by
+//!   `,` (`-` for none);
+//! - to-move: `South` or `North`, `-` before the opening roll;
+//! - cards: South's hand, North's hand and the discard pile, each as
+//!   card letters in card order (`s` scale, `c` climb, `w` move-wall,
+//!   `g` move-gate, `r` rotate90, `t` rotate180; `-` for none),
+//!   separated by `/`; the deck is the rest of the 34;
+//! - points: South's and North's, `/` between;
+//! - result: `*`, or the winner and how (`South:no-characters`,
+//!   `South:resignation`), or `draw:no-characters`.
+
+use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
+
+use super::board::{opponent, read_sq, side_name, Loc, NORTH, SOUTH};
+use super::cards::{Card, Pile};
+use super::maze::{read_piece, Piece, MAX_GATES, MAX_WALLS};
+use super::state::{End, Id, State};
+
+const FIELDS: [&str; 6] = ["characters", "maze", "to-move", "cards", "points", "result"];
+
+fn loc_text(loc: Option<Loc>) -> String {
+    match loc {
+        None => "x".into(),
+        Some(Loc::Sq(sq)) => sq.to_string(),
+        Some(Loc::Keep(k)) => format!("K{}", &side_name(k)[..1]),
+    }
+}
+
+fn pile_text(p: &Pile) -> String {
+    let s: String = p.list().iter().map(|c| c.letter()).collect();
+    if s.is_empty() {
+        "-".into()
+    } else {
+        s
+    }
+}
+
+/// Append the position notation of `state`.
+pub fn write(state: &State, out: &mut String) {
+    let sides: Vec<String> = [SOUTH, NORTH]
+        .into_iter()
+        .map(|s| {
+            Id::of(s)
+                .map(|id| loc_text(state.board.loc(id)))
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    out.push_str(&sides.join("/"));
+    out.push(' ');
+    let pieces: Vec<String> = state.board.pieces().iter().map(Piece::to_string).collect();
+    out.push_str(&if pieces.is_empty() {
+        "-".into()
+    } else {
+        pieces.join(",")
+    });
+    out.push(' ');
+    out.push_str(if state.started {
+        side_name(state.to_move)
+    } else {
+        "-"
+    });
+    out.push(' ');
+    let c = &state.cards;
+    out.push_str(&format!(
+        "{}/{}/{}",
+        pile_text(&c.hands[0]),
+        pile_text(&c.hands[1]),
+        pile_text(&c.discard)
+    ));
+    out.push_str(&format!(" {}/{} ", state.points[0], state.points[1]));
+    out.push_str(&result_text(state));
+}
+
+fn result_text(state: &State) -> String {
+    match (state.outcome, state.end) {
+        (Outcome::Won(w), End::Resigned(_)) => format!("{}:resignation", side_name(w)),
+        (Outcome::Won(w), _) => format!("{}:no-characters", side_name(w)),
+        (Outcome::Draw, _) => "draw:no-characters".into(),
+        _ => "*".into(),
+    }
+}
+
+/// Read a position written by [`write`].
+pub fn parse(text: &str) -> Result<State, PositionParseError> {
+    let [chars, maze, side, cards, points, result] = position_fields(text, FIELDS)?;
+    let mut state = State::start();
+    read_chars(&chars, &mut state)?;
+    read_maze(&maze, &mut state)?;
+    match side.value {
+        "-" => state.started = false,
+        "South" => {
+            state.started = true;
+            state.to_move = SOUTH;
+        }
+        "North" => {
+            state.started = true;
+            state.to_move = NORTH;
+        }
+        _ => {
+            return Err(side.whole("the side to move is South or North (- before the opening roll)"))
+        }
+    }
+    read_cards(&cards, &mut state)?;
+    let (a, b) = points
+        .value
+        .split_once('/')
+        .and_then(|(a, b)| Some((a.parse::<u16>().ok()?, b.parse::<u16>().ok()?)))
+        .filter(|_| {
+            points
+                .value
+                .bytes()
+                .all(|c| c.is_ascii_digit() || c == b'/')
+        })
+        .ok_or_else(|| points.whole("the points are South's and North's: 0/0"))?;
+    state.points = [a, b];
+    read_result(&result, &mut state)?;
+    Ok(state)
+}
+
+fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
+    let halves: Vec<&str> = field.value.split('/').collect();
+    if halves.len() != 2 {
+        return Err(
+            field.whole("the characters are South's five and North's five, separated by `/`")
+        );
+    }
+    state.board = super::state::Board::empty();
+    let mut at = field.start;
+    for (s, half) in halves.iter().enumerate() {
+        let side = Side(s as u8);
+        let items: Vec<&str> = half.split(',').collect();
+        if items.len() != 5 {
+            return Err(PositionParseError::within(
+                field.text,
+                at,
+                half.len(),
+                format!(
+                    "{} has five characters (Crusader, Archer, Gatekeeper, Archer, Crusader), \
+                     separated by `,`",
+                    side_name(side)
+                ),
+            ));
+        }
+        for (id, item) in Id::of(side).zip(&items) {
+            let err = |why: String| PositionParseError::within(field.text, at, item.len(), why);
+            let loc = match *item {
+                "x" => None,
+                "KS" => Some(Loc::Keep(SOUTH)),
+                "KN" => Some(Loc::Keep(NORTH)),
+                t => match read_sq(t) {
+                    Some((sq, n)) if n == t.len() && t.bytes().all(|c| !c.is_ascii_uppercase()) => {
+                        Some(Loc::Sq(sq))
+                    }
+                    _ => {
+                        return Err(err(
+                            "a character stands on a square (a1 to i12), KS or KN (a Keep), or \
+                             is x (killed)"
+                                .into(),
+                        ))
+                    }
+                },
+            };
+            if let Some(l) = loc {
+                if let Some(other) = state.board.at(l) {
+                    return Err(err(format!("{} stands there already", other.name())));
+                }
+            }
+            state.board.set(id, loc);
+            at += item.len() + 1;
+        }
+    }
+    Ok(())
+}
+
+fn read_maze(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
+    state.board.maze = Default::default();
+    if field.value == "-" {
+        return Ok(());
+    }
+    let mut at = field.start;
+    let mut seen: Vec<Piece> = Vec::new();
+    let (mut walls, mut gates) = (0, 0);
+    for item in field.value.split(',') {
+        let err = |why: String| PositionParseError::within(field.text, at, item.len(), why);
+        let piece = match read_piece(item) {
+            Ok((p, n)) if n == item.len() && p.to_string() == item => p,
+            Ok((p, _)) => return Err(err(format!("write {p} (canonical, without more)"))),
+            Err(e) => return Err(err(e)),
+        };
+        if let Some(e) = piece.edge_list().iter().find(|e| !e.exists()) {
+            return Err(err(format!("{e} is not on the board")));
+        }
+        if let Some(prev) = seen
+            .iter()
+            .find(|p| p.edge_list().iter().any(|e| piece.edge_list().contains(e)))
+        {
+            return Err(err(format!("{piece} and {prev} lie on one edge")));
+        }
+        if seen
+            .last()
+            .is_some_and(|p| p.to_string() >= piece.to_string())
+        {
+            return Err(err("the maze's pieces are listed sorted, each once".into()));
+        }
+        match piece {
+            Piece::Wall(_) => walls += 1,
+            Piece::Gate(_) => gates += 1,
+        }
+        if walls > MAX_WALLS || gates > MAX_GATES {
+            return Err(err("too many maze pieces for one board".into()));
+        }
+        state.board.maze.add(piece);
+        seen.push(piece);
+        at += item.len() + 1;
+    }
+    Ok(())
+}
+
+fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
+    let parts: Vec<&str> = field.value.split('/').collect();
+    if parts.len() != 3 {
+        return Err(field.whole(
+            "the cards are South's hand, North's hand and the discard pile, separated by `/`",
+        ));
+    }
+    let mut piles = [Pile::default(); 3];
+    let mut at = field.start;
+    for (pile, part) in piles.iter_mut().zip(&parts) {
+        let err = || {
+            PositionParseError::within(
+                field.text,
+                at,
+                part.len(),
+                "cards are letters s c w g r t in that order (scale, climb, move-wall, \
+                 move-gate, rotate90, rotate180), or - for none",
+            )
+        };
+        if *part != "-" {
+            let mut last = None;
+            for ch in part.chars() {
+                let card = Card::from_letter(ch).ok_or_else(err)?;
+                if last.is_some_and(|l| l > card) {
+                    return Err(err());
+                }
+                last = Some(card);
+                pile.add(card);
+            }
+        }
+        at += part.len() + 1;
+    }
+    let mut deck = Pile::full();
+    for card in Card::ALL {
+        for p in &piles {
+            for _ in 0..p.count(card) {
+                if !deck.take(card) {
+                    return Err(field.whole(format!(
+                        "there are {} {card} cards in the deck of 34, and this has more",
+                        card.copies()
+                    )));
+                }
+            }
+        }
+    }
+    state.cards.hands = [piles[0], piles[1]];
+    state.cards.discard = piles[2];
+    state.cards.deck = deck;
+    Ok(())
+}
+
+fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
+    let gone = |s: Side| !state.board.has_characters(s);
+    let v = field.value;
+    if v == "*" {
+        if let Some(s) = [SOUTH, NORTH].into_iter().find(|&s| gone(s)) {
+            return Err(field.whole(format!(
+                "{} has no characters: the game is over",
+                side_name(s)
+            )));
+        }
+        return Ok(());
+    }
+    if v == "draw:no-characters" {
+        if !(gone(SOUTH) && gone(NORTH)) {
+            return Err(field.whole("a draw needs both sides without characters"));
+        }
+        state.finish(None, End::NoCharacters(SOUTH));
+        return Ok(());
+    }
+    let bad = || {
+        field.whole(
+            "the result is `*`, a winner and how (South:no-characters, South:resignation) or \
+             draw:no-characters",
+        )
+    };
+    let (who, how) = v.split_once(':').ok_or_else(bad)?;
+    let w = match who {
+        "South" => SOUTH,
+        "North" => NORTH,
+        _ => return Err(bad()),
+    };
+    let l = opponent(w);
+    match how {
+        "no-characters" if gone(l) && !gone(w) => state.finish(Some(w), End::NoCharacters(l)),
+        "no-characters" => {
+            return Err(field.whole(format!(
+                "{} has characters left, or {} has none",
+                side_name(l),
+                side_name(w)
+            )))
+        }
+        "resignation" => state.finish(Some(w), End::Resigned(l)),
+        _ => return Err(bad()),
+    }
+    Ok(())
+}

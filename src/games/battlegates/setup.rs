@@ -1,0 +1,217 @@
+//! The hidden maze set-up: each side's ten pieces in the slots
+//! `w1`-`w4` (Brick walls), `g1`-`g3` (Gates) and `l1`-`l3` (Long
+//! gates), how `herald setup --maze` text is read into them, and the
+//! set-up rules a complete maze must obey.
+
+use crate::game::Side;
+
+use super::board::{side_name, Dir, Edge, Post, ONE_BOARD};
+use super::maze::{parse_piece, read_piece, Gate, Maze, Piece};
+
+/// Every side's slots, in order.
+pub const SLOTS: [&str; 10] = ["w1", "w2", "w3", "w4", "g1", "g2", "g3", "l1", "l2", "l3"];
+
+/// The kind letter a slot holds: `W`, `G` or `L`.
+pub fn slot_letter(slot: &str) -> Option<char> {
+    match slot.as_bytes().first()? {
+        b'w' => Some('W'),
+        b'g' => Some('G'),
+        b'l' => Some('L'),
+        _ => None,
+    }
+}
+
+/// The name of the kind of a letter.
+fn kind_name(letter: char) -> &'static str {
+    match letter {
+        'W' => "Brick wall",
+        'G' => "Gate",
+        _ => "Long gate",
+    }
+}
+
+/// Check that `value` is a piece of the kind `slot` holds, in canonical
+/// form.
+pub fn check_value(slot: &str, value: &str) -> Result<Piece, String> {
+    let piece = parse_piece(value)?;
+    let want = slot_letter(slot).ok_or_else(|| format!("{slot} is no maze slot"))?;
+    if piece.letter() != want {
+        return Err(format!(
+            "{slot} holds a {}, and {value} is a {}",
+            kind_name(want),
+            kind_name(piece.letter())
+        ));
+    }
+    if piece.to_string() != value {
+        return Err(format!("write {value} as {piece} (the canonical form)"));
+    }
+    Ok(piece)
+}
+
+/// Read `herald setup --maze` text: ten pieces separated by spaces,
+/// commas or line breaks (`#` to the end of a line is a comment), four
+/// of each kind's slots filled in canonical order.
+pub fn read_maze(text: &str) -> Result<Vec<(&'static str, String)>, String> {
+    let mut pieces = Vec::new();
+    for line in text.lines() {
+        let body = line.split('#').next().unwrap_or("");
+        for word in body.split(|c: char| c.is_whitespace() || c == ',') {
+            if word.is_empty() {
+                continue;
+            }
+            let (piece, n) = read_piece(word).map_err(|e| format!("`{word}`: {e}"))?;
+            if n != word.len() {
+                return Err(format!(
+                    "`{word}` is not a maze piece: {}",
+                    super::maze::PIECE_FORM
+                ));
+            }
+            pieces.push(piece);
+        }
+    }
+    let mut out = Vec::new();
+    for (letter, slots) in [
+        ('W', &SLOTS[0..4]),
+        ('G', &SLOTS[4..7]),
+        ('L', &SLOTS[7..10]),
+    ] {
+        let mut of: Vec<String> = pieces
+            .iter()
+            .filter(|p| p.letter() == letter)
+            .map(Piece::to_string)
+            .collect();
+        if of.len() != slots.len() {
+            return Err(format!(
+                "a maze is 4 Brick walls (W), 3 Gates (G) and 3 Long gates (L): this has {} \
+                 {}{}",
+                of.len(),
+                kind_name(letter),
+                if of.len() == 1 { "" } else { "s" }
+            ));
+        }
+        of.sort();
+        out.extend(slots.iter().copied().zip(of));
+    }
+    Ok(out)
+}
+
+/// Check a side's complete maze against the set-up rules; the reason
+/// names the piece at fault.
+pub fn check_maze(side: Side, pieces: &[Piece]) -> Result<(), String> {
+    let g = &ONE_BOARD;
+    let own = g.castle(side);
+    for &p in pieces {
+        for e in p.edge_list() {
+            if let Some((castle, _)) = g.entrance_at(e) {
+                match p {
+                    Piece::Wall(_) => {
+                        return Err(format!(
+                            "{p}: a Brick wall may never close a castle entrance"
+                        ))
+                    }
+                    Piece::Gate(gate) if gate.long => {
+                        return Err(format!(
+                            "{p}: a Long gate may never close a castle entrance"
+                        ))
+                    }
+                    Piece::Gate(_) if castle != own.side => {
+                        return Err(format!(
+                            "{p}: a Gate may stand across its own side's castle entrance only"
+                        ))
+                    }
+                    Piece::Gate(_) => {}
+                }
+            } else if e.on_perimeter() {
+                return Err(format!(
+                    "{p}: {e} is on the stone perimeter; only a Gate across its own castle's \
+                     entrance stands on the board's outer line"
+                ));
+            }
+        }
+        for post in p.posts() {
+            if post.y == g.middle {
+                return Err(format!(
+                    "{p} touches {post} on the middle line between rows {} and {}: nothing may \
+                     touch it in the set-up",
+                    g.middle,
+                    g.middle + 1
+                ));
+            }
+            if !g.post_in_half(side, post) {
+                return Err(format!(
+                    "{p} touches {post}, outside {}'s half (rows {} to {})",
+                    side_name(side),
+                    g.halves[usize::from(side) & 1].0 + 1,
+                    g.halves[usize::from(side) & 1].1 + 1
+                ));
+            }
+        }
+    }
+    for (i, &a) in pieces.iter().enumerate() {
+        for &b in &pieces[i + 1..] {
+            if let Some(e) = a
+                .edge_list()
+                .into_iter()
+                .find(|e| b.edge_list().contains(e))
+            {
+                return Err(format!("{a} and {b} both lie on {e}: one piece an edge"));
+            }
+        }
+    }
+    let mut maze = Maze::default();
+    for &p in pieces {
+        maze.add(p);
+    }
+    if let Some((gate, p)) = maze.entrance_hinge_touched() {
+        return Err(format!(
+            "{p} touches {}, the hinge post of the Gate {gate} across the castle entrance: \
+             nothing else may touch it",
+            gate.hinge
+        ));
+    }
+    Ok(())
+}
+
+/// A random maze for `side` that obeys the set-up rules, with `pick(n)`
+/// a number in `0..n` (for self-play).
+pub fn random_maze(
+    side: Side,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Vec<(&'static str, String)> {
+    let g = &ONE_BOARD;
+    let posts: Vec<Post> = (0..=g.cols)
+        .flat_map(|x| (0..=g.rows).map(move |y| Post { x, y }))
+        .filter(|&p| g.post_in_half(side, p))
+        .collect();
+    loop {
+        let mut pieces: Vec<Piece> = Vec::new();
+        for kind in ['W', 'W', 'W', 'W', 'G', 'G', 'G', 'L', 'L', 'L'] {
+            let post = posts[pick(posts.len())];
+            let dir = Dir::ALL[pick(4)];
+            let piece = if kind == 'W' {
+                match post.go(dir, 1).and_then(|q| Edge::between(post, q)) {
+                    Some(e) => Piece::Wall(e),
+                    None => continue,
+                }
+            } else {
+                Piece::Gate(Gate {
+                    hinge: post,
+                    dir,
+                    long: kind == 'L',
+                })
+            };
+            pieces.push(piece);
+        }
+        let whole = pieces.len() == 10
+            && pieces.iter().all(|p| match p {
+                Piece::Gate(gate) => gate.on_board(),
+                Piece::Wall(e) => e.exists(),
+            });
+        if whole && check_maze(side, &pieces).is_ok() {
+            let text: Vec<String> = pieces.iter().map(Piece::to_string).collect();
+            if let Ok(values) = read_maze(&text.join(" ")) {
+                return values;
+            }
+        }
+    }
+}

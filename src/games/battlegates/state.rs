@@ -1,0 +1,274 @@
+//! The position: the board (maze and characters), the cards, the points,
+//! whose turn it is and what the turn in progress has done.
+
+use crate::game::{Outcome, Side};
+
+use super::board::{side_name, Loc, Sq, ONE_BOARD};
+use super::cards::{Card, Cards};
+use super::maze::{Maze, Piece};
+
+/// A character's kind.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Kind {
+    /// Moves and attacks.
+    Crusader,
+    /// Moves, attacks and shoots.
+    Archer,
+    /// Moves and attacks; no opponent's gate turn carries it.
+    Gatekeeper,
+}
+
+impl Kind {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Crusader => "Crusader",
+            Kind::Archer => "Archer",
+            Kind::Gatekeeper => "Gatekeeper",
+        }
+    }
+
+    /// Its letter: `C`, `A` or `G`.
+    pub fn letter(self) -> char {
+        match self {
+            Kind::Crusader => 'C',
+            Kind::Archer => 'A',
+            Kind::Gatekeeper => 'G',
+        }
+    }
+}
+
+/// An army, in the order of its portals west to east.
+pub const ARMY: [Kind; 5] = [
+    Kind::Crusader,
+    Kind::Archer,
+    Kind::Gatekeeper,
+    Kind::Archer,
+    Kind::Crusader,
+];
+
+/// Characters on one board: 5 a side.
+pub const CHARACTERS: usize = 10;
+
+/// A character: side `id / 5`, army place `id % 5`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Id(pub u8);
+
+impl Id {
+    /// Its side.
+    pub fn side(self) -> Side {
+        Side(self.0 / 5)
+    }
+
+    /// Its kind.
+    pub fn kind(self) -> Kind {
+        ARMY[usize::from(self.0 % 5)]
+    }
+
+    /// Its place in its side's army (0-4).
+    pub fn place(self) -> usize {
+        usize::from(self.0 % 5)
+    }
+
+    /// Every character of `side`.
+    pub fn of(side: Side) -> impl Iterator<Item = Id> {
+        (0..5).map(move |i| Id(side.0 * 5 + i))
+    }
+
+    /// `South's Archer`.
+    pub fn name(self) -> String {
+        format!("{}'s {}", side_name(self.side()), self.kind().name())
+    }
+}
+
+/// The maze and where every character stands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    /// Walls and gates.
+    pub maze: Maze,
+    chars: [Option<Loc>; CHARACTERS],
+}
+
+impl Board {
+    /// Both armies on their portals, no maze.
+    pub fn start() -> Board {
+        let mut chars = [None; CHARACTERS];
+        for (s, portals) in ONE_BOARD.portals.iter().enumerate() {
+            for (i, sq) in portals.iter().enumerate() {
+                chars[s * 5 + i] = Some(Loc::Sq(*sq));
+            }
+        }
+        Board {
+            maze: Maze::default(),
+            chars,
+        }
+    }
+
+    /// No maze, no characters.
+    pub fn empty() -> Board {
+        Board {
+            maze: Maze::default(),
+            chars: [None; CHARACTERS],
+        }
+    }
+
+    /// Where `id` stands, if alive.
+    pub fn loc(&self, id: Id) -> Option<Loc> {
+        self.chars[usize::from(id.0)]
+    }
+
+    /// The character on `loc`.
+    pub fn at(&self, loc: Loc) -> Option<Id> {
+        self.chars
+            .iter()
+            .position(|c| *c == Some(loc))
+            .map(|i| Id(i as u8))
+    }
+
+    /// The character on square `sq`.
+    pub fn on(&self, sq: Sq) -> Option<Id> {
+        self.at(Loc::Sq(sq))
+    }
+
+    /// Put `id` on `loc` (or take it off with `None`).
+    pub fn set(&mut self, id: Id, loc: Option<Loc>) {
+        self.chars[usize::from(id.0)] = loc;
+    }
+
+    /// The living characters of `side`.
+    pub fn alive(&self, side: Side) -> impl Iterator<Item = (Id, Loc)> + '_ {
+        Id::of(side).filter_map(move |id| self.loc(id).map(|l| (id, l)))
+    }
+
+    /// Whether `side` has a character left.
+    pub fn has_characters(&self, side: Side) -> bool {
+        self.alive(side).next().is_some()
+    }
+
+    /// Every maze piece, in canonical order.
+    pub fn pieces(&self) -> Vec<Piece> {
+        self.maze.pieces()
+    }
+}
+
+/// The bits of locations a character has occupied this turn: one per
+/// square, then the two Keeps.
+pub fn loc_bit(loc: Loc) -> u128 {
+    let i = match loc {
+        Loc::Sq(sq) => sq.idx(),
+        Loc::Keep(side) => {
+            usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0 & 1)
+        }
+    };
+    1u128 << i
+}
+
+/// The dice phase of the turn in progress.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Dice {
+    /// The roll's face, once rolled.
+    pub roll: Option<u8>,
+    /// How much of the roll the runs so far spent.
+    pub spent: u8,
+    /// How many runs were made.
+    pub runs: u8,
+    /// The mover's characters (by army place) that made their run.
+    pub ran: u8,
+    /// Per army place, the locations occupied this turn.
+    pub visited: [u128; 5],
+    /// An Archer shot.
+    pub shot: bool,
+    /// A card's kill forfeited the dice phase.
+    pub forfeited: bool,
+    /// The most of the roll that can be spent, once worked out.
+    pub target: Option<u8>,
+}
+
+/// How the game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum End {
+    /// Still going.
+    None,
+    /// This side has no character left.
+    NoCharacters(Side),
+    /// This side resigned.
+    Resigned(Side),
+}
+
+/// The whole position.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Maze and characters.
+    pub board: Board,
+    /// Deck, discard pile and hands.
+    pub cards: Cards,
+    /// Whose turn it is (once the opening roll is made).
+    pub to_move: Side,
+    /// Whether the opening roll and the deal are made.
+    pub started: bool,
+    /// Points scored by Scale and Climb kills, per side.
+    pub points: [u16; 2],
+    /// How the game stands.
+    pub outcome: Outcome,
+    /// How it ended.
+    pub end: End,
+    /// The card drawn at the start of this turn.
+    pub drawn: Option<Card>,
+    /// Whether this turn's card action is made.
+    pub card_done: bool,
+    /// This turn's dice phase.
+    pub dice: Dice,
+    /// What this turn did, for its comment.
+    pub log: Vec<String>,
+    /// Each side's maze pieces opened so far in the set-up, by slot.
+    pub setup: [[Option<Piece>; 10]; 2],
+    /// Each side's opening rolls (the last pair, the one that decided).
+    pub opening: Option<[u8; 2]>,
+}
+
+impl State {
+    /// The position before the set-up: armies on their portals, no maze,
+    /// the deck whole.
+    pub fn start() -> State {
+        State {
+            board: Board::start(),
+            cards: Cards::new(),
+            to_move: Side(0),
+            started: false,
+            points: [0; 2],
+            outcome: Outcome::Ongoing,
+            end: End::None,
+            drawn: None,
+            card_done: false,
+            dice: Dice::default(),
+            log: Vec::new(),
+            setup: [[None; 10]; 2],
+            opening: None,
+        }
+    }
+
+    /// End the game with `winner` (none: a draw).
+    pub fn finish(&mut self, winner: Option<Side>, end: End) {
+        self.outcome = match winner {
+            Some(w) => Outcome::Won(w),
+            None => Outcome::Draw,
+        };
+        self.end = end;
+    }
+
+    /// End the game if a side has no characters.
+    pub fn judge(&mut self) {
+        if self.outcome.is_over() {
+            return;
+        }
+        let gone: Vec<Side> = [Side(0), Side(1)]
+            .into_iter()
+            .filter(|&s| !self.board.has_characters(s))
+            .collect();
+        match gone.as_slice() {
+            [] => {}
+            [one] => self.finish(Some(super::board::opponent(*one)), End::NoCharacters(*one)),
+            _ => self.finish(None, End::NoCharacters(Side(0))),
+        }
+    }
+}

@@ -1,0 +1,1068 @@
+//! Tests, one per rule of the game (notation-spec.md section 10) and per
+//! rejection reason. Expected values are worked out by hand from the
+//! rules. Positions are written in the position notation: South's five
+//! characters then North's (Crusader, Archer, Gatekeeper, Archer,
+//! Crusader; `x` killed, `KS`/`KN` in a Keep), the maze, the side to move,
+//! the hands and discard pile, points, result.
+
+use super::board::{Dir, Edge, Post, Sq};
+use super::cards::Card;
+use super::state::Id;
+use super::*;
+use crate::game::{Chance, DiagramStyle, Game, Outcome, Setup, TEXT_WIDTH};
+use crate::games::testkit;
+
+type G = Battlegates;
+type Kit = testkit::Kit<G>;
+
+/// Chance that gives these values in turn (then 0).
+struct Fixed(Vec<u32>);
+
+impl Chance for Fixed {
+    fn draw(&mut self, _label: &'static str, n: u32) -> Result<u32, Illegal> {
+        let v = if self.0.is_empty() {
+            0
+        } else {
+            self.0.remove(0)
+        };
+        Ok(v % n)
+    }
+}
+
+/// The value drawn for a die face.
+fn face(f: u8) -> u32 {
+    match f {
+        1 => 0,
+        2 => 1,
+        3 => 3,
+        _ => 5,
+    }
+}
+
+/// A position with South to move: characters, maze (`-` for none), the
+/// hands and discard pile (`sr/-/-`).
+fn pos(chars: &str, maze: &str, cards: &str) -> State {
+    let mut pieces: Vec<&str> = maze.split(',').collect();
+    pieces.sort();
+    let maze = pieces.join(",");
+    let text = format!("{chars} {maze} South {cards} 0/0 *");
+    match G::parse_position(&text) {
+        Ok(s) => s,
+        Err(e) => panic!("{text}: {e}"),
+    }
+}
+
+/// Begin the turn with the die showing `f` (the draw takes the first
+/// card of the deck: a scale while one is left).
+fn begin(s: &mut State, f: u8) {
+    G::begin_turn(s, &mut Fixed(vec![0, face(f)])).expect("begin_turn");
+}
+
+/// A position with South to move, its turn begun with roll `f`, and
+/// its card phase done (a discard).
+fn dice_phase(chars: &str, maze: &str, f: u8) -> State {
+    let mut s = pos(chars, maze, "r/-/-");
+    begin(&mut s, f);
+    Kit::ok(&mut s, "discard rotate90");
+    s
+}
+
+fn at(s: &State, sq: &str) -> Option<String> {
+    let (square, _) = board::read_sq(sq).unwrap();
+    s.board.on(square).map(Id::name)
+}
+
+// ---------------------------------------------------------------------
+// Coordinates and notation
+
+#[test]
+fn an_edge_is_written_from_the_square_to_its_south_or_west() {
+    let (e, _) = board::read_edge("d5s").unwrap();
+    assert_eq!(e.to_string(), "d4n");
+    let (e, _) = board::read_edge("d4w").unwrap();
+    assert_eq!(e.to_string(), "c4e");
+    assert_eq!(Edge::h(2, 0).to_string(), "c1s");
+    assert_eq!(Edge::v(0, 3).to_string(), "a4w");
+    assert_eq!(Edge::h(2, 12).to_string(), "c12n");
+}
+
+#[test]
+fn a_post_is_named_by_the_square_to_its_south_west_where_one_exists() {
+    assert_eq!(Post { x: 4, y: 4 }.to_string(), "d4ne");
+    assert_eq!(Post { x: 0, y: 4 }.to_string(), "a4nw");
+    assert_eq!(Post { x: 3, y: 0 }.to_string(), "c1se");
+    assert_eq!(Post { x: 0, y: 0 }.to_string(), "a1sw");
+}
+
+#[test]
+fn a_gate_is_its_edge_at_the_hinge_and_the_hinge_end() {
+    let p = maze::parse_piece("Gd4nw").unwrap();
+    let maze::Piece::Gate(g) = p else { panic!() };
+    assert_eq!(
+        (g.hinge, g.dir, g.long),
+        (Post { x: 3, y: 4 }, Dir::E, false)
+    );
+    // The same gate written from the square above.
+    let (q, _) = maze::read_piece("gd5sw").unwrap();
+    assert_eq!(q.to_string(), "Gd4nw");
+    let (l, _) = maze::read_piece("Le4ne").unwrap();
+    let maze::Piece::Gate(l) = l else { panic!() };
+    // Hinged at e4n's east end, lying west over e4n and d4n.
+    assert_eq!((l.hinge, l.dir), (Post { x: 5, y: 4 }, Dir::W));
+    assert_eq!(
+        l.edge_list().map(|e| e.to_string()).collect::<Vec<_>>(),
+        ["e4n", "d4n"]
+    );
+    assert!(maze::parse_piece("Gd4ns").unwrap_err().contains("w or e"));
+    assert!(maze::parse_piece("Li4nw")
+        .unwrap_err()
+        .contains("off the board"));
+}
+
+#[test]
+fn every_action_form_reads_and_writes_canonically() {
+    let s = pos("c1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gd4nw,Wd3n", "-/-/-");
+    for (text, canonical) in [
+        ("discard Rotate90", "discard rotate90"),
+        ("scale c4 - c5", "scale c4-c5"),
+        ("climb c1-k", "climb c1-K"),
+        ("move-wall Wd4s Wf6e", "move-wall Wd3n Wf6e"),
+        ("move-gate Gd5sw Gf6en", "move-gate Gd4nw Gf6en"),
+        ("rotate90 Gd4nw cw", "rotate90 Gd4nw cw"),
+        ("rotate180 Gd4nw CCW", "rotate180 Gd4nw ccw"),
+        ("c1-K-g1", "c1-K-g1"),
+        ("K-c1-c2", "K-c1-c2"),
+        ("shoot c4 n", "shoot c4 n"),
+        ("shoot K c1", "shoot K c1"),
+    ] {
+        let a = G::parse_action(&s, text).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
+        assert_eq!(crate::game::action_text::<G>(&a), canonical);
+    }
+    assert!(G::parse_action(&s, "c1-c2-c3-c4-c5-c6").is_err());
+    assert!(G::parse_action(&s, "discard joker").is_err());
+    assert!(G::parse_action(&s, "d4-K").is_err(), "d4 is no entrance");
+}
+
+#[test]
+fn a_rotation_is_named_by_the_first_gate_on_its_post() {
+    // Gd4nw and Gc5es are both hinged on c4ne; Gc5es comes first.
+    let s = pos("x,x,x,x,c1/x,x,x,x,c12", "Gc5es,Gd4nw", "-/-/-");
+    let a = G::parse_action(&s, "rotate90 Gd4nw cw").unwrap();
+    assert_eq!(crate::game::action_text::<G>(&a), "rotate90 Gc5es cw");
+}
+
+// ---------------------------------------------------------------------
+// Set-up
+
+fn maze_of(text: &str) -> Result<(), String> {
+    let values = setup::read_maze(text)?;
+    let pieces: Vec<_> = values
+        .iter()
+        .map(|(_, v)| maze::parse_piece(v).unwrap())
+        .collect();
+    setup::check_maze(board::SOUTH, &pieces)
+}
+
+const SOUTH_MAZE: &str = "Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw";
+
+#[test]
+fn a_maze_is_four_walls_three_gates_three_long_gates_sorted_into_slots() {
+    let values =
+        setup::read_maze("Wd3e, Wb2n\nWf2n Wh3n # four walls\nGc3nw Gc1sw Ge4ne Lg4es Ld2nw Lb4nw")
+            .unwrap();
+    assert_eq!(values[0], ("w1", "Wb2n".to_string()));
+    assert_eq!(values[4], ("g1", "Gc1sw".to_string()));
+    assert_eq!(values[9], ("l3", "Lg4es".to_string()));
+    assert_eq!(maze_of(SOUTH_MAZE), Ok(()));
+    let e = setup::read_maze("Wb2n Wd3e Wf2n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert!(e.contains("this has 3 Brick walls"), "{e}");
+}
+
+#[test]
+fn a_wall_or_long_gate_may_never_close_a_castle_entrance() {
+    let e = maze_of("Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert_eq!(e, "Wc1s: a Brick wall may never close a castle entrance");
+    let e = maze_of("Wb2n Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Lc1sw Lg4es Lb4nw").unwrap_err();
+    assert_eq!(e, "Lc1sw: a Long gate may never close a castle entrance");
+}
+
+#[test]
+fn nothing_may_touch_the_middle_line_in_the_set_up() {
+    let e = maze_of("Wb6e Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert!(
+        e.starts_with("Wb6e touches b6ne on the middle line between rows 6 and 7"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_piece_stays_in_its_own_half() {
+    let e = maze_of("Wb8n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert!(
+        e.starts_with("Wb8n touches a8ne, outside South's half"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_pieces_may_not_share_an_edge() {
+    let e = maze_of("Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Gb2nw Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert_eq!(e, "Wb2n and Gb2nw both lie on b2n: one piece an edge");
+}
+
+#[test]
+fn only_a_gate_across_its_own_entrance_stands_on_the_perimeter() {
+    let e = maze_of("Wa3w Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert!(e.starts_with("Wa3w: a3w is on the stone perimeter"), "{e}");
+}
+
+#[test]
+fn nothing_touches_the_hinge_post_of_an_entrance_gate() {
+    // Gc1sw is hinged at b1se; Wb1e touches that post.
+    let e = maze_of("Wb1e Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    assert!(
+        e.starts_with("Wb1e touches b1se, the hinge post of the Gate Gc1sw"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_set_up_value_is_canonical_and_of_its_slot_kind() {
+    assert!(G::check_hidden("w1", "Wd4n").is_ok());
+    assert!(G::check_hidden("w1", "Gd4nw")
+        .unwrap_err()
+        .reason
+        .contains("Brick wall"));
+    assert!(G::check_hidden("w1", "Wd5s")
+        .unwrap_err()
+        .reason
+        .contains("Wd4n"));
+}
+
+#[test]
+fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
+    let mut s = State::start();
+    let values = setup::read_maze(SOUTH_MAZE).unwrap();
+    for (slot, v) in &values {
+        G::open(&mut s, board::SOUTH, slot, v).unwrap();
+    }
+    assert_eq!(s.board.pieces().len(), 10);
+    let mut bad = State::start();
+    let values =
+        setup::read_maze("Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap();
+    let last = values.len() - 1;
+    for (slot, v) in &values[..last] {
+        G::open(&mut bad, board::SOUTH, slot, v).unwrap();
+    }
+    let e = G::open(&mut bad, board::SOUTH, values[last].0, &values[last].1).unwrap_err();
+    assert_eq!(
+        e.reason,
+        "Wc1s: a Brick wall may never close a castle entrance"
+    );
+}
+
+#[test]
+fn a_random_maze_obeys_the_set_up_rules() {
+    let mut x = 7usize;
+    let mut pick = |n: usize| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % n
+    };
+    for side in [board::SOUTH, board::NORTH] {
+        let values = setup::random_maze(side, &mut pick);
+        let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
+        G::audit(&State::start(), side, &v).unwrap();
+    }
+}
+
+#[test]
+fn hands_are_open_and_one_board_is_the_only_set_up() {
+    let sides = [Side(0), Side(1)];
+    let tags = vec![("Hands".to_string(), "hidden".to_string())];
+    let e = G::new_game(&Setup {
+        sides: &sides,
+        tags: &tags,
+    })
+    .unwrap_err();
+    assert!(e
+        .reason
+        .starts_with("Hands \"hidden\": this herald plays open hands only"));
+    let tags = vec![("Setup".to_string(), "misery-run".to_string())];
+    let e = G::new_game(&Setup {
+        sides: &sides,
+        tags: &tags,
+    })
+    .unwrap_err();
+    assert!(e.reason.starts_with("Setup \"misery-run\""));
+}
+
+// ---------------------------------------------------------------------
+// The opening roll, the deal, the draw
+
+#[test]
+fn the_higher_opening_roll_moves_first_and_deals_three_each() {
+    let mut s = State::start();
+    // South 1, North 4.
+    G::begin_play(&mut s, &mut Fixed(vec![face(1), face(4)])).unwrap();
+    assert!(s.started);
+    assert_eq!(s.to_move, board::NORTH);
+    assert_eq!(s.opening, Some([1, 4]));
+    assert_eq!(s.cards.hand(board::SOUTH).total(), 3);
+    assert_eq!(s.cards.hand(board::NORTH).total(), 3);
+    assert_eq!(s.cards.deck.total(), 28);
+}
+
+#[test]
+fn a_tied_opening_roll_is_rolled_again() {
+    let mut s = State::start();
+    // 3 and 3, then South 4, North 2.
+    G::begin_play(&mut s, &mut Fixed(vec![3, 4, 5, 1])).unwrap();
+    assert_eq!(s.to_move, board::SOUTH);
+    assert_eq!(s.opening, Some([4, 2]));
+}
+
+#[test]
+fn a_turn_draws_a_card_and_rolls_the_die_with_faces_1_2_2_3_3_4() {
+    let faces: Vec<String> = (0..6).map(|v| G::chance_text("die", v)).collect();
+    assert_eq!(faces, ["1", "2", "2", "3", "3", "4"]);
+    let mut s = pos("b1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "-", "r/-/-");
+    // Value 6 of the deck in card order: 6 scales, then the climbs.
+    G::begin_turn(&mut s, &mut Fixed(vec![6, 2])).unwrap();
+    assert_eq!(s.drawn, Some(Card::Climb));
+    assert_eq!(s.dice.roll, Some(2));
+    assert_eq!(s.cards.hand(board::SOUTH).total(), 2);
+}
+
+#[test]
+fn an_empty_deck_takes_the_discard_pile_before_a_draw() {
+    let mut s = pos(
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12",
+        "-",
+        "sss/ccc/ssscccwwwwwgggggrrrrrrrttttt",
+    );
+    assert_eq!(s.cards.deck.total(), 0);
+    begin(&mut s, 1);
+    assert_eq!(s.drawn, Some(Card::Scale));
+    assert_eq!(s.cards.hand(board::SOUTH).count(Card::Scale), 4);
+    assert_eq!(s.cards.deck.total(), 27);
+    assert_eq!(s.cards.discard.total(), 0);
+}
+
+// ---------------------------------------------------------------------
+// The card phase
+
+#[test]
+fn the_card_phase_comes_first() {
+    let mut s = pos("b1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "-", "r/-/-");
+    begin(&mut s, 1);
+    assert!(Kit::refused(&mut s, "b1-b2").starts_with("the card phase comes first"));
+    assert!(G::end_turn(&mut s.clone())
+        .unwrap_err()
+        .reason
+        .starts_with("a turn plays or discards a card first"));
+    Kit::ok(&mut s, "discard rotate90");
+    assert_eq!(
+        Kit::refused(&mut s, "discard scale"),
+        "the card phase is over: one card is played or discarded a turn"
+    );
+}
+
+#[test]
+fn a_card_not_held_cannot_be_played() {
+    let mut s = pos("b1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gd4nw", "r/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "move-gate Gd4nw Gf4nw"),
+        "South holds no move-gate card (its hand: scale, rotate90)"
+    );
+}
+
+#[test]
+fn scale_crosses_a_brick_wall_and_the_dice_phase_follows() {
+    let mut s = pos("c4,x,x,x,x/h12,x,x,x,x", "Wc4n", "-/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "scale c4-c5");
+    assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(s.board.pieces().len(), 1, "the wall stays");
+    // The dice phase follows; c4 was occupied this turn.
+    assert!(Kit::refused(&mut s, "c5-c4").contains("the Brick wall on c4n blocks"));
+    Kit::ok(&mut s, "c5-c6");
+    Kit::end(&mut s);
+}
+
+#[test]
+fn scale_onto_an_enemy_kills_scores_a_point_and_forfeits_the_dice_phase() {
+    let mut s = pos("c4,x,x,x,x/c5,x,x,x,h12", "Wc4n", "-/-/-");
+    begin(&mut s, 3);
+    Kit::ok(&mut s, "scale c4-c5");
+    assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(s.points, [1, 0]);
+    assert_eq!(
+        Kit::refused(&mut s, "c5-c6"),
+        "the dice phase is forfeited: the card's kill ended it"
+    );
+    assert!(Kit::legal(&s).is_empty());
+    Kit::end(&mut s);
+}
+
+#[test]
+fn scale_needs_a_brick_wall_and_no_own_piece_beyond() {
+    let mut s = pos("c4,d4,x,x,x/h12,x,x,x,x", "Wc4n", "-/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "scale c4-d4"),
+        "no Brick wall lies on c4e: Scale crosses a Brick wall"
+    );
+    let mut t = pos("c4,x,x,x,x/h12,x,x,x,x", "Wc4n", "-/-/-");
+    t.board.set(Id(1), Some(board::Loc::Sq(Sq::new(2, 4))));
+    begin(&mut t, 1);
+    assert_eq!(
+        Kit::refused(&mut t, "scale c4-c5"),
+        "c5 holds South's Archer"
+    );
+}
+
+#[test]
+fn climb_crosses_a_gate_without_moving_it_even_a_fixed_one() {
+    // Ld4nw is fixed: the wall on c4e touches its hinge post.
+    let mut s = pos("d4,x,x,x,x/h12,x,x,x,x", "Ld4nw,Wc4e", "c/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "climb d4-d5");
+    assert_eq!(at(&s, "d5").as_deref(), Some("South's Crusader"));
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Ld4nw,Wc4e")
+    );
+    assert_eq!(
+        Kit::refused(
+            &mut pos_begun("d4,x,x,x,x/h12,x,x,x,x", "Wd4n"),
+            "climb d4-d5"
+        ),
+        "no gate lies on d4n: Climb crosses a gate"
+    );
+}
+
+fn pos_begun(chars: &str, maze: &str) -> State {
+    let mut s = pos(chars, maze, "c/-/-");
+    begin(&mut s, 1);
+    s
+}
+
+#[test]
+fn climb_reaches_a_keep_across_an_entrance_gate() {
+    // Own empty Keep: the climb enters it.
+    let mut s = pos_begun("c1,x,x,x,x/h12,x,x,x,x", "Gc1sw");
+    Kit::ok(&mut s, "climb c1-K");
+    assert_eq!(s.board.loc(Id(0)), Some(board::Loc::Keep(board::SOUTH)));
+    // A Keep holding an enemy: the climb kills it and forfeits the dice.
+    let mut s = pos_begun("c1,x,x,x,x/KS,x,x,x,h12", "Gc1sw");
+    Kit::ok(&mut s, "climb c1-K");
+    assert_eq!(s.points, [1, 0]);
+    assert!(s.dice.forfeited);
+    // A hostile empty Keep may not be entered.
+    let mut s = pos_begun("c12,x,x,x,x/h12,x,x,x,x", "Gc12nw");
+    assert_eq!(
+        Kit::refused(&mut s, "climb c12-K"),
+        "North's Keep is empty: an enemy Keep may be entered only to kill the character in it"
+    );
+}
+
+#[test]
+fn move_wall_moves_a_wall_to_an_empty_interior_edge() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Wd4n,Gf6nw", "w/-/-");
+    begin(&mut s, 1);
+    let mut t = s.clone();
+    assert_eq!(
+        Kit::refused(&mut t, "move-wall Wd4n Wa3w"),
+        "a3w is on the board's outer line: a card never places a piece there"
+    );
+    assert_eq!(
+        Kit::refused(&mut t, "move-wall Wd4n Wd4n"),
+        "Wd4n must move to another edge"
+    );
+    assert_eq!(
+        Kit::refused(&mut t, "move-wall Wd4n Wf6n"),
+        "the Gf6nw on f6n is in the way"
+    );
+    assert_eq!(
+        Kit::refused(&mut t, "move-wall Wc4n Wf5n"),
+        "no Brick wall lies on c4n"
+    );
+    Kit::ok(&mut s, "move-wall Wd4n Wf7e");
+    assert_eq!(s.board.pieces()[1].to_string(), "Wf7e");
+}
+
+#[test]
+fn move_wall_may_not_touch_an_entrance_gates_hinge_post() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Wd4n,Gc1sw", "w/-/-");
+    begin(&mut s, 1);
+    assert!(Kit::refused(&mut s, "move-wall Wd4n Wb1e")
+        .starts_with("Wb1e would touch b1se, the hinge post of the Gate Gc1sw"));
+}
+
+#[test]
+fn move_gate_lifts_one_gate_and_places_it_again_of_the_same_kind() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gd4nw,Gc5es,Ld7nw", "g/-/-");
+    begin(&mut s, 1);
+    let mut t = s.clone();
+    assert!(Kit::refused(&mut t, "move-gate Ld7nw Gf4nw").contains("placed again as a Long gate"));
+    assert_eq!(
+        Kit::refused(&mut t, "move-gate Ld7nw Ld7nw"),
+        "Ld7nw must be placed somewhere else"
+    );
+    assert_eq!(
+        Kit::refused(&mut t, "move-gate Ld7nw Lc4nw"),
+        "the Gd4nw on d4n is in the way"
+    );
+    // The new place may overlap the old one: hinged at the other end.
+    Kit::ok(&mut s, "move-gate Ld7nw Le7ne");
+    assert!(G::write_position_text(&s).contains("Le7ne"));
+    // The other gate on d4nw's post stayed.
+    assert!(G::write_position_text(&s).contains("Gd4nw"));
+}
+
+#[test]
+fn rotate90_turns_every_gate_on_the_post_and_carries_what_it_sweeps() {
+    // Gd4nw lies east of c4ne; clockwise it comes to lie south, along
+    // c4e, sweeping d4 and carrying its character into c4.
+    let mut s = pos("d4,x,x,x,x/h12,x,x,x,x", "Gd4nw", "r/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "rotate90 Gd4nw cw");
+    assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gc4en"));
+    assert_eq!(at(&s, "c4").as_deref(), Some("South's Crusader"));
+    assert!(
+        s.log
+            .iter()
+            .any(|l| l.contains("South's Crusader d4 to c4")),
+        "{:?}",
+        s.log
+    );
+}
+
+#[test]
+fn rotate180_is_two_quarter_turns_each_checked() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gd4nw", "t/-/-");
+    begin(&mut s, 1);
+    let mut t = s.clone();
+    Kit::ok(&mut t, "rotate180 Gd4nw cw");
+    assert_eq!(G::write_position_text(&t).split(' ').nth(1), Some("Gc4ne"));
+    // The second quarter's new place (c4n) holds a wall: refused.
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gd4nw,Wc4n", "t/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "rotate180 Gd4nw cw"),
+        "Gc4en cannot turn cw: the Brick wall on c4n lies on its new place"
+    );
+}
+
+// ---------------------------------------------------------------------
+// Gate turns: every blocking case
+
+fn rotate_refused(maze: &str, chars: &str, action: &str) -> String {
+    let mut s = pos(chars, maze, "r/-/-");
+    begin(&mut s, 1);
+    Kit::refused(&mut s, action)
+}
+
+const NOBODY: &str = "b1,x,x,x,x/h12,x,x,x,x";
+
+#[test]
+fn a_turn_is_blocked_by_a_wall_on_the_new_place() {
+    assert_eq!(
+        rotate_refused("Gd4nw,Wc4e", NOBODY, "rotate90 Gd4nw cw"),
+        "Gd4nw cannot turn cw: the Brick wall on c4e lies on its new place"
+    );
+}
+
+#[test]
+fn a_turn_is_blocked_by_another_posts_gate_on_the_new_place() {
+    // Ld4nw turning cw lies along c4e and c3e; Gc3en (hinged at c3ne)
+    // lies on c3e.
+    assert_eq!(
+        rotate_refused("Ld4nw,Gc3en", NOBODY, "rotate90 Ld4nw cw"),
+        "Ld4nw cannot turn cw: the Gate Gc3en on c3e lies on its new place"
+    );
+}
+
+#[test]
+fn a_long_gates_sweep_is_blocked_by_a_wall_touching_its_centre_post() {
+    // Ld4nw cw sweeps d3, e3, d4, e4; the centre post is d3ne, which
+    // d3n touches.
+    assert_eq!(
+        rotate_refused("Ld4nw,Wd3n", NOBODY, "rotate90 Ld4nw cw"),
+        "Ld4nw cannot turn cw: the sweep is blocked by the Brick wall on d3n"
+    );
+}
+
+#[test]
+fn a_turn_may_not_leave_the_board() {
+    // La5es lies north of a4ne along a5e; counter-clockwise it would lie
+    // west, off the board.
+    assert_eq!(
+        rotate_refused("La5es", NOBODY, "rotate90 La5es ccw"),
+        "La5es cannot turn ccw: it would leave the board"
+    );
+}
+
+#[test]
+fn a_turn_may_not_place_a_gate_on_the_stone_perimeter() {
+    // The entrance Gate hinged at b1se lying along b1e, turned ccw,
+    // would lie along b1s: stone.
+    assert_eq!(
+        rotate_refused("Gb1es", NOBODY, "rotate90 Gb1es ccw"),
+        "Gb1es cannot turn ccw: the stone perimeter on b1s lies on its new place"
+    );
+}
+
+#[test]
+fn a_carried_character_may_not_land_off_the_board() {
+    // Lb4nw turning ccw sweeps b5, c5, b6, c6; c6 would go two columns
+    // west of b5: off the board.
+    assert_eq!(
+        rotate_refused("Lb4nw", "c6,x,x,x,x/h12,x,x,x,x", "rotate90 Lb4nw ccw"),
+        "the gates on a4ne would carry South's Crusader on c6 off the board"
+    );
+}
+
+#[test]
+fn a_carried_character_may_not_land_on_one_that_stays() {
+    assert_eq!(
+        rotate_refused("Gd4nw", "d4,c4,x,x,x/h12,x,x,x,x", "rotate90 Gd4nw cw"),
+        "the gates on c4ne would carry South's Crusader from d4 onto c4, where South's \
+         Archer stands"
+    );
+}
+
+#[test]
+fn a_gatekeeper_is_immune_to_its_opponents_gate_turns_only() {
+    assert_eq!(
+        rotate_refused("Gd4nw", "b1,x,x,x,x/x,x,d4,x,h12", "rotate90 Gd4nw cw"),
+        "the gates on c4ne cannot carry North's Gatekeeper on d4: a Gatekeeper is immune to \
+         its opponent's gate turns"
+    );
+    // South's own Gatekeeper is carried.
+    let mut s = pos("b1,x,d4,x,x/h12,x,x,x,x", "Gd4nw", "r/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "rotate90 Gd4nw cw");
+    assert_eq!(at(&s, "c4").as_deref(), Some("South's Gatekeeper"));
+}
+
+#[test]
+fn gates_on_one_post_turn_together_each_sweeping_its_own_block() {
+    // Gd4nw (east of c4ne) and Gc5es (north of it) turn cw together:
+    // the first sweeps d4, the second d5; d5's character goes to d4 as
+    // d4's goes to c4.
+    let mut s = pos("d4,x,x,x,x/d5,x,x,x,h12", "Gc5es,Gd4nw", "r/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "rotate90 Gd4nw cw");
+    assert_eq!(at(&s, "c4").as_deref(), Some("South's Crusader"));
+    assert_eq!(at(&s, "d4").as_deref(), Some("North's Crusader"));
+    assert_eq!(
+        G::write_position_text(&s).split(' ').nth(1),
+        Some("Gc4en,Gd4nw")
+    );
+}
+
+#[test]
+fn a_long_gate_and_its_post_are_fixed_while_a_wall_touches_the_hinge_post() {
+    assert_eq!(
+        rotate_refused("Ld4nw,Wc4e,Gc5es", NOBODY, "rotate90 Gc5es ccw"),
+        "the gates on c4ne are fixed: the Brick wall Wc4e touches the hinge post of the \
+         Long gate Ld4nw"
+    );
+}
+
+#[test]
+fn a_gate_hinged_on_the_perimeter_never_swings() {
+    assert!(rotate_refused("Ga3nw", NOBODY, "rotate90 Ga3nw ccw")
+        .starts_with("the gates on a3nw are fixed: a gate hinged on the board's outer line"));
+}
+
+#[test]
+fn an_entrance_gate_swings_between_the_entrance_and_the_inward_edge() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gc1sw", "r/-/-");
+    begin(&mut s, 1);
+    Kit::ok(&mut s, "rotate90 Gc1sw ccw");
+    assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gb1es"));
+    // Not alone on its post: fixed.
+    assert!(rotate_refused("Gc1sw,Gb1es", NOBODY, "rotate90 Gb1es cw").contains("fixed"));
+}
+
+// ---------------------------------------------------------------------
+// Steps, pushes, Keeps
+
+#[test]
+fn a_step_never_crosses_a_brick_wall() {
+    let mut s = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "Wd4n", 1);
+    assert_eq!(
+        Kit::refused(&mut s, "d4-d5"),
+        "the Brick wall on d4n blocks the step d4-d5 (a Scale card crosses it)"
+    );
+}
+
+#[test]
+fn a_step_across_a_gate_pushes_it_the_way_of_the_step() {
+    // Gc5es lies north of c4ne along c5e; d5-c5 pushes its free end
+    // west: it turns ccw to lie west of the post, along c4n (hinged at
+    // its east end), sweeping c5, the square stepped into.
+    let mut s = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Gc5es", 1);
+    Kit::ok(&mut s, "d5-c5");
+    assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gc4ne"));
+    assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+}
+
+#[test]
+fn a_push_of_a_fixed_gate_is_refused() {
+    let mut s = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Ld4nw,Wc4e", 1);
+    assert_eq!(
+        Kit::refused(&mut s, "d5-d4"),
+        "the step d5-d4 pushes Ld4nw: the gates on c4ne are fixed: the Brick wall Wc4e \
+         touches the hinge post of the Long gate Ld4nw"
+    );
+}
+
+#[test]
+fn a_push_that_would_carry_the_pusher_is_refused() {
+    // Pushing Gc5es from d5 to c5 turns Gd4nw too (same post), which
+    // sweeps d5, where the pusher stands.
+    let mut s = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Gc5es,Gd4nw", 1);
+    assert_eq!(
+        Kit::refused(&mut s, "d5-c5"),
+        "the step d5-c5 pushes Gc5es: the turn of the gates on c4ne would carry the pusher \
+         on d5"
+    );
+}
+
+#[test]
+fn a_push_blocked_by_a_wall_names_the_wall() {
+    // Pushing Gc5es from c5 to d5 turns it cw to lie along d4n, where a
+    // wall stands.
+    let mut s = dice_phase("c5,x,x,x,x/h12,x,x,x,x", "Gc5es,Wd4n", 1);
+    assert_eq!(
+        Kit::refused(&mut s, "c5-d5"),
+        "the step c5-d5 pushes Gc5es, which cannot turn cw: the Brick wall on d4n lies on its \
+         new place"
+    );
+}
+
+#[test]
+fn a_push_carrying_the_enemy_gatekeeper_is_refused() {
+    // Ld4nw pushed from d5 down to d4 turns cw: it sweeps d3, e3, d4,
+    // e4, where North's Gatekeeper stands on e4.
+    let mut s = dice_phase("d5,x,x,x,x/x,x,e4,x,h12", "Ld4nw", 1);
+    assert!(Kit::refused(&mut s, "d5-d4").contains("cannot carry North's Gatekeeper on e4"));
+}
+
+#[test]
+fn no_character_enters_a_square_twice_in_a_turn() {
+    let mut s = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "-", 2);
+    assert_eq!(
+        Kit::refused(&mut s, "d4-d5-d4"),
+        "South's Crusader has been on d4 this turn: no character enters a square twice in a \
+         turn"
+    );
+}
+
+#[test]
+fn each_character_moves_in_a_single_run() {
+    let mut s = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "-", 2);
+    let mut s2 = dice_phase("d4,f4,x,x,x/h12,x,x,x,x", "-", 2);
+    Kit::ok(&mut s2, "d4-d5");
+    assert!(Kit::refused(&mut s2, "d5-d6").contains("has made its run this turn"));
+    Kit::ok(&mut s, "d4-d5-d6");
+    Kit::end(&mut s);
+}
+
+#[test]
+fn a_ground_attack_spends_the_whole_roll_in_one_run() {
+    let mut s = dice_phase("d4,x,x,x,x/d6,x,x,x,h12", "-", 2);
+    Kit::ok(&mut s, "d4-d5-d6");
+    assert_eq!(at(&s, "d6").as_deref(), Some("South's Crusader"));
+    let mut s = dice_phase("d4,x,x,x,x/d6,x,x,x,h12", "-", 3);
+    assert!(
+        Kit::refused(&mut s, "d4-d5-d6").starts_with("d6 holds North's Crusader: a ground attack")
+    );
+    // Not after another run.
+    let mut s = dice_phase("d4,a1,x,x,x/d6,x,x,x,h12", "-", 3);
+    Kit::ok(&mut s, "a1-a2");
+    assert!(Kit::refused(&mut s, "d4-d5-d6").starts_with("d6 holds North's Crusader"));
+}
+
+#[test]
+fn the_own_keep_is_a_shortcut_holding_one_character() {
+    let mut s = dice_phase("c1,x,x,x,x/h12,x,x,x,x", "-", 2);
+    Kit::ok(&mut s, "c1-K-g1");
+    assert_eq!(at(&s, "g1").as_deref(), Some("South's Crusader"));
+    let mut s = dice_phase("c1,KS,x,x,x/h12,x,x,x,x", "-", 1);
+    assert_eq!(
+        Kit::refused(&mut s, "c1-K"),
+        "South's Keep holds South's Archer already: a Keep holds one character"
+    );
+}
+
+#[test]
+fn entering_a_keep_with_an_enemy_kills_it_without_exact_roll_and_stops() {
+    // South re-enters its own Keep, held by North's Crusader: 2 of the
+    // roll of 4, and South's Archer spends the other 2.
+    let mut s = dice_phase("c2,a5,x,x,x/KS,x,x,x,h12", "-", 4);
+    assert_eq!(
+        Kit::refused(&mut s.clone(), "c2-c1-K-g1"),
+        "the run stops on K with the kill of North's Crusader"
+    );
+    Kit::ok(&mut s, "c2-c1-K");
+    assert_eq!(s.board.loc(Id(0)), Some(board::Loc::Keep(board::SOUTH)));
+    assert_eq!(s.board.loc(Id(5)), None);
+    Kit::ok(&mut s, "a5-a6-a7");
+    Kit::end(&mut s);
+    // Alone, the kill spending 2 of 4 would not spend the most, unless
+    // it wins the game.
+    let mut s = dice_phase("c2,x,x,x,x/KS,x,x,x,h12", "-", 4);
+    assert!(Kit::refused(&mut s, "c2-c1-K").starts_with("after this run at most 2"));
+    let mut s = dice_phase("c2,x,x,x,x/KS,x,x,x,x", "-", 4);
+    Kit::ok(&mut s, "c2-c1-K");
+    assert_eq!(s.outcome, Outcome::Won(board::SOUTH));
+    // The enemy Keep is entered only to kill.
+    let mut s = dice_phase("c12,x,x,x,x/h12,x,x,x,x", "-", 1);
+    assert!(Kit::refused(&mut s, "c12-K").starts_with("North's Keep is empty"));
+}
+
+#[test]
+fn no_step_crosses_an_entrance_gate_into_the_keep_but_one_from_the_keep_opens_it() {
+    let mut s = dice_phase("c1,x,x,x,x/h12,x,x,x,x", "Gc1sw", 1);
+    assert_eq!(
+        Kit::refused(&mut s, "c1-K"),
+        "the Gate Gc1sw lies across the entrance c1s: no step crosses it into the Keep (a \
+         Climb card does)"
+    );
+    let mut s = dice_phase("KS,x,x,x,x/h12,x,x,x,x", "Gc1sw", 1);
+    Kit::ok(&mut s, "K-c1");
+    assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gb1es"));
+}
+
+// ---------------------------------------------------------------------
+// Arrows
+
+#[test]
+fn an_arrow_kills_the_first_enemy_within_the_roll() {
+    let mut s = dice_phase("x,d4,x,x,x/d7,x,x,x,h12", "-", 3);
+    Kit::ok(&mut s, "shoot d4 n");
+    assert_eq!(at(&s, "d7"), None);
+    Kit::end(&mut s);
+    let mut s = dice_phase("x,d4,x,x,x/d7,x,x,x,h12", "-", 2);
+    Kit::ok(&mut s, "shoot d4 n");
+    assert_eq!(at(&s, "d7").as_deref(), Some("North's Crusader"));
+}
+
+#[test]
+fn an_arrow_stops_at_the_first_wall_gate_or_character_across_its_path() {
+    let mut s = dice_phase("x,d4,x,x,x/d7,x,x,x,h12", "Wd5n", 4);
+    Kit::ok(&mut s, "shoot d4 n");
+    assert_eq!(at(&s, "d7").as_deref(), Some("North's Crusader"));
+    // An own character first: harmless.
+    let mut s = dice_phase("d5,d4,x,x,x/d7,x,x,x,h12", "-", 4);
+    Kit::ok(&mut s, "shoot d4 n");
+    assert_eq!(at(&s, "d7").as_deref(), Some("North's Crusader"));
+    assert_eq!(at(&s, "d5").as_deref(), Some("South's Crusader"));
+}
+
+#[test]
+fn a_gate_along_the_arrows_line_does_not_stop_it() {
+    // Gd5es lies along d5e, beside the line d5-d6-d7.
+    let mut s = dice_phase("x,d4,x,x,x/d7,x,x,x,h12", "Gd5es", 3);
+    Kit::ok(&mut s, "shoot d4 n");
+    assert_eq!(at(&s, "d7"), None);
+}
+
+#[test]
+fn no_arrow_enters_a_keep() {
+    let mut s = dice_phase("x,c11,x,x,x/h12,x,x,x,h11", "-", 3);
+    assert_eq!(
+        Kit::refused(&mut s, "shoot c11 n"),
+        "the arrow would fly through c12n into North's Keep: no arrow enters a Keep"
+    );
+}
+
+#[test]
+fn an_archer_in_its_keep_shoots_out_through_an_ungated_entrance() {
+    let mut s = dice_phase("x,KS,x,x,x/c3,x,x,x,h12", "-", 3);
+    Kit::ok(&mut s, "shoot K c1");
+    assert_eq!(at(&s, "c3"), None);
+    let mut s = dice_phase("x,KS,x,x,x/c3,x,x,x,h12", "Gc1sw", 3);
+    assert_eq!(
+        Kit::refused(&mut s, "shoot K c1"),
+        "the Gate Gc1sw lies across the entrance c1s: no arrow flies through it"
+    );
+}
+
+#[test]
+fn a_shot_spends_the_whole_roll_instead_of_moving() {
+    let mut s = dice_phase("b1,d4,x,x,x/h12,x,x,x,x", "-", 3);
+    let mut t = s.clone();
+    Kit::ok(&mut t, "shoot d4 e");
+    Kit::end(&mut t);
+    Kit::ok(&mut s, "b1-b2");
+    assert!(Kit::refused(&mut s, "shoot d4 e").starts_with("the roll is split among runs"));
+}
+
+// ---------------------------------------------------------------------
+// The most that can be spent
+
+/// South's Crusader on a1 can take one step (to a2); its other
+/// Crusader on i1 two (i2, i3).
+const CORRIDORS: &str = "Wa1e,Wa2e,Wa2n,Wh1e,Wh2e,Wh3e,Wi3n";
+
+#[test]
+fn a_split_roll_spends_the_most_it_can() {
+    let mut s = dice_phase("a1,x,x,x,i1/h12,x,x,x,x", CORRIDORS, 3);
+    assert_eq!(s.dice.target, Some(3));
+    assert_eq!(
+        Kit::refused(&mut s.clone(), "i1-i2"),
+        "after this run at most 2 of the roll of 3 could be spent, and 3 can be: a split roll \
+         spends the most it can"
+    );
+    Kit::ok(&mut s, "a1-a2");
+    Kit::ok(&mut s, "i1-i2-i3");
+    Kit::end(&mut s);
+}
+
+#[test]
+fn a_turn_may_not_end_with_less_spent_than_could_be() {
+    let mut s = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "-", 3);
+    assert_eq!(
+        G::end_turn(&mut s).unwrap_err().reason,
+        "the roll of 3 is not spent: 0 of it spent, and 3 can be (a split roll spends the most \
+         it can; or an Archer shoots)"
+    );
+}
+
+#[test]
+fn when_the_whole_roll_cannot_be_spent_the_most_that_can_be_is() {
+    let mut s = dice_phase("a1,x,x,x,i1/h12,x,x,x,x", CORRIDORS, 4);
+    assert_eq!(s.dice.target, Some(3));
+    assert_eq!(Kit::legal(&s), ["a1-a2", "i1-i2-i3"]);
+    Kit::ok(&mut s, "i1-i2-i3");
+    Kit::ok(&mut s, "a1-a2");
+    Kit::end(&mut s);
+}
+
+#[test]
+fn a_void_dice_phase_only_when_nothing_can_move() {
+    let mut s = dice_phase("a1,x,x,x,x/h12,x,x,x,x", "Wa1e,Wa1n", 2);
+    assert_eq!(s.dice.target, Some(0));
+    assert!(Kit::legal(&s).is_empty());
+    Kit::end(&mut s);
+}
+
+#[test]
+fn the_most_is_found_over_every_order_of_runs() {
+    // Walls leave c5 one way out, east to d5, and d4 one way, north to
+    // d5; from d5 the way goes on only to d6, a dead end. Roll 3: c5-d5
+    // -d6 then d4-d5 spends 3, but d4-d5 first leaves c5 shut in (1).
+    let maze = "Wb5e,Wc5n,Wc4n,Wc4e,Wd4e,Wd3n,Wd5e,Wc6e,Wd6e,Wd6n";
+    let mut s = dice_phase("c5,d4,x,x,x/h12,x,x,x,x", maze, 3);
+    assert_eq!(s.dice.target, Some(3));
+    assert!(Kit::refused(&mut s.clone(), "d4-d5").starts_with("after this run at most 1"));
+    Kit::ok(&mut s, "c5-d5-d6");
+    Kit::ok(&mut s, "d4-d5");
+    Kit::end(&mut s);
+}
+
+// ---------------------------------------------------------------------
+// The end, the contract, the notation
+
+#[test]
+fn a_side_without_characters_loses() {
+    let mut s = dice_phase("d4,x,x,x,x/d6,x,x,x,x", "-", 2);
+    Kit::ok(&mut s, "d4-d5-d6");
+    assert_eq!(s.outcome, Outcome::Won(board::SOUTH));
+    assert_eq!(G::summary(&s), "South won: North has no characters left");
+    assert!(G::write_position_text(&s).ends_with("South:no-characters"));
+}
+
+#[test]
+fn every_listed_action_can_be_followed_by_a_turn_that_ends() {
+    // Random play from the start with random mazes: each listed action
+    // is accepted and the turn can then end (self-play checks the whole
+    // record, through the referee).
+    for seed in 0..6 {
+        let mut options = crate::selfplay::Options::new::<G>(seed, 2);
+        options.max_turns = 30;
+        let text = crate::selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("{e}"));
+        let source = crate::record::Source::new(text.as_bytes()).unwrap();
+        let parsed = crate::record::parse(&source).unwrap();
+        crate::referee::replay::<G>(&parsed, |_, _| {}).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    }
+}
+
+#[test]
+fn a_crowded_position_lists_its_actions_quickly() {
+    let chars = "d5,e5,f5,e4,e6/d7,e7,f7,e8,d8";
+    let maze = "Gc5es,Gd4nw,Ld6nw,Lf4en,Ge6en,Wd5e,Wf5n,Gc7ne,Lg6nw,Gf8es,Wc8e,Ld9ne,Gh4nw";
+    let mut s = pos(chars, maze, "wrt/-/-");
+    begin(&mut s, 4);
+    let start = std::time::Instant::now();
+    let legal = Kit::legal(&s);
+    assert!(legal.len() > 100);
+    Kit::ok(&mut s, "discard scale");
+    let listed = Kit::legal(&s);
+    let took = start.elapsed();
+    assert!(!listed.is_empty());
+    // Generous for a debug build; a release build lists in well under 10 ms.
+    assert!(took.as_millis() < 400, "{took:?}");
+}
+
+#[test]
+fn the_position_notation_round_trips() {
+    for text in [
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *",
+        "c5,KS,x,d4,h1/b12,x,e12,f12,x Gc1sw,Ld4nw,Wc4e North ssr/ct/gg 2/0 *",
+        "x,x,x,x,x/b12,x,x,x,x Wd4n South r/-/- 0/1 North:no-characters",
+        "b1,x,x,x,x/b12,x,x,x,x - North -/-/- 0/0 South:resignation",
+    ] {
+        let s = G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(G::write_position_text(&s), text);
+    }
+    for bad in [
+        "b1,b1,x,x,x/b12,x,x,x,x - South -/-/- 0/0 *",
+        "b1,x,x,x,x/b12,x,x,x,x Wd4n,Gd4nw South -/-/- 0/0 *",
+        "b1,x,x,x,x/b12,x,x,x,x - South sssssss/-/- 0/0 *",
+        "b1,x,x,x,x/x,x,x,x,x - South -/-/- 0/0 *",
+        "b1,x,x,x,x/b12,x,x,x,x Gd5sw South -/-/- 0/0 *",
+        "",
+        "é",
+    ] {
+        assert!(G::parse_position(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn the_diagram_fits_the_text_width_in_both_styles() {
+    let s = pos(
+        "c5,KS,x,d4,h1/b12,x,e12,f12,x",
+        "Gc1sw,Ld4nw,Wc4e",
+        "ssr/ct/gg",
+    );
+    for unicode in [false, true] {
+        let d = G::diagram(&s, DiagramStyle { unicode });
+        for line in d.lines() {
+            assert!(line.chars().count() <= TEXT_WIDTH, "{line}");
+        }
+        assert!(d.contains("South's Keep: A"));
+        assert!(d.contains("South's hand: scale, scale, rotate90"));
+    }
+    let d = G::diagram(&s, DiagramStyle { unicode: false });
+    // Row 4: c4e is a wall (#) between c4 and d4, d4 holds South's Archer.
+    assert!(d.contains(" 4 |           # A "), "{d}");
+}
+
+trait PositionText {
+    fn write_position_text(s: &State) -> String;
+}
+
+impl PositionText for G {
+    fn write_position_text(s: &State) -> String {
+        crate::game::position_text::<G>(s)
+    }
+}
