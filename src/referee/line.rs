@@ -261,6 +261,13 @@ fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
             hex::encode(share),
             hex::encode(proof)
         ),
+        ProofKind::CardKey { key, proof } => {
+            write!(out, "\ncardkey {} {}", hex::encode(key), hex::encode(proof))
+        }
+        ProofKind::Deck { position, card } => {
+            write!(out, "\ndeck {position} {}", hex::encode(card))
+        }
+        ProofKind::CardSecret(x) => write!(out, "\ncardsecret {}", hex::encode(x)),
     };
 }
 

@@ -596,6 +596,18 @@ impl<G: Game> Referee<G> {
                     "{} deals no hidden cards, so its lines carry no decryption shares",
                     G::TITLE
                 ),
+                ProofKind::CardKey { .. } => format!(
+                    "{} deals no hidden cards, so its lines carry no card keys",
+                    G::TITLE
+                ),
+                ProofKind::Deck { .. } => format!(
+                    "{} deals no hidden cards, so its lines carry no deck",
+                    G::TITLE
+                ),
+                ProofKind::CardSecret(_) => format!(
+                    "{} deals no hidden cards, so its lines carry no card secret",
+                    G::TITLE
+                ),
             };
             return Err(at.record(Place::Proof(k), reason));
         }
@@ -1343,6 +1355,31 @@ mod tests {
         assert_eq!(
             err.message,
             "Dice deals no hidden cards, so its lines carry no decryption shares"
+        );
+    }
+
+    #[test]
+    fn card_keys_deck_items_and_card_secrets_need_a_game_with_hidden_cards() {
+        let key = first_line_with(&[ProofKind::CardKey {
+            key: [5; 32],
+            proof: [6; 64],
+        }]);
+        assert_eq!(
+            key.message,
+            "Dice deals no hidden cards, so its lines carry no card keys"
+        );
+        let deck = first_line_with(&[ProofKind::Deck {
+            position: 0,
+            card: [7; 64],
+        }]);
+        assert_eq!(
+            deck.message,
+            "Dice deals no hidden cards, so its lines carry no deck"
+        );
+        let secret = first_line_with(&[ProofKind::CardSecret([8; 32])]);
+        assert_eq!(
+            secret.message,
+            "Dice deals no hidden cards, so its lines carry no card secret"
         );
     }
 
