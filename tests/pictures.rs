@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use herald::game::{position_text, Game};
 use herald::games::battle_of_the_dale::BattleOfTheDale;
+use herald::games::battlegates::Battlegates;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
 use herald::games::playground_battles::PlaygroundBattles;
@@ -70,6 +71,7 @@ fn count_pieces(game: &str, position: &str, listed: Option<usize>) -> usize {
         "breach-the-keep" => board.chars().filter(|c| "wWbB".contains(*c)).count(),
         "battle-of-the-dale" => board.chars().filter(char::is_ascii_uppercase).count() / 2,
         "playground-battles" => listed.unwrap(),
+        "battlegates" => board.split(['/', ',']).filter(|c| *c != "x").count(),
         other => panic!("no piece count for {other}"),
     }
 }
@@ -346,6 +348,7 @@ fn every_self_play_position_of_every_game_draws_its_pieces() {
     every_position_draws_its_pieces::<BreachTheKeep>(2);
     every_position_draws_its_pieces::<BattleOfTheDale>(4);
     every_position_draws_its_pieces::<PlaygroundBattles>(2);
+    every_position_draws_its_pieces::<Battlegates>(2);
 }
 
 // ------------------------------------------------------------- browser

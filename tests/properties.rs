@@ -394,6 +394,11 @@ game_properties!(
     2usize..=2
 );
 game_properties!(
+    battlegates,
+    herald::games::battlegates::Battlegates,
+    2usize..=2
+);
+game_properties!(
     battle_of_the_dale,
     herald::games::battle_of_the_dale::BattleOfTheDale,
     2usize..=5

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use herald::game::Game;
 use herald::games::battle_of_the_dale::BattleOfTheDale;
+use herald::games::battlegates::Battlegates;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
 use herald::games::playground_battles::PlaygroundBattles;
@@ -155,6 +156,21 @@ fn main() {
             "c2-c3 P>a1",
             "c2-c3 S>out",
             "C1 - c2 - BASE",
+        ],
+    );
+    game::<Battlegates>(
+        &seeds,
+        "action_battlegates",
+        &[
+            "discard move-wall",
+            "scale c4-c5",
+            "climb c1 - K",
+            "move-wall Wd5s Wf6e",
+            "move-gate Ld4nw Le4ne",
+            "rotate180 Gd5sw CCW",
+            "c1-K-g1",
+            "shoot K c1",
+            "shoot d4 n",
         ],
     );
 }

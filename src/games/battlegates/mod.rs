@@ -17,6 +17,7 @@ pub mod dice;
 pub mod gates;
 pub mod maze;
 pub mod notation;
+mod picture;
 pub mod position;
 pub mod rules;
 pub mod setup;
@@ -163,9 +164,10 @@ impl Game for Battlegates {
         rules::legal_actions(state, out);
     }
 
-    fn action_cost(_state: &State, action: &Action) -> Option<u32> {
+    fn action_cost(state: &State, action: &Action) -> Option<u32> {
         match action {
             Action::Run(p) => Some(u32::from(p.steps())),
+            Action::Shoot(_) => state.dice.roll.map(u32::from),
             _ => None,
         }
     }
@@ -180,6 +182,10 @@ impl Game for Battlegates {
 
     fn diagram(state: &State, style: DiagramStyle) -> String {
         diagram::draw(state, style)
+    }
+
+    fn picture(state: &State) -> Option<crate::picture::Picture> {
+        Some(picture::picture(state))
     }
 
     fn hidden_slots(_state: &State, _side: Side) -> &'static [&'static str] {
@@ -219,6 +225,21 @@ impl Game for Battlegates {
             pieces.push(setup::check_value(slot, value).map_err(Illegal::new)?);
         }
         setup::check_maze(side, &pieces).map_err(Illegal::new)
+    }
+
+    fn view(state: &State, viewer: Side, values: &[(&str, &str)]) -> State {
+        let mut seen = state.clone();
+        let mine = usize::from(viewer) & 1;
+        if seen.setup[mine].iter().all(Option::is_some) {
+            return seen;
+        }
+        // Before the maze opens, its owner sees its own pieces.
+        for (slot, value) in values {
+            if let Ok(piece) = setup::check_value(slot, value) {
+                seen.board.maze.add(piece);
+            }
+        }
+        seen
     }
 
     const SETUP_CHOICES: &'static [SetupChoice] = &[SetupChoice {

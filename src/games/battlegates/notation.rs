@@ -53,7 +53,7 @@ pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
 fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionParseError> {
     if let Some(after) = keyword(rest, "discard") {
         let at = ws(after);
-        let n = word(at);
+        let n = word_len_until(at, |c| c.is_whitespace() || c == ',');
         let card = Card::from_word(&at[..n]).ok_or_else(|| r.err(at, CARDS))?;
         return Ok((Action::Discard(card), &at[n..]));
     }

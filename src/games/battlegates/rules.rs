@@ -55,7 +55,8 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
         return Ok(());
     }
     if !state.started {
-        return illegal!("the opening roll comes first: it is drawn once the set-up is over");
+        // The set-up: no turn yet (the opening roll comes when it is over).
+        return Ok(());
     }
     state.log.clear();
     state.drawn = None;

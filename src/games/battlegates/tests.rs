@@ -124,6 +124,7 @@ fn every_action_form_reads_and_writes_canonically() {
     let s = pos("c1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gd4nw,Wd3n", "-/-/-");
     for (text, canonical) in [
         ("discard Rotate90", "discard rotate90"),
+        ("discard move-wall", "discard move-wall"),
         ("scale c4 - c5", "scale c4-c5"),
         ("climb c1-k", "climb c1-K"),
         ("move-wall Wd4s Wf6e", "move-wall Wd3n Wf6e"),
@@ -1065,4 +1066,34 @@ impl PositionText for G {
     fn write_position_text(s: &State) -> String {
         crate::game::position_text::<G>(s)
     }
+}
+
+#[test]
+fn long_self_play_games_keep_the_contract() {
+    for seed in 0..12 {
+        let mut options = crate::selfplay::Options::new::<G>(seed, 2);
+        options.max_turns = 120;
+        if let Err(e) = crate::selfplay::record::<G>(&options) {
+            panic!("seed {seed}: {e}");
+        }
+    }
+}
+
+#[test]
+fn before_the_maze_opens_its_owner_sees_it_and_nobody_else() {
+    let s = State::start();
+    let values = setup::read_maze(SOUTH_MAZE).unwrap();
+    let v: Vec<(&str, &str)> = values.iter().map(|(a, b)| (*a, b.as_str())).collect();
+    let seen = G::view(&s, board::SOUTH, &v);
+    assert_eq!(seen.board.pieces().len(), 10);
+    assert!(s.board.pieces().is_empty());
+}
+
+#[test]
+fn a_run_costs_its_steps_and_a_shot_the_whole_roll() {
+    let s = dice_phase("b1,d4,x,x,x/h12,x,x,x,x", "-", 3);
+    let run = G::parse_action(&s, "b1-b2").unwrap();
+    let shot = G::parse_action(&s, "shoot d4 n").unwrap();
+    assert_eq!(G::action_cost(&s, &run), Some(1));
+    assert_eq!(G::action_cost(&s, &shot), Some(3));
 }

@@ -1,0 +1,4 @@
+//! Battlegates' action parser, with the write/parse round-trip oracle.
+#![no_main]
+
+herald_fuzz::action_target!(herald::games::battlegates::Battlegates);
