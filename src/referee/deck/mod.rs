@@ -15,6 +15,8 @@
 //!   `share` proof item), which also opens a played card;
 //! - [`Hands`]: who drew which position, and what was opened;
 //! - [`schedule`]: which lines carry keys, passes and shares;
+//! - [`DeckLedger`]: a game's deck as its record builds it, line by
+//!   line, with the audit;
 //! - [`cardkey_item`], [`deck_item`], [`share_item`],
 //!   [`cardsecret_item`]: the proof items' canonical text.
 //!
@@ -27,10 +29,13 @@ mod cipher;
 mod hands;
 mod items;
 mod keys;
+mod ledger;
 pub mod schedule;
 mod share;
 mod shuffle;
 
+#[cfg(test)]
+mod ledger_tests;
 #[cfg(test)]
 mod tests;
 
@@ -38,6 +43,7 @@ pub use cipher::{card_point, Ciphertext, Deck};
 pub use hands::{Hands, Play, PlayFault};
 pub use items::{cardkey_item, cardsecret_item, deck_item, share_item};
 pub use keys::{CardKey, CardSecret, KeyProof, Table};
+pub use ledger::DeckLedger;
 pub use share::Share;
 pub use shuffle::{
     audit_pass, shuffle, shuffle_slot, AuditFault, PublishedPass, SeedOpening, ShuffleSeed,
