@@ -165,11 +165,11 @@ impl Pile {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Cards {
     /// The deck to draw from.
-    pub deck: Pile,
+    pub(super) deck: Pile,
     /// The discard pile.
-    pub discard: Pile,
+    pub(super) discard: Pile,
     /// Each side's hand.
-    pub hands: [Pile; 2],
+    pub(super) hands: [Pile; 2],
 }
 
 impl Cards {

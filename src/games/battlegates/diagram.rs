@@ -61,6 +61,11 @@ const UNICODE: Ink = Ink {
     portal: '∗',
 };
 
+/// The first character of a drawn edge, for the legend.
+fn first(text: &str) -> char {
+    text.chars().next().unwrap_or(' ')
+}
+
 /// A character's letter: capital for South, small for North.
 fn letter(state: &State, loc: Loc) -> Option<char> {
     let id = state.board.at(loc)?;
@@ -161,6 +166,19 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
     columns(&mut out);
     keep_line(state, SOUTH, &mut out);
     out.push_str(&info(state));
+    out.push_str("C A G: South's Crusader, Archer, Gatekeeper; c a g: North's.\n");
+    let _ = writeln!(
+        out,
+        "Walls {} {}, gates {} {} with {} the hinge post, stone {} {}, {} an empty portal.",
+        first(ink.wall_h),
+        ink.wall_v,
+        first(ink.gate_h),
+        ink.gate_v,
+        ink.hinge,
+        first(ink.stone_h),
+        ink.stone_v,
+        ink.portal
+    );
     out
 }
 
@@ -189,10 +207,6 @@ fn info(state: &State) -> String {
         state.cards.discard.total(),
         state.points[0],
         state.points[1]
-    );
-    out.push_str(
-        "C A G: South's Crusader, Archer, Gatekeeper; c a g: North's. Walls #,\n\
-         gates = and H with o the hinge post, stone - and |, * an empty portal.\n",
     );
     out
 }
@@ -235,6 +249,9 @@ pub fn summary(state: &State) -> String {
 
 /// A comment on a finished turn.
 pub fn comment(before: &State, after: &State) -> String {
+    if !before.started {
+        return setup_comment(before, after);
+    }
     let mut parts = Vec::new();
     if let Some(c) = before.drawn {
         parts.push(format!("drew {c}"));
@@ -248,6 +265,28 @@ pub fn comment(before: &State, after: &State) -> String {
     }
     if parts.is_empty() {
         "nothing happened".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// A comment on a set-up line: the maze opened, and once the set-up is
+/// over the opening roll and the deal.
+fn setup_comment(before: &State, after: &State) -> String {
+    let opened =
+        after.board.pieces().len() - before.board.pieces().len().min(after.board.pieces().len());
+    let mut parts = Vec::new();
+    if opened > 0 {
+        parts.push(format!("{opened} maze pieces opened"));
+    }
+    if let (true, Some([s, n])) = (after.started, after.opening) {
+        parts.push(format!(
+            "opening roll South {s}, North {n}: {} moves first and deals three cards each",
+            side_name(after.to_move)
+        ));
+    }
+    if parts.is_empty() {
+        "commitments to the maze".into()
     } else {
         parts.join("; ")
     }

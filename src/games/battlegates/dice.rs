@@ -103,7 +103,6 @@ pub fn step(
     attack_ok: bool,
     carries: &mut Vec<Carry>,
 ) -> Result<Stepped, String> {
-    let side = id.side();
     let words = format!("{}-{}", loc_word(from), loc_word(to));
     let (edge, dir) = link(from, to).ok_or_else(|| {
         format!(
@@ -130,75 +129,113 @@ pub fn step(
         _ => None,
     };
     let stepped = match to {
-        Loc::Keep(k) => {
-            if let Some(g) = gate {
-                return Err(format!(
-                    "the Gate {g} lies across the entrance {edge}: no step crosses it into the \
-                     Keep (a Climb card does)"
-                ));
-            }
-            match board.at(to) {
-                None if k == side => Stepped::Moved,
-                None => {
-                    return Err(format!(
-                        "{}'s Keep is empty: an enemy Keep may be entered only to kill the \
-                         character in it",
-                        side_name(k)
-                    ))
-                }
-                Some(o) if o.side() == side => {
-                    return Err(format!(
-                        "{} holds {} already: a Keep holds one character",
-                        to,
-                        o.name()
-                    ))
-                }
-                Some(o) => {
-                    board.set(o, None);
-                    Stepped::KeepKill(o)
-                }
-            }
-        }
+        Loc::Keep(k) => enter_keep(board, id, k, edge, gate)?,
         Loc::Sq(b) => {
-            let mut stepped = Stepped::Moved;
-            match board.on(b) {
-                Some(o) if o.side() == side => {
-                    return Err(format!("{b} holds {}", o.name()));
-                }
-                Some(o) if !attack_ok => {
-                    return Err(format!(
-                        "{b} holds {}: a ground attack is one character's run of exactly the \
-                         whole roll, the only run of the turn, ending on the enemy",
-                        o.name()
-                    ));
-                }
-                Some(o) => {
-                    board.set(o, None);
-                    stepped = Stepped::Attacked(o);
-                }
-                None => {}
-            }
-            if let Some(g) = gate {
-                let turner = Turner {
-                    side,
-                    pusher: Some((id, b)),
-                };
-                let sense = push_sense(g.dir, dir);
-                let moved = quarter(board, g.hinge, sense, turner).map_err(|e| {
-                    let name = g.to_string();
-                    match e.strip_prefix(&name) {
-                        Some(rest) => format!("the step {words} pushes {name}, which{rest}"),
-                        None => format!("the step {words} pushes {name}: {e}"),
-                    }
-                })?;
-                mark_carried(dice, side, &moved);
-                carries.extend(moved);
-            }
-            stepped
+            let into = Entry {
+                id,
+                square: b,
+                dir,
+                attack_ok,
+            };
+            enter_square(board, dice, into, gate, &words, carries)?
         }
     };
     board.set(id, Some(to));
     dice.visited[id.place()] |= bit;
+    Ok(stepped)
+}
+
+/// A step into a Keep across `edge` (`gate` on it, if any).
+fn enter_keep(
+    board: &mut Board,
+    id: Id,
+    keep: Side,
+    edge: Edge,
+    gate: Option<super::maze::Gate>,
+) -> Result<Stepped, String> {
+    let side = id.side();
+    if let Some(g) = gate {
+        return Err(format!(
+            "the Gate {g} lies across the entrance {edge}: no step crosses it into the Keep (a \
+             Climb card does)"
+        ));
+    }
+    let to = Loc::Keep(keep);
+    match board.at(to) {
+        None if keep == side => Ok(Stepped::Moved),
+        None => Err(format!(
+            "{}'s Keep is empty: an enemy Keep may be entered only to kill the character in it",
+            side_name(keep)
+        )),
+        Some(o) if o.side() == side => Err(format!(
+            "{} holds {} already: a Keep holds one character",
+            to,
+            o.name()
+        )),
+        Some(o) => {
+            board.set(o, None);
+            Ok(Stepped::KeepKill(o))
+        }
+    }
+}
+
+/// A step onto a square.
+struct Entry {
+    id: Id,
+    square: Sq,
+    dir: Dir,
+    attack_ok: bool,
+}
+
+/// A step onto a square, across `gate` if one lies on the edge (the
+/// enemy attacked, if any, dies before the push).
+fn enter_square(
+    board: &mut Board,
+    dice: &mut Dice,
+    into: Entry,
+    gate: Option<super::maze::Gate>,
+    words: &str,
+    carries: &mut Vec<Carry>,
+) -> Result<Stepped, String> {
+    let Entry {
+        id,
+        square: b,
+        dir,
+        attack_ok,
+    } = into;
+    let side = id.side();
+    let mut stepped = Stepped::Moved;
+    match board.on(b) {
+        Some(o) if o.side() == side => return Err(format!("{b} holds {}", o.name())),
+        Some(o) if !attack_ok => {
+            return Err(format!(
+                "{b} holds {}: a ground attack is one character's run of exactly the whole \
+                 roll, the only run of the turn, ending on the enemy",
+                o.name()
+            ));
+        }
+        Some(o) => {
+            board.set(o, None);
+            stepped = Stepped::Attacked(o);
+        }
+        None => {}
+    }
+    if let Some(g) = gate {
+        let turner = Turner {
+            side,
+            pusher: Some((id, b)),
+        };
+        let sense = push_sense(g.dir, dir);
+        let moved = quarter(board, g.hinge, sense, turner).map_err(|e| {
+            let name = g.to_string();
+            match e.strip_prefix(&name) {
+                Some(rest) => format!("the step {words} pushes {name}, which{rest}"),
+                None => format!("the step {words} pushes {name}: {e}"),
+            }
+        })?;
+        mark_carried(dice, side, &moved);
+        carries.extend(moved);
+    }
     Ok(stepped)
 }
 

@@ -144,8 +144,40 @@ pub fn quarter(
     for &(_, g) in &gates {
         swept.extend(check_gate(board, g, sense)?);
     }
+    let carries = carried(board, post, sense, turner, &swept)?;
+    let mut after = *board;
+    for (i, g) in gates {
+        after.maze.set_gate(i, g.turned(sense));
+    }
+    for c in &carries {
+        after.set(c.id, None);
+    }
+    for c in &carries {
+        after.set(c.id, Some(Loc::Sq(c.to)));
+    }
+    if let Some((g, p)) = after.maze.entrance_hinge_touched() {
+        return Err(format!(
+            "the turn would bring {p} to touch {}, the hinge post of the Gate {g} across a \
+             castle entrance",
+            g.hinge
+        ));
+    }
+    *board = after;
+    Ok(carries)
+}
+
+/// The characters the swept squares carry, checked: not the pusher, not
+/// the turner's opponent's Gatekeeper, onto the board and onto squares
+/// that are empty or left by a carried character.
+fn carried(
+    board: &Board,
+    post: Post,
+    sense: Sense,
+    turner: Turner,
+    swept: &[Sq],
+) -> Result<Vec<Carry>, String> {
     let mut carries = Vec::new();
-    for &sq in &swept {
+    for &sq in swept {
         let Some(id) = board.on(sq) else { continue };
         if let Some((pusher, _)) = turner.pusher {
             if pusher == id {
@@ -190,23 +222,5 @@ pub fn quarter(
             }
         }
     }
-    let mut after = *board;
-    for (i, g) in gates {
-        after.maze.set_gate(i, g.turned(sense));
-    }
-    for c in &carries {
-        after.set(c.id, None);
-    }
-    for c in &carries {
-        after.set(c.id, Some(Loc::Sq(c.to)));
-    }
-    if let Some((g, p)) = after.maze.entrance_hinge_touched() {
-        return Err(format!(
-            "the turn would bring {p} to touch {}, the hinge post of the Gate {g} across a \
-             castle entrance",
-            g.hinge
-        ));
-    }
-    *board = after;
     Ok(carries)
 }

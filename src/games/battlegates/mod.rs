@@ -236,7 +236,9 @@ impl Game for Battlegates {
         // Before the maze opens, its owner sees its own pieces.
         for (slot, value) in values {
             if let Ok(piece) = setup::check_value(slot, value) {
-                seen.board.maze.add(piece);
+                if !seen.board.pieces().contains(&piece) {
+                    seen.board.maze.add(piece);
+                }
             }
         }
         seen

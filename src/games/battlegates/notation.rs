@@ -51,11 +51,40 @@ pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
 }
 
 fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionParseError> {
+    if let Some(found) = card_action(r, rest)? {
+        return Ok(found);
+    }
+    if let Some(after) = keyword(rest, "shoot") {
+        return shot(r, ws(after));
+    }
+    let (locs, after) = locs(r, rest)?;
+    if locs.len() < 2 {
+        return Err(r.err(
+            rest,
+            "expected an action: a run such as c1-c2-c3, shoot, discard, scale, climb, \
+             move-wall, move-gate, rotate90 or rotate180",
+        ));
+    }
+    let path = Path::new(&locs).ok_or_else(|| {
+        r.err_between(
+            rest,
+            after,
+            "a run takes 1 to 4 steps (the die shows 1 to 4)",
+        )
+    })?;
+    Ok((Action::Run(path), after))
+}
+
+/// A card action at the start of `rest`, if one starts there.
+fn card_action<'a>(
+    r: &Reader<'_>,
+    rest: &'a str,
+) -> Result<Option<(Action, &'a str)>, ActionParseError> {
     if let Some(after) = keyword(rest, "discard") {
         let at = ws(after);
         let n = word_len_until(at, |c| c.is_whitespace() || c == ',');
         let card = Card::from_word(&at[..n]).ok_or_else(|| r.err(at, CARDS))?;
-        return Ok((Action::Discard(card), &at[n..]));
+        return Ok(Some((Action::Discard(card), &at[n..])));
     }
     for (name, scale) in [("scale", true), ("climb", false)] {
         if let Some(after) = keyword(rest, name) {
@@ -72,14 +101,14 @@ fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionPa
             } else {
                 Action::Climb(from, to)
             };
-            return Ok((action, after));
+            return Ok(Some((action, after)));
         }
     }
     if let Some(after) = keyword(rest, "move-wall") {
         let (a, after) = piece(r, ws(after))?;
         let (b, after) = piece(r, ws(after))?;
         return match (a, b) {
-            (Piece::Wall(x), Piece::Wall(y)) => Ok((Action::MoveWall(x, y), after)),
+            (Piece::Wall(x), Piece::Wall(y)) => Ok(Some((Action::MoveWall(x, y), after))),
             _ => Err(r.err_between(
                 rest,
                 after,
@@ -91,7 +120,7 @@ fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionPa
         let (a, after) = piece(r, ws(after))?;
         let (b, after) = piece(r, ws(after))?;
         return match (a, b) {
-            (Piece::Gate(x), Piece::Gate(y)) => Ok((Action::MoveGate(x, y), after)),
+            (Piece::Gate(x), Piece::Gate(y)) => Ok(Some((Action::MoveGate(x, y), after))),
             _ => Err(r.err_between(
                 rest,
                 after,
@@ -117,35 +146,17 @@ fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionPa
             } else {
                 return Err(r.err(at, "expected the sense of the turn: cw or ccw"));
             };
-            return Ok((
+            return Ok(Some((
                 Action::Rotate {
                     quarters,
                     gate,
                     sense,
                 },
                 after,
-            ));
+            )));
         }
     }
-    if let Some(after) = keyword(rest, "shoot") {
-        return shot(r, ws(after));
-    }
-    let (locs, after) = locs(r, rest)?;
-    if locs.len() < 2 {
-        return Err(r.err(
-            rest,
-            "expected an action: a run such as c1-c2-c3, shoot, discard, scale, climb, \
-             move-wall, move-gate, rotate90 or rotate180",
-        ));
-    }
-    let path = Path::new(&locs).ok_or_else(|| {
-        r.err_between(
-            rest,
-            after,
-            "a run takes 1 to 4 steps (the die shows 1 to 4)",
-        )
-    })?;
-    Ok((Action::Run(path), after))
+    Ok(None)
 }
 
 const CARDS: &str = "expected a card: scale, climb, move-wall, move-gate, rotate90 or rotate180";

@@ -386,7 +386,9 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     }
     let id = board.at(*path.locs().last().unwrap_or(&path.locs()[0]));
     let who = id.map_or(String::from("a character"), Id::name);
-    let mut text = format!("{who} ran {} steps", path.steps());
+    let mut words = String::new();
+    super::notation::write(&Action::Run(*path), &mut words);
+    let mut text = format!("{who} ran {words}");
     if let Some(v) = report.victim {
         text.push_str(&format!(", killing {}", v.name()));
     }

@@ -95,57 +95,65 @@ pub fn read_maze(text: &str) -> Result<Vec<(&'static str, String)>, String> {
     Ok(out)
 }
 
+/// Check one piece of `side`'s maze: its edges (no entrance closed, the
+/// perimeter only for a Gate across its own entrance) and its posts (in
+/// its half, off the middle line).
+fn check_piece(side: Side, p: Piece) -> Result<(), String> {
+    let g = &ONE_BOARD;
+    let own = g.castle(side);
+    for e in p.edge_list() {
+        if let Some((castle, _)) = g.entrance_at(e) {
+            match p {
+                Piece::Wall(_) => {
+                    return Err(format!(
+                        "{p}: a Brick wall may never close a castle entrance"
+                    ))
+                }
+                Piece::Gate(gate) if gate.long => {
+                    return Err(format!(
+                        "{p}: a Long gate may never close a castle entrance"
+                    ))
+                }
+                Piece::Gate(_) if castle != own.side => {
+                    return Err(format!(
+                        "{p}: a Gate may stand across its own side's castle entrance only"
+                    ))
+                }
+                Piece::Gate(_) => {}
+            }
+        } else if e.on_perimeter() {
+            return Err(format!(
+                "{p}: {e} is on the stone perimeter; only a Gate across its own castle's \
+                 entrance stands on the board's outer line"
+            ));
+        }
+    }
+    for post in p.posts() {
+        if post.y == g.middle {
+            return Err(format!(
+                "{p} touches {post} on the middle line between rows {} and {}: nothing may \
+                 touch it in the set-up",
+                g.middle,
+                g.middle + 1
+            ));
+        }
+        if !g.post_in_half(side, post) {
+            return Err(format!(
+                "{p} touches {post}, outside {}'s half (rows {} to {})",
+                side_name(side),
+                g.halves[usize::from(side) & 1].0 + 1,
+                g.halves[usize::from(side) & 1].1 + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Check a side's complete maze against the set-up rules; the reason
 /// names the piece at fault.
 pub fn check_maze(side: Side, pieces: &[Piece]) -> Result<(), String> {
-    let g = &ONE_BOARD;
-    let own = g.castle(side);
     for &p in pieces {
-        for e in p.edge_list() {
-            if let Some((castle, _)) = g.entrance_at(e) {
-                match p {
-                    Piece::Wall(_) => {
-                        return Err(format!(
-                            "{p}: a Brick wall may never close a castle entrance"
-                        ))
-                    }
-                    Piece::Gate(gate) if gate.long => {
-                        return Err(format!(
-                            "{p}: a Long gate may never close a castle entrance"
-                        ))
-                    }
-                    Piece::Gate(_) if castle != own.side => {
-                        return Err(format!(
-                            "{p}: a Gate may stand across its own side's castle entrance only"
-                        ))
-                    }
-                    Piece::Gate(_) => {}
-                }
-            } else if e.on_perimeter() {
-                return Err(format!(
-                    "{p}: {e} is on the stone perimeter; only a Gate across its own castle's \
-                     entrance stands on the board's outer line"
-                ));
-            }
-        }
-        for post in p.posts() {
-            if post.y == g.middle {
-                return Err(format!(
-                    "{p} touches {post} on the middle line between rows {} and {}: nothing may \
-                     touch it in the set-up",
-                    g.middle,
-                    g.middle + 1
-                ));
-            }
-            if !g.post_in_half(side, post) {
-                return Err(format!(
-                    "{p} touches {post}, outside {}'s half (rows {} to {})",
-                    side_name(side),
-                    g.halves[usize::from(side) & 1].0 + 1,
-                    g.halves[usize::from(side) & 1].1 + 1
-                ));
-            }
-        }
+        check_piece(side, p)?;
     }
     for (i, &a) in pieces.iter().enumerate() {
         for &b in &pieces[i + 1..] {

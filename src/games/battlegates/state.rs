@@ -167,21 +167,21 @@ pub fn loc_bit(loc: Loc) -> u128 {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Dice {
     /// The roll's face, once rolled.
-    pub roll: Option<u8>,
+    pub(super) roll: Option<u8>,
     /// How much of the roll the runs so far spent.
-    pub spent: u8,
+    pub(super) spent: u8,
     /// How many runs were made.
-    pub runs: u8,
+    pub(super) runs: u8,
     /// The mover's characters (by army place) that made their run.
-    pub ran: u8,
+    pub(super) ran: u8,
     /// Per army place, the locations occupied this turn.
-    pub visited: [u128; 5],
+    pub(super) visited: [u128; 5],
     /// An Archer shot.
-    pub shot: bool,
+    pub(super) shot: bool,
     /// A card's kill forfeited the dice phase.
-    pub forfeited: bool,
+    pub(super) forfeited: bool,
     /// The most of the roll that can be spent, once worked out.
-    pub target: Option<u8>,
+    pub(super) target: Option<u8>,
 }
 
 /// How the game ended.
@@ -199,31 +199,31 @@ pub enum End {
 #[derive(Clone, Debug)]
 pub struct State {
     /// Maze and characters.
-    pub board: Board,
+    pub(super) board: Board,
     /// Deck, discard pile and hands.
-    pub cards: Cards,
+    pub(super) cards: Cards,
     /// Whose turn it is (once the opening roll is made).
-    pub to_move: Side,
+    pub(super) to_move: Side,
     /// Whether the opening roll and the deal are made.
-    pub started: bool,
+    pub(super) started: bool,
     /// Points scored by Scale and Climb kills, per side.
-    pub points: [u16; 2],
+    pub(super) points: [u16; 2],
     /// How the game stands.
-    pub outcome: Outcome,
+    pub(super) outcome: Outcome,
     /// How it ended.
-    pub end: End,
+    pub(super) end: End,
     /// The card drawn at the start of this turn.
-    pub drawn: Option<Card>,
+    pub(super) drawn: Option<Card>,
     /// Whether this turn's card action is made.
-    pub card_done: bool,
+    pub(super) card_done: bool,
     /// This turn's dice phase.
-    pub dice: Dice,
+    pub(super) dice: Dice,
     /// What this turn did, for its comment.
-    pub log: Vec<String>,
+    pub(super) log: Vec<String>,
     /// Each side's maze pieces opened so far in the set-up, by slot.
-    pub setup: [[Option<Piece>; 10]; 2],
+    pub(super) setup: [[Option<Piece>; 10]; 2],
     /// Each side's opening rolls (the last pair, the one that decided).
-    pub opening: Option<[u8; 2]>,
+    pub(super) opening: Option<[u8; 2]>,
 }
 
 impl State {
