@@ -482,6 +482,7 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
         let what = match step {
             SetupStep::Commit => "its commitments",
             SetupStep::Open => "its openings",
+            SetupStep::Shares => "its shares",
         };
         text.push_str(&fit(
             &format!(

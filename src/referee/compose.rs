@@ -72,7 +72,12 @@ impl<G: Game> Preview<G> {
 impl<G: Game> Referee<G> {
     /// Check that `wallet` is `side`'s key in this very game (`why`: what
     /// makes it the key wanted, e.g. `it is Blue's turn`).
-    fn wallet_in_game(&self, side: Side, wallet: &Wallet, why: &str) -> Result<(), ComposeError> {
+    pub(super) fn wallet_in_game(
+        &self,
+        side: Side,
+        wallet: &Wallet,
+        why: &str,
+    ) -> Result<(), ComposeError> {
         let name = side.name::<G>();
         if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
             return Err(ComposeError::Wallet(format!(
@@ -200,10 +205,83 @@ impl<G: Game> Referee<G> {
             };
             line.proofs.extend(proofs);
         }
+        if self.deck.is_some() {
+            return self.compose_with_deck(&line, side, wallet);
+        }
         if self.header.key(side).is_some() {
             return self.compose_sealed(&line, side, wallet);
         }
         self.play_line(&line).map_err(ComposeError::Line)
+    }
+
+    /// Compose `line` of `side` in a game with a shared deck (spec
+    /// section 3.9): the deck's items from `wallet` added (its key, its
+    /// pass, the shares it owes, the share that opens the card its
+    /// actions play, the seeds it opens at the audit), then played.
+    fn compose_with_deck(
+        &mut self,
+        line: &Line<'_>,
+        side: Side,
+        wallet: Option<&Wallet>,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        let name = side.name::<G>();
+        let wallet = wallet.ok_or_else(|| {
+            ComposeError::Keys(format!(
+                "{name}'s cards are drawn and shown with {name}'s key file: add --key with it"
+            ))
+        })?;
+        let index = self
+            .header
+            .index_of(side)
+            .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
+        let (mut items, drawn) = self.compose_deck(index, wallet);
+        if self.phase() == Phase::Setup && items.has_pass() {
+            // The last pass: the turn order, and so the shares it owes,
+            // are known once the line is tried.
+            let trial = with_items(line, &items);
+            let shares = self
+                .owed_after_trial(&trial, index)
+                .map(|owed| self.shares_after_trial(&trial, index, wallet, &owed));
+            items.add_shares(shares.unwrap_or_default());
+        }
+        if let Some(deck) = drawn {
+            items = self.opening_share(line, index, wallet, &deck, items);
+        }
+        let full = with_items(line, &items);
+        if self.header.key(side).is_some() {
+            return self.compose_sealed(&full, side, Some(wallet));
+        }
+        self.play_line(&full).map_err(ComposeError::Line)
+    }
+
+    /// `items` with the share that opens the card `line` plays from the
+    /// hand (in `deck`, after the draw): the first of none or a held
+    /// card's with which the line plays.
+    fn opening_share(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        wallet: &Wallet,
+        deck: &super::deck::DeckLedger,
+        items: super::cards::DeckItems,
+    ) -> super::cards::DeckItems {
+        let held = deck.held(index);
+        let candidates = std::iter::once(None).chain(held.iter().map(|&p| Some(p)));
+        for candidate in candidates {
+            let mut tried = items.clone();
+            if let Some(p) = candidate {
+                tried.add_shares(self.compose_shares(deck, index, wallet, &[p]));
+            }
+            let mut trial = self.clone();
+            trial.trial = true;
+            if trial
+                .play_sealed(&with_items(line, &tried), SealCheck::Trial)
+                .is_ok()
+            {
+                return tried;
+            }
+        }
+        items
     }
 
     /// Compose a forfeit (spec section 3.8): the side to move stopped
@@ -361,6 +439,7 @@ impl<G: Game> Referee<G> {
                     Ok(ProofKind::Commit { slot, digest })
                 })
                 .collect(),
+            Some(SetupStep::Shares) => Ok(Vec::new()),
             _ => G::opened_after_setup(&self.state, side)
                 .iter()
                 .map(|&slot| self.opening(slot, wallet))
@@ -518,5 +597,13 @@ impl<G: Game> Referee<G> {
             ));
         }
         Ok(Self::seen_by(&self.state, side, wallet))
+    }
+}
+
+/// `line` with the deck's `items` among its proofs, in their order.
+fn with_items<'b>(line: &Line<'b>, items: &'b super::cards::DeckItems) -> Line<'b> {
+    Line {
+        proofs: items.arrange(&line.proofs),
+        ..line.clone()
     }
 }

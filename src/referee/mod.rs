@@ -15,6 +15,7 @@
 //!   the one way `move`, `legal` and self-play write or preview a line;
 //! - [`error`]: problems placed in a line or in the record.
 
+mod cards;
 pub mod chance;
 pub mod compose;
 pub mod deck;
@@ -25,6 +26,8 @@ mod ledger;
 pub mod line;
 mod seal;
 
+#[cfg(test)]
+mod cards_tests;
 #[cfg(test)]
 mod hidden_tests;
 
@@ -65,6 +68,11 @@ pub struct Referee<G: Game> {
     /// Signatures waiting to be verified at once at the end of a replay
     /// (`None`: each is verified as its line is played).
     deferred: Option<Vec<seal::DeferredSeal>>,
+    /// The shared deck of hidden hands, in a game that has one.
+    deck: Option<deck::DeckLedger>,
+    /// A copy playing a line being composed, to learn what it owes: the
+    /// shares owed before play are not required of it.
+    trial: bool,
 }
 
 impl<G: Game> Clone for Referee<G> {
@@ -81,6 +89,8 @@ impl<G: Game> Clone for Referee<G> {
             digest: self.digest,
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
+            deck: self.deck.clone(),
+            trial: self.trial,
         }
     }
 }
@@ -126,7 +136,13 @@ impl<G: Game> Referee<G> {
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
+        let deck = G::hidden_deck(&state).map(|d| {
+            let names: Vec<&str> = header.sides().iter().map(|s| s.name::<G>()).collect();
+            deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
+        });
         Ok(Referee {
+            deck,
+            trial: false,
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
             deferred: None,
@@ -174,11 +190,11 @@ impl<G: Game> Referee<G> {
 
     /// Where the game stands in its life (spec section 3.7).
     pub fn phase(&self) -> Phase {
-        if self.hidden.setup_due().is_some() {
+        if self.setup_side_due().is_some() {
             Phase::Setup
         } else if !G::outcome(&self.state).is_over() {
             Phase::Play
-        } else if self.hidden.audit_due().is_some() {
+        } else if self.audit_side_due().is_some() {
             Phase::Audit
         } else {
             Phase::Over
@@ -232,9 +248,9 @@ impl<G: Game> Referee<G> {
     pub fn to_move(&self) -> Option<Side> {
         let sides = self.header.sides();
         match self.phase() {
-            Phase::Setup => self.hidden.setup_due().map(|(i, _)| sides[i]),
+            Phase::Setup => self.setup_side_due().map(|(i, _)| sides[i]),
             Phase::Play => Some(G::to_move(&self.state)),
-            Phase::Audit => self.hidden.audit_due().map(|i| sides[i]),
+            Phase::Audit => self.audit_side_due().map(|i| sides[i]),
             Phase::Over => None,
         }
     }
@@ -251,7 +267,24 @@ impl<G: Game> Referee<G> {
 
     /// The set-up step due, if the set-up is not finished.
     pub fn setup_due(&self) -> Option<SetupStep> {
-        self.hidden.setup_due().map(|(_, step)| step)
+        self.setup_side_due().map(|(_, step)| step)
+    }
+
+    /// The side whose set-up line is due and its step: section 3.7's
+    /// steps, then the deck's shares lines.
+    fn setup_side_due(&self) -> Option<(usize, SetupStep)> {
+        self.hidden
+            .setup_due()
+            .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))
+    }
+
+    /// The side whose closing line is due once the rules ended the game:
+    /// one with hidden values still to open, then one whose passes over
+    /// the deck are still to audit.
+    fn audit_side_due(&self) -> Option<usize> {
+        self.hidden
+            .audit_due()
+            .or_else(|| self.deck.as_ref().and_then(deck::DeckLedger::audit_due))
     }
 
     /// While the set-up is not finished: what is due, for a player who
@@ -264,6 +297,7 @@ impl<G: Game> Referee<G> {
         let what = match step {
             SetupStep::Commit => "its commitments",
             SetupStep::Open => "its openings",
+            SetupStep::Shares => "its shares",
         };
         Some(format!(
             "the set-up is not finished: S{number} is {}'s set-up step, {what} (herald setup)",
@@ -367,6 +401,9 @@ impl<G: Game> Referee<G> {
             list.push(deferred);
         }
         let mut played = self.play_checked(line, index, seal.claimant, at)?;
+        if self.deck.is_some() {
+            played.deck = cards::deck_texts(line);
+        }
         self.digest = seal.digest_after(&self.digest);
         played.sig = seal.sig;
         Ok(played)
@@ -395,10 +432,23 @@ impl<G: Game> Referee<G> {
             Phase::Setup => {
                 let step = self.setup_due().expect("a set-up step is due");
                 let (played, mut state) = self.play_setup(line, index, step, at)?;
-                let opening = self
-                    .begin_play(index, &played, &mut state)
-                    .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+                let mut deck = self.deck.clone();
+                if let Some(deck) = deck.as_mut() {
+                    self.deck_setup_line(line, index, deck, at)?;
+                }
+                let opening = if step == SetupStep::Shares {
+                    Vec::new()
+                } else {
+                    self.begin_play(index, &played, &mut state)
+                        .map_err(|e| at.illegal(Place::Line, None, e.reason))?
+                };
+                let mut hidden = self.hidden.clone();
+                hidden.record(index, &played.shown);
+                if let (Some(deck), None) = (deck.as_mut(), hidden.setup_due()) {
+                    self.deck_begin_play(&state, index, deck, at)?;
+                }
                 let played = self.commit_turn(index, state, played);
+                self.deck = deck;
                 self.chance.extend(opening);
                 return Ok(played);
             }
@@ -408,15 +458,25 @@ impl<G: Game> Referee<G> {
         if let Some(claimant) = claimant {
             return Ok(self.forfeit(index, side, claimant, number));
         }
-        let (state, derived) = self
+        let (mut state, derived) = self
             .start_turn(line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        let mut deck = self.deck.clone();
         let (played, state) = if line_only_passes::<G>(&state, side) {
             self.settled_out(line, state, derived, at)?
         } else {
-            self.play_turn(line, state, derived, at)?
+            if let Some(deck) = deck.as_mut() {
+                self.deck_turn(line, index, &mut state, deck, at)?;
+            }
+            let (played, state) = self.play_turn(line, state, derived, at)?;
+            if let Some(deck) = deck.as_ref() {
+                self.deck_turn_end(&state, index, deck, at)?;
+            }
+            (played, state)
         };
-        Ok(self.commit_turn(index, state, played))
+        let played = self.commit_turn(index, state, played);
+        self.deck = deck;
+        Ok(played)
     }
 
     /// When the set-up line `played` of side `index` completes the set-up:
@@ -501,7 +561,22 @@ impl<G: Game> Referee<G> {
         } else {
             self.play_audit(line, index, at)?
         };
+        let mut deck = self.deck.clone();
+        let verdict = match deck.as_mut() {
+            Some(deck) if claimant.is_none() => {
+                let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
+                verdict
+                    .and(earlier)
+                    .and_then(|()| deck.audit(index, &cards::seed_openings(line)))
+            }
+            _ => verdict,
+        };
         let played = self.commit_turn(index, state, played);
+        if let (Some(deck), Some(_)) = (deck.as_mut(), claimant) {
+            // A refusal is the failed audit of its passes too.
+            let _ = deck.audit(index, &[]);
+        }
+        self.deck = deck;
         self.hidden.audited(index, verdict);
         Ok(played)
     }
@@ -573,6 +648,7 @@ impl<G: Game> Referee<G> {
                     }
                     "a line carries one reveal: this is a second".to_owned()
                 }
+                _ if self.deck.is_some() && cards::is_deck_item(proof) => continue,
                 ProofKind::Open { .. } | ProofKind::Commit { .. } if self.hidden.any() => {
                     if matches!(proof, ProofKind::Commit { .. }) && line.kind != LineKind::Setup {
                         "commitments stand on set-up lines only".to_owned()

@@ -59,6 +59,8 @@ pub struct DeckLedger {
     next: u32,
     /// The cards opened since the last reshuffle, in the order opened.
     pile: Vec<u32>,
+    /// Whether each side's passes were audited.
+    audited: Vec<bool>,
 }
 
 impl DeckLedger {
@@ -80,11 +82,29 @@ impl DeckLedger {
             dealt: vec![false; sides.len()],
             next: 0,
             pile: Vec::new(),
+            audited: vec![false; sides.len()],
         }
     }
 
     fn name(&self, side: usize) -> &str {
         self.sides.get(side).map_or("?", String::as_str)
+    }
+
+    /// Whether side `side` has given its card key.
+    pub fn has_key(&self, side: usize) -> bool {
+        self.keys.get(side).is_some_and(Option::is_some)
+    }
+
+    /// The sides in turn order (header indices), once play has begun;
+    /// empty before.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// The first side (in header order) whose passes are not audited
+    /// yet.
+    pub fn audit_due(&self) -> Option<usize> {
+        (0..self.sides.len()).find(|&s| !self.audited[s] && !self.passed(s).is_empty())
     }
 
     /// The table, once every side has given its key.
@@ -341,6 +361,11 @@ impl DeckLedger {
             .map_err(|e| e.to_string())
     }
 
+    /// The side that drew `position`, if it was drawn.
+    pub fn drawer(&self, position: u32) -> Option<usize> {
+        self.hands.drawer(position)
+    }
+
     /// The positions `side` holds: drawn and not opened.
     pub fn held(&self, side: usize) -> Vec<u32> {
         self.hands.held(side)
@@ -427,7 +452,10 @@ impl DeckLedger {
     /// The audit of `side`'s passes: each recomputed from the deck before
     /// it and the seed opened for it (`openings`: by generation). The
     /// first fault, naming the deck generation.
-    pub fn audit(&self, side: usize, openings: &[(u32, SeedOpening)]) -> Result<(), String> {
+    pub fn audit(&mut self, side: usize, openings: &[(u32, SeedOpening)]) -> Result<(), String> {
+        if let Some(done) = self.audited.get_mut(side) {
+            *done = true;
+        }
         let Some(table) = self.table.as_ref() else {
             return Ok(());
         };

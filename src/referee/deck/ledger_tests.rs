@@ -152,7 +152,8 @@ fn a_ledger_plays_a_forty_turn_game_through_a_reshuffle_and_audits_it() {
         first_deck.dedup();
         assert!(first_deck.len() >= 30);
         for side in 0..2 {
-            ledger.audit(side, &openings(&ledger, side)).unwrap();
+            let o = openings(&ledger, side);
+            ledger.audit(side, &o).unwrap();
         }
     }
 }
@@ -188,9 +189,13 @@ fn the_audit_names_the_side_whose_pass_duplicates_a_card() {
     }
     pass(&mut ledger, 0, &honest).unwrap();
     duplicating_pass(&mut ledger, 1, 5).unwrap();
-    ledger.audit(0, &openings(&ledger, 0)).unwrap();
+    let o = openings(&ledger, 0);
+    ledger.audit(0, &o).unwrap();
     assert_eq!(
-        ledger.audit(1, &openings(&ledger, 1)).unwrap_err(),
+        {
+            let o = openings(&ledger, 1);
+            ledger.audit(1, &o).unwrap_err()
+        },
         "North's pass over deck 0: deck position 5 holds the same card as position 4: \
          a card was duplicated and another dropped"
     );
@@ -275,8 +280,10 @@ fn the_audit_names_the_side_whose_reshuffle_pass_drops_a_card() {
     ledger.draw(cheat).unwrap();
     duplicating_pass(&mut ledger, cheat, 1).unwrap();
     let other = 1 - cheat;
-    ledger.audit(other, &openings(&ledger, other)).unwrap();
-    let err = ledger.audit(cheat, &openings(&ledger, cheat)).unwrap_err();
+    let o = openings(&ledger, other);
+    ledger.audit(other, &o).unwrap();
+    let o = openings(&ledger, cheat);
+    let err = ledger.audit(cheat, &o).unwrap_err();
     assert!(
         err.starts_with(&format!(
             "{}'s pass over deck 1: deck position ",
