@@ -22,6 +22,8 @@ struct Arena {
     x: [Option<u8>; 2],
     striker: Option<u8>,
     outcome: Option<Outcome>,
+    /// Drawn before turn 1 (`Game::begin_play`), for the tests of it.
+    opening: Option<u32>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,6 +54,12 @@ impl Game for Duel {
     }
     fn outcome(s: &Arena) -> Outcome {
         s.outcome.unwrap_or(Outcome::Ongoing)
+    }
+    fn begin_play(s: &mut Arena, chance: &mut dyn Chance) -> Result<(), Illegal> {
+        let v = chance.draw("opening", 100)?;
+        chance.describe(format!("n{v}"));
+        s.opening = Some(v);
+        Ok(())
     }
     fn begin_turn(_: &mut Arena, _: &mut dyn Chance) -> Result<(), Illegal> {
         Ok(())
@@ -496,4 +504,37 @@ fn play_on_from(text: &str, wallet: &Wallet) -> String {
     let mut out = text.to_owned();
     record::write_turn(&played.text(), &mut out);
     out
+}
+
+#[test]
+fn chance_before_turn_1_is_drawn_once_the_set_up_is_over_from_every_sides_latest_reveal() {
+    let (header, wallets) = table(("7", "8", "R"), ("5", "9", "P"));
+    let half = play(&header, &wallets, &SETUP[..3]);
+    let referee = replayed(&half).unwrap();
+    assert!(referee.chance().is_empty(), "not before the set-up is over");
+    assert_eq!(referee.state().opening, None);
+    let mut choices = SETUP.to_vec();
+    choices.extend(["wait", "wait"]);
+    let text = play(&header, &wallets, &choices);
+    let referee = replayed(&text).unwrap();
+    // Turn 0's seed: the first side's latest reveal (A's, on S3) in the
+    // mover's place, then B's (on S4); set-up lines carry no facts.
+    let events: Vec<&ChanceEvent> = referee.chance().iter().collect();
+    assert_eq!(events.len(), 1, "drawn once: {events:?}");
+    let e = events[0];
+    assert_eq!((e.turn, e.label), (0, "opening"));
+    assert_eq!(e.reveals_of, ["A", "B"]);
+    let reveals: Vec<Hash> = wallets.iter().map(|w| w.reveal(2).unwrap()).collect();
+    let seed = crate::fairness::turn_seed(
+        referee.header().game_id(),
+        0,
+        "opening",
+        &reveals[0],
+        &reveals[1..],
+    );
+    let want = crate::fairness::Sampler::new(&seed).below(100);
+    assert_eq!(e.value, want);
+    assert_eq!(e.text, format!("n{want}"), "the engine names the value");
+    assert_eq!(referee.state().opening, Some(want));
+    assert!(!text.contains("opening="), "{text}");
 }

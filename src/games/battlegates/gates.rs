@@ -168,7 +168,9 @@ pub fn quarter(
 
 /// The characters the swept squares carry, checked: not the pusher, not
 /// the turner's opponent's Gatekeeper, onto the board and onto squares
-/// that are empty or left by a carried character.
+/// that are empty or left by a carried character. (Nothing is carried
+/// onto the square a pusher steps into: only the gate on the pusher's
+/// side of the post could, and it would carry the pusher first.)
 fn carried(
     board: &Board,
     post: Post,
@@ -210,14 +212,6 @@ fn carried(
                     c.from,
                     c.to,
                     other.name()
-                ));
-            }
-        }
-        if let Some((_, into)) = turner.pusher {
-            if c.to == into {
-                return Err(format!(
-                    "the turn would carry {} onto {into}, the square the pusher steps into",
-                    c.id.name()
                 ));
             }
         }

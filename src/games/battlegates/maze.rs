@@ -270,6 +270,19 @@ impl Maze {
         self.gates.get(i).copied().flatten()
     }
 
+    /// The gates whose place differs from `before`'s (turned), as
+    /// `Gd4nw to Gc4en`.
+    pub fn turned_since(&self, before: &Maze) -> Vec<String> {
+        self.gates
+            .iter()
+            .zip(&before.gates)
+            .filter_map(|(now, was)| match (was, now) {
+                (Some(a), Some(b)) if a != b => Some(format!("{a} to {b}")),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Put `piece` on the board (no rule checked). False when full.
     pub fn add(&mut self, piece: Piece) -> bool {
         match piece {

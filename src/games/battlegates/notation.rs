@@ -128,6 +128,14 @@ fn card_action<'a>(
             )),
         };
     }
+    rotation(r, rest)
+}
+
+/// A rotation at the start of `rest`, if one starts there.
+fn rotation<'a>(
+    r: &Reader<'_>,
+    rest: &'a str,
+) -> Result<Option<(Action, &'a str)>, ActionParseError> {
     for (name, quarters) in [("rotate90", 1), ("rotate180", 2)] {
         if let Some(after) = keyword(rest, name) {
             let at = ws(after);

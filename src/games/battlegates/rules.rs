@@ -129,8 +129,15 @@ fn card_action(state: &mut State, action: Action, card: Card) -> Result<(), Ille
         Action::Discard(c) => s.log.push(format!("discarded {c}")),
         Action::Scale(from, to) => cross(&mut s, from, to, card)?,
         Action::Climb(from, to) => cross(&mut s, from, to, card)?,
-        Action::MoveWall(from, to) => move_wall(&mut s, from, to)?,
-        Action::MoveGate(from, to) => move_gate(&mut s, from, to)?,
+        Action::MoveWall(from, to) => {
+            move_wall(&mut s, from, to)?;
+            s.log.push(format!("moved the Brick wall W{from} to W{to}"));
+        }
+        Action::MoveGate(from, to) => {
+            move_gate(&mut s, from, to)?;
+            s.log
+                .push(format!("moved the {} {from} to {to}", from.kind_name()));
+        }
         Action::Rotate {
             quarters,
             gate,
@@ -217,12 +224,9 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
     Ok(())
 }
 
-/// Whether `edge` can take a piece moved by a card: on the board, off
-/// the outer line, empty.
+/// Whether `edge` (on the board: the notation reads no other) can take
+/// a piece moved by a card: off the outer line, empty.
 fn open_edge(s: &State, edge: Edge) -> Result<(), Illegal> {
-    if !edge.exists() {
-        return illegal!("{edge} is not an edge of the board");
-    }
     if edge.on_perimeter() {
         return illegal!("{edge} is on the board's outer line: a card never places a piece there");
     }
@@ -261,7 +265,6 @@ fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
     open_edge(s, to)?;
     s.board.maze.add(Piece::Wall(to));
     entrance_rule(s)?;
-    s.log.push(format!("moved the Brick wall W{from} to W{to}"));
     Ok(())
 }
 
@@ -279,16 +282,11 @@ fn move_gate(s: &mut State, from: Gate, to: Gate) -> Result<(), Illegal> {
     if from == to {
         return illegal!("{from} must be placed somewhere else");
     }
-    if !to.on_board() {
-        return illegal!("{to} would run off the board");
-    }
     for e in to.edge_list() {
         open_edge(s, e)?;
     }
     s.board.maze.add(Piece::Gate(to));
     entrance_rule(s)?;
-    s.log
-        .push(format!("moved the {} {from} to {to}", from.kind_name()));
     Ok(())
 }
 
@@ -301,16 +299,18 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
         pusher: None,
     };
     let mut carried: Vec<Carry> = Vec::new();
+    let before = s.board.maze;
     for _ in 0..quarters {
         let moved = quarter(&mut s.board, gate.hinge, sense, turner).map_err(Illegal::new)?;
         dice::mark_carried(&mut s.dice, s.to_move, &moved);
         carried.extend(moved);
     }
     s.log.push(format!(
-        "turned the gates on {} {} {}{}",
+        "turned the gates on {} {} {} ({}){}",
         gate.hinge,
         if quarters == 2 { "twice" } else { "once" },
         sense.word(),
+        s.board.maze.turned_since(&before).join(", "),
         carry_text(&carried)
     ));
     Ok(())
@@ -389,6 +389,10 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     let mut words = String::new();
     super::notation::write(&Action::Run(*path), &mut words);
     let mut text = format!("{who} ran {words}");
+    let pushed = board.maze.turned_since(&state.board.maze);
+    if !pushed.is_empty() {
+        text.push_str(&format!(", pushing {}", pushed.join(", ")));
+    }
     if let Some(v) = report.victim {
         text.push_str(&format!(", killing {}", v.name()));
     }

@@ -712,6 +712,10 @@ fn a_step_across_a_gate_pushes_it_the_way_of_the_step() {
     Kit::ok(&mut s, "d5-c5");
     assert_eq!(G::write_position_text(&s).split(' ').nth(1), Some("Gc4ne"));
     assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(
+        s.log.last().map(String::as_str),
+        Some("South's Crusader ran d5-c5, pushing Gc5es to Gc4ne")
+    );
 }
 
 #[test]
@@ -1096,4 +1100,180 @@ fn a_run_costs_its_steps_and_a_shot_the_whole_roll() {
     let shot = G::parse_action(&s, "shoot d4 n").unwrap();
     assert_eq!(G::action_cost(&s, &run), Some(1));
     assert_eq!(G::action_cost(&s, &shot), Some(3));
+}
+
+// ---------------------------------------------------------------------
+// More refusals, each with its reason
+
+#[test]
+fn no_action_before_the_opening_roll_before_the_turn_or_after_the_end() {
+    let mut s = State::start();
+    assert_eq!(
+        Kit::refused(&mut s, "discard scale"),
+        "the opening roll comes first: it is drawn once the set-up is over"
+    );
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "-", "s/-/-");
+    assert_eq!(
+        Kit::refused(&mut s, "discard scale"),
+        "the turn has not begun: its card and roll are not drawn yet"
+    );
+    let mut s = dice_phase("d4,x,x,x,x/d6,x,x,x,x", "-", 2);
+    Kit::ok(&mut s, "d4-d5-d6");
+    assert_eq!(Kit::refused(&mut s, "b1-b2"), "the game is over");
+}
+
+#[test]
+fn a_card_crossing_needs_an_own_character_beside_the_edge() {
+    let mut s = pos("c4,x,x,x,x/h12,x,x,x,x", "Wc4n", "-/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "scale e4-e5"),
+        "no character of South stands on e4"
+    );
+    assert_eq!(
+        Kit::refused(&mut s, "scale c4-c6"),
+        "c4 and c6 are not neighbours: the card crosses the edge between them"
+    );
+}
+
+#[test]
+fn a_card_names_a_piece_on_the_board_and_an_empty_edge() {
+    let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Wd4n,Wf6n,Gd7nw", "wgr/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "move-wall Wd4n Wf6n"),
+        "the Brick wall on f6n is in the way"
+    );
+    assert_eq!(
+        Kit::refused(&mut s, "move-gate Gf4nw Gf5nw"),
+        "no Gf4nw is on the board"
+    );
+    assert_eq!(
+        Kit::refused(&mut s, "rotate90 Gf4nw cw"),
+        "no Gf4nw is on the board"
+    );
+}
+
+#[test]
+fn a_turn_may_not_bring_a_piece_to_an_entrance_gates_hinge_post() {
+    // Gc1nw, hinged at b1ne, turning cw comes to lie along b1e, which
+    // touches b1se, the hinge post of Gc1sw across the entrance.
+    assert_eq!(
+        rotate_refused("Gc1nw,Gc1sw", NOBODY, "rotate90 Gc1nw cw"),
+        "the turn would bring Gb1en to touch b1se, the hinge post of the Gate Gc1sw across a \
+         castle entrance"
+    );
+}
+
+#[test]
+fn a_run_starts_on_an_own_character_steps_to_neighbours_and_fits_the_roll() {
+    let mut s = dice_phase("d4,d5,x,x,x/h12,x,x,x,x", "-", 2);
+    assert_eq!(
+        Kit::refused(&mut s, "e4-e5"),
+        "no character of South stands on e4"
+    );
+    assert_eq!(
+        Kit::refused(&mut s, "d4-d6"),
+        "d4-d6: d4 and d6 are not neighbours (a step goes to the next square, or K between \
+         an entrance square and its Keep)"
+    );
+    assert_eq!(Kit::refused(&mut s, "d4-d5"), "d5 holds South's Archer");
+}
+
+#[test]
+fn a_run_longer_than_the_roll_left_is_refused() {
+    let mut s = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "-", 2);
+    assert_eq!(
+        Kit::refused(&mut s, "d4-d5-d6-d7"),
+        "the roll is 2, 2 of it is left, and this run takes 3 steps"
+    );
+}
+
+#[test]
+fn only_an_archer_shoots_and_only_once() {
+    let mut s = dice_phase("b1,d4,x,x,x/h12,x,x,x,x", "-", 2);
+    assert_eq!(
+        Kit::refused(&mut s, "shoot b1 n"),
+        "b1 holds South's Crusader, not an Archer of South"
+    );
+    assert_eq!(
+        Kit::refused(&mut s, "shoot e5 n"),
+        "no Archer of South stands on e5"
+    );
+    assert_eq!(
+        Kit::refused(&mut s, "shoot K c1"),
+        "no Archer of South is in South's Keep"
+    );
+    Kit::ok(&mut s, "shoot d4 n");
+    assert_eq!(
+        Kit::refused(&mut s, "b1-b2"),
+        "the Archer's shot spent the whole roll"
+    );
+}
+
+#[test]
+fn a_gate_across_the_other_sides_entrance_is_refused_in_the_set_up() {
+    let pieces: Vec<_> = [
+        "Wb10n", "Wd9e", "Wf10n", "Wh8n", "Gc1sw", "Gc9nw", "Ge8ne", "Ld10nw", "Lg9en", "Lb8nw",
+    ]
+    .iter()
+    .map(|t| maze::parse_piece(t).unwrap())
+    .collect();
+    assert_eq!(
+        setup::check_maze(board::NORTH, &pieces),
+        Err("Gc1sw: a Gate may stand across its own side's castle entrance only".into())
+    );
+    let e = setup::read_maze("Wz9n").unwrap_err();
+    assert!(e.starts_with("`Wz9n`: expected an edge after W"), "{e}");
+}
+
+#[test]
+fn one_board_is_played_by_south_and_north() {
+    let sides = [Side(0)];
+    let e = G::new_game(&Setup {
+        sides: &sides,
+        tags: &[],
+    })
+    .unwrap_err();
+    assert_eq!(
+        e.reason,
+        "Battlegates on one board is played by South and North: North is missing"
+    );
+}
+
+#[test]
+fn no_text_makes_the_parsers_panic() {
+    let s = pos("c1,d1,e1,f1,h1/b12,d12,e12,f12,h12", "Gc1sw,Wd4n", "-/-/-");
+    let alphabet: Vec<char> = "abcdefghijKkWGLnesw0123456789-, éx/*:".chars().collect();
+    let mut x = 12345u64;
+    for _ in 0..20000 {
+        let mut text = String::new();
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let len = (x >> 60) as usize;
+        for _ in 0..len {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            text.push(alphabet[(x >> 33) as usize % alphabet.len()]);
+        }
+        for prefix in [
+            "",
+            "discard ",
+            "scale ",
+            "move-gate ",
+            "rotate90 ",
+            "shoot ",
+        ] {
+            let t = format!("{prefix}{text}");
+            if let Err(e) = G::parse_action(&s, &t) {
+                assert!(
+                    e.offset + e.len <= t.len() && t.is_char_boundary(e.offset),
+                    "{t:?}"
+                );
+            }
+        }
+        let _ = G::parse_position(&text);
+    }
 }
