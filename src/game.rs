@@ -761,6 +761,10 @@ pub trait Game: Sized + 'static {
         illegal!("this game deals no hidden cards")
     }
 
+    /// The discard pile was made the next deck of the shared deck, at
+    /// the start of a line (spec section 3.9, the schedule's rule 6).
+    fn cards_reshuffled(_state: &mut Self::State) {}
+
     /// The position as `viewer` sees it, knowing its own hidden values
     /// (`values`, by slot), for its diagram and its list of legal actions.
     /// By default what anyone sees.

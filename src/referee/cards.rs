@@ -276,7 +276,9 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         let side = self.header.sides()[index];
-        deck.reshuffle_if_due(index);
+        if deck.reshuffle_if_due(index).is_some() {
+            G::cards_reshuffled(state);
+        }
         let drawn = deck
             .draw(index)
             .map_err(|e| at.illegal(Place::Line, None, e))?;
