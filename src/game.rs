@@ -761,6 +761,12 @@ pub trait Game: Sized + 'static {
         illegal!("this game deals no hidden cards")
     }
 
+    /// The name of card `card` for a player (`rotate90`); by default its
+    /// number.
+    fn card_text(card: u32) -> String {
+        card.to_string()
+    }
+
     /// The discard pile was made the next deck of the shared deck, at
     /// the start of a line (spec section 3.9, the schedule's rule 6).
     fn cards_reshuffled(_state: &mut Self::State) {}

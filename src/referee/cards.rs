@@ -585,6 +585,60 @@ impl<G: Game> Referee<G> {
     }
 }
 
+/// Which hand [`Referee::hand_into`] puts into a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Draw {
+    /// The hand as it is held now.
+    Held,
+    /// The hand at the start of the side's line: with its draw.
+    Turn,
+}
+
+impl<G: Game> Referee<G> {
+    /// `state` with `side`'s hand as its key file shows it: every card
+    /// it holds known to the engine and, for [`Draw::Turn`], its draw at
+    /// the start of its line received, known too.
+    pub(super) fn hand_into(
+        &self,
+        state: &mut G::State,
+        side: Side,
+        wallet: &crate::wallet::Wallet,
+        draw: Draw,
+    ) -> Result<(), super::ComposeError> {
+        let Some(deck) = self.deck.as_ref() else {
+            return Ok(());
+        };
+        let Some(index) = self.header.index_of(side) else {
+            return Ok(());
+        };
+        let name = side.name::<G>();
+        let secret = wallet.card_secret(self.header.game_id(), name);
+        let mut d = deck.clone();
+        let held = d.held(index);
+        let mut drawn = Vec::new();
+        if draw == Draw::Turn && self.phase() == crate::game::Phase::Play {
+            if d.reshuffle_if_due(index).is_some() {
+                G::cards_reshuffled(state);
+            }
+            drawn = d.draw(index).map_err(super::ComposeError::Keys)?;
+        }
+        let failed = |e: String| super::ComposeError::Keys(e);
+        for p in held {
+            let card = d.peek(&secret, p).map_err(failed)?;
+            G::open_card(state, side, card).map_err(|e| failed(e.reason))?;
+        }
+        let cards = drawn
+            .iter()
+            .map(|&p| d.peek(&secret, p).map(Some))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(failed)?;
+        if !cards.is_empty() {
+            G::receive_cards(state, side, &cards).map_err(|e| failed(e.reason))?;
+        }
+        Ok(())
+    }
+}
+
 impl DeckItems {
     /// Add shares.
     pub(super) fn add_shares(&mut self, shares: Vec<(u32, [u8; 32], [u8; 64])>) {

@@ -4,7 +4,7 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::{
-    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, PlayedTurn, Referee,
+    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, Place, PlayedTurn, Referee,
     SealCheck, SetupStep,
 };
 use crate::fairness::{self, Hash};
@@ -255,8 +255,9 @@ impl<G: Game> Referee<G> {
     }
 
     /// `items` with the share that opens the card `line` plays from the
-    /// hand (in `deck`, after the draw): the first of none or a held
-    /// card's with which the line plays.
+    /// hand (in `deck`, after the draw): of none or a held card's, the
+    /// first with which the line plays, else the one with which it goes
+    /// furthest (so that a line refused is refused for its own fault).
     fn opening_share(
         &self,
         line: &Line<'_>,
@@ -267,6 +268,7 @@ impl<G: Game> Referee<G> {
     ) -> super::cards::DeckItems {
         let held = deck.held(index);
         let candidates = std::iter::once(None).chain(held.iter().map(|&p| Some(p)));
+        let mut best: Option<(usize, super::cards::DeckItems)> = None;
         for candidate in candidates {
             let mut tried = items.clone();
             if let Some(p) = candidate {
@@ -274,14 +276,19 @@ impl<G: Game> Referee<G> {
             }
             let mut trial = self.clone();
             trial.trial = true;
-            if trial
-                .play_sealed(&with_items(line, &tried), SealCheck::Trial)
-                .is_ok()
-            {
-                return tried;
+            let reached = match trial.play_sealed(&with_items(line, &tried), SealCheck::Trial) {
+                Ok(_) => return tried,
+                Err(e) => match e.place {
+                    Place::Item(k) | Place::ItemPart { index: k, .. } => k + 1,
+                    Place::End => usize::MAX,
+                    _ => 0,
+                },
+            };
+            if best.as_ref().is_none_or(|(r, _)| reached > *r) {
+                best = Some((reached, tried));
             }
         }
-        items
+        best.map_or(items, |(_, tried)| tried)
     }
 
     /// Compose a forfeit (spec section 3.8): the side to move stopped
@@ -549,6 +556,7 @@ impl<G: Game> Referee<G> {
             }
             Ok((mut state, chance)) => {
                 self.answer_demands(&mut state, side, wallet, &mut Vec::new())?;
+                self.hand_into(&mut state, side, wallet, super::cards::Draw::Turn)?;
                 if G::outcome(&state).is_over() {
                     return Ok(Preview::OnlyPass(format!(
                         "the openings due at the start of this line end the game ({}): {} may only pass",
@@ -596,7 +604,9 @@ impl<G: Game> Referee<G> {
                     .into(),
             ));
         }
-        Ok(Self::seen_by(&self.state, side, wallet))
+        let mut state = Self::seen_by(&self.state, side, wallet);
+        self.hand_into(&mut state, side, wallet, super::cards::Draw::Held)?;
+        Ok(state)
     }
 }
 

@@ -237,6 +237,10 @@ impl Game for Battlegates {
         Ok(())
     }
 
+    fn card_text(card: u32) -> String {
+        card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
+    }
+
     fn cards_reshuffled(state: &mut State) {
         state.cards.reshuffle();
     }
