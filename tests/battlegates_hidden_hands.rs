@@ -181,3 +181,107 @@ fn a_self_played_game_with_hidden_hands_checks_through_a_reshuffle() {
     assert!(shown.contains("South's hand: none"), "{shown}");
     assert!(shown.contains("North's hand: none"), "{shown}");
 }
+
+/// A self-played game of 40 turns with hidden hands, written to `d`
+/// with both players' key files (`south.key`, `north.key`).
+fn self_played(d: &std::path::Path, signatures: bool) -> String {
+    let mut options = selfplay::Options::new::<Battlegates>(11, 2);
+    options.tags = vec![("Hands".into(), "hidden".into())];
+    options.signatures = signatures;
+    options.max_turns = 40;
+    let text = selfplay::record::<Battlegates>(&options).unwrap();
+    std::fs::write(d.join("g.pbem"), &text).unwrap();
+    let chain = herald::fairness::chain_id([
+        ("Game", "battlegates"),
+        ("South", "south@example.org"),
+        ("North", "north@example.org"),
+        ("Hands", "hidden"),
+    ]);
+    for (i, side) in ["South", "North"].into_iter().enumerate() {
+        let secret = selfplay::secret(11, herald::game::Side(i as u8));
+        let wallet = herald::wallet::Wallet::from_secret("battlegates", side, chain, secret);
+        let key = d.join(format!("{}.key", side.to_lowercase()));
+        std::fs::write(key, wallet.to_text()).unwrap();
+    }
+    text
+}
+
+#[test]
+fn a_resignation_ends_the_game_and_the_closing_lines_audit_every_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    self_played(d, true);
+    let shown = json(d, &["show", "g.pbem", "--format", "json"]);
+    let mover = shown["to_move"].as_str().unwrap().to_lowercase();
+    let other = if mover == "south" { "north" } else { "south" };
+    run(
+        d,
+        &["move", "g.pbem", "--key", &format!("{mover}.key"), "resign"],
+    );
+    for side in ["south", "north"] {
+        run(
+            d,
+            &["move", "g.pbem", "--key", &format!("{side}.key"), "audit"],
+        );
+    }
+    let record = std::fs::read_to_string(d.join("g.pbem")).unwrap();
+    assert!(record.contains("\n    open shuffle-0 "), "{record}");
+    assert!(record.contains("\n    open shuffle-1 "), "{record}");
+    let checked = json(d, &["check", "g.pbem", "--format", "json"]);
+    assert_eq!(checked["failed_audits"], serde_json::json!([]), "{checked}");
+    let winner = if other == "south" { "South" } else { "North" };
+    assert_eq!(checked["result"].as_str(), Some(winner), "{checked}");
+}
+
+/// `check`'s error on `text`.
+fn check_error(d: &std::path::Path, text: &str) -> String {
+    std::fs::write(d.join("t.pbem"), text).unwrap();
+    let out = herald(d).args(["check", "t.pbem"]).output().unwrap();
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_share_whose_proof_fails_is_caught_naming_the_side_and_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    // Turn 3's first share: the first digit of its proof changed.
+    let at = text.find("\n3. ").unwrap();
+    let share = at + text[at..].find("\n    share ").unwrap() + 1;
+    let proof = share + text[share..].find('\n').unwrap() + 5;
+    let digit = &text[proof..proof + 1];
+    let flipped = if digit == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..proof], &text[proof + 1..]);
+    let writer = &text[at + 4..at + 4 + text[at + 4..].find(':').unwrap()];
+    let err = check_error(d, &forged);
+    assert!(err.contains("turn 3"), "{err}");
+    assert!(
+        err.contains(&format!("{writer}'s share for deck position "))
+            && err.contains(&format!("does not verify against {writer}'s card key")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_card_claimed_that_was_never_drawn_is_caught_naming_the_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    // Turn 1's card action becomes a discard of another card than the
+    // one its share opens.
+    let line = text.find("\n1. ").unwrap();
+    let at = line + text[line..].find(": ").unwrap() + 2;
+    let len = text[at..].find([',', '\n']).unwrap();
+    let action = &text[at..at + len];
+    let words: Vec<&str> = action.split_whitespace().collect();
+    let card = if words[0] == "discard" {
+        words[1]
+    } else {
+        words[0]
+    };
+    let other = if card == "scale" { "climb" } else { "scale" };
+    let forged = format!("{}discard {other}{}", &text[..at], &text[at + len..]);
+    let err = check_error(d, &forged);
+    assert!(err.contains(&format!("holds no {other} card")), "{err}");
+}
