@@ -12,6 +12,12 @@
 //!   reshuffle, their sizes as the schedule makes them, hands of 3, one
 //!   card drawn and one discarded a turn) recomputed from its seed.
 //!
+//! - `deck/check-battlegates-40-turns`: `herald check`'s whole replay
+//!   of a self-played Battlegates game with hidden hands (signed lines,
+//!   40 turns through a reshuffle, a resignation and both closing lines
+//!   auditing every pass): parsing, every line, every share verified,
+//!   every draw and opening, the audit.
+//!
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
 
@@ -19,12 +25,18 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use herald::fairness::{slot_salt, Hash};
+use herald::fairness::{chain_id, slot_salt, Hash};
+use herald::game::Side;
+use herald::games::battlegates::Battlegates;
+use herald::record::Source;
 use herald::referee::deck::schedule::{first_draws, reshuffle_due};
 use herald::referee::deck::{
     audit_pass, shuffle, shuffle_slot, CardKey, CardSecret, Deck, KeyProof, PublishedPass,
     SeedOpening, Share, ShuffleSeed, Table,
 };
+use herald::referee::{replay, result_text, Ending, Line};
+use herald::selfplay;
+use herald::wallet::Wallet;
 
 const SIDES: [&str; 4] = ["South", "North", "East", "West"];
 const GAME: Hash = [7; 32];
@@ -146,7 +158,70 @@ fn bench(c: &mut Criterion) {
             all.len()
         );
     }
+    let text = hidden_hands_record();
+    group.bench_function("check-battlegates-40-turns", |b| {
+        b.iter(|| {
+            let source = Source::new(text.as_bytes()).unwrap();
+            let record = herald::record::parse(&source).unwrap();
+            let referee = replay::<Battlegates>(&record, |_, _| {}).unwrap();
+            assert!(referee.failed_audits().is_empty());
+            black_box(referee.outcome())
+        })
+    });
     group.finish();
+}
+
+/// A self-played Battlegates game with hidden hands, 40 signed turns,
+/// then a resignation and both closing lines.
+fn hidden_hands_record() -> String {
+    let mut options = selfplay::Options::new::<Battlegates>(11, 2);
+    options.tags = vec![("Hands".into(), "hidden".into())];
+    options.signatures = true;
+    options.max_turns = 40;
+    let text = selfplay::record::<Battlegates>(&options).unwrap();
+    let source = Source::new(text.as_bytes()).unwrap();
+    let record = herald::record::parse(&source).unwrap();
+    let mut referee = replay::<Battlegates>(&record, |_, _| {}).unwrap();
+    let chain = chain_id([
+        ("Game", "battlegates"),
+        ("South", "south@example.org"),
+        ("North", "north@example.org"),
+        ("Hands", "hidden"),
+    ]);
+    let wallets: Vec<Wallet> = ["South", "North"]
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            let secret = selfplay::secret(11, Side(i as u8));
+            Wallet::from_secret("battlegates", side, chain, secret)
+        })
+        .collect();
+    let mut log = String::new();
+    let mut resign = true;
+    while let Some(side) = referee.to_move() {
+        let (kind, number) = referee.next_line();
+        let words = if resign {
+            vec!["resign".to_string()]
+        } else {
+            Vec::new()
+        };
+        let mut line = Line::of_actions(kind, number, side.name::<Battlegates>(), &words);
+        if resign {
+            line.entries.clear();
+            line.ending = Ending::Resign;
+        }
+        resign = false;
+        let played = referee
+            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .unwrap();
+        herald::record::write_turn(&played.text(), &mut log);
+    }
+    let mut header = String::new();
+    referee
+        .header()
+        .write(&result_text::<Battlegates>(referee.outcome()), &mut header);
+    let body = &text[text.find("\n\n").unwrap() + 2..];
+    format!("{header}\n{body}{log}")
 }
 
 criterion_group!(benches, bench);
