@@ -186,6 +186,12 @@ pub fn hand_text(state: &State, side: Side) -> String {
         .iter()
         .map(|c| c.word())
         .collect();
+    let mut list: Vec<String> = list.into_iter().map(str::to_owned).collect();
+    let unseen = state.cards.unseen(side);
+    if unseen > 0 {
+        // Hidden hands: cards drawn that only their holder has seen.
+        list.push(format!("{unseen} unseen"));
+    }
     if list.is_empty() {
         "none".into()
     } else {
