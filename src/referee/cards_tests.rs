@@ -193,6 +193,17 @@ fn table(a: &str, b: &str) -> (String, [Wallet; 2]) {
 /// the lowest card of its hand on every other turn of its own; returns
 /// the record's text and the cards each side saw in its hand.
 fn play(header: &str, wallets: &[Wallet; 2]) -> (String, [Vec<u32>; 2]) {
+    play_cheating(header, wallets, &|_| None)
+}
+
+/// A cheat: the text of a line as herald composed it, altered (or
+/// `None` to leave it).
+type Cheat<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// [`play`], each line composed on a copy of the game, altered by
+/// `cheat` where it says so, and then played as written: the lines after
+/// it are composed honestly on the game as the cheat left it.
+fn play_cheating(header: &str, wallets: &[Wallet; 2], cheat: Cheat<'_>) -> (String, [Vec<u32>; 2]) {
     let source = Source::new(header.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<Cards>::start(&rec).unwrap();
@@ -223,10 +234,26 @@ fn play(header: &str, wallets: &[Wallet; 2]) -> (String, [Vec<u32>; 2]) {
             proofs: Vec::new(),
             claimant: None,
         };
-        let played = referee
+        let mut honest = referee.clone();
+        let played = honest
             .compose(line, Some(&wallets[i]))
             .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
-        record::write_turn(&played.text(), &mut log);
+        let mut text = String::new();
+        record::write_turn(&played.text(), &mut text);
+        match cheat(&text) {
+            Some(altered) => {
+                let source = Source::typed(&altered);
+                let (turns, _) = record::parse_lines(&source).unwrap();
+                referee
+                    .play_line(&Line::from_turn(&turns[0]))
+                    .unwrap_or_else(|e| panic!("{altered}: {e:?}"));
+                log.push_str(&altered);
+            }
+            None => {
+                referee = honest;
+                log.push_str(&text);
+            }
+        }
     }
     let mut text = String::new();
     referee
@@ -376,5 +403,83 @@ fn a_card_never_drawn_cannot_be_played() {
     assert_eq!(
         err.message,
         format!("play {other}: the hand shows no card {other}")
+    );
+}
+
+/// `line` with the card at deck position `to` replaced by the card at
+/// `from` (both as the line's `deck` items write them: a word, then the
+/// 128 digits over two continuation lines), if the line has both.
+fn copy_deck_item(line: &str, from: u32, to: u32) -> Option<String> {
+    let digits = |p: u32| -> Option<(usize, usize)> {
+        let head = format!("\n    deck {p} ");
+        let at = line.find(&head)? + head.len();
+        let end = at + line[at..].find('\n')? + 1;
+        let end = end + line[end..].find('\n')?;
+        Some((at, end))
+    };
+    let (a, b) = digits(from)?;
+    let (c, d) = digits(to)?;
+    Some(format!("{}{}{}", &line[..c], &line[a..b], &line[d..]))
+}
+
+#[test]
+fn the_audit_names_the_side_whose_pass_duplicated_a_card() {
+    let (header, wallets) = table("P", "R");
+    // B's pass over the first deck puts position 4's card at 5 as well.
+    let cheat = |line: &str| {
+        line.starts_with("S4. B:")
+            .then(|| copy_deck_item(line, 4, 5))
+            .flatten()
+    };
+    let (text, _) = play_cheating(&header, &wallets, &cheat);
+    let referee = replayed(&text).unwrap();
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, Side(1));
+    assert!(
+        failed[0]
+            .1
+            .starts_with("B's pass over deck 0: deck position 5 holds "),
+        "{}",
+        failed[0].1
+    );
+    // On the board a draw; B failed its audit, so A wins.
+    assert_eq!(referee.outcome(), Outcome::Won(Side(0)));
+}
+
+#[test]
+fn the_audit_names_the_side_whose_reshuffle_pass_dropped_a_card() {
+    let (header, wallets) = table("P", "R");
+    // The first pass over the reshuffled deck drops its second card for
+    // a copy of its first; its writer is the cheat.
+    let cheater = std::cell::RefCell::new(None::<String>);
+    let cheat = |line: &str| {
+        if cheater.borrow().is_some() {
+            return None;
+        }
+        let at = line.find("\n    commit shuffle-1\n")?;
+        let first: u32 = line[at..]
+            .split("\n    deck ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
+        let side = line.split(": ").next()?.split(". ").nth(1)?;
+        *cheater.borrow_mut() = Some(side.to_owned());
+        copy_deck_item(line, first, first + 1)
+    };
+    let (text, _) = play_cheating(&header, &wallets, &cheat);
+    let referee = replayed(&text).unwrap();
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    let cheater = cheater.borrow().clone().expect("a reshuffle");
+    assert_eq!(failed[0].0.name::<Cards>(), cheater);
+    assert!(
+        failed[0]
+            .1
+            .starts_with(&format!("{cheater}'s pass over deck 1: deck position ")),
+        "{}",
+        failed[0].1
     );
 }
