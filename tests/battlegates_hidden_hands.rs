@@ -121,6 +121,12 @@ fn two_players_set_up_see_only_their_own_hands_and_play_by_their_keys() {
     assert_no_card_shown(&text);
     let record = std::fs::read_to_string(d.join("g.pbem")).unwrap();
     assert!(!record.contains("card="), "no card fact: {record}");
+    // Without the mover's key, its actions cannot be listed.
+    let legal = run(d, &["legal", "g.pbem"]);
+    assert!(
+        legal.contains(&format!("{mover}'s cards are hidden: give --key")),
+        "{legal}"
+    );
     // The mover discards its first card and shoots with an Archer.
     let card = &mine[0].1;
     let shot = if mover == "South" {

@@ -525,6 +525,12 @@ impl<G: Game> Referee<G> {
             return Ok(Preview::Unknown(note));
         }
         let Some(wallet) = wallet else {
+            if self.deck.is_some() {
+                let name = side.name::<G>();
+                return Ok(Preview::Unknown(format!(
+                    "{name}'s cards are hidden: give --key with {name}'s key file to list its actions"
+                )));
+            }
             let note = self.pending().map(|p| {
                 format!(
                     "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
