@@ -543,6 +543,15 @@ pub struct DiagramStyle {
     pub unicode: bool,
 }
 
+/// A game's shared deck for hidden hands (spec section 3.9).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct HiddenDeck {
+    /// The physical cards, indices `0 .. cards`.
+    pub cards: u32,
+    /// The cards dealt to each hand before its first turn's draw.
+    pub hand: u32,
+}
+
 /// One board game, driven generically by the referee and the CLI.
 ///
 /// A turn is played as: [`Game::settle`] (if [`Game::pending`] says so),
@@ -718,6 +727,49 @@ pub trait Game: Sized + 'static {
     fn audit(_state: &Self::State, _side: Side, _values: &[(&str, &str)]) -> Result<(), Illegal> {
         Ok(())
     }
+
+    // ------------------------------------------------------------------
+    // Hidden hands from a shared deck (spec section 3.9). The defaults
+    // describe a game without one. The referee keeps the deck (card keys,
+    // passes, shares); an engine never sees cryptography: it learns that
+    // a card was drawn once the referee has verified every share the
+    // draw needs, and which card it is only when the card is opened (or,
+    // in its drawer's own view, from the drawer's key).
+
+    /// The shared deck this position deals hidden hands from, if any:
+    /// how many cards, and how many each hand is dealt.
+    fn hidden_deck(_state: &Self::State) -> Option<HiddenDeck> {
+        None
+    }
+
+    /// `side` drew these cards at the start of its turn, after
+    /// [`Game::begin_turn`]: each `Some(card)` (the card's index, in the
+    /// game's order) where the one viewing knows it, `None` where it
+    /// stays hidden.
+    fn receive_cards(
+        _state: &mut Self::State,
+        _side: Side,
+        _cards: &[Option<u32>],
+    ) -> Result<(), Illegal> {
+        illegal!("this game deals no hidden cards")
+    }
+
+    /// A hidden card of `side`'s hand is opened as card `card` (to be
+    /// played or discarded on the line that opens it): the engine now
+    /// knows it.
+    fn open_card(_state: &mut Self::State, _side: Side, _card: u32) -> Result<(), Illegal> {
+        illegal!("this game deals no hidden cards")
+    }
+
+    /// The name of card `card` for a player (`rotate90`); by default its
+    /// number.
+    fn card_text(card: u32) -> String {
+        card.to_string()
+    }
+
+    /// The discard pile was made the next deck of the shared deck, at
+    /// the start of a line (spec section 3.9, the schedule's rule 6).
+    fn cards_reshuffled(_state: &mut Self::State) {}
 
     /// The position as `viewer` sees it, knowing its own hidden values
     /// (`values`, by slot), for its diagram and its list of legal actions.

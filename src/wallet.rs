@@ -13,6 +13,7 @@ use crate::fairness::{
     chain_prefix, chain_step, chain_value, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH,
 };
 use crate::record::LineKind;
+use crate::referee::deck::{CardSecret, ShuffleSeed};
 
 const MAGIC: &str = "herald-key: 1";
 
@@ -197,6 +198,18 @@ impl Wallet {
     /// from the secret, so the key file is all the player needs to open it.
     pub fn salt(&self, slot: &str) -> Hash {
         slot_salt(&self.secret, &self.chain, &self.side, slot)
+    }
+
+    /// The side's card secret in game `game` (spec section 3.9), derived
+    /// from the secret: never printed, never written into a record.
+    pub fn card_secret(&self, game: &Hash, side: &str) -> CardSecret {
+        CardSecret::derive(&self.secret, game, side)
+    }
+
+    /// The seed of the side's pass over deck `generation` of game `game`
+    /// (spec section 3.9), derived from the secret.
+    pub fn shuffle_seed(&self, game: &Hash, side: &str, generation: u32) -> ShuffleSeed {
+        ShuffleSeed::derive(&self.secret, game, side, generation)
     }
 
     /// Keep `value` as the player's choice for `slot` (replacing an earlier

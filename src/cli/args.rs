@@ -312,6 +312,23 @@ Examples:
         #[arg(long, value_name = "ACTIONS")]
         after: Option<String>,
     },
+    /// Show your hand of cards in a game with hidden hands, from your key
+    /// file (nobody else can see it).
+    #[command(after_help = "\
+When your turn is next, the hand includes the cards you draw at its
+start. The hand is printed only here, never written into the record.
+
+Examples:
+  herald hand game.pbem --key south.key
+  herald hand game.pbem --key south.key --format json")]
+    Hand {
+        /// The record and the output format.
+        #[command(flatten)]
+        input: Input,
+        /// Your key file.
+        #[arg(long, value_name = "KEYFILE")]
+        key: PathBuf,
+    },
     /// List every chance event: turn, label, whose reveals went in, value.
     #[command(after_help = "\
 Examples:

@@ -170,6 +170,15 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 after,
             },
         ),
+        Command::Hand { input, key } => with_record_in(
+            &input.record,
+            input.message,
+            input.format,
+            Hand {
+                format: input.format,
+                key,
+            },
+        ),
         Command::Fate { input, key } => with_record_in(
             &input.record,
             input.message,
@@ -515,6 +524,7 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
         let what = match step {
             SetupStep::Commit => "its commitments",
             SetupStep::Open => "its openings",
+            SetupStep::Shares => "its shares",
         };
         text.push_str(&fit(
             &format!(
@@ -1073,6 +1083,78 @@ impl RecordCommand for Legal {
                         Some(c) => text.push_str(&format!("  {:<16} cost {c}\n", a.action)),
                         None => text.push_str(&format!("  {}\n", a.action)),
                     }
+                }
+                out(&text)?;
+            }
+        }
+        Ok(Exit::Ok)
+    }
+}
+
+// ---------------------------------------------------------------- hand
+
+struct Hand {
+    format: Format,
+    key: PathBuf,
+}
+
+#[derive(Serialize)]
+struct JsonCard {
+    position: u32,
+    card: String,
+}
+
+#[derive(Serialize)]
+struct JsonHand {
+    schema: u32,
+    /// Always true: a failure prints the error object instead.
+    ok: bool,
+    game: &'static str,
+    side: String,
+    cards: Vec<JsonCard>,
+}
+
+impl RecordCommand for Hand {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let wallet = read_wallet(&self.key)?;
+        let side = referee
+            .header()
+            .side_named::<G>(wallet.side())
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "{} is a key for {}, not for a side of this game",
+                    self.key.display(),
+                    wallet.side()
+                ))
+            })?;
+        let hand = referee
+            .hand(side, &wallet)
+            .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
+        let cards: Vec<JsonCard> = hand
+            .iter()
+            .map(|&(position, card)| JsonCard {
+                position,
+                card: G::card_text(card),
+            })
+            .collect();
+        let name = side.name::<G>();
+        match self.format {
+            Format::Json => print_json(&JsonHand {
+                schema: SCHEMA_VERSION,
+                ok: true,
+                game: G::ID,
+                side: name.into(),
+                cards,
+            })?,
+            Format::Text | Format::Svg => {
+                let mut text = format!(
+                    "{name}'s hand: {} card{} (from {name}'s key file: nobody else can see it)\n",
+                    cards.len(),
+                    if cards.len() == 1 { "" } else { "s" }
+                );
+                for c in &cards {
+                    text.push_str(&format!("  {:<12} deck position {}\n", c.card, c.position));
                 }
                 out(&text)?;
             }

@@ -44,6 +44,7 @@ pub(super) fn refuse_svg(command: &Command) -> Result<(), Failure> {
         Command::Annotate { input, .. } => ("annotate", input.format),
         Command::Legal { input, .. } => ("legal", input.format),
         Command::Fate { input, .. } => ("fate", input.format),
+        Command::Hand { input, .. } => ("hand", input.format),
         Command::Replay { input, html, .. } => {
             if *html && input.format != Format::Text {
                 return Err(Failure::usage(

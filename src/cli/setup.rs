@@ -69,7 +69,7 @@ impl RecordCommand for Setup {
         let chosen_before = wallet.to_text();
         match step {
             SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet)?,
-            SetupStep::Open => {
+            SetupStep::Open | SetupStep::Shares => {
                 if let Some((flag, _)) = self.choices.first() {
                     return Err(Failure::usage(format!(
                         "--{flag}: {name} has committed to its choices; they cannot change now (this step opens what the rules open)"
@@ -102,6 +102,7 @@ impl RecordCommand for Setup {
         let action = match step {
             SetupStep::Commit => "commit",
             SetupStep::Open => "open",
+            SetupStep::Shares => "share",
         };
         match self.format {
             Format::Json => print_json(&JsonSetup {
@@ -214,6 +215,9 @@ fn next_text<G: Game>(referee: &Referee<G>) -> String {
         }
         (Some(SetupStep::Open), Some(side)) => {
             format!("next: {}'s set-up (its openings)", side.name::<G>())
+        }
+        (Some(SetupStep::Shares), Some(side)) => {
+            format!("next: {}'s set-up (its shares)", side.name::<G>())
         }
         (None, Some(side)) => format!("the set-up is complete: turn 1 is {}'s", side.name::<G>()),
         (_, None) => "the game is over".into(),

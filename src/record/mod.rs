@@ -108,6 +108,24 @@ pub enum ProofKind<'a> {
         /// The proof that the share is honest.
         proof: [u8; 64],
     },
+    /// `cardkey <64 hex> <128 hex>`: a side's public card key with its
+    /// proof that the side knows its secret (spec section 3.9).
+    CardKey {
+        /// The key, a compressed group element.
+        key: [u8; 32],
+        /// The Schnorr proof `c || s`.
+        proof: [u8; 64],
+    },
+    /// `deck <n> <128 hex>`: the masked card at deck position `n` after
+    /// the line's pass over a deck.
+    Deck {
+        /// The deck position.
+        position: u32,
+        /// The ciphertext, two compressed group elements.
+        card: [u8; 64],
+    },
+    /// `cardsecret <64 hex>`: a leaving side's card secret, published.
+    CardSecret([u8; 32]),
 }
 
 /// A proof item of a turn line, with its place.

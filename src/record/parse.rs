@@ -656,10 +656,20 @@ fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
 type Before<'a> = Option<(Cow<'a, str>, Span)>;
 
 /// The words that begin a proof item.
-const PROOF_WORDS: [&str; 5] = ["reveal", "commit", "open", "sig", "share"];
+const PROOF_WORDS: [&str; 8] = [
+    "reveal",
+    "commit",
+    "open",
+    "sig",
+    "share",
+    "cardkey",
+    "deck",
+    "cardsecret",
+];
 
 /// Split the proof items (`reveal <hex>`, `open <slot> <value> <hex>`,
-/// `sig <hex>`, `share <n> <hex> <hex>`) off the end of the last item.
+/// `sig <hex>`, `share <n> <hex> <hex>`, `cardkey <hex> <hex>`, `deck <n>
+/// <hex>`, `cardsecret <hex>`) off the end of the last item.
 fn split_proofs<'a>(
     text: &'a str,
     item: &Cow<'a, str>,
@@ -751,9 +761,26 @@ impl<'a> ProofCursor<'a> {
                         proof,
                     }
                 }
+                "cardkey" => {
+                    let key = self.hex("a card key is 64 hexadecimal digits")?;
+                    let proof = self.hex("a card key's proof is 128 hexadecimal digits")?;
+                    ProofKind::CardKey { key, proof }
+                }
+                "deck" => {
+                    let (n, n_span) = self.word();
+                    let position = n.parse().map_err(|_| {
+                        ParseError::new(n_span, "a deck item names a deck position (a number)")
+                    })?;
+                    let card = self.hex("a deck item's card is 128 hexadecimal digits")?;
+                    ProofKind::Deck { position, card }
+                }
+                "cardsecret" => {
+                    ProofKind::CardSecret(self.hex("a card secret is 64 hexadecimal digits")?)
+                }
                 _ => return Err(ParseError::new(
                     Span::new(word_span.start, self.end),
-                    "only proof items (reveal, commit, open, sig, share) may follow the reveal on a turn",
+                    "only proof items (reveal, commit, open, sig, share, cardkey, deck, cardsecret) may follow \
+                     the reveal on a turn",
                 )),
             };
         Ok(Proof {
@@ -829,9 +856,9 @@ fn first_proof_word(s: &str) -> Option<usize> {
             .position(u8::is_ascii_whitespace)
             .unwrap_or(b.len() - k);
         let word = &b[k..k + len];
-        // Proof words are 3 to 6 letters: most words are passed over by
+        // Proof words are 3 to 10 letters: most words are passed over by
         // their length alone.
-        if (3..=6).contains(&len)
+        if (3..=10).contains(&len)
             && PROOF_WORDS
                 .iter()
                 .any(|w| w.as_bytes().eq_ignore_ascii_case(word))
@@ -948,6 +975,47 @@ mod tests {
         let err = read("[Game \"x\"]\n1. Blue: pass reveal 12zz\n").unwrap_err();
         assert_eq!(err.message, "a reveal is 64 hexadecimal digits");
         assert_eq!(err.span, Span::new(32, 36));
+    }
+
+    #[test]
+    fn card_keys_deck_items_and_card_secrets_are_proof_items() {
+        let key = "ab".repeat(32);
+        let proof = "cd".repeat(64);
+        let card = "ef".repeat(64);
+        let text = format!(
+            "[Game \"x\"]\nS1. Blue: pass\n   cardkey {key} {proof}\n   deck 33 {card}\n   \
+             CARDSECRET {key}\n"
+        );
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).unwrap();
+        let kinds: Vec<ProofKind<'_>> = record.turns[0].proofs.iter().map(|p| p.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ProofKind::CardKey {
+                    key: [0xab; 32],
+                    proof: [0xcd; 64]
+                },
+                ProofKind::Deck {
+                    position: 33,
+                    card: [0xef; 64]
+                },
+                ProofKind::CardSecret([0xab; 32]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_card_key_deck_item_or_card_secret_is_pointed_at() {
+        let err = read("[Game \"x\"]\n1. Blue: pass cardkey 12zz\n").unwrap_err();
+        assert_eq!(err.message, "a card key is 64 hexadecimal digits");
+        let err = read("[Game \"x\"]\n1. Blue: pass deck top 12\n").unwrap_err();
+        assert_eq!(err.message, "a deck item names a deck position (a number)");
+        assert_eq!(err.span, Span::new(30, 33));
+        let err = read("[Game \"x\"]\n1. Blue: pass deck 3 12\n").unwrap_err();
+        assert_eq!(err.message, "a deck item's card is 128 hexadecimal digits");
+        let err = read("[Game \"x\"]\n1. Blue: pass cardsecret 1\n").unwrap_err();
+        assert_eq!(err.message, "a card secret is 64 hexadecimal digits");
     }
 
     #[test]

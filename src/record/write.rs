@@ -166,6 +166,9 @@ pub fn write_proof(proof: &ProofKind<'_>, out: &mut String) {
             share,
             proof,
         } => (format!("share {position}"), vec![share, proof]),
+        ProofKind::CardKey { key, proof } => ("cardkey".into(), vec![key, proof]),
+        ProofKind::Deck { position, card } => (format!("deck {position}"), vec![card]),
+        ProofKind::CardSecret(x) => ("cardsecret".into(), vec![x]),
     };
     let mut line = format!("{INDENT}{head}");
     for value in values {
@@ -275,6 +278,15 @@ mod tests {
                 share: [0x4d; 32],
                 proof: [0x5e; 64],
             },
+            ProofKind::CardKey {
+                key: [0x6f; 32],
+                proof: [0x70; 64],
+            },
+            ProofKind::Deck {
+                position: 33,
+                card: [0x81; 64],
+            },
+            ProofKind::CardSecret([0x92; 32]),
         ];
         let mut text = String::from("[Game \"x\"]\n\n1. Blue: pass\n");
         for proof in &proofs {

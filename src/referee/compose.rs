@@ -4,7 +4,7 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::{
-    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, PlayedTurn, Referee,
+    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, Place, PlayedTurn, Referee,
     SealCheck, SetupStep,
 };
 use crate::fairness::{self, Hash};
@@ -121,7 +121,12 @@ impl<G: Game> Preview<G> {
 impl<G: Game> Referee<G> {
     /// Check that `wallet` is `side`'s key in this very game (`why`: what
     /// makes it the key wanted, e.g. `it is Blue's turn`).
-    fn wallet_in_game(&self, side: Side, wallet: &Wallet, why: &str) -> Result<(), ComposeError> {
+    pub(super) fn wallet_in_game(
+        &self,
+        side: Side,
+        wallet: &Wallet,
+        why: &str,
+    ) -> Result<(), ComposeError> {
         let name = side.name::<G>();
         if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
             return Err(ComposeError::Wallet(format!(
@@ -263,10 +268,90 @@ impl<G: Game> Referee<G> {
             };
             line.proofs.extend(proofs);
         }
+        if self.deck.is_some() {
+            return self.compose_with_deck(&line, side, wallet);
+        }
         if self.header.key(side).is_some() {
             return self.compose_sealed(&line, side, wallet);
         }
         self.play_line(&line).map_err(ComposeError::Line)
+    }
+
+    /// Compose `line` of `side` in a game with a shared deck (spec
+    /// section 3.9): the deck's items from `wallet` added (its key, its
+    /// pass, the shares it owes, the share that opens the card its
+    /// actions play, the seeds it opens at the audit), then played.
+    fn compose_with_deck(
+        &mut self,
+        line: &Line<'_>,
+        side: Side,
+        wallet: Option<&Wallet>,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        let name = side.name::<G>();
+        let wallet = wallet.ok_or_else(|| {
+            ComposeError::Keys(format!(
+                "{name}'s cards are drawn and shown with {name}'s key file: add --key with it"
+            ))
+        })?;
+        let index = self
+            .header
+            .index_of(side)
+            .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
+        let (mut items, drawn) = self.compose_deck(index, wallet);
+        if self.phase() == Phase::Setup && items.has_pass() {
+            // The last pass: the turn order, and so the shares it owes,
+            // are known once the line is tried.
+            let trial = with_items(line, &items);
+            let shares = self
+                .owed_after_trial(&trial, index)
+                .map(|owed| self.shares_after_trial(&trial, index, wallet, &owed));
+            items.add_shares(shares.unwrap_or_default());
+        }
+        if let Some(deck) = drawn {
+            items = self.opening_share(line, index, wallet, &deck, items);
+        }
+        let full = with_items(line, &items);
+        if self.header.key(side).is_some() {
+            return self.compose_sealed(&full, side, Some(wallet));
+        }
+        self.play_line(&full).map_err(ComposeError::Line)
+    }
+
+    /// `items` with the share that opens the card `line` plays from the
+    /// hand (in `deck`, after the draw): of none or a held card's, the
+    /// first with which the line plays, else the one with which it goes
+    /// furthest (so that a line refused is refused for its own fault).
+    fn opening_share(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        wallet: &Wallet,
+        deck: &super::deck::DeckLedger,
+        items: super::cards::DeckItems,
+    ) -> super::cards::DeckItems {
+        let held = deck.held(index);
+        let candidates = std::iter::once(None).chain(held.iter().map(|&p| Some(p)));
+        let mut best: Option<(usize, super::cards::DeckItems)> = None;
+        for candidate in candidates {
+            let mut tried = items.clone();
+            if let Some(p) = candidate {
+                tried.add_shares(self.compose_shares(deck, index, wallet, &[p]));
+            }
+            let mut trial = self.clone();
+            trial.trial = true;
+            let reached = match trial.play_sealed(&with_items(line, &tried), SealCheck::Trial) {
+                Ok(_) => return tried,
+                Err(e) => match e.place {
+                    Place::Item(k) | Place::ItemPart { index: k, .. } => k + 1,
+                    Place::End => usize::MAX,
+                    _ => 0,
+                },
+            };
+            if best.as_ref().is_none_or(|(r, _)| reached > *r) {
+                best = Some((reached, tried));
+            }
+        }
+        best.map_or(items, |(_, tried)| tried)
     }
 
     /// Compose a forfeit (spec section 3.8): the side to move stopped
@@ -422,6 +507,7 @@ impl<G: Game> Referee<G> {
                     Ok(ProofKind::Commit { slot, digest })
                 })
                 .collect(),
+            Some(SetupStep::Shares) => Ok(Vec::new()),
             _ => G::opened_after_setup(&self.state, side)
                 .iter()
                 .map(|&slot| self.opening(slot, wallet))
@@ -500,6 +586,12 @@ impl<G: Game> Referee<G> {
             return Ok(Preview::Unknown(note));
         }
         let Some(wallet) = wallet else {
+            if self.deck.is_some() {
+                let name = side.name::<G>();
+                return Ok(Preview::Unknown(format!(
+                    "{name}'s cards are hidden: give --key with {name}'s key file to list its actions"
+                )));
+            }
             let note = self.pending().map(|p| {
                 format!(
                     "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
@@ -527,6 +619,7 @@ impl<G: Game> Referee<G> {
             }
             Ok((mut state, chance)) => {
                 self.answer_demands(&mut state, side, wallet, &mut Vec::new())?;
+                self.hand_into(&mut state, side, wallet, super::cards::Draw::Turn)?;
                 if G::outcome(&state).is_over() {
                     return Ok(Preview::OnlyPass(format!(
                         "the openings due at the start of this line end the game ({}): {} may only pass",
@@ -605,6 +698,16 @@ impl<G: Game> Referee<G> {
                     .into(),
             ));
         }
-        Ok(Self::seen_by(&self.state, side, wallet))
+        let mut state = Self::seen_by(&self.state, side, wallet);
+        self.hand_into(&mut state, side, wallet, super::cards::Draw::Held)?;
+        Ok(state)
+    }
+}
+
+/// `line` with the deck's `items` among its proofs, in their order.
+fn with_items<'b>(line: &Line<'b>, items: &'b super::cards::DeckItems) -> Line<'b> {
+    Line {
+        proofs: items.arrange(&line.proofs),
+        ..line.clone()
     }
 }

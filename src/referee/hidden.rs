@@ -43,6 +43,9 @@ pub enum SetupStep {
     Commit,
     /// The side opens what the rules open once all have committed.
     Open,
+    /// The side gives the shares of the cards drawn before its first
+    /// turn (spec section 3.9, hidden hands).
+    Shares,
 }
 
 impl Hidden {
@@ -192,6 +195,11 @@ impl Hidden {
             .collect()
     }
 
+    /// Side `index`'s audit verdict, once made.
+    pub(super) fn verdict_of(&self, index: usize) -> Option<&Result<(), String>> {
+        self.audited[index].as_ref()
+    }
+
     /// Record side `index`'s audit: passed, or failed (or refused) and why.
     pub(super) fn audited(&mut self, index: usize, verdict: Result<(), String>) {
         self.audited[index] = Some(verdict);
@@ -233,7 +241,11 @@ impl<G: Game> Referee<G> {
             .iter()
             .enumerate()
             .filter_map(|(k, p)| match *p {
-                ProofKind::Open { slot, value, salt } => Some((k, slot, value, salt)),
+                ProofKind::Open { slot, value, salt }
+                    if super::cards::shuffle_generation(slot).is_none() =>
+                {
+                    Some((k, slot, value, salt))
+                }
                 _ => None,
             })
             .collect()
@@ -344,6 +356,7 @@ impl<G: Game> Referee<G> {
         match step {
             SetupStep::Commit => self.setup_commits(line, index, at, &mut played)?,
             SetupStep::Open => self.setup_openings(line, index, at, &mut state, &mut played)?,
+            SetupStep::Shares => self.setup_shares(line, at)?,
         }
         Ok((played, state))
     }
@@ -359,6 +372,7 @@ impl<G: Game> Referee<G> {
             let place = Place::Proof(k);
             match *proof {
                 ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
+                ProofKind::CardKey { .. } if self.deck.is_some() => {}
                 ProofKind::Commit { slot, digest } => {
                     let entry = self.slot_named(index, ("commit", slot), at, place)?;
                     let twice = played
@@ -414,6 +428,9 @@ impl<G: Game> Referee<G> {
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
                 ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
+                ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. }
+                    if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
+                ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
                 ProofKind::Open { slot, value, salt } => {
                     if !due.iter().any(|d| d.eq_ignore_ascii_case(slot)) {
                         return Err(at.record(
@@ -447,6 +464,23 @@ impl<G: Game> Referee<G> {
                     due.join(", ")
                 ),
             ));
+        }
+        Ok(())
+    }
+
+    /// A shares line (spec section 3.9): the shares and the reveal only.
+    fn setup_shares(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
+        for (k, proof) in line.proofs.iter().enumerate() {
+            match *proof {
+                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Share { .. } => {}
+                _ => {
+                    return Err(at.record(
+                        Place::Proof(k),
+                        "this set-up line gives shares: it carries the shares and the reveal only"
+                            .into(),
+                    ))
+                }
+            }
         }
         Ok(())
     }

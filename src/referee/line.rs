@@ -262,6 +262,15 @@ fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
             }
             return;
         }
+        ProofKind::CardKey { key, proof } => ("cardkey", &[], &[key, proof]),
+        ProofKind::Deck { position, card } => {
+            out.push_str("\ndeck ");
+            out.push_str(&position.to_string());
+            out.push(' ');
+            hex_digits::push(out, card);
+            return;
+        }
+        ProofKind::CardSecret(x) => ("cardsecret", &[], &[x]),
     };
     let (word, names, values) = words;
     out.push('\n');
@@ -305,6 +314,9 @@ pub struct PlayedTurn<G: Game> {
     pub claimant: Option<Side>,
     /// The line's signature, if it carried one (written last).
     pub sig: Option<[u8; 64]>,
+    /// The shared deck's proof items the line carried (spec section
+    /// 3.9), each as [`write_proof`] writes it, in the order written.
+    pub deck: Vec<String>,
 }
 
 impl<G: Game> PlayedTurn<G> {
@@ -324,6 +336,7 @@ impl<G: Game> PlayedTurn<G> {
             shown: Vec::new(),
             claimant: None,
             sig: None,
+            deck: Vec::new(),
         }
     }
 
@@ -346,13 +359,8 @@ impl<G: Game> PlayedTurn<G> {
             forfeit: self.claimant.map(|c| c.name::<G>().to_owned()),
             reveal: self.reveal,
             proofs: self
-                .shown
-                .iter()
-                .map(|p| {
-                    let mut text = String::new();
-                    p.write(&mut text);
-                    text
-                })
+                .proof_texts()
+                .into_iter()
                 .chain(self.sig.map(|s| {
                     let mut text = String::new();
                     write_proof(&ProofKind::Sign(s), &mut text);
@@ -369,6 +377,33 @@ impl<G: Game> PlayedTurn<G> {
         let mut out = String::new();
         write_turn(&self.text(), &mut out);
         out
+    }
+
+    /// The commitments, openings and deck items, in the order of spec
+    /// section 3.9: card key, commitments, deck, shares, openings, card
+    /// secret.
+    fn proof_texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self
+            .shown
+            .iter()
+            .map(|p| {
+                let mut text = String::new();
+                p.write(&mut text);
+                text
+            })
+            .chain(self.deck.iter().cloned())
+            .collect();
+        if !self.deck.is_empty() {
+            let rank = |text: &String| {
+                let word = text.split_whitespace().next().unwrap_or("");
+                ["cardkey", "commit", "deck", "share", "open", "cardsecret"]
+                    .iter()
+                    .position(|w| *w == word)
+                    .unwrap_or(6)
+            };
+            texts.sort_by_key(rank);
+        }
+        texts
     }
 
     /// The line's items as one text (`rally=heads, B1-B2` or `pass`), as

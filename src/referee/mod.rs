@@ -9,13 +9,17 @@
 //! - [`hidden`]: each side's hidden values: commitments, set-up steps,
 //!   the openings the rules demand, the audit;
 //! - [`chance`]: turn-start chance, settled events, recorded facts;
+//! - [`deck`]: hidden hands from a shared deck (mental poker): card keys,
+//!   passes, decryption shares, the audit of the passes;
 //! - [`compose`]: a player's next line made from their choice and wallet,
 //!   the one way `move`, `legal` and self-play write or preview a line;
 //! - [`typed`]: a line from what a player typed (`move`);
 //! - [`error`]: problems placed in a line or in the record.
 
+mod cards;
 pub mod chance;
 pub mod compose;
+pub mod deck;
 pub mod error;
 pub mod header;
 mod hidden;
@@ -24,6 +28,8 @@ pub mod line;
 mod seal;
 pub mod typed;
 
+#[cfg(test)]
+mod cards_tests;
 #[cfg(test)]
 mod hidden_tests;
 
@@ -65,6 +71,11 @@ pub struct Referee<G: Game> {
     /// Signatures waiting to be verified at once at the end of a replay
     /// (`None`: each is verified as its line is played).
     deferred: Option<Vec<seal::DeferredSeal>>,
+    /// The shared deck of hidden hands, in a game that has one.
+    deck: Option<deck::DeckLedger>,
+    /// A copy playing a line being composed, to learn what it owes: the
+    /// shares owed before play are not required of it.
+    trial: bool,
     /// What is kept for the reader beyond what the rules need.
     keep: Keep,
 }
@@ -111,6 +122,8 @@ impl<G: Game> Clone for Referee<G> {
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
             keep: self.keep,
+            deck: self.deck.clone(),
+            trial: self.trial,
         }
     }
 }
@@ -156,7 +169,13 @@ impl<G: Game> Referee<G> {
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
+        let deck = G::hidden_deck(&state).map(|d| {
+            let names: Vec<&str> = header.sides().iter().map(|s| s.name::<G>()).collect();
+            deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
+        });
         Ok(Referee {
+            deck,
+            trial: false,
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
             deferred: None,
@@ -225,11 +244,11 @@ impl<G: Game> Referee<G> {
 
     /// Where the game stands in its life (spec section 3.7).
     pub fn phase(&self) -> Phase {
-        if self.hidden.setup_due().is_some() {
+        if self.setup_side_due().is_some() {
             Phase::Setup
         } else if !G::outcome(&self.state).is_over() {
             Phase::Play
-        } else if self.hidden.audit_due().is_some() {
+        } else if self.audit_side_due().is_some() {
             Phase::Audit
         } else {
             Phase::Over
@@ -290,9 +309,9 @@ impl<G: Game> Referee<G> {
     pub fn to_move(&self) -> Option<Side> {
         let sides = self.header.sides();
         match self.phase() {
-            Phase::Setup => self.hidden.setup_due().map(|(i, _)| sides[i]),
+            Phase::Setup => self.setup_side_due().map(|(i, _)| sides[i]),
             Phase::Play => Some(G::to_move(&self.state)),
-            Phase::Audit => self.hidden.audit_due().map(|i| sides[i]),
+            Phase::Audit => self.audit_side_due().map(|i| sides[i]),
             Phase::Over => None,
         }
     }
@@ -309,7 +328,24 @@ impl<G: Game> Referee<G> {
 
     /// The set-up step due, if the set-up is not finished.
     pub fn setup_due(&self) -> Option<SetupStep> {
-        self.hidden.setup_due().map(|(_, step)| step)
+        self.setup_side_due().map(|(_, step)| step)
+    }
+
+    /// The side whose set-up line is due and its step: section 3.7's
+    /// steps, then the deck's shares lines.
+    fn setup_side_due(&self) -> Option<(usize, SetupStep)> {
+        self.hidden
+            .setup_due()
+            .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))
+    }
+
+    /// The side whose closing line is due once the rules ended the game:
+    /// one with hidden values still to open, then one whose passes over
+    /// the deck are still to audit.
+    fn audit_side_due(&self) -> Option<usize> {
+        self.hidden
+            .audit_due()
+            .or_else(|| self.deck.as_ref().and_then(deck::DeckLedger::audit_due))
     }
 
     /// While the set-up is not finished: what is due, for a player who
@@ -322,6 +358,7 @@ impl<G: Game> Referee<G> {
         let what = match step {
             SetupStep::Commit => "its commitments",
             SetupStep::Open => "its openings",
+            SetupStep::Shares => "its shares",
         };
         Some(format!(
             "the set-up is not finished: S{number} is {}'s set-up step, {what} (herald setup)",
@@ -425,6 +462,9 @@ impl<G: Game> Referee<G> {
             list.push(deferred);
         }
         let mut played = self.play_checked(line, index, seal.claimant, at)?;
+        if self.deck.is_some() {
+            played.deck = cards::deck_texts(line);
+        }
         if self.keep.digest {
             self.digest = seal.digest_after(&self.digest);
         }
@@ -455,10 +495,23 @@ impl<G: Game> Referee<G> {
             Phase::Setup => {
                 let step = self.setup_due().expect("a set-up step is due");
                 let (played, mut state) = self.play_setup(line, index, step, at)?;
-                let opening = self
-                    .begin_play(index, &played, &mut state)
-                    .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+                let mut deck = self.deck.clone();
+                if let Some(deck) = deck.as_mut() {
+                    self.deck_setup_line(line, index, deck, at)?;
+                }
+                let opening = if step == SetupStep::Shares {
+                    Vec::new()
+                } else {
+                    self.begin_play(index, &played, &mut state)
+                        .map_err(|e| at.illegal(Place::Line, None, e.reason))?
+                };
+                let mut hidden = self.hidden.clone();
+                hidden.record(index, &played.shown);
+                if let (Some(deck), None) = (deck.as_mut(), hidden.setup_due()) {
+                    self.deck_begin_play(&state, index, deck, at)?;
+                }
                 let played = self.commit_turn(index, state, played);
+                self.deck = deck;
                 self.chance.extend(opening);
                 return Ok(played);
             }
@@ -471,12 +524,22 @@ impl<G: Game> Referee<G> {
         let (mut state, derived) = self
             .start_turn(line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        let mut deck = self.deck.clone();
         let played = if line_only_passes::<G>(&state, side) {
             self.settled_out(line, &state, derived, at)?
         } else {
-            self.play_turn(line, &mut state, derived, at)?
+            if let Some(deck) = deck.as_mut() {
+                self.deck_turn(line, index, &mut state, deck, at)?;
+            }
+            let played = self.play_turn(line, &mut state, derived, at)?;
+            if let Some(deck) = deck.as_ref() {
+                self.deck_turn_end(&state, index, deck, at)?;
+            }
+            played
         };
-        Ok(self.commit_turn(index, state, played))
+        let played = self.commit_turn(index, state, played);
+        self.deck = deck;
+        Ok(played)
     }
 
     /// When the set-up line `played` of side `index` completes the set-up:
@@ -561,7 +624,22 @@ impl<G: Game> Referee<G> {
         } else {
             self.play_audit(line, index, at)?
         };
+        let mut deck = self.deck.clone();
+        let verdict = match deck.as_mut() {
+            Some(deck) if claimant.is_none() => {
+                let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
+                verdict
+                    .and(earlier)
+                    .and_then(|()| deck.audit(index, &cards::seed_openings(line)))
+            }
+            _ => verdict,
+        };
         let played = self.commit_turn(index, state, played);
+        if let (Some(deck), Some(_)) = (deck.as_mut(), claimant) {
+            // A refusal is the failed audit of its passes too.
+            let _ = deck.audit(index, &[]);
+        }
+        self.deck = deck;
         self.hidden.audited(index, verdict);
         Ok(played)
     }
@@ -633,6 +711,7 @@ impl<G: Game> Referee<G> {
                     }
                     "a line carries one reveal: this is a second".to_owned()
                 }
+                _ if self.deck.is_some() && cards::is_deck_item(proof) => continue,
                 ProofKind::Open { .. } | ProofKind::Commit { .. } if self.hidden.any() => {
                     if matches!(proof, ProofKind::Commit { .. }) && line.kind != LineKind::Setup {
                         "commitments stand on set-up lines only".to_owned()
@@ -654,6 +733,18 @@ impl<G: Game> Referee<G> {
                 }
                 ProofKind::Share { .. } => format!(
                     "{} deals no hidden cards, so its lines carry no decryption shares",
+                    G::TITLE
+                ),
+                ProofKind::CardKey { .. } => format!(
+                    "{} deals no hidden cards, so its lines carry no card keys",
+                    G::TITLE
+                ),
+                ProofKind::Deck { .. } => format!(
+                    "{} deals no hidden cards, so its lines carry no deck",
+                    G::TITLE
+                ),
+                ProofKind::CardSecret(_) => format!(
+                    "{} deals no hidden cards, so its lines carry no card secret",
                     G::TITLE
                 ),
             };
@@ -1427,6 +1518,31 @@ mod tests {
         assert_eq!(
             err.message,
             "Dice deals no hidden cards, so its lines carry no decryption shares"
+        );
+    }
+
+    #[test]
+    fn card_keys_deck_items_and_card_secrets_need_a_game_with_hidden_cards() {
+        let key = first_line_with(&[ProofKind::CardKey {
+            key: [5; 32],
+            proof: [6; 64],
+        }]);
+        assert_eq!(
+            key.message,
+            "Dice deals no hidden cards, so its lines carry no card keys"
+        );
+        let deck = first_line_with(&[ProofKind::Deck {
+            position: 0,
+            card: [7; 64],
+        }]);
+        assert_eq!(
+            deck.message,
+            "Dice deals no hidden cards, so its lines carry no deck"
+        );
+        let secret = first_line_with(&[ProofKind::CardSecret([8; 32])]);
+        assert_eq!(
+            secret.message,
+            "Dice deals no hidden cards, so its lines carry no card secret"
         );
     }
 

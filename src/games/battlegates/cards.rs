@@ -1,8 +1,11 @@
 //! The deck of 34 battle cards, the hands and the discard pile, kept as
 //! counts of each card. A draw names the card drawn
 //! ([`Cards::take_from_deck`]): how it was learnt (a uniform draw from
-//! the remaining deck by turn-start chance, with open hands; a
-//! mental-poker draw later) is not the card model's business.
+//! the remaining deck by turn-start chance, with open hands) is not the
+//! card model's business. With hidden hands (spec section 3.9) a draw
+//! is an unseen card ([`Cards::draw_unseen`]), known once it is opened
+//! ([`Cards::open_unseen`]); the deck then holds the cards nobody has
+//! seen, the unseen cards in hands among them.
 
 use std::fmt;
 
@@ -170,6 +173,12 @@ pub struct Cards {
     pub(super) discard: Pile,
     /// Each side's hand.
     pub(super) hands: [Pile; 2],
+    /// With hidden hands, the cards of each hand not seen yet (still
+    /// counted in the deck).
+    unseen: [u8; 2],
+    /// Hidden hands: the cards come from the shared deck of spec
+    /// section 3.9, not from chance.
+    hidden: bool,
 }
 
 impl Cards {
@@ -179,7 +188,72 @@ impl Cards {
             deck: Pile::full(),
             discard: Pile::default(),
             hands: [Pile::default(); 2],
+            unseen: [0; 2],
+            hidden: false,
         }
+    }
+
+    /// A whole deck, empty hands, with hidden hands: the draws come from
+    /// the shared deck (spec section 3.9).
+    pub fn hidden() -> Cards {
+        Cards {
+            hidden: true,
+            ..Cards::new()
+        }
+    }
+
+    /// Whether the hands are hidden.
+    pub fn is_hidden(&self) -> bool {
+        self.hidden
+    }
+
+    /// How many unseen cards `side` holds (hidden hands).
+    pub fn unseen(&self, side: Side) -> u8 {
+        self.unseen[usize::from(side) & 1]
+    }
+
+    /// How many cards are in `side`'s hand, seen or not.
+    pub fn held(&self, side: Side) -> u32 {
+        self.hand(side).total() + u32::from(self.unseen(side))
+    }
+
+    /// How many cards are left to draw: the deck less the unseen cards
+    /// in hands.
+    pub fn deck_count(&self) -> u32 {
+        self.deck
+            .total()
+            .saturating_sub(u32::from(self.unseen[0]) + u32::from(self.unseen[1]))
+    }
+
+    /// With hidden hands: `side` draws a card it alone sees. False when
+    /// no card is left to draw.
+    pub fn draw_unseen(&mut self, side: Side) -> bool {
+        if self.deck_count() == 0 {
+            return false;
+        }
+        self.unseen[usize::from(side) & 1] += 1;
+        true
+    }
+
+    /// With hidden hands: an unseen card of `side`'s hand turns out to be
+    /// `card`. False when the hand holds no unseen card or the deck no
+    /// such card.
+    pub fn open_unseen(&mut self, side: Side, card: Card) -> bool {
+        let i = usize::from(side) & 1;
+        if self.unseen[i] == 0 || !self.take_from_deck(side, card) {
+            return false;
+        }
+        self.unseen[i] -= 1;
+        true
+    }
+
+    /// With hidden hands: the discard pile is shuffled into the deck
+    /// (when the shared deck is reshuffled).
+    pub fn reshuffle(&mut self) {
+        for card in self.discard.list() {
+            self.deck.add(card);
+        }
+        self.discard = Pile::default();
     }
 
     /// The hand of `side`.

@@ -203,7 +203,7 @@ fn info(state: &State) -> String {
     let _ = writeln!(
         out,
         "Deck: {} cards, discard pile: {}; points: South {}, North {}",
-        state.cards.deck.total(),
+        state.cards.deck_count(),
         state.cards.discard.total(),
         state.points[0],
         state.points[1]
@@ -238,9 +238,9 @@ pub fn summary(state: &State) -> String {
     let _ = write!(
         text,
         "; hands South {}, North {}; deck {}; points {}/{}",
-        state.cards.hand(SOUTH).total(),
-        state.cards.hand(NORTH).total(),
-        state.cards.deck.total(),
+        state.cards.held(SOUTH),
+        state.cards.held(NORTH),
+        state.cards.deck_count(),
         state.points[0],
         state.points[1]
     );

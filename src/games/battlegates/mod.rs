@@ -27,8 +27,8 @@ pub mod state;
 mod tests;
 
 use crate::game::{
-    ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, Illegal, OptionTag, Outcome,
-    PositionParseError, Setup, SetupChoice, SetupError, Side,
+    ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
+    Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
 };
 use crate::illegal;
 
@@ -36,6 +36,7 @@ pub use action::Action;
 pub use state::State;
 
 use board::{side_name, NORTH, SOUTH};
+use cards::{Card, Cards, Pile};
 use setup::SLOTS;
 
 /// The Battlegates engine.
@@ -65,12 +66,12 @@ fn check_sides(setup: &Setup<'_>) -> Result<(), SetupError> {
 
 fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
     if let Some(v) = setup.tag("Hands") {
-        if !v.eq_ignore_ascii_case("open") {
+        if !v.eq_ignore_ascii_case("open") && !v.eq_ignore_ascii_case("hidden") {
             return Err(SetupError {
                 tag: Some("Hands".into()),
                 reason: format!(
-                    "Hands \"{v}\": this herald plays open hands only (Hands \"open\": every card \
-                     held and drawn is public)"
+                    "Hands \"{v}\": the hands are \"open\" (every card held and drawn is \
+                     public) or \"hidden\" (a shared deck without a dealer)"
                 ),
             });
         }
@@ -102,7 +103,8 @@ impl Game for Battlegates {
         OptionTag {
             name: "Hands",
             default: "open",
-            help: "open: every hand and draw is public (the only value for now)",
+            help: "open: every hand and draw is public; hidden: each hand is seen by its \
+                   player only, from a shared deck without a dealer",
         },
         OptionTag {
             name: "Setup",
@@ -114,7 +116,14 @@ impl Game for Battlegates {
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
         check_sides(setup)?;
         check_options(setup)?;
-        Ok(State::start())
+        let mut state = State::start();
+        if setup
+            .tag("Hands")
+            .is_some_and(|v| v.eq_ignore_ascii_case("hidden"))
+        {
+            state.cards = Cards::hidden();
+        }
+        Ok(state)
     }
 
     fn to_move(state: &State) -> Side {
@@ -200,6 +209,40 @@ impl Game for Battlegates {
         setup::check_value(slot, value)
             .map(|_| ())
             .map_err(Illegal::new)
+    }
+
+    fn hidden_deck(state: &State) -> Option<HiddenDeck> {
+        state.cards.is_hidden().then_some(HiddenDeck {
+            cards: Pile::full().total(),
+            hand: 3,
+        })
+    }
+
+    fn receive_cards(state: &mut State, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
+        let cards = cards
+            .iter()
+            .map(|c| match c {
+                Some(i) => card_of(*i).map(Some),
+                None => Ok(None),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        rules::receive_cards(state, side, &cards)
+    }
+
+    fn open_card(state: &mut State, side: Side, card: u32) -> Result<(), Illegal> {
+        let card = card_of(card)?;
+        if !state.cards.open_unseen(side, card) {
+            return illegal!("{} holds no unseen card to open as {card}", side_name(side));
+        }
+        Ok(())
+    }
+
+    fn card_text(card: u32) -> String {
+        card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
+    }
+
+    fn cards_reshuffled(state: &mut State) {
+        state.cards.reshuffle();
     }
 
     fn open(state: &mut State, side: Side, slot: &str, value: &str) -> Result<(), Illegal> {
@@ -291,4 +334,12 @@ impl Game for Battlegates {
     fn parse_position(text: &str) -> Result<State, PositionParseError> {
         position::parse(text)
     }
+}
+
+/// The card with index `i` of the shared deck (spec section 3.9): the
+/// deck listed in card order, every scale first.
+fn card_of(i: u32) -> Result<Card, Illegal> {
+    Pile::full()
+        .nth(i)
+        .ok_or_else(|| Illegal::new(format!("the deck has no card {i}")))
 }

@@ -24,6 +24,9 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     if state.started {
         return Ok(());
     }
+    // With hidden hands the shared deck deals: each side picks up its
+    // hand with its first turn's card.
+    let deal = if state.cards.is_hidden() { 0 } else { 6 };
     let first = loop {
         let a = FACES[chance.draw("opening", 6)? as usize % 6];
         let b = FACES[chance.draw("opening", 6)? as usize % 6];
@@ -32,7 +35,7 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
             break if a > b { Side(0) } else { Side(1) };
         }
     };
-    for k in 0..6 {
+    for k in 0..deal {
         let to = if k % 2 == 0 { opponent(first) } else { first };
         let total = state.cards.deck.total();
         let i = chance.draw("deal", total)?;
@@ -66,7 +69,7 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     for (id, loc) in state.board.alive(side) {
         state.dice.visited[id.place()] = loc_bit(loc);
     }
-    if state.cards.ready_to_draw() {
+    if !state.cards.is_hidden() && state.cards.ready_to_draw() {
         let i = chance.draw("card", state.cards.deck.total())?;
         let Some(card) = state.cards.deck.nth(i) else {
             return illegal!("the deck has no card {i}");
@@ -77,7 +80,29 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     }
     let face = FACES[chance.draw("die", 6)? as usize % 6];
     state.dice.roll = Some(face);
-    if state.cards.hand(side).total() == 0 {
+    if state.cards.held(side) == 0 && !state.cards.is_hidden() {
+        start_dice(state);
+    }
+    Ok(())
+}
+
+/// With hidden hands: `side` draws `cards` from the shared deck, each
+/// known (to its drawer's eyes) or unseen. With no card in hand after
+/// the draw, the card phase is over.
+pub fn receive_cards(state: &mut State, side: Side, cards: &[Option<Card>]) -> Result<(), Illegal> {
+    if !state.cards.is_hidden() {
+        return illegal!("the hands are open: the cards are drawn by chance");
+    }
+    for card in cards {
+        let drawn = match card {
+            Some(c) => state.cards.take_from_deck(side, *c),
+            None => state.cards.draw_unseen(side),
+        };
+        if !drawn {
+            return illegal!("the deck has no card left to draw");
+        }
+    }
+    if state.cards.held(side) == 0 {
         start_dice(state);
     }
     Ok(())
@@ -161,6 +186,12 @@ pub fn hand_text(state: &State, side: Side) -> String {
         .iter()
         .map(|c| c.word())
         .collect();
+    let mut list: Vec<String> = list.into_iter().map(str::to_owned).collect();
+    let unseen = state.cards.unseen(side);
+    if unseen > 0 {
+        // Hidden hands: cards drawn that only their holder has seen.
+        list.push(format!("{unseen} unseen"));
+    }
     if list.is_empty() {
         "none".into()
     } else {

@@ -279,17 +279,30 @@ fn a_random_maze_obeys_the_set_up_rules() {
 }
 
 #[test]
-fn hands_are_open_and_one_board_is_the_only_set_up() {
+fn hands_are_open_or_hidden_and_one_board_is_the_only_set_up() {
     let sides = [Side(0), Side(1)];
-    let tags = vec![("Hands".to_string(), "hidden".to_string())];
+    let tags = vec![("Hands".to_string(), "shown".to_string())];
     let e = G::new_game(&Setup {
         sides: &sides,
         tags: &tags,
     })
     .unwrap_err();
-    assert!(e
-        .reason
-        .starts_with("Hands \"hidden\": this herald plays open hands only"));
+    assert_eq!(
+        e.reason,
+        "Hands \"shown\": the hands are \"open\" (every card held and drawn is public) or \
+         \"hidden\" (a shared deck without a dealer)"
+    );
+    let tags = vec![("Hands".to_string(), "Hidden".to_string())];
+    let hidden = G::new_game(&Setup {
+        sides: &sides,
+        tags: &tags,
+    })
+    .unwrap();
+    assert_eq!(
+        G::hidden_deck(&hidden),
+        Some(crate::game::HiddenDeck { cards: 34, hand: 3 })
+    );
+    assert_eq!(G::hidden_deck(&State::start()), None);
     let tags = vec![("Setup".to_string(), "misery-run".to_string())];
     let e = G::new_game(&Setup {
         sides: &sides,
@@ -1621,4 +1634,57 @@ fn the_spec_case_examples_read_canonically() {
         let a = G::parse_action(&s, text).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
         assert_eq!(crate::game::action_text::<G>(&a), canonical);
     }
+}
+
+#[test]
+fn a_hidden_hand_draws_unseen_cards_and_knows_one_only_once_it_is_opened() {
+    let mut cards = cards::Cards::hidden();
+    let south = board::SOUTH;
+    for _ in 0..4 {
+        assert!(cards.draw_unseen(south));
+    }
+    assert_eq!(cards.unseen(south), 4);
+    assert_eq!(cards.held(south), 4);
+    assert_eq!(cards.deck_count(), 30);
+    assert_eq!(cards.hand(south).total(), 0, "nothing is known yet");
+    // Card 22 is the first rotate90 (6 scale, 6 climb, 5 move-wall, 5
+    // move-gate come first).
+    assert_eq!(cards::Pile::full().nth(22), Some(Card::Rotate90));
+    assert!(cards.open_unseen(south, Card::Rotate90));
+    assert_eq!(cards.unseen(south), 3);
+    assert!(cards.hand(south).holds(Card::Rotate90));
+    assert!(cards.spend(south, Card::Rotate90));
+    assert_eq!(cards.deck_count(), 30);
+    // The discard pile becomes part of the deck at a reshuffle.
+    cards.reshuffle();
+    assert_eq!(cards.deck_count(), 31);
+    assert_eq!(cards.discard.total(), 0);
+}
+
+#[test]
+fn with_hidden_hands_the_deal_and_the_draw_come_from_the_shared_deck() {
+    let sides = [Side(0), Side(1)];
+    let tags = vec![("Hands".to_string(), "hidden".to_string())];
+    let mut state = G::new_game(&Setup {
+        sides: &sides,
+        tags: &tags,
+    })
+    .unwrap();
+    state.started = true;
+    G::begin_turn(&mut state, &mut Fixed(vec![0])).unwrap();
+    let side = G::to_move(&state);
+    assert_eq!(state.cards.held(side), 0, "no draw by chance");
+    G::receive_cards(&mut state, side, &[None, None, None, Some(0)]).unwrap();
+    assert_eq!(state.cards.unseen(side), 3);
+    assert!(state.cards.hand(side).holds(Card::Scale));
+    G::open_card(&mut state, side, 33).unwrap();
+    assert!(state.cards.hand(side).holds(Card::Rotate180));
+    let other = board::opponent(side);
+    assert_eq!(
+        G::open_card(&mut state, other, 33).unwrap_err().reason,
+        format!(
+            "{} holds no unseen card to open as rotate180",
+            board::side_name(other)
+        )
+    );
 }

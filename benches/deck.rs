@@ -1,0 +1,228 @@
+//! Criterion benchmarks of the hidden-hands protocol (spec section 3.9):
+//! `cargo bench --bench deck`.
+//!
+//! - `deck/setup-passes/<n>`: the set-up passes of `n` players over a
+//!   34-card deck (each player's pass in turn, from the unmasked deck to
+//!   the final one);
+//! - `deck/draw/<n>`: one draw in a game of `n` players: the other
+//!   players' shares with their proofs, the drawer's verification of
+//!   each and its unmasking of the card;
+//! - `deck/audit-40-turns/<n>`: the end-of-game audit of a 40-turn game
+//!   of `n` players: every pass of every deck (the first and each
+//!   reshuffle, their sizes as the schedule makes them, hands of 3, one
+//!   card drawn and one discarded a turn) recomputed from its seed.
+//!
+//! - `deck/check-battlegates-40-turns`: `herald check`'s whole replay
+//!   of a self-played Battlegates game with hidden hands (signed lines,
+//!   40 turns through a reshuffle, a resignation and both closing lines
+//!   auditing every pass): parsing, every line, every share verified,
+//!   every draw and opening, the audit.
+//!
+//! One thread; everything but the measured step is made outside the
+//! timed loop.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use herald::fairness::{chain_id, slot_salt, Hash};
+use herald::game::Side;
+use herald::games::battlegates::Battlegates;
+use herald::record::Source;
+use herald::referee::deck::schedule::{first_draws, reshuffle_due};
+use herald::referee::deck::{
+    audit_pass, shuffle, shuffle_slot, CardKey, CardSecret, Deck, KeyProof, PublishedPass,
+    SeedOpening, Share, ShuffleSeed, Table,
+};
+use herald::referee::{replay, result_text, Ending, Line};
+use herald::selfplay;
+use herald::wallet::Wallet;
+
+const SIDES: [&str; 4] = ["South", "North", "East", "West"];
+const GAME: Hash = [7; 32];
+const CHAIN: Hash = [8; 32];
+
+fn key_file(i: usize) -> Hash {
+    [i as u8 + 1; 32]
+}
+
+fn secrets(n: usize) -> Vec<CardSecret> {
+    (0..n)
+        .map(|i| CardSecret::derive(&key_file(i), &GAME, SIDES[i]))
+        .collect()
+}
+
+fn table(secrets: &[CardSecret]) -> Table {
+    let sides: Vec<(&str, CardKey, KeyProof)> = secrets
+        .iter()
+        .map(|s| (s.side(), s.public(), s.prove()))
+        .collect();
+    Table::new(&GAME, 34, &sides).expect("honest keys")
+}
+
+/// Every player's pass over `deck`, generation `g`, in turn order: the
+/// passes as published, with their openings.
+fn passes(table: &Table, deck: &Deck, g: u32) -> Vec<(Deck, PublishedPass, SeedOpening)> {
+    let mut input = deck.clone();
+    let mut out = Vec::new();
+    for (i, side) in SIDES.iter().copied().enumerate().take(table.players()) {
+        let seed = ShuffleSeed::derive(&key_file(i), &GAME, side, g);
+        let salt = slot_salt(&key_file(i), &CHAIN, side, &shuffle_slot(g));
+        let output = shuffle(table, &input, &seed);
+        let pass = PublishedPass {
+            side: side.into(),
+            generation: g,
+            commitment: seed.commitment(&GAME, side, g, &salt),
+            output: output.clone(),
+        };
+        let opening = SeedOpening {
+            value: seed.value(),
+            salt,
+        };
+        out.push((input, pass, opening));
+        input = output;
+    }
+    out
+}
+
+/// The sizes of the decks of a `turns`-turn game of `n` players: the
+/// first deck, then each reshuffled discard pile, by the schedule's
+/// rule (one draw and one discard a turn, hands of 3).
+fn deck_sizes(n: u32, turns: u32) -> Vec<u32> {
+    let mut sizes = vec![34];
+    let (mut end, mut pile) = (34u32, 0u32);
+    for t in 1..=turns {
+        let next = first_draws(n, 3, t).first().copied().unwrap_or(end);
+        if pile > 0 && reshuffle_due(n, end.saturating_sub(next)) {
+            sizes.push(pile);
+            end += pile;
+            pile = 0;
+        }
+        pile += 1;
+    }
+    sizes
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("deck");
+    group.measurement_time(Duration::from_secs(5));
+    for n in [2usize, 4] {
+        let secrets = secrets(n);
+        let table = table(&secrets);
+        let unmasked = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
+        let seeds: Vec<ShuffleSeed> = (0..n)
+            .map(|i| ShuffleSeed::derive(&key_file(i), &GAME, SIDES[i], 0))
+            .collect();
+        group.bench_function(format!("setup-passes/{n}"), |b| {
+            b.iter(|| {
+                let mut deck = unmasked.clone();
+                for seed in &seeds {
+                    deck = shuffle(&table, &deck, seed);
+                }
+                black_box(deck)
+            })
+        });
+        let deck = passes(&table, &unmasked, 0).pop().unwrap().1.output;
+        group.bench_function(format!("draw/{n}"), |b| {
+            b.iter(|| {
+                let shares: Vec<Share> = secrets[1..]
+                    .iter()
+                    .map(|s| s.share(&deck, 3).unwrap())
+                    .collect();
+                let others: Vec<(&str, &Share)> = secrets[1..]
+                    .iter()
+                    .zip(&shares)
+                    .map(|(s, share)| (s.side(), share))
+                    .collect();
+                black_box(secrets[0].draw(&table, &deck, 3, &others).unwrap())
+            })
+        });
+        let mut all = Vec::new();
+        let mut base = 0;
+        for (g, size) in deck_sizes(n as u32, 40).into_iter().enumerate() {
+            let cards: Vec<u32> = (0..size).collect();
+            let deck = Deck::unmasked(&table, base, &cards).unwrap();
+            all.extend(passes(&table, &deck, g as u32));
+            base += size;
+        }
+        group.bench_function(format!("audit-40-turns/{n}"), |b| {
+            b.iter(|| {
+                for (input, pass, opening) in &all {
+                    audit_pass(&table, input, pass, opening).unwrap();
+                }
+            })
+        });
+        eprintln!(
+            "deck/audit-40-turns/{n}: decks of {:?} cards, {} passes",
+            deck_sizes(n as u32, 40),
+            all.len()
+        );
+    }
+    let text = hidden_hands_record();
+    group.bench_function("check-battlegates-40-turns", |b| {
+        b.iter(|| {
+            let source = Source::new(text.as_bytes()).unwrap();
+            let record = herald::record::parse(&source).unwrap();
+            let referee = replay::<Battlegates>(&record, |_, _| {}).unwrap();
+            assert!(referee.failed_audits().is_empty());
+            black_box(referee.outcome())
+        })
+    });
+    group.finish();
+}
+
+/// A self-played Battlegates game with hidden hands, 40 signed turns,
+/// then a resignation and both closing lines.
+fn hidden_hands_record() -> String {
+    let mut options = selfplay::Options::new::<Battlegates>(11, 2);
+    options.tags = vec![("Hands".into(), "hidden".into())];
+    options.signatures = true;
+    options.max_turns = 40;
+    let text = selfplay::record::<Battlegates>(&options).unwrap();
+    let source = Source::new(text.as_bytes()).unwrap();
+    let record = herald::record::parse(&source).unwrap();
+    let mut referee = replay::<Battlegates>(&record, |_, _| {}).unwrap();
+    let chain = chain_id([
+        ("Game", "battlegates"),
+        ("South", "south@example.org"),
+        ("North", "north@example.org"),
+        ("Hands", "hidden"),
+    ]);
+    let wallets: Vec<Wallet> = ["South", "North"]
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            let secret = selfplay::secret(11, Side(i as u8));
+            Wallet::from_secret("battlegates", side, chain, secret)
+        })
+        .collect();
+    let mut log = String::new();
+    let mut resign = true;
+    while let Some(side) = referee.to_move() {
+        let (kind, number) = referee.next_line();
+        let words = if resign {
+            vec!["resign".to_string()]
+        } else {
+            Vec::new()
+        };
+        let mut line = Line::of_actions(kind, number, side.name::<Battlegates>(), &words);
+        if resign {
+            line.entries.clear();
+            line.ending = Ending::Resign;
+        }
+        resign = false;
+        let played = referee
+            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .unwrap();
+        herald::record::write_turn(&played.text(), &mut log);
+    }
+    let mut header = String::new();
+    referee
+        .header()
+        .write(&result_text::<Battlegates>(referee.outcome()), &mut header);
+    let body = &text[text.find("\n\n").unwrap() + 2..];
+    format!("{header}\n{body}{log}")
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,647 @@
+//! The shared deck of hidden hands on the lines (spec section 3.9): the
+//! referee reads a line's `cardkey`, `commit shuffle-<g>`, `deck` and
+//! `share` items into the game's [`DeckLedger`], draws the mover's cards
+//! once every other side's share is in, opens the cards the mover plays,
+//! checks that each line gives the shares it owes, and audits the
+//! passes on the closing lines. The engine learns of a draw only once it
+//! is verified ([`Game::receive_cards`]) and of a card only once it is
+//! opened ([`Game::open_card`]).
+
+use super::deck::{DeckLedger, SeedOpening};
+use super::line::Line;
+use super::{At, LineError, Place, Referee};
+use crate::fairness::Hash;
+use crate::game::{Game, Side};
+use crate::record::ProofKind;
+
+/// The deck generation a slot `shuffle-<g>` names (`g` written without
+/// leading zeros), if it is one.
+pub(super) fn shuffle_generation(slot: &str) -> Option<u32> {
+    let digits = slot.strip_prefix("shuffle-")?;
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    canonical.then(|| digits.parse().ok()).flatten()
+}
+
+/// Whether a proof item is the deck's rather than section 3.7's.
+pub(super) fn is_deck_item(proof: &ProofKind<'_>) -> bool {
+    match proof {
+        ProofKind::CardKey { .. }
+        | ProofKind::Deck { .. }
+        | ProofKind::Share { .. }
+        | ProofKind::CardSecret(_) => true,
+        ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. } => {
+            shuffle_generation(slot).is_some()
+        }
+        ProofKind::Reveal(_) | ProofKind::Sign(_) => false,
+    }
+}
+
+/// The deck's proof items of `line`, each as herald writes it, in the
+/// order written.
+pub(super) fn deck_texts(line: &Line<'_>) -> Vec<String> {
+    line.proofs
+        .iter()
+        .filter(|p| is_deck_item(p))
+        .map(|p| {
+            let mut text = String::new();
+            crate::record::write_proof(p, &mut text);
+            text
+        })
+        .collect()
+}
+
+/// The seeds a closing line opens, by generation.
+pub(super) fn seed_openings(line: &Line<'_>) -> Vec<(u32, SeedOpening)> {
+    line.proofs
+        .iter()
+        .filter_map(|p| match *p {
+            ProofKind::Open { slot, value, salt } => shuffle_generation(slot).map(|g| {
+                let opening = SeedOpening {
+                    value: value.to_owned(),
+                    salt,
+                };
+                (g, opening)
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Cards of a pass, by position.
+type PassCards = Vec<(u32, [u8; 64])>;
+
+/// A line's pass: the proof index of its commitment, the generation,
+/// the commitment, and its cards.
+type Pass = (usize, u32, Hash, PassCards);
+
+/// A pass composed: its generation, slot, commitment and cards.
+type ComposedPass = (u32, String, Hash, PassCards);
+
+impl<G: Game> Referee<G> {
+    /// The deck this game deals hidden hands from, if any.
+    pub fn deck(&self) -> Option<&DeckLedger> {
+        self.deck.as_ref()
+    }
+
+    /// The pass `line` carries, if any; deck items without the
+    /// commitment of their pass are an error.
+    fn line_pass(line: &Line<'_>, at: At<'_>) -> Result<Option<Pass>, LineError> {
+        let mut pass: Option<Pass> = None;
+        let mut first_card = None;
+        let mut cards = Vec::new();
+        for (k, proof) in line.proofs.iter().enumerate() {
+            match *proof {
+                ProofKind::Commit { slot, digest } => {
+                    let Some(g) = shuffle_generation(slot) else {
+                        continue;
+                    };
+                    if pass.is_some() {
+                        return Err(at.record(
+                            Place::Proof(k),
+                            format!("commit {slot}: a line makes one pass"),
+                        ));
+                    }
+                    pass = Some((k, g, digest, Vec::new()));
+                }
+                ProofKind::Deck { position, card } => {
+                    first_card.get_or_insert(k);
+                    cards.push((position, card));
+                }
+                _ => {}
+            }
+        }
+        match (pass, first_card) {
+            (Some((k, g, digest, _)), _) => Ok(Some((k, g, digest, cards))),
+            (None, Some(k)) => Err(at.record(
+                Place::Proof(k),
+                "deck items stand on a pass line, after the commitment to the pass's seed \
+                 (commit shuffle-<g>)"
+                    .into(),
+            )),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// Give the deck the items of `line`, written by side `index`: its
+    /// card key, its pass (which must be there when one is due from it),
+    /// then its shares, whatever order they are written in.
+    pub(super) fn give_deck_items(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        for (k, proof) in line.proofs.iter().enumerate() {
+            match *proof {
+                ProofKind::CardKey { key, proof } => deck
+                    .give_key(index, &key, proof)
+                    .map_err(|e| at.record(Place::Proof(k), e))?,
+                ProofKind::CardSecret(_) => {
+                    return Err(at.record(
+                        Place::Proof(k),
+                        format!(
+                            "cardsecret: {} publishes its card secret only when it leaves a game \
+                             that goes on drawing without it",
+                            at.side
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        let due = deck.pass_due(index);
+        match Self::line_pass(line, at)? {
+            Some((k, g, digest, cards)) => deck
+                .give_pass(index, g, digest, &cards)
+                .map_err(|e| at.record(Place::Proof(k), e))?,
+            None => {
+                if let Some(g) = due {
+                    return Err(at.record(
+                        Place::Line,
+                        format!(
+                            "{} passes over deck {g} on this line: its commit shuffle-{g} and \
+                             deck items are missing (herald move --key adds them)",
+                            at.side
+                        ),
+                    ));
+                }
+            }
+        }
+        for (k, proof) in line.proofs.iter().enumerate() {
+            if let ProofKind::Share {
+                position,
+                share,
+                proof,
+            } = *proof
+            {
+                deck.give_share(index, position, &share, proof)
+                    .map_err(|e| at.record(Place::Proof(k), e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The deck items of a set-up line of side `index`: its card key on
+    /// its first, its pass over the first deck when due, and its shares.
+    /// Once the set-up is complete (`playing`: the turn order of
+    /// `state`), the line must have given every share owed before its
+    /// writer's first turn.
+    pub(super) fn deck_setup_line(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        self.give_deck_items(line, index, deck, at)?;
+        if !deck.has_key(index) {
+            return Err(at.record(
+                Place::Line,
+                format!(
+                    "{} gives its card key on its first set-up line (herald setup --key adds it)",
+                    at.side
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Play begins in `state`: the deck learns the turn order, and the
+    /// line just played by side `index` must have given the shares it
+    /// owes before its first turn.
+    pub(super) fn deck_begin_play(
+        &self,
+        state: &G::State,
+        index: usize,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        if deck.order().is_empty() {
+            let sides = self.header.sides();
+            let first = self.header.index_of(G::to_move(state)).unwrap_or(0);
+            let order: Vec<usize> = (0..sides.len())
+                .map(|k| (first + k) % sides.len())
+                .collect();
+            deck.begin_play(&order);
+        }
+        if self.trial {
+            // Composing: the shares owed are worked out from this trial.
+            return Ok(());
+        }
+        Self::check_owed(deck.owed_before_play(index), at)
+    }
+
+    /// A line that leaves out a share it owes.
+    fn check_owed(owed: Vec<u32>, at: At<'_>) -> Result<(), LineError> {
+        match owed.first() {
+            Some(p) => Err(at.record(
+                Place::Line,
+                format!(
+                    "{} shares every card the others draw before its next line: its share of \
+                     deck position {p} is missing (herald move --key adds it)",
+                    at.side
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The side whose shares line is due once the set-up proper is over
+    /// (spec section 3.9, the schedule's rule 3): in turn order, the
+    /// first that owes shares of the draws before its first turn.
+    pub(super) fn deck_shares_due(&self) -> Option<usize> {
+        let deck = self.deck.as_ref()?;
+        if self.turns > 0 || self.hidden.setup_due().is_some() {
+            return None;
+        }
+        deck.order()
+            .iter()
+            .copied()
+            .find(|&s| !deck.owed_before_play(s).is_empty())
+    }
+
+    /// The start of the turn of side `index` in `state`: a reshuffle if
+    /// one is due, the side's draw (every other side's share in), its
+    /// pass and shares, and the cards it opens to play, told to the
+    /// engine.
+    pub(super) fn deck_turn(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        state: &mut G::State,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        let side = self.header.sides()[index];
+        if deck.reshuffle_if_due(index).is_some() {
+            G::cards_reshuffled(state);
+        }
+        let drawn = deck
+            .draw(index)
+            .map_err(|e| at.illegal(Place::Line, None, e))?;
+        G::receive_cards(state, side, &vec![None; drawn.len()])
+            .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        self.give_deck_items(line, index, deck, at)?;
+        self.open_played(line, side, index, state, deck, at)
+    }
+
+    /// Open the cards of `side`'s hand that its line shares (to play or
+    /// discard them), and tell the engine.
+    fn open_played(
+        &self,
+        line: &Line<'_>,
+        side: Side,
+        index: usize,
+        state: &mut G::State,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        for (k, proof) in line.proofs.iter().enumerate() {
+            let ProofKind::Share { position, .. } = *proof else {
+                continue;
+            };
+            if deck.drawer(position) != Some(index) {
+                continue;
+            }
+            let card = deck
+                .open(index, position)
+                .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
+            G::open_card(state, side, card).map_err(|e| {
+                at.illegal(
+                    Place::Proof(k),
+                    None,
+                    format!("deck position {position}: {e}"),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// After the actions of a turn of side `index`: unless the game is
+    /// over, its line must have shared every card the others draw before
+    /// its next line.
+    pub(super) fn deck_turn_end(
+        &self,
+        state: &G::State,
+        index: usize,
+        deck: &DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        if G::outcome(state).is_over() {
+            return Ok(());
+        }
+        Self::check_owed(deck.owed_on_turn(index), at)
+    }
+}
+
+/// The deck items herald adds to a player's line, made from its key
+/// file (spec section 3.9), kept here until the line is built.
+#[derive(Clone, Default, Debug)]
+pub(super) struct DeckItems {
+    key: Option<([u8; 32], [u8; 64])>,
+    /// The pass: its slot, its commitment, its cards by position.
+    pass: Option<(String, Hash, PassCards)>,
+    shares: Vec<(u32, [u8; 32], [u8; 64])>,
+    /// The seeds opened at the audit: slot, value, salt.
+    seeds: Vec<(String, String, Hash)>,
+}
+
+impl DeckItems {
+    /// Whether the items hold a pass.
+    pub(super) fn has_pass(&self) -> bool {
+        self.pass.is_some()
+    }
+
+    /// `proofs` (the reveal first, then section 3.7's items) with the
+    /// deck's items in the order of spec section 3.9: the card key,
+    /// the commitments, the pass's cards, the shares by position, the
+    /// openings, then the reveal.
+    pub(super) fn arrange<'a>(&'a self, proofs: &[ProofKind<'a>]) -> Vec<ProofKind<'a>> {
+        let mut out = Vec::with_capacity(proofs.len() + 40);
+        if let Some((key, proof)) = self.key {
+            out.push(ProofKind::CardKey { key, proof });
+        }
+        out.extend(
+            proofs
+                .iter()
+                .filter(|p| matches!(p, ProofKind::Commit { .. })),
+        );
+        if let Some((slot, digest, cards)) = &self.pass {
+            out.push(ProofKind::Commit {
+                slot,
+                digest: *digest,
+            });
+            out.extend(
+                cards
+                    .iter()
+                    .map(|&(position, card)| ProofKind::Deck { position, card }),
+            );
+        }
+        let mut shares = self.shares.clone();
+        shares.sort_unstable_by_key(|s| s.0);
+        out.extend(
+            shares
+                .into_iter()
+                .map(|(position, share, proof)| ProofKind::Share {
+                    position,
+                    share,
+                    proof,
+                }),
+        );
+        out.extend(
+            proofs
+                .iter()
+                .filter(|p| matches!(p, ProofKind::Open { .. })),
+        );
+        out.extend(
+            self.seeds
+                .iter()
+                .map(|(slot, value, salt)| ProofKind::Open {
+                    slot,
+                    value,
+                    salt: *salt,
+                }),
+        );
+        out.extend(
+            proofs
+                .iter()
+                .filter(|p| !matches!(p, ProofKind::Commit { .. } | ProofKind::Open { .. })),
+        );
+        out
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// `side`'s pass over deck `generation` as `deck` stands, made with
+    /// the seed from `wallet`.
+    fn compose_pass(
+        &self,
+        deck: &DeckLedger,
+        index: usize,
+        wallet: &crate::wallet::Wallet,
+    ) -> Option<ComposedPass> {
+        let name = self.header.sides()[index].name::<G>();
+        let (g, input) = deck.pass_input(index)?;
+        let table = deck.table()?;
+        let game = self.header.game_id();
+        let seed = wallet.shuffle_seed(game, name, g);
+        let out = super::deck::shuffle(table, input, &seed);
+        let slot = super::deck::shuffle_slot(g);
+        let commitment = seed.commitment(game, name, g, &wallet.salt(&slot));
+        let cards = out
+            .cards()
+            .iter()
+            .enumerate()
+            .map(|(j, c)| (out.base() + j as u32, c.to_bytes()))
+            .collect();
+        Some((g, slot, commitment, cards))
+    }
+
+    /// `side`'s shares of `positions` as `deck` stands.
+    pub(super) fn compose_shares(
+        &self,
+        deck: &DeckLedger,
+        index: usize,
+        wallet: &crate::wallet::Wallet,
+        positions: &[u32],
+    ) -> Vec<(u32, [u8; 32], [u8; 64])> {
+        let name = self.header.sides()[index].name::<G>();
+        let secret = wallet.card_secret(self.header.game_id(), name);
+        positions
+            .iter()
+            .filter_map(|&p| {
+                let share = secret.share(deck.deck_of(p)?, p).ok()?;
+                Some((p, share.point_bytes(), share.proof_bytes()))
+            })
+            .collect()
+    }
+
+    /// The deck items of side `index`'s next line from its `wallet`, as
+    /// far as they can be known before the line is tried: its key, its
+    /// pass, the shares it owes, the seeds it opens at the audit. (The
+    /// share that opens a played card, and a last passer's shares, need
+    /// the line tried: see [`Referee::compose`].)
+    pub(super) fn compose_deck(
+        &self,
+        index: usize,
+        wallet: &crate::wallet::Wallet,
+    ) -> (DeckItems, Option<DeckLedger>) {
+        let mut items = DeckItems::default();
+        let Some(deck) = self.deck.as_ref() else {
+            return (items, None);
+        };
+        let name = self.header.sides()[index].name::<G>();
+        match self.phase() {
+            crate::game::Phase::Setup => {
+                if !deck.has_key(index) {
+                    let secret = wallet.card_secret(self.header.game_id(), name);
+                    let key = secret.public().to_bytes();
+                    items.key = Some((key, secret.prove().to_bytes()));
+                }
+                if let Some((_, slot, digest, cards)) = self.compose_pass(deck, index, wallet) {
+                    items.pass = Some((slot, digest, cards));
+                }
+                if self.setup_due() == Some(super::SetupStep::Shares) {
+                    let owed = deck.owed_before_play(index);
+                    items.shares = self.compose_shares(deck, index, wallet, &owed);
+                }
+                (items, None)
+            }
+            crate::game::Phase::Audit | crate::game::Phase::Over => {
+                for g in deck.passed(index) {
+                    let slot = super::deck::shuffle_slot(g);
+                    let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
+                    let salt = wallet.salt(&slot);
+                    items.seeds.push((slot, value, salt));
+                }
+                (items, None)
+            }
+            crate::game::Phase::Play => {
+                let mut d = deck.clone();
+                d.reshuffle_if_due(index);
+                if d.draw(index).is_err() {
+                    // The line is refused when played, with the reason.
+                    return (items, Some(d));
+                }
+                if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
+                    let _ = d.give_pass(index, g, digest, &cards);
+                    items.pass = Some((slot, digest, cards));
+                }
+                let owed = d.owed_on_turn(index);
+                items.shares = self.compose_shares(&d, index, wallet, &owed);
+                (items, Some(d))
+            }
+        }
+    }
+
+    /// The shares the last passer owes before its first turn, once the
+    /// line `line` (its pass) is tried: the turn order is known then.
+    pub(super) fn owed_after_trial(&self, line: &Line<'_>, index: usize) -> Option<Vec<u32>> {
+        let mut trial = self.clone();
+        trial.trial = true;
+        trial.play_sealed(line, super::SealCheck::Trial).ok()?;
+        let deck = trial.deck.as_ref()?;
+        (!deck.order().is_empty()).then(|| deck.owed_before_play(index))
+    }
+
+    /// `side`'s shares of `positions` in the deck as the trial of `line`
+    /// left it.
+    pub(super) fn shares_after_trial(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        wallet: &crate::wallet::Wallet,
+        positions: &[u32],
+    ) -> Vec<(u32, [u8; 32], [u8; 64])> {
+        let mut trial = self.clone();
+        trial.trial = true;
+        if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
+            return Vec::new();
+        }
+        match trial.deck.as_ref() {
+            Some(deck) => self.compose_shares(deck, index, wallet, positions),
+            None => Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// The cards `side` holds, as its key file `wallet` shows them:
+    /// (deck position, card), in position order; when its turn is next,
+    /// with the cards it draws at the start of that line. Only the
+    /// drawer's own key opens a card in its hand.
+    pub fn hand(
+        &self,
+        side: Side,
+        wallet: &crate::wallet::Wallet,
+    ) -> Result<Vec<(u32, u32)>, super::ComposeError> {
+        let name = side.name::<G>();
+        let Some(deck) = self.deck.as_ref() else {
+            return Err(super::ComposeError::Keys(format!(
+                "{} deals no hidden cards",
+                G::TITLE
+            )));
+        };
+        self.wallet_in_game(side, wallet, &format!("the hand asked for is {name}'s"))?;
+        let index = self
+            .header
+            .index_of(side)
+            .ok_or_else(|| super::ComposeError::Keys(format!("{name} is not in the header")))?;
+        let mut d = deck.clone();
+        if self.phase() == crate::game::Phase::Play && G::to_move(&self.state) == side {
+            d.reshuffle_if_due(index);
+            // A draw that cannot be made yet leaves the hand as it is.
+            let _ = d.draw(index);
+        }
+        let secret = wallet.card_secret(self.header.game_id(), name);
+        d.held(index)
+            .into_iter()
+            .map(|p| d.peek(&secret, p).map(|c| (p, c)))
+            .collect::<Result<_, _>>()
+            .map_err(super::ComposeError::Keys)
+    }
+}
+
+/// Which hand [`Referee::hand_into`] puts into a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Draw {
+    /// The hand as it is held now.
+    Held,
+    /// The hand at the start of the side's line: with its draw.
+    Turn,
+}
+
+impl<G: Game> Referee<G> {
+    /// `state` with `side`'s hand as its key file shows it: every card
+    /// it holds known to the engine and, for [`Draw::Turn`], its draw at
+    /// the start of its line received, known too.
+    pub(super) fn hand_into(
+        &self,
+        state: &mut G::State,
+        side: Side,
+        wallet: &crate::wallet::Wallet,
+        draw: Draw,
+    ) -> Result<(), super::ComposeError> {
+        let Some(deck) = self.deck.as_ref() else {
+            return Ok(());
+        };
+        let Some(index) = self.header.index_of(side) else {
+            return Ok(());
+        };
+        let name = side.name::<G>();
+        let secret = wallet.card_secret(self.header.game_id(), name);
+        let mut d = deck.clone();
+        let held = d.held(index);
+        let mut drawn = Vec::new();
+        if draw == Draw::Turn && self.phase() == crate::game::Phase::Play {
+            if d.reshuffle_if_due(index).is_some() {
+                G::cards_reshuffled(state);
+            }
+            drawn = d.draw(index).map_err(super::ComposeError::Keys)?;
+        }
+        let failed = |e: String| super::ComposeError::Keys(e);
+        for p in held {
+            let card = d.peek(&secret, p).map_err(failed)?;
+            G::open_card(state, side, card).map_err(|e| failed(e.reason))?;
+        }
+        let cards = drawn
+            .iter()
+            .map(|&p| d.peek(&secret, p).map(Some))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(failed)?;
+        if !cards.is_empty() {
+            G::receive_cards(state, side, &cards).map_err(|e| failed(e.reason))?;
+        }
+        Ok(())
+    }
+}
+
+impl DeckItems {
+    /// Add shares.
+    pub(super) fn add_shares(&mut self, shares: Vec<(u32, [u8; 32], [u8; 64])>) {
+        self.shares.extend(shares);
+    }
+}

@@ -1,0 +1,485 @@
+//! Hidden hands through the referee (spec section 3.9), with a small
+//! game made for it. Cards: each side hides a throw `t` (R, P or S),
+//! opened once both have committed; the winner moves first (a tie: A).
+//! Hands of 3 from a deck of 34, one card drawn a turn; a turn is `play
+//! <card>` (a card of the mover's hand, by its index) or `keep`; the
+//! game is a draw after 40 turns.
+
+use super::*;
+use crate::fairness::chain_id;
+use crate::game::{
+    ActionParseError, Chance, DiagramStyle, HiddenDeck, OptionTag, Setup, SetupError,
+};
+use crate::record::{self, Source};
+use crate::wallet::Wallet;
+
+#[derive(Debug)]
+struct Cards;
+
+#[derive(Clone, Debug, Default)]
+struct Table {
+    to_move: u8,
+    throws: [Option<char>; 2],
+    hidden: [u32; 2],
+    known: [Vec<u32>; 2],
+    played: Vec<u32>,
+    turns: u32,
+    outcome: Option<Outcome>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Act {
+    Keep,
+    Play(u32),
+}
+
+const TURNS: u32 = 40;
+
+impl Game for Cards {
+    type State = Table;
+    type Action = Act;
+    const ID: &'static str = "cards";
+    const TITLE: &'static str = "Cards";
+    const SIDES: &'static [&'static str] = &["A", "B"];
+    const MIN_SIDES: usize = 2;
+    const MAX_SIDES: usize = 2;
+    const OPTIONS: &'static [OptionTag] = &[];
+
+    fn new_game(_: &Setup<'_>) -> Result<Table, SetupError> {
+        Ok(Table::default())
+    }
+    fn to_move(s: &Table) -> Side {
+        Side(s.to_move)
+    }
+    fn outcome(s: &Table) -> Outcome {
+        s.outcome.unwrap_or(Outcome::Ongoing)
+    }
+    fn begin_turn(_: &mut Table, _: &mut dyn Chance) -> Result<(), Illegal> {
+        Ok(())
+    }
+    fn parse_action(_: &Table, text: &str) -> Result<Act, ActionParseError> {
+        match text.strip_prefix("play ") {
+            _ if text == "keep" => Ok(Act::Keep),
+            Some(n) => n
+                .parse()
+                .map(Act::Play)
+                .map_err(|_| ActionParseError::new(5, n.len(), "a card number")),
+            None => Err(ActionParseError::new(0, text.len(), "play <card> or keep")),
+        }
+    }
+    fn apply(s: &mut Table, a: Act) -> Result<(), Illegal> {
+        if let Act::Play(card) = a {
+            let hand = &mut s.known[usize::from(s.to_move)];
+            let Some(k) = hand.iter().position(|&c| c == card) else {
+                return crate::illegal!("the hand shows no card {card}");
+            };
+            hand.remove(k);
+            s.played.push(card);
+        }
+        Ok(())
+    }
+    fn end_turn(s: &mut Table) -> Result<(), Illegal> {
+        s.turns += 1;
+        if s.turns == TURNS {
+            s.outcome = Some(Outcome::Draw);
+        }
+        s.to_move = 1 - s.to_move;
+        Ok(())
+    }
+    fn resign(s: &mut Table, side: Side) {
+        s.outcome = Some(Outcome::Won(Side(1 - side.0)));
+    }
+    fn write_action(a: &Act, out: &mut String) {
+        match a {
+            Act::Keep => out.push_str("keep"),
+            Act::Play(c) => out.push_str(&format!("play {c}")),
+        }
+    }
+    fn legal_actions(s: &Table, out: &mut Vec<Act>) {
+        out.push(Act::Keep);
+        out.extend(
+            s.known[usize::from(s.to_move)]
+                .iter()
+                .map(|&c| Act::Play(c)),
+        );
+    }
+    fn summary(_: &Table) -> String {
+        String::new()
+    }
+    fn turn_comment(_: &Table, _: &Table) -> String {
+        String::new()
+    }
+    fn diagram(_: &Table, _: DiagramStyle) -> String {
+        String::new()
+    }
+    fn write_position(_: &Table, _: &mut String) {}
+    fn parse_position(text: &str) -> Result<Table, crate::game::PositionParseError> {
+        Err(crate::game::PositionParseError::within(
+            text,
+            0,
+            text.len(),
+            "a test game has no position notation",
+        ))
+    }
+    fn hidden_slots(_: &Table, _: Side) -> &'static [&'static str] {
+        &["t"]
+    }
+    fn opened_after_setup(_: &Table, _: Side) -> &'static [&'static str] {
+        &["t"]
+    }
+    fn check_hidden(_: &str, value: &str) -> Result<(), Illegal> {
+        if matches!(value, "R" | "P" | "S") {
+            Ok(())
+        } else {
+            crate::illegal!("not a throw")
+        }
+    }
+    fn open(s: &mut Table, side: Side, _: &str, value: &str) -> Result<(), Illegal> {
+        s.throws[usize::from(side.0)] = value.chars().next();
+        if let [Some(a), Some(b)] = s.throws {
+            let beats = matches!((b, a), ('R', 'S') | ('S', 'P') | ('P', 'R'));
+            s.to_move = u8::from(beats);
+        }
+        Ok(())
+    }
+    fn hidden_deck(_: &Table) -> Option<HiddenDeck> {
+        Some(HiddenDeck { cards: 34, hand: 3 })
+    }
+    fn receive_cards(s: &mut Table, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
+        let i = usize::from(side.0);
+        for card in cards {
+            match card {
+                Some(c) => s.known[i].push(*c),
+                None => s.hidden[i] += 1,
+            }
+        }
+        Ok(())
+    }
+    fn open_card(s: &mut Table, side: Side, card: u32) -> Result<(), Illegal> {
+        let i = usize::from(side.0);
+        if s.hidden[i] == 0 {
+            return crate::illegal!("no hidden card in the hand");
+        }
+        s.hidden[i] -= 1;
+        s.known[i].push(card);
+        Ok(())
+    }
+}
+
+const TAGS: [(&str, &str); 3] = [("Game", "cards"), ("A", "a@x"), ("B", "b@x")];
+
+/// Two wallets with these throws and the header naming them.
+fn table(a: &str, b: &str) -> (String, [Wallet; 2]) {
+    let chain = chain_id(TAGS);
+    let wallet = |side: &str, k: u8, t: &str| {
+        let mut w = Wallet::from_secret("cards", side, chain, [k; 32]);
+        w.choose("t", t);
+        w
+    };
+    let wallets = [wallet("A", 1, a), wallet("B", 2, b)];
+    let mut header = String::new();
+    for (n, v) in TAGS {
+        header.push_str(&format!("[{n} \"{v}\"]\n"));
+    }
+    for w in &wallets {
+        let commit = hex::encode(w.commit());
+        header.push_str(&format!("[{}Commit \"{commit}\"]\n", w.side()));
+    }
+    header.push_str("[Result \"*\"]\n\n");
+    (header, wallets)
+}
+
+/// Play the game to its end and through the audit, each side playing
+/// the lowest card of its hand on every other turn of its own; returns
+/// the record's text and the cards each side saw in its hand.
+fn play(header: &str, wallets: &[Wallet; 2]) -> (String, [Vec<u32>; 2]) {
+    play_cheating(header, wallets, &|_| None)
+}
+
+/// A cheat: the text of a line as herald composed it, altered (or
+/// `None` to leave it).
+type Cheat<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// [`play`], each line composed on a copy of the game, altered by
+/// `cheat` where it says so, and then played as written: the lines after
+/// it are composed honestly on the game as the cheat left it.
+fn play_cheating(header: &str, wallets: &[Wallet; 2], cheat: Cheat<'_>) -> (String, [Vec<u32>; 2]) {
+    let source = Source::new(header.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<Cards>::start(&rec).unwrap();
+    let mut log = String::new();
+    let mut seen: [Vec<u32>; 2] = Default::default();
+    while let Some(side) = referee.to_move() {
+        let i = usize::from(side.0);
+        let mut choice = String::from("keep");
+        if referee.phase() == Phase::Play {
+            let hand = referee.hand(side, &wallets[i]).unwrap();
+            seen[i].extend(hand.iter().map(|(_, c)| *c));
+            if referee.next_turn() % 4 < 2 {
+                if let Some((_, card)) = hand.iter().min_by_key(|(_, c)| *c) {
+                    choice = format!("play {card}");
+                }
+            }
+        }
+        let line = Line {
+            kind: LineKind::Turn,
+            number: referee.next_turn(),
+            side: side.name::<Cards>(),
+            entries: if referee.phase() == Phase::Play {
+                vec![Entry::Action(choice.clone().into())]
+            } else {
+                Vec::new()
+            },
+            ending: Ending::Actions,
+            proofs: Vec::new(),
+            claimant: None,
+        };
+        let mut honest = referee.clone();
+        let played = honest
+            .compose(line, Some(&wallets[i]))
+            .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
+        let mut text = String::new();
+        record::write_turn(&played.text(), &mut text);
+        match cheat(&text) {
+            Some(altered) => {
+                let source = Source::typed(&altered);
+                let (turns, _) = record::parse_lines(&source).unwrap();
+                referee
+                    .play_line(&Line::from_turn(&turns[0]))
+                    .unwrap_or_else(|e| panic!("{altered}: {e:?}"));
+                log.push_str(&altered);
+            }
+            None => {
+                referee = honest;
+                log.push_str(&text);
+            }
+        }
+    }
+    let mut text = String::new();
+    referee
+        .header()
+        .write(&result_text::<Cards>(referee.outcome()), &mut text);
+    text.push('\n');
+    text.push_str(&log);
+    for s in &mut seen {
+        s.sort_unstable();
+        s.dedup();
+    }
+    (text, seen)
+}
+
+fn replayed(text: &str) -> Result<Referee<Cards>, RefereeError> {
+    let source = Source::new(text.as_bytes()).unwrap();
+    let rec = record::parse(&source).map_err(|e| RefereeError::record(Some(e.span), e.message))?;
+    let referee = replay::<Cards>(&rec, |_, _| {})?;
+    referee.check_result()?;
+    Ok(referee)
+}
+
+/// The card numbers played in the record (`play <n>` items).
+fn played_cards(text: &str) -> Vec<u32> {
+    text.split("play ")
+        .skip(1)
+        .filter_map(|rest| {
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            n.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn a_game_with_hidden_hands_is_composed_replayed_and_audited() {
+    for (a, b) in [("P", "R"), ("R", "P")] {
+        let (header, wallets) = table(a, b);
+        let (text, seen) = play(&header, &wallets);
+        let block = |from: &str, to: &str| {
+            let at = text.find(from).unwrap();
+            &text[at..at + text[at..].find(to).unwrap()]
+        };
+        assert!(
+            block("S1. A:", "S2. B:").contains("\n    cardkey "),
+            "{text}"
+        );
+        let s3 = block("S3. A:", "S4. B:");
+        assert!(s3.contains("\n    commit shuffle-0\n"), "{s3}");
+        assert!(
+            s3.contains("\n    deck 0 ") && s3.contains("\n    deck 33 "),
+            "{s3}"
+        );
+        assert!(
+            text.contains("\n    commit shuffle-1\n"),
+            "a reshuffle: {text}"
+        );
+        assert!(text.contains("\n    open shuffle-1 "), "its audit: {text}");
+        assert!(text.contains("[Result \"draw\"]"), "{text}");
+        let referee = replayed(&text).unwrap();
+        assert_eq!(referee.phase(), Phase::Over);
+        assert_eq!(referee.outcome(), Outcome::Draw);
+        assert!(
+            referee.failed_audits().is_empty(),
+            "{:?}",
+            referee.failed_audits()
+        );
+        // Each side saw its own cards only; every card played was one
+        // its player saw.
+        for card in played_cards(&text) {
+            assert!(seen[0].contains(&card) || seen[1].contains(&card));
+        }
+        assert!(!seen[0].is_empty() && !seen[1].is_empty());
+    }
+}
+
+#[test]
+fn the_second_in_the_header_moving_first_makes_the_first_write_a_shares_line() {
+    // B's paper beats A's rock: B moves first and draws 0, 2, 4 and 6,
+    // which need A's shares, written after B's last pass (S4).
+    let (header, wallets) = table("R", "P");
+    let (text, _) = play(&header, &wallets);
+    let s5 = &text[text.find("\nS5. A:").expect("a shares line")..text.find("\n1. B:").unwrap()];
+    for p in [0, 2, 4, 6] {
+        assert!(s5.contains(&format!("share {p} ")), "{s5}");
+    }
+    // A moving first: no shares line.
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play(&header, &wallets);
+    assert!(!text.contains("\nS5."), "{text}");
+}
+
+#[test]
+fn no_line_opens_a_card_before_it_is_played() {
+    // Every share a side gives of a card it drew itself stands on the
+    // line that plays that card.
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play(&header, &wallets);
+    let referee = replayed(&text).unwrap();
+    let deck = referee.deck().unwrap();
+    let opened = played_cards(&text).len();
+    let held: usize = (0..2).map(|s| deck.held(s).len()).sum();
+    // 34 first-deck cards and the reshuffled ones: each drawn card is
+    // either opened by a play or still held.
+    assert!(opened + held >= 40, "{opened} + {held}");
+    assert!(held > 0);
+}
+
+#[test]
+fn a_share_whose_proof_fails_is_refused_naming_its_side_and_line() {
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play(&header, &wallets);
+    // A's turn 3 line: its first share's proof, one digit changed.
+    let at = text.find("\n3. A:").unwrap();
+    let share = at + text[at..].find("    share ").unwrap();
+    let proof_start = share + text[share..].find('\n').unwrap() + 5;
+    let digit = &text[proof_start + 10..proof_start + 11];
+    let flipped = if digit == "0" { "1" } else { "0" };
+    let forged = format!(
+        "{}{flipped}{}",
+        &text[..proof_start + 10],
+        &text[proof_start + 11..]
+    );
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(3));
+    assert!(
+        err.message.starts_with("A's share for deck position ")
+            && err
+                .message
+                .ends_with(" does not verify against A's card key"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_card_never_drawn_cannot_be_played() {
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play(&header, &wallets);
+    // Turn 1: A plays a card; claim another one instead.
+    let at = text.find("\n1. A: play ").unwrap() + "\n1. A: play ".len();
+    let end = at + text[at..].find('\n').unwrap();
+    let card: u32 = text[at..end].parse().unwrap();
+    let other = (card + 1) % 34;
+    let forged = format!("{}{other}{}", &text[..at], &text[end..]);
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(1));
+    assert_eq!(
+        err.message,
+        format!("play {other}: the hand shows no card {other}")
+    );
+}
+
+/// `line` with the card at deck position `to` replaced by the card at
+/// `from` (both as the line's `deck` items write them: a word, then the
+/// 128 digits over two continuation lines), if the line has both.
+fn copy_deck_item(line: &str, from: u32, to: u32) -> Option<String> {
+    let digits = |p: u32| -> Option<(usize, usize)> {
+        let head = format!("\n    deck {p} ");
+        let at = line.find(&head)? + head.len();
+        let end = at + line[at..].find('\n')? + 1;
+        let end = end + line[end..].find('\n')?;
+        Some((at, end))
+    };
+    let (a, b) = digits(from)?;
+    let (c, d) = digits(to)?;
+    Some(format!("{}{}{}", &line[..c], &line[a..b], &line[d..]))
+}
+
+#[test]
+fn the_audit_names_the_side_whose_pass_duplicated_a_card() {
+    let (header, wallets) = table("P", "R");
+    // B's pass over the first deck puts position 4's card at 5 as well.
+    let cheat = |line: &str| {
+        line.starts_with("S4. B:")
+            .then(|| copy_deck_item(line, 4, 5))
+            .flatten()
+    };
+    let (text, _) = play_cheating(&header, &wallets, &cheat);
+    let referee = replayed(&text).unwrap();
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, Side(1));
+    assert!(
+        failed[0]
+            .1
+            .starts_with("B's pass over deck 0: deck position 5 holds "),
+        "{}",
+        failed[0].1
+    );
+    // On the board a draw; B failed its audit, so A wins.
+    assert_eq!(referee.outcome(), Outcome::Won(Side(0)));
+}
+
+#[test]
+fn the_audit_names_the_side_whose_reshuffle_pass_dropped_a_card() {
+    let (header, wallets) = table("P", "R");
+    // The first pass over the reshuffled deck drops its second card for
+    // a copy of its first; its writer is the cheat.
+    let cheater = std::cell::RefCell::new(None::<String>);
+    let cheat = |line: &str| {
+        if cheater.borrow().is_some() {
+            return None;
+        }
+        let at = line.find("\n    commit shuffle-1\n")?;
+        let first: u32 = line[at..]
+            .split("\n    deck ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
+        let side = line.split(": ").next()?.split(". ").nth(1)?;
+        *cheater.borrow_mut() = Some(side.to_owned());
+        copy_deck_item(line, first, first + 1)
+    };
+    let (text, _) = play_cheating(&header, &wallets, &cheat);
+    let referee = replayed(&text).unwrap();
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    let cheater = cheater.borrow().clone().expect("a reshuffle");
+    assert_eq!(failed[0].0.name::<Cards>(), cheater);
+    assert!(
+        failed[0]
+            .1
+            .starts_with(&format!("{cheater}'s pass over deck 1: deck position ")),
+        "{}",
+        failed[0].1
+    );
+}

@@ -1,0 +1,135 @@
+//! Cards as points, ElGamal ciphertexts and decks (spec section 3.9,
+//! "Cards and the deck").
+
+use curve25519_dalek::ristretto::RistrettoPoint;
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::Identity;
+
+use super::keys::Table;
+use super::{decode_point, DeckError, Wide, DOMAIN_CARD};
+use crate::fairness::Hash;
+
+/// The point of physical card `index` in game `game`: Ristretto255's
+/// one-way map (RFC 9496, `from_uniform_bytes`) of
+/// `SHA-512("herald/card/v1" || game_id || u32be(index))`.
+pub fn card_point(game: &Hash, index: u32) -> RistrettoPoint {
+    RistrettoPoint::from_uniform_bytes(&Wide::new(DOMAIN_CARD).put(game).put_u32(index).bytes())
+}
+
+/// An ElGamal ciphertext `(C1, C2)` under the joint key `Y`: a card `M`
+/// masked with `r` is `(r * B, M + r * Y)`. 64 bytes: the two points'
+/// encodings, `C1` first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Ciphertext {
+    c1: RistrettoPoint,
+    c2: RistrettoPoint,
+}
+
+impl Ciphertext {
+    /// The card `point` masked with nothing: `(identity, M)`, as it
+    /// stands in a deck before the first pass.
+    pub fn open(point: RistrettoPoint) -> Ciphertext {
+        Ciphertext {
+            c1: RistrettoPoint::identity(),
+            c2: point,
+        }
+    }
+
+    /// The ciphertext masked once more with `r` under `joint`:
+    /// `(C1 + r * B, C2 + r * Y)`.
+    pub(super) fn remask(&self, r: &Scalar, joint: &RistrettoPoint) -> Ciphertext {
+        Ciphertext {
+            c1: self.c1 + RistrettoPoint::mul_base(r),
+            c2: self.c2 + r * joint,
+        }
+    }
+
+    /// The ciphertext from its 64 bytes (both halves canonical
+    /// encodings).
+    pub fn from_bytes(bytes: &[u8; 64]) -> Result<Ciphertext, DeckError> {
+        let mut half = [0u8; 32];
+        half.copy_from_slice(&bytes[..32]);
+        let c1 = decode_point(&half, "card")?;
+        half.copy_from_slice(&bytes[32..]);
+        let c2 = decode_point(&half, "card")?;
+        Ok(Ciphertext { c1, c2 })
+    }
+
+    /// Its 64 bytes: `C1 || C2`.
+    pub fn to_bytes(&self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        out[..32].copy_from_slice(self.c1.compress().as_bytes());
+        out[32..].copy_from_slice(self.c2.compress().as_bytes());
+        out
+    }
+
+    pub(super) fn c1(&self) -> &RistrettoPoint {
+        &self.c1
+    }
+
+    pub(super) fn c2(&self) -> &RistrettoPoint {
+        &self.c2
+    }
+}
+
+/// One deck: ciphertexts at consecutive positions `base .. base + len`,
+/// the top card at `base`. Positions count across the game: the first
+/// deck starts at 0, a reshuffled discard pile right after the last
+/// position of the deck before it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Deck {
+    base: u32,
+    cards: Vec<Ciphertext>,
+}
+
+impl Deck {
+    /// The deck before its first pass: the physical cards `cards` (all
+    /// `0 .. n` for the first deck, the discard pile in the order its
+    /// cards were discarded for a reshuffle), unmasked, from position
+    /// `base` on. `None` if an index is not a card of the table.
+    pub fn unmasked(table: &Table, base: u32, cards: &[u32]) -> Option<Deck> {
+        let cards = cards
+            .iter()
+            .map(|&i| table.card(i).map(|p| Ciphertext::open(*p)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Deck { base, cards })
+    }
+
+    /// A deck as published: these ciphertexts from position `base` on.
+    pub fn from_cards(base: u32, cards: Vec<Ciphertext>) -> Deck {
+        Deck { base, cards }
+    }
+
+    /// The first position.
+    pub fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// The number of cards.
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    /// Whether the deck has no cards.
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// The position after the last card.
+    pub fn end(&self) -> u32 {
+        self.base.saturating_add(self.cards.len() as u32)
+    }
+
+    /// The ciphertext at `position`.
+    pub fn get(&self, position: u32) -> Result<&Ciphertext, DeckError> {
+        position
+            .checked_sub(self.base)
+            .and_then(|i| self.cards.get(i as usize))
+            .ok_or(DeckError::NoPosition(position))
+    }
+
+    /// The ciphertexts, top first.
+    pub fn cards(&self) -> &[Ciphertext] {
+        &self.cards
+    }
+}

@@ -1,0 +1,161 @@
+//! Who drew which deck position, and which drawn cards were opened: the
+//! checks on a played or discarded card (spec section 3.9, "Openings").
+
+use std::collections::BTreeMap;
+
+use super::cipher::Deck;
+use super::keys::Table;
+use super::share::Share;
+use super::DeckError;
+
+/// The positions drawn so far, each with its drawer (a side's index in
+/// turn order) and, once opened, its card.
+#[derive(Clone, Default, Debug)]
+pub struct Hands {
+    drawn: BTreeMap<u32, (usize, Option<u32>)>,
+}
+
+/// Why a played or discarded card is refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PlayFault {
+    /// The position was never drawn.
+    NotDrawn(u32),
+    /// The position was drawn before.
+    AlreadyDrawn(u32),
+    /// The position was drawn by another side.
+    NotYours {
+        /// The position.
+        position: u32,
+        /// The side that drew it.
+        drawer: String,
+    },
+    /// The card at the position was opened before (played or discarded).
+    AlreadyOpened(u32),
+    /// The position opens to another card than the one played.
+    WrongCard {
+        /// The position.
+        position: u32,
+        /// The card the line says was played.
+        claimed: u32,
+        /// The card the shares open.
+        found: u32,
+    },
+    /// A share or the deck does not verify.
+    Deck(DeckError),
+}
+
+impl std::fmt::Display for PlayFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayFault::NotDrawn(p) => write!(f, "deck position {p} was never drawn"),
+            PlayFault::AlreadyDrawn(p) => write!(f, "deck position {p} was drawn before"),
+            PlayFault::NotYours { position, drawer } => {
+                write!(f, "deck position {position} is in {drawer}'s hand")
+            }
+            PlayFault::AlreadyOpened(p) => {
+                write!(f, "the card at deck position {p} was opened before")
+            }
+            PlayFault::WrongCard {
+                position,
+                claimed,
+                found,
+            } => write!(
+                f,
+                "deck position {position} holds card {found}, not card {claimed}"
+            ),
+            PlayFault::Deck(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayFault {}
+
+impl From<DeckError> for PlayFault {
+    fn from(e: DeckError) -> Self {
+        PlayFault::Deck(e)
+    }
+}
+
+impl Hands {
+    /// No draws yet.
+    pub fn new() -> Hands {
+        Hands::default()
+    }
+
+    /// Side `drawer` drew `position`. A position is drawn once.
+    pub fn draw(&mut self, position: u32, drawer: usize) -> Result<(), PlayFault> {
+        if self.drawn.contains_key(&position) {
+            return Err(PlayFault::AlreadyDrawn(position));
+        }
+        self.drawn.insert(position, (drawer, None));
+        Ok(())
+    }
+
+    /// The drawer of `position`, if it was drawn.
+    pub fn drawer(&self, position: u32) -> Option<usize> {
+        self.drawn.get(&position).map(|(d, _)| *d)
+    }
+
+    /// The positions `side` holds: drawn and not opened.
+    pub fn held(&self, side: usize) -> Vec<u32> {
+        self.drawn
+            .iter()
+            .filter(|(_, (d, opened))| *d == side && opened.is_none())
+            .map(|(p, _)| *p)
+            .collect()
+    }
+
+    /// Side `side` plays (or discards) card `claimed` from `position`,
+    /// opened by every side's share of it: the position must be in its
+    /// hand and open to that card. On success the card is open.
+    pub fn play(
+        &mut self,
+        table: &Table,
+        deck: &Deck,
+        play: Play,
+        shares: &[(&str, &Share)],
+    ) -> Result<(), PlayFault> {
+        let Play {
+            side,
+            position,
+            claimed,
+        } = play;
+        let (drawer, opened) = self
+            .drawn
+            .get(&position)
+            .copied()
+            .ok_or(PlayFault::NotDrawn(position))?;
+        if drawer != side {
+            let name = table.side(drawer).map_or("another side", |(s, _)| s);
+            return Err(PlayFault::NotYours {
+                position,
+                drawer: name.into(),
+            });
+        }
+        if opened.is_some() {
+            return Err(PlayFault::AlreadyOpened(position));
+        }
+        let found = Share::open(table, deck, position, shares)?;
+        if found != claimed {
+            return Err(PlayFault::WrongCard {
+                position,
+                claimed,
+                found,
+            });
+        }
+        self.drawn.insert(position, (drawer, Some(found)));
+        Ok(())
+    }
+}
+
+/// A card played (or discarded): by which side (its index in turn
+/// order), from which deck position, and which card the line says it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Play {
+    /// The side's index in turn order.
+    pub side: usize,
+    /// The deck position the card was drawn from.
+    pub position: u32,
+    /// The physical card the line names.
+    pub claimed: u32,
+}

@@ -1,0 +1,505 @@
+//! The state of one game's deck as the record builds it, line by line
+//! (spec section 3.9): the card keys given, each deck generation with
+//! its passes, the shares published, who drew which position, the
+//! cards opened and waiting in the discard pile, and the audit.
+//!
+//! Sides are named by their index in the header; the deal and the
+//! draws follow the turn order fixed once play begins. Every fault
+//! names the side (and the referee adds the line it came in).
+
+use std::collections::BTreeMap;
+
+use crate::fairness::Hash;
+
+use super::hands::{Hands, Play, PlayFault};
+use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
+use super::{CardKey, Ciphertext, Deck, KeyProof, Share, Table};
+
+/// One deck: the cards before its first pass, and the passes over it.
+#[derive(Clone, Debug)]
+struct Generation {
+    input: Deck,
+    /// The sides that pass over it, in the order they pass.
+    passers: Vec<usize>,
+    passes: Vec<PublishedPass>,
+}
+
+impl Generation {
+    /// The deck once every side has passed over it.
+    fn final_deck(&self) -> Option<&Deck> {
+        (self.passes.len() == self.passers.len())
+            .then(|| self.passes.last().map(|p| &p.output))
+            .flatten()
+    }
+
+    /// The deck the next pass is over.
+    fn current(&self) -> &Deck {
+        self.passes.last().map_or(&self.input, |p| &p.output)
+    }
+}
+
+/// A game's deck, as far as the record has built it.
+#[derive(Clone, Debug)]
+pub struct DeckLedger {
+    game: Hash,
+    cards: u32,
+    hand: u32,
+    sides: Vec<String>,
+    keys: Vec<Option<(CardKey, KeyProof)>>,
+    table: Option<Table>,
+    generations: Vec<Generation>,
+    /// Each position's shares, by side.
+    shares: BTreeMap<u32, Vec<Option<Share>>>,
+    hands: Hands,
+    /// The sides in turn order, once play has begun.
+    order: Vec<usize>,
+    /// Whether each side has drawn its hand yet.
+    dealt: Vec<bool>,
+    /// The next position a turn draws (the deal's positions aside).
+    next: u32,
+    /// The cards opened since the last reshuffle, in the order opened.
+    pile: Vec<u32>,
+    /// Whether each side's passes were audited.
+    audited: Vec<bool>,
+}
+
+impl DeckLedger {
+    /// The deck of game `game`: `cards` physical cards, hands of `hand`,
+    /// these sides in header order (which is also the order of the
+    /// passes over the first deck).
+    pub fn new(game: Hash, cards: u32, hand: u32, sides: &[&str]) -> DeckLedger {
+        DeckLedger {
+            game,
+            cards,
+            hand,
+            sides: sides.iter().map(|s| (*s).to_owned()).collect(),
+            keys: vec![None; sides.len()],
+            table: None,
+            generations: Vec::new(),
+            shares: BTreeMap::new(),
+            hands: Hands::new(),
+            order: Vec::new(),
+            dealt: vec![false; sides.len()],
+            next: 0,
+            pile: Vec::new(),
+            audited: vec![false; sides.len()],
+        }
+    }
+
+    fn name(&self, side: usize) -> &str {
+        self.sides.get(side).map_or("?", String::as_str)
+    }
+
+    /// Whether side `side` has given its card key.
+    pub fn has_key(&self, side: usize) -> bool {
+        self.keys.get(side).is_some_and(Option::is_some)
+    }
+
+    /// The sides in turn order (header indices), once play has begun;
+    /// empty before.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// The first side (in header order) whose passes are not audited
+    /// yet.
+    pub fn audit_due(&self) -> Option<usize> {
+        (0..self.sides.len()).find(|&s| !self.audited[s] && !self.passed(s).is_empty())
+    }
+
+    /// The table, once every side has given its key.
+    pub fn table(&self) -> Option<&Table> {
+        self.table.as_ref()
+    }
+
+    /// Side `side` gives its card key with its proof. Once every side
+    /// has, the first deck is laid out, unmasked.
+    pub fn give_key(&mut self, side: usize, key: &[u8; 32], proof: [u8; 64]) -> Result<(), String> {
+        let name = self.name(side).to_owned();
+        if self.keys.get(side).is_none_or(Option::is_some) {
+            return Err(format!("{name} gave its card key before"));
+        }
+        let key = CardKey::from_bytes(key).map_err(|e| format!("{name}'s card key: {e}"))?;
+        let proof = KeyProof::from_bytes(proof);
+        key.verify(&self.game, &name, &proof)
+            .map_err(|e| e.to_string())?;
+        self.keys[side] = Some((key, proof));
+        if self.keys.iter().all(Option::is_some) {
+            let sides: Vec<(&str, CardKey, KeyProof)> = self
+                .sides
+                .iter()
+                .zip(&self.keys)
+                .filter_map(|(s, k)| k.map(|(key, proof)| (s.as_str(), key, proof)))
+                .collect();
+            let table = Table::new(&self.game, self.cards, &sides).map_err(|e| e.to_string())?;
+            let all: Vec<u32> = (0..self.cards).collect();
+            let input = Deck::unmasked(&table, 0, &all).ok_or("the first deck has no cards")?;
+            self.generations.push(Generation {
+                input,
+                passers: (0..self.sides.len()).collect(),
+                passes: Vec::new(),
+            });
+            self.table = Some(table);
+        }
+        Ok(())
+    }
+
+    /// The generation `side` passes over next, if a pass is due from it.
+    pub fn pass_due(&self, side: usize) -> Option<u32> {
+        self.generations.iter().enumerate().find_map(|(g, gen)| {
+            (gen.passers.get(gen.passes.len()) == Some(&side)).then_some(g as u32)
+        })
+    }
+
+    /// The deck `side`'s next pass is over, if one is due: its
+    /// generation and cards.
+    pub fn pass_input(&self, side: usize) -> Option<(u32, &Deck)> {
+        let g = self.pass_due(side)?;
+        Some((g, self.generations[g as usize].current()))
+    }
+
+    /// Side `side` passes over deck `generation`, with the commitment to
+    /// its seed and the cards it published, by position.
+    pub fn give_pass(
+        &mut self,
+        side: usize,
+        generation: u32,
+        commitment: Hash,
+        cards: &[(u32, [u8; 64])],
+    ) -> Result<(), String> {
+        let name = self.name(side).to_owned();
+        if self.pass_due(side) != Some(generation) {
+            return Err(format!(
+                "{name} has no pass over deck {generation} to make on this line"
+            ));
+        }
+        let gen = &self.generations[generation as usize];
+        let base = gen.input.base();
+        let mut out = Vec::with_capacity(cards.len());
+        for (k, (position, bytes)) in cards.iter().enumerate() {
+            let expected = base + k as u32;
+            if *position != expected {
+                return Err(format!(
+                    "{name}'s pass over deck {generation} lists deck position {position} \
+                     where position {expected} is due"
+                ));
+            }
+            out.push(Ciphertext::from_bytes(bytes).map_err(|e| format!("{name}'s pass: {e}"))?);
+        }
+        if out.len() != gen.input.len() {
+            return Err(format!(
+                "{name}'s pass over deck {generation} has {} cards, but the deck has {}",
+                out.len(),
+                gen.input.len()
+            ));
+        }
+        self.generations[generation as usize]
+            .passes
+            .push(PublishedPass {
+                side: name,
+                generation,
+                commitment,
+                output: Deck::from_cards(base, out),
+            });
+        Ok(())
+    }
+
+    /// The final deck holding `position`, if it is final.
+    pub fn deck_of(&self, position: u32) -> Option<&Deck> {
+        final_deck(&self.generations, position)
+    }
+
+    /// Side `side` publishes its share of `position`; it is verified at
+    /// once.
+    pub fn give_share(
+        &mut self,
+        side: usize,
+        position: u32,
+        point: &[u8; 32],
+        proof: [u8; 64],
+    ) -> Result<(), String> {
+        let name = self.name(side).to_owned();
+        let players = self.sides.len();
+        let (Some(table), Some(deck)) = (self.table.as_ref(), self.deck_of(position)) else {
+            return Err(format!(
+                "{name}'s share for deck position {position}: that position is in no final deck"
+            ));
+        };
+        let share = Share::from_bytes(position, point, proof)
+            .map_err(|e| format!("{name}'s share for deck position {position}: {e}"))?;
+        share
+            .verify(table, &name, deck)
+            .map_err(|e| e.to_string())?;
+        let slot = &mut self
+            .shares
+            .entry(position)
+            .or_insert_with(|| vec![None; players])[side];
+        if slot.is_some() {
+            return Err(format!(
+                "{name} gave its share for deck position {position} before"
+            ));
+        }
+        *slot = Some(share);
+        Ok(())
+    }
+
+    /// Whether side `side` has published its share of `position`.
+    pub fn has_share(&self, side: usize, position: u32) -> bool {
+        self.shares
+            .get(&position)
+            .and_then(|s| s.get(side))
+            .is_some_and(Option::is_some)
+    }
+
+    /// Play begins with the sides in this turn order (header indices).
+    pub fn begin_play(&mut self, order: &[usize]) {
+        self.order = order.to_vec();
+        self.next = self.hand.saturating_mul(order.len() as u32);
+    }
+
+    /// The positions `side` draws at the start of its next turn: on its
+    /// first, its hand (dealt round from the top in turn order) and
+    /// then the turn's card; later, the turn's card.
+    pub fn next_draws(&self, side: usize) -> Vec<u32> {
+        self.draws_after(side, self.next, 0).0
+    }
+
+    /// The draws of `side` when the next turn card is at `next` and
+    /// `later` turn cards are drawn before it; and the next after.
+    fn draws_after(&self, side: usize, next: u32, later: u32) -> (Vec<u32>, u32) {
+        let n = self.order.len() as u32;
+        let mut out = Vec::new();
+        if !self.dealt.get(side).copied().unwrap_or(true) {
+            if let Some(i) = self.order.iter().position(|&s| s == side) {
+                out.extend((0..self.hand).map(|k| i as u32 + k * n));
+            }
+        }
+        let at = next + later;
+        out.push(at);
+        (out, at + 1)
+    }
+
+    /// The positions drawn by the sides after `side` in turn order up
+    /// to `side`'s next turn, in order: the shares `side` owes on its
+    /// turn line. On a set-up line, `before_play` lists the positions of
+    /// the turns before `side`'s first.
+    pub fn owed_on_turn(&self, side: usize) -> Vec<u32> {
+        let Some(i) = self.order.iter().position(|&s| s == side) else {
+            return Vec::new();
+        };
+        let n = self.order.len();
+        let mut out = Vec::new();
+        for (later, k) in (1..n).enumerate() {
+            let other = self.order[(i + k) % n];
+            let (draws, _) = self.draws_after(other, self.next, later as u32);
+            out.extend(draws);
+        }
+        out.retain(|&p| !self.has_share(side, p));
+        out.sort_unstable();
+        out
+    }
+
+    /// The positions drawn on the turns before `side`'s first turn (none
+    /// if it moves first), not yet shared by it: the shares its last
+    /// set-up line owes.
+    pub fn owed_before_play(&self, side: usize) -> Vec<u32> {
+        let Some(i) = self.order.iter().position(|&s| s == side) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (k, &other) in self.order[..i].iter().enumerate() {
+            let (draws, _) = self.draws_after(other, self.next, k as u32);
+            out.extend(draws);
+        }
+        out.retain(|&p| !self.has_share(side, p));
+        out.sort_unstable();
+        out
+    }
+
+    /// Side `side` draws its turn's cards at the start of its line: every
+    /// other side's share of each must be published. Returns the
+    /// positions drawn.
+    pub fn draw(&mut self, side: usize) -> Result<Vec<u32>, String> {
+        let positions = self.next_draws(side);
+        for &p in &positions {
+            if self.deck_of(p).is_none() {
+                return Err(format!(
+                    "{} draws deck position {p}, but no final deck holds it",
+                    self.name(side)
+                ));
+            }
+            let missing = (0..self.sides.len()).find(|&s| s != side && !self.has_share(s, p));
+            if let Some(s) = missing {
+                return Err(format!(
+                    "{} draws deck position {p}, but {}'s share of it is missing",
+                    self.name(side),
+                    self.name(s)
+                ));
+            }
+        }
+        for &p in &positions {
+            self.hands.draw(p, side).map_err(|e| e.to_string())?;
+        }
+        if let Some(d) = self.dealt.get_mut(side) {
+            *d = true;
+        }
+        self.next = positions.last().map_or(self.next, |p| p + 1);
+        Ok(positions)
+    }
+
+    /// The card `side` drew at `position`, with its own card secret: for
+    /// its eyes only.
+    pub fn peek(&self, secret: &super::CardSecret, position: u32) -> Result<u32, String> {
+        let (Some(table), Some(deck)) = (self.table.as_ref(), self.deck_of(position)) else {
+            return Err(format!("deck position {position} is in no final deck"));
+        };
+        let side = table.index(secret.side()).unwrap_or(usize::MAX);
+        let mut others = shares_of(&self.shares, &self.sides, position);
+        others.retain(|(s, _)| table.index(s) != Some(side));
+        secret
+            .draw(table, deck, position, &others)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The side that drew `position`, if it was drawn.
+    pub fn drawer(&self, position: u32) -> Option<usize> {
+        self.hands.drawer(position)
+    }
+
+    /// The positions `side` holds: drawn and not opened.
+    pub fn held(&self, side: usize) -> Vec<u32> {
+        self.hands.held(side)
+    }
+
+    /// Side `side` opens the card it drew at `position` (to play or
+    /// discard it): every side's share, its own among them, must be
+    /// published. Returns the card; it goes to the discard pile.
+    pub fn open(&mut self, side: usize, position: u32) -> Result<u32, String> {
+        let fault = match self.hands.drawer(position) {
+            None => Some(PlayFault::NotDrawn(position)),
+            Some(d) if d != side => Some(PlayFault::NotYours {
+                position,
+                drawer: self.name(d).to_owned(),
+            }),
+            Some(_) if !self.hands.held(side).contains(&position) => {
+                Some(PlayFault::AlreadyOpened(position))
+            }
+            Some(_) => None,
+        };
+        if let Some(fault) = fault {
+            return Err(fault.to_string());
+        }
+        let (Some(table), Some(deck)) =
+            (self.table.as_ref(), final_deck(&self.generations, position))
+        else {
+            return Err(PlayFault::NotDrawn(position).to_string());
+        };
+        let shares = shares_of(&self.shares, &self.sides, position);
+        let found = Share::open(table, deck, position, &shares).map_err(|e| e.to_string())?;
+        let play = Play {
+            side,
+            position,
+            claimed: found,
+        };
+        self.hands
+            .play(table, deck, play, &shares)
+            .map_err(|e| e.to_string())?;
+        self.pile.push(found);
+        Ok(found)
+    }
+
+    /// At the start of a line: when the deck holds at most `2n - 2`
+    /// undrawn cards, no reshuffle is under way and the discard pile is
+    /// not empty, the pile becomes the next deck, passed over by the
+    /// line's writer `writer` and the next sides in turn order. Returns
+    /// its generation when one starts.
+    pub fn reshuffle_if_due(&mut self, writer: usize) -> Option<u32> {
+        let table = self.table.as_ref()?;
+        let last = self.generations.last()?;
+        last.final_deck()?;
+        let n = self.order.len() as u32;
+        let left = last.input.end().saturating_sub(self.next);
+        if !super::schedule::reshuffle_due(n, left) || self.pile.is_empty() {
+            return None;
+        }
+        let i = self.order.iter().position(|&s| s == writer)?;
+        let passers = (0..self.order.len())
+            .map(|k| self.order[(i + k) % self.order.len()])
+            .collect();
+        let input = Deck::unmasked(table, last.input.end(), &self.pile)?;
+        self.pile.clear();
+        self.generations.push(Generation {
+            input,
+            passers,
+            passes: Vec::new(),
+        });
+        Some(self.generations.len() as u32 - 1)
+    }
+
+    /// The generations `side` passed over.
+    pub fn passed(&self, side: usize) -> Vec<u32> {
+        let name = self.name(side);
+        (0..self.generations.len() as u32)
+            .filter(|&g| {
+                self.generations[g as usize]
+                    .passes
+                    .iter()
+                    .any(|p| p.side == name)
+            })
+            .collect()
+    }
+
+    /// The audit of `side`'s passes: each recomputed from the deck before
+    /// it and the seed opened for it (`openings`: by generation). The
+    /// first fault, naming the deck generation.
+    pub fn audit(&mut self, side: usize, openings: &[(u32, SeedOpening)]) -> Result<(), String> {
+        if let Some(done) = self.audited.get_mut(side) {
+            *done = true;
+        }
+        let Some(table) = self.table.as_ref() else {
+            return Ok(());
+        };
+        let name = self.name(side);
+        for (g, gen) in self.generations.iter().enumerate() {
+            let mut input = &gen.input;
+            for pass in &gen.passes {
+                if pass.side == name {
+                    let opening = openings
+                        .iter()
+                        .find(|(og, _)| *og == g as u32)
+                        .map(|(_, o)| o)
+                        .ok_or_else(|| format!("{name}'s pass over deck {g} is not opened"))?;
+                    audit_pass(table, input, pass, opening)
+                        .map_err(|e| format!("{name}'s pass over deck {g}: {e}"))?;
+                }
+                input = &pass.output;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The final deck of `generations` holding `position`, if it is final.
+fn final_deck(generations: &[Generation], position: u32) -> Option<&Deck> {
+    generations
+        .iter()
+        .find(|g| (g.input.base()..g.input.end()).contains(&position))
+        .and_then(Generation::final_deck)
+}
+
+/// Every share of `position`, with its side's name.
+fn shares_of<'a>(
+    shares: &'a BTreeMap<u32, Vec<Option<Share>>>,
+    sides: &'a [String],
+    position: u32,
+) -> Vec<(&'a str, &'a Share)> {
+    shares
+        .get(&position)
+        .map(|v| {
+            v.iter()
+                .enumerate()
+                .filter_map(|(s, sh)| sh.as_ref().map(|sh| (sides[s].as_str(), sh)))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,335 @@
+//! Tests of [`DeckLedger`]: whole games line by line as the referee
+//! plays them, and the faults it names (a pass that duplicates a card,
+//! a card opened that was never drawn, a share whose proof fails, a
+//! reshuffle pass that drops a card, a draw without its shares).
+
+use super::*;
+use crate::fairness::{game_id, Hash};
+
+const SIDES: [&str; 2] = ["South", "North"];
+
+fn game() -> Hash {
+    game_id([("Game", "battlegates"), ("Nonce", "ledger-tests")])
+}
+
+fn raw(side: usize) -> Hash {
+    [side as u8 + 1; 32]
+}
+
+fn salt(side: usize, generation: u32) -> Hash {
+    [(side as u8) << 4 | generation as u8; 32]
+}
+
+fn secret(side: usize) -> CardSecret {
+    CardSecret::derive(&raw(side), &game(), SIDES[side])
+}
+
+fn seed(side: usize, generation: u32) -> ShuffleSeed {
+    ShuffleSeed::derive(&raw(side), &game(), SIDES[side], generation)
+}
+
+/// A pass as a line would carry it, made honestly or altered by `edit`.
+type Edit<'a> = &'a dyn Fn(&mut Vec<(u32, [u8; 64])>);
+
+fn pass(ledger: &mut DeckLedger, side: usize, edit: Edit<'_>) -> Result<(), String> {
+    pass_with(ledger, side, None, edit)
+}
+
+/// A pass whose card at offset `at` is the card the seed puts at `at -
+/// 1`, masked as the seed masks offset `at`: a duplicated card that
+/// only the audit's recomputation can tell.
+fn duplicating_pass(ledger: &mut DeckLedger, side: usize, at: usize) -> Result<(), String> {
+    pass_with(ledger, side, Some(at), &honest)
+}
+
+fn pass_with(
+    ledger: &mut DeckLedger,
+    side: usize,
+    duplicate: Option<usize>,
+    edit: Edit<'_>,
+) -> Result<(), String> {
+    let (g, input) = ledger.pass_input(side).expect("a pass is due");
+    let input = input.clone();
+    let s = seed(side, g);
+    let table = ledger.table().unwrap();
+    let mut out = shuffle(table, &input, &s);
+    if let Some(at) = duplicate {
+        let perm = s.permutation(input.len() as u32);
+        let mut cards = out.cards().to_vec();
+        cards[at] = input.cards()[perm[at - 1] as usize].remask(&s.mask(at as u32), table.joint());
+        out = Deck::from_cards(input.base(), cards);
+    }
+    let mut cards: Vec<(u32, [u8; 64])> = out
+        .cards()
+        .iter()
+        .enumerate()
+        .map(|(j, c)| (out.base() + j as u32, c.to_bytes()))
+        .collect();
+    edit(&mut cards);
+    let commitment = s.commitment(&game(), SIDES[side], g, &salt(side, g));
+    ledger.give_pass(side, g, commitment, &cards)
+}
+
+fn honest(_: &mut Vec<(u32, [u8; 64])>) {}
+
+fn share(ledger: &mut DeckLedger, side: usize, position: u32) -> Result<(), String> {
+    let deck = ledger.deck_of(position).expect("a final deck").clone();
+    let sh = secret(side).share(&deck, position).unwrap();
+    ledger.give_share(side, position, &sh.point_bytes(), sh.proof_bytes())
+}
+
+fn give_owed(ledger: &mut DeckLedger, side: usize, owed: Vec<u32>) {
+    for p in owed {
+        share(ledger, side, p).unwrap();
+    }
+}
+
+/// Keys, both passes over the first deck, play begun with `first` to
+/// move, and the shares owed before turn 1.
+fn set_up(first: usize) -> DeckLedger {
+    let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
+    for side in 0..2 {
+        let s = secret(side);
+        let key = s.public().to_bytes();
+        ledger.give_key(side, &key, s.prove().to_bytes()).unwrap();
+    }
+    for side in 0..2 {
+        pass(&mut ledger, side, &honest).unwrap();
+    }
+    ledger.begin_play(&[first, 1 - first]);
+    for side in 0..2 {
+        let owed = ledger.owed_before_play(side);
+        give_owed(&mut ledger, side, owed);
+    }
+    ledger
+}
+
+/// One turn of `side`: a reshuffle if due, the draw, a pass if due, a
+/// card opened (the lowest position held), the shares owed.
+fn turn(ledger: &mut DeckLedger, side: usize) -> u32 {
+    ledger.reshuffle_if_due(side);
+    let drawn = ledger.draw(side).unwrap();
+    for p in &drawn {
+        ledger.peek(&secret(side), *p).unwrap();
+    }
+    if ledger.pass_due(side).is_some() {
+        pass(ledger, side, &honest).unwrap();
+    }
+    let played = ledger.held(side)[0];
+    share(ledger, side, played).unwrap();
+    let card = ledger.open(side, played).unwrap();
+    let owed = ledger.owed_on_turn(side);
+    give_owed(ledger, side, owed);
+    card
+}
+
+fn openings(ledger: &DeckLedger, side: usize) -> Vec<(u32, SeedOpening)> {
+    ledger
+        .passed(side)
+        .into_iter()
+        .map(|g| {
+            let opening = SeedOpening {
+                value: seed(side, g).value(),
+                salt: salt(side, g),
+            };
+            (g, opening)
+        })
+        .collect()
+}
+
+#[test]
+fn a_ledger_plays_a_forty_turn_game_through_a_reshuffle_and_audits_it() {
+    for first in 0..2 {
+        let mut ledger = set_up(first);
+        let mut seen = Vec::new();
+        for t in 0..40 {
+            seen.push(turn(&mut ledger, (first + t) % 2));
+        }
+        assert!(ledger.passed(0).contains(&1), "the game reshuffled");
+        // The first 34 cards opened are distinct cards of the deck.
+        let mut first_deck: Vec<u32> = seen[..34.min(seen.len())].to_vec();
+        first_deck.sort_unstable();
+        first_deck.dedup();
+        assert!(first_deck.len() >= 30);
+        for side in 0..2 {
+            let o = openings(&ledger, side);
+            ledger.audit(side, &o).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_first_mover_draws_its_hand_dealt_round_and_a_card_after_the_hands() {
+    let mut ledger = set_up(1);
+    // North moves first: positions 0, 2, 4 and the first after the
+    // hands, 6; South then 1, 3, 5 and 7; then 8.
+    assert_eq!(ledger.next_draws(1), vec![0, 2, 4, 6]);
+    assert_eq!(ledger.owed_before_play(0), Vec::<u32>::new());
+    turn(&mut ledger, 1);
+    assert_eq!(ledger.next_draws(0), vec![1, 3, 5, 7]);
+    turn(&mut ledger, 0);
+    assert_eq!(ledger.next_draws(1), vec![8]);
+}
+
+#[test]
+fn a_player_cannot_see_the_card_another_drew() {
+    let mut ledger = set_up(0);
+    turn(&mut ledger, 0);
+    let held = ledger.held(0)[0];
+    assert!(ledger.peek(&secret(1), held).is_err());
+}
+
+#[test]
+fn the_audit_names_the_side_whose_pass_duplicates_a_card() {
+    let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
+    for side in 0..2 {
+        let s = secret(side);
+        let key = s.public().to_bytes();
+        ledger.give_key(side, &key, s.prove().to_bytes()).unwrap();
+    }
+    pass(&mut ledger, 0, &honest).unwrap();
+    duplicating_pass(&mut ledger, 1, 5).unwrap();
+    let o = openings(&ledger, 0);
+    ledger.audit(0, &o).unwrap();
+    assert_eq!(
+        {
+            let o = openings(&ledger, 1);
+            ledger.audit(1, &o).unwrap_err()
+        },
+        "North's pass over deck 0: deck position 5 holds the same card as position 4: \
+         a card was duplicated and another dropped"
+    );
+}
+
+#[test]
+fn a_card_never_drawn_or_in_another_hand_or_opened_before_cannot_be_opened() {
+    let mut ledger = set_up(0);
+    turn(&mut ledger, 0);
+    assert_eq!(
+        ledger.open(0, 30).unwrap_err(),
+        "deck position 30 was never drawn"
+    );
+    // North's card, claimed by South; South's card opened twice.
+    turn(&mut ledger, 1);
+    let south = ledger.held(0)[0];
+    share(&mut ledger, 0, south).unwrap();
+    ledger.open(0, south).unwrap();
+    assert_eq!(
+        ledger.open(0, south).unwrap_err(),
+        format!("the card at deck position {south} was opened before")
+    );
+    let north = ledger.held(1)[0];
+    assert_eq!(
+        ledger.open(0, north).unwrap_err(),
+        format!("deck position {north} is in North's hand")
+    );
+}
+
+#[test]
+fn a_share_whose_proof_fails_is_refused_naming_its_side() {
+    let mut ledger = set_up(0);
+    let deck = ledger.deck_of(7).unwrap().clone();
+    let sh = secret(1).share(&deck, 7).unwrap();
+    let mut proof = sh.proof_bytes();
+    proof[40] ^= 1;
+    assert_eq!(
+        ledger
+            .give_share(1, 7, &sh.point_bytes(), proof)
+            .unwrap_err(),
+        "North's share for deck position 7 does not verify against North's card key"
+    );
+    // South's share given as North's.
+    let south = secret(0).share(&deck, 7).unwrap();
+    assert_eq!(
+        ledger
+            .give_share(1, 7, &south.point_bytes(), south.proof_bytes())
+            .unwrap_err(),
+        "North's share for deck position 7 does not verify against North's card key"
+    );
+}
+
+#[test]
+fn a_draw_without_every_other_sides_share_is_refused() {
+    let mut ledger = set_up(0);
+    turn(&mut ledger, 0);
+    // North's draw of 1, 3, 5, 7 has South's shares; 9 is two turns on.
+    let mut bare = set_up(0);
+    bare.draw(0).unwrap();
+    assert_eq!(
+        bare.draw(1).unwrap_err(),
+        "North draws deck position 1, but South's share of it is missing"
+    );
+    ledger.draw(1).unwrap();
+}
+
+#[test]
+fn the_audit_names_the_side_whose_reshuffle_pass_drops_a_card() {
+    let mut ledger = set_up(0);
+    let mut t = 0;
+    // Play up to the reshuffle's first pass, made by the writer whose
+    // line begins with at most two undrawn cards.
+    let cheat = loop {
+        let side = t % 2;
+        if let Some(g) = ledger.reshuffle_if_due(side) {
+            assert_eq!(g, 1);
+            break side;
+        }
+        turn(&mut ledger, side);
+        t += 1;
+    };
+    ledger.draw(cheat).unwrap();
+    duplicating_pass(&mut ledger, cheat, 1).unwrap();
+    let other = 1 - cheat;
+    let o = openings(&ledger, other);
+    ledger.audit(other, &o).unwrap();
+    let o = openings(&ledger, cheat);
+    let err = ledger.audit(cheat, &o).unwrap_err();
+    assert!(
+        err.starts_with(&format!(
+            "{}'s pass over deck 1: deck position ",
+            SIDES[cheat]
+        )) && err.ends_with("a card was duplicated and another dropped"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_pass_at_the_wrong_positions_or_out_of_turn_is_refused() {
+    let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
+    for side in 0..2 {
+        let s = secret(side);
+        let key = s.public().to_bytes();
+        ledger.give_key(side, &key, s.prove().to_bytes()).unwrap();
+    }
+    assert_eq!(
+        pass(&mut ledger, 0, &|cards| cards[3].0 = 9).unwrap_err(),
+        "South's pass over deck 0 lists deck position 9 where position 3 is due"
+    );
+    assert_eq!(
+        pass(&mut ledger, 0, &|cards| {
+            cards.pop();
+        })
+        .unwrap_err(),
+        "South's pass over deck 0 has 33 cards, but the deck has 34"
+    );
+    assert!(ledger.pass_due(1).is_none());
+    pass(&mut ledger, 0, &honest).unwrap();
+    assert_eq!(ledger.pass_due(1), Some(0));
+}
+
+#[test]
+fn a_key_whose_proof_fails_or_given_twice_is_refused() {
+    let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
+    let s = secret(0);
+    let key = s.public().to_bytes();
+    let proof = secret(1).prove().to_bytes();
+    assert_eq!(
+        ledger.give_key(0, &key, proof).unwrap_err(),
+        "South's card key proof does not verify: South did not show it knows the secret"
+    );
+    ledger.give_key(0, &key, s.prove().to_bytes()).unwrap();
+    assert_eq!(
+        ledger.give_key(0, &key, s.prove().to_bytes()).unwrap_err(),
+        "South gave its card key before"
+    );
+}

@@ -1,0 +1,168 @@
+//! The hidden-hands protocol (spec section 3.9) against its independent
+//! reference, `tools/mental-poker/reference.py` (plain Python 3, its own
+//! ristretto255): every vector the reference prints is recomputed here
+//! with herald's library and must agree byte for byte.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+use herald::fairness::{chain_id, game_id, slot_salt, Hash};
+use herald::referee::deck::{
+    card_point, shuffle, shuffle_slot, CardKey, CardSecret, Deck, KeyProof, Share, ShuffleSeed,
+    Table,
+};
+use sha2::{Digest, Sha256};
+
+const TAGS: [(&str, &str); 5] = [
+    ("Game", "battlegates"),
+    ("South", "ann@example.org"),
+    ("North", "bob@example.org"),
+    ("Nonce", "000102030405060708090a0b0c0d0e0f"),
+    ("Result", "*"),
+];
+
+const SIDES: [&str; 2] = ["South", "North"];
+
+fn key_file(side: &str) -> Hash {
+    let first = if side == "South" { 0 } else { 32 };
+    std::array::from_fn(|i| first + i as u8)
+}
+
+/// The reference's vectors as herald computes them, `name: value` lines
+/// (all but the card secrets, which the library never shows).
+fn herald_vectors() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut put = |name: &str, value: String| out.push(format!("{name}: {value}"));
+    let (game, chain) = (game_id(TAGS), chain_id(TAGS));
+    put("game id", hex::encode(game));
+    put("chain id", hex::encode(chain));
+    for i in [0, 33] {
+        let point = card_point(&game, i).compress().to_bytes();
+        put(&format!("card point {i}"), hex::encode(point));
+    }
+    let secrets: Vec<CardSecret> = SIDES
+        .iter()
+        .map(|side| CardSecret::derive(&key_file(side), &game, side))
+        .collect();
+    for s in &secrets {
+        put(
+            &format!("{} card key", s.side()),
+            hex::encode(s.public().to_bytes()),
+        );
+        put(
+            &format!("{} key proof", s.side()),
+            hex::encode(s.prove().to_bytes()),
+        );
+    }
+    let sides: Vec<(&str, CardKey, KeyProof)> = secrets
+        .iter()
+        .map(|s| (s.side(), s.public(), s.prove()))
+        .collect();
+    let table = Table::new(&game, 34, &sides).unwrap();
+    put("joint key", hex::encode(table.joint_key()));
+    let mut deck = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
+    for side in SIDES {
+        let seed = ShuffleSeed::derive(&key_file(side), &game, side, 0);
+        let salt = slot_salt(&key_file(side), &chain, side, &shuffle_slot(0));
+        put(&format!("{side} seed 0"), seed.value());
+        put(&format!("{side} salt of shuffle-0"), hex::encode(salt));
+        put(
+            &format!("{side} commit shuffle-0"),
+            hex::encode(seed.commitment(&game, side, 0, &salt)),
+        );
+        let perm: Vec<String> = seed.permutation(34).iter().map(u32::to_string).collect();
+        put(&format!("{side} permutation"), perm.join(" "));
+        put(
+            &format!("{side} mask 0"),
+            hex::encode(seed.mask(0).to_bytes()),
+        );
+        put(
+            &format!("{side} mask 33"),
+            hex::encode(seed.mask(33).to_bytes()),
+        );
+        let next = ShuffleSeed::derive(&key_file(side), &game, side, 1);
+        put(&format!("{side} seed 1"), next.value());
+        deck = shuffle(&table, &deck, &seed);
+        let first = deck.cards()[0].to_bytes();
+        put(&format!("deck 0 after {side}'s pass"), hex::encode(first));
+        let mut h = Sha256::new();
+        for card in deck.cards() {
+            h.update(card.to_bytes());
+        }
+        let digest = hex::encode(h.finalize());
+        put(&format!("SHA-256 of the deck after {side}'s pass"), digest);
+    }
+    let north = secrets[1].share(&deck, 0).unwrap();
+    put("North share 0", hex::encode(north.point_bytes()));
+    put("North share 0 proof", hex::encode(north.proof_bytes()));
+    let last = secrets[1].share(&deck, 33).unwrap();
+    assert_eq!(last.verify(&table, "North", &deck), Ok(()));
+    put("North share 33", hex::encode(last.point_bytes()));
+    put("North share 33 proof", hex::encode(last.proof_bytes()));
+    let drawn = secrets[0]
+        .draw(&table, &deck, 0, &[("North", &north)])
+        .unwrap();
+    put("South draws at 0", drawn.to_string());
+    let south = secrets[0].share(&deck, 0).unwrap();
+    put("South share 0", hex::encode(south.point_bytes()));
+    put("South share 0 proof", hex::encode(south.proof_bytes()));
+    let opened = Share::open(&table, &deck, 0, &[("South", &south), ("North", &north)]);
+    assert_eq!(opened, Ok(drawn));
+    out
+}
+
+/// No Python: say so (even where the harness captures the output), and
+/// fail in CI (CI=true) rather than pass.
+fn no_python(why: &str) {
+    let message = format!(
+        "the hidden-hands vectors were NOT checked against \
+         tools/mental-poker/reference.py: {why} (Debian package `python3`: \
+         apt-get install -y python3)"
+    );
+    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
+        panic!("{message}");
+    }
+    let _ = writeln!(std::io::stderr(), "\nwarning: {message}\n");
+}
+
+#[test]
+fn the_library_agrees_with_the_python_reference_on_every_vector() {
+    let ours = herald_vectors();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/mental-poker/reference.py");
+    let output = match Command::new("python3").arg(&script).output() {
+        Ok(output) => output,
+        Err(e) => return no_python(&format!("python3 could not be run ({e})")),
+    };
+    assert!(
+        output.status.success(),
+        "the reference failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let theirs: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.contains("card secret"))
+        .collect();
+    assert_eq!(theirs.len(), 34, "the reference printed:\n{text}");
+    assert_eq!(theirs, ours);
+}
+
+#[test]
+fn the_python_reference_passes_its_own_ristretto255_self_test() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/mental-poker/reference.py");
+    match Command::new("python3")
+        .arg(&script)
+        .arg("--self-test")
+        .output()
+    {
+        Ok(output) => {
+            assert!(output.status.success());
+            assert_eq!(
+                String::from_utf8_lossy(&output.stdout).trim(),
+                "ristretto255, the sampler: self-test passed"
+            );
+        }
+        Err(e) => no_python(&format!("python3 could not be run ({e})")),
+    }
+}
