@@ -19,10 +19,23 @@ pub const FACES: [u8; 6] = [1, 2, 2, 3, 3, 4];
 /// The opening roll and the deal, once the set-up is over: each side
 /// rolls (label `opening`, South then North, again on a tie); the higher
 /// moves first and deals three cards to each, one at a time, the other
-/// side first (label `deal`, each a uniform draw from the deck).
+/// side first (label `deal`, each a uniform draw from the deck). A side
+/// whose maze breaks the set-up rules loses first, with no roll (both
+/// such sides: a draw).
 pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
-    if state.started {
+    if state.started || state.outcome.is_over() {
         return Ok(());
+    }
+    match state.bad_mazes().as_slice() {
+        [] => {}
+        [bad] => {
+            state.finish(Some(opponent(*bad)), End::BadMaze(*bad));
+            return Ok(());
+        }
+        _ => {
+            state.finish(None, End::BadMazes);
+            return Ok(());
+        }
     }
     let first = loop {
         let a = FACES[chance.draw("opening", 6)? as usize % 6];

@@ -193,6 +193,10 @@ pub enum End {
     NoCharacters(Side),
     /// This side resigned.
     Resigned(Side),
+    /// This side's maze broke the set-up rules (it lost before turn 1).
+    BadMaze(Side),
+    /// Both sides' mazes broke the set-up rules (a draw before turn 1).
+    BadMazes,
 }
 
 /// The whole position.
@@ -254,6 +258,18 @@ impl State {
             None => Outcome::Draw,
         };
         self.end = end;
+    }
+
+    /// The sides whose complete maze breaks the set-up rules.
+    pub fn bad_mazes(&self) -> Vec<Side> {
+        [Side(0), Side(1)]
+            .into_iter()
+            .filter(|&s| {
+                let slots = &self.setup[usize::from(s.0 & 1)];
+                let pieces: Option<Vec<_>> = slots.iter().copied().collect();
+                pieces.is_some_and(|p| super::setup::check_maze(s, &p).is_err())
+            })
+            .collect()
     }
 
     /// End the game if a side has no characters.

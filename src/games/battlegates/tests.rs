@@ -248,18 +248,78 @@ fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
         G::open(&mut s, board::SOUTH, slot, v).unwrap();
     }
     assert_eq!(s.board.pieces().len(), 10);
-    let mut bad = State::start();
-    let values =
-        setup::read_maze("Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap();
-    let last = values.len() - 1;
-    for (slot, v) in &values[..last] {
-        G::open(&mut bad, board::SOUTH, slot, v).unwrap();
-    }
-    let e = G::open(&mut bad, board::SOUTH, values[last].0, &values[last].1).unwrap_err();
+    assert!(s.bad_mazes().is_empty());
+    let bad = opened(board::SOUTH, BAD_SOUTH_MAZE);
+    // Opening is no refusal: the maze stays off the board, its side
+    // marked as breaking the set-up rules.
+    assert!(bad.board.pieces().is_empty());
+    assert_eq!(bad.bad_mazes(), vec![board::SOUTH]);
+    let values = setup::read_maze(BAD_SOUTH_MAZE).unwrap();
+    let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
+    let e = G::audit(&bad, board::SOUTH, &v).unwrap_err();
     assert_eq!(
         e.reason,
         "Wc1s: a Brick wall may never close a castle entrance"
     );
+}
+
+/// A South maze with a Brick wall closing South's entrance at c1.
+const BAD_SOUTH_MAZE: &str = "Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw";
+
+/// The start position with `side`'s maze `text` opened.
+fn opened(side: Side, text: &str) -> State {
+    let mut s = State::start();
+    for (slot, v) in &setup::read_maze(text).unwrap() {
+        G::open(&mut s, side, slot, v).unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_bad_maze_loses_before_turn_1_without_an_opening_roll() {
+    let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
+    for (slot, v) in
+        &setup::read_maze("Wa9n Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw").unwrap()
+    {
+        G::open(&mut s, board::NORTH, slot, v).unwrap();
+    }
+    G::begin_play(&mut s, &mut Fixed(vec![face(4), face(1)])).unwrap();
+    assert_eq!(s.outcome, Outcome::Won(board::NORTH));
+    assert!(!s.started);
+    assert_eq!(s.opening, None);
+    assert_eq!(s.cards.deck.total(), 34);
+    assert_eq!(
+        G::summary(&s),
+        "North won: South's maze broke the set-up rules"
+    );
+    let text = {
+        let mut t = String::new();
+        G::write_position(&s, &mut t);
+        t
+    };
+    assert!(text.ends_with(" - -/-/- 0/0 North:bad-maze"), "{text}");
+    let back = G::parse_position(&text).unwrap();
+    assert_eq!(back.outcome, Outcome::Won(board::NORTH));
+}
+
+#[test]
+fn two_bad_mazes_draw_before_turn_1() {
+    let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
+    // North's maze has a Brick wall on the middle line's post d6ne.
+    let north = "Wd6e Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw";
+    for (slot, v) in &setup::read_maze(north).unwrap() {
+        G::open(&mut s, board::NORTH, slot, v).unwrap();
+    }
+    assert_eq!(s.bad_mazes(), vec![board::SOUTH, board::NORTH]);
+    G::begin_play(&mut s, &mut Fixed(vec![])).unwrap();
+    assert_eq!(s.outcome, Outcome::Draw);
+    assert_eq!(G::summary(&s), "draw: both mazes broke the set-up rules");
+    let text = {
+        let mut t = String::new();
+        G::write_position(&s, &mut t);
+        t
+    };
+    assert!(text.ends_with(" draw:bad-maze"), "{text}");
 }
 
 #[test]
