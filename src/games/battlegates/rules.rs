@@ -458,7 +458,11 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
     Ok(())
 }
 
-/// `side` resigns.
+/// `side` resigns. A resignation ends a turn line like any other: the
+/// turn's draw and roll were made at its start (the line carries their
+/// facts), so the resigner may end holding four cards. The finished
+/// position still names `side` as to move, the side that wrote the last
+/// line, as every game's finished position does.
 pub fn resign(state: &mut State, side: Side) {
     state.finish(Some(opponent(side)), End::Resigned(side));
 }

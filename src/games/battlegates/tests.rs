@@ -1079,12 +1079,32 @@ fn a_crowded_position_lists_its_actions_quickly() {
 }
 
 #[test]
+fn a_resignation_is_a_turn_its_draw_made_and_the_resigner_moved_last() {
+    let mut s = pos("c4,x,x,x,x/h12,x,x,x,x", "-", "sr/-/-");
+    // The turn begins as any turn does: South draws its third card.
+    begin(&mut s, 2);
+    assert_eq!(s.cards.hand(board::SOUTH).total(), 3);
+    G::resign(&mut s, board::SOUTH);
+    G::end_turn(&mut s).unwrap();
+    assert_eq!(s.outcome, Outcome::Won(board::NORTH));
+    assert_eq!(G::summary(&s), "North won: South resigned");
+    // As in every herald game, a finished position names the side that
+    // wrote the last line (the turn is not passed on).
+    assert_eq!(
+        G::write_position_text(&s),
+        "c4,x,x,x,x/h12,x,x,x,x - South ssr/-/- 0/0 North:resignation"
+    );
+}
+
+#[test]
 fn the_position_notation_round_trips() {
     for text in [
         "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *",
         "c5,KS,x,d4,h1/b12,x,e12,f12,x Gc1sw,Ld4nw,Wc4e North ssr/ct/gg 2/0 *",
         "x,x,x,x,x/b12,x,x,x,x Wd4n South r/-/- 0/1 North:no-characters",
         "b1,x,x,x,x/b12,x,x,x,x - North -/-/- 0/0 South:resignation",
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 Wa9n - -/-/- 0/0 North:bad-maze",
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 draw:bad-maze",
     ] {
         let s = G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(G::write_position_text(&s), text);
