@@ -11,7 +11,7 @@ use super::cards::Card;
 use super::dice::{self, link, loc_word};
 use super::gates::{quarter, Carry, Turner};
 use super::maze::{Gate, OnEdge, Piece};
-use super::state::{loc_bit, Dice, End, Id, State};
+use super::state::{Dice, End, Id, State, Visited};
 
 /// The die's faces, by the value drawn in `0..6`.
 pub const FACES: [u8; 6] = [1, 2, 2, 3, 3, 4];
@@ -77,7 +77,7 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     state.dice = Dice::default();
     let side = state.to_move;
     for (id, loc) in state.board.alive(side) {
-        state.dice.visited[id.place()] = loc_bit(loc);
+        state.dice.visited[id.place()] = Visited::only(loc);
     }
     if state.cards.ready_to_draw() {
         let i = chance.draw("card", state.cards.deck.total())?;
@@ -233,7 +233,7 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
         s.log.push(format!("{card}: {} crossed {edge}", id.name()));
     }
     s.board.set(id, Some(to));
-    s.dice.visited[id.place()] |= loc_bit(to);
+    s.dice.visited[id.place()].add(to);
     Ok(())
 }
 

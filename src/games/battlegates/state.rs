@@ -151,16 +151,51 @@ impl Board {
     }
 }
 
-/// The bits of locations a character has occupied this turn: one per
-/// square, then the two Keeps.
-pub fn loc_bit(loc: Loc) -> u128 {
-    let i = match loc {
+/// The index of a location in a [`Visited`] set: the squares in
+/// [`Sq::idx`] order, then the Keeps by side.
+pub fn loc_index(loc: Loc) -> usize {
+    match loc {
         Loc::Sq(sq) => sq.idx(),
         Loc::Keep(side) => {
-            usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0 & 1)
+            usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0)
         }
-    };
-    1u128 << i
+    }
+}
+
+/// The locations a character has occupied this turn, as a set of
+/// location indexes below [`Visited::CAPACITY`]: room for the squares
+/// and Keeps of a board of up to 252 squares (Misery Run's 9 x 25 and
+/// Battle Alley's 19 x 12 included), not only the one board's 108.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Visited([u64; 4]);
+
+impl Visited {
+    /// How many location indexes the set can hold.
+    pub const CAPACITY: usize = 256;
+
+    /// The set of `loc` alone.
+    pub fn only(loc: Loc) -> Visited {
+        let mut v = Visited::default();
+        v.add(loc);
+        v
+    }
+
+    /// Whether `loc` is in the set.
+    pub fn has(&self, loc: Loc) -> bool {
+        let i = loc_index(loc);
+        self.0
+            .get(i / 64)
+            .is_some_and(|word| word & (1u64 << (i % 64)) != 0)
+    }
+
+    /// Put `loc` in the set (an index beyond the capacity, which no
+    /// board has, is left out rather than wrapped onto another).
+    pub fn add(&mut self, loc: Loc) {
+        let i = loc_index(loc);
+        if let Some(word) = self.0.get_mut(i / 64) {
+            *word |= 1u64 << (i % 64);
+        }
+    }
 }
 
 /// The dice phase of the turn in progress.
@@ -175,7 +210,7 @@ pub struct Dice {
     /// The mover's characters (by army place) that made their run.
     pub(super) ran: u8,
     /// Per army place, the locations occupied this turn.
-    pub(super) visited: [u128; 5],
+    pub(super) visited: [Visited; 5],
     /// An Archer shot.
     pub(super) shot: bool,
     /// A card's kill forfeited the dice phase.

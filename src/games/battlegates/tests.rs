@@ -1357,3 +1357,31 @@ fn no_text_makes_the_parsers_panic() {
         let _ = G::parse_position(&text);
     }
 }
+
+#[test]
+fn the_squares_entered_this_turn_are_a_set_of_256_locations() {
+    use super::board::Loc;
+    use super::state::Visited;
+    // Square indexes run row by row, 9 a row: row 28's i square (index
+    // 9 * 27 + 8 = 251) is beyond the 126 a 128-bit set held with the
+    // Keeps after the squares.
+    let far = Loc::Sq(Sq { col: 8, row: 27 });
+    let near = Loc::Sq(Sq { col: 0, row: 0 });
+    let mid = Loc::Sq(Sq { col: 1, row: 7 });
+    let mut v = Visited::only(far);
+    assert!(v.has(far));
+    assert!(!v.has(near));
+    assert!(!v.has(mid));
+    v.add(mid);
+    v.add(Loc::Keep(board::NORTH));
+    assert!(v.has(mid));
+    assert!(v.has(far));
+    assert!(v.has(Loc::Keep(board::NORTH)));
+    assert!(!v.has(Loc::Keep(board::SOUTH)));
+    assert!(!v.has(near));
+    // Beyond the capacity nothing is set, and nothing wraps onto index 0.
+    let beyond = Loc::Sq(Sq { col: 4, row: 28 });
+    v.add(beyond);
+    assert!(!v.has(beyond));
+    assert!(!v.has(near));
+}
