@@ -273,7 +273,7 @@ pub fn run(
             loc_word(start)
         ));
     };
-    let bit = 1u8 << id.place();
+    let bit = 1u16 << id.place();
     if dice.ran & bit != 0 {
         return Err(format!(
             "{} has made its run this turn: each character moves in a single run",

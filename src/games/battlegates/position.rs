@@ -49,7 +49,9 @@ pub fn write(state: &State, out: &mut String) {
     let sides: Vec<String> = [SOUTH, NORTH]
         .into_iter()
         .map(|s| {
-            Id::of(s)
+            state
+                .board
+                .ids(s)
                 .map(|id| loc_text(state.board.loc(id)))
                 .collect::<Vec<_>>()
                 .join(",")
@@ -153,7 +155,8 @@ fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
                 ),
             ));
         }
-        for (id, item) in Id::of(side).zip(&items) {
+        let ids: Vec<Id> = state.board.ids(side).collect();
+        for (&id, item) in ids.iter().zip(&items) {
             let err = |why: String| PositionParseError::within(field.text, at, item.len(), why);
             let loc = match *item {
                 "x" => None,

@@ -878,7 +878,7 @@ fn entering_a_keep_with_an_enemy_kills_it_without_exact_roll_and_stops() {
     );
     Kit::ok(&mut s, "c2-c1-K");
     assert_eq!(s.board.loc(Id(0)), Some(board::Loc::Keep(board::SOUTH)));
-    assert_eq!(s.board.loc(Id(5)), None);
+    assert_eq!(s.board.loc(Id::new(board::NORTH, 0)), None);
     Kit::ok(&mut s, "a5-a6-a7");
     Kit::end(&mut s);
     // Alone, the kill spending 2 of 4 would not spend the most, unless
@@ -1384,4 +1384,25 @@ fn the_squares_entered_this_turn_are_a_set_of_256_locations() {
     v.add(beyond);
     assert!(!v.has(beyond));
     assert!(!v.has(near));
+}
+
+#[test]
+fn a_side_has_room_for_two_armies_and_a_board_for_four_sides() {
+    use super::state::{Kind, CHARACTERS};
+    // Places 5-9 are a side's second army, in the same order as the first.
+    let g = Id::new(board::NORTH, 7);
+    assert_eq!(g.side(), board::NORTH);
+    assert_eq!(g.kind(), Kind::Gatekeeper);
+    assert_eq!(g.place(), 7);
+    let c = Id::new(Side(3), 9);
+    assert_eq!(c.side(), Side(3));
+    assert_eq!(c.kind(), Kind::Crusader);
+    assert!(usize::from(c.0) < CHARACTERS);
+    // One board puts one army a side in play: five characters each.
+    let b = State::start().board;
+    let north: Vec<Id> = b.ids(board::NORTH).collect();
+    assert_eq!(north.len(), 5);
+    assert_eq!(north[0], Id::new(board::NORTH, 0));
+    assert_eq!(b.alive(board::SOUTH).count(), 5);
+    assert_eq!(b.on(Sq::new(4, 11)), Some(Id::new(board::NORTH, 2)));
 }
