@@ -331,7 +331,7 @@ pub mod battlegates {
     use crate::games::battlegates::board::{opponent, Edge, Loc, ONE_BOARD};
     use crate::games::battlegates::dice::{self, link, neighbours};
     use crate::games::battlegates::maze::Piece;
-    use crate::games::battlegates::state::{Board, Id};
+    use crate::games::battlegates::state::Board;
     use crate::games::battlegates::{Action, Battlegates, State};
     use crate::record::{self, Source};
     use crate::referee;
@@ -505,7 +505,8 @@ pub mod battlegates {
         if Battlegates::apply(state, action).is_err() {
             return;
         }
-        for id in (0..10).map(Id) {
+        let ids = before.ids(Side(0)).chain(before.ids(Side(1)));
+        for id in ids {
             let (Some(was), None) = (before.loc(id), state.board().loc(id)) else {
                 continue;
             };

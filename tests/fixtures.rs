@@ -13,6 +13,8 @@
 //! phase: audit       # setup | play | audit | over (valid records)
 //! provisional: Blue  # the result while the audit is due, else null
 //! failed_audits: Blue # the sides whose audit failed, joined by `, `
+//! audit_reasons: Blue: needs at least one Scissors
+//!                    # a part of `side: reason` per failed audit, by `; `
 //! position: 2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *
 //!                    # final position (valid records; no comment on its line)
 //! message: c2 holds a Wall    # a part of the message
@@ -106,9 +108,19 @@ fn every_fixture_gets_its_expected_verdict() {
                         sides.join(", ")
                     })
                     .unwrap_or_else(|| as_text(&json["failed_audits"])),
+                "audit_reasons" => json["failed_audits"]
+                    .as_array()
+                    .map(|all| {
+                        let why: Vec<String> = all
+                            .iter()
+                            .map(|f| format!("{}: {}", as_text(&f["side"]), as_text(&f["reason"])))
+                            .collect();
+                        why.join("; ")
+                    })
+                    .unwrap_or_else(|| as_text(&json["failed_audits"])),
                 other => panic!("{}: unknown expectation `{other}`", path.display()),
             };
-            let ok = if key == "message" {
+            let ok = if key == "message" || key == "audit_reasons" {
                 got.contains(&want)
             } else if key == "position" {
                 got == want

@@ -875,6 +875,9 @@ impl<G: Game> Referee<G> {
     ) -> Result<PlayedTurn<G>, LineError> {
         let side = G::to_move(state);
         let index = self.header.index_of(side).expect("a side in the header");
+        // The facts are the turn-start chance, known before any action:
+        // a false one is the line's first defect, whatever its actions.
+        check_facts(line, &derived, at.turn, at.side)?;
         let mut shown = Vec::new();
         // Openings the rules demanded before this line: made before the
         // actions (a defender's identity).
@@ -908,7 +911,6 @@ impl<G: Game> Referee<G> {
             self.check_answered(state, index, at)?;
         }
         self.end_turn(line, state, side, at)?;
-        check_facts(line, &derived, at.turn, at.side)?;
         if let Some(request) = G::pending(state) {
             self.check_settleable(request.label, state, declaring, at)?;
         }

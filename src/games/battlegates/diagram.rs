@@ -224,6 +224,14 @@ pub fn summary(state: &State) -> String {
                 side_name(l)
             )
         }
+        (Outcome::Won(w), End::BadMaze(l)) => {
+            return format!(
+                "{} won: {}'s maze broke the set-up rules",
+                side_name(w),
+                side_name(l)
+            )
+        }
+        (Outcome::Draw, End::BadMazes) => return "draw: both mazes broke the set-up rules".into(),
         (Outcome::Draw, _) => return "draw: neither side has characters left".into(),
         _ => {}
     }

@@ -8,7 +8,7 @@ use super::action::{Path, Shot};
 use super::board::{opponent, side_name, Dir, Edge, Loc, Sense, Sq, ONE_BOARD};
 use super::gates::{quarter, Carry, Turner};
 use super::maze::OnEdge;
-use super::state::{loc_bit, Board, Dice, Id, Kind};
+use super::state::{Board, Dice, Id, Kind};
 
 /// What a step did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -117,8 +117,7 @@ pub fn step(
             "the Brick wall on {edge} blocks the step {words} (a Scale card crosses it)"
         ));
     }
-    let bit = loc_bit(to);
-    if dice.visited[id.place()] & bit != 0 {
+    if dice.visited[id.place()].has(to) {
         return Err(format!(
             "{} has been on {to} this turn: no character enters a square twice in a turn",
             id.name()
@@ -141,7 +140,7 @@ pub fn step(
         }
     };
     board.set(id, Some(to));
-    dice.visited[id.place()] |= bit;
+    dice.visited[id.place()].add(to);
     Ok(stepped)
 }
 
@@ -244,7 +243,7 @@ fn enter_square(
 pub fn mark_carried(dice: &mut Dice, side: Side, carried: &[Carry]) {
     for c in carried {
         if c.id.side() == side {
-            dice.visited[c.id.place()] |= loc_bit(Loc::Sq(c.to));
+            dice.visited[c.id.place()].add(Loc::Sq(c.to));
         }
     }
 }
@@ -274,7 +273,7 @@ pub fn run(
             loc_word(start)
         ));
     };
-    let bit = 1u8 << id.place();
+    let bit = 1u16 << id.place();
     if dice.ran & bit != 0 {
         return Err(format!(
             "{} has made its run this turn: each character moves in a single run",

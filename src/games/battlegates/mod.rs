@@ -253,10 +253,14 @@ impl Game for Battlegates {
         let mine = &mut state.setup[usize::from(side) & 1];
         mine[i] = Some(piece);
         let complete: Option<Vec<_>> = mine.iter().copied().collect();
+        // A maze that breaks the set-up rules stays off the board: its
+        // side loses before turn 1 (rules::begin_play), and the audit
+        // names the piece at fault.
         if let Some(pieces) = complete {
-            setup::check_maze(side, &pieces).map_err(Illegal::new)?;
-            for p in pieces {
-                state.board.maze.add(p);
+            if setup::check_maze(side, &pieces).is_ok() {
+                for p in pieces {
+                    state.board.maze.add(p);
+                }
             }
         }
         Ok(())

@@ -15,7 +15,8 @@
 //!   separated by `/`; the deck is the rest of the 34;
 //! - points: South's and North's, `/` between;
 //! - result: `*`, or the winner and how (`South:no-characters`,
-//!   `South:resignation`), or `draw:no-characters`.
+//!   `South:resignation`, `South:bad-maze`: North's maze broke the
+//!   set-up rules), or `draw:no-characters` or `draw:bad-maze`.
 
 use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
 
@@ -48,7 +49,9 @@ pub fn write(state: &State, out: &mut String) {
     let sides: Vec<String> = [SOUTH, NORTH]
         .into_iter()
         .map(|s| {
-            Id::of(s)
+            state
+                .board
+                .ids(s)
                 .map(|id| loc_text(state.board.loc(id)))
                 .collect::<Vec<_>>()
                 .join(",")
@@ -83,6 +86,8 @@ pub fn write(state: &State, out: &mut String) {
 fn result_text(state: &State) -> String {
     match (state.outcome, state.end) {
         (Outcome::Won(w), End::Resigned(_)) => format!("{}:resignation", side_name(w)),
+        (Outcome::Won(w), End::BadMaze(_)) => format!("{}:bad-maze", side_name(w)),
+        (Outcome::Draw, End::BadMazes) => "draw:bad-maze".into(),
         (Outcome::Won(w), _) => format!("{}:no-characters", side_name(w)),
         (Outcome::Draw, _) => "draw:no-characters".into(),
         _ => "*".into(),
@@ -150,7 +155,8 @@ fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
                 ),
             ));
         }
-        for (id, item) in Id::of(side).zip(&items) {
+        let ids: Vec<Id> = state.board.ids(side).collect();
+        for (&id, item) in ids.iter().zip(&items) {
             let err = |why: String| PositionParseError::within(field.text, at, item.len(), why);
             let loc = match *item {
                 "x" => None,
@@ -288,6 +294,10 @@ fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), Posit
         }
         return Ok(());
     }
+    if v == "draw:bad-maze" {
+        state.finish(None, End::BadMazes);
+        return Ok(());
+    }
     if v == "draw:no-characters" {
         if !(gone(SOUTH) && gone(NORTH)) {
             return Err(field.whole("a draw needs both sides without characters"));
@@ -297,8 +307,8 @@ fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), Posit
     }
     let bad = || {
         field.whole(
-            "the result is `*`, a winner and how (South:no-characters, South:resignation) or \
-             draw:no-characters",
+            "the result is `*`, a winner and how (South:no-characters, South:resignation, \
+             South:bad-maze) or a draw (draw:no-characters, draw:bad-maze)",
         )
     };
     let (who, how) = v.split_once(':').ok_or_else(bad)?;
@@ -318,6 +328,7 @@ fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), Posit
             )))
         }
         "resignation" => state.finish(Some(w), End::Resigned(l)),
+        "bad-maze" => state.finish(Some(w), End::BadMaze(l)),
         _ => return Err(bad()),
     }
     Ok(())

@@ -11,7 +11,7 @@ use super::cards::Card;
 use super::dice::{self, link, loc_word};
 use super::gates::{quarter, Carry, Turner};
 use super::maze::{Gate, OnEdge, Piece};
-use super::state::{loc_bit, Dice, End, Id, State};
+use super::state::{Dice, End, Id, State, Visited};
 
 /// The die's faces, by the value drawn in `0..6`.
 pub const FACES: [u8; 6] = [1, 2, 2, 3, 3, 4];
@@ -19,10 +19,23 @@ pub const FACES: [u8; 6] = [1, 2, 2, 3, 3, 4];
 /// The opening roll and the deal, once the set-up is over: each side
 /// rolls (label `opening`, South then North, again on a tie); the higher
 /// moves first and deals three cards to each, one at a time, the other
-/// side first (label `deal`, each a uniform draw from the deck).
+/// side first (label `deal`, each a uniform draw from the deck). A side
+/// whose maze breaks the set-up rules loses first, with no roll (both
+/// such sides: a draw).
 pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
-    if state.started {
+    if state.started || state.outcome.is_over() {
         return Ok(());
+    }
+    match state.bad_mazes().as_slice() {
+        [] => {}
+        [bad] => {
+            state.finish(Some(opponent(*bad)), End::BadMaze(*bad));
+            return Ok(());
+        }
+        _ => {
+            state.finish(None, End::BadMazes);
+            return Ok(());
+        }
     }
     // With hidden hands the shared deck deals: each side picks up its
     // hand with its first turn's card.
@@ -67,7 +80,7 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     state.dice = Dice::default();
     let side = state.to_move;
     for (id, loc) in state.board.alive(side) {
-        state.dice.visited[id.place()] = loc_bit(loc);
+        state.dice.visited[id.place()] = Visited::only(loc);
     }
     if !state.cards.is_hidden() && state.cards.ready_to_draw() {
         let i = chance.draw("card", state.cards.deck.total())?;
@@ -251,7 +264,7 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
         s.log.push(format!("{card}: {} crossed {edge}", id.name()));
     }
     s.board.set(id, Some(to));
-    s.dice.visited[id.place()] |= loc_bit(to);
+    s.dice.visited[id.place()].add(to);
     Ok(())
 }
 
@@ -476,7 +489,11 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
     Ok(())
 }
 
-/// `side` resigns.
+/// `side` resigns. A resignation ends a turn line like any other: the
+/// turn's draw and roll were made at its start (the line carries their
+/// facts), so the resigner may end holding four cards. The finished
+/// position still names `side` as to move, the side that wrote the last
+/// line, as every game's finished position does.
 pub fn resign(state: &mut State, side: Side) {
     state.finish(Some(opponent(side)), End::Resigned(side));
 }

@@ -47,32 +47,40 @@ pub const ARMY: [Kind; 5] = [
     Kind::Crusader,
 ];
 
-/// Characters on one board: 5 a side.
-pub const CHARACTERS: usize = 10;
+/// The places a side has room for: two armies of five (in Misery Run
+/// each player leads two armies; one board uses the first five).
+pub const SIDE_PLACES: usize = 10;
 
-/// A character: side `id / 5`, army place `id % 5`.
+/// The sides a board has room for (the four-castle games have four).
+pub const MAX_SIDES: usize = 4;
+
+/// The characters a board has room for.
+pub const CHARACTERS: usize = SIDE_PLACES * MAX_SIDES;
+
+/// A character: side `id / 10`, place `id % 10` in its side's armies
+/// (army `place / 5`, kind by `place % 5` in [`ARMY`] order).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Id(pub u8);
 
 impl Id {
+    /// The character at `place` (below [`SIDE_PLACES`]) of `side`.
+    pub fn new(side: Side, place: usize) -> Id {
+        Id(side.0 * SIDE_PLACES as u8 + (place % SIDE_PLACES) as u8)
+    }
+
     /// Its side.
     pub fn side(self) -> Side {
-        Side(self.0 / 5)
+        Side(self.0 / SIDE_PLACES as u8)
     }
 
     /// Its kind.
     pub fn kind(self) -> Kind {
-        ARMY[usize::from(self.0 % 5)]
+        ARMY[self.place() % ARMY.len()]
     }
 
-    /// Its place in its side's army (0-4).
+    /// Its place in its side's armies (0-9; 0-4 on one board).
     pub fn place(self) -> usize {
-        usize::from(self.0 % 5)
-    }
-
-    /// Every character of `side`.
-    pub fn of(side: Side) -> impl Iterator<Item = Id> {
-        (0..5).map(move |i| Id(side.0 * 5 + i))
+        usize::from(self.0) % SIDE_PLACES
     }
 
     /// `South's Archer`.
@@ -87,6 +95,8 @@ pub struct Board {
     /// Walls and gates.
     pub maze: Maze,
     chars: [Option<Loc>; CHARACTERS],
+    /// Armies a side leads (1 on one board).
+    armies: u8,
 }
 
 impl Board {
@@ -95,12 +105,13 @@ impl Board {
         let mut chars = [None; CHARACTERS];
         for (s, portals) in ONE_BOARD.portals.iter().enumerate() {
             for (i, sq) in portals.iter().enumerate() {
-                chars[s * 5 + i] = Some(Loc::Sq(*sq));
+                chars[usize::from(Id::new(Side(s as u8), i).0)] = Some(Loc::Sq(*sq));
             }
         }
         Board {
             maze: Maze::default(),
             chars,
+            armies: 1,
         }
     }
 
@@ -109,6 +120,7 @@ impl Board {
         Board {
             maze: Maze::default(),
             chars: [None; CHARACTERS],
+            armies: 1,
         }
     }
 
@@ -137,7 +149,13 @@ impl Board {
 
     /// The living characters of `side`.
     pub fn alive(&self, side: Side) -> impl Iterator<Item = (Id, Loc)> + '_ {
-        Id::of(side).filter_map(move |id| self.loc(id).map(|l| (id, l)))
+        self.ids(side)
+            .filter_map(move |id| self.loc(id).map(|l| (id, l)))
+    }
+
+    /// Every character of `side` in play (killed or not), in place order.
+    pub fn ids(&self, side: Side) -> impl Iterator<Item = Id> {
+        (0..usize::from(self.armies) * ARMY.len()).map(move |i| Id::new(side, i))
     }
 
     /// Whether `side` has a character left.
@@ -151,16 +169,51 @@ impl Board {
     }
 }
 
-/// The bits of locations a character has occupied this turn: one per
-/// square, then the two Keeps.
-pub fn loc_bit(loc: Loc) -> u128 {
-    let i = match loc {
+/// The index of a location in a [`Visited`] set: the squares in
+/// [`Sq::idx`] order, then the Keeps by side.
+pub fn loc_index(loc: Loc) -> usize {
+    match loc {
         Loc::Sq(sq) => sq.idx(),
         Loc::Keep(side) => {
-            usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0 & 1)
+            usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0)
         }
-    };
-    1u128 << i
+    }
+}
+
+/// The locations a character has occupied this turn, as a set of
+/// location indexes below [`Visited::CAPACITY`]: room for the squares
+/// and Keeps of a board of up to 252 squares (Misery Run's 9 x 25 and
+/// Battle Alley's 19 x 12 included), not only the one board's 108.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Visited([u64; 4]);
+
+impl Visited {
+    /// How many location indexes the set can hold.
+    pub const CAPACITY: usize = 256;
+
+    /// The set of `loc` alone.
+    pub fn only(loc: Loc) -> Visited {
+        let mut v = Visited::default();
+        v.add(loc);
+        v
+    }
+
+    /// Whether `loc` is in the set.
+    pub fn has(&self, loc: Loc) -> bool {
+        let i = loc_index(loc);
+        self.0
+            .get(i / 64)
+            .is_some_and(|word| word & (1u64 << (i % 64)) != 0)
+    }
+
+    /// Put `loc` in the set (an index beyond the capacity, which no
+    /// board has, is left out rather than wrapped onto another).
+    pub fn add(&mut self, loc: Loc) {
+        let i = loc_index(loc);
+        if let Some(word) = self.0.get_mut(i / 64) {
+            *word |= 1u64 << (i % 64);
+        }
+    }
 }
 
 /// The dice phase of the turn in progress.
@@ -172,10 +225,11 @@ pub struct Dice {
     pub(super) spent: u8,
     /// How many runs were made.
     pub(super) runs: u8,
-    /// The mover's characters (by army place) that made their run.
-    pub(super) ran: u8,
-    /// Per army place, the locations occupied this turn.
-    pub(super) visited: [u128; 5],
+    /// The mover's characters (by place) that made their run.
+    pub(super) ran: u16,
+    /// Per place of the mover's characters, the locations occupied this
+    /// turn.
+    pub(super) visited: [Visited; SIDE_PLACES],
     /// An Archer shot.
     pub(super) shot: bool,
     /// A card's kill forfeited the dice phase.
@@ -193,6 +247,10 @@ pub enum End {
     NoCharacters(Side),
     /// This side resigned.
     Resigned(Side),
+    /// This side's maze broke the set-up rules (it lost before turn 1).
+    BadMaze(Side),
+    /// Both sides' mazes broke the set-up rules (a draw before turn 1).
+    BadMazes,
 }
 
 /// The whole position.
@@ -254,6 +312,18 @@ impl State {
             None => Outcome::Draw,
         };
         self.end = end;
+    }
+
+    /// The sides whose complete maze breaks the set-up rules.
+    pub fn bad_mazes(&self) -> Vec<Side> {
+        [Side(0), Side(1)]
+            .into_iter()
+            .filter(|&s| {
+                let slots = &self.setup[usize::from(s.0 & 1)];
+                let pieces: Option<Vec<_>> = slots.iter().copied().collect();
+                pieces.is_some_and(|p| super::setup::check_maze(s, &p).is_err())
+            })
+            .collect()
     }
 
     /// End the game if a side has no characters.

@@ -248,18 +248,78 @@ fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
         G::open(&mut s, board::SOUTH, slot, v).unwrap();
     }
     assert_eq!(s.board.pieces().len(), 10);
-    let mut bad = State::start();
-    let values =
-        setup::read_maze("Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap();
-    let last = values.len() - 1;
-    for (slot, v) in &values[..last] {
-        G::open(&mut bad, board::SOUTH, slot, v).unwrap();
-    }
-    let e = G::open(&mut bad, board::SOUTH, values[last].0, &values[last].1).unwrap_err();
+    assert!(s.bad_mazes().is_empty());
+    let bad = opened(board::SOUTH, BAD_SOUTH_MAZE);
+    // Opening is no refusal: the maze stays off the board, its side
+    // marked as breaking the set-up rules.
+    assert!(bad.board.pieces().is_empty());
+    assert_eq!(bad.bad_mazes(), vec![board::SOUTH]);
+    let values = setup::read_maze(BAD_SOUTH_MAZE).unwrap();
+    let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
+    let e = G::audit(&bad, board::SOUTH, &v).unwrap_err();
     assert_eq!(
         e.reason,
         "Wc1s: a Brick wall may never close a castle entrance"
     );
+}
+
+/// A South maze with a Brick wall closing South's entrance at c1.
+const BAD_SOUTH_MAZE: &str = "Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw";
+
+/// The start position with `side`'s maze `text` opened.
+fn opened(side: Side, text: &str) -> State {
+    let mut s = State::start();
+    for (slot, v) in &setup::read_maze(text).unwrap() {
+        G::open(&mut s, side, slot, v).unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_bad_maze_loses_before_turn_1_without_an_opening_roll() {
+    let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
+    for (slot, v) in
+        &setup::read_maze("Wa9n Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw").unwrap()
+    {
+        G::open(&mut s, board::NORTH, slot, v).unwrap();
+    }
+    G::begin_play(&mut s, &mut Fixed(vec![face(4), face(1)])).unwrap();
+    assert_eq!(s.outcome, Outcome::Won(board::NORTH));
+    assert!(!s.started);
+    assert_eq!(s.opening, None);
+    assert_eq!(s.cards.deck.total(), 34);
+    assert_eq!(
+        G::summary(&s),
+        "North won: South's maze broke the set-up rules"
+    );
+    let text = {
+        let mut t = String::new();
+        G::write_position(&s, &mut t);
+        t
+    };
+    assert!(text.ends_with(" - -/-/- 0/0 North:bad-maze"), "{text}");
+    let back = G::parse_position(&text).unwrap();
+    assert_eq!(back.outcome, Outcome::Won(board::NORTH));
+}
+
+#[test]
+fn two_bad_mazes_draw_before_turn_1() {
+    let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
+    // North's maze has a Brick wall on the middle line's post d6ne.
+    let north = "Wd6e Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw";
+    for (slot, v) in &setup::read_maze(north).unwrap() {
+        G::open(&mut s, board::NORTH, slot, v).unwrap();
+    }
+    assert_eq!(s.bad_mazes(), vec![board::SOUTH, board::NORTH]);
+    G::begin_play(&mut s, &mut Fixed(vec![])).unwrap();
+    assert_eq!(s.outcome, Outcome::Draw);
+    assert_eq!(G::summary(&s), "draw: both mazes broke the set-up rules");
+    let text = {
+        let mut t = String::new();
+        G::write_position(&s, &mut t);
+        t
+    };
+    assert!(text.ends_with(" draw:bad-maze"), "{text}");
 }
 
 #[test]
@@ -831,7 +891,7 @@ fn entering_a_keep_with_an_enemy_kills_it_without_exact_roll_and_stops() {
     );
     Kit::ok(&mut s, "c2-c1-K");
     assert_eq!(s.board.loc(Id(0)), Some(board::Loc::Keep(board::SOUTH)));
-    assert_eq!(s.board.loc(Id(5)), None);
+    assert_eq!(s.board.loc(Id::new(board::NORTH, 0)), None);
     Kit::ok(&mut s, "a5-a6-a7");
     Kit::end(&mut s);
     // Alone, the kill spending 2 of 4 would not spend the most, unless
@@ -1032,12 +1092,32 @@ fn a_crowded_position_lists_its_actions_quickly() {
 }
 
 #[test]
+fn a_resignation_is_a_turn_its_draw_made_and_the_resigner_moved_last() {
+    let mut s = pos("c4,x,x,x,x/h12,x,x,x,x", "-", "sr/-/-");
+    // The turn begins as any turn does: South draws its third card.
+    begin(&mut s, 2);
+    assert_eq!(s.cards.hand(board::SOUTH).total(), 3);
+    G::resign(&mut s, board::SOUTH);
+    G::end_turn(&mut s).unwrap();
+    assert_eq!(s.outcome, Outcome::Won(board::NORTH));
+    assert_eq!(G::summary(&s), "North won: South resigned");
+    // As in every herald game, a finished position names the side that
+    // wrote the last line (the turn is not passed on).
+    assert_eq!(
+        G::write_position_text(&s),
+        "c4,x,x,x,x/h12,x,x,x,x - South ssr/-/- 0/0 North:resignation"
+    );
+}
+
+#[test]
 fn the_position_notation_round_trips() {
     for text in [
         "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *",
         "c5,KS,x,d4,h1/b12,x,e12,f12,x Gc1sw,Ld4nw,Wc4e North ssr/ct/gg 2/0 *",
         "x,x,x,x,x/b12,x,x,x,x Wd4n South r/-/- 0/1 North:no-characters",
         "b1,x,x,x,x/b12,x,x,x,x - North -/-/- 0/0 South:resignation",
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 Wa9n - -/-/- 0/0 North:bad-maze",
+        "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 draw:bad-maze",
     ] {
         let s = G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(G::write_position_text(&s), text);
@@ -1687,4 +1767,53 @@ fn with_hidden_hands_the_deal_and_the_draw_come_from_the_shared_deck() {
             board::side_name(other)
         )
     );
+}
+
+#[test]
+fn the_squares_entered_this_turn_are_a_set_of_256_locations() {
+    use super::board::Loc;
+    use super::state::Visited;
+    // Square indexes run row by row, 9 a row: row 28's i square (index
+    // 9 * 27 + 8 = 251) is beyond the 126 a 128-bit set held with the
+    // Keeps after the squares.
+    let far = Loc::Sq(Sq { col: 8, row: 27 });
+    let near = Loc::Sq(Sq { col: 0, row: 0 });
+    let mid = Loc::Sq(Sq { col: 1, row: 7 });
+    let mut v = Visited::only(far);
+    assert!(v.has(far));
+    assert!(!v.has(near));
+    assert!(!v.has(mid));
+    v.add(mid);
+    v.add(Loc::Keep(board::NORTH));
+    assert!(v.has(mid));
+    assert!(v.has(far));
+    assert!(v.has(Loc::Keep(board::NORTH)));
+    assert!(!v.has(Loc::Keep(board::SOUTH)));
+    assert!(!v.has(near));
+    // Beyond the capacity nothing is set, and nothing wraps onto index 0.
+    let beyond = Loc::Sq(Sq { col: 4, row: 28 });
+    v.add(beyond);
+    assert!(!v.has(beyond));
+    assert!(!v.has(near));
+}
+
+#[test]
+fn a_side_has_room_for_two_armies_and_a_board_for_four_sides() {
+    use super::state::{Kind, CHARACTERS};
+    // Places 5-9 are a side's second army, in the same order as the first.
+    let g = Id::new(board::NORTH, 7);
+    assert_eq!(g.side(), board::NORTH);
+    assert_eq!(g.kind(), Kind::Gatekeeper);
+    assert_eq!(g.place(), 7);
+    let c = Id::new(Side(3), 9);
+    assert_eq!(c.side(), Side(3));
+    assert_eq!(c.kind(), Kind::Crusader);
+    assert!(usize::from(c.0) < CHARACTERS);
+    // One board puts one army a side in play: five characters each.
+    let b = State::start().board;
+    let north: Vec<Id> = b.ids(board::NORTH).collect();
+    assert_eq!(north.len(), 5);
+    assert_eq!(north[0], Id::new(board::NORTH, 0));
+    assert_eq!(b.alive(board::SOUTH).count(), 5);
+    assert_eq!(b.on(Sq::new(4, 11)), Some(Id::new(board::NORTH, 2)));
 }
