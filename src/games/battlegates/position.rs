@@ -231,6 +231,14 @@ fn read_maze(field: &PositionField<'_>, state: &mut State) -> Result<(), Positio
     Ok(())
 }
 
+/// The cards field holds more of `card` than the deck has.
+fn too_many(field: &PositionField<'_>, card: Card) -> PositionParseError {
+    field.whole(format!(
+        "there are {} {card} cards in the deck of 34, and this has more",
+        card.copies()
+    ))
+}
+
 fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
     let parts: Vec<&str> = field.value.split('/').collect();
     if parts.len() != 3 {
@@ -258,6 +266,9 @@ fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
                     return Err(err());
                 }
                 last = Some(card);
+                if pile.count(card) >= card.copies() {
+                    return Err(too_many(field, card));
+                }
                 pile.add(card);
             }
         }
@@ -268,10 +279,7 @@ fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
         for p in &piles {
             for _ in 0..p.count(card) {
                 if !deck.take(card) {
-                    return Err(field.whole(format!(
-                        "there are {} {card} cards in the deck of 34, and this has more",
-                        card.copies()
-                    )));
+                    return Err(too_many(field, card));
                 }
             }
         }

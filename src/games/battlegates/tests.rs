@@ -1817,3 +1817,21 @@ fn a_side_has_room_for_two_armies_and_a_board_for_four_sides() {
     assert_eq!(b.alive(board::SOUTH).count(), 5);
     assert_eq!(b.on(Sq::new(4, 11)), Some(Id::new(board::NORTH, 2)));
 }
+
+#[test]
+fn a_position_with_more_copies_of_a_card_than_the_deck_holds_is_refused() {
+    // Found by fuzzing: 256 copies of one card in a pile overflowed its
+    // count before the deck was checked. Six rotate180 already exceed
+    // the five in the deck, and so do 256.
+    for n in [6, 256] {
+        let text = format!(
+            "b1,c1,e1,f1,h1/c12,d12,e6,f12,i12 - South -/-/{} 0/0 *",
+            "t".repeat(n)
+        );
+        let e = G::parse_position(&text).unwrap_err();
+        assert_eq!(
+            e.reason, "there are 5 rotate180 cards in the deck of 34, and this has more",
+            "{n} copies"
+        );
+    }
+}
