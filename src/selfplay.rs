@@ -618,21 +618,9 @@ pub mod battlegates {
     #[cfg(test)]
     mod tests {
         use super::*;
-        use crate::game::{action_text, Chance, Illegal};
+        use crate::game::action_text;
 
-        /// Chance that gives these values in turn (then 0).
-        struct Fixed(Vec<u32>);
-
-        impl Chance for Fixed {
-            fn draw(&mut self, _label: &'static str, n: u32) -> Result<u32, Illegal> {
-                let v = if self.0.is_empty() {
-                    0
-                } else {
-                    self.0.remove(0)
-                };
-                Ok(v % n)
-            }
-        }
+        use crate::games::testkit::Fixed;
 
         /// South to move with the characters `chars`, no maze, a
         /// rotate90 in hand, its turn begun with a die of `face` (the

@@ -10,6 +10,21 @@ use crate::game::{action_text, Chance, Game, Illegal, Side, Undrawn};
 /// The kit for game `G`.
 pub struct Kit<G>(PhantomData<G>);
 
+/// Chance that gives these values in turn (then 0), each taken modulo
+/// the number asked for.
+pub struct Fixed(pub Vec<u32>);
+
+impl Chance for Fixed {
+    fn draw(&mut self, _label: &'static str, n: u32) -> Result<u32, Illegal> {
+        let v = if self.0.is_empty() {
+            0
+        } else {
+            self.0.remove(0)
+        };
+        Ok(v % n)
+    }
+}
+
 /// Turn-start chance for tests of what the referee can settle: nothing
 /// is drawn, and only the sides listed could settle chance declared on
 /// the turn (none: a game without commitments).

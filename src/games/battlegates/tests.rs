@@ -15,19 +15,7 @@ use crate::games::testkit;
 type G = Battlegates;
 type Kit = testkit::Kit<G>;
 
-/// Chance that gives these values in turn (then 0).
-struct Fixed(Vec<u32>);
-
-impl Chance for Fixed {
-    fn draw(&mut self, _label: &'static str, n: u32) -> Result<u32, Illegal> {
-        let v = if self.0.is_empty() {
-            0
-        } else {
-            self.0.remove(0)
-        };
-        Ok(v % n)
-    }
-}
+use testkit::Fixed;
 
 /// The value drawn for a die face.
 fn face(f: u8) -> u32 {
