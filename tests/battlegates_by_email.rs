@@ -11,7 +11,7 @@
 //! roll along a lane no maze piece crosses, then an Archer's shot.
 
 mod common;
-use common::{herald, json, run};
+use common::{herald, json, refused, run};
 
 use std::path::{Path, PathBuf};
 
@@ -475,18 +475,6 @@ fn after_turn_one() -> (Table, String) {
         "North"
     };
     (t, first.to_owned())
-}
-
-/// The error `check --format json` gives in `dir`, with exit 1.
-fn refused(dir: &Path) -> Value {
-    let out = herald(dir)
-        .args(["check", "game.pbem", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["ok"], false);
-    v["error"].clone()
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //! then everyone races to the other base), whatever the rolls.
 
 mod common;
-use common::{herald, json, run};
+use common::{herald, json, refused, run};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -830,18 +830,6 @@ fn fixture(dir: &Path, name: &str) {
         )
         .unwrap();
     }
-}
-
-/// The error `check --format json` gives, with exit 1.
-fn refused(dir: &Path) -> Value {
-    let out = herald(dir)
-        .args(["check", "game.pbem", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["ok"], false);
-    v["error"].clone()
 }
 
 /// Replace the opening of `slot` (the item and its salt on the next line)

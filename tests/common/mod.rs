@@ -29,3 +29,18 @@ pub fn run(dir: &Path, args: &[&str]) -> String {
 pub fn json(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_str(&run(dir, args)).unwrap()
 }
+
+/// The error `check --format json` gives in `dir` for its `game.pbem`,
+/// which must be refused (exit 1). Not every flow test tampers with a
+/// record, hence the allowance.
+#[allow(dead_code)]
+pub fn refused(dir: &Path) -> Value {
+    let out = herald(dir)
+        .args(["check", "game.pbem", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    v["error"].clone()
+}
