@@ -628,9 +628,10 @@ impl<G: Game> Referee<G> {
         let verdict = match deck.as_mut() {
             Some(deck) if claimant.is_none() => {
                 let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
-                verdict
-                    .and(earlier)
-                    .and_then(|()| deck.audit(index, &cards::seed_openings(line)))
+                // The passes are audited whatever came before, so that the
+                // side's audit is done (a failed maze does not leave it due).
+                let passes = deck.audit(index, &cards::seed_openings(line));
+                verdict.and(earlier).and(passes)
             }
             _ => verdict,
         };
