@@ -1036,8 +1036,15 @@ impl RecordCommand for Legal {
         }
         let mut actions = Vec::new();
         if let Some(state) = &state {
-            let mut list = Vec::new();
-            G::legal_actions(state, &mut list);
+            // The referee listed the turn's actions; after --after, the
+            // rest are listed here from the position the actions made.
+            let mut rest = Vec::new();
+            let list = if self.after.is_some() {
+                G::legal_actions(state, &mut rest);
+                &rest[..]
+            } else {
+                preview.legal_actions()
+            };
             actions = list
                 .iter()
                 .map(|a| JsonAction {
