@@ -10,6 +10,7 @@ It checks itself against published ristretto255 values (small multiples
 of the generator, an Elligator map image) before printing anything.
 Slow and not constant-time: a checker, never a player's tool."""
 import hashlib
+import pathlib
 import struct
 import sys
 
@@ -195,86 +196,19 @@ def sc(k):
     return (k % L).to_bytes(32, "little")
 
 
-# ------------------------------------------- ChaCha20 sampler (3.5)
+# ------------- the sampler (3.5) and the header ids (3.2, 3.7), shared
+# with the fairness reference beside this folder (also plain Python,
+# independent of herald's Rust code)
 
-def quarter(s, a, b, c, d):
-    m = 0xFFFFFFFF
-    s[a] = (s[a] + s[b]) & m
-    s[d] ^= s[a]
-    s[d] = ((s[d] << 16) | (s[d] >> 16)) & m
-    s[c] = (s[c] + s[d]) & m
-    s[b] ^= s[c]
-    s[b] = ((s[b] << 12) | (s[b] >> 20)) & m
-    s[a] = (s[a] + s[b]) & m
-    s[d] ^= s[a]
-    s[d] = ((s[d] << 8) | (s[d] >> 24)) & m
-    s[c] = (s[c] + s[d]) & m
-    s[b] ^= s[c]
-    s[b] = ((s[b] << 7) | (s[b] >> 25)) & m
-
-
-def chacha_words(key):
-    """ChaCha20 key stream words: 64-bit block counter from 0, stream 0."""
-    k = list(struct.unpack("<8I", key))
-    counter = 0
-    while True:
-        state = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574] + k + [
-            counter & 0xFFFFFFFF, counter >> 32, 0, 0]
-        s = state[:]
-        for _ in range(10):
-            quarter(s, 0, 4, 8, 12)
-            quarter(s, 1, 5, 9, 13)
-            quarter(s, 2, 6, 10, 14)
-            quarter(s, 3, 7, 11, 15)
-            quarter(s, 0, 5, 10, 15)
-            quarter(s, 1, 6, 11, 12)
-            quarter(s, 2, 7, 8, 13)
-            quarter(s, 3, 4, 9, 14)
-        for i in range(16):
-            yield (s[i] + state[i]) & 0xFFFFFFFF
-        counter += 1
-
-
-class Sampler:
-    def __init__(self, seed):
-        self.words = chacha_words(seed)
-
-    def below(self, n):
-        limit = n * (2**32 // n)
-        while True:
-            x = next(self.words)
-            if x < limit:
-                return x % n
-
-    def shuffle(self, n):
-        v = list(range(n))
-        for i in range(n - 1, 0, -1):
-            j = self.below(i + 1)
-            v[i], v[j] = v[j], v[i]
-        return v
-
-
-# ------------------------------------------------ header ids (3.2, 3.7)
-
-def game_id(tags):
-    return sha256(b"herald/game-id/v1",
-                  *[lp(n.encode()) + lp(v.encode()) for n, v in tags if n != "Result"])
-
-
-def chain_id(tags):
-    keep = [(n, v) for n, v in tags if n != "Result"
-            and not (n.endswith("Commit") and len(n) > 6)
-            and not (n.endswith("Key") and len(n) > 3)]
-    return sha256(b"herald/chain-id/v1", *[lp(n.encode()) + lp(v.encode()) for n, v in keep])
-
-
-def slot_salt(secret, chain, side, slot):
-    return sha256(b"herald/slot-salt/v1", chain, secret, lp(side.encode()), lp(slot.encode()))
-
-
-def slot_commitment(game, side, slot, salt, value):
-    return sha256(b"herald/slot/v1", game, lp(side.encode()), lp(slot.encode()), salt,
-                  lp(value.encode()))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from fairness_reference import (  # noqa: E402
+    Sampler,
+    chacha20_words as chacha_words,
+    chain_id,
+    game_id,
+    slot_commitment,
+    slot_salt,
+)
 
 
 # ------------------------------------------------------ the protocol
