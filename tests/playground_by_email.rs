@@ -55,6 +55,24 @@ struct Table {
 }
 
 impl Table {
+    /// The first `setup` call in `dir`: the army and throws chosen and
+    /// committed to.
+    fn commit_choices(&self, dir: &Path, army: &str, throws: &str) {
+        run(
+            dir,
+            &[
+                "setup",
+                "game.pbem",
+                "--key",
+                "my.key",
+                "--army",
+                army,
+                "--throws",
+                throws,
+            ],
+        );
+    }
+
     fn new() -> Table {
         let root = tempfile::tempdir().unwrap();
         let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
@@ -462,38 +480,14 @@ fn two_players_play_a_whole_game_by_email_set_up_attack_stalemate_rescue_win_and
         (&"setup".into(), &"Blue".into())
     );
     assert_eq!(strings(&s["due"]), ["Blue"]);
-    run(
-        &t.blue,
-        &[
-            "setup",
-            "game.pbem",
-            "--key",
-            "my.key",
-            "--army",
-            BLUE_ARMY,
-            "--throws",
-            BLUE_THROWS,
-        ],
-    );
+    t.commit_choices(&t.blue, BLUE_ARMY, BLUE_THROWS);
     mail(&t.blue, &t.red);
     let s = status(&t.red);
     assert_eq!(
         (&s["phase"], strings(&s["due"])),
         (&"setup".into(), vec!["Red".to_owned()])
     );
-    run(
-        &t.red,
-        &[
-            "setup",
-            "game.pbem",
-            "--key",
-            "my.key",
-            "--army",
-            RED_ARMY,
-            "--throws",
-            RED_THROWS,
-        ],
-    );
+    t.commit_choices(&t.red, RED_ARMY, RED_THROWS);
     mail(&t.red, &t.blue);
     // Both committed: Blue opens its throws first, then Red.
     assert_eq!(strings(&status(&t.blue)["due"]), ["Blue"]);
@@ -971,33 +965,9 @@ fn recommit(text: &str, slot: &str, digest: &str) -> String {
 #[test]
 fn a_commitment_edited_after_the_opponent_committed_breaks_the_opponents_seal() {
     let t = Table::new();
-    run(
-        &t.blue,
-        &[
-            "setup",
-            "game.pbem",
-            "--key",
-            "my.key",
-            "--army",
-            BLUE_ARMY,
-            "--throws",
-            BLUE_THROWS,
-        ],
-    );
+    t.commit_choices(&t.blue, BLUE_ARMY, BLUE_THROWS);
     mail(&t.blue, &t.red);
-    run(
-        &t.red,
-        &[
-            "setup",
-            "game.pbem",
-            "--key",
-            "my.key",
-            "--army",
-            RED_ARMY,
-            "--throws",
-            RED_THROWS,
-        ],
-    );
+    t.commit_choices(&t.red, RED_ARMY, RED_THROWS);
     // On its way back to Blue, Blue's commitment to its third throw (P,
     // the one that decides who starts) is replaced by one to S.
     let sent = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
