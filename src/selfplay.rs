@@ -328,7 +328,7 @@ pub fn record_with<G: Game>(
 pub mod battlegates {
     use super::{record_with, Options, Policy, SplitMix, Uniform};
     use crate::game::{Game, Side};
-    use crate::games::battlegates::board::{opponent, Edge, Loc, ONE_BOARD};
+    use crate::games::battlegates::board::{opponent, Edge, Loc};
     use crate::games::battlegates::dice::{self, link, neighbours};
     use crate::games::battlegates::maze::Piece;
     use crate::games::battlegates::state::Board;
@@ -421,21 +421,14 @@ pub mod battlegates {
         board.alive(side).count()
     }
 
-    /// An index per location: the squares, then the two Keeps.
-    fn index(loc: Loc) -> usize {
-        match loc {
-            Loc::Sq(sq) => sq.idx(),
-            Loc::Keep(side) => {
-                usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0 & 1)
-            }
-        }
-    }
-
     /// The sum, over `side`'s characters, of the steps to the nearest
     /// enemy (a breadth-first search from every enemy at once; Brick
     /// walls block a step, gates do not).
     fn closeness(board: &Board, side: Side) -> u32 {
-        let size = usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + 2;
+        let g = board.geo();
+        // An index per location: the squares, then the Keeps by side.
+        let index = |loc| g.loc_index(loc);
+        let size = g.square_count() + crate::games::battlegates::state::MAX_SIDES;
         let mut dist = vec![FAR; size];
         let mut queue = std::collections::VecDeque::new();
         // A step never crosses the stone perimeter (a Keep is entered
@@ -447,8 +440,8 @@ pub mod battlegates {
         }
         while let Some(at) = queue.pop_front() {
             let d = dist[index(at)];
-            for next in neighbours(at) {
-                let blocked = link(at, next).is_none_or(|(edge, _)| walls.contains(&edge));
+            for next in neighbours(g, at) {
+                let blocked = link(g, at, next).is_none_or(|(edge, _)| walls.contains(&edge));
                 if !blocked && dist[index(next)] > d + 1 {
                     dist[index(next)] = d + 1;
                     queue.push_back(next);

@@ -14,9 +14,10 @@
 
 use std::fmt::Write;
 
-use crate::game::{DiagramStyle, Outcome, Side};
+use crate::game::{DiagramStyle, Outcome};
 
-use super::board::{side_name, Edge, Loc, Post, Sq, NORTH, ONE_BOARD, SOUTH};
+use super::board::{side_name, Dir, Edge, Loc, Post, Sq, NORTH, SOUTH};
+use super::layouts::Layout;
 use super::maze::OnEdge;
 use super::rules::hand_text;
 use super::state::{End, State};
@@ -80,7 +81,7 @@ fn letter(state: &State, loc: Loc) -> Option<char> {
 fn post_char(state: &State, p: Post, ink: &Ink) -> char {
     if state.board.maze.gates().any(|(_, g)| g.hinge == p) {
         ink.hinge
-    } else if p.on_perimeter() {
+    } else if state.board.geo().post_on_perimeter(p) {
         ink.corner
     } else {
         ink.post
@@ -88,7 +89,7 @@ fn post_char(state: &State, p: Post, ink: &Ink) -> char {
 }
 
 fn edge_h(state: &State, e: Edge, ink: &Ink) -> &'static str {
-    match state.board.maze.on_edge(e) {
+    match state.board.on_edge(e) {
         Some(OnEdge::Stone) => ink.stone_h,
         Some(OnEdge::Wall) => ink.wall_h,
         Some(OnEdge::Gate(_)) => ink.gate_h,
@@ -97,7 +98,7 @@ fn edge_h(state: &State, e: Edge, ink: &Ink) -> &'static str {
 }
 
 fn edge_v(state: &State, e: Edge, ink: &Ink) -> char {
-    match state.board.maze.on_edge(e) {
+    match state.board.on_edge(e) {
         Some(OnEdge::Stone) => ink.stone_v,
         Some(OnEdge::Wall) => ink.wall_v,
         Some(OnEdge::Gate(_)) => ink.gate_v,
@@ -106,27 +107,43 @@ fn edge_v(state: &State, e: Edge, ink: &Ink) -> char {
 }
 
 fn post_line(state: &State, y: u8, ink: &Ink, out: &mut String) {
+    let cols = state.board.geo().cols;
     out.push_str("   ");
-    for x in 0..=ONE_BOARD.cols {
+    for x in 0..=cols {
         out.push(post_char(state, Post { x, y }, ink));
-        if x < ONE_BOARD.cols {
+        if x < cols {
             out.push_str(edge_h(state, Edge::h(x, y), ink));
         }
     }
     out.push('\n');
 }
 
-fn keep_line(state: &State, side: Side, out: &mut String) {
-    let who = letter(state, Loc::Keep(side)).unwrap_or('-');
-    let text = format!("{}'s Keep: {who}", side_name(side));
-    let width = 4 + 4 * usize::from(ONE_BOARD.cols);
+/// The line of the Keeps beyond the board's `end` (`Dir::N` or
+/// `Dir::S`), each with the character in it; none when no castle is
+/// there.
+fn keep_line(state: &State, end: Dir, out: &mut String) {
+    let g = state.board.geo();
+    let texts: Vec<String> = g
+        .castles
+        .iter()
+        .filter(|c| c.entrances[0].inward == end)
+        .map(|c| {
+            let who = letter(state, Loc::Keep(c.side)).unwrap_or('-');
+            format!("{}'s Keep: {who}", g.side_name(c.side))
+        })
+        .collect();
+    if texts.is_empty() {
+        return;
+    }
+    let text = texts.join("   ");
+    let width = 4 + 4 * usize::from(g.cols);
     let pad = width.saturating_sub(text.len()) / 2;
     let _ = writeln!(out, "{:pad$}{text}", "");
 }
 
-fn columns(out: &mut String) {
+fn columns(state: &State, out: &mut String) {
     out.push_str("     ");
-    for c in 0..ONE_BOARD.cols {
+    for c in 0..state.board.geo().cols {
         out.push(char::from(b'a' + c));
         out.push_str("   ");
     }
@@ -134,28 +151,34 @@ fn columns(out: &mut String) {
     out.push('\n');
 }
 
-fn is_portal(sq: Sq) -> bool {
-    ONE_BOARD.portals.iter().any(|p| p.contains(&sq))
-}
-
 /// Draw the position.
 pub fn draw(state: &State, style: DiagramStyle) -> String {
     let ink = if style.unicode { &UNICODE } else { &ASCII };
+    let g = state.board.geo();
     let mut out = String::new();
-    keep_line(state, NORTH, &mut out);
-    columns(&mut out);
-    for row in (0..ONE_BOARD.rows).rev() {
+    if state.layout != Layout::OneBoard {
+        let _ = writeln!(
+            out,
+            "Setup: {} ({} x {})",
+            state.layout.tag(),
+            g.cols,
+            g.rows
+        );
+    }
+    keep_line(state, Dir::N, &mut out);
+    columns(state, &mut out);
+    for row in (0..g.rows).rev() {
         post_line(state, row + 1, ink, &mut out);
         let _ = write!(out, "{:>2} ", row + 1);
-        for col in 0..=ONE_BOARD.cols {
+        for col in 0..=g.cols {
             out.push(edge_v(state, Edge::v(col, row), ink));
-            if col == ONE_BOARD.cols {
+            if col == g.cols {
                 break;
             }
             let sq = Sq::new(col, row);
             let c = match letter(state, Loc::Sq(sq)) {
                 Some(c) => c,
-                None if is_portal(sq) => ink.portal,
+                None if g.is_portal(sq) => ink.portal,
                 None => ' ',
             };
             let _ = write!(out, " {c} ");
@@ -163,8 +186,8 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
         let _ = writeln!(out, " {}", row + 1);
     }
     post_line(state, 0, ink, &mut out);
-    columns(&mut out);
-    keep_line(state, SOUTH, &mut out);
+    columns(state, &mut out);
+    keep_line(state, Dir::S, &mut out);
     out.push_str(&info(state));
     out.push_str("C A G: South's Crusader, Archer, Gatekeeper; c a g: North's.\n");
     let _ = writeln!(

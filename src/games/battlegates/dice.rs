@@ -5,7 +5,7 @@
 use crate::game::Side;
 
 use super::action::{Path, Shot};
-use super::board::{opponent, side_name, Dir, Edge, Loc, Sense, Sq, ONE_BOARD};
+use super::board::{opponent, side_name, Dir, Edge, Geometry, Loc, Sense, Sq};
 use super::gates::{quarter, Carry, Turner};
 use super::maze::OnEdge;
 use super::state::{Board, Dice, Id, Kind};
@@ -44,41 +44,37 @@ pub fn loc_word(loc: Loc) -> String {
     }
 }
 
-/// The edge between two neighbouring locations and the direction of a
-/// step from the first to the second.
-pub fn link(from: Loc, to: Loc) -> Option<(Edge, Dir)> {
+/// The edge between two neighbouring locations of board `g` and the
+/// direction of a step from the first to the second.
+pub fn link(g: &Geometry, from: Loc, to: Loc) -> Option<(Edge, Dir)> {
     match (from, to) {
         (Loc::Sq(a), Loc::Sq(b)) => Dir::ALL
             .into_iter()
-            .find(|&d| a.step(d) == Some(b))
+            .find(|&d| g.step(a, d) == Some(b))
             .map(|d| (a.edge(d), d)),
-        (Loc::Sq(a), Loc::Keep(k)) => ONE_BOARD.entrance_of(k, a).map(|e| (e.edge, e.inward)),
-        (Loc::Keep(k), Loc::Sq(b)) => ONE_BOARD
-            .entrance_of(k, b)
-            .map(|e| (e.edge, e.inward.back())),
+        (Loc::Sq(a), Loc::Keep(k)) => g.entrance_of(k, a).map(|e| (e.edge, e.inward)),
+        (Loc::Keep(k), Loc::Sq(b)) => g.entrance_of(k, b).map(|e| (e.edge, e.inward.back())),
         (Loc::Keep(_), Loc::Keep(_)) => None,
     }
 }
 
-/// The locations one step from `at`.
-pub fn neighbours(at: Loc) -> Vec<Loc> {
+/// The locations one step from `at` on board `g`.
+pub fn neighbours(g: &Geometry, at: Loc) -> Vec<Loc> {
     match at {
         Loc::Sq(a) => {
             let mut v: Vec<Loc> = Dir::ALL
                 .into_iter()
-                .filter_map(|d| a.step(d).map(Loc::Sq))
+                .filter_map(|d| g.step(a, d).map(Loc::Sq))
                 .collect();
-            if let Some((k, _)) = ONE_BOARD.keep_next_to(a) {
+            if let Some((k, _)) = g.keep_next_to(a) {
                 v.push(Loc::Keep(k));
             }
             v
         }
-        Loc::Keep(k) => ONE_BOARD
+        Loc::Keep(k) => g
             .castle(k)
-            .entrances
-            .iter()
-            .map(|e| Loc::Sq(e.square))
-            .collect(),
+            .map(|c| c.entrances.iter().map(|e| Loc::Sq(e.square)).collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -103,8 +99,9 @@ pub fn step(
     attack_ok: bool,
     carries: &mut Vec<Carry>,
 ) -> Result<Stepped, String> {
+    let g = board.geo();
     let words = format!("{}-{}", loc_word(from), loc_word(to));
-    let (edge, dir) = link(from, to).ok_or_else(|| {
+    let (edge, dir) = link(g, from, to).ok_or_else(|| {
         format!(
             "{words}: {} and {} are not neighbours (a step goes to the next square, or K \
              between an entrance square and its Keep)",
@@ -117,13 +114,13 @@ pub fn step(
             "the Brick wall on {edge} blocks the step {words} (a Scale card crosses it)"
         ));
     }
-    if dice.visited[id.place()].has(to) {
+    if dice.visited[id.place()].has(g, to) {
         return Err(format!(
             "{} has been on {to} this turn: no character enters a square twice in a turn",
             id.name()
         ));
     }
-    let gate = match board.maze.on_edge(edge) {
+    let gate = match board.on_edge(edge) {
         Some(OnEdge::Gate(i)) => board.maze.gate(i),
         _ => None,
     };
@@ -140,7 +137,7 @@ pub fn step(
         }
     };
     board.set(id, Some(to));
-    dice.visited[id.place()].add(to);
+    dice.visited[id.place()].add(g, to);
     Ok(stepped)
 }
 
@@ -232,7 +229,7 @@ fn enter_square(
                 None => format!("the step {words} pushes {name}: {e}"),
             }
         })?;
-        mark_carried(dice, side, &moved);
+        mark_carried(dice, board.geo(), side, &moved);
         carries.extend(moved);
     }
     Ok(stepped)
@@ -240,10 +237,10 @@ fn enter_square(
 
 /// Characters of `side` carried this turn have occupied the squares they
 /// were carried to.
-pub fn mark_carried(dice: &mut Dice, side: Side, carried: &[Carry]) {
+pub fn mark_carried(dice: &mut Dice, g: &Geometry, side: Side, carried: &[Carry]) {
     for c in carried {
         if c.id.side() == side {
-            dice.visited[c.id.place()].add(Loc::Sq(c.to));
+            dice.visited[c.id.place()].add(g, Loc::Sq(c.to));
         }
     }
 }
@@ -322,18 +319,17 @@ pub fn run(
 /// Fly an arrow of `side` straight from `at` in `dir` for `n` squares
 /// (at most): the enemy it first hits, if any.
 fn fly(board: &Board, side: Side, at: Sq, dir: Dir, n: u8) -> Result<Option<Id>, String> {
+    let g = board.geo();
     let mut cur = at;
     for _ in 0..n {
         let edge = cur.edge(dir);
-        if board.maze.on_edge(edge).is_some() {
+        if board.on_edge(edge).is_some() {
             return Ok(None);
         }
-        let Some(next) = cur.step(dir) else {
-            let keep = ONE_BOARD
-                .entrance_at(edge)
-                .map_or("a Keep".to_string(), |(k, _)| {
-                    format!("{}'s Keep", side_name(k))
-                });
+        let Some(next) = g.step(cur, dir) else {
+            let keep = g.entrance_at(edge).map_or("a Keep".to_string(), |(k, _)| {
+                format!("{}'s Keep", side_name(k))
+            });
             return Err(format!(
                 "the arrow would fly through {edge} into {keep}: no arrow enters a Keep"
             ));
@@ -375,13 +371,13 @@ pub fn shoot(board: &mut Board, side: Side, shot: Shot, roll: u8) -> Result<Opti
                     ))
                 }
             }
-            let Some(e) = ONE_BOARD.entrance_of(k, sq) else {
+            let Some(e) = board.geo().entrance_of(k, sq) else {
                 return Err(format!(
                     "{sq} is not an entrance of {}'s Keep",
                     side_name(k)
                 ));
             };
-            if let Some(OnEdge::Gate(i)) = board.maze.on_edge(e.edge) {
+            if let Some(OnEdge::Gate(i)) = board.on_edge(e.edge) {
                 let g = board.maze.gate(i).map_or(String::new(), |g| g.to_string());
                 return Err(format!(
                     "the Gate {g} lies across the entrance {}: no arrow flies through it",
@@ -408,12 +404,16 @@ pub fn legal_shots(board: &Board, side: Side, roll: u8, out: &mut Vec<Shot>) {
         }
         let shots: Vec<Shot> = match loc {
             Loc::Sq(sq) => Dir::ALL.into_iter().map(|d| Shot::From(sq, d)).collect(),
-            Loc::Keep(k) => ONE_BOARD
+            Loc::Keep(k) => board
+                .geo()
                 .castle(k)
-                .entrances
-                .iter()
-                .map(|e| Shot::Keep(k, e.square))
-                .collect(),
+                .map(|c| {
+                    c.entrances
+                        .iter()
+                        .map(|e| Shot::Keep(k, e.square))
+                        .collect()
+                })
+                .unwrap_or_default(),
         };
         for s in shots {
             if shoot(&mut board.clone(), side, s, roll).is_ok() {
@@ -469,7 +469,7 @@ fn explore(
 ) -> bool {
     let roll = dice.roll.unwrap_or(0);
     let mut carries = Vec::new();
-    for to in neighbours(at) {
+    for to in neighbours(board.geo(), at) {
         let mut b = *board;
         let mut d = *dice;
         let attack_ok = d.runs == 0 && d.spent == 0 && k + 1 == roll;
@@ -515,7 +515,7 @@ fn walk(board: &Board, dice: &Dice, id: Id, path: &mut Vec<Loc>, cap: u8, out: &
     let at = *path.last().unwrap_or(&Loc::Keep(id.side()));
     let k = (path.len() - 1) as u8;
     let mut carries = Vec::new();
-    for to in neighbours(at) {
+    for to in neighbours(board.geo(), at) {
         let mut b = *board;
         let mut d = *dice;
         let attack_ok = d.runs == 0 && d.spent == 0 && k + 1 == roll;

@@ -13,7 +13,7 @@
 
 use crate::game::Side;
 
-use super::board::{Dir, Edge, Loc, Post, Sense, Sq};
+use super::board::{Dir, Edge, Geometry, Loc, Post, Sense, Sq};
 use super::maze::{Gate, OnEdge};
 use super::state::{Board, Id, Kind};
 
@@ -39,8 +39,8 @@ pub struct Carry {
 }
 
 /// The squares of the `len` x `len` block at `post` in the quarter
-/// between directions `a` and `b`; `None` when a square is off the board.
-pub fn sweep(post: Post, a: Dir, b: Dir, len: i16) -> Option<Vec<Sq>> {
+/// between directions `a` and `b`; `None` when a square is off board `g`.
+pub fn sweep(g: &Geometry, post: Post, a: Dir, b: Dir, len: i16) -> Option<Vec<Sq>> {
     let east = a == Dir::E || b == Dir::E;
     let north = a == Dir::N || b == Dir::N;
     let (x, y) = (i16::from(post.x), i16::from(post.y));
@@ -49,39 +49,40 @@ pub fn sweep(post: Post, a: Dir, b: Dir, len: i16) -> Option<Vec<Sq>> {
     let mut out = Vec::new();
     for r in rows {
         for c in cols.clone() {
-            out.push(Sq::at(c, r)?);
+            out.push(g.sq(c, r)?);
         }
     }
     Some(out)
 }
 
 /// The four edges touching the centre post of a Long gate's sweep.
-fn inner_edges(post: Post, a: Dir, b: Dir) -> Vec<Edge> {
+fn inner_edges(g: &Geometry, post: Post, a: Dir, b: Dir) -> Vec<Edge> {
     let dx = if a == Dir::E || b == Dir::E { 1 } else { -1 };
     let dy = if a == Dir::N || b == Dir::N { 1 } else { -1 };
-    let Some(centre) = Post::at(i16::from(post.x) + dx, i16::from(post.y) + dy) else {
+    let Some(centre) = g.post(i16::from(post.x) + dx, i16::from(post.y) + dy) else {
         return Vec::new();
     };
     Dir::ALL
         .into_iter()
-        .filter_map(|d| centre.go(d, 1).and_then(|p| Edge::between(centre, p)))
+        .filter_map(|d| g.go(centre, d, 1).and_then(|p| Edge::between(centre, p)))
         .collect()
 }
 
-/// Where a quarter turn about `post` in `sense` takes square `sq`.
-pub fn carried_to(sq: Sq, post: Post, sense: Sense) -> Option<Sq> {
+/// Where a quarter turn about `post` in `sense` takes square `sq`, if on
+/// board `g`.
+pub fn carried_to(g: &Geometry, sq: Sq, post: Post, sense: Sense) -> Option<Sq> {
     let (c, r) = (i16::from(sq.col), i16::from(sq.row));
     let (x, y) = (i16::from(post.x), i16::from(post.y));
     match sense {
-        Sense::Cw => Sq::at(x + (r - y), y - (c - x) - 1),
-        Sense::Ccw => Sq::at(x - (r - y) - 1, y + (c - x)),
+        Sense::Cw => g.sq(x + (r - y), y - (c - x) - 1),
+        Sense::Ccw => g.sq(x - (r - y) - 1, y + (c - x)),
     }
 }
 
 /// What lies on `edge` that stops gate `gate` hinged on `post`: stone, a
 /// wall, or a gate of another post.
 fn blocker(board: &Board, edge: Edge, post: Post) -> Option<String> {
-    match board.maze.on_edge(edge)? {
+    match board.on_edge(edge)? {
         OnEdge::Stone => Some(format!("the stone perimeter on {edge}")),
         OnEdge::Wall => Some(format!("the Brick wall on {edge}")),
         OnEdge::Gate(j) => {
@@ -94,9 +95,10 @@ fn blocker(board: &Board, edge: Edge, post: Post) -> Option<String> {
 /// Check one gate's quarter turn against the maze: its new place and its
 /// sweep. Returns the swept squares.
 fn check_gate(board: &Board, gate: Gate, sense: Sense) -> Result<Vec<Sq>, String> {
+    let g = board.geo();
     let new = gate.turned(sense);
     let way = sense.word();
-    if !new.on_board() {
+    if !new.on_board(g) {
         return Err(format!(
             "{gate} cannot turn {way}: it would leave the board"
         ));
@@ -108,13 +110,13 @@ fn check_gate(board: &Board, gate: Gate, sense: Sense) -> Result<Vec<Sq>, String
             ));
         }
     }
-    let Some(block) = sweep(gate.hinge, gate.dir, new.dir, gate.length()) else {
+    let Some(block) = sweep(g, gate.hinge, gate.dir, new.dir, gate.length()) else {
         return Err(format!(
             "{gate} cannot turn {way}: its sweep would leave the board"
         ));
     };
     if gate.long {
-        for e in inner_edges(gate.hinge, gate.dir, new.dir) {
+        for e in inner_edges(g, gate.hinge, gate.dir, new.dir) {
             if let Some(what) = blocker(board, e, gate.hinge) {
                 return Err(format!(
                     "{gate} cannot turn {way}: the sweep is blocked by {what}"
@@ -133,7 +135,7 @@ pub fn quarter(
     sense: Sense,
     turner: Turner,
 ) -> Result<Vec<Carry>, String> {
-    if let Some(why) = board.maze.fixed_reason(post) {
+    if let Some(why) = board.maze.fixed_reason(board.geo(), post) {
         return Err(why);
     }
     let gates = board.maze.gates_on(post);
@@ -155,7 +157,7 @@ pub fn quarter(
     for c in &carries {
         after.set(c.id, Some(Loc::Sq(c.to)));
     }
-    if let Some((g, p)) = after.maze.entrance_hinge_touched() {
+    if let Some((g, p)) = after.maze.entrance_hinge_touched(board.geo()) {
         return Err(format!(
             "the turn would bring {p} to touch {}, the hinge post of the Gate {g} across a \
              castle entrance",
@@ -195,7 +197,7 @@ fn carried(
                 id.name()
             ));
         }
-        let Some(to) = carried_to(sq, post, sense) else {
+        let Some(to) = carried_to(board.geo(), sq, post, sense) else {
             return Err(format!(
                 "the gates on {post} would carry {} on {sq} off the board",
                 id.name()

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::board::{read_edge, Dir, Edge, Post, Sense, ONE_BOARD};
+use super::board::{read_edge, Dir, Edge, Geometry, Post, Sense};
 
 /// Most Brick walls on one board (4 a side; room for the larger set-ups).
 pub const MAX_WALLS: usize = 16;
@@ -33,13 +33,13 @@ impl Gate {
         }
     }
 
-    /// The edges it covers, from the hinge out; `None` for a part off the
-    /// board.
+    /// The edges it covers, from the hinge out (on the board for a gate
+    /// [`Gate::on_board`]); `None` for a part below 0.
     pub fn edges(self) -> [Option<Edge>; 2] {
         let mut out = [None; 2];
         for (k, slot) in out.iter_mut().enumerate().take(self.length() as usize) {
-            let a = self.hinge.go(self.dir, k as i16);
-            let b = self.hinge.go(self.dir, k as i16 + 1);
+            let a = self.hinge.offset(self.dir, k as i16);
+            let b = self.hinge.offset(self.dir, k as i16 + 1);
             *slot = match (a, b) {
                 (Some(a), Some(b)) => Edge::between(a, b),
                 _ => None,
@@ -48,12 +48,9 @@ impl Gate {
         out
     }
 
-    /// Whether every part lies on the board.
-    pub fn on_board(self) -> bool {
-        self.edges()
-            .iter()
-            .take(self.length() as usize)
-            .all(Option::is_some)
+    /// Whether every part lies on the board `g`.
+    pub fn on_board(self, g: &Geometry) -> bool {
+        (0..=self.length()).all(|k| g.go(self.hinge, self.dir, k).is_some())
     }
 
     /// The edges it covers that are on the board.
@@ -68,7 +65,7 @@ impl Gate {
 
     /// The posts it touches: its ends (and a Long gate's middle).
     pub fn posts(self) -> impl Iterator<Item = Post> {
-        (0..=self.length()).filter_map(move |k| self.hinge.go(self.dir, k))
+        (0..=self.length()).filter_map(move |k| self.hinge.offset(self.dir, k))
     }
 
     /// The gate a quarter turn away in `sense`.
@@ -154,9 +151,10 @@ impl fmt::Display for Piece {
 pub const PIECE_FORM: &str = "a maze piece is W and an edge (Wd4n), or G or L, an edge and \
                               the hinge end (Gd4nw, Ld4nw)";
 
-/// Read a maze piece at the start of `text`: the piece and the bytes
-/// used, or why it is none. A gate's parts must all be on the board.
-pub fn read_piece(text: &str) -> Result<(Piece, usize), String> {
+/// Read a maze piece of board `g` at the start of `text`: the piece and
+/// the bytes used, or why it is none. A gate's parts must all be on the
+/// board.
+pub fn read_piece(g: &Geometry, text: &str) -> Result<(Piece, usize), String> {
     let kind = text
         .chars()
         .next()
@@ -166,10 +164,11 @@ pub fn read_piece(text: &str) -> Result<(Piece, usize), String> {
         return Err(PIECE_FORM.into());
     }
     let rest = &text[1..];
-    let (edge, n) = read_edge(rest).ok_or_else(|| {
+    let (edge, n) = read_edge(g, rest).ok_or_else(|| {
         format!(
-            "expected an edge after {kind}: a square a1 to i12 and a side n, e, s or w \
-             ({PIECE_FORM})"
+            "expected an edge after {kind}: a square a1 to {} and a side n, e, s or w \
+             ({PIECE_FORM})",
+            g.last_sq()
         )
     })?;
     if kind == 'W' {
@@ -195,7 +194,7 @@ pub fn read_piece(text: &str) -> Result<(Piece, usize), String> {
         dir: gate.1,
         long: kind == 'L',
     };
-    if !gate.on_board() {
+    if !gate.on_board(g) {
         return Err(format!(
             "a Long gate from {edge} hinged at its {} end would run off the board",
             end.map_or('?', Dir::letter)
@@ -204,9 +203,9 @@ pub fn read_piece(text: &str) -> Result<(Piece, usize), String> {
     Ok((Piece::Gate(gate), 2 + n))
 }
 
-/// Read a whole text as one maze piece.
-pub fn parse_piece(text: &str) -> Result<Piece, String> {
-    let (piece, n) = read_piece(text)?;
+/// Read a whole text as one maze piece of board `g`.
+pub fn parse_piece(g: &Geometry, text: &str) -> Result<Piece, String> {
+    let (piece, n) = read_piece(g, text)?;
     if n != text.len() {
         return Err(format!("`{text}` is not a maze piece: {PIECE_FORM}"));
     }
@@ -330,9 +329,9 @@ impl Maze {
         }
     }
 
-    /// What lies on `edge`: stone, a wall or a gate.
-    pub fn on_edge(&self, edge: Edge) -> Option<OnEdge> {
-        if ONE_BOARD.is_stone(edge) {
+    /// What lies on `edge` of board `g`: stone, a wall or a gate.
+    pub fn on_edge(&self, g: &Geometry, edge: Edge) -> Option<OnEdge> {
+        if g.is_stone(edge) {
             return Some(OnEdge::Stone);
         }
         if self.walls().any(|w| w == edge) {
@@ -382,8 +381,9 @@ impl Maze {
 
     /// Why the gates on `post` cannot swing at all, if they cannot: a
     /// Brick wall touching a Long gate's hinge post, or a perimeter post
-    /// (except a single Gate alone on an end post of a castle entrance).
-    pub fn fixed_reason(&self, post: Post) -> Option<String> {
+    /// (except a single Gate alone on an end post of a castle entrance),
+    /// on board `g`.
+    pub fn fixed_reason(&self, g: &Geometry, post: Post) -> Option<String> {
         let on = self.gates_on(post);
         if let Some((_, long)) = on.iter().find(|(_, g)| g.long) {
             let long = self.first_long(post).unwrap_or(*long);
@@ -394,12 +394,8 @@ impl Maze {
                 ));
             }
         }
-        if post.on_perimeter() {
-            let at_entrance = ONE_BOARD
-                .castles
-                .iter()
-                .flat_map(|c| c.entrances.iter())
-                .any(|e| e.edge.posts().contains(&post));
+        if g.post_on_perimeter(post) {
+            let at_entrance = g.entrances().any(|e| e.edge.posts().contains(&post));
             let single = matches!(on.as_slice(), [(_, g)] if !g.long);
             if !(at_entrance && single) {
                 return Some(format!(
@@ -419,10 +415,11 @@ impl Maze {
     }
 
     /// The first piece touching the hinge post of a Gate across a castle
-    /// entrance, other than that Gate, with the Gate: nothing may touch it.
-    pub fn entrance_hinge_touched(&self) -> Option<(Gate, Piece)> {
+    /// entrance of board `geo`, other than that Gate, with the Gate:
+    /// nothing may touch it.
+    pub fn entrance_hinge_touched(&self, geo: &Geometry) -> Option<(Gate, Piece)> {
         for (_, g) in self.gates() {
-            let across = g.edge_list().any(|e| ONE_BOARD.entrance_at(e).is_some());
+            let across = g.edge_list().any(|e| geo.entrance_at(e).is_some());
             if g.long || !across {
                 continue;
             }

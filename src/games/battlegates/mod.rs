@@ -15,6 +15,7 @@ pub mod cards;
 mod diagram;
 pub mod dice;
 pub mod gates;
+pub mod layouts;
 pub mod maze;
 pub mod notation;
 mod picture;
@@ -37,6 +38,7 @@ pub use state::State;
 
 use board::{side_name, NORTH, SOUTH};
 use cards::{Card, Cards, Pile};
+use layouts::{Layout, ANY_BOARD};
 use setup::SLOTS;
 
 /// The Battlegates engine.
@@ -76,18 +78,27 @@ fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
             });
         }
     }
-    if let Some(v) = setup.tag("Setup") {
-        if !v.eq_ignore_ascii_case("one-board") {
-            return Err(SetupError {
-                tag: Some("Setup".into()),
-                reason: format!(
-                    "Setup \"{v}\": this herald plays the one-board game only (Setup \
-                     \"one-board\")"
-                ),
-            });
-        }
+    layout(setup).map(|_| ())
+}
+
+/// Why a set-up herald does not play is refused.
+fn unplayed_reason(tag: &str) -> String {
+    format!("Setup \"{tag}\": this herald plays the one-board game only (Setup \"one-board\")")
+}
+
+/// The set-up the `Setup` tag names (one board by default), if herald
+/// plays it.
+fn layout(setup: &Setup<'_>) -> Result<Layout, SetupError> {
+    let Some(v) = setup.tag("Setup") else {
+        return Ok(Layout::OneBoard);
+    };
+    match Layout::from_tag(v) {
+        Some(layout) if layout.is_played() => Ok(layout),
+        _ => Err(SetupError {
+            tag: Some("Setup".into()),
+            reason: unplayed_reason(v),
+        }),
     }
-    Ok(())
 }
 
 impl Game for Battlegates {
@@ -116,7 +127,7 @@ impl Game for Battlegates {
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
         check_sides(setup)?;
         check_options(setup)?;
-        let mut state = State::start();
+        let mut state = State::new(layout(setup)?);
         if setup
             .tag("Hands")
             .is_some_and(|v| v.eq_ignore_ascii_case("hidden"))
@@ -206,7 +217,9 @@ impl Game for Battlegates {
     }
 
     fn check_hidden(slot: &str, value: &str) -> Result<(), Illegal> {
-        setup::check_value(slot, value)
+        // Squares of any set-up's board: the game's own board judges the
+        // piece when it is opened (Game::open, Game::audit).
+        setup::check_value(&ANY_BOARD, slot, value)
             .map(|_| ())
             .map_err(Illegal::new)
     }
@@ -246,7 +259,8 @@ impl Game for Battlegates {
     }
 
     fn open(state: &mut State, side: Side, slot: &str, value: &str) -> Result<(), Illegal> {
-        let piece = setup::check_value(slot, value).map_err(Illegal::new)?;
+        let g = state.board.geo();
+        let piece = setup::check_value(g, slot, value).map_err(Illegal::new)?;
         let Some(i) = SLOTS.iter().position(|s| *s == slot) else {
             return illegal!("{slot} is no maze slot");
         };
@@ -257,7 +271,7 @@ impl Game for Battlegates {
         // side loses before turn 1 (rules::begin_play), and the audit
         // names the piece at fault.
         if let Some(pieces) = complete {
-            if setup::check_maze(side, &pieces).is_ok() {
+            if setup::check_maze(g, side, &pieces).is_ok() {
                 for p in pieces {
                     state.board.maze.add(p);
                 }
@@ -266,12 +280,13 @@ impl Game for Battlegates {
         Ok(())
     }
 
-    fn audit(_state: &State, side: Side, values: &[(&str, &str)]) -> Result<(), Illegal> {
+    fn audit(state: &State, side: Side, values: &[(&str, &str)]) -> Result<(), Illegal> {
+        let g = state.board.geo();
         let mut pieces = Vec::new();
         for (slot, value) in values {
-            pieces.push(setup::check_value(slot, value).map_err(Illegal::new)?);
+            pieces.push(setup::check_value(g, slot, value).map_err(Illegal::new)?);
         }
-        setup::check_maze(side, &pieces).map_err(Illegal::new)
+        setup::check_maze(g, side, &pieces).map_err(Illegal::new)
     }
 
     fn view(state: &State, viewer: Side, values: &[(&str, &str)]) -> State {
@@ -282,7 +297,7 @@ impl Game for Battlegates {
         }
         // Before the maze opens, its owner sees its own pieces.
         for (slot, value) in values {
-            if let Ok(piece) = setup::check_value(slot, value) {
+            if let Ok(piece) = setup::check_value(state.board.geo(), slot, value) {
                 if !seen.board.pieces().contains(&piece) {
                     seen.board.maze.add(piece);
                 }
@@ -308,7 +323,7 @@ impl Game for Battlegates {
     }
 
     fn read_choice(
-        _state: &State,
+        state: &State,
         _side: Side,
         name: &str,
         text: &str,
@@ -316,17 +331,17 @@ impl Game for Battlegates {
         if name != "maze" {
             return illegal!("Battlegates has no {name} to choose");
         }
-        setup::read_maze(text).map_err(Illegal::new)
+        setup::read_maze(state.board.geo(), text).map_err(Illegal::new)
     }
 
     fn sample_choice(
-        _state: &State,
+        state: &State,
         side: Side,
         name: &str,
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Vec<(&'static str, String)> {
         match name {
-            "maze" => setup::random_maze(side, pick),
+            "maze" => setup::random_maze(state.board.geo(), side, pick),
             _ => Vec::new(),
         }
     }

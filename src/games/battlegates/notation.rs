@@ -15,7 +15,7 @@
 //! Words, letters and squares in any case; white space around `-`.
 
 use super::action::{Action, Path, Shot, MAX_PATH};
-use super::board::{read_sq, Dir, Loc, Sense, Sq, ONE_BOARD};
+use super::board::{read_sq, Dir, Geometry, Loc, Sense, Sq};
 use super::cards::Card;
 use super::dice::loc_word;
 use super::maze::{read_piece, Gate, Piece};
@@ -31,7 +31,7 @@ fn word(rest: &str) -> usize {
 pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
     let r = Reader::with_words(text, word);
     let rest = ws(text);
-    let (action, rest) = read(&r, rest)?;
+    let (action, rest) = read(state.board.geo(), &r, rest)?;
     let rest = ws(rest);
     if !rest.is_empty() {
         return Err(r.err(rest, "unexpected text after the action"));
@@ -50,14 +50,18 @@ pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
     })
 }
 
-fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionParseError> {
-    if let Some(found) = card_action(r, rest)? {
+fn read<'a>(
+    g: &Geometry,
+    r: &Reader<'_>,
+    rest: &'a str,
+) -> Result<(Action, &'a str), ActionParseError> {
+    if let Some(found) = card_action(g, r, rest)? {
         return Ok(found);
     }
     if let Some(after) = keyword(rest, "shoot") {
-        return shot(r, ws(after));
+        return shot(g, r, ws(after));
     }
-    let (locs, after) = locs(r, rest)?;
+    let (locs, after) = locs(g, r, rest)?;
     if locs.len() < 2 {
         return Err(r.err(
             rest,
@@ -77,6 +81,7 @@ fn read<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionPa
 
 /// A card action at the start of `rest`, if one starts there.
 fn card_action<'a>(
+    g: &Geometry,
     r: &Reader<'_>,
     rest: &'a str,
 ) -> Result<Option<(Action, &'a str)>, ActionParseError> {
@@ -88,7 +93,7 @@ fn card_action<'a>(
     }
     for (name, scale) in [("scale", true), ("climb", false)] {
         if let Some(after) = keyword(rest, name) {
-            let (locs, after) = locs(r, ws(after))?;
+            let (locs, after) = locs(g, r, ws(after))?;
             let [from, to] = locs[..] else {
                 return Err(r.err_between(
                     rest,
@@ -105,8 +110,8 @@ fn card_action<'a>(
         }
     }
     if let Some(after) = keyword(rest, "move-wall") {
-        let (a, after) = piece(r, ws(after))?;
-        let (b, after) = piece(r, ws(after))?;
+        let (a, after) = piece(g, r, ws(after))?;
+        let (b, after) = piece(g, r, ws(after))?;
         return match (a, b) {
             (Piece::Wall(x), Piece::Wall(y)) => Ok(Some((Action::MoveWall(x, y), after))),
             _ => Err(r.err_between(
@@ -117,8 +122,8 @@ fn card_action<'a>(
         };
     }
     if let Some(after) = keyword(rest, "move-gate") {
-        let (a, after) = piece(r, ws(after))?;
-        let (b, after) = piece(r, ws(after))?;
+        let (a, after) = piece(g, r, ws(after))?;
+        let (b, after) = piece(g, r, ws(after))?;
         return match (a, b) {
             (Piece::Gate(x), Piece::Gate(y)) => Ok(Some((Action::MoveGate(x, y), after))),
             _ => Err(r.err_between(
@@ -128,18 +133,19 @@ fn card_action<'a>(
             )),
         };
     }
-    rotation(r, rest)
+    rotation(g, r, rest)
 }
 
 /// A rotation at the start of `rest`, if one starts there.
 fn rotation<'a>(
+    g: &Geometry,
     r: &Reader<'_>,
     rest: &'a str,
 ) -> Result<Option<(Action, &'a str)>, ActionParseError> {
     for (name, quarters) in [("rotate90", 1), ("rotate180", 2)] {
         if let Some(after) = keyword(rest, name) {
             let at = ws(after);
-            let (p, after) = piece(r, at)?;
+            let (p, after) = piece(g, r, at)?;
             let Piece::Gate(gate) = p else {
                 return Err(r.err(
                     at,
@@ -169,28 +175,46 @@ fn rotation<'a>(
 
 const CARDS: &str = "expected a card: scale, climb, move-wall, move-gate, rotate90 or rotate180";
 
-fn piece<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Piece, &'a str), ActionParseError> {
-    match read_piece(rest) {
+fn piece<'a>(
+    g: &Geometry,
+    r: &Reader<'_>,
+    rest: &'a str,
+) -> Result<(Piece, &'a str), ActionParseError> {
+    match read_piece(g, rest) {
         Ok((p, n)) => Ok((p, &rest[n..])),
         Err(e) => Err(r.err(rest, e)),
     }
 }
 
-fn shot<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Action, &'a str), ActionParseError> {
+/// The castle entrance squares of board `g`, for messages: `c1, g1,
+/// c12, g12` on one board.
+fn entrance_list(g: &Geometry) -> String {
+    let squares: Vec<String> = g.entrances().map(|e| e.square.to_string()).collect();
+    squares.join(", ")
+}
+
+fn shot<'a>(
+    g: &Geometry,
+    r: &Reader<'_>,
+    rest: &'a str,
+) -> Result<(Action, &'a str), ActionParseError> {
     if let Some(after) = keyword(rest, "k") {
         let at = ws(after);
-        let (sq, n) = read_sq(at).ok_or_else(|| {
+        let (sq, n) = read_sq(g, at).ok_or_else(|| {
             r.err(
                 at,
                 "expected the entrance square the arrow flies out through: shoot K c1",
             )
         })?;
-        let Some((keep, _)) = ONE_BOARD.keep_next_to(sq) else {
-            return Err(r.err(at, format!("{sq} is no castle entrance (c1, g1, c12, g12)")));
+        let Some((keep, _)) = g.keep_next_to(sq) else {
+            return Err(r.err(
+                at,
+                format!("{sq} is no castle entrance ({})", entrance_list(g)),
+            ));
         };
         return Ok((Action::Shoot(Shot::Keep(keep, sq)), &at[n..]));
     }
-    let (sq, n) = read_sq(rest).ok_or_else(|| {
+    let (sq, n) = read_sq(g, rest).ok_or_else(|| {
         r.err(
             rest,
             "expected the Archer's square and a direction: shoot c4 n",
@@ -215,7 +239,11 @@ enum Token {
 
 /// Read `loc { "-" loc }` (up to [`MAX_PATH`] and more, for the error),
 /// resolving each `K` to the Keep joined to the square beside it.
-fn locs<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Vec<Loc>, &'a str), ActionParseError> {
+fn locs<'a>(
+    g: &Geometry,
+    r: &Reader<'_>,
+    rest: &'a str,
+) -> Result<(Vec<Loc>, &'a str), ActionParseError> {
     let start = rest;
     let mut tokens = Vec::new();
     let mut at = rest;
@@ -225,10 +253,13 @@ fn locs<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Vec<Loc>, &'a str), Action
             tokens.push(Token::K);
             1
         } else {
-            let (sq, used) = read_sq(at).ok_or_else(|| {
+            let (sq, used) = read_sq(g, at).ok_or_else(|| {
                 r.err(
                     at,
-                    "expected a square a1 to i12 (or K for a Keep beside an entrance)",
+                    format!(
+                        "expected a square a1 to {} (or K for a Keep beside an entrance)",
+                        g.last_sq()
+                    ),
                 )
             })?;
             tokens.push(Token::Sq(sq));
@@ -249,7 +280,7 @@ fn locs<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Vec<Loc>, &'a str), Action
                     .into_iter()
                     .flatten()
                     .filter_map(|j| match tokens.get(j) {
-                        Some(Token::Sq(sq)) => ONE_BOARD.keep_next_to(*sq).map(|(k, _)| k),
+                        Some(Token::Sq(sq)) => g.keep_next_to(*sq).map(|(k, _)| k),
                         _ => None,
                     })
                     .next();
@@ -257,8 +288,10 @@ fn locs<'a>(r: &Reader<'_>, rest: &'a str) -> Result<(Vec<Loc>, &'a str), Action
                     r.err_between(
                         start,
                         at,
-                        "K is the Keep beside an entrance square (c1, g1, c12, g12) next to it \
-                         in the path",
+                        format!(
+                            "K is the Keep beside an entrance square ({}) next to it in the path",
+                            entrance_list(g)
+                        ),
                     )
                 })?;
                 Loc::Keep(keep)

@@ -1,11 +1,12 @@
-//! The picture of a position ([`crate::picture`]): the 9 x 12 squares
-//! (portals marked), the two Keeps beyond rows 12 and 1, the characters,
+//! The picture of a position ([`crate::picture`]): the squares of the
+//! set-up's board (portals marked), the Keeps beyond its last and first
+//! rows, the characters,
 //! the Brick walls (closed edges) and the gates (edges a push opens),
 //! the coordinates, the summary and the hands.
 
 use crate::picture::{Cell, Colour, Edge, Ground, Passage, Picture, Point, Shape, SideKey, Token};
 
-use super::board::{side_name, Loc, Sq, NORTH, ONE_BOARD, SOUTH};
+use super::board::{side_name, Castle, Dir, Geometry, Loc, Sq, NORTH, SOUTH};
 use super::maze::Piece;
 use super::rules::hand_text;
 use super::state::{Id, State};
@@ -15,8 +16,8 @@ const MARGIN: f32 = 0.7;
 /// The height of a Keep's strip beyond the coordinates.
 const KEEP: f32 = 0.6;
 
-fn rows() -> f32 {
-    f32::from(ONE_BOARD.rows)
+fn rows(g: &Geometry) -> f32 {
+    f32::from(g.rows)
 }
 
 fn top() -> f32 {
@@ -24,18 +25,20 @@ fn top() -> f32 {
 }
 
 /// A post's point in the picture.
-fn post_point(x: u8, y: u8) -> Point {
-    Point::new(MARGIN + f32::from(x), top() + rows() - f32::from(y))
+fn post_point(g: &Geometry, x: u8, y: u8) -> Point {
+    Point::new(MARGIN + f32::from(x), top() + rows(g) - f32::from(y))
 }
 
 /// The picture of `state`. Its first cells are the squares in square
-/// order (`cells[sq.idx()]` is `sq`), then North's Keep and South's.
+/// order (`cells[g.idx(sq)]` is `sq`), then the Keeps beyond the last
+/// row (North's), then those beyond the first (South's).
 pub fn picture(state: &State) -> Picture {
-    let cols = f32::from(ONE_BOARD.cols);
+    let g = state.board.geo();
+    let cols = f32::from(g.cols);
     let mut pic = Picture::new(
         "Battlegates",
         cols + 2.0 * MARGIN,
-        rows() + 2.0 * (MARGIN + KEEP),
+        rows(g) + 2.0 * (MARGIN + KEEP),
         vec![
             SideKey {
                 name: "South",
@@ -47,10 +50,12 @@ pub fn picture(state: &State) -> Picture {
             },
         ],
     );
-    pic.cells = Sq::all().map(|sq| square(state, sq)).collect();
-    pic.cells.push(keep(state, NORTH, 0.0));
-    pic.cells
-        .push(keep(state, SOUTH, top() + rows() + MARGIN + 0.05));
+    pic.cells = g.squares().map(|sq| square(state, sq)).collect();
+    for (end, y) in [(Dir::N, 0.0), (Dir::S, top() + rows(g) + MARGIN + 0.05)] {
+        for c in g.castles.iter().filter(|c| c.entrances[0].inward == end) {
+            pic.cells.push(keep(state, c, y));
+        }
+    }
     for piece in state.board.pieces() {
         let passage = match piece {
             Piece::Wall(_) => Passage::Closed,
@@ -59,14 +64,14 @@ pub fn picture(state: &State) -> Picture {
         for e in piece.edge_list() {
             let [a, b] = e.posts();
             pic.edges.push(Edge {
-                from: post_point(a.x, a.y),
-                to: post_point(b.x, b.y),
+                from: post_point(g, a.x, a.y),
+                to: post_point(g, b.x, b.y),
                 passage,
                 name: format!("{piece} on {e}"),
             });
         }
     }
-    pic.grid_coordinates(ONE_BOARD.cols, ONE_BOARD.rows, (MARGIN, top()), MARGIN);
+    pic.grid_coordinates(g.cols, g.rows, (MARGIN, top()), MARGIN);
     pic.caption = vec![super::diagram::summary(state)];
     pic.legend = vec![
         "C Crusader, A Archer, G Gatekeeper; portals shaded".into(),
@@ -86,11 +91,12 @@ fn token(id: Id) -> Token {
 }
 
 fn square(state: &State, sq: Sq) -> Cell {
+    let g = state.board.geo();
     let at = Point::new(
         MARGIN + f32::from(sq.col),
-        top() + rows() - 1.0 - f32::from(sq.row),
+        top() + rows(g) - 1.0 - f32::from(sq.row),
     );
-    let portal = ONE_BOARD.portals.iter().any(|p| p.contains(&sq));
+    let portal = g.is_portal(sq);
     let ground = if portal {
         Ground::Special
     } else {
@@ -103,8 +109,9 @@ fn square(state: &State, sq: Sq) -> Cell {
     cell
 }
 
-fn keep(state: &State, side: crate::game::Side, y: f32) -> Cell {
-    let [west, east] = ONE_BOARD.castle(side).entrances;
+fn keep(state: &State, castle: &Castle, y: f32) -> Cell {
+    let side = castle.side;
+    let [west, east] = castle.entrances;
     let shape = Shape::Place {
         at: Point::new(MARGIN + f32::from(west.square.col), y),
         width: f32::from(east.square.col - west.square.col + 1),

@@ -17,11 +17,17 @@
 //! - result: `*`, or the winner and how (`South:no-characters`,
 //!   `South:resignation`, `South:bad-maze`: North's maze broke the
 //!   set-up rules), or `draw:no-characters` or `draw:bad-maze`.
+//!
+//! A set-up other than one board is named in front, as its `Setup` tag
+//! value (`misery-run b1,d1,...`), and each side then lists every
+//! character of its armies (ten in Misery Run); one board's positions
+//! have no such word.
 
 use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
 
 use super::board::{opponent, read_sq, side_name, Loc, NORTH, SOUTH};
 use super::cards::{Card, Pile};
+use super::layouts::Layout;
 use super::maze::{read_piece, Piece, MAX_GATES, MAX_WALLS};
 use super::state::{End, Id, State};
 
@@ -46,6 +52,10 @@ fn pile_text(p: &Pile) -> String {
 
 /// Append the position notation of `state`.
 pub fn write(state: &State, out: &mut String) {
+    if state.layout != Layout::OneBoard {
+        out.push_str(state.layout.tag());
+        out.push(' ');
+    }
     let sides: Vec<String> = [SOUTH, NORTH]
         .into_iter()
         .map(|s| {
@@ -94,10 +104,46 @@ fn result_text(state: &State) -> String {
     }
 }
 
-/// Read a position written by [`write`].
+/// The set-up named in front of a position, if any, and the text with
+/// that word blanked out (so that every offset stays the original's).
+fn layout_of(text: &str) -> (Option<Layout>, String) {
+    let body = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let word = body.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+    match Layout::ALL.into_iter().find(|l| l.tag() == word) {
+        Some(layout) => {
+            let at = text.len() - body.len();
+            let blank = " ".repeat(word.len());
+            let rest = format!("{}{blank}{}", &text[..at], &text[at + word.len()..]);
+            (Some(layout), rest)
+        }
+        None => (None, text.to_string()),
+    }
+}
+
+/// Read a position written by [`write`], of a set-up herald plays.
 pub fn parse(text: &str) -> Result<State, PositionParseError> {
+    let (layout, _) = layout_of(text);
+    if let Some(l) = layout.filter(|l| !l.is_played()) {
+        let at = text.len()
+            - text
+                .trim_start_matches(|c: char| c.is_ascii_whitespace())
+                .len();
+        return Err(PositionParseError::within(
+            text,
+            at,
+            l.tag().len(),
+            super::unplayed_reason(l.tag()),
+        ));
+    }
+    read(text)
+}
+
+/// Read a position of any set-up (two sides).
+pub(super) fn read(text: &str) -> Result<State, PositionParseError> {
+    let (layout, blanked) = layout_of(text);
+    let text = blanked.as_str();
     let [chars, maze, side, cards, points, result] = position_fields(text, FIELDS)?;
-    let mut state = State::start();
+    let mut state = State::new(layout.unwrap_or(Layout::OneBoard));
     read_chars(&chars, &mut state)?;
     read_maze(&maze, &mut state)?;
     match side.value {
@@ -132,27 +178,30 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
 }
 
 fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
+    let g = state.board.geo();
     let halves: Vec<&str> = field.value.split('/').collect();
     if halves.len() != 2 {
         return Err(
             field.whole("the characters are South's five and North's five, separated by `/`")
         );
     }
-    state.board = super::state::Board::empty();
+    state.board = super::state::Board::empty(g);
     let mut at = field.start;
     for (s, half) in halves.iter().enumerate() {
         let side = Side(s as u8);
         let items: Vec<&str> = half.split(',').collect();
-        if items.len() != 5 {
+        let count = state.board.ids(side).count();
+        if items.len() != count {
+            let what = if count == 5 {
+                "five characters (Crusader, Archer, Gatekeeper, Archer, Crusader)".to_string()
+            } else {
+                format!("{count} characters (its armies, each Crusader, Archer, Gatekeeper, Archer, Crusader)")
+            };
             return Err(PositionParseError::within(
                 field.text,
                 at,
                 half.len(),
-                format!(
-                    "{} has five characters (Crusader, Archer, Gatekeeper, Archer, Crusader), \
-                     separated by `,`",
-                    side_name(side)
-                ),
+                format!("{} has {what}, separated by `,`", side_name(side)),
             ));
         }
         let ids: Vec<Id> = state.board.ids(side).collect();
@@ -162,16 +211,16 @@ fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
                 "x" => None,
                 "KS" => Some(Loc::Keep(SOUTH)),
                 "KN" => Some(Loc::Keep(NORTH)),
-                t => match read_sq(t) {
+                t => match read_sq(g, t) {
                     Some((sq, n)) if n == t.len() && t.bytes().all(|c| !c.is_ascii_uppercase()) => {
                         Some(Loc::Sq(sq))
                     }
                     _ => {
-                        return Err(err(
-                            "a character stands on a square (a1 to i12), KS or KN (a Keep), or \
-                             is x (killed)"
-                                .into(),
-                        ))
+                        return Err(err(format!(
+                            "a character stands on a square (a1 to {}), KS or KN (a Keep), or \
+                             is x (killed)",
+                            g.last_sq()
+                        )))
                     }
                 },
             };
@@ -197,12 +246,13 @@ fn read_maze(field: &PositionField<'_>, state: &mut State) -> Result<(), Positio
     let (mut walls, mut gates) = (0, 0);
     for item in field.value.split(',') {
         let err = |why: String| PositionParseError::within(field.text, at, item.len(), why);
-        let piece = match read_piece(item) {
+        let g = state.board.geo();
+        let piece = match read_piece(g, item) {
             Ok((p, n)) if n == item.len() && p.to_string() == item => p,
             Ok((p, _)) => return Err(err(format!("write {p} (canonical, without more)"))),
             Err(e) => return Err(err(e)),
         };
-        if let Some(e) = piece.edge_list().iter().find(|e| !e.exists()) {
+        if let Some(e) = piece.edge_list().iter().find(|&&e| !g.has_edge(e)) {
             return Err(err(format!("{e} is not on the board")));
         }
         if let Some(prev) = seen

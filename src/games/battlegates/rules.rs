@@ -6,7 +6,7 @@ use crate::game::{Chance, Illegal, Side};
 use crate::illegal;
 
 use super::action::{Action, Path, Shot};
-use super::board::{opponent, side_name, Edge, Loc, Sense, ONE_BOARD};
+use super::board::{opponent, side_name, Dir, Edge, Geometry, Loc, Sense};
 use super::cards::Card;
 use super::dice::{self, link, loc_word};
 use super::gates::{quarter, Carry, Turner};
@@ -79,8 +79,9 @@ pub fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     state.card_done = false;
     state.dice = Dice::default();
     let side = state.to_move;
+    let g = state.board.geo();
     for (id, loc) in state.board.alive(side) {
-        state.dice.visited[id.place()] = Visited::only(loc);
+        state.dice.visited[id.place()] = Visited::only(g, loc);
     }
     if !state.cards.is_hidden() && state.cards.ready_to_draw() {
         let i = chance.draw("card", state.cards.deck.total())?;
@@ -222,14 +223,14 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
             loc_word(from)
         );
     };
-    let Some((edge, _)) = link(from, to) else {
+    let Some((edge, _)) = link(s.board.geo(), from, to) else {
         return illegal!(
             "{} and {} are not neighbours: the card crosses the edge between them",
             loc_word(from),
             loc_word(to)
         );
     };
-    let on = s.board.maze.on_edge(edge);
+    let on = s.board.on_edge(edge);
     match (card, on) {
         (Card::Scale, Some(OnEdge::Wall)) | (Card::Climb, Some(OnEdge::Gate(_))) => {}
         (Card::Scale, _) => {
@@ -264,17 +265,17 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
         s.log.push(format!("{card}: {} crossed {edge}", id.name()));
     }
     s.board.set(id, Some(to));
-    s.dice.visited[id.place()].add(to);
+    s.dice.visited[id.place()].add(s.board.geo(), to);
     Ok(())
 }
 
 /// Whether `edge` (on the board: the notation reads no other) can take
 /// a piece moved by a card: off the outer line, empty.
 fn open_edge(s: &State, edge: Edge) -> Result<(), Illegal> {
-    if edge.on_perimeter() {
+    if s.board.geo().edge_on_perimeter(edge) {
         return illegal!("{edge} is on the board's outer line: a card never places a piece there");
     }
-    match s.board.maze.on_edge(edge) {
+    match s.board.on_edge(edge) {
         Some(OnEdge::Wall) => illegal!("the Brick wall on {edge} is in the way"),
         Some(OnEdge::Gate(i)) => {
             let g = s
@@ -289,7 +290,7 @@ fn open_edge(s: &State, edge: Edge) -> Result<(), Illegal> {
 }
 
 fn entrance_rule(s: &State) -> Result<(), Illegal> {
-    if let Some((g, p)) = s.board.maze.entrance_hinge_touched() {
+    if let Some((g, p)) = s.board.maze.entrance_hinge_touched(s.board.geo()) {
         return illegal!(
             "{p} would touch {}, the hinge post of the Gate {g} across a castle entrance: \
              nothing else may touch it",
@@ -346,7 +347,7 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
     let before = s.board.maze;
     for _ in 0..quarters {
         let moved = quarter(&mut s.board, gate.hinge, sense, turner).map_err(Illegal::new)?;
-        dice::mark_carried(&mut s.dice, s.to_move, &moved);
+        dice::mark_carried(&mut s.dice, s.board.geo(), s.to_move, &moved);
         carried.extend(moved);
     }
     s.log.push(format!(
@@ -542,16 +543,17 @@ fn card_actions(state: &State, out: &mut Vec<Action>) {
     for c in hand.kinds() {
         out.push(Action::Discard(c));
     }
+    let g = state.board.geo();
     let mut tries: Vec<Action> = Vec::new();
     if hand.holds(Card::Scale) || hand.holds(Card::Climb) {
         for (_, loc) in state.board.alive(side) {
-            for to in dice::neighbours(loc) {
+            for to in dice::neighbours(g, loc) {
                 tries.push(Action::Scale(loc, to));
                 tries.push(Action::Climb(loc, to));
             }
         }
     }
-    let interior: Vec<Edge> = all_edges().filter(|e| !e.on_perimeter()).collect();
+    let interior: Vec<Edge> = g.edges().filter(|&e| !g.edge_on_perimeter(e)).collect();
     if hand.holds(Card::MoveWall) {
         for w in state.board.maze.walls() {
             for &e in &interior {
@@ -562,7 +564,7 @@ fn card_actions(state: &State, out: &mut Vec<Action>) {
     let gates: Vec<Gate> = state.board.maze.gates().map(|(_, g)| g).collect();
     if hand.holds(Card::MoveGate) {
         for &g in &gates {
-            for to in all_gates(g.long) {
+            for to in all_gates(state.board.geo(), g.long) {
                 tries.push(Action::MoveGate(g, to));
             }
         }
@@ -615,23 +617,13 @@ fn try_card(state: &State, a: Action) -> bool {
     }
 }
 
-/// Every edge of the board.
-pub fn all_edges() -> impl Iterator<Item = Edge> {
-    let g = ONE_BOARD;
-    let h = (0..g.cols).flat_map(move |x| (0..=g.rows).map(move |y| Edge::h(x, y)));
-    let v = (0..=g.cols).flat_map(move |x| (0..g.rows).map(move |y| Edge::v(x, y)));
-    h.chain(v)
-}
-
-/// Every gate placement of a kind that lies on the board.
-fn all_gates(long: bool) -> impl Iterator<Item = Gate> {
-    let g = ONE_BOARD;
-    (0..=g.cols)
-        .flat_map(move |x| (0..=g.rows).map(move |y| super::board::Post { x, y }))
+/// Every gate placement of a kind that lies on board `g`.
+fn all_gates(g: &Geometry, long: bool) -> impl Iterator<Item = Gate> + '_ {
+    g.posts()
         .flat_map(move |hinge| {
-            super::board::Dir::ALL
+            Dir::ALL
                 .into_iter()
                 .map(move |dir| Gate { hinge, dir, long })
         })
-        .filter(|g| g.on_board())
+        .filter(|gate| gate.on_board(g))
 }

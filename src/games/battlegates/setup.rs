@@ -5,7 +5,7 @@
 
 use crate::game::Side;
 
-use super::board::{side_name, Dir, Edge, Post, ONE_BOARD};
+use super::board::{Dir, Edge, Geometry};
 use super::maze::{parse_piece, read_piece, Gate, Maze, Piece};
 
 /// Every side's slots, in order.
@@ -30,10 +30,10 @@ fn kind_name(letter: char) -> &'static str {
     }
 }
 
-/// Check that `value` is a piece of the kind `slot` holds, in canonical
-/// form.
-pub fn check_value(slot: &str, value: &str) -> Result<Piece, String> {
-    let piece = parse_piece(value)?;
+/// Check that `value` is a piece of board `g` of the kind `slot` holds,
+/// in canonical form.
+pub fn check_value(g: &Geometry, slot: &str, value: &str) -> Result<Piece, String> {
+    let piece = parse_piece(g, value)?;
     let want = slot_letter(slot).ok_or_else(|| format!("{slot} is no maze slot"))?;
     if piece.letter() != want {
         return Err(format!(
@@ -50,8 +50,8 @@ pub fn check_value(slot: &str, value: &str) -> Result<Piece, String> {
 
 /// Read `herald setup --maze` text: ten pieces separated by spaces,
 /// commas or line breaks (`#` to the end of a line is a comment), four
-/// of each kind's slots filled in canonical order.
-pub fn read_maze(text: &str) -> Result<Vec<(&'static str, String)>, String> {
+/// of each kind's slots filled in canonical order; squares of board `g`.
+pub fn read_maze(g: &Geometry, text: &str) -> Result<Vec<(&'static str, String)>, String> {
     let mut pieces = Vec::new();
     for line in text.lines() {
         let body = line.split('#').next().unwrap_or("");
@@ -59,7 +59,7 @@ pub fn read_maze(text: &str) -> Result<Vec<(&'static str, String)>, String> {
             if word.is_empty() {
                 continue;
             }
-            let (piece, n) = read_piece(word).map_err(|e| format!("`{word}`: {e}"))?;
+            let (piece, n) = read_piece(g, word).map_err(|e| format!("`{word}`: {e}"))?;
             if n != word.len() {
                 return Err(format!(
                     "`{word}` is not a maze piece: {}",
@@ -95,13 +95,17 @@ pub fn read_maze(text: &str) -> Result<Vec<(&'static str, String)>, String> {
     Ok(out)
 }
 
-/// Check one piece of `side`'s maze: its edges (no entrance closed, the
-/// perimeter only for a Gate across its own entrance) and its posts (in
-/// its half, off the middle line).
-fn check_piece(side: Side, p: Piece) -> Result<(), String> {
-    let g = &ONE_BOARD;
-    let own = g.castle(side);
+/// Check one piece of `side`'s maze on board `g`: its edges (no
+/// entrance closed, the perimeter only for a Gate across its own
+/// entrance, nothing across the Alley) and its posts (in its region, off
+/// the forbidden lines).
+fn check_piece(g: &Geometry, side: Side, p: Piece) -> Result<(), String> {
     for e in p.edge_list() {
+        if g.across_alley(e) {
+            return Err(format!(
+                "{p} lies across the Alley on {e}: no piece may lie across it in the set-up"
+            ));
+        }
         if let Some((castle, _)) = g.entrance_at(e) {
             match p {
                 Piece::Wall(_) => {
@@ -114,14 +118,14 @@ fn check_piece(side: Side, p: Piece) -> Result<(), String> {
                         "{p}: a Long gate may never close a castle entrance"
                     ))
                 }
-                Piece::Gate(_) if castle != own.side => {
+                Piece::Gate(_) if castle != side => {
                     return Err(format!(
                         "{p}: a Gate may stand across its own side's castle entrance only"
                     ))
                 }
                 Piece::Gate(_) => {}
             }
-        } else if e.on_perimeter() {
+        } else if g.edge_on_perimeter(e) {
             return Err(format!(
                 "{p}: {e} is on the stone perimeter; only a Gate across its own castle's \
                  entrance stands on the board's outer line"
@@ -129,31 +133,37 @@ fn check_piece(side: Side, p: Piece) -> Result<(), String> {
         }
     }
     for post in p.posts() {
-        if post.y == g.middle {
+        if g.on_setup_line(post) {
             return Err(format!(
-                "{p} touches {post} on the middle line between rows {} and {}: nothing may \
-                 touch it in the set-up",
-                g.middle,
-                g.middle + 1
+                "{p} touches {post} on the {} between rows {} and {}: nothing may touch it in \
+                 the set-up",
+                if g.run.is_some() {
+                    "edge of the Misery Run"
+                } else {
+                    "middle line"
+                },
+                post.y,
+                post.y + 1
             ));
         }
-        if !g.post_in_half(side, post) {
+        if !g.post_in_region(side, post) {
+            let (name, rows) = g
+                .region(side)
+                .map_or(("region", String::new()), |r| (r.name, r.describe(g)));
             return Err(format!(
-                "{p} touches {post}, outside {}'s half (rows {} to {})",
-                side_name(side),
-                g.halves[usize::from(side) & 1].0 + 1,
-                g.halves[usize::from(side) & 1].1 + 1
+                "{p} touches {post}, outside {}'s {name} ({rows})",
+                g.side_name(side),
             ));
         }
     }
     Ok(())
 }
 
-/// Check a side's complete maze against the set-up rules; the reason
-/// names the piece at fault.
-pub fn check_maze(side: Side, pieces: &[Piece]) -> Result<(), String> {
+/// Check a side's complete maze on board `g` against the set-up rules;
+/// the reason names the piece at fault.
+pub fn check_maze(g: &Geometry, side: Side, pieces: &[Piece]) -> Result<(), String> {
     for &p in pieces {
-        check_piece(side, p)?;
+        check_piece(g, side, p)?;
     }
     for (i, &a) in pieces.iter().enumerate() {
         for &b in &pieces[i + 1..] {
@@ -170,7 +180,7 @@ pub fn check_maze(side: Side, pieces: &[Piece]) -> Result<(), String> {
     for &p in pieces {
         maze.add(p);
     }
-    if let Some((gate, p)) = maze.entrance_hinge_touched() {
+    if let Some((gate, p)) = maze.entrance_hinge_touched(g) {
         return Err(format!(
             "{p} touches {}, the hinge post of the Gate {gate} across the castle entrance: \
              nothing else may touch it",
@@ -180,24 +190,21 @@ pub fn check_maze(side: Side, pieces: &[Piece]) -> Result<(), String> {
     Ok(())
 }
 
-/// A random maze for `side` that obeys the set-up rules, with `pick(n)`
-/// a number in `0..n` (for self-play).
+/// A random maze for `side` on board `g` that obeys the set-up rules,
+/// with `pick(n)` a number in `0..n` (for self-play).
 pub fn random_maze(
+    g: &Geometry,
     side: Side,
     pick: &mut dyn FnMut(usize) -> usize,
 ) -> Vec<(&'static str, String)> {
-    let g = &ONE_BOARD;
-    let posts: Vec<Post> = (0..=g.cols)
-        .flat_map(|x| (0..=g.rows).map(move |y| Post { x, y }))
-        .filter(|&p| g.post_in_half(side, p))
-        .collect();
+    let posts: Vec<_> = g.posts().filter(|&p| g.post_in_region(side, p)).collect();
     loop {
         let mut pieces: Vec<Piece> = Vec::new();
         for kind in ['W', 'W', 'W', 'W', 'G', 'G', 'G', 'L', 'L', 'L'] {
             let post = posts[pick(posts.len())];
             let dir = Dir::ALL[pick(4)];
             let piece = if kind == 'W' {
-                match post.go(dir, 1).and_then(|q| Edge::between(post, q)) {
+                match g.go(post, dir, 1).and_then(|q| Edge::between(post, q)) {
                     Some(e) => Piece::Wall(e),
                     None => continue,
                 }
@@ -212,12 +219,12 @@ pub fn random_maze(
         }
         let whole = pieces.len() == 10
             && pieces.iter().all(|p| match p {
-                Piece::Gate(gate) => gate.on_board(),
-                Piece::Wall(e) => e.exists(),
+                Piece::Gate(gate) => gate.on_board(g),
+                Piece::Wall(e) => g.has_edge(*e),
             });
-        if whole && check_maze(side, &pieces).is_ok() {
+        if whole && check_maze(g, side, &pieces).is_ok() {
             let text: Vec<String> = pieces.iter().map(Piece::to_string).collect();
-            if let Ok(values) = read_maze(&text.join(" ")) {
+            if let Ok(values) = read_maze(g, &text.join(" ")) {
                 return values;
             }
         }

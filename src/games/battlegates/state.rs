@@ -3,8 +3,9 @@
 
 use crate::game::{Outcome, Side};
 
-use super::board::{side_name, Loc, Sq, ONE_BOARD};
+use super::board::{side_name, Geometry, Loc, Sq};
 use super::cards::{Card, Cards};
+use super::layouts::Layout;
 use super::maze::{Maze, Piece};
 
 /// A character's kind.
@@ -89,7 +90,8 @@ impl Id {
     }
 }
 
-/// The maze and where every character stands.
+/// The maze and where every character stands, on the board of the
+/// game's set-up.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     /// Walls and gates.
@@ -97,31 +99,45 @@ pub struct Board {
     chars: [Option<Loc>; CHARACTERS],
     /// Armies a side leads (1 on one board).
     armies: u8,
+    /// The board's geometry: every square, post and edge is looked up
+    /// in it.
+    geo: &'static Geometry,
 }
 
 impl Board {
-    /// Both armies on their portals, no maze.
-    pub fn start() -> Board {
-        let mut chars = [None; CHARACTERS];
-        for (s, portals) in ONE_BOARD.portals.iter().enumerate() {
-            for (i, sq) in portals.iter().enumerate() {
-                chars[usize::from(Id::new(Side(s as u8), i).0)] = Some(Loc::Sq(*sq));
+    /// Every army on its portals, no maze.
+    pub fn start(geo: &'static Geometry) -> Board {
+        let mut board = Board::empty(geo);
+        let mut placed = [0; MAX_SIDES];
+        for army in geo.armies {
+            let side = usize::from(army.side.0) % MAX_SIDES;
+            for sq in army.portals {
+                board.chars[usize::from(Id::new(army.side, placed[side]).0)] = Some(Loc::Sq(sq));
+                placed[side] += 1;
             }
         }
-        Board {
-            maze: Maze::default(),
-            chars,
-            armies: 1,
-        }
+        board
     }
 
     /// No maze, no characters.
-    pub fn empty() -> Board {
+    pub fn empty(geo: &'static Geometry) -> Board {
+        let most = geo.armies.iter().map(|a| geo.armies_of(a.side)).max();
         Board {
             maze: Maze::default(),
             chars: [None; CHARACTERS],
-            armies: 1,
+            armies: most.unwrap_or(1) as u8,
+            geo,
         }
+    }
+
+    /// The board's geometry.
+    pub fn geo(&self) -> &'static Geometry {
+        self.geo
+    }
+
+    /// What lies on `edge`: stone, a wall or a gate.
+    pub fn on_edge(&self, edge: super::board::Edge) -> Option<super::maze::OnEdge> {
+        self.maze.on_edge(self.geo, edge)
     }
 
     /// Where `id` stands, if alive.
@@ -169,21 +185,11 @@ impl Board {
     }
 }
 
-/// The index of a location in a [`Visited`] set: the squares in
-/// [`Sq::idx`] order, then the Keeps by side.
-pub fn loc_index(loc: Loc) -> usize {
-    match loc {
-        Loc::Sq(sq) => sq.idx(),
-        Loc::Keep(side) => {
-            usize::from(ONE_BOARD.cols) * usize::from(ONE_BOARD.rows) + usize::from(side.0)
-        }
-    }
-}
-
 /// The locations a character has occupied this turn, as a set of
-/// location indexes below [`Visited::CAPACITY`]: room for the squares
-/// and Keeps of a board of up to 252 squares (Misery Run's 9 x 25 and
-/// Battle Alley's 19 x 12 included), not only the one board's 108.
+/// location indexes ([`Geometry::loc_index`]) below
+/// [`Visited::CAPACITY`]: room for the squares and Keeps of a board of
+/// up to 252 squares (Misery Run's 9 x 25 and Battle Alley's 19 x 12
+/// included), not only the one board's 108.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Visited([u64; 4]);
 
@@ -191,25 +197,25 @@ impl Visited {
     /// How many location indexes the set can hold.
     pub const CAPACITY: usize = 256;
 
-    /// The set of `loc` alone.
-    pub fn only(loc: Loc) -> Visited {
+    /// The set of `loc` alone, on board `g`.
+    pub fn only(g: &Geometry, loc: Loc) -> Visited {
         let mut v = Visited::default();
-        v.add(loc);
+        v.add(g, loc);
         v
     }
 
-    /// Whether `loc` is in the set.
-    pub fn has(&self, loc: Loc) -> bool {
-        let i = loc_index(loc);
+    /// Whether `loc` of board `g` is in the set.
+    pub fn has(&self, g: &Geometry, loc: Loc) -> bool {
+        let i = g.loc_index(loc);
         self.0
             .get(i / 64)
             .is_some_and(|word| word & (1u64 << (i % 64)) != 0)
     }
 
-    /// Put `loc` in the set (an index beyond the capacity, which no
-    /// board has, is left out rather than wrapped onto another).
-    pub fn add(&mut self, loc: Loc) {
-        let i = loc_index(loc);
+    /// Put `loc` of board `g` in the set (an index beyond the capacity,
+    /// which no board has, is left out rather than wrapped onto another).
+    pub fn add(&mut self, g: &Geometry, loc: Loc) {
+        let i = g.loc_index(loc);
         if let Some(word) = self.0.get_mut(i / 64) {
             *word |= 1u64 << (i % 64);
         }
@@ -256,6 +262,8 @@ pub enum End {
 /// The whole position.
 #[derive(Clone, Debug)]
 pub struct State {
+    /// The set-up played (its board is `board`'s geometry).
+    pub(super) layout: Layout,
     /// Maze and characters.
     pub(super) board: Board,
     /// Deck, discard pile and hands.
@@ -285,11 +293,17 @@ pub struct State {
 }
 
 impl State {
-    /// The position before the set-up: armies on their portals, no maze,
-    /// the deck whole.
+    /// The one-board game's position before the set-up.
     pub fn start() -> State {
+        State::new(Layout::OneBoard)
+    }
+
+    /// The position before the set-up of `layout`: armies on their
+    /// portals, no maze, the deck whole.
+    pub fn new(layout: Layout) -> State {
         State {
-            board: Board::start(),
+            layout,
+            board: Board::start(layout.geometry()),
             cards: Cards::new(),
             to_move: Side(0),
             started: false,
@@ -321,7 +335,7 @@ impl State {
             .filter(|&s| {
                 let slots = &self.setup[usize::from(s.0 & 1)];
                 let pieces: Option<Vec<_>> = slots.iter().copied().collect();
-                pieces.is_some_and(|p| super::setup::check_maze(s, &p).is_err())
+                pieces.is_some_and(|p| super::setup::check_maze(self.board.geo, s, &p).is_err())
             })
             .collect()
     }
@@ -346,6 +360,11 @@ impl State {
 /// Read-only views for self-play (`crate::selfplay::battlegates`), which
 /// plays from outside the game's folder.
 impl State {
+    /// The set-up played.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
     /// The maze and where every character stands.
     pub fn board(&self) -> &Board {
         &self.board

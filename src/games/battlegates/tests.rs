@@ -7,6 +7,7 @@
 
 use super::board::{Dir, Edge, Post, Sq};
 use super::cards::Card;
+use super::layouts::ONE_BOARD;
 use super::state::Id;
 use super::*;
 use crate::game::{Chance, DiagramStyle, Game, Outcome, Setup, TEXT_WIDTH};
@@ -56,7 +57,7 @@ fn dice_phase(chars: &str, maze: &str, f: u8) -> State {
 }
 
 fn at(s: &State, sq: &str) -> Option<String> {
-    let (square, _) = board::read_sq(sq).unwrap();
+    let (square, _) = board::read_sq(&ONE_BOARD, sq).unwrap();
     s.board.on(square).map(Id::name)
 }
 
@@ -65,9 +66,9 @@ fn at(s: &State, sq: &str) -> Option<String> {
 
 #[test]
 fn an_edge_is_written_from_the_square_to_its_south_or_west() {
-    let (e, _) = board::read_edge("d5s").unwrap();
+    let (e, _) = board::read_edge(&ONE_BOARD, "d5s").unwrap();
     assert_eq!(e.to_string(), "d4n");
-    let (e, _) = board::read_edge("d4w").unwrap();
+    let (e, _) = board::read_edge(&ONE_BOARD, "d4w").unwrap();
     assert_eq!(e.to_string(), "c4e");
     assert_eq!(Edge::h(2, 0).to_string(), "c1s");
     assert_eq!(Edge::v(0, 3).to_string(), "a4w");
@@ -84,16 +85,16 @@ fn a_post_is_named_by_the_square_to_its_south_west_where_one_exists() {
 
 #[test]
 fn a_gate_is_its_edge_at_the_hinge_and_the_hinge_end() {
-    let p = maze::parse_piece("Gd4nw").unwrap();
+    let p = maze::parse_piece(&ONE_BOARD, "Gd4nw").unwrap();
     let maze::Piece::Gate(g) = p else { panic!() };
     assert_eq!(
         (g.hinge, g.dir, g.long),
         (Post { x: 3, y: 4 }, Dir::E, false)
     );
     // The same gate written from the square above.
-    let (q, _) = maze::read_piece("gd5sw").unwrap();
+    let (q, _) = maze::read_piece(&ONE_BOARD, "gd5sw").unwrap();
     assert_eq!(q.to_string(), "Gd4nw");
-    let (l, _) = maze::read_piece("Le4ne").unwrap();
+    let (l, _) = maze::read_piece(&ONE_BOARD, "Le4ne").unwrap();
     let maze::Piece::Gate(l) = l else { panic!() };
     // Hinged at e4n's east end, lying west over e4n and d4n.
     assert_eq!((l.hinge, l.dir), (Post { x: 5, y: 4 }, Dir::W));
@@ -101,8 +102,10 @@ fn a_gate_is_its_edge_at_the_hinge_and_the_hinge_end() {
         l.edge_list().map(|e| e.to_string()).collect::<Vec<_>>(),
         ["e4n", "d4n"]
     );
-    assert!(maze::parse_piece("Gd4ns").unwrap_err().contains("w or e"));
-    assert!(maze::parse_piece("Li4nw")
+    assert!(maze::parse_piece(&ONE_BOARD, "Gd4ns")
+        .unwrap_err()
+        .contains("w or e"));
+    assert!(maze::parse_piece(&ONE_BOARD, "Li4nw")
         .unwrap_err()
         .contains("off the board"));
 }
@@ -144,26 +147,32 @@ fn a_rotation_is_named_by_the_first_gate_on_its_post() {
 // Set-up
 
 fn maze_of(text: &str) -> Result<(), String> {
-    let values = setup::read_maze(text)?;
+    let values = setup::read_maze(&ONE_BOARD, text)?;
     let pieces: Vec<_> = values
         .iter()
-        .map(|(_, v)| maze::parse_piece(v).unwrap())
+        .map(|(_, v)| maze::parse_piece(&ONE_BOARD, v).unwrap())
         .collect();
-    setup::check_maze(board::SOUTH, &pieces)
+    setup::check_maze(&ONE_BOARD, board::SOUTH, &pieces)
 }
 
 const SOUTH_MAZE: &str = "Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw";
 
 #[test]
 fn a_maze_is_four_walls_three_gates_three_long_gates_sorted_into_slots() {
-    let values =
-        setup::read_maze("Wd3e, Wb2n\nWf2n Wh3n # four walls\nGc3nw Gc1sw Ge4ne Lg4es Ld2nw Lb4nw")
-            .unwrap();
+    let values = setup::read_maze(
+        &ONE_BOARD,
+        "Wd3e, Wb2n\nWf2n Wh3n # four walls\nGc3nw Gc1sw Ge4ne Lg4es Ld2nw Lb4nw",
+    )
+    .unwrap();
     assert_eq!(values[0], ("w1", "Wb2n".to_string()));
     assert_eq!(values[4], ("g1", "Gc1sw".to_string()));
     assert_eq!(values[9], ("l3", "Lg4es".to_string()));
     assert_eq!(maze_of(SOUTH_MAZE), Ok(()));
-    let e = setup::read_maze("Wb2n Wd3e Wf2n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
+    let e = setup::read_maze(
+        &ONE_BOARD,
+        "Wb2n Wd3e Wf2n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw",
+    )
+    .unwrap_err();
     assert!(e.contains("this has 3 Brick walls"), "{e}");
 }
 
@@ -231,7 +240,7 @@ fn a_set_up_value_is_canonical_and_of_its_slot_kind() {
 #[test]
 fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
     let mut s = State::start();
-    let values = setup::read_maze(SOUTH_MAZE).unwrap();
+    let values = setup::read_maze(&ONE_BOARD, SOUTH_MAZE).unwrap();
     for (slot, v) in &values {
         G::open(&mut s, board::SOUTH, slot, v).unwrap();
     }
@@ -242,7 +251,7 @@ fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
     // marked as breaking the set-up rules.
     assert!(bad.board.pieces().is_empty());
     assert_eq!(bad.bad_mazes(), vec![board::SOUTH]);
-    let values = setup::read_maze(BAD_SOUTH_MAZE).unwrap();
+    let values = setup::read_maze(&ONE_BOARD, BAD_SOUTH_MAZE).unwrap();
     let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
     let e = G::audit(&bad, board::SOUTH, &v).unwrap_err();
     assert_eq!(
@@ -257,7 +266,7 @@ const BAD_SOUTH_MAZE: &str = "Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es 
 /// The start position with `side`'s maze `text` opened.
 fn opened(side: Side, text: &str) -> State {
     let mut s = State::start();
-    for (slot, v) in &setup::read_maze(text).unwrap() {
+    for (slot, v) in &setup::read_maze(&ONE_BOARD, text).unwrap() {
         G::open(&mut s, side, slot, v).unwrap();
     }
     s
@@ -266,8 +275,11 @@ fn opened(side: Side, text: &str) -> State {
 #[test]
 fn a_bad_maze_loses_before_turn_1_without_an_opening_roll() {
     let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
-    for (slot, v) in
-        &setup::read_maze("Wa9n Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw").unwrap()
+    for (slot, v) in &setup::read_maze(
+        &ONE_BOARD,
+        "Wa9n Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw",
+    )
+    .unwrap()
     {
         G::open(&mut s, board::NORTH, slot, v).unwrap();
     }
@@ -295,7 +307,7 @@ fn two_bad_mazes_draw_before_turn_1() {
     let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
     // North's maze has a Brick wall on the middle line's post d6ne.
     let north = "Wd6e Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw";
-    for (slot, v) in &setup::read_maze(north).unwrap() {
+    for (slot, v) in &setup::read_maze(&ONE_BOARD, north).unwrap() {
         G::open(&mut s, board::NORTH, slot, v).unwrap();
     }
     assert_eq!(s.bad_mazes(), vec![board::SOUTH, board::NORTH]);
@@ -320,7 +332,7 @@ fn a_random_maze_obeys_the_set_up_rules() {
         (x >> 33) % n
     };
     for side in [board::SOUTH, board::NORTH] {
-        let values = setup::random_maze(side, &mut pick);
+        let values = setup::random_maze(&ONE_BOARD, side, &mut pick);
         let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
         G::audit(&State::start(), side, &v).unwrap();
     }
@@ -1167,7 +1179,7 @@ fn long_self_play_games_keep_the_contract() {
 #[test]
 fn before_the_maze_opens_its_owner_sees_it_and_nobody_else() {
     let s = State::start();
-    let values = setup::read_maze(SOUTH_MAZE).unwrap();
+    let values = setup::read_maze(&ONE_BOARD, SOUTH_MAZE).unwrap();
     let v: Vec<(&str, &str)> = values.iter().map(|(a, b)| (*a, b.as_str())).collect();
     let seen = G::view(&s, board::SOUTH, &v);
     assert_eq!(seen.board.pieces().len(), 10);
@@ -1298,13 +1310,13 @@ fn a_gate_across_the_other_sides_entrance_is_refused_in_the_set_up() {
         "Wb10n", "Wd9e", "Wf10n", "Wh8n", "Gc1sw", "Gc9nw", "Ge8ne", "Ld10nw", "Lg9en", "Lb8nw",
     ]
     .iter()
-    .map(|t| maze::parse_piece(t).unwrap())
+    .map(|t| maze::parse_piece(&ONE_BOARD, t).unwrap())
     .collect();
     assert_eq!(
-        setup::check_maze(board::NORTH, &pieces),
+        setup::check_maze(&ONE_BOARD, board::NORTH, &pieces),
         Err("Gc1sw: a Gate may stand across its own side's castle entrance only".into())
     );
-    let e = setup::read_maze("Wz9n").unwrap_err();
+    let e = setup::read_maze(&ONE_BOARD, "Wz9n").unwrap_err();
     assert!(e.starts_with("`Wz9n`: expected an edge after W"), "{e}");
 }
 
@@ -1398,9 +1410,13 @@ fn the_spec_positions_read_and_write_back() {
     ] {
         let pieces: Vec<_> = text
             .split(' ')
-            .map(|t| maze::parse_piece(t).unwrap())
+            .map(|t| maze::parse_piece(&ONE_BOARD, t).unwrap())
             .collect();
-        assert_eq!(setup::check_maze(side, &pieces), Ok(()), "{text}");
+        assert_eq!(
+            setup::check_maze(&ONE_BOARD, side, &pieces),
+            Ok(()),
+            "{text}"
+        );
     }
 }
 
@@ -1767,22 +1783,22 @@ fn the_squares_entered_this_turn_are_a_set_of_256_locations() {
     let far = Loc::Sq(Sq { col: 8, row: 27 });
     let near = Loc::Sq(Sq { col: 0, row: 0 });
     let mid = Loc::Sq(Sq { col: 1, row: 7 });
-    let mut v = Visited::only(far);
-    assert!(v.has(far));
-    assert!(!v.has(near));
-    assert!(!v.has(mid));
-    v.add(mid);
-    v.add(Loc::Keep(board::NORTH));
-    assert!(v.has(mid));
-    assert!(v.has(far));
-    assert!(v.has(Loc::Keep(board::NORTH)));
-    assert!(!v.has(Loc::Keep(board::SOUTH)));
-    assert!(!v.has(near));
+    let mut v = Visited::only(&ONE_BOARD, far);
+    assert!(v.has(&ONE_BOARD, far));
+    assert!(!v.has(&ONE_BOARD, near));
+    assert!(!v.has(&ONE_BOARD, mid));
+    v.add(&ONE_BOARD, mid);
+    v.add(&ONE_BOARD, Loc::Keep(board::NORTH));
+    assert!(v.has(&ONE_BOARD, mid));
+    assert!(v.has(&ONE_BOARD, far));
+    assert!(v.has(&ONE_BOARD, Loc::Keep(board::NORTH)));
+    assert!(!v.has(&ONE_BOARD, Loc::Keep(board::SOUTH)));
+    assert!(!v.has(&ONE_BOARD, near));
     // Beyond the capacity nothing is set, and nothing wraps onto index 0.
     let beyond = Loc::Sq(Sq { col: 4, row: 28 });
-    v.add(beyond);
-    assert!(!v.has(beyond));
-    assert!(!v.has(near));
+    v.add(&ONE_BOARD, beyond);
+    assert!(!v.has(&ONE_BOARD, beyond));
+    assert!(!v.has(&ONE_BOARD, near));
 }
 
 #[test]
@@ -1850,4 +1866,69 @@ fn a_card_of_a_hidden_hand_opened_on_a_line_must_leave_the_hand_on_it() {
         "rotate180 was opened on this line but neither played nor discarded: a card of a \
          hidden hand is opened only when it leaves the hand"
     );
+}
+
+#[test]
+fn the_position_names_a_set_up_other_than_one_board() {
+    use super::layouts::Layout;
+    // Misery Run: each side lists both armies, the one at its castle
+    // first (South b1.. then b12..; North b25.. then b14..).
+    let s = State::new(Layout::MiseryRun);
+    let text = G::write_position_text(&s);
+    assert_eq!(
+        text,
+        "misery-run b1,d1,e1,f1,h1,b12,d12,e12,f12,h12/b25,d25,e25,f25,h25,b14,d14,e14,f14,h14 \
+         - - -/-/- 0/0 *"
+    );
+    let again = position::read(&text).unwrap();
+    assert_eq!(again.layout, Layout::MiseryRun);
+    assert_eq!(G::write_position_text(&again), text);
+    // One board's positions have no such word.
+    assert!(G::write_position_text(&State::start()).starts_with("b1,"));
+    // Until its rules are played, the position of another set-up is
+    // refused as its Setup tag is, the word underlined.
+    let e = G::parse_position(&text).unwrap_err();
+    assert_eq!(
+        (e.offset, e.len, e.reason.as_str()),
+        (
+            0,
+            10,
+            "Setup \"misery-run\": this herald plays the one-board game only (Setup \
+             \"one-board\")"
+        )
+    );
+    // A square of the larger board, read on Misery Run's: row 13 exists
+    // there, and an error keeps its place in the original text.
+    let moved = text.replacen("b12", "b13", 1);
+    assert_eq!(
+        position::read(&moved).map(|s| s.board.on(Sq::new(1, 12)).is_some()),
+        Ok(true)
+    );
+    let bad = text.replacen("b12", "b26", 1);
+    let e = position::read(&bad).unwrap_err();
+    assert_eq!(&bad[e.offset..e.offset + e.len], "b26");
+    assert_eq!(
+        e.reason,
+        "a character stands on a square (a1 to i25), KS or KN (a Keep), or is x (killed)"
+    );
+}
+
+#[test]
+fn the_diagram_names_a_set_up_other_than_one_board() {
+    use super::layouts::Layout;
+    let s = State::new(Layout::MiseryRun);
+    let d = G::diagram(&s, DiagramStyle::default());
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[0], "Setup: misery-run (9 x 25)");
+    assert_eq!(lines[1].trim(), "North's Keep: -");
+    assert_eq!(lines[2].trim(), "a   b   c   d   e   f   g   h   i");
+    // Row 25 first, its portals taken by North's first army; row 13,
+    // the Run, empty between stone; row 12 holds South's second army.
+    assert_eq!(lines[4], "25 |     c       a   g   a       c     | 25");
+    assert_eq!(lines[28], "13 |                                   | 13");
+    assert_eq!(lines[30], "12 |     C       A   G   A       C     | 12");
+    assert_eq!(lines[52], " 1 |     C       A   G   A       C     | 1");
+    assert_eq!(lines[55].trim(), "South's Keep: -");
+    assert_eq!(lines.len(), 56 + 5);
+    assert!(!G::diagram(&State::start(), DiagramStyle::default()).contains("Setup:"));
 }
