@@ -133,7 +133,7 @@ pub fn step(
                 dir,
                 attack_ok,
             };
-            enter_square(board, dice, into, gate, &words, carries)?
+            enter_square(board, into, gate, &words, carries)?
         }
     };
     board.set(id, Some(to));
@@ -187,7 +187,6 @@ struct Entry {
 /// enemy attacked, if any, dies before the push).
 fn enter_square(
     board: &mut Board,
-    dice: &mut Dice,
     into: Entry,
     gate: Option<super::maze::Gate>,
     words: &str,
@@ -229,20 +228,11 @@ fn enter_square(
                 None => format!("the step {words} pushes {name}: {e}"),
             }
         })?;
-        mark_carried(dice, board.geo(), side, &moved);
+        // Being carried does not count as entering a square: the
+        // squares a gate carries a character to never block it later.
         carries.extend(moved);
     }
     Ok(stepped)
-}
-
-/// Characters of `side` carried this turn have occupied the squares they
-/// were carried to.
-pub fn mark_carried(dice: &mut Dice, g: &Geometry, side: Side, carried: &[Carry]) {
-    for c in carried {
-        if c.id.side() == side {
-            dice.visited[c.id.place()].add(g, Loc::Sq(c.to));
-        }
-    }
 }
 
 /// What a run did: the kill it made, if any, and what it carried.

@@ -347,7 +347,6 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
     let before = s.board.maze;
     for _ in 0..quarters {
         let moved = quarter(&mut s.board, gate.hinge, sense, turner).map_err(Illegal::new)?;
-        dice::mark_carried(&mut s.dice, s.board.geo(), s.to_move, &moved);
         carried.extend(moved);
     }
     s.log.push(format!(

@@ -185,7 +185,9 @@ impl Board {
     }
 }
 
-/// The locations a character has occupied this turn, as a set of
+/// The locations a character has entered this turn by itself (where it
+/// began the turn, and what its steps, a Scale or a Climb reached; not
+/// where a gate carried it), as a set of
 /// location indexes ([`Geometry::loc_index`]) below
 /// [`Visited::CAPACITY`]: room for the squares and Keeps of a board of
 /// up to 252 squares (Misery Run's 9 x 25 and Battle Alley's 19 x 12
@@ -233,8 +235,8 @@ pub struct Dice {
     pub(super) runs: u8,
     /// The mover's characters (by place) that made their run.
     pub(super) ran: u16,
-    /// Per place of the mover's characters, the locations occupied this
-    /// turn.
+    /// Per place of the mover's characters, the locations it entered
+    /// this turn by itself ([`Visited`]).
     pub(super) visited: [Visited; SIDE_PLACES],
     /// An Archer shot.
     pub(super) shot: bool,

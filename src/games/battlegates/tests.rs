@@ -1544,16 +1544,23 @@ fn move_gate_may_lift_a_fixed_gate() {
 }
 
 #[test]
-fn a_square_a_character_is_carried_to_counts_as_occupied_this_turn() {
-    // rotate180 Gd4nw cw carries the Crusader d4 to c4, then c4 to c5;
-    // it may not step back into c4.
+fn a_square_a_character_was_only_carried_to_does_not_block_it() {
+    // rotate180 Gd4nw cw carries the Crusader d4 to c4, then c4 to c5,
+    // and leaves the Gate on c4n (hinged at c4ne). Being carried does
+    // not count: the Crusader may step back into c4 (pushing the Gate
+    // onto c4e) and on into c5, where its run began. Its start square
+    // d4 it may not enter again.
     let mut s = pos("d4,x,x,x,x/h12,x,x,x,x", "Gd4nw", "t/-/-");
-    begin(&mut s, 1);
+    begin(&mut s, 2);
     Kit::ok(&mut s, "rotate180 Gd4nw cw");
     assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
+    let mut back = s.clone();
+    Kit::ok(&mut back, "c5-c4-c5");
+    Kit::end(&mut back);
+    assert_eq!(at(&back, "c5").as_deref(), Some("South's Crusader"));
     assert_eq!(
-        Kit::refused(&mut s, "c5-c4"),
-        "South's Crusader has been on c4 this turn: no character enters a square twice in a \
+        Kit::refused(&mut s, "c5-c4-d4"),
+        "South's Crusader has been on d4 this turn: no character enters a square twice in a \
          turn"
     );
 }
