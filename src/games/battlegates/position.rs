@@ -195,7 +195,10 @@ fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
             let what = if count == 5 {
                 "five characters (Crusader, Archer, Gatekeeper, Archer, Crusader)".to_string()
             } else {
-                format!("{count} characters (its armies, each Crusader, Archer, Gatekeeper, Archer, Crusader)")
+                format!(
+                    "{count} characters (its armies, each Crusader, Archer, Gatekeeper, \
+                     Archer, Crusader)"
+                )
             };
             return Err(PositionParseError::within(
                 field.text,
