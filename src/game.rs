@@ -762,9 +762,20 @@ pub trait Game: Sized + 'static {
     }
 
     /// The name of card `card` for a player (`rotate90`); by default its
-    /// number.
+    /// number. Cards of one name play alike: an action that spends a card
+    /// names it so ([`Game::card_spent`]).
     fn card_text(card: u32) -> String {
         card.to_string()
+    }
+
+    /// The card `action` spends from the mover's hand (plays or
+    /// discards), named as [`Game::card_text`] names it, if it spends
+    /// one; asked in the position before the action. The referee ties
+    /// each card a line opens to an action that spends a card of that
+    /// name, and refuses a line whose openings and actions do not match
+    /// (spec section 3.9, "Openings"). By default no action spends a card.
+    fn card_spent(_state: &Self::State, _action: &Self::Action) -> Option<String> {
+        None
     }
 
     /// The discard pile was made the next deck of the shared deck, at

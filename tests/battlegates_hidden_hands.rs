@@ -287,16 +287,21 @@ fn a_share_whose_proof_fails_is_caught_naming_the_side_and_its_line() {
 }
 
 #[test]
-fn a_card_claimed_that_was_never_drawn_is_caught_naming_the_side() {
+fn a_card_played_that_its_line_does_not_open_is_caught_naming_the_side() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let text = self_played(d, false);
-    // Turn 1's card action becomes a discard of another card than the
-    // one its share opens.
+    // Turn 1's card action (after its die fact) becomes a discard of
+    // another card than the one its share opens.
     let line = text.find("\n1. ").unwrap();
-    let at = line + text[line..].find(": ").unwrap() + 2;
-    let len = text[at..].find([',', '\n']).unwrap();
-    let action = &text[at..at + len];
+    let head = line + text[line..].find(": ").unwrap() + 2;
+    let end = head + text[head..].find('\n').unwrap();
+    let entries: Vec<&str> = text[head..end].split(", ").collect();
+    let (k, action) = entries
+        .iter()
+        .enumerate()
+        .find(|(_, e)| !e.contains('=') && !e.starts_with("run") && !e.starts_with("shoot"))
+        .unwrap();
     let words: Vec<&str> = action.split_whitespace().collect();
     let card = if words[0] == "discard" {
         words[1]
@@ -304,7 +309,22 @@ fn a_card_claimed_that_was_never_drawn_is_caught_naming_the_side() {
         words[0]
     };
     let other = if card == "scale" { "climb" } else { "scale" };
-    let forged = format!("{}discard {other}{}", &text[..at], &text[at + len..]);
+    let mut forged_entries = entries.clone();
+    let discard = format!("discard {other}");
+    forged_entries[k] = &discard;
+    let forged = format!(
+        "{}{}{}",
+        &text[..head],
+        forged_entries.join(", "),
+        &text[end..]
+    );
     let err = check_error(d, &forged);
-    assert!(err.contains(&format!("holds no {other} card")), "{err}");
+    let side = &text[line + 4..line + 4 + text[line + 4..].find(':').unwrap()];
+    assert!(
+        err.contains(&format!(
+            "turn 1 ({side}): discard {other}: the line plays {other} but opens {card}: deck \
+             position "
+        )) && err.contains(&format!(" holds {card}, not {other}")),
+        "{err}"
+    );
 }

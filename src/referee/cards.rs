@@ -79,6 +79,69 @@ type Pass = (usize, u32, Hash, PassCards);
 /// A pass composed: its generation, slot, commitment and cards.
 type ComposedPass = (u32, String, Hash, PassCards);
 
+/// The cards a line opens from its writer's hand, each to be spent by
+/// one of the line's actions (spec section 3.9, "Openings"): a card of
+/// a hidden hand is opened only as it leaves the hand, by the action
+/// that plays or discards it.
+#[derive(Clone, Default, Debug)]
+pub(super) struct Openings(Vec<Opened>);
+
+/// A card opened on a line: the share's proof index, its deck position,
+/// the card, and whether an action spent it yet.
+#[derive(Clone, Debug)]
+struct Opened {
+    proof: usize,
+    position: u32,
+    card: u32,
+    spent: bool,
+}
+
+impl Openings {
+    /// An action of the line spends the card named `name`
+    /// ([`Game::card_spent`]): it takes the first card of that name the
+    /// line opened and no action spent yet. Without one, the mismatch:
+    /// the card the line opens instead, or that it opens none.
+    pub(super) fn spend<G: Game>(&mut self, name: &str) -> Result<(), String> {
+        if let Some(o) = self
+            .0
+            .iter_mut()
+            .find(|o| !o.spent && G::card_text(o.card) == name)
+        {
+            o.spent = true;
+            return Ok(());
+        }
+        Err(match self.0.iter().find(|o| !o.spent) {
+            Some(o) => {
+                let found = G::card_text(o.card);
+                format!(
+                    "the line plays {name} but opens {found}: deck position {} holds {found}, \
+                     not {name}",
+                    o.position
+                )
+            }
+            None => format!(
+                "the line plays {name} but opens no card for it: a card of a hidden hand is \
+                 played with the share that opens it (herald move --key adds it)"
+            ),
+        })
+    }
+
+    /// The first card opened that no action spent: its share's proof
+    /// index and the refusal.
+    pub(super) fn unspent<G: Game>(&self) -> Option<(usize, String)> {
+        let o = self.0.iter().find(|o| !o.spent)?;
+        Some((
+            o.proof,
+            format!(
+                "the line opens {} (deck position {}) but no action plays or discards it: a \
+                 card of a hidden hand is opened only as it leaves the hand",
+                G::card_text(o.card),
+                o.position
+            ),
+        ))
+    }
+}
+
 impl<G: Game> Referee<G> {
     /// The deck this game deals hidden hands from, if any.
     pub fn deck(&self) -> Option<&DeckLedger> {
@@ -266,7 +329,7 @@ impl<G: Game> Referee<G> {
     /// The start of the turn of side `index` in `state`: a reshuffle if
     /// one is due, the side's draw (every other side's share in), its
     /// pass and shares, and the cards it opens to play, told to the
-    /// engine.
+    /// engine. Returns those cards, for the actions to spend.
     pub(super) fn deck_turn(
         &self,
         line: &Line<'_>,
@@ -274,7 +337,7 @@ impl<G: Game> Referee<G> {
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
-    ) -> Result<(), LineError> {
+    ) -> Result<Openings, LineError> {
         let side = self.header.sides()[index];
         if deck.reshuffle_if_due(index).is_some() {
             G::cards_reshuffled(state);
@@ -298,7 +361,8 @@ impl<G: Game> Referee<G> {
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
-    ) -> Result<(), LineError> {
+    ) -> Result<Openings, LineError> {
+        let mut opened = Openings::default();
         for (k, proof) in line.proofs.iter().enumerate() {
             let ProofKind::Share { position, .. } = *proof else {
                 continue;
@@ -316,8 +380,14 @@ impl<G: Game> Referee<G> {
                     format!("deck position {position}: {e}"),
                 )
             })?;
+            opened.0.push(Opened {
+                proof: k,
+                position,
+                card,
+                spent: false,
+            });
         }
-        Ok(())
+        Ok(opened)
     }
 
     /// After the actions of a turn of side `index`: unless the game is

@@ -155,6 +155,15 @@ impl Game for Cards {
         }
         Ok(())
     }
+    fn card_text(card: u32) -> String {
+        format!("card {card}")
+    }
+    fn card_spent(_: &Table, a: &Act) -> Option<String> {
+        match a {
+            Act::Keep => None,
+            Act::Play(c) => Some(Self::card_text(*c)),
+        }
+    }
     fn open_card(s: &mut Table, side: Side, card: u32) -> Result<(), Illegal> {
         let i = usize::from(side.0);
         if s.hidden[i] == 0 {
@@ -388,21 +397,147 @@ fn a_share_whose_proof_fails_is_refused_naming_its_side_and_line() {
     );
 }
 
+/// The game set up by composing every set-up line, A to play turn 1
+/// (its paper beats B's rock).
+fn set_up(wallets: &[Wallet; 2]) -> Referee<Cards> {
+    let (header, _) = table("P", "R");
+    let source = Source::new(header.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<Cards>::start(&rec).unwrap();
+    while referee.phase() == Phase::Setup {
+        let side = referee.to_move().unwrap();
+        let line = Line {
+            kind: LineKind::Setup,
+            number: 0,
+            side: side.name::<Cards>(),
+            entries: Vec::new(),
+            ending: Ending::Actions,
+            proofs: Vec::new(),
+            claimant: None,
+        };
+        referee
+            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .unwrap();
+    }
+    assert_eq!(referee.to_move(), Some(Side(0)));
+    referee
+}
+
+/// A's turn 1 line playing `choice` as herald composes it, as text.
+fn composed(referee: &Referee<Cards>, wallet: &Wallet, choice: &str) -> String {
+    let line = Line {
+        kind: LineKind::Turn,
+        number: 1,
+        side: "A",
+        entries: vec![Entry::Action(choice.to_owned().into())],
+        ending: Ending::Actions,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    let played = referee.clone().compose(line, Some(wallet)).unwrap();
+    let mut text = String::new();
+    record::write_turn(&played.text(), &mut text);
+    text
+}
+
+/// The error of playing `text` (one line), with `extra` shares of A's
+/// added to it, on `referee`.
+fn refused(referee: &Referee<Cards>, text: &str, extra: &[(u32, [u8; 32], [u8; 64])]) -> LineError {
+    let source = Source::typed(text);
+    let (turns, _) = record::parse_lines(&source).unwrap();
+    let mut line = Line::from_turn(&turns[0]);
+    for &(position, share, proof) in extra {
+        line.proofs.push(ProofKind::Share {
+            position,
+            share,
+            proof,
+        });
+    }
+    referee.clone().play_line(&line).unwrap_err()
+}
+
+/// A's hand at turn 1 (with its draw), by position, and its deck after
+/// the draw.
+fn hand_at_turn_one(
+    referee: &Referee<Cards>,
+    wallet: &Wallet,
+) -> (Vec<(u32, u32)>, deck::DeckLedger) {
+    let hand = referee.hand(Side(0), wallet).unwrap();
+    let mut deck = referee.deck().unwrap().clone();
+    deck.draw(0).unwrap();
+    (hand, deck)
+}
+
 #[test]
-fn a_card_never_drawn_cannot_be_played() {
-    let (header, wallets) = table("P", "R");
-    let (text, _) = play(&header, &wallets);
-    // Turn 1: A plays a card; claim another one instead.
-    let at = text.find("\n1. A: play ").unwrap() + "\n1. A: play ".len();
-    let end = at + text[at..].find('\n').unwrap();
-    let card: u32 = text[at..end].parse().unwrap();
-    let other = (card + 1) % 34;
-    let forged = format!("{}{other}{}", &text[..at], &text[end..]);
-    let err = replayed(&forged).unwrap_err();
-    assert_eq!(err.turn, Some(1));
+fn a_line_that_plays_another_card_than_it_opens_is_refused() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let (hand, _) = hand_at_turn_one(&referee, &wallets[0]);
+    // A opens its first card (by position) but says it plays its second.
+    let (p, card) = hand[0];
+    let other = hand.iter().map(|h| h.1).find(|&c| c != card).unwrap();
+    let text = composed(&referee, &wallets[0], &format!("play {card}"));
+    let forged = text.replace(&format!("play {card}"), &format!("play {other}"));
+    let err = refused(&referee, &forged, &[]);
+    assert_eq!((err.turn, err.side.as_str()), (1, "A"));
     assert_eq!(
         err.message,
-        format!("play {other}: the hand shows no card {other}")
+        format!(
+            "play {other}: the line plays card {other} but opens card {card}: deck position \
+             {p} holds card {card}, not card {other}"
+        )
+    );
+}
+
+#[test]
+fn a_card_opened_on_a_line_must_leave_the_hand_on_it() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let (hand, deck) = hand_at_turn_one(&referee, &wallets[0]);
+    let (p, card) = hand[0];
+    let (q, kept) = hand[1];
+    let second = referee.compose_shares(&deck, 0, &wallets[0], &[q]);
+    // A plays its first card and opens its second as well, keeping it.
+    let text = composed(&referee, &wallets[0], &format!("play {card}"));
+    let err = refused(&referee, &text, &second);
+    assert_eq!((err.turn, err.side.as_str()), (1, "A"));
+    assert_eq!(
+        err.message,
+        format!(
+            "the line opens card {kept} (deck position {q}) but no action plays or discards \
+             it: a card of a hidden hand is opened only as it leaves the hand"
+        )
+    );
+    // A keeps its hand but opens a card of it.
+    let first = referee.compose_shares(&deck, 0, &wallets[0], &[p]);
+    let text = composed(&referee, &wallets[0], "keep");
+    let err = refused(&referee, &text, &first);
+    assert!(
+        err.message.starts_with(&format!(
+            "the line opens card {card} (deck position {p}) but no action"
+        )),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_card_played_without_the_share_that_opens_it_is_refused() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let (hand, _) = hand_at_turn_one(&referee, &wallets[0]);
+    let card = hand[0].1;
+    // A's line keeps its hand (no opening), then claims a play.
+    let text = composed(&referee, &wallets[0], "keep");
+    let forged = text.replace(": keep", &format!(": play {card}"));
+    let err = refused(&referee, &forged, &[]);
+    assert_eq!((err.turn, err.side.as_str()), (1, "A"));
+    assert_eq!(
+        err.message,
+        format!(
+            "play {card}: the line plays card {card} but opens no card for it: a card of a \
+             hidden hand is played with the share that opens it (herald move --key adds it)"
+        )
     );
 }
 

@@ -658,7 +658,7 @@ impl<G: Game> Referee<G> {
             ));
         }
         let mut state = state.clone();
-        let (actions, _) = Self::play_actions(line, &mut state, at)?;
+        let (actions, _) = Self::play_actions(line, &mut state, None, at)?;
         let mut ended = state.clone();
         let can_end = G::end_turn(&mut ended).map_err(|e| e.reason);
         Ok(AfterActions {

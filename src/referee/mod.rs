@@ -528,10 +528,11 @@ impl<G: Game> Referee<G> {
         let played = if line_only_passes::<G>(&state, side) {
             self.settled_out(line, &state, derived, at)?
         } else {
-            if let Some(deck) = deck.as_mut() {
-                self.deck_turn(line, index, &mut state, deck, at)?;
-            }
-            let played = self.play_turn(line, &mut state, derived, at)?;
+            let mut openings = match deck.as_mut() {
+                Some(deck) => Some(self.deck_turn(line, index, &mut state, deck, at)?),
+                None => None,
+            };
+            let played = self.play_turn(line, &mut state, derived, openings.as_mut(), at)?;
             if let Some(deck) = deck.as_ref() {
                 self.deck_turn_end(&state, index, deck, at)?;
             }
@@ -866,12 +867,14 @@ impl<G: Game> Referee<G> {
     }
 
     /// Play the actions of `line` from `state` (the turn begun), then end
-    /// the turn as the line says.
+    /// the turn as the line says. In a game with a shared deck, the cards
+    /// the line opened (`opened`) must be the cards its actions spend.
     fn play_turn(
         &self,
         line: &Line<'_>,
         state: &mut G::State,
         derived: Vec<ChanceEvent>,
+        mut opened: Option<&mut cards::Openings>,
         at: At<'_>,
     ) -> Result<PlayedTurn<G>, LineError> {
         let side = G::to_move(state);
@@ -898,7 +901,10 @@ impl<G: Game> Referee<G> {
             Vec::new()
         };
         let before = self.before(state);
-        let (actions, declaring) = Self::play_actions(line, state, at)?;
+        let (actions, declaring) = Self::play_actions(line, state, opened.as_deref_mut(), at)?;
+        if let Some((k, reason)) = opened.and_then(|o| o.unspent::<G>()) {
+            return Err(at.illegal(Place::Proof(k), None, reason));
+        }
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
             let after_actions = G::demands(state);
@@ -924,13 +930,15 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// Read and apply the actions of `line` in `state`. Returns them, and
-    /// the action after which a chance event became pending (its
-    /// declaration), if one did.
+    /// Read and apply the actions of `line` in `state`, each action that
+    /// spends a card taking it from the cards the line opened, if it
+    /// opened any (`openings`). Returns them, and the action after which
+    /// a chance event became pending (its declaration), if one did.
     #[allow(clippy::type_complexity)]
     fn play_actions<'l>(
         line: &'l Line<'_>,
         state: &mut G::State,
+        mut openings: Option<&mut cards::Openings>,
         at: At<'_>,
     ) -> Result<(Vec<G::Action>, Option<(usize, &'l str)>), LineError> {
         let mut actions = Vec::with_capacity(line.entries.len());
@@ -960,6 +968,13 @@ impl<G: Game> Referee<G> {
                     e.reason,
                 )
             })?;
+            if let (Some(opened), Some(card)) =
+                (openings.as_deref_mut(), G::card_spent(state, &action))
+            {
+                opened
+                    .spend::<G>(&card)
+                    .map_err(|e| at.illegal(Place::Item(k), Some(text), e))?;
+            }
             G::apply(state, action)
                 .map_err(|e| at.illegal(Place::Item(k), Some(text), e.reason))?;
             actions.push(action);

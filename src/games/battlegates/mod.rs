@@ -241,6 +241,10 @@ impl Game for Battlegates {
         card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
     }
 
+    fn card_spent(_state: &State, action: &Action) -> Option<String> {
+        action.card().map(|c| c.word().to_owned())
+    }
+
     fn cards_reshuffled(state: &mut State) {
         state.cards.reshuffle();
     }

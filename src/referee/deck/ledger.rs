@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::fairness::Hash;
 
-use super::hands::{Hands, Play, PlayFault};
+use super::hands::{Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
 use super::{CardKey, Ciphertext, Deck, KeyProof, Share, Table};
 
@@ -373,7 +373,8 @@ impl DeckLedger {
 
     /// Side `side` opens the card it drew at `position` (to play or
     /// discard it): every side's share, its own among them, must be
-    /// published. Returns the card; it goes to the discard pile.
+    /// published. Returns the card the shares open (the referee matches
+    /// it to the action that spends it); it goes to the discard pile.
     pub fn open(&mut self, side: usize, position: u32) -> Result<u32, String> {
         let fault = match self.hands.drawer(position) {
             None => Some(PlayFault::NotDrawn(position)),
@@ -395,14 +396,9 @@ impl DeckLedger {
             return Err(PlayFault::NotDrawn(position).to_string());
         };
         let shares = shares_of(&self.shares, &self.sides, position);
-        let found = Share::open(table, deck, position, &shares).map_err(|e| e.to_string())?;
-        let play = Play {
-            side,
-            position,
-            claimed: found,
-        };
-        self.hands
-            .play(table, deck, play, &shares)
+        let found = self
+            .hands
+            .open(table, deck, side, position, &shares)
             .map_err(|e| e.to_string())?;
         self.pile.push(found);
         Ok(found)
