@@ -9,9 +9,9 @@
 
 use super::deck::{DeckLedger, SeedOpening};
 use super::line::Line;
-use super::{At, LineError, Place, Referee};
+use super::{At, ChanceEvent, LineError, Place, PlayedTurn, Referee};
 use crate::fairness::Hash;
-use crate::game::{Game, Side};
+use crate::game::{Game, Outcome, Side};
 use crate::record::ProofKind;
 
 /// The deck generation a slot `shuffle-<g>` names (`g` written without
@@ -69,6 +69,15 @@ pub(super) fn seed_openings(line: &Line<'_>) -> Vec<(u32, SeedOpening)> {
         .collect()
 }
 
+/// How the audit names the line a pass came in: `line S4` for a set-up
+/// line, `turn 12` for a turn.
+fn line_label(line: &Line<'_>) -> String {
+    match line.kind {
+        crate::record::LineKind::Setup => format!("line S{}", line.number),
+        crate::record::LineKind::Turn => format!("turn {}", line.number),
+    }
+}
+
 /// Cards of a pass, by position.
 type PassCards = Vec<(u32, [u8; 64])>;
 
@@ -84,7 +93,12 @@ type ComposedPass = (u32, String, Hash, PassCards);
 /// a hidden hand is opened only as it leaves the hand, by the action
 /// that plays or discards it.
 #[derive(Clone, Default, Debug)]
-pub(super) struct Openings(Vec<Opened>);
+pub(super) struct Openings {
+    cards: Vec<Opened>,
+    /// The deck position the line opened to no card of the game, if it
+    /// did: the deck is broken, and the line ends play.
+    broken: Option<u32>,
+}
 
 /// A card opened on a line: the share's proof index, its deck position,
 /// the card, and whether an action spent it yet.
@@ -103,14 +117,14 @@ impl Openings {
     /// the card the line opens instead, or that it opens none.
     pub(super) fn spend<G: Game>(&mut self, name: &str) -> Result<(), String> {
         if let Some(o) = self
-            .0
+            .cards
             .iter_mut()
             .find(|o| !o.spent && G::card_text(o.card) == name)
         {
             o.spent = true;
             return Ok(());
         }
-        Err(match self.0.iter().find(|o| !o.spent) {
+        Err(match self.cards.iter().find(|o| !o.spent) {
             Some(o) => {
                 let found = G::card_text(o.card);
                 format!(
@@ -126,10 +140,16 @@ impl Openings {
         })
     }
 
+    /// The deck position the line opened to no card of the game, if it
+    /// did.
+    pub(super) fn broken(&self) -> Option<u32> {
+        self.broken
+    }
+
     /// The first card opened that no action spent: its share's proof
     /// index and the refusal.
     pub(super) fn unspent<G: Game>(&self) -> Option<(usize, String)> {
-        let o = self.0.iter().find(|o| !o.spent)?;
+        let o = self.cards.iter().find(|o| !o.spent)?;
         Some((
             o.proof,
             format!(
@@ -218,7 +238,7 @@ impl<G: Game> Referee<G> {
         let due = deck.pass_due(index);
         match Self::line_pass(line, at)? {
             Some((k, g, digest, cards)) => deck
-                .give_pass(index, g, digest, &cards)
+                .give_pass(index, g, digest, &cards, &line_label(line))
                 .map_err(|e| at.record(Place::Proof(k), e))?,
             None => {
                 if let Some(g) = due {
@@ -370,9 +390,14 @@ impl<G: Game> Referee<G> {
             if deck.drawer(position) != Some(index) {
                 continue;
             }
-            let card = deck
+            let Some(card) = deck
                 .open(index, position)
-                .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
+                .map_err(|e| at.illegal(Place::Proof(k), None, e))?
+            else {
+                // The deck is broken: play stops for the audit.
+                opened.broken = Some(position);
+                return Ok(opened);
+            };
             G::open_card(state, side, card).map_err(|e| {
                 at.illegal(
                     Place::Proof(k),
@@ -380,7 +405,7 @@ impl<G: Game> Referee<G> {
                     format!("deck position {position}: {e}"),
                 )
             })?;
-            opened.0.push(Opened {
+            opened.cards.push(Opened {
                 proof: k,
                 position,
                 card,
@@ -404,6 +429,98 @@ impl<G: Game> Referee<G> {
             return Ok(());
         }
         Self::check_owed(deck.owed_on_turn(index), at)
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// The deck position that opened to no card of the game and the turn
+    /// that opened it, once one did: play stopped there for the audit
+    /// (spec section 3.9, "Openings").
+    pub fn deck_broken(&self) -> Option<(u32, u32)> {
+        let (position, _) = self.deck.as_ref()?.broken()?;
+        Some((position, self.broken_on?))
+    }
+
+    /// The line of side `index` that opened deck position `position` to
+    /// no card: it may carry no action (nor resign), since play stops for
+    /// the audit; its facts are checked as any turn's.
+    pub(super) fn broken_out(
+        &self,
+        line: &Line<'_>,
+        state: &G::State,
+        derived: Vec<ChanceEvent>,
+        position: u32,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let reason = format!(
+            "deck position {position}, which this line opens, holds no card of the game: the \
+             deck is broken, play stops for the audit of the passes, and the line carries no \
+             actions"
+        );
+        if let Some((k, text)) = line.actions().next() {
+            return Err(at.illegal(Place::Item(k), Some(text), reason));
+        }
+        if line.ending == super::Ending::Resign {
+            return Err(at.illegal(Place::End, Some("resign"), reason));
+        }
+        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(state));
+        played.chance = derived;
+        played.reveal = line.reveal().map(|(_, h)| h);
+        super::check_facts(line, &played.chance, at.turn, at.side)?;
+        Ok(played)
+    }
+
+    /// Once the deck broke, the side blamed when every pass checks out at
+    /// the audit: the one that opened the position, and why.
+    pub(super) fn broken_blame(&self) -> Option<(Side, String)> {
+        let (position, drawer) = self.deck.as_ref()?.broken()?;
+        if self.hidden.failures().next().is_some() {
+            return None;
+        }
+        let side = self.header.sides()[drawer];
+        Some((
+            side,
+            format!(
+                "{} opened deck position {position} to no card of the game, and every pass \
+                 over the deck checks out",
+                side.name::<G>()
+            ),
+        ))
+    }
+
+    /// The result of a game whose deck broke, once the audit is over:
+    /// every side whose audit failed loses (the one that opened the
+    /// position when none failed); the others win together (one: it
+    /// wins; none: a draw).
+    pub(super) fn broken_verdict(&self) -> Outcome {
+        let failed: Vec<usize> = self.hidden.failures().map(|(i, _)| i).collect();
+        let opener = self.deck.as_ref().and_then(DeckLedger::broken).map(|b| b.1);
+        broken_deck_outcome(self.header.sides(), &failed, opener)
+    }
+}
+
+/// The result of a game whose deck broke, among `sides` (header order):
+/// the sides whose audit failed (`failed`, by index) lose, or, when none
+/// did, the side that opened the position (`opener`); the others win
+/// together (one: it wins; none: a draw).
+pub(super) fn broken_deck_outcome(
+    sides: &[Side],
+    failed: &[usize],
+    opener: Option<usize>,
+) -> Outcome {
+    let blamed: Vec<usize> = if failed.is_empty() {
+        opener.into_iter().collect()
+    } else {
+        failed.to_vec()
+    };
+    let standing: Vec<Side> = (0..sides.len())
+        .filter(|i| !blamed.contains(i))
+        .map(|i| sides[i])
+        .collect();
+    match standing.as_slice() {
+        [] => Outcome::Draw,
+        [one] => Outcome::Won(*one),
+        many => Outcome::TeamWon(crate::game::Team::of(many)),
     }
 }
 
@@ -577,7 +694,8 @@ impl<G: Game> Referee<G> {
                     return (items, Some(d));
                 }
                 if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
-                    let _ = d.give_pass(index, g, digest, &cards);
+                    let line = format!("turn {}", self.next_turn());
+                    let _ = d.give_pass(index, g, digest, &cards, &line);
                     items.pass = Some((slot, digest, cards));
                 }
                 let owed = d.owed_on_turn(index);

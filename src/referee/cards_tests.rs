@@ -222,7 +222,9 @@ fn play_cheating(header: &str, wallets: &[Wallet; 2], cheat: Cheat<'_>) -> (Stri
         let i = usize::from(side.0);
         let mut choice = String::from("keep");
         if referee.phase() == Phase::Play {
-            let hand = referee.hand(side, &wallets[i]).unwrap();
+            // A hand with a card that opens to no card of the game
+            // cannot be listed: its line opens that card and plays none.
+            let hand = referee.hand(side, &wallets[i]).unwrap_or_default();
             seen[i].extend(hand.iter().map(|(_, c)| *c));
             if referee.next_turn() % 4 < 2 {
                 if let Some((_, card)) = hand.iter().min_by_key(|(_, c)| *c) {
@@ -574,7 +576,7 @@ fn the_audit_names_the_side_whose_pass_duplicated_a_card() {
     assert!(
         failed[0]
             .1
-            .starts_with("B's pass over deck 0: deck position 5 holds "),
+            .starts_with("B's pass over deck 0 (line S4): deck position 5 holds "),
         "{}",
         failed[0].1
     );
@@ -613,8 +615,101 @@ fn the_audit_names_the_side_whose_reshuffle_pass_dropped_a_card() {
     assert!(
         failed[0]
             .1
-            .starts_with(&format!("{cheater}'s pass over deck 1: deck position ")),
+            .starts_with(&format!("{cheater}'s pass over deck 1 (turn ")),
         "{}",
         failed[0].1
+    );
+}
+
+/// `line` with the two halves (`C1`, `C2`) of the card at deck position
+/// `p` swapped: a ciphertext that opens to no card of the game.
+fn plant_no_card(line: &str, p: u32) -> Option<String> {
+    let head = format!("\n    deck {p} ");
+    let at = line.find(&head)? + head.len();
+    let end = at + line[at..].find('\n')?;
+    let next = end + 1 + line[end + 1..].find('\n')?;
+    let first = &line[at..end];
+    let second = line[end + 1..next].trim_start();
+    let indent = &line[end + 1..next - second.len()];
+    Some(format!(
+        "{}{second}\n{indent}{first}{}",
+        &line[..at],
+        &line[next..]
+    ))
+}
+
+/// B's pass over the first deck (S4) with a card that opens to no card
+/// of the game at deck position 8.
+fn plant_at_8(line: &str) -> Option<String> {
+    line.starts_with("S4. B:")
+        .then(|| plant_no_card(line, 8))
+        .flatten()
+}
+
+#[test]
+fn a_pass_that_plants_a_card_opening_to_no_card_is_named_by_the_audit_at_once() {
+    let (header, wallets) = table("P", "R");
+    // B's pass (the last over the first deck) plants at position 8 a
+    // ciphertext that opens to no card; A, moving first, draws it on
+    // turn 3 (B shares it on turn 2, against the planted card).
+    let (text, _) = play_cheating(&header, &wallets, &plant_at_8);
+    // A's turn 3 opens position 8 and plays nothing: play stops there,
+    // and the closing lines follow at once.
+    let turn3 = &text[text.find("\n3. A:").unwrap()..];
+    assert!(turn3.starts_with("\n3. A: pass\n"), "{turn3}");
+    assert!(turn3.contains("\n    share 8 "), "{turn3}");
+    assert!(
+        text.contains("\n4. A: audit") && text.contains("\n5. B: audit"),
+        "{text}"
+    );
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.deck_broken(), Some((8, 3)));
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, Side(1));
+    assert_eq!(
+        failed[0].1,
+        "B's pass over deck 0 (line S4): deck position 8 holds a card that the seed does not \
+         put there and that is no card of the deck before the pass"
+    );
+    assert_eq!(referee.outcome(), Outcome::Won(Side(0)));
+    assert!(text.contains("[Result \"A\"]"), "{text}");
+}
+
+#[test]
+fn a_line_that_opens_a_card_to_no_card_carries_no_action() {
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play_cheating(&header, &wallets, &plant_at_8);
+    // The same line, with an action added to it.
+    let forged = text.replace("\n3. A: pass\n", "\n3. A: keep\n");
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!((err.turn, err.side.as_deref()), (Some(3), Some("A")));
+    assert_eq!(
+        err.message,
+        "keep: deck position 8, which this line opens, holds no card of the game: the deck is \
+         broken, play stops for the audit of the passes, and the line carries no actions"
+    );
+}
+
+#[test]
+fn when_every_pass_checks_out_the_side_that_opened_no_card_is_blamed() {
+    let sides = [Side(0), Side(1), Side(2)];
+    // A failed audit loses, whoever opened the position.
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides[..2], &[1], Some(0)),
+        Outcome::Won(Side(0))
+    );
+    // No audit failed: the side that opened it loses.
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides[..2], &[], Some(0)),
+        Outcome::Won(Side(1))
+    );
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides, &[], Some(2)),
+        Outcome::TeamWon(crate::game::Team::of(&sides[..2]))
+    );
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides[..2], &[0, 1], Some(0)),
+        Outcome::Draw
     );
 }

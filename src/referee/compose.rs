@@ -4,8 +4,8 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::{
-    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, Place, PlayedTurn, Referee,
-    SealCheck, SetupStep,
+    line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
+    Referee, SealCheck, SetupStep,
 };
 use crate::fairness::{self, Hash};
 use crate::game::{Game, Phase, Side};
@@ -307,10 +307,21 @@ impl<G: Game> Referee<G> {
                 .map(|owed| self.shares_after_trial(&trial, index, wallet, &owed));
             items.add_shares(shares.unwrap_or_default());
         }
+        let mut line = line.clone();
         if let Some(deck) = drawn {
-            items = self.opening_share(line, index, wallet, &deck, items);
+            let secret = wallet.card_secret(self.header.game_id(), name);
+            match deck.unreadable(&secret, index) {
+                // A card that opens to no card of the game: the line opens
+                // it to show that the deck is broken, and plays nothing.
+                Some(p) => {
+                    items.add_shares(self.compose_shares(&deck, index, wallet, &[p]));
+                    line.entries.retain(|e| !matches!(e, Entry::Action(_)));
+                    line.ending = Ending::Pass;
+                }
+                None => items = self.opening_share(&line, index, wallet, &deck, items),
+            }
         }
-        let full = with_items(line, &items);
+        let full = with_items(&line, &items);
         if self.header.key(side).is_some() {
             return self.compose_sealed(&full, side, Some(wallet));
         }

@@ -73,6 +73,9 @@ pub struct Referee<G: Game> {
     deferred: Option<Vec<seal::DeferredSeal>>,
     /// The shared deck of hidden hands, in a game that has one.
     deck: Option<deck::DeckLedger>,
+    /// The turn whose line opened a card of the shared deck to no card of
+    /// the game, once one did: play stopped there for the audit.
+    broken_on: Option<u32>,
     /// A copy playing a line being composed, to learn what it owes: the
     /// shares owed before play are not required of it.
     trial: bool,
@@ -123,6 +126,7 @@ impl<G: Game> Clone for Referee<G> {
             deferred: self.deferred.clone(),
             keep: self.keep,
             deck: self.deck.clone(),
+            broken_on: self.broken_on,
             trial: self.trial,
         }
     }
@@ -175,6 +179,7 @@ impl<G: Game> Referee<G> {
         });
         Ok(Referee {
             deck,
+            broken_on: None,
             trial: false,
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
@@ -246,7 +251,7 @@ impl<G: Game> Referee<G> {
     pub fn phase(&self) -> Phase {
         if self.setup_side_due().is_some() {
             Phase::Setup
-        } else if !G::outcome(&self.state).is_over() {
+        } else if !G::outcome(&self.state).is_over() && self.deck_broken().is_none() {
             Phase::Play
         } else if self.audit_side_due().is_some() {
             Phase::Audit
@@ -259,6 +264,7 @@ impl<G: Game> Referee<G> {
     /// the result, after the audit's verdict where there was one.
     pub fn outcome(&self) -> Outcome {
         match self.phase() {
+            Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
             Phase::Over if self.hidden.any() => self
                 .hidden
                 .verdict(G::outcome(&self.state), self.header.sides()),
@@ -278,7 +284,13 @@ impl<G: Game> Referee<G> {
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
     pub fn summary(&self) -> String {
-        let board = G::summary(&self.state);
+        let mut board = G::summary(&self.state);
+        if let Some((position, turn)) = self.deck_broken() {
+            board = format!(
+                "play stopped on turn {turn} for the audit: deck position {position} opened to \
+                 no card of the game"
+            );
+        }
         let outcome = self.outcome();
         if !outcome.is_over() || outcome == G::outcome(&self.state) {
             return board;
@@ -298,10 +310,15 @@ impl<G: Game> Referee<G> {
 
     /// The audits that failed so far: the side and why.
     pub fn failed_audits(&self) -> Vec<(Side, String)> {
-        self.hidden
+        let mut failed: Vec<(Side, String)> = self
+            .hidden
             .failures()
             .map(|(i, why)| (self.header.sides()[i], why.to_owned()))
-            .collect()
+            .collect();
+        if let (Some(blamed), Phase::Over) = (self.broken_blame(), self.phase()) {
+            failed.push(blamed);
+        }
+        failed
     }
 
     /// The side whose line is due (a set-up step, a turn, an audit), or
@@ -532,11 +549,17 @@ impl<G: Game> Referee<G> {
                 Some(deck) => Some(self.deck_turn(line, index, &mut state, deck, at)?),
                 None => None,
             };
-            let played = self.play_turn(line, &mut state, derived, openings.as_mut(), at)?;
-            if let Some(deck) = deck.as_ref() {
-                self.deck_turn_end(&state, index, deck, at)?;
+            if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
+                let played = self.broken_out(line, &state, derived, position, at)?;
+                self.broken_on = Some(number);
+                played
+            } else {
+                let played = self.play_turn(line, &mut state, derived, openings.as_mut(), at)?;
+                if let Some(deck) = deck.as_ref() {
+                    self.deck_turn_end(&state, index, deck, at)?;
+                }
+                played
             }
-            played
         };
         let played = self.commit_turn(index, state, played);
         self.deck = deck;
@@ -1066,7 +1089,7 @@ impl<G: Game> Referee<G> {
         // was settled at its start).
         self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
         self.chance.extend(played.chance.iter().cloned());
-        if self.hidden.any() && G::outcome(&self.state).is_over() {
+        if self.hidden.any() && (G::outcome(&self.state).is_over() || self.broken_on.is_some()) {
             self.audit_opened_sides();
         }
         played
