@@ -102,9 +102,9 @@ impl Game for Battlegates {
     const OPTIONS: &'static [OptionTag] = &[
         OptionTag {
             name: "Hands",
-            default: "open",
-            help: "open: every hand and draw is public; hidden: each hand is seen by its \
-                   player only, from a shared deck without a dealer",
+            default: "hidden",
+            help: "hidden: each hand is seen by its player only, from a shared deck without a \
+                   dealer; open: every hand and draw is public",
         },
         OptionTag {
             name: "Setup",
@@ -117,9 +117,11 @@ impl Game for Battlegates {
         check_sides(setup)?;
         check_options(setup)?;
         let mut state = State::start();
-        if setup
+        // Hidden hands unless the record says open: a record without the
+        // tag means hidden (spec section 10).
+        if !setup
             .tag("Hands")
-            .is_some_and(|v| v.eq_ignore_ascii_case("hidden"))
+            .is_some_and(|v| v.eq_ignore_ascii_case("open"))
         {
             state.cards = Cards::hidden();
         }
