@@ -325,7 +325,21 @@ impl<G: Game> Referee<G> {
         if self.header.key(side).is_some() {
             return self.compose_sealed(&full, side, Some(wallet));
         }
-        self.play_line(&full).map_err(ComposeError::Line)
+        // The line as it will be written (its items in the order of the
+        // spec), so that the record digest is that of the written text.
+        let trial = self
+            .clone()
+            .play_sealed(&full, SealCheck::Trial)
+            .map_err(ComposeError::Line)?;
+        let source = Source::typed(&trial.line());
+        let (turns, _) = record::parse_lines(&source).map_err(|e| {
+            ComposeError::Closed(
+                ErrorKind::Parse,
+                format!("herald cannot read back the line it wrote: {}", e.message),
+            )
+        })?;
+        self.play_line(&Line::from_turn(&turns[0]))
+            .map_err(ComposeError::Line)
     }
 
     /// `items` with the share that opens the card `line` plays from the
