@@ -1,9 +1,10 @@
 //! Hidden hands through the referee (spec section 3.9), with a small
-//! game made for it. Cards: each side hides a throw `t` (R, P or S),
-//! opened once both have committed; the winner moves first (a tie: A).
-//! Hands of 3 from a deck of 34, one card drawn a turn; a turn is `play
-//! <card>` (a card of the mover's hand, by its index) or `keep`; the
-//! game is a draw after 40 turns.
+//! game made for it. Cards, for two to four sides A, B, C, D: each side
+//! hides a throw `t` (R, P or S), opened once all have committed; with
+//! two sides the winner moves first (a tie: A), with more A does. Hands
+//! of 3 from a deck of 34 (two decks, 68 cards, for four sides), one
+//! card drawn a turn; a turn is `play <card>` (a card of the mover's
+//! hand, by its index) or `keep`; the game is a draw after 40 turns.
 
 use super::*;
 use crate::fairness::chain_id;
@@ -19,9 +20,9 @@ struct Cards;
 #[derive(Clone, Debug, Default)]
 struct Table {
     to_move: u8,
-    throws: [Option<char>; 2],
-    hidden: [u32; 2],
-    known: [Vec<u32>; 2],
+    throws: Vec<Option<char>>,
+    hidden: Vec<u32>,
+    known: Vec<Vec<u32>>,
     played: Vec<u32>,
     turns: u32,
     outcome: Option<Outcome>,
@@ -40,13 +41,19 @@ impl Game for Cards {
     type Action = Act;
     const ID: &'static str = "cards";
     const TITLE: &'static str = "Cards";
-    const SIDES: &'static [&'static str] = &["A", "B"];
+    const SIDES: &'static [&'static str] = &["A", "B", "C", "D"];
     const MIN_SIDES: usize = 2;
-    const MAX_SIDES: usize = 2;
+    const MAX_SIDES: usize = 4;
     const OPTIONS: &'static [OptionTag] = &[];
 
-    fn new_game(_: &Setup<'_>) -> Result<Table, SetupError> {
-        Ok(Table::default())
+    fn new_game(setup: &Setup<'_>) -> Result<Table, SetupError> {
+        let n = setup.sides.len();
+        Ok(Table {
+            throws: vec![None; n],
+            hidden: vec![0; n],
+            known: vec![Vec::new(); n],
+            ..Table::default()
+        })
     }
     fn to_move(s: &Table) -> Side {
         Side(s.to_move)
@@ -83,11 +90,18 @@ impl Game for Cards {
         if s.turns == TURNS {
             s.outcome = Some(Outcome::Draw);
         }
-        s.to_move = 1 - s.to_move;
+        s.to_move = (s.to_move + 1) % s.known.len() as u8;
         Ok(())
     }
     fn resign(s: &mut Table, side: Side) {
-        s.outcome = Some(Outcome::Won(Side(1 - side.0)));
+        let others: Vec<Side> = (0..s.known.len() as u8)
+            .map(Side)
+            .filter(|&o| o != side)
+            .collect();
+        s.outcome = Some(match others[..] {
+            [one] => Outcome::Won(one),
+            _ => Outcome::TeamWon(crate::game::Team::of(&others)),
+        });
     }
     fn write_action(a: &Act, out: &mut String) {
         match a {
@@ -136,14 +150,16 @@ impl Game for Cards {
     }
     fn open(s: &mut Table, side: Side, _: &str, value: &str) -> Result<(), Illegal> {
         s.throws[usize::from(side.0)] = value.chars().next();
-        if let [Some(a), Some(b)] = s.throws {
+        if let [Some(a), Some(b)] = s.throws[..] {
             let beats = matches!((b, a), ('R', 'S') | ('S', 'P') | ('P', 'R'));
             s.to_move = u8::from(beats);
         }
         Ok(())
     }
-    fn hidden_deck(_: &Table) -> Option<HiddenDeck> {
-        Some(HiddenDeck { cards: 34, hand: 3 })
+    fn hidden_deck(s: &Table) -> Option<HiddenDeck> {
+        // Four sides deal from two decks.
+        let cards = if s.known.len() == 4 { 68 } else { 34 };
+        Some(HiddenDeck { cards, hand: 3 })
     }
     fn receive_cards(s: &mut Table, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
         let i = usize::from(side.0);
@@ -198,10 +214,38 @@ fn table(a: &str, b: &str) -> (String, [Wallet; 2]) {
     (header, wallets)
 }
 
+/// `n` wallets (sides A, B, ...), each throwing rock, and the header
+/// naming them.
+fn table_of(n: usize) -> (String, Vec<Wallet>) {
+    let names = &Cards::SIDES[..n];
+    let mut tags = vec![("Game".to_owned(), "cards".to_owned())];
+    tags.extend(names.iter().map(|s| ((*s).to_owned(), format!("{s}@x"))));
+    let chain = chain_id(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    let wallets: Vec<Wallet> = names
+        .iter()
+        .enumerate()
+        .map(|(k, side)| {
+            let mut w = Wallet::from_secret("cards", side, chain, [k as u8 + 1; 32]);
+            w.choose("t", "R");
+            w
+        })
+        .collect();
+    let mut header = String::new();
+    for (n, v) in &tags {
+        header.push_str(&format!("[{n} \"{v}\"]\n"));
+    }
+    for w in &wallets {
+        let commit = hex::encode(w.commit());
+        header.push_str(&format!("[{}Commit \"{commit}\"]\n", w.side()));
+    }
+    header.push_str("[Result \"*\"]\n\n");
+    (header, wallets)
+}
+
 /// Play the game to its end and through the audit, each side playing
 /// the lowest card of its hand on every other turn of its own; returns
 /// the record's text and the cards each side saw in its hand.
-fn play(header: &str, wallets: &[Wallet; 2]) -> (String, [Vec<u32>; 2]) {
+fn play(header: &str, wallets: &[Wallet]) -> (String, Vec<Vec<u32>>) {
     play_cheating(header, wallets, &|_| None)
 }
 
@@ -212,12 +256,12 @@ type Cheat<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// [`play`], each line composed on a copy of the game, altered by
 /// `cheat` where it says so, and then played as written: the lines after
 /// it are composed honestly on the game as the cheat left it.
-fn play_cheating(header: &str, wallets: &[Wallet; 2], cheat: Cheat<'_>) -> (String, [Vec<u32>; 2]) {
+fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String, Vec<Vec<u32>>) {
     let source = Source::new(header.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<Cards>::start(&rec).unwrap();
     let mut log = String::new();
-    let mut seen: [Vec<u32>; 2] = Default::default();
+    let mut seen: Vec<Vec<u32>> = vec![Vec::new(); wallets.len()];
     while let Some(side) = referee.to_move() {
         let i = usize::from(side.0);
         let mut choice = String::from("keep");
@@ -711,5 +755,81 @@ fn when_every_pass_checks_out_the_side_that_opened_no_card_is_blamed() {
     assert_eq!(
         super::cards::broken_deck_outcome(&sides[..2], &[0, 1], Some(0)),
         Outcome::Draw
+    );
+}
+
+#[test]
+fn three_and_four_players_deal_hidden_hands_through_the_referee() {
+    for n in [3, 4] {
+        let (header, wallets) = table_of(n);
+        let (text, seen) = play(&header, &wallets);
+        let referee = replayed(&text).unwrap();
+        assert_eq!(referee.phase(), Phase::Over, "{text}");
+        assert_eq!(referee.outcome(), Outcome::Draw);
+        assert!(referee.failed_audits().is_empty(), "{text}");
+        let deck = referee.deck().unwrap();
+        // Every side gave its key and passed over the first deck, the
+        // turn order is A, B, C (, D), and every side saw cards.
+        assert_eq!(deck.order(), &(0..n).collect::<Vec<_>>()[..]);
+        for (side, cards) in seen.iter().enumerate() {
+            assert_eq!(deck.passed(side).first(), Some(&0), "{n} players");
+            assert!(!cards.is_empty());
+        }
+        // Three players: one deck of 34 and reshuffles (a card played
+        // comes back and may be drawn by another). Four: two decks (68
+        // cards), no reshuffle in 40 turns, so each card was seen in one
+        // hand only, and cards of the second deck among them.
+        if n == 3 {
+            assert!(text.contains("\n    commit shuffle-1\n"), "{text}");
+            assert!(seen.iter().flatten().all(|&c| c < 34));
+        } else {
+            assert!(text.contains("\n    deck 67 "), "{text}");
+            assert!(!text.contains("shuffle-1"), "{text}");
+            assert!(seen.iter().flatten().any(|&c| c >= 34), "{seen:?}");
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert!(
+                        seen[a].iter().all(|c| !seen[b].contains(c)),
+                        "{a} and {b} saw the same card"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn with_three_players_each_line_shares_what_both_others_draw_before_its_next() {
+    let (header, wallets) = table_of(3);
+    let (text, _) = play(&header, &wallets);
+    // C's turn 3 line shares what A draws on turn 4 (and B on turn 5):
+    // without C's share of A's card, A's turn 4 is refused, naming C.
+    let at = text.find("\n3. C:").unwrap();
+    let end = at + 1 + text[at + 1..].find("\n4. A:").unwrap();
+    let line = &text[at..end];
+    let share = line.find("\n    share ").expect("C's shares");
+    let position: u32 = line[share + 11..]
+        .split([' ', '\n'])
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut close = share + 1 + line[share + 1..].find('\n').unwrap();
+    while let Some(next) = line[close + 1..].find('\n') {
+        let body = line[close + 1..close + 1 + next].trim_start();
+        if body.len() != 64 || !body.bytes().all(|b| b.is_ascii_hexdigit()) {
+            break;
+        }
+        close += 1 + next;
+    }
+    let forged = format!("{}{}{}", &text[..at + share], &line[close..], &text[end..]);
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(3), "{}", err.message);
+    assert_eq!(
+        err.message,
+        format!(
+            "C shares every card the others draw before its next line: its share of deck \
+             position {position} is missing (herald move --key adds it)"
+        )
     );
 }
