@@ -782,6 +782,19 @@ pub trait Game: Sized + 'static {
     /// the start of a line (spec section 3.9, the schedule's rule 6).
     fn cards_reshuffled(_state: &mut Self::State) {}
 
+    /// The side that holds the hand `side` draws into and plays from, in
+    /// the starting position: by default `side` itself. Sides with one
+    /// holder share one hand (spec section 3.9, "Shared hands"): the
+    /// deck deals to the hand, whose card key, passes and shares are
+    /// the holder's, made from the holder's key file, and stand on the
+    /// lines of whichever of its sides writes next. The engine is told
+    /// of a draw and an opened card by the side whose line it is
+    /// ([`Game::receive_cards`], [`Game::open_card`]) and keeps the
+    /// shared hand itself.
+    fn hand_holder(_state: &Self::State, side: Side) -> Side {
+        side
+    }
+
     /// The position as `viewer` sees it, knowing its own hidden values
     /// (`values`, by slot), for its diagram and its list of legal actions.
     /// By default what anyone sees.

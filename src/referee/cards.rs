@@ -69,6 +69,28 @@ pub(super) fn seed_openings(line: &Line<'_>) -> Vec<(u32, SeedOpening)> {
         .collect()
 }
 
+/// The deck's hands of a game of these sides (header order) in
+/// `state`, each by the header index of its holder, in header order, and
+/// each side's hand (an index into the first list) ([`Game::hand_holder`]).
+pub(super) fn hands_of<G: Game>(state: &G::State, sides: &[Side]) -> (Vec<usize>, Vec<usize>) {
+    let holder_of: Vec<usize> = sides
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let holder = G::hand_holder(state, s);
+            sides.iter().position(|&h| h == holder).unwrap_or(i)
+        })
+        .collect();
+    let mut hands = holder_of.clone();
+    hands.sort_unstable();
+    hands.dedup();
+    let holders = holder_of
+        .iter()
+        .map(|h| hands.iter().position(|x| x == h).unwrap_or(0))
+        .collect();
+    (hands, holders)
+}
+
 /// How the audit names the line a pass came in: `line S4` for a set-up
 /// line, `turn 12` for a turn.
 fn line_label(line: &Line<'_>) -> String {
@@ -163,6 +185,26 @@ impl Openings {
 }
 
 impl<G: Game> Referee<G> {
+    /// The deck's hand that header side `index` draws into and plays from
+    /// (its own, unless it shares its holder's).
+    pub(super) fn deck_index(&self, index: usize) -> usize {
+        self.holders.get(index).copied().unwrap_or(index)
+    }
+
+    /// The hand side `index` holds, if it is a hand's holder.
+    pub(super) fn holds_hand(&self, index: usize) -> Option<usize> {
+        let hand = self.deck_index(index);
+        (self.hands.get(hand) == Some(&index)).then_some(hand)
+    }
+
+    /// The name of the holder of the hand side `index` plays from: the
+    /// name its hand's secrets are derived under.
+    pub(super) fn hand_name(&self, index: usize) -> &'static str {
+        let hand = self.deck_index(index);
+        let holder = self.hands.get(hand).copied().unwrap_or(index);
+        self.header.sides()[holder].name::<G>()
+    }
+
     /// The deck this game deals hidden hands from, if any.
     pub fn deck(&self) -> Option<&DeckLedger> {
         self.deck.as_ref()
@@ -207,9 +249,9 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// Give the deck the items of `line`, written by side `index`: its
-    /// card key, its pass (which must be there when one is due from it),
-    /// then its shares, whatever order they are written in.
+    /// Give the deck the items of `line`, written by side `index` for
+    /// its hand: its card key, its pass (which must be there when one is
+    /// due from it), then its shares, whatever order they are written in.
     pub(super) fn give_deck_items(
         &self,
         line: &Line<'_>,
@@ -217,6 +259,7 @@ impl<G: Game> Referee<G> {
         deck: &mut DeckLedger,
         at: At<'_>,
     ) -> Result<(), LineError> {
+        let index = self.deck_index(index);
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
                 ProofKind::CardKey { key, proof } => deck
@@ -280,7 +323,8 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         self.give_deck_items(line, index, deck, at)?;
-        if !deck.has_key(index) {
+        let missing = self.holds_hand(index).filter(|&hand| !deck.has_key(hand));
+        if missing.is_some() {
             return Err(at.record(
                 Place::Line,
                 format!(
@@ -303,18 +347,23 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         if deck.order().is_empty() {
+            // The hands in the turn order of their sides, each once.
             let sides = self.header.sides();
             let first = self.header.index_of(G::to_move(state)).unwrap_or(0);
-            let order: Vec<usize> = (0..sides.len())
-                .map(|k| (first + k) % sides.len())
-                .collect();
+            let mut order: Vec<usize> = Vec::new();
+            for k in 0..sides.len() {
+                let hand = self.deck_index((first + k) % sides.len());
+                if !order.contains(&hand) {
+                    order.push(hand);
+                }
+            }
             deck.begin_play(&order);
         }
         if self.trial {
             // Composing: the shares owed are worked out from this trial.
             return Ok(());
         }
-        Self::check_owed(deck.owed_before_play(index), at)
+        Self::check_owed(deck.owed_before_play(self.deck_index(index)), at)
     }
 
     /// A line that leaves out a share it owes.
@@ -340,10 +389,12 @@ impl<G: Game> Referee<G> {
         if self.turns > 0 || self.hidden.setup_due().is_some() {
             return None;
         }
-        deck.order()
+        let hand = deck
+            .order()
             .iter()
             .copied()
-            .find(|&s| !deck.owed_before_play(s).is_empty())
+            .find(|&s| !deck.owed_before_play(s).is_empty())?;
+        self.hands.get(hand).copied()
     }
 
     /// The start of the turn of side `index` in `state`: a reshuffle if
@@ -359,20 +410,21 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<Openings, LineError> {
         let side = self.header.sides()[index];
-        if deck.reshuffle_if_due(index).is_some() {
+        let hand = self.deck_index(index);
+        if deck.reshuffle_if_due(hand).is_some() {
             G::cards_reshuffled(state);
         }
         let drawn = deck
-            .draw(index)
+            .draw(hand)
             .map_err(|e| at.illegal(Place::Line, None, e))?;
         G::receive_cards(state, side, &vec![None; drawn.len()])
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         self.give_deck_items(line, index, deck, at)?;
-        self.open_played(line, side, index, state, deck, at)
+        self.open_played(line, side, hand, state, deck, at)
     }
 
-    /// Open the cards of `side`'s hand that its line shares (to play or
-    /// discard them), and tell the engine.
+    /// Open the cards of `side`'s hand (the deck's hand `index`) that its
+    /// line shares (to play or discard them), and tell the engine.
     fn open_played(
         &self,
         line: &Line<'_>,
@@ -428,7 +480,7 @@ impl<G: Game> Referee<G> {
         if G::outcome(state).is_over() {
             return Ok(());
         }
-        Self::check_owed(deck.owed_on_turn(index), at)
+        Self::check_owed(deck.owed_on_turn(self.deck_index(index)), at)
     }
 }
 
@@ -477,7 +529,7 @@ impl<G: Game> Referee<G> {
         if self.hidden.failures().next().is_some() {
             return None;
         }
-        let side = self.header.sides()[drawer];
+        let side = self.header.sides()[self.hands.get(drawer).copied()?];
         Some((
             side,
             format!(
@@ -494,7 +546,11 @@ impl<G: Game> Referee<G> {
     /// wins; none: a draw).
     pub(super) fn broken_verdict(&self) -> Outcome {
         let failed: Vec<usize> = self.hidden.failures().map(|(i, _)| i).collect();
-        let opener = self.deck.as_ref().and_then(DeckLedger::broken).map(|b| b.1);
+        let opener = self
+            .deck
+            .as_ref()
+            .and_then(DeckLedger::broken)
+            .and_then(|b| self.hands.get(b.1).copied());
         broken_deck_outcome(self.header.sides(), &failed, opener)
     }
 }
@@ -537,11 +593,6 @@ pub(super) struct DeckItems {
 }
 
 impl DeckItems {
-    /// Whether the items hold a pass.
-    pub(super) fn has_pass(&self) -> bool {
-        self.pass.is_some()
-    }
-
     /// `proofs` (the reveal first, then section 3.7's items) with the
     /// deck's items in the order of spec section 3.9: the card key,
     /// the commitments, the pass's cards, the shares by position, the
@@ -602,16 +653,16 @@ impl DeckItems {
 }
 
 impl<G: Game> Referee<G> {
-    /// `side`'s pass over deck `generation` as `deck` stands, made with
-    /// the seed from `wallet`.
+    /// The pass of side `index`'s hand over deck `generation` as `deck`
+    /// stands, made with the seed from `wallet` (the hand holder's).
     fn compose_pass(
         &self,
         deck: &DeckLedger,
         index: usize,
         wallet: &crate::wallet::Wallet,
     ) -> Option<ComposedPass> {
-        let name = self.header.sides()[index].name::<G>();
-        let (g, input) = deck.pass_input(index)?;
+        let name = self.hand_name(index);
+        let (g, input) = deck.pass_input(self.deck_index(index))?;
         let table = deck.table()?;
         let game = self.header.game_id();
         let seed = wallet.shuffle_seed(game, name, g);
@@ -627,7 +678,8 @@ impl<G: Game> Referee<G> {
         Some((g, slot, commitment, cards))
     }
 
-    /// `side`'s shares of `positions` as `deck` stands.
+    /// The shares of side `index`'s hand of `positions` as `deck`
+    /// stands, from `wallet` (the hand holder's).
     pub(super) fn compose_shares(
         &self,
         deck: &DeckLedger,
@@ -635,7 +687,7 @@ impl<G: Game> Referee<G> {
         wallet: &crate::wallet::Wallet,
         positions: &[u32],
     ) -> Vec<(u32, [u8; 32], [u8; 64])> {
-        let name = self.header.sides()[index].name::<G>();
+        let name = self.hand_name(index);
         let secret = wallet.card_secret(self.header.game_id(), name);
         positions
             .iter()
@@ -660,10 +712,11 @@ impl<G: Game> Referee<G> {
         let Some(deck) = self.deck.as_ref() else {
             return (items, None);
         };
-        let name = self.header.sides()[index].name::<G>();
+        let name = self.hand_name(index);
+        let hand = self.deck_index(index);
         match self.phase() {
             crate::game::Phase::Setup => {
-                if !deck.has_key(index) {
+                if self.holds_hand(index).is_some() && !deck.has_key(hand) {
                     let secret = wallet.card_secret(self.header.game_id(), name);
                     let key = secret.public().to_bytes();
                     items.key = Some((key, secret.prove().to_bytes()));
@@ -672,13 +725,17 @@ impl<G: Game> Referee<G> {
                     items.pass = Some((slot, digest, cards));
                 }
                 if self.setup_due() == Some(super::SetupStep::Shares) {
-                    let owed = deck.owed_before_play(index);
+                    let owed = deck.owed_before_play(hand);
                     items.shares = self.compose_shares(deck, index, wallet, &owed);
                 }
                 (items, None)
             }
             crate::game::Phase::Audit | crate::game::Phase::Over => {
-                for g in deck.passed(index) {
+                let passed = match self.holds_hand(index) {
+                    Some(hand) => deck.passed(hand),
+                    None => Vec::new(),
+                };
+                for g in passed {
                     let slot = super::deck::shuffle_slot(g);
                     let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
                     let salt = wallet.salt(&slot);
@@ -688,17 +745,17 @@ impl<G: Game> Referee<G> {
             }
             crate::game::Phase::Play => {
                 let mut d = deck.clone();
-                d.reshuffle_if_due(index);
-                if d.draw(index).is_err() {
+                d.reshuffle_if_due(hand);
+                if d.draw(hand).is_err() {
                     // The line is refused when played, with the reason.
                     return (items, Some(d));
                 }
                 if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
                     let line = format!("turn {}", self.next_turn());
-                    let _ = d.give_pass(index, g, digest, &cards, &line);
+                    let _ = d.give_pass(hand, g, digest, &cards, &line);
                     items.pass = Some((slot, digest, cards));
                 }
-                let owed = d.owed_on_turn(index);
+                let owed = d.owed_on_turn(hand);
                 items.shares = self.compose_shares(&d, index, wallet, &owed);
                 (items, Some(d))
             }
@@ -712,7 +769,7 @@ impl<G: Game> Referee<G> {
         trial.trial = true;
         trial.play_sealed(line, super::SealCheck::Trial).ok()?;
         let deck = trial.deck.as_ref()?;
-        (!deck.order().is_empty()).then(|| deck.owed_before_play(index))
+        (!deck.order().is_empty()).then(|| deck.owed_before_play(self.deck_index(index)))
     }
 
     /// `side`'s shares of `positions` in the deck as the trial of `line`
@@ -746,26 +803,31 @@ impl<G: Game> Referee<G> {
         side: Side,
         wallet: &crate::wallet::Wallet,
     ) -> Result<Vec<(u32, u32)>, super::ComposeError> {
-        let name = side.name::<G>();
         let Some(deck) = self.deck.as_ref() else {
             return Err(super::ComposeError::Keys(format!(
                 "{} deals no hidden cards",
                 G::TITLE
             )));
         };
-        self.wallet_in_game(side, wallet, &format!("the hand asked for is {name}'s"))?;
-        let index = self
-            .header
-            .index_of(side)
-            .ok_or_else(|| super::ComposeError::Keys(format!("{name} is not in the header")))?;
+        let index = self.header.index_of(side).ok_or_else(|| {
+            super::ComposeError::Keys(format!("{} is not in the header", side.name::<G>()))
+        })?;
+        // A shared hand is shown with its holder's key file.
+        let hand = self.deck_index(index);
+        let name = self.hand_name(index);
+        let holder = self.header.sides()[self.hands.get(hand).copied().unwrap_or(index)];
+        self.wallet_in_game(holder, wallet, &format!("the hand asked for is {name}'s"))?;
         let mut d = deck.clone();
-        if self.phase() == crate::game::Phase::Play && G::to_move(&self.state) == side {
-            d.reshuffle_if_due(index);
+        let mover = self.header.index_of(G::to_move(&self.state));
+        if self.phase() == crate::game::Phase::Play
+            && mover.map(|m| self.deck_index(m)) == Some(hand)
+        {
+            d.reshuffle_if_due(hand);
             // A draw that cannot be made yet leaves the hand as it is.
-            let _ = d.draw(index);
+            let _ = d.draw(hand);
         }
         let secret = wallet.card_secret(self.header.game_id(), name);
-        d.held(index)
+        d.held(hand)
             .into_iter()
             .map(|p| d.peek(&secret, p).map(|c| (p, c)))
             .collect::<Result<_, _>>()
@@ -799,16 +861,21 @@ impl<G: Game> Referee<G> {
         let Some(index) = self.header.index_of(side) else {
             return Ok(());
         };
-        let name = side.name::<G>();
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        // A side of a shared hand without its holder's key file sees none
+        // of it.
+        if !wallet.side().eq_ignore_ascii_case(self.hand_name(index)) {
+            return Ok(());
+        }
+        let hand = self.deck_index(index);
+        let secret = wallet.card_secret(self.header.game_id(), self.hand_name(index));
         let mut d = deck.clone();
-        let held = d.held(index);
+        let held = d.held(hand);
         let mut drawn = Vec::new();
         if draw == Draw::Turn && self.phase() == crate::game::Phase::Play {
-            if d.reshuffle_if_due(index).is_some() {
+            if d.reshuffle_if_due(hand).is_some() {
                 G::cards_reshuffled(state);
             }
-            drawn = d.draw(index).map_err(super::ComposeError::Keys)?;
+            drawn = d.draw(hand).map_err(super::ComposeError::Keys)?;
         }
         let failed = |e: String| super::ComposeError::Keys(e);
         for p in held {

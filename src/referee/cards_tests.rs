@@ -26,6 +26,17 @@ struct Table {
     played: Vec<u32>,
     turns: u32,
     outcome: Option<Outcome>,
+    /// `Hands "shared"`: A and C play from A's hand, B and D from B's.
+    shared: bool,
+}
+
+/// The hand side `side` plays from (an index into `known`).
+fn hand_of(s: &Table, side: u8) -> usize {
+    if s.shared {
+        usize::from(side % 2)
+    } else {
+        usize::from(side)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,7 +55,11 @@ impl Game for Cards {
     const SIDES: &'static [&'static str] = &["A", "B", "C", "D"];
     const MIN_SIDES: usize = 2;
     const MAX_SIDES: usize = 4;
-    const OPTIONS: &'static [OptionTag] = &[];
+    const OPTIONS: &'static [OptionTag] = &[OptionTag {
+        name: "Hands",
+        default: "own",
+        help: "own: a hand a side; shared: A and C play from A's hand, B and D from B's",
+    }];
 
     fn new_game(setup: &Setup<'_>) -> Result<Table, SetupError> {
         let n = setup.sides.len();
@@ -52,8 +67,12 @@ impl Game for Cards {
             throws: vec![None; n],
             hidden: vec![0; n],
             known: vec![Vec::new(); n],
+            shared: setup.tag("Hands") == Some("shared"),
             ..Table::default()
         })
+    }
+    fn hand_holder(s: &Table, side: Side) -> Side {
+        Side(hand_of(s, side.0) as u8)
     }
     fn to_move(s: &Table) -> Side {
         Side(s.to_move)
@@ -76,7 +95,8 @@ impl Game for Cards {
     }
     fn apply(s: &mut Table, a: Act) -> Result<(), Illegal> {
         if let Act::Play(card) = a {
-            let hand = &mut s.known[usize::from(s.to_move)];
+            let i = hand_of(s, s.to_move);
+            let hand = &mut s.known[i];
             let Some(k) = hand.iter().position(|&c| c == card) else {
                 return crate::illegal!("the hand shows no card {card}");
             };
@@ -111,11 +131,7 @@ impl Game for Cards {
     }
     fn legal_actions(s: &Table, out: &mut Vec<Act>) {
         out.push(Act::Keep);
-        out.extend(
-            s.known[usize::from(s.to_move)]
-                .iter()
-                .map(|&c| Act::Play(c)),
-        );
+        out.extend(s.known[hand_of(s, s.to_move)].iter().map(|&c| Act::Play(c)));
     }
     fn summary(_: &Table) -> String {
         String::new()
@@ -162,7 +178,7 @@ impl Game for Cards {
         Some(HiddenDeck { cards, hand: 3 })
     }
     fn receive_cards(s: &mut Table, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
-        let i = usize::from(side.0);
+        let i = hand_of(s, side.0);
         for card in cards {
             match card {
                 Some(c) => s.known[i].push(*c),
@@ -181,7 +197,7 @@ impl Game for Cards {
         }
     }
     fn open_card(s: &mut Table, side: Side, card: u32) -> Result<(), Illegal> {
-        let i = usize::from(side.0);
+        let i = hand_of(s, side.0);
         if s.hidden[i] == 0 {
             return crate::illegal!("no hidden card in the hand");
         }
@@ -217,9 +233,19 @@ fn table(a: &str, b: &str) -> (String, [Wallet; 2]) {
 /// `n` wallets (sides A, B, ...), each throwing rock, and the header
 /// naming them.
 fn table_of(n: usize) -> (String, Vec<Wallet>) {
+    table_with(n, &[])
+}
+
+/// [`table_of`] with these option tags.
+fn table_with(n: usize, options: &[(&str, &str)]) -> (String, Vec<Wallet>) {
     let names = &Cards::SIDES[..n];
     let mut tags = vec![("Game".to_owned(), "cards".to_owned())];
     tags.extend(names.iter().map(|s| ((*s).to_owned(), format!("{s}@x"))));
+    tags.extend(
+        options
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned())),
+    );
     let chain = chain_id(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     let wallets: Vec<Wallet> = names
         .iter()
@@ -264,12 +290,15 @@ fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String,
     let mut seen: Vec<Vec<u32>> = vec![Vec::new(); wallets.len()];
     while let Some(side) = referee.to_move() {
         let i = usize::from(side.0);
+        // The hand's holder: its key file draws, shows and opens the
+        // hand, whichever of its sides writes.
+        let h = usize::from(Cards::hand_holder(referee.state(), side).0);
         let mut choice = String::from("keep");
         if referee.phase() == Phase::Play {
             // A hand with a card that opens to no card of the game
             // cannot be listed: its line opens that card and plays none.
-            let hand = referee.hand(side, &wallets[i]).unwrap_or_default();
-            seen[i].extend(hand.iter().map(|(_, c)| *c));
+            let hand = referee.hand(side, &wallets[h]).unwrap_or_default();
+            seen[h].extend(hand.iter().map(|(_, c)| *c));
             if referee.next_turn() % 4 < 2 {
                 if let Some((_, card)) = hand.iter().min_by_key(|(_, c)| *c) {
                     choice = format!("play {card}");
@@ -290,9 +319,12 @@ fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String,
             claimant: None,
         };
         let mut honest = referee.clone();
-        let played = honest
-            .compose(line, Some(&wallets[i]))
-            .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
+        let played = if h == i {
+            honest.compose(line, Some(&wallets[i]))
+        } else {
+            honest.compose_with_hand(line, &wallets[i], &wallets[h])
+        }
+        .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
         let mut text = String::new();
         record::write_turn(&played.text(), &mut text);
         match cheat(&text) {
@@ -832,4 +864,78 @@ fn with_three_players_each_line_shares_what_both_others_draw_before_its_next() {
              position {position} is missing (herald move --key adds it)"
         )
     );
+}
+
+#[test]
+fn sides_that_share_a_hand_play_it_with_its_holders_key_file() {
+    // A and C play from A's hand, B and D from B's: two hands, two card
+    // keys (on A's and B's first lines), two passes over the first deck
+    // (on C's and D's set-up lines, made with A's and B's key files).
+    let (header, wallets) = table_with(4, &[("Hands", "shared")]);
+    let (text, seen) = play(&header, &wallets);
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    let deck = referee.deck().unwrap();
+    assert_eq!(deck.order(), &[0, 1]);
+    assert_eq!(deck.passed(0), vec![0]);
+    assert_eq!(deck.passed(1), vec![0]);
+    let block = |from: &str, to: &str| {
+        let at = text.find(from).unwrap();
+        text[at..at + text[at..].find(to).unwrap()].to_owned()
+    };
+    assert!(block("S1. A:", "S2. B:").contains("\n    cardkey "));
+    assert!(block("S2. B:", "S3. C:").contains("\n    cardkey "));
+    assert!(!block("S3. C:", "S4. D:").contains("cardkey"), "{text}");
+    assert!(block("S3. C:", "S4. D:").contains("\n    commit shuffle-0\n"));
+    assert!(block("S4. D:", "S5. A:").contains("\n    commit shuffle-0\n"));
+    // Each hand saw cards, the other hand's none of them (no reshuffle:
+    // 68 cards).
+    assert!(!seen[0].is_empty() && !seen[1].is_empty());
+    assert!(seen[0].iter().all(|c| !seen[1].contains(c)));
+    assert!(seen[2].is_empty() && seen[3].is_empty());
+    // D's turn 4 plays a card of B's hand, opened by B's share (checked
+    // against B's card key): the game replayed clean above.
+    let d_turn = block("\n4. D:", "\n5. A:");
+    assert!(d_turn.contains(": play "), "{d_turn}");
+}
+
+#[test]
+fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared")]);
+    let source = Source::new(header.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<Cards>::start(&rec).unwrap();
+    // S1 (A) and S2 (B) as composed; then C's S3 owes A's hand's pass.
+    for (i, wallet) in wallets.iter().take(2).enumerate() {
+        let side = referee.to_move().unwrap();
+        assert_eq!(usize::from(side.0), i);
+        let line = Line::of_actions(LineKind::Setup, 0, side.name::<Cards>(), &[]);
+        referee.compose(line, Some(wallet)).unwrap();
+    }
+    let line = Line::of_actions(LineKind::Setup, 0, "C", &[]);
+    let err = referee
+        .clone()
+        .compose(line.clone(), Some(&wallets[2]))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ComposeError::Keys(
+            "C plays from A's hand: its cards are drawn and shown with A's key file, given as \
+             the hand's key"
+                .into()
+        )
+    );
+    // With B's key file as the hand's: refused, it is not A's.
+    assert!(matches!(
+        referee
+            .clone()
+            .compose_with_hand(line.clone(), &wallets[2], &wallets[1]),
+        Err(ComposeError::Wallet(_))
+    ));
+    // With A's: C's line carries A's hand's pass.
+    let played = referee
+        .compose_with_hand(line, &wallets[2], &wallets[0])
+        .unwrap();
+    assert!(played.line().contains("\n    commit shuffle-0\n"));
 }

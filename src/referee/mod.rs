@@ -73,6 +73,11 @@ pub struct Referee<G: Game> {
     deferred: Option<Vec<seal::DeferredSeal>>,
     /// The shared deck of hidden hands, in a game that has one.
     deck: Option<deck::DeckLedger>,
+    /// The deck's hands, each by the header index of its holder, in
+    /// header order ([`Game::hand_holder`]).
+    hands: Vec<usize>,
+    /// Each side's hand (an index into `hands`), in header order.
+    holders: Vec<usize>,
     /// The turn whose line opened a card of the shared deck to no card of
     /// the game, once one did: play stopped there for the audit.
     broken_on: Option<u32>,
@@ -126,6 +131,8 @@ impl<G: Game> Clone for Referee<G> {
             deferred: self.deferred.clone(),
             keep: self.keep,
             deck: self.deck.clone(),
+            hands: self.hands.clone(),
+            holders: self.holders.clone(),
             broken_on: self.broken_on,
             trial: self.trial,
         }
@@ -173,12 +180,18 @@ impl<G: Game> Referee<G> {
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
+        let (hands, holders) = cards::hands_of::<G>(&state, header.sides());
         let deck = G::hidden_deck(&state).map(|d| {
-            let names: Vec<&str> = header.sides().iter().map(|s| s.name::<G>()).collect();
+            let names: Vec<&str> = hands
+                .iter()
+                .map(|&h| header.sides()[h].name::<G>())
+                .collect();
             deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
         });
         Ok(Referee {
             deck,
+            hands,
+            holders,
             broken_on: None,
             trial: false,
             digest: crate::fairness::record_start(header.game_id()),
@@ -360,9 +373,10 @@ impl<G: Game> Referee<G> {
     /// one with hidden values still to open, then one whose passes over
     /// the deck are still to audit.
     fn audit_side_due(&self) -> Option<usize> {
-        self.hidden
-            .audit_due()
-            .or_else(|| self.deck.as_ref().and_then(deck::DeckLedger::audit_due))
+        self.hidden.audit_due().or_else(|| {
+            let hand = self.deck.as_ref().and_then(deck::DeckLedger::audit_due)?;
+            self.hands.get(hand).copied()
+        })
     }
 
     /// While the set-up is not finished: what is due, for a player who
@@ -654,15 +668,20 @@ impl<G: Game> Referee<G> {
                 let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
                 // The passes are audited whatever came before, so that the
                 // side's audit is done (a failed maze does not leave it due).
-                let passes = deck.audit(index, &cards::seed_openings(line));
+                // A hand's passes are its holder's to open.
+                let passes = match self.holds_hand(index) {
+                    Some(hand) => deck.audit(hand, &cards::seed_openings(line)),
+                    None => Ok(()),
+                };
                 verdict.and(earlier).and(passes)
             }
             _ => verdict,
         };
         let played = self.commit_turn(index, state, played);
-        if let (Some(deck), Some(_)) = (deck.as_mut(), claimant) {
+        if let (Some(deck), Some(_), Some(hand)) = (deck.as_mut(), claimant, self.holds_hand(index))
+        {
             // A refusal is the failed audit of its passes too.
-            let _ = deck.audit(index, &[]);
+            let _ = deck.audit(hand, &[]);
         }
         self.deck = deck;
         self.hidden.audited(index, verdict);
