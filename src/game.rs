@@ -762,14 +762,38 @@ pub trait Game: Sized + 'static {
     }
 
     /// The name of card `card` for a player (`rotate90`); by default its
-    /// number.
+    /// number. Cards of one name play alike: an action that spends a card
+    /// names it so ([`Game::card_spent`]).
     fn card_text(card: u32) -> String {
         card.to_string()
+    }
+
+    /// The card `action` spends from the mover's hand (plays or
+    /// discards), named as [`Game::card_text`] names it, if it spends
+    /// one; asked in the position before the action. The referee ties
+    /// each card a line opens to an action that spends a card of that
+    /// name, and refuses a line whose openings and actions do not match
+    /// (spec section 3.9, "Openings"). By default no action spends a card.
+    fn card_spent(_state: &Self::State, _action: &Self::Action) -> Option<String> {
+        None
     }
 
     /// The discard pile was made the next deck of the shared deck, at
     /// the start of a line (spec section 3.9, the schedule's rule 6).
     fn cards_reshuffled(_state: &mut Self::State) {}
+
+    /// The side that holds the hand `side` draws into and plays from, in
+    /// the starting position: by default `side` itself. Sides with one
+    /// holder share one hand (spec section 3.9, "Shared hands"): the
+    /// deck deals to the hand, whose card key, passes and shares are
+    /// the holder's, made from the holder's key file, and stand on the
+    /// lines of whichever of its sides writes next. The engine is told
+    /// of a draw and an opened card by the side whose line it is
+    /// ([`Game::receive_cards`], [`Game::open_card`]) and keeps the
+    /// shared hand itself.
+    fn hand_holder(_state: &Self::State, side: Side) -> Side {
+        side
+    }
 
     /// The position as `viewer` sees it, knowing its own hidden values
     /// (`values`, by slot), for its diagram and its list of legal actions.

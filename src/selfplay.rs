@@ -53,7 +53,15 @@ pub struct Options {
     /// Chance of ending a turn after each action when that is legal
     /// (in percent).
     pub stop_percent: u32,
+    /// A cheat, for tests of what the referee catches: given the text of
+    /// each line as it was composed, the text to play instead (`None`:
+    /// the line as composed). The lines after an altered one are
+    /// composed on the game as it left it.
+    pub alter: Option<Alter>,
 }
+
+/// A line's text as composed, altered ([`Options::alter`]).
+pub type Alter = fn(&str) -> Option<String>;
 
 impl Options {
     /// The first `n` sides of game `G`, with commitments, up to 200 turns.
@@ -68,6 +76,7 @@ impl Options {
             commitments: true,
             signatures: false,
             stop_percent: 25,
+            alter: None,
         }
     }
 }
@@ -286,10 +295,9 @@ pub fn record_with<G: Game>(
             // composes it all from the wallet.
             let (kind, number) = referee.next_line();
             let line = Line::of_actions(kind, number, side.name::<G>(), &[]);
-            let played = referee
-                .compose(line, wallet)
-                .map_err(|e| format!("{kind:?} line {number}: {e:?}"))?;
-            log.push_str(&played.line());
+            let text = compose_altered(&mut referee, line, wallet, options.alter)
+                .map_err(|e| format!("{kind:?} line {number}: {e}"))?;
+            log.push_str(&text);
             continue;
         }
         let number = referee.next_turn();
@@ -307,11 +315,9 @@ pub fn record_with<G: Game>(
             Err(e) => return Err(format!("turn {number}: cannot start: {e:?}")),
         };
         let line = Line::of_actions(LineKind::Turn, number, side.name::<G>(), &actions);
-        let played = referee.compose(line, wallet).map_err(|e| match e {
-            ComposeError::Line(e) => format!("turn {number}: {}", e.message),
-            other => format!("turn {number}: {other:?}"),
-        })?;
-        log.push_str(&played.line());
+        let text = compose_altered(&mut referee, line, wallet, options.alter)
+            .map_err(|e| format!("turn {number}: {e}"))?;
+        log.push_str(&text);
     }
     let mut text = String::new();
     referee
@@ -320,6 +326,39 @@ pub fn record_with<G: Game>(
     text.push('\n');
     text.push_str(&log);
     Ok(text)
+}
+
+/// Compose `line` with `wallet` and play it, or, where `alter` changes
+/// its text, play the altered text instead. Returns the text played.
+fn compose_altered<G: Game>(
+    referee: &mut Referee<G>,
+    line: Line<'_>,
+    wallet: Option<&Wallet>,
+    alter: Option<Alter>,
+) -> Result<String, String> {
+    let composed = |e: ComposeError| match e {
+        ComposeError::Line(e) => e.message,
+        other => format!("{other:?}"),
+    };
+    let Some(alter) = alter else {
+        return referee
+            .compose(line, wallet)
+            .map(|p| p.line())
+            .map_err(composed);
+    };
+    let mut honest = referee.clone();
+    let text = honest.compose(line, wallet).map_err(composed)?.line();
+    let Some(altered) = alter(&text) else {
+        *referee = honest;
+        return Ok(text);
+    };
+    let source = record::Source::typed(&altered);
+    let (turns, _) = record::parse_lines(&source).map_err(|e| e.message.clone())?;
+    let turn = turns.first().ok_or("the altered line holds no line")?;
+    referee
+        .play(turn)
+        .map_err(|e| format!("the altered line: {}", e.message))?;
+    Ok(altered)
 }
 
 /// Battlegates self-play: a greedy policy beside uniform random play, and

@@ -126,6 +126,8 @@ impl Table {
                 "South=ann@example.org",
                 "--side",
                 "North=bob@example.org",
+                "--option",
+                "Hands=open",
                 "-o",
                 "game.pbem",
             ],

@@ -20,6 +20,8 @@ fn keyed_record(d: &std::path::Path) {
             "South=a@x",
             "--side",
             "North=b@x",
+            "--option",
+            "Hands=open",
             "-o",
             "g.pbem",
         ],

@@ -3,7 +3,9 @@
 //! set up the maze and the shared deck with `setup --key`, see their own
 //! hands with `herald hand`, and play with `move --key`; `check` replays
 //! it all. A self-played game goes on through a reshuffle and, once it
-//! ends, through the audit of every pass.
+//! ends, through the audit of every pass. Games with a cheat in them
+//! (self-played with a line altered, the game played on over it) are
+//! caught by `check`, naming the side and the turn or line.
 
 mod common;
 use common::{herald, json, run};
@@ -208,10 +210,21 @@ fn assert_no_card_shown(text: &str) {
 /// A self-played game of 40 turns with hidden hands, written to `d`
 /// with both players' key files (`south.key`, `north.key`).
 fn self_played(d: &std::path::Path, signatures: bool) -> String {
+    self_played_altered(d, signatures, None)
+}
+
+/// [`self_played`], its lines altered by `alter` as they are played
+/// (a cheat: the lines after are composed on the game it left).
+fn self_played_altered(
+    d: &std::path::Path,
+    signatures: bool,
+    alter: Option<selfplay::Alter>,
+) -> String {
     let mut options = selfplay::Options::new::<Battlegates>(11, 2);
     options.tags = vec![("Hands".into(), "hidden".into())];
     options.signatures = signatures;
     options.max_turns = 40;
+    options.alter = alter;
     let text = selfplay::record::<Battlegates>(&options).unwrap();
     std::fs::write(d.join("g.pbem"), &text).unwrap();
     let chain = herald::fairness::chain_id([
@@ -256,12 +269,137 @@ fn a_resignation_ends_the_game_and_the_closing_lines_audit_every_pass() {
     assert_eq!(checked["result"].as_str(), Some(winner), "{checked}");
 }
 
-/// `check`'s error on `text`.
+/// `check`'s error on `text`: the record is refused (exit code 1).
 fn check_error(d: &std::path::Path, text: &str) -> String {
     std::fs::write(d.join("t.pbem"), text).unwrap();
     let out = herald(d).args(["check", "t.pbem"]).output().unwrap();
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `line` with the card at deck position `to` replaced by the card at
+/// `from` (a `deck` item: the word, then 128 digits over two lines).
+fn copy_deck_item(line: &str, from: u32, to: u32) -> Option<String> {
+    let digits = |p: u32| -> Option<(usize, usize)> {
+        let head = format!("\n    deck {p} ");
+        let at = line.find(&head)? + head.len();
+        let end = at + line[at..].find('\n')? + 1;
+        let end = end + line[end..].find('\n')?;
+        Some((at, end))
+    };
+    let (a, b) = digits(from)?;
+    let (c, d) = digits(to)?;
+    Some(format!("{}{}{}", &line[..c], &line[a..b], &line[d..]))
+}
+
+/// North's pass over the first deck (S4) with position 4's card at
+/// position 5 as well: a card duplicated, another dropped.
+fn duplicate_on_s4(line: &str) -> Option<String> {
+    line.starts_with("S4. North:")
+        .then(|| copy_deck_item(line, 4, 5))
+        .flatten()
+}
+
+/// Whether [`drop_on_reshuffle`] has cheated yet (one test uses it).
+static DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The first pass over the reshuffled deck with its second card dropped
+/// for a copy of its first (the second pass over it is honest).
+fn drop_on_reshuffle(line: &str) -> Option<String> {
+    let at = line.find("\n    commit shuffle-1\n")?;
+    if DROPPED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return None;
+    }
+    let first: u32 = line[at..]
+        .split("\n    deck ")
+        .nth(1)?
+        .split(' ')
+        .next()?
+        .parse()
+        .ok()?;
+    copy_deck_item(line, first, first + 1)
+}
+
+/// The game in `d` resigned by the side to move if it is not over, then
+/// audited by both: `check`'s output and exit code.
+fn resigned_and_audited(d: &std::path::Path) -> (String, Option<i32>) {
+    loop {
+        let shown = json(d, &["check", "g.pbem", "--format", "json"]);
+        let what = match shown["phase"].as_str() {
+            Some("play") => "resign",
+            Some("audit") => "audit",
+            _ => break,
+        };
+        let side = shown["to_move"].as_str().unwrap().to_lowercase();
+        run(
+            d,
+            &["move", "g.pbem", "--key", &format!("{side}.key"), what],
+        );
+    }
+    let out = herald(d).args(["check", "g.pbem"]).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (text, out.status.code())
+}
+
+#[test]
+fn a_pass_that_duplicates_a_card_fails_its_makers_audit_naming_the_side_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    self_played_altered(d, false, Some(duplicate_on_s4));
+    let (out, code) = resigned_and_audited(d);
+    // The record is a game whose cheat lost: valid (exit 0), the audit
+    // naming the side, the deck and the line of the pass.
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("North failed the audit: "), "{out}");
+    let checked = json(d, &["check", "g.pbem", "--format", "json"]);
+    assert_eq!(
+        checked["failed_audits"],
+        serde_json::json!([{
+            "side": "North",
+            "reason": "North's pass over deck 0 (line S4): deck position 5 holds a card that \
+                       the seed does not put there and that is no card of the deck before the \
+                       pass"
+        }]),
+        "{checked}"
+    );
+    assert_eq!(checked["result"].as_str(), Some("South"), "{checked}");
+}
+
+#[test]
+fn a_reshuffle_pass_that_drops_a_card_fails_its_makers_audit_naming_the_side_and_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played_altered(d, false, Some(drop_on_reshuffle));
+    // The cheat is the writer of the first pass over deck 1, on a turn.
+    let at = text.find("\n    commit shuffle-1\n").expect("a reshuffle");
+    let head = text[..at]
+        .lines()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap();
+    let (turn, rest) = head.split_once(". ").unwrap();
+    let cheat = rest.split(':').next().unwrap();
+    let honest = if cheat == "South" { "North" } else { "South" };
+    let (out, code) = resigned_and_audited(d);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(&format!("{cheat} failed the audit: ")),
+        "{out}"
+    );
+    let checked = json(d, &["check", "g.pbem", "--format", "json"]);
+    let failed = checked["failed_audits"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{checked}");
+    assert_eq!(failed[0]["side"].as_str(), Some(cheat));
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with(&format!(
+            "{cheat}'s pass over deck 1 (turn {turn}): deck position "
+        )),
+        "{reason}"
+    );
+    let checked = json(d, &["check", "g.pbem", "--format", "json"]);
+    assert_eq!(checked["result"].as_str(), Some(honest), "{checked}");
 }
 
 #[test]
@@ -287,16 +425,21 @@ fn a_share_whose_proof_fails_is_caught_naming_the_side_and_its_line() {
 }
 
 #[test]
-fn a_card_claimed_that_was_never_drawn_is_caught_naming_the_side() {
+fn a_card_played_that_its_line_does_not_open_is_caught_naming_the_side() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let text = self_played(d, false);
-    // Turn 1's card action becomes a discard of another card than the
-    // one its share opens.
+    // Turn 1's card action (after its die fact) becomes a discard of
+    // another card than the one its share opens.
     let line = text.find("\n1. ").unwrap();
-    let at = line + text[line..].find(": ").unwrap() + 2;
-    let len = text[at..].find([',', '\n']).unwrap();
-    let action = &text[at..at + len];
+    let head = line + text[line..].find(": ").unwrap() + 2;
+    let end = head + text[head..].find('\n').unwrap();
+    let entries: Vec<&str> = text[head..end].split(", ").collect();
+    let (k, action) = entries
+        .iter()
+        .enumerate()
+        .find(|(_, e)| !e.contains('=') && !e.starts_with("run") && !e.starts_with("shoot"))
+        .unwrap();
     let words: Vec<&str> = action.split_whitespace().collect();
     let card = if words[0] == "discard" {
         words[1]
@@ -304,7 +447,72 @@ fn a_card_claimed_that_was_never_drawn_is_caught_naming_the_side() {
         words[0]
     };
     let other = if card == "scale" { "climb" } else { "scale" };
-    let forged = format!("{}discard {other}{}", &text[..at], &text[at + len..]);
+    let mut forged_entries = entries.clone();
+    let discard = format!("discard {other}");
+    forged_entries[k] = &discard;
+    let forged = format!(
+        "{}{}{}",
+        &text[..head],
+        forged_entries.join(", "),
+        &text[end..]
+    );
     let err = check_error(d, &forged);
-    assert!(err.contains(&format!("holds no {other} card")), "{err}");
+    let side = &text[line + 4..line + 4 + text[line + 4..].find(':').unwrap()];
+    assert!(
+        err.contains(&format!(
+            "turn 1 ({side}): discard {other}: the line plays {other} but opens {card}: deck \
+             position "
+        )) && err.contains(&format!(" holds {card}, not {other}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unsigned_game_is_resigned_and_audited_by_the_players_key_files() {
+    // Without Key tags the key file still remembers each line it wrote
+    // by the record's digest: the digest must be that of the written
+    // line, deck items and all, for the player's next line to be taken.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    self_played(d, false);
+    let (out, code) = resigned_and_audited(d);
+    assert_eq!(code, Some(0), "{out}");
+    let checked = json(d, &["check", "g.pbem", "--format", "json"]);
+    assert_eq!(checked["phase"].as_str(), Some("over"), "{checked}");
+    assert_eq!(checked["failed_audits"], serde_json::json!([]), "{checked}");
+}
+
+#[test]
+fn a_card_played_without_its_opening_is_caught_naming_the_side_and_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    // Turn 1's mover drew positions 0, 2, 4 and 6: the share of one of
+    // them opens the card it plays. Take that share out.
+    let line = text.find("\n1. ").unwrap();
+    let end = line + 1 + text[line + 1..].find("\n2. ").unwrap();
+    let turn = &text[line..end];
+    let (at, p) = [0, 2, 4, 6]
+        .into_iter()
+        .find_map(|p| turn.find(&format!("\n    share {p} ")).map(|at| (at, p)))
+        .unwrap_or_else(|| panic!("{turn}"));
+    let mut close = at + 1 + turn[at + 1..].find('\n').unwrap();
+    while let Some(next) = turn[close + 1..].find('\n') {
+        let body = turn[close + 1..close + 1 + next].trim_start();
+        if body.len() != 64 || !body.bytes().all(|b| b.is_ascii_hexdigit()) {
+            break;
+        }
+        close += 1 + next;
+    }
+    let forged = format!("{}{}{}", &text[..line + at], &turn[close..], &text[end..]);
+    let side = &text[line + 4..line + 4 + text[line + 4..].find(':').unwrap()];
+    let err = check_error(d, &forged);
+    assert!(
+        err.contains(&format!("turn 1 ({side}): "))
+            && err.contains(
+                "but opens no card for it: a card of a hidden hand is played with the share that \
+             opens it (herald move --key adds it)"
+            ),
+        "position {p}: {err}"
+    );
 }

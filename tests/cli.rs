@@ -2324,7 +2324,14 @@ fn legal_after_a_battlegates_card_lists_the_dice_phase() {
     herald()
         .current_dir(d)
         .args(["new", "battlegates", "--side", "South=a@x"])
-        .args(["--side", "North=b@x", "-o", "game.pbem"])
+        .args([
+            "--side",
+            "North=b@x",
+            "--option",
+            "Hands=open",
+            "-o",
+            "game.pbem",
+        ])
         .assert()
         .success();
     for side in ["South", "North"] {

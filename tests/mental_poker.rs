@@ -109,6 +109,97 @@ fn herald_vectors() -> Vec<String> {
     put("South share 0 proof", hex::encode(south.proof_bytes()));
     let opened = Share::open(&table, &deck, 0, &[("South", &south), ("North", &north)]);
     assert_eq!(opened, Ok(drawn));
+    out.extend(table_vectors(3, 34));
+    out.extend(table_vectors(4, 68));
+    out
+}
+
+/// The vectors of a table of `n` players (three or four: sides Castle1
+/// .. Castle<n>) and `cards` cards (68: two decks), as the reference's
+/// `table_vectors` prints them, each prefixed with the table.
+fn table_vectors(n: usize, cards: u32) -> Vec<String> {
+    let sides: Vec<String> = (1..=n).map(|i| format!("Castle{i}")).collect();
+    let contacts: Vec<String> = (1..=n).map(|i| format!("castle{i}@example.org")).collect();
+    let mut tags = vec![("Game", "battlegates")];
+    tags.extend(
+        sides
+            .iter()
+            .zip(&contacts)
+            .map(|(s, c)| (s.as_str(), c.as_str())),
+    );
+    tags.push(("Nonce", "0f0e0d0c0b0a09080706050403020100"));
+    tags.push(("Result", "*"));
+    let (game, chain) = (
+        game_id(tags.iter().copied()),
+        chain_id(tags.iter().copied()),
+    );
+    let key = |i: usize| -> Hash { std::array::from_fn(|b| (32 * i + b) as u8) };
+    let mut out = Vec::new();
+    let mut put = |name: &str, value: String| out.push(format!("{n} players: {name}: {value}"));
+    put("game id", hex::encode(game));
+    let last = card_point(&game, cards - 1).compress().to_bytes();
+    put(&format!("card point {}", cards - 1), hex::encode(last));
+    let secrets: Vec<CardSecret> = sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| CardSecret::derive(&key(i), &game, side))
+        .collect();
+    for s in &secrets {
+        put(
+            &format!("{} card key", s.side()),
+            hex::encode(s.public().to_bytes()),
+        );
+        put(
+            &format!("{} key proof", s.side()),
+            hex::encode(s.prove().to_bytes()),
+        );
+    }
+    let keys: Vec<(&str, CardKey, KeyProof)> = secrets
+        .iter()
+        .map(|s| (s.side(), s.public(), s.prove()))
+        .collect();
+    let table = Table::new(&game, cards, &keys).unwrap();
+    put("joint key", hex::encode(table.joint_key()));
+    let all: Vec<u32> = (0..cards).collect();
+    let mut deck = Deck::unmasked(&table, 0, &all).unwrap();
+    for (i, side) in sides.iter().enumerate() {
+        let seed = ShuffleSeed::derive(&key(i), &game, side, 0);
+        let salt = slot_salt(&key(i), &chain, side, &shuffle_slot(0));
+        put(
+            &format!("{side} commit shuffle-0"),
+            hex::encode(seed.commitment(&game, side, 0, &salt)),
+        );
+        deck = shuffle(&table, &deck, &seed);
+        let mut h = Sha256::new();
+        for card in deck.cards() {
+            h.update(card.to_bytes());
+        }
+        let digest = hex::encode(h.finalize());
+        put(&format!("SHA-256 of the deck after {side}'s pass"), digest);
+    }
+    // Castle2 draws position 1 with every other side's share, then opens
+    // it with its own.
+    let shares: Vec<Share> = secrets.iter().map(|s| s.share(&deck, 1).unwrap()).collect();
+    for (s, share) in secrets.iter().zip(&shares) {
+        assert_eq!(share.verify(&table, s.side(), &deck), Ok(()));
+        put(
+            &format!("{} share 1", s.side()),
+            hex::encode(share.point_bytes()),
+        );
+        put(
+            &format!("{} share 1 proof", s.side()),
+            hex::encode(share.proof_bytes()),
+        );
+    }
+    let named: Vec<(&str, &Share)> = sides.iter().map(String::as_str).zip(&shares).collect();
+    let others: Vec<(&str, &Share)> = named
+        .iter()
+        .copied()
+        .filter(|(s, _)| *s != "Castle2")
+        .collect();
+    let drawn = secrets[1].draw(&table, &deck, 1, &others).unwrap();
+    put("Castle2 draws at 1", drawn.to_string());
+    assert_eq!(Share::open(&table, &deck, 1, &named), Ok(drawn));
     out
 }
 
@@ -144,7 +235,8 @@ fn the_library_agrees_with_the_python_reference_on_every_vector() {
         .lines()
         .filter(|line| !line.contains("card secret"))
         .collect();
-    assert_eq!(theirs.len(), 34, "the reference printed:\n{text}");
+    // 34 lines for two players, 22 for three, 28 for four.
+    assert_eq!(theirs.len(), 34 + 22 + 28, "the reference printed:\n{text}");
     assert_eq!(theirs, ours);
 }
 

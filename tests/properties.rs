@@ -12,6 +12,11 @@
 //!   a state that behaves the same and writes the same text;
 //! - every line of every diagram, at the start of each turn, after each
 //!   action and between turns, fits in 78 columns.
+//!
+//! Battlegates runs the properties read through the referee on both
+//! settings of its hands (hidden, its default, and open), and those that
+//! replay turns on the engine alone on open hands: with hidden hands the
+//! referee opens each card from the deck before the engine sees it.
 
 use herald::game::{action_text, position_text, DiagramStyle, Game, Phase, Undrawn};
 use herald::record::{self, Source};
@@ -20,15 +25,35 @@ use herald::selfplay::{self, SplitMix};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
-fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
-    let mut options = selfplay::Options::new::<G>(seed, sides);
+/// Option tags of the games played (Battlegates' `Hands`).
+type Tags = &'static [(&'static str, &'static str)];
+
+/// No option tags: each option at its default.
+const DEFAULTS: Tags = &[];
+
+/// `options` with `tags` for its header.
+fn with_tags(mut options: selfplay::Options, tags: Tags) -> selfplay::Options {
+    options.tags = tags
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .collect();
+    options
+}
+
+fn self_play<G: Game>(seed: u64, sides: usize, max_turns: u32, tags: Tags) -> String {
+    let mut options = with_tags(selfplay::Options::new::<G>(seed, sides), tags);
     options.max_turns = max_turns;
     selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
 /// A self-play game whose sides have no Commit tags.
-fn self_play_without_commitments<G: Game>(seed: u64, sides: usize, max_turns: u32) -> String {
-    let mut options = selfplay::Options::new::<G>(seed, sides);
+fn self_play_without_commitments<G: Game>(
+    seed: u64,
+    sides: usize,
+    max_turns: u32,
+    tags: Tags,
+) -> String {
+    let mut options = with_tags(selfplay::Options::new::<G>(seed, sides), tags);
     options.max_turns = max_turns;
     options.commitments = false;
     selfplay::record::<G>(&options).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
@@ -72,8 +97,8 @@ fn turn_at(text: &str, at: usize) -> u32 {
     turn
 }
 
-fn round_trip_all<G: Game>(seed: u64, sides: usize) {
-    let text = self_play::<G>(seed, sides, 40);
+fn round_trip_all<G: Game>(seed: u64, sides: usize, tags: Tags) {
+    let text = self_play::<G>(seed, sides, 40, tags);
     let source = Source::new(text.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<G>::start(&rec).unwrap();
@@ -172,8 +197,8 @@ fn same_behaviour<G: Game>(a: &G::State, b: &G::State, text: &str) {
 
 /// Every position of a self-play game, before the first turn and after
 /// each turn, through its position notation and back.
-fn positions_round_trip<G: Game>(seed: u64, sides: usize) {
-    let text = self_play::<G>(seed, sides, 60);
+fn positions_round_trip<G: Game>(seed: u64, sides: usize, tags: Tags) {
+    let text = self_play::<G>(seed, sides, 60, tags);
     let source = Source::new(text.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<G>::start(&rec).unwrap();
@@ -201,8 +226,8 @@ fn diagram_fits<G: Game>(state: &G::State) {
 }
 
 /// Every diagram of a self-play game fits in 78 columns.
-fn diagrams_fit<G: Game>(seed: u64, sides: usize) {
-    let text = self_play::<G>(seed, sides, 60);
+fn diagrams_fit<G: Game>(seed: u64, sides: usize, tags: Tags) {
+    let text = self_play::<G>(seed, sides, 60, tags);
     let source = Source::new(text.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<G>::start(&rec).unwrap();
@@ -290,8 +315,8 @@ fn corrupt(text: &str, k: u32, how: u8, rng: &mut SplitMix) -> Option<(String, b
     }
 }
 
-fn corruption_is_caught<G: Game>(seed: u64, sides: usize, how: u8) {
-    let text = self_play::<G>(seed, sides, 30);
+fn corruption_is_caught<G: Game>(seed: u64, sides: usize, how: u8, tags: Tags) {
+    let text = self_play::<G>(seed, sides, 30, tags);
     assert_eq!(
         first_error::<G>(&text),
         None,
@@ -321,74 +346,100 @@ fn corruption_is_caught<G: Game>(seed: u64, sides: usize, how: u8) {
     }
 }
 
+/// The properties read through the referee alone (self-play records
+/// check clean, signed or not, and a corrupted turn is caught), for a
+/// game `$game` of `$sides` sides with option tags `$tags`.
+macro_rules! referee_properties {
+    ($game:ty, $sides:expr, $tags:expr) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 24,
+                failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+                    "tests/properties.proptest-regressions"
+                ))),
+                ..ProptestConfig::default() })]
+
+            #[test]
+            fn self_play_games_check_clean(seed in any::<u64>(), sides in $sides) {
+                let text = self_play::<$game>(seed, sides, 120, $tags);
+                prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+            }
+
+            #[test]
+            fn without_commitments_legal_lists_only_what_can_be_played(
+                seed in any::<u64>(), sides in $sides
+            ) {
+                // A game with hidden choices needs every player's key
+                // file: it is never played without commitments.
+                if !<$game as Game>::SETUP_CHOICES.is_empty() {
+                    return Ok(());
+                }
+                let text = self_play_without_commitments::<$game>(seed, sides, 120, $tags);
+                prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+            }
+
+            #[test]
+            fn signed_self_play_games_check_clean_with_every_line_sealed(
+                seed in any::<u64>(), sides in $sides
+            ) {
+                let mut options =
+                    with_tags(selfplay::Options::new::<$game>(seed, sides), $tags);
+                options.max_turns = 40;
+                options.signatures = true;
+                let text = selfplay::record::<$game>(&options).unwrap();
+                prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
+                let lines = text.lines().filter(|l| l.contains(". ") && l.contains(':'))
+                    .filter(|l| l.as_bytes()[0].is_ascii_digit() || l.starts_with('S'))
+                    .count();
+                prop_assert_eq!(text.matches("\n    sig ").count(), lines, "{}", text);
+            }
+
+            #[test]
+            fn corrupting_a_turn_is_rejected_there_or_later(
+                seed in any::<u64>(), sides in $sides, how in 0u8..5
+            ) {
+                corruption_is_caught::<$game>(seed, sides, how, $tags);
+            }
+        }
+    };
+}
+
+/// The properties that replay turns on the engine itself, beside the
+/// referee (actions round-trip, positions round-trip, diagrams fit): a
+/// game whose cards the referee opens from a hidden hand plays them
+/// with open hands.
+macro_rules! engine_properties {
+    ($game:ty, $sides:expr, $tags:expr) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 24,
+                failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+                    "tests/properties.proptest-regressions"
+                ))),
+                ..ProptestConfig::default() })]
+
+            #[test]
+            fn every_legal_action_round_trips(seed in any::<u64>(), sides in $sides) {
+                round_trip_all::<$game>(seed, sides, $tags);
+            }
+
+            #[test]
+            fn every_position_round_trips(seed in any::<u64>(), sides in $sides) {
+                positions_round_trip::<$game>(seed, sides, $tags);
+            }
+
+            #[test]
+            fn every_diagram_line_fits_in_78_columns(seed in any::<u64>(), sides in $sides) {
+                diagrams_fit::<$game>(seed, sides, $tags);
+            }
+        }
+    };
+}
+
 macro_rules! game_properties {
     ($module:ident, $game:ty, $sides:expr) => {
         mod $module {
             use super::*;
-
-            proptest! {
-                #![proptest_config(ProptestConfig { cases: 24,
-                    failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-                        "tests/properties.proptest-regressions"
-                    ))),
-                    ..ProptestConfig::default() })]
-
-                #[test]
-                fn self_play_games_check_clean(seed in any::<u64>(), sides in $sides) {
-                    let text = self_play::<$game>(seed, sides, 120);
-                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
-                }
-
-                #[test]
-                fn without_commitments_legal_lists_only_what_can_be_played(
-                    seed in any::<u64>(), sides in $sides
-                ) {
-                    // A game with hidden choices needs every player's key
-                    // file: it is never played without commitments.
-                    if !<$game as Game>::SETUP_CHOICES.is_empty() {
-                        return Ok(());
-                    }
-                    let text = self_play_without_commitments::<$game>(seed, sides, 120);
-                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
-                }
-
-                #[test]
-                fn signed_self_play_games_check_clean_with_every_line_sealed(
-                    seed in any::<u64>(), sides in $sides
-                ) {
-                    let mut options = selfplay::Options::new::<$game>(seed, sides);
-                    options.max_turns = 40;
-                    options.signatures = true;
-                    let text = selfplay::record::<$game>(&options).unwrap();
-                    prop_assert_eq!(first_error::<$game>(&text), None, "{}", text);
-                    let lines = text.lines().filter(|l| l.contains(". ") && l.contains(':'))
-                        .filter(|l| l.as_bytes()[0].is_ascii_digit() || l.starts_with('S'))
-                        .count();
-                    prop_assert_eq!(text.matches("\n    sig ").count(), lines, "{}", text);
-                }
-
-                #[test]
-                fn every_legal_action_round_trips(seed in any::<u64>(), sides in $sides) {
-                    round_trip_all::<$game>(seed, sides);
-                }
-
-                #[test]
-                fn every_position_round_trips(seed in any::<u64>(), sides in $sides) {
-                    positions_round_trip::<$game>(seed, sides);
-                }
-
-                #[test]
-                fn every_diagram_line_fits_in_78_columns(seed in any::<u64>(), sides in $sides) {
-                    diagrams_fit::<$game>(seed, sides);
-                }
-
-                #[test]
-                fn corrupting_a_turn_is_rejected_there_or_later(
-                    seed in any::<u64>(), sides in $sides, how in 0u8..5
-                ) {
-                    corruption_is_caught::<$game>(seed, sides, how);
-                }
-            }
+            referee_properties!($game, $sides, DEFAULTS);
+            engine_properties!($game, $sides, DEFAULTS);
         }
     };
 }
@@ -408,11 +459,23 @@ game_properties!(
     herald::games::playground_battles::PlaygroundBattles,
     2usize..=2
 );
-game_properties!(
-    battlegates,
-    herald::games::battlegates::Battlegates,
-    2usize..=2
-);
+/// Battlegates at its default, hidden hands: through the referee.
+mod battlegates {
+    use super::*;
+    referee_properties!(
+        herald::games::battlegates::Battlegates,
+        2usize..=2,
+        DEFAULTS
+    );
+}
+
+/// Battlegates with open hands: through the referee and the engine.
+mod battlegates_open_hands {
+    use super::*;
+    const OPEN: Tags = &[("Hands", "open")];
+    referee_properties!(herald::games::battlegates::Battlegates, 2usize..=2, OPEN);
+    engine_properties!(herald::games::battlegates::Battlegates, 2usize..=2, OPEN);
+}
 game_properties!(
     battle_of_the_dale,
     herald::games::battle_of_the_dale::BattleOfTheDale,
@@ -426,7 +489,7 @@ game_properties!(
 #[test]
 fn dropping_the_winning_turn_is_caught_at_the_result_tag() {
     use herald::games::battle_of_the_dale::BattleOfTheDale;
-    let text = self_play::<BattleOfTheDale>(3, 2, 30);
+    let text = self_play::<BattleOfTheDale>(3, 2, 30, DEFAULTS);
     assert!(
         !text.contains("[Result \"*\"]"),
         "seed 3 must finish:\n{text}"
@@ -438,7 +501,7 @@ fn dropping_the_winning_turn_is_caught_at_the_result_tag() {
     let mut rng = SplitMix::new(0);
     let (bad, _) = corrupt(&text, turns, 3, &mut rng).expect("the last turn exists");
     assert_eq!(first_error::<BattleOfTheDale>(&bad), Some(u32::MAX));
-    corruption_is_caught::<BattleOfTheDale>(3, 2, 3);
+    corruption_is_caught::<BattleOfTheDale>(3, 2, 3, DEFAULTS);
 }
 
 proptest! {

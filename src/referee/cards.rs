@@ -9,9 +9,9 @@
 
 use super::deck::{DeckLedger, SeedOpening};
 use super::line::Line;
-use super::{At, LineError, Place, Referee};
+use super::{At, ChanceEvent, LineError, Place, PlayedTurn, Referee};
 use crate::fairness::Hash;
-use crate::game::{Game, Side};
+use crate::game::{Game, Outcome, Side};
 use crate::record::ProofKind;
 
 /// The deck generation a slot `shuffle-<g>` names (`g` written without
@@ -69,6 +69,37 @@ pub(super) fn seed_openings(line: &Line<'_>) -> Vec<(u32, SeedOpening)> {
         .collect()
 }
 
+/// The deck's hands of a game of these sides (header order) in
+/// `state`, each by the header index of its holder, in header order, and
+/// each side's hand (an index into the first list) ([`Game::hand_holder`]).
+pub(super) fn hands_of<G: Game>(state: &G::State, sides: &[Side]) -> (Vec<usize>, Vec<usize>) {
+    let holder_of: Vec<usize> = sides
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let holder = G::hand_holder(state, s);
+            sides.iter().position(|&h| h == holder).unwrap_or(i)
+        })
+        .collect();
+    let mut hands = holder_of.clone();
+    hands.sort_unstable();
+    hands.dedup();
+    let holders = holder_of
+        .iter()
+        .map(|h| hands.iter().position(|x| x == h).unwrap_or(0))
+        .collect();
+    (hands, holders)
+}
+
+/// How the audit names the line a pass came in: `line S4` for a set-up
+/// line, `turn 12` for a turn.
+fn line_label(line: &Line<'_>) -> String {
+    match line.kind {
+        crate::record::LineKind::Setup => format!("line S{}", line.number),
+        crate::record::LineKind::Turn => format!("turn {}", line.number),
+    }
+}
+
 /// Cards of a pass, by position.
 type PassCards = Vec<(u32, [u8; 64])>;
 
@@ -79,7 +110,101 @@ type Pass = (usize, u32, Hash, PassCards);
 /// A pass composed: its generation, slot, commitment and cards.
 type ComposedPass = (u32, String, Hash, PassCards);
 
+/// The cards a line opens from its writer's hand, each to be spent by
+/// one of the line's actions (spec section 3.9, "Openings"): a card of
+/// a hidden hand is opened only as it leaves the hand, by the action
+/// that plays or discards it.
+#[derive(Clone, Default, Debug)]
+pub(super) struct Openings {
+    cards: Vec<Opened>,
+    /// The deck position the line opened to no card of the game, if it
+    /// did: the deck is broken, and the line ends play.
+    broken: Option<u32>,
+}
+
+/// A card opened on a line: the share's proof index, its deck position,
+/// the card, and whether an action spent it yet.
+#[derive(Clone, Debug)]
+struct Opened {
+    proof: usize,
+    position: u32,
+    card: u32,
+    spent: bool,
+}
+
+impl Openings {
+    /// An action of the line spends the card named `name`
+    /// ([`Game::card_spent`]): it takes the first card of that name the
+    /// line opened and no action spent yet. Without one, the mismatch:
+    /// the card the line opens instead, or that it opens none.
+    pub(super) fn spend<G: Game>(&mut self, name: &str) -> Result<(), String> {
+        if let Some(o) = self
+            .cards
+            .iter_mut()
+            .find(|o| !o.spent && G::card_text(o.card) == name)
+        {
+            o.spent = true;
+            return Ok(());
+        }
+        Err(match self.cards.iter().find(|o| !o.spent) {
+            Some(o) => {
+                let found = G::card_text(o.card);
+                format!(
+                    "the line plays {name} but opens {found}: deck position {} holds {found}, \
+                     not {name}",
+                    o.position
+                )
+            }
+            None => format!(
+                "the line plays {name} but opens no card for it: a card of a hidden hand is \
+                 played with the share that opens it (herald move --key adds it)"
+            ),
+        })
+    }
+
+    /// The deck position the line opened to no card of the game, if it
+    /// did.
+    pub(super) fn broken(&self) -> Option<u32> {
+        self.broken
+    }
+
+    /// The first card opened that no action spent: its share's proof
+    /// index and the refusal.
+    pub(super) fn unspent<G: Game>(&self) -> Option<(usize, String)> {
+        let o = self.cards.iter().find(|o| !o.spent)?;
+        Some((
+            o.proof,
+            format!(
+                "the line opens {} (deck position {}) but no action plays or discards it: a \
+                 card of a hidden hand is opened only as it leaves the hand",
+                G::card_text(o.card),
+                o.position
+            ),
+        ))
+    }
+}
+
 impl<G: Game> Referee<G> {
+    /// The deck's hand that header side `index` draws into and plays from
+    /// (its own, unless it shares its holder's).
+    pub(super) fn deck_index(&self, index: usize) -> usize {
+        self.holders.get(index).copied().unwrap_or(index)
+    }
+
+    /// The hand side `index` holds, if it is a hand's holder.
+    pub(super) fn holds_hand(&self, index: usize) -> Option<usize> {
+        let hand = self.deck_index(index);
+        (self.hands.get(hand) == Some(&index)).then_some(hand)
+    }
+
+    /// The name of the holder of the hand side `index` plays from: the
+    /// name its hand's secrets are derived under.
+    pub(super) fn hand_name(&self, index: usize) -> &'static str {
+        let hand = self.deck_index(index);
+        let holder = self.hands.get(hand).copied().unwrap_or(index);
+        self.header.sides()[holder].name::<G>()
+    }
+
     /// The deck this game deals hidden hands from, if any.
     pub fn deck(&self) -> Option<&DeckLedger> {
         self.deck.as_ref()
@@ -124,9 +249,9 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// Give the deck the items of `line`, written by side `index`: its
-    /// card key, its pass (which must be there when one is due from it),
-    /// then its shares, whatever order they are written in.
+    /// Give the deck the items of `line`, written by side `index` for
+    /// its hand: its card key, its pass (which must be there when one is
+    /// due from it), then its shares, whatever order they are written in.
     pub(super) fn give_deck_items(
         &self,
         line: &Line<'_>,
@@ -134,6 +259,7 @@ impl<G: Game> Referee<G> {
         deck: &mut DeckLedger,
         at: At<'_>,
     ) -> Result<(), LineError> {
+        let index = self.deck_index(index);
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
                 ProofKind::CardKey { key, proof } => deck
@@ -155,7 +281,7 @@ impl<G: Game> Referee<G> {
         let due = deck.pass_due(index);
         match Self::line_pass(line, at)? {
             Some((k, g, digest, cards)) => deck
-                .give_pass(index, g, digest, &cards)
+                .give_pass(index, g, digest, &cards, &line_label(line))
                 .map_err(|e| at.record(Place::Proof(k), e))?,
             None => {
                 if let Some(g) = due {
@@ -197,7 +323,8 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         self.give_deck_items(line, index, deck, at)?;
-        if !deck.has_key(index) {
+        let missing = self.holds_hand(index).filter(|&hand| !deck.has_key(hand));
+        if missing.is_some() {
             return Err(at.record(
                 Place::Line,
                 format!(
@@ -220,18 +347,23 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         if deck.order().is_empty() {
+            // The hands in the turn order of their sides, each once.
             let sides = self.header.sides();
             let first = self.header.index_of(G::to_move(state)).unwrap_or(0);
-            let order: Vec<usize> = (0..sides.len())
-                .map(|k| (first + k) % sides.len())
-                .collect();
+            let mut order: Vec<usize> = Vec::new();
+            for k in 0..sides.len() {
+                let hand = self.deck_index((first + k) % sides.len());
+                if !order.contains(&hand) {
+                    order.push(hand);
+                }
+            }
             deck.begin_play(&order);
         }
         if self.trial {
             // Composing: the shares owed are worked out from this trial.
             return Ok(());
         }
-        Self::check_owed(deck.owed_before_play(index), at)
+        Self::check_owed(deck.owed_before_play(self.deck_index(index)), at)
     }
 
     /// A line that leaves out a share it owes.
@@ -257,16 +389,18 @@ impl<G: Game> Referee<G> {
         if self.turns > 0 || self.hidden.setup_due().is_some() {
             return None;
         }
-        deck.order()
+        let hand = deck
+            .order()
             .iter()
             .copied()
-            .find(|&s| !deck.owed_before_play(s).is_empty())
+            .find(|&s| !deck.owed_before_play(s).is_empty())?;
+        self.hands.get(hand).copied()
     }
 
     /// The start of the turn of side `index` in `state`: a reshuffle if
     /// one is due, the side's draw (every other side's share in), its
     /// pass and shares, and the cards it opens to play, told to the
-    /// engine.
+    /// engine. Returns those cards, for the actions to spend.
     pub(super) fn deck_turn(
         &self,
         line: &Line<'_>,
@@ -274,22 +408,23 @@ impl<G: Game> Referee<G> {
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
-    ) -> Result<(), LineError> {
+    ) -> Result<Openings, LineError> {
         let side = self.header.sides()[index];
-        if deck.reshuffle_if_due(index).is_some() {
+        let hand = self.deck_index(index);
+        if deck.reshuffle_if_due(hand).is_some() {
             G::cards_reshuffled(state);
         }
         let drawn = deck
-            .draw(index)
+            .draw(hand)
             .map_err(|e| at.illegal(Place::Line, None, e))?;
         G::receive_cards(state, side, &vec![None; drawn.len()])
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         self.give_deck_items(line, index, deck, at)?;
-        self.open_played(line, side, index, state, deck, at)
+        self.open_played(line, side, hand, state, deck, at)
     }
 
-    /// Open the cards of `side`'s hand that its line shares (to play or
-    /// discard them), and tell the engine.
+    /// Open the cards of `side`'s hand (the deck's hand `index`) that its
+    /// line shares (to play or discard them), and tell the engine.
     fn open_played(
         &self,
         line: &Line<'_>,
@@ -298,7 +433,8 @@ impl<G: Game> Referee<G> {
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
-    ) -> Result<(), LineError> {
+    ) -> Result<Openings, LineError> {
+        let mut opened = Openings::default();
         for (k, proof) in line.proofs.iter().enumerate() {
             let ProofKind::Share { position, .. } = *proof else {
                 continue;
@@ -306,9 +442,14 @@ impl<G: Game> Referee<G> {
             if deck.drawer(position) != Some(index) {
                 continue;
             }
-            let card = deck
+            let Some(card) = deck
                 .open(index, position)
-                .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
+                .map_err(|e| at.illegal(Place::Proof(k), None, e))?
+            else {
+                // The deck is broken: play stops for the audit.
+                opened.broken = Some(position);
+                return Ok(opened);
+            };
             G::open_card(state, side, card).map_err(|e| {
                 at.illegal(
                     Place::Proof(k),
@@ -316,8 +457,14 @@ impl<G: Game> Referee<G> {
                     format!("deck position {position}: {e}"),
                 )
             })?;
+            opened.cards.push(Opened {
+                proof: k,
+                position,
+                card,
+                spent: false,
+            });
         }
-        Ok(())
+        Ok(opened)
     }
 
     /// After the actions of a turn of side `index`: unless the game is
@@ -333,7 +480,103 @@ impl<G: Game> Referee<G> {
         if G::outcome(state).is_over() {
             return Ok(());
         }
-        Self::check_owed(deck.owed_on_turn(index), at)
+        Self::check_owed(deck.owed_on_turn(self.deck_index(index)), at)
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// The deck position that opened to no card of the game and the turn
+    /// that opened it, once one did: play stopped there for the audit
+    /// (spec section 3.9, "Openings").
+    pub fn deck_broken(&self) -> Option<(u32, u32)> {
+        let (position, _) = self.deck.as_ref()?.broken()?;
+        Some((position, self.broken_on?))
+    }
+
+    /// The line of side `index` that opened deck position `position` to
+    /// no card: it may carry no action (nor resign), since play stops for
+    /// the audit; its facts are checked as any turn's.
+    pub(super) fn broken_out(
+        &self,
+        line: &Line<'_>,
+        state: &G::State,
+        derived: Vec<ChanceEvent>,
+        position: u32,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let reason = format!(
+            "deck position {position}, which this line opens, holds no card of the game: the \
+             deck is broken, play stops for the audit of the passes, and the line carries no \
+             actions"
+        );
+        if let Some((k, text)) = line.actions().next() {
+            return Err(at.illegal(Place::Item(k), Some(text), reason));
+        }
+        if line.ending == super::Ending::Resign {
+            return Err(at.illegal(Place::End, Some("resign"), reason));
+        }
+        let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(state));
+        played.chance = derived;
+        played.reveal = line.reveal().map(|(_, h)| h);
+        super::check_facts(line, &played.chance, at.turn, at.side)?;
+        Ok(played)
+    }
+
+    /// Once the deck broke, the side blamed when every pass checks out at
+    /// the audit: the one that opened the position, and why.
+    pub(super) fn broken_blame(&self) -> Option<(Side, String)> {
+        let (position, drawer) = self.deck.as_ref()?.broken()?;
+        if self.hidden.failures().next().is_some() {
+            return None;
+        }
+        let side = self.header.sides()[self.hands.get(drawer).copied()?];
+        Some((
+            side,
+            format!(
+                "{} opened deck position {position} to no card of the game, and every pass \
+                 over the deck checks out",
+                side.name::<G>()
+            ),
+        ))
+    }
+
+    /// The result of a game whose deck broke, once the audit is over:
+    /// every side whose audit failed loses (the one that opened the
+    /// position when none failed); the others win together (one: it
+    /// wins; none: a draw).
+    pub(super) fn broken_verdict(&self) -> Outcome {
+        let failed: Vec<usize> = self.hidden.failures().map(|(i, _)| i).collect();
+        let opener = self
+            .deck
+            .as_ref()
+            .and_then(DeckLedger::broken)
+            .and_then(|b| self.hands.get(b.1).copied());
+        broken_deck_outcome(self.header.sides(), &failed, opener)
+    }
+}
+
+/// The result of a game whose deck broke, among `sides` (header order):
+/// the sides whose audit failed (`failed`, by index) lose, or, when none
+/// did, the side that opened the position (`opener`); the others win
+/// together (one: it wins; none: a draw).
+pub(super) fn broken_deck_outcome(
+    sides: &[Side],
+    failed: &[usize],
+    opener: Option<usize>,
+) -> Outcome {
+    let blamed: Vec<usize> = if failed.is_empty() {
+        opener.into_iter().collect()
+    } else {
+        failed.to_vec()
+    };
+    let standing: Vec<Side> = (0..sides.len())
+        .filter(|i| !blamed.contains(i))
+        .map(|i| sides[i])
+        .collect();
+    match standing.as_slice() {
+        [] => Outcome::Draw,
+        [one] => Outcome::Won(*one),
+        many => Outcome::TeamWon(crate::game::Team::of(many)),
     }
 }
 
@@ -350,11 +593,6 @@ pub(super) struct DeckItems {
 }
 
 impl DeckItems {
-    /// Whether the items hold a pass.
-    pub(super) fn has_pass(&self) -> bool {
-        self.pass.is_some()
-    }
-
     /// `proofs` (the reveal first, then section 3.7's items) with the
     /// deck's items in the order of spec section 3.9: the card key,
     /// the commitments, the pass's cards, the shares by position, the
@@ -415,16 +653,16 @@ impl DeckItems {
 }
 
 impl<G: Game> Referee<G> {
-    /// `side`'s pass over deck `generation` as `deck` stands, made with
-    /// the seed from `wallet`.
+    /// The pass of side `index`'s hand over deck `generation` as `deck`
+    /// stands, made with the seed from `wallet` (the hand holder's).
     fn compose_pass(
         &self,
         deck: &DeckLedger,
         index: usize,
         wallet: &crate::wallet::Wallet,
     ) -> Option<ComposedPass> {
-        let name = self.header.sides()[index].name::<G>();
-        let (g, input) = deck.pass_input(index)?;
+        let name = self.hand_name(index);
+        let (g, input) = deck.pass_input(self.deck_index(index))?;
         let table = deck.table()?;
         let game = self.header.game_id();
         let seed = wallet.shuffle_seed(game, name, g);
@@ -440,7 +678,8 @@ impl<G: Game> Referee<G> {
         Some((g, slot, commitment, cards))
     }
 
-    /// `side`'s shares of `positions` as `deck` stands.
+    /// The shares of side `index`'s hand of `positions` as `deck`
+    /// stands, from `wallet` (the hand holder's).
     pub(super) fn compose_shares(
         &self,
         deck: &DeckLedger,
@@ -448,7 +687,7 @@ impl<G: Game> Referee<G> {
         wallet: &crate::wallet::Wallet,
         positions: &[u32],
     ) -> Vec<(u32, [u8; 32], [u8; 64])> {
-        let name = self.header.sides()[index].name::<G>();
+        let name = self.hand_name(index);
         let secret = wallet.card_secret(self.header.game_id(), name);
         positions
             .iter()
@@ -473,10 +712,11 @@ impl<G: Game> Referee<G> {
         let Some(deck) = self.deck.as_ref() else {
             return (items, None);
         };
-        let name = self.header.sides()[index].name::<G>();
+        let name = self.hand_name(index);
+        let hand = self.deck_index(index);
         match self.phase() {
             crate::game::Phase::Setup => {
-                if !deck.has_key(index) {
+                if self.holds_hand(index).is_some() && !deck.has_key(hand) {
                     let secret = wallet.card_secret(self.header.game_id(), name);
                     let key = secret.public().to_bytes();
                     items.key = Some((key, secret.prove().to_bytes()));
@@ -485,13 +725,17 @@ impl<G: Game> Referee<G> {
                     items.pass = Some((slot, digest, cards));
                 }
                 if self.setup_due() == Some(super::SetupStep::Shares) {
-                    let owed = deck.owed_before_play(index);
+                    let owed = deck.owed_before_play(hand);
                     items.shares = self.compose_shares(deck, index, wallet, &owed);
                 }
                 (items, None)
             }
             crate::game::Phase::Audit | crate::game::Phase::Over => {
-                for g in deck.passed(index) {
+                let passed = match self.holds_hand(index) {
+                    Some(hand) => deck.passed(hand),
+                    None => Vec::new(),
+                };
+                for g in passed {
                     let slot = super::deck::shuffle_slot(g);
                     let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
                     let salt = wallet.salt(&slot);
@@ -501,16 +745,17 @@ impl<G: Game> Referee<G> {
             }
             crate::game::Phase::Play => {
                 let mut d = deck.clone();
-                d.reshuffle_if_due(index);
-                if d.draw(index).is_err() {
+                d.reshuffle_if_due(hand);
+                if d.draw(hand).is_err() {
                     // The line is refused when played, with the reason.
                     return (items, Some(d));
                 }
                 if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
-                    let _ = d.give_pass(index, g, digest, &cards);
+                    let line = format!("turn {}", self.next_turn());
+                    let _ = d.give_pass(hand, g, digest, &cards, &line);
                     items.pass = Some((slot, digest, cards));
                 }
-                let owed = d.owed_on_turn(index);
+                let owed = d.owed_on_turn(hand);
                 items.shares = self.compose_shares(&d, index, wallet, &owed);
                 (items, Some(d))
             }
@@ -524,7 +769,7 @@ impl<G: Game> Referee<G> {
         trial.trial = true;
         trial.play_sealed(line, super::SealCheck::Trial).ok()?;
         let deck = trial.deck.as_ref()?;
-        (!deck.order().is_empty()).then(|| deck.owed_before_play(index))
+        (!deck.order().is_empty()).then(|| deck.owed_before_play(self.deck_index(index)))
     }
 
     /// `side`'s shares of `positions` in the deck as the trial of `line`
@@ -558,26 +803,31 @@ impl<G: Game> Referee<G> {
         side: Side,
         wallet: &crate::wallet::Wallet,
     ) -> Result<Vec<(u32, u32)>, super::ComposeError> {
-        let name = side.name::<G>();
         let Some(deck) = self.deck.as_ref() else {
             return Err(super::ComposeError::Keys(format!(
                 "{} deals no hidden cards",
                 G::TITLE
             )));
         };
-        self.wallet_in_game(side, wallet, &format!("the hand asked for is {name}'s"))?;
-        let index = self
-            .header
-            .index_of(side)
-            .ok_or_else(|| super::ComposeError::Keys(format!("{name} is not in the header")))?;
+        let index = self.header.index_of(side).ok_or_else(|| {
+            super::ComposeError::Keys(format!("{} is not in the header", side.name::<G>()))
+        })?;
+        // A shared hand is shown with its holder's key file.
+        let hand = self.deck_index(index);
+        let name = self.hand_name(index);
+        let holder = self.header.sides()[self.hands.get(hand).copied().unwrap_or(index)];
+        self.wallet_in_game(holder, wallet, &format!("the hand asked for is {name}'s"))?;
         let mut d = deck.clone();
-        if self.phase() == crate::game::Phase::Play && G::to_move(&self.state) == side {
-            d.reshuffle_if_due(index);
+        let mover = self.header.index_of(G::to_move(&self.state));
+        if self.phase() == crate::game::Phase::Play
+            && mover.map(|m| self.deck_index(m)) == Some(hand)
+        {
+            d.reshuffle_if_due(hand);
             // A draw that cannot be made yet leaves the hand as it is.
-            let _ = d.draw(index);
+            let _ = d.draw(hand);
         }
         let secret = wallet.card_secret(self.header.game_id(), name);
-        d.held(index)
+        d.held(hand)
             .into_iter()
             .map(|p| d.peek(&secret, p).map(|c| (p, c)))
             .collect::<Result<_, _>>()
@@ -611,16 +861,21 @@ impl<G: Game> Referee<G> {
         let Some(index) = self.header.index_of(side) else {
             return Ok(());
         };
-        let name = side.name::<G>();
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        // A side of a shared hand without its holder's key file sees none
+        // of it.
+        if !wallet.side().eq_ignore_ascii_case(self.hand_name(index)) {
+            return Ok(());
+        }
+        let hand = self.deck_index(index);
+        let secret = wallet.card_secret(self.header.game_id(), self.hand_name(index));
         let mut d = deck.clone();
-        let held = d.held(index);
+        let held = d.held(hand);
         let mut drawn = Vec::new();
         if draw == Draw::Turn && self.phase() == crate::game::Phase::Play {
-            if d.reshuffle_if_due(index).is_some() {
+            if d.reshuffle_if_due(hand).is_some() {
                 G::cards_reshuffled(state);
             }
-            drawn = d.draw(index).map_err(super::ComposeError::Keys)?;
+            drawn = d.draw(hand).map_err(super::ComposeError::Keys)?;
         }
         let failed = |e: String| super::ComposeError::Keys(e);
         for p in held {

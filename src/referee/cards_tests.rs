@@ -1,9 +1,10 @@
 //! Hidden hands through the referee (spec section 3.9), with a small
-//! game made for it. Cards: each side hides a throw `t` (R, P or S),
-//! opened once both have committed; the winner moves first (a tie: A).
-//! Hands of 3 from a deck of 34, one card drawn a turn; a turn is `play
-//! <card>` (a card of the mover's hand, by its index) or `keep`; the
-//! game is a draw after 40 turns.
+//! game made for it. Cards, for two to four sides A, B, C, D: each side
+//! hides a throw `t` (R, P or S), opened once all have committed; with
+//! two sides the winner moves first (a tie: A), with more A does. Hands
+//! of 3 from a deck of 34 (two decks, 68 cards, for four sides), one
+//! card drawn a turn; a turn is `play <card>` (a card of the mover's
+//! hand, by its index) or `keep`; the game is a draw after 40 turns.
 
 use super::*;
 use crate::fairness::chain_id;
@@ -19,12 +20,23 @@ struct Cards;
 #[derive(Clone, Debug, Default)]
 struct Table {
     to_move: u8,
-    throws: [Option<char>; 2],
-    hidden: [u32; 2],
-    known: [Vec<u32>; 2],
+    throws: Vec<Option<char>>,
+    hidden: Vec<u32>,
+    known: Vec<Vec<u32>>,
     played: Vec<u32>,
     turns: u32,
     outcome: Option<Outcome>,
+    /// `Hands "shared"`: A and C play from A's hand, B and D from B's.
+    shared: bool,
+}
+
+/// The hand side `side` plays from (an index into `known`).
+fn hand_of(s: &Table, side: u8) -> usize {
+    if s.shared {
+        usize::from(side % 2)
+    } else {
+        usize::from(side)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,13 +52,27 @@ impl Game for Cards {
     type Action = Act;
     const ID: &'static str = "cards";
     const TITLE: &'static str = "Cards";
-    const SIDES: &'static [&'static str] = &["A", "B"];
+    const SIDES: &'static [&'static str] = &["A", "B", "C", "D"];
     const MIN_SIDES: usize = 2;
-    const MAX_SIDES: usize = 2;
-    const OPTIONS: &'static [OptionTag] = &[];
+    const MAX_SIDES: usize = 4;
+    const OPTIONS: &'static [OptionTag] = &[OptionTag {
+        name: "Hands",
+        default: "own",
+        help: "own: a hand a side; shared: A and C play from A's hand, B and D from B's",
+    }];
 
-    fn new_game(_: &Setup<'_>) -> Result<Table, SetupError> {
-        Ok(Table::default())
+    fn new_game(setup: &Setup<'_>) -> Result<Table, SetupError> {
+        let n = setup.sides.len();
+        Ok(Table {
+            throws: vec![None; n],
+            hidden: vec![0; n],
+            known: vec![Vec::new(); n],
+            shared: setup.tag("Hands") == Some("shared"),
+            ..Table::default()
+        })
+    }
+    fn hand_holder(s: &Table, side: Side) -> Side {
+        Side(hand_of(s, side.0) as u8)
     }
     fn to_move(s: &Table) -> Side {
         Side(s.to_move)
@@ -69,7 +95,8 @@ impl Game for Cards {
     }
     fn apply(s: &mut Table, a: Act) -> Result<(), Illegal> {
         if let Act::Play(card) = a {
-            let hand = &mut s.known[usize::from(s.to_move)];
+            let i = hand_of(s, s.to_move);
+            let hand = &mut s.known[i];
             let Some(k) = hand.iter().position(|&c| c == card) else {
                 return crate::illegal!("the hand shows no card {card}");
             };
@@ -83,11 +110,18 @@ impl Game for Cards {
         if s.turns == TURNS {
             s.outcome = Some(Outcome::Draw);
         }
-        s.to_move = 1 - s.to_move;
+        s.to_move = (s.to_move + 1) % s.known.len() as u8;
         Ok(())
     }
     fn resign(s: &mut Table, side: Side) {
-        s.outcome = Some(Outcome::Won(Side(1 - side.0)));
+        let others: Vec<Side> = (0..s.known.len() as u8)
+            .map(Side)
+            .filter(|&o| o != side)
+            .collect();
+        s.outcome = Some(match others[..] {
+            [one] => Outcome::Won(one),
+            _ => Outcome::TeamWon(crate::game::Team::of(&others)),
+        });
     }
     fn write_action(a: &Act, out: &mut String) {
         match a {
@@ -97,11 +131,7 @@ impl Game for Cards {
     }
     fn legal_actions(s: &Table, out: &mut Vec<Act>) {
         out.push(Act::Keep);
-        out.extend(
-            s.known[usize::from(s.to_move)]
-                .iter()
-                .map(|&c| Act::Play(c)),
-        );
+        out.extend(s.known[hand_of(s, s.to_move)].iter().map(|&c| Act::Play(c)));
     }
     fn summary(_: &Table) -> String {
         String::new()
@@ -136,17 +166,19 @@ impl Game for Cards {
     }
     fn open(s: &mut Table, side: Side, _: &str, value: &str) -> Result<(), Illegal> {
         s.throws[usize::from(side.0)] = value.chars().next();
-        if let [Some(a), Some(b)] = s.throws {
+        if let [Some(a), Some(b)] = s.throws[..] {
             let beats = matches!((b, a), ('R', 'S') | ('S', 'P') | ('P', 'R'));
             s.to_move = u8::from(beats);
         }
         Ok(())
     }
-    fn hidden_deck(_: &Table) -> Option<HiddenDeck> {
-        Some(HiddenDeck { cards: 34, hand: 3 })
+    fn hidden_deck(s: &Table) -> Option<HiddenDeck> {
+        // Four sides deal from two decks.
+        let cards = if s.known.len() == 4 { 68 } else { 34 };
+        Some(HiddenDeck { cards, hand: 3 })
     }
     fn receive_cards(s: &mut Table, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
-        let i = usize::from(side.0);
+        let i = hand_of(s, side.0);
         for card in cards {
             match card {
                 Some(c) => s.known[i].push(*c),
@@ -155,8 +187,17 @@ impl Game for Cards {
         }
         Ok(())
     }
+    fn card_text(card: u32) -> String {
+        format!("card {card}")
+    }
+    fn card_spent(_: &Table, a: &Act) -> Option<String> {
+        match a {
+            Act::Keep => None,
+            Act::Play(c) => Some(Self::card_text(*c)),
+        }
+    }
     fn open_card(s: &mut Table, side: Side, card: u32) -> Result<(), Illegal> {
-        let i = usize::from(side.0);
+        let i = hand_of(s, side.0);
         if s.hidden[i] == 0 {
             return crate::illegal!("no hidden card in the hand");
         }
@@ -189,10 +230,48 @@ fn table(a: &str, b: &str) -> (String, [Wallet; 2]) {
     (header, wallets)
 }
 
+/// `n` wallets (sides A, B, ...), each throwing rock, and the header
+/// naming them.
+fn table_of(n: usize) -> (String, Vec<Wallet>) {
+    table_with(n, &[])
+}
+
+/// [`table_of`] with these option tags.
+fn table_with(n: usize, options: &[(&str, &str)]) -> (String, Vec<Wallet>) {
+    let names = &Cards::SIDES[..n];
+    let mut tags = vec![("Game".to_owned(), "cards".to_owned())];
+    tags.extend(names.iter().map(|s| ((*s).to_owned(), format!("{s}@x"))));
+    tags.extend(
+        options
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned())),
+    );
+    let chain = chain_id(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    let wallets: Vec<Wallet> = names
+        .iter()
+        .enumerate()
+        .map(|(k, side)| {
+            let mut w = Wallet::from_secret("cards", side, chain, [k as u8 + 1; 32]);
+            w.choose("t", "R");
+            w
+        })
+        .collect();
+    let mut header = String::new();
+    for (n, v) in &tags {
+        header.push_str(&format!("[{n} \"{v}\"]\n"));
+    }
+    for w in &wallets {
+        let commit = hex::encode(w.commit());
+        header.push_str(&format!("[{}Commit \"{commit}\"]\n", w.side()));
+    }
+    header.push_str("[Result \"*\"]\n\n");
+    (header, wallets)
+}
+
 /// Play the game to its end and through the audit, each side playing
 /// the lowest card of its hand on every other turn of its own; returns
 /// the record's text and the cards each side saw in its hand.
-fn play(header: &str, wallets: &[Wallet; 2]) -> (String, [Vec<u32>; 2]) {
+fn play(header: &str, wallets: &[Wallet]) -> (String, Vec<Vec<u32>>) {
     play_cheating(header, wallets, &|_| None)
 }
 
@@ -203,18 +282,23 @@ type Cheat<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// [`play`], each line composed on a copy of the game, altered by
 /// `cheat` where it says so, and then played as written: the lines after
 /// it are composed honestly on the game as the cheat left it.
-fn play_cheating(header: &str, wallets: &[Wallet; 2], cheat: Cheat<'_>) -> (String, [Vec<u32>; 2]) {
+fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String, Vec<Vec<u32>>) {
     let source = Source::new(header.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<Cards>::start(&rec).unwrap();
     let mut log = String::new();
-    let mut seen: [Vec<u32>; 2] = Default::default();
+    let mut seen: Vec<Vec<u32>> = vec![Vec::new(); wallets.len()];
     while let Some(side) = referee.to_move() {
         let i = usize::from(side.0);
+        // The hand's holder: its key file draws, shows and opens the
+        // hand, whichever of its sides writes.
+        let h = usize::from(Cards::hand_holder(referee.state(), side).0);
         let mut choice = String::from("keep");
         if referee.phase() == Phase::Play {
-            let hand = referee.hand(side, &wallets[i]).unwrap();
-            seen[i].extend(hand.iter().map(|(_, c)| *c));
+            // A hand with a card that opens to no card of the game
+            // cannot be listed: its line opens that card and plays none.
+            let hand = referee.hand(side, &wallets[h]).unwrap_or_default();
+            seen[h].extend(hand.iter().map(|(_, c)| *c));
             if referee.next_turn() % 4 < 2 {
                 if let Some((_, card)) = hand.iter().min_by_key(|(_, c)| *c) {
                     choice = format!("play {card}");
@@ -235,9 +319,12 @@ fn play_cheating(header: &str, wallets: &[Wallet; 2], cheat: Cheat<'_>) -> (Stri
             claimant: None,
         };
         let mut honest = referee.clone();
-        let played = honest
-            .compose(line, Some(&wallets[i]))
-            .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
+        let played = if h == i {
+            honest.compose(line, Some(&wallets[i]))
+        } else {
+            honest.compose_with_hand(line, &wallets[i], &wallets[h])
+        }
+        .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
         let mut text = String::new();
         record::write_turn(&played.text(), &mut text);
         match cheat(&text) {
@@ -388,21 +475,147 @@ fn a_share_whose_proof_fails_is_refused_naming_its_side_and_line() {
     );
 }
 
+/// The game set up by composing every set-up line, A to play turn 1
+/// (its paper beats B's rock).
+fn set_up(wallets: &[Wallet; 2]) -> Referee<Cards> {
+    let (header, _) = table("P", "R");
+    let source = Source::new(header.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<Cards>::start(&rec).unwrap();
+    while referee.phase() == Phase::Setup {
+        let side = referee.to_move().unwrap();
+        let line = Line {
+            kind: LineKind::Setup,
+            number: 0,
+            side: side.name::<Cards>(),
+            entries: Vec::new(),
+            ending: Ending::Actions,
+            proofs: Vec::new(),
+            claimant: None,
+        };
+        referee
+            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .unwrap();
+    }
+    assert_eq!(referee.to_move(), Some(Side(0)));
+    referee
+}
+
+/// A's turn 1 line playing `choice` as herald composes it, as text.
+fn composed(referee: &Referee<Cards>, wallet: &Wallet, choice: &str) -> String {
+    let line = Line {
+        kind: LineKind::Turn,
+        number: 1,
+        side: "A",
+        entries: vec![Entry::Action(choice.to_owned().into())],
+        ending: Ending::Actions,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    let played = referee.clone().compose(line, Some(wallet)).unwrap();
+    let mut text = String::new();
+    record::write_turn(&played.text(), &mut text);
+    text
+}
+
+/// The error of playing `text` (one line), with `extra` shares of A's
+/// added to it, on `referee`.
+fn refused(referee: &Referee<Cards>, text: &str, extra: &[(u32, [u8; 32], [u8; 64])]) -> LineError {
+    let source = Source::typed(text);
+    let (turns, _) = record::parse_lines(&source).unwrap();
+    let mut line = Line::from_turn(&turns[0]);
+    for &(position, share, proof) in extra {
+        line.proofs.push(ProofKind::Share {
+            position,
+            share,
+            proof,
+        });
+    }
+    referee.clone().play_line(&line).unwrap_err()
+}
+
+/// A's hand at turn 1 (with its draw), by position, and its deck after
+/// the draw.
+fn hand_at_turn_one(
+    referee: &Referee<Cards>,
+    wallet: &Wallet,
+) -> (Vec<(u32, u32)>, deck::DeckLedger) {
+    let hand = referee.hand(Side(0), wallet).unwrap();
+    let mut deck = referee.deck().unwrap().clone();
+    deck.draw(0).unwrap();
+    (hand, deck)
+}
+
 #[test]
-fn a_card_never_drawn_cannot_be_played() {
-    let (header, wallets) = table("P", "R");
-    let (text, _) = play(&header, &wallets);
-    // Turn 1: A plays a card; claim another one instead.
-    let at = text.find("\n1. A: play ").unwrap() + "\n1. A: play ".len();
-    let end = at + text[at..].find('\n').unwrap();
-    let card: u32 = text[at..end].parse().unwrap();
-    let other = (card + 1) % 34;
-    let forged = format!("{}{other}{}", &text[..at], &text[end..]);
-    let err = replayed(&forged).unwrap_err();
-    assert_eq!(err.turn, Some(1));
+fn a_line_that_plays_another_card_than_it_opens_is_refused() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let (hand, _) = hand_at_turn_one(&referee, &wallets[0]);
+    // A opens its first card (by position) but says it plays its second.
+    let (p, card) = hand[0];
+    let other = hand.iter().map(|h| h.1).find(|&c| c != card).unwrap();
+    let text = composed(&referee, &wallets[0], &format!("play {card}"));
+    let forged = text.replace(&format!("play {card}"), &format!("play {other}"));
+    let err = refused(&referee, &forged, &[]);
+    assert_eq!((err.turn, err.side.as_str()), (1, "A"));
     assert_eq!(
         err.message,
-        format!("play {other}: the hand shows no card {other}")
+        format!(
+            "play {other}: the line plays card {other} but opens card {card}: deck position \
+             {p} holds card {card}, not card {other}"
+        )
+    );
+}
+
+#[test]
+fn a_card_opened_on_a_line_must_leave_the_hand_on_it() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let (hand, deck) = hand_at_turn_one(&referee, &wallets[0]);
+    let (p, card) = hand[0];
+    let (q, kept) = hand[1];
+    let second = referee.compose_shares(&deck, 0, &wallets[0], &[q]);
+    // A plays its first card and opens its second as well, keeping it.
+    let text = composed(&referee, &wallets[0], &format!("play {card}"));
+    let err = refused(&referee, &text, &second);
+    assert_eq!((err.turn, err.side.as_str()), (1, "A"));
+    assert_eq!(
+        err.message,
+        format!(
+            "the line opens card {kept} (deck position {q}) but no action plays or discards \
+             it: a card of a hidden hand is opened only as it leaves the hand"
+        )
+    );
+    // A keeps its hand but opens a card of it.
+    let first = referee.compose_shares(&deck, 0, &wallets[0], &[p]);
+    let text = composed(&referee, &wallets[0], "keep");
+    let err = refused(&referee, &text, &first);
+    assert!(
+        err.message.starts_with(&format!(
+            "the line opens card {card} (deck position {p}) but no action"
+        )),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_card_played_without_the_share_that_opens_it_is_refused() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let (hand, _) = hand_at_turn_one(&referee, &wallets[0]);
+    let card = hand[0].1;
+    // A's line keeps its hand (no opening), then claims a play.
+    let text = composed(&referee, &wallets[0], "keep");
+    let forged = text.replace(": keep", &format!(": play {card}"));
+    let err = refused(&referee, &forged, &[]);
+    assert_eq!((err.turn, err.side.as_str()), (1, "A"));
+    assert_eq!(
+        err.message,
+        format!(
+            "play {card}: the line plays card {card} but opens no card for it: a card of a \
+             hidden hand is played with the share that opens it (herald move --key adds it)"
+        )
     );
 }
 
@@ -439,7 +652,7 @@ fn the_audit_names_the_side_whose_pass_duplicated_a_card() {
     assert!(
         failed[0]
             .1
-            .starts_with("B's pass over deck 0: deck position 5 holds "),
+            .starts_with("B's pass over deck 0 (line S4): deck position 5 holds "),
         "{}",
         failed[0].1
     );
@@ -478,8 +691,251 @@ fn the_audit_names_the_side_whose_reshuffle_pass_dropped_a_card() {
     assert!(
         failed[0]
             .1
-            .starts_with(&format!("{cheater}'s pass over deck 1: deck position ")),
+            .starts_with(&format!("{cheater}'s pass over deck 1 (turn ")),
         "{}",
         failed[0].1
     );
+}
+
+/// `line` with the two halves (`C1`, `C2`) of the card at deck position
+/// `p` swapped: a ciphertext that opens to no card of the game.
+fn plant_no_card(line: &str, p: u32) -> Option<String> {
+    let head = format!("\n    deck {p} ");
+    let at = line.find(&head)? + head.len();
+    let end = at + line[at..].find('\n')?;
+    let next = end + 1 + line[end + 1..].find('\n')?;
+    let first = &line[at..end];
+    let second = line[end + 1..next].trim_start();
+    let indent = &line[end + 1..next - second.len()];
+    Some(format!(
+        "{}{second}\n{indent}{first}{}",
+        &line[..at],
+        &line[next..]
+    ))
+}
+
+/// B's pass over the first deck (S4) with a card that opens to no card
+/// of the game at deck position 8.
+fn plant_at_8(line: &str) -> Option<String> {
+    line.starts_with("S4. B:")
+        .then(|| plant_no_card(line, 8))
+        .flatten()
+}
+
+#[test]
+fn a_pass_that_plants_a_card_opening_to_no_card_is_named_by_the_audit_at_once() {
+    let (header, wallets) = table("P", "R");
+    // B's pass (the last over the first deck) plants at position 8 a
+    // ciphertext that opens to no card; A, moving first, draws it on
+    // turn 3 (B shares it on turn 2, against the planted card).
+    let (text, _) = play_cheating(&header, &wallets, &plant_at_8);
+    // A's turn 3 opens position 8 and plays nothing: play stops there,
+    // and the closing lines follow at once.
+    let turn3 = &text[text.find("\n3. A:").unwrap()..];
+    assert!(turn3.starts_with("\n3. A: pass\n"), "{turn3}");
+    assert!(turn3.contains("\n    share 8 "), "{turn3}");
+    assert!(
+        text.contains("\n4. A: audit") && text.contains("\n5. B: audit"),
+        "{text}"
+    );
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.deck_broken(), Some((8, 3)));
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, Side(1));
+    assert_eq!(
+        failed[0].1,
+        "B's pass over deck 0 (line S4): deck position 8 holds a card that the seed does not \
+         put there and that is no card of the deck before the pass"
+    );
+    assert_eq!(referee.outcome(), Outcome::Won(Side(0)));
+    assert!(text.contains("[Result \"A\"]"), "{text}");
+}
+
+#[test]
+fn a_line_that_opens_a_card_to_no_card_carries_no_action() {
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play_cheating(&header, &wallets, &plant_at_8);
+    // The same line, with an action added to it.
+    let forged = text.replace("\n3. A: pass\n", "\n3. A: keep\n");
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!((err.turn, err.side.as_deref()), (Some(3), Some("A")));
+    assert_eq!(
+        err.message,
+        "keep: deck position 8, which this line opens, holds no card of the game: the deck is \
+         broken, play stops for the audit of the passes, and the line carries no actions"
+    );
+}
+
+#[test]
+fn when_every_pass_checks_out_the_side_that_opened_no_card_is_blamed() {
+    let sides = [Side(0), Side(1), Side(2)];
+    // A failed audit loses, whoever opened the position.
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides[..2], &[1], Some(0)),
+        Outcome::Won(Side(0))
+    );
+    // No audit failed: the side that opened it loses.
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides[..2], &[], Some(0)),
+        Outcome::Won(Side(1))
+    );
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides, &[], Some(2)),
+        Outcome::TeamWon(crate::game::Team::of(&sides[..2]))
+    );
+    assert_eq!(
+        super::cards::broken_deck_outcome(&sides[..2], &[0, 1], Some(0)),
+        Outcome::Draw
+    );
+}
+
+#[test]
+fn three_and_four_players_deal_hidden_hands_through_the_referee() {
+    for n in [3, 4] {
+        let (header, wallets) = table_of(n);
+        let (text, seen) = play(&header, &wallets);
+        let referee = replayed(&text).unwrap();
+        assert_eq!(referee.phase(), Phase::Over, "{text}");
+        assert_eq!(referee.outcome(), Outcome::Draw);
+        assert!(referee.failed_audits().is_empty(), "{text}");
+        let deck = referee.deck().unwrap();
+        // Every side gave its key and passed over the first deck, the
+        // turn order is A, B, C (, D), and every side saw cards.
+        assert_eq!(deck.order(), &(0..n).collect::<Vec<_>>()[..]);
+        for (side, cards) in seen.iter().enumerate() {
+            assert_eq!(deck.passed(side).first(), Some(&0), "{n} players");
+            assert!(!cards.is_empty());
+        }
+        // Three players: one deck of 34 and reshuffles (a card played
+        // comes back and may be drawn by another). Four: two decks (68
+        // cards), no reshuffle in 40 turns, so each card was seen in one
+        // hand only, and cards of the second deck among them.
+        if n == 3 {
+            assert!(text.contains("\n    commit shuffle-1\n"), "{text}");
+            assert!(seen.iter().flatten().all(|&c| c < 34));
+        } else {
+            assert!(text.contains("\n    deck 67 "), "{text}");
+            assert!(!text.contains("shuffle-1"), "{text}");
+            assert!(seen.iter().flatten().any(|&c| c >= 34), "{seen:?}");
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert!(
+                        seen[a].iter().all(|c| !seen[b].contains(c)),
+                        "{a} and {b} saw the same card"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn with_three_players_each_line_shares_what_both_others_draw_before_its_next() {
+    let (header, wallets) = table_of(3);
+    let (text, _) = play(&header, &wallets);
+    // C's turn 3 line shares what A draws on turn 4 (and B on turn 5):
+    // without C's share of A's card, A's turn 4 is refused, naming C.
+    let at = text.find("\n3. C:").unwrap();
+    let end = at + 1 + text[at + 1..].find("\n4. A:").unwrap();
+    let line = &text[at..end];
+    let share = line.find("\n    share ").expect("C's shares");
+    let position: u32 = line[share + 11..]
+        .split([' ', '\n'])
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut close = share + 1 + line[share + 1..].find('\n').unwrap();
+    while let Some(next) = line[close + 1..].find('\n') {
+        let body = line[close + 1..close + 1 + next].trim_start();
+        if body.len() != 64 || !body.bytes().all(|b| b.is_ascii_hexdigit()) {
+            break;
+        }
+        close += 1 + next;
+    }
+    let forged = format!("{}{}{}", &text[..at + share], &line[close..], &text[end..]);
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(3), "{}", err.message);
+    assert_eq!(
+        err.message,
+        format!(
+            "C shares every card the others draw before its next line: its share of deck \
+             position {position} is missing (herald move --key adds it)"
+        )
+    );
+}
+
+#[test]
+fn sides_that_share_a_hand_play_it_with_its_holders_key_file() {
+    // A and C play from A's hand, B and D from B's: two hands, two card
+    // keys (on A's and B's first lines), two passes over the first deck
+    // (on C's and D's set-up lines, made with A's and B's key files).
+    let (header, wallets) = table_with(4, &[("Hands", "shared")]);
+    let (text, seen) = play(&header, &wallets);
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    let deck = referee.deck().unwrap();
+    assert_eq!(deck.order(), &[0, 1]);
+    assert_eq!(deck.passed(0), vec![0]);
+    assert_eq!(deck.passed(1), vec![0]);
+    let block = |from: &str, to: &str| {
+        let at = text.find(from).unwrap();
+        text[at..at + text[at..].find(to).unwrap()].to_owned()
+    };
+    assert!(block("S1. A:", "S2. B:").contains("\n    cardkey "));
+    assert!(block("S2. B:", "S3. C:").contains("\n    cardkey "));
+    assert!(!block("S3. C:", "S4. D:").contains("cardkey"), "{text}");
+    assert!(block("S3. C:", "S4. D:").contains("\n    commit shuffle-0\n"));
+    assert!(block("S4. D:", "S5. A:").contains("\n    commit shuffle-0\n"));
+    // Each hand saw cards, the other hand's none of them (no reshuffle:
+    // 68 cards).
+    assert!(!seen[0].is_empty() && !seen[1].is_empty());
+    assert!(seen[0].iter().all(|c| !seen[1].contains(c)));
+    assert!(seen[2].is_empty() && seen[3].is_empty());
+    // D's turn 4 plays a card of B's hand, opened by B's share (checked
+    // against B's card key): the game replayed clean above.
+    let d_turn = block("\n4. D:", "\n5. A:");
+    assert!(d_turn.contains(": play "), "{d_turn}");
+}
+
+#[test]
+fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared")]);
+    let source = Source::new(header.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<Cards>::start(&rec).unwrap();
+    // S1 (A) and S2 (B) as composed; then C's S3 owes A's hand's pass.
+    for (i, wallet) in wallets.iter().take(2).enumerate() {
+        let side = referee.to_move().unwrap();
+        assert_eq!(usize::from(side.0), i);
+        let line = Line::of_actions(LineKind::Setup, 0, side.name::<Cards>(), &[]);
+        referee.compose(line, Some(wallet)).unwrap();
+    }
+    let line = Line::of_actions(LineKind::Setup, 0, "C", &[]);
+    let err = referee
+        .clone()
+        .compose(line.clone(), Some(&wallets[2]))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ComposeError::Keys(
+            "C plays from A's hand: its cards are drawn and shown with A's key file, given as \
+             the hand's key"
+                .into()
+        )
+    );
+    // With B's key file as the hand's: refused, it is not A's.
+    assert!(matches!(
+        referee
+            .clone()
+            .compose_with_hand(line.clone(), &wallets[2], &wallets[1]),
+        Err(ComposeError::Wallet(_))
+    ));
+    // With A's: C's line carries A's hand's pass.
+    let played = referee
+        .compose_with_hand(line, &wallets[2], &wallets[0])
+        .unwrap();
+    assert!(played.line().contains("\n    commit shuffle-0\n"));
 }

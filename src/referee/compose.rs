@@ -4,8 +4,8 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::{
-    line_only_passes, ChanceEvent, Ending, ErrorKind, Line, LineError, Place, PlayedTurn, Referee,
-    SealCheck, SetupStep,
+    line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
+    Referee, SealCheck, SetupStep,
 };
 use crate::fairness::{self, Hash};
 use crate::game::{Game, Phase, Side};
@@ -235,8 +235,31 @@ impl<G: Game> Referee<G> {
     /// demand of the mover are added from the wallet.
     pub fn compose<'a>(
         &mut self,
+        line: Line<'a>,
+        wallet: Option<&'a Wallet>,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        self.compose_for_hand(line, wallet, None)
+    }
+
+    /// [`Referee::compose`] for a side that plays from a hand it shares
+    /// with its holder ([`Game::hand_holder`]): the line's deck items
+    /// (the hand's pass, shares and openings) are made from `hand`, the
+    /// holder's key file, its reveal and signature from `wallet`, the
+    /// side's own.
+    pub fn compose_with_hand<'a>(
+        &mut self,
+        line: Line<'a>,
+        wallet: &'a Wallet,
+        hand: &'a Wallet,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        self.compose_for_hand(line, Some(wallet), Some(hand))
+    }
+
+    fn compose_for_hand<'a>(
+        &mut self,
         mut line: Line<'a>,
         wallet: Option<&'a Wallet>,
+        hand: Option<&'a Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
         let side = self.open_side()?;
         let (kind, number) = self.next_line();
@@ -269,7 +292,7 @@ impl<G: Game> Referee<G> {
             line.proofs.extend(proofs);
         }
         if self.deck.is_some() {
-            return self.compose_with_deck(&line, side, wallet);
+            return self.compose_with_deck(&line, side, wallet, hand);
         }
         if self.header.key(side).is_some() {
             return self.compose_sealed(&line, side, wallet);
@@ -286,9 +309,10 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         side: Side,
         wallet: Option<&Wallet>,
+        hand: Option<&Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
         let name = side.name::<G>();
-        let wallet = wallet.ok_or_else(|| {
+        let own = wallet.ok_or_else(|| {
             ComposeError::Keys(format!(
                 "{name}'s cards are drawn and shown with {name}'s key file: add --key with it"
             ))
@@ -297,24 +321,67 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
+        // A side that shares its holder's hand writes the hand's items
+        // with the holder's key file.
+        let wallet = match self.holds_hand(index) {
+            Some(_) => own,
+            None => {
+                let holder = self.hand_name(index);
+                let hand = hand.ok_or_else(|| {
+                    ComposeError::Keys(format!(
+                        "{name} plays from {holder}'s hand: its cards are drawn and shown \
+                         with {holder}'s key file, given as the hand's key"
+                    ))
+                })?;
+                let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
+                self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))?;
+                hand
+            }
+        };
         let (mut items, drawn) = self.compose_deck(index, wallet);
-        if self.phase() == Phase::Setup && items.has_pass() {
-            // The last pass: the turn order, and so the shares it owes,
-            // are known once the line is tried.
+        if self.phase() == Phase::Setup && self.setup_due() != Some(SetupStep::Shares) {
+            // The line that completes the set-up (the last pass, or with
+            // shared hands a later set-up line): the turn order, and so
+            // the shares it owes, are known once the line is tried.
             let trial = with_items(line, &items);
             let shares = self
                 .owed_after_trial(&trial, index)
                 .map(|owed| self.shares_after_trial(&trial, index, wallet, &owed));
             items.add_shares(shares.unwrap_or_default());
         }
+        let mut line = line.clone();
         if let Some(deck) = drawn {
-            items = self.opening_share(line, index, wallet, &deck, items);
+            let secret = wallet.card_secret(self.header.game_id(), self.hand_name(index));
+            match deck.unreadable(&secret, self.deck_index(index)) {
+                // A card that opens to no card of the game: the line opens
+                // it to show that the deck is broken, and plays nothing.
+                Some(p) => {
+                    items.add_shares(self.compose_shares(&deck, index, wallet, &[p]));
+                    line.entries.retain(|e| !matches!(e, Entry::Action(_)));
+                    line.ending = Ending::Pass;
+                }
+                None => items = self.opening_share(&line, index, wallet, &deck, items),
+            }
         }
-        let full = with_items(line, &items);
+        let full = with_items(&line, &items);
         if self.header.key(side).is_some() {
-            return self.compose_sealed(&full, side, Some(wallet));
+            return self.compose_sealed(&full, side, Some(own));
         }
-        self.play_line(&full).map_err(ComposeError::Line)
+        // The line as it will be written (its items in the order of the
+        // spec), so that the record digest is that of the written text.
+        let trial = self
+            .clone()
+            .play_sealed(&full, SealCheck::Trial)
+            .map_err(ComposeError::Line)?;
+        let source = Source::typed(&trial.line());
+        let (turns, _) = record::parse_lines(&source).map_err(|e| {
+            ComposeError::Closed(
+                ErrorKind::Parse,
+                format!("herald cannot read back the line it wrote: {}", e.message),
+            )
+        })?;
+        self.play_line(&Line::from_turn(&turns[0]))
+            .map_err(ComposeError::Line)
     }
 
     /// `items` with the share that opens the card `line` plays from the
@@ -329,7 +396,7 @@ impl<G: Game> Referee<G> {
         deck: &super::deck::DeckLedger,
         items: super::cards::DeckItems,
     ) -> super::cards::DeckItems {
-        let held = deck.held(index);
+        let held = deck.held(self.deck_index(index));
         let candidates = std::iter::once(None).chain(held.iter().map(|&p| Some(p)));
         let mut best: Option<(usize, super::cards::DeckItems)> = None;
         for candidate in candidates {
@@ -658,7 +725,7 @@ impl<G: Game> Referee<G> {
             ));
         }
         let mut state = state.clone();
-        let (actions, _) = Self::play_actions(line, &mut state, at)?;
+        let (actions, _) = Self::play_actions(line, &mut state, None, at)?;
         let mut ended = state.clone();
         let can_end = G::end_turn(&mut ended).map_err(|e| e.reason);
         Ok(AfterActions {

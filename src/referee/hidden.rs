@@ -373,6 +373,12 @@ impl<G: Game> Referee<G> {
             match *proof {
                 ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
                 ProofKind::CardKey { .. } if self.deck.is_some() => {}
+                // A pass due from the line's hand (a shared hand's, once
+                // its holder's and the others' keys are in), checked by
+                // the deck.
+                ProofKind::Commit { slot, .. }
+                    if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
+                ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
                 ProofKind::Commit { slot, digest } => {
                     let entry = self.slot_named(index, ("commit", slot), at, place)?;
                     let twice = played

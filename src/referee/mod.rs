@@ -73,6 +73,14 @@ pub struct Referee<G: Game> {
     deferred: Option<Vec<seal::DeferredSeal>>,
     /// The shared deck of hidden hands, in a game that has one.
     deck: Option<deck::DeckLedger>,
+    /// The deck's hands, each by the header index of its holder, in
+    /// header order ([`Game::hand_holder`]).
+    hands: Vec<usize>,
+    /// Each side's hand (an index into `hands`), in header order.
+    holders: Vec<usize>,
+    /// The turn whose line opened a card of the shared deck to no card of
+    /// the game, once one did: play stopped there for the audit.
+    broken_on: Option<u32>,
     /// A copy playing a line being composed, to learn what it owes: the
     /// shares owed before play are not required of it.
     trial: bool,
@@ -123,6 +131,9 @@ impl<G: Game> Clone for Referee<G> {
             deferred: self.deferred.clone(),
             keep: self.keep,
             deck: self.deck.clone(),
+            hands: self.hands.clone(),
+            holders: self.holders.clone(),
+            broken_on: self.broken_on,
             trial: self.trial,
         }
     }
@@ -169,12 +180,19 @@ impl<G: Game> Referee<G> {
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
+        let (hands, holders) = cards::hands_of::<G>(&state, header.sides());
         let deck = G::hidden_deck(&state).map(|d| {
-            let names: Vec<&str> = header.sides().iter().map(|s| s.name::<G>()).collect();
+            let names: Vec<&str> = hands
+                .iter()
+                .map(|&h| header.sides()[h].name::<G>())
+                .collect();
             deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
         });
         Ok(Referee {
             deck,
+            hands,
+            holders,
+            broken_on: None,
             trial: false,
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
@@ -246,7 +264,7 @@ impl<G: Game> Referee<G> {
     pub fn phase(&self) -> Phase {
         if self.setup_side_due().is_some() {
             Phase::Setup
-        } else if !G::outcome(&self.state).is_over() {
+        } else if !G::outcome(&self.state).is_over() && self.deck_broken().is_none() {
             Phase::Play
         } else if self.audit_side_due().is_some() {
             Phase::Audit
@@ -259,6 +277,7 @@ impl<G: Game> Referee<G> {
     /// the result, after the audit's verdict where there was one.
     pub fn outcome(&self) -> Outcome {
         match self.phase() {
+            Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
             Phase::Over if self.hidden.any() => self
                 .hidden
                 .verdict(G::outcome(&self.state), self.header.sides()),
@@ -278,7 +297,13 @@ impl<G: Game> Referee<G> {
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
     pub fn summary(&self) -> String {
-        let board = G::summary(&self.state);
+        let mut board = G::summary(&self.state);
+        if let Some((position, turn)) = self.deck_broken() {
+            board = format!(
+                "play stopped on turn {turn} for the audit: deck position {position} opened to \
+                 no card of the game"
+            );
+        }
         let outcome = self.outcome();
         if !outcome.is_over() || outcome == G::outcome(&self.state) {
             return board;
@@ -298,10 +323,15 @@ impl<G: Game> Referee<G> {
 
     /// The audits that failed so far: the side and why.
     pub fn failed_audits(&self) -> Vec<(Side, String)> {
-        self.hidden
+        let mut failed: Vec<(Side, String)> = self
+            .hidden
             .failures()
             .map(|(i, why)| (self.header.sides()[i], why.to_owned()))
-            .collect()
+            .collect();
+        if let (Some(blamed), Phase::Over) = (self.broken_blame(), self.phase()) {
+            failed.push(blamed);
+        }
+        failed
     }
 
     /// The side whose line is due (a set-up step, a turn, an audit), or
@@ -343,9 +373,10 @@ impl<G: Game> Referee<G> {
     /// one with hidden values still to open, then one whose passes over
     /// the deck are still to audit.
     fn audit_side_due(&self) -> Option<usize> {
-        self.hidden
-            .audit_due()
-            .or_else(|| self.deck.as_ref().and_then(deck::DeckLedger::audit_due))
+        self.hidden.audit_due().or_else(|| {
+            let hand = self.deck.as_ref().and_then(deck::DeckLedger::audit_due)?;
+            self.hands.get(hand).copied()
+        })
     }
 
     /// While the set-up is not finished: what is due, for a player who
@@ -528,14 +559,21 @@ impl<G: Game> Referee<G> {
         let played = if line_only_passes::<G>(&state, side) {
             self.settled_out(line, &state, derived, at)?
         } else {
-            if let Some(deck) = deck.as_mut() {
-                self.deck_turn(line, index, &mut state, deck, at)?;
+            let mut openings = match deck.as_mut() {
+                Some(deck) => Some(self.deck_turn(line, index, &mut state, deck, at)?),
+                None => None,
+            };
+            if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
+                let played = self.broken_out(line, &state, derived, position, at)?;
+                self.broken_on = Some(number);
+                played
+            } else {
+                let played = self.play_turn(line, &mut state, derived, openings.as_mut(), at)?;
+                if let Some(deck) = deck.as_ref() {
+                    self.deck_turn_end(&state, index, deck, at)?;
+                }
+                played
             }
-            let played = self.play_turn(line, &mut state, derived, at)?;
-            if let Some(deck) = deck.as_ref() {
-                self.deck_turn_end(&state, index, deck, at)?;
-            }
-            played
         };
         let played = self.commit_turn(index, state, played);
         self.deck = deck;
@@ -630,15 +668,20 @@ impl<G: Game> Referee<G> {
                 let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
                 // The passes are audited whatever came before, so that the
                 // side's audit is done (a failed maze does not leave it due).
-                let passes = deck.audit(index, &cards::seed_openings(line));
+                // A hand's passes are its holder's to open.
+                let passes = match self.holds_hand(index) {
+                    Some(hand) => deck.audit(hand, &cards::seed_openings(line)),
+                    None => Ok(()),
+                };
                 verdict.and(earlier).and(passes)
             }
             _ => verdict,
         };
         let played = self.commit_turn(index, state, played);
-        if let (Some(deck), Some(_)) = (deck.as_mut(), claimant) {
+        if let (Some(deck), Some(_), Some(hand)) = (deck.as_mut(), claimant, self.holds_hand(index))
+        {
             // A refusal is the failed audit of its passes too.
-            let _ = deck.audit(index, &[]);
+            let _ = deck.audit(hand, &[]);
         }
         self.deck = deck;
         self.hidden.audited(index, verdict);
@@ -866,12 +909,14 @@ impl<G: Game> Referee<G> {
     }
 
     /// Play the actions of `line` from `state` (the turn begun), then end
-    /// the turn as the line says.
+    /// the turn as the line says. In a game with a shared deck, the cards
+    /// the line opened (`opened`) must be the cards its actions spend.
     fn play_turn(
         &self,
         line: &Line<'_>,
         state: &mut G::State,
         derived: Vec<ChanceEvent>,
+        mut opened: Option<&mut cards::Openings>,
         at: At<'_>,
     ) -> Result<PlayedTurn<G>, LineError> {
         let side = G::to_move(state);
@@ -898,7 +943,10 @@ impl<G: Game> Referee<G> {
             Vec::new()
         };
         let before = self.before(state);
-        let (actions, declaring) = Self::play_actions(line, state, at)?;
+        let (actions, declaring) = Self::play_actions(line, state, opened.as_deref_mut(), at)?;
+        if let Some((k, reason)) = opened.and_then(|o| o.unspent::<G>()) {
+            return Err(at.illegal(Place::Proof(k), None, reason));
+        }
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
             let after_actions = G::demands(state);
@@ -924,13 +972,15 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// Read and apply the actions of `line` in `state`. Returns them, and
-    /// the action after which a chance event became pending (its
-    /// declaration), if one did.
+    /// Read and apply the actions of `line` in `state`, each action that
+    /// spends a card taking it from the cards the line opened, if it
+    /// opened any (`openings`). Returns them, and the action after which
+    /// a chance event became pending (its declaration), if one did.
     #[allow(clippy::type_complexity)]
     fn play_actions<'l>(
         line: &'l Line<'_>,
         state: &mut G::State,
+        mut openings: Option<&mut cards::Openings>,
         at: At<'_>,
     ) -> Result<(Vec<G::Action>, Option<(usize, &'l str)>), LineError> {
         let mut actions = Vec::with_capacity(line.entries.len());
@@ -960,6 +1010,13 @@ impl<G: Game> Referee<G> {
                     e.reason,
                 )
             })?;
+            if let (Some(opened), Some(card)) =
+                (openings.as_deref_mut(), G::card_spent(state, &action))
+            {
+                opened
+                    .spend::<G>(&card)
+                    .map_err(|e| at.illegal(Place::Item(k), Some(text), e))?;
+            }
             G::apply(state, action)
                 .map_err(|e| at.illegal(Place::Item(k), Some(text), e.reason))?;
             actions.push(action);
@@ -1051,7 +1108,7 @@ impl<G: Game> Referee<G> {
         // was settled at its start).
         self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
         self.chance.extend(played.chance.iter().cloned());
-        if self.hidden.any() && G::outcome(&self.state).is_over() {
+        if self.hidden.any() && (G::outcome(&self.state).is_over() || self.broken_on.is_some()) {
             self.audit_opened_sides();
         }
         played

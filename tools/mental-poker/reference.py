@@ -370,12 +370,69 @@ def vectors():
     return out
 
 
+def table_vectors(n, cards):
+    """The vectors of spec section 3.9 for `n` players (three or four),
+    sides Castle1 .. Castle<n>, and `cards` cards (68: two decks of 34),
+    each name prefixed with the table: `4 players: joint key`."""
+    tags = [("Game", "battlegates")]
+    tags += [(f"Castle{i}", f"castle{i}@example.org") for i in range(1, n + 1)]
+    tags += [("Nonce", "0f0e0d0c0b0a09080706050403020100"), ("Result", "*")]
+    sides = [f"Castle{i}" for i in range(1, n + 1)]
+    secrets = {side: bytes(range(32 * i, 32 * i + 32)) for i, side in enumerate(sides)}
+    game, chain = game_id(tags), chain_id(tags)
+    out = [("game id", game.hex()),
+           (f"card point {cards - 1}", encode(card_point(game, cards - 1)).hex())]
+    xs, keys = {}, {}
+    for side in sides:
+        x = card_secret(secrets[side], game, side)
+        xs[side], keys[side] = x, mul(x, BASE)
+        proof = key_proof(x, game, side)
+        assert key_verifies(encode(keys[side]), proof, game, side)
+        out += [(f"{side} card key", encode(keys[side]).hex()), (f"{side} key proof", proof.hex())]
+    joint = IDENTITY
+    for side in sides:
+        joint = add(joint, keys[side])
+    out.append(("joint key", encode(joint).hex()))
+    deck = [(IDENTITY, card_point(game, i)) for i in range(cards)]
+    for side in sides:
+        seed = shuffle_seed(secrets[side], game, side, 0)
+        salt = slot_salt(secrets[side], chain, side, "shuffle-0")
+        out += [(f"{side} commit shuffle-0", slot_commitment(game, side, "shuffle-0", salt,
+                                                             seed.hex()).hex())]
+        deck = a_pass(deck, seed, joint)
+        out.append((f"SHA-256 of the deck after {side}'s pass", sha256(deck_bytes(deck)).hex()))
+    # Position 1 (the second mover's first card when Castle1 moves first):
+    # Castle2 draws it with every other side's share, then opens it.
+    position = 1
+    c1, c2 = deck[position]
+    drawer = sides[1]
+    ds = {}
+    for side in sides:
+        d, proof = share(xs[side], game, side, position, c1)
+        assert share_verifies(keys[side], game, side, position, c1, d, proof)
+        ds[side] = d
+        out += [(f"{side} share {position}", d.hex()), (f"{side} share {position} proof",
+                                                       proof.hex())]
+    points = [encode(card_point(game, i)) for i in range(cards)]
+    mine = c2
+    for side in sides:
+        if side != drawer:
+            mine = add(mine, neg(decode(ds[side])))
+    mine = add(mine, neg(mul(xs[drawer], c1)))
+    out.append((f"{drawer} draws at {position}", str(points.index(encode(mine)))))
+    opened = c2
+    for side in sides:
+        opened = add(opened, neg(decode(ds[side])))
+    assert encode(opened) == encode(mine)
+    return [(f"{n} players: {name}", value) for name, value in out]
+
+
 def main():
     self_test()
     if sys.argv[1:] == ["--self-test"]:
         print("ristretto255, the sampler: self-test passed")
         return
-    for name, value in vectors():
+    for name, value in vectors() + table_vectors(3, 34) + table_vectors(4, 68):
         print(f"{name}: {value}")
 
 

@@ -113,9 +113,9 @@ impl Game for Battlegates {
     const OPTIONS: &'static [OptionTag] = &[
         OptionTag {
             name: "Hands",
-            default: "open",
-            help: "open: every hand and draw is public; hidden: each hand is seen by its \
-                   player only, from a shared deck without a dealer",
+            default: "hidden",
+            help: "hidden: each hand is seen by its player only, from a shared deck without a \
+                   dealer; open: every hand and draw is public",
         },
         OptionTag {
             name: "Setup",
@@ -128,9 +128,11 @@ impl Game for Battlegates {
         check_sides(setup)?;
         check_options(setup)?;
         let mut state = State::new(layout(setup)?);
-        if setup
+        // Hidden hands unless the record says open: a record without the
+        // tag means hidden (spec section 10).
+        if !setup
             .tag("Hands")
-            .is_some_and(|v| v.eq_ignore_ascii_case("hidden"))
+            .is_some_and(|v| v.eq_ignore_ascii_case("open"))
         {
             state.cards = Cards::hidden();
         }
@@ -252,6 +254,10 @@ impl Game for Battlegates {
 
     fn card_text(card: u32) -> String {
         card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
+    }
+
+    fn card_spent(_state: &State, action: &Action) -> Option<String> {
+        action.card().map(|c| c.word().to_owned())
     }
 
     fn cards_reshuffled(state: &mut State) {

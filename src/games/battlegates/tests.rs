@@ -1848,34 +1848,6 @@ fn a_position_with_more_copies_of_a_card_than_the_deck_holds_is_refused() {
 }
 
 #[test]
-fn a_card_of_a_hidden_hand_opened_on_a_line_must_leave_the_hand_on_it() {
-    // A line may open a card of its hidden hand only to play or discard
-    // it: opening one and keeping it would show it to all and leave it
-    // both in the hand and on the deck's discard pile.
-    let sides = [Side(0), Side(1)];
-    let tags = vec![("Hands".to_string(), "hidden".to_string())];
-    let mut state = G::new_game(&Setup {
-        sides: &sides,
-        tags: &tags,
-    })
-    .unwrap();
-    state.started = true;
-    G::begin_turn(&mut state, &mut Fixed(vec![0])).unwrap();
-    let side = G::to_move(&state);
-    G::receive_cards(&mut state, side, &[None, None, None, None]).unwrap();
-    // Card 0 is a scale, card 33 a rotate180 (the deck in card order).
-    G::open_card(&mut state, side, 0).unwrap();
-    G::open_card(&mut state, side, 33).unwrap();
-    let discard = G::parse_action(&state, "discard scale").unwrap();
-    G::apply(&mut state, discard).unwrap();
-    assert_eq!(
-        G::end_turn(&mut state.clone()).unwrap_err().reason,
-        "rotate180 was opened on this line but neither played nor discarded: a card of a \
-         hidden hand is opened only when it leaves the hand"
-    );
-}
-
-#[test]
 fn the_position_names_a_set_up_other_than_one_board() {
     use super::layouts::Layout;
     // Misery Run: each side lists both armies, the one at its castle

@@ -105,21 +105,27 @@ impl Hands {
             .collect()
     }
 
-    /// Side `side` plays (or discards) card `claimed` from `position`,
-    /// opened by every side's share of it: the position must be in its
-    /// hand and open to that card. On success the card is open.
-    pub fn play(
+    /// Side `side` opens the card it holds at `position` (to play or
+    /// discard it) with every side's share of it: the position must be
+    /// in its hand. Returns the card the shares open; it is open from
+    /// then on. Which card the line's actions spend is the referee's to
+    /// match against it.
+    pub fn open(
         &mut self,
         table: &Table,
         deck: &Deck,
-        play: Play,
+        side: usize,
+        position: u32,
         shares: &[(&str, &Share)],
-    ) -> Result<(), PlayFault> {
-        let Play {
-            side,
-            position,
-            claimed,
-        } = play;
+    ) -> Result<u32, PlayFault> {
+        self.holding(table, side, position)?;
+        let found = Share::open(table, deck, position, shares)?;
+        self.drawn.insert(position, (side, Some(found)));
+        Ok(found)
+    }
+
+    /// Whether `side` holds `position`: drawn by it and not opened.
+    fn holding(&self, table: &Table, side: usize, position: u32) -> Result<(), PlayFault> {
         let (drawer, opened) = self
             .drawn
             .get(&position)
@@ -135,6 +141,25 @@ impl Hands {
         if opened.is_some() {
             return Err(PlayFault::AlreadyOpened(position));
         }
+        Ok(())
+    }
+
+    /// Side `side` plays (or discards) card `claimed` from `position`,
+    /// opened by every side's share of it: the position must be in its
+    /// hand and open to that card. On success the card is open.
+    pub fn play(
+        &mut self,
+        table: &Table,
+        deck: &Deck,
+        play: Play,
+        shares: &[(&str, &Share)],
+    ) -> Result<(), PlayFault> {
+        let Play {
+            side,
+            position,
+            claimed,
+        } = play;
+        self.holding(table, side, position)?;
         let found = Share::open(table, deck, position, shares)?;
         if found != claimed {
             return Err(PlayFault::WrongCard {
@@ -143,7 +168,7 @@ impl Hands {
                 found,
             });
         }
-        self.drawn.insert(position, (drawer, Some(found)));
+        self.drawn.insert(position, (side, Some(found)));
         Ok(())
     }
 }

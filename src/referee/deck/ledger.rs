@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 
 use crate::fairness::Hash;
 
-use super::hands::{Hands, Play, PlayFault};
+use super::hands::{Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
-use super::{CardKey, Ciphertext, Deck, KeyProof, Share, Table};
+use super::{CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, Table};
 
 /// One deck: the cards before its first pass, and the passes over it.
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ struct Generation {
     /// The sides that pass over it, in the order they pass.
     passers: Vec<usize>,
     passes: Vec<PublishedPass>,
+    /// The line each pass came in (`line S4`, `turn 12`), as the audit
+    /// names it.
+    lines: Vec<String>,
 }
 
 impl Generation {
@@ -61,6 +64,9 @@ pub struct DeckLedger {
     pile: Vec<u32>,
     /// Whether each side's passes were audited.
     audited: Vec<bool>,
+    /// The deck position that opened to no card and the side that
+    /// opened it, once one did: the deck is broken.
+    broken: Option<(u32, usize)>,
 }
 
 impl DeckLedger {
@@ -83,6 +89,7 @@ impl DeckLedger {
             next: 0,
             pile: Vec::new(),
             audited: vec![false; sides.len()],
+            broken: None,
         }
     }
 
@@ -138,6 +145,7 @@ impl DeckLedger {
                 input,
                 passers: (0..self.sides.len()).collect(),
                 passes: Vec::new(),
+                lines: Vec::new(),
             });
             self.table = Some(table);
         }
@@ -158,14 +166,16 @@ impl DeckLedger {
         Some((g, self.generations[g as usize].current()))
     }
 
-    /// Side `side` passes over deck `generation`, with the commitment to
-    /// its seed and the cards it published, by position.
+    /// Side `side` passes over deck `generation` on line `line` (`line
+    /// S4`, `turn 12`: the audit names it), with the commitment to its
+    /// seed and the cards it published, by position.
     pub fn give_pass(
         &mut self,
         side: usize,
         generation: u32,
         commitment: Hash,
         cards: &[(u32, [u8; 64])],
+        line: &str,
     ) -> Result<(), String> {
         let name = self.name(side).to_owned();
         if self.pass_due(side) != Some(generation) {
@@ -193,14 +203,14 @@ impl DeckLedger {
                 gen.input.len()
             ));
         }
-        self.generations[generation as usize]
-            .passes
-            .push(PublishedPass {
-                side: name,
-                generation,
-                commitment,
-                output: Deck::from_cards(base, out),
-            });
+        let gen = &mut self.generations[generation as usize];
+        gen.passes.push(PublishedPass {
+            side: name,
+            generation,
+            commitment,
+            output: Deck::from_cards(base, out),
+        });
+        gen.lines.push(line.to_owned());
         Ok(())
     }
 
@@ -373,8 +383,12 @@ impl DeckLedger {
 
     /// Side `side` opens the card it drew at `position` (to play or
     /// discard it): every side's share, its own among them, must be
-    /// published. Returns the card; it goes to the discard pile.
-    pub fn open(&mut self, side: usize, position: u32) -> Result<u32, String> {
+    /// published. Returns the card the shares open (the referee matches
+    /// it to the action that spends it); it goes to the discard pile.
+    /// `None` when the shares open the position to no card of the game:
+    /// the deck is broken from then on ([`DeckLedger::broken`]), and only
+    /// the audit of the passes can say by whom.
+    pub fn open(&mut self, side: usize, position: u32) -> Result<Option<u32>, String> {
         let fault = match self.hands.drawer(position) {
             None => Some(PlayFault::NotDrawn(position)),
             Some(d) if d != side => Some(PlayFault::NotYours {
@@ -395,17 +409,41 @@ impl DeckLedger {
             return Err(PlayFault::NotDrawn(position).to_string());
         };
         let shares = shares_of(&self.shares, &self.sides, position);
-        let found = Share::open(table, deck, position, &shares).map_err(|e| e.to_string())?;
-        let play = Play {
-            side,
-            position,
-            claimed: found,
+        let found = match self.hands.open(table, deck, side, position, &shares) {
+            Ok(found) => found,
+            Err(PlayFault::Deck(DeckError::NoCard(_))) => {
+                self.broken = Some((position, side));
+                return Ok(None);
+            }
+            Err(e) => return Err(e.to_string()),
         };
-        self.hands
-            .play(table, deck, play, &shares)
-            .map_err(|e| e.to_string())?;
         self.pile.push(found);
-        Ok(found)
+        Ok(Some(found))
+    }
+
+    /// The deck position that opened to no card of the game, and the
+    /// side that opened it, once one did: the deck is broken, play stops
+    /// and the audit of the passes names the side at fault.
+    pub fn broken(&self) -> Option<(u32, usize)> {
+        self.broken
+    }
+
+    /// The first position `side` holds that its own `secret` opens to no
+    /// card of the game: a card it cannot play, which it opens to show
+    /// that the deck is broken.
+    pub fn unreadable(&self, secret: &super::CardSecret, side: usize) -> Option<u32> {
+        let table = self.table.as_ref()?;
+        self.held(side).into_iter().find(|&p| {
+            let Some(deck) = self.deck_of(p) else {
+                return false;
+            };
+            let mut others = shares_of(&self.shares, &self.sides, p);
+            others.retain(|(s, _)| table.index(s) != Some(side));
+            matches!(
+                secret.draw(table, deck, p, &others),
+                Err(DeckError::NoCard(_))
+            )
+        })
     }
 
     /// At the start of a line: when the deck holds at most `2n - 2`
@@ -432,6 +470,7 @@ impl DeckLedger {
             input,
             passers,
             passes: Vec::new(),
+            lines: Vec::new(),
         });
         Some(self.generations.len() as u32 - 1)
     }
@@ -462,7 +501,7 @@ impl DeckLedger {
         let name = self.name(side);
         for (g, gen) in self.generations.iter().enumerate() {
             let mut input = &gen.input;
-            for pass in &gen.passes {
+            for (pass, line) in gen.passes.iter().zip(&gen.lines) {
                 if pass.side == name {
                     let opening = openings
                         .iter()
@@ -470,7 +509,7 @@ impl DeckLedger {
                         .map(|(_, o)| o)
                         .ok_or_else(|| format!("{name}'s pass over deck {g} is not opened"))?;
                     audit_pass(table, input, pass, opening)
-                        .map_err(|e| format!("{name}'s pass over deck {g}: {e}"))?;
+                        .map_err(|e| format!("{name}'s pass over deck {g} ({line}): {e}"))?;
                 }
                 input = &pass.output;
             }

@@ -67,7 +67,14 @@ fn pass_with(
         .collect();
     edit(&mut cards);
     let commitment = s.commitment(&game(), SIDES[side], g, &salt(side, g));
-    ledger.give_pass(side, g, commitment, &cards)
+    // The line each pass comes in, as a game would number it: the
+    // first deck's on set-up lines S3 and S4, a reshuffle's on turns.
+    let line = if g == 0 {
+        format!("line S{}", 3 + side)
+    } else {
+        format!("turn {}", 10 + side)
+    };
+    ledger.give_pass(side, g, commitment, &cards, &line)
 }
 
 fn honest(_: &mut Vec<(u32, [u8; 64])>) {}
@@ -117,7 +124,7 @@ fn turn(ledger: &mut DeckLedger, side: usize) -> u32 {
     }
     let played = ledger.held(side)[0];
     share(ledger, side, played).unwrap();
-    let card = ledger.open(side, played).unwrap();
+    let card = ledger.open(side, played).unwrap().unwrap();
     let owed = ledger.owed_on_turn(side);
     give_owed(ledger, side, owed);
     card
@@ -196,7 +203,7 @@ fn the_audit_names_the_side_whose_pass_duplicates_a_card() {
             let o = openings(&ledger, 1);
             ledger.audit(1, &o).unwrap_err()
         },
-        "North's pass over deck 0: deck position 5 holds the same card as position 4: \
+        "North's pass over deck 0 (line S4): deck position 5 holds the same card as position 4: \
          a card was duplicated and another dropped"
     );
 }
@@ -286,8 +293,9 @@ fn the_audit_names_the_side_whose_reshuffle_pass_drops_a_card() {
     let err = ledger.audit(cheat, &o).unwrap_err();
     assert!(
         err.starts_with(&format!(
-            "{}'s pass over deck 1: deck position ",
-            SIDES[cheat]
+            "{}'s pass over deck 1 (turn {}): deck position ",
+            SIDES[cheat],
+            10 + cheat
         )) && err.ends_with("a card was duplicated and another dropped"),
         "{err}"
     );
