@@ -7,7 +7,12 @@ use crate::game::ActionParseError;
 /// `i` without its leading white space: spaces, tabs, carriage returns
 /// and line feeds (what nom's `multispace0` skips).
 pub fn ws(i: &str) -> &str {
-    i.trim_start_matches([' ', '\t', '\r', '\n'])
+    let n = i
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    // Only ASCII bytes were skipped: `n` is a character boundary.
+    i.get(n..).unwrap_or(i)
 }
 
 /// Byte length of the word starting `rest`: up to white space or
