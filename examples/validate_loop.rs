@@ -49,7 +49,7 @@ fn run<G: Game>(commit: bool, seconds: u64) {
     }
     let rate = turns as f64 / start.elapsed().as_secs_f64();
     println!(
-        "{} {}: {rate:.0} turns/s (a state {} bytes, an action {})",
+        "{} {}: {turns} turns, {rate:.0} turns/s (a state {} bytes, an action {})",
         G::ID,
         if commit { "commit" } else { "plain" },
         std::mem::size_of::<G::State>(),
