@@ -25,7 +25,9 @@
 //!   actions); their position text is written to
 //!   `target/tmp/battlegates-legal-<phase>.txt`.
 //!
-//! Every game is one line in `benches` at the bottom.
+//! Every game is one line in `benches` at the bottom, and in `GAMES`. A
+//! filter that names games (`-- castle-danger/plain`) makes only their
+//! records.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -273,13 +275,42 @@ fn battlegates_legal(c: &mut Criterion) {
     group.finish();
 }
 
+/// The ids of the games benchmarked here.
+const GAMES: [&str; 5] = [
+    CastleDanger::ID,
+    BreachTheKeep::ID,
+    BattleOfTheDale::ID,
+    PlaygroundBattles::ID,
+    Battlegates::ID,
+];
+
+/// Whether the benchmarks of game `id` may run: the free arguments of
+/// the command line (criterion's filter among them) name this game, or
+/// name none. A filter naming one game then skips making the other
+/// games' records, which takes minutes.
+fn selected(id: &str) -> bool {
+    let free: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let names = |game: &str| free.iter().any(|a| a.contains(game));
+    names(id) || !GAMES.iter().any(|game| names(game))
+}
+
 fn benches(c: &mut Criterion) {
-    game::<CastleDanger>(c);
-    game::<BreachTheKeep>(c);
-    game::<BattleOfTheDale>(c);
-    game::<PlaygroundBattles>(c);
-    game::<Battlegates>(c);
-    battlegates_legal(c);
+    fn run<G: Game>(c: &mut Criterion) {
+        if selected(G::ID) {
+            game::<G>(c);
+        }
+    }
+    run::<CastleDanger>(c);
+    run::<BreachTheKeep>(c);
+    run::<BattleOfTheDale>(c);
+    run::<PlaygroundBattles>(c);
+    run::<Battlegates>(c);
+    if selected(Battlegates::ID) {
+        battlegates_legal(c);
+    }
 }
 
 criterion_group!(replay, benches);

@@ -2,16 +2,17 @@
 //! an error underlines, keywords, and a reader that turns a rest of the
 //! text into an [`ActionParseError`] placed in the whole action.
 
-use nom::bytes::complete::tag_no_case;
-use nom::character::complete::multispace0;
-use nom::{IResult, Parser};
-
 use crate::game::ActionParseError;
 
-/// `i` without its leading white space.
+/// `i` without its leading white space: spaces, tabs, carriage returns
+/// and line feeds (what nom's `multispace0` skips).
 pub fn ws(i: &str) -> &str {
-    let r: IResult<&str, &str> = multispace0(i);
-    r.map_or(i, |(rest, _)| rest)
+    let n = i
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    // Only ASCII bytes were skipped: `n` is a character boundary.
+    i.get(n..).unwrap_or(i)
 }
 
 /// Byte length of the word starting `rest`: up to white space or
@@ -37,14 +38,16 @@ pub fn word_len_until(rest: &str, ends: impl Fn(char) -> bool) -> usize {
     }
 }
 
-/// The rest after `word` (any case) at the start of `rest`, when it stands
-/// there as a whole word (no letter or digit follows).
+/// The rest after `word` (ASCII, any case) at the start of `rest`, when
+/// it stands there as a whole word (no letter or digit follows).
 pub fn keyword<'a>(rest: &'a str, word: &str) -> Option<&'a str> {
-    let r: IResult<&str, &str> = tag_no_case(word).parse(rest);
-    match r {
-        Ok((after, _)) if !after.starts_with(|c: char| c.is_alphanumeric()) => Some(after),
-        _ => None,
+    let head = rest.as_bytes().get(..word.len())?;
+    if !head.eq_ignore_ascii_case(word.as_bytes()) {
+        return None;
     }
+    // `word` is ASCII and matched byte for byte: its end is a boundary.
+    let after = rest.get(word.len()..)?;
+    (!after.starts_with(|c: char| c.is_alphanumeric())).then_some(after)
 }
 
 /// One action's text, for placing errors in it.
@@ -151,5 +154,22 @@ mod tests {
         assert_eq!(keyword("apart", "apart"), Some(""));
         assert_eq!(keyword("apartment", "apart"), None);
         assert_eq!(keyword("homé", "hom"), None);
+        assert_eq!(keyword("ap", "apart"), None, "too short");
+    }
+
+    #[test]
+    fn a_keyword_is_matched_in_ascii_only() {
+        // The Kelvin sign lower-cases to `k` but is three bytes long: it
+        // is not the keyword `k`, and reading it must not split it.
+        assert_eq!(keyword("\u{212A}3", "k"), None);
+        assert_eq!(keyword("K3", "k"), None, "a digit follows");
+        assert_eq!(keyword("K 3", "k"), Some(" 3"));
+    }
+
+    #[test]
+    fn white_space_is_spaces_tabs_and_line_ends() {
+        assert_eq!(ws(" \t\r\n d3"), "d3");
+        assert_eq!(ws("\u{a0}d3"), "\u{a0}d3", "no other space is skipped");
+        assert_eq!(ws(""), "");
     }
 }

@@ -177,17 +177,20 @@ fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
 /// Per side still in: its units, and its Mounted units that strike first
 /// (those not next to the Falcon Hero).
 fn strike_masks(s: &State) -> ([u32; 5], [u32; 5]) {
-    let awe_hex = falcon_hero(s);
+    let masks = s.kind_masks();
+    let of = |side: Side, kind: Kind| masks[usize::from(unit_code(side, kind) - 1)];
+    let falcon_hero = of(FALCON, Kind::H);
+    let awe = if falcon_hero == 0 {
+        0
+    } else {
+        NEIGH[falcon_hero.trailing_zeros() as usize]
+    };
     let mut own = [0u32; 5];
     let mut mounted = [0u32; 5];
     for side in ARMIES {
         if s.in_game(side) {
-            own[usize::from(side)] = s.own(side);
-            let mut m = s.own_kind(side, Kind::M);
-            if let Some(f) = awe_hex {
-                m &= !NEIGH[f.idx()];
-            }
-            mounted[usize::from(side)] = m;
+            own[usize::from(side)] = of(side, Kind::R) | of(side, Kind::M) | of(side, Kind::H);
+            mounted[usize::from(side)] = of(side, Kind::M) & !awe;
         }
     }
     (own, mounted)
@@ -342,8 +345,11 @@ fn check_victory(s: &mut State) {
     if s.over() || s.in_game(FALCON) {
         return;
     }
+    let masks = s.kind_masks();
     for side in ARMIES {
-        if s.in_game(side) && (s.own(side) & NAMED_MASK).count_ones() >= 3 {
+        let k = 3 * usize::from(side.0);
+        let own = masks[k] | masks[k + 1] | masks[k + 2];
+        if s.in_game(side) && (own & NAMED_MASK).count_ones() >= 3 {
             s.result = Outcome::Won(side);
             return;
         }

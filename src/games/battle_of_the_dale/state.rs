@@ -432,6 +432,18 @@ impl State {
         m
     }
 
+    /// Per side and kind (index `3 * side + kind`), the mask of its
+    /// units: every [`State::own_kind`] at once, in one pass.
+    pub fn kind_masks(&self) -> [u32; 15] {
+        let mut m = [0u32; 15];
+        for (i, &c) in self.board.iter().enumerate() {
+            if let Some(slot) = usize::from(c).checked_sub(1).and_then(|k| m.get_mut(k)) {
+                *slot |= 1 << i;
+            }
+        }
+        m
+    }
+
     /// Mask of the units of one side and kind.
     pub fn own_kind(&self, side: Side, kind: Kind) -> u32 {
         let code = unit_code(side, kind);

@@ -2218,3 +2218,25 @@ fn malformed_positions_are_refused_with_a_reason() {
         );
     }
 }
+
+#[test]
+fn kind_masks_are_every_side_and_kind_at_once() {
+    let mut s = new(&["Human", "Elf", "Falcon"], "");
+    put(&mut s, "C2", "Human", 'R');
+    put(&mut s, "C3", "Human", 'M');
+    put(&mut s, "B1", "Elf", 'H');
+    put(&mut s, "D4", "Falcon", 'H');
+    put(&mut s, "E1", "Falcon", 'R');
+    let masks = s.kind_masks();
+    for side in ARMIES {
+        for kind in [Kind::R, Kind::M, Kind::H] {
+            let k = usize::from(unit_code(side, kind) - 1);
+            assert_eq!(masks[k], s.own_kind(side, kind), "{side:?} {kind:?}");
+        }
+    }
+    assert_eq!(
+        masks[usize::from(unit_code(HUMAN, Kind::M) - 1)],
+        h("C3").bit()
+    );
+    assert_eq!(masks.iter().fold(0, |m, k| m | k), s.occupied());
+}

@@ -1,4 +1,4 @@
-//! Reading (nom 8) and writing actions.
+//! Reading and writing actions.
 //!
 //! ```text
 //! action  = breach | move
@@ -11,10 +11,6 @@
 //! `breach` and before `apart` (a single entering a Keep stays apart from
 //! the single there instead of combining).
 
-use nom::bytes::complete::tag_no_case;
-use nom::character::complete::{digit1, one_of};
-use nom::{IResult, Parser};
-
 use super::action::{Action, Breach, Kind, Move};
 use super::board::{cell_at, is_keep, push_name, COL_LEN, HOME, ZONE};
 use super::rules::resolve;
@@ -22,10 +18,20 @@ use super::state::Pos;
 use crate::game::ActionParseError;
 use crate::games::reader::{keyword, word_len_until, ws, Reader};
 
-type Res<'a, T> = IResult<&'a str, T>;
-
-fn cell_token(i: &str) -> Res<'_, (char, &str)> {
-    (one_of("abcdefgABCDEFG"), digit1).parse(i)
+/// A column letter `a`-`g` (any case) and the ASCII digits after it, with
+/// the rest of `i`; `None` unless `i` starts so.
+fn cell_token(i: &str) -> Option<(&str, (char, &str))> {
+    let bytes = i.as_bytes();
+    let letter = match bytes.first() {
+        Some(&c @ (b'a'..=b'g' | b'A'..=b'G')) => char::from(c),
+        _ => return None,
+    };
+    let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    // The letter and the digits are ASCII: both ends are boundaries.
+    Some((&i[1 + digits..], (letter, &i[1..1 + digits])))
 }
 
 /// Byte length of the word an error underlines at the start of `rest`.
@@ -49,7 +55,7 @@ impl Read for Reader<'_> {
     /// A cell such as `d3` at the start of `rest`.
     fn cell<'a>(&self, rest: &'a str, expected: &str) -> Result<(u8, &'a str), ActionParseError> {
         match cell_token(rest) {
-            Ok((after, (letter, digits))) => {
+            Some((after, (letter, digits))) => {
                 let col = letter.to_ascii_lowercase() as u8 - b'a';
                 let row: u32 = digits.parse().unwrap_or(u32::MAX);
                 match cell_at(col, row) {
@@ -73,7 +79,7 @@ impl Read for Reader<'_> {
                     }
                 }
             }
-            Err(_) => Err(self.err(rest, expected)),
+            None => Err(self.err(rest, expected)),
         }
     }
 
@@ -249,8 +255,8 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
              breach c3",
         ));
     }
-    let kw: Res<'_, &str> = tag_no_case("breach").parse(text);
-    if let Ok((after, _)) = kw {
+    let breach = text.get(..6).filter(|w| w.eq_ignore_ascii_case("breach"));
+    if let Some(after) = breach.and_then(|_| text.get(6..)) {
         if after.is_empty() || after.starts_with(char::is_whitespace) {
             return parse_breach(&r, after).map(Action::Breach);
         }

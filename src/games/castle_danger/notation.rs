@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use nom::character::complete::{anychar, multispace0, one_of};
+use nom::character::complete::anychar;
 use nom::combinator::map_opt;
 use nom::{IResult, Parser};
 
@@ -178,16 +178,17 @@ pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
     let (r, letter, from) = origin(&t, rest)?;
     let piece = letter.or_else(|| state.own_piece(from).map(|p| p.kind));
     let r = ws(r);
-    let (r, op) = one_of::<_, _, nom::error::Error<&str>>("-+xX*")
-        .parse(r)
-        .map_err(|_| {
-            t.err(
+    let (r, op) = match r.as_bytes().first() {
+        Some(&op @ (b'-' | b'+' | b'x' | b'X' | b'*')) => (&r[1..], char::from(op)),
+        _ => {
+            return Err(t.err(
                 r,
                 format!(
                     "expected `-` (move), `+` (build), `x` (remove) or `*` (fire) after {from}"
                 ),
-            )
-        })?;
+            ))
+        }
+    };
     let (r, to) = t.square(ws(r), op)?;
     let (r, action) = match op {
         '+' => (r, Action::Build { piece, from, to }),
@@ -232,9 +233,9 @@ fn origin<'a>(
     t: &Reader<'_>,
     rest: &'a str,
 ) -> Result<(&'a str, Option<Kind>, Sq), ActionParseError> {
-    let with_letter = (piece_letter, multispace0, square).parse(rest);
+    let with_letter = piece_letter(rest).and_then(|(r, k)| Ok((square(ws(r))?, k)));
     match with_letter {
-        Ok((r, (k, _, sq))) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, Some(k), sq)),
+        Ok(((r, sq), k)) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, Some(k), sq)),
         _ => match square(rest) {
             Ok((r, sq)) if !r.starts_with(|c: char| c.is_ascii_digit()) => Ok((r, None, sq)),
             _ => Err(bad_origin(t, rest)),

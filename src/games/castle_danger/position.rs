@@ -172,13 +172,13 @@ fn squares_covered(
     }
 }
 
-/// Read board row `row` from the start of `rest` into `cells`, leaving
+/// Read board row `row` from the start of `rest` into `state`, leaving
 /// `rest` at its end.
 fn board_row(
     f: &PositionField<'_>,
     row: u8,
     rest: &mut &str,
-    cells: &mut [Cell],
+    state: &mut State,
 ) -> Result<(), PositionParseError> {
     let row_start = *rest;
     let mut col = 0u8;
@@ -197,7 +197,7 @@ fn board_row(
         if let Token::Cell(cell) = tok {
             let sq = Sq::new(col, row);
             check_square(sq, cell).map_err(|why| f.err(here, here.len() - r.len(), why))?;
-            cells[sq.idx()] = cell;
+            state.set(sq, cell);
         }
         last_empty = matches!(tok, Token::Empty(_));
         col += n;
@@ -213,7 +213,7 @@ fn board_row(
     Ok(())
 }
 
-fn board(f: &PositionField<'_>, cells: &mut [Cell]) -> Result<(), PositionParseError> {
+fn board(f: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
     let rows = Parts {
         whole: "the board",
         name: "rows",
@@ -221,7 +221,7 @@ fn board(f: &PositionField<'_>, cells: &mut [Cell]) -> Result<(), PositionParseE
         order: "row 9 first",
     };
     f.parts(rows, |i, rest| {
-        board_row(f, ROWS - 1 - i as u8, rest, cells)
+        board_row(f, ROWS - 1 - i as u8, rest, state)
     })
 }
 
@@ -253,7 +253,7 @@ fn side(f: &PositionField<'_>, text: &str) -> Result<Side, PositionParseError> {
 pub fn parse(text: &str) -> Result<State, PositionParseError> {
     let [b, s, f] = position_fields(text, FIELDS)?;
     let mut state = State::empty();
-    board(&b, &mut state.cells)?;
+    board(&b, &mut state)?;
     state.to_move = side(&s, s.value)?;
     let r = f.value;
     if r != "*" {

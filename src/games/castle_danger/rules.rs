@@ -5,7 +5,7 @@ use crate::game::{Illegal, Outcome, Side};
 use crate::illegal;
 
 use super::action::{Action, Route};
-use super::board::{forward, opponent, portal, side_name, Dir, Sq, Terrain, SQUARES};
+use super::board::{forward, opponent, portal, side_name, Dir, Sq, Terrain, COLS, ROWS, SQUARES};
 use super::state::{Cell, End, Event, Kind, Log, Piece, State, Turn};
 
 /// "a Wall", "Red Fire", "a Blue Wizard", "nothing".
@@ -18,48 +18,80 @@ pub fn describe(cell: Cell) -> String {
     }
 }
 
-/// A piece may step onto `sq`: not the river, nothing standing there.
-fn open(state: &State, sq: Sq) -> bool {
-    sq.terrain() != Terrain::River && state.cell(sq) == Cell::Empty
+/// Every square of the board, as a square set (bit `sq.0` for `sq`).
+const BOARD: u64 = (1 << SQUARES) - 1;
+
+/// A square set of the squares of one row (0 = row `1`).
+const fn row_set(row: u8) -> u64 {
+    ((1u64 << COLS) - 1) << (row * COLS)
 }
 
-/// Breadth-first search from `from` over open squares, at most `limit`
-/// steps, filling `dist` (`u8::MAX` = not reached). Stops early once
-/// `target` is reached. No allocation: the queue is a fixed array.
-fn bfs(state: &State, from: Sq, limit: u8, target: Option<Sq>, dist: &mut [u8; SQUARES]) {
-    *dist = [u8::MAX; SQUARES];
-    let mut queue = [Sq(0); SQUARES];
-    let (mut head, mut tail) = (0usize, 1usize);
-    queue[0] = from;
-    dist[from.idx()] = 0;
-    while head < tail {
-        let sq = queue[head];
-        head += 1;
-        let d = dist[sq.idx()];
-        if d >= limit {
-            continue;
+/// A square set of the squares of one column (0 = `a`).
+const fn col_set(col: u8) -> u64 {
+    let mut set = 0u64;
+    let mut row = 0;
+    while row < ROWS {
+        set |= 1 << (row * COLS + col);
+        row += 1;
+    }
+    set
+}
+
+/// The river (row 5): nothing ever stands there.
+const RIVER: u64 = row_set(4);
+/// Column `a`, which has nothing to its left.
+const COL_A: u64 = col_set(0);
+/// Column `g`, which has nothing to its right.
+const COL_G: u64 = col_set(COLS - 1);
+
+/// The squares one orthogonal step from a square of `set`.
+fn neighbours(set: u64) -> u64 {
+    ((set << COLS) | (set >> COLS) | ((set & !COL_G) << 1) | ((set & !COL_A) >> 1)) & BOARD
+}
+
+/// Breadth-first search from `from` over open squares (not the river,
+/// nothing standing there), a whole distance at a time: calls `ring`
+/// with each distance from 1 to `limit` and the squares first reached at
+/// it, while it returns true and new squares are reached.
+fn search(state: &State, from: Sq, limit: u8, mut ring: impl FnMut(u8, u64) -> bool) {
+    let open = BOARD & !RIVER & !state.occupied();
+    let mut reached = 1u64 << from.0;
+    let mut frontier = reached;
+    for d in 1..=limit {
+        frontier = neighbours(frontier) & open & !reached;
+        if frontier == 0 || !ring(d, frontier) {
+            return;
         }
-        for dir in Dir::ALL {
-            if let Some(n) = sq.step(dir) {
-                if dist[n.idx()] == u8::MAX && open(state, n) {
-                    dist[n.idx()] = d + 1;
-                    if Some(n) == target {
-                        return;
-                    }
-                    queue[tail] = n;
-                    tail += 1;
-                }
-            }
-        }
+        reached |= frontier;
     }
 }
 
 /// The length of a shortest open path from `from` to `to`, if any.
 pub fn shortest(state: &State, from: Sq, to: Sq) -> Option<u8> {
-    let mut dist = [u8::MAX; SQUARES];
-    bfs(state, from, u8::MAX - 1, Some(to), &mut dist);
-    let d = dist[to.idx()];
-    (d != u8::MAX).then_some(d)
+    if from == to {
+        return Some(0);
+    }
+    let target = 1u64 << to.0;
+    let mut found = None;
+    search(state, from, u8::MAX - 1, |d, ring| {
+        if ring & target != 0 {
+            found = Some(d);
+        }
+        found.is_none()
+    });
+    found
+}
+
+/// The squares of a square set, from `a1` to `g9`.
+fn squares(mut set: u64) -> impl Iterator<Item = Sq> {
+    std::iter::from_fn(move || {
+        let first = set.trailing_zeros();
+        // A set has 63 squares at most: a bit found is below 64.
+        (set != 0).then(|| {
+            set &= set - 1;
+            Sq(first as u8)
+        })
+    })
 }
 
 /// What adding a piece costs the side to move now: 2 moves if it has at
@@ -77,19 +109,17 @@ pub fn add_cost(state: &State) -> u8 {
 /// changes nothing.
 pub fn start_turn(state: &mut State) {
     let me = state.to_move;
-    let mut wizards = 0u8;
-    for cell in state.cells.iter_mut() {
-        match cell {
-            Cell::Fire(s) if *s == me => *cell = Cell::Empty,
-            Cell::Piece(p) if p.side == me => {
-                p.fired = false;
-                if p.kind == Kind::Wizard {
-                    wizards += 1;
-                }
+    for sq in squares(state.fire(me)) {
+        state.set(sq, Cell::Empty);
+    }
+    for sq in squares(state.fired()) {
+        if let Cell::Piece(p) = state.cell(sq) {
+            if p.side == me {
+                state.set(sq, Cell::Piece(Piece { fired: false, ..p }));
             }
-            _ => {}
         }
     }
+    let wizards = state.wizards(me);
     let moves = 3u8.saturating_add(wizards.saturating_mul(3));
     state.turn = Turn {
         moves_total: moves,
@@ -268,8 +298,8 @@ fn move_piece(
     };
     afford(state, cost, "this move")?;
     state.turn.moves_left -= cost;
-    state.cells[from.idx()] = Cell::Empty;
-    state.cells[to.idx()] = Cell::Piece(p);
+    state.set(from, Cell::Empty);
+    state.set(to, Cell::Piece(p));
     Ok(())
 }
 
@@ -304,7 +334,7 @@ fn build(state: &mut State, piece: Option<Kind>, from: Sq, to: Sq) -> Result<(),
     occupied(state, to)?;
     afford(state, 1, "building a Wall")?;
     state.turn.moves_left -= 1;
-    state.cells[to.idx()] = Cell::Wall;
+    state.set(to, Cell::Wall);
     state.turn.log.push(Event::Built(to));
     Ok(())
 }
@@ -316,7 +346,7 @@ fn remove(state: &mut State, piece: Option<Kind>, from: Sq, to: Sq) -> Result<()
     }
     afford(state, 1, "removing a Wall")?;
     state.turn.moves_left -= 1;
-    state.cells[to.idx()] = Cell::Empty;
+    state.set(to, Cell::Empty);
     state.turn.log.push(Event::Removed(to));
     Ok(())
 }
@@ -358,14 +388,15 @@ fn fire(state: &mut State, piece: Option<Kind>, from: Sq, to: Sq) -> Result<(), 
     }
     afford(state, distance, "this shot")?;
     state.turn.moves_left -= distance;
-    state.cells[from.idx()] = Cell::Piece(Piece { fired: true, ..p });
+    state.set(from, Cell::Piece(Piece { fired: true, ..p }));
     let hit = state.cell(to);
     if to.terrain() != Terrain::River {
-        state.cells[to.idx()] = if to.is_portal() {
+        let left = if to.is_portal() {
             Cell::Empty
         } else {
             Cell::Fire(me)
         };
+        state.set(to, left);
         if let Cell::Piece(Piece {
             kind: Kind::King,
             side,
@@ -393,23 +424,24 @@ pub fn legal_actions(state: &State, out: &mut Vec<Action>) {
             out.push(Action::Add { kind, at: None });
         }
     }
-    let mut dist = [u8::MAX; SQUARES];
     for from in Sq::all() {
         let Some(p) = state.own_piece(from) else {
             continue;
         };
         let piece = Some(p.kind);
         if left > 0 {
-            bfs(state, from, left, None, &mut dist);
-            for to in Sq::all() {
-                if (1..=left).contains(&dist[to.idx()]) {
-                    out.push(Action::Move {
-                        piece,
-                        from,
-                        to,
-                        route: Route::Ends,
-                    });
-                }
+            let mut within = 0u64;
+            search(state, from, left, |_, ring| {
+                within |= ring;
+                true
+            });
+            for to in squares(within) {
+                out.push(Action::Move {
+                    piece,
+                    from,
+                    to,
+                    route: Route::Ends,
+                });
             }
         }
         match p.kind {

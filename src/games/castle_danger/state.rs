@@ -176,9 +176,24 @@ pub struct Turn {
 }
 
 /// A Castle Danger position.
+///
+/// Beside the squares it keeps, square sets (bit `sq.0`) and counts of
+/// what stands on them, so that a turn's start and a path's search need
+/// no scan of the board; [`State::set`] is the only way to change a
+/// square, and keeps them in step.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub(super) cells: [Cell; SQUARES],
+    cells: [Cell; SQUARES],
+    /// Squares where something stands.
+    occupied: u64,
+    /// Squares of each side's Fire.
+    fire: [u64; 2],
+    /// Squares of pieces marked as having fired.
+    fired: u64,
+    /// Each side's Wizards on the board.
+    wizards: [u8; 2],
+    /// Each side's movable pieces on the board.
+    movable: [u8; 2],
     pub(super) to_move: Side,
     pub(super) outcome: Outcome,
     pub(super) end: End,
@@ -192,6 +207,11 @@ impl State {
     pub fn empty() -> State {
         State {
             cells: [Cell::Empty; SQUARES],
+            occupied: 0,
+            fire: [0; 2],
+            fired: 0,
+            wizards: [0; 2],
+            movable: [0; 2],
             to_move: BLUE,
             outcome: Outcome::Ongoing,
             end: End::None,
@@ -213,8 +233,8 @@ impl State {
         for (side, back, front) in [(BLUE, 0, 1), (RED, 8, 7)] {
             s.put(Sq::new(2, back), side, Kind::King);
             s.put(Sq::new(4, back), side, Kind::Wizard);
-            s.cells[Sq::new(2, front).idx()] = Cell::Wall;
-            s.cells[Sq::new(4, front).idx()] = Cell::Wall;
+            s.set(Sq::new(2, front), Cell::Wall);
+            s.set(Sq::new(4, front), Cell::Wall);
         }
         super::rules::start_turn(&mut s);
         s
@@ -222,16 +242,82 @@ impl State {
 
     /// Put an unfired piece of `side` on `sq`.
     pub fn put(&mut self, sq: Sq, side: Side, kind: Kind) {
-        self.cells[sq.idx()] = Cell::Piece(Piece {
-            side,
-            kind,
-            fired: false,
-        });
+        self.set(
+            sq,
+            Cell::Piece(Piece {
+                side,
+                kind,
+                fired: false,
+            }),
+        );
+    }
+
+    /// Make `cell` stand on `sq`, in place of what stood there.
+    pub fn set(&mut self, sq: Sq, cell: Cell) {
+        let old = self.cells[sq.idx()];
+        self.tally(sq, old, Tally::Remove);
+        self.cells[sq.idx()] = cell;
+        self.tally(sq, cell, Tally::Add);
+    }
+
+    /// Count `cell` on `sq` in or out of the square sets and counts.
+    fn tally(&mut self, sq: Sq, cell: Cell, how: Tally) {
+        let bit = 1u64 << sq.0;
+        let count = |n: &mut u8| {
+            *n = match how {
+                Tally::Add => n.saturating_add(1),
+                Tally::Remove => n.saturating_sub(1),
+            }
+        };
+        let mark = |set: &mut u64| match how {
+            Tally::Add => *set |= bit,
+            Tally::Remove => *set &= !bit,
+        };
+        match cell {
+            Cell::Empty => return,
+            Cell::Wall => {}
+            Cell::Fire(side) => mark(&mut self.fire[usize::from(side)]),
+            Cell::Piece(p) => {
+                count(&mut self.movable[usize::from(p.side)]);
+                if p.kind == Kind::Wizard {
+                    count(&mut self.wizards[usize::from(p.side)]);
+                }
+                if p.fired {
+                    mark(&mut self.fired);
+                }
+            }
+        }
+        mark(&mut self.occupied);
     }
 
     /// What stands on `sq`.
     pub fn cell(&self, sq: Sq) -> Cell {
         self.cells[sq.idx()]
+    }
+
+    /// What stands on every square, `a1` to `g9`.
+    pub fn cells(&self) -> &[Cell; SQUARES] {
+        &self.cells
+    }
+
+    /// The squares where something stands (bit `sq.0` for `sq`).
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// The squares of `side`'s Fire.
+    pub fn fire(&self, side: Side) -> u64 {
+        self.fire[usize::from(side)]
+    }
+
+    /// The squares of pieces (of either side) marked as having fired.
+    pub fn fired(&self) -> u64 {
+        self.fired
+    }
+
+    /// Number of `side`'s Wizards on the board.
+    pub fn wizards(&self, side: Side) -> u8 {
+        self.wizards[usize::from(side)]
     }
 
     /// The piece of the side to move on `sq`, if any.
@@ -267,9 +353,13 @@ impl State {
 
     /// Number of `side`'s movable pieces (King, Wizards, Builders, Cannons).
     pub fn movable(&self, side: Side) -> u8 {
-        self.cells
-            .iter()
-            .filter(|c| matches!(c, Cell::Piece(p) if p.side == side))
-            .count() as u8
+        self.movable[usize::from(side)]
     }
+}
+
+/// Whether [`State::tally`] counts a cell in or out.
+#[derive(Clone, Copy)]
+enum Tally {
+    Add,
+    Remove,
 }

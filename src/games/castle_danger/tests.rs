@@ -1,7 +1,7 @@
 //! Tests, one per rule of spec section 6 and per rejection reason. Expected
 //! values are worked out by hand from the rules.
 
-use super::board::{BLUE, RED};
+use super::board::{Dir, Terrain, BLUE, RED};
 use super::state::Piece;
 use super::*;
 use crate::game::Undrawn;
@@ -36,7 +36,7 @@ fn position(to_move: Side, spec: &str) -> State {
         let c = c.chars().next().unwrap();
         let fired = rest.ends_with('!');
         let at = sq(rest.trim_end_matches('!'));
-        s.cells[at.idx()] = match c {
+        let cell = match c {
             '#' => Cell::Wall,
             'F' => Cell::Fire(BLUE),
             'f' => Cell::Fire(RED),
@@ -46,6 +46,7 @@ fn position(to_move: Side, spec: &str) -> State {
                 fired,
             }),
         };
+        s.set(at, cell);
     }
     s.to_move = to_move;
     G::begin_turn(&mut s, &mut Undrawn).unwrap();
@@ -74,7 +75,8 @@ fn refused(s: &State, text: &str) -> String {
     let mut c = s.clone();
     let r = Kit::refused(&mut c, text);
     assert_eq!(
-        c.cells, s.cells,
+        c.cells(),
+        s.cells(),
         "{text}: a refused action changed the board"
     );
     assert_eq!(c.turn, s.turn, "{text}: a refused action changed the turn");
@@ -1188,6 +1190,137 @@ fn random_self_play_keeps_the_contract() {
     assert!(finished > 0, "no random game ended");
 }
 
+/// The state's square sets and counts, worked out again from its squares
+/// alone: `(occupied, Blue's Fire, Red's Fire, fired, Wizards, movable)`.
+fn tallies_from_squares(s: &State) -> (u64, u64, u64, u64, [u8; 2], [u8; 2]) {
+    let (mut occupied, mut fire, mut fired) = (0u64, [0u64; 2], 0u64);
+    let (mut wizards, mut movable) = ([0u8; 2], [0u8; 2]);
+    for (i, cell) in s.cells().iter().enumerate() {
+        let bit = 1u64 << i;
+        match *cell {
+            Cell::Empty => continue,
+            Cell::Wall => {}
+            Cell::Fire(side) => fire[usize::from(side)] |= bit,
+            Cell::Piece(p) => {
+                movable[usize::from(p.side)] += 1;
+                if p.kind == Kind::Wizard {
+                    wizards[usize::from(p.side)] += 1;
+                }
+                if p.fired {
+                    fired |= bit;
+                }
+            }
+        }
+        occupied |= bit;
+    }
+    (occupied, fire[0], fire[1], fired, wizards, movable)
+}
+
+/// The tallies the state keeps.
+fn tallies_kept(s: &State) -> (u64, u64, u64, u64, [u8; 2], [u8; 2]) {
+    (
+        s.occupied(),
+        s.fire(BLUE),
+        s.fire(RED),
+        s.fired(),
+        [s.wizards(BLUE), s.wizards(RED)],
+        [s.movable(BLUE), s.movable(RED)],
+    )
+}
+
+/// The length of a shortest open path, square by square over the cells
+/// (the rule as spec section 6 states it, without square sets).
+fn shortest_by_squares(s: &State, from: Sq, to: Sq) -> Option<u8> {
+    let mut dist = [u8::MAX; 63];
+    dist[from.idx()] = 0;
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            return Some(dist[at.idx()]);
+        }
+        for dir in Dir::ALL {
+            let Some(n) = at.step(dir) else { continue };
+            let open = n.terrain() != Terrain::River && s.cell(n) == Cell::Empty;
+            if open && dist[n.idx()] == u8::MAX {
+                dist[n.idx()] = dist[at.idx()] + 1;
+                queue.push_back(n);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn square_sets_and_counts_follow_every_change() {
+    let mut rng = SplitMix::new(15);
+    let mut actions = Vec::new();
+    for _ in 0..40 {
+        let mut s = new_game();
+        for _turn in 0..150 {
+            G::begin_turn(&mut s, &mut Undrawn).unwrap();
+            assert_eq!(tallies_kept(&s), tallies_from_squares(&s));
+            actions.clear();
+            G::legal_actions(&s, &mut actions);
+            while let Some(&a) = actions.get(rng.below(actions.len().max(1))) {
+                G::apply(&mut s, a).unwrap();
+                assert_eq!(tallies_kept(&s), tallies_from_squares(&s));
+                if G::outcome(&s).is_over() || rng.below(4) == 0 {
+                    break;
+                }
+                actions.clear();
+                G::legal_actions(&s, &mut actions);
+            }
+            if G::outcome(&s).is_over() {
+                break;
+            }
+            G::end_turn(&mut s).unwrap();
+        }
+        let text = position_of(&s);
+        let back = G::parse_position(&text).unwrap();
+        assert_eq!(tallies_kept(&back), tallies_from_squares(&back), "{text}");
+    }
+}
+
+#[test]
+fn shortest_path_is_the_square_by_square_search() {
+    let mut rng = SplitMix::new(16);
+    let mut actions = Vec::new();
+    let mut s = new_game();
+    let mut compared = 0;
+    for _turn in 0..300 {
+        G::begin_turn(&mut s, &mut Undrawn).unwrap();
+        for from in Sq::all() {
+            for to in Sq::all() {
+                assert_eq!(
+                    rules::shortest(&s, from, to),
+                    shortest_by_squares(&s, from, to),
+                    "{from} to {to} in {}",
+                    position_of(&s)
+                );
+                compared += 1;
+            }
+        }
+        actions.clear();
+        G::legal_actions(&s, &mut actions);
+        for _ in 0..3 {
+            let Some(&a) = actions.get(rng.below(actions.len().max(1))) else {
+                break;
+            };
+            if G::apply(&mut s, a).is_err() || G::outcome(&s).is_over() {
+                break;
+            }
+            actions.clear();
+            G::legal_actions(&s, &mut actions);
+        }
+        if G::outcome(&s).is_over() {
+            s = new_game();
+        } else {
+            G::end_turn(&mut s).unwrap();
+        }
+    }
+    assert_eq!(compared, 300 * 63 * 63);
+}
+
 // ---- Position notation ----
 
 fn position_of(s: &State) -> String {
@@ -1207,7 +1340,7 @@ fn start_position_notation() {
     let text = "2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *";
     assert_eq!(position_of(&new_game()), text);
     let s = at(text);
-    assert_eq!(s.cells, new_game().cells);
+    assert_eq!(s.cells(), new_game().cells());
     assert_eq!(legal_texts(&s), legal_texts(&new_game()));
 }
 
@@ -1219,7 +1352,7 @@ fn position_shows_fire_walls_and_fired_cannons() {
     let text = "2F1w2/1k1b#2/3#3/7/7/2C!4/1#5/2K1#2/2W1W2 Red *";
     assert_eq!(position_of(&s), text);
     let back = at(text);
-    assert_eq!(back.cells, s.cells);
+    assert_eq!(back.cells(), s.cells());
     assert_eq!(back.to_move(), RED);
 }
 

@@ -1,0 +1,72 @@
+//! Parse and validate the benchmark's self-play records in a loop, for a
+//! profiler: `cargo run --release --example validate_loop GAME
+//! plain|commit [SECONDS]` (GAME as its `Game::ID`; SECONDS 0: one pass,
+//! for counting instructions). The records are
+//! those of `benches/replay.rs` (seeds 0 to 49, up to 300 turns), made
+//! before the loop; it prints the turns validated a second.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use herald::game::Game;
+use herald::games::battle_of_the_dale::BattleOfTheDale;
+use herald::games::breach_the_keep::BreachTheKeep;
+use herald::games::castle_danger::CastleDanger;
+use herald::games::playground_battles::PlaygroundBattles;
+use herald::record::{self, Source};
+use herald::referee;
+use herald::selfplay::{self, Options};
+
+#[inline(never)]
+fn validate<G: Game>(bytes: &[u8]) -> u32 {
+    let source = Source::new(bytes).expect("record text");
+    let parsed = record::parse(&source).expect("record parses");
+    let referee = referee::replay_keeping::<G>(&parsed, referee::Keep::RULES, |_, _| {})
+        .expect("record is valid");
+    referee.check_result().expect("Result tag agrees");
+    black_box(G::summary(referee.state()));
+    referee.turns()
+}
+
+fn run<G: Game>(commit: bool, seconds: u64) {
+    let texts: Vec<String> = (0..50)
+        .filter_map(|seed| {
+            let mut options = Options::new::<G>(seed, G::MIN_SIDES);
+            options.max_turns = 300;
+            options.commitments = commit;
+            selfplay::record::<G>(&options).ok()
+        })
+        .collect();
+    let start = Instant::now();
+    let mut turns = 0u64;
+    loop {
+        for text in &texts {
+            turns += u64::from(validate::<G>(black_box(text.as_bytes())));
+        }
+        if start.elapsed() >= Duration::from_secs(seconds) {
+            break;
+        }
+    }
+    let rate = turns as f64 / start.elapsed().as_secs_f64();
+    println!(
+        "{} {}: {turns} turns, {rate:.0} turns/s (a state {} bytes, an action {})",
+        G::ID,
+        if commit { "commit" } else { "plain" },
+        std::mem::size_of::<G::State>(),
+        std::mem::size_of::<G::Action>()
+    );
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let game = args.next().unwrap_or_default();
+    let commit = args.next().as_deref() == Some("commit");
+    let seconds = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
+    match game.as_str() {
+        "castle-danger" => run::<CastleDanger>(commit, seconds),
+        "breach-the-keep" => run::<BreachTheKeep>(commit, seconds),
+        "battle-of-the-dale" => run::<BattleOfTheDale>(commit, seconds),
+        "playground-battles" => run::<PlaygroundBattles>(commit, seconds),
+        _ => eprintln!("usage: validate_loop GAME plain|commit [SECONDS]"),
+    }
+}
