@@ -908,8 +908,8 @@ impl RecordCommand for Annotate {
         let mut turns = Vec::new();
         let mut texts = Vec::new();
         let keep = Keep {
-            digest: false,
             before: true,
+            ..Keep::RULES
         };
         let referee = replay_all::<G>(ctx, keep, |played, referee| {
             let comment = played.before.as_ref().map_or_else(String::new, |before| {
@@ -1258,7 +1258,11 @@ struct JsonFate {
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let keep = Keep {
+            chance: true,
+            ..Keep::RULES
+        };
+        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
         let next = match self.key.as_deref() {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,

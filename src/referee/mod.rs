@@ -92,18 +92,24 @@ pub struct Keep {
     /// Each played turn's position before its first action,
     /// [`PlayedTurn::before`].
     pub before: bool,
+    /// Every chance value derived, [`Referee::chance`] (`fate` lists
+    /// them): a list as long as the game, which `check` does without.
+    pub chance: bool,
 }
 
 impl Keep {
-    /// Everything: the digest and each turn's position before it.
+    /// Everything: the digest, each turn's position before it and the
+    /// chance values.
     pub const ALL: Keep = Keep {
         digest: true,
         before: true,
+        chance: true,
     };
     /// Only what the rules need (and the digest when a side signs).
     pub const RULES: Keep = Keep {
         digest: false,
         before: false,
+        chance: false,
     };
 }
 
@@ -206,7 +212,8 @@ impl<G: Game> Referee<G> {
         self.turns
     }
 
-    /// Every chance value derived so far, in order.
+    /// Every chance value derived so far, in order (none when the
+    /// referee was told not to keep them, [`Keep`]).
     pub fn chance(&self) -> &[ChanceEvent] {
         &self.chance
     }
@@ -227,6 +234,7 @@ impl<G: Game> Referee<G> {
         self.keep = Keep {
             digest,
             before: keep.before,
+            chance: self.keep.chance && keep.chance,
         };
         self
     }
@@ -430,8 +438,11 @@ impl<G: Game> Referee<G> {
     /// Replay one turn of the record, checking everything; problems are
     /// placed in the turn's text.
     pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
-        self.play_line(&Line::from_turn(turn))
-            .map_err(|e| e.in_turn(turn))
+        let played = self
+            .play_line(&Line::from_turn(turn))
+            .map_err(|e| e.in_turn(turn))?;
+        self.place_deferred(turn);
+        Ok(played)
     }
 
     /// Play one line, checking everything: its number and side, the game
@@ -512,7 +523,9 @@ impl<G: Game> Referee<G> {
                 }
                 let played = self.commit_turn(index, state, played);
                 self.deck = deck;
-                self.chance.extend(opening);
+                if self.keep.chance {
+                    self.chance.extend(opening);
+                }
                 return Ok(played);
             }
             Phase::Audit => return self.play_closing(line, index, claimant, at),
@@ -1050,7 +1063,9 @@ impl<G: Game> Referee<G> {
         // An event pending now was declared by this turn (any earlier one
         // was settled at its start).
         self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
-        self.chance.extend(played.chance.iter().cloned());
+        if self.keep.chance {
+            self.chance.extend(played.chance.iter().cloned());
+        }
         if self.hidden.any() && G::outcome(&self.state).is_over() {
             self.audit_opened_sides();
         }
@@ -1171,10 +1186,10 @@ pub fn replay_keeping<G: Game>(
     for turn in &record.turns {
         match referee.play(turn) {
             Ok(played) => each(&played, &referee),
-            Err(e) => return Err(referee.first_broken_seal(record).unwrap_or(e)),
+            Err(e) => return Err(referee.first_broken_seal().unwrap_or(e)),
         }
     }
-    referee.verify_deferred(record)?;
+    referee.verify_deferred()?;
     Ok(referee)
 }
 
@@ -1322,6 +1337,19 @@ mod tests {
         assert_eq!((event.turn, event.label), (2, "die"));
         assert_eq!(event.reveals_of, ["A", "C", "B"]);
         assert_eq!(event.text, (referee.state.rolls[1] + 1).to_string());
+    }
+
+    #[test]
+    fn chance_values_are_listed_only_when_kept() {
+        let (text, _) = record_text(4);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let all = replay::<Dice>(&rec, |_, _| {}).unwrap();
+        assert_eq!(all.chance().len(), 4, "a die a turn");
+        let lean = replay_keeping::<Dice>(&rec, Keep::RULES, |_, _| {}).unwrap();
+        assert!(lean.chance().is_empty());
+        // The rolls themselves are the same: only the list is not kept.
+        assert_eq!(lean.state.rolls, all.state.rolls);
     }
 
     #[test]
