@@ -44,7 +44,7 @@ pub use typed::TypedError;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
-use crate::record::{LineKind, ProofKind, Record, Turn};
+use crate::record::{self, LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
@@ -1181,16 +1181,61 @@ pub fn replay_keeping<G: Game>(
     keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, RefereeError> {
-    let mut referee = Referee::<G>::start(record)?.keeping(keep);
-    referee.defer_seals();
+    let mut replay = Replay::<G>::start(record, keep)?;
     for turn in &record.turns {
-        match referee.play(turn) {
-            Ok(played) => each(&played, &referee),
-            Err(e) => return Err(referee.first_broken_seal().unwrap_or(e)),
-        }
+        let played = replay.play(turn)?;
+        each(&played, &replay.referee);
     }
-    referee.verify_deferred()?;
-    Ok(referee)
+    replay.finish()
+}
+
+/// A record replayed a turn at a time, as [`replay_keeping`] does, for a
+/// reader that hands the turns on as it reads them
+/// ([`record::stream::Visitor`]: `check` holds no more of a long record
+/// than a part of it). Signatures wait to be verified together, at the
+/// end of each part.
+#[derive(Debug)]
+pub struct Replay<G: Game> {
+    referee: Referee<G>,
+}
+
+impl<G: Game> Replay<G> {
+    /// Check the header of `record` (its turns are not played) and start
+    /// the replay, keeping what `keep` says.
+    pub fn start(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
+        let mut referee = Referee::<G>::start(record)?.keeping(keep);
+        referee.defer_seals();
+        Ok(Replay { referee })
+    }
+
+    /// Play the record's next turn; a problem is placed in its text, or
+    /// in an earlier turn's whose signature does not verify.
+    pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
+        self.referee
+            .play(turn)
+            .map_err(|e| self.referee.first_broken_seal().unwrap_or(e))
+    }
+
+    /// The referee after the last turn played, once every signature
+    /// waiting is verified.
+    pub fn finish(mut self) -> Result<Referee<G>, RefereeError> {
+        self.referee.verify_deferred()?;
+        Ok(self.referee)
+    }
+}
+
+impl<G: Game> record::stream::Visitor for Replay<G> {
+    type Error = RefereeError;
+
+    fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        self.play(turn).map(|_| ())
+    }
+
+    /// The signatures of the part's turns are verified while their
+    /// text is at hand, to place a problem in it.
+    fn part_end(&mut self) -> Result<(), RefereeError> {
+        self.referee.verify_deferred_so_far()
+    }
 }
 
 #[cfg(test)]
