@@ -182,6 +182,8 @@ pub struct Reader<R> {
     done: bool,
     /// The quote marks in front of the record's first line.
     marks: Option<usize>,
+    /// The clean text read at a time, in bytes.
+    part: usize,
     /// The first part, header included, and where its log starts.
     head: Source,
     header: Record<'static>,
@@ -191,7 +193,14 @@ impl<R: BufRead> Reader<R> {
     /// Read the record's header (and the first part of its log) from
     /// `input`.
     pub fn new(input: R) -> Result<Self, ReadError> {
+        Reader::with_part(input, PART)
+    }
+
+    /// [`Reader::new`], reading about `bytes` of clean text at a time
+    /// (tests read with small parts, to cross many part ends).
+    pub fn with_part(input: R, bytes: usize) -> Result<Self, ReadError> {
         let mut reader = Reader {
+            part: bytes,
             input,
             raw: Vec::new(),
             index: 0,
@@ -206,8 +215,9 @@ impl<R: BufRead> Reader<R> {
             },
         };
         let mut part = Part::default();
+        let bytes = reader.part;
         reader.fill(&mut part, |part| {
-            part.clean.len() >= PART && part.digit_line
+            part.clean.len() >= bytes && part.digit_line
         })?;
         reader.head = part.into_source(reader.marks.unwrap_or(0));
         let (tags, header_end) = parse_header(reader.head.text())
@@ -299,8 +309,8 @@ impl<R: BufRead> Reader<R> {
                 break;
             };
             let mut part = Part::rest_of(&source, from);
-            let carried = part.clean.len();
-            self.fill(&mut part, |p| p.clean.len() >= carried + PART)
+            let enough = part.clean.len() + self.part;
+            self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
             source = part.into_source(self.marks.unwrap_or(0));
             start = 0;
@@ -327,4 +337,213 @@ fn changed() -> io::Error {
         io::ErrorKind::InvalidData,
         "the input changed while herald read it: read it again",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{parse, Position};
+
+    /// A turn as read, its spans left out (they count from its part).
+    fn shown(t: &Turn<'_>) -> String {
+        let items: Vec<&str> = t.items.iter().map(|i| i.text.as_ref()).collect();
+        let proofs: Vec<String> = t.proofs.iter().map(|p| format!("{:?}", p.kind)).collect();
+        format!(
+            "{:?} {} {} [{}] [{}] {} {} {} {:?}",
+            t.kind,
+            t.number,
+            t.side,
+            items.join("|"),
+            proofs.join("|"),
+            t.pass.is_some(),
+            t.resign.is_some(),
+            t.audit.is_some(),
+            t.forfeit.map(|(_, c)| c),
+        )
+    }
+
+    /// The tags and turns read, or the parse error with its place.
+    type Read = Result<(Vec<String>, Vec<String>), (String, Position, Option<u32>)>;
+
+    fn tags(record: &Record<'_>) -> Vec<String> {
+        record
+            .tags
+            .iter()
+            .map(|t| format!("{}={}", t.name, t.value))
+            .collect()
+    }
+
+    fn whole(text: &str) -> Read {
+        let source = Source::new(text.as_bytes()).unwrap();
+        match parse(&source) {
+            Ok(r) => Ok((tags(&r), r.turns.iter().map(shown).collect())),
+            Err(e) => Err((e.message, source.position(e.span.start), e.turn)),
+        }
+    }
+
+    /// The turns shown, and the parts ended.
+    struct Collect(Vec<String>, usize);
+
+    impl Visitor for Collect {
+        type Error = ();
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
+            self.0.push(shown(turn));
+            Ok(())
+        }
+        fn part_end(&mut self) -> Result<(), ()> {
+            self.1 += 1;
+            Ok(())
+        }
+    }
+
+    fn in_parts(text: &str, bytes: usize) -> Read {
+        assert_eq!(survey(text.as_bytes()).unwrap(), Survey::Stream);
+        let placed = |placed: Box<(ParseError, Source)>| {
+            let (e, source) = *placed;
+            (e.message, source.position(e.span.start), e.turn)
+        };
+        let reader = match Reader::with_part(text.as_bytes(), bytes) {
+            Ok(reader) => reader,
+            Err(ReadError::Parse(p)) => return Err(placed(p)),
+            Err(ReadError::Io(e)) => panic!("{e}"),
+        };
+        let tags = tags(reader.header());
+        let mut seen = Collect(Vec::new(), 0);
+        match reader.visit(&mut seen) {
+            Ok(_) => Ok((tags, seen.0)),
+            Err(Stop::Read(ReadError::Parse(p))) => Err(placed(p)),
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    const LOG: &str = "[Game \"castle-danger\"]\n[Blue \"a@b\"] ; a comment\n\
+        [Red \"c@d\"]\n[Result \"*\"]\n\n\
+        1. Blue: +C, Kc1-b1 {a comment\nover three\nlines} , Cd1-d2\n\
+        2. Red: Kc9-b9 ; a comment\n\
+        {between turns}\n\
+        3. Blue: Cd2-d3,\n   Kb1-a1\n\
+        \n\
+        4. Red: pass\n\
+        5. Blue: resign\n\
+        -- \nA signature\n6. Blue: not read\n";
+
+    #[test]
+    fn a_record_read_in_parts_of_any_size_gives_the_turns_of_a_whole_read() {
+        let quoted: String = LOG.lines().map(|l| format!("> {l}\r\n")).collect();
+        let texts = [
+            LOG.to_owned(),
+            format!("\u{feff}{LOG}"),
+            format!("Hello Bob,\n\n{quoted}\nCheers\n"),
+            LOG.replace("5. Blue: resign\n", "5. Blue: Kc1-c4 {never closed\n"),
+            LOG.replace("4. Red: pass", "4. Red pass"),
+            LOG.replace("[Red \"c@d\"]", "[Red \"c@d]"),
+            LOG.replace("3. Blue: Cd2-d3,", "3. Blue: Cd2-d3,,"),
+            LOG.replace("\n-- \n", "\n"),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            for bytes in [1, 2, 5, 17, 40, 100, 10_000] {
+                assert_eq!(in_parts(text, bytes), want, "{bytes}-byte parts of\n{text}");
+            }
+        }
+        assert!(whole(&texts[0]).is_ok_and(|(_, turns)| turns.len() == 5));
+        assert!(whole(&texts[3]).is_err(), "the comment never closed");
+        assert!(whole(&texts[4]).is_err(), "a turn line without its colon");
+    }
+
+    #[test]
+    fn a_record_is_read_a_part_at_a_time() {
+        let mut text = LOG[..LOG.find("1. Blue").unwrap()].to_owned();
+        for n in 1..=2000 {
+            let side = if n % 2 == 1 { "Blue" } else { "Red" };
+            text.push_str(&format!("{n}. {side}: pass\n"));
+        }
+        let mut seen = Collect(Vec::new(), 0);
+        let reader = Reader::with_part(text.as_bytes(), 1000).unwrap();
+        assert!(reader.visit(&mut seen).is_ok());
+        assert_eq!(seen.0.len(), 2000);
+        // Parts of 1,000 bytes or a little more (the turn carried on).
+        let most = text.len() / 1000 + 1;
+        assert!((most - 3..=most).contains(&seen.1), "{} parts", seen.1);
+    }
+
+    /// Refuses turn 3, and says where its number stands in its part.
+    struct RefuseThird;
+
+    impl Visitor for RefuseThird {
+        type Error = usize;
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), usize> {
+            match turn.number {
+                3 => Err(turn.number_span.start),
+                _ => Ok(()),
+            }
+        }
+        fn part_end(&mut self) -> Result<(), usize> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_visitors_error_is_placed_in_its_part_and_a_later_parse_error_comes_first() {
+        for bytes in [1, 30, 10_000] {
+            let reader = Reader::with_part(LOG.as_bytes(), bytes).unwrap();
+            let Err(Stop::Visit(at, part)) = reader.visit(&mut RefuseThird) else {
+                panic!("turn 3 refused");
+            };
+            assert_eq!(
+                part.position(at),
+                Position {
+                    line: 11,
+                    column: 1
+                }
+            );
+            let bad = LOG.replace("4. Red: pass", "4. Red pass");
+            let reader = Reader::with_part(bad.as_bytes(), bytes).unwrap();
+            let Err(Stop::Read(ReadError::Parse(e))) = reader.visit(&mut RefuseThird) else {
+                panic!("turn 4 does not parse");
+            };
+            assert_eq!(e.1.position(e.0.span.start).line, 14);
+        }
+    }
+
+    #[test]
+    fn the_most_turns_a_record_holds_are_counted_across_parts() {
+        let mut text = LOG[..LOG.find("1. Blue").unwrap()].to_owned();
+        for n in 1..=crate::record::MAX_TURNS + 1 {
+            text.push_str(&format!("{n}. Blue: pass\n"));
+        }
+        let want = whole(&text);
+        assert!(want
+            .as_ref()
+            .is_err_and(|e| e.0.contains("at most 50000 turns")));
+        assert_eq!(in_parts(&text, PART), want);
+    }
+
+    #[test]
+    fn only_a_plain_text_of_one_record_is_read_in_parts() {
+        let whole_read = |text: &[u8]| survey(text).unwrap() == Survey::Whole;
+        assert!(!whole_read(LOG.as_bytes()));
+        assert!(
+            whole_read(format!("{LOG}\n> {LOG}").as_bytes()),
+            "two records"
+        );
+        assert!(whole_read(b"no record here\n"));
+        assert!(whole_read(b""));
+        assert!(whole_read(
+            format!("From: a@b\nSubject: x\n\n{LOG}").as_bytes()
+        ));
+        let mbox = format!("From a@b Sat Jan  1 00:00:00 2000\n{LOG}");
+        assert!(whole_read(mbox.as_bytes()));
+        assert!(
+            whole_read(LOG.replace('\n', "\r").as_bytes()),
+            "old Mac line ends"
+        );
+        assert!(whole_read(format!("{LOG}\0").as_bytes()));
+        assert!(whole_read(&[LOG.as_bytes(), b"\xff\n"].concat()));
+        let large = format!("{LOG}{}", " ".repeat(MAX_INPUT));
+        assert!(whole_read(large.as_bytes()));
+        // Windows line ends and a byte-order mark are plain text.
+        let windows = format!("\u{feff}{}", LOG.replace('\n', "\r\n"));
+        assert!(!whole_read(windows.as_bytes()));
+    }
 }
