@@ -10,6 +10,7 @@
 //! replies, text that is not UTF-8 or too large) is read whole, as
 //! [`super::read`] does, and gives the same verdicts and errors.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
@@ -99,12 +100,15 @@ fn next_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
 
 /// A line of input as text, as [`super::input_text`] makes it, or
 /// `None` when it is not UTF-8 or holds a NUL byte.
-fn text_line(raw: &[u8]) -> Option<String> {
+fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
     let text = std::str::from_utf8(raw).ok()?;
     if text.contains('\0') {
         return None;
     }
-    Some(plain_spaces_and_quotes(text.to_owned()))
+    Some(match text.is_ascii() {
+        true => Cow::Borrowed(text),
+        false => Cow::Owned(plain_spaces_and_quotes(text.to_owned())),
+    })
 }
 
 /// The lines of a record read so far and not yet read as turns: their
