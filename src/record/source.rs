@@ -506,6 +506,27 @@ impl Source {
         }
     }
 
+    /// The lines that start before byte `end` of the clean text, as a
+    /// source of their own (a record's header, kept while the rest is
+    /// read a part at a time).
+    pub(crate) fn lines_before(&self, end: usize) -> Source {
+        let n = self.lines.partition_point(|l| l.clean_start < end);
+        let (orig_end, clean_end) = self
+            .lines
+            .get(n)
+            .map_or((self.original.len(), self.clean.len()), |l| {
+                (l.orig_start, l.clean_start)
+            });
+        Source {
+            original: Arc::from(&self.original[..orig_end]),
+            clean: self.clean[..clean_end].to_owned(),
+            lines: self.lines[..n].to_vec(),
+            header_marks: self.header_marks,
+            part: self.part.clone(),
+            line_offset: self.line_offset,
+        }
+    }
+
     /// The lines from the one that starts at byte `from` of the clean
     /// text on (none when `from` is its end): their original text, clean
     /// text and map, the offsets counted from the first of them.

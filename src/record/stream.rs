@@ -1,8 +1,8 @@
 //! Reading a record a part at a time, as niklasf's pgn-reader reads a
 //! chess game: each turn is parsed, handed to a [`Visitor`] (the referee
 //! plays it) and dropped, so that memory stays flat however long the
-//! record. Only a part of the text is held: the header, then about
-//! [`PART`] bytes of lines at a time (more when one turn is longer).
+//! record. Only a part of the text is held: the header's lines, and
+//! about [`PART`] bytes of lines at a time (more when one turn is longer).
 //!
 //! It reads plain text holding one record. [`survey`] tells, in a first
 //! pass over the input, whether the input is such a text; anything else
@@ -188,8 +188,10 @@ pub struct Reader<R> {
     marks: Option<usize>,
     /// The clean text read at a time, in bytes.
     part: usize,
-    /// The first part, header included, and where its log starts.
+    /// The header's lines: where a problem with the header is placed.
     head: Source,
+    /// The first part, header included, until the log is read.
+    first: Option<Source>,
     header: Record<'static>,
 }
 
@@ -212,6 +214,7 @@ impl<R: BufRead> Reader<R> {
             done: false,
             marks: None,
             head: Source::typed(""),
+            first: None,
             header: Record {
                 tags: Vec::new(),
                 turns: Vec::new(),
@@ -223,9 +226,13 @@ impl<R: BufRead> Reader<R> {
         reader.fill(&mut part, |part| {
             part.clean.len() >= bytes && part.digit_line
         })?;
-        reader.head = part.into_source(reader.marks.unwrap_or(0));
-        let (tags, header_end) = parse_header(reader.head.text())
-            .map_err(|e| ReadError::Parse(Box::new((e, reader.head.clone()))))?;
+        let first = part.into_source(reader.marks.unwrap_or(0));
+        let (tags, header_end) = match parse_header(first.text()) {
+            Ok(header) => header,
+            Err(e) => return Err(ReadError::Parse(Box::new((e, first)))),
+        };
+        reader.head = first.lines_before(header_end);
+        reader.first = Some(first);
         reader.header = Record {
             tags,
             turns: Vec::new(),
@@ -239,8 +246,8 @@ impl<R: BufRead> Reader<R> {
         &self.header
     }
 
-    /// The first part of the record, which holds the header: where a
-    /// problem with the header is placed.
+    /// The lines of the record's header: where a problem with the header
+    /// is placed.
     pub fn head(&self) -> &Source {
         &self.head
     }
@@ -287,10 +294,10 @@ impl<R: BufRead> Reader<R> {
     /// Read the log, giving each turn to `visitor` as it is read. A
     /// parse error anywhere in the record is the one reported, as when
     /// the record is read whole; after the visitor's error, the rest is
-    /// only parsed. Returns the first part (the header's).
+    /// only parsed. Returns the header's lines ([`Reader::head`]).
     pub fn visit<V: Visitor>(mut self, visitor: &mut V) -> Result<Source, Stop<V::Error>> {
         let mut failed: Option<(V::Error, Box<Source>)> = None;
-        let mut source = self.head.clone();
+        let mut source = self.first.take().unwrap_or_else(|| self.head.clone());
         let mut start = self.header.header_end;
         let mut before = 0;
         loop {
