@@ -205,3 +205,21 @@ fn many_long_records_are_each_read_in_parts() {
     assert!(lines[2].starts_with("c.pbem:3004:"), "{}", lines[2]);
     assert_eq!(lines.len(), 3);
 }
+
+#[test]
+fn a_pipe_named_as_a_file_is_read_as_standard_input_is() {
+    let dir = TempDir::new().unwrap();
+    let fifo = dir.path().join("game.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let text = passes(3000);
+    let writer = {
+        let (fifo, text) = (fifo.clone(), text.clone());
+        std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
+    };
+    let out = herald().arg("check").arg(&fifo).output().unwrap();
+    writer.join().unwrap();
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains(": OK: Castle Danger, 3000 turns"), "{said}");
+}

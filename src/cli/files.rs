@@ -43,16 +43,14 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
 }
 
 /// Open a file, or `-`, to read a record from more than once (read a
-/// part at a time, or whole when it must be): standard input is first
-/// copied to an unnamed temporary file (at most `MAX_INPUT + 1` bytes),
-/// so that memory stays flat for it too.
+/// part at a time, or whole when it must be): standard input, or a pipe
+/// named as a file (`<(...)`), is first copied to an unnamed temporary
+/// file (at most `MAX_INPUT + 1` bytes), so that memory stays flat for
+/// it too.
 pub fn open_input(path: &Path) -> Result<std::fs::File, Failure> {
-    let limit = (MAX_INPUT + 1) as u64;
     let fail = |e: std::io::Error| Failure::usage(format!("cannot read {}: {e}", origin(path)));
     if path.as_os_str() == "-" {
-        let mut spool = tempfile::tempfile().map_err(fail)?;
-        std::io::copy(&mut std::io::stdin().lock().take(limit), &mut spool).map_err(fail)?;
-        return Ok(spool);
+        return spool(std::io::stdin().lock()).map_err(fail);
     }
     let meta = std::fs::metadata(path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
@@ -62,7 +60,19 @@ pub fn open_input(path: &Path) -> Result<std::fs::File, Failure> {
             path.display()
         )));
     }
-    std::fs::File::open(path).map_err(fail)
+    let file = std::fs::File::open(path).map_err(fail)?;
+    if meta.is_file() {
+        return Ok(file);
+    }
+    spool(file).map_err(fail)
+}
+
+/// At most `MAX_INPUT + 1` bytes of `input`, copied to an unnamed
+/// temporary file.
+fn spool(input: impl Read) -> std::io::Result<std::fs::File> {
+    let mut spool = tempfile::tempfile()?;
+    std::io::copy(&mut input.take((MAX_INPUT + 1) as u64), &mut spool)?;
+    Ok(spool)
 }
 
 /// The whole of an input opened by [`open_input`] (at most `MAX_INPUT +
