@@ -10,6 +10,10 @@
 //! - `<game>/<plain|commit|signed>/validate`: the same through
 //!   `referee::replay_keeping` with `Keep::RULES` (no record digest unless
 //!   a side signs, no copy of each turn's position before it);
+//! - `<game>/<plain|commit|signed>/streamed`: what `herald check` does
+//!   since it reads a plain record a part at a time: `stream::survey`,
+//!   then `stream::Reader` handing each turn to `referee::Replay`
+//!   (`Keep::RULES`) as it is read;
 //! - `<game>/<plain|commit|signed>/parse`: `Source::new` + `record::parse`
 //!   only;
 //! - `<game>/check-<N>[-signed]/end-to-end`: one record of N = 300 turns
@@ -17,7 +21,8 @@
 //!   commitments (and signed), as `herald check` handles it (without the
 //!   process and the file read). That record is also written to
 //!   `target/tmp/check-<N>[-signed]-<game>.pbem` for timing the binary
-//!   (`benches/RESULTS.md`).
+//!   (`benches/RESULTS.md`); `<game>/check-<N>[-signed]/streamed` is the
+//!   same record read as `herald check` reads it now (`streamed` above).
 //!
 //! - `battlegates/legal/<card|dice>-phase`: `Game::legal_actions` on the
 //!   most crowded Battlegates positions of 20 self-play games (the turn
@@ -39,7 +44,7 @@ use herald::games::battlegates::Battlegates;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
 use herald::games::playground_battles::PlaygroundBattles;
-use herald::record::{self, Source};
+use herald::record::{self, stream, Source};
 use herald::referee;
 use herald::selfplay::{self, Options};
 
@@ -112,6 +117,23 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
     referee.turns()
 }
 
+/// What `herald check` does with the bytes of a plain record of `G`
+/// since it reads records a part at a time: a first look at the input
+/// (`stream::survey`), then the record read a part at a time, each turn
+/// played as it is read (`Keep::RULES`); the number of turns.
+fn streamed<G: Game>(bytes: &[u8]) -> u32 {
+    let survey = stream::survey(bytes).expect("record text");
+    assert_eq!(survey, stream::Survey::Stream, "a plain record");
+    let reader = stream::Reader::new(bytes).expect("header parses");
+    let mut replay =
+        referee::Replay::<G>::start(reader.header(), referee::Keep::RULES).expect("header");
+    reader.visit(&mut replay).expect("record is valid");
+    let referee = replay.finish().expect("signatures verify");
+    referee.check_result().expect("Result tag agrees");
+    black_box(G::summary(referee.state()));
+    referee.turns()
+}
+
 fn parse_only(bytes: &[u8]) -> usize {
     let source = Source::new(bytes).expect("record text");
     let parsed = record::parse(&source).expect("record parses");
@@ -144,6 +166,13 @@ fn game<G: Game>(c: &mut Criterion) {
             b.iter(|| {
                 for text in &texts {
                     black_box(validate::<G>(black_box(text.as_bytes())));
+                }
+            })
+        });
+        group.bench_function("streamed", |b| {
+            b.iter(|| {
+                for text in &texts {
+                    black_box(streamed::<G>(black_box(text.as_bytes())));
                 }
             })
         });
@@ -192,6 +221,9 @@ fn long_record<G: Game>(c: &mut Criterion, proofs: Proofs) {
     group.throughput(Throughput::Elements(long_turns));
     group.bench_function("end-to-end", |b| {
         b.iter(|| black_box(check::<G>(black_box(long.as_bytes()))))
+    });
+    group.bench_function("streamed", |b| {
+        b.iter(|| black_box(streamed::<G>(black_box(long.as_bytes()))))
     });
     group.finish();
 }

@@ -9,6 +9,7 @@ use super::args::{Command, Format};
 use super::files::{self, Stamping};
 use super::out;
 use super::report::{Exit, Failure, Problem};
+use super::stream::{AfterCheck, Checked};
 use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::{self, LineKind, Record, Source, TurnText};
@@ -93,12 +94,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         } => super::mail::check_all(&input),
         Command::Check {
             input, all: false, ..
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Check(input.format),
-        ),
+        } => check_one(&input.record, input.message, input.format),
         Command::Show {
             input,
             turn,
@@ -351,22 +347,47 @@ fn with_loaded<C: RecordCommand>(
     command: C,
     stamping: Stamping,
 ) -> Result<Exit, Failure> {
-    let result = (|| {
-        let (source, origin, stamp) = files::load(path, message, stamping)?;
-        let record = record::parse(&source)
-            .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
-        let ctx = Ctx {
-            origin,
-            path,
-            source: &source,
-            record: &record,
-            stamp,
-        };
-        let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
-        let tag = record.tag("Game").map(|t| t.value_span);
-        games::dispatch(id, Visit { ctx: &ctx, command })
-            .unwrap_or_else(|| Err(ctx.problem(&RefereeError::record(tag, unknown_game(id)))))
-    })();
+    let loaded = files::load(path, message, stamping);
+    reported(with_source(path, loaded, command), format)
+}
+
+/// Run a reader on the newest record in `bytes`, read from `path`.
+pub(super) fn with_bytes<C: RecordCommand>(
+    path: &Path,
+    bytes: &[u8],
+    format: Format,
+    command: C,
+) -> Result<Exit, Failure> {
+    let loaded = files::load_bytes(path, bytes).map(|(source, origin)| (source, origin, None));
+    reported(with_source(path, loaded, command), format)
+}
+
+/// Run `command` on the record loaded from `path` (its source, how to
+/// name it, the stamp of the bytes read).
+fn with_source<C: RecordCommand>(
+    path: &Path,
+    loaded: Result<(Source, String, Option<files::Stamp>), Failure>,
+    command: C,
+) -> Result<Exit, Failure> {
+    let (source, origin, stamp) = loaded?;
+    let record = record::parse(&source)
+        .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
+    let ctx = Ctx {
+        origin,
+        path,
+        source: &source,
+        record: &record,
+        stamp,
+    };
+    let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
+    let tag = record.tag("Game").map(|t| t.value_span);
+    games::dispatch(id, Visit { ctx: &ctx, command })
+        .unwrap_or_else(|| Err(ctx.problem(&RefereeError::record(tag, unknown_game(id)))))
+}
+
+/// A command's result, reported: with `--format json`, a failure is
+/// printed as a JSON error object too.
+pub(super) fn reported(result: Result<Exit, Failure>, format: Format) -> Result<Exit, Failure> {
     match result {
         Err(Failure::Invalid(problem, _)) if format == Format::Json => {
             print_json(&JsonFailure {
@@ -582,9 +603,32 @@ fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
 
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        self.after::<G>(&ctx.origin, &referee)
+    }
+}
+
+/// `herald check` of one input: a plain record is read a part at a time
+/// (its memory flat however long it is); a message, a mailbox or a text
+/// holding several records is read whole, as the other readers do.
+fn check_one(path: &Path, message: Option<usize>, format: Format) -> Result<Exit, Failure> {
+    if message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
+        return with_record_in(path, message, format, Check(format));
+    }
+    match super::stream::check(path, Check(format)) {
+        Ok(Checked::Done(exit)) => Ok(exit),
+        Ok(Checked::Whole(bytes)) => with_bytes(path, &bytes, format, Check(format)),
+        Err(failure) => reported(Err(failure), format),
+    }
+}
+
+impl AfterCheck for Check {
+    type Output = Exit;
+
+    /// Print the verdict on a record replayed to its end.
+    fn after<G: Game>(self, origin: &str, referee: &Referee<G>) -> Result<Exit, Failure> {
         // The digest only where a side signs (the referee keeps it then):
         // it is what the seals are over (spec section 3.8).
-        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let digest = referee.digest().map(hex::encode);
         let result = result_text::<G>(referee.outcome());
         let summary = referee.summary();
@@ -595,9 +639,9 @@ impl RecordCommand for Check {
                 game: G::ID,
                 turns: referee.turns(),
                 result,
-                to_move: side_to_move(&referee),
+                to_move: side_to_move(referee),
                 summary,
-                pending: pending_json(&referee),
+                pending: pending_json(referee),
                 phase: referee.phase().as_str(),
                 provisional: referee.provisional().map(result_text::<G>),
                 failed_audits: referee
@@ -634,15 +678,14 @@ impl RecordCommand for Check {
                 digest,
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}",
-                ctx.origin,
+                "{origin}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}",
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
                 fit(&summary, "  "),
-                forfeit_text(&referee),
-                pending_text(&referee),
-                audit_text(&referee),
+                forfeit_text(referee),
+                pending_text(referee),
+                audit_text(referee),
                 digest.map_or_else(String::new, |d| format!("Digest: {d}\n"))
             ))?,
         }
@@ -908,8 +951,8 @@ impl RecordCommand for Annotate {
         let mut turns = Vec::new();
         let mut texts = Vec::new();
         let keep = Keep {
-            digest: false,
             before: true,
+            ..Keep::RULES
         };
         let referee = replay_all::<G>(ctx, keep, |played, referee| {
             let comment = played.before.as_ref().map_or_else(String::new, |before| {
@@ -1258,7 +1301,11 @@ struct JsonFate {
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let keep = Keep {
+            chance: true,
+            ..Keep::RULES
+        };
+        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
         let next = match self.key.as_deref() {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,

@@ -42,6 +42,58 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(buf)
 }
 
+/// Open a file, or `-`, to read a record from more than once (read a
+/// part at a time, or whole when it must be): standard input, or a pipe
+/// named as a file (`<(...)`), is first copied to an unnamed temporary
+/// file (at most `MAX_INPUT + 1` bytes), so that memory stays flat for
+/// it too.
+pub fn open_input(path: &Path) -> Result<std::fs::File, Failure> {
+    let fail = |e: std::io::Error| Failure::usage(format!("cannot read {}: {e}", origin(path)));
+    if path.as_os_str() == "-" {
+        return spool(std::io::stdin().lock()).map_err(fail);
+    }
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    if meta.is_dir() {
+        return Err(Failure::usage(format!(
+            "{} is a directory, not a game record",
+            path.display()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(fail)?;
+    if meta.is_file() {
+        return Ok(file);
+    }
+    spool(file).map_err(fail)
+}
+
+/// At most `MAX_INPUT + 1` bytes of `input`, copied to an unnamed
+/// temporary file.
+fn spool(input: impl Read) -> std::io::Result<std::fs::File> {
+    let mut spool = tempfile::tempfile()?;
+    std::io::copy(&mut input.take((MAX_INPUT + 1) as u64), &mut spool)?;
+    Ok(spool)
+}
+
+/// The whole of an input opened by [`open_input`] (at most `MAX_INPUT +
+/// 1` bytes, as [`read_bytes`] reads).
+pub fn read_input(file: &mut std::fs::File, path: &Path) -> Result<Vec<u8>, Failure> {
+    use std::io::Seek;
+    let mut buf = Vec::new();
+    file.rewind()
+        .and_then(|()| file.take((MAX_INPUT + 1) as u64).read_to_end(&mut buf))
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", origin(path))))?;
+    Ok(buf)
+}
+
+/// [`load`] of the bytes read from `path`, for a reader.
+pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<(Source, String), Failure> {
+    let all = record::records(bytes).map_err(|e| invalid(&e, path))?;
+    let found = record::newest(all, None).map_err(|e| invalid(&e, path))?;
+    let origin = found_origin(path, &found);
+    Ok((found.source, origin))
+}
+
 /// Read a record's source text from a file or `-`: a record, a text or
 /// email holding one, an mbox file or a Maildir folder (the newest record
 /// of the game, or the one in message `message`); with how to name where

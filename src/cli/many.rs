@@ -9,14 +9,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use super::args::Format;
+use super::commands::side_to_move;
 use super::commands::{Ctx, SCHEMA_VERSION};
 use super::files::{self, Stamping};
 use super::mail::Verdict;
 use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
+use super::stream::{self, AfterCheck, Checked};
+use crate::game::Game;
 use crate::games;
-use crate::record;
-use crate::referee;
+use crate::record::{self, Source};
+use crate::referee::{self, Referee};
 
 /// `f` of every item, on as many threads as there are cores (at most
 /// one per item), in the items' order.
@@ -123,30 +126,17 @@ fn verdict(path: &Path) -> JsonOne {
         line: String::new(),
         exit: Exit::Ok,
     };
-    let outcome = (|| {
-        let (source, origin, _) = files::load(path, None, Stamping::Skip)?;
-        let record = record::parse(&source)
-            .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
-        let ctx = Ctx {
-            origin: origin.clone(),
-            path,
-            source: &source,
-            record: &record,
-            stamp: None,
-        };
-        let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
-        let tag = record.tag("Game").map(|t| t.value_span);
-        let verdict = games::dispatch(id, Verdict { ctx: &ctx }).unwrap_or_else(|| {
-            Err(ctx.problem(&referee::RefereeError::record(
-                tag,
-                format!(
-                    "unknown game `{id}`: herald plays {}",
-                    games::GAME_IDS.join(", ")
-                ),
-            )))
-        })?;
-        Ok((origin, verdict))
-    })();
+    let outcome = if path.as_os_str() != "-" && path.is_dir() {
+        // A Maildir folder: its messages, read whole.
+        let loaded = files::load(path, None, Stamping::Skip);
+        whole_verdict(path, loaded.map(|(source, origin, _)| (source, origin)))
+    } else {
+        match stream::check(path, Summary) {
+            Ok(Checked::Done(verdict)) => Ok((origin.clone(), verdict)),
+            Ok(Checked::Whole(bytes)) => whole_verdict(path, files::load_bytes(path, &bytes)),
+            Err(failure) => Err(failure),
+        }
+    };
     match outcome {
         Ok((origin, ([game, title], turns, result, to_move))) => {
             v.line = format!(
@@ -170,6 +160,55 @@ fn verdict(path: &Path) -> JsonOne {
         }
     }
     v
+}
+
+/// What a record's verdict line says: its game's id and title, turns,
+/// result and side to move.
+type Said = ([&'static str; 2], u32, String, Option<String>);
+
+/// The verdict of a record read a part at a time.
+struct Summary;
+
+impl AfterCheck for Summary {
+    type Output = Said;
+
+    fn after<G: Game>(self, _: &str, referee: &Referee<G>) -> Result<Said, Failure> {
+        Ok((
+            [G::ID, G::TITLE],
+            referee.turns(),
+            referee::result_text::<G>(referee.outcome()),
+            side_to_move(referee),
+        ))
+    }
+}
+
+/// The verdict on the record `loaded` from `path`, read whole.
+fn whole_verdict(
+    path: &Path,
+    loaded: Result<(Source, String), Failure>,
+) -> Result<(String, Said), Failure> {
+    let (source, origin) = loaded?;
+    let record = record::parse(&source)
+        .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
+    let ctx = Ctx {
+        origin: origin.clone(),
+        path,
+        source: &source,
+        record: &record,
+        stamp: None,
+    };
+    let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
+    let tag = record.tag("Game").map(|t| t.value_span);
+    let verdict = games::dispatch(id, Verdict { ctx: &ctx }).unwrap_or_else(|| {
+        Err(ctx.problem(&referee::RefereeError::record(
+            tag,
+            format!(
+                "unknown game `{id}`: herald plays {}",
+                games::GAME_IDS.join(", ")
+            ),
+        )))
+    })?;
+    Ok((origin, verdict))
 }
 
 /// `game.pbem:14:10: invalid: turn 12, Blue: Kc1-b1: ...`: where, and

@@ -10,6 +10,7 @@ mod picture;
 mod report;
 mod sent;
 mod setup;
+mod stream;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -158,8 +158,8 @@ impl RecordCommand for ReplayPage {
         }];
         let mut turns = 0;
         let keep = Keep {
-            digest: false,
             before: true,
+            ..Keep::RULES
         };
         replay_all::<G>(ctx, keep, |played, referee| {
             if played.kind == LineKind::Turn {

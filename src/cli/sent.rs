@@ -23,7 +23,7 @@ pub(super) fn replay_checking_sent<G: Game>(
     let mut found = None;
     let keep = Keep {
         digest: true,
-        before: false,
+        ..Keep::RULES
     };
     let referee = replay_all::<G>(ctx, keep, |played, referee| {
         if let Some(sent) = sent {

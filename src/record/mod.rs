@@ -11,6 +11,7 @@ pub mod mail;
 mod parse;
 mod source;
 mod splice;
+pub mod stream;
 mod typed;
 mod write;
 

@@ -151,6 +151,18 @@ struct BodyScan {
 /// Read the record in `source`.
 pub fn parse(source: &Source) -> Result<Record<'_>, ParseError> {
     let text = source.text();
+    let (tags, header_end) = parse_header(text)?;
+    let turns = parse_log(text, header_end)?;
+    Ok(Record {
+        tags,
+        turns,
+        header_end,
+    })
+}
+
+/// The header of the record in `text`: its tags, and where the log
+/// starts (after white space and `;` comments).
+pub(crate) fn parse_header(text: &str) -> Result<(Vec<Tag>, usize), ParseError> {
     let mut tags = Vec::new();
     let mut i = text.trim_start_matches(is_space);
     // Header: tags separated by white space; `;` comments allowed between.
@@ -159,13 +171,7 @@ pub fn parse(source: &Source) -> Result<Record<'_>, ParseError> {
         tags.push(tag);
         i = skip_blank_and_line_comments(rest);
     }
-    let header_end = offset(text, i);
-    let turns = parse_log(text, header_end)?;
-    Ok(Record {
-        tags,
-        turns,
-        header_end,
-    })
+    Ok((tags, offset(text, i)))
 }
 
 /// Read log lines without a header, as a player types a turn for `move`
@@ -189,84 +195,171 @@ fn skip_blank_and_line_comments(mut i: &str) -> &str {
     }
 }
 
-/// Find the end of a `{...}` comment starting at `at` (on `{`).
-fn comment_end(text: &str, at: usize) -> Result<usize, ParseError> {
-    match text[at..].find('}') {
-        Some(k) => Ok(at + k + 1),
-        None => Err(ParseError::new(
-            Span::new(at, at + 1),
-            "this comment `{` is never closed with `}`",
-        )),
-    }
+/// Find the end of a `{...}` comment starting at `at` (on `{`); `None`
+/// when the text holds no `}` after it.
+fn comment_end(text: &str, at: usize) -> Option<usize> {
+    text[at..].find('}').map(|k| at + k + 1)
+}
+
+/// The error for a `{` comment that is never closed.
+fn unclosed_comment(at: usize) -> ParseError {
+    ParseError::new(
+        Span::new(at, at + 1),
+        "this comment `{` is never closed with `}`",
+    )
+}
+
+/// Whether the text given to [`read_log`] is the whole log, or a part
+/// of it that more text follows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Rest {
+    /// The text ends where the input does.
+    None,
+    /// More lines follow: a turn still open at the end of the text may
+    /// go on in them.
+    Follows,
+}
+
+/// Where [`read_log`] stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum LogEnd {
+    /// The log is over: the text ended, or the log did (a signature, text
+    /// after it).
+    Over,
+    /// The text ended inside a turn or a `{` comment, which may go on in
+    /// the text that follows: read again from this line start, with more.
+    From(usize),
+}
+
+/// What [`read_log`] keeps track of for one line.
+struct LogState<'a> {
+    /// The turn being read, its body pieces, and where its line starts.
+    current: Option<(Turn<'a>, BodyScan, usize)>,
+    /// Turns finished so far (in this text and before it).
+    count: usize,
+    after_blank: bool,
 }
 
 fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
-    let mut turns: Vec<Turn<'_>> = Vec::new();
-    let mut current: Option<(Turn<'_>, BodyScan)> = None;
+    let mut turns = Vec::new();
+    read_log(text, start, Rest::None, 0, &mut |turn| turns.push(turn))?;
+    Ok(turns)
+}
+
+/// Read the log lines of `text` from `start`, giving each turn to `each`
+/// as it is finished; `before` turns were read before this text (the most
+/// a record holds counts them). With [`Rest::Follows`], a turn (or a
+/// comment) still open at the end of the text is not finished: where its
+/// line starts is returned, to be read again with the text that follows.
+pub(crate) fn read_log<'a>(
+    text: &'a str,
+    start: usize,
+    rest: Rest,
+    before: usize,
+    each: &mut dyn FnMut(Turn<'a>),
+) -> Result<LogEnd, ParseError> {
+    let mut state = LogState {
+        current: None,
+        count: before,
+        after_blank: true,
+    };
     let mut pos = start;
-    let mut after_blank = true;
     while pos < text.len() {
         let line_end = text[pos..].find('\n').map_or(text.len(), |k| pos + k);
-        let line = &text[pos..line_end];
-        let trimmed = line.trim_start_matches([' ', '\t']);
-        let content = pos + (line.len() - trimmed.len());
-        if trimmed.is_empty() {
-            after_blank = true;
-            pos = line_end + 1;
-            continue;
-        }
-        if trimmed == "--" || trimmed.starts_with("-- ") {
-            break; // a signature
-        }
-        // A line that begins with a digit is a turn line, so that a mangled
-        // one is an error, never dropped; but inside a turn, a line of
-        // digits not followed by `.` continues it (a long proof value
-        // broken over lines, or by a mail client, may start with a digit).
-        let setup_line = setup_numbered(trimmed);
-        let starts_turn = setup_line
-            || trimmed.as_bytes()[0].is_ascii_digit()
-                && (current.is_none() || after_blank || numbered(trimmed));
-        let body_from;
-        if starts_turn {
-            if let Some((turn, scan)) = current.take() {
-                turns.push(finish_in_turn(text, turn, scan)?);
+        match log_line(text, pos, line_end, &mut state, each)? {
+            Next::Line(next) => pos = next,
+            Next::LogOver => break,
+            Next::Unclosed(_) if rest == Rest::Follows => {
+                let from = state.current.as_ref().map_or(pos, |c| c.2);
+                return Ok(LogEnd::From(from));
             }
-            if turns.len() >= MAX_TURNS {
-                return Err(ParseError::new(
-                    Span::new(content, line_end),
-                    format!("a record holds at most {MAX_TURNS} turns"),
-                ));
-            }
-            let kind = if setup_line {
-                LineKind::Setup
-            } else {
-                LineKind::Turn
-            };
-            let (turn, rest) = line_head(text, trimmed, kind, line_end)?;
-            current = Some((turn, BodyScan { pieces: Vec::new() }));
-            body_from = offset(text, rest);
-        } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
-            body_from = content;
-        } else if current.is_some() && !after_blank {
-            body_from = content; // a continuation line
+            Next::Unclosed(open) => return Err(unclosed_comment(open)),
+        }
+    }
+    match state.current.take() {
+        Some((_, _, from)) if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(from)),
+        Some((turn, scan, _)) => {
+            each(finish_in_turn(text, turn, scan)?);
+            Ok(LogEnd::Over)
+        }
+        None if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(text.len())),
+        None => Ok(LogEnd::Over),
+    }
+}
+
+/// Where [`log_line`] leaves the reading of a log.
+enum Next {
+    /// Go on at this byte.
+    Line(usize),
+    /// The log ended before the line.
+    LogOver,
+    /// A `{` comment at this byte is not closed in the text.
+    Unclosed(usize),
+}
+
+/// Read the log line at `pos..line_end`.
+fn log_line<'a>(
+    text: &'a str,
+    pos: usize,
+    line_end: usize,
+    state: &mut LogState<'a>,
+    each: &mut dyn FnMut(Turn<'a>),
+) -> Result<Next, ParseError> {
+    let line = &text[pos..line_end];
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    let content = pos + (line.len() - trimmed.len());
+    if trimmed.is_empty() {
+        state.after_blank = true;
+        return Ok(Next::Line(line_end + 1));
+    }
+    if trimmed == "--" || trimmed.starts_with("-- ") {
+        return Ok(Next::LogOver); // a signature
+    }
+    // A line that begins with a digit is a turn line, so that a mangled
+    // one is an error, never dropped; but inside a turn, a line of
+    // digits not followed by `.` continues it (a long proof value
+    // broken over lines, or by a mail client, may start with a digit).
+    let setup_line = setup_numbered(trimmed);
+    let starts_turn = setup_line
+        || trimmed.as_bytes()[0].is_ascii_digit()
+            && (state.current.is_none() || state.after_blank || numbered(trimmed));
+    let body_from;
+    if starts_turn {
+        if let Some((turn, scan, _)) = state.current.take() {
+            each(finish_in_turn(text, turn, scan)?);
+            state.count += 1;
+        }
+        if state.count >= MAX_TURNS {
+            return Err(ParseError::new(
+                Span::new(content, line_end),
+                format!("a record holds at most {MAX_TURNS} turns"),
+            ));
+        }
+        let kind = if setup_line {
+            LineKind::Setup
         } else {
-            break; // text after the log: a signature, a reply
-        }
-        after_blank = false;
-        pos = scan_body(
-            text,
-            body_from,
-            line_end,
-            current.as_mut().map(|c| &mut c.1),
-        )?;
-        if let Some((turn, _)) = current.as_mut() {
-            turn.lines_end = pos.saturating_sub(1).min(text.len());
-        }
+            LineKind::Turn
+        };
+        let (turn, rest) = line_head(text, trimmed, kind, line_end)?;
+        state.current = Some((turn, BodyScan { pieces: Vec::new() }, pos));
+        body_from = offset(text, rest);
+    } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
+        body_from = content;
+    } else if state.current.is_some() && !state.after_blank {
+        body_from = content; // a continuation line
+    } else {
+        return Ok(Next::LogOver); // text after the log: a signature, a reply
     }
-    if let Some((turn, scan)) = current.take() {
-        turns.push(finish_in_turn(text, turn, scan)?);
+    state.after_blank = false;
+    let scan = state.current.as_mut().map(|c| &mut c.1);
+    let next = match scan_body(text, body_from, line_end, scan) {
+        Ok(next) => next,
+        Err(open) => return Ok(Next::Unclosed(open)),
+    };
+    if let Some((turn, _, _)) = state.current.as_mut() {
+        turn.lines_end = next.saturating_sub(1).min(text.len());
     }
-    Ok(turns)
+    Ok(Next::Line(next))
 }
 
 /// Whether `line` starts like a set-up line: `S`, digits, then `.`.
@@ -339,13 +432,14 @@ fn finish_in_turn<'a>(
 }
 
 /// Collect body pieces from `from` to the end of the line, skipping
-/// comments (a `{` comment may run over lines). Returns where to go on.
+/// comments (a `{` comment may run over lines). Returns where to go on,
+/// or where a `{` comment starts that the text never closes.
 fn scan_body(
     text: &str,
     from: usize,
     line_end: usize,
     mut scan: Option<&mut BodyScan>,
-) -> Result<usize, ParseError> {
+) -> Result<usize, usize> {
     let mut piece_start = from;
     let mut k = from;
     let bytes = text.as_bytes();
@@ -360,7 +454,7 @@ fn scan_body(
         match bytes[k] {
             b'{' => {
                 push(&mut scan, piece_start, k);
-                let end = comment_end(text, k)?;
+                let end = comment_end(text, k).ok_or(k)?;
                 if end > line_end {
                     // The comment runs over lines; the rest of its last line
                     // is read as part of this turn.

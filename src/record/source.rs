@@ -51,17 +51,17 @@ pub struct InputError {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct LineMap {
+pub(crate) struct LineMap {
     /// Start of this line in the clean text.
-    clean_start: usize,
+    pub(crate) clean_start: usize,
     /// Start of the line in the original input.
-    orig_start: usize,
+    pub(crate) orig_start: usize,
     /// Bytes of quoting stripped from the front of the original line.
-    stripped: usize,
+    pub(crate) stripped: usize,
     /// 1-based line number in the original input.
-    line: usize,
+    pub(crate) line: usize,
     /// Quote marks in front of the original line.
-    marks: usize,
+    pub(crate) marks: usize,
 }
 
 /// The record's text, unquoted, with `\n` line ends, and its map back to the
@@ -275,9 +275,9 @@ enum Step {
     End,
 }
 
-/// A record being read out of a text: the lines taken so far.
+/// A record being read out of a text: what the lines taken so far say
+/// of the next.
 struct Block {
-    source: Source,
     /// The quote marks of the record's lines as it stands now (a turn
     /// typed under a quoted record lowers it).
     marks: usize,
@@ -287,16 +287,8 @@ struct Block {
 }
 
 impl Block {
-    fn new(original: &Arc<str>, marks: usize) -> Self {
+    fn new(marks: usize) -> Self {
         Block {
-            source: Source {
-                original: Arc::clone(original),
-                clean: String::new(),
-                lines: Vec::new(),
-                header_marks: marks,
-                part: None,
-                line_offset: 0,
-            },
             marks,
             last: Last::Blank,
             turns: false,
@@ -377,6 +369,72 @@ fn is_game_tag(content: &str) -> bool {
             .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
+/// Line `index` (from 0) of an input, `raw` with its line end, starting
+/// at byte `start`: where its text starts and the text, line end
+/// removed (and, on the first line, a byte-order mark: Windows Notepad
+/// writes one, and it is no part of the text).
+pub(crate) fn input_line(index: usize, start: usize, raw: &str) -> (usize, &str) {
+    let line = raw.trim_end_matches(['\n', '\r']);
+    match line.strip_prefix('\u{feff}') {
+        Some(rest) if index == 0 => (start + '\u{feff}'.len_utf8(), rest),
+        _ => (start, line),
+    }
+}
+
+/// The scan for records in a text, a line at a time (the lines as
+/// [`input_line`] gives them): which lines belong to a record, and
+/// where one ends and the next starts.
+#[derive(Default)]
+pub(crate) struct Finder {
+    block: Option<Block>,
+}
+
+/// What a line is to the scan for records ([`Finder::line`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seen {
+    /// A record ended before this line.
+    pub(crate) ended: bool,
+    /// A record starts with this line.
+    pub(crate) starts: bool,
+    /// The line is one of a record's (the first, or one going on):
+    /// this many bytes of quoting in front of it are stripped.
+    pub(crate) take: Option<usize>,
+    /// The quote marks in front of the line.
+    pub(crate) marks: usize,
+}
+
+impl Finder {
+    /// What `line` (without its line end) is to the records: the next
+    /// line of the text.
+    pub(crate) fn line(&mut self, line: &str) -> Seen {
+        let (marks, prefix) = quote_prefix(line);
+        let content = &line[prefix..];
+        let mut seen = Seen {
+            ended: false,
+            starts: false,
+            take: None,
+            marks,
+        };
+        if let Some(b) = self.block.as_mut() {
+            if let Step::Take(stripped) = b.step(marks, prefix, content) {
+                b.took(line[stripped..].trim_end());
+                seen.take = Some(stripped);
+                return seen;
+            }
+            self.block = None;
+            seen.ended = true;
+        }
+        if starts_header(content) {
+            let mut b = Block::new(marks);
+            b.took(content);
+            self.block = Some(b);
+            seen.take = Some(prefix);
+            seen.starts = true;
+        }
+        seen
+    }
+}
+
 impl Source {
     /// Read a record's text out of `input`: the first record in it. Fails
     /// on input that is not text (not UTF-8, NUL bytes), too large, or
@@ -394,40 +452,102 @@ impl Source {
     /// they stand; none when it holds no header.
     pub fn all_in(text: &Arc<str>) -> Vec<Source> {
         let mut found = Vec::new();
-        let mut block: Option<Block> = None;
+        let mut finder = Finder::default();
+        let mut current: Option<Source> = None;
         let mut orig_start = 0;
         for (index, raw) in text.split_inclusive('\n').enumerate() {
-            let mut start = orig_start;
+            let (start, line) = input_line(index, orig_start, raw);
             orig_start += raw.len();
-            let mut line = raw.trim_end_matches(['\n', '\r']);
-            if index == 0 {
-                // A byte-order mark (Windows Notepad) is not part of the text.
-                if let Some(rest) = line.strip_prefix('\u{feff}') {
-                    start += '\u{feff}'.len_utf8();
-                    line = rest;
-                }
+            let seen = finder.line(line);
+            if seen.ended {
+                found.extend(current.take());
             }
-            let (marks, prefix) = quote_prefix(line);
-            let content = &line[prefix..];
-            if let Some(b) = block.as_mut() {
-                if let Step::Take(stripped) = b.step(marks, prefix, content) {
-                    let kept = line[stripped..].trim_end();
-                    b.source.push_line(start, stripped, index + 1, marks, kept);
-                    b.took(kept);
-                    continue;
-                }
-                found.extend(block.take().map(|b| b.source));
-            }
-            if starts_header(content) {
-                let mut b = Block::new(text, marks);
-                b.source
-                    .push_line(start, prefix, index + 1, marks, content.trim_end());
-                b.took(content);
-                block = Some(b);
+            if let Some(stripped) = seen.take {
+                let source =
+                    current.get_or_insert_with(|| Source::empty(Arc::clone(text), seen.marks));
+                let kept = line[stripped..].trim_end();
+                source.push_line(start, stripped, index + 1, seen.marks, kept);
             }
         }
-        found.extend(block.map(|b| b.source));
+        found.extend(current);
         found
+    }
+
+    /// A record with no line yet, read out of `original`, its header
+    /// quoted with `marks` quote marks.
+    fn empty(original: Arc<str>, marks: usize) -> Source {
+        Source {
+            original,
+            clean: String::new(),
+            lines: Vec::new(),
+            header_marks: marks,
+            part: None,
+            line_offset: 0,
+        }
+    }
+
+    /// A part of a record read line by line (`record::stream`): the
+    /// original text of its lines, their clean text and map (offsets in
+    /// those texts, line numbers of the input), the quote marks of the
+    /// record's header.
+    pub(crate) fn from_part(
+        original: Arc<str>,
+        clean: String,
+        lines: Vec<LineMap>,
+        header_marks: usize,
+    ) -> Source {
+        Source {
+            original,
+            clean,
+            lines,
+            header_marks,
+            part: None,
+            line_offset: 0,
+        }
+    }
+
+    /// The lines that start before byte `end` of the clean text, as a
+    /// source of their own (a record's header, kept while the rest is
+    /// read a part at a time).
+    pub(crate) fn lines_before(&self, end: usize) -> Source {
+        let n = self.lines.partition_point(|l| l.clean_start < end);
+        let (orig_end, clean_end) = self
+            .lines
+            .get(n)
+            .map_or((self.original.len(), self.clean.len()), |l| {
+                (l.orig_start, l.clean_start)
+            });
+        Source {
+            original: Arc::from(&self.original[..orig_end]),
+            clean: self.clean[..clean_end].to_owned(),
+            lines: self.lines[..n].to_vec(),
+            header_marks: self.header_marks,
+            part: self.part.clone(),
+            line_offset: self.line_offset,
+        }
+    }
+
+    /// The lines from the one that starts at byte `from` of the clean
+    /// text on (none when `from` is its end): their original text, clean
+    /// text and map, the offsets counted from the first of them.
+    pub(crate) fn lines_from(&self, from: usize) -> (String, String, Vec<LineMap>) {
+        let first = self.lines.partition_point(|l| l.clean_start < from);
+        let Some(head) = self.lines.get(first) else {
+            return (String::new(), String::new(), Vec::new());
+        };
+        let lines = self.lines[first..]
+            .iter()
+            .map(|l| LineMap {
+                clean_start: l.clean_start - head.clean_start,
+                orig_start: l.orig_start - head.orig_start,
+                ..*l
+            })
+            .collect();
+        (
+            self.original[head.orig_start..].to_owned(),
+            self.clean[head.clean_start..].to_owned(),
+            lines,
+        )
     }
 
     /// The same record, read from a decoded mail part (`part` names it),

@@ -109,8 +109,14 @@ impl LineError {
     /// This problem placed in the text of `turn`, the record's line that
     /// was played.
     pub fn in_turn(self, turn: &Turn<'_>) -> RefereeError {
+        let span = self.span_in(turn);
+        self.at(span)
+    }
+
+    /// Where this problem stands in the text of `turn`.
+    pub fn span_in(&self, turn: &Turn<'_>) -> Span {
         let item_span = |index: usize| turn.items.get(index).map_or(turn.span, |i| i.span);
-        let span = match self.place {
+        match self.place {
             Place::Line => turn.span,
             Place::Number => turn.number_span,
             Place::Side => turn.side_span,
@@ -127,7 +133,12 @@ impl LineError {
                 .or(turn.forfeit.map(|(span, _)| span))
                 .unwrap_or(turn.span),
             Place::Proof(index) => turn.proofs.get(index).map_or(turn.span, |p| p.span),
-        };
+        }
+    }
+
+    /// This problem placed at `span` of the record's text (found by
+    /// [`LineError::span_in`]).
+    pub fn at(self, span: Span) -> RefereeError {
         RefereeError {
             kind: self.kind,
             span: Some(span),

@@ -44,7 +44,7 @@ pub use typed::TypedError;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
-use crate::record::{LineKind, ProofKind, Record, Turn};
+use crate::record::{self, LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
@@ -100,18 +100,24 @@ pub struct Keep {
     /// Each played turn's position before its first action,
     /// [`PlayedTurn::before`].
     pub before: bool,
+    /// Every chance value derived, [`Referee::chance`] (`fate` lists
+    /// them): a list as long as the game, which `check` does without.
+    pub chance: bool,
 }
 
 impl Keep {
-    /// Everything: the digest and each turn's position before it.
+    /// Everything: the digest, each turn's position before it and the
+    /// chance values.
     pub const ALL: Keep = Keep {
         digest: true,
         before: true,
+        chance: true,
     };
     /// Only what the rules need (and the digest when a side signs).
     pub const RULES: Keep = Keep {
         digest: false,
         before: false,
+        chance: false,
     };
 }
 
@@ -224,7 +230,8 @@ impl<G: Game> Referee<G> {
         self.turns
     }
 
-    /// Every chance value derived so far, in order.
+    /// Every chance value derived so far, in order (none when the
+    /// referee was told not to keep them, [`Keep`]).
     pub fn chance(&self) -> &[ChanceEvent] {
         &self.chance
     }
@@ -245,6 +252,7 @@ impl<G: Game> Referee<G> {
         self.keep = Keep {
             digest,
             before: keep.before,
+            chance: self.keep.chance && keep.chance,
         };
         self
     }
@@ -461,8 +469,11 @@ impl<G: Game> Referee<G> {
     /// Replay one turn of the record, checking everything; problems are
     /// placed in the turn's text.
     pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
-        self.play_line(&Line::from_turn(turn))
-            .map_err(|e| e.in_turn(turn))
+        let played = self
+            .play_line(&Line::from_turn(turn))
+            .map_err(|e| e.in_turn(turn))?;
+        self.place_deferred(turn);
+        Ok(played)
     }
 
     /// Play one line, checking everything: its number and side, the game
@@ -543,7 +554,9 @@ impl<G: Game> Referee<G> {
                 }
                 let played = self.commit_turn(index, state, played);
                 self.deck = deck;
-                self.chance.extend(opening);
+                if self.keep.chance {
+                    self.chance.extend(opening);
+                }
                 return Ok(played);
             }
             Phase::Audit => return self.play_closing(line, index, claimant, at),
@@ -1107,7 +1120,9 @@ impl<G: Game> Referee<G> {
         // An event pending now was declared by this turn (any earlier one
         // was settled at its start).
         self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
-        self.chance.extend(played.chance.iter().cloned());
+        if self.keep.chance {
+            self.chance.extend(played.chance.iter().cloned());
+        }
         if self.hidden.any() && (G::outcome(&self.state).is_over() || self.broken_on.is_some()) {
             self.audit_opened_sides();
         }
@@ -1223,16 +1238,61 @@ pub fn replay_keeping<G: Game>(
     keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, RefereeError> {
-    let mut referee = Referee::<G>::start(record)?.keeping(keep);
-    referee.defer_seals();
+    let mut replay = Replay::<G>::start(record, keep)?;
     for turn in &record.turns {
-        match referee.play(turn) {
-            Ok(played) => each(&played, &referee),
-            Err(e) => return Err(referee.first_broken_seal(record).unwrap_or(e)),
-        }
+        let played = replay.play(turn)?;
+        each(&played, &replay.referee);
     }
-    referee.verify_deferred(record)?;
-    Ok(referee)
+    replay.finish()
+}
+
+/// A record replayed a turn at a time, as [`replay_keeping`] does, for a
+/// reader that hands the turns on as it reads them
+/// ([`record::stream::Visitor`]: `check` holds no more of a long record
+/// than a part of it). Signatures wait to be verified together, at the
+/// end of each part.
+#[derive(Debug)]
+pub struct Replay<G: Game> {
+    referee: Referee<G>,
+}
+
+impl<G: Game> Replay<G> {
+    /// Check the header of `record` (its turns are not played) and start
+    /// the replay, keeping what `keep` says.
+    pub fn start(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
+        let mut referee = Referee::<G>::start(record)?.keeping(keep);
+        referee.defer_seals();
+        Ok(Replay { referee })
+    }
+
+    /// Play the record's next turn; a problem is placed in its text, or
+    /// in an earlier turn's whose signature does not verify.
+    pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
+        self.referee
+            .play(turn)
+            .map_err(|e| self.referee.first_broken_seal().unwrap_or(e))
+    }
+
+    /// The referee after the last turn played, once every signature
+    /// waiting is verified.
+    pub fn finish(mut self) -> Result<Referee<G>, RefereeError> {
+        self.referee.verify_deferred()?;
+        Ok(self.referee)
+    }
+}
+
+impl<G: Game> record::stream::Visitor for Replay<G> {
+    type Error = RefereeError;
+
+    fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        self.play(turn).map(|_| ())
+    }
+
+    /// The signatures of the part's turns are verified while their
+    /// text is at hand, to place a problem in it.
+    fn part_end(&mut self) -> Result<(), RefereeError> {
+        self.referee.verify_deferred_so_far()
+    }
 }
 
 #[cfg(test)]
@@ -1379,6 +1439,19 @@ mod tests {
         assert_eq!((event.turn, event.label), (2, "die"));
         assert_eq!(event.reveals_of, ["A", "C", "B"]);
         assert_eq!(event.text, (referee.state.rolls[1] + 1).to_string());
+    }
+
+    #[test]
+    fn chance_values_are_listed_only_when_kept() {
+        let (text, _) = record_text(4);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let all = replay::<Dice>(&rec, |_, _| {}).unwrap();
+        assert_eq!(all.chance().len(), 4, "a die a turn");
+        let lean = replay_keeping::<Dice>(&rec, Keep::RULES, |_, _| {}).unwrap();
+        assert!(lean.chance().is_empty());
+        // The rolls themselves are the same: only the list is not kept.
+        assert_eq!(lean.state.rolls, all.state.rolls);
     }
 
     #[test]

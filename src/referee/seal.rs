@@ -9,7 +9,7 @@ use ed25519_dalek::VerifyingKey;
 use super::{At, Ending, Line, LineError, Place, Referee, RefereeError};
 use crate::fairness::{self, Hash, SealedKind};
 use crate::game::{Game, Side};
-use crate::record::{LineKind, Record};
+use crate::record::{LineKind, Span, Turn};
 
 /// Whether a line's signature is verified, or the line is being composed
 /// (its seal is added once its text is known).
@@ -41,6 +41,9 @@ pub(super) struct DeferredSeal {
     message: Vec<u8>,
     sig: [u8; 64],
     error: LineError,
+    /// Where the error stands in the record's text, once the line played
+    /// is known as a turn of it ([`Referee::place_deferred`]).
+    span: Option<Span>,
 }
 
 impl Seal {
@@ -177,6 +180,7 @@ impl<G: Game> Referee<G> {
                         message,
                         sig: s,
                         error,
+                        span: None,
                     });
                     Ok(seal)
                 } else if fairness::seal_verifies(key, &message, &s) {
@@ -194,31 +198,62 @@ impl<G: Game> Referee<G> {
         self.deferred = Some(Vec::new());
     }
 
-    /// The first deferred signature that does not verify, placed in
-    /// `record`, checking them one by one in order (`verify_strict`).
-    pub(super) fn first_broken_seal(&self, record: &Record<'_>) -> Option<RefereeError> {
+    /// Note where the signature of the line just played, `turn` of the
+    /// record, stands, for its error should it not verify.
+    pub(super) fn place_deferred(&mut self, turn: &Turn<'_>) {
+        let line = (self.setup_lines + self.turns) as usize;
+        let last = self.deferred.iter_mut().flat_map(|d| d.last_mut()).next();
+        if let Some(seal) = last.filter(|d| d.line + 1 == line) {
+            seal.span = Some(seal.error.span_in(turn));
+        }
+    }
+
+    /// The first deferred signature that does not verify, placed in the
+    /// record, checking them one by one in order (`verify_strict`).
+    pub(super) fn first_broken_seal(&self) -> Option<RefereeError> {
         let broken = self
             .deferred
             .iter()
             .flatten()
             .find(|d| !fairness::seal_verifies(&d.key, &d.message, &d.sig))?;
-        Some(broken.error.clone().in_turn(&record.turns[broken.line]))
+        let error = broken.error.clone();
+        Some(match broken.span {
+            Some(span) => error.at(span),
+            None => RefereeError {
+                span: None,
+                ..error.at(Span::default())
+            },
+        })
     }
 
     /// Verify every deferred signature at once (a batch); if any fails,
     /// name the first that does. Lines are verified one by one again
     /// from then on.
-    pub(super) fn verify_deferred(&mut self, record: &Record<'_>) -> Result<(), RefereeError> {
-        let deferred = self.deferred.take().unwrap_or_default();
+    pub(super) fn verify_deferred(&mut self) -> Result<(), RefereeError> {
+        let verified = self.verify_deferred_so_far();
+        self.deferred = None;
+        verified
+    }
+
+    /// Verify the signatures deferred so far at once (a batch), and go
+    /// on deferring: a record read part by part is verified a part at a
+    /// time, so that the signatures waiting stay few. If any fails, the
+    /// first that does is named.
+    pub(super) fn verify_deferred_so_far(&mut self) -> Result<(), RefereeError> {
+        let Some(deferred) = self.deferred.as_mut() else {
+            return Ok(());
+        };
         let keys: Vec<VerifyingKey> = deferred.iter().map(|d| d.key).collect();
         let messages: Vec<&[u8]> = deferred.iter().map(|d| d.message.as_slice()).collect();
         let sigs: Vec<[u8; 64]> = deferred.iter().map(|d| d.sig).collect();
-        if deferred.is_empty() || fairness::seals_verify(&keys, &messages, &sigs) {
-            return Ok(());
+        let broken = if deferred.is_empty() || fairness::seals_verify(&keys, &messages, &sigs) {
+            None
+        } else {
+            self.first_broken_seal()
+        };
+        if let Some(deferred) = self.deferred.as_mut() {
+            deferred.clear();
         }
-        self.deferred = Some(deferred);
-        let broken = self.first_broken_seal(record);
-        self.deferred = None;
         broken.map_or(Ok(()), Err)
     }
 }

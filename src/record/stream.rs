@@ -1,0 +1,560 @@
+//! Reading a record a part at a time, as niklasf's pgn-reader reads a
+//! chess game: each turn is parsed, handed to a [`Visitor`] (the referee
+//! plays it) and dropped, so that memory stays flat however long the
+//! record. Only a part of the text is held: the header's lines, and
+//! about [`PART`] bytes of lines at a time (more when one turn is longer).
+//!
+//! It reads plain text holding one record. [`survey`] tells, in a first
+//! pass over the input, whether the input is such a text; anything else
+//! (a mail message, an mbox file, several records such as quoted
+//! replies, text that is not UTF-8 or too large) is read whole, as
+//! [`super::read`] does, and gives the same verdicts and errors.
+
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::parse::{parse_header, read_log, LogEnd, Rest};
+use super::source::{input_line, plain_spaces_and_quotes, Finder, LineMap, MAX_INPUT};
+use super::{mail, ParseError, Record, Source, Turn};
+
+/// The clean text read at a time, in bytes: a few hundred turns.
+pub const PART: usize = 16 * 1024;
+
+/// What the first pass over an input found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Survey {
+    /// Plain text holding one record: it can be read a part at a time.
+    Stream,
+    /// Anything else: read it whole ([`super::read`]).
+    Whole,
+}
+
+/// A look at `input`, line by line and holding none: whether it is
+/// plain text (UTF-8, no NUL byte, line feeds, at most [`MAX_INPUT`]
+/// bytes) that is neither a mail message nor an mbox file and holds
+/// exactly one record.
+pub fn survey(mut input: impl BufRead) -> io::Result<Survey> {
+    let mut head = MessageHead::default();
+    let mut finder = Finder::default();
+    let (mut records, mut lf, mut cr) = (0, false, false);
+    let (mut index, mut read, mut raw) = (0, 0, Vec::new());
+    while next_line(&mut input, &mut raw)? {
+        read += raw.len();
+        if read > MAX_INPUT || (index == 0 && raw.starts_with(b"From ")) {
+            return Ok(Survey::Whole);
+        }
+        head.add(&raw, index);
+        lf |= raw.ends_with(b"\n");
+        cr |= raw.contains(&b'\r');
+        let Some(text) = text_line(&raw) else {
+            return Ok(Survey::Whole);
+        };
+        let (_, line) = input_line(index, 0, &text);
+        let seen = finder.line(line);
+        records += usize::from(seen.starts);
+        index += 1;
+    }
+    // Old Mac line ends (CR alone) are made line feeds by a whole read.
+    let whole = records != 1 || (cr && !lf) || head.is_message();
+    Ok(if whole { Survey::Whole } else { Survey::Stream })
+}
+
+/// The first lines of an input, as far as [`mail::is_message`] reads
+/// them to tell a message: up to the line that decides it.
+#[derive(Default)]
+struct MessageHead {
+    bytes: Vec<u8>,
+    decided: bool,
+}
+
+impl MessageHead {
+    /// Line `index` (from 0), with its line end.
+    fn add(&mut self, raw: &[u8], index: usize) {
+        if self.decided || index >= 1000 {
+            self.decided = true;
+            return;
+        }
+        self.bytes.extend_from_slice(raw);
+        let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let folded = line.first().is_some_and(|b| *b == b' ' || *b == b'\t');
+        let field = line
+            .iter()
+            .position(|b| *b == b':')
+            .is_some_and(|colon| colon > 0 && line[..colon].iter().all(u8::is_ascii_graphic));
+        self.decided = line.is_empty() || if folded { index == 0 } else { !field };
+    }
+
+    fn is_message(&self) -> bool {
+        mail::is_message(&self.bytes)
+    }
+}
+
+/// Read the next line of `input` into `raw`, its line end kept; false
+/// at the end.
+fn next_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
+    raw.clear();
+    Ok(input.read_until(b'\n', raw)? > 0)
+}
+
+/// A line of input as text, as [`super::input_text`] makes it, or
+/// `None` when it is not UTF-8 or holds a NUL byte.
+fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
+    let text = std::str::from_utf8(raw).ok()?;
+    if text.contains('\0') {
+        return None;
+    }
+    Some(match text.is_ascii() {
+        true => Cow::Borrowed(text),
+        false => Cow::Owned(plain_spaces_and_quotes(text.to_owned())),
+    })
+}
+
+/// The lines of a record read so far and not yet read as turns: their
+/// clean text, their map, and their original text.
+#[derive(Default)]
+struct Part {
+    original: String,
+    clean: String,
+    lines: Vec<LineMap>,
+    /// A line that starts with a digit was taken: the header cannot go
+    /// on past it.
+    digit_line: bool,
+}
+
+impl Part {
+    /// The part as a [`Source`], its positions those of the input; the
+    /// record's header is quoted with `marks` quote marks.
+    fn into_source(self, marks: usize) -> Source {
+        Source::from_part(Arc::from(self.original), self.clean, self.lines, marks)
+    }
+
+    /// The lines of `source` from the line that starts at byte `from` of
+    /// its clean text on, as a part to read on from.
+    fn rest_of(source: &Source, from: usize) -> Part {
+        let (original, clean, lines) = source.lines_from(from);
+        Part {
+            original,
+            clean,
+            lines,
+            digit_line: true,
+        }
+    }
+}
+
+/// Why a record could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The input could not be read, or changed between the passes.
+    Io(io::Error),
+    /// Text that is not a record: the error, placed in the part of the
+    /// record it was found in.
+    Parse(Box<(ParseError, Source)>),
+}
+
+/// Why [`Reader::visit`] stopped before the end of the record.
+#[derive(Debug)]
+pub enum Stop<E> {
+    /// The record could not be read (this comes first: a record that
+    /// does not parse is reported so, whatever its turns).
+    Read(ReadError),
+    /// The visitor's error, placed in the part of the record that holds
+    /// the turn it came from.
+    Visit(E, Box<Source>),
+}
+
+/// What is done with a record's turns as they are read.
+pub trait Visitor {
+    /// What stops the visit.
+    type Error;
+    /// The next turn of the log; its spans are in the current part.
+    fn turn(&mut self, turn: &Turn<'_>) -> Result<(), Self::Error>;
+    /// The turns of a part are over: its text is about to be dropped.
+    fn part_end(&mut self) -> Result<(), Self::Error>;
+}
+
+/// A record being read a part at a time from an input that [`survey`]
+/// found to be a plain text of one record.
+pub struct Reader<R> {
+    input: R,
+    /// The line being read, and its number from 0.
+    raw: Vec<u8>,
+    index: usize,
+    finder: Finder,
+    /// The record is over: no line after this is one of its.
+    done: bool,
+    /// The quote marks in front of the record's first line.
+    marks: Option<usize>,
+    /// The clean text read at a time, in bytes.
+    part: usize,
+    /// The header's lines: where a problem with the header is placed.
+    head: Source,
+    /// The first part, header included, until the log is read.
+    first: Option<Source>,
+    header: Record<'static>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// Read the record's header (and the first part of its log) from
+    /// `input`.
+    pub fn new(input: R) -> Result<Self, ReadError> {
+        Reader::with_part(input, PART)
+    }
+
+    /// [`Reader::new`], reading about `bytes` of clean text at a time
+    /// (tests read with small parts, to cross many part ends).
+    pub fn with_part(input: R, bytes: usize) -> Result<Self, ReadError> {
+        let mut reader = Reader {
+            part: bytes,
+            input,
+            raw: Vec::new(),
+            index: 0,
+            finder: Finder::default(),
+            done: false,
+            marks: None,
+            head: Source::typed(""),
+            first: None,
+            header: Record {
+                tags: Vec::new(),
+                turns: Vec::new(),
+                header_end: 0,
+            },
+        };
+        let mut part = Part::default();
+        let bytes = reader.part;
+        reader.fill(&mut part, |part| {
+            part.clean.len() >= bytes && part.digit_line
+        })?;
+        let first = part.into_source(reader.marks.unwrap_or(0));
+        let (tags, header_end) = match parse_header(first.text()) {
+            Ok(header) => header,
+            Err(e) => return Err(ReadError::Parse(Box::new((e, first)))),
+        };
+        reader.head = first.lines_before(header_end);
+        reader.first = Some(first);
+        reader.header = Record {
+            tags,
+            turns: Vec::new(),
+            header_end,
+        };
+        Ok(reader)
+    }
+
+    /// The header: its tags and where it ends (no turns).
+    pub fn header(&self) -> &Record<'static> {
+        &self.header
+    }
+
+    /// The lines of the record's header: where a problem with the header
+    /// is placed.
+    pub fn head(&self) -> &Source {
+        &self.head
+    }
+
+    /// Add the record's next lines to `part` until `enough` says so or
+    /// the record ends.
+    fn fill(&mut self, part: &mut Part, enough: impl Fn(&Part) -> bool) -> Result<(), ReadError> {
+        while !self.done && !enough(part) {
+            let index = self.index;
+            if !next_line(&mut self.input, &mut self.raw).map_err(ReadError::Io)? {
+                self.done = true;
+                break;
+            }
+            let Some(text) = text_line(&self.raw) else {
+                return Err(ReadError::Io(changed()));
+            };
+            self.index += 1;
+            let (start, line) = input_line(index, part.original.len(), &text);
+            let seen = self.finder.line(line);
+            if seen.ended {
+                self.done = true;
+                break;
+            }
+            let Some(stripped) = seen.take else {
+                continue;
+            };
+            self.marks.get_or_insert(seen.marks);
+            let kept = line[stripped..].trim_end();
+            part.digit_line |= starts_with_digit(kept);
+            part.lines.push(LineMap {
+                clean_start: part.clean.len(),
+                orig_start: start,
+                stripped,
+                line: index + 1,
+                marks: seen.marks,
+            });
+            part.original.push_str(&text);
+            part.clean.push_str(kept);
+            part.clean.push('\n');
+        }
+        Ok(())
+    }
+
+    /// Read the log, giving each turn to `visitor` as it is read. A
+    /// parse error anywhere in the record is the one reported, as when
+    /// the record is read whole; after the visitor's error, the rest is
+    /// only parsed. Returns the header's lines ([`Reader::head`]).
+    pub fn visit<V: Visitor>(mut self, visitor: &mut V) -> Result<Source, Stop<V::Error>> {
+        let mut failed: Option<(V::Error, Box<Source>)> = None;
+        let mut source = self.first.take().unwrap_or_else(|| self.head.clone());
+        let mut start = self.header.header_end;
+        let mut before = 0;
+        loop {
+            let rest = if self.done { Rest::None } else { Rest::Follows };
+            let mut error = None;
+            let end = read_log(source.text(), start, rest, before, &mut |turn| {
+                before += 1;
+                if failed.is_none() && error.is_none() {
+                    error = visitor.turn(&turn).err();
+                }
+            });
+            let end =
+                end.map_err(|e| Stop::Read(ReadError::Parse(Box::new((e, source.clone())))))?;
+            if failed.is_none() {
+                if let Some(e) = error.map_or_else(|| visitor.part_end().err(), Some) {
+                    failed = Some((e, Box::new(source.clone())));
+                }
+            }
+            let LogEnd::From(from) = end else {
+                break;
+            };
+            let mut part = Part::rest_of(&source, from);
+            let enough = part.clean.len() + self.part;
+            self.fill(&mut part, |p| p.clean.len() >= enough)
+                .map_err(Stop::Read)?;
+            source = part.into_source(self.marks.unwrap_or(0));
+            start = 0;
+        }
+        match failed {
+            Some((e, source)) => Err(Stop::Visit(e, source)),
+            None => Ok(self.head),
+        }
+    }
+}
+
+/// Whether a line of clean text starts (after spaces) with a digit: the
+/// header cannot go on past it, so the first part may end after it.
+fn starts_with_digit(line: &str) -> bool {
+    line.trim_start()
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_digit)
+}
+
+/// The error for an input that is no longer what the first pass read.
+fn changed() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "the input changed while herald read it: read it again",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{parse, Position};
+
+    /// A turn as read, its spans left out (they count from its part).
+    fn shown(t: &Turn<'_>) -> String {
+        let items: Vec<&str> = t.items.iter().map(|i| i.text.as_ref()).collect();
+        let proofs: Vec<String> = t.proofs.iter().map(|p| format!("{:?}", p.kind)).collect();
+        format!(
+            "{:?} {} {} [{}] [{}] {} {} {} {:?}",
+            t.kind,
+            t.number,
+            t.side,
+            items.join("|"),
+            proofs.join("|"),
+            t.pass.is_some(),
+            t.resign.is_some(),
+            t.audit.is_some(),
+            t.forfeit.map(|(_, c)| c),
+        )
+    }
+
+    /// The tags and turns read, or the parse error with its place.
+    type Read = Result<(Vec<String>, Vec<String>), (String, Position, Option<u32>)>;
+
+    fn tags(record: &Record<'_>) -> Vec<String> {
+        record
+            .tags
+            .iter()
+            .map(|t| format!("{}={}", t.name, t.value))
+            .collect()
+    }
+
+    fn whole(text: &str) -> Read {
+        let source = Source::new(text.as_bytes()).unwrap();
+        match parse(&source) {
+            Ok(r) => Ok((tags(&r), r.turns.iter().map(shown).collect())),
+            Err(e) => Err((e.message, source.position(e.span.start), e.turn)),
+        }
+    }
+
+    /// The turns shown, and the parts ended.
+    struct Collect(Vec<String>, usize);
+
+    impl Visitor for Collect {
+        type Error = ();
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
+            self.0.push(shown(turn));
+            Ok(())
+        }
+        fn part_end(&mut self) -> Result<(), ()> {
+            self.1 += 1;
+            Ok(())
+        }
+    }
+
+    fn in_parts(text: &str, bytes: usize) -> Read {
+        assert_eq!(survey(text.as_bytes()).unwrap(), Survey::Stream);
+        let placed = |placed: Box<(ParseError, Source)>| {
+            let (e, source) = *placed;
+            (e.message, source.position(e.span.start), e.turn)
+        };
+        let reader = match Reader::with_part(text.as_bytes(), bytes) {
+            Ok(reader) => reader,
+            Err(ReadError::Parse(p)) => return Err(placed(p)),
+            Err(ReadError::Io(e)) => panic!("{e}"),
+        };
+        let tags = tags(reader.header());
+        let mut seen = Collect(Vec::new(), 0);
+        match reader.visit(&mut seen) {
+            Ok(_) => Ok((tags, seen.0)),
+            Err(Stop::Read(ReadError::Parse(p))) => Err(placed(p)),
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    const LOG: &str = "[Game \"castle-danger\"]\n[Blue \"a@b\"] ; a comment\n\
+        [Red \"c@d\"]\n[Result \"*\"]\n\n\
+        1. Blue: +C, Kc1-b1 {a comment\nover three\nlines} , Cd1-d2\n\
+        2. Red: Kc9-b9 ; a comment\n\
+        {between turns}\n\
+        3. Blue: Cd2-d3,\n   Kb1-a1\n\
+        \n\
+        4. Red: pass\n\
+        5. Blue: resign\n\
+        -- \nA signature\n6. Blue: not read\n";
+
+    #[test]
+    fn a_record_read_in_parts_of_any_size_gives_the_turns_of_a_whole_read() {
+        let quoted: String = LOG.lines().map(|l| format!("> {l}\r\n")).collect();
+        let texts = [
+            LOG.to_owned(),
+            format!("\u{feff}{LOG}"),
+            format!("Hello Bob,\n\n{quoted}\nCheers\n"),
+            LOG.replace("5. Blue: resign\n", "5. Blue: Kc1-c4 {never closed\n"),
+            LOG.replace("4. Red: pass", "4. Red pass"),
+            LOG.replace("[Red \"c@d\"]", "[Red \"c@d]"),
+            LOG.replace("3. Blue: Cd2-d3,", "3. Blue: Cd2-d3,,"),
+            LOG.replace("\n-- \n", "\n"),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            for bytes in [1, 2, 5, 17, 40, 100, 10_000] {
+                assert_eq!(in_parts(text, bytes), want, "{bytes}-byte parts of\n{text}");
+            }
+        }
+        assert!(whole(&texts[0]).is_ok_and(|(_, turns)| turns.len() == 5));
+        assert!(whole(&texts[3]).is_err(), "the comment never closed");
+        assert!(whole(&texts[4]).is_err(), "a turn line without its colon");
+    }
+
+    #[test]
+    fn a_record_is_read_a_part_at_a_time() {
+        let mut text = LOG[..LOG.find("1. Blue").unwrap()].to_owned();
+        for n in 1..=2000 {
+            let side = if n % 2 == 1 { "Blue" } else { "Red" };
+            text.push_str(&format!("{n}. {side}: pass\n"));
+        }
+        let mut seen = Collect(Vec::new(), 0);
+        let reader = Reader::with_part(text.as_bytes(), 1000).unwrap();
+        assert!(reader.visit(&mut seen).is_ok());
+        assert_eq!(seen.0.len(), 2000);
+        // Parts of 1,000 bytes or a little more (the turn carried on).
+        let most = text.len() / 1000 + 1;
+        assert!((most - 3..=most).contains(&seen.1), "{} parts", seen.1);
+    }
+
+    /// Refuses turn 3, and says where its number stands in its part.
+    struct RefuseThird;
+
+    impl Visitor for RefuseThird {
+        type Error = usize;
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), usize> {
+            match turn.number {
+                3 => Err(turn.number_span.start),
+                _ => Ok(()),
+            }
+        }
+        fn part_end(&mut self) -> Result<(), usize> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_visitors_error_is_placed_in_its_part_and_a_later_parse_error_comes_first() {
+        for bytes in [1, 30, 10_000] {
+            let reader = Reader::with_part(LOG.as_bytes(), bytes).unwrap();
+            let Err(Stop::Visit(at, part)) = reader.visit(&mut RefuseThird) else {
+                panic!("turn 3 refused");
+            };
+            assert_eq!(
+                part.position(at),
+                Position {
+                    line: 11,
+                    column: 1
+                }
+            );
+            let bad = LOG.replace("4. Red: pass", "4. Red pass");
+            let reader = Reader::with_part(bad.as_bytes(), bytes).unwrap();
+            let Err(Stop::Read(ReadError::Parse(e))) = reader.visit(&mut RefuseThird) else {
+                panic!("turn 4 does not parse");
+            };
+            assert_eq!(e.1.position(e.0.span.start).line, 14);
+        }
+    }
+
+    #[test]
+    fn the_most_turns_a_record_holds_are_counted_across_parts() {
+        let mut text = LOG[..LOG.find("1. Blue").unwrap()].to_owned();
+        for n in 1..=crate::record::MAX_TURNS + 1 {
+            text.push_str(&format!("{n}. Blue: pass\n"));
+        }
+        let want = whole(&text);
+        assert!(want
+            .as_ref()
+            .is_err_and(|e| e.0.contains("at most 50000 turns")));
+        assert_eq!(in_parts(&text, PART), want);
+    }
+
+    #[test]
+    fn only_a_plain_text_of_one_record_is_read_in_parts() {
+        let whole_read = |text: &[u8]| survey(text).unwrap() == Survey::Whole;
+        assert!(!whole_read(LOG.as_bytes()));
+        assert!(
+            whole_read(format!("{LOG}\n> {LOG}").as_bytes()),
+            "two records"
+        );
+        assert!(whole_read(b"no record here\n"));
+        assert!(whole_read(b""));
+        assert!(whole_read(
+            format!("From: a@b\nSubject: x\n\n{LOG}").as_bytes()
+        ));
+        let mbox = format!("From a@b Sat Jan  1 00:00:00 2000\n{LOG}");
+        assert!(whole_read(mbox.as_bytes()));
+        assert!(
+            whole_read(LOG.replace('\n', "\r").as_bytes()),
+            "old Mac line ends"
+        );
+        assert!(whole_read(format!("{LOG}\0").as_bytes()));
+        assert!(whole_read(&[LOG.as_bytes(), b"\xff\n"].concat()));
+        let large = format!("{LOG}{}", " ".repeat(MAX_INPUT));
+        assert!(whole_read(large.as_bytes()));
+        // Windows line ends and a byte-order mark are plain text.
+        let windows = format!("\u{feff}{}", LOG.replace('\n', "\r\n"));
+        assert!(!whole_read(windows.as_bytes()));
+    }
+}

@@ -1,0 +1,225 @@
+//! `herald check` of a plain record reads it a part at a time (about 16
+//! KiB of text, `record::stream`); every verdict and every error must be
+//! the one the whole read gives. `check --message 1` of a plain file reads
+//! it whole, as the other readers do, so each case here runs both ways
+//! and compares exit code, standard output and standard error. The
+//! records are longer than a part, with their problems in later parts.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use herald::games::castle_danger::CastleDanger;
+use herald::selfplay::{self, Options};
+use tempfile::TempDir;
+
+fn herald() -> Command {
+    Command::cargo_bin("herald").unwrap()
+}
+
+/// `check` of `text` read a part at a time and read whole, from a file
+/// and from standard input, with `args`: the same; the first output.
+fn same(text: &str, args: &[&str]) -> (i32, String, String) {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("game.pbem");
+    std::fs::write(&path, text).unwrap();
+    let run = |whole: &[&str], input: Option<&str>| {
+        let mut cmd = herald();
+        cmd.current_dir(dir.path())
+            .arg("check")
+            .args(whole)
+            .args(args);
+        let out = match input {
+            Some(text) => cmd.arg("-").write_stdin(text).output().unwrap(),
+            None => cmd.arg(Path::new("game.pbem")).output().unwrap(),
+        };
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let streamed = run(&[], None);
+    assert_eq!(streamed, run(&["--message", "1"], None), "{args:?}");
+    let piped = run(&[], Some(text));
+    assert_eq!(piped, run(&["--message", "1"], Some(text)), "{args:?} -");
+    streamed
+}
+
+/// A signed Castle Danger self-play record of more than 40,000 bytes.
+fn signed() -> String {
+    (0..)
+        .map(|seed| {
+            let mut options = Options::new::<CastleDanger>(seed, 2);
+            options.max_turns = 300;
+            options.signatures = true;
+            selfplay::record::<CastleDanger>(&options).unwrap()
+        })
+        .find(|text| text.len() > 40_000)
+        .unwrap()
+}
+
+/// `text` with the `n`-th line that starts with `start` changed by `f`.
+fn change_line(text: &str, start: &str, n: usize, f: impl Fn(&str) -> String) -> String {
+    let mut seen = 0;
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with(start) {
+            seen += 1;
+            if seen == n {
+                out.push_str(&f(line));
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    assert_eq!(seen.min(n), n, "no line {n} starting {start}");
+    out
+}
+
+/// A signature's last hex digit changed.
+fn flip_sig(line: &str) -> String {
+    let body = line.trim_end();
+    let last = if body.ends_with('0') { '1' } else { '0' };
+    format!("{}{last}\n", &body[..body.len() - 1])
+}
+
+/// A Castle Danger record of `turns` passing turns.
+fn passes(turns: usize) -> String {
+    let mut text = String::from(
+        "[Game \"castle-danger\"]\n[Blue \"a@example.org\"]\n[Red \"b@example.org\"]\n[Result \"*\"]\n\n",
+    );
+    for n in 1..=turns {
+        let side = if n % 2 == 1 { "Blue" } else { "Red" };
+        text.push_str(&format!("{n}. {side}: pass\n"));
+    }
+    text
+}
+
+#[test]
+fn a_long_signed_record_checks_the_same_read_in_parts() {
+    let text = signed();
+    let (code, out, _) = same(&text, &[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Digest: "), "{out}");
+    same(&text, &["--format", "json"]);
+}
+
+#[test]
+fn a_broken_signature_in_a_later_part_is_named_as_when_read_whole() {
+    let text = signed();
+    let lines = text.matches("sig ").count();
+    for n in [3, lines / 2, lines - 1] {
+        let broken = change_line(&text, "sig ", n, flip_sig);
+        let (code, _, err) = same(&broken, &[]);
+        assert_eq!(code, 1);
+        assert!(err.contains("signature does not match"), "{err}");
+        same(&broken, &["--format", "json"]);
+    }
+}
+
+#[test]
+fn an_early_broken_signature_comes_before_a_later_illegal_line() {
+    let text = signed();
+    let broken = change_line(&text, "sig ", 5, flip_sig);
+    let late = text.matches("Blue: ").count() - 3;
+    let broken = change_line(&broken, &format!("{}. Blue:", 2 * late - 1), 1, |l| match l
+        .contains("Blue: pass")
+    {
+        true => l.replacen("Blue: pass", "Blue: Kc1-c9", 1),
+        false => l.replacen("Blue:", "Blue: Kc1-c9,", 1),
+    });
+    let (code, _, err) = same(&broken, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("signature does not match"), "{err}");
+}
+
+#[test]
+fn a_later_parse_error_comes_before_an_earlier_illegal_turn() {
+    let text = change_line(&passes(3000), "10. Red", 1, |_| "10. Red: Kc9-c1\n".into());
+    let (code, _, err) = same(&text, &[]);
+    assert_eq!((code, err.contains("error[illegal]")), (1, true), "{err}");
+    let text = change_line(&text, "2899. Blue", 1, |_| "2899. Blue: pass,\n".into());
+    let (code, _, err) = same(&text, &[]);
+    assert_eq!((code, err.contains("error[parse]")), (1, true), "{err}");
+    assert!(err.contains(":2904:"), "{err}");
+}
+
+#[test]
+fn header_problems_wait_for_the_rest_to_parse() {
+    let long = passes(3000);
+    for (from, to) in [
+        ("castle-danger", "no-such-game"),
+        ("[Result \"*\"]", "[Result \"1-0\"]"),
+        ("[Red \"b@example.org\"]\n", ""),
+    ] {
+        let text = long.replacen(from, to, 1);
+        let (code, _, err) = same(&text, &[]);
+        assert_eq!((code, err.contains("error[record]")), (1, true), "{err}");
+        same(&text, &["--format", "json"]);
+        let text = change_line(&text, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
+        let (_, _, err) = same(&text, &[]);
+        assert!(err.contains("error[parse]"), "{err}");
+    }
+}
+
+#[test]
+fn comments_and_quoting_across_part_ends_read_the_same() {
+    let long = passes(3000);
+    let text = change_line(&long, "1000. Red", 1, |l| {
+        format!("{} {{{}}}\n", l.trim_end(), "a long comment\n".repeat(2000))
+    });
+    assert_eq!(same(&text, &[]).0, 0);
+    let quoted: String = long.lines().map(|l| format!("> {l}\r\n")).collect();
+    let text = format!("Hi,\r\n\r\nmy move:\r\n\r\n{quoted}\r\n> 3001. Blue: Kc1-c9\r\n");
+    let (code, _, err) = same(&text, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains(":3011:"), "{err}");
+    let unclosed = format!("{long}3001. Blue: pass {{a comment never closed\n");
+    let (code, _, err) = same(&unclosed, &[]);
+    assert_eq!((code, err.contains("never closed")), (1, true), "{err}");
+}
+
+#[test]
+fn many_long_records_are_each_read_in_parts() {
+    let dir = TempDir::new().unwrap();
+    let long = passes(3000);
+    let illegal = change_line(&long, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
+    let bad = change_line(&long, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
+    for (name, text) in [("a.pbem", &long), ("b.pbem", &illegal), ("c.pbem", &bad)] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let out = herald()
+        .current_dir(dir.path())
+        .args(["check", "a.pbem", "b.pbem", "c.pbem"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "a.pbem: OK: Castle Danger, 3000 turns, result *");
+    assert!(
+        lines[1].starts_with("b.pbem:2005:12: invalid: turn 2000, Red: Kc9-c1: "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("c.pbem:3004:"), "{}", lines[2]);
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn a_pipe_named_as_a_file_is_read_as_standard_input_is() {
+    let dir = TempDir::new().unwrap();
+    let fifo = dir.path().join("game.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let text = passes(3000);
+    let writer = {
+        let (fifo, text) = (fifo.clone(), text.clone());
+        std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
+    };
+    let out = herald().arg("check").arg(&fifo).output().unwrap();
+    writer.join().unwrap();
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains(": OK: Castle Danger, 3000 turns"), "{said}");
+}
