@@ -2,10 +2,10 @@
 //! 80 columns (Battle Alley's 19 columns):
 //!
 //! ```text
-//!         Castle2's Keep: -      Castle4's Keep: -
-//!      a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  q  r  s
+//!           Castle2's Keep: -             Castle4's Keep: -
+//!     a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  q  r  s
 //!    +--+--+  +--+--+--+  +--+--+--+--+--+  +--+--+--+  +--+--+
-//! 12 |  C2    A2 G2 A2    C2 |     |  C4    A4 G4 A4    C4    | 12
+//! 12 |   C2    A2 G2 A2    C2          C4    A4 G4 A4    C4    | 12
 //! ```
 //!
 //! A square is two characters: a character's letter (`C A G`) and its
@@ -117,17 +117,16 @@ fn columns(state: &State, out: &mut String) {
 
 fn keep_line(state: &State, end: Dir, out: &mut String) {
     let g = state.board.geo();
-    let texts: Vec<String> = g
-        .castles
-        .iter()
-        .filter(|c| c.entrances[0].inward == end)
-        .map(|c| {
-            let w = who(state, Loc::Keep(c.side)).unwrap_or_else(|| "-".into());
-            format!("{}'s Keep: {w}", side_name(c.side))
-        })
-        .collect();
-    if !texts.is_empty() {
-        let _ = writeln!(out, "        {}", texts.join("      "));
+    let mut line = String::new();
+    for c in g.castles.iter().filter(|c| c.entrances[0].inward == end) {
+        let w = who(state, Loc::Keep(c.side)).unwrap_or_else(|| "-".into());
+        // Above (or below) its west entrance square.
+        let at = 4 + 3 * usize::from(c.entrances[0].square.col);
+        let pad = at.saturating_sub(line.chars().count()).max(1);
+        let _ = write!(line, "{:pad$}{}'s Keep: {w}", "", side_name(c.side));
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{line}");
     }
 }
 

@@ -223,25 +223,22 @@ fn info(state: &State) -> String {
     for (holder, sides) in hand_holders(state) {
         let _ = writeln!(out, "{sides}'s hand: {}", hand_text(state, holder));
     }
-    let points: Vec<String> = state
-        .board
-        .geo()
-        .side_list()
-        .into_iter()
-        .map(|s| {
-            format!(
-                "{} {}",
-                side_name(s),
-                state.points[usize::from(s) % MAX_SIDES]
-            )
-        })
-        .collect();
+    let sides = state.board.geo().side_list();
+    let points = match sides.as_slice() {
+        [a, b] => format!(
+            "{} {}, {} {}",
+            side_name(*a),
+            state.points[usize::from(*a) % MAX_SIDES],
+            side_name(*b),
+            state.points[usize::from(*b) % MAX_SIDES]
+        ),
+        _ => format!("{} (in turn order)", points_text(state)),
+    };
     let _ = writeln!(
         out,
-        "Deck: {} cards, discard pile: {}; points: {}",
+        "Deck: {} cards, discard pile: {}; points: {points}",
         state.cards.deck_count(),
         state.cards.discard.total(),
-        points.join(", ")
     );
     out
 }

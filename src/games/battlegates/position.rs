@@ -246,10 +246,13 @@ pub(super) fn read(text: &str) -> Result<State, PositionParseError> {
         .collect();
     if numbers.len() != sides.len() || points.value.split('/').count() != sides.len() {
         let zeros = vec!["0"; sides.len()].join("/");
-        return Err(points.whole(format!(
-            "the points are {}'s, each in turn order: {zeros}",
-            names.join("'s, ")
-        )));
+        return Err(points.whole(match names.as_slice() {
+            [a, b] => format!("the points are {a}'s and {b}'s: {zeros}"),
+            _ => format!(
+                "the points are {}'s, each in turn order: {zeros}",
+                names.join("'s, ")
+            ),
+        }));
     }
     for (&s, n) in sides.iter().zip(numbers) {
         state.points[usize::from(s) % MAX_SIDES] = n;
