@@ -63,7 +63,8 @@ pub fn next_to_move(state: &State, side: Side) -> Side {
 }
 
 /// The start of play on Battle Alley, once every maze is open: no
-/// opening roll; Castle1 moves first and deals each hand its cards,
+/// opening roll; Castle1 (the first castle still in play) moves first
+/// and deals each hand its cards,
 /// one at a time, in turn order, beginning with the hand after its own
 /// (label `deal`). A castle whose maze breaks the set-up rules loses
 /// before turn 1, and so does its team (see [`bad_mazes`]).
@@ -71,10 +72,18 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     let bad = state.bad_mazes();
     if !bad.is_empty() {
         bad_mazes(state, &bad);
-        return Ok(());
+        if state.outcome.is_over() {
+            return Ok(());
+        }
     }
+    // The castles still in play (alone, a bad maze puts only its own
+    // castle out) deal and move, the first of them first.
+    let playing: Vec<Side> = CASTLES
+        .into_iter()
+        .filter(|&c| state.board.has_characters(c))
+        .collect();
     let mut holders: Vec<Side> = Vec::new();
-    for c in CASTLES {
+    for c in playing.iter().copied() {
         let h = state.cards.holder(c);
         if !holders.contains(&h) {
             holders.push(h);
@@ -95,7 +104,7 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
         chance.describe(card.word().into());
         state.cards.take_from_deck(to, card);
     }
-    state.to_move = CASTLES[0];
+    state.to_move = playing.first().copied().unwrap_or(CASTLES[0]);
     state.started = true;
     Ok(())
 }

@@ -560,3 +560,40 @@ fn the_picture_keys_the_four_castles() {
     let svg = crate::picture::svg::document(&pic, "Battle Alley");
     assert!(svg.contains("Castle4"));
 }
+
+#[test]
+fn a_bad_maze_puts_its_castle_out_alone_and_its_team_out_with_allies() {
+    // Castle2's maze (a Brick wall closing its entrance) is bad.
+    let open_all = |layout: Layout| {
+        let mut s = State::new(layout);
+        let g = s.board.geo();
+        let mut x = 7usize;
+        let mut pick = |n: usize| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (x >> 33) % n
+        };
+        for c in CASTLES {
+            for (slot, value) in setup::random_maze(g, c, &mut pick) {
+                let value = if c == C2 && slot == "w1" {
+                    "Wc12n".to_string()
+                } else {
+                    value
+                };
+                G::open(&mut s, c, slot, &value).unwrap();
+            }
+        }
+        G::begin_play(&mut s, &mut Fixed(vec![])).unwrap();
+        s
+    };
+    let s = open_all(Layout::FourCastlesAllies);
+    assert_eq!(G::outcome(&s), Outcome::TeamWon(Team::of(&TEAMS[0])));
+    assert!(text_of(&s).ends_with(" Castle1+Castle3:bad-maze"));
+    // Alone, Castle2 is out before turn 1 and the other three play on:
+    // Castle1 deals three cards to each of them.
+    let s = open_all(Layout::FourCastlesSolo);
+    assert_eq!(G::outcome(&s), Outcome::Ongoing);
+    assert_eq!(G::to_move(&s), C1);
+    assert_eq!(s.board.alive(C2).count(), 0);
+    assert_eq!(castles::next_to_move(&s, C1), C3);
+    assert!(text_of(&s).contains(" Castle1 sss/-/sss/sss/- "));
+}
