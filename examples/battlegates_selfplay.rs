@@ -2,11 +2,13 @@
 //! game and how its characters were killed, over seeds 0 to N - 1.
 //!
 //! `cargo run --release --example battlegates_selfplay [N] [MAX_TURNS]
-//! [greedy|uniform]` (N 200, MAX_TURNS 2000 and both policies unless
-//! given). The greedy policy takes about 2 minutes for 200 games on one
+//! [greedy|uniform|both] [SETUP]` (N 200, MAX_TURNS 2000, both policies
+//! and one board unless given; SETUP is a `Setup` tag value such as
+//! `four-castles-solo`). The greedy policy takes about 2 minutes for 200 games on one
 //! core, uniform random play about as long.
 
-use herald::selfplay::battlegates::{survey, Kill, Play};
+use herald::games::battlegates::layouts::Layout;
+use herald::selfplay::battlegates::{survey_of, Kill, Play};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -17,8 +19,18 @@ fn main() {
         Some("uniform") => vec![Play::Uniform],
         _ => vec![Play::Greedy, Play::Uniform],
     };
+    let layout = match args.next() {
+        Some(tag) => match Layout::from_tag(&tag) {
+            Some(l) if l.is_played() => l,
+            _ => {
+                eprintln!("no set-up {tag} is played");
+                std::process::exit(2);
+            }
+        },
+        None => Layout::OneBoard,
+    };
     for play in plays {
-        let s = match survey(0..n, play, max_turns) {
+        let s = match survey_of(layout, 0..n, play, max_turns) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{}: {e}", play.name());
@@ -26,8 +38,9 @@ fn main() {
             }
         };
         println!(
-            "{}: {} games, seeds 0 to {}",
+            "{} ({}): {} games, seeds 0 to {}",
             play.name(),
+            layout.tag(),
             s.games,
             n.saturating_sub(1)
         );

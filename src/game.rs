@@ -580,6 +580,14 @@ pub trait Game: Sized + 'static {
     /// The starting position for these sides and tags.
     fn new_game(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
 
+    /// The value `herald new` writes for an option the player did not
+    /// give, knowing the options given (name and value): a default that
+    /// depends on another option, such as Battlegates' hands on the
+    /// four-castle boards. By default the option's own default.
+    fn option_default(option: &OptionTag, _given: &[(&str, String)]) -> &'static str {
+        option.default
+    }
+
     /// The side whose turn it is (meaningless once the game is over).
     fn to_move(state: &Self::State) -> Side;
 

@@ -367,8 +367,9 @@ fn compose_altered<G: Game>(
 pub mod battlegates {
     use super::{record_with, Options, Policy, SplitMix, Uniform};
     use crate::game::{Game, Side};
-    use crate::games::battlegates::board::{opponent, Edge, Loc};
+    use crate::games::battlegates::board::{Edge, Loc};
     use crate::games::battlegates::dice::{self, link, neighbours};
+    use crate::games::battlegates::layouts::Layout;
     use crate::games::battlegates::maze::Piece;
     use crate::games::battlegates::state::Board;
     use crate::games::battlegates::{Action, Battlegates, State};
@@ -396,14 +397,14 @@ pub mod battlegates {
             rng: &mut SplitMix,
         ) -> Option<usize> {
             let side = Battlegates::to_move(state);
-            let enemies_now = alive(state.board(), opponent(side));
+            let enemies_now = enemies(state.board(), side);
             let mut best: Vec<usize> = Vec::new();
             let mut best_score = (usize::MAX, u32::MAX);
             for (i, &action) in legal.iter().enumerate() {
                 let Some(after) = board_after(state, action) else {
                     continue;
                 };
-                let score = (alive(&after, opponent(side)), closeness(&after, side));
+                let score = (enemies(&after, side), closeness(&after, side));
                 if score < best_score {
                     best_score = score;
                     best.clear();
@@ -455,9 +456,21 @@ pub mod battlegates {
         Some(board)
     }
 
-    /// How many characters `side` has left.
-    fn alive(board: &Board, side: Side) -> usize {
-        board.alive(side).count()
+    /// How many characters hostile to `side` are left (its opponent's;
+    /// on Battle Alley every castle's but its team's).
+    fn enemies(board: &Board, side: Side) -> usize {
+        hostile(board, side).len()
+    }
+
+    /// Where the characters hostile to `side` stand.
+    fn hostile(board: &Board, side: Side) -> Vec<Loc> {
+        board
+            .geo()
+            .side_list()
+            .into_iter()
+            .filter(|&s| !board.friendly(s, side))
+            .flat_map(|s| board.alive(s).map(|(_, l)| l).collect::<Vec<_>>())
+            .collect()
     }
 
     /// The sum, over `side`'s characters, of the steps to the nearest
@@ -473,7 +486,7 @@ pub mod battlegates {
         // A step never crosses the stone perimeter (a Keep is entered
         // through its entrance), so only the Brick walls block one.
         let walls: Vec<Edge> = board.maze.walls().collect();
-        for (_, loc) in board.alive(opponent(side)) {
+        for loc in hostile(board, side) {
             dist[index(loc)] = 0;
             queue.push_back(loc);
         }
@@ -537,7 +550,12 @@ pub mod battlegates {
         if Battlegates::apply(state, action).is_err() {
             return;
         }
-        let ids = before.ids(Side(0)).chain(before.ids(Side(1)));
+        let ids: Vec<_> = before
+            .geo()
+            .side_list()
+            .into_iter()
+            .flat_map(|s| before.ids(s))
+            .collect();
         for id in ids {
             let (Some(was), None) = (before.loc(id), state.board().loc(id)) else {
                 continue;
@@ -602,7 +620,22 @@ pub mod battlegates {
     /// One self-play record of Battlegates (with commitments: the maze is
     /// a hidden set-up) for `seed`, by `play`, up to `max_turns` turns.
     pub fn game(seed: u64, play: Play, max_turns: u32) -> Result<String, String> {
+        game_of(Layout::OneBoard, seed, play, max_turns)
+    }
+
+    /// One self-play record of the set-up `layout` (every side of it,
+    /// its `Setup` tag given unless one board).
+    pub fn game_of(
+        layout: Layout,
+        seed: u64,
+        play: Play,
+        max_turns: u32,
+    ) -> Result<String, String> {
         let mut options = Options::new::<Battlegates>(seed, 2);
+        options.sides = layout.geometry().side_list();
+        if layout != Layout::OneBoard {
+            options.tags.push(("Setup".into(), layout.tag().into()));
+        }
         options.max_turns = max_turns;
         match play {
             Play::Uniform => record_with::<Battlegates>(&options, &mut Uniform { stop_percent: 0 }),
@@ -618,9 +651,19 @@ pub mod battlegates {
         play: Play,
         max_turns: u32,
     ) -> Result<Survey, String> {
+        survey_of(Layout::OneBoard, seeds, play, max_turns)
+    }
+
+    /// [`survey`] of the set-up `layout`.
+    pub fn survey_of(
+        layout: Layout,
+        seeds: std::ops::Range<u64>,
+        play: Play,
+        max_turns: u32,
+    ) -> Result<Survey, String> {
         let mut out = Survey::default();
         for seed in seeds {
-            let text = game(seed, play, max_turns)?;
+            let text = game_of(layout, seed, play, max_turns)?;
             let source = Source::new(text.as_bytes()).map_err(|e| format!("{e:?}"))?;
             let parsed = record::parse(&source).map_err(|e| format!("seed {seed}: {e:?}"))?;
             let mut kills = [0u32; 6];

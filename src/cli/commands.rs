@@ -1720,10 +1720,10 @@ fn option_tags<G: Game>(specs: &[String]) -> Result<Vec<(String, String)>, Failu
     }
     let mut tags = Vec::new();
     for opt in G::OPTIONS {
-        let value = given
-            .iter()
-            .find(|(n, _)| *n == opt.name)
-            .map_or_else(|| opt.default.to_owned(), |(_, v)| v.clone());
+        let value = given.iter().find(|(n, _)| *n == opt.name).map_or_else(
+            || G::option_default(opt, &given).to_owned(),
+            |(_, v)| v.clone(),
+        );
         if !value.is_empty() {
             tags.push((opt.name.into(), value));
         }

@@ -24,14 +24,13 @@ pub const SOUTH: Side = Side(0);
 /// North: side 1 (rows 7-12 on one board).
 pub const NORTH: Side = Side(1);
 
-/// A side's name on one board and in Misery Run (the four-castle
-/// set-ups name theirs by [`super::layouts::Layout::sides`]).
+/// Every side's name, by side index: South and North (one board,
+/// Misery Run), then the four castles of Battle Alley (sides 2 to 5).
+pub const SIDE_NAMES: [&str; 6] = ["South", "North", "Castle1", "Castle2", "Castle3", "Castle4"];
+
+/// A side's name (`South`, `Castle3`).
 pub fn side_name(side: Side) -> &'static str {
-    if side == SOUTH {
-        "South"
-    } else {
-        "North"
-    }
+    SIDE_NAMES[usize::from(side) % SIDE_NAMES.len()]
 }
 
 /// The other side.
@@ -448,10 +447,16 @@ pub struct Geometry {
 impl Geometry {
     /// The name of `side` on this board (`South`, `Castle3`).
     pub fn side_name(&self, side: Side) -> &'static str {
+        side_name(side)
+    }
+
+    /// The sides playing on this board, in turn order.
+    pub fn side_list(&self) -> Vec<Side> {
         self.sides
-            .get(usize::from(side))
-            .copied()
-            .unwrap_or_else(|| side_name(side))
+            .iter()
+            .filter_map(|n| SIDE_NAMES.iter().position(|m| m == n))
+            .map(|i| Side(i as u8))
+            .collect()
     }
 
     /// The square at signed coordinates, if it is on the board.

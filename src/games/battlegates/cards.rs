@@ -11,6 +11,8 @@ use std::fmt;
 
 use crate::game::Side;
 
+use super::state::MAX_SIDES;
+
 /// A battle card.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Card {
@@ -106,6 +108,11 @@ impl Pile {
         Pile(Card::ALL.map(Card::copies))
     }
 
+    /// `decks` whole decks shuffled together (two: 68 cards).
+    pub fn decks(decks: u8) -> Pile {
+        Pile(Card::ALL.map(|c| c.copies() * decks))
+    }
+
     /// How many cards.
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&n| u32::from(n)).sum()
@@ -171,11 +178,17 @@ pub struct Cards {
     pub(super) deck: Pile,
     /// The discard pile.
     pub(super) discard: Pile,
-    /// Each side's hand.
-    pub(super) hands: [Pile; 2],
+    /// Each holder's hand, by side index (see `holders`).
+    pub(super) hands: [Pile; MAX_SIDES],
     /// With hidden hands, the cards of each hand not seen yet (still
     /// counted in the deck).
-    unseen: [u8; 2],
+    unseen: [u8; MAX_SIDES],
+    /// Whose hand each side plays from, by side index: itself, or the
+    /// castle whose hand it shares (a four-castle team).
+    holders: [u8; MAX_SIDES],
+    /// How many whole decks the cards are (one, or two for four
+    /// players).
+    decks: u8,
     /// Hidden hands: the cards come from the shared deck of spec
     /// section 3.9, not from chance.
     hidden: bool,
@@ -184,13 +197,55 @@ pub struct Cards {
 impl Cards {
     /// A whole deck, empty hands.
     pub fn new() -> Cards {
+        Cards::with_decks(1)
+    }
+
+    /// `decks` whole decks together, empty hands, each side holding its
+    /// own.
+    pub fn with_decks(decks: u8) -> Cards {
         Cards {
-            deck: Pile::full(),
+            deck: Pile::decks(decks),
             discard: Pile::default(),
-            hands: [Pile::default(); 2],
-            unseen: [0; 2],
+            hands: [Pile::default(); MAX_SIDES],
+            unseen: [0; MAX_SIDES],
+            holders: [0, 1, 2, 3, 4, 5],
+            decks,
             hidden: false,
         }
+    }
+
+    /// How many whole decks the cards are.
+    pub fn decks(&self) -> u8 {
+        self.decks
+    }
+
+    /// Every card of the game: the decks it was made of.
+    pub fn all(&self) -> Pile {
+        Pile::decks(self.decks)
+    }
+
+    /// `side` plays from `holder`'s hand from now on.
+    pub fn share(&mut self, side: Side, holder: Side) {
+        self.holders[usize::from(side) % MAX_SIDES] = holder.0;
+    }
+
+    /// The side whose hand `side` plays from.
+    pub fn holder(&self, side: Side) -> Side {
+        Side(self.holders[usize::from(side) % MAX_SIDES])
+    }
+
+    fn slot(&self, side: Side) -> usize {
+        usize::from(self.holder(side).0) % MAX_SIDES
+    }
+
+    /// The hand of `side` goes on the discard pile (a castle of the
+    /// solo game left without characters).
+    pub fn give_up(&mut self, side: Side) {
+        let i = self.slot(side);
+        for card in self.hands[i].list() {
+            self.discard.add(card);
+        }
+        self.hands[i] = Pile::default();
     }
 
     /// A whole deck, empty hands, with hidden hands: the draws come from
@@ -202,6 +257,14 @@ impl Cards {
         }
     }
 
+    /// These cards with hidden hands.
+    pub fn into_hidden(self) -> Cards {
+        Cards {
+            hidden: true,
+            ..self
+        }
+    }
+
     /// Whether the hands are hidden.
     pub fn is_hidden(&self) -> bool {
         self.hidden
@@ -209,7 +272,7 @@ impl Cards {
 
     /// How many unseen cards `side` holds (hidden hands).
     pub fn unseen(&self, side: Side) -> u8 {
-        self.unseen[usize::from(side) & 1]
+        self.unseen[self.slot(side)]
     }
 
     /// How many cards are in `side`'s hand, seen or not.
@@ -222,7 +285,7 @@ impl Cards {
     pub fn deck_count(&self) -> u32 {
         self.deck
             .total()
-            .saturating_sub(u32::from(self.unseen[0]) + u32::from(self.unseen[1]))
+            .saturating_sub(self.unseen.iter().map(|&n| u32::from(n)).sum())
     }
 
     /// With hidden hands: `side` draws a card it alone sees. False when
@@ -231,7 +294,8 @@ impl Cards {
         if self.deck_count() == 0 {
             return false;
         }
-        self.unseen[usize::from(side) & 1] += 1;
+        let i = self.slot(side);
+        self.unseen[i] += 1;
         true
     }
 
@@ -239,7 +303,7 @@ impl Cards {
     /// `card`. False when the hand holds no unseen card or the deck no
     /// such card.
     pub fn open_unseen(&mut self, side: Side, card: Card) -> bool {
-        let i = usize::from(side) & 1;
+        let i = self.slot(side);
         if self.unseen[i] == 0 || !self.take_from_deck(side, card) {
             return false;
         }
@@ -258,7 +322,7 @@ impl Cards {
 
     /// The hand of `side`.
     pub fn hand(&self, side: Side) -> &Pile {
-        &self.hands[usize::from(side) & 1]
+        &self.hands[self.slot(side)]
     }
 
     /// Before a draw: an empty deck takes the discard pile as a new deck
@@ -278,14 +342,16 @@ impl Cards {
         if !self.deck.take(card) {
             return false;
         }
-        self.hands[usize::from(side) & 1].add(card);
+        let i = self.slot(side);
+        self.hands[i].add(card);
         true
     }
 
     /// Move `card` from `side`'s hand to the discard pile (played or
     /// discarded); false when the hand holds none.
     pub fn spend(&mut self, side: Side, card: Card) -> bool {
-        if !self.hands[usize::from(side) & 1].take(card) {
+        let i = self.slot(side);
+        if !self.hands[i].take(card) {
             return false;
         }
         self.discard.add(card);

@@ -14,13 +14,13 @@
 
 use std::fmt::Write;
 
-use crate::game::{DiagramStyle, Outcome};
+use crate::game::{DiagramStyle, Outcome, Side};
 
-use super::board::{side_name, Dir, Edge, Loc, Post, Sq, NORTH, SOUTH};
+use super::board::{side_name, Dir, Edge, Loc, Post, Sq, SOUTH};
 use super::layouts::Layout;
 use super::maze::OnEdge;
 use super::rules::hand_text;
-use super::state::{End, State};
+use super::state::{End, State, MAX_SIDES};
 
 /// The characters of the drawing, by style.
 struct Ink {
@@ -165,6 +165,11 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
             g.rows
         );
     }
+    if !super::compact::full_fits(g.cols) {
+        super::compact::draw(state, style, &mut out);
+        out.push_str(&info(state));
+        return out;
+    }
     keep_line(state, Dir::N, &mut out);
     columns(state, &mut out);
     for row in (0..g.rows).rev() {
@@ -215,27 +220,68 @@ fn info(state: &State) -> String {
         }
         out.push('\n');
     }
-    for side in [SOUTH, NORTH] {
-        let _ = writeln!(
-            out,
-            "{}'s hand: {}",
-            side_name(side),
-            hand_text(state, side)
-        );
+    for (holder, sides) in hand_holders(state) {
+        let _ = writeln!(out, "{sides}'s hand: {}", hand_text(state, holder));
     }
+    let sides = state.board.geo().side_list();
+    let points = match sides.as_slice() {
+        [a, b] => format!(
+            "{} {}, {} {}",
+            side_name(*a),
+            state.points[usize::from(*a) % MAX_SIDES],
+            side_name(*b),
+            state.points[usize::from(*b) % MAX_SIDES]
+        ),
+        _ => format!("{} (in turn order)", points_text(state)),
+    };
     let _ = writeln!(
         out,
-        "Deck: {} cards, discard pile: {}; points: South {}, North {}",
+        "Deck: {} cards, discard pile: {}; points: {points}",
         state.cards.deck_count(),
         state.cards.discard.total(),
-        state.points[0],
-        state.points[1]
     );
     out
 }
 
+/// Each hand, by the side holding it, with the sides playing from it
+/// (`South`, `Castle1+Castle3`).
+fn hand_holders(state: &State) -> Vec<(Side, String)> {
+    let sides = state.board.geo().side_list();
+    let mut out: Vec<(Side, String)> = Vec::new();
+    for &s in &sides {
+        let h = state.cards.holder(s);
+        if out.iter().any(|(o, _)| *o == h) {
+            continue;
+        }
+        let names: Vec<&str> = sides
+            .iter()
+            .filter(|&&t| state.cards.holder(t) == h)
+            .map(|&t| side_name(t))
+            .collect();
+        out.push((h, names.join("+")));
+    }
+    out
+}
+
+/// The points in turn order, `/` between.
+fn points_text(state: &State) -> String {
+    let points: Vec<String> = state
+        .board
+        .geo()
+        .side_list()
+        .into_iter()
+        .map(|s| state.points[usize::from(s) % MAX_SIDES].to_string())
+        .collect();
+    points.join("/")
+}
+
 /// One line on the position.
 pub fn summary(state: &State) -> String {
+    if state.layout.four_castles() {
+        if let Some(text) = castles_end(state) {
+            return text;
+        }
+    }
     match (state.outcome, state.end) {
         (Outcome::Won(w), End::Resigned(l)) => {
             return format!("{} won: {} resigned", side_name(w), side_name(l))
@@ -258,6 +304,9 @@ pub fn summary(state: &State) -> String {
         (Outcome::Draw, _) => return "draw: neither side has characters left".into(),
         _ => {}
     }
+    if !state.started && state.layout.four_castles() {
+        return "set-up: Castle1 deals once every maze is open".into();
+    }
     if !state.started {
         return "set-up: the opening roll and the deal follow once both mazes are open".into();
     }
@@ -266,16 +315,37 @@ pub fn summary(state: &State) -> String {
     if let Some(roll) = state.dice.roll {
         let _ = write!(text, ": roll {roll}");
     }
+    let hands: Vec<String> = hand_holders(state)
+        .into_iter()
+        .map(|(h, names)| format!("{names} {}", state.cards.held(h)))
+        .collect();
     let _ = write!(
         text,
-        "; hands South {}, North {}; deck {}; points {}/{}",
-        state.cards.held(SOUTH),
-        state.cards.held(NORTH),
+        "; hands {}; deck {}; points {}",
+        hands.join(", "),
         state.cards.deck_count(),
-        state.points[0],
-        state.points[1]
+        points_text(state)
     );
     text
+}
+
+/// How a four-castle game ended, if it did.
+fn castles_end(state: &State) -> Option<String> {
+    let who = super::position::winners_text(state.outcome);
+    let loser = |l: Side| {
+        let team = super::castles::team_of(state.layout, l);
+        team.sides().map(side_name).collect::<Vec<_>>().join("+")
+    };
+    Some(match (who, state.end) {
+        (Some(w), End::Resigned(l)) => format!("{w} won: {} resigned", side_name(l)),
+        (Some(w), End::BadMaze(l)) => {
+            format!("{w} won: {}'s maze broke the set-up rules", loser(l))
+        }
+        (Some(w), _) => format!("{w} won: nobody else has characters left"),
+        (None, End::BadMazes) => "draw: every maze left broke the set-up rules".into(),
+        (None, _) if state.outcome.is_over() => "draw: no castle has characters left".into(),
+        _ => return None,
+    })
 }
 
 /// A comment on a finished turn.
@@ -292,7 +362,7 @@ pub fn comment(before: &State, after: &State) -> String {
     }
     parts.extend(after.log.iter().cloned());
     if after.points != before.points {
-        parts.push(format!("points {}/{}", after.points[0], after.points[1]));
+        parts.push(format!("points {}", points_text(after)));
     }
     if parts.is_empty() {
         "nothing happened".into()
@@ -309,6 +379,12 @@ fn setup_comment(before: &State, after: &State) -> String {
     let mut parts = Vec::new();
     if opened > 0 {
         parts.push(format!("{opened} maze pieces opened"));
+    }
+    if after.started && after.layout.four_castles() {
+        parts.push(format!(
+            "Castle1 moves first and deals {} cards to each hand",
+            after.layout.hand_size()
+        ));
     }
     if let (true, Some([s, n])) = (after.started, after.opening) {
         parts.push(format!(

@@ -5,7 +5,7 @@
 use crate::game::Side;
 
 use super::action::{Path, Shot};
-use super::board::{opponent, side_name, Dir, Edge, Geometry, Loc, Sense, Sq};
+use super::board::{side_name, Dir, Edge, Geometry, Loc, Sense, Sq};
 use super::gates::{quarter, Carry, Turner};
 use super::maze::OnEdge;
 use super::state::{Board, Dice, Id, Kind};
@@ -158,12 +158,12 @@ fn enter_keep(
     }
     let to = Loc::Keep(keep);
     match board.at(to) {
-        None if keep == side => Ok(Stepped::Moved),
+        None if board.friendly(keep, side) => Ok(Stepped::Moved),
         None => Err(format!(
             "{}'s Keep is empty: an enemy Keep may be entered only to kill the character in it",
             side_name(keep)
         )),
-        Some(o) if o.side() == side => Err(format!(
+        Some(o) if board.friendly(o.side(), side) => Err(format!(
             "{} holds {} already: a Keep holds one character",
             to,
             o.name()
@@ -202,6 +202,12 @@ fn enter_square(
     let mut stepped = Stepped::Moved;
     match board.on(b) {
         Some(o) if o.side() == side => return Err(format!("{b} holds {}", o.name())),
+        Some(o) if board.friendly(o.side(), side) => {
+            return Err(format!(
+                "{b} holds {}, an ally: allies never attack each other",
+                o.name()
+            ))
+        }
         Some(o) if !attack_ok => {
             return Err(format!(
                 "{b} holds {}: a ground attack is one character's run of exactly the whole \
@@ -242,6 +248,8 @@ pub struct RunReport {
     pub victim: Option<Id>,
     /// Characters carried by pushes.
     pub carries: Vec<Carry>,
+    /// Gates taken out of the game across the Alley after the run.
+    pub removed: Vec<super::maze::Gate>,
 }
 
 /// Make the run `path` for `side`.
@@ -301,6 +309,7 @@ pub fn run(
     d.spent += n;
     d.runs += 1;
     d.ran |= bit;
+    report.removed = super::alley::clear_stuck_gates(&mut b);
     *board = b;
     *dice = d;
     Ok(report)
@@ -325,7 +334,7 @@ fn fly(board: &Board, side: Side, at: Sq, dir: Dir, n: u8) -> Result<Option<Id>,
             ));
         };
         if let Some(o) = board.on(next) {
-            return Ok((o.side() != side).then_some(o));
+            return Ok((!board.friendly(o.side(), side)).then_some(o));
         }
         cur = next;
     }
@@ -375,7 +384,7 @@ pub fn shoot(board: &mut Board, side: Side, shot: Shot, roll: u8) -> Result<Opti
                 ));
             }
             match board.on(sq) {
-                Some(o) => (o.side() != side).then_some(o),
+                Some(o) => (!board.friendly(o.side(), side)).then_some(o),
                 None => fly(board, side, sq, e.inward.back(), roll - 1)?,
             }
         }
@@ -468,12 +477,14 @@ fn explore(
         };
         let n = k + 1;
         let fin = after_run(&d, id.place(), n);
-        let rest = if b.has_characters(opponent(id.side())) {
-            best(&b, &fin, id.side(), cap - n)
+        let mut end = b;
+        super::alley::clear_stuck_gates(&mut end);
+        let rest = if end.has_enemies(id.side()) {
+            best(&end, &fin, id.side(), cap - n)
         } else {
             0
         };
-        if seen(&b, n, rest) {
+        if seen(&end, n, rest) {
             return true;
         }
         if !stepped.ends_run() && n < cap && explore(&b, &d, id, to, n, cap, seen) {
@@ -515,8 +526,10 @@ fn walk(board: &Board, dice: &Dice, id: Id, path: &mut Vec<Loc>, cap: u8, out: &
         let n = k + 1;
         path.push(to);
         let fin = after_run(&d, id.place(), n);
-        let wins = !b.has_characters(opponent(id.side()));
-        if wins || n + best(&b, &fin, id.side(), cap - n) == cap {
+        let mut end = b;
+        super::alley::clear_stuck_gates(&mut end);
+        let wins = !end.has_enemies(id.side());
+        if wins || n + best(&end, &fin, id.side(), cap - n) == cap {
             if let Some(p) = Path::new(path) {
                 out.push(p);
             }

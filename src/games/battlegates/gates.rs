@@ -190,7 +190,7 @@ fn carried(
                 ));
             }
         }
-        if id.kind() == Kind::Gatekeeper && id.side() != turner.side {
+        if id.kind() == Kind::Gatekeeper && !board.friendly(id.side(), turner.side) {
             return Err(format!(
                 "the gates on {post} cannot carry {} on {sq}: a Gatekeeper is immune to its \
                  opponent's gate turns",

@@ -118,8 +118,9 @@ pub const MISERY_RUN: Geometry = Geometry {
     run: Some(12),
 };
 
-/// Castle1 to Castle4: sides 0 to 3 of the four-castle set-ups.
-pub const CASTLES: [Side; 4] = [Side(0), Side(1), Side(2), Side(3)];
+/// Castle1 to Castle4: sides 2 to 5 (after South and North; see
+/// [`super::board::SIDE_NAMES`]).
+pub const CASTLES: [Side; 4] = [Side(2), Side(3), Side(4), Side(5)];
 
 /// Battle Alley: 19 x 12, the west board columns a-i, the Alley column
 /// j, the east board columns k-s. Four castles: Castle1 at the west
@@ -214,7 +215,12 @@ impl Layout {
     ];
 
     /// The set-ups herald plays (the others' rules are not in yet).
-    pub const PLAYED: &'static [Layout] = &[Layout::OneBoard];
+    pub const PLAYED: &'static [Layout] = &[
+        Layout::OneBoard,
+        Layout::FourCastles,
+        Layout::FourCastlesAllies,
+        Layout::FourCastlesSolo,
+    ];
 
     /// Its `Setup` tag value.
     pub fn tag(self) -> &'static str {
@@ -250,9 +256,43 @@ impl Layout {
         }
     }
 
-    /// Its sides' names, by side index (its board's).
+    /// Its sides' names, in turn order (its board's).
     pub fn sides(self) -> &'static [&'static str] {
         self.geometry().sides
+    }
+
+    /// Whether it is one of the three four-castle set-ups on Battle
+    /// Alley.
+    pub fn four_castles(self) -> bool {
+        matches!(
+            self,
+            Layout::FourCastles | Layout::FourCastlesAllies | Layout::FourCastlesSolo
+        )
+    }
+
+    /// Whether its castles play in two teams, 1+3 and 2+4 (`four-castles`
+    /// and `four-castles-allies`).
+    pub fn teams(self) -> bool {
+        matches!(self, Layout::FourCastles | Layout::FourCastlesAllies)
+    }
+
+    /// How many players play it: two, or four in `four-castles-allies`
+    /// and `four-castles-solo`.
+    pub fn players(self) -> usize {
+        match self {
+            Layout::FourCastlesAllies | Layout::FourCastlesSolo => 4,
+            _ => 2,
+        }
+    }
+
+    /// The cards a hand holds between turns: four for a hand two castles
+    /// share, else three.
+    pub fn hand_size(self) -> u32 {
+        if self.teams() {
+            4
+        } else {
+            3
+        }
     }
 }
 
@@ -554,8 +594,8 @@ mod tests {
         };
         for layout in Layout::ALL {
             let g = layout.geometry();
-            for s in 0..layout.sides().len() {
-                let side = Side(s as u8);
+            for side in layout.geometry().side_list() {
+                let s = side.0;
                 let values = crate::games::battlegates::setup::random_maze(g, side, &mut pick);
                 let text: Vec<&str> = values.iter().map(|(_, v)| v.as_str()).collect();
                 assert_eq!(check(g, side, &text.join(" ")), Ok(()), "{layout:?} {s}");
@@ -594,12 +634,19 @@ mod tests {
             Layout::FourCastles.sides(),
             ["Castle1", "Castle2", "Castle3", "Castle4"]
         );
-        assert_eq!(Layout::PLAYED, [Layout::OneBoard]);
+        assert_eq!(
+            Layout::PLAYED,
+            [
+                Layout::OneBoard,
+                Layout::FourCastles,
+                Layout::FourCastlesAllies,
+                Layout::FourCastlesSolo
+            ]
+        );
         // Every side of a layout has a castle and a region on its board.
         for layout in Layout::ALL {
             let g = layout.geometry();
-            for s in 0..layout.sides().len() {
-                let side = Side(s as u8);
+            for side in layout.geometry().side_list() {
                 assert!(g.castle(side).is_some() && g.region(side).is_some());
                 assert!(g.armies_of(side) >= 1);
             }

@@ -10,8 +10,12 @@
 //! turn draws a card and rolls the die at its start.
 
 pub mod action;
+pub mod alley;
 pub mod board;
 pub mod cards;
+pub mod castles;
+mod castles_header;
+mod compact;
 mod diagram;
 pub mod dice;
 pub mod gates;
@@ -26,6 +30,8 @@ pub mod state;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_castles;
 
 use crate::game::{
     ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
@@ -37,14 +43,17 @@ pub use action::Action;
 pub use state::State;
 
 use board::{side_name, NORTH, SOUTH};
-use cards::{Card, Cards, Pile};
+use cards::{Card, Pile};
 use layouts::{Layout, ANY_BOARD};
 use setup::SLOTS;
 
 /// The Battlegates engine.
 pub struct Battlegates;
 
-fn check_sides(setup: &Setup<'_>) -> Result<(), SetupError> {
+fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
+    if layout.four_castles() {
+        return castles_header::check_sides(setup, layout);
+    }
     for side in [SOUTH, NORTH] {
         if !setup.sides.contains(&side) {
             return Err(SetupError {
@@ -78,12 +87,30 @@ fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
             });
         }
     }
-    layout(setup).map(|_| ())
+    let layout = layout(setup)?;
+    castles_header::check_options(setup, layout)
+}
+
+/// Whether the hands are hidden: as the `Hands` tag says, or by the
+/// set-up's default when it is absent (hidden, except on the four-castle
+/// boards, which are played with open hands).
+fn hands_hidden(setup: &Setup<'_>, layout: Layout) -> bool {
+    match setup.tag("Hands") {
+        Some(v) => v.eq_ignore_ascii_case("hidden"),
+        None => !layout.four_castles(),
+    }
 }
 
 /// Why a set-up herald does not play is refused.
 fn unplayed_reason(tag: &str) -> String {
-    format!("Setup \"{tag}\": this herald plays the one-board game only (Setup \"one-board\")")
+    let played: Vec<String> = Layout::PLAYED
+        .iter()
+        .map(|l| format!("\"{}\"", l.tag()))
+        .collect();
+    format!(
+        "Setup \"{tag}\": this herald plays Setup {}",
+        played.join(", ")
+    )
 }
 
 /// The set-up the `Setup` tag names (one board by default), if herald
@@ -107,9 +134,9 @@ impl Game for Battlegates {
 
     const ID: &'static str = "battlegates";
     const TITLE: &'static str = "Battlegates";
-    const SIDES: &'static [&'static str] = &["South", "North"];
+    const SIDES: &'static [&'static str] = &board::SIDE_NAMES;
     const MIN_SIDES: usize = 2;
-    const MAX_SIDES: usize = 2;
+    const MAX_SIDES: usize = 4;
     const OPTIONS: &'static [OptionTag] = &[
         OptionTag {
             name: "Hands",
@@ -120,23 +147,41 @@ impl Game for Battlegates {
         OptionTag {
             name: "Setup",
             default: "one-board",
-            help: "one-board: two players on one battle-board (the only value for now)",
+            help: "one-board: South and North on one battle-board; four-castles: Castle1 to \
+                   Castle4 on Battle Alley, one player holding castles 1 and 3, the other 2 \
+                   and 4; four-castles-allies: four players, teams 1+3 and 2+4; \
+                   four-castles-solo: four players, each alone",
+        },
+        OptionTag {
+            name: "Decks",
+            default: "",
+            help: "for four players: 2 (the default: 68 cards) or 1 (34 cards)",
         },
     ];
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
-        check_sides(setup)?;
+        let layout = layout(setup)?;
+        check_sides(setup, layout)?;
         check_options(setup)?;
-        let mut state = State::new(layout(setup)?);
-        // Hidden hands unless the record says open: a record without the
-        // tag means hidden (spec section 10).
-        if !setup
-            .tag("Hands")
-            .is_some_and(|v| v.eq_ignore_ascii_case("open"))
-        {
-            state.cards = Cards::hidden();
+        let mut state = State::new(layout);
+        if let Some(decks) = castles_header::decks_tag(setup) {
+            castles::set_decks(&mut state, decks);
+        }
+        if hands_hidden(setup, layout) {
+            state.cards = state.cards.into_hidden();
         }
         Ok(state)
+    }
+
+    fn option_default(option: &OptionTag, given: &[(&str, String)]) -> &'static str {
+        let setup = given
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("Setup"))
+            .and_then(|(_, v)| Layout::from_tag(v));
+        match setup {
+            Some(layout) if option.name == "Hands" && layout.four_castles() => "open",
+            _ => option.default,
+        }
     }
 
     fn to_move(state: &State) -> Side {
@@ -270,7 +315,7 @@ impl Game for Battlegates {
         let Some(i) = SLOTS.iter().position(|s| *s == slot) else {
             return illegal!("{slot} is no maze slot");
         };
-        let mine = &mut state.setup[usize::from(side) & 1];
+        let mine = &mut state.setup[usize::from(side) % state::MAX_SIDES];
         mine[i] = Some(piece);
         let complete: Option<Vec<_>> = mine.iter().copied().collect();
         // A maze that breaks the set-up rules stays off the board: its
@@ -297,7 +342,7 @@ impl Game for Battlegates {
 
     fn view(state: &State, viewer: Side, values: &[(&str, &str)]) -> State {
         let mut seen = state.clone();
-        let mine = usize::from(viewer) & 1;
+        let mine = usize::from(viewer) % state::MAX_SIDES;
         if seen.setup[mine].iter().all(Option::is_some) {
             return seen;
         }

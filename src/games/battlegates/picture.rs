@@ -6,7 +6,7 @@
 
 use crate::picture::{Cell, Colour, Edge, Ground, Passage, Picture, Point, Shape, SideKey, Token};
 
-use super::board::{side_name, Castle, Dir, Geometry, Loc, Sq, NORTH, SOUTH};
+use super::board::{side_name, Castle, Dir, Geometry, Loc, Sq};
 use super::maze::Piece;
 use super::rules::hand_text;
 use super::state::{Id, State};
@@ -39,16 +39,14 @@ pub fn picture(state: &State) -> Picture {
         "Battlegates",
         cols + 2.0 * MARGIN,
         rows(g) + 2.0 * (MARGIN + KEEP),
-        vec![
-            SideKey {
-                name: "South",
-                colour: Colour::Blue,
-            },
-            SideKey {
-                name: "North",
-                colour: Colour::Vermillion,
-            },
-        ],
+        g.side_list()
+            .into_iter()
+            .zip(COLOURS)
+            .map(|(s, colour)| SideKey {
+                name: side_name(s),
+                colour,
+            })
+            .collect(),
     );
     pic.cells = g.squares().map(|sq| square(state, sq)).collect();
     for (end, y) in [(Dir::N, 0.0), (Dir::S, top() + rows(g) + MARGIN + 0.05)] {
@@ -76,18 +74,46 @@ pub fn picture(state: &State) -> Picture {
     pic.legend = vec![
         "C Crusader, A Archer, G Gatekeeper; portals shaded".into(),
         "solid edges: Brick walls; dashed: gates (a step pushes them)".into(),
-        format!("South's hand: {}", hand_text(state, SOUTH)),
-        format!("North's hand: {}", hand_text(state, NORTH)),
     ];
+    let sides = g.side_list();
+    let mut shown = Vec::new();
+    for &s in &sides {
+        let h = state.cards.holder(s);
+        if shown.contains(&h) {
+            continue;
+        }
+        shown.push(h);
+        let names: Vec<&str> = sides
+            .iter()
+            .filter(|&&t| state.cards.holder(t) == h)
+            .map(|&t| side_name(t))
+            .collect();
+        pic.legend.push(format!(
+            "{}'s hand: {}",
+            names.join("+"),
+            hand_text(state, h)
+        ));
+    }
     pic
 }
 
-fn token(id: Id) -> Token {
-    Token::piece(
-        usize::from(id.side()),
-        id.kind().letter().to_string(),
-        id.name(),
-    )
+/// The sides' colours, in turn order.
+const COLOURS: [Colour; 4] = [
+    Colour::Blue,
+    Colour::Vermillion,
+    Colour::BluishGreen,
+    Colour::Orange,
+];
+
+fn token(state: &State, id: Id) -> Token {
+    let key = state
+        .board
+        .geo()
+        .side_list()
+        .iter()
+        .position(|&s| s == id.side())
+        .unwrap_or(0);
+    Token::piece(key, id.kind().letter().to_string(), id.name())
 }
 
 fn square(state: &State, sq: Sq) -> Cell {
@@ -104,7 +130,7 @@ fn square(state: &State, sq: Sq) -> Cell {
     };
     let mut cell = Cell::new(sq.to_string(), Shape::Square { at, size: 1.0 }, ground);
     if let Some(id) = state.board.on(sq) {
-        cell.tokens.push(token(id));
+        cell.tokens.push(token(state, id));
     }
     cell
 }
@@ -121,7 +147,7 @@ fn keep(state: &State, castle: &Castle, y: f32) -> Cell {
     let mut cell = Cell::new(name.clone(), shape, Ground::Home);
     cell.tag = Some(name);
     if let Some(id) = state.board.at(Loc::Keep(side)) {
-        cell.tokens.push(token(id));
+        cell.tokens.push(token(state, id));
     }
     cell
 }

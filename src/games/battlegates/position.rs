@@ -29,7 +29,7 @@ use super::board::{opponent, read_sq, side_name, Loc, NORTH, SOUTH};
 use super::cards::{Card, Pile};
 use super::layouts::Layout;
 use super::maze::{read_piece, Piece, MAX_GATES, MAX_WALLS};
-use super::state::{End, Id, State};
+use super::state::{End, Id, State, MAX_SIDES};
 
 const FIELDS: [&str; 6] = ["characters", "maze", "to-move", "cards", "points", "result"];
 
@@ -37,7 +37,16 @@ fn loc_text(loc: Option<Loc>) -> String {
     match loc {
         None => "x".into(),
         Some(Loc::Sq(sq)) => sq.to_string(),
-        Some(Loc::Keep(k)) => format!("K{}", &side_name(k)[..1]),
+        Some(Loc::Keep(k)) => keep_text(k),
+    }
+}
+
+/// `KS`, `KN`, or `K1` to `K4` for the castles of Battle Alley.
+fn keep_text(k: Side) -> String {
+    let name = side_name(k);
+    match name.strip_prefix("Castle") {
+        Some(n) => format!("K{n}"),
+        None => format!("K{}", &name[..1]),
     }
 }
 
@@ -56,7 +65,14 @@ pub fn write(state: &State, out: &mut String) {
         out.push_str(state.layout.tag());
         out.push(' ');
     }
-    let sides: Vec<String> = [SOUTH, NORTH]
+    if state.cards.decks() != super::castles::decks(state.layout, None) {
+        out.push_str(ONE_DECK);
+        out.push(' ');
+    }
+    let sides: Vec<String> = state
+        .board
+        .geo()
+        .side_list()
         .into_iter()
         .map(|s| {
             state
@@ -83,17 +99,58 @@ pub fn write(state: &State, out: &mut String) {
     });
     out.push(' ');
     let c = &state.cards;
-    out.push_str(&format!(
-        "{}/{}/{}",
-        pile_text(&c.hands[0]),
-        pile_text(&c.hands[1]),
-        pile_text(&c.discard)
-    ));
-    out.push_str(&format!(" {}/{} ", state.points[0], state.points[1]));
+    let mut piles: Vec<String> = holders(state)
+        .into_iter()
+        .map(|h| pile_text(c.hand(h)))
+        .collect();
+    piles.push(pile_text(&c.discard));
+    out.push_str(&piles.join("/"));
+    let points: Vec<String> = state
+        .board
+        .geo()
+        .side_list()
+        .into_iter()
+        .map(|s| state.points[usize::from(s) % MAX_SIDES].to_string())
+        .collect();
+    out.push_str(&format!(" {} ", points.join("/")));
     out.push_str(&result_text(state));
 }
 
+/// The sides holding a hand, in turn order (a four-castle team's hand
+/// is held by its first castle).
+fn holders(state: &State) -> Vec<Side> {
+    let mut out: Vec<Side> = Vec::new();
+    for s in state.board.geo().side_list() {
+        let h = state.cards.holder(s);
+        if !out.contains(&h) {
+            out.push(h);
+        }
+    }
+    out
+}
+
+/// The word after the set-up's when a four-player game plays with one
+/// deck (its `Decks "1"` tag).
+const ONE_DECK: &str = "one-deck";
+
+/// The winners' names: a side, or a team joined by `+`.
+pub(super) fn winners_text(outcome: Outcome) -> Option<String> {
+    match outcome {
+        Outcome::Won(w) => Some(side_name(w).to_string()),
+        Outcome::TeamWon(t) => Some(t.sides().map(side_name).collect::<Vec<_>>().join("+")),
+        _ => None,
+    }
+}
+
 fn result_text(state: &State) -> String {
+    if let (Some(w), true) = (winners_text(state.outcome), state.layout.four_castles()) {
+        let how = match state.end {
+            End::Resigned(_) => "resignation",
+            End::BadMaze(_) => "bad-maze",
+            _ => "no-characters",
+        };
+        return format!("{w}:{how}");
+    }
     match (state.outcome, state.end) {
         (Outcome::Won(w), End::Resigned(_)) => format!("{}:resignation", side_name(w)),
         (Outcome::Won(w), End::BadMaze(_)) => format!("{}:bad-maze", side_name(w)),
@@ -106,23 +163,32 @@ fn result_text(state: &State) -> String {
 
 /// The set-up named in front of a position, if any, and the text with
 /// that word blanked out (so that every offset stays the original's).
-fn layout_of(text: &str) -> (Option<Layout>, String) {
+fn layout_of(text: &str) -> (Option<Layout>, bool, String) {
     let body = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
     let word = body.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     match Layout::ALL.into_iter().find(|l| l.tag() == word) {
         Some(layout) => {
             let at = text.len() - body.len();
-            let blank = " ".repeat(word.len());
-            let rest = format!("{}{blank}{}", &text[..at], &text[at + word.len()..]);
-            (Some(layout), rest)
+            let mut end = at + word.len();
+            let after = &text[end..];
+            let next = after.trim_start_matches(' ');
+            if next.starts_with(ONE_DECK)
+                && next[ONE_DECK.len()..].starts_with(|c: char| c.is_whitespace())
+            {
+                end += after.len() - next.len() + ONE_DECK.len();
+            }
+            let one_deck = end > at + word.len();
+            let blank = " ".repeat(end - at);
+            let rest = format!("{}{blank}{}", &text[..at], &text[end..]);
+            (Some(layout), one_deck, rest)
         }
-        None => (None, text.to_string()),
+        None => (None, false, text.to_string()),
     }
 }
 
 /// Read a position written by [`write`], of a set-up herald plays.
 pub fn parse(text: &str) -> Result<State, PositionParseError> {
-    let (layout, _) = layout_of(text);
+    let (layout, _, _) = layout_of(text);
     if let Some(l) = layout.filter(|l| !l.is_played()) {
         let at = text.len()
             - text
@@ -140,55 +206,80 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
 
 /// Read a position of any set-up (two sides).
 pub(super) fn read(text: &str) -> Result<State, PositionParseError> {
-    let (layout, blanked) = layout_of(text);
+    let (layout, one_deck, blanked) = layout_of(text);
     let text = blanked.as_str();
     let [chars, maze, side, cards, points, result] = position_fields(text, FIELDS)?;
-    let mut state = State::new(layout.unwrap_or(Layout::OneBoard));
+    let layout = layout.unwrap_or(Layout::OneBoard);
+    let mut state = State::new(layout);
+    if one_deck && layout.players() > 2 {
+        super::castles::set_decks(&mut state, 1);
+    }
+    let sides = state.board.geo().side_list();
     read_chars(&chars, &mut state)?;
     read_maze(&maze, &mut state)?;
+    let names: Vec<&str> = sides.iter().map(|&s| side_name(s)).collect();
     match side.value {
         "-" => state.started = false,
-        "South" => {
-            state.started = true;
-            state.to_move = SOUTH;
-        }
-        "North" => {
-            state.started = true;
-            state.to_move = NORTH;
-        }
-        _ => {
-            return Err(side.whole("the side to move is South or North (- before the opening roll)"))
-        }
+        v => match sides.iter().find(|&&s| side_name(s) == v) {
+            Some(&s) => {
+                state.started = true;
+                state.to_move = s;
+            }
+            None => {
+                return Err(side.whole(format!(
+                    "the side to move is {} (- before the opening roll)",
+                    names.join(" or ")
+                )))
+            }
+        },
     }
     read_cards(&cards, &mut state)?;
-    let (a, b) = points
+    let numbers: Vec<u16> = points
         .value
-        .split_once('/')
-        .and_then(|(a, b)| Some((a.parse::<u16>().ok()?, b.parse::<u16>().ok()?)))
-        .filter(|_| {
-            points
-                .value
-                .bytes()
-                .all(|c| c.is_ascii_digit() || c == b'/')
+        .split('/')
+        .map_while(|n| {
+            n.bytes()
+                .all(|c| c.is_ascii_digit())
+                .then(|| n.parse().ok())
+                .flatten()
         })
-        .ok_or_else(|| points.whole("the points are South's and North's: 0/0"))?;
-    state.points = [a, b];
-    read_result(&result, &mut state)?;
+        .collect();
+    if numbers.len() != sides.len() || points.value.split('/').count() != sides.len() {
+        let zeros = vec!["0"; sides.len()].join("/");
+        return Err(points.whole(match names.as_slice() {
+            [a, b] => format!("the points are {a}'s and {b}'s: {zeros}"),
+            _ => format!(
+                "the points are {}'s, each in turn order: {zeros}",
+                names.join("'s, ")
+            ),
+        }));
+    }
+    for (&s, n) in sides.iter().zip(numbers) {
+        state.points[usize::from(s) % MAX_SIDES] = n;
+    }
+    if layout.four_castles() {
+        super::castles::read_result(&result, &mut state)?;
+    } else {
+        read_result(&result, &mut state)?;
+    }
     Ok(state)
 }
 
 fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
     let g = state.board.geo();
     let halves: Vec<&str> = field.value.split('/').collect();
-    if halves.len() != 2 {
-        return Err(
-            field.whole("the characters are South's five and North's five, separated by `/`")
-        );
+    let sides = g.side_list();
+    if halves.len() != sides.len() {
+        return Err(field.whole(if sides.len() == 2 {
+            "the characters are South's five and North's five, separated by `/`".to_string()
+        } else {
+            "the characters are each castle's five, Castle1's to Castle4's, separated by `/`"
+                .to_string()
+        }));
     }
-    state.board = super::state::Board::empty(g);
+    state.board = state.board.without_characters();
     let mut at = field.start;
-    for (s, half) in halves.iter().enumerate() {
-        let side = Side(s as u8);
+    for (&side, half) in sides.iter().zip(&halves) {
         let items: Vec<&str> = half.split(',').collect();
         let count = state.board.ids(side).count();
         if items.len() != count {
@@ -210,19 +301,24 @@ fn read_chars(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
         let ids: Vec<Id> = state.board.ids(side).collect();
         for (&id, item) in ids.iter().zip(&items) {
             let err = |why: String| PositionParseError::within(field.text, at, item.len(), why);
+            let keep = g
+                .castles
+                .iter()
+                .map(|c| c.side)
+                .find(|&k| keep_text(k) == *item);
             let loc = match *item {
                 "x" => None,
-                "KS" => Some(Loc::Keep(SOUTH)),
-                "KN" => Some(Loc::Keep(NORTH)),
+                _ if keep.is_some() => keep.map(Loc::Keep),
                 t => match read_sq(g, t) {
                     Some((sq, n)) if n == t.len() && t.bytes().all(|c| !c.is_ascii_uppercase()) => {
                         Some(Loc::Sq(sq))
                     }
                     _ => {
                         return Err(err(format!(
-                            "a character stands on a square (a1 to {}), KS or KN (a Keep), or \
-                             is x (killed)",
-                            g.last_sq()
+                            "a character stands on a square (a1 to {}), {} (a Keep), or is x \
+                             (killed)",
+                            g.last_sq(),
+                            keeps_text(g)
                         )))
                     }
                 },
@@ -284,22 +380,39 @@ fn read_maze(field: &PositionField<'_>, state: &mut State) -> Result<(), Positio
     Ok(())
 }
 
+/// `KS or KN`, `K1, K2, K3 or K4`: the Keeps of board `g`.
+fn keeps_text(g: &super::board::Geometry) -> String {
+    let keeps: Vec<String> = g.castles.iter().map(|c| keep_text(c.side)).collect();
+    match keeps.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => keeps.join(""),
+    }
+}
+
 /// The cards field holds more of `card` than the deck has.
-fn too_many(field: &PositionField<'_>, card: Card) -> PositionParseError {
+fn too_many(field: &PositionField<'_>, card: Card, all: &Pile) -> PositionParseError {
     field.whole(format!(
-        "there are {} {card} cards in the deck of 34, and this has more",
-        card.copies()
+        "there are {} {card} cards in the deck of {}, and this has more",
+        all.count(card),
+        all.total()
     ))
 }
 
 fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
     let parts: Vec<&str> = field.value.split('/').collect();
-    if parts.len() != 3 {
-        return Err(field.whole(
-            "the cards are South's hand, North's hand and the discard pile, separated by `/`",
-        ));
+    let holders = holders(state);
+    if parts.len() != holders.len() + 1 {
+        let hands: Vec<String> = holders
+            .iter()
+            .map(|&h| format!("{}'s hand", side_name(h)))
+            .collect();
+        return Err(field.whole(format!(
+            "the cards are {} and the discard pile, separated by `/`",
+            hands.join(", ")
+        )));
     }
-    let mut piles = [Pile::default(); 3];
+    let all = state.cards.all();
+    let mut piles = vec![Pile::default(); parts.len()];
     let mut at = field.start;
     for (pile, part) in piles.iter_mut().zip(&parts) {
         let err = || {
@@ -319,26 +432,28 @@ fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
                     return Err(err());
                 }
                 last = Some(card);
-                if pile.count(card) >= card.copies() {
-                    return Err(too_many(field, card));
+                if pile.count(card) >= all.count(card) {
+                    return Err(too_many(field, card, &all));
                 }
                 pile.add(card);
             }
         }
         at += part.len() + 1;
     }
-    let mut deck = Pile::full();
+    let mut deck = all;
     for card in Card::ALL {
         for p in &piles {
             for _ in 0..p.count(card) {
                 if !deck.take(card) {
-                    return Err(too_many(field, card));
+                    return Err(too_many(field, card, &all));
                 }
             }
         }
     }
-    state.cards.hands = [piles[0], piles[1]];
-    state.cards.discard = piles[2];
+    for (&h, pile) in holders.iter().zip(&piles) {
+        state.cards.hands[usize::from(h) % MAX_SIDES] = *pile;
+    }
+    state.cards.discard = piles[holders.len()];
     state.cards.deck = deck;
     Ok(())
 }

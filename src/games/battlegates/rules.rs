@@ -26,6 +26,9 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     if state.started || state.outcome.is_over() {
         return Ok(());
     }
+    if state.layout.four_castles() {
+        return super::castles::begin_play(state, chance);
+    }
     match state.bad_mazes().as_slice() {
         [] => {}
         [bad] => {
@@ -185,6 +188,11 @@ fn card_action(state: &mut State, action: Action, card: Card) -> Result<(), Ille
         Action::Run(_) | Action::Shoot(_) => {}
     }
     s.cards.spend(side, card);
+    let removed = super::alley::clear_stuck_gates(&mut s.board);
+    let removed = super::alley::removal_text(&removed);
+    if !removed.is_empty() {
+        s.log.push(removed);
+    }
     s.judge();
     start_dice(&mut s);
     *state = s;
@@ -242,8 +250,15 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
         (_, Some(o)) if o.side() == side => {
             return illegal!("{} holds {}", to, o.name());
         }
+        (_, Some(o)) if s.board.friendly(o.side(), side) => {
+            return illegal!(
+                "{} holds {}, an ally: allies never attack each other",
+                to,
+                o.name()
+            );
+        }
         (_, Some(o)) => Some(o),
-        (Loc::Keep(k), None) if k != side => {
+        (Loc::Keep(k), None) if !s.board.friendly(k, side) => {
             return illegal!(
                 "{}'s Keep is empty: an enemy Keep may be entered only to kill the character in it",
                 side_name(k)
@@ -253,7 +268,7 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
     };
     if let Some(v) = victim {
         s.board.set(v, None);
-        s.points[usize::from(side) & 1] += 1;
+        s.points[usize::from(side) % super::state::MAX_SIDES] += 1;
         s.dice.forfeited = true;
         s.log.push(format!(
             "{card}: {} killed {} on {} (+1 point; the dice phase is forfeited)",
@@ -308,6 +323,9 @@ fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
         return illegal!("W{from} must move to another edge");
     }
     open_edge(s, to)?;
+    if let Some(why) = super::alley::wall_refused(&s.board, to) {
+        return Err(Illegal::new(why));
+    }
     s.board.maze.add(Piece::Wall(to));
     entrance_rule(s)?;
     Ok(())
@@ -415,7 +433,7 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     let mut board = state.board;
     let mut d = state.dice;
     let report = dice::run(&mut board, &mut d, side, path).map_err(Illegal::new)?;
-    let wins = !board.has_characters(opponent(side));
+    let wins = !board.has_enemies(side);
     if !wins {
         let left = target.saturating_sub(d.spent);
         let more = dice::best(&board, &d, side, left);
@@ -442,6 +460,10 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     }
     text.push_str(&carry_text(&report.carries));
     state.log.push(text);
+    let removed = super::alley::removal_text(&report.removed);
+    if !removed.is_empty() {
+        state.log.push(removed);
+    }
     state.board = board;
     state.dice = d;
     Ok(())
@@ -482,7 +504,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
             .log
             .push("no move could spend the roll: the dice phase was void".into());
     }
-    state.to_move = opponent(side);
+    state.to_move = super::castles::next_to_move(state, side);
     state.dice = Dice::default();
     state.drawn = None;
     state.card_done = false;
@@ -495,6 +517,10 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
 /// position still names `side` as to move, the side that wrote the last
 /// line, as every game's finished position does.
 pub fn resign(state: &mut State, side: Side) {
+    if state.layout.four_castles() {
+        super::castles::resign(state, side);
+        return;
+    }
     state.finish(Some(opponent(side)), End::Resigned(side));
 }
 

@@ -52,8 +52,9 @@ pub const ARMY: [Kind; 5] = [
 /// each player leads two armies; one board uses the first five).
 pub const SIDE_PLACES: usize = 10;
 
-/// The sides a board has room for (the four-castle games have four).
-pub const MAX_SIDES: usize = 4;
+/// The side indexes a position has room for: South and North, then
+/// Castle1 to Castle4 (a game plays two or four of them).
+pub const MAX_SIDES: usize = 6;
 
 /// The characters a board has room for.
 pub const CHARACTERS: usize = SIDE_PLACES * MAX_SIDES;
@@ -102,6 +103,9 @@ pub struct Board {
     /// The board's geometry: every square, post and edge is looked up
     /// in it.
     geo: &'static Geometry,
+    /// Each side's team, by side index: sides of one team are allies
+    /// (each side alone by default).
+    teams: [u8; MAX_SIDES],
 }
 
 impl Board {
@@ -127,7 +131,46 @@ impl Board {
             chars: [None; CHARACTERS],
             armies: most.unwrap_or(1) as u8,
             geo,
+            teams: [0, 1, 2, 3, 4, 5],
         }
+    }
+
+    /// The same board with no character on it.
+    pub fn without_characters(&self) -> Board {
+        Board {
+            chars: [None; CHARACTERS],
+            ..*self
+        }
+    }
+
+    /// Make `a` and `b` allies (the four-castle teams).
+    pub fn ally(&mut self, a: Side, b: Side) {
+        let (ta, tb) = (self.team(a), self.team(b));
+        for t in self.teams.iter_mut() {
+            if *t == tb {
+                *t = ta;
+            }
+        }
+    }
+
+    fn team(&self, side: Side) -> u8 {
+        self.teams[usize::from(side) % MAX_SIDES]
+    }
+
+    /// Whether `a` and `b` are one side or allies: neither may kill the
+    /// other, and each uses the other's Keep as its own.
+    pub fn friendly(&self, a: Side, b: Side) -> bool {
+        self.team(a) == self.team(b)
+    }
+
+    /// Whether `side` has a character left that is hostile to `side`'s
+    /// team: while it has, a kill does not end the game.
+    pub fn has_enemies(&self, side: Side) -> bool {
+        self.geo
+            .side_list()
+            .into_iter()
+            .filter(|&s| !self.friendly(s, side))
+            .any(|s| self.has_characters(s))
     }
 
     /// The board's geometry.
@@ -275,7 +318,7 @@ pub struct State {
     /// Whether the opening roll and the deal are made.
     pub(super) started: bool,
     /// Points scored by Scale and Climb kills, per side.
-    pub(super) points: [u16; 2],
+    pub(super) points: [u16; MAX_SIDES],
     /// How the game stands.
     pub(super) outcome: Outcome,
     /// How it ended.
@@ -289,7 +332,7 @@ pub struct State {
     /// What this turn did, for its comment.
     pub(super) log: Vec<String>,
     /// Each side's maze pieces opened so far in the set-up, by slot.
-    pub(super) setup: [[Option<Piece>; 10]; 2],
+    pub(super) setup: [[Option<Piece>; 10]; MAX_SIDES],
     /// Each side's opening rolls (the last pair, the one that decided).
     pub(super) opening: Option<[u8; 2]>,
 }
@@ -303,20 +346,24 @@ impl State {
     /// The position before the set-up of `layout`: armies on their
     /// portals, no maze, the deck whole.
     pub fn new(layout: Layout) -> State {
+        let mut board = Board::start(layout.geometry());
+        let mut cards = Cards::with_decks(super::castles::decks(layout, None));
+        super::castles::seat(layout, &mut board, &mut cards);
+        let sides = layout.geometry().side_list();
         State {
             layout,
-            board: Board::start(layout.geometry()),
-            cards: Cards::new(),
-            to_move: Side(0),
+            board,
+            cards,
+            to_move: sides.first().copied().unwrap_or(Side(0)),
             started: false,
-            points: [0; 2],
+            points: [0; MAX_SIDES],
             outcome: Outcome::Ongoing,
             end: End::None,
             drawn: None,
             card_done: false,
             dice: Dice::default(),
             log: Vec::new(),
-            setup: [[None; 10]; 2],
+            setup: [[None; 10]; MAX_SIDES],
             opening: None,
         }
     }
@@ -332,10 +379,12 @@ impl State {
 
     /// The sides whose complete maze breaks the set-up rules.
     pub fn bad_mazes(&self) -> Vec<Side> {
-        [Side(0), Side(1)]
+        self.board
+            .geo
+            .side_list()
             .into_iter()
             .filter(|&s| {
-                let slots = &self.setup[usize::from(s.0 & 1)];
+                let slots = &self.setup[usize::from(s) % MAX_SIDES];
                 let pieces: Option<Vec<_>> = slots.iter().copied().collect();
                 pieces.is_some_and(|p| super::setup::check_maze(self.board.geo, s, &p).is_err())
             })
@@ -345,6 +394,10 @@ impl State {
     /// End the game if a side has no characters.
     pub fn judge(&mut self) {
         if self.outcome.is_over() {
+            return;
+        }
+        if self.layout.four_castles() {
+            super::castles::judge(self);
             return;
         }
         let gone: Vec<Side> = [Side(0), Side(1)]

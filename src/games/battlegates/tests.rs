@@ -472,7 +472,7 @@ fn scale_onto_an_enemy_kills_scores_a_point_and_forfeits_the_dice_phase() {
     begin(&mut s, 3);
     Kit::ok(&mut s, "scale c4-c5");
     assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
-    assert_eq!(s.points, [1, 0]);
+    assert_eq!(s.points[..2], [1, 0]);
     assert_eq!(
         Kit::refused(&mut s, "c5-c6"),
         "the dice phase is forfeited: the card's kill ended it"
@@ -533,7 +533,7 @@ fn climb_reaches_a_keep_across_an_entrance_gate() {
     // A Keep holding an enemy: the climb kills it and forfeits the dice.
     let mut s = pos_begun("c1,x,x,x,x/KS,x,x,x,h12", "Gc1sw");
     Kit::ok(&mut s, "climb c1-K");
-    assert_eq!(s.points, [1, 0]);
+    assert_eq!(s.points[..2], [1, 0]);
     assert!(s.dice.forfeited);
     // A hostile empty Keep may not be entered.
     let mut s = pos_begun("c12,x,x,x,x/h12,x,x,x,x", "Gc12nw");
@@ -1872,8 +1872,8 @@ fn the_position_names_a_set_up_other_than_one_board() {
         (
             0,
             10,
-            "Setup \"misery-run\": this herald plays the one-board game only (Setup \
-             \"one-board\")"
+            "Setup \"misery-run\": this herald plays Setup \"one-board\", \"four-castles\", \
+             \"four-castles-allies\", \"four-castles-solo\""
         )
     );
     // A square of the larger board, read on Misery Run's: row 13 exists

@@ -1,0 +1,195 @@
+//! Battlegates with four castles by email, through the real binary: four
+//! players (Setup "four-castles-solo"), each in their own directory with
+//! their own key file and copy of the record, mailing it to the other
+//! three after every line (here: copying the file). The hidden mazes are
+//! committed and opened castle by castle; Castle1 deals with no opening
+//! roll; two rounds of turns are written with `move --key` in the order
+//! Castle1, Castle2, Castle3, Castle4, each discarding the card it drew
+//! and shooting an arrow that can hit nothing, and read back with
+//! `legal`, `show`, `annotate` and `fate`.
+
+mod common;
+use common::{herald, json, run};
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+const CASTLES: [&str; 4] = ["Castle1", "Castle2", "Castle3", "Castle4"];
+
+/// Each castle's maze: Castle1's on the west board's rows 1-6, Castle2's
+/// on its rows 7-12, Castle3's and Castle4's the same ten columns east.
+const MAZES: [&str; 4] = [
+    "Wd1n Wa2n Wh3n Wi3n Gh1nw Gd3nw Gf3ne Le1nw Lb1ne Lg4nw",
+    "Wa9n Wb9n Wh9n Wi9n Ge11nw Gb10ne Gh10nw Lc8nw Lf8nw Lb11nw",
+    "Wn1n Wk2n Wr3n Ws3n Gr1nw Gn3nw Gp3ne Lo1nw Ll1ne Lq4nw",
+    "Wk9n Wl9n Wr9n Ws9n Go11nw Gl10ne Gr10nw Lm8nw Lp8nw Ll11nw",
+];
+
+/// Each castle's first Archer and the way it shoots: up the board from
+/// row 1, down it from row 12. Within a roll of 4 the arrow reaches
+/// neither another character nor a Keep.
+const SHOTS: [&str; 4] = ["shoot d1 n", "shoot d12 s", "shoot n1 n", "shoot n12 s"];
+
+struct Table {
+    _root: tempfile::TempDir,
+    dirs: Vec<PathBuf>,
+}
+
+impl Table {
+    fn dir(&self, castle: &str) -> &Path {
+        let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+        &self.dirs[i]
+    }
+
+    /// Mail the record from `from` to the three others.
+    fn mail(&self, from: &Path) {
+        for d in &self.dirs {
+            if d != from {
+                std::fs::copy(from.join("game.pbem"), d.join("game.pbem")).unwrap();
+            }
+        }
+    }
+
+    fn new() -> Table {
+        let root = tempfile::tempdir().unwrap();
+        let dirs: Vec<PathBuf> = ["ann", "bob", "cid", "dee"]
+            .iter()
+            .map(|n| root.path().join(n))
+            .collect();
+        for d in &dirs {
+            std::fs::create_dir(d).unwrap();
+        }
+        let t = Table { _root: root, dirs };
+        let mut args = vec!["new", "battlegates"];
+        let sides: Vec<String> = CASTLES
+            .iter()
+            .zip(["ann", "bob", "cid", "dee"])
+            .map(|(c, n)| format!("{c}={n}@example.org"))
+            .collect();
+        for s in &sides {
+            args.extend(["--side", s.as_str()]);
+        }
+        args.extend(["--option", "Setup=four-castles-solo", "-o", "game.pbem"]);
+        run(&t.dirs[0], &args);
+        // Each player in turn adds its commitment and mails the record on.
+        for (i, castle) in CASTLES.iter().enumerate() {
+            if i > 0 {
+                std::fs::copy(t.dirs[i - 1].join("game.pbem"), t.dirs[i].join("game.pbem"))
+                    .unwrap();
+            }
+            run(
+                &t.dirs[i],
+                &["keygen", "--side", castle, "game.pbem", "-o", "my.key"],
+            );
+        }
+        t.mail(&t.dirs[3]);
+        t
+    }
+}
+
+fn status(dir: &Path) -> Value {
+    json(dir, &["check", "game.pbem", "--format", "json"])
+}
+
+fn due(s: &Value) -> Vec<String> {
+    s["due"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn four_players_set_up_and_play_two_rounds_by_email() {
+    let t = Table::new();
+    let record = std::fs::read_to_string(t.dirs[0].join("game.pbem")).unwrap();
+    for c in CASTLES {
+        assert!(record.contains(&format!("[{c}Commit ")), "{c}");
+    }
+    assert!(record.contains("[Setup \"four-castles-solo\"]"));
+    // The set-up: every castle commits, then every castle opens.
+    for round in 0..2 {
+        for (castle, maze) in CASTLES.iter().zip(MAZES) {
+            assert_eq!(due(&status(t.dir(castle))), [*castle], "round {round}");
+            let mut args = vec!["setup", "game.pbem", "--key", "my.key"];
+            if round == 0 {
+                args.extend(["--maze", maze]);
+            }
+            run(t.dir(castle), &args);
+            t.mail(t.dir(castle));
+        }
+    }
+    let s = status(&t.dirs[0]);
+    let position = s["position"].as_str().unwrap().to_owned();
+    // Forty pieces on the board, Castle1 to move, three cards each.
+    let fields: Vec<&str> = position.split(' ').collect();
+    assert_eq!(fields[0], "four-castles-solo");
+    assert_eq!(fields[2].split(',').count(), 40);
+    assert_eq!(fields[3], "Castle1");
+    let hands: Vec<&str> = fields[4].split('/').collect();
+    assert_eq!(hands.len(), 5);
+    assert!(hands[..4].iter().all(|h| h.len() == 3), "{hands:?}");
+    // fate: the deal, twelve cards, and no opening roll.
+    let fate = json(&t.dirs[1], &["fate", "game.pbem", "--format", "json"]);
+    let labels: Vec<&str> = fate["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels.iter().filter(|l| **l == "deal").count(), 12);
+    assert!(!labels.contains(&"opening"));
+    // Two rounds: 1, 2, 3, 4, 1, 2, 3, 4.
+    for number in 1..=8u32 {
+        let castle = CASTLES[(number as usize - 1) % 4];
+        let dir = t.dir(castle);
+        let before = status(dir);
+        assert_eq!(before["to_move"], castle, "turn {number}");
+        let legal = json(
+            dir,
+            &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+        );
+        let card = legal["chance"][0]["value"].as_str().unwrap().to_owned();
+        let turn = format!("discard {card}, {}", SHOTS[(number as usize - 1) % 4]);
+        run(dir, &["move", "game.pbem", &turn, "--key", "my.key"]);
+        t.mail(dir);
+        // Another castle's player may not write this castle's turn.
+        if number == 1 {
+            let next = t.dir("Castle3");
+            let out = herald(next)
+                .args(["move", "game.pbem", "discard scale", "--key", "my.key"])
+                .output()
+                .unwrap();
+            assert!(!out.status.success());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("Castle2"), "{err}");
+        }
+    }
+    // Every copy agrees; each turn's annotation tells of its shot.
+    let last = status(&t.dirs[2]);
+    for d in &t.dirs {
+        assert_eq!(status(d)["position"], last["position"]);
+    }
+    assert_eq!(last["turns"], 8);
+    assert_eq!(last["to_move"], "Castle1");
+    let notes = json(&t.dirs[3], &["annotate", "game.pbem", "--format", "json"]);
+    // Eight set-up lines (each castle commits, then opens), eight turns.
+    let lines = notes["turns"].as_array().unwrap();
+    assert_eq!(lines.len(), 16);
+    for (i, turn) in lines[8..].iter().enumerate() {
+        assert_eq!(turn["side"], CASTLES[i % 4]);
+        assert!(
+            turn["comment"]
+                .as_str()
+                .unwrap()
+                .contains("an arrow hit nothing"),
+            "{turn}"
+        );
+    }
+    // show draws Battle Alley compactly, every line within 78 columns.
+    let shown = run(&t.dirs[0], &["show", "game.pbem"]);
+    assert!(shown.contains("Castle4's Keep: -"), "{shown}");
+    assert!(shown.lines().all(|l| l.chars().count() <= 78), "{shown}");
+}
