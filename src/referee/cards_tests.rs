@@ -922,20 +922,89 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
         err,
         ComposeError::Keys(
             "C plays from A's hand: its cards are drawn and shown with A's key file, given as \
-             the hand's key"
+             the hand's key (herald --hand-key)"
                 .into()
         )
     );
     // With B's key file as the hand's: refused, it is not A's.
-    assert!(matches!(
+    assert_eq!(
         referee
             .clone()
-            .compose_with_hand(line.clone(), &wallets[2], &wallets[1]),
-        Err(ComposeError::Wallet(_))
-    ));
+            .compose_with_hand(line.clone(), &wallets[2], &wallets[1])
+            .unwrap_err(),
+        ComposeError::Keys(
+            "the hand's key file is a key for B in cards, but C's hand is A's in cards".into()
+        )
+    );
     // With A's: C's line carries A's hand's pass.
     let played = referee
         .compose_with_hand(line, &wallets[2], &wallets[0])
         .unwrap();
     assert!(played.line().contains("\n    commit shuffle-0\n"));
+}
+
+#[test]
+fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared")]);
+    let (text, _) = play(&header, &wallets);
+    // The game after its set-up and two turns: C is to move, B's hand
+    // draws nothing now.
+    let at = text.find("\n3. C:").unwrap();
+    let source = Source::new(&text.as_bytes()[..at + 1]).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let referee = replay::<Cards>(&rec, |_, _| {}).unwrap();
+    let b = Side(1);
+    let d = Side(3);
+    assert_eq!(referee.to_move(), Some(Side(2)));
+    // B holds its hand: its own key file shows it, a hand key is refused.
+    let own = referee.hand_wallet(b, &wallets[1], None).unwrap();
+    assert_eq!(own.side(), "B");
+    assert_eq!(
+        referee
+            .hand_wallet(b, &wallets[1], Some(&wallets[3]))
+            .unwrap_err(),
+        ComposeError::Keys(
+            "B holds its own hand, drawn and shown with its own key file: drop --hand-key (it \
+             is for a side that plays from another side's hand)"
+                .into()
+        )
+    );
+    // D plays from B's hand: B's key file is its hand key, none or
+    // another side's is refused.
+    let held = referee
+        .hand_wallet(d, &wallets[3], Some(&wallets[1]))
+        .unwrap();
+    assert_eq!(held.side(), "B");
+    assert_eq!(
+        referee.hand_wallet(d, &wallets[3], None).unwrap_err(),
+        ComposeError::Keys(
+            "D plays from B's hand: its cards are drawn and shown with B's key file, given as \
+             the hand's key (herald --hand-key)"
+                .into()
+        )
+    );
+    assert_eq!(
+        referee
+            .hand_wallet(d, &wallets[3], Some(&wallets[0]))
+            .unwrap_err(),
+        ComposeError::Keys(
+            "the hand's key file is a key for A in cards, but D's hand is B's in cards".into()
+        )
+    );
+    // D's view: with B's key file as the hand key it knows B's hand (the
+    // cards B's key file shows), without it the view is refused.
+    let cards = referee.hand(b, &wallets[1]).unwrap();
+    assert!(!cards.is_empty());
+    let seen = referee
+        .view_with_hand(&wallets[3], Some(&wallets[1]))
+        .unwrap();
+    let mut known = seen.known[hand_of(&seen, 3)].clone();
+    known.sort_unstable();
+    let mut expected: Vec<u32> = cards.iter().map(|(_, c)| *c).collect();
+    expected.sort_unstable();
+    assert_eq!(known, expected);
+    assert!(referee.view_with_hand(&wallets[3], None).is_err());
+    // The view of D's own key file alone shows its own values, no card.
+    let alone = referee.view(&wallets[3]).unwrap();
+    assert!(alone.known[hand_of(&alone, 3)].is_empty());
 }
