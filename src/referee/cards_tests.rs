@@ -28,6 +28,16 @@ struct Table {
     outcome: Option<Outcome>,
     /// `Hands "shared"`: A and C play from A's hand, B and D from B's.
     shared: bool,
+    /// `Out "C"`: C takes no turns after turn [`OUT_AFTER`].
+    c_out: bool,
+}
+
+/// With `Out "C"`, C is skipped in the turn order after this many turns.
+const OUT_AFTER: u32 = 5;
+
+/// Whether side `side` is skipped in the turn order now.
+fn skipped(s: &Table, side: u8) -> bool {
+    s.c_out && side == 2 && s.turns >= OUT_AFTER
 }
 
 /// The hand side `side` plays from (an index into `known`).
@@ -55,11 +65,18 @@ impl Game for Cards {
     const SIDES: &'static [&'static str] = &["A", "B", "C", "D"];
     const MIN_SIDES: usize = 2;
     const MAX_SIDES: usize = 4;
-    const OPTIONS: &'static [OptionTag] = &[OptionTag {
-        name: "Hands",
-        default: "own",
-        help: "own: a hand a side; shared: A and C play from A's hand, B and D from B's",
-    }];
+    const OPTIONS: &'static [OptionTag] = &[
+        OptionTag {
+            name: "Hands",
+            default: "own",
+            help: "own: a hand a side; shared: A and C play from A's hand, B and D from B's",
+        },
+        OptionTag {
+            name: "Out",
+            default: "none",
+            help: "C: C takes no turns after turn 5",
+        },
+    ];
 
     fn new_game(setup: &Setup<'_>) -> Result<Table, SetupError> {
         let n = setup.sides.len();
@@ -68,6 +85,7 @@ impl Game for Cards {
             hidden: vec![0; n],
             known: vec![Vec::new(); n],
             shared: setup.tag("Hands") == Some("shared"),
+            c_out: setup.tag("Out") == Some("C"),
             ..Table::default()
         })
     }
@@ -111,7 +129,13 @@ impl Game for Cards {
             s.outcome = Some(Outcome::Draw);
         }
         s.to_move = (s.to_move + 1) % s.known.len() as u8;
+        if skipped(s, s.to_move) {
+            s.to_move = (s.to_move + 1) % s.known.len() as u8;
+        }
         Ok(())
+    }
+    fn takes_turns(s: &Table, side: Side) -> bool {
+        !skipped(s, side.0)
     }
     fn resign(s: &mut Table, side: Side) {
         let others: Vec<Side> = (0..s.known.len() as u8)
@@ -1007,4 +1031,38 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
     // The view of D's own key file alone shows its own values, no card.
     let alone = referee.view(&wallets[3]).unwrap();
     assert!(alone.known[hand_of(&alone, 3)].is_empty());
+}
+
+#[test]
+fn the_shares_owed_follow_the_turn_order_once_a_side_is_skipped() {
+    // A and C play from A's hand, B and D from B's; C takes no turns
+    // after turn 5 (A's line: the game knows it once that line is
+    // played), so the hands go A, B, B, A, B, B, ...: A's line owes its
+    // shares of both of B's draws before its next turn, B's first line
+    // of two none.
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C")]);
+    let (text, _) = play(&header, &wallets);
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    let block = |from: &str, to: &str| {
+        let at = text.find(from).unwrap();
+        text[at..at + text[at..].find(to).unwrap()].to_owned()
+    };
+    let shares = |b: &str| b.matches("\n    share ").count();
+    // C's last turn is turn 3; turn 7 is D's (C skipped), turn 8 A's.
+    assert!(text.contains("\n3. C:") && !text.contains("\n7. C:"));
+    assert!(text.contains("\n7. D:") && text.contains("\n8. A:"));
+    // A's turn 5 shares B's draws on turns 6 and 7.
+    let a5 = block("\n5. A:", "\n6. B:");
+    assert!((2..=3).contains(&shares(&a5)), "{a5}");
+    // A's turn 8 shares B's draws on turns 9 and 10 (and opens no more
+    // than one card of its own: at most one share more).
+    let a8 = block("\n8. A:", "\n9. B:");
+    assert!((2..=3).contains(&shares(&a8)), "{a8}");
+    // B's turn 9 owes nothing to D's turn 10, only A's turn 11 draw.
+    let b9 = block("\n9. B:", "\n10. D:");
+    let d10 = block("\n10. D:", "\n11. A:");
+    assert!(shares(&b9) <= 1, "{b9}");
+    assert!((1..=2).contains(&shares(&d10)), "{d10}");
 }

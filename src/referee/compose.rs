@@ -406,7 +406,15 @@ impl<G: Game> Referee<G> {
                     line.entries.retain(|e| !matches!(e, Entry::Action(_)));
                     line.ending = Ending::Pass;
                 }
-                None => items = self.opening_share(&line, index, wallet, &deck, items),
+                None => {
+                    items = self.opening_share(&line, index, wallet, &deck, items);
+                    // A line that changes the turns after it (a side
+                    // skipped from now on) owes the shares of the turns as
+                    // they are after it.
+                    let owed = self.owed_on_trial(&with_items(&line, &items), index);
+                    let missing = items.without_shares(owed);
+                    items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
+                }
             }
         }
         let full = with_items(&line, &items);
