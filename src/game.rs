@@ -803,6 +803,17 @@ pub trait Game: Sized + 'static {
         side
     }
 
+    /// Whether `side` still takes its turns in `state`: by default every
+    /// side does. The turns go round the sides in header order from the
+    /// side to move, skipping a side that does not (a Battlegates castle
+    /// without characters). The shared deck's schedule follows it: a
+    /// hand's line owes its share of every card the other hands draw on
+    /// the turns before its next one, as this order has them after the
+    /// line (spec section 3.9, "Shared hands").
+    fn takes_turns(_state: &Self::State, _side: Side) -> bool {
+        true
+    }
+
     /// The position as `viewer` sees it, knowing its own hidden values
     /// (`values`, by slot), for its diagram and its list of legal actions.
     /// By default what anyone sees.

@@ -171,6 +171,88 @@ fn two_players_set_up_see_only_their_own_hands_and_play_by_their_keys() {
     assert!(!out.status.success());
 }
 
+/// The standard error of a herald run that must fail.
+fn refusal(d: &std::path::Path, args: &[&str]) -> String {
+    let out = herald(d).args(args).output().unwrap();
+    assert!(!out.status.success(), "{args:?} was not refused");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_hand_key_is_refused_for_a_side_that_holds_its_own_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    set_up(d);
+    let shown = json(d, &["show", "g.pbem", "--format", "json"]);
+    let mover = shown["to_move"].as_str().unwrap().to_owned();
+    let other = if mover == "South" { "North" } else { "South" };
+    let reason = format!(
+        "{mover} holds its own hand, drawn and shown with its own key file: drop --hand-key"
+    );
+    let with_hand_key = |command: &str, extra: &[&str]| {
+        let mut args = vec![command, "g.pbem"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--key", key_of(&mover), "--hand-key", key_of(other)]);
+        refusal(d, &args)
+    };
+    for (command, extra) in [
+        ("move", &["pass"][..]),
+        ("hand", &[][..]),
+        ("legal", &[][..]),
+        ("show", &[][..]),
+    ] {
+        let err = with_hand_key(command, extra);
+        assert!(err.contains(&reason), "{command}: {err}");
+    }
+    // Nothing was written.
+    let checked = run(d, &["check", "g.pbem"]);
+    assert!(checked.contains("OK: Battlegates, 0 turns,"), "{checked}");
+    // A hand key names the hand of the side --key names: without --key
+    // it is refused before anything is read.
+    let err = refusal(d, &["hand", "g.pbem", "--hand-key", key_of(other)]);
+    assert!(err.contains("--key"), "{err}");
+}
+
+#[test]
+fn a_hand_key_is_refused_in_a_game_of_open_hands() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "battlegates",
+            "--side",
+            "South=a@x",
+            "--side",
+            "North=b@x",
+            "--option",
+            "Hands=open",
+            "-o",
+            "g.pbem",
+        ],
+    );
+    run(d, &["keygen", "--side", "South", "g.pbem", "-o", "s.key"]);
+    run(d, &["keygen", "--side", "North", "g.pbem", "-o", "n.key"]);
+    let err = refusal(
+        d,
+        &[
+            "setup",
+            "g.pbem",
+            "--key",
+            "s.key",
+            "--hand-key",
+            "n.key",
+            "--maze",
+            SOUTH_MAZE,
+        ],
+    );
+    assert!(
+        err.contains("Battlegates deals no hidden cards, so there is no hand key: drop --hand-key"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_self_played_game_with_hidden_hands_checks_through_a_reshuffle() {
     let mut options = selfplay::Options::new::<Battlegates>(7, 2);

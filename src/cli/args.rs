@@ -109,7 +109,9 @@ Examples:
   echo \"Kc9-b9\" | herald move game.pbem - --dry-run
   herald move pg.pbem \"c8-c7-c6\" --key red.key     (openings the rules call for are added)
   herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)
-  herald move bob.eml \"Kc1-b1\" --key blue.key --reply -o ann.eml   (answer an email)")]
+  herald move bob.eml \"Kc1-b1\" --key blue.key --reply -o ann.eml   (answer an email)
+  herald move bg.pbem \"discard move-wall\" --key c3.key --hand-key c1.key
+                              (a side playing from the hand c1.key's side holds)")]
     Move {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -124,6 +126,19 @@ Examples:
         /// and the openings of your hidden values that the rules call for.
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
+        /// The key file of the side that holds your hand of cards, when
+        /// your side plays from another side's hand (a game of shared
+        /// hands): its cards are drawn and shown with that key file. A
+        /// key file serves one side: a player of two sides keeps one for
+        /// each, and names with --key the side that writes, with
+        /// --hand-key the side that holds the hand.
+        #[arg(
+            long,
+            value_name = "KEYFILE",
+            requires = "key",
+            conflicts_with = "forfeit"
+        )]
+        hand_key: Option<PathBuf>,
         /// Check and print the new line, but write nothing.
         #[arg(long)]
         dry_run: bool,
@@ -165,7 +180,8 @@ Examples:
   herald setup game.pbem --key blue.key --army RPSRRPSPRS
   herald setup game.pbem --key blue.key --army RPSRRPSPRS --throws RPSPRSSPRRPS
   herald setup bg.pbem --key south.key --maze @south-maze.txt
-  herald setup game.pbem --key blue.key          (the next step: the openings)")]
+  herald setup game.pbem --key blue.key          (the next step: the openings)
+  herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)")]
     Setup {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -174,6 +190,14 @@ Examples:
         /// kept there, and your salts come from it.
         #[arg(long, value_name = "KEYFILE")]
         key: PathBuf,
+        /// The key file of the side that holds your hand of cards, when
+        /// your side plays from another side's hand (a game of shared
+        /// hands): its cards are drawn and shown with that key file. A
+        /// key file serves one side: a player of two sides keeps one for
+        /// each, and names with --key the side that writes, with
+        /// --hand-key the side that holds the hand.
+        #[arg(long, value_name = "KEYFILE", requires = "key")]
+        hand_key: Option<PathBuf>,
         /// Playground Battles: your army, one letter per back-row square from
         /// a to j, R (Rock), P (Paper) or S (Scissors), at least one of each.
         #[arg(long, value_name = "LETTERS")]
@@ -229,7 +253,8 @@ Examples:
   herald show game.pbem
   herald show game.pbem --turn 0 --unicode
   herald show game.pbem --format svg > board.svg
-  herald show pg.pbem --format svg --key blue.key > mine.svg   (your own pieces marked)")]
+  herald show pg.pbem --format svg --key blue.key > mine.svg   (your own pieces marked)
+  herald show bg.pbem --key c3.key --hand-key c1.key   (with the hand c3 plays from)")]
     Show {
         /// The record and the output format.
         #[command(flatten)]
@@ -241,6 +266,14 @@ Examples:
         /// (your own hidden values, in games that have them).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
+        /// The key file of the side that holds your hand of cards, when
+        /// your side plays from another side's hand (a game of shared
+        /// hands): its cards are drawn and shown with that key file. A
+        /// key file serves one side: a player of two sides keeps one for
+        /// each, and names with --key the side that writes, with
+        /// --hand-key the side that holds the hand.
+        #[arg(long, value_name = "KEYFILE", requires = "key")]
+        hand_key: Option<PathBuf>,
         /// Draw with box-drawing characters.
         #[arg(long)]
         unicode: bool,
@@ -298,7 +331,8 @@ a Battlegates dice phase after its card, Castle Danger's next move.
 Examples:
   herald legal game.pbem
   herald legal game.pbem --key elf.key --format json
-  herald legal bg.pbem --key south.key --after \"rotate90 Gd4nw cw, d1-d2\"")]
+  herald legal bg.pbem --key south.key --after \"rotate90 Gd4nw cw, d1-d2\"
+  herald legal bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)")]
     Legal {
         /// The record and the output format.
         #[command(flatten)]
@@ -307,6 +341,14 @@ Examples:
         /// written).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
+        /// The key file of the side that holds your hand of cards, when
+        /// your side plays from another side's hand (a game of shared
+        /// hands): its cards are drawn and shown with that key file. A
+        /// key file serves one side: a player of two sides keeps one for
+        /// each, and names with --key the side that writes, with
+        /// --hand-key the side that holds the hand.
+        #[arg(long, value_name = "KEYFILE", requires = "key")]
+        hand_key: Option<PathBuf>,
         /// The turn's first actions, as `move` takes them: list what
         /// remains of the turn after them (nothing is written).
         #[arg(long, value_name = "ACTIONS")]
@@ -320,7 +362,8 @@ start. The hand is printed only here, never written into the record.
 
 Examples:
   herald hand game.pbem --key south.key
-  herald hand game.pbem --key south.key --format json")]
+  herald hand game.pbem --key south.key --format json
+  herald hand bg.pbem --key c3.key --hand-key c1.key   (the hand c3 plays from)")]
     Hand {
         /// The record and the output format.
         #[command(flatten)]
@@ -328,6 +371,14 @@ Examples:
         /// Your key file.
         #[arg(long, value_name = "KEYFILE")]
         key: PathBuf,
+        /// The key file of the side that holds your hand of cards, when
+        /// your side plays from another side's hand (a game of shared
+        /// hands): its cards are drawn and shown with that key file. A
+        /// key file serves one side: a player of two sides keeps one for
+        /// each, and names with --key the side that writes, with
+        /// --hand-key the side that holds the hand.
+        #[arg(long, value_name = "KEYFILE", requires = "key")]
+        hand_key: Option<PathBuf>,
     },
     /// List every chance event: turn, label, whose reveals went in, value.
     #[command(after_help = "\

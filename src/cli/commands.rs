@@ -44,6 +44,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             record,
             turn,
             key,
+            hand_key,
             dry_run,
             expect_turn,
             forfeit,
@@ -67,6 +68,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 Move {
                     text,
                     key,
+                    hand_key,
                     dry_run,
                     expect_turn,
                     no_commit,
@@ -99,6 +101,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             input,
             turn,
             key,
+            hand_key,
             unicode,
         } => with_record_in(
             &input.record,
@@ -108,6 +111,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 format: input.format,
                 turn,
                 key,
+                hand_key,
                 style: DiagramStyle { unicode },
             },
         ),
@@ -156,23 +160,34 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
-        Command::Legal { input, key, after } => with_record_in(
+        Command::Legal {
+            input,
+            key,
+            hand_key,
+            after,
+        } => with_record_in(
             &input.record,
             input.message,
             input.format,
             Legal {
                 format: input.format,
                 key,
+                hand_key,
                 after,
             },
         ),
-        Command::Hand { input, key } => with_record_in(
+        Command::Hand {
+            input,
+            key,
+            hand_key,
+        } => with_record_in(
             &input.record,
             input.message,
             input.format,
             Hand {
                 format: input.format,
                 key,
+                hand_key,
             },
         ),
         Command::Fate { input, key } => with_record_in(
@@ -213,6 +228,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         Command::Setup {
             record,
             key,
+            hand_key,
             army,
             throws,
             maze,
@@ -236,6 +252,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 format,
                 super::setup::Setup {
                     key,
+                    hand_key,
                     choices,
                     dry_run,
                     format,
@@ -699,6 +716,8 @@ struct Show {
     format: Format,
     turn: Option<u32>,
     key: Option<PathBuf>,
+    /// `--hand-key`: the key file of the side holding the hand.
+    hand_key: Option<PathBuf>,
     style: DiagramStyle,
 }
 
@@ -774,10 +793,11 @@ impl RecordCommand for Show {
         if upto == total {
             referee.check_result().map_err(|e| ctx.problem(&e))?;
         }
+        let hand = read_hand_key(self.hand_key.as_deref())?;
         let seen = match self.key.as_deref() {
             Some(path) => Some(
                 referee
-                    .view(&read_wallet(path)?)
+                    .view_with_hand(&read_wallet(path)?, hand.as_ref())
                     .map_err(|e| compose_failure(e, Some(path), ctx))?,
             ),
             None => None,
@@ -1008,6 +1028,8 @@ impl RecordCommand for Annotate {
 struct Legal {
     format: Format,
     key: Option<PathBuf>,
+    /// `--hand-key`: the key file of the side holding the hand.
+    hand_key: Option<PathBuf>,
     /// The first actions of the turn, as typed: list what remains.
     after: Option<String>,
 }
@@ -1044,8 +1066,9 @@ impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = self.key.as_deref().map(read_wallet).transpose()?;
+        let hand = read_hand_key(self.hand_key.as_deref())?;
         let preview = referee
-            .preview_for(wallet.as_ref())
+            .preview_with_hand(wallet.as_ref(), hand.as_ref())
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
@@ -1146,6 +1169,8 @@ impl RecordCommand for Legal {
 struct Hand {
     format: Format,
     key: PathBuf,
+    /// `--hand-key`: the key file of the side holding the hand.
+    hand_key: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -1178,8 +1203,12 @@ impl RecordCommand for Hand {
                     wallet.side()
                 ))
             })?;
+        let hand_key = read_hand_key(self.hand_key.as_deref())?;
+        let holder = referee
+            .hand_wallet(side, &wallet, hand_key.as_ref())
+            .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let hand = referee
-            .hand(side, &wallet)
+            .hand(side, holder)
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let cards: Vec<JsonCard> = hand
             .iter()
@@ -1363,6 +1392,11 @@ impl RecordCommand for Fate {
 
 // ---------------------------------------------------------------- move
 
+/// Read the key file given with `--hand-key`, if one is.
+pub(super) fn read_hand_key(path: Option<&Path>) -> Result<Option<Wallet>, Failure> {
+    path.map(read_wallet).transpose()
+}
+
 /// Read the wallet in the key file at `path`.
 pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
     let bytes = files::read_bytes(path)?;
@@ -1393,6 +1427,8 @@ struct Move {
     /// The turn typed, or `None` for a forfeit claimed with the key.
     text: Option<String>,
     key: Option<PathBuf>,
+    /// `--hand-key`: the key file of the side holding the hand.
+    hand_key: Option<PathBuf>,
     dry_run: bool,
     expect_turn: Option<u32>,
     no_commit: bool,
@@ -1451,8 +1487,9 @@ impl Move {
         wallet: Option<&Wallet>,
         ctx: &Ctx<'_>,
     ) -> Result<PlayedTurn<G>, Failure> {
+        let hand = read_hand_key(self.hand_key.as_deref())?;
         referee
-            .compose_typed(text, wallet)
+            .compose_typed_with_hand(text, wallet, hand.as_ref())
             .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))
     }
 }

@@ -24,6 +24,8 @@ use crate::wallet::Wallet;
 pub(super) struct Setup {
     /// The player's key file.
     pub(super) key: PathBuf,
+    /// `--hand-key`: the key file of the side holding the hand.
+    pub(super) hand_key: Option<PathBuf>,
     /// The choices given, as (option name, text): `("army", "RPSRRPSPRS")`.
     pub(super) choices: Vec<(&'static str, String)>,
     /// Check and print, write nothing.
@@ -87,9 +89,12 @@ impl RecordCommand for Setup {
             proofs: Vec::new(),
             claimant: None,
         };
-        let played = referee
-            .compose(line, Some(&wallet))
-            .map_err(|e| compose_failure(e, key, ctx))?;
+        let hand = super::commands::read_hand_key(self.hand_key.as_deref())?;
+        let played = match &hand {
+            Some(hand) => referee.compose_with_hand(line, &wallet, hand),
+            None => referee.compose(line, Some(&wallet)),
+        }
+        .map_err(|e| compose_failure(e, key, ctx))?;
         let text = played.line();
         let written = !self.dry_run;
         if written {

@@ -477,10 +477,44 @@ impl<G: Game> Referee<G> {
         deck: &DeckLedger,
         at: At<'_>,
     ) -> Result<(), LineError> {
-        if G::outcome(state).is_over() {
+        if G::outcome(state).is_over() || self.trial {
+            // Composing: the shares owed are worked out from this trial.
             return Ok(());
         }
-        Self::check_owed(deck.owed_on_turn(self.deck_index(index)), at)
+        let round = self.round(state);
+        Self::check_owed(deck.owed_on_turn(self.deck_index(index), &round), at)
+    }
+
+    /// The hands of one round of turns from the side to move in `state`,
+    /// as the game has them: the sides in header order from the mover,
+    /// each that takes turns ([`Game::takes_turns`]), by the hand it
+    /// draws into.
+    pub(super) fn round(&self, state: &G::State) -> Vec<usize> {
+        let sides = self.header.sides();
+        let first = self.header.index_of(G::to_move(state)).unwrap_or(0);
+        (0..sides.len())
+            .map(|k| (first + k) % sides.len())
+            .filter(|&i| i == first || G::takes_turns(state, sides[i]))
+            .map(|i| self.deck_index(i))
+            .collect()
+    }
+
+    /// The shares side `index` owes once `line` is played, as the trial
+    /// of the whole line leaves the game and its turn order: none when
+    /// the line cannot be played.
+    pub(super) fn owed_on_trial(&self, line: &Line<'_>, index: usize) -> Vec<u32> {
+        let mut trial = self.clone();
+        trial.trial = true;
+        if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
+            return Vec::new();
+        }
+        let Some(deck) = trial.deck.as_ref() else {
+            return Vec::new();
+        };
+        if G::outcome(&trial.state).is_over() {
+            return Vec::new();
+        }
+        deck.owed_on_turn(self.deck_index(index), &trial.round(&trial.state))
     }
 }
 
@@ -755,7 +789,13 @@ impl<G: Game> Referee<G> {
                     let _ = d.give_pass(hand, g, digest, &cards, &line);
                     items.pass = Some((slot, digest, cards));
                 }
-                let owed = d.owed_on_turn(hand);
+                // The turns after this one as they stand before it (a
+                // line that changes them is topped up once tried: see
+                // [`Referee::compose`]).
+                let mut round = self.round(&self.state);
+                let turns = round.len();
+                round.rotate_left(1.min(turns));
+                let owed = d.owed_on_turn(hand, &round);
                 items.shares = self.compose_shares(&d, index, wallet, &owed);
                 (items, Some(d))
             }
@@ -898,5 +938,13 @@ impl DeckItems {
     /// Add shares.
     pub(super) fn add_shares(&mut self, shares: Vec<(u32, [u8; 32], [u8; 64])>) {
         self.shares.extend(shares);
+    }
+
+    /// Of `positions`, those whose share is not among the items yet.
+    pub(super) fn without_shares(&self, positions: Vec<u32>) -> Vec<u32> {
+        positions
+            .into_iter()
+            .filter(|p| !self.shares.iter().any(|s| s.0 == *p))
+            .collect()
     }
 }

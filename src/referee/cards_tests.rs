@@ -28,6 +28,16 @@ struct Table {
     outcome: Option<Outcome>,
     /// `Hands "shared"`: A and C play from A's hand, B and D from B's.
     shared: bool,
+    /// `Out "C"`: C takes no turns after turn [`OUT_AFTER`].
+    c_out: bool,
+}
+
+/// With `Out "C"`, C is skipped in the turn order after this many turns.
+const OUT_AFTER: u32 = 5;
+
+/// Whether side `side` is skipped in the turn order now.
+fn skipped(s: &Table, side: u8) -> bool {
+    s.c_out && side == 2 && s.turns >= OUT_AFTER
 }
 
 /// The hand side `side` plays from (an index into `known`).
@@ -55,11 +65,18 @@ impl Game for Cards {
     const SIDES: &'static [&'static str] = &["A", "B", "C", "D"];
     const MIN_SIDES: usize = 2;
     const MAX_SIDES: usize = 4;
-    const OPTIONS: &'static [OptionTag] = &[OptionTag {
-        name: "Hands",
-        default: "own",
-        help: "own: a hand a side; shared: A and C play from A's hand, B and D from B's",
-    }];
+    const OPTIONS: &'static [OptionTag] = &[
+        OptionTag {
+            name: "Hands",
+            default: "own",
+            help: "own: a hand a side; shared: A and C play from A's hand, B and D from B's",
+        },
+        OptionTag {
+            name: "Out",
+            default: "none",
+            help: "C: C takes no turns after turn 5",
+        },
+    ];
 
     fn new_game(setup: &Setup<'_>) -> Result<Table, SetupError> {
         let n = setup.sides.len();
@@ -68,6 +85,7 @@ impl Game for Cards {
             hidden: vec![0; n],
             known: vec![Vec::new(); n],
             shared: setup.tag("Hands") == Some("shared"),
+            c_out: setup.tag("Out") == Some("C"),
             ..Table::default()
         })
     }
@@ -111,7 +129,13 @@ impl Game for Cards {
             s.outcome = Some(Outcome::Draw);
         }
         s.to_move = (s.to_move + 1) % s.known.len() as u8;
+        if skipped(s, s.to_move) {
+            s.to_move = (s.to_move + 1) % s.known.len() as u8;
+        }
         Ok(())
+    }
+    fn takes_turns(s: &Table, side: Side) -> bool {
+        !skipped(s, side.0)
     }
     fn resign(s: &mut Table, side: Side) {
         let others: Vec<Side> = (0..s.known.len() as u8)
@@ -922,20 +946,123 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
         err,
         ComposeError::Keys(
             "C plays from A's hand: its cards are drawn and shown with A's key file, given as \
-             the hand's key"
+             the hand's key (herald --hand-key)"
                 .into()
         )
     );
     // With B's key file as the hand's: refused, it is not A's.
-    assert!(matches!(
+    assert_eq!(
         referee
             .clone()
-            .compose_with_hand(line.clone(), &wallets[2], &wallets[1]),
-        Err(ComposeError::Wallet(_))
-    ));
+            .compose_with_hand(line.clone(), &wallets[2], &wallets[1])
+            .unwrap_err(),
+        ComposeError::Keys(
+            "the hand's key file is a key for B in cards, but C's hand is A's in cards".into()
+        )
+    );
     // With A's: C's line carries A's hand's pass.
     let played = referee
         .compose_with_hand(line, &wallets[2], &wallets[0])
         .unwrap();
     assert!(played.line().contains("\n    commit shuffle-0\n"));
+}
+
+#[test]
+fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared")]);
+    let (text, _) = play(&header, &wallets);
+    // The game after its set-up and two turns: C is to move, B's hand
+    // draws nothing now.
+    let at = text.find("\n3. C:").unwrap();
+    let source = Source::new(&text.as_bytes()[..at + 1]).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let referee = replay::<Cards>(&rec, |_, _| {}).unwrap();
+    let b = Side(1);
+    let d = Side(3);
+    assert_eq!(referee.to_move(), Some(Side(2)));
+    // B holds its hand: its own key file shows it, a hand key is refused.
+    let own = referee.hand_wallet(b, &wallets[1], None).unwrap();
+    assert_eq!(own.side(), "B");
+    assert_eq!(
+        referee
+            .hand_wallet(b, &wallets[1], Some(&wallets[3]))
+            .unwrap_err(),
+        ComposeError::Keys(
+            "B holds its own hand, drawn and shown with its own key file: drop --hand-key (it \
+             is for a side that plays from another side's hand)"
+                .into()
+        )
+    );
+    // D plays from B's hand: B's key file is its hand key, none or
+    // another side's is refused.
+    let held = referee
+        .hand_wallet(d, &wallets[3], Some(&wallets[1]))
+        .unwrap();
+    assert_eq!(held.side(), "B");
+    assert_eq!(
+        referee.hand_wallet(d, &wallets[3], None).unwrap_err(),
+        ComposeError::Keys(
+            "D plays from B's hand: its cards are drawn and shown with B's key file, given as \
+             the hand's key (herald --hand-key)"
+                .into()
+        )
+    );
+    assert_eq!(
+        referee
+            .hand_wallet(d, &wallets[3], Some(&wallets[0]))
+            .unwrap_err(),
+        ComposeError::Keys(
+            "the hand's key file is a key for A in cards, but D's hand is B's in cards".into()
+        )
+    );
+    // D's view: with B's key file as the hand key it knows B's hand (the
+    // cards B's key file shows), without it the view is refused.
+    let cards = referee.hand(b, &wallets[1]).unwrap();
+    assert!(!cards.is_empty());
+    let seen = referee
+        .view_with_hand(&wallets[3], Some(&wallets[1]))
+        .unwrap();
+    let mut known = seen.known[hand_of(&seen, 3)].clone();
+    known.sort_unstable();
+    let mut expected: Vec<u32> = cards.iter().map(|(_, c)| *c).collect();
+    expected.sort_unstable();
+    assert_eq!(known, expected);
+    assert!(referee.view_with_hand(&wallets[3], None).is_err());
+    // The view of D's own key file alone shows its own values, no card.
+    let alone = referee.view(&wallets[3]).unwrap();
+    assert!(alone.known[hand_of(&alone, 3)].is_empty());
+}
+
+#[test]
+fn the_shares_owed_follow_the_turn_order_once_a_side_is_skipped() {
+    // A and C play from A's hand, B and D from B's; C takes no turns
+    // after turn 5 (A's line: the game knows it once that line is
+    // played), so the hands go A, B, B, A, B, B, ...: A's line owes its
+    // shares of both of B's draws before its next turn, B's first line
+    // of two none.
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C")]);
+    let (text, _) = play(&header, &wallets);
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    let block = |from: &str, to: &str| {
+        let at = text.find(from).unwrap();
+        text[at..at + text[at..].find(to).unwrap()].to_owned()
+    };
+    let shares = |b: &str| b.matches("\n    share ").count();
+    // C's last turn is turn 3; turn 7 is D's (C skipped), turn 8 A's.
+    assert!(text.contains("\n3. C:") && !text.contains("\n7. C:"));
+    assert!(text.contains("\n7. D:") && text.contains("\n8. A:"));
+    // A's turn 5 shares B's draws on turns 6 and 7.
+    let a5 = block("\n5. A:", "\n6. B:");
+    assert!((2..=3).contains(&shares(&a5)), "{a5}");
+    // A's turn 8 shares B's draws on turns 9 and 10 (and opens no more
+    // than one card of its own: at most one share more).
+    let a8 = block("\n8. A:", "\n9. B:");
+    assert!((2..=3).contains(&shares(&a8)), "{a8}");
+    // B's turn 9 owes nothing to D's turn 10, only A's turn 11 draw.
+    let b9 = block("\n9. B:", "\n10. D:");
+    let d10 = block("\n10. D:", "\n11. A:");
+    assert!(shares(&b9) <= 1, "{b9}");
+    assert!((1..=2).contains(&shares(&d10)), "{d10}");
 }

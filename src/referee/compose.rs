@@ -145,6 +145,59 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
+    /// The key file that draws, shows and opens the cards of `side`'s
+    /// hand (spec section 3.9, "Shared hands"): `own`, the side's, when
+    /// it holds its hand; `hand`, the holder's, when it plays from
+    /// another side's hand. A player of two sides keeps a key file for
+    /// each; the hand's key is the one of the side holding the hand.
+    /// Refused: a hand key missing, of another side than the holder, or
+    /// given for a side that holds its own hand (or in a game without
+    /// hidden hands).
+    pub fn hand_wallet<'w>(
+        &self,
+        side: Side,
+        own: &'w Wallet,
+        hand: Option<&'w Wallet>,
+    ) -> Result<&'w Wallet, ComposeError> {
+        let name = side.name::<G>();
+        let index = self
+            .header
+            .index_of(side)
+            .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
+        if self.deck.is_none() {
+            return match hand {
+                Some(_) => Err(ComposeError::Keys(format!(
+                    "{} deals no hidden cards, so there is no hand key: drop --hand-key",
+                    G::TITLE
+                ))),
+                None => Ok(own),
+            };
+        }
+        let holder = self.hand_name(index);
+        match (self.holds_hand(index), hand) {
+            (Some(_), None) => Ok(own),
+            (Some(_), Some(_)) => Err(ComposeError::Keys(format!(
+                "{name} holds its own hand, drawn and shown with its own key file: drop \
+                 --hand-key (it is for a side that plays from another side's hand)"
+            ))),
+            (None, None) => Err(ComposeError::Keys(format!(
+                "{name} plays from {holder}'s hand: its cards are drawn and shown with \
+                 {holder}'s key file, given as the hand's key (herald --hand-key)"
+            ))),
+            (None, Some(hand)) => {
+                let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
+                self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))
+                    .map_err(|e| match e {
+                        ComposeError::Wallet(m) => {
+                            ComposeError::Keys(format!("the hand's key file {m}"))
+                        }
+                        other => other,
+                    })?;
+                Ok(hand)
+            }
+        }
+    }
+
     /// The reveal for `side`'s next line from `wallet`, after checking that
     /// the wallet is that side's in this very game.
     pub fn wallet_reveal(&self, side: Side, wallet: &Wallet) -> Result<Hash, ComposeError> {
@@ -255,13 +308,20 @@ impl<G: Game> Referee<G> {
         self.compose_for_hand(line, Some(wallet), Some(hand))
     }
 
-    fn compose_for_hand<'a>(
+    /// [`Referee::compose`] with the hand's key file, if one is given.
+    pub(super) fn compose_for_hand<'a>(
         &mut self,
         mut line: Line<'a>,
         wallet: Option<&'a Wallet>,
         hand: Option<&'a Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
         let side = self.open_side()?;
+        if hand.is_some() && self.deck.is_none() {
+            return Err(ComposeError::Keys(format!(
+                "{} deals no hidden cards, so there is no hand key: drop --hand-key",
+                G::TITLE
+            )));
+        }
         let (kind, number) = self.next_line();
         line.kind = kind;
         if kind == LineKind::Setup {
@@ -323,21 +383,7 @@ impl<G: Game> Referee<G> {
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
         // A side that shares its holder's hand writes the hand's items
         // with the holder's key file.
-        let wallet = match self.holds_hand(index) {
-            Some(_) => own,
-            None => {
-                let holder = self.hand_name(index);
-                let hand = hand.ok_or_else(|| {
-                    ComposeError::Keys(format!(
-                        "{name} plays from {holder}'s hand: its cards are drawn and shown \
-                         with {holder}'s key file, given as the hand's key"
-                    ))
-                })?;
-                let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
-                self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))?;
-                hand
-            }
-        };
+        let wallet = self.hand_wallet(side, own, hand)?;
         let (mut items, drawn) = self.compose_deck(index, wallet);
         if self.phase() == Phase::Setup && self.setup_due() != Some(SetupStep::Shares) {
             // The line that completes the set-up (the last pass, or with
@@ -360,7 +406,15 @@ impl<G: Game> Referee<G> {
                     line.entries.retain(|e| !matches!(e, Entry::Action(_)));
                     line.ending = Ending::Pass;
                 }
-                None => items = self.opening_share(&line, index, wallet, &deck, items),
+                None => {
+                    items = self.opening_share(&line, index, wallet, &deck, items);
+                    // A line that changes the turns after it (a side
+                    // skipped from now on) owes the shares of the turns as
+                    // they are after it.
+                    let owed = self.owed_on_trial(&with_items(&line, &items), index);
+                    let missing = items.without_shares(owed);
+                    items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
+                }
             }
         }
         let full = with_items(&line, &items);
@@ -643,6 +697,30 @@ impl<G: Game> Referee<G> {
     /// position its actions start from (pending chance settled, turn-start
     /// chance drawn); without, as far as anyone can know it.
     pub fn preview_for(&self, wallet: Option<&Wallet>) -> Result<Preview<G>, ComposeError> {
+        // A side of a shared hand sees none of the hand without its key.
+        self.preview_of(wallet, |side, w| {
+            Ok(self.hand_wallet(side, w, None).unwrap_or(w))
+        })
+    }
+
+    /// [`Referee::preview_for`] for a side that may play from a hand it
+    /// shares with its holder: `hand` is the holder's key file
+    /// ([`Referee::hand_wallet`]), which shows the hand's cards.
+    pub fn preview_with_hand(
+        &self,
+        wallet: Option<&Wallet>,
+        hand: Option<&Wallet>,
+    ) -> Result<Preview<G>, ComposeError> {
+        self.preview_of(wallet, |side, w| self.hand_wallet(side, w, hand))
+    }
+
+    /// The preview, the side's hand shown with the key file `cards`
+    /// picks for the side and its own key file.
+    fn preview_of<'w>(
+        &self,
+        wallet: Option<&'w Wallet>,
+        cards: impl Fn(Side, &'w Wallet) -> Result<&'w Wallet, ComposeError>,
+    ) -> Result<Preview<G>, ComposeError> {
         let Some(side) = self.to_move() else {
             return Ok(Preview::Unknown(format!(
                 "the game is over: {}",
@@ -686,7 +764,8 @@ impl<G: Game> Referee<G> {
             }
             Ok((mut state, chance)) => {
                 self.answer_demands(&mut state, side, wallet, &mut Vec::new())?;
-                self.hand_into(&mut state, side, wallet, super::cards::Draw::Turn)?;
+                let cards = cards(side, wallet)?;
+                self.hand_into(&mut state, side, cards, super::cards::Draw::Turn)?;
                 if G::outcome(&state).is_over() {
                     return Ok(Preview::OnlyPass(format!(
                         "the openings due at the start of this line end the game ({}): {} may only pass",
@@ -745,6 +824,30 @@ impl<G: Game> Referee<G> {
     /// values known), after checking that the wallet is one of this
     /// game's.
     pub fn view(&self, wallet: &Wallet) -> Result<G::State, ComposeError> {
+        self.view_of(wallet, |side| {
+            // A side of a shared hand sees none of the hand without it.
+            Ok(self.hand_wallet(side, wallet, None).unwrap_or(wallet))
+        })
+    }
+
+    /// [`Referee::view`] for a side that may play from a hand it shares
+    /// with its holder: `hand` is the holder's key file
+    /// ([`Referee::hand_wallet`]), which shows the hand's cards.
+    pub fn view_with_hand(
+        &self,
+        wallet: &Wallet,
+        hand: Option<&Wallet>,
+    ) -> Result<G::State, ComposeError> {
+        self.view_of(wallet, |side| self.hand_wallet(side, wallet, hand))
+    }
+
+    /// The view of `wallet`'s side, its hand shown with the key file
+    /// `cards` picks for the side.
+    fn view_of<'w>(
+        &self,
+        wallet: &'w Wallet,
+        cards: impl Fn(Side) -> Result<&'w Wallet, ComposeError>,
+    ) -> Result<G::State, ComposeError> {
         let side = self
             .header
             .side_named::<G>(wallet.side())
@@ -765,8 +868,9 @@ impl<G: Game> Referee<G> {
                     .into(),
             ));
         }
+        let cards = cards(side)?;
         let mut state = Self::seen_by(&self.state, side, wallet);
-        self.hand_into(&mut state, side, wallet, super::cards::Draw::Held)?;
+        self.hand_into(&mut state, side, cards, super::cards::Draw::Held)?;
         Ok(state)
     }
 }

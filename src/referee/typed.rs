@@ -55,6 +55,19 @@ impl<G: Game> Referee<G> {
         text: &str,
         wallet: Option<&Wallet>,
     ) -> Result<PlayedTurn<G>, TypedError> {
+        self.compose_typed_with_hand(text, wallet, None)
+    }
+
+    /// [`Referee::compose_typed`] for a side that may play from a hand
+    /// it shares with its holder: `hand` is the holder's key file
+    /// ([`Referee::hand_wallet`]), with which the hand's deck items are
+    /// made.
+    pub fn compose_typed_with_hand(
+        &mut self,
+        text: &str,
+        wallet: Option<&Wallet>,
+        hand: Option<&Wallet>,
+    ) -> Result<PlayedTurn<G>, TypedError> {
         let number = self.next_turn();
         let side = self.open_side()?;
         if let Some(note) = self.setup_note() {
@@ -69,7 +82,7 @@ impl<G: Game> Referee<G> {
         let in_line = |e: RefereeError| TypedError::InLine(Box::new((e, typed.clone())));
         let (turns, rest) = typed.turns().map_err(|e| in_line(e.into()))?;
         let turn = only_actions(&turns, rest)?;
-        self.compose(super::Line::from_turn(turn), wallet)
+        self.compose_for_hand(super::Line::from_turn(turn), wallet, hand)
             .map_err(|e| match e {
                 ComposeError::Line(e) => in_line(e.in_turn(turn)),
                 other => TypedError::Compose(other),

@@ -277,35 +277,43 @@ impl DeckLedger {
     /// The draws of `side` when the next turn card is at `next` and
     /// `later` turn cards are drawn before it; and the next after.
     fn draws_after(&self, side: usize, next: u32, later: u32) -> (Vec<u32>, u32) {
+        let first = !self.dealt.get(side).copied().unwrap_or(true);
+        let at = next + later;
+        (self.draws_at(side, first, at), at + 1)
+    }
+
+    /// The positions the other sides draw on the turns after `side`'s
+    /// line up to `side`'s next turn, in order: the shares `side` owes on
+    /// its turn line. `round` is the coming turns as the game has them
+    /// (the drawing side of each turn, from the side to move next, one
+    /// round of the sides that take turns: a side's hand may come up
+    /// twice, or a side be skipped).
+    pub fn owed_on_turn(&self, side: usize, round: &[usize]) -> Vec<u32> {
+        let mut dealt = self.dealt.clone();
+        let mut out = Vec::new();
+        for (later, &other) in round.iter().take_while(|&&o| o != side).enumerate() {
+            let first = !dealt.get(other).copied().unwrap_or(true);
+            out.extend(self.draws_at(other, first, self.next + later as u32));
+            if let Some(d) = dealt.get_mut(other) {
+                *d = true;
+            }
+        }
+        out.retain(|&p| !self.has_share(side, p));
+        out.sort_unstable();
+        out
+    }
+
+    /// The positions `side` draws on a turn whose card is at `at`: with
+    /// its hand before, on its `first` turn.
+    fn draws_at(&self, side: usize, first: bool, at: u32) -> Vec<u32> {
         let n = self.order.len() as u32;
         let mut out = Vec::new();
-        if !self.dealt.get(side).copied().unwrap_or(true) {
+        if first {
             if let Some(i) = self.order.iter().position(|&s| s == side) {
                 out.extend((0..self.hand).map(|k| i as u32 + k * n));
             }
         }
-        let at = next + later;
         out.push(at);
-        (out, at + 1)
-    }
-
-    /// The positions drawn by the sides after `side` in turn order up
-    /// to `side`'s next turn, in order: the shares `side` owes on its
-    /// turn line. On a set-up line, `before_play` lists the positions of
-    /// the turns before `side`'s first.
-    pub fn owed_on_turn(&self, side: usize) -> Vec<u32> {
-        let Some(i) = self.order.iter().position(|&s| s == side) else {
-            return Vec::new();
-        };
-        let n = self.order.len();
-        let mut out = Vec::new();
-        for (later, k) in (1..n).enumerate() {
-            let other = self.order[(i + k) % n];
-            let (draws, _) = self.draws_after(other, self.next, later as u32);
-            out.extend(draws);
-        }
-        out.retain(|&p| !self.has_share(side, p));
-        out.sort_unstable();
         out
     }
 

@@ -125,7 +125,13 @@ fn turn(ledger: &mut DeckLedger, side: usize) -> u32 {
     let played = ledger.held(side)[0];
     share(ledger, side, played).unwrap();
     let card = ledger.open(side, played).unwrap().unwrap();
-    let owed = ledger.owed_on_turn(side);
+    // The sides take turns strictly in order: the round after `side`.
+    let order = ledger.order().to_vec();
+    let i = order.iter().position(|&s| s == side).unwrap();
+    let round: Vec<usize> = (1..=order.len())
+        .map(|k| order[(i + k) % order.len()])
+        .collect();
+    let owed = ledger.owed_on_turn(side, &round);
     give_owed(ledger, side, owed);
     card
 }
