@@ -214,7 +214,7 @@ impl Layout {
     ];
 
     /// The set-ups herald plays (the others' rules are not in yet).
-    pub const PLAYED: &'static [Layout] = &[Layout::OneBoard];
+    pub const PLAYED: &'static [Layout] = &[Layout::OneBoard, Layout::MiseryRun];
 
     /// Its `Setup` tag value.
     pub fn tag(self) -> &'static str {
@@ -556,7 +556,12 @@ mod tests {
             let g = layout.geometry();
             for s in 0..layout.sides().len() {
                 let side = Side(s as u8);
-                let values = crate::games::battlegates::setup::random_maze(g, side, &mut pick);
+                let values = crate::games::battlegates::setup::random_maze(
+                    g,
+                    side,
+                    crate::games::battlegates::setup::slots(layout),
+                    &mut pick,
+                );
                 let text: Vec<&str> = values.iter().map(|(_, v)| v.as_str()).collect();
                 assert_eq!(check(g, side, &text.join(" ")), Ok(()), "{layout:?} {s}");
             }
@@ -594,7 +599,7 @@ mod tests {
             Layout::FourCastles.sides(),
             ["Castle1", "Castle2", "Castle3", "Castle4"]
         );
-        assert_eq!(Layout::PLAYED, [Layout::OneBoard]);
+        assert_eq!(Layout::PLAYED, [Layout::OneBoard, Layout::MiseryRun]);
         // Every side of a layout has a castle and a region on its board.
         for layout in Layout::ALL {
             let g = layout.geometry();

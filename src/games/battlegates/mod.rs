@@ -17,6 +17,7 @@ pub mod dice;
 pub mod gates;
 pub mod layouts;
 pub mod maze;
+pub mod misery;
 pub mod notation;
 mod picture;
 pub mod position;
@@ -26,6 +27,8 @@ pub mod state;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_misery;
 
 use crate::game::{
     ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
@@ -39,7 +42,7 @@ pub use state::State;
 use board::{side_name, NORTH, SOUTH};
 use cards::{Card, Cards, Pile};
 use layouts::{Layout, ANY_BOARD};
-use setup::SLOTS;
+use setup::slots;
 
 /// The Battlegates engine.
 pub struct Battlegates;
@@ -83,7 +86,14 @@ fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
 
 /// Why a set-up herald does not play is refused.
 fn unplayed_reason(tag: &str) -> String {
-    format!("Setup \"{tag}\": this herald plays the one-board game only (Setup \"one-board\")")
+    let played: Vec<String> = Layout::PLAYED
+        .iter()
+        .map(|l| format!("\"{}\"", l.tag()))
+        .collect();
+    format!(
+        "Setup \"{tag}\": this herald plays the set-ups {} only",
+        played.join(" and ")
+    )
 }
 
 /// The set-up the `Setup` tag names (one board by default), if herald
@@ -120,7 +130,8 @@ impl Game for Battlegates {
         OptionTag {
             name: "Setup",
             default: "one-board",
-            help: "one-board: two players on one battle-board (the only value for now)",
+            help: "one-board: two players on one battle-board; misery-run: two players, two \
+                   armies each, on two boards end to end with the Misery Run between",
         },
     ];
 
@@ -208,12 +219,12 @@ impl Game for Battlegates {
         Some(picture::picture(state))
     }
 
-    fn hidden_slots(_state: &State, _side: Side) -> &'static [&'static str] {
-        &SLOTS
+    fn hidden_slots(state: &State, _side: Side) -> &'static [&'static str] {
+        slots(state.layout)
     }
 
-    fn opened_after_setup(_state: &State, _side: Side) -> &'static [&'static str] {
-        &SLOTS
+    fn opened_after_setup(state: &State, _side: Side) -> &'static [&'static str] {
+        slots(state.layout)
     }
 
     fn check_hidden(slot: &str, value: &str) -> Result<(), Illegal> {
@@ -261,12 +272,13 @@ impl Game for Battlegates {
     fn open(state: &mut State, side: Side, slot: &str, value: &str) -> Result<(), Illegal> {
         let g = state.board.geo();
         let piece = setup::check_value(g, slot, value).map_err(Illegal::new)?;
-        let Some(i) = SLOTS.iter().position(|s| *s == slot) else {
+        let slots = slots(state.layout);
+        let Some(i) = slots.iter().position(|s| *s == slot) else {
             return illegal!("{slot} is no maze slot");
         };
         let mine = &mut state.setup[usize::from(side) & 1];
         mine[i] = Some(piece);
-        let complete: Option<Vec<_>> = mine.iter().copied().collect();
+        let complete: Option<Vec<_>> = mine[..slots.len()].iter().copied().collect();
         // A maze that breaks the set-up rules stays off the board: its
         // side loses before turn 1 (rules::begin_play), and the audit
         // names the piece at fault.
@@ -292,7 +304,8 @@ impl Game for Battlegates {
     fn view(state: &State, viewer: Side, values: &[(&str, &str)]) -> State {
         let mut seen = state.clone();
         let mine = usize::from(viewer) & 1;
-        if seen.setup[mine].iter().all(Option::is_some) {
+        let count = slots(state.layout).len();
+        if seen.setup[mine][..count].iter().all(Option::is_some) {
             return seen;
         }
         // Before the maze opens, its owner sees its own pieces.
@@ -308,16 +321,16 @@ impl Game for Battlegates {
 
     const SETUP_CHOICES: &'static [SetupChoice] = &[SetupChoice {
         name: "maze",
-        help: "the ten maze pieces of your half, separated by spaces or commas: 4 Brick walls \
-               (Wd4n), 3 Gates (Gd4nw) and 3 Long gates (Ld4nw); or @FILE, a file of them (# \
-               starts a comment)",
+        help: "the maze pieces of your half, separated by spaces or commas: 4 Brick walls \
+               (Wd4n), 3 Gates (Gd4nw) and 3 Long gates (Ld4nw); in Misery Run twice as many, \
+               on your board; or @FILE, a file of them (# starts a comment)",
         letters: "",
         default: ChoiceDefault::Required,
     }];
 
-    fn choice_slots(_state: &State, _side: Side, name: &str) -> &'static [&'static str] {
+    fn choice_slots(state: &State, _side: Side, name: &str) -> &'static [&'static str] {
         match name {
-            "maze" => &SLOTS,
+            "maze" => slots(state.layout),
             _ => &[],
         }
     }
@@ -331,7 +344,7 @@ impl Game for Battlegates {
         if name != "maze" {
             return illegal!("Battlegates has no {name} to choose");
         }
-        setup::read_maze(state.board.geo(), text).map_err(Illegal::new)
+        setup::read_maze(state.board.geo(), slots(state.layout), text).map_err(Illegal::new)
     }
 
     fn sample_choice(
@@ -341,7 +354,7 @@ impl Game for Battlegates {
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Vec<(&'static str, String)> {
         match name {
-            "maze" => setup::random_maze(state.board.geo(), side, pick),
+            "maze" => setup::random_maze(state.board.geo(), side, slots(state.layout), pick),
             _ => Vec::new(),
         }
     }

@@ -76,9 +76,17 @@ pub fn picture(state: &State) -> Picture {
     pic.legend = vec![
         "C Crusader, A Archer, G Gatekeeper; portals shaded".into(),
         "solid edges: Brick walls; dashed: gates (a step pushes them)".into(),
+    ];
+    if let Some(run) = g.run {
+        pic.legend.push(format!(
+            "water: the Misery Run, row {}: deadly when a turn ends",
+            run + 1
+        ));
+    }
+    pic.legend.extend([
         format!("South's hand: {}", hand_text(state, SOUTH)),
         format!("North's hand: {}", hand_text(state, NORTH)),
-    ];
+    ]);
     pic
 }
 
@@ -99,6 +107,8 @@ fn square(state: &State, sq: Sq) -> Cell {
     let portal = g.is_portal(sq);
     let ground = if portal {
         Ground::Special
+    } else if g.run == Some(sq.row) {
+        Ground::Water
     } else {
         Ground::Plain
     };

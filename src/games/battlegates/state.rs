@@ -289,7 +289,7 @@ pub struct State {
     /// What this turn did, for its comment.
     pub(super) log: Vec<String>,
     /// Each side's maze pieces opened so far in the set-up, by slot.
-    pub(super) setup: [[Option<Piece>; 10]; 2],
+    pub(super) setup: [[Option<Piece>; super::setup::MAX_SLOTS]; 2],
     /// Each side's opening rolls (the last pair, the one that decided).
     pub(super) opening: Option<[u8; 2]>,
 }
@@ -316,7 +316,7 @@ impl State {
             card_done: false,
             dice: Dice::default(),
             log: Vec::new(),
-            setup: [[None; 10]; 2],
+            setup: [[None; super::setup::MAX_SLOTS]; 2],
             opening: None,
         }
     }
@@ -335,7 +335,8 @@ impl State {
         [Side(0), Side(1)]
             .into_iter()
             .filter(|&s| {
-                let slots = &self.setup[usize::from(s.0 & 1)];
+                let count = super::setup::slots(self.layout).len();
+                let slots = &self.setup[usize::from(s.0 & 1)][..count];
                 let pieces: Option<Vec<_>> = slots.iter().copied().collect();
                 pieces.is_some_and(|p| super::setup::check_maze(self.board.geo, s, &p).is_err())
             })
