@@ -2,10 +2,12 @@
 //! game and how its characters were killed, over seeds 0 to N - 1.
 //!
 //! `cargo run --release --example battlegates_selfplay [N] [MAX_TURNS]
-//! [greedy|uniform]` (N 200, MAX_TURNS 2000 and both policies unless
-//! given). The greedy policy takes about 2 minutes for 200 games on one
-//! core, uniform random play about as long.
+//! [greedy|uniform] [SETUP]` (N 200, MAX_TURNS 2000, both policies and
+//! the set-up `one-board` unless given; `misery-run` plays Misery Run).
+//! The greedy policy takes about 2 minutes for 200 one-board games on
+//! one core, uniform random play about as long.
 
+use herald::games::battlegates::layouts::Layout;
 use herald::selfplay::battlegates::{survey, Kill, Play};
 
 fn main() {
@@ -17,8 +19,18 @@ fn main() {
         Some("uniform") => vec![Play::Uniform],
         _ => vec![Play::Greedy, Play::Uniform],
     };
+    let layout = match args.next() {
+        None => Layout::OneBoard,
+        Some(tag) => match Layout::from_tag(&tag).filter(|l| l.is_played()) {
+            Some(l) => l,
+            None => {
+                eprintln!("no such set-up played: {tag}");
+                std::process::exit(2);
+            }
+        },
+    };
     for play in plays {
-        let s = match survey(0..n, play, max_turns) {
+        let s = match survey(layout, 0..n, play, max_turns) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{}: {e}", play.name());
@@ -26,8 +38,9 @@ fn main() {
             }
         };
         println!(
-            "{}: {} games, seeds 0 to {}",
+            "{} on {}: {} games, seeds 0 to {}",
             play.name(),
+            layout.tag(),
             s.games,
             n.saturating_sub(1)
         );
