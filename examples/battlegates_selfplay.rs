@@ -3,12 +3,13 @@
 //!
 //! `cargo run --release --example battlegates_selfplay [N] [MAX_TURNS]
 //! [greedy|uniform|both] [SETUP]` (N 200, MAX_TURNS 2000, both policies
-//! and one board unless given; SETUP is a `Setup` tag value such as
-//! `four-castles-solo`). The greedy policy takes about 2 minutes for 200 games on one
-//! core, uniform random play about as long.
+//! and the set-up `one-board` unless given; SETUP is a `Setup` tag value
+//! such as `misery-run` or `four-castles-solo`). The greedy policy takes
+//! about 2 minutes for 200 one-board games on one core, uniform random
+//! play about as long.
 
 use herald::games::battlegates::layouts::Layout;
-use herald::selfplay::battlegates::{survey_of, Kill, Play};
+use herald::selfplay::battlegates::{survey, Kill, Play};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,17 +21,17 @@ fn main() {
         _ => vec![Play::Greedy, Play::Uniform],
     };
     let layout = match args.next() {
-        Some(tag) => match Layout::from_tag(&tag) {
-            Some(l) if l.is_played() => l,
-            _ => {
-                eprintln!("no set-up {tag} is played");
+        None => Layout::OneBoard,
+        Some(tag) => match Layout::from_tag(&tag).filter(|l| l.is_played()) {
+            Some(l) => l,
+            None => {
+                eprintln!("no such set-up played: {tag}");
                 std::process::exit(2);
             }
         },
-        None => Layout::OneBoard,
     };
     for play in plays {
-        let s = match survey_of(layout, 0..n, play, max_turns) {
+        let s = match survey(layout, 0..n, play, max_turns) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{}: {e}", play.name());
@@ -38,7 +39,7 @@ fn main() {
             }
         };
         println!(
-            "{} ({}): {} games, seeds 0 to {}",
+            "{} on {}: {} games, seeds 0 to {}",
             play.name(),
             layout.tag(),
             s.games,

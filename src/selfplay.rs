@@ -380,11 +380,13 @@ pub mod battlegates {
     const FAR: u32 = 40;
 
     /// Greedy play: among the legal actions, one that kills the most
-    /// enemies; failing that, one that brings the mover's characters
-    /// closest to their nearest enemies (the sum, over the mover's
-    /// characters, of the steps to the nearest enemy, walls in the way,
-    /// gates not: they can be pushed); ties broken at random. Once the
-    /// turn may end and no action kills, it ends.
+    /// enemies; failing that, one that leaves the fewest of the mover's
+    /// characters on Misery Run's deadly row (none on other boards);
+    /// failing that, one that brings the mover's characters closest to
+    /// their nearest enemies (the sum, over the mover's characters, of
+    /// the steps to the nearest enemy, walls in the way, gates not: they
+    /// can be pushed); ties broken at random. Once the turn may end and
+    /// no action kills, it ends.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct Greedy;
 
@@ -399,12 +401,16 @@ pub mod battlegates {
             let side = Battlegates::to_move(state);
             let enemies_now = enemies(state.board(), side);
             let mut best: Vec<usize> = Vec::new();
-            let mut best_score = (usize::MAX, u32::MAX);
+            let mut best_score = (usize::MAX, usize::MAX, u32::MAX);
             for (i, &action) in legal.iter().enumerate() {
                 let Some(after) = board_after(state, action) else {
                     continue;
                 };
-                let score = (enemies(&after, side), closeness(&after, side));
+                let score = (
+                    enemies(&after, side),
+                    on_run(&after, side),
+                    closeness(&after, side),
+                );
                 if score < best_score {
                     best_score = score;
                     best.clear();
@@ -473,6 +479,16 @@ pub mod battlegates {
             .collect()
     }
 
+    /// How many of `side`'s characters stand on the board's Run (Misery
+    /// Run's row 13: they die when the turn ends).
+    fn on_run(board: &Board, side: Side) -> usize {
+        let run = board.geo().run;
+        board
+            .alive(side)
+            .filter(|(_, loc)| loc.sq().is_some_and(|sq| Some(sq.row) == run))
+            .count()
+    }
+
     /// The sum, over `side`'s characters, of the steps to the nearest
     /// enemy (a breadth-first search from every enemy at once; Brick
     /// walls block a step, gates do not).
@@ -516,18 +532,22 @@ pub mod battlegates {
         Scale,
         /// A character crossing a gate with the Climb card.
         Climb,
+        /// Misery Run: carried onto the Run by the opponent's card, or
+        /// standing on it when a turn ended.
+        Run,
         /// Anything else (none is expected).
         Other,
     }
 
     impl Kill {
         /// Every kind, in the order of [`Survey::kills`].
-        pub const ALL: [Kill; 6] = [
+        pub const ALL: [Kill; 7] = [
             Kill::Ground,
             Kill::Keep,
             Kill::Arrow,
             Kill::Scale,
             Kill::Climb,
+            Kill::Run,
             Kill::Other,
         ];
 
@@ -539,36 +559,47 @@ pub mod battlegates {
                 Kill::Arrow => "arrow",
                 Kill::Scale => "Scale",
                 Kill::Climb => "Climb",
+                Kill::Run => "Run",
                 Kill::Other => "other",
             }
         }
     }
 
     /// The kills `action` makes in `state` (which it changes), by kind.
-    fn kills(state: &mut State, action: Action, out: &mut [u32; 6]) {
+    fn kills(state: &mut State, action: Action, out: &mut [u32; 7]) {
         let before = *state.board();
         if Battlegates::apply(state, action).is_err() {
             return;
         }
-        let ids: Vec<_> = before
-            .geo()
-            .side_list()
-            .into_iter()
-            .flat_map(|s| before.ids(s))
-            .collect();
-        for id in ids {
-            let (Some(was), None) = (before.loc(id), state.board().loc(id)) else {
-                continue;
-            };
-            let kind = match action {
-                Action::Run(_) if matches!(was, Loc::Keep(_)) => Kill::Keep,
-                Action::Run(_) => Kill::Ground,
-                Action::Shoot(_) => Kill::Arrow,
-                Action::Scale(..) => Kill::Scale,
-                Action::Climb(..) => Kill::Climb,
-                _ => Kill::Other,
-            };
-            out[Kill::ALL.iter().position(|&k| k == kind).unwrap_or(5)] += 1;
+        count_deaths(&before, state.board(), out, |was| match action {
+            Action::Run(_) if matches!(was, Loc::Keep(_)) => Kill::Keep,
+            Action::Run(_) => Kill::Ground,
+            Action::Shoot(_) => Kill::Arrow,
+            Action::Scale(..) => Kill::Scale,
+            Action::Climb(..) => Kill::Climb,
+            // Only Misery Run's Run kills by a card's gate turn.
+            Action::Rotate { .. } => Kill::Run,
+            _ => Kill::Other,
+        });
+    }
+
+    /// The kills the end of the turn makes in `state` (Misery Run's Run).
+    fn turn_end_kills(state: &mut State, out: &mut [u32; 7]) {
+        let before = *state.board();
+        if Battlegates::end_turn(state).is_ok() {
+            count_deaths(&before, state.board(), out, |_| Kill::Run);
+        }
+    }
+
+    /// Count, by `kind` of where it stood, each character alive on
+    /// `before` and not on `after`.
+    fn count_deaths(before: &Board, after: &Board, out: &mut [u32; 7], kind: impl Fn(Loc) -> Kill) {
+        let sides = before.geo().side_list();
+        for id in sides.into_iter().flat_map(|s| before.ids(s)) {
+            if let (Some(was), None) = (before.loc(id), after.loc(id)) {
+                let k = kind(was);
+                out[Kill::ALL.iter().position(|&x| x == k).unwrap_or(6)] += 1;
+            }
         }
     }
 
@@ -604,7 +635,7 @@ pub mod battlegates {
         /// The longest finished game, in turns.
         pub longest: u32,
         /// Kills of every game, by kind, in the order of [`Kill::ALL`].
-        pub kills: [u32; 6],
+        pub kills: [u32; 7],
     }
 
     impl Survey {
@@ -617,45 +648,29 @@ pub mod battlegates {
         }
     }
 
-    /// One self-play record of Battlegates (with commitments: the maze is
-    /// a hidden set-up) for `seed`, by `play`, up to `max_turns` turns.
-    pub fn game(seed: u64, play: Play, max_turns: u32) -> Result<String, String> {
-        game_of(Layout::OneBoard, seed, play, max_turns)
-    }
-
-    /// One self-play record of the set-up `layout` (every side of it,
-    /// its `Setup` tag given unless one board).
-    pub fn game_of(
-        layout: Layout,
-        seed: u64,
-        play: Play,
-        max_turns: u32,
-    ) -> Result<String, String> {
+    /// One self-play record of Battlegates on `layout` (with commitments:
+    /// the maze is a hidden set-up) for `seed`, by `play`, up to
+    /// `max_turns` turns.
+    pub fn game(layout: Layout, seed: u64, play: Play, max_turns: u32) -> Result<String, String> {
         let mut options = Options::new::<Battlegates>(seed, 2);
         options.sides = layout.geometry().side_list();
         if layout != Layout::OneBoard {
             options.tags.push(("Setup".into(), layout.tag().into()));
         }
         options.max_turns = max_turns;
+        if layout != Layout::OneBoard {
+            options.tags = vec![("Setup".into(), layout.tag().into())];
+        }
         match play {
             Play::Uniform => record_with::<Battlegates>(&options, &mut Uniform { stop_percent: 0 }),
             Play::Greedy => record_with::<Battlegates>(&options, &mut Greedy),
         }
     }
 
-    /// Play a game for each seed in `seeds` by `play`, each up to
-    /// `max_turns` turns, and count turns and kills (read back from each
-    /// record, through the referee).
+    /// Play a game on `layout` for each seed in `seeds` by `play`, each
+    /// up to `max_turns` turns, and count turns and kills (read back from
+    /// each record, through the referee).
     pub fn survey(
-        seeds: std::ops::Range<u64>,
-        play: Play,
-        max_turns: u32,
-    ) -> Result<Survey, String> {
-        survey_of(Layout::OneBoard, seeds, play, max_turns)
-    }
-
-    /// [`survey`] of the set-up `layout`.
-    pub fn survey_of(
         layout: Layout,
         seeds: std::ops::Range<u64>,
         play: Play,
@@ -663,16 +678,19 @@ pub mod battlegates {
     ) -> Result<Survey, String> {
         let mut out = Survey::default();
         for seed in seeds {
-            let text = game_of(layout, seed, play, max_turns)?;
+            let text = game(layout, seed, play, max_turns)?;
             let source = Source::new(text.as_bytes()).map_err(|e| format!("{e:?}"))?;
             let parsed = record::parse(&source).map_err(|e| format!("seed {seed}: {e:?}"))?;
-            let mut kills = [0u32; 6];
+            let mut kills = [0u32; 7];
             let referee = referee::replay::<Battlegates>(&parsed, |played, _| {
                 // `replay` keeps every turn's position before it.
                 if let Some(before) = &played.before {
                     let mut state = State::clone(before);
                     for &action in &played.actions {
                         self::kills(&mut state, action, &mut kills);
+                    }
+                    if !Battlegates::outcome(&state).is_over() {
+                        turn_end_kills(&mut state, &mut kills);
                     }
                 }
             })
@@ -726,10 +744,10 @@ pub mod battlegates {
             // running towards it without the kill is as close as it gets.
             let s = dice_phase("d4,x,x,x,x/d6,x,x,x,x", 1);
             assert_eq!(greedy_choice(&s), "d4-d5-d6");
-            let mut counts = [0; 6];
+            let mut counts = [0; 7];
             let run = Battlegates::parse_action(&s, "d4-d5-d6").expect("parses");
             kills(&mut s.clone(), run, &mut counts);
-            assert_eq!(counts, [1, 0, 0, 0, 0, 0], "one ground kill");
+            assert_eq!(counts, [1, 0, 0, 0, 0, 0, 0], "one ground kill");
         }
 
         #[test]
@@ -742,12 +760,37 @@ pub mod battlegates {
 
         #[test]
         fn greedy_self_play_games_finish_with_every_kill_counted() {
-            let survey = survey(0..3, Play::Greedy, 200).expect("self-play");
+            let survey = survey(Layout::OneBoard, 0..3, Play::Greedy, 200).expect("self-play");
             assert_eq!(survey.games, 3);
             assert_eq!(survey.finished, 3, "{survey:?}");
             // A game ends when a side has lost all five characters.
             assert!(survey.kills.iter().sum::<u32>() >= 15, "{survey:?}");
-            assert_eq!(survey.kills[5], 0, "no kill of an unknown kind");
+            assert_eq!(survey.kills[5], 0, "no Run on one board");
+            assert_eq!(survey.kills[6], 0, "no kill of an unknown kind");
+        }
+
+        #[test]
+        fn greedy_self_play_finishes_misery_run_games() {
+            let survey = survey(Layout::MiseryRun, 0..2, Play::Greedy, 600).expect("self-play");
+            assert_eq!(survey.finished, 2, "{survey:?}");
+            // A side has ten characters: at least ten die in each game.
+            assert!(survey.kills.iter().sum::<u32>() >= 20, "{survey:?}");
+            assert_eq!(survey.kills[6], 0, "no kill of an unknown kind");
+        }
+
+        #[test]
+        fn greedy_play_keeps_off_the_run_when_it_cannot_kill() {
+            // Misery Run, a roll of 1: South's Crusader on e12 may step
+            // north onto the Run (e13, nearer North's Crusader on e15) or
+            // elsewhere; it keeps off the Run, where it would die.
+            let text = "misery-run e12,x,x,x,x,x,x,x,x,x/e15,x,x,x,x,x,x,x,x,x - South r/-/- 0/0 *";
+            let mut s = Battlegates::parse_position(text).expect("a position");
+            Battlegates::begin_turn(&mut s, &mut Fixed(vec![0, 0])).expect("begin");
+            let discard = Battlegates::parse_action(&s, "discard rotate90").expect("parses");
+            Battlegates::apply(&mut s, discard).expect("legal");
+            let legal = crate::games::testkit::Kit::<Battlegates>::legal(&s);
+            assert!(legal.contains(&"e12-e13".to_string()), "{legal:?}");
+            assert_ne!(greedy_choice(&s), "e12-e13");
         }
     }
 }

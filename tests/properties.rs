@@ -516,8 +516,9 @@ proptest! {
     #[test]
     fn battlegates_greedy_self_play_games_finish_and_check_clean(seed in any::<u64>()) {
         use herald::games::battlegates::Battlegates;
+        use herald::games::battlegates::layouts::Layout;
         use herald::selfplay::battlegates::{game, Play};
-        let text = game(seed, Play::Greedy, 300).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let text = game(Layout::OneBoard, seed, Play::Greedy, 300).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         prop_assert!(!text.contains("[Result \"*\"]"), "seed {} did not finish:\n{}", seed, text);
         prop_assert_eq!(first_error::<Battlegates>(&text), None, "{}", text);
     }

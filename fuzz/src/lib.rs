@@ -377,21 +377,32 @@ pub fn mail(data: &[u8]) {
 /// value must be its slot's canonical piece ([`Game::check_hidden`]), the
 /// values written out again must read back as the same slots and values,
 /// and the set-up rules ([`Game::audit`]) are run on them for both sides
-/// (a refusal is fine, a panic is not).
+/// (a refusal is fine, a panic is not); on every set-up herald plays.
 pub fn maze_round_trip(data: &[u8]) {
-    use herald::game::Side;
-    use herald::games::battlegates::{Battlegates, State};
+    use herald::games::battlegates::layouts::Layout;
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let start = State::start();
+    for &layout in Layout::PLAYED {
+        maze_round_trip_on(layout, text);
+    }
+}
+
+/// [`maze_round_trip`] on the set-up `layout`: a maze read has as many
+/// pieces as the set-up has slots (ten on one board, twenty in Misery
+/// Run).
+fn maze_round_trip_on(layout: herald::games::battlegates::layouts::Layout, text: &str) {
+    use herald::game::Side;
+    use herald::games::battlegates::{Battlegates, State};
+    let start = State::new(layout);
     let Ok(values) = Battlegates::read_choice(&start, Side(0), "maze", text) else {
         return;
     };
+    let slots = Battlegates::hidden_slots(&start, Side(0));
     assert_eq!(
         values.len(),
-        10,
-        "{text:?} read as {values:?}: not ten pieces"
+        slots.len(),
+        "{layout:?}: {text:?} read as {values:?}: not one piece a slot"
     );
     for (slot, value) in &values {
         if let Err(e) = Battlegates::check_hidden(slot, value) {

@@ -10,7 +10,7 @@
 //! `###`/`#` a Brick wall, `===`/`H` a gate (`o` its hinge post),
 //! `---`/`|` the stone perimeter, a gap an open edge (and an open castle
 //! entrance). South's characters in capitals (`C A G`), North's in small
-//! letters; `*` an empty portal.
+//! letters; `*` an empty portal; `~` an empty square of the Misery Run.
 
 use std::fmt::Write;
 
@@ -34,6 +34,7 @@ struct Ink {
     corner: char,
     hinge: char,
     portal: char,
+    run: char,
 }
 
 const ASCII: Ink = Ink {
@@ -47,6 +48,7 @@ const ASCII: Ink = Ink {
     corner: '+',
     hinge: 'o',
     portal: '*',
+    run: '~',
 };
 
 const UNICODE: Ink = Ink {
@@ -60,6 +62,7 @@ const UNICODE: Ink = Ink {
     corner: '┼',
     hinge: '●',
     portal: '∗',
+    run: '≈',
 };
 
 /// The first character of a drawn edge, for the legend.
@@ -184,6 +187,7 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
             let c = match letter(state, Loc::Sq(sq)) {
                 Some(c) => c,
                 None if g.is_portal(sq) => ink.portal,
+                None if g.run == Some(row) => ink.run,
                 None => ' ',
             };
             let _ = write!(out, " {c} ");
@@ -207,6 +211,14 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
         ink.stone_v,
         ink.portal
     );
+    if let Some(run) = g.run {
+        let _ = writeln!(
+            out,
+            "{} the Misery Run, row {}: a character there when a turn ends dies.",
+            ink.run,
+            run + 1
+        );
+    }
     out
 }
 

@@ -21,6 +21,7 @@ pub mod dice;
 pub mod gates;
 pub mod layouts;
 pub mod maze;
+pub mod misery;
 pub mod notation;
 mod picture;
 pub mod position;
@@ -32,6 +33,8 @@ pub mod state;
 mod tests;
 #[cfg(test)]
 mod tests_castles;
+#[cfg(test)]
+mod tests_misery;
 
 use crate::game::{
     ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
@@ -45,7 +48,7 @@ pub use state::State;
 use board::{side_name, NORTH, SOUTH};
 use cards::{Card, Pile};
 use layouts::{Layout, ANY_BOARD};
-use setup::SLOTS;
+use setup::slots;
 
 /// The Battlegates engine.
 pub struct Battlegates;
@@ -147,10 +150,11 @@ impl Game for Battlegates {
         OptionTag {
             name: "Setup",
             default: "one-board",
-            help: "one-board: South and North on one battle-board; four-castles: Castle1 to \
-                   Castle4 on Battle Alley, one player holding castles 1 and 3, the other 2 \
-                   and 4; four-castles-allies: four players, teams 1+3 and 2+4; \
-                   four-castles-solo: four players, each alone",
+            help: "one-board: South and North on one battle-board; misery-run: two players, \
+                   two armies each, on two boards end to end with the Misery Run between; \
+                   four-castles: Castle1 to Castle4 on Battle Alley, one player holding \
+                   castles 1 and 3, the other 2 and 4; four-castles-allies: four players, \
+                   teams 1+3 and 2+4; four-castles-solo: four players, each alone",
         },
         OptionTag {
             name: "Decks",
@@ -255,12 +259,12 @@ impl Game for Battlegates {
         Some(picture::picture(state))
     }
 
-    fn hidden_slots(_state: &State, _side: Side) -> &'static [&'static str] {
-        &SLOTS
+    fn hidden_slots(state: &State, _side: Side) -> &'static [&'static str] {
+        slots(state.layout)
     }
 
-    fn opened_after_setup(_state: &State, _side: Side) -> &'static [&'static str] {
-        &SLOTS
+    fn opened_after_setup(state: &State, _side: Side) -> &'static [&'static str] {
+        slots(state.layout)
     }
 
     fn check_hidden(slot: &str, value: &str) -> Result<(), Illegal> {
@@ -312,12 +316,13 @@ impl Game for Battlegates {
     fn open(state: &mut State, side: Side, slot: &str, value: &str) -> Result<(), Illegal> {
         let g = state.board.geo();
         let piece = setup::check_value(g, slot, value).map_err(Illegal::new)?;
-        let Some(i) = SLOTS.iter().position(|s| *s == slot) else {
+        let slots = slots(state.layout);
+        let Some(i) = slots.iter().position(|s| *s == slot) else {
             return illegal!("{slot} is no maze slot");
         };
         let mine = &mut state.setup[usize::from(side) % state::MAX_SIDES];
         mine[i] = Some(piece);
-        let complete: Option<Vec<_>> = mine.iter().copied().collect();
+        let complete: Option<Vec<_>> = mine[..slots.len()].iter().copied().collect();
         // A maze that breaks the set-up rules stays off the board: its
         // side loses before turn 1 (rules::begin_play), and the audit
         // names the piece at fault.
@@ -343,7 +348,8 @@ impl Game for Battlegates {
     fn view(state: &State, viewer: Side, values: &[(&str, &str)]) -> State {
         let mut seen = state.clone();
         let mine = usize::from(viewer) % state::MAX_SIDES;
-        if seen.setup[mine].iter().all(Option::is_some) {
+        let count = slots(state.layout).len();
+        if seen.setup[mine][..count].iter().all(Option::is_some) {
             return seen;
         }
         // Before the maze opens, its owner sees its own pieces.
@@ -359,16 +365,16 @@ impl Game for Battlegates {
 
     const SETUP_CHOICES: &'static [SetupChoice] = &[SetupChoice {
         name: "maze",
-        help: "the ten maze pieces of your half, separated by spaces or commas: 4 Brick walls \
-               (Wd4n), 3 Gates (Gd4nw) and 3 Long gates (Ld4nw); or @FILE, a file of them (# \
-               starts a comment)",
+        help: "the maze pieces of your half, separated by spaces or commas: 4 Brick walls \
+               (Wd4n), 3 Gates (Gd4nw) and 3 Long gates (Ld4nw); in Misery Run twice as many, \
+               on your board; or @FILE, a file of them (# starts a comment)",
         letters: "",
         default: ChoiceDefault::Required,
     }];
 
-    fn choice_slots(_state: &State, _side: Side, name: &str) -> &'static [&'static str] {
+    fn choice_slots(state: &State, _side: Side, name: &str) -> &'static [&'static str] {
         match name {
-            "maze" => &SLOTS,
+            "maze" => slots(state.layout),
             _ => &[],
         }
     }
@@ -382,7 +388,7 @@ impl Game for Battlegates {
         if name != "maze" {
             return illegal!("Battlegates has no {name} to choose");
         }
-        setup::read_maze(state.board.geo(), text).map_err(Illegal::new)
+        setup::read_maze(state.board.geo(), slots(state.layout), text).map_err(Illegal::new)
     }
 
     fn sample_choice(
@@ -392,7 +398,7 @@ impl Game for Battlegates {
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Vec<(&'static str, String)> {
         match name {
-            "maze" => setup::random_maze(state.board.geo(), side, pick),
+            "maze" => setup::random_maze(state.board.geo(), side, slots(state.layout), pick),
             _ => Vec::new(),
         }
     }

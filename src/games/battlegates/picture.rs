@@ -75,6 +75,12 @@ pub fn picture(state: &State) -> Picture {
         "C Crusader, A Archer, G Gatekeeper; portals shaded".into(),
         "solid edges: Brick walls; dashed: gates (a step pushes them)".into(),
     ];
+    if let Some(run) = g.run {
+        pic.legend.push(format!(
+            "water: the Misery Run, row {}: deadly when a turn ends",
+            run + 1
+        ));
+    }
     let sides = g.side_list();
     let mut shown = Vec::new();
     for &s in &sides {
@@ -125,6 +131,8 @@ fn square(state: &State, sq: Sq) -> Cell {
     let portal = g.is_portal(sq);
     let ground = if portal {
         Ground::Special
+    } else if g.run == Some(sq.row) {
+        Ground::Water
     } else {
         Ground::Plain
     };

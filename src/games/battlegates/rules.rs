@@ -11,6 +11,7 @@ use super::cards::Card;
 use super::dice::{self, link, loc_word};
 use super::gates::{quarter, Carry, Turner};
 use super::maze::{Gate, OnEdge, Piece};
+use super::misery;
 use super::state::{Dice, End, Id, State, Visited};
 
 /// The die's faces, by the value drawn in `0..6`.
@@ -326,6 +327,7 @@ fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
     if let Some(why) = super::alley::wall_refused(&s.board, to) {
         return Err(Illegal::new(why));
     }
+    misery::card_move(&s.board, Piece::Wall(to))?;
     s.board.maze.add(Piece::Wall(to));
     entrance_rule(s)?;
     Ok(())
@@ -348,6 +350,7 @@ fn move_gate(s: &mut State, from: Gate, to: Gate) -> Result<(), Illegal> {
     for e in to.edge_list() {
         open_edge(s, e)?;
     }
+    misery::card_move(&s.board, Piece::Gate(to))?;
     s.board.maze.add(Piece::Gate(to));
     entrance_rule(s)?;
     Ok(())
@@ -375,6 +378,9 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
         s.board.maze.turned_since(&before).join(", "),
         carry_text(&carried)
     ));
+    if let Some(line) = misery::card_turn(s, &carried) {
+        s.log.push(line);
+    }
     Ok(())
 }
 
@@ -503,6 +509,13 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
         state
             .log
             .push("no move could spend the roll: the dice phase was void".into());
+    }
+    if let Some(line) = misery::turn_end(&mut state.board) {
+        state.log.push(line);
+        state.judge();
+        if state.outcome.is_over() {
+            return Ok(());
+        }
     }
     state.to_move = super::castles::next_to_move(state, side);
     state.dice = Dice::default();

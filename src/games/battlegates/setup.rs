@@ -6,10 +6,23 @@
 use crate::game::Side;
 
 use super::board::{Dir, Edge, Geometry};
+use super::layouts::Layout;
 use super::maze::{parse_piece, read_piece, Gate, Maze, Piece};
 
-/// Every side's slots, in order.
+/// Every side's slots on one board, in order.
 pub const SLOTS: [&str; 10] = ["w1", "w2", "w3", "w4", "g1", "g2", "g3", "l1", "l2", "l3"];
+
+/// The most slots a side has (Misery Run's twenty).
+pub const MAX_SLOTS: usize = super::misery::SLOTS.len();
+
+/// A side's slots in `layout`, in order: each kind's in a block, Brick
+/// walls, Gates, Long gates.
+pub fn slots(layout: Layout) -> &'static [&'static str] {
+    match layout {
+        Layout::MiseryRun => &super::misery::SLOTS,
+        _ => &SLOTS,
+    }
+}
 
 /// The kind letter a slot holds: `W`, `G` or `L`.
 pub fn slot_letter(slot: &str) -> Option<char> {
@@ -48,10 +61,15 @@ pub fn check_value(g: &Geometry, slot: &str, value: &str) -> Result<Piece, Strin
     Ok(piece)
 }
 
-/// Read `herald setup --maze` text: ten pieces separated by spaces,
-/// commas or line breaks (`#` to the end of a line is a comment), four
-/// of each kind's slots filled in canonical order; squares of board `g`.
-pub fn read_maze(g: &Geometry, text: &str) -> Result<Vec<(&'static str, String)>, String> {
+/// Read `herald setup --maze` text: a piece for each of `slots` (ten on
+/// one board), separated by spaces, commas or line breaks (`#` to the
+/// end of a line is a comment), each kind's slots filled in canonical
+/// order; squares of board `g`.
+pub fn read_maze(
+    g: &Geometry,
+    slots: &'static [&'static str],
+    text: &str,
+) -> Result<Vec<(&'static str, String)>, String> {
     let mut pieces = Vec::new();
     for line in text.lines() {
         let body = line.split('#').next().unwrap_or("");
@@ -69,28 +87,35 @@ pub fn read_maze(g: &Geometry, text: &str) -> Result<Vec<(&'static str, String)>
             pieces.push(piece);
         }
     }
+    let of_kind = |letter: char| -> Vec<&'static str> {
+        slots
+            .iter()
+            .copied()
+            .filter(|s| slot_letter(s) == Some(letter))
+            .collect()
+    };
     let mut out = Vec::new();
-    for (letter, slots) in [
-        ('W', &SLOTS[0..4]),
-        ('G', &SLOTS[4..7]),
-        ('L', &SLOTS[7..10]),
-    ] {
+    for letter in ['W', 'G', 'L'] {
+        let kind_slots = of_kind(letter);
         let mut of: Vec<String> = pieces
             .iter()
             .filter(|p| p.letter() == letter)
             .map(Piece::to_string)
             .collect();
-        if of.len() != slots.len() {
+        if of.len() != kind_slots.len() {
             return Err(format!(
-                "a maze is 4 Brick walls (W), 3 Gates (G) and 3 Long gates (L): this has {} \
+                "a maze is {} Brick walls (W), {} Gates (G) and {} Long gates (L): this has {} \
                  {}{}",
+                of_kind('W').len(),
+                of_kind('G').len(),
+                of_kind('L').len(),
                 of.len(),
                 kind_name(letter),
                 if of.len() == 1 { "" } else { "s" }
             ));
         }
         of.sort();
-        out.extend(slots.iter().copied().zip(of));
+        out.extend(kind_slots.into_iter().zip(of));
     }
     Ok(out)
 }
@@ -191,42 +216,99 @@ pub fn check_maze(g: &Geometry, side: Side, pieces: &[Piece]) -> Result<(), Stri
 }
 
 /// A random maze for `side` on board `g` that obeys the set-up rules,
-/// with `pick(n)` a number in `0..n` (for self-play).
+/// a piece for each of `slots`, with `pick(n)` a number in `0..n` (for
+/// self-play). A maze of ten is drawn whole until one obeys the rules
+/// (as it always was: recorded self-play figures rest on it); a larger
+/// one piece by piece, each drawn again until it fits the pieces before
+/// it, since twenty pieces drawn whole would hardly ever all fit.
 pub fn random_maze(
     g: &Geometry,
     side: Side,
+    slots: &'static [&'static str],
     pick: &mut dyn FnMut(usize) -> usize,
 ) -> Vec<(&'static str, String)> {
     let posts: Vec<_> = g.posts().filter(|&p| g.post_in_region(side, p)).collect();
+    let kinds: Vec<char> = slots.iter().filter_map(|s| slot_letter(s)).collect();
     loop {
-        let mut pieces: Vec<Piece> = Vec::new();
-        for kind in ['W', 'W', 'W', 'W', 'G', 'G', 'G', 'L', 'L', 'L'] {
-            let post = posts[pick(posts.len())];
-            let dir = Dir::ALL[pick(4)];
-            let piece = if kind == 'W' {
-                match g.go(post, dir, 1).and_then(|q| Edge::between(post, q)) {
-                    Some(e) => Piece::Wall(e),
-                    None => continue,
-                }
-            } else {
-                Piece::Gate(Gate {
-                    hinge: post,
-                    dir,
-                    long: kind == 'L',
-                })
-            };
-            pieces.push(piece);
-        }
-        let whole = pieces.len() == 10
-            && pieces.iter().all(|p| match p {
-                Piece::Gate(gate) => gate.on_board(g),
-                Piece::Wall(e) => g.has_edge(*e),
-            });
-        if whole && check_maze(g, side, &pieces).is_ok() {
+        let pieces = if kinds.len() <= SLOTS.len() {
+            drawn_whole(g, side, &posts, &kinds, pick)
+        } else {
+            drawn_piece_by_piece(g, side, &posts, &kinds, pick)
+        };
+        if let Some(pieces) = pieces {
             let text: Vec<String> = pieces.iter().map(Piece::to_string).collect();
-            if let Ok(values) = read_maze(g, &text.join(" ")) {
+            if let Ok(values) = read_maze(g, slots, &text.join(" ")) {
                 return values;
             }
         }
     }
+}
+
+/// A piece of kind `kind` at a random post of `posts`, lying a random
+/// way; `None` for a wall off the board.
+fn random_piece(
+    g: &Geometry,
+    posts: &[super::board::Post],
+    kind: char,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<Piece> {
+    let post = posts[pick(posts.len())];
+    let dir = Dir::ALL[pick(4)];
+    if kind == 'W' {
+        g.go(post, dir, 1)
+            .and_then(|q| Edge::between(post, q))
+            .map(Piece::Wall)
+    } else {
+        Some(Piece::Gate(Gate {
+            hinge: post,
+            dir,
+            long: kind == 'L',
+        }))
+    }
+}
+
+/// Whether `p` lies wholly on board `g`.
+fn piece_on_board(g: &Geometry, p: &Piece) -> bool {
+    match p {
+        Piece::Gate(gate) => gate.on_board(g),
+        Piece::Wall(e) => g.has_edge(*e),
+    }
+}
+
+/// Every piece drawn at once; the maze if it obeys the rules.
+fn drawn_whole(
+    g: &Geometry,
+    side: Side,
+    posts: &[super::board::Post],
+    kinds: &[char],
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<Vec<Piece>> {
+    let pieces: Vec<Piece> = kinds
+        .iter()
+        .filter_map(|&kind| random_piece(g, posts, kind, pick))
+        .collect();
+    let whole = pieces.len() == kinds.len() && pieces.iter().all(|p| piece_on_board(g, p));
+    (whole && check_maze(g, side, &pieces).is_ok()).then_some(pieces)
+}
+
+/// Each piece drawn until it fits with those before it (a few hundred
+/// tries; `None` to start again if one never does).
+fn drawn_piece_by_piece(
+    g: &Geometry,
+    side: Side,
+    posts: &[super::board::Post],
+    kinds: &[char],
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<Vec<Piece>> {
+    let mut pieces: Vec<Piece> = Vec::new();
+    for &kind in kinds {
+        let fits = (0..400).find_map(|_| {
+            let p = random_piece(g, posts, kind, pick)?;
+            let mut with = pieces.clone();
+            with.push(p);
+            (piece_on_board(g, &p) && check_maze(g, side, &with).is_ok()).then_some(p)
+        })?;
+        pieces.push(fits);
+    }
+    Some(pieces)
 }

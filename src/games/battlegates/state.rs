@@ -332,7 +332,7 @@ pub struct State {
     /// What this turn did, for its comment.
     pub(super) log: Vec<String>,
     /// Each side's maze pieces opened so far in the set-up, by slot.
-    pub(super) setup: [[Option<Piece>; 10]; MAX_SIDES],
+    pub(super) setup: [[Option<Piece>; super::setup::MAX_SLOTS]; MAX_SIDES],
     /// Each side's opening rolls (the last pair, the one that decided).
     pub(super) opening: Option<[u8; 2]>,
 }
@@ -363,7 +363,7 @@ impl State {
             card_done: false,
             dice: Dice::default(),
             log: Vec::new(),
-            setup: [[None; 10]; MAX_SIDES],
+            setup: [[None; super::setup::MAX_SLOTS]; MAX_SIDES],
             opening: None,
         }
     }
@@ -384,7 +384,8 @@ impl State {
             .side_list()
             .into_iter()
             .filter(|&s| {
-                let slots = &self.setup[usize::from(s) % MAX_SIDES];
+                let count = super::setup::slots(self.layout).len();
+                let slots = &self.setup[usize::from(s) % MAX_SIDES][..count];
                 let pieces: Option<Vec<_>> = slots.iter().copied().collect();
                 pieces.is_some_and(|p| super::setup::check_maze(self.board.geo, s, &p).is_err())
             })

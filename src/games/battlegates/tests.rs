@@ -147,7 +147,7 @@ fn a_rotation_is_named_by_the_first_gate_on_its_post() {
 // Set-up
 
 fn maze_of(text: &str) -> Result<(), String> {
-    let values = setup::read_maze(&ONE_BOARD, text)?;
+    let values = setup::read_maze(&ONE_BOARD, &setup::SLOTS, text)?;
     let pieces: Vec<_> = values
         .iter()
         .map(|(_, v)| maze::parse_piece(&ONE_BOARD, v).unwrap())
@@ -161,6 +161,7 @@ const SOUTH_MAZE: &str = "Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4n
 fn a_maze_is_four_walls_three_gates_three_long_gates_sorted_into_slots() {
     let values = setup::read_maze(
         &ONE_BOARD,
+        &setup::SLOTS,
         "Wd3e, Wb2n\nWf2n Wh3n # four walls\nGc3nw Gc1sw Ge4ne Lg4es Ld2nw Lb4nw",
     )
     .unwrap();
@@ -170,6 +171,7 @@ fn a_maze_is_four_walls_three_gates_three_long_gates_sorted_into_slots() {
     assert_eq!(maze_of(SOUTH_MAZE), Ok(()));
     let e = setup::read_maze(
         &ONE_BOARD,
+        &setup::SLOTS,
         "Wb2n Wd3e Wf2n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw",
     )
     .unwrap_err();
@@ -240,7 +242,7 @@ fn a_set_up_value_is_canonical_and_of_its_slot_kind() {
 #[test]
 fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
     let mut s = State::start();
-    let values = setup::read_maze(&ONE_BOARD, SOUTH_MAZE).unwrap();
+    let values = setup::read_maze(&ONE_BOARD, &setup::SLOTS, SOUTH_MAZE).unwrap();
     for (slot, v) in &values {
         G::open(&mut s, board::SOUTH, slot, v).unwrap();
     }
@@ -251,7 +253,7 @@ fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
     // marked as breaking the set-up rules.
     assert!(bad.board.pieces().is_empty());
     assert_eq!(bad.bad_mazes(), vec![board::SOUTH]);
-    let values = setup::read_maze(&ONE_BOARD, BAD_SOUTH_MAZE).unwrap();
+    let values = setup::read_maze(&ONE_BOARD, &setup::SLOTS, BAD_SOUTH_MAZE).unwrap();
     let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
     let e = G::audit(&bad, board::SOUTH, &v).unwrap_err();
     assert_eq!(
@@ -266,7 +268,7 @@ const BAD_SOUTH_MAZE: &str = "Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es 
 /// The start position with `side`'s maze `text` opened.
 fn opened(side: Side, text: &str) -> State {
     let mut s = State::start();
-    for (slot, v) in &setup::read_maze(&ONE_BOARD, text).unwrap() {
+    for (slot, v) in &setup::read_maze(&ONE_BOARD, &setup::SLOTS, text).unwrap() {
         G::open(&mut s, side, slot, v).unwrap();
     }
     s
@@ -277,6 +279,7 @@ fn a_bad_maze_loses_before_turn_1_without_an_opening_roll() {
     let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
     for (slot, v) in &setup::read_maze(
         &ONE_BOARD,
+        &setup::SLOTS,
         "Wa9n Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw",
     )
     .unwrap()
@@ -307,7 +310,7 @@ fn two_bad_mazes_draw_before_turn_1() {
     let mut s = opened(board::SOUTH, BAD_SOUTH_MAZE);
     // North's maze has a Brick wall on the middle line's post d6ne.
     let north = "Wd6e Wb9n Wh9n Wi9n Gb10ne Ge11nw Gh10nw Lb11nw Lc8nw Lf8nw";
-    for (slot, v) in &setup::read_maze(&ONE_BOARD, north).unwrap() {
+    for (slot, v) in &setup::read_maze(&ONE_BOARD, &setup::SLOTS, north).unwrap() {
         G::open(&mut s, board::NORTH, slot, v).unwrap();
     }
     assert_eq!(s.bad_mazes(), vec![board::SOUTH, board::NORTH]);
@@ -332,14 +335,14 @@ fn a_random_maze_obeys_the_set_up_rules() {
         (x >> 33) % n
     };
     for side in [board::SOUTH, board::NORTH] {
-        let values = setup::random_maze(&ONE_BOARD, side, &mut pick);
+        let values = setup::random_maze(&ONE_BOARD, side, &setup::SLOTS, &mut pick);
         let v: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
         G::audit(&State::start(), side, &v).unwrap();
     }
 }
 
 #[test]
-fn hands_are_open_or_hidden_and_one_board_is_the_only_set_up() {
+fn hands_are_open_or_hidden_and_the_set_up_one_herald_plays() {
     let sides = [Side(0), Side(1)];
     let tags = vec![("Hands".to_string(), "shown".to_string())];
     let e = G::new_game(&Setup {
@@ -364,12 +367,26 @@ fn hands_are_open_or_hidden_and_one_board_is_the_only_set_up() {
     );
     assert_eq!(G::hidden_deck(&State::start()), None);
     let tags = vec![("Setup".to_string(), "misery-run".to_string())];
+    let run = G::new_game(&Setup {
+        sides: &sides,
+        tags: &tags,
+    })
+    .unwrap();
+    assert_eq!(run.layout, super::layouts::Layout::MiseryRun);
+    let tags = vec![("Setup".to_string(), "two-boards".to_string())];
     let e = G::new_game(&Setup {
         sides: &sides,
         tags: &tags,
     })
     .unwrap_err();
-    assert!(e.reason.starts_with("Setup \"misery-run\""));
+    assert_eq!(
+        (e.tag.as_deref(), e.reason.as_str()),
+        (
+            Some("Setup"),
+            "Setup \"two-boards\": this herald plays Setup \"one-board\", \"misery-run\", \
+             \"four-castles\", \"four-castles-allies\", \"four-castles-solo\""
+        )
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -1179,7 +1196,7 @@ fn long_self_play_games_keep_the_contract() {
 #[test]
 fn before_the_maze_opens_its_owner_sees_it_and_nobody_else() {
     let s = State::start();
-    let values = setup::read_maze(&ONE_BOARD, SOUTH_MAZE).unwrap();
+    let values = setup::read_maze(&ONE_BOARD, &setup::SLOTS, SOUTH_MAZE).unwrap();
     let v: Vec<(&str, &str)> = values.iter().map(|(a, b)| (*a, b.as_str())).collect();
     let seen = G::view(&s, board::SOUTH, &v);
     assert_eq!(seen.board.pieces().len(), 10);
@@ -1316,7 +1333,7 @@ fn a_gate_across_the_other_sides_entrance_is_refused_in_the_set_up() {
         setup::check_maze(&ONE_BOARD, board::NORTH, &pieces),
         Err("Gc1sw: a Gate may stand across its own side's castle entrance only".into())
     );
-    let e = setup::read_maze(&ONE_BOARD, "Wz9n").unwrap_err();
+    let e = setup::read_maze(&ONE_BOARD, &setup::SLOTS, "Wz9n").unwrap_err();
     assert!(e.starts_with("`Wz9n`: expected an edge after W"), "{e}");
 }
 
@@ -1864,17 +1881,12 @@ fn the_position_names_a_set_up_other_than_one_board() {
     assert_eq!(G::write_position_text(&again), text);
     // One board's positions have no such word.
     assert!(G::write_position_text(&State::start()).starts_with("b1,"));
-    // Until its rules are played, the position of another set-up is
-    // refused as its Setup tag is, the word underlined.
-    let e = G::parse_position(&text).unwrap_err();
+    // Misery Run is played: its positions are read.
     assert_eq!(
-        (e.offset, e.len, e.reason.as_str()),
-        (
-            0,
-            10,
-            "Setup \"misery-run\": this herald plays Setup \"one-board\", \"four-castles\", \
-             \"four-castles-allies\", \"four-castles-solo\""
-        )
+        G::parse_position(&text)
+            .map(|s| G::write_position_text(&s))
+            .map_err(|e| e.reason),
+        Ok(text.clone())
     );
     // A square of the larger board, read on Misery Run's: row 13 exists
     // there, and an error keeps its place in the original text.
@@ -1902,12 +1914,17 @@ fn the_diagram_names_a_set_up_other_than_one_board() {
     assert_eq!(lines[1].trim(), "North's Keep: -");
     assert_eq!(lines[2].trim(), "a   b   c   d   e   f   g   h   i");
     // Row 25 first, its portals taken by North's first army; row 13,
-    // the Run, empty between stone; row 12 holds South's second army.
+    // the Run, empty between stone and marked; row 12 holds South's
+    // second army.
     assert_eq!(lines[4], "25 |     c       a   g   a       c     | 25");
-    assert_eq!(lines[28], "13 |                                   | 13");
+    assert_eq!(lines[28], "13 | ~   ~   ~   ~   ~   ~   ~   ~   ~ | 13");
     assert_eq!(lines[30], "12 |     C       A   G   A       C     | 12");
     assert_eq!(lines[52], " 1 |     C       A   G   A       C     | 1");
     assert_eq!(lines[55].trim(), "South's Keep: -");
-    assert_eq!(lines.len(), 56 + 5);
+    assert_eq!(lines.len(), 56 + 6);
+    assert_eq!(
+        lines[61],
+        "~ the Misery Run, row 13: a character there when a turn ends dies."
+    );
     assert!(!G::diagram(&State::start(), DiagramStyle::default()).contains("Setup:"));
 }

@@ -588,7 +588,7 @@ fn a_bad_maze_puts_its_castle_out_alone_and_its_team_out_with_allies() {
             (x >> 33) % n
         };
         for c in CASTLES {
-            for (slot, value) in setup::random_maze(g, c, &mut pick) {
+            for (slot, value) in setup::random_maze(g, c, &setup::SLOTS, &mut pick) {
                 let value = if c == C2 && slot == "w1" {
                     "Wc12n".to_string()
                 } else {
