@@ -5,7 +5,6 @@
 //! skipped), the deal (Castle1 deals: no opening roll) and the end.
 
 use crate::game::{Chance, Illegal, Outcome, PositionField, PositionParseError, Side, Team};
-use crate::illegal;
 
 use super::board::opponent;
 use super::cards::Cards;
@@ -96,13 +95,7 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     };
     for k in 0..deal {
         let to = holders[(k + 1) % holders.len()];
-        let total = state.cards.deck.total();
-        let i = chance.draw("deal", total)?;
-        let Some(card) = state.cards.deck.nth(i) else {
-            return illegal!("the deck has no card {i}");
-        };
-        chance.describe(card.word().into());
-        state.cards.take_from_deck(to, card);
+        super::rules::deal_card(state, chance, to)?;
     }
     state.to_move = playing.first().copied().unwrap_or(CASTLES[0]);
     state.started = true;

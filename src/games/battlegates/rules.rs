@@ -17,6 +17,23 @@ use super::state::{Dice, End, Id, State, Visited};
 /// The die's faces, by the value drawn in `0..6`.
 pub const FACES: [u8; 6] = [1, 2, 2, 3, 3, 4];
 
+/// Deal the deck's next card, drawn by chance as `deal`, to the hand of
+/// `to` (in every set-up's opening deal).
+pub(super) fn deal_card(
+    state: &mut State,
+    chance: &mut dyn Chance,
+    to: Side,
+) -> Result<(), Illegal> {
+    let total = state.cards.deck.total();
+    let i = chance.draw("deal", total)?;
+    let Some(card) = state.cards.deck.nth(i) else {
+        return illegal!("the deck has no card {i}");
+    };
+    chance.describe(card.word().into());
+    state.cards.take_from_deck(to, card);
+    Ok(())
+}
+
 /// The opening roll and the deal, once the set-up is over: each side
 /// rolls (label `opening`, South then North, again on a tie); the higher
 /// moves first and deals three cards to each, one at a time, the other
@@ -54,13 +71,7 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     };
     for k in 0..deal {
         let to = if k % 2 == 0 { opponent(first) } else { first };
-        let total = state.cards.deck.total();
-        let i = chance.draw("deal", total)?;
-        let Some(card) = state.cards.deck.nth(i) else {
-            return illegal!("the deck has no card {i}");
-        };
-        chance.describe(card.word().into());
-        state.cards.take_from_deck(to, card);
+        deal_card(state, chance, to)?;
     }
     state.to_move = first;
     state.started = true;
