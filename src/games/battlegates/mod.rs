@@ -57,12 +57,16 @@ fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
     if layout.four_castles() {
         return castles_header::check_sides(setup, layout);
     }
+    let board = match layout {
+        Layout::MiseryRun => "Misery Run",
+        _ => "one board",
+    };
     for side in [SOUTH, NORTH] {
         if !setup.sides.contains(&side) {
             return Err(SetupError {
                 tag: Some(side_name(side).to_string()),
                 reason: format!(
-                    "Battlegates on one board is played by South and North: {} is missing",
+                    "Battlegates on {board} is played by South and North: {} is missing",
                     side_name(side)
                 ),
             });
@@ -71,8 +75,9 @@ fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
     if setup.sides.len() != 2 {
         return Err(SetupError {
             tag: None,
-            reason: "Battlegates on one board is played by exactly two sides, South and North"
-                .into(),
+            reason: format!(
+                "Battlegates on {board} is played by exactly two sides, South and North"
+            ),
         });
     }
     Ok(())

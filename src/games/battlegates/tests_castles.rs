@@ -394,6 +394,11 @@ fn the_four_castle_games_are_played_by_castle1_to_castle4() {
         setup_error(&[], &[C1, C2]),
         "Battlegates on one board is played by South and North: South is missing"
     );
+    // Misery Run names its own board.
+    assert_eq!(
+        setup_error(&[("Setup", "misery-run")], &[board::SOUTH, C2]),
+        "Battlegates on Misery Run is played by South and North: North is missing"
+    );
 }
 
 #[test]
