@@ -271,6 +271,16 @@ impl Layout {
         )
     }
 
+    /// Its `Hands` value when the header has none: `hidden`, except on
+    /// the four-castle boards, which are played with open hands.
+    pub fn default_hands(self) -> &'static str {
+        if self.four_castles() {
+            "open"
+        } else {
+            "hidden"
+        }
+    }
+
     /// Whether its castles play in two teams, 1+3 and 2+4 (`four-castles`
     /// and `four-castles-allies`).
     pub fn teams(self) -> bool {

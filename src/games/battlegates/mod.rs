@@ -100,13 +100,12 @@ fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
 }
 
 /// Whether the hands are hidden: as the `Hands` tag says, or by the
-/// set-up's default when it is absent (hidden, except on the four-castle
-/// boards, which are played with open hands).
+/// set-up's default when it is absent ([`Layout::default_hands`]).
 fn hands_hidden(setup: &Setup<'_>, layout: Layout) -> bool {
-    match setup.tag("Hands") {
-        Some(v) => v.eq_ignore_ascii_case("hidden"),
-        None => !layout.four_castles(),
-    }
+    setup
+        .tag("Hands")
+        .unwrap_or(layout.default_hands())
+        .eq_ignore_ascii_case("hidden")
 }
 
 /// Why a set-up herald does not play is refused.
@@ -188,7 +187,7 @@ impl Game for Battlegates {
             .find(|(name, _)| name.eq_ignore_ascii_case("Setup"))
             .and_then(|(_, v)| Layout::from_tag(v));
         match setup {
-            Some(layout) if option.name == "Hands" && layout.four_castles() => "open",
+            Some(layout) if option.name == "Hands" => layout.default_hands(),
             _ => option.default,
         }
     }
