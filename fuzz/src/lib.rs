@@ -181,7 +181,10 @@ pub fn positions<G: Game>() -> Vec<G::State> {
             if played.number % every != 2 {
                 return;
             }
-            let mut state = *played.before.clone().expect("replay keeps each turn's position before it");
+            let mut state = *played
+                .before
+                .clone()
+                .expect("replay keeps each turn's position before it");
             out.push(state.clone());
             for &action in played.actions.iter().take(3) {
                 if G::apply(&mut state, action).is_err() {
