@@ -6,21 +6,23 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::args::{Command, Format};
-use super::files::{self, Stamping};
+use super::context::unknown_game;
+use super::context::{
+    append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
+    read_hand_key, read_wallet, refuse_message, replay_all, reported, side_to_move, with_bytes,
+    with_record, with_record_in, Ctx, JsonPending, RecordCommand, SCHEMA_VERSION,
+};
+use super::files::{self};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use super::stream::{AfterCheck, Checked};
-use crate::game::{self, action_text, wrap_words, DiagramStyle, Game, TEXT_WIDTH};
-use crate::games::{self, GameVisitor, GAME_IDS};
-use crate::record::{self, LineKind, Record, Source, TurnText};
+use crate::game::{self, action_text, DiagramStyle, Game};
+use crate::games::{self, GameVisitor};
+use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::{
-    self, result_text, ComposeError, ErrorKind, Keep, PlayedTurn, Preview, Referee, RefereeError,
-    SetupStep, TypedError,
+    result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, SetupStep, TypedError,
 };
 use crate::wallet::Wallet;
-
-/// Version of every JSON schema herald prints (notation-spec.md, "JSON").
-pub(super) const SCHEMA_VERSION: u32 = 1;
 
 /// Run one command. One arm per command, each only moving the parsed
 /// arguments into the command's struct: a table, long for that reason.
@@ -296,216 +298,6 @@ fn read_stdin_turn() -> Result<String, Failure> {
     let text = String::from_utf8(bytes)
         .map_err(|_| Failure::usage("the turn on standard input is not UTF-8 text"))?;
     Ok(text.trim().to_owned())
-}
-
-/// What a command needs of the record it reads.
-pub(super) struct Ctx<'a> {
-    pub(super) origin: String,
-    pub(super) path: &'a Path,
-    pub(super) source: &'a Source,
-    pub(super) record: &'a Record<'a>,
-    /// The stamp of the bytes read, for rewriting the file: taken by
-    /// [`with_record`] (the writers' way in), not by readers.
-    pub(super) stamp: Option<files::Stamp>,
-}
-
-impl Ctx<'_> {
-    pub(super) fn problem(&self, e: &RefereeError) -> Failure {
-        Failure::invalid(Problem::from_referee(e, self.source), &self.origin)
-    }
-}
-
-/// A command that works on a record of any game.
-pub(super) trait RecordCommand {
-    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure>;
-}
-
-struct Visit<'a, C> {
-    ctx: &'a Ctx<'a>,
-    command: C,
-}
-
-impl<C: RecordCommand> GameVisitor for Visit<'_, C> {
-    type Output = Result<Exit, Failure>;
-    fn visit<G: Game>(self) -> Self::Output {
-        self.command.run::<G>(self.ctx)
-    }
-}
-
-fn unknown_game(id: &str) -> String {
-    format!("unknown game `{id}`: herald plays {}", GAME_IDS.join(", "))
-}
-
-/// Run a command that may rewrite the record file at `path` (it gets the
-/// stamp of the bytes read).
-pub(super) fn with_record<C: RecordCommand>(
-    path: &Path,
-    format: Format,
-    command: C,
-) -> Result<Exit, Failure> {
-    with_loaded(path, None, format, command, Stamping::Stamp)
-}
-
-/// Run a reader on the record of message `message` of a mailbox, or the
-/// newest record in the input when it is `None`.
-pub(super) fn with_record_in<C: RecordCommand>(
-    path: &Path,
-    message: Option<usize>,
-    format: Format,
-    command: C,
-) -> Result<Exit, Failure> {
-    with_loaded(path, message, format, command, Stamping::Skip)
-}
-
-fn with_loaded<C: RecordCommand>(
-    path: &Path,
-    message: Option<usize>,
-    format: Format,
-    command: C,
-    stamping: Stamping,
-) -> Result<Exit, Failure> {
-    let loaded = files::load(path, message, stamping);
-    reported(with_source(path, loaded, command), format)
-}
-
-/// Run a reader on the newest record in `bytes`, read from `path`.
-pub(super) fn with_bytes<C: RecordCommand>(
-    path: &Path,
-    bytes: &[u8],
-    format: Format,
-    command: C,
-) -> Result<Exit, Failure> {
-    let loaded = files::load_bytes(path, bytes).map(|(source, origin)| (source, origin, None));
-    reported(with_source(path, loaded, command), format)
-}
-
-/// Run `command` on the record loaded from `path` (its source, how to
-/// name it, the stamp of the bytes read).
-fn with_source<C: RecordCommand>(
-    path: &Path,
-    loaded: Result<(Source, String, Option<files::Stamp>), Failure>,
-    command: C,
-) -> Result<Exit, Failure> {
-    let (source, origin, stamp) = loaded?;
-    let record = record::parse(&source)
-        .map_err(|e| Failure::invalid(Problem::from_parse(&e, &source), &origin))?;
-    let ctx = Ctx {
-        origin,
-        path,
-        source: &source,
-        record: &record,
-        stamp,
-    };
-    let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
-    let tag = record.tag("Game").map(|t| t.value_span);
-    games::dispatch(id, Visit { ctx: &ctx, command })
-        .unwrap_or_else(|| Err(ctx.problem(&RefereeError::record(tag, unknown_game(id)))))
-}
-
-/// A command's result, reported: with `--format json`, a failure is
-/// printed as a JSON error object too.
-pub(super) fn reported(result: Result<Exit, Failure>, format: Format) -> Result<Exit, Failure> {
-    match result {
-        Err(Failure::Invalid(problem, _)) if format == Format::Json => {
-            print_json(&JsonFailure {
-                schema: SCHEMA_VERSION,
-                ok: false,
-                error: problem.json(),
-            })?;
-            Ok(Exit::Invalid)
-        }
-        Err(Failure::Usage(message)) if format == Format::Json => {
-            // A program reading the JSON learns of the failure too; the
-            // message still goes to standard error, and the exit code is 2.
-            print_json(&JsonFailure {
-                schema: SCHEMA_VERSION,
-                ok: false,
-                error: super::report::JsonError::usage(&message),
-            })?;
-            Err(Failure::Usage(message))
-        }
-        other => other,
-    }
-}
-
-#[derive(Serialize)]
-struct JsonFailure {
-    schema: u32,
-    ok: bool,
-    error: super::report::JsonError,
-}
-
-pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
-    out(&format!("{text}\n"))
-}
-
-/// Replay every turn; the referee after the last, or the first problem.
-pub(super) fn replay_all<G: Game>(
-    ctx: &Ctx<'_>,
-    keep: Keep,
-    mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
-) -> Result<Referee<G>, Failure> {
-    let referee =
-        referee::replay_keeping::<G>(ctx.record, keep, &mut each).map_err(|e| ctx.problem(&e))?;
-    referee.check_result().map_err(|e| ctx.problem(&e))?;
-    Ok(referee)
-}
-
-fn plain(text: &str) -> String {
-    anstream::adapter::strip_str(text).to_string()
-}
-
-/// `text` (a summary, a note) as lines of at most 78 columns, the
-/// continuations indented by `indent`, each line ended.
-fn fit(text: &str, indent: &str) -> String {
-    let mut out = String::new();
-    for line in wrap_words(text, TEXT_WIDTH, indent) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
-}
-
-pub(super) fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
-    referee.to_move().map(|side| side.name::<G>().into())
-}
-
-#[derive(Serialize)]
-struct JsonPending {
-    declared: u32,
-    side: String,
-    label: &'static str,
-    settled_by: String,
-}
-
-fn pending_json<G: Game>(referee: &Referee<G>) -> Vec<JsonPending> {
-    referee
-        .pending()
-        .into_iter()
-        .map(|p| JsonPending {
-            declared: p.declared,
-            side: p.side,
-            label: p.label,
-            settled_by: p.settled_by,
-        })
-        .collect()
-}
-
-pub(super) fn pending_text<G: Game>(referee: &Referee<G>) -> String {
-    referee
-        .pending()
-        .map(|p| {
-            fit(
-                &format!(
-                    "Pending: {} declared by {} on turn {}, settled by {}'s next reveal",
-                    p.label, p.side, p.declared, p.settled_by
-                ),
-                "  ",
-            )
-        })
-        .unwrap_or_default()
 }
 
 // ---------------------------------------------------------------- check
@@ -1392,37 +1184,6 @@ impl RecordCommand for Fate {
 
 // ---------------------------------------------------------------- move
 
-/// Read the key file given with `--hand-key`, if one is.
-pub(super) fn read_hand_key(path: Option<&Path>) -> Result<Option<Wallet>, Failure> {
-    path.map(read_wallet).transpose()
-}
-
-/// Read the wallet in the key file at `path`.
-pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
-    let bytes = files::read_bytes(path)?;
-    let bad = |why: &str| {
-        Failure::usage(format!(
-            "{} is not a herald key file ({why})",
-            path.display()
-        ))
-    };
-    let text = std::str::from_utf8(&bytes).map_err(|_| bad("not text"))?;
-    Wallet::parse(text).map_err(|e| bad(&e.0))
-}
-
-/// A line that could not be composed, as the command line reports it.
-pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
-    match e {
-        ComposeError::Wallet(m) => Failure::usage(format!(
-            "{} {m}",
-            key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
-        )),
-        ComposeError::Keys(m) => Failure::usage(m),
-        ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
-        ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
-    }
-}
-
 struct Move {
     /// The turn typed, or `None` for a forfeit claimed with the key.
     text: Option<String>,
@@ -1448,17 +1209,6 @@ struct JsonMove {
     to_move: Option<String>,
     summary: String,
     written: bool,
-}
-
-/// Write `line` after the record's last line (quoted as it is), and the
-/// `result` into its Result tag when the game ended; atomically.
-pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
-    super::mail::refuse_message(ctx)?;
-    let text = record::Splice::new()
-        .line(line)
-        .result(result)
-        .in_place(ctx.source, ctx.record);
-    files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
 impl Move {
@@ -1516,7 +1266,7 @@ fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         if self.reply.is_none() && !self.dry_run {
-            super::mail::refuse_message(ctx)?;
+            refuse_message(ctx)?;
         }
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
@@ -1591,7 +1341,7 @@ impl RecordCommand for Move {
 /// Write `tags` into the record's header after the last tag before
 /// Result (Result stays last), atomically.
 fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
-    super::mail::refuse_message(ctx)?;
+    refuse_message(ctx)?;
     let text = record::Splice::new()
         .tags(tags)
         .in_place(ctx.source, ctx.record);

@@ -8,28 +8,15 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::args::{Format, Input};
-use super::commands::{print_json, replay_all, side_to_move, Ctx, RecordCommand, SCHEMA_VERSION};
+use super::context::{print_json, Ctx, RecordCommand, SCHEMA_VERSION};
 use super::files;
+use super::many::Verdict;
 use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
-use crate::games::{self, GameVisitor};
+use crate::games::{self};
 use crate::record::{self, Found, Source};
-use crate::referee::{self, result_text, Keep, Referee};
-
-/// Writers rewrite a record file as it stands; a record read out of an
-/// email message is not such a file.
-pub(super) fn refuse_message(ctx: &Ctx<'_>) -> Result<(), Failure> {
-    if ctx.source.from_message() {
-        return Err(Failure::usage(format!(
-            "{} is an email message: herald does not rewrite messages; write your turn as a reply (herald move {} \"...\" --key KEY --reply -o reply.eml), or take the record out first (herald extract {} -o game.pbem)",
-            ctx.origin,
-            ctx.path.display(),
-            ctx.path.display()
-        )));
-    }
-    Ok(())
-}
+use crate::referee::{self, result_text, Referee};
 
 // ---------------------------------------------------------------- check --all
 
@@ -62,25 +49,6 @@ struct JsonAll {
     newest: Option<usize>,
     /// Why no record would be read, when they disagree.
     newest_error: Option<String>,
-}
-
-/// Replays one record for `check --all` and `check` of many records:
-/// its game's id and title, turns, result and side to move.
-pub(super) struct Verdict<'a> {
-    pub(super) ctx: &'a Ctx<'a>,
-}
-
-impl GameVisitor for Verdict<'_> {
-    type Output = Result<([&'static str; 2], u32, String, Option<String>), Failure>;
-    fn visit<G: Game>(self) -> Self::Output {
-        let referee = replay_all::<G>(self.ctx, Keep::RULES, |_, _| {})?;
-        Ok((
-            [G::ID, G::TITLE],
-            referee.turns(),
-            result_text::<G>(referee.outcome()),
-            side_to_move(&referee),
-        ))
-    }
 }
 
 /// The verdict on one record found in `path`.

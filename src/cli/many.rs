@@ -9,17 +9,35 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use super::args::Format;
-use super::commands::side_to_move;
-use super::commands::{Ctx, SCHEMA_VERSION};
+use super::context::{replay_all, side_to_move, Ctx, SCHEMA_VERSION};
 use super::files::{self, Stamping};
-use super::mail::Verdict;
 use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use super::stream::{self, AfterCheck, Checked};
 use crate::game::Game;
-use crate::games;
+use crate::games::{self, GameVisitor};
 use crate::record::{self, Source};
 use crate::referee::{self, Referee};
+use crate::referee::{result_text, Keep};
+
+/// Replays one record for `check --all` and `check` of many records:
+/// its game's id and title, turns, result and side to move.
+pub(super) struct Verdict<'a> {
+    pub(super) ctx: &'a Ctx<'a>,
+}
+
+impl GameVisitor for Verdict<'_> {
+    type Output = Result<([&'static str; 2], u32, String, Option<String>), Failure>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let referee = replay_all::<G>(self.ctx, Keep::RULES, |_, _| {})?;
+        Ok((
+            [G::ID, G::TITLE],
+            referee.turns(),
+            result_text::<G>(referee.outcome()),
+            side_to_move(&referee),
+        ))
+    }
+}
 
 /// `f` of every item, on as many threads as there are cores (at most
 /// one per item), in the items' order.

@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod context;
 mod files;
 mod mail;
 mod many;

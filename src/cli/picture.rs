@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use super::args::{Command, Format};
-use super::commands::{compose_failure, read_wallet, replay_all, Ctx, RecordCommand};
+use super::context::{compose_failure, read_wallet, replay_all, Ctx, RecordCommand};
 use super::files;
 use super::out;
 use super::report::{Exit, Failure};

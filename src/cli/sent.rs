@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::commands::{replay_all, Ctx};
+use super::context::{replay_all, Ctx};
 use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::args::Format;
-use super::commands::{
+use super::context::{
     append_line, compose_failure, pending_text, print_json, read_wallet, side_to_move, Ctx,
     RecordCommand, SCHEMA_VERSION,
 };
@@ -89,7 +89,7 @@ impl RecordCommand for Setup {
             proofs: Vec::new(),
             claimant: None,
         };
-        let hand = super::commands::read_hand_key(self.hand_key.as_deref())?;
+        let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
         let played = match &hand {
             Some(hand) => referee.compose_with_hand(line, &wallet, hand),
             None => referee.compose(line, Some(&wallet)),
