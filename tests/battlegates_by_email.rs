@@ -496,9 +496,10 @@ fn a_maze_opening_altered_in_transit_is_caught_and_names_south() {
     let dir = t.dir(second);
     std::fs::write(dir.join("game.pbem"), &tampered).unwrap();
     let e = refused(dir);
+    // The opening stands on South's set-up line S3.
     assert_eq!(
-        (&e["kind"], &e["turn"], &e["side"]),
-        (&"record".into(), &3.into(), &"South".into())
+        (&e["kind"], &e["turn"], &e["setup_line"], &e["side"]),
+        (&"record".into(), &Value::Null, &3.into(), &"South".into())
     );
     assert!(
         e["message"]

@@ -2429,3 +2429,99 @@ fn legal_after_a_battlegates_card_lists_the_dice_phase() {
         stderr_of(&output)
     );
 }
+
+/// A Playground Battles record whose first set-up line (Blue's, `S1`)
+/// has its reveal altered, and a copy of it in a second file.
+fn broken_setup_line(dir: &Path) -> PathBuf {
+    let path = dir.join("g.pbem");
+    let ok = |args: &[&str]| {
+        let out = herald().current_dir(dir).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr_of(&out));
+    };
+    ok(&[
+        "new",
+        "playground-battles",
+        "--side",
+        BLUE,
+        "--side",
+        RED,
+        "-o",
+        "g.pbem",
+    ]);
+    ok(&["keygen", "g.pbem", "--side", "Blue", "-o", "blue.key"]);
+    ok(&["keygen", "g.pbem", "--side", "Red", "-o", "red.key"]);
+    ok(&[
+        "setup",
+        "g.pbem",
+        "--key",
+        "blue.key",
+        "--army",
+        "RRRRPPPSSS",
+        "--throws",
+        "RSPRPSRPSRPS",
+    ]);
+    let text = fs::read_to_string(&path).unwrap();
+    let at = text.find("S1. Blue:").expect("Blue's set-up line");
+    let reveal = at + text[at..].find("reveal ").unwrap() + "reveal ".len();
+    let mut bytes = text.into_bytes();
+    bytes[reveal] = if bytes[reveal] == b'0' { b'1' } else { b'0' };
+    fs::write(&path, &bytes).unwrap();
+    fs::write(dir.join("h.pbem"), &bytes).unwrap();
+    path
+}
+
+#[test]
+fn an_error_in_a_set_up_line_names_the_set_up_line_not_a_turn() {
+    let dir = TempDir::new().unwrap();
+    let path = broken_setup_line(dir.path());
+    let text = herald().arg("check").arg(&path).output().unwrap();
+    assert_eq!(text.status.code(), Some(1));
+    let err = stderr_of(&text);
+    assert!(
+        err.contains("error[record]: set-up line S1 (Blue): this reveal does not hash"),
+        "{err}"
+    );
+    assert!(!err.contains("turn 1"), "{err}");
+
+    let json = herald()
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let error = &json_of(&json)["error"];
+    assert_eq!(error["kind"], "record");
+    assert_eq!(error["turn"], Value::Null);
+    assert_eq!(error["setup_line"], 1);
+    assert_eq!(error["side"], "Blue");
+
+    // Several records at once: one verdict line each, naming the line.
+    let many = herald()
+        .current_dir(dir.path())
+        .args(["check", "g.pbem", "h.pbem"])
+        .output()
+        .unwrap();
+    let out = stdout_of(&many);
+    assert!(
+        out.contains("invalid: set-up line S1, Blue: this reveal"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_error_in_a_turn_line_has_no_set_up_line_in_its_json() {
+    let dir = TempDir::new().unwrap();
+    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
+    let mut text = fs::read_to_string(&path).unwrap();
+    text.push_str("3. Blue: Kb1-b9\n");
+    fs::write(&path, &text).unwrap();
+    let json = herald()
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let error = &json_of(&json)["error"];
+    assert_eq!(
+        (&error["turn"], &error["setup_line"]),
+        (&Value::from(3), &Value::Null)
+    );
+}

@@ -7,6 +7,7 @@
 //! exit: 1            # 0 valid, 1 invalid
 //! kind: illegal      # parse | illegal | record (invalid records)
 //! turn: 7            # the turn at fault (invalid records, if any)
+//! setup_line: 3      # or the set-up line at fault (`S3`)
 //! side: Blue         # its side
 //! result: Blue       # * | a side | draw (valid records)
 //! turns: 12          # number of turns (valid records)
@@ -97,7 +98,9 @@ fn every_fixture_gets_its_expected_verdict() {
         for (key, want) in expectations(path) {
             let got = match key.as_str() {
                 "exit" => code.to_string(),
-                "kind" | "turn" | "side" | "message" => as_text(&json["error"][&key]),
+                "kind" | "turn" | "setup_line" | "side" | "message" => {
+                    as_text(&json["error"][&key])
+                }
                 "result" | "turns" | "to_move" | "position" | "phase" | "provisional" => {
                     as_text(&json[&key])
                 }

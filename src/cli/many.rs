@@ -236,8 +236,8 @@ fn invalid_line(problem: &Problem, origin: &str) -> String {
         .position
         .as_ref()
         .map_or(String::new(), |p| format!(":{}:{}", p.line, p.column));
-    let turn = match (problem.turn, &problem.side) {
-        (Some(t), Some(s)) => format!("turn {t}, {s}: "),
+    let turn = match (problem.line_label(), &problem.side) {
+        (Some(l), Some(s)) => format!("{l}, {s}: "),
         _ => String::new(),
     };
     format!("{origin}{place}: invalid: {turn}{}", problem.message)

@@ -33,8 +33,10 @@ pub struct Problem {
     pub kind: ErrorKind,
     /// The full message.
     pub message: String,
-    /// Turn number, if a turn is at fault.
+    /// Turn number, if a turn line is at fault.
     pub turn: Option<u32>,
+    /// Set-up line number (`S2`: 2), if a set-up line is at fault.
+    pub setup_line: Option<u32>,
     /// Side of that turn.
     pub side: Option<String>,
     /// Action text, if an action is at fault.
@@ -52,6 +54,7 @@ pub struct Problem {
 pub struct JsonError {
     kind: &'static str,
     turn: Option<u32>,
+    setup_line: Option<u32>,
     side: Option<String>,
     action: Option<String>,
     line: Option<usize>,
@@ -96,6 +99,7 @@ impl JsonError {
         JsonError {
             kind: "usage",
             turn: None,
+            setup_line: None,
             side: None,
             action: None,
             line: None,
@@ -113,6 +117,7 @@ impl Problem {
             kind: e.kind,
             message: e.message.clone(),
             turn: e.turn,
+            setup_line: e.setup_line,
             side: e.side.clone(),
             action: e.action.clone(),
             position: None,
@@ -129,6 +134,7 @@ impl Problem {
     pub fn from_parse(e: &ParseError, source: &Source) -> Self {
         let mut p = Problem::plain(ErrorKind::Parse, e.message.clone());
         p.turn = e.turn;
+        p.setup_line = e.setup_line;
         p.side = e.side.clone();
         p.locate(e.span, source);
         p
@@ -147,6 +153,7 @@ impl Problem {
             kind,
             message,
             turn: None,
+            setup_line: None,
             side: None,
             action: None,
             position: None,
@@ -191,11 +198,22 @@ impl Problem {
         self.underline = Some((shown, range));
     }
 
+    /// The line at fault as a player names it: `turn 12` or `set-up line
+    /// S2`.
+    pub fn line_label(&self) -> Option<String> {
+        match (self.turn, self.setup_line) {
+            (Some(t), _) => Some(format!("turn {t}")),
+            (None, Some(s)) => Some(format!("set-up line S{s}")),
+            (None, None) => None,
+        }
+    }
+
     /// The JSON form.
     pub fn json(&self) -> JsonError {
         JsonError {
             kind: self.kind.as_str(),
             turn: self.turn,
+            setup_line: self.setup_line,
             side: self.side.clone(),
             action: self.action.clone(),
             line: self.position.map(|p| p.line),
@@ -207,8 +225,8 @@ impl Problem {
 
     /// rustc-style text, with the offending text underlined.
     pub fn render(&self, origin: &str) -> String {
-        let title = match (self.turn, &self.side) {
-            (Some(t), Some(s)) => format!("turn {t} ({s}): {}", self.message),
+        let title = match (self.line_label(), &self.side) {
+            (Some(l), Some(s)) => format!("{l} ({s}): {}", self.message),
             _ => self.message.clone(),
         };
         let renderer = Renderer::styled();

@@ -230,8 +230,12 @@ pub struct ParseError {
     pub span: Span,
     /// What is wrong, for a player.
     pub message: String,
-    /// The turn, when the error is inside a turn whose head was read.
+    /// The turn, when the error is inside a turn line whose head was
+    /// read.
     pub turn: Option<u32>,
+    /// The set-up line's number (`S2`: 2), when the error is inside a
+    /// set-up line whose head was read.
+    pub setup_line: Option<u32>,
     /// That turn's side, as written.
     pub side: Option<String>,
 }
@@ -242,12 +246,18 @@ impl ParseError {
             span,
             message: message.into(),
             turn: None,
+            setup_line: None,
             side: None,
         }
     }
 
-    pub(crate) fn in_turn(mut self, turn: u32, side: &str) -> Self {
-        self.turn = Some(turn);
+    /// This error placed in the line `number` (a set-up line or a turn,
+    /// as `kind` says) of `side`.
+    pub(crate) fn in_line(mut self, kind: LineKind, number: u32, side: &str) -> Self {
+        match kind {
+            LineKind::Setup => self.setup_line = Some(number),
+            LineKind::Turn => self.turn = Some(number),
+        }
         self.side = Some(side.to_owned());
         self
     }

@@ -427,8 +427,8 @@ fn finish_in_turn<'a>(
     turn: Turn<'a>,
     scan: BodyScan,
 ) -> Result<Turn<'a>, ParseError> {
-    let (number, side) = (turn.number, turn.side);
-    finish_turn(text, turn, scan).map_err(|e| e.in_turn(number, side))
+    let (kind, number, side) = (turn.kind, turn.number, turn.side);
+    finish_turn(text, turn, scan).map_err(|e| e.in_line(kind, number, side))
 }
 
 /// Collect body pieces from `from` to the end of the line, skipping
@@ -1110,6 +1110,17 @@ mod tests {
         assert_eq!(err.message, "a deck item's card is 128 hexadecimal digits");
         let err = read("[Game \"x\"]\n1. Blue: pass cardsecret 1\n").unwrap_err();
         assert_eq!(err.message, "a card secret is 64 hexadecimal digits");
+    }
+
+    #[test]
+    fn a_parse_error_in_a_set_up_line_names_the_set_up_line() {
+        let text = "[Game \"playground-battles\"]\n\nS1. Blue:\n    reveal 12zz\n";
+        let e = read(text).unwrap_err();
+        assert_eq!((e.setup_line, e.turn), (Some(1), None), "{}", e.message);
+        assert_eq!(e.side.as_deref(), Some("Blue"));
+        let text = "[Game \"castle-danger\"]\n\n1. Blue:\n    reveal 12zz\n";
+        let e = read(text).unwrap_err();
+        assert_eq!((e.setup_line, e.turn), (None, Some(1)), "{}", e.message);
     }
 
     #[test]

@@ -552,7 +552,7 @@ impl<G: Game> Referee<G> {
         let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(state));
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
-        super::check_facts(line, &played.chance, at.turn, at.side)?;
+        super::check_facts(line, &played.chance, at)?;
         Ok(played)
     }
 

@@ -95,8 +95,7 @@ impl<G: Game> Referee<G> {
 pub(super) fn check_facts(
     line: &Line<'_>,
     derived: &[ChanceEvent],
-    turn: u32,
-    side: &str,
+    at: super::At<'_>,
 ) -> Result<(), LineError> {
     let mut next = derived.iter();
     for (index, entry) in line.entries.iter().enumerate() {
@@ -107,8 +106,9 @@ pub(super) fn check_facts(
             Err(LineError {
                 kind: ErrorKind::Record,
                 place: Place::Item(index),
-                turn,
-                side: side.into(),
+                turn: at.turn,
+                line: at.line,
+                side: at.side.into(),
                 action: Some(format!("{label}={value}")),
                 message,
             })

@@ -791,6 +791,7 @@ impl<G: Game> Referee<G> {
     ) -> Result<AfterActions<G>, LineError> {
         let side = self.to_move().map_or("", |s| s.name::<G>());
         let at = super::At {
+            line: LineKind::Turn,
             turn: self.next_turn(),
             side,
         };

@@ -6,7 +6,7 @@
 //! made by whoever knows where the line came from (the record replay, or
 //! `move` for a turn typed on the command line).
 
-use crate::record::{Span, Turn};
+use crate::record::{LineKind, Span, Turn};
 
 /// Which kind of problem a record has.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -37,8 +37,11 @@ pub struct RefereeError {
     pub kind: ErrorKind,
     /// Where, in the record's clean text.
     pub span: Option<Span>,
-    /// The turn number, when a turn is at fault.
+    /// The turn number, when a turn line is at fault.
     pub turn: Option<u32>,
+    /// The set-up line's number (`S2`: 2), when a set-up line is at
+    /// fault.
+    pub setup_line: Option<u32>,
     /// The side of that turn.
     pub side: Option<String>,
     /// The action's text, when an action is at fault.
@@ -55,6 +58,7 @@ impl RefereeError {
             kind: ErrorKind::Record,
             span,
             turn: None,
+            setup_line: None,
             side: None,
             action: None,
             message: message.into(),
@@ -95,8 +99,11 @@ pub struct LineError {
     pub kind: ErrorKind,
     /// Where in the line.
     pub place: Place,
-    /// The turn number the line should have (the referee's count).
+    /// The turn number the line should have (the referee's count), or
+    /// the set-up line's (`S2`: 2), as `line` says.
     pub turn: u32,
+    /// Whether the line is a set-up line or a turn.
+    pub line: LineKind,
     /// The side as written on the line.
     pub side: String,
     /// The action's text, when an action is at fault.
@@ -142,7 +149,8 @@ impl LineError {
         RefereeError {
             kind: self.kind,
             span: Some(span),
-            turn: Some(self.turn),
+            turn: (self.line == LineKind::Turn).then_some(self.turn),
+            setup_line: (self.line == LineKind::Setup).then_some(self.turn),
             side: Some(self.side),
             action: self.action,
             message: self.message,

@@ -145,9 +145,11 @@ impl<G: Game> Clone for Referee<G> {
     }
 }
 
-/// The turn and side a line is judged as, for placing its problems.
+/// The line (a set-up line or a turn, and its number) and side a line
+/// is judged as, for placing its problems.
 #[derive(Clone, Copy)]
 struct At<'a> {
+    line: LineKind,
     turn: u32,
     side: &'a str,
 }
@@ -164,6 +166,7 @@ impl At<'_> {
             kind,
             place,
             turn: self.turn,
+            line: self.line,
             side: self.side.into(),
             message: match action {
                 Some(a) => format!("{a}: {message}"),
@@ -490,10 +493,11 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         check: SealCheck,
     ) -> Result<PlayedTurn<G>, LineError> {
-        let (_, number) = self.next_line();
-        let side = self.check_head(line, number)?;
+        let (kind, number) = self.next_line();
+        let side = self.check_head(line, kind, number)?;
         let index = self.header.index_of(side).expect("a side in the header");
         let at = At {
+            line: kind,
             turn: number,
             side: side.name::<G>(),
         };
@@ -703,8 +707,9 @@ impl<G: Game> Referee<G> {
 
     /// The side of `line` if the line may come now: numbered as the next
     /// turn, by a side of the game, the one to move, the game not over.
-    fn check_head(&self, line: &Line<'_>, number: u32) -> Result<Side, LineError> {
+    fn check_head(&self, line: &Line<'_>, kind: LineKind, number: u32) -> Result<Side, LineError> {
         let written = At {
+            line: kind,
             turn: number,
             side: line.side,
         };
@@ -721,6 +726,7 @@ impl<G: Game> Referee<G> {
             ));
         };
         let at = At {
+            line: kind,
             turn: number,
             side: side.name::<G>(),
         };
@@ -917,7 +923,7 @@ impl<G: Game> Referee<G> {
         let mut played = PlayedTurn::blank(at.turn, G::to_move(&self.state), self.before(state));
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
-        check_facts(line, &played.chance, at.turn, at.side)?;
+        check_facts(line, &played.chance, at)?;
         Ok(played)
     }
 
@@ -936,7 +942,7 @@ impl<G: Game> Referee<G> {
         let index = self.header.index_of(side).expect("a side in the header");
         // The facts are the turn-start chance, known before any action:
         // a false one is the line's first defect, whatever its actions.
-        check_facts(line, &derived, at.turn, at.side)?;
+        check_facts(line, &derived, at)?;
         let mut shown = Vec::new();
         // Openings the rules demanded before this line: made before the
         // actions (a defender's identity).

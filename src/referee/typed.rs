@@ -37,6 +37,7 @@ impl From<ParseError> for RefereeError {
             kind: super::ErrorKind::Parse,
             span: Some(e.span),
             turn: e.turn,
+            setup_line: e.setup_line,
             side: e.side,
             action: None,
             message: e.message,
