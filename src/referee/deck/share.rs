@@ -4,6 +4,7 @@
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::VartimeMultiscalarMul;
 
 use super::cipher::Deck;
 use super::keys::{CardSecret, Table};
@@ -148,8 +149,9 @@ impl Share {
             .1;
         let c1 = deck.get(self.position)?.c1();
         let (c, s) = proof_scalars(&self.proof).ok_or_else(bad)?;
+        // Everything here is public: variable-time arithmetic is safe.
         let a1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, key.point(), &s);
-        let a2 = s * c1 - c * self.point;
+        let a2 = RistrettoPoint::vartime_multiscalar_mul([s, -c], [c1, &self.point]);
         let statement = Statement {
             game: table.game(),
             side,
