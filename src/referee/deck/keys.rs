@@ -39,6 +39,8 @@ impl std::fmt::Debug for CardSecret {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CardKey {
     point: RistrettoPoint,
+    /// `enc(X)`, which every proof by this key hashes.
+    bytes: [u8; 32],
 }
 
 /// A Schnorr proof of knowledge of a card secret, `c || s` (64 bytes):
@@ -55,10 +57,12 @@ impl CardSecret {
             .put(secret)
             .put_lp(side.as_bytes())
             .scalar();
+        let point = RistrettoPoint::mul_base(&scalar);
         CardSecret {
             scalar,
             public: CardKey {
-                point: RistrettoPoint::mul_base(&scalar),
+                point,
+                bytes: point.compress().to_bytes(),
             },
             game: *game,
             side: side.into(),
@@ -122,7 +126,7 @@ impl CardSecret {
             .put_lp(self.side.as_bytes())
             .scalar();
         let r = RistrettoPoint::mul_base(&k);
-        let c = key_challenge(&self.game, &self.side, &self.public.point, &r);
+        let c = key_challenge(&self.game, &self.side, &self.public.bytes, &r);
         KeyProof(proof_bytes(&c, &(k + c * self.scalar)))
     }
 
@@ -137,11 +141,11 @@ impl CardSecret {
 
 /// `c = wide(SHA-512("herald/card-key-proof/v1" || game_id || lp(side)
 /// || X || R))`.
-fn key_challenge(game: &Hash, side: &str, key: &RistrettoPoint, r: &RistrettoPoint) -> Scalar {
+fn key_challenge(game: &Hash, side: &str, key: &[u8; 32], r: &RistrettoPoint) -> Scalar {
     Wide::new(DOMAIN_CARD_KEY_PROOF)
         .put(game)
         .put_lp(side.as_bytes())
-        .put_point(key)
+        .put(key)
         .put_point(r)
         .scalar()
 }
@@ -154,16 +158,24 @@ impl CardKey {
         if point == RistrettoPoint::identity() {
             return Err(DeckError::IdentityKey);
         }
-        Ok(CardKey { point })
+        Ok(CardKey {
+            point,
+            bytes: *bytes,
+        })
     }
 
     /// The key's 32-byte encoding.
     pub fn to_bytes(&self) -> [u8; 32] {
-        self.point.compress().to_bytes()
+        self.bytes
     }
 
     pub(super) fn point(&self) -> &RistrettoPoint {
         &self.point
+    }
+
+    /// `enc(X)`.
+    pub(super) fn bytes(&self) -> &[u8; 32] {
+        &self.bytes
     }
 
     /// Whether `proof` shows that `side` knows this key's secret in game
@@ -173,7 +185,7 @@ impl CardKey {
         let bad = || DeckError::BadKeyProof(side.into());
         let (c, s) = proof_scalars(&proof.0).ok_or_else(bad)?;
         let r = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, &self.point, &s);
-        if key_challenge(game, side, &self.point, &r) == c {
+        if key_challenge(game, side, &self.bytes, &r) == c {
             Ok(())
         } else {
             Err(bad())

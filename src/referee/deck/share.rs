@@ -21,17 +21,21 @@ use crate::fairness::Hash;
 pub struct Share {
     position: u32,
     point: RistrettoPoint,
+    /// `enc(D)`, as read or made.
+    bytes: [u8; 32],
     proof: [u8; 64],
 }
 
-/// The values a share's proof is about.
+/// The values a share's proof is about, the points by their encodings
+/// (the challenge hashes them, and a point kept with its encoding need
+/// not be encoded again).
 struct Statement<'a> {
     game: &'a Hash,
     side: &'a str,
     position: u32,
-    key: &'a RistrettoPoint,
-    c1: &'a RistrettoPoint,
-    share: &'a RistrettoPoint,
+    key: &'a [u8; 32],
+    c1: &'a [u8; 32],
+    share: &'a [u8; 32],
 }
 
 impl Statement<'_> {
@@ -42,9 +46,9 @@ impl Statement<'_> {
             .put(self.game)
             .put_lp(self.side.as_bytes())
             .put_u32(self.position)
-            .put_point(self.key)
-            .put_point(self.c1)
-            .put_point(self.share)
+            .put(self.key)
+            .put(self.c1)
+            .put(self.share)
             .put_point(a1)
             .put_point(a2)
             .scalar()
@@ -57,29 +61,32 @@ impl CardSecret {
     /// || x || game_id || lp(side) || u32be(position) || C1))`, `A1 = k *
     /// B`, `A2 = k * C1`, `s = k + c * x`.
     pub fn share(&self, deck: &Deck, position: u32) -> Result<Share, DeckError> {
-        let c1 = deck.get(position)?.c1();
+        let card = deck.get(position)?;
+        let (c1, c1_bytes) = (card.c1(), card.c1_bytes());
         let x = self.scalar();
         let point = x * c1;
+        let bytes = point.compress().to_bytes();
         let k = Wide::new(DOMAIN_SHARE_NONCE)
             .put(x.as_bytes())
             .put(self.game())
             .put_lp(self.side().as_bytes())
             .put_u32(position)
-            .put_point(c1)
+            .put(&c1_bytes)
             .scalar();
         let key = self.public();
         let statement = Statement {
             game: self.game(),
             side: self.side(),
             position,
-            key: key.point(),
-            c1,
-            share: &point,
+            key: key.bytes(),
+            c1: &c1_bytes,
+            share: &bytes,
         };
         let c = statement.challenge(&RistrettoPoint::mul_base(&k), &(k * c1));
         Ok(Share {
             position,
             point,
+            bytes,
             proof: proof_bytes(&c, &(k + c * x)),
         })
     }
@@ -115,6 +122,7 @@ impl Share {
         Ok(Share {
             position,
             point: decode_point(point, "share")?,
+            bytes: *point,
             proof,
         })
     }
@@ -126,7 +134,7 @@ impl Share {
 
     /// `D`'s 32 bytes.
     pub fn point_bytes(&self) -> [u8; 32] {
-        self.point.compress().to_bytes()
+        self.bytes
     }
 
     /// The proof's 64 bytes, `c || s`.
@@ -147,7 +155,8 @@ impl Share {
             .and_then(|i| table.side(i))
             .ok_or_else(bad)?
             .1;
-        let c1 = deck.get(self.position)?.c1();
+        let card = deck.get(self.position)?;
+        let c1 = card.c1();
         let (c, s) = proof_scalars(&self.proof).ok_or_else(bad)?;
         // Everything here is public: variable-time arithmetic is safe.
         let a1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, key.point(), &s);
@@ -156,9 +165,9 @@ impl Share {
             game: table.game(),
             side,
             position: self.position,
-            key: key.point(),
-            c1,
-            share: &self.point,
+            key: key.bytes(),
+            c1: &card.c1_bytes(),
+            share: &self.bytes,
         };
         if statement.challenge(&a1, &a2) == c {
             Ok(())
