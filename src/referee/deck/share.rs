@@ -17,14 +17,28 @@ use crate::fairness::Hash;
 /// `D = x * C1`, with the proof that it used its card secret
 /// (`log_B X = log_C1 D`): the proof item
 /// `share <position> <D: 64 hex> <c || s: 128 hex>`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Share {
     position: u32,
     point: RistrettoPoint,
     /// `enc(D)`, as read or made.
     bytes: [u8; 32],
     proof: [u8; 64],
+    /// The key `X` and the card's `C1` that the proof was verified
+    /// against by [`Share::verified`], if it was: opening or drawing
+    /// with the same key and card, it is not verified again.
+    checked: Option<(RistrettoPoint, RistrettoPoint)>,
 }
+
+/// Shares are equal when their positions, points and proofs are: not
+/// whether they were verified yet.
+impl PartialEq for Share {
+    fn eq(&self, other: &Share) -> bool {
+        (self.position, self.bytes, self.proof) == (other.position, other.bytes, other.proof)
+    }
+}
+
+impl Eq for Share {}
 
 /// The values a share's proof is about, the points by their encodings
 /// (the challenge hashes them, and a point kept with its encoding need
@@ -88,6 +102,7 @@ impl CardSecret {
             point,
             bytes,
             proof: proof_bytes(&c, &(k + c * x)),
+            checked: None,
         })
     }
 
@@ -124,6 +139,7 @@ impl Share {
             point: decode_point(point, "share")?,
             bytes: *point,
             proof,
+            checked: None,
         })
     }
 
@@ -176,9 +192,33 @@ impl Share {
         }
     }
 
+    /// The share, [verified](Share::verify) as `side`'s share of the card
+    /// at its position of `deck`, and marked so: an opening or a draw
+    /// with it does not verify its proof again as long as `side`'s key
+    /// and the card's `C1` are the ones it was verified against (which
+    /// is all its proof shows: that `D` and `X` have the same discrete
+    /// logarithm to the bases `C1` and `B`).
+    pub fn verified(self, table: &Table, side: &str, deck: &Deck) -> Result<Share, DeckError> {
+        self.verify(table, side, deck)?;
+        let key = table.index(side).and_then(|i| table.side(i));
+        let checked = key.zip(deck.get(self.position).ok());
+        Ok(Share {
+            checked: checked.map(|((_, key), card)| (*key.point(), *card.c1())),
+            ..self
+        })
+    }
+
+    /// Whether this share was [verified](Share::verified) against the key
+    /// `key` and a card whose `C1` is `c1`.
+    fn checked_against(&self, key: &RistrettoPoint, c1: &RistrettoPoint) -> bool {
+        self.checked.is_some_and(|(k, c)| &k == key && &c == c1)
+    }
+
     /// The card at `position` of `deck`, opened to everyone by every
     /// side's share of it (the drawer's among them): `C2` minus their
-    /// sum. Each share is verified; each side must give exactly one.
+    /// sum. Each share is verified (but for one [verified](Share::verified)
+    /// already against the same key and card); each side must give
+    /// exactly one.
     pub fn open(
         table: &Table,
         deck: &Deck,
@@ -192,8 +232,9 @@ impl Share {
     }
 }
 
-/// The points of `shares` for `position`, each verified, with exactly
-/// one share from every side but `missing`.
+/// The points of `shares` for `position`, each verified (unless it was
+/// already, against the same key and card), with exactly one share from
+/// every side but `missing`.
 fn checked_shares(
     table: &Table,
     deck: &Deck,
@@ -223,7 +264,11 @@ fn checked_shares(
             return Err(problem(format!("{side} gave more than one share")));
         }
         seen[i] = true;
-        share.verify(table, side, deck)?;
+        let key = table.side(i).map(|(_, k)| k.point());
+        let c1 = deck.get(position)?.c1();
+        if !key.is_some_and(|key| share.checked_against(key, c1)) {
+            share.verify(table, side, deck)?;
+        }
         points.push(share.point);
     }
     let absent = (0..table.players()).find(|&i| !seen[i] && Some(i) != missing);
