@@ -5,7 +5,7 @@ use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 
-use super::keys::Table;
+use super::keys::{JointKey, Table};
 use super::{decode_point, DeckError, Wide, DOMAIN_CARD};
 use crate::fairness::Hash;
 
@@ -50,10 +50,10 @@ impl Ciphertext {
 
     /// The ciphertext masked once more with `r` under `joint`:
     /// `(C1 + r * B, C2 + r * Y)`.
-    pub(super) fn remask(&self, r: &Scalar, joint: &RistrettoPoint) -> Ciphertext {
+    pub(super) fn remask(&self, r: &Scalar, joint: &JointKey) -> Ciphertext {
         Ciphertext {
             c1: self.c1 + RistrettoPoint::mul_base(r),
-            c2: self.c2 + r * joint,
+            c2: self.c2 + joint.times(r),
             c1_bytes: None,
         }
     }
