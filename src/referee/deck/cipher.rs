@@ -5,7 +5,7 @@ use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 
-use super::keys::Table;
+use super::keys::{JointKey, Table};
 use super::{decode_point, DeckError, Wide, DOMAIN_CARD};
 use crate::fairness::Hash;
 
@@ -19,11 +19,23 @@ pub fn card_point(game: &Hash, index: u32) -> RistrettoPoint {
 /// An ElGamal ciphertext `(C1, C2)` under the joint key `Y`: a card `M`
 /// masked with `r` is `(r * B, M + r * Y)`. 64 bytes: the two points'
 /// encodings, `C1` first.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Ciphertext {
     c1: RistrettoPoint,
     c2: RistrettoPoint,
+    /// `enc(C1)` when the ciphertext was read from its bytes: every
+    /// share's proof of the card hashes it, and encoding a point costs
+    /// about as much as a share's other hashing and arithmetic together.
+    c1_bytes: Option<[u8; 32]>,
 }
+
+impl PartialEq for Ciphertext {
+    fn eq(&self, other: &Ciphertext) -> bool {
+        self.c1 == other.c1 && self.c2 == other.c2
+    }
+}
+
+impl Eq for Ciphertext {}
 
 impl Ciphertext {
     /// The card `point` masked with nothing: `(identity, M)`, as it
@@ -32,15 +44,17 @@ impl Ciphertext {
         Ciphertext {
             c1: RistrettoPoint::identity(),
             c2: point,
+            c1_bytes: None,
         }
     }
 
     /// The ciphertext masked once more with `r` under `joint`:
     /// `(C1 + r * B, C2 + r * Y)`.
-    pub(super) fn remask(&self, r: &Scalar, joint: &RistrettoPoint) -> Ciphertext {
+    pub(super) fn remask(&self, r: &Scalar, joint: &JointKey) -> Ciphertext {
         Ciphertext {
             c1: self.c1 + RistrettoPoint::mul_base(r),
-            c2: self.c2 + r * joint,
+            c2: self.c2 + joint.times(r),
+            c1_bytes: None,
         }
     }
 
@@ -52,13 +66,17 @@ impl Ciphertext {
         let c1 = decode_point(&half, "card")?;
         half.copy_from_slice(&bytes[32..]);
         let c2 = decode_point(&half, "card")?;
-        Ok(Ciphertext { c1, c2 })
+        Ok(Ciphertext {
+            c1,
+            c2,
+            c1_bytes: Some(half_c1(bytes)),
+        })
     }
 
     /// Its 64 bytes: `C1 || C2`.
     pub fn to_bytes(&self) -> [u8; 64] {
         let mut out = [0u8; 64];
-        out[..32].copy_from_slice(self.c1.compress().as_bytes());
+        out[..32].copy_from_slice(&self.c1_bytes());
         out[32..].copy_from_slice(self.c2.compress().as_bytes());
         out
     }
@@ -70,6 +88,19 @@ impl Ciphertext {
     pub(super) fn c2(&self) -> &RistrettoPoint {
         &self.c2
     }
+
+    /// `enc(C1)`.
+    pub(super) fn c1_bytes(&self) -> [u8; 32] {
+        self.c1_bytes
+            .unwrap_or_else(|| self.c1.compress().to_bytes())
+    }
+}
+
+/// The first half of a ciphertext's 64 bytes: `enc(C1)`.
+fn half_c1(bytes: &[u8; 64]) -> [u8; 32] {
+    let mut half = [0u8; 32];
+    half.copy_from_slice(&bytes[..32]);
+    half
 }
 
 /// One deck: ciphertexts at consecutive positions `base .. base + len`,

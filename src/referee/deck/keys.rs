@@ -2,7 +2,9 @@
 //! proof that the player knows the secret, and the table of a game's
 //! keys (spec section 3.9, "Card keys").
 
-use curve25519_dalek::ristretto::RistrettoPoint;
+use std::sync::{Arc, OnceLock};
+
+use curve25519_dalek::ristretto::{RistrettoBasepointTable, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 
@@ -39,6 +41,8 @@ impl std::fmt::Debug for CardSecret {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CardKey {
     point: RistrettoPoint,
+    /// `enc(X)`, which every proof by this key hashes.
+    bytes: [u8; 32],
 }
 
 /// A Schnorr proof of knowledge of a card secret, `c || s` (64 bytes):
@@ -55,10 +59,12 @@ impl CardSecret {
             .put(secret)
             .put_lp(side.as_bytes())
             .scalar();
+        let point = RistrettoPoint::mul_base(&scalar);
         CardSecret {
             scalar,
             public: CardKey {
-                point: RistrettoPoint::mul_base(&scalar),
+                point,
+                bytes: point.compress().to_bytes(),
             },
             game: *game,
             side: side.into(),
@@ -122,7 +128,7 @@ impl CardSecret {
             .put_lp(self.side.as_bytes())
             .scalar();
         let r = RistrettoPoint::mul_base(&k);
-        let c = key_challenge(&self.game, &self.side, &self.public.point, &r);
+        let c = key_challenge(&self.game, &self.side, &self.public.bytes, &r);
         KeyProof(proof_bytes(&c, &(k + c * self.scalar)))
     }
 
@@ -137,11 +143,11 @@ impl CardSecret {
 
 /// `c = wide(SHA-512("herald/card-key-proof/v1" || game_id || lp(side)
 /// || X || R))`.
-fn key_challenge(game: &Hash, side: &str, key: &RistrettoPoint, r: &RistrettoPoint) -> Scalar {
+fn key_challenge(game: &Hash, side: &str, key: &[u8; 32], r: &RistrettoPoint) -> Scalar {
     Wide::new(DOMAIN_CARD_KEY_PROOF)
         .put(game)
         .put_lp(side.as_bytes())
-        .put_point(key)
+        .put(key)
         .put_point(r)
         .scalar()
 }
@@ -154,16 +160,24 @@ impl CardKey {
         if point == RistrettoPoint::identity() {
             return Err(DeckError::IdentityKey);
         }
-        Ok(CardKey { point })
+        Ok(CardKey {
+            point,
+            bytes: *bytes,
+        })
     }
 
     /// The key's 32-byte encoding.
     pub fn to_bytes(&self) -> [u8; 32] {
-        self.point.compress().to_bytes()
+        self.bytes
     }
 
     pub(super) fn point(&self) -> &RistrettoPoint {
         &self.point
+    }
+
+    /// `enc(X)`.
+    pub(super) fn bytes(&self) -> &[u8; 32] {
+        &self.bytes
     }
 
     /// Whether `proof` shows that `side` knows this key's secret in game
@@ -173,7 +187,7 @@ impl CardKey {
         let bad = || DeckError::BadKeyProof(side.into());
         let (c, s) = proof_scalars(&proof.0).ok_or_else(bad)?;
         let r = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, &self.point, &s);
-        if key_challenge(game, side, &self.point, &r) == c {
+        if key_challenge(game, side, &self.bytes, &r) == c {
             Ok(())
         } else {
             Err(bad())
@@ -200,8 +214,50 @@ impl KeyProof {
 pub struct Table {
     game: Hash,
     sides: Vec<(String, CardKey)>,
-    joint: RistrettoPoint,
+    joint: JointKey,
     cards: Vec<RistrettoPoint>,
+}
+
+/// The joint key `Y`, and for the audit a table of its multiples
+/// (shared by the table's clones): every pass multiplies `Y` by a new
+/// mask for every card. With the table a multiplication costs about
+/// half as much, but making the table costs about as much as thirty of
+/// them: worth it for the audit, which recomputes every pass of the
+/// game, not for the one pass a player makes at a time.
+#[derive(Clone)]
+pub(super) struct JointKey {
+    point: RistrettoPoint,
+    table: Arc<OnceLock<RistrettoBasepointTable>>,
+}
+
+impl std::fmt::Debug for JointKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("JointKey").field(&self.point).finish()
+    }
+}
+
+impl JointKey {
+    fn new(point: RistrettoPoint) -> JointKey {
+        JointKey {
+            point,
+            table: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// `r * Y`, by the table once it is made (in constant time either
+    /// way: a player's masks are secret until the audit).
+    pub(super) fn times(&self, r: &Scalar) -> RistrettoPoint {
+        match self.table.get() {
+            Some(table) => r * table,
+            None => r * self.point,
+        }
+    }
+
+    /// Make the table of multiples of `Y`, if it is not made yet.
+    pub(super) fn prepare(&self) {
+        self.table
+            .get_or_init(|| RistrettoBasepointTable::create(&self.point));
+    }
 }
 
 impl Table {
@@ -225,7 +281,7 @@ impl Table {
         }
         Ok(Table {
             game: *game,
-            joint: verified.iter().map(|(_, k)| k.point).sum(),
+            joint: JointKey::new(verified.iter().map(|(_, k)| k.point).sum()),
             sides: verified,
             cards: (0..cards).map(|i| card_point(game, i)).collect(),
         })
@@ -253,10 +309,10 @@ impl Table {
 
     /// The joint key's 32-byte encoding.
     pub fn joint_key(&self) -> [u8; 32] {
-        self.joint.compress().to_bytes()
+        self.joint.point.compress().to_bytes()
     }
 
-    pub(super) fn joint(&self) -> &RistrettoPoint {
+    pub(super) fn joint(&self) -> &JointKey {
         &self.joint
     }
 

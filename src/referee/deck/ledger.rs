@@ -237,8 +237,8 @@ impl DeckLedger {
         };
         let share = Share::from_bytes(position, point, proof)
             .map_err(|e| format!("{name}'s share for deck position {position}: {e}"))?;
-        share
-            .verify(table, &name, deck)
+        let share = share
+            .verified(table, &name, deck)
             .map_err(|e| e.to_string())?;
         let slot = &mut self
             .shares

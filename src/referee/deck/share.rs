@@ -4,6 +4,7 @@
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::VartimeMultiscalarMul;
 
 use super::cipher::Deck;
 use super::keys::{CardSecret, Table};
@@ -16,21 +17,39 @@ use crate::fairness::Hash;
 /// `D = x * C1`, with the proof that it used its card secret
 /// (`log_B X = log_C1 D`): the proof item
 /// `share <position> <D: 64 hex> <c || s: 128 hex>`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Share {
     position: u32,
     point: RistrettoPoint,
+    /// `enc(D)`, as read or made.
+    bytes: [u8; 32],
     proof: [u8; 64],
+    /// The key `X` and the card's `C1` that the proof was verified
+    /// against by [`Share::verified`], if it was: opening or drawing
+    /// with the same key and card, it is not verified again.
+    checked: Option<(RistrettoPoint, RistrettoPoint)>,
 }
 
-/// The values a share's proof is about.
+/// Shares are equal when their positions, points and proofs are: not
+/// whether they were verified yet.
+impl PartialEq for Share {
+    fn eq(&self, other: &Share) -> bool {
+        (self.position, self.bytes, self.proof) == (other.position, other.bytes, other.proof)
+    }
+}
+
+impl Eq for Share {}
+
+/// The values a share's proof is about, the points by their encodings
+/// (the challenge hashes them, and a point kept with its encoding need
+/// not be encoded again).
 struct Statement<'a> {
     game: &'a Hash,
     side: &'a str,
     position: u32,
-    key: &'a RistrettoPoint,
-    c1: &'a RistrettoPoint,
-    share: &'a RistrettoPoint,
+    key: &'a [u8; 32],
+    c1: &'a [u8; 32],
+    share: &'a [u8; 32],
 }
 
 impl Statement<'_> {
@@ -41,9 +60,9 @@ impl Statement<'_> {
             .put(self.game)
             .put_lp(self.side.as_bytes())
             .put_u32(self.position)
-            .put_point(self.key)
-            .put_point(self.c1)
-            .put_point(self.share)
+            .put(self.key)
+            .put(self.c1)
+            .put(self.share)
             .put_point(a1)
             .put_point(a2)
             .scalar()
@@ -56,30 +75,34 @@ impl CardSecret {
     /// || x || game_id || lp(side) || u32be(position) || C1))`, `A1 = k *
     /// B`, `A2 = k * C1`, `s = k + c * x`.
     pub fn share(&self, deck: &Deck, position: u32) -> Result<Share, DeckError> {
-        let c1 = deck.get(position)?.c1();
+        let card = deck.get(position)?;
+        let (c1, c1_bytes) = (card.c1(), card.c1_bytes());
         let x = self.scalar();
         let point = x * c1;
+        let bytes = point.compress().to_bytes();
         let k = Wide::new(DOMAIN_SHARE_NONCE)
             .put(x.as_bytes())
             .put(self.game())
             .put_lp(self.side().as_bytes())
             .put_u32(position)
-            .put_point(c1)
+            .put(&c1_bytes)
             .scalar();
         let key = self.public();
         let statement = Statement {
             game: self.game(),
             side: self.side(),
             position,
-            key: key.point(),
-            c1,
-            share: &point,
+            key: key.bytes(),
+            c1: &c1_bytes,
+            share: &bytes,
         };
         let c = statement.challenge(&RistrettoPoint::mul_base(&k), &(k * c1));
         Ok(Share {
             position,
             point,
+            bytes,
             proof: proof_bytes(&c, &(k + c * x)),
+            checked: None,
         })
     }
 
@@ -114,7 +137,9 @@ impl Share {
         Ok(Share {
             position,
             point: decode_point(point, "share")?,
+            bytes: *point,
             proof,
+            checked: None,
         })
     }
 
@@ -125,7 +150,7 @@ impl Share {
 
     /// `D`'s 32 bytes.
     pub fn point_bytes(&self) -> [u8; 32] {
-        self.point.compress().to_bytes()
+        self.bytes
     }
 
     /// The proof's 64 bytes, `c || s`.
@@ -146,17 +171,19 @@ impl Share {
             .and_then(|i| table.side(i))
             .ok_or_else(bad)?
             .1;
-        let c1 = deck.get(self.position)?.c1();
+        let card = deck.get(self.position)?;
+        let c1 = card.c1();
         let (c, s) = proof_scalars(&self.proof).ok_or_else(bad)?;
+        // Everything here is public: variable-time arithmetic is safe.
         let a1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, key.point(), &s);
-        let a2 = s * c1 - c * self.point;
+        let a2 = RistrettoPoint::vartime_multiscalar_mul([s, -c], [c1, &self.point]);
         let statement = Statement {
             game: table.game(),
             side,
             position: self.position,
-            key: key.point(),
-            c1,
-            share: &self.point,
+            key: key.bytes(),
+            c1: &card.c1_bytes(),
+            share: &self.bytes,
         };
         if statement.challenge(&a1, &a2) == c {
             Ok(())
@@ -165,9 +192,33 @@ impl Share {
         }
     }
 
+    /// The share, [verified](Share::verify) as `side`'s share of the card
+    /// at its position of `deck`, and marked so: an opening or a draw
+    /// with it does not verify its proof again as long as `side`'s key
+    /// and the card's `C1` are the ones it was verified against (which
+    /// is all its proof shows: that `D` and `X` have the same discrete
+    /// logarithm to the bases `C1` and `B`).
+    pub fn verified(self, table: &Table, side: &str, deck: &Deck) -> Result<Share, DeckError> {
+        self.verify(table, side, deck)?;
+        let key = table.index(side).and_then(|i| table.side(i));
+        let checked = key.zip(deck.get(self.position).ok());
+        Ok(Share {
+            checked: checked.map(|((_, key), card)| (*key.point(), *card.c1())),
+            ..self
+        })
+    }
+
+    /// Whether this share was [verified](Share::verified) against the key
+    /// `key` and a card whose `C1` is `c1`.
+    fn checked_against(&self, key: &RistrettoPoint, c1: &RistrettoPoint) -> bool {
+        self.checked.is_some_and(|(k, c)| &k == key && &c == c1)
+    }
+
     /// The card at `position` of `deck`, opened to everyone by every
     /// side's share of it (the drawer's among them): `C2` minus their
-    /// sum. Each share is verified; each side must give exactly one.
+    /// sum. Each share is verified (but for one [verified](Share::verified)
+    /// already against the same key and card); each side must give
+    /// exactly one.
     pub fn open(
         table: &Table,
         deck: &Deck,
@@ -181,8 +232,9 @@ impl Share {
     }
 }
 
-/// The points of `shares` for `position`, each verified, with exactly
-/// one share from every side but `missing`.
+/// The points of `shares` for `position`, each verified (unless it was
+/// already, against the same key and card), with exactly one share from
+/// every side but `missing`.
 fn checked_shares(
     table: &Table,
     deck: &Deck,
@@ -212,7 +264,11 @@ fn checked_shares(
             return Err(problem(format!("{side} gave more than one share")));
         }
         seen[i] = true;
-        share.verify(table, side, deck)?;
+        let key = table.side(i).map(|(_, k)| k.point());
+        let c1 = deck.get(position)?.c1();
+        if !key.is_some_and(|key| share.checked_against(key, c1)) {
+            share.verify(table, side, deck)?;
+        }
         points.push(share.point);
     }
     let absent = (0..table.players()).find(|&i| !seen[i] && Some(i) != missing);

@@ -573,6 +573,48 @@ fn a_deck_that_opens_to_no_card_is_named() {
     );
 }
 
+#[test]
+fn a_verified_share_is_not_verified_again_but_only_for_its_key_and_card() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let south = secret("South").share(&deck, 3).unwrap();
+    let north = secret("North").share(&deck, 3).unwrap();
+    let bad = |side: &str| DeckError::BadShare {
+        side: side.into(),
+        position: 3,
+    };
+    // A lie cannot be marked verified.
+    let wrong = secret("South").share(&deck, 3).unwrap();
+    let lie = Share::from_bytes(3, &wrong.point_bytes(), north.proof_bytes()).unwrap();
+    assert_eq!(lie.verified(&table, "North", &deck), Err(bad("North")));
+    // An honest share is, and stays the same share, opening the same card.
+    let checked = north.verified(&table, "North", &deck).unwrap();
+    assert_eq!(checked, north);
+    let card = Share::open(&table, &deck, 3, &[("South", &south), ("North", &north)]);
+    assert!(card.is_ok());
+    assert_eq!(
+        Share::open(&table, &deck, 3, &[("South", &south), ("North", &checked)]),
+        card
+    );
+    // Given as another side's share, it is verified again, and fails.
+    assert_eq!(
+        Share::open(&table, &deck, 3, &[("South", &checked), ("North", &south)]),
+        Err(bad("South"))
+    );
+    // Against another card at its position, too.
+    let reshuffled = Deck::from_cards(0, deck.cards().iter().rev().copied().collect());
+    let south = secret("South").share(&reshuffled, 3).unwrap();
+    assert_eq!(
+        Share::open(
+            &table,
+            &reshuffled,
+            3,
+            &[("South", &south), ("North", &checked)]
+        ),
+        Err(bad("North"))
+    );
+}
+
 // --------------------------------------------------------- the audit
 
 /// The example's first deck, South's pass over it and North's input.
