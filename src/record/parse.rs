@@ -7,6 +7,7 @@ use nom::bytes::complete::take_while1;
 use nom::character::complete::char;
 use nom::{IResult, Parser};
 
+use super::source::{trim, trim_end, trim_start};
 use super::{
     hex_digits, Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag,
     Turn,
@@ -150,6 +151,15 @@ fn side_head(i: &str) -> Option<(&str, &str)> {
     }
     let rest = skip_blanks(&i[len..]).strip_prefix(':')?;
     Some((rest, &i[..len]))
+}
+
+/// The end of the line of `text` that holds byte `from`: its line feed,
+/// or the end of the text.
+fn end_of_line(text: &str, from: usize) -> usize {
+    text.as_bytes()[from..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(text.len(), |k| from + k)
 }
 
 /// `i` after its leading spaces and tabs.
@@ -299,7 +309,7 @@ pub(crate) fn read_log<'a>(
     };
     let mut pos = start;
     while pos < text.len() {
-        let line_end = text[pos..].find('\n').map_or(text.len(), |k| pos + k);
+        let line_end = end_of_line(text, pos);
         match log_line(text, pos, line_end, &mut state, each)? {
             Next::Line(next) => pos = next,
             Next::LogOver => break,
@@ -340,7 +350,7 @@ fn log_line<'a>(
     each: &mut dyn FnMut(Turn<'a>),
 ) -> Result<Next, ParseError> {
     let line = &text[pos..line_end];
-    let trimmed = line.trim_start_matches([' ', '\t']);
+    let trimmed = skip_blanks(line);
     let content = pos + (line.len() - trimmed.len());
     if trimmed.is_empty() {
         state.after_blank = true;
@@ -480,7 +490,7 @@ fn scan_body(
     let bytes = text.as_bytes();
     let push = |scan: &mut Option<&mut BodyScan>, a: usize, b: usize| {
         if let Some(s) = scan.as_deref_mut() {
-            if !text[a..b].trim().is_empty() {
+            if !trim(&text[a..b]).is_empty() {
                 s.pieces.push(Span::new(a, b));
             }
         }
@@ -493,7 +503,7 @@ fn scan_body(
                 if end > line_end {
                     // The comment runs over lines; the rest of its last line
                     // is read as part of this turn.
-                    let next_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
+                    let next_end = end_of_line(text, end);
                     return scan_body(text, end, next_end, scan);
                 }
                 k = end;
@@ -724,11 +734,11 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
     if let [only] = parts {
         // The common case: no comment inside the item.
         let raw = &text[only.range()];
-        let trimmed = raw.trim();
+        let trimmed = trim(raw);
         if trimmed.is_empty() {
             return (Cow::Borrowed(""), Span::new(only.start, only.start));
         }
-        let start = only.start + (raw.len() - raw.trim_start().len());
+        let start = only.start + (raw.len() - trim_start(raw).len());
         return (
             Cow::Borrowed(trimmed),
             Span::new(start, start + trimmed.len()),
@@ -737,21 +747,21 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
     let nonempty: Vec<Span> = parts
         .iter()
         .copied()
-        .filter(|p| !text[p.range()].trim().is_empty())
+        .filter(|p| !trim(&text[p.range()]).is_empty())
         .collect();
     let (Some(first), Some(last)) = (nonempty.first(), nonempty.last()) else {
         let at = parts.first().map_or(0, |p| p.start);
         return (Cow::Borrowed(""), Span::new(at, at));
     };
-    let lead = text[first.range()].len() - text[first.range()].trim_start().len();
-    let trail = text[last.range()].len() - text[last.range()].trim_end().len();
+    let lead = text[first.range()].len() - trim_start(&text[first.range()]).len();
+    let trail = text[last.range()].len() - trim_end(&text[last.range()]).len();
     let span = Span::new(first.start + lead, last.end - trail);
     if nonempty.len() == 1 {
         return (Cow::Borrowed(&text[span.range()]), span);
     }
     let joined = nonempty
         .iter()
-        .map(|p| text[p.range()].trim())
+        .map(|p| trim(&text[p.range()]))
         .collect::<Vec<_>>()
         .join(" ");
     (Cow::Owned(joined), span)
@@ -761,7 +771,7 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
 fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
     let s = &text[span.range()];
     let (label, value) = s.split_once('=')?;
-    let (label, value) = (label.trim_end(), value.trim_start());
+    let (label, value) = (trim_end(label), trim_start(value));
     let ok_label = !label.is_empty()
         && label
             .bytes()
@@ -809,7 +819,7 @@ fn split_proofs<'a>(
     while cursor.skip_space() {
         proofs.push(cursor.proof()?);
     }
-    let before_text = s[..k].trim_end();
+    let before_text = trim_end(&s[..k]);
     if before_text.is_empty() {
         return Ok(Some((None, proofs)));
     }
@@ -835,7 +845,7 @@ impl<'a> ProofCursor<'a> {
     /// Skip white space (line breaks included); whether anything is left.
     fn skip_space(&mut self) -> bool {
         let rest = &self.text[self.at..self.end];
-        self.at += rest.len() - rest.trim_start().len();
+        self.at += rest.len() - trim_start(rest).len();
         self.at < self.end
     }
 

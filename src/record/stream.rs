@@ -15,7 +15,9 @@ use std::io::{self, BufRead};
 use std::sync::Arc;
 
 use super::parse::{parse_header, read_log, LogEnd, Rest};
-use super::source::{input_line, plain_spaces_and_quotes, Finder, LineMap, MAX_INPUT};
+use super::source::{
+    input_line, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap, MAX_INPUT,
+};
 use super::{mail, ParseError, Record, Source, Turn};
 
 /// The clean text read at a time, in bytes: a few hundred turns.
@@ -275,7 +277,7 @@ impl<R: BufRead> Reader<R> {
                 continue;
             };
             self.marks.get_or_insert(seen.marks);
-            let kept = line[stripped..].trim_end();
+            let kept = trim_end(&line[stripped..]);
             part.digit_line |= starts_with_digit(kept);
             part.lines.push(LineMap {
                 clean_start: part.clean.len(),
@@ -336,7 +338,7 @@ impl<R: BufRead> Reader<R> {
 /// Whether a line of clean text starts (after spaces) with a digit: the
 /// header cannot go on past it, so the first part may end after it.
 fn starts_with_digit(line: &str) -> bool {
-    line.trim_start()
+    trim_start(line)
         .as_bytes()
         .first()
         .is_some_and(u8::is_ascii_digit)
