@@ -48,7 +48,8 @@ pub fn survey(mut input: impl BufRead) -> io::Result<Survey> {
         }
         head.add(&raw, index);
         lf |= raw.ends_with(b"\n");
-        cr |= raw.contains(&b'\r');
+        // Only a text without line feeds is read for carriage returns.
+        cr |= !lf && raw.contains(&b'\r');
         let Some(text) = text_line(&raw) else {
             return Ok(Survey::Whole);
         };
@@ -104,7 +105,7 @@ fn next_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
 /// `None` when it is not UTF-8 or holds a NUL byte.
 fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
     let text = std::str::from_utf8(raw).ok()?;
-    if text.contains('\0') {
+    if raw.contains(&0) {
         return None;
     }
     Some(match text.is_ascii() {
@@ -130,6 +131,14 @@ impl Part {
     /// record's header is quoted with `marks` quote marks.
     fn into_source(self, marks: usize) -> Source {
         Source::from_part(Arc::from(self.original), self.clean, self.lines, marks)
+    }
+
+    /// Room for about `bytes` more of clean text, with their original
+    /// text and map, so that the part is not copied as it grows.
+    fn reserve(&mut self, bytes: usize) {
+        self.clean.reserve(bytes);
+        self.original.reserve(bytes + bytes / 4);
+        self.lines.reserve(bytes / 32);
     }
 
     /// The lines of `source` from the line that starts at byte `from` of
@@ -224,6 +233,7 @@ impl<R: BufRead> Reader<R> {
             },
         };
         let mut part = Part::default();
+        part.reserve(bytes);
         let bytes = reader.part;
         reader.fill(&mut part, |part| {
             part.clean.len() >= bytes && part.digit_line
@@ -322,6 +332,7 @@ impl<R: BufRead> Reader<R> {
                 break;
             };
             let mut part = Part::rest_of(&source, from);
+            part.reserve(self.part);
             let enough = part.clean.len() + self.part;
             self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
