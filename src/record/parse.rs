@@ -703,9 +703,11 @@ fn add_item<'a>(
 
 /// Whether an item is a forfeit: its first word is `forfeit`.
 fn is_forfeit(item: &str) -> bool {
-    item.split_whitespace()
-        .next()
-        .is_some_and(|w| w.eq_ignore_ascii_case("forfeit"))
+    let item = trim_start(item);
+    let word = item.as_bytes().get(..7);
+    // Seven ASCII letters: byte 7 starts the next character, if any.
+    word.is_some_and(|w| w.eq_ignore_ascii_case(b"forfeit"))
+        && item[7..].chars().next().is_none_or(char::is_whitespace)
 }
 
 /// The claimant of the forfeit item at `span`: `forfeit claimed by Red`.
@@ -770,7 +772,8 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
 /// `label=value`, where label is lower-case letters, digits and `-`.
 fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
     let s = &text[span.range()];
-    let (label, value) = s.split_once('=')?;
+    let equals = s.bytes().position(|b| b == b'=')?;
+    let (label, value) = (&s[..equals], &s[equals + 1..]);
     let (label, value) = (trim_end(label), trim_start(value));
     let ok_label = !label.is_empty()
         && label
@@ -1221,6 +1224,40 @@ mod tests {
             .unwrap_err()
             .message
             .contains("never closed"));
+    }
+
+    #[test]
+    fn a_forfeit_is_an_item_whose_first_word_is_forfeit() {
+        for item in [
+            "forfeit",
+            "FORFEIT claimed by Red",
+            " forfeit\tclaimed",
+            "forfeit\u{a0}by",
+            "\u{2003}Forfeit",
+        ] {
+            assert!(is_forfeit(item), "{item:?}");
+        }
+        for item in [
+            "forfeits",
+            "forfei",
+            "forfeité",
+            "a forfeit",
+            "",
+            "forfeit-x",
+        ] {
+            assert!(!is_forfeit(item), "{item:?}");
+        }
+        for item in [
+            "forfeit",
+            "forfeits x",
+            "forfeit\u{a0}by",
+            "é forfeit",
+            "for feit",
+        ] {
+            let words = item.split_whitespace().next();
+            let want = words.is_some_and(|w| w.eq_ignore_ascii_case("forfeit"));
+            assert_eq!(is_forfeit(item), want, "{item:?}");
+        }
     }
 
     #[test]
