@@ -93,7 +93,11 @@ fn ascii_space(b: u8) -> bool {
 /// where a character of another script follows it, `str::trim_start`
 /// reads on, so the result is always `str::trim_start`'s.
 pub(crate) fn trim_start(s: &str) -> &str {
-    let n = s.bytes().take_while(|b| ascii_space(*b)).count();
+    let bytes = s.as_bytes();
+    let mut n = 0;
+    while n < bytes.len() && ascii_space(bytes[n]) {
+        n += 1;
+    }
     let rest = &s[n..];
     match rest.as_bytes().first() {
         Some(b) if !b.is_ascii() => rest.trim_start(),
@@ -103,8 +107,12 @@ pub(crate) fn trim_start(s: &str) -> &str {
 
 /// `s.trim_end()`, as [`trim_start`] does it.
 pub(crate) fn trim_end(s: &str) -> &str {
-    let n = s.bytes().rev().take_while(|b| ascii_space(*b)).count();
-    let rest = &s[..s.len() - n];
+    let bytes = s.as_bytes();
+    let mut n = bytes.len();
+    while n > 0 && ascii_space(bytes[n - 1]) {
+        n -= 1;
+    }
+    let rest = &s[..n];
     match rest.as_bytes().last() {
         Some(b) if !b.is_ascii() => rest.trim_end(),
         _ => rest,
@@ -337,7 +345,9 @@ impl Block {
     /// Whether the line (with `marks` quote marks, `prefix` bytes of
     /// quoting and `content` after it) belongs to this record.
     fn step(&mut self, marks: usize, prefix: usize, content: &str) -> Step {
-        if trim(content).is_empty() {
+        // Each test below reads the line as trimmed: trim it once.
+        let content = trim(content);
+        if content.is_empty() {
             return Step::Take(prefix);
         }
         if quoted_message_separator(content) {
@@ -412,7 +422,8 @@ fn is_game_tag(content: &str) -> bool {
 /// removed (and, on the first line, a byte-order mark: Windows Notepad
 /// writes one, and it is no part of the text).
 pub(crate) fn input_line(index: usize, start: usize, raw: &str) -> (usize, &str) {
-    let line = raw.trim_end_matches(['\n', '\r']);
+    let ends = raw.bytes().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
+    let line = &raw[..raw.len() - ends.count()];
     match line.strip_prefix('\u{feff}') {
         Some(rest) if index == 0 => (start + '\u{feff}'.len_utf8(), rest),
         _ => (start, line),
