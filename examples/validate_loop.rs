@@ -1,9 +1,10 @@
 //! Parse and validate the benchmark's self-play records in a loop, for a
 //! profiler: `cargo run --release --example validate_loop GAME
-//! plain|commit [SECONDS]` (GAME as its `Game::ID`; SECONDS 0: one pass,
-//! for counting instructions). The records are
-//! those of `benches/replay.rs` (seeds 0 to 49, up to 300 turns), made
-//! before the loop; it prints the turns validated a second.
+//! plain|commit [SECONDS] [streamed]` (GAME as its `Game::ID`; SECONDS 0:
+//! one pass, for counting instructions; `streamed`: read as `herald
+//! check` reads a plain record, a part at a time, instead of whole). The
+//! records are those of `benches/replay.rs` (seeds 0 to 49, up to 300
+//! turns), made before the loop; it prints the turns validated a second.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -13,7 +14,7 @@ use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
 use herald::games::playground_battles::PlaygroundBattles;
-use herald::record::{self, Source};
+use herald::record::{self, stream, Source};
 use herald::referee;
 use herald::selfplay::{self, Options};
 
@@ -28,7 +29,28 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
     referee.turns()
 }
 
-fn run<G: Game>(commit: bool, seconds: u64) {
+/// What `herald check` does with a plain record (the `streamed`
+/// benchmark): a first look, then the record read a part at a time.
+#[inline(never)]
+fn validate_streamed<G: Game>(bytes: &[u8]) -> u32 {
+    let survey = stream::survey(bytes).expect("record text");
+    assert_eq!(survey, stream::Survey::Stream, "a plain record");
+    let reader = stream::Reader::new(bytes).expect("header parses");
+    let mut replay =
+        referee::Replay::<G>::start(reader.header(), referee::Keep::RULES).expect("header");
+    reader.visit(&mut replay).expect("record is valid");
+    let referee = replay.finish().expect("signatures verify");
+    referee.check_result().expect("Result tag agrees");
+    black_box(G::summary(referee.state()));
+    referee.turns()
+}
+
+fn run<G: Game>(commit: bool, seconds: u64, streamed: bool) {
+    let each = if streamed {
+        validate_streamed::<G>
+    } else {
+        validate::<G>
+    };
     let texts: Vec<String> = (0..50)
         .filter_map(|seed| {
             let mut options = Options::new::<G>(seed, G::MIN_SIDES);
@@ -41,7 +63,7 @@ fn run<G: Game>(commit: bool, seconds: u64) {
     let mut turns = 0u64;
     loop {
         for text in &texts {
-            turns += u64::from(validate::<G>(black_box(text.as_bytes())));
+            turns += u64::from(each(black_box(text.as_bytes())));
         }
         if start.elapsed() >= Duration::from_secs(seconds) {
             break;
@@ -49,9 +71,10 @@ fn run<G: Game>(commit: bool, seconds: u64) {
     }
     let rate = turns as f64 / start.elapsed().as_secs_f64();
     println!(
-        "{} {}: {turns} turns, {rate:.0} turns/s (a state {} bytes, an action {})",
+        "{} {}{}: {turns} turns, {rate:.0} turns/s (a state {} bytes, an action {})",
         G::ID,
         if commit { "commit" } else { "plain" },
+        if streamed { " streamed" } else { "" },
         std::mem::size_of::<G::State>(),
         std::mem::size_of::<G::Action>()
     );
@@ -62,11 +85,12 @@ fn main() {
     let game = args.next().unwrap_or_default();
     let commit = args.next().as_deref() == Some("commit");
     let seconds = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
+    let streamed = args.next().as_deref() == Some("streamed");
     match game.as_str() {
-        "castle-danger" => run::<CastleDanger>(commit, seconds),
-        "breach-the-keep" => run::<BreachTheKeep>(commit, seconds),
-        "battle-of-the-dale" => run::<BattleOfTheDale>(commit, seconds),
-        "playground-battles" => run::<PlaygroundBattles>(commit, seconds),
-        _ => eprintln!("usage: validate_loop GAME plain|commit [SECONDS]"),
+        "castle-danger" => run::<CastleDanger>(commit, seconds, streamed),
+        "breach-the-keep" => run::<BreachTheKeep>(commit, seconds, streamed),
+        "battle-of-the-dale" => run::<BattleOfTheDale>(commit, seconds, streamed),
+        "playground-battles" => run::<PlaygroundBattles>(commit, seconds, streamed),
+        _ => eprintln!("usage: validate_loop GAME plain|commit [SECONDS] [streamed]"),
     }
 }

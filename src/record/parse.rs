@@ -4,9 +4,10 @@
 use std::borrow::Cow;
 
 use nom::bytes::complete::take_while1;
-use nom::character::complete::{char, digit1, space0};
+use nom::character::complete::char;
 use nom::{IResult, Parser};
 
+use super::source::{trim, trim_end, trim_start};
 use super::{
     hex_digits, Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag,
     Turn,
@@ -115,20 +116,56 @@ fn header_tag<'a>(text: &'a str, i: &'a str) -> Result<(&'a str, Tag), ParseErro
 }
 
 /// `N. Side:` at the start of a turn line; returns (rest, number, side).
-fn turn_head(i: &str) -> IResult<&str, (&str, &str)> {
-    let (i, number) = digit1(i)?;
-    let (i, _) = char('.').parse(i)?;
-    let (i, _) = space0(i)?;
-    let (i, side) = side_head(i)?;
-    Ok((i, (number, side)))
+/// Read byte by byte (this runs once a line).
+fn turn_head(i: &str) -> Option<(&str, (&str, &str))> {
+    let digits = i.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = i[digits..].strip_prefix('.')?;
+    let (rest, side) = side_head(skip_blanks(rest))?;
+    Some((rest, (&i[..digits], side)))
 }
 
-/// `Side:`; returns (rest, side).
-fn side_head(i: &str) -> IResult<&str, &str> {
-    let (i, side) = take_while1(|c: char| c.is_alphanumeric() || c == '-' || c == '_').parse(i)?;
-    let (i, _) = space0(i)?;
-    let (i, _) = char(':').parse(i)?;
-    Ok((i, side))
+/// `Side:`; returns (rest, side). The side is letters and digits (of
+/// any script), `-` and `_`; spaces and tabs may stand before the colon.
+fn side_head(i: &str) -> Option<(&str, &str)> {
+    let bytes = i.as_bytes();
+    let mut len = 0;
+    while let Some(&b) = bytes.get(len) {
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+            len += 1;
+        } else if b.is_ascii() {
+            break;
+        } else {
+            // A character of another script starts here: every byte
+            // before it was a whole character.
+            match i[len..].chars().next() {
+                Some(c) if c.is_alphanumeric() => len += c.len_utf8(),
+                _ => break,
+            }
+        }
+    }
+    if len == 0 {
+        return None;
+    }
+    let rest = skip_blanks(&i[len..]).strip_prefix(':')?;
+    Some((rest, &i[..len]))
+}
+
+/// The end of the line of `text` that holds byte `from`: its line feed,
+/// or the end of the text.
+fn end_of_line(text: &str, from: usize) -> usize {
+    text.as_bytes()[from..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(text.len(), |k| from + k)
+}
+
+/// `i` after its leading spaces and tabs.
+fn skip_blanks(i: &str) -> &str {
+    let n = i.bytes().take_while(|b| *b == b' ' || *b == b'\t').count();
+    &i[n..]
 }
 
 /// The head of a turn as a player may type it in front of the actions,
@@ -137,15 +174,19 @@ fn side_head(i: &str) -> IResult<&str, &str> {
 /// neither.
 pub fn turn_prefix(text: &str) -> Option<(Option<&str>, &str, &str)> {
     let text = text.trim_start();
-    if let Ok((rest, (number, side))) = turn_head(text) {
+    if let Some((rest, (number, side))) = turn_head(text) {
         return Some((Some(number), side, rest));
     }
-    side_head(text).ok().map(|(rest, side)| (None, side, rest))
+    side_head(text).map(|(rest, side)| (None, side, rest))
 }
 
-/// Pieces of a turn's body between comments, as spans of the clean text.
+/// Pieces of a turn's body between comments, as spans of the clean text,
+/// and the items they split into: kept from turn to turn, so that a turn
+/// allocates neither.
+#[derive(Default)]
 struct BodyScan {
     pieces: Vec<Span>,
+    items: Vec<Parts>,
 }
 
 /// Read the record in `source`.
@@ -233,8 +274,10 @@ pub(crate) enum LogEnd {
 
 /// What [`read_log`] keeps track of for one line.
 struct LogState<'a> {
-    /// The turn being read, its body pieces, and where its line starts.
-    current: Option<(Turn<'a>, BodyScan, usize)>,
+    /// The turn being read, and where its line starts.
+    current: Option<(Turn<'a>, usize)>,
+    /// The body pieces of the turn being read.
+    scan: BodyScan,
     /// Turns finished so far (in this text and before it).
     count: usize,
     after_blank: bool,
@@ -260,26 +303,27 @@ pub(crate) fn read_log<'a>(
 ) -> Result<LogEnd, ParseError> {
     let mut state = LogState {
         current: None,
+        scan: BodyScan::default(),
         count: before,
         after_blank: true,
     };
     let mut pos = start;
     while pos < text.len() {
-        let line_end = text[pos..].find('\n').map_or(text.len(), |k| pos + k);
+        let line_end = end_of_line(text, pos);
         match log_line(text, pos, line_end, &mut state, each)? {
             Next::Line(next) => pos = next,
             Next::LogOver => break,
             Next::Unclosed(_) if rest == Rest::Follows => {
-                let from = state.current.as_ref().map_or(pos, |c| c.2);
+                let from = state.current.as_ref().map_or(pos, |c| c.1);
                 return Ok(LogEnd::From(from));
             }
             Next::Unclosed(open) => return Err(unclosed_comment(open)),
         }
     }
     match state.current.take() {
-        Some((_, _, from)) if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(from)),
-        Some((turn, scan, _)) => {
-            each(finish_in_turn(text, turn, scan)?);
+        Some((_, from)) if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(from)),
+        Some((turn, _)) => {
+            each(finish_in_turn(text, turn, &mut state.scan)?);
             Ok(LogEnd::Over)
         }
         None if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(text.len())),
@@ -306,7 +350,7 @@ fn log_line<'a>(
     each: &mut dyn FnMut(Turn<'a>),
 ) -> Result<Next, ParseError> {
     let line = &text[pos..line_end];
-    let trimmed = line.trim_start_matches([' ', '\t']);
+    let trimmed = skip_blanks(line);
     let content = pos + (line.len() - trimmed.len());
     if trimmed.is_empty() {
         state.after_blank = true;
@@ -325,8 +369,8 @@ fn log_line<'a>(
             && (state.current.is_none() || state.after_blank || numbered(trimmed));
     let body_from;
     if starts_turn {
-        if let Some((turn, scan, _)) = state.current.take() {
-            each(finish_in_turn(text, turn, scan)?);
+        if let Some((turn, _)) = state.current.take() {
+            each(finish_in_turn(text, turn, &mut state.scan)?);
             state.count += 1;
         }
         if state.count >= MAX_TURNS {
@@ -341,7 +385,8 @@ fn log_line<'a>(
             LineKind::Turn
         };
         let (turn, rest) = line_head(text, trimmed, kind, line_end)?;
-        state.current = Some((turn, BodyScan { pieces: Vec::new() }, pos));
+        state.current = Some((turn, pos));
+        state.scan.pieces.clear();
         body_from = offset(text, rest);
     } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
         body_from = content;
@@ -351,12 +396,12 @@ fn log_line<'a>(
         return Ok(Next::LogOver); // text after the log: a signature, a reply
     }
     state.after_blank = false;
-    let scan = state.current.as_mut().map(|c| &mut c.1);
+    let scan = state.current.is_some().then_some(&mut state.scan);
     let next = match scan_body(text, body_from, line_end, scan) {
         Ok(next) => next,
         Err(open) => return Ok(Next::Unclosed(open)),
     };
-    if let Some((turn, _, _)) = state.current.as_mut() {
+    if let Some((turn, _)) = state.current.as_mut() {
         turn.lines_end = next.saturating_sub(1).min(text.len());
     }
     Ok(Next::Line(next))
@@ -391,7 +436,7 @@ fn line_head<'a>(
         LineKind::Setup => &line[1..],
         LineKind::Turn => line,
     };
-    let (rest, (number, side)) = turn_head(head).map_err(|_| {
+    let (rest, (number, side)) = turn_head(head).ok_or_else(|| {
         let bad = line.find(':').unwrap_or(line.len()).max(1);
         ParseError::new(
             Span::new(content, content + bad),
@@ -425,7 +470,7 @@ fn line_head<'a>(
 fn finish_in_turn<'a>(
     text: &'a str,
     turn: Turn<'a>,
-    scan: BodyScan,
+    scan: &mut BodyScan,
 ) -> Result<Turn<'a>, ParseError> {
     let (kind, number, side) = (turn.kind, turn.number, turn.side);
     finish_turn(text, turn, scan).map_err(|e| e.in_line(kind, number, side))
@@ -445,7 +490,7 @@ fn scan_body(
     let bytes = text.as_bytes();
     let push = |scan: &mut Option<&mut BodyScan>, a: usize, b: usize| {
         if let Some(s) = scan.as_deref_mut() {
-            if !text[a..b].trim().is_empty() {
+            if !trim(&text[a..b]).is_empty() {
                 s.pieces.push(Span::new(a, b));
             }
         }
@@ -458,7 +503,7 @@ fn scan_body(
                 if end > line_end {
                     // The comment runs over lines; the rest of its last line
                     // is read as part of this turn.
-                    let next_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
+                    let next_end = end_of_line(text, end);
                     return scan_body(text, end, next_end, scan);
                 }
                 k = end;
@@ -480,9 +525,10 @@ fn scan_body(
 fn finish_turn<'a>(
     text: &'a str,
     mut turn: Turn<'a>,
-    scan: BodyScan,
+    scan: &mut BodyScan,
 ) -> Result<Turn<'a>, ParseError> {
-    let items = split_items(text, &scan)?;
+    split_items(text, &scan.pieces, &mut scan.items)?;
+    let items = &scan.items;
     let head_end = turn.side_span.end;
     let count = items.len();
     for (index, parts) in items.iter().enumerate() {
@@ -571,20 +617,10 @@ impl Parts {
 
 /// The items of a turn's body, split at commas, each as the spans of its
 /// parts (an item may run over comments).
-fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Parts>, ParseError> {
-    let commas = scan
-        .pieces
-        .iter()
-        .map(|p| {
-            text.as_bytes()[p.range()]
-                .iter()
-                .filter(|&&b| b == b',')
-                .count()
-        })
-        .sum::<usize>();
-    let mut items: Vec<Parts> = Vec::with_capacity(commas.min(MAX_ITEMS) + 1);
+fn split_items(text: &str, pieces: &[Span], items: &mut Vec<Parts>) -> Result<(), ParseError> {
+    items.clear();
     items.push(Parts::None);
-    for piece in &scan.pieces {
+    for piece in pieces {
         let mut a = piece.start;
         let bytes = &text.as_bytes()[piece.range()];
         for (k, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b',') {
@@ -605,7 +641,7 @@ fn split_items(text: &str, scan: &BodyScan) -> Result<Vec<Parts>, ParseError> {
             last.push(Span::new(a, piece.end));
         }
     }
-    Ok(items)
+    Ok(())
 }
 
 /// Add one item to `turn`: `pass`, `audit` or `resign` (each where it may
@@ -667,9 +703,11 @@ fn add_item<'a>(
 
 /// Whether an item is a forfeit: its first word is `forfeit`.
 fn is_forfeit(item: &str) -> bool {
-    item.split_whitespace()
-        .next()
-        .is_some_and(|w| w.eq_ignore_ascii_case("forfeit"))
+    let item = trim_start(item);
+    let word = item.as_bytes().get(..7);
+    // Seven ASCII letters: byte 7 starts the next character, if any.
+    word.is_some_and(|w| w.eq_ignore_ascii_case(b"forfeit"))
+        && item[7..].chars().next().is_none_or(char::is_whitespace)
 }
 
 /// The claimant of the forfeit item at `span`: `forfeit claimed by Red`.
@@ -698,11 +736,11 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
     if let [only] = parts {
         // The common case: no comment inside the item.
         let raw = &text[only.range()];
-        let trimmed = raw.trim();
+        let trimmed = trim(raw);
         if trimmed.is_empty() {
             return (Cow::Borrowed(""), Span::new(only.start, only.start));
         }
-        let start = only.start + (raw.len() - raw.trim_start().len());
+        let start = only.start + (raw.len() - trim_start(raw).len());
         return (
             Cow::Borrowed(trimmed),
             Span::new(start, start + trimmed.len()),
@@ -711,21 +749,21 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
     let nonempty: Vec<Span> = parts
         .iter()
         .copied()
-        .filter(|p| !text[p.range()].trim().is_empty())
+        .filter(|p| !trim(&text[p.range()]).is_empty())
         .collect();
     let (Some(first), Some(last)) = (nonempty.first(), nonempty.last()) else {
         let at = parts.first().map_or(0, |p| p.start);
         return (Cow::Borrowed(""), Span::new(at, at));
     };
-    let lead = text[first.range()].len() - text[first.range()].trim_start().len();
-    let trail = text[last.range()].len() - text[last.range()].trim_end().len();
+    let lead = text[first.range()].len() - trim_start(&text[first.range()]).len();
+    let trail = text[last.range()].len() - trim_end(&text[last.range()]).len();
     let span = Span::new(first.start + lead, last.end - trail);
     if nonempty.len() == 1 {
         return (Cow::Borrowed(&text[span.range()]), span);
     }
     let joined = nonempty
         .iter()
-        .map(|p| text[p.range()].trim())
+        .map(|p| trim(&text[p.range()]))
         .collect::<Vec<_>>()
         .join(" ");
     (Cow::Owned(joined), span)
@@ -734,8 +772,9 @@ fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
 /// `label=value`, where label is lower-case letters, digits and `-`.
 fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
     let s = &text[span.range()];
-    let (label, value) = s.split_once('=')?;
-    let (label, value) = (label.trim_end(), value.trim_start());
+    let equals = s.bytes().position(|b| b == b'=')?;
+    let (label, value) = (&s[..equals], &s[equals + 1..]);
+    let (label, value) = (trim_end(label), trim_start(value));
     let ok_label = !label.is_empty()
         && label
             .bytes()
@@ -783,7 +822,7 @@ fn split_proofs<'a>(
     while cursor.skip_space() {
         proofs.push(cursor.proof()?);
     }
-    let before_text = s[..k].trim_end();
+    let before_text = trim_end(&s[..k]);
     if before_text.is_empty() {
         return Ok(Some((None, proofs)));
     }
@@ -809,7 +848,7 @@ impl<'a> ProofCursor<'a> {
     /// Skip white space (line breaks included); whether anything is left.
     fn skip_space(&mut self) -> bool {
         let rest = &self.text[self.at..self.end];
-        self.at += rest.len() - rest.trim_start().len();
+        self.at += rest.len() - trim_start(rest).len();
         self.at < self.end
     }
 
@@ -1196,6 +1235,40 @@ mod tests {
             .unwrap_err()
             .message
             .contains("never closed"));
+    }
+
+    #[test]
+    fn a_forfeit_is_an_item_whose_first_word_is_forfeit() {
+        for item in [
+            "forfeit",
+            "FORFEIT claimed by Red",
+            " forfeit\tclaimed",
+            "forfeit\u{a0}by",
+            "\u{2003}Forfeit",
+        ] {
+            assert!(is_forfeit(item), "{item:?}");
+        }
+        for item in [
+            "forfeits",
+            "forfei",
+            "forfeité",
+            "a forfeit",
+            "",
+            "forfeit-x",
+        ] {
+            assert!(!is_forfeit(item), "{item:?}");
+        }
+        for item in [
+            "forfeit",
+            "forfeits x",
+            "forfeit\u{a0}by",
+            "é forfeit",
+            "for feit",
+        ] {
+            let words = item.split_whitespace().next();
+            let want = words.is_some_and(|w| w.eq_ignore_ascii_case("forfeit"));
+            assert_eq!(is_forfeit(item), want, "{item:?}");
+        }
     }
 
     #[test]

@@ -83,6 +83,47 @@ pub struct Source {
     line_offset: usize,
 }
 
+/// Whether an ASCII byte is white space as [`char::is_whitespace`] has
+/// it (tab, line feed, vertical tab, form feed, carriage return, space).
+fn ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+/// `s.trim_start()`, passing over ASCII white space a byte at a time:
+/// where a character of another script follows it, `str::trim_start`
+/// reads on, so the result is always `str::trim_start`'s.
+pub(crate) fn trim_start(s: &str) -> &str {
+    let bytes = s.as_bytes();
+    let mut n = 0;
+    while n < bytes.len() && ascii_space(bytes[n]) {
+        n += 1;
+    }
+    let rest = &s[n..];
+    match rest.as_bytes().first() {
+        Some(b) if !b.is_ascii() => rest.trim_start(),
+        _ => rest,
+    }
+}
+
+/// `s.trim_end()`, as [`trim_start`] does it.
+pub(crate) fn trim_end(s: &str) -> &str {
+    let bytes = s.as_bytes();
+    let mut n = bytes.len();
+    while n > 0 && ascii_space(bytes[n - 1]) {
+        n -= 1;
+    }
+    let rest = &s[..n];
+    match rest.as_bytes().last() {
+        Some(b) if !b.is_ascii() => rest.trim_end(),
+        _ => rest,
+    }
+}
+
+/// `s.trim()`, as [`trim_start`] does it.
+pub(crate) fn trim(s: &str) -> &str {
+    trim_end(trim_start(s))
+}
+
 /// Count the quote marks (`>`, optionally separated by spaces) that open a
 /// line; returns (marks, bytes of the prefix including one space after the
 /// last mark).
@@ -115,18 +156,18 @@ fn quote_prefix(line: &str) -> (usize, usize) {
 
 /// True for a line that starts a header tag: `[Name "`.
 fn starts_header(text: &str) -> bool {
-    let t = text.trim_start();
+    let t = trim_start(text);
     let Some(rest) = t.strip_prefix('[') else {
         return false;
     };
-    let rest = rest.trim_start();
+    let rest = trim_start(rest);
     let name_len = rest
         .bytes()
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
         .count();
     name_len > 0
         && rest.as_bytes()[0].is_ascii_alphabetic()
-        && rest[name_len..].trim_start().starts_with('"')
+        && trim_start(&rest[name_len..]).starts_with('"')
 }
 
 fn position_of_byte(text: &str, byte: usize) -> Position {
@@ -222,7 +263,7 @@ impl InputError {
 /// Whether a line (after its quote marks) starts a turn or set-up line:
 /// `12.` or `S3.`.
 fn starts_turn(content: &str) -> bool {
-    let t = content.trim_start();
+    let t = trim_start(content);
     let t = match t.as_bytes().first() {
         Some(b'S' | b's') => &t[1..],
         _ => t,
@@ -234,14 +275,19 @@ fn starts_turn(content: &str) -> bool {
 /// A piece of a hexadecimal value alone on a line: the rest of a proof
 /// item that a mail client re-wrapped without its quote marks.
 fn hex_fragment(content: &str) -> bool {
-    let t = content.trim();
+    let t = trim(content);
     !t.is_empty() && t.len() <= 128 && t.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// A line with which a mail client starts the message it quotes without
 /// quote marks (Outlook, forwards): a record never runs past it.
 fn quoted_message_separator(content: &str) -> bool {
-    let t = content.trim();
+    let t = trim(content);
+    // Each kind of separator starts with one of these: most lines are
+    // passed over by their first byte alone.
+    if !matches!(t.as_bytes().first(), Some(b'-' | b'_' | b'B' | b'b')) {
+        return false;
+    }
     let dashes = |s: &str| s.len() >= 3 && s.bytes().all(|b| b == b'-');
     let framed = t
         .strip_prefix("---")
@@ -299,7 +345,9 @@ impl Block {
     /// Whether the line (with `marks` quote marks, `prefix` bytes of
     /// quoting and `content` after it) belongs to this record.
     fn step(&mut self, marks: usize, prefix: usize, content: &str) -> Step {
-        if content.trim().is_empty() {
+        // Each test below reads the line as trimmed: trim it once.
+        let content = trim(content);
+        if content.is_empty() {
             return Step::Take(prefix);
         }
         if quoted_message_separator(content) {
@@ -340,7 +388,7 @@ impl Block {
 
     /// Note what the line taken was, for the next one.
     fn took(&mut self, content: &str) {
-        let t = content.trim();
+        let t = trim(content);
         self.last = if t.is_empty() {
             Last::Blank
         } else if t.starts_with('[') || self.last == (Last::Tag { closed: false }) {
@@ -360,7 +408,7 @@ impl Block {
 
 /// Whether a header line starts with the `Game` tag.
 fn is_game_tag(content: &str) -> bool {
-    let t = content.trim_start().trim_start_matches('[').trim_start();
+    let t = trim_start(trim_start(content).trim_start_matches('['));
     let b = t.as_bytes();
     b.len() >= 4
         && b[..4].eq_ignore_ascii_case(b"game")
@@ -374,7 +422,8 @@ fn is_game_tag(content: &str) -> bool {
 /// removed (and, on the first line, a byte-order mark: Windows Notepad
 /// writes one, and it is no part of the text).
 pub(crate) fn input_line(index: usize, start: usize, raw: &str) -> (usize, &str) {
-    let line = raw.trim_end_matches(['\n', '\r']);
+    let ends = raw.bytes().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
+    let line = &raw[..raw.len() - ends.count()];
     match line.strip_prefix('\u{feff}') {
         Some(rest) if index == 0 => (start + '\u{feff}'.len_utf8(), rest),
         _ => (start, line),
@@ -417,7 +466,7 @@ impl Finder {
         };
         if let Some(b) = self.block.as_mut() {
             if let Step::Take(stripped) = b.step(marks, prefix, content) {
-                b.took(line[stripped..].trim_end());
+                b.took(trim_end(&line[stripped..]));
                 seen.take = Some(stripped);
                 return seen;
             }
@@ -465,7 +514,7 @@ impl Source {
             if let Some(stripped) = seen.take {
                 let source =
                     current.get_or_insert_with(|| Source::empty(Arc::clone(text), seen.marks));
-                let kept = line[stripped..].trim_end();
+                let kept = trim_end(&line[stripped..]);
                 source.push_line(start, stripped, index + 1, seen.marks, kept);
             }
         }
@@ -788,6 +837,35 @@ mod tests {
         assert_eq!(&line[range], "é");
         let (_, line, range) = src.line_of(Span::new(at + 1, at + 1));
         assert!(line.is_char_boundary(range.start) && line.is_char_boundary(range.end));
+    }
+
+    #[test]
+    fn trimming_byte_by_byte_trims_as_str_trim_does() {
+        let spaces = [
+            "",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\u{b}",
+            "\u{c}",
+            "\u{a0}",
+            "\u{2003}",
+            "\u{3000}",
+            "\u{85}",
+            " \u{2028}\t",
+        ];
+        let words = ["", "a", "é", "a b", "\u{1f600}", "x\u{a0}y", "\u{1c}"];
+        for before in spaces {
+            for word in words {
+                for after in spaces {
+                    let s = format!("{before}{word}{after}");
+                    assert_eq!(trim(&s), s.trim(), "{s:?}");
+                    assert_eq!(trim_start(&s), s.trim_start(), "{s:?}");
+                    assert_eq!(trim_end(&s), s.trim_end(), "{s:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ use std::io::{self, BufRead};
 use std::sync::Arc;
 
 use super::parse::{parse_header, read_log, LogEnd, Rest};
-use super::source::{input_line, plain_spaces_and_quotes, Finder, LineMap, MAX_INPUT};
+use super::source::{
+    input_line, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap, MAX_INPUT,
+};
 use super::{mail, ParseError, Record, Source, Turn};
 
 /// The clean text read at a time, in bytes: a few hundred turns.
@@ -46,7 +48,8 @@ pub fn survey(mut input: impl BufRead) -> io::Result<Survey> {
         }
         head.add(&raw, index);
         lf |= raw.ends_with(b"\n");
-        cr |= raw.contains(&b'\r');
+        // Only a text without line feeds is read for carriage returns.
+        cr |= !lf && raw.contains(&b'\r');
         let Some(text) = text_line(&raw) else {
             return Ok(Survey::Whole);
         };
@@ -102,7 +105,7 @@ fn next_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
 /// `None` when it is not UTF-8 or holds a NUL byte.
 fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
     let text = std::str::from_utf8(raw).ok()?;
-    if text.contains('\0') {
+    if raw.contains(&0) {
         return None;
     }
     Some(match text.is_ascii() {
@@ -128,6 +131,14 @@ impl Part {
     /// record's header is quoted with `marks` quote marks.
     fn into_source(self, marks: usize) -> Source {
         Source::from_part(Arc::from(self.original), self.clean, self.lines, marks)
+    }
+
+    /// Room for about `bytes` more of clean text, with their original
+    /// text and map, so that the part is not copied as it grows.
+    fn reserve(&mut self, bytes: usize) {
+        self.clean.reserve(bytes);
+        self.original.reserve(bytes + bytes / 4);
+        self.lines.reserve(bytes / 32);
     }
 
     /// The lines of `source` from the line that starts at byte `from` of
@@ -222,6 +233,7 @@ impl<R: BufRead> Reader<R> {
             },
         };
         let mut part = Part::default();
+        part.reserve(bytes);
         let bytes = reader.part;
         reader.fill(&mut part, |part| {
             part.clean.len() >= bytes && part.digit_line
@@ -275,7 +287,7 @@ impl<R: BufRead> Reader<R> {
                 continue;
             };
             self.marks.get_or_insert(seen.marks);
-            let kept = line[stripped..].trim_end();
+            let kept = trim_end(&line[stripped..]);
             part.digit_line |= starts_with_digit(kept);
             part.lines.push(LineMap {
                 clean_start: part.clean.len(),
@@ -320,6 +332,7 @@ impl<R: BufRead> Reader<R> {
                 break;
             };
             let mut part = Part::rest_of(&source, from);
+            part.reserve(self.part);
             let enough = part.clean.len() + self.part;
             self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
@@ -336,7 +349,7 @@ impl<R: BufRead> Reader<R> {
 /// Whether a line of clean text starts (after spaces) with a digit: the
 /// header cannot go on past it, so the first part may end after it.
 fn starts_with_digit(line: &str) -> bool {
-    line.trim_start()
+    trim_start(line)
         .as_bytes()
         .first()
         .is_some_and(u8::is_ascii_digit)

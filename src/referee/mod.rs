@@ -556,7 +556,7 @@ impl<G: Game> Referee<G> {
                 if let (Some(deck), None) = (deck.as_mut(), hidden.setup_due()) {
                     self.deck_begin_play(&state, index, deck, at)?;
                 }
-                let played = self.commit_turn(index, state, played);
+                self.commit_turn(index, state, &played);
                 self.deck = deck;
                 if self.keep.chance {
                     self.chance.extend(opening);
@@ -569,8 +569,9 @@ impl<G: Game> Referee<G> {
         if let Some(claimant) = claimant {
             return Ok(self.forfeit(index, side, claimant, number));
         }
-        let (mut state, derived) = self
-            .start_turn(line.reveal().map(|(_, h)| h))
+        let mut state = self.state.clone();
+        let derived = self
+            .start_turn_in(&mut state, line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         let mut deck = self.deck.clone();
         let played = if line_only_passes::<G>(&state, side) {
@@ -592,7 +593,7 @@ impl<G: Game> Referee<G> {
                 played
             }
         };
-        let played = self.commit_turn(index, state, played);
+        self.commit_turn(index, state, &played);
         self.deck = deck;
         Ok(played)
     }
@@ -694,7 +695,7 @@ impl<G: Game> Referee<G> {
             }
             _ => verdict,
         };
-        let played = self.commit_turn(index, state, played);
+        self.commit_turn(index, state, &played);
         if let (Some(deck), Some(_), Some(hand)) = (deck.as_mut(), claimant, self.holds_hand(index))
         {
             // A refusal is the failed audit of its passes too.
@@ -883,7 +884,7 @@ impl<G: Game> Referee<G> {
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
         played.claimant = Some(claimant);
-        let played = self.commit_turn(index, state, played);
+        self.commit_turn(index, state, &played);
         self.declared = declared.filter(|_| G::pending(&self.state).is_some());
         self.forfeits.push(Forfeit {
             turn: number,
@@ -1107,12 +1108,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// Make `played` (which left the game in `state`) part of the game.
-    fn commit_turn(
-        &mut self,
-        index: usize,
-        state: G::State,
-        played: PlayedTurn<G>,
-    ) -> PlayedTurn<G> {
+    fn commit_turn(&mut self, index: usize, state: G::State, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
             self.ledger.record(index, played.reveal);
@@ -1132,7 +1128,6 @@ impl<G: Game> Referee<G> {
         if self.hidden.any() && (G::outcome(&self.state).is_over() || self.broken_on.is_some()) {
             self.audit_opened_sides();
         }
-        played
     }
 
     /// Once the rules ended the game, audit every side whose hidden values
@@ -1156,6 +1151,18 @@ impl<G: Game> Referee<G> {
         &self,
         reveal: Option<Hash>,
     ) -> Result<(G::State, Vec<ChanceEvent>), Illegal> {
+        let mut state = self.state.clone();
+        let derived = self.start_turn_in(&mut state, reveal)?;
+        Ok((state, derived))
+    }
+
+    /// [`Referee::start_turn`] in `state`, a copy of the position now:
+    /// the turn is begun in place (the state is not moved about).
+    fn start_turn_in(
+        &self,
+        state: &mut G::State,
+        reveal: Option<Hash>,
+    ) -> Result<Vec<ChanceEvent>, Illegal> {
         let number = self.next_turn();
         let side = G::to_move(&self.state);
         let index = self
@@ -1163,21 +1170,20 @@ impl<G: Game> Referee<G> {
             .index_of(side)
             .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
         let mut derived = Vec::new();
-        let mut state = self.state.clone();
-        if let Some(request) = G::pending(&state) {
+        if let Some(request) = G::pending(state) {
             let declared = self.declared.map_or(number - 1, |d| d.0);
             let Some(reveal) = reveal else {
                 return Err(Illegal::new(no_commitments(request.label)));
             };
             derived = self.settle_values(request, declared, index, &reveal);
             let values: Vec<u32> = derived.iter().map(|e| e.value).collect();
-            G::settle(&mut state, &values)
+            G::settle(state, &values)
                 .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
         }
-        if line_only_passes::<G>(&state, side) {
+        if line_only_passes::<G>(state, side) {
             // The settlement ended the game, or put the settling player out
             // (their line then carries nothing but its reveal).
-            return Ok((state, derived));
+            return Ok(derived);
         }
         let mut chance = TurnChance {
             referee: self,
@@ -1187,9 +1193,9 @@ impl<G: Game> Referee<G> {
             samplers: Vec::new(),
             events: Vec::new(),
         };
-        G::begin_turn(&mut state, &mut chance)?;
+        G::begin_turn(state, &mut chance)?;
         derived.append(&mut chance.events);
-        Ok((state, derived))
+        Ok(derived)
     }
 
     /// The position at the start of the next turn, as far as it can be known
