@@ -22,10 +22,10 @@ fn main() {
     };
     let layout = match args.next() {
         None => Layout::OneBoard,
-        Some(tag) => match Layout::from_tag(&tag).filter(|l| l.is_played()) {
+        Some(tag) => match Layout::from_tag(&tag) {
             Some(l) => l,
             None => {
-                eprintln!("no such set-up played: {tag}");
+                eprintln!("no such set-up: {tag}");
                 std::process::exit(2);
             }
         },

@@ -654,9 +654,6 @@ pub mod battlegates {
     pub fn game(layout: Layout, seed: u64, play: Play, max_turns: u32) -> Result<String, String> {
         let mut options = Options::new::<Battlegates>(seed, 2);
         options.sides = layout.geometry().side_list();
-        if layout != Layout::OneBoard {
-            options.tags.push(("Setup".into(), layout.tag().into()));
-        }
         options.max_turns = max_turns;
         if layout != Layout::OneBoard {
             options.tags = vec![("Setup".into(), layout.tag().into())];
@@ -679,33 +676,46 @@ pub mod battlegates {
         let mut out = Survey::default();
         for seed in seeds {
             let text = game(layout, seed, play, max_turns)?;
-            let source = Source::new(text.as_bytes()).map_err(|e| format!("{e:?}"))?;
-            let parsed = record::parse(&source).map_err(|e| format!("seed {seed}: {e:?}"))?;
-            let mut kills = [0u32; 7];
-            let referee = referee::replay::<Battlegates>(&parsed, |played, _| {
-                // `replay` keeps every turn's position before it.
-                if let Some(before) = &played.before {
-                    let mut state = State::clone(before);
-                    for &action in &played.actions {
-                        self::kills(&mut state, action, &mut kills);
-                    }
-                    if !Battlegates::outcome(&state).is_over() {
-                        turn_end_kills(&mut state, &mut kills);
-                    }
-                }
-            })
-            .map_err(|e| format!("seed {seed}: {}", e.message))?;
-            out.games += 1;
-            for (total, k) in out.kills.iter_mut().zip(kills) {
-                *total += k;
-            }
-            if Battlegates::outcome(referee.state()).is_over() {
-                out.finished += 1;
-                out.turns += u64::from(referee.turns());
-                out.longest = out.longest.max(referee.turns());
-            }
+            tally(&text, &mut out).map_err(|e| format!("seed {seed}: {e}"))?;
         }
         Ok(out)
+    }
+
+    /// Add the game of the record `text` to `out`: its kills, and its
+    /// length if it ended. Its length counts its turns of play: with
+    /// hidden hands, the closing lines of openings after the end are
+    /// lines, not turns.
+    fn tally(text: &str, out: &mut Survey) -> Result<(), String> {
+        let source = Source::new(text.as_bytes()).map_err(|e| format!("{e:?}"))?;
+        let parsed = record::parse(&source).map_err(|e| format!("{e:?}"))?;
+        let mut kills = [0u32; 7];
+        let mut turns = 0u32;
+        let referee = referee::replay::<Battlegates>(&parsed, |played, _| {
+            if played.kind == record::LineKind::Turn && !played.audit {
+                turns += 1;
+            }
+            // `replay` keeps every turn's position before it.
+            if let Some(before) = &played.before {
+                let mut state = State::clone(before);
+                for &action in &played.actions {
+                    self::kills(&mut state, action, &mut kills);
+                }
+                if !Battlegates::outcome(&state).is_over() {
+                    turn_end_kills(&mut state, &mut kills);
+                }
+            }
+        })
+        .map_err(|e| e.message)?;
+        out.games += 1;
+        for (total, k) in out.kills.iter_mut().zip(kills) {
+            *total += k;
+        }
+        if Battlegates::outcome(referee.state()).is_over() {
+            out.finished += 1;
+            out.turns += u64::from(turns);
+            out.longest = out.longest.max(turns);
+        }
+        Ok(())
     }
 
     #[cfg(test)]
@@ -771,8 +781,23 @@ pub mod battlegates {
 
         #[test]
         fn greedy_self_play_finishes_misery_run_games() {
-            let survey = survey(Layout::MiseryRun, 0..2, Play::Greedy, 600).expect("self-play");
+            // Two games: some 40 s in a debug build on a busy two-core
+            // machine (load 7).
+            let mut survey = Survey::default();
+            let mut plays = 0;
+            for seed in 0..2 {
+                let text = game(Layout::MiseryRun, seed, Play::Greedy, 600).expect("self-play");
+                tally(&text, &mut survey).expect("a record");
+                // Their length counts the turns of play, not the closing
+                // lines of openings hidden hands (the default) add.
+                let heads = text
+                    .lines()
+                    .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()));
+                assert_eq!(heads.clone().filter(|l| l.ends_with(": audit")).count(), 2);
+                plays += heads.filter(|l| !l.ends_with(": audit")).count() as u64;
+            }
             assert_eq!(survey.finished, 2, "{survey:?}");
+            assert_eq!(survey.turns, plays, "{survey:?}");
             // A side has ten characters: at least ten die in each game.
             assert!(survey.kills.iter().sum::<u32>() >= 20, "{survey:?}");
             assert_eq!(survey.kills[6], 0, "no kill of an unknown kind");

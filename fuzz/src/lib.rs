@@ -380,13 +380,13 @@ pub fn mail(data: &[u8]) {
 /// value must be its slot's canonical piece ([`Game::check_hidden`]), the
 /// values written out again must read back as the same slots and values,
 /// and the set-up rules ([`Game::audit`]) are run on them for both sides
-/// (a refusal is fine, a panic is not); on every set-up herald plays.
+/// (a refusal is fine, a panic is not); on every set-up.
 pub fn maze_round_trip(data: &[u8]) {
     use herald::games::battlegates::layouts::Layout;
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for &layout in Layout::PLAYED {
+    for layout in Layout::ALL {
         maze_round_trip_on(layout, text);
     }
 }

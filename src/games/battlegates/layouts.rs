@@ -2,7 +2,7 @@
 //! (9 x 12), Misery Run (two boards end to end with the Run between: 9 x
 //! 25) and Battle Alley (two boards side by side with the Alley between:
 //! 19 x 12, four castles). Each [`Layout`] names its geometry and its
-//! sides; which layouts herald plays is [`Layout::PLAYED`].
+//! sides. herald plays every one of them.
 
 use crate::game::Side;
 
@@ -214,15 +214,6 @@ impl Layout {
         Layout::FourCastlesSolo,
     ];
 
-    /// The set-ups herald plays (the others' rules are not in yet).
-    pub const PLAYED: &'static [Layout] = &[
-        Layout::OneBoard,
-        Layout::MiseryRun,
-        Layout::FourCastles,
-        Layout::FourCastlesAllies,
-        Layout::FourCastlesSolo,
-    ];
-
     /// Its `Setup` tag value.
     pub fn tag(self) -> &'static str {
         match self {
@@ -239,11 +230,6 @@ impl Layout {
         Layout::ALL
             .into_iter()
             .find(|l| l.tag().eq_ignore_ascii_case(text))
-    }
-
-    /// Whether herald plays it.
-    pub fn is_played(self) -> bool {
-        Layout::PLAYED.contains(&self)
     }
 
     /// Its board.
@@ -650,7 +636,6 @@ mod tests {
             Layout::FourCastles.sides(),
             ["Castle1", "Castle2", "Castle3", "Castle4"]
         );
-        assert_eq!(Layout::PLAYED, &Layout::ALL[..]);
         // Every side of a layout has a castle and a region on its board.
         for layout in Layout::ALL {
             let g = layout.geometry();

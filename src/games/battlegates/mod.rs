@@ -108,9 +108,9 @@ fn hands_hidden(setup: &Setup<'_>, layout: Layout) -> bool {
         .eq_ignore_ascii_case("hidden")
 }
 
-/// Why a set-up herald does not play is refused.
-fn unplayed_reason(tag: &str) -> String {
-    let played: Vec<String> = Layout::PLAYED
+/// Why a `Setup` word that names no set-up is refused.
+fn unknown_setup(tag: &str) -> String {
+    let played: Vec<String> = Layout::ALL
         .iter()
         .map(|l| format!("\"{}\"", l.tag()))
         .collect();
@@ -120,19 +120,15 @@ fn unplayed_reason(tag: &str) -> String {
     )
 }
 
-/// The set-up the `Setup` tag names (one board by default), if herald
-/// plays it.
+/// The set-up the `Setup` tag names (one board by default).
 fn layout(setup: &Setup<'_>) -> Result<Layout, SetupError> {
     let Some(v) = setup.tag("Setup") else {
         return Ok(Layout::OneBoard);
     };
-    match Layout::from_tag(v) {
-        Some(layout) if layout.is_played() => Ok(layout),
-        _ => Err(SetupError {
-            tag: Some("Setup".into()),
-            reason: unplayed_reason(v),
-        }),
-    }
+    Layout::from_tag(v).ok_or_else(|| SetupError {
+        tag: Some("Setup".into()),
+        reason: unknown_setup(v),
+    })
 }
 
 impl Game for Battlegates {

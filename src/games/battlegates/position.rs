@@ -186,26 +186,22 @@ fn layout_of(text: &str) -> (Option<Layout>, bool, String) {
     }
 }
 
-/// Read a position written by [`write`], of a set-up herald plays.
+/// Read a position written by [`write`], of any set-up. A first word
+/// that is no characters field (it has no `,` or `/`) and names no
+/// set-up is refused as the `Setup` tag's would be.
 pub fn parse(text: &str) -> Result<State, PositionParseError> {
-    let (layout, _, _) = layout_of(text);
-    if let Some(l) = layout.filter(|l| !l.is_played()) {
-        let at = text.len()
-            - text
-                .trim_start_matches(|c: char| c.is_ascii_whitespace())
-                .len();
+    let body = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let word = body.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+    let fields = body.split_whitespace().count();
+    if fields > 1 && !word.contains([',', '/']) && layout_of(text).0.is_none() {
+        let at = text.len() - body.len();
         return Err(PositionParseError::within(
             text,
             at,
-            l.tag().len(),
-            super::unplayed_reason(l.tag()),
+            word.len(),
+            super::unknown_setup(word),
         ));
     }
-    read(text)
-}
-
-/// Read a position of any set-up (two sides).
-pub(super) fn read(text: &str) -> Result<State, PositionParseError> {
     let (layout, one_deck, blanked) = layout_of(text);
     let text = blanked.as_str();
     let [chars, maze, side, cards, points, result] = position_fields(text, FIELDS)?;

@@ -342,7 +342,7 @@ fn a_random_maze_obeys_the_set_up_rules() {
 }
 
 #[test]
-fn hands_are_open_or_hidden_and_the_set_up_one_herald_plays() {
+fn hands_are_open_or_hidden_and_the_setup_tag_names_the_set_up() {
     let sides = [Side(0), Side(1)];
     let tags = vec![("Hands".to_string(), "shown".to_string())];
     let e = G::new_game(&Setup {
@@ -373,19 +373,43 @@ fn hands_are_open_or_hidden_and_the_set_up_one_herald_plays() {
     })
     .unwrap();
     assert_eq!(run.layout, super::layouts::Layout::MiseryRun);
-    let tags = vec![("Setup".to_string(), "two-boards".to_string())];
-    let e = G::new_game(&Setup {
-        sides: &sides,
-        tags: &tags,
-    })
-    .unwrap_err();
+}
+
+#[test]
+fn a_setup_word_that_names_no_set_up_is_refused_naming_the_five() {
+    let sides = [Side(0), Side(1)];
+    let five = "this herald plays Setup \"one-board\", \"misery-run\", \"four-castles\", \
+                \"four-castles-allies\", \"four-castles-solo\"";
+    for word in ["two-boards", "", "one board"] {
+        let tags = vec![("Setup".to_string(), word.to_string())];
+        let e = G::new_game(&Setup {
+            sides: &sides,
+            tags: &tags,
+        })
+        .unwrap_err();
+        assert_eq!(
+            (e.tag.as_deref(), e.reason),
+            (Some("Setup"), format!("Setup \"{word}\": {five}"))
+        );
+    }
+    // Every set-up's word is taken, in any case.
+    for layout in Layout::ALL {
+        let tags = vec![("Setup".to_string(), layout.tag().to_ascii_uppercase())];
+        let sides: Vec<Side> = layout.geometry().side_list();
+        let s = G::new_game(&Setup {
+            sides: &sides,
+            tags: &tags,
+        })
+        .unwrap_or_else(|e| panic!("{}: {}", layout.tag(), e.reason));
+        assert_eq!(s.layout, layout);
+    }
+    // A position whose first word is no characters field and names no
+    // set-up is refused with the same reason, the word marked.
+    let text = " two-boards b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 - - -/-/- 0/0 *";
+    let e = G::parse_position(text).unwrap_err();
     assert_eq!(
-        (e.tag.as_deref(), e.reason.as_str()),
-        (
-            Some("Setup"),
-            "Setup \"two-boards\": this herald plays Setup \"one-board\", \"misery-run\", \
-             \"four-castles\", \"four-castles-allies\", \"four-castles-solo\""
-        )
+        (&text[e.offset..e.offset + e.len], e.reason),
+        ("two-boards", format!("Setup \"two-boards\": {five}"))
     );
 }
 
@@ -1876,7 +1900,7 @@ fn the_position_names_a_set_up_other_than_one_board() {
         "misery-run b1,d1,e1,f1,h1,b12,d12,e12,f12,h12/b25,d25,e25,f25,h25,b14,d14,e14,f14,h14 \
          - - -/-/- 0/0 *"
     );
-    let again = position::read(&text).unwrap();
+    let again = position::parse(&text).unwrap();
     assert_eq!(again.layout, Layout::MiseryRun);
     assert_eq!(G::write_position_text(&again), text);
     // One board's positions have no such word.
@@ -1892,11 +1916,11 @@ fn the_position_names_a_set_up_other_than_one_board() {
     // there, and an error keeps its place in the original text.
     let moved = text.replacen("b12", "b13", 1);
     assert_eq!(
-        position::read(&moved).map(|s| s.board.on(Sq::new(1, 12)).is_some()),
+        position::parse(&moved).map(|s| s.board.on(Sq::new(1, 12)).is_some()),
         Ok(true)
     );
     let bad = text.replacen("b12", "b26", 1);
-    let e = position::read(&bad).unwrap_err();
+    let e = position::parse(&bad).unwrap_err();
     assert_eq!(&bad[e.offset..e.offset + e.len], "b26");
     assert_eq!(
         e.reason,

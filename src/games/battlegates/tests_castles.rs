@@ -617,3 +617,23 @@ fn a_bad_maze_puts_its_castle_out_alone_and_its_team_out_with_allies() {
     assert_eq!(castles::next_to_move(&s, C1), C3);
     assert!(text_of(&s).contains(" Castle1 sss/-/sss/sss/- "));
 }
+
+#[test]
+fn in_four_castles_a_player_without_characters_in_either_castle_loses() {
+    // Two players: Castle1 kills Castle2's last character; the same
+    // player's Castle4 has none: the player of Castle1 and Castle3 wins.
+    let chars = format!("b1,x,x,x,x/b2,x,x,x,x/l1,x,x,x,x/{FAR}");
+    let mut s = pos("four-castles", &chars, "-", "Castle1", "r/-/-");
+    begin(&mut s);
+    Kit::ok(&mut s, "discard rotate90");
+    Kit::ok(&mut s, "b1-b2");
+    assert_eq!(G::outcome(&s), Outcome::TeamWon(Team::of(&TEAMS[0])));
+    assert!(text_of(&s).ends_with(" Castle1+Castle3:no-characters"));
+    // While one of a player's castles has a character, play goes on.
+    let chars = "b1,x,x,x,x/b2,x,x,x,x/l1,x,x,x,x/l12,x,x,x,x";
+    let mut s = pos("four-castles", chars, "-", "Castle1", "r/-/-");
+    begin(&mut s);
+    Kit::ok(&mut s, "discard rotate90");
+    Kit::ok(&mut s, "b1-b2");
+    assert_eq!(G::outcome(&s), Outcome::Ongoing);
+}

@@ -8,7 +8,7 @@
 //! column line (0 = a's west side) and `y` the row line (0 = row 1's
 //! south side); the Run is row 13, between the post rows 12 and 13.
 
-use super::board::{Sq, NORTH, SOUTH};
+use super::board::{Loc, Sq, NORTH, SOUTH};
 use super::layouts::{Layout, MISERY_RUN};
 use super::maze::parse_piece;
 use super::state::Id;
@@ -507,4 +507,73 @@ fn the_misery_run_diagram_fits_80_columns_and_marks_the_run() {
         .legend
         .iter()
         .any(|l| l.contains("the Misery Run, row 13")));
+}
+
+// ---------------------------------------------------------------------
+// The board and the armies
+
+#[test]
+fn misery_run_is_9_by_25_with_two_armies_a_side_on_its_boards_portals() {
+    // Nine columns, twenty-five rows, the Run row 13 (row index 12).
+    assert_eq!(
+        (MISERY_RUN.cols, MISERY_RUN.rows, MISERY_RUN.run),
+        (9, 25, Some(12))
+    );
+    // Each army, west to east: Crusader, Archer, Gatekeeper, Archer,
+    // Crusader; South's at its castle (row 1) first, then on row 12;
+    // North's at its castle (row 25) first, then on row 14.
+    let s = State::new(Layout::MiseryRun);
+    let army = ["Crusader", "Archer", "Gatekeeper", "Archer", "Crusader"];
+    for (side, name, rows) in [(SOUTH, "South", [1, 12]), (NORTH, "North", [25, 14])] {
+        assert_eq!(s.board.alive(side).count(), 10);
+        for (a, row) in rows.into_iter().enumerate() {
+            for (k, col) in ["b", "d", "e", "f", "h"].into_iter().enumerate() {
+                let square = format!("{col}{row}");
+                assert_eq!(
+                    who(&s, &square),
+                    Some(format!("{name}'s {}", army[k])),
+                    "{square}"
+                );
+                assert_eq!(
+                    s.board.loc(Id::new(side, 5 * a + k)),
+                    Some(Loc::Sq(sq(&square)))
+                );
+            }
+        }
+    }
+    // Nobody stands on the Run.
+    for col in ["a", "b", "c", "d", "e", "f", "g", "h", "i"] {
+        assert_eq!(who(&s, &format!("{col}13")), None);
+    }
+}
+
+#[test]
+fn a_gatekeepers_immunity_covers_both_of_its_sides_gatekeepers() {
+    // South turns Ge14nw (hinged on d14ne) clockwise: its sweep is e14.
+    // North's Gatekeeper there, of either army, cannot be carried.
+    for north in ["x,x,e14,x,x,b25,x,x,x,x", "b25,x,x,x,x,x,x,e14,x,x"] {
+        let mut s = run_pos(
+            &format!("b1,x,x,x,x,x,x,x,x,x/{north}"),
+            "Ge14nw",
+            "South",
+            "r/-/-",
+        );
+        begin_1(&mut s);
+        assert_eq!(
+            Kit::refused(&mut s, "rotate90 Ge14nw cw"),
+            "the gates on d14ne cannot carry North's Gatekeeper on e14: a Gatekeeper is \
+             immune to its opponent's gate turns",
+            "{north}"
+        );
+    }
+    // South's own second Gatekeeper is carried, to d14.
+    let mut s = run_pos(
+        "b1,x,x,x,x,x,x,e14,x,x/b25,x,x,x,x,x,x,x,x,x",
+        "Ge14nw",
+        "South",
+        "r/-/-",
+    );
+    begin_1(&mut s);
+    Kit::ok(&mut s, "rotate90 Ge14nw cw");
+    assert_eq!(who(&s, "d14").as_deref(), Some("South's Gatekeeper"));
 }
