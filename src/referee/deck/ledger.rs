@@ -308,7 +308,9 @@ impl DeckLedger {
                 *d = true;
             }
         }
-        out.retain(|&p| !self.has_share(side, p));
+        // A position of a deck not final yet cannot be shared: the
+        // reshuffle's passes come first (the schedule's rule 6).
+        out.retain(|&p| !self.has_share(side, p) && self.deck_of(p).is_some());
         out.sort_unstable();
         out
     }
