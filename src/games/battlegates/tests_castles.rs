@@ -683,49 +683,48 @@ fn a_castle_out_of_the_game_discards_a_card_opened_on_its_leaving_line() {
     );
 }
 
-/// Hidden four-castle self-play games, replayed: every audit passes.
-fn hidden_games(layout: Layout, seeds: std::ops::Range<u64>) -> Vec<String> {
+/// A hidden four-castle self-play game (greedy, seed 0), replayed:
+/// every audit passes. Returns its record and its farewell lines, each
+/// its turn and side: lines of a side other than the one the position
+/// had to move.
+fn hidden_game_of(layout: Layout) -> (String, Vec<(u32, Side)>) {
     use crate::selfplay::battlegates::{hidden_game, Play};
-    seeds
-        .map(|seed| {
-            let text = hidden_game(layout, seed, Play::Greedy, 400).unwrap();
-            let source = crate::record::Source::new(text.as_bytes()).unwrap();
-            let rec = crate::record::parse(&source).unwrap();
-            let referee = crate::referee::replay::<G>(&rec, |_, _| {}).unwrap();
-            assert!(referee.failed_audits().is_empty(), "{text}");
-            text
-        })
-        .collect()
+    let text = hidden_game(layout, 0, Play::Greedy, 400).unwrap();
+    let source = crate::record::Source::new(text.as_bytes()).unwrap();
+    let rec = crate::record::parse(&source).unwrap();
+    let mut farewells = Vec::new();
+    let referee = crate::referee::replay::<G>(&rec, |played, _| {
+        if let Some(before) = &played.before {
+            let turn = played.kind == crate::record::LineKind::Turn && !played.audit;
+            if turn && G::to_move(before) != played.side {
+                assert!(played.actions.is_empty() && played.chance.is_empty());
+                farewells.push((played.number, played.side));
+            }
+        }
+    })
+    .unwrap();
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    assert!(referee.outcome().is_over(), "{text}");
+    (text, farewells)
 }
 
 #[test]
 fn a_castle_killed_on_the_other_players_line_writes_a_farewell_line() {
-    // Two players, hands 1+3 and 2+4, hidden: some game puts a castle
-    // out on the other player's line while its ally plays on, and the
-    // castle's farewell line (no actions) gives its hand's shares.
-    let games = hidden_games(Layout::FourCastles, 0..6);
-    let farewell = games.iter().any(|t| {
-        t.lines().any(|l| {
-            let mut w = l.split_whitespace();
-            let n = w.next().unwrap_or("");
-            n.ends_with('.')
-                && !n.starts_with('S')
-                && w.next().is_some()
-                && w.next() == Some("pass")
-        })
-    });
-    assert!(farewell, "{}", games[0]);
-    for t in &games {
-        assert!(!t.contains("cardsecret"), "{t}");
-    }
+    // Two players, hands 1+3 and 2+4, hidden: Castle1 kills Castle2's
+    // last character on turn 49, and Castle2 writes its farewell line
+    // (no actions, no draw) before Castle3 moves; Castle4 kills
+    // Castle3's last on turn 55, and Castle3's farewell line comes at its
+    // place in the order before, after Castle1's turn 56. No card secret:
+    // each hand keeps a castle in play until its team is out.
+    let (text, farewells) = hidden_game_of(Layout::FourCastles);
+    assert_eq!(farewells, [(50, CASTLES[1]), (57, CASTLES[2])], "{text}");
+    assert!(!text.contains("cardsecret"), "{text}");
 }
 
 #[test]
 fn alone_a_castle_put_out_publishes_its_card_secret_and_the_others_play_on() {
-    let games = hidden_games(Layout::FourCastlesSolo, 0..3);
-    assert!(
-        games.iter().any(|t| t.contains("\n    cardsecret\n")),
-        "{}",
-        games[0]
-    );
+    let (text, farewells) = hidden_game_of(Layout::FourCastlesSolo);
+    // Each castle put out by another leaves on its farewell line.
+    assert!(!farewells.is_empty(), "{text}");
+    assert_eq!(text.matches("\n    cardsecret\n").count(), 2, "{text}");
 }
