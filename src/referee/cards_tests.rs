@@ -1323,3 +1323,86 @@ fn a_side_that_resigns_and_drops_out_leaves_on_its_resignation_line() {
     assert!(referee.failed_audits().is_empty(), "{text}");
     assert!(referee.deck().unwrap().has_left(2));
 }
+
+/// The game of `text` replayed up to the line that starts `at`, and that
+/// line's text.
+fn before_line(text: &str, at: &str, next: &str) -> (Referee<Cards>, String) {
+    let start = text.find(at).unwrap();
+    let source = Source::new(&text.as_bytes()[..start + 1]).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let referee = replay::<Cards>(&rec, |_, _| {}).unwrap();
+    (referee, block(text, at, next)[1..].to_owned())
+}
+
+#[test]
+fn a_farewell_line_opens_no_card_of_a_hand_that_plays_on() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let (referee, line) = before_line(&text, "\n7. C:", "\n8. D:");
+    // C's farewell line with A's hand's share of a card it holds.
+    let deck = referee.deck().unwrap();
+    let p = deck.held(0)[0];
+    let secret = wallets[0].card_secret(referee.header().game_id(), "A");
+    let share = secret.share(deck.deck_of(p).unwrap(), p).unwrap();
+    let err = refused(
+        &referee,
+        &line,
+        &[(p, share.point_bytes(), share.proof_bytes())],
+    );
+    assert_eq!((err.turn, err.side.as_str()), (7, "C"));
+    assert_eq!(
+        err.message,
+        "a farewell line opens no card of its hand: C's hand plays on"
+    );
+}
+
+#[test]
+fn a_leaving_line_opens_every_card_of_its_hand_and_the_seed_of_each_pass() {
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let leaving = block(&text, "\n6. C:", "\n7. A:");
+    let leaves = "C leaves the game on this line, its hand with it: the line opens every \
+                  card the hand holds, the seed of each of its passes and publishes its card \
+                  secret (herald move --key adds them)";
+    let err =
+        replayed(&text.replace(leaving, &without_item(leaving, "open shuffle-0"))).unwrap_err();
+    assert_eq!(err.turn, Some(6));
+    assert_eq!(
+        err.message,
+        format!("{leaves}; the seed of its pass over deck 0 is not opened")
+    );
+    let at = leaving.find("\n    share ").unwrap();
+    let p: u32 = leaving[at + 11..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let err = replayed(&text.replace(leaving, &without_item(leaving, "share "))).unwrap_err();
+    assert_eq!(err.turn, Some(6));
+    assert_eq!(
+        err.message,
+        format!("{leaves}; deck position {p} is not opened")
+    );
+}
+
+#[test]
+fn a_card_its_drawer_shared_for_another_is_passed_over() {
+    // Three sides, hands of 3: turn 1 A draws 0, 3, 6 and 9, turn 2 B
+    // 1, 4, 7 and 10, turn 3 C 2, 5, 8 and 11, turn 4 A 12, turn 5 B 13.
+    // A's turn 4 shared 14, C's draw on turn 6 as the order stood; B's
+    // turn 5 puts C out, and A's turn 7 would draw 14, whose share it
+    // gave: it draws 15, and 14 stays out of play.
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let a4 = block(&text, "\n4. A:", "\n5. B:");
+    assert!(
+        a4.contains("\n    share 14 ") || a4.contains("\n    share 14\n"),
+        "{a4}"
+    );
+    let referee = replayed(&text).unwrap();
+    let deck = referee.deck().unwrap();
+    assert_eq!(deck.drawer(14), None);
+    assert_eq!(deck.drawer(15), Some(0));
+    assert_eq!(deck.drawer(16), Some(1));
+}
