@@ -482,7 +482,7 @@ fn a_game_with_hidden_hands_is_composed_replayed_and_audited() {
             text.contains("\n    commit shuffle-1\n"),
             "a reshuffle: {text}"
         );
-        assert!(text.contains("\n    open shuffle-1 "), "its audit: {text}");
+        assert!(text.contains("\n    open shuffle-1\n"), "its audit: {text}");
         assert!(text.contains("[Result \"draw\"]"), "{text}");
         let referee = replayed(&text).unwrap();
         assert_eq!(referee.phase(), Phase::Over);
@@ -1231,7 +1231,7 @@ fn a_hand_with_no_side_left_opens_its_cards_and_publishes_its_card_secret() {
     let (text, _) = play(&header, &wallets);
     let leaving = block(&text, "\n6. C:", "\n7. A:");
     assert!(leaving.starts_with("\n6. C: pass\n"), "{leaving}");
-    assert!(leaving.contains("\n    open shuffle-0 "), "{leaving}");
+    assert!(leaving.contains("\n    open shuffle-0\n"), "{leaving}");
     assert!(leaving.contains("\n    cardsecret\n"), "{leaving}");
     // C held its three dealt cards and two turns' cards less what it
     // played: each opened here.
@@ -1314,7 +1314,7 @@ fn a_side_that_resigns_and_drops_out_leaves_on_its_resignation_line() {
     let (text, _) = play_scripted(&header, &wallets, &|_| None, Some(3));
     let line = block(&text, "\n3. C:", "\n4. A:");
     assert!(line.starts_with("\n3. C: resign\n"), "{line}");
-    assert!(line.contains("\n    cardsecret\n") && line.contains("\n    open shuffle-0 "));
+    assert!(line.contains("\n    cardsecret\n") && line.contains("\n    open shuffle-0\n"));
     // Its three dealt cards and its turn's card, opened.
     assert!(line.matches("\n    share ").count() >= 4, "{line}");
     assert!(!text[text.find("\n4. A:").unwrap()..].contains(". C:"));
