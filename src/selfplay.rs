@@ -285,28 +285,42 @@ pub fn record_with<G: Game>(
         let Some(side) = referee.to_move() else {
             break;
         };
-        let wallet = options
-            .sides
-            .iter()
-            .position(|&s| s == side)
-            .and_then(|i| wallets[i].as_ref());
+        let wallet_of = |side: Side| {
+            options
+                .sides
+                .iter()
+                .position(|&s| s == side)
+                .and_then(|i| wallets[i].as_ref())
+        };
+        let wallet = wallet_of(side);
+        // A side that plays from another side's hand (spec section 3.9,
+        // "Shared hands") writes the hand's items with the holder's key.
+        let holder = G::hand_holder(referee.state(), side);
+        let hand = (holder != side && referee.deck().is_some())
+            .then(|| wallet_of(holder))
+            .flatten();
         if matches!(referee.phase(), Phase::Setup | Phase::Audit) {
             // A set-up step or a closing line of openings: the referee
             // composes it all from the wallet.
             let (kind, number) = referee.next_line();
             let line = Line::of_actions(kind, number, side.name::<G>(), &[]);
-            let text = compose_altered(&mut referee, line, wallet, options.alter)
+            let text = compose_altered(&mut referee, line, (wallet, hand), options.alter)
                 .map_err(|e| format!("{kind:?} line {number}: {e}"))?;
             log.push_str(&text);
             continue;
         }
         let number = referee.next_turn();
-        let actions = match referee.preview_for(wallet) {
+        let preview = match hand {
+            Some(_) => referee.preview_with_hand(wallet, hand),
+            None => referee.preview_for(wallet),
+        };
+        let actions = match preview {
             Ok(Preview::Actions { state, .. }) => {
                 choose_actions::<G>(state, &mut rng, policy, number)?
             }
             // A chance event settled at the start of the turn ended the
-            // game or put this side out: its line only passes.
+            // game or put this side out, or the line is a farewell line:
+            // it only passes.
             Ok(Preview::OnlyPass(_)) => Vec::new(),
             Ok(Preview::Unknown(why)) => return Err(format!("turn {number}: cannot start: {why}")),
             // The side's hash chain is used up: the game cannot go on in
@@ -315,7 +329,7 @@ pub fn record_with<G: Game>(
             Err(e) => return Err(format!("turn {number}: cannot start: {e:?}")),
         };
         let line = Line::of_actions(LineKind::Turn, number, side.name::<G>(), &actions);
-        let text = compose_altered(&mut referee, line, wallet, options.alter)
+        let text = compose_altered(&mut referee, line, (wallet, hand), options.alter)
             .map_err(|e| format!("turn {number}: {e}"))?;
         log.push_str(&text);
     }
@@ -328,26 +342,29 @@ pub fn record_with<G: Game>(
     Ok(text)
 }
 
-/// Compose `line` with `wallet` and play it, or, where `alter` changes
-/// its text, play the altered text instead. Returns the text played.
+/// Compose `line` with the side's wallet (and its hand holder's, for a
+/// side that plays from another's hand) and play it, or, where `alter`
+/// changes its text, play the altered text instead. Returns the text
+/// played.
 fn compose_altered<G: Game>(
     referee: &mut Referee<G>,
     line: Line<'_>,
-    wallet: Option<&Wallet>,
+    (wallet, hand): (Option<&Wallet>, Option<&Wallet>),
     alter: Option<Alter>,
 ) -> Result<String, String> {
     let composed = |e: ComposeError| match e {
         ComposeError::Line(e) => e.message,
         other => format!("{other:?}"),
     };
+    let compose = |referee: &mut Referee<G>| match (wallet, hand) {
+        (Some(own), Some(hand)) => referee.compose_with_hand(line, own, hand),
+        _ => referee.compose(line, wallet),
+    };
     let Some(alter) = alter else {
-        return referee
-            .compose(line, wallet)
-            .map(|p| p.line())
-            .map_err(composed);
+        return compose(referee).map(|p| p.line()).map_err(composed);
     };
     let mut honest = referee.clone();
-    let text = honest.compose(line, wallet).map_err(composed)?.line();
+    let text = compose(&mut honest).map_err(composed)?.line();
     let Some(altered) = alter(&text) else {
         *referee = honest;
         return Ok(text);
@@ -657,6 +674,27 @@ pub mod battlegates {
         options.max_turns = max_turns;
         if layout != Layout::OneBoard {
             options.tags = vec![("Setup".into(), layout.tag().into())];
+        }
+        match play {
+            Play::Uniform => record_with::<Battlegates>(&options, &mut Uniform { stop_percent: 0 }),
+            Play::Greedy => record_with::<Battlegates>(&options, &mut Greedy),
+        }
+    }
+
+    /// [`game`] with hidden hands (`Hands "hidden"`): the shared deck of
+    /// spec section 3.9, each hand drawn and played with its holder's key.
+    pub fn hidden_game(
+        layout: Layout,
+        seed: u64,
+        play: Play,
+        max_turns: u32,
+    ) -> Result<String, String> {
+        let mut options = Options::new::<Battlegates>(seed, 2);
+        options.sides = layout.geometry().side_list();
+        options.max_turns = max_turns;
+        options.tags = vec![("Hands".into(), "hidden".into())];
+        if layout != Layout::OneBoard {
+            options.tags.push(("Setup".into(), layout.tag().into()));
         }
         match play {
             Play::Uniform => record_with::<Battlegates>(&options, &mut Uniform { stop_percent: 0 }),

@@ -343,8 +343,8 @@ fn a_resignation_ends_the_game_and_the_closing_lines_audit_every_pass() {
         );
     }
     let record = std::fs::read_to_string(d.join("g.pbem")).unwrap();
-    assert!(record.contains("\n    open shuffle-0 "), "{record}");
-    assert!(record.contains("\n    open shuffle-1 "), "{record}");
+    assert!(record.contains("\n    open shuffle-0\n"), "{record}");
+    assert!(record.contains("\n    open shuffle-1\n"), "{record}");
     let checked = json(d, &["check", "g.pbem", "--format", "json"]);
     assert_eq!(checked["failed_audits"], serde_json::json!([]), "{checked}");
     let winner = if other == "south" { "South" } else { "North" };

@@ -159,7 +159,7 @@ pub fn write_proof(proof: &ProofKind<'_>, out: &mut String) {
     let (head, values): (String, Vec<&[u8]>) = match proof {
         ProofKind::Reveal(h) => ("reveal".into(), vec![h]),
         ProofKind::Commit { slot, digest } => (format!("commit {slot}"), vec![digest]),
-        ProofKind::Open { slot, value, salt } => (format!("open {slot} {value}"), vec![salt]),
+        ProofKind::Open { slot, salt, .. } => (format!("open {slot}"), vec![salt]),
         ProofKind::Sign(s) => ("sig".into(), vec![s]),
         ProofKind::Share {
             position,
@@ -171,6 +171,17 @@ pub fn write_proof(proof: &ProofKind<'_>, out: &mut String) {
         ProofKind::CardSecret(x) => ("cardsecret".into(), vec![x]),
     };
     let mut line = format!("{INDENT}{head}");
+    // An opening's value is one word, on the first line when it fits (a
+    // shuffle seed's 64 digits go on a line of their own).
+    if let ProofKind::Open { value, .. } = proof {
+        if line.len() + 1 + value.len() > WRAP {
+            let _ = writeln!(out, "{line}");
+            line = INDENT.to_owned();
+        } else {
+            line.push(' ');
+        }
+        line.push_str(value);
+    }
     for value in values {
         let digits = hex::encode(value);
         for chunk in digits.as_bytes().chunks(HEX_PER_LINE) {
@@ -271,6 +282,13 @@ mod tests {
                 slot: "a1",
                 value: "R",
                 salt: [0x2b; 32],
+            },
+            // A reshuffle seed's opening: 64 digits too long to stand
+            // beside the slot.
+            ProofKind::Open {
+                slot: "shuffle-1",
+                value: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                salt: [0x2c; 32],
             },
             ProofKind::Sign([0x3c; 64]),
             ProofKind::Share {

@@ -120,6 +120,10 @@ pub(super) struct Openings {
     /// The deck position the line opened to no card of the game, if it
     /// did: the deck is broken, and the line ends play.
     broken: Option<u32>,
+    /// The line publishes its card secret: its hand leaves the game on
+    /// it, every card it holds opened, played or not (checked once the
+    /// line is played).
+    leaving: bool,
 }
 
 /// A card opened on a line: the share's proof index, its deck position,
@@ -171,6 +175,9 @@ impl Openings {
     /// The first card opened that no action spent: its share's proof
     /// index and the refusal.
     pub(super) fn unspent<G: Game>(&self) -> Option<(usize, String)> {
+        if self.leaving {
+            return None;
+        }
         let o = self.cards.iter().find(|o| !o.spent)?;
         Some((
             o.proof,
@@ -265,7 +272,7 @@ impl<G: Game> Referee<G> {
                 ProofKind::CardKey { key, proof } => deck
                     .give_key(index, &key, proof)
                     .map_err(|e| at.record(Place::Proof(k), e))?,
-                ProofKind::CardSecret(_) => {
+                ProofKind::CardSecret(_) if line.kind == crate::record::LineKind::Setup => {
                     return Err(at.record(
                         Place::Proof(k),
                         format!(
@@ -367,7 +374,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// A line that leaves out a share it owes.
-    fn check_owed(owed: Vec<u32>, at: At<'_>) -> Result<(), LineError> {
+    pub(super) fn check_owed(owed: Vec<u32>, at: At<'_>) -> Result<(), LineError> {
         match owed.first() {
             Some(p) => Err(at.record(
                 Place::Line,
@@ -434,7 +441,13 @@ impl<G: Game> Referee<G> {
         deck: &mut DeckLedger,
         at: At<'_>,
     ) -> Result<Openings, LineError> {
-        let mut opened = Openings::default();
+        let mut opened = Openings {
+            leaving: line
+                .proofs
+                .iter()
+                .any(|p| matches!(p, ProofKind::CardSecret(_))),
+            ..Openings::default()
+        };
         for (k, proof) in line.proofs.iter().enumerate() {
             let ProofKind::Share { position, .. } = *proof else {
                 continue;
@@ -511,7 +524,10 @@ impl<G: Game> Referee<G> {
         let Some(deck) = trial.deck.as_ref() else {
             return Vec::new();
         };
-        if G::outcome(&trial.state).is_over() {
+        let hand = self.deck_index(index);
+        if G::outcome(&trial.state).is_over() || !trial.hand_in(&trial.state, hand) {
+            // Over, or the hand leaves: its shares are made from its
+            // published secret from now on.
             return Vec::new();
         }
         deck.owed_on_turn(self.deck_index(index), &trial.round(&trial.state))
@@ -622,8 +638,11 @@ pub(super) struct DeckItems {
     /// The pass: its slot, its commitment, its cards by position.
     pass: Option<(String, Hash, PassCards)>,
     shares: Vec<(u32, [u8; 32], [u8; 64])>,
-    /// The seeds opened at the audit: slot, value, salt.
+    /// The seeds opened at the audit, or as the hand leaves: slot,
+    /// value, salt.
     seeds: Vec<(String, String, Hash)>,
+    /// The hand's card secret, published as it leaves the game.
+    secret: Option<[u8; 32]>,
 }
 
 impl DeckItems {
@@ -677,6 +696,7 @@ impl DeckItems {
                     salt: *salt,
                 }),
         );
+        out.extend(self.secret.map(ProofKind::CardSecret));
         out.extend(
             proofs
                 .iter()
@@ -777,6 +797,10 @@ impl<G: Game> Referee<G> {
                 }
                 (items, None)
             }
+            crate::game::Phase::Play if self.farewell_due() == Some(index) => {
+                self.farewell_items(index, wallet, deck, &mut items);
+                (items, None)
+            }
             crate::game::Phase::Play => {
                 let mut d = deck.clone();
                 d.reshuffle_if_due(hand);
@@ -800,6 +824,57 @@ impl<G: Game> Referee<G> {
                 (items, Some(d))
             }
         }
+    }
+
+    /// The items of the farewell line of side `index` from `wallet` (its
+    /// hand holder's), added to `items`: its hand's pass if one is due,
+    /// and the shares it owes from here; or, when its hand has no side
+    /// left, the hand's leaving items ([`Referee::leaving_items`]).
+    fn farewell_items(
+        &self,
+        index: usize,
+        wallet: &crate::wallet::Wallet,
+        deck: &DeckLedger,
+        items: &mut DeckItems,
+    ) {
+        let hand = self.deck_index(index);
+        let mut d = deck.clone();
+        if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
+            let line = format!("turn {}", self.next_turn());
+            let _ = d.give_pass(hand, g, digest, &cards, &line);
+            items.pass = Some((slot, digest, cards));
+        }
+        if self.hand_in(&self.state, hand) {
+            let owed = d.owed_on_turn(hand, &self.round(&self.state));
+            items.shares = self.compose_shares(&d, index, wallet, &owed);
+        } else {
+            self.leaving_items(index, wallet, &d, items);
+        }
+    }
+
+    /// The leaving items of side `index`'s hand, from `wallet` (its
+    /// holder's), added to `items`: the share that opens each card the
+    /// hand holds in `deck` (not opened by `items` yet), the seed of each
+    /// of its passes, its card secret.
+    pub(super) fn leaving_items(
+        &self,
+        index: usize,
+        wallet: &crate::wallet::Wallet,
+        deck: &DeckLedger,
+        items: &mut DeckItems,
+    ) {
+        let hand = self.deck_index(index);
+        let name = self.hand_name(index);
+        let held = items.without_shares(deck.held(hand));
+        items.add_shares(self.compose_shares(deck, index, wallet, &held));
+        for g in deck.passed(hand) {
+            let slot = super::deck::shuffle_slot(g);
+            let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
+            let salt = wallet.salt(&slot);
+            items.seeds.push((slot, value, salt));
+        }
+        let secret = wallet.card_secret(self.header.game_id(), name);
+        items.secret = Some(secret.revealed());
     }
 
     /// The shares the last passer owes before its first turn, once the

@@ -28,8 +28,25 @@ struct Table {
     outcome: Option<Outcome>,
     /// `Hands "shared"`: A and C play from A's hand, B and D from B's.
     shared: bool,
-    /// `Out "C"`: C takes no turns after turn [`OUT_AFTER`].
-    c_out: bool,
+    /// `Out "C"`: C takes no turns after turn [`OUT_AFTER`] (A's line
+    /// with four sides); `Out "C-on-B"`: nor after B's first line from
+    /// turn [`OUT_AFTER`] on (another hand's line).
+    out: Out,
+    /// `Resign "drops"`: a side that resigns drops out and the others
+    /// play on (while two are left); each side's, whether it did.
+    drops: bool,
+    dropped: Vec<bool>,
+    /// C is out (`Out "C-on-B"`).
+    c_gone: bool,
+}
+
+/// When C is put out of the game (the `Out` tag).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Out {
+    #[default]
+    None,
+    AfterTurn,
+    OnB,
 }
 
 /// With `Out "C"`, C is skipped in the turn order after this many turns.
@@ -37,7 +54,17 @@ const OUT_AFTER: u32 = 5;
 
 /// Whether side `side` is skipped in the turn order now.
 fn skipped(s: &Table, side: u8) -> bool {
-    s.c_out && side == 2 && s.turns >= OUT_AFTER
+    let c = side == 2 && (s.c_gone || (s.out == Out::AfterTurn && s.turns >= OUT_AFTER));
+    c || s.dropped.get(usize::from(side)).copied().unwrap_or(false)
+}
+
+/// The side after `side` in the turn order, skipping those that are.
+fn next_side(s: &Table, side: u8) -> u8 {
+    let n = s.known.len() as u8;
+    (1..=n)
+        .map(|k| (side + k) % n)
+        .find(|&o| !skipped(s, o))
+        .unwrap_or(side)
 }
 
 /// The hand side `side` plays from (an index into `known`).
@@ -74,7 +101,12 @@ impl Game for Cards {
         OptionTag {
             name: "Out",
             default: "none",
-            help: "C: C takes no turns after turn 5",
+            help: "C: C takes no turns after turn 5; C-on-B: nor after B's first line from turn 5",
+        },
+        OptionTag {
+            name: "Resign",
+            default: "ends",
+            help: "ends: a resignation ends the game; drops: the resigner drops out",
         },
     ];
 
@@ -85,7 +117,13 @@ impl Game for Cards {
             hidden: vec![0; n],
             known: vec![Vec::new(); n],
             shared: setup.tag("Hands") == Some("shared"),
-            c_out: setup.tag("Out") == Some("C"),
+            out: match setup.tag("Out") {
+                Some("C") => Out::AfterTurn,
+                Some("C-on-B") => Out::OnB,
+                _ => Out::None,
+            },
+            drops: setup.tag("Resign") == Some("drops"),
+            dropped: vec![false; n],
             ..Table::default()
         })
     }
@@ -128,16 +166,22 @@ impl Game for Cards {
         if s.turns == TURNS {
             s.outcome = Some(Outcome::Draw);
         }
-        s.to_move = (s.to_move + 1) % s.known.len() as u8;
-        if skipped(s, s.to_move) {
-            s.to_move = (s.to_move + 1) % s.known.len() as u8;
+        if s.out == Out::OnB && s.to_move == 1 && s.turns >= OUT_AFTER {
+            s.c_gone = true;
         }
+        s.to_move = next_side(s, s.to_move);
         Ok(())
     }
     fn takes_turns(s: &Table, side: Side) -> bool {
         !skipped(s, side.0)
     }
     fn resign(s: &mut Table, side: Side) {
+        let left = (0..s.known.len() as u8).filter(|&o| !skipped(s, o)).count();
+        if s.drops && left > 2 {
+            s.dropped[usize::from(side.0)] = true;
+            s.to_move = next_side(s, side.0);
+            return;
+        }
         let others: Vec<Side> = (0..s.known.len() as u8)
             .map(Side)
             .filter(|&o| o != side)
@@ -307,6 +351,17 @@ type Cheat<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// `cheat` where it says so, and then played as written: the lines after
 /// it are composed honestly on the game as the cheat left it.
 fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String, Vec<Vec<u32>>) {
+    play_scripted(header, wallets, cheat, None)
+}
+
+/// [`play_cheating`], the side to move on turn `resign_at` resigning (a
+/// farewell line due writes `pass`).
+fn play_scripted(
+    header: &str,
+    wallets: &[Wallet],
+    cheat: Cheat<'_>,
+    resign_at: Option<u32>,
+) -> (String, Vec<Vec<u32>>) {
     let source = Source::new(header.as_bytes()).unwrap();
     let rec = record::parse(&source).unwrap();
     let mut referee = Referee::<Cards>::start(&rec).unwrap();
@@ -318,7 +373,9 @@ fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String,
         // hand, whichever of its sides writes.
         let h = usize::from(Cards::hand_holder(referee.state(), side).0);
         let mut choice = String::from("keep");
-        if referee.phase() == Phase::Play {
+        let farewell = referee.farewell_note().is_some();
+        let resigns = resign_at == Some(referee.next_turn()) && referee.phase() == Phase::Play;
+        if referee.phase() == Phase::Play && !farewell && !resigns {
             // A hand with a card that opens to no card of the game
             // cannot be listed: its line opens that card and plays none.
             let hand = referee.hand(side, &wallets[h]).unwrap_or_default();
@@ -333,12 +390,16 @@ fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String,
             kind: LineKind::Turn,
             number: referee.next_turn(),
             side: side.name::<Cards>(),
-            entries: if referee.phase() == Phase::Play {
+            entries: if referee.phase() == Phase::Play && !farewell && !resigns {
                 vec![Entry::Action(choice.clone().into())]
             } else {
                 Vec::new()
             },
-            ending: Ending::Actions,
+            ending: match (farewell, resigns) {
+                (true, _) => Ending::Pass,
+                (_, true) => Ending::Resign,
+                _ => Ending::Actions,
+            },
             proofs: Vec::new(),
             claimant: None,
         };
@@ -348,7 +409,7 @@ fn play_cheating(header: &str, wallets: &[Wallet], cheat: Cheat<'_>) -> (String,
         } else {
             honest.compose_with_hand(line, &wallets[i], &wallets[h])
         }
-        .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
+        .unwrap_or_else(|e| panic!("{choice}: {e:?}\n{log}"));
         let mut text = String::new();
         record::write_turn(&played.text(), &mut text);
         match cheat(&text) {
@@ -421,7 +482,7 @@ fn a_game_with_hidden_hands_is_composed_replayed_and_audited() {
             text.contains("\n    commit shuffle-1\n"),
             "a reshuffle: {text}"
         );
-        assert!(text.contains("\n    open shuffle-1 "), "its audit: {text}");
+        assert!(text.contains("\n    open shuffle-1\n"), "its audit: {text}");
         assert!(text.contains("[Result \"draw\"]"), "{text}");
         let referee = replayed(&text).unwrap();
         assert_eq!(referee.phase(), Phase::Over);
@@ -1065,4 +1126,283 @@ fn the_shares_owed_follow_the_turn_order_once_a_side_is_skipped() {
     let d10 = block("\n10. D:", "\n11. A:");
     assert!(shares(&b9) <= 1, "{b9}");
     assert!((1..=2).contains(&shares(&d10)), "{d10}");
+}
+
+/// The block of `text` from `from` up to `to`.
+fn block<'t>(text: &'t str, from: &str, to: &str) -> &'t str {
+    let at = text.find(from).unwrap_or_else(|| panic!("{from}: {text}"));
+    &text[at..at + text[at..].find(to).unwrap_or(text.len() - at)]
+}
+
+#[test]
+fn a_side_put_out_on_another_hands_line_writes_a_farewell_line_with_its_shares() {
+    // A and C play from A's hand, B and D from B's. B's turn 6 puts C
+    // out: D (B's hand) moves next and draws, and A's hand, whose last
+    // line (A's turn 5) shared only B's turn-6 draw, as C was to write
+    // turn 7, gives its share of D's draw on C's farewell line, turn 7.
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let farewell = block(&text, "\n7. C:", "\n8. D:");
+    assert!(farewell.starts_with("\n7. C: pass\n"), "{farewell}");
+    // Its share of D's turn-8 draw, and nothing of its hand's own.
+    let shares = farewell.matches("\n    share ").count();
+    assert_eq!(shares, 1, "{farewell}");
+    assert!(!farewell.contains("cardsecret") && !farewell.contains("open "));
+    // A's turn 5 shared B's turn-6 draw only; C writes no more.
+    let a5 = block(&text, "\n5. A:", "\n6. B:");
+    assert!(a5.matches("\n    share ").count() <= 2, "{a5}");
+    assert!(!text[text.find("\n8. D:").unwrap()..].contains(". C:"));
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    // Without C's farewell line: turn 7 is C's.
+    let cut = text.replace(farewell, "\n").replace("\n8. D:", "\n7. D:");
+    let err = replayed(&cut).unwrap_err();
+    assert_eq!(err.turn, Some(7), "{}", err.message);
+    assert_eq!(err.message, "it is C's turn, not D's");
+}
+
+/// `block` without its first item starting `word` (the item's line and
+/// the lines of hex digits that continue it).
+fn without_item(block: &str, word: &str) -> String {
+    let at = block.find(&format!("\n    {word}")).unwrap();
+    let mut end = at + 1 + block[at + 1..].find('\n').unwrap_or(block.len() - at - 1);
+    while let Some(next) = block.get(end + 1..).and_then(|r| r.split('\n').next()) {
+        let hex = next.trim();
+        if next.starts_with("    ") && !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            end += 1 + next.len();
+        } else {
+            break;
+        }
+    }
+    format!("{}{}", &block[..at], &block[end..])
+}
+
+#[test]
+fn a_farewell_line_that_leaves_out_a_share_it_owes_is_refused() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let farewell = block(&text, "\n7. C:", "\n8. D:");
+    let at = farewell.find("\n    share ").unwrap();
+    let position: u32 = farewell[at + 11..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let forged = text.replace(farewell, &without_item(farewell, "share "));
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(7));
+    assert_eq!(
+        err.message,
+        format!(
+            "C shares every card the others draw before its next line: its share of deck \
+             position {position} is missing (herald move --key adds it)"
+        )
+    );
+}
+
+#[test]
+fn a_farewell_line_carries_no_actions_and_no_resignation() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let reason = "C was put out on turn 6: this is its farewell line, which carries no \
+                  actions, draws no card and cannot resign (herald move pass --key)";
+    let keep = text.replace("\n7. C: pass\n", "\n7. C: keep\n");
+    let err = replayed(&keep).unwrap_err();
+    assert_eq!(
+        (err.turn, err.message.clone()),
+        (Some(7), format!("keep: {reason}"))
+    );
+    let resign = text.replace("\n7. C: pass\n", "\n7. C: resign\n");
+    let err = replayed(&resign).unwrap_err();
+    assert_eq!(err.turn, Some(7));
+    assert_eq!(err.message, format!("resign: {reason}"));
+}
+
+#[test]
+fn a_hand_with_no_side_left_opens_its_cards_and_publishes_its_card_secret() {
+    // Three sides, each its own hand: B's turn 5 puts C out, and C's
+    // farewell line (turn 6) is its leaving line: its cards opened, the
+    // seed of its pass opened, its card secret published. The game
+    // then draws on without C, whose shares every reader makes.
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let leaving = block(&text, "\n6. C:", "\n7. A:");
+    assert!(leaving.starts_with("\n6. C: pass\n"), "{leaving}");
+    assert!(leaving.contains("\n    open shuffle-0\n"), "{leaving}");
+    assert!(leaving.contains("\n    cardsecret\n"), "{leaving}");
+    // C held its three dealt cards and two turns' cards less what it
+    // played: each opened here.
+    assert!(leaving.matches("\n    share ").count() >= 3, "{leaving}");
+    assert!(!text[text.find("\n7. A:").unwrap()..].contains(". C:"));
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    let deck = referee.deck().unwrap();
+    assert!(deck.has_left(2) && !deck.has_left(0));
+    assert!(deck.held(2).is_empty());
+    // A reshuffle after C left is passed by A and B alone.
+    assert!(text.contains("\n    commit shuffle-1\n"), "{text}");
+    let passes = text.matches("\n    commit shuffle-1\n").count();
+    assert_eq!(passes, 2, "{text}");
+}
+
+#[test]
+fn a_leaving_line_with_a_card_secret_that_is_not_its_keys_is_refused() {
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let leaving = block(&text, "\n6. C:", "\n7. A:");
+    let at = leaving.find("cardsecret\n    ").unwrap() + 15;
+    let digit = &leaving[at..at + 1];
+    let flipped = if digit == "0" { "1" } else { "0" };
+    let forged_line = format!("{}{flipped}{}", &leaving[..at], &leaving[at + 1..]);
+    let err = replayed(&text.replace(leaving, &forged_line)).unwrap_err();
+    assert_eq!(err.turn, Some(6));
+    assert_eq!(err.message, "C's card secret does not match its card key");
+    // Without it: refused, saying what the leaving line carries.
+    let without = without_item(leaving, "cardsecret");
+    let err = replayed(&text.replace(leaving, &without)).unwrap_err();
+    assert_eq!(err.turn, Some(6));
+    assert_eq!(
+        err.message,
+        "C leaves the game on this line, its hand with it: the line opens every card the \
+         hand holds, the seed of each of its passes and publishes its card secret (herald \
+         move --key adds them); its card secret is missing"
+    );
+}
+
+#[test]
+fn a_line_from_a_side_that_left_is_refused() {
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    // Turn 7 written as C's: it is A's.
+    let at = text.find("\n7. A:").unwrap();
+    let forged = format!("{}\n7. C: keep\n", &text[..at]);
+    let err = replayed(&forged).unwrap_err();
+    assert_eq!(err.turn, Some(7));
+    assert_eq!(err.message, "it is A's turn, not C's");
+}
+
+#[test]
+fn a_card_secret_on_a_line_whose_hand_stays_is_refused() {
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    // A's turn 7 publishing C's secret (copied): A's hand plays on.
+    let leaving = block(&text, "\n6. C:", "\n7. A:");
+    let at = leaving.find("\n    cardsecret\n").unwrap();
+    let secret = &leaving[at..at + 16 + 4 + 64];
+    let a7 = block(&text, "\n7. A:", "\n8. B:");
+    let reveal = a7.find("\n    reveal ").unwrap();
+    let forged = format!("{}{secret}{}", &a7[..reveal], &a7[reveal..]);
+    let err = replayed(&text.replace(a7, &forged)).unwrap_err();
+    assert_eq!(err.turn, Some(7));
+    assert_eq!(
+        err.message,
+        "cardsecret: A publishes its card secret only when its hand leaves a game that goes \
+         on drawing without it"
+    );
+}
+
+#[test]
+fn a_side_that_resigns_and_drops_out_leaves_on_its_resignation_line() {
+    // Three sides; C resigns on turn 3 and drops out: the resignation is
+    // its leaving line, and A and B play on, C's shares made from its
+    // published secret.
+    let (header, wallets) = table_with(3, &[("Resign", "drops")]);
+    let (text, _) = play_scripted(&header, &wallets, &|_| None, Some(3));
+    let line = block(&text, "\n3. C:", "\n4. A:");
+    assert!(line.starts_with("\n3. C: resign\n"), "{line}");
+    assert!(line.contains("\n    cardsecret\n") && line.contains("\n    open shuffle-0\n"));
+    // Its three dealt cards and its turn's card, opened.
+    assert!(line.matches("\n    share ").count() >= 4, "{line}");
+    assert!(!text[text.find("\n4. A:").unwrap()..].contains(". C:"));
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    assert!(referee.deck().unwrap().has_left(2));
+}
+
+/// The game of `text` replayed up to the line that starts `at`, and that
+/// line's text.
+fn before_line(text: &str, at: &str, next: &str) -> (Referee<Cards>, String) {
+    let start = text.find(at).unwrap();
+    let source = Source::new(&text.as_bytes()[..start + 1]).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let referee = replay::<Cards>(&rec, |_, _| {}).unwrap();
+    (referee, block(text, at, next)[1..].to_owned())
+}
+
+#[test]
+fn a_farewell_line_opens_no_card_of_a_hand_that_plays_on() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let (referee, line) = before_line(&text, "\n7. C:", "\n8. D:");
+    // C's farewell line with A's hand's share of a card it holds.
+    let deck = referee.deck().unwrap();
+    let p = deck.held(0)[0];
+    let secret = wallets[0].card_secret(referee.header().game_id(), "A");
+    let share = secret.share(deck.deck_of(p).unwrap(), p).unwrap();
+    let err = refused(
+        &referee,
+        &line,
+        &[(p, share.point_bytes(), share.proof_bytes())],
+    );
+    assert_eq!((err.turn, err.side.as_str()), (7, "C"));
+    assert_eq!(
+        err.message,
+        "a farewell line opens no card of its hand: C's hand plays on"
+    );
+}
+
+#[test]
+fn a_leaving_line_opens_every_card_of_its_hand_and_the_seed_of_each_pass() {
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let leaving = block(&text, "\n6. C:", "\n7. A:");
+    let leaves = "C leaves the game on this line, its hand with it: the line opens every \
+                  card the hand holds, the seed of each of its passes and publishes its card \
+                  secret (herald move --key adds them)";
+    let err =
+        replayed(&text.replace(leaving, &without_item(leaving, "open shuffle-0"))).unwrap_err();
+    assert_eq!(err.turn, Some(6));
+    assert_eq!(
+        err.message,
+        format!("{leaves}; the seed of its pass over deck 0 is not opened")
+    );
+    let at = leaving.find("\n    share ").unwrap();
+    let p: u32 = leaving[at + 11..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let err = replayed(&text.replace(leaving, &without_item(leaving, "share "))).unwrap_err();
+    assert_eq!(err.turn, Some(6));
+    assert_eq!(
+        err.message,
+        format!("{leaves}; deck position {p} is not opened")
+    );
+}
+
+#[test]
+fn a_card_its_drawer_shared_for_another_is_passed_over() {
+    // Three sides, hands of 3: turn 1 A draws 0, 3, 6 and 9, turn 2 B
+    // 1, 4, 7 and 10, turn 3 C 2, 5, 8 and 11, turn 4 A 12, turn 5 B 13.
+    // A's turn 4 shared 14, C's draw on turn 6 as the order stood; B's
+    // turn 5 puts C out, and A's turn 7 would draw 14, whose share it
+    // gave: it draws 15, and 14 stays out of play.
+    let (header, wallets) = table_with(3, &[("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    let a4 = block(&text, "\n4. A:", "\n5. B:");
+    assert!(
+        a4.contains("\n    share 14 ") || a4.contains("\n    share 14\n"),
+        "{a4}"
+    );
+    let referee = replayed(&text).unwrap();
+    let deck = referee.deck().unwrap();
+    assert_eq!(deck.drawer(14), None);
+    assert_eq!(deck.drawer(15), Some(0));
+    assert_eq!(deck.drawer(16), Some(1));
 }

@@ -414,6 +414,11 @@ impl<G: Game> Referee<G> {
                     let owed = self.owed_on_trial(&with_items(&line, &items), index);
                     let missing = items.without_shares(owed);
                     items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
+                    // A line that takes its hand's last side out of the
+                    // game (a resignation) is the hand's leaving line.
+                    if self.leaves_on_trial(&with_items(&line, &items), index) {
+                        self.leaving_items(index, wallet, &deck, &mut items);
+                    }
                 }
             }
         }
@@ -656,6 +661,10 @@ impl<G: Game> Referee<G> {
         side: Side,
         wallet: &'w Wallet,
     ) -> Result<Vec<ProofKind<'w>>, ComposeError> {
+        if self.farewell_due().is_some() {
+            // A farewell line plays nothing: the rules demand nothing of it.
+            return Ok(Vec::new());
+        }
         let Ok((mut state, _)) = self.start_turn(reveal) else {
             return Ok(Vec::new());
         };
@@ -729,6 +738,9 @@ impl<G: Game> Referee<G> {
         };
         if let Some(note) = self.setup_note() {
             return Ok(Preview::Unknown(note));
+        }
+        if let Some(note) = self.farewell_note() {
+            return Ok(Preview::OnlyPass(note));
         }
         let Some(wallet) = wallet else {
             if self.deck.is_some() {

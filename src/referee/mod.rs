@@ -21,6 +21,7 @@ pub mod chance;
 pub mod compose;
 pub mod deck;
 pub mod error;
+mod farewell;
 pub mod header;
 mod hidden;
 mod ledger;
@@ -81,6 +82,9 @@ pub struct Referee<G: Game> {
     /// The turn whose line opened a card of the shared deck to no card of
     /// the game, once one did: play stopped there for the audit.
     broken_on: Option<u32>,
+    /// The farewell lines owed by sides put out on another hand's line,
+    /// in the turn order before they were put out (spec section 3.9).
+    farewells: Vec<farewell::Farewell>,
     /// A copy playing a line being composed, to learn what it owes: the
     /// shares owed before play are not required of it.
     trial: bool,
@@ -140,6 +144,7 @@ impl<G: Game> Clone for Referee<G> {
             hands: self.hands.clone(),
             holders: self.holders.clone(),
             broken_on: self.broken_on,
+            farewells: self.farewells.clone(),
             trial: self.trial,
         }
     }
@@ -202,6 +207,7 @@ impl<G: Game> Referee<G> {
             hands,
             holders,
             broken_on: None,
+            farewells: Vec::new(),
             trial: false,
             digest: crate::fairness::record_start(header.game_id()),
             forfeits: Vec::new(),
@@ -351,7 +357,10 @@ impl<G: Game> Referee<G> {
         let sides = self.header.sides();
         match self.phase() {
             Phase::Setup => self.setup_side_due().map(|(i, _)| sides[i]),
-            Phase::Play => Some(G::to_move(&self.state)),
+            Phase::Play => Some(
+                self.farewell_due()
+                    .map_or_else(|| G::to_move(&self.state), |i| sides[i]),
+            ),
             Phase::Audit => self.audit_side_due().map(|i| sides[i]),
             Phase::Over => None,
         }
@@ -567,7 +576,11 @@ impl<G: Game> Referee<G> {
             Phase::Play | Phase::Over => {}
         }
         if let Some(claimant) = claimant {
+            self.farewells.retain(|f| f.side() != index);
             return Ok(self.forfeit(index, side, claimant, number));
+        }
+        if self.farewell_due() == Some(index) {
+            return self.play_farewell(line, index, at);
         }
         let mut state = self.state.clone();
         let derived = self
@@ -587,12 +600,17 @@ impl<G: Game> Referee<G> {
                 played
             } else {
                 let played = self.play_turn(line, &mut state, derived, openings.as_mut(), at)?;
-                if let Some(deck) = deck.as_ref() {
-                    self.deck_turn_end(&state, index, deck, at)?;
+                if let Some(deck) = deck.as_mut() {
+                    if !self.check_leaving(line, index, &state, deck, at)? {
+                        self.deck_turn_end(&state, index, deck, at)?;
+                    }
                 }
                 played
             }
         };
+        if self.deck.is_some() {
+            self.owe_farewells(index, number, &state);
+        }
         self.commit_turn(index, state, &played);
         self.deck = deck;
         Ok(played)
@@ -687,7 +705,11 @@ impl<G: Game> Referee<G> {
                 // The passes are audited whatever came before, so that the
                 // side's audit is done (a failed maze does not leave it due).
                 // A hand's passes are its holder's to open.
+                // A hand that left was audited as it left.
                 let passes = match self.holds_hand(index) {
+                    Some(hand) if deck.has_left(hand) => {
+                        deck.left_verdict(hand).cloned().unwrap_or(Ok(()))
+                    }
                     Some(hand) => deck.audit(hand, &cards::seed_openings(line)),
                     None => Ok(()),
                 };
@@ -1139,7 +1161,11 @@ impl<G: Game> Referee<G> {
                 let values: Vec<(&str, &str)> =
                     values.iter().map(|(s, v)| (*s, v.as_str())).collect();
                 let verdict = G::audit(&self.state, side, &values).map_err(|e| e.reason);
-                self.hidden.audited(i, verdict);
+                // A hand's passes audited as it left count too.
+                let left = self
+                    .holds_hand(i)
+                    .and_then(|hand| self.deck.as_ref()?.left_verdict(hand).cloned());
+                self.hidden.audited(i, verdict.and(left.unwrap_or(Ok(()))));
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The header of a four-castle game: its sides (Castle1 to Castle4, all
-//! four), its `Decks` tag and its `Hands` tag (open hands only).
+//! four) and its `Decks` tag.
 
 use crate::game::{Setup, SetupError};
 
@@ -45,8 +45,7 @@ pub fn decks_tag(setup: &Setup<'_>) -> Option<u8> {
     setup.tag("Decks").and_then(|v| v.trim().parse().ok())
 }
 
-/// `Decks` is 1 or 2, and 2 only for four players; the four-castle
-/// games are played with open hands.
+/// `Decks` is 1 or 2, and 2 only for four players.
 pub fn check_options(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
     if let Some(v) = setup.tag("Decks") {
         let n = decks_tag(setup);
@@ -72,19 +71,6 @@ pub fn check_options(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError
                 reason,
             });
         }
-    }
-    let hidden = setup
-        .tag("Hands")
-        .is_some_and(|v| v.eq_ignore_ascii_case("hidden"));
-    if layout.four_castles() && hidden {
-        return Err(SetupError {
-            tag: Some("Hands".into()),
-            reason: format!(
-                "Hands \"hidden\": Setup \"{}\" is played with open hands (Hands \"open\", \
-                 the default on the four-castle boards)",
-                layout.tag()
-            ),
-        });
     }
     Ok(())
 }

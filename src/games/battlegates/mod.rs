@@ -276,10 +276,21 @@ impl Game for Battlegates {
     }
 
     fn hidden_deck(state: &State) -> Option<HiddenDeck> {
+        // Two decks for four players: 68 cards, card `34 + i` card `i`
+        // of the second deck.
         state.cards.is_hidden().then_some(HiddenDeck {
-            cards: Pile::full().total(),
-            hand: 3,
+            cards: state.cards.all().total(),
+            hand: state.layout.hand_size(),
         })
+    }
+
+    fn hand_holder(state: &State, side: Side) -> Side {
+        state.cards.holder(side)
+    }
+
+    fn takes_turns(state: &State, side: Side) -> bool {
+        // On Battle Alley a castle without characters is skipped.
+        !state.layout.four_castles() || state.board.has_characters(side)
     }
 
     fn receive_cards(state: &mut State, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
@@ -297,6 +308,11 @@ impl Game for Battlegates {
         let card = card_of(card)?;
         if !state.cards.open_unseen(side, card) {
             return illegal!("{} holds no unseen card to open as {card}", side_name(side));
+        }
+        // A castle out of the game discards its hand (rulings 33, 34):
+        // a card of it opened on its leaving line goes to the pile.
+        if state.layout.four_castles() && !state.board.has_characters(side) {
+            state.cards.spend(side, card);
         }
         Ok(())
     }
@@ -415,7 +431,12 @@ impl Game for Battlegates {
 /// The card with index `i` of the shared deck (spec section 3.9): the
 /// deck listed in card order, every scale first.
 fn card_of(i: u32) -> Result<Card, Illegal> {
+    let deck = Pile::full().total();
+    if i >= 2 * deck {
+        return illegal!("the deck has no card {i}");
+    }
+    // Card `34 + i` is card `i` of the second deck.
     Pile::full()
-        .nth(i)
+        .nth(i % deck)
         .ok_or_else(|| Illegal::new(format!("the deck has no card {i}")))
 }

@@ -442,22 +442,29 @@ fn four_players_play_with_two_decks_unless_the_decks_tag_says_one() {
 }
 
 #[test]
-fn the_four_castle_games_are_played_with_open_hands() {
-    let t = vec![
-        ("Setup".to_string(), "four-castles".to_string()),
-        ("Hands".to_string(), "hidden".to_string()),
-    ];
-    let e = G::new_game(&Setup {
-        sides: &CASTLES,
-        tags: &t,
-    })
-    .unwrap_err();
-    assert_eq!(e.tag.as_deref(), Some("Hands"));
-    assert_eq!(
-        e.reason,
-        "Hands \"hidden\": Setup \"four-castles\" is played with open hands (Hands \"open\", \
-         the default on the four-castle boards)"
-    );
+fn the_four_castle_games_have_open_hands_by_default_and_may_hide_them() {
+    // Hidden: the shared deck deals 34 cards to two players, 68 to four
+    // (two decks), in hands of four (a team's) or three (alone).
+    for (setup, cards, hand) in [
+        ("four-castles", 34, 4),
+        ("four-castles-allies", 68, 4),
+        ("four-castles-solo", 68, 3),
+    ] {
+        let t = vec![
+            ("Setup".to_string(), setup.to_string()),
+            ("Hands".to_string(), "hidden".to_string()),
+        ];
+        let s = G::new_game(&Setup {
+            sides: &CASTLES,
+            tags: &t,
+        })
+        .unwrap();
+        assert_eq!(
+            G::hidden_deck(&s),
+            Some(crate::game::HiddenDeck { cards, hand }),
+            "{setup}"
+        );
+    }
     // Without a Hands tag a four-castle game has open hands, and `herald
     // new` writes Hands "open" for it; one board keeps hidden hands.
     let t = vec![("Setup".to_string(), "four-castles-solo".to_string())];
@@ -636,4 +643,108 @@ fn in_four_castles_a_player_without_characters_in_either_castle_loses() {
     Kit::ok(&mut s, "discard rotate90");
     Kit::ok(&mut s, "b1-b2");
     assert_eq!(G::outcome(&s), Outcome::Ongoing);
+}
+
+#[test]
+fn a_castle_plays_from_its_teams_hand_and_takes_no_turns_without_characters() {
+    let t = vec![
+        ("Setup".to_string(), "four-castles".to_string()),
+        ("Hands".to_string(), "hidden".to_string()),
+    ];
+    let mut s = G::new_game(&Setup {
+        sides: &CASTLES,
+        tags: &t,
+    })
+    .unwrap();
+    assert_eq!(G::hand_holder(&s, CASTLES[2]), CASTLES[0]);
+    assert_eq!(G::hand_holder(&s, CASTLES[3]), CASTLES[1]);
+    assert_eq!(G::hand_holder(&s, CASTLES[1]), CASTLES[1]);
+    assert!(G::takes_turns(&s, CASTLES[2]));
+    for id in s.board.ids(CASTLES[2]).collect::<Vec<_>>() {
+        s.board.set(id, None);
+    }
+    assert!(!G::takes_turns(&s, CASTLES[2]));
+    assert!(G::takes_turns(&s, CASTLES[0]));
+}
+
+#[test]
+fn card_34_plus_i_is_card_i_of_the_second_deck() {
+    assert_eq!(G::card_text(34), G::card_text(0));
+    assert_eq!(G::card_text(67), G::card_text(33));
+    assert_eq!(G::card_text(40), "climb");
+}
+
+#[test]
+fn a_castle_out_of_the_game_discards_a_card_opened_on_its_leaving_line() {
+    // Alone, a castle without characters discards its hand: an unseen
+    // card of it opened on its leaving line goes to the discard pile.
+    let t = vec![
+        ("Setup".to_string(), "four-castles-solo".to_string()),
+        ("Hands".to_string(), "hidden".to_string()),
+    ];
+    let mut s = G::new_game(&Setup {
+        sides: &CASTLES,
+        tags: &t,
+    })
+    .unwrap();
+    let c3 = CASTLES[2];
+    G::receive_cards(&mut s, c3, &[None, None]).unwrap();
+    for id in s.board.ids(c3).collect::<Vec<_>>() {
+        s.board.set(id, None);
+    }
+    G::open_card(&mut s, c3, 40).unwrap();
+    assert_eq!(s.cards.unseen(c3), 1);
+    assert_eq!(s.cards.hand(c3).total(), 0);
+    assert_eq!(
+        s.cards
+            .discard
+            .count(crate::games::battlegates::cards::Card::Climb),
+        1
+    );
+}
+
+/// A hidden four-castle self-play game (greedy, seed 0), replayed:
+/// every audit passes. Returns its record and its farewell lines, each
+/// its turn and side: lines of a side other than the one the position
+/// had to move.
+fn hidden_game_of(layout: Layout) -> (String, Vec<(u32, Side)>) {
+    use crate::selfplay::battlegates::{hidden_game, Play};
+    let text = hidden_game(layout, 0, Play::Greedy, 400).unwrap();
+    let source = crate::record::Source::new(text.as_bytes()).unwrap();
+    let rec = crate::record::parse(&source).unwrap();
+    let mut farewells = Vec::new();
+    let referee = crate::referee::replay::<G>(&rec, |played, _| {
+        if let Some(before) = &played.before {
+            let turn = played.kind == crate::record::LineKind::Turn && !played.audit;
+            if turn && G::to_move(before) != played.side {
+                assert!(played.actions.is_empty() && played.chance.is_empty());
+                farewells.push((played.number, played.side));
+            }
+        }
+    })
+    .unwrap();
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    assert!(referee.outcome().is_over(), "{text}");
+    (text, farewells)
+}
+
+#[test]
+fn a_castle_killed_on_the_other_players_line_writes_a_farewell_line() {
+    // Two players, hands 1+3 and 2+4, hidden: Castle1 kills Castle2's
+    // last character on turn 49, and Castle2 writes its farewell line
+    // (no actions, no draw) before Castle3 moves; Castle4 kills
+    // Castle3's last on turn 55, and Castle3's farewell line comes at its
+    // place in the order before, after Castle1's turn 56. No card secret:
+    // each hand keeps a castle in play until its team is out.
+    let (text, farewells) = hidden_game_of(Layout::FourCastles);
+    assert_eq!(farewells, [(50, CASTLES[1]), (57, CASTLES[2])], "{text}");
+    assert!(!text.contains("cardsecret"), "{text}");
+}
+
+#[test]
+fn alone_a_castle_put_out_publishes_its_card_secret_and_the_others_play_on() {
+    let (text, farewells) = hidden_game_of(Layout::FourCastlesSolo);
+    // Each castle put out by another leaves on its farewell line.
+    assert!(!farewells.is_empty(), "{text}");
+    assert_eq!(text.matches("\n    cardsecret\n").count(), 2, "{text}");
 }

@@ -67,6 +67,11 @@ pub struct DeckLedger {
     /// The deck position that opened to no card and the side that
     /// opened it, once one did: the deck is broken.
     broken: Option<(u32, usize)>,
+    /// The card secret each side published when it left the game (spec
+    /// section 3.9, "Leaving"): from then on the ledger makes its shares.
+    left: Vec<Option<super::CardSecret>>,
+    /// The audit of each leaving side's passes, made as it left.
+    left_verdicts: Vec<Option<Result<(), String>>>,
 }
 
 impl DeckLedger {
@@ -90,6 +95,8 @@ impl DeckLedger {
             pile: Vec::new(),
             audited: vec![false; sides.len()],
             broken: None,
+            left: vec![None; sides.len()],
+            left_verdicts: vec![None; sides.len()],
         }
     }
 
@@ -291,14 +298,19 @@ impl DeckLedger {
     pub fn owed_on_turn(&self, side: usize, round: &[usize]) -> Vec<u32> {
         let mut dealt = self.dealt.clone();
         let mut out = Vec::new();
-        for (later, &other) in round.iter().take_while(|&&o| o != side).enumerate() {
+        let mut next = self.next;
+        for &other in round.iter().take_while(|&&o| o != side) {
             let first = !dealt.get(other).copied().unwrap_or(true);
-            out.extend(self.draws_at(other, first, self.next + later as u32));
+            let draws = self.draws_at(other, first, next);
+            next = draws.last().map_or(next, |p| p + 1);
+            out.extend(draws);
             if let Some(d) = dealt.get_mut(other) {
                 *d = true;
             }
         }
-        out.retain(|&p| !self.has_share(side, p));
+        // A position of a deck not final yet cannot be shared: the
+        // reshuffle's passes come first (the schedule's rule 6).
+        out.retain(|&p| !self.has_share(side, p) && self.deck_of(p).is_some());
         out.sort_unstable();
         out
     }
@@ -313,8 +325,23 @@ impl DeckLedger {
                 out.extend((0..self.hand).map(|k| i as u32 + k * n));
             }
         }
-        out.push(at);
+        out.push(self.turn_card(side, at));
         out
+    }
+
+    /// The position a turn of `side` draws when the next is `at`: the
+    /// first from there that `side` has not shared. A side shares the
+    /// cards it expects the others to draw; when a side is put out of
+    /// the game the turns after it draw earlier than planned, and a card
+    /// whose share its drawer gave is passed over (it stays out of play),
+    /// so that no hand ever holds a card the others could open (spec
+    /// section 3.9, "Farewell lines").
+    fn turn_card(&self, side: usize, at: u32) -> u32 {
+        let mut p = at;
+        while self.has_share(side, p) {
+            p += 1;
+        }
+        p
     }
 
     /// The positions drawn on the turns before `side`'s first turn (none
@@ -340,6 +367,7 @@ impl DeckLedger {
     pub fn draw(&mut self, side: usize) -> Result<Vec<u32>, String> {
         let positions = self.next_draws(side);
         for &p in &positions {
+            self.share_for_the_left(p);
             if self.deck_of(p).is_none() {
                 return Err(format!(
                     "{} draws deck position {p}, but no final deck holds it",
@@ -463,7 +491,8 @@ impl DeckLedger {
         let table = self.table.as_ref()?;
         let last = self.generations.last()?;
         last.final_deck()?;
-        let n = self.order.len() as u32;
+        // The hands still in pass over it (spec section 3.9, "Leaving").
+        let n = self.order.iter().filter(|&&s| !self.has_left(s)).count() as u32;
         let left = last.input.end().saturating_sub(self.next);
         if !super::schedule::reshuffle_due(n, left) || self.pile.is_empty() {
             return None;
@@ -471,6 +500,7 @@ impl DeckLedger {
         let i = self.order.iter().position(|&s| s == writer)?;
         let passers = (0..self.order.len())
             .map(|k| self.order[(i + k) % self.order.len()])
+            .filter(|&s| !self.has_left(s))
             .collect();
         let input = Deck::unmasked(table, last.input.end(), &self.pile)?;
         self.pile.clear();
@@ -481,6 +511,79 @@ impl DeckLedger {
             lines: Vec::new(),
         });
         Some(self.generations.len() as u32 - 1)
+    }
+
+    /// Side `side` leaves the game and publishes its card secret `x`
+    /// (spec section 3.9, "Leaving"): `x * B` must be its card key. From
+    /// then on the ledger makes its share of every position drawn, and a
+    /// pass it still owes over a reshuffle under way is dropped (the
+    /// sides still in pass over it). Its passes are audited at once with
+    /// the seeds it opens (`seeds`, by generation): the verdict is kept
+    /// for the end of the game ([`DeckLedger::left_verdict`]).
+    pub fn leave(
+        &mut self,
+        side: usize,
+        secret: &[u8; 32],
+        seeds: &[(u32, SeedOpening)],
+    ) -> Result<(), String> {
+        let name = self.name(side).to_owned();
+        if self.has_left(side) {
+            return Err(format!("{name} published its card secret before"));
+        }
+        let Some(Some((key, _))) = self.keys.get(side) else {
+            return Err(format!(
+                "{name} has given no card key to match a card secret"
+            ));
+        };
+        let secret = super::CardSecret::from_revealed(secret, &self.game, &name, key)
+            .map_err(|e| e.to_string())?;
+        self.left[side] = Some(secret);
+        let verdict = self.audit(side, seeds);
+        self.left_verdicts[side] = Some(verdict);
+        for gen in &mut self.generations {
+            let done = gen.passes.len();
+            let mut k = done;
+            while k < gen.passers.len() {
+                if gen.passers[k] == side {
+                    gen.passers.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The audit of the passes of side `side`, made when it left the
+    /// game, if it did.
+    pub fn left_verdict(&self, side: usize) -> Option<&Result<(), String>> {
+        self.left_verdicts.get(side).and_then(Option::as_ref)
+    }
+
+    /// Whether side `side` left the game, its card secret published.
+    pub fn has_left(&self, side: usize) -> bool {
+        self.left.get(side).is_some_and(Option::is_some)
+    }
+
+    /// Every side that left makes its share of `position` from its
+    /// published secret, if the position's deck is final.
+    fn share_for_the_left(&mut self, position: u32) {
+        let players = self.sides.len();
+        let made: Vec<(usize, Share)> = self
+            .left
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| !self.has_share(*s, position))
+            .filter_map(|(s, secret)| {
+                let deck = self.deck_of(position)?;
+                Some((s, secret.as_ref()?.share(deck, position).ok()?))
+            })
+            .collect();
+        for (s, share) in made {
+            self.shares
+                .entry(position)
+                .or_insert_with(|| vec![None; players])[s] = Some(share);
+        }
     }
 
     /// The generations `side` passed over.

@@ -1,0 +1,316 @@
+//! Sides leaving a game with a shared deck (spec section 3.9, "Leaving"
+//! and "Farewell lines"): a side put out on a line written by another
+//! hand writes one more line, its farewell line, at its next turn as the
+//! order stood before it was put out, with no actions, no draw and no
+//! resign: the shares its hand owes from there, or, when its hand has no
+//! side left in the game, the hand's leaving items (every card it holds
+//! opened and discarded, the seeds of its passes opened, its card secret
+//! published). A hand whose last side leaves on the hand's own line (a
+//! resignation) carries its leaving items on that line.
+
+use super::deck::DeckLedger;
+use super::line::Line;
+use super::{cards, At, Ending, LineError, Place, PlayedTurn, Referee};
+use crate::game::{Game, Side};
+use crate::record::ProofKind;
+
+/// A farewell line owed by a side put out on another hand's line.
+#[derive(Clone, Debug)]
+pub(super) struct Farewell {
+    /// The side put out (header index).
+    side: usize,
+    /// The turn whose line put it out.
+    on: u32,
+    /// The sides (header indices) that, in the turn order before that
+    /// line, came after the side put out, up to the line's writer: the
+    /// farewell line comes before the first of them moves.
+    after: Vec<usize>,
+}
+
+impl Farewell {
+    /// The side that owes it (header index).
+    pub(super) fn side(&self) -> usize {
+        self.side
+    }
+}
+
+/// The card secret a line publishes, with its proof index.
+fn card_secret(line: &Line<'_>) -> Option<(usize, [u8; 32])> {
+    line.proofs.iter().enumerate().find_map(|(k, p)| match *p {
+        ProofKind::CardSecret(x) => Some((k, x)),
+        _ => None,
+    })
+}
+
+impl<G: Game> Referee<G> {
+    /// Whether any side of the deck's hand `hand` takes turns in `state`.
+    pub(super) fn hand_in(&self, state: &G::State, hand: usize) -> bool {
+        let sides = self.header.sides();
+        (0..sides.len()).any(|i| self.deck_index(i) == hand && G::takes_turns(state, sides[i]))
+    }
+
+    /// The farewell line due now, if one is: the first (in the turn order
+    /// before its side was put out) whose place has come, the side to
+    /// move being one that came after it then (or none of those left).
+    pub(super) fn farewell_due(&self) -> Option<usize> {
+        if G::outcome(&self.state).is_over() || self.deck_broken().is_some() {
+            return None;
+        }
+        let sides = self.header.sides();
+        let mover = self.header.index_of(G::to_move(&self.state))?;
+        self.farewells
+            .iter()
+            .find(|f| {
+                f.after.contains(&mover)
+                    || f.after
+                        .iter()
+                        .all(|&i| !G::takes_turns(&self.state, sides[i]))
+            })
+            .map(|f| f.side)
+    }
+
+    /// What a player whose farewell line is due is told (`legal`,
+    /// `move`), if one is due (spec section 3.9, "Farewell lines").
+    pub fn farewell_note(&self) -> Option<String> {
+        let index = self.farewell_due()?;
+        let f = self.farewells.iter().find(|f| f.side == index)?;
+        let name = self.header.sides()[index].name::<G>();
+        let what = if self.hand_in(&self.state, self.deck_index(index)) {
+            "the shares its hand owes"
+        } else {
+            "its hand's cards opened, its seeds and its card secret"
+        };
+        Some(format!(
+            "{name} was put out on turn {}: turn {} is its farewell line, with no actions \
+             and no draw, carrying {what} (herald move pass --key)",
+            f.on,
+            self.next_turn()
+        ))
+    }
+
+    /// After turn `on`, written by side `index`, which left the game in
+    /// `state`: the farewell lines owed by the sides it put out of
+    /// another hand, in the turn order before the line, added to those
+    /// still due. A side put out on its own hand's line owes none.
+    pub(super) fn owe_farewells(&mut self, index: usize, on: u32, state: &G::State) {
+        if G::outcome(state).is_over() {
+            self.farewells.clear();
+            return;
+        }
+        let sides = self.header.sides();
+        let n = sides.len();
+        let writer = self.deck_index(index);
+        // The turn order before the line, from the writer's next.
+        let before: Vec<usize> = (1..=n)
+            .map(|k| (index + k) % n)
+            .filter(|&i| i == index || G::takes_turns(&self.state, sides[i]))
+            .collect();
+        for (k, &i) in before.iter().enumerate() {
+            let out = i != index
+                && !G::takes_turns(state, sides[i])
+                && self.deck_index(i) != writer
+                && !self.farewells.iter().any(|f| f.side == i);
+            if out {
+                self.farewells.push(Farewell {
+                    side: i,
+                    on,
+                    after: before[k + 1..].to_vec(),
+                });
+            }
+        }
+    }
+
+    /// Play the farewell line `line` of side `index` (spec section 3.9,
+    /// "Farewell lines"): no actions, no draw, no resign, no chance; the
+    /// engine's position stays as it is. Its hand's pass if one is due
+    /// and the shares it owes from here, the order as it now stands; or,
+    /// its hand having no side left, the hand's leaving items.
+    pub(super) fn play_farewell(
+        &mut self,
+        line: &Line<'_>,
+        index: usize,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let side = self.header.sides()[index];
+        let on = self
+            .farewells
+            .iter()
+            .find(|f| f.side == index)
+            .map_or(0, |f| f.on);
+        let reason = format!(
+            "{} was put out on turn {on}: this is its farewell line, which carries no actions, \
+             draws no card and cannot resign (herald move pass --key)",
+            at.side
+        );
+        if let Some((k, text)) = line.actions().next() {
+            return Err(at.illegal(Place::Item(k), Some(text), reason));
+        }
+        if line.ending == Ending::Resign {
+            return Err(at.illegal(Place::End, Some("resign"), reason));
+        }
+        super::check_facts(line, &[], at)?;
+        let mut state = self.state.clone();
+        let mut deck = self.deck.clone().expect("a farewell line needs a deck");
+        let hand = self.deck_index(index);
+        self.give_deck_items(line, index, &mut deck, at)?;
+        if self.hand_in(&state, hand) {
+            if let Some((k, _)) = card_secret(line) {
+                return Err(at.record(
+                    Place::Proof(k),
+                    format!(
+                        "cardsecret: {} publishes its hand's card secret only when no side of \
+                         its hand is left in the game",
+                        at.side
+                    ),
+                ));
+            }
+            if let Some(k) = self.own_share(line, hand, &deck) {
+                return Err(at.illegal(
+                    Place::Proof(k),
+                    None,
+                    format!(
+                        "a farewell line opens no card of its hand: {}'s hand plays on",
+                        at.side
+                    ),
+                ));
+            }
+            let round = self.round(&state);
+            Self::check_owed(deck.owed_on_turn(hand, &round), at)?;
+        } else {
+            self.open_leaving(line, side, hand, &mut state, &mut deck, at)?;
+            self.leave(line, hand, &mut deck, at)?;
+        }
+        let mut played = PlayedTurn::blank(at.turn, side, self.before(&state));
+        played.reveal = line.reveal().map(|(_, h)| h);
+        self.farewells.retain(|f| f.side != index);
+        self.commit_turn(index, state, &played);
+        self.deck = Some(deck);
+        Ok(played)
+    }
+
+    /// The proof index of the first share `line` gives of a card its
+    /// hand `hand` holds, if any.
+    fn own_share(&self, line: &Line<'_>, hand: usize, deck: &DeckLedger) -> Option<usize> {
+        line.proofs.iter().enumerate().find_map(|(k, p)| match *p {
+            ProofKind::Share { position, .. } if deck.held(hand).contains(&position) => Some(k),
+            _ => None,
+        })
+    }
+
+    /// On a leaving farewell line: open every card of the hand the line
+    /// shares, each told to the engine as opened by `side` (a side out of
+    /// play discards it).
+    fn open_leaving(
+        &self,
+        line: &Line<'_>,
+        side: Side,
+        hand: usize,
+        state: &mut G::State,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        for (k, proof) in line.proofs.iter().enumerate() {
+            let ProofKind::Share { position, .. } = *proof else {
+                continue;
+            };
+            if !deck.held(hand).contains(&position) {
+                continue;
+            }
+            let card = deck
+                .open(hand, position)
+                .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
+            if let Some(card) = card {
+                G::open_card(state, side, card).map_err(|e| {
+                    at.illegal(
+                        Place::Proof(k),
+                        None,
+                        format!("deck position {position}: {e}"),
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The hand `hand` leaves on `line`: every card it held is opened by
+    /// now, every seed of its passes is opened (its passes audited at
+    /// once), and its card secret is published and matches its card key.
+    pub(super) fn leave(
+        &self,
+        line: &Line<'_>,
+        hand: usize,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        let leaves = format!(
+            "{} leaves the game on this line, its hand with it: the line opens every card the \
+             hand holds, the seed of each of its passes and publishes its card secret (herald \
+             move --key adds them)",
+            at.side
+        );
+        if let Some(p) = deck.held(hand).first() {
+            return Err(at.illegal(
+                Place::Line,
+                None,
+                format!("{leaves}; deck position {p} is not opened"),
+            ));
+        }
+        let seeds = cards::seed_openings(line);
+        if let Some(g) = deck
+            .passed(hand)
+            .into_iter()
+            .find(|g| !seeds.iter().any(|(s, _)| s == g))
+        {
+            return Err(at.record(
+                Place::Line,
+                format!("{leaves}; the seed of its pass over deck {g} is not opened"),
+            ));
+        }
+        let Some((k, secret)) = card_secret(line) else {
+            return Err(at.record(Place::Line, format!("{leaves}; its card secret is missing")));
+        };
+        deck.leave(hand, &secret, &seeds)
+            .map_err(|e| at.record(Place::Proof(k), e))
+    }
+
+    /// After a turn of side `index` that left the game in `state`: when
+    /// no side of the writer's hand is left and the game goes on, the
+    /// line was the hand's leaving line and must carry its leaving items;
+    /// a card secret on any other line is refused.
+    pub(super) fn check_leaving(
+        &self,
+        line: &Line<'_>,
+        index: usize,
+        state: &G::State,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<bool, LineError> {
+        let hand = self.deck_index(index);
+        let leaves = !G::outcome(state).is_over() && !self.hand_in(state, hand);
+        if leaves && !self.trial {
+            self.leave(line, hand, deck, at)?;
+        } else if let Some((k, _)) = card_secret(line).filter(|_| !leaves) {
+            return Err(at.record(
+                Place::Proof(k),
+                format!(
+                    "cardsecret: {} publishes its card secret only when its hand leaves a game \
+                     that goes on drawing without it",
+                    at.side
+                ),
+            ));
+        }
+        Ok(leaves)
+    }
+
+    /// Whether `line`, played by side `index`, takes the last side of its
+    /// hand out of a game that goes on: then it carries the hand's leaving
+    /// items (herald adds them).
+    pub(super) fn leaves_on_trial(&self, line: &Line<'_>, index: usize) -> bool {
+        let mut trial = self.clone();
+        trial.trial = true;
+        if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
+            return false;
+        }
+        !G::outcome(&trial.state).is_over() && !trial.hand_in(&trial.state, self.deck_index(index))
+    }
+}
