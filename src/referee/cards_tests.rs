@@ -30,7 +30,9 @@ struct Table {
     shared: bool,
     /// `Out "C"`: C takes no turns after turn [`OUT_AFTER`] (A's line
     /// with four sides); `Out "C-on-B"`: nor after B's first line from
-    /// turn [`OUT_AFTER`] on (another hand's line).
+    /// turn [`OUT_AFTER`] on (another hand's line); `Out "C-at-set-up"`:
+    /// none at all (out before turn 1, as a castle whose maze broke the
+    /// rules).
     out: Out,
     /// `Resign "drops"`: a side that resigns drops out and the others
     /// play on (while two are left); each side's, whether it did.
@@ -47,6 +49,7 @@ enum Out {
     None,
     AfterTurn,
     OnB,
+    AtSetup,
 }
 
 /// With `Out "C"`, C is skipped in the turn order after this many turns.
@@ -54,7 +57,8 @@ const OUT_AFTER: u32 = 5;
 
 /// Whether side `side` is skipped in the turn order now.
 fn skipped(s: &Table, side: u8) -> bool {
-    let c = side == 2 && (s.c_gone || (s.out == Out::AfterTurn && s.turns >= OUT_AFTER));
+    let c = side == 2
+        && (s.c_gone || s.out == Out::AtSetup || (s.out == Out::AfterTurn && s.turns >= OUT_AFTER));
     c || s.dropped.get(usize::from(side)).copied().unwrap_or(false)
 }
 
@@ -101,7 +105,8 @@ impl Game for Cards {
         OptionTag {
             name: "Out",
             default: "none",
-            help: "C: C takes no turns after turn 5; C-on-B: nor after B's first line from turn 5",
+            help: "C: C takes no turns after turn 5; C-on-B: nor after B's first line from turn \
+                   5; C-at-set-up: none at all",
         },
         OptionTag {
             name: "Resign",
@@ -120,6 +125,7 @@ impl Game for Cards {
             out: match setup.tag("Out") {
                 Some("C") => Out::AfterTurn,
                 Some("C-on-B") => Out::OnB,
+                Some("C-at-set-up") => Out::AtSetup,
                 _ => Out::None,
             },
             drops: setup.tag("Resign") == Some("drops"),
@@ -1247,6 +1253,44 @@ fn a_hand_with_no_side_left_opens_its_cards_and_publishes_its_card_secret() {
     assert!(text.contains("\n    commit shuffle-1\n"), "{text}");
     let passes = text.matches("\n    commit shuffle-1\n").count();
     assert_eq!(passes, 2, "{text}");
+}
+
+#[test]
+fn a_side_out_before_turn_1_leaves_at_its_place_in_the_first_round() {
+    // Three sides, each its own hand; C is out once the set-up is over
+    // (a castle whose maze broke the rules). It wrote its set-up lines
+    // (its card key and its pass are in the deck); its leaving line is
+    // turn 3, its place after A and B, and then A and B play on alone.
+    let (header, wallets) = table_with(3, &[("Out", "C-at-set-up")]);
+    let (text, _) = play(&header, &wallets);
+    assert!(text.contains("\n2. B:"), "{text}");
+    let leaving = block(&text, "\n3. C:", "\n4. A:");
+    assert!(leaving.starts_with("\n3. C: pass\n"), "{leaving}");
+    assert!(leaving.contains("\n    open shuffle-0\n"), "{leaving}");
+    assert!(leaving.contains("\n    cardsecret\n"), "{leaving}");
+    // It never drew: no card of its hand to open.
+    assert!(!leaving.contains("\n    share "), "{leaving}");
+    assert!(!text[text.find("\n4. A:").unwrap()..].contains(". C:"));
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Over, "{text}");
+    assert!(referee.failed_audits().is_empty(), "{text}");
+    assert!(referee.deck().unwrap().has_left(2));
+}
+
+#[test]
+fn a_side_out_before_turn_1_cannot_be_passed_over() {
+    // B writes turn 3 where C's leaving line is due.
+    let (header, wallets) = table_with(3, &[("Out", "C-at-set-up")]);
+    let (text, _) = play(&header, &wallets);
+    let (referee, _) = before_line(&text, "\n3. C:", "\n4. A:");
+    assert_eq!(referee.to_move().map(|s| s.name::<Cards>()), Some("C"));
+    let note = referee.farewell_note().expect("C's leaving line is due");
+    assert!(
+        note.starts_with("C was put out before turn 1: turn 3 is its farewell line"),
+        "{note}"
+    );
+    let e = refused(&referee, "3. A: pass\n", &[]);
+    assert!(e.message.contains("C's"), "{}", e.message);
 }
 
 #[test]

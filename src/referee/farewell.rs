@@ -25,6 +25,19 @@ pub(super) struct Farewell {
     /// line, came after the side put out, up to the line's writer: the
     /// farewell line comes before the first of them moves.
     after: Vec<usize>,
+    /// The first turn the farewell line may be: its place in the first
+    /// round for a side out before turn 1, else 0.
+    not_before: u32,
+}
+
+/// When a side was put out, for its messages: `on turn 5`, or `before
+/// turn 1` (`on` 0: at the set-up).
+fn put_out(on: u32) -> String {
+    if on == 0 {
+        "before turn 1".into()
+    } else {
+        format!("on turn {on}")
+    }
 }
 
 impl Farewell {
@@ -58,13 +71,15 @@ impl<G: Game> Referee<G> {
         }
         let sides = self.header.sides();
         let mover = self.header.index_of(G::to_move(&self.state))?;
+        let turn = self.next_turn();
         self.farewells
             .iter()
             .find(|f| {
-                f.after.contains(&mover)
-                    || f.after
-                        .iter()
-                        .all(|&i| !G::takes_turns(&self.state, sides[i]))
+                turn >= f.not_before
+                    && (f.after.contains(&mover)
+                        || f.after
+                            .iter()
+                            .all(|&i| !G::takes_turns(&self.state, sides[i])))
             })
             .map(|f| f.side)
     }
@@ -81,9 +96,9 @@ impl<G: Game> Referee<G> {
             "its hand's cards opened, its seeds and its card secret"
         };
         Some(format!(
-            "{name} was put out on turn {}: turn {} is its farewell line, with no actions \
-             and no draw, carrying {what} (herald move pass --key)",
-            f.on,
+            "{name} was put out {}: turn {} is its farewell line, with no actions and no \
+             draw, carrying {what} (herald move pass --key)",
+            put_out(f.on),
             self.next_turn()
         ))
     }
@@ -115,6 +130,38 @@ impl<G: Game> Referee<G> {
                     side: i,
                     on,
                     after: before[k + 1..].to_vec(),
+                    not_before: 0,
+                });
+            }
+        }
+    }
+
+    /// Once the set-up is over, in `state`: a side already out of the
+    /// game (a Battlegates castle whose maze broke the rules) whose hand
+    /// has no side left in it owes its leaving line at its place in the
+    /// first round of turns, counted in header order from the side to
+    /// move first (spec section 3.9, "Farewell lines"). A side out whose
+    /// hand plays on owes none: every line is written knowing it out.
+    pub(super) fn owe_setup_farewells(&mut self, state: &G::State) {
+        if G::outcome(state).is_over() {
+            return;
+        }
+        let sides = self.header.sides();
+        let n = sides.len();
+        let Some(first) = self.header.index_of(G::to_move(state)) else {
+            return;
+        };
+        for k in 0..n {
+            let i = (first + k) % n;
+            let owes = !G::takes_turns(state, sides[i])
+                && !self.hand_in(state, self.deck_index(i))
+                && !self.farewells.iter().any(|f| f.side == i);
+            if owes {
+                self.farewells.push(Farewell {
+                    side: i,
+                    on: 0,
+                    after: (0..n).filter(|&o| o != i).collect(),
+                    not_before: k as u32 + 1,
                 });
             }
         }
@@ -138,9 +185,10 @@ impl<G: Game> Referee<G> {
             .find(|f| f.side == index)
             .map_or(0, |f| f.on);
         let reason = format!(
-            "{} was put out on turn {on}: this is its farewell line, which carries no actions, \
-             draws no card and cannot resign (herald move pass --key)",
-            at.side
+            "{} was put out {}: this is its farewell line, which carries no actions, draws no \
+             card and cannot resign (herald move pass --key)",
+            at.side,
+            put_out(on)
         );
         if let Some((k, text)) = line.actions().next() {
             return Err(at.illegal(Place::Item(k), Some(text), reason));

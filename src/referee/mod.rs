@@ -564,6 +564,7 @@ impl<G: Game> Referee<G> {
                 hidden.record(index, &played.shown);
                 if let (Some(deck), None) = (deck.as_mut(), hidden.setup_due()) {
                     self.deck_begin_play(&state, index, deck, at)?;
+                    self.owe_setup_farewells(&state);
                 }
                 self.commit_turn(index, state, &played);
                 self.deck = deck;
