@@ -117,3 +117,42 @@ fn mazes_set_up_by_text_and_by_file_open_and_the_opening_roll_deals() {
     let checked = run(d, &["check", "g.pbem"]);
     assert!(checked.contains("OK: Battlegates, 1 turn,"), "{checked}");
 }
+
+/// `annotate --format json` of the fixture `name`: each line's turn
+/// number, whether it is a closing line, and its comment.
+fn annotated(name: &str) -> Vec<(u64, bool, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("fixtures/battlegates").join(name);
+    let v = json(
+        root,
+        &["annotate", path.to_str().unwrap(), "--format", "json"],
+    );
+    v["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["turn"].as_u64().unwrap(),
+                t["line"].as_str().unwrap() == "audit",
+                t["comment"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn annotate_comments_on_turns_played_and_not_on_closing_lines() {
+    // Misery Run, hidden hands: South wins on turn 47; lines 48 and 49
+    // are the closing lines of openings, which play nothing.
+    let turns = annotated("misery-game-to-the-end-with-a-gate-carry-kill-and-run-deaths.pbem");
+    let closing: Vec<&(u64, bool, String)> = turns.iter().filter(|t| t.1).collect();
+    assert_eq!(
+        closing.iter().map(|t| t.0).collect::<Vec<_>>(),
+        [48, 49],
+        "{turns:?}"
+    );
+    assert!(closing.iter().all(|t| t.2.is_empty()), "{closing:?}");
+    let last = turns.iter().find(|t| t.0 == 47).unwrap();
+    assert!(last.2.contains("killing North's Crusader"), "{last:?}");
+}

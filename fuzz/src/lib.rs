@@ -181,10 +181,12 @@ pub fn positions<G: Game>() -> Vec<G::State> {
             if played.number % every != 2 {
                 return;
             }
-            let mut state = *played
-                .before
-                .clone()
-                .expect("replay keeps each turn's position before it");
+            // `replay` keeps each played turn's position before it (a
+            // closing line, which plays nothing, has none).
+            let Some(before) = played.before.clone() else {
+                return;
+            };
+            let mut state = *before;
             out.push(state.clone());
             for &action in played.actions.iter().take(3) {
                 if G::apply(&mut state, action).is_err() {

@@ -767,9 +767,10 @@ impl RecordCommand for Annotate {
             ..Keep::RULES
         };
         let referee = replay_all::<G>(ctx, keep, |played, referee| {
-            let comment = played.before.as_ref().map_or_else(String::new, |before| {
-                G::turn_comment(before, referee.state())
-            });
+            let comment = match &played.before {
+                Some(before) if played.is_played() => G::turn_comment(before, referee.state()),
+                _ => String::new(),
+            };
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
                 ..played.text()

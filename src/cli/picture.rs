@@ -169,9 +169,10 @@ impl RecordCommand for ReplayPage {
                 turn: turns,
                 label: label(played),
                 line: line_text(played),
-                comment: played.before.as_ref().map_or_else(String::new, |before| {
-                    G::turn_comment(before, referee.state())
-                }),
+                comment: match &played.before {
+                    Some(before) if played.is_played() => G::turn_comment(before, referee.state()),
+                    _ => String::new(),
+                },
                 svg: draw(referee, turns),
             });
         })?;

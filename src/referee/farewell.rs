@@ -229,6 +229,7 @@ impl<G: Game> Referee<G> {
             self.leave(line, hand, &mut deck, at)?;
         }
         let mut played = PlayedTurn::blank(at.turn, side, self.before(&state));
+        played.farewell = true;
         played.reveal = line.reveal().map(|(_, h)| h);
         self.farewells.retain(|f| f.side != index);
         self.commit_turn(index, state, &played);

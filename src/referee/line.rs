@@ -308,6 +308,9 @@ pub struct PlayedTurn<G: Game> {
     pub kind: LineKind,
     /// The line was a closing line of openings.
     pub audit: bool,
+    /// The line was a farewell line (spec section 3.9): no actions, the
+    /// position unchanged.
+    pub farewell: bool,
     /// The commitments and openings the line carried.
     pub shown: Vec<Shown>,
     /// The side that claimed this side's forfeit, for a forfeit line.
@@ -320,6 +323,13 @@ pub struct PlayedTurn<G: Game> {
 }
 
 impl<G: Game> PlayedTurn<G> {
+    /// Whether the game played this line: not a closing line of openings
+    /// nor a farewell line, which leave the position as it was and have
+    /// no comment.
+    pub fn is_played(&self) -> bool {
+        !self.audit && !self.farewell
+    }
+
     /// A turn of `side` numbered `number` from `before` that has done
     /// nothing yet.
     pub(super) fn blank(number: u32, side: Side, before: Option<Box<G::State>>) -> Self {
@@ -333,6 +343,7 @@ impl<G: Game> PlayedTurn<G> {
             reveal: None,
             kind: LineKind::Turn,
             audit: false,
+            farewell: false,
             shown: Vec::new(),
             claimant: None,
             sig: None,

@@ -718,7 +718,10 @@ fn hidden_game_of(layout: Layout) -> (String, Vec<(u32, Side)>) {
             let turn = played.kind == crate::record::LineKind::Turn && !played.audit;
             if turn && G::to_move(before) != played.side {
                 assert!(played.actions.is_empty() && played.chance.is_empty());
+                assert!(played.farewell && !played.is_played());
                 farewells.push((played.number, played.side));
+            } else {
+                assert!(!played.farewell);
             }
         }
     })
