@@ -960,6 +960,11 @@ fn check_json_on_failure_has_kind_turn_side_line_column_and_message() {
     let error = &json["error"];
     assert_eq!(error["kind"], "illegal");
     assert_eq!(error["turn"], 3);
+    assert_eq!(
+        error["setup_line"],
+        Value::Null,
+        "a turn line, not a set-up line"
+    );
     assert_eq!(error["side"], "Blue");
     assert_eq!(error["action"], "Kb1-b2-b3-b4");
     assert_eq!(error["line"], 9);
@@ -2505,24 +2510,5 @@ fn an_error_in_a_set_up_line_names_the_set_up_line_not_a_turn() {
     assert!(
         out.contains("invalid: set-up line S1, Blue: this reveal"),
         "{out}"
-    );
-}
-
-#[test]
-fn an_error_in_a_turn_line_has_no_set_up_line_in_its_json() {
-    let dir = TempDir::new().unwrap();
-    let path = game_with(dir.path(), &["Kc1-b1", "Kc9-b9"]);
-    let mut text = fs::read_to_string(&path).unwrap();
-    text.push_str("3. Blue: Kb1-b9\n");
-    fs::write(&path, &text).unwrap();
-    let json = herald()
-        .args(["check", "--format", "json"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let error = &json_of(&json)["error"];
-    assert_eq!(
-        (&error["turn"], &error["setup_line"]),
-        (&Value::from(3), &Value::Null)
     );
 }
