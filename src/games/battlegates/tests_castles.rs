@@ -311,15 +311,23 @@ fn a_gate_swung_across_the_alley_by_a_turn_stays_while_it_can_swing_back() {
 // ---------------------------------------------------------------------
 // The end
 
+/// The position of set-up `setup` with characters `chars` and hands
+/// `hands`, Castle1 to move, after Castle1 discards and its character on
+/// b1 kills Castle2's on b2.
+fn castle1_kills_on_b2(setup: &str, chars: &str, hands: &str) -> State {
+    let mut s = pos(setup, chars, "-", "Castle1", hands);
+    begin(&mut s);
+    Kit::ok(&mut s, "discard rotate90");
+    Kit::ok(&mut s, "b1-b2");
+    s
+}
+
 #[test]
 fn a_team_without_characters_loses() {
     // Castle1 kills Castle2's last character; Castle4 has none: the team
     // of Castle1 and Castle3 wins.
     let chars = format!("b1,x,x,x,x/b2,x,x,x,x/l1,x,x,x,x/{FAR}");
-    let mut s = pos("four-castles-allies", &chars, "-", "Castle1", "r/-/-");
-    begin(&mut s);
-    Kit::ok(&mut s, "discard rotate90");
-    Kit::ok(&mut s, "b1-b2");
+    let s = castle1_kills_on_b2("four-castles-allies", &chars, "r/-/-");
     assert_eq!(G::outcome(&s), Outcome::TeamWon(Team::of(&TEAMS[0])));
     let text = text_of(&s);
     assert!(text.ends_with(" Castle1+Castle3:no-characters"), "{text}");
@@ -333,10 +341,7 @@ fn a_team_without_characters_loses() {
 #[test]
 fn alone_a_castle_without_characters_discards_its_hand_and_the_last_one_wins() {
     let chars = format!("b1,x,x,x,x/b2,x,x,x,x/l1,x,x,x,x/{FAR}");
-    let mut s = pos("four-castles-solo", &chars, "-", "Castle1", "r/cc/s/t/-");
-    begin(&mut s);
-    Kit::ok(&mut s, "discard rotate90");
-    Kit::ok(&mut s, "b1-b2");
+    let s = castle1_kills_on_b2("four-castles-solo", &chars, "r/cc/s/t/-");
     // Castle2 is out: its two climbs on the discard pile; Castle4's
     // rotate180 went there when it was left without characters.
     assert_eq!(G::outcome(&s), Outcome::Ongoing);
@@ -630,18 +635,12 @@ fn in_four_castles_a_player_without_characters_in_either_castle_loses() {
     // Two players: Castle1 kills Castle2's last character; the same
     // player's Castle4 has none: the player of Castle1 and Castle3 wins.
     let chars = format!("b1,x,x,x,x/b2,x,x,x,x/l1,x,x,x,x/{FAR}");
-    let mut s = pos("four-castles", &chars, "-", "Castle1", "r/-/-");
-    begin(&mut s);
-    Kit::ok(&mut s, "discard rotate90");
-    Kit::ok(&mut s, "b1-b2");
+    let s = castle1_kills_on_b2("four-castles", &chars, "r/-/-");
     assert_eq!(G::outcome(&s), Outcome::TeamWon(Team::of(&TEAMS[0])));
     assert!(text_of(&s).ends_with(" Castle1+Castle3:no-characters"));
     // While one of a player's castles has a character, play goes on.
     let chars = "b1,x,x,x,x/b2,x,x,x,x/l1,x,x,x,x/l12,x,x,x,x";
-    let mut s = pos("four-castles", chars, "-", "Castle1", "r/-/-");
-    begin(&mut s);
-    Kit::ok(&mut s, "discard rotate90");
-    Kit::ok(&mut s, "b1-b2");
+    let s = castle1_kills_on_b2("four-castles", chars, "r/-/-");
     assert_eq!(G::outcome(&s), Outcome::Ongoing);
 }
 
