@@ -430,6 +430,34 @@ impl<G: Game> Referee<G> {
         self.open_played(line, side, hand, state, deck, at)
     }
 
+    /// Open the card at deck position `position` of hand `index`, whose
+    /// opening share is the line's proof `k`, and tell the engine that
+    /// `side` opened it: the card, or `None` when the position holds no
+    /// card of the game (the deck is broken).
+    pub(super) fn open_share(
+        k: usize,
+        position: u32,
+        index: usize,
+        side: Side,
+        state: &mut G::State,
+        deck: &mut DeckLedger,
+        at: At<'_>,
+    ) -> Result<Option<u32>, LineError> {
+        let card = deck
+            .open(index, position)
+            .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
+        if let Some(card) = card {
+            G::open_card(state, side, card).map_err(|e| {
+                at.illegal(
+                    Place::Proof(k),
+                    None,
+                    format!("deck position {position}: {e}"),
+                )
+            })?;
+        }
+        Ok(card)
+    }
+
     /// Open the cards of `side`'s hand (the deck's hand `index`) that its
     /// line shares (to play or discard them), and tell the engine.
     fn open_played(
@@ -455,21 +483,11 @@ impl<G: Game> Referee<G> {
             if deck.drawer(position) != Some(index) {
                 continue;
             }
-            let Some(card) = deck
-                .open(index, position)
-                .map_err(|e| at.illegal(Place::Proof(k), None, e))?
-            else {
+            let Some(card) = Self::open_share(k, position, index, side, state, deck, at)? else {
                 // The deck is broken: play stops for the audit.
                 opened.broken = Some(position);
                 return Ok(opened);
             };
-            G::open_card(state, side, card).map_err(|e| {
-                at.illegal(
-                    Place::Proof(k),
-                    None,
-                    format!("deck position {position}: {e}"),
-                )
-            })?;
             opened.cards.push(Opened {
                 proof: k,
                 position,

@@ -265,18 +265,7 @@ impl<G: Game> Referee<G> {
             if !deck.held(hand).contains(&position) {
                 continue;
             }
-            let card = deck
-                .open(hand, position)
-                .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
-            if let Some(card) = card {
-                G::open_card(state, side, card).map_err(|e| {
-                    at.illegal(
-                        Place::Proof(k),
-                        None,
-                        format!("deck position {position}: {e}"),
-                    )
-                })?;
-            }
+            Self::open_share(k, position, hand, side, state, deck, at)?;
         }
         Ok(())
     }
