@@ -156,10 +156,40 @@ fn side_head(i: &str) -> Option<(&str, &str)> {
 /// The end of the line of `text` that holds byte `from`: its line feed,
 /// or the end of the text.
 fn end_of_line(text: &str, from: usize) -> usize {
-    text.as_bytes()[from..]
+    find_any(&text.as_bytes()[from..], [b'\n']).map_or(text.len(), |k| from + k)
+}
+
+/// `0x01` in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+
+/// `0x80` in every byte of a word.
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// Whether some byte of `word` is `byte`: `x - 0x01..` borrows into the
+/// high bit of a byte of `x` that is zero (and of no byte above it only
+/// when a lower one is), where `x` is nonzero only at bytes other than
+/// `byte`.
+fn holds(word: u64, byte: u8) -> bool {
+    let x = word ^ ONES.wrapping_mul(u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS != 0
+}
+
+/// Where the first byte of `bytes` that is one of `targets` stands: eight
+/// bytes are passed over at once (a line of proofs is long), the last
+/// few a byte at a time.
+fn find_any<const N: usize>(bytes: &[u8], targets: [u8; N]) -> Option<usize> {
+    let mut k = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if targets.iter().any(|&t| holds(word, t)) {
+            break;
+        }
+        k += 8;
+    }
+    bytes[k..]
         .iter()
-        .position(|b| *b == b'\n')
-        .map_or(text.len(), |k| from + k)
+        .position(|b| targets.contains(b))
+        .map(|p| k + p)
 }
 
 /// `i` after its leading spaces and tabs.
@@ -182,11 +212,15 @@ pub fn turn_prefix(text: &str) -> Option<(Option<&str>, &str, &str)> {
 
 /// Pieces of a turn's body between comments, as spans of the clean text,
 /// and the items they split into: kept from turn to turn, so that a turn
-/// allocates neither.
+/// allocates none of them.
 #[derive(Default)]
 struct BodyScan {
     pieces: Vec<Span>,
-    items: Vec<Parts>,
+    /// The items' parts in order: an item may run over comments and
+    /// lines, so it may have several.
+    parts: Vec<Span>,
+    /// Each item's parts, as a range of `parts`.
+    items: Vec<(usize, usize)>,
 }
 
 /// Read the record in `source`.
@@ -274,8 +308,11 @@ pub(crate) enum LogEnd {
 
 /// What [`read_log`] keeps track of for one line.
 struct LogState<'a> {
-    /// The turn being read, and where its line starts.
-    current: Option<(Turn<'a>, usize)>,
+    /// The turn being read (while `open`), built in place: its lists are
+    /// kept from turn to turn.
+    turn: Turn<'a>,
+    /// Where the line of the turn being read starts, while one is.
+    open: Option<usize>,
     /// The body pieces of the turn being read.
     scan: BodyScan,
     /// Turns finished so far (in this text and before it).
@@ -284,8 +321,15 @@ struct LogState<'a> {
 }
 
 fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
-    let mut turns = Vec::new();
-    read_log(text, start, Rest::None, 0, &mut |turn| turns.push(turn))?;
+    // Room for a turn a line (no more than a record may hold), once.
+    let lines = text.as_bytes()[start.min(text.len())..]
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum::<usize>();
+    let mut turns = Vec::with_capacity(lines.min(MAX_TURNS) + 1);
+    read_turns(text, start, Rest::None, 0, &mut |turn| {
+        turns.push(take_turn(turn))
+    })?;
     Ok(turns)
 }
 
@@ -301,8 +345,32 @@ pub(crate) fn read_log<'a>(
     before: usize,
     each: &mut dyn FnMut(Turn<'a>),
 ) -> Result<LogEnd, ParseError> {
+    read_turns(text, start, rest, before, &mut |turn| each(take_turn(turn)))
+}
+
+/// The turn read into `turn`, its lists taken along (`turn` keeps empty
+/// ones).
+fn take_turn<'a>(turn: &mut Turn<'a>) -> Turn<'a> {
+    Turn {
+        items: std::mem::take(&mut turn.items),
+        proofs: std::mem::take(&mut turn.proofs),
+        ..*turn
+    }
+}
+
+/// [`read_log`], reading each turn into the same `Turn` and handing it to
+/// `each` to look at or take from: a turn whose lists `each` leaves in
+/// place reuses them (cleared), so that it allocates nothing.
+pub(crate) fn read_turns<'a>(
+    text: &'a str,
+    start: usize,
+    rest: Rest,
+    before: usize,
+    each: &mut dyn FnMut(&mut Turn<'a>),
+) -> Result<LogEnd, ParseError> {
     let mut state = LogState {
-        current: None,
+        turn: empty_turn(),
+        open: None,
         scan: BodyScan::default(),
         count: before,
         after_blank: true,
@@ -314,16 +382,16 @@ pub(crate) fn read_log<'a>(
             Next::Line(next) => pos = next,
             Next::LogOver => break,
             Next::Unclosed(_) if rest == Rest::Follows => {
-                let from = state.current.as_ref().map_or(pos, |c| c.1);
-                return Ok(LogEnd::From(from));
+                return Ok(LogEnd::From(state.open.unwrap_or(pos)));
             }
             Next::Unclosed(open) => return Err(unclosed_comment(open)),
         }
     }
-    match state.current.take() {
-        Some((_, from)) if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(from)),
-        Some((turn, _)) => {
-            each(finish_in_turn(text, turn, &mut state.scan)?);
+    match state.open {
+        Some(from) if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(from)),
+        Some(_) => {
+            finish_in_turn(text, &mut state.turn, &mut state.scan)?;
+            each(&mut state.turn);
             Ok(LogEnd::Over)
         }
         None if rest == Rest::Follows && pos >= text.len() => Ok(LogEnd::From(text.len())),
@@ -347,7 +415,7 @@ fn log_line<'a>(
     pos: usize,
     line_end: usize,
     state: &mut LogState<'a>,
-    each: &mut dyn FnMut(Turn<'a>),
+    each: &mut dyn FnMut(&mut Turn<'a>),
 ) -> Result<Next, ParseError> {
     let line = &text[pos..line_end];
     let trimmed = skip_blanks(line);
@@ -366,11 +434,12 @@ fn log_line<'a>(
     let setup_line = setup_numbered(trimmed);
     let starts_turn = setup_line
         || trimmed.as_bytes()[0].is_ascii_digit()
-            && (state.current.is_none() || state.after_blank || numbered(trimmed));
+            && (state.open.is_none() || state.after_blank || numbered(trimmed));
     let body_from;
     if starts_turn {
-        if let Some((turn, _)) = state.current.take() {
-            each(finish_in_turn(text, turn, &mut state.scan)?);
+        if state.open.take().is_some() {
+            finish_in_turn(text, &mut state.turn, &mut state.scan)?;
+            each(&mut state.turn);
             state.count += 1;
         }
         if state.count >= MAX_TURNS {
@@ -384,25 +453,24 @@ fn log_line<'a>(
         } else {
             LineKind::Turn
         };
-        let (turn, rest) = line_head(text, trimmed, kind, line_end)?;
-        state.current = Some((turn, pos));
+        body_from = line_head(text, trimmed, kind, line_end, &mut state.turn)?;
+        state.open = Some(pos);
         state.scan.pieces.clear();
-        body_from = offset(text, rest);
     } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
         body_from = content;
-    } else if state.current.is_some() && !state.after_blank {
+    } else if state.open.is_some() && !state.after_blank {
         body_from = content; // a continuation line
     } else {
         return Ok(Next::LogOver); // text after the log: a signature, a reply
     }
     state.after_blank = false;
-    let scan = state.current.is_some().then_some(&mut state.scan);
+    let scan = state.open.is_some().then_some(&mut state.scan);
     let next = match scan_body(text, body_from, line_end, scan) {
         Ok(next) => next,
         Err(open) => return Ok(Next::Unclosed(open)),
     };
-    if let Some((turn, _)) = state.current.as_mut() {
-        turn.lines_end = next.saturating_sub(1).min(text.len());
+    if state.open.is_some() {
+        state.turn.lines_end = next.saturating_sub(1).min(text.len());
     }
     Ok(Next::Line(next))
 }
@@ -422,15 +490,36 @@ fn numbered(line: &str) -> bool {
     line.as_bytes().get(digits) == Some(&b'.')
 }
 
+/// A turn with nothing in it, to be filled by [`line_head`].
+fn empty_turn<'a>() -> Turn<'a> {
+    Turn {
+        number: 0,
+        number_span: Span::new(0, 0),
+        side: "",
+        side_span: Span::new(0, 0),
+        items: Vec::new(),
+        kind: LineKind::Turn,
+        pass: None,
+        resign: None,
+        audit: None,
+        forfeit: None,
+        proofs: Vec::new(),
+        span: Span::new(0, 0),
+        lines_end: 0,
+    }
+}
+
 /// The head of a turn line (`12. Blue:`, or `S2. Red:` for a set-up
-/// line), `line` running from its first character to `line_end`: the turn
-/// with nothing in it yet, and the rest of the line.
+/// line), `line` running from its first character to `line_end`, read
+/// into `turn` (left with nothing else in it): where the rest of the
+/// line starts.
 fn line_head<'a>(
     text: &'a str,
     line: &'a str,
     kind: LineKind,
     line_end: usize,
-) -> Result<(Turn<'a>, &'a str), ParseError> {
+    turn: &mut Turn<'a>,
+) -> Result<usize, ParseError> {
     let content = offset(text, line);
     let head = match kind {
         LineKind::Setup => &line[1..],
@@ -448,32 +537,29 @@ fn line_head<'a>(
         .parse()
         .map_err(|_| ParseError::new(number_span, "this turn number is too large"))?;
     let side_start = offset(text, side);
-    let turn = Turn {
-        number: n,
-        number_span,
-        side,
-        side_span: Span::new(side_start, side_start + side.len()),
-        items: Vec::new(),
-        kind,
-        pass: None,
-        resign: None,
-        audit: None,
-        forfeit: None,
-        proofs: Vec::new(),
-        span: Span::new(content, line_end),
-        lines_end: line_end,
-    };
-    Ok((turn, rest))
+    turn.number = n;
+    turn.number_span = number_span;
+    turn.side = side;
+    turn.side_span = Span::new(side_start, side_start + side.len());
+    turn.items.clear();
+    turn.kind = kind;
+    turn.pass = None;
+    turn.resign = None;
+    turn.audit = None;
+    turn.forfeit = None;
+    turn.proofs.clear();
+    turn.span = Span::new(content, line_end);
+    turn.lines_end = line_end;
+    Ok(offset(text, rest))
 }
 
 /// [`finish_turn`], naming the turn in its errors.
 fn finish_in_turn<'a>(
     text: &'a str,
-    turn: Turn<'a>,
+    turn: &mut Turn<'a>,
     scan: &mut BodyScan,
-) -> Result<Turn<'a>, ParseError> {
-    let (kind, number, side) = (turn.kind, turn.number, turn.side);
-    finish_turn(text, turn, scan).map_err(|e| e.in_line(kind, number, side))
+) -> Result<(), ParseError> {
+    finish_turn(text, turn, scan).map_err(|e| e.in_line(turn.kind, turn.number, turn.side))
 }
 
 /// Collect body pieces from `from` to the end of the line, skipping
@@ -495,26 +581,21 @@ fn scan_body(
             }
         }
     };
-    while k < line_end {
-        match bytes[k] {
-            b'{' => {
-                push(&mut scan, piece_start, k);
-                let end = comment_end(text, k).ok_or(k)?;
-                if end > line_end {
-                    // The comment runs over lines; the rest of its last line
-                    // is read as part of this turn.
-                    let next_end = end_of_line(text, end);
-                    return scan_body(text, end, next_end, scan);
-                }
-                k = end;
-                piece_start = k;
-            }
-            b';' => {
-                push(&mut scan, piece_start, k);
-                return Ok(line_end + 1);
-            }
-            _ => k += 1,
+    while let Some(at) = find_any(&bytes[k..line_end], [b'{', b';']) {
+        k += at;
+        push(&mut scan, piece_start, k);
+        if bytes[k] == b';' {
+            return Ok(line_end + 1);
         }
+        let end = comment_end(text, k).ok_or(k)?;
+        if end > line_end {
+            // The comment runs over lines; the rest of its last line is
+            // read as part of this turn.
+            let next_end = end_of_line(text, end);
+            return scan_body(text, end, next_end, scan);
+        }
+        k = end;
+        piece_start = k;
     }
     push(&mut scan, piece_start, line_end);
     Ok(line_end + 1)
@@ -524,16 +605,15 @@ fn scan_body(
 /// and the reveal.
 fn finish_turn<'a>(
     text: &'a str,
-    mut turn: Turn<'a>,
+    turn: &mut Turn<'a>,
     scan: &mut BodyScan,
-) -> Result<Turn<'a>, ParseError> {
-    split_items(text, &scan.pieces, &mut scan.items)?;
-    let items = &scan.items;
+) -> Result<(), ParseError> {
+    split_items(text, &scan.pieces, &mut scan.parts, &mut scan.items)?;
     let head_end = turn.side_span.end;
-    let count = items.len();
-    for (index, parts) in items.iter().enumerate() {
-        let parts = parts.as_slice();
-        let (mut item_text, mut span) = join_parts(text, parts);
+    let count = scan.items.len();
+    for (index, &(from, to)) in scan.items.iter().enumerate() {
+        let parts = &scan.parts[from..to];
+        let mut span = item_span(text, parts);
         if span.start == span.end {
             let at = parts.first().map_or(head_end, |p| p.start);
             let msg = if count == 1 {
@@ -543,13 +623,13 @@ fn finish_turn<'a>(
             };
             return Err(ParseError::new(Span::new(at, at + 1), msg));
         }
+        let mut item_text = None;
         if index + 1 == count {
-            if let Some((before, proofs)) = split_proofs(text, &item_text, span)? {
-                let first = proofs.first().map_or(span, |p| p.span);
-                turn.proofs = proofs;
+            if let Some(before) = split_proofs(text, parts, span, &mut turn.proofs)? {
+                let first = turn.proofs.first().map_or(span, |p| p.span);
                 match before {
                     Some((t, s)) => {
-                        item_text = t;
+                        item_text = Some(t);
                         span = s;
                     }
                     None if count == 1 && turn.kind == LineKind::Setup => {
@@ -571,6 +651,10 @@ fn finish_turn<'a>(
                 }
             }
         }
+        let item_text = item_text.unwrap_or_else(|| match parts {
+            [_] => Cow::Borrowed(&text[span.range()]),
+            _ => join_parts(text, parts, span.end),
+        });
         if item_text.len() > MAX_ACTION_LEN {
             return Err(ParseError::new(
                 Span::new(span.start, span.start + 1),
@@ -578,69 +662,47 @@ fn finish_turn<'a>(
             ));
         }
         turn.span.end = turn.span.end.max(span.end);
-        add_item(text, &mut turn, item_text, span, count - index)?;
+        add_item(text, turn, item_text, span, count - index)?;
     }
     if let Some(last) = turn.proofs.last() {
         turn.span.end = turn.span.end.max(last.span.end);
     }
-    Ok(turn)
+    Ok(())
 }
 
-/// The parts of one item: most items are one piece of text, some run
-/// over comments.
-enum Parts {
-    None,
-    One(Span),
-    Many(Vec<Span>),
-}
-
-impl Parts {
-    fn push(&mut self, span: Span) {
-        *self = match std::mem::replace(self, Parts::None) {
-            Parts::None => Parts::One(span),
-            Parts::One(first) => Parts::Many(vec![first, span]),
-            Parts::Many(mut list) => {
-                list.push(span);
-                Parts::Many(list)
-            }
-        };
-    }
-
-    fn as_slice(&self) -> &[Span] {
-        match self {
-            Parts::None => &[],
-            Parts::One(span) => std::slice::from_ref(span),
-            Parts::Many(list) => list,
-        }
-    }
-}
-
-/// The items of a turn's body, split at commas, each as the spans of its
-/// parts (an item may run over comments).
-fn split_items(text: &str, pieces: &[Span], items: &mut Vec<Parts>) -> Result<(), ParseError> {
+/// The items of a turn's body, split at commas: each item's parts (an
+/// item may run over comments and lines) pushed on `parts` in order, and
+/// the range of `parts` it holds on `items`.
+fn split_items(
+    text: &str,
+    pieces: &[Span],
+    parts: &mut Vec<Span>,
+    items: &mut Vec<(usize, usize)>,
+) -> Result<(), ParseError> {
+    parts.clear();
     items.clear();
-    items.push(Parts::None);
+    // The first part of the item being read.
+    let mut first = 0;
     for piece in pieces {
         let mut a = piece.start;
-        let bytes = &text.as_bytes()[piece.range()];
-        for (k, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b',') {
-            let cut = piece.start + k;
-            if items.len() >= MAX_ITEMS {
+        let bytes = &text.as_bytes()[..piece.end];
+        while let Some(k) = find_any(&bytes[a..], [b',']) {
+            let cut = a + k;
+            // The items read, and the one this comma ends.
+            if items.len() + 1 >= MAX_ITEMS {
                 return Err(ParseError::new(
                     Span::new(cut, cut + 1),
                     format!("a turn holds at most {MAX_ITEMS} actions"),
                 ));
             }
-            if let Some(last) = items.last_mut() {
-                last.push(Span::new(a, cut));
-            }
-            items.push(Parts::None);
+            parts.push(Span::new(a, cut));
+            items.push((first, parts.len()));
+            first = parts.len();
             a = cut + 1;
         }
-        if let Some(last) = items.last_mut() {
-            last.push(Span::new(a, piece.end));
-        }
+        parts.push(Span::new(a, piece.end));
     }
+    items.push((first, parts.len()));
     Ok(())
 }
 
@@ -656,7 +718,8 @@ fn add_item<'a>(
 ) -> Result<(), ParseError> {
     let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none();
     let word = item_text.as_ref();
-    if is_forfeit(word) {
+    // The item is trimmed: a forfeit is at least its word long.
+    if word.len() >= 7 && is_forfeit(word) {
         if !alone {
             return Err(ParseError::new(
                 span,
@@ -730,43 +793,55 @@ fn forfeit_claimant(text: &str, span: Span) -> Result<&str, ParseError> {
     }
 }
 
-/// The text of an item made of `parts` (joined by a space where a comment
-/// was cut out), trimmed, and its span.
-fn join_parts<'a>(text: &'a str, parts: &[Span]) -> (Cow<'a, str>, Span) {
+/// Where the item made of `parts` stands: from the first character of its
+/// first part with text to the last of its last (empty, at its first
+/// part, when it holds only white space).
+fn item_span(text: &str, parts: &[Span]) -> Span {
     if let [only] = parts {
-        // The common case: no comment inside the item.
+        // The common case: no comment or line break inside the item.
         let raw = &text[only.range()];
-        let trimmed = trim(raw);
-        if trimmed.is_empty() {
-            return (Cow::Borrowed(""), Span::new(only.start, only.start));
-        }
         let start = only.start + (raw.len() - trim_start(raw).len());
-        return (
-            Cow::Borrowed(trimmed),
-            Span::new(start, start + trimmed.len()),
-        );
+        let len = trim_end(&text[start..only.end]).len();
+        return if len == 0 {
+            Span::new(only.start, only.start)
+        } else {
+            Span::new(start, start + len)
+        };
     }
-    let nonempty: Vec<Span> = parts
-        .iter()
-        .copied()
-        .filter(|p| !trim(&text[p.range()]).is_empty())
-        .collect();
-    let (Some(first), Some(last)) = (nonempty.first(), nonempty.last()) else {
+    let has_text = |p: &&Span| !trim(&text[p.range()]).is_empty();
+    let (Some(first), Some(last)) = (
+        parts.iter().find(has_text),
+        parts.iter().rev().find(has_text),
+    ) else {
         let at = parts.first().map_or(0, |p| p.start);
-        return (Cow::Borrowed(""), Span::new(at, at));
+        return Span::new(at, at);
     };
     let lead = text[first.range()].len() - trim_start(&text[first.range()]).len();
     let trail = text[last.range()].len() - trim_end(&text[last.range()]).len();
-    let span = Span::new(first.start + lead, last.end - trail);
-    if nonempty.len() == 1 {
-        return (Cow::Borrowed(&text[span.range()]), span);
-    }
-    let joined = nonempty
+    Span::new(first.start + lead, last.end - trail)
+}
+
+/// The text of the item made of `parts`, up to byte `end` of the clean
+/// text: its parts trimmed and joined by a space (where a comment or a
+/// line break was cut out). Borrowed when one part holds text.
+fn join_parts<'a>(text: &'a str, parts: &[Span], end: usize) -> Cow<'a, str> {
+    let mut pieces = parts
         .iter()
-        .map(|p| trim(&text[p.range()]))
-        .collect::<Vec<_>>()
-        .join(" ");
-    (Cow::Owned(joined), span)
+        .take_while(|p| p.start < end)
+        .map(|p| trim(&text[p.start..p.end.min(end)]))
+        .filter(|t| !t.is_empty());
+    let Some(first) = pieces.next() else {
+        return Cow::Borrowed("");
+    };
+    let Some(second) = pieces.next() else {
+        return Cow::Borrowed(first);
+    };
+    let mut joined = [first, second].join(" ");
+    for piece in pieces {
+        joined.push(' ');
+        joined.push_str(piece);
+    }
+    Cow::Owned(joined)
 }
 
 /// `label=value`, where label is lower-case letters, digits and `-`.
@@ -789,25 +864,54 @@ fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
 type Before<'a> = Option<(Cow<'a, str>, Span)>;
 
 /// The words that begin a proof item.
-const PROOF_WORDS: [&str; 8] = [
-    "reveal",
-    "commit",
-    "open",
-    "sig",
-    "share",
-    "cardkey",
-    "deck",
-    "cardsecret",
+#[derive(Clone, Copy)]
+enum ProofWord {
+    Reveal,
+    Commit,
+    Open,
+    Sig,
+    Share,
+    CardKey,
+    Deck,
+    CardSecret,
+}
+
+/// The words that begin a proof item, as written (in any case).
+const PROOF_WORDS: [(&str, ProofWord); 8] = [
+    ("reveal", ProofWord::Reveal),
+    ("commit", ProofWord::Commit),
+    ("open", ProofWord::Open),
+    ("sig", ProofWord::Sig),
+    ("share", ProofWord::Share),
+    ("cardkey", ProofWord::CardKey),
+    ("deck", ProofWord::Deck),
+    ("cardsecret", ProofWord::CardSecret),
 ];
+
+/// The proof word `word` is (in any case), if it is one.
+fn proof_word(word: &[u8]) -> Option<ProofWord> {
+    // Proof words are 3 to 10 letters: most words are passed over by
+    // their length alone.
+    if !(3..=10).contains(&word.len()) {
+        return None;
+    }
+    PROOF_WORDS
+        .iter()
+        .find(|(w, _)| w.as_bytes().eq_ignore_ascii_case(word))
+        .map(|&(_, kind)| kind)
+}
 
 /// Split the proof items (`reveal <hex>`, `open <slot> <value> <hex>`,
 /// `sig <hex>`, `share <n> <hex> <hex>`, `cardkey <hex> <hex>`, `deck <n>
-/// <hex>`, `cardsecret <hex>`) off the end of the last item.
+/// <hex>`, `cardsecret <hex>`) off the end of the last item, made of
+/// `parts` at `span`, onto `proofs`: `None` when it holds none, else the
+/// item before them, if there is one.
 fn split_proofs<'a>(
     text: &'a str,
-    item: &Cow<'a, str>,
+    parts: &[Span],
     span: Span,
-) -> Result<Option<(Before<'a>, Vec<Proof<'a>>)>, ParseError> {
+    proofs: &mut Vec<Proof<'a>>,
+) -> Result<Option<Before<'a>>, ParseError> {
     // Work on the source text of the span (a proof never holds comments).
     let s = &text[span.range()];
     let Some(k) = first_proof_word(s) else {
@@ -818,23 +922,42 @@ fn split_proofs<'a>(
         at: span.start + k,
         end: span.end,
     };
-    let mut proofs = Vec::new();
     while cursor.skip_space() {
         proofs.push(cursor.proof()?);
     }
     let before_text = trim_end(&s[..k]);
     if before_text.is_empty() {
-        return Ok(Some((None, proofs)));
+        return Ok(Some(None));
     }
     let before_span = Span::new(span.start, span.start + before_text.len());
-    let before = match item {
-        Cow::Borrowed(_) => Cow::Borrowed(&text[before_span.range()]),
+    // Where the text before the first proof word holds no comment and no
+    // white space but spaces, tabs and line feeds, the words of the item's
+    // parts joined are those of its source text, the first proof word
+    // among them: the parts before it make the item.
+    let before = if s.as_bytes()[..k].iter().all(|&b| plain_byte(b)) {
+        join_parts(text, parts, span.start + k)
+    } else {
+        joined_before(text, parts, span, before_span)
+    };
+    Ok(Some(Some((before, before_span))))
+}
+
+/// Whether `b` is a byte of printable ASCII but a comment's start, or a
+/// space, a tab or a line feed.
+fn plain_byte(b: u8) -> bool {
+    matches!(b, b' '..=b'~' | b'\t' | b'\n') && b != b'{' && b != b';'
+}
+
+/// The item at `span`, made of `parts`, before its proof items: the
+/// words of its parts joined, up to the first proof word among them.
+fn joined_before<'a>(text: &'a str, parts: &[Span], span: Span, before: Span) -> Cow<'a, str> {
+    match join_parts(text, parts, span.end) {
+        Cow::Borrowed(_) => Cow::Borrowed(&text[before.range()]),
         Cow::Owned(o) => {
-            let cut = first_proof_word(o).unwrap_or(o.len());
+            let cut = first_proof_word(&o).unwrap_or(o.len());
             Cow::Owned(o[..cut].trim_end().to_owned())
         }
-    };
-    Ok(Some((Some((before, before_span)), proofs)))
+    }
 }
 
 /// Reads proof items from `at` to `end` of the clean text.
@@ -855,8 +978,7 @@ impl<'a> ProofCursor<'a> {
     /// The next word (up to white space), and its span.
     fn word(&mut self) -> (&'a str, Span) {
         self.skip_space();
-        let rest = &self.text[self.at..self.end];
-        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let len = word_len(&self.text[self.at..self.end]);
         let span = Span::new(self.at, self.at + len);
         self.at += len;
         (&self.text[span.range()], span)
@@ -867,21 +989,21 @@ impl<'a> ProofCursor<'a> {
         let start = self.at;
         let (word, word_span) = self.word();
         let kind =
-            match word.to_ascii_lowercase().as_str() {
-                "reveal" => ProofKind::Reveal(self.hex("a reveal is 64 hexadecimal digits")?),
-                "open" => {
+            match proof_word(word.as_bytes()) {
+                Some(ProofWord::Reveal) => ProofKind::Reveal(self.hex("a reveal is 64 hexadecimal digits")?),
+                Some(ProofWord::Open) => {
                     let slot = self.token("a slot name, as in `open a1 R <salt>`")?;
                     let value = self.token("the slot's value, as in `open a1 R <salt>`")?;
                     let salt = self.hex("an opening's salt is 64 hexadecimal digits")?;
                     ProofKind::Open { slot, value, salt }
                 }
-                "commit" => {
+                Some(ProofWord::Commit) => {
                 let slot = self.token("a slot name, as in `commit a1 <digest>`")?;
                 let digest = self.hex("a commitment is 64 hexadecimal digits")?;
                 ProofKind::Commit { slot, digest }
             }
-            "sig" => ProofKind::Sign(self.hex("a signature is 128 hexadecimal digits")?),
-                "share" => {
+            Some(ProofWord::Sig) => ProofKind::Sign(self.hex("a signature is 128 hexadecimal digits")?),
+                Some(ProofWord::Share) => {
                     let (n, n_span) = self.word();
                     let position = n.parse().map_err(|_| {
                         ParseError::new(n_span, "a share names a deck position (a number)")
@@ -894,12 +1016,12 @@ impl<'a> ProofCursor<'a> {
                         proof,
                     }
                 }
-                "cardkey" => {
+                Some(ProofWord::CardKey) => {
                     let key = self.hex("a card key is 64 hexadecimal digits")?;
                     let proof = self.hex("a card key's proof is 128 hexadecimal digits")?;
                     ProofKind::CardKey { key, proof }
                 }
-                "deck" => {
+                Some(ProofWord::Deck) => {
                     let (n, n_span) = self.word();
                     let position = n.parse().map_err(|_| {
                         ParseError::new(n_span, "a deck item names a deck position (a number)")
@@ -907,10 +1029,10 @@ impl<'a> ProofCursor<'a> {
                     let card = self.hex("a deck item's card is 128 hexadecimal digits")?;
                     ProofKind::Deck { position, card }
                 }
-                "cardsecret" => {
+                Some(ProofWord::CardSecret) => {
                     ProofKind::CardSecret(self.hex("a card secret is 64 hexadecimal digits")?)
                 }
-                _ => return Err(ParseError::new(
+                None => return Err(ParseError::new(
                     Span::new(word_span.start, self.end),
                     "only proof items (reveal, commit, open, sig, share, cardkey, deck, cardsecret) may follow \
                      the reveal on a turn",
@@ -928,8 +1050,8 @@ impl<'a> ProofCursor<'a> {
         let (word, span) = self.word();
         let ok = !word.is_empty()
             && word
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_'));
         if !ok {
             let at = Span::new(span.start, span.end.max(span.start + 1));
             return Err(ParseError::new(at, format!("expected {expected}")));
@@ -974,6 +1096,21 @@ impl<'a> ProofCursor<'a> {
     }
 }
 
+/// How long `s` is up to its first white space character (all of it when
+/// it holds none), read a byte at a time up to a character of another
+/// script.
+fn word_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut n = 0;
+    while n < bytes.len() && bytes[n].is_ascii() && !matches!(bytes[n], b'\t'..=b'\r' | b' ') {
+        n += 1;
+    }
+    match bytes.get(n) {
+        Some(b) if !b.is_ascii() => n + s[n..].find(char::is_whitespace).unwrap_or(bytes.len() - n),
+        _ => n,
+    }
+}
+
 /// The byte offset of the first proof word ([`PROOF_WORDS`], any case)
 /// standing as a whole word in `s`: one pass over its words.
 fn first_proof_word(s: &str) -> Option<usize> {
@@ -989,13 +1126,7 @@ fn first_proof_word(s: &str) -> Option<usize> {
             .position(u8::is_ascii_whitespace)
             .unwrap_or(b.len() - k);
         let word = &b[k..k + len];
-        // Proof words are 3 to 10 letters: most words are passed over by
-        // their length alone.
-        if (3..=10).contains(&len)
-            && PROOF_WORDS
-                .iter()
-                .any(|w| w.as_bytes().eq_ignore_ascii_case(word))
-        {
+        if proof_word(word).is_some() {
             return Some(k);
         }
         k += len;
@@ -1268,6 +1399,124 @@ mod tests {
             let words = item.split_whitespace().next();
             let want = words.is_some_and(|w| w.eq_ignore_ascii_case("forfeit"));
             assert_eq!(is_forfeit(item), want, "{item:?}");
+        }
+    }
+
+    /// The words and separators of the turn bodies
+    /// [`a_plain_body_reads_as_it_does_with_a_comment`] puts together.
+    const WORDS: [&str; 22] = [
+        "Kc1-b1", "a", "pass", "resign", "audit", "x=1", "reveal", "REVEAL", "commit", "open",
+        "sig", "deck", REVEAL, "a1", "R", "3", "forfeit", "claimed", "by", "Red", "Sig", "b",
+    ];
+    const BETWEEN: [&str; 7] = [" ", "  ", "\t", "\n  ", "\n\t", ", ", " ,"];
+    /// Proof items to end a body with, `#` standing for 64 digits.
+    const TAILS: [&str; 7] = [
+        "",
+        " reveal #",
+        "\n    reveal #",
+        "\n\tREVEAL\n #",
+        "\n  reveal #\n  commit a1\n  #",
+        "\n  open a1 R\n  #",
+        " sig #",
+    ];
+
+    proptest::proptest! {
+        /// Before the proofs of a plain item, the parts up to the first
+        /// proof word are what the words of all its parts joined hold up
+        /// to the first proof word among them (as the item was found
+        /// before the parts were cut at the proof word).
+        #[test]
+        fn the_parts_before_the_first_proof_word_are_the_joined_words_before_it(
+            words in proptest::collection::vec((0..WORDS.len(), 0..BETWEEN.len()), 1..12),
+            tail in 0..TAILS.len(),
+        ) {
+            let mut body = String::new();
+            for (word, between) in words {
+                body.push_str(WORDS[word]);
+                body.push_str(BETWEEN[between]);
+            }
+            let body = body.trim_end_matches([' ', '\t', ',', '\n']).to_owned()
+                + &TAILS[tail].replace('#', REVEAL);
+            let text = format!("1. Blue: {body}\n");
+            // The body's pieces, every line after the head continuing it.
+            let mut scan = BodyScan::default();
+            let mut from = "1. Blue:".len();
+            while from < text.len() {
+                let line_end = end_of_line(&text, from);
+                let blanks = line_end - from - skip_blanks(&text[from..line_end]).len();
+                from = scan_body(&text, from + blanks, line_end, Some(&mut scan)).unwrap();
+            }
+            split_items(&text, &scan.pieces, &mut scan.parts, &mut scan.items).unwrap();
+            let &(first, last) = scan.items.last().unwrap();
+            let parts = &scan.parts[first..last];
+            let span = item_span(&text, parts);
+            let s = &text[span.range()];
+            let Some(k) = first_proof_word(s) else {
+                return Ok(());
+            };
+            let before_text = trim_end(&s[..k]);
+            if !before_text.is_empty() {
+                proptest::prop_assert!(s.as_bytes()[..k].iter().all(|&b| plain_byte(b)));
+                let before = Span::new(span.start, span.start + before_text.len());
+                proptest::prop_assert_eq!(
+                    join_parts(&text, parts, span.start + k),
+                    joined_before(&text, parts, span, before),
+                    "{:?}", body
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Eight bytes at a time find what a byte at a time finds, at
+        /// every place in a word and in the bytes after the last word.
+        #[test]
+        fn finding_bytes_eight_at_a_time_finds_the_first(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b',', b'{', b';', b'\n', 0, 0x80, 0xff]),
+                0..40,
+            )
+        ) {
+            let first = |targets: &[u8]| bytes.iter().position(|b| targets.contains(b));
+            proptest::prop_assert_eq!(find_any(&bytes, [b',']), first(b","));
+            proptest::prop_assert_eq!(find_any(&bytes, [b'\n']), first(b"\n"));
+            proptest::prop_assert_eq!(find_any(&bytes, [b'{', b';']), first(b"{;"));
+        }
+
+        /// A proof's word ends where `str::find` finds white space.
+        #[test]
+        fn a_word_ends_at_the_first_white_space_as_str_find_has_it(
+            chars in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    'a', '1', ' ', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1}', '\u{1f}',
+                    '\u{7f}', '\u{85}', '\u{a0}', 'é', '\u{2003}', '\u{3000}', '}',
+                ]),
+                0..12,
+            )
+        ) {
+            let s: String = chars.into_iter().collect();
+            let want = s.find(char::is_whitespace).unwrap_or(s.len());
+            proptest::prop_assert_eq!(word_len(&s), want, "{:?}", s);
+        }
+    }
+
+    #[test]
+    fn an_item_before_proofs_on_its_next_line_joins_its_lines_words() {
+        for body in [
+            format!("Kc1-b1\n  a  b reveal {REVEAL}"),
+            format!("Kc1-b1 {{c}}\n  a  b reveal {REVEAL}"),
+            format!("Kc1-b1\n  a é\n  reveal {REVEAL}"),
+        ] {
+            let text = format!("[Game \"x\"]\n1. Blue: {body}\n");
+            let source = Source::new(text.as_bytes()).unwrap();
+            let turn = &parse(&source).unwrap().turns[0];
+            let want = if body.contains('é') {
+                "Kc1-b1 a é"
+            } else {
+                "Kc1-b1 a  b"
+            };
+            assert_eq!(turn.items[0].text, want, "{body:?}");
+            assert_eq!(turn.proofs.len(), 1);
         }
     }
 
