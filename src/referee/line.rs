@@ -117,7 +117,10 @@ impl LineRoom {
     /// Keep the lists of `line`, once it is played, for the next line.
     pub(super) fn keep(&mut self, line: Line<'_>) {
         self.entries = emptied(line.entries);
-        self.proofs = emptied(line.proofs);
+        // A plain line's proofs never had room.
+        if line.proofs.capacity() > 0 {
+            self.proofs = emptied(line.proofs);
+        }
     }
 }
 

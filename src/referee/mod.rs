@@ -161,6 +161,8 @@ struct At<'a> {
 }
 
 impl At<'_> {
+    /// A problem of this line (cold: a replay meets one at most once).
+    #[cold]
     fn error(
         self,
         kind: ErrorKind,
@@ -559,7 +561,10 @@ impl<G: Game> Referee<G> {
         if self.keep.digest {
             self.digest = seal.digest_after(&self.digest);
         }
-        played.sig = seal.sig;
+        // Every way of playing a line left the turn without a signature.
+        if seal.sig.is_some() {
+            played.sig = seal.sig;
+        }
         Ok(())
     }
 
@@ -657,15 +662,17 @@ impl<G: Game> Referee<G> {
         if let Some(deck) = deck.as_mut() {
             self.deck_setup_line(line, index, deck, at)?;
         }
-        let opening = if step == SetupStep::Shares {
+        // Whether this line completes the set-up of hidden values.
+        let mut hidden = self.hidden.clone();
+        hidden.record(index, &played.shown);
+        let completes = hidden.setup_due().is_none();
+        let opening = if step == SetupStep::Shares || !completes {
             Vec::new()
         } else {
             self.begin_play(index, &played, &mut state)
                 .map_err(|e| at.illegal(Place::Line, None, e.reason))?
         };
-        let mut hidden = self.hidden.clone();
-        hidden.record(index, &played.shown);
-        if let (Some(deck), None) = (deck.as_mut(), hidden.setup_due()) {
+        if let (Some(deck), true) = (deck.as_mut(), completes) {
             self.deck_begin_play(&state, index, deck, at)?;
             self.owe_setup_farewells(&state);
         }
@@ -677,7 +684,7 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// When the set-up line `played` of side `index` completes the set-up:
+    /// The set-up line `played` of side `index` completing the set-up:
     /// the chance the rules draw before turn 1 ([`Game::begin_play`]),
     /// made in `state`, seeded with every side's latest reveal (this
     /// line's for its side). Returns the values drawn.
@@ -687,11 +694,6 @@ impl<G: Game> Referee<G> {
         played: &PlayedTurn<G>,
         state: &mut G::State,
     ) -> Result<Vec<ChanceEvent>, Illegal> {
-        let mut hidden = self.hidden.clone();
-        hidden.record(index, &played.shown);
-        if hidden.setup_due().is_some() {
-            return Ok(Vec::new());
-        }
         let reveals = (0..self.header.sides().len())
             .map(|i| {
                 if i == index {
@@ -1222,7 +1224,9 @@ impl<G: Game> Referee<G> {
             // A forfeit is the claimant's line: the side's chain stays.
             self.ledger.record(index, played.reveal);
         }
-        self.hidden.record(index, &played.shown);
+        if !played.shown.is_empty() {
+            self.hidden.record(index, &played.shown);
+        }
         match played.kind {
             LineKind::Setup => self.setup_lines = played.number,
             LineKind::Turn => self.turns = played.number,
