@@ -817,7 +817,8 @@ impl<G: Game> Referee<G> {
             ));
         }
         let mut state = state.clone();
-        let (actions, _) = Self::play_actions(line, &mut state, None, at)?;
+        let mut actions = Vec::new();
+        Self::play_actions(line, &mut state, None, at, &mut actions)?;
         let mut ended = state.clone();
         let can_end = G::end_turn(&mut ended).map_err(|e| e.reason);
         Ok(AfterActions {

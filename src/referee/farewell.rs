@@ -66,6 +66,9 @@ impl<G: Game> Referee<G> {
     /// before its side was put out) whose place has come, the side to
     /// move being one that came after it then (or none of those left).
     pub(super) fn farewell_due(&self) -> Option<usize> {
+        if self.farewells.is_empty() {
+            return None;
+        }
         if G::outcome(&self.state).is_over() || self.deck_broken().is_some() {
             return None;
         }

@@ -31,6 +31,9 @@ pub(super) struct Hidden {
     any: bool,
     /// Per side, the slots the rules open once every side has committed.
     after_setup: Vec<&'static [&'static str]>,
+    /// The same, each as the index of the side's slot of that name
+    /// (`None`: the side has no such slot, so it is never opened).
+    after_setup_at: Vec<Vec<Option<usize>>>,
     /// Per side, the audit's verdict once its closing line is played:
     /// the reason when it failed (or refused to open).
     audited: Vec<Option<Result<(), String>>>,
@@ -64,14 +67,24 @@ impl Hidden {
                     .collect()
             })
             .collect();
+        let after_setup: Vec<&'static [&'static str]> = sides
+            .iter()
+            .map(|&side| G::opened_after_setup(state, side))
+            .collect();
+        let after_setup_at = after_setup
+            .iter()
+            .zip(&slots)
+            .map(|(names, own)| {
+                let at = |name: &&str| own.iter().position(|s| s.name == *name);
+                names.iter().map(at).collect()
+            })
+            .collect();
         let mut hidden = Hidden {
             due: None,
             any: slots.iter().any(|s| !s.is_empty()),
             slots,
-            after_setup: sides
-                .iter()
-                .map(|&side| G::opened_after_setup(state, side))
-                .collect(),
+            after_setup,
+            after_setup_at,
             audited: vec![None; sides.len()],
         };
         hidden.due = hidden.find_setup_due();
@@ -93,12 +106,12 @@ impl Hidden {
         if let Some(i) = (0..self.slots.len()).find(|&i| !committed(i)) {
             return Some((i, SetupStep::Commit));
         }
+        // Each slot opened after the set-up is its side's first slot of
+        // that name, found once, at the start.
+        let unopened =
+            |i: usize, at: &Option<usize>| at.is_none_or(|k| self.slots[i][k].opened.is_none());
         (0..self.slots.len())
-            .find(|&i| {
-                self.after_setup[i]
-                    .iter()
-                    .any(|name| self.value(i, name).is_none())
-            })
+            .find(|&i| self.after_setup_at[i].iter().any(|at| unopened(i, at)))
             .map(|i| (i, SetupStep::Open))
     }
 
@@ -116,14 +129,6 @@ impl Hidden {
     /// Whether any side has hidden values at all.
     pub(super) fn any(&self) -> bool {
         self.any
-    }
-
-    /// Side `index`'s opened value of `slot`.
-    pub(super) fn value(&self, index: usize, slot: &str) -> Option<&str> {
-        self.slots[index]
-            .iter()
-            .find(|s| s.name == slot)
-            .and_then(|s| s.opened.as_deref())
     }
 
     /// Side `index`'s slot named `slot` (any case), if it has one.
@@ -178,7 +183,9 @@ impl Hidden {
                 }
             }
         }
-        if !shown.is_empty() {
+        // A finished set-up stays finished (a line only adds commitments
+        // and openings): openings in play need not look again.
+        if !shown.is_empty() && self.due.is_some() {
             self.due = self.find_setup_due();
         }
     }

@@ -104,21 +104,56 @@ pub struct Line<'a> {
     pub claimant: Option<&'a str>,
 }
 
+/// The lists of a [`Line`] kept from line to line by a replay, empty,
+/// so that reading a turn into a line allocates nothing once they have
+/// grown ([`Line::from_turn_in`], [`LineRoom::keep`]).
+#[derive(Debug, Default)]
+pub(super) struct LineRoom {
+    entries: Vec<Entry<'static>>,
+    proofs: Vec<ProofKind<'static>>,
+}
+
+impl LineRoom {
+    /// Keep the lists of `line`, once it is played, for the next line.
+    pub(super) fn keep(&mut self, line: Line<'_>) {
+        self.entries = emptied(line.entries);
+        // A plain line's proofs never had room.
+        if line.proofs.capacity() > 0 {
+            self.proofs = emptied(line.proofs);
+        }
+    }
+}
+
+/// `list` emptied, as a list of another lifetime: collecting an empty
+/// list's iterator into a list of the same layout takes over its
+/// allocation (the standard library collects in place), so the room
+/// stays.
+fn emptied<T, U>(mut list: Vec<T>) -> Vec<U> {
+    list.clear();
+    list.into_iter().filter_map(|_| None).collect()
+}
+
 impl<'a> Line<'a> {
     /// The line a parsed turn says. Entry `k` is the turn's item `k`.
     pub fn from_turn(turn: &'a Turn<'_>) -> Self {
+        Self::from_turn_in(turn, &mut LineRoom::default())
+    }
+
+    /// [`Line::from_turn`], its lists taken from `room` (see
+    /// [`LineRoom::keep`] to give them back).
+    pub(super) fn from_turn_in(turn: &'a Turn<'_>, room: &mut LineRoom) -> Self {
+        let mut entries: Vec<Entry<'a>> = std::mem::take(&mut room.entries);
+        entries.extend(turn.items.iter().map(|item| match item.kind {
+            ItemKind::Action => Entry::Action(Cow::Borrowed(item.text.as_ref())),
+            ItemKind::Fact { label, value } => Entry::Fact { label, value },
+        }));
+        let mut proofs: Vec<ProofKind<'a>> = std::mem::take(&mut room.proofs);
+        proofs.extend(turn.proofs.iter().map(|p| p.kind));
         Line {
             kind: turn.kind,
             number: turn.number,
             side: turn.side,
-            entries: turn
-                .items
-                .iter()
-                .map(|item| match item.kind {
-                    ItemKind::Action => Entry::Action(Cow::Borrowed(item.text.as_ref())),
-                    ItemKind::Fact { label, value } => Entry::Fact { label, value },
-                })
-                .collect(),
+            entries,
             ending: if turn.forfeit.is_some() {
                 Ending::Forfeit
             } else if turn.pass.is_some() {
@@ -130,7 +165,7 @@ impl<'a> Line<'a> {
             } else {
                 Ending::Actions
             },
-            proofs: turn.proofs.iter().map(|p| p.kind).collect(),
+            proofs,
             claimant: turn.forfeit.map(|(_, side)| side),
         }
     }
@@ -351,6 +386,26 @@ impl<G: Game> PlayedTurn<G> {
         }
     }
 
+    /// Make this a turn of `side` numbered `number` that has done nothing
+    /// yet, as [`PlayedTurn::blank`] without a position before, keeping
+    /// the room its lists have (a replay plays every line into one).
+    pub(super) fn begin(&mut self, number: u32, side: Side) {
+        self.number = number;
+        self.side = side;
+        self.before = None;
+        self.actions.clear();
+        self.resign = false;
+        self.chance.clear();
+        self.reveal = None;
+        self.kind = LineKind::Turn;
+        self.audit = false;
+        self.farewell = false;
+        self.shown.clear();
+        self.claimant = None;
+        self.sig = None;
+        self.deck.clear();
+    }
+
     /// The turn as herald writes it: chance facts, canonical actions,
     /// `resign`, and the reveal if the line carried one. The one place a
     /// played line is rendered.
@@ -433,6 +488,27 @@ mod tests {
         let source = Source::typed(text);
         let (turns, _) = parse_lines(&source).unwrap();
         Line::from_turn(&turns[0]).sealed_text(claimant)
+    }
+
+    #[test]
+    fn a_line_read_into_the_room_of_another_is_the_line_read_alone() {
+        let reveal = "22".repeat(32);
+        let texts = [
+            format!("1. Blue: a1-a2, rally=heads, b2-b3\n    reveal {reveal}\n"),
+            "2. Red: pass\n".to_owned(),
+            format!("3. Blue: c3-c4, resign\n    reveal {reveal}\n    commit x {reveal}\n"),
+        ];
+        let mut room = LineRoom::default();
+        for text in &texts {
+            let source = Source::typed(text);
+            let (turns, _) = parse_lines(&source).unwrap();
+            let line = Line::from_turn_in(&turns[0], &mut room);
+            assert_eq!(line, Line::from_turn(&turns[0]));
+            room.keep(line);
+            assert!(room.entries.is_empty() && room.proofs.is_empty());
+        }
+        // The lists keep their room: the next line allocates nothing.
+        assert!(room.entries.capacity() >= 3 && room.proofs.capacity() >= 2);
     }
 
     #[test]

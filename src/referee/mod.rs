@@ -39,6 +39,7 @@ pub use compose::{ComposeError, Preview};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{game_tag, result_text, Header};
 pub use hidden::SetupStep;
+use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use seal::Forfeit;
 pub use typed::TypedError;
@@ -160,6 +161,8 @@ struct At<'a> {
 }
 
 impl At<'_> {
+    /// A problem of this line (cold: a replay meets one at most once).
+    #[cold]
     fn error(
         self,
         kind: ErrorKind,
@@ -354,8 +357,13 @@ impl<G: Game> Referee<G> {
     /// The side whose line is due (a set-up step, a turn, an audit), or
     /// `None` once the game is over.
     pub fn to_move(&self) -> Option<Side> {
+        self.to_move_in(self.phase())
+    }
+
+    /// [`Referee::to_move`] in `phase`, the phase now.
+    fn to_move_in(&self, phase: Phase) -> Option<Side> {
         let sides = self.header.sides();
-        match self.phase() {
+        match phase {
             Phase::Setup => self.setup_side_due().map(|(i, _)| sides[i]),
             Phase::Play => Some(
                 self.farewell_due()
@@ -425,7 +433,12 @@ impl<G: Game> Referee<G> {
     /// The kind and number of the next line: `S3` during the set-up, else
     /// the next turn's number.
     pub fn next_line(&self) -> (LineKind, u32) {
-        match self.phase() {
+        self.next_line_in(self.phase())
+    }
+
+    /// [`Referee::next_line`] in `phase`, the phase now.
+    fn next_line_in(&self, phase: Phase) -> (LineKind, u32) {
+        match phase {
             Phase::Setup => (LineKind::Setup, self.setup_lines + 1),
             _ => (LineKind::Turn, self.turns + 1),
         }
@@ -481,11 +494,26 @@ impl<G: Game> Referee<G> {
     /// Replay one turn of the record, checking everything; problems are
     /// placed in the turn's text.
     pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
-        let played = self
-            .play_line(&Line::from_turn(turn))
-            .map_err(|e| e.in_turn(turn))?;
-        self.place_deferred(turn);
+        let mut played = PlayedTurn::blank(turn.number, Side(0), None);
+        self.play_into(turn, &mut played, &mut LineRoom::default())?;
         Ok(played)
+    }
+
+    /// [`Referee::play`] into `played`, a played turn kept from line to
+    /// line by a replay (its lists are used again), the line read into
+    /// the lists of `room`: on success `played` holds the turn played.
+    fn play_into(
+        &mut self,
+        turn: &Turn<'_>,
+        played: &mut PlayedTurn<G>,
+        room: &mut LineRoom,
+    ) -> Result<(), RefereeError> {
+        let line = Line::from_turn_in(turn, room);
+        let result = self.sealed_into(&line, SealCheck::Verify, played);
+        room.keep(line);
+        result.map_err(|e| e.in_turn(turn))?;
+        self.place_deferred(turn);
+        Ok(())
     }
 
     /// Play one line, checking everything: its number and side, the game
@@ -502,9 +530,22 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         check: SealCheck,
     ) -> Result<PlayedTurn<G>, LineError> {
-        let (kind, number) = self.next_line();
-        let side = self.check_head(line, kind, number)?;
-        let index = self.header.index_of(side).expect("a side in the header");
+        let mut played = PlayedTurn::blank(line.number, Side(0), None);
+        self.sealed_into(line, check, &mut played)?;
+        Ok(played)
+    }
+
+    /// [`Referee::play_sealed`] into `played`. The phase is worked out
+    /// once: nothing the checks before the play change moves it.
+    fn sealed_into(
+        &mut self,
+        line: &Line<'_>,
+        check: SealCheck,
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        let phase = self.phase();
+        let (kind, number) = self.next_line_in(phase);
+        let (side, index) = self.check_head(line, phase, kind, number)?;
         let at = At {
             line: kind,
             turn: number,
@@ -512,34 +553,36 @@ impl<G: Game> Referee<G> {
         };
         self.check_proofs(line, at)?;
         self.check_reveal(line, index, at)?;
-        let mut seal = self.check_seal(line, side, at, check)?;
-        if let (Some(deferred), Some(list)) = (seal.deferred.take(), self.deferred.as_mut()) {
-            list.push(deferred);
-        }
-        let mut played = self.play_checked(line, index, seal.claimant, at)?;
+        let seal = self.check_seal(line, side, at, check)?;
+        self.play_checked(line, index, seal.claimant, phase, at, played)?;
         if self.deck.is_some() {
             played.deck = cards::deck_texts(line);
         }
         if self.keep.digest {
             self.digest = seal.digest_after(&self.digest);
         }
-        played.sig = seal.sig;
-        Ok(played)
+        // Every way of playing a line left the turn without a signature.
+        if seal.sig.is_some() {
+            played.sig = seal.sig;
+        }
+        Ok(())
     }
 
     /// Play `line` of side `index` once its head, proofs, reveal and seal
-    /// are checked: a set-up step, a closing line, a forfeit (claimed by
-    /// `claimant`) or a turn.
+    /// are checked, in `phase`: a set-up step, a closing line, a forfeit
+    /// (claimed by `claimant`) or a turn; into `played`.
     fn play_checked(
         &mut self,
         line: &Line<'_>,
         index: usize,
         claimant: Option<Side>,
+        phase: Phase,
         at: At<'_>,
-    ) -> Result<PlayedTurn<G>, LineError> {
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
         let side = self.header.sides()[index];
         let number = at.turn;
-        match self.phase() {
+        match phase {
             Phase::Setup if claimant.is_some() => {
                 return Err(at.illegal(
                     Place::End,
@@ -548,76 +591,100 @@ impl<G: Game> Referee<G> {
                 ))
             }
             Phase::Setup => {
-                let step = self.setup_due().expect("a set-up step is due");
-                let (played, mut state) = self.play_setup(line, index, step, at)?;
-                let mut deck = self.deck.clone();
-                if let Some(deck) = deck.as_mut() {
-                    self.deck_setup_line(line, index, deck, at)?;
-                }
-                let opening = if step == SetupStep::Shares {
-                    Vec::new()
-                } else {
-                    self.begin_play(index, &played, &mut state)
-                        .map_err(|e| at.illegal(Place::Line, None, e.reason))?
-                };
-                let mut hidden = self.hidden.clone();
-                hidden.record(index, &played.shown);
-                if let (Some(deck), None) = (deck.as_mut(), hidden.setup_due()) {
-                    self.deck_begin_play(&state, index, deck, at)?;
-                    self.owe_setup_farewells(&state);
-                }
-                self.commit_turn(index, state, &played);
-                self.deck = deck;
-                if self.keep.chance {
-                    self.chance.extend(opening);
-                }
-                return Ok(played);
+                *played = self.play_setup_line(line, index, at)?;
+                return Ok(());
             }
-            Phase::Audit => return self.play_closing(line, index, claimant, at),
+            Phase::Audit => {
+                *played = self.play_closing(line, index, claimant, at)?;
+                return Ok(());
+            }
             Phase::Play | Phase::Over => {}
         }
         if let Some(claimant) = claimant {
             self.farewells.retain(|f| f.side() != index);
-            return Ok(self.forfeit(index, side, claimant, number));
+            *played = self.forfeit(index, side, claimant, number);
+            return Ok(());
         }
         if self.farewell_due() == Some(index) {
-            return self.play_farewell(line, index, at);
+            *played = self.play_farewell(line, index, at)?;
+            return Ok(());
         }
         let mut state = self.state.clone();
         let derived = self
-            .start_turn_in(&mut state, line.reveal().map(|(_, h)| h))
+            .start_turn_in(&mut state, index, line.reveal().map(|(_, h)| h))
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         let mut deck = self.deck.clone();
-        let played = if line_only_passes::<G>(&state, side) {
-            self.settled_out(line, &state, derived, at)?
+        if line_only_passes::<G>(&state, side) {
+            *played = self.settled_out(line, &state, derived, at)?;
         } else {
             let mut openings = match deck.as_mut() {
                 Some(deck) => Some(self.deck_turn(line, index, &mut state, deck, at)?),
                 None => None,
             };
             if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
-                let played = self.broken_out(line, &state, derived, position, at)?;
+                *played = self.broken_out(line, &state, derived, position, at)?;
                 self.broken_on = Some(number);
-                played
             } else {
-                let played = self.play_turn(line, &mut state, derived, openings.as_mut(), at)?;
+                let opened = openings.as_mut();
+                self.play_turn(line, index, &mut state, derived, opened, at, played)?;
                 if let Some(deck) = deck.as_mut() {
                     if !self.check_leaving(line, index, &state, deck, at)? {
                         self.deck_turn_end(&state, index, deck, at)?;
                     }
                 }
-                played
             }
-        };
+        }
         if self.deck.is_some() {
             self.owe_farewells(index, number, &state);
         }
+        // The position is moved in here, not through a call: a turn
+        // copies it once to play in and once back.
+        self.state = state;
+        self.commit_played(index, played);
+        if deck.is_some() {
+            self.deck = deck;
+        }
+        Ok(())
+    }
+
+    /// A set-up line of side `index` (the step due), played: its
+    /// commitments or openings, the deck's items, and once it completes
+    /// the set-up, the chance drawn before turn 1.
+    fn play_setup_line(
+        &mut self,
+        line: &Line<'_>,
+        index: usize,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
+        let step = self.setup_due().expect("a set-up step is due");
+        let (played, mut state) = self.play_setup(line, index, step, at)?;
+        let mut deck = self.deck.clone();
+        if let Some(deck) = deck.as_mut() {
+            self.deck_setup_line(line, index, deck, at)?;
+        }
+        // Whether this line completes the set-up of hidden values.
+        let mut hidden = self.hidden.clone();
+        hidden.record(index, &played.shown);
+        let completes = hidden.setup_due().is_none();
+        let opening = if step == SetupStep::Shares || !completes {
+            Vec::new()
+        } else {
+            self.begin_play(index, &played, &mut state)
+                .map_err(|e| at.illegal(Place::Line, None, e.reason))?
+        };
+        if let (Some(deck), true) = (deck.as_mut(), completes) {
+            self.deck_begin_play(&state, index, deck, at)?;
+            self.owe_setup_farewells(&state);
+        }
         self.commit_turn(index, state, &played);
         self.deck = deck;
+        if self.keep.chance {
+            self.chance.extend(opening);
+        }
         Ok(played)
     }
 
-    /// When the set-up line `played` of side `index` completes the set-up:
+    /// The set-up line `played` of side `index` completing the set-up:
     /// the chance the rules draw before turn 1 ([`Game::begin_play`]),
     /// made in `state`, seeded with every side's latest reveal (this
     /// line's for its side). Returns the values drawn.
@@ -627,11 +694,6 @@ impl<G: Game> Referee<G> {
         played: &PlayedTurn<G>,
         state: &mut G::State,
     ) -> Result<Vec<ChanceEvent>, Illegal> {
-        let mut hidden = self.hidden.clone();
-        hidden.record(index, &played.shown);
-        if hidden.setup_due().is_some() {
-            return Ok(Vec::new());
-        }
         let reveals = (0..self.header.sides().len())
             .map(|i| {
                 if i == index {
@@ -729,15 +791,21 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// The side of `line` if the line may come now: numbered as the next
-    /// turn, by a side of the game, the one to move, the game not over.
-    fn check_head(&self, line: &Line<'_>, kind: LineKind, number: u32) -> Result<Side, LineError> {
+    /// The side of `line` and its index in the header if the line may
+    /// come now, in `phase`: numbered as the next line (`kind` `number`),
+    /// by a side of the game, the one to move, the game not over.
+    fn check_head(
+        &self,
+        line: &Line<'_>,
+        phase: Phase,
+        kind: LineKind,
+        number: u32,
+    ) -> Result<(Side, usize), LineError> {
         let written = At {
             line: kind,
             turn: number,
             side: line.side,
         };
-        let phase = self.phase();
         Self::check_numbering(line, phase, written)?;
         let Some(side) = self.header.side_named::<G>(line.side) else {
             return Err(written.record(
@@ -754,8 +822,8 @@ impl<G: Game> Referee<G> {
             turn: number,
             side: side.name::<G>(),
         };
-        let outcome = self.outcome();
         if phase == Phase::Over {
+            let outcome = self.outcome();
             return Err(at.illegal(
                 Place::Line,
                 None,
@@ -768,7 +836,9 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
-        let due = self.to_move().unwrap_or_else(|| G::to_move(&self.state));
+        let due = self
+            .to_move_in(phase)
+            .unwrap_or_else(|| G::to_move(&self.state));
         if side != due {
             let what = match phase {
                 Phase::Setup => "set-up step",
@@ -781,7 +851,8 @@ impl<G: Game> Referee<G> {
                 format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
             ));
         }
-        Ok(side)
+        let index = self.header.index_of(side).expect("a side in the header");
+        Ok((side, index))
     }
 
     /// Check the proof items of `line` that this game has no use for: a
@@ -951,23 +1022,28 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// Play the actions of `line` from `state` (the turn begun), then end
-    /// the turn as the line says. In a game with a shared deck, the cards
-    /// the line opened (`opened`) must be the cards its actions spend.
+    /// Play the actions of `line`, of side `index` (the side to move in
+    /// `state`), from `state` (the turn begun), then end the turn as the
+    /// line says; the turn played goes into `played`. In a game with a
+    /// shared deck, the cards the line opened (`opened`) must be the
+    /// cards its actions spend.
+    #[allow(clippy::too_many_arguments)]
     fn play_turn(
         &self,
         line: &Line<'_>,
+        index: usize,
         state: &mut G::State,
         derived: Vec<ChanceEvent>,
         mut opened: Option<&mut cards::Openings>,
         at: At<'_>,
-    ) -> Result<PlayedTurn<G>, LineError> {
-        let side = G::to_move(state);
-        let index = self.header.index_of(side).expect("a side in the header");
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        let side = self.header.sides()[index];
         // The facts are the turn-start chance, known before any action:
         // a false one is the line's first defect, whatever its actions.
         check_facts(line, &derived, at)?;
-        let mut shown = Vec::new();
+        played.begin(at.turn, side);
+        let shown = &mut played.shown;
         // Openings the rules demanded before this line: made before the
         // actions (a defender's identity).
         let openings = if self.hidden.any() {
@@ -978,22 +1054,30 @@ impl<G: Game> Referee<G> {
                 Self::openings(line),
                 &before_actions,
                 at,
-                &mut shown,
+                shown,
             )?;
             self.check_answered(state, index, at)?;
             rest
         } else {
             Vec::new()
         };
-        let before = self.before(state);
-        let (actions, declaring) = Self::play_actions(line, state, opened.as_deref_mut(), at)?;
+        played.before = self.before(state);
+        let actions = &mut played.actions;
+        let declaring = Self::play_actions(line, state, opened.as_deref_mut(), at, actions)?;
         if let Some((k, reason)) = opened.and_then(|o| o.unspent::<G>()) {
             return Err(at.illegal(Place::Proof(k), None, reason));
         }
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
             let after_actions = G::demands(state);
-            let rest = self.answer(state, index, openings, &after_actions, at, &mut shown)?;
+            let rest = self.answer(
+                state,
+                index,
+                openings,
+                &after_actions,
+                at,
+                &mut played.shown,
+            )?;
             if let Some(&(k, slot, ..)) = rest.first() {
                 return Err(at.record(
                     Place::Proof(k),
@@ -1006,27 +1090,24 @@ impl<G: Game> Referee<G> {
         if let Some(request) = G::pending(state) {
             self.check_settleable(request.label, state, declaring, at)?;
         }
-        let mut played = PlayedTurn::blank(at.turn, side, before);
-        played.actions = actions;
         played.resign = line.ending == Ending::Resign;
         played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
-        played.shown = shown;
-        Ok(played)
+        Ok(())
     }
 
     /// Read and apply the actions of `line` in `state`, each action that
     /// spends a card taking it from the cards the line opened, if it
-    /// opened any (`openings`). Returns them, and the action after which
-    /// a chance event became pending (its declaration), if one did.
-    #[allow(clippy::type_complexity)]
+    /// opened any (`openings`), and add them to `actions` (empty before).
+    /// Returns the action after which a chance event became pending (its
+    /// declaration), if one did.
     fn play_actions<'l>(
         line: &'l Line<'_>,
         state: &mut G::State,
         mut openings: Option<&mut cards::Openings>,
         at: At<'_>,
-    ) -> Result<(Vec<G::Action>, Option<(usize, &'l str)>), LineError> {
-        let mut actions = Vec::with_capacity(line.entries.len());
+        actions: &mut Vec<G::Action>,
+    ) -> Result<Option<(usize, &'l str)>, LineError> {
         let mut declaring = None;
         for (k, text) in line.actions() {
             if G::outcome(state).is_over() {
@@ -1067,7 +1148,7 @@ impl<G: Game> Referee<G> {
                 declaring = Some((k, text));
             }
         }
-        Ok((actions, declaring))
+        Ok(declaring)
     }
 
     /// End the turn as `line` ends: resign, or the game's end of turn.
@@ -1132,16 +1213,24 @@ impl<G: Game> Referee<G> {
 
     /// Make `played` (which left the game in `state`) part of the game.
     fn commit_turn(&mut self, index: usize, state: G::State, played: &PlayedTurn<G>) {
+        self.state = state;
+        self.commit_played(index, played);
+    }
+
+    /// Make `played` part of the game, the position it left already in
+    /// `self.state`.
+    fn commit_played(&mut self, index: usize, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
             self.ledger.record(index, played.reveal);
         }
-        self.hidden.record(index, &played.shown);
+        if !played.shown.is_empty() {
+            self.hidden.record(index, &played.shown);
+        }
         match played.kind {
             LineKind::Setup => self.setup_lines = played.number,
             LineKind::Turn => self.turns = played.number,
         }
-        self.state = state;
         // An event pending now was declared by this turn (any earlier one
         // was settled at its start).
         self.declared = G::pending(&self.state).map(|_| (played.number, played.side));
@@ -1178,24 +1267,26 @@ impl<G: Game> Referee<G> {
         &self,
         reveal: Option<Hash>,
     ) -> Result<(G::State, Vec<ChanceEvent>), Illegal> {
+        let index = self
+            .header
+            .index_of(G::to_move(&self.state))
+            .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
         let mut state = self.state.clone();
-        let derived = self.start_turn_in(&mut state, reveal)?;
+        let derived = self.start_turn_in(&mut state, index, reveal)?;
         Ok((state, derived))
     }
 
-    /// [`Referee::start_turn`] in `state`, a copy of the position now:
-    /// the turn is begun in place (the state is not moved about).
+    /// [`Referee::start_turn`] in `state`, a copy of the position now,
+    /// for the side to move, `index` in the header: the turn is begun in
+    /// place (the state is not moved about).
     fn start_turn_in(
         &self,
         state: &mut G::State,
+        index: usize,
         reveal: Option<Hash>,
     ) -> Result<Vec<ChanceEvent>, Illegal> {
         let number = self.next_turn();
-        let side = G::to_move(&self.state);
-        let index = self
-            .header
-            .index_of(side)
-            .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
+        let side = self.header.sides()[index];
         let mut derived = Vec::new();
         if let Some(request) = G::pending(state) {
             let declared = self.declared.map_or(number - 1, |d| d.0);
@@ -1221,7 +1312,11 @@ impl<G: Game> Referee<G> {
             events: Vec::new(),
         };
         G::begin_turn(state, &mut chance)?;
-        derived.append(&mut chance.events);
+        if derived.is_empty() {
+            derived = std::mem::take(&mut chance.events);
+        } else {
+            derived.append(&mut chance.events);
+        }
         Ok(derived)
     }
 
@@ -1279,8 +1374,8 @@ pub fn replay_keeping<G: Game>(
 ) -> Result<Referee<G>, RefereeError> {
     let mut replay = Replay::<G>::start(record, keep)?;
     for turn in &record.turns {
-        let played = replay.play(turn)?;
-        each(&played, &replay.referee);
+        replay.play_kept(turn)?;
+        each(&replay.played, &replay.referee);
     }
     replay.finish()
 }
@@ -1293,6 +1388,11 @@ pub fn replay_keeping<G: Game>(
 #[derive(Debug)]
 pub struct Replay<G: Game> {
     referee: Referee<G>,
+    /// The turn played last: each turn is played into it, its lists
+    /// used again.
+    played: PlayedTurn<G>,
+    /// The lists each turn is read into, used again.
+    room: LineRoom,
 }
 
 impl<G: Game> Replay<G> {
@@ -1301,7 +1401,11 @@ impl<G: Game> Replay<G> {
     pub fn start(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
         let mut referee = Referee::<G>::start(record)?.keeping(keep);
         referee.defer_seals();
-        Ok(Replay { referee })
+        Ok(Replay {
+            referee,
+            played: PlayedTurn::blank(0, Side(0), None),
+            room: LineRoom::default(),
+        })
     }
 
     /// Play the record's next turn; a problem is placed in its text, or
@@ -1309,6 +1413,13 @@ impl<G: Game> Replay<G> {
     pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
         self.referee
             .play(turn)
+            .map_err(|e| self.referee.first_broken_seal().unwrap_or(e))
+    }
+
+    /// [`Replay::play`], the turn played kept in `self.played`.
+    fn play_kept(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        self.referee
+            .play_into(turn, &mut self.played, &mut self.room)
             .map_err(|e| self.referee.first_broken_seal().unwrap_or(e))
     }
 
@@ -1324,7 +1435,7 @@ impl<G: Game> record::stream::Visitor for Replay<G> {
     type Error = RefereeError;
 
     fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
-        self.play(turn).map(|_| ())
+        self.play_kept(turn)
     }
 
     /// The signatures of the part's turns are verified while their
@@ -1764,6 +1875,45 @@ mod tests {
             crate::game::position_text::<CastleDanger>(lean.state()),
             crate::game::position_text::<CastleDanger>(full.state())
         );
+    }
+
+    /// Each line of a self-play record of `G` (seed `seed`, committed)
+    /// as a replay hands it on and as a fresh [`Referee::play`] of the
+    /// same turn gives it: the text written back, the position before it
+    /// and whether the game played it.
+    fn played_both_ways<G: Game>(seed: u64) -> (Vec<String>, Vec<String>) {
+        let mut options = crate::selfplay::Options::new::<G>(seed, G::MIN_SIDES);
+        options.max_turns = 60;
+        let text = crate::selfplay::record::<G>(&options).unwrap();
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let show = |played: &PlayedTurn<G>| {
+            let before = played
+                .before
+                .as_deref()
+                .map(crate::game::position_text::<G>);
+            format!("{}{before:?} {}", played.line(), played.is_played())
+        };
+        let mut kept = Vec::new();
+        replay::<G>(&rec, |played, _| kept.push(show(played))).unwrap();
+        let mut referee = Referee::<G>::start(&rec).unwrap();
+        let fresh = rec.turns.iter().map(|t| show(&referee.play(t).unwrap()));
+        (kept, fresh.collect())
+    }
+
+    #[test]
+    fn a_replay_that_plays_every_line_into_one_turn_hands_on_each_as_played_alone() {
+        use crate::games::castle_danger::CastleDanger;
+        use crate::games::playground_battles::PlaygroundBattles;
+        // Set-up lines, openings demanded by battles, the audit: every
+        // list of a played turn filled on one line and empty on another.
+        for seed in 0..3 {
+            let (kept, fresh) = played_both_ways::<PlaygroundBattles>(seed);
+            assert!(kept.len() > 10);
+            assert_eq!(kept, fresh);
+            let (kept, fresh) = played_both_ways::<CastleDanger>(seed);
+            assert_eq!(kept, fresh);
+        }
     }
 
     #[test]

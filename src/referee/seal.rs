@@ -22,13 +22,11 @@ pub(super) enum SealCheck {
 }
 
 /// A line's seal, checked: the bytes the record digest takes, the
-/// signature, and the claimant of a forfeit; and the signature itself
-/// when its verification is deferred to the end of the record.
+/// signature, and the claimant of a forfeit.
 pub(super) struct Seal {
     bytes: Vec<u8>,
     pub(super) sig: Option<[u8; 64]>,
     pub(super) claimant: Option<Side>,
-    pub(super) deferred: Option<DeferredSeal>,
 }
 
 /// A signature whose verification waits for the end of a replay, where
@@ -131,9 +129,10 @@ impl<G: Game> Referee<G> {
 
     /// Check the seal of `line` (spec section 3.8): the signature of its
     /// signer (the side, or the claimant of a forfeit) when the signer has
-    /// a key, none otherwise.
+    /// a key, none otherwise. A signature whose verification is deferred
+    /// to the end of the replay joins those waiting.
     pub(super) fn check_seal(
-        &self,
+        &mut self,
         line: &Line<'_>,
         side: Side,
         at: At<'_>,
@@ -150,11 +149,10 @@ impl<G: Game> Referee<G> {
         let signer = claimant.unwrap_or(side);
         let name = signer.name::<G>();
         let sig = line.sig();
-        let mut seal = Seal {
+        let seal = Seal {
             bytes,
             sig: sig.map(|(_, s)| s),
             claimant,
-            deferred: None,
         };
         match (self.header.key(signer), sig) {
             _ if check == SealCheck::Trial => Ok(seal),
@@ -173,9 +171,10 @@ impl<G: Game> Referee<G> {
                     Place::Proof(k),
                     format!("{name}'s signature does not match this line here: the line, or a line before it, was altered, dropped, inserted or moved since {name} signed it"),
                 );
-                if self.deferred.is_some() {
-                    seal.deferred = Some(DeferredSeal {
-                        line: (self.setup_lines + self.turns) as usize,
+                let line = (self.setup_lines + self.turns) as usize;
+                if let Some(deferred) = self.deferred.as_mut() {
+                    deferred.push(DeferredSeal {
+                        line,
                         key: *key,
                         message,
                         sig: s,
