@@ -250,7 +250,7 @@ fn move_piece(
     to: Sq,
     route: Route,
 ) -> Result<(), Illegal> {
-    let p = origin(state, from, piece)?;
+    origin(state, from, piece)?;
     let cost = match route {
         Route::Ends => {
             if from == to {
@@ -298,8 +298,7 @@ fn move_piece(
     };
     afford(state, cost, "this move")?;
     state.turn.moves_left -= cost;
-    state.set(from, Cell::Empty);
-    state.set(to, Cell::Piece(p));
+    state.shift(from, to);
     Ok(())
 }
 
