@@ -444,8 +444,27 @@ mod tests {
         "g9", "a5", "h3", "c10", "c0", "1", "-", "+", "x", "X", "*", "?", " ", "\t", "é", "",
     ];
 
+    /// Any string of tokens, or one shaped like an action with each of
+    /// its parts right or a little wrong.
     fn text() -> impl Strategy<Value = String> {
-        prop::collection::vec(prop::sample::select(TOKENS), 0..9).prop_map(|t| t.concat())
+        let pick = |t: &'static [&'static str]| prop::sample::select(t);
+        let shaped = (
+            pick(&["", "", "K", "k", "B", "c", "W", "Q", "+", " "]),
+            pick(&["c1", "C2", "d3", "b1", "b2", "d1", "h3", "c10", "c0", ""]),
+            pick(&["-", "-", "-", "+", "x", "X", "*", "?", " -", ""]),
+            pick(&["c2", "b1", "d7", "c3", "D1", "h3", "c10", "c1", "", " b1"]),
+            prop::collection::vec(
+                pick(&[
+                    "-b1", "-b2", "-a1", "-c1", "-c2", "- b1", "-", "-h1", "-c10", " ",
+                ]),
+                0..5,
+            ),
+        )
+            .prop_map(|(l, from, op, to, path)| format!("{l}{from}{op}{to}{}", path.concat()));
+        prop_oneof![
+            prop::collection::vec(pick(TOKENS), 0..9).prop_map(|t| t.concat()),
+            shaped,
+        ]
     }
 
     proptest! {
