@@ -140,7 +140,12 @@ fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
     let mut any_fs = false;
     let mut any = false;
     let (own, mounted) = strike_masks(s);
-    for v in hexes(s.occupied()) {
+    // Only a hex touched by two units of another army can be captured:
+    // those hexes found first, most turns have none to look at.
+    let open_to = ARMIES.into_iter().fold(0, |m, p| {
+        m | (touched_twice(own[usize::from(p)]) & !own[usize::from(p)])
+    });
+    for v in hexes(s.occupied() & open_to) {
         let (owner, _) = s.unit(v).expect("occupied");
         for p in ARMIES {
             if p == owner || !s.in_game(p) {
@@ -172,6 +177,16 @@ fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
     }
     let claims = if any_fs { &best_fs } else { &best };
     Some(claims.map(|claim| claim.map(|(p, _)| p)))
+}
+
+/// The hexes next to at least two of the hexes of `units`.
+fn touched_twice(units: u32) -> u32 {
+    let (mut once, mut twice) = (0, 0);
+    for u in hexes(units) {
+        twice |= once & NEIGH[u.idx()];
+        once |= NEIGH[u.idx()];
+    }
+    twice
 }
 
 /// Per side still in: its units, and its Mounted units that strike first
@@ -1165,5 +1180,82 @@ fn push_rallies(s: &State, base: &State, out: &mut Vec<Action>) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Setup};
+    use crate::games::battle_of_the_dale::BattleOfTheDale;
+    use crate::selfplay::SplitMix;
+
+    /// [`capturers`] as the rule reads, hex by hex over every unit on the
+    /// map (what it did before it looked only at hexes touched twice).
+    fn capturers_hex_by_hex(s: &State) -> Option<[Option<Side>; N_HEX]> {
+        let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+        let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+        let (mut any, mut any_fs) = (false, false);
+        let (own, mounted) = strike_masks(s);
+        for v in hexes(s.occupied()) {
+            let (owner, _) = s.unit(v).expect("occupied");
+            for p in ARMIES {
+                if p == owner || !s.in_game(p) {
+                    continue;
+                }
+                let near = NEIGH[v.idx()] & own[usize::from(p)];
+                let c = near.count_ones();
+                if c < 2 {
+                    continue;
+                }
+                any = true;
+                let better = |cur: Option<(Side, u32)>| match cur {
+                    None => true,
+                    Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
+                };
+                if better(best[v.idx()]) {
+                    best[v.idx()] = Some((p, c));
+                }
+                if near & mounted[usize::from(p)] != 0 {
+                    any_fs = true;
+                    if better(best_fs[v.idx()]) {
+                        best_fs[v.idx()] = Some((p, c));
+                    }
+                }
+            }
+        }
+        let claims = if any_fs { &best_fs } else { &best };
+        any.then(|| claims.map(|claim| claim.map(|(p, _)| p)))
+    }
+
+    #[test]
+    fn captures_are_found_as_hex_by_hex_on_random_maps() {
+        let mut rng = SplitMix::new(8);
+        let mut found = 0;
+        for armies in 2..=5 {
+            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
+            let setup = Setup {
+                sides: &sides,
+                tags: &[],
+            };
+            let start = BattleOfTheDale::new_game(&setup).unwrap();
+            for _ in 0..2_000 {
+                let mut s = start.clone();
+                for h in 0..N_HEX {
+                    s.board[h] = match rng.below(5) {
+                        0..=2 => 0,
+                        _ => 1 + rng.below(3 * armies) as u8,
+                    };
+                }
+                let by = capturers(&s);
+                assert_eq!(by, capturers_hex_by_hex(&s), "{:?}", s.board);
+                found += usize::from(by.is_some());
+            }
+        }
+        // Maps with captures and maps without, both in numbers.
+        assert!(
+            (1_000..7_000).contains(&found),
+            "{found} maps with captures"
+        );
     }
 }

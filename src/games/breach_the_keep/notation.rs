@@ -245,7 +245,89 @@ fn default_kind(pos: &Pos, from: u8) -> Kind {
 
 /// Read one action; a path given by its two ends is resolved to the full
 /// path when a legal one exists.
+///
+/// A move written as records write it (`d1-d2-d3`, `Z-d1`, `c3:1-d3`,
+/// `d3-e3 apart`: no other white space) is read byte by byte by
+/// [`quick`]; anything else, and every error, by [`read`], which reads
+/// every form and says what is wrong. The two agree wherever [`quick`]
+/// reads an action.
 pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
+    match quick(pos, text.as_bytes()) {
+        Some(action) => Ok(action),
+        None => read(pos, text),
+    }
+}
+
+/// A cell at the start of `text` (a column letter and all the digits
+/// after it, as [`cell_token`] reads one) that is on the board, with the
+/// bytes after it.
+fn cell_bytes(text: &[u8]) -> Option<(u8, &[u8])> {
+    let (&letter, rest) = text.split_first()?;
+    let col = match letter {
+        b'a'..=b'g' => letter - b'a',
+        b'A'..=b'G' => letter - b'A',
+        _ => return None,
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (digits, rest) = rest.split_at(digits);
+    let row = digits.iter().try_fold(0u32, |n, &d| {
+        n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+    })?;
+    if digits.is_empty() {
+        return None;
+    }
+    Some((cell_at(col, row)?, rest))
+}
+
+/// The move `text` holds when it is written as records write one: an
+/// origin (`Z` or a cell, with `:1` or `:2` where that is allowed), one
+/// to four steps `-d3`, and ` apart` or nothing after them, read as
+/// [`read`] reads it; `None` for any other text, which [`read`] then
+/// reads.
+fn quick(pos: &Pos, text: &[u8]) -> Option<Action> {
+    let (from, mut rest) = match text.split_first()? {
+        (b'z' | b'Z', rest) => (ZONE, rest),
+        _ => cell_bytes(text)?,
+    };
+    let mut suffix = None;
+    if let [b':', d @ (b'1' | b'2'), after @ ..] = rest {
+        if from == ZONE || (*d == b'2' && !is_keep(from)) {
+            return None;
+        }
+        suffix = Some(char::from(*d));
+        rest = after;
+    }
+    let mut steps = [0u8; 4];
+    let mut len = 0;
+    while let [b'-', after @ ..] = rest {
+        let (c, after) = cell_bytes(after)?;
+        *steps.get_mut(len)? = c;
+        len += 1;
+        rest = after;
+    }
+    let apart = match rest {
+        [] => false,
+        [b' ', word @ ..] if word.eq_ignore_ascii_case(b"apart") => true,
+        _ => return None,
+    };
+    if len == 0 {
+        return None;
+    }
+    Some(resolve_raw(
+        pos,
+        RawMove {
+            from,
+            suffix,
+            steps,
+            len: len as u8,
+            apart,
+        },
+    ))
+}
+
+/// Read one action in any form [`parse`] takes, saying what is wrong with
+/// one it cannot read.
+fn read(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
     let r = Reader::with_words(text, word_len);
     if text.is_empty() {
         return Err(ActionParseError::new(
@@ -277,6 +359,13 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
             ),
         ));
     }
+    Ok(resolve_raw(pos, raw))
+}
+
+/// The move `raw` writes: its kind told by its mark or by what stands on
+/// its origin, and a path given by its two ends resolved to the full path
+/// when a legal one exists.
+fn resolve_raw(pos: &Pos, raw: RawMove) -> Action {
     let kind = match raw.suffix {
         Some('1') => Kind::Half,
         Some(_) => Kind::Double,
@@ -284,19 +373,19 @@ pub fn parse(pos: &Pos, text: &str) -> Result<Action, ActionParseError> {
     };
     if raw.len == 1 {
         if let Some(mv) = resolve(pos, raw.from, kind, raw.steps[0]) {
-            return Ok(Action::Move(Move {
+            return Action::Move(Move {
                 apart: raw.apart,
                 ..mv
-            }));
+            });
         }
     }
-    Ok(Action::Move(Move {
+    Action::Move(Move {
         from: raw.from,
         kind,
         len: raw.len,
         steps: raw.steps,
         apart: raw.apart,
-    }))
+    })
 }
 
 /// Append the canonical text of `action`.
@@ -335,6 +424,164 @@ pub fn write(action: &Action, out: &mut String) {
             if b.apart {
                 out.push_str(" apart");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::game::{Game, Undrawn};
+    use crate::games::breach_the_keep::{BreachTheKeep, State};
+    use crate::selfplay::SplitMix;
+
+    type G = BreachTheKeep;
+
+    /// Positions of a random game, a few turns apart: stacks of both
+    /// sides in Keeps and on open cells, end zones emptying.
+    fn positions() -> &'static [Pos] {
+        static POSITIONS: std::sync::OnceLock<Vec<Pos>> = std::sync::OnceLock::new();
+        POSITIONS.get_or_init(random_game)
+    }
+
+    fn random_game() -> Vec<Pos> {
+        let sides = [crate::game::Side(0), crate::game::Side(1)];
+        let setup = crate::game::Setup {
+            sides: &sides,
+            tags: &[],
+        };
+        let mut s = G::new_game(&setup).unwrap();
+        let mut rng = SplitMix::new(7);
+        let mut actions = Vec::new();
+        let mut out = Vec::new();
+        for turn in 0..60 {
+            if G::outcome(&s).is_over() {
+                break;
+            }
+            G::begin_turn(&mut s, &mut Undrawn).unwrap();
+            loop {
+                actions.clear();
+                G::legal_actions(&s, &mut actions);
+                let Some(&a) = actions.get(rng.below(actions.len().max(1))) else {
+                    break;
+                };
+                G::apply(&mut s, a).unwrap();
+                if turn % 6 == 0 {
+                    out.push(s.pos);
+                }
+            }
+            if !G::outcome(&s).is_over() {
+                G::end_turn(&mut s).unwrap();
+            }
+        }
+        out
+    }
+
+    /// Pieces of action text, right and wrong, to be strung together.
+    const TOKENS: &[&str] = &[
+        "Z",
+        "z",
+        "d1",
+        "d2",
+        "D3",
+        "c3",
+        "e3",
+        "e4",
+        "a1",
+        "b2",
+        "c2",
+        "g9",
+        "h1",
+        "d10",
+        "d99999999999",
+        "-",
+        "-",
+        "-",
+        ":1",
+        ":2",
+        ":3",
+        ":",
+        " ",
+        " apart",
+        "apart",
+        "APART",
+        "breach",
+        "home",
+        "+",
+        "x",
+        "é",
+        "",
+    ];
+
+    /// Any string of tokens, or one shaped like a move with each of its
+    /// parts right or a little wrong.
+    fn text() -> impl Strategy<Value = String> {
+        let pick = |t: &'static [&'static str]| prop::sample::select(t);
+        let shaped = (
+            pick(&["Z", "z", "d1", "c3", "e3", "b2", "D3", "h1", "d10", ""]),
+            pick(&["", "", "", ":1", ":2", ":3", " :1", ":"]),
+            prop::collection::vec(
+                pick(&[
+                    "-d1", "-d2", "-d3", "-c3", "-e3", "-e4", "-b2", "- d2", "-h1", "-",
+                ]),
+                0..6,
+            ),
+            pick(&[
+                "", "", "", " apart", " APART", "apart", "  apart", " ", " apartx",
+            ]),
+        )
+            .prop_map(|(from, mark, path, tail)| format!("{from}{mark}{}{tail}", path.concat()));
+        prop_oneof![
+            prop::collection::vec(pick(TOKENS), 0..9).prop_map(|t| t.concat()),
+            shaped,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 5_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Whatever the byte-by-byte reader reads, the full reader reads
+        /// alike, in positions along a game.
+        #[test]
+        fn the_quick_reader_agrees_with_the_full_one(text in text()) {
+            for pos in positions() {
+                if let Some(action) = quick(pos, text.as_bytes()) {
+                    prop_assert_eq!(read(pos, &text), Ok(action));
+                }
+            }
+        }
+    }
+
+    /// The quick reader reads every legal move as written, and the full
+    /// reader reads it alike.
+    #[test]
+    fn the_quick_reader_reads_the_written_moves() {
+        let mut read_quickly = 0;
+        for pos in positions() {
+            let s = State::from_pos(*pos);
+            let mut actions = Vec::new();
+            G::legal_actions(&s, &mut actions);
+            for a in actions {
+                let text = crate::game::action_text::<G>(&a);
+                let quick = quick(pos, text.as_bytes());
+                if matches!(a, Action::Move(_)) {
+                    assert!(quick.is_some(), "{text}");
+                    read_quickly += 1;
+                }
+                if let Some(action) = quick {
+                    assert_eq!(Ok(action), read(pos, &text), "{text}");
+                }
+            }
+        }
+        assert!(read_quickly > 100, "only {read_quickly} moves read");
+        for text in ["", "d3 -d4", "d3-d4 ", "d3-d4apart", "Z:1-d1", "d3-", "d3"] {
+            assert_eq!(quick(&positions()[0], text.as_bytes()), None, "{text}");
         }
     }
 }

@@ -90,7 +90,19 @@ impl Sq {
     /// The direction of the single step from `self` to `to`, if they are
     /// orthogonally next to each other.
     pub fn dir_to(self, to: Sq) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|&d| self.step(d) == Some(to))
+        let (c, r) = (self.col(), self.row());
+        let (tc, tr) = (to.col(), to.row());
+        if tc == c && r + 1 < ROWS && tr == r + 1 {
+            Some(Dir::Up)
+        } else if tc == c && r > 0 && tr + 1 == r {
+            Some(Dir::Down)
+        } else if tr == r && c + 1 < COLS && tc == c + 1 {
+            Some(Dir::Right)
+        } else if tr == r && c > 0 && tc + 1 == c {
+            Some(Dir::Left)
+        } else {
+            None
+        }
     }
 
     /// True when the two squares are orthogonally next to each other.

@@ -166,7 +166,97 @@ impl RouteBuilder {
 
 /// Read one action. The state is consulted only to fill in an omitted
 /// piece letter and to recognise the mover's own Portal after `+W`.
+///
+/// An action written in a canonical form without white space (what
+/// records hold) is read byte by byte by [`quick`]; anything else, and
+/// every error, by [`read`], which reads every form and says what is
+/// wrong. The two agree wherever [`quick`] reads an action.
 pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
+    match quick(state, text.as_bytes()) {
+        Some(action) => Ok(action),
+        None => read(state, text),
+    }
+}
+
+/// The piece type of a letter byte (either case).
+fn kind_of(b: u8) -> Option<Kind> {
+    match b {
+        b'K' | b'k' => Some(Kind::King),
+        b'W' | b'w' => Some(Kind::Wizard),
+        b'B' | b'b' => Some(Kind::Builder),
+        b'C' | b'c' => Some(Kind::Cannon),
+        _ => None,
+    }
+}
+
+/// A square (two bytes, as [`square`] reads one) at the start of `text`,
+/// with the bytes after it, when no digit follows it.
+fn square_at(text: &[u8]) -> Option<(Sq, &[u8])> {
+    match text {
+        [c @ (b'a'..=b'g' | b'A'..=b'G'), r @ b'1'..=b'9', rest @ ..]
+            if !rest.first().is_some_and(u8::is_ascii_digit) =>
+        {
+            Some((Sq::new(c.to_ascii_lowercase() - b'a', r - b'1'), rest))
+        }
+        _ => None,
+    }
+}
+
+/// The action `text` holds when it is written with no white space in one
+/// of the forms `+W`, `+Wd1`, `Kc1-c2`, `c1-b1-b2`, `Bc2+c3`, `Bc2xc3`,
+/// `Cd3*d7` (any case), read as [`read`] reads it; `None` for any other
+/// text, which [`read`] then reads.
+fn quick(state: &State, text: &[u8]) -> Option<Action> {
+    if let [b'+', letter, rest @ ..] = text {
+        let kind = kind_of(*letter)?;
+        let at = match rest {
+            [] => None,
+            _ => match square_at(rest)? {
+                (sq, []) => Some(sq),
+                _ => return None,
+            },
+        };
+        let at = at.filter(|&sq| sq != portal(state.to_move()));
+        return Some(Action::Add { kind, at });
+    }
+    let with_letter = text
+        .split_first()
+        .and_then(|(&l, rest)| Some((kind_of(l)?, square_at(rest)?)));
+    let (letter, (from, rest)) = match with_letter {
+        Some((k, found)) => (Some(k), found),
+        None => (None, square_at(text)?),
+    };
+    let piece = letter.or_else(|| state.own_piece(from).map(|p| p.kind));
+    let (&op, rest) = rest.split_first()?;
+    let (to, mut rest) = square_at(rest)?;
+    let action = match op {
+        b'+' => Action::Build { piece, from, to },
+        b'x' | b'X' => Action::Remove { piece, from, to },
+        b'*' => Action::Fire { piece, from, to },
+        b'-' => {
+            let mut route = RouteBuilder::new(from);
+            route.push(to);
+            let (mut last, mut squares) = (to, 2);
+            while let [b'-', after @ ..] = rest {
+                let (sq, r) = square_at(after)?;
+                route.push(sq);
+                (last, squares, rest) = (sq, squares + 1, r);
+            }
+            Action::Move {
+                piece,
+                from,
+                to: last,
+                route: route.finish(squares),
+            }
+        }
+        _ => return None,
+    };
+    rest.is_empty().then_some(action)
+}
+
+/// Read one action in any form [`parse`] takes, saying what is wrong with
+/// one it cannot read.
+fn read(state: &State, text: &str) -> Result<Action, ActionParseError> {
     let t = Reader::with_words(text, word_len);
     let rest = ws(text);
     if rest.is_empty() {
@@ -327,4 +417,98 @@ pub fn write(action: &Action, out: &mut String) {
             write!(out, "{from}*{to}")
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::state::Kind;
+    use super::*;
+    use crate::game::{Game, Undrawn};
+    use crate::games::castle_danger::CastleDanger;
+
+    /// Pieces that fill in omitted letters: Blue's Builder on c2 and
+    /// Cannon on d3, beside the Kings and Wizards of the start.
+    fn board() -> State {
+        let mut s = State::start();
+        s.put(Sq::new(2, 1), crate::games::two_sides::BLUE, Kind::Builder);
+        s.put(Sq::new(3, 2), crate::games::two_sides::BLUE, Kind::Cannon);
+        CastleDanger::begin_turn(&mut s, &mut Undrawn).unwrap();
+        s
+    }
+
+    /// Pieces of action text, right and wrong, to be strung together.
+    const TOKENS: &[&str] = &[
+        "K", "k", "W", "B", "b", "C", "c", "Q", "c1", "C2", "b1", "b2", "d1", "d3", "d7", "d9",
+        "g9", "a5", "h3", "c10", "c0", "1", "-", "+", "x", "X", "*", "?", " ", "\t", "é", "",
+    ];
+
+    /// Any string of tokens, or one shaped like an action with each of
+    /// its parts right or a little wrong.
+    fn text() -> impl Strategy<Value = String> {
+        let pick = |t: &'static [&'static str]| prop::sample::select(t);
+        let shaped = (
+            pick(&["", "", "K", "k", "B", "c", "W", "Q", "+", " "]),
+            pick(&["c1", "C2", "d3", "b1", "b2", "d1", "h3", "c10", "c0", ""]),
+            pick(&["-", "-", "-", "+", "x", "X", "*", "?", " -", ""]),
+            pick(&["c2", "b1", "d7", "c3", "D1", "h3", "c10", "c1", "", " b1"]),
+            prop::collection::vec(
+                pick(&[
+                    "-b1", "-b2", "-a1", "-c1", "-c2", "- b1", "-", "-h1", "-c10", " ",
+                ]),
+                0..5,
+            ),
+        )
+            .prop_map(|(l, from, op, to, path)| format!("{l}{from}{op}{to}{}", path.concat()));
+        prop_oneof![
+            prop::collection::vec(pick(TOKENS), 0..9).prop_map(|t| t.concat()),
+            shaped,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 20_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Whatever the byte-by-byte reader reads, the full reader reads
+        /// alike.
+        #[test]
+        fn the_quick_reader_agrees_with_the_full_one(text in text()) {
+            let s = board();
+            if let Some(action) = quick(&s, text.as_bytes()) {
+                prop_assert_eq!(read(&s, &text), Ok(action));
+            }
+        }
+    }
+
+    /// The quick reader takes every canonical form, and what it reads is
+    /// what the full reader reads.
+    #[test]
+    fn the_quick_reader_reads_the_canonical_forms() {
+        let s = board();
+        for text in [
+            "+W",
+            "+b",
+            "+Cd1",
+            "+Cd9",
+            "Kc1-c2",
+            "c1-b1-b2",
+            "Bc2+c3",
+            "bC2Xc3",
+            "Cd3*d7",
+            "d3*d7",
+            "Kc1-b1-a1-a2",
+        ] {
+            let action = quick(&s, text.as_bytes());
+            assert!(action.is_some(), "{text}");
+            assert_eq!(action.map(Ok), Some(read(&s, text)), "{text}");
+        }
+        for text in ["", "+", "Kc1 -c2", "Kc1-c2 ", "c1-c2-", "Kc1-c22", "+Wd1x"] {
+            assert_eq!(quick(&s, text.as_bytes()), None, "{text}");
+        }
+    }
 }

@@ -170,8 +170,16 @@ pub fn cost(state: &State, action: &Action) -> Option<u8> {
 fn afford(state: &State, cost: u8, what: &str) -> Result<(), Illegal> {
     let left = state.turn.moves_left;
     if cost <= left {
-        return Ok(());
+        Ok(())
+    } else {
+        cannot_afford(left, cost, what)
     }
+}
+
+/// Why `cost` moves cannot be paid with `left` (kept out of [`afford`],
+/// so that the check stays small where every action makes it).
+#[cold]
+fn cannot_afford(left: u8, cost: u8, what: &str) -> Result<(), Illegal> {
     let have = match left {
         0 => "no moves left".to_string(),
         1 => "only 1 move left".to_string(),
@@ -182,12 +190,21 @@ fn afford(state: &State, cost: u8, what: &str) -> Result<(), Illegal> {
 
 /// The mover's piece on `from`, matching the written letter if any.
 fn origin(state: &State, from: Sq, piece: Option<Kind>) -> Result<Piece, Illegal> {
-    let side = side_name(state.to_move);
     match (state.own_piece(from), piece) {
-        (Some(p), Some(k)) if p.kind != k => illegal!("no {side} {} on {from}", k.name()),
+        (Some(p), Some(k)) if p.kind != k => no_origin(state, from, piece),
         (Some(p), _) => Ok(p),
-        (None, Some(k)) => illegal!("no {side} {} on {from}", k.name()),
-        (None, None) => illegal!("no {side} piece on {from}"),
+        (None, _) => no_origin(state, from, piece),
+    }
+}
+
+/// Why the mover has no piece (of the written letter, if any) on `from`
+/// (kept out of [`origin`], so that the check stays small).
+#[cold]
+fn no_origin(state: &State, from: Sq, piece: Option<Kind>) -> Result<Piece, Illegal> {
+    let side = side_name(state.to_move);
+    match piece {
+        Some(k) => illegal!("no {side} {} on {from}", k.name()),
+        None => illegal!("no {side} piece on {from}"),
     }
 }
 
@@ -195,8 +212,14 @@ fn origin(state: &State, from: Sq, piece: Option<Kind>) -> Result<Piece, Illegal
 fn occupied(state: &State, sq: Sq) -> Result<(), Illegal> {
     match state.cell(sq) {
         Cell::Empty => Ok(()),
-        c => illegal!("{sq} holds {}", describe(c)),
+        c => holds(sq, c),
     }
+}
+
+/// Why a piece cannot enter or build on `sq`, where `c` stands.
+#[cold]
+fn holds(sq: Sq, c: Cell) -> Result<(), Illegal> {
+    illegal!("{sq} holds {}", describe(c))
 }
 
 /// Make one action.
@@ -250,7 +273,7 @@ fn move_piece(
     to: Sq,
     route: Route,
 ) -> Result<(), Illegal> {
-    let p = origin(state, from, piece)?;
+    origin(state, from, piece)?;
     let cost = match route {
         Route::Ends => {
             if from == to {
@@ -298,8 +321,7 @@ fn move_piece(
     };
     afford(state, cost, "this move")?;
     state.turn.moves_left -= cost;
-    state.set(from, Cell::Empty);
-    state.set(to, Cell::Piece(p));
+    state.shift(from, to);
     Ok(())
 }
 

@@ -260,6 +260,33 @@ impl State {
         self.tally(sq, cell, Tally::Add);
     }
 
+    /// Move what stands on `from` to `to`, leaving `from` empty: the same
+    /// as setting `from` empty and then `to` to what stood on `from`, with
+    /// the square sets and counts moved along instead of counted out and
+    /// in again when `to` is empty.
+    pub fn shift(&mut self, from: Sq, to: Sq) {
+        let cell = self.cells[from.idx()];
+        if from == to || self.cells[to.idx()] != Cell::Empty {
+            self.set(from, Cell::Empty);
+            self.set(to, cell);
+            return;
+        }
+        self.cells[from.idx()] = Cell::Empty;
+        self.cells[to.idx()] = cell;
+        let both = (1u64 << from.0) | (1u64 << to.0);
+        match cell {
+            Cell::Empty => return,
+            Cell::Wall => {}
+            Cell::Fire(side) => self.fire[usize::from(side)] ^= both,
+            Cell::Piece(p) => {
+                if p.fired {
+                    self.fired ^= both;
+                }
+            }
+        }
+        self.occupied ^= both;
+    }
+
     /// Count `cell` on `sq` in or out of the square sets and counts.
     fn tally(&mut self, sq: Sq, cell: Cell, how: Tally) {
         let bit = 1u64 << sq.0;

@@ -1282,6 +1282,36 @@ fn square_sets_and_counts_follow_every_change() {
 }
 
 #[test]
+fn shifting_a_square_is_emptying_it_and_setting_the_other() {
+    let mut s = position(BLUE, "Kg1 Cb2 Wd2 #e3 kg9 wd9 cd7");
+    ok(&mut s, "Cb2*b6");
+    ok(&mut s, "Cb2-a2");
+    for from in Sq::all() {
+        for to in Sq::all() {
+            let mut shifted = s.clone();
+            shifted.shift(from, to);
+            let mut set = s.clone();
+            let cell = set.cell(from);
+            set.set(from, Cell::Empty);
+            set.set(to, cell);
+            assert_eq!(shifted.cells(), set.cells(), "{from} to {to}");
+            assert_eq!(tallies_kept(&shifted), tallies_kept(&set), "{from} to {to}");
+        }
+    }
+}
+
+#[test]
+fn a_step_between_squares_is_one_of_the_four_steps() {
+    for a in 0..70 {
+        for b in 0..70 {
+            let (a, b) = (Sq(a), Sq(b));
+            let by_steps = Dir::ALL.into_iter().find(|&d| a.step(d) == Some(b));
+            assert_eq!(a.dir_to(b), by_steps, "{a:?} to {b:?}");
+        }
+    }
+}
+
+#[test]
 fn shortest_path_is_the_square_by_square_search() {
     let mut rng = SplitMix::new(16);
     let mut actions = Vec::new();

@@ -1,4 +1,4 @@
-//! Reading (nom 8) and writing moves.
+//! Reading and writing moves.
 //!
 //! ```text
 //! move    = square { "-" step } [ ws choice ]   (1 to 6 steps)
@@ -11,9 +11,6 @@
 //! alone (`c1-c5`) takes a path of exactly the roll's length between
 //! them when one exists.
 
-use nom::character::complete::{digit1, one_of};
-use nom::{IResult, Parser};
-
 use super::action::{Choice, Move, MAX_STEPS};
 use super::board::{opponent, Spot, Sq};
 use super::rules::find_path;
@@ -21,7 +18,21 @@ use super::state::{Kind, State};
 use crate::game::ActionParseError;
 use crate::games::reader::{keyword, ws, Reader};
 
-type Res<'a, T> = IResult<&'a str, T>;
+/// A column letter `a`-`j` (any case) and the ASCII digits after it, at
+/// the start of `rest`, read byte by byte: the letter, the digits and the
+/// rest after them.
+fn square_token(rest: &str) -> Option<(char, &str, &str)> {
+    let col = match rest.as_bytes().first() {
+        Some(&c @ (b'a'..=b'j' | b'A'..=b'J')) => char::from(c),
+        _ => return None,
+    };
+    let digits = rest.as_bytes()[1..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    // The letter and the digits are ASCII: both ends are boundaries.
+    (digits > 0).then(|| (col, &rest[1..1 + digits], &rest[1 + digits..]))
+}
 
 /// What this game's notation reads beside the shared [`Reader`].
 trait Read<'t> {
@@ -31,11 +42,13 @@ trait Read<'t> {
 
 impl<'t> Read<'t> for Reader<'t> {
     fn square<'a>(&self, rest: &'a str, expected: &str) -> Result<(Sq, &'a str), ActionParseError> {
-        let token: Res<'_, (char, &str)> = (one_of("abcdefghijABCDEFGHIJ"), digit1).parse(rest);
-        let Ok((after, (col, digits))) = token else {
+        let Some((col, digits, after)) = square_token(rest) else {
             return Err(self.err(rest, expected));
         };
-        let row: u32 = digits.parse().unwrap_or(u32::MAX);
+        let row = digits.bytes().try_fold(0u32, |n, d| {
+            n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+        });
+        let row = row.unwrap_or(u32::MAX);
         Sq::from_name(col, row)
             .map(|sq| (sq, after))
             .ok_or_else(|| {
@@ -93,7 +106,7 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
         "expected a move: a path of squares such as c1-c2-c3, ending in `base` to enter the \
          opponent's base",
     )?;
-    let mut steps: Vec<Spot> = Vec::with_capacity(MAX_STEPS);
+    let mut steps = Steps::new(from);
     let mut choice = None;
     loop {
         let at = ws(rest);
@@ -101,7 +114,7 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
             break;
         }
         let Some(after) = at.strip_prefix('-') else {
-            if steps.is_empty() || at.len() == rest.len() {
+            if steps.len == 0 || at.len() == rest.len() {
                 return Err(r.err(at, "expected `-` and the next square of the path"));
             }
             let (c, after) = r.choice(at)?;
@@ -113,7 +126,11 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
             break;
         };
         let after = ws(after);
-        if steps.last().is_some_and(|s| matches!(s, Spot::Base(_))) {
+        if steps
+            .all()
+            .last()
+            .is_some_and(|s| matches!(s, Spot::Base(_)))
+        {
             return Err(r.err(at, "a move ends in the base: nothing follows `base`"));
         }
         let (spot, next) = match keyword(after, "base") {
@@ -124,7 +141,7 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
                 (Spot::Sq(sq), next)
             }
         };
-        if steps.len() == MAX_STEPS {
+        if steps.len == MAX_STEPS {
             return Err(r.err_between(
                 at,
                 next,
@@ -134,10 +151,40 @@ pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
         steps.push(spot);
         rest = next;
     }
-    if steps.is_empty() {
+    if steps.len == 0 {
         return Err(r.err("", "expected `-` and the next square of the path"));
     }
-    Ok(by_ends(state, Move::new(from, &steps, choice)))
+    Ok(by_ends(state, Move::new(from, steps.all(), choice)))
+}
+
+/// The steps of a path read so far (at most [`MAX_STEPS`]), kept without
+/// allocating.
+struct Steps {
+    spots: [Spot; MAX_STEPS],
+    len: usize,
+}
+
+impl Steps {
+    /// No steps yet (`from` only fills the unused places).
+    fn new(from: Sq) -> Steps {
+        Steps {
+            spots: [Spot::Sq(from); MAX_STEPS],
+            len: 0,
+        }
+    }
+
+    /// The steps read.
+    fn all(&self) -> &[Spot] {
+        &self.spots[..self.len]
+    }
+
+    /// Add a step; there is room for it (the caller checked the length).
+    fn push(&mut self, spot: Spot) {
+        if let Some(place) = self.spots.get_mut(self.len) {
+            *place = spot;
+            self.len += 1;
+        }
+    }
 }
 
 /// A move written by its ends (two squares not a path of the roll's
@@ -177,5 +224,74 @@ pub fn write_choice(c: Choice, out: &mut String) {
     match c.to {
         Some(sq) => out.push_str(&sq.to_string()),
         None => out.push_str("out"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nom::character::complete::{digit1, one_of};
+    use nom::{IResult, Parser};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A square's letter and digits as nom read them before.
+    fn token_by_nom(rest: &str) -> Option<(char, &str, &str)> {
+        let token: IResult<&str, (char, &str)> =
+            (one_of("abcdefghijABCDEFGHIJ"), digit1).parse(rest);
+        token
+            .ok()
+            .map(|(after, (col, digits))| (col, digits, after))
+    }
+
+    /// Pieces of text, right and wrong, to be strung together.
+    const TOKENS: &[&str] = &[
+        "a",
+        "J",
+        "d",
+        "k",
+        "K",
+        "é",
+        "1",
+        "0",
+        "8",
+        "9",
+        "99999999999",
+        "4294967296",
+        "-",
+        " ",
+        "base",
+        "S>",
+        "",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 20_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// The square's letter and digits are read as nom read them, and
+        /// so is the square: the same square, rest or error.
+        #[test]
+        fn a_square_is_read_as_nom_read_it(
+            parts in prop::collection::vec(prop::sample::select(TOKENS), 0..6)
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(square_token(&text), token_by_nom(&text));
+            let by_parse = token_by_nom(&text).map(|(col, digits, after)| {
+                let row: u32 = digits.parse().unwrap_or(u32::MAX);
+                (Sq::from_name(col, row), after)
+            });
+            let r = Reader::new(&text);
+            let read = r.square(&text, "expected").map(|(sq, after)| (Some(sq), after));
+            match (by_parse, read) {
+                (Some((Some(sq), after)), Ok(found)) => prop_assert_eq!((Some(sq), after), found),
+                (Some((None, _)), Err(e)) => prop_assert!(e.reason.contains("is not a square")),
+                (None, Err(e)) => prop_assert_eq!(e.reason, "expected"),
+                (old, new) => prop_assert!(false, "{:?} against {:?}", old, new),
+            }
+        }
     }
 }
