@@ -320,13 +320,19 @@ struct LogState<'a> {
     after_blank: bool,
 }
 
+/// The most turns [`parse_log`] reserves room for before it reads any.
+const FIRST_ROOM: usize = 4096;
+
 fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
-    // Room for a turn a line (no more than a record may hold), once.
+    // Room for a turn a line, once: no more than a record may hold, and
+    // no more than `FIRST_ROOM` turns at first, so that a short record
+    // with many comment lines does not reserve room for thousands of
+    // turns it does not have (past it, the list grows as lists do).
     let lines = text.as_bytes()[start.min(text.len())..]
         .chunks(255)
         .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
         .sum::<usize>();
-    let mut turns = Vec::with_capacity(lines.min(MAX_TURNS) + 1);
+    let mut turns = Vec::with_capacity(lines.min(MAX_TURNS).min(FIRST_ROOM) + 1);
     read_turns(text, start, Rest::None, 0, &mut |turn| {
         turns.push(take_turn(turn))
     })?;
