@@ -478,8 +478,12 @@ fn is_game_tag(content: &str) -> bool {
 /// removed (and, on the first line, a byte-order mark: Windows Notepad
 /// writes one, and it is no part of the text).
 pub(crate) fn input_line(index: usize, start: usize, raw: &str) -> (usize, &str) {
-    let ends = raw.bytes().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
-    let line = &raw[..raw.len() - ends.count()];
+    let bytes = raw.as_bytes();
+    let mut len = bytes.len();
+    while len > 0 && matches!(bytes[len - 1], b'\n' | b'\r') {
+        len -= 1;
+    }
+    let line = &raw[..len];
     match line.strip_prefix('\u{feff}') {
         Some(rest) if index == 0 => (start + '\u{feff}'.len_utf8(), rest),
         _ => (start, line),

@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 use super::parse::{parse_header, read_log, LogEnd, Rest};
 use super::source::{
-    input_line, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap, Seen, MAX_INPUT,
+    input_line, next_line_feed, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap,
+    Seen, MAX_INPUT,
 };
 use super::{mail, ParseError, Record, Source, Turn};
 
@@ -115,8 +116,7 @@ fn next_text<'a>(
     look: &mut Look,
     index: usize,
 ) -> Result<Option<Cow<'a, str>>, ReadError> {
-    raw.clear();
-    if input.read_until(b'\n', raw).map_err(ReadError::Io)? == 0 {
+    if !read_line(input, raw).map_err(ReadError::Io)? {
         return Ok(None);
     }
     look.line(raw, index).map(Some).ok_or(ReadError::Whole)
@@ -125,6 +125,9 @@ fn next_text<'a>(
 /// A line of input as text, as [`super::input_text`] makes it, or
 /// `None` when it is not UTF-8 or holds a NUL byte.
 fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
+    if plain_ascii(raw) {
+        return std::str::from_utf8(raw).ok().map(Cow::Borrowed);
+    }
     let text = std::str::from_utf8(raw).ok()?;
     if raw.contains(&0) {
         return None;
@@ -133,6 +136,47 @@ fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
         true => Cow::Borrowed(text),
         false => Cow::Owned(plain_spaces_and_quotes(text.to_owned())),
     })
+}
+
+/// Whether every byte of `bytes` is ASCII and none is NUL, looked at
+/// eight bytes at a time. (A byte `x` below 0x80 is NUL when `x + 0x7f`
+/// leaves its top bit clear; the sum never carries into the next byte.)
+fn plain_ascii(bytes: &[u8]) -> bool {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word);
+        if x & HIGH != 0 || (x + LOW) & HIGH != HIGH {
+            return false;
+        }
+        at += 8;
+    }
+    bytes[at..].iter().all(|b| (1..0x80).contains(b))
+}
+
+/// Read the next line of `input` into `raw`, its line end kept; false
+/// at the end. (`BufRead::read_until`, the line feed looked for eight
+/// bytes at a time.)
+fn read_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
+    raw.clear();
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(!raw.is_empty());
+        }
+        let end = next_line_feed(buffer, 0);
+        let used = (end + 1).min(buffer.len());
+        raw.extend_from_slice(&buffer[..used]);
+        input.consume(used);
+        if end < used {
+            return Ok(true);
+        }
+    }
 }
 
 /// The lines of a record read so far and not yet read as turns: their
@@ -675,6 +719,44 @@ mod tests {
             Reader::new(header.as_bytes()),
             Err(ReadError::Whole)
         ));
+    }
+
+    #[test]
+    fn lines_read_and_bytes_looked_at_eight_at_a_time_are_as_read_one_at_a_time() {
+        let mut texts: Vec<Vec<u8>> = vec![LOG.as_bytes().to_vec(), Vec::new(), b"\n\n".to_vec()];
+        for n in 0..300u32 {
+            // Bytes of every kind, lines of every length.
+            let bytes = (0..n).map(|k| (k.wrapping_mul(2_654_435_761) >> (k % 23)) as u8);
+            texts.push(bytes.map(|b| if b % 7 == 0 { b'\n' } else { b }).collect());
+        }
+        for at in 0..40 {
+            for odd in ["\0", "é", "\u{80}"] {
+                texts.push(format!("{}{odd}{}", &LOG[..at], &LOG[at..]).into_bytes());
+            }
+        }
+        for text in &texts {
+            for buffer in [1, 3, 8, 64] {
+                let (mut ours, mut std) = (
+                    io::BufReader::with_capacity(buffer, text.as_slice()),
+                    text.as_slice(),
+                );
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                loop {
+                    let read = read_line(&mut ours, &mut a).unwrap();
+                    b.clear();
+                    assert_eq!(read, std.read_until(b'\n', &mut b).unwrap() > 0);
+                    assert_eq!(a, b);
+                    if !read {
+                        break;
+                    }
+                }
+            }
+            for from in 0..text.len() {
+                let part = &text[from..];
+                let want = part.iter().all(|b| *b != 0 && b.is_ascii());
+                assert_eq!(plain_ascii(part), want, "{part:?}");
+            }
+        }
     }
 
     #[test]
