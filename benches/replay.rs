@@ -11,9 +11,9 @@
 //!   `referee::replay_keeping` with `Keep::RULES` (no record digest unless
 //!   a side signs, no copy of each turn's position before it);
 //! - `<game>/<plain|commit|signed>/streamed`: what `herald check` does
-//!   since it reads a plain record a part at a time: `stream::survey`,
-//!   then `stream::Reader` handing each turn to `referee::Replay`
-//!   (`Keep::RULES`) as it is read;
+//!   since it reads a plain record a part at a time: `stream::Reader`
+//!   reading it once, `Reader::check` handing each turn to
+//!   `referee::Replay` (`Keep::RULES`) as it is read;
 //! - `<game>/<plain|commit|signed>/parse`: `Source::new` + `record::parse`
 //!   only;
 //! - `<game>/check-<N>[-signed]/end-to-end`: one record of N = 300 turns
@@ -118,18 +118,20 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
 }
 
 /// What `herald check` does with the bytes of a plain record of `G`
-/// since it reads records a part at a time: a first look at the input
-/// (`stream::survey`), then the record read a part at a time, each turn
-/// played as it is read (`Keep::RULES`); the number of turns.
+/// since it reads records a part at a time (`stream::Reader::check`,
+/// which `check` calls): the record read once, a part at a time, each
+/// turn played as it is read (`Keep::RULES`); the number of turns.
 fn streamed<G: Game>(bytes: &[u8]) -> u32 {
-    let survey = stream::survey(bytes).expect("record text");
-    assert_eq!(survey, stream::Survey::Stream, "a plain record");
-    let reader = stream::Reader::new(bytes).expect("header parses");
-    let mut replay =
-        referee::Replay::<G>::start(reader.header(), referee::Keep::RULES).expect("header");
-    reader.visit(&mut replay).expect("record is valid");
-    let referee = replay.finish().expect("signatures verify");
-    referee.check_result().expect("Result tag agrees");
+    let reader = stream::Reader::new(bytes).expect("a plain record whose header parses");
+    let referee = reader
+        .check(
+            |header| referee::Replay::<G>::start(header, referee::Keep::RULES),
+            |replay| {
+                let referee = replay.finish()?;
+                referee.check_result().map(|()| referee)
+            },
+        )
+        .expect("record is valid");
     black_box(G::summary(referee.state()));
     referee.turns()
 }

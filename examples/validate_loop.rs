@@ -30,17 +30,20 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
 }
 
 /// What `herald check` does with a plain record (the `streamed`
-/// benchmark): a first look, then the record read a part at a time.
+/// benchmark, `stream::Reader::check`): the record read once, a part
+/// at a time.
 #[inline(never)]
 fn validate_streamed<G: Game>(bytes: &[u8]) -> u32 {
-    let survey = stream::survey(bytes).expect("record text");
-    assert_eq!(survey, stream::Survey::Stream, "a plain record");
-    let reader = stream::Reader::new(bytes).expect("header parses");
-    let mut replay =
-        referee::Replay::<G>::start(reader.header(), referee::Keep::RULES).expect("header");
-    reader.visit(&mut replay).expect("record is valid");
-    let referee = replay.finish().expect("signatures verify");
-    referee.check_result().expect("Result tag agrees");
+    let reader = stream::Reader::new(bytes).expect("a plain record whose header parses");
+    let referee = reader
+        .check(
+            |header| referee::Replay::<G>::start(header, referee::Keep::RULES),
+            |replay| {
+                let referee = replay.finish()?;
+                referee.check_result().map(|()| referee)
+            },
+        )
+        .expect("record is valid");
     black_box(G::summary(referee.state()));
     referee.turns()
 }

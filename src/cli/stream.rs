@@ -4,7 +4,6 @@
 //! not a plain text of one record (a message, a mailbox, quoted replies)
 //! is handed back whole, for the readers' usual way.
 
-use std::convert::Infallible;
 use std::io::{BufRead, BufReader, Seek};
 use std::path::Path;
 
@@ -12,8 +11,8 @@ use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;
 use crate::games::{self, GameVisitor, GAME_IDS};
-use crate::record::stream::{self, ReadError, Reader, Stop, Survey, Visitor};
-use crate::record::{Source, Turn};
+use crate::record::stream::{ReadError, Reader, Stop};
+use crate::record::Source;
 use crate::referee::{self, Keep, Referee, RefereeError, Replay};
 
 /// Bytes of input buffered at a time.
@@ -47,16 +46,27 @@ pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::O
     let cannot = |e: std::io::Error| Failure::usage(format!("cannot read {origin}: {e}"));
     let mut file = files::open_input(path)?;
     file.rewind().map_err(cannot)?;
-    let survey = stream::survey(BufReader::with_capacity(BUFFER, &mut file)).map_err(cannot)?;
-    if survey == Survey::Whole {
-        return files::read_input(&mut file, path).map(Checked::Whole);
+    let done = match Reader::new(BufReader::with_capacity(BUFFER, &mut file)) {
+        Ok(reader) => replay(reader, &origin, after)?,
+        Err(e) => stopped(Stop::Read(e), &origin)?,
+    };
+    match done {
+        Some(done) => Ok(Checked::Done(done)),
+        None => files::read_input(&mut file, path).map(Checked::Whole),
     }
-    file.rewind().map_err(cannot)?;
-    let reader = Reader::new(BufReader::with_capacity(BUFFER, file))
-        .map_err(|e| read_failure(e, &origin))?;
+}
+
+/// The record that `reader` reads, replayed by the engine its Game tag
+/// names, and handed to `after`; `None` when the input must be read
+/// whole.
+fn replay<R: BufRead, C: AfterCheck>(
+    reader: Reader<R>,
+    origin: &str,
+    after: C,
+) -> Result<Option<C::Output>, Failure> {
     let game = match referee::game_tag(reader.header()) {
         Ok(id) => id.to_owned(),
-        Err(e) => return Err(header_failure(reader, &e, &origin)),
+        Err(e) => return refused(reader, e, origin),
     };
     if !GAME_IDS.iter().any(|id| id.eq_ignore_ascii_case(&game)) {
         let tag = reader.header().tag("Game").map(|t| t.value_span);
@@ -64,20 +74,15 @@ pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::O
             "unknown game `{game}`: herald plays {}",
             GAME_IDS.join(", ")
         );
-        return Err(header_failure(
-            reader,
-            &RefereeError::record(tag, unknown),
-            &origin,
-        ));
+        return refused(reader, RefereeError::record(tag, unknown), origin);
     }
     let visit = Replaying {
         reader,
-        origin: &origin,
+        origin,
         after,
     };
     let done = games::dispatch(&game, visit);
     done.unwrap_or_else(|| Err(Failure::usage(format!("unknown game `{game}`"))))
-        .map(Checked::Done)
 }
 
 /// The record of a game `G` replayed as it is read.
@@ -88,70 +93,48 @@ struct Replaying<'a, R, C> {
 }
 
 impl<R: BufRead, C: AfterCheck> GameVisitor for Replaying<'_, R, C> {
-    type Output = Result<C::Output, Failure>;
+    type Output = Result<Option<C::Output>, Failure>;
 
     fn visit<G: Game>(self) -> Self::Output {
-        let origin = self.origin;
-        let mut replay = match Replay::<G>::start(self.reader.header(), Keep::RULES) {
-            Ok(replay) => replay,
-            Err(e) => return Err(header_failure(self.reader, &e, origin)),
-        };
-        let head = self
-            .reader
-            .visit(&mut replay)
-            .map_err(|stop| stopped(stop, origin))?;
-        let referee = replay
-            .finish()
-            .and_then(|referee| referee.check_result().map(|()| referee))
-            .map_err(|e| invalid(&e, &head, origin))?;
-        self.after.after::<G>(origin, &referee)
+        let checked = self.reader.check(
+            |header| Replay::<G>::start(header, Keep::RULES),
+            |replay| {
+                let referee = replay.finish()?;
+                referee.check_result().map(|()| referee)
+            },
+        );
+        match checked {
+            Ok(referee) => self.after.after::<G>(self.origin, &referee).map(Some),
+            Err(stop) => stopped(stop, self.origin),
+        }
     }
 }
 
 /// A problem with the header, `e`, reported once the rest of the record
 /// is known to parse: a parse error comes first, as when the record is
 /// read whole.
-fn header_failure<R: BufRead>(reader: Reader<R>, e: &RefereeError, origin: &str) -> Failure {
-    let head = reader.head().clone();
-    match reader.visit(&mut Parsed) {
-        Ok(_) => invalid(e, &head, origin),
-        Err(Stop::Read(e)) => read_failure(e, origin),
-        Err(Stop::Visit(never, _)) => match never {},
-    }
-}
-
-/// A visitor that only lets the record be parsed.
-struct Parsed;
-
-impl Visitor for Parsed {
-    type Error = Infallible;
-
-    fn turn(&mut self, _: &Turn<'_>) -> Result<(), Infallible> {
-        Ok(())
-    }
-
-    fn part_end(&mut self) -> Result<(), Infallible> {
-        Ok(())
-    }
+fn refused<R: BufRead, T>(
+    reader: Reader<R>,
+    e: RefereeError,
+    origin: &str,
+) -> Result<Option<T>, Failure> {
+    stopped(reader.refuse(e), origin)
 }
 
 fn invalid(e: &RefereeError, source: &Source, origin: &str) -> Failure {
     Failure::invalid(Problem::from_referee(e, source), origin)
 }
 
-fn read_failure(e: ReadError, origin: &str) -> Failure {
-    match e {
-        ReadError::Io(e) => Failure::usage(format!("cannot read {origin}: {e}")),
-        ReadError::Parse(placed) => {
-            let (e, source) = *placed;
-            Failure::invalid(Problem::from_parse(&e, &source), origin)
-        }
-    }
-}
-
-fn stopped(stop: Stop<RefereeError>, origin: &str) -> Failure {
+/// Why the replay stopped, as a failure; `None` when the input must be
+/// read whole.
+fn stopped<T>(stop: Stop<RefereeError>, origin: &str) -> Result<Option<T>, Failure> {
     match stop {
-        Stop::Read(e) => read_failure(e, origin),
-        Stop::Visit(e, source) => invalid(&e, &source, origin),
+        Stop::Read(ReadError::Whole) => Ok(None),
+        Stop::Read(ReadError::Io(e)) => Err(Failure::usage(format!("cannot read {origin}: {e}"))),
+        Stop::Read(ReadError::Parse(placed)) => {
+            let (e, source) = *placed;
+            Err(Failure::invalid(Problem::from_parse(&e, &source), origin))
+        }
+        Stop::Visit(e, source) => Err(invalid(&e, &source, origin)),
     }
 }

@@ -3,6 +3,7 @@
 //! log. The result is the record's own text ("clean" text) plus a map back
 //! to line and column of the original, for error messages.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -180,11 +181,60 @@ fn position_of_byte(text: &str, byte: usize) -> Position {
     }
 }
 
+/// The bytes of `word` that are line feeds: the top bit of each such
+/// byte set, every other bit clear. (Each byte `x` of the word with the
+/// line feed's bits flipped is zero where a line feed was; `(x & 0x7f) +
+/// 0x7f` has its top bit set when any other bit of `x` is, and never
+/// carries into the next byte.)
+fn line_feeds_in(word: u64) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = word ^ 0x0a0a_0a0a_0a0a_0a0a;
+    !(((x & LOW) + LOW) | x | LOW)
+}
+
+/// Where the first line feed of `bytes` at or after `from` stands (the
+/// length of `bytes` when there is none), looked for eight bytes at a
+/// time.
+pub(crate) fn next_line_feed(bytes: &[u8], from: usize) -> usize {
+    let mut at = from;
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let found = line_feeds_in(u64::from_le_bytes(*word));
+        if found != 0 {
+            return at + found.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    let rest = bytes.get(at..).unwrap_or_default();
+    rest.iter()
+        .position(|b| *b == b'\n')
+        .map_or(bytes.len().max(from), |n| at + n)
+}
+
+/// How many line feeds `bytes` holds, counted eight bytes at a time.
+fn count_line_feeds(bytes: &[u8]) -> usize {
+    let mut count = 0;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        // Each byte of the found ones is 0 or 1: the multiplication adds
+        // them up in the top byte.
+        let ones = line_feeds_in(u64::from_le_bytes(*word)) >> 7;
+        count += (ones.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+        at += 8;
+    }
+    count + bytes[at..].iter().filter(|b| **b == b'\n').count()
+}
+
 /// Make input bytes into text to look for records in: at most
 /// [`MAX_INPUT`] bytes of UTF-8 without NUL; old Mac line ends become line
 /// feeds; spaces and quotes that mail clients substitute are made plain
 /// ([`plain_spaces_and_quotes`]).
 pub fn input_text(input: &[u8]) -> Result<String, InputError> {
+    input_str(input).map(Cow::into_owned)
+}
+
+/// [`input_text`], borrowing the input where it stands as it is (plain
+/// ASCII text with line feeds).
+fn input_str(input: &[u8]) -> Result<Cow<'_, str>, InputError> {
     if input.len() > MAX_INPUT {
         return Err(InputError::at_start(format!(
             "the input is larger than {} MiB: not a game record",
@@ -193,8 +243,10 @@ pub fn input_text(input: &[u8]) -> Result<String, InputError> {
     }
     let text = match std::str::from_utf8(input) {
         // Old Mac line ends (CR alone): the same bytes with LF.
-        Ok(s) if s.contains('\r') && !s.contains('\n') => s.replace('\r', "\n"),
-        Ok(s) => s.to_owned(),
+        Ok(s) if s.as_bytes().contains(&b'\r') && !s.as_bytes().contains(&b'\n') => {
+            Cow::Owned(s.replace('\r', "\n"))
+        }
+        Ok(s) => Cow::Borrowed(s),
         Err(e) => {
             let good = e.valid_up_to();
             let text = std::str::from_utf8(&input[..good]).unwrap_or_default();
@@ -212,7 +264,10 @@ pub fn input_text(input: &[u8]) -> Result<String, InputError> {
             message: "the input holds a NUL byte: it is binary data, not a game record".into(),
         });
     }
-    Ok(plain_spaces_and_quotes(text))
+    Ok(match text {
+        Cow::Borrowed(s) if s.is_ascii() => Cow::Borrowed(s),
+        text => Cow::Owned(plain_spaces_and_quotes(text.into_owned())),
+    })
 }
 
 /// Spaces that mail clients put in (U+00A0 no-break space, U+2007,
@@ -323,6 +378,7 @@ enum Step {
 
 /// A record being read out of a text: what the lines taken so far say
 /// of the next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Block {
     /// The quote marks of the record's lines as it stands now (a turn
     /// typed under a quoted record lowers it).
@@ -422,8 +478,12 @@ fn is_game_tag(content: &str) -> bool {
 /// removed (and, on the first line, a byte-order mark: Windows Notepad
 /// writes one, and it is no part of the text).
 pub(crate) fn input_line(index: usize, start: usize, raw: &str) -> (usize, &str) {
-    let ends = raw.bytes().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
-    let line = &raw[..raw.len() - ends.count()];
+    let bytes = raw.as_bytes();
+    let mut len = bytes.len();
+    while len > 0 && matches!(bytes[len - 1], b'\n' | b'\r') {
+        len -= 1;
+    }
+    let line = &raw[..len];
     match line.strip_prefix('\u{feff}') {
         Some(rest) if index == 0 => (start + '\u{feff}'.len_utf8(), rest),
         _ => (start, line),
@@ -433,13 +493,13 @@ pub(crate) fn input_line(index: usize, start: usize, raw: &str) -> (usize, &str)
 /// The scan for records in a text, a line at a time (the lines as
 /// [`input_line`] gives them): which lines belong to a record, and
 /// where one ends and the next starts.
-#[derive(Default)]
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub(crate) struct Finder {
     block: Option<Block>,
 }
 
 /// What a line is to the scan for records ([`Finder::line`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Seen {
     /// A record ended before this line.
     pub(crate) ended: bool,
@@ -456,6 +516,43 @@ impl Finder {
     /// What `line` (without its line end) is to the records: the next
     /// line of the text.
     pub(crate) fn line(&mut self, line: &str) -> Seen {
+        match self.going_on(line) {
+            Some(seen) => seen,
+            None => self.line_in_full(line),
+        }
+    }
+
+    /// [`Finder::line`] in short for most lines of a log: in a record
+    /// of unquoted lines whose turns have started, after a turn line or
+    /// a blank one, a line whose first character (after spaces) cannot
+    /// start quoting, a header tag or a mail client's separator is
+    /// taken as it stands. `None` for any other line, which
+    /// [`Finder::line_in_full`] reads; it says the same of these.
+    fn going_on(&mut self, line: &str) -> Option<Seen> {
+        let block = self.block.as_mut()?;
+        if block.marks != 0 || !block.turns || !matches!(block.last, Last::Turn | Last::Blank) {
+            return None;
+        }
+        let first = line.bytes().find(|b| !ascii_space(*b));
+        match first {
+            Some(b'[' | b'>' | b'-' | b'_' | b'B' | b'b') => return None,
+            Some(b) if !b.is_ascii() => return None,
+            _ => {}
+        }
+        block.last = match first {
+            None => Last::Blank,
+            Some(_) => Last::Turn,
+        };
+        Some(Seen {
+            ended: false,
+            starts: false,
+            take: Some(0),
+            marks: 0,
+        })
+    }
+
+    /// [`Finder::line`], every test made.
+    fn line_in_full(&mut self, line: &str) -> Seen {
         let (marks, prefix) = quote_prefix(line);
         let content = &line[prefix..];
         let mut seen = Seen {
@@ -489,12 +586,56 @@ impl Source {
     /// on input that is not text (not UTF-8, NUL bytes), too large, or
     /// holds no header.
     pub fn new(input: &[u8]) -> Result<Source, InputError> {
-        let text = input_text(input)?;
-        let mut all = Source::all_in(&text.into());
+        let text: Arc<str> = Arc::from(input_str(input)?.as_ref());
+        if let Some(source) = Source::first_plain(&text) {
+            return Ok(source);
+        }
+        let mut all = Source::all_in(&text);
         match all.is_empty() {
             true => Err(no_record_error(input)),
             false => Ok(all.swap_remove(0)),
         }
+    }
+
+    /// The first record in `text` (prepared by [`input_text`]), as
+    /// [`Source::all_in`] finds it, when it is plainly there: it starts
+    /// on the text's first line, and none of its lines is quoted or
+    /// ends in white space (a carriage return among it), so that its
+    /// clean text is the text's own. `None` for any other text.
+    fn first_plain(text: &Arc<str>) -> Option<Source> {
+        let bytes = text.as_bytes();
+        let mut lines = Vec::with_capacity(count_line_feeds(bytes) + 1);
+        let mut finder = Finder::default();
+        let mut start = 0;
+        while start < bytes.len() {
+            let end = next_line_feed(bytes, start);
+            let next = (end + 1).min(bytes.len());
+            let (at, line) = input_line(lines.len(), start, &text[start..next]);
+            let seen = finder.line(line);
+            if seen.ended {
+                break;
+            }
+            if seen.take != Some(0) || at != start || trim_end(line).len() != end - start {
+                return None;
+            }
+            lines.push(LineMap {
+                clean_start: start,
+                orig_start: start,
+                stripped: 0,
+                line: lines.len() + 1,
+                marks: 0,
+            });
+            start = next;
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        let mut clean = String::with_capacity(start + 1);
+        clean.push_str(&text[..start]);
+        if !clean.ends_with('\n') {
+            clean.push('\n');
+        }
+        Some(Source::from_part(Arc::clone(text), clean, lines, 0))
     }
 
     /// Every record in `text` (prepared by [`input_text`]), in the order
@@ -866,6 +1007,134 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Lines of every kind the scan for records tells apart.
+    const LINES: [&str; 34] = [
+        "[Game \"castle-danger\"]",
+        "[Blue \"a@b\"] ; a comment",
+        "[Result \"*\"]",
+        "[Red \"c@d",
+        "  [game \"x\"]",
+        "[Gamer \"y\"]",
+        "",
+        "   ",
+        "\t",
+        "1. Blue: Kc1-b1, Cd1-d2",
+        "2. Red: pass",
+        "S1. Blue: commit a1 ff",
+        "    reveal 0123456789abcdef",
+        "{a comment}",
+        "Blue wins",
+        "bye",
+        "-- ",
+        "-----Original Message-----",
+        "__________",
+        "Begin forwarded message:",
+        "----------",
+        "3.",
+        "12.x",
+        "ab12ef",
+        " > 4. Red: pass",
+        "\u{a0}5. Blue: pass",
+        "\u{3000}[Game \"x\"]",
+        "é",
+        "1. Blue: pass\u{2003}",
+        "\u{feff}[Game \"x\"]",
+        "_",
+        "- a",
+        "B",
+        "   b",
+    ];
+
+    /// Texts made of `LINES`, quoted, indented, with trailing white
+    /// space, CRLF or no last line end: `count` of them, the same each
+    /// run.
+    fn texts(count: usize) -> Vec<String> {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let head = "[Game \"castle-danger\"]\n[Result \"*\"]\n\n1. Blue: pass\n";
+        (0..count)
+            .map(|_| {
+                let mut text = String::new();
+                if next(2) == 0 {
+                    text.push_str(head);
+                }
+                let crlf = next(8) == 0;
+                for k in 0..next(12) {
+                    text.push_str(["", "", "", "", "", "> ", ">> ", "> > "][next(8)]);
+                    text.push_str(LINES[next(LINES.len())]);
+                    text.push_str(["", "", "", "", "", " ", "\t", "\r"][next(8)]);
+                    if k + 1 < 12 || next(2) == 0 {
+                        text.push_str(if crlf { "\r\n" } else { "\n" });
+                    }
+                }
+                text
+            })
+            .collect()
+    }
+
+    #[test]
+    fn line_feeds_found_eight_bytes_at_a_time_are_those_found_one_at_a_time() {
+        let mut texts = texts(500);
+        texts.push("\n".repeat(40));
+        texts.push("\u{b}\n\u{b}\u{b}\n\n\u{8a}\u{10a}".into());
+        for text in &texts {
+            let bytes = text.as_bytes();
+            let count = bytes.iter().filter(|b| **b == b'\n').count();
+            assert_eq!(count_line_feeds(bytes), count, "{text:?}");
+            for from in 0..=bytes.len() {
+                let want = bytes[from..]
+                    .iter()
+                    .position(|b| *b == b'\n')
+                    .map_or(bytes.len(), |n| from + n);
+                assert_eq!(next_line_feed(bytes, from), want, "{text:?} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_scan_in_short_says_what_the_scan_in_full_says() {
+        let mut short = 0;
+        for text in texts(20_000) {
+            let (mut quick, mut full) = (Finder::default(), Finder::default());
+            let mut start = 0;
+            for (index, raw) in text.split_inclusive('\n').enumerate() {
+                let (_, line) = input_line(index, start, raw);
+                start += raw.len();
+                short += usize::from(quick.clone().going_on(line).is_some());
+                assert_eq!(
+                    quick.line(line),
+                    full.line_in_full(line),
+                    "{line:?} in {text:?}"
+                );
+                assert_eq!(quick, full, "after {line:?} in {text:?}");
+            }
+        }
+        assert!(short > 5_000, "the short way taken {short} times");
+    }
+
+    #[test]
+    fn a_plain_record_read_in_short_is_the_first_record_read_in_full() {
+        let mut plain = 0;
+        for text in texts(20_000) {
+            let Ok(text) = input_text(text.as_bytes()) else {
+                continue;
+            };
+            let text: Arc<str> = text.into();
+            let full = Source::all_in(&text).into_iter().next();
+            let quick = Source::first_plain(&text);
+            if quick.is_some() {
+                plain += 1;
+                assert_eq!(format!("{quick:?}"), format!("{full:?}"), "{text:?}");
+            }
+        }
+        assert!(plain > 1_000, "{plain} plain records");
     }
 
     #[test]

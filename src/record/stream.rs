@@ -4,63 +4,74 @@
 //! record. Only a part of the text is held: the header's lines, and
 //! about [`PART`] bytes of lines at a time (more when one turn is longer).
 //!
-//! It reads plain text holding one record. [`survey`] tells, in a first
-//! pass over the input, whether the input is such a text; anything else
-//! (a mail message, an mbox file, several records such as quoted
-//! replies, text that is not UTF-8 or too large) is read whole, as
-//! [`super::read`] does, and gives the same verdicts and errors.
+//! It reads plain text holding one record, and looks at the input as
+//! it reads it: anything else (a mail message, an mbox file, several
+//! records such as quoted replies, text that is not UTF-8 or too large)
+//! is found out, at the latest at the end of the input, before any
+//! verdict, and is to be read whole ([`ReadError::Whole`]), as
+//! [`super::read`] does, which gives the same verdicts and errors.
 
 use std::borrow::Cow;
+use std::convert::Infallible;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
 use super::parse::{parse_header, read_log, LogEnd, Rest};
 use super::source::{
-    input_line, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap, MAX_INPUT,
+    input_line, next_line_feed, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap,
+    Seen, MAX_INPUT,
 };
 use super::{mail, ParseError, Record, Source, Turn};
 
 /// The clean text read at a time, in bytes: a few hundred turns.
 pub const PART: usize = 16 * 1024;
 
-/// What the first pass over an input found.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Survey {
-    /// Plain text holding one record: it can be read a part at a time.
-    Stream,
-    /// Anything else: read it whole ([`super::read`]).
-    Whole,
+/// The look at an input, line by line as it is read and holding none
+/// of it: whether it is plain text (UTF-8, no NUL byte, line feeds, at
+/// most [`MAX_INPUT`] bytes) that is neither a mail message nor an mbox
+/// file and holds exactly one record.
+#[derive(Default)]
+struct Look {
+    head: MessageHead,
+    /// Bytes read.
+    read: usize,
+    /// Records that started.
+    records: usize,
+    lf: bool,
+    cr: bool,
 }
 
-/// A look at `input`, line by line and holding none: whether it is
-/// plain text (UTF-8, no NUL byte, line feeds, at most [`MAX_INPUT`]
-/// bytes) that is neither a mail message nor an mbox file and holds
-/// exactly one record.
-pub fn survey(mut input: impl BufRead) -> io::Result<Survey> {
-    let mut head = MessageHead::default();
-    let mut finder = Finder::default();
-    let (mut records, mut lf, mut cr) = (0, false, false);
-    let (mut index, mut read, mut raw) = (0, 0, Vec::new());
-    while next_line(&mut input, &mut raw)? {
-        read += raw.len();
-        if read > MAX_INPUT || (index == 0 && raw.starts_with(b"From ")) {
-            return Ok(Survey::Whole);
+impl Look {
+    /// Line `index` (from 0) of the input, `raw` with its line end, as
+    /// text ([`text_line`]); `None` when the line shows that the input
+    /// is to be read whole.
+    fn line<'a>(&mut self, raw: &'a [u8], index: usize) -> Option<Cow<'a, str>> {
+        self.read += raw.len();
+        if self.read > MAX_INPUT || (index == 0 && raw.starts_with(b"From ")) {
+            return None;
         }
-        head.add(&raw, index);
-        lf |= raw.ends_with(b"\n");
+        if self.head.add(raw, index) {
+            return None;
+        }
+        self.lf |= raw.ends_with(b"\n");
         // Only a text without line feeds is read for carriage returns.
-        cr |= !lf && raw.contains(&b'\r');
-        let Some(text) = text_line(&raw) else {
-            return Ok(Survey::Whole);
-        };
-        let (_, line) = input_line(index, 0, &text);
-        let seen = finder.line(line);
-        records += usize::from(seen.starts);
-        index += 1;
+        self.cr |= !self.lf && raw.contains(&b'\r');
+        text_line(raw)
     }
-    // Old Mac line ends (CR alone) are made line feeds by a whole read.
-    let whole = records != 1 || (cr && !lf) || head.is_message();
-    Ok(if whole { Survey::Whole } else { Survey::Stream })
+
+    /// What the scan for records saw on the line; false when a second
+    /// record starts.
+    fn seen(&mut self, seen: Seen) -> bool {
+        self.records += usize::from(seen.starts);
+        self.records <= 1
+    }
+
+    /// At the end of the input: whether it is plain text of one record.
+    fn plain(&self) -> bool {
+        // Old Mac line ends (CR alone) are made line feeds by a whole read.
+        let old_mac = self.cr && !self.lf;
+        self.records == 1 && !old_mac && !self.head.is_message()
+    }
 }
 
 /// The first lines of an input, as far as [`mail::is_message`] reads
@@ -72,11 +83,12 @@ struct MessageHead {
 }
 
 impl MessageHead {
-    /// Line `index` (from 0), with its line end.
-    fn add(&mut self, raw: &[u8], index: usize) {
+    /// Line `index` (from 0), with its line end; true when it is the
+    /// line that decides, and the input is a message.
+    fn add(&mut self, raw: &[u8], index: usize) -> bool {
         if self.decided || index >= 1000 {
             self.decided = true;
-            return;
+            return false;
         }
         self.bytes.extend_from_slice(raw);
         let line = raw.strip_suffix(b"\n").unwrap_or(raw);
@@ -87,6 +99,7 @@ impl MessageHead {
             .position(|b| *b == b':')
             .is_some_and(|colon| colon > 0 && line[..colon].iter().all(u8::is_ascii_graphic));
         self.decided = line.is_empty() || if folded { index == 0 } else { !field };
+        self.decided && self.is_message()
     }
 
     fn is_message(&self) -> bool {
@@ -94,16 +107,27 @@ impl MessageHead {
     }
 }
 
-/// Read the next line of `input` into `raw`, its line end kept; false
-/// at the end.
-fn next_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
-    raw.clear();
-    Ok(input.read_until(b'\n', raw)? > 0)
+/// Read line `index` (from 0) of `input` into `raw`, its line end
+/// kept, and give it as text, looked at by `look`; `None` at the end,
+/// [`ReadError::Whole`] when the input is to be read whole.
+fn next_text<'a>(
+    input: &mut impl BufRead,
+    raw: &'a mut Vec<u8>,
+    look: &mut Look,
+    index: usize,
+) -> Result<Option<Cow<'a, str>>, ReadError> {
+    if !read_line(input, raw).map_err(ReadError::Io)? {
+        return Ok(None);
+    }
+    look.line(raw, index).map(Some).ok_or(ReadError::Whole)
 }
 
 /// A line of input as text, as [`super::input_text`] makes it, or
 /// `None` when it is not UTF-8 or holds a NUL byte.
 fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
+    if plain_ascii(raw) {
+        return std::str::from_utf8(raw).ok().map(Cow::Borrowed);
+    }
     let text = std::str::from_utf8(raw).ok()?;
     if raw.contains(&0) {
         return None;
@@ -112,6 +136,47 @@ fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
         true => Cow::Borrowed(text),
         false => Cow::Owned(plain_spaces_and_quotes(text.to_owned())),
     })
+}
+
+/// Whether every byte of `bytes` is ASCII and none is NUL, looked at
+/// eight bytes at a time. (A byte `x` below 0x80 is NUL when `x + 0x7f`
+/// leaves its top bit clear; the sum never carries into the next byte.)
+fn plain_ascii(bytes: &[u8]) -> bool {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word);
+        if x & HIGH != 0 || (x + LOW) & HIGH != HIGH {
+            return false;
+        }
+        at += 8;
+    }
+    bytes[at..].iter().all(|b| (1..0x80).contains(b))
+}
+
+/// Read the next line of `input` into `raw`, its line end kept; false
+/// at the end. (`BufRead::read_until`, the line feed looked for eight
+/// bytes at a time.)
+fn read_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
+    raw.clear();
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(!raw.is_empty());
+        }
+        let end = next_line_feed(buffer, 0);
+        let used = (end + 1).min(buffer.len());
+        raw.extend_from_slice(&buffer[..used]);
+        input.consume(used);
+        if end < used {
+            return Ok(true);
+        }
+    }
 }
 
 /// The lines of a record read so far and not yet read as turns: their
@@ -157,7 +222,11 @@ impl Part {
 /// Why a record could not be read.
 #[derive(Debug)]
 pub enum ReadError {
-    /// The input could not be read, or changed between the passes.
+    /// The input is not a plain text of one record (a message, an mbox
+    /// file, several records, not UTF-8, old Mac line ends, too large):
+    /// read it whole ([`super::read`]), which gives its verdict.
+    Whole,
+    /// The input could not be read.
     Io(io::Error),
     /// Text that is not a record: the error, placed in the part of the
     /// record it was found in.
@@ -185,13 +254,29 @@ pub trait Visitor {
     fn part_end(&mut self) -> Result<(), Self::Error>;
 }
 
-/// A record being read a part at a time from an input that [`survey`]
-/// found to be a plain text of one record.
+/// A visitor that only lets the record be parsed.
+struct Parsed;
+
+impl Visitor for Parsed {
+    type Error = Infallible;
+
+    fn turn(&mut self, _: &Turn<'_>) -> Result<(), Infallible> {
+        Ok(())
+    }
+
+    fn part_end(&mut self) -> Result<(), Infallible> {
+        Ok(())
+    }
+}
+
+/// A record being read a part at a time from an input, as long as the
+/// input is a plain text of one record.
 pub struct Reader<R> {
     input: R,
     /// The line being read, and its number from 0.
     raw: Vec<u8>,
     index: usize,
+    look: Look,
     finder: Finder,
     /// The record is over: no line after this is one of its.
     done: bool,
@@ -221,6 +306,7 @@ impl<R: BufRead> Reader<R> {
             input,
             raw: Vec::new(),
             index: 0,
+            look: Look::default(),
             finder: Finder::default(),
             done: false,
             marks: None,
@@ -241,7 +327,10 @@ impl<R: BufRead> Reader<R> {
         let first = part.into_source(reader.marks.unwrap_or(0));
         let (tags, header_end) = match parse_header(first.text()) {
             Ok(header) => header,
-            Err(e) => return Err(ReadError::Parse(Box::new((e, first)))),
+            Err(e) => {
+                reader.look_to_end()?;
+                return Err(ReadError::Parse(Box::new((e, first))));
+            }
         };
         reader.head = first.lines_before(header_end);
         reader.first = Some(first);
@@ -269,16 +358,17 @@ impl<R: BufRead> Reader<R> {
     fn fill(&mut self, part: &mut Part, enough: impl Fn(&Part) -> bool) -> Result<(), ReadError> {
         while !self.done && !enough(part) {
             let index = self.index;
-            if !next_line(&mut self.input, &mut self.raw).map_err(ReadError::Io)? {
+            let Some(text) = next_text(&mut self.input, &mut self.raw, &mut self.look, index)?
+            else {
                 self.done = true;
                 break;
-            }
-            let Some(text) = text_line(&self.raw) else {
-                return Err(ReadError::Io(changed()));
             };
             self.index += 1;
             let (start, line) = input_line(index, part.original.len(), &text);
             let seen = self.finder.line(line);
+            if !self.look.seen(seen) {
+                return Err(ReadError::Whole);
+            }
             if seen.ended {
                 self.done = true;
                 break;
@@ -303,10 +393,65 @@ impl<R: BufRead> Reader<R> {
         Ok(())
     }
 
+    /// Read the rest of the input, past the record, for the look at it:
+    /// [`ReadError::Whole`] when it is no plain text of one record.
+    fn look_to_end(&mut self) -> Result<(), ReadError> {
+        self.done = true;
+        loop {
+            let index = self.index;
+            let Some(text) = next_text(&mut self.input, &mut self.raw, &mut self.look, index)?
+            else {
+                break;
+            };
+            self.index += 1;
+            let (_, line) = input_line(index, 0, &text);
+            if !self.look.seen(self.finder.line(line)) {
+                return Err(ReadError::Whole);
+            }
+        }
+        match self.look.plain() {
+            true => Ok(()),
+            false => Err(ReadError::Whole),
+        }
+    }
+
+    /// Check the record as `herald check` does: `start` a visitor from
+    /// the header, give it every turn as it is read ([`Reader::visit`]),
+    /// and `finish` it after the last. A problem that `start` or
+    /// `finish` finds is placed in the header's lines, and comes after
+    /// a parse error anywhere in the record, as when the record is read
+    /// whole.
+    pub fn check<V: Visitor, T>(
+        self,
+        start: impl FnOnce(&Record<'_>) -> Result<V, V::Error>,
+        finish: impl FnOnce(V) -> Result<T, V::Error>,
+    ) -> Result<T, Stop<V::Error>> {
+        let mut visitor = match start(self.header()) {
+            Ok(visitor) => visitor,
+            Err(e) => return Err(self.refuse(e)),
+        };
+        let head = self.visit(&mut visitor)?;
+        finish(visitor).map_err(|e| Stop::Visit(e, Box::new(head)))
+    }
+
+    /// A problem with the header, `e`, placed in the header's lines, once
+    /// the rest of the record is known to parse: a parse error comes
+    /// first, as when the record is read whole.
+    pub fn refuse<E>(self, e: E) -> Stop<E> {
+        let head = self.head.clone();
+        match self.visit(&mut Parsed) {
+            Ok(_) => Stop::Visit(e, Box::new(head)),
+            Err(Stop::Read(read)) => Stop::Read(read),
+            Err(Stop::Visit(never, _)) => match never {},
+        }
+    }
+
     /// Read the log, giving each turn to `visitor` as it is read. A
     /// parse error anywhere in the record is the one reported, as when
     /// the record is read whole; after the visitor's error, the rest is
-    /// only parsed. Returns the header's lines ([`Reader::head`]).
+    /// only parsed. An input found not to be a plain text of one record
+    /// is [`ReadError::Whole`] whatever else. Returns the header's lines
+    /// ([`Reader::head`]).
     pub fn visit<V: Visitor>(mut self, visitor: &mut V) -> Result<Source, Stop<V::Error>> {
         let mut failed: Option<(V::Error, Box<Source>)> = None;
         let mut source = self.first.take().unwrap_or_else(|| self.head.clone());
@@ -321,8 +466,13 @@ impl<R: BufRead> Reader<R> {
                     error = visitor.turn(&turn).err();
                 }
             });
-            let end =
-                end.map_err(|e| Stop::Read(ReadError::Parse(Box::new((e, source.clone())))))?;
+            let end = match end {
+                Ok(end) => end,
+                Err(e) => {
+                    self.look_to_end().map_err(Stop::Read)?;
+                    return Err(Stop::Read(ReadError::Parse(Box::new((e, source)))));
+                }
+            };
             if failed.is_none() {
                 if let Some(e) = error.map_or_else(|| visitor.part_end().err(), Some) {
                     failed = Some((e, Box::new(source.clone())));
@@ -339,6 +489,7 @@ impl<R: BufRead> Reader<R> {
             source = part.into_source(self.marks.unwrap_or(0));
             start = 0;
         }
+        self.look_to_end().map_err(Stop::Read)?;
         match failed {
             Some((e, source)) => Err(Stop::Visit(e, source)),
             None => Ok(self.head),
@@ -353,14 +504,6 @@ fn starts_with_digit(line: &str) -> bool {
         .as_bytes()
         .first()
         .is_some_and(u8::is_ascii_digit)
-}
-
-/// The error for an input that is no longer what the first pass read.
-fn changed() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        "the input changed while herald read it: read it again",
-    )
 }
 
 #[cfg(test)]
@@ -409,19 +552,18 @@ mod tests {
     struct Collect(Vec<String>, usize);
 
     impl Visitor for Collect {
-        type Error = ();
-        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
+        type Error = usize;
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), usize> {
             self.0.push(shown(turn));
             Ok(())
         }
-        fn part_end(&mut self) -> Result<(), ()> {
+        fn part_end(&mut self) -> Result<(), usize> {
             self.1 += 1;
             Ok(())
         }
     }
 
     fn in_parts(text: &str, bytes: usize) -> Read {
-        assert_eq!(survey(text.as_bytes()).unwrap(), Survey::Stream);
         let placed = |placed: Box<(ParseError, Source)>| {
             let (e, source) = *placed;
             (e.message, source.position(e.span.start), e.turn)
@@ -429,7 +571,7 @@ mod tests {
         let reader = match Reader::with_part(text.as_bytes(), bytes) {
             Ok(reader) => reader,
             Err(ReadError::Parse(p)) => return Err(placed(p)),
-            Err(ReadError::Io(e)) => panic!("{e}"),
+            Err(e) => panic!("{e:?}"),
         };
         let tags = tags(reader.header());
         let mut seen = Collect(Vec::new(), 0);
@@ -543,9 +685,113 @@ mod tests {
         assert_eq!(in_parts(&text, PART), want);
     }
 
+    /// Whether the reader, reading `text` in parts of `bytes`, with
+    /// `visitor`, says to read it whole.
+    fn read_whole(text: &[u8], bytes: usize, visitor: &mut impl Visitor) -> bool {
+        match Reader::with_part(text, bytes) {
+            Err(e) => matches!(e, ReadError::Whole),
+            Ok(reader) => matches!(reader.visit(visitor), Err(Stop::Read(ReadError::Whole))),
+        }
+    }
+
+    #[test]
+    fn an_input_to_read_whole_is_told_so_before_any_verdict() {
+        let bad = LOG.replace("4. Red: pass", "4. Red pass");
+        let tails: [&[u8]; 3] = [b"\n> [Game \"x\"]\n", b"\0", b"\xff\n"];
+        for text in [LOG, &bad] {
+            assert!(!read_whole(text.as_bytes(), 30, &mut RefuseThird));
+            for tail in tails {
+                let input = [text.as_bytes(), tail].concat();
+                for bytes in [1, 30, 10_000] {
+                    assert!(read_whole(&input, bytes, &mut Collect(Vec::new(), 0)));
+                    assert!(read_whole(&input, bytes, &mut RefuseThird), "{tail:?}");
+                }
+            }
+        }
+        // A header that does not parse, in a message.
+        let mail = format!("From: a@b\nSubject: x\n\n[Game \"x\"\n{LOG}");
+        assert!(matches!(
+            Reader::new(mail.as_bytes()),
+            Err(ReadError::Whole)
+        ));
+        let header = format!("[Game \"x\"\n{LOG}\0");
+        assert!(matches!(
+            Reader::new(header.as_bytes()),
+            Err(ReadError::Whole)
+        ));
+    }
+
+    #[test]
+    fn lines_read_and_bytes_looked_at_eight_at_a_time_are_as_read_one_at_a_time() {
+        let mut texts: Vec<Vec<u8>> = vec![LOG.as_bytes().to_vec(), Vec::new(), b"\n\n".to_vec()];
+        for n in 0..300u32 {
+            // Bytes of every kind, lines of every length.
+            let bytes = (0..n).map(|k| (k.wrapping_mul(2_654_435_761) >> (k % 23)) as u8);
+            texts.push(bytes.map(|b| if b % 7 == 0 { b'\n' } else { b }).collect());
+        }
+        for at in 0..40 {
+            for odd in ["\0", "é", "\u{80}"] {
+                texts.push(format!("{}{odd}{}", &LOG[..at], &LOG[at..]).into_bytes());
+            }
+        }
+        for text in &texts {
+            for buffer in [1, 3, 8, 64] {
+                let (mut ours, mut std) = (
+                    io::BufReader::with_capacity(buffer, text.as_slice()),
+                    text.as_slice(),
+                );
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                loop {
+                    let read = read_line(&mut ours, &mut a).unwrap();
+                    b.clear();
+                    assert_eq!(read, std.read_until(b'\n', &mut b).unwrap() > 0);
+                    assert_eq!(a, b);
+                    if !read {
+                        break;
+                    }
+                }
+            }
+            for from in 0..text.len() {
+                let part = &text[from..];
+                let want = part.iter().all(|b| *b != 0 && b.is_ascii());
+                assert_eq!(plain_ascii(part), want, "{part:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_check_places_a_problem_of_its_start_or_finish_in_the_header_after_a_parse_error() {
+        let blue_tag = |header: &Record<'_>| Err::<Collect, _>(header.tags[1].span.start);
+        let reader = Reader::with_part(LOG.as_bytes(), 30).unwrap();
+        let Err(Stop::Visit(at, head)) = reader.check(blue_tag, |_| Ok(())) else {
+            panic!("the start refused");
+        };
+        assert_eq!(head.position(at), Position { line: 2, column: 1 });
+        let reader = Reader::with_part(LOG.as_bytes(), 30).unwrap();
+        let start = |_: &Record<'_>| Ok(Collect(Vec::new(), 0));
+        let Err(Stop::Visit(at, head)) = reader.check(start, |_| Err::<(), _>(4)) else {
+            panic!("the finish refused");
+        };
+        assert_eq!(head.position(at), Position { line: 1, column: 5 });
+        let bad = LOG.replace("4. Red: pass", "4. Red pass");
+        let reader = Reader::with_part(bad.as_bytes(), 30).unwrap();
+        let Err(Stop::Read(ReadError::Parse(e))) = reader.check(blue_tag, |_| Ok(())) else {
+            panic!("turn 4 does not parse");
+        };
+        assert_eq!(e.1.position(e.0.span.start).line, 14);
+    }
+
+    #[test]
+    fn a_record_that_must_be_read_whole_is_checked_by_nobody() {
+        let input = format!("{LOG}\n> {LOG}");
+        let reader = Reader::with_part(input.as_bytes(), 30).unwrap();
+        let checked = reader.check(|_| Ok(Collect(Vec::new(), 0)), |_| Ok(()));
+        assert!(matches!(checked, Err(Stop::Read(ReadError::Whole))));
+    }
+
     #[test]
     fn only_a_plain_text_of_one_record_is_read_in_parts() {
-        let whole_read = |text: &[u8]| survey(text).unwrap() == Survey::Whole;
+        let whole_read = |text: &[u8]| read_whole(text, PART, &mut Collect(Vec::new(), 0));
         assert!(!whole_read(LOG.as_bytes()));
         assert!(
             whole_read(format!("{LOG}\n> {LOG}").as_bytes()),
