@@ -284,7 +284,7 @@ fn unclosed_comment(at: usize) -> ParseError {
     )
 }
 
-/// Whether the text given to [`read_log`] is the whole log, or a part
+/// Whether the text given to [`read_turns`] is the whole log, or a part
 /// of it that more text follows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Rest {
@@ -295,7 +295,7 @@ pub(crate) enum Rest {
     Follows,
 }
 
-/// Where [`read_log`] stopped.
+/// Where [`read_turns`] stopped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum LogEnd {
     /// The log is over: the text ended, or the log did (a signature, text
@@ -306,7 +306,7 @@ pub(crate) enum LogEnd {
     From(usize),
 }
 
-/// What [`read_log`] keeps track of for one line.
+/// What [`read_turns`] keeps track of for one line.
 struct LogState<'a> {
     /// The turn being read (while `open`), built in place: its lists are
     /// kept from turn to turn.
@@ -339,21 +339,6 @@ fn parse_log(text: &str, start: usize) -> Result<Vec<Turn<'_>>, ParseError> {
     Ok(turns)
 }
 
-/// Read the log lines of `text` from `start`, giving each turn to `each`
-/// as it is finished; `before` turns were read before this text (the most
-/// a record holds counts them). With [`Rest::Follows`], a turn (or a
-/// comment) still open at the end of the text is not finished: where its
-/// line starts is returned, to be read again with the text that follows.
-pub(crate) fn read_log<'a>(
-    text: &'a str,
-    start: usize,
-    rest: Rest,
-    before: usize,
-    each: &mut dyn FnMut(Turn<'a>),
-) -> Result<LogEnd, ParseError> {
-    read_turns(text, start, rest, before, &mut |turn| each(take_turn(turn)))
-}
-
 /// The turn read into `turn`, its lists taken along (`turn` keeps empty
 /// ones).
 fn take_turn<'a>(turn: &mut Turn<'a>) -> Turn<'a> {
@@ -364,9 +349,14 @@ fn take_turn<'a>(turn: &mut Turn<'a>) -> Turn<'a> {
     }
 }
 
-/// [`read_log`], reading each turn into the same `Turn` and handing it to
-/// `each` to look at or take from: a turn whose lists `each` leaves in
-/// place reuses them (cleared), so that it allocates nothing.
+/// Read the log lines of `text` from `start`, giving each turn to `each`
+/// as it is finished; `before` turns were read before this text (the most
+/// a record holds counts them). With [`Rest::Follows`], a turn (or a
+/// comment) still open at the end of the text is not finished: where its
+/// line starts is returned, to be read again with the text that follows.
+/// Each turn is read into the same `Turn` and handed to `each` to look
+/// at or take from: a turn whose lists `each` leaves in place reuses them
+/// (cleared), so that it allocates nothing.
 pub(crate) fn read_turns<'a>(
     text: &'a str,
     start: usize,

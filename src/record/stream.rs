@@ -16,7 +16,7 @@ use std::convert::Infallible;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::parse::{parse_header, read_log, LogEnd, Rest};
+use super::parse::{parse_header, read_turns, LogEnd, Rest};
 use super::source::{
     input_line, next_line_feed, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap,
     Seen, MAX_INPUT,
@@ -460,10 +460,11 @@ impl<R: BufRead> Reader<R> {
         loop {
             let rest = if self.done { Rest::None } else { Rest::Follows };
             let mut error = None;
-            let end = read_log(source.text(), start, rest, before, &mut |turn| {
+            // Each turn is read into the same `Turn`, its lists kept.
+            let end = read_turns(source.text(), start, rest, before, &mut |turn| {
                 before += 1;
                 if failed.is_none() && error.is_none() {
-                    error = visitor.turn(&turn).err();
+                    error = visitor.turn(turn).err();
                 }
             });
             let end = match end {
