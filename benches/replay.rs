@@ -12,7 +12,7 @@
 //!   a side signs, no copy of each turn's position before it);
 //! - `<game>/<plain|commit|signed>/streamed`: what `herald check` does
 //!   since it reads a plain record a part at a time: `stream::Reader`
-//!   reading it once, `Reader::check` handing each turn to
+//!   reading it once, `referee::Replay::check` handing each turn to
 //!   `referee::Replay` (`Keep::RULES`) as it is read;
 //! - `<game>/<plain|commit|signed>/parse`: `Source::new` + `record::parse`
 //!   only;
@@ -118,20 +118,12 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
 }
 
 /// What `herald check` does with the bytes of a plain record of `G`
-/// since it reads records a part at a time (`stream::Reader::check`,
+/// since it reads records a part at a time (`referee::Replay::check`,
 /// which `check` calls): the record read once, a part at a time, each
 /// turn played as it is read (`Keep::RULES`); the number of turns.
 fn streamed<G: Game>(bytes: &[u8]) -> u32 {
     let reader = stream::Reader::new(bytes).expect("a plain record whose header parses");
-    let referee = reader
-        .check(
-            |header| referee::Replay::<G>::start(header, referee::Keep::RULES),
-            |replay| {
-                let referee = replay.finish()?;
-                referee.check_result().map(|()| referee)
-            },
-        )
-        .expect("record is valid");
+    let referee = referee::Replay::<G>::check(reader).expect("record is valid");
     black_box(G::summary(referee.state()));
     referee.turns()
 }

@@ -30,20 +30,12 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
 }
 
 /// What `herald check` does with a plain record (the `streamed`
-/// benchmark, `stream::Reader::check`): the record read once, a part
+/// benchmark, `referee::Replay::check`): the record read once, a part
 /// at a time.
 #[inline(never)]
 fn validate_streamed<G: Game>(bytes: &[u8]) -> u32 {
     let reader = stream::Reader::new(bytes).expect("a plain record whose header parses");
-    let referee = reader
-        .check(
-            |header| referee::Replay::<G>::start(header, referee::Keep::RULES),
-            |replay| {
-                let referee = replay.finish()?;
-                referee.check_result().map(|()| referee)
-            },
-        )
-        .expect("record is valid");
+    let referee = referee::Replay::<G>::check(reader).expect("record is valid");
     black_box(G::summary(referee.state()));
     referee.turns()
 }

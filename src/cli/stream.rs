@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::games::{self, GameVisitor, GAME_IDS};
 use crate::record::stream::{ReadError, Reader, Stop};
 use crate::record::Source;
-use crate::referee::{self, Keep, Referee, RefereeError, Replay};
+use crate::referee::{self, Referee, RefereeError, Replay};
 
 /// Bytes of input buffered at a time.
 const BUFFER: usize = 16 * 1024;
@@ -96,16 +96,9 @@ impl<R: BufRead, C: AfterCheck> GameVisitor for Replaying<'_, R, C> {
     type Output = Result<Option<C::Output>, Failure>;
 
     fn visit<G: Game>(self) -> Self::Output {
-        let checked = self.reader.check(
-            |header| Replay::<G>::start(header, Keep::RULES),
-            |replay| {
-                let referee = replay.finish()?;
-                referee.check_result().map(|()| referee)
-            },
-        );
-        match checked {
+        match Replay::<G>::check(self.reader) {
             Ok(referee) => self.after.after::<G>(self.origin, &referee).map(Some),
-            Err(stop) => stopped(stop, self.origin),
+            Err(stop) => stopped(*stop, self.origin),
         }
     }
 }

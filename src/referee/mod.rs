@@ -1429,6 +1429,25 @@ impl<G: Game> Replay<G> {
         self.referee.verify_deferred()?;
         Ok(self.referee)
     }
+
+    /// Check the record `reader` reads as `herald check` does: the
+    /// header, every turn as it is read (keeping only what the rules
+    /// need, [`Keep::RULES`]), every signature, and the `Result` tag
+    /// against the game. Gives the referee after the last turn, or why
+    /// the check stopped (boxed: it is large and comes once a record).
+    pub fn check<R: std::io::BufRead>(
+        reader: record::stream::Reader<R>,
+    ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
+        reader
+            .check(
+                |header| Replay::<G>::start(header, Keep::RULES),
+                |replay| {
+                    let referee = replay.finish()?;
+                    referee.check_result().map(|()| referee)
+                },
+            )
+            .map_err(Box::new)
+    }
 }
 
 impl<G: Game> record::stream::Visitor for Replay<G> {
