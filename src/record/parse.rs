@@ -213,7 +213,7 @@ pub fn turn_prefix(text: &str) -> Option<(Option<&str>, &str, &str)> {
 /// Pieces of a turn's body between comments, as spans of the clean text,
 /// and the items they split into: kept from turn to turn, so that a turn
 /// allocates none of them.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct BodyScan {
     pieces: Vec<Span>,
     /// The items' parts in order: an item may run over comments and
@@ -598,8 +598,149 @@ fn scan_body(
 }
 
 /// Split a turn's body pieces into items at commas, find `pass`, `resign`
-/// and the reveal.
+/// and the reveal: the common shape of a body read by [`finish_common`],
+/// any other by [`finish_general`].
 fn finish_turn<'a>(
+    text: &'a str,
+    turn: &mut Turn<'a>,
+    scan: &mut BodyScan,
+) -> Result<(), ParseError> {
+    match finish_common(text, turn, scan) {
+        Some(done) => done,
+        None => finish_general(text, turn, scan),
+    }
+}
+
+/// The body of a turn in its common shape, read with a few checks and
+/// no lists but the items' spans: one piece on the turn's line, of
+/// printable ASCII (no tab), its items split at commas, none of them
+/// empty or longer than an action may be, the last holding no proof
+/// word; then perhaps a second piece, on the next line, with no comma,
+/// that starts with a proof word. `None`, with `turn` and `scan.pieces`
+/// as they were, for any other body: [`finish_general`] reads it, to the
+/// same turn or the same error.
+fn finish_common<'a>(
+    text: &'a str,
+    turn: &mut Turn<'a>,
+    scan: &mut BodyScan,
+) -> Option<Result<(), ParseError>> {
+    let (line, proofs) = match scan.pieces[..] {
+        [line] => (line, None),
+        [line, next] => (line, Some(proof_piece(text, line, next)?)),
+        _ => return None,
+    };
+    common_items(text, line, &mut scan.parts)?;
+    Some(add_common(text, turn, &scan.parts, proofs))
+}
+
+/// Add the items at `items` to `turn`, and the proof items at `proofs`,
+/// as [`finish_general`] adds them, errors in the same order.
+fn add_common<'a>(
+    text: &'a str,
+    turn: &mut Turn<'a>,
+    items: &[Span],
+    proofs: Option<Span>,
+) -> Result<(), ParseError> {
+    let count = items.len();
+    for (index, &span) in items.iter().enumerate() {
+        if let (true, Some(proofs)) = (index + 1 == count, proofs) {
+            read_proofs(text, proofs, &mut turn.proofs)?;
+        }
+        turn.span.end = turn.span.end.max(span.end);
+        let item = Cow::Borrowed(&text[span.range()]);
+        add_item(text, turn, item, span, count - index)?;
+    }
+    if let Some(last) = turn.proofs.last() {
+        turn.span.end = turn.span.end.max(last.span.end);
+    }
+    Ok(())
+}
+
+/// The items of the body piece `line`, in the common shape
+/// ([`finish_common`]), as their trimmed spans on `items`; `None` when
+/// the piece is not of that shape.
+fn common_items(text: &str, line: Span, items: &mut Vec<Span>) -> Option<()> {
+    items.clear();
+    let piece = &text.as_bytes()[line.range()];
+    if !printable(piece) {
+        return None;
+    }
+    let mut from = 0;
+    loop {
+        let cut = find_any(&piece[from..], [b',']).map_or(piece.len(), |k| from + k);
+        let item = &piece[from..cut];
+        let lead = item.iter().take_while(|&&b| b == b' ').count();
+        let trail = item[lead..]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b' ')
+            .count();
+        let len = item.len() - lead - trail;
+        if len == 0 || len > MAX_ACTION_LEN || items.len() + 1 >= MAX_ITEMS {
+            return None;
+        }
+        let start = line.start + from + lead;
+        items.push(Span::new(start, start + len));
+        if cut == piece.len() {
+            break;
+        }
+        from = cut + 1;
+    }
+    // The last item holds no proof word (most are one word).
+    let last = &text[items.last()?.range()];
+    let proof = if last.bytes().any(|b| b == b' ') {
+        first_proof_word(last).is_some()
+    } else {
+        proof_word(last.as_bytes()).is_some()
+    };
+    (!proof).then_some(())
+}
+
+/// Whether every byte of `bytes` is printable ASCII or a space (no tab,
+/// no line feed, no byte of a character of another script): eight bytes
+/// are checked at once, the last few a byte at a time.
+fn printable(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // The lowest byte under 0x20 borrows into its high bit; a byte of
+        // 0x80 or more has it; 0x7f reaches it when one is added (a
+        // carry comes only from a byte of 0xff, below).
+        let out = word.wrapping_sub(ONES * 0x20) | word | word.wrapping_add(ONES);
+        if out & HIGHS != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|b| (b' '..=b'~').contains(b))
+}
+
+/// The proof items of a body in the common shape ([`finish_common`]),
+/// its pieces being `line` and `next`: `None` unless `next`
+/// stands on the line after `line`, holds no comma and starts with a
+/// proof word.
+fn proof_piece(text: &str, line: Span, next: Span) -> Option<Span> {
+    let bytes = text.as_bytes();
+    let gap = bytes.get(line.end..next.start)?;
+    if gap.first() != Some(&b'\n') || !gap[1..].iter().all(|&b| b == b' ' || b == b'\t') {
+        return None;
+    }
+    let piece = &bytes[next.range()];
+    let word = piece.iter().position(u8::is_ascii_whitespace);
+    if word == Some(0) || proof_word(&piece[..word.unwrap_or(piece.len())]).is_none() {
+        return None;
+    }
+    if find_any(piece, [b',']).is_some() {
+        return None;
+    }
+    Some(Span::new(
+        next.start,
+        next.start + trim_end(&text[next.range()]).len(),
+    ))
+}
+
+/// Split a turn's body pieces into items at commas, find `pass`, `resign`
+/// and the reveal, whatever the body's shape.
+fn finish_general<'a>(
     text: &'a str,
     turn: &mut Turn<'a>,
     scan: &mut BodyScan,
@@ -712,9 +853,16 @@ fn add_item<'a>(
     span: Span,
     left: usize,
 ) -> Result<(), ParseError> {
-    let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none();
     let word = item_text.as_ref();
-    // The item is trimmed: a forfeit is at least its word long.
+    // The item is trimmed: `forfeit`, `pass`, `audit` and `resign` start
+    // with its first byte, which most actions pass over at once.
+    let first = word.as_bytes().first().map(u8::to_ascii_lowercase);
+    if !matches!(first, Some(b'f' | b'p' | b'a' | b'r')) {
+        push_item(text, turn, item_text, span, left);
+        return Ok(());
+    }
+    let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none();
+    // A forfeit is at least its word long.
     if word.len() >= 7 && is_forfeit(word) {
         if !alone {
             return Err(ParseError::new(
@@ -745,19 +893,30 @@ fn add_item<'a>(
         }
         turn.resign = Some(span);
     } else {
-        let kind = fact(text, span).unwrap_or(ItemKind::Action);
-        // Room for this item and those after it, once (a line of `pass`
-        // keeps no room at all: a record holds up to 50,000 lines).
-        if turn.items.capacity() == 0 {
-            turn.items.reserve_exact(left);
-        }
-        turn.items.push(Item {
-            text: item_text,
-            span,
-            kind,
-        });
+        push_item(text, turn, item_text, span, left);
     }
     Ok(())
+}
+
+/// Add a fact or an action to `turn`, `left` items from the line's end.
+fn push_item<'a>(
+    text: &'a str,
+    turn: &mut Turn<'a>,
+    item_text: Cow<'a, str>,
+    span: Span,
+    left: usize,
+) {
+    let kind = fact(text, span).unwrap_or(ItemKind::Action);
+    // Room for this item and those after it, once (a line of `pass`
+    // keeps no room at all: a record holds up to 50,000 lines).
+    if turn.items.capacity() == 0 {
+        turn.items.reserve_exact(left);
+    }
+    turn.items.push(Item {
+        text: item_text,
+        span,
+        kind,
+    });
 }
 
 /// Whether an item is a forfeit: its first word is `forfeit`.
@@ -913,14 +1072,7 @@ fn split_proofs<'a>(
     let Some(k) = first_proof_word(s) else {
         return Ok(None);
     };
-    let mut cursor = ProofCursor {
-        text,
-        at: span.start + k,
-        end: span.end,
-    };
-    while cursor.skip_space() {
-        proofs.push(cursor.proof()?);
-    }
+    read_proofs(text, Span::new(span.start + k, span.end), proofs)?;
     let before_text = trim_end(&s[..k]);
     if before_text.is_empty() {
         return Ok(Some(None));
@@ -936,6 +1088,23 @@ fn split_proofs<'a>(
         joined_before(text, parts, span, before_span)
     };
     Ok(Some(Some((before, before_span))))
+}
+
+/// Read the proof items at `span` of the clean text onto `proofs`.
+fn read_proofs<'a>(
+    text: &'a str,
+    span: Span,
+    proofs: &mut Vec<Proof<'a>>,
+) -> Result<(), ParseError> {
+    let mut cursor = ProofCursor {
+        text,
+        at: span.start,
+        end: span.end,
+    };
+    while cursor.skip_space() {
+        proofs.push(cursor.proof()?);
+    }
+    Ok(())
 }
 
 /// Whether `b` is a byte of printable ASCII but a comment's start, or a
@@ -1513,6 +1682,145 @@ mod tests {
             };
             assert_eq!(turn.items[0].text, want, "{body:?}");
             assert_eq!(turn.proofs.len(), 1);
+        }
+    }
+
+    /// The turn of `text` (a turn line, perhaps continuation lines), its
+    /// head and body read but not finished.
+    fn unfinished(text: &str) -> Option<(Turn<'_>, BodyScan)> {
+        let mut state = LogState {
+            turn: empty_turn(),
+            open: None,
+            scan: BodyScan::default(),
+            count: 0,
+            after_blank: true,
+        };
+        let mut pos = 0;
+        while pos < text.len() {
+            match log_line(text, pos, end_of_line(text, pos), &mut state, &mut |_| {}) {
+                Ok(Next::Line(next)) => pos = next,
+                _ => return None,
+            }
+        }
+        state.open.map(|_| (state.turn, state.scan))
+    }
+
+    /// Pieces of generated bodies: real items, items the common shape
+    /// leaves to the general reading, and bytes that break it.
+    const BODY_PIECES: [&str; 34] = [
+        "Cb1-a1",
+        "Kc9-c8",
+        "+C",
+        "Cd3*d7",
+        "x=3",
+        "card=rotate90",
+        "die=4",
+        "move-gate Ld2nw La2en",
+        "rally Dwarf @C1",
+        "pass",
+        "PASS",
+        "audit",
+        "resign",
+        "forfeit",
+        "forfeit claimed by Red",
+        "forfeit by",
+        "reveal",
+        "Sig",
+        "deck",
+        "",
+        " ",
+        "  ",
+        ",",
+        ", ",
+        " ,",
+        "\t",
+        "é",
+        "\u{a0}",
+        "{c}",
+        "}",
+        ";x",
+        "a=",
+        "\x0c",
+        "\n",
+    ];
+
+    /// Continuation lines of generated turns.
+    const CONTINUATIONS: [&str; 14] = [
+        "\n    reveal 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        "\n reveal 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff  ",
+        "\n\tREVEAL 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        "\n  reveal 0011223344",
+        "\n  reveal 00112233445566778899aabbccddeeff00112233445566778899aabbccddeefg",
+        "\n  reveal 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff, x",
+        "\n  reveal 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff sig 00",
+        "\n  commit a1 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        "\n  open a1 R",
+        "\n  Cb1-a1",
+        "\n  {c} reveal 00",
+        "\n  reveal{c}",
+        "\n  revealed 00",
+        "\n\x0creveal 00",
+    ];
+
+    #[test]
+    fn the_common_shape_is_read_as_the_general_reading_reads_it() {
+        use proptest::prelude::*;
+        let lines = (
+            proptest::collection::vec(0..BODY_PIECES.len(), 0..8),
+            proptest::collection::vec(0..CONTINUATIONS.len(), 0..3),
+            proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b' ', b',', b'-', b'=', b'\n', b'{', b'}']),
+                0..4,
+            ),
+        );
+        let common = std::cell::Cell::new(0);
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(4000));
+        let result = runner.run(&lines, |(body, continuations, noise)| {
+            let mut text = String::from("12. Blue: ");
+            for &k in &body {
+                text.push_str(BODY_PIECES[k]);
+            }
+            text.extend(noise.iter().map(|&b| char::from(b)));
+            for &k in &continuations {
+                text.push_str(CONTINUATIONS[k]);
+            }
+            let Some((turn, scan)) = unfinished(&text) else {
+                return Ok(());
+            };
+            let (mut general, mut general_scan) = (turn.clone(), scan.clone());
+            let want = finish_general(&text, &mut general, &mut general_scan);
+            let (mut fast, mut fast_scan) = (turn, scan);
+            let Some(got) = finish_common(&text, &mut fast, &mut fast_scan) else {
+                return Ok(());
+            };
+            common.set(common.get() + 1);
+            prop_assert_eq!(&got, &want, "{:?}", text);
+            if got.is_ok() {
+                prop_assert_eq!(&fast, &general, "{:?}", text);
+            }
+            Ok(())
+        });
+        result.unwrap();
+        // The common shape was read often enough to be tried.
+        assert!(
+            common.get() > 500,
+            "the common shape read {} times",
+            common.get()
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn printable_bytes_are_found_eight_at_a_time_as_one_at_a_time(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    b'a', b' ', b'~', b'z', b'a', b'!', b'a', b'0', b'a', b'a', b'a', b'a', 0x1f, 0x7f, 0x80, 0xff, 0, b'\t',
+                ]),
+                0..40,
+            )
+        ) {
+            let want = bytes.iter().all(|b| (b' '..=b'~').contains(b));
+            proptest::prop_assert_eq!(printable(&bytes), want);
         }
     }
 
