@@ -42,7 +42,8 @@ pub(crate) fn decode<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
     let mut out = [0u8; N];
     for (byte, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
         let (high, low) = (VALUES[usize::from(pair[0])], VALUES[usize::from(pair[1])]);
-        if high == NOT_HEX || low == NOT_HEX {
+        // A digit's value is under 16; [`NOT_HEX`] is not.
+        if (high | low) > 0x0f {
             return None;
         }
         *byte = high << 4 | low;
