@@ -56,6 +56,11 @@ impl Header {
         self.index_of(side).and_then(|i| self.keys[i].as_ref())
     }
 
+    /// The signing key of side `index` (in turn order), if it has one.
+    pub(super) fn key_at(&self, index: usize) -> Option<&VerifyingKey> {
+        self.keys[index].as_ref()
+    }
+
     /// Whether any side has a signing key.
     pub fn any_key(&self) -> bool {
         self.keys.iter().any(Option::is_some)

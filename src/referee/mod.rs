@@ -50,7 +50,7 @@ use crate::record::{self, LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
-use seal::SealCheck;
+use seal::{Seal, SealCheck};
 
 /// A game being refereed: the position after the lines played so far and
 /// everything needed to check the next one.
@@ -551,9 +551,13 @@ impl<G: Game> Referee<G> {
             turn: number,
             side: side.name::<G>(),
         };
-        self.check_proofs(line, at)?;
-        self.check_reveal(line, index, at)?;
-        let seal = self.check_seal(line, side, at, check)?;
+        let seal = if self.is_bare(line, index) {
+            Seal::BARE
+        } else {
+            self.check_proofs(line, at)?;
+            self.check_reveal(line, index, at)?;
+            self.check_seal(line, side, at, check)?
+        };
         self.play_checked(line, index, seal.claimant, phase, at, played)?;
         if self.deck.is_some() {
             played.deck = cards::deck_texts(line);
@@ -1765,6 +1769,49 @@ mod tests {
         assert_eq!(referee.state[n - 3..], [true, true, false]);
         assert!(!referee.can_settle(Side(1)) && !referee.can_settle(Side(0)));
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
+    }
+
+    /// A bare line skips its proof, reveal and seal checks: on every
+    /// line where [`Referee::is_bare`] holds, those checks pass and give
+    /// the bare seal, so skipping them changes nothing.
+    #[test]
+    fn a_bare_line_passes_the_proof_reveal_and_seal_checks_it_skips() {
+        let reveal = [ProofKind::Reveal([7; 32])];
+        let mut bare = Vec::new();
+        for keep in [Keep::RULES, Keep::ALL] {
+            // B has a Commit tag, A none.
+            let mut referee = asks(0, false).keeping(keep);
+            for (index, name) in [(0, "A"), (1, "B")] {
+                for (ending, proofs) in [
+                    (Ending::Pass, &[][..]),
+                    (Ending::Forfeit, &[]),
+                    (Ending::Pass, &reveal),
+                ] {
+                    let mut line = Line::of_actions(LineKind::Turn, 1, name, &[]);
+                    line.ending = ending;
+                    line.proofs = proofs.to_vec();
+                    if !referee.is_bare(&line, index) {
+                        continue;
+                    }
+                    bare.push((keep.digest, name, ending, proofs.len()));
+                    let at = At {
+                        line: LineKind::Turn,
+                        turn: 1,
+                        side: name,
+                    };
+                    assert!(referee.check_proofs(&line, at).is_ok());
+                    assert!(referee.check_reveal(&line, index, at).is_ok());
+                    for check in [SealCheck::Verify, SealCheck::Trial] {
+                        let seal = referee.check_seal(&line, Side(index as u8), at, check);
+                        let seal = seal.unwrap();
+                        assert!(seal.bytes().is_empty());
+                        assert_eq!((seal.sig, seal.claimant), (None, None));
+                    }
+                }
+            }
+        }
+        // Only A's pass without proofs, the digest not kept, is bare.
+        assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
     }
 
     #[test]
