@@ -90,6 +90,16 @@ impl Header {
         self.result_span
     }
 
+    /// The side of game `G` named `name` (any case) and its index in
+    /// turn order, if it plays in this game: [`Header::side_named`] and
+    /// [`Header::index_of`] in one look.
+    pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
+        self.sides
+            .iter()
+            .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
+            .map(|i| (self.sides[i], i))
+    }
+
     /// The side of game `G` named `name` if it plays in this game.
     pub fn side_named<G: Game>(&self, name: &str) -> Option<Side> {
         game::side_by_name::<G>(name).filter(|s| self.sides.contains(s))

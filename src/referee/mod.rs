@@ -811,7 +811,7 @@ impl<G: Game> Referee<G> {
             side: line.side,
         };
         Self::check_numbering(line, phase, written)?;
-        let Some(side) = self.header.side_named::<G>(line.side) else {
+        let Some((side, index)) = self.header.side_index_named::<G>(line.side) else {
             return Err(written.record(
                 Place::Side,
                 format!(
@@ -855,7 +855,6 @@ impl<G: Game> Referee<G> {
                 format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
             ));
         }
-        let index = self.header.index_of(side).expect("a side in the header");
         Ok((side, index))
     }
 
@@ -1612,6 +1611,35 @@ mod tests {
         assert_eq!((event.turn, event.label), (2, "die"));
         assert_eq!(event.reveals_of, ["A", "C", "B"]);
         assert_eq!(event.text, (referee.state.rolls[1] + 1).to_string());
+    }
+
+    /// One look for a side's name and index gives what the two looks it
+    /// replaces gave (the header's order, C A B, is not the game's).
+    #[test]
+    fn a_side_is_looked_up_by_name_and_index_in_one_look() {
+        let (text, _) = record_text(0);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let header = replay::<Dice>(&rec, |_, _| {}).unwrap().header;
+        for name in ["A", "a", "b", "C", "c", "D", "", "AA", " C", "C "] {
+            let two_looks = header
+                .side_named::<Dice>(name)
+                .map(|s| (s, header.index_of(s).unwrap()));
+            assert_eq!(header.side_index_named::<Dice>(name), two_looks, "{name}");
+        }
+        assert_eq!(header.side_index_named::<Dice>("a"), Some((Side(0), 1)));
+        // The two agree only while no two sides' names differ just in
+        // case: so it is for every game.
+        fn distinct<G: Game>() -> bool {
+            let names = G::SIDES;
+            (0..names.len()).all(|i| (0..i).all(|j| !names[i].eq_ignore_ascii_case(names[j])))
+        }
+        use crate::games;
+        assert!(distinct::<games::castle_danger::CastleDanger>());
+        assert!(distinct::<games::breach_the_keep::BreachTheKeep>());
+        assert!(distinct::<games::battle_of_the_dale::BattleOfTheDale>());
+        assert!(distinct::<games::battlegates::Battlegates>());
+        assert!(distinct::<games::playground_battles::PlaygroundBattles>());
     }
 
     #[test]
