@@ -389,6 +389,7 @@ impl<G: Game> PlayedTurn<G> {
     /// Make this a turn of `side` numbered `number` that has done nothing
     /// yet, as [`PlayedTurn::blank`] without a position before, keeping
     /// the room its lists have (a replay plays every line into one).
+    #[inline]
     pub(super) fn begin(&mut self, number: u32, side: Side) {
         self.number = number;
         self.side = side;

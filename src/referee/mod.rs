@@ -1315,10 +1315,18 @@ impl<G: Game> Referee<G> {
             events: Vec::new(),
         };
         G::begin_turn(state, &mut chance)?;
+        // Taken apart rather than dropped whole: its lists are most often
+        // empty.
+        let TurnChance {
+            mut events,
+            samplers,
+            ..
+        } = chance;
+        drop(samplers);
         if derived.is_empty() {
-            derived = std::mem::take(&mut chance.events);
+            derived = events;
         } else {
-            derived.append(&mut chance.events);
+            derived.append(&mut events);
         }
         Ok(derived)
     }
