@@ -115,6 +115,7 @@ pub(super) struct LineRoom {
 
 impl LineRoom {
     /// Keep the lists of `line`, once it is played, for the next line.
+    #[inline]
     pub(super) fn keep(&mut self, line: Line<'_>) {
         self.entries = emptied(line.entries);
         // A plain line's proofs never had room.
@@ -193,6 +194,7 @@ impl<'a> Line<'a> {
 
     /// The line's signature and its index among the proofs, if it
     /// carries one.
+    #[inline]
     pub fn sig(&self) -> Option<(usize, [u8; 64])> {
         self.proofs.iter().enumerate().find_map(|(k, p)| match p {
             ProofKind::Sign(s) => Some((k, *s)),
@@ -253,6 +255,7 @@ impl<'a> Line<'a> {
     }
 
     /// The line's reveal and its index among the proofs, if it carries one.
+    #[inline]
     pub fn reveal(&self) -> Option<(usize, Hash)> {
         self.proofs.iter().enumerate().find_map(|(k, p)| match p {
             ProofKind::Reveal(h) => Some((k, *h)),
