@@ -65,10 +65,17 @@ impl<G: Game> Referee<G> {
     /// The farewell line due now, if one is: the first (in the turn order
     /// before its side was put out) whose place has come, the side to
     /// move being one that came after it then (or none of those left).
+    #[inline]
     pub(super) fn farewell_due(&self) -> Option<usize> {
         if self.farewells.is_empty() {
-            return None;
+            None
+        } else {
+            self.farewell_owed()
         }
+    }
+
+    /// [`Referee::farewell_due`] once some farewell is owed.
+    fn farewell_owed(&self) -> Option<usize> {
         if G::outcome(&self.state).is_over() || self.deck_broken().is_some() {
             return None;
         }

@@ -56,6 +56,11 @@ impl Header {
         self.index_of(side).and_then(|i| self.keys[i].as_ref())
     }
 
+    /// The signing key of side `index` (in turn order), if it has one.
+    pub(super) fn key_at(&self, index: usize) -> Option<&VerifyingKey> {
+        self.keys[index].as_ref()
+    }
+
     /// Whether any side has a signing key.
     pub fn any_key(&self) -> bool {
         self.keys.iter().any(Option::is_some)
@@ -83,6 +88,16 @@ impl Header {
 
     pub(super) fn result_span(&self) -> Span {
         self.result_span
+    }
+
+    /// The side of game `G` named `name` (any case) and its index in
+    /// turn order, if it plays in this game: [`Header::side_named`] and
+    /// [`Header::index_of`] in one look.
+    pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
+        self.sides
+            .iter()
+            .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
+            .map(|i| (self.sides[i], i))
     }
 
     /// The side of game `G` named `name` if it plays in this game.

@@ -62,6 +62,7 @@ impl Ledger {
 
     /// Check the reveal a line of side `index` carries (a forfeit carries
     /// none and is checked apart).
+    #[inline]
     pub(super) fn check(
         &self,
         chain_id: &Hash,

@@ -115,6 +115,7 @@ pub(super) struct LineRoom {
 
 impl LineRoom {
     /// Keep the lists of `line`, once it is played, for the next line.
+    #[inline]
     pub(super) fn keep(&mut self, line: Line<'_>) {
         self.entries = emptied(line.entries);
         // A plain line's proofs never had room.
@@ -193,6 +194,7 @@ impl<'a> Line<'a> {
 
     /// The line's signature and its index among the proofs, if it
     /// carries one.
+    #[inline]
     pub fn sig(&self) -> Option<(usize, [u8; 64])> {
         self.proofs.iter().enumerate().find_map(|(k, p)| match p {
             ProofKind::Sign(s) => Some((k, *s)),
@@ -253,6 +255,7 @@ impl<'a> Line<'a> {
     }
 
     /// The line's reveal and its index among the proofs, if it carries one.
+    #[inline]
     pub fn reveal(&self) -> Option<(usize, Hash)> {
         self.proofs.iter().enumerate().find_map(|(k, p)| match p {
             ProofKind::Reveal(h) => Some((k, *h)),
@@ -389,6 +392,7 @@ impl<G: Game> PlayedTurn<G> {
     /// Make this a turn of `side` numbered `number` that has done nothing
     /// yet, as [`PlayedTurn::blank`] without a position before, keeping
     /// the room its lists have (a replay plays every line into one).
+    #[inline]
     pub(super) fn begin(&mut self, number: u32, side: Side) {
         self.number = number;
         self.side = side;

@@ -50,7 +50,7 @@ use crate::record::{self, LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
 use ledger::{Ledger, RevealFault};
-use seal::SealCheck;
+use seal::{Seal, SealCheck};
 
 /// A game being refereed: the position after the lines played so far and
 /// everything needed to check the next one.
@@ -551,9 +551,13 @@ impl<G: Game> Referee<G> {
             turn: number,
             side: side.name::<G>(),
         };
-        self.check_proofs(line, at)?;
-        self.check_reveal(line, index, at)?;
-        let seal = self.check_seal(line, side, at, check)?;
+        let seal = if self.is_bare(line, index) {
+            Seal::BARE
+        } else {
+            self.check_proofs(line, at)?;
+            self.check_reveal(line, index, at)?;
+            self.check_seal(line, side, at, check)?
+        };
         self.play_checked(line, index, seal.claimant, phase, at, played)?;
         if self.deck.is_some() {
             played.deck = cards::deck_texts(line);
@@ -807,7 +811,7 @@ impl<G: Game> Referee<G> {
             side: line.side,
         };
         Self::check_numbering(line, phase, written)?;
-        let Some(side) = self.header.side_named::<G>(line.side) else {
+        let Some((side, index)) = self.header.side_index_named::<G>(line.side) else {
             return Err(written.record(
                 Place::Side,
                 format!(
@@ -851,7 +855,6 @@ impl<G: Game> Referee<G> {
                 format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
             ));
         }
-        let index = self.header.index_of(side).expect("a side in the header");
         Ok((side, index))
     }
 
@@ -1312,10 +1315,18 @@ impl<G: Game> Referee<G> {
             events: Vec::new(),
         };
         G::begin_turn(state, &mut chance)?;
+        // Taken apart rather than dropped whole: its lists are most often
+        // empty.
+        let TurnChance {
+            mut events,
+            samplers,
+            ..
+        } = chance;
+        drop(samplers);
         if derived.is_empty() {
-            derived = std::mem::take(&mut chance.events);
+            derived = events;
         } else {
-            derived.append(&mut chance.events);
+            derived.append(&mut events);
         }
         Ok(derived)
     }
@@ -1610,6 +1621,35 @@ mod tests {
         assert_eq!(event.text, (referee.state.rolls[1] + 1).to_string());
     }
 
+    /// One look for a side's name and index gives what the two looks it
+    /// replaces gave (the header's order, C A B, is not the game's).
+    #[test]
+    fn a_side_is_looked_up_by_name_and_index_in_one_look() {
+        let (text, _) = record_text(0);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let header = replay::<Dice>(&rec, |_, _| {}).unwrap().header;
+        for name in ["A", "a", "b", "C", "c", "D", "", "AA", " C", "C "] {
+            let two_looks = header
+                .side_named::<Dice>(name)
+                .map(|s| (s, header.index_of(s).unwrap()));
+            assert_eq!(header.side_index_named::<Dice>(name), two_looks, "{name}");
+        }
+        assert_eq!(header.side_index_named::<Dice>("a"), Some((Side(0), 1)));
+        // The two agree only while no two sides' names differ just in
+        // case: so it is for every game.
+        fn distinct<G: Game>() -> bool {
+            let names = G::SIDES;
+            (0..names.len()).all(|i| (0..i).all(|j| !names[i].eq_ignore_ascii_case(names[j])))
+        }
+        use crate::games;
+        assert!(distinct::<games::castle_danger::CastleDanger>());
+        assert!(distinct::<games::breach_the_keep::BreachTheKeep>());
+        assert!(distinct::<games::battle_of_the_dale::BattleOfTheDale>());
+        assert!(distinct::<games::battlegates::Battlegates>());
+        assert!(distinct::<games::playground_battles::PlaygroundBattles>());
+    }
+
     #[test]
     fn chance_values_are_listed_only_when_kept() {
         let (text, _) = record_text(4);
@@ -1765,6 +1805,49 @@ mod tests {
         assert_eq!(referee.state[n - 3..], [true, true, false]);
         assert!(!referee.can_settle(Side(1)) && !referee.can_settle(Side(0)));
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
+    }
+
+    /// A bare line skips its proof, reveal and seal checks: on every
+    /// line where [`Referee::is_bare`] holds, those checks pass and give
+    /// the bare seal, so skipping them changes nothing.
+    #[test]
+    fn a_bare_line_passes_the_proof_reveal_and_seal_checks_it_skips() {
+        let reveal = [ProofKind::Reveal([7; 32])];
+        let mut bare = Vec::new();
+        for keep in [Keep::RULES, Keep::ALL] {
+            // B has a Commit tag, A none.
+            let mut referee = asks(0, false).keeping(keep);
+            for (index, name) in [(0, "A"), (1, "B")] {
+                for (ending, proofs) in [
+                    (Ending::Pass, &[][..]),
+                    (Ending::Forfeit, &[]),
+                    (Ending::Pass, &reveal),
+                ] {
+                    let mut line = Line::of_actions(LineKind::Turn, 1, name, &[]);
+                    line.ending = ending;
+                    line.proofs = proofs.to_vec();
+                    if !referee.is_bare(&line, index) {
+                        continue;
+                    }
+                    bare.push((keep.digest, name, ending, proofs.len()));
+                    let at = At {
+                        line: LineKind::Turn,
+                        turn: 1,
+                        side: name,
+                    };
+                    assert!(referee.check_proofs(&line, at).is_ok());
+                    assert!(referee.check_reveal(&line, index, at).is_ok());
+                    for check in [SealCheck::Verify, SealCheck::Trial] {
+                        let seal = referee.check_seal(&line, Side(index as u8), at, check);
+                        let seal = seal.unwrap();
+                        assert!(seal.bytes().is_empty());
+                        assert_eq!((seal.sig, seal.claimant), (None, None));
+                    }
+                }
+            }
+        }
+        // Only A's pass without proofs, the digest not kept, is bare.
+        assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
     }
 
     #[test]

@@ -45,6 +45,20 @@ pub(super) struct DeferredSeal {
 }
 
 impl Seal {
+    /// The seal of a bare line ([`Referee::is_bare`]): no bytes, no
+    /// signature, no claimant.
+    pub(super) const BARE: Seal = Seal {
+        bytes: Vec::new(),
+        sig: None,
+        claimant: None,
+    };
+
+    /// The bytes the record digest takes.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// The record digest once this line is added to a record whose
     /// digest is `before`.
     pub(super) fn digest_after(&self, before: &Hash) -> Hash {
@@ -125,6 +139,19 @@ impl<G: Game> Referee<G> {
             ));
         }
         Ok(Some(claimant))
+    }
+
+    /// Whether `line` of side `index` is bare: no proof items, not a
+    /// forfeit, its side with neither a commitment nor a signing key, and
+    /// no record digest kept. Its proofs, reveal and seal then pass their
+    /// checks ([`Referee::check_proofs`], [`Referee::check_reveal`],
+    /// [`Referee::check_seal`]) with [`Seal::BARE`], so these are skipped.
+    pub(super) fn is_bare(&self, line: &Line<'_>, index: usize) -> bool {
+        line.proofs.is_empty()
+            && line.ending != Ending::Forfeit
+            && !self.keep.digest
+            && !self.ledger.is_committed(index)
+            && self.header.key_at(index).is_none()
     }
 
     /// Check the seal of `line` (spec section 3.8): the signature of its
