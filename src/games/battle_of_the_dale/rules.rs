@@ -135,17 +135,27 @@ pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
 /// has a Mounted unit (not under the Falcon Hero's Awe) among its units,
 /// only such first-strike claims count this round.
 fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
-    let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
-    let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
-    let mut any_fs = false;
-    let mut any = false;
     let (own, mounted) = strike_masks(s);
     // Only a hex touched by two units of another army can be captured:
     // those hexes found first, most turns have none to look at.
     let open_to = ARMIES.into_iter().fold(0, |m, p| {
         m | (touched_twice(own[usize::from(p)]) & !own[usize::from(p)])
     });
-    for v in hexes(s.occupied() & open_to) {
+    capturers_among(s, (&own, &mounted), open_to)
+}
+
+/// [`capturers`], looking at the units on the hexes of `candidates` only,
+/// given the [`strike_masks`].
+fn capturers_among(
+    s: &State,
+    (own, mounted): (&[u32; 5], &[u32; 5]),
+    candidates: u32,
+) -> Option<[Option<Side>; N_HEX]> {
+    let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+    let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
+    let mut any_fs = false;
+    let mut any = false;
+    for v in hexes(s.occupied() & candidates) {
         let (owner, _) = s.unit(v).expect("occupied");
         for p in ARMIES {
             if p == owner || !s.in_game(p) {
@@ -1193,39 +1203,8 @@ mod tests {
     /// [`capturers`] as the rule reads, hex by hex over every unit on the
     /// map (what it did before it looked only at hexes touched twice).
     fn capturers_hex_by_hex(s: &State) -> Option<[Option<Side>; N_HEX]> {
-        let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
-        let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
-        let (mut any, mut any_fs) = (false, false);
         let (own, mounted) = strike_masks(s);
-        for v in hexes(s.occupied()) {
-            let (owner, _) = s.unit(v).expect("occupied");
-            for p in ARMIES {
-                if p == owner || !s.in_game(p) {
-                    continue;
-                }
-                let near = NEIGH[v.idx()] & own[usize::from(p)];
-                let c = near.count_ones();
-                if c < 2 {
-                    continue;
-                }
-                any = true;
-                let better = |cur: Option<(Side, u32)>| match cur {
-                    None => true,
-                    Some((q, qc)) => c > qc || (c == qc && s.after(owner, p) < s.after(owner, q)),
-                };
-                if better(best[v.idx()]) {
-                    best[v.idx()] = Some((p, c));
-                }
-                if near & mounted[usize::from(p)] != 0 {
-                    any_fs = true;
-                    if better(best_fs[v.idx()]) {
-                        best_fs[v.idx()] = Some((p, c));
-                    }
-                }
-            }
-        }
-        let claims = if any_fs { &best_fs } else { &best };
-        any.then(|| claims.map(|claim| claim.map(|(p, _)| p)))
+        capturers_among(s, (&own, &mounted), u32::MAX)
     }
 
     #[test]
