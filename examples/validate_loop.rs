@@ -5,12 +5,15 @@
 //! check` reads a plain record, a part at a time, instead of whole). The
 //! records are those of `benches/replay.rs` (seeds 0 to 49, up to 300
 //! turns), made before the loop; it prints the turns validated a second.
+//! Playground Battles and Battlegates have committed records only, and
+//! Battlegates' carry hidden hands (its card protocol on every draw).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use herald::game::Game;
 use herald::games::battle_of_the_dale::BattleOfTheDale;
+use herald::games::battlegates::Battlegates;
 use herald::games::breach_the_keep::BreachTheKeep;
 use herald::games::castle_danger::CastleDanger;
 use herald::games::playground_battles::PlaygroundBattles;
@@ -86,6 +89,7 @@ fn main() {
         "breach-the-keep" => run::<BreachTheKeep>(commit, seconds, streamed),
         "battle-of-the-dale" => run::<BattleOfTheDale>(commit, seconds, streamed),
         "playground-battles" => run::<PlaygroundBattles>(commit, seconds, streamed),
+        "battlegates" => run::<Battlegates>(commit, seconds, streamed),
         _ => eprintln!("usage: validate_loop GAME plain|commit [SECONDS] [streamed]"),
     }
 }
