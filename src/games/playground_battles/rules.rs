@@ -429,10 +429,9 @@ pub fn start_check(s: &mut State) {
         return;
     }
     let me = s.to_move;
-    let free = |side: Side| s.free_pieces(side).next().is_some();
-    if !SIDES.iter().any(|&side| free(side)) {
+    if !SIDES.iter().any(|&side| s.has_free_piece(side)) {
         s.finish(None, End::NoFreePieces);
-    } else if !free(me) {
+    } else if !s.has_free_piece(me) {
         s.finish(Some(opponent(me)), End::NoFreePiece(me));
     }
 }

@@ -116,6 +116,11 @@ impl PieceId {
         ARMY_SLOTS[usize::from(self.side().0)][usize::from(self.origin())]
     }
 
+    /// The ten pieces of `side`, a to j.
+    pub fn of(side: Side) -> impl Iterator<Item = PieceId> {
+        (0..COLS).map(move |origin| PieceId::new(side, origin))
+    }
+
     /// Every piece, Blue's a to j, then Red's.
     pub fn all() -> impl Iterator<Item = PieceId> {
         (0..2 * COLS).map(PieceId)
@@ -335,6 +340,13 @@ impl State {
             .filter(move |p| p.side() == side)
     }
 
+    /// Whether `side` has a piece free to move: what
+    /// `free_pieces(side).next().is_some()` says, found among the side's
+    /// ten pieces instead of the eighty squares.
+    pub fn has_free_piece(&self, side: Side) -> bool {
+        PieceId::of(side).any(|p| self.is_free(p))
+    }
+
     /// How many pieces of `side` stand on the board.
     pub fn on_board(&self, side: Side) -> usize {
         PieceId::all()
@@ -421,3 +433,61 @@ impl State {
 
 /// Blue and Red, for loops.
 pub const SIDES: [Side; 2] = [BLUE, RED];
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A position reached from the start by `ops`: each piece put on a
+    /// square (beside what stands there, when at most one piece does),
+    /// held on one, or lifted off the board.
+    fn shuffled(ops: &[(u8, u8, u8)]) -> State {
+        let mut s = State::start();
+        for &(what, piece, square) in ops {
+            let id = PieceId(piece % (2 * COLS));
+            let sq = Sq(square % SQUARES as u8);
+            match what % 3 {
+                0 if s.at(sq)[1].is_none() => s.put(id, sq),
+                1 => s.hold(id, sq),
+                2 => s.lift(id),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 5_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// A side has a free piece, found among its pieces, exactly when
+        /// a square holds one of its pieces alone.
+        #[test]
+        fn a_free_piece_is_found_among_the_sides_pieces_as_on_the_squares(
+            ops in prop::collection::vec((0u8..3, 0u8..20, 0u8..80), 0..120)
+        ) {
+            let s = shuffled(&ops);
+            for side in SIDES {
+                let on_squares = s.free_pieces(side).next().is_some();
+                prop_assert_eq!(s.has_free_piece(side), on_squares);
+            }
+        }
+    }
+
+    /// Both answers occur among the positions the property test tries:
+    /// one side without a free piece, the other with one.
+    #[test]
+    fn a_side_without_a_free_piece_is_found_so() {
+        let mut ops: Vec<(u8, u8, u8)> = (0..10).map(|p| (2, p, 0)).collect();
+        ops.push((0, 10, 0));
+        ops.push((0, 11, 0));
+        let s = shuffled(&ops);
+        assert!(!s.has_free_piece(BLUE) && s.free_pieces(BLUE).next().is_none());
+        assert!(s.has_free_piece(RED));
+    }
+}
