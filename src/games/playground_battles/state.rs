@@ -3,6 +3,9 @@
 //! roll, and what waits for an opening (a battle, a piece entering a
 //! stalemate).
 
+use std::fmt;
+use std::num::NonZeroU8;
+
 use crate::game::{Outcome, Side};
 
 use super::action::Choice;
@@ -91,24 +94,37 @@ impl Kind {
     }
 }
 
-/// One piece: `side * 10 + column` of the back-row square it started on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
-pub struct PieceId(u8);
+/// One piece: `side * 10 + column` of the back-row square it started on
+/// (its index), kept plus one, so that `Option<PieceId>` takes one byte:
+/// each of the board's 160 places is one byte, and the position is
+/// copied every turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceId(NonZeroU8);
 
 impl PieceId {
+    /// The piece with index `index` (`side * 10 + column`).
+    fn from_index(index: u8) -> PieceId {
+        PieceId(NonZeroU8::MIN.saturating_add(index))
+    }
+
     /// The piece of `side` that started on column `origin` (0 = `a`).
     pub fn new(side: Side, origin: u8) -> PieceId {
-        PieceId(side.0 * COLS + origin)
+        PieceId::from_index(side.0 * COLS + origin)
+    }
+
+    /// Its index, `side * 10 + column`.
+    fn index(self) -> u8 {
+        self.0.get() - 1
     }
 
     /// Its side.
     pub fn side(self) -> Side {
-        Side(self.0 / COLS)
+        Side(self.index() / COLS)
     }
 
     /// The column of the back-row square it started on (0 = `a`).
     pub fn origin(self) -> u8 {
-        self.0 % COLS
+        self.index() % COLS
     }
 
     /// Its hidden value's slot: the back-row square it started on (`c1`).
@@ -123,11 +139,18 @@ impl PieceId {
 
     /// Every piece, Blue's a to j, then Red's.
     pub fn all() -> impl Iterator<Item = PieceId> {
-        (0..2 * COLS).map(PieceId)
+        (0..2 * COLS).map(PieceId::from_index)
     }
 
     fn idx(self) -> usize {
-        usize::from(self.0)
+        usize::from(self.index())
+    }
+}
+
+impl fmt::Debug for PieceId {
+    /// `PieceId(12)`, by its index.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PieceId").field(&self.index()).finish()
     }
 }
 
@@ -446,7 +469,7 @@ mod tests {
     fn shuffled(ops: &[(u8, u8, u8)]) -> State {
         let mut s = State::start();
         for &(what, piece, square) in ops {
-            let id = PieceId(piece % (2 * COLS));
+            let id = PieceId::from_index(piece % (2 * COLS));
             let sq = Sq(square % SQUARES as u8);
             match what % 3 {
                 0 if s.at(sq)[1].is_none() => s.put(id, sq),
@@ -477,6 +500,21 @@ mod tests {
                 prop_assert_eq!(s.has_free_piece(side), on_squares);
             }
         }
+    }
+
+    /// A piece keeps its side and column, reads as its index, and an
+    /// empty place on the board takes one byte.
+    #[test]
+    fn a_piece_is_known_by_its_side_and_column_in_one_byte() {
+        for (i, p) in PieceId::all().enumerate() {
+            let side = Side(i as u8 / COLS);
+            assert_eq!((p.side(), p.origin()), (side, i as u8 % COLS));
+            assert_eq!(p, PieceId::new(side, i as u8 % COLS));
+            assert_eq!(format!("{p:?}"), format!("PieceId({i})"));
+        }
+        assert_eq!(PieceId::of(RED).next(), Some(PieceId::new(RED, 0)));
+        assert_eq!(std::mem::size_of::<Option<PieceId>>(), 1);
+        assert!(PieceId::new(BLUE, 9) < PieceId::new(RED, 0));
     }
 
     /// Both answers occur among the positions the property test tries:
