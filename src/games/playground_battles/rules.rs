@@ -429,10 +429,14 @@ pub fn start_check(s: &mut State) {
         return;
     }
     let me = s.to_move;
-    if !SIDES.iter().any(|&side| s.has_free_piece(side)) {
-        s.finish(None, End::NoFreePieces);
-    } else if !s.has_free_piece(me) {
+    if s.has_free_piece(me) {
+        // Most turns: nobody is out of free pieces.
+        return;
+    }
+    if SIDES.iter().any(|&side| s.has_free_piece(side)) {
         s.finish(Some(opponent(me)), End::NoFreePiece(me));
+    } else {
+        s.finish(None, End::NoFreePieces);
     }
 }
 

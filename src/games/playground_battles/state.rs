@@ -132,9 +132,11 @@ impl PieceId {
         ARMY_SLOTS[usize::from(self.side().0)][usize::from(self.origin())]
     }
 
-    /// The ten pieces of `side`, a to j.
+    /// The ten pieces of `side`, a to j (none for a side not in the
+    /// game).
     pub fn of(side: Side) -> impl Iterator<Item = PieceId> {
-        (0..COLS).map(move |origin| PieceId::new(side, origin))
+        let count = if side == BLUE || side == RED { COLS } else { 0 };
+        (0..count).map(move |origin| PieceId::new(side, origin))
     }
 
     /// Every piece, Blue's a to j, then Red's.
@@ -513,6 +515,7 @@ mod tests {
             assert_eq!(format!("{p:?}"), format!("PieceId({i})"));
         }
         assert_eq!(PieceId::of(RED).next(), Some(PieceId::new(RED, 0)));
+        assert_eq!(PieceId::of(Side(2)).count(), 0, "no such side");
         assert_eq!(std::mem::size_of::<Option<PieceId>>(), 1);
         assert!(PieceId::new(BLUE, 9) < PieceId::new(RED, 0));
     }
