@@ -89,9 +89,17 @@ impl Sq {
         Dir::ALL.into_iter().filter_map(move |d| self.step(d))
     }
 
-    /// True when the two squares are orthogonally next to each other.
+    /// True when the two squares are orthogonally next to each other
+    /// (`other` is one of [`Sq::neighbours`], worked out by arithmetic:
+    /// one apart on a row, a row down, or a row up from below the last
+    /// row).
     pub fn is_next_to(self, other: Sq) -> bool {
-        self.neighbours().any(|s| s == other)
+        let (a, b) = (self.0, other.0);
+        match a.abs_diff(b) {
+            1 => a / COLS == b / COLS,
+            COLS => b < a || a < (ROWS - 1) * COLS,
+            _ => false,
+        }
     }
 
     /// The square named by a column letter and a row number, if on the board.
@@ -163,3 +171,25 @@ pub const ALL_SLOTS: [[&str; 22]; 2] = [
         "t6", "t7", "t8", "t9", "t10", "t11", "t12",
     ],
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of squares (and of bytes beyond the board) is next to
+    /// each other by arithmetic exactly when one is among the other's
+    /// neighbours.
+    #[test]
+    fn squares_are_next_to_each_other_as_their_neighbours_say() {
+        let mut next = 0;
+        for a in 0..u8::MAX {
+            for b in 0..=u8::MAX {
+                let by_steps = Sq(a).neighbours().any(|s| s == Sq(b));
+                assert_eq!(Sq(a).is_next_to(Sq(b)), by_steps, "{a} and {b}");
+                next += usize::from(by_steps && usize::from(a) < SQUARES);
+            }
+        }
+        // 10 x 8 squares: 2 * (9 * 8 + 10 * 7) ordered pairs.
+        assert_eq!(next, 284);
+    }
+}

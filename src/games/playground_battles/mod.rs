@@ -37,12 +37,29 @@ use board::{side_name as name, ALL_SLOTS, ARMY_SLOTS, COLS, THROWS, THROW_SLOTS}
 pub struct PlaygroundBattles;
 
 /// The piece whose identity `slot` holds for `side` (`c1` for Blue's
-/// piece that started on c1).
+/// piece that started on c1): a slot of [`ARMY_SLOTS`], read byte by
+/// byte.
 fn piece_of(side: Side, slot: &str) -> Option<PieceId> {
-    ARMY_SLOTS[usize::from(side.0)]
-        .iter()
-        .position(|s| *s == slot)
-        .map(|i| PieceId::new(side, i as u8))
+    let row = match side {
+        BLUE => b'1',
+        RED => b'8',
+        _ => return None,
+    };
+    match *slot.as_bytes() {
+        [col @ b'a'..=b'j', r] if r == row => Some(PieceId::new(side, col - b'a')),
+        _ => None,
+    }
+}
+
+/// The index of the opening throw `slot` names (`t1` is 0): a slot of
+/// [`THROW_SLOTS`], read byte by byte.
+fn throw_of(slot: &str) -> Option<usize> {
+    let n = match *slot.as_bytes() {
+        [b't', d @ b'1'..=b'9'] => d - b'0',
+        [b't', b'1', d @ b'0'..=b'2'] => 10 + d - b'0',
+        _ => return None,
+    };
+    Some(usize::from(n) - 1)
 }
 
 /// Read `text` as `n` letters R, P or S (any case), one per slot.
@@ -71,6 +88,28 @@ fn letters(
             ),
         })
         .collect()
+}
+
+/// The openings a waiting battle or stalemate entry demands: the
+/// identities of its pieces not opened yet.
+fn waiting_demands(state: &State) -> Vec<Demand> {
+    let mut out = Vec::new();
+    let mut need = |id: PieceId| {
+        if state.public_kind(id).is_none() {
+            out.push(Demand {
+                side: id.side(),
+                slot: id.slot(),
+            });
+        }
+    };
+    if let Some(b) = state.battle {
+        need(b.attacker);
+        need(b.defender);
+    }
+    if let Some(e) = state.entry {
+        need(e.piece);
+    }
+    out
 }
 
 impl Game for PlaygroundBattles {
@@ -162,31 +201,21 @@ impl Game for PlaygroundBattles {
         }
     }
 
+    #[inline]
     fn demands(state: &State) -> Vec<Demand> {
-        let mut out = Vec::new();
-        let mut need = |id: PieceId| {
-            if state.public_kind(id).is_none() {
-                out.push(Demand {
-                    side: id.side(),
-                    slot: id.slot(),
-                });
-            }
-        };
-        if let Some(b) = state.battle {
-            need(b.attacker);
-            need(b.defender);
+        if state.battle.is_none() && state.entry.is_none() {
+            // Most lines: nothing waits for an opening (asked four times
+            // a line, so answered here without a call).
+            return Vec::new();
         }
-        if let Some(e) = state.entry {
-            need(e.piece);
-        }
-        out
+        waiting_demands(state)
     }
 
     fn open(state: &mut State, side: Side, slot: &str, value: &str) -> Result<(), Illegal> {
         let Some(kind) = Kind::from_value(value) else {
             return illegal!("`{value}` is not R, P or S");
         };
-        if let Some(i) = THROW_SLOTS.iter().position(|s| *s == slot) {
+        if let Some(i) = throw_of(slot) {
             rules::open_throw(state, side, i, kind);
             return Ok(());
         }

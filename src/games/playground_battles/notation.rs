@@ -100,6 +100,50 @@ impl<'t> Read<'t> for Reader<'t> {
 /// Read one move in the position `state` (whose roll resolves a move
 /// written by its ends).
 pub fn parse(state: &State, text: &str) -> Result<Move, ActionParseError> {
+    match canonical(state, text) {
+        Some(mv) => Ok(by_ends(state, mv)),
+        None => parse_full(state, text),
+    }
+}
+
+/// The square written at `at` in its canonical form: a lower-case
+/// column letter `a`-`j` and one row digit `1`-`8`.
+fn canonical_square(bytes: &[u8], at: usize) -> Option<Sq> {
+    match (bytes.get(at), bytes.get(at + 1)) {
+        (Some(&col @ b'a'..=b'j'), Some(&row @ b'1'..=b'8')) => {
+            Some(Sq::new(col - b'a', row - b'1'))
+        }
+        _ => None,
+    }
+}
+
+/// A move in the shape [`write`] gives it, read byte by byte: canonical
+/// squares joined by `-` (1 to 6 steps), perhaps ending in `base`, with
+/// no white space and no rescue choice. `None` for any other text,
+/// which [`parse_full`] reads (and every error with it). Not yet
+/// resolved by its ends.
+fn canonical(state: &State, text: &str) -> Option<Move> {
+    let bytes = text.as_bytes();
+    let from = canonical_square(bytes, 0)?;
+    let mut steps = Steps::new(from);
+    let mut at = 2;
+    while at < bytes.len() {
+        if bytes[at] != b'-' || steps.len == MAX_STEPS {
+            return None;
+        }
+        if &bytes[at + 1..] == b"base" {
+            steps.push(Spot::Base(opponent(state.to_move)));
+            break;
+        }
+        steps.push(Spot::Sq(canonical_square(bytes, at + 1)?));
+        at += 3;
+    }
+    (steps.len > 0).then(|| Move::new(from, steps.all(), None))
+}
+
+/// [`parse`] by the full reader: white space, any case, rescue choices,
+/// and every error.
+fn parse_full(state: &State, text: &str) -> Result<Move, ActionParseError> {
     let r = Reader::new(text);
     let (from, mut rest) = r.square(
         text,
@@ -264,6 +308,69 @@ mod tests {
         "S>",
         "",
     ];
+
+    /// Pieces of a move's text: canonical squares and steps, and the
+    /// near misses the full reader alone takes or refuses.
+    const MOVE_TOKENS: &[&str] = &[
+        "c1", "d1", "c2", "j8", "a8", "e4", "-", "-", "-", "base", "Base", "C3", " ", "k1", "c9",
+        "c0", "c12", "S>f1", " S>out", "--", "é", "",
+    ];
+
+    /// A position to read moves in: the start, `to_move` to move with
+    /// `roll` rolled.
+    fn rolled(to_move: u8, roll: u8) -> State {
+        let mut state = State::start();
+        state.to_move = crate::game::Side(to_move);
+        state.roll = Some(roll);
+        state
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 20_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// A move read by the canonical short way is the move the full
+        /// reader reads; every other text goes to the full reader.
+        #[test]
+        fn a_canonical_move_is_read_as_the_full_reader_reads_it(
+            parts in prop::collection::vec(prop::sample::select(MOVE_TOKENS), 0..14),
+            to_move in 0u8..2,
+            roll in 1u8..=6,
+        ) {
+            let text = parts.concat();
+            let state = rolled(to_move, roll);
+            let full = parse_full(&state, &text);
+            prop_assert_eq!(parse(&state, &text), full.clone());
+            if let Some(mv) = canonical(&state, &text) {
+                prop_assert_eq!(Ok(by_ends(&state, mv)), full);
+            }
+        }
+
+        /// Every move as [`write`] writes it takes the short way, and
+        /// reads back as the full reader reads it.
+        #[test]
+        fn a_written_move_takes_the_canonical_short_way(
+            from in 0u8..80,
+            path in prop::collection::vec(0u8..81, 1..=MAX_STEPS),
+            to_move in 0u8..2,
+            roll in 1u8..=6,
+        ) {
+            let state = rolled(to_move, roll);
+            let base = Spot::Base(opponent(state.to_move));
+            let spots: Vec<Spot> = path
+                .iter()
+                .map(|&i| if i == 80 { base } else { Spot::Sq(Sq(i)) })
+                .collect();
+            let mut text = String::new();
+            write(&Move::new(Sq(from), &spots, None), &mut text);
+            let base_inside = spots[..spots.len() - 1].contains(&base);
+            prop_assert_eq!(canonical(&state, &text).is_some(), !base_inside, "{}", text);
+            prop_assert_eq!(parse(&state, &text), parse_full(&state, &text));
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig {

@@ -429,11 +429,14 @@ pub fn start_check(s: &mut State) {
         return;
     }
     let me = s.to_move;
-    let free = |side: Side| s.free_pieces(side).next().is_some();
-    if !SIDES.iter().any(|&side| free(side)) {
-        s.finish(None, End::NoFreePieces);
-    } else if !free(me) {
+    if s.has_free_piece(me) {
+        // Most turns: nobody is out of free pieces.
+        return;
+    }
+    if SIDES.iter().any(|&side| s.has_free_piece(side)) {
         s.finish(Some(opponent(me)), End::NoFreePiece(me));
+    } else {
+        s.finish(None, End::NoFreePieces);
     }
 }
 

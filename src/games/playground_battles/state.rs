@@ -3,6 +3,9 @@
 //! roll, and what waits for an opening (a battle, a piece entering a
 //! stalemate).
 
+use std::fmt;
+use std::num::NonZeroU8;
+
 use crate::game::{Outcome, Side};
 
 use super::action::Choice;
@@ -91,24 +94,37 @@ impl Kind {
     }
 }
 
-/// One piece: `side * 10 + column` of the back-row square it started on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
-pub struct PieceId(u8);
+/// One piece: `side * 10 + column` of the back-row square it started on
+/// (its index), kept plus one, so that `Option<PieceId>` takes one byte:
+/// each of the board's 160 places is one byte, and the position is
+/// copied every turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceId(NonZeroU8);
 
 impl PieceId {
+    /// The piece with index `index` (`side * 10 + column`).
+    fn from_index(index: u8) -> PieceId {
+        PieceId(NonZeroU8::MIN.saturating_add(index))
+    }
+
     /// The piece of `side` that started on column `origin` (0 = `a`).
     pub fn new(side: Side, origin: u8) -> PieceId {
-        PieceId(side.0 * COLS + origin)
+        PieceId::from_index(side.0 * COLS + origin)
+    }
+
+    /// Its index, `side * 10 + column`.
+    fn index(self) -> u8 {
+        self.0.get() - 1
     }
 
     /// Its side.
     pub fn side(self) -> Side {
-        Side(self.0 / COLS)
+        Side(self.index() / COLS)
     }
 
     /// The column of the back-row square it started on (0 = `a`).
     pub fn origin(self) -> u8 {
-        self.0 % COLS
+        self.index() % COLS
     }
 
     /// Its hidden value's slot: the back-row square it started on (`c1`).
@@ -116,13 +132,27 @@ impl PieceId {
         ARMY_SLOTS[usize::from(self.side().0)][usize::from(self.origin())]
     }
 
+    /// The ten pieces of `side`, a to j (none for a side not in the
+    /// game).
+    pub fn of(side: Side) -> impl Iterator<Item = PieceId> {
+        let count = if side == BLUE || side == RED { COLS } else { 0 };
+        (0..count).map(move |origin| PieceId::new(side, origin))
+    }
+
     /// Every piece, Blue's a to j, then Red's.
     pub fn all() -> impl Iterator<Item = PieceId> {
-        (0..2 * COLS).map(PieceId)
+        (0..2 * COLS).map(PieceId::from_index)
     }
 
     fn idx(self) -> usize {
-        usize::from(self.0)
+        usize::from(self.index())
+    }
+}
+
+impl fmt::Debug for PieceId {
+    /// `PieceId(12)`, by its index.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PieceId").field(&self.index()).finish()
     }
 }
 
@@ -335,6 +365,13 @@ impl State {
             .filter(move |p| p.side() == side)
     }
 
+    /// Whether `side` has a piece free to move: what
+    /// `free_pieces(side).next().is_some()` says, found among the side's
+    /// ten pieces instead of the eighty squares.
+    pub fn has_free_piece(&self, side: Side) -> bool {
+        PieceId::of(side).any(|p| self.is_free(p))
+    }
+
     /// How many pieces of `side` stand on the board.
     pub fn on_board(&self, side: Side) -> usize {
         PieceId::all()
@@ -421,3 +458,77 @@ impl State {
 
 /// Blue and Red, for loops.
 pub const SIDES: [Side; 2] = [BLUE, RED];
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A position reached from the start by `ops`: each piece put on a
+    /// square (beside what stands there, when at most one piece does),
+    /// held on one, or lifted off the board.
+    fn shuffled(ops: &[(u8, u8, u8)]) -> State {
+        let mut s = State::start();
+        for &(what, piece, square) in ops {
+            let id = PieceId::from_index(piece % (2 * COLS));
+            let sq = Sq(square % SQUARES as u8);
+            match what % 3 {
+                0 if s.at(sq)[1].is_none() => s.put(id, sq),
+                1 => s.hold(id, sq),
+                2 => s.lift(id),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 5_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// A side has a free piece, found among its pieces, exactly when
+        /// a square holds one of its pieces alone.
+        #[test]
+        fn a_free_piece_is_found_among_the_sides_pieces_as_on_the_squares(
+            ops in prop::collection::vec((0u8..3, 0u8..20, 0u8..80), 0..120)
+        ) {
+            let s = shuffled(&ops);
+            for side in SIDES {
+                let on_squares = s.free_pieces(side).next().is_some();
+                prop_assert_eq!(s.has_free_piece(side), on_squares);
+            }
+        }
+    }
+
+    /// A piece keeps its side and column, reads as its index, and an
+    /// empty place on the board takes one byte.
+    #[test]
+    fn a_piece_is_known_by_its_side_and_column_in_one_byte() {
+        for (i, p) in PieceId::all().enumerate() {
+            let side = Side(i as u8 / COLS);
+            assert_eq!((p.side(), p.origin()), (side, i as u8 % COLS));
+            assert_eq!(p, PieceId::new(side, i as u8 % COLS));
+            assert_eq!(format!("{p:?}"), format!("PieceId({i})"));
+        }
+        assert_eq!(PieceId::of(RED).next(), Some(PieceId::new(RED, 0)));
+        assert_eq!(PieceId::of(Side(2)).count(), 0, "no such side");
+        assert_eq!(std::mem::size_of::<Option<PieceId>>(), 1);
+        assert!(PieceId::new(BLUE, 9) < PieceId::new(RED, 0));
+    }
+
+    /// Both answers occur among the positions the property test tries:
+    /// one side without a free piece, the other with one.
+    #[test]
+    fn a_side_without_a_free_piece_is_found_so() {
+        let mut ops: Vec<(u8, u8, u8)> = (0..10).map(|p| (2, p, 0)).collect();
+        ops.push((0, 10, 0));
+        ops.push((0, 11, 0));
+        let s = shuffled(&ops);
+        assert!(!s.has_free_piece(BLUE) && s.free_pieces(BLUE).next().is_none());
+        assert!(s.has_free_piece(RED));
+    }
+}

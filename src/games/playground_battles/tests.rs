@@ -4,7 +4,7 @@
 //! started on c1 stands on c3, identity hidden; `bcR`: opened as a Rock;
 //! `bcr`: a Rock only its owner knows, as in `show --key`).
 
-use super::board::{Spot, ARMY_SLOTS};
+use super::board::{Spot, ALL_SLOTS, ARMY_SLOTS, THROW_SLOTS};
 use super::state::{End, Kind, PieceId};
 use super::*;
 use crate::game::{action_text, Chance, DiagramStyle, Game, Outcome, Setup};
@@ -892,4 +892,47 @@ fn positions_round_trip_and_bad_ones_say_why() {
         G::parse_position("10/10/10/10/10/10/10/10 Blue - Blue:won").unwrap_err().reason,
         "the result is `*`, a winner and how (Blue:base, Blue:resignation, Blue:no-free-piece) or draw:no-free-piece"
     );
+}
+
+/// Every text of up to three characters from the slots' letters and
+/// digits (and a few others).
+fn slot_texts() -> Vec<String> {
+    let chars: Vec<char> = "at1j80T2kA9é".chars().collect();
+    let mut out = vec![String::new()];
+    for len in 1..=3 {
+        let mut counters = vec![0; len];
+        loop {
+            out.push(counters.iter().map(|&i| chars[i]).collect());
+            let Some(k) = counters.iter().rposition(|&i| i + 1 < chars.len()) else {
+                break;
+            };
+            counters[k] += 1;
+            counters[k + 1..].fill(0);
+        }
+    }
+    out
+}
+
+/// A slot names a piece or a throw, read byte by byte, exactly when
+/// it is one of the slot names (the lookup in the lists it replaces).
+#[test]
+fn slots_are_read_as_the_slot_lists_name_them() {
+    let (mut pieces, mut throws) = (0, 0);
+    let mut all = slot_texts();
+    all.extend(ALL_SLOTS.concat().iter().map(|s| s.to_string()));
+    for text in &all {
+        for side in [BLUE, RED] {
+            let listed = ARMY_SLOTS[usize::from(side.0)]
+                .iter()
+                .position(|s| s == text)
+                .map(|i| PieceId::new(side, i as u8));
+            assert_eq!(piece_of(side, text), listed, "{text}");
+            pieces += usize::from(listed.is_some());
+        }
+        let listed = THROW_SLOTS.iter().position(|s| s == text);
+        assert_eq!(throw_of(text), listed, "{text}");
+        throws += usize::from(listed.is_some());
+    }
+    assert!(pieces >= 2 * 10 && throws >= 12, "{pieces} {throws}");
+    assert_eq!(piece_of(Side(2), "a1"), None);
 }
