@@ -655,6 +655,19 @@ fn game_over(s: &State) -> Illegal {
 
 /// Apply one action, all or nothing.
 pub fn apply(state: &mut State, a: Action) -> R {
+    if state.t.adv_to == 0 {
+        // No advance to decline first: every action makes all its checks
+        // before it changes anything, so a refused one leaves the
+        // position as it was without a copy to fall back on.
+        return apply_in(state, a);
+    }
+    apply_on_copy(state, a)
+}
+
+/// [`apply`] made on a copy of the position, kept only when the action
+/// is legal: a pending advance is declined (the map changes) before the
+/// action is judged.
+fn apply_on_copy(state: &mut State, a: Action) -> R {
     let mut s = state.clone();
     apply_in(&mut s, a)?;
     *state = s;
@@ -668,45 +681,66 @@ fn is_advance(s: &State, from: Hex, to: Hex) -> bool {
         && matches!(s.unit(from), Some((o, _)) if o == s.mover)
 }
 
-/// Take the turn's mandatory action slot for `what` (a placement, a move
-/// of a unit other than the Dwarf Hero, a rally, a withdrawal or an
-/// exchange). A placement or a move after a lone Dwarf Hero move makes
-/// that move the Berserk move.
-fn take_main(s: &mut State, what: Main) -> R {
-    let t = &mut s.t;
+/// What taking one of the turn's slots makes of the turn: its mandatory
+/// action, whether the Dwarf Hero's Berserk move is made, and whether a
+/// lone Dwarf Hero move made before becomes that Berserk move. Worked out
+/// before anything changes, so that an action refused later leaves the
+/// position as it was.
+#[derive(Clone, Copy)]
+struct Slot {
+    main: Main,
+    berserk: bool,
+    mark_berserk: bool,
+}
+
+/// The turn's mandatory action slot for `what` (a placement, a move of a
+/// unit other than the Dwarf Hero, a rally, a withdrawal or an exchange).
+/// A placement or a move after a lone Dwarf Hero move makes that move the
+/// Berserk move.
+fn main_slot(t: &TurnState, what: Main) -> R<Slot> {
     match t.main {
-        Main::None => {
-            t.main = what;
-            Ok(())
-        }
-        Main::DwarfHero if matches!(what, Main::Place | Main::Move) => {
-            t.main = what;
-            t.berserk = true;
-            s.log.mark_berserk();
-            Ok(())
+        Main::None => Ok(Slot {
+            main: what,
+            berserk: t.berserk,
+            mark_berserk: false,
+        }),
+        Main::DwarfHero if matches!(what, Main::Place | Main::Move) => Ok(Slot {
+            main: what,
+            berserk: true,
+            mark_berserk: true,
+        }),
+        _ => ill("the turn's action was already made"),
+    }
+}
+
+/// The turn's slot for a move of the Dwarf Hero: the turn's action while
+/// none was made, else its Berserk move (once, beside a placement or a
+/// move).
+fn dwarf_hero_slot(t: &TurnState) -> R<Slot> {
+    match t.main {
+        Main::None => Ok(Slot {
+            main: Main::DwarfHero,
+            berserk: t.berserk,
+            mark_berserk: false,
+        }),
+        Main::Place | Main::Move if !t.berserk => Ok(Slot {
+            main: t.main,
+            berserk: true,
+            mark_berserk: false,
+        }),
+        Main::Place | Main::Move | Main::DwarfHero => {
+            ill("the Dwarf Hero has already moved this turn")
         }
         _ => ill("the turn's action was already made"),
     }
 }
 
-/// Take the turn's slot for a move of the Dwarf Hero: the turn's action
-/// while none was made, else its Berserk move (once, beside a placement or
-/// a move).
-fn take_dwarf_hero_move(s: &mut State) -> R {
-    let t = &mut s.t;
-    match t.main {
-        Main::None => {
-            t.main = Main::DwarfHero;
-            Ok(())
-        }
-        Main::Place | Main::Move if !t.berserk => {
-            t.berserk = true;
-            Ok(())
-        }
-        Main::Place | Main::Move | Main::DwarfHero => {
-            ill("the Dwarf Hero has already moved this turn")
-        }
-        _ => ill("the turn's action was already made"),
+/// Take a slot found by [`main_slot`] or [`dwarf_hero_slot`].
+fn take(s: &mut State, slot: Slot) {
+    s.t.main = slot.main;
+    s.t.berserk = slot.berserk;
+    if slot.mark_berserk {
+        s.log.mark_berserk();
     }
 }
 
@@ -776,7 +810,7 @@ fn place(s: &mut State, me: Side, kind: Kind, hex: Hex) -> R {
         return ill("the turn's action was already made");
     }
     check_place(s, me, kind, hex)?;
-    take_main(s, Main::Place)?;
+    take(s, main_slot(&s.t, Main::Place)?);
     s.reserve[usize::from(me)][kind.idx()] -= 1;
     s.board[hex.idx()] = unit_code(me, kind);
     s.log.push(Event::Place {
@@ -795,12 +829,13 @@ fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
         _ => return ill(format!("{from} holds no unit of yours")),
     };
     let dwarf_hero = me == DWARF && kind == Kind::H;
-    if dwarf_hero {
-        take_dwarf_hero_move(s)?;
+    let slot = if dwarf_hero {
+        dwarf_hero_slot(&s.t)?
     } else {
-        take_main(s, Main::Move)?;
-    }
+        main_slot(&s.t, Main::Move)?
+    };
     check_move(s, me, from, to)?;
+    take(s, slot);
     let how = if dwarf_hero && s.t.berserk {
         How::Berserk
     } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
@@ -825,8 +860,9 @@ fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
 }
 
 fn declare_rally(s: &mut State, me: Side, pile: Option<Side>, at: Option<Hex>) -> R {
-    take_main(s, Main::Rally)?;
+    let slot = main_slot(&s.t, Main::Rally)?;
     check_rally(s, me, pile, at)?;
+    take(s, slot);
     let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
         2
     } else {
@@ -843,8 +879,9 @@ fn declare_rally(s: &mut State, me: Side, pile: Option<Side>, at: Option<Hex>) -
 }
 
 fn withdraw(s: &mut State, me: Side) -> R {
-    take_main(s, Main::Withdraw)?;
+    let slot = main_slot(&s.t, Main::Withdraw)?;
     let h = withdraw_hex(s, me)?;
+    take(s, slot);
     s.board[h.idx()] = 0;
     s.reserve[usize::from(me)][Kind::M.idx()] += 1;
     s.log.push(Event::Withdraw { side: me, from: h });
@@ -857,7 +894,7 @@ fn exchange(s: &mut State, me: Side, x: Side) -> R {
         return ill("the turn's action was already made");
     }
     check_exchange(s, me, x)?;
-    take_main(s, Main::Exchange)?;
+    take(s, main_slot(&s.t, Main::Exchange)?);
     let (m, xi) = (usize::from(me), usize::from(x));
     s.pile[m][xi][0] -= 1;
     s.reserve[xi][0] += 1;
@@ -947,11 +984,23 @@ pub fn end_turn(state: &mut State) -> R {
     if state.over() {
         return Ok(());
     }
+    if state.t.adv_to == 0 {
+        // The map is settled: the turn is judged before anything changes.
+        return pass_turn(state);
+    }
     let mut s = state.clone();
-    let me = s.mover;
     settle_map(&mut s);
+    pass_turn(&mut s)?;
+    *state = s;
+    Ok(())
+}
+
+/// Pass the turn on once the map is settled, unless it lacks the action
+/// it needs (then nothing changes).
+fn pass_turn(s: &mut State) -> R {
+    let me = s.mover;
     if !s.over() {
-        if s.in_game(me) && s.t.main == Main::None && main_action_possible(&s) {
+        if s.in_game(me) && s.t.main == Main::None && main_action_possible(s) {
             return ill(
                 "the turn needs its action (a placement, a move, a rally or a withdrawal); \
                  a pass is legal only when none is possible",
@@ -960,9 +1009,8 @@ pub fn end_turn(state: &mut State) -> R {
         if s.in_game(me) {
             s.pending = s.t.rally;
         }
-        pass_on(&mut s);
+        pass_on(s);
     }
-    *state = s;
     Ok(())
 }
 
@@ -1196,9 +1244,126 @@ fn push_rallies(s: &State, base: &State, out: &mut Vec<Action>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Setup};
+    use crate::game::{Game, Setup, Undrawn};
     use crate::games::battle_of_the_dale::BattleOfTheDale;
     use crate::selfplay::SplitMix;
+
+    /// Any action, legal or not: random kinds, hexes and armies.
+    fn any_action(rng: &mut SplitMix) -> Action {
+        let hex = |rng: &mut SplitMix| Hex(rng.below(N_HEX) as u8);
+        let side = |rng: &mut SplitMix| Side(rng.below(5) as u8);
+        let maybe = |rng: &mut SplitMix| rng.below(2) == 0;
+        match rng.below(10) {
+            0..=2 => Action::Place {
+                kind: Kind::from_index(rng.below(3) as u8),
+                hex: hex(rng),
+            },
+            3..=5 => Action::Move {
+                from: hex(rng),
+                to: hex(rng),
+            },
+            6 => Action::Rally {
+                pile: maybe(rng).then(|| side(rng)),
+                at: maybe(rng).then(|| hex(rng)),
+            },
+            7 => Action::Withdraw,
+            8 => match rng.below(2) {
+                0 => Action::Exchange(side(rng)),
+                _ => Action::OfferExchange(side(rng)),
+            },
+            _ => Action::Force {
+                from: hex(rng),
+                to: hex(rng),
+            },
+        }
+    }
+
+    /// The turn's end as it was made before: always on a copy, the map
+    /// settled first.
+    fn end_turn_on_copy(state: &mut State) -> R {
+        if state.over() {
+            return Ok(());
+        }
+        let mut s = state.clone();
+        settle_map(&mut s);
+        pass_turn(&mut s)?;
+        *state = s;
+        Ok(())
+    }
+
+    /// `state` after `step`, and what it returned, as text to compare.
+    fn after(state: &State, step: impl Fn(&mut State) -> R) -> String {
+        let mut s = state.clone();
+        let verdict = step(&mut s);
+        format!("{verdict:?} {s:?}")
+    }
+
+    /// An action made in place (no advance pending), or a turn ended in
+    /// place (the map settled), ends as it did on a copy: the same
+    /// verdict, and the same position, refused or not; along random games
+    /// of two to five armies, each position tried with random actions.
+    #[test]
+    fn actions_and_turn_ends_made_in_place_end_as_on_a_copy() {
+        let mut rng = SplitMix::new(15);
+        let (mut in_place, mut refused_in_place, mut ended_in_place) = (0, 0, 0);
+        for game in 0..60 {
+            let armies = 2 + game % 4;
+            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
+            let options = if game % 3 == 0 {
+                "prisoner-exchange"
+            } else {
+                ""
+            };
+            let tags = [("Options".to_string(), options.to_string())];
+            let setup = Setup {
+                sides: &sides,
+                tags: &tags,
+            };
+            let mut s = BattleOfTheDale::new_game(&setup).unwrap();
+            let mut legal = Vec::new();
+            for _ in 0..400 {
+                if s.over() {
+                    break;
+                }
+                if let Some(r) = s.pending {
+                    let values: Vec<u32> = (0..r.flips).map(|_| rng.below(2) as u32).collect();
+                    settle(&mut s, &values).unwrap();
+                    continue;
+                }
+                if s.t.acts == 0 && s.t.main == Main::None {
+                    BattleOfTheDale::begin_turn(&mut s, &mut Undrawn).unwrap();
+                }
+                for _ in 0..8 {
+                    let a = any_action(&mut rng);
+                    let fast = after(&s, |s| apply(s, a));
+                    assert_eq!(fast, after(&s, |s| apply_on_copy(s, a)), "{a:?} in {s:?}");
+                    if s.t.adv_to == 0 {
+                        in_place += 1;
+                        refused_in_place += usize::from(fast.starts_with("Err"));
+                    }
+                }
+                let ended = after(&s, end_turn);
+                assert_eq!(ended, after(&s, end_turn_on_copy), "{s:?}");
+                ended_in_place += usize::from(s.t.adv_to == 0);
+                legal.clear();
+                legal_actions(&s, &mut legal);
+                if legal.is_empty() || rng.below(4) == 0 {
+                    if end_turn(&mut s).is_err() {
+                        let a = legal[rng.below(legal.len().max(1))];
+                        apply(&mut s, a).unwrap();
+                    }
+                } else {
+                    apply(&mut s, legal[rng.below(legal.len())]).unwrap();
+                }
+            }
+        }
+        assert!(in_place > 20_000, "{in_place} actions made in place");
+        assert!(
+            (2_000..in_place - 2_000).contains(&refused_in_place),
+            "{refused_in_place} of {in_place} refused"
+        );
+        assert!(ended_in_place > 2_000, "{ended_in_place} turn ends");
+    }
 
     /// [`capturers`] as the rule reads, hex by hex over every unit on the
     /// map (what it did before it looked only at hexes touched twice).

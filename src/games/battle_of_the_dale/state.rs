@@ -555,7 +555,10 @@ impl State {
     /// Start the log of the current turn if it belongs to an older turn.
     pub fn fresh_log(&mut self) {
         if self.log.turn != self.turn_no {
-            self.log = Log::new(self.turn_no);
+            // Emptied in place: the events past its length are never read.
+            self.log.turn = self.turn_no;
+            self.log.len = 0;
+            self.log.overflow = false;
         }
     }
 }
