@@ -104,8 +104,9 @@ pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
         if s.over() {
             return;
         }
-        let Some(by) = capturers(s) else {
-            check_victory(s);
+        let (own, mounted) = strike_masks(s);
+        let Some(by) = capturers_of(s, (&own, &mounted)) else {
+            check_victory_of(s, &own);
             return;
         };
         let round = round(s, actor, &by);
@@ -134,14 +135,23 @@ pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
 /// most (ties: the first after the owner in turn order); when any claim
 /// has a Mounted unit (not under the Falcon Hero's Awe) among its units,
 /// only such first-strike claims count this round.
+#[cfg(test)]
 fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
     let (own, mounted) = strike_masks(s);
+    capturers_of(s, (&own, &mounted))
+}
+
+/// [`capturers`], given the [`strike_masks`].
+fn capturers_of(
+    s: &State,
+    (own, mounted): (&[u32; 5], &[u32; 5]),
+) -> Option<[Option<Side>; N_HEX]> {
     // Only a hex touched by two units of another army can be captured:
     // those hexes found first, most turns have none to look at.
     let open_to = ARMIES.into_iter().fold(0, |m, p| {
         m | (touched_twice(own[usize::from(p)]) & !own[usize::from(p)])
     });
-    capturers_among(s, (&own, &mounted), open_to)
+    capturers_among(s, (own, mounted), open_to)
 }
 
 /// [`capturers`], looking at the units on the hexes of `candidates` only,
@@ -370,11 +380,18 @@ fn check_victory(s: &mut State) {
     if s.over() || s.in_game(FALCON) {
         return;
     }
-    let masks = s.kind_masks();
+    let (own, _) = strike_masks(s);
+    check_victory_of(s, &own);
+}
+
+/// [`check_victory`], given each army's units (those of the armies
+/// still in, as [`strike_masks`] finds them).
+fn check_victory_of(s: &mut State, own: &[u32; 5]) {
+    if s.over() || s.in_game(FALCON) {
+        return;
+    }
     for side in ARMIES {
-        let k = 3 * usize::from(side.0);
-        let own = masks[k] | masks[k + 1] | masks[k + 2];
-        if s.in_game(side) && (own & NAMED_MASK).count_ones() >= 3 {
+        if s.in_game(side) && (own[usize::from(side)] & NAMED_MASK).count_ones() >= 3 {
             s.result = Outcome::Won(side);
             return;
         }
