@@ -161,11 +161,15 @@ fn capturers_among(
     (own, mounted): (&[u32; 5], &[u32; 5]),
     candidates: u32,
 ) -> Option<[Option<Side>; N_HEX]> {
+    let victims = s.occupied() & candidates;
+    if victims == 0 {
+        return None;
+    }
     let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
     let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
     let mut any_fs = false;
     let mut any = false;
-    for v in hexes(s.occupied() & candidates) {
+    for v in hexes(victims) {
         let (owner, _) = s.unit(v).expect("occupied");
         for p in ARMIES {
             if p == owner || !s.in_game(p) {
