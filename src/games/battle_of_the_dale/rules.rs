@@ -642,26 +642,49 @@ fn rally_settles(s: &State) -> bool {
 /// Could the mover make the turn's mandatory action now?
 pub fn main_action_possible(s: &State) -> bool {
     let me = s.mover;
-    for kind in Kind::ALL {
-        if s.reserve[usize::from(me)][kind.idx()] == 0 {
-            continue;
-        }
-        let cand = placement_reach(s, me) & !s.occupied() & super::board::ALL;
-        for h in hexes(cand) {
-            if check_place(s, me, kind, h).is_ok() {
-                return true;
-            }
-        }
-    }
-    for f in hexes(s.own(me)) {
-        if move_dests(s, f) != 0 {
-            return true;
-        }
+    if any_move(s, me) || any_placement(s, me) {
+        return true;
     }
     if (rally_settles(s) && check_rally(s, me, None, None).is_ok()) || withdraw_hex(s, me).is_ok() {
         return true;
     }
     s.sides().iter().any(|&x| check_exchange(s, me, x).is_ok())
+}
+
+/// Whether one of `me`'s units could move: a unit of a chain moves next
+/// to the chain, so some unit can when a hex next to any of them is
+/// vacant (a Charge passes a vacant hex or one of the mover's own, whose
+/// neighbour it enters); a Falcon unit moves up to two spaces.
+fn any_move(s: &State, me: Side) -> bool {
+    let vacant = !s.occupied() & super::board::ALL;
+    let own = s.own(me);
+    if me == FALCON {
+        hexes(own).any(|f| WITHIN2[f.idx()] & vacant != 0)
+    } else {
+        nbrs(own) & vacant != 0
+    }
+}
+
+/// Whether `me` could place a unit: what [`check_place`] asks of each
+/// kind and hex, with the questions that do not depend on the hex asked
+/// once.
+fn any_placement(s: &State, me: Side) -> bool {
+    let vacant = !s.occupied() & super::board::ALL;
+    let hexes_open = if me == FALCON {
+        vacant
+    } else {
+        placement_reach(s, me) & vacant & !CHIP.bit()
+    };
+    if hexes_open == 0 {
+        return false;
+    }
+    let kind_open = |kind: Kind| {
+        let other = if kind == Kind::H { Kind::M } else { Kind::H };
+        s.reserve[usize::from(me)][kind.idx()] > 0
+            && !(me == FALCON && kind == Kind::M)
+            && !(s.opts.hero_or_mounted && kind != Kind::R && s.find(me, other).is_some())
+    };
+    Kind::ALL.into_iter().any(kind_open) && check_limits(s, me).is_ok()
 }
 
 // ---------------------------------------------------------------------------
@@ -1268,6 +1291,77 @@ mod tests {
     use crate::game::{Game, Setup, Undrawn};
     use crate::games::battle_of_the_dale::BattleOfTheDale;
     use crate::selfplay::SplitMix;
+
+    /// [`main_action_possible`] as it was: every placement of every kind
+    /// on every hex, and every unit's moves, tried one by one.
+    fn main_action_possible_one_by_one(s: &State) -> bool {
+        let me = s.mover;
+        for kind in Kind::ALL {
+            if s.reserve[usize::from(me)][kind.idx()] == 0 {
+                continue;
+            }
+            let cand = placement_reach(s, me) & !s.occupied() & super::super::board::ALL;
+            for h in hexes(cand) {
+                if check_place(s, me, kind, h).is_ok() {
+                    return true;
+                }
+            }
+        }
+        for f in hexes(s.own(me)) {
+            if move_dests(s, f) != 0 {
+                return true;
+            }
+        }
+        if (rally_settles(s) && check_rally(s, me, None, None).is_ok())
+            || withdraw_hex(s, me).is_ok()
+        {
+            return true;
+        }
+        s.sides().iter().any(|&x| check_exchange(s, me, x).is_ok())
+    }
+
+    /// Whether the mover could act is what trying each placement and
+    /// move one by one found, on random maps of two to five armies (with
+    /// random Reserves, options and movers), crowded and sparse.
+    #[test]
+    fn an_action_is_possible_where_one_by_one_one_was_found() {
+        let mut rng = SplitMix::new(30);
+        let (mut possible, mut impossible) = (0, 0);
+        for armies in 2..=5 {
+            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
+            let setup = Setup {
+                sides: &sides,
+                tags: &[],
+            };
+            let start = BattleOfTheDale::new_game(&setup).unwrap();
+            for _ in 0..4_000 {
+                let mut s = start.clone();
+                let crowd = 2 + rng.below(40);
+                for h in 0..N_HEX {
+                    s.board[h] = match rng.below(crowd) {
+                        0 => 0,
+                        _ => 1 + rng.below(3 * armies) as u8,
+                    };
+                }
+                s.mover = Side(rng.below(armies) as u8);
+                for side in &sides {
+                    s.reserve[usize::from(*side)] =
+                        [0, 1, 2].map(|_| rng.below(4).saturating_sub(2) as u8);
+                }
+                s.opts.max5 = rng.below(2) == 0;
+                s.opts.arms_race = rng.below(2) == 0;
+                s.opts.hero_or_mounted = rng.below(2) == 0;
+                let found = main_action_possible(&s);
+                assert_eq!(found, main_action_possible_one_by_one(&s), "{s:?}");
+                possible += usize::from(found);
+                impossible += usize::from(!found);
+            }
+        }
+        assert!(
+            possible > 1_000 && impossible > 1_000,
+            "{possible} / {impossible}"
+        );
+    }
 
     /// Any action, legal or not: random kinds, hexes and armies.
     fn any_action(rng: &mut SplitMix) -> Action {
