@@ -307,8 +307,7 @@ fn capture_round(s: &mut State, actor: Side, round: &Round) -> u32 {
         let (owner, kind) = s.unit(v).expect("occupied");
         match retreat_hex(s, v, owner) {
             Some(t) => {
-                s.board[t.idx()] = s.board[v.idx()];
-                s.board[v.idx()] = 0;
+                s.shift(v, t);
                 s.log.push(Event::Retreat {
                     owner,
                     kind,
@@ -327,7 +326,7 @@ fn capture_round(s: &mut State, actor: Side, round: &Round) -> u32 {
 
 fn capture(s: &mut State, v: Hex, by: Side) {
     let (owner, kind) = s.unit(v).expect("occupied");
-    s.board[v.idx()] = 0;
+    s.clear(v);
     s.pile[usize::from(by)][usize::from(owner)][kind.idx()] += 1;
     s.log.push(Event::Capture {
         owner,
@@ -353,7 +352,7 @@ fn check_eliminations(s: &mut State) {
 /// The side's units leave the game and it is out.
 fn eliminate(s: &mut State, side: Side) {
     for h in hexes(s.own(side)) {
-        s.board[h.idx()] = 0;
+        s.clear(h);
     }
     s.reserve[usize::from(side)] = [0; 3];
     s.out |= bit(side);
@@ -446,7 +445,7 @@ fn check_place(s: &State, me: Side, kind: Kind, hex: Hex) -> R {
             kind.name()
         ));
     }
-    if s.board[hex.idx()] != 0 {
+    if s.unit(hex).is_some() {
         return ill(format!("{hex} is occupied"));
     }
     if me != FALCON {
@@ -481,7 +480,7 @@ fn check_move(s: &State, me: Side, from: Hex, to: Hex) -> R {
         Some((o, _)) if o == me => {}
         _ => return ill(format!("{from} holds no unit of yours")),
     }
-    if s.board[to.idx()] != 0 {
+    if s.unit(to).is_some() {
         return ill(format!("{to} is occupied"));
     }
     if move_dests(s, from) & to.bit() != 0 {
@@ -514,7 +513,7 @@ fn check_horde_hex(s: &State, me: Side, h: Hex) -> R {
     let Some(hero) = s.find(GOBLIN, Kind::H) else {
         return ill("the Goblin Hero is not on the map");
     };
-    if s.board[h.idx()] != 0 {
+    if s.unit(h).is_some() {
         return ill(format!("{h} is occupied"));
     }
     if h == CHIP {
@@ -720,7 +719,7 @@ fn apply_on_copy(state: &mut State, a: Action) -> R {
 
 fn is_advance(s: &State, from: Hex, to: Hex) -> bool {
     s.t.adv_to & to.bit() != 0
-        && s.board[to.idx()] == 0
+        && s.unit(to).is_none()
         && adjacent(from, to)
         && matches!(s.unit(from), Some((o, _)) if o == s.mover)
 }
@@ -809,8 +808,7 @@ fn advance_or_decline(s: &mut State, me: Side, a: Action) -> R<bool> {
         if let Action::Move { from, to } = a {
             if is_advance(s, from, to) {
                 let (side, kind) = s.unit(from).expect("checked");
-                s.board[to.idx()] = s.board[from.idx()];
-                s.board[from.idx()] = 0;
+                s.shift(from, to);
                 s.log.push(Event::Move {
                     side,
                     kind,
@@ -856,7 +854,7 @@ fn place(s: &mut State, me: Side, kind: Kind, hex: Hex) -> R {
     check_place(s, me, kind, hex)?;
     take(s, main_slot(&s.t, Main::Place)?);
     s.reserve[usize::from(me)][kind.idx()] -= 1;
-    s.board[hex.idx()] = unit_code(me, kind);
+    s.put(hex, me, kind);
     s.log.push(Event::Place {
         side: me,
         kind,
@@ -890,8 +888,7 @@ fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
     } else {
         How::Main
     };
-    s.board[to.idx()] = s.board[from.idx()];
-    s.board[from.idx()] = 0;
+    s.shift(from, to);
     s.log.push(Event::Move {
         side: me,
         kind,
@@ -926,7 +923,7 @@ fn withdraw(s: &mut State, me: Side) -> R {
     let slot = main_slot(&s.t, Main::Withdraw)?;
     let h = withdraw_hex(s, me)?;
     take(s, slot);
-    s.board[h.idx()] = 0;
+    s.clear(h);
     s.reserve[usize::from(me)][Kind::M.idx()] += 1;
     s.log.push(Event::Withdraw { side: me, from: h });
     resolve(s, me, Advance::Offered);
@@ -975,7 +972,7 @@ fn force(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
             "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
         ));
     }
-    if s.board[to.idx()] != 0 {
+    if s.unit(to).is_some() {
         return ill(format!("{to} is occupied"));
     }
     let (side, kind) = match s.unit(from) {
@@ -985,8 +982,7 @@ fn force(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
     if !adjacent(from, to) {
         return ill(format!("{from} is not next to {to}"));
     }
-    s.board[to.idx()] = s.board[from.idx()];
-    s.board[from.idx()] = 0;
+    s.shift(from, to);
     s.force_mask = 0;
     s.log.push(Event::Move {
         side,
@@ -1105,7 +1101,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
             s.pile[usize::from(p)][usize::from(me)][0] -= 1;
             match r.at {
                 Some(h) if check_horde_hex(&s, me, h).is_ok() => {
-                    s.board[h.idx()] = unit_code(me, Kind::R);
+                    s.put(h, me, Kind::R);
                     placed = Some(h);
                 }
                 _ => s.reserve[usize::from(me)][0] += 1,
@@ -1292,6 +1288,15 @@ mod tests {
     use crate::games::battle_of_the_dale::BattleOfTheDale;
     use crate::selfplay::SplitMix;
 
+    /// Put the unit of `code` on hex `h` (nothing for 0).
+    fn put_code(s: &mut State, h: usize, code: u8) {
+        let hex = Hex(h as u8);
+        match code.checked_sub(1) {
+            Some(c) => s.put(hex, Side(c / 3), Kind::from_index(c % 3)),
+            None => s.clear(hex),
+        }
+    }
+
     /// [`main_action_possible`] as it was: every placement of every kind
     /// on every hex, and every unit's moves, tried one by one.
     fn main_action_possible_one_by_one(s: &State) -> bool {
@@ -1338,10 +1343,11 @@ mod tests {
                 let mut s = start.clone();
                 let crowd = 2 + rng.below(40);
                 for h in 0..N_HEX {
-                    s.board[h] = match rng.below(crowd) {
+                    let code = match rng.below(crowd) {
                         0 => 0,
                         _ => 1 + rng.below(3 * armies) as u8,
                     };
+                    put_code(&mut s, h, code);
                 }
                 s.mover = Side(rng.below(armies) as u8);
                 for side in &sides {
@@ -1501,13 +1507,14 @@ mod tests {
             for _ in 0..2_000 {
                 let mut s = start.clone();
                 for h in 0..N_HEX {
-                    s.board[h] = match rng.below(5) {
+                    let code = match rng.below(5) {
                         0..=2 => 0,
                         _ => 1 + rng.below(3 * armies) as u8,
                     };
+                    put_code(&mut s, h, code);
                 }
                 let by = capturers(&s);
-                assert_eq!(by, capturers_hex_by_hex(&s), "{:?}", s.board);
+                assert_eq!(by, capturers_hex_by_hex(&s), "{:?}", s.board());
                 found += usize::from(by.is_some());
             }
         }

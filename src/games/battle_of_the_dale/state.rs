@@ -326,8 +326,15 @@ impl TurnState {
 /// The whole position.
 #[derive(Clone, Debug)]
 pub struct State {
-    /// Per hex: 0 if empty, else `1 + 3 * side + kind`.
-    pub(super) board: [u8; N_HEX],
+    /// Per hex: 0 if empty, else `1 + 3 * side + kind`. Changed only
+    /// through [`State::put`], [`State::clear`] and [`State::shift`],
+    /// which keep `units` and `occupied` in step.
+    board: [u8; N_HEX],
+    /// Per unit code less one (`3 * side + kind`): the hexes holding such
+    /// a unit.
+    units: [u32; 15],
+    /// The hexes holding a unit.
+    occupied: u32,
     /// Reserve per side and kind.
     pub(super) reserve: [[u8; 3]; 5],
     /// Captured piles: `pile[capturer][owner][kind]`.
@@ -367,24 +374,13 @@ pub const fn unit_code(side: Side, kind: Kind) -> u8 {
     1 + 3 * side.0 + kind as u8
 }
 
-/// A bit for each of the eight bytes of `word` that is not zero (bit `k`
-/// for byte `k`, the lowest first).
-const fn nonzero_bytes(word: u64) -> u32 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // Each byte's top bit: set when the byte is not zero (adding 0x7f to
-    // its low seven bits carries into the top bit, and never into the
-    // next byte).
-    let tops = (((word & LOW7) + LOW7) | word) & !LOW7;
-    // The eight top bits gathered into the highest byte: each lands on
-    // its own bit, so the product has no carries.
-    ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
-}
-
 impl State {
     /// No army seated yet, an empty map, turn 1, the default options.
     pub fn empty() -> State {
         State {
             board: [0; N_HEX],
+            units: [0; 15],
+            occupied: 0,
             reserve: [[0; 3]; 5],
             pile: [[[0; 3]; 5]; 5],
             order: [HUMAN; 5],
@@ -423,62 +419,77 @@ impl State {
         }
     }
 
-    /// The map's unit codes, eight hexes a word (hexes 0-7, 8-15 and
-    /// 16-18, the last word's other bytes zero), so that a mask of hexes
-    /// is found a word at a time.
-    fn board_words(&self) -> [u64; 3] {
-        let at = |i: usize| self.board.get(i).copied().unwrap_or(0);
-        let word = |from: usize| u64::from_le_bytes(std::array::from_fn(|k| at(from + k)));
-        [word(0), word(8), word(16)]
+    /// The unit code of each hex (0: empty, else `1 + 3 * side + kind`).
+    pub fn board(&self) -> &[u8; N_HEX] {
+        &self.board
+    }
+
+    /// Put a unit of `side` and `kind` on `h` (in place of whatever stood
+    /// there).
+    pub fn put(&mut self, h: Hex, side: Side, kind: Kind) {
+        self.clear(h);
+        let code = unit_code(side, kind);
+        if let (Some(mask), Some(cell)) = (
+            self.units.get_mut(usize::from(code) - 1),
+            self.board.get_mut(h.idx()),
+        ) {
+            *mask |= h.bit();
+            *cell = code;
+            self.occupied |= h.bit();
+        }
+    }
+
+    /// Take whatever stands on `h` off the map.
+    pub fn clear(&mut self, h: Hex) {
+        let Some(cell) = self.board.get_mut(h.idx()) else {
+            return;
+        };
+        if let Some(mask) = usize::from(*cell)
+            .checked_sub(1)
+            .and_then(|k| self.units.get_mut(k))
+        {
+            *mask &= !h.bit();
+        }
+        *cell = 0;
+        self.occupied &= !h.bit();
+    }
+
+    /// Move the unit on `from` to `to` (which it takes whatever stood
+    /// there from).
+    pub fn shift(&mut self, from: Hex, to: Hex) {
+        match self.unit(from) {
+            Some((side, kind)) => {
+                self.clear(from);
+                self.put(to, side, kind);
+            }
+            None => self.clear(to),
+        }
     }
 
     /// Mask of the occupied hexes.
     pub fn occupied(&self) -> u32 {
-        let [a, b, c] = self.board_words();
-        nonzero_bytes(a) | nonzero_bytes(b) << 8 | nonzero_bytes(c) << 16
+        self.occupied
     }
 
     /// Mask of `side`'s units.
     pub fn own(&self, side: Side) -> u32 {
-        let lowest = unit_code(side, Kind::R);
-        let mut m = 0;
-        let mut occupied = self.occupied();
-        while occupied != 0 {
-            let i = occupied.trailing_zeros();
-            occupied &= occupied - 1;
-            let c = self.board.get(i as usize).copied().unwrap_or(0);
-            if c.wrapping_sub(lowest) < 3 {
-                m |= 1 << i;
-            }
+        let k = 3 * usize::from(side);
+        match self.units.get(k..k + 3) {
+            Some(&[r, m, h]) => r | m | h,
+            _ => 0,
         }
-        m
     }
 
     /// Per side and kind (index `3 * side + kind`), the mask of its
-    /// units: every [`State::own_kind`] at once, in one pass over the
-    /// occupied hexes.
+    /// units: every [`State::own_kind`] at once.
     pub fn kind_masks(&self) -> [u32; 15] {
-        let mut m = [0u32; 15];
-        let mut occupied = self.occupied();
-        while occupied != 0 {
-            let i = occupied.trailing_zeros();
-            occupied &= occupied - 1;
-            let c = self.board.get(i as usize).copied().unwrap_or(0);
-            if let Some(slot) = usize::from(c).checked_sub(1).and_then(|k| m.get_mut(k)) {
-                *slot |= 1 << i;
-            }
-        }
-        m
+        self.units
     }
 
     /// Mask of the units of one side and kind.
     pub fn own_kind(&self, side: Side, kind: Kind) -> u32 {
-        // A byte of the code's is zero once the code is taken away.
-        let code = u64::from_le_bytes([unit_code(side, kind); 8]);
-        let [a, b, c] = self.board_words();
-        let other =
-            nonzero_bytes(a ^ code) | nonzero_bytes(b ^ code) << 8 | nonzero_bytes(c ^ code) << 16;
-        !other & super::board::ALL
+        let code = unit_code(side, kind);
+        self.units.get(usize::from(code) - 1).copied().unwrap_or(0)
     }
 
     /// Where a side's unique unit of `kind` (Mounted or Hero) stands.
@@ -594,66 +605,77 @@ mod tests {
 
     use super::*;
 
-    /// A state whose map holds these unit codes (any byte, even those no
-    /// unit has).
-    fn with_board(board: [u8; N_HEX]) -> State {
-        let mut s = State::empty();
-        s.board = board;
-        s
-    }
-
-    /// The masks as read hex by hex (what the word-at-a-time readers
-    /// replaced).
+    /// The masks as read hex by hex off the map's unit codes.
     fn mask_of(s: &State, wanted: impl Fn(u8) -> bool) -> u32 {
         (0..N_HEX)
             .filter(|&i| wanted(s.board[i]))
             .fold(0, |m, i| m | 1 << i)
     }
 
-    fn board() -> impl Strategy<Value = [u8; N_HEX]> {
-        let code = prop_oneof![4 => Just(0u8), 6 => 1u8..=15, 1 => any::<u8>()];
-        prop::array::uniform19(code)
+    /// One change of the map: a unit put (hex, side, kind), a hex
+    /// cleared, a unit (or nothing) moved.
+    #[derive(Clone, Debug)]
+    enum Change {
+        Put(u8, u8, u8),
+        Clear(u8),
+        Shift(u8, u8),
+    }
+
+    fn change() -> impl Strategy<Value = Change> {
+        let hex = 0..N_HEX as u8;
+        prop_oneof![
+            3 => (hex.clone(), 0..5u8, 0..3u8).prop_map(|(h, s, k)| Change::Put(h, s, k)),
+            1 => hex.clone().prop_map(Change::Clear),
+            2 => (hex.clone(), hex).prop_map(|(a, b)| Change::Shift(a, b)),
+        ]
     }
 
     proptest! {
         #![proptest_config(ProptestConfig {
-            cases: 5_000,
+            cases: 2_000,
             failure_persistence: None,
             ..ProptestConfig::default()
         })]
 
-        /// The word-at-a-time masks are those read hex by hex.
+        /// The masks kept as the map changes are those read hex by hex
+        /// off it, and a unit moved is the unit that stood on its hex.
         #[test]
-        fn masks_found_a_word_at_a_time_are_those_read_hex_by_hex(board in board()) {
-            let s = with_board(board);
-            prop_assert_eq!(s.occupied(), mask_of(&s, |c| c != 0));
-            let masks = s.kind_masks();
-            for side in ARMIES {
-                let codes = 1 + 3 * side.0..=3 + 3 * side.0;
-                prop_assert_eq!(s.own(side), mask_of(&s, |c| codes.contains(&c)));
-                for kind in Kind::ALL {
-                    let code = unit_code(side, kind);
-                    let m = mask_of(&s, |c| c == code);
-                    prop_assert_eq!(s.own_kind(side, kind), m);
-                    prop_assert_eq!(masks[usize::from(code - 1)], m);
+        fn masks_kept_as_the_map_changes_are_those_read_hex_by_hex(
+            changes in prop::collection::vec(change(), 1..60)
+        ) {
+            let mut s = State::empty();
+            for change in changes {
+                match change {
+                    Change::Put(h, side, kind) => {
+                        s.put(Hex(h), Side(side), Kind::from_index(kind));
+                    }
+                    Change::Clear(h) => s.clear(Hex(h)),
+                    Change::Shift(a, b) => {
+                        let moving = s.board[usize::from(a)];
+                        let unmoved = s.board;
+                        s.shift(Hex(a), Hex(b));
+                        prop_assert_eq!(s.board[usize::from(b)], moving);
+                        for i in (0..N_HEX).filter(|&i| i != usize::from(a) && i != usize::from(b)) {
+                            prop_assert_eq!(s.board[i], unmoved[i]);
+                        }
+                        if a != b {
+                            prop_assert_eq!(s.board[usize::from(a)], 0);
+                        }
+                    }
+                }
+                prop_assert_eq!(s.occupied(), mask_of(&s, |c| c != 0));
+                let masks = s.kind_masks();
+                for side in ARMIES {
+                    let codes = 1 + 3 * side.0..=3 + 3 * side.0;
+                    prop_assert_eq!(s.own(side), mask_of(&s, |c| codes.contains(&c)));
+                    for kind in Kind::ALL {
+                        let code = unit_code(side, kind);
+                        let m = mask_of(&s, |c| c == code);
+                        prop_assert_eq!(s.own_kind(side, kind), m);
+                        prop_assert_eq!(masks[usize::from(code - 1)], m);
+                    }
                 }
             }
         }
-    }
-
-    #[test]
-    fn a_byte_is_found_wherever_it_stands_whatever_its_value() {
-        for i in 0..N_HEX {
-            for value in [1, 3, 0x7f, 0x80, 0x81, 0xff] {
-                let mut board = [0; N_HEX];
-                board[i] = value;
-                let s = with_board(board);
-                assert_eq!(s.occupied(), 1 << i, "{value} on hex {i}");
-            }
-        }
-        assert_eq!(
-            with_board([0xff; N_HEX]).occupied(),
-            super::super::board::ALL
-        );
     }
 }
