@@ -216,20 +216,16 @@ fn touched_twice(units: u32) -> u32 {
 /// Per side still in: its units, and its Mounted units that strike first
 /// (those not next to the Falcon Hero).
 fn strike_masks(s: &State) -> ([u32; 5], [u32; 5]) {
-    let masks = s.kind_masks();
-    let of = |side: Side, kind: Kind| masks[usize::from(unit_code(side, kind) - 1)];
-    let falcon_hero = of(FALCON, Kind::H);
-    let awe = if falcon_hero == 0 {
-        0
-    } else {
-        NEIGH[falcon_hero.trailing_zeros() as usize]
+    let awe = match s.find(FALCON, Kind::H) {
+        Some(hero) => NEIGH[hero.idx()],
+        None => 0,
     };
     let mut own = [0u32; 5];
     let mut mounted = [0u32; 5];
     for side in ARMIES {
         if s.in_game(side) {
-            own[usize::from(side)] = of(side, Kind::R) | of(side, Kind::M) | of(side, Kind::H);
-            mounted[usize::from(side)] = of(side, Kind::M) & !awe;
+            own[usize::from(side)] = s.own(side);
+            mounted[usize::from(side)] = s.own_kind(side, Kind::M) & !awe;
         }
     }
     (own, mounted)
