@@ -140,10 +140,11 @@ impl Game for BattleOfTheDale {
 
     fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
         // Who could settle a rally declared on this turn (the next player
-        // does): the referee knows, the rules only ask.
+        // does): the referee knows, the rules only ask, and only about the
+        // armies that play (the next player is always one of them).
         let settlers = ARMIES
             .into_iter()
-            .filter(|&army| chance.can_settle(army))
+            .filter(|&army| state.plays(army) && chance.can_settle(army))
             .fold(0, |mask, army| mask | bit(army));
         rules::begin_turn(state, settlers)
     }

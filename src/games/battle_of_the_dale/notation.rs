@@ -137,6 +137,40 @@ const KEYWORDS: [&str; 7] = [
 
 /// Read one action.
 pub fn parse(text: &str) -> Result<Action, ActionParseError> {
+    if let Some(action) = quick(text.as_bytes()) {
+        return Ok(action);
+    }
+    read(text)
+}
+
+/// A placement or a move as [`write`] writes them (`R@B1`, `B1-B2`),
+/// read byte by byte; `None` for any other text, which [`read`] reads
+/// (and every error is its to report).
+fn quick(text: &[u8]) -> Option<Action> {
+    match *text {
+        [unit @ (b'R' | b'M' | b'H'), b'@', row, num] => Some(Action::Place {
+            kind: kind_of(unit)?,
+            hex: quick_hex(row, num)?,
+        }),
+        [row, num, b'-', to_row, to_num] => Some(Action::Move {
+            from: quick_hex(row, num)?,
+            to: quick_hex(to_row, to_num)?,
+        }),
+        _ => None,
+    }
+}
+
+/// The hex a row letter (upper case) and a number name, if it is on the
+/// map.
+fn quick_hex(row: u8, num: u8) -> Option<Hex> {
+    if !(b'A'..=b'E').contains(&row) || !num.is_ascii_digit() {
+        return None;
+    }
+    Hex::at(usize::from(row - b'A'), usize::from(num - b'0'))
+}
+
+/// Read one action, in any of the forms the notation allows.
+fn read(text: &str) -> Result<Action, ActionParseError> {
     let cx = Reader::new(text);
     let i = ws(text);
     if i.is_empty() {
@@ -312,6 +346,94 @@ pub fn write(a: &Action, out: &mut String) {
             from.write(out);
             out.push('-');
             to.write(out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Pieces of actions, right and a little wrong.
+    const TOKENS: &[&str] = &[
+        "R", "M", "H", "r", "X", "@", "-", " ", "A1", "B4", "C5", "E3", "E4", "A0", "F1", "c3",
+        "D", "1", "9", "Chip", "é", "",
+    ];
+
+    /// Any string of tokens, or one shaped like a placement or a move.
+    fn text() -> impl Strategy<Value = String> {
+        let pick = |t: &'static [&'static str]| prop::sample::select(t);
+        let hex = || {
+            pick(&[
+                "A1", "A3", "B4", "C5", "D4", "E3", "E4", "A0", "F1", "b2", "Fog",
+            ])
+        };
+        prop_oneof![
+            prop::collection::vec(pick(TOKENS), 0..7).prop_map(|t| t.concat()),
+            (
+                pick(&["R", "M", "H", "h", "X", ""]),
+                pick(&["@", " @", "-"]),
+                hex()
+            )
+                .prop_map(|(k, at, h)| format!("{k}{at}{h}")),
+            (hex(), pick(&["-", " -", "@", "--"]), hex())
+                .prop_map(|(a, d, b)| format!("{a}{d}{b}")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 5_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Whatever the byte-by-byte reader reads, the full reader reads
+        /// alike.
+        #[test]
+        fn the_quick_reader_agrees_with_the_full_one(text in text()) {
+            if let Some(action) = quick(text.as_bytes()) {
+                prop_assert_eq!(read(&text), Ok(action));
+            }
+        }
+    }
+
+    /// The quick reader reads every placement and move on the map as
+    /// written, as the full reader does, and leaves other texts to it.
+    #[test]
+    fn the_quick_reader_reads_the_written_placements_and_moves() {
+        let mut read_quickly = 0;
+        for from in 0..19 {
+            for to in 0..19 {
+                let mv = Action::Move {
+                    from: Hex(from),
+                    to: Hex(to),
+                };
+                let mut text = String::new();
+                write(&mv, &mut text);
+                assert_eq!(quick(text.as_bytes()), Some(mv), "{text}");
+                assert_eq!(read(&text), Ok(mv), "{text}");
+                read_quickly += 1;
+            }
+            for kind in Kind::ALL {
+                let place = Action::Place {
+                    kind,
+                    hex: Hex(from),
+                };
+                let mut text = String::new();
+                write(&place, &mut text);
+                assert_eq!(quick(text.as_bytes()), Some(place), "{text}");
+                assert_eq!(read(&text), Ok(place), "{text}");
+                read_quickly += 1;
+            }
+        }
+        assert_eq!(read_quickly, 19 * 19 + 19 * 3);
+        for text in [
+            "r@B1", "R@A4", "R @B1", "b1-B2", "B1-E4", "B1 -B2", "rally", "B1-B2 ",
+        ] {
+            assert_eq!(quick(text.as_bytes()), None, "{text}");
         }
     }
 }

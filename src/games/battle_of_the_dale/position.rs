@@ -32,9 +32,7 @@ use crate::game::{position_fields, Outcome, Parts, PositionField, PositionParseE
 
 use super::board::{hexes, Hex, N_HEX, ROW_LEN};
 use super::notation::hex_of;
-use super::state::{
-    army, bit, starting_army, unit_code, Kind, Log, Opts, Rally, State, ARMIES, ARMY,
-};
+use super::state::{army, bit, starting_army, Kind, Log, Opts, Rally, State, ARMIES, ARMY};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -249,7 +247,7 @@ fn map_token<'a>(
             _ => Kind::H,
         };
         if let Some(h) = Hex::at(row, num) {
-            s.board[h.idx()] = unit_code(side, kind);
+            s.put(h, side, kind);
         }
         return Ok((r, 1));
     }
@@ -547,7 +545,8 @@ fn rally(f: &PositionField<'_>, s: &State) -> Result<Option<Rally>, PositionPars
 fn check_units(s: &State) -> Result<(), String> {
     for side in ARMIES {
         let i = usize::from(side);
-        let on_map = (0..N_HEX).filter(|&h| s.board[h] != 0 && (s.board[h] - 1) / 3 == side.0);
+        let board = s.board();
+        let on_map = (0..N_HEX).filter(|&h| board[h] != 0 && (board[h] - 1) / 3 == side.0);
         let has_units = on_map.clone().count() > 0
             || (0..5).any(|p| {
                 s.pile[p][i].iter().any(|&n| n > 0) || s.pile[i][p].iter().any(|&n| n > 0)

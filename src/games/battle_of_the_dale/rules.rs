@@ -104,8 +104,9 @@ pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
         if s.over() {
             return;
         }
-        let Some(by) = capturers(s) else {
-            check_victory(s);
+        let (own, mounted) = strike_masks(s);
+        let Some(by) = capturers_of(s, (&own, &mounted)) else {
+            check_victory_of(s, &own);
             return;
         };
         let round = round(s, actor, &by);
@@ -134,14 +135,23 @@ pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
 /// most (ties: the first after the owner in turn order); when any claim
 /// has a Mounted unit (not under the Falcon Hero's Awe) among its units,
 /// only such first-strike claims count this round.
+#[cfg(test)]
 fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
     let (own, mounted) = strike_masks(s);
+    capturers_of(s, (&own, &mounted))
+}
+
+/// [`capturers`], given the [`strike_masks`].
+fn capturers_of(
+    s: &State,
+    (own, mounted): (&[u32; 5], &[u32; 5]),
+) -> Option<[Option<Side>; N_HEX]> {
     // Only a hex touched by two units of another army can be captured:
     // those hexes found first, most turns have none to look at.
     let open_to = ARMIES.into_iter().fold(0, |m, p| {
         m | (touched_twice(own[usize::from(p)]) & !own[usize::from(p)])
     });
-    capturers_among(s, (&own, &mounted), open_to)
+    capturers_among(s, (own, mounted), open_to)
 }
 
 /// [`capturers`], looking at the units on the hexes of `candidates` only,
@@ -151,11 +161,15 @@ fn capturers_among(
     (own, mounted): (&[u32; 5], &[u32; 5]),
     candidates: u32,
 ) -> Option<[Option<Side>; N_HEX]> {
+    let victims = s.occupied() & candidates;
+    if victims == 0 {
+        return None;
+    }
     let mut best: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
     let mut best_fs: [Option<(Side, u32)>; N_HEX] = [None; N_HEX];
     let mut any_fs = false;
     let mut any = false;
-    for v in hexes(s.occupied() & candidates) {
+    for v in hexes(victims) {
         let (owner, _) = s.unit(v).expect("occupied");
         for p in ARMIES {
             if p == owner || !s.in_game(p) {
@@ -202,20 +216,16 @@ fn touched_twice(units: u32) -> u32 {
 /// Per side still in: its units, and its Mounted units that strike first
 /// (those not next to the Falcon Hero).
 fn strike_masks(s: &State) -> ([u32; 5], [u32; 5]) {
-    let masks = s.kind_masks();
-    let of = |side: Side, kind: Kind| masks[usize::from(unit_code(side, kind) - 1)];
-    let falcon_hero = of(FALCON, Kind::H);
-    let awe = if falcon_hero == 0 {
-        0
-    } else {
-        NEIGH[falcon_hero.trailing_zeros() as usize]
+    let awe = match s.find(FALCON, Kind::H) {
+        Some(hero) => NEIGH[hero.idx()],
+        None => 0,
     };
     let mut own = [0u32; 5];
     let mut mounted = [0u32; 5];
     for side in ARMIES {
         if s.in_game(side) {
-            own[usize::from(side)] = of(side, Kind::R) | of(side, Kind::M) | of(side, Kind::H);
-            mounted[usize::from(side)] = of(side, Kind::M) & !awe;
+            own[usize::from(side)] = s.own(side);
+            mounted[usize::from(side)] = s.own_kind(side, Kind::M) & !awe;
         }
     }
     (own, mounted)
@@ -293,8 +303,7 @@ fn capture_round(s: &mut State, actor: Side, round: &Round) -> u32 {
         let (owner, kind) = s.unit(v).expect("occupied");
         match retreat_hex(s, v, owner) {
             Some(t) => {
-                s.board[t.idx()] = s.board[v.idx()];
-                s.board[v.idx()] = 0;
+                s.shift(v, t);
                 s.log.push(Event::Retreat {
                     owner,
                     kind,
@@ -313,7 +322,7 @@ fn capture_round(s: &mut State, actor: Side, round: &Round) -> u32 {
 
 fn capture(s: &mut State, v: Hex, by: Side) {
     let (owner, kind) = s.unit(v).expect("occupied");
-    s.board[v.idx()] = 0;
+    s.clear(v);
     s.pile[usize::from(by)][usize::from(owner)][kind.idx()] += 1;
     s.log.push(Event::Capture {
         owner,
@@ -339,7 +348,7 @@ fn check_eliminations(s: &mut State) {
 /// The side's units leave the game and it is out.
 fn eliminate(s: &mut State, side: Side) {
     for h in hexes(s.own(side)) {
-        s.board[h.idx()] = 0;
+        s.clear(h);
     }
     s.reserve[usize::from(side)] = [0; 3];
     s.out |= bit(side);
@@ -370,11 +379,18 @@ fn check_victory(s: &mut State) {
     if s.over() || s.in_game(FALCON) {
         return;
     }
-    let masks = s.kind_masks();
+    let (own, _) = strike_masks(s);
+    check_victory_of(s, &own);
+}
+
+/// [`check_victory`], given each army's units (those of the armies
+/// still in, as [`strike_masks`] finds them).
+fn check_victory_of(s: &mut State, own: &[u32; 5]) {
+    if s.over() || s.in_game(FALCON) {
+        return;
+    }
     for side in ARMIES {
-        let k = 3 * usize::from(side.0);
-        let own = masks[k] | masks[k + 1] | masks[k + 2];
-        if s.in_game(side) && (own & NAMED_MASK).count_ones() >= 3 {
+        if s.in_game(side) && (own[usize::from(side)] & NAMED_MASK).count_ones() >= 3 {
             s.result = Outcome::Won(side);
             return;
         }
@@ -425,7 +441,7 @@ fn check_place(s: &State, me: Side, kind: Kind, hex: Hex) -> R {
             kind.name()
         ));
     }
-    if s.board[hex.idx()] != 0 {
+    if s.unit(hex).is_some() {
         return ill(format!("{hex} is occupied"));
     }
     if me != FALCON {
@@ -460,7 +476,7 @@ fn check_move(s: &State, me: Side, from: Hex, to: Hex) -> R {
         Some((o, _)) if o == me => {}
         _ => return ill(format!("{from} holds no unit of yours")),
     }
-    if s.board[to.idx()] != 0 {
+    if s.unit(to).is_some() {
         return ill(format!("{to} is occupied"));
     }
     if move_dests(s, from) & to.bit() != 0 {
@@ -493,7 +509,7 @@ fn check_horde_hex(s: &State, me: Side, h: Hex) -> R {
     let Some(hero) = s.find(GOBLIN, Kind::H) else {
         return ill("the Goblin Hero is not on the map");
     };
-    if s.board[h.idx()] != 0 {
+    if s.unit(h).is_some() {
         return ill(format!("{h} is occupied"));
     }
     if h == CHIP {
@@ -621,26 +637,49 @@ fn rally_settles(s: &State) -> bool {
 /// Could the mover make the turn's mandatory action now?
 pub fn main_action_possible(s: &State) -> bool {
     let me = s.mover;
-    for kind in Kind::ALL {
-        if s.reserve[usize::from(me)][kind.idx()] == 0 {
-            continue;
-        }
-        let cand = placement_reach(s, me) & !s.occupied() & super::board::ALL;
-        for h in hexes(cand) {
-            if check_place(s, me, kind, h).is_ok() {
-                return true;
-            }
-        }
-    }
-    for f in hexes(s.own(me)) {
-        if move_dests(s, f) != 0 {
-            return true;
-        }
+    if any_move(s, me) || any_placement(s, me) {
+        return true;
     }
     if (rally_settles(s) && check_rally(s, me, None, None).is_ok()) || withdraw_hex(s, me).is_ok() {
         return true;
     }
     s.sides().iter().any(|&x| check_exchange(s, me, x).is_ok())
+}
+
+/// Whether one of `me`'s units could move: a unit of a chain moves next
+/// to the chain, so some unit can when a hex next to any of them is
+/// vacant (a Charge passes a vacant hex or one of the mover's own, whose
+/// neighbour it enters); a Falcon unit moves up to two spaces.
+fn any_move(s: &State, me: Side) -> bool {
+    let vacant = !s.occupied() & super::board::ALL;
+    let own = s.own(me);
+    if me == FALCON {
+        hexes(own).any(|f| WITHIN2[f.idx()] & vacant != 0)
+    } else {
+        nbrs(own) & vacant != 0
+    }
+}
+
+/// Whether `me` could place a unit: what [`check_place`] asks of each
+/// kind and hex, with the questions that do not depend on the hex asked
+/// once.
+fn any_placement(s: &State, me: Side) -> bool {
+    let vacant = !s.occupied() & super::board::ALL;
+    let hexes_open = if me == FALCON {
+        vacant
+    } else {
+        placement_reach(s, me) & vacant & !CHIP.bit()
+    };
+    if hexes_open == 0 {
+        return false;
+    }
+    let kind_open = |kind: Kind| {
+        let other = if kind == Kind::H { Kind::M } else { Kind::H };
+        s.reserve[usize::from(me)][kind.idx()] > 0
+            && !(me == FALCON && kind == Kind::M)
+            && !(s.opts.hero_or_mounted && kind != Kind::R && s.find(me, other).is_some())
+    };
+    Kind::ALL.into_iter().any(kind_open) && check_limits(s, me).is_ok()
 }
 
 // ---------------------------------------------------------------------------
@@ -655,6 +694,19 @@ fn game_over(s: &State) -> Illegal {
 
 /// Apply one action, all or nothing.
 pub fn apply(state: &mut State, a: Action) -> R {
+    if state.t.adv_to == 0 {
+        // No advance to decline first: every action makes all its checks
+        // before it changes anything, so a refused one leaves the
+        // position as it was without a copy to fall back on.
+        return apply_in(state, a);
+    }
+    apply_on_copy(state, a)
+}
+
+/// [`apply`] made on a copy of the position, kept only when the action
+/// is legal: a pending advance is declined (the map changes) before the
+/// action is judged.
+fn apply_on_copy(state: &mut State, a: Action) -> R {
     let mut s = state.clone();
     apply_in(&mut s, a)?;
     *state = s;
@@ -663,50 +715,71 @@ pub fn apply(state: &mut State, a: Action) -> R {
 
 fn is_advance(s: &State, from: Hex, to: Hex) -> bool {
     s.t.adv_to & to.bit() != 0
-        && s.board[to.idx()] == 0
+        && s.unit(to).is_none()
         && adjacent(from, to)
         && matches!(s.unit(from), Some((o, _)) if o == s.mover)
 }
 
-/// Take the turn's mandatory action slot for `what` (a placement, a move
-/// of a unit other than the Dwarf Hero, a rally, a withdrawal or an
-/// exchange). A placement or a move after a lone Dwarf Hero move makes
-/// that move the Berserk move.
-fn take_main(s: &mut State, what: Main) -> R {
-    let t = &mut s.t;
+/// What taking one of the turn's slots makes of the turn: its mandatory
+/// action, whether the Dwarf Hero's Berserk move is made, and whether a
+/// lone Dwarf Hero move made before becomes that Berserk move. Worked out
+/// before anything changes, so that an action refused later leaves the
+/// position as it was.
+#[derive(Clone, Copy)]
+struct Slot {
+    main: Main,
+    berserk: bool,
+    mark_berserk: bool,
+}
+
+/// The turn's mandatory action slot for `what` (a placement, a move of a
+/// unit other than the Dwarf Hero, a rally, a withdrawal or an exchange).
+/// A placement or a move after a lone Dwarf Hero move makes that move the
+/// Berserk move.
+fn main_slot(t: &TurnState, what: Main) -> R<Slot> {
     match t.main {
-        Main::None => {
-            t.main = what;
-            Ok(())
-        }
-        Main::DwarfHero if matches!(what, Main::Place | Main::Move) => {
-            t.main = what;
-            t.berserk = true;
-            s.log.mark_berserk();
-            Ok(())
+        Main::None => Ok(Slot {
+            main: what,
+            berserk: t.berserk,
+            mark_berserk: false,
+        }),
+        Main::DwarfHero if matches!(what, Main::Place | Main::Move) => Ok(Slot {
+            main: what,
+            berserk: true,
+            mark_berserk: true,
+        }),
+        _ => ill("the turn's action was already made"),
+    }
+}
+
+/// The turn's slot for a move of the Dwarf Hero: the turn's action while
+/// none was made, else its Berserk move (once, beside a placement or a
+/// move).
+fn dwarf_hero_slot(t: &TurnState) -> R<Slot> {
+    match t.main {
+        Main::None => Ok(Slot {
+            main: Main::DwarfHero,
+            berserk: t.berserk,
+            mark_berserk: false,
+        }),
+        Main::Place | Main::Move if !t.berserk => Ok(Slot {
+            main: t.main,
+            berserk: true,
+            mark_berserk: false,
+        }),
+        Main::Place | Main::Move | Main::DwarfHero => {
+            ill("the Dwarf Hero has already moved this turn")
         }
         _ => ill("the turn's action was already made"),
     }
 }
 
-/// Take the turn's slot for a move of the Dwarf Hero: the turn's action
-/// while none was made, else its Berserk move (once, beside a placement or
-/// a move).
-fn take_dwarf_hero_move(s: &mut State) -> R {
-    let t = &mut s.t;
-    match t.main {
-        Main::None => {
-            t.main = Main::DwarfHero;
-            Ok(())
-        }
-        Main::Place | Main::Move if !t.berserk => {
-            t.berserk = true;
-            Ok(())
-        }
-        Main::Place | Main::Move | Main::DwarfHero => {
-            ill("the Dwarf Hero has already moved this turn")
-        }
-        _ => ill("the turn's action was already made"),
+/// Take a slot found by [`main_slot`] or [`dwarf_hero_slot`].
+fn take(s: &mut State, slot: Slot) {
+    s.t.main = slot.main;
+    s.t.berserk = slot.berserk;
+    if slot.mark_berserk {
+        s.log.mark_berserk();
     }
 }
 
@@ -731,8 +804,7 @@ fn advance_or_decline(s: &mut State, me: Side, a: Action) -> R<bool> {
         if let Action::Move { from, to } = a {
             if is_advance(s, from, to) {
                 let (side, kind) = s.unit(from).expect("checked");
-                s.board[to.idx()] = s.board[from.idx()];
-                s.board[from.idx()] = 0;
+                s.shift(from, to);
                 s.log.push(Event::Move {
                     side,
                     kind,
@@ -776,9 +848,9 @@ fn place(s: &mut State, me: Side, kind: Kind, hex: Hex) -> R {
         return ill("the turn's action was already made");
     }
     check_place(s, me, kind, hex)?;
-    take_main(s, Main::Place)?;
+    take(s, main_slot(&s.t, Main::Place)?);
     s.reserve[usize::from(me)][kind.idx()] -= 1;
-    s.board[hex.idx()] = unit_code(me, kind);
+    s.put(hex, me, kind);
     s.log.push(Event::Place {
         side: me,
         kind,
@@ -795,12 +867,13 @@ fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
         _ => return ill(format!("{from} holds no unit of yours")),
     };
     let dwarf_hero = me == DWARF && kind == Kind::H;
-    if dwarf_hero {
-        take_dwarf_hero_move(s)?;
+    let slot = if dwarf_hero {
+        dwarf_hero_slot(&s.t)?
     } else {
-        take_main(s, Main::Move)?;
-    }
+        main_slot(&s.t, Main::Move)?
+    };
     check_move(s, me, from, to)?;
+    take(s, slot);
     let how = if dwarf_hero && s.t.berserk {
         How::Berserk
     } else if me == HUMAN && kind == Kind::H && !adjacent(from, to) && {
@@ -811,8 +884,7 @@ fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
     } else {
         How::Main
     };
-    s.board[to.idx()] = s.board[from.idx()];
-    s.board[from.idx()] = 0;
+    s.shift(from, to);
     s.log.push(Event::Move {
         side: me,
         kind,
@@ -825,8 +897,9 @@ fn move_unit(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
 }
 
 fn declare_rally(s: &mut State, me: Side, pile: Option<Side>, at: Option<Hex>) -> R {
-    take_main(s, Main::Rally)?;
+    let slot = main_slot(&s.t, Main::Rally)?;
     check_rally(s, me, pile, at)?;
+    take(s, slot);
     let flips = if me == GOBLIN && s.find(GOBLIN, Kind::H).is_some() {
         2
     } else {
@@ -843,9 +916,10 @@ fn declare_rally(s: &mut State, me: Side, pile: Option<Side>, at: Option<Hex>) -
 }
 
 fn withdraw(s: &mut State, me: Side) -> R {
-    take_main(s, Main::Withdraw)?;
+    let slot = main_slot(&s.t, Main::Withdraw)?;
     let h = withdraw_hex(s, me)?;
-    s.board[h.idx()] = 0;
+    take(s, slot);
+    s.clear(h);
     s.reserve[usize::from(me)][Kind::M.idx()] += 1;
     s.log.push(Event::Withdraw { side: me, from: h });
     resolve(s, me, Advance::Offered);
@@ -857,7 +931,7 @@ fn exchange(s: &mut State, me: Side, x: Side) -> R {
         return ill("the turn's action was already made");
     }
     check_exchange(s, me, x)?;
-    take_main(s, Main::Exchange)?;
+    take(s, main_slot(&s.t, Main::Exchange)?);
     let (m, xi) = (usize::from(me), usize::from(x));
     s.pile[m][xi][0] -= 1;
     s.reserve[xi][0] += 1;
@@ -894,7 +968,7 @@ fn force(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
             "no Elf unit left {to} in a retreat the Elf Hero gave since your last turn"
         ));
     }
-    if s.board[to.idx()] != 0 {
+    if s.unit(to).is_some() {
         return ill(format!("{to} is occupied"));
     }
     let (side, kind) = match s.unit(from) {
@@ -904,8 +978,7 @@ fn force(s: &mut State, me: Side, from: Hex, to: Hex) -> R {
     if !adjacent(from, to) {
         return ill(format!("{from} is not next to {to}"));
     }
-    s.board[to.idx()] = s.board[from.idx()];
-    s.board[from.idx()] = 0;
+    s.shift(from, to);
     s.force_mask = 0;
     s.log.push(Event::Move {
         side,
@@ -947,11 +1020,23 @@ pub fn end_turn(state: &mut State) -> R {
     if state.over() {
         return Ok(());
     }
+    if state.t.adv_to == 0 {
+        // The map is settled: the turn is judged before anything changes.
+        return pass_turn(state);
+    }
     let mut s = state.clone();
-    let me = s.mover;
     settle_map(&mut s);
+    pass_turn(&mut s)?;
+    *state = s;
+    Ok(())
+}
+
+/// Pass the turn on once the map is settled, unless it lacks the action
+/// it needs (then nothing changes).
+fn pass_turn(s: &mut State) -> R {
+    let me = s.mover;
     if !s.over() {
-        if s.in_game(me) && s.t.main == Main::None && main_action_possible(&s) {
+        if s.in_game(me) && s.t.main == Main::None && main_action_possible(s) {
             return ill(
                 "the turn needs its action (a placement, a move, a rally or a withdrawal); \
                  a pass is legal only when none is possible",
@@ -960,9 +1045,8 @@ pub fn end_turn(state: &mut State) -> R {
         if s.in_game(me) {
             s.pending = s.t.rally;
         }
-        pass_on(&mut s);
+        pass_on(s);
     }
-    *state = s;
     Ok(())
 }
 
@@ -1013,7 +1097,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
             s.pile[usize::from(p)][usize::from(me)][0] -= 1;
             match r.at {
                 Some(h) if check_horde_hex(&s, me, h).is_ok() => {
-                    s.board[h.idx()] = unit_code(me, Kind::R);
+                    s.put(h, me, Kind::R);
                     placed = Some(h);
                 }
                 _ => s.reserve[usize::from(me)][0] += 1,
@@ -1196,9 +1280,207 @@ fn push_rallies(s: &State, base: &State, out: &mut Vec<Action>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Setup};
+    use crate::game::{Game, Setup, Undrawn};
     use crate::games::battle_of_the_dale::BattleOfTheDale;
     use crate::selfplay::SplitMix;
+
+    /// Put the unit of `code` on hex `h` (nothing for 0).
+    fn put_code(s: &mut State, h: usize, code: u8) {
+        let hex = Hex(h as u8);
+        match code.checked_sub(1) {
+            Some(c) => s.put(hex, Side(c / 3), Kind::from_index(c % 3)),
+            None => s.clear(hex),
+        }
+    }
+
+    /// [`main_action_possible`] as it was: every placement of every kind
+    /// on every hex, and every unit's moves, tried one by one.
+    fn main_action_possible_one_by_one(s: &State) -> bool {
+        let me = s.mover;
+        for kind in Kind::ALL {
+            if s.reserve[usize::from(me)][kind.idx()] == 0 {
+                continue;
+            }
+            let cand = placement_reach(s, me) & !s.occupied() & super::super::board::ALL;
+            for h in hexes(cand) {
+                if check_place(s, me, kind, h).is_ok() {
+                    return true;
+                }
+            }
+        }
+        for f in hexes(s.own(me)) {
+            if move_dests(s, f) != 0 {
+                return true;
+            }
+        }
+        if (rally_settles(s) && check_rally(s, me, None, None).is_ok())
+            || withdraw_hex(s, me).is_ok()
+        {
+            return true;
+        }
+        s.sides().iter().any(|&x| check_exchange(s, me, x).is_ok())
+    }
+
+    /// Whether the mover could act is what trying each placement and
+    /// move one by one found, on random maps of two to five armies (with
+    /// random Reserves, options and movers), crowded and sparse.
+    #[test]
+    fn an_action_is_possible_where_one_by_one_one_was_found() {
+        let mut rng = SplitMix::new(30);
+        let (mut possible, mut impossible) = (0, 0);
+        for armies in 2..=5 {
+            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
+            let setup = Setup {
+                sides: &sides,
+                tags: &[],
+            };
+            let start = BattleOfTheDale::new_game(&setup).unwrap();
+            for _ in 0..4_000 {
+                let mut s = start.clone();
+                let crowd = 2 + rng.below(40);
+                for h in 0..N_HEX {
+                    let code = match rng.below(crowd) {
+                        0 => 0,
+                        _ => 1 + rng.below(3 * armies) as u8,
+                    };
+                    put_code(&mut s, h, code);
+                }
+                s.mover = Side(rng.below(armies) as u8);
+                for side in &sides {
+                    s.reserve[usize::from(*side)] =
+                        [0, 1, 2].map(|_| rng.below(4).saturating_sub(2) as u8);
+                }
+                s.opts.max5 = rng.below(2) == 0;
+                s.opts.arms_race = rng.below(2) == 0;
+                s.opts.hero_or_mounted = rng.below(2) == 0;
+                let found = main_action_possible(&s);
+                assert_eq!(found, main_action_possible_one_by_one(&s), "{s:?}");
+                possible += usize::from(found);
+                impossible += usize::from(!found);
+            }
+        }
+        assert!(
+            possible > 1_000 && impossible > 1_000,
+            "{possible} / {impossible}"
+        );
+    }
+
+    /// Any action, legal or not: random kinds, hexes and armies.
+    fn any_action(rng: &mut SplitMix) -> Action {
+        let hex = |rng: &mut SplitMix| Hex(rng.below(N_HEX) as u8);
+        let side = |rng: &mut SplitMix| Side(rng.below(5) as u8);
+        let maybe = |rng: &mut SplitMix| rng.below(2) == 0;
+        match rng.below(10) {
+            0..=2 => Action::Place {
+                kind: Kind::from_index(rng.below(3) as u8),
+                hex: hex(rng),
+            },
+            3..=5 => Action::Move {
+                from: hex(rng),
+                to: hex(rng),
+            },
+            6 => Action::Rally {
+                pile: maybe(rng).then(|| side(rng)),
+                at: maybe(rng).then(|| hex(rng)),
+            },
+            7 => Action::Withdraw,
+            8 => match rng.below(2) {
+                0 => Action::Exchange(side(rng)),
+                _ => Action::OfferExchange(side(rng)),
+            },
+            _ => Action::Force {
+                from: hex(rng),
+                to: hex(rng),
+            },
+        }
+    }
+
+    /// The turn's end as it was made before: always on a copy, the map
+    /// settled first.
+    fn end_turn_on_copy(state: &mut State) -> R {
+        if state.over() {
+            return Ok(());
+        }
+        let mut s = state.clone();
+        settle_map(&mut s);
+        pass_turn(&mut s)?;
+        *state = s;
+        Ok(())
+    }
+
+    /// `state` after `step`, and what it returned, as text to compare.
+    fn after(state: &State, step: impl Fn(&mut State) -> R) -> String {
+        let mut s = state.clone();
+        let verdict = step(&mut s);
+        format!("{verdict:?} {s:?}")
+    }
+
+    /// An action made in place (no advance pending), or a turn ended in
+    /// place (the map settled), ends as it did on a copy: the same
+    /// verdict, and the same position, refused or not; along random games
+    /// of two to five armies, each position tried with random actions.
+    #[test]
+    fn actions_and_turn_ends_made_in_place_end_as_on_a_copy() {
+        let mut rng = SplitMix::new(15);
+        let (mut in_place, mut refused_in_place, mut ended_in_place) = (0, 0, 0);
+        for game in 0..60 {
+            let armies = 2 + game % 4;
+            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
+            let options = if game % 3 == 0 {
+                "prisoner-exchange"
+            } else {
+                ""
+            };
+            let tags = [("Options".to_string(), options.to_string())];
+            let setup = Setup {
+                sides: &sides,
+                tags: &tags,
+            };
+            let mut s = BattleOfTheDale::new_game(&setup).unwrap();
+            let mut legal = Vec::new();
+            for _ in 0..400 {
+                if s.over() {
+                    break;
+                }
+                if let Some(r) = s.pending {
+                    let values: Vec<u32> = (0..r.flips).map(|_| rng.below(2) as u32).collect();
+                    settle(&mut s, &values).unwrap();
+                    continue;
+                }
+                if s.t.acts == 0 && s.t.main == Main::None {
+                    BattleOfTheDale::begin_turn(&mut s, &mut Undrawn).unwrap();
+                }
+                for _ in 0..8 {
+                    let a = any_action(&mut rng);
+                    let fast = after(&s, |s| apply(s, a));
+                    assert_eq!(fast, after(&s, |s| apply_on_copy(s, a)), "{a:?} in {s:?}");
+                    if s.t.adv_to == 0 {
+                        in_place += 1;
+                        refused_in_place += usize::from(fast.starts_with("Err"));
+                    }
+                }
+                let ended = after(&s, end_turn);
+                assert_eq!(ended, after(&s, end_turn_on_copy), "{s:?}");
+                ended_in_place += usize::from(s.t.adv_to == 0);
+                legal.clear();
+                legal_actions(&s, &mut legal);
+                if legal.is_empty() || rng.below(4) == 0 {
+                    if end_turn(&mut s).is_err() {
+                        let a = legal[rng.below(legal.len().max(1))];
+                        apply(&mut s, a).unwrap();
+                    }
+                } else {
+                    apply(&mut s, legal[rng.below(legal.len())]).unwrap();
+                }
+            }
+        }
+        assert!(in_place > 20_000, "{in_place} actions made in place");
+        assert!(
+            (2_000..in_place - 2_000).contains(&refused_in_place),
+            "{refused_in_place} of {in_place} refused"
+        );
+        assert!(ended_in_place > 2_000, "{ended_in_place} turn ends");
+    }
 
     /// [`capturers`] as the rule reads, hex by hex over every unit on the
     /// map (what it did before it looked only at hexes touched twice).
@@ -1221,13 +1503,14 @@ mod tests {
             for _ in 0..2_000 {
                 let mut s = start.clone();
                 for h in 0..N_HEX {
-                    s.board[h] = match rng.below(5) {
+                    let code = match rng.below(5) {
                         0..=2 => 0,
                         _ => 1 + rng.below(3 * armies) as u8,
                     };
+                    put_code(&mut s, h, code);
                 }
                 let by = capturers(&s);
-                assert_eq!(by, capturers_hex_by_hex(&s), "{:?}", s.board);
+                assert_eq!(by, capturers_hex_by_hex(&s), "{:?}", s.board());
                 found += usize::from(by.is_some());
             }
         }

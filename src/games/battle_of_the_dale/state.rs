@@ -326,8 +326,15 @@ impl TurnState {
 /// The whole position.
 #[derive(Clone, Debug)]
 pub struct State {
-    /// Per hex: 0 if empty, else `1 + 3 * side + kind`.
-    pub(super) board: [u8; N_HEX],
+    /// Per hex: 0 if empty, else `1 + 3 * side + kind`. Changed only
+    /// through [`State::put`], [`State::clear`] and [`State::shift`],
+    /// which keep `units` and `occupied` in step.
+    board: [u8; N_HEX],
+    /// Per unit code less one (`3 * side + kind`): the hexes holding such
+    /// a unit.
+    units: [u32; 15],
+    /// The hexes holding a unit.
+    occupied: u32,
     /// Reserve per side and kind.
     pub(super) reserve: [[u8; 3]; 5],
     /// Captured piles: `pile[capturer][owner][kind]`.
@@ -372,6 +379,8 @@ impl State {
     pub fn empty() -> State {
         State {
             board: [0; N_HEX],
+            units: [0; 15],
+            occupied: 0,
             reserve: [[0; 3]; 5],
             pile: [[[0; 3]; 5]; 5],
             order: [HUMAN; 5],
@@ -410,50 +419,77 @@ impl State {
         }
     }
 
+    /// The unit code of each hex (0: empty, else `1 + 3 * side + kind`).
+    pub fn board(&self) -> &[u8; N_HEX] {
+        &self.board
+    }
+
+    /// Put a unit of `side` and `kind` on `h` (in place of whatever stood
+    /// there).
+    pub fn put(&mut self, h: Hex, side: Side, kind: Kind) {
+        self.clear(h);
+        let code = unit_code(side, kind);
+        if let (Some(mask), Some(cell)) = (
+            self.units.get_mut(usize::from(code) - 1),
+            self.board.get_mut(h.idx()),
+        ) {
+            *mask |= h.bit();
+            *cell = code;
+            self.occupied |= h.bit();
+        }
+    }
+
+    /// Take whatever stands on `h` off the map.
+    pub fn clear(&mut self, h: Hex) {
+        let Some(cell) = self.board.get_mut(h.idx()) else {
+            return;
+        };
+        if let Some(mask) = usize::from(*cell)
+            .checked_sub(1)
+            .and_then(|k| self.units.get_mut(k))
+        {
+            *mask &= !h.bit();
+        }
+        *cell = 0;
+        self.occupied &= !h.bit();
+    }
+
+    /// Move the unit on `from` to `to` (which it takes whatever stood
+    /// there from).
+    pub fn shift(&mut self, from: Hex, to: Hex) {
+        match self.unit(from) {
+            Some((side, kind)) => {
+                self.clear(from);
+                self.put(to, side, kind);
+            }
+            None => self.clear(to),
+        }
+    }
+
     /// Mask of the occupied hexes.
     pub fn occupied(&self) -> u32 {
-        let mut m = 0;
-        for (i, &c) in self.board.iter().enumerate() {
-            if c != 0 {
-                m |= 1 << i;
-            }
-        }
-        m
+        self.occupied
     }
 
     /// Mask of `side`'s units.
     pub fn own(&self, side: Side) -> u32 {
-        let mut m = 0;
-        for (i, &c) in self.board.iter().enumerate() {
-            if c != 0 && (c - 1) / 3 == side.0 {
-                m |= 1 << i;
-            }
+        let k = 3 * usize::from(side);
+        match self.units.get(k..k + 3) {
+            Some(&[r, m, h]) => r | m | h,
+            _ => 0,
         }
-        m
     }
 
     /// Per side and kind (index `3 * side + kind`), the mask of its
-    /// units: every [`State::own_kind`] at once, in one pass.
+    /// units: every [`State::own_kind`] at once.
     pub fn kind_masks(&self) -> [u32; 15] {
-        let mut m = [0u32; 15];
-        for (i, &c) in self.board.iter().enumerate() {
-            if let Some(slot) = usize::from(c).checked_sub(1).and_then(|k| m.get_mut(k)) {
-                *slot |= 1 << i;
-            }
-        }
-        m
+        self.units
     }
 
     /// Mask of the units of one side and kind.
     pub fn own_kind(&self, side: Side, kind: Kind) -> u32 {
         let code = unit_code(side, kind);
-        let mut m = 0;
-        for (i, &c) in self.board.iter().enumerate() {
-            if c == code {
-                m |= 1 << i;
-            }
-        }
-        m
+        self.units.get(usize::from(code) - 1).copied().unwrap_or(0)
     }
 
     /// Where a side's unique unit of `kind` (Mounted or Hero) stands.
@@ -555,7 +591,91 @@ impl State {
     /// Start the log of the current turn if it belongs to an older turn.
     pub fn fresh_log(&mut self) {
         if self.log.turn != self.turn_no {
-            self.log = Log::new(self.turn_no);
+            // Emptied in place: the events past its length are never read.
+            self.log.turn = self.turn_no;
+            self.log.len = 0;
+            self.log.overflow = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The masks as read hex by hex off the map's unit codes.
+    fn mask_of(s: &State, wanted: impl Fn(u8) -> bool) -> u32 {
+        (0..N_HEX)
+            .filter(|&i| wanted(s.board[i]))
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    /// One change of the map: a unit put (hex, side, kind), a hex
+    /// cleared, a unit (or nothing) moved.
+    #[derive(Clone, Debug)]
+    enum Change {
+        Put(u8, u8, u8),
+        Clear(u8),
+        Shift(u8, u8),
+    }
+
+    fn change() -> impl Strategy<Value = Change> {
+        let hex = 0..N_HEX as u8;
+        prop_oneof![
+            3 => (hex.clone(), 0..5u8, 0..3u8).prop_map(|(h, s, k)| Change::Put(h, s, k)),
+            1 => hex.clone().prop_map(Change::Clear),
+            2 => (hex.clone(), hex).prop_map(|(a, b)| Change::Shift(a, b)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 2_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// The masks kept as the map changes are those read hex by hex
+        /// off it, and a unit moved is the unit that stood on its hex.
+        #[test]
+        fn masks_kept_as_the_map_changes_are_those_read_hex_by_hex(
+            changes in prop::collection::vec(change(), 1..60)
+        ) {
+            let mut s = State::empty();
+            for change in changes {
+                match change {
+                    Change::Put(h, side, kind) => {
+                        s.put(Hex(h), Side(side), Kind::from_index(kind));
+                    }
+                    Change::Clear(h) => s.clear(Hex(h)),
+                    Change::Shift(a, b) => {
+                        let moving = s.board[usize::from(a)];
+                        let unmoved = s.board;
+                        s.shift(Hex(a), Hex(b));
+                        prop_assert_eq!(s.board[usize::from(b)], moving);
+                        for i in (0..N_HEX).filter(|&i| i != usize::from(a) && i != usize::from(b)) {
+                            prop_assert_eq!(s.board[i], unmoved[i]);
+                        }
+                        if a != b {
+                            prop_assert_eq!(s.board[usize::from(a)], 0);
+                        }
+                    }
+                }
+                prop_assert_eq!(s.occupied(), mask_of(&s, |c| c != 0));
+                let masks = s.kind_masks();
+                for side in ARMIES {
+                    let codes = 1 + 3 * side.0..=3 + 3 * side.0;
+                    prop_assert_eq!(s.own(side), mask_of(&s, |c| codes.contains(&c)));
+                    for kind in Kind::ALL {
+                        let code = unit_code(side, kind);
+                        let m = mask_of(&s, |c| c == code);
+                        prop_assert_eq!(s.own_kind(side, kind), m);
+                        prop_assert_eq!(masks[usize::from(code - 1)], m);
+                    }
+                }
+            }
         }
     }
 }

@@ -42,7 +42,7 @@ fn put(s: &mut State, hex: &str, army: &str, kind: char) {
     let r = &mut s.reserve[usize::from(a)][k.idx()];
     assert!(*r > 0, "no {army} {kind} left in Reserve");
     *r -= 1;
-    s.board[h(hex).idx()] = unit_code(a, k);
+    s.put(h(hex), a, k);
 }
 
 /// A position from its notation (`position.rs`).
@@ -187,7 +187,7 @@ fn turn_order_is_the_order_of_the_side_tags() {
         ok(&mut s, "R@A1");
         let a = s.find(s.mover, Kind::R).unwrap();
         // Take the unit off again so every army can use A1.
-        s.board[a.idx()] = 0;
+        s.clear(a);
         end(&mut s);
         assert_eq!(G::to_move(&s), next);
     }
@@ -794,7 +794,7 @@ fn awe_cancels_the_retreat_of_a_mounted_unit() {
     assert_eq!(at(&t, "C3"), None);
     assert_eq!(pile(&t, "Human", "Elf", Kind::M), 1);
     // Without the Falcon Hero there, the unit retreats to C3.
-    s.board[h("D1").idx()] = 0;
+    s.clear(h("D1"));
     ok(&mut s, "R@C1");
     assert_eq!(at(&s, "C3"), Some(("Elf", 'M')));
 }
@@ -950,7 +950,7 @@ fn forced_advance_reasons() {
         reason(&mut s, "force B1-A1"),
         "no Elf unit left A1 in a retreat the Elf Hero gave since your last turn"
     );
-    s.board[h("C2").idx()] = unit_code(HUMAN, Kind::H);
+    s.put(h("C2"), HUMAN, Kind::H);
     assert_eq!(reason(&mut s, "force B1-C2"), "C2 is occupied");
     let mut s = new(&["Human", "Elf"], "");
     assert_eq!(
@@ -1271,7 +1271,7 @@ fn goblin_horde_flips_twice_with_the_hero_on_the_map() {
     assert_eq!(reserve(&s, "Goblin", Kind::R), 2);
     // Without the Hero on the map, one flip.
     let mut s = horde_position();
-    s.board[h("C1").idx()] = 0;
+    s.clear(h("C1"));
     s.reserve[usize::from(GOBLIN)][2] = 1;
     ok(&mut s, "rally");
     end(&mut s);
@@ -1306,14 +1306,14 @@ fn horde_placement_reasons() {
         "D4 is not next to the Goblin Hero"
     );
     assert_eq!(reason(&mut s, "rally @B1"), "B1 is occupied");
-    s.board[h("C1").idx()] = 0;
+    s.clear(h("C1"));
     assert_eq!(
         reason(&mut s, "rally @C2"),
         "the Goblin Hero is not on the map"
     );
     let mut s = horde_position();
-    s.board[h("C1").idx()] = 0;
-    s.board[h("C2").idx()] = unit_code(GOBLIN, Kind::H);
+    s.clear(h("C1"));
+    s.put(h("C2"), GOBLIN, Kind::H);
     assert_eq!(
         reason(&mut s, "rally @C3"),
         "C3 is Chip: a new unit cannot be placed there"
@@ -1981,7 +1981,7 @@ fn horde_placement_no_longer_legal_at_settlement_goes_to_reserve() {
     let mut s = horde_position();
     ok(&mut s, "rally @C2");
     end(&mut s);
-    s.board[h("C2").idx()] = unit_code(HUMAN, Kind::H);
+    s.put(h("C2"), HUMAN, Kind::H);
     G::settle(&mut s, &[1, 0]).unwrap();
     assert_eq!(at(&s, "C2"), Some(("Human", 'H')));
     assert_eq!(reserve(&s, "Goblin", Kind::R), 3);
@@ -2100,7 +2100,7 @@ fn position_states_offers_and_the_forced_advance() {
                 C2,D1 - *";
     assert_eq!(position_of(&s), text);
     let back = from_position(text);
-    assert_eq!(back.board, s.board);
+    assert_eq!(back.board(), s.board());
     assert_eq!(back.offers, s.offers);
     assert_eq!(G::summary(&back), G::summary(&s));
 }

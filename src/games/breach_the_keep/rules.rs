@@ -1117,7 +1117,7 @@ fn touch_log(state: &mut State) {
 /// judges from, and a fresh log.
 pub fn begin_turn(state: &mut State) {
     if !state.pos.over() {
-        state.start = state.pos;
+        state.start_turn_here();
         state.log = TurnLog::new(state.pos.side, state.turn);
     }
 }
@@ -1128,6 +1128,7 @@ pub fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
     match action {
         Action::Move(mv) => {
             let eff = check_move(&state.pos, &mv).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+            state.keep_start();
             do_move(&mut state.pos, &mv, eff);
             let entry = LoggedMove {
                 mv,
@@ -1141,6 +1142,7 @@ pub fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {
         }
         Action::Breach(b) => {
             check_breach(&state.pos, &b).map_err(|w| Illegal::new(w.text(&state.pos)))?;
+            state.keep_start();
             let removed = do_breach(&mut state.pos, &b);
             let log = &mut state.log;
             if usize::from(log.nbreach) < log.breaches.len() {
@@ -1160,7 +1162,7 @@ fn points_due(state: &State) -> u8 {
     if used >= 4 {
         used
     } else {
-        best_points(&state.start).max(used)
+        best_points(state.turn_start()).max(used)
     }
 }
 
@@ -1194,7 +1196,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
     state.log.used = state.pos.used;
     state.pos.clear_turn();
     state.pos.side = opponent(state.pos.side);
-    state.start = state.pos;
+    state.start_turn_here();
     state.turn += 1;
     Ok(())
 }
@@ -1203,6 +1205,7 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
 pub fn resign(state: &mut State, side: Side) {
     touch_log(state);
     if !state.pos.over() {
+        state.keep_start();
         state.pos.winner = Some(opponent(side));
         state.pos.reason = WinReason::Resigned;
         state.log.resigned = true;

@@ -281,8 +281,14 @@ pub struct State {
     /// The position now.
     pub(super) pos: Pos,
     /// The position when the current turn started (for the rule "use as
-    /// many movement points as a legal turn can").
-    pub(super) start: Pos,
+    /// many movement points as a legal turn can"), once `start_kept`;
+    /// read through [`State::turn_start`].
+    start: Pos,
+    /// Whether `start` holds the turn's start. Until the turn's first
+    /// change of the position it is `pos` itself, and is not copied: a
+    /// turn copies the position once, as its first action is made (and
+    /// not at all when it passes).
+    start_kept: bool,
     /// The current (or, after `end_turn`, the last) turn's events.
     pub(super) log: TurnLog,
     /// Turns finished so far.
@@ -295,8 +301,32 @@ impl State {
         State {
             pos,
             start: pos,
+            start_kept: false,
             log: TurnLog::new(pos.side, 0),
             turn: 0,
+        }
+    }
+
+    /// The position when the current turn started.
+    pub fn turn_start(&self) -> &Pos {
+        if self.start_kept {
+            &self.start
+        } else {
+            &self.pos
+        }
+    }
+
+    /// A turn starts at the position as it stands.
+    pub fn start_turn_here(&mut self) {
+        self.start_kept = false;
+    }
+
+    /// Keep the turn's start before the position changes (the turn's
+    /// first change copies it; later ones find it kept).
+    pub fn keep_start(&mut self) {
+        if !self.start_kept {
+            self.start = self.pos;
+            self.start_kept = true;
         }
     }
 }

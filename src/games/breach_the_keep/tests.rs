@@ -1672,3 +1672,79 @@ fn malformed_positions_are_refused_with_a_reason() {
         );
     }
 }
+
+/// The turn's start, copied only as its first action changes the
+/// position, is the position the turn began at, as the copy made at
+/// every turn's start and end was: along random games whose turns try
+/// random legal actions, some refused ones, fewer points than they could
+/// use, and resignations.
+#[test]
+fn the_turn_start_kept_lazily_is_where_the_turn_began() {
+    let mut rng = SplitMix::new(21);
+    let (mut judged_uncopied, mut copied, mut refused) = (0, 0, 0);
+    for _ in 0..40 {
+        let mut s = new();
+        for _ in 0..200 {
+            if s.pos.over() {
+                break;
+            }
+            G::begin_turn(&mut s, &mut Undrawn).unwrap();
+            let began = s.pos;
+            let mut actions = Vec::new();
+            for _ in 0..rng.below(4) {
+                actions.clear();
+                G::legal_actions(&s, &mut actions);
+                let Some(&a) = actions.get(rng.below(actions.len().max(1))) else {
+                    break;
+                };
+                // A move back along its own path is mostly refused.
+                if let Action::Move(mv) = a {
+                    let back = Move {
+                        from: mv.dest(),
+                        ..mv
+                    };
+                    refused += usize::from(G::apply(&mut s, Action::Move(back)).is_err());
+                }
+                assert_eq!(s.turn_start(), &began);
+                G::apply(&mut s, a).unwrap();
+                assert_eq!(s.turn_start(), &began);
+                if rng.below(3) == 0 {
+                    break;
+                }
+            }
+            let changed = s.pos != began;
+            judged_uncopied += usize::from(!changed);
+            if rng.below(50) == 0 {
+                let side = s.pos.side;
+                G::resign(&mut s, side);
+                break;
+            }
+            let mut ended = s.clone();
+            match G::end_turn(&mut ended) {
+                Ok(()) => {
+                    // A finished game's turn does not pass on.
+                    let next = if ended.pos.over() { &began } else { &ended.pos };
+                    assert_eq!(ended.turn_start(), next);
+                    copied += usize::from(changed);
+                    s = ended;
+                }
+                Err(_) => {
+                    assert_eq!(s.turn_start(), &began);
+                    // Finish the turn with legal actions.
+                    while G::end_turn(&mut s).is_err() {
+                        actions.clear();
+                        G::legal_actions(&s, &mut actions);
+                        G::apply(&mut s, actions[rng.below(actions.len())]).unwrap();
+                        assert_eq!(s.turn_start(), &began);
+                    }
+                }
+            }
+        }
+    }
+    assert!(copied > 500, "{copied} turns that moved");
+    assert!(
+        judged_uncopied > 500,
+        "{judged_uncopied} ends judged uncopied"
+    );
+    assert!(refused > 100, "{refused} refused moves");
+}
