@@ -242,6 +242,26 @@ fn scan_line(text: &str, from: usize) -> (usize, Plain) {
     }
 }
 
+/// Where the first `byte` of `bytes` at `span` stands: eight bytes are
+/// looked at at once, past the span's end where `bytes` go on (most
+/// items are shorter than a word).
+fn find_in(bytes: &[u8], span: Span, byte: u8) -> Option<usize> {
+    let mut at = span.start;
+    while at < span.end {
+        let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            let k = bytes[at..span.end].iter().position(|&b| b == byte)?;
+            return Some(at + k);
+        };
+        let found = equal_in(u64::from_le_bytes(*chunk), byte);
+        if found != 0 {
+            let k = at + found.trailing_zeros() as usize / 8;
+            return (k < span.end).then_some(k);
+        }
+        at += 8;
+    }
+    None
+}
+
 /// Whether a line is plain ([`scan_line`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 enum Plain {
@@ -1098,7 +1118,7 @@ fn push_item<'a>(
     // Room for this item and those after it, once (a line of `pass`
     // keeps no room at all: a record holds up to 50,000 lines).
     if turn.items.capacity() == 0 {
-        turn.items.reserve_exact(left);
+        turn.items = Vec::with_capacity(left);
     }
     turn.items.push(Item {
         text: item_text,
@@ -1190,7 +1210,7 @@ fn join_parts<'a>(text: &'a str, parts: &[Span], end: usize) -> Cow<'a, str> {
 /// `label=value`, where label is lower-case letters, digits and `-`.
 fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
     let s = &text[span.range()];
-    let equals = s.bytes().position(|b| b == b'=')?;
+    let equals = find_in(text.as_bytes(), span, b'=')? - span.start;
     let (label, value) = (&s[..equals], &s[equals + 1..]);
     let (label, value) = (trim_end(label), trim_start(value));
     let ok_label = !label.is_empty()
@@ -2041,6 +2061,25 @@ mod tests {
                 let plain = if plain { Plain::Yes } else { Plain::No };
                 proptest::prop_assert_eq!(scan_line(&text, from), (end, plain), "{:?}", text);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// A byte found in a span eight bytes at a time is the first
+        /// found a byte at a time, wherever the span stands.
+        #[test]
+        fn a_byte_in_a_span_is_found_eight_at_a_time_as_one_at_a_time(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b'=', b'=', b'<', b'>', 0xbd, 0x3c]),
+                0..30,
+            ),
+            start in 0..30usize,
+            len in 0..30usize,
+        ) {
+            let start = start.min(bytes.len());
+            let end = (start + len).min(bytes.len());
+            let want = bytes[start..end].iter().position(|&b| b == b'=').map(|k| start + k);
+            proptest::prop_assert_eq!(find_in(&bytes, Span::new(start, end), b'='), want);
         }
     }
 
