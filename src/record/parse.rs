@@ -1309,10 +1309,52 @@ fn read_proofs<'a>(
         at: span.start,
         end: span.end,
     };
+    if proofs.capacity() == 0 {
+        // Room for the proofs the span holds, once: each is at least 71
+        // bytes (`reveal` and 64 digits) and a space.
+        *proofs = Vec::with_capacity((span.end - span.start + 1) / 72 + 1);
+    }
     while cursor.skip_space() {
         proofs.push(cursor.proof()?);
     }
     Ok(())
+}
+
+/// `N` bytes from exactly `2N` hexadecimal digits, as
+/// [`hex_digits::decode`] reads them, eight digits at a time when `2N`
+/// is a multiple of eight: each byte's digit range tested and its value
+/// made in one word, pairs of values then packed.
+fn decode_hex<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
+    if digits.len() != 2 * N || N % 4 != 0 {
+        return hex_digits::decode(digits);
+    }
+    let mut out = [0u8; N];
+    for (four, eight) in out.chunks_exact_mut(4).zip(digits.chunks_exact(8)) {
+        let word = u64::from_le_bytes(eight.try_into().ok()?);
+        four.copy_from_slice(&hex_word(word)?);
+    }
+    Some(out)
+}
+
+/// The four bytes of eight hexadecimal digits (the first digit in the
+/// lowest byte of `word`), or `None` unless each is one. Each byte is
+/// ASCII; with `0x80 - lo` added, its high bit says whether it is at
+/// least `lo` (no byte carries into the next).
+fn hex_word(word: u64) -> Option<[u8; 4]> {
+    if word & HIGHS != 0 {
+        return None;
+    }
+    let at_least = |w: u64, lo: u8| w.wrapping_add(ONES * u64::from(0x80 - lo)) & HIGHS;
+    let digit = at_least(word, b'0') & !at_least(word, b'9' + 1);
+    let lower = word | (ONES * 0x20);
+    let letter = at_least(lower, b'a') & !at_least(lower, b'f' + 1);
+    if digit | letter != HIGHS {
+        return None;
+    }
+    // A digit's value is its low four bits; a letter's, those and 9.
+    let values = (word & (ONES * 0x0f)) + (letter >> 7) * 9;
+    let pairs = ((values << 4) | (values >> 8)).to_le_bytes();
+    Some([pairs[0], pairs[2], pairs[4], pairs[6]])
 }
 
 /// Whether `b` is a byte of printable ASCII but a comment's start, or a
@@ -1442,7 +1484,7 @@ impl<'a> ProofCursor<'a> {
         // The common case: the digits in one piece, then white space.
         let rest = &bytes[start..];
         if rest.len() >= 2 * N && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace) {
-            if let Some(value) = hex_digits::decode(&rest[..2 * N]) {
+            if let Some(value) = decode_hex(&rest[..2 * N]) {
                 self.at += 2 * N;
                 return Ok(value);
             }
@@ -2080,6 +2122,50 @@ mod tests {
             let end = (start + len).min(bytes.len());
             let want = bytes[start..end].iter().position(|&b| b == b'=').map(|k| start + k);
             proptest::prop_assert_eq!(find_in(&bytes, Span::new(start, end), b'='), want);
+        }
+    }
+
+    proptest::proptest! {
+        /// Hexadecimal digits read eight at a time are read as the table
+        /// reads them one at a time.
+        #[test]
+        fn hex_digits_read_eight_at_a_time_are_read_as_one_at_a_time(
+            digits in proptest::collection::vec(
+                proptest::sample::select(
+                    b"0123456789abcdefABCDEF/:@G`gxX \x7f\x80\xff".to_vec(),
+                ),
+                64,
+            ),
+            bad in proptest::option::of((0..64usize, 0..=255u8)),
+        ) {
+            let mut digits = digits;
+            // Mostly digits, at most one byte of any kind.
+            for b in digits.iter_mut() {
+                if !b.is_ascii_hexdigit() && bad.is_none() {
+                    *b = b'7';
+                }
+            }
+            if let Some((at, byte)) = bad {
+                digits[at] = byte;
+            }
+            let want: Option<[u8; 32]> = hex_digits::decode(&digits);
+            proptest::prop_assert_eq!(decode_hex::<32>(&digits), want);
+            let want: Option<[u8; 16]> = hex_digits::decode(&digits[..32]);
+            proptest::prop_assert_eq!(decode_hex::<16>(&digits[..32]), want);
+            let want: Option<[u8; 3]> = hex_digits::decode(&digits[..6]);
+            proptest::prop_assert_eq!(decode_hex::<3>(&digits[..6]), want);
+        }
+    }
+
+    #[test]
+    fn every_byte_is_a_hex_digit_eight_at_a_time_as_one_at_a_time() {
+        for byte in 0..=255u8 {
+            for at in 0..8 {
+                let mut digits = *b"0123abcd";
+                digits[at] = byte;
+                let want: Option<[u8; 4]> = hex_digits::decode(&digits);
+                assert_eq!(decode_hex::<4>(&digits), want, "{byte:#x} at {at}");
+            }
         }
     }
 
