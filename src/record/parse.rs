@@ -165,15 +165,6 @@ const ONES: u64 = u64::from_le_bytes([1; 8]);
 /// `0x80` in every byte of a word.
 const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// Whether some byte of `word` is `byte`: `x - 0x01..` borrows into the
-/// high bit of a byte of `x` that is zero (and of no byte above it only
-/// when a lower one is), where `x` is nonzero only at bytes other than
-/// `byte`.
-fn holds(word: u64, byte: u8) -> bool {
-    let x = word ^ ONES.wrapping_mul(u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGHS != 0
-}
-
 /// Where the first byte of `bytes` that is one of `targets` stands: eight
 /// bytes are passed over at once (a line of proofs is long), the last
 /// few a byte at a time.
@@ -181,8 +172,9 @@ fn find_any<const N: usize>(bytes: &[u8], targets: [u8; N]) -> Option<usize> {
     let mut k = 0;
     for chunk in bytes.chunks_exact(8) {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        if targets.iter().any(|&t| holds(word, t)) {
-            break;
+        let found = targets.iter().fold(0, |f, &t| f | equal_in(word, t));
+        if found != 0 {
+            return Some(k + found.trailing_zeros() as usize / 8);
         }
         k += 8;
     }
@@ -202,7 +194,10 @@ fn unprintable_in(word: u64) -> u64 {
 }
 
 /// The high bit of each byte of `word` that is `byte`, and perhaps of
-/// bytes above such a one: the lowest one set is the first.
+/// bytes above such a one: the lowest one set is the first. (`x -
+/// 0x01..` borrows into the high bit of a byte of `x` that is zero, and
+/// of no byte above it but when a lower one is, where `x` is nonzero
+/// only at bytes other than `byte`.)
 fn equal_in(word: u64, byte: u8) -> u64 {
     let x = word ^ ONES.wrapping_mul(u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGHS
@@ -875,7 +870,8 @@ fn common_items(text: &str, line: Span, plain: Plain, items: &mut Vec<Span>) -> 
     }
     let mut from = 0;
     loop {
-        let cut = find_any(&piece[from..], [b',']).map_or(piece.len(), |k| from + k);
+        let rest = Span::new(line.start + from, line.end);
+        let cut = find_in(text.as_bytes(), rest, b',').map_or(piece.len(), |k| k - line.start);
         let item = &piece[from..cut];
         let lead = item.iter().take_while(|&&b| b == b' ').count();
         let trail = item[lead..]
