@@ -1381,8 +1381,18 @@ struct ProofCursor<'a> {
 impl<'a> ProofCursor<'a> {
     /// Skip white space (line breaks included); whether anything is left.
     fn skip_space(&mut self) -> bool {
-        let rest = &self.text[self.at..self.end];
-        self.at += rest.len() - trim_start(rest).len();
+        // ASCII white space a byte at a time, as `trim_start` passes it.
+        let bytes = &self.text.as_bytes()[..self.end];
+        while bytes
+            .get(self.at)
+            .is_some_and(|b| matches!(b, b'\t'..=b'\r' | b' '))
+        {
+            self.at += 1;
+        }
+        if bytes.get(self.at).is_some_and(|b| !b.is_ascii()) {
+            let rest = &self.text[self.at..self.end];
+            self.at += rest.len() - trim_start(rest).len();
+        }
         self.at < self.end
     }
 
