@@ -165,15 +165,6 @@ const ONES: u64 = u64::from_le_bytes([1; 8]);
 /// `0x80` in every byte of a word.
 const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// Whether some byte of `word` is `byte`: `x - 0x01..` borrows into the
-/// high bit of a byte of `x` that is zero (and of no byte above it only
-/// when a lower one is), where `x` is nonzero only at bytes other than
-/// `byte`.
-fn holds(word: u64, byte: u8) -> bool {
-    let x = word ^ ONES.wrapping_mul(u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGHS != 0
-}
-
 /// Where the first byte of `bytes` that is one of `targets` stands: eight
 /// bytes are passed over at once (a line of proofs is long), the last
 /// few a byte at a time.
@@ -181,8 +172,9 @@ fn find_any<const N: usize>(bytes: &[u8], targets: [u8; N]) -> Option<usize> {
     let mut k = 0;
     for chunk in bytes.chunks_exact(8) {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        if targets.iter().any(|&t| holds(word, t)) {
-            break;
+        let found = targets.iter().fold(0, |f, &t| f | equal_in(word, t));
+        if found != 0 {
+            return Some(k + found.trailing_zeros() as usize / 8);
         }
         k += 8;
     }
@@ -190,6 +182,89 @@ fn find_any<const N: usize>(bytes: &[u8], targets: [u8; N]) -> Option<usize> {
         .iter()
         .position(|b| targets.contains(b))
         .map(|p| k + p)
+}
+
+/// The high bit of each byte of `word` that is not printable ASCII (a
+/// space to `~`): the lowest one set is the first such byte. (A byte
+/// under 0x20 borrows into its high bit, one of 0x80 or more has it,
+/// 0x7f reaches it when one is added; a borrow or a carry comes only
+/// from a byte set itself.)
+fn unprintable_in(word: u64) -> u64 {
+    (word.wrapping_sub(ONES * 0x20) | word | word.wrapping_add(ONES)) & HIGHS
+}
+
+/// The high bit of each byte of `word` that is `byte`, and perhaps of
+/// bytes above such a one: the lowest one set is the first. (`x -
+/// 0x01..` borrows into the high bit of a byte of `x` that is zero, and
+/// of no byte above it but when a lower one is, where `x` is nonzero
+/// only at bytes other than `byte`.)
+fn equal_in(word: u64, byte: u8) -> u64 {
+    let x = word ^ ONES.wrapping_mul(u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// Where the line of `text` that holds byte `from` ends (its line feed,
+/// or the end of the text), and whether it is plain from `from` on:
+/// printable ASCII (spaces, no tab) without `{` or `;`. Eight bytes are
+/// looked at at once, past the line's end where the text goes on.
+fn scan_line(text: &str, from: usize) -> (usize, Plain) {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    loop {
+        let word = match bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(chunk) => u64::from_le_bytes(*chunk),
+            None => {
+                // The text's last bytes, spaces after them.
+                let mut last = [b' '; 8];
+                let tail = bytes.get(at..).unwrap_or_default();
+                last[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(last)
+            }
+        };
+        let odd = unprintable_in(word) | equal_in(word, b'{') | equal_in(word, b';');
+        if odd != 0 {
+            let k = at + odd.trailing_zeros() as usize / 8;
+            return match bytes.get(k) {
+                Some(b'\n') => (k, Plain::Yes),
+                Some(_) => (end_of_line(text, k), Plain::No),
+                None => (bytes.len(), Plain::Yes),
+            };
+        }
+        if at + 8 >= bytes.len() {
+            return (bytes.len(), Plain::Yes);
+        }
+        at += 8;
+    }
+}
+
+/// Where the first `byte` of `bytes` at `span` stands: eight bytes are
+/// looked at at once, past the span's end where `bytes` go on (most
+/// items are shorter than a word).
+fn find_in(bytes: &[u8], span: Span, byte: u8) -> Option<usize> {
+    let mut at = span.start;
+    while at < span.end {
+        let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            let k = bytes[at..span.end].iter().position(|&b| b == byte)?;
+            return Some(at + k);
+        };
+        let found = equal_in(u64::from_le_bytes(*chunk), byte);
+        if found != 0 {
+            let k = at + found.trailing_zeros() as usize / 8;
+            return (k < span.end).then_some(k);
+        }
+        at += 8;
+    }
+    None
+}
+
+/// Whether a line is plain ([`scan_line`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+enum Plain {
+    /// Printable ASCII without `{` or `;`.
+    Yes,
+    /// Anything else.
+    #[default]
+    No,
 }
 
 /// `i` after its leading spaces and tabs.
@@ -221,6 +296,9 @@ struct BodyScan {
     parts: Vec<Span>,
     /// Each item's parts, as a range of `parts`.
     items: Vec<(usize, usize)>,
+    /// [`Plain::Yes`] when the first piece, if any, is the rest of a
+    /// plain turn line ([`scan_line`]): printable ASCII.
+    first: Plain,
 }
 
 /// Read the record in `source`.
@@ -373,8 +451,8 @@ pub(crate) fn read_turns<'a>(
     };
     let mut pos = start;
     while pos < text.len() {
-        let line_end = end_of_line(text, pos);
-        match log_line(text, pos, line_end, &mut state, each)? {
+        let (line_end, plain) = scan_line(text, pos);
+        match log_line(text, (pos, line_end, plain), &mut state, each)? {
             Next::Line(next) => pos = next,
             Next::LogOver => break,
             Next::Unclosed(_) if rest == Rest::Follows => {
@@ -405,14 +483,18 @@ enum Next {
     Unclosed(usize),
 }
 
-/// Read the log line at `pos..line_end`.
+/// Read the log line at `pos..line_end`, `plain` as [`scan_line`] says.
 fn log_line<'a>(
     text: &'a str,
-    pos: usize,
-    line_end: usize,
+    (pos, line_end, plain): (usize, usize, Plain),
     state: &mut LogState<'a>,
     each: &mut dyn FnMut(&mut Turn<'a>),
 ) -> Result<Next, ParseError> {
+    if plain == Plain::Yes {
+        if let Some(head) = lean_head(text.as_bytes(), pos) {
+            return lean_turn_line(text, (pos, line_end), head, state, each);
+        }
+    }
     let line = &text[pos..line_end];
     let trimmed = skip_blanks(line);
     let content = pos + (line.len() - trimmed.len());
@@ -452,6 +534,7 @@ fn log_line<'a>(
         body_from = line_head(text, trimmed, kind, line_end, &mut state.turn)?;
         state.open = Some(pos);
         state.scan.pieces.clear();
+        state.scan.first = Plain::No;
     } else if trimmed.starts_with('{') || trimmed.starts_with(';') {
         body_from = content;
     } else if state.open.is_some() && !state.after_blank {
@@ -461,14 +544,134 @@ fn log_line<'a>(
     }
     state.after_blank = false;
     let scan = state.open.is_some().then_some(&mut state.scan);
-    let next = match scan_body(text, body_from, line_end, scan) {
-        Ok(next) => next,
-        Err(open) => return Ok(Next::Unclosed(open)),
+    let next = match plain {
+        // No comment: the rest of the line is one piece.
+        Plain::Yes => {
+            if let Some(scan) = scan {
+                plain_piece(text, body_from, line_end, &mut scan.pieces);
+            }
+            line_end + 1
+        }
+        Plain::No => match scan_body(text, body_from, line_end, scan) {
+            Ok(next) => next,
+            Err(open) => return Ok(Next::Unclosed(open)),
+        },
     };
     if state.open.is_some() {
         state.turn.lines_end = next.saturating_sub(1).min(text.len());
     }
     Ok(Next::Line(next))
+}
+
+/// The head of a plain turn line ([`scan_line`]) in its common shape,
+/// read by [`lean_head`]: `12. Blue:` at the line's first byte.
+#[derive(Clone, Copy)]
+struct LeanHead {
+    number: u32,
+    /// Where the number ends.
+    digits_end: usize,
+    /// Where the side name stands.
+    side: Span,
+    /// Where the body starts, after the colon.
+    body: usize,
+}
+
+/// The head of the plain line at `pos` in its common shape: at most
+/// nine digits (no overflow) from its first byte, `.`, spaces, a side
+/// name of ASCII letters, digits, `-` and `_`, spaces, `:`. `None` for
+/// any other line, which [`log_line`] reads in full (to the same turn,
+/// or its error).
+fn lean_head(bytes: &[u8], pos: usize) -> Option<LeanHead> {
+    let mut at = pos;
+    let mut number = 0u32;
+    while let Some(&b) = bytes.get(at).filter(|b| b.is_ascii_digit()) {
+        // Past nine digits the number is not used.
+        number = number.wrapping_mul(10).wrapping_add(u32::from(b - b'0'));
+        at += 1;
+    }
+    if at == pos || at - pos > 9 || bytes.get(at) != Some(&b'.') {
+        return None;
+    }
+    let digits_end = at;
+    at += 1;
+    while bytes.get(at) == Some(&b' ') {
+        at += 1;
+    }
+    let side_start = at;
+    while bytes
+        .get(at)
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        at += 1;
+    }
+    let side = Span::new(side_start, at);
+    while bytes.get(at) == Some(&b' ') {
+        at += 1;
+    }
+    if side.start == side.end || bytes.get(at) != Some(&b':') {
+        return None;
+    }
+    Some(LeanHead {
+        number,
+        digits_end,
+        side,
+        body: at + 1,
+    })
+}
+
+/// Read the plain turn line at `pos..line_end` ([`scan_line`]) whose
+/// head is `head`, as [`log_line`] reads it.
+fn lean_turn_line<'a>(
+    text: &'a str,
+    (pos, line_end): (usize, usize),
+    head: LeanHead,
+    state: &mut LogState<'a>,
+    each: &mut dyn FnMut(&mut Turn<'a>),
+) -> Result<Next, ParseError> {
+    if state.open.take().is_some() {
+        finish_in_turn(text, &mut state.turn, &mut state.scan)?;
+        each(&mut state.turn);
+        state.count += 1;
+    }
+    if state.count >= MAX_TURNS {
+        return Err(ParseError::new(
+            Span::new(pos, line_end),
+            format!("a record holds at most {MAX_TURNS} turns"),
+        ));
+    }
+    let turn = &mut state.turn;
+    turn.number = head.number;
+    turn.number_span = Span::new(pos, head.digits_end);
+    turn.side = &text[head.side.range()];
+    turn.side_span = head.side;
+    turn.items.clear();
+    turn.kind = LineKind::Turn;
+    turn.pass = None;
+    turn.resign = None;
+    turn.audit = None;
+    turn.forfeit = None;
+    turn.proofs.clear();
+    turn.span = Span::new(pos, line_end);
+    turn.lines_end = line_end;
+    state.open = Some(pos);
+    state.after_blank = false;
+    let scan = &mut state.scan;
+    scan.pieces.clear();
+    plain_piece(text, head.body, line_end, &mut scan.pieces);
+    // A piece of a later line may be the first.
+    scan.first = match scan.pieces.is_empty() {
+        true => Plain::No,
+        false => Plain::Yes,
+    };
+    Ok(Next::Line(line_end + 1))
+}
+
+/// The piece `from..to` of a plain line ([`scan_line`]) onto `pieces`,
+/// as [`scan_body`] puts it there: unless it is all spaces.
+fn plain_piece(text: &str, from: usize, to: usize, pieces: &mut Vec<Span>) {
+    if text.as_bytes()[from..to].iter().any(|&b| b != b' ') {
+        pieces.push(Span::new(from, to));
+    }
 }
 
 /// Whether `line` starts like a set-up line: `S`, digits, then `.`.
@@ -629,7 +832,7 @@ fn finish_common<'a>(
         [line, next] => (line, Some(proof_piece(text, line, next)?)),
         _ => return None,
     };
-    common_items(text, line, &mut scan.parts)?;
+    common_items(text, line, scan.first, &mut scan.parts)?;
     Some(add_common(text, turn, &scan.parts, proofs))
 }
 
@@ -659,15 +862,16 @@ fn add_common<'a>(
 /// The items of the body piece `line`, in the common shape
 /// ([`finish_common`]), as their trimmed spans on `items`; `None` when
 /// the piece is not of that shape.
-fn common_items(text: &str, line: Span, items: &mut Vec<Span>) -> Option<()> {
+fn common_items(text: &str, line: Span, plain: Plain, items: &mut Vec<Span>) -> Option<()> {
     items.clear();
     let piece = &text.as_bytes()[line.range()];
-    if !printable(piece) {
+    if plain == Plain::No && !printable(piece) {
         return None;
     }
     let mut from = 0;
     loop {
-        let cut = find_any(&piece[from..], [b',']).map_or(piece.len(), |k| from + k);
+        let rest = Span::new(line.start + from, line.end);
+        let cut = find_in(text.as_bytes(), rest, b',').map_or(piece.len(), |k| k - line.start);
         let item = &piece[from..cut];
         let lead = item.iter().take_while(|&&b| b == b' ').count();
         let trail = item[lead..]
@@ -910,7 +1114,7 @@ fn push_item<'a>(
     // Room for this item and those after it, once (a line of `pass`
     // keeps no room at all: a record holds up to 50,000 lines).
     if turn.items.capacity() == 0 {
-        turn.items.reserve_exact(left);
+        turn.items = Vec::with_capacity(left);
     }
     turn.items.push(Item {
         text: item_text,
@@ -1002,7 +1206,7 @@ fn join_parts<'a>(text: &'a str, parts: &[Span], end: usize) -> Cow<'a, str> {
 /// `label=value`, where label is lower-case letters, digits and `-`.
 fn fact(text: &str, span: Span) -> Option<ItemKind<'_>> {
     let s = &text[span.range()];
-    let equals = s.bytes().position(|b| b == b'=')?;
+    let equals = find_in(text.as_bytes(), span, b'=')? - span.start;
     let (label, value) = (&s[..equals], &s[equals + 1..]);
     let (label, value) = (trim_end(label), trim_start(value));
     let ok_label = !label.is_empty()
@@ -1101,10 +1305,52 @@ fn read_proofs<'a>(
         at: span.start,
         end: span.end,
     };
+    if proofs.capacity() == 0 {
+        // Room for the proofs the span holds, once: each is at least 71
+        // bytes (`reveal` and 64 digits) and a space.
+        *proofs = Vec::with_capacity((span.end - span.start + 1) / 72 + 1);
+    }
     while cursor.skip_space() {
         proofs.push(cursor.proof()?);
     }
     Ok(())
+}
+
+/// `N` bytes from exactly `2N` hexadecimal digits, as
+/// [`hex_digits::decode`] reads them, eight digits at a time when `2N`
+/// is a multiple of eight: each byte's digit range tested and its value
+/// made in one word, pairs of values then packed.
+fn decode_hex<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
+    if digits.len() != 2 * N || N % 4 != 0 {
+        return hex_digits::decode(digits);
+    }
+    let mut out = [0u8; N];
+    for (four, eight) in out.chunks_exact_mut(4).zip(digits.chunks_exact(8)) {
+        let word = u64::from_le_bytes(eight.try_into().ok()?);
+        four.copy_from_slice(&hex_word(word)?);
+    }
+    Some(out)
+}
+
+/// The four bytes of eight hexadecimal digits (the first digit in the
+/// lowest byte of `word`), or `None` unless each is one. Each byte is
+/// ASCII; with `0x80 - lo` added, its high bit says whether it is at
+/// least `lo` (no byte carries into the next).
+fn hex_word(word: u64) -> Option<[u8; 4]> {
+    if word & HIGHS != 0 {
+        return None;
+    }
+    let at_least = |w: u64, lo: u8| w.wrapping_add(ONES * u64::from(0x80 - lo)) & HIGHS;
+    let digit = at_least(word, b'0') & !at_least(word, b'9' + 1);
+    let lower = word | (ONES * 0x20);
+    let letter = at_least(lower, b'a') & !at_least(lower, b'f' + 1);
+    if digit | letter != HIGHS {
+        return None;
+    }
+    // A digit's value is its low four bits; a letter's, those and 9.
+    let values = (word & (ONES * 0x0f)) + (letter >> 7) * 9;
+    let pairs = ((values << 4) | (values >> 8)).to_le_bytes();
+    Some([pairs[0], pairs[2], pairs[4], pairs[6]])
 }
 
 /// Whether `b` is a byte of printable ASCII but a comment's start, or a
@@ -1135,8 +1381,18 @@ struct ProofCursor<'a> {
 impl<'a> ProofCursor<'a> {
     /// Skip white space (line breaks included); whether anything is left.
     fn skip_space(&mut self) -> bool {
-        let rest = &self.text[self.at..self.end];
-        self.at += rest.len() - trim_start(rest).len();
+        // ASCII white space a byte at a time, as `trim_start` passes it.
+        let bytes = &self.text.as_bytes()[..self.end];
+        while bytes
+            .get(self.at)
+            .is_some_and(|b| matches!(b, b'\t'..=b'\r' | b' '))
+        {
+            self.at += 1;
+        }
+        if bytes.get(self.at).is_some_and(|b| !b.is_ascii()) {
+            let rest = &self.text[self.at..self.end];
+            self.at += rest.len() - trim_start(rest).len();
+        }
         self.at < self.end
     }
 
@@ -1234,7 +1490,7 @@ impl<'a> ProofCursor<'a> {
         // The common case: the digits in one piece, then white space.
         let rest = &bytes[start..];
         if rest.len() >= 2 * N && rest.get(2 * N).is_none_or(u8::is_ascii_whitespace) {
-            if let Some(value) = hex_digits::decode(&rest[..2 * N]) {
+            if let Some(value) = decode_hex(&rest[..2 * N]) {
                 self.at += 2 * N;
                 return Ok(value);
             }
@@ -1697,7 +1953,8 @@ mod tests {
         };
         let mut pos = 0;
         while pos < text.len() {
-            match log_line(text, pos, end_of_line(text, pos), &mut state, &mut |_| {}) {
+            let (line_end, plain) = scan_line(text, pos);
+            match log_line(text, (pos, line_end, plain), &mut state, &mut |_| {}) {
                 Ok(Next::Line(next)) => pos = next,
                 _ => return None,
             }
@@ -1822,6 +2079,192 @@ mod tests {
             let want = bytes.iter().all(|b| (b' '..=b'~').contains(b));
             proptest::prop_assert_eq!(printable(&bytes), want);
         }
+    }
+
+    proptest::proptest! {
+        /// A line's end and plainness found eight bytes at a time are
+        /// those found a byte at a time, wherever the line starts.
+        #[test]
+        fn a_line_is_scanned_eight_bytes_at_a_time_as_one_at_a_time(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    b'a', b' ', b'~', b'a', b',', b'\n', b'{', b';', b'\t', 0x1f, 0x7f, 0x20,
+                ]),
+                0..40,
+            ),
+            wide in proptest::option::of(0..40usize),
+        ) {
+            let mut text = String::from_utf8(bytes).unwrap();
+            if let Some(at) = wide {
+                text.insert(at.min(text.len()), 'é');
+            }
+            for from in 0..text.len() {
+                if !text.is_char_boundary(from) {
+                    continue;
+                }
+                let end = text[from..].find('\n').map_or(text.len(), |k| from + k);
+                let plain = text.as_bytes()[from..end]
+                    .iter()
+                    .all(|&b| (b' '..=b'~').contains(&b) && b != b'{' && b != b';');
+                let plain = if plain { Plain::Yes } else { Plain::No };
+                proptest::prop_assert_eq!(scan_line(&text, from), (end, plain), "{:?}", text);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A byte found in a span eight bytes at a time is the first
+        /// found a byte at a time, wherever the span stands.
+        #[test]
+        fn a_byte_in_a_span_is_found_eight_at_a_time_as_one_at_a_time(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b'=', b'=', b'<', b'>', 0xbd, 0x3c]),
+                0..30,
+            ),
+            start in 0..30usize,
+            len in 0..30usize,
+        ) {
+            let start = start.min(bytes.len());
+            let end = (start + len).min(bytes.len());
+            let want = bytes[start..end].iter().position(|&b| b == b'=').map(|k| start + k);
+            proptest::prop_assert_eq!(find_in(&bytes, Span::new(start, end), b'='), want);
+        }
+    }
+
+    proptest::proptest! {
+        /// Hexadecimal digits read eight at a time are read as the table
+        /// reads them one at a time.
+        #[test]
+        fn hex_digits_read_eight_at_a_time_are_read_as_one_at_a_time(
+            digits in proptest::collection::vec(
+                proptest::sample::select(
+                    b"0123456789abcdefABCDEF/:@G`gxX \x7f\x80\xff".to_vec(),
+                ),
+                64,
+            ),
+            bad in proptest::option::of((0..64usize, 0..=255u8)),
+        ) {
+            let mut digits = digits;
+            // Mostly digits, at most one byte of any kind.
+            for b in digits.iter_mut() {
+                if !b.is_ascii_hexdigit() && bad.is_none() {
+                    *b = b'7';
+                }
+            }
+            if let Some((at, byte)) = bad {
+                digits[at] = byte;
+            }
+            let want: Option<[u8; 32]> = hex_digits::decode(&digits);
+            proptest::prop_assert_eq!(decode_hex::<32>(&digits), want);
+            let want: Option<[u8; 16]> = hex_digits::decode(&digits[..32]);
+            proptest::prop_assert_eq!(decode_hex::<16>(&digits[..32]), want);
+            let want: Option<[u8; 3]> = hex_digits::decode(&digits[..6]);
+            proptest::prop_assert_eq!(decode_hex::<3>(&digits[..6]), want);
+        }
+    }
+
+    #[test]
+    fn every_byte_is_a_hex_digit_eight_at_a_time_as_one_at_a_time() {
+        for byte in 0..=255u8 {
+            for at in 0..8 {
+                let mut digits = *b"0123abcd";
+                digits[at] = byte;
+                let want: Option<[u8; 4]> = hex_digits::decode(&digits);
+                assert_eq!(decode_hex::<4>(&digits), want, "{byte:#x} at {at}");
+            }
+        }
+    }
+
+    /// The turns read from `text` as [`read_turns`] reads them, or its
+    /// error; with `Plain::No`, every line read in full, as if none
+    /// were plain.
+    fn read_lines<'a>(text: &'a str, lean: Plain) -> Result<Vec<Turn<'a>>, ParseError> {
+        let mut state = LogState {
+            turn: empty_turn(),
+            open: None,
+            scan: BodyScan::default(),
+            count: 0,
+            after_blank: true,
+        };
+        let mut turns = Vec::new();
+        let mut each = |turn: &mut Turn<'a>| turns.push(turn.clone());
+        let mut pos = 0;
+        while pos < text.len() {
+            let (line_end, plain) = scan_line(text, pos);
+            let plain = if lean == Plain::Yes { plain } else { Plain::No };
+            match log_line(text, (pos, line_end, plain), &mut state, &mut each)? {
+                Next::Line(next) => pos = next,
+                Next::LogOver => break,
+                Next::Unclosed(open) => return Err(unclosed_comment(open)),
+            }
+        }
+        if state.open.is_some() {
+            finish_in_turn(text, &mut state.turn, &mut state.scan)?;
+            each(&mut state.turn);
+        }
+        Ok(turns)
+    }
+
+    /// Heads of generated turn lines: the common shape and others.
+    const HEADS: [&str; 16] = [
+        "12. Blue: ",
+        "1.Red:",
+        "7. Blue :",
+        "007. B-_1:",
+        "999999999. Red: ",
+        "1234567890. Red: ",
+        "99999999999. Red: ",
+        "12 Blue: ",
+        "12. : ",
+        "12. Blué: ",
+        " 3. Red: ",
+        "S1. Blue: ",
+        "4.\tRed: ",
+        "5. Blue; x",
+        "6. Blue:{c}",
+        "8. Red",
+    ];
+
+    #[test]
+    fn a_plain_turn_line_is_read_as_the_full_reading_reads_it() {
+        use proptest::prelude::*;
+        let lines = proptest::collection::vec(
+            (
+                0..HEADS.len(),
+                proptest::collection::vec(0..BODY_PIECES.len(), 0..6),
+                proptest::collection::vec(0..CONTINUATIONS.len(), 0..2),
+            ),
+            1..4,
+        );
+        let lean = std::cell::Cell::new(0);
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(4000));
+        let result = runner.run(&lines, |lines| {
+            let mut text = String::new();
+            let mut starts = Vec::new();
+            for (head, body, continuations) in lines {
+                starts.push(text.len());
+                text.push_str(HEADS[head]);
+                for &k in &body {
+                    text.push_str(BODY_PIECES[k]);
+                }
+                for &k in &continuations {
+                    text.push_str(CONTINUATIONS[k]);
+                }
+                text.push('\n');
+            }
+            for at in starts {
+                let (_, plain) = scan_line(&text, at);
+                let head = lean_head(text.as_bytes(), at);
+                lean.set(lean.get() + usize::from(plain == Plain::Yes && head.is_some()));
+            }
+            let want = read_lines(&text, Plain::No);
+            let got = read_lines(&text, Plain::Yes);
+            prop_assert_eq!(got, want, "{:?}", text);
+            Ok(())
+        });
+        result.unwrap();
+        // The lean reading was tried often enough.
+        assert!(lean.get() > 1000, "{} plain turn lines", lean.get());
     }
 
     #[test]

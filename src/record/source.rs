@@ -11,6 +11,10 @@ use std::sync::Arc;
 /// a megabyte; anything this large is not a game record.
 pub const MAX_INPUT: usize = 8 * 1024 * 1024;
 
+/// The most lines [`Source::new`] reserves room for before it reads
+/// any.
+const FIRST_LINES: usize = 4096;
+
 /// A byte range in a [`Source`]'s clean text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Span {
@@ -210,18 +214,27 @@ pub(crate) fn next_line_feed(bytes: &[u8], from: usize) -> usize {
         .map_or(bytes.len().max(from), |n| at + n)
 }
 
-/// How many line feeds `bytes` holds, counted eight bytes at a time.
-fn count_line_feeds(bytes: &[u8]) -> usize {
-    let mut count = 0;
-    let mut at = 0;
-    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        // Each byte of the found ones is 0 or 1: the multiplication adds
-        // them up in the top byte.
-        let ones = line_feeds_in(u64::from_le_bytes(*word)) >> 7;
-        count += (ones.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
-        at += 8;
+/// Whether every byte of `bytes` is ASCII other than NUL and carriage
+/// return, looked at eight bytes at a time: text that [`input_text`]
+/// takes as it stands. (In a word without a byte of 0x80 or more, a
+/// byte `x` is zero when `x + 0x7f` leaves its top bit clear; a
+/// carriage return is a zero once the word is flipped by `0x0d` in
+/// each byte; neither sum carries into the next byte.)
+fn ascii_lines(bytes: &[u8]) -> bool {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const CR: u64 = 0x0d0d_0d0d_0d0d_0d0d;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        if x & HIGH != 0 || (x + LOW) & ((x ^ CR) + LOW) & HIGH != HIGH {
+            return false;
+        }
     }
-    count + bytes[at..].iter().filter(|b| **b == b'\n').count()
+    words
+        .remainder()
+        .iter()
+        .all(|&b| (1..0x80).contains(&b) && b != b'\r')
 }
 
 /// Make input bytes into text to look for records in: at most
@@ -240,6 +253,12 @@ fn input_str(input: &[u8]) -> Result<Cow<'_, str>, InputError> {
             "the input is larger than {} MiB: not a game record",
             MAX_INPUT / (1024 * 1024)
         )));
+    }
+    if ascii_lines(input) {
+        // Nothing to change or refuse: the UTF-8 check cannot fail.
+        if let Ok(text) = std::str::from_utf8(input) {
+            return Ok(Cow::Borrowed(text));
+        }
     }
     let text = match std::str::from_utf8(input) {
         // Old Mac line ends (CR alone): the same bytes with LF.
@@ -581,6 +600,17 @@ impl Finder {
     }
 }
 
+/// Whether `line` (without its line feed), line `index` (from 0) of a
+/// text, is not the first and ends in a printable character (no line end or white space to
+/// take off) and is taken as it stands by `finder` in short
+/// ([`Finder::going_on`]): a line that [`Source::first_plain`] keeps
+/// as it stands, no further look needed. False, `finder` as it was, for
+/// the first line and any other.
+fn going_on(finder: &mut Finder, line: &str, index: usize) -> bool {
+    let last = line.as_bytes().last();
+    index > 0 && last.is_some_and(u8::is_ascii_graphic) && finder.going_on(line).is_some()
+}
+
 impl Source {
     /// Read a record's text out of `input`: the first record in it. Fails
     /// on input that is not text (not UTF-8, NUL bytes), too large, or
@@ -604,19 +634,23 @@ impl Source {
     /// clean text is the text's own. `None` for any other text.
     fn first_plain(text: &Arc<str>) -> Option<Source> {
         let bytes = text.as_bytes();
-        let mut lines = Vec::with_capacity(count_line_feeds(bytes) + 1);
+        // Room for a line in sixteen bytes, up to a few thousand (past
+        // them the list grows as lists do).
+        let mut lines = Vec::with_capacity((bytes.len() / 16).min(FIRST_LINES) + 1);
         let mut finder = Finder::default();
         let mut start = 0;
         while start < bytes.len() {
             let end = next_line_feed(bytes, start);
             let next = (end + 1).min(bytes.len());
-            let (at, line) = input_line(lines.len(), start, &text[start..next]);
-            let seen = finder.line(line);
-            if seen.ended {
-                break;
-            }
-            if seen.take != Some(0) || at != start || trim_end(line).len() != end - start {
-                return None;
+            if !going_on(&mut finder, &text[start..end], lines.len()) {
+                let (at, line) = input_line(lines.len(), start, &text[start..next]);
+                let seen = finder.line(line);
+                if seen.ended {
+                    break;
+                }
+                if seen.take != Some(0) || at != start || trim_end(line).len() != end - start {
+                    return None;
+                }
             }
             lines.push(LineMap {
                 clean_start: start,
@@ -1086,8 +1120,6 @@ mod tests {
         texts.push("\u{b}\n\u{b}\u{b}\n\n\u{8a}\u{10a}".into());
         for text in &texts {
             let bytes = text.as_bytes();
-            let count = bytes.iter().filter(|b| **b == b'\n').count();
-            assert_eq!(count_line_feeds(bytes), count, "{text:?}");
             for from in 0..=bytes.len() {
                 let want = bytes[from..]
                     .iter()
@@ -1121,7 +1153,7 @@ mod tests {
 
     #[test]
     fn a_plain_record_read_in_short_is_the_first_record_read_in_full() {
-        let mut plain = 0;
+        let (mut plain, mut short) = (0, 0);
         for text in texts(20_000) {
             let Ok(text) = input_text(text.as_bytes()) else {
                 continue;
@@ -1131,10 +1163,40 @@ mod tests {
             let quick = Source::first_plain(&text);
             if quick.is_some() {
                 plain += 1;
+                // Lines the short way takes.
+                let mut finder = Finder::default();
+                for (index, line) in text.split('\n').enumerate() {
+                    short += usize::from(going_on(&mut finder.clone(), line, index));
+                    finder.line(line);
+                }
                 assert_eq!(format!("{quick:?}"), format!("{full:?}"), "{text:?}");
             }
         }
         assert!(plain > 1_000, "{plain} plain records");
+        assert!(short > 300, "{short} lines taken in short");
+    }
+
+    proptest::proptest! {
+        /// Bytes looked at eight at a time are ASCII lines as they are
+        /// looked at one at a time.
+        #[test]
+        fn ascii_lines_are_told_eight_bytes_at_a_time_as_one_at_a_time(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b'\n', b' ', b'~', 0x7f, 0x0c, 0x0e, 0x01]),
+                0..40,
+            ),
+            odd in proptest::option::of((
+                0..40usize,
+                proptest::sample::select(vec![b'\r', 0, 0x80, 0xff, 0x8d, 0x8a, b'a']),
+            )),
+        ) {
+            let mut bytes = bytes;
+            if let Some((at, byte)) = odd {
+                bytes.insert(at.min(bytes.len()), byte);
+            }
+            let want = bytes.iter().all(|&b| b != 0 && b != b'\r' && b.is_ascii());
+            proptest::prop_assert_eq!(ascii_lines(&bytes), want, "{:?}", bytes);
+        }
     }
 
     #[test]
