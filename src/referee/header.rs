@@ -93,10 +93,19 @@ impl Header {
     /// The side of game `G` named `name` (any case) and its index in
     /// turn order, if it plays in this game: [`Header::side_named`] and
     /// [`Header::index_of`] in one look.
+    /// A name as written is most often the canonical one: that is looked
+    /// for first (no two sides' names differ just in case, so the side
+    /// found is the same).
     pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
+        let named = |s: &Side| s.name::<G>().as_bytes() == name.as_bytes();
         self.sides
             .iter()
-            .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
+            .position(named)
+            .or_else(|| {
+                self.sides
+                    .iter()
+                    .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
+            })
             .map(|i| (self.sides[i], i))
     }
 

@@ -57,7 +57,12 @@ use seal::{Seal, SealCheck};
 #[derive(Debug)]
 pub struct Referee<G: Game> {
     header: Header,
-    state: G::State,
+    /// The position (boxed: a turn is played in a copy, `spare`, which
+    /// then takes its place, so the position is copied once a turn).
+    state: Box<G::State>,
+    /// The box of the position before the last turn, to play the next
+    /// one in.
+    spare: Option<Box<G::State>>,
     turns: u32,
     ledger: Ledger,
     hidden: Hidden,
@@ -131,6 +136,7 @@ impl<G: Game> Clone for Referee<G> {
         Referee {
             header: self.header.clone(),
             state: self.state.clone(),
+            spare: None,
             turns: self.turns,
             ledger: self.ledger.clone(),
             hidden: self.hidden.clone(),
@@ -220,7 +226,8 @@ impl<G: Game> Referee<G> {
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
             header,
-            state,
+            state: Box::new(state),
+            spare: None,
             turns: 0,
             chance: Vec::new(),
             declared: None,
@@ -613,12 +620,15 @@ impl<G: Game> Referee<G> {
             *played = self.play_farewell(line, index, at)?;
             return Ok(());
         }
-        let mut state = self.state.clone();
-        let derived = self
-            .start_turn_in(&mut state, index, line.reveal().map(|(_, h)| h))
+        let mut state = self.spare_copy();
+        // The chance derived goes straight into the turn played.
+        played.chance.clear();
+        let reveal = line.reveal().map(|(_, h)| h);
+        self.start_turn_in(&mut state, index, reveal, &mut played.chance)
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         let mut deck = self.deck.clone();
         if line_only_passes::<G>(&state, side) {
+            let derived = std::mem::take(&mut played.chance);
             *played = self.settled_out(line, &state, derived, at)?;
         } else {
             let mut openings = match deck.as_mut() {
@@ -626,11 +636,12 @@ impl<G: Game> Referee<G> {
                 None => None,
             };
             if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
+                let derived = std::mem::take(&mut played.chance);
                 *played = self.broken_out(line, &state, derived, position, at)?;
                 self.broken_on = Some(number);
             } else {
                 let opened = openings.as_mut();
-                self.play_turn(line, index, &mut state, derived, opened, at, played)?;
+                self.play_turn(line, index, &mut state, opened, at, played)?;
                 if let Some(deck) = deck.as_mut() {
                     if !self.check_leaving(line, index, &state, deck, at)? {
                         self.deck_turn_end(&state, index, deck, at)?;
@@ -641,9 +652,9 @@ impl<G: Game> Referee<G> {
         if self.deck.is_some() {
             self.owe_farewells(index, number, &state);
         }
-        // The position is moved in here, not through a call: a turn
-        // copies it once to play in and once back.
-        self.state = state;
+        // The box played in takes the position's place: a turn copies
+        // the position once, to play in.
+        self.spare = Some(std::mem::replace(&mut self.state, state));
         self.commit_played(index, played);
         if deck.is_some() {
             self.deck = deck;
@@ -761,7 +772,7 @@ impl<G: Game> Referee<G> {
                 claimant,
             });
             let refused = Err(format!("{} refused to open its hidden values", at.side));
-            (played, self.state.clone(), refused)
+            (played, G::State::clone(&self.state), refused)
         } else {
             self.play_audit(line, index, at)?
         };
@@ -976,7 +987,7 @@ impl<G: Game> Referee<G> {
     /// the next player's reveal.
     fn forfeit(&mut self, index: usize, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
         let before = self.before(&self.state);
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         G::resign(&mut state, side);
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
@@ -1026,8 +1037,9 @@ impl<G: Game> Referee<G> {
     }
 
     /// Play the actions of `line`, of side `index` (the side to move in
-    /// `state`), from `state` (the turn begun), then end the turn as the
-    /// line says; the turn played goes into `played`. In a game with a
+    /// `state`), from `state` (the turn begun, the chance it derived in
+    /// `played.chance`), then end the turn as the line says; the turn
+    /// played goes into `played`. In a game with a
     /// shared deck, the cards the line opened (`opened`) must be the
     /// cards its actions spend.
     #[allow(clippy::too_many_arguments)]
@@ -1036,7 +1048,6 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         index: usize,
         state: &mut G::State,
-        derived: Vec<ChanceEvent>,
         mut opened: Option<&mut cards::Openings>,
         at: At<'_>,
         played: &mut PlayedTurn<G>,
@@ -1044,7 +1055,7 @@ impl<G: Game> Referee<G> {
         let side = self.header.sides()[index];
         // The facts are the turn-start chance, known before any action:
         // a false one is the line's first defect, whatever its actions.
-        check_facts(line, &derived, at)?;
+        check_facts(line, &played.chance, at)?;
         played.begin(at.turn, side);
         let shown = &mut played.shown;
         // Openings the rules demanded before this line: made before the
@@ -1094,7 +1105,6 @@ impl<G: Game> Referee<G> {
             self.check_settleable(request.label, state, declaring, at)?;
         }
         played.resign = line.ending == Ending::Resign;
-        played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         Ok(())
     }
@@ -1214,9 +1224,21 @@ impl<G: Game> Referee<G> {
         })
     }
 
+    /// A copy of the position in a box of its own, to play a turn in:
+    /// the box of the position before the last turn, if there is one.
+    fn spare_copy(&mut self) -> Box<G::State> {
+        match self.spare.take() {
+            Some(mut spare) => {
+                spare.as_mut().clone_from(&self.state);
+                spare
+            }
+            None => self.state.clone(),
+        }
+    }
+
     /// Make `played` (which left the game in `state`) part of the game.
     fn commit_turn(&mut self, index: usize, state: G::State, played: &PlayedTurn<G>) {
-        self.state = state;
+        *self.state = state;
         self.commit_played(index, played);
     }
 
@@ -1274,29 +1296,31 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(G::to_move(&self.state))
             .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
-        let mut state = self.state.clone();
-        let derived = self.start_turn_in(&mut state, index, reveal)?;
+        let mut state = G::State::clone(&self.state);
+        let mut derived = Vec::new();
+        self.start_turn_in(&mut state, index, reveal, &mut derived)?;
         Ok((state, derived))
     }
 
     /// [`Referee::start_turn`] in `state`, a copy of the position now,
     /// for the side to move, `index` in the header: the turn is begun in
-    /// place (the state is not moved about).
+    /// place (the state is not moved about), the chance values derived
+    /// added to `derived` (empty before).
     fn start_turn_in(
         &self,
         state: &mut G::State,
         index: usize,
         reveal: Option<Hash>,
-    ) -> Result<Vec<ChanceEvent>, Illegal> {
+        derived: &mut Vec<ChanceEvent>,
+    ) -> Result<(), Illegal> {
         let number = self.next_turn();
         let side = self.header.sides()[index];
-        let mut derived = Vec::new();
         if let Some(request) = G::pending(state) {
             let declared = self.declared.map_or(number - 1, |d| d.0);
             let Some(reveal) = reveal else {
                 return Err(Illegal::new(no_commitments(request.label)));
             };
-            derived = self.settle_values(request, declared, index, &reveal);
+            self.settle_values(request, declared, index, &reveal, derived);
             let values: Vec<u32> = derived.iter().map(|e| e.value).collect();
             G::settle(state, &values)
                 .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
@@ -1304,38 +1328,26 @@ impl<G: Game> Referee<G> {
         if line_only_passes::<G>(state, side) {
             // The settlement ended the game, or put the settling player out
             // (their line then carries nothing but its reveal).
-            return Ok(derived);
+            return Ok(());
         }
+        let from = derived.len();
         let mut chance = TurnChance {
             referee: self,
             index,
             turn: number,
             mover: reveal,
-            samplers: Vec::new(),
-            events: Vec::new(),
+            samplers: chance::Samplers::default(),
+            events: derived,
+            from,
         };
-        G::begin_turn(state, &mut chance)?;
-        // Taken apart rather than dropped whole: its lists are most often
-        // empty.
-        let TurnChance {
-            mut events,
-            samplers,
-            ..
-        } = chance;
-        drop(samplers);
-        if derived.is_empty() {
-            derived = events;
-        } else {
-            derived.append(&mut events);
-        }
-        Ok(derived)
+        G::begin_turn(state, &mut chance)
     }
 
     /// The position at the start of the next turn, as far as it can be known
     /// before the mover writes the line: a pending event is not settled, and
     /// turn-start chance makes this fail with a reason.
     pub fn preview(&self) -> Result<G::State, Illegal> {
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         G::begin_turn(&mut state, &mut Lookahead { referee: self })?;
         Ok(state)
     }
@@ -1789,14 +1801,14 @@ mod tests {
         // Only B has a Commit tag: B's line can settle what A declares, A's
         // cannot settle what B declares.
         let referee = asks(3, false);
-        assert_eq!(referee.state, [true, false, true]);
+        assert_eq!(*referee.state, [true, false, true]);
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
         // Without any Commit tag nobody can.
         let text = "[Game \"asks\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
         let source = Source::new(text.as_bytes()).unwrap();
         let rec = record::parse(&source).unwrap();
         let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
-        assert_eq!(referee.state, [false]);
+        assert_eq!(*referee.state, [false]);
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
         // Once B's hash chain is used up, its line settles nothing: A and B
         // have written 10,000 lines each.
