@@ -97,7 +97,12 @@ impl Header {
     /// for first (no two sides' names differ just in case, so the side
     /// found is the same).
     pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
-        let named = |s: &Side| s.name::<G>().as_bytes() == name.as_bytes();
+        // Byte by byte: the names are a few letters, too short to be worth
+        // a call to compare.
+        let named = |s: &Side| {
+            let own = s.name::<G>().as_bytes();
+            own.len() == name.len() && own.iter().zip(name.as_bytes()).all(|(a, b)| a == b)
+        };
         self.sides
             .iter()
             .position(named)

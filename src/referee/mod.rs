@@ -288,6 +288,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// Where the game stands in its life (spec section 3.7).
+    #[inline]
     pub fn phase(&self) -> Phase {
         if self.setup_side_due().is_some() {
             Phase::Setup
@@ -368,6 +369,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// [`Referee::to_move`] in `phase`, the phase now.
+    #[inline]
     fn to_move_in(&self, phase: Phase) -> Option<Side> {
         let sides = self.header.sides();
         match phase {
@@ -559,6 +561,9 @@ impl<G: Game> Referee<G> {
             side: side.name::<G>(),
         };
         let seal = if self.is_bare(line, index) {
+            Seal::BARE
+        } else if self.reveals_only(line, index) {
+            self.check_reveal(line, index, at)?;
             Seal::BARE
         } else {
             self.check_proofs(line, at)?;
@@ -1244,6 +1249,7 @@ impl<G: Game> Referee<G> {
 
     /// Make `played` part of the game, the position it left already in
     /// `self.state`.
+    #[inline]
     fn commit_played(&mut self, index: usize, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
@@ -1860,6 +1866,52 @@ mod tests {
         }
         // Only A's pass without proofs, the digest not kept, is bare.
         assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
+    }
+
+    #[test]
+    fn a_line_with_a_reveal_alone_passes_the_proof_and_seal_checks_it_skips() {
+        let (one, two) = (ProofKind::Reveal([7; 32]), ProofKind::Reveal([8; 32]));
+        let sig = ProofKind::Sign([9; 64]);
+        let lists: [&[ProofKind<'_>]; 5] = [&[], &[one], &[one, two], &[one, sig], &[sig]];
+        let mut skipped = Vec::new();
+        for keep in [Keep::RULES, Keep::ALL] {
+            // B has a Commit tag, A none; neither has a Key tag.
+            let mut referee = asks(0, false).keeping(keep);
+            for (index, name) in [(0, "A"), (1, "B")] {
+                for ending in [Ending::Pass, Ending::Forfeit, Ending::Resign] {
+                    for proofs in lists {
+                        let mut line = Line::of_actions(LineKind::Turn, 1, name, &[]);
+                        line.ending = ending;
+                        line.claimant = Some("B").filter(|_| ending == Ending::Forfeit);
+                        line.proofs = proofs.to_vec();
+                        if !referee.reveals_only(&line, index) {
+                            continue;
+                        }
+                        skipped.push((keep.digest, name, ending, proofs.len()));
+                        let at = At {
+                            line: LineKind::Turn,
+                            turn: 1,
+                            side: name,
+                        };
+                        assert!(referee.check_proofs(&line, at).is_ok());
+                        for check in [SealCheck::Verify, SealCheck::Trial] {
+                            let seal = referee.check_seal(&line, Side(index as u8), at, check);
+                            let seal = seal.unwrap();
+                            assert!(seal.bytes().is_empty());
+                            assert_eq!((seal.sig, seal.claimant), (None, None));
+                        }
+                    }
+                }
+            }
+        }
+        // A line of one reveal, not a forfeit, the digest not kept; the
+        // reveal itself is checked on (A has no Commit tag for it).
+        let ends = [Ending::Pass, Ending::Resign];
+        let want: Vec<_> = ["A", "B"]
+            .into_iter()
+            .flat_map(|name| ends.map(|ending| (false, name, ending, 1)))
+            .collect();
+        assert_eq!(skipped, want);
     }
 
     #[test]
