@@ -7,6 +7,7 @@ use crate::fairness::{self, Hash};
 use crate::game::{self, Game, Outcome, Setup, Side};
 use crate::record::{self, Record, Span, Tag};
 use ed25519_dalek::VerifyingKey;
+use std::sync::OnceLock;
 
 /// The header, checked. Sides, contacts and commitments are parallel
 /// lists in turn order (header order), which is why the fields are private.
@@ -16,8 +17,11 @@ pub struct Header {
     contacts: Vec<String>,
     commits: Vec<Option<Hash>>,
     keys: Vec<Option<VerifyingKey>>,
-    game_id: Hash,
-    chain_id: Hash,
+    /// The game id and the chain id, each worked out from `tags` when
+    /// first asked for: a record without commitments, keys or chance
+    /// never needs them.
+    game_id: OnceLock<Hash>,
+    chain_id: OnceLock<Hash>,
     tags: Vec<(String, String)>,
     result_tag: String,
     result_span: Span,
@@ -68,12 +72,25 @@ impl Header {
 
     /// The game id (spec section 3.2).
     pub fn game_id(&self) -> &Hash {
-        &self.game_id
+        self.game_id
+            .get_or_init(|| fairness::game_id(self.tag_pairs()))
     }
 
     /// The chain id every hash chain of this game is bound to.
     pub fn chain_id(&self) -> &Hash {
-        &self.chain_id
+        self.chain_id
+            .get_or_init(|| fairness::chain_id(self.tag_pairs()))
+    }
+
+    /// Whether the game id and the chain id have been worked out.
+    #[cfg(test)]
+    pub(super) fn ids_worked_out(&self) -> (bool, bool) {
+        (self.game_id.get().is_some(), self.chain_id.get().is_some())
+    }
+
+    /// Every tag, name and value, in file order.
+    fn tag_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
     /// Every tag with its name in canonical case, in file order.
@@ -158,10 +175,9 @@ impl Header {
                 .map_or(span, |t| t.value_span);
             RefereeError::record(Some(at), e.reason)
         })?;
-        let pairs = || read.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         let header = Header {
-            game_id: fairness::game_id(pairs()),
-            chain_id: fairness::chain_id(pairs()),
+            game_id: OnceLock::new(),
+            chain_id: OnceLock::new(),
             sides: read.sides,
             contacts: read.contacts,
             commits,

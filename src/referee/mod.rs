@@ -202,7 +202,24 @@ impl At<'_> {
 impl<G: Game> Referee<G> {
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
+        Self::start_keeping(record, Keep::ALL)
+    }
+
+    /// [`Referee::start`], then [`Referee::keeping`] `keep`: a record
+    /// digest not kept is not begun (the digest before the first line is
+    /// a hash over the game id, which is then not worked out either).
+    fn start_keeping(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
+        let keep = Keep {
+            digest: keep.digest || header.any_key(),
+            ..keep
+        };
+        // A digest not kept is never read: it stays zero.
+        let digest = if keep.digest {
+            crate::fairness::record_start(header.game_id())
+        } else {
+            [0; 32]
+        };
         let (hands, holders) = cards::hands_of::<G>(&state, header.sides());
         let deck = G::hidden_deck(&state).map(|d| {
             let names: Vec<&str> = hands
@@ -218,10 +235,10 @@ impl<G: Game> Referee<G> {
             broken_on: None,
             farewells: Vec::new(),
             trial: false,
-            digest: crate::fairness::record_start(header.game_id()),
+            digest,
             forfeits: Vec::new(),
             deferred: None,
-            keep: Keep::ALL,
+            keep,
             ledger: Ledger::new(header.commits()),
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
@@ -1428,7 +1445,7 @@ impl<G: Game> Replay<G> {
     /// Check the header of `record` (its turns are not played) and start
     /// the replay, keeping what `keep` says.
     pub fn start(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
-        let mut referee = Referee::<G>::start(record)?.keeping(keep);
+        let mut referee = Referee::<G>::start_keeping(record, keep)?;
         referee.defer_seals();
         Ok(Replay {
             referee,
@@ -2079,6 +2096,29 @@ mod tests {
             assert_eq!(kept, fresh);
             let (kept, fresh) = played_both_ways::<CastleDanger>(seed);
             assert_eq!(kept, fresh);
+        }
+    }
+
+    #[test]
+    fn the_game_and_chain_ids_and_the_digest_are_worked_out_only_when_needed() {
+        use crate::fairness::{game_id, record_start};
+        use crate::games::castle_danger::CastleDanger;
+        for committed in [false, true] {
+            let text = castle_danger(committed);
+            let source = Source::new(text.as_bytes()).unwrap();
+            let rec = record::parse(&source).unwrap();
+            let tags = || rec.tags.iter().map(|t| (t.name.as_str(), t.value.as_str()));
+            let lean = replay_keeping::<CastleDanger>(&rec, Keep::RULES, |_, _| {}).unwrap();
+            // A plain record asks for neither; a committed one checks its
+            // reveals against the chain id, and its seals take the game id.
+            let asked = lean.header().ids_worked_out();
+            assert_eq!(asked, (committed, committed), "committed: {committed}");
+            assert_eq!(lean.header().game_id(), &game_id(tags()));
+            assert_eq!(lean.header().chain_id(), &chain_id(tags()));
+            assert!(lean.digest().is_none() || committed);
+            // The digest begins where it always did.
+            let start = Referee::<CastleDanger>::start(&rec).unwrap();
+            assert_eq!(start.digest(), Some(&record_start(&game_id(tags()))));
         }
     }
 
