@@ -35,6 +35,7 @@ impl Header {
     }
 
     /// Where `side` stands in the turn order, if it plays.
+    #[inline]
     pub fn index_of(&self, side: Side) -> Option<usize> {
         self.sides.iter().position(|&s| s == side)
     }

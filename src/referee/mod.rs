@@ -499,10 +499,15 @@ impl<G: Game> Referee<G> {
     /// Whether `side`'s next line can settle chance declared now (spec
     /// section 3.4): it carries a reveal, so the side has a Commit tag and
     /// links of its hash chain left.
+    #[inline]
     pub fn can_settle(&self, side: Side) -> bool {
-        self.header
-            .index_of(side)
-            .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
+        // Without commitments (a plain record) no side can: that is known
+        // without looking the side up.
+        !self.ledger.is_empty()
+            && self
+                .header
+                .index_of(side)
+                .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
     }
 
     /// The chance event waiting to be settled, if any.
