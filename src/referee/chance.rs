@@ -84,10 +84,27 @@ impl<G: Game> Referee<G> {
 
     /// The sides whose reveals went into a seed drawn on `index`'s line.
     pub(super) fn reveal_names(&self, index: usize) -> Vec<String> {
-        self.ledger
-            .seed_sides(index)
-            .map(|i| self.header.sides()[i].name::<G>().to_owned())
-            .collect()
+        let mut names = Vec::new();
+        self.reveal_names_into(index, &mut names);
+        names
+    }
+
+    /// [`Referee::reveal_names`] written over `names`, its strings used
+    /// again (those of an event of an earlier turn).
+    pub(super) fn reveal_names_into(&self, index: usize, names: &mut Vec<String>) {
+        let mut count = 0;
+        for i in self.ledger.seed_sides(index) {
+            let name = self.header.sides()[i].name::<G>();
+            match names.get_mut(count) {
+                Some(old) => {
+                    old.clear();
+                    old.push_str(name);
+                }
+                None => names.push(name.to_owned()),
+            }
+            count += 1;
+        }
+        names.truncate(count);
     }
 }
 
@@ -181,7 +198,9 @@ impl Samplers {
 
 /// Turn-start chance for the mover at `index`. Borrows the referee, so a
 /// turn without chance costs nothing; the seed's inputs are gathered only
-/// when the game draws. The values drawn are added to `events`.
+/// when the game draws. The values drawn are added to `events`, each
+/// written over one of `spent` (events of an earlier turn, no longer
+/// wanted) while there are some.
 pub(super) struct TurnChance<'a, G: Game> {
     pub(super) referee: &'a Referee<G>,
     pub(super) index: usize,
@@ -189,6 +208,7 @@ pub(super) struct TurnChance<'a, G: Game> {
     pub(super) mover: Option<Hash>,
     pub(super) samplers: Samplers,
     pub(super) events: &'a mut Vec<ChanceEvent>,
+    pub(super) spent: &'a mut Vec<ChanceEvent>,
     /// How many events `events` held before the turn's start: those are
     /// not this chance's to describe.
     pub(super) from: usize,
@@ -211,13 +231,15 @@ impl<G: Game> Chance for TurnChance<'_, G> {
             fairness::turn_seed_of(game, turn, label, &mover, others)
         });
         let value = sampler.below(n);
+        let mut reveals_of = self.spent.pop().map_or_else(Vec::new, |e| e.reveals_of);
+        self.referee.reveal_names_into(self.index, &mut reveals_of);
         self.events.push(ChanceEvent {
             turn: self.turn,
             declared: None,
             label,
             value,
             text: G::chance_text(label, value),
-            reveals_of: self.referee.reveal_names(self.index),
+            reveals_of,
         });
         Ok(value)
     }

@@ -69,6 +69,10 @@ pub struct Referee<G: Game> {
     /// Set-up lines played.
     setup_lines: u32,
     chance: Vec<ChanceEvent>,
+    /// An empty list of chance events with room, kept from turn to turn:
+    /// a replay's turn played takes it for its events and gives back the
+    /// list of the turn before ([`Referee::play_checked`]).
+    chance_room: Vec<ChanceEvent>,
     /// The turn and side that declared the pending event, if one is pending.
     declared: Option<(u32, Side)>,
     /// The digest of the record so far (spec section 3.8).
@@ -142,6 +146,7 @@ impl<G: Game> Clone for Referee<G> {
             hidden: self.hidden.clone(),
             setup_lines: self.setup_lines,
             chance: self.chance.clone(),
+            chance_room: Vec::new(),
             declared: self.declared,
             digest: self.digest,
             forfeits: self.forfeits.clone(),
@@ -247,6 +252,7 @@ impl<G: Game> Referee<G> {
             spare: None,
             turns: 0,
             chance: Vec::new(),
+            chance_room: Vec::new(),
             declared: None,
         })
     }
@@ -648,11 +654,15 @@ impl<G: Game> Referee<G> {
             return Ok(());
         }
         let mut state = self.spare_copy();
-        // The chance derived goes straight into the turn played.
-        played.chance.clear();
+        // The chance derived goes straight into the turn played, written
+        // over the events of the turn played before.
+        let mut spent = std::mem::take(&mut played.chance);
+        played.chance = std::mem::take(&mut self.chance_room);
         let reveal = line.reveal().map(|(_, h)| h);
-        self.start_turn_in(&mut state, index, reveal, &mut played.chance)
+        self.start_turn_in(&mut state, index, reveal, &mut played.chance, &mut spent)
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        spent.clear();
+        self.chance_room = spent;
         let mut deck = self.deck.clone();
         if line_only_passes::<G>(&state, side) {
             let derived = std::mem::take(&mut played.chance);
@@ -1326,20 +1336,22 @@ impl<G: Game> Referee<G> {
             .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
         let mut state = G::State::clone(&self.state);
         let mut derived = Vec::new();
-        self.start_turn_in(&mut state, index, reveal, &mut derived)?;
+        self.start_turn_in(&mut state, index, reveal, &mut derived, &mut Vec::new())?;
         Ok((state, derived))
     }
 
     /// [`Referee::start_turn`] in `state`, a copy of the position now,
     /// for the side to move, `index` in the header: the turn is begun in
     /// place (the state is not moved about), the chance values derived
-    /// added to `derived` (empty before).
+    /// added to `derived` (empty before), the turn-start ones written
+    /// over events of `spent` while it has some.
     fn start_turn_in(
         &self,
         state: &mut G::State,
         index: usize,
         reveal: Option<Hash>,
         derived: &mut Vec<ChanceEvent>,
+        spent: &mut Vec<ChanceEvent>,
     ) -> Result<(), Illegal> {
         let number = self.next_turn();
         let side = self.header.sides()[index];
@@ -1366,6 +1378,7 @@ impl<G: Game> Referee<G> {
             mover: reveal,
             samplers: chance::Samplers::default(),
             events: derived,
+            spent,
             from,
         };
         G::begin_turn(state, &mut chance)
@@ -1888,6 +1901,34 @@ mod tests {
         }
         // Only A's pass without proofs, the digest not kept, is bare.
         assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
+    }
+
+    #[test]
+    fn the_names_of_a_seed_written_over_an_earlier_events_are_the_names_made_anew() {
+        let olds: [&[&str]; 4] = [&[], &["B"], &["x", "yy", "zzz"], &["A", "B"]];
+        let mut seen = Vec::new();
+        for both in [false, true] {
+            let referee = asks(0, both);
+            for index in [0, 1] {
+                // `index` first, then every other committed side.
+                let made: Vec<String> = referee
+                    .ledger
+                    .seed_sides(index)
+                    .map(|i| referee.header.sides()[i].name::<Asks>().to_owned())
+                    .collect();
+                assert_eq!(referee.reveal_names(index), made);
+                for old in olds {
+                    let mut names: Vec<String> = old.iter().map(|&n| n.to_owned()).collect();
+                    referee.reveal_names_into(index, &mut names);
+                    assert_eq!(names, made, "over {old:?}");
+                }
+                seen.push(made);
+            }
+        }
+        assert_eq!(
+            seen,
+            [vec!["A", "B"], vec!["B"], vec!["A", "B"], vec!["B", "A"]]
+        );
     }
 
     #[test]
