@@ -118,7 +118,7 @@ pub fn chain_id<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Hash 
 /// draws (or settles), then the latest reveal (or commitment) of each other
 /// player, in header order. No player can know or steer a seed until every
 /// other player's contribution is published.
-fn put_reveals(h: &mut Sha256, mover: &Hash, others: &[Hash]) {
+fn put_reveals(h: &mut Sha256, mover: &Hash, others: impl IntoIterator<Item = Hash>) {
     h.update(mover);
     for other in others {
         h.update(other);
@@ -130,6 +130,18 @@ fn put_reveals(h: &mut Sha256, mover: &Hash, others: &[Hash]) {
 /// bytes), the mover's reveal on this line, then the latest reveal (or the
 /// commitment, before their first line) of every other player in side order.
 pub fn turn_seed(game: &Hash, turn: u32, label: &str, mover: &Hash, others: &[Hash]) -> Hash {
+    turn_seed_of(game, turn, label, mover, others.iter().copied())
+}
+
+/// [`turn_seed`] with the other players' reveals as they come, for a
+/// caller that holds them in no list.
+pub(crate) fn turn_seed_of(
+    game: &Hash,
+    turn: u32,
+    label: &str,
+    mover: &Hash,
+    others: impl IntoIterator<Item = Hash>,
+) -> Hash {
     let mut h = Sha256::new();
     h.update(DOMAIN_TURN_CHANCE);
     h.update(game);
@@ -162,7 +174,7 @@ pub fn settle_seed(
     h.update(declared.to_be_bytes());
     h.update(settling.to_be_bytes());
     put_len(&mut h, label.as_bytes());
-    put_reveals(&mut h, settler, others);
+    put_reveals(&mut h, settler, others.iter().copied());
     h.finalize().into()
 }
 

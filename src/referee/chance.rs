@@ -48,14 +48,16 @@ impl<G: Game> Referee<G> {
     /// the mover at `index` whose line carries `reveal`: seeded by that
     /// reveal and the latest of every other committed player (the
     /// declarer's among them), so that the settler cannot know them before
-    /// the declaring line, nor steer them with their key.
+    /// the declaring line, nor steer them with their key. They are added
+    /// to `into`.
     pub(super) fn settle_values(
         &self,
         request: ChanceRequest,
         declared: u32,
         index: usize,
         reveal: &Hash,
-    ) -> Vec<ChanceEvent> {
+        into: &mut Vec<ChanceEvent>,
+    ) {
         let number = self.next_turn();
         let others: Vec<Hash> = self.ledger.others(index).flatten().collect();
         let seed = fairness::settle_seed(
@@ -67,27 +69,42 @@ impl<G: Game> Referee<G> {
             &others,
         );
         let mut sampler = Sampler::new(&seed);
-        (0..request.count)
-            .map(|_| {
-                let value = sampler.below(request.n);
-                ChanceEvent {
-                    turn: number,
-                    declared: Some(declared),
-                    label: request.label,
-                    value,
-                    text: G::chance_text(request.label, value),
-                    reveals_of: self.reveal_names(index),
-                }
-            })
-            .collect()
+        into.extend((0..request.count).map(|_| {
+            let value = sampler.below(request.n);
+            ChanceEvent {
+                turn: number,
+                declared: Some(declared),
+                label: request.label,
+                value,
+                text: G::chance_text(request.label, value),
+                reveals_of: self.reveal_names(index),
+            }
+        }));
     }
 
     /// The sides whose reveals went into a seed drawn on `index`'s line.
     pub(super) fn reveal_names(&self, index: usize) -> Vec<String> {
-        self.ledger
-            .seed_sides(index)
-            .map(|i| self.header.sides()[i].name::<G>().to_owned())
-            .collect()
+        let mut names = Vec::new();
+        self.reveal_names_into(index, &mut names);
+        names
+    }
+
+    /// [`Referee::reveal_names`] written over `names`, its strings used
+    /// again (those of an event of an earlier turn).
+    pub(super) fn reveal_names_into(&self, index: usize, names: &mut Vec<String>) {
+        let mut count = 0;
+        for i in self.ledger.seed_sides(index) {
+            let name = self.header.sides()[i].name::<G>();
+            match names.get_mut(count) {
+                Some(old) => {
+                    old.clear();
+                    old.push_str(name);
+                }
+                None => names.push(name.to_owned()),
+            }
+            count += 1;
+        }
+        names.truncate(count);
     }
 }
 
@@ -150,16 +167,51 @@ fn compare_facts(
     Ok(())
 }
 
+/// The samplers of one turn's chance, one a label, each seeded when its
+/// label is first drawn. Most turns draw one label or none: the first
+/// sampler is kept in place, the others in a list.
+#[derive(Default)]
+pub(super) struct Samplers {
+    first: Option<(&'static str, Sampler)>,
+    more: Vec<(&'static str, Sampler)>,
+}
+
+impl Samplers {
+    /// The sampler of `label`, seeded with `seed()` if it has none yet.
+    fn of(&mut self, label: &'static str, seed: impl FnOnce() -> Hash) -> &mut Sampler {
+        if self.first.as_ref().is_none_or(|(l, _)| *l == label) {
+            let first = self
+                .first
+                .get_or_insert_with(|| (label, Sampler::new(&seed())));
+            return &mut first.1;
+        }
+        let k = match self.more.iter().position(|(l, _)| *l == label) {
+            Some(k) => k,
+            None => {
+                self.more.push((label, Sampler::new(&seed())));
+                self.more.len() - 1
+            }
+        };
+        &mut self.more[k].1
+    }
+}
+
 /// Turn-start chance for the mover at `index`. Borrows the referee, so a
 /// turn without chance costs nothing; the seed's inputs are gathered only
-/// when the game draws.
+/// when the game draws. The values drawn are added to `events`, each
+/// written over one of `spent` (events of an earlier turn, no longer
+/// wanted) while there are some.
 pub(super) struct TurnChance<'a, G: Game> {
     pub(super) referee: &'a Referee<G>,
     pub(super) index: usize,
     pub(super) turn: u32,
     pub(super) mover: Option<Hash>,
-    pub(super) samplers: Vec<(&'static str, Sampler)>,
-    pub(super) events: Vec<ChanceEvent>,
+    pub(super) samplers: Samplers,
+    pub(super) events: &'a mut Vec<ChanceEvent>,
+    pub(super) spent: &'a mut Vec<ChanceEvent>,
+    /// How many events `events` held before the turn's start: those are
+    /// not this chance's to describe.
+    pub(super) from: usize,
 }
 
 impl<G: Game> Chance for TurnChance<'_, G> {
@@ -167,44 +219,33 @@ impl<G: Game> Chance for TurnChance<'_, G> {
         let Some(mover) = self.mover else {
             return Err(Illegal::new(no_commitments(label)));
         };
-        let Some(others) = self
-            .referee
-            .ledger
-            .others(self.index)
-            .collect::<Option<Vec<_>>>()
-        else {
+        let ledger = &self.referee.ledger;
+        if ledger.others(self.index).any(|other| other.is_none()) {
             return crate::illegal!(
                 "not every side has a Commit tag: {label} needs all of them (see `herald keygen`)"
             );
-        };
-        let k = match self.samplers.iter().position(|(l, _)| *l == label) {
-            Some(k) => k,
-            None => {
-                let seed = fairness::turn_seed(
-                    self.referee.header.game_id(),
-                    self.turn,
-                    label,
-                    &mover,
-                    &others,
-                );
-                self.samplers.push((label, Sampler::new(&seed)));
-                self.samplers.len() - 1
-            }
-        };
-        let value = self.samplers[k].1.below(n);
+        }
+        let (game, turn) = (self.referee.header.game_id(), self.turn);
+        let others = ledger.others(self.index).flatten();
+        let sampler = self.samplers.of(label, || {
+            fairness::turn_seed_of(game, turn, label, &mover, others)
+        });
+        let value = sampler.below(n);
+        let mut reveals_of = self.spent.pop().map_or_else(Vec::new, |e| e.reveals_of);
+        self.referee.reveal_names_into(self.index, &mut reveals_of);
         self.events.push(ChanceEvent {
             turn: self.turn,
             declared: None,
             label,
             value,
             text: G::chance_text(label, value),
-            reveals_of: self.referee.reveal_names(self.index),
+            reveals_of,
         });
         Ok(value)
     }
 
     fn describe(&mut self, text: String) {
-        if let Some(e) = self.events.last_mut() {
+        if let Some(e) = self.events[self.from..].last_mut() {
             e.text = text;
         }
     }
@@ -290,6 +331,43 @@ mod tests {
     use super::*;
     use crate::record::LineKind;
     use std::borrow::Cow;
+
+    /// The samplers of a turn, the first kept in place and the others in
+    /// a list, give each label the values of a sampler of its own seeded
+    /// once, whatever the order the labels are drawn in.
+    #[test]
+    fn each_label_draws_from_one_sampler_seeded_when_first_drawn() {
+        let seed_of = |label: &str| fairness::turn_seed(&[1; 32], 7, label, &[2; 32], &[[3; 32]]);
+        let orders: [&[&'static str]; 4] = [
+            &["die"],
+            &["die", "die", "die"],
+            &["die", "coin", "die", "card", "coin", "die", "card"],
+            &["coin", "card", "card", "die", "coin"],
+        ];
+        for labels in orders {
+            let mut samplers = Samplers::default();
+            let mut seeded = Vec::new();
+            let mut alone: Vec<(&str, Sampler)> = Vec::new();
+            for &label in labels {
+                let value = samplers
+                    .of(label, || {
+                        seeded.push(label);
+                        seed_of(label)
+                    })
+                    .below(1000);
+                let k = match alone.iter().position(|(l, _)| *l == label) {
+                    Some(k) => k,
+                    None => {
+                        alone.push((label, Sampler::new(&seed_of(label))));
+                        alone.len() - 1
+                    }
+                };
+                assert_eq!(value, alone[k].1.below(1000), "{label} in {labels:?}");
+            }
+            let first_seen: Vec<&str> = alone.iter().map(|(l, _)| *l).collect();
+            assert_eq!(seeded, first_seen, "each seeded once, when first drawn");
+        }
+    }
 
     /// The check skipped on a line without facts, on a turn without
     /// chance, would have passed; elsewhere the same check is made: both

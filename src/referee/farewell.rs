@@ -207,7 +207,7 @@ impl<G: Game> Referee<G> {
             return Err(at.illegal(Place::End, Some("resign"), reason));
         }
         super::check_facts(line, &[], at)?;
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         let mut deck = self.deck.clone().expect("a farewell line needs a deck");
         let hand = self.deck_index(index);
         self.give_deck_items(line, index, &mut deck, at)?;

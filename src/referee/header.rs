@@ -7,6 +7,7 @@ use crate::fairness::{self, Hash};
 use crate::game::{self, Game, Outcome, Setup, Side};
 use crate::record::{self, Record, Span, Tag};
 use ed25519_dalek::VerifyingKey;
+use std::sync::OnceLock;
 
 /// The header, checked. Sides, contacts and commitments are parallel
 /// lists in turn order (header order), which is why the fields are private.
@@ -16,8 +17,11 @@ pub struct Header {
     contacts: Vec<String>,
     commits: Vec<Option<Hash>>,
     keys: Vec<Option<VerifyingKey>>,
-    game_id: Hash,
-    chain_id: Hash,
+    /// The game id and the chain id, each worked out from `tags` when
+    /// first asked for: a record without commitments, keys or chance
+    /// never needs them.
+    game_id: OnceLock<Hash>,
+    chain_id: OnceLock<Hash>,
     tags: Vec<(String, String)>,
     result_tag: String,
     result_span: Span,
@@ -31,6 +35,7 @@ impl Header {
     }
 
     /// Where `side` stands in the turn order, if it plays.
+    #[inline]
     pub fn index_of(&self, side: Side) -> Option<usize> {
         self.sides.iter().position(|&s| s == side)
     }
@@ -68,12 +73,25 @@ impl Header {
 
     /// The game id (spec section 3.2).
     pub fn game_id(&self) -> &Hash {
-        &self.game_id
+        self.game_id
+            .get_or_init(|| fairness::game_id(self.tag_pairs()))
     }
 
     /// The chain id every hash chain of this game is bound to.
     pub fn chain_id(&self) -> &Hash {
-        &self.chain_id
+        self.chain_id
+            .get_or_init(|| fairness::chain_id(self.tag_pairs()))
+    }
+
+    /// Whether the game id and the chain id have been worked out.
+    #[cfg(test)]
+    pub(super) fn ids_worked_out(&self) -> (bool, bool) {
+        (self.game_id.get().is_some(), self.chain_id.get().is_some())
+    }
+
+    /// Every tag, name and value, in file order.
+    fn tag_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
     /// Every tag with its name in canonical case, in file order.
@@ -93,10 +111,24 @@ impl Header {
     /// The side of game `G` named `name` (any case) and its index in
     /// turn order, if it plays in this game: [`Header::side_named`] and
     /// [`Header::index_of`] in one look.
+    /// A name as written is most often the canonical one: that is looked
+    /// for first (no two sides' names differ just in case, so the side
+    /// found is the same).
     pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
+        // Byte by byte: the names are a few letters, too short to be worth
+        // a call to compare.
+        let named = |s: &Side| {
+            let own = s.name::<G>().as_bytes();
+            own.len() == name.len() && own.iter().zip(name.as_bytes()).all(|(a, b)| a == b)
+        };
         self.sides
             .iter()
-            .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
+            .position(named)
+            .or_else(|| {
+                self.sides
+                    .iter()
+                    .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
+            })
             .map(|i| (self.sides[i], i))
     }
 
@@ -144,10 +176,9 @@ impl Header {
                 .map_or(span, |t| t.value_span);
             RefereeError::record(Some(at), e.reason)
         })?;
-        let pairs = || read.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         let header = Header {
-            game_id: fairness::game_id(pairs()),
-            chain_id: fairness::chain_id(pairs()),
+            game_id: OnceLock::new(),
+            chain_id: OnceLock::new(),
             sides: read.sides,
             contacts: read.contacts,
             commits,

@@ -29,6 +29,10 @@ pub(super) struct Hidden {
     /// Whether any side has a slot (fixed at the start: read on every
     /// line, so kept rather than recounted).
     any: bool,
+    /// Whether no two slots of a side have names that differ only in
+    /// case: a slot's own name then finds the slot a look in any case
+    /// finds ([`Hidden::find`]).
+    exact: bool,
     /// Per side, the slots the rules open once every side has committed.
     after_setup: Vec<&'static [&'static str]>,
     /// The same, each as the index of the side's slot of that name
@@ -37,6 +41,13 @@ pub(super) struct Hidden {
     /// Per side, the audit's verdict once its closing line is played:
     /// the reason when it failed (or refused to open).
     audited: Vec<Option<Result<(), String>>>,
+}
+
+/// Whether no two slots of a side have names that differ only in case.
+fn distinct(slots: &[Vec<Slot>]) -> bool {
+    slots.iter().all(|own| {
+        (0..own.len()).all(|i| (0..i).all(|j| !own[i].name.eq_ignore_ascii_case(own[j].name)))
+    })
 }
 
 /// What a set-up line does.
@@ -82,6 +93,7 @@ impl Hidden {
         let mut hidden = Hidden {
             due: None,
             any: slots.iter().any(|s| !s.is_empty()),
+            exact: distinct(&slots),
             slots,
             after_setup,
             after_setup_at,
@@ -131,11 +143,22 @@ impl Hidden {
         self.any
     }
 
+    /// The index of side `index`'s first slot named `slot` (any case), if
+    /// it has one. A played line's [`Shown`] items name their slot by the
+    /// slot's own name, the very text: that is looked for first.
+    fn find(&self, index: usize, slot: &str) -> Option<usize> {
+        let own = &self.slots[index];
+        let itself = || own.iter().position(|s| std::ptr::eq(s.name, slot));
+        self.exact
+            .then(itself)
+            .flatten()
+            .or_else(|| own.iter().position(|s| s.name.eq_ignore_ascii_case(slot)))
+    }
+
     /// Side `index`'s slot named `slot` (any case), if it has one.
     fn slot_mut(&mut self, index: usize, slot: &str) -> Option<&mut Slot> {
-        self.slots[index]
-            .iter_mut()
-            .find(|s| s.name.eq_ignore_ascii_case(slot))
+        let k = self.find(index, slot)?;
+        Some(&mut self.slots[index][k])
     }
 
     /// The outcome once every audit is in (spec section 3.7): a side that
@@ -356,7 +379,7 @@ impl<G: Game> Referee<G> {
             ));
         }
         let side = self.header.sides()[index];
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         let mut played = PlayedTurn::blank(line.number, side, self.before(&state));
         played.kind = LineKind::Setup;
         played.reveal = line.reveal().map(|(_, h)| h);
@@ -564,7 +587,7 @@ impl<G: Game> Referee<G> {
             ));
         }
         let side = self.header.sides()[index];
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         let mut played = PlayedTurn::blank(line.number, side, self.before(&state));
         played.audit = true;
         played.reveal = line.reveal().map(|(_, h)| h);
@@ -592,5 +615,70 @@ impl<G: Game> Referee<G> {
         }
         let verdict = G::audit(&state, side, &values).map_err(|e| e.reason);
         Ok((played, state, verdict))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A side with slots of these names, none committed or opened.
+    fn side_with(names: &[&'static str]) -> Hidden {
+        let own: Vec<Slot> = names
+            .iter()
+            .map(|&name| Slot {
+                name,
+                digest: None,
+                opened: None,
+            })
+            .collect();
+        let slots = vec![own];
+        Hidden {
+            due: None,
+            any: true,
+            exact: distinct(&slots),
+            slots,
+            after_setup: vec![&[]],
+            after_setup_at: vec![Vec::new()],
+            audited: vec![None],
+        }
+    }
+
+    /// A slot's own name finds it by its text, a look that passes over
+    /// the others at once; it finds what the look in any case finds, the
+    /// first slot so named, also where two slots differ only in case.
+    #[test]
+    fn a_slot_found_by_its_own_name_is_the_slot_found_in_any_case() {
+        use crate::games::playground_battles::PlaygroundBattles as Pb;
+        let setup = crate::game::Setup {
+            sides: &[Side(0), Side(1)],
+            tags: &[],
+        };
+        let state = Pb::new_game(&setup).expect("a game");
+        let lists: [&[&'static str]; 4] = [
+            Pb::hidden_slots(&state, Side(0)),
+            &["x", "X", "y"],
+            &["ab", "cd", "AB", "Cd"],
+            &[],
+        ];
+        let mut fast = 0;
+        for names in lists {
+            let hidden = side_with(names);
+            assert_eq!(hidden.exact, names.len() != 3 && names.len() != 4);
+            let mut asked: Vec<String> = Vec::new();
+            for name in names {
+                asked.extend([name.to_uppercase(), name.to_lowercase(), format!("{name}z")]);
+            }
+            asked.extend(["".to_owned(), "zz".to_owned()]);
+            let typed = asked.iter().map(String::as_str);
+            for slot in names.iter().copied().chain(typed) {
+                let looked = names.iter().position(|n| n.eq_ignore_ascii_case(slot));
+                assert_eq!(hidden.find(0, slot), looked, "{slot} in {names:?}");
+                if hidden.exact && names.iter().any(|n| std::ptr::eq(*n, slot)) {
+                    fast += 1;
+                }
+            }
+        }
+        assert_eq!(fast, 22, "each playground slot found by its own name");
     }
 }

@@ -12,6 +12,9 @@ pub(super) struct Ledger {
     latest: Vec<Option<Hash>>,
     /// Lines written by each side.
     lines: Vec<u32>,
+    /// Whether any side has a commitment (asked for by the engines several
+    /// times a turn, through [`super::Referee::can_settle`]).
+    any: bool,
 }
 
 /// Why a line's reveal is refused.
@@ -35,6 +38,7 @@ impl Ledger {
         Ledger {
             latest: commits.to_vec(),
             lines: vec![0; commits.len()],
+            any: commits.iter().any(Option::is_some),
         }
     }
 
@@ -56,8 +60,9 @@ impl Ledger {
     }
 
     /// Whether no side has a commitment.
+    #[inline]
     pub(super) fn is_empty(&self) -> bool {
-        self.latest.iter().all(Option::is_none)
+        !self.any
     }
 
     /// Check the reveal a line of side `index` carries (a forfeit carries
@@ -86,6 +91,7 @@ impl Ledger {
             Some(r) => {
                 self.latest[index] = Some(r);
                 self.lines[index] += 1;
+                self.any = true;
             }
             None if self.latest[index].is_none() => self.lines[index] += 1,
             None => {}
@@ -106,5 +112,38 @@ impl Ledger {
     pub(super) fn seed_sides(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::once(index)
             .chain((0..self.latest.len()).filter(move |&i| i != index && self.latest[i].is_some()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether any side has a commitment is kept, not looked for: it
+    /// agrees with a look over every side's latest value, from the
+    /// start and after every line.
+    #[test]
+    fn a_ledger_knows_whether_any_side_has_a_commitment_as_a_look_would() {
+        let looked = |l: &Ledger| l.latest.iter().all(Option::is_none);
+        let starts: [&[Option<Hash>]; 4] = [
+            &[None, None],
+            &[Some([1; 32]), None],
+            &[None, None, Some([2; 32])],
+            &[],
+        ];
+        for commits in starts {
+            let mut ledger = Ledger::new(commits);
+            assert_eq!(ledger.is_empty(), looked(&ledger));
+            for (k, reveal) in [None, Some([3; 32]), None, Some([4; 32])]
+                .into_iter()
+                .enumerate()
+            {
+                if commits.is_empty() {
+                    break;
+                }
+                ledger.record(k % commits.len(), reveal);
+                assert_eq!(ledger.is_empty(), looked(&ledger), "{commits:?} line {k}");
+            }
+        }
     }
 }

@@ -390,8 +390,9 @@ impl<G: Game> PlayedTurn<G> {
     }
 
     /// Make this a turn of `side` numbered `number` that has done nothing
-    /// yet, as [`PlayedTurn::blank`] without a position before, keeping
-    /// the room its lists have (a replay plays every line into one).
+    /// yet but derive the chance it holds, as [`PlayedTurn::blank`]
+    /// without a position before, keeping the room its lists have (a
+    /// replay plays every line into one).
     #[inline]
     pub(super) fn begin(&mut self, number: u32, side: Side) {
         self.number = number;
@@ -399,7 +400,6 @@ impl<G: Game> PlayedTurn<G> {
         self.before = None;
         self.actions.clear();
         self.resign = false;
-        self.chance.clear();
         self.reveal = None;
         self.kind = LineKind::Turn;
         self.audit = false;

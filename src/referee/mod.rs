@@ -57,13 +57,22 @@ use seal::{Seal, SealCheck};
 #[derive(Debug)]
 pub struct Referee<G: Game> {
     header: Header,
-    state: G::State,
+    /// The position (boxed: a turn is played in a copy, `spare`, which
+    /// then takes its place, so the position is copied once a turn).
+    state: Box<G::State>,
+    /// The box of the position before the last turn, to play the next
+    /// one in.
+    spare: Option<Box<G::State>>,
     turns: u32,
     ledger: Ledger,
     hidden: Hidden,
     /// Set-up lines played.
     setup_lines: u32,
     chance: Vec<ChanceEvent>,
+    /// An empty list of chance events with room, kept from turn to turn:
+    /// a replay's turn played takes it for its events and gives back the
+    /// list of the turn before ([`Referee::play_checked`]).
+    chance_room: Vec<ChanceEvent>,
     /// The turn and side that declared the pending event, if one is pending.
     declared: Option<(u32, Side)>,
     /// The digest of the record so far (spec section 3.8).
@@ -131,11 +140,13 @@ impl<G: Game> Clone for Referee<G> {
         Referee {
             header: self.header.clone(),
             state: self.state.clone(),
+            spare: None,
             turns: self.turns,
             ledger: self.ledger.clone(),
             hidden: self.hidden.clone(),
             setup_lines: self.setup_lines,
             chance: self.chance.clone(),
+            chance_room: Vec::new(),
             declared: self.declared,
             digest: self.digest,
             forfeits: self.forfeits.clone(),
@@ -196,7 +207,24 @@ impl At<'_> {
 impl<G: Game> Referee<G> {
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
+        Self::start_keeping(record, Keep::ALL)
+    }
+
+    /// [`Referee::start`], then [`Referee::keeping`] `keep`: a record
+    /// digest not kept is not begun (the digest before the first line is
+    /// a hash over the game id, which is then not worked out either).
+    fn start_keeping(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
         let (header, state) = Header::read::<G>(record)?;
+        let keep = Keep {
+            digest: keep.digest || header.any_key(),
+            ..keep
+        };
+        // A digest not kept is never read: it stays zero.
+        let digest = if keep.digest {
+            crate::fairness::record_start(header.game_id())
+        } else {
+            [0; 32]
+        };
         let (hands, holders) = cards::hands_of::<G>(&state, header.sides());
         let deck = G::hidden_deck(&state).map(|d| {
             let names: Vec<&str> = hands
@@ -212,17 +240,19 @@ impl<G: Game> Referee<G> {
             broken_on: None,
             farewells: Vec::new(),
             trial: false,
-            digest: crate::fairness::record_start(header.game_id()),
+            digest,
             forfeits: Vec::new(),
             deferred: None,
-            keep: Keep::ALL,
+            keep,
             ledger: Ledger::new(header.commits()),
             hidden: Hidden::new::<G>(&state, header.sides()),
             setup_lines: 0,
             header,
-            state,
+            state: Box::new(state),
+            spare: None,
             turns: 0,
             chance: Vec::new(),
+            chance_room: Vec::new(),
             declared: None,
         })
     }
@@ -281,6 +311,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// Where the game stands in its life (spec section 3.7).
+    #[inline]
     pub fn phase(&self) -> Phase {
         if self.setup_side_due().is_some() {
             Phase::Setup
@@ -361,6 +392,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// [`Referee::to_move`] in `phase`, the phase now.
+    #[inline]
     fn to_move_in(&self, phase: Phase) -> Option<Side> {
         let sides = self.header.sides();
         match phase {
@@ -473,10 +505,15 @@ impl<G: Game> Referee<G> {
     /// Whether `side`'s next line can settle chance declared now (spec
     /// section 3.4): it carries a reveal, so the side has a Commit tag and
     /// links of its hash chain left.
+    #[inline]
     pub fn can_settle(&self, side: Side) -> bool {
-        self.header
-            .index_of(side)
-            .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
+        // Without commitments (a plain record) no side can: that is known
+        // without looking the side up.
+        !self.ledger.is_empty()
+            && self
+                .header
+                .index_of(side)
+                .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
     }
 
     /// The chance event waiting to be settled, if any.
@@ -553,6 +590,9 @@ impl<G: Game> Referee<G> {
         };
         let seal = if self.is_bare(line, index) {
             Seal::BARE
+        } else if self.reveals_only(line, index) {
+            self.check_reveal(line, index, at)?;
+            Seal::BARE
         } else {
             self.check_proofs(line, at)?;
             self.check_reveal(line, index, at)?;
@@ -613,12 +653,19 @@ impl<G: Game> Referee<G> {
             *played = self.play_farewell(line, index, at)?;
             return Ok(());
         }
-        let mut state = self.state.clone();
-        let derived = self
-            .start_turn_in(&mut state, index, line.reveal().map(|(_, h)| h))
+        let mut state = self.spare_copy();
+        // The chance derived goes straight into the turn played, written
+        // over the events of the turn played before.
+        let mut spent = std::mem::take(&mut played.chance);
+        played.chance = std::mem::take(&mut self.chance_room);
+        let reveal = line.reveal().map(|(_, h)| h);
+        self.start_turn_in(&mut state, index, reveal, &mut played.chance, &mut spent)
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        spent.clear();
+        self.chance_room = spent;
         let mut deck = self.deck.clone();
         if line_only_passes::<G>(&state, side) {
+            let derived = std::mem::take(&mut played.chance);
             *played = self.settled_out(line, &state, derived, at)?;
         } else {
             let mut openings = match deck.as_mut() {
@@ -626,11 +673,12 @@ impl<G: Game> Referee<G> {
                 None => None,
             };
             if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
+                let derived = std::mem::take(&mut played.chance);
                 *played = self.broken_out(line, &state, derived, position, at)?;
                 self.broken_on = Some(number);
             } else {
                 let opened = openings.as_mut();
-                self.play_turn(line, index, &mut state, derived, opened, at, played)?;
+                self.play_turn(line, index, &mut state, opened, at, played)?;
                 if let Some(deck) = deck.as_mut() {
                     if !self.check_leaving(line, index, &state, deck, at)? {
                         self.deck_turn_end(&state, index, deck, at)?;
@@ -641,9 +689,9 @@ impl<G: Game> Referee<G> {
         if self.deck.is_some() {
             self.owe_farewells(index, number, &state);
         }
-        // The position is moved in here, not through a call: a turn
-        // copies it once to play in and once back.
-        self.state = state;
+        // The box played in takes the position's place: a turn copies
+        // the position once, to play in.
+        self.spare = Some(std::mem::replace(&mut self.state, state));
         self.commit_played(index, played);
         if deck.is_some() {
             self.deck = deck;
@@ -761,7 +809,7 @@ impl<G: Game> Referee<G> {
                 claimant,
             });
             let refused = Err(format!("{} refused to open its hidden values", at.side));
-            (played, self.state.clone(), refused)
+            (played, G::State::clone(&self.state), refused)
         } else {
             self.play_audit(line, index, at)?
         };
@@ -976,7 +1024,7 @@ impl<G: Game> Referee<G> {
     /// the next player's reveal.
     fn forfeit(&mut self, index: usize, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
         let before = self.before(&self.state);
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         G::resign(&mut state, side);
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
@@ -1026,8 +1074,9 @@ impl<G: Game> Referee<G> {
     }
 
     /// Play the actions of `line`, of side `index` (the side to move in
-    /// `state`), from `state` (the turn begun), then end the turn as the
-    /// line says; the turn played goes into `played`. In a game with a
+    /// `state`), from `state` (the turn begun, the chance it derived in
+    /// `played.chance`), then end the turn as the line says; the turn
+    /// played goes into `played`. In a game with a
     /// shared deck, the cards the line opened (`opened`) must be the
     /// cards its actions spend.
     #[allow(clippy::too_many_arguments)]
@@ -1036,7 +1085,6 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         index: usize,
         state: &mut G::State,
-        derived: Vec<ChanceEvent>,
         mut opened: Option<&mut cards::Openings>,
         at: At<'_>,
         played: &mut PlayedTurn<G>,
@@ -1044,7 +1092,7 @@ impl<G: Game> Referee<G> {
         let side = self.header.sides()[index];
         // The facts are the turn-start chance, known before any action:
         // a false one is the line's first defect, whatever its actions.
-        check_facts(line, &derived, at)?;
+        check_facts(line, &played.chance, at)?;
         played.begin(at.turn, side);
         let shown = &mut played.shown;
         // Openings the rules demanded before this line: made before the
@@ -1094,7 +1142,6 @@ impl<G: Game> Referee<G> {
             self.check_settleable(request.label, state, declaring, at)?;
         }
         played.resign = line.ending == Ending::Resign;
-        played.chance = derived;
         played.reveal = line.reveal().map(|(_, h)| h);
         Ok(())
     }
@@ -1214,14 +1261,27 @@ impl<G: Game> Referee<G> {
         })
     }
 
+    /// A copy of the position in a box of its own, to play a turn in:
+    /// the box of the position before the last turn, if there is one.
+    fn spare_copy(&mut self) -> Box<G::State> {
+        match self.spare.take() {
+            Some(mut spare) => {
+                spare.as_mut().clone_from(&self.state);
+                spare
+            }
+            None => self.state.clone(),
+        }
+    }
+
     /// Make `played` (which left the game in `state`) part of the game.
     fn commit_turn(&mut self, index: usize, state: G::State, played: &PlayedTurn<G>) {
-        self.state = state;
+        *self.state = state;
         self.commit_played(index, played);
     }
 
     /// Make `played` part of the game, the position it left already in
     /// `self.state`.
+    #[inline]
     fn commit_played(&mut self, index: usize, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
@@ -1274,29 +1334,33 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(G::to_move(&self.state))
             .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
-        let mut state = self.state.clone();
-        let derived = self.start_turn_in(&mut state, index, reveal)?;
+        let mut state = G::State::clone(&self.state);
+        let mut derived = Vec::new();
+        self.start_turn_in(&mut state, index, reveal, &mut derived, &mut Vec::new())?;
         Ok((state, derived))
     }
 
     /// [`Referee::start_turn`] in `state`, a copy of the position now,
     /// for the side to move, `index` in the header: the turn is begun in
-    /// place (the state is not moved about).
+    /// place (the state is not moved about), the chance values derived
+    /// added to `derived` (empty before), the turn-start ones written
+    /// over events of `spent` while it has some.
     fn start_turn_in(
         &self,
         state: &mut G::State,
         index: usize,
         reveal: Option<Hash>,
-    ) -> Result<Vec<ChanceEvent>, Illegal> {
+        derived: &mut Vec<ChanceEvent>,
+        spent: &mut Vec<ChanceEvent>,
+    ) -> Result<(), Illegal> {
         let number = self.next_turn();
         let side = self.header.sides()[index];
-        let mut derived = Vec::new();
         if let Some(request) = G::pending(state) {
             let declared = self.declared.map_or(number - 1, |d| d.0);
             let Some(reveal) = reveal else {
                 return Err(Illegal::new(no_commitments(request.label)));
             };
-            derived = self.settle_values(request, declared, index, &reveal);
+            self.settle_values(request, declared, index, &reveal, derived);
             let values: Vec<u32> = derived.iter().map(|e| e.value).collect();
             G::settle(state, &values)
                 .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
@@ -1304,38 +1368,27 @@ impl<G: Game> Referee<G> {
         if line_only_passes::<G>(state, side) {
             // The settlement ended the game, or put the settling player out
             // (their line then carries nothing but its reveal).
-            return Ok(derived);
+            return Ok(());
         }
+        let from = derived.len();
         let mut chance = TurnChance {
             referee: self,
             index,
             turn: number,
             mover: reveal,
-            samplers: Vec::new(),
-            events: Vec::new(),
+            samplers: chance::Samplers::default(),
+            events: derived,
+            spent,
+            from,
         };
-        G::begin_turn(state, &mut chance)?;
-        // Taken apart rather than dropped whole: its lists are most often
-        // empty.
-        let TurnChance {
-            mut events,
-            samplers,
-            ..
-        } = chance;
-        drop(samplers);
-        if derived.is_empty() {
-            derived = events;
-        } else {
-            derived.append(&mut events);
-        }
-        Ok(derived)
+        G::begin_turn(state, &mut chance)
     }
 
     /// The position at the start of the next turn, as far as it can be known
     /// before the mover writes the line: a pending event is not settled, and
     /// turn-start chance makes this fail with a reason.
     pub fn preview(&self) -> Result<G::State, Illegal> {
-        let mut state = self.state.clone();
+        let mut state = G::State::clone(&self.state);
         G::begin_turn(&mut state, &mut Lookahead { referee: self })?;
         Ok(state)
     }
@@ -1410,7 +1463,7 @@ impl<G: Game> Replay<G> {
     /// Check the header of `record` (its turns are not played) and start
     /// the replay, keeping what `keep` says.
     pub fn start(record: &Record<'_>, keep: Keep) -> Result<Self, RefereeError> {
-        let mut referee = Referee::<G>::start(record)?.keeping(keep);
+        let mut referee = Referee::<G>::start_keeping(record, keep)?;
         referee.defer_seals();
         Ok(Replay {
             referee,
@@ -1789,14 +1842,14 @@ mod tests {
         // Only B has a Commit tag: B's line can settle what A declares, A's
         // cannot settle what B declares.
         let referee = asks(3, false);
-        assert_eq!(referee.state, [true, false, true]);
+        assert_eq!(*referee.state, [true, false, true]);
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
         // Without any Commit tag nobody can.
         let text = "[Game \"asks\"]\n[A \"a\"]\n[B \"b\"]\n[Result \"*\"]\n\n1. A: pass\n";
         let source = Source::new(text.as_bytes()).unwrap();
         let rec = record::parse(&source).unwrap();
         let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
-        assert_eq!(referee.state, [false]);
+        assert_eq!(*referee.state, [false]);
         assert_eq!(referee.preview().unwrap().last(), Some(&false));
         // Once B's hash chain is used up, its line settles nothing: A and B
         // have written 10,000 lines each.
@@ -1848,6 +1901,80 @@ mod tests {
         }
         // Only A's pass without proofs, the digest not kept, is bare.
         assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
+    }
+
+    #[test]
+    fn the_names_of_a_seed_written_over_an_earlier_events_are_the_names_made_anew() {
+        let olds: [&[&str]; 4] = [&[], &["B"], &["x", "yy", "zzz"], &["A", "B"]];
+        let mut seen = Vec::new();
+        for both in [false, true] {
+            let referee = asks(0, both);
+            for index in [0, 1] {
+                // `index` first, then every other committed side.
+                let made: Vec<String> = referee
+                    .ledger
+                    .seed_sides(index)
+                    .map(|i| referee.header.sides()[i].name::<Asks>().to_owned())
+                    .collect();
+                assert_eq!(referee.reveal_names(index), made);
+                for old in olds {
+                    let mut names: Vec<String> = old.iter().map(|&n| n.to_owned()).collect();
+                    referee.reveal_names_into(index, &mut names);
+                    assert_eq!(names, made, "over {old:?}");
+                }
+                seen.push(made);
+            }
+        }
+        assert_eq!(
+            seen,
+            [vec!["A", "B"], vec!["B"], vec!["A", "B"], vec!["B", "A"]]
+        );
+    }
+
+    #[test]
+    fn a_line_with_a_reveal_alone_passes_the_proof_and_seal_checks_it_skips() {
+        let (one, two) = (ProofKind::Reveal([7; 32]), ProofKind::Reveal([8; 32]));
+        let sig = ProofKind::Sign([9; 64]);
+        let lists: [&[ProofKind<'_>]; 5] = [&[], &[one], &[one, two], &[one, sig], &[sig]];
+        let mut skipped = Vec::new();
+        for keep in [Keep::RULES, Keep::ALL] {
+            // B has a Commit tag, A none; neither has a Key tag.
+            let mut referee = asks(0, false).keeping(keep);
+            for (index, name) in [(0, "A"), (1, "B")] {
+                for ending in [Ending::Pass, Ending::Forfeit, Ending::Resign] {
+                    for proofs in lists {
+                        let mut line = Line::of_actions(LineKind::Turn, 1, name, &[]);
+                        line.ending = ending;
+                        line.claimant = Some("B").filter(|_| ending == Ending::Forfeit);
+                        line.proofs = proofs.to_vec();
+                        if !referee.reveals_only(&line, index) {
+                            continue;
+                        }
+                        skipped.push((keep.digest, name, ending, proofs.len()));
+                        let at = At {
+                            line: LineKind::Turn,
+                            turn: 1,
+                            side: name,
+                        };
+                        assert!(referee.check_proofs(&line, at).is_ok());
+                        for check in [SealCheck::Verify, SealCheck::Trial] {
+                            let seal = referee.check_seal(&line, Side(index as u8), at, check);
+                            let seal = seal.unwrap();
+                            assert!(seal.bytes().is_empty());
+                            assert_eq!((seal.sig, seal.claimant), (None, None));
+                        }
+                    }
+                }
+            }
+        }
+        // A line of one reveal, not a forfeit, the digest not kept; the
+        // reveal itself is checked on (A has no Commit tag for it).
+        let ends = [Ending::Pass, Ending::Resign];
+        let want: Vec<_> = ["A", "B"]
+            .into_iter()
+            .flat_map(|name| ends.map(|ending| (false, name, ending, 1)))
+            .collect();
+        assert_eq!(skipped, want);
     }
 
     #[test]
@@ -2015,6 +2142,29 @@ mod tests {
             assert_eq!(kept, fresh);
             let (kept, fresh) = played_both_ways::<CastleDanger>(seed);
             assert_eq!(kept, fresh);
+        }
+    }
+
+    #[test]
+    fn the_game_and_chain_ids_and_the_digest_are_worked_out_only_when_needed() {
+        use crate::fairness::{game_id, record_start};
+        use crate::games::castle_danger::CastleDanger;
+        for committed in [false, true] {
+            let text = castle_danger(committed);
+            let source = Source::new(text.as_bytes()).unwrap();
+            let rec = record::parse(&source).unwrap();
+            let tags = || rec.tags.iter().map(|t| (t.name.as_str(), t.value.as_str()));
+            let lean = replay_keeping::<CastleDanger>(&rec, Keep::RULES, |_, _| {}).unwrap();
+            // A plain record asks for neither; a committed one checks its
+            // reveals against the chain id, and its seals take the game id.
+            let asked = lean.header().ids_worked_out();
+            assert_eq!(asked, (committed, committed), "committed: {committed}");
+            assert_eq!(lean.header().game_id(), &game_id(tags()));
+            assert_eq!(lean.header().chain_id(), &chain_id(tags()));
+            assert!(lean.digest().is_none() || committed);
+            // The digest begins where it always did.
+            let start = Referee::<CastleDanger>::start(&rec).unwrap();
+            assert_eq!(start.digest(), Some(&record_start(&game_id(tags()))));
         }
     }
 

@@ -9,7 +9,7 @@ use ed25519_dalek::VerifyingKey;
 use super::{At, Ending, Line, LineError, Place, Referee, RefereeError};
 use crate::fairness::{self, Hash, SealedKind};
 use crate::game::{Game, Side};
-use crate::record::{LineKind, Span, Turn};
+use crate::record::{LineKind, ProofKind, Span, Turn};
 
 /// Whether a line's signature is verified, or the line is being composed
 /// (its seal is added once its text is known).
@@ -151,6 +151,19 @@ impl<G: Game> Referee<G> {
             && line.ending != Ending::Forfeit
             && !self.keep.digest
             && !self.ledger.is_committed(index)
+            && self.header.key_at(index).is_none()
+    }
+
+    /// Whether `line` of side `index` carries a reveal and no other proof,
+    /// is not a forfeit, its side has no signing key and no record digest
+    /// is kept: as a committed side's line most often is. Its proofs and
+    /// seal then pass their checks ([`Referee::check_proofs`],
+    /// [`Referee::check_seal`]) with [`Seal::BARE`], so these are skipped;
+    /// its reveal is checked.
+    pub(super) fn reveals_only(&self, line: &Line<'_>, index: usize) -> bool {
+        matches!(line.proofs[..], [ProofKind::Reveal(_)])
+            && line.ending != Ending::Forfeit
+            && !self.keep.digest
             && self.header.key_at(index).is_none()
     }
 
