@@ -655,14 +655,19 @@ impl<G: Game> Referee<G> {
         }
         let mut state = self.spare_copy();
         // The chance derived goes straight into the turn played, written
-        // over the events of the turn played before.
-        let mut spent = std::mem::take(&mut played.chance);
-        played.chance = std::mem::take(&mut self.chance_room);
+        // over the events of the turn played before, if it had any (in
+        // games without chance, nothing is swapped).
+        let mut spent = Vec::new();
+        if !played.chance.is_empty() {
+            spent = std::mem::replace(&mut played.chance, std::mem::take(&mut self.chance_room));
+        }
         let reveal = line.reveal().map(|(_, h)| h);
         self.start_turn_in(&mut state, index, reveal, &mut played.chance, &mut spent)
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
-        spent.clear();
-        self.chance_room = spent;
+        if spent.capacity() > 0 {
+            spent.clear();
+            self.chance_room = spent;
+        }
         let mut deck = self.deck.clone();
         if line_only_passes::<G>(&state, side) {
             let derived = std::mem::take(&mut played.chance);
