@@ -483,6 +483,30 @@ enum Next {
     Unclosed(usize),
 }
 
+/// Before a new turn line (at `line`): finish the turn read so far, if
+/// one is open, and hand it on; refuse the new line past the most turns
+/// a record may hold.
+#[inline]
+fn close_turn<'a>(
+    text: &'a str,
+    state: &mut LogState<'a>,
+    each: &mut dyn FnMut(&mut Turn<'a>),
+    line: Span,
+) -> Result<(), ParseError> {
+    if state.open.take().is_some() {
+        finish_in_turn(text, &mut state.turn, &mut state.scan)?;
+        each(&mut state.turn);
+        state.count += 1;
+    }
+    if state.count >= MAX_TURNS {
+        return Err(ParseError::new(
+            line,
+            format!("a record holds at most {MAX_TURNS} turns"),
+        ));
+    }
+    Ok(())
+}
+
 /// Read the log line at `pos..line_end`, `plain` as [`scan_line`] says.
 fn log_line<'a>(
     text: &'a str,
@@ -515,17 +539,7 @@ fn log_line<'a>(
             && (state.open.is_none() || state.after_blank || numbered(trimmed));
     let body_from;
     if starts_turn {
-        if state.open.take().is_some() {
-            finish_in_turn(text, &mut state.turn, &mut state.scan)?;
-            each(&mut state.turn);
-            state.count += 1;
-        }
-        if state.count >= MAX_TURNS {
-            return Err(ParseError::new(
-                Span::new(content, line_end),
-                format!("a record holds at most {MAX_TURNS} turns"),
-            ));
-        }
+        close_turn(text, state, each, Span::new(content, line_end))?;
         let kind = if setup_line {
             LineKind::Setup
         } else {
@@ -628,17 +642,7 @@ fn lean_turn_line<'a>(
     state: &mut LogState<'a>,
     each: &mut dyn FnMut(&mut Turn<'a>),
 ) -> Result<Next, ParseError> {
-    if state.open.take().is_some() {
-        finish_in_turn(text, &mut state.turn, &mut state.scan)?;
-        each(&mut state.turn);
-        state.count += 1;
-    }
-    if state.count >= MAX_TURNS {
-        return Err(ParseError::new(
-            Span::new(pos, line_end),
-            format!("a record holds at most {MAX_TURNS} turns"),
-        ));
-    }
+    close_turn(text, state, each, Span::new(pos, line_end))?;
     let turn = &mut state.turn;
     turn.number = head.number;
     turn.number_span = Span::new(pos, head.digits_end);
