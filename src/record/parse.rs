@@ -644,19 +644,13 @@ fn lean_turn_line<'a>(
 ) -> Result<Next, ParseError> {
     close_turn(text, state, each, Span::new(pos, line_end))?;
     let turn = &mut state.turn;
-    turn.number = head.number;
-    turn.number_span = Span::new(pos, head.digits_end);
-    turn.side = &text[head.side.range()];
-    turn.side_span = head.side;
-    turn.items.clear();
-    turn.kind = LineKind::Turn;
-    turn.pass = None;
-    turn.resign = None;
-    turn.audit = None;
-    turn.forfeit = None;
-    turn.proofs.clear();
-    turn.span = Span::new(pos, line_end);
-    turn.lines_end = line_end;
+    begin_turn(
+        turn,
+        (head.number, Span::new(pos, head.digits_end)),
+        (&text[head.side.range()], head.side),
+        LineKind::Turn,
+        Span::new(pos, line_end),
+    );
     state.open = Some(pos);
     state.after_blank = false;
     let scan = &mut state.scan;
@@ -740,10 +734,32 @@ fn line_head<'a>(
         .parse()
         .map_err(|_| ParseError::new(number_span, "this turn number is too large"))?;
     let side_start = offset(text, side);
-    turn.number = n;
+    begin_turn(
+        turn,
+        (n, number_span),
+        (side, Span::new(side_start, side_start + side.len())),
+        kind,
+        Span::new(content, line_end),
+    );
+    Ok(offset(text, rest))
+}
+
+/// Make `turn`, kept from the turn before, the turn of a new line: its
+/// number and side (each as written, with where it stands), its kind,
+/// and the line's span (the turn's span and lines so far); its lists
+/// emptied and nothing after the head read yet.
+#[inline]
+fn begin_turn<'a>(
+    turn: &mut Turn<'a>,
+    (number, number_span): (u32, Span),
+    (side, side_span): (&'a str, Span),
+    kind: LineKind,
+    line: Span,
+) {
+    turn.number = number;
     turn.number_span = number_span;
     turn.side = side;
-    turn.side_span = Span::new(side_start, side_start + side.len());
+    turn.side_span = side_span;
     turn.items.clear();
     turn.kind = kind;
     turn.pass = None;
@@ -751,9 +767,8 @@ fn line_head<'a>(
     turn.audit = None;
     turn.forfeit = None;
     turn.proofs.clear();
-    turn.span = Span::new(content, line_end);
-    turn.lines_end = line_end;
-    Ok(offset(text, rest))
+    turn.span = line;
+    turn.lines_end = line.end;
 }
 
 /// [`finish_turn`], naming the turn in its errors.
