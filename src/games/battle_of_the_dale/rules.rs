@@ -1293,6 +1293,36 @@ mod tests {
         }
     }
 
+    /// A new game of `armies` armies, without options.
+    fn new_game_of(armies: usize) -> State {
+        let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
+        let setup = Setup {
+            sides: &sides,
+            tags: &[],
+        };
+        BattleOfTheDale::new_game(&setup).unwrap()
+    }
+
+    /// `start` with every hex filled at random: empty where `empty` says
+    /// so, else a unit of any kind of one of its `armies` armies.
+    fn random_map(
+        start: &State,
+        armies: usize,
+        rng: &mut SplitMix,
+        empty: impl Fn(&mut SplitMix) -> bool,
+    ) -> State {
+        let mut s = start.clone();
+        for h in 0..N_HEX {
+            let code = if empty(rng) {
+                0
+            } else {
+                1 + rng.below(3 * armies) as u8
+            };
+            put_code(&mut s, h, code);
+        }
+        s
+    }
+
     /// [`main_action_possible`] as it was: every placement of every kind
     /// on every hex, and every unit's moves, tried one by one.
     fn main_action_possible_one_by_one(s: &State) -> bool {
@@ -1329,26 +1359,13 @@ mod tests {
         let mut rng = SplitMix::new(30);
         let (mut possible, mut impossible) = (0, 0);
         for armies in 2..=5 {
-            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
-            let setup = Setup {
-                sides: &sides,
-                tags: &[],
-            };
-            let start = BattleOfTheDale::new_game(&setup).unwrap();
+            let start = new_game_of(armies);
             for _ in 0..4_000 {
-                let mut s = start.clone();
                 let crowd = 2 + rng.below(40);
-                for h in 0..N_HEX {
-                    let code = match rng.below(crowd) {
-                        0 => 0,
-                        _ => 1 + rng.below(3 * armies) as u8,
-                    };
-                    put_code(&mut s, h, code);
-                }
+                let mut s = random_map(&start, armies, &mut rng, |rng| rng.below(crowd) == 0);
                 s.mover = Side(rng.below(armies) as u8);
-                for side in &sides {
-                    s.reserve[usize::from(*side)] =
-                        [0, 1, 2].map(|_| rng.below(4).saturating_sub(2) as u8);
+                for side in 0..armies {
+                    s.reserve[side] = [0, 1, 2].map(|_| rng.below(4).saturating_sub(2) as u8);
                 }
                 s.opts.max5 = rng.below(2) == 0;
                 s.opts.arms_race = rng.below(2) == 0;
@@ -1494,21 +1511,9 @@ mod tests {
         let mut rng = SplitMix::new(8);
         let mut found = 0;
         for armies in 2..=5 {
-            let sides: Vec<Side> = (0..armies).map(|a| Side(a as u8)).collect();
-            let setup = Setup {
-                sides: &sides,
-                tags: &[],
-            };
-            let start = BattleOfTheDale::new_game(&setup).unwrap();
+            let start = new_game_of(armies);
             for _ in 0..2_000 {
-                let mut s = start.clone();
-                for h in 0..N_HEX {
-                    let code = match rng.below(5) {
-                        0..=2 => 0,
-                        _ => 1 + rng.below(3 * armies) as u8,
-                    };
-                    put_code(&mut s, h, code);
-                }
+                let s = random_map(&start, armies, &mut rng, |rng| rng.below(5) <= 2);
                 let by = capturers(&s);
                 assert_eq!(by, capturers_hex_by_hex(&s), "{:?}", s.board());
                 found += usize::from(by.is_some());
