@@ -38,21 +38,52 @@ fn a_maze_breaking_a_set_up_rule_is_refused_at_once_with_the_piece_named() {
     let d = dir.path();
     keyed_record(d);
     let bad = "Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw";
+    let record = std::fs::read(d.join("g.pbem")).unwrap();
+    let key = std::fs::read(d.join("south.key")).unwrap();
+    // A maze that breaks a set-up rule is an illegal choice (exit 1,
+    // error[illegal], as `move` says of an illegal action), not a usage
+    // error; the record and the key file are left as they were.
     let out = herald(d)
         .args(["setup", "g.pbem", "--key", "south.key", "--maze", bad])
         .output()
         .unwrap();
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("Wc1s: a Brick wall may never close a castle entrance"),
+        err.starts_with("error[illegal]: set-up line S1 (South): --maze "),
         "{err}"
     );
+    assert!(
+        err.contains("the Brick wall Wc1s: a Brick wall may never close a castle entrance"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(d.join("g.pbem")).unwrap(), record);
+    assert_eq!(std::fs::read(d.join("south.key")).unwrap(), key);
+    // So is a maze of the wrong pieces, and one that does not read.
+    for (maze, reason) in [
+        (
+            "Wa1n Wb1n",
+            "a maze is 4 Brick walls (W), 3 Gates (G) and 3 Long gates (L)",
+        ),
+        ("Wz1n Wb1n", "`Wz1n`: expected an edge after W"),
+    ] {
+        let out = herald(d)
+            .args(["setup", "g.pbem", "--key", "south.key", "--maze", maze])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{maze}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error[illegal]") && err.contains(reason),
+            "{err}"
+        );
+    }
+    // No maze at all is a usage error: the option is missing.
     let out = herald(d)
         .args(["setup", "g.pbem", "--key", "south.key"])
         .output()
         .unwrap();
-    assert!(!out.status.success(), "the maze is required");
+    assert_eq!(out.status.code(), Some(2), "the maze is required");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--maze"));
 }
 

@@ -67,17 +67,18 @@ fn misery_run_is_played_from_herald_new_to_a_turn() {
     }
     let record = std::fs::read_to_string(d.join("game.pbem")).unwrap();
     // A maze touching the Run's edge, and a one-board maze of ten, are
-    // refused with their reasons, and nothing is written.
+    // refused with their reasons as illegal choices (exit 1), and
+    // nothing is written.
     let bad = SOUTH_20.replace("Wh9n", "Wh12n");
     let out = run(
         d,
         &["setup", "game.pbem", "--key", "south.key", "--maze", &bad],
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "Wh12n touches g12ne on the edge of the Misery Run between rows 12 and 13: \
+            "the Brick wall Wh12n touches g12ne on the edge of the Misery Run between rows 12 and 13: \
              nothing may touch it in the set-up"
         ),
         "{err}"
@@ -87,7 +88,7 @@ fn misery_run_is_played_from_herald_new_to_a_turn() {
         d,
         &["setup", "game.pbem", "--key", "south.key", "--maze", ten],
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(

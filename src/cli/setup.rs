@@ -14,10 +14,10 @@ use super::context::{
 };
 use super::files;
 use super::out;
-use super::report::{Exit, Failure};
+use super::report::{Exit, Failure, Problem};
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
 use crate::record::LineKind;
-use crate::referee::{Ending, Line, Referee, SetupStep};
+use crate::referee::{Ending, ErrorKind, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
 
 /// `herald setup`, its arguments read.
@@ -70,7 +70,7 @@ impl RecordCommand for Setup {
         }
         let chosen_before = wallet.to_text();
         match step {
-            SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet)?,
+            SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet, ctx)?,
             SetupStep::Open | SetupStep::Shares => {
                 if let Some((flag, _)) = self.choices.first() {
                     return Err(Failure::usage(format!(
@@ -145,9 +145,18 @@ impl Setup {
         referee: &Referee<G>,
         side: Side,
         wallet: &mut Wallet,
+        ctx: &Ctx<'_>,
     ) -> Result<(), Failure> {
         let state = referee.state();
         let name = side.name::<G>();
+        // A choice the rules refuse is an illegal choice (exit 1), named
+        // as the set-up line it would have made.
+        let refused = |message: String| {
+            let mut problem = Problem::plain(ErrorKind::Illegal, message);
+            problem.setup_line = Some(referee.next_line().1);
+            problem.side = Some(name.to_owned());
+            Failure::invalid(problem, &ctx.origin)
+        };
         if let Some((flag, _)) = self
             .choices
             .iter()
@@ -164,7 +173,7 @@ impl Setup {
             let given = self.choices.iter().find(|(flag, _)| *flag == choice.name);
             let values = match given {
                 Some((flag, text)) => G::read_choice(state, side, choice.name, text)
-                    .map_err(|e| Failure::usage(format!("--{flag} {text}: {e}")))?,
+                    .map_err(|e| refused(format!("--{flag} {text}: {e}")))?,
                 None if slots.iter().all(|slot| wallet.chosen(slot).is_some()) => continue,
                 None => match choice.default {
                     ChoiceDefault::Random => random_values(slots, choice.letters)?,
@@ -173,7 +182,7 @@ impl Setup {
             };
             for (slot, value) in values {
                 if let Err(e) = G::check_hidden(slot, &value) {
-                    return Err(Failure::usage(format!("--{} {slot}: {e}", choice.name)));
+                    return Err(refused(format!("--{} {slot}: {e}", choice.name)));
                 }
                 wallet.choose(slot, &value);
             }
@@ -194,7 +203,7 @@ impl Setup {
             } else {
                 given.join(" ")
             };
-            Failure::usage(format!("{what}: {e}"))
+            refused(format!("{what}: {e}"))
         })
     }
 }

@@ -14,10 +14,12 @@ use super::state::Board;
 /// Why a Brick wall may not go to `edge` (a Move-a-wall card), if it
 /// lies across the Alley.
 pub fn wall_refused(board: &Board, edge: Edge) -> Option<String> {
-    board
-        .geo()
-        .across_alley(edge)
-        .then(|| format!("W{edge} would lie across the Alley: a Brick wall never lies across it"))
+    board.geo().across_alley(edge).then(|| {
+        format!(
+            "{} would lie across the Alley: a Brick wall never lies across it",
+            Piece::Wall(edge).named()
+        )
+    })
 }
 
 /// Whether `gate` covers an edge across the Alley.
@@ -38,7 +40,7 @@ fn can_swing(board: &Board, gate: Gate) -> bool {
     };
     [Sense::Cw, Sense::Ccw].into_iter().any(|sense| {
         let mut b = bare;
-        quarter(&mut b, gate.hinge, sense, turner).is_ok()
+        quarter(&mut b, gate, sense, turner).is_ok()
     })
 }
 

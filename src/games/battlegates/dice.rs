@@ -152,8 +152,9 @@ fn enter_keep(
     let side = id.side();
     if let Some(g) = gate {
         return Err(format!(
-            "the Gate {g} lies across the entrance {edge}: no step crosses it into the Keep (a \
-             Climb card does)"
+            "{} lies across the entrance {edge}: no step crosses it into the Keep (a Climb card \
+             does)",
+            g.named()
         ));
     }
     let to = Loc::Keep(keep);
@@ -227,8 +228,8 @@ fn enter_square(
             pusher: Some((id, b)),
         };
         let sense = push_sense(g.dir, dir);
-        let moved = quarter(board, g.hinge, sense, turner).map_err(|e| {
-            let name = g.to_string();
+        let moved = quarter(board, g, sense, turner).map_err(|e| {
+            let name = g.named();
             match e.strip_prefix(&name) {
                 Some(rest) => format!("the step {words} pushes {name}, which{rest}"),
                 None => format!("the step {words} pushes {name}: {e}"),
@@ -275,6 +276,14 @@ pub fn run(
             id.name()
         ));
     }
+    if locs[1..].contains(&start) {
+        return Err(format!(
+            "{} would come back to {}, where its run starts: no character enters a square \
+             twice in a turn, the square its run starts from included",
+            id.name(),
+            loc_word(start)
+        ));
+    }
     let roll = dice.roll.unwrap_or(0);
     let n = path.steps();
     if dice.spent + n > roll {
@@ -284,7 +293,7 @@ pub fn run(
         ));
     }
     let mut b = *board;
-    let mut d = *dice;
+    let mut d = starting_run(board, dice, id, start);
     let mut report = RunReport::default();
     for k in 1..locs.len() {
         let last = k + 1 == locs.len();
@@ -334,11 +343,28 @@ fn fly(board: &Board, side: Side, at: Sq, dir: Dir, n: u8) -> Result<Option<Id>,
             ));
         };
         if let Some(o) = board.on(next) {
-            return Ok((!board.friendly(o.side(), side)).then_some(o));
+            return first_hit(board, side, next, o);
         }
         cur = next;
     }
     Ok(None)
+}
+
+/// What an arrow of `side` does to `hit`, the first character on its
+/// way (on `sq`): an enemy dies, one's own character stops it unharmed,
+/// and a shot whose first hit is an ally (another side of the team) is
+/// refused, as a move onto an ally is.
+fn first_hit(board: &Board, side: Side, sq: Sq, hit: Id) -> Result<Option<Id>, String> {
+    if hit.side() == side {
+        Ok(None)
+    } else if board.friendly(hit.side(), side) {
+        Err(format!(
+            "the arrow would first hit {} on {sq}, an ally: allies never attack each other",
+            hit.name()
+        ))
+    } else {
+        Ok(Some(hit))
+    }
 }
 
 /// The shot `shot` of `side` with the whole roll `roll`: the enemy it
@@ -377,14 +403,14 @@ pub fn shoot(board: &mut Board, side: Side, shot: Shot, roll: u8) -> Result<Opti
                 ));
             };
             if let Some(OnEdge::Gate(i)) = board.on_edge(e.edge) {
-                let g = board.maze.gate(i).map_or(String::new(), |g| g.to_string());
+                let g = board.maze.gate(i).map_or(String::new(), |g| g.named());
                 return Err(format!(
-                    "the Gate {g} lies across the entrance {}: no arrow flies through it",
+                    "{g} lies across the entrance {}: no arrow flies through it",
                     e.edge
                 ));
             }
             match board.on(sq) {
-                Some(o) => (!board.friendly(o.side(), side)).then_some(o),
+                Some(o) => first_hit(board, side, sq, o)?,
                 None => fly(board, side, sq, e.inward.back(), roll - 1)?,
             }
         }
@@ -422,6 +448,15 @@ pub fn legal_shots(board: &Board, side: Side, roll: u8, out: &mut Vec<Shot>) {
     }
 }
 
+/// The dice phase as `id` starts its run from `at`: the square a run
+/// starts from counts as occupied this turn, also when a card or a push
+/// carried the character there (no run comes back to it).
+fn starting_run(board: &Board, dice: &Dice, id: Id, at: Loc) -> Dice {
+    let mut d = *dice;
+    d.visited[id.place()].add(board.geo(), at);
+    d
+}
+
 /// The dice phase after a run of `n` steps by the character at army
 /// place `place`.
 fn after_run(dice: &Dice, place: usize, n: u8) -> Dice {
@@ -443,7 +478,8 @@ pub fn best(board: &Board, dice: &Dice, side: Side, cap: u8) -> u8 {
         if dice.ran & (1 << id.place()) != 0 {
             continue;
         }
-        explore(board, dice, id, loc, 0, cap, &mut |_, n, rest| {
+        let d = starting_run(board, dice, id, loc);
+        explore(board, &d, id, loc, 0, cap, &mut |_, n, rest| {
             most = most.max(n + rest);
             most >= cap
         });
@@ -506,7 +542,8 @@ pub fn legal_runs(board: &Board, dice: &Dice, side: Side, target: u8, out: &mut 
             continue;
         }
         let mut path = vec![loc];
-        walk(board, dice, id, &mut path, cap, out);
+        let d = starting_run(board, dice, id, loc);
+        walk(board, &d, id, &mut path, cap, out);
     }
 }
 

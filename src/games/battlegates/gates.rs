@@ -14,7 +14,7 @@
 use crate::game::Side;
 
 use super::board::{Dir, Edge, Geometry, Loc, Post, Sense, Sq};
-use super::maze::{Gate, OnEdge};
+use super::maze::{Gate, OnEdge, Piece};
 use super::state::{Board, Id, Kind};
 
 /// Who turns the gates, for the Gatekeeper's immunity and the push.
@@ -84,10 +84,10 @@ pub fn carried_to(g: &Geometry, sq: Sq, post: Post, sense: Sense) -> Option<Sq> 
 fn blocker(board: &Board, edge: Edge, post: Post) -> Option<String> {
     match board.on_edge(edge)? {
         OnEdge::Stone => Some(format!("the stone perimeter on {edge}")),
-        OnEdge::Wall => Some(format!("the Brick wall on {edge}")),
+        OnEdge::Wall => Some(Piece::Wall(edge).named()),
         OnEdge::Gate(j) => {
             let other = board.maze.gate(j)?;
-            (other.hinge != post).then(|| format!("the {} {other} on {edge}", other.kind_name()))
+            (other.hinge != post).then(|| other.named())
         }
     }
 }
@@ -100,26 +100,30 @@ fn check_gate(board: &Board, gate: Gate, sense: Sense) -> Result<Vec<Sq>, String
     let way = sense.word();
     if !new.on_board(g) {
         return Err(format!(
-            "{gate} cannot turn {way}: it would leave the board"
+            "{} cannot turn {way}: it would leave the board",
+            gate.named()
         ));
     }
     for e in new.edge_list() {
         if let Some(what) = blocker(board, e, gate.hinge) {
             return Err(format!(
-                "{gate} cannot turn {way}: {what} lies on its new place"
+                "{} cannot turn {way}: {what} lies on its new place",
+                gate.named()
             ));
         }
     }
     let Some(block) = sweep(g, gate.hinge, gate.dir, new.dir, gate.length()) else {
         return Err(format!(
-            "{gate} cannot turn {way}: its sweep would leave the board"
+            "{} cannot turn {way}: its sweep would leave the board",
+            gate.named()
         ));
     };
     if gate.long {
         for e in inner_edges(g, gate.hinge, gate.dir, new.dir) {
             if let Some(what) = blocker(board, e, gate.hinge) {
                 return Err(format!(
-                    "{gate} cannot turn {way}: the sweep is blocked by {what}"
+                    "{} cannot turn {way}: the sweep is blocked by {what}",
+                    gate.named()
                 ));
             }
         }
@@ -131,20 +135,35 @@ fn check_gate(board: &Board, gate: Gate, sense: Sense) -> Result<Vec<Sq>, String
 /// sweep. The board is changed only when the whole turn is legal.
 pub fn quarter(
     board: &mut Board,
-    post: Post,
+    gate: Gate,
     sense: Sense,
     turner: Turner,
 ) -> Result<Vec<Carry>, String> {
+    let post = gate.hinge;
     if let Some(why) = board.maze.fixed_reason(board.geo(), post) {
         return Err(why);
     }
     let gates = board.maze.gates_on(post);
-    if gates.is_empty() {
-        return Err(format!("no gate is hinged on {post}"));
+    if !gates.iter().any(|&(_, g)| g == gate) {
+        return Err(format!("{} is not on the board", gate.named()));
     }
     let mut swept = Vec::new();
     for &(_, g) in &gates {
-        swept.extend(check_gate(board, g, sense)?);
+        match check_gate(board, g, sense) {
+            Ok(block) => swept.extend(block),
+            Err(why) if gates.len() == 1 => return Err(why),
+            // Whichever of them the player named, the message names them
+            // all and says which one cannot turn.
+            Err(why) => {
+                let mut all: Vec<Gate> = gates.iter().map(|&(_, g)| g).collect();
+                all.sort_by_key(|g| g.to_string());
+                let all: Vec<String> = all.into_iter().map(Gate::named).collect();
+                return Err(format!(
+                    "the gates hinged on {post} turn together ({}), and {why}",
+                    all.join(" and ")
+                ));
+            }
+        }
     }
     let carries = carried(board, post, sense, turner, &swept)?;
     let mut after = *board;
@@ -159,9 +178,11 @@ pub fn quarter(
     }
     if let Some((g, p)) = after.maze.entrance_hinge_touched(board.geo()) {
         return Err(format!(
-            "the turn would bring {p} to touch {}, the hinge post of the Gate {g} across a \
-             castle entrance",
-            g.hinge
+            "the turn would bring {} to touch {}, the hinge post of {} across a castle \
+             entrance",
+            p.named(),
+            g.hinge,
+            g.named()
         ));
     }
     *board = after;

@@ -513,28 +513,29 @@ mod tests {
         assert_eq!(
             check(g, SOUTH, "Wd12n"),
             Err(
-                "Wd12n touches c12ne on the edge of the Misery Run between rows 12 and 13: \
-                 nothing may touch it in the set-up"
+                "the Brick wall Wd12n touches c12ne on the edge of the Misery Run between rows 12 and 13: nothing may touch it in the set-up"
                     .into()
             )
         );
         assert_eq!(
             check(g, NORTH, "Gd13nw"),
             Err(
-                "Gd13nw touches c13ne on the edge of the Misery Run between rows 13 and 14: \
-                 nothing may touch it in the set-up"
+                "the Gate Gd13nw touches c13ne on the edge of the Misery Run between rows 13 and 14: nothing may touch it in the set-up"
                     .into()
             )
         );
         assert_eq!(check(g, NORTH, "Wd14n Gc25nw Ld20nw"), Ok(()));
         assert_eq!(
             check(g, NORTH, "Wd10n"),
-            Err("Wd10n touches c10ne, outside North's board (rows 14 to 25)".into())
+            Err("the Brick wall Wd10n touches c10ne, outside North's board (rows 14 to 25)".into())
         );
         // North's castle is behind row 25: a Gate may close its entrance.
         assert_eq!(
             check(g, SOUTH, "Gc25nw"),
-            Err("Gc25nw: a Gate may stand across its own side's castle entrance only".into())
+            Err(
+                "the Gate Gc25nw: a Gate may stand across its own side's castle entrance only"
+                    .into()
+            )
         );
     }
 
@@ -547,34 +548,35 @@ mod tests {
         assert_eq!(
             check(g, c1, "Gj4nw"),
             Err(
-                "Gj4nw lies across the Alley on j4n: no piece may lie across it in the set-up"
+                "the Gate Gj4nw lies across the Alley on j4n: no piece may lie across it in the set-up"
                     .into()
             )
         );
         assert_eq!(
             check(g, c3, "Wb2n"),
             Err(
-                "Wb2n touches a2ne, outside Castle3's half-board (columns k to s, rows 1 to 6)"
+                "the Brick wall Wb2n touches a2ne, outside Castle3's half-board (columns k to s, rows 1 to 6)"
                     .into()
             )
         );
         assert_eq!(
             check(g, c4, "Wn6n"),
             Err(
-                "Wn6n touches m6ne on the middle line between rows 6 and 7: nothing may touch \
-                 it in the set-up"
+                "the Brick wall Wn6n touches m6ne on the middle line between rows 6 and 7: nothing may touch it in the set-up"
                     .into()
             )
         );
         assert_eq!(
             check(g, c1, "Gm1sw"),
-            Err("Gm1sw: a Gate may stand across its own side's castle entrance only".into())
+            Err(
+                "the Gate Gm1sw: a Gate may stand across its own side's castle entrance only"
+                    .into()
+            )
         );
         assert_eq!(
             check(g, c3, "Wa1s"),
             Err(
-                "Wa1s: a1s is on the stone perimeter; only a Gate across its own castle's \
-                 entrance stands on the board's outer line"
+                "the Brick wall Wa1s: a1s is on the stone perimeter; only a Gate across its own castle's entrance stands on the board's outer line"
                     .into()
             )
         );

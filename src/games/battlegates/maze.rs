@@ -84,6 +84,12 @@ impl Gate {
             "Gate"
         }
     }
+
+    /// How every message names it: its kind in words and its notation,
+    /// `the Gate Gd4nw`, `the Long gate Ld4nw`.
+    pub fn named(self) -> String {
+        format!("the {} {self}", self.kind_name())
+    }
 }
 
 impl fmt::Display for Gate {
@@ -134,6 +140,17 @@ impl Piece {
             Piece::Wall(_) => 'W',
             Piece::Gate(g) if g.long => 'L',
             Piece::Gate(_) => 'G',
+        }
+    }
+}
+
+impl Piece {
+    /// How every message names it: its kind in words and its notation,
+    /// `the Brick wall Wd4n`, `the Gate Gd4nw`, `the Long gate Ld4nw`.
+    pub fn named(self) -> String {
+        match self {
+            Piece::Wall(e) => format!("the Brick wall W{e}"),
+            Piece::Gate(g) => g.named(),
         }
     }
 }
@@ -389,8 +406,9 @@ impl Maze {
             let long = self.first_long(post).unwrap_or(*long);
             if let Some(w) = self.walls().find(|w| w.posts().contains(&post)) {
                 return Some(format!(
-                    "the gates on {post} are fixed: the Brick wall W{w} touches the hinge post of \
-                     the Long gate {long}"
+                    "the gates on {post} are fixed: {} touches the hinge post of {}",
+                    Piece::Wall(w).named(),
+                    long.named()
                 ));
             }
         }

@@ -185,12 +185,12 @@ fn card_action(state: &mut State, action: Action, card: Card) -> Result<(), Ille
         Action::Climb(from, to) => cross(&mut s, from, to, card)?,
         Action::MoveWall(from, to) => {
             move_wall(&mut s, from, to)?;
-            s.log.push(format!("moved the Brick wall W{from} to W{to}"));
+            s.log
+                .push(format!("moved {} to W{to}", Piece::Wall(from).named()));
         }
         Action::MoveGate(from, to) => {
             move_gate(&mut s, from, to)?;
-            s.log
-                .push(format!("moved the {} {from} to {to}", from.kind_name()));
+            s.log.push(format!("moved {} to {to}", from.named()));
         }
         Action::Rotate {
             quarters,
@@ -303,14 +303,10 @@ fn open_edge(s: &State, edge: Edge) -> Result<(), Illegal> {
         return illegal!("{edge} is on the board's outer line: a card never places a piece there");
     }
     match s.board.on_edge(edge) {
-        Some(OnEdge::Wall) => illegal!("the Brick wall on {edge} is in the way"),
+        Some(OnEdge::Wall) => illegal!("{} is in the way", Piece::Wall(edge).named()),
         Some(OnEdge::Gate(i)) => {
-            let g = s
-                .board
-                .maze
-                .gate(i)
-                .map_or(String::new(), |g| g.to_string());
-            illegal!("the {g} on {edge} is in the way")
+            let g = s.board.maze.gate(i).map_or(String::new(), Gate::named);
+            illegal!("{g} is in the way")
         }
         _ => Ok(()),
     }
@@ -319,9 +315,11 @@ fn open_edge(s: &State, edge: Edge) -> Result<(), Illegal> {
 fn entrance_rule(s: &State) -> Result<(), Illegal> {
     if let Some((g, p)) = s.board.maze.entrance_hinge_touched(s.board.geo()) {
         return illegal!(
-            "{p} would touch {}, the hinge post of the Gate {g} across a castle entrance: \
-             nothing else may touch it",
-            g.hinge
+            "{} would touch {}, the hinge post of {} across a castle entrance: nothing else \
+             may touch it",
+            p.named(),
+            g.hinge,
+            g.named()
         );
     }
     Ok(())
@@ -329,7 +327,7 @@ fn entrance_rule(s: &State) -> Result<(), Illegal> {
 
 fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
     if !s.board.maze.remove(Piece::Wall(from)) {
-        return illegal!("no Brick wall lies on {from}");
+        return illegal!("{} is not on the board", Piece::Wall(from).named());
     }
     if from == to {
         return illegal!("W{from} must move to another edge");
@@ -346,7 +344,7 @@ fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
 
 fn move_gate(s: &mut State, from: Gate, to: Gate) -> Result<(), Illegal> {
     if !s.board.maze.remove(Piece::Gate(from)) {
-        return illegal!("no {from} is on the board");
+        return illegal!("{} is not on the board", from.named());
     }
     if from.long != to.long {
         return illegal!(
@@ -369,7 +367,7 @@ fn move_gate(s: &mut State, from: Gate, to: Gate) -> Result<(), Illegal> {
 
 fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), Illegal> {
     if !s.board.maze.gates().any(|(_, g)| g == gate) {
-        return illegal!("no {gate} is on the board");
+        return illegal!("{} is not on the board", gate.named());
     }
     let turner = Turner {
         side: s.to_move,
@@ -377,9 +375,18 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
     };
     let mut carried: Vec<Carry> = Vec::new();
     let before = s.board.maze;
-    for _ in 0..quarters {
-        let moved = quarter(&mut s.board, gate.hinge, sense, turner).map_err(Illegal::new)?;
+    let mut turning = gate;
+    for k in 0..quarters {
+        let moved = quarter(&mut s.board, turning, sense, turner).map_err(|why| match k {
+            0 => Illegal::new(why),
+            _ => Illegal::new(format!(
+                "{} turns once {}, but not a second time: {why}",
+                gate.named(),
+                sense.word()
+            )),
+        })?;
         carried.extend(moved);
+        turning = turning.turned(sense);
     }
     s.log.push(format!(
         "turned the gates on {} {} {} ({}){}",

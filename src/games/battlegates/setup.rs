@@ -125,34 +125,35 @@ pub fn read_maze(
 /// entrance, nothing across the Alley) and its posts (in its region, off
 /// the forbidden lines).
 fn check_piece(g: &Geometry, side: Side, p: Piece) -> Result<(), String> {
+    let named = p.named();
     for e in p.edge_list() {
         if g.across_alley(e) {
             return Err(format!(
-                "{p} lies across the Alley on {e}: no piece may lie across it in the set-up"
+                "{named} lies across the Alley on {e}: no piece may lie across it in the set-up"
             ));
         }
         if let Some((castle, _)) = g.entrance_at(e) {
             match p {
                 Piece::Wall(_) => {
                     return Err(format!(
-                        "{p}: a Brick wall may never close a castle entrance"
+                        "{named}: a Brick wall may never close a castle entrance"
                     ))
                 }
                 Piece::Gate(gate) if gate.long => {
                     return Err(format!(
-                        "{p}: a Long gate may never close a castle entrance"
+                        "{named}: a Long gate may never close a castle entrance"
                     ))
                 }
                 Piece::Gate(_) if castle != side => {
                     return Err(format!(
-                        "{p}: a Gate may stand across its own side's castle entrance only"
+                        "{named}: a Gate may stand across its own side's castle entrance only"
                     ))
                 }
                 Piece::Gate(_) => {}
             }
         } else if g.edge_on_perimeter(e) {
             return Err(format!(
-                "{p}: {e} is on the stone perimeter; only a Gate across its own castle's \
+                "{named}: {e} is on the stone perimeter; only a Gate across its own castle's \
                  entrance stands on the board's outer line"
             ));
         }
@@ -160,7 +161,7 @@ fn check_piece(g: &Geometry, side: Side, p: Piece) -> Result<(), String> {
     for post in p.posts() {
         if g.on_setup_line(post) {
             return Err(format!(
-                "{p} touches {post} on the {} between rows {} and {}: nothing may touch it in \
+                "{named} touches {post} on the {} between rows {} and {}: nothing may touch it in \
                  the set-up",
                 if g.run.is_some() {
                     "edge of the Misery Run"
@@ -176,7 +177,7 @@ fn check_piece(g: &Geometry, side: Side, p: Piece) -> Result<(), String> {
                 .region(side)
                 .map_or(("region", String::new()), |r| (r.name, r.describe(g)));
             return Err(format!(
-                "{p} touches {post}, outside {}'s {name} ({rows})",
+                "{named} touches {post}, outside {}'s {name} ({rows})",
                 g.side_name(side),
             ));
         }
@@ -197,7 +198,11 @@ pub fn check_maze(g: &Geometry, side: Side, pieces: &[Piece]) -> Result<(), Stri
                 .into_iter()
                 .find(|e| b.edge_list().contains(e))
             {
-                return Err(format!("{a} and {b} both lie on {e}: one piece an edge"));
+                return Err(format!(
+                    "{} and {} both lie on {e}: one piece an edge",
+                    a.named(),
+                    b.named()
+                ));
             }
         }
     }
@@ -207,9 +212,11 @@ pub fn check_maze(g: &Geometry, side: Side, pieces: &[Piece]) -> Result<(), Stri
     }
     if let Some((gate, p)) = maze.entrance_hinge_touched(g) {
         return Err(format!(
-            "{p} touches {}, the hinge post of the Gate {gate} across the castle entrance: \
-             nothing else may touch it",
-            gate.hinge
+            "{} touches {}, the hinge post of {} across the castle entrance: nothing else \
+             may touch it",
+            p.named(),
+            gate.hinge,
+            gate.named()
         ));
     }
     Ok(())

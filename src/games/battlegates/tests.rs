@@ -181,16 +181,22 @@ fn a_maze_is_four_walls_three_gates_three_long_gates_sorted_into_slots() {
 #[test]
 fn a_wall_or_long_gate_may_never_close_a_castle_entrance() {
     let e = maze_of("Wc1s Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
-    assert_eq!(e, "Wc1s: a Brick wall may never close a castle entrance");
+    assert_eq!(
+        e,
+        "the Brick wall Wc1s: a Brick wall may never close a castle entrance"
+    );
     let e = maze_of("Wb2n Wd3e Wf2n Wh3n Gb2nw Gc3nw Ge4ne Lc1sw Lg4es Lb4nw").unwrap_err();
-    assert_eq!(e, "Lc1sw: a Long gate may never close a castle entrance");
+    assert_eq!(
+        e,
+        "the Long gate Lc1sw: a Long gate may never close a castle entrance"
+    );
 }
 
 #[test]
 fn nothing_may_touch_the_middle_line_in_the_set_up() {
     let e = maze_of("Wb6e Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
     assert!(
-        e.starts_with("Wb6e touches b6ne on the middle line between rows 6 and 7"),
+        e.starts_with("the Brick wall Wb6e touches b6ne on the middle line between rows 6 and 7"),
         "{e}"
     );
 }
@@ -199,7 +205,7 @@ fn nothing_may_touch_the_middle_line_in_the_set_up() {
 fn a_piece_stays_in_its_own_half() {
     let e = maze_of("Wb8n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
     assert!(
-        e.starts_with("Wb8n touches a8ne, outside South's half"),
+        e.starts_with("the Brick wall Wb8n touches a8ne, outside South's half"),
         "{e}"
     );
 }
@@ -207,13 +213,19 @@ fn a_piece_stays_in_its_own_half() {
 #[test]
 fn two_pieces_may_not_share_an_edge() {
     let e = maze_of("Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Gb2nw Ld2nw Lg4es Lb4nw").unwrap_err();
-    assert_eq!(e, "Wb2n and Gb2nw both lie on b2n: one piece an edge");
+    assert_eq!(
+        e,
+        "the Brick wall Wb2n and the Gate Gb2nw both lie on b2n: one piece an edge"
+    );
 }
 
 #[test]
 fn only_a_gate_across_its_own_entrance_stands_on_the_perimeter() {
     let e = maze_of("Wa3w Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
-    assert!(e.starts_with("Wa3w: a3w is on the stone perimeter"), "{e}");
+    assert!(
+        e.starts_with("the Brick wall Wa3w: a3w is on the stone perimeter"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -221,7 +233,7 @@ fn nothing_touches_the_hinge_post_of_an_entrance_gate() {
     // Gc1sw is hinged at b1se; Wb1e touches that post.
     let e = maze_of("Wb1e Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw").unwrap_err();
     assert!(
-        e.starts_with("Wb1e touches b1se, the hinge post of the Gate Gc1sw"),
+        e.starts_with("the Brick wall Wb1e touches b1se, the hinge post of the Gate Gc1sw"),
         "{e}"
     );
 }
@@ -258,7 +270,7 @@ fn the_maze_opens_whole_and_is_checked_at_its_last_opening() {
     let e = G::audit(&bad, board::SOUTH, &v).unwrap_err();
     assert_eq!(
         e.reason,
-        "Wc1s: a Brick wall may never close a castle entrance"
+        "the Brick wall Wc1s: a Brick wall may never close a castle entrance"
     );
 }
 
@@ -599,11 +611,11 @@ fn move_wall_moves_a_wall_to_an_empty_interior_edge() {
     );
     assert_eq!(
         Kit::refused(&mut t, "move-wall Wd4n Wf6n"),
-        "the Gf6nw on f6n is in the way"
+        "the Gate Gf6nw is in the way"
     );
     assert_eq!(
         Kit::refused(&mut t, "move-wall Wc4n Wf5n"),
-        "no Brick wall lies on c4n"
+        "the Brick wall Wc4n is not on the board"
     );
     Kit::ok(&mut s, "move-wall Wd4n Wf7e");
     assert_eq!(s.board.pieces()[1].to_string(), "Wf7e");
@@ -614,7 +626,7 @@ fn move_wall_may_not_touch_an_entrance_gates_hinge_post() {
     let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Wd4n,Gc1sw", "w/-/-");
     begin(&mut s, 1);
     assert!(Kit::refused(&mut s, "move-wall Wd4n Wb1e")
-        .starts_with("Wb1e would touch b1se, the hinge post of the Gate Gc1sw"));
+        .starts_with("the Brick wall Wb1e would touch b1se, the hinge post of the Gate Gc1sw"));
 }
 
 #[test]
@@ -629,7 +641,7 @@ fn move_gate_lifts_one_gate_and_places_it_again_of_the_same_kind() {
     );
     assert_eq!(
         Kit::refused(&mut t, "move-gate Ld7nw Lc4nw"),
-        "the Gd4nw on d4n is in the way"
+        "the Gate Gd4nw is in the way"
     );
     // The new place may overlap the old one: hinged at the other end.
     Kit::ok(&mut s, "move-gate Ld7nw Le7ne");
@@ -668,12 +680,32 @@ fn rotate180_is_two_quarter_turns_each_checked() {
     begin(&mut s, 1);
     assert_eq!(
         Kit::refused(&mut s, "rotate180 Gd4nw cw"),
-        "Gc4en cannot turn cw: the Brick wall on c4n lies on its new place"
+        "the Gate Gd4nw turns once cw, but not a second time: the Gate Gc4en cannot turn cw: the Brick wall Wc4n lies on its new place"
     );
 }
 
 // ---------------------------------------------------------------------
 // Gate turns: every blocking case
+
+#[test]
+fn a_refused_turn_names_every_gate_on_the_post_and_the_one_that_cannot_turn() {
+    // Gc5es and Gd4nw are both hinged on c4ne and turn together. Turned
+    // clockwise, Gd4nw would come onto c4e, where a Brick wall lies.
+    // Whichever of the two the player names, the refusal names both and
+    // says which one cannot turn, and why.
+    let want = "the gates hinged on c4ne turn together (the Gate Gc5es and the Gate Gd4nw), \
+                and the Gate Gd4nw cannot turn cw: the Brick wall Wc4e lies on its new place";
+    for named in ["Gd4nw", "Gc5es"] {
+        let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Gc5es,Gd4nw,Wc4e", "r/-/-");
+        begin(&mut s, 1);
+        assert_eq!(Kit::refused(&mut s, &format!("rotate90 {named} cw")), want);
+    }
+    // Alone on its post, a gate is named once.
+    assert_eq!(
+        rotate_refused("Gd4nw,Wc4e", "b1,x,x,x,x/h12,x,x,x,x", "rotate90 Gd4nw cw"),
+        "the Gate Gd4nw cannot turn cw: the Brick wall Wc4e lies on its new place"
+    );
+}
 
 fn rotate_refused(maze: &str, chars: &str, action: &str) -> String {
     let mut s = pos(chars, maze, "r/-/-");
@@ -687,7 +719,7 @@ const NOBODY: &str = "b1,x,x,x,x/h12,x,x,x,x";
 fn a_turn_is_blocked_by_a_wall_on_the_new_place() {
     assert_eq!(
         rotate_refused("Gd4nw,Wc4e", NOBODY, "rotate90 Gd4nw cw"),
-        "Gd4nw cannot turn cw: the Brick wall on c4e lies on its new place"
+        "the Gate Gd4nw cannot turn cw: the Brick wall Wc4e lies on its new place"
     );
 }
 
@@ -697,7 +729,7 @@ fn a_turn_is_blocked_by_another_posts_gate_on_the_new_place() {
     // lies on c3e.
     assert_eq!(
         rotate_refused("Ld4nw,Gc3en", NOBODY, "rotate90 Ld4nw cw"),
-        "Ld4nw cannot turn cw: the Gate Gc3en on c3e lies on its new place"
+        "the Long gate Ld4nw cannot turn cw: the Gate Gc3en lies on its new place"
     );
 }
 
@@ -707,7 +739,7 @@ fn a_long_gates_sweep_is_blocked_by_a_wall_touching_its_centre_post() {
     // d3n touches.
     assert_eq!(
         rotate_refused("Ld4nw,Wd3n", NOBODY, "rotate90 Ld4nw cw"),
-        "Ld4nw cannot turn cw: the sweep is blocked by the Brick wall on d3n"
+        "the Long gate Ld4nw cannot turn cw: the sweep is blocked by the Brick wall Wd3n"
     );
 }
 
@@ -717,7 +749,7 @@ fn a_turn_may_not_leave_the_board() {
     // west, off the board.
     assert_eq!(
         rotate_refused("La5es", NOBODY, "rotate90 La5es ccw"),
-        "La5es cannot turn ccw: it would leave the board"
+        "the Long gate La5es cannot turn ccw: it would leave the board"
     );
 }
 
@@ -727,7 +759,7 @@ fn a_turn_may_not_place_a_gate_on_the_stone_perimeter() {
     // would lie along b1s: stone.
     assert_eq!(
         rotate_refused("Gb1es", NOBODY, "rotate90 Gb1es ccw"),
-        "Gb1es cannot turn ccw: the stone perimeter on b1s lies on its new place"
+        "the Gate Gb1es cannot turn ccw: the stone perimeter on b1s lies on its new place"
     );
 }
 
@@ -837,8 +869,7 @@ fn a_push_of_a_fixed_gate_is_refused() {
     let mut s = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Ld4nw,Wc4e", 1);
     assert_eq!(
         Kit::refused(&mut s, "d5-d4"),
-        "the step d5-d4 pushes Ld4nw: the gates on c4ne are fixed: the Brick wall Wc4e \
-         touches the hinge post of the Long gate Ld4nw"
+        "the step d5-d4 pushes the Long gate Ld4nw: the gates on c4ne are fixed: the Brick wall Wc4e touches the hinge post of the Long gate Ld4nw"
     );
 }
 
@@ -849,8 +880,7 @@ fn a_push_that_would_carry_the_pusher_is_refused() {
     let mut s = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Gc5es,Gd4nw", 1);
     assert_eq!(
         Kit::refused(&mut s, "d5-c5"),
-        "the step d5-c5 pushes Gc5es: the turn of the gates on c4ne would carry the pusher \
-         on d5"
+        "the step d5-c5 pushes the Gate Gc5es: the turn of the gates on c4ne would carry the pusher on d5"
     );
 }
 
@@ -861,8 +891,7 @@ fn a_push_blocked_by_a_wall_names_the_wall() {
     let mut s = dice_phase("c5,x,x,x,x/h12,x,x,x,x", "Gc5es,Wd4n", 1);
     assert_eq!(
         Kit::refused(&mut s, "c5-d5"),
-        "the step c5-d5 pushes Gc5es, which cannot turn cw: the Brick wall on d4n lies on its \
-         new place"
+        "the step c5-d5 pushes the Gate Gc5es, which cannot turn cw: the Brick wall Wd4n lies on its new place"
     );
 }
 
@@ -879,8 +908,7 @@ fn no_character_enters_a_square_twice_in_a_turn() {
     let mut s = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "-", 2);
     assert_eq!(
         Kit::refused(&mut s, "d4-d5-d4"),
-        "South's Crusader has been on d4 this turn: no character enters a square twice in a \
-         turn"
+        "South's Crusader would come back to d4, where its run starts: no character enters a square twice in a turn, the square its run starts from included"
     );
 }
 
@@ -996,11 +1024,29 @@ fn a_gate_along_the_arrows_line_does_not_stop_it() {
 
 #[test]
 fn no_arrow_enters_a_keep() {
+    // The rule text: "An archer may not shoot into an opponent's castle".
     let mut s = dice_phase("x,c11,x,x,x/h12,x,x,x,h11", "-", 3);
     assert_eq!(
         Kit::refused(&mut s, "shoot c11 n"),
         "the arrow would fly through c12n into North's Keep: no arrow enters a Keep"
     );
+    assert!(!Kit::legal(&s).iter().any(|a| a == "shoot c11 n"));
+}
+
+#[test]
+fn no_arrow_enters_its_own_sides_keep_either() {
+    // No arrow enters any Keep, its own side's included: South's Archer
+    // on c2 may not shoot south through c1s into South's own (empty)
+    // Keep with a roll of 2. With a roll of 1 the arrow's flight ends on
+    // c1, short of the entrance, and the shot stands.
+    let mut s = dice_phase("x,c2,x,x,x/h12,x,x,x,x", "-", 2);
+    assert_eq!(
+        Kit::refused(&mut s, "shoot c2 s"),
+        "the arrow would fly through c1s into South's Keep: no arrow enters a Keep"
+    );
+    assert!(!Kit::legal(&s).iter().any(|a| a == "shoot c2 s"));
+    let mut short = dice_phase("x,c2,x,x,x/h12,x,x,x,x", "-", 1);
+    Kit::ok(&mut short, "shoot c2 s");
 }
 
 #[test]
@@ -1276,15 +1322,15 @@ fn a_card_names_a_piece_on_the_board_and_an_empty_edge() {
     begin(&mut s, 1);
     assert_eq!(
         Kit::refused(&mut s, "move-wall Wd4n Wf6n"),
-        "the Brick wall on f6n is in the way"
+        "the Brick wall Wf6n is in the way"
     );
     assert_eq!(
         Kit::refused(&mut s, "move-gate Gf4nw Gf5nw"),
-        "no Gf4nw is on the board"
+        "the Gate Gf4nw is not on the board"
     );
     assert_eq!(
         Kit::refused(&mut s, "rotate90 Gf4nw cw"),
-        "no Gf4nw is on the board"
+        "the Gate Gf4nw is not on the board"
     );
 }
 
@@ -1294,8 +1340,7 @@ fn a_turn_may_not_bring_a_piece_to_an_entrance_gates_hinge_post() {
     // touches b1se, the hinge post of Gc1sw across the entrance.
     assert_eq!(
         rotate_refused("Gc1nw,Gc1sw", NOBODY, "rotate90 Gc1nw cw"),
-        "the turn would bring Gb1en to touch b1se, the hinge post of the Gate Gc1sw across a \
-         castle entrance"
+        "the turn would bring the Gate Gb1en to touch b1se, the hinge post of the Gate Gc1sw across a castle entrance"
     );
 }
 
@@ -1355,7 +1400,7 @@ fn a_gate_across_the_other_sides_entrance_is_refused_in_the_set_up() {
     .collect();
     assert_eq!(
         setup::check_maze(&ONE_BOARD, board::NORTH, &pieces),
-        Err("Gc1sw: a Gate may stand across its own side's castle entrance only".into())
+        Err("the Gate Gc1sw: a Gate may stand across its own side's castle entrance only".into())
     );
     let e = setup::read_maze(&ONE_BOARD, &setup::SLOTS, "Wz9n").unwrap_err();
     assert!(e.starts_with("`Wz9n`: expected an edge after W"), "{e}");
@@ -1585,25 +1630,39 @@ fn move_gate_may_lift_a_fixed_gate() {
 }
 
 #[test]
-fn a_square_a_character_was_only_carried_to_does_not_block_it() {
+fn a_square_a_character_was_only_carried_through_does_not_block_it() {
     // rotate180 Gd4nw cw carries the Crusader d4 to c4, then c4 to c5,
-    // and leaves the Gate on c4n (hinged at c4ne). Being carried does
-    // not count: the Crusader may step back into c4 (pushing the Gate
-    // onto c4e) and on into c5, where its run began. Its start square
-    // d4 it may not enter again.
+    // and leaves the Gate on c4n (hinged at c4ne). Being carried through
+    // c4 does not count: the Crusader may step back into c4 (pushing the
+    // Gate onto c4e). Its start square d4 it may not enter again.
     let mut s = pos("d4,x,x,x,x/h12,x,x,x,x", "Gd4nw", "t/-/-");
     begin(&mut s, 2);
     Kit::ok(&mut s, "rotate180 Gd4nw cw");
     assert_eq!(at(&s, "c5").as_deref(), Some("South's Crusader"));
     let mut back = s.clone();
-    Kit::ok(&mut back, "c5-c4-c5");
+    Kit::ok(&mut back, "c5-c4-b4");
     Kit::end(&mut back);
-    assert_eq!(at(&back, "c5").as_deref(), Some("South's Crusader"));
+    assert_eq!(at(&back, "b4").as_deref(), Some("South's Crusader"));
     assert_eq!(
         Kit::refused(&mut s, "c5-c4-d4"),
-        "South's Crusader has been on d4 this turn: no character enters a square twice in a \
-         turn"
+        "South's Crusader has been on d4 this turn: no character enters a square twice in a turn"
     );
+}
+
+#[test]
+fn the_square_a_run_starts_from_counts_also_when_a_card_carried_the_piece_there() {
+    // The rule text: a piece may never "occupy the same square more than
+    // once during a single turn". rotate180 Gd4nw cw carries the Crusader
+    // from d4 to c5, where its run starts: c5-c4-c5 comes back to it.
+    let mut s = pos("d4,x,x,x,x/h12,x,x,x,x", "Gd4nw", "t/-/-");
+    begin(&mut s, 2);
+    Kit::ok(&mut s, "rotate180 Gd4nw cw");
+    assert_eq!(
+        Kit::refused(&mut s, "c5-c4-c5"),
+        "South's Crusader would come back to c5, where its run starts: no character enters a \
+         square twice in a turn, the square its run starts from included"
+    );
+    assert!(!Kit::legal(&s).iter().any(|a| a == "c5-c4-c5"));
 }
 
 #[test]

@@ -164,15 +164,23 @@ fn allies_may_not_attack_each_other() {
 }
 
 #[test]
-fn an_arrow_whose_first_hit_is_an_ally_is_harmless() {
-    // Castle1's Archer on d1 shoots north: Castle3's Crusader on d2 is
-    // hit first and unharmed; Castle2's on d3 behind it is safe.
+fn a_shot_whose_first_hit_is_an_ally_is_illegal() {
+    // Castle1's Archer on d1 shoots north: Castle3's Crusader on d2, an
+    // ally, would be hit first. The shot is refused, as a move onto an
+    // ally is (the arrow does not stop there harmlessly), and it is not
+    // among the legal actions; Castle2's Crusader on d3 behind it is safe.
+    // In `four-castles` one player's two castles are allies the same way.
     let chars = "x,d1,x,x,x/d3,x,x,x,x/d2,x,x,x,x/x,x,x,x,x";
-    let mut s = pos("four-castles-allies", chars, "-", "Castle1", "r/-/-");
-    G::begin_turn(&mut s, &mut Fixed(vec![0, 5])).unwrap();
-    Kit::ok(&mut s, "discard rotate90");
-    Kit::ok(&mut s, "shoot d1 n");
-    assert!(sq_of(&s, "d2").is_some() && sq_of(&s, "d3").is_some());
+    let refusal = "the arrow would first hit Castle3's Crusader on d2, an ally: allies never \
+                   attack each other";
+    for (setup, hands) in [("four-castles-allies", "r/-/-"), ("four-castles", "r/-/-")] {
+        let mut s = pos(setup, chars, "-", "Castle1", hands);
+        G::begin_turn(&mut s, &mut Fixed(vec![0, 5])).unwrap();
+        Kit::ok(&mut s, "discard rotate90");
+        assert!(!Kit::legal(&s).iter().any(|a| a == "shoot d1 n"), "{setup}");
+        assert_eq!(Kit::refused(&mut s, "shoot d1 n"), refusal, "{setup}");
+        assert!(sq_of(&s, "d2").is_some() && sq_of(&s, "d3").is_some());
+    }
     // Alone (solo), the same arrow kills the Crusader it hits first.
     let mut s = pos("four-castles-solo", chars, "-", "Castle1", "r/-/-/-/-");
     G::begin_turn(&mut s, &mut Fixed(vec![0, 5])).unwrap();
@@ -229,7 +237,7 @@ fn a_brick_wall_never_moves_across_the_alley() {
     begin(&mut s);
     assert_eq!(
         Kit::refused(&mut s, "move-wall Wb3n Wj6n"),
-        "Wj6n would lie across the Alley: a Brick wall never lies across it"
+        "the Brick wall Wj6n would lie across the Alley: a Brick wall never lies across it"
     );
     // Along the Alley (its sides) a wall may go.
     Kit::ok(&mut s, "move-wall Wb3n Wi6e");
@@ -241,7 +249,10 @@ fn no_piece_lies_across_the_alley_in_the_set_up() {
     let piece = maze::parse_piece(g, "Gj4nw").unwrap();
     assert_eq!(
         setup::check_maze(g, C1, &[piece]),
-        Err("Gj4nw lies across the Alley on j4n: no piece may lie across it in the set-up".into())
+        Err(
+            "the Gate Gj4nw lies across the Alley on j4n: no piece may lie across it in the set-up"
+                .into()
+        )
     );
 }
 

@@ -124,8 +124,7 @@ fn no_set_up_piece_touches_a_post_on_either_long_edge_of_the_run() {
     assert_eq!(
         check(SOUTH, "Wd12n"),
         Err(
-            "Wd12n touches c12ne on the edge of the Misery Run between rows 12 and 13: \
-             nothing may touch it in the set-up"
+            "the Brick wall Wd12n touches c12ne on the edge of the Misery Run between rows 12 and 13: nothing may touch it in the set-up"
                 .into()
         )
     );
@@ -133,8 +132,7 @@ fn no_set_up_piece_touches_a_post_on_either_long_edge_of_the_run() {
     assert_eq!(
         check(SOUTH, "Gd12en"),
         Err(
-            "Gd12en touches d12ne on the edge of the Misery Run between rows 12 and 13: \
-             nothing may touch it in the set-up"
+            "the Gate Gd12en touches d12ne on the edge of the Misery Run between rows 12 and 13: nothing may touch it in the set-up"
                 .into()
         )
     );
@@ -143,8 +141,7 @@ fn no_set_up_piece_touches_a_post_on_either_long_edge_of_the_run() {
     assert_eq!(
         check(NORTH, "Wd14e"),
         Err(
-            "Wd14e touches d13ne on the edge of the Misery Run between rows 13 and 14: \
-             nothing may touch it in the set-up"
+            "the Brick wall Wd14e touches d13ne on the edge of the Misery Run between rows 13 and 14: nothing may touch it in the set-up"
                 .into()
         )
     );
@@ -165,11 +162,11 @@ fn the_one_board_middle_line_rule_does_not_hold_in_misery_run() {
     // Each side keeps to its own board.
     assert_eq!(
         check(SOUTH, "Wd14n"),
-        Err("Wd14n touches c14ne, outside South's board (rows 1 to 12)".into())
+        Err("the Brick wall Wd14n touches c14ne, outside South's board (rows 1 to 12)".into())
     );
     assert_eq!(
         check(NORTH, "Wd11n"),
-        Err("Wd11n touches c11ne, outside North's board (rows 14 to 25)".into())
+        Err("the Brick wall Wd11n touches c11ne, outside North's board (rows 14 to 25)".into())
     );
 }
 
@@ -210,8 +207,7 @@ fn a_misery_run_maze_that_breaks_the_run_rule_loses_before_turn_1() {
     let v: Vec<(&str, &str)> = values.iter().map(|(a, b)| (*a, b.as_str())).collect();
     assert_eq!(
         G::audit(&s, SOUTH, &v).unwrap_err().reason,
-        "Wh12n touches g12ne on the edge of the Misery Run between rows 12 and 13: nothing \
-         may touch it in the set-up"
+        "the Brick wall Wh12n touches g12ne on the edge of the Misery Run between rows 12 and 13: nothing may touch it in the set-up"
     );
     G::begin_play(&mut s, &mut Fixed(vec![])).unwrap();
     assert_eq!(G::outcome(&s), Outcome::Won(NORTH));
