@@ -598,3 +598,90 @@ fn a_card_played_without_its_opening_is_caught_naming_the_side_and_turn() {
         "position {p}: {err}"
     );
 }
+
+/// The mover of the set-up game, its key file and the cards its key file
+/// shows in its hand.
+fn mover_and_hand(d: &std::path::Path) -> (String, &'static str, Vec<String>) {
+    let side = json(d, &["check", "g.pbem", "--format", "json"])["to_move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let key = key_of(&side);
+    let hand = json(d, &["hand", "g.pbem", "--key", key, "--format", "json"]);
+    let cards = hand["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["card"].as_str().unwrap().to_string())
+        .collect();
+    (side, key, cards)
+}
+
+#[test]
+fn an_illegal_card_play_with_hidden_hands_is_refused_for_its_own_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    set_up(d);
+    let before = std::fs::read(d.join("g.pbem")).unwrap();
+    let (side, key, cards) = mover_and_hand(d);
+    let refusal = |action: &str| {
+        let out = herald(d)
+            .args(["move", "g.pbem", action, "--key", key])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{action}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // A card the hand does not hold, played or discarded: the hand is
+    // named, as with open hands, not "opens no card for it".
+    let words = [
+        "scale",
+        "climb",
+        "move-wall",
+        "move-gate",
+        "rotate90",
+        "rotate180",
+    ];
+    let missing = words.iter().find(|w| !cards.iter().any(|c| c == *w));
+    // Four cards of six kinds: at least two kinds are missing.
+    let card = missing.expect("a kind of card the hand does not hold");
+    let err = refusal(&format!("discard {card}"));
+    let named = format!("{side} holds no {card} card (its hand: ");
+    let listed = err.split(&named).nth(1).and_then(|r| r.split(')').next());
+    let mut listed: Vec<&str> = listed.expect(&err).split(", ").collect();
+    let mut held: Vec<&str> = cards.iter().map(String::as_str).collect();
+    listed.sort_unstable();
+    held.sort_unstable();
+    assert_eq!(listed, held, "{err}");
+    // A card it holds, played on a piece that is not there: the action's
+    // own fault (no maze holds a5n or a6n).
+    for (card, action, reason) in [
+        (
+            "move-wall",
+            "move-wall Wa5n Wa6n",
+            "the Brick wall Wa5n is not on the board",
+        ),
+        (
+            "move-gate",
+            "move-gate Ga5nw Ga6nw",
+            "the Gate Ga5nw is not on the board",
+        ),
+        (
+            "rotate90",
+            "rotate90 Ga5nw cw",
+            "the Gate Ga5nw is not on the board",
+        ),
+        (
+            "rotate180",
+            "rotate180 Ga5nw cw",
+            "the Gate Ga5nw is not on the board",
+        ),
+    ] {
+        if cards.iter().any(|c| c == card) {
+            let err = refusal(action);
+            assert!(err.contains(reason), "{action}: {err}");
+            assert!(!err.contains("opens no card"), "{action}: {err}");
+        }
+    }
+    assert_eq!(std::fs::read(d.join("g.pbem")).unwrap(), before);
+}

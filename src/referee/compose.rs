@@ -384,6 +384,7 @@ impl<G: Game> Referee<G> {
         // A side that shares its holder's hand writes the hand's items
         // with the holder's key file.
         let wallet = self.hand_wallet(side, own, hand)?;
+        self.refuse_as_the_hand_shows(line, own, hand)?;
         let (mut items, drawn) = self.compose_deck(index, wallet);
         if self.phase() == Phase::Setup && self.setup_due() != Some(SetupStep::Shares) {
             // The line that completes the set-up (the last pass, or with
@@ -441,6 +442,33 @@ impl<G: Game> Referee<G> {
         })?;
         self.play_line(&Line::from_turn(&turns[0]))
             .map_err(ComposeError::Line)
+    }
+
+    /// Refuse the actions of `line`, a turn of the side to move, as the
+    /// engine refuses them in the position its key file shows: the hand
+    /// and this line's draw known. An action the hand cannot play (a
+    /// card not held, a move the card cannot make) is refused for its
+    /// own fault, in the same words as with open hands, rather than as a
+    /// line that opens no card for it.
+    fn refuse_as_the_hand_shows(
+        &self,
+        line: &Line<'_>,
+        own: &Wallet,
+        hand: Option<&Wallet>,
+    ) -> Result<(), ComposeError> {
+        if self.phase() != Phase::Play || line.ending != Ending::Actions {
+            return Ok(());
+        }
+        let Ok(preview) = self.preview_with_hand(Some(own), hand) else {
+            return Ok(());
+        };
+        match preview.state() {
+            Some(state) => self
+                .preview_after(state, line)
+                .map(|_| ())
+                .map_err(ComposeError::Line),
+            None => Ok(()),
+        }
     }
 
     /// `items` with the share that opens the card `line` plays from the
