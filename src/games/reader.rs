@@ -173,3 +173,72 @@ mod tests {
         assert_eq!(ws(""), "");
     }
 }
+
+/// The word of `words` that `typed` is most likely a misspelling of:
+/// within one edit (a letter added, dropped, changed, or two letters
+/// swapped) for a word of up to four letters, two for a longer one, any
+/// case. None when `typed` is one of them or none is that close.
+pub fn did_you_mean<'w>(typed: &str, words: &[&'w str]) -> Option<&'w str> {
+    let typed = typed.to_ascii_lowercase();
+    let mut best: Option<(usize, &'w str)> = None;
+    for &word in words {
+        let d = edit_distance(&typed, word);
+        if d == 0 {
+            return None;
+        }
+        let allowed = if word.len() <= 4 { 1 } else { 2 };
+        if d <= allowed && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, word));
+        }
+    }
+    best.map(|(_, w)| w)
+}
+
+/// The optimal string alignment distance between `a` and `b`, by bytes:
+/// insertions, deletions, substitutions and swaps of two neighbours.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut v = (d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1)
+                    .min(d[(i - 1) * w + j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                v
+            };
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::did_you_mean;
+
+    const WORDS: &[&str] = &["discard", "scale", "climb", "shoot", "rotate90", "pass"];
+
+    #[test]
+    fn a_misspelt_word_gets_the_word_it_is_closest_to() {
+        assert_eq!(did_you_mean("disacrd", WORDS), Some("discard"));
+        assert_eq!(did_you_mean("Scael", WORDS), Some("scale"));
+        assert_eq!(did_you_mean("shot", WORDS), Some("shoot"));
+        assert_eq!(did_you_mean("rotate9", WORDS), Some("rotate90"));
+        assert_eq!(did_you_mean("pas", WORDS), Some("pass"));
+    }
+
+    #[test]
+    fn a_word_far_from_every_word_or_one_of_them_gets_no_suggestion() {
+        assert_eq!(did_you_mean("c4", WORDS), None);
+        assert_eq!(did_you_mean("banana", WORDS), None);
+        assert_eq!(did_you_mean("discard", WORDS), None);
+        assert_eq!(did_you_mean("pxyz", WORDS), None);
+    }
+}

@@ -21,7 +21,7 @@ use super::dice::loc_word;
 use super::maze::{read_piece, Gate, Piece};
 use super::state::State;
 use crate::game::ActionParseError;
-use crate::games::reader::{keyword, word_len_until, ws, Reader};
+use crate::games::reader::{did_you_mean, keyword, word_len_until, ws, Reader};
 
 fn word(rest: &str) -> usize {
     word_len_until(rest, |c| c.is_whitespace() || c == '-' || c == ',')
@@ -61,7 +61,8 @@ fn read<'a>(
     if let Some(after) = keyword(rest, "shoot") {
         return shot(g, r, ws(after));
     }
-    let (locs, after) = locs(g, r, rest)?;
+    let (locs, after) =
+        locs(g, r, rest).map_err(|e| misspelt(r, rest, ACTION_WORDS, "action").unwrap_or(e))?;
     if locs.len() < 2 {
         return Err(r.err(
             rest,
@@ -88,7 +89,9 @@ fn card_action<'a>(
     if let Some(after) = keyword(rest, "discard") {
         let at = ws(after);
         let n = word_len_until(at, |c| c.is_whitespace() || c == ',');
-        let card = Card::from_word(&at[..n]).ok_or_else(|| r.err(at, CARDS))?;
+        let card = Card::from_word(&at[..n]).ok_or_else(|| {
+            misspelt(r, at, CARD_WORDS, "card").unwrap_or_else(|| r.err(at, CARDS))
+        })?;
         return Ok(Some((Action::Discard(card), &at[n..])));
     }
     for (name, scale) in [("scale", true), ("climb", false)] {
@@ -158,7 +161,8 @@ fn rotation<'a>(
             } else if let Some(a) = keyword(at, "ccw") {
                 (Sense::Ccw, a)
             } else {
-                return Err(r.err(at, "expected the sense of the turn: cw or ccw"));
+                return Err(misspelt(r, at, &["cw", "ccw"], "sense of a turn")
+                    .unwrap_or_else(|| r.err(at, "expected the sense of the turn: cw or ccw")));
             };
             return Ok(Some((
                 Action::Rotate {
@@ -174,6 +178,40 @@ fn rotation<'a>(
 }
 
 const CARDS: &str = "expected a card: scale, climb, move-wall, move-gate, rotate90 or rotate180";
+
+/// The words an action starts with.
+const ACTION_WORDS: &[&str] = &[
+    "shoot",
+    "discard",
+    "scale",
+    "climb",
+    "move-wall",
+    "move-gate",
+    "rotate90",
+    "rotate180",
+];
+
+/// The cards, as `discard` names them.
+const CARD_WORDS: &[&str] = &[
+    "scale",
+    "climb",
+    "move-wall",
+    "move-gate",
+    "rotate90",
+    "rotate180",
+];
+
+/// When the word at the start of `rest` is a misspelling of one of
+/// `words`: the error that says which it is likely to be.
+fn misspelt(r: &Reader<'_>, rest: &str, words: &[&str], what: &str) -> Option<ActionParseError> {
+    let n = word_len_until(rest, |c| c.is_whitespace() || c == ',');
+    let typed = &rest[..n];
+    let meant = did_you_mean(typed, words)?;
+    Some(r.err(
+        rest,
+        format!("`{typed}` is no {what}: did you mean `{meant}`?"),
+    ))
+}
 
 fn piece<'a>(
     g: &Geometry,

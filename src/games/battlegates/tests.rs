@@ -76,6 +76,24 @@ fn an_edge_is_written_from_the_square_to_its_south_or_west() {
 }
 
 #[test]
+fn a_misspelt_action_word_card_or_sense_gets_did_you_mean() {
+    let s = pos("x,x,x,x,c1/x,x,x,x,c12", "Gd4nw", "-/-/-");
+    let reason = |text: &str| G::parse_action(&s, text).unwrap_err().reason;
+    assert_eq!(
+        reason("disacrd scale"),
+        "`disacrd` is no action: did you mean `discard`?"
+    );
+    assert_eq!(reason("discard scael"), "`scael` is no card: did you mean `scale`?");
+    assert_eq!(
+        reason("rotate90 Gd4nw ccww"),
+        "`ccww` is no sense of a turn: did you mean `ccw`?"
+    );
+    assert_eq!(reason("shot c1 n"), "`shot` is no action: did you mean `shoot`?");
+    // Nothing close: the plain error.
+    assert!(reason("banana").starts_with("expected a square"));
+}
+
+#[test]
 fn a_post_is_named_by_the_square_to_its_south_west_where_one_exists() {
     assert_eq!(Post { x: 4, y: 4 }.to_string(), "d4ne");
     assert_eq!(Post { x: 0, y: 4 }.to_string(), "a4nw");
