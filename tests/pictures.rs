@@ -178,6 +178,86 @@ fn breach_the_keep_svg_draws_columns_of_cells_keeps_and_gates() {
 }
 
 #[test]
+fn battlegates_svg_draws_walls_plain_and_each_gate_with_its_hinge_post() {
+    let record = "fixtures/battlegates/game-won-by-an-arrow-in-19-turns.pbem";
+    let svg = herald(&["show", record, "--turn", "1", "--format", "svg"]);
+    let doc = parse(&svg);
+    let position = show_json(record, Some(1))["position"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let maze: Vec<&str> = position.split(' ').nth(1).unwrap().split(',').collect();
+    let walls: Vec<&str> = maze
+        .iter()
+        .copied()
+        .filter(|p| p.starts_with('W'))
+        .collect();
+    let gates: Vec<&str> = maze
+        .iter()
+        .copied()
+        .filter(|p| p.starts_with('G'))
+        .collect();
+    let longs: Vec<&str> = maze
+        .iter()
+        .copied()
+        .filter(|p| p.starts_with('L'))
+        .collect();
+    // Both mazes are open after turn 1: four walls, three Gates and three
+    // Long gates a side.
+    assert_eq!(
+        (walls.len(), gates.len(), longs.len()),
+        (8, 6, 6),
+        "{position}"
+    );
+    let drawn = |class: &str| -> Vec<roxmltree::Node<'_, '_>> {
+        doc.descendants()
+            .filter(|n| n.has_tag_name("g") && has_class(n, class))
+            .collect()
+    };
+    let title = |n: &roxmltree::Node<'_, '_>| -> String {
+        n.children()
+            .find(|c| c.has_tag_name("title"))
+            .and_then(|t| t.text())
+            .unwrap_or("")
+            .to_string()
+    };
+    // A wall is one solid edge, named as a Brick wall, with no mark on it.
+    let wall_edges = drawn("wall");
+    assert_eq!(wall_edges.len(), walls.len());
+    for w in &walls {
+        let named = format!("the Brick wall {w}");
+        assert!(wall_edges.iter().any(|n| title(n) == named), "{named}");
+    }
+    assert!(!svg.contains('\u{d7}'), "no crosses on walls or gates");
+    // A Gate covers one edge, a Long gate two; each gate's tooltip names
+    // it and its hinge post, and one ring marks that post.
+    let gate_edges = drawn("gate");
+    assert_eq!(gate_edges.len(), gates.len() + 2 * longs.len());
+    for g in gates.iter().chain(&longs) {
+        let kind = if g.starts_with('G') {
+            "Gate"
+        } else {
+            "Long gate"
+        };
+        let named = format!("the {kind} {g}, hinged at ");
+        let mine: Vec<_> = gate_edges
+            .iter()
+            .filter(|n| title(n).starts_with(&named))
+            .collect();
+        assert_eq!(mine.len(), if kind == "Gate" { 1 } else { 2 }, "{g}");
+        let rings: usize = mine
+            .iter()
+            .map(|n| n.children().filter(|c| has_class(c, "hinge")).count())
+            .sum();
+        assert_eq!(rings, 1, "{g}: one ring on its hinge post");
+    }
+    assert!(
+        svg.contains("swung about the ringed post"),
+        "the legend explains the ring"
+    );
+}
+
+#[test]
 fn battle_of_the_dale_svg_draws_hexes_units_and_the_pending_rally() {
     let svg = svg_of("fixtures/battle-of-the-dale/game-rally-pending.pbem", None);
     let doc = parse(&svg);

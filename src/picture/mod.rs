@@ -215,9 +215,11 @@ pub enum Passage {
     ClosedTo(usize),
     /// Closed to every side.
     Closed,
+    /// A wall: nothing ever passes (drawn solid, without a mark).
+    Wall,
 }
 
-/// A mark on the edge between two cells (a Gate).
+/// A mark on the edge between two cells (a gate or a wall).
 #[derive(Clone, PartialEq, Debug)]
 pub struct Edge {
     /// One end of the edge.
@@ -228,6 +230,11 @@ pub struct Edge {
     pub passage: Passage,
     /// Its name (`c5|c6`).
     pub name: String,
+    /// What it is, in words, for its tooltip (`the Gate Gd4nw, hinged
+    /// at c4ne`).
+    pub title: String,
+    /// The post it swings about, drawn as a ring, for a gate that turns.
+    pub hinge: Option<Point>,
 }
 
 /// Where a label's text stands against its point.

@@ -222,14 +222,22 @@ fn draw_edge(out: &mut String, pic: &Picture, edge: &Edge, top: f32) {
             "",
             Some("\u{d7}\u{d7}".into()),
         ),
+        Passage::Wall => ("wall", "#222222", "6", "", None),
     };
     let _ = write!(
         out,
-        "<g class=\"{class}\" data-edge=\"{}\"><title>Gate {}</title>\
+        "<g class=\"{class}\" data-edge=\"{}\"><title>{}</title>\
          <line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{stroke}\" stroke-width=\"{width}\" stroke-linecap=\"round\"{dash}/>",
         escape(&edge.name),
-        escape(&edge.name),
+        escape(&edge.title),
     );
+    if let Some(hinge) = edge.hinge {
+        let (x, y) = px(hinge, top);
+        let _ = write!(
+            out,
+            "<circle class=\"hinge\" cx=\"{x}\" cy=\"{y}\" r=\"6\" fill=\"#FFFFFF\" stroke=\"{stroke}\" stroke-width=\"3\"/>"
+        );
+    }
     if let Some(note) = note {
         let mid = Point::new(
             (edge.from.x + edge.to.x) / 2.0,

@@ -55,25 +55,39 @@ pub fn picture(state: &State) -> Picture {
         }
     }
     for piece in state.board.pieces() {
-        let passage = match piece {
-            Piece::Wall(_) => Passage::Closed,
-            Piece::Gate(_) => Passage::Open,
+        let (passage, title, hinge) = match piece {
+            Piece::Wall(_) => (Passage::Wall, piece.named(), None),
+            Piece::Gate(gate) => {
+                let swing = match state.board.maze.fixed_reason(g, gate.hinge) {
+                    Some(_) => "fixed: it does not swing now".to_string(),
+                    None => "it swings about that post".to_string(),
+                };
+                let title = format!("{}, hinged at {}: {swing}", gate.named(), gate.hinge);
+                (Passage::Open, title, Some(gate.hinge))
+            }
         };
         for e in piece.edge_list() {
             let [a, b] = e.posts();
+            // The ring on the hinge post is drawn with the edge that
+            // touches it (a Long gate's other edge has none).
+            let ring = hinge
+                .filter(|h| *h == a || *h == b)
+                .map(|h| post_point(g, h.x, h.y));
             pic.edges.push(Edge {
                 from: post_point(g, a.x, a.y),
                 to: post_point(g, b.x, b.y),
                 passage,
                 name: format!("{piece} on {e}"),
+                title: title.clone(),
+                hinge: ring,
             });
         }
     }
     pic.grid_coordinates(g.cols, g.rows, (MARGIN, top()), MARGIN);
     pic.caption = vec![super::diagram::summary(state)];
     pic.legend = vec![
-        "C Crusader, A Archer, G Gatekeeper; portals shaded".into(),
-        "solid edges: Brick walls; dashed: gates (a step pushes them)".into(),
+        "C Crusader, A Archer, G Gatekeeper; portals (starting squares) shaded".into(),
+        "solid: Brick walls; dashed: gates, swung about the ringed post".into(),
     ];
     if let Some(run) = g.run {
         pic.legend.push(format!(

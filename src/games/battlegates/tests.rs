@@ -83,12 +83,18 @@ fn a_misspelt_action_word_card_or_sense_gets_did_you_mean() {
         reason("disacrd scale"),
         "`disacrd` is no action: did you mean `discard`?"
     );
-    assert_eq!(reason("discard scael"), "`scael` is no card: did you mean `scale`?");
+    assert_eq!(
+        reason("discard scael"),
+        "`scael` is no card: did you mean `scale`?"
+    );
     assert_eq!(
         reason("rotate90 Gd4nw ccww"),
         "`ccww` is no sense of a turn: did you mean `ccw`?"
     );
-    assert_eq!(reason("shot c1 n"), "`shot` is no action: did you mean `shoot`?");
+    assert_eq!(
+        reason("shot c1 n"),
+        "`shot` is no action: did you mean `shoot`?"
+    );
     // Nothing close: the plain error.
     assert!(reason("banana").starts_with("expected a square"));
 }

@@ -116,7 +116,8 @@ fn token(spot: &model::Cell, keep: bool, g: &Glyphs) -> String {
 fn gate_token(pos: &Pos, gi: usize, g: &Glyphs) -> String {
     let mut s = String::from(" ");
     match passage(pos, gi) {
-        Passage::Closed => {
+        // Breach The Keep's gates are never walls.
+        Passage::Closed | Passage::Wall => {
             s.push(g.closed);
             s.push(g.closed);
         }

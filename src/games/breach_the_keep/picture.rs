@@ -139,6 +139,8 @@ fn gate(pos: &Pos, g: usize) -> crate::picture::Edge {
         to: Point::new(below.x + R / 2.0, y),
         passage: passage(pos, g),
         name: super::board::GateName(g as u8).to_string(),
+        title: format!("Gate {}", super::board::GateName(g as u8)),
+        hinge: None,
     }
 }
 
