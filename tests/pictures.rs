@@ -371,13 +371,27 @@ fn the_page_is_self_contained_and_holds_every_position() {
     // The only address is the SVG namespace's name, never fetched.
     assert_eq!(
         page.matches("http://").count(),
-        page.matches("xmlns=\"http://www.w3.org/2000/svg\"").count()
+        page.matches("http://www.w3.org/2000/svg").count()
     );
     let turns = show_json("examples/castle-danger.pbem", None)["turn"]
         .as_u64()
         .unwrap() as usize;
     assert_eq!(page.matches("<section class=\"frame\"").count(), turns + 1);
-    assert_eq!(page.matches("<svg ").count(), turns + 1);
+    // Every position's picture, as `show --turn N --format svg` draws it,
+    // is in the page's data.
+    let pictures = pictures_in(&page);
+    assert_eq!(pictures.len(), turns + 1);
+    for (turn, svg) in pictures.iter().enumerate() {
+        let shown = herald(&[
+            "show",
+            "examples/castle-danger.pbem",
+            "--turn",
+            &turn.to_string(),
+            "--format",
+            "svg",
+        ]);
+        assert_eq!(svg, &shown, "turn {turn}");
+    }
     // Each turn's annotation, as annotate writes it.
     let annotated: Value = serde_json::from_str(&herald(&[
         "annotate",
@@ -390,6 +404,62 @@ fn the_page_is_self_contained_and_holds_every_position() {
         let comment = t["comment"].as_str().unwrap();
         assert!(page.contains(&comment.replace('\'', "&#39;")), "{comment}");
     }
+}
+
+/// The pictures a replay page holds as data, one a position in page
+/// order: each frame's lines put together from the table of lines.
+fn pictures_in(page: &str) -> Vec<String> {
+    let start = "<script type=\"application/json\" id=\"positions\">";
+    let data = page
+        .split(start)
+        .nth(1)
+        .unwrap()
+        .split("</script>")
+        .next()
+        .unwrap();
+    let data: Value = serde_json::from_str(data).unwrap();
+    let parts: Vec<&str> = data["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    data["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            f.as_array()
+                .unwrap()
+                .iter()
+                .map(|k| parts[k.as_u64().unwrap() as usize])
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_replay_page_holds_each_line_of_its_pictures_once_so_a_long_game_stays_small() {
+    // 53 turns of Battlegates, 58 positions: the board is drawn once, and
+    // each position adds only what changed (the whole pictures come to
+    // some 2 MB).
+    let record = "fixtures/battlegates/game-won-long-from-every-card-to-a-gatekeepers-attack.pbem";
+    let page = herald(&["replay", record, "--html"]);
+    let pictures = pictures_in(&page);
+    assert_eq!(pictures.len(), 58);
+    let whole: usize = pictures.iter().map(String::len).sum();
+    assert!(whole > 1_500_000, "{whole}");
+    assert!(page.len() < 300_000, "the page is {} bytes", page.len());
+    // Each position's address: after turn N it is `#tN`; set-up lines,
+    // all at turn 0, are `#t0-2`, `#t0-3`, ...
+    for id in ["data-id=\"t0\"", "data-id=\"t0-2\"", "data-id=\"t53\""] {
+        assert!(page.contains(id), "{id}");
+    }
+    let last = &pictures[57];
+    assert_eq!(
+        last,
+        &herald(&["show", record, "--turn", "53", "--format", "svg"])
+    );
 }
 
 /// Every position of a few self-play games of `G`: its SVG is XML, with
@@ -485,7 +555,7 @@ fn instrumented(page: &str, expected: &str, own_at_start: bool) -> String {
 
 /// Load `file` in headless Chromium with the network shut off; the DOM
 /// after the scripts ran, and the browser's console log.
-fn load(chromium: &str, file: &Path) -> (String, String) {
+fn load(chromium: &str, file: &Path, address: &str) -> (String, String) {
     let profile = tempfile::tempdir().unwrap();
     let mut child = Process::new(chromium)
         .args([
@@ -502,7 +572,7 @@ fn load(chromium: &str, file: &Path) -> (String, String) {
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg("--dump-dom")
-        .arg(format!("file://{}", file.display()))
+        .arg(format!("file://{}{address}", file.display()))
         .stdout(std::fs::File::create(profile.path().join("dom.html")).unwrap())
         .stderr(std::fs::File::create(profile.path().join("log.txt")).unwrap())
         .spawn()
@@ -565,8 +635,26 @@ fn check_in_browser(chromium: &str, record: &str, key: Option<&str>, at: [u32; 3
         .collect();
     let test_path = dir.path().join("test.html");
     let expected = format!("[{}]", expected.join(", "));
-    std::fs::write(&test_path, instrumented(&page, &expected, key.is_some())).unwrap();
-    let (dom, log) = load(chromium, &test_path);
+    // Opened at the address of the position after the second turn, the
+    // page shows that position first; the script steps on from there.
+    let second = labels
+        .iter()
+        .rposition(|t| *t == at[1].to_string())
+        .unwrap();
+    let expected_at_load = format!("{second}");
+    std::fs::write(
+        &test_path,
+        instrumented(&page, &expected, key.is_some()).replace("/*AT_LOAD*/0", &expected_at_load),
+    )
+    .unwrap();
+    let id = page
+        .split("<section class=\"frame\"")
+        .nth(second + 1)
+        .and_then(|s| s.split("data-id=\"").nth(1))
+        .and_then(|s| s.split('"').next())
+        .unwrap()
+        .to_string();
+    let (dom, log) = load(chromium, &test_path, &format!("#{id}"));
     // The last one: the script's own text names the element too.
     let result = dom
         .rsplit_once("<pre id=\"test-result\">")

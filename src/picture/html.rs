@@ -4,9 +4,22 @@
 //! annotation, the current one highlighted. Inline CSS and JavaScript
 //! only: nothing is fetched when the page is viewed.
 //!
-//! Each position is a `<section class="frame" data-index data-turn>`; the
-//! list item of the same index is `li.current` while it is shown; the
-//! script exposes `window.herald.show(i)` and `window.herald.current()`.
+//! Each position is a `<section class="frame" data-index data-turn
+//! data-id>`; the list item of the same index is `li.current` while it is
+//! shown; the script exposes `window.herald.show(i)` and
+//! `window.herald.current()`. The pictures are kept as data, drawn once:
+//! every line of every position's SVG is stored once in a table
+//! (`<script type="application/json" id="positions">`: `parts`, and for
+//! each position the list of its lines, `frames`), and a position's
+//! picture is put together when it is first shown (the first position's
+//! is in the page as it stands, for a reader without scripts). So the
+//! page grows by what changes from one position to the next, not by a
+//! whole board a position. The address names the position shown
+//! (`game.html#t12`: after turn 12; `#t0` the start; a second position
+//! of the same turn `#t0-2`), and opening the page at such an address
+//! shows that position.
+
+use std::collections::HashMap;
 
 use std::fmt::Write;
 
@@ -50,10 +63,26 @@ const SCRIPT: &str = "
   var frames = document.querySelectorAll('section.frame');
   var items = document.querySelectorAll('#moves li');
   var status = document.getElementById('status');
+  var data = JSON.parse(document.getElementById('positions').textContent);
   var current = 0;
+  function draw(i) {
+    if (frames[i].firstElementChild) { return; }
+    frames[i].innerHTML = data.frames[i].map(function (k) { return data.parts[k]; }).join('');
+  }
+  function fromAddress() {
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    for (var k = 0; k < frames.length; k++) {
+      if (frames[k].getAttribute('data-id') === id) { return k; }
+    }
+    return -1;
+  }
   function show(i) {
     if (frames.length === 0) { return; }
     current = Math.max(0, Math.min(frames.length - 1, i));
+    draw(current);
+    try {
+      window.history.replaceState(null, '', '#' + frames[current].getAttribute('data-id'));
+    } catch (e) { /* an address that cannot change: the page still steps */ }
     for (var k = 0; k < frames.length; k++) {
       var on = k === current;
       frames[k].hidden = !on;
@@ -79,15 +108,64 @@ const SCRIPT: &str = "
     else { return; }
     e.preventDefault();
   });
+  window.addEventListener('hashchange', function () {
+    var k = fromAddress();
+    if (k >= 0 && k !== current) { show(k); }
+  });
   window.herald = { show: show, current: function () { return current; }, count: frames.length };
-  show(0);
+  show(Math.max(0, fromAddress()));
 })();
 ";
+
+/// Each frame's address in the page: `t12` after turn 12, `t12-2` for a
+/// second frame of the same turn (set-up lines all stand at turn 0).
+fn addresses(frames: &[Frame]) -> Vec<String> {
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    frames
+        .iter()
+        .map(|f| {
+            let n = seen.entry(f.turn).or_insert(0);
+            *n += 1;
+            match *n {
+                1 => format!("t{}", f.turn),
+                k => format!("t{}-{k}", f.turn),
+            }
+        })
+        .collect()
+}
+
+/// The pictures of `frames` as data: every distinct line once (`parts`),
+/// and each frame as the list of its lines (`frames`), in JSON that can
+/// stand inside a `<script>` element.
+fn positions(frames: &[Frame]) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let lists: Vec<Vec<usize>> = frames
+        .iter()
+        .map(|f| {
+            f.svg
+                .split_inclusive('\n')
+                .map(|line| {
+                    *index.entry(line).or_insert_with(|| {
+                        parts.push(line);
+                        parts.len() - 1
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let json = serde_json::json!({ "parts": parts, "frames": lists }).to_string();
+    // `</` would end the script element early.
+    json.replace("</", "<\\/")
+}
 
 /// The whole page: `title` as its heading, `view` saying whose view it
 /// is (public, or a key holder's), one frame per position.
 pub fn page(title: &str, view: &str, frames: &[Frame]) -> String {
-    let mut out = String::with_capacity(frames.iter().map(|f| f.svg.len() + 512).sum());
+    let data = positions(frames);
+    let ids = addresses(frames);
+    let first = frames.first().map_or(0, |f| f.svg.len());
+    let mut out = String::with_capacity(data.len() + first + frames.len() * 512 + 8192);
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -106,13 +184,16 @@ pub fn page(title: &str, view: &str, frames: &[Frame]) -> String {
          <span id=\"status\" aria-live=\"polite\"></span></div>\n<div id=\"main\">\n<div id=\"board\">\n",
     );
     for (i, f) in frames.iter().enumerate() {
-        let _ = write!(
+        // The first picture stands in the page; the others are drawn
+        // from the data when first shown.
+        let _ = writeln!(
             out,
-            "<section class=\"frame\" data-index=\"{i}\" data-turn=\"{}\" data-label=\"{}\"{}>\n{}</section>\n",
+            "<section class=\"frame\" data-index=\"{i}\" data-turn=\"{}\" data-id=\"{}\" data-label=\"{}\"{}>{}</section>",
             f.turn,
+            ids[i],
             escape(&f.label),
             if i == 0 { "" } else { " hidden" },
-            f.svg
+            if i == 0 { f.svg.as_str() } else { "" }
         );
     }
     out.push_str("</div>\n<ol id=\"moves\">\n");
@@ -131,7 +212,8 @@ pub fn page(title: &str, view: &str, frames: &[Frame]) -> String {
     }
     let _ = write!(
         out,
-        "</ol>\n</div>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+        "</ol>\n</div>\n<script type=\"application/json\" id=\"positions\">{data}</script>\n\
+         <script>{SCRIPT}</script>\n</body>\n</html>\n"
     );
     out
 }

@@ -5,6 +5,7 @@
   'use strict';
   var expected = /*EXPECTED*/[];
   var ownAtStart = /*OWN_AT_START*/false;
+  var atLoad = /*AT_LOAD*/0;
   var lines = [];
   function check(name, ok, detail) {
     lines.push((ok ? 'PASS ' : 'FAIL ') + name + (ok ? '' : ' (' + detail + ')'));
@@ -40,7 +41,10 @@
     var count = frames().length;
     check('the page has its positions', count > 2 && window.herald && window.herald.count === count,
       count + ' frames');
-    at('on load', 0);
+    // Opened at a position's address, the page shows that position.
+    at('on load at ' + window.location.hash, atLoad);
+    window.herald.show(0);
+    at('the start', 0);
     key('ArrowRight');
     at('right arrow', 1);
     document.getElementById('next').click();
@@ -59,6 +63,14 @@
     at('Start button', 0);
     document.querySelectorAll('#moves li')[2].click();
     at('a click on the list', 2);
+    // The address names the position shown, and a new address shows its
+    // position.
+    var id2 = frames()[2].getAttribute('data-id');
+    check('the address names the position shown', window.location.hash === '#' + id2,
+      window.location.hash + ' for ' + id2);
+    window.history.replaceState(null, '', '#' + frames()[1].getAttribute('data-id'));
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    at('a new address', 1);
     expected.forEach(function (e) {
       window.herald.show(e.index);
       var shown = visible();
