@@ -257,6 +257,53 @@ fn battlegates_svg_draws_walls_plain_and_each_gate_with_its_hinge_post() {
     );
 }
 
+/// The cells outlined as changed by the last line in an SVG.
+fn changed_cells(svg: &str) -> Vec<String> {
+    let doc = parse(svg);
+    doc.descendants()
+        .filter(|n| has_class(n, "cell") && n.children().any(|c| has_class(&c, "changed")))
+        .map(|n| n.attribute("data-cell").unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_last_line_is_outlined_in_the_picture_of_every_game() {
+    // Battlegates, turn 18: North's Archer runs g1-K into South's Keep,
+    // killing the Archer there, and its other Archer runs d12-d11-d10-d9.
+    let record = "fixtures/battlegates/game-won-long-from-every-card-to-a-gatekeepers-attack.pbem";
+    let svg = herald(&["show", record, "--turn", "18", "--format", "svg"]);
+    let mut cells = changed_cells(&svg);
+    cells.sort();
+    assert_eq!(cells, ["South's Keep", "d12", "d9", "g1"]);
+    assert!(svg.contains("outlined in orange: what the last line changed"));
+    // Castle Danger, turn 1 of the sample: `+C, Cd1-d2-d3`, a Cannon
+    // added on d1 that moves on to d3; d1 is empty before and after.
+    let svg = herald(&[
+        "show",
+        "examples/castle-danger.pbem",
+        "--turn",
+        "1",
+        "--format",
+        "svg",
+    ]);
+    let mut cells = changed_cells(&svg);
+    cells.sort();
+    assert_eq!(cells, ["d3"]);
+    // Every game: the start has nothing outlined, a later turn something.
+    for record in [
+        "examples/castle-danger.pbem",
+        "fixtures/breach-the-keep/game-adjacent-ends-read-as-a-two-step-path.pbem",
+        "fixtures/battle-of-the-dale/game-2p-advance-leaves-a-named-space.pbem",
+        "fixtures/playground-battles/game-attacks-won-lost-and-stalemate.pbem",
+        record,
+    ] {
+        let start = herald(&["show", record, "--turn", "0", "--format", "svg"]);
+        assert!(changed_cells(&start).is_empty(), "{record}");
+        let last = herald(&["show", record, "--turn", "1", "--format", "svg"]);
+        assert!(!changed_cells(&last).is_empty(), "{record}");
+    }
+}
+
 #[test]
 fn battle_of_the_dale_svg_draws_hexes_units_and_the_pending_rally() {
     let svg = svg_of("fixtures/battle-of-the-dale/game-rally-pending.pbem", None);

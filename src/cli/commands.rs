@@ -573,12 +573,18 @@ impl RecordCommand for Show {
             .map_err(|e| ctx.problem(&e))?
             .keeping(Keep::RULES);
         let mut turns = 0;
+        // The SVG outlines what the last line played changed: the
+        // position that line started from is kept.
+        let mut before: Option<Referee<G>> = None;
         for turn in &ctx.record.turns {
             if turn.kind == LineKind::Turn {
                 if turns == upto {
                     break;
                 }
                 turns += 1;
+            }
+            if self.format == Format::Svg {
+                before = Some(referee.clone());
             }
             referee.play(turn).map_err(|e| ctx.problem(&e))?;
         }
@@ -614,7 +620,18 @@ impl RecordCommand for Show {
             // pending chance event itself.
             Format::Text => out(&format!("{}, after turn {upto}\n\n{diagram}", G::TITLE))?,
             Format::Svg => {
-                super::picture::show_svg::<G>(seen.as_ref().unwrap_or(referee.state()), upto)?
+                let earlier = match (&before, self.key.as_deref()) {
+                    (Some(b), Some(path)) => {
+                        b.view_with_hand(&read_wallet(path)?, hand.as_ref()).ok()
+                    }
+                    (Some(b), None) => Some(b.state().clone()),
+                    (None, _) => None,
+                };
+                super::picture::show_svg::<G>(
+                    seen.as_ref().unwrap_or(referee.state()),
+                    earlier.as_ref(),
+                    upto,
+                )?
             }
         }
         Ok(Exit::Ok)

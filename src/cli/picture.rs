@@ -29,9 +29,17 @@ fn picture_of<G: Game>(state: &G::State) -> Result<Picture, Failure> {
 }
 
 /// `show --format svg`: the SVG of `state` (the position after turn
-/// `turn`, as the viewer sees it) on standard output.
-pub(super) fn show_svg<G: Game>(state: &G::State, turn: u32) -> Result<(), Failure> {
-    let pic = picture_of::<G>(state)?;
+/// `turn`, as the viewer sees it) on standard output, what the last line
+/// changed from `before` (the position it started from) outlined.
+pub(super) fn show_svg<G: Game>(
+    state: &G::State,
+    before: Option<&G::State>,
+    turn: u32,
+) -> Result<(), Failure> {
+    let mut pic = picture_of::<G>(state)?;
+    if let Some(before) = before.and_then(G::picture) {
+        pic.mark_changes(&before);
+    }
     out(&svg::document(&pic, &heading::<G>(turn)))
 }
 
@@ -144,17 +152,34 @@ impl RecordCommand for ReplayPage {
         picture_of::<G>(start.state())?;
         // The position as the key's holder sees it (the wallet was checked
         // above), else as everyone does.
-        let draw = |referee: &Referee<G>, turn: u32| {
+        let picture = |referee: &Referee<G>| {
             let seen = wallet.as_ref().and_then(|w| referee.view(w).ok());
-            let state = seen.as_ref().unwrap_or(referee.state());
-            G::picture(state).map_or_else(String::new, |p| svg::document(&p, &heading::<G>(turn)))
+            G::picture(seen.as_ref().unwrap_or(referee.state()))
+        };
+        // Each picture after the first outlines what its line changed
+        // (the marks are not compared: the next picture is marked against
+        // this one's pieces and edges).
+        let mut last = picture(&start);
+        let first = last
+            .as_ref()
+            .map_or_else(String::new, |p| svg::document(p, &heading::<G>(0)));
+        let mut draw = |referee: &Referee<G>, turn: u32| {
+            let mut now = picture(referee);
+            if let (Some(now), Some(before)) = (now.as_mut(), last.as_ref()) {
+                now.mark_changes(before);
+            }
+            let svg = now
+                .as_ref()
+                .map_or_else(String::new, |p| svg::document(p, &heading::<G>(turn)));
+            last = now;
+            svg
         };
         let mut frames = vec![Frame {
             turn: 0,
             label: "Start".into(),
             line: String::new(),
             comment: String::new(),
-            svg: draw(&start, 0),
+            svg: first,
         }];
         let mut turns = 0;
         let keep = Keep {

@@ -190,6 +190,8 @@ pub struct Cell {
     pub link: Option<&'static str>,
     /// A short name written inside the cell (`Chip`, a Keep's value).
     pub tag: Option<String>,
+    /// Whether the last line changed what stands on it (outlined).
+    pub changed: bool,
 }
 
 impl Cell {
@@ -202,6 +204,7 @@ impl Cell {
             tokens: Vec::new(),
             link: None,
             tag: None,
+            changed: false,
         }
     }
 }
@@ -235,6 +238,8 @@ pub struct Edge {
     pub title: String,
     /// The post it swings about, drawn as a ring, for a gate that turns.
     pub hinge: Option<Point>,
+    /// Whether the last line put it there (drawn with an outline).
+    pub changed: bool,
 }
 
 /// Where a label's text stands against its point.
@@ -389,6 +394,43 @@ impl Picture {
             ));
             self.labels
                 .push(Label::coordinate(Point::new(right + margin / 2.0, y), text));
+        }
+    }
+
+    /// Mark what differs from `before`, the picture of the position the
+    /// last line started from: every cell whose tokens (or tag, or link)
+    /// changed, where a piece left, arrived, was taken or turned; every
+    /// edge that is new (a gate turned or moved, a wall placed). Adds a
+    /// line to the legend when anything is marked. Pictures of other
+    /// boards (another set-up) are left as they are.
+    pub fn mark_changes(&mut self, before: &Picture) {
+        if self.cells.len() != before.cells.len() {
+            return;
+        }
+        let mut any = false;
+        for (now, was) in self.cells.iter_mut().zip(&before.cells) {
+            if now.name == was.name
+                && (now.tokens != was.tokens || now.tag != was.tag || now.link != was.link)
+            {
+                now.changed = true;
+                any = true;
+            }
+        }
+        for edge in &mut self.edges {
+            let same = |e: &&Edge| {
+                e.from == edge.from
+                    && e.to == edge.to
+                    && e.passage == edge.passage
+                    && e.title == edge.title
+            };
+            if !before.edges.iter().any(|e| same(&e)) {
+                edge.changed = true;
+                any = true;
+            }
+        }
+        if any {
+            self.legend
+                .push("outlined in orange: what the last line changed".into());
         }
     }
 

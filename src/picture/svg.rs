@@ -181,6 +181,9 @@ fn draw_cell(out: &mut String, cell: &Cell, top: f32) {
             );
         }
     }
+    if cell.changed {
+        draw_outline(out, cell, top);
+    }
     if let Some(tag) = &cell.tag {
         let c = cell.shape.centre();
         let (lift, size) = match cell.shape {
@@ -196,6 +199,48 @@ fn draw_cell(out: &mut String, cell: &Cell, top: f32) {
     }
     out.push_str("</g>\n");
 }
+
+/// The orange outline of a cell the last line changed.
+fn draw_outline(out: &mut String, cell: &Cell, top: f32) {
+    let paint = format!("class=\"changed\" fill=\"none\" stroke=\"{CHANGED}\" stroke-width=\"4\"");
+    match cell.shape {
+        Shape::Square { at, size } => {
+            let (x, y) = px(Point::new(at.x + 0.04, at.y + 0.04), top);
+            let _ = write!(
+                out,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\" {paint}/>",
+                s = Px((size - 0.08) * UNIT)
+            );
+        }
+        Shape::Hex {
+            centre,
+            radius,
+            orient,
+        } => {
+            let points: Vec<String> = hex_corners(centre, radius * 0.9, orient)
+                .iter()
+                .map(|&p| {
+                    let (x, y) = px(p, top);
+                    format!("{x},{y}")
+                })
+                .collect();
+            let _ = write!(out, "<polygon points=\"{}\" {paint}/>", points.join(" "));
+        }
+        Shape::Place { at, width, height } => {
+            let (x, y) = px(at, top);
+            let _ = write!(
+                out,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" rx=\"8\" {paint}/>",
+                Px(width * UNIT),
+                Px(height * UNIT)
+            );
+        }
+    }
+}
+
+/// The colour that marks what the last line changed (Okabe and Ito's
+/// orange).
+const CHANGED: &str = "#E69F00";
 
 fn draw_edge(out: &mut String, pic: &Picture, edge: &Edge, top: f32) {
     let (x1, y1) = px(edge.from, top);
@@ -224,6 +269,12 @@ fn draw_edge(out: &mut String, pic: &Picture, edge: &Edge, top: f32) {
         ),
         Passage::Wall => ("wall", "#222222", "6", "", None),
     };
+    if edge.changed {
+        let _ = write!(
+            out,
+            "<line class=\"changed\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{CHANGED}\" stroke-width=\"12\" stroke-linecap=\"round\" stroke-opacity=\"0.7\"/>"
+        );
+    }
     let _ = write!(
         out,
         "<g class=\"{class}\" data-edge=\"{}\"><title>{}</title>\

@@ -80,6 +80,7 @@ pub fn picture(state: &State) -> Picture {
                 name: format!("{piece} on {e}"),
                 title: title.clone(),
                 hinge: ring,
+                changed: false,
             });
         }
     }

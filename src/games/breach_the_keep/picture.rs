@@ -141,6 +141,7 @@ fn gate(pos: &Pos, g: usize) -> crate::picture::Edge {
         name: super::board::GateName(g as u8).to_string(),
         title: format!("Gate {}", super::board::GateName(g as u8)),
         hinge: None,
+        changed: false,
     }
 }
 
