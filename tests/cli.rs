@@ -244,7 +244,22 @@ fn new_with_an_unknown_game_exits_2_naming_it() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains("unknown game `chess`"));
+        .stderr(predicate::str::contains("invalid value 'chess'"))
+        .stderr(predicate::str::contains("battlegates"));
+    // A misspelt game gets the one it is likely to be; the shells'
+    // completions offer the same list.
+    herald()
+        .args(["new", "battlegate", "--side", BLUE, "--side", RED])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a similar value exists: 'battlegates'"));
+    herald()
+        .args(["completions", "bash"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "castle-danger battle-of-the-dale breach-the-keep playground-battles battlegates",
+        ));
 }
 
 #[test]

@@ -87,6 +87,7 @@ Examples:
     New {
         /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
         /// playground-battles or battlegates.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::games::GAME_IDS))]
         game: String,
         /// A side and how to reach its player, as Side=contact; repeat for
         /// each side, in turn order where the game lets the header decide.
