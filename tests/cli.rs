@@ -252,7 +252,9 @@ fn new_with_an_unknown_game_exits_2_naming_it() {
         .args(["new", "battlegate", "--side", BLUE, "--side", RED])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("a similar value exists: 'battlegates'"));
+        .stderr(predicate::str::contains(
+            "a similar value exists: 'battlegates'",
+        ));
     herald()
         .args(["completions", "bash"])
         .assert()
@@ -2002,6 +2004,58 @@ fn man_prints_the_page_of_every_command_the_main_page_names() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("herald has no command `bogus`"));
+}
+
+#[test]
+fn man_dir_writes_every_page_and_leaves_a_file_that_is_not_one_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("man1");
+    let folder = pages.to_str().unwrap();
+    herald()
+        .args(["man", "--dir", folder])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("wrote 15 man pages"));
+    let main_page = std::fs::read_to_string(pages.join("herald.1")).unwrap();
+    assert_eq!(main_page, stdout_of(&herald().arg("man").output().unwrap()));
+    for command in [
+        "new",
+        "move",
+        "setup",
+        "check",
+        "show",
+        "replay",
+        "annotate",
+        "legal",
+        "hand",
+        "fate",
+        "extract",
+        "keygen",
+        "completions",
+        "man",
+    ] {
+        let page = std::fs::read_to_string(pages.join(format!("herald-{command}.1"))).unwrap();
+        assert_eq!(
+            page,
+            stdout_of(&herald().args(["man", command]).output().unwrap()),
+            "{command}"
+        );
+    }
+    // Run again, it replaces its own pages; a file of another's is left
+    // alone, and then nothing is written at all.
+    herald().args(["man", "--dir", folder]).assert().code(0);
+    std::fs::write(pages.join("herald-move.1"), "mine").unwrap();
+    std::fs::remove_file(pages.join("herald.1")).unwrap();
+    herald()
+        .args(["man", "--dir", folder])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a herald man page"));
+    assert_eq!(
+        std::fs::read_to_string(pages.join("herald-move.1")).unwrap(),
+        "mine"
+    );
+    assert!(!pages.join("herald.1").exists(), "nothing written");
 }
 
 /// Subcommands whose `--help` shows examples today.

@@ -449,12 +449,18 @@ Examples:
     /// every option of that command.
     #[command(after_help = "\
 Examples:
+  herald man --dir ~/.local/share/man/man1   (every page: herald.1, herald-move.1, ...)
   herald man > ~/.local/share/man/man1/herald.1
   herald man move > ~/.local/share/man/man1/herald-move.1
   herald man | man -l -")]
     Man {
         /// A command, for its own page (herald-move(1)).
-        #[arg(value_name = "COMMAND")]
+        #[arg(value_name = "COMMAND", conflicts_with = "dir")]
         command: Option<String>,
+        /// Write every page into this folder (created if missing):
+        /// herald.1 and herald-COMMAND.1 for each command, replacing the
+        /// pages of an earlier herald there.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
 }

@@ -375,6 +375,30 @@ pub fn write_new_private(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Whether a man page herald generates may be written to `path`: it is
+/// new, or the page an earlier herald wrote there (any other file is left
+/// alone and refused).
+pub fn may_write_page(path: &Path) -> Result<(), Failure> {
+    if path.symlink_metadata().is_ok() {
+        let ours = std::fs::read(path)
+            .is_ok_and(|old| String::from_utf8_lossy(&old).contains(".TH herald"));
+        if !ours {
+            return Err(Failure::usage(format!(
+                "{} exists and is not a herald man page: herald leaves it alone (remove it, or \
+                 choose another folder)",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Write a man page herald generates to `path` ([`may_write_page`]
+/// asked first): a temporary file renamed over it.
+pub fn write_page(path: &Path, contents: &[u8]) -> Result<(), Failure> {
+    write_replacing(path, contents, false)
+}
+
 /// Create a new file that must not exist yet (for `herald new -o` and
 /// `annotate -o`); the final rename refuses to replace a file that
 /// appeared meanwhile (or a symbolic link).

@@ -75,8 +75,32 @@ fn run(command: Command) -> Result<Exit, Failure> {
             out(&String::from_utf8_lossy(&buf))?;
             Ok(Exit::Ok)
         }
-        Command::Man { command } => {
-            let mut buf = Vec::new();
+        Command::Man { dir: Some(dir), .. } => {
+            let mut cli = Cli::command();
+            cli.build();
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                Failure::usage(format!("cannot create the folder {}: {e}", dir.display()))
+            })?;
+            let mut pages = vec![("herald.1".to_string(), man_page(cli.clone())?)];
+            for sub in cli.get_subcommands().filter(|c| c.get_name() != "help") {
+                let name = format!("herald-{}", sub.get_name());
+                pages.push((format!("{name}.1"), man_page(sub.clone().name(name))?));
+            }
+            // Every page is checked before any is written.
+            for (file, _) in &pages {
+                files::may_write_page(&dir.join(file))?;
+            }
+            for (file, page) in &pages {
+                files::write_page(&dir.join(file), page.as_bytes())?;
+            }
+            out(&format!(
+                "wrote {} man pages to {} (herald.1 and herald-COMMAND.1 for each command)\n",
+                pages.len(),
+                dir.display()
+            ))?;
+            Ok(Exit::Ok)
+        }
+        Command::Man { command, .. } => {
             let mut cli = Cli::command();
             cli.build();
             let page = match command {
@@ -97,15 +121,21 @@ fn run(command: Command) -> Result<Exit, Failure> {
                     sub.clone().name(page_name)
                 }
             };
-            clap_mangen::Man::new(page)
-                .render(&mut buf)
-                .map_err(|e| Failure::usage(format!("cannot render the man page: {e}")))?;
-            buf.extend_from_slice(EXIT_STATUS.as_bytes());
-            out(&String::from_utf8_lossy(&buf))?;
+            out(&man_page(page)?)?;
             Ok(Exit::Ok)
         }
         other => commands::run(other),
     }
+}
+
+/// The man page (roff) of `command`, with the EXIT STATUS section.
+fn man_page(command: clap::Command) -> Result<String, Failure> {
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(command)
+        .render(&mut buf)
+        .map_err(|e| Failure::usage(format!("cannot render the man page: {e}")))?;
+    buf.extend_from_slice(EXIT_STATUS.as_bytes());
+    Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
 /// The EXIT STATUS section every herald man page ends with (roff).
