@@ -278,7 +278,9 @@ pub fn record_with<G: Game>(
     );
     let source = record::Source::new(header.as_bytes()).expect("header text");
     let parsed = record::parse(&source).expect("header parses");
-    let mut referee = Referee::<G>::start(&parsed).expect("self-play header is valid");
+    // Options the game refuses (a number of sides its set-up does not
+    // take) are an error, not a panic.
+    let mut referee = Referee::<G>::start(&parsed).map_err(|e| e.message)?;
     let wallets = choose_hidden(&referee, options, wallets, &mut rng)?;
     let mut log = String::new();
     while referee.turns() < options.max_turns {
@@ -784,6 +786,14 @@ pub mod battlegates {
                 .choose(s, &legal, can_end, &mut SplitMix::new(1))
                 .expect("an action");
             action_text::<Battlegates>(&legal[i])
+        }
+
+        #[test]
+        fn self_play_with_sides_the_set_up_does_not_take_is_an_error_not_a_panic() {
+            // One board takes two sides; four need a four-castle set-up.
+            let options = Options::new::<Battlegates>(1, 4);
+            let refused = crate::selfplay::record::<Battlegates>(&options).unwrap_err();
+            assert!(refused.contains("exactly two sides"), "{refused}");
         }
 
         #[test]
