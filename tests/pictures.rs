@@ -276,6 +276,14 @@ fn the_last_line_is_outlined_in_the_picture_of_every_game() {
     cells.sort();
     assert_eq!(cells, ["South's Keep", "d12", "d9", "g1"]);
     assert!(svg.contains("outlined in orange: what the last line changed"));
+    // The text diagram says the same under the board.
+    let text = herald(&["show", record, "--turn", "18"]);
+    assert!(
+        text.ends_with("Changed by 18. North: g1, d9, d12, South's Keep\n"),
+        "{text}"
+    );
+    let start = herald(&["show", record, "--turn", "0"]);
+    assert!(!start.contains("Changed by"), "{start}");
     // Castle Danger, turn 1 of the sample: `+C, Cd1-d2-d3`, a Cannon
     // added on d1 that moves on to d3; d1 is empty before and after.
     let svg = herald(&[

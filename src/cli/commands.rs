@@ -573,9 +573,10 @@ impl RecordCommand for Show {
             .map_err(|e| ctx.problem(&e))?
             .keeping(Keep::RULES);
         let mut turns = 0;
-        // The SVG outlines what the last line played changed: the
-        // position that line started from is kept.
-        let mut before: Option<Referee<G>> = None;
+        // The picture and the diagram mark what the last turn played
+        // changed (not a set-up line): the position it started from is
+        // kept.
+        let mut before: Option<(Referee<G>, &record::Turn<'_>)> = None;
         for turn in &ctx.record.turns {
             if turn.kind == LineKind::Turn {
                 if turns == upto {
@@ -583,8 +584,11 @@ impl RecordCommand for Show {
                 }
                 turns += 1;
             }
-            if self.format == Format::Svg {
-                before = Some(referee.clone());
+            if self.format != Format::Json {
+                before = match turn.kind {
+                    LineKind::Turn => Some((referee.clone(), turn)),
+                    LineKind::Setup => None,
+                };
             }
             referee.play(turn).map_err(|e| ctx.problem(&e))?;
         }
@@ -602,6 +606,12 @@ impl RecordCommand for Show {
         };
         let diagram = G::diagram(seen.as_ref().unwrap_or(referee.state()), self.style);
         let summary = G::summary(referee.state());
+        // The position the last line started from, as the viewer saw it.
+        let earlier = match (&before, self.key.as_deref()) {
+            (Some((b, _)), Some(path)) => b.view_with_hand(&read_wallet(path)?, hand.as_ref()).ok(),
+            (Some((b, _)), None) => Some(b.state().clone()),
+            (None, _) => None,
+        };
         match self.format {
             Format::Json => print_json(&JsonShow {
                 schema: SCHEMA_VERSION,
@@ -618,21 +628,25 @@ impl RecordCommand for Show {
             })?,
             // The diagram names the side to move (or the result) and any
             // pending chance event itself.
-            Format::Text => out(&format!("{}, after turn {upto}\n\n{diagram}", G::TITLE))?,
-            Format::Svg => {
-                let earlier = match (&before, self.key.as_deref()) {
-                    (Some(b), Some(path)) => {
-                        b.view_with_hand(&read_wallet(path)?, hand.as_ref()).ok()
-                    }
-                    (Some(b), None) => Some(b.state().clone()),
-                    (None, _) => None,
+            Format::Text => {
+                let changed = match (&before, &earlier) {
+                    (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(
+                        e,
+                        seen.as_ref().unwrap_or(referee.state()),
+                        line,
+                    ),
+                    _ => String::new(),
                 };
-                super::picture::show_svg::<G>(
-                    seen.as_ref().unwrap_or(referee.state()),
-                    earlier.as_ref(),
-                    upto,
-                )?
+                out(&format!(
+                    "{}, after turn {upto}\n\n{diagram}{changed}",
+                    G::TITLE
+                ))?
             }
+            Format::Svg => super::picture::show_svg::<G>(
+                seen.as_ref().unwrap_or(referee.state()),
+                earlier.as_ref(),
+                upto,
+            )?,
         }
         Ok(Exit::Ok)
     }

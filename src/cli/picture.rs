@@ -43,6 +43,49 @@ pub(super) fn show_svg<G: Game>(
     out(&svg::document(&pic, &heading::<G>(turn)))
 }
 
+/// Under `show`'s text diagram: what the last turn (`line`) changed, from
+/// the position `before` it to `after`, as the picture marks it (every
+/// game alike): `Changed by 18. North: g1, d12, d9, South's Keep`, wrapped
+/// at 78 columns; nothing when the game draws no picture or nothing
+/// changed.
+pub(super) fn changed_text<G: Game>(
+    before: &G::State,
+    after: &G::State,
+    line: &crate::record::Turn<'_>,
+) -> String {
+    let (Some(mut now), Some(was)) = (G::picture(after), G::picture(before)) else {
+        return String::new();
+    };
+    now.mark_changes(&was);
+    let names = now.changed_names();
+    if names.is_empty() {
+        return String::new();
+    }
+    let label = match line.kind {
+        LineKind::Setup => format!("S{}. {}", line.number, line.side),
+        LineKind::Turn => format!("{}. {}", line.number, line.side),
+    };
+    let mut text = String::new();
+    let mut row = format!("Changed by {label}:");
+    for (i, name) in names.iter().enumerate() {
+        let word = if i + 1 < names.len() {
+            format!(" {name},")
+        } else {
+            format!(" {name}")
+        };
+        if row.len() + word.len() > 78 {
+            text.push_str(&row);
+            text.push('\n');
+            row = format!("  {}", word.trim_start());
+        } else {
+            row.push_str(&word);
+        }
+    }
+    text.push_str(&row);
+    text.push('\n');
+    text
+}
+
 /// `--format svg` is `show`'s alone (and `replay --html` takes none):
 /// every other command refuses it before reading anything.
 pub(super) fn refuse_svg(command: &Command) -> Result<(), Failure> {
@@ -163,9 +206,10 @@ impl RecordCommand for ReplayPage {
         let first = last
             .as_ref()
             .map_or_else(String::new, |p| svg::document(p, &heading::<G>(0)));
-        let mut draw = |referee: &Referee<G>, turn: u32| {
+        let mut draw = |referee: &Referee<G>, turn: u32, kind: LineKind| {
             let mut now = picture(referee);
-            if let (Some(now), Some(before)) = (now.as_mut(), last.as_ref()) {
+            if let (Some(now), Some(before), LineKind::Turn) = (now.as_mut(), last.as_ref(), kind)
+            {
                 now.mark_changes(before);
             }
             let svg = now
@@ -198,7 +242,7 @@ impl RecordCommand for ReplayPage {
                     Some(before) if played.is_played() => G::turn_comment(before, referee.state()),
                     _ => String::new(),
                 },
-                svg: draw(referee, turns),
+                svg: draw(referee, turns, played.kind),
             });
         })?;
         let view = match &wallet {

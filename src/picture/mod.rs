@@ -434,6 +434,30 @@ impl Picture {
         }
     }
 
+    /// The names of what [`Picture::mark_changes`] marked: the changed
+    /// cells in the picture's order, then each changed edge by what it is
+    /// (its tooltip up to a comma or colon: `the Gate Gd4nw`), once.
+    pub fn changed_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .cells
+            .iter()
+            .filter(|c| c.changed)
+            .map(|c| c.name.clone())
+            .collect();
+        for edge in self.edges.iter().filter(|e| e.changed) {
+            let what = edge
+                .title
+                .split([',', ':'])
+                .next()
+                .unwrap_or(&edge.title)
+                .to_string();
+            if !names.contains(&what) {
+                names.push(what);
+            }
+        }
+        names
+    }
+
     /// An empty picture of `width` by `height` board units.
     pub fn new(title: &'static str, width: f32, height: f32, sides: Vec<SideKey>) -> Picture {
         Picture {
