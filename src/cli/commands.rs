@@ -19,9 +19,7 @@ use super::stream::{AfterCheck, Checked};
 use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
-use crate::referee::{
-    result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, SetupStep, TypedError,
-};
+use crate::referee::{result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError};
 use crate::wallet::Wallet;
 
 /// Run one command. One arm per command, each only moving the parsed
@@ -318,6 +316,8 @@ struct JsonCheck {
     provisional: Option<String>,
     failed_audits: Vec<JsonAudit>,
     due: Vec<String>,
+    /// The step due and whose it is (`None` once the game is over).
+    step: Option<JsonStep>,
     openings_due: Vec<JsonOpening>,
     position: String,
     forfeits: Vec<JsonForfeit>,
@@ -330,6 +330,18 @@ struct JsonForfeit {
     turn: u32,
     side: String,
     claimed_by: String,
+}
+
+/// The step due, in `check --format json`.
+#[derive(Serialize)]
+struct JsonStep {
+    side: String,
+    /// `S2`, `turn 14`.
+    line: String,
+    /// `keygen`, `commit`, `open`, `shares`, `turn`, `farewell`, `audit`.
+    step: &'static str,
+    /// In words, with the command that takes it.
+    text: String,
 }
 
 #[derive(Serialize)]
@@ -349,21 +361,6 @@ struct JsonAudit {
 /// and the audits that failed.
 fn audit_text<G: Game>(referee: &Referee<G>) -> String {
     let mut text = String::new();
-    if let (Some(step), Some(due)) = (referee.setup_due(), referee.to_move()) {
-        let (_, number) = referee.next_line();
-        let what = match step {
-            SetupStep::Commit => "its commitments",
-            SetupStep::Open => "its openings",
-            SetupStep::Shares => "its shares",
-        };
-        text.push_str(&fit(
-            &format!(
-                "Set-up: S{number} is {}'s ({what}; herald setup)",
-                due.name::<G>()
-            ),
-            "  ",
-        ));
-    }
     for demand in referee.openings_due() {
         text.push_str(&fit(
             &format!(
@@ -466,6 +463,12 @@ impl AfterCheck for Check {
                     .map(|side| side.name::<G>().to_owned())
                     .into_iter()
                     .collect(),
+                step: referee.step_due().map(|d| JsonStep {
+                    side: d.side.name::<G>().into(),
+                    line: d.line,
+                    step: d.step,
+                    text: d.text,
+                }),
                 openings_due: referee
                     .openings_due()
                     .into_iter()
@@ -927,7 +930,18 @@ impl RecordCommand for Legal {
             })?,
             Format::Text | Format::Svg => {
                 let mut text = String::new();
-                if let Some(side) = &to_move {
+                let step = referee.step_due().filter(|d| d.step != "turn");
+                if let Some(due) = &step {
+                    text.push_str(&fit(
+                        &format!(
+                            "{}, {}: {}",
+                            capital(&due.line),
+                            due.side.name::<G>(),
+                            due.text
+                        ),
+                        "  ",
+                    ));
+                } else if let Some(side) = &to_move {
                     text.push_str(&format!(
                         "Turn {}, {side}: {} legal action{}\n",
                         referee.next_turn(),
@@ -955,6 +969,14 @@ impl RecordCommand for Legal {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// `text` with its first letter a capital: `Turn 14`.
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_ascii_uppercase().to_string() + chars.as_str()
+    })
 }
 
 // ---------------------------------------------------------------- hand

@@ -61,15 +61,25 @@ impl RecordCommand for Setup {
             return Err(Failure::usage(no_step_due::<G>(&referee)));
         };
         let name = side.name::<G>();
+        if step == SetupStep::Key {
+            return Err(Failure::usage(format!(
+                "S1 cannot be written yet: {name} has no Commit tag, and every side's key comes before the first set-up line (tags are never added after a line); {name} runs herald keygen --side {name} {} -o {}.key first, then the set-up begins",
+                ctx.origin,
+                name.to_ascii_lowercase()
+            )));
+        }
         if !wallet.side().eq_ignore_ascii_case(name) {
             return Err(Failure::usage(format!(
-                "the set-up step due is {name}'s, and {} is {}'s key file",
+                "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
                 self.key.display(),
-                wallet.side()
+                wallet.side(),
+                referee.next_line().1,
+                step.what()
             )));
         }
         let chosen_before = wallet.to_text();
         match step {
+            SetupStep::Key => {}
             SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet)?,
             SetupStep::Open | SetupStep::Shares => {
                 if let Some((flag, _)) = self.choices.first() {
@@ -105,7 +115,7 @@ impl RecordCommand for Setup {
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
         }
         let action = match step {
-            SetupStep::Commit => "commit",
+            SetupStep::Key | SetupStep::Commit => "commit",
             SetupStep::Open => "open",
             SetupStep::Shares => "share",
         };
@@ -215,6 +225,9 @@ fn no_step_due<G: Game>(referee: &Referee<G>) -> String {
 /// What comes next, after a set-up line.
 fn next_text<G: Game>(referee: &Referee<G>) -> String {
     match (referee.setup_due(), referee.to_move()) {
+        (Some(SetupStep::Key), Some(side)) => {
+            format!("next: {}'s key (herald keygen)", side.name::<G>())
+        }
         (Some(SetupStep::Commit), Some(side)) => {
             format!("next: {}'s set-up (its commitments)", side.name::<G>())
         }

@@ -739,6 +739,13 @@ impl<G: Game> Referee<G> {
         if let Some(note) = self.setup_note() {
             return Ok(Preview::Unknown(note));
         }
+        if self.phase() == Phase::Audit {
+            let text = self.step_due().map_or_else(String::new, |d| d.text);
+            return Ok(Preview::Unknown(format!(
+                "the game is over on the board ({}), provisional until the audit: {text}",
+                G::summary(&self.state)
+            )));
+        }
         if let Some(note) = self.farewell_note() {
             return Ok(Preview::OnlyPass(note));
         }

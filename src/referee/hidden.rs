@@ -53,6 +53,10 @@ fn distinct(slots: &[Vec<Slot>]) -> bool {
 /// What a set-up line does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SetupStep {
+    /// The side adds its key (its Commit and Key tags, `herald keygen`):
+    /// every side's comes before the first set-up line, since tags are
+    /// never added after a line (spec section 3.7).
+    Key,
     /// The side commits to every hidden value.
     Commit,
     /// The side opens what the rules open once all have committed.
@@ -60,6 +64,28 @@ pub enum SetupStep {
     /// The side gives the shares of the cards drawn before its first
     /// turn (spec section 3.9, hidden hands).
     Shares,
+}
+
+impl SetupStep {
+    /// What the step writes, for a player: `its commitments`.
+    pub fn what(self) -> &'static str {
+        match self {
+            SetupStep::Key => "its key (herald keygen)",
+            SetupStep::Commit => "its commitments",
+            SetupStep::Open => "its openings",
+            SetupStep::Shares => "its shares",
+        }
+    }
+
+    /// The step's name in JSON: `keygen`, `commit`, `open`, `shares`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SetupStep::Key => "keygen",
+            SetupStep::Commit => "commit",
+            SetupStep::Open => "open",
+            SetupStep::Shares => "shares",
+        }
+    }
 }
 
 impl Hidden {
@@ -384,6 +410,14 @@ impl<G: Game> Referee<G> {
         played.kind = LineKind::Setup;
         played.reveal = line.reveal().map(|(_, h)| h);
         match step {
+            // Refused before: no line comes while a key is due.
+            SetupStep::Key => {
+                return Err(at.illegal(
+                    Place::Line,
+                    None,
+                    "every side's key comes before the first set-up line".into(),
+                ))
+            }
             SetupStep::Commit => self.setup_commits(line, index, at, &mut played)?,
             SetupStep::Open => self.setup_openings(line, index, at, &mut state, &mut played)?,
             SetupStep::Shares => self.setup_shares(line, at)?,

@@ -98,8 +98,25 @@ pub struct Referee<G: Game> {
     /// A copy playing a line being composed, to learn what it owes: the
     /// shares owed before play are not required of it.
     trial: bool,
+    /// In a game with a set-up, the first side (a header index) without
+    /// a Commit tag: its key is due before any line, and no line can
+    /// come (tags are never added after one).
+    keyless: Option<usize>,
     /// What is kept for the reader beyond what the rules need.
     keep: Keep,
+}
+
+/// The step due in a game ([`Referee::step_due`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepDue {
+    /// Whose step it is.
+    pub side: Side,
+    /// The line it writes: `S2`, `turn 14`.
+    pub line: String,
+    /// `keygen`, `commit`, `open`, `shares`, `turn`, `farewell` or `audit`.
+    pub step: &'static str,
+    /// The step in words, with the command that takes it.
+    pub text: String,
 }
 
 /// What a referee keeps for its reader beyond what the rules need: a
@@ -158,6 +175,7 @@ impl<G: Game> Clone for Referee<G> {
             broken_on: self.broken_on,
             farewells: self.farewells.clone(),
             trial: self.trial,
+            keyless: self.keyless,
         }
     }
 }
@@ -233,7 +251,17 @@ impl<G: Game> Referee<G> {
                 .collect();
             deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
         });
+        let hidden = Hidden::new::<G>(&state, header.sides());
+        let keyless = if hidden.any() || deck.is_some() {
+            header
+                .sides()
+                .iter()
+                .position(|&s| header.commit(s).is_none())
+        } else {
+            None
+        };
         Ok(Referee {
+            keyless,
             deck,
             hands,
             holders,
@@ -245,7 +273,7 @@ impl<G: Game> Referee<G> {
             deferred: None,
             keep,
             ledger: Ledger::new(header.commits()),
-            hidden: Hidden::new::<G>(&state, header.sides()),
+            hidden,
             setup_lines: 0,
             header,
             state: Box::new(state),
@@ -348,6 +376,11 @@ impl<G: Game> Referee<G> {
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
     pub fn summary(&self) -> String {
+        if self.phase() == Phase::Setup {
+            if let Some(due) = self.step_due() {
+                return format!("Set-up, before turn 1: {}", due.text);
+            }
+        }
         let mut board = G::summary(&self.state);
         if let Some((position, turn)) = self.deck_broken() {
             board = format!(
@@ -424,6 +457,9 @@ impl<G: Game> Referee<G> {
     /// The side whose set-up line is due and its step: section 3.7's
     /// steps, then the deck's shares lines.
     fn setup_side_due(&self) -> Option<(usize, SetupStep)> {
+        if let Some(i) = self.keyless {
+            return Some((i, SetupStep::Key));
+        }
         self.hidden
             .setup_due()
             .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))
@@ -446,15 +482,63 @@ impl<G: Game> Referee<G> {
         let step = self.setup_due()?;
         let side = self.to_move()?;
         let (_, number) = self.next_line();
-        let what = match step {
-            SetupStep::Commit => "its commitments",
-            SetupStep::Open => "its openings",
-            SetupStep::Shares => "its shares",
-        };
+        let name = side.name::<G>();
+        if step == SetupStep::Key {
+            return Some(format!(
+                "the set-up has not begun: {name} has no Commit tag yet, and every side's key comes before S1 ({name} runs herald keygen --side {name} RECORD -o {}.key)",
+                name.to_ascii_lowercase()
+            ));
+        }
         Some(format!(
-            "the set-up is not finished: S{number} is {}'s set-up step, {what} (herald setup)",
-            side.name::<G>()
+            "the set-up is not finished: S{number} is {name}'s set-up step, {} (herald setup)",
+            step.what()
         ))
+    }
+
+    /// The step due and whose it is, in every phase (spec section 3.7):
+    /// a key, a set-up line, a turn, a farewell line or an audit; `None`
+    /// once the game is over.
+    pub fn step_due(&self) -> Option<StepDue> {
+        let phase = self.phase();
+        let side = self.to_move_in(phase)?;
+        let name = side.name::<G>();
+        let (kind, number) = self.next_line_in(phase);
+        let line = match kind {
+            LineKind::Setup => format!("S{number}"),
+            LineKind::Turn => format!("turn {number}"),
+        };
+        let (step, text) = match phase {
+            Phase::Setup => {
+                let step = self.setup_due().unwrap_or(SetupStep::Commit);
+                let text = match step {
+                    SetupStep::Key => format!(
+                        "{name}'s key is due before S1: every side adds its key before the set-up begins (herald keygen --side {name})"
+                    ),
+                    _ => format!(
+                        "the set-up: {line} is {name}'s, {} (herald setup --key)",
+                        step.what()
+                    ),
+                };
+                (step.as_str(), text)
+            }
+            Phase::Audit => (
+                "audit",
+                format!(
+                    "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
+                ),
+            ),
+            _ if self.farewell_due().is_some() => (
+                "farewell",
+                format!("{line} is {name}'s farewell line (herald move pass --key)"),
+            ),
+            _ => ("turn", format!("{line} is {name}'s (herald move)")),
+        };
+        Some(StepDue {
+            side,
+            line,
+            step,
+            text,
+        })
     }
 
     /// The number the next turn must carry.
@@ -890,6 +974,16 @@ impl<G: Game> Referee<G> {
                         Some(w) => format!("{w} won"),
                         None => "a draw".into(),
                     }
+                ),
+            ));
+        }
+        if let Some(i) = self.keyless {
+            let name = self.header.sides()[i].name::<G>();
+            return Err(at.illegal(
+                Place::Line,
+                None,
+                format!(
+                    "{name} has no Commit tag: every side adds its key before the first set-up line, since tags are never added after a line ({name} runs herald keygen --side {name}, then the set-up begins)"
                 ),
             ));
         }
