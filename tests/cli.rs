@@ -336,7 +336,7 @@ fn a_forfeit_is_claimed_and_signed_by_another_player() {
     assert_eq!(json["result"], "Blue");
     assert_eq!(
         json["forfeits"],
-        serde_json::json!([{"turn": 2, "side": "Red", "claimed_by": "Blue"}])
+        serde_json::json!([{"turn": 2, "side": "Red", "claimed_by": "Blue", "line": "turn 2", "audit": false}])
     );
     herald()
         .arg("check")
@@ -344,7 +344,7 @@ fn a_forfeit_is_claimed_and_signed_by_another_player() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "Red forfeited (claimed by Blue) on turn 2",
+            "Red forfeited (claimed by Blue on turn 2)",
         ));
     // A bare resign written in Red's place is refused.
     fs::write(

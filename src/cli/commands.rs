@@ -16,7 +16,7 @@ use super::files::{self};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use super::stream::{AfterCheck, Checked};
-use crate::game::{self, action_text, DiagramStyle, Game};
+use crate::game::{self, action_text, DiagramStyle, Game, Phase};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::{result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError};
@@ -330,6 +330,10 @@ struct JsonForfeit {
     turn: u32,
     side: String,
     claimed_by: String,
+    /// `turn 12` or `S3`.
+    line: String,
+    /// Whether the claim was the side's refusal of its audit.
+    audit: bool,
 }
 
 /// The step due, in `check --format json`.
@@ -390,21 +394,26 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
     text
 }
 
-/// The forfeits of a game, one a line: `Blue forfeited (claimed by Red)
-/// on turn 7`.
+/// The forfeits of a game, one a line: `Blue forfeited (claimed by Red on
+/// turn 7)`, and the claims voided by their target's own next line.
 fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
-    referee
+    let mut text: String = referee
         .forfeits()
         .iter()
-        .map(|f| {
-            format!(
-                "{} forfeited (claimed by {}) on turn {}\n",
-                f.side.name::<G>(),
+        .map(|f| fit(&f.words::<G>(), "  "))
+        .collect();
+    for f in referee.voided_claims() {
+        text.push_str(&fit(
+            &format!(
+                "{}'s claim on {} was voided by {}'s own next line",
                 f.claimant.name::<G>(),
-                f.turn
-            )
-        })
-        .collect()
+                f.line_name(),
+                f.side.name::<G>()
+            ),
+            "  ",
+        ));
+    }
+    text
 }
 
 impl RecordCommand for Check {
@@ -485,6 +494,8 @@ impl AfterCheck for Check {
                         turn: f.turn,
                         side: f.side.name::<G>().into(),
                         claimed_by: f.claimant.name::<G>().into(),
+                        line: f.line_name(),
+                        audit: f.audit,
                     })
                     .collect(),
                 digest,
@@ -860,8 +871,17 @@ struct JsonChance {
 
 impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let mut referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = self.key.as_deref().map(read_wallet).transpose()?;
+        // The claimed side lists the turn it may still answer a claim
+        // made in play with (spec section 3.8).
+        if let (Some((target, Phase::Play | Phase::Over)), Some(w)) =
+            (referee.open_claim(), wallet.as_ref())
+        {
+            if w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         let hand = read_hand_key(self.hand_key.as_deref())?;
         let preview = referee
             .preview_with_hand(wallet.as_ref(), hand.as_ref())
@@ -1294,6 +1314,26 @@ impl RecordCommand for Move {
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, wallet.as_ref())?;
+        // The claimed side's own line answers the claim made on it, and
+        // voids it (spec section 3.8): an audit answers a claim made in
+        // the audit, any other turn one made in play.
+        if let (Some((target, phase)), Some(w), Some(text)) =
+            (referee.open_claim(), wallet.as_ref(), self.text.as_deref())
+        {
+            let audit = text
+                .split([',', ' ', ':'])
+                .filter(|w| !w.is_empty())
+                .next_back()
+                .is_some_and(|w| w.eq_ignore_ascii_case("audit"));
+            let answers = match phase {
+                Phase::Audit => audit,
+                Phase::Play | Phase::Over => !audit,
+                Phase::Setup => false,
+            };
+            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
         let number = referee.next_turn();
@@ -1314,12 +1354,27 @@ impl RecordCommand for Move {
         let side_name = played.side.name::<G>();
         let line = played.line();
         let result = result_text::<G>(referee.outcome());
+        let voided = referee
+            .voided_claims()
+            .last()
+            .filter(|f| f.side == played.side && played.claimant.is_none())
+            .map(|f| {
+                format!(
+                    "this line answers {}'s claim on {}, which it voids\n",
+                    f.claimant.name::<G>(),
+                    f.line_name()
+                )
+            });
         let written = !self.dry_run;
         if written {
-            let over = referee.final_result();
+            // "*" while the game runs: a claim voided by this line takes
+            // back the result it gave.
+            let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
             if let Some(reply) = &self.reply {
                 let over = over.as_deref();
-                super::mail::write_reply(ctx, reply, &referee, played.side, &line, over)?;
+                // A forfeit is the claimant's message, from the claimant.
+                let writer = played.claimant.unwrap_or(played.side);
+                super::mail::write_reply(ctx, reply, &referee, writer, &line, over)?;
             }
             // A message answered stays as it was received.
             if self.reply.is_none() || !ctx.source.from_message() {
@@ -1329,7 +1384,7 @@ impl RecordCommand for Move {
                 super::sent::remember_sent(path, wallet, &played, &referee)?;
             }
         }
-        let summary = G::summary(referee.state());
+        let summary = referee.summary();
         match self.format {
             Format::Json => print_json(&JsonMove {
                 schema: SCHEMA_VERSION,
@@ -1343,7 +1398,8 @@ impl RecordCommand for Move {
                 written,
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{line}{}{}{}",
+                "{line}{}{}{}{}",
+                voided.unwrap_or_default(),
                 fit(&summary, "  "),
                 pending_text(&referee),
                 if written && self.reply.is_some() && ctx.source.from_message() {

@@ -54,6 +54,13 @@ impl RecordCommand for Setup {
         let key = Some(self.key.as_path());
         let mut wallet = read_wallet(&self.key)?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, Some(&wallet))?;
+        // The claimed side's own set-up line answers a claim made on it
+        // during the set-up, and voids it (spec section 3.8).
+        if let Some((target, crate::game::Phase::Setup)) = referee.open_claim() {
+            if wallet.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         let side = referee
             .open_side()
             .map_err(|e| compose_failure(e, key, ctx))?;
@@ -111,7 +118,10 @@ impl RecordCommand for Setup {
             if wallet.to_text() != chosen_before {
                 files::rewrite(&self.key, None, wallet.to_text().as_bytes())?;
             }
-            append_line(ctx, &text, None)?;
+            // "*" while the game runs: a claim voided by this line takes
+            // back the result it gave.
+            let result = referee.final_result().unwrap_or_else(|| "*".into());
+            append_line(ctx, &text, Some(&result))?;
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
         }
         let action = match step {

@@ -41,6 +41,9 @@ pub(super) struct Hidden {
     /// Per side, the audit's verdict once its closing line is played:
     /// the reason when it failed (or refused to open).
     audited: Vec<Option<Result<(), String>>>,
+    /// Per side, whether its audit was refused by a forfeit another
+    /// player claimed (rather than failed by its openings).
+    refused: Vec<bool>,
 }
 
 /// Whether no two slots of a side have names that differ only in case.
@@ -124,6 +127,7 @@ impl Hidden {
             after_setup,
             after_setup_at,
             audited: vec![None; sides.len()],
+            refused: vec![false; sides.len()],
         };
         hidden.due = hidden.find_setup_due();
         hidden
@@ -192,27 +196,43 @@ impl Hidden {
     /// none of them failed, else every side that did not fail (one side:
     /// it wins; none: a draw).
     pub(super) fn verdict(&self, provisional: Outcome, sides: &[Side]) -> Outcome {
+        let index = |side: Side| sides.iter().position(|&s| s == side);
         let failed = |side: Side| {
-            sides
-                .iter()
-                .position(|&s| s == side)
-                .is_some_and(|i| matches!(self.audited[i], Some(Err(_))))
+            index(side).is_some_and(|i| matches!(self.audited[i], Some(Err(_))) && !self.refused[i])
         };
-        let winners_failed = match provisional {
-            Outcome::Won(w) => failed(w),
-            Outcome::TeamWon(team) => team.sides().any(failed),
-            Outcome::Draw => sides.iter().any(|&s| failed(s)),
-            Outcome::Ongoing => false,
+        let refused = |side: Side| index(side).is_some_and(|i| self.refused[i]);
+        let winners: Vec<Side> = match provisional {
+            Outcome::Won(w) => vec![w],
+            Outcome::TeamWon(team) => team.sides().collect(),
+            Outcome::Draw => sides.to_vec(),
+            Outcome::Ongoing => Vec::new(),
         };
-        if !winners_failed {
+        if !winners.iter().any(|&w| failed(w) || refused(w)) {
             return provisional;
         }
-        let standing: Vec<Side> = sides.iter().copied().filter(|&s| !failed(s)).collect();
-        match standing.as_slice() {
+        let of = |many: &[Side]| match many {
             [] => Outcome::Draw,
             [one] => Outcome::Won(*one),
             many => Outcome::TeamWon(Team::of(many)),
+        };
+        if winners.iter().any(|&w| failed(w)) {
+            // Openings that break the rules: the sides that neither
+            // failed nor refused win.
+            let standing: Vec<Side> = sides
+                .iter()
+                .copied()
+                .filter(|&s| !failed(s) && !refused(s))
+                .collect();
+            return of(&standing);
         }
+        // Only refusals, claimed by others: a claim takes the win from a
+        // side that would not open, and gives it to nobody the board did
+        // not (spec section 3.8).
+        if provisional == Outcome::Draw {
+            return Outcome::Draw;
+        }
+        let kept: Vec<Side> = winners.into_iter().filter(|&w| !refused(w)).collect();
+        of(&kept)
     }
 
     /// Make the commitments and openings of a played line of side `index`
@@ -259,6 +279,13 @@ impl Hidden {
     /// Record side `index`'s audit: passed, or failed (or refused) and why.
     pub(super) fn audited(&mut self, index: usize, verdict: Result<(), String>) {
         self.audited[index] = Some(verdict);
+    }
+
+    /// Record that side `index` refused its audit: a forfeit another
+    /// player claimed in its place.
+    pub(super) fn refused(&mut self, index: usize, why: String) {
+        self.audited[index] = Some(Err(why));
+        self.refused[index] = true;
     }
 
     /// Every audit that failed, in turn order: (side index, reason).
@@ -675,6 +702,7 @@ mod tests {
             after_setup: vec![&[]],
             after_setup_at: vec![Vec::new()],
             audited: vec![None],
+            refused: vec![false],
         }
     }
 

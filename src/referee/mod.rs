@@ -45,7 +45,7 @@ pub use seal::Forfeit;
 pub use typed::TypedError;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
-use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
+use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side, Team};
 use crate::record::{self, LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
@@ -104,6 +104,40 @@ pub struct Referee<G: Game> {
     keyless: Option<usize>,
     /// What is kept for the reader beyond what the rules need.
     keep: Keep,
+    /// The side (a header index) that walked away during the set-up, by
+    /// a forfeit another player claimed: the game is over.
+    walked_away: Option<usize>,
+    /// The forfeit that decided the game, where one did.
+    decided_by: Option<Forfeit>,
+    /// The last line, if it was a claim: the game as it stood before it,
+    /// for the claimed side's own next line, which voids it.
+    claim: Option<Box<Claim<G>>>,
+    /// The claims voided by their target's own next line, in order.
+    voided: Vec<Forfeit>,
+}
+
+/// A claim that its target may still answer ([`Referee::void_claim`]).
+#[derive(Debug)]
+struct Claim<G: Game> {
+    /// The claimed side (a header index).
+    target: usize,
+    /// The phase the claim was made in.
+    phase: Phase,
+    /// The claim itself.
+    forfeit: Forfeit,
+    /// The game before the claim.
+    before: Referee<G>,
+}
+
+impl<G: Game> Clone for Claim<G> {
+    fn clone(&self) -> Self {
+        Claim {
+            target: self.target,
+            phase: self.phase,
+            forfeit: self.forfeit,
+            before: self.before.clone(),
+        }
+    }
 }
 
 /// The step due in a game ([`Referee::step_due`]).
@@ -176,6 +210,10 @@ impl<G: Game> Clone for Referee<G> {
             farewells: self.farewells.clone(),
             trial: self.trial,
             keyless: self.keyless,
+            walked_away: self.walked_away,
+            decided_by: self.decided_by,
+            claim: self.claim.clone(),
+            voided: self.voided.clone(),
         }
     }
 }
@@ -262,6 +300,10 @@ impl<G: Game> Referee<G> {
         };
         Ok(Referee {
             keyless,
+            walked_away: None,
+            decided_by: None,
+            claim: None,
+            voided: Vec::new(),
             deck,
             hands,
             holders,
@@ -341,7 +383,9 @@ impl<G: Game> Referee<G> {
     /// Where the game stands in its life (spec section 3.7).
     #[inline]
     pub fn phase(&self) -> Phase {
-        if self.setup_side_due().is_some() {
+        if self.walked_away.is_some() {
+            Phase::Over
+        } else if self.setup_side_due().is_some() {
             Phase::Setup
         } else if !G::outcome(&self.state).is_over() && self.deck_broken().is_none() {
             Phase::Play
@@ -356,6 +400,18 @@ impl<G: Game> Referee<G> {
     /// the result, after the audit's verdict where there was one.
     pub fn outcome(&self) -> Outcome {
         match self.phase() {
+            Phase::Over if self.walked_away.is_some() => {
+                let gone = self.walked_away.unwrap_or_default();
+                let others: Vec<Side> = (0..self.header.sides().len())
+                    .filter(|&i| i != gone)
+                    .map(|i| self.header.sides()[i])
+                    .collect();
+                match others.as_slice() {
+                    [] => Outcome::Draw,
+                    [one] => Outcome::Won(*one),
+                    many => Outcome::TeamWon(Team::of(many)),
+                }
+            }
             Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
             Phase::Over if self.hidden.any() => self
                 .hidden
@@ -382,6 +438,24 @@ impl<G: Game> Referee<G> {
             }
         }
         let mut board = G::summary(&self.state);
+        if let Some(f) = self.decided_by {
+            let provisional = match self.walked_away {
+                Some(_) => self.outcome(),
+                None => G::outcome(&self.state),
+            };
+            if !f.audit {
+                board = match provisional.winners::<G>() {
+                    Some(w) => format!("{w} won: {}", f.words::<G>()),
+                    None => format!("a draw: {}", f.words::<G>()),
+                };
+            }
+        }
+        if let Some(claim) = &self.claim {
+            board = format!(
+                "{board}; until {} answers, its own next line voids the claim",
+                claim.forfeit.side.name::<G>()
+            );
+        }
         if let Some((position, turn)) = self.deck_broken() {
             board = format!(
                 "play stopped on turn {turn} for the audit: deck position {position} opened to \
@@ -389,13 +463,16 @@ impl<G: Game> Referee<G> {
             );
         }
         let outcome = self.outcome();
-        if !outcome.is_over() || outcome == G::outcome(&self.state) {
+        if !outcome.is_over() || outcome == G::outcome(&self.state) || self.walked_away.is_some() {
             return board;
         }
-        let verdict = match outcome.winners::<G>() {
+        let mut verdict = match outcome.winners::<G>() {
             Some(w) => format!("{w} won after the audit"),
             None => "a draw after the audit".into(),
         };
+        if let Some(f) = self.decided_by.filter(|f| f.audit) {
+            verdict = format!("{verdict}: {}", f.words::<G>());
+        }
         format!("{verdict} (on the board: {board})")
     }
 
@@ -664,9 +741,18 @@ impl<G: Game> Referee<G> {
         check: SealCheck,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
+        if self.answers_claim(line) {
+            self.void_claim();
+        }
         let phase = self.phase();
         let (kind, number) = self.next_line_in(phase);
         let (side, index) = self.check_head(line, phase, kind, number)?;
+        // A claim keeps the game as it stood, for its target's answer.
+        let before = (line.ending == Ending::Forfeit).then(|| {
+            let mut copy = self.clone();
+            copy.claim = None;
+            copy
+        });
         let at = At {
             line: kind,
             turn: number,
@@ -683,6 +769,15 @@ impl<G: Game> Referee<G> {
             self.check_seal(line, side, at, check)?
         };
         self.play_checked(line, index, seal.claimant, phase, at, played)?;
+        self.claim = match (before, self.forfeits.last()) {
+            (Some(before), Some(&forfeit)) if seal.claimant.is_some() => Some(Box::new(Claim {
+                target: index,
+                phase,
+                forfeit,
+                before,
+            })),
+            _ => None,
+        };
         if self.deck.is_some() {
             played.deck = cards::deck_texts(line);
         }
@@ -711,14 +806,11 @@ impl<G: Game> Referee<G> {
         let side = self.header.sides()[index];
         let number = at.turn;
         match phase {
-            Phase::Setup if claimant.is_some() => {
-                return Err(at.illegal(
-                    Place::End,
-                    Some("forfeit"),
-                    "a forfeit is claimed once play has begun: the set-up is not finished".into(),
-                ))
-            }
             Phase::Setup => {
+                if let Some(claimant) = claimant {
+                    *played = self.walk_away(index, claimant, at);
+                    return Ok(());
+                }
                 *played = self.play_setup_line(line, index, at)?;
                 return Ok(());
             }
@@ -892,11 +984,23 @@ impl<G: Game> Referee<G> {
         let (played, state, verdict) = if let Some(claimant) = claimant {
             let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
             played.claimant = Some(claimant);
-            self.forfeits.push(Forfeit {
+            let forfeit = Forfeit {
                 turn: at.turn,
                 side,
                 claimant,
-            });
+                line: LineKind::Turn,
+                audit: true,
+            };
+            self.forfeits.push(forfeit);
+            let provisional = G::outcome(&self.state);
+            let winner = match provisional {
+                Outcome::Won(w) => w == side,
+                Outcome::TeamWon(team) => team.sides().any(|s| s == side),
+                _ => false,
+            };
+            if winner {
+                self.decided_by = Some(forfeit);
+            }
             let refused = Err(format!("{} refused to open its hidden values", at.side));
             (played, G::State::clone(&self.state), refused)
         } else {
@@ -928,7 +1032,12 @@ impl<G: Game> Referee<G> {
             let _ = deck.audit(hand, &[]);
         }
         self.deck = deck;
-        self.hidden.audited(index, verdict);
+        match claimant {
+            Some(_) => self
+                .hidden
+                .refused(index, verdict.err().unwrap_or_default()),
+            None => self.hidden.audited(index, verdict),
+        }
         Ok(played)
     }
 
@@ -1130,12 +1239,97 @@ impl<G: Game> Referee<G> {
         played.claimant = Some(claimant);
         self.commit_turn(index, state, &played);
         self.declared = declared.filter(|_| G::pending(&self.state).is_some());
-        self.forfeits.push(Forfeit {
+        let forfeit = Forfeit {
             turn: number,
             side,
             claimant,
-        });
+            line: LineKind::Turn,
+            audit: false,
+        };
+        self.forfeits.push(forfeit);
+        if G::outcome(&self.state).is_over() {
+            self.decided_by = Some(forfeit);
+        }
         played
+    }
+
+    /// A forfeit claimed during the set-up (spec section 3.8): the side
+    /// walked away before play, and loses; the game is over, with no
+    /// audit (no play came of anyone's hidden values).
+    fn walk_away(&mut self, index: usize, claimant: Side, at: At<'_>) -> PlayedTurn<G> {
+        let side = self.header.sides()[index];
+        let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
+        played.kind = LineKind::Setup;
+        played.claimant = Some(claimant);
+        self.commit_played(index, &played);
+        let forfeit = Forfeit {
+            turn: at.turn,
+            side,
+            claimant,
+            line: LineKind::Setup,
+            audit: false,
+        };
+        self.forfeits.push(forfeit);
+        self.walked_away = Some(index);
+        self.decided_by = Some(forfeit);
+        played
+    }
+
+    /// The claim the last line made, if its target may still answer it
+    /// with its own next line: the claimed side and the phase it was
+    /// claimed in.
+    pub fn open_claim(&self) -> Option<(Side, Phase)> {
+        self.claim
+            .as_ref()
+            .map(|c| (self.header.sides()[c.target], c.phase))
+    }
+
+    /// Whether `line` (not a claim) is the claimed side's own answer to
+    /// the open claim: its line of the step the claim was made on.
+    fn answers_claim(&self, line: &Line<'_>) -> bool {
+        let Some(claim) = &self.claim else {
+            return false;
+        };
+        let ours = self
+            .header
+            .side_index_named::<G>(line.side)
+            .is_some_and(|(_, i)| i == claim.target);
+        ours && line.ending != Ending::Forfeit
+            && match claim.phase {
+                Phase::Setup => line.kind == LineKind::Setup,
+                Phase::Audit => line.ending == Ending::Audit,
+                Phase::Play | Phase::Over => {
+                    line.kind == LineKind::Turn && line.ending != Ending::Audit
+                }
+            }
+    }
+
+    /// Void the open claim (spec section 3.8): the game as it stood
+    /// before it, the claim line still counted (its number, the record
+    /// digest over it), for the claimed side's own line that answers it.
+    /// `move` and `setup` call it before composing that line; a reader
+    /// does the same as it meets the line.
+    pub fn void_claim(&mut self) {
+        let Some(claim) = self.claim.take() else {
+            return;
+        };
+        let mut before = claim.before;
+        before.digest = self.digest;
+        before.deferred = self.deferred.take();
+        before.turns = self.turns;
+        before.setup_lines = self.setup_lines;
+        before.keep = self.keep;
+        before.trial = self.trial;
+        before.chance = std::mem::take(&mut self.chance);
+        before.voided = std::mem::take(&mut self.voided);
+        before.voided.push(claim.forfeit);
+        before.claim = None;
+        *self = before;
+    }
+
+    /// The claims voided by their target's own next line, in order.
+    pub fn voided_claims(&self) -> &[Forfeit] {
+        &self.voided
     }
 
     /// The line of a side that the event settled at the start of its turn
