@@ -10,6 +10,7 @@
 mod common;
 use common::{herald, json, run};
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -19,11 +20,17 @@ const RED_ARMY: &str = "SSSPPPRRRR";
 /// Paper beats Rock on t1: Blue moves first.
 const BLUE_THROWS: &str = "PPPPPPPPPPPP";
 const RED_THROWS: &str = "RRRRRRRRRRRR";
+/// The day the lines before a claim are dated (`--date`).
+const PLAY_DAY: &str = "2026-11-01";
+/// The day of a claim: 15 days on, past the default Deadline of 14.
+const CLAIM_DAY: &str = "2026-11-16";
 
 struct Table {
     _root: tempfile::TempDir,
     blue: PathBuf,
     red: PathBuf,
+    /// The day lines are dated now.
+    day: Cell<&'static str>,
 }
 
 fn mail(from: &Path, to: &Path) {
@@ -72,6 +79,7 @@ impl Table {
             _root: root,
             blue,
             red,
+            day: Cell::new(PLAY_DAY),
         }
     }
 
@@ -97,7 +105,14 @@ impl Table {
     }
 
     fn setup(&self, dir: &Path, choices: &[&str]) {
-        let mut args = vec!["setup", "game.pbem", "--key", "my.key"];
+        let mut args = vec![
+            "setup",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--date",
+            self.day.get(),
+        ];
         args.extend_from_slice(choices);
         run(dir, &args);
     }
@@ -106,7 +121,7 @@ impl Table {
     fn play(&self, dir: &Path, args: &[&str]) -> String {
         let mut all = vec!["move", "game.pbem"];
         all.extend_from_slice(args);
-        all.extend_from_slice(&["--key", "my.key"]);
+        all.extend_from_slice(&["--key", "my.key", "--date", self.day.get()]);
         let out = run(dir, &all);
         let other = if dir == self.blue {
             &self.red
@@ -120,6 +135,7 @@ impl Table {
     /// A claim by the player in `dir`, with its reply message `name`:
     /// the message's text.
     fn claim(&self, dir: &Path, name: &str) -> String {
+        self.day.set(CLAIM_DAY);
         run(
             dir,
             &[
@@ -128,6 +144,8 @@ impl Table {
                 "--forfeit",
                 "--key",
                 "my.key",
+                "--date",
+                CLAIM_DAY,
                 "--reply",
                 "-o",
                 name,
@@ -282,7 +300,10 @@ fn walking_away_at_setup_is_a_forfeit() {
         "{summary}"
     );
     // Red answers after all with its openings, as S5.
-    let out = run(&t.red, &["setup", "game.pbem", "--key", "my.key"]);
+    let out = run(
+        &t.red,
+        &["setup", "game.pbem", "--key", "my.key", "--date", CLAIM_DAY],
+    );
     assert!(out.contains("S5. Red:"), "{out}");
     let s = status(&t.red);
     assert_eq!(
@@ -313,10 +334,143 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     assert_eq!(s["forfeits"][0]["audit"], true);
     // Blue's audit can no longer void a claim another line followed.
     let out = herald(&t.blue)
-        .args(["move", "game.pbem", "audit", "--key", "my.key"])
+        .args([
+            "move",
+            "game.pbem",
+            "audit",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the game is over"), "{err}");
+}
+
+/// A claim before the claimed side's step has been due longer than the
+/// Deadline, by the signed dates, is refused, naming the day it may come;
+/// nothing is written.
+#[test]
+fn a_claim_before_the_deadline_is_refused_naming_the_day_it_may_come() {
+    let t = Table::set_up();
+    let before = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    for day in ["2026-11-01", "2026-11-15"] {
+        let out = herald(&t.red)
+            .args([
+                "move",
+                "game.pbem",
+                "--forfeit",
+                "--key",
+                "my.key",
+                "--date",
+                day,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{day}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("Blue's step has been due since 2026-11-01"),
+            "{err}"
+        );
+        assert!(err.contains("the game's Deadline is 14 days"), "{err}");
+        assert!(err.contains("Red may claim from 2026-11-16 on"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(t.red.join("game.pbem")).unwrap(),
+        before
+    );
+    // On the day it may come, it is accepted.
+    t.claim(&t.red, "claim.eml");
+    assert_eq!(status(&t.blue)["forfeits"][0]["claimed_by"], "Red");
+}
+
+/// `new` writes the Deadline tag (`--deadline DAYS`, 14 by default) and
+/// every line of such a game carries its date, covered by its signature:
+/// a date changed in transit breaks the seal, and a date earlier than the
+/// line before is refused.
+#[test]
+fn every_line_carries_a_signed_date_in_order() {
+    let t = Table::set_up();
+    let record = std::fs::read_to_string(t.blue.join("game.pbem")).unwrap();
+    assert!(record.contains("[Deadline \"14\"]"), "{record}");
+    assert_eq!(
+        record.matches("\n    date 2026-11-01\n").count(),
+        4,
+        "{record}"
+    );
+    // A date moved back in transit: the signature no longer matches.
+    let moved = record.replacen("date 2026-11-01", "date 2026-10-01", 1);
+    std::fs::write(t.blue.join("game.pbem"), moved).unwrap();
+    let error = common::refused(&t.blue);
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("signature"), "{message}");
+    std::fs::write(t.blue.join("game.pbem"), &record).unwrap();
+    // A line dated before the line before it is refused as it is written.
+    let action = t.some_action(&t.blue);
+    let out = herald(&t.blue)
+        .args([
+            "move",
+            "game.pbem",
+            &action,
+            "--key",
+            "my.key",
+            "--date",
+            "2026-10-31",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("before the last line's date 2026-11-01"),
+        "{err}"
+    );
+    let root = tempfile::tempdir().unwrap();
+    run(
+        root.path(),
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "--deadline",
+            "3",
+            "-o",
+            "g.pbem",
+        ],
+    );
+    let text = std::fs::read_to_string(root.path().join("g.pbem")).unwrap();
+    assert!(text.contains("[Deadline \"3\"]"), "{text}");
+}
+
+/// Before any dated line nothing shows how long a step has been due: a
+/// claim on the first line is refused, naming why.
+#[test]
+fn a_claim_before_any_dated_line_is_refused() {
+    let t = Table::keyed();
+    let out = herald(&t.red)
+        .args([
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            "2030-01-01",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no line of this game is dated yet"), "{err}");
+    assert!(
+        err.contains("Red may claim only after a dated line"),
+        "{err}"
+    );
 }

@@ -31,12 +31,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             game,
             sides,
             options,
+            deadline,
             output,
         } => dispatch_id(
             &game,
             New {
                 sides,
                 options,
+                deadline,
                 output,
             },
         ),
@@ -49,6 +51,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             expect_turn,
             forfeit,
             no_commit,
+            date,
             format,
             reply,
             output,
@@ -72,6 +75,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     expect_turn,
                     no_commit,
+                    date: super::context::today(date.as_deref())?,
                     format,
                     reply: output
                         .filter(|_| reply)
@@ -233,12 +237,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             throws,
             maze,
             dry_run,
+            date,
             format,
         } => {
             require_file(
                 &record,
                 "setup adds your set-up line to the record file: name the file",
             )?;
+            let date = super::context::today(date.as_deref())?;
             let maze = match maze {
                 Some(text) => Some(choice_text(&text)?),
                 None => None,
@@ -255,6 +261,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     hand_key,
                     choices,
                     dry_run,
+                    date,
                     format,
                 },
             )
@@ -1236,6 +1243,8 @@ struct Move {
     dry_run: bool,
     expect_turn: Option<u32>,
     no_commit: bool,
+    /// The day the line is dated (in a game with a Deadline tag).
+    date: crate::record::Day,
     format: Format,
     /// `--reply -o FILE`: write the next email message too.
     reply: Option<super::mail::Reply>,
@@ -1314,6 +1323,7 @@ impl RecordCommand for Move {
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, wallet.as_ref())?;
+        referee.set_today(self.date);
         // The claimed side's own line answers the claim made on it, and
         // voids it (spec section 3.8): an audit answers a claim made in
         // the audit, any other turn one made in play.
@@ -1322,8 +1332,7 @@ impl RecordCommand for Move {
         {
             let audit = text
                 .split([',', ' ', ':'])
-                .filter(|w| !w.is_empty())
-                .next_back()
+                .rfind(|w| !w.is_empty())
                 .is_some_and(|w| w.eq_ignore_ascii_case("audit"));
             let answers = match phase {
                 Phase::Audit => audit,
@@ -1503,6 +1512,8 @@ impl RecordCommand for Keygen {
 struct New {
     sides: Vec<String>,
     options: Vec<String>,
+    /// The `Deadline` tag's days.
+    deadline: u16,
     output: Option<PathBuf>,
 }
 
@@ -1613,6 +1624,7 @@ impl IdCommand for New {
         let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
         tags.extend(side_tags::<G>(&self.sides)?);
         tags.extend(option_tags::<G>(&self.options)?);
+        tags.push(("Deadline".into(), self.deadline.to_string()));
         tags.push(("Nonce".into(), nonce()?));
         let mut text = String::new();
         record::write_header(

@@ -30,6 +30,8 @@ pub(super) struct Setup {
     pub(super) choices: Vec<(&'static str, String)>,
     /// Check and print, write nothing.
     pub(super) dry_run: bool,
+    /// The day the line is dated (in a game with a Deadline tag).
+    pub(super) date: crate::record::Day,
     /// Output format.
     pub(super) format: Format,
 }
@@ -54,6 +56,7 @@ impl RecordCommand for Setup {
         let key = Some(self.key.as_path());
         let mut wallet = read_wallet(&self.key)?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, Some(&wallet))?;
+        referee.set_today(self.date);
         // The claimed side's own set-up line answers a claim made on it
         // during the set-up, and voids it (spec section 3.8).
         if let Some((target, crate::game::Phase::Setup)) = referee.open_claim() {

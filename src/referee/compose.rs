@@ -333,6 +333,9 @@ impl<G: Game> Referee<G> {
         if let Some(reveal) = reveal {
             line.proofs.push(ProofKind::Reveal(reveal));
         }
+        if let Some(day) = self.line_day()? {
+            line.proofs.push(ProofKind::Date(day));
+        }
         if self.hidden.any() {
             let wallet = self.hidden_wallet(side, wallet)?;
             let proofs = match self.phase() {
@@ -515,10 +518,31 @@ impl<G: Game> Referee<G> {
             side: name,
             entries: Vec::new(),
             ending: Ending::Forfeit,
-            proofs: Vec::new(),
+            proofs: self.line_day()?.map(ProofKind::Date).into_iter().collect(),
             claimant: Some(claimant_name),
         };
         self.compose_sealed(&line, claimant, Some(wallet))
+    }
+
+    /// The date a line composed now carries: the day given
+    /// ([`Referee::set_today`]) in a game with a `Deadline` tag, none in
+    /// one without.
+    fn line_day(&self) -> Result<Option<crate::record::Day>, ComposeError> {
+        if self.header.deadline().is_none() {
+            return Ok(None);
+        }
+        let Some(today) = self.today else {
+            return Err(ComposeError::Keys(
+                "this game has a Deadline tag, so every line is dated, and no date was given"
+                    .into(),
+            ));
+        };
+        match self.last_date {
+            Some(last) if today < last => Err(ComposeError::Keys(format!(
+                "today is {today} by this computer's clock, before the last line's date {last}: lines are dated in order (set the clock, or give --date)"
+            ))),
+            _ => Ok(Some(today)),
+        }
     }
 
     /// Check that `wallet` holds the signing key of `signer`'s

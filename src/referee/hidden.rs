@@ -462,7 +462,7 @@ impl<G: Game> Referee<G> {
         for (k, proof) in line.proofs.iter().enumerate() {
             let place = Place::Proof(k);
             match *proof {
-                ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
+                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
                 ProofKind::CardKey { .. } if self.deck.is_some() => {}
                 // A pass due from the line's hand (a shared hand's, once
                 // its holder's and the others' keys are in), checked by
@@ -524,7 +524,7 @@ impl<G: Game> Referee<G> {
         let due = self.hidden.after_setup[index];
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
-                ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
+                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
                 ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. }
                     if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
                 ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
@@ -569,7 +569,10 @@ impl<G: Game> Referee<G> {
     fn setup_shares(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
-                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Share { .. } => {}
+                ProofKind::Reveal(_)
+                | ProofKind::Sign(_)
+                | ProofKind::Date(_)
+                | ProofKind::Share { .. } => {}
                 _ => {
                     return Err(at.record(
                         Place::Proof(k),

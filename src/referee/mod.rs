@@ -114,6 +114,11 @@ pub struct Referee<G: Game> {
     claim: Option<Box<Claim<G>>>,
     /// The claims voided by their target's own next line, in order.
     voided: Vec<Forfeit>,
+    /// The date of the last dated line (spec section 3.8).
+    last_date: Option<record::Day>,
+    /// The day a line composed now is dated, given by the caller (the
+    /// CLI reads the clock; the referee never does).
+    today: Option<record::Day>,
 }
 
 /// A claim that its target may still answer ([`Referee::void_claim`]).
@@ -214,6 +219,8 @@ impl<G: Game> Clone for Referee<G> {
             decided_by: self.decided_by,
             claim: self.claim.clone(),
             voided: self.voided.clone(),
+            last_date: self.last_date,
+            today: self.today,
         }
     }
 }
@@ -304,6 +311,8 @@ impl<G: Game> Referee<G> {
             decided_by: None,
             claim: None,
             voided: Vec::new(),
+            last_date: None,
+            today: None,
             deck,
             hands,
             holders,
@@ -768,7 +777,12 @@ impl<G: Game> Referee<G> {
             self.check_reveal(line, index, at)?;
             self.check_seal(line, side, at, check)?
         };
+        let date = self.check_date(line, seal.claimant, at)?;
         self.play_checked(line, index, seal.claimant, phase, at, played)?;
+        played.date = date;
+        if date.is_some() {
+            self.last_date = date;
+        }
         self.claim = match (before, self.forfeits.last()) {
             (Some(before), Some(&forfeit)) if seal.claimant.is_some() => Some(Box::new(Claim {
                 target: index,
@@ -1119,8 +1133,16 @@ impl<G: Game> Referee<G> {
     fn check_proofs(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
         let mut reveals = 0;
         let mut sigs = 0;
+        let mut dates = 0;
         for (k, proof) in line.proofs.iter().enumerate() {
             let reason = match proof {
+                ProofKind::Date(_) => {
+                    dates += 1;
+                    if dates == 1 {
+                        continue;
+                    }
+                    "a line carries one date: this is a second".to_owned()
+                }
                 ProofKind::Reveal(_) => {
                     reveals += 1;
                     if reveals == 1 {
@@ -1275,6 +1297,76 @@ impl<G: Game> Referee<G> {
         played
     }
 
+    /// Check the date of `line` (spec section 3.8): one on every line of
+    /// a game with a `Deadline` tag, never before the last line's, and on
+    /// a claim (by `claimant`), more days after the line before it than
+    /// the deadline. Returns the line's date.
+    fn check_date(
+        &self,
+        line: &Line<'_>,
+        claimant: Option<Side>,
+        at: At<'_>,
+    ) -> Result<Option<record::Day>, LineError> {
+        let date = line.date();
+        let deadline = self.header.deadline();
+        if deadline.is_some() && date.is_none() {
+            return Err(at.record(
+                Place::Line,
+                "this game has a Deadline tag, so every line carries the day it was written (`date 2026-11-28`, which herald move and herald setup add)".into(),
+            ));
+        }
+        if let (Some((k, day)), Some(last)) = (date, self.last_date) {
+            if day < last {
+                return Err(at.record(
+                    Place::Proof(k),
+                    format!("this line is dated {day}, before the line before it ({last}): lines are dated in order"),
+                ));
+            }
+        }
+        let (Some(deadline), Some(claimant), Some((_, day))) = (deadline, claimant, date) else {
+            return Ok(date.map(|(_, d)| d));
+        };
+        let claimant = claimant.name::<G>();
+        let Some(since) = self.last_date else {
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!(
+                    "no line of this game is dated yet, so nothing shows how long {}'s step has been due: {claimant} may claim only after a dated line",
+                    at.side
+                ),
+            ));
+        };
+        let waited = day.0 - since.0;
+        if waited <= deadline {
+            let from = record::Day(since.0 + deadline + 1);
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!(
+                    "{}'s step has been due since {since} (the line before), {waited} day{} by this claim's date {day}, and the game's Deadline is {deadline} day{}: {claimant} may claim from {from} on, if {} has not answered by then",
+                    at.side,
+                    if waited == 1 { "" } else { "s" },
+                    if deadline == 1 { "" } else { "s" },
+                    at.side
+                ),
+            ));
+        }
+        Ok(Some(day))
+    }
+
+    /// Give the day a line composed now is dated (the CLI's clock, or a
+    /// date the player gave): herald adds it to every line of a game with
+    /// a `Deadline` tag.
+    pub fn set_today(&mut self, day: record::Day) {
+        self.today = Some(day);
+    }
+
+    /// The date of the last dated line, if any.
+    pub fn last_date(&self) -> Option<record::Day> {
+        self.last_date
+    }
+
     /// The claim the last line made, if its target may still answer it
     /// with its own next line: the claimed side and the phase it was
     /// claimed in.
@@ -1324,6 +1416,8 @@ impl<G: Game> Referee<G> {
         before.voided = std::mem::take(&mut self.voided);
         before.voided.push(claim.forfeit);
         before.claim = None;
+        before.last_date = self.last_date;
+        before.today = self.today;
         *self = before;
     }
 
