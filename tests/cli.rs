@@ -22,6 +22,14 @@ const HEADER: &str = "[Game \"castle-danger\"]\n\
                       [Red \"bob@example.org\"]\n\
                       [Result \"*\"]\n";
 
+/// The header `herald new` writes (its Nonce taken out): the Deadline
+/// tag with its default of 14 days.
+const NEW_HEADER: &str = "[Game \"castle-danger\"]\n\
+                          [Blue \"ann@example.org\"]\n\
+                          [Red \"bob@example.org\"]\n\
+                          [Deadline \"14\"]\n\
+                          [Result \"*\"]\n";
+
 /// Blue wins on turn 3: +C (2 moves, 2 pieces against 2) and the Cannon
 /// walks d1-d2-d3-c3-b3 (4); Red adds a free Builder and walks its King
 /// into column b; Cb3*b9 flies six squares with Blue's 6 moves.
@@ -65,6 +73,10 @@ fn new_game(dir: &Path) -> PathBuf {
         .arg(&path)
         .assert()
         .success();
+    // Undated, as records made before the Deadline tag (spec section
+    // 3.8): lines as they read without dates, forfeits claimed at once.
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("[Deadline \"14\"]\n", "")).unwrap();
     path
 }
 
@@ -144,7 +156,7 @@ fn new_writes_the_header_and_nothing_else() {
         .stdout(predicate::str::contains("Castle Danger"))
         .stdout(predicate::str::contains("game.pbem"));
     let written = fs::read_to_string(&path).unwrap();
-    assert_eq!(without_nonce(&written), HEADER);
+    assert_eq!(without_nonce(&written), NEW_HEADER);
 
     let json = check_json(&path);
     assert_eq!(json["ok"], true);
@@ -161,7 +173,7 @@ fn new_without_output_prints_the_header() {
     assert!(out.status.success());
     assert_eq!(
         without_nonce(&String::from_utf8(out.stdout).unwrap()),
-        HEADER
+        NEW_HEADER
     );
 }
 
@@ -353,7 +365,7 @@ fn a_forfeit_is_claimed_and_signed_by_another_player() {
     assert_eq!(json["result"], "Blue");
     assert_eq!(
         json["forfeits"],
-        serde_json::json!([{"turn": 2, "side": "Red", "claimed_by": "Blue"}])
+        serde_json::json!([{"turn": 2, "side": "Red", "claimed_by": "Blue", "line": "turn 2", "audit": false}])
     );
     herald()
         .arg("check")
@@ -361,7 +373,7 @@ fn a_forfeit_is_claimed_and_signed_by_another_player() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "Red forfeited (claimed by Blue) on turn 2",
+            "Red forfeited (claimed by Blue on turn 2)",
         ));
     // A bare resign written in Red's place is refused.
     fs::write(

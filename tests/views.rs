@@ -4,7 +4,7 @@
 //! closing line of openings written by `move` with nothing typed.
 
 mod common;
-use common::{herald, json, run};
+use common::{herald, json, run, undated};
 
 const BLUE_ARMY: &str = "RPSRPSRPSR";
 const RED_ARMY: &str = "SPRSPRSPRP";
@@ -25,6 +25,8 @@ fn keyed_record(d: &std::path::Path) -> String {
             "g.pbem",
         ],
     );
+    // Undated: a forfeit below is claimed at once.
+    undated(&d.join("g.pbem"));
     for side in ["Blue", "Red"] {
         let key = format!("{}.key", side.to_lowercase());
         run(d, &["keygen", "--side", side, "g.pbem", "-o", &key]);

@@ -96,6 +96,11 @@ Examples:
         /// A game option as Name=value (e.g. WhiteKeep=3); see the spec.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
+        /// The days a player's step may be due before another player may
+        /// claim its forfeit (the Deadline tag; every line is then dated).
+        #[arg(long, value_name = "DAYS", default_value_t = 14,
+              value_parser = clap::value_parser!(u16).range(0..=3650))]
+        deadline: u16,
         /// Write the record here (refuses to overwrite); default: print it.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -156,6 +161,10 @@ Examples:
         /// others not (they can never be added later).
         #[arg(long)]
         no_commit: bool,
+        /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
+        /// by this computer's clock).
+        #[arg(long, value_name = "YYYY-MM-DD")]
+        date: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -213,6 +222,10 @@ Examples:
         /// comment).
         #[arg(long, value_name = "PIECES")]
         maze: Option<String>,
+        /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
+        /// by this computer's clock).
+        #[arg(long, value_name = "YYYY-MM-DD")]
+        date: Option<String>,
         /// Check and print the set-up line, but write nothing.
         #[arg(long)]
         dry_run: bool,

@@ -16,12 +16,10 @@ use super::files::{self};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use super::stream::{AfterCheck, Checked};
-use crate::game::{self, action_text, DiagramStyle, Game};
+use crate::game::{self, action_text, DiagramStyle, Game, Phase};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
-use crate::referee::{
-    result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, SetupStep, TypedError,
-};
+use crate::referee::{result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError};
 use crate::wallet::Wallet;
 
 /// Run one command. One arm per command, each only moving the parsed
@@ -33,12 +31,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             game,
             sides,
             options,
+            deadline,
             output,
         } => dispatch_id(
             &game,
             New {
                 sides,
                 options,
+                deadline,
                 output,
             },
         ),
@@ -51,6 +51,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             expect_turn,
             forfeit,
             no_commit,
+            date,
             format,
             reply,
             output,
@@ -74,6 +75,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     expect_turn,
                     no_commit,
+                    date: super::context::today(date.as_deref())?,
                     format,
                     reply: output
                         .filter(|_| reply)
@@ -235,12 +237,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             throws,
             maze,
             dry_run,
+            date,
             format,
         } => {
             require_file(
                 &record,
                 "setup adds your set-up line to the record file: name the file",
             )?;
+            let date = super::context::today(date.as_deref())?;
             let maze = match maze {
                 Some(text) => Some(choice_text(&text)?),
                 None => None,
@@ -257,6 +261,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     hand_key,
                     choices,
                     dry_run,
+                    date,
                     format,
                 },
             )
@@ -318,6 +323,8 @@ struct JsonCheck {
     provisional: Option<String>,
     failed_audits: Vec<JsonAudit>,
     due: Vec<String>,
+    /// The step due and whose it is (`None` once the game is over).
+    step: Option<JsonStep>,
     openings_due: Vec<JsonOpening>,
     position: String,
     forfeits: Vec<JsonForfeit>,
@@ -330,6 +337,22 @@ struct JsonForfeit {
     turn: u32,
     side: String,
     claimed_by: String,
+    /// `turn 12` or `S3`.
+    line: String,
+    /// Whether the claim was the side's refusal of its audit.
+    audit: bool,
+}
+
+/// The step due, in `check --format json`.
+#[derive(Serialize)]
+struct JsonStep {
+    side: String,
+    /// `S2`, `turn 14`.
+    line: String,
+    /// `keygen`, `commit`, `open`, `shares`, `turn`, `farewell`, `audit`.
+    step: &'static str,
+    /// In words, with the command that takes it.
+    text: String,
 }
 
 #[derive(Serialize)]
@@ -349,21 +372,6 @@ struct JsonAudit {
 /// and the audits that failed.
 fn audit_text<G: Game>(referee: &Referee<G>) -> String {
     let mut text = String::new();
-    if let (Some(step), Some(due)) = (referee.setup_due(), referee.to_move()) {
-        let (_, number) = referee.next_line();
-        let what = match step {
-            SetupStep::Commit => "its commitments",
-            SetupStep::Open => "its openings",
-            SetupStep::Shares => "its shares",
-        };
-        text.push_str(&fit(
-            &format!(
-                "Set-up: S{number} is {}'s ({what}; herald setup)",
-                due.name::<G>()
-            ),
-            "  ",
-        ));
-    }
     for demand in referee.openings_due() {
         text.push_str(&fit(
             &format!(
@@ -393,21 +401,26 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
     text
 }
 
-/// The forfeits of a game, one a line: `Blue forfeited (claimed by Red)
-/// on turn 7`.
+/// The forfeits of a game, one a line: `Blue forfeited (claimed by Red on
+/// turn 7)`, and the claims voided by their target's own next line.
 fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
-    referee
+    let mut text: String = referee
         .forfeits()
         .iter()
-        .map(|f| {
-            format!(
-                "{} forfeited (claimed by {}) on turn {}\n",
-                f.side.name::<G>(),
+        .map(|f| fit(&f.words::<G>(), "  "))
+        .collect();
+    for f in referee.voided_claims() {
+        text.push_str(&fit(
+            &format!(
+                "{}'s claim on {} was voided by {}'s own next line",
                 f.claimant.name::<G>(),
-                f.turn
-            )
-        })
-        .collect()
+                f.line_name(),
+                f.side.name::<G>()
+            ),
+            "  ",
+        ));
+    }
+    text
 }
 
 impl RecordCommand for Check {
@@ -466,6 +479,12 @@ impl AfterCheck for Check {
                     .map(|side| side.name::<G>().to_owned())
                     .into_iter()
                     .collect(),
+                step: referee.step_due().map(|d| JsonStep {
+                    side: d.side.name::<G>().into(),
+                    line: d.line,
+                    step: d.step,
+                    text: d.text,
+                }),
                 openings_due: referee
                     .openings_due()
                     .into_iter()
@@ -482,6 +501,8 @@ impl AfterCheck for Check {
                         turn: f.turn,
                         side: f.side.name::<G>().into(),
                         claimed_by: f.claimant.name::<G>().into(),
+                        line: f.line_name(),
+                        audit: f.audit,
                     })
                     .collect(),
                 digest,
@@ -888,8 +909,17 @@ struct JsonChance {
 
 impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let mut referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = self.key.as_deref().map(read_wallet).transpose()?;
+        // The claimed side lists the turn it may still answer a claim
+        // made in play with (spec section 3.8).
+        if let (Some((target, Phase::Play | Phase::Over)), Some(w)) =
+            (referee.open_claim(), wallet.as_ref())
+        {
+            if w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         let hand = read_hand_key(self.hand_key.as_deref())?;
         let preview = referee
             .preview_with_hand(wallet.as_ref(), hand.as_ref())
@@ -958,7 +988,18 @@ impl RecordCommand for Legal {
             })?,
             Format::Text | Format::Svg => {
                 let mut text = String::new();
-                if let Some(side) = &to_move {
+                let step = referee.step_due().filter(|d| d.step != "turn");
+                if let Some(due) = &step {
+                    text.push_str(&fit(
+                        &format!(
+                            "{}, {}: {}",
+                            capital(&due.line),
+                            due.side.name::<G>(),
+                            due.text
+                        ),
+                        "  ",
+                    ));
+                } else if let Some(side) = &to_move {
                     text.push_str(&format!(
                         "Turn {}, {side}: {} legal action{}\n",
                         referee.next_turn(),
@@ -986,6 +1027,14 @@ impl RecordCommand for Legal {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// `text` with its first letter a capital: `Turn 14`.
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_ascii_uppercase().to_string() + chars.as_str()
+    })
 }
 
 // ---------------------------------------------------------------- hand
@@ -1225,6 +1274,8 @@ struct Move {
     dry_run: bool,
     expect_turn: Option<u32>,
     no_commit: bool,
+    /// The day the line is dated (in a game with a Deadline tag).
+    date: crate::record::Day,
     format: Format,
     /// `--reply -o FILE`: write the next email message too.
     reply: Option<super::mail::Reply>,
@@ -1303,6 +1354,26 @@ impl RecordCommand for Move {
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, wallet.as_ref())?;
+        referee.set_today(self.date);
+        // The claimed side's own line answers the claim made on it, and
+        // voids it (spec section 3.8): an audit answers a claim made in
+        // the audit, any other turn one made in play.
+        if let (Some((target, phase)), Some(w), Some(text)) =
+            (referee.open_claim(), wallet.as_ref(), self.text.as_deref())
+        {
+            let audit = text
+                .split([',', ' ', ':'])
+                .rfind(|w| !w.is_empty())
+                .is_some_and(|w| w.eq_ignore_ascii_case("audit"));
+            let answers = match phase {
+                Phase::Audit => audit,
+                Phase::Play | Phase::Over => !audit,
+                Phase::Setup => false,
+            };
+            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
         let number = referee.next_turn();
@@ -1323,12 +1394,27 @@ impl RecordCommand for Move {
         let side_name = played.side.name::<G>();
         let line = played.line();
         let result = result_text::<G>(referee.outcome());
+        let voided = referee
+            .voided_claims()
+            .last()
+            .filter(|f| f.side == played.side && played.claimant.is_none())
+            .map(|f| {
+                format!(
+                    "this line answers {}'s claim on {}, which it voids\n",
+                    f.claimant.name::<G>(),
+                    f.line_name()
+                )
+            });
         let written = !self.dry_run;
         if written {
-            let over = referee.final_result();
+            // "*" while the game runs: a claim voided by this line takes
+            // back the result it gave.
+            let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
             if let Some(reply) = &self.reply {
                 let over = over.as_deref();
-                super::mail::write_reply(ctx, reply, &referee, played.side, &line, over)?;
+                // A forfeit is the claimant's message, from the claimant.
+                let writer = played.claimant.unwrap_or(played.side);
+                super::mail::write_reply(ctx, reply, &referee, writer, &line, over)?;
             }
             // A message answered stays as it was received.
             if self.reply.is_none() || !ctx.source.from_message() {
@@ -1338,7 +1424,7 @@ impl RecordCommand for Move {
                 super::sent::remember_sent(path, wallet, &played, &referee)?;
             }
         }
-        let summary = G::summary(referee.state());
+        let summary = referee.summary();
         match self.format {
             Format::Json => print_json(&JsonMove {
                 schema: SCHEMA_VERSION,
@@ -1352,7 +1438,8 @@ impl RecordCommand for Move {
                 written,
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{line}{}{}{}",
+                "{line}{}{}{}{}",
+                voided.unwrap_or_default(),
                 fit(&summary, "  "),
                 pending_text(&referee),
                 if written && self.reply.is_some() && ctx.source.from_message() {
@@ -1456,6 +1543,8 @@ impl RecordCommand for Keygen {
 struct New {
     sides: Vec<String>,
     options: Vec<String>,
+    /// The `Deadline` tag's days.
+    deadline: u16,
     output: Option<PathBuf>,
 }
 
@@ -1566,6 +1655,7 @@ impl IdCommand for New {
         let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
         tags.extend(side_tags::<G>(&self.sides)?);
         tags.extend(option_tags::<G>(&self.options)?);
+        tags.push(("Deadline".into(), self.deadline.to_string()));
         tags.push(("Nonce".into(), nonce()?));
         let mut text = String::new();
         record::write_header(

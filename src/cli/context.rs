@@ -287,3 +287,22 @@ pub(super) fn refuse_message(ctx: &Ctx<'_>) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// The day a line is dated: `--date` as given, else today (UTC) by the
+/// computer's clock. The clock is read here alone: the referee and the
+/// engines get the date as data.
+pub(super) fn today(given: Option<&str>) -> Result<crate::record::Day, Failure> {
+    match given {
+        Some(text) => crate::record::Day::parse(text).ok_or_else(|| {
+            Failure::usage(format!(
+                "--date {text}: a date is a day that exists, written YYYY-MM-DD (as in --date 2026-11-28)"
+            ))
+        }),
+        None => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_err(|_| Failure::usage("this computer's clock is before 1970: give --date"))?;
+            Ok(crate::record::Day::from_unix(now.as_secs()))
+        }
+    }
+}

@@ -367,19 +367,31 @@ fn letter<G: Game>(
         None => (others, Vec::new()),
     };
     let status = match referee.to_move() {
+        Some(side) if referee.phase() == game::Phase::Audit => {
+            format!("{}'s audit due, the result provisional", side.name::<G>())
+        }
+        Some(side) if referee.phase() == game::Phase::Setup => {
+            format!("{}'s set-up step due", side.name::<G>())
+        }
         Some(side) if !referee.outcome().is_over() => format!("{} to move", side.name::<G>()),
         _ => format!("result {}", result_text::<G>(referee.outcome())),
     };
     let first = played.lines().next().unwrap_or_default().trim();
     let head = first.split(':').next().unwrap_or_default();
+    let claimed = first.contains("forfeit claimed by");
     let which = match head.split_once(". ") {
+        Some((n, side)) if claimed => format!("{side}'s forfeit claimed on turn {n}"),
         Some((n, side)) if n.starts_with(|c: char| c.is_ascii_digit()) => {
             format!("turn {n} ({side})")
         }
         Some((n, side)) => format!("set-up line {n} ({side})"),
         None => head.to_owned(),
     };
-    let subject = format!("{}: {which} played, {status}", G::TITLE);
+    let subject = if claimed {
+        format!("{}: {which}, {status}", G::TITLE)
+    } else {
+        format!("{}: {which} played, {status}", G::TITLE)
+    };
     let diagram = anstream::adapter::strip_str(&G::diagram(
         referee.state(),
         DiagramStyle { unicode: false },

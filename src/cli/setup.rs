@@ -30,6 +30,8 @@ pub(super) struct Setup {
     pub(super) choices: Vec<(&'static str, String)>,
     /// Check and print, write nothing.
     pub(super) dry_run: bool,
+    /// The day the line is dated (in a game with a Deadline tag).
+    pub(super) date: crate::record::Day,
     /// Output format.
     pub(super) format: Format,
 }
@@ -54,6 +56,14 @@ impl RecordCommand for Setup {
         let key = Some(self.key.as_path());
         let mut wallet = read_wallet(&self.key)?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, Some(&wallet))?;
+        referee.set_today(self.date);
+        // The claimed side's own set-up line answers a claim made on it
+        // during the set-up, and voids it (spec section 3.8).
+        if let Some((target, crate::game::Phase::Setup)) = referee.open_claim() {
+            if wallet.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         let side = referee
             .open_side()
             .map_err(|e| compose_failure(e, key, ctx))?;
@@ -61,15 +71,25 @@ impl RecordCommand for Setup {
             return Err(Failure::usage(no_step_due::<G>(&referee)));
         };
         let name = side.name::<G>();
+        if step == SetupStep::Key {
+            return Err(Failure::usage(format!(
+                "S1 cannot be written yet: {name} has no Commit tag, and every side's key comes before the first set-up line (tags are never added after a line); {name} runs herald keygen --side {name} {} -o {}.key first, then the set-up begins",
+                ctx.origin,
+                name.to_ascii_lowercase()
+            )));
+        }
         if !wallet.side().eq_ignore_ascii_case(name) {
             return Err(Failure::usage(format!(
-                "the set-up step due is {name}'s, and {} is {}'s key file",
+                "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
                 self.key.display(),
-                wallet.side()
+                wallet.side(),
+                referee.next_line().1,
+                step.what()
             )));
         }
         let chosen_before = wallet.to_text();
         match step {
+            SetupStep::Key => {}
             SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet, ctx)?,
             SetupStep::Open | SetupStep::Shares => {
                 if let Some((flag, _)) = self.choices.first() {
@@ -101,11 +121,14 @@ impl RecordCommand for Setup {
             if wallet.to_text() != chosen_before {
                 files::rewrite(&self.key, None, wallet.to_text().as_bytes())?;
             }
-            append_line(ctx, &text, None)?;
+            // "*" while the game runs: a claim voided by this line takes
+            // back the result it gave.
+            let result = referee.final_result().unwrap_or_else(|| "*".into());
+            append_line(ctx, &text, Some(&result))?;
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
         }
         let action = match step {
-            SetupStep::Commit => "commit",
+            SetupStep::Key | SetupStep::Commit => "commit",
             SetupStep::Open => "open",
             SetupStep::Shares => "share",
         };
@@ -224,6 +247,9 @@ fn no_step_due<G: Game>(referee: &Referee<G>) -> String {
 /// What comes next, after a set-up line.
 fn next_text<G: Game>(referee: &Referee<G>) -> String {
     match (referee.setup_due(), referee.to_move()) {
+        (Some(SetupStep::Key), Some(side)) => {
+            format!("next: {}'s key (herald keygen)", side.name::<G>())
+        }
         (Some(SetupStep::Commit), Some(side)) => {
             format!("next: {}'s set-up (its commitments)", side.name::<G>())
         }

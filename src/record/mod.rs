@@ -5,6 +5,7 @@
 //! (`label=value`) and reveals, each with its [`Span`] for error messages.
 //! The grammar is in `notation-spec.md`.
 
+mod day;
 mod find;
 pub(crate) mod hex_digits;
 pub mod mail;
@@ -17,6 +18,7 @@ mod write;
 
 use std::borrow::Cow;
 
+pub use day::Day;
 pub use find::{newest, read, records, records_in_messages, Found};
 pub use parse::{parse, parse_lines, turn_prefix, MAX_TURNS};
 pub use source::{
@@ -127,6 +129,9 @@ pub enum ProofKind<'a> {
     },
     /// `cardsecret <64 hex>`: a leaving side's card secret, published.
     CardSecret([u8; 32]),
+    /// `date 2026-11-28`: the day (UTC) the line was written, covered by
+    /// its signature (spec section 3.8).
+    Date(Day),
 }
 
 /// A proof item of a turn line, with its place.

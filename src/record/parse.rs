@@ -1252,10 +1252,11 @@ enum ProofWord {
     CardKey,
     Deck,
     CardSecret,
+    Date,
 }
 
 /// The words that begin a proof item, as written (in any case).
-const PROOF_WORDS: [(&str, ProofWord); 8] = [
+const PROOF_WORDS: [(&str, ProofWord); 9] = [
     ("reveal", ProofWord::Reveal),
     ("commit", ProofWord::Commit),
     ("open", ProofWord::Open),
@@ -1264,6 +1265,7 @@ const PROOF_WORDS: [(&str, ProofWord); 8] = [
     ("cardkey", ProofWord::CardKey),
     ("deck", ProofWord::Deck),
     ("cardsecret", ProofWord::CardSecret),
+    ("date", ProofWord::Date),
 ];
 
 /// The proof word `word` is (in any case), if it is one.
@@ -1472,9 +1474,18 @@ impl<'a> ProofCursor<'a> {
                 Some(ProofWord::CardSecret) => {
                     ProofKind::CardSecret(self.hex("a card secret is 64 hexadecimal digits")?)
                 }
+                Some(ProofWord::Date) => {
+                    let (day, day_span) = self.word();
+                    ProofKind::Date(super::Day::parse(day).ok_or_else(|| {
+                        ParseError::new(
+                            day_span,
+                            "a date is a day that exists, written YYYY-MM-DD (as in `date 2026-11-28`)",
+                        )
+                    })?)
+                }
                 None => return Err(ParseError::new(
                     Span::new(word_span.start, self.end),
-                    "only proof items (reveal, commit, open, sig, share, cardkey, deck, cardsecret) may follow \
+                    "only proof items (reveal, commit, open, sig, share, cardkey, deck, cardsecret, date) may follow \
                      the reveal on a turn",
                 )),
             };
@@ -1608,6 +1619,22 @@ mod tests {
     }
 
     const REVEAL: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    #[test]
+    fn a_date_item_reads_as_a_day_and_a_day_that_does_not_exist_cannot_parse() {
+        let source = Source::new(b"[Game \"x\"]\n1. Blue: pass\n    date 2026-11-28\n").unwrap();
+        let record = parse(&source).unwrap();
+        assert_eq!(
+            record.turns[0].proofs[0].kind,
+            ProofKind::Date(super::super::Day::parse("2026-11-28").unwrap())
+        );
+        let err = read("[Game \"x\"]\n1. Blue: pass date 2026-02-30\n").unwrap_err();
+        assert!(
+            err.message.contains("a date is a day that exists"),
+            "{}",
+            err.message
+        );
+    }
 
     #[test]
     fn header_tags_and_turns_are_read() {

@@ -169,6 +169,7 @@ pub fn write_proof(proof: &ProofKind<'_>, out: &mut String) {
         ProofKind::CardKey { key, proof } => ("cardkey".into(), vec![key, proof]),
         ProofKind::Deck { position, card } => (format!("deck {position}"), vec![card]),
         ProofKind::CardSecret(x) => ("cardsecret".into(), vec![x]),
+        ProofKind::Date(day) => (format!("date {day}"), vec![]),
     };
     let mut line = format!("{INDENT}{head}");
     // An opening's value is one word, on the first line when it fits (a

@@ -31,6 +31,7 @@ pub(super) fn is_deck_item(proof: &ProofKind<'_>) -> bool {
         | ProofKind::Deck { .. }
         | ProofKind::Share { .. }
         | ProofKind::CardSecret(_) => true,
+        ProofKind::Date(_) => false,
         ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. } => {
             shuffle_generation(slot).is_some()
         }

@@ -333,6 +333,9 @@ impl<G: Game> Referee<G> {
         if let Some(reveal) = reveal {
             line.proofs.push(ProofKind::Reveal(reveal));
         }
+        if let Some(day) = self.line_day()? {
+            line.proofs.push(ProofKind::Date(day));
+        }
         if self.hidden.any() {
             let wallet = self.hidden_wallet(side, wallet)?;
             let proofs = match self.phase() {
@@ -543,10 +546,31 @@ impl<G: Game> Referee<G> {
             side: name,
             entries: Vec::new(),
             ending: Ending::Forfeit,
-            proofs: Vec::new(),
+            proofs: self.line_day()?.map(ProofKind::Date).into_iter().collect(),
             claimant: Some(claimant_name),
         };
         self.compose_sealed(&line, claimant, Some(wallet))
+    }
+
+    /// The date a line composed now carries: the day given
+    /// ([`Referee::set_today`]) in a game with a `Deadline` tag, none in
+    /// one without.
+    fn line_day(&self) -> Result<Option<crate::record::Day>, ComposeError> {
+        if self.header.deadline().is_none() {
+            return Ok(None);
+        }
+        let Some(today) = self.today else {
+            return Err(ComposeError::Keys(
+                "this game has a Deadline tag, so every line is dated, and no date was given"
+                    .into(),
+            ));
+        };
+        match self.last_date {
+            Some(last) if today < last => Err(ComposeError::Keys(format!(
+                "today is {today} by this computer's clock, before the last line's date {last}: lines are dated in order (set the clock, or give --date)"
+            ))),
+            _ => Ok(Some(today)),
+        }
     }
 
     /// Check that `wallet` holds the signing key of `signer`'s
@@ -766,6 +790,13 @@ impl<G: Game> Referee<G> {
         };
         if let Some(note) = self.setup_note() {
             return Ok(Preview::Unknown(note));
+        }
+        if self.phase() == Phase::Audit {
+            let text = self.step_due().map_or_else(String::new, |d| d.text);
+            return Ok(Preview::Unknown(format!(
+                "the game is over on the board ({}), provisional until the audit: {text}",
+                G::summary(&self.state)
+            )));
         }
         if let Some(note) = self.farewell_note() {
             return Ok(Preview::OnlyPass(note));

@@ -23,6 +23,8 @@ pub struct Header {
     game_id: OnceLock<Hash>,
     chain_id: OnceLock<Hash>,
     tags: Vec<(String, String)>,
+    /// The `Deadline` tag's days (spec section 3.8), if the header has one.
+    deadline: Option<i64>,
     result_tag: String,
     result_span: Span,
     span: Span,
@@ -176,7 +178,27 @@ impl Header {
                 .map_or(span, |t| t.value_span);
             RefereeError::record(Some(at), e.reason)
         })?;
+        let deadline = match record
+            .tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(DEADLINE_TAG))
+        {
+            Some(tag) => Some(
+                tag.value
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|d| (0..=3650).contains(d))
+                    .ok_or_else(|| {
+                        RefereeError::record(
+                            Some(tag.value_span),
+                            "Deadline is a number of days from 0 to 3650 (herald new --deadline DAYS)",
+                        )
+                    })?,
+            ),
+            None => None,
+        };
         let header = Header {
+            deadline,
             game_id: OnceLock::new(),
             chain_id: OnceLock::new(),
             sides: read.sides,
@@ -191,11 +213,21 @@ impl Header {
         Ok((header, state))
     }
 
+    /// The days a side's step may be due before another player may claim
+    /// its forfeit (the `Deadline` tag, spec section 3.8); `None` in a
+    /// record without one.
+    pub fn deadline(&self) -> Option<i64> {
+        self.deadline
+    }
+
     /// The whole header, for errors about it.
     pub fn span(&self) -> Span {
         self.span
     }
 }
+
+/// The tag that holds the days of a game's deadline.
+pub const DEADLINE_TAG: &str = "Deadline";
 
 /// Values given per side (`<Side>Commit`, `<Side>Key`), put in turn
 /// order; a tag for a side that does not play is an error.

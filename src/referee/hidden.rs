@@ -41,6 +41,9 @@ pub(super) struct Hidden {
     /// Per side, the audit's verdict once its closing line is played:
     /// the reason when it failed (or refused to open).
     audited: Vec<Option<Result<(), String>>>,
+    /// Per side, whether its audit was refused by a forfeit another
+    /// player claimed (rather than failed by its openings).
+    refused: Vec<bool>,
 }
 
 /// Whether no two slots of a side have names that differ only in case.
@@ -53,6 +56,10 @@ fn distinct(slots: &[Vec<Slot>]) -> bool {
 /// What a set-up line does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SetupStep {
+    /// The side adds its key (its Commit and Key tags, `herald keygen`):
+    /// every side's comes before the first set-up line, since tags are
+    /// never added after a line (spec section 3.7).
+    Key,
     /// The side commits to every hidden value.
     Commit,
     /// The side opens what the rules open once all have committed.
@@ -60,6 +67,28 @@ pub enum SetupStep {
     /// The side gives the shares of the cards drawn before its first
     /// turn (spec section 3.9, hidden hands).
     Shares,
+}
+
+impl SetupStep {
+    /// What the step writes, for a player: `its commitments`.
+    pub fn what(self) -> &'static str {
+        match self {
+            SetupStep::Key => "its key (herald keygen)",
+            SetupStep::Commit => "its commitments",
+            SetupStep::Open => "its openings",
+            SetupStep::Shares => "its shares",
+        }
+    }
+
+    /// The step's name in JSON: `keygen`, `commit`, `open`, `shares`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SetupStep::Key => "keygen",
+            SetupStep::Commit => "commit",
+            SetupStep::Open => "open",
+            SetupStep::Shares => "shares",
+        }
+    }
 }
 
 impl Hidden {
@@ -98,6 +127,7 @@ impl Hidden {
             after_setup,
             after_setup_at,
             audited: vec![None; sides.len()],
+            refused: vec![false; sides.len()],
         };
         hidden.due = hidden.find_setup_due();
         hidden
@@ -166,27 +196,43 @@ impl Hidden {
     /// none of them failed, else every side that did not fail (one side:
     /// it wins; none: a draw).
     pub(super) fn verdict(&self, provisional: Outcome, sides: &[Side]) -> Outcome {
+        let index = |side: Side| sides.iter().position(|&s| s == side);
         let failed = |side: Side| {
-            sides
-                .iter()
-                .position(|&s| s == side)
-                .is_some_and(|i| matches!(self.audited[i], Some(Err(_))))
+            index(side).is_some_and(|i| matches!(self.audited[i], Some(Err(_))) && !self.refused[i])
         };
-        let winners_failed = match provisional {
-            Outcome::Won(w) => failed(w),
-            Outcome::TeamWon(team) => team.sides().any(failed),
-            Outcome::Draw => sides.iter().any(|&s| failed(s)),
-            Outcome::Ongoing => false,
+        let refused = |side: Side| index(side).is_some_and(|i| self.refused[i]);
+        let winners: Vec<Side> = match provisional {
+            Outcome::Won(w) => vec![w],
+            Outcome::TeamWon(team) => team.sides().collect(),
+            Outcome::Draw => sides.to_vec(),
+            Outcome::Ongoing => Vec::new(),
         };
-        if !winners_failed {
+        if !winners.iter().any(|&w| failed(w) || refused(w)) {
             return provisional;
         }
-        let standing: Vec<Side> = sides.iter().copied().filter(|&s| !failed(s)).collect();
-        match standing.as_slice() {
+        let of = |many: &[Side]| match many {
             [] => Outcome::Draw,
             [one] => Outcome::Won(*one),
             many => Outcome::TeamWon(Team::of(many)),
+        };
+        if winners.iter().any(|&w| failed(w)) {
+            // Openings that break the rules: the sides that neither
+            // failed nor refused win.
+            let standing: Vec<Side> = sides
+                .iter()
+                .copied()
+                .filter(|&s| !failed(s) && !refused(s))
+                .collect();
+            return of(&standing);
         }
+        // Only refusals, claimed by others: a claim takes the win from a
+        // side that would not open, and gives it to nobody the board did
+        // not (spec section 3.8).
+        if provisional == Outcome::Draw {
+            return Outcome::Draw;
+        }
+        let kept: Vec<Side> = winners.into_iter().filter(|&w| !refused(w)).collect();
+        of(&kept)
     }
 
     /// Make the commitments and openings of a played line of side `index`
@@ -233,6 +279,13 @@ impl Hidden {
     /// Record side `index`'s audit: passed, or failed (or refused) and why.
     pub(super) fn audited(&mut self, index: usize, verdict: Result<(), String>) {
         self.audited[index] = Some(verdict);
+    }
+
+    /// Record that side `index` refused its audit: a forfeit another
+    /// player claimed in its place.
+    pub(super) fn refused(&mut self, index: usize, why: String) {
+        self.audited[index] = Some(Err(why));
+        self.refused[index] = true;
     }
 
     /// Every audit that failed, in turn order: (side index, reason).
@@ -384,6 +437,14 @@ impl<G: Game> Referee<G> {
         played.kind = LineKind::Setup;
         played.reveal = line.reveal().map(|(_, h)| h);
         match step {
+            // Refused before: no line comes while a key is due.
+            SetupStep::Key => {
+                return Err(at.illegal(
+                    Place::Line,
+                    None,
+                    "every side's key comes before the first set-up line".into(),
+                ))
+            }
             SetupStep::Commit => self.setup_commits(line, index, at, &mut played)?,
             SetupStep::Open => self.setup_openings(line, index, at, &mut state, &mut played)?,
             SetupStep::Shares => self.setup_shares(line, at)?,
@@ -401,7 +462,7 @@ impl<G: Game> Referee<G> {
         for (k, proof) in line.proofs.iter().enumerate() {
             let place = Place::Proof(k);
             match *proof {
-                ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
+                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
                 ProofKind::CardKey { .. } if self.deck.is_some() => {}
                 // A pass due from the line's hand (a shared hand's, once
                 // its holder's and the others' keys are in), checked by
@@ -463,7 +524,7 @@ impl<G: Game> Referee<G> {
         let due = self.hidden.after_setup[index];
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
-                ProofKind::Reveal(_) | ProofKind::Sign(_) => {}
+                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
                 ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. }
                     if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
                 ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
@@ -508,7 +569,10 @@ impl<G: Game> Referee<G> {
     fn setup_shares(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
-                ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Share { .. } => {}
+                ProofKind::Reveal(_)
+                | ProofKind::Sign(_)
+                | ProofKind::Date(_)
+                | ProofKind::Share { .. } => {}
                 _ => {
                     return Err(at.record(
                         Place::Proof(k),
@@ -641,6 +705,7 @@ mod tests {
             after_setup: vec![&[]],
             after_setup_at: vec![Vec::new()],
             audited: vec![None],
+            refused: vec![false],
         }
     }
 

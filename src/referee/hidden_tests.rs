@@ -453,19 +453,26 @@ fn both_sides_failing_the_audit_is_a_draw() {
     assert_eq!(referee.outcome(), Outcome::Draw);
 }
 
+/// A, the provisional winner, stops answering in the audit: B, which
+/// lost on the board, claims A's forfeit in A's place and audits. The
+/// refusal takes A's win, but a claim gives the game to nobody the board
+/// did not: a draw (spec section 3.8).
 #[test]
-fn refusing_to_open_in_the_audit_loses() {
+fn refusing_to_open_in_the_audit_loses_the_win_but_the_claimant_wins_nothing() {
     let (header, wallets) = table(("7", "8", "P"), ("5", "9", "R"));
     let header = with_keys(&header, &wallets);
     let mut choices = SETUP.to_vec();
     choices.extend(["strike", "pass"]);
     let text = play(&header, &wallets, &choices);
-    // A stops answering: B claims A's forfeit in A's place.
-    let text = forfeit_by(&text, &wallets[1]).replace("[Result \"*\"]", "[Result \"B\"]");
+    assert_eq!(
+        replayed(&text).unwrap().provisional(),
+        Some(Outcome::Won(Side(0)))
+    );
+    let text = forfeit_by(&text, &wallets[1]).replace("[Result \"*\"]", "[Result \"draw\"]");
     assert!(text.contains("3. A: forfeit claimed by B\n"), "{text}");
     let text = play_on_from(&text, &wallets[1]);
     let referee = replayed(&text).unwrap();
-    assert_eq!(referee.outcome(), Outcome::Won(Side(1)));
+    assert_eq!(referee.outcome(), Outcome::Draw);
     assert_eq!(
         referee.failed_audits(),
         vec![(Side(0), "A refused to open its hidden values".to_owned())]

@@ -274,6 +274,15 @@ impl<'a> Line<'a> {
             })
     }
 
+    /// The line's `date` item and its index among the proofs, if it has
+    /// one.
+    pub fn date(&self) -> Option<(usize, crate::record::Day)> {
+        self.proofs.iter().enumerate().find_map(|(k, p)| match p {
+            ProofKind::Date(day) => Some((k, *day)),
+            _ => None,
+        })
+    }
+
     /// `resign` alone, without actions, facts or proofs.
     pub fn is_bare_resign(&self) -> bool {
         self.ending == Ending::Resign && self.entries.is_empty() && self.proofs.is_empty()
@@ -284,6 +293,11 @@ impl<'a> Line<'a> {
 fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
     let words: (&str, &[&str], &[&[u8]]) = match proof {
         ProofKind::Sign(_) => return,
+        ProofKind::Date(day) => {
+            out.push_str("\ndate ");
+            out.push_str(&day.to_string());
+            return;
+        }
         ProofKind::Reveal(h) => ("reveal", &[], &[h]),
         ProofKind::Commit { slot, digest } => ("commit", &[slot], &[digest]),
         ProofKind::Open { slot, value, salt } => ("open", &[slot, value], &[salt]),
@@ -358,6 +372,9 @@ pub struct PlayedTurn<G: Game> {
     /// The shared deck's proof items the line carried (spec section
     /// 3.9), each as [`write_proof`] writes it, in the order written.
     pub deck: Vec<String>,
+    /// The day the line was written, if it carried a date (spec section
+    /// 3.8).
+    pub date: Option<crate::record::Day>,
 }
 
 impl<G: Game> PlayedTurn<G> {
@@ -386,6 +403,7 @@ impl<G: Game> PlayedTurn<G> {
             claimant: None,
             sig: None,
             deck: Vec::new(),
+            date: None,
         }
     }
 
@@ -408,6 +426,7 @@ impl<G: Game> PlayedTurn<G> {
         self.claimant = None;
         self.sig = None;
         self.deck.clear();
+        self.date = None;
     }
 
     /// The turn as herald writes it: chance facts, canonical actions,
@@ -429,8 +448,14 @@ impl<G: Game> PlayedTurn<G> {
             forfeit: self.claimant.map(|c| c.name::<G>().to_owned()),
             reveal: self.reveal,
             proofs: self
-                .proof_texts()
+                .date
+                .map(|day| {
+                    let mut text = String::new();
+                    write_proof(&ProofKind::Date(day), &mut text);
+                    text
+                })
                 .into_iter()
+                .chain(self.proof_texts())
                 .chain(self.sig.map(|s| {
                     let mut text = String::new();
                     write_proof(&ProofKind::Sign(s), &mut text);

@@ -45,7 +45,7 @@ pub use seal::Forfeit;
 pub use typed::TypedError;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
-use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side};
+use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side, Team};
 use crate::record::{self, LineKind, ProofKind, Record, Turn};
 use chance::{check_facts, no_commitments, Lookahead, TurnChance};
 use hidden::Hidden;
@@ -98,8 +98,64 @@ pub struct Referee<G: Game> {
     /// A copy playing a line being composed, to learn what it owes: the
     /// shares owed before play are not required of it.
     trial: bool,
+    /// In a game with a set-up, the first side (a header index) without
+    /// a Commit tag: its key is due before any line, and no line can
+    /// come (tags are never added after one).
+    keyless: Option<usize>,
     /// What is kept for the reader beyond what the rules need.
     keep: Keep,
+    /// The side (a header index) that walked away during the set-up, by
+    /// a forfeit another player claimed: the game is over.
+    walked_away: Option<usize>,
+    /// The forfeit that decided the game, where one did.
+    decided_by: Option<Forfeit>,
+    /// The last line, if it was a claim: the game as it stood before it,
+    /// for the claimed side's own next line, which voids it.
+    claim: Option<Box<Claim<G>>>,
+    /// The claims voided by their target's own next line, in order.
+    voided: Vec<Forfeit>,
+    /// The date of the last dated line (spec section 3.8).
+    last_date: Option<record::Day>,
+    /// The day a line composed now is dated, given by the caller (the
+    /// CLI reads the clock; the referee never does).
+    today: Option<record::Day>,
+}
+
+/// A claim that its target may still answer ([`Referee::void_claim`]).
+#[derive(Debug)]
+struct Claim<G: Game> {
+    /// The claimed side (a header index).
+    target: usize,
+    /// The phase the claim was made in.
+    phase: Phase,
+    /// The claim itself.
+    forfeit: Forfeit,
+    /// The game before the claim.
+    before: Referee<G>,
+}
+
+impl<G: Game> Clone for Claim<G> {
+    fn clone(&self) -> Self {
+        Claim {
+            target: self.target,
+            phase: self.phase,
+            forfeit: self.forfeit,
+            before: self.before.clone(),
+        }
+    }
+}
+
+/// The step due in a game ([`Referee::step_due`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepDue {
+    /// Whose step it is.
+    pub side: Side,
+    /// The line it writes: `S2`, `turn 14`.
+    pub line: String,
+    /// `keygen`, `commit`, `open`, `shares`, `turn`, `farewell` or `audit`.
+    pub step: &'static str,
+    /// The step in words, with the command that takes it.
+    pub text: String,
 }
 
 /// What a referee keeps for its reader beyond what the rules need: a
@@ -158,6 +214,13 @@ impl<G: Game> Clone for Referee<G> {
             broken_on: self.broken_on,
             farewells: self.farewells.clone(),
             trial: self.trial,
+            keyless: self.keyless,
+            walked_away: self.walked_away,
+            decided_by: self.decided_by,
+            claim: self.claim.clone(),
+            voided: self.voided.clone(),
+            last_date: self.last_date,
+            today: self.today,
         }
     }
 }
@@ -233,7 +296,23 @@ impl<G: Game> Referee<G> {
                 .collect();
             deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
         });
+        let hidden = Hidden::new::<G>(&state, header.sides());
+        let keyless = if hidden.any() || deck.is_some() {
+            header
+                .sides()
+                .iter()
+                .position(|&s| header.commit(s).is_none())
+        } else {
+            None
+        };
         Ok(Referee {
+            keyless,
+            walked_away: None,
+            decided_by: None,
+            claim: None,
+            voided: Vec::new(),
+            last_date: None,
+            today: None,
             deck,
             hands,
             holders,
@@ -245,7 +324,7 @@ impl<G: Game> Referee<G> {
             deferred: None,
             keep,
             ledger: Ledger::new(header.commits()),
-            hidden: Hidden::new::<G>(&state, header.sides()),
+            hidden,
             setup_lines: 0,
             header,
             state: Box::new(state),
@@ -313,7 +392,9 @@ impl<G: Game> Referee<G> {
     /// Where the game stands in its life (spec section 3.7).
     #[inline]
     pub fn phase(&self) -> Phase {
-        if self.setup_side_due().is_some() {
+        if self.walked_away.is_some() {
+            Phase::Over
+        } else if self.setup_side_due().is_some() {
             Phase::Setup
         } else if !G::outcome(&self.state).is_over() && self.deck_broken().is_none() {
             Phase::Play
@@ -328,6 +409,18 @@ impl<G: Game> Referee<G> {
     /// the result, after the audit's verdict where there was one.
     pub fn outcome(&self) -> Outcome {
         match self.phase() {
+            Phase::Over if self.walked_away.is_some() => {
+                let gone = self.walked_away.unwrap_or_default();
+                let others: Vec<Side> = (0..self.header.sides().len())
+                    .filter(|&i| i != gone)
+                    .map(|i| self.header.sides()[i])
+                    .collect();
+                match others.as_slice() {
+                    [] => Outcome::Draw,
+                    [one] => Outcome::Won(*one),
+                    many => Outcome::TeamWon(Team::of(many)),
+                }
+            }
             Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
             Phase::Over if self.hidden.any() => self
                 .hidden
@@ -348,7 +441,30 @@ impl<G: Game> Referee<G> {
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
     pub fn summary(&self) -> String {
+        if self.phase() == Phase::Setup {
+            if let Some(due) = self.step_due() {
+                return format!("Set-up, before turn 1: {}", due.text);
+            }
+        }
         let mut board = G::summary(&self.state);
+        if let Some(f) = self.decided_by {
+            let provisional = match self.walked_away {
+                Some(_) => self.outcome(),
+                None => G::outcome(&self.state),
+            };
+            if !f.audit {
+                board = match provisional.winners::<G>() {
+                    Some(w) => format!("{w} won: {}", f.words::<G>()),
+                    None => format!("a draw: {}", f.words::<G>()),
+                };
+            }
+        }
+        if let Some(claim) = &self.claim {
+            board = format!(
+                "{board}; until {} answers, its own next line voids the claim",
+                claim.forfeit.side.name::<G>()
+            );
+        }
         if let Some((position, turn)) = self.deck_broken() {
             board = format!(
                 "play stopped on turn {turn} for the audit: deck position {position} opened to \
@@ -356,13 +472,16 @@ impl<G: Game> Referee<G> {
             );
         }
         let outcome = self.outcome();
-        if !outcome.is_over() || outcome == G::outcome(&self.state) {
+        if !outcome.is_over() || outcome == G::outcome(&self.state) || self.walked_away.is_some() {
             return board;
         }
-        let verdict = match outcome.winners::<G>() {
+        let mut verdict = match outcome.winners::<G>() {
             Some(w) => format!("{w} won after the audit"),
             None => "a draw after the audit".into(),
         };
+        if let Some(f) = self.decided_by.filter(|f| f.audit) {
+            verdict = format!("{verdict}: {}", f.words::<G>());
+        }
         format!("{verdict} (on the board: {board})")
     }
 
@@ -424,6 +543,9 @@ impl<G: Game> Referee<G> {
     /// The side whose set-up line is due and its step: section 3.7's
     /// steps, then the deck's shares lines.
     fn setup_side_due(&self) -> Option<(usize, SetupStep)> {
+        if let Some(i) = self.keyless {
+            return Some((i, SetupStep::Key));
+        }
         self.hidden
             .setup_due()
             .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))
@@ -446,15 +568,63 @@ impl<G: Game> Referee<G> {
         let step = self.setup_due()?;
         let side = self.to_move()?;
         let (_, number) = self.next_line();
-        let what = match step {
-            SetupStep::Commit => "its commitments",
-            SetupStep::Open => "its openings",
-            SetupStep::Shares => "its shares",
-        };
+        let name = side.name::<G>();
+        if step == SetupStep::Key {
+            return Some(format!(
+                "the set-up has not begun: {name} has no Commit tag yet, and every side's key comes before S1 ({name} runs herald keygen --side {name} RECORD -o {}.key)",
+                name.to_ascii_lowercase()
+            ));
+        }
         Some(format!(
-            "the set-up is not finished: S{number} is {}'s set-up step, {what} (herald setup)",
-            side.name::<G>()
+            "the set-up is not finished: S{number} is {name}'s set-up step, {} (herald setup)",
+            step.what()
         ))
+    }
+
+    /// The step due and whose it is, in every phase (spec section 3.7):
+    /// a key, a set-up line, a turn, a farewell line or an audit; `None`
+    /// once the game is over.
+    pub fn step_due(&self) -> Option<StepDue> {
+        let phase = self.phase();
+        let side = self.to_move_in(phase)?;
+        let name = side.name::<G>();
+        let (kind, number) = self.next_line_in(phase);
+        let line = match kind {
+            LineKind::Setup => format!("S{number}"),
+            LineKind::Turn => format!("turn {number}"),
+        };
+        let (step, text) = match phase {
+            Phase::Setup => {
+                let step = self.setup_due().unwrap_or(SetupStep::Commit);
+                let text = match step {
+                    SetupStep::Key => format!(
+                        "{name}'s key is due before S1: every side adds its key before the set-up begins (herald keygen --side {name})"
+                    ),
+                    _ => format!(
+                        "the set-up: {line} is {name}'s, {} (herald setup --key)",
+                        step.what()
+                    ),
+                };
+                (step.as_str(), text)
+            }
+            Phase::Audit => (
+                "audit",
+                format!(
+                    "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
+                ),
+            ),
+            _ if self.farewell_due().is_some() => (
+                "farewell",
+                format!("{line} is {name}'s farewell line (herald move pass --key)"),
+            ),
+            _ => ("turn", format!("{line} is {name}'s (herald move)")),
+        };
+        Some(StepDue {
+            side,
+            line,
+            step,
+            text,
+        })
     }
 
     /// The number the next turn must carry.
@@ -580,9 +750,18 @@ impl<G: Game> Referee<G> {
         check: SealCheck,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
+        if self.answers_claim(line) {
+            self.void_claim();
+        }
         let phase = self.phase();
         let (kind, number) = self.next_line_in(phase);
         let (side, index) = self.check_head(line, phase, kind, number)?;
+        // A claim keeps the game as it stood, for its target's answer.
+        let before = (line.ending == Ending::Forfeit).then(|| {
+            let mut copy = self.clone();
+            copy.claim = None;
+            copy
+        });
         let at = At {
             line: kind,
             turn: number,
@@ -598,7 +777,21 @@ impl<G: Game> Referee<G> {
             self.check_reveal(line, index, at)?;
             self.check_seal(line, side, at, check)?
         };
+        let date = self.check_date(line, seal.claimant, at)?;
         self.play_checked(line, index, seal.claimant, phase, at, played)?;
+        played.date = date;
+        if date.is_some() {
+            self.last_date = date;
+        }
+        self.claim = match (before, self.forfeits.last()) {
+            (Some(before), Some(&forfeit)) if seal.claimant.is_some() => Some(Box::new(Claim {
+                target: index,
+                phase,
+                forfeit,
+                before,
+            })),
+            _ => None,
+        };
         if self.deck.is_some() {
             played.deck = cards::deck_texts(line);
         }
@@ -627,14 +820,11 @@ impl<G: Game> Referee<G> {
         let side = self.header.sides()[index];
         let number = at.turn;
         match phase {
-            Phase::Setup if claimant.is_some() => {
-                return Err(at.illegal(
-                    Place::End,
-                    Some("forfeit"),
-                    "a forfeit is claimed once play has begun: the set-up is not finished".into(),
-                ))
-            }
             Phase::Setup => {
+                if let Some(claimant) = claimant {
+                    *played = self.walk_away(index, claimant, at);
+                    return Ok(());
+                }
                 *played = self.play_setup_line(line, index, at)?;
                 return Ok(());
             }
@@ -808,11 +998,23 @@ impl<G: Game> Referee<G> {
         let (played, state, verdict) = if let Some(claimant) = claimant {
             let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
             played.claimant = Some(claimant);
-            self.forfeits.push(Forfeit {
+            let forfeit = Forfeit {
                 turn: at.turn,
                 side,
                 claimant,
-            });
+                line: LineKind::Turn,
+                audit: true,
+            };
+            self.forfeits.push(forfeit);
+            let provisional = G::outcome(&self.state);
+            let winner = match provisional {
+                Outcome::Won(w) => w == side,
+                Outcome::TeamWon(team) => team.sides().any(|s| s == side),
+                _ => false,
+            };
+            if winner {
+                self.decided_by = Some(forfeit);
+            }
             let refused = Err(format!("{} refused to open its hidden values", at.side));
             (played, G::State::clone(&self.state), refused)
         } else {
@@ -844,7 +1046,12 @@ impl<G: Game> Referee<G> {
             let _ = deck.audit(hand, &[]);
         }
         self.deck = deck;
-        self.hidden.audited(index, verdict);
+        match claimant {
+            Some(_) => self
+                .hidden
+                .refused(index, verdict.err().unwrap_or_default()),
+            None => self.hidden.audited(index, verdict),
+        }
         Ok(played)
     }
 
@@ -893,6 +1100,16 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
+        if let Some(i) = self.keyless {
+            let name = self.header.sides()[i].name::<G>();
+            return Err(at.illegal(
+                Place::Line,
+                None,
+                format!(
+                    "{name} has no Commit tag: every side adds its key before the first set-up line, since tags are never added after a line ({name} runs herald keygen --side {name}, then the set-up begins)"
+                ),
+            ));
+        }
         let due = self
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
@@ -916,8 +1133,16 @@ impl<G: Game> Referee<G> {
     fn check_proofs(&self, line: &Line<'_>, at: At<'_>) -> Result<(), LineError> {
         let mut reveals = 0;
         let mut sigs = 0;
+        let mut dates = 0;
         for (k, proof) in line.proofs.iter().enumerate() {
             let reason = match proof {
+                ProofKind::Date(_) => {
+                    dates += 1;
+                    if dates == 1 {
+                        continue;
+                    }
+                    "a line carries one date: this is a second".to_owned()
+                }
                 ProofKind::Reveal(_) => {
                     reveals += 1;
                     if reveals == 1 {
@@ -1036,12 +1261,169 @@ impl<G: Game> Referee<G> {
         played.claimant = Some(claimant);
         self.commit_turn(index, state, &played);
         self.declared = declared.filter(|_| G::pending(&self.state).is_some());
-        self.forfeits.push(Forfeit {
+        let forfeit = Forfeit {
             turn: number,
             side,
             claimant,
-        });
+            line: LineKind::Turn,
+            audit: false,
+        };
+        self.forfeits.push(forfeit);
+        if G::outcome(&self.state).is_over() {
+            self.decided_by = Some(forfeit);
+        }
         played
+    }
+
+    /// A forfeit claimed during the set-up (spec section 3.8): the side
+    /// walked away before play, and loses; the game is over, with no
+    /// audit (no play came of anyone's hidden values).
+    fn walk_away(&mut self, index: usize, claimant: Side, at: At<'_>) -> PlayedTurn<G> {
+        let side = self.header.sides()[index];
+        let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
+        played.kind = LineKind::Setup;
+        played.claimant = Some(claimant);
+        self.commit_played(index, &played);
+        let forfeit = Forfeit {
+            turn: at.turn,
+            side,
+            claimant,
+            line: LineKind::Setup,
+            audit: false,
+        };
+        self.forfeits.push(forfeit);
+        self.walked_away = Some(index);
+        self.decided_by = Some(forfeit);
+        played
+    }
+
+    /// Check the date of `line` (spec section 3.8): one on every line of
+    /// a game with a `Deadline` tag, never before the last line's, and on
+    /// a claim (by `claimant`), more days after the line before it than
+    /// the deadline. Returns the line's date.
+    fn check_date(
+        &self,
+        line: &Line<'_>,
+        claimant: Option<Side>,
+        at: At<'_>,
+    ) -> Result<Option<record::Day>, LineError> {
+        let date = line.date();
+        let deadline = self.header.deadline();
+        if deadline.is_some() && date.is_none() {
+            return Err(at.record(
+                Place::Line,
+                "this game has a Deadline tag, so every line carries the day it was written (`date 2026-11-28`, which herald move and herald setup add)".into(),
+            ));
+        }
+        if let (Some((k, day)), Some(last)) = (date, self.last_date) {
+            if day < last {
+                return Err(at.record(
+                    Place::Proof(k),
+                    format!("this line is dated {day}, before the line before it ({last}): lines are dated in order"),
+                ));
+            }
+        }
+        let (Some(deadline), Some(claimant), Some((_, day))) = (deadline, claimant, date) else {
+            return Ok(date.map(|(_, d)| d));
+        };
+        let claimant = claimant.name::<G>();
+        let Some(since) = self.last_date else {
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!(
+                    "no line of this game is dated yet, so nothing shows how long {}'s step has been due: {claimant} may claim only after a dated line",
+                    at.side
+                ),
+            ));
+        };
+        let waited = day.0 - since.0;
+        if waited <= deadline {
+            let from = record::Day(since.0 + deadline + 1);
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!(
+                    "{}'s step has been due since {since} (the line before), {waited} day{} by this claim's date {day}, and the game's Deadline is {deadline} day{}: {claimant} may claim from {from} on, if {} has not answered by then",
+                    at.side,
+                    if waited == 1 { "" } else { "s" },
+                    if deadline == 1 { "" } else { "s" },
+                    at.side
+                ),
+            ));
+        }
+        Ok(Some(day))
+    }
+
+    /// Give the day a line composed now is dated (the CLI's clock, or a
+    /// date the player gave): herald adds it to every line of a game with
+    /// a `Deadline` tag.
+    pub fn set_today(&mut self, day: record::Day) {
+        self.today = Some(day);
+    }
+
+    /// The date of the last dated line, if any.
+    pub fn last_date(&self) -> Option<record::Day> {
+        self.last_date
+    }
+
+    /// The claim the last line made, if its target may still answer it
+    /// with its own next line: the claimed side and the phase it was
+    /// claimed in.
+    pub fn open_claim(&self) -> Option<(Side, Phase)> {
+        self.claim
+            .as_ref()
+            .map(|c| (self.header.sides()[c.target], c.phase))
+    }
+
+    /// Whether `line` (not a claim) is the claimed side's own answer to
+    /// the open claim: its line of the step the claim was made on.
+    fn answers_claim(&self, line: &Line<'_>) -> bool {
+        let Some(claim) = &self.claim else {
+            return false;
+        };
+        let ours = self
+            .header
+            .side_index_named::<G>(line.side)
+            .is_some_and(|(_, i)| i == claim.target);
+        ours && line.ending != Ending::Forfeit
+            && match claim.phase {
+                Phase::Setup => line.kind == LineKind::Setup,
+                Phase::Audit => line.ending == Ending::Audit,
+                Phase::Play | Phase::Over => {
+                    line.kind == LineKind::Turn && line.ending != Ending::Audit
+                }
+            }
+    }
+
+    /// Void the open claim (spec section 3.8): the game as it stood
+    /// before it, the claim line still counted (its number, the record
+    /// digest over it), for the claimed side's own line that answers it.
+    /// `move` and `setup` call it before composing that line; a reader
+    /// does the same as it meets the line.
+    pub fn void_claim(&mut self) {
+        let Some(claim) = self.claim.take() else {
+            return;
+        };
+        let mut before = claim.before;
+        before.digest = self.digest;
+        before.deferred = self.deferred.take();
+        before.turns = self.turns;
+        before.setup_lines = self.setup_lines;
+        before.keep = self.keep;
+        before.trial = self.trial;
+        before.chance = std::mem::take(&mut self.chance);
+        before.voided = std::mem::take(&mut self.voided);
+        before.voided.push(claim.forfeit);
+        before.claim = None;
+        before.last_date = self.last_date;
+        before.today = self.today;
+        *self = before;
+    }
+
+    /// The claims voided by their target's own next line, in order.
+    pub fn voided_claims(&self) -> &[Forfeit] {
+        &self.voided
     }
 
     /// The line of a side that the event settled at the start of its turn

@@ -76,6 +76,32 @@ pub struct Forfeit {
     pub side: Side,
     /// The side that claimed it.
     pub claimant: Side,
+    /// The kind of the forfeit line: a set-up line (`S3`) or a turn.
+    pub line: LineKind,
+    /// Whether the claim was made during the audit: the side's refusal
+    /// to open its values.
+    pub audit: bool,
+}
+
+impl Forfeit {
+    /// The line of the claim: `turn 12`, `S3`.
+    pub fn line_name(&self) -> String {
+        match self.line {
+            LineKind::Setup => format!("S{}", self.turn),
+            LineKind::Turn => format!("turn {}", self.turn),
+        }
+    }
+
+    /// In words: `North forfeited (claimed by South on turn 12)`.
+    pub fn words<G: Game>(&self) -> String {
+        format!(
+            "{} forfeited{} (claimed by {} on {})",
+            self.side.name::<G>(),
+            if self.audit { " its audit" } else { "" },
+            self.claimant.name::<G>(),
+            self.line_name()
+        )
+    }
 }
 
 impl From<LineKind> for SealedKind {

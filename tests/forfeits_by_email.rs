@@ -1,0 +1,476 @@
+//! Forfeits by email, through the real binary (spec section 3.8): Blue and
+//! Red of Playground Battles each in their own directory with their own
+//! key file, the record mailed by copying it, forfeits claimed with
+//! `move --forfeit --key ... --reply -o OUT.eml`. A claim can never give
+//! the game to the side that lost on the board, never decides a game its
+//! target is still answering (the target's own next line voids it), reads
+//! "forfeited (claimed by ...)" and never "resigned", and its message goes
+//! from the claimant. Walking away during the set-up is a forfeit too.
+
+mod common;
+use common::{herald, json, run};
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+const BLUE_ARMY: &str = "RRRRPPPSSS";
+const RED_ARMY: &str = "SSSPPPRRRR";
+/// Paper beats Rock on t1: Blue moves first.
+const BLUE_THROWS: &str = "PPPPPPPPPPPP";
+const RED_THROWS: &str = "RRRRRRRRRRRR";
+/// The day the lines before a claim are dated (`--date`).
+const PLAY_DAY: &str = "2026-11-01";
+/// The day of a claim: 15 days on, past the default Deadline of 14.
+const CLAIM_DAY: &str = "2026-11-16";
+
+struct Table {
+    _root: tempfile::TempDir,
+    blue: PathBuf,
+    red: PathBuf,
+    /// The day lines are dated now.
+    day: Cell<&'static str>,
+}
+
+fn mail(from: &Path, to: &Path) {
+    std::fs::copy(from.join("game.pbem"), to.join("game.pbem")).unwrap();
+}
+
+fn status(dir: &Path) -> Value {
+    json(dir, &["check", "game.pbem", "--format", "json"])
+}
+
+fn text(dir: &Path) -> String {
+    run(dir, &["check", "game.pbem"])
+}
+
+impl Table {
+    /// `new` and both keys, the record with both players.
+    fn keyed() -> Table {
+        let root = tempfile::tempdir().unwrap();
+        let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
+        std::fs::create_dir(&blue).unwrap();
+        std::fs::create_dir(&red).unwrap();
+        run(
+            &blue,
+            &[
+                "new",
+                "playground-battles",
+                "--side",
+                "Blue=ann@example.org",
+                "--side",
+                "Red=bob@example.org",
+                "-o",
+                "game.pbem",
+            ],
+        );
+        run(
+            &blue,
+            &["keygen", "--side", "Blue", "game.pbem", "-o", "my.key"],
+        );
+        mail(&blue, &red);
+        run(
+            &red,
+            &["keygen", "--side", "Red", "game.pbem", "-o", "my.key"],
+        );
+        mail(&red, &blue);
+        Table {
+            _root: root,
+            blue,
+            red,
+            day: Cell::new(PLAY_DAY),
+        }
+    }
+
+    /// Both commitments and Blue's openings: S4, Red's openings, due.
+    fn to_s4() -> Table {
+        let t = Table::keyed();
+        t.setup(&t.blue, &["--army", BLUE_ARMY, "--throws", BLUE_THROWS]);
+        mail(&t.blue, &t.red);
+        t.setup(&t.red, &["--army", RED_ARMY, "--throws", RED_THROWS]);
+        mail(&t.red, &t.blue);
+        t.setup(&t.blue, &[]);
+        mail(&t.blue, &t.red);
+        t
+    }
+
+    /// The whole set-up: turn 1, Blue's, due.
+    fn set_up() -> Table {
+        let t = Table::to_s4();
+        t.setup(&t.red, &[]);
+        mail(&t.red, &t.blue);
+        assert_eq!(status(&t.blue)["step"]["line"], "turn 1");
+        t
+    }
+
+    fn setup(&self, dir: &Path, choices: &[&str]) {
+        let mut args = vec![
+            "setup",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--date",
+            self.day.get(),
+        ];
+        args.extend_from_slice(choices);
+        run(dir, &args);
+    }
+
+    /// `move` in `dir` with `args`, then the record mailed to the other.
+    fn play(&self, dir: &Path, args: &[&str]) -> String {
+        let mut all = vec!["move", "game.pbem"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--key", "my.key", "--date", self.day.get()]);
+        let out = run(dir, &all);
+        let other = if dir == self.blue {
+            &self.red
+        } else {
+            &self.blue
+        };
+        mail(dir, other);
+        out
+    }
+
+    /// A claim by the player in `dir`, with its reply message `name`:
+    /// the message's text.
+    fn claim(&self, dir: &Path, name: &str) -> String {
+        self.day.set(CLAIM_DAY);
+        run(
+            dir,
+            &[
+                "move",
+                "game.pbem",
+                "--forfeit",
+                "--key",
+                "my.key",
+                "--date",
+                CLAIM_DAY,
+                "--reply",
+                "-o",
+                name,
+            ],
+        );
+        let other = if dir == self.blue {
+            &self.red
+        } else {
+            &self.blue
+        };
+        mail(dir, other);
+        std::fs::read_to_string(dir.join(name)).unwrap()
+    }
+
+    /// A legal first action for the side to move, listed by `legal`.
+    fn some_action(&self, dir: &Path) -> String {
+        let legal = json(
+            dir,
+            &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+        );
+        legal["actions"][0]["action"].as_str().unwrap().to_owned()
+    }
+}
+
+fn header<'a>(message: &'a str, name: &str) -> &'a str {
+    message
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no {name} header in {message}"))
+}
+
+/// The abuse of issue 28: the side that resigned audits, then claims the
+/// winner's forfeit of its audit at once. The claim can take the win
+/// from a side that will not open (a draw while it stands), never give it
+/// to the side that lost on the board; and the winner's own audit voids
+/// it.
+#[test]
+fn a_claim_never_makes_the_side_that_lost_on_the_board_the_winner() {
+    let t = Table::set_up();
+    t.play(&t.blue, &["resign"]);
+    let s = status(&t.red);
+    assert_eq!(
+        (s["phase"].as_str(), s["provisional"].as_str()),
+        (Some("audit"), Some("Red"))
+    );
+    // Blue's audit is due first: `legal` says so, never "may only pass".
+    let legal = run(&t.blue, &["legal", "game.pbem"]);
+    assert!(legal.contains("Blue's closing line"), "{legal}");
+    assert!(!legal.contains("may only pass"), "{legal}");
+    assert_eq!(status(&t.blue)["step"]["step"], "audit");
+    t.play(&t.blue, &["audit"]);
+    // Red's audit is due; Blue claims it at once.
+    assert_eq!(status(&t.blue)["step"]["side"], "Red");
+    t.claim(&t.blue, "claim.eml");
+    let s = status(&t.red);
+    assert_eq!(s["result"], "draw", "{s}");
+    assert_ne!(s["result"], "Blue");
+    let summary = s["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("Red forfeited its audit (claimed by Blue on turn 3)"),
+        "{summary}"
+    );
+    assert!(summary.contains("until Red answers"), "{summary}");
+    // Red answers with its audit: the claim is void, Red's win stands.
+    let out = t.play(&t.red, &["audit"]);
+    assert!(
+        out.contains("answers Blue's claim on turn 3, which it voids"),
+        "{out}"
+    );
+    let s = status(&t.blue);
+    assert_eq!(
+        (s["phase"].as_str(), s["result"].as_str()),
+        (Some("over"), Some("Red"))
+    );
+    assert_eq!(s["forfeits"], serde_json::json!([]));
+    assert!(text(&t.blue).contains("Blue's claim on turn 3 was voided by Red's own next line"));
+}
+
+/// A claim in play reads as a forfeit, never a resignation, in `check`'s
+/// text and JSON; its message goes from the claimant to the claimed
+/// player.
+#[test]
+fn a_forfeit_reads_forfeited_and_its_message_goes_from_the_claimant() {
+    let t = Table::set_up();
+    let message = t.claim(&t.red, "claim.eml");
+    assert_eq!(header(&message, "From"), "bob@example.org");
+    assert_eq!(header(&message, "To"), "ann@example.org");
+    let subject = header(&message, "Subject");
+    assert!(
+        subject.contains("Blue's forfeit claimed on turn 1"),
+        "{subject}"
+    );
+    let s = status(&t.blue);
+    let summary = s["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("Red won: Blue forfeited (claimed by Red on turn 1)"),
+        "{summary}"
+    );
+    assert!(!summary.contains("resigned"), "{summary}");
+    assert_eq!(s["forfeits"][0]["claimed_by"], "Red");
+    assert_eq!(s["forfeits"][0]["line"], "turn 1");
+    let check = text(&t.blue);
+    assert!(
+        check.contains("Blue forfeited (claimed by Red on turn 1)"),
+        "{check}"
+    );
+    assert!(!check.contains("resigned"), "{check}");
+}
+
+/// The claimed side's own next line voids the claim: the turn it was
+/// claimed on is played after all, and the game goes on.
+#[test]
+fn the_claimed_sides_own_next_line_voids_the_claim() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    let action = t.some_action(&t.blue);
+    let out = t.play(&t.blue, &[&action]);
+    assert!(
+        out.contains("answers Red's claim on turn 1, which it voids"),
+        "{out}"
+    );
+    let s = status(&t.red);
+    assert_eq!(s["phase"], "play");
+    assert_eq!(s["result"], "*");
+    assert_eq!(s["turns"], 2);
+    assert_eq!(s["forfeits"], serde_json::json!([]));
+    assert_eq!(s["step"]["side"], "Red");
+    // Red plays on from there.
+    let action = t.some_action(&t.red);
+    t.play(&t.red, &[&action]);
+    assert_eq!(status(&t.blue)["turns"], 3);
+}
+
+/// Walking away during the set-up is a forfeit like any other: Red, the
+/// last to open, could see who moves first and stop answering; Blue
+/// claims S4, and wins, until Red's own set-up line voids the claim.
+#[test]
+fn walking_away_at_setup_is_a_forfeit() {
+    let t = Table::to_s4();
+    assert_eq!(status(&t.blue)["step"]["line"], "S4");
+    let message = t.claim(&t.blue, "claim.eml");
+    assert_eq!(header(&message, "From"), "ann@example.org");
+    let s = status(&t.red);
+    assert_eq!(
+        (s["phase"].as_str(), s["result"].as_str()),
+        (Some("over"), Some("Blue"))
+    );
+    assert_eq!(s["forfeits"][0]["line"], "S4");
+    let summary = s["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("Blue won: Red forfeited (claimed by Blue on S4)"),
+        "{summary}"
+    );
+    // Red answers after all with its openings, as S5.
+    let out = run(
+        &t.red,
+        &["setup", "game.pbem", "--key", "my.key", "--date", CLAIM_DAY],
+    );
+    assert!(out.contains("S5. Red:"), "{out}");
+    let s = status(&t.red);
+    assert_eq!(
+        (s["phase"].as_str(), s["result"].as_str()),
+        (Some("play"), Some("*"))
+    );
+    assert_eq!(s["step"]["line"], "turn 1");
+}
+
+/// A claim answered by nobody stands once another line follows it: the
+/// claimant's own audit after claiming the winner's makes the claim
+/// final, and its result a draw, not a win for the claimant.
+#[test]
+fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
+    let t = Table::set_up();
+    t.play(&t.blue, &["resign"]);
+    // Blue's audit is due first: Red claims it at once (Blue lost on
+    // the board; a claim cannot change that), then audits.
+    t.claim(&t.red, "claim.eml");
+    let s = status(&t.red);
+    assert_eq!(s["provisional"], "Red");
+    t.play(&t.red, &["audit"]);
+    let s = status(&t.blue);
+    assert_eq!(
+        (s["phase"].as_str(), s["result"].as_str()),
+        (Some("over"), Some("Red"))
+    );
+    assert_eq!(s["forfeits"][0]["audit"], true);
+    // Blue's audit can no longer void a claim another line followed.
+    let out = herald(&t.blue)
+        .args([
+            "move",
+            "game.pbem",
+            "audit",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the game is over"), "{err}");
+}
+
+/// A claim before the claimed side's step has been due longer than the
+/// Deadline, by the signed dates, is refused, naming the day it may come;
+/// nothing is written.
+#[test]
+fn a_claim_before_the_deadline_is_refused_naming_the_day_it_may_come() {
+    let t = Table::set_up();
+    let before = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    for day in ["2026-11-01", "2026-11-15"] {
+        let out = herald(&t.red)
+            .args([
+                "move",
+                "game.pbem",
+                "--forfeit",
+                "--key",
+                "my.key",
+                "--date",
+                day,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{day}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("Blue's step has been due since 2026-11-01"),
+            "{err}"
+        );
+        assert!(err.contains("the game's Deadline is 14 days"), "{err}");
+        assert!(err.contains("Red may claim from 2026-11-16 on"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(t.red.join("game.pbem")).unwrap(),
+        before
+    );
+    // On the day it may come, it is accepted.
+    t.claim(&t.red, "claim.eml");
+    assert_eq!(status(&t.blue)["forfeits"][0]["claimed_by"], "Red");
+}
+
+/// `new` writes the Deadline tag (`--deadline DAYS`, 14 by default) and
+/// every line of such a game carries its date, covered by its signature:
+/// a date changed in transit breaks the seal, and a date earlier than the
+/// line before is refused.
+#[test]
+fn every_line_carries_a_signed_date_in_order() {
+    let t = Table::set_up();
+    let record = std::fs::read_to_string(t.blue.join("game.pbem")).unwrap();
+    assert!(record.contains("[Deadline \"14\"]"), "{record}");
+    assert_eq!(
+        record.matches("\n    date 2026-11-01\n").count(),
+        4,
+        "{record}"
+    );
+    // A date moved back in transit: the signature no longer matches.
+    let moved = record.replacen("date 2026-11-01", "date 2026-10-01", 1);
+    std::fs::write(t.blue.join("game.pbem"), moved).unwrap();
+    let error = common::refused(&t.blue);
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("signature"), "{message}");
+    std::fs::write(t.blue.join("game.pbem"), &record).unwrap();
+    // A line dated before the line before it is refused as it is written.
+    let action = t.some_action(&t.blue);
+    let out = herald(&t.blue)
+        .args([
+            "move",
+            "game.pbem",
+            &action,
+            "--key",
+            "my.key",
+            "--date",
+            "2026-10-31",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("before the last line's date 2026-11-01"),
+        "{err}"
+    );
+    let root = tempfile::tempdir().unwrap();
+    run(
+        root.path(),
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "--deadline",
+            "3",
+            "-o",
+            "g.pbem",
+        ],
+    );
+    let text = std::fs::read_to_string(root.path().join("g.pbem")).unwrap();
+    assert!(text.contains("[Deadline \"3\"]"), "{text}");
+}
+
+/// Before any dated line nothing shows how long a step has been due: a
+/// claim on the first line is refused, naming why.
+#[test]
+fn a_claim_before_any_dated_line_is_refused() {
+    let t = Table::keyed();
+    let out = herald(&t.red)
+        .args([
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            "2030-01-01",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no line of this game is dated yet"), "{err}");
+    assert!(
+        err.contains("Red may claim only after a dated line"),
+        "{err}"
+    );
+}
