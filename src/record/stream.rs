@@ -189,6 +189,10 @@ struct Part {
     /// A line that starts with a digit was taken: the header cannot go
     /// on past it.
     digit_line: bool,
+    /// The lines at the end of the part that say nothing ([`inert`]), at
+    /// most three: (their index in `lines`, the length of `clean` and
+    /// of `original` before them, their kind).
+    run: Vec<(usize, usize, usize, Inert)>,
 }
 
 impl Part {
@@ -215,7 +219,65 @@ impl Part {
             clean,
             lines,
             digit_line: true,
+            run: Vec::new(),
         }
+    }
+
+    /// Drop the lines of the run of inert lines at the part's end that
+    /// an inert line of kind `kind`, about to be added, makes needless.
+    /// After a run of them the log is read on as after its last line
+    /// (blank: a turn line may follow; a comment: the turn goes on), the
+    /// turn read so far ending at its last comment line, and a `{`
+    /// comment open before the run closed by its first `{...}` line, if
+    /// any. So a `{...}` line stands for every inert line before it; a
+    /// `;` line for those after the last `{...}` line; a blank line for
+    /// the blank line just before it. A run is kept as at most three
+    /// lines (`{...}`, `;`, blank, in this order), however long it is,
+    /// and a part is never read again for it.
+    fn shorten_run(&mut self, kind: Inert) {
+        let drop_from = match kind {
+            Inert::Brace => self.run.first(),
+            Inert::Semicolon => self.run.iter().find(|r| r.3 != Inert::Brace),
+            Inert::Blank => self.run.last().filter(|r| r.3 == Inert::Blank),
+        };
+        let Some(&(line, clean, original, _)) = drop_from else {
+            return;
+        };
+        self.lines.truncate(line);
+        self.clean.truncate(clean);
+        self.original.truncate(original);
+        self.run.retain(|r| r.0 < line);
+    }
+}
+
+/// A line that says nothing to the log but that it is there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Inert {
+    /// Spaces and tabs alone.
+    Blank,
+    /// A `;` comment holding no `}` (which could close a `{` comment
+    /// open before it).
+    Semicolon,
+    /// One `{...}` comment, with nothing after it.
+    Brace,
+}
+
+/// Whether a line of clean text, `kept`, is inert, and how.
+fn inert(kept: &str) -> Option<Inert> {
+    let line = kept.trim_start_matches([' ', '\t']);
+    let bytes = line.as_bytes();
+    match bytes.first() {
+        None => Some(Inert::Blank),
+        Some(b';') if !bytes.contains(&b'}') => Some(Inert::Semicolon),
+        Some(b'{')
+            if bytes.len() > 1
+                && bytes.last() == Some(&b'}')
+                && !bytes[1..bytes.len() - 1].contains(&b'{')
+                && !bytes[1..bytes.len() - 1].contains(&b'}') =>
+        {
+            Some(Inert::Brace)
+        }
+        _ => None,
     }
 }
 
@@ -379,6 +441,17 @@ impl<R: BufRead> Reader<R> {
             self.marks.get_or_insert(seen.marks);
             let kept = trim_end(&line[stripped..]);
             part.digit_line |= starts_with_digit(kept);
+            let len_before = part.original.len();
+            match inert(kept) {
+                Some(kind) => {
+                    part.shorten_run(kind);
+                    let before = (part.lines.len(), part.clean.len(), part.original.len());
+                    part.run.push((before.0, before.1, before.2, kind));
+                }
+                None => part.run.clear(),
+            }
+            // Where the line starts in the part, once the run is shortened.
+            let start = start - (len_before - part.original.len());
             part.lines.push(LineMap {
                 clean_start: part.clean.len(),
                 orig_start: start,
