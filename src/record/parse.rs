@@ -390,9 +390,14 @@ pub(crate) enum LogEnd {
     /// The log is over: the text ended, or the log did (a signature, text
     /// after it).
     Over,
-    /// The text ended inside a turn or a `{` comment, which may go on in
-    /// the text that follows: read again from this line start, with more.
+    /// The text ended inside a turn, which may go on in the text that
+    /// follows: read again from this line start, with more.
     From(usize),
+    /// The text ended inside the `{` comment at byte `open`, which may
+    /// be closed in the text that follows: read again from the line
+    /// start `from`, with more. The text after the line of `open` is all
+    /// inside the comment (it holds no `}`), and need not be read again.
+    Comment { from: usize, open: usize },
 }
 
 /// What [`read_turns`] keeps track of for one line.
@@ -466,8 +471,11 @@ pub(crate) fn read_turns<'a>(
         match log_line(text, (pos, line_end, plain), &mut state, each)? {
             Next::Line(next) => pos = next,
             Next::LogOver => break,
-            Next::Unclosed(_) if rest == Rest::Follows => {
-                return Ok(LogEnd::From(state.open.unwrap_or(pos)));
+            Next::Unclosed(open) if rest == Rest::Follows => {
+                return Ok(LogEnd::Comment {
+                    from: state.open.unwrap_or(pos),
+                    open,
+                });
             }
             Next::Unclosed(open) => return Err(unclosed_comment(open)),
         }

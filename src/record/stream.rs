@@ -213,7 +213,14 @@ impl Part {
     /// The lines of `source` from the line that starts at byte `from` of
     /// its clean text on, as a part to read on from.
     fn rest_of(source: &Source, from: usize) -> Part {
-        let (original, clean, lines) = source.lines_from(from);
+        Part::rest_between(source, from, source.text().len())
+    }
+
+    /// The lines of `source` from the line that starts at byte `from` of
+    /// its clean text to the line that holds byte `to`, as a part to read
+    /// on from.
+    fn rest_between(source: &Source, from: usize, to: usize) -> Part {
+        let (original, clean, lines) = source.lines_between(from, to);
         Part {
             original,
             clean,
@@ -552,12 +559,19 @@ impl<R: BufRead> Reader<R> {
                     failed = Some((e, Box::new(source.clone())));
                 }
             }
-            let LogEnd::From(from) = end else {
-                break;
+            let mut part = match end {
+                LogEnd::Over => break,
+                LogEnd::From(from) => Part::rest_of(&source, from),
+                // The lines inside the comment are not carried on.
+                LogEnd::Comment { from, open } => Part::rest_between(&source, from, open),
             };
-            let mut part = Part::rest_of(&source, from);
-            part.reserve(self.part);
-            let enough = part.clean.len() + self.part;
+            // What is carried on is read again with what follows: with
+            // at least as much again, so that a turn that outgrows parts
+            // (a long one, or many lines of one comment) is read again
+            // as many times as it doubles, not once a part.
+            let more = self.part.max(part.clean.len());
+            part.reserve(more);
+            let enough = part.clean.len() + more;
             self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
             source = part.into_source(self.marks.unwrap_or(0));
