@@ -16,7 +16,7 @@ use std::convert::Infallible;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::parse::{parse_header, read_turns, LogEnd, Rest};
+use super::parse::{parse_header, read_turns, LogEnd, Rest, MAX_TAGS};
 use super::source::{
     input_line, next_line_feed, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap,
     Seen, MAX_INPUT,
@@ -25,6 +25,13 @@ use super::{mail, ParseError, Record, Source, Turn};
 
 /// The clean text read at a time, in bytes: a few hundred turns.
 pub const PART: usize = 16 * 1024;
+
+#[cfg(test)]
+thread_local! {
+    /// The work of the reads of this thread, for tests: the bytes of
+    /// clean text given to [`read_turns`], and the most held in a part.
+    static WORK: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
 
 /// The look at an input, line by line as it is read and holding none
 /// of it: whether it is plain text (UTF-8, no NUL byte, line feeds, at
@@ -189,6 +196,9 @@ struct Part {
     /// A line that starts with a digit was taken: the header cannot go
     /// on past it.
     digit_line: bool,
+    /// Lines taken that start with `[`: past [`MAX_TAGS`] of them, the
+    /// header ends, or is refused, before the last.
+    tag_lines: usize,
     /// The lines at the end of the part that say nothing ([`inert`]), at
     /// most three: (their index in `lines`, the length of `clean` and
     /// of `original` before them, their kind).
@@ -226,6 +236,7 @@ impl Part {
             clean,
             lines,
             digit_line: true,
+            tag_lines: 0,
             run: Vec::new(),
         }
     }
@@ -390,8 +401,11 @@ impl<R: BufRead> Reader<R> {
         let mut part = Part::default();
         part.reserve(bytes);
         let bytes = reader.part;
+        // The header is read whole into the first part, but for a header
+        // of more tags than a record may hold, which is refused at the
+        // first past them.
         reader.fill(&mut part, |part| {
-            part.clean.len() >= bytes && part.digit_line
+            part.clean.len() >= bytes && part.digit_line || part.tag_lines > MAX_TAGS
         })?;
         let first = part.into_source(reader.marks.unwrap_or(0));
         let (tags, header_end) = match parse_header(first.text()) {
@@ -448,6 +462,7 @@ impl<R: BufRead> Reader<R> {
             self.marks.get_or_insert(seen.marks);
             let kept = trim_end(&line[stripped..]);
             part.digit_line |= starts_with_digit(kept);
+            part.tag_lines += usize::from(kept.trim_start_matches([' ', '\t']).starts_with('['));
             let len_before = part.original.len();
             match inert(kept) {
                 Some(kind) => {
@@ -540,6 +555,12 @@ impl<R: BufRead> Reader<R> {
         loop {
             let rest = if self.done { Rest::None } else { Rest::Follows };
             let mut error = None;
+            #[cfg(test)]
+            WORK.with(|work| {
+                let (read, held) = work.get();
+                let text = source.text().len();
+                work.set((read + text.saturating_sub(start), held.max(text)));
+            });
             // Each turn is read into the same `Turn`, its lists kept.
             let end = read_turns(source.text(), start, rest, before, &mut |turn| {
                 before += 1;
@@ -680,6 +701,151 @@ mod tests {
         4. Red: pass\n\
         5. Blue: resign\n\
         -- \nA signature\n6. Blue: not read\n";
+
+    /// A record's header and two turns, then `filler` as many times as
+    /// makes `bytes` bytes, then a last turn: a hostile shape.
+    fn hostile(filler: &str, bytes: usize) -> String {
+        let head = "[Game \"castle-danger\"]\n[Blue \"a@b\"]\n[Red \"c@d\"]\n\
+            [Result \"*\"]\n\n1. Blue: +C, Kc1-b1\n2. Red: Kc9-b9\n";
+        let mut text = String::from(head);
+        while text.len() < bytes {
+            text.push_str(filler);
+        }
+        text + "3. Blue: pass\n"
+    }
+
+    /// Half a megabyte: a part read again for each part of it (as a
+    /// turn followed by blank lines once was) would read it some 16
+    /// times over, and a read that keeps every line would hold it all.
+    const HOSTILE: usize = 512 * 1024;
+
+    /// `text` read in parts as `check` reads it: the same as a whole
+    /// read, and the work it took: it reads each byte of clean text at
+    /// most about twice (a turn still open at a part's end is read again
+    /// with the next), and holds a few parts at most (`long` bytes more
+    /// when one line is that long).
+    fn read_in_linear_time(text: &str, long: usize) -> Read {
+        WORK.with(|work| work.set((0, 0)));
+        let read = in_parts(text, PART);
+        let (bytes, held) = WORK.with(|work| work.get());
+        assert_eq!(read, whole(text));
+        assert!(
+            bytes <= 2 * text.len() + 4 * PART,
+            "{bytes} bytes read of {}",
+            text.len()
+        );
+        assert!(
+            held <= 4 * PART + long,
+            "{held} bytes held of {}",
+            text.len()
+        );
+        read
+    }
+
+    /// The turns of [`hostile`] read, as they are shown.
+    fn three_turns(read: Read) -> Vec<String> {
+        let turns = read.unwrap().1;
+        assert_eq!(turns.len(), 3, "{turns:?}");
+        turns
+    }
+
+    #[test]
+    fn blank_lines_are_never_read_again_nor_held() {
+        three_turns(read_in_linear_time(&hostile("\n", HOSTILE), 0));
+        three_turns(read_in_linear_time(&hostile("  \t \n", HOSTILE), 0));
+    }
+
+    #[test]
+    fn carriage_return_line_ends_alone_are_blank_lines_never_read_again() {
+        let text = hostile("\r\n", HOSTILE)
+            .replace("\n", "\r\n")
+            .replace("\r\r", "\r");
+        three_turns(read_in_linear_time(&text, 0));
+    }
+
+    #[test]
+    fn comment_lines_are_never_read_again_nor_held() {
+        three_turns(read_in_linear_time(
+            &hostile("; a comment line\n", HOSTILE),
+            0,
+        ));
+        three_turns(read_in_linear_time(&hostile("{ a comment }\n", HOSTILE), 0));
+        // Mixed, with blank lines between.
+        let mixed = "; one\n\n{ two }\n  \n; three {\n";
+        three_turns(read_in_linear_time(&hostile(mixed, HOSTILE), 0));
+    }
+
+    #[test]
+    fn a_comment_line_closing_a_comment_open_before_a_run_of_them_still_closes_it() {
+        // `{ b }` closes the comment that the turn line opened; the `;`
+        // lines after it are comments; turn 2 is read.
+        let run = "; x\n".repeat(PART / 2);
+        let text = format!(
+            "[Game \"castle-danger\"]\n[Blue \"a@b\"]\n[Red \"c@d\"]\n[Result \"*\"]\n\n\
+             1. Blue: +C {{ open\n{run}{{ b }}\n{run}\n{run}2. Red: pass\n"
+        );
+        let turns = read_in_linear_time(&text, 0).unwrap().1;
+        assert_eq!(turns.len(), 2, "{turns:?}");
+    }
+
+    #[test]
+    fn a_giant_comment_over_many_lines_is_read_once() {
+        let text = hostile("", 0).replace(
+            "3. Blue",
+            &format!("{{{}}}\n3. Blue", "a comment line\n".repeat(HOSTILE / 15)),
+        );
+        three_turns(read_in_linear_time(&text, 0));
+        // In a turn, after its actions.
+        let text = hostile("", 0).replace(
+            "Kc9-b9\n",
+            &format!("Kc9-b9 {{{}}}\n", "a comment line\n".repeat(HOSTILE / 15)),
+        );
+        three_turns(read_in_linear_time(&text, 0));
+    }
+
+    #[test]
+    fn a_comment_never_closed_is_refused_at_its_brace_in_linear_time() {
+        for filler in ["{\n", "a comment line\n", "{ {\n"] {
+            let text = hostile("", 0).replace(
+                "3. Blue",
+                &format!("{{ open\n{}3. Blue", filler.repeat(HOSTILE / filler.len())),
+            );
+            let (message, at, _) = read_in_linear_time(&text, 0).unwrap_err();
+            assert_eq!(message, "this comment `{` is never closed with `}`");
+            assert_eq!((at.line, at.column), (8, 1));
+        }
+    }
+
+    #[test]
+    fn a_giant_comment_on_one_line_and_a_long_line_of_spaces_are_read_once() {
+        let line = format!("{{{}}}\n", "a".repeat(HOSTILE));
+        three_turns(read_in_linear_time(&hostile(&line, 1), HOSTILE));
+        let line = format!("{}\n", " ".repeat(HOSTILE));
+        three_turns(read_in_linear_time(&hostile(&line, 1), 0));
+        let line = format!("{}\n", "{c} ".repeat(HOSTILE / 4));
+        three_turns(read_in_linear_time(&hostile(&line, 1), HOSTILE));
+    }
+
+    #[test]
+    fn a_deeply_quoted_record_with_many_quoted_blank_lines_is_read_in_linear_time() {
+        let quoted: String = hostile(">\n", HOSTILE / 4)
+            .lines()
+            .map(|line| format!("> > > > {line}\n"))
+            .collect();
+        three_turns(read_in_linear_time(&quoted, 0));
+    }
+
+    #[test]
+    fn a_header_of_more_tags_than_a_record_holds_is_refused_at_the_first_past_them() {
+        let tags: String = (0..20 * MAX_TAGS)
+            .map(|k| format!("[Tag{k} \"v\"]\n"))
+            .collect();
+        let text = hostile("", 0).replace("[Result", &format!("{tags}[Result"));
+        let (message, at, _) = in_parts(&text, PART).unwrap_err();
+        assert_eq!(message, format!("a header holds at most {MAX_TAGS} tags"));
+        assert_eq!((at.line, at.column), (MAX_TAGS + 1, 1));
+        assert_eq!(whole(&text), in_parts(&text, PART));
+    }
 
     #[test]
     fn a_record_read_in_parts_of_any_size_gives_the_turns_of_a_whole_read() {
