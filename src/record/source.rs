@@ -541,6 +541,15 @@ impl Finder {
         }
     }
 
+    /// Whether an empty line, next, is taken as it stands and leaves the
+    /// finder as it is: the last line was a blank line of a record of
+    /// unquoted lines whose turns have started ([`Finder::going_on`]).
+    pub(crate) fn blank_goes_on(&self) -> bool {
+        self.block
+            .as_ref()
+            .is_some_and(|b| b.marks == 0 && b.turns && matches!(b.last, Last::Blank))
+    }
+
     /// [`Finder::line`] in short for most lines of a log: in a record
     /// of unquoted lines whose turns have started, after a turn line or
     /// a blank one, a line whose first character (after spaces) cannot

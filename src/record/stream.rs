@@ -484,8 +484,44 @@ impl<R: BufRead> Reader<R> {
             part.original.push_str(&text);
             part.clean.push_str(kept);
             part.clean.push('\n');
+            let empty = matches!(text.as_bytes(), b"\n" | b"\r\n").then_some(text.len());
+            if let Some(width) = empty.filter(|_| self.finder.blank_goes_on()) {
+                self.skip_empty_lines(part, width)?;
+            }
         }
         Ok(())
+    }
+
+    /// After an empty line (`width` bytes: `\n` or `\r\n`) that the
+    /// finder took as it stands, the empty lines of the same width that
+    /// follow in the input's buffer, taken at once: the finder and the
+    /// look would say of each what they said of the first, and the run
+    /// of them is kept as its last line ([`Part::shorten_run`]).
+    fn skip_empty_lines(&mut self, part: &mut Part, width: usize) -> Result<(), ReadError> {
+        let line: &[u8] = if width == 1 { b"\n" } else { b"\r\n" };
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(ReadError::Io(e)),
+            };
+            let lines = buffer
+                .chunks_exact(width)
+                .take_while(|chunk| *chunk == line)
+                .count();
+            if lines == 0 {
+                return Ok(());
+            }
+            self.look.read += lines * width;
+            if self.look.read > MAX_INPUT {
+                return Err(ReadError::Whole);
+            }
+            self.input.consume(lines * width);
+            self.index += lines;
+            if let Some(last) = part.lines.last_mut() {
+                last.line = self.index;
+            }
+        }
     }
 
     /// Read the rest of the input, past the record, for the look at it:
@@ -753,6 +789,15 @@ mod tests {
     fn blank_lines_are_never_read_again_nor_held() {
         three_turns(read_in_linear_time(&hostile("\n", HOSTILE), 0));
         three_turns(read_in_linear_time(&hostile("  \t \n", HOSTILE), 0));
+    }
+
+    #[test]
+    fn an_error_after_a_run_of_blank_lines_is_placed_at_its_line() {
+        for filler in ["\n", "\r\n", " \n"] {
+            let text = hostile(filler, HOSTILE / 8).replace("3. Blue: pass", "3. Blue pass");
+            let (_, at, _) = read_in_linear_time(&text, 0).unwrap_err();
+            assert_eq!(at.line, text.lines().count(), "{filler:?}");
+        }
     }
 
     #[test]
