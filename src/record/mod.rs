@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 pub use day::Day;
 pub use find::{newest, read, records, records_in_messages, Found};
-pub use parse::{parse, parse_lines, turn_prefix, MAX_TURNS};
+pub use parse::{parse, parse_lines, turn_prefix, MAX_TAGS, MAX_TURNS};
 pub use source::{
     input_text, plain_spaces_and_quotes, InputError, Position, Source, Span, MAX_INPUT,
 };

@@ -20,6 +20,11 @@ pub const MAX_TURNS: usize = 50_000;
 /// more than any game's turn, few enough to keep memory small.
 pub const MAX_ITEMS: usize = 200;
 
+/// The most tags a header may hold: far more than any record needs
+/// (sides, keys, commitments, options and a few more), few enough that
+/// a header of hostile size is refused at its first tag past them.
+pub const MAX_TAGS: usize = 1000;
+
 /// The longest action, in bytes (a Castle Danger path of 32 steps takes
 /// under 100).
 pub const MAX_ACTION_LEN: usize = 300;
@@ -321,6 +326,12 @@ pub(crate) fn parse_header(text: &str) -> Result<(Vec<Tag>, usize), ParseError> 
     // Header: tags separated by white space; `;` comments allowed between.
     while i.starts_with('[') {
         let (rest, tag) = header_tag(text, i)?;
+        if tags.len() == MAX_TAGS {
+            return Err(ParseError::new(
+                tag.span,
+                format!("a header holds at most {MAX_TAGS} tags"),
+            ));
+        }
         tags.push(tag);
         i = skip_blank_and_line_comments(rest);
     }
@@ -379,9 +390,14 @@ pub(crate) enum LogEnd {
     /// The log is over: the text ended, or the log did (a signature, text
     /// after it).
     Over,
-    /// The text ended inside a turn or a `{` comment, which may go on in
-    /// the text that follows: read again from this line start, with more.
+    /// The text ended inside a turn, which may go on in the text that
+    /// follows: read again from this line start, with more.
     From(usize),
+    /// The text ended inside the `{` comment at byte `open`, which may
+    /// be closed in the text that follows: read again from the line
+    /// start `from`, with more. The text after the line of `open` is all
+    /// inside the comment (it holds no `}`), and need not be read again.
+    Comment { from: usize, open: usize },
 }
 
 /// What [`read_turns`] keeps track of for one line.
@@ -455,8 +471,11 @@ pub(crate) fn read_turns<'a>(
         match log_line(text, (pos, line_end, plain), &mut state, each)? {
             Next::Line(next) => pos = next,
             Next::LogOver => break,
-            Next::Unclosed(_) if rest == Rest::Follows => {
-                return Ok(LogEnd::From(state.open.unwrap_or(pos)));
+            Next::Unclosed(open) if rest == Rest::Follows => {
+                return Ok(LogEnd::Comment {
+                    from: state.open.unwrap_or(pos),
+                    open,
+                });
             }
             Next::Unclosed(open) => return Err(unclosed_comment(open)),
         }
@@ -1634,6 +1653,27 @@ mod tests {
             "{}",
             err.message
         );
+    }
+
+    #[test]
+    fn a_header_holds_at_most_max_tags_tags_the_next_refused_at_its_line() {
+        let header = |n: usize| {
+            let mut text = String::from("[Game \"castle-danger\"]\n");
+            for k in 1..n {
+                text.push_str(&format!("[Tag{k} \"v\"]\n"));
+            }
+            text + "\n1. Blue: +C\n"
+        };
+        let (tags, _) = read(&header(MAX_TAGS)).unwrap();
+        assert_eq!(tags.len(), MAX_TAGS);
+        // Far more tags than the cap: refused at the first one past it.
+        let text = header(20 * MAX_TAGS);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let e = parse(&source).unwrap_err();
+        assert_eq!(e.message, format!("a header holds at most {MAX_TAGS} tags"));
+        let at = source.position(e.span.start);
+        assert_eq!((at.line, at.column), (MAX_TAGS + 1, 1));
+        assert_eq!(&text[e.span.range()], format!("[Tag{MAX_TAGS} \"v\"]"));
     }
 
     #[test]

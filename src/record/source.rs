@@ -541,6 +541,15 @@ impl Finder {
         }
     }
 
+    /// Whether an empty line, next, is taken as it stands and leaves the
+    /// finder as it is: the last line was a blank line of a record of
+    /// unquoted lines whose turns have started ([`Finder::going_on`]).
+    pub(crate) fn blank_goes_on(&self) -> bool {
+        self.block
+            .as_ref()
+            .is_some_and(|b| b.marks == 0 && b.turns && matches!(b.last, Last::Blank))
+    }
+
     /// [`Finder::line`] in short for most lines of a log: in a record
     /// of unquoted lines whose turns have started, after a turn line or
     /// a blank one, a line whose first character (after spaces) cannot
@@ -752,14 +761,26 @@ impl Source {
     }
 
     /// The lines from the one that starts at byte `from` of the clean
-    /// text on (none when `from` is its end): their original text, clean
-    /// text and map, the offsets counted from the first of them.
-    pub(crate) fn lines_from(&self, from: usize) -> (String, String, Vec<LineMap>) {
+    /// text (none when `from` is its end) to the one that holds byte
+    /// `to` (the lines after it left out): their original text, clean
+    /// text and map, the offsets counted from the first of them. (The
+    /// original text of a part read by `stream` holds its lines alone.)
+    pub(crate) fn lines_between(&self, from: usize, to: usize) -> (String, String, Vec<LineMap>) {
         let first = self.lines.partition_point(|l| l.clean_start < from);
         let Some(head) = self.lines.get(first) else {
             return (String::new(), String::new(), Vec::new());
         };
-        let lines = self.lines[first..]
+        let last = self
+            .lines
+            .partition_point(|l| l.clean_start <= to)
+            .max(first + 1);
+        let (clean_end, orig_end) = self
+            .lines
+            .get(last)
+            .map_or((self.clean.len(), self.original.len()), |l| {
+                (l.clean_start, l.orig_start)
+            });
+        let lines = self.lines[first..last]
             .iter()
             .map(|l| LineMap {
                 clean_start: l.clean_start - head.clean_start,
@@ -768,8 +789,8 @@ impl Source {
             })
             .collect();
         (
-            self.original[head.orig_start..].to_owned(),
-            self.clean[head.clean_start..].to_owned(),
+            self.original[head.orig_start..orig_end].to_owned(),
+            self.clean[head.clean_start..clean_end].to_owned(),
             lines,
         )
     }

@@ -16,7 +16,7 @@ use std::convert::Infallible;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::parse::{parse_header, read_turns, LogEnd, Rest};
+use super::parse::{parse_header, read_turns, LogEnd, Rest, MAX_TAGS};
 use super::source::{
     input_line, next_line_feed, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap,
     Seen, MAX_INPUT,
@@ -25,6 +25,13 @@ use super::{mail, ParseError, Record, Source, Turn};
 
 /// The clean text read at a time, in bytes: a few hundred turns.
 pub const PART: usize = 16 * 1024;
+
+#[cfg(test)]
+thread_local! {
+    /// The work of the reads of this thread, for tests: the bytes of
+    /// clean text given to [`read_turns`], and the most held in a part.
+    static WORK: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
 
 /// The look at an input, line by line as it is read and holding none
 /// of it: whether it is plain text (UTF-8, no NUL byte, line feeds, at
@@ -189,6 +196,13 @@ struct Part {
     /// A line that starts with a digit was taken: the header cannot go
     /// on past it.
     digit_line: bool,
+    /// Lines taken that start with `[`: past [`MAX_TAGS`] of them, the
+    /// header ends, or is refused, before the last.
+    tag_lines: usize,
+    /// The lines at the end of the part that say nothing ([`inert`]), at
+    /// most three: (their index in `lines`, the length of `clean` and
+    /// of `original` before them, their kind).
+    run: Vec<(usize, usize, usize, Inert)>,
 }
 
 impl Part {
@@ -209,13 +223,79 @@ impl Part {
     /// The lines of `source` from the line that starts at byte `from` of
     /// its clean text on, as a part to read on from.
     fn rest_of(source: &Source, from: usize) -> Part {
-        let (original, clean, lines) = source.lines_from(from);
+        Part::rest_between(source, from, source.text().len())
+    }
+
+    /// The lines of `source` from the line that starts at byte `from` of
+    /// its clean text to the line that holds byte `to`, as a part to read
+    /// on from.
+    fn rest_between(source: &Source, from: usize, to: usize) -> Part {
+        let (original, clean, lines) = source.lines_between(from, to);
         Part {
             original,
             clean,
             lines,
             digit_line: true,
+            tag_lines: 0,
+            run: Vec::new(),
         }
+    }
+
+    /// Drop the lines of the run of inert lines at the part's end that
+    /// an inert line of kind `kind`, about to be added, makes needless.
+    /// After a run of them the log is read on as after its last line
+    /// (blank: a turn line may follow; a comment: the turn goes on), the
+    /// turn read so far ending at its last comment line, and a `{`
+    /// comment open before the run closed by its first `{...}` line, if
+    /// any. So a `{...}` line stands for every inert line before it; a
+    /// `;` line for those after the last `{...}` line; a blank line for
+    /// the blank line just before it. A run is kept as at most three
+    /// lines (`{...}`, `;`, blank, in this order), however long it is,
+    /// and a part is never read again for it.
+    fn shorten_run(&mut self, kind: Inert) {
+        let drop_from = match kind {
+            Inert::Brace => self.run.first(),
+            Inert::Semicolon => self.run.iter().find(|r| r.3 != Inert::Brace),
+            Inert::Blank => self.run.last().filter(|r| r.3 == Inert::Blank),
+        };
+        let Some(&(line, clean, original, _)) = drop_from else {
+            return;
+        };
+        self.lines.truncate(line);
+        self.clean.truncate(clean);
+        self.original.truncate(original);
+        self.run.retain(|r| r.0 < line);
+    }
+}
+
+/// A line that says nothing to the log but that it is there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Inert {
+    /// Spaces and tabs alone.
+    Blank,
+    /// A `;` comment holding no `}` (which could close a `{` comment
+    /// open before it).
+    Semicolon,
+    /// One `{...}` comment, with nothing after it.
+    Brace,
+}
+
+/// Whether a line of clean text, `kept`, is inert, and how.
+fn inert(kept: &str) -> Option<Inert> {
+    let line = kept.trim_start_matches([' ', '\t']);
+    let bytes = line.as_bytes();
+    match bytes.first() {
+        None => Some(Inert::Blank),
+        Some(b';') if !bytes.contains(&b'}') => Some(Inert::Semicolon),
+        Some(b'{')
+            if bytes.len() > 1
+                && bytes.last() == Some(&b'}')
+                && !bytes[1..bytes.len() - 1].contains(&b'{')
+                && !bytes[1..bytes.len() - 1].contains(&b'}') =>
+        {
+            Some(Inert::Brace)
+        }
+        _ => None,
     }
 }
 
@@ -321,8 +401,11 @@ impl<R: BufRead> Reader<R> {
         let mut part = Part::default();
         part.reserve(bytes);
         let bytes = reader.part;
+        // The header is read whole into the first part, but for a header
+        // of more tags than a record may hold, which is refused at the
+        // first past them.
         reader.fill(&mut part, |part| {
-            part.clean.len() >= bytes && part.digit_line
+            part.clean.len() >= bytes && part.digit_line || part.tag_lines > MAX_TAGS
         })?;
         let first = part.into_source(reader.marks.unwrap_or(0));
         let (tags, header_end) = match parse_header(first.text()) {
@@ -379,6 +462,18 @@ impl<R: BufRead> Reader<R> {
             self.marks.get_or_insert(seen.marks);
             let kept = trim_end(&line[stripped..]);
             part.digit_line |= starts_with_digit(kept);
+            part.tag_lines += usize::from(kept.trim_start_matches([' ', '\t']).starts_with('['));
+            let len_before = part.original.len();
+            match inert(kept) {
+                Some(kind) => {
+                    part.shorten_run(kind);
+                    let before = (part.lines.len(), part.clean.len(), part.original.len());
+                    part.run.push((before.0, before.1, before.2, kind));
+                }
+                None => part.run.clear(),
+            }
+            // Where the line starts in the part, once the run is shortened.
+            let start = start - (len_before - part.original.len());
             part.lines.push(LineMap {
                 clean_start: part.clean.len(),
                 orig_start: start,
@@ -389,8 +484,44 @@ impl<R: BufRead> Reader<R> {
             part.original.push_str(&text);
             part.clean.push_str(kept);
             part.clean.push('\n');
+            let empty = matches!(text.as_bytes(), b"\n" | b"\r\n").then_some(text.len());
+            if let Some(width) = empty.filter(|_| self.finder.blank_goes_on()) {
+                self.skip_empty_lines(part, width)?;
+            }
         }
         Ok(())
+    }
+
+    /// After an empty line (`width` bytes: `\n` or `\r\n`) that the
+    /// finder took as it stands, the empty lines of the same width that
+    /// follow in the input's buffer, taken at once: the finder and the
+    /// look would say of each what they said of the first, and the run
+    /// of them is kept as its last line ([`Part::shorten_run`]).
+    fn skip_empty_lines(&mut self, part: &mut Part, width: usize) -> Result<(), ReadError> {
+        let line: &[u8] = if width == 1 { b"\n" } else { b"\r\n" };
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(ReadError::Io(e)),
+            };
+            let lines = buffer
+                .chunks_exact(width)
+                .take_while(|chunk| *chunk == line)
+                .count();
+            if lines == 0 {
+                return Ok(());
+            }
+            self.look.read += lines * width;
+            if self.look.read > MAX_INPUT {
+                return Err(ReadError::Whole);
+            }
+            self.input.consume(lines * width);
+            self.index += lines;
+            if let Some(last) = part.lines.last_mut() {
+                last.line = self.index;
+            }
+        }
     }
 
     /// Read the rest of the input, past the record, for the look at it:
@@ -460,6 +591,12 @@ impl<R: BufRead> Reader<R> {
         loop {
             let rest = if self.done { Rest::None } else { Rest::Follows };
             let mut error = None;
+            #[cfg(test)]
+            WORK.with(|work| {
+                let (read, held) = work.get();
+                let text = source.text().len();
+                work.set((read + text.saturating_sub(start), held.max(text)));
+            });
             // Each turn is read into the same `Turn`, its lists kept.
             let end = read_turns(source.text(), start, rest, before, &mut |turn| {
                 before += 1;
@@ -479,12 +616,19 @@ impl<R: BufRead> Reader<R> {
                     failed = Some((e, Box::new(source.clone())));
                 }
             }
-            let LogEnd::From(from) = end else {
-                break;
+            let mut part = match end {
+                LogEnd::Over => break,
+                LogEnd::From(from) => Part::rest_of(&source, from),
+                // The lines inside the comment are not carried on.
+                LogEnd::Comment { from, open } => Part::rest_between(&source, from, open),
             };
-            let mut part = Part::rest_of(&source, from);
-            part.reserve(self.part);
-            let enough = part.clean.len() + self.part;
+            // What is carried on is read again with what follows: with
+            // at least as much again, so that a turn that outgrows parts
+            // (a long one, or many lines of one comment) is read again
+            // as many times as it doubles, not once a part.
+            let more = self.part.max(part.clean.len());
+            part.reserve(more);
+            let enough = part.clean.len() + more;
             self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
             source = part.into_source(self.marks.unwrap_or(0));
@@ -593,6 +737,160 @@ mod tests {
         4. Red: pass\n\
         5. Blue: resign\n\
         -- \nA signature\n6. Blue: not read\n";
+
+    /// A record's header and two turns, then `filler` as many times as
+    /// makes `bytes` bytes, then a last turn: a hostile shape.
+    fn hostile(filler: &str, bytes: usize) -> String {
+        let head = "[Game \"castle-danger\"]\n[Blue \"a@b\"]\n[Red \"c@d\"]\n\
+            [Result \"*\"]\n\n1. Blue: +C, Kc1-b1\n2. Red: Kc9-b9\n";
+        let mut text = String::from(head);
+        while text.len() < bytes {
+            text.push_str(filler);
+        }
+        text + "3. Blue: pass\n"
+    }
+
+    /// Half a megabyte: a part read again for each part of it (as a
+    /// turn followed by blank lines once was) would read it some 16
+    /// times over, and a read that keeps every line would hold it all.
+    const HOSTILE: usize = 512 * 1024;
+
+    /// `text` read in parts as `check` reads it: the same as a whole
+    /// read, and the work it took: it reads each byte of clean text at
+    /// most about twice (a turn still open at a part's end is read again
+    /// with the next), and holds a few parts at most (`long` bytes more
+    /// when one line is that long).
+    fn read_in_linear_time(text: &str, long: usize) -> Read {
+        WORK.with(|work| work.set((0, 0)));
+        let read = in_parts(text, PART);
+        let (bytes, held) = WORK.with(|work| work.get());
+        assert_eq!(read, whole(text));
+        assert!(
+            bytes <= 2 * text.len() + 4 * PART,
+            "{bytes} bytes read of {}",
+            text.len()
+        );
+        assert!(
+            held <= 4 * PART + long,
+            "{held} bytes held of {}",
+            text.len()
+        );
+        read
+    }
+
+    /// The turns of [`hostile`] read, as they are shown.
+    fn three_turns(read: Read) -> Vec<String> {
+        let turns = read.unwrap().1;
+        assert_eq!(turns.len(), 3, "{turns:?}");
+        turns
+    }
+
+    #[test]
+    fn blank_lines_are_never_read_again_nor_held() {
+        three_turns(read_in_linear_time(&hostile("\n", HOSTILE), 0));
+        three_turns(read_in_linear_time(&hostile("  \t \n", HOSTILE), 0));
+    }
+
+    #[test]
+    fn an_error_after_a_run_of_blank_lines_is_placed_at_its_line() {
+        for filler in ["\n", "\r\n", " \n"] {
+            let text = hostile(filler, HOSTILE / 8).replace("3. Blue: pass", "3. Blue pass");
+            let (_, at, _) = read_in_linear_time(&text, 0).unwrap_err();
+            assert_eq!(at.line, text.lines().count(), "{filler:?}");
+        }
+    }
+
+    #[test]
+    fn carriage_return_line_ends_alone_are_blank_lines_never_read_again() {
+        let text = hostile("\r\n", HOSTILE)
+            .replace("\n", "\r\n")
+            .replace("\r\r", "\r");
+        three_turns(read_in_linear_time(&text, 0));
+    }
+
+    #[test]
+    fn comment_lines_are_never_read_again_nor_held() {
+        three_turns(read_in_linear_time(
+            &hostile("; a comment line\n", HOSTILE),
+            0,
+        ));
+        three_turns(read_in_linear_time(&hostile("{ a comment }\n", HOSTILE), 0));
+        // Mixed, with blank lines between.
+        let mixed = "; one\n\n{ two }\n  \n; three {\n";
+        three_turns(read_in_linear_time(&hostile(mixed, HOSTILE), 0));
+    }
+
+    #[test]
+    fn a_comment_line_closing_a_comment_open_before_a_run_of_them_still_closes_it() {
+        // `{ b }` closes the comment that the turn line opened; the `;`
+        // lines after it are comments; turn 2 is read.
+        let run = "; x\n".repeat(PART / 2);
+        let text = format!(
+            "[Game \"castle-danger\"]\n[Blue \"a@b\"]\n[Red \"c@d\"]\n[Result \"*\"]\n\n\
+             1. Blue: +C {{ open\n{run}{{ b }}\n{run}\n{run}2. Red: pass\n"
+        );
+        let turns = read_in_linear_time(&text, 0).unwrap().1;
+        assert_eq!(turns.len(), 2, "{turns:?}");
+    }
+
+    #[test]
+    fn a_giant_comment_over_many_lines_is_read_once() {
+        let text = hostile("", 0).replace(
+            "3. Blue",
+            &format!("{{{}}}\n3. Blue", "a comment line\n".repeat(HOSTILE / 15)),
+        );
+        three_turns(read_in_linear_time(&text, 0));
+        // In a turn, after its actions.
+        let text = hostile("", 0).replace(
+            "Kc9-b9\n",
+            &format!("Kc9-b9 {{{}}}\n", "a comment line\n".repeat(HOSTILE / 15)),
+        );
+        three_turns(read_in_linear_time(&text, 0));
+    }
+
+    #[test]
+    fn a_comment_never_closed_is_refused_at_its_brace_in_linear_time() {
+        for filler in ["{\n", "a comment line\n", "{ {\n"] {
+            let text = hostile("", 0).replace(
+                "3. Blue",
+                &format!("{{ open\n{}3. Blue", filler.repeat(HOSTILE / filler.len())),
+            );
+            let (message, at, _) = read_in_linear_time(&text, 0).unwrap_err();
+            assert_eq!(message, "this comment `{` is never closed with `}`");
+            assert_eq!((at.line, at.column), (8, 1));
+        }
+    }
+
+    #[test]
+    fn a_giant_comment_on_one_line_and_a_long_line_of_spaces_are_read_once() {
+        let line = format!("{{{}}}\n", "a".repeat(HOSTILE));
+        three_turns(read_in_linear_time(&hostile(&line, 1), HOSTILE));
+        let line = format!("{}\n", " ".repeat(HOSTILE));
+        three_turns(read_in_linear_time(&hostile(&line, 1), 0));
+        let line = format!("{}\n", "{c} ".repeat(HOSTILE / 4));
+        three_turns(read_in_linear_time(&hostile(&line, 1), HOSTILE));
+    }
+
+    #[test]
+    fn a_deeply_quoted_record_with_many_quoted_blank_lines_is_read_in_linear_time() {
+        let quoted: String = hostile(">\n", HOSTILE / 4)
+            .lines()
+            .map(|line| format!("> > > > {line}\n"))
+            .collect();
+        three_turns(read_in_linear_time(&quoted, 0));
+    }
+
+    #[test]
+    fn a_header_of_more_tags_than_a_record_holds_is_refused_at_the_first_past_them() {
+        let tags: String = (0..20 * MAX_TAGS)
+            .map(|k| format!("[Tag{k} \"v\"]\n"))
+            .collect();
+        let text = hostile("", 0).replace("[Result", &format!("{tags}[Result"));
+        let (message, at, _) = in_parts(&text, PART).unwrap_err();
+        assert_eq!(message, format!("a header holds at most {MAX_TAGS} tags"));
+        assert_eq!((at.line, at.column), (MAX_TAGS + 1, 1));
+        assert_eq!(whole(&text), in_parts(&text, PART));
+    }
 
     #[test]
     fn a_record_read_in_parts_of_any_size_gives_the_turns_of_a_whole_read() {

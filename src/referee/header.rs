@@ -7,6 +7,7 @@ use crate::fairness::{self, Hash};
 use crate::game::{self, Game, Outcome, Setup, Side};
 use crate::record::{self, Record, Span, Tag};
 use ed25519_dalek::VerifyingKey;
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// The header, checked. Sides, contacts and commitments are parallel
@@ -289,9 +290,12 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
         keys: Vec::new(),
         result: None,
     };
+    // The names seen so far, in lower case: a name is looked up once,
+    // whatever the number of tags.
+    let mut seen = HashSet::with_capacity(record_tags.len());
     for tag in record_tags {
         let name = canonical_tag_name::<G>(&tag.name);
-        if read.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+        if !seen.insert(name.to_ascii_lowercase()) {
             return Err(RefereeError::record(
                 Some(tag.span),
                 format!("duplicate tag {name}: a record has one of each tag"),
@@ -473,4 +477,34 @@ pub fn game_tag<'r>(record: &'r Record<'_>) -> Result<&'r str, RefereeError> {
             "the header has no Game tag, as in [Game \"castle-danger\"]",
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::castle_danger::CastleDanger;
+    use crate::record::{parse, Source, MAX_TAGS};
+
+    /// The header of `text`, read for Castle Danger: its error, if any.
+    fn header_error(text: &str) -> Option<RefereeError> {
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).unwrap();
+        Header::read::<CastleDanger>(&record).err()
+    }
+
+    #[test]
+    fn a_tag_name_given_twice_in_any_case_is_a_duplicate_named_at_the_second() {
+        let mut text = String::from("[Game \"castle-danger\"]\n[Blue \"a@b\"]\n[Red \"c@d\"]\n");
+        for k in 0..MAX_TAGS - 5 {
+            text.push_str(&format!("[Event{k} \"x\"]\n"));
+        }
+        let second = text.len();
+        text.push_str("[event17 \"y\"]\n[Result \"*\"]\n");
+        let e = header_error(&text).expect("a duplicate");
+        assert_eq!(e.span.map(|s| s.start), Some(second));
+        assert!(e.message.contains("duplicate tag event17"), "{}", e.message);
+        // The same header without the second one reads.
+        let text = text.replace("[event17 \"y\"]\n", "");
+        assert!(header_error(&text).is_none());
+    }
 }

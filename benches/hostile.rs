@@ -1,0 +1,141 @@
+//! Criterion benchmarks of hostile input at the input limit:
+//! `cargo bench --bench hostile` (one shape: `-- hostile/blank`).
+//!
+//! Each shape is a Castle Danger record of just under 8 MiB (the most
+//! an input may be), made once outside the timed loop, read two ways,
+//! throughput in bytes a second:
+//! - `hostile/<shape>/streamed`: what `herald check` does with a plain
+//!   record: `stream::Reader` reading it a part at a time,
+//!   `referee::Replay::check` playing each turn as it is read;
+//! - `hostile/<shape>/whole`: what `show` and the other readers do:
+//!   `Source::new` + `record::parse` + `referee::replay_keeping`
+//!   (`Keep::RULES`) of the whole text.
+//!
+//! The shapes: `valid`, the yardstick (50,000 passing turns, each line
+//! padded with a `{...}` comment to fill the size, as
+//! `examples/long_record.rs` makes it); `tags` (200,000 header tags:
+//! refused at the 1,001st); `blank` (blank lines); `crlf` (lines of a
+//! carriage return alone, the record's lines ended so too); `comment`
+//! (`;` comment lines); `brace` (a `{...}` comment a line); `giant` (one
+//! `{` comment over every line); `giant-line` (one `{` comment on one
+//! line); `spaces` (one line of spaces); `quote` (the record quoted
+//! `> > > > ` and lines of quote marks alone). Every shape but the
+//! first holds three turns (or none, for `tags`). A hostile shape is to
+//! be read at no less than a tenth of the yardstick's bytes a second.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use herald::games::castle_danger::CastleDanger;
+use herald::record::{self, stream, Source};
+use herald::referee;
+
+/// The size of every input: the input limit less a little room.
+const SIZE: usize = 8 * 1024 * 1024 - 4096;
+
+const HEADER: &str = "[Game \"castle-danger\"]\n[Blue \"ann@example.org\"]\n\
+    [Red \"bob@example.org\"]\n[Result \"*\"]\n\n";
+
+const TURNS: &str = "1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1\n2. Red: +C, Cd9-d8, Cd8*d3\n";
+
+/// The header, two turns, `filler` as many times as fits in `SIZE`, a
+/// last turn.
+fn filled(filler: &str) -> String {
+    let mut text = format!("{HEADER}{TURNS}");
+    let room = SIZE - text.len() - 40;
+    text.push_str(&filler.repeat(room / filler.len().max(1)));
+    text + "3. Blue: pass\n"
+}
+
+/// The yardstick: 50,000 passing turns padded with comments to `SIZE`.
+fn valid() -> String {
+    let turns = 50_000;
+    let line = |n: usize| format!("{n}. {}: pass", if n % 2 == 1 { "Blue" } else { "Red" });
+    let bare: usize = (1..=turns).map(|n| line(n).len() + 1).sum();
+    let pad = (SIZE - HEADER.len() - bare) / turns;
+    let mut text = String::from(HEADER);
+    for n in 1..=turns {
+        text.push_str(&format!("{} {{{}}}\n", line(n), "a".repeat(pad - 3)));
+    }
+    text
+}
+
+fn shapes() -> Vec<(&'static str, String)> {
+    let tags: String = (0..200_000).map(|k| format!("[Tag{k} \"v\"]\n")).collect();
+    let tags = format!("{HEADER}{TURNS}").replace("[Result", &format!("{tags}[Result"));
+    let giant = filled("").replace(
+        "3. Blue",
+        &format!("{{{}}}\n3. Blue", "a comment line\n".repeat(SIZE / 15 - 10)),
+    );
+    let giant_line = filled("").replace(
+        "3. Blue",
+        &format!("{{{}}}\n3. Blue", "a".repeat(SIZE - 300)),
+    );
+    let spaces = filled("").replace("3. Blue", &format!("{}\n3. Blue", " ".repeat(SIZE - 300)));
+    let quote = |text: &str| -> String { text.lines().map(|l| format!("> > > > {l}\n")).collect() };
+    let mut quoted = quote(&format!("{HEADER}{TURNS}"));
+    let last = quote("3. Blue: pass\n");
+    let filler = quote(">\n");
+    quoted.push_str(&filler.repeat((SIZE - quoted.len() - last.len()) / filler.len()));
+    quoted.push_str(&last);
+    vec![
+        ("valid", valid()),
+        ("tags", tags),
+        ("blank", filled("\n")),
+        (
+            "crlf",
+            filled("\r\n").replace('\n', "\r\n").replace("\r\r", "\r"),
+        ),
+        ("comment", filled("; a comment line\n")),
+        ("brace", filled("{ a comment }\n")),
+        ("giant", giant),
+        ("giant-line", giant_line),
+        ("spaces", spaces),
+        ("quote", quoted),
+    ]
+}
+
+/// `herald check` of a plain record, past the file read: true when it
+/// is valid.
+fn streamed(bytes: &[u8]) -> bool {
+    match stream::Reader::new(bytes) {
+        Ok(reader) => referee::Replay::<CastleDanger>::check(reader).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// The whole read of the other readers: true when the record is valid.
+fn whole(bytes: &[u8]) -> bool {
+    let Ok(source) = Source::new(bytes) else {
+        return false;
+    };
+    let Ok(parsed) = record::parse(&source) else {
+        return false;
+    };
+    referee::replay_keeping::<CastleDanger>(&parsed, referee::Keep::RULES, |_, _| {}).is_ok()
+}
+
+fn benches(c: &mut Criterion) {
+    for (name, text) in shapes() {
+        assert!(text.len() <= 8 * 1024 * 1024, "{name}: {}", text.len());
+        let valid = name != "tags";
+        assert_eq!(streamed(text.as_bytes()), valid, "{name} streamed");
+        assert_eq!(whole(text.as_bytes()), valid, "{name} whole");
+        let mut group = c.benchmark_group(format!("hostile/{name}"));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(3));
+        group.bench_function("streamed", |b| {
+            b.iter(|| black_box(streamed(black_box(text.as_bytes()))))
+        });
+        group.bench_function("whole", |b| {
+            b.iter(|| black_box(whole(black_box(text.as_bytes()))))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(hostile, benches);
+criterion_main!(hostile);
