@@ -208,8 +208,7 @@ impl RecordCommand for ReplayPage {
             .map_or_else(String::new, |p| svg::document(p, &heading::<G>(0)));
         let mut draw = |referee: &Referee<G>, turn: u32, kind: LineKind| {
             let mut now = picture(referee);
-            if let (Some(now), Some(before), LineKind::Turn) = (now.as_mut(), last.as_ref(), kind)
-            {
+            if let (Some(now), Some(before), LineKind::Turn) = (now.as_mut(), last.as_ref(), kind) {
                 now.mark_changes(before);
             }
             let svg = now
