@@ -2593,3 +2593,105 @@ fn an_error_in_a_set_up_line_names_the_set_up_line_not_a_turn() {
         "{out}"
     );
 }
+
+/// A keyed Castle Danger record in `dir`, with `blue.key` and `red.key`.
+fn keyed_game(dir: &Path) -> PathBuf {
+    let path = new_game(dir);
+    for (side, key) in [("Blue", "blue.key"), ("Red", "red.key")] {
+        herald()
+            .args(["keygen", "--side", side])
+            .arg(&path)
+            .arg("-o")
+            .arg(dir.join(key))
+            .assert()
+            .success();
+    }
+    path
+}
+
+#[test]
+fn a_dry_run_never_prints_a_signature_and_writes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let record = keyed_game(dir.path());
+    let key = dir.path().join("blue.key");
+    let (before, key_before) = (fs::read(&record).unwrap(), fs::read(&key).unwrap());
+    for format in ["text", "json"] {
+        let out = herald()
+            .args(["move", "--dry-run", "--format", format])
+            .arg(&record)
+            .arg("+C, Kc1-b1")
+            .arg("--key")
+            .arg(&key)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        let shown = stdout_of(&out);
+        assert!(shown.contains("reveal "), "{shown}");
+        assert!(
+            !shown.contains("sig "),
+            "a dry run printed a signature: {shown}"
+        );
+        assert!(
+            stderr_of(&out).contains("note: a dry run shows the line without its signature"),
+            "{}",
+            stderr_of(&out)
+        );
+    }
+    assert_eq!(fs::read(&record).unwrap(), before);
+    assert_eq!(fs::read(&key).unwrap(), key_before);
+    // The line written is signed, and it is the line shown, plus its sig.
+    let out = herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--key")
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(fs::read_to_string(&record).unwrap().contains("    sig "));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_key_file_is_its_owners_alone_and_one_others_can_read_gets_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let record = keyed_game(dir.path());
+    let key = dir.path().join("blue.key");
+    let mode = fs::metadata(&key).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        mode, 0o600,
+        "keygen writes the key file for its owner alone"
+    );
+    let quiet = herald()
+        .arg("legal")
+        .arg(&record)
+        .arg("--key")
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert!(
+        !stderr_of(&quiet).contains("warning"),
+        "{}",
+        stderr_of(&quiet)
+    );
+    fs::set_permissions(&key, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = herald()
+        .arg("legal")
+        .arg(&record)
+        .arg("--key")
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "it still works");
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("can be read by other users of this machine"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("chmod 600 {}", key.display())),
+        "{err}"
+    );
+}

@@ -145,7 +145,8 @@ Examples:
             conflicts_with = "forfeit"
         )]
         hand_key: Option<PathBuf>,
-        /// Check and print the new line, but write nothing.
+        /// Check and print the new line (unsigned: herald signs only what it
+        /// writes), but write nothing.
         #[arg(long)]
         dry_run: bool,
         /// Refuse unless the record is at this turn number (guards against a
@@ -226,7 +227,8 @@ Examples:
         /// by this computer's clock).
         #[arg(long, value_name = "YYYY-MM-DD")]
         date: Option<String>,
-        /// Check and print the set-up line, but write nothing.
+        /// Check and print the set-up line (unsigned: herald signs only what
+        /// it writes), but write nothing.
         #[arg(long)]
         dry_run: bool,
         /// Output format.

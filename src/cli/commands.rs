@@ -1406,6 +1406,9 @@ impl RecordCommand for Move {
                 )
             });
         let written = !self.dry_run;
+        // A dry run shows the line without its signature: herald signs
+        // only the lines it writes (and the key file remembers).
+        let line = if written { line } else { unsigned(&line) };
         if written {
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
@@ -1453,6 +1456,34 @@ impl RecordCommand for Move {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// `line` (a line as herald renders it) without its `sig` item: the
+/// item's line and the hexadecimal lines that carry it on. Says so on
+/// standard error when there was one.
+pub(super) fn unsigned(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_sig = false;
+    let mut dropped = false;
+    for text in line.split_inclusive('\n') {
+        let body = text.trim();
+        let continued = in_sig
+            && text.starts_with(' ')
+            && !body.is_empty()
+            && body.bytes().all(|b| b.is_ascii_hexdigit());
+        in_sig = body.starts_with("sig ") || continued;
+        if in_sig {
+            dropped = true;
+        } else {
+            out.push_str(text);
+        }
+    }
+    if dropped {
+        super::report::eprint_note(
+            "a dry run shows the line without its signature: herald signs only the line it writes",
+        );
+    }
+    out
 }
 
 // ---------------------------------------------------------------- keygen

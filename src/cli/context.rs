@@ -240,6 +240,7 @@ pub(super) fn read_hand_key(path: Option<&Path>) -> Result<Option<Wallet>, Failu
 /// Read the wallet in the key file at `path`.
 pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
     let bytes = files::read_bytes(path)?;
+    warn_if_readable_by_others(path);
     let bad = |why: &str| {
         Failure::usage(format!(
             "{} is not a herald key file ({why})",
@@ -248,6 +249,28 @@ pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
     };
     let text = std::str::from_utf8(&bytes).map_err(|_| bad("not text"))?;
     Wallet::parse(text).map_err(|e| bad(&e.0))
+}
+
+/// A key file that others can read (group or world read bits) gets a
+/// warning with the command that mends it; it still works.
+fn warn_if_readable_by_others(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.permissions().mode() & 0o044 != 0 {
+                super::report::eprint_warning(
+                    &format!(
+                        "{} can be read by other users of this machine: it holds your secrets",
+                        path.display()
+                    ),
+                    &format!("make it yours alone: chmod 600 {}", path.display()),
+                );
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
 /// A line that could not be composed, as the command line reports it.

@@ -305,6 +305,23 @@ impl Failure {
     }
 }
 
+/// Print a note to standard error, rustc-style (`note: ...`).
+pub fn eprint_note(message: &str) {
+    let renderer = Renderer::styled();
+    let msg = Level::Note.title(message);
+    let _ = anstream_write(&format!("{}\n", renderer.render(msg)));
+}
+
+/// Print a warning to standard error, rustc-style, with the command that
+/// mends it (`= help: ...`).
+pub fn eprint_warning(message: &str, help: &str) {
+    let renderer = Renderer::styled();
+    let msg = Level::Warning
+        .title(message)
+        .footer(Level::Help.title(help));
+    let _ = anstream_write(&format!("{}\n", renderer.render(msg)));
+}
+
 /// Print an error to standard error, rustc-style.
 pub fn eprint_usage(message: &str) {
     let renderer = Renderer::styled();

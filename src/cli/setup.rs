@@ -115,8 +115,12 @@ impl RecordCommand for Setup {
             None => referee.compose(line, Some(&wallet)),
         }
         .map_err(|e| compose_failure(e, key, ctx))?;
-        let text = played.line();
         let written = !self.dry_run;
+        let text = if written {
+            played.line()
+        } else {
+            super::commands::unsigned(&played.line())
+        };
         if written {
             if wallet.to_text() != chosen_before {
                 files::rewrite(&self.key, None, wallet.to_text().as_bytes())?;
