@@ -2695,3 +2695,43 @@ fn a_key_file_is_its_owners_alone_and_one_others_can_read_gets_a_warning() {
         "{err}"
     );
 }
+
+#[test]
+fn a_contact_with_a_comma_line_break_or_bidi_mark_is_refused_at_new_and_by_check() {
+    for (contact, what) in [
+        ("ann@example.org, eve@example.org", "a comma"),
+        ("ann@example.org\nBcc: eve@example.org", "a line break"),
+        (
+            "ann@example.org\u{202e}gro.elpmaxe",
+            "a bidirectional mark (U+202E)",
+        ),
+        ("ann\u{7}@example.org", "a control character (U+0007)"),
+    ] {
+        let out = herald()
+            .args(["new", "castle-danger", "--side", &format!("Blue={contact}")])
+            .args(["--side", RED])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{contact:?}");
+        assert!(out.stdout.is_empty(), "nothing written");
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!("--side Blue: the contact holds {what}")),
+            "{err}"
+        );
+    }
+    // In a record, `check` refuses it at the tag (exit 1).
+    let dir = TempDir::new().unwrap();
+    let record = dir.path().join("bad.pbem");
+    fs::write(
+        &record,
+        "[Game \"castle-danger\"]\n[Blue \"ann@example.org, eve@example.org\"]\n\
+         [Red \"bob@example.org\"]\n[Result \"*\"]\n\n",
+    )
+    .unwrap();
+    let out = herald().arg("check").arg(&record).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(err.contains("Blue's contact holds a comma"), "{err}");
+    assert!(err.contains("bad.pbem:2:8"), "{err}");
+}

@@ -1618,6 +1618,11 @@ fn side_tags<G: Game>(specs: &[String]) -> Result<Vec<(String, String)>, Failure
         if tags.iter().any(|(n, _)| n == canonical) {
             return Err(Failure::usage(format!("--side {canonical} is given twice")));
         }
+        if let Some(fault) = crate::referee::contact_fault(contact.trim()) {
+            return Err(Failure::usage(format!(
+                "--side {canonical}: the contact {fault}"
+            )));
+        }
         tags.push((canonical.into(), contact.trim().into()));
     }
     Ok(tags)

@@ -307,6 +307,12 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
             tag.value.clone()
         };
         if let Some(side) = game::side_by_name::<G>(&name) {
+            if let Some(fault) = contact_fault(&tag.value) {
+                return Err(RefereeError::record(
+                    Some(tag.value_span),
+                    format!("{name}'s contact {fault}"),
+                ));
+            }
             read.sides.push(side);
             read.contacts.push(tag.value.clone());
         } else if let Some(side) = commit_side::<G>(&name) {
@@ -477,6 +483,31 @@ pub fn game_tag<'r>(record: &'r Record<'_>) -> Result<&'r str, RefereeError> {
             "the header has no Game tag, as in [Game \"castle-danger\"]",
         )
     })
+}
+
+/// Why `contact`, a side tag's value, cannot stand in a record and the
+/// header of a mail: a control character (a line break among them), a
+/// comma (it would split a mail address list) or a bidirectional mark
+/// (it would make the address read otherwise than it is). None when it
+/// can.
+pub fn contact_fault(contact: &str) -> Option<String> {
+    const BIDI: &[char] = &[
+        '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+        '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{061C}',
+    ];
+    let c = contact
+        .chars()
+        .find(|c| c.is_control() || *c == ',' || BIDI.contains(c))?;
+    let what = match c {
+        '\n' | '\r' => "a line break".to_string(),
+        ',' => "a comma".to_string(),
+        c if c.is_control() => format!("a control character (U+{:04X})", u32::from(c)),
+        c => format!("a bidirectional mark (U+{:04X})", u32::from(c)),
+    };
+    Some(format!(
+        "holds {what}: a contact is one address or name, as it may stand in a mail header \
+         (no control character, line break, comma or bidirectional mark)"
+    ))
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ mod hidden_tests;
 pub use chance::{ChanceEvent, PendingEvent};
 pub use compose::{ComposeError, Preview};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
-pub use header::{game_tag, result_text, Header};
+pub use header::{contact_fault, game_tag, result_text, Header};
 pub use hidden::SetupStep;
 use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
