@@ -2735,3 +2735,67 @@ fn a_contact_with_a_comma_line_break_or_bidi_mark_is_refused_at_new_and_by_check
     assert!(err.contains("Blue's contact holds a comma"), "{err}");
     assert!(err.contains("bad.pbem:2:8"), "{err}");
 }
+
+#[test]
+fn a_reply_that_cannot_be_written_leaves_the_record_and_the_key_file_as_they_were() {
+    let dir = TempDir::new().unwrap();
+    let record = keyed_game(dir.path());
+    let key = dir.path().join("blue.key");
+    let taken = dir.path().join("taken.eml");
+    fs::write(&taken, "mine").unwrap();
+    let (before, key_before) = (fs::read(&record).unwrap(), fs::read(&key).unwrap());
+    let out = herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--key")
+        .arg(&key)
+        .arg("--reply")
+        .arg("-o")
+        .arg(&taken)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("exists already"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(fs::read(&record).unwrap(), before, "the record as it was");
+    assert_eq!(
+        fs::read(&key).unwrap(),
+        key_before,
+        "the key file as it was"
+    );
+    assert_eq!(fs::read_to_string(&taken).unwrap(), "mine");
+    // Written to a new file, all three are written and agree: the key
+    // file remembers the line the record and the reply hold.
+    let reply = dir.path().join("reply.eml");
+    let out = herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--key")
+        .arg(&key)
+        .arg("--reply")
+        .arg("-o")
+        .arg(&reply)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let written = fs::read_to_string(&record).unwrap();
+    let line = written.split("1. Blue:").nth(1).unwrap();
+    let sig = line
+        .split("sig ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(fs::read_to_string(&reply).unwrap().contains(sig));
+    assert_ne!(
+        fs::read(&key).unwrap(),
+        key_before,
+        "the key file remembers it"
+    );
+}

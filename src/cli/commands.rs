@@ -1413,18 +1413,45 @@ impl RecordCommand for Move {
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
+            // The writes in order, each undone if a later one fails, so
+            // that no file is left that the others do not match: the key
+            // file remembers the line, then the record holds it, then the
+            // reply carries it.
+            if let Some(reply) = &self.reply {
+                files::refuse_existing(&reply.output)?;
+            }
+            let key_was = match key {
+                Some(path) => Some((path, files::read_bytes(path)?)),
+                None => None,
+            };
+            let restore_key = || {
+                if let Some((path, bytes)) = &key_was {
+                    let _ = files::rewrite(path, None, bytes);
+                }
+            };
+            if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
+                super::sent::remember_sent(path, wallet, &played, &referee)?;
+            }
+            // A message answered stays as it was received.
+            let record_was = if self.reply.is_none() || !ctx.source.from_message() {
+                let bytes = files::read_bytes(ctx.path).inspect_err(|_| restore_key())?;
+                append_line(ctx, &line, over.as_deref()).inspect_err(|_| restore_key())?;
+                Some(bytes)
+            } else {
+                None
+            };
             if let Some(reply) = &self.reply {
                 let over = over.as_deref();
                 // A forfeit is the claimant's message, from the claimant.
                 let writer = played.claimant.unwrap_or(played.side);
-                super::mail::write_reply(ctx, reply, &referee, writer, &line, over)?;
-            }
-            // A message answered stays as it was received.
-            if self.reply.is_none() || !ctx.source.from_message() {
-                append_line(ctx, &line, over.as_deref())?;
-            }
-            if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
-                super::sent::remember_sent(path, wallet, &played, &referee)?;
+                super::mail::write_reply(ctx, reply, &referee, writer, &line, over).inspect_err(
+                    |_| {
+                        if let Some(bytes) = &record_was {
+                            let _ = files::rewrite(ctx.path, None, bytes);
+                        }
+                        restore_key();
+                    },
+                )?;
             }
         }
         let summary = referee.summary();

@@ -399,6 +399,18 @@ pub fn write_page(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     write_replacing(path, contents, false)
 }
 
+/// Refuse at once a new file's path that exists already, before anything
+/// else is written (`move --reply -o`, written last).
+pub fn refuse_existing(path: &Path) -> Result<(), Failure> {
+    if path.symlink_metadata().is_ok() {
+        return Err(Failure::usage(format!(
+            "{} exists already: choose another name or remove it first",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Create a new file that must not exist yet (for `herald new -o` and
 /// `annotate -o`); the final rename refuses to replace a file that
 /// appeared meanwhile (or a symbolic link).

@@ -92,7 +92,8 @@ pub(super) fn remember_sent<G: Game>(
 ) -> Result<(), Failure> {
     let Some(&digest) = referee.digest() else {
         return Err(Failure::usage(
-            "the record is written, but its digest was not kept, so the key file was not updated",
+            "the record's digest was not kept, so the key file cannot remember the line: nothing \
+             was written",
         ));
     };
     wallet.set_sent(Sent {
@@ -102,7 +103,8 @@ pub(super) fn remember_sent<G: Game>(
     });
     files::rewrite(path, None, wallet.to_text().as_bytes()).map_err(|e| {
         Failure::usage(format!(
-            "the record is written, but {} could not be updated ({}): it still remembers your earlier line",
+            "{} could not be updated ({}): nothing was written (the key file remembers a line \
+             before the record holds it, never after)",
             path.display(),
             match e {
                 Failure::Usage(m) => m,

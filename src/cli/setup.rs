@@ -87,7 +87,6 @@ impl RecordCommand for Setup {
                 step.what()
             )));
         }
-        let chosen_before = wallet.to_text();
         match step {
             SetupStep::Key => {}
             SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet, ctx)?,
@@ -122,14 +121,17 @@ impl RecordCommand for Setup {
             super::commands::unsigned(&played.line())
         };
         if written {
-            if wallet.to_text() != chosen_before {
-                files::rewrite(&self.key, None, wallet.to_text().as_bytes())?;
-            }
+            // The key file first (the choices and the line it remembers,
+            // in one write), then the record; the key file is put back
+            // as it was when the record cannot be written.
+            let key_was = files::read_bytes(&self.key)?;
+            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());
-            append_line(ctx, &text, Some(&result))?;
-            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
+            append_line(ctx, &text, Some(&result)).inspect_err(|_| {
+                let _ = files::rewrite(&self.key, None, &key_was);
+            })?;
         }
         let action = match step {
             SetupStep::Key | SetupStep::Commit => "commit",
