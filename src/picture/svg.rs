@@ -126,6 +126,18 @@ fn ground_style(cell: &Cell) -> (&'static str, &'static str, &'static str) {
     }
 }
 
+/// A hex's corners as an SVG `points` list.
+fn hex_points(centre: Point, radius: f32, orient: HexOrient, top: f32) -> String {
+    let points: Vec<String> = hex_corners(centre, radius, orient)
+        .iter()
+        .map(|&p| {
+            let (x, y) = px(p, top);
+            format!("{x},{y}")
+        })
+        .collect();
+    points.join(" ")
+}
+
 fn hex_corners(centre: Point, radius: f32, orient: HexOrient) -> [Point; 6] {
     let start = match orient {
         HexOrient::PointyTop => -90.0f32,
@@ -162,14 +174,8 @@ fn draw_cell(out: &mut String, cell: &Cell, top: f32) {
             radius,
             orient,
         } => {
-            let points: Vec<String> = hex_corners(centre, radius, orient)
-                .iter()
-                .map(|&p| {
-                    let (x, y) = px(p, top);
-                    format!("{x},{y}")
-                })
-                .collect();
-            let _ = write!(out, "<polygon points=\"{}\" {paint}/>", points.join(" "));
+            let points = hex_points(centre, radius, orient, top);
+            let _ = write!(out, "<polygon points=\"{points}\" {paint}/>");
         }
         Shape::Place { at, width, height } => {
             let (x, y) = px(at, top);
@@ -217,14 +223,8 @@ fn draw_outline(out: &mut String, cell: &Cell, top: f32) {
             radius,
             orient,
         } => {
-            let points: Vec<String> = hex_corners(centre, radius * 0.9, orient)
-                .iter()
-                .map(|&p| {
-                    let (x, y) = px(p, top);
-                    format!("{x},{y}")
-                })
-                .collect();
-            let _ = write!(out, "<polygon points=\"{}\" {paint}/>", points.join(" "));
+            let points = hex_points(centre, radius * 0.9, orient, top);
+            let _ = write!(out, "<polygon points=\"{points}\" {paint}/>");
         }
         Shape::Place { at, width, height } => {
             let (x, y) = px(at, top);

@@ -61,8 +61,8 @@ fn read<'a>(
     if let Some(after) = keyword(rest, "shoot") {
         return shot(g, r, ws(after));
     }
-    let (locs, after) =
-        locs(g, r, rest).map_err(|e| misspelt(r, rest, ACTION_WORDS, "action").unwrap_or(e))?;
+    let (locs, after) = locs(g, r, rest)
+        .map_err(|e| misspelt(r, rest, &[ACTION_WORDS, CARD_WORDS], "action").unwrap_or(e))?;
     if locs.len() < 2 {
         return Err(r.err(
             rest,
@@ -90,7 +90,7 @@ fn card_action<'a>(
         let at = ws(after);
         let n = word_len_until(at, |c| c.is_whitespace() || c == ',');
         let card = Card::from_word(&at[..n]).ok_or_else(|| {
-            misspelt(r, at, CARD_WORDS, "card").unwrap_or_else(|| r.err(at, CARDS))
+            misspelt(r, at, &[CARD_WORDS], "card").unwrap_or_else(|| r.err(at, CARDS))
         })?;
         return Ok(Some((Action::Discard(card), &at[n..])));
     }
@@ -161,7 +161,7 @@ fn rotation<'a>(
             } else if let Some(a) = keyword(at, "ccw") {
                 (Sense::Ccw, a)
             } else {
-                return Err(misspelt(r, at, &["cw", "ccw"], "sense of a turn")
+                return Err(misspelt(r, at, &[&["cw", "ccw"]], "sense of a turn")
                     .unwrap_or_else(|| r.err(at, "expected the sense of the turn: cw or ccw")));
             };
             return Ok(Some((
@@ -179,17 +179,8 @@ fn rotation<'a>(
 
 const CARDS: &str = "expected a card: scale, climb, move-wall, move-gate, rotate90 or rotate180";
 
-/// The words an action starts with.
-const ACTION_WORDS: &[&str] = &[
-    "shoot",
-    "discard",
-    "scale",
-    "climb",
-    "move-wall",
-    "move-gate",
-    "rotate90",
-    "rotate180",
-];
+/// The words an action starts with besides the cards' own.
+const ACTION_WORDS: &[&str] = &["shoot", "discard"];
 
 /// The cards, as `discard` names them.
 const CARD_WORDS: &[&str] = &[
@@ -202,11 +193,13 @@ const CARD_WORDS: &[&str] = &[
 ];
 
 /// When the word at the start of `rest` is a misspelling of one of
-/// `words`: the error that says which it is likely to be.
-fn misspelt(r: &Reader<'_>, rest: &str, words: &[&str], what: &str) -> Option<ActionParseError> {
+/// `words` (one or more lists): the error that says which it is likely
+/// to be.
+fn misspelt(r: &Reader<'_>, rest: &str, words: &[&[&str]], what: &str) -> Option<ActionParseError> {
     let n = word_len_until(rest, |c| c.is_whitespace() || c == ',');
     let typed = &rest[..n];
-    let meant = did_you_mean(typed, words)?;
+    let all: Vec<&str> = words.iter().flat_map(|w| w.iter().copied()).collect();
+    let meant = did_you_mean(typed, &all)?;
     Some(r.err(
         rest,
         format!("`{typed}` is no {what}: did you mean `{meant}`?"),
