@@ -14,6 +14,8 @@ use predicates::prelude::*;
 use serde_json::Value;
 use tempfile::TempDir;
 
+mod common;
+
 const BLUE: &str = "Blue=ann@example.org";
 const RED: &str = "Red=bob@example.org";
 
@@ -75,8 +77,7 @@ fn new_game(dir: &Path) -> PathBuf {
         .success();
     // Undated, as records made before the Deadline tag (spec section
     // 3.8): lines as they read without dates, forfeits claimed at once.
-    let text = fs::read_to_string(&path).unwrap();
-    fs::write(&path, text.replace("[Deadline \"14\"]\n", "")).unwrap();
+    common::undated(&path);
     path
 }
 

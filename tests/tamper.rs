@@ -12,19 +12,8 @@ fn herald() -> Command {
     Command::cargo_bin("herald").unwrap()
 }
 
-/// Take the `Deadline` tag out of the record at `path` before its first
-/// line: an undated game, as records made before the tag read (spec
-/// section 3.8), where a forfeit may be claimed at once.
-fn undated(path: &Path) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let without: String = text
-        .lines()
-        .filter(|l| !l.starts_with("[Deadline "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert_ne!(without, text);
-    std::fs::write(path, without).unwrap();
-}
+mod common;
+use common::undated;
 
 fn run(dir: &Path, args: &[&str]) {
     herald().current_dir(dir).args(args).assert().success();

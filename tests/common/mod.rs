@@ -1,5 +1,7 @@
 //! What the flow tests share: the real binary run in a player's
-//! directory, its output read as text or JSON.
+//! directory, its output read as text or JSON. Not every test file uses
+//! every helper, hence the allowance.
+#![allow(dead_code)]
 
 use std::path::Path;
 
@@ -33,7 +35,6 @@ pub fn json(dir: &Path, args: &[&str]) -> Value {
 /// The error `check --format json` gives in `dir` for its `game.pbem`,
 /// which must be refused (exit 1). Not every flow test tampers with a
 /// record, hence the allowance.
-#[allow(dead_code)]
 pub fn refused(dir: &Path) -> Value {
     let out = herald(dir)
         .args(["check", "game.pbem", "--format", "json"])
@@ -49,7 +50,6 @@ pub fn refused(dir: &Path) -> Value {
 /// line: a game as records made before the tag read (spec section 3.8),
 /// its lines undated and a forfeit claimable at once, for tests about
 /// other things. Not every flow test needs it, hence the allowance.
-#[allow(dead_code)]
 pub fn undated(path: &Path) {
     let text = std::fs::read_to_string(path).unwrap();
     let without: String = text
