@@ -596,7 +596,7 @@ impl RecordCommand for Show {
         let mut turns = 0;
         // The picture and the diagram mark what the last turn played
         // changed (not a set-up line): the position it started from is
-        // kept.
+        // kept, a copy made for that turn alone.
         let mut before: Option<(Referee<G>, &record::Turn<'_>)> = None;
         for turn in &ctx.record.turns {
             if turn.kind == LineKind::Turn {
@@ -604,12 +604,9 @@ impl RecordCommand for Show {
                     break;
                 }
                 turns += 1;
-            }
-            if self.format != Format::Json {
-                before = match turn.kind {
-                    LineKind::Turn => Some((referee.clone(), turn)),
-                    LineKind::Setup => None,
-                };
+                if turns == upto && self.format != Format::Json {
+                    before = Some((referee.clone(), turn));
+                }
             }
             referee.play(turn).map_err(|e| ctx.problem(&e))?;
         }
@@ -617,19 +614,24 @@ impl RecordCommand for Show {
             referee.check_result().map_err(|e| ctx.problem(&e))?;
         }
         let hand = read_hand_key(self.hand_key.as_deref())?;
-        let seen = match self.key.as_deref() {
-            Some(path) => Some(
+        // The key file is read once, for both positions.
+        let wallet = match self.key.as_deref() {
+            Some(path) => Some((path, read_wallet(path)?)),
+            None => None,
+        };
+        let seen = match &wallet {
+            Some((path, w)) => Some(
                 referee
-                    .view_with_hand(&read_wallet(path)?, hand.as_ref())
+                    .view_with_hand(w, hand.as_ref())
                     .map_err(|e| compose_failure(e, Some(path), ctx))?,
             ),
             None => None,
         };
         let diagram = G::diagram(seen.as_ref().unwrap_or(referee.state()), self.style);
         let summary = G::summary(referee.state());
-        // The position the last line started from, as the viewer saw it.
-        let earlier = match (&before, self.key.as_deref()) {
-            (Some((b, _)), Some(path)) => b.view_with_hand(&read_wallet(path)?, hand.as_ref()).ok(),
+        // The position the last turn started from, as the viewer saw it.
+        let earlier = match (&before, &wallet) {
+            (Some((b, _)), Some((_, w))) => b.view_with_hand(w, hand.as_ref()).ok(),
             (Some((b, _)), None) => Some(b.state().clone()),
             (None, _) => None,
         };
@@ -1408,7 +1410,7 @@ impl RecordCommand for Move {
         let written = !self.dry_run;
         // A dry run shows the line without its signature: herald signs
         // only the lines it writes (and the key file remembers).
-        let line = if written { line } else { unsigned(&line) };
+        let line = if written { line } else { dry_run_line(&played) };
         if written {
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
@@ -1485,32 +1487,18 @@ impl RecordCommand for Move {
     }
 }
 
-/// `line` (a line as herald renders it) without its `sig` item: the
-/// item's line and the hexadecimal lines that carry it on. Says so on
-/// standard error when there was one.
-pub(super) fn unsigned(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut in_sig = false;
-    let mut dropped = false;
-    for text in line.split_inclusive('\n') {
-        let body = text.trim();
-        let continued = in_sig
-            && text.starts_with(' ')
-            && !body.is_empty()
-            && body.bytes().all(|b| b.is_ascii_hexdigit());
-        in_sig = body.starts_with("sig ") || continued;
-        if in_sig {
-            dropped = true;
-        } else {
-            out.push_str(text);
+/// The line a dry run shows: `played` without its signature, saying so
+/// on standard error when it had one.
+pub(super) fn dry_run_line<G: Game>(played: &PlayedTurn<G>) -> String {
+    match played.unsigned_line() {
+        Some(line) => {
+            super::report::eprint_note(
+                "a dry run shows the line without its signature: herald signs only the line it writes",
+            );
+            line
         }
+        None => played.line(),
     }
-    if dropped {
-        super::report::eprint_note(
-            "a dry run shows the line without its signature: herald signs only the line it writes",
-        );
-    }
-    out
 }
 
 // ---------------------------------------------------------------- keygen

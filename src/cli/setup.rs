@@ -118,7 +118,7 @@ impl RecordCommand for Setup {
         let text = if written {
             played.line()
         } else {
-            super::commands::unsigned(&played.line())
+            super::commands::dry_run_line(&played)
         };
         if written {
             // The key file first (the choices and the line it remembers,

@@ -466,6 +466,19 @@ impl<G: Game> PlayedTurn<G> {
         }
     }
 
+    /// The line without its signature, for a line that has one (a dry
+    /// run shows it: herald signs only a line it writes); None for an
+    /// unsigned line.
+    pub fn unsigned_line(&self) -> Option<String> {
+        self.sig?;
+        let mut text = self.text();
+        // The signature is the last proof item.
+        text.proofs.pop();
+        let mut out = String::new();
+        write_turn(&text, &mut out);
+        Some(out)
+    }
+
     /// The line as herald writes it into a record: [`PlayedTurn::text`]
     /// written by [`write_turn`], each of its lines ended.
     pub fn line(&self) -> String {
