@@ -181,6 +181,17 @@ fn a_shot_whose_first_hit_is_an_ally_is_illegal() {
         assert_eq!(Kit::refused(&mut s, "shoot d1 n"), refusal, "{setup}");
         assert!(sq_of(&s, "d2").is_some() && sq_of(&s, "d3").is_some());
     }
+    // Shot out of the Keep: the entrance square is the arrow's first, and
+    // an ally standing there is its first hit.
+    let from_keep = "x,K1,x,x,x/d3,x,x,x,x/c1,x,x,x,x/x,x,x,x,x";
+    let mut s = pos("four-castles-allies", from_keep, "-", "Castle1", "r/-/-");
+    G::begin_turn(&mut s, &mut Fixed(vec![0, 5])).unwrap();
+    Kit::ok(&mut s, "discard rotate90");
+    assert_eq!(
+        Kit::refused(&mut s, "shoot K c1"),
+        "the arrow would first hit Castle3's Crusader on c1, an ally: allies never attack each \
+         other"
+    );
     // Alone (solo), the same arrow kills the Crusader it hits first.
     let mut s = pos("four-castles-solo", chars, "-", "Castle1", "r/-/-/-/-");
     G::begin_turn(&mut s, &mut Fixed(vec![0, 5])).unwrap();
