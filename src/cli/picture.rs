@@ -61,10 +61,7 @@ pub(super) fn changed_text<G: Game>(
     if names.is_empty() {
         return String::new();
     }
-    let label = match line.kind {
-        LineKind::Setup => format!("S{}. {}", line.number, line.side),
-        LineKind::Turn => format!("{}. {}", line.number, line.side),
-    };
+    let label = line_label(line.kind, line.number, line.side);
     let mut text = String::new();
     let mut row = format!("Changed by {label}:");
     for (i, name) in names.iter().enumerate() {
@@ -149,10 +146,14 @@ fn line_text<G: Game>(played: &PlayedTurn<G>) -> String {
 }
 
 fn label<G: Game>(played: &PlayedTurn<G>) -> String {
-    let side = played.side.name::<G>();
-    match played.kind {
-        LineKind::Setup => format!("S{}. {side}", played.number),
-        LineKind::Turn => format!("{}. {side}", played.number),
+    line_label(played.kind, played.number, played.side.name::<G>())
+}
+
+/// How a line is named: `S1. Blue`, `6. Red`.
+fn line_label(kind: LineKind, number: u32, side: &str) -> String {
+    match kind {
+        LineKind::Setup => format!("S{number}. {side}"),
+        LineKind::Turn => format!("{number}. {side}"),
     }
 }
 
