@@ -12,6 +12,7 @@ pub const CHAIN_LENGTH: u32 = 10_000;
 
 const DOMAIN_CHAIN: &[u8] = b"herald/chain/v1";
 const DOMAIN_CHAIN_SEED: &[u8] = b"herald/chain-seed/v1";
+const DOMAIN_BOUND_CHAIN: &[u8] = b"herald/bound-chain/v2";
 const DOMAIN_GAME_ID: &[u8] = b"herald/game-id/v1";
 const DOMAIN_CHAIN_ID: &[u8] = b"herald/chain-id/v1";
 const DOMAIN_TURN_CHANCE: &[u8] = b"herald/turn-chance/v1";
@@ -39,6 +40,56 @@ pub fn chain_step(chain: &Hash, value: &Hash) -> Hash {
     h.update(DOMAIN_CHAIN);
     h.update(chain);
     h.update(value);
+    h.finalize().into()
+}
+
+/// Which version of the protocol a record follows (spec section 3.1): the
+/// `[Protocol "2"]` tag `herald new` writes, or none for a record made
+/// before it. The tag is part of the chain id, so it cannot be removed or
+/// added once a side committed without breaking every reveal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Protocol {
+    /// No `Protocol` tag: a side's chain is bound to the chain id alone.
+    #[default]
+    One,
+    /// `[Protocol "2"]`: a side's chain is bound to the chain id and its
+    /// signing key ([`bound_chain`]), and its Commit and Key tags come
+    /// together.
+    Two,
+}
+
+impl Protocol {
+    /// The tag's name.
+    pub const TAG: &'static str = "Protocol";
+
+    /// The protocol a `Protocol` tag's value names, if any.
+    pub fn from_tag(value: &str) -> Option<Protocol> {
+        (value.trim() == "2").then_some(Protocol::Two)
+    }
+
+    /// What a side's reveals are hashed under in game `chain`: the chain
+    /// id, or in protocol 2 the chain id bound to the side's public key
+    /// (`None` for a side without a Key tag, whose chain then cannot be
+    /// bound, so is the chain id's).
+    pub fn side_chain(self, chain: &Hash, public_key: Option<&[u8; 32]>) -> Hash {
+        match (self, public_key) {
+            (Protocol::Two, Some(key)) => bound_chain(chain, key),
+            _ => *chain,
+        }
+    }
+}
+
+/// The id a side's hash chain is bound to in a protocol-2 record (spec
+/// section 3.1): `SHA-256("herald/bound-chain/v2" || chain_id ||
+/// public_key)`, used in place of the chain id in [`chain_step`] and
+/// [`chain_value`]. A side's reveals then hold for its own signing key
+/// alone: a `<Side>Key` tag removed, swapped or added after the side
+/// committed makes its first reveal fail, for anyone who checks.
+pub fn bound_chain(chain: &Hash, public_key: &[u8; 32]) -> Hash {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_BOUND_CHAIN);
+    h.update(chain);
+    h.update(public_key);
     h.finalize().into()
 }
 
@@ -419,6 +470,29 @@ mod tests {
         assert_eq!(
             chain_value(&secret, &chain, 1).unwrap(),
             h("a922ef23737c3d935b5c6a3fb686cadc7f795810d59f673824ff41d4747ed80a")
+        );
+    }
+
+    #[test]
+    fn a_bound_chain_matches_the_reference() {
+        let chain = example_chain();
+        let bound = bound_chain(&chain, &[0x11; 32]);
+        assert_eq!(
+            bound,
+            h("2d3cb5eef4c87163827849f89102b3abaa5c8f3c2aa2aa9a6870beec17cee8ab")
+        );
+        let secret: Hash = std::array::from_fn(|i| i as u8);
+        assert_eq!(
+            chain_value(&secret, &bound, 0).unwrap(),
+            h("8cb1883f0397d6bcf0be23d6834d48a56e0d5274db72fca3e5e643d5f53d118c")
+        );
+        // Another key, another chain: the same secret's reveals do not
+        // follow the commitment made under the first.
+        let other = bound_chain(&chain, &[0x12; 32]);
+        let s1 = chain_value(&secret, &bound, 1).unwrap();
+        assert_ne!(
+            chain_step(&other, &s1),
+            chain_value(&secret, &bound, 0).unwrap()
         );
     }
 

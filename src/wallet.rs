@@ -10,7 +10,8 @@ use std::sync::Arc;
 use ed25519_dalek::{Signer, SigningKey};
 
 use crate::fairness::{
-    chain_prefix, chain_step, chain_value, signing_key, signing_seed, slot_salt, Hash, CHAIN_LENGTH,
+    chain_prefix, chain_step, chain_value, signing_key, signing_seed, slot_salt, Hash, Protocol,
+    CHAIN_LENGTH,
 };
 use crate::record::LineKind;
 use crate::referee::deck::{CardSecret, ShuffleSeed};
@@ -28,6 +29,11 @@ pub struct Wallet {
     game: String,
     side: String,
     chain: Hash,
+    /// The protocol of the record the key was made for (spec 3.1).
+    protocol: Protocol,
+    /// What the side's chain is hashed under: the chain id, or in
+    /// protocol 2 the chain id bound to the side's public key.
+    hashing: Hash,
     commit: Hash,
     secret: Hash,
     /// The hidden values the player chose, by slot, in the order chosen.
@@ -48,8 +54,11 @@ pub struct Wallet {
 }
 
 /// The last line a player wrote into a record, and the digest of the
-/// record up to it (spec section 3.8).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// record up to it (spec section 3.8): with the digest before it, its
+/// text and the reply message it went out in, so that a lost reply can be
+/// written again and a second, different answer to the same record is
+/// refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Sent {
     /// A set-up line or a turn.
     pub kind: LineKind,
@@ -57,6 +66,15 @@ pub struct Sent {
     pub number: u32,
     /// The record digest after it.
     pub digest: Hash,
+    /// What the player answered: the record digest before the line
+    /// (`None` in a key file written before it was kept).
+    pub after: Option<Hash>,
+    /// The line as written, every physical line of it, signature
+    /// included (public: it went into the record).
+    pub text: Option<String>,
+    /// The reply message it went out in (`move --reply -o FILE`), as
+    /// given.
+    pub reply: Option<String>,
 }
 
 impl Sent {
@@ -87,29 +105,47 @@ impl Wallet {
     /// The wallet of `side` in `game` (chain id `chain`) for this secret.
     /// The chain is walked once, and every [`LINK_STEP`]th link kept (and
     /// written into the key file).
+    /// The record follows protocol 1 (no `Protocol` tag).
     pub fn from_secret(game: &str, side: &str, chain: Hash, secret: Hash) -> Wallet {
-        let links = chain_prefix(&secret, &chain, CHAIN_LENGTH)
+        Wallet::for_protocol(game, side, chain, secret, Protocol::One)
+    }
+
+    /// The wallet of `side` in `game` (chain id `chain`) for this secret,
+    /// in a record of protocol `protocol`.
+    pub fn for_protocol(
+        game: &str,
+        side: &str,
+        chain: Hash,
+        secret: Hash,
+        protocol: Protocol,
+    ) -> Wallet {
+        let signing = signing_key(&signing_seed(&secret, &chain));
+        let hashing = protocol.side_chain(&chain, Some(&signing.verifying_key().to_bytes()));
+        let links = chain_prefix(&secret, &hashing, CHAIN_LENGTH)
             .into_iter()
             .step_by(LINK_STEP as usize)
             .collect();
-        Wallet::with_links(game, side, chain, secret, links, LINK_STEP)
+        Wallet::with_links(game, side, (chain, protocol), secret, links, LINK_STEP)
     }
 
     /// The wallet whose chain has these links, `step` apart, `s_0` first.
     fn with_links(
         game: &str,
         side: &str,
-        chain: Hash,
+        (chain, protocol): (Hash, Protocol),
         secret: Hash,
         links: Arc<[Hash]>,
         step: u32,
     ) -> Wallet {
+        let signing = signing_key(&signing_seed(&secret, &chain));
         Wallet {
             game: game.into(),
             side: side.into(),
             chain,
+            protocol,
+            hashing: protocol.side_chain(&chain, Some(&signing.verifying_key().to_bytes())),
             commit: links[0],
-            signing: signing_key(&signing_seed(&secret, &chain)),
+            signing,
             secret,
             hidden: Vec::new(),
             links,
@@ -119,11 +155,16 @@ impl Wallet {
     }
 
     /// A fresh wallet from the operating system's random source.
-    pub fn generate(game: &str, side: &str, chain: Hash) -> Result<Wallet, WalletError> {
+    pub fn generate(
+        game: &str,
+        side: &str,
+        chain: Hash,
+        protocol: Protocol,
+    ) -> Result<Wallet, WalletError> {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret)
             .map_err(|e| WalletError(format!("the operating system gave no random bytes: {e}")))?;
-        Ok(Wallet::from_secret(game, side, chain, secret))
+        Ok(Wallet::for_protocol(game, side, chain, secret, protocol))
     }
 
     /// The game id tag value (`castle-danger`).
@@ -139,6 +180,11 @@ impl Wallet {
     /// The chain id of the game the wallet was made for.
     pub fn chain(&self) -> &Hash {
         &self.chain
+    }
+
+    /// The protocol of the record the key was made for.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
     }
 
     /// The public commitment `s_0`.
@@ -157,8 +203,8 @@ impl Wallet {
     }
 
     /// The last line the player wrote, with the record digest after it.
-    pub fn sent(&self) -> Option<Sent> {
-        self.sent
+    pub fn sent(&self) -> Option<&Sent> {
+        self.sent.as_ref()
     }
 
     /// Remember that the player wrote `sent`.
@@ -180,7 +226,7 @@ impl Wallet {
         let mut value = self.links[i as usize];
         let mut reveal = value;
         for k in (bottom..top).rev() {
-            value = chain_step(&self.chain, &value);
+            value = chain_step(&self.hashing, &value);
             if k == j {
                 reveal = value;
             }
@@ -246,6 +292,9 @@ impl Wallet {
             commit = hex::encode(self.commit),
             secret = hex::encode(self.secret),
         );
+        if self.protocol == Protocol::Two {
+            text.push_str("protocol: 2\n");
+        }
         if self.step == LINK_STEP {
             let inner = &self.links[1..self.links.len() - 1];
             for (i, link) in inner.iter().enumerate() {
@@ -266,6 +315,15 @@ impl Wallet {
                 sent.number,
                 hex::encode(sent.digest)
             ));
+            if let Some(after) = &sent.after {
+                text.push_str(&format!("sent-after: {}\n", hex::encode(after)));
+            }
+            if let Some(reply) = &sent.reply {
+                text.push_str(&format!("sent-reply: {reply}\n"));
+            }
+            for line in sent.text.iter().flat_map(|t| t.lines()) {
+                text.push_str(&format!("sent-line: {line}\n"));
+            }
         }
         text
     }
@@ -290,20 +348,29 @@ impl Wallet {
             Ok(h)
         };
         let (chain, secret, commit) = (hash("chain")?, hash("secret")?, hash("commit")?);
-        let links = read_links(text, &chain, &secret, &commit)?;
+        let protocol = match field("protocol") {
+            Ok(v) => Protocol::from_tag(&v).ok_or_else(|| bad("its `protocol:` line is not 2"))?,
+            Err(_) => Protocol::One,
+        };
+        let public = signing_key(&signing_seed(&secret, &chain))
+            .verifying_key()
+            .to_bytes();
+        let hashing = protocol.side_chain(&chain, Some(&public));
+        let links = read_links(text, &hashing, &secret, &commit)?;
+        let ids = (chain, protocol);
         let mut wallet = match links {
             Some(links) => Wallet::with_links(
                 &field("game")?,
                 &field("side")?,
-                chain,
+                ids,
                 secret,
                 links,
                 LINK_STEP,
             ),
             None => {
                 // An older key file without links: its whole chain.
-                let links = chain_prefix(&secret, &chain, CHAIN_LENGTH).into();
-                Wallet::with_links(&field("game")?, &field("side")?, chain, secret, links, 1)
+                let links = chain_prefix(&secret, &hashing, CHAIN_LENGTH).into();
+                Wallet::with_links(&field("game")?, &field("side")?, ids, secret, links, 1)
             }
         };
         if commit != wallet.commit {
@@ -320,9 +387,26 @@ impl Wallet {
             }
         }
         if let Ok(sent) = field("sent") {
-            wallet.sent = Some(read_sent(&sent).ok_or_else(|| {
+            let mut sent = read_sent(&sent).ok_or_else(|| {
                 bad("a `sent:` line holds a line (`12` or `S2`) and 64 hexadecimal digits")
-            })?);
+            })?;
+            if let Ok(after) = field("sent-after") {
+                let mut h = [0u8; 32];
+                hex::decode_to_slice(&after, &mut h)
+                    .map_err(|_| bad("`sent-after` is not 64 hexadecimal digits"))?;
+                sent.after = Some(h);
+            }
+            sent.reply = field("sent-reply").ok().filter(|r| !r.is_empty());
+            // Each physical line as written (its indent kept).
+            let lines: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("sent-line:"))
+                .map(|l| l.strip_prefix(' ').unwrap_or(l))
+                .collect();
+            if !lines.is_empty() {
+                sent.text = Some(lines.iter().map(|l| format!("{l}\n")).collect());
+            }
+            wallet.sent = Some(sent);
         }
         Ok(wallet)
     }
@@ -423,6 +507,9 @@ fn read_sent(value: &str) -> Option<Sent> {
         kind,
         number: number.parse().ok()?,
         digest: h,
+        after: None,
+        text: None,
+        reply: None,
     })
 }
 
@@ -509,6 +596,9 @@ mod tests {
             kind: LineKind::Turn,
             number: 3,
             digest: [1; 32],
+            after: None,
+            text: None,
+            reply: None,
         });
         let rewritten = back.to_text();
         assert_eq!(
@@ -628,6 +718,21 @@ mod tests {
     }
 
     #[test]
+    fn a_protocol_two_key_file_hashes_its_chain_under_its_own_key() {
+        let w = Wallet::for_protocol("castle-danger", "Blue", [7; 32], [9; 32], Protocol::Two);
+        let bound = crate::fairness::bound_chain(&[7; 32], &w.public_key());
+        assert_eq!(w.commit(), &chain_value(&[9; 32], &bound, 0).unwrap());
+        let text = w.to_text();
+        assert!(text.contains("\nprotocol: 2\n"), "{text}");
+        let back = Wallet::parse(&text).unwrap();
+        assert_eq!(back.protocol(), Protocol::Two);
+        assert_eq!(back.reveal(1), Ok(chain_value(&[9; 32], &bound, 1)));
+        let one = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
+        assert_ne!(one.commit(), w.commit());
+        assert_eq!(one.public_key(), w.public_key());
+    }
+
+    #[test]
     fn the_last_line_sent_is_kept_in_the_key_file() {
         let mut w = Wallet::from_secret("castle-danger", "Blue", [7; 32], [9; 32]);
         assert_eq!(Wallet::parse(&w.to_text()).unwrap().sent(), None);
@@ -636,13 +741,30 @@ mod tests {
                 kind,
                 number: 12,
                 digest: [0xcd; 32],
+                after: None,
+                text: None,
+                reply: None,
             };
-            w.set_sent(sent);
-            assert_eq!(Wallet::parse(&w.to_text()).unwrap().sent(), Some(sent));
+            w.set_sent(sent.clone());
+            assert_eq!(Wallet::parse(&w.to_text()).unwrap().sent(), Some(&sent));
         }
         assert!(w
             .to_text()
             .contains(&format!("sent: S12 {}", "cd".repeat(32))));
+        // With what it answered, its text (indents kept) and its message.
+        let sent = Sent {
+            kind: LineKind::Turn,
+            number: 13,
+            digest: [0xcd; 32],
+            after: Some([0xab; 32]),
+            text: Some("13. Blue: Kc1-b1\n    reveal 00\n    sig 11\n".into()),
+            reply: Some("out dir/reply.eml".into()),
+        };
+        w.set_sent(sent.clone());
+        let text = w.to_text();
+        assert!(text.contains("sent-line:     reveal 00\n"), "{text}");
+        assert!(text.contains(&format!("sent-after: {}\n", "ab".repeat(32))));
+        assert_eq!(Wallet::parse(&text).unwrap().sent(), Some(&sent));
     }
 
     #[test]

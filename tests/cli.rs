@@ -30,7 +30,16 @@ const NEW_HEADER: &str = "[Game \"castle-danger\"]\n\
                           [Blue \"ann@example.org\"]\n\
                           [Red \"bob@example.org\"]\n\
                           [Deadline \"14\"]\n\
+                          [Protocol \"2\"]\n\
                           [Result \"*\"]\n";
+
+/// The header of [`new_game`]'s record (its Nonce taken out, undated):
+/// `[Protocol "2"]` binds each side's hash chain to its key (spec 3.1).
+const NEW_GAME_HEADER: &str = "[Game \"castle-danger\"]\n\
+                               [Blue \"ann@example.org\"]\n\
+                               [Red \"bob@example.org\"]\n\
+                               [Protocol \"2\"]\n\
+                               [Result \"*\"]\n";
 
 /// Blue wins on turn 3: +C (2 moves, 2 pieces against 2) and the Cannon
 /// walks d1-d2-d3-c3-b3 (4); Red adds a free Builder and walks its King
@@ -553,7 +562,7 @@ fn move_appends_the_canonical_line_and_reports_who_is_next() {
         .stdout(predicate::str::contains("Red to move: 6 moves"));
     assert_eq!(
         without_nonce(&fs::read_to_string(&path).unwrap()),
-        format!("{HEADER}\n1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1\n")
+        format!("{NEW_GAME_HEADER}\n1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1\n")
     );
 }
 
@@ -997,7 +1006,7 @@ fn check_json_on_failure_has_kind_turn_side_line_column_and_message() {
     );
     assert_eq!(error["side"], "Blue");
     assert_eq!(error["action"], "Kb1-b2-b3-b4");
-    assert_eq!(error["line"], 9);
+    assert_eq!(error["line"], 10);
     assert_eq!(error["column"], 27);
     let message = error["message"].as_str().unwrap();
     assert!(
@@ -1021,7 +1030,7 @@ fn check_text_failure_names_the_file_line_and_column() {
         .stdout("")
         .stderr(predicate::str::contains("error[illegal]: turn 2 (Red)"))
         .stderr(predicate::str::contains("Kc9-c8: c8 holds a Wall"))
-        .stderr(predicate::str::contains("game.pbem:8:9"));
+        .stderr(predicate::str::contains("game.pbem:9:9"));
 }
 
 #[test]

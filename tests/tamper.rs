@@ -272,12 +272,15 @@ fn a_line_from_another_game_is_rejected_at_its_place() {
     );
 }
 
+/// Under `[Protocol "2"]` (what `herald new` writes) a side's hash chain
+/// is bound to its signing key (spec 3.1): a Key tag replaced by another
+/// breaks that side's first reveal, whatever signatures the lines carry
+/// (the reveal is checked before the seal, and only the chain's owner can
+/// make reveals for a commitment).
 #[test]
-fn a_key_tag_edited_in_the_header_breaks_the_first_seal() {
+fn a_key_tag_swapped_in_the_header_breaks_the_sides_first_reveal() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
-    // The chains stay valid (the chain id leaves out keys), but the game
-    // id changes: Blue's key replaced by Red's breaks the first seal.
     let red_key = text.lines().find(|l| l.starts_with("[RedKey ")).unwrap();
     let blue_key = text.lines().find(|l| l.starts_with("[BlueKey ")).unwrap();
     let forged = text.replacen(blue_key, &red_key.replacen("Red", "Blue", 1), 1);
@@ -285,8 +288,203 @@ fn a_key_tag_edited_in_the_header_breaks_the_first_seal() {
         &check(&forged),
         1,
         "Blue",
-        "Blue's signature does not match this line here",
+        "this reveal does not hash to Blue's commitment",
     );
+    assert_rejected(&check(&forged), 1, "Blue", "bound to its BlueKey tag too");
+}
+
+/// The swap attack with a key of the forger's own: a fresh Blue key made
+/// by `keygen` on a copy of the header, put in Blue's Key tag. `check`
+/// fails at Blue's first reveal, and so does Blue's own `move --key`,
+/// which writes nothing.
+#[test]
+fn a_key_swapped_for_the_forgers_own_is_caught_by_check_and_by_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = committed_game(dir.path(), "ann@example.org");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // The forger's key: keygen on the header without Blue's tags.
+    let scratch = dir.path().join("scratch");
+    std::fs::create_dir(&scratch).unwrap();
+    let header: String = text
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .filter(|l| !l.starts_with("[Blue") || l.starts_with("[Blue \""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(scratch.join("game.pbem"), header).unwrap();
+    run(
+        &scratch,
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "forger.key"],
+    );
+    let forged_header = std::fs::read_to_string(scratch.join("game.pbem")).unwrap();
+    let forger_key = forged_header
+        .lines()
+        .find(|l| l.starts_with("[BlueKey "))
+        .unwrap();
+    let blue_key = text.lines().find(|l| l.starts_with("[BlueKey ")).unwrap();
+    assert_ne!(forger_key, blue_key);
+    let forged = text.replacen(blue_key, forger_key, 1);
+    assert_rejected(
+        &check(&forged),
+        1,
+        "Blue",
+        "this reveal does not hash to Blue's commitment",
+    );
+    std::fs::write(&path, &forged).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Cd2-d3", "--key", "blue.key"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "this reveal does not hash to Blue's commitment",
+        ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), forged);
+}
+
+/// Before its first line a side's swapped key breaks nothing yet in the
+/// record; its owner's `move --key` compares the tag with the key file.
+#[test]
+fn a_key_swapped_before_its_sides_first_line_is_refused_by_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    run(
+        dir.path(),
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for side in ["Blue", "Red"] {
+        let key = format!("{}.key", side.to_lowercase());
+        run(
+            dir.path(),
+            &["keygen", "--side", side, "game.pbem", "-o", &key],
+        );
+    }
+    let game = dir.path().join("game.pbem");
+    let text = std::fs::read_to_string(&game).unwrap();
+    let red_key = text.lines().find(|l| l.starts_with("[RedKey ")).unwrap();
+    let blue_key = text.lines().find(|l| l.starts_with("[BlueKey ")).unwrap();
+    let forged = text.replacen(blue_key, &red_key.replacen("Red", "Blue", 1), 1);
+    std::fs::write(&game, &forged).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "this record's BlueKey tag is another key: the tag was swapped since Blue's keygen",
+        ));
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), forged);
+}
+
+/// The strip attack: every Key tag and every `sig` item deleted, so that
+/// earlier lines could be altered without a seal to break. Under
+/// `[Protocol "2"]` a Commit tag without its Key is a changed header.
+#[test]
+fn a_record_stripped_of_its_keys_and_signatures_is_refused_at_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    let stripped: String = text
+        .lines()
+        .filter(|l| !l.contains("Key \"") && !l.trim_start().starts_with("sig "))
+        .filter(|l| !l.trim_start().chars().all(|c| c.is_ascii_hexdigit()) || l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(!stripped.contains("sig "), "{stripped}");
+    // An earlier line altered, as the strip allows.
+    let altered = stripped.replacen("2. Red: Kc9-b9", "2. Red: Kc9-c8", 1);
+    let json = check(&altered);
+    assert_eq!(json["ok"], false, "{json}");
+    let message = json["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("BlueCommit has no BlueKey beside it"),
+        "{message}"
+    );
+    assert_eq!(json["error"]["turn"], Value::Null, "{json}");
+}
+
+/// Stripped whole (Commit and Key tags, reveals and signatures), a record
+/// reads as a game played without keys: nothing in it is sealed. The
+/// players it wrongs find out at once: a key file remembers its player's
+/// last line (section 3.8), and one made for the game refuses a
+/// protocol-2 copy without its side's tags even before that.
+#[test]
+fn a_record_stripped_whole_is_refused_by_its_players_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = committed_game(dir.path(), "ann@example.org");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (header, lines) = split_lines(&text);
+    let header: String = header
+        .lines()
+        .filter(|l| !l.contains("Commit \"") && !l.contains("Key \""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    // Each line's actions and its date (a Deadline game dates every line).
+    let plain: String = lines
+        .iter()
+        .flat_map(|l| {
+            l.lines()
+                .enumerate()
+                .filter(|(i, p)| *i == 0 || p.trim_start().starts_with("date "))
+                .map(|(_, p)| format!("{p}\n"))
+        })
+        .collect();
+    let stripped = format!("{header}{plain}");
+    assert_eq!(check(&stripped)["ok"], true, "{stripped}");
+    std::fs::write(&path, &stripped).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Cd2-d3", "--key", "blue.key"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "your turn 3 was changed since you sent it",
+        ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), stripped);
+    // Before any line, the key file alone tells.
+    let fresh = dir.path().join("fresh");
+    std::fs::create_dir(&fresh).unwrap();
+    run(
+        &fresh,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for side in ["Blue", "Red"] {
+        let key = format!("{}.key", side.to_lowercase());
+        run(&fresh, &["keygen", "--side", side, "game.pbem", "-o", &key]);
+    }
+    let game = fresh.join("game.pbem");
+    let header = std::fs::read_to_string(&game).unwrap();
+    let stripped: String = header
+        .lines()
+        .filter(|l| !l.starts_with("[BlueCommit ") && !l.starts_with("[BlueKey "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&game, &stripped).unwrap();
+    herald()
+        .current_dir(&fresh)
+        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "Blue has no Commit tag (nor a Key tag) in this record, though the key file was made for this very game",
+        ));
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), stripped);
 }
 
 #[test]

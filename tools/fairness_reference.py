@@ -22,6 +22,12 @@ def chain_step(chain, v):
     return sha(b"herald/chain/v1", chain, v)
 
 
+def bound_chain(chain, public_key):
+    """The id a side's chain is bound to in a protocol-2 record: its reveals
+    hold for its own signing key alone."""
+    return sha(b"herald/bound-chain/v2", chain, public_key)
+
+
 def chain_value(secret, chain, j, n=10000):
     v = sha(b"herald/chain-seed/v1", chain, secret)
     for _ in range(n - j):
@@ -177,6 +183,9 @@ if __name__ == "__main__":
     keyed = tags[:4] + [("HumanKey", "11" * 32)] + tags[4:]
     print("chain_id(example + HumanKey)", chain_id(keyed).hex())
     print("signing_seed(0..31)    ", signing_seed(secret, cid).hex())
+    bound = bound_chain(cid, bytes([0x11]) * 32)
+    print("bound_chain(id, 11*32) ", bound.hex())
+    print("bound s_0 for 0..31    ", chain_value(secret, bound, 0).hex())
     d0 = record_start(gid)
     print("record_start(example)  ", d0.hex())
     text = "rally=heads, B1-B2, rally Dwarf @C1\nreveal " + "11" * 32

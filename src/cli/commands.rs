@@ -16,6 +16,7 @@ use super::files::{self};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use super::stream::{AfterCheck, Checked};
+use crate::fairness::Protocol;
 use crate::game::{self, action_text, DiagramStyle, Game, Phase};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
@@ -1314,6 +1315,84 @@ impl Move {
         }
     }
 
+    /// The player answers a record it answered already, with `sent`: the
+    /// same turn typed again writes the same line again (the record or
+    /// the reply message that was lost), byte for byte, and says so;
+    /// anything else would fork the game and is refused.
+    fn answer_again<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        referee: Referee<G>,
+        sent: &crate::wallet::Sent,
+        wallet: Option<&Wallet>,
+    ) -> Result<Exit, Failure> {
+        let refuse = |typed: Option<&str>| super::sent::answered_already(sent, typed, ctx);
+        let (Some(text), Some(line)) = (self.text.as_deref(), sent.text.as_deref()) else {
+            return Err(refuse(None));
+        };
+        if self.dry_run {
+            return Err(refuse(None));
+        }
+        // The typed turn, composed on a copy: the same actions as the line
+        // sent (its first physical line), or another answer.
+        let mut trial = referee.clone();
+        let same = self
+            .compose_typed(&mut trial, text, wallet, ctx)
+            .is_ok_and(|played| played.line().lines().next() == line.lines().next());
+        if !same {
+            return Err(refuse(Some(text)));
+        }
+        let mut referee = referee;
+        let source = Source::typed(line);
+        let again = record::parse_lines(&source)
+            .ok()
+            .and_then(|(turns, _)| turns.into_iter().next())
+            .and_then(|turn| referee.play(&turn).ok())
+            .filter(|_| referee.digest() == Some(&sent.digest));
+        let Some(played) = again else {
+            return Err(Failure::usage(format!(
+                "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
+                sent.name()
+            )));
+        };
+        let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
+        match (&self.reply, self.key.as_deref(), wallet) {
+            (Some(reply), Some(key), Some(wallet)) => {
+                files::refuse_existing(&reply.output)?;
+                // The key file names the message the line now went out
+                // in, then the message is written (the key file put back
+                // as it was if it cannot be).
+                let key_was = files::read_bytes(key)?;
+                let mut wallet = wallet.clone();
+                wallet.set_sent(crate::wallet::Sent {
+                    reply: Some(reply.output.display().to_string()),
+                    ..sent.clone()
+                });
+                files::rewrite(key, None, wallet.to_text().as_bytes())?;
+                let writer = played.claimant.unwrap_or(played.side);
+                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+                    .inspect_err(|_| {
+                        let _ = files::rewrite(key, None, &key_was);
+                    })?;
+            }
+            _ => append_line(ctx, line, over.as_deref())?,
+        }
+        let was = sent
+            .reply
+            .as_deref()
+            .map(|r| format!(" (first sent in {r})"))
+            .unwrap_or_default();
+        out(&format!(
+            "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
+            sent.name(),
+            match &self.reply {
+                Some(_) => format!("{} is left as it was received\n", ctx.origin),
+                None => format!("wrote turn {} to {}\n", sent.number, ctx.origin),
+            }
+        ))?;
+        Ok(Exit::Ok)
+    }
+
     /// Compose the typed turn `text` for the side to move.
     fn compose_typed<G: Game>(
         &self,
@@ -1355,8 +1434,13 @@ impl RecordCommand for Move {
         }
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
-        let mut referee = super::sent::replay_checking_sent::<G>(ctx, wallet.as_ref())?;
+        let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
+        let mut referee = replayed.referee;
         referee.set_today(self.date);
+        if let Some(sent) = replayed.answered {
+            return self.answer_again(ctx, referee, &sent, wallet.as_ref());
+        }
+        let before = referee.digest().copied();
         // The claimed side's own line answers the claim made on it, and
         // voids it (spec section 3.8): an audit answers a claim made in
         // the audit, any other turn one made in play.
@@ -1432,7 +1516,12 @@ impl RecordCommand for Move {
                 }
             };
             if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
-                super::sent::remember_sent(path, wallet, &played, &referee)?;
+                let answered = super::sent::Answered {
+                    after: before,
+                    text: &line,
+                    reply: self.reply.as_ref().map(|r| r.output.as_path()),
+                };
+                super::sent::remember_sent(path, wallet, &played, &referee, answered)?;
             }
             // A message answered stays as it was received.
             let record_was = if self.reply.is_none() || !ctx.source.from_message() {
@@ -1545,7 +1634,8 @@ impl RecordCommand for Keygen {
                 "commitments are added before turn 1: this game has started",
             ));
         }
-        let key = Wallet::generate(G::ID, name, *referee.header().chain_id())
+        let header = referee.header();
+        let key = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
             .map_err(|e| Failure::usage(e.0))?;
         files::write_new_private(&self.output, key.to_text().as_bytes())?;
         let (commit, public) = (hex::encode(key.commit()), hex::encode(key.public_key()));
@@ -1708,6 +1798,9 @@ impl IdCommand for New {
         tags.extend(option_tags::<G>(&self.options)?);
         tags.push(("Deadline".into(), self.deadline.to_string()));
         tags.push(("Nonce".into(), nonce()?));
+        // Keys made for this record bind each side's chain to its signing
+        // key (spec section 3.1).
+        tags.push((Protocol::TAG.into(), "2".into()));
         let mut text = String::new();
         record::write_header(
             tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),

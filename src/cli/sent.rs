@@ -14,11 +14,38 @@ use crate::referee::{ErrorKind, Keep, PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
 /// Replay the record, checking that it extends the last line `wallet`'s
-/// player wrote (when the wallet is one of this game's).
+/// player wrote (when the wallet is one of this game's). A record that is
+/// the very one the player answered with that line is refused too,
+/// saying so: a second answer would fork the game.
 pub(super) fn replay_checking_sent<G: Game>(
     ctx: &Ctx<'_>,
     wallet: Option<&Wallet>,
 ) -> Result<Referee<G>, Failure> {
+    let replayed = replay_for_answer(ctx, wallet)?;
+    match replayed.answered {
+        Some(sent) => Err(answered_already(&sent, None, ctx)),
+        None => Ok(replayed.referee),
+    }
+}
+
+/// A record replayed against a player's key file.
+pub(super) struct Replayed<G: Game> {
+    /// The referee after the record's last line.
+    pub(super) referee: Referee<G>,
+    /// The player's last line, when the record is exactly the one it
+    /// answered (its digest is the one the line was written after): the
+    /// player answered this record already.
+    pub(super) answered: Option<Sent>,
+}
+
+/// Replay the record, checking it against the last line `wallet`'s
+/// player wrote: a record that holds that line must hold it unchanged,
+/// and one that does not must be the record it answered (then
+/// [`Replayed::answered`]) or a later one holding it.
+pub(super) fn replay_for_answer<G: Game>(
+    ctx: &Ctx<'_>,
+    wallet: Option<&Wallet>,
+) -> Result<Replayed<G>, Failure> {
     let sent = wallet.and_then(Wallet::sent);
     let mut found = None;
     let keep = Keep {
@@ -35,13 +62,62 @@ pub(super) fn replay_checking_sent<G: Game>(
     // A key from another game is refused by the referee, saying so.
     let ours = wallet.is_some_and(|w| w.chain() == referee.header().chain_id());
     match sent.filter(|_| ours) {
+        Some(sent)
+            if found.is_none()
+                && sent.after.is_some()
+                && sent.after == referee.digest().copied() =>
+        {
+            Ok(Replayed {
+                referee,
+                answered: Some(sent.clone()),
+            })
+        }
         Some(sent) if found != Some(sent.digest) => Err(changed(sent, found.is_some(), ctx)),
-        _ => Ok(referee),
+        _ => Ok(Replayed {
+            referee,
+            answered: None,
+        }),
     }
 }
 
+/// The refusal of a second answer to the record the player answered
+/// already with `sent` (`typed`: what the player typed now, if it is not
+/// the same line): resend the message, or write it again.
+pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
+    let line = sent.name();
+    let first = sent
+        .text
+        .as_deref()
+        .and_then(|t| t.lines().next())
+        .map(|l| format!(" (`{l}`)"))
+        .unwrap_or_default();
+    let actions = sent
+        .text
+        .as_deref()
+        .and_then(|t| t.lines().next())
+        .and_then(|l| l.split_once(": "))
+        .map_or("YOUR TURN", |(_, a)| a);
+    let resend = match &sent.reply {
+        Some(reply) => format!(
+            "resend {reply}, or write the same message again with herald move {} \"{actions}\" --key KEY --reply -o NEW.eml",
+            ctx.origin
+        ),
+        None => format!(
+            "send the record that holds it again, or write it again with herald move {} \"{actions}\" --key KEY",
+            ctx.origin
+        ),
+    };
+    let typed = typed
+        .map(|t| format!("; `{t}` is another answer, and a second answer would fork the game"))
+        .unwrap_or_default();
+    let message = format!(
+        "you already answered this turn: your {line}{first} answers this very record{typed}: {resend}; nothing was written"
+    );
+    Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+}
+
 /// The refusal of a record that does not extend what the player sent.
-fn changed(sent: Sent, present: bool, ctx: &Ctx<'_>) -> Failure {
+fn changed(sent: &Sent, present: bool, ctx: &Ctx<'_>) -> Failure {
     let line = sent.name();
     let message = if present {
         format!(
@@ -82,6 +158,16 @@ pub(super) fn check_commitments_alike<G: Game>(
     Ok(())
 }
 
+/// What a line answered and how it went out, for the key file.
+pub(super) struct Answered<'a> {
+    /// The record digest before the line.
+    pub(super) after: Option<crate::fairness::Hash>,
+    /// The line as written.
+    pub(super) text: &'a str,
+    /// The reply message it goes out in, if any.
+    pub(super) reply: Option<&'a Path>,
+}
+
 /// Remember in the key file at `path` that its player wrote `played`,
 /// the last line of `referee`'s record.
 pub(super) fn remember_sent<G: Game>(
@@ -89,6 +175,7 @@ pub(super) fn remember_sent<G: Game>(
     wallet: &mut Wallet,
     played: &PlayedTurn<G>,
     referee: &Referee<G>,
+    answered: Answered<'_>,
 ) -> Result<(), Failure> {
     let Some(&digest) = referee.digest() else {
         return Err(Failure::usage(
@@ -100,6 +187,9 @@ pub(super) fn remember_sent<G: Game>(
         kind: played.kind,
         number: played.number,
         digest,
+        after: answered.after,
+        text: Some(answered.text.to_owned()),
+        reply: answered.reply.map(|p| p.display().to_string()),
     });
     files::rewrite(path, None, wallet.to_text().as_bytes()).map_err(|e| {
         Failure::usage(format!(

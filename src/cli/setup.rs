@@ -56,6 +56,7 @@ impl RecordCommand for Setup {
         let key = Some(self.key.as_path());
         let mut wallet = read_wallet(&self.key)?;
         let mut referee = super::sent::replay_checking_sent::<G>(ctx, Some(&wallet))?;
+        let before = referee.digest().copied();
         referee.set_today(self.date);
         // The claimed side's own set-up line answers a claim made on it
         // during the set-up, and voids it (spec section 3.8).
@@ -125,7 +126,12 @@ impl RecordCommand for Setup {
             // in one write), then the record; the key file is put back
             // as it was when the record cannot be written.
             let key_was = files::read_bytes(&self.key)?;
-            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee)?;
+            let answered = super::sent::Answered {
+                after: before,
+                text: &text,
+                reply: None,
+            };
+            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)?;
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());

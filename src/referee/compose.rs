@@ -142,6 +142,17 @@ impl<G: Game> Referee<G> {
                     .into(),
             ));
         }
+        // The key file knows its side's public key: a record whose Key
+        // tag for that side is another is not the game this player is
+        // playing. (Under protocol 2 the swap already breaks the side's
+        // first reveal, and a Key tag cannot go without its Commit tag.)
+        if let Some(key) = self.header.key(side) {
+            if key.as_bytes() != &wallet.public_key() {
+                return Err(ComposeError::Wallet(format!(
+                    "holds {name}'s signing key, but this record's {name}Key tag is another key: the tag was swapped since {name}'s keygen, so this copy is not the game you are playing (nothing was written; ask for the record as it was sent, or compare copies with herald check)"
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -221,9 +232,13 @@ impl<G: Game> Referee<G> {
         // The one known link below: the side's previous reveal (or its
         // commitment), which the record has shown. A key file's altered
         // links could give a value that does not follow it: never written.
-        if self.latest_reveal(side)
-            != Some(crate::fairness::chain_step(self.header.chain_id(), &reveal))
-        {
+        let chain = self
+            .header
+            .index_of(side)
+            .map(|i| *self.header.side_chain(i));
+        if chain.is_none_or(|chain| {
+            self.latest_reveal(side) != Some(crate::fairness::chain_step(&chain, &reveal))
+        }) {
             return Err(ComposeError::Wallet(format!(
                 "was altered: the reveal it gives for {side_name}'s line {j} does not follow {side_name}'s previous one"
             )));
@@ -269,6 +284,14 @@ impl<G: Game> Referee<G> {
             (None, Some(_)) => Err(ComposeError::Keys(format!(
                 "{name} has a Commit tag, so each {name} line needs a reveal: add --key with {name}'s key file"
             ))),
+            (Some(wallet), None)
+                if wallet.protocol() == crate::fairness::Protocol::Two
+                    && wallet.chain() == self.header.chain_id() =>
+            {
+                Err(ComposeError::Keys(format!(
+                    "{name} has no Commit tag (nor a Key tag) in this record, though the key file was made for this very game: herald keygen adds both (keygen --print prints them, for the header, before turn 1); from a copy that had them they were removed (a record stripped of {name}'s keys and signatures), which is not the game you are playing; nothing was written"
+                )))
+            }
             (Some(_), None) => Err(ComposeError::Keys(format!(
                 "{name} has no Commit tag, so its lines carry no reveal: drop --key, or add the tag with herald keygen before turn 1"
             ))),

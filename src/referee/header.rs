@@ -3,7 +3,7 @@
 //! game id every derivation is bound to (spec section 3.2).
 
 use super::RefereeError;
-use crate::fairness::{self, Hash};
+use crate::fairness::{self, Hash, Protocol};
 use crate::game::{self, Game, Outcome, Setup, Side};
 use crate::record::{self, Record, Span, Tag};
 use ed25519_dalek::VerifyingKey;
@@ -26,6 +26,11 @@ pub struct Header {
     tags: Vec<(String, String)>,
     /// The `Deadline` tag's days (spec section 3.8), if the header has one.
     deadline: Option<i64>,
+    /// The `Protocol` tag's version (spec section 3.1).
+    protocol: Protocol,
+    /// What each side's reveals are hashed under, in turn order, worked
+    /// out with the chain id.
+    side_chains: OnceLock<Vec<Hash>>,
     result_tag: String,
     result_span: Span,
     span: Span,
@@ -198,8 +203,26 @@ impl Header {
             ),
             None => None,
         };
+        let protocol = match record
+            .tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(Protocol::TAG))
+        {
+            Some(tag) => Protocol::from_tag(&tag.value).ok_or_else(|| {
+                RefereeError::record(
+                    Some(tag.value_span),
+                    "Protocol is 2 (as herald new writes it); a record without the tag follows protocol 1",
+                )
+            })?,
+            None => Protocol::One,
+        };
+        if protocol == Protocol::Two {
+            check_bound_pairs::<G>(&read.sides, &commits, &keys, span)?;
+        }
         let header = Header {
             deadline,
+            protocol,
+            side_chains: OnceLock::new(),
             game_id: OnceLock::new(),
             chain_id: OnceLock::new(),
             sides: read.sides,
@@ -225,6 +248,54 @@ impl Header {
     pub fn span(&self) -> Span {
         self.span
     }
+
+    /// The protocol the record follows (its `Protocol` tag).
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// What the reveals of side `index` (in turn order) are hashed under:
+    /// the chain id, or in protocol 2 the chain id bound to the side's key
+    /// (spec section 3.1).
+    #[inline]
+    pub fn side_chain(&self, index: usize) -> &Hash {
+        &self.side_chains.get_or_init(|| {
+            let chain = self.chain_id();
+            self.keys
+                .iter()
+                .map(|k| {
+                    self.protocol
+                        .side_chain(chain, k.as_ref().map(|k| k.as_bytes()))
+                })
+                .collect()
+        })[index]
+    }
+}
+
+/// In protocol 2, a side's Commit and Key tags come together: its chain
+/// is bound to its key, so a key removed, swapped or added alone is a
+/// changed header, refused here or at the side's first reveal.
+fn check_bound_pairs<G: Game>(
+    sides: &[Side],
+    commits: &[Option<Hash>],
+    keys: &[Option<VerifyingKey>],
+    span: Span,
+) -> Result<(), RefereeError> {
+    for ((side, commit), key) in sides.iter().zip(commits).zip(keys) {
+        let name = side.name::<G>();
+        let (has, lacks) = match (commit, key) {
+            (Some(_), None) => ("Commit", "Key"),
+            (None, Some(_)) => ("Key", "Commit"),
+            _ => continue,
+        };
+        return Err(RefereeError::record(
+            Some(span),
+            format!(
+                "{name}{has} has no {name}{lacks} beside it: under [Protocol \"2\"] a side's hash chain is bound to its signing key, so herald keygen adds the two tags together and neither is removed or added alone (this copy's header was changed)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The tag that holds the days of a game's deadline.
@@ -427,6 +498,9 @@ fn canonical_tag_name<G: Game>(name: &str) -> String {
     }
     if let Some(side) = key_side::<G>(name) {
         return format!("{}Key", side.name::<G>());
+    }
+    if name.eq_ignore_ascii_case(Protocol::TAG) {
+        return Protocol::TAG.into();
     }
     if let Some(opt) = G::OPTIONS
         .iter()

@@ -1206,7 +1206,10 @@ impl<G: Game> Referee<G> {
                 )),
             };
         }
-        let fault = match self.ledger.check(self.header.chain_id(), index, reveal) {
+        let fault = match self
+            .ledger
+            .check(self.header.side_chain(index), index, reveal)
+        {
             Ok(()) => return Ok(()),
             Err(fault) => fault,
         };
@@ -1230,13 +1233,16 @@ impl<G: Game> Referee<G> {
             RevealFault::Broken { first } => {
                 // Every chain is bound to the header: a header edited
                 // after the keys were made fails at the first reveal.
-                let (what, header) = if first {
-                    (
+                let (what, header) = match (first, self.header.protocol()) {
+                    (true, crate::fairness::Protocol::Two) => (
                         format!("{name}'s commitment"),
-                        " (or the header was changed after the Commit tags were made)",
-                    )
-                } else {
-                    (format!("{name}'s previous reveal"), "")
+                        format!(" (or the header was changed after the Commit tags were made: under [Protocol \"2\"] {name}'s chain is bound to its {name}Key tag too, so a swapped key breaks it)"),
+                    ),
+                    (true, crate::fairness::Protocol::One) => (
+                        format!("{name}'s commitment"),
+                        " (or the header was changed after the Commit tags were made)".into(),
+                    ),
+                    (false, _) => (format!("{name}'s previous reveal"), String::new()),
                 };
                 at.record(
                     Place::Proof(k),

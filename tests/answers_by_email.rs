@@ -1,0 +1,174 @@
+//! A player's key file remembers the last line its player wrote, what it
+//! answered and the message it went out in (spec section 3.8), through
+//! the real binary: Blue and Red of Castle Danger each in their own
+//! directory with their own key file, by .eml messages. A reply that was
+//! lost is written again, byte for byte, by the same command; a second,
+//! different answer to the same message is refused ("you already answered
+//! this turn: resend ..."), so no player forks the game by mistake.
+
+mod common;
+use common::{herald, run};
+
+use std::path::{Path, PathBuf};
+
+struct Table {
+    _root: tempfile::TempDir,
+    blue: PathBuf,
+    red: PathBuf,
+}
+
+/// A message without the lines that differ each time it is written.
+fn body(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("Date: ") && !l.starts_with("Message-ID: "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+impl Table {
+    /// `new` and both keys; Blue's turn 1 mailed to Red as `1.eml`.
+    fn after_blues_first_turn() -> Table {
+        let root = tempfile::tempdir().unwrap();
+        let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
+        std::fs::create_dir(&blue).unwrap();
+        std::fs::create_dir(&red).unwrap();
+        run(
+            &blue,
+            &[
+                "new",
+                "castle-danger",
+                "--side",
+                "Blue=ann@example.org",
+                "--side",
+                "Red=bob@example.org",
+                "-o",
+                "game.pbem",
+            ],
+        );
+        run(
+            &blue,
+            &["keygen", "--side", "Blue", "game.pbem", "-o", "my.key"],
+        );
+        std::fs::copy(blue.join("game.pbem"), red.join("game.pbem")).unwrap();
+        run(
+            &red,
+            &["keygen", "--side", "Red", "game.pbem", "-o", "my.key"],
+        );
+        std::fs::copy(red.join("game.pbem"), blue.join("game.pbem")).unwrap();
+        run(
+            &blue,
+            &[
+                "move",
+                "game.pbem",
+                "Kc1-b1",
+                "--key",
+                "my.key",
+                "--reply",
+                "-o",
+                "1.eml",
+            ],
+        );
+        std::fs::copy(blue.join("1.eml"), red.join("1.eml")).unwrap();
+        Table {
+            _root: root,
+            blue,
+            red,
+        }
+    }
+
+    /// Red answers `1.eml` with `turn`, writing `out`.
+    fn red_answers(&self, turn: &str, out: &str) -> std::process::Output {
+        herald(&self.red)
+            .args([
+                "move", "1.eml", turn, "--key", "my.key", "--reply", "-o", out,
+            ])
+            .output()
+            .unwrap()
+    }
+}
+
+#[test]
+fn a_lost_reply_is_written_again_by_the_same_command() {
+    let t = Table::after_blues_first_turn();
+    let first = t.red_answers("Kc9-b9", "2.eml");
+    assert!(first.status.success(), "{first:?}");
+    let sent = body(&t.red.join("2.eml"));
+    std::fs::remove_file(t.red.join("2.eml")).unwrap();
+    let again = t.red_answers("Kc9-b9", "2-again.eml");
+    assert!(again.status.success(), "{again:?}");
+    let said = String::from_utf8(again.stdout).unwrap();
+    assert!(
+        said.contains("you answered this record already: this is your turn 2 again, the same line (first sent in 2.eml)"),
+        "{said}"
+    );
+    // The same message: the same signed line, the same record, to the
+    // same player.
+    assert_eq!(body(&t.red.join("2-again.eml")), sent);
+    // And Blue plays on from it.
+    std::fs::copy(t.red.join("2-again.eml"), t.blue.join("2.eml")).unwrap();
+    run(
+        &t.blue,
+        &[
+            "move", "2.eml", "Kb1-a1", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+}
+
+#[test]
+fn a_second_different_answer_to_the_same_message_is_refused() {
+    let t = Table::after_blues_first_turn();
+    assert!(t.red_answers("Kc9-b9", "2.eml").status.success());
+    let key_before = std::fs::read(t.red.join("my.key")).unwrap();
+    let fork = t.red_answers("Kc9-d9", "2-fork.eml");
+    assert_eq!(fork.status.code(), Some(1), "{fork:?}");
+    let error = String::from_utf8(fork.stderr).unwrap();
+    assert!(
+        error.contains("you already answered this turn: your turn 2 (`2. Red: Kc9-b9`) answers this very record"),
+        "{error}"
+    );
+    assert!(error.contains("`Kc9-d9` is another answer"), "{error}");
+    assert!(error.contains("resend 2.eml"), "{error}");
+    assert!(!t.red.join("2-fork.eml").exists());
+    assert_eq!(std::fs::read(t.red.join("my.key")).unwrap(), key_before);
+}
+
+#[test]
+fn the_message_written_again_is_the_one_a_refusal_names_next() {
+    let t = Table::after_blues_first_turn();
+    assert!(t.red_answers("Kc9-b9", "2.eml").status.success());
+    std::fs::remove_file(t.red.join("2.eml")).unwrap();
+    assert!(t.red_answers("Kc9-b9", "2b.eml").status.success());
+    let fork = t.red_answers("Kc9-d9", "2c.eml");
+    assert_eq!(fork.status.code(), Some(1));
+    let error = String::from_utf8(fork.stderr).unwrap();
+    assert!(error.contains("resend 2b.eml"), "{error}");
+}
+
+#[test]
+fn a_record_file_that_lost_the_players_line_gets_the_same_line_again() {
+    let t = Table::after_blues_first_turn();
+    // Red keeps the game in a record file this time.
+    std::fs::copy(t.blue.join("game.pbem"), t.red.join("game.pbem")).unwrap();
+    let before = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    run(&t.red, &["move", "game.pbem", "Kc9-b9", "--key", "my.key"]);
+    let written = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    // The file put back as it was before the answer (a backup restored).
+    std::fs::write(t.red.join("game.pbem"), &before).unwrap();
+    let fork = herald(&t.red)
+        .args(["move", "game.pbem", "Kc9-d9", "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(fork.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(t.red.join("game.pbem")).unwrap(),
+        before
+    );
+    let said = run(&t.red, &["move", "game.pbem", "Kc9-b9", "--key", "my.key"]);
+    assert!(said.contains("this is your turn 2 again"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(t.red.join("game.pbem")).unwrap(),
+        written
+    );
+}
