@@ -185,19 +185,19 @@ fn header<'a>(message: &'a str, name: &str) -> &'a str {
 #[test]
 fn a_claim_never_makes_the_side_that_lost_on_the_board_the_winner() {
     let t = Table::set_up();
+    // Blue's resignation carries Blue's audit: Red's is due next.
     t.play(&t.blue, &["resign"]);
     let s = status(&t.red);
     assert_eq!(
         (s["phase"].as_str(), s["provisional"].as_str()),
         (Some("audit"), Some("Red"))
     );
-    // Blue's audit is due first: `legal` says so, never "may only pass".
-    let legal = run(&t.blue, &["legal", "game.pbem"]);
-    assert!(legal.contains("Blue's closing line"), "{legal}");
+    // Red's audit is due: `legal` says so, never "may only pass".
+    let legal = run(&t.red, &["legal", "game.pbem"]);
+    assert!(legal.contains("Red's closing line"), "{legal}");
     assert!(!legal.contains("may only pass"), "{legal}");
     assert_eq!(status(&t.blue)["step"]["step"], "audit");
-    t.play(&t.blue, &["audit"]);
-    // Red's audit is due; Blue claims it at once.
+    // Blue claims it at once.
     assert_eq!(status(&t.blue)["step"]["side"], "Red");
     t.claim(&t.blue, "claim.eml");
     let s = status(&t.red);
@@ -319,19 +319,32 @@ fn walking_away_at_setup_is_a_forfeit() {
 #[test]
 fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     let t = Table::set_up();
-    t.play(&t.blue, &["resign"]);
-    // Blue's audit is due first: Red claims it at once (Blue lost on
-    // the board; a claim cannot change that), then audits.
+    // Blue stops answering: Red claims its turn 1 past the deadline, and
+    // then its audit (a claimant's line carries no audit of the side it
+    // claims), then audits itself.
     t.claim(&t.red, "claim.eml");
     let s = status(&t.red);
-    assert_eq!(s["provisional"], "Red");
-    t.play(&t.red, &["audit"]);
+    assert_eq!(s["provisional"], "Red", "{s}");
+    assert_eq!(s["step"]["side"], "Blue", "{s}");
+    assert_eq!(s["step"]["step"], "audit", "{s}");
+    // The audit has its own deadline, from the claim's day.
+    let later = "2026-12-01";
+    for args in [
+        &["--forfeit", "--reply", "-o", "claim-audit.eml"][..],
+        &["audit"][..],
+    ] {
+        let mut all = vec!["move", "game.pbem"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--key", "my.key", "--date", later]);
+        run(&t.red, &all);
+    }
+    mail(&t.red, &t.blue);
     let s = status(&t.blue);
     assert_eq!(
         (s["phase"].as_str(), s["result"].as_str()),
         (Some("over"), Some("Red"))
     );
-    assert_eq!(s["forfeits"][0]["audit"], true);
+    assert_eq!(s["forfeits"][1]["audit"], true, "{s}");
     // Blue's audit can no longer void a claim another line followed.
     let out = herald(&t.blue)
         .args([
@@ -341,7 +354,7 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
             "--key",
             "my.key",
             "--date",
-            CLAIM_DAY,
+            later,
         ])
         .output()
         .unwrap();

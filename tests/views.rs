@@ -122,17 +122,25 @@ fn fate_with_the_movers_key_names_its_next_roll() {
     assert!(public.get("next").is_none());
 }
 
+/// The line that ends the game carries its writer's audit (nobody
+/// answers their own mail), and the other side's `move` with nothing
+/// typed writes its audit line.
 #[test]
 fn move_with_nothing_typed_on_an_ended_game_writes_the_audit_line() {
     let dir = game();
     let d = dir.path();
-    run(d, &["move", "g.pbem", "resign", "--key", "blue.key"]);
+    let said = run(d, &["move", "g.pbem", "resign", "--key", "blue.key"]);
+    assert!(said.contains("\n2. Blue: audit\n"), "{said}");
+    // Every one of Blue's ten identities is opened on it, as chosen.
+    for (slot, letter) in ["a1", "b1", "c1", "j1"].iter().zip(['R', 'P', 'S', 'R']) {
+        assert!(said.contains(&format!("open {slot} {letter}\n")), "{said}");
+    }
     let check = json(d, &["check", "g.pbem", "--format", "json"]);
     assert_eq!(check["phase"], "audit");
     assert_eq!(check["provisional"], "Red");
-    assert_eq!(check["to_move"], "Blue");
+    assert_eq!(check["to_move"], "Red");
     let out = herald(d)
-        .args(["move", "g.pbem", "--key", "blue.key"])
+        .args(["move", "g.pbem", "--key", "red.key"])
         .write_stdin("")
         .output()
         .unwrap();
@@ -142,12 +150,7 @@ fn move_with_nothing_typed_on_an_ended_game_writes_the_audit_line() {
         String::from_utf8_lossy(&out.stderr)
     );
     let line = String::from_utf8(out.stdout).unwrap();
-    assert!(line.starts_with("2. Blue: audit\n"), "{line}");
-    // Every one of Blue's ten identities is opened on it, as chosen.
-    for (slot, letter) in ["a1", "b1", "c1", "j1"].iter().zip(['R', 'P', 'S', 'R']) {
-        assert!(line.contains(&format!("open {slot} {letter}\n")), "{line}");
-    }
-    run(d, &["move", "g.pbem", "audit", "--key", "red.key"]);
+    assert!(line.starts_with("3. Red: audit\n"), "{line}");
     let check = json(d, &["check", "g.pbem", "--format", "json"]);
     assert_eq!(
         (check["phase"].as_str(), check["result"].as_str()),

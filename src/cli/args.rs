@@ -192,6 +192,7 @@ Examples:
   herald setup game.pbem --key blue.key --army RPSRRPSPRS --throws RPSPRSSPRRPS
   herald setup bg.pbem --key south.key --maze @south-maze.txt
   herald setup game.pbem --key blue.key          (the next step: the openings)
+  herald setup bob.eml --key blue.key --reply -o ann.eml   (answer an email)
   herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)")]
     Setup {
         /// The game record file.
@@ -234,6 +235,16 @@ Examples:
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Write the next email message too (-o FILE): the whole record
+        /// with your set-up line, To the player due next and Cc the
+        /// others, threaded as a reply when RECORD is a message. A message
+        /// given as RECORD is left as it is; a record file is updated as
+        /// usual.
+        #[arg(long, requires = "output", conflicts_with = "dry_run")]
+        reply: bool,
+        /// Where --reply writes the message (a new file: never overwrites).
+        #[arg(short, long, value_name = "FILE", requires = "reply")]
+        output: Option<PathBuf>,
     },
     /// Replay the record and report OK or the first problem.
     #[command(after_help = "\
@@ -428,27 +439,40 @@ Examples:
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Create a private key for one side and add its Commit tag.
+    /// Create a private key for one side and add its Commit and Key tags.
     #[command(after_help = "\
 The key file never leaves your machine and herald never prints it. The
-Commit tag is added to the record (or printed with --print) before turn 1.
+Commit and Key tags are added to the record (or printed with --print)
+before turn 1. Answering an email, --reply -o FILE writes the message that
+carries them to the other players (the key file then goes to --key).
 
 Examples:
   herald keygen --side Blue game.pbem -o blue.key
+  herald keygen --side Red ann.eml --key red.key --reply -o bob.eml   (answer an email)
   herald keygen --side Red game.pbem -o red.key --print")]
     Keygen {
         /// The side the key is for.
         #[arg(long)]
         side: String,
-        /// The game record file.
+        /// The game record file, or the email message that carries it.
         #[arg(value_name = "RECORD")]
         record: PathBuf,
-        /// Where to write the private key (refuses to overwrite).
-        #[arg(short, long, value_name = "KEYFILE")]
-        output: PathBuf,
+        /// Where to write the private key (refuses to overwrite); with
+        /// --reply, the message (and the key goes to --key).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Where to write the private key (refuses to overwrite): the same
+        /// as -o without --reply.
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
         /// Print the Commit tag instead of adding it to the record.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "reply")]
         print: bool,
+        /// Write the next email message too (-o FILE): the whole record
+        /// with your Commit and Key tags, To the player due next and Cc
+        /// the others. A message given as RECORD is left as it is.
+        #[arg(long, requires_all = ["output", "key"])]
+        reply: bool,
     },
     /// Print a shell completion script.
     #[command(after_help = "\

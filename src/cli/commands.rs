@@ -214,12 +214,30 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             side,
             record,
             output,
+            key,
             print,
+            reply,
         } => {
             require_file(
                 &record,
                 "keygen adds the Commit tag to the record file: name the file",
             )?;
+            let (output, reply) = match (reply, key, output) {
+                (true, Some(key), Some(message)) => {
+                    (key, Some(super::mail::Reply { output: message }))
+                }
+                (false, Some(key), None) | (false, None, Some(key)) => (key, None),
+                (false, Some(_), Some(_)) => {
+                    return Err(Failure::usage(
+                        "--key and -o both name the key file: give one (with --reply, -o names the message)",
+                    ))
+                }
+                _ => {
+                    return Err(Failure::usage(
+                        "name the key file to write: herald keygen --side SIDE RECORD -o SIDE.key (answering an email: --key SIDE.key --reply -o REPLY.eml)",
+                    ))
+                }
+            };
             with_record(
                 &record,
                 Format::Text,
@@ -227,6 +245,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     side,
                     output,
                     print,
+                    reply,
                 },
             )
         }
@@ -240,6 +259,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             dry_run,
             date,
             format,
+            reply,
+            output,
         } => {
             require_file(
                 &record,
@@ -264,6 +285,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     date,
                     format,
+                    reply: output
+                        .filter(|_| reply)
+                        .map(|output| super::mail::Reply { output }),
                 },
             )
         }
@@ -1344,10 +1368,18 @@ impl Move {
         }
         let mut referee = referee;
         let source = Source::typed(line);
+        // Every line kept (a game's last line and its writer's audit go
+        // together), played in order.
         let again = record::parse_lines(&source)
             .ok()
-            .and_then(|(turns, _)| turns.into_iter().next())
-            .and_then(|turn| referee.play(&turn).ok())
+            .and_then(|(turns, _)| {
+                let mut first = None;
+                for turn in &turns {
+                    let played = referee.play(turn).ok()?;
+                    first.get_or_insert(played);
+                }
+                first
+            })
             .filter(|_| referee.digest() == Some(&sent.digest));
         let Some(played) = again else {
             return Err(Failure::usage(format!(
@@ -1430,7 +1462,7 @@ fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         if self.reply.is_none() && !self.dry_run {
-            refuse_message(ctx)?;
+            refuse_message(ctx, super::context::MOVE_ANSWER)?;
         }
         let key = self.key.as_deref();
         let mut wallet = key.map(read_wallet).transpose()?;
@@ -1478,7 +1510,20 @@ impl RecordCommand for Move {
             alike?;
         }
         let side_name = played.side.name::<G>();
-        let line = played.line();
+        // A line that ends the game with its own writer's audit due next
+        // carries that audit with it (the openings of what the writer
+        // still holds): no player answers their own mail (spec 3.7).
+        let closing = match wallet.as_ref() {
+            Some(w)
+                if played.claimant.is_none()
+                    && referee.phase() == Phase::Audit
+                    && referee.step_due().is_some_and(|d| d.side == played.side) =>
+            {
+                Some(self.compose_typed(&mut referee, "audit", Some(w), ctx)?)
+            }
+            _ => None,
+        };
+        let line = played.line() + &closing.as_ref().map(PlayedTurn::line).unwrap_or_default();
         let result = result_text::<G>(referee.outcome());
         let voided = referee
             .voided_claims()
@@ -1494,7 +1539,17 @@ impl RecordCommand for Move {
         let written = !self.dry_run;
         // A dry run shows the line without its signature: herald signs
         // only the lines it writes (and the key file remembers).
-        let line = if written { line } else { dry_run_line(&played) };
+        let line = if written {
+            line
+        } else {
+            dry_run_line(&played) + &closing.as_ref().map(dry_run_line).unwrap_or_default()
+        };
+        let closing_note = closing.as_ref().map(|c| {
+            format!(
+                "the game ended on {side_name}'s own line, so {side_name}'s audit (turn {}) goes with it: the openings of what {side_name} still held\n",
+                c.number
+            )
+        });
         if written {
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
@@ -1521,7 +1576,8 @@ impl RecordCommand for Move {
                     text: &line,
                     reply: self.reply.as_ref().map(|r| r.output.as_path()),
                 };
-                super::sent::remember_sent(path, wallet, &played, &referee, answered)?;
+                let last = closing.as_ref().unwrap_or(&played);
+                super::sent::remember_sent(path, wallet, last, &referee, answered)?;
             }
             // A message answered stays as it was received.
             let record_was = if self.reply.is_none() || !ctx.source.from_message() {
@@ -1559,7 +1615,8 @@ impl RecordCommand for Move {
                 written,
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{line}{}{}{}{}",
+                "{line}{}{}{}{}{}",
+                closing_note.unwrap_or_default(),
                 voided.unwrap_or_default(),
                 fit(&summary, "  "),
                 pending_text(&referee),
@@ -1595,17 +1652,23 @@ pub(super) fn dry_run_line<G: Game>(played: &PlayedTurn<G>) -> String {
 /// Write `tags` into the record's header after the last tag before
 /// Result (Result stays last), atomically.
 fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
-    refuse_message(ctx)?;
+    refuse_message(ctx, KEYGEN_ANSWER)?;
     let text = record::Splice::new()
         .tags(tags)
         .in_place(ctx.source, ctx.record);
     files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
+/// The answer to a message for `keygen`.
+const KEYGEN_ANSWER: &str = "keygen --side SIDE {} --key SIDE.key";
+
 struct Keygen {
     side: String,
+    /// The key file to write.
     output: PathBuf,
     print: bool,
+    /// `--reply -o FILE`: the message that carries the tags.
+    reply: Option<super::mail::Reply>,
 }
 
 impl RecordCommand for Keygen {
@@ -1634,10 +1697,22 @@ impl RecordCommand for Keygen {
                 "commitments are added before turn 1: this game has started",
             ));
         }
+        let from_message = ctx.source.from_message();
+        if from_message && self.reply.is_none() && !self.print {
+            // Before the key file is written: a message is left as it was
+            // received, and the reply carries the tags.
+            let answer = format!(
+                "keygen --side {name} {{}} --key {}.key",
+                name.to_ascii_lowercase()
+            );
+            refuse_message(ctx, &answer)?;
+        }
+        if let Some(reply) = &self.reply {
+            files::refuse_existing(&reply.output)?;
+        }
         let header = referee.header();
         let key = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
             .map_err(|e| Failure::usage(e.0))?;
-        files::write_new_private(&self.output, key.to_text().as_bytes())?;
         let (commit, public) = (hex::encode(key.commit()), hex::encode(key.public_key()));
         let (commit_tag, key_tag) = (format!("{name}Commit"), format!("{name}Key"));
         let tags = [
@@ -1646,24 +1721,63 @@ impl RecordCommand for Keygen {
         ];
         let mut tag_lines = String::new();
         record::write_tags(tags, &mut tag_lines);
-        if self.print {
+        // The record and the message the tags go out in, read back as any
+        // reader will, before anything is written.
+        let after = record::Splice::new()
+            .tags(&tags)
+            .extracted(ctx.source, ctx.record);
+        let next = {
+            let source = Source::new(after.as_bytes()).map_err(|e| Failure::usage(e.message))?;
+            let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
+            Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))?
+        };
+        files::write_new_private(&self.output, key.to_text().as_bytes())?;
+        // The key file is new: on a later failure it goes, and nothing is
+        // left that the record does not match.
+        let forget_key = || {
+            let _ = std::fs::remove_file(&self.output);
+        };
+        if let Some(reply) = &self.reply {
+            let record_was = if from_message {
+                None
+            } else {
+                let bytes = files::read_bytes(ctx.path).inspect_err(|_| forget_key())?;
+                add_tags(ctx, &tags).inspect_err(|_| forget_key())?;
+                Some(bytes)
+            };
+            let what = format!("{name} added its key ({name}Commit and {name}Key)");
+            super::mail::write_message(ctx, reply, &next, side, &what, &after).inspect_err(
+                |_| {
+                    if let Some(bytes) = &record_was {
+                        let _ = files::rewrite(ctx.path, None, bytes);
+                    }
+                    forget_key();
+                },
+            )?;
+            out(&format!(
+                "wrote {} (private: keep it, never send it)\n{}\n",
+                self.output.display(),
+                if from_message {
+                    format!(
+                        "{} is left as it was received; the reply carries {name}'s tags:\n{}",
+                        ctx.origin,
+                        tag_lines.trim_end()
+                    )
+                } else {
+                    format!(
+                        "added to {} and the reply:\n{}",
+                        ctx.origin,
+                        tag_lines.trim_end()
+                    )
+                }
+            ))?;
+        } else if self.print {
             out(&format!(
                 "wrote {} (private: keep it, never send it)\nadd these tags to the record's header before turn 1:\n{tag_lines}",
                 self.output.display()
             ))?;
         } else {
-            add_tags(ctx, &tags).map_err(|e| {
-                Failure::usage(format!(
-                    "wrote {} but could not add the tag to {}: {}; add it by hand: {}",
-                    self.output.display(),
-                    ctx.origin,
-                    match e {
-                        Failure::Usage(m) => m,
-                        Failure::Invalid(p, _) => p.message,
-                    },
-                    tag_lines.trim_end()
-                ))
-            })?;
+            add_tags(ctx, &tags).inspect_err(|_| forget_key())?;
             out(&format!(
                 "wrote {} (private: keep it, never send it)\nadded to {}:\n{tag_lines}",
                 self.output.display(),

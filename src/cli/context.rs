@@ -289,7 +289,7 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
 /// Write `line` after the record's last line (quoted as it is), and the
 /// `result` into its Result tag when the game ended; atomically.
 pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
-    refuse_message(ctx)?;
+    refuse_message(ctx, MOVE_ANSWER)?;
     let text = record::Splice::new()
         .line(line)
         .result(result)
@@ -299,17 +299,22 @@ pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Re
 
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
-pub(super) fn refuse_message(ctx: &Ctx<'_>) -> Result<(), Failure> {
+/// `answer`: the command that answers the message instead, its words
+/// after `herald` with `{}` for the message (`setup {} --key KEY`).
+pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure> {
     if ctx.source.from_message() {
+        let answer = answer.replace("{}", &ctx.path.display().to_string());
         return Err(Failure::usage(format!(
-            "{} is an email message: herald does not rewrite messages; write your turn as a reply (herald move {} \"...\" --key KEY --reply -o reply.eml), or take the record out first (herald extract {} -o game.pbem)",
+            "{} is an email message: herald does not rewrite messages; answer it with a reply (herald {answer} --reply -o reply.eml), or take the record out first (herald extract {} -o game.pbem)",
             ctx.origin,
-            ctx.path.display(),
             ctx.path.display()
         )));
     }
     Ok(())
 }
+
+/// The answer to a message for `move`.
+pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key KEY";
 
 /// The day a line is dated: `--date` as given, else today (UTC) by the
 /// computer's clock. The clock is read here alone: the referee and the

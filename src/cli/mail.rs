@@ -387,7 +387,12 @@ fn letter<G: Game>(
         Some((n, side)) => format!("set-up line {n} ({side})"),
         None => head.to_owned(),
     };
-    let subject = if claimed {
+    // A line (`12. Blue: ...`, `S2. Red: ...`) was played; anything else
+    // (`Red's key added`) says what happened in its own words.
+    let is_line = head
+        .split_once(". ")
+        .is_some_and(|(n, _)| n.trim_start_matches('S').parse::<u32>().is_ok());
+    let subject = if claimed || !is_line {
         format!("{}: {which}, {status}", G::TITLE)
     } else {
         format!("{}: {which} played, {status}", G::TITLE)
@@ -401,9 +406,10 @@ fn letter<G: Game>(
     for line in record.lines() {
         wrap_line(line, &mut body);
     }
-    body.push_str(
-        "\n-- \nRefereed by herald. To check it: herald check MESSAGE.eml\nTo answer: herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml\n",
-    );
+    body.push_str(&format!(
+        "\n-- \nRefereed by herald. To check it: herald check MESSAGE.eml\n{}\n",
+        answer_hint(referee)
+    ));
     let envelope = files::read_bytes(ctx.path)
         .ok()
         .and_then(|bytes| record::mail::envelope(&bytes));
@@ -416,6 +422,27 @@ fn letter<G: Game>(
         references: envelope.and_then(|e| e.references),
         body,
     }
+}
+
+/// What the receiver of a message does next, with the command that does
+/// it in this phase (spec section 3.7): add a key, a set-up step, a turn,
+/// a farewell line, an audit; nothing once the game is over.
+fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
+    let Some(due) = referee.step_due() else {
+        return "The game is over: herald check MESSAGE.eml gives the result.".into();
+    };
+    let name = due.side.name::<G>();
+    let command = match due.step {
+        "keygen" => format!(
+            "herald keygen --side {name} MESSAGE.eml --key {}.key --reply -o reply.eml",
+            name.to_ascii_lowercase()
+        ),
+        "turn" => "herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml".into(),
+        "audit" => "herald move MESSAGE.eml audit --key KEY --reply -o reply.eml".into(),
+        "farewell" => "herald move MESSAGE.eml pass --key KEY --reply -o reply.eml".into(),
+        _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
+    };
+    format!("Next, {name} ({}), answering with:\n{command}", due.line)
 }
 
 /// Write the reply message for the line just played: the whole record
@@ -432,7 +459,21 @@ pub(super) fn write_reply<G: Game>(
         .line(line)
         .result(result)
         .extracted(ctx.source, ctx.record);
-    let letter = letter::<G>(ctx, referee, mover, line, &record);
+    write_message(ctx, reply, referee, mover, line, &record)
+}
+
+/// Write the message that carries `record` (the whole record after what
+/// `mover` did, `what`: the line played, or in words what happened) as a
+/// new file; `referee` is the game after it.
+pub(super) fn write_message<G: Game>(
+    ctx: &Ctx<'_>,
+    reply: &Reply,
+    referee: &Referee<G>,
+    mover: game::Side,
+    what: &str,
+    record: &str,
+) -> Result<(), Failure> {
+    let letter = letter::<G>(ctx, referee, mover, what, record);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -34,6 +34,8 @@ pub(super) struct Setup {
     pub(super) date: crate::record::Day,
     /// Output format.
     pub(super) format: Format,
+    /// `--reply -o FILE`: write the next email message too.
+    pub(super) reply: Option<super::mail::Reply>,
 }
 
 #[derive(Serialize)]
@@ -121,23 +123,48 @@ impl RecordCommand for Setup {
         } else {
             super::commands::dry_run_line(&played)
         };
+        let from_message = ctx.source.from_message();
         if written {
             // The key file first (the choices and the line it remembers,
-            // in one write), then the record; the key file is put back
-            // as it was when the record cannot be written.
+            // in one write), then the record, then the reply message; each
+            // put back as it was when a later one cannot be written.
+            if let Some(reply) = &self.reply {
+                files::refuse_existing(&reply.output)?;
+            }
+            if self.reply.is_none() && from_message {
+                // Before anything is written: a message is left as it was
+                // received, and the reply is what carries the line.
+                super::context::refuse_message(ctx, "setup {} --key KEY")?;
+            }
             let key_was = files::read_bytes(&self.key)?;
+            let restore_key = || {
+                let _ = files::rewrite(&self.key, None, &key_was);
+            };
             let answered = super::sent::Answered {
                 after: before,
                 text: &text,
-                reply: None,
+                reply: self.reply.as_ref().map(|r| r.output.as_path()),
             };
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)?;
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());
-            append_line(ctx, &text, Some(&result)).inspect_err(|_| {
-                let _ = files::rewrite(&self.key, None, &key_was);
-            })?;
+            let record_was = if from_message {
+                None
+            } else {
+                let bytes = files::read_bytes(ctx.path).inspect_err(|_| restore_key())?;
+                append_line(ctx, &text, Some(&result)).inspect_err(|_| restore_key())?;
+                Some(bytes)
+            };
+            if let Some(reply) = &self.reply {
+                super::mail::write_reply(ctx, reply, &referee, side, &text, Some(&result))
+                    .inspect_err(|_| {
+                        if let Some(bytes) = &record_was {
+                            let _ = files::rewrite(ctx.path, None, bytes);
+                        }
+                        restore_key();
+                    })?;
+            }
         }
         let action = match step {
             SetupStep::Key | SetupStep::Commit => "commit",
@@ -160,7 +187,9 @@ impl RecordCommand for Setup {
                 "{text}{}\n{}{}",
                 next_text::<G>(&referee),
                 pending_text(&referee),
-                if written {
+                if written && from_message {
+                    format!("{} is left as it was received\n", ctx.origin)
+                } else if written {
                     format!("wrote S{number} to {}\n", ctx.origin)
                 } else {
                     "dry run: nothing written\n".into()

@@ -1,0 +1,330 @@
+//! A whole game by email, one command a message (spec sections 3.7 and
+//! 3.8): Blue and Red of Playground Battles, each in their own directory
+//! with their own key file, every step answered with `--reply -o` on the
+//! message received: the keys (`keygen --reply`), the set-up (`setup
+//! --reply`), the turns, the end and the audit. No step needs `extract`
+//! or a hand-made message, each message says what is due next and the
+//! command that does it, and no player answers their own mail: the line
+//! that ends the game carries its writer's audit.
+
+mod common;
+use common::{herald, json, run};
+
+use std::path::{Path, PathBuf};
+
+struct Players {
+    _root: tempfile::TempDir,
+    blue: PathBuf,
+    red: PathBuf,
+}
+
+/// The message's header field `name`.
+fn field(message: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(message).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no {name} in {}", message.display()))
+        .to_owned()
+}
+
+/// What tells the receiver what to do next: the `Next, ...` line and the
+/// command on the line below it, joined by a space.
+fn next(message: &Path) -> String {
+    let text = std::fs::read_to_string(message).unwrap();
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("Next, "));
+    match (lines.next(), lines.next()) {
+        (Some(next), Some(command)) => format!("{next} {command}"),
+        _ => panic!("no Next line in {text}"),
+    }
+}
+
+/// Mail `name` from `from` to `to`.
+fn mail(from: &Path, to: &Path, name: &str) {
+    std::fs::copy(from.join(name), to.join(name)).unwrap();
+}
+
+fn players() -> Players {
+    let root = tempfile::tempdir().unwrap();
+    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&blue).unwrap();
+    std::fs::create_dir(&red).unwrap();
+    Players {
+        _root: root,
+        blue,
+        red,
+    }
+}
+
+#[test]
+fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    // 1: Blue's key, from the record file.
+    let said = run(
+        &p.blue,
+        &[
+            "keygen",
+            "--side",
+            "Blue",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    assert!(said.contains("added to game.pbem and the reply"), "{said}");
+    assert_eq!(field(&p.blue.join("1.eml"), "To"), "bob@example.org");
+    assert_eq!(
+        next(&p.blue.join("1.eml")),
+        "Next, Red (S1), answering with: herald keygen --side Red MESSAGE.eml --key red.key --reply -o reply.eml"
+    );
+    mail(&p.blue, &p.red, "1.eml");
+    // 2: Red's key, answering the message; the message stays as received.
+    let received = std::fs::read(p.red.join("1.eml")).unwrap();
+    let said = run(
+        &p.red,
+        &[
+            "keygen", "--side", "Red", "1.eml", "--key", "my.key", "--reply", "-o", "2.eml",
+        ],
+    );
+    assert!(said.contains("1.eml is left as it was received"), "{said}");
+    assert_eq!(std::fs::read(p.red.join("1.eml")).unwrap(), received);
+    let two = p.red.join("2.eml");
+    assert_eq!(field(&two, "From"), "bob@example.org");
+    assert_eq!(field(&two, "To"), "ann@example.org");
+    assert_eq!(
+        field(&two, "Subject"),
+        "Playground Battles: Red added its key (RedCommit and RedKey), Blue's set-up step due"
+    );
+    assert!(next(&two)
+        .starts_with("Next, Blue (S1), answering with: herald setup MESSAGE.eml --key KEY"));
+    mail(&p.red, &p.blue, "2.eml");
+    // 3-6: the set-up, each answering the last message (Paper beats Rock
+    // on the first throw: Blue moves first).
+    run(
+        &p.blue,
+        &[
+            "setup",
+            "2.eml",
+            "--key",
+            "my.key",
+            "--army",
+            "RRRRPPPSSS",
+            "--throws",
+            "PPPPPPPPPPPP",
+            "--reply",
+            "-o",
+            "3.eml",
+        ],
+    );
+    mail(&p.blue, &p.red, "3.eml");
+    run(
+        &p.red,
+        &[
+            "setup",
+            "3.eml",
+            "--key",
+            "my.key",
+            "--army",
+            "SSSPPPRRRR",
+            "--throws",
+            "RRRRRRRRRRRR",
+            "--reply",
+            "-o",
+            "4.eml",
+        ],
+    );
+    mail(&p.red, &p.blue, "4.eml");
+    run(
+        &p.blue,
+        &[
+            "setup", "4.eml", "--key", "my.key", "--reply", "-o", "5.eml",
+        ],
+    );
+    mail(&p.blue, &p.red, "5.eml");
+    run(
+        &p.red,
+        &[
+            "setup", "5.eml", "--key", "my.key", "--reply", "-o", "6.eml",
+        ],
+    );
+    let six = p.red.join("6.eml");
+    assert_eq!(field(&six, "To"), "ann@example.org");
+    assert!(
+        field(&six, "Subject").ends_with("Blue to move"),
+        "{}",
+        field(&six, "Subject")
+    );
+    assert_eq!(
+        next(&six),
+        "Next, Blue (turn 1), answering with: herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml"
+    );
+    mail(&p.red, &p.blue, "6.eml");
+    // 7: Blue resigns; its own audit goes with the line, so the message
+    // is Red's to answer, not Blue's.
+    let said = run(
+        &p.blue,
+        &[
+            "move", "6.eml", "resign", "--key", "my.key", "--reply", "-o", "7.eml",
+        ],
+    );
+    assert!(
+        said.contains("the game ended on Blue's own line, so Blue's audit (turn 2) goes with it"),
+        "{said}"
+    );
+    let seven = p.blue.join("7.eml");
+    assert_eq!(field(&seven, "To"), "bob@example.org");
+    assert_eq!(
+        field(&seven, "Subject"),
+        "Playground Battles: turn 1 (Blue) played, Red's audit due, the result provisional"
+    );
+    assert_eq!(
+        next(&seven),
+        "Next, Red (turn 3), answering with: herald move MESSAGE.eml audit --key KEY --reply -o reply.eml"
+    );
+    mail(&p.blue, &p.red, "7.eml");
+    let status = json(&p.red, &["check", "7.eml", "--format", "json"]);
+    assert_eq!(status["step"]["side"], "Red", "{status}");
+    assert_eq!(status["step"]["step"], "audit", "{status}");
+    // 8: Red's audit ends it.
+    run(
+        &p.red,
+        &[
+            "move", "7.eml", "audit", "--key", "my.key", "--reply", "-o", "8.eml",
+        ],
+    );
+    let eight = p.red.join("8.eml");
+    assert_eq!(
+        field(&eight, "Subject"),
+        "Playground Battles: turn 3 (Red) played, result Red"
+    );
+    assert!(std::fs::read_to_string(&eight)
+        .unwrap()
+        .contains("The game is over: herald check MESSAGE.eml gives the result."));
+    mail(&p.red, &p.blue, "8.eml");
+    let status = json(&p.blue, &["check", "8.eml", "--format", "json"]);
+    assert_eq!(status["ok"], true, "{status}");
+    assert_eq!(status["result"], "Red", "{status}");
+}
+
+/// `keygen` and `setup` on a message without `--reply` write nothing and
+/// name the command that answers it, their own (not `move`).
+#[test]
+fn keygen_and_setup_on_a_message_without_reply_say_how_to_answer_it() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    run(
+        &p.blue,
+        &[
+            "keygen",
+            "--side",
+            "Blue",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    mail(&p.blue, &p.red, "1.eml");
+    let out = herald(&p.red)
+        .args(["keygen", "--side", "Red", "1.eml", "-o", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let error = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        error.contains("herald keygen --side Red 1.eml --key red.key --reply -o reply.eml"),
+        "{error}"
+    );
+    assert!(!p.red.join("my.key").exists(), "no key file left behind");
+    run(
+        &p.red,
+        &[
+            "keygen", "--side", "Red", "1.eml", "--key", "my.key", "--reply", "-o", "2.eml",
+        ],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    let key_before = std::fs::read(p.blue.join("my.key")).unwrap();
+    let out = herald(&p.blue)
+        .args(["setup", "2.eml", "--key", "my.key", "--army", "RRRRPPPSSS"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let error = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        error.contains("herald setup 2.eml --key KEY --reply -o reply.eml"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key_before);
+}
+
+/// A reply path that exists already is refused before the key file is
+/// written, and keygen leaves nothing behind.
+#[test]
+fn keygen_with_a_reply_that_exists_writes_no_key() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    std::fs::write(p.blue.join("1.eml"), "mine").unwrap();
+    let record = std::fs::read(p.blue.join("game.pbem")).unwrap();
+    let out = herald(&p.blue)
+        .args([
+            "keygen",
+            "--side",
+            "Blue",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!p.blue.join("my.key").exists());
+    assert_eq!(std::fs::read(p.blue.join("game.pbem")).unwrap(), record);
+    assert_eq!(
+        std::fs::read_to_string(p.blue.join("1.eml")).unwrap(),
+        "mine"
+    );
+}
