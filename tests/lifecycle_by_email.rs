@@ -328,3 +328,122 @@ fn keygen_with_a_reply_that_exists_writes_no_key() {
         "mine"
     );
 }
+
+/// South's and North's mazes (as in `battlegates_by_email.rs`).
+const SOUTH_MAZE: &str = "Wd1n Wa2n Wh3n Wi3n Gh1nw Gd3nw Gf3ne Le1nw Lb1ne Lg4nw";
+const NORTH_MAZE: &str = "Wa9n Wb9n Wh9n Wi9n Ge11nw Gb10ne Gh10nw Lc8nw Lf8nw Lb11nw";
+
+/// Battlegates with hidden hands by email: two keys, two commitments,
+/// two openings with the deck's shares (and a shares line when North
+/// moves first), then the side to move resigns with its audit in the same
+/// message, the other audits, and the game is over; every message
+/// answered with one command on the message received.
+#[test]
+fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "battlegates",
+            "--side",
+            "South=ann@example.org",
+            "--side",
+            "North=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    let (south, north) = (p.blue.as_path(), p.red.as_path());
+    let steps: [(&Path, &[&str], &str); 6] = [
+        (
+            south,
+            &["keygen", "--side", "South", "game.pbem", "--key", "my.key"],
+            "Battlegates: South added its key (SouthCommit and SouthKey), North's set-up step due",
+        ),
+        (
+            north,
+            &["keygen", "--side", "North", "1.eml", "--key", "my.key"],
+            "Battlegates: North added its key (NorthCommit and NorthKey), South's set-up step due",
+        ),
+        (
+            south,
+            &["setup", "2.eml", "--key", "my.key", "--maze", SOUTH_MAZE],
+            "Battlegates: set-up line S1 (South) played, North's set-up step due",
+        ),
+        (
+            north,
+            &["setup", "3.eml", "--key", "my.key", "--maze", NORTH_MAZE],
+            "Battlegates: set-up line S2 (North) played, South's set-up step due",
+        ),
+        (
+            south,
+            &["setup", "4.eml", "--key", "my.key"],
+            "Battlegates: set-up line S3 (South) played, North's set-up step due",
+        ),
+        (north, &["setup", "5.eml", "--key", "my.key"], ""),
+    ];
+    let other = |dir: &Path| if dir == south { north } else { south };
+    for (n, (from, args, subject)) in steps.iter().enumerate() {
+        let out = format!("{}.eml", n + 1);
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--reply", "-o", &out]);
+        run(from, &all);
+        if !subject.is_empty() {
+            assert_eq!(field(&from.join(&out), "Subject"), *subject);
+        }
+        mail(from, other(from), &out);
+    }
+    // Who moves first is rolled from both sides' reveals. The message is
+    // always for the side whose step is due: it answers, until the side
+    // to move has resigned (and audited with it) and the other audited.
+    let mut last = 6;
+    let mut at = south;
+    let mut resigned = None;
+    loop {
+        let message = format!("{last}.eml");
+        let status = json(at, &["check", &message, "--format", "json"]);
+        if status["phase"] == "over" {
+            break;
+        }
+        let due = status["step"]["side"].as_str().unwrap().to_owned();
+        let dir = if due == "South" { south } else { north };
+        if dir != at {
+            mail(at, dir, &message);
+        }
+        let step = status["step"]["step"].as_str().unwrap();
+        let out = format!("{}.eml", last + 1);
+        let what: &[&str] = match step {
+            "shares" => &["setup", &message],
+            "turn" => &["move", &message, "resign"],
+            "audit" => &["move", &message, "audit"],
+            other => panic!("unexpected step {other}: {status}"),
+        };
+        let mut all = what.to_vec();
+        all.extend_from_slice(&["--key", "my.key", "--reply", "-o", &out]);
+        let said = run(dir, &all);
+        if step == "turn" {
+            // South, first in turn order, audits first: its resignation
+            // carries its audit. North's does not: South's audit is due
+            // first. Either way the message goes to the other side, whose
+            // audit is due.
+            assert_eq!(said.contains("goes with it"), due == "South", "{said}");
+            let next = if due == "South" { "North" } else { "South" };
+            assert_eq!(
+                field(&dir.join(&out), "Subject"),
+                format!("Battlegates: turn 1 ({due}) played, {next}'s audit due, the result provisional")
+            );
+            resigned = Some(due);
+        }
+        assert!(last < 12, "the game did not end");
+        last += 1;
+        at = dir;
+    }
+    let status = json(at, &["check", &format!("{last}.eml"), "--format", "json"]);
+    let winner = match resigned.as_deref() {
+        Some("South") => "North",
+        Some(_) => "South",
+        None => panic!("nobody resigned"),
+    };
+    assert_eq!(status["result"], winner, "{status}");
+}
