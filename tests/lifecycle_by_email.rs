@@ -333,7 +333,8 @@ fn keygen_with_a_reply_that_exists_writes_no_key() {
 const SOUTH_MAZE: &str = "Wd1n Wa2n Wh3n Wi3n Gh1nw Gd3nw Gf3ne Le1nw Lb1ne Lg4nw";
 const NORTH_MAZE: &str = "Wa9n Wb9n Wh9n Wi9n Ge11nw Gb10ne Gh10nw Lc8nw Lf8nw Lb11nw";
 
-/// Battlegates with hidden hands by email: two keys, two commitments,
+/// Battlegates with hidden hands by email: the game with South's key,
+/// North's key, two commitments,
 /// two openings with the deck's shares (and a shares line when North
 /// moves first), then the side to move resigns with its audit in the same
 /// message, the other audits, and the game is over; every message
@@ -341,25 +342,22 @@ const NORTH_MAZE: &str = "Wa9n Wb9n Wh9n Wi9n Ge11nw Gb10ne Gh10nw Lc8nw Lf8nw L
 #[test]
 fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "battlegates",
-            "--side",
-            "South=ann@example.org",
-            "--side",
-            "North=bob@example.org",
-            "-o",
-            "game.pbem",
-        ],
-    );
     let (south, north) = (p.blue.as_path(), p.red.as_path());
     let steps: [(&Path, &[&str], &str); 6] = [
+        // The game, South's key and the first message, in one command.
         (
             south,
-            &["keygen", "--side", "South", "game.pbem", "--key", "my.key"],
-            "Battlegates: South added its key (SouthCommit and SouthKey), North's set-up step due",
+            &[
+                "new",
+                "battlegates",
+                "--side",
+                "South=ann@example.org",
+                "--side",
+                "North=bob@example.org",
+                "--key",
+                "my.key",
+            ],
+            "Battlegates: South began the game with its key (SouthCommit and SouthKey), North's key due",
         ),
         (
             north,
@@ -446,4 +444,76 @@ fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
         None => panic!("nobody resigned"),
     };
     assert_eq!(status["result"], winner, "{status}");
+}
+
+/// `new --key` makes the creator's key with the record (the side `--as`
+/// names, else the first); a side that is not the game's is refused and
+/// nothing is written.
+#[test]
+fn new_with_a_key_writes_the_record_with_the_creators_tags() {
+    let p = players();
+    let said = run(
+        &p.blue,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "red.key",
+            "--as",
+            "Red",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    assert!(
+        said.contains("wrote red.key (private: keep it, never send it), Red's key"),
+        "{said}"
+    );
+    let record = std::fs::read_to_string(p.blue.join("game.pbem")).unwrap();
+    assert!(record.contains("[RedCommit \""), "{record}");
+    assert!(record.contains("[RedKey \""), "{record}");
+    assert!(!record.contains("[BlueKey \""), "{record}");
+    // The key file is Red's in this very game: Red's first move takes it.
+    let out = herald(&p.blue)
+        .args(["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    run(
+        &p.blue,
+        &["move", "game.pbem", "Kc1-b1", "--key", "blue.key"],
+    );
+    run(
+        &p.blue,
+        &["move", "game.pbem", "Kc9-b9", "--key", "red.key"],
+    );
+    let out = herald(&p.red)
+        .args([
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "green.key",
+            "--as",
+            "Green",
+            "-o",
+            "game.pbem",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let error = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        error.contains("--as Green: not a side of this game: the sides are Blue, Red"),
+        "{error}"
+    );
+    assert!(!p.red.join("green.key").exists());
+    assert!(!p.red.join("game.pbem").exists());
 }

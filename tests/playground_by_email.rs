@@ -416,10 +416,17 @@ fn play(t: &Table, armies: [&str; 2], stop: &dyn Fn(&Seen) -> bool) -> Seen {
         );
         mail(dir, t.dir(other));
         let notes = json(&t.blue, &["annotate", "game.pbem", "--format", "json"]);
-        let comment = notes["turns"].as_array().unwrap().last().unwrap()["comment"]
-            .as_str()
+        // The move's line, and the mover's audit when the move ended the
+        // game with that audit due next (it goes with the line).
+        let comment: String = notes["turns"]
+            .as_array()
             .unwrap()
-            .to_owned();
+            .iter()
+            .rev()
+            .take(2)
+            .filter_map(|t| t["comment"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
         seen.attack |= comment.contains(" attacks on ");
         seen.stalemate |= comment.contains("stalemate on") && comment.contains("locked");
         seen.rescue |= comment.contains("rescue on");

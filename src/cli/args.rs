@@ -83,7 +83,9 @@ Examples:
   herald new battle-of-the-dale --side Human=a@x --side Elf=b@x --side Goblin=c@x -o dale.pbem
   herald new breach-the-keep --side White=a@x --side Black=b@x --option WhiteKeep=4 -o keep.pbem
   herald new playground-battles --side Blue=a@x --side Red=b@x -o pg.pbem
-  herald new battlegates --side South=a@x --side North=b@x -o bg.pbem")]
+  herald new battlegates --side South=a@x --side North=b@x -o bg.pbem
+  herald new battlegates --side South=a@x --side North=b@x --key south.key --reply -o 1.eml
+                  (the game, your key and the first message to North in one)")]
     New {
         /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
         /// playground-battles or battlegates.
@@ -102,8 +104,24 @@ Examples:
               value_parser = clap::value_parser!(u16).range(0..=3650))]
         deadline: u16,
         /// Write the record here (refuses to overwrite); default: print it.
+        /// With --reply, the message that carries the record.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Make your key too (as herald keygen does), for the side --as
+        /// names, and add its Commit and Key tags: write the private key
+        /// file here (refuses to overwrite).
+        #[arg(long, value_name = "KEYFILE")]
+        key: Option<PathBuf>,
+        /// The side you play, whose key --key makes (default: the first
+        /// --side).
+        #[arg(long = "as", value_name = "SIDE", requires = "key")]
+        me: Option<String>,
+        /// Write the first email message (-o FILE) instead of a record
+        /// file: the new record with your key, To the player due next and
+        /// Cc the others. Keep it: it is the game's record until the
+        /// answer comes.
+        #[arg(long, requires_all = ["output", "key"])]
+        reply: bool,
     },
     /// Check a turn and append it to the record (the file is rewritten
     /// atomically, and left as it was if anything is wrong).

@@ -34,6 +34,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             options,
             deadline,
             output,
+            key,
+            me,
+            reply,
         } => dispatch_id(
             &game,
             New {
@@ -41,6 +44,9 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 options,
                 deadline,
                 output,
+                key,
+                me,
+                reply,
             },
         ),
         Command::Move {
@@ -1796,6 +1802,12 @@ struct New {
     /// The `Deadline` tag's days.
     deadline: u16,
     output: Option<PathBuf>,
+    /// `--key`: the creator's key file, made with the record.
+    key: Option<PathBuf>,
+    /// `--as`: the creator's side (default: the first).
+    me: Option<String>,
+    /// `--reply`: `output` is the first message.
+    reply: bool,
 }
 
 trait IdCommand {
@@ -1905,6 +1917,98 @@ fn nonce() -> Result<String, Failure> {
     Ok(hex::encode(bytes))
 }
 
+impl New {
+    /// `new --key`: the record with the creator's key (its Commit and Key
+    /// tags), the key file, and with `--reply` the first message. The key
+    /// file is written first and taken away again if the record or the
+    /// message cannot be.
+    fn with_key<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        text: &str,
+        key: &Path,
+    ) -> Result<Exit, Failure> {
+        let header = referee.header();
+        let side = match &self.me {
+            Some(name) => header.side_named::<G>(name).ok_or_else(|| {
+                Failure::usage(format!(
+                    "--as {name}: not a side of this game: the sides are {}",
+                    header.side_list::<G>()
+                ))
+            })?,
+            None => header.sides()[0],
+        };
+        let name = side.name::<G>();
+        let output = self.output.as_deref();
+        if let Some(path) = output {
+            files::refuse_existing(path)?;
+        }
+        let wallet = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
+            .map_err(|e| Failure::usage(e.0))?;
+        let (commit, public) = (
+            hex::encode(wallet.commit()),
+            hex::encode(wallet.public_key()),
+        );
+        let (commit_tag, key_tag) = (format!("{name}Commit"), format!("{name}Key"));
+        let tags = [
+            (commit_tag.as_str(), commit.as_str()),
+            (key_tag.as_str(), public.as_str()),
+        ];
+        let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
+        let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
+        let keyed = record::Splice::new()
+            .tags(&tags)
+            .extracted(&source, &parsed);
+        let keyed_source = Source::new(keyed.as_bytes()).map_err(|e| Failure::usage(e.message))?;
+        let keyed_record = record::parse(&keyed_source).map_err(|e| Failure::usage(e.message))?;
+        let next = Referee::<G>::start(&keyed_record).map_err(|e| Failure::usage(e.message))?;
+        files::write_new_private(key, wallet.to_text().as_bytes())?;
+        let forget_key = || {
+            let _ = std::fs::remove_file(key);
+        };
+        let wrote = match (output, self.reply) {
+            (Some(path), true) => {
+                let ctx = Ctx {
+                    origin: path.display().to_string(),
+                    path,
+                    source: &keyed_source,
+                    record: &keyed_record,
+                    stamp: None,
+                };
+                let what =
+                    format!("{name} began the game with its key ({name}Commit and {name}Key)");
+                let reply = super::mail::Reply {
+                    output: path.to_path_buf(),
+                };
+                super::mail::write_message(&ctx, &reply, &next, side, &what, &keyed)
+                    .inspect_err(|_| forget_key())?;
+                format!(
+                    "the first message, {}, carries the new record: keep it",
+                    path.display()
+                )
+            }
+            (Some(path), false) => {
+                files::write_new(path, keyed.as_bytes()).inspect_err(|_| forget_key())?;
+                format!("wrote a new {} record to {}", G::TITLE, path.display())
+            }
+            (None, _) => {
+                out(&keyed)?;
+                "printed the new record".into()
+            }
+        };
+        let message = format!(
+            "wrote {} (private: keep it, never send it), {name}'s key\n{wrote}\n",
+            key.display()
+        );
+        if output.is_some() {
+            out(&message)?;
+        } else {
+            super::report::eprint_note(message.trim_end());
+        }
+        Ok(Exit::Ok)
+    }
+}
+
 impl IdCommand for New {
     fn run<G: Game>(self) -> Result<Exit, Failure> {
         let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
@@ -1928,6 +2032,9 @@ impl IdCommand for New {
         // Written as every checked header is.
         let mut text = String::new();
         referee.header().write("*", &mut text);
+        if let Some(key) = &self.key {
+            return self.with_key::<G>(&referee, &text, key);
+        }
         match &self.output {
             Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {

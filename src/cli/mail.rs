@@ -370,6 +370,9 @@ fn letter<G: Game>(
         Some(side) if referee.phase() == game::Phase::Audit => {
             format!("{}'s audit due, the result provisional", side.name::<G>())
         }
+        Some(side) if referee.setup_due() == Some(crate::referee::SetupStep::Key) => {
+            format!("{}'s key due", side.name::<G>())
+        }
         Some(side) if referee.phase() == game::Phase::Setup => {
             format!("{}'s set-up step due", side.name::<G>())
         }
