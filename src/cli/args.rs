@@ -269,6 +269,7 @@ Examples:
   herald show game.pbem
   herald show game.pbem --turn 0 --unicode
   herald show game.pbem --format svg > board.svg
+  herald show bg.pbem --key south.key   (your turn at a glance: hand, roll, actions)
   herald show pg.pbem --format svg --key blue.key > mine.svg   (your own pieces marked)
   herald show bg.pbem --key c3.key --hand-key c1.key   (with the hand c3 plays from)")]
     Show {
@@ -279,7 +280,10 @@ Examples:
         #[arg(long, value_name = "N")]
         turn: Option<u32>,
         /// Your key file: the diagram adds what you know and others do not
-        /// (your own hidden values, in games that have them).
+        /// (your own hidden values, in games that have them), and under it
+        /// one look at your turn: your hand with this turn's draw marked,
+        /// your roll, the step due and whose it is, and the legal actions
+        /// as the turn proceeds (card phase, then dice phase).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
         /// The key file of the side that holds your hand of cards, when

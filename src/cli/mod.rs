@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod context;
 mod files;
+mod look;
 mod mail;
 mod many;
 mod picture;

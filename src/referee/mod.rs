@@ -26,6 +26,7 @@ pub mod header;
 mod hidden;
 mod ledger;
 pub mod line;
+pub mod look;
 mod seal;
 pub mod typed;
 
@@ -41,6 +42,7 @@ pub use header::{contact_fault, game_tag, result_text, Header};
 pub use hidden::SetupStep;
 use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
+pub use look::{HandCard, Look, Stage};
 pub use seal::Forfeit;
 pub use typed::TypedError;
 
@@ -446,7 +448,9 @@ impl<G: Game> Referee<G> {
                 return format!("Set-up, before turn 1: {}", due.text);
             }
         }
-        let mut board = G::summary(&self.state);
+        // The turn due's draw counted once its shares are all in, as the
+        // drawer's key file shows it (look.rs).
+        let mut board = G::summary(&self.public_state());
         if let Some(f) = self.decided_by {
             let provisional = match self.walked_away {
                 Some(_) => self.outcome(),
