@@ -24,6 +24,7 @@ pub mod error;
 mod farewell;
 pub mod header;
 mod hidden;
+mod hints;
 mod ledger;
 pub mod line;
 pub mod look;
@@ -1641,7 +1642,8 @@ impl<G: Game> Referee<G> {
             no_commitments(label)
         } else if self.latest_reveal(settler).is_none() {
             format!(
-                "{name} has no Commit tag: {label} is settled by {name}'s next reveal (see `herald keygen`)"
+                "{name} has no Commit tag: {label} is settled by {name}'s next reveal ({})",
+                self.keygen_hint(settler)
             )
         } else {
             format!("{name}'s hash chain is used up: {label} could never be settled")
