@@ -94,7 +94,8 @@ Examples:
         #[arg(long = "side", value_name = "SIDE=CONTACT", required = true)]
         sides: Vec<String>,
         /// A game option as Name=value (e.g. WhiteKeep=3); see the spec.
-        #[arg(long = "option", value_name = "NAME=VALUE")]
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = super::complete::options(),
+              hide_possible_values = true)]
         options: Vec<String>,
         /// The days a player's step may be due before another player may
         /// claim its forfeit (the Deadline tag; every line is then dated).
@@ -442,7 +443,7 @@ Examples:
   herald keygen --side Red game.pbem -o red.key --print")]
     Keygen {
         /// The side the key is for.
-        #[arg(long)]
+        #[arg(long, value_parser = super::complete::sides(), hide_possible_values = true)]
         side: String,
         /// The game record file.
         #[arg(value_name = "RECORD")]

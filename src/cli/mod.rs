@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod complete;
 mod context;
 mod files;
 mod look;
