@@ -91,6 +91,11 @@ fn mover(d: &std::path::Path) -> String {
     shown["to_move"].as_str().unwrap().to_owned()
 }
 
+/// `text`'s words, one space between them: wrapped lines joined.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn texts(list: &Value, field: &str) -> Vec<String> {
     list.as_array()
         .unwrap()
@@ -141,7 +146,9 @@ fn before_turn_one_show_hand_and_check_count_the_same_cards() {
             .all(|c| c["drawn"] == true),
         "{look}"
     );
+    // Long lines wrap: their words read as one text.
     let text = run(d, &["show", "g.pbem", "--key", key_of(&mover)]);
+    let text = flat(&text);
     assert!(
         text.contains(&format!("{mover}'s hand: 4 cards: ")),
         "{text}"
@@ -218,7 +225,9 @@ fn show_key_of_the_mover_gives_roll_due_and_card_then_dice_phase_as_legal_lists_
     );
     assert!(!dice["actions"].as_array().unwrap().is_empty());
     // The text says the same, the roll and the phases named.
+    // Long lines wrap: their words read as one text.
     let text = run(d, &["show", "g.pbem", "--key", key]);
+    let text = flat(&text);
     let roll = look["chance"][0]["value"].as_str().unwrap();
     assert!(
         text.contains(&format!("Chance this turn: die {roll}")),
@@ -240,9 +249,22 @@ fn show_key_of_the_mover_gives_roll_due_and_card_then_dice_phase_as_legal_lists_
         )),
         "{text}"
     );
-    // A list too long for a look names the command that lists it all.
+    // The commands the look names work as written: the rest after
+    // another card action, and (a list too long for a look) all of it.
     assert!(
-        text.contains(&format!("herald legal g.pbem --key {key} lists them all")),
+        text.contains(&format!(
+            "(or any card action that leaves the board as it is; herald legal g.pbem --key {key} \
+             --after ACTIONS lists them after another)"
+        )),
+        "{text}"
+    );
+    let more = text.contains(" more (");
+    assert_eq!(
+        more,
+        text.contains(&format!("herald legal g.pbem --key {key} lists them all"))
+            || text.contains(&format!(
+                "herald legal g.pbem --key {key} --after \"{first}\" lists them all"
+            )),
         "{text}"
     );
 }
@@ -272,7 +294,9 @@ fn show_key_of_the_side_not_to_move_says_whose_turn_and_lists_nothing() {
     assert_eq!(look["stages"].as_array().unwrap().len(), 0);
     assert_eq!(look["chance"].as_array().unwrap().len(), 0);
     assert_eq!(look["hand"].as_array().unwrap().len(), 0);
+    // Long lines wrap: their words read as one text.
     let text = run(d, &["show", "g.pbem", "--key", key_of(waiting)]);
+    let text = flat(&text);
     assert!(
         text.contains(&format!("Note: not {waiting}'s turn: turn 1 is {mover}'s")),
         "{text}"
@@ -304,13 +328,14 @@ fn show_key_svg_has_the_hand_and_the_roll_under_the_board() {
         lines.contains(&format!("Chance this turn: die {roll}")),
         "{lines:?}"
     );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with(&format!("{mover}'s hand: 4 cards: "))
-                && l.ends_with("(* drawn this turn)")),
-        "{lines:?}"
-    );
+    // The caption's lines as the text's, a long one wrapped: joined.
+    let caption = lines.join("\n").replace("\n  ", " ");
+    assert!(flat(&caption).contains(&format!("{mover}'s hand: 4 cards: ")));
+    let hand = caption
+        .lines()
+        .find(|l| l.starts_with(&format!("{mover}'s hand: 4 cards: ")))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(hand.ends_with("(* drawn this turn)"), "{hand}");
     assert!(
         lines
             .iter()
