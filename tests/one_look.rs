@@ -408,3 +408,38 @@ fn show_key_in_castle_danger_lists_one_stage_and_no_hand() {
         "{text}"
     );
 }
+
+#[test]
+fn a_record_read_from_standard_input_is_named_record_in_the_commands_suggested() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    set_up(d);
+    let mover = mover(d);
+    let record = std::fs::read(d.join("g.pbem")).unwrap();
+    let out = herald(d)
+        .args(["legal", "-"])
+        .write_stdin(record.clone())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = flat(&String::from_utf8(out.stdout).unwrap());
+    assert!(
+        text.contains("(herald legal RECORD --key KEYFILE, or herald show RECORD --key KEYFILE"),
+        "{text}"
+    );
+    assert!(!text.contains("<stdin>"), "{text}");
+    let out = herald(d)
+        .args(["show", "-", "--key", key_of(&mover)])
+        .write_stdin(record)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = flat(&String::from_utf8(out.stdout).unwrap());
+    assert!(
+        text.contains(&format!(
+            "herald legal RECORD --key {} --after ACTIONS lists them after another",
+            key_of(&mover)
+        )),
+        "{text}"
+    );
+}

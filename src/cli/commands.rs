@@ -679,10 +679,15 @@ impl RecordCommand for Show {
                     (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(e, &seen, line),
                     _ => String::new(),
                 };
+                // Standard input cannot be read again: the record's name
+                // stands for it.
+                let record = match ctx.origin.as_str() {
+                    "<stdin>" => "RECORD",
+                    origin => origin,
+                };
                 let legal = match &wallet {
                     Some((path, _)) => format!(
-                        "herald legal {} --key {}{}",
-                        ctx.origin,
+                        "herald legal {record} --key {}{}",
                         path.display(),
                         self.hand_key
                             .as_ref()
@@ -1039,11 +1044,15 @@ impl RecordCommand for Legal {
                     // Nothing to list from (hidden cards without the
                     // key, chance only the mover's key settles): say what
                     // is needed, not "0 legal actions".
+                    let record = match ctx.origin.as_str() {
+                        "<stdin>" => "RECORD",
+                        origin => origin,
+                    };
                     let with_key = match &self.key {
                         None => format!(
                             " (herald legal {} --key KEYFILE, or herald show {} --key KEYFILE \
                              for the whole turn: hand, roll and actions)",
-                            ctx.origin, ctx.origin
+                            record, record
                         ),
                         Some(_) => String::new(),
                     };

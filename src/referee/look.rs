@@ -126,7 +126,16 @@ impl<G: Game> Referee<G> {
         let mut note;
         let mut stages = Vec::new();
         if viewer_to_move {
-            let preview = self.preview_with_hand(Some(wallet), hand)?;
+            // A turn that cannot be previewed (its chance not drawable
+            // yet, a key that does not fit the line) still shows the
+            // position, with the reason as the note.
+            let preview = match self.preview_with_hand(Some(wallet), hand) {
+                Ok(p) => p,
+                Err(ComposeError::Keys(why) | ComposeError::Closed(_, why)) => {
+                    Preview::Unknown(why)
+                }
+                Err(e) => return Err(e),
+            };
             note = preview.legal_note().map(str::to_owned);
             if let Preview::Actions {
                 state: start,
