@@ -124,6 +124,21 @@ fn before_turn_one_show_hand_and_check_count_the_same_cards() {
     );
     let cards = texts(&hand["cards"], "card");
     assert_eq!(cards.len(), 4, "{hand}");
+    // ...each drawn at the start of the turn due, and says so.
+    assert!(
+        hand["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["drawn"] == true),
+        "{hand}"
+    );
+    let listed = run(d, &["hand", "g.pbem", "--key", key_of(&mover)]);
+    assert_eq!(
+        listed.matches("  (drawn this turn)\n").count(),
+        4,
+        "{listed}"
+    );
     // ...`show --key` the same four, every one marked as drawn this turn...
     let look = json(
         d,

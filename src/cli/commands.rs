@@ -1115,6 +1115,8 @@ struct Hand {
 struct JsonCard {
     position: u32,
     card: String,
+    /// Drawn at the start of the side's turn now due.
+    drawn: bool,
 }
 
 #[derive(Serialize)]
@@ -1142,17 +1144,15 @@ impl RecordCommand for Hand {
                 ))
             })?;
         let hand_key = read_hand_key(self.hand_key.as_deref())?;
-        let holder = referee
-            .hand_wallet(side, &wallet, hand_key.as_ref())
-            .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let hand = referee
-            .hand(side, holder)
+            .hand_cards(side, &wallet, hand_key.as_ref())
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let cards: Vec<JsonCard> = hand
             .iter()
-            .map(|&(position, card)| JsonCard {
-                position,
-                card: G::card_text(card),
+            .map(|c| JsonCard {
+                position: c.position,
+                card: G::card_text(c.card),
+                drawn: c.drawn,
             })
             .collect();
         let name = side.name::<G>();
@@ -1171,7 +1171,11 @@ impl RecordCommand for Hand {
                     if cards.len() == 1 { "" } else { "s" }
                 );
                 for c in &cards {
-                    text.push_str(&format!("  {:<12} deck position {}\n", c.card, c.position));
+                    let drawn = if c.drawn { "  (drawn this turn)" } else { "" };
+                    text.push_str(&format!(
+                        "  {:<12} deck position {}{drawn}\n",
+                        c.card, c.position
+                    ));
                 }
                 out(&text)?;
             }

@@ -186,9 +186,11 @@ impl<G: Game> Referee<G> {
         })
     }
 
-    /// The viewer's hand as its key file shows it, the cards drawn at the
-    /// start of its turn due marked.
-    fn hand_cards(
+    /// The hand of `viewer` as its key file shows it (`hand`: the hand
+    /// holder's key file, [`Referee::hand_wallet`]), in deck order, the
+    /// cards drawn at the start of its turn due marked: what `herald
+    /// hand` lists.
+    pub fn hand_cards(
         &self,
         viewer: Side,
         wallet: &Wallet,
