@@ -96,7 +96,8 @@ Examples:
         #[arg(long = "side", value_name = "SIDE=CONTACT", required = true)]
         sides: Vec<String>,
         /// A game option as Name=value (e.g. WhiteKeep=3); see the spec.
-        #[arg(long = "option", value_name = "NAME=VALUE")]
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = super::complete::options(),
+              hide_possible_values = true)]
         options: Vec<String>,
         /// The days a player's step may be due before another player may
         /// claim its forfeit (the Deadline tag; every line is then dated).
@@ -298,6 +299,7 @@ Examples:
   herald show game.pbem
   herald show game.pbem --turn 0 --unicode
   herald show game.pbem --format svg > board.svg
+  herald show bg.pbem --key south.key   (your turn at a glance: hand, roll, actions)
   herald show pg.pbem --format svg --key blue.key > mine.svg   (your own pieces marked)
   herald show bg.pbem --key c3.key --hand-key c1.key   (with the hand c3 plays from)")]
     Show {
@@ -308,7 +310,10 @@ Examples:
         #[arg(long, value_name = "N")]
         turn: Option<u32>,
         /// Your key file: the diagram adds what you know and others do not
-        /// (your own hidden values, in games that have them).
+        /// (your own hidden values, in games that have them), and under it
+        /// one look at your turn: your hand with this turn's draw marked,
+        /// your roll, the step due and whose it is, and the legal actions
+        /// as the turn proceeds (card phase, then dice phase).
         #[arg(long, value_name = "KEYFILE")]
         key: Option<PathBuf>,
         /// The key file of the side that holds your hand of cards, when
@@ -470,7 +475,7 @@ Examples:
   herald keygen --side Red game.pbem -o red.key --print")]
     Keygen {
         /// The side the key is for.
-        #[arg(long)]
+        #[arg(long, value_parser = super::complete::sides(), hide_possible_values = true)]
         side: String,
         /// The game record file, or the email message that carries it.
         #[arg(value_name = "RECORD")]

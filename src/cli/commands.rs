@@ -581,6 +581,9 @@ struct JsonShow {
     /// The pieces with what the viewer knows of them (games with hidden
     /// identities), else null.
     pieces: Option<Vec<JsonPiece>>,
+    /// With --key (at the last turn): the key's side's look at its turn,
+    /// else null.
+    look: Option<super::look::JsonLook>,
 }
 
 #[derive(Serialize)]
@@ -650,20 +653,39 @@ impl RecordCommand for Show {
             Some(path) => Some((path, read_wallet(path)?)),
             None => None,
         };
-        let seen = match &wallet {
-            Some((path, w)) => Some(
-                referee
-                    .view_with_hand(w, hand.as_ref())
-                    .map_err(|e| compose_failure(e, Some(path), ctx))?,
-            ),
-            None => None,
+        // With the key, at the end of the record: one look a turn (the
+        // position as the turn due starts for the key's side, its hand,
+        // roll, step due and legal actions), from the library.
+        let look = match &wallet {
+            Some((path, w)) if upto == total => {
+                let mut now = referee.clone();
+                // The claimed side sees the turn it may still answer a
+                // claim with, as `legal` lists it (spec section 3.8).
+                if let Some((target, Phase::Play | Phase::Over)) = now.open_claim() {
+                    if w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                        now.void_claim();
+                    }
+                }
+                Some(
+                    now.look(w, hand.as_ref())
+                        .map_err(|e| compose_failure(e, Some(path), ctx))?,
+                )
+            }
+            _ => None,
         };
-        let diagram = G::diagram(seen.as_ref().unwrap_or(referee.state()), self.style);
-        let summary = G::summary(referee.state());
+        let seen = match (&look, &wallet) {
+            (Some(look), _) => look.state.clone(),
+            (None, Some((path, w))) => referee
+                .view_with_hand(w, hand.as_ref())
+                .map_err(|e| compose_failure(e, Some(path), ctx))?,
+            (None, None) => referee.public_state(),
+        };
+        let diagram = G::diagram(&seen, self.style);
+        let summary = G::summary(&referee.public_state());
         // The position the last turn started from, as the viewer saw it.
         let earlier = match (&before, &wallet) {
             (Some((b, _)), Some((_, w))) => b.view_with_hand(w, hand.as_ref()).ok(),
-            (Some((b, _)), None) => Some(b.state().clone()),
+            (Some((b, _)), None) => Some(b.public_state()),
             (None, _) => None,
         };
         match self.format {
@@ -678,28 +700,45 @@ impl RecordCommand for Show {
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
                 position: game::position_text::<G>(referee.state()),
-                pieces: pieces_json::<G>(seen.as_ref().unwrap_or(referee.state())),
+                pieces: pieces_json::<G>(&seen),
+                look: look.as_ref().map(super::look::json),
             })?,
             // The diagram names the side to move (or the result) and any
             // pending chance event itself.
             Format::Text => {
                 let changed = match (&before, &earlier) {
-                    (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(
-                        e,
-                        seen.as_ref().unwrap_or(referee.state()),
-                        line,
-                    ),
+                    (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(e, &seen, line),
                     _ => String::new(),
                 };
+                // Standard input cannot be read again: the record's name
+                // stands for it.
+                let record = match ctx.origin.as_str() {
+                    "<stdin>" => "RECORD",
+                    origin => origin,
+                };
+                let legal = match &wallet {
+                    Some((path, _)) => format!(
+                        "herald legal {record} --key {}{}",
+                        path.display(),
+                        self.hand_key
+                            .as_ref()
+                            .map_or_else(String::new, |h| format!(" --hand-key {}", h.display()))
+                    ),
+                    None => String::new(),
+                };
+                let turn_look = look
+                    .as_ref()
+                    .map_or_else(String::new, |l| super::look::text(l, &legal));
                 out(&format!(
-                    "{}, after turn {upto}\n\n{diagram}{changed}",
+                    "{}, after turn {upto}\n\n{diagram}{changed}{turn_look}",
                     G::TITLE
                 ))?
             }
             Format::Svg => super::picture::show_svg::<G>(
-                seen.as_ref().unwrap_or(referee.state()),
+                &seen,
                 earlier.as_ref(),
                 upto,
+                &look.as_ref().map_or_else(Vec::new, super::look::caption),
             )?,
         }
         Ok(Exit::Ok)
@@ -1032,6 +1071,30 @@ impl RecordCommand for Legal {
                         ),
                         "  ",
                     ));
+                } else if let (Some(side), None) = (&to_move, &state) {
+                    // Nothing to list from (hidden cards without the
+                    // key, chance only the mover's key settles): say what
+                    // is needed, not "0 legal actions".
+                    let record = match ctx.origin.as_str() {
+                        "<stdin>" => "RECORD",
+                        origin => origin,
+                    };
+                    let with_key = match &self.key {
+                        None => format!(
+                            " (herald legal {} --key KEYFILE, or herald show {} --key KEYFILE \
+                             for the whole turn: hand, roll and actions)",
+                            record, record
+                        ),
+                        Some(_) => String::new(),
+                    };
+                    text.push_str(&fit(
+                        &format!(
+                            "Turn {}, {side}: no actions listed: {}{with_key}",
+                            referee.next_turn(),
+                            note.take().unwrap_or_default()
+                        ),
+                        "  ",
+                    ));
                 } else if let Some(side) = &to_move {
                     text.push_str(&format!(
                         "Turn {}, {side}: {} legal action{}\n",
@@ -1083,6 +1146,8 @@ struct Hand {
 struct JsonCard {
     position: u32,
     card: String,
+    /// Drawn at the start of the side's turn now due.
+    drawn: bool,
 }
 
 #[derive(Serialize)]
@@ -1110,17 +1175,15 @@ impl RecordCommand for Hand {
                 ))
             })?;
         let hand_key = read_hand_key(self.hand_key.as_deref())?;
-        let holder = referee
-            .hand_wallet(side, &wallet, hand_key.as_ref())
-            .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let hand = referee
-            .hand(side, holder)
+            .hand_cards(side, &wallet, hand_key.as_ref())
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let cards: Vec<JsonCard> = hand
             .iter()
-            .map(|&(position, card)| JsonCard {
-                position,
-                card: G::card_text(card),
+            .map(|c| JsonCard {
+                position: c.position,
+                card: G::card_text(c.card),
+                drawn: c.drawn,
             })
             .collect();
         let name = side.name::<G>();
@@ -1139,7 +1202,11 @@ impl RecordCommand for Hand {
                     if cards.len() == 1 { "" } else { "s" }
                 );
                 for c in &cards {
-                    text.push_str(&format!("  {:<12} deck position {}\n", c.card, c.position));
+                    let drawn = if c.drawn { "  (drawn this turn)" } else { "" };
+                    text.push_str(&format!(
+                        "  {:<12} deck position {}{drawn}\n",
+                        c.card, c.position
+                    ));
                 }
                 out(&text)?;
             }

@@ -3,8 +3,10 @@
 
 mod args;
 mod commands;
+mod complete;
 mod context;
 mod files;
+mod look;
 mod mail;
 mod many;
 mod picture;

@@ -30,13 +30,17 @@ fn picture_of<G: Game>(state: &G::State) -> Result<Picture, Failure> {
 
 /// `show --format svg`: the SVG of `state` (the position after turn
 /// `turn`, as the viewer sees it) on standard output, what the last line
-/// changed from `before` (the position it started from) outlined.
+/// changed from `before` (the position it started from) outlined, and
+/// with `--key` the lines of the key's side's look (`look`) in the caption.
 pub(super) fn show_svg<G: Game>(
     state: &G::State,
     before: Option<&G::State>,
     turn: u32,
+    look: &[String],
 ) -> Result<(), Failure> {
     let mut pic = picture_of::<G>(state)?;
+    // `show --key`: the hand, the roll and the step due under the board.
+    pic.caption.extend(look.iter().cloned());
     if let Some(before) = before.and_then(G::picture) {
         pic.mark_changes(&before);
     }

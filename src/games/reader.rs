@@ -174,6 +174,48 @@ mod tests {
     }
 }
 
+/// The words a line may hold in place of its actions, in every game
+/// (`notation-spec.md` section 3): `pass`, `resign`, `audit`.
+pub const LINE_WORDS: &[&str] = &["pass", "resign", "audit"];
+
+/// `e`, the error reading the action `text`, with "did you mean" when
+/// the action is one word (letters and `-`, as typed) that is a
+/// misspelling of one of the game's `words` or of [`LINE_WORDS`]:
+/// `pas` is no action: did you mean `pass`?`, the word underlined. An
+/// error that already suggests a word is left as it is.
+pub fn suggest_word(
+    text: &str,
+    e: crate::game::ActionParseError,
+    words: &[&str],
+) -> crate::game::ActionParseError {
+    if e.reason.contains("did you mean") {
+        return e;
+    }
+    let start = text.len() - ws(text).len();
+    let rest = &text[start..];
+    let len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphabetic() || *b == b'-')
+        .count();
+    let word = &rest[..len];
+    let whole = rest[len..]
+        .bytes()
+        .next()
+        .is_none_or(|b| b.is_ascii_whitespace());
+    if len < 2 || !whole {
+        return e;
+    }
+    let all: Vec<&str> = words.iter().chain(LINE_WORDS).copied().collect();
+    match did_you_mean(word, &all) {
+        Some(meant) => crate::game::ActionParseError::new(
+            start,
+            len,
+            format!("`{word}` is no action: did you mean `{meant}`?"),
+        ),
+        None => e,
+    }
+}
+
 /// The word of `words` that `typed` is most likely a misspelling of:
 /// within one edit (a letter added, dropped, changed, or two letters
 /// swapped) for a word of up to four letters, two for a longer one, any

@@ -1560,6 +1560,19 @@ impl<'a> ProofCursor<'a> {
         if nibbles != 2 * N || glued {
             let rest = &self.text[self.at..self.end];
             let end = self.at + rest.find(char::is_whitespace).unwrap_or(rest.len());
+            // The digits stop where the whole text stops: the record was
+            // cut short (a message cut off, a copy that stopped early).
+            let cut = !glued && self.at >= self.end && self.text[self.end..].trim().is_empty();
+            if cut {
+                return Err(ParseError::new(
+                    Span::new(start, end.max(start + 1)),
+                    format!(
+                        "{wrong}, but the record stops after {nibbles} of them: it is cut short \
+                         here (the message or the copy stopped early: ask for the whole record \
+                         again, or as an attachment)"
+                    ),
+                ));
+            }
             return Err(ParseError::new(Span::new(start, end.max(start + 1)), wrong));
         }
         Ok(value)
@@ -1783,10 +1796,15 @@ mod tests {
         let err = read("[Game \"x\"]\n1. Blue: pass deck top 12\n").unwrap_err();
         assert_eq!(err.message, "a deck item names a deck position (a number)");
         assert_eq!(err.span, Span::new(30, 33));
+        // A value the record ends in is said to be cut short, too.
         let err = read("[Game \"x\"]\n1. Blue: pass deck 3 12\n").unwrap_err();
-        assert_eq!(err.message, "a deck item's card is 128 hexadecimal digits");
+        assert!(err
+            .message
+            .starts_with("a deck item's card is 128 hexadecimal digits, but the record stops"));
         let err = read("[Game \"x\"]\n1. Blue: pass cardsecret 1\n").unwrap_err();
-        assert_eq!(err.message, "a card secret is 64 hexadecimal digits");
+        assert!(err
+            .message
+            .starts_with("a card secret is 64 hexadecimal digits, but the record stops"));
     }
 
     #[test]

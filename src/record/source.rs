@@ -405,6 +405,10 @@ struct Block {
     last: Last,
     turns: bool,
     game: bool,
+    /// The last line taken ends with a comma: its turn goes on on the
+    /// next line (which a mail client may have re-wrapped without its
+    /// quote marks).
+    comma: bool,
 }
 
 impl Block {
@@ -414,6 +418,7 @@ impl Block {
             last: Last::Blank,
             turns: false,
             game: false,
+            comma: false,
         }
     }
 
@@ -449,7 +454,10 @@ impl Block {
                     self.marks = marks;
                     true
                 } else {
-                    (self.last == Last::Turn && hex_fragment(content))
+                    // A turn's piece ending with a comma goes on on the
+                    // next line: re-wrapped at 72 columns one reply
+                    // earlier, that line is quoted once less.
+                    (self.last == Last::Turn && (hex_fragment(content) || self.comma))
                         || self.last == (Last::Tag { closed: false })
                 }
             }
@@ -464,6 +472,7 @@ impl Block {
     /// Note what the line taken was, for the next one.
     fn took(&mut self, content: &str) {
         let t = trim(content);
+        self.comma = t.ends_with(',');
         self.last = if t.is_empty() {
             Last::Blank
         } else if t.starts_with('[') || self.last == (Last::Tag { closed: false }) {

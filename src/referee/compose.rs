@@ -293,7 +293,8 @@ impl<G: Game> Referee<G> {
                 )))
             }
             (Some(_), None) => Err(ComposeError::Keys(format!(
-                "{name} has no Commit tag, so its lines carry no reveal: drop --key, or add the tag with herald keygen before turn 1"
+                "{name} has no Commit tag, so its lines carry no reveal: drop --key ({})",
+                self.keygen_hint(side)
             ))),
             (None, None) => Ok(None),
         }
@@ -559,7 +560,8 @@ impl<G: Game> Referee<G> {
         }
         if self.header.key(claimant).is_none() {
             return Err(ComposeError::Keys(format!(
-                "{claimant_name} has no {claimant_name}Key tag: a forfeit is claimed with the claimant's signature (herald keygen adds the key before turn 1)"
+                "{claimant_name} has no {claimant_name}Key tag: a forfeit is claimed with the claimant's signature ({})",
+                self.keygen_hint(claimant)
             )));
         }
         let (kind, number) = self.next_line();

@@ -24,8 +24,10 @@ pub mod error;
 mod farewell;
 pub mod header;
 mod hidden;
+mod hints;
 mod ledger;
 pub mod line;
+pub mod look;
 mod seal;
 pub mod typed;
 
@@ -41,6 +43,7 @@ pub use header::{contact_fault, game_tag, result_text, Header};
 pub use hidden::SetupStep;
 use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
+pub use look::{HandCard, Look, Stage};
 pub use seal::Forfeit;
 pub use typed::TypedError;
 
@@ -446,7 +449,9 @@ impl<G: Game> Referee<G> {
                 return format!("Set-up, before turn 1: {}", due.text);
             }
         }
-        let mut board = G::summary(&self.state);
+        // The turn due's draw counted once its shares are all in, as the
+        // drawer's key file shows it (look.rs).
+        let mut board = G::summary(&self.public_state());
         if let Some(f) = self.decided_by {
             let provisional = match self.walked_away {
                 Some(_) => self.outcome(),
@@ -1643,7 +1648,8 @@ impl<G: Game> Referee<G> {
             no_commitments(label)
         } else if self.latest_reveal(settler).is_none() {
             format!(
-                "{name} has no Commit tag: {label} is settled by {name}'s next reveal (see `herald keygen`)"
+                "{name} has no Commit tag: {label} is settled by {name}'s next reveal ({})",
+                self.keygen_hint(settler)
             )
         } else {
             format!("{name}'s hash chain is used up: {label} could never be settled")

@@ -161,7 +161,7 @@ impl<G: Game> Referee<G> {
         if self.header.key(claimant).is_none() {
             return Err(at.record(
                 Place::End,
-                format!("a forfeit is claimed with the claimant's signature, and {claimant_name} has no {claimant_name}Key tag (herald keygen)"),
+                format!("a forfeit is claimed with the claimant's signature, and {claimant_name} has no {claimant_name}Key tag ({})", self.keygen_hint(claimant)),
             ));
         }
         Ok(Some(claimant))

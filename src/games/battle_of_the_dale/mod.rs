@@ -150,7 +150,13 @@ impl Game for BattleOfTheDale {
     }
 
     fn parse_action(_state: &State, text: &str) -> Result<Action, ActionParseError> {
-        notation::parse(text)
+        notation::parse(text).map_err(|e| {
+            crate::games::reader::suggest_word(
+                text,
+                e,
+                &["rally", "withdraw", "exchange", "offer-exchange", "force"],
+            )
+        })
     }
 
     fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {

@@ -122,6 +122,7 @@ impl Game for BreachTheKeep {
 
     fn parse_action(state: &State, text: &str) -> Result<Action, ActionParseError> {
         notation::parse(&state.pos, text)
+            .map_err(|e| crate::games::reader::suggest_word(text, e, &["breach", "home", "apart"]))
     }
 
     fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {

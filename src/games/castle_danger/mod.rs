@@ -69,7 +69,7 @@ impl Game for CastleDanger {
     }
 
     fn parse_action(state: &State, text: &str) -> Result<Action, ActionParseError> {
-        notation::parse(state, text)
+        notation::parse(state, text).map_err(|e| crate::games::reader::suggest_word(text, e, &[]))
     }
 
     fn apply(state: &mut State, action: Action) -> Result<(), Illegal> {

@@ -148,6 +148,7 @@ impl Game for PlaygroundBattles {
 
     fn parse_action(state: &State, text: &str) -> Result<Move, ActionParseError> {
         notation::parse(state, text)
+            .map_err(|e| crate::games::reader::suggest_word(text, e, &["out", "base"]))
     }
 
     fn apply(state: &mut State, action: Move) -> Result<(), Illegal> {

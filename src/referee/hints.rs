@@ -1,0 +1,30 @@
+//! Commands an error suggests, as they work in the phase the game is in
+//! (issue 29): `herald keygen` adds a side's tags before the record's
+//! first line only, so once a line is written an error does not send
+//! the player to it.
+
+use crate::game::{Game, Side};
+
+use super::Referee;
+
+impl<G: Game> Referee<G> {
+    /// How `side` gets a Commit and Key tag now: `herald keygen --side
+    /// Blue` before the record's first line; after it, that it is too
+    /// late in this game (tags are never added after a line).
+    pub(super) fn keygen_hint(&self, side: Side) -> String {
+        let name = side.name::<G>();
+        let lines = self.setup_lines + self.turns;
+        if lines == 0 {
+            format!(
+                "herald keygen --side {name} RECORD -o {}.key adds it before the first line",
+                name.to_ascii_lowercase()
+            )
+        } else {
+            format!(
+                "too late in this game: tags are added before the first line only, and the \
+                 record has {lines} line{}; a new game (herald new) can give every side a key",
+                if lines == 1 { "" } else { "s" }
+            )
+        }
+    }
+}
