@@ -482,7 +482,7 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "Blue has no Commit tag (nor a Key tag) in this record, though the key file was made for this very game",
+            "The key file was made for this very game, though: if a copy had Blue's Commit and Key tags, they were removed from this one",
         ));
     assert_eq!(std::fs::read_to_string(&game).unwrap(), stripped);
 }

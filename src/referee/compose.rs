@@ -289,7 +289,8 @@ impl<G: Game> Referee<G> {
                     && wallet.chain() == self.header.chain_id() =>
             {
                 Err(ComposeError::Keys(format!(
-                    "{name} has no Commit tag (nor a Key tag) in this record, though the key file was made for this very game: herald keygen adds both (keygen --print prints them, for the header, before turn 1); from a copy that had them they were removed (a record stripped of {name}'s keys and signatures), which is not the game you are playing; nothing was written"
+                    "{name} has no Commit tag, so its lines carry no reveal: drop --key ({}). The key file was made for this very game, though: if a copy had {name}'s Commit and Key tags, they were removed from this one (a record stripped of {name}'s keys and signatures), which is not the game you are playing; nothing was written",
+                    self.keygen_hint(side)
                 )))
             }
             (Some(_), None) => Err(ComposeError::Keys(format!(
