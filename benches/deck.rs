@@ -12,6 +12,12 @@
 //!   reshuffle, their sizes as the schedule makes them, hands of 3, one
 //!   card drawn and one discarded a turn) recomputed from its seed.
 //!
+//! - `deck/share-proofs/one-by-one/<n>` and `deck/share-proofs/batch/<n>`:
+//!   `n` share proofs (two players' shares of `n / 2` positions) checked
+//!   one at a time, and as one batch (one multiscalar multiplication,
+//!   spec section 3.9, "Checking shares in batches"): the floor the
+//!   replay's batches are measured against;
+//!
 //! - `deck/check-battlegates-40-turns`: `herald check`'s whole replay
 //!   of a self-played Battlegates game with hidden hands (signed lines,
 //!   40 turns through a reshuffle, a resignation and both closing lines
@@ -31,8 +37,8 @@ use herald::games::battlegates::Battlegates;
 use herald::record::Source;
 use herald::referee::deck::schedule::{first_draws, reshuffle_due};
 use herald::referee::deck::{
-    audit_pass, shuffle, shuffle_slot, CardKey, CardSecret, Deck, KeyProof, PublishedPass,
-    SeedOpening, Share, ShuffleSeed, Table,
+    audit_pass, shuffle, shuffle_slot, verify_batch, CardKey, CardSecret, Deck, KeyProof,
+    PublishedPass, SeedOpening, Share, ShareCheck, ShuffleSeed, Table,
 };
 use herald::referee::{replay, result_text, Ending, Line};
 use herald::selfplay;
@@ -157,6 +163,29 @@ fn bench(c: &mut Criterion) {
             deck_sizes(n as u32, 40),
             all.len()
         );
+    }
+    let secrets = secrets(2);
+    let table = table(&secrets);
+    let unmasked = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
+    let deck = passes(&table, &unmasked, 0).pop().unwrap().1.output;
+    for n in [2u32, 16, 64] {
+        let checks: Vec<ShareCheck> = (0..n)
+            .map(|k| {
+                let s = &secrets[(k % 2) as usize];
+                let share = s.share(&deck, k / 2).unwrap();
+                share.check(&table, s.side(), &deck).unwrap()
+            })
+            .collect();
+        group.bench_function(format!("share-proofs/one-by-one/{n}"), |b| {
+            b.iter(|| {
+                for check in &checks {
+                    assert!(check.verify(&GAME));
+                }
+            })
+        });
+        group.bench_function(format!("share-proofs/batch/{n}"), |b| {
+            b.iter(|| assert!(verify_batch(&GAME, black_box(&checks))))
+        });
     }
     let text = hidden_hands_record();
     group.bench_function("check-battlegates-40-turns", |b| {

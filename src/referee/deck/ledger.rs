@@ -13,7 +13,10 @@ use crate::fairness::Hash;
 
 use super::hands::{Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
-use super::{CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, Table};
+use super::{
+    verify_batch, CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table,
+    SHARE_PROOF_LEN,
+};
 
 /// One deck: the cards before its first pass, and the passes over it.
 #[derive(Clone, Debug)]
@@ -233,8 +236,34 @@ impl DeckLedger {
         side: usize,
         position: u32,
         point: &[u8; 32],
-        proof: [u8; 64],
+        proof: [u8; SHARE_PROOF_LEN],
     ) -> Result<(), String> {
+        self.take_share(side, position, point, proof, true)
+            .map(|_| ())
+    }
+
+    /// Side `side` publishes its share of `position`, kept as if verified:
+    /// its check is given back, for the caller to verify in a batch with
+    /// others ([`super::verify_batch`]) before anything that depends on
+    /// it counts. Everything else about it is checked at once.
+    pub fn give_share_unverified(
+        &mut self,
+        side: usize,
+        position: u32,
+        point: &[u8; 32],
+        proof: [u8; SHARE_PROOF_LEN],
+    ) -> Result<ShareCheck, String> {
+        self.take_share(side, position, point, proof, false)
+    }
+
+    fn take_share(
+        &mut self,
+        side: usize,
+        position: u32,
+        point: &[u8; 32],
+        proof: [u8; SHARE_PROOF_LEN],
+        verify: bool,
+    ) -> Result<ShareCheck, String> {
         let name = self.name(side).to_owned();
         let players = self.sides.len();
         let (Some(table), Some(deck)) = (self.table.as_ref(), self.deck_of(position)) else {
@@ -244,9 +273,12 @@ impl DeckLedger {
         };
         let share = Share::from_bytes(position, point, proof)
             .map_err(|e| format!("{name}'s share for deck position {position}: {e}"))?;
-        let share = share
-            .verified(table, &name, deck)
+        let (share, check) = share
+            .claimed(table, &name, deck)
             .map_err(|e| e.to_string())?;
+        if verify && !verify_batch(table.game(), std::slice::from_ref(&check)) {
+            return Err(check.error().to_string());
+        }
         let slot = &mut self
             .shares
             .entry(position)
@@ -257,7 +289,7 @@ impl DeckLedger {
             ));
         }
         *slot = Some(share);
-        Ok(())
+        Ok(check)
     }
 
     /// Whether side `side` has published its share of `position`.
