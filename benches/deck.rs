@@ -12,11 +12,23 @@
 //!   reshuffle, their sizes as the schedule makes them, hands of 3, one
 //!   card drawn and one discarded a turn) recomputed from its seed.
 //!
+//! - `deck/share-proofs/one-by-one/<n>` and `deck/share-proofs/batch/<n>`:
+//!   `n` share proofs (two players' shares of `n / 2` positions) checked
+//!   one at a time, and as one batch (one multiscalar multiplication,
+//!   spec section 3.9, "Checking shares in batches"): the floor the
+//!   replay's batches are measured against;
+//!
 //! - `deck/check-battlegates-40-turns`: `herald check`'s whole replay
 //!   of a self-played Battlegates game with hidden hands (signed lines,
 //!   40 turns through a reshuffle, a resignation and both closing lines
 //!   auditing every pass): parsing, every line, every share verified,
 //!   every draw and opening, the audit.
+//!
+//! - `deck/long-game/<n>`: the replay of the first `n` turns of a long
+//!   self-played Battlegates game with hidden hands (signed lines; the
+//!   longest of seeds 0 to 7, up to 5,000 turns; its length is printed):
+//!   time a turn should not grow with `n` (issue 30: 5,000 turns no
+//!   slower a turn than 300 by more than 20%).
 //!
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
@@ -31,8 +43,8 @@ use herald::games::battlegates::Battlegates;
 use herald::record::Source;
 use herald::referee::deck::schedule::{first_draws, reshuffle_due};
 use herald::referee::deck::{
-    audit_pass, shuffle, shuffle_slot, CardKey, CardSecret, Deck, KeyProof, PublishedPass,
-    SeedOpening, Share, ShuffleSeed, Table,
+    audit_pass, shuffle, shuffle_slot, verify_batch, CardKey, CardSecret, Deck, KeyProof,
+    PublishedPass, SeedOpening, Share, ShareCheck, ShuffleSeed, Table,
 };
 use herald::referee::{replay, result_text, Ending, Line};
 use herald::selfplay;
@@ -158,6 +170,29 @@ fn bench(c: &mut Criterion) {
             all.len()
         );
     }
+    let secrets = secrets(2);
+    let table = table(&secrets);
+    let unmasked = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
+    let deck = passes(&table, &unmasked, 0).pop().unwrap().1.output;
+    for n in [2u32, 16, 64] {
+        let checks: Vec<ShareCheck> = (0..n)
+            .map(|k| {
+                let s = &secrets[(k % 2) as usize];
+                let share = s.share(&deck, k / 2).unwrap();
+                share.check(&table, s.side(), &deck).unwrap()
+            })
+            .collect();
+        group.bench_function(format!("share-proofs/one-by-one/{n}"), |b| {
+            b.iter(|| {
+                for check in &checks {
+                    assert!(check.verify(&GAME));
+                }
+            })
+        });
+        group.bench_function(format!("share-proofs/batch/{n}"), |b| {
+            b.iter(|| assert!(verify_batch(&GAME, black_box(&checks))))
+        });
+    }
     let text = hidden_hands_record();
     group.bench_function("check-battlegates-40-turns", |b| {
         b.iter(|| {
@@ -168,7 +203,55 @@ fn bench(c: &mut Criterion) {
             black_box(referee.outcome())
         })
     });
+    let long = long_game();
+    let turns = first_turns(&long, usize::MAX).1;
+    eprintln!("deck/long-game: {turns} turns");
+    // The last turns (the resignation or the win, the closing audits of
+    // every pass) left out: time a turn of play.
+    for n in [300, turns.saturating_sub(5)] {
+        let (cut, _) = first_turns(&long, n);
+        group.bench_function(format!("long-game/{n}"), |b| {
+            b.iter(|| {
+                let source = Source::new(cut.as_bytes()).unwrap();
+                let record = herald::record::parse(&source).unwrap();
+                black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome())
+            })
+        });
+    }
     group.finish();
+}
+
+/// The longest self-played Battlegates game with hidden hands of seeds 0
+/// to 7, signed, up to 5,000 turns.
+fn long_game() -> String {
+    (0..8)
+        .map(|seed| {
+            let mut options = selfplay::Options::new::<Battlegates>(seed, 2);
+            options.tags = vec![("Hands".into(), "hidden".into())];
+            options.signatures = true;
+            options.max_turns = 5000;
+            selfplay::record::<Battlegates>(&options).unwrap()
+        })
+        .max_by_key(String::len)
+        .unwrap()
+}
+
+/// The record `text` cut after its set-up lines and first `n` turns,
+/// and the number of its turns.
+fn first_turns(text: &str, n: usize) -> (String, usize) {
+    let mut turns = 0;
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let t = line.as_bytes();
+        if t.first().is_some_and(u8::is_ascii_digit) {
+            turns += 1;
+            if turns > n {
+                break;
+            }
+        }
+        out.push_str(line);
+    }
+    (out, turns.min(n))
 }
 
 /// A self-played Battlegates game with hidden hands, 40 signed turns,

@@ -9,8 +9,8 @@ use std::process::Command;
 
 use herald::fairness::{chain_id, game_id, slot_salt, Hash};
 use herald::referee::deck::{
-    card_point, shuffle, shuffle_slot, CardKey, CardSecret, Deck, KeyProof, Share, ShuffleSeed,
-    Table,
+    batch_seed, batch_weight, card_point, shuffle, shuffle_slot, verify_batch, CardKey, CardSecret,
+    Deck, KeyProof, Share, ShuffleSeed, Table,
 };
 use sha2::{Digest, Sha256};
 
@@ -109,6 +109,15 @@ fn herald_vectors() -> Vec<String> {
     put("South share 0 proof", hex::encode(south.proof_bytes()));
     let opened = Share::open(&table, &deck, 0, &[("South", &south), ("North", &north)]);
     assert_eq!(opened, Ok(drawn));
+    let batch = [
+        north.check(&table, "North", &deck).unwrap(),
+        last.check(&table, "North", &deck).unwrap(),
+    ];
+    assert!(verify_batch(&game, &batch));
+    let h = batch_seed(&game, &batch);
+    put("batch of North's shares 0 and 33: h", hex::encode(h));
+    put("its weight z_0", hex::encode(batch_weight(&h, 0, 0)));
+    put("its weight w_1", hex::encode(batch_weight(&h, 1, 1)));
     out.extend(table_vectors(3, 34));
     out.extend(table_vectors(4, 68));
     out
@@ -235,8 +244,9 @@ fn the_library_agrees_with_the_python_reference_on_every_vector() {
         .lines()
         .filter(|line| !line.contains("card secret"))
         .collect();
-    // 34 lines for two players, 22 for three, 28 for four.
-    assert_eq!(theirs.len(), 34 + 22 + 28, "the reference printed:\n{text}");
+    // 37 lines for two players (the batch's three among them), 22 for
+    // three, 28 for four.
+    assert_eq!(theirs.len(), 37 + 22 + 28, "the reference printed:\n{text}");
     assert_eq!(theirs, ours);
 }
 

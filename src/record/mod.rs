@@ -101,15 +101,15 @@ pub enum ProofKind<'a> {
     },
     /// `sig <128 hex>`: an Ed25519 signature over the line.
     Sign([u8; 64]),
-    /// `share <n> <64 hex> <128 hex>`: a decryption share for deck
+    /// `share <n> <64 hex> <192 hex>`: a decryption share for deck
     /// position `n`, with its proof.
     Share {
         /// The deck position the share is for.
         position: u32,
         /// The share, a compressed group element.
         share: [u8; 32],
-        /// The proof that the share is honest.
-        proof: [u8; 64],
+        /// The proof that the share is honest, `A1 || A2 || s`.
+        proof: [u8; 96],
     },
     /// `cardkey <64 hex> <128 hex>`: a side's public card key with its
     /// proof that the side knows its secret (spec section 3.9).

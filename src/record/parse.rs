@@ -1470,7 +1470,7 @@ impl<'a> ProofCursor<'a> {
                         ParseError::new(n_span, "a share names a deck position (a number)")
                     })?;
                     let share = self.hex("a share's point is 64 hexadecimal digits")?;
-                    let proof = self.hex("a share's proof is 128 hexadecimal digits")?;
+                    let proof = self.hex("a share's proof is 192 hexadecimal digits")?;
                     ProofKind::Share {
                         position,
                         share,

@@ -295,7 +295,7 @@ mod tests {
             ProofKind::Share {
                 position: 17,
                 share: [0x4d; 32],
-                proof: [0x5e; 64],
+                proof: [0x5e; 96],
             },
             ProofKind::CardKey {
                 key: [0x6f; 32],

@@ -7,7 +7,7 @@
 //! is verified ([`Game::receive_cards`]) and of a card only once it is
 //! opened ([`Game::open_card`]).
 
-use super::deck::{DeckLedger, SeedOpening};
+use super::deck::{first_bad, DeckLedger, SeedOpening, ShareCheck};
 use super::line::Line;
 use super::{At, ChanceEvent, LineError, Place, PlayedTurn, Referee};
 use crate::fairness::Hash;
@@ -103,6 +103,10 @@ fn line_label(line: &Line<'_>) -> String {
 
 /// Cards of a pass, by position.
 type PassCards = Vec<(u32, [u8; 64])>;
+
+/// The shares of a line whose proofs are still to verify, each with its
+/// proof item's index in the line.
+pub(super) type ShareChecks = Vec<(usize, ShareCheck)>;
 
 /// A line's pass: the proof index of its commitment, the generation,
 /// the commitment, and its cards.
@@ -260,12 +264,16 @@ impl<G: Game> Referee<G> {
     /// Give the deck the items of `line`, written by side `index` for
     /// its hand: its card key, its pass (which must be there when one is
     /// due from it), then its shares, whatever order they are written in.
+    /// The shares' proofs are verified in one batch, the first that fails
+    /// named; or, when checks are deferred, left in `checks` (by proof
+    /// item) for a batch at the end of the replay.
     pub(super) fn give_deck_items(
         &self,
         line: &Line<'_>,
         index: usize,
         deck: &mut DeckLedger,
         at: At<'_>,
+        checks: &mut ShareChecks,
     ) -> Result<(), LineError> {
         let index = self.deck_index(index);
         for (k, proof) in line.proofs.iter().enumerate() {
@@ -311,11 +319,31 @@ impl<G: Game> Referee<G> {
                 proof,
             } = *proof
             {
-                deck.give_share(index, position, &share, proof)
-                    .map_err(|e| at.record(Place::Proof(k), e))?;
+                match deck.give_share_unverified(index, position, &share, proof) {
+                    Ok(check) => checks.push((k, check)),
+                    Err(e) => {
+                        // A bad share before it is the line's first problem.
+                        self.verify_line_shares(checks, at)?;
+                        return Err(at.record(Place::Proof(k), e));
+                    }
+                }
             }
         }
-        Ok(())
+        self.verify_line_shares(checks, at)
+    }
+
+    /// Verify the proofs of the line's shares in `checks` in one batch,
+    /// naming the first that fails, unless checks are deferred to the
+    /// end of the replay.
+    fn verify_line_shares(&self, checks: &mut ShareChecks, at: At<'_>) -> Result<(), LineError> {
+        if self.deferred.is_some() || checks.is_empty() {
+            return Ok(());
+        }
+        let (items, line): (Vec<usize>, Vec<ShareCheck>) = checks.drain(..).unzip();
+        match first_bad(self.header.game_id(), &line) {
+            None => Ok(()),
+            Some(bad) => Err(at.record(Place::Proof(items[bad]), line[bad].error().to_string())),
+        }
     }
 
     /// The deck items of a set-up line of side `index`: its card key on
@@ -329,8 +357,9 @@ impl<G: Game> Referee<G> {
         index: usize,
         deck: &mut DeckLedger,
         at: At<'_>,
+        checks: &mut ShareChecks,
     ) -> Result<(), LineError> {
-        self.give_deck_items(line, index, deck, at)?;
+        self.give_deck_items(line, index, deck, at, checks)?;
         let missing = self.holds_hand(index).filter(|&hand| !deck.has_key(hand));
         if missing.is_some() {
             return Err(at.record(
@@ -416,6 +445,7 @@ impl<G: Game> Referee<G> {
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
+        checks: &mut ShareChecks,
     ) -> Result<Openings, LineError> {
         let side = self.header.sides()[index];
         let hand = self.deck_index(index);
@@ -427,7 +457,7 @@ impl<G: Game> Referee<G> {
             .map_err(|e| at.illegal(Place::Line, None, e))?;
         G::receive_cards(state, side, &vec![None; drawn.len()])
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
-        self.give_deck_items(line, index, deck, at)?;
+        self.give_deck_items(line, index, deck, at, checks)?;
         self.open_played(line, side, hand, state, deck, at)
     }
 
@@ -656,7 +686,7 @@ pub(super) struct DeckItems {
     key: Option<([u8; 32], [u8; 64])>,
     /// The pass: its slot, its commitment, its cards by position.
     pass: Option<(String, Hash, PassCards)>,
-    shares: Vec<(u32, [u8; 32], [u8; 64])>,
+    shares: Vec<(u32, [u8; 32], [u8; 96])>,
     /// The seeds opened at the audit, or as the hand leaves: slot,
     /// value, salt.
     seeds: Vec<(String, String, Hash)>,
@@ -759,7 +789,7 @@ impl<G: Game> Referee<G> {
         index: usize,
         wallet: &crate::wallet::Wallet,
         positions: &[u32],
-    ) -> Vec<(u32, [u8; 32], [u8; 64])> {
+    ) -> Vec<(u32, [u8; 32], [u8; 96])> {
         let name = self.hand_name(index);
         let secret = wallet.card_secret(self.header.game_id(), name);
         positions
@@ -914,7 +944,7 @@ impl<G: Game> Referee<G> {
         index: usize,
         wallet: &crate::wallet::Wallet,
         positions: &[u32],
-    ) -> Vec<(u32, [u8; 32], [u8; 64])> {
+    ) -> Vec<(u32, [u8; 32], [u8; 96])> {
         let mut trial = self.clone();
         trial.trial = true;
         if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
@@ -1030,7 +1060,7 @@ impl<G: Game> Referee<G> {
 
 impl DeckItems {
     /// Add shares.
-    pub(super) fn add_shares(&mut self, shares: Vec<(u32, [u8; 32], [u8; 64])>) {
+    pub(super) fn add_shares(&mut self, shares: Vec<(u32, [u8; 32], [u8; 96])>) {
         self.shares.extend(shares);
     }
 

@@ -566,6 +566,54 @@ fn a_share_whose_proof_fails_is_refused_naming_its_side_and_line() {
     );
 }
 
+/// `text` with the first share proof of the line starting `head`
+/// changed in one digit.
+fn forge_share(text: &str, head: &str) -> String {
+    let at = text.find(head).unwrap();
+    let share = at + text[at..].find("    share ").unwrap();
+    let digit_at = share + text[share..].find('\n').unwrap() + 15;
+    let flipped = if &text[digit_at..digit_at + 1] == "0" {
+        "1"
+    } else {
+        "0"
+    };
+    format!("{}{flipped}{}", &text[..digit_at], &text[digit_at + 1..])
+}
+
+#[test]
+fn a_bad_share_is_named_before_a_later_bad_share_and_a_later_lines_problem() {
+    // The shares' proofs of a replay wait for a batch: the first bad one
+    // in the record is still the one named, whatever comes after it.
+    let (header, wallets) = table("P", "R");
+    let (text, _) = play(&header, &wallets);
+    let both = forge_share(&forge_share(&text, "\n3. A:"), "\n4. B:");
+    let err = replayed(&both).unwrap_err();
+    assert_eq!(err.turn, Some(3), "{}", err.message);
+    assert!(
+        err.message.starts_with("A's share for deck position "),
+        "{}",
+        err.message
+    );
+    let second = forge_share(&text, "\n4. B:");
+    let err = replayed(&second).unwrap_err();
+    assert_eq!(err.turn, Some(4), "{}", err.message);
+    assert!(
+        err.message.starts_with("B's share for deck position "),
+        "{}",
+        err.message
+    );
+    // Turn 3's share bad, and turn 4 numbered 5: the share is named.
+    let renumbered = forge_share(&text, "\n3. A:").replacen("\n4. B:", "\n5. B:", 1);
+    let err = replayed(&renumbered).unwrap_err();
+    assert_eq!(err.turn, Some(3), "{}", err.message);
+    assert!(
+        err.message
+            .ends_with(" does not verify against A's card key"),
+        "{}",
+        err.message
+    );
+}
+
 /// The game set up by composing every set-up line, A to play turn 1
 /// (its paper beats B's rock).
 fn set_up(wallets: &[Wallet; 2]) -> Referee<Cards> {
@@ -611,7 +659,7 @@ fn composed(referee: &Referee<Cards>, wallet: &Wallet, choice: &str) -> String {
 
 /// The error of playing `text` (one line), with `extra` shares of A's
 /// added to it, on `referee`.
-fn refused(referee: &Referee<Cards>, text: &str, extra: &[(u32, [u8; 32], [u8; 64])]) -> LineError {
+fn refused(referee: &Referee<Cards>, text: &str, extra: &[(u32, [u8; 32], [u8; 96])]) -> LineError {
     let source = Source::typed(text);
     let (turns, _) = record::parse_lines(&source).unwrap();
     let mut line = Line::from_turn(&turns[0]);

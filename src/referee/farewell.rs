@@ -210,7 +210,10 @@ impl<G: Game> Referee<G> {
         let mut state = G::State::clone(&self.state);
         let mut deck = self.deck.clone().expect("a farewell line needs a deck");
         let hand = self.deck_index(index);
-        self.give_deck_items(line, index, &mut deck, at)?;
+        let mut checks = std::mem::take(&mut self.share_checks);
+        let given = self.give_deck_items(line, index, &mut deck, at, &mut checks);
+        self.share_checks = checks;
+        given?;
         if self.hand_in(&state, hand) {
             if let Some((k, _)) = card_secret(line) {
                 return Err(at.record(

@@ -85,6 +85,10 @@ pub struct Referee<G: Game> {
     /// Signatures waiting to be verified at once at the end of a replay
     /// (`None`: each is verified as its line is played).
     deferred: Option<Vec<seal::DeferredSeal>>,
+    /// The shares of the line being played whose proofs wait for a batch
+    /// (by proof item), when checks are deferred: moved into `deferred`
+    /// as the line ends, played or not.
+    share_checks: Vec<(usize, deck::ShareCheck)>,
     /// The shared deck of hidden hands, in a game that has one.
     deck: Option<deck::DeckLedger>,
     /// The deck's hands, each by the header index of its holder, in
@@ -210,6 +214,7 @@ impl<G: Game> Clone for Referee<G> {
             digest: self.digest,
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
+            share_checks: Vec::new(),
             keep: self.keep,
             deck: self.deck.clone(),
             hands: self.hands.clone(),
@@ -325,6 +330,7 @@ impl<G: Game> Referee<G> {
             digest,
             forfeits: Vec::new(),
             deferred: None,
+            share_checks: Vec::new(),
             keep,
             ledger: Ledger::new(header.commits()),
             hidden,
@@ -720,11 +726,14 @@ impl<G: Game> Referee<G> {
         played: &mut PlayedTurn<G>,
         room: &mut LineRoom,
     ) -> Result<(), RefereeError> {
+        if self.deferred_full() {
+            self.verify_deferred_so_far()?;
+        }
         let line = Line::from_turn_in(turn, room);
         let result = self.sealed_into(&line, SealCheck::Verify, played);
         room.keep(line);
-        result.map_err(|e| e.in_turn(turn))?;
         self.place_deferred(turn);
+        result.map_err(|e| e.in_turn(turn))?;
         Ok(())
     }
 
@@ -812,8 +821,25 @@ impl<G: Game> Referee<G> {
 
     /// Play `line` of side `index` once its head, proofs, reveal and seal
     /// are checked, in `phase`: a set-up step, a closing line, a forfeit
-    /// (claimed by `claimant`) or a turn; into `played`.
+    /// (claimed by `claimant`) or a turn; into `played`. The proofs of its
+    /// shares join the checks deferred, if checks are, whether the line
+    /// plays or not (a bad share before a line's other problem is named
+    /// first).
     fn play_checked(
+        &mut self,
+        line: &Line<'_>,
+        index: usize,
+        claimant: Option<Side>,
+        phase: Phase,
+        at: At<'_>,
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        let played = self.play_checked_now(line, index, claimant, phase, at, played);
+        self.defer_share_checks(at);
+        played
+    }
+
+    fn play_checked_now(
         &mut self,
         line: &Line<'_>,
         index: usize,
@@ -869,7 +895,12 @@ impl<G: Game> Referee<G> {
             *played = self.settled_out(line, &state, derived, at)?;
         } else {
             let mut openings = match deck.as_mut() {
-                Some(deck) => Some(self.deck_turn(line, index, &mut state, deck, at)?),
+                Some(deck) => {
+                    let mut checks = std::mem::take(&mut self.share_checks);
+                    let opened = self.deck_turn(line, index, &mut state, deck, at, &mut checks);
+                    self.share_checks = checks;
+                    Some(opened?)
+                }
                 None => None,
             };
             if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
@@ -912,7 +943,10 @@ impl<G: Game> Referee<G> {
         let (played, mut state) = self.play_setup(line, index, step, at)?;
         let mut deck = self.deck.clone();
         if let Some(deck) = deck.as_mut() {
-            self.deck_setup_line(line, index, deck, at)?;
+            let mut checks = std::mem::take(&mut self.share_checks);
+            let given = self.deck_setup_line(line, index, deck, at, &mut checks);
+            self.share_checks = checks;
+            given?;
         }
         // Whether this line completes the set-up of hidden values.
         let mut hidden = self.hidden.clone();
@@ -2424,7 +2458,7 @@ mod tests {
         let err = first_line_with(&[ProofKind::Share {
             position: 4,
             share: [5; 32],
-            proof: [6; 64],
+            proof: [6; 96],
         }]);
         assert_eq!(
             err.message,

@@ -6,6 +6,7 @@
 
 use ed25519_dalek::VerifyingKey;
 
+use super::deck::{first_bad, verify_batch, ShareCheck};
 use super::{At, Ending, Line, LineError, Place, Referee, RefereeError};
 use crate::fairness::{self, Hash, SealedKind};
 use crate::game::{Game, Side};
@@ -29,20 +30,37 @@ pub(super) struct Seal {
     pub(super) claimant: Option<Side>,
 }
 
-/// A signature whose verification waits for the end of a replay, where
-/// all are verified at once; with the error to give if it fails.
+/// A signature or a share's proof whose verification waits for the end
+/// of a replay (or of the part of it read), where all are verified at
+/// once; with the error to give if it fails.
 #[derive(Clone, Debug)]
 pub(super) struct DeferredSeal {
-    /// The line's index in the record (its lines counted from 0).
-    line: usize,
-    key: VerifyingKey,
-    message: Vec<u8>,
-    sig: [u8; 64],
+    check: Deferred,
     error: LineError,
     /// Where the error stands in the record's text, once the line played
     /// is known as a turn of it ([`Referee::place_deferred`]).
     span: Option<Span>,
 }
+
+/// What a deferred check verifies. Signatures, the common entry, stay
+/// inline (as they did before shares joined them); a share's check is
+/// boxed.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+enum Deferred {
+    /// A line's signature by `key` over `message`.
+    Seal {
+        key: VerifyingKey,
+        message: Vec<u8>,
+        sig: [u8; 64],
+    },
+    /// A share's proof.
+    Share(Box<ShareCheck>),
+}
+
+/// The checks deferred at once in a replay before they are verified: a
+/// window, so that those waiting stay few however long the record.
+const DEFERRED_WINDOW: usize = 256;
 
 impl Seal {
     /// The seal of a bare line ([`Referee::is_bare`]): no bytes, no
@@ -237,13 +255,13 @@ impl<G: Game> Referee<G> {
                     Place::Proof(k),
                     format!("{name}'s signature does not match this line here: the line, or a line before it, was altered, dropped, inserted or moved since {name} signed it"),
                 );
-                let line = (self.setup_lines + self.turns) as usize;
                 if let Some(deferred) = self.deferred.as_mut() {
                     deferred.push(DeferredSeal {
-                        line,
-                        key: *key,
-                        message,
-                        sig: s,
+                        check: Deferred::Seal {
+                            key: *key,
+                            message,
+                            sig: s,
+                        },
                         error,
                         span: None,
                     });
@@ -257,30 +275,75 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// The shares of the line just played (or refused) whose proofs wait:
+    /// they join the checks deferred, after the line's seal, each with
+    /// the error it gives should it fail.
+    pub(super) fn defer_share_checks(&mut self, at: At<'_>) {
+        let checks = std::mem::take(&mut self.share_checks);
+        let Some(deferred) = self.deferred.as_mut() else {
+            return;
+        };
+        for (k, check) in checks {
+            deferred.push(DeferredSeal {
+                error: at.record(Place::Proof(k), check.error().to_string()),
+                check: Deferred::Share(Box::new(check)),
+                span: None,
+            });
+        }
+    }
+
     /// From now on, verify signatures at the end of the replay, all at
     /// once ([`Referee::verify_deferred`]), instead of line by line.
     pub(super) fn defer_seals(&mut self) {
         self.deferred = Some(Vec::new());
     }
 
-    /// Note where the signature of the line just played, `turn` of the
-    /// record, stands, for its error should it not verify.
+    /// Note where the checks of the line just played (or refused),
+    /// `turn` of the record, stand, for their errors should they fail.
     pub(super) fn place_deferred(&mut self, turn: &Turn<'_>) {
-        let line = (self.setup_lines + self.turns) as usize;
-        let last = self.deferred.iter_mut().flat_map(|d| d.last_mut()).next();
-        if let Some(seal) = last.filter(|d| d.line + 1 == line) {
-            seal.span = Some(seal.error.span_in(turn));
+        for check in self.deferred.iter_mut().flatten().rev() {
+            if check.span.is_some() {
+                break;
+            }
+            check.span = Some(check.error.span_in(turn));
         }
     }
 
-    /// The first deferred signature that does not verify, placed in the
-    /// record, checking them one by one in order (`verify_strict`).
+    /// Whether so many checks wait that they are verified before the next
+    /// line.
+    pub(super) fn deferred_full(&self) -> bool {
+        self.deferred
+            .as_ref()
+            .is_some_and(|d| d.len() >= DEFERRED_WINDOW)
+    }
+
+    /// The first deferred check that does not verify, placed in the
+    /// record: the signatures checked one by one in order
+    /// (`verify_strict`), the shares' proofs by halving their batch.
     pub(super) fn first_broken_seal(&self) -> Option<RefereeError> {
-        let broken = self
-            .deferred
+        let deferred = self.deferred.as_ref()?;
+        let seal = deferred.iter().position(|d| match &d.check {
+            Deferred::Seal { key, message, sig } => !fairness::seal_verifies(key, message, sig),
+            Deferred::Share(_) => false,
+        });
+        let (at, shares): (Vec<usize>, Vec<ShareCheck>) = deferred
             .iter()
-            .flatten()
-            .find(|d| !fairness::seal_verifies(&d.key, &d.message, &d.sig))?;
+            .enumerate()
+            .filter_map(|(i, d)| match &d.check {
+                Deferred::Share(c) => Some((i, (**c).clone())),
+                Deferred::Seal { .. } => None,
+            })
+            .unzip();
+        let share = if shares.is_empty() {
+            None
+        } else {
+            first_bad(self.header.game_id(), &shares).map(|k| at[k])
+        };
+        let first = match (seal, share) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        let broken = &deferred[first];
         let error = broken.error.clone();
         Some(match broken.span {
             Some(span) => error.at(span),
@@ -291,7 +354,7 @@ impl<G: Game> Referee<G> {
         })
     }
 
-    /// Verify every deferred signature at once (a batch); if any fails,
+    /// Verify every deferred check at once (a batch); if any fails,
     /// name the first that does. Lines are verified one by one again
     /// from then on.
     pub(super) fn verify_deferred(&mut self) -> Result<(), RefereeError> {
@@ -300,18 +363,32 @@ impl<G: Game> Referee<G> {
         verified
     }
 
-    /// Verify the signatures deferred so far at once (a batch), and go
-    /// on deferring: a record read part by part is verified a part at a
-    /// time, so that the signatures waiting stay few. If any fails, the
-    /// first that does is named.
+    /// Verify the checks deferred so far at once (a batch of signatures,
+    /// a batch of shares' proofs), and go on deferring: a record read
+    /// part by part is verified a part at a time, so that the checks
+    /// waiting stay few. If any fails, the first that does is named.
     pub(super) fn verify_deferred_so_far(&mut self) -> Result<(), RefereeError> {
-        let Some(deferred) = self.deferred.as_mut() else {
+        let Some(deferred) = self.deferred.as_ref() else {
             return Ok(());
         };
-        let keys: Vec<VerifyingKey> = deferred.iter().map(|d| d.key).collect();
-        let messages: Vec<&[u8]> = deferred.iter().map(|d| d.message.as_slice()).collect();
-        let sigs: Vec<[u8; 64]> = deferred.iter().map(|d| d.sig).collect();
-        let broken = if deferred.is_empty() || fairness::seals_verify(&keys, &messages, &sigs) {
+        let mut keys: Vec<VerifyingKey> = Vec::new();
+        let mut messages: Vec<&[u8]> = Vec::new();
+        let mut sigs: Vec<[u8; 64]> = Vec::new();
+        let mut shares: Vec<ShareCheck> = Vec::new();
+        for d in deferred {
+            match &d.check {
+                Deferred::Seal { key, message, sig } => {
+                    keys.push(*key);
+                    messages.push(message);
+                    sigs.push(*sig);
+                }
+                Deferred::Share(c) => shares.push((**c).clone()),
+            }
+        }
+        let seals_ok = keys.is_empty() || fairness::seals_verify(&keys, &messages, &sigs);
+        // A record without shares never works out its game id here.
+        let shares_ok = shares.is_empty() || verify_batch(self.header.game_id(), &shares);
+        let broken = if seals_ok && shares_ok {
             None
         } else {
             self.first_broken_seal()

@@ -268,21 +268,57 @@ def share_challenge(game, side, position, key, c1, d, a1, a2):
 
 
 def share(x, game, side, position, c1):
+    """D and its proof enc(A1) || enc(A2) || s."""
     d = mul(x, c1)
     k = wide(b"herald/card-share-nonce/v1", sc(x), game, lp(side.encode()), u32(position),
              encode(c1))
-    c = share_challenge(game, side, position, mul(x, BASE), c1, d, mul(k, BASE), mul(k, c1))
-    return encode(d), sc(c) + sc(k + c * x)
+    a1, a2 = mul(k, BASE), mul(k, c1)
+    c = share_challenge(game, side, position, mul(x, BASE), c1, d, a1, a2)
+    return encode(d), encode(a1) + encode(a2) + sc(k + c * x)
+
+
+def share_parts(key, game, side, position, c1, d_bytes, proof):
+    """(D, A1, A2, s, c) of a share's proof, or None if a part is not
+    canonical."""
+    d, a1, a2 = decode(d_bytes), decode(proof[:32]), decode(proof[32:64])
+    s = int.from_bytes(proof[64:], "little")
+    if d is None or a1 is None or a2 is None or s >= L or len(proof) != 96:
+        return None
+    return d, a1, a2, s, share_challenge(game, side, position, key, c1, d, a1, a2)
 
 
 def share_verifies(key, game, side, position, c1, d_bytes, proof):
-    d = decode(d_bytes)
-    c, s = int.from_bytes(proof[:32], "little"), int.from_bytes(proof[32:], "little")
-    if d is None or c >= L or s >= L:
+    parts = share_parts(key, game, side, position, c1, d_bytes, proof)
+    if parts is None:
         return False
-    a1 = add(mul(s, BASE), neg(mul(c, key)))
-    a2 = add(mul(s, c1), neg(mul(c, d)))
-    return share_challenge(game, side, position, key, c1, d, a1, a2) == c
+    d, a1, a2, s, c = parts
+    return same(mul(s, BASE), add(a1, mul(c, key))) and same(mul(s, c1), add(a2, mul(c, d)))
+
+
+def batch_seed(game, shares):
+    """h of a batch: shares are (side, position, key, c1, d_bytes, proof)."""
+    parts = [b"herald/card-share-batch/v1", game, u32(len(shares))]
+    for side, position, key, c1, d_bytes, proof in shares:
+        parts += [lp(side.encode()), u32(position), encode(key), encode(c1), d_bytes, proof]
+    return sha512(*parts)
+
+
+def batch_verifies(game, shares):
+    """The small-exponent batch test of spec 3.9, "Checking shares in
+    batches": one sum, the identity when every proof verifies."""
+    h = batch_seed(game, shares)
+    total = IDENTITY
+    for i, (side, position, key, c1, d_bytes, proof) in enumerate(shares):
+        parts = share_parts(key, game, side, position, c1, d_bytes, proof)
+        if parts is None:
+            return False
+        d, a1, a2, s, c = parts
+        z, w = wide(h, u32(i), b"\x00"), wide(h, u32(i), b"\x01")
+        # z * (s B - A1 - c X) + w * (s C1 - A2 - c D)
+        one = add(mul(s, BASE), neg(add(a1, mul(c, key))))
+        two = add(mul(s, c1), neg(add(a2, mul(c, d))))
+        total = add(total, add(mul(z, one), mul(w, two)))
+    return same(total, IDENTITY)
 
 
 # ------------------------------------------------------- self-checks
@@ -367,6 +403,18 @@ def vectors():
     out += [("South share 0", south_d.hex()), ("South share 0 proof", south_proof.hex())]
     opened = add(c2, neg(add(decode(north_d), decode(south_d))))
     assert encode(opened) == encode(mine)
+    # North's shares of positions 0 and 33 checked in one batch.
+    batch = [("North", 0, keys["North"], c1, north_d, north_proof),
+             ("North", 33, keys["North"], deck[33][0], d33, proof33)]
+    assert batch_verifies(game, batch)
+    h = batch_seed(game, batch)
+    out += [("batch of North's shares 0 and 33: h", h.hex()),
+            ("its weight z_0", sc(wide(h, u32(0), b"\x00")).hex()),
+            ("its weight w_1", sc(wide(h, u32(1), b"\x01")).hex())]
+    # A batch with one proof's s changed fails, as that proof does alone.
+    bad = proof33[:64] + sc(int.from_bytes(proof33[64:], "little") + 1)
+    assert not share_verifies(keys["North"], game, "North", 33, deck[33][0], d33, bad)
+    assert not batch_verifies(game, batch[:1] + [batch[1][:5] + (bad,)])
     return out
 
 

@@ -12,7 +12,11 @@ use super::DeckError;
 /// turn order) and, once opened, its card.
 #[derive(Clone, Default, Debug)]
 pub struct Hands {
-    drawn: BTreeMap<u32, (usize, Option<u32>)>,
+    /// The positions drawn and not opened, with their drawers.
+    held: BTreeMap<u32, usize>,
+    /// By position, the drawer of each opened (plus one; 0 for a
+    /// position not opened): one byte a position, however long the game.
+    opened: Vec<u8>,
 }
 
 /// Why a played or discarded card is refused.
@@ -84,23 +88,26 @@ impl Hands {
 
     /// Side `drawer` drew `position`. A position is drawn once.
     pub fn draw(&mut self, position: u32, drawer: usize) -> Result<(), PlayFault> {
-        if self.drawn.contains_key(&position) {
+        if self.drawer(position).is_some() {
             return Err(PlayFault::AlreadyDrawn(position));
         }
-        self.drawn.insert(position, (drawer, None));
+        self.held.insert(position, drawer);
         Ok(())
     }
 
     /// The drawer of `position`, if it was drawn.
     pub fn drawer(&self, position: u32) -> Option<usize> {
-        self.drawn.get(&position).map(|(d, _)| *d)
+        self.held
+            .get(&position)
+            .copied()
+            .or_else(|| self.opened_by(position))
     }
 
     /// The positions `side` holds: drawn and not opened.
     pub fn held(&self, side: usize) -> Vec<u32> {
-        self.drawn
+        self.held
             .iter()
-            .filter(|(_, (d, opened))| *d == side && opened.is_none())
+            .filter(|(_, d)| **d == side)
             .map(|(p, _)| *p)
             .collect()
     }
@@ -120,17 +127,32 @@ impl Hands {
     ) -> Result<u32, PlayFault> {
         self.holding(table, side, position)?;
         let found = Share::open(table, deck, position, shares)?;
-        self.drawn.insert(position, (side, Some(found)));
+        self.mark_opened(side, position);
         Ok(found)
     }
 
     /// Whether `side` holds `position`: drawn by it and not opened.
+    /// The drawer of `position`, if it was opened.
+    fn opened_by(&self, position: u32) -> Option<usize> {
+        match self.opened.get(position as usize) {
+            Some(&d) if d > 0 => Some(usize::from(d) - 1),
+            _ => None,
+        }
+    }
+
+    /// `position`, drawn by `side`, is opened.
+    fn mark_opened(&mut self, side: usize, position: u32) {
+        self.held.remove(&position);
+        let at = position as usize;
+        if self.opened.len() <= at {
+            self.opened.resize(at + 1, 0);
+        }
+        self.opened[at] = u8::try_from(side + 1).unwrap_or(u8::MAX);
+    }
+
     fn holding(&self, table: &Table, side: usize, position: u32) -> Result<(), PlayFault> {
-        let (drawer, opened) = self
-            .drawn
-            .get(&position)
-            .copied()
-            .ok_or(PlayFault::NotDrawn(position))?;
+        let opened = self.opened_by(position).is_some();
+        let drawer = self.drawer(position).ok_or(PlayFault::NotDrawn(position))?;
         if drawer != side {
             let name = table.side(drawer).map_or("another side", |(s, _)| s);
             return Err(PlayFault::NotYours {
@@ -138,7 +160,7 @@ impl Hands {
                 drawer: name.into(),
             });
         }
-        if opened.is_some() {
+        if opened {
             return Err(PlayFault::AlreadyOpened(position));
         }
         Ok(())
@@ -168,7 +190,7 @@ impl Hands {
                 found,
             });
         }
-        self.drawn.insert(position, (side, Some(found)));
+        self.mark_opened(side, position);
         Ok(())
     }
 }

@@ -21,7 +21,7 @@ pub fn deck_item(position: u32, card: &Ciphertext) -> String {
     format!("deck {position} {}", hex::encode(card.to_bytes()))
 }
 
-/// `share <position> <enc(D): 64 hex> <c || s: 128 hex>`.
+/// `share <position> <enc(D): 64 hex> <enc(A1) || enc(A2) || s: 192 hex>`.
 pub fn share_item(share: &Share) -> String {
     format!(
         "share {} {} {}",

@@ -8,12 +8,16 @@
 //! names the side (and the referee adds the line it came in).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::fairness::Hash;
 
 use super::hands::{Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
-use super::{CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, Table};
+use super::{
+    verify_batch, CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table,
+    SHARE_PROOF_LEN,
+};
 
 /// One deck: the cards before its first pass, and the passes over it.
 #[derive(Clone, Debug)]
@@ -50,9 +54,15 @@ pub struct DeckLedger {
     sides: Vec<String>,
     keys: Vec<Option<(CardKey, KeyProof)>>,
     table: Option<Table>,
-    generations: Vec<Generation>,
-    /// Each position's shares, by side.
+    /// Shared with the ledger's copies (a line is played on a copy): a
+    /// generation is copied only when a pass is added to it.
+    generations: Vec<Arc<Generation>>,
+    /// Each position's shares, by side, until the position is opened:
+    /// nothing later needs them then.
     shares: BTreeMap<u32, Vec<Option<Share>>>,
+    /// For each position opened (by position), the sides that had
+    /// shared it, one bit a side: a share given again is still refused.
+    retired: Vec<u8>,
     hands: Hands,
     /// The sides in turn order, once play has begun.
     order: Vec<usize>,
@@ -88,6 +98,7 @@ impl DeckLedger {
             table: None,
             generations: Vec::new(),
             shares: BTreeMap::new(),
+            retired: Vec::new(),
             hands: Hands::new(),
             order: Vec::new(),
             dealt: vec![false; sides.len()],
@@ -148,12 +159,12 @@ impl DeckLedger {
             let table = Table::new(&self.game, self.cards, &sides).map_err(|e| e.to_string())?;
             let all: Vec<u32> = (0..self.cards).collect();
             let input = Deck::unmasked(&table, 0, &all).ok_or("the first deck has no cards")?;
-            self.generations.push(Generation {
+            self.generations.push(Arc::new(Generation {
                 input,
                 passers: (0..self.sides.len()).collect(),
                 passes: Vec::new(),
                 lines: Vec::new(),
-            });
+            }));
             self.table = Some(table);
         }
         Ok(())
@@ -210,7 +221,7 @@ impl DeckLedger {
                 gen.input.len()
             ));
         }
-        let gen = &mut self.generations[generation as usize];
+        let gen = Arc::make_mut(&mut self.generations[generation as usize]);
         gen.passes.push(PublishedPass {
             side: name,
             generation,
@@ -233,8 +244,34 @@ impl DeckLedger {
         side: usize,
         position: u32,
         point: &[u8; 32],
-        proof: [u8; 64],
+        proof: [u8; SHARE_PROOF_LEN],
     ) -> Result<(), String> {
+        self.take_share(side, position, point, proof, true)
+            .map(|_| ())
+    }
+
+    /// Side `side` publishes its share of `position`, kept as if verified:
+    /// its check is given back, for the caller to verify in a batch with
+    /// others ([`super::verify_batch`]) before anything that depends on
+    /// it counts. Everything else about it is checked at once.
+    pub fn give_share_unverified(
+        &mut self,
+        side: usize,
+        position: u32,
+        point: &[u8; 32],
+        proof: [u8; SHARE_PROOF_LEN],
+    ) -> Result<ShareCheck, String> {
+        self.take_share(side, position, point, proof, false)
+    }
+
+    fn take_share(
+        &mut self,
+        side: usize,
+        position: u32,
+        point: &[u8; 32],
+        proof: [u8; SHARE_PROOF_LEN],
+        verify: bool,
+    ) -> Result<ShareCheck, String> {
         let name = self.name(side).to_owned();
         let players = self.sides.len();
         let (Some(table), Some(deck)) = (self.table.as_ref(), self.deck_of(position)) else {
@@ -244,20 +281,23 @@ impl DeckLedger {
         };
         let share = Share::from_bytes(position, point, proof)
             .map_err(|e| format!("{name}'s share for deck position {position}: {e}"))?;
-        let share = share
-            .verified(table, &name, deck)
+        let (share, check) = share
+            .claimed(table, &name, deck)
             .map_err(|e| e.to_string())?;
+        if verify && !verify_batch(table.game(), std::slice::from_ref(&check)) {
+            return Err(check.error().to_string());
+        }
         let slot = &mut self
             .shares
             .entry(position)
             .or_insert_with(|| vec![None; players])[side];
-        if slot.is_some() {
+        if slot.is_some() || retired(&self.retired, side, position) {
             return Err(format!(
                 "{name} gave its share for deck position {position} before"
             ));
         }
         *slot = Some(share);
-        Ok(())
+        Ok(check)
     }
 
     /// Whether side `side` has published its share of `position`.
@@ -266,6 +306,7 @@ impl DeckLedger {
             .get(&position)
             .and_then(|s| s.get(side))
             .is_some_and(Option::is_some)
+            || retired(&self.retired, side, position)
     }
 
     /// Play begins with the sides in this turn order (header indices).
@@ -454,6 +495,7 @@ impl DeckLedger {
             Err(e) => return Err(e.to_string()),
         };
         self.pile.push(found);
+        self.retire(position);
         Ok(Some(found))
     }
 
@@ -504,12 +546,12 @@ impl DeckLedger {
             .collect();
         let input = Deck::unmasked(table, last.input.end(), &self.pile)?;
         self.pile.clear();
-        self.generations.push(Generation {
+        self.generations.push(Arc::new(Generation {
             input,
             passers,
             passes: Vec::new(),
             lines: Vec::new(),
-        });
+        }));
         Some(self.generations.len() as u32 - 1)
     }
 
@@ -541,6 +583,11 @@ impl DeckLedger {
         let verdict = self.audit(side, seeds);
         self.left_verdicts[side] = Some(verdict);
         for gen in &mut self.generations {
+            let owed = gen.passers.get(gen.passes.len()..).unwrap_or_default();
+            if !owed.contains(&side) {
+                continue;
+            }
+            let gen = Arc::make_mut(gen);
             let done = gen.passes.len();
             let mut k = done;
             while k < gen.passers.len() {
@@ -629,12 +676,40 @@ impl DeckLedger {
     }
 }
 
+impl DeckLedger {
+    /// The shares of `position`, opened, are dropped: only which sides
+    /// gave one is kept.
+    fn retire(&mut self, position: u32) {
+        let Some(shares) = self.shares.remove(&position) else {
+            return;
+        };
+        let bits = shares
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .fold(0u8, |b, (side, _)| {
+                b | 1u8.checked_shl(side as u32).unwrap_or(0)
+            });
+        let at = position as usize;
+        if self.retired.len() <= at {
+            self.retired.resize(at + 1, 0);
+        }
+        self.retired[at] = bits;
+    }
+}
+
+/// Whether side `side` gave its share of `position`, opened since.
+fn retired(retired: &[u8], side: usize, position: u32) -> bool {
+    let bit = 1u8.checked_shl(side as u32).unwrap_or(0);
+    retired.get(position as usize).is_some_and(|b| b & bit != 0)
+}
+
 /// The final deck of `generations` holding `position`, if it is final.
-fn final_deck(generations: &[Generation], position: u32) -> Option<&Deck> {
+fn final_deck(generations: &[Arc<Generation>], position: u32) -> Option<&Deck> {
     generations
         .iter()
         .find(|g| (g.input.base()..g.input.end()).contains(&position))
-        .and_then(Generation::final_deck)
+        .and_then(|g| g.final_deck())
 }
 
 /// Every share of `position`, with its side's name.

@@ -347,3 +347,30 @@ fn a_key_whose_proof_fails_or_given_twice_is_refused() {
         "South gave its card key before"
     );
 }
+
+#[test]
+fn an_opened_card_keeps_its_drawer_and_its_shares_given_are_still_refused_again() {
+    // Once opened, a position's shares are dropped from the ledger (no
+    // later line needs them): what they were still answers.
+    let mut ledger = set_up(0);
+    turn(&mut ledger, 0);
+    turn(&mut ledger, 1);
+    let south = ledger.held(0)[0];
+    share(&mut ledger, 0, south).unwrap();
+    ledger.open(0, south).unwrap();
+    assert_eq!(ledger.drawer(south), Some(0));
+    assert!(!ledger.held(0).contains(&south));
+    assert!(ledger.has_share(0, south) && ledger.has_share(1, south));
+    assert_eq!(
+        share(&mut ledger, 1, south).unwrap_err(),
+        format!("North gave its share for deck position {south} before")
+    );
+    assert_eq!(
+        ledger.open(1, south).unwrap_err(),
+        format!("deck position {south} is in South's hand")
+    );
+    assert_eq!(
+        ledger.open(0, south).unwrap_err(),
+        format!("the card at deck position {south} was opened before")
+    );
+}

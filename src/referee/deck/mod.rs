@@ -44,7 +44,10 @@ pub use hands::{Hands, Play, PlayFault};
 pub use items::{cardkey_item, cardsecret_item, deck_item, share_item};
 pub use keys::{CardKey, CardSecret, KeyProof, Table};
 pub use ledger::DeckLedger;
-pub use share::Share;
+pub use share::{
+    batch_seed, batch_weight, first_bad, verify_batch, Share, ShareCheck,
+    PROOF_LEN as SHARE_PROOF_LEN,
+};
 pub use shuffle::{
     audit_pass, shuffle, shuffle_slot, AuditFault, PublishedPass, SeedOpening, ShuffleSeed,
 };
@@ -61,6 +64,7 @@ const DOMAIN_SHUFFLE_SEED: &[u8] = b"herald/shuffle-seed/v1";
 const DOMAIN_SHUFFLE_MASK: &[u8] = b"herald/shuffle-mask/v1";
 const DOMAIN_SHARE_NONCE: &[u8] = b"herald/card-share-nonce/v1";
 const DOMAIN_SHARE: &[u8] = b"herald/card-share/v1";
+const DOMAIN_SHARE_BATCH: &[u8] = b"herald/card-share-batch/v1";
 
 /// Why a deck item does not verify, or cannot be used where it stands.
 #[derive(Clone, PartialEq, Eq, Debug)]

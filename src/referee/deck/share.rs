@@ -2,33 +2,39 @@
 //! is shown to its drawer alone, and how a played card is opened to all
 //! (spec section 3.9, "Draws" and "Openings").
 
+use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
-use curve25519_dalek::traits::VartimeMultiscalarMul;
+use curve25519_dalek::traits::{IsIdentity, VartimeMultiscalarMul};
 
 use super::cipher::Deck;
 use super::keys::{CardSecret, Table};
 use super::{
-    decode_point, proof_bytes, proof_scalars, DeckError, Wide, DOMAIN_SHARE, DOMAIN_SHARE_NONCE,
+    decode_point, decode_scalar, DeckError, Wide, DOMAIN_SHARE, DOMAIN_SHARE_BATCH,
+    DOMAIN_SHARE_NONCE,
 };
 use crate::fairness::Hash;
 
 /// A player's decryption share of the card at one deck position,
 /// `D = x * C1`, with the proof that it used its card secret
 /// (`log_B X = log_C1 D`): the proof item
-/// `share <position> <D: 64 hex> <c || s: 128 hex>`.
+/// `share <position> <D: 64 hex> <A1 || A2 || s: 192 hex>`.
 #[derive(Clone, Copy, Debug)]
 pub struct Share {
     position: u32,
     point: RistrettoPoint,
     /// `enc(D)`, as read or made.
     bytes: [u8; 32],
-    proof: [u8; 64],
+    proof: [u8; PROOF_LEN],
     /// The key `X` and the card's `C1` that the proof was verified
-    /// against by [`Share::verified`], if it was: opening or drawing
-    /// with the same key and card, it is not verified again.
+    /// against by [`Share::verified`] (or will be, in a batch, by
+    /// [`Share::claimed`]), if it was: opening or drawing with the same
+    /// key and card, it is not verified again.
     checked: Option<(RistrettoPoint, RistrettoPoint)>,
 }
+
+/// The length of a share's proof, `enc(A1) || enc(A2) || s`.
+pub const PROOF_LEN: usize = 96;
 
 /// Shares are equal when their positions, points and proofs are: not
 /// whether they were verified yet.
@@ -55,7 +61,7 @@ struct Statement<'a> {
 impl Statement<'_> {
     /// `c = wide(SHA-512("herald/card-share/v1" || game_id || lp(side) ||
     /// u32be(position) || X || C1 || D || A1 || A2))`.
-    fn challenge(&self, a1: &RistrettoPoint, a2: &RistrettoPoint) -> Scalar {
+    fn challenge(&self, a1: &[u8; 32], a2: &[u8; 32]) -> Scalar {
         Wide::new(DOMAIN_SHARE)
             .put(self.game)
             .put_lp(self.side.as_bytes())
@@ -63,10 +69,197 @@ impl Statement<'_> {
             .put(self.key)
             .put(self.c1)
             .put(self.share)
-            .put_point(a1)
-            .put_point(a2)
+            .put(a1)
+            .put(a2)
             .scalar()
     }
+}
+
+/// One share's proof to check, with everything it is about: the side,
+/// the position, the side's key `X`, the card's `C1` and the share `D`.
+/// A batch of them is checked at once by [`verify_batch`].
+#[derive(Clone, Debug)]
+pub struct ShareCheck {
+    side: String,
+    position: u32,
+    key: (RistrettoPoint, [u8; 32]),
+    c1: (RistrettoPoint, [u8; 32]),
+    share: (RistrettoPoint, [u8; 32]),
+    proof: [u8; PROOF_LEN],
+}
+
+/// A proof read: `A1`, `A2` (canonical encodings, decoded) and `s`
+/// (canonical).
+struct Opened {
+    a1: RistrettoPoint,
+    a2: RistrettoPoint,
+    s: Scalar,
+    c: Scalar,
+}
+
+impl ShareCheck {
+    /// The side whose share it is.
+    pub fn side(&self) -> &str {
+        &self.side
+    }
+
+    /// The deck position.
+    pub fn position(&self) -> u32 {
+        self.position
+    }
+
+    /// The error a failing proof gives: the side's share for the
+    /// position does not verify against its card key.
+    pub fn error(&self) -> DeckError {
+        DeckError::BadShare {
+            side: self.side.clone(),
+            position: self.position,
+        }
+    }
+
+    fn statement<'a>(&'a self, game: &'a Hash) -> Statement<'a> {
+        Statement {
+            game,
+            side: &self.side,
+            position: self.position,
+            key: &self.key.1,
+            c1: &self.c1.1,
+            share: &self.share.1,
+        }
+    }
+
+    /// The proof's `A1`, `A2`, `s` and its challenge `c`, if `A1` and
+    /// `A2` are canonical point encodings and `s` a canonical scalar.
+    fn open(&self, game: &Hash) -> Option<Opened> {
+        let mut a1_bytes = [0u8; 32];
+        let mut a2_bytes = [0u8; 32];
+        a1_bytes.copy_from_slice(&self.proof[..32]);
+        a2_bytes.copy_from_slice(&self.proof[32..64]);
+        let a1 = decode_point(&a1_bytes, "proof").ok()?;
+        let a2 = decode_point(&a2_bytes, "proof").ok()?;
+        let s = decode_scalar(&self.proof[64..])?;
+        let c = self.statement(game).challenge(&a1_bytes, &a2_bytes);
+        Some(Opened { a1, a2, s, c })
+    }
+
+    /// Check this proof alone: `s * B = A1 + c * X` and `s * C1 = A2 +
+    /// c * D`.
+    pub fn verify(&self, game: &Hash) -> bool {
+        let Some(o) = self.open(game) else {
+            return false;
+        };
+        // Everything here is public: variable-time arithmetic is safe.
+        RistrettoPoint::vartime_double_scalar_mul_basepoint(&-o.c, &self.key.0, &o.s) == o.a1
+            && RistrettoPoint::vartime_multiscalar_mul([o.s, -o.c], [self.c1.0, self.share.0])
+                == o.a2
+    }
+}
+
+/// Whether every proof of `checks` (shares of the game `game`) verifies,
+/// checked at once by one random linear combination of their equations
+/// (the small-exponent batch test of Bellare, Garay and Rabin, 1998), one
+/// multiscalar multiplication: with weights `z_i`, `w_i` for proof `i`,
+/// `(sum z_i s_i) * B - sum (z_i A1_i + z_i c_i X_i) + sum (w_i s_i C1_i -
+/// w_i A2_i - w_i c_i D_i)` must be the identity. The referee has no
+/// random source, so the weights are derived from everything the batch
+/// holds (spec section 3.9, "Checking shares in batches"): `h =
+/// SHA-512("herald/card-share-batch/v1" || game_id || u32be(n) || for
+/// each proof: lp(side) || u32be(position) || X || C1 || D || A1 || A2
+/// || s)`, `z_i = wide(SHA-512(h || u32be(i) || 0x00))`, `w_i =
+/// wide(SHA-512(h || u32be(i) || 0x01))`. The group has prime order, so
+/// a batch that verifies holds only proofs that verify one by one
+/// (but with a chance near `n / l`). An empty batch verifies.
+pub fn verify_batch(game: &Hash, checks: &[ShareCheck]) -> bool {
+    match checks {
+        [] => return true,
+        [one] => return one.verify(game),
+        _ => {}
+    }
+    let mut opened = Vec::with_capacity(checks.len());
+    for check in checks {
+        let Some(o) = check.open(game) else {
+            return false;
+        };
+        opened.push(o);
+    }
+    let seed = batch_seed(game, checks);
+    let weight = |i: usize, j: u8| weight_scalar(&seed, i, j);
+    let mut base = Scalar::ZERO;
+    // The keys repeat (one a side): each is one term.
+    let mut keys: Vec<(Scalar, RistrettoPoint, [u8; 32])> = Vec::new();
+    let mut scalars = Vec::with_capacity(4 * checks.len() + 4);
+    let mut points = Vec::with_capacity(4 * checks.len() + 4);
+    for (i, (check, o)) in checks.iter().zip(&opened).enumerate() {
+        let (z, w) = (weight(i, 0), weight(i, 1));
+        base += z * o.s;
+        let zc = -(z * o.c);
+        match keys.iter_mut().find(|k| k.2 == check.key.1) {
+            Some(k) => k.0 += zc,
+            None => keys.push((zc, check.key.0, check.key.1)),
+        }
+        scalars.extend([-z, w * o.s, -w, -(w * o.c)]);
+        points.extend([o.a1, check.c1.0, o.a2, check.share.0]);
+    }
+    scalars.push(base);
+    points.push(RISTRETTO_BASEPOINT_POINT);
+    for (k, point, _) in keys {
+        scalars.push(k);
+        points.push(point);
+    }
+    RistrettoPoint::vartime_multiscalar_mul(scalars, points).is_identity()
+}
+
+/// The seed `h` of a batch's weights (see [`verify_batch`]).
+pub fn batch_seed(game: &Hash, checks: &[ShareCheck]) -> [u8; 64] {
+    let mut seed = Wide::new(DOMAIN_SHARE_BATCH)
+        .put(game)
+        .put_u32(checks.len() as u32);
+    for check in checks {
+        seed = seed
+            .put_lp(check.side.as_bytes())
+            .put_u32(check.position)
+            .put(&check.key.1)
+            .put(&check.c1.1)
+            .put(&check.share.1)
+            .put(&check.proof);
+    }
+    seed.bytes()
+}
+
+/// The weight of proof `i` of a batch whose seed is `seed`, for its
+/// first equation (`j = 0`, `z_i`) or its second (`j = 1`, `w_i`), as
+/// 32 bytes little-endian (see [`verify_batch`]).
+pub fn batch_weight(seed: &[u8; 64], i: usize, j: u8) -> [u8; 32] {
+    weight_scalar(seed, i, j).to_bytes()
+}
+
+fn weight_scalar(seed: &[u8; 64], i: usize, j: u8) -> Scalar {
+    Wide::new(seed).put_u32(i as u32).put(&[j]).scalar()
+}
+
+/// The index of the first proof of `checks` that does not verify, if
+/// one does not: the batch is halved, the first half that fails searched
+/// further, down to the one proof.
+pub fn first_bad(game: &Hash, checks: &[ShareCheck]) -> Option<usize> {
+    if verify_batch(game, checks) {
+        return None;
+    }
+    let (mut from, mut to) = (0, checks.len());
+    // Invariant: checks[from..to] fails as a batch.
+    while to - from > 1 {
+        let mid = from + (to - from) / 2;
+        if verify_batch(game, &checks[from..mid]) {
+            from = mid;
+        } else {
+            to = mid;
+        }
+    }
+    // A batch that fails holds a proof that fails alone; should the
+    // halves say otherwise, the proofs are checked one by one.
+    if checks[from].verify(game) {
+        return checks.iter().position(|c| !c.verify(game));
+    }
+    Some(from)
 }
 
 impl CardSecret {
@@ -96,12 +289,18 @@ impl CardSecret {
             c1: &c1_bytes,
             share: &bytes,
         };
-        let c = statement.challenge(&RistrettoPoint::mul_base(&k), &(k * c1));
+        let a1 = RistrettoPoint::mul_base(&k).compress().to_bytes();
+        let a2 = (k * c1).compress().to_bytes();
+        let c = statement.challenge(&a1, &a2);
+        let mut proof = [0u8; PROOF_LEN];
+        proof[..32].copy_from_slice(&a1);
+        proof[32..64].copy_from_slice(&a2);
+        proof[64..].copy_from_slice((k + c * x).as_bytes());
         Ok(Share {
             position,
             point,
             bytes,
-            proof: proof_bytes(&c, &(k + c * x)),
+            proof,
             checked: None,
         })
     }
@@ -128,11 +327,11 @@ impl CardSecret {
 
 impl Share {
     /// A share as read from its item: the position, the 32 bytes of `D`
-    /// (a canonical point encoding) and the 64 bytes of the proof.
+    /// (a canonical point encoding) and the 96 bytes of the proof.
     pub fn from_bytes(
         position: u32,
         point: &[u8; 32],
-        proof: [u8; 64],
+        proof: [u8; PROOF_LEN],
     ) -> Result<Share, DeckError> {
         Ok(Share {
             position,
@@ -153,42 +352,44 @@ impl Share {
         self.bytes
     }
 
-    /// The proof's 64 bytes, `c || s`.
-    pub fn proof_bytes(&self) -> [u8; 64] {
+    /// The proof's 96 bytes, `enc(A1) || enc(A2) || s`.
+    pub fn proof_bytes(&self) -> [u8; PROOF_LEN] {
         self.proof
     }
 
-    /// Check that this is `side`'s share of the card at its position of
-    /// `deck`: `c` and `s` canonical, and `c` equal to the challenge over
-    /// `A1 = s * B - c * X` and `A2 = s * C1 - c * D`.
-    pub fn verify(&self, table: &Table, side: &str, deck: &Deck) -> Result<(), DeckError> {
-        let bad = || DeckError::BadShare {
-            side: side.into(),
-            position: self.position,
-        };
+    /// What checking this as `side`'s share of the card at its position
+    /// of `deck` takes: the side's key, the card's `C1`, the share and
+    /// its proof.
+    pub fn check(&self, table: &Table, side: &str, deck: &Deck) -> Result<ShareCheck, DeckError> {
         let key = table
             .index(side)
             .and_then(|i| table.side(i))
-            .ok_or_else(bad)?
+            .ok_or_else(|| DeckError::BadShare {
+                side: side.into(),
+                position: self.position,
+            })?
             .1;
         let card = deck.get(self.position)?;
-        let c1 = card.c1();
-        let (c, s) = proof_scalars(&self.proof).ok_or_else(bad)?;
-        // Everything here is public: variable-time arithmetic is safe.
-        let a1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, key.point(), &s);
-        let a2 = RistrettoPoint::vartime_multiscalar_mul([s, -c], [c1, &self.point]);
-        let statement = Statement {
-            game: table.game(),
-            side,
+        Ok(ShareCheck {
+            side: side.into(),
             position: self.position,
-            key: key.bytes(),
-            c1: &card.c1_bytes(),
-            share: &self.bytes,
-        };
-        if statement.challenge(&a1, &a2) == c {
+            key: (*key.point(), *key.bytes()),
+            c1: (*card.c1(), card.c1_bytes()),
+            share: (self.point, self.bytes),
+            proof: self.proof,
+        })
+    }
+
+    /// Check that this is `side`'s share of the card at its position of
+    /// `deck`: `A1` and `A2` canonical point encodings, `s` a canonical
+    /// scalar, and with the challenge `c` over them, `s * B = A1 + c *
+    /// X` and `s * C1 = A2 + c * D`.
+    pub fn verify(&self, table: &Table, side: &str, deck: &Deck) -> Result<(), DeckError> {
+        let check = self.check(table, side, deck)?;
+        if check.verify(table.game()) {
             Ok(())
         } else {
-            Err(bad())
+            Err(check.error())
         }
     }
 
@@ -200,12 +401,25 @@ impl Share {
     /// logarithm to the bases `C1` and `B`).
     pub fn verified(self, table: &Table, side: &str, deck: &Deck) -> Result<Share, DeckError> {
         self.verify(table, side, deck)?;
-        let key = table.index(side).and_then(|i| table.side(i));
-        let checked = key.zip(deck.get(self.position).ok());
-        Ok(Share {
-            checked: checked.map(|((_, key), card)| (*key.point(), *card.c1())),
+        self.claimed(table, side, deck).map(|(share, _)| share)
+    }
+
+    /// The share marked as [verified](Share::verified) before it is: its
+    /// check is given back, for the caller to verify in a batch
+    /// ([`verify_batch`]) before anything that depends on the share
+    /// counts (a verdict, a line written).
+    pub fn claimed(
+        self,
+        table: &Table,
+        side: &str,
+        deck: &Deck,
+    ) -> Result<(Share, ShareCheck), DeckError> {
+        let check = self.check(table, side, deck)?;
+        let share = Share {
+            checked: Some((check.key.0, check.c1.0)),
             ..self
-        })
+        };
+        Ok((share, check))
     }
 
     /// Whether this share was [verified](Share::verified) against the key

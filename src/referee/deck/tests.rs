@@ -243,7 +243,8 @@ fn the_share_vectors_match_the_reference() {
     );
     assert_eq!(
         hex::encode(north.proof_bytes()),
-        "799287f3d322c4200657ba3ab873551745359dd4e8c9f681f57e483a83ee9609\
+        "96d37d14c3126b787881e0926baeee744632008348e7fadae53c2d475a8e0465\
+         de269bd2403398cd7ee733440fda4366acd28c7d9237cd837b909302b9c87f15\
          53f0fc632ebf4273c48340e6749bc6b53bad691fdeda94fbf4e83f513fa00800"
     );
     let last = secret("North").share(&deck, 33).unwrap();
@@ -253,7 +254,8 @@ fn the_share_vectors_match_the_reference() {
     );
     assert_eq!(
         hex::encode(last.proof_bytes()),
-        "a0ca5c3b985709dcf789018db1db256274fceb22b81b3d70caa6ea0cade59803\
+        "f4f8fc90ca18e586387fd92f1f822739baed409a1d7c856a7c40c0f21e52f40a\
+         9002eacf81996e95c2de4aa9af542156aef4d1114637fe8a08c3c854fa47df7e\
          457c9383313c474df9c43fe71474ca4c1fe7620119834fd2ce6825e4a34e8501"
     );
     let drawn = secret("South").draw(&table, &deck, 0, &[("North", &north)]);
@@ -265,7 +267,8 @@ fn the_share_vectors_match_the_reference() {
     );
     assert_eq!(
         hex::encode(south.proof_bytes()),
-        "76e1a986595305b711148c8fbae3bc8538703e658089f9162c72320ab30f180b\
+        "7e5acc83eb34d65775f085462ac83081c4207e0bc44691593bb011b3c6d23d18\
+         00810d9dcc17d91b8c2f7142129543fe19b1adf71d2b573ac03bee1f4c73fe5a\
          1999e6991179a3fd65801f966423226bbd1c9d76fc1799093daa9eeecd8e5100"
     );
     let opened = Share::open(&table, &deck, 0, &[("South", &south), ("North", &north)]);
@@ -293,7 +296,8 @@ fn the_proof_items_are_written_as_the_spec_says() {
     assert_eq!(
         share_item(&north),
         "share 33 96547b1fd2b4717025a21103fcb35e73e5d56084ad1d6c9c75a96feef62ee450 \
-         a0ca5c3b985709dcf789018db1db256274fceb22b81b3d70caa6ea0cade59803\
+         f4f8fc90ca18e586387fd92f1f822739baed409a1d7c856a7c40c0f21e52f40a\
+         9002eacf81996e95c2de4aa9af542156aef4d1114637fe8a08c3c854fa47df7e\
          457c9383313c474df9c43fe71474ca4c1fe7620119834fd2ce6825e4a34e8501"
     );
     assert_eq!(
@@ -498,9 +502,16 @@ fn a_share_whose_proof_fails_is_refused() {
     let flipped = Share::from_bytes(3, &north.point_bytes(), proof).unwrap();
     assert_eq!(flipped.verify(&table, "North", &deck), bad);
     let mut proof = north.proof_bytes();
-    plus_order(&mut proof[32..]);
+    plus_order(&mut proof[64..]);
     let huge = Share::from_bytes(3, &north.point_bytes(), proof).unwrap();
     assert_eq!(huge.verify(&table, "North", &deck), bad);
+    // A commitment `A1` or `A2` that is no canonical point encoding.
+    for at in [0, 32] {
+        let mut proof = north.proof_bytes();
+        proof[at..at + 32].copy_from_slice(&[0xff; 32]);
+        let garbled = Share::from_bytes(3, &north.point_bytes(), proof).unwrap();
+        assert_eq!(garbled.verify(&table, "North", &deck), bad);
+    }
     // And the lie, used to open, is caught before it can change the card.
     let south = secret("South").share(&deck, 3).unwrap();
     assert_eq!(
@@ -1364,4 +1375,46 @@ fn a_full_three_player_deal_hides_each_hand_from_the_others() {
 #[test]
 fn a_full_four_player_deal_hides_each_hand_from_the_others() {
     full_game_where_no_player_learns_another_players_card(4);
+}
+
+#[test]
+fn a_batch_of_shares_verifies_when_every_proof_does_and_names_the_first_that_does_not() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let game = *table.game();
+    let checks: Vec<ShareCheck> = (0..6)
+        .map(|p| {
+            let side = if p % 2 == 0 { "North" } else { "South" };
+            let share = secret(side).share(&deck, p).unwrap();
+            share.check(&table, side, &deck).unwrap()
+        })
+        .collect();
+    assert!(verify_batch(&game, &checks));
+    assert!(verify_batch(&game, &[]));
+    assert_eq!(first_bad(&game, &checks), None);
+    // Positions 2 and 4 given South's share as North's: both fail alone,
+    // the batch fails, and the search names position 2.
+    let mut forged = checks.clone();
+    for p in [2, 4] {
+        let lie = secret("South").share(&deck, p).unwrap();
+        let lie = Share::from_bytes(p, &lie.point_bytes(), lie.proof_bytes()).unwrap();
+        forged[p as usize] = lie.check(&table, "North", &deck).unwrap();
+        assert!(!forged[p as usize].verify(&game));
+    }
+    assert!(!verify_batch(&game, &forged));
+    assert_eq!(first_bad(&game, &forged), Some(2));
+    assert_eq!(
+        forged[2].error(),
+        DeckError::BadShare {
+            side: "North".into(),
+            position: 2
+        }
+    );
+    // The last one alone bad, and a batch of one.
+    let mut last = checks.clone();
+    last[5] = forged[4].clone();
+    assert_eq!(first_bad(&game, &last), Some(5));
+    assert_eq!(first_bad(&game, &forged[4..5]), Some(0));
+    // The same proofs checked for another game fail.
+    assert!(!verify_batch(&[7; 32], &checks));
 }
