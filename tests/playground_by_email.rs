@@ -352,6 +352,8 @@ struct Seen {
     base: bool,
     /// Attacks that waited for the defender's opening.
     waited: usize,
+    /// The side that played the last turn.
+    last: String,
 }
 
 /// Play turns with the policy until the game ends (or `stop` says so
@@ -415,6 +417,7 @@ fn play(t: &Table, armies: [&str; 2], stop: &dyn Fn(&Seen) -> bool) -> Seen {
             ],
         );
         mail(dir, t.dir(other));
+        seen.last = me.clone();
         let notes = json(&t.blue, &["annotate", "game.pbem", "--format", "json"]);
         // The move's line, and the mover's audit when the move ended the
         // game with that audit due next (it goes with the line).
@@ -524,17 +527,22 @@ fn two_players_play_a_whole_game_by_email_set_up_attack_stalemate_rescue_win_and
     );
 
     // A piece entered the base: the result waits for the audit, Blue's
-    // closing line first.
+    // closing line first; when Blue's own move ended the game, that line
+    // went with the move, and Red's is due.
     let s = status(&t.blue);
     let winner = s["provisional"].as_str().unwrap().to_owned();
     assert_eq!((&s["phase"], &s["result"]), (&"audit".into(), &"*".into()));
-    assert_eq!(strings(&s["due"]), ["Blue"]);
     assert!(s["position"]
         .as_str()
         .unwrap()
         .ends_with(&format!("{winner}:base")));
-    run(&t.blue, &["move", "game.pbem", "--key", "my.key"]);
-    mail(&t.blue, &t.red);
+    if seen.last == "Blue" {
+        assert_eq!(strings(&s["due"]), ["Red"]);
+    } else {
+        assert_eq!(strings(&s["due"]), ["Blue"]);
+        run(&t.blue, &["move", "game.pbem", "--key", "my.key"]);
+        mail(&t.blue, &t.red);
+    }
     let s = status(&t.red);
     if s["phase"] == "audit" {
         assert_eq!(strings(&s["due"]), ["Red"]);
