@@ -181,6 +181,11 @@ fn a_game_is_played_from_maildirs_with_a_sendmail_program() {
             m.display()
         )
     };
+    for m in [&ann_box, &bob_box] {
+        for sub in ["cur", "new", "tmp"] {
+            std::fs::create_dir_all(m.join(sub)).unwrap();
+        }
+    }
     let ann = Player::new(r, "ann", &config(&ann_box, "ann"));
     let bob = Player::new(r, "bob", &config(&bob_box, "bob"));
     start_game(&ann, &bob);
