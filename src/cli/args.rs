@@ -198,6 +198,15 @@ Examples:
         /// Where --reply writes the message (a new file: never overwrites).
         #[arg(short, long, value_name = "FILE", requires = "reply")]
         output: Option<PathBuf>,
+        /// With --reply: send the message too, as the mail configuration
+        /// says (docs/mailbox.md); if it cannot go, it is kept, and
+        /// `herald send FILE` sends it later.
+        #[arg(long, requires = "reply")]
+        send: bool,
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Do your next set-up step in a game with hidden values: commit to
     /// your choices, or open what the rules open once all have committed.
@@ -497,6 +506,52 @@ Examples:
         #[arg(long, requires_all = ["output", "key"])]
         reply: bool,
     },
+    /// Check the mail configuration: read it, then try the connections
+    /// to send (SMTP or sendmail) and to read (IMAP, Maildir or mbox).
+    #[command(after_help = "\
+Examples:
+  herald config check
+  herald config check --config ~/games/herald.toml")]
+    Config {
+        /// What to do: check.
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+    /// Send a message herald wrote (move --reply), as the mail
+    /// configuration says: again, when it was lost or could not go.
+    #[command(after_help = "\
+Examples:
+  herald send reply.eml
+  herald send reply.eml --config ~/games/herald.toml")]
+    Send {
+        /// The message file.
+        #[arg(value_name = "MESSAGE")]
+        message: PathBuf,
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Read new mail and list your games: whose step is due, what the
+    /// last message did; yours first. Mail is never moved or deleted.
+    #[command(after_help = "\
+Records in new mail are checked; a tampered or stale one is listed with
+its verdict, never taken. The newest valid message of each game is kept,
+so that `herald move GAME-ID ...` plays on it.
+
+Examples:
+  herald inbox
+  herald inbox --format json
+  herald move 3f2a9c1b04de \"Kc1-b1\" --key blue.key --reply -o reply.eml --send")]
+    Inbox {
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Print a shell completion script.
     #[command(after_help = "\
 Examples:
@@ -524,5 +579,17 @@ Examples:
         /// pages of an earlier herald there.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+    },
+}
+
+/// `herald config` actions.
+#[derive(Subcommand, Debug)]
+pub enum ConfigAction {
+    /// Read the configuration and try both connections.
+    Check {
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
 }

@@ -62,7 +62,11 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             format,
             reply,
             output,
+            send,
+            config,
         } => {
+            // A game id the inbox knows: its newest valid message.
+            let record = super::transport::inbox::resolve(&record)?.unwrap_or(record);
             require_file(
                 &record,
                 "move rewrites the record file: name the file (the turn may come from -)",
@@ -84,9 +88,11 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     no_commit,
                     date: super::context::today(date.as_deref())?,
                     format,
-                    reply: output
-                        .filter(|_| reply)
-                        .map(|output| super::mail::Reply { output }),
+                    reply: output.filter(|_| reply).map(|output| super::mail::Reply {
+                        output,
+                        send,
+                        config,
+                    }),
                 },
             )
         }
@@ -296,6 +302,16 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                         .map(|output| super::mail::Reply { output }),
                 },
             )
+        }
+        Command::Config {
+            action: super::args::ConfigAction::Check { config },
+        } => super::transport::fetch::check(config.as_deref()),
+        Command::Send { message, config } => {
+            super::transport::send::send_file(config.as_deref(), &message)?;
+            Ok(Exit::Ok)
+        }
+        Command::Inbox { config, format } => {
+            super::transport::inbox::inbox(config.as_deref(), format)
         }
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
@@ -1701,6 +1717,16 @@ impl RecordCommand for Move {
                     "dry run: nothing written\n".into()
                 }
             ))?,
+        }
+        // Sent last, once every file is written: a message that cannot
+        // go is kept, to be sent again as it is.
+        if let Some(reply) = self.reply.as_ref().filter(|r| written && r.send) {
+            let sent =
+                super::transport::send::send_written(reply.config.as_deref(), &reply.output)?;
+            match self.format {
+                Format::Json => super::report::eprint_note(sent.trim_end()),
+                Format::Text | Format::Svg => out(&sent)?,
+            }
         }
         Ok(Exit::Ok)
     }

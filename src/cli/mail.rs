@@ -214,6 +214,10 @@ const MAIL_WIDTH: usize = 78;
 #[derive(Debug)]
 pub(super) struct Reply {
     pub(super) output: std::path::PathBuf,
+    /// `--send`: send it once written.
+    pub(super) send: bool,
+    /// `--config`: the mail configuration to send with.
+    pub(super) config: Option<std::path::PathBuf>,
 }
 
 /// What a reply message says, before its date and id are known.

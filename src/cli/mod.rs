@@ -14,6 +14,7 @@ mod report;
 mod sent;
 mod setup;
 mod stream;
+mod transport;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -1,0 +1,394 @@
+//! `herald inbox`: the player's games found in new mail, each record
+//! checked, the games waiting on the player first. A tampered or stale
+//! record is listed with its verdict and never taken.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::fetch::{self, Message};
+use super::state;
+use crate::cli::args::Format;
+use crate::cli::context::{print_json, replay_all, Ctx, SCHEMA_VERSION};
+use crate::cli::out;
+use crate::cli::report::{Exit, Failure, Problem};
+use crate::game::Game;
+use crate::games::{self, GameVisitor};
+use crate::record;
+use crate::referee::{self, header::Header, result_text, Keep};
+
+/// What the inbox knows of one game: the newest valid record read.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub(crate) struct GameEntry {
+    /// The game's chain id, first 12 hex digits: how `move GAME-ID`
+    /// names it.
+    pub(crate) id: String,
+    pub(crate) game: String,
+    /// Each side and its player's contact, in turn order.
+    pub(crate) sides: Vec<[String; 2]>,
+    /// Lines in the record (set-up lines and turns).
+    pub(crate) lines: usize,
+    pub(crate) turns: u32,
+    /// The side whose step is due, its line and the step in words.
+    pub(crate) due: Option<String>,
+    pub(crate) due_line: Option<String>,
+    pub(crate) due_text: Option<String>,
+    /// Whether the step due is this player's.
+    pub(crate) yours: bool,
+    pub(crate) result: String,
+    /// How the game stands after the last message.
+    pub(crate) summary: String,
+    /// The last message's subject and date.
+    pub(crate) subject: String,
+    pub(crate) date: String,
+}
+
+/// A record in new mail that was not taken, with why.
+#[derive(Serialize, Debug)]
+struct Rejected {
+    game: Option<String>,
+    id: Option<String>,
+    subject: String,
+    verdict: String,
+}
+
+/// Replays one record found in mail.
+struct Look<'a> {
+    ctx: &'a Ctx<'a>,
+    address: &'a str,
+}
+
+/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`).
+fn address(contact: &str) -> &str {
+    match (contact.rfind('<'), contact.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &contact[a + 1..b],
+        _ => contact.trim(),
+    }
+}
+
+fn short_id(header: &Header) -> String {
+    hex::encode(&header.chain_id()[..6])
+}
+
+impl GameVisitor for Look<'_> {
+    /// The entry, or the game's id (when its header reads) and the failure.
+    type Output = Result<GameEntry, (Option<String>, Failure)>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let id = Header::read::<G>(self.ctx.record)
+            .ok()
+            .map(|(h, _)| short_id(&h));
+        let referee = replay_all::<G>(self.ctx, Keep::RULES, |_, _| {}).map_err(|f| (id, f))?;
+        let header = referee.header();
+        let contact = |k: usize| header.contacts().get(k).cloned().unwrap_or_default();
+        let sides = header
+            .sides()
+            .iter()
+            .enumerate()
+            .map(|(k, s)| [s.name::<G>().to_owned(), contact(k)])
+            .collect();
+        let due = referee.step_due();
+        let yours = due.as_ref().is_some_and(|d| {
+            header
+                .index_of(d.side)
+                .is_some_and(|k| address(&contact(k)).eq_ignore_ascii_case(self.address))
+        });
+        Ok(GameEntry {
+            id: short_id(header),
+            game: G::TITLE.to_owned(),
+            sides,
+            lines: self.ctx.record.turns.len(),
+            turns: referee.turns(),
+            due: due.as_ref().map(|d| d.side.name::<G>().to_owned()),
+            due_line: due.as_ref().map(|d| d.line.clone()),
+            due_text: due.map(|d| d.text),
+            yours,
+            result: result_text::<G>(referee.outcome()),
+            summary: referee.summary(),
+            subject: String::new(),
+            date: String::new(),
+        })
+    }
+}
+
+fn failure_text(f: &Failure) -> String {
+    match f {
+        Failure::Usage(m) => m.clone(),
+        Failure::Invalid(p, origin) => anstream::adapter::strip_str(&p.render(origin)).to_string(),
+    }
+}
+
+/// What one new message holds: a game's entry, a rejection, or nothing
+/// (mail that holds no record).
+enum Seen {
+    Game(GameEntry),
+    Rejected(Rejected),
+    Nothing,
+}
+
+fn look(message: &Message, address: &str, origin: &str) -> Seen {
+    let envelope = record::mail::envelope(&message.bytes);
+    let (headers, _) = match mailparse::parse_headers(&message.bytes) {
+        Ok(h) => h,
+        Err(_) => return Seen::Nothing,
+    };
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|h| h.get_key_ref().eq_ignore_ascii_case(name))
+            .map(|h| h.get_value())
+            .unwrap_or_default()
+    };
+    let subject = header("Subject");
+    let date = header("Date");
+    let _ = envelope;
+    let found = match record::read(&message.bytes, None) {
+        Ok(found) => found,
+        Err(e) if e.message.contains("no record") || e.message.contains("holds no") => {
+            return Seen::Nothing
+        }
+        Err(e) => {
+            return Seen::Rejected(Rejected {
+                game: None,
+                id: None,
+                subject,
+                verdict: e.message,
+            })
+        }
+    };
+    let parsed = record::parse(&found.source);
+    let record = match parsed {
+        Ok(r) => r,
+        Err(e) => {
+            let p = Problem::from_parse(&e, &found.source);
+            return Seen::Rejected(Rejected {
+                game: None,
+                id: None,
+                subject,
+                verdict: failure_text(&Failure::invalid(p, origin)),
+            });
+        }
+    };
+    let ctx = Ctx {
+        origin: origin.to_owned(),
+        path: Path::new(origin),
+        source: &found.source,
+        record: &record,
+        stamp: None,
+    };
+    let game = referee::game_tag(&record).ok().map(str::to_owned);
+    let outcome = match game.as_deref() {
+        Some(id) => games::dispatch(id, Look { ctx: &ctx, address })
+            .unwrap_or_else(|| Err((None, Failure::usage(format!("unknown game `{id}`"))))),
+        None => Err((
+            None,
+            Failure::usage("the record has no Game tag".to_owned()),
+        )),
+    };
+    match outcome {
+        Ok(mut entry) => {
+            entry.subject = subject;
+            entry.date = date;
+            Seen::Game(entry)
+        }
+        Err((id, f)) => Seen::Rejected(Rejected {
+            game,
+            id,
+            subject,
+            verdict: failure_text(&f),
+        }),
+    }
+}
+
+/// Read `message` into the state: a newer valid record of a game
+/// becomes the game's newest message; a record that does not check, or
+/// an older copy, is given back with its verdict.
+fn take(
+    st: &mut state::State,
+    message: &Message,
+    address: &str,
+    origin: &str,
+) -> Result<Option<Rejected>, Failure> {
+    match look(message, address, origin) {
+        Seen::Nothing => Ok(None),
+        Seen::Rejected(r) => Ok(Some(r)),
+        Seen::Game(entry) => match st.games.get(&entry.id) {
+            Some(old) if old.lines > entry.lines => Ok(Some(Rejected {
+                game: Some(entry.game.clone()),
+                id: Some(entry.id.clone()),
+                subject: entry.subject.clone(),
+                verdict: format!(
+                    "stale: this copy is at line {}, the game's newest message at line {}: an older copy, not taken",
+                    entry.lines, old.lines
+                ),
+            })),
+            Some(old) if old.lines == entry.lines => Ok(None),
+            _ => {
+                state::replace(&state::game_file(&entry.id)?, &message.bytes)?;
+                st.games.insert(entry.id.clone(), entry);
+                Ok(None)
+            }
+        },
+    }
+}
+
+/// A message the player sent: the game it carries is at its line now
+/// (the player's own mail need not come back through the inbox).
+pub(crate) fn remember_sent_message(address: &str, bytes: &[u8]) -> Result<(), Failure> {
+    let mut st = state::load()?;
+    let message = Message {
+        id: String::new(),
+        bytes: bytes.to_vec(),
+    };
+    take(&mut st, &message, address, "the message sent")?;
+    state::save(&st)
+}
+
+#[derive(Serialize)]
+struct JsonInbox<'a> {
+    schema: u32,
+    ok: bool,
+    new_messages: usize,
+    games: Vec<&'a GameEntry>,
+    rejected: &'a [Rejected],
+}
+
+/// `herald inbox`.
+pub(crate) fn inbox(config: Option<&Path>, format: Format) -> Result<Exit, Failure> {
+    let config = super::config::load(config)?;
+    let mut st = state::load()?;
+    let (key, messages) = fetch::new_messages(&config, |k| st.read.get(k).cloned())?;
+    let mut rejected = Vec::new();
+    for (k, message) in messages.iter().enumerate() {
+        let origin = format!("new message {} ({})", k + 1, message.id);
+        if let Some(r) = take(&mut st, message, &config.account.address, &origin)? {
+            rejected.push(r);
+        }
+    }
+    let read = st.read.entry(key).or_default();
+    read.extend(messages.iter().map(|m| m.id.clone()));
+    state::save(&st)?;
+    let mut games: Vec<&GameEntry> = st.games.values().collect();
+    games.sort_by_key(|g| (!g.yours, g.due.is_none(), g.id.clone()));
+    let ok = rejected.is_empty();
+    match format {
+        Format::Json => print_json(&JsonInbox {
+            schema: SCHEMA_VERSION,
+            ok,
+            new_messages: messages.len(),
+            games,
+            rejected: &rejected,
+        })?,
+        Format::Text | Format::Svg => out(&text(&games, &rejected, messages.len()))?,
+    }
+    Ok(if ok { Exit::Ok } else { Exit::Invalid })
+}
+
+fn text(games: &[&GameEntry], rejected: &[Rejected], new: usize) -> String {
+    let mut t = String::new();
+    let mut heading = None;
+    for g in games {
+        let h = if g.yours {
+            "Waiting on you:"
+        } else if g.due.is_some() {
+            "Waiting on others:"
+        } else {
+            "Over:"
+        };
+        if heading != Some(h) {
+            t.push_str(h);
+            t.push('\n');
+            heading = Some(h);
+        }
+        let players: Vec<String> = g
+            .sides
+            .iter()
+            .map(|[side, contact]| format!("{side} {contact}"))
+            .collect();
+        t.push_str(&format!(
+            "  {}  {}, {}; {} turn{}\n",
+            g.id,
+            g.game,
+            players.join(" vs "),
+            g.turns,
+            if g.turns == 1 { "" } else { "s" }
+        ));
+        match &g.due_text {
+            Some(text) => t.push_str(&format!("      due: {text}\n")),
+            None => t.push_str(&format!("      result {}\n", g.result)),
+        }
+        t.push_str(&format!("      last message: {} ({})\n", g.subject, g.date));
+        t.push_str(&format!("      {}\n", g.summary));
+        if g.yours {
+            t.push_str(&format!(
+                "      to play: herald move {} \"YOUR TURN\" --key KEY --reply -o reply.eml --send\n",
+                g.id
+            ));
+        }
+    }
+    if !rejected.is_empty() {
+        t.push_str("Not taken (listed, never used):\n");
+        for r in rejected {
+            t.push_str(&format!(
+                "  {}{}: {}\n",
+                r.id.as_deref()
+                    .map(|i| format!("{i}  "))
+                    .unwrap_or_default(),
+                r.game.as_deref().unwrap_or("a record"),
+                if r.subject.is_empty() {
+                    "(no subject)"
+                } else {
+                    &r.subject
+                }
+            ));
+            for line in r.verdict.lines() {
+                t.push_str(&format!("      {line}\n"));
+            }
+        }
+    }
+    t.push_str(&format!(
+        "{new} new message{} read, {} game{} known\n",
+        if new == 1 { "" } else { "s" },
+        games.len(),
+        if games.len() == 1 { "" } else { "s" }
+    ));
+    t
+}
+
+/// `move GAME-ID`: the newest valid message of a game the inbox knows,
+/// when `record` names no file but looks like a game id. An id the inbox
+/// does not know (or that names two games) is refused, saying so.
+pub(crate) fn resolve(record: &Path) -> Result<Option<std::path::PathBuf>, Failure> {
+    if record.exists() {
+        return Ok(None);
+    }
+    let Some(name) = record.to_str() else {
+        return Ok(None);
+    };
+    if name.len() < 4 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    let st = state::load()?;
+    let name = name.to_ascii_lowercase();
+    let matching: Vec<&String> = st.games.keys().filter(|id| id.starts_with(&name)).collect();
+    match matching.as_slice() {
+        [id] => {
+            let path = state::game_file(id)?;
+            if path.is_file() {
+                Ok(Some(path))
+            } else {
+                Err(Failure::usage(format!(
+                    "the inbox knows game {id} but its message {} is gone: run herald inbox again, or name the record's file",
+                    path.display()
+                )))
+            }
+        }
+        [] => Err(Failure::usage(format!(
+            "{name} is no file, nor a game your inbox knows: run herald inbox (it lists each game's id), or name the record's file"
+        ))),
+        many => Err(Failure::usage(format!(
+            "{name} names {} games the inbox knows ({}): give more of the id",
+            many.len(),
+            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}

@@ -1,0 +1,164 @@
+//! Sending a message herald wrote (lettre: SMTP or a sendmail program),
+//! and `herald send`.
+
+use std::path::Path;
+
+use lettre::address::{Address, Envelope};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{SendmailTransport, SmtpTransport, Transport};
+
+use super::config::{Config, Encryption, Sending, Server};
+use super::state;
+use crate::cli::files;
+use crate::cli::report::Failure;
+
+/// The SMTP transport of `server`, with its login when it has a user.
+pub(crate) fn smtp(server: &Server) -> Result<SmtpTransport, Failure> {
+    let host = server.host.as_str();
+    let refused = |e: lettre::transport::smtp::Error| {
+        Failure::usage(format!("[smtp] host = \"{host}\": {e}"))
+    };
+    let builder = match server.encryption {
+        Encryption::Tls => SmtpTransport::relay(host).map_err(refused)?,
+        Encryption::Starttls => SmtpTransport::starttls_relay(host).map_err(refused)?,
+        Encryption::None => SmtpTransport::builder_dangerous(host),
+    };
+    let mut builder = builder
+        .port(server.port_or(465, 587))
+        .timeout(Some(std::time::Duration::from_secs(30)));
+    if let Some(user) = &server.user {
+        builder = builder.credentials(Credentials::new(user.clone(), server.password("smtp")?));
+    }
+    Ok(builder.build())
+}
+
+/// The envelope of `message`: from the account's address, to every
+/// address in its To and Cc headers.
+fn envelope(config: &Config, message: &[u8], shown: &str) -> Result<Envelope, Failure> {
+    let bad = |what: String| Failure::usage(format!("{shown}: {what}"));
+    let from: Address = config.account.address.parse().map_err(|e| {
+        bad(format!(
+            "the account's address {} cannot be sent from: {e}",
+            config.account.address
+        ))
+    })?;
+    let (headers, _) = mailparse::parse_headers(message)
+        .map_err(|e| bad(format!("this is no email message herald can send: {e}")))?;
+    let mut to = Vec::new();
+    for name in ["To", "Cc"] {
+        for header in headers
+            .iter()
+            .filter(|h| h.get_key_ref().eq_ignore_ascii_case(name))
+        {
+            let list = mailparse::addrparse_header(header)
+                .map_err(|e| bad(format!("its {name} header cannot be read: {e}")))?;
+            for addr in list.iter() {
+                let singles: Vec<&mailparse::SingleInfo> = match addr {
+                    mailparse::MailAddr::Single(s) => vec![s],
+                    mailparse::MailAddr::Group(g) => g.addrs.iter().collect(),
+                };
+                for s in singles {
+                    let a: Address = s.addr.parse().map_err(|e| {
+                        bad(format!(
+                            "{name}: {} is no address mail can go to: {e}",
+                            s.addr
+                        ))
+                    })?;
+                    if !to.contains(&a) {
+                        to.push(a);
+                    }
+                }
+            }
+        }
+    }
+    if to.is_empty() {
+        return Err(bad(
+            "the message has no recipient (To or Cc): herald writes them from the record's contacts (--side Blue=ann@example.org)".into(),
+        ));
+    }
+    Envelope::new(Some(from), to).map_err(|e| bad(e.to_string()))
+}
+
+/// Send `message` (read from `path`) as `config` says.
+pub(crate) fn send(config: &Config, path: &Path, message: &[u8]) -> Result<String, Failure> {
+    let shown = path.display().to_string();
+    let envelope = envelope(config, message, &shown)?;
+    let to: Vec<String> = envelope.to().iter().map(ToString::to_string).collect();
+    match config.sending()? {
+        Sending::Smtp(server) => {
+            smtp(server)?.send_raw(&envelope, message).map_err(|e| {
+                Failure::usage(format!(
+                    "{shown} could not be sent through {}:{}: {e}",
+                    server.host,
+                    server.port_or(465, 587)
+                ))
+            })?;
+        }
+        Sending::Sendmail(cmd) => {
+            SendmailTransport::new_with_command(cmd)
+                .send_raw(&envelope, message)
+                .map_err(|e| {
+                    Failure::usage(format!("{shown} could not be sent with {cmd}: {e}"))
+                })?;
+        }
+    }
+    Ok(to.join(", "))
+}
+
+/// `herald send FILE`: send a message herald wrote, again if need be.
+pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failure> {
+    let config = super::config::load(config)?;
+    let message = files::read_bytes(path)?;
+    let id = message_id(&message);
+    let before = id.as_deref().and_then(state::sent_before);
+    let to = send(&config, path, &message)?;
+    if let Some(id) = &id {
+        state::remember_sent(id)?;
+    }
+    super::inbox::remember_sent_message(&config.account.address, &message)?;
+    crate::cli::out(&format!(
+        "sent {} to {to}{}\n",
+        path.display(),
+        if before.is_some() {
+            " (sent before: the same message again, never a second different line)"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// `move --reply -o FILE --send`: send the message just written; when it
+/// cannot go, say that it is kept and how to send it again.
+pub(crate) fn send_written(config: Option<&Path>, path: &Path) -> Result<String, Failure> {
+    let retry = |m: String| {
+        Failure::usage(format!(
+            "{m}\n  the line is written and the message is kept in {}: send it again with herald send {} (never play the turn a second time)",
+            path.display(),
+            path.display()
+        ))
+    };
+    let config = super::config::load(config).map_err(|f| retry(message(f)))?;
+    let message_bytes = files::read_bytes(path)?;
+    let to = send(&config, path, &message_bytes).map_err(|f| retry(message(f)))?;
+    if let Some(id) = message_id(&message_bytes) {
+        state::remember_sent(&id)?;
+    }
+    super::inbox::remember_sent_message(&config.account.address, &message_bytes)?;
+    Ok(format!("sent {} to {to}\n", path.display()))
+}
+
+fn message(f: Failure) -> String {
+    match f {
+        Failure::Usage(m) => m,
+        Failure::Invalid(p, _) => p.message,
+    }
+}
+
+/// The Message-ID of a message.
+pub(crate) fn message_id(message: &[u8]) -> Option<String> {
+    let (headers, _) = mailparse::parse_headers(message).ok()?;
+    headers
+        .iter()
+        .find(|h| h.get_key_ref().eq_ignore_ascii_case("Message-ID"))
+        .map(|h| h.get_value().trim().to_owned())
+}
