@@ -123,6 +123,15 @@ Examples:
         /// answer comes.
         #[arg(long, requires_all = ["output", "key"])]
         reply: bool,
+        /// With --reply: send the message too, as the mail configuration
+        /// says (docs/mailbox.md); if it cannot go, it is kept, and
+        /// `herald send FILE` sends it later.
+        #[arg(long, requires = "reply")]
+        send: bool,
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Check a turn and append it to the record (the file is rewritten
     /// atomically, and left as it was if anything is wrong).
@@ -273,6 +282,15 @@ Examples:
         /// Where --reply writes the message (a new file: never overwrites).
         #[arg(short, long, value_name = "FILE", requires = "reply")]
         output: Option<PathBuf>,
+        /// With --reply: send the message too, as the mail configuration
+        /// says (docs/mailbox.md); if it cannot go, it is kept, and
+        /// `herald send FILE` sends it later.
+        #[arg(long, requires = "reply")]
+        send: bool,
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Replay the record and report OK or the first problem.
     #[command(after_help = "\
@@ -505,6 +523,15 @@ Examples:
         /// the others. A message given as RECORD is left as it is.
         #[arg(long, requires_all = ["output", "key"])]
         reply: bool,
+        /// With --reply: send the message too, as the mail configuration
+        /// says (docs/mailbox.md); if it cannot go, it is kept, and
+        /// `herald send FILE` sends it later.
+        #[arg(long, requires = "reply")]
+        send: bool,
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Check the mail configuration: read it, then try the connections
     /// to send (SMTP or sendmail) and to read (IMAP, Maildir or mbox).

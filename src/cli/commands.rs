@@ -37,6 +37,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             key,
             me,
             reply,
+            send,
+            config,
         } => dispatch_id(
             &game,
             New {
@@ -47,6 +49,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 key,
                 me,
                 reply,
+                send: send.then_some(config),
             },
         ),
         Command::Move {
@@ -229,15 +232,22 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             key,
             print,
             reply,
+            send,
+            config,
         } => {
             require_file(
                 &record,
                 "keygen adds the Commit tag to the record file: name the file",
             )?;
             let (output, reply) = match (reply, key, output) {
-                (true, Some(key), Some(message)) => {
-                    (key, Some(super::mail::Reply { output: message }))
-                }
+                (true, Some(key), Some(message)) => (
+                    key,
+                    Some(super::mail::Reply {
+                        output: message,
+                        send,
+                        config,
+                    }),
+                ),
                 (false, Some(key), None) | (false, None, Some(key)) => (key, None),
                 (false, Some(_), Some(_)) => {
                     return Err(Failure::usage(
@@ -273,6 +283,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             format,
             reply,
             output,
+            send,
+            config,
         } => {
             require_file(
                 &record,
@@ -297,9 +309,11 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     date,
                     format,
-                    reply: output
-                        .filter(|_| reply)
-                        .map(|output| super::mail::Reply { output }),
+                    reply: output.filter(|_| reply).map(|output| super::mail::Reply {
+                        output,
+                        send,
+                        config,
+                    }),
                 },
             )
         }
@@ -1511,6 +1525,7 @@ impl Move {
                 None => format!("wrote turn {} to {}\n", sent.number, ctx.origin),
             }
         ))?;
+        send_if_asked(self.reply.as_ref(), self.format)?;
         Ok(Exit::Ok)
     }
 
@@ -1718,18 +1733,28 @@ impl RecordCommand for Move {
                 }
             ))?,
         }
-        // Sent last, once every file is written: a message that cannot
-        // go is kept, to be sent again as it is.
-        if let Some(reply) = self.reply.as_ref().filter(|r| written && r.send) {
-            let sent =
-                super::transport::send::send_written(reply.config.as_deref(), &reply.output)?;
-            match self.format {
-                Format::Json => super::report::eprint_note(sent.trim_end()),
-                Format::Text | Format::Svg => out(&sent)?,
-            }
+        if written {
+            send_if_asked(self.reply.as_ref(), self.format)?;
         }
         Ok(Exit::Ok)
     }
+}
+
+/// `--send`: send the message just written, last, once every file is
+/// written: a message that cannot go is kept, to be sent again as it is
+/// (`herald send FILE`).
+pub(super) fn send_if_asked(
+    reply: Option<&super::mail::Reply>,
+    format: Format,
+) -> Result<(), Failure> {
+    if let Some(reply) = reply.filter(|r| r.send) {
+        let sent = super::transport::send::send_written(reply.config.as_deref(), &reply.output)?;
+        match format {
+            Format::Json => super::report::eprint_note(sent.trim_end()),
+            Format::Text | Format::Svg => out(&sent)?,
+        }
+    }
+    Ok(())
 }
 
 /// The line a dry run shows: `played` without its signature, saying so
@@ -1870,6 +1895,7 @@ impl RecordCommand for Keygen {
                     )
                 }
             ))?;
+            send_if_asked(Some(reply), Format::Text)?;
         } else if self.print {
             out(&format!(
                 "wrote {} (private: keep it, never send it)\nadd these tags to the record's header before turn 1:\n{tag_lines}",
@@ -1901,6 +1927,8 @@ struct New {
     me: Option<String>,
     /// `--reply`: `output` is the first message.
     reply: bool,
+    /// `--send` (with its `--config`): send the first message too.
+    send: Option<Option<PathBuf>>,
 }
 
 trait IdCommand {
@@ -2072,6 +2100,8 @@ impl New {
                     format!("{name} began the game with its key ({name}Commit and {name}Key)");
                 let reply = super::mail::Reply {
                     output: path.to_path_buf(),
+                    send: self.send.is_some(),
+                    config: self.send.clone().flatten(),
                 };
                 super::mail::write_message(&ctx, &reply, &next, side, &what, &keyed)
                     .inspect_err(|_| forget_key())?;
@@ -2097,6 +2127,14 @@ impl New {
             out(&message)?;
         } else {
             super::report::eprint_note(message.trim_end());
+        }
+        if let (Some(path), true) = (output, self.reply) {
+            let reply = super::mail::Reply {
+                output: path.to_path_buf(),
+                send: self.send.is_some(),
+                config: self.send.clone().flatten(),
+            };
+            send_if_asked(Some(&reply), Format::Text)?;
         }
         Ok(Exit::Ok)
     }

@@ -196,6 +196,9 @@ impl RecordCommand for Setup {
                 }
             ))?,
         }
+        if written {
+            super::commands::send_if_asked(self.reply.as_ref(), self.format)?;
+        }
         Ok(Exit::Ok)
     }
 }
