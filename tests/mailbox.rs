@@ -586,4 +586,108 @@ fn a_game_is_played_through_real_mail_servers() {
         .cloned()
         .unwrap();
     assert_eq!(game["turns"], 3);
+
+    // Then a whole Battlegates game with hidden hands through the same
+    // servers, every step one command on the inbox's copy of the last
+    // message, sent: the game with South's key, North's key, the mazes,
+    // their openings and the deck's shares, a turn (its card drawn), the
+    // resignation with its writer's audit, the last audit.
+    empty_mailbox("ann");
+    empty_mailbox("bob");
+    let south = Player::new(r, "south", &server_config("ann", SMTP));
+    let north = Player::new(r, "north", &server_config("bob", SMTP));
+    south.ok(&[
+        "new",
+        "battlegates",
+        "--side",
+        "South=ann@herald.test",
+        "--side",
+        "North=bob@herald.test",
+        "--key",
+        "my.key",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    wait_for("bob", 1);
+    let mut n = 1;
+    let mut turns_played = 0;
+    let mut over = false;
+    for _ in 0..16 {
+        // The message went to the side due: its inbox says the game waits
+        // on it.
+        let (mine, player, side) = [(&north, "North"), (&south, "South")]
+            .into_iter()
+            .find_map(|(p, side)| {
+                let (_, json) = p.inbox();
+                let game = json["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|g| g["game"] == "Battlegates")
+                    .cloned()?;
+                if game["due"].is_null() {
+                    over = true;
+                }
+                (game["yours"] == true).then(|| (game, p, side))
+            })
+            .map_or((None, &south, "South"), |(g, p, s)| (Some(g), p, s));
+        let Some(game) = mine else {
+            eprintln!(
+                "no inbox has the game waiting at message {n}: {:#}",
+                north.inbox().1
+            );
+            break;
+        };
+        let copy = format!("state/games/{}.eml", game["id"].as_str().unwrap());
+        let status: Value =
+            serde_json::from_str(&player.ok(&["check", &copy, "--format", "json"])).unwrap();
+        let step = status["step"]["step"].as_str().unwrap().to_owned();
+        n += 1;
+        let out = format!("m{n}.eml");
+        let maze = if side == "South" {
+            "Wd1n Wa2n Wh3n Wi3n Gh1nw Gd3nw Gf3ne Le1nw Lb1ne Lg4nw"
+        } else {
+            "Wa9n Wb9n Wh9n Wi9n Ge11nw Gb10ne Gh10nw Lc8nw Lf8nw Lb11nw"
+        };
+        let mut args: Vec<&str> = match step.as_str() {
+            "keygen" => vec!["keygen", "--side", side, &copy],
+            "commit" => vec!["setup", &copy, "--maze", maze],
+            "open" | "shares" => vec!["setup", &copy],
+            // Turn 1 (its card drawn from the shared deck) resigns.
+            "turn" => vec!["move", &copy, "resign"],
+            "audit" => vec!["move", &copy, "audit"],
+            other => panic!("unexpected step {other}: {status:#}"),
+        };
+        if step == "turn" {
+            turns_played += 1;
+        }
+        args.extend_from_slice(&["--key", "my.key", "--reply", "-o", &out, "--send"]);
+        player.ok(&args);
+        // Delivered: one more message in the two Maildirs.
+        let start = Instant::now();
+        while delivered("ann").len() + delivered("bob").len() < n {
+            assert!(start.elapsed() < Duration::from_secs(10), "message {n}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    assert_eq!(turns_played, 1, "turn 1 was played");
+    // Both inboxes read the game as over, the same result.
+    let results: Vec<Value> = [&south, &north]
+        .iter()
+        .map(|p| {
+            let (_, json) = p.inbox();
+            json["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["game"] == "Battlegates")
+                .unwrap()["result"]
+                .clone()
+        })
+        .collect();
+    assert!(over || results[0] != "*", "{results:?}");
+    assert_eq!(results[0], results[1]);
+    assert_ne!(results[0], "*");
 }

@@ -28,6 +28,10 @@ pub(crate) struct GameEntry {
     pub(crate) sides: Vec<[String; 2]>,
     /// Lines in the record (set-up lines and turns).
     pub(crate) lines: usize,
+    /// Sides with a Key tag: before the first line, the keys added are
+    /// how a copy is newer than another.
+    #[serde(default)]
+    pub(crate) keys: usize,
     pub(crate) turns: u32,
     /// The side whose step is due, its line and the step in words.
     pub(crate) due: Option<String>,
@@ -97,6 +101,11 @@ impl GameVisitor for Look<'_> {
             game: G::TITLE.to_owned(),
             sides,
             lines: self.ctx.record.turns.len(),
+            keys: header
+                .sides()
+                .iter()
+                .filter(|&&s| header.key(s).is_some())
+                .count(),
             turns: referee.turns(),
             due: due.as_ref().map(|d| d.side.name::<G>().to_owned()),
             due_line: due.as_ref().map(|d| d.line.clone()),
@@ -212,7 +221,7 @@ fn take(
         Seen::Nothing => Ok(None),
         Seen::Rejected(r) => Ok(Some(r)),
         Seen::Game(entry) => match st.games.get(&entry.id) {
-            Some(old) if old.lines > entry.lines => Ok(Some(Rejected {
+            Some(old) if (old.lines, old.keys) > (entry.lines, entry.keys) => Ok(Some(Rejected {
                 game: Some(entry.game.clone()),
                 id: Some(entry.id.clone()),
                 subject: entry.subject.clone(),
@@ -221,7 +230,7 @@ fn take(
                     entry.lines, old.lines
                 ),
             })),
-            Some(old) if old.lines == entry.lines => Ok(None),
+            Some(old) if (old.lines, old.keys) == (entry.lines, entry.keys) => Ok(None),
             _ => {
                 state::replace(&state::game_file(&entry.id)?, &message.bytes)?;
                 st.games.insert(entry.id.clone(), entry);
