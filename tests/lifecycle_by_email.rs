@@ -43,6 +43,23 @@ fn mail(from: &Path, to: &Path, name: &str) {
     std::fs::copy(from.join(name), to.join(name)).unwrap();
 }
 
+/// `herald new GAME -o game.pbem` in `dir`: Blue (ann) and Red (bob).
+fn new_game(dir: &Path, game: &str) {
+    run(
+        dir,
+        &[
+            "new",
+            game,
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+}
+
 fn players() -> Players {
     let root = tempfile::tempdir().unwrap();
     let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
@@ -58,19 +75,7 @@ fn players() -> Players {
 #[test]
 fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "playground-battles",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "-o",
-            "game.pbem",
-        ],
-    );
+    new_game(&p.blue, "playground-battles");
     // 1: Blue's key, from the record file.
     let said = run(
         &p.blue,
@@ -226,19 +231,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
 #[test]
 fn keygen_and_setup_on_a_message_without_reply_say_how_to_answer_it() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "playground-battles",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "-o",
-            "game.pbem",
-        ],
-    );
+    new_game(&p.blue, "playground-battles");
     run(
         &p.blue,
         &[
@@ -291,19 +284,7 @@ fn keygen_and_setup_on_a_message_without_reply_say_how_to_answer_it() {
 #[test]
 fn keygen_with_a_reply_that_exists_writes_no_key() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "-o",
-            "game.pbem",
-        ],
-    );
+    new_game(&p.blue, "castle-danger");
     std::fs::write(p.blue.join("1.eml"), "mine").unwrap();
     let record = std::fs::read(p.blue.join("game.pbem")).unwrap();
     let out = herald(&p.blue)

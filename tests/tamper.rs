@@ -342,13 +342,11 @@ fn a_key_swapped_for_the_forgers_own_is_caught_by_check_and_by_its_owner() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), forged);
 }
 
-/// Before its first line a side's swapped key breaks nothing yet in the
-/// record; its owner's `move --key` compares the tag with the key file.
-#[test]
-fn a_key_swapped_before_its_sides_first_line_is_refused_by_its_owner() {
-    let dir = tempfile::tempdir().unwrap();
+/// A new Castle Danger game in `dir` with both keys added and no line
+/// yet: `game.pbem`, `blue.key`, `red.key`.
+fn keyed_before_turn_one(dir: &Path) -> PathBuf {
     run(
-        dir.path(),
+        dir,
         &[
             "new",
             "castle-danger",
@@ -362,26 +360,40 @@ fn a_key_swapped_before_its_sides_first_line_is_refused_by_its_owner() {
     );
     for side in ["Blue", "Red"] {
         let key = format!("{}.key", side.to_lowercase());
-        run(
-            dir.path(),
-            &["keygen", "--side", side, "game.pbem", "-o", &key],
-        );
+        run(dir, &["keygen", "--side", side, "game.pbem", "-o", &key]);
     }
-    let game = dir.path().join("game.pbem");
+    dir.join("game.pbem")
+}
+
+/// Blue's `move game.pbem Kc1-b1 --key blue.key` on `game` (in `dir`), holding
+/// `forged`, is refused with exit 2, saying `why`, and leaves it as it was.
+fn blues_move_refused(dir: &Path, game: &Path, forged: &str, why: &str) {
+    herald()
+        .current_dir(dir)
+        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(why));
+    assert_eq!(std::fs::read_to_string(game).unwrap(), forged);
+}
+
+/// Before its first line a side's swapped key breaks nothing yet in the
+/// record; its owner's `move --key` compares the tag with the key file.
+#[test]
+fn a_key_swapped_before_its_sides_first_line_is_refused_by_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = keyed_before_turn_one(dir.path());
     let text = std::fs::read_to_string(&game).unwrap();
     let red_key = text.lines().find(|l| l.starts_with("[RedKey ")).unwrap();
     let blue_key = text.lines().find(|l| l.starts_with("[BlueKey ")).unwrap();
     let forged = text.replacen(blue_key, &red_key.replacen("Red", "Blue", 1), 1);
     std::fs::write(&game, &forged).unwrap();
-    herald()
-        .current_dir(dir.path())
-        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(
-            "this record's BlueKey tag is another key: the tag was swapped since Blue's keygen",
-        ));
-    assert_eq!(std::fs::read_to_string(&game).unwrap(), forged);
+    blues_move_refused(
+        dir.path(),
+        &game,
+        &forged,
+        "this record's BlueKey tag is another key: the tag was swapped since Blue's keygen",
+    );
 }
 
 /// The strip attack: every Key tag and every `sig` item deleted, so that
@@ -451,24 +463,7 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
     // Before any line, the key file alone tells.
     let fresh = dir.path().join("fresh");
     std::fs::create_dir(&fresh).unwrap();
-    run(
-        &fresh,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "-o",
-            "game.pbem",
-        ],
-    );
-    for side in ["Blue", "Red"] {
-        let key = format!("{}.key", side.to_lowercase());
-        run(&fresh, &["keygen", "--side", side, "game.pbem", "-o", &key]);
-    }
-    let game = fresh.join("game.pbem");
+    let game = keyed_before_turn_one(&fresh);
     let header = std::fs::read_to_string(&game).unwrap();
     let stripped: String = header
         .lines()
@@ -476,15 +471,12 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&game, &stripped).unwrap();
-    herald()
-        .current_dir(&fresh)
-        .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(
-            "The key file was made for this very game, though: if a copy had Blue's Commit and Key tags, they were removed from this one",
-        ));
-    assert_eq!(std::fs::read_to_string(&game).unwrap(), stripped);
+    blues_move_refused(
+        &fresh,
+        &game,
+        &stripped,
+        "The key file was made for this very game, though: if a copy had Blue's Commit and Key tags, they were removed from this one",
+    );
 }
 
 #[test]
