@@ -236,6 +236,12 @@ fn a_game_is_played_from_maildirs_with_a_sendmail_program() {
     assert_eq!(game["yours"], true, "{json:#}");
     assert_eq!(game["due"], "Red");
     assert_eq!(game["turns"], 1);
+    // Since when Red's step is due (the day turn 1 is dated) and the
+    // first day a forfeit may be claimed: 14 days (new's default
+    // Deadline) after, and one more.
+    let since = herald::record::Day::parse(game["since"].as_str().unwrap()).unwrap();
+    let from = herald::record::Day::parse(game["claimable_from"].as_str().unwrap()).unwrap();
+    assert_eq!(from.0 - since.0, 15, "{game:#}");
     let id = game["id"].as_str().unwrap().to_owned();
     // Read once: a second look reads no new message, and moves none.
     let (_, again) = bob.inbox();

@@ -39,6 +39,14 @@ pub(crate) struct GameEntry {
     pub(crate) due_text: Option<String>,
     /// Whether the step due is this player's.
     pub(crate) yours: bool,
+    /// The day the step due has been due since (the last dated line),
+    /// in a game with a Deadline tag.
+    #[serde(default)]
+    pub(crate) since: Option<String>,
+    /// The first day another player may claim the forfeit of the side
+    /// due, if it has not answered by then (spec section 3.8).
+    #[serde(default)]
+    pub(crate) claimable_from: Option<String>,
     pub(crate) result: String,
     /// How the game stands after the last message.
     pub(crate) summary: String,
@@ -109,6 +117,12 @@ impl GameVisitor for Look<'_> {
             turns: referee.turns(),
             due: due.as_ref().map(|d| d.side.name::<G>().to_owned()),
             due_line: due.as_ref().map(|d| d.line.clone()),
+            since: due.as_ref().and(referee.last_date()).map(|d| d.to_string()),
+            claimable_from: due
+                .as_ref()
+                .and(referee.last_date())
+                .zip(header.deadline())
+                .map(|(since, days)| crate::record::Day(since.0 + days + 1).to_string()),
             due_text: due.map(|d| d.text),
             yours,
             result: result_text::<G>(referee.outcome()),
@@ -129,7 +143,7 @@ fn failure_text(f: &Failure) -> String {
 /// What one new message holds: a game's entry, a rejection, or nothing
 /// (mail that holds no record).
 enum Seen {
-    Game(GameEntry),
+    Game(Box<GameEntry>),
     Rejected(Rejected),
     Nothing,
 }
@@ -197,7 +211,7 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
         Ok(mut entry) => {
             entry.subject = subject;
             entry.date = date;
-            Seen::Game(entry)
+            Seen::Game(Box::new(entry))
         }
         Err((id, f)) => Seen::Rejected(Rejected {
             game,
@@ -233,7 +247,7 @@ fn take(
             Some(old) if (old.lines, old.keys) == (entry.lines, entry.keys) => Ok(None),
             _ => {
                 state::replace(&state::game_file(&entry.id)?, &message.bytes)?;
-                st.games.insert(entry.id.clone(), entry);
+                st.games.insert(entry.id.clone(), *entry);
                 Ok(None)
             }
         },
@@ -287,12 +301,34 @@ pub(crate) fn inbox(config: Option<&Path>, format: Format) -> Result<Exit, Failu
             games,
             rejected: &rejected,
         })?,
-        Format::Text | Format::Svg => out(&text(&games, &rejected, messages.len()))?,
+        Format::Text | Format::Svg => {
+            // The computer's clock, read where the CLI reads it.
+            let today = crate::cli::context::today(None)?;
+            out(&text(&games, &rejected, messages.len(), today))?
+        }
     }
     Ok(if ok { Exit::Ok } else { Exit::Invalid })
 }
 
-fn text(games: &[&GameEntry], rejected: &[Rejected], new: usize) -> String {
+/// How long the step due has waited and how long it may wait: `due since
+/// 2026-11-16; a forfeit may be claimed from 2026-12-01 (5 days left)`.
+fn deadline_text(since: &str, from: &str, today: crate::record::Day) -> String {
+    let left = crate::record::Day::parse(from).map(|d| d.0 - today.0);
+    let left = match left {
+        Some(n) if n > 1 => format!(" ({n} days left)"),
+        Some(1) => " (1 day left)".into(),
+        Some(_) => " (now)".into(),
+        None => String::new(),
+    };
+    format!("due since {since}; a forfeit may be claimed from {from}{left}")
+}
+
+fn text(
+    games: &[&GameEntry],
+    rejected: &[Rejected],
+    new: usize,
+    today: crate::record::Day,
+) -> String {
     let mut t = String::new();
     let mut heading = None;
     for g in games {
@@ -324,6 +360,9 @@ fn text(games: &[&GameEntry], rejected: &[Rejected], new: usize) -> String {
         match &g.due_text {
             Some(text) => t.push_str(&format!("      due: {text}\n")),
             None => t.push_str(&format!("      result {}\n", g.result)),
+        }
+        if let (Some(since), Some(from)) = (&g.since, &g.claimable_from) {
+            t.push_str(&format!("      {}\n", deadline_text(since, from, today)));
         }
         t.push_str(&format!("      last message: {} ({})\n", g.subject, g.date));
         t.push_str(&format!("      {}\n", g.summary));
@@ -399,5 +438,28 @@ pub(crate) fn resolve(record: &Path) -> Result<Option<std::path::PathBuf>, Failu
             many.len(),
             many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
         ))),
+    }
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::deadline_text;
+    use crate::record::Day;
+
+    #[test]
+    fn the_inbox_says_since_when_a_step_is_due_and_the_days_left_before_a_claim() {
+        let today = Day::parse("2026-11-28").unwrap();
+        assert_eq!(
+            deadline_text("2026-11-20", "2026-12-05", today),
+            "due since 2026-11-20; a forfeit may be claimed from 2026-12-05 (7 days left)"
+        );
+        assert_eq!(
+            deadline_text("2026-11-14", "2026-11-29", today),
+            "due since 2026-11-14; a forfeit may be claimed from 2026-11-29 (1 day left)"
+        );
+        assert_eq!(
+            deadline_text("2026-11-01", "2026-11-16", today),
+            "due since 2026-11-01; a forfeit may be claimed from 2026-11-16 (now)"
+        );
     }
 }
