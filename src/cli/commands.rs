@@ -1783,6 +1783,49 @@ fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
     files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
 }
 
+/// A side's new key (`keygen`, `new --key`) and the two header tags that
+/// carry it, `<Side>Commit` and `<Side>Key`.
+struct NewKey {
+    wallet: Wallet,
+    /// The tags' names and values.
+    names: [String; 2],
+    values: [String; 2],
+}
+
+impl NewKey {
+    /// A fresh key for `side` in the game `header` heads.
+    fn generate<G: Game>(
+        header: &crate::referee::header::Header,
+        side: game::Side,
+    ) -> Result<NewKey, Failure> {
+        let name = side.name::<G>();
+        let wallet = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
+            .map_err(|e| Failure::usage(e.0))?;
+        let values = [
+            hex::encode(wallet.commit()),
+            hex::encode(wallet.public_key()),
+        ];
+        Ok(NewKey {
+            wallet,
+            names: [format!("{name}Commit"), format!("{name}Key")],
+            values,
+        })
+    }
+
+    /// The tags, name and value, Commit first.
+    fn tags(&self) -> [(&str, &str); 2] {
+        [0, 1].map(|i| (self.names[i].as_str(), self.values[i].as_str()))
+    }
+}
+
+/// The referee of a record herald is about to write (`text`: a header,
+/// perhaps with its new tags), read back as any reader will.
+fn referee_of<G: Game>(text: &str) -> Result<Referee<G>, Failure> {
+    let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
+    let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
+    Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))
+}
+
 /// The answer to a message for `keygen`.
 const KEYGEN_ANSWER: &str = "keygen --side SIDE {} --key SIDE.key";
 
@@ -1834,15 +1877,9 @@ impl RecordCommand for Keygen {
         if let Some(reply) = &self.reply {
             files::refuse_existing(&reply.output)?;
         }
-        let header = referee.header();
-        let key = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
-            .map_err(|e| Failure::usage(e.0))?;
-        let (commit, public) = (hex::encode(key.commit()), hex::encode(key.public_key()));
-        let (commit_tag, key_tag) = (format!("{name}Commit"), format!("{name}Key"));
-        let tags = [
-            (commit_tag.as_str(), commit.as_str()),
-            (key_tag.as_str(), public.as_str()),
-        ];
+        let new_key = NewKey::generate::<G>(referee.header(), side)?;
+        let key = &new_key.wallet;
+        let tags = new_key.tags();
         let mut tag_lines = String::new();
         record::write_tags(tags, &mut tag_lines);
         // The record and the message the tags go out in, read back as any
@@ -1850,11 +1887,7 @@ impl RecordCommand for Keygen {
         let after = record::Splice::new()
             .tags(&tags)
             .extracted(ctx.source, ctx.record);
-        let next = {
-            let source = Source::new(after.as_bytes()).map_err(|e| Failure::usage(e.message))?;
-            let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
-            Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))?
-        };
+        let next = referee_of::<G>(&after)?;
         files::write_new_private(&self.output, key.to_text().as_bytes())?;
         // The key file is new: on a later failure it goes, and nothing is
         // left that the record does not match.
@@ -2064,17 +2097,9 @@ impl New {
         if let Some(path) = output {
             files::refuse_existing(path)?;
         }
-        let wallet = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
-            .map_err(|e| Failure::usage(e.0))?;
-        let (commit, public) = (
-            hex::encode(wallet.commit()),
-            hex::encode(wallet.public_key()),
-        );
-        let (commit_tag, key_tag) = (format!("{name}Commit"), format!("{name}Key"));
-        let tags = [
-            (commit_tag.as_str(), commit.as_str()),
-            (key_tag.as_str(), public.as_str()),
-        ];
+        let new_key = NewKey::generate::<G>(header, side)?;
+        let wallet = &new_key.wallet;
+        let tags = new_key.tags();
         let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
         let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
         let keyed = record::Splice::new()
@@ -2157,9 +2182,7 @@ impl IdCommand for New {
             &mut text,
         );
         // Check the header as any reader will.
-        let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
-        let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
-        let referee = Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))?;
+        let referee = referee_of::<G>(&text)?;
         // Written as every checked header is.
         let mut text = String::new();
         referee.header().write("*", &mut text);

@@ -85,16 +85,10 @@ pub(super) fn replay_for_answer<G: Game>(
 /// the same line): resend the message, or write it again.
 pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
     let line = sent.name();
-    let first = sent
-        .text
-        .as_deref()
-        .and_then(|t| t.lines().next())
-        .map(|l| format!(" (`{l}`)"))
-        .unwrap_or_default();
-    let actions = sent
-        .text
-        .as_deref()
-        .and_then(|t| t.lines().next())
+    // The line's first physical line: `2. Red: Kc9-b9`.
+    let head = sent.text.as_deref().and_then(|t| t.lines().next());
+    let first = head.map(|l| format!(" (`{l}`)")).unwrap_or_default();
+    let actions = head
         .and_then(|l| l.split_once(": "))
         .map_or("YOUR TURN", |(_, a)| a);
     let resend = match &sent.reply {
