@@ -60,6 +60,17 @@ fn new_game(dir: &Path, game: &str) {
     );
 }
 
+/// `herald keygen --side SIDE INPUT --key my.key --reply -o OUT` in
+/// `dir`, which must succeed: its standard output.
+fn keygen_reply(dir: &Path, side: &str, input: &str, out: &str) -> String {
+    run(
+        dir,
+        &[
+            "keygen", "--side", side, input, "--key", "my.key", "--reply", "-o", out,
+        ],
+    )
+}
+
 fn players() -> Players {
     let root = tempfile::tempdir().unwrap();
     let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
@@ -77,20 +88,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     let p = players();
     new_game(&p.blue, "playground-battles");
     // 1: Blue's key, from the record file.
-    let said = run(
-        &p.blue,
-        &[
-            "keygen",
-            "--side",
-            "Blue",
-            "game.pbem",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "1.eml",
-        ],
-    );
+    let said = keygen_reply(&p.blue, "Blue", "game.pbem", "1.eml");
     assert!(said.contains("added to game.pbem and the reply"), "{said}");
     assert_eq!(field(&p.blue.join("1.eml"), "To"), "bob@example.org");
     assert_eq!(
@@ -100,12 +98,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     mail(&p.blue, &p.red, "1.eml");
     // 2: Red's key, answering the message; the message stays as received.
     let received = std::fs::read(p.red.join("1.eml")).unwrap();
-    let said = run(
-        &p.red,
-        &[
-            "keygen", "--side", "Red", "1.eml", "--key", "my.key", "--reply", "-o", "2.eml",
-        ],
-    );
+    let said = keygen_reply(&p.red, "Red", "1.eml", "2.eml");
     assert!(said.contains("1.eml is left as it was received"), "{said}");
     assert_eq!(std::fs::read(p.red.join("1.eml")).unwrap(), received);
     let two = p.red.join("2.eml");
@@ -232,20 +225,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
 fn keygen_and_setup_on_a_message_without_reply_say_how_to_answer_it() {
     let p = players();
     new_game(&p.blue, "playground-battles");
-    run(
-        &p.blue,
-        &[
-            "keygen",
-            "--side",
-            "Blue",
-            "game.pbem",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "1.eml",
-        ],
-    );
+    keygen_reply(&p.blue, "Blue", "game.pbem", "1.eml");
     mail(&p.blue, &p.red, "1.eml");
     let out = herald(&p.red)
         .args(["keygen", "--side", "Red", "1.eml", "-o", "my.key"])
@@ -258,12 +238,7 @@ fn keygen_and_setup_on_a_message_without_reply_say_how_to_answer_it() {
         "{error}"
     );
     assert!(!p.red.join("my.key").exists(), "no key file left behind");
-    run(
-        &p.red,
-        &[
-            "keygen", "--side", "Red", "1.eml", "--key", "my.key", "--reply", "-o", "2.eml",
-        ],
-    );
+    keygen_reply(&p.red, "Red", "1.eml", "2.eml");
     mail(&p.red, &p.blue, "2.eml");
     let key_before = std::fs::read(p.blue.join("my.key")).unwrap();
     let out = herald(&p.blue)
