@@ -335,7 +335,7 @@ fn mail_date(unix: u64) -> String {
 }
 
 /// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`).
-fn address(contact: &str) -> &str {
+pub(super) fn address(contact: &str) -> &str {
     match (contact.rfind('<'), contact.rfind('>')) {
         (Some(a), Some(b)) if a < b => &contact[a + 1..b],
         _ => contact.trim(),

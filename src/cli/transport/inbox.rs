@@ -70,13 +70,7 @@ struct Look<'a> {
     address: &'a str,
 }
 
-/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`).
-fn address(contact: &str) -> &str {
-    match (contact.rfind('<'), contact.rfind('>')) {
-        (Some(a), Some(b)) if a < b => &contact[a + 1..b],
-        _ => contact.trim(),
-    }
-}
+use crate::cli::mail::address;
 
 fn short_id(header: &Header) -> String {
     hex::encode(&header.chain_id()[..6])
@@ -149,7 +143,6 @@ enum Seen {
 }
 
 fn look(message: &Message, address: &str, origin: &str) -> Seen {
-    let envelope = record::mail::envelope(&message.bytes);
     let (headers, _) = match mailparse::parse_headers(&message.bytes) {
         Ok(h) => h,
         Err(_) => return Seen::Nothing,
@@ -163,7 +156,6 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
     };
     let subject = header("Subject");
     let date = header("Date");
-    let _ = envelope;
     let found = match record::read(&message.bytes, None) {
         Ok(found) => found,
         Err(e) if e.message.contains("no record") || e.message.contains("holds no") => {

@@ -15,8 +15,7 @@ use crate::fairness::Hash;
 use super::hands::{Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
 use super::{
-    verify_batch, CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table,
-    SHARE_PROOF_LEN,
+    CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table, SHARE_PROOF_LEN,
 };
 
 /// One deck: the cards before its first pass, and the passes over it.
@@ -284,7 +283,7 @@ impl DeckLedger {
         let (share, check) = share
             .claimed(table, &name, deck)
             .map_err(|e| e.to_string())?;
-        if verify && !verify_batch(table.game(), std::slice::from_ref(&check)) {
+        if verify && !check.verify(table.game()) {
             return Err(check.error().to_string());
         }
         let slot = &mut self
