@@ -56,6 +56,12 @@ pub enum Protocol {
     /// signing key ([`bound_chain`]), and its Commit and Key tags come
     /// together.
     Two,
+    /// `[Protocol "3"]`: as protocol 2, and a side's Commit and Key tags
+    /// may join the header after lines, before the side's own first line:
+    /// the game id leaves them out (it is the chain id), so the creator
+    /// commits in the game's first message and each other side adds its
+    /// key with its first line (spec sections 3.2 and 3.7).
+    Three,
 }
 
 impl Protocol {
@@ -64,7 +70,34 @@ impl Protocol {
 
     /// The protocol a `Protocol` tag's value names, if any.
     pub fn from_tag(value: &str) -> Option<Protocol> {
-        (value.trim() == "2").then_some(Protocol::Two)
+        match value.trim() {
+            "2" => Some(Protocol::Two),
+            "3" => Some(Protocol::Three),
+            _ => None,
+        }
+    }
+
+    /// The `Protocol` tag's value (and the key file's `protocol:` line),
+    /// `None` for protocol 1, which has neither.
+    pub fn tag_value(self) -> Option<&'static str> {
+        match self {
+            Protocol::One => None,
+            Protocol::Two => Some("2"),
+            Protocol::Three => Some("3"),
+        }
+    }
+
+    /// Whether a side's chain is bound to its signing key, its Commit and
+    /// Key tags coming together (protocols 2 and 3).
+    pub fn binds_keys(self) -> bool {
+        self != Protocol::One
+    }
+
+    /// Whether a side's Commit and Key tags may join the header after
+    /// lines, before the side's own first line (protocol 3): the game id
+    /// then leaves them out.
+    pub fn keys_join_late(self) -> bool {
+        self == Protocol::Three
     }
 
     /// What a side's reveals are hashed under in game `chain`: the chain
@@ -72,8 +105,8 @@ impl Protocol {
     /// (`None` for a side without a Key tag, whose chain then cannot be
     /// bound, so is the chain id's).
     pub fn side_chain(self, chain: &Hash, public_key: Option<&[u8; 32]>) -> Hash {
-        match (self, public_key) {
-            (Protocol::Two, Some(key)) => bound_chain(chain, key),
+        match public_key {
+            Some(key) if self.binds_keys() => bound_chain(chain, key),
             _ => *chain,
         }
     }

@@ -292,8 +292,8 @@ impl Wallet {
             commit = hex::encode(self.commit),
             secret = hex::encode(self.secret),
         );
-        if self.protocol == Protocol::Two {
-            text.push_str("protocol: 2\n");
+        if let Some(version) = self.protocol.tag_value() {
+            text.push_str(&format!("protocol: {version}\n"));
         }
         if self.step == LINK_STEP {
             let inner = &self.links[1..self.links.len() - 1];
@@ -349,7 +349,9 @@ impl Wallet {
         };
         let (chain, secret, commit) = (hash("chain")?, hash("secret")?, hash("commit")?);
         let protocol = match field("protocol") {
-            Ok(v) => Protocol::from_tag(&v).ok_or_else(|| bad("its `protocol:` line is not 2"))?,
+            Ok(v) => {
+                Protocol::from_tag(&v).ok_or_else(|| bad("its `protocol:` line is not 2 or 3"))?
+            }
             Err(_) => Protocol::One,
         };
         let public = signing_key(&signing_seed(&secret, &chain))

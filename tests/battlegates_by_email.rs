@@ -121,6 +121,8 @@ impl Table {
             &south,
             &[
                 "new",
+                "--protocol",
+                "2",
                 "battlegates",
                 "--side",
                 "South=ann@example.org",

@@ -15,6 +15,8 @@ fn keyed_record(d: &std::path::Path) {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "battlegates",
             "--side",
             "South=a@x",

@@ -61,7 +61,7 @@ impl Table {
             std::fs::create_dir(d).unwrap();
         }
         let t = Table { _root: root, dirs };
-        let mut args = vec!["new", "battlegates"];
+        let mut args = vec!["new", "--protocol", "2", "battlegates"];
         let sides: Vec<String> = CASTLES
             .iter()
             .zip(["ann", "bob", "cid", "dee"])

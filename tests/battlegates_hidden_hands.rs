@@ -25,6 +25,8 @@ fn set_up(d: &std::path::Path) {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "battlegates",
             "--side",
             "South=a@x",
@@ -221,6 +223,8 @@ fn a_hand_key_is_refused_in_a_game_of_open_hands() {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "battlegates",
             "--side",
             "South=a@x",

@@ -48,6 +48,8 @@ fn misery_run_is_played_from_herald_new_to_a_turn() {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "battlegates",
             "--side",
             "South=a@x",

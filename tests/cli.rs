@@ -30,7 +30,7 @@ const NEW_HEADER: &str = "[Game \"castle-danger\"]\n\
                           [Blue \"ann@example.org\"]\n\
                           [Red \"bob@example.org\"]\n\
                           [Deadline \"14\"]\n\
-                          [Protocol \"2\"]\n\
+                          [Protocol \"3\"]\n\
                           [Result \"*\"]\n";
 
 /// The header of [`new_game`]'s record (its Nonce taken out, undated):
@@ -38,7 +38,7 @@ const NEW_HEADER: &str = "[Game \"castle-danger\"]\n\
 const NEW_GAME_HEADER: &str = "[Game \"castle-danger\"]\n\
                                [Blue \"ann@example.org\"]\n\
                                [Red \"bob@example.org\"]\n\
-                               [Protocol \"2\"]\n\
+                               [Protocol \"3\"]\n\
                                [Result \"*\"]\n";
 
 /// Blue wins on turn 3: +C (2 moves, 2 pieces against 2) and the Cannon
@@ -1780,13 +1780,13 @@ fn fate_says_a_castle_danger_game_has_no_chance_events() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());
     keygen(&path, "Blue", &dir.path().join("blue.key"));
+    keygen(&path, "Red", &dir.path().join("red.key"));
     herald()
         .arg("move")
         .arg(&path)
         .arg("Kc1-b1")
         .arg("--key")
         .arg(dir.path().join("blue.key"))
-        .arg("--no-commit")
         .assert()
         .success();
     herald()
@@ -2462,13 +2462,13 @@ fn legal_after_a_battlegates_card_lists_the_dice_phase() {
             .assert()
             .success();
     }
-    for (key, _) in mazes {
-        herald()
-            .current_dir(d)
-            .args(["setup", "game.pbem", "--key", key])
-            .assert()
-            .success();
-    }
+    // North, the last to commit, opened on the same line (protocol 3):
+    // South's openings remain.
+    herald()
+        .current_dir(d)
+        .args(["setup", "game.pbem", "--key", "south.key"])
+        .assert()
+        .success();
     let shown = json_of(
         &herald()
             .args(["show", "--format", "json"])

@@ -28,6 +28,8 @@ fn keyed_game(d: &std::path::Path) {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=a@x",
@@ -104,6 +106,8 @@ fn a_key_of_a_side_without_tags_after_the_first_line_is_not_sent_to_keygen() {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=a@x",
@@ -233,6 +237,8 @@ fn a_misspelt_action_word_gets_did_you_mean_in_battle_of_the_dale_and_breach_the
                 d,
                 &[
                     "new",
+                    "--protocol",
+                    "2",
                     game,
                     "--side",
                     &format!("{a}=a@x"),

@@ -56,6 +56,8 @@ impl Table {
             &blue,
             &[
                 "new",
+                "--protocol",
+                "2",
                 "playground-battles",
                 "--side",
                 "Blue=ann@example.org",
@@ -447,6 +449,8 @@ fn every_line_carries_a_signed_date_in_order() {
         root.path(),
         &[
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=a@x",

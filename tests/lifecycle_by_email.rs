@@ -49,6 +49,8 @@ fn new_game(dir: &Path, game: &str) {
         dir,
         &[
             "new",
+            "--protocol",
+            "2",
             game,
             "--side",
             "Blue=ann@example.org",
@@ -305,6 +307,8 @@ fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
             south,
             &[
                 "new",
+                "--protocol",
+                "2",
                 "battlegates",
                 "--side",
                 "South=ann@example.org",
@@ -412,6 +416,8 @@ fn new_with_a_key_writes_the_record_with_the_creators_tags() {
         &p.blue,
         &[
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=ann@example.org",
@@ -450,6 +456,8 @@ fn new_with_a_key_writes_the_record_with_the_creators_tags() {
     let out = herald(&p.red)
         .args([
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=ann@example.org",
@@ -472,4 +480,200 @@ fn new_with_a_key_writes_the_record_with_the_creators_tags() {
     );
     assert!(!p.red.join("green.key").exists());
     assert!(!p.red.join("game.pbem").exists());
+}
+
+/// Under protocol 3 (what `herald new` writes) the creator commits in the
+/// game's first message and the other side joins with its first set-up
+/// line: Playground Battles is set up in three messages (spec section
+/// 3.7): the creator's key and commitments (`S1`), the other's key,
+/// commitments and openings (`S2`), the creator's openings (`S3`).
+#[test]
+fn a_playground_game_under_protocol_3_is_set_up_in_three_messages() {
+    let p = players();
+    let said = run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "my.key",
+            "--army",
+            "RRRRPPPSSS",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    assert!(said.contains("S1. Blue:"), "{said}");
+    assert_eq!(
+        field(&p.blue.join("1.eml"), "Subject"),
+        "Playground Battles: set-up line S1 (Blue) played, Red's set-up step due"
+    );
+    assert_eq!(
+        next(&p.blue.join("1.eml")),
+        "Next, Red (S2), answering with: herald setup MESSAGE.eml --side Red --key red.key --reply -o reply.eml"
+    );
+    mail(&p.blue, &p.red, "1.eml");
+    // Red has no key file yet: --side makes it, and its tags join the
+    // header with its line, which commits and opens at once.
+    run(
+        &p.red,
+        &[
+            "setup",
+            "1.eml",
+            "--side",
+            "Red",
+            "--key",
+            "my.key",
+            "--army",
+            "SSSRRRPPPR",
+            "--reply",
+            "-o",
+            "2.eml",
+        ],
+    );
+    let text = std::fs::read_to_string(p.red.join("2.eml")).unwrap();
+    assert!(text.contains("[RedCommit \"") && text.contains("[RedKey \""));
+    let s2 = &text[text.find("S2. Red:").expect("S2")..];
+    assert!(s2.contains("commit t12") && s2.contains("open t12"), "{s2}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(p.red.join("my.key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "the new key file is its owner's alone");
+    }
+    mail(&p.red, &p.blue, "2.eml");
+    run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    let status = json(&p.blue, &["check", "3.eml", "--format", "json"]);
+    assert_eq!(status["phase"], "play", "{status}");
+    assert_eq!(status["step"]["step"], "turn", "{status}");
+    assert_eq!(status["step"]["line"], "turn 1", "{status}");
+}
+
+/// Battlegates with hidden hands under protocol 3: at most four set-up
+/// messages (spec section 3.9, the schedule): `S1` South's key and maze,
+/// `S2` North's key, maze, pass and openings, `S3` South's pass, openings
+/// and shares, and a line of shares only when the side that did not pass
+/// last must share before the first turn. Then turn 1 ends the game and
+/// the audits follow, one command a message.
+#[test]
+fn a_battlegates_game_with_hidden_hands_under_protocol_3_is_set_up_in_four_messages_at_most() {
+    let p = players();
+    let (south, north) = (p.blue.as_path(), p.red.as_path());
+    run(
+        south,
+        &[
+            "new",
+            "battlegates",
+            "--side",
+            "South=ann@example.org",
+            "--side",
+            "North=bob@example.org",
+            "--key",
+            "my.key",
+            "--maze",
+            SOUTH_MAZE,
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    mail(south, north, "1.eml");
+    run(
+        north,
+        &[
+            "setup", "1.eml", "--side", "North", "--key", "my.key", "--maze", NORTH_MAZE,
+            "--reply", "-o", "2.eml",
+        ],
+    );
+    mail(north, south, "2.eml");
+    run(
+        south,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    let mut last = 3;
+    let mut at = south;
+    let mut setup_messages = 3;
+    let mut turns = 0;
+    loop {
+        let message = format!("{last}.eml");
+        let status = json(at, &["check", &message, "--format", "json"]);
+        if status["phase"] == "over" {
+            break;
+        }
+        let due = status["step"]["side"].as_str().unwrap().to_owned();
+        let dir = if due == "South" { south } else { north };
+        if dir != at {
+            mail(at, dir, &message);
+        }
+        let out = format!("{}.eml", last + 1);
+        let what: &[&str] = match status["step"]["step"].as_str().unwrap() {
+            "shares" => {
+                setup_messages += 1;
+                &["setup", &message]
+            }
+            "turn" => {
+                turns += 1;
+                &["move", &message, "resign"]
+            }
+            "audit" => &["move", &message, "audit"],
+            other => panic!("unexpected step {other}: {status}"),
+        };
+        let mut all = what.to_vec();
+        all.extend_from_slice(&["--key", "my.key", "--reply", "-o", &out]);
+        run(dir, &all);
+        assert!(last < 10, "the game did not end");
+        last += 1;
+        at = dir;
+    }
+    assert!(setup_messages <= 4, "{setup_messages} set-up messages");
+    assert_eq!(turns, 1);
+    let status = json(at, &["check", &format!("{last}.eml"), "--format", "json"]);
+    assert_ne!(status["result"], "*", "{status}");
+}
+
+/// `new --key` of a game with a set-up writes the creator's set-up line:
+/// without a choice the game requires, it writes nothing at all, neither
+/// the key file nor the message.
+#[test]
+fn new_with_a_key_and_no_required_choice_writes_nothing() {
+    let p = players();
+    let out = herald(&p.blue)
+        .args([
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        error.contains("Blue has not chosen its army yet: add --army"),
+        "{error}"
+    );
+    assert!(!p.blue.join("my.key").exists() && !p.blue.join("1.eml").exists());
 }

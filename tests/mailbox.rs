@@ -595,9 +595,10 @@ fn a_game_is_played_through_real_mail_servers() {
 
     // Then a whole Battlegates game with hidden hands through the same
     // servers, every step one command on the inbox's copy of the last
-    // message, sent: the game with South's key, North's key, the mazes,
-    // their openings and the deck's shares, a turn (its card drawn), the
-    // resignation with its writer's audit, the last audit.
+    // message, sent: the game with South's key and maze, North's key,
+    // maze and openings in one message, South's openings, the deck's
+    // shares, a turn (its card drawn), the resignation with its writer's
+    // audit, the last audit.
     empty_mailbox("ann");
     empty_mailbox("bob");
     let south = Player::new(r, "south", &server_config("ann", SMTP));
@@ -611,6 +612,8 @@ fn a_game_is_played_through_real_mail_servers() {
         "North=bob@herald.test",
         "--key",
         "my.key",
+        "--maze",
+        "Wd1n Wa2n Wh3n Wi3n Gh1nw Gd3nw Gf3ne Le1nw Lb1ne Lg4nw",
         "--reply",
         "-o",
         "m1.eml",
@@ -654,7 +657,8 @@ fn a_game_is_played_through_real_mail_servers() {
         };
         let mut args: Vec<&str> = match step.as_str() {
             "keygen" => vec!["keygen", "--side", side, &copy],
-            "commit" => vec!["setup", &copy, "--maze", maze],
+            // North's key joins with its first set-up line (protocol 3).
+            "commit" => vec!["setup", &copy, "--side", side, "--maze", maze],
             "open" | "shares" => vec!["setup", &copy],
             // Turn 1 (its card drawn from the shared deck) resigns.
             "turn" => vec!["move", &copy, "resign"],

@@ -23,6 +23,8 @@ fn set_up(d: &std::path::Path) {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "battlegates",
             "--side",
             "South=a@x",
@@ -384,6 +386,8 @@ fn show_key_in_castle_danger_lists_one_stage_and_no_hand() {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=a@x",

@@ -82,6 +82,8 @@ impl Table {
             &blue,
             &[
                 "new",
+                "--protocol",
+                "2",
                 "playground-battles",
                 "--side",
                 "Blue=ann@example.org",

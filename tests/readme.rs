@@ -82,7 +82,7 @@ fn every_herald_command_of_the_readme_runs_as_it_says() {
         }
     }
     // The walks of every kind of game are there, each command run.
-    assert!(ran >= 30, "only {ran} commands found in the README");
+    assert!(ran >= 20, "only {ran} commands found in the README");
     for made in [
         "game.pbem",
         "pg.pbem",

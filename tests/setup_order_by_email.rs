@@ -66,7 +66,7 @@ fn two(game: &str, sides: [&str; 2], options: &[&str]) -> Two {
     std::fs::create_dir(&second).unwrap();
     let a = format!("{}=ann@example.org", sides[0]);
     let b = format!("{}=bob@example.org", sides[1]);
-    let mut args = vec!["new", game, "--side", &a, "--side", &b];
+    let mut args = vec!["new", "--protocol", "2", game, "--side", &a, "--side", &b];
     args.extend_from_slice(options);
     args.extend_from_slice(&["-o", "game.pbem"]);
     run(&first, &args);

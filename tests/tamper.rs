@@ -894,11 +894,25 @@ fn move_keeps_a_hard_linked_record_one_file() {
 
 /// Commitments can never be added after the first line: with one side
 /// committed and the other not, `move` refuses turn 1 and says why,
-/// unless `--no-commit` says the players mean it (spec 3.1).
+/// unless `--no-commit` says the players mean it (spec 3.1; protocol 2).
 #[test]
 fn an_uneven_first_line_is_refused_unless_no_commit() {
     let dir = tempfile::tempdir().unwrap();
-    plain_game(dir.path());
+    run(
+        dir.path(),
+        &[
+            "new",
+            "--protocol",
+            "2",
+            "castle-danger",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
     run(
         dir.path(),
         &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
@@ -949,4 +963,72 @@ fn the_first_broken_seal_is_named_before_any_later_problem() {
         "Blue",
         "Blue's signature does not match this line here",
     );
+}
+
+/// Protocol 3 leaves the Commit and Key tags out of the game id, so that
+/// a side's key may join late; a side's tags stripped with its reveals and
+/// signatures would then break no seal of the other side's where that
+/// side wrote last. So once any side has a key, a line of a side without
+/// one is refused, at the stripped side's first line.
+#[test]
+fn a_line_of_a_side_without_a_key_is_refused_once_another_side_has_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(committed_game(dir.path(), "ann@example.org")).unwrap();
+    assert!(text.contains("[Protocol \"3\"]"), "{text}");
+    let (header, lines) = split_lines(&text);
+    let header: String = header
+        .lines()
+        .filter(|l| !l.starts_with("[RedCommit ") && !l.starts_with("[RedKey "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    // Red's lines without their proofs, the last one altered.
+    let lines: Vec<String> = lines
+        .into_iter()
+        .map(|l| {
+            if l.contains(". Red: ") {
+                l.lines().next().unwrap().to_owned()
+            } else {
+                l
+            }
+        })
+        .collect();
+    let forged =
+        format!("{header}\n{}\n", lines.join("\n")).replacen("4. Red: Kb9-a9", "4. Red: Kb9-b8", 1);
+    assert_rejected(
+        &check(&forged),
+        2,
+        "Red",
+        "Red has no Key tag, and Blue has one: under [Protocol \"3\"] every line is signed",
+    );
+}
+
+/// Under protocol 3 a game is signed by every side or by none: a first
+/// line with one side keyed and the other not is refused even with
+/// `--no-commit`, since the other side's first line could never be
+/// written (it would be refused for signing nothing while Blue signs).
+#[test]
+fn an_uneven_first_line_is_refused_under_protocol_3_even_with_no_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    plain_game(dir.path());
+    run(
+        dir.path(),
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
+    );
+    let before = std::fs::read(dir.path().join("game.pbem")).unwrap();
+    herald()
+        .current_dir(dir.path())
+        .args([
+            "move",
+            "game.pbem",
+            "Kc1-b1",
+            "--key",
+            "blue.key",
+            "--no-commit",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "under [Protocol \"3\"] a game is signed by every side or by none",
+        ));
+    assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
 }

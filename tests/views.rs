@@ -16,6 +16,8 @@ fn keyed_record(d: &std::path::Path) -> String {
         d,
         &[
             "new",
+            "--protocol",
+            "2",
             "playground-battles",
             "--side",
             "Blue=a@x",

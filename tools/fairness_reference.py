@@ -42,6 +42,10 @@ def chain_id(tags):
 
 
 def game_id(tags):
+    # Protocol 3 (a `Protocol` tag of 3): the game id is the chain id, so
+    # that a side's Commit and Key tags may join the header after lines.
+    if dict(tags).get("Protocol") == "3":
+        return chain_id(tags)
     return sha(b"herald/game-id/v1", *[lp(n.encode()) + lp(v.encode()) for n, v in tags if n != "Result"])
 
 

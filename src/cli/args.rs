@@ -117,6 +117,17 @@ Examples:
         /// --side).
         #[arg(long = "as", value_name = "SIDE", requires = "key")]
         me: Option<String>,
+        /// The protocol the record follows: 3 (a side's key joins with its
+        /// first line, the shortest set-up), or 2 for players whose herald
+        /// predates protocol 3 (every key before the set-up).
+        #[arg(long, value_name = "VERSION", default_value = "3",
+              value_parser = clap::builder::PossibleValuesParser::new(["2", "3"]))]
+        protocol: String,
+        /// Your hidden choices (a game with a set-up, with --key): the
+        /// record begins with your set-up line, your commitments to them,
+        /// so the first message carries them.
+        #[command(flatten)]
+        choices: SetupChoices,
         /// Write the first email message (-o FILE) instead of a record
         /// file: the new record with your key, To the player due next and
         /// Cc the others. Keep it: it is the game's record until the
@@ -187,7 +198,8 @@ Examples:
         #[arg(long, requires = "key", conflicts_with = "turn")]
         forfeit: bool,
         /// Play turn 1 although some sides have Commit or Key tags and
-        /// others not (they can never be added later).
+        /// others not (they can never be added later). Records of
+        /// protocol 2 only: under protocol 3 every side signs or none.
         #[arg(long)]
         no_commit: bool,
         /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
@@ -235,8 +247,15 @@ Examples:
         /// The game record file.
         #[arg(value_name = "RECORD")]
         record: PathBuf,
-        /// Your private key file (from `herald keygen`): your choices are
-        /// kept there, and your salts come from it.
+        /// The side you play. With a key file that does not exist yet,
+        /// your key is made with your first set-up line: its Commit and
+        /// Key tags join the header with it, and --key is written,
+        /// readable by you alone.
+        #[arg(long, value_name = "SIDE")]
+        side: Option<String>,
+        /// Your private key file (from `herald keygen`, `herald new --key`,
+        /// or made here with --side): your choices are kept there, and
+        /// your salts come from it.
         #[arg(long, value_name = "KEYFILE")]
         key: PathBuf,
         /// The key file of the side that holds your hand of cards, when
@@ -247,20 +266,9 @@ Examples:
         /// --hand-key the side that holds the hand.
         #[arg(long, value_name = "KEYFILE", requires = "key")]
         hand_key: Option<PathBuf>,
-        /// Playground Battles: your army, one letter per back-row square from
-        /// a to j, R (Rock), P (Paper) or S (Scissors), at least one of each.
-        #[arg(long, value_name = "LETTERS")]
-        army: Option<String>,
-        /// Playground Battles: your opening throws, 12 letters R, P or S
-        /// (default: drawn at random).
-        #[arg(long, value_name = "LETTERS")]
-        throws: Option<String>,
-        /// Battlegates: your maze, the ten pieces of your half separated
-        /// by spaces or commas (4 Brick walls Wd4n, 3 Gates Gd4nw, 3 Long
-        /// gates Ld4nw), or @FILE to read them from a file (`#` starts a
-        /// comment).
-        #[arg(long, value_name = "PIECES")]
-        maze: Option<String>,
+        /// Your hidden choices.
+        #[command(flatten)]
+        choices: SetupChoices,
         /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
         /// by this computer's clock).
         #[arg(long, value_name = "YYYY-MM-DD")]
@@ -619,4 +627,23 @@ pub enum ConfigAction {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+}
+
+/// The hidden choices of a set-up line (`herald setup`, `herald new --key`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SetupChoices {
+    /// Playground Battles: your army, one letter per back-row square from
+    /// a to j, R (Rock), P (Paper) or S (Scissors), at least one of each.
+    #[arg(long, value_name = "LETTERS")]
+    pub army: Option<String>,
+    /// Playground Battles: your opening throws, 12 letters R, P or S
+    /// (default: drawn at random).
+    #[arg(long, value_name = "LETTERS")]
+    pub throws: Option<String>,
+    /// Battlegates: your maze, the ten pieces of your half separated
+    /// by spaces or commas (4 Brick walls Wd4n, 3 Gates Gd4nw, 3 Long
+    /// gates Ld4nw), or @FILE to read them from a file (`#` starts a
+    /// comment).
+    #[arg(long, value_name = "PIECES")]
+    pub maze: Option<String>,
 }

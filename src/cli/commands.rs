@@ -36,6 +36,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             output,
             key,
             me,
+            protocol,
+            choices,
             reply,
             send,
             config,
@@ -50,6 +52,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 me,
                 reply,
                 send: send.then_some(config),
+                choices: choice_list(choices)?,
+                protocol,
             },
         ),
         Command::Move {
@@ -273,11 +277,10 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         }
         Command::Setup {
             record,
+            side,
             key,
             hand_key,
-            army,
-            throws,
-            maze,
+            choices,
             dry_run,
             date,
             format,
@@ -291,14 +294,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 "setup adds your set-up line to the record file: name the file",
             )?;
             let date = super::context::today(date.as_deref())?;
-            let maze = match maze {
-                Some(text) => Some(choice_text(&text)?),
-                None => None,
-            };
-            let choices = [("army", army), ("throws", throws), ("maze", maze)]
-                .into_iter()
-                .filter_map(|(name, text)| text.map(|t| (name, t)))
-                .collect();
+            let choices = choice_list(choices)?;
             with_record(
                 &record,
                 format,
@@ -314,6 +310,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                         send,
                         config,
                     }),
+                    side,
                 },
             )
         }
@@ -1608,9 +1605,10 @@ impl RecordCommand for Move {
                     .map_err(|e| compose_failure(e, key, ctx))?
             }
         };
-        if !self.no_commit {
-            // After the line is composed, so that a mistake in it is
-            // named first.
+        // After the line is composed, so that a mistake in it is named
+        // first. Under protocol 3 an uneven game would stick at the first
+        // line of a side without a key: --no-commit does not apply.
+        if !self.no_commit || referee.header().protocol().keys_join_late() {
             alike?;
         }
         let side_name = played.side.name::<G>();
@@ -1785,8 +1783,8 @@ fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
 
 /// A side's new key (`keygen`, `new --key`) and the two header tags that
 /// carry it, `<Side>Commit` and `<Side>Key`.
-struct NewKey {
-    wallet: Wallet,
+pub(super) struct NewKey {
+    pub(super) wallet: Wallet,
     /// The tags' names and values.
     names: [String; 2],
     values: [String; 2],
@@ -1794,7 +1792,7 @@ struct NewKey {
 
 impl NewKey {
     /// A fresh key for `side` in the game `header` heads.
-    fn generate<G: Game>(
+    pub(super) fn generate<G: Game>(
         header: &crate::referee::header::Header,
         side: game::Side,
     ) -> Result<NewKey, Failure> {
@@ -1813,7 +1811,7 @@ impl NewKey {
     }
 
     /// The tags, name and value, Commit first.
-    fn tags(&self) -> [(&str, &str); 2] {
+    pub(super) fn tags(&self) -> [(&str, &str); 2] {
         [0, 1].map(|i| (self.names[i].as_str(), self.values[i].as_str()))
     }
 }
@@ -1859,7 +1857,17 @@ impl RecordCommand for Keygen {
                 "{name} has a {tag} tag already: one key per side and game"
             )));
         }
-        if !ctx.record.turns.is_empty() {
+        // Protocol 3: a side's key may join the set-up late, before the
+        // side's own first line (and before turn 1, whose chance needs
+        // every side's commitment).
+        let started = if referee.header().protocol().keys_join_late() {
+            ctx.record.turns.iter().any(|t| {
+                t.kind == crate::record::LineKind::Turn || t.side.eq_ignore_ascii_case(name)
+            })
+        } else {
+            !ctx.record.turns.is_empty()
+        };
+        if started {
             return Err(Failure::usage(
                 "commitments are added before turn 1: this game has started",
             ));
@@ -1962,6 +1970,10 @@ struct New {
     reply: bool,
     /// `--send` (with its `--config`): send the first message too.
     send: Option<Option<PathBuf>>,
+    /// The creator's hidden choices, for its set-up line.
+    choices: Vec<(&'static str, String)>,
+    /// The `Protocol` tag's value, `3` or `2`.
+    protocol: String,
 }
 
 trait IdCommand {
@@ -1979,6 +1991,23 @@ impl<C: IdCommand> GameVisitor for IdVisit<C> {
 
 fn dispatch_id<C: IdCommand>(id: &str, command: C) -> Result<Exit, Failure> {
     games::dispatch(id, IdVisit(command)).unwrap_or_else(|| Err(Failure::usage(unknown_game(id))))
+}
+
+/// The hidden choices given, as (option name, text), a maze read from
+/// its file when given as `@FILE`.
+fn choice_list(choices: super::args::SetupChoices) -> Result<Vec<(&'static str, String)>, Failure> {
+    let maze = match choices.maze {
+        Some(text) => Some(choice_text(&text)?),
+        None => None,
+    };
+    Ok([
+        ("army", choices.army),
+        ("throws", choices.throws),
+        ("maze", maze),
+    ]
+    .into_iter()
+    .filter_map(|(name, text)| text.map(|t| (name, t)))
+    .collect())
 }
 
 /// The side tags `--side SIDE=CONTACT` give, in the order given.
@@ -2112,6 +2141,13 @@ impl New {
         let forget_key = || {
             let _ = std::fs::remove_file(key);
         };
+        if next.setup_due().is_some() && header.protocol().keys_join_late() {
+            if let Some(path) = output {
+                return self
+                    .with_setup_line::<G>(path, key, &keyed_source, &keyed_record, &keyed)
+                    .inspect_err(|_| forget_key());
+            }
+        }
         let wrote = match (output, self.reply) {
             (Some(path), true) => {
                 let ctx = Ctx {
@@ -2165,6 +2201,63 @@ impl New {
     }
 }
 
+impl New {
+    /// Protocol 3, a game with a set-up: the record begins with the
+    /// creator's set-up line (its commitments), written by `herald setup`
+    /// with the key file just made, into the record file `path` or, with
+    /// `--reply`, the first message (`keyed`: the new record with the
+    /// creator's tags).
+    fn with_setup_line<G: Game>(
+        &self,
+        path: &Path,
+        key: &Path,
+        keyed_source: &Source,
+        keyed_record: &record::Record<'_>,
+        keyed: &str,
+    ) -> Result<Exit, Failure> {
+        let date = super::context::today(None)?;
+        let setup = |reply| super::setup::Setup {
+            key: key.to_path_buf(),
+            hand_key: None,
+            choices: self.choices.clone(),
+            dry_run: false,
+            date,
+            format: Format::Text,
+            reply,
+            side: None,
+        };
+        let wrote_key = || {
+            out(&format!(
+                "wrote {} (private: keep it, never send it), your key\n",
+                key.display()
+            ))
+        };
+        if !self.reply {
+            files::write_new(path, keyed.as_bytes())?;
+            with_record(path, Format::Text, setup(None)).inspect_err(|_| {
+                let _ = std::fs::remove_file(path);
+            })?;
+            wrote_key()?;
+            return Ok(Exit::Ok);
+        }
+        let ctx = Ctx {
+            origin: path.display().to_string(),
+            path,
+            source: keyed_source,
+            record: keyed_record,
+            stamp: None,
+        };
+        let reply = super::mail::Reply {
+            output: path.to_path_buf(),
+            send: self.send.is_some(),
+            config: self.send.clone().flatten(),
+        };
+        RecordCommand::run::<G>(setup(Some(reply)), &ctx)?;
+        wrote_key()?;
+        Ok(Exit::Ok)
+    }
+}
+
 impl IdCommand for New {
     fn run<G: Game>(self) -> Result<Exit, Failure> {
         let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
@@ -2174,7 +2267,7 @@ impl IdCommand for New {
         tags.push(("Nonce".into(), nonce()?));
         // Keys made for this record bind each side's chain to its signing
         // key (spec section 3.1).
-        tags.push((Protocol::TAG.into(), "2".into()));
+        tags.push((Protocol::TAG.into(), self.protocol.clone()));
         let mut text = String::new();
         record::write_header(
             tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),

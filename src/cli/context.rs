@@ -289,8 +289,20 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
 /// Write `line` after the record's last line (quoted as it is), and the
 /// `result` into its Result tag when the game ended; atomically.
 pub(super) fn append_line(ctx: &Ctx<'_>, line: &str, result: Option<&str>) -> Result<(), Failure> {
+    append_line_with_tags(ctx, &[], line, result)
+}
+
+/// [`append_line`], with `tags` added to the header in the same write (a
+/// side's key joining with its first line, protocol 3).
+pub(super) fn append_line_with_tags(
+    ctx: &Ctx<'_>,
+    tags: &[(&str, &str)],
+    line: &str,
+    result: Option<&str>,
+) -> Result<(), Failure> {
     refuse_message(ctx, MOVE_ANSWER)?;
     let text = record::Splice::new()
+        .tags(tags)
         .line(line)
         .result(result)
         .in_place(ctx.source, ctx.record);

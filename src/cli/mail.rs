@@ -447,6 +447,11 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         "turn" => "herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml".into(),
         "audit" => "herald move MESSAGE.eml audit --key KEY --reply -o reply.eml".into(),
         "farewell" => "herald move MESSAGE.eml pass --key KEY --reply -o reply.eml".into(),
+        // Protocol 3: the side's key joins with its first set-up line.
+        _ if referee.header().commit(due.side).is_none() => format!(
+            "herald setup MESSAGE.eml --side {name} --key {}.key --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
+            name.to_ascii_lowercase()
+        ),
         _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
     };
     format!("Next, {name} ({}), answering with:\n{command}", due.line)

@@ -144,6 +144,11 @@ pub(super) fn check_commitments_alike<G: Game>(
         let without = sides.iter().zip(&has).find(|(_, &h)| !h).map(|(s, _)| s);
         if let (Some(a), Some(b)) = (with, without) {
             let (a, b) = (a.name::<G>(), b.name::<G>());
+            if header.protocol().keys_join_late() {
+                return Err(Failure::usage(format!(
+                    "{a} has a {a}{what} tag and {b} has none: under [Protocol \"3\"] a game is signed by every side or by none, and chance needs every side's commitment before turn 1; add {b}'s with herald keygen --side {b} first"
+                )));
+            }
             return Err(Failure::usage(format!(
                 "{a} has a {a}{what} tag and {b} has none: Commit and Key tags are added before the first line and never after, so {b}'s lines could never carry a reveal or a signature (and chance needs them); add {b}'s with herald keygen --side {b}, or pass --no-commit to play so"
             )));

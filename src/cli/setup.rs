@@ -8,15 +8,16 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::args::Format;
+use super::commands::NewKey;
 use super::context::{
-    append_line, compose_failure, pending_text, print_json, read_wallet, side_to_move, Ctx,
-    RecordCommand, SCHEMA_VERSION,
+    append_line_with_tags, compose_failure, pending_text, print_json, read_wallet, side_to_move,
+    Ctx, RecordCommand, SCHEMA_VERSION,
 };
 use super::files;
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
-use crate::record::LineKind;
+use crate::record::{self, LineKind, Source};
 use crate::referee::{Ending, ErrorKind, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
 
@@ -36,6 +37,10 @@ pub(super) struct Setup {
     pub(super) format: Format,
     /// `--reply -o FILE`: write the next email message too.
     pub(super) reply: Option<super::mail::Reply>,
+    /// `--side SIDE`: the side whose key file `key` names; when that file
+    /// does not exist yet (protocol 3), the side's key is made and joins
+    /// the header with this line.
+    pub(super) side: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -55,9 +60,79 @@ struct JsonSetup {
 
 impl RecordCommand for Setup {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let Some(new_key) = self.joining::<G>(ctx)? else {
+            return self.play::<G>(ctx, ctx, None);
+        };
+        // The record as it reads with the new tags: the line is composed
+        // on it, and it is what the record file and the message carry.
+        let keyed = record::Splice::new()
+            .tags(&new_key.tags())
+            .extracted(ctx.source, ctx.record);
+        let source = Source::new(keyed.as_bytes()).map_err(|e| Failure::usage(e.message))?;
+        let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
+        let keyed_ctx = Ctx {
+            origin: ctx.origin.clone(),
+            path: ctx.path,
+            source: &source,
+            record: &parsed,
+            stamp: None,
+        };
+        self.play::<G>(ctx, &keyed_ctx, Some(&new_key))
+    }
+}
+
+impl Setup {
+    /// The side's new key, when `--side` names a side whose key file does
+    /// not exist yet: under protocol 3 its key joins the header with its
+    /// first set-up line.
+    fn joining<G: Game>(&self, ctx: &Ctx<'_>) -> Result<Option<NewKey>, Failure> {
+        let Some(named) = &self.side else {
+            return Ok(None);
+        };
+        if self.key.exists() {
+            return Ok(None);
+        }
+        let referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
+        let header = referee.header();
+        let Some(side) = header.side_named::<G>(named) else {
+            return Err(Failure::usage(format!(
+                "--side {named}: not a side of this game: the sides are {}",
+                header.side_list::<G>()
+            )));
+        };
+        let name = side.name::<G>();
+        if header.commit(side).is_some() {
+            return Err(Failure::usage(format!(
+                "{name} has its key in this record already, and {} does not exist: name {name}'s key file with --key",
+                self.key.display()
+            )));
+        }
+        if !header.protocol().keys_join_late() {
+            return Err(Failure::usage(format!(
+                "{} does not exist: in this record (made before [Protocol \"3\"]) every side's key comes before the set-up: herald keygen --side {name} {} --key {} first",
+                self.key.display(),
+                ctx.origin,
+                self.key.display()
+            )));
+        }
+        NewKey::generate::<G>(header, side).map(Some)
+    }
+
+    /// Play the side's set-up step on the record `read` (the record of
+    /// `ctx`, with `new_key`'s tags when the side joins now), and write
+    /// the key file, the record file of `ctx` and the reply.
+    fn play<G: Game>(
+        self,
+        ctx: &Ctx<'_>,
+        read: &Ctx<'_>,
+        new_key: Option<&NewKey>,
+    ) -> Result<Exit, Failure> {
         let key = Some(self.key.as_path());
-        let mut wallet = read_wallet(&self.key)?;
-        let mut referee = super::sent::replay_checking_sent::<G>(ctx, Some(&wallet))?;
+        let mut wallet = match new_key {
+            Some(new_key) => new_key.wallet.clone(),
+            None => read_wallet(&self.key)?,
+        };
+        let mut referee = super::sent::replay_checking_sent::<G>(read, Some(&wallet))?;
         let before = referee.digest().copied();
         referee.set_today(self.date);
         // The claimed side's own set-up line answers a claim made on it
@@ -67,9 +142,12 @@ impl RecordCommand for Setup {
                 referee.void_claim();
             }
         }
-        let side = referee
-            .open_side()
-            .map_err(|e| compose_failure(e, key, ctx))?;
+        let side = match referee.side_beginning_setup(wallet.side()) {
+            Some(side) => side,
+            None => referee
+                .open_side()
+                .map_err(|e| compose_failure(e, key, read))?,
+        };
         let Some(step) = referee.setup_due() else {
             return Err(Failure::usage(no_step_due::<G>(&referee)));
         };
@@ -92,7 +170,9 @@ impl RecordCommand for Setup {
         }
         match step {
             SetupStep::Key => {}
-            SetupStep::Commit => self.choose::<G>(&referee, side, &mut wallet, ctx)?,
+            SetupStep::Commit | SetupStep::CommitOpen => {
+                self.choose::<G>(&referee, side, &mut wallet, read)?
+            }
             SetupStep::Open | SetupStep::Shares => {
                 if let Some((flag, _)) = self.choices.first() {
                     return Err(Failure::usage(format!(
@@ -116,7 +196,7 @@ impl RecordCommand for Setup {
             Some(hand) => referee.compose_with_hand(line, &wallet, hand),
             None => referee.compose(line, Some(&wallet)),
         }
-        .map_err(|e| compose_failure(e, key, ctx))?;
+        .map_err(|e| compose_failure(e, key, read))?;
         let written = !self.dry_run;
         let text = if written {
             played.line()
@@ -124,6 +204,9 @@ impl RecordCommand for Setup {
             super::commands::dry_run_line(&played)
         };
         let from_message = ctx.source.from_message();
+        // A record made in memory (`herald new --key --reply`) has no
+        // file: the message alone carries it.
+        let record_file = !from_message && ctx.stamp.is_some();
         if written {
             // The key file first (the choices and the line it remembers,
             // in one write), then the record, then the reply message; each
@@ -136,28 +219,50 @@ impl RecordCommand for Setup {
                 // received, and the reply is what carries the line.
                 super::context::refuse_message(ctx, "setup {} --key KEY")?;
             }
-            let key_was = files::read_bytes(&self.key)?;
-            let restore_key = || {
-                let _ = files::rewrite(&self.key, None, &key_was);
+            // A new key file goes again on a later failure; an old one is
+            // put back as it was.
+            let key_was = match new_key {
+                Some(_) => {
+                    files::write_new_private(&self.key, wallet.to_text().as_bytes())?;
+                    None
+                }
+                None => Some(files::read_bytes(&self.key)?),
+            };
+            let restore_key = || match &key_was {
+                Some(bytes) => {
+                    let _ = files::rewrite(&self.key, None, bytes);
+                }
+                None => {
+                    let _ = std::fs::remove_file(&self.key);
+                }
             };
             let answered = super::sent::Answered {
                 after: before,
                 text: &text,
                 reply: self.reply.as_ref().map(|r| r.output.as_path()),
             };
-            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)?;
+            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)
+                .inspect_err(|_| restore_key())?;
+            let tags = new_key.map_or([("", ""); 2], NewKey::tags);
+            let tags = if new_key.is_some() { &tags[..] } else { &[] };
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());
-            let record_was = if from_message {
+            let record_was = if !record_file {
                 None
             } else {
                 let bytes = files::read_bytes(ctx.path).inspect_err(|_| restore_key())?;
-                append_line(ctx, &text, Some(&result)).inspect_err(|_| restore_key())?;
+                append_line_with_tags(ctx, tags, &text, Some(&result))
+                    .inspect_err(|_| restore_key())?;
                 Some(bytes)
             };
             if let Some(reply) = &self.reply {
-                super::mail::write_reply(ctx, reply, &referee, side, &text, Some(&result))
+                let record = record::Splice::new()
+                    .tags(tags)
+                    .line(&text)
+                    .result(Some(&result))
+                    .extracted(ctx.source, ctx.record);
+                super::mail::write_message(ctx, reply, &referee, side, &text, &record)
                     .inspect_err(|_| {
                         if let Some(bytes) = &record_was {
                             let _ = files::rewrite(ctx.path, None, bytes);
@@ -167,7 +272,7 @@ impl RecordCommand for Setup {
             }
         }
         let action = match step {
-            SetupStep::Key | SetupStep::Commit => "commit",
+            SetupStep::Key | SetupStep::Commit | SetupStep::CommitOpen => "commit",
             SetupStep::Open => "open",
             SetupStep::Shares => "share",
         };
@@ -187,7 +292,9 @@ impl RecordCommand for Setup {
                 "{text}{}\n{}{}",
                 next_text::<G>(&referee),
                 pending_text(&referee),
-                if written && from_message {
+                if written && !record_file && !from_message {
+                    String::new()
+                } else if written && from_message {
                     format!("{} is left as it was received\n", ctx.origin)
                 } else if written {
                     format!("wrote S{number} to {}\n", ctx.origin)
@@ -296,6 +403,12 @@ fn next_text<G: Game>(referee: &Referee<G>) -> String {
         }
         (Some(SetupStep::Commit), Some(side)) => {
             format!("next: {}'s set-up (its commitments)", side.name::<G>())
+        }
+        (Some(SetupStep::CommitOpen), Some(side)) => {
+            format!(
+                "next: {}'s set-up (its commitments and its openings)",
+                side.name::<G>()
+            )
         }
         (Some(SetupStep::Open), Some(side)) => {
             format!("next: {}'s set-up (its openings)", side.name::<G>())

@@ -819,12 +819,21 @@ impl<G: Game> Referee<G> {
         let hand = self.deck_index(index);
         match self.phase() {
             crate::game::Phase::Setup => {
+                let mut keyed = None;
                 if self.holds_hand(index).is_some() && !deck.has_key(hand) {
                     let secret = wallet.card_secret(self.header.game_id(), name);
                     let key = secret.public().to_bytes();
-                    items.key = Some((key, secret.prove().to_bytes()));
+                    let proof = secret.prove().to_bytes();
+                    items.key = Some((key, proof));
+                    // The last key in makes the first deck: under protocol 3
+                    // its giver passes over it on the same line.
+                    let mut with_key = deck.clone();
+                    if with_key.give_key(hand, &key, proof).is_ok() {
+                        keyed = Some(with_key);
+                    }
                 }
-                if let Some((_, slot, digest, cards)) = self.compose_pass(deck, index, wallet) {
+                let passing = keyed.as_ref().unwrap_or(deck);
+                if let Some((_, slot, digest, cards)) = self.compose_pass(passing, index, wallet) {
                     items.pass = Some((slot, digest, cards));
                 }
                 if self.setup_due() == Some(super::SetupStep::Shares) {

@@ -285,7 +285,7 @@ impl<G: Game> Referee<G> {
                 "{name} has a Commit tag, so each {name} line needs a reveal: add --key with {name}'s key file"
             ))),
             (Some(wallet), None)
-                if wallet.protocol() == crate::fairness::Protocol::Two
+                if wallet.protocol().binds_keys()
                     && wallet.chain() == self.header.chain_id() =>
             {
                 Err(ComposeError::Keys(format!(
@@ -693,30 +693,31 @@ impl<G: Game> Referee<G> {
         side: Side,
         wallet: &'w Wallet,
     ) -> Result<Vec<ProofKind<'w>>, ComposeError> {
-        match self.setup_due() {
-            Some(SetupStep::Commit) => G::hidden_slots(&self.state, side)
-                .iter()
-                .map(|&slot| {
-                    let value = Self::chosen(slot, wallet)?;
-                    let salt = wallet.salt(slot);
-                    G::check_hidden(slot, value)
-                        .map_err(|e| ComposeError::Keys(format!("{slot}: {e}")))?;
-                    let digest = fairness::slot_commitment(
-                        self.header.game_id(),
-                        side.name::<G>(),
-                        slot,
-                        &salt,
-                        value,
-                    );
-                    Ok(ProofKind::Commit { slot, digest })
-                })
-                .collect(),
-            Some(SetupStep::Shares) => Ok(Vec::new()),
-            _ => G::opened_after_setup(&self.state, side)
-                .iter()
-                .map(|&slot| self.opening(slot, wallet))
-                .collect(),
-        }
+        let step = self.setup_due();
+        let commits = match step {
+            Some(SetupStep::Commit | SetupStep::CommitOpen) => G::hidden_slots(&self.state, side),
+            _ => &[],
+        };
+        let commits = commits.iter().map(|&slot| {
+            let value = Self::chosen(slot, wallet)?;
+            let salt = wallet.salt(slot);
+            G::check_hidden(slot, value).map_err(|e| ComposeError::Keys(format!("{slot}: {e}")))?;
+            let digest = fairness::slot_commitment(
+                self.header.game_id(),
+                side.name::<G>(),
+                slot,
+                &salt,
+                value,
+            );
+            Ok(ProofKind::Commit { slot, digest })
+        });
+        let opens = match step {
+            Some(SetupStep::Commit | SetupStep::Shares) => &[],
+            _ => G::opened_after_setup(&self.state, side),
+        };
+        commits
+            .chain(opens.iter().map(|&slot| self.opening(slot, wallet)))
+            .collect()
     }
 
     /// The openings of every value `side` still holds, for its audit.

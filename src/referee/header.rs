@@ -80,7 +80,12 @@ impl Header {
     }
 
     /// The game id (spec section 3.2).
+    /// Under protocol 3 it is the chain id: it leaves out the Commit and
+    /// Key tags, which may join the header after lines.
     pub fn game_id(&self) -> &Hash {
+        if self.protocol.keys_join_late() {
+            return self.chain_id();
+        }
         self.game_id
             .get_or_init(|| fairness::game_id(self.tag_pairs()))
     }
@@ -211,12 +216,12 @@ impl Header {
             Some(tag) => Protocol::from_tag(&tag.value).ok_or_else(|| {
                 RefereeError::record(
                     Some(tag.value_span),
-                    "Protocol is 2 (as herald new writes it); a record without the tag follows protocol 1",
+                    "Protocol is 3 (as herald new writes it) or 2; a record without the tag follows protocol 1",
                 )
             })?,
             None => Protocol::One,
         };
-        if protocol == Protocol::Two {
+        if protocol.binds_keys() {
             check_bound_pairs::<G>(&read.sides, &commits, &keys, span)?;
         }
         let header = Header {
@@ -291,7 +296,7 @@ fn check_bound_pairs<G: Game>(
         return Err(RefereeError::record(
             Some(span),
             format!(
-                "{name}{has} has no {name}{lacks} beside it: under [Protocol \"2\"] a side's hash chain is bound to its signing key, so herald keygen adds the two tags together and neither is removed or added alone (this copy's header was changed)"
+                "{name}{has} has no {name}{lacks} beside it: under [Protocol \"2\"] or \"3\", a side's hash chain is bound to its signing key, so herald keygen adds the two tags together and neither is removed or added alone (this copy's header was changed)"
             ),
         ));
     }

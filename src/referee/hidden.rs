@@ -5,7 +5,7 @@
 
 use super::line::{Ending, Line, Shown};
 use super::{At, LineError, Place, PlayedTurn, Referee};
-use crate::fairness::{self, Hash};
+use crate::fairness::{self, Hash, Protocol};
 use crate::game::{Demand, Game, Outcome, Side, Team};
 use crate::record::{LineKind, ProofKind};
 
@@ -44,6 +44,13 @@ pub(super) struct Hidden {
     /// Per side, whether its audit was refused by a forfeit another
     /// player claimed (rather than failed by its openings).
     refused: Vec<bool>,
+    /// The side that wrote (or is due to write) `S1`: the set-up goes on
+    /// in turn order from it. The first side, but under protocol 3, where
+    /// whichever side begins the set-up writes `S1`.
+    start: usize,
+    /// The record's protocol: under protocol 3 the last side to commit
+    /// opens on the same line ([`SetupStep::CommitOpen`]).
+    protocol: Protocol,
 }
 
 /// Whether no two slots of a side have names that differ only in case.
@@ -62,6 +69,11 @@ pub enum SetupStep {
     Key,
     /// The side commits to every hidden value.
     Commit,
+    /// The last side to commit, under protocol 3: it commits to every
+    /// hidden value and opens, on the same line, what the rules open once
+    /// every side has committed (every other commitment is in, so none
+    /// can change any more: spec section 3.7).
+    CommitOpen,
     /// The side opens what the rules open once all have committed.
     Open,
     /// The side gives the shares of the cards drawn before its first
@@ -75,6 +87,7 @@ impl SetupStep {
         match self {
             SetupStep::Key => "its key (herald keygen)",
             SetupStep::Commit => "its commitments",
+            SetupStep::CommitOpen => "its commitments and its openings",
             SetupStep::Open => "its openings",
             SetupStep::Shares => "its shares",
         }
@@ -84,7 +97,7 @@ impl SetupStep {
     pub fn as_str(self) -> &'static str {
         match self {
             SetupStep::Key => "keygen",
-            SetupStep::Commit => "commit",
+            SetupStep::Commit | SetupStep::CommitOpen => "commit",
             SetupStep::Open => "open",
             SetupStep::Shares => "shares",
         }
@@ -93,7 +106,14 @@ impl SetupStep {
 
 impl Hidden {
     /// The hidden values of these sides in the starting position.
-    pub(super) fn new<G: Game>(state: &G::State, sides: &[Side]) -> Self {
+    /// Under protocol 3 the set-up is due from `start` (the first side
+    /// with a key) until a side writes `S1` ([`Hidden::begin_at`]).
+    pub(super) fn new<G: Game>(
+        state: &G::State,
+        sides: &[Side],
+        start: usize,
+        protocol: Protocol,
+    ) -> Self {
         let slots: Vec<Vec<Slot>> = sides
             .iter()
             .map(|&side| {
@@ -128,16 +148,45 @@ impl Hidden {
             after_setup_at,
             audited: vec![None; sides.len()],
             refused: vec![false; sides.len()],
+            start,
+            protocol,
         };
         hidden.due = hidden.find_setup_due();
         hidden
     }
 
     /// The side whose set-up line is due and what it does: every side
-    /// commits, in turn order; then every side opens what the rules open
-    /// after the set-up, in turn order.
+    /// commits, in turn order from the side of `S1`; then every side opens
+    /// what the rules open after the set-up, in the same order (under
+    /// protocol 3 the last to commit opens on its commitments' line).
     pub(super) fn setup_due(&self) -> Option<(usize, SetupStep)> {
         self.due
+    }
+
+    /// The sides in set-up order: turn order from the side of `S1`.
+    fn setup_order(&self) -> impl Iterator<Item = usize> + '_ {
+        let n = self.slots.len();
+        (0..n).map(move |k| (self.start + k) % n)
+    }
+
+    /// `S1` is side `index`'s (protocol 3): the set-up goes on from it.
+    pub(super) fn begin_at(&mut self, index: usize) {
+        if self.start != index {
+            self.start = index;
+            self.due = self.find_setup_due();
+        }
+    }
+
+    /// The sides in the order they open what the rules open after the
+    /// set-up: the set-up order, but under protocol 3 the last side to
+    /// commit first (it opens on its commitments' line).
+    pub(super) fn open_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = self.setup_order().collect();
+        if self.protocol.keys_join_late() {
+            let turn = 1.min(order.len());
+            order.rotate_right(turn);
+        }
+        order
     }
 
     fn find_setup_due(&self) -> Option<(usize, SetupStep)> {
@@ -145,14 +194,21 @@ impl Hidden {
             return None;
         }
         let committed = |i: usize| self.slots[i].iter().all(|s| s.digest.is_some());
-        if let Some(i) = (0..self.slots.len()).find(|&i| !committed(i)) {
+        let mut uncommitted = self.setup_order().filter(|&i| !committed(i));
+        if let Some(i) = uncommitted.next() {
+            let last = uncommitted.next().is_none();
+            let opens = !self.after_setup_at[i].iter().all(Option::is_none);
+            if last && opens && self.protocol.keys_join_late() {
+                return Some((i, SetupStep::CommitOpen));
+            }
             return Some((i, SetupStep::Commit));
         }
         // Each slot opened after the set-up is its side's first slot of
         // that name, found once, at the start.
         let unopened =
             |i: usize, at: &Option<usize>| at.is_none_or(|k| self.slots[i][k].opened.is_none());
-        (0..self.slots.len())
+        self.open_order()
+            .into_iter()
             .find(|&i| self.after_setup_at[i].iter().any(|at| unopened(i, at)))
             .map(|i| (i, SetupStep::Open))
     }
@@ -375,7 +431,15 @@ impl<G: Game> Referee<G> {
                 format!("open {slot}: {} opened {slot} already", at.side),
             ));
         }
-        let Some(digest) = entry.digest else {
+        // On the last committer's line (protocol 3) the commitment stands
+        // on the same line, just read.
+        let this_line = || {
+            shown.iter().find_map(|p| match p {
+                Shown::Commit { slot, digest } if *slot == entry.name => Some(*digest),
+                _ => None,
+            })
+        };
+        let Some(digest) = entry.digest.or_else(this_line) else {
             return Err(at.record(
                 place,
                 format!("open {slot}: {} never committed to {slot}", at.side),
@@ -445,8 +509,14 @@ impl<G: Game> Referee<G> {
                     "every side's key comes before the first set-up line".into(),
                 ))
             }
-            SetupStep::Commit => self.setup_commits(line, index, at, &mut played)?,
-            SetupStep::Open => self.setup_openings(line, index, at, &mut state, &mut played)?,
+            SetupStep::Commit => self.setup_commits(line, index, step, at, &mut played)?,
+            SetupStep::Open => {
+                self.setup_openings(line, index, step, at, &mut state, &mut played)?
+            }
+            SetupStep::CommitOpen => {
+                self.setup_commits(line, index, step, at, &mut played)?;
+                self.setup_openings(line, index, step, at, &mut state, &mut played)?
+            }
             SetupStep::Shares => self.setup_shares(line, at)?,
         }
         Ok((played, state))
@@ -456,6 +526,7 @@ impl<G: Game> Referee<G> {
         &self,
         line: &Line<'_>,
         index: usize,
+        step: SetupStep,
         at: At<'_>,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
@@ -470,6 +541,8 @@ impl<G: Game> Referee<G> {
                 ProofKind::Commit { slot, .. }
                     if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
                 ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
+                // Read after the commitments (`setup_openings`).
+                ProofKind::Open { .. } if step == SetupStep::CommitOpen => {}
                 ProofKind::Commit { slot, digest } => {
                     let entry = self.slot_named(index, ("commit", slot), at, place)?;
                     let twice = played
@@ -517,6 +590,7 @@ impl<G: Game> Referee<G> {
         &self,
         line: &Line<'_>,
         index: usize,
+        step: SetupStep,
         at: At<'_>,
         state: &mut G::State,
         played: &mut PlayedTurn<G>,
@@ -528,6 +602,9 @@ impl<G: Game> Referee<G> {
                 ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. }
                     if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
                 ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
+                // Read before the openings (`setup_commits`).
+                ProofKind::Commit { .. } | ProofKind::CardKey { .. }
+                    if step == SetupStep::CommitOpen => {}
                 ProofKind::Open { slot, value, salt } => {
                     if !due.iter().any(|d| d.eq_ignore_ascii_case(slot)) {
                         return Err(at.record(
@@ -706,6 +783,8 @@ mod tests {
             after_setup_at: vec![Vec::new()],
             audited: vec![None],
             refused: vec![false],
+            start: 0,
+            protocol: Protocol::Two,
         }
     }
 

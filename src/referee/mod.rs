@@ -304,8 +304,22 @@ impl<G: Game> Referee<G> {
                 .collect();
             deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
         });
-        let hidden = Hidden::new::<G>(&state, header.sides());
-        let keyless = if hidden.any() || deck.is_some() {
+        let protocol = header.protocol();
+        // Under protocol 3 the set-up begins with the first side that has
+        // its key (the game's creator), and the keys need not come first.
+        let start = if protocol.keys_join_late() {
+            header
+                .commits()
+                .iter()
+                .position(Option::is_some)
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        let hidden = Hidden::new::<G>(&state, header.sides(), start, protocol);
+        let keyless = if protocol.keys_join_late() {
+            None
+        } else if hidden.any() || deck.is_some() {
             header
                 .sides()
                 .iter()
@@ -313,7 +327,7 @@ impl<G: Game> Referee<G> {
         } else {
             None
         };
-        Ok(Referee {
+        let mut referee = Referee {
             keyless,
             walked_away: None,
             decided_by: None,
@@ -342,7 +356,60 @@ impl<G: Game> Referee<G> {
             chance: Vec::new(),
             chance_room: Vec::new(),
             declared: None,
-        })
+        };
+        referee.order_first_passes();
+        Ok(referee)
+    }
+
+    /// Under protocol 3, the passes over the first deck go in the order
+    /// the sides open what the set-up opens, each hand's by its holder
+    /// (spec section 3.9): the last side to commit passes first, on its
+    /// commitments' line.
+    fn order_first_passes(&mut self) {
+        if !self.header.protocol().keys_join_late() {
+            return;
+        }
+        let order: Vec<usize> = self
+            .hidden
+            .open_order()
+            .into_iter()
+            .filter_map(|i| self.holds_hand(i))
+            .collect();
+        if let Some(deck) = self.deck.as_mut() {
+            deck.set_first_passers(order);
+        }
+    }
+
+    /// Under protocol 3, a side with a key other than side `index`, when
+    /// side `index` has none and writes `line` (not a forfeit claimed on
+    /// it): such a line is refused.
+    fn signs_alone(&self, index: usize, line: &Line<'_>) -> Option<&'static str> {
+        if !self.header.protocol().keys_join_late()
+            || line.ending == Ending::Forfeit
+            || self.header.key_at(index).is_some()
+        {
+            return None;
+        }
+        (0..self.header.sides().len())
+            .find(|&i| self.header.key_at(i).is_some())
+            .map(|i| self.header.sides()[i].name::<G>())
+    }
+
+    /// The side named `name` (a key file's side), when it may write `S1`
+    /// although the set-up is due from another side (protocol 3: any
+    /// side with its key may begin the set-up).
+    pub fn side_beginning_setup(&self, name: &str) -> Option<Side> {
+        let (side, index) = self.header.side_index_named::<G>(name)?;
+        (self.phase() == Phase::Setup && self.may_begin_setup(index)).then_some(side)
+    }
+
+    /// Whether side `index` may write `S1` although the set-up is due
+    /// from another side: under protocol 3 any side with its key may
+    /// begin the set-up.
+    fn may_begin_setup(&self, index: usize) -> bool {
+        self.header.protocol().keys_join_late()
+            && self.setup_lines == 0
+            && self.header.commits()[index].is_some()
     }
 
     /// The checked header.
@@ -610,6 +677,12 @@ impl<G: Game> Referee<G> {
                 let text = match step {
                     SetupStep::Key => format!(
                         "{name}'s key is due before S1: every side adds its key before the set-up begins (herald keygen --side {name})"
+                    ),
+                    // Protocol 3: the side's key joins with this line.
+                    _ if self.header.commit(side).is_none() => format!(
+                        "the set-up: {line} is {name}'s, its key with {} (herald setup --side {name} --key {}.key makes the key)",
+                        step.what(),
+                        name.to_ascii_lowercase()
                     ),
                     _ => format!(
                         "the set-up: {line} is {name}'s, {} (herald setup --key)",
@@ -939,6 +1012,33 @@ impl<G: Game> Referee<G> {
         index: usize,
         at: At<'_>,
     ) -> Result<PlayedTurn<G>, LineError> {
+        let begins = self.may_begin_setup(index);
+        if begins {
+            self.hidden.begin_at(index);
+            self.order_first_passes();
+        }
+        let played = self.play_setup_line_begun(line, index, at);
+        if begins && played.is_err() {
+            // Refused: the set-up is due from where it was.
+            let start = self
+                .header
+                .commits()
+                .iter()
+                .position(Option::is_some)
+                .unwrap_or(0);
+            self.hidden.begin_at(start);
+            self.order_first_passes();
+        }
+        played
+    }
+
+    /// [`Referee::play_setup_line`], once the side of `S1` is known.
+    fn play_setup_line_begun(
+        &mut self,
+        line: &Line<'_>,
+        index: usize,
+        at: At<'_>,
+    ) -> Result<PlayedTurn<G>, LineError> {
         let step = self.setup_due().expect("a set-up step is due");
         let (played, mut state) = self.play_setup(line, index, step, at)?;
         let mut deck = self.deck.clone();
@@ -1149,10 +1249,38 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
+        if let Some(other) = self.signs_alone(index, line) {
+            // Protocol 3: once a side has a key, every line is signed, so
+            // a side's tags cannot be stripped with its signatures.
+            let name = side.name::<G>();
+            return Err(at.illegal(
+                Place::Line,
+                None,
+                format!(
+                    "{name} has no Key tag, and {other} has one: under [Protocol \"3\"] every line is signed once a side has a key, and {name}'s key joins the header with {name}'s first line (herald keygen --side {name} RECORD --key {}.key, or herald setup --side {name} in a game with a set-up); if {name}'s tags were there, they were removed from this copy",
+                    name.to_ascii_lowercase()
+                ),
+            ));
+        }
+        if phase == Phase::Setup
+            && line.ending != Ending::Forfeit
+            && self.header.commits()[index].is_none()
+        {
+            // Protocol 3: a side's key joins the header with its first line.
+            let name = side.name::<G>();
+            return Err(at.illegal(
+                Place::Line,
+                None,
+                format!(
+                    "{name} has no Commit tag: {name}'s key joins the header with its first set-up line (herald setup --side {name} RECORD --key {}.key makes the key and writes the line)",
+                    name.to_ascii_lowercase()
+                ),
+            ));
+        }
         let due = self
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
-        if side != due {
+        if side != due && !(phase == Phase::Setup && self.may_begin_setup(index)) {
             let what = match phase {
                 Phase::Setup => "set-up step",
                 Phase::Audit => "audit",
@@ -1272,12 +1400,12 @@ impl<G: Game> Referee<G> {
             RevealFault::Broken { first } => {
                 // Every chain is bound to the header: a header edited
                 // after the keys were made fails at the first reveal.
-                let (what, header) = match (first, self.header.protocol()) {
-                    (true, crate::fairness::Protocol::Two) => (
+                let (what, header) = match (first, self.header.protocol().binds_keys()) {
+                    (true, true) => (
                         format!("{name}'s commitment"),
                         format!(" (or the header was changed after the Commit tags were made: under [Protocol \"2\"] {name}'s chain is bound to its {name}Key tag too, so a swapped key breaks it)"),
                     ),
-                    (true, crate::fairness::Protocol::One) => (
+                    (true, false) => (
                         format!("{name}'s commitment"),
                         " (or the header was changed after the Commit tags were made)".into(),
                     ),

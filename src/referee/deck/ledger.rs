@@ -81,6 +81,10 @@ pub struct DeckLedger {
     left: Vec<Option<super::CardSecret>>,
     /// The audit of each leaving side's passes, made as it left.
     left_verdicts: Vec<Option<Result<(), String>>>,
+    /// The order of the passes over the first deck: header order, or
+    /// the set-up's order of openings under protocol 3
+    /// ([`DeckLedger::set_first_passers`]).
+    first_passers: Vec<usize>,
 }
 
 impl DeckLedger {
@@ -107,7 +111,24 @@ impl DeckLedger {
             broken: None,
             left: vec![None; sides.len()],
             left_verdicts: vec![None; sides.len()],
+            first_passers: (0..sides.len()).collect(),
         }
+    }
+
+    /// Make the passes over the first deck go in `order` (every side
+    /// once), rather than header order; ignored once the last key is in
+    /// (the first deck's passers are fixed then) or if `order` is not
+    /// every side once.
+    pub fn set_first_passers(&mut self, order: Vec<usize>) {
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        if self.generations.is_empty() && sorted == self.first_passers_sorted() {
+            self.first_passers = order;
+        }
+    }
+
+    fn first_passers_sorted(&self) -> Vec<usize> {
+        (0..self.sides.len()).collect()
     }
 
     fn name(&self, side: usize) -> &str {
@@ -160,7 +181,7 @@ impl DeckLedger {
             let input = Deck::unmasked(&table, 0, &all).ok_or("the first deck has no cards")?;
             self.generations.push(Arc::new(Generation {
                 input,
-                passers: (0..self.sides.len()).collect(),
+                passers: self.first_passers.clone(),
                 passes: Vec::new(),
                 lines: Vec::new(),
             }));
