@@ -1032,3 +1032,70 @@ fn an_uneven_first_line_is_refused_under_protocol_3_even_with_no_commit() {
         ));
     assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
 }
+
+/// Two `move --key --reply` of the same turn started at once on one
+/// record, by the player due (a double click), twenty times over: the
+/// record gains that one line, never two; a run that succeeds wrote a
+/// message carrying exactly that line (the second, if any, writes the
+/// same line again, as for a lost reply: spec 3.8), and a run that is
+/// refused leaves no message behind.
+#[test]
+fn concurrent_replies_on_one_record_add_one_line_and_leave_no_stray_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = committed_game(dir.path(), "ann@example.org");
+    let moves = [
+        ("Kb1-c1", "blue.key"),
+        ("Ka9-b9", "red.key"),
+        ("Kc1-b1", "blue.key"),
+        ("Kb9-a9", "red.key"),
+    ];
+    for pair in 0..20 {
+        let (action, key) = moves[pair % 4];
+        let spawn = |out: &str| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("herald"))
+                .current_dir(dir.path())
+                .args([
+                    "move",
+                    "game.pbem",
+                    action,
+                    "--key",
+                    key,
+                    "--reply",
+                    "-o",
+                    out,
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let outs = [format!("{pair}-a.eml"), format!("{pair}-b.eml")];
+        let (a, b) = (spawn(&outs[0]), spawn(&outs[1]));
+        let outcomes = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+        let record = std::fs::read_to_string(&path).unwrap();
+        let json = check(&record);
+        assert_eq!(json["ok"], true, "pair {pair}: {json}");
+        assert_eq!(
+            json["turns"],
+            5 + pair as u64,
+            "pair {pair}: one line added"
+        );
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("{}. ", 5 + pair)))
+            .unwrap();
+        assert!(line.contains(action), "{line}");
+        assert!(outcomes.iter().any(|o| o.status.success()), "pair {pair}");
+        for (out, outcome) in outs.iter().zip(&outcomes) {
+            let why = String::from_utf8_lossy(&outcome.stderr);
+            assert!(!why.contains("panicked"), "pair {pair}: {why}");
+            let message = dir.path().join(out);
+            if outcome.status.success() {
+                let text = std::fs::read_to_string(&message).unwrap();
+                assert!(text.contains(line.trim()), "pair {pair}: {text}");
+            } else {
+                assert!(!message.exists(), "pair {pair}: {out} left behind: {why}");
+            }
+        }
+    }
+}
