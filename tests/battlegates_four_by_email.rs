@@ -193,3 +193,82 @@ fn four_players_set_up_and_play_two_rounds_by_email() {
     assert!(shown.contains("Castle4's Keep: -"), "{shown}");
     assert!(shown.lines().all(|l| l.chars().count() <= 78), "{shown}");
 }
+
+/// Under protocol 3 (what `new` writes) four castles with hidden hands are
+/// set up with each castle's key joining on its first set-up line: Castle1
+/// begins with its key and maze, each other castle joins with `setup
+/// --side`, the last to commit (Castle4) also passes over the deck and
+/// opens its maze, then the others pass and open in turn order from
+/// Castle1, each shared hand's pass by its holder, and the shares due
+/// before turn 1 follow. Every step is taken by the castle `check` names,
+/// and play begins.
+#[test]
+fn four_castles_under_protocol_3_join_with_their_first_set_up_lines() {
+    for setup in ["four-castles-solo", "four-castles-allies"] {
+        let root = tempfile::tempdir().unwrap();
+        let dirs: Vec<PathBuf> = CASTLES
+            .iter()
+            .map(|c| {
+                let d = root.path().join(c);
+                std::fs::create_dir(&d).unwrap();
+                d
+            })
+            .collect();
+        let mail = |from: &Path| {
+            for d in &dirs {
+                if d != from {
+                    std::fs::copy(from.join("game.pbem"), d.join("game.pbem")).unwrap();
+                }
+            }
+        };
+        let option = format!("Setup={setup}");
+        let mut args = vec!["new", "battlegates"];
+        let sides: Vec<String> = CASTLES
+            .iter()
+            .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
+            .collect();
+        for s in &sides {
+            args.extend(["--side", s.as_str()]);
+        }
+        args.extend(["--option", &option, "--option", "Hands=hidden"]);
+        args.extend(["--key", "my.key", "--maze", MAZES[0]]);
+        args.extend(["-o", "game.pbem"]);
+        run(&dirs[0], &args);
+        mail(&dirs[0]);
+        let mut lines = 1;
+        loop {
+            let s = json(&dirs[0], &["check", "game.pbem", "--format", "json"]);
+            assert_eq!(s["ok"], true, "{setup}: {s}");
+            if s["phase"] != "setup" {
+                assert_eq!(s["phase"], "play", "{setup}: {s}");
+                break;
+            }
+            let castle = s["step"]["side"].as_str().unwrap();
+            let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+            let dir = &dirs[i];
+            let mut step = vec!["setup", "game.pbem", "--key", "my.key"];
+            // Allies: Castle3 plays from Castle1's hand, Castle4 from
+            // Castle2's, with the holder's key file.
+            let holder = dirs[i - 2.min(i)].join("my.key");
+            let holder = holder.to_str().unwrap();
+            if setup == "four-castles-allies" && i >= 2 {
+                step.extend(["--hand-key", holder]);
+            }
+            if !dir.join("my.key").exists() {
+                assert_eq!(s["step"]["step"], "commit", "{setup}: {s}");
+                step.extend(["--side", castle, "--maze", MAZES[i]]);
+            }
+            run(dir, &step);
+            mail(dir);
+            lines += 1;
+            assert!(lines <= 10, "{setup}: the set-up did not end: {s}");
+        }
+        // Four commitments (the last with its openings and pass), three
+        // more lines of openings (passes and the shares the last pass
+        // carries), and the lines of shares of the sides that neither
+        // move first nor passed last: at most two.
+        assert!((7..=9).contains(&lines), "{setup}: {lines} set-up lines");
+        let s = json(&dirs[1], &["check", "game.pbem", "--format", "json"]);
+        assert_eq!(s["step"]["step"], "turn", "{setup}: {s}");
+    }
+}
