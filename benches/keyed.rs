@@ -16,7 +16,9 @@
 //!
 //! Each record and key file is also written to
 //! `target/tmp/keyed-<game>-<n>.pbem` and `.key`, for timing the binary
-//! (`herald move --dry-run`, benches/RESULTS.md). One thread; the
+//! (`herald move --dry-run`, benches/RESULTS.md); with
+//! `HERALD_LONG_GAME=1` the long game of `benches/deck.rs` is written to
+//! `target/tmp/long-battlegates.pbem` too (for peak memory). One thread; the
 //! records are made outside the timed loop.
 
 use std::hint::black_box;
@@ -132,7 +134,30 @@ fn bench_game<G: Game>(c: &mut Criterion, name: &str, seed: u64, tags: &[(&str, 
     group.finish();
 }
 
+/// The longest self-played Battlegates game with hidden hands of seeds 0
+/// to 7 (signed, up to 5,000 turns), as `benches/deck.rs`'s long game,
+/// written to `target/tmp/long-battlegates.pbem` for measuring the
+/// binary's peak memory (benches/RESULTS.md).
+fn write_long_game() {
+    let text = (0..8)
+        .map(|seed| {
+            let mut options = selfplay::Options::new::<Battlegates>(seed, 2);
+            options.tags = vec![("Hands".into(), "hidden".into())];
+            options.signatures = true;
+            options.max_turns = 5000;
+            selfplay::record::<Battlegates>(&options).unwrap()
+        })
+        .max_by_key(String::len)
+        .unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/tmp");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("long-battlegates.pbem"), text).unwrap();
+}
+
 fn bench(c: &mut Criterion) {
+    if std::env::var_os("HERALD_LONG_GAME").is_some() {
+        write_long_game();
+    }
     bench_game::<CastleDanger>(c, "castle-danger", 1000, &[]);
     bench_game::<Battlegates>(c, "battlegates", 0, &[("Hands", "hidden")]);
 }

@@ -99,7 +99,7 @@ pub(super) fn replay_from_sent<G: Game>(
                 .map_err(|e| ctx.problem(&e))?;
         if let Checked::Replayed(referee) = checked {
             referee.check_result().map_err(|e| ctx.problem(&e))?;
-            return Ok(referee);
+            return Ok(*referee);
         }
     }
     replay_all::<G>(ctx, keep, each)

@@ -1896,8 +1896,8 @@ pub enum Checked<G: Game> {
     /// The record replayed: every signature and share proof verified, but
     /// those of the lines up to the digest already checked (the digest,
     /// worked out over every line, shows that they are the lines checked
-    /// before).
-    Replayed(Referee<G>),
+    /// before). Boxed: a referee is large.
+    Replayed(Box<Referee<G>>),
     /// The record's digest never was the one already checked (nor the
     /// digest it was to end at): it is not the record checked before, or
     /// a line of it breaks a rule before that digest would be reached.
@@ -1951,7 +1951,7 @@ pub fn replay_from_checked<G: Game>(
         return Ok(Checked::Unproven);
     }
     replay.referee.checked_to = None;
-    replay.finish().map(Checked::Replayed)
+    replay.finish().map(|r| Checked::Replayed(Box::new(r)))
 }
 
 /// A record replayed a turn at a time, as [`replay_keeping`] does, for a
