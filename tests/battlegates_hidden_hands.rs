@@ -689,3 +689,153 @@ fn an_illegal_card_play_with_hidden_hands_is_refused_for_its_own_fault() {
     }
     assert_eq!(std::fs::read(d.join("g.pbem")).unwrap(), before);
 }
+
+/// The record `text`'s digest before and after its turn `turn`, and the
+/// side that wrote it: what the writer's key file remembers once it sent
+/// that turn (spec section 3.8).
+fn sent_at(text: &str, turn: u32) -> (String, herald::wallet::Sent) {
+    let source = herald::record::Source::new(text.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let mut before = None;
+    let mut sent = None;
+    let keep = herald::referee::Keep::ALL;
+    let _ = herald::referee::replay_keeping::<Battlegates>(&parsed, keep, |played, referee| {
+        let after = *referee.digest().unwrap();
+        if played.kind == herald::record::LineKind::Turn && played.number == turn {
+            let name = played.side.name::<Battlegates>().to_owned();
+            sent = Some((
+                name,
+                herald::wallet::Sent {
+                    kind: played.kind,
+                    number: turn,
+                    digest: after,
+                    after: before,
+                    text: None,
+                    reply: None,
+                },
+            ));
+        }
+        before = Some(after);
+    });
+    sent.expect("the record holds the turn")
+}
+
+/// The key file of the writer of turn `turn` of `text` in `d`, as it
+/// stands once that turn was sent; its name.
+fn remember_turn(d: &std::path::Path, text: &str, turn: u32) -> String {
+    let (side, sent) = sent_at(text, turn);
+    let key = format!("{}.key", side.to_lowercase());
+    let wallet = std::fs::read_to_string(d.join(&key)).unwrap();
+    let mut wallet = herald::wallet::Wallet::parse(&wallet).unwrap();
+    wallet.set_sent(sent);
+    std::fs::write(d.join(&key), wallet.to_text()).unwrap();
+    key
+}
+
+/// `text` with the first digit of the proof of the first share of turn
+/// `turn` changed, and the side that wrote the turn.
+fn share_proof_altered(text: &str, turn: u32) -> (String, String) {
+    let at = text.find(&format!("\n{turn}. ")).unwrap();
+    let share = at + text[at..].find("\n    share ").unwrap() + 1;
+    let proof = share + text[share..].find('\n').unwrap() + 5;
+    let digit = &text[proof..proof + 1];
+    let flipped = if digit == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..proof], &text[proof + 1..]);
+    let start = at + 2 + turn.to_string().len() + 1;
+    let writer = text[start..start + text[start..].find(':').unwrap()].to_owned();
+    (forged, writer)
+}
+
+/// `herald ARGS` in `d` refuses the record (exit 1); its error.
+fn refused_by(d: &std::path::Path, args: &[&str]) -> String {
+    let out = herald(d).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A key file that remembers turn 2 spares `move --key` and `legal --key`
+/// the share proofs up to it (spec section 3.8), not those after: a
+/// share of turn 3 whose proof fails is still caught, naming its side,
+/// and `move` writes nothing.
+#[test]
+fn a_share_after_the_remembered_line_whose_proof_fails_is_still_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    let key = remember_turn(d, &text, 2);
+    let (forged, writer) = share_proof_altered(&text, 3);
+    std::fs::write(d.join("g.pbem"), &forged).unwrap();
+    for args in [
+        &["move", "g.pbem", "resign", "--key", &key, "--dry-run"][..],
+        &["legal", "g.pbem", "--key", &key][..],
+    ] {
+        let err = refused_by(d, args);
+        assert!(err.contains("turn 3"), "{err}");
+        assert!(
+            err.contains(&format!("{writer}'s share for deck position "))
+                && err.contains(&format!("does not verify against {writer}'s card key")),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(d.join("g.pbem")).unwrap(), forged);
+}
+
+/// A share proof altered before the line the key file remembers changes
+/// the record's digest there: what was checked before is not the record
+/// now, and `move --key` refuses it as `check` does, naming the share.
+#[test]
+fn a_share_altered_before_the_remembered_line_is_still_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    let key = remember_turn(d, &text, 6);
+    let (forged, writer) = share_proof_altered(&text, 3);
+    std::fs::write(d.join("g.pbem"), &forged).unwrap();
+    let err = refused_by(d, &["move", "g.pbem", "resign", "--key", &key, "--dry-run"]);
+    assert!(err.contains("turn 3"), "{err}");
+    assert!(
+        err.contains(&format!("{writer}'s share for deck position ")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(d.join("g.pbem")).unwrap(), forged);
+}
+
+/// The proofs up to the digest a key file remembers are taken as checked:
+/// a record whose share proof of turn 3 fails, remembered after turn 6
+/// (as if its player had checked it), replays from that digest without
+/// that proof verified; a replay of every check refuses it. The digest
+/// carries that trust, so the record is the one remembered or nothing is
+/// taken as checked.
+#[test]
+fn the_proofs_up_to_the_remembered_digest_are_not_verified_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    let (forged, _) = share_proof_altered(&text, 3);
+    let (_, sent) = sent_at(&forged, 6);
+    let source = herald::record::Source::new(forged.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let keep = herald::referee::Keep::RULES;
+    let whole = herald::referee::replay_keeping::<Battlegates>(&parsed, keep, |_, _| {});
+    let Err(error) = whole else {
+        panic!("a share proof of turn 3 fails")
+    };
+    assert!(
+        error.message.contains("share for deck position"),
+        "{}",
+        error.message
+    );
+    let from = |digest, ends| {
+        herald::referee::replay_from_checked::<Battlegates>(&parsed, keep, digest, ends, |_, _| {})
+            .unwrap()
+    };
+    assert!(matches!(
+        from(sent.digest, None),
+        herald::referee::Checked::Replayed(_)
+    ));
+    // A digest the record never reaches proves nothing.
+    assert!(matches!(
+        from([7; 32], None),
+        herald::referee::Checked::Unproven
+    ));
+}

@@ -1099,3 +1099,55 @@ fn concurrent_replies_on_one_record_add_one_line_and_leave_no_stray_message() {
         }
     }
 }
+
+/// Human's key file remembers turn 1, so Human's `move` does not verify
+/// the signatures up to it again (spec section 3.8); Elf's turn 2, after
+/// it, is verified as always: altered with Elf's seal kept, it is
+/// refused, naming Elf's signature, and nothing is written.
+#[test]
+fn a_bad_signature_after_the_remembered_line_is_still_caught_by_move() {
+    let [human, elf, _goblin] = three_player_relay();
+    let actions = legal_actions(human.path());
+    run(
+        human.path(),
+        &["move", "game.pbem", &actions[0], "--key", "my.key"],
+    );
+    mail(human.path(), elf.path());
+    let elf_turn = legal_actions(elf.path());
+    run(
+        elf.path(),
+        &["move", "game.pbem", &elf_turn[0], "--key", "my.key"],
+    );
+    let true_copy = std::fs::read_to_string(elf.path().join("game.pbem")).unwrap();
+    let forged = true_copy.replacen(
+        &format!("2. Elf: {}", elf_turn[0]),
+        &format!("2. Elf: {}", elf_turn[1]),
+        1,
+    );
+    assert_ne!(forged, true_copy);
+    std::fs::write(human.path().join("game.pbem"), &forged).unwrap();
+    for args in [
+        &[
+            "move",
+            "game.pbem",
+            "--dry-run",
+            &actions[0],
+            "--key",
+            "my.key",
+        ][..],
+        &["legal", "game.pbem", "--key", "my.key"][..],
+    ] {
+        herald()
+            .current_dir(human.path())
+            .args(args)
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains(
+                "Elf's signature does not match this line here",
+            ));
+    }
+    assert_eq!(
+        std::fs::read_to_string(human.path().join("game.pbem")).unwrap(),
+        forged
+    );
+}

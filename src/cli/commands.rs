@@ -1008,8 +1008,11 @@ struct JsonChance {
 
 impl RecordCommand for Legal {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let mut referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = self.key.as_deref().map(read_wallet).transpose()?;
+        // What the player checked before writing its last line is not
+        // verified again (spec section 3.8).
+        let sent = wallet.as_ref().and_then(Wallet::sent);
+        let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
         if let (Some((target, Phase::Play | Phase::Over)), Some(w)) =

@@ -10,7 +10,7 @@ use super::context::{replay_all, Ctx};
 use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;
-use crate::referee::{ErrorKind, Keep, PlayedTurn, Referee};
+use crate::referee::{self, Checked, ErrorKind, Keep, PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
 /// Replay the record, checking that it extends the last line `wallet`'s
@@ -52,7 +52,7 @@ pub(super) fn replay_for_answer<G: Game>(
         digest: true,
         ..Keep::RULES
     };
-    let referee = replay_all::<G>(ctx, keep, |played, referee| {
+    let referee = replay_from_sent::<G>(ctx, keep, sent, |played, referee| {
         if let Some(sent) = sent {
             if played.kind == sent.kind && played.number == sent.number {
                 found = referee.digest().copied();
@@ -78,6 +78,31 @@ pub(super) fn replay_for_answer<G: Game>(
             answered: None,
         }),
     }
+}
+
+/// Replay the record as [`replay_all`] does; with `sent`, the last line
+/// the player wrote, the signatures and share proofs of the lines up to
+/// it are not verified again (the player checked them before writing
+/// it: spec section 3.8) when the record's digest after it is the one
+/// the key file remembers, or when the record is the one it answered.
+/// Any other record is replayed whole, every check made: `each` is then
+/// called again from its first line.
+pub(super) fn replay_from_sent<G: Game>(
+    ctx: &Ctx<'_>,
+    keep: Keep,
+    sent: Option<&Sent>,
+    mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
+) -> Result<Referee<G>, Failure> {
+    if let Some(sent) = sent {
+        let checked =
+            referee::replay_from_checked::<G>(ctx.record, keep, sent.digest, sent.after, &mut each)
+                .map_err(|e| ctx.problem(&e))?;
+        if let Checked::Replayed(referee) = checked {
+            referee.check_result().map_err(|e| ctx.problem(&e))?;
+            return Ok(*referee);
+        }
+    }
+    replay_all::<G>(ctx, keep, each)
 }
 
 /// The refusal of a second answer to the record the player answered

@@ -85,6 +85,12 @@ pub struct Referee<G: Game> {
     /// Signatures waiting to be verified at once at the end of a replay
     /// (`None`: each is verified as its line is played).
     deferred: Option<Vec<seal::DeferredSeal>>,
+    /// The record digest after the last line already checked by whoever
+    /// replays the record (the one its key file remembers, spec section
+    /// 3.8), until the record's digest reaches it: the signatures and
+    /// share proofs of the lines before are not verified
+    /// ([`replay_from_checked`]).
+    checked_to: Option<Hash>,
     /// The shares of the line being played whose proofs wait for a batch
     /// (by proof item), when checks are deferred: moved into `deferred`
     /// as the line ends, played or not.
@@ -214,6 +220,8 @@ impl<G: Game> Clone for Referee<G> {
             digest: self.digest,
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
+            // A copy verifies every line it plays.
+            checked_to: None,
             share_checks: Vec::new(),
             keep: self.keep,
             deck: self.deck.clone(),
@@ -344,6 +352,7 @@ impl<G: Game> Referee<G> {
             digest,
             forfeits: Vec::new(),
             deferred: None,
+            checked_to: None,
             share_checks: Vec::new(),
             keep,
             ledger: Ledger::new(header.commits()),
@@ -884,6 +893,9 @@ impl<G: Game> Referee<G> {
         }
         if self.keep.digest {
             self.digest = seal.digest_after(&self.digest);
+            if self.checked_to == Some(self.digest) {
+                self.checked_to = None;
+            }
         }
         // Every way of playing a line left the turn without a signature.
         if seal.sig.is_some() {
@@ -2003,6 +2015,71 @@ pub fn replay_keeping<G: Game>(
         each(&replay.played, &replay.referee);
     }
     replay.finish()
+}
+
+/// A record replayed by a reader who already checked it up to a record
+/// digest ([`replay_from_checked`]).
+#[derive(Debug)]
+pub enum Checked<G: Game> {
+    /// The record replayed: every signature and share proof verified, but
+    /// those of the lines up to the digest already checked (the digest,
+    /// worked out over every line, shows that they are the lines checked
+    /// before). Boxed: a referee is large.
+    Replayed(Box<Referee<G>>),
+    /// The record's digest never was the one already checked (nor the
+    /// digest it was to end at): it is not the record checked before, or
+    /// a line of it breaks a rule before that digest would be reached.
+    /// Nothing of it can be taken as checked: replay it whole
+    /// ([`replay_keeping`]) to learn what is wrong.
+    Unproven,
+}
+
+/// [`replay_keeping`] for a reader who already checked this record up to
+/// the line after which its digest (spec section 3.8) is `checked` (a
+/// player's key file remembers it for the player's last line): the
+/// signatures and share proofs of the lines up to that one are not
+/// verified again, those of every later line are, and everything else of
+/// every line is checked as always. A record whose digest is never
+/// `checked` is [`Checked::Unproven`] unless its digest at the end is
+/// `ends` (the record the player answered with that line, checked
+/// before too). A problem met before the digest reaches `checked` is
+/// not reported: the record is then `Unproven`. The record digest is
+/// kept whatever `keep` says; in a record where nobody signs and no deck
+/// is shared, nothing is skipped.
+pub fn replay_from_checked<G: Game>(
+    record: &Record<'_>,
+    keep: Keep,
+    checked: Hash,
+    ends: Option<Hash>,
+    mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
+) -> Result<Checked<G>, RefereeError> {
+    let with_digest = Keep {
+        digest: true,
+        ..keep
+    };
+    let mut replay = Replay::<G>::start(record, with_digest)?;
+    let referee = &mut replay.referee;
+    if referee.header.any_key() || referee.deck.is_some() {
+        if referee.digest != checked {
+            referee.checked_to = Some(checked);
+        }
+    } else {
+        // Nothing to skip: the digest only when asked for.
+        referee.keep.digest = keep.digest;
+    }
+    for turn in &record.turns {
+        let unproven = replay.referee.checked_to.is_some();
+        match replay.play_kept(turn) {
+            Ok(()) => each(&replay.played, &replay.referee),
+            Err(_) if unproven => return Ok(Checked::Unproven),
+            Err(e) => return Err(e),
+        }
+    }
+    if replay.referee.checked_to.is_some() && Some(replay.referee.digest) != ends {
+        return Ok(Checked::Unproven);
+    }
+    replay.referee.checked_to = None;
+    replay.finish().map(|r| Checked::Replayed(Box::new(r)))
 }
 
 /// A record replayed a turn at a time, as [`replay_keeping`] does, for a
