@@ -677,3 +677,76 @@ fn new_with_a_key_and_no_required_choice_writes_nothing() {
     );
     assert!(!p.blue.join("my.key").exists() && !p.blue.join("1.eml").exists());
 }
+
+/// Under protocol 3 a side that never joins (never sends its first set-up
+/// line) loses by forfeit once the deadline has passed, claimed on its
+/// own set-up step, and its late first line, its key made with it, voids
+/// the claim: walking away at the set-up is a forfeit like any other,
+/// and no order of steps leaves the game stuck.
+#[test]
+fn a_side_that_never_joins_loses_by_forfeit_and_its_late_first_line_voids_the_claim() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "blue.key",
+            "--army",
+            "RRRRPPPSSS",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    let record = std::fs::read_to_string(p.blue.join("game.pbem")).unwrap();
+    let dated = record
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("date "))
+        .expect("S1 is dated");
+    let day = |days: i64| herald::record::Day(herald::record::Day::parse(dated).unwrap().0 + days);
+    let claim = day(20).to_string();
+    let said = run(
+        &p.blue,
+        &[
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "blue.key",
+            "--date",
+            &claim,
+        ],
+    );
+    assert!(
+        said.contains("Red forfeited (claimed by Blue on S2)"),
+        "{said}"
+    );
+    let status = json(&p.blue, &["check", "game.pbem", "--format", "json"]);
+    assert_eq!(status["result"], "Blue", "{status}");
+    // Red answers at last, joining with its first line: the claim is void.
+    let late = day(21).to_string();
+    run(
+        &p.blue,
+        &[
+            "setup",
+            "game.pbem",
+            "--side",
+            "Red",
+            "--key",
+            "red.key",
+            "--army",
+            "SSSRRRPPPR",
+            "--date",
+            &late,
+        ],
+    );
+    let status = json(&p.blue, &["check", "game.pbem", "--format", "json"]);
+    assert_eq!(status["result"], "*", "{status}");
+    assert_eq!(status["step"]["side"], "Blue", "{status}");
+    assert_eq!(status["step"]["step"], "open", "{status}");
+}

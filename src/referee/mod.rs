@@ -31,6 +31,19 @@ pub mod look;
 mod seal;
 pub mod typed;
 
+/// The side the set-up is due from before `S1` is written: the first; under
+/// protocol 3 the first side with its key (the creator's), which begins it.
+fn setup_start(header: &Header) -> usize {
+    if !header.protocol().keys_join_late() {
+        return 0;
+    }
+    header
+        .commits()
+        .iter()
+        .position(Option::is_some)
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod cards_tests;
 #[cfg(test)]
@@ -315,16 +328,7 @@ impl<G: Game> Referee<G> {
         let protocol = header.protocol();
         // Under protocol 3 the set-up begins with the first side that has
         // its key (the game's creator), and the keys need not come first.
-        let start = if protocol.keys_join_late() {
-            header
-                .commits()
-                .iter()
-                .position(Option::is_some)
-                .unwrap_or(0)
-        } else {
-            0
-        };
-        let hidden = Hidden::new::<G>(&state, header.sides(), start, protocol);
+        let hidden = Hidden::new::<G>(&state, header.sides(), setup_start(&header), protocol);
         let keyless = if protocol.keys_join_late() {
             None
         } else if hidden.any() || deck.is_some() {
@@ -1032,13 +1036,7 @@ impl<G: Game> Referee<G> {
         let played = self.play_setup_line_begun(line, index, at);
         if begins && played.is_err() {
             // Refused: the set-up is due from where it was.
-            let start = self
-                .header
-                .commits()
-                .iter()
-                .position(Option::is_some)
-                .unwrap_or(0);
-            self.hidden.begin_at(start);
+            self.hidden.begin_at(setup_start(&self.header));
             self.order_first_passes();
         }
         played
@@ -1269,7 +1267,7 @@ impl<G: Game> Referee<G> {
                 Place::Line,
                 None,
                 format!(
-                    "{name} has no Key tag, and {other} has one: under [Protocol \"3\"] every line is signed once a side has a key, and {name}'s key joins the header with {name}'s first line (herald keygen --side {name} RECORD --key {}.key, or herald setup --side {name} in a game with a set-up); if {name}'s tags were there, they were removed from this copy",
+                    "{name} has no Key tag, and {other} has one: under [Protocol \"3\"] every line is signed once a side has a key, and {name}'s key joins the header with {name}'s first line (herald keygen --side {name} RECORD -o {}.key, or herald setup --side {name} in a game with a set-up); if {name}'s tags were there, they were removed from this copy",
                     name.to_ascii_lowercase()
                 ),
             ));
