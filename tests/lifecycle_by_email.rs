@@ -355,47 +355,23 @@ fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
     // Who moves first is rolled from both sides' reveals. The message is
     // always for the side whose step is due: it answers, until the side
     // to move has resigned (and audited with it) and the other audited.
-    let mut last = 6;
-    let mut at = south;
+    let (steps, last, at) = answer_to_the_end(south, north, 6);
     let mut resigned = None;
-    loop {
-        let message = format!("{last}.eml");
-        let status = json(at, &["check", &message, "--format", "json"]);
-        if status["phase"] == "over" {
-            break;
-        }
-        let due = status["step"]["side"].as_str().unwrap().to_owned();
-        let dir = if due == "South" { south } else { north };
-        if dir != at {
-            mail(at, dir, &message);
-        }
-        let step = status["step"]["step"].as_str().unwrap();
-        let out = format!("{}.eml", last + 1);
-        let what: &[&str] = match step {
-            "shares" => &["setup", &message],
-            "turn" => &["move", &message, "resign"],
-            "audit" => &["move", &message, "audit"],
-            other => panic!("unexpected step {other}: {status}"),
-        };
-        let mut all = what.to_vec();
-        all.extend_from_slice(&["--key", "my.key", "--reply", "-o", &out]);
-        let said = run(dir, &all);
-        if step == "turn" {
-            // South, first in turn order, audits first: its resignation
-            // carries its audit. North's does not: South's audit is due
-            // first. Either way the message goes to the other side, whose
-            // audit is due.
-            assert_eq!(said.contains("goes with it"), due == "South", "{said}");
-            let next = if due == "South" { "North" } else { "South" };
-            assert_eq!(
-                field(&dir.join(&out), "Subject"),
-                format!("Battlegates: turn 1 ({due}) played, {next}'s audit due, the result provisional")
-            );
-            resigned = Some(due);
-        }
-        assert!(last < 12, "the game did not end");
-        last += 1;
-        at = dir;
+    for step in steps.iter().filter(|s| s.step == "turn") {
+        let (due, said) = (&step.due, &step.said);
+        // South, first in turn order, audits first: its resignation
+        // carries its audit. North's does not: South's audit is due
+        // first. Either way the message goes to the other side, whose
+        // audit is due.
+        assert_eq!(said.contains("goes with it"), due == "South", "{said}");
+        let next = if due == "South" { "North" } else { "South" };
+        assert_eq!(
+            field(&step.message, "Subject"),
+            format!(
+                "Battlegates: turn 1 ({due}) played, {next}'s audit due, the result provisional"
+            )
+        );
+        resigned = Some(due.clone());
     }
     let status = json(at, &["check", &format!("{last}.eml"), "--format", "json"]);
     let winner = match resigned.as_deref() {
@@ -404,6 +380,63 @@ fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
         None => panic!("nobody resigned"),
     };
     assert_eq!(status["result"], winner, "{status}");
+}
+
+/// One step of a Battlegates game answered by email.
+struct Answered {
+    /// `shares`, `turn` or `audit`.
+    step: String,
+    /// The side whose step it was.
+    due: String,
+    /// What herald said.
+    said: String,
+    /// The message it wrote.
+    message: PathBuf,
+}
+
+/// Answer `FIRST.eml` (in South's folder) and every message after it,
+/// each by the side `check` names as due, mailed to it first: shares with
+/// `setup`, a turn with `resign`, an audit with `audit`, until the game is
+/// over. The steps answered, and the last message's number and folder.
+fn answer_to_the_end<'a>(
+    south: &'a Path,
+    north: &'a Path,
+    first: usize,
+) -> (Vec<Answered>, usize, &'a Path) {
+    let (mut last, mut at) = (first, south);
+    let mut steps = Vec::new();
+    loop {
+        let message = format!("{last}.eml");
+        let status = json(at, &["check", &message, "--format", "json"]);
+        if status["phase"] == "over" {
+            return (steps, last, at);
+        }
+        let due = status["step"]["side"].as_str().unwrap().to_owned();
+        let dir = if due == "South" { south } else { north };
+        if dir != at {
+            mail(at, dir, &message);
+        }
+        let step = status["step"]["step"].as_str().unwrap().to_owned();
+        let out = format!("{}.eml", last + 1);
+        let what: &[&str] = match step.as_str() {
+            "shares" => &["setup", &message],
+            "turn" => &["move", &message, "resign"],
+            "audit" => &["move", &message, "audit"],
+            other => panic!("unexpected step {other}: {status}"),
+        };
+        let mut all = what.to_vec();
+        all.extend_from_slice(&["--key", "my.key", "--reply", "-o", &out]);
+        let said = run(dir, &all);
+        steps.push(Answered {
+            step,
+            due,
+            said,
+            message: dir.join(&out),
+        });
+        assert!(last < first + 6, "the game did not end");
+        last += 1;
+        at = dir;
+    }
 }
 
 /// `new --key` makes the creator's key with the record (the side `--as`
@@ -605,43 +638,11 @@ fn a_battlegates_game_with_hidden_hands_under_protocol_3_is_set_up_in_four_messa
             "setup", "2.eml", "--key", "my.key", "--reply", "-o", "3.eml",
         ],
     );
-    let mut last = 3;
-    let mut at = south;
-    let mut setup_messages = 3;
-    let mut turns = 0;
-    loop {
-        let message = format!("{last}.eml");
-        let status = json(at, &["check", &message, "--format", "json"]);
-        if status["phase"] == "over" {
-            break;
-        }
-        let due = status["step"]["side"].as_str().unwrap().to_owned();
-        let dir = if due == "South" { south } else { north };
-        if dir != at {
-            mail(at, dir, &message);
-        }
-        let out = format!("{}.eml", last + 1);
-        let what: &[&str] = match status["step"]["step"].as_str().unwrap() {
-            "shares" => {
-                setup_messages += 1;
-                &["setup", &message]
-            }
-            "turn" => {
-                turns += 1;
-                &["move", &message, "resign"]
-            }
-            "audit" => &["move", &message, "audit"],
-            other => panic!("unexpected step {other}: {status}"),
-        };
-        let mut all = what.to_vec();
-        all.extend_from_slice(&["--key", "my.key", "--reply", "-o", &out]);
-        run(dir, &all);
-        assert!(last < 10, "the game did not end");
-        last += 1;
-        at = dir;
-    }
+    let (steps, last, at) = answer_to_the_end(south, north, 3);
+    let count = |what: &str| steps.iter().filter(|s| s.step == what).count();
+    let setup_messages = 3 + count("shares");
     assert!(setup_messages <= 4, "{setup_messages} set-up messages");
-    assert_eq!(turns, 1);
+    assert_eq!(count("turn"), 1);
     let status = json(at, &["check", &format!("{last}.eml"), "--format", "json"]);
     assert_ne!(status["result"], "*", "{status}");
 }
