@@ -340,7 +340,11 @@ impl<G: Game> Referee<G> {
         wallet: Option<&'a Wallet>,
         hand: Option<&'a Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
-        let side = self.open_side()?;
+        // Under protocol 3 the wallet's side may begin the set-up.
+        let side = match wallet.and_then(|w| self.side_beginning_setup(w.side())) {
+            Some(side) => side,
+            None => self.open_side()?,
+        };
         if hand.is_some() && self.deck.is_none() {
             return Err(ComposeError::Keys(format!(
                 "{} deals no hidden cards, so there is no hand key: drop --hand-key",
@@ -642,7 +646,12 @@ impl<G: Game> Referee<G> {
         })?;
         let mut sealed = Line::from_turn(&turns[0]);
         let claimant = (sealed.ending == Ending::Forfeit).then_some(signer);
-        let side = self.open_side()?;
+        // The line's own side (under protocol 3 a side beginning the
+        // set-up is not the one due before it).
+        let side = match self.header.side_named::<G>(sealed.side) {
+            Some(side) => side,
+            None => self.open_side()?,
+        };
         let bytes = self.sealed_bytes(&sealed, side, claimant);
         let sig = wallet.sign(&self.seal_message(&bytes));
         sealed.proofs.push(ProofKind::Sign(sig));

@@ -569,3 +569,92 @@ fn chance_before_turn_1_is_drawn_once_the_set_up_is_over_from_every_sides_latest
     assert_eq!(referee.state().opening, Some(want));
     assert!(!text.contains("opening="), "{text}");
 }
+
+/// The Duel under `[Protocol "3"]`: both wallets bound to their keys, the
+/// header with both sides' Commit and Key tags.
+fn table_protocol_3() -> (String, [Wallet; 2]) {
+    let tags = [
+        ("Game", "duel"),
+        ("A", "a@x"),
+        ("B", "b@x"),
+        ("Protocol", "3"),
+    ];
+    let chain = chain_id(tags);
+    let wallet = |side: &str, k: u8, (x, y, t): (&str, &str, &str)| {
+        let protocol = crate::fairness::Protocol::Three;
+        let mut w = Wallet::for_protocol("duel", side, chain, [k; 32], protocol);
+        w.choose("x", x);
+        w.choose("y", y);
+        w.choose("t", t);
+        w
+    };
+    let wallets = [
+        wallet("A", 1, ("7", "8", "R")),
+        wallet("B", 2, ("5", "9", "P")),
+    ];
+    let mut header = String::new();
+    for (n, v) in tags {
+        header.push_str(&format!("[{n} \"{v}\"]\n"));
+    }
+    for w in &wallets {
+        header.push_str(&format!(
+            "[{0}Commit \"{1}\"]\n[{0}Key \"{2}\"]\n",
+            w.side(),
+            hex::encode(w.commit()),
+            hex::encode(w.public_key())
+        ));
+    }
+    header.push_str("[Result \"*\"]\n\n");
+    (header, wallets)
+}
+
+/// Under protocol 3 the last side to commit opens on the same line (spec
+/// section 3.7): the Duel's set-up is three lines, A's commitments, B's
+/// commitments with its throw opened, A's throw; then B (P beats R)
+/// moves first.
+#[test]
+fn the_last_side_to_commit_opens_on_the_same_line_under_protocol_3() {
+    let (header, wallets) = table_protocol_3();
+    let first = play(&header, &wallets, &[""]);
+    let referee = replayed(&first).unwrap();
+    assert_eq!(referee.setup_due(), Some(SetupStep::CommitOpen));
+    assert_eq!(referee.to_move(), Some(Side(1)));
+    let text = play(&header, &wallets, &["", "", ""]);
+    let s2 = &text[text.find("S2. B:").unwrap()..text.find("S3. A:").unwrap()];
+    assert!(
+        s2.contains("commit t\n") && s2.contains("open t P\n"),
+        "{s2}"
+    );
+    let s3 = &text[text.find("S3. A:").unwrap()..];
+    assert!(s3.contains("open t R\n") && !s3.contains("commit"), "{s3}");
+    let referee = replayed(&text).unwrap();
+    assert_eq!(referee.phase(), Phase::Play);
+    assert_eq!(referee.to_move(), Some(Side(1)));
+}
+
+/// Under protocol 3 whichever side has its key may write `S1`, and the
+/// set-up goes on in turn order from it: B begins, A commits and opens,
+/// B opens.
+#[test]
+fn any_side_with_its_key_may_begin_the_set_up_under_protocol_3() {
+    let (header, wallets) = table_protocol_3();
+    let source = Source::new(header.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    let mut referee = Referee::<Duel>::start(&rec).unwrap();
+    assert_eq!(referee.to_move(), Some(Side(0)));
+    assert_eq!(referee.side_beginning_setup("B"), Some(Side(1)));
+    let line = Line {
+        kind: LineKind::Setup,
+        number: 1,
+        side: "B",
+        entries: Vec::new(),
+        ending: Ending::Actions,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    let played = referee.compose(line, Some(&wallets[1])).unwrap();
+    assert_eq!(played.side, Side(1));
+    assert_eq!(referee.to_move(), Some(Side(0)));
+    assert_eq!(referee.setup_due(), Some(SetupStep::CommitOpen));
+    assert_eq!(referee.side_beginning_setup("B"), None);
+}
