@@ -538,9 +538,11 @@ Examples:
     #[command(after_help = "\
 Examples:
   herald config check
-  herald config check --config ~/games/herald.toml")]
+  herald config check --config ~/games/herald.toml
+  herald config password --smtp         (asks for it, without echo)
+  pass show mail | herald config password --imap -")]
     Config {
-        /// What to do: check.
+        /// What to do: check, or store a password.
         #[command(subcommand)]
         action: ConfigAction,
     },
@@ -614,6 +616,30 @@ Examples:
 pub enum ConfigAction {
     /// Read the configuration and try both connections.
     Check {
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Store the password of [smtp] or [imap] in the OS keyring, for a
+    /// server with password-keyring = true. It is read from the terminal
+    /// without echo, or from standard input with `-`: never from an
+    /// argument, never written in a file.
+    #[command(after_help = "\
+Examples:
+  herald config password --smtp
+  herald config password --imap
+  pass show mail | herald config password --smtp -")]
+    Password {
+        /// The password of [smtp] (the default).
+        #[arg(long, conflicts_with = "imap")]
+        smtp: bool,
+        /// The password of [imap].
+        #[arg(long)]
+        imap: bool,
+        /// `-`: read the password from the first line of standard input.
+        #[arg(value_name = "-", value_parser = clap::builder::PossibleValuesParser::new(["-"]))]
+        stdin: Option<String>,
         /// The mail configuration (default: HERALD_CONFIG, then
         /// ~/.config/herald/config.toml).
         #[arg(long, value_name = "FILE")]

@@ -320,6 +320,19 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         Command::Config {
             action: super::args::ConfigAction::Check { config },
         } => super::transport::fetch::check(config.as_deref()),
+        Command::Config {
+            action:
+                super::args::ConfigAction::Password {
+                    imap,
+                    stdin,
+                    config,
+                    ..
+                },
+        } => super::transport::config::store_password(
+            config.as_deref(),
+            if imap { "imap" } else { "smtp" },
+            stdin.is_some(),
+        ),
         Command::Send { message, config } => {
             super::transport::send::send_file(config.as_deref(), &message)?;
             Ok(Exit::Ok)

@@ -127,13 +127,6 @@ impl GameVisitor for Look<'_> {
     }
 }
 
-fn failure_text(f: &Failure) -> String {
-    match f {
-        Failure::Usage(m) => m.clone(),
-        Failure::Invalid(p, origin) => anstream::adapter::strip_str(&p.render(origin)).to_string(),
-    }
-}
-
 /// What one new message holds: a game's entry, a rejection, or nothing
 /// (mail that holds no record).
 enum Seen {
@@ -179,7 +172,7 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
                 game: None,
                 id: None,
                 subject,
-                verdict: failure_text(&Failure::invalid(p, origin)),
+                verdict: Failure::invalid(p, origin).text(),
             });
         }
     };
@@ -209,7 +202,7 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
             game,
             id,
             subject,
-            verdict: failure_text(&f),
+            verdict: f.text(),
         }),
     }
 }

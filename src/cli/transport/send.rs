@@ -5,6 +5,7 @@ use std::path::Path;
 
 use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{SendmailTransport, SmtpTransport, Transport};
 
 use super::config::{Config, Encryption, Sending, Server};
@@ -16,13 +17,27 @@ use crate::cli::report::Failure;
 pub(crate) fn smtp(server: &Server) -> Result<SmtpTransport, Failure> {
     let host = server.host.as_str();
     let refused = |e: lettre::transport::smtp::Error| {
-        Failure::usage(format!("[smtp] host = \"{host}\": {e}"))
+        Failure::usage(format!(
+            "[smtp] host = \"{host}\": {}",
+            super::tls::chain(&e)
+        ))
     };
-    let builder = match server.encryption {
-        Encryption::Tls => SmtpTransport::relay(host).map_err(refused)?,
-        Encryption::Starttls => SmtpTransport::starttls_relay(host).map_err(refused)?,
-        Encryption::None => SmtpTransport::builder_dangerous(host),
-    };
+    let mut builder = SmtpTransport::builder_dangerous(host);
+    if server.encryption != Encryption::None {
+        let mut parameters = TlsParameters::builder(host.to_owned());
+        for certificate in super::tls::ca_certificates(server, "smtp")? {
+            let der = certificate.to_der().map_err(|e| {
+                Failure::usage(format!("[smtp] ca-file: a certificate cannot be used: {e}"))
+            })?;
+            parameters =
+                parameters.add_root_certificate(Certificate::from_der(der).map_err(refused)?);
+        }
+        let parameters = parameters.build_native().map_err(refused)?;
+        builder = builder.tls(match server.encryption {
+            Encryption::Tls => Tls::Wrapper(parameters),
+            _ => Tls::Required(parameters),
+        });
+    }
     let mut builder = builder
         .port(server.port_or(465, 587))
         .timeout(Some(std::time::Duration::from_secs(30)));
@@ -87,10 +102,12 @@ pub(crate) fn send(config: &Config, path: &Path, message: &[u8]) -> Result<Strin
     match config.sending()? {
         Sending::Smtp(server) => {
             smtp(server)?.send_raw(&envelope, message).map_err(|e| {
+                let e = super::tls::chain(&e);
                 Failure::usage(format!(
-                    "{shown} could not be sent through {}:{}: {e}",
+                    "{shown} could not be sent through {}:{}: {e}{}",
                     server.host,
-                    server.port_or(465, 587)
+                    server.port_or(465, 587),
+                    super::tls::untrusted_help(&e, server, "smtp")
                 ))
             })?;
         }
@@ -137,21 +154,14 @@ pub(crate) fn send_written(config: Option<&Path>, path: &Path) -> Result<String,
             path.display()
         ))
     };
-    let config = super::config::load(config).map_err(|f| retry(message(f)))?;
+    let config = super::config::load(config).map_err(|f| retry(f.text()))?;
     let message_bytes = files::read_bytes(path)?;
-    let to = send(&config, path, &message_bytes).map_err(|f| retry(message(f)))?;
+    let to = send(&config, path, &message_bytes).map_err(|f| retry(f.text()))?;
     if let Some(id) = message_id(&message_bytes) {
         state::remember_sent(&id)?;
     }
     super::inbox::remember_sent_message(&config.account.address, &message_bytes)?;
     Ok(format!("sent {} to {to}\n", path.display()))
-}
-
-fn message(f: Failure) -> String {
-    match f {
-        Failure::Usage(m) => m,
-        Failure::Invalid(p, _) => p.message,
-    }
 }
 
 /// The Message-ID of a message.
