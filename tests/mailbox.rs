@@ -1059,3 +1059,88 @@ fn a_password_stored_in_the_keyring_logs_in_and_sends() {
     let got = wait_for("kay", 1);
     assert!(got[0].contains("Subject: keyring"), "{}", got[0]);
 }
+
+// ------------------------------------------------ readers take a GAME-ID
+
+#[test]
+fn every_reader_takes_a_game_id_the_inbox_knows() {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let bob_box = r.join("bob-mail");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(bob_box.join(sub)).unwrap();
+    }
+    let config = |who: &str| {
+        format!(
+            "sendmail = \"/usr/sbin/sendmail\"\nmaildir = \"{}\"\n[account]\naddress = \"{who}@herald.test\"\n",
+            bob_box.display()
+        )
+    };
+    let ann = Player::new(r, "ann", &config("ann"));
+    let bob = Player::new(r, "bob", &config("bob"));
+    start_game(&ann, &bob);
+    ann.ok(&[
+        "move",
+        "game.pbem",
+        "+C, Cd1-d2-d3",
+        "--key",
+        "blue.key",
+        "--reply",
+        "-o",
+        "t1.eml",
+    ]);
+    // The message arrives in Bob's Maildir.
+    std::fs::copy(ann.path("t1.eml"), bob_box.join("new/1.herald")).unwrap();
+    let (code, json) = bob.inbox();
+    assert_eq!(code, 0, "{json:#}");
+    let id = only_game(&json)["id"].as_str().unwrap().to_owned();
+    let copy = format!("state/games/{id}.eml");
+    // Each reader given the id reads what it reads in the inbox's copy.
+    for args in [
+        vec!["show", "ID"],
+        vec!["show", "ID", "--format", "json"],
+        vec!["legal", "ID"],
+        vec!["check", "ID", "--format", "json"],
+        vec!["replay", "ID"],
+        vec!["annotate", "ID"],
+        vec!["extract", "ID"],
+    ] {
+        let by_id: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "ID" { &id } else { *a })
+            .collect();
+        let by_file: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "ID" { copy.as_str() } else { *a })
+            .collect();
+        let (a, b) = (bob.ok(&by_id), bob.ok(&by_file));
+        assert!(!a.is_empty(), "{args:?}");
+        assert_eq!(a, b, "{args:?}");
+    }
+    // The same game, seen through the id: turn 1 played, Red due.
+    let status: Value = serde_json::from_str(&bob.ok(&["check", &id, "--format", "json"])).unwrap();
+    assert_eq!(status["ok"], true, "{status:#}");
+    let extracted = bob.ok(&["extract", &id]);
+    assert!(extracted.contains("1. Blue: +C, Cd1-d2-d3"), "{extracted}");
+    // Part of the id is enough when it names one game.
+    assert_eq!(bob.ok(&["legal", &id[..6]]), bob.ok(&["legal", &id]));
+}
+
+#[test]
+fn a_game_id_that_is_no_file_nor_a_known_game_says_both() {
+    let root = tempfile::TempDir::new().unwrap();
+    let p = Player::new(
+        root.path(),
+        "ann",
+        "sendmail = \"sendmail\"\nmaildir = \"/tmp/none\"\n[account]\naddress = \"ann@herald.test\"\n",
+    );
+    for command in ["show", "legal", "check", "extract", "move"] {
+        let out = p.herald(&[command, "0123abcd"]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("0123abcd is no file, nor a game your inbox knows: run herald inbox"),
+            "{command}: {err}"
+        );
+    }
+}
