@@ -122,17 +122,25 @@ pub(crate) fn send(config: &Config, path: &Path, message: &[u8]) -> Result<Strin
     Ok(to.join(", "))
 }
 
-/// `herald send FILE`: send a message herald wrote, again if need be.
-pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failure> {
-    let config = super::config::load(config)?;
+/// Send the message in `path` as the configuration says and remember
+/// that it went: its Message-ID among the messages sent, the game it
+/// carries at its new line. `Ok(Some(when))` when it was sent before.
+fn send_and_remember(config: &Config, path: &Path) -> Result<(String, Option<u64>), Failure> {
     let message = files::read_bytes(path)?;
     let id = message_id(&message);
     let before = id.as_deref().and_then(state::sent_before);
-    let to = send(&config, path, &message)?;
+    let to = send(config, path, &message)?;
     if let Some(id) = &id {
         state::remember_sent(id)?;
     }
     super::inbox::remember_sent_message(&config.account.address, &message)?;
+    Ok((to, before))
+}
+
+/// `herald send FILE`: send a message herald wrote, again if need be.
+pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failure> {
+    let config = super::config::load(config)?;
+    let (to, before) = send_and_remember(&config, path)?;
     crate::cli::out(&format!(
         "sent {} to {to}{}\n",
         path.display(),
@@ -147,28 +155,20 @@ pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failur
 /// `move --reply -o FILE --send`: send the message just written; when it
 /// cannot go, say that it is kept and how to send it again.
 pub(crate) fn send_written(config: Option<&Path>, path: &Path) -> Result<String, Failure> {
-    let retry = |m: String| {
+    let retry = |f: Failure| {
         Failure::usage(format!(
-            "{m}\n  the line is written and the message is kept in {}: send it again with herald send {} (never play the turn a second time)",
+            "{}\n  the line is written and the message is kept in {}: send it again with herald send {} (never play the turn a second time)",
+            f.text(),
             path.display(),
             path.display()
         ))
     };
-    let config = super::config::load(config).map_err(|f| retry(f.text()))?;
-    let message_bytes = files::read_bytes(path)?;
-    let to = send(&config, path, &message_bytes).map_err(|f| retry(f.text()))?;
-    if let Some(id) = message_id(&message_bytes) {
-        state::remember_sent(&id)?;
-    }
-    super::inbox::remember_sent_message(&config.account.address, &message_bytes)?;
+    let config = super::config::load(config).map_err(retry)?;
+    let (to, _) = send_and_remember(&config, path).map_err(retry)?;
     Ok(format!("sent {} to {to}\n", path.display()))
 }
 
-/// The Message-ID of a message.
+/// The Message-ID of a message, with its angle brackets.
 pub(crate) fn message_id(message: &[u8]) -> Option<String> {
-    let (headers, _) = mailparse::parse_headers(message).ok()?;
-    headers
-        .iter()
-        .find(|h| h.get_key_ref().eq_ignore_ascii_case("Message-ID"))
-        .map(|h| h.get_value().trim().to_owned())
+    crate::record::mail::envelope(message)?.message_id
 }
