@@ -60,7 +60,8 @@ pub enum Format {
 pub struct Input {
     /// The game record: a file, or - to read standard input (an email or a
     /// pasted record is fine: quoting and text around it are skipped; a raw
-    /// message, an mbox file or a Maildir folder too).
+    /// message, an mbox file or a Maildir folder too), or the id of a game
+    /// `herald inbox` lists (its newest valid message).
     #[arg(value_name = "RECORD")]
     pub record: PathBuf,
     /// In a mailbox (an mbox file or a Maildir folder) or a message
@@ -147,7 +148,8 @@ Examples:
   herald move bg.pbem \"discard move-wall\" --key c3.key --hand-key c1.key
                               (a side playing from the hand c1.key's side holds)")]
     Move {
-        /// The game record file.
+        /// The game record file, or the id of a game `herald inbox` lists
+        /// (its newest valid message).
         #[arg(value_name = "RECORD")]
         record: PathBuf,
         /// The turn's actions, separated by commas, `pass` or `resign`
