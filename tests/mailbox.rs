@@ -963,6 +963,25 @@ fn config_check_says_when_the_keyring_has_no_password() {
 }
 
 #[test]
+fn config_password_refuses_a_password_given_as_an_argument_without_repeating_it() {
+    let root = tempfile::TempDir::new().unwrap();
+    let p = Player::new(
+        root.path(),
+        "ann",
+        &tls_config("ann", "starttls", "password-keyring = true", None),
+    );
+    let out = p.herald(&["config", "password", "--smtp", "hunter2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("herald config password takes no password as an argument"),
+        "{err}"
+    );
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn config_password_is_refused_for_a_server_without_password_keyring() {
     let root = tempfile::TempDir::new().unwrap();
     let p = Player::new(

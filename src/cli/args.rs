@@ -639,8 +639,10 @@ Examples:
         /// The password of [imap].
         #[arg(long)]
         imap: bool,
-        /// `-`: read the password from the first line of standard input.
-        #[arg(value_name = "-", value_parser = clap::builder::PossibleValuesParser::new(["-"]))]
+        /// `-`: read the password from the first line of standard input
+        /// (anything else is refused, without being repeated: a password
+        /// is never taken from an argument).
+        #[arg(value_name = "-")]
         stdin: Option<String>,
         /// The mail configuration (default: HERALD_CONFIG, then
         /// ~/.config/herald/config.toml).

@@ -327,11 +327,18 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                     config,
                     ..
                 },
-        } => super::transport::config::store_password(
-            config.as_deref(),
-            if imap { "imap" } else { "smtp" },
-            stdin.is_some(),
-        ),
+        } => {
+            if stdin.as_deref().is_some_and(|a| a != "-") {
+                return Err(Failure::usage(
+                    "herald config password takes no password as an argument (it would stay in the shell's history and show in the process list): give - to read it from standard input, or nothing to be asked for it without echo",
+                ));
+            }
+            super::transport::config::store_password(
+                config.as_deref(),
+                if imap { "imap" } else { "smtp" },
+                stdin.is_some(),
+            )
+        }
         Command::Send { message, config } => {
             super::transport::send::send_file(config.as_deref(), &message)?;
             Ok(Exit::Ok)
