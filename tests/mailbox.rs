@@ -929,6 +929,49 @@ fn in_keyring_session(player: &Player, args: &[&str], input: &str) -> Option<std
     Some(child.wait_with_output().unwrap())
 }
 
+/// `herald ARGS` as `player` on a terminal (`script`), in a session
+/// keyring of its own: `typed` is typed once herald asks for it. All the
+/// terminal showed.
+fn typed_on_a_terminal(player: &Player, args: &str, typed: &str) -> String {
+    use std::io::{Read, Write};
+    let command = format!(
+        "keyctl session - {} {args}",
+        assert_cmd::cargo::cargo_bin("herald").display()
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(&player.dir)
+        .env("HERALD_CONFIG", player.dir.join("config.toml"))
+        .env("HERALD_STATE_DIR", player.dir.join("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut shown = Vec::new();
+    // Typed only once the prompt is there, so that echo is off by then.
+    while !String::from_utf8_lossy(&shown).contains("): ") {
+        let mut byte = [0u8];
+        assert_eq!(
+            stdout.read(&mut byte).unwrap(),
+            1,
+            "no prompt: {}",
+            String::from_utf8_lossy(&shown)
+        );
+        shown.push(byte[0]);
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{typed}\n").as_bytes()).unwrap();
+    stdout.read_to_end(&mut shown).unwrap();
+    drop(stdin);
+    assert!(
+        child.wait().unwrap().success(),
+        "{}",
+        String::from_utf8_lossy(&shown)
+    );
+    String::from_utf8_lossy(&shown).into_owned()
+}
+
 #[test]
 fn config_check_says_when_the_keyring_has_no_password() {
     let root = tempfile::TempDir::new().unwrap();
@@ -1044,16 +1087,21 @@ fn a_password_stored_in_the_keyring_logs_in_and_sends() {
         text.contains("refused the login of kay@herald.test"),
         "{text}"
     );
-    // The right one: both logins work (one entry for the one login).
-    let out = in_keyring_session(&kay, &["config", "password", "--smtp", "-"], "secret\n").unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    // The right one, typed on a terminal (util-linux's `script` gives
+    // herald one): asked for, never echoed. Both logins then work (one
+    // entry for the one login).
+    let text = typed_on_a_terminal(&kay, "config password --smtp", "secret");
+    assert!(
+        text.contains("password of kay@herald.test ([smtp] 127.0.0.1): "),
+        "{text}"
+    );
     assert!(
         text.contains(
             "stored the password of kay@herald.test ([smtp] 127.0.0.1) in the OS keyring"
         ),
         "{text}"
     );
-    assert!(!text.contains("secret"), "{text}");
+    assert!(!text.contains("secret"), "echoed: {text}");
     let out = in_keyring_session(&kay, &["config", "check"], "").unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
