@@ -696,3 +696,522 @@ fn a_game_is_played_through_real_mail_servers() {
     assert_eq!(results[0], results[1]);
     assert_ne!(results[0], "*");
 }
+
+// ------------------------------------------------ TLS, STARTTLS, keyring
+
+/// Submission with STARTTLS and with TLS, IMAP over TLS
+/// (tools/mail-servers.sh), and the CA that signed their certificate.
+const SUBMISSION: u16 = 2587;
+const SUBMISSIONS: u16 = 2465;
+const IMAPS: u16 = 1993;
+const CA_FILE: &str = "/etc/herald-mail/tls/ca.pem";
+
+/// Whether every server port answers (see `servers`).
+fn tls_servers() -> bool {
+    if !servers() {
+        return false;
+    }
+    if [SUBMISSION, SUBMISSIONS, IMAPS]
+        .iter()
+        .all(|&p| listening(p))
+    {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set and the TLS ports 127.0.0.1:{SUBMISSION}, :{SUBMISSIONS}, :{IMAPS} do not answer: run bash tools/mail-servers.sh install && bash tools/mail-servers.sh start"
+    );
+    eprintln!("skipped: the TLS mail ports do not answer; run tools/mail-servers.sh start as root");
+    false
+}
+
+/// A configuration for `user`@herald.test with both connections
+/// encrypted as `encryption` says (`starttls`: SMTP 2587, IMAP 1143;
+/// `tls`: SMTP 2465, IMAP 1993), logging in with `password` (a
+/// `password-command` or `password-keyring` line) and trusting
+/// `ca_file`, if given.
+fn tls_config(user: &str, encryption: &str, password: &str, ca_file: Option<&str>) -> String {
+    let (smtp, imap) = match encryption {
+        "tls" => (SUBMISSIONS, IMAPS),
+        _ => (SUBMISSION, IMAP),
+    };
+    let ca = ca_file
+        .map(|f| format!("ca-file = \"{f}\"\n"))
+        .unwrap_or_default();
+    format!(
+        r#"[account]
+address = "{user}@herald.test"
+
+[smtp]
+host = "127.0.0.1"
+port = {smtp}
+encryption = "{encryption}"
+user = "{user}@herald.test"
+{password}
+{ca}
+[imap]
+host = "127.0.0.1"
+port = {imap}
+encryption = "{encryption}"
+user = "{user}@herald.test"
+{password}
+{ca}"#
+    )
+}
+
+/// `config check`, then a turn sent by `from` to `to` and read by `to`'s
+/// inbox, both through `encryption` with the CA file.
+fn a_round_through(encryption: &str, from: &str, to: &str) {
+    if !tls_servers() {
+        return;
+    }
+    empty_mailbox(to);
+    let root = tempfile::TempDir::new().unwrap();
+    let password = "password-command = \"echo secret\"";
+    let a = Player::new(
+        root.path(),
+        from,
+        &tls_config(from, encryption, password, Some(CA_FILE)),
+    );
+    let b = Player::new(
+        root.path(),
+        to,
+        &tls_config(to, encryption, password, Some(CA_FILE)),
+    );
+    let (smtp, imap) = match encryption {
+        "tls" => (SUBMISSIONS, IMAPS),
+        _ => (SUBMISSION, IMAP),
+    };
+    let check = a.ok(&["config", "check"]);
+    assert!(
+        check.contains(&format!("ok: SMTP 127.0.0.1:{smtp}")),
+        "{check}"
+    );
+    assert!(
+        check.contains(&format!("ok: IMAP 127.0.0.1:{imap} folder INBOX")),
+        "{check}"
+    );
+    run(
+        &a.dir,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            &format!("Blue={from}@herald.test"),
+            "--side",
+            &format!("Red={to}@herald.test"),
+            "-o",
+            "game.pbem",
+        ],
+    );
+    run(
+        &a.dir,
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
+    );
+    std::fs::copy(a.path("game.pbem"), b.path("game.pbem")).unwrap();
+    run(
+        &b.dir,
+        &["keygen", "--side", "Red", "game.pbem", "-o", "red.key"],
+    );
+    std::fs::copy(b.path("game.pbem"), a.path("game.pbem")).unwrap();
+    a.ok(&[
+        "move",
+        "game.pbem",
+        "+C, Cd1-d2-d3",
+        "--key",
+        "blue.key",
+        "--reply",
+        "-o",
+        "t1.eml",
+        "--send",
+    ]);
+    let got = wait_for(to, 1);
+    assert!(got[0].contains("1. Blue: +C, Cd1-d2-d3"), "{}", got[0]);
+    let (code, json) = b.inbox();
+    assert_eq!(code, 0, "{json:#}");
+    let game = only_game(&json);
+    assert_eq!(
+        (
+            game["yours"].clone(),
+            game["due"].clone(),
+            game["turns"].clone()
+        ),
+        (true.into(), "Red".into(), 1.into())
+    );
+}
+
+#[test]
+fn a_turn_is_sent_and_read_through_starttls_with_a_ca_file() {
+    a_round_through("starttls", "cara", "dave");
+}
+
+#[test]
+fn a_turn_is_sent_and_read_through_tls_with_a_ca_file() {
+    a_round_through("tls", "dave", "cara");
+}
+
+#[test]
+fn a_server_certificate_not_trusted_names_ca_file() {
+    if !tls_servers() {
+        return;
+    }
+    let root = tempfile::TempDir::new().unwrap();
+    for encryption in ["starttls", "tls"] {
+        let p = Player::new(
+            root.path(),
+            encryption,
+            &tls_config(
+                "cara",
+                encryption,
+                "password-command = \"echo secret\"",
+                None,
+            ),
+        );
+        let out = p.herald(&["config", "check"]);
+        assert_eq!(out.status.code(), Some(2));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for what in ["smtp", "imap"] {
+            assert!(
+                text.contains(&format!(
+                    "the server's certificate is not trusted: no CA this computer trusts signed it. If the server's certificate is signed by a CA of its own, give that CA's certificate (PEM) as ca-file = \"/path/to/ca.pem\" in [{what}]"
+                )),
+                "{encryption} {what}: {text}"
+            );
+        }
+        // Sending says it too, and keeps the message.
+        std::fs::write(
+            p.path("m.eml"),
+            "From: cara@herald.test\r\nTo: dave@herald.test\r\nSubject: t\r\nMessage-ID: <t@herald.test>\r\n\r\nhello\r\n",
+        )
+        .unwrap();
+        let out = p.herald(&["send", "m.eml"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("m.eml could not be sent"), "{err}");
+        assert!(
+            err.contains("ca-file = \"/path/to/ca.pem\" in [smtp]"),
+            "{err}"
+        );
+    }
+}
+
+/// `herald ARGS` as `player`, in a session keyring of its own
+/// (`keyctl session -`, as a login through pam_keyinit gives one), with
+/// `input` on standard input. None when keyctl is missing (outside CI).
+fn in_keyring_session(player: &Player, args: &[&str], input: &str) -> Option<std::process::Output> {
+    use std::io::Write;
+    if std::process::Command::new("keyctl")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set and keyctl is missing (apt-get install keyutils)"
+        );
+        eprintln!("skipped: keyctl is missing (apt-get install keyutils)");
+        return None;
+    }
+    let mut child = std::process::Command::new("keyctl")
+        .args(["session", "-"])
+        .arg(assert_cmd::cargo::cargo_bin("herald"))
+        .args(args)
+        .current_dir(&player.dir)
+        .env("HERALD_CONFIG", player.dir.join("config.toml"))
+        .env("HERALD_STATE_DIR", player.dir.join("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    Some(child.wait_with_output().unwrap())
+}
+
+/// `herald ARGS` as `player` on a terminal (`script`), in a session
+/// keyring of its own: `typed` is typed once herald asks for it. All the
+/// terminal showed.
+fn typed_on_a_terminal(player: &Player, args: &str, typed: &str) -> String {
+    use std::io::{Read, Write};
+    let command = format!(
+        "keyctl session - {} {args}",
+        assert_cmd::cargo::cargo_bin("herald").display()
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(&player.dir)
+        .env("HERALD_CONFIG", player.dir.join("config.toml"))
+        .env("HERALD_STATE_DIR", player.dir.join("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut shown = Vec::new();
+    // Typed only once the prompt is there, so that echo is off by then.
+    while !String::from_utf8_lossy(&shown).contains("): ") {
+        let mut byte = [0u8];
+        assert_eq!(
+            stdout.read(&mut byte).unwrap(),
+            1,
+            "no prompt: {}",
+            String::from_utf8_lossy(&shown)
+        );
+        shown.push(byte[0]);
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{typed}\n").as_bytes()).unwrap();
+    stdout.read_to_end(&mut shown).unwrap();
+    drop(stdin);
+    assert!(
+        child.wait().unwrap().success(),
+        "{}",
+        String::from_utf8_lossy(&shown)
+    );
+    String::from_utf8_lossy(&shown).into_owned()
+}
+
+#[test]
+fn config_check_says_when_the_keyring_has_no_password() {
+    let root = tempfile::TempDir::new().unwrap();
+    // A login no run has stored a password for.
+    let nobody = format!(
+        "nobody-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    let p = Player::new(
+        root.path(),
+        "nobody",
+        &format!(
+            "maildir = \"{}\"\n[account]\naddress = \"{nobody}@herald.test\"\n[smtp]\nhost = \"127.0.0.1\"\nport = 9\nuser = \"{nobody}@herald.test\"\npassword-keyring = true\n",
+            root.path().join("nobody").display()
+        ),
+    );
+    let Some(out) = in_keyring_session(&p, &["config", "check"], "") else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "FAILED: SMTP 127.0.0.1:9: no password for {nobody}@herald.test in the OS keyring: store one with herald config password --smtp"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn config_password_refuses_a_password_given_as_an_argument_without_repeating_it() {
+    let root = tempfile::TempDir::new().unwrap();
+    let p = Player::new(
+        root.path(),
+        "ann",
+        &tls_config("ann", "starttls", "password-keyring = true", None),
+    );
+    let out = p.herald(&["config", "password", "--smtp", "hunter2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("herald config password takes no password as an argument"),
+        "{err}"
+    );
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn config_password_is_refused_for_a_server_without_password_keyring() {
+    let root = tempfile::TempDir::new().unwrap();
+    let p = Player::new(
+        root.path(),
+        "ann",
+        &tls_config(
+            "ann",
+            "starttls",
+            "password-command = \"echo secret\"",
+            None,
+        ),
+    );
+    let out = p.herald(&["config", "password", "--imap", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "[imap] does not read its password from the keyring: add password-keyring = true"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_password_stored_in_the_keyring_logs_in_and_sends() {
+    if !tls_servers() {
+        return;
+    }
+    // The kernel's persistent keyring is shared by every run of this
+    // test as this user: one at a time.
+    let lock =
+        std::fs::File::create(std::env::temp_dir().join("herald-keyring-test.lock")).unwrap();
+    let mut lock = fd_lock::RwLock::new(lock);
+    let _held = lock.write().unwrap();
+    empty_mailbox("kay");
+    let root = tempfile::TempDir::new().unwrap();
+    let kay = Player::new(
+        root.path(),
+        "kay",
+        &tls_config("kay", "starttls", "password-keyring = true", Some(CA_FILE)),
+    );
+    let config = std::fs::read_to_string(kay.path("config.toml")).unwrap();
+    assert!(!config.contains("secret"));
+    // A wrong password stored: the servers refuse it, so the login reads
+    // what the keyring holds.
+    let Some(out) = in_keyring_session(&kay, &["config", "password", "--smtp", "-"], "wrong\n")
+    else {
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = in_keyring_session(&kay, &["config", "check"], "").unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAILED: SMTP 127.0.0.1:2587"), "{text}");
+    assert!(
+        text.contains("refused the login of kay@herald.test"),
+        "{text}"
+    );
+    // The right one, typed on a terminal (util-linux's `script` gives
+    // herald one): asked for, never echoed. Both logins then work (one
+    // entry for the one login).
+    let text = typed_on_a_terminal(&kay, "config password --smtp", "secret");
+    assert!(
+        text.contains("password of kay@herald.test ([smtp] 127.0.0.1): "),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "stored the password of kay@herald.test ([smtp] 127.0.0.1) in the OS keyring"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("secret"), "echoed: {text}");
+    let out = in_keyring_session(&kay, &["config", "check"], "").unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("ok: SMTP 127.0.0.1:2587"), "{text}");
+    assert!(
+        text.contains("ok: IMAP 127.0.0.1:1143 folder INBOX"),
+        "{text}"
+    );
+    // Sent through the submission port with that login.
+    std::fs::write(
+        kay.path("m.eml"),
+        "From: kay@herald.test\r\nTo: kay@herald.test\r\nSubject: keyring\r\nMessage-ID: <keyring.test@herald.test>\r\n\r\nhello\r\n",
+    )
+    .unwrap();
+    let out = in_keyring_session(&kay, &["send", "m.eml"], "").unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("sent m.eml to kay@herald.test"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = wait_for("kay", 1);
+    assert!(got[0].contains("Subject: keyring"), "{}", got[0]);
+}
+
+// ------------------------------------------------ readers take a GAME-ID
+
+#[test]
+fn every_reader_takes_a_game_id_the_inbox_knows() {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let bob_box = r.join("bob-mail");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(bob_box.join(sub)).unwrap();
+    }
+    let config = |who: &str| {
+        format!(
+            "sendmail = \"/usr/sbin/sendmail\"\nmaildir = \"{}\"\n[account]\naddress = \"{who}@herald.test\"\n",
+            bob_box.display()
+        )
+    };
+    let ann = Player::new(r, "ann", &config("ann"));
+    let bob = Player::new(r, "bob", &config("bob"));
+    start_game(&ann, &bob);
+    ann.ok(&[
+        "move",
+        "game.pbem",
+        "+C, Cd1-d2-d3",
+        "--key",
+        "blue.key",
+        "--reply",
+        "-o",
+        "t1.eml",
+    ]);
+    // The message arrives in Bob's Maildir.
+    std::fs::copy(ann.path("t1.eml"), bob_box.join("new/1.herald")).unwrap();
+    let (code, json) = bob.inbox();
+    assert_eq!(code, 0, "{json:#}");
+    let id = only_game(&json)["id"].as_str().unwrap().to_owned();
+    let copy = format!("state/games/{id}.eml");
+    // Each reader given the id reads what it reads in the inbox's copy.
+    for args in [
+        vec!["show", "ID"],
+        vec!["show", "ID", "--format", "json"],
+        vec!["legal", "ID"],
+        vec!["check", "ID", "--format", "json"],
+        vec!["replay", "ID"],
+        vec!["annotate", "ID"],
+        vec!["extract", "ID"],
+    ] {
+        let by_id: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "ID" { &id } else { *a })
+            .collect();
+        let by_file: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "ID" { copy.as_str() } else { *a })
+            .collect();
+        let (a, b) = (bob.ok(&by_id), bob.ok(&by_file));
+        assert!(!a.is_empty(), "{args:?}");
+        assert_eq!(a, b, "{args:?}");
+    }
+    // The same game, seen through the id: turn 1 played, Red due.
+    let status: Value = serde_json::from_str(&bob.ok(&["check", &id, "--format", "json"])).unwrap();
+    assert_eq!(status["ok"], true, "{status:#}");
+    let extracted = bob.ok(&["extract", &id]);
+    assert!(extracted.contains("1. Blue: +C, Cd1-d2-d3"), "{extracted}");
+    // Part of the id is enough when it names one game.
+    assert_eq!(bob.ok(&["legal", &id[..6]]), bob.ok(&["legal", &id]));
+}
+
+#[test]
+fn a_game_id_that_is_no_file_nor_a_known_game_says_both() {
+    let root = tempfile::TempDir::new().unwrap();
+    let p = Player::new(
+        root.path(),
+        "ann",
+        "sendmail = \"sendmail\"\nmaildir = \"/tmp/none\"\n[account]\naddress = \"ann@herald.test\"\n",
+    );
+    for command in ["show", "legal", "check", "extract", "move"] {
+        let out = p.herald(&[command, "0123abcd"]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("0123abcd is no file, nor a game your inbox knows: run herald inbox"),
+            "{command}: {err}"
+        );
+    }
+}

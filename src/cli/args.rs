@@ -60,7 +60,8 @@ pub enum Format {
 pub struct Input {
     /// The game record: a file, or - to read standard input (an email or a
     /// pasted record is fine: quoting and text around it are skipped; a raw
-    /// message, an mbox file or a Maildir folder too).
+    /// message, an mbox file or a Maildir folder too), or the id of a game
+    /// `herald inbox` lists (its newest valid message).
     #[arg(value_name = "RECORD")]
     pub record: PathBuf,
     /// In a mailbox (an mbox file or a Maildir folder) or a message
@@ -158,7 +159,8 @@ Examples:
   herald move bg.pbem \"discard move-wall\" --key c3.key --hand-key c1.key
                               (a side playing from the hand c1.key's side holds)")]
     Move {
-        /// The game record file.
+        /// The game record file, or the id of a game `herald inbox` lists
+        /// (its newest valid message).
         #[arg(value_name = "RECORD")]
         record: PathBuf,
         /// The turn's actions, separated by commas, `pass` or `resign`
@@ -546,9 +548,11 @@ Examples:
     #[command(after_help = "\
 Examples:
   herald config check
-  herald config check --config ~/games/herald.toml")]
+  herald config check --config ~/games/herald.toml
+  herald config password --smtp         (asks for it, without echo)
+  pass show mail | herald config password --imap -")]
     Config {
-        /// What to do: check.
+        /// What to do: check, or store a password.
         #[command(subcommand)]
         action: ConfigAction,
     },
@@ -622,6 +626,32 @@ Examples:
 pub enum ConfigAction {
     /// Read the configuration and try both connections.
     Check {
+        /// The mail configuration (default: HERALD_CONFIG, then
+        /// ~/.config/herald/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Store the password of [smtp] or [imap] in the OS keyring, for a
+    /// server with password-keyring = true. It is read from the terminal
+    /// without echo, or from standard input with `-`: never from an
+    /// argument, never written in a file.
+    #[command(after_help = "\
+Examples:
+  herald config password --smtp
+  herald config password --imap
+  pass show mail | herald config password --smtp -")]
+    Password {
+        /// The password of [smtp] (the default).
+        #[arg(long, conflicts_with = "imap")]
+        smtp: bool,
+        /// The password of [imap].
+        #[arg(long)]
+        imap: bool,
+        /// `-`: read the password from the first line of standard input
+        /// (anything else is refused, without being repeated: a password
+        /// is never taken from an argument).
+        #[arg(value_name = "-")]
+        stdin: Option<String>,
         /// The mail configuration (default: HERALD_CONFIG, then
         /// ~/.config/herald/config.toml).
         #[arg(long, value_name = "FILE")]

@@ -25,8 +25,9 @@ use crate::wallet::Wallet;
 
 /// Run one command. One arm per command, each only moving the parsed
 /// arguments into the command's struct: a table, long for that reason.
-pub fn run(command: Command) -> Result<Exit, Failure> {
+pub fn run(mut command: Command) -> Result<Exit, Failure> {
     super::picture::refuse_svg(&command)?;
+    resolve_game_id(&mut command)?;
     match command {
         Command::New {
             game,
@@ -72,8 +73,6 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             send,
             config,
         } => {
-            // A game id the inbox knows: its newest valid message.
-            let record = super::transport::inbox::resolve(&record)?.unwrap_or(record);
             require_file(
                 &record,
                 "move rewrites the record file: name the file (the turn may come from -)",
@@ -317,6 +316,26 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         Command::Config {
             action: super::args::ConfigAction::Check { config },
         } => super::transport::fetch::check(config.as_deref()),
+        Command::Config {
+            action:
+                super::args::ConfigAction::Password {
+                    imap,
+                    stdin,
+                    config,
+                    ..
+                },
+        } => {
+            if stdin.as_deref().is_some_and(|a| a != "-") {
+                return Err(Failure::usage(
+                    "herald config password takes no password as an argument (it would stay in the shell's history and show in the process list): give - to read it from standard input, or nothing to be asked for it without echo",
+                ));
+            }
+            super::transport::config::store_password(
+                config.as_deref(),
+                if imap { "imap" } else { "smtp" },
+                stdin.is_some(),
+            )
+        }
         Command::Send { message, config } => {
             super::transport::send::send_file(config.as_deref(), &message)?;
             Ok(Exit::Ok)
@@ -326,6 +345,29 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         }
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
+}
+
+/// A record named by a game id the inbox knows (`herald move 3f2a9c1b04de
+/// ...`, `herald show 3f2a9c1b04de`) rather than a file: the newest valid
+/// message of that game, in the inbox's state folder. `move` and every
+/// reader of one record take it.
+fn resolve_game_id(command: &mut Command) -> Result<(), Failure> {
+    let record = match command {
+        Command::Move { record, .. } => record,
+        Command::Check { input, more, .. } if more.is_empty() => &mut input.record,
+        Command::Show { input, .. }
+        | Command::Replay { input, .. }
+        | Command::Annotate { input, .. }
+        | Command::Legal { input, .. }
+        | Command::Hand { input, .. }
+        | Command::Fate { input, .. }
+        | Command::Extract { input, .. } => &mut input.record,
+        _ => return Ok(()),
+    };
+    if let Some(path) = super::transport::inbox::resolve(record)? {
+        *record = path;
+    }
+    Ok(())
 }
 
 /// A set-up choice's text: as given, or read from the file after `@`.

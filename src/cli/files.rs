@@ -315,7 +315,13 @@ fn write_in_place(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     file.sync_all().map_err(fail)
 }
 
-fn write_replacing(path: &Path, contents: &[u8], no_clobber: bool) -> Result<(), Failure> {
+/// Write `contents` to `path` through a temporary file in the same
+/// folder renamed over it (or, with `no_clobber`, only where no file is).
+pub(crate) fn write_replacing(
+    path: &Path,
+    contents: &[u8],
+    no_clobber: bool,
+) -> Result<(), Failure> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

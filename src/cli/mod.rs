@@ -87,7 +87,16 @@ fn run(command: Command) -> Result<Exit, Failure> {
             let mut pages = vec![("herald.1".to_string(), man_page(cli.clone())?)];
             for sub in cli.get_subcommands().filter(|c| c.get_name() != "help") {
                 let name = format!("herald-{}", sub.get_name());
-                pages.push((format!("{name}.1"), man_page(sub.clone().name(name))?));
+                pages.push((format!("{name}.1"), man_page(sub.clone().name(&name))?));
+                // A command's own subcommands (config check, config
+                // password): herald-config-check.1, as its page names them.
+                for nested in sub.get_subcommands().filter(|c| c.get_name() != "help") {
+                    let nested_name = format!("{name}-{}", nested.get_name());
+                    pages.push((
+                        format!("{nested_name}.1"),
+                        man_page(nested.clone().name(nested_name))?,
+                    ));
+                }
             }
             // Every page is checked before any is written.
             for (file, _) in &pages {
@@ -109,6 +118,18 @@ fn run(command: Command) -> Result<Exit, Failure> {
             let page = match command {
                 None => cli,
                 Some(name) => {
+                    // `config-password` (or `config password`): the page
+                    // of a command's own subcommand.
+                    let mut words = name.splitn(2, [' ', '-']);
+                    let first = words.next().unwrap_or_default();
+                    if let Some(nested) = words
+                        .next()
+                        .and_then(|rest| cli.find_subcommand(first)?.find_subcommand(rest).cloned())
+                    {
+                        let page_name = format!("herald-{first}-{}", nested.get_name());
+                        out(&man_page(nested.name(page_name))?)?;
+                        return Ok(Exit::Ok);
+                    }
                     let Some(sub) = cli.find_subcommand(&name) else {
                         let names: Vec<&str> = cli
                             .get_subcommands()

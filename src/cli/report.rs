@@ -303,6 +303,18 @@ impl Failure {
             Failure::Invalid(..) => Exit::Invalid,
         }
     }
+
+    /// What went wrong as plain text (no colour), to be said inside
+    /// another message or listed: the usage message, or the problem as
+    /// rendered for its origin.
+    pub fn text(&self) -> String {
+        match self {
+            Failure::Usage(m) => m.clone(),
+            Failure::Invalid(p, origin) => {
+                anstream::adapter::strip_str(&p.render(origin)).to_string()
+            }
+        }
+    }
 }
 
 /// Print a note to standard error, rustc-style (`note: ...`).

@@ -39,6 +39,28 @@ impl Found {
 /// the order they stand. An error when the input is not text or holds no
 /// record.
 pub fn records(input: &[u8]) -> Result<Vec<Found>, InputError> {
+    let found = found_in(input)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    if mail::is_mbox(input) {
+        return none_is_an_error(found, "this mailbox");
+    }
+    if mail::is_message(input) {
+        return none_is_an_error(found, "this email");
+    }
+    // The same errors as ever for plain text.
+    Source::new(input).map(|source| {
+        vec![Found {
+            source,
+            message: None,
+        }]
+    })
+}
+
+/// The records found in `input`, none if it holds none; an error only
+/// when it cannot be read at all (no text, a message that does not read).
+fn found_in(input: &[u8]) -> Result<Vec<Found>, InputError> {
     if mail::is_mbox(input) {
         let messages = mail::split_mbox(input);
         let mut found = Vec::new();
@@ -48,29 +70,19 @@ pub fn records(input: &[u8]) -> Result<Vec<Found>, InputError> {
                 found.extend(records);
             }
         }
-        return none_is_an_error(found, "this mailbox");
+        return Ok(found);
     }
     if mail::is_message(input) {
-        return none_is_an_error(in_message(input, 0, None)?, "this email");
+        return in_message(input, 0, None);
     }
     let text: Arc<str> = input_text(input)?.into();
-    let found: Vec<Found> = Source::all_in(&text)
+    Ok(Source::all_in(&text)
         .into_iter()
         .map(|source| Found {
             source,
             message: None,
         })
-        .collect();
-    if found.is_empty() {
-        // The same errors as ever for plain text.
-        return Source::new(input).map(|source| {
-            vec![Found {
-                source,
-                message: None,
-            }]
-        });
-    }
-    Ok(found)
+        .collect())
 }
 
 /// Every record in the messages of a mailbox folder (Maildir), each a
@@ -281,4 +293,48 @@ fn disagreement(found: &[Found], keys: &[Key], a: usize, b: usize) -> InputError
 /// The record to read in `input`: [`records`], then [`newest`].
 pub fn read(input: &[u8], message: Option<usize>) -> Result<Found, InputError> {
     newest(records(input)?, message)
+}
+
+/// The newest record in `input` (mail, say), `Ok(None)` when it holds
+/// no record at all: mail that is no game's. An error when the input
+/// cannot be read, or holds records that disagree.
+pub fn read_if_any(input: &[u8]) -> Result<Option<Found>, InputError> {
+    let found = found_in(input)?;
+    if found.is_empty() {
+        return Ok(None);
+    }
+    newest(found, None).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mail_that_holds_no_record_reads_as_none_not_as_an_error() {
+        let mail = b"From: ann@example.org\r\nTo: bob@example.org\r\nSubject: lunch?\r\n\r\nShall we meet at noon?\r\n";
+        assert!(read_if_any(mail).unwrap().is_none());
+        // `read` says why in words, as ever.
+        let e = read(mail, None).unwrap_err();
+        assert!(
+            e.message.starts_with("no record found in this email"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn mail_that_holds_a_record_reads_it_with_read_if_any() {
+        let mail = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/mail/thunderbird-qp-reply.eml"
+        ))
+        .unwrap();
+        let found = read_if_any(&mail).unwrap().expect("a record");
+        assert_eq!(
+            found.source.text(),
+            read(&mail, None).unwrap().source.text()
+        );
+        assert!(found.source.text().contains("[Game \""));
+    }
 }

@@ -62,6 +62,8 @@ pub struct Envelope {
     pub message_id: Option<String>,
     /// `References:` as given.
     pub references: Option<String>,
+    /// `Date:` as given.
+    pub date: Option<String>,
 }
 
 /// Whether `input` starts with the header block of a message: lines
@@ -142,6 +144,7 @@ pub fn envelope(input: &[u8]) -> Option<Envelope> {
         subject: get("Subject"),
         message_id: get("Message-ID"),
         references: get("References"),
+        date: get("Date"),
     })
 }
 

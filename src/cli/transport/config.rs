@@ -2,7 +2,8 @@
 //! `--config FILE`, or `HERALD_CONFIG`): one account, how to send (SMTP
 //! or a sendmail program) and where its mail is read (IMAP, a Maildir or
 //! an mbox file). A password is never in the file: it comes from
-//! `password-command`.
+//! `password-command` or from the OS keyring (`password-keyring = true`,
+//! stored there by `herald config password`).
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +35,13 @@ pub(crate) struct Server {
     pub(crate) user: Option<String>,
     /// A shell command that prints the password (`pass show mail`).
     pub(crate) password_command: Option<String>,
+    /// The password is in the OS keyring (service `herald`, the login
+    /// name as user), put there by `herald config password`.
+    #[serde(default)]
+    pub(crate) password_keyring: bool,
+    /// A PEM file of certificates trusted besides the system's: for a
+    /// server whose certificate a CA of its own signed.
+    pub(crate) ca_file: Option<PathBuf>,
     /// IMAP: the folder the game mail arrives in.
     pub(crate) folder: Option<String>,
     /// Refused: a password is never kept in the file.
@@ -43,6 +51,17 @@ pub(crate) struct Server {
 fn starttls() -> Encryption {
     Encryption::Starttls
 }
+
+/// herald's folders in the user's home (configuration, state), by the
+/// platform's rules (XDG on Linux).
+pub(crate) fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "herald")
+}
+
+/// The OS keyring's service name for herald's passwords.
+const KEYRING_SERVICE: &str = "herald";
+
+const NO_PASSWORD_IN_FILE: &str = "a password is never kept in the configuration: use password-command = \"pass show mail\" (any command that prints the password), or password-keyring = true and herald config password";
 
 /// `[account]`.
 #[derive(Deserialize, Debug, Clone)]
@@ -92,7 +111,7 @@ pub(crate) fn path(given: Option<&Path>) -> Result<PathBuf, Failure> {
     if let Some(p) = std::env::var_os("HERALD_CONFIG").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(p));
     }
-    directories::ProjectDirs::from("", "", "herald")
+    project_dirs()
         .map(|d| d.config_dir().join("config.toml"))
         .ok_or_else(|| {
             Failure::usage(
@@ -126,18 +145,27 @@ pub(crate) fn parse(text: &str, path: &Path) -> Result<Config, Failure> {
             })
             .unwrap_or_default();
         if message.contains("unknown field `password`") {
-            Failure::usage(format!(
-                "{shown}{place}: a password is never kept in the configuration: use password-command = \"pass show mail\" (any command that prints the password)"
-            ))
+            Failure::usage(format!("{shown}{place}: {NO_PASSWORD_IN_FILE}"))
         } else {
             Failure::usage(format!("{shown}{place}: {message}"))
         }
     })?;
     config.path = path.to_owned();
     for (name, server) in [("smtp", &config.smtp), ("imap", &config.imap)] {
-        if server.as_ref().is_some_and(|s| s.password.is_some()) {
+        let Some(server) = server else { continue };
+        if server.password.is_some() {
             return Err(Failure::usage(format!(
-                "{shown}: [{name}] has a password: a password is never kept in the configuration: use password-command = \"pass show mail\" (any command that prints the password)"
+                "{shown}: [{name}] has a password: {NO_PASSWORD_IN_FILE}"
+            )));
+        }
+        if server.password_keyring && server.password_command.is_some() {
+            return Err(Failure::usage(format!(
+                "{shown}: [{name}] has both password-command and password-keyring = true: keep one, where the password comes from"
+            )));
+        }
+        if server.password_keyring && server.user.is_none() {
+            return Err(Failure::usage(format!(
+                "{shown}: [{name}] has password-keyring = true but no user: the keyring keeps the password under the login name: add user = \"ann\""
             )));
         }
     }
@@ -203,11 +231,14 @@ impl Server {
         })
     }
 
-    /// The password, from `password-command`.
+    /// The password, from `password-command` or the OS keyring.
     pub(crate) fn password(&self, what: &str) -> Result<String, Failure> {
+        if self.password_keyring {
+            return self.keyring_password(what);
+        }
         let Some(cmd) = &self.password_command else {
             return Err(Failure::usage(format!(
-                "[{what}] has a user but no password-command: add password-command = \"pass show mail\" (any command that prints the password)"
+                "[{what}] has a user but no password source: add password-command = \"pass show mail\" (any command that prints the password), or password-keyring = true and store it with herald config password --{what}"
             )));
         };
         let output = std::process::Command::new("sh")
@@ -236,15 +267,104 @@ impl Server {
     }
 }
 
+impl Server {
+    /// The keyring entry of this server's login.
+    fn keyring_entry(&self, what: &str) -> Result<(keyring::Entry, &str), Failure> {
+        let user = self.user.as_deref().ok_or_else(|| {
+            Failure::usage(format!(
+                "[{what}] has no user: the OS keyring keeps the password under the login name: add user = \"ann\""
+            ))
+        })?;
+        let entry = keyring::Entry::new(KEYRING_SERVICE, user).map_err(|e| {
+            Failure::usage(format!(
+                "[{what}] the OS keyring cannot be used for {user}: {e}"
+            ))
+        })?;
+        Ok((entry, user))
+    }
+
+    /// The password kept in the OS keyring for this server's login.
+    fn keyring_password(&self, what: &str) -> Result<String, Failure> {
+        let (entry, user) = self.keyring_entry(what)?;
+        entry.get_password().map_err(|e| match e {
+            keyring::Error::NoEntry => Failure::usage(format!(
+                "no password for {user} in the OS keyring: store one with herald config password --{what}"
+            )),
+            e => Failure::usage(format!(
+                "[{what}] the password of {user} cannot be read from the OS keyring: {e}"
+            )),
+        })
+    }
+}
+
+/// `herald config password --smtp|--imap [-]`: store the password of a
+/// server in the OS keyring, read from the terminal without echo or
+/// from standard input's first line.
+pub(crate) fn store_password(
+    given: Option<&Path>,
+    what: &str,
+    from_stdin: bool,
+) -> Result<crate::cli::report::Exit, Failure> {
+    let config = load(given)?;
+    let server = match what {
+        "imap" => config.imap.as_ref(),
+        _ => config.smtp.as_ref(),
+    }
+    .ok_or_else(|| {
+        Failure::usage(format!(
+            "{}: there is no [{what}] to keep a password for",
+            config.path.display()
+        ))
+    })?;
+    if !server.password_keyring {
+        return Err(Failure::usage(format!(
+            "{}: [{what}] does not read its password from the keyring: add password-keyring = true to [{what}] (in place of password-command), then run this again",
+            config.path.display()
+        )));
+    }
+    let (entry, user) = server.keyring_entry(what)?;
+    let password = if from_stdin {
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line).map_err(|e| {
+            Failure::usage(format!("cannot read the password from standard input: {e}"))
+        })?;
+        line.trim_end_matches(['\n', '\r']).to_owned()
+    } else {
+        rpassword::prompt_password(format!("password of {user} ([{what}] {}): ", server.host))
+            .map_err(|e| {
+                Failure::usage(format!(
+                    "cannot read the password from the terminal ({e}): give it on standard input: herald config password --{what} -"
+                ))
+            })?
+    };
+    if password.is_empty() {
+        return Err(Failure::usage(
+            "the password is empty: nothing was stored (give it on the first line)",
+        ));
+    }
+    entry.set_password(&password).map_err(|e| match e {
+        // keyutils refuses to write when the process has no session
+        // keyring of its own (no login through pam_keyinit).
+        keyring::Error::NoEntry => Failure::usage(format!(
+            "[{what}] the OS keyring refused the password of {user}: this login has no keyring of its own (Linux: no session keyring); run it in one: keyctl session - herald config password --{what}, or use password-command"
+        )),
+        e => Failure::usage(format!(
+            "[{what}] the password of {user} cannot be stored in the OS keyring: {e}"
+        )),
+    })?;
+    crate::cli::out(&format!(
+        "stored the password of {user} ([{what}] {}) in the OS keyring; herald config check tries it\n",
+        server.host
+    ))?;
+    Ok(crate::cli::report::Exit::Ok)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn message(f: Failure) -> String {
-        match f {
-            Failure::Usage(m) => m,
-            Failure::Invalid(p, _) => p.message,
-        }
+        f.text()
     }
 
     const GOOD: &str = r#"
@@ -319,6 +439,71 @@ folder = "Games"
         let text = "sendmail = \"sendmail\"\nmaildir = \"/tmp/m\"\n[account]\naddress = \"ann\"\n";
         let m = message(parse(text, Path::new("c.toml")).unwrap_err());
         assert!(m.contains("is no email address"), "{m}");
+    }
+
+    #[test]
+    fn a_password_command_and_the_keyring_together_are_refused() {
+        let text = GOOD.replace(
+            "password-command = \"echo secret\"\nfolder",
+            "password-command = \"echo secret\"\npassword-keyring = true\nfolder",
+        );
+        let m = message(parse(&text, Path::new("c.toml")).unwrap_err());
+        assert!(
+            m.contains("[imap] has both password-command and password-keyring = true"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn the_keyring_without_a_user_is_refused() {
+        let text = "maildir = \"/tmp/m\"\n[account]\naddress = \"a@b\"\n[smtp]\nhost = \"h\"\npassword-keyring = true\n";
+        let m = message(parse(text, Path::new("c.toml")).unwrap_err());
+        assert!(
+            m.contains("[smtp] has password-keyring = true but no user"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_ca_file_says_which_and_why() {
+        let text = GOOD.replace(
+            "folder = \"Games\"",
+            "folder = \"Games\"\nca-file = \"/nonexistent/ca.pem\"",
+        );
+        let c = parse(&text, Path::new("c.toml")).unwrap();
+        let Ok(Reading::Imap(imap)) = c.reading() else {
+            panic!("imap expected")
+        };
+        let m = message(
+            super::super::tls::ca_certificates(imap, "imap")
+                .err()
+                .expect("refused"),
+        );
+        assert!(
+            m.contains("[imap] ca-file = \"/nonexistent/ca.pem\" cannot be read"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn a_ca_file_without_a_certificate_is_refused() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let pem = dir.path().join("ca.pem");
+        std::fs::write(&pem, "not a certificate\n").unwrap();
+        let text = GOOD.replace(
+            "folder = \"Games\"",
+            &format!("folder = \"Games\"\nca-file = \"{}\"", pem.display()),
+        );
+        let c = parse(&text, Path::new("c.toml")).unwrap();
+        let Ok(Reading::Imap(imap)) = c.reading() else {
+            panic!("imap expected")
+        };
+        let m = message(
+            super::super::tls::ca_certificates(imap, "imap")
+                .err()
+                .expect("refused"),
+        );
+        assert!(m.contains("holds no certificate"), "{m}");
     }
 
     #[test]

@@ -5,8 +5,6 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use imap::{ClientBuilder, ConnectionMode};
-
 use super::config::{Config, Encryption, Reading, Server};
 use crate::cli::files;
 use crate::cli::report::Failure;
@@ -55,20 +53,18 @@ type Session = imap::Session<imap::Connection>;
 pub(crate) fn login(server: &Server) -> Result<Session, Failure> {
     let port = server.port_or(993, 143);
     let place = format!("{}:{port}", server.host);
-    let mode = match server.encryption {
-        Encryption::Tls => ConnectionMode::Tls,
-        Encryption::Starttls => ConnectionMode::StartTls,
-        Encryption::None => ConnectionMode::Plaintext,
-    };
-    let client = ClientBuilder::new(server.host.as_str(), port)
-        .mode(mode)
-        .connect()
-        .map_err(|e| {
-            Failure::usage(format!(
-                "[imap] cannot connect to {place} ({:?}): {e}",
-                server.encryption
-            ))
-        })?;
+    let client = connect(server, port).map_err(|e| {
+        let e = super::tls::chain(&*e);
+        Failure::usage(format!(
+            "[imap] cannot connect to {place} ({}): {e}{}",
+            match server.encryption {
+                Encryption::Tls => "TLS",
+                Encryption::Starttls => "STARTTLS",
+                Encryption::None => "no encryption",
+            },
+            super::tls::untrusted_help(&e, server, "imap")
+        ))
+    })?;
     let user = server.user.as_deref().ok_or_else(|| {
         Failure::usage(
             "[imap] has no user: add user = \"ann\" (the login name) and password-command",
@@ -80,6 +76,88 @@ pub(crate) fn login(server: &Server) -> Result<Session, Failure> {
             "[imap] {place} refused the login of {user}: {e} (check user and what password-command prints)"
         ))
     })
+}
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// Connect to `server` and read its greeting. Without a ca-file the imap
+/// crate does it all (its ClientBuilder: TLS or STARTTLS, native-tls
+/// with the system's trusted certificates). With one, the handshake is
+/// native-tls's with the ca-file's certificates added (the crate's
+/// builder cannot take them); for STARTTLS the one STARTTLS command is
+/// then sent here, as the crate's builder sends it, because the crate
+/// offers no other public way to send it before the login.
+fn connect(server: &Server, port: u16) -> Result<imap::Client<imap::Connection>, Error> {
+    let host = server.host.as_str();
+    if server.ca_file.is_none() || server.encryption == Encryption::None {
+        let mode = match server.encryption {
+            Encryption::Tls => imap::ConnectionMode::Tls,
+            Encryption::Starttls => imap::ConnectionMode::StartTls,
+            Encryption::None => imap::ConnectionMode::Plaintext,
+        };
+        return Ok(imap::ClientBuilder::new(host, port)
+            .mode(mode)
+            .tls_kind(imap::TlsKind::Native)
+            .connect()?);
+    }
+    let connector = super::tls::connector(server, "imap").map_err(|f| f.text())?;
+    let tls = |tcp| -> Result<imap::Connection, Error> {
+        Ok(Box::new(connector.connect(host, tcp).map_err(
+            |e| match e {
+                native_tls::HandshakeError::Failure(e) => Error::from(e),
+                native_tls::HandshakeError::WouldBlock(_) => {
+                    Error::from("the TLS handshake did not end")
+                }
+            },
+        )?))
+    };
+    let tcp = std::net::TcpStream::connect((host, port))?;
+    tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
+    if server.encryption == Encryption::Tls {
+        let mut client = imap::Client::new(tls(tcp)?);
+        client.read_greeting()?;
+        return Ok(client);
+    }
+    let mut plain = imap::Client::new(tcp);
+    plain.read_greeting()?;
+    if !plain.capabilities()?.has_str("STARTTLS") {
+        return Err(imap::Error::StartTlsNotAvailable.into());
+    }
+    let mut tcp = plain.into_inner()?;
+    starttls(&mut tcp)?;
+    let mut client = imap::Client::new(tls(tcp)?);
+    // The greeting came before STARTTLS.
+    client.greeting_read = true;
+    Ok(client)
+}
+
+/// Send STARTTLS (RFC 3501 6.2.1) and read the server's answer, up to
+/// its tagged OK, byte by byte: nothing past it is read.
+fn starttls(tcp: &mut std::net::TcpStream) -> Result<(), Error> {
+    use std::io::{Read, Write};
+    tcp.write_all(b"herald1 STARTTLS\r\n")?;
+    let mut line = Vec::new();
+    loop {
+        let mut byte = [0u8];
+        if tcp.read(&mut byte)? == 0 {
+            return Err("the server closed the connection after STARTTLS".into());
+        }
+        line.push(byte[0]);
+        if byte[0] != b'\n' {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line).trim_end().to_owned();
+        if let Some(answer) = text.strip_prefix("herald1 ") {
+            if answer
+                .get(..2)
+                .is_some_and(|a| a.eq_ignore_ascii_case("OK"))
+            {
+                return Ok(());
+            }
+            return Err(format!("the server refused STARTTLS: {answer}").into());
+        }
+        line.clear();
+    }
 }
 
 fn imap_new(
@@ -189,11 +267,7 @@ pub(crate) fn check(given: Option<&Path>) -> Result<crate::cli::report::Exit, Fa
             Ok(()) => out(&format!("ok: {what}\n")),
             Err(f) => {
                 ok = false;
-                let m = match f {
-                    Failure::Usage(m) => m,
-                    Failure::Invalid(p, _) => p.message,
-                };
-                out(&format!("FAILED: {what}: {m}\n"))
+                out(&format!("FAILED: {what}: {}\n", f.text()))
             }
         }
     };
@@ -205,7 +279,11 @@ pub(crate) fn check(given: Option<&Path>) -> Result<crate::cli::report::Exit, Fa
                 Ok(false) => Err(Failure::usage(
                     "the server did not answer as SMTP".to_owned(),
                 )),
-                Err(e) => Err(Failure::usage(e.to_string())),
+                Err(e) => {
+                    let e = super::tls::chain(&e);
+                    let help = super::tls::untrusted_help(&e, server, "smtp");
+                    Err(Failure::usage(format!("{e}{help}")))
+                }
             });
             report(what, result)?;
         }

@@ -127,13 +127,6 @@ impl GameVisitor for Look<'_> {
     }
 }
 
-fn failure_text(f: &Failure) -> String {
-    match f {
-        Failure::Usage(m) => m.clone(),
-        Failure::Invalid(p, origin) => anstream::adapter::strip_str(&p.render(origin)).to_string(),
-    }
-}
-
 /// What one new message holds: a game's entry, a rejection, or nothing
 /// (mail that holds no record).
 enum Seen {
@@ -143,24 +136,12 @@ enum Seen {
 }
 
 fn look(message: &Message, address: &str, origin: &str) -> Seen {
-    let (headers, _) = match mailparse::parse_headers(&message.bytes) {
-        Ok(h) => h,
-        Err(_) => return Seen::Nothing,
-    };
-    let header = |name: &str| {
-        headers
-            .iter()
-            .find(|h| h.get_key_ref().eq_ignore_ascii_case(name))
-            .map(|h| h.get_value())
-            .unwrap_or_default()
-    };
-    let subject = header("Subject");
-    let date = header("Date");
-    let found = match record::read(&message.bytes, None) {
-        Ok(found) => found,
-        Err(e) if e.message.contains("no record") || e.message.contains("holds no") => {
-            return Seen::Nothing
-        }
+    let envelope = record::mail::envelope(&message.bytes).unwrap_or_default();
+    let subject = envelope.subject.unwrap_or_default();
+    let date = envelope.date.unwrap_or_default();
+    let found = match record::read_if_any(&message.bytes) {
+        Ok(Some(found)) => found,
+        Ok(None) => return Seen::Nothing,
         Err(e) => {
             return Seen::Rejected(Rejected {
                 game: None,
@@ -179,7 +160,7 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
                 game: None,
                 id: None,
                 subject,
-                verdict: failure_text(&Failure::invalid(p, origin)),
+                verdict: Failure::invalid(p, origin).text(),
             });
         }
     };
@@ -209,7 +190,7 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
             game,
             id,
             subject,
-            verdict: failure_text(&f),
+            verdict: f.text(),
         }),
     }
 }

@@ -8,3 +8,4 @@ pub(crate) mod fetch;
 pub(crate) mod inbox;
 pub(crate) mod send;
 pub(crate) mod state;
+pub(crate) mod tls;

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{SendmailTransport, SmtpTransport, Transport};
 
 use super::config::{Config, Encryption, Sending, Server};
@@ -16,13 +17,27 @@ use crate::cli::report::Failure;
 pub(crate) fn smtp(server: &Server) -> Result<SmtpTransport, Failure> {
     let host = server.host.as_str();
     let refused = |e: lettre::transport::smtp::Error| {
-        Failure::usage(format!("[smtp] host = \"{host}\": {e}"))
+        Failure::usage(format!(
+            "[smtp] host = \"{host}\": {}",
+            super::tls::chain(&e)
+        ))
     };
-    let builder = match server.encryption {
-        Encryption::Tls => SmtpTransport::relay(host).map_err(refused)?,
-        Encryption::Starttls => SmtpTransport::starttls_relay(host).map_err(refused)?,
-        Encryption::None => SmtpTransport::builder_dangerous(host),
-    };
+    let mut builder = SmtpTransport::builder_dangerous(host);
+    if server.encryption != Encryption::None {
+        let mut parameters = TlsParameters::builder(host.to_owned());
+        for certificate in super::tls::ca_certificates(server, "smtp")? {
+            let der = certificate.to_der().map_err(|e| {
+                Failure::usage(format!("[smtp] ca-file: a certificate cannot be used: {e}"))
+            })?;
+            parameters =
+                parameters.add_root_certificate(Certificate::from_der(der).map_err(refused)?);
+        }
+        let parameters = parameters.build_native().map_err(refused)?;
+        builder = builder.tls(match server.encryption {
+            Encryption::Tls => Tls::Wrapper(parameters),
+            _ => Tls::Required(parameters),
+        });
+    }
     let mut builder = builder
         .port(server.port_or(465, 587))
         .timeout(Some(std::time::Duration::from_secs(30)));
@@ -87,10 +102,12 @@ pub(crate) fn send(config: &Config, path: &Path, message: &[u8]) -> Result<Strin
     match config.sending()? {
         Sending::Smtp(server) => {
             smtp(server)?.send_raw(&envelope, message).map_err(|e| {
+                let e = super::tls::chain(&e);
                 Failure::usage(format!(
-                    "{shown} could not be sent through {}:{}: {e}",
+                    "{shown} could not be sent through {}:{}: {e}{}",
                     server.host,
-                    server.port_or(465, 587)
+                    server.port_or(465, 587),
+                    super::tls::untrusted_help(&e, server, "smtp")
                 ))
             })?;
         }
@@ -105,17 +122,25 @@ pub(crate) fn send(config: &Config, path: &Path, message: &[u8]) -> Result<Strin
     Ok(to.join(", "))
 }
 
-/// `herald send FILE`: send a message herald wrote, again if need be.
-pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failure> {
-    let config = super::config::load(config)?;
+/// Send the message in `path` as the configuration says and remember
+/// that it went: its Message-ID among the messages sent, the game it
+/// carries at its new line. `Ok(Some(when))` when it was sent before.
+fn send_and_remember(config: &Config, path: &Path) -> Result<(String, Option<u64>), Failure> {
     let message = files::read_bytes(path)?;
     let id = message_id(&message);
     let before = id.as_deref().and_then(state::sent_before);
-    let to = send(&config, path, &message)?;
+    let to = send(config, path, &message)?;
     if let Some(id) = &id {
         state::remember_sent(id)?;
     }
     super::inbox::remember_sent_message(&config.account.address, &message)?;
+    Ok((to, before))
+}
+
+/// `herald send FILE`: send a message herald wrote, again if need be.
+pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failure> {
+    let config = super::config::load(config)?;
+    let (to, before) = send_and_remember(&config, path)?;
     crate::cli::out(&format!(
         "sent {} to {to}{}\n",
         path.display(),
@@ -130,35 +155,20 @@ pub(crate) fn send_file(config: Option<&Path>, path: &Path) -> Result<(), Failur
 /// `move --reply -o FILE --send`: send the message just written; when it
 /// cannot go, say that it is kept and how to send it again.
 pub(crate) fn send_written(config: Option<&Path>, path: &Path) -> Result<String, Failure> {
-    let retry = |m: String| {
+    let retry = |f: Failure| {
         Failure::usage(format!(
-            "{m}\n  the line is written and the message is kept in {}: send it again with herald send {} (never play the turn a second time)",
+            "{}\n  the line is written and the message is kept in {}: send it again with herald send {} (never play the turn a second time)",
+            f.text(),
             path.display(),
             path.display()
         ))
     };
-    let config = super::config::load(config).map_err(|f| retry(message(f)))?;
-    let message_bytes = files::read_bytes(path)?;
-    let to = send(&config, path, &message_bytes).map_err(|f| retry(message(f)))?;
-    if let Some(id) = message_id(&message_bytes) {
-        state::remember_sent(&id)?;
-    }
-    super::inbox::remember_sent_message(&config.account.address, &message_bytes)?;
+    let config = super::config::load(config).map_err(retry)?;
+    let (to, _) = send_and_remember(&config, path).map_err(retry)?;
     Ok(format!("sent {} to {to}\n", path.display()))
 }
 
-fn message(f: Failure) -> String {
-    match f {
-        Failure::Usage(m) => m,
-        Failure::Invalid(p, _) => p.message,
-    }
-}
-
-/// The Message-ID of a message.
+/// The Message-ID of a message, with its angle brackets.
 pub(crate) fn message_id(message: &[u8]) -> Option<String> {
-    let (headers, _) = mailparse::parse_headers(message).ok()?;
-    headers
-        .iter()
-        .find(|h| h.get_key_ref().eq_ignore_ascii_case("Message-ID"))
-        .map(|h| h.get_value().trim().to_owned())
+    crate::record::mail::envelope(message)?.message_id
 }

@@ -6,7 +6,6 @@
 //! the inbox never deletes or moves a message.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -33,7 +32,7 @@ pub(crate) fn dir() -> Result<PathBuf, Failure> {
     if let Some(p) = std::env::var_os("HERALD_STATE_DIR").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(p));
     }
-    let dirs = directories::ProjectDirs::from("", "", "herald").ok_or_else(|| {
+    let dirs = super::config::project_dirs().ok_or_else(|| {
         Failure::usage("no home folder is known, so herald cannot keep what the inbox read: set HERALD_STATE_DIR")
     })?;
     Ok(dirs
@@ -61,15 +60,15 @@ pub(crate) fn load() -> Result<State, Failure> {
     }
 }
 
-/// Write `bytes` to `path` through a temporary file renamed over it.
+/// Write `bytes` to `path` (a file of the state folder, made if need
+/// be) through a temporary file renamed over it.
 pub(crate) fn replace(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
-    let parent = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(fail)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(parent).map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            Failure::usage(format!("cannot make the folder {}: {e}", parent.display()))
+        })?;
+    }
+    crate::cli::files::write_replacing(path, bytes, false)
 }
 
 /// Keep `state`.
