@@ -352,6 +352,9 @@ impl<G: Game> Referee<G> {
         if kind == LineKind::Setup {
             line.number = number;
         }
+        // A draw word where none may stand, refused before the phase's
+        // proofs make the line something else (an audit line).
+        self.check_draw_now(&line).map_err(ComposeError::Line)?;
         // The protocol's proofs are the referee's to add, never the player's.
         line.proofs.clear();
         let reveal = self.line_reveal(side, wallet, &line)?;
