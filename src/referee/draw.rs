@@ -269,6 +269,7 @@ impl<G: Game> Referee<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::battle_of_the_dale::BattleOfTheDale;
     use crate::games::castle_danger::CastleDanger;
     use crate::record::{parse, Source};
     use crate::referee::{replay, ErrorKind, RefereeError};
@@ -422,6 +423,77 @@ mod tests {
         assert!(
             err.message
                 .contains("`forfeit claimed by <side>` stands alone on its line"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn a_side_cannot_accept_its_own_offer() {
+        let err = refused("1. Blue: Kc1-b1, offer draw\n2. Blue: accept draw\n");
+        assert_eq!(err.kind, ErrorKind::Illegal);
+        assert_eq!(
+            err.message,
+            "accept draw: Blue offered this draw itself on turn 1: the other sides accept it, not \
+             the side that offered (Red answers next: herald move \"accept draw\" --key, or plays on)"
+        );
+    }
+
+    const DALE: &str = "[Game \"battle-of-the-dale\"]\n[Dwarf \"dora@example.org\"]\n[Human \"hal@example.org\"]\n[Elf \"eve@example.org\"]\n[Result \"*\"]\n";
+
+    fn dale(log: &str) -> Result<Referee<BattleOfTheDale>, RefereeError> {
+        let text = format!("{DALE}\n{log}");
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).map_err(RefereeError::from)?;
+        replay::<BattleOfTheDale>(&record, |_, _| {})
+    }
+
+    #[test]
+    fn with_three_sides_every_other_side_accepts_in_turn_order() {
+        let referee =
+            dale("1. Dwarf: R@E3, offer draw\n2. Human: R@A1, accept draw\n3. Elf: accept draw\n")
+                .unwrap();
+        assert_eq!(referee.phase(), Phase::Over);
+        assert_eq!(referee.final_result().as_deref(), Some("draw:agreement"));
+        assert_eq!(
+            referee.draw_agreed().unwrap().words::<BattleOfTheDale>(),
+            "Dwarf offered on turn 1, Human accepted on turn 2, Elf accepted on turn 3"
+        );
+        // Between the two acceptances the offer stands, Elf to answer.
+        let waiting = dale("1. Dwarf: R@E3, offer draw\n2. Human: R@A1, accept draw\n").unwrap();
+        assert_eq!(waiting.phase(), Phase::Play);
+        let elf = crate::game::side_by_name::<BattleOfTheDale>("Elf").unwrap();
+        let dwarf = crate::game::side_by_name::<BattleOfTheDale>("Dwarf").unwrap();
+        assert_eq!(waiting.draw_offered_to(elf), Some((dwarf, 1)));
+    }
+
+    #[test]
+    fn with_three_sides_one_side_playing_on_declines_for_all() {
+        let referee =
+            dale("1. Dwarf: R@E3, offer draw\n2. Human: R@A1, accept draw\n3. Elf: R@E1\n")
+                .unwrap();
+        assert_eq!(referee.phase(), Phase::Play);
+        assert!(referee.draw_offer().is_none());
+        assert!(referee.draw_agreed().is_none());
+        assert_eq!(referee.final_result(), None);
+    }
+
+    #[test]
+    fn an_acceptance_before_others_still_plays_the_turn_where_the_rules_demand_an_action() {
+        // Human is not the last to accept, so its turn goes on: the Dale
+        // allows a pass only when no action is possible.
+        let Err(err) = dale("1. Dwarf: R@E3, offer draw\n2. Human: accept draw\n") else {
+            panic!("accepted");
+        };
+        assert_eq!(err.kind, ErrorKind::Illegal);
+        assert!(
+            err.message
+                .starts_with("accept draw: the turn needs its action"),
+            "{}",
+            err.message
+        );
+        assert!(
+            err.message.ends_with("(others are still to accept after this side, so its turn goes on: herald move \"<actions>, accept draw\" --key)"),
             "{}",
             err.message
         );

@@ -1194,6 +1194,24 @@ impl<G: Game> Referee<G> {
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
         if side != due {
+            if let Some(offer) = self
+                .offer
+                .as_ref()
+                .filter(|o| line.ending == Ending::Accept && o.by == index)
+            {
+                return Err(at.illegal(
+                    Place::End,
+                    Some("accept draw"),
+                    format!(
+                        "{} offered this draw itself on turn {}: the other sides accept it, not \
+                         the side that offered ({} answers next: herald move \"accept draw\" \
+                         --key, or plays on)",
+                        at.side,
+                        offer.turn,
+                        due.name::<G>()
+                    ),
+                ));
+            }
             let what = match phase {
                 Phase::Setup => "set-up step",
                 Phase::Audit => "audit",
