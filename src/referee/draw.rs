@@ -78,9 +78,25 @@ impl<G: Game> Referee<G> {
         (offer.waiting.first() == Some(&index)).then(|| (self.header.sides()[offer.by], offer.turn))
     }
 
+    /// What the side due is told when a draw offer waits for its answer:
+    /// who offered, and how to accept or decline.
+    pub fn draw_note(&self, side: Side) -> Option<String> {
+        let (by, turn) = self.draw_offered_to(side)?;
+        let accept = if self.accepts_last(side) {
+            "accept draw"
+        } else {
+            "<actions>, accept draw"
+        };
+        Some(format!(
+            "{} offered a draw on turn {turn}: accept it with herald move \"{accept}\" --key, or \
+             decline it by playing on",
+            by.name::<G>()
+        ))
+    }
+
     /// Whether `side`'s acceptance would be the last the standing offer
-    /// waits for.
-    pub(super) fn accepts_last(&self, side: Side) -> bool {
+    /// waits for (then it stands alone on its line: it ends the game).
+    pub fn accepts_last(&self, side: Side) -> bool {
         let index = self.header.index_of(side);
         self.offer
             .as_ref()

@@ -462,6 +462,12 @@ impl<G: Game> Referee<G> {
         outcome.is_over().then(|| result_text::<G>(outcome))
     }
 
+    /// The result as the Result tag and the readers' JSON write it:
+    /// [`Referee::final_result`], `*` while the game runs.
+    pub fn result(&self) -> String {
+        self.final_result().unwrap_or_else(|| "*".into())
+    }
+
     /// The result the game ended with before any audit: a draw agreed,
     /// else the rules' (`Ongoing` while it runs).
     fn board_outcome(&self) -> Outcome {
@@ -657,7 +663,22 @@ impl<G: Game> Referee<G> {
                 "farewell",
                 format!("{line} is {name}'s farewell line (herald move pass --key)"),
             ),
-            _ => ("turn", format!("{line} is {name}'s (herald move)")),
+            _ => match self.draw_offered_to(side) {
+                Some((by, turn)) => (
+                    "turn",
+                    format!(
+                        "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it \
+                         (herald move \"{}\" --key) or decline it by playing on (herald move)",
+                        by.name::<G>(),
+                        if self.accepts_last(side) {
+                            "accept draw"
+                        } else {
+                            "<actions>, accept draw"
+                        }
+                    ),
+                ),
+                None => ("turn", format!("{line} is {name}'s (herald move)")),
+            },
         };
         Some(StepDue {
             side,
