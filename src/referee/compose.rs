@@ -252,7 +252,7 @@ impl<G: Game> Referee<G> {
         let Some(side) = self.to_move() else {
             return Err(ComposeError::Closed(
                 ErrorKind::Illegal,
-                format!("the game is over: {}", G::summary(&self.state)),
+                format!("the game is over: {}", self.over_summary()),
             ));
         };
         if self.next_turn() as usize > MAX_TURNS {
@@ -814,7 +814,7 @@ impl<G: Game> Referee<G> {
         let Some(side) = self.to_move() else {
             return Ok(Preview::Unknown(format!(
                 "the game is over: {}",
-                G::summary(&self.state)
+                self.over_summary()
             )));
         };
         if let Some(note) = self.setup_note() {

@@ -78,6 +78,15 @@ impl<G: Game> Referee<G> {
         (offer.waiting.first() == Some(&index)).then(|| (self.header.sides()[offer.by], offer.turn))
     }
 
+    /// How a game that is over ended, for a player who asks for a line:
+    /// the draw agreed, else the board's summary.
+    pub(super) fn over_summary(&self) -> String {
+        match &self.agreed {
+            Some(a) => format!("a draw by agreement ({})", a.words::<G>()),
+            None => G::summary(&self.state),
+        }
+    }
+
     /// What the side due is told when a draw offer waits for its answer:
     /// who offered, and how to accept or decline.
     pub fn draw_note(&self, side: Side) -> Option<String> {
