@@ -221,6 +221,12 @@ fn a_draw_offered_and_accepted_by_email_ends_castle_danger_as_a_draw_by_agreemen
         text.contains("OK: Castle Danger, 2 turns, result draw:agreement\na draw by agreement (Blue offered on turn 1, Red accepted on turn 2)\n"),
         "{text}"
     );
+    // annotate says what each line did.
+    let notes = json(ann, &["annotate", "4.eml", "--format", "json"]);
+    let comment = |k: usize| notes["turns"][k]["comment"].as_str().unwrap().to_owned();
+    assert!(comment(0).ends_with("Blue offers a draw"), "{notes}");
+    assert_eq!(comment(1), "Red accepts: drawn by agreement", "{notes}");
+    assert_eq!(notes["turns"][1]["line"], "accept draw");
     // Nobody plays on after it.
     let error = refused_answer(ann, "4.eml", "Kb1-c1", "5.eml");
     assert!(

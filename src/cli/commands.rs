@@ -396,6 +396,20 @@ struct JsonCheck {
     draw: Option<JsonDraw>,
 }
 
+/// A turn's comment with what its line did to a draw after it; an
+/// acceptance without actions is only that.
+pub(super) fn with_draw<G: Game>(
+    comment: String,
+    referee: &Referee<G>,
+    played: &PlayedTurn<G>,
+) -> String {
+    match referee.draw_comment(played) {
+        None => comment,
+        Some(draw) if comment.is_empty() || played.actions.is_empty() => draw,
+        Some(draw) => format!("{comment}; {draw}"),
+    }
+}
+
 /// A draw by agreement in `check --format json`: `offered` while it
 /// waits for acceptances, `agreed` once every other side accepted.
 #[derive(Serialize)]
@@ -1014,6 +1028,7 @@ impl RecordCommand for Annotate {
                 Some(before) if played.is_played() => G::turn_comment(before, referee.state()),
                 _ => String::new(),
             };
+            let comment = with_draw(comment, referee, played);
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
                 ..played.text()

@@ -239,6 +239,7 @@ impl<G: Game> Referee<G> {
         at: At<'_>,
     ) -> Result<(), LineError> {
         let sides = self.header.sides();
+        self.lapsed = None;
         match (line.ending, answer) {
             (Ending::Offer, _) => {
                 if G::outcome(state).is_over() {
@@ -285,9 +286,37 @@ impl<G: Game> Referee<G> {
                     self.offer = Some(offer);
                 }
             }
-            _ => self.offer = None,
+            _ => self.lapsed = self.offer.take().map(|o| (o.by, o.turn)),
         }
         Ok(())
+    }
+
+    /// What `played`, the last line played, did to a draw, in words for
+    /// `annotate` and the replay page: `Blue offers a draw`, `Red accepts:
+    /// drawn by agreement`, `Elf accepts; Goblin is still to answer`,
+    /// `Red plays on: Blue's draw offer lapses`.
+    pub fn draw_comment(&self, played: &super::PlayedTurn<G>) -> Option<String> {
+        let name = played.side.name::<G>();
+        match played.draw {
+            Some(crate::record::DrawItem::Offer) => Some(format!("{name} offers a draw")),
+            Some(crate::record::DrawItem::Accept) => match (&self.agreed, &self.offer) {
+                (Some(_), _) => Some(format!("{name} accepts: drawn by agreement")),
+                (None, Some(o)) => Some(format!(
+                    "{name} accepts; {} is still to answer",
+                    o.waiting
+                        .first()
+                        .map_or("nobody", |&i| self.header.sides()[i].name::<G>())
+                )),
+                (None, None) => Some(format!("{name} accepts")),
+            },
+            None => self.lapsed.map(|(by, turn)| {
+                let by = self.header.sides()[by].name::<G>();
+                match played.claimant {
+                    Some(_) => format!("{by}'s draw offer of turn {turn} lapses"),
+                    None => format!("{name} plays on: {by}'s draw offer of turn {turn} lapses"),
+                }
+            }),
+        }
     }
 }
 
@@ -521,6 +550,91 @@ mod tests {
             err.message.ends_with("(others are still to accept after this side, so its turn goes on: herald move \"<actions>, accept draw\" --key)"),
             "{}",
             err.message
+        );
+    }
+
+    /// A Playground Battles fixture (Commit tags, no Key tags: its lines
+    /// carry reveals and no signatures) with `from` replaced by `to`,
+    /// replayed: its error.
+    fn playground_refused(fixture: &str, from: &str, to: &str) -> RefereeError {
+        use crate::games::playground_battles::PlaygroundBattles;
+        let path = format!(
+            "{}/fixtures/playground-battles/{fixture}.pbem",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let changed = text.replacen(from, to, 1);
+        assert_ne!(changed, text, "{from} not in {fixture}");
+        let source = Source::new(changed.as_bytes()).unwrap();
+        let record = parse(&source).map_err(RefereeError::from);
+        match record.and_then(|r| replay::<PlaygroundBattles>(&r, |_, _| {}).map(|_| ())) {
+            Ok(()) => panic!("accepted"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn no_draw_is_offered_during_the_set_up() {
+        let err = playground_refused(
+            "game-attack-waits-for-the-defenders-opening",
+            "S2. Red:\n",
+            "S2. Red: offer draw\n",
+        );
+        assert_eq!(err.kind, ErrorKind::Illegal);
+        assert!(
+            err.message.starts_with(
+                "offer draw: no draw can be offered or accepted during the set-up: a draw is agreed in play, from turn 1 on"
+            ),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn no_draw_is_offered_or_accepted_in_the_audit() {
+        for word in ["offer draw", "accept draw"] {
+            let err = playground_refused(
+                "game-audit-failed-army-without-scissors",
+                "9. Blue: audit\n",
+                &format!("9. Blue: {word}\n"),
+            );
+            assert_eq!(err.kind, ErrorKind::Illegal);
+            assert_eq!(
+                err.message,
+                format!(
+                    "{word}: the game is over and in its audit: Blue writes its closing line of \
+                     openings (herald move audit --key), and no draw can be offered or accepted now"
+                )
+            );
+        }
+    }
+
+    /// The words `annotate` and the replay page give each line.
+    fn comments(log: &str) -> Vec<String> {
+        let text = format!("{HEADER}\n{log}");
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).unwrap();
+        let mut said = Vec::new();
+        replay::<CastleDanger>(&record, |played, referee| {
+            said.push(referee.draw_comment(played).unwrap_or_default());
+        })
+        .unwrap();
+        said
+    }
+
+    #[test]
+    fn each_line_says_what_it_did_to_a_draw() {
+        assert_eq!(
+            comments("1. Blue: Kc1-b1, offer draw\n2. Red: Kc9-b9\n3. Blue: Kb1-c1\n"),
+            [
+                "Blue offers a draw",
+                "Red plays on: Blue's draw offer of turn 1 lapses",
+                ""
+            ]
+        );
+        assert_eq!(
+            comments("1. Blue: Kc1-b1, offer draw\n2. Red: accept draw\n"),
+            ["Blue offers a draw", "Red accepts: drawn by agreement"]
         );
     }
 

@@ -132,6 +132,8 @@ pub struct Referee<G: Game> {
     offer: Option<draw::Offer>,
     /// The draw agreed, once the game ended in one.
     agreed: Option<draw::Agreement>,
+    /// The offer the last line let lapse (its side and turn), if it did.
+    lapsed: Option<(usize, u32)>,
 }
 
 /// A claim that its target may still answer ([`Referee::void_claim`]).
@@ -237,6 +239,7 @@ impl<G: Game> Clone for Referee<G> {
             today: self.today,
             offer: self.offer.clone(),
             agreed: self.agreed.clone(),
+            lapsed: self.lapsed,
         }
     }
 }
@@ -331,6 +334,7 @@ impl<G: Game> Referee<G> {
             today: None,
             offer: None,
             agreed: None,
+            lapsed: None,
             deck,
             hands,
             holders,
@@ -903,6 +907,7 @@ impl<G: Game> Referee<G> {
         let farewell =
             phase == Phase::Play && claimant.is_none() && self.farewell_due() == Some(index);
         let answer = self.check_draw(line, index, phase, farewell, at)?;
+        self.lapsed = None;
         match phase {
             Phase::Setup => {
                 if let Some(claimant) = claimant {
@@ -920,7 +925,7 @@ impl<G: Game> Referee<G> {
         }
         if let Some(claimant) = claimant {
             // A forfeit answers no draw: an offer standing lapses.
-            self.offer = None;
+            self.lapsed = self.offer.take().map(|o| (o.by, o.turn));
             self.farewells.retain(|f| f.side() != index);
             *played = self.forfeit(index, side, claimant, number);
             return Ok(());
