@@ -156,11 +156,12 @@ impl<G: Game> Referee<G> {
         let refuse = |reason: String| Err(at.illegal(Place::End, Some(word), reason));
         match phase {
             Phase::Setup => {
-                return refuse(format!(
+                return refuse(
                     "no draw can be offered or accepted during the set-up: a draw is agreed in play, \
                      from turn 1 on (the set-up line is herald setup --key; offer on a turn: herald \
                      move \"<actions>, offer draw\" --key)"
-                ))
+                        .into(),
+                )
             }
             Phase::Audit => {
                 return refuse(format!(

@@ -971,7 +971,11 @@ impl<G: Game> Referee<G> {
                 let opened = openings.as_mut();
                 self.play_turn(line, index, &mut state, opened, at, played)?;
                 if let Some(deck) = deck.as_mut() {
-                    if !self.check_leaving(line, index, &state, deck, at)? {
+                    // A draw agreed by this line: no turn comes after it
+                    // to owe shares for.
+                    if answer != draw::Answer::Agrees
+                        && !self.check_leaving(line, index, &state, deck, at)?
+                    {
                         self.deck_turn_end(&state, index, deck, at)?;
                     }
                 }
