@@ -430,6 +430,107 @@ struct JsonCheck {
     forfeits: Vec<JsonForfeit>,
     /// Null when no side signs (spec section 3.8).
     digest: Option<String>,
+    /// A draw offered and standing, or agreed; else null (spec section
+    /// 3.10).
+    draw: Option<JsonDraw>,
+}
+
+/// A turn's comment with what its line did to a draw after it; an
+/// acceptance without actions is only that.
+pub(super) fn with_draw<G: Game>(
+    comment: String,
+    referee: &Referee<G>,
+    played: &PlayedTurn<G>,
+) -> String {
+    match referee.draw_comment(played) {
+        None => comment,
+        Some(draw) if comment.is_empty() || played.actions.is_empty() => draw,
+        Some(draw) => format!("{comment}; {draw}"),
+    }
+}
+
+/// A draw by agreement in `check --format json`: `offered` while it
+/// waits for acceptances, `agreed` once every other side accepted.
+#[derive(Serialize)]
+struct JsonDraw {
+    /// `offered` or `agreed`.
+    state: &'static str,
+    offered_by: String,
+    offered_on: u32,
+    /// The acceptances so far, in order.
+    accepted: Vec<JsonAcceptance>,
+    /// The sides still to accept, in turn order (empty once agreed).
+    waiting: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct JsonAcceptance {
+    side: String,
+    turn: u32,
+}
+
+/// The draw offered or agreed in a game, for `check --format json`.
+fn draw_json<G: Game>(referee: &Referee<G>) -> Option<JsonDraw> {
+    let sides = referee.header().sides();
+    let name = |i: usize| sides[i].name::<G>().to_owned();
+    if let Some(a) = referee.draw_agreed() {
+        return Some(JsonDraw {
+            state: "agreed",
+            offered_by: a.offered_by.name::<G>().into(),
+            offered_on: a.offered_on,
+            accepted: a
+                .accepted
+                .iter()
+                .map(|&(s, turn)| JsonAcceptance {
+                    side: s.name::<G>().into(),
+                    turn,
+                })
+                .collect(),
+            waiting: Vec::new(),
+        });
+    }
+    let o = referee.draw_offer()?;
+    Some(JsonDraw {
+        state: "offered",
+        offered_by: name(o.by),
+        offered_on: o.turn,
+        accepted: o
+            .accepted
+            .iter()
+            .map(|&(i, turn)| JsonAcceptance {
+                side: name(i),
+                turn,
+            })
+            .collect(),
+        waiting: o.waiting.iter().map(|&i| name(i)).collect(),
+    })
+}
+
+/// A draw offer standing, for `check`'s text: `Blue offered a draw on
+/// turn 3; Red is to answer (accepted so far: none)`.
+fn draw_text<G: Game>(referee: &Referee<G>) -> String {
+    let Some(json) = draw_json(referee).filter(|d| d.state == "offered") else {
+        return String::new();
+    };
+    let accepted: Vec<String> = json
+        .accepted
+        .iter()
+        .map(|a| format!("{} on turn {}", a.side, a.turn))
+        .collect();
+    fit(
+        &format!(
+            "{} offered a draw on turn {}; waiting for {} to accept{}",
+            json.offered_by,
+            json.offered_on,
+            json.waiting.join(", then "),
+            if accepted.is_empty() {
+                String::new()
+            } else {
+                format!(" (accepted by {})", accepted.join(", "))
+            }
+        ),
+        "  ",
+    )
 }
 
 #[derive(Serialize)]
@@ -552,7 +653,7 @@ impl AfterCheck for Check {
         // The digest only where a side signs (the referee keeps it then):
         // it is what the seals are over (spec section 3.8).
         let digest = referee.digest().map(hex::encode);
-        let result = result_text::<G>(referee.outcome());
+        let result = referee.final_result().unwrap_or_else(|| "*".into());
         let summary = referee.summary();
         match self.0 {
             Format::Json => print_json(&JsonCheck {
@@ -606,13 +707,15 @@ impl AfterCheck for Check {
                     })
                     .collect(),
                 digest,
+                draw: draw_json(referee),
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{origin}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}",
+                "{origin}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}{}",
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
                 fit(&summary, "  "),
+                draw_text(referee),
                 forfeit_text(referee),
                 pending_text(referee),
                 audit_text(referee),
@@ -763,7 +866,7 @@ impl RecordCommand for Show {
                 ok: true,
                 game: G::ID,
                 turn: upto,
-                result: result_text::<G>(referee.outcome()),
+                result: referee.result(),
                 to_move: side_to_move(&referee),
                 summary,
                 pending: pending_json(&referee),
@@ -899,7 +1002,7 @@ impl RecordCommand for Replay {
                     schema: SCHEMA_VERSION,
                     ok: true,
                     game: G::ID,
-                    result: result_text::<G>(referee.outcome()),
+                    result: referee.result(),
                     positions,
                 })?
             }
@@ -964,6 +1067,7 @@ impl RecordCommand for Annotate {
                 Some(before) if played.is_played() => G::turn_comment(before, referee.state()),
                 _ => String::new(),
             };
+            let comment = with_draw(comment, referee, played);
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
                 ..played.text()
@@ -976,7 +1080,7 @@ impl RecordCommand for Annotate {
             });
             texts.push(text);
         })?;
-        let result = result_text::<G>(referee.outcome());
+        let result = referee.result();
         if self.format == Format::Json {
             print_json(&JsonAnnotate {
                 schema: SCHEMA_VERSION,
@@ -1079,6 +1183,9 @@ impl RecordCommand for Legal {
             _ => Vec::new(),
         };
         let mut note = preview.legal_note().map(str::to_owned);
+        if let Some(draw) = referee.to_move().and_then(|s| referee.draw_note(s)) {
+            note = Some(note.map_or_else(|| draw.clone(), |n| format!("{draw}; {n}")));
+        }
         let mut after = Vec::new();
         let mut state = preview.state().cloned();
         if let Some(text) = &self.after {
@@ -1671,7 +1778,7 @@ impl RecordCommand for Move {
             _ => None,
         };
         let line = played.line() + &closing.as_ref().map(PlayedTurn::line).unwrap_or_default();
-        let result = result_text::<G>(referee.outcome());
+        let result = referee.result();
         let voided = referee
             .voided_claims()
             .last()

@@ -16,7 +16,7 @@ use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::games::{self};
 use crate::record::{self, Found, Source};
-use crate::referee::{self, result_text, Referee};
+use crate::referee::{self, Referee};
 
 // ---------------------------------------------------------------- check --all
 
@@ -370,7 +370,12 @@ fn letter<G: Game>(
         Some(to) => (vec![to], others),
         None => (others, Vec::new()),
     };
+    let agreed = referee.draw_agreed().is_some();
     let status = match referee.to_move() {
+        Some(side) if referee.phase() == game::Phase::Audit && agreed => format!(
+            "drawn by agreement, {}'s audit due, the result provisional",
+            side.name::<G>()
+        ),
         Some(side) if referee.phase() == game::Phase::Audit => {
             format!("{}'s audit due, the result provisional", side.name::<G>())
         }
@@ -380,8 +385,19 @@ fn letter<G: Game>(
         Some(side) if referee.phase() == game::Phase::Setup => {
             format!("{}'s set-up step due", side.name::<G>())
         }
+        Some(side) if referee.draw_offered_to(side).is_some() => {
+            let (by, _) = referee.draw_offered_to(side).unwrap_or((side, 0));
+            format!(
+                "{} offers a draw, {} to answer",
+                by.name::<G>(),
+                side.name::<G>()
+            )
+        }
         Some(side) if !referee.outcome().is_over() => format!("{} to move", side.name::<G>()),
-        _ => format!("result {}", result_text::<G>(referee.outcome())),
+        _ if agreed && referee.final_result().as_deref() == Some("draw:agreement") => {
+            "drawn by agreement".into()
+        }
+        _ => format!("result {}", referee.result()),
     };
     let first = played.lines().next().unwrap_or_default().trim();
     let head = first.split(':').next().unwrap_or_default();
@@ -439,6 +455,22 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         return "The game is over: herald check MESSAGE.eml gives the result.".into();
     };
     let name = due.side.name::<G>();
+    if let (Some((by, turn)), "turn") = (referee.draw_offered_to(due.side), due.step) {
+        // The side due answers a draw offer: both answers, named.
+        let accept = if referee.accepts_last(due.side) {
+            "accept draw"
+        } else {
+            "YOUR TURN, accept draw"
+        };
+        return format!(
+            "Next, {name} ({}): {} offered a draw on turn {turn}. Accept it with:\n\
+             herald move MESSAGE.eml \"{accept}\" --key KEY --reply -o reply.eml\n\
+             or decline it by playing on:\n\
+             herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml",
+            due.line,
+            by.name::<G>()
+        );
+    }
     let command = match due.step {
         "keygen" => format!(
             "herald keygen --side {name} MESSAGE.eml --key {}.key --reply -o reply.eml",
@@ -523,7 +555,7 @@ pub(super) fn prompt_turn() -> Result<Option<String>, Failure> {
     let mut err = std::io::stderr();
     let _ = write!(
         err,
-        "Your turn (actions separated by commas, pass or resign; Enter to finish): "
+        "Your turn (actions separated by commas, pass or resign, offer draw or accept draw after them; Enter to finish): "
     );
     let _ = err.flush();
     let mut line = String::new();

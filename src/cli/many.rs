@@ -17,8 +17,8 @@ use super::stream::{self, AfterCheck, Checked};
 use crate::game::Game;
 use crate::games::{self, GameVisitor};
 use crate::record::{self, Source};
+use crate::referee::Keep;
 use crate::referee::{self, Referee};
-use crate::referee::{result_text, Keep};
 
 /// Replays one record for `check --all` and `check` of many records:
 /// its game's id and title, turns, result and side to move.
@@ -33,7 +33,7 @@ impl GameVisitor for Verdict<'_> {
         Ok((
             [G::ID, G::TITLE],
             referee.turns(),
-            result_text::<G>(referee.outcome()),
+            referee.result(),
             side_to_move(&referee),
         ))
     }
@@ -194,7 +194,7 @@ impl AfterCheck for Summary {
         Ok((
             [G::ID, G::TITLE],
             referee.turns(),
-            referee::result_text::<G>(referee.outcome()),
+            referee.result(),
             side_to_move(referee),
         ))
     }

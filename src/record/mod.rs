@@ -172,6 +172,8 @@ pub struct Turn<'a> {
     pub pass: Option<Span>,
     /// `resign`, if the line ends with it.
     pub resign: Option<Span>,
+    /// `offer draw` or `accept draw`, if the line ends with one.
+    pub draw: Option<(DrawItem, Span)>,
     /// `audit`, if the line is a closing line of openings.
     pub audit: Option<Span>,
     /// `forfeit claimed by <side>`, if the line records a forfeit: where
@@ -207,6 +209,45 @@ impl Turn<'_> {
     /// `resign` alone, without actions, facts or proofs.
     pub fn is_bare_resign(&self) -> bool {
         self.resign.is_some() && self.items.is_empty() && self.proofs.is_empty()
+    }
+}
+
+/// A line's word on a draw by agreement: it ends the line, after its
+/// actions (or alone).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawItem {
+    /// `offer draw`: the side offers the others a draw.
+    Offer,
+    /// `accept draw`: the side accepts the draw offered.
+    Accept,
+}
+
+impl DrawItem {
+    /// The item as herald writes it: `offer draw`, `accept draw`.
+    pub fn words(self) -> &'static str {
+        match self {
+            DrawItem::Offer => "offer draw",
+            DrawItem::Accept => "accept draw",
+        }
+    }
+
+    /// The item `text` says, if it says one: two words, any case, any
+    /// white space between them (a re-wrapped line).
+    pub fn read(text: &str) -> Option<DrawItem> {
+        let mut words = text.split_whitespace();
+        let (Some(verb), Some(noun), None) = (words.next(), words.next(), words.next()) else {
+            return None;
+        };
+        if !noun.eq_ignore_ascii_case("draw") {
+            return None;
+        }
+        if verb.eq_ignore_ascii_case("offer") {
+            Some(DrawItem::Offer)
+        } else if verb.eq_ignore_ascii_case("accept") {
+            Some(DrawItem::Accept)
+        } else {
+            None
+        }
     }
 }
 

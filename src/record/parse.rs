@@ -9,8 +9,8 @@ use nom::{IResult, Parser};
 
 use super::source::{trim, trim_end, trim_start};
 use super::{
-    hex_digits, Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source, Span, Tag,
-    Turn,
+    hex_digits, DrawItem, Item, ItemKind, LineKind, ParseError, Proof, ProofKind, Record, Source,
+    Span, Tag, Turn,
 };
 
 /// Most turns a record may hold (each player's chain has 10,000 links).
@@ -717,6 +717,7 @@ fn empty_turn<'a>() -> Turn<'a> {
         kind: LineKind::Turn,
         pass: None,
         resign: None,
+        draw: None,
         audit: None,
         forfeit: None,
         proofs: Vec::new(),
@@ -783,6 +784,7 @@ fn begin_turn<'a>(
     turn.kind = kind;
     turn.pass = None;
     turn.resign = None;
+    turn.draw = None;
     turn.audit = None;
     turn.forfeit = None;
     turn.proofs.clear();
@@ -1099,11 +1101,11 @@ fn add_item<'a>(
     // The item is trimmed: `forfeit`, `pass`, `audit` and `resign` start
     // with its first byte, which most actions pass over at once.
     let first = word.as_bytes().first().map(u8::to_ascii_lowercase);
-    if !matches!(first, Some(b'f' | b'p' | b'a' | b'r')) {
+    if !matches!(first, Some(b'f' | b'p' | b'a' | b'r' | b'o')) {
         push_item(text, turn, item_text, span, left);
         return Ok(());
     }
-    let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none();
+    let alone = left == 1 && turn.items.is_empty() && turn.resign.is_none() && turn.draw.is_none();
     // A forfeit is at least its word long.
     if word.len() >= 7 && is_forfeit(word) {
         if !alone {
@@ -1134,6 +1136,17 @@ fn add_item<'a>(
             ));
         }
         turn.resign = Some(span);
+    } else if let Some(draw) = DrawItem::read(word) {
+        if left != 1 || turn.resign.is_some() {
+            return Err(ParseError::new(
+                span,
+                format!(
+                    "`{}` ends the line: it comes after the line's actions, alone after them",
+                    draw.words()
+                ),
+            ));
+        }
+        turn.draw = Some((draw, span));
     } else {
         push_item(text, turn, item_text, span, left);
     }

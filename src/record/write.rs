@@ -67,6 +67,8 @@ pub struct TurnText {
     pub setup: bool,
     /// The line ends with `resign`.
     pub resign: bool,
+    /// The line ends with `offer draw` or `accept draw`.
+    pub draw: Option<super::DrawItem>,
     /// The line is a closing line of openings (`audit`).
     pub audit: bool,
     /// The line records the side's forfeit, claimed by this side.
@@ -92,6 +94,9 @@ impl TurnText {
             .collect();
         if self.resign {
             items.push("resign".into());
+        }
+        if let Some(draw) = self.draw {
+            items.push(draw.words().into());
         }
         if self.audit {
             items.push("audit".into());

@@ -574,7 +574,7 @@ impl<G: Game> Referee<G> {
             return Vec::new();
         };
         let hand = self.deck_index(index);
-        if G::outcome(&trial.state).is_over() || !trial.hand_in(&trial.state, hand) {
+        if trial.board_outcome().is_over() || !trial.hand_in(&trial.state, hand) {
             // Over, or the hand leaves: its shares are made from its
             // published secret from now on.
             return Vec::new();

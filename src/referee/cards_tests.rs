@@ -1276,6 +1276,24 @@ fn a_farewell_line_carries_no_actions_and_no_resignation() {
 }
 
 #[test]
+fn a_farewell_line_neither_offers_nor_accepts_a_draw() {
+    let (header, wallets) = table_with(4, &[("Hands", "shared"), ("Out", "C-on-B")]);
+    let (text, _) = play(&header, &wallets);
+    for word in ["offer draw", "accept draw"] {
+        let changed = text.replace("\n7. C: pass\n", &format!("\n7. C: {word}\n"));
+        let err = replayed(&changed).unwrap_err();
+        assert_eq!(err.turn, Some(7));
+        assert_eq!(
+            err.message,
+            format!(
+                "{word}: C is out of the game and this is its farewell line: it can neither \
+                 offer nor accept a draw (herald move pass --key)"
+            )
+        );
+    }
+}
+
+#[test]
 fn a_hand_with_no_side_left_opens_its_cards_and_publishes_its_card_secret() {
     // Three sides, each its own hand: B's turn 5 puts C out, and C's
     // farewell line (turn 6) is its leaving line: its cards opened, the

@@ -252,7 +252,7 @@ impl<G: Game> Referee<G> {
         let Some(side) = self.to_move() else {
             return Err(ComposeError::Closed(
                 ErrorKind::Illegal,
-                format!("the game is over: {}", G::summary(&self.state)),
+                format!("the game is over: {}", self.over_summary()),
             ));
         };
         if self.next_turn() as usize > MAX_TURNS {
@@ -356,6 +356,9 @@ impl<G: Game> Referee<G> {
         if kind == LineKind::Setup {
             line.number = number;
         }
+        // A draw word where none may stand, refused before the phase's
+        // proofs make the line something else (an audit line).
+        self.check_draw_now(&line).map_err(ComposeError::Line)?;
         // The protocol's proofs are the referee's to add, never the player's.
         line.proofs.clear();
         let reveal = self.line_reveal(side, wallet, &line)?;
@@ -821,7 +824,7 @@ impl<G: Game> Referee<G> {
         let Some(side) = self.to_move() else {
             return Ok(Preview::Unknown(format!(
                 "the game is over: {}",
-                G::summary(&self.state)
+                self.over_summary()
             )));
         };
         if let Some(note) = self.setup_note() {

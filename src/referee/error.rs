@@ -137,6 +137,7 @@ impl LineError {
             Place::End => turn
                 .pass
                 .or(turn.resign)
+                .or(turn.draw.map(|(_, span)| span))
                 .or(turn.forfeit.map(|(span, _)| span))
                 .unwrap_or(turn.span),
             Place::Proof(index) => turn.proofs.get(index).map_or(turn.span, |p| p.span),

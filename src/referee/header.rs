@@ -473,6 +473,7 @@ fn check_result_tag<G: Game>(
     // A side, or allies joined by `+`.
     let result_ok = result_tag == "*"
         || result_tag.eq_ignore_ascii_case("draw")
+        || result_tag.eq_ignore_ascii_case(DRAW_BY_AGREEMENT)
         || result_tag
             .split('+')
             .all(|w| listed.iter().any(|s| s.eq_ignore_ascii_case(w)));
@@ -482,7 +483,7 @@ fn check_result_tag<G: Game>(
     Err(RefereeError::record(
         Some(result_span),
         format!(
-            "the Result tag is `*`, `draw` or a side of this game ({}), not `{result_tag}`",
+            "the Result tag is `*`, `draw`, `{DRAW_BY_AGREEMENT}` or a side of this game ({}), not `{result_tag}`",
             listed.join(", ")
         ),
     ))
@@ -532,6 +533,9 @@ fn suffixed_side<G: Game>(name: &str, suffix: &str) -> Option<Side> {
     }
     game::side_by_name::<G>(&name[..cut])
 }
+
+/// The Result tag of a game drawn by agreement (spec section 3.10).
+pub const DRAW_BY_AGREEMENT: &str = "draw:agreement";
 
 /// The text of a result: `*`, the winner's name, or `draw`.
 pub fn result_text<G: Game>(outcome: Outcome) -> String {

@@ -11,7 +11,7 @@ use super::ChanceEvent;
 use crate::fairness::Hash;
 use crate::game::{action_text, Game, Side};
 use crate::record::{
-    hex_digits, write_proof, write_turn, ItemKind, LineKind, ProofKind, Turn, TurnText,
+    hex_digits, write_proof, write_turn, DrawItem, ItemKind, LineKind, ProofKind, Turn, TurnText,
 };
 
 /// One item of a line: an action in the game's notation, or a recorded
@@ -38,6 +38,12 @@ pub enum Ending {
     Pass,
     /// `resign` after the actions (or alone).
     Resign,
+    /// `offer draw` after the actions (or alone): the turn ends as the
+    /// game's rules say, and the side offers the others a draw.
+    Offer,
+    /// `accept draw` (alone, or after the actions when others are still
+    /// to accept): the side accepts the draw offered.
+    Accept,
     /// `audit`: a closing line of openings once the rules ended the game.
     Audit,
     /// `forfeit claimed by <side>`: the side lost by forfeit, as another
@@ -161,6 +167,11 @@ impl<'a> Line<'a> {
                 Ending::Pass
             } else if turn.resign.is_some() {
                 Ending::Resign
+            } else if let Some((draw, _)) = turn.draw {
+                match draw {
+                    DrawItem::Offer => Ending::Offer,
+                    DrawItem::Accept => Ending::Accept,
+                }
             } else if turn.audit.is_some() {
                 Ending::Audit
             } else {
@@ -239,6 +250,8 @@ impl<'a> Line<'a> {
             Ending::Actions => &[],
             Ending::Pass => &["pass"],
             Ending::Resign => &["resign"],
+            Ending::Offer => &["offer", "draw"],
+            Ending::Accept => &["accept", "draw"],
             Ending::Audit => &["audit"],
             Ending::Forfeit => {
                 claim = ["forfeit", "claimed", "by", claimant.unwrap_or_default()];
@@ -352,6 +365,8 @@ pub struct PlayedTurn<G: Game> {
     pub actions: Vec<G::Action>,
     /// The line ended with `resign`.
     pub resign: bool,
+    /// The line ended with `offer draw` or `accept draw`.
+    pub draw: Option<DrawItem>,
     /// Chance values derived on this turn (settled events first).
     pub chance: Vec<ChanceEvent>,
     /// The reveal the line carried.
@@ -394,6 +409,7 @@ impl<G: Game> PlayedTurn<G> {
             before,
             actions: Vec::new(),
             resign: false,
+            draw: None,
             chance: Vec::new(),
             reveal: None,
             kind: LineKind::Turn,
@@ -418,6 +434,7 @@ impl<G: Game> PlayedTurn<G> {
         self.before = None;
         self.actions.clear();
         self.resign = false;
+        self.draw = None;
         self.reveal = None;
         self.kind = LineKind::Turn;
         self.audit = false;
@@ -444,6 +461,7 @@ impl<G: Game> PlayedTurn<G> {
             actions: self.actions.iter().map(action_text::<G>).collect(),
             setup: self.kind == LineKind::Setup,
             resign: self.resign,
+            draw: self.draw,
             audit: self.audit,
             forfeit: self.claimant.map(|c| c.name::<G>().to_owned()),
             reveal: self.reveal,

@@ -20,6 +20,7 @@ mod cards;
 pub mod chance;
 pub mod compose;
 pub mod deck;
+mod draw;
 pub mod error;
 mod farewell;
 pub mod header;
@@ -51,6 +52,7 @@ mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
 pub use compose::{ComposeError, Preview};
+pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{contact_fault, game_tag, result_text, Header};
 pub use hidden::SetupStep;
@@ -145,6 +147,12 @@ pub struct Referee<G: Game> {
     /// The day a line composed now is dated, given by the caller (the
     /// CLI reads the clock; the referee never does).
     today: Option<record::Day>,
+    /// The draw offered and not yet accepted by all, if one stands.
+    offer: Option<draw::Offer>,
+    /// The draw agreed, once the game ended in one.
+    agreed: Option<draw::Agreement>,
+    /// The offer the last line let lapse (its side and turn), if it did.
+    lapsed: Option<(usize, u32)>,
 }
 
 /// A claim that its target may still answer ([`Referee::void_claim`]).
@@ -250,6 +258,9 @@ impl<G: Game> Clone for Referee<G> {
             voided: self.voided.clone(),
             last_date: self.last_date,
             today: self.today,
+            offer: self.offer.clone(),
+            agreed: self.agreed.clone(),
+            lapsed: self.lapsed,
         }
     }
 }
@@ -347,6 +358,9 @@ impl<G: Game> Referee<G> {
             voided: Vec::new(),
             last_date: None,
             today: None,
+            offer: None,
+            agreed: None,
+            lapsed: None,
             deck,
             hands,
             holders,
@@ -485,7 +499,10 @@ impl<G: Game> Referee<G> {
             Phase::Over
         } else if self.setup_side_due().is_some() {
             Phase::Setup
-        } else if !G::outcome(&self.state).is_over() && self.deck_broken().is_none() {
+        } else if !G::outcome(&self.state).is_over()
+            && self.deck_broken().is_none()
+            && self.agreed.is_none()
+        {
             Phase::Play
         } else if self.audit_side_due().is_some() {
             Phase::Audit
@@ -513,8 +530,8 @@ impl<G: Game> Referee<G> {
             Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
             Phase::Over if self.hidden.any() => self
                 .hidden
-                .verdict(G::outcome(&self.state), self.header.sides()),
-            Phase::Over => G::outcome(&self.state),
+                .verdict(self.board_outcome(), self.header.sides()),
+            Phase::Over => self.board_outcome(),
             _ => Outcome::Ongoing,
         }
     }
@@ -523,7 +540,26 @@ impl<G: Game> Referee<G> {
     /// ([`result_text`] of its outcome); `None` while it runs.
     pub fn final_result(&self) -> Option<String> {
         let outcome = self.outcome();
+        if outcome == Outcome::Draw && self.agreed.is_some() {
+            return Some(header::DRAW_BY_AGREEMENT.into());
+        }
         outcome.is_over().then(|| result_text::<G>(outcome))
+    }
+
+    /// The result as the Result tag and the readers' JSON write it:
+    /// [`Referee::final_result`], `*` while the game runs.
+    pub fn result(&self) -> String {
+        self.final_result().unwrap_or_else(|| "*".into())
+    }
+
+    /// The result the game ended with before any audit: a draw agreed,
+    /// else the rules' (`Ongoing` while it runs).
+    fn board_outcome(&self) -> Outcome {
+        if self.agreed.is_some() {
+            Outcome::Draw
+        } else {
+            G::outcome(&self.state)
+        }
     }
 
     /// One line on how the game stands: the engine's summary, and where
@@ -541,7 +577,7 @@ impl<G: Game> Referee<G> {
         if let Some(f) = self.decided_by {
             let provisional = match self.walked_away {
                 Some(_) => self.outcome(),
-                None => G::outcome(&self.state),
+                None => self.board_outcome(),
             };
             if !f.audit {
                 board = match provisional.winners::<G>() {
@@ -562,8 +598,11 @@ impl<G: Game> Referee<G> {
                  no card of the game"
             );
         }
+        if let Some(agreed) = &self.agreed {
+            board = format!("a draw by agreement ({})", agreed.words::<G>());
+        }
         let outcome = self.outcome();
-        if !outcome.is_over() || outcome == G::outcome(&self.state) || self.walked_away.is_some() {
+        if !outcome.is_over() || outcome == self.board_outcome() || self.walked_away.is_some() {
             return board;
         }
         let mut verdict = match outcome.winners::<G>() {
@@ -579,7 +618,7 @@ impl<G: Game> Referee<G> {
     /// The result the rules gave, while the audit may still change it
     /// (spec section 3.7); `None` outside the audit.
     pub fn provisional(&self) -> Option<Outcome> {
-        (self.phase() == Phase::Audit).then(|| G::outcome(&self.state))
+        (self.phase() == Phase::Audit).then(|| self.board_outcome())
     }
 
     /// The audits that failed so far: the side and why.
@@ -714,7 +753,22 @@ impl<G: Game> Referee<G> {
                 "farewell",
                 format!("{line} is {name}'s farewell line (herald move pass --key)"),
             ),
-            _ => ("turn", format!("{line} is {name}'s (herald move)")),
+            _ => match self.draw_offered_to(side) {
+                Some((by, turn)) => (
+                    "turn",
+                    format!(
+                        "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it \
+                         (herald move \"{}\" --key) or decline it by playing on (herald move)",
+                        by.name::<G>(),
+                        if self.accepts_last(side) {
+                            "accept draw"
+                        } else {
+                            "<actions>, accept draw"
+                        }
+                    ),
+                ),
+                None => ("turn", format!("{line} is {name}'s (herald move)")),
+            },
         };
         Some(StepDue {
             side,
@@ -939,6 +993,10 @@ impl<G: Game> Referee<G> {
     ) -> Result<(), LineError> {
         let side = self.header.sides()[index];
         let number = at.turn;
+        let farewell =
+            phase == Phase::Play && claimant.is_none() && self.farewell_due() == Some(index);
+        let answer = self.check_draw(line, index, phase, farewell, at)?;
+        self.lapsed = None;
         match phase {
             Phase::Setup => {
                 if let Some(claimant) = claimant {
@@ -955,11 +1013,13 @@ impl<G: Game> Referee<G> {
             Phase::Play | Phase::Over => {}
         }
         if let Some(claimant) = claimant {
+            // A forfeit answers no draw: an offer standing lapses.
+            self.lapsed = self.offer.take().map(|o| (o.by, o.turn));
             self.farewells.retain(|f| f.side() != index);
             *played = self.forfeit(index, side, claimant, number);
             return Ok(());
         }
-        if self.farewell_due() == Some(index) {
+        if farewell {
             *played = self.play_farewell(line, index, at)?;
             return Ok(());
         }
@@ -1000,12 +1060,17 @@ impl<G: Game> Referee<G> {
                 let opened = openings.as_mut();
                 self.play_turn(line, index, &mut state, opened, at, played)?;
                 if let Some(deck) = deck.as_mut() {
-                    if !self.check_leaving(line, index, &state, deck, at)? {
+                    // A draw agreed by this line: no turn comes after it
+                    // to owe shares for.
+                    if answer != draw::Answer::Agrees
+                        && !self.check_leaving(line, index, &state, deck, at)?
+                    {
                         self.deck_turn_end(&state, index, deck, at)?;
                     }
                 }
             }
         }
+        self.after_draw_line(line, index, number, answer, &state, at)?;
         if self.deck.is_some() {
             self.owe_farewells(index, number, &state);
         }
@@ -1155,7 +1220,7 @@ impl<G: Game> Referee<G> {
                 audit: true,
             };
             self.forfeits.push(forfeit);
-            let provisional = G::outcome(&self.state);
+            let provisional = self.board_outcome();
             let winner = match provisional {
                 Outcome::Won(w) => w == side,
                 Outcome::TeamWon(team) => team.sides().any(|s| s == side),
@@ -1237,14 +1302,20 @@ impl<G: Game> Referee<G> {
         };
         if phase == Phase::Over {
             let outcome = self.outcome();
+            let draw_word = match line.ending {
+                Ending::Offer => "; a draw can be offered only while the game runs",
+                Ending::Accept => "; a draw can be accepted only while the game runs",
+                _ => "",
+            };
             return Err(at.illegal(
                 Place::Line,
                 None,
                 format!(
-                    "the game is already over ({}): no turn may follow",
-                    match outcome.winners::<G>() {
-                        Some(w) => format!("{w} won"),
-                        None => "a draw".into(),
+                    "the game is already over ({}): no turn may follow{draw_word} (herald check                      shows the result)",
+                    match (outcome.winners::<G>(), &self.agreed) {
+                        (Some(w), _) => format!("{w} won"),
+                        (None, Some(_)) => "a draw by agreement".into(),
+                        (None, None) => "a draw".into(),
                     }
                 ),
             ));
@@ -1291,6 +1362,24 @@ impl<G: Game> Referee<G> {
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
         if side != due && !(phase == Phase::Setup && self.may_begin_setup(index)) {
+            if let Some(offer) = self
+                .offer
+                .as_ref()
+                .filter(|o| line.ending == Ending::Accept && o.by == index)
+            {
+                return Err(at.illegal(
+                    Place::End,
+                    Some("accept draw"),
+                    format!(
+                        "{} offered this draw itself on turn {}: the other sides accept it, not \
+                         the side that offered ({} answers next: herald move \"accept draw\" \
+                         --key, or plays on)",
+                        at.side,
+                        offer.turn,
+                        due.name::<G>()
+                    ),
+                ));
+            }
             let what = match phase {
                 Phase::Setup => "set-up step",
                 Phase::Audit => "audit",
@@ -1712,6 +1801,11 @@ impl<G: Game> Referee<G> {
             self.check_settleable(request.label, state, declaring, at)?;
         }
         played.resign = line.ending == Ending::Resign;
+        played.draw = match line.ending {
+            Ending::Offer => Some(record::DrawItem::Offer),
+            Ending::Accept => Some(record::DrawItem::Accept),
+            _ => None,
+        };
         played.reveal = line.reveal().map(|(_, h)| h);
         Ok(())
     }
@@ -1788,13 +1882,21 @@ impl<G: Game> Referee<G> {
                 ));
             }
             G::resign(state, side);
+        } else if line.ending == Ending::Accept && self.accepts_last(side) {
+            // The draw is agreed with this line: the turn does not end, the
+            // game does.
         } else if !G::outcome(state).is_over() {
             G::end_turn(state).map_err(|e| {
-                let what = match line.ending {
-                    Ending::Pass => "pass",
-                    _ => "end of turn",
+                let (what, hint) = match line.ending {
+                    Ending::Pass => ("pass", ""),
+                    Ending::Accept => (
+                        "accept draw",
+                        " (others are still to accept after this side, so its turn goes on: \
+                         herald move \"<actions>, accept draw\" --key)",
+                    ),
+                    _ => ("end of turn", ""),
                 };
-                at.illegal(Place::End, Some(what), e.reason)
+                at.illegal(Place::End, Some(what), format!("{}{hint}", e.reason))
             })?;
         }
         Ok(())
@@ -1871,7 +1973,7 @@ impl<G: Game> Referee<G> {
         if self.keep.chance {
             self.chance.extend(played.chance.iter().cloned());
         }
-        if self.hidden.any() && (G::outcome(&self.state).is_over() || self.broken_on.is_some()) {
+        if self.hidden.any() && (self.board_outcome().is_over() || self.broken_on.is_some()) {
             self.audit_opened_sides();
         }
     }
@@ -1966,7 +2068,7 @@ impl<G: Game> Referee<G> {
 
     /// Check the `Result` tag against the game (after the last turn).
     pub fn check_result(&self) -> Result<(), RefereeError> {
-        let computed = result_text::<G>(self.outcome());
+        let computed = self.final_result().unwrap_or_else(|| "*".into());
         if computed.eq_ignore_ascii_case(self.header.result_tag()) {
             Ok(())
         } else {

@@ -72,6 +72,12 @@ impl<G: Game> Referee<G> {
         let number = self.next_turn();
         let side = self.open_side()?;
         if let Some(note) = self.setup_note() {
+            let last = text.rsplit(',').next().unwrap_or_default();
+            if record::DrawItem::read(last).is_some() {
+                return Err(TypedError::Usage(format!(
+                    "no draw can be offered or accepted during the set-up: {note}"
+                )));
+            }
             return Err(TypedError::Usage(note));
         }
         let text = match text.trim() {

@@ -15,7 +15,7 @@ use crate::cli::report::{Exit, Failure, Problem};
 use crate::game::Game;
 use crate::games::{self, GameVisitor};
 use crate::record;
-use crate::referee::{self, header::Header, result_text, Keep};
+use crate::referee::{self, header::Header, Keep};
 
 /// What the inbox knows of one game: the newest valid record read.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -119,7 +119,7 @@ impl GameVisitor for Look<'_> {
                 .map(|(since, days)| crate::record::Day(since.0 + days + 1).to_string()),
             due_text: due.map(|d| d.text),
             yours,
-            result: result_text::<G>(referee.outcome()),
+            result: referee.result(),
             summary: referee.summary(),
             subject: String::new(),
             date: String::new(),
