@@ -109,6 +109,8 @@ fn castle_danger() -> Players {
         ann,
         &[
             "new",
+            "--protocol",
+            "2",
             "castle-danger",
             "--side",
             "Blue=ann@example.org",
@@ -338,6 +340,8 @@ fn playground(before_s3: impl Fn(&Path)) -> Players {
         ann,
         &[
             "new",
+            "--protocol",
+            "2",
             "playground-battles",
             "--side",
             "Blue=ann@example.org",

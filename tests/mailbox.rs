@@ -964,6 +964,11 @@ fn typed_on_a_terminal(player: &Player, args: &str, typed: &str) -> String {
         );
         shown.push(byte[0]);
     }
+    // The prompt is written just before the terminal's echo is turned
+    // off: on a loaded machine a password typed at once can still meet
+    // the echo on, which is the terminal's doing, not herald's. Give it
+    // the time a person takes to type.
+    std::thread::sleep(std::time::Duration::from_millis(500));
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(format!("{typed}\n").as_bytes()).unwrap();
     stdout.read_to_end(&mut shown).unwrap();
