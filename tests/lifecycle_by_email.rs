@@ -727,6 +727,7 @@ fn a_side_that_never_joins_loses_by_forfeit_and_its_late_first_line_voids_the_cl
         said.contains("Red forfeited (claimed by Blue on S2)"),
         "{said}"
     );
+    assert!(said.contains("wrote S2 to game.pbem"), "{said}");
     let status = json(&p.blue, &["check", "game.pbem", "--format", "json"]);
     assert_eq!(status["result"], "Blue", "{status}");
     // Red answers at last, joining with its first line: the claim is void.

@@ -1877,7 +1877,12 @@ impl RecordCommand for Move {
                 if written && self.reply.is_some() && ctx.source.from_message() {
                     format!("{} is left as it was received\n", ctx.origin)
                 } else if written {
-                    format!("wrote turn {number} to {}\n", ctx.origin)
+                    // A forfeit claimed during the set-up is a set-up line.
+                    let what = match played.kind {
+                        crate::record::LineKind::Setup => format!("S{}", played.number),
+                        crate::record::LineKind::Turn => format!("turn {number}"),
+                    };
+                    format!("wrote {what} to {}\n", ctx.origin)
                 } else {
                     "dry run: nothing written\n".into()
                 }
