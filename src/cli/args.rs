@@ -85,8 +85,9 @@ Examples:
   herald new breach-the-keep --side White=a@x --side Black=b@x --option WhiteKeep=4 -o keep.pbem
   herald new playground-battles --side Blue=a@x --side Red=b@x -o pg.pbem
   herald new battlegates --side South=a@x --side North=b@x -o bg.pbem
-  herald new battlegates --side South=a@x --side North=b@x --key south.key --reply -o 1.eml
-                  (the game, your key and the first message to North in one)")]
+  herald new battlegates --side South=a@x --side North=b@x --key south.key \\
+      --maze @south-maze.txt --reply -o 1.eml
+                  (the game, your key, your set-up line and the first message to North in one)")]
     New {
         /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
         /// playground-battles or battlegates.
@@ -244,6 +245,8 @@ Examples:
   herald setup bg.pbem --key south.key --maze @south-maze.txt
   herald setup game.pbem --key blue.key          (the next step: the openings)
   herald setup bob.eml --key blue.key --reply -o ann.eml   (answer an email)
+  herald setup 1.eml --side North --key north.key --maze @north-maze.txt --reply -o 2.eml
+                  (join a game: your key is made with your first set-up line)
   herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)")]
     Setup {
         /// The game record file.
