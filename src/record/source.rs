@@ -1402,7 +1402,7 @@ mod tests {
                 "{head}{}{last}",
                 format!("{}\n", " ".repeat(100)).repeat(300)
             ),
-            format!("Hi,\n\n{}", format!("{head}{}{last}", ">\n".repeat(900)))
+            format!("Hi,\n\n{head}{}{last}", ">\n".repeat(900))
                 .replace("\n[", "\n> [")
                 .replace("\n1.", "\n> 1.")
                 .replace("\n2.", "\n> 2."),
