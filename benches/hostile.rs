@@ -11,6 +11,11 @@
 //!   `Source::new` + `record::parse` + `referee::replay_keeping`
 //!   (`Keep::RULES`) of the whole text.
 //!
+//! `hostile-small/<shape>/whole` is the whole read of every shape at 256
+//! KiB, to run in seconds (`-- hostile-small`); the figures at the input
+//! limit for `show`, `legal` and `annotate` as whole processes are
+//! farm-bench's and `/usr/bin/time`'s (benches/RESULTS.md).
+//!
 //! The shapes: `valid`, the yardstick (50,000 passing turns, each line
 //! padded with a `{...}` comment to fill the size, as
 //! `examples/long_record.rs` makes it); `tags` (200,000 header tags:
@@ -34,26 +39,32 @@ use herald::referee;
 /// The size of every input: the input limit less a little room.
 const SIZE: usize = 8 * 1024 * 1024 - 4096;
 
+/// The size of the inputs of `hostile-small/<shape>/whole`: the whole
+/// read of each shape, small enough to run in seconds
+/// (`cargo bench --bench hostile -- hostile-small`).
+const SMALL: usize = 256 * 1024;
+
 const HEADER: &str = "[Game \"castle-danger\"]\n[Blue \"ann@example.org\"]\n\
     [Red \"bob@example.org\"]\n[Result \"*\"]\n\n";
 
 const TURNS: &str = "1. Blue: +B, Bd1-d2, Bd2+d3, Kc1-b1\n2. Red: +C, Cd9-d8, Cd8*d3\n";
 
-/// The header, two turns, `filler` as many times as fits in `SIZE`, a
+/// The header, two turns, `filler` as many times as fits in `size`, a
 /// last turn.
-fn filled(filler: &str) -> String {
+fn filled(size: usize, filler: &str) -> String {
     let mut text = format!("{HEADER}{TURNS}");
-    let room = SIZE - text.len() - 40;
+    let room = size - text.len() - 40;
     text.push_str(&filler.repeat(room / filler.len().max(1)));
     text + "3. Blue: pass\n"
 }
 
-/// The yardstick: 50,000 passing turns padded with comments to `SIZE`.
-fn valid() -> String {
-    let turns = 50_000;
+/// The yardstick: passing turns (50,000 at `SIZE`) padded with comments
+/// to `size`.
+fn valid(size: usize) -> String {
+    let turns = 50_000 * size / SIZE;
     let line = |n: usize| format!("{n}. {}: pass", if n % 2 == 1 { "Blue" } else { "Red" });
     let bare: usize = (1..=turns).map(|n| line(n).len() + 1).sum();
-    let pad = (SIZE - HEADER.len() - bare) / turns;
+    let pad = (size - HEADER.len() - bare) / turns;
     let mut text = String::from(HEADER);
     for n in 1..=turns {
         text.push_str(&format!("{} {{{}}}\n", line(n), "a".repeat(pad - 3)));
@@ -61,26 +72,28 @@ fn valid() -> String {
     text
 }
 
-fn shapes() -> Vec<(&'static str, String)> {
+/// Every shape, of `size` bytes or a little less.
+fn shapes(size: usize) -> Vec<(&'static str, String)> {
+    let filled = |filler: &str| filled(size, filler);
     let tags: String = (0..200_000).map(|k| format!("[Tag{k} \"v\"]\n")).collect();
     let tags = format!("{HEADER}{TURNS}").replace("[Result", &format!("{tags}[Result"));
     let giant = filled("").replace(
         "3. Blue",
-        &format!("{{{}}}\n3. Blue", "a comment line\n".repeat(SIZE / 15 - 10)),
+        &format!("{{{}}}\n3. Blue", "a comment line\n".repeat(size / 15 - 10)),
     );
     let giant_line = filled("").replace(
         "3. Blue",
-        &format!("{{{}}}\n3. Blue", "a".repeat(SIZE - 300)),
+        &format!("{{{}}}\n3. Blue", "a".repeat(size - 300)),
     );
-    let spaces = filled("").replace("3. Blue", &format!("{}\n3. Blue", " ".repeat(SIZE - 300)));
+    let spaces = filled("").replace("3. Blue", &format!("{}\n3. Blue", " ".repeat(size - 300)));
     let quote = |text: &str| -> String { text.lines().map(|l| format!("> > > > {l}\n")).collect() };
     let mut quoted = quote(&format!("{HEADER}{TURNS}"));
     let last = quote("3. Blue: pass\n");
     let filler = quote(">\n");
-    quoted.push_str(&filler.repeat((SIZE - quoted.len() - last.len()) / filler.len()));
+    quoted.push_str(&filler.repeat((size - quoted.len() - last.len()) / filler.len()));
     quoted.push_str(&last);
     vec![
-        ("valid", valid()),
+        ("valid", valid(size)),
         ("tags", tags),
         ("blank", filled("\n")),
         (
@@ -117,7 +130,20 @@ fn whole(bytes: &[u8]) -> bool {
 }
 
 fn benches(c: &mut Criterion) {
-    for (name, text) in shapes() {
+    for (name, text) in shapes(SMALL) {
+        let valid = name != "tags";
+        assert_eq!(whole(text.as_bytes()), valid, "{name} whole, small");
+        let mut group = c.benchmark_group(format!("hostile-small/{name}"));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_millis(200));
+        group.measurement_time(Duration::from_secs(1));
+        group.bench_function("whole", |b| {
+            b.iter(|| black_box(whole(black_box(text.as_bytes()))))
+        });
+        group.finish();
+    }
+    for (name, text) in shapes(SIZE) {
         assert!(text.len() <= 8 * 1024 * 1024, "{name}: {}", text.len());
         let valid = name != "tags";
         assert_eq!(streamed(text.as_bytes()), valid, "{name} streamed");

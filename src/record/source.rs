@@ -11,9 +11,15 @@ use std::sync::Arc;
 /// a megabyte; anything this large is not a game record.
 pub const MAX_INPUT: usize = 8 * 1024 * 1024;
 
-/// The most lines [`Source::new`] reserves room for before it reads
-/// any.
-const FIRST_LINES: usize = 4096;
+/// A [`Source`]'s line map keeps an entry for a line only when the line
+/// cannot be told from the one before it, or every this many lines...
+const RUN_LINES: usize = 256;
+
+/// ... or when the line starts more than this many bytes of the
+/// original past the last entry kept: so finding a line costs at most
+/// this many lines or bytes read again, and the map of a text of
+/// millions of short lines (blank lines, comment lines) stays small.
+const RUN_BYTES: usize = 4096;
 
 /// A byte range in a [`Source`]'s clean text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -69,6 +75,81 @@ pub(crate) struct LineMap {
     pub(crate) marks: usize,
 }
 
+/// A line map kept short: an entry for a line only where the line
+/// cannot be told from the one before it. A line between two entries
+/// (or after the last) is told from the line before it: it starts just
+/// past that line's line feed, in the clean text and in the original,
+/// one line number on, quoted the same. (A table with an entry for
+/// every line is one too.)
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LineTable {
+    entries: Vec<LineMap>,
+    /// What the next line added would be, were it told from the last:
+    /// its starts and number, quoted the same.
+    next: Option<LineMap>,
+    /// Lines added since the last entry, that one included.
+    run: usize,
+}
+
+impl LineTable {
+    /// A table with an entry for each of `lines`.
+    pub(crate) fn every(lines: Vec<LineMap>) -> Self {
+        LineTable {
+            entries: lines,
+            next: None,
+            run: 0,
+        }
+    }
+
+    /// The entries kept.
+    pub(crate) fn entries(&self) -> &[LineMap] {
+        &self.entries
+    }
+
+    /// Add the next line, its map `map`: its line feed ends the clean
+    /// text at `clean_end` and the original at `orig_end` (both one past
+    /// it). An entry is kept only when the line cannot be told from the
+    /// one before, or [`RUN_LINES`] lines or [`RUN_BYTES`] bytes have
+    /// passed since the last entry.
+    fn push(&mut self, map: LineMap, clean_end: usize, orig_end: usize) {
+        let told = self.next.is_some_and(|n| {
+            (n.clean_start, n.orig_start, n.stripped, n.line, n.marks)
+                == (
+                    map.clean_start,
+                    map.orig_start,
+                    map.stripped,
+                    map.line,
+                    map.marks,
+                )
+        }) && self.run < RUN_LINES
+            && self
+                .entries
+                .last()
+                .is_some_and(|e| map.orig_start - e.orig_start <= RUN_BYTES);
+        #[cfg(test)]
+        let told = told && !EVERY_LINE.with(std::cell::Cell::get);
+        if told {
+            self.run += 1;
+        } else {
+            self.entries.push(map);
+            self.run = 1;
+        }
+        self.next = Some(LineMap {
+            clean_start: clean_end,
+            orig_start: orig_end,
+            line: map.line + 1,
+            ..map
+        });
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: keep an entry for every line, the map to check the
+    /// short one against.
+    static EVERY_LINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// The record's text, unquoted, with `\n` line ends, and its map back to the
 /// original input.
 #[derive(Debug, Clone)]
@@ -77,7 +158,8 @@ pub struct Source {
     /// it): the input as given, or a decoded mail part.
     original: Arc<str>,
     clean: String,
-    lines: Vec<LineMap>,
+    /// The line map, an entry for some of the lines.
+    lines: LineTable,
     /// Quote marks in front of the record's first header line.
     header_marks: usize,
     /// Which decoded mail part `original` is, if it is not the input as
@@ -652,16 +734,15 @@ impl Source {
     /// clean text is the text's own. `None` for any other text.
     fn first_plain(text: &Arc<str>) -> Option<Source> {
         let bytes = text.as_bytes();
-        // Room for a line in sixteen bytes, up to a few thousand (past
-        // them the list grows as lists do).
-        let mut lines = Vec::with_capacity((bytes.len() / 16).min(FIRST_LINES) + 1);
+        let mut lines = LineTable::default();
         let mut finder = Finder::default();
         let mut start = 0;
+        let mut count = 0;
         while start < bytes.len() {
             let end = next_line_feed(bytes, start);
             let next = (end + 1).min(bytes.len());
-            if !going_on(&mut finder, &text[start..end], lines.len()) {
-                let (at, line) = input_line(lines.len(), start, &text[start..next]);
+            if !going_on(&mut finder, &text[start..end], count) {
+                let (at, line) = input_line(count, start, &text[start..next]);
                 let seen = finder.line(line);
                 if seen.ended {
                     break;
@@ -670,16 +751,18 @@ impl Source {
                     return None;
                 }
             }
-            lines.push(LineMap {
+            count += 1;
+            let map = LineMap {
                 clean_start: start,
                 orig_start: start,
                 stripped: 0,
-                line: lines.len() + 1,
+                line: count,
                 marks: 0,
-            });
+            };
+            lines.push(map, end + 1, end + 1);
             start = next;
         }
-        if lines.is_empty() {
+        if count == 0 {
             return None;
         }
         let mut clean = String::with_capacity(start + 1);
@@ -687,7 +770,14 @@ impl Source {
         if !clean.ends_with('\n') {
             clean.push('\n');
         }
-        Some(Source::from_part(Arc::clone(text), clean, lines, 0))
+        Some(Source {
+            original: Arc::clone(text),
+            clean,
+            lines,
+            header_marks: 0,
+            part: None,
+            line_offset: 0,
+        })
     }
 
     /// Every record in `text` (prepared by [`input_text`]), in the order
@@ -708,7 +798,8 @@ impl Source {
                 let source =
                     current.get_or_insert_with(|| Source::empty(Arc::clone(text), seen.marks));
                 let kept = trim_end(&line[stripped..]);
-                source.push_line(start, stripped, index + 1, seen.marks, kept);
+                let orig_end = orig_start;
+                source.push_line(start, orig_end, stripped, index + 1, seen.marks, kept);
             }
         }
         found.extend(current);
@@ -721,7 +812,7 @@ impl Source {
         Source {
             original,
             clean: String::new(),
-            lines: Vec::new(),
+            lines: LineTable::default(),
             header_marks: marks,
             part: None,
             line_offset: 0,
@@ -741,28 +832,77 @@ impl Source {
         Source {
             original,
             clean,
-            lines,
+            lines: LineTable::every(lines),
             header_marks,
             part: None,
             line_offset: 0,
         }
     }
 
+    /// The lines of entry `i` of the line map: its own, then those told
+    /// from it, up to the next entry (or the end of the text).
+    fn lines_of(&self, i: usize) -> impl Iterator<Item = LineMap> + '_ {
+        let entries = self.lines.entries();
+        let bound = entries
+            .get(i + 1)
+            .map_or(self.clean.len(), |e| e.clean_start);
+        std::iter::successors(entries.get(i).copied(), move |l| {
+            let clean_end = l.clean_start + self.clean[l.clean_start..].find('\n')? + 1;
+            if clean_end >= bound {
+                return None;
+            }
+            let orig_end = l.orig_start + self.original.get(l.orig_start..)?.find('\n')? + 1;
+            Some(LineMap {
+                clean_start: clean_end,
+                orig_start: orig_end,
+                line: l.line + 1,
+                ..*l
+            })
+        })
+    }
+
+    /// The map of the line that holds byte `offset` of the clean text
+    /// (the last line for an offset past the end), if there are lines.
+    fn map_at(&self, offset: usize) -> Option<LineMap> {
+        let i = match self
+            .lines
+            .entries()
+            .binary_search_by(|l| l.clean_start.cmp(&offset))
+        {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        self.lines_of(i)
+            .take_while(|l| l.clean_start <= offset)
+            .last()
+            .or_else(|| self.lines.entries().get(i).copied())
+    }
+
+    /// The map of the first line that starts at or after byte `offset`
+    /// of the clean text, if one does.
+    fn map_from(&self, offset: usize) -> Option<LineMap> {
+        let entries = self.lines.entries();
+        let i = entries.partition_point(|l| l.clean_start < offset);
+        i.checked_sub(1)
+            .and_then(|before| self.lines_of(before).find(|l| l.clean_start >= offset))
+            .or_else(|| entries.get(i).copied())
+    }
+
     /// The lines that start before byte `end` of the clean text, as a
     /// source of their own (a record's header, kept while the rest is
     /// read a part at a time).
     pub(crate) fn lines_before(&self, end: usize) -> Source {
-        let n = self.lines.partition_point(|l| l.clean_start < end);
+        let entries = self.lines.entries();
+        let n = entries.partition_point(|l| l.clean_start < end);
         let (orig_end, clean_end) = self
-            .lines
-            .get(n)
+            .map_from(end)
             .map_or((self.original.len(), self.clean.len()), |l| {
                 (l.orig_start, l.clean_start)
             });
         Source {
             original: Arc::from(&self.original[..orig_end]),
             clean: self.clean[..clean_end].to_owned(),
-            lines: self.lines[..n].to_vec(),
+            lines: LineTable::every(entries[..n].to_vec()),
             header_marks: self.header_marks,
             part: self.part.clone(),
             line_offset: self.line_offset,
@@ -772,29 +912,27 @@ impl Source {
     /// The lines from the one that starts at byte `from` of the clean
     /// text (none when `from` is its end) to the one that holds byte
     /// `to` (the lines after it left out): their original text, clean
-    /// text and map, the offsets counted from the first of them. (The
-    /// original text of a part read by `stream` holds its lines alone.)
+    /// text and map (entries for some of them, as [`LineTable`] keeps
+    /// them), the offsets counted from the first of them. (The original
+    /// text of a part read by `stream` holds its lines alone.)
     pub(crate) fn lines_between(&self, from: usize, to: usize) -> (String, String, Vec<LineMap>) {
-        let first = self.lines.partition_point(|l| l.clean_start < from);
-        let Some(head) = self.lines.get(first) else {
+        let Some(head) = self.map_from(from) else {
             return (String::new(), String::new(), Vec::new());
         };
-        let last = self
-            .lines
-            .partition_point(|l| l.clean_start <= to)
-            .max(first + 1);
         let (clean_end, orig_end) = self
-            .lines
-            .get(last)
+            .map_from(to.max(head.clean_start) + 1)
             .map_or((self.clean.len(), self.original.len()), |l| {
                 (l.clean_start, l.orig_start)
             });
-        let lines = self.lines[first..last]
-            .iter()
+        let entries = self.lines.entries();
+        let after = entries.partition_point(|l| l.clean_start <= head.clean_start);
+        let before = entries.partition_point(|l| l.clean_start < clean_end);
+        let lines = std::iter::once(head)
+            .chain(entries[after..before.max(after)].iter().copied())
             .map(|l| LineMap {
                 clean_start: l.clean_start - head.clean_start,
                 orig_start: l.orig_start - head.orig_start,
-                ..*l
+                ..l
             })
             .collect();
         (
@@ -827,7 +965,7 @@ impl Source {
     /// How the quoting of the line holding a byte of the clean text
     /// differs from that of the record's first header line, if it does.
     pub fn quote_note(&self, offset: usize) -> Option<String> {
-        let map = self.lines.get(self.line_index(offset))?;
+        let map = self.map_at(offset)?;
         let levels = |n: usize| {
             if n == 1 {
                 "one level".to_owned()
@@ -853,7 +991,7 @@ impl Source {
     pub fn typed(text: &str) -> Source {
         let mut source = Source {
             clean: String::with_capacity(text.len() + 1),
-            lines: Vec::new(),
+            lines: LineTable::default(),
             original: Arc::from(text),
             header_marks: 0,
             part: None,
@@ -862,29 +1000,34 @@ impl Source {
         let mut orig_start = 0;
         for (index, raw) in text.split_inclusive('\n').enumerate() {
             let line = raw.trim_end_matches(['\n', '\r']).trim_end();
-            source.push_line(orig_start, 0, index + 1, 0, line);
+            source.push_line(orig_start, orig_start + raw.len(), 0, index + 1, 0, line);
             orig_start += raw.len();
         }
         source
     }
 
+    /// Add a line of the original, from `orig_start` to `orig_end` (past
+    /// its line feed), `stripped` bytes of quoting taken off its front,
+    /// `text` what is kept of it.
     fn push_line(
         &mut self,
         orig_start: usize,
+        orig_end: usize,
         stripped: usize,
         line: usize,
         marks: usize,
         text: &str,
     ) {
-        self.lines.push(LineMap {
+        let map = LineMap {
             clean_start: self.clean.len(),
             orig_start,
             stripped,
             line,
             marks,
-        });
+        };
         self.clean.push_str(text);
         self.clean.push('\n');
+        self.lines.push(map, self.clean.len(), orig_end);
     }
 
     /// The record's own text: unquoted lines joined by `\n`.
@@ -897,16 +1040,9 @@ impl Source {
         &self.original
     }
 
-    fn line_index(&self, offset: usize) -> usize {
-        match self.lines.binary_search_by(|l| l.clean_start.cmp(&offset)) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        }
-    }
-
     /// Line and column in the original input of a byte of the clean text.
     pub fn position(&self, offset: usize) -> Position {
-        let Some(map) = self.lines.get(self.line_index(offset)) else {
+        let Some(map) = self.map_at(offset) else {
             return Position { line: 1, column: 1 };
         };
         let within = offset.saturating_sub(map.clean_start);
@@ -921,7 +1057,7 @@ impl Source {
 
     /// The byte of the original input that a byte of the clean text came from.
     pub fn original_offset(&self, offset: usize) -> usize {
-        match self.lines.get(self.line_index(offset)) {
+        match self.map_at(offset) {
             Some(map) => map.orig_start + map.stripped + offset.saturating_sub(map.clean_start),
             None => self.original.len(),
         }
@@ -930,7 +1066,7 @@ impl Source {
     /// The end of the original line (before its line break) that holds a
     /// byte of the clean text, and the quoting in front of that line.
     pub fn original_line_end(&self, offset: usize) -> (usize, &str) {
-        let Some(map) = self.lines.get(self.line_index(offset)) else {
+        let Some(map) = self.map_at(offset) else {
             return (self.original.len(), "");
         };
         let rest = &self.original[map.orig_start..];
@@ -946,7 +1082,7 @@ impl Source {
     /// range within that line that `span` covers (clamped to the line, at
     /// least one byte wide where the line allows).
     pub fn line_of(&self, span: Span) -> (usize, &str, Range<usize>) {
-        let Some(map) = self.lines.get(self.line_index(span.start)) else {
+        let Some(map) = self.map_at(span.start) else {
             return (1, "", 0..0);
         };
         let rest = &self.original[map.orig_start..];
@@ -1233,5 +1369,151 @@ mod tests {
     fn nul_bytes_are_binary() {
         let err = Source::new(b"[Game \"x\"]\0").unwrap_err();
         assert!(err.message.contains("binary"));
+    }
+
+    /// Every record in `text`, read with the short line map and with an
+    /// entry for every line.
+    fn short_and_full(text: &str) -> Vec<(Source, Source)> {
+        let text: Arc<str> = Arc::from(input_text(text.as_bytes()).unwrap());
+        let short = Source::all_in(&text);
+        EVERY_LINE.with(|e| e.set(true));
+        let full = Source::all_in(&text);
+        EVERY_LINE.with(|e| e.set(false));
+        assert_eq!(short.len(), full.len());
+        short.into_iter().zip(full).collect()
+    }
+
+    /// Hostile and ordinary texts of many lines: runs of blank lines,
+    /// CRLF lines, comment lines, quote marks alone, lines of spaces,
+    /// quoting that changes, long lines, a byte-order mark.
+    fn long_texts() -> Vec<String> {
+        let head = "[Game \"castle-danger\"]\n[Result \"*\"]\n\n1. Blue: pass\n";
+        let last = "2. Red: pass\n";
+        let mut texts = vec![
+            format!("{head}{}{last}", "\n".repeat(3000)),
+            format!("{head}{}{last}", "\n".repeat(3000)).replace('\n', "\r\n"),
+            format!("{head}{}{last}", "; a comment line\n".repeat(700)),
+            format!("{head}{}{last}", "{ x }\n".repeat(900)),
+            format!("{head}{}{last}", "{ a comment line\n".repeat(500)),
+            format!("\u{feff}{head}{}{last}", "\n".repeat(700)),
+            format!("{head}{}\n{last}", " ".repeat(9000)),
+            format!("{head}{}\n{last}", "a".repeat(9000)),
+            format!(
+                "{head}{}{last}",
+                format!("{}\n", " ".repeat(100)).repeat(300)
+            ),
+            format!("Hi,\n\n{head}{}{last}", ">\n".repeat(900))
+                .replace("\n[", "\n> [")
+                .replace("\n1.", "\n> 1.")
+                .replace("\n2.", "\n> 2."),
+            format!("{head}{}{last}", "\r".repeat(2000)).replace('\n', ""),
+        ];
+        let quotes = ["", "", "", "> ", ">> ", "> > "];
+        for (k, text) in texts_long(6, 1500).into_iter().enumerate() {
+            let q = quotes[k % quotes.len()];
+            texts.push(format!("{q}{}", text.replace('\n', &format!("\n{q}"))));
+        }
+        texts
+    }
+
+    /// `count` texts of the random lines of [`texts`], about `lines`
+    /// lines each after a header.
+    fn texts_long(count: usize, lines: usize) -> Vec<String> {
+        let all = texts(lines);
+        (0..count)
+            .map(|k| {
+                let body: String = all.iter().skip(k).step_by(count).cloned().collect();
+                format!("[Game \"castle-danger\"]\n\n1. Blue: pass\n{body}")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_short_line_map_gives_every_position_the_full_one_gives() {
+        let mut shorter = 0;
+        for text in long_texts() {
+            for (short, full) in short_and_full(&text) {
+                assert_eq!(short.text(), full.text());
+                let entries = (short.lines.entries().len(), full.lines.entries().len());
+                shorter += usize::from(entries.0 * 4 < entries.1);
+                let len = short.text().len();
+                let step = if len > 20_000 { 7 } else { 1 };
+                for o in (0..=len + 1).step_by(step) {
+                    if o <= len && !short.text().is_char_boundary(o) {
+                        continue;
+                    }
+                    let what = format!("offset {o} of {:?}", &text[..text.len().min(60)]);
+                    assert_eq!(short.position(o), full.position(o), "{what}");
+                    assert_eq!(short.original_offset(o), full.original_offset(o), "{what}");
+                    assert_eq!(
+                        short.original_line_end(o),
+                        full.original_line_end(o),
+                        "{what}"
+                    );
+                    let span = Span::new(o, o + 3);
+                    assert_eq!(short.line_of(span), full.line_of(span), "{what}");
+                    assert_eq!(short.quote_note(o), full.quote_note(o), "{what}");
+                }
+                for o in (0..=len).step_by(step * 97) {
+                    let (a, b) = (short.lines_before(o), full.lines_before(o));
+                    assert_eq!((a.text(), a.original()), (b.text(), b.original()));
+                    for p in (0..a.text().len())
+                        .step_by(31)
+                        .filter(|&p| a.text().is_char_boundary(p))
+                    {
+                        assert_eq!(a.position(p), b.position(p), "before {o}, at {p}");
+                    }
+                    for to in [o, o + 1, o + 500, o + 5000, len] {
+                        let (a, b) = (short.lines_between(o, to), full.lines_between(o, to));
+                        assert_eq!((&a.0, &a.1), (&b.0, &b.1), "between {o} and {to}");
+                        let a = Source::from_part(Arc::from(a.0), a.1, a.2, 0);
+                        let b = Source::from_part(Arc::from(b.0), b.1, b.2, 0);
+                        for p in (0..a.text().len())
+                            .step_by(31)
+                            .filter(|&p| a.text().is_char_boundary(p))
+                        {
+                            assert_eq!(a.position(p), b.position(p), "between {o} and {to}");
+                        }
+                    }
+                }
+            }
+        }
+        // The texts of many short lines are mapped with far fewer entries.
+        assert!(shorter >= 10, "{shorter}");
+    }
+
+    #[test]
+    fn the_line_map_keeps_no_entry_a_skipped_line() {
+        // 100,000 lines of each shape between a header and two turns: the
+        // map keeps an entry for a few lines of the header and every
+        // 256th line of the run (or every 4,096 bytes), not one a line.
+        let head = "[Game \"castle-danger\"]\n[Result \"*\"]\n\n1. Blue: pass\n";
+        for (shape, filler) in [
+            ("blank", "\n"),
+            ("crlf", "\r\n"),
+            ("comment", "; x\n"),
+            ("brace", "{ x }\n"),
+            ("quote marks", ">\n"),
+        ] {
+            let text = format!("{head}{}2. Red: pass\n", filler.repeat(100_000));
+            let source = Source::new(text.as_bytes()).unwrap();
+            let entries = source.lines.entries().len();
+            let most = 100_000 / RUN_LINES + text.len() / RUN_BYTES + 8;
+            assert!(
+                entries <= most,
+                "{shape}: {entries} entries, at most {most}"
+            );
+            // And positions are still exact: the last turn stands on line
+            // 4 + 100,000 + 1 of the input.
+            let at = source.text().rfind("Red").unwrap();
+            assert_eq!(
+                source.position(at),
+                Position {
+                    line: 100_005,
+                    column: 4
+                },
+                "{shape}"
+            );
+        }
     }
 }
