@@ -243,8 +243,8 @@ impl Setup {
             };
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)
                 .inspect_err(|_| restore_key())?;
-            let tags = new_key.map_or([("", ""); 2], NewKey::tags);
-            let tags = if new_key.is_some() { &tags[..] } else { &[] };
+            let tags: Vec<(&str, &str)> = new_key.map(|k| k.tags().to_vec()).unwrap_or_default();
+            let tags = tags.as_slice();
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());

@@ -122,13 +122,10 @@ impl DeckLedger {
     pub fn set_first_passers(&mut self, order: Vec<usize>) {
         let mut sorted = order.clone();
         sorted.sort_unstable();
-        if self.generations.is_empty() && sorted == self.first_passers_sorted() {
+        let every_side_once = sorted.iter().copied().eq(0..self.sides.len());
+        if self.generations.is_empty() && every_side_once {
             self.first_passers = order;
         }
-    }
-
-    fn first_passers_sorted(&self) -> Vec<usize> {
-        (0..self.sides.len()).collect()
     }
 
     fn name(&self, side: usize) -> &str {
