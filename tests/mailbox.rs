@@ -76,29 +76,36 @@ impl Player {
 /// bob@herald.test (Red), both keys added: `game.pbem` and `blue.key`
 /// in Ann's folder, `game.pbem` and `red.key` in Bob's.
 fn start_game(ann: &Player, bob: &Player) {
+    start_game_between(ann, "ann@herald.test", bob, "Bob <bob@herald.test>");
+}
+
+/// A castle-danger game between `blue` (contact `blue_contact`) and `red`,
+/// both keys added: `game.pbem` and `blue.key` in Blue's folder,
+/// `game.pbem` and `red.key` in Red's.
+fn start_game_between(blue: &Player, blue_contact: &str, red: &Player, red_contact: &str) {
     run(
-        &ann.dir,
+        &blue.dir,
         &[
             "new",
             "castle-danger",
             "--side",
-            "Blue=ann@herald.test",
+            &format!("Blue={blue_contact}"),
             "--side",
-            "Red=Bob <bob@herald.test>",
+            &format!("Red={red_contact}"),
             "-o",
             "game.pbem",
         ],
     );
     run(
-        &ann.dir,
+        &blue.dir,
         &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
     );
-    std::fs::copy(ann.path("game.pbem"), bob.path("game.pbem")).unwrap();
+    std::fs::copy(blue.path("game.pbem"), red.path("game.pbem")).unwrap();
     run(
-        &bob.dir,
+        &red.dir,
         &["keygen", "--side", "Red", "game.pbem", "-o", "red.key"],
     );
-    std::fs::copy(bob.path("game.pbem"), ann.path("game.pbem")).unwrap();
+    std::fs::copy(red.path("game.pbem"), blue.path("game.pbem")).unwrap();
 }
 
 /// The one game in an inbox's JSON.
@@ -791,29 +798,12 @@ fn a_round_through(encryption: &str, from: &str, to: &str) {
         check.contains(&format!("ok: IMAP 127.0.0.1:{imap} folder INBOX")),
         "{check}"
     );
-    run(
-        &a.dir,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            &format!("Blue={from}@herald.test"),
-            "--side",
-            &format!("Red={to}@herald.test"),
-            "-o",
-            "game.pbem",
-        ],
+    start_game_between(
+        &a,
+        &format!("{from}@herald.test"),
+        &b,
+        &format!("{to}@herald.test"),
     );
-    run(
-        &a.dir,
-        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
-    );
-    std::fs::copy(a.path("game.pbem"), b.path("game.pbem")).unwrap();
-    run(
-        &b.dir,
-        &["keygen", "--side", "Red", "game.pbem", "-o", "red.key"],
-    );
-    std::fs::copy(b.path("game.pbem"), a.path("game.pbem")).unwrap();
     a.ok(&[
         "move",
         "game.pbem",
