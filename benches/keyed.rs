@@ -81,6 +81,7 @@ fn keyed<G: Game>(seed: u64, turns: u32, tags: &[(&str, &str)]) -> (String, Wall
         number,
         digest,
         after: Some(after),
+        ended: None,
         text: None,
         reply: None,
     });

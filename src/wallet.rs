@@ -69,6 +69,11 @@ pub struct Sent {
     /// What the player answered: the record digest before the line
     /// (`None` in a key file written before it was kept).
     pub after: Option<Hash>,
+    /// For an audit (a closing line): the record digest when play ended,
+    /// the line that ended it included. The audits come in any order, so
+    /// a record that passes through this digest is the game the player
+    /// audited, whatever audits of others came before or after its own.
+    pub ended: Option<Hash>,
     /// The line as written, every physical line of it, signature
     /// included (public: it went into the record).
     pub text: Option<String>,
@@ -318,6 +323,9 @@ impl Wallet {
             if let Some(after) = &sent.after {
                 text.push_str(&format!("sent-after: {}\n", hex::encode(after)));
             }
+            if let Some(ended) = &sent.ended {
+                text.push_str(&format!("sent-ended: {}\n", hex::encode(ended)));
+            }
             if let Some(reply) = &sent.reply {
                 text.push_str(&format!("sent-reply: {reply}\n"));
             }
@@ -397,6 +405,12 @@ impl Wallet {
                 hex::decode_to_slice(&after, &mut h)
                     .map_err(|_| bad("`sent-after` is not 64 hexadecimal digits"))?;
                 sent.after = Some(h);
+            }
+            if let Ok(ended) = field("sent-ended") {
+                let mut h = [0u8; 32];
+                hex::decode_to_slice(&ended, &mut h)
+                    .map_err(|_| bad("`sent-ended` is not 64 hexadecimal digits"))?;
+                sent.ended = Some(h);
             }
             sent.reply = field("sent-reply").ok().filter(|r| !r.is_empty());
             // Each physical line as written (its indent kept).
@@ -510,6 +524,7 @@ fn read_sent(value: &str) -> Option<Sent> {
         number: number.parse().ok()?,
         digest: h,
         after: None,
+        ended: None,
         text: None,
         reply: None,
     })
@@ -599,6 +614,7 @@ mod tests {
             number: 3,
             digest: [1; 32],
             after: None,
+            ended: None,
             text: None,
             reply: None,
         });
@@ -744,6 +760,7 @@ mod tests {
                 number: 12,
                 digest: [0xcd; 32],
                 after: None,
+                ended: None,
                 text: None,
                 reply: None,
             };
@@ -759,6 +776,7 @@ mod tests {
             number: 13,
             digest: [0xcd; 32],
             after: Some([0xab; 32]),
+            ended: Some([0xef; 32]),
             text: Some("13. Blue: Kc1-b1\n    reveal 00\n    sig 11\n".into()),
             reply: Some("out dir/reply.eml".into()),
         };
@@ -766,6 +784,7 @@ mod tests {
         let text = w.to_text();
         assert!(text.contains("sent-line:     reveal 00\n"), "{text}");
         assert!(text.contains(&format!("sent-after: {}\n", "ab".repeat(32))));
+        assert!(text.contains(&format!("sent-ended: {}\n", "ef".repeat(32))));
         assert_eq!(Wallet::parse(&text).unwrap().sent(), Some(&sent));
     }
 

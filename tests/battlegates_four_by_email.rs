@@ -9,7 +9,7 @@
 //! `legal`, `show`, `annotate` and `fate`.
 
 mod common;
-use common::{herald, json, run};
+use common::{field, herald, json, run};
 
 use std::path::{Path, PathBuf};
 
@@ -194,6 +194,74 @@ fn four_players_set_up_and_play_two_rounds_by_email() {
     assert!(shown.lines().all(|l| l.chars().count() <= 78), "{shown}");
 }
 
+/// Four castles under protocol 3 (what `new` writes) with hidden hands
+/// (Setup `setup`), set up by email: Castle1 begins with its key and
+/// maze, each other castle joins with `setup --side`, and every step is
+/// taken by the castle `check` names, the record mailed (copied) to the
+/// three others after each. The folders (one a castle, with `game.pbem`
+/// and `my.key`) and the number of set-up lines.
+fn set_up_under_protocol_3(setup: &str) -> (tempfile::TempDir, Vec<PathBuf>, usize) {
+    let root = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = CASTLES
+        .iter()
+        .map(|c| {
+            let d = root.path().join(c);
+            std::fs::create_dir(&d).unwrap();
+            d
+        })
+        .collect();
+    let mail = |from: &Path| {
+        for d in &dirs {
+            if d != from {
+                std::fs::copy(from.join("game.pbem"), d.join("game.pbem")).unwrap();
+            }
+        }
+    };
+    let option = format!("Setup={setup}");
+    let mut args = vec!["new", "battlegates"];
+    let sides: Vec<String> = CASTLES
+        .iter()
+        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
+        .collect();
+    for s in &sides {
+        args.extend(["--side", s.as_str()]);
+    }
+    args.extend(["--option", &option, "--option", "Hands=hidden"]);
+    args.extend(["--key", "my.key", "--maze", MAZES[0]]);
+    args.extend(["-o", "game.pbem"]);
+    run(&dirs[0], &args);
+    mail(&dirs[0]);
+    let mut lines = 1;
+    loop {
+        let s = json(&dirs[0], &["check", "game.pbem", "--format", "json"]);
+        assert_eq!(s["ok"], true, "{setup}: {s}");
+        if s["phase"] != "setup" {
+            assert_eq!(s["phase"], "play", "{setup}: {s}");
+            break;
+        }
+        let castle = s["step"]["side"].as_str().unwrap();
+        let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+        let dir = &dirs[i];
+        let mut step = vec!["setup", "game.pbem", "--key", "my.key"];
+        // Allies: Castle3 plays from Castle1's hand, Castle4 from
+        // Castle2's, with the holder's key file.
+        let holder = dirs[i - 2.min(i)].join("my.key");
+        let holder = holder.to_str().unwrap();
+        if setup == "four-castles-allies" && i >= 2 {
+            step.extend(["--hand-key", holder]);
+        }
+        if !dir.join("my.key").exists() {
+            assert_eq!(s["step"]["step"], "commit", "{setup}: {s}");
+            step.extend(["--side", castle, "--maze", MAZES[i]]);
+        }
+        run(dir, &step);
+        mail(dir);
+        lines += 1;
+        assert!(lines <= 10, "{setup}: the set-up did not end: {s}");
+    }
+    (root, dirs, lines)
+}
+
 /// Under protocol 3 (what `new` writes) four castles with hidden hands are
 /// set up with each castle's key joining on its first set-up line: Castle1
 /// begins with its key and maze, each other castle joins with `setup
@@ -205,64 +273,7 @@ fn four_players_set_up_and_play_two_rounds_by_email() {
 #[test]
 fn four_castles_under_protocol_3_join_with_their_first_set_up_lines() {
     for setup in ["four-castles-solo", "four-castles-allies"] {
-        let root = tempfile::tempdir().unwrap();
-        let dirs: Vec<PathBuf> = CASTLES
-            .iter()
-            .map(|c| {
-                let d = root.path().join(c);
-                std::fs::create_dir(&d).unwrap();
-                d
-            })
-            .collect();
-        let mail = |from: &Path| {
-            for d in &dirs {
-                if d != from {
-                    std::fs::copy(from.join("game.pbem"), d.join("game.pbem")).unwrap();
-                }
-            }
-        };
-        let option = format!("Setup={setup}");
-        let mut args = vec!["new", "battlegates"];
-        let sides: Vec<String> = CASTLES
-            .iter()
-            .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
-            .collect();
-        for s in &sides {
-            args.extend(["--side", s.as_str()]);
-        }
-        args.extend(["--option", &option, "--option", "Hands=hidden"]);
-        args.extend(["--key", "my.key", "--maze", MAZES[0]]);
-        args.extend(["-o", "game.pbem"]);
-        run(&dirs[0], &args);
-        mail(&dirs[0]);
-        let mut lines = 1;
-        loop {
-            let s = json(&dirs[0], &["check", "game.pbem", "--format", "json"]);
-            assert_eq!(s["ok"], true, "{setup}: {s}");
-            if s["phase"] != "setup" {
-                assert_eq!(s["phase"], "play", "{setup}: {s}");
-                break;
-            }
-            let castle = s["step"]["side"].as_str().unwrap();
-            let i = CASTLES.iter().position(|c| *c == castle).unwrap();
-            let dir = &dirs[i];
-            let mut step = vec!["setup", "game.pbem", "--key", "my.key"];
-            // Allies: Castle3 plays from Castle1's hand, Castle4 from
-            // Castle2's, with the holder's key file.
-            let holder = dirs[i - 2.min(i)].join("my.key");
-            let holder = holder.to_str().unwrap();
-            if setup == "four-castles-allies" && i >= 2 {
-                step.extend(["--hand-key", holder]);
-            }
-            if !dir.join("my.key").exists() {
-                assert_eq!(s["step"]["step"], "commit", "{setup}: {s}");
-                step.extend(["--side", castle, "--maze", MAZES[i]]);
-            }
-            run(dir, &step);
-            mail(dir);
-            lines += 1;
-            assert!(lines <= 10, "{setup}: the set-up did not end: {s}");
-        }
+        let (_root, dirs, lines) = set_up_under_protocol_3(setup);
         // Four commitments (the last with its openings and pass), three
         // more lines of openings (passes and the shares the last pass
         // carries), and the lines of shares of the sides that neither
@@ -270,5 +281,171 @@ fn four_castles_under_protocol_3_join_with_their_first_set_up_lines() {
         assert!((7..=9).contains(&lines), "{setup}: {lines} set-up lines");
         let s = json(&dirs[1], &["check", "game.pbem", "--format", "json"]);
         assert_eq!(s["step"]["step"], "turn", "{setup}: {s}");
+    }
+}
+
+/// `herald move MESSAGE audit --key my.key --reply -o OUT` in `dir`: it
+/// must succeed; what herald said.
+fn audit(dir: &Path, message: &str, out: &str) -> String {
+    run(
+        dir,
+        &[
+            "move", message, "audit", "--key", "my.key", "--reply", "-o", out,
+        ],
+    )
+}
+
+/// Copy the message `name` from `from` into every other folder.
+fn mail_all(dirs: &[PathBuf], from: &Path, name: &str) {
+    for d in dirs {
+        if d != from {
+            std::fs::copy(from.join(name), d.join(name)).unwrap();
+        }
+    }
+}
+
+/// A draw agreed by all four castles ends a game in which every castle
+/// still holds a hidden hand. Castle4's acceptance carries its own audit,
+/// and its message goes to the three castles whose audits are due. They
+/// audit in any order, by message: Castle2 and Castle3 at once on the
+/// same message; each then finds the other's audit without its own, and
+/// writes its own there again (the same openings); Castle1 audits last.
+/// No order sticks the game: both copies end in the draw, every pass
+/// audited clean.
+#[test]
+fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
+    let (_root, dirs, _) = set_up_under_protocol_3("four-castles-solo");
+    let dir = |castle: usize| dirs[castle - 1].as_path();
+    // Turns 1-3: each castle discards its first card and shoots an arrow
+    // that hits nothing; Castle1 offers a draw, Castle2 and Castle3
+    // accept.
+    for (i, word) in ["offer draw", "accept draw", "accept draw"]
+        .iter()
+        .enumerate()
+    {
+        let d = &dirs[i];
+        let legal = json(
+            d,
+            &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+        );
+        let discard = legal["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|a| a["action"].as_str())
+            .find(|a| a.starts_with("discard "))
+            .unwrap()
+            .to_owned();
+        let turn = format!("{discard}, {}, {word}", SHOTS[i]);
+        run(d, &["move", "game.pbem", &turn, "--key", "my.key"]);
+        mail_all(&dirs, d, "game.pbem");
+    }
+    // Castle4 accepts last: the game ends on its own line, its audit goes
+    // with it, and the three others' audits are due.
+    let said = run(
+        dir(4),
+        &[
+            "move",
+            "game.pbem",
+            "accept draw",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "end.eml",
+        ],
+    );
+    assert!(
+        said.contains("Castle4's audit (turn 5) goes with it"),
+        "{said}"
+    );
+    let end = dir(4).join("end.eml");
+    assert_eq!(
+        field(&end, "To"),
+        "castle1@example.org, castle2@example.org, castle3@example.org"
+    );
+    assert_eq!(
+        field(&end, "Subject"),
+        "Battlegates: turn 4 (Castle4) played, drawn by agreement, Castle1's, Castle2's and Castle3's audits due, the result provisional"
+    );
+    let text = std::fs::read_to_string(&end).unwrap();
+    assert!(
+        text.contains(
+            "Next, Castle1's, Castle2's and Castle3's audits, in any order, each answering with:\nherald move MESSAGE.eml audit --key KEY --reply -o reply.eml"
+        ),
+        "{text}"
+    );
+    mail_all(&dirs, dir(4), "end.eml");
+    let s = json(dir(1), &["check", "end.eml", "--format", "json"]);
+    assert_eq!(s["phase"], "audit", "{s}");
+    assert_eq!(s["provisional"], "draw", "{s}");
+    assert_eq!(
+        s["due"],
+        serde_json::json!(["Castle1", "Castle2", "Castle3"]),
+        "{s}"
+    );
+    // Castle2 and Castle3 audit the same message at once.
+    audit(dir(2), "end.eml", "a2.eml");
+    audit(dir(3), "end.eml", "a3.eml");
+    let a2 = dir(2).join("a2.eml");
+    assert_eq!(
+        field(&a2, "Subject"),
+        "Battlegates: turn 6 (Castle2) played, drawn by agreement, Castle1's and Castle3's audits due, the result provisional"
+    );
+    assert_eq!(field(&a2, "To"), "castle1@example.org, castle3@example.org");
+    assert_eq!(field(&a2, "Cc"), "castle4@example.org");
+    mail_all(&dirs, dir(2), "a2.eml");
+    mail_all(&dirs, dir(3), "a3.eml");
+    // Castle2 finds Castle3's audit without its own: it writes its own
+    // again on that copy.
+    audit(dir(2), "a3.eml", "a2-again.eml");
+    let again = dir(2).join("a2-again.eml");
+    let record = std::fs::read_to_string(&again).unwrap();
+    assert!(record.contains("\n6. Castle3: audit\n"), "{record}");
+    assert!(record.contains("\n7. Castle2: audit\n"), "{record}");
+    assert_eq!(
+        field(&again, "Subject"),
+        "Battlegates: turn 7 (Castle2) played, drawn by agreement, Castle1's audit due, the result provisional"
+    );
+    // Its audit stands there: Castle2 has nothing more to write.
+    let out = herald(dir(2))
+        .args([
+            "move",
+            "a2-again.eml",
+            "audit",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "x.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        error.contains("Castle2 has no audit due: its closing line is in this record already, or it had nothing left to open; the audits still due are Castle1's"),
+        "{error}"
+    );
+    assert!(!dir(2).join("x.eml").exists());
+    // Castle3 does the same on Castle2's first audit.
+    audit(dir(3), "a2.eml", "a3-again.eml");
+    mail_all(&dirs, dir(2), "a2-again.eml");
+    mail_all(&dirs, dir(3), "a3-again.eml");
+    // Castle1 audits last, on either copy: the draw stands on both.
+    for (message, out) in [
+        ("a2-again.eml", "final.eml"),
+        ("a3-again.eml", "final-2.eml"),
+    ] {
+        audit(dir(1), message, out);
+        let s = json(dir(1), &["check", out, "--format", "json"]);
+        assert_eq!(s["ok"], true, "{s}");
+        assert_eq!(s["phase"], "over", "{s}");
+        assert_eq!(s["result"], "draw:agreement", "{s}");
+        assert_eq!(s["failed_audits"], serde_json::json!([]), "{s}");
+        assert_eq!(
+            field(&dir(1).join(out), "Subject"),
+            "Battlegates: turn 8 (Castle1) played, drawn by agreement"
+        );
     }
 }

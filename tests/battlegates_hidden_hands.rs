@@ -336,16 +336,26 @@ fn a_resignation_ends_the_game_and_the_closing_lines_audit_every_pass() {
     let shown = json(d, &["show", "g.pbem", "--format", "json"]);
     let mover = shown["to_move"].as_str().unwrap().to_lowercase();
     let other = if mover == "south" { "north" } else { "south" };
-    run(
+    // The resignation carries its writer's audit; the other side audits
+    // on the record it receives.
+    let resigned = run(
         d,
         &["move", "g.pbem", "--key", &format!("{mover}.key"), "resign"],
     );
-    for side in ["south", "north"] {
-        run(
-            d,
-            &["move", "g.pbem", "--key", &format!("{side}.key"), "audit"],
-        );
-    }
+    let mover_name = shown["to_move"].as_str().unwrap();
+    assert!(
+        resigned.contains(&format!("{mover_name}'s audit")),
+        "{resigned}"
+    );
+    let record = std::fs::read_to_string(d.join("g.pbem")).unwrap();
+    assert!(
+        record.contains(&format!(". {mover_name}: audit\n")),
+        "{record}"
+    );
+    run(
+        d,
+        &["move", "g.pbem", "--key", &format!("{other}.key"), "audit"],
+    );
     let record = std::fs::read_to_string(d.join("g.pbem")).unwrap();
     assert!(record.contains("\n    open shuffle-0\n"), "{record}");
     assert!(record.contains("\n    open shuffle-1\n"), "{record}");
@@ -710,6 +720,7 @@ fn sent_at(text: &str, turn: u32) -> (String, herald::wallet::Sent) {
                     number: turn,
                     digest: after,
                     after: before,
+                    ended: None,
                     text: None,
                     reply: None,
                 },

@@ -20,7 +20,9 @@ use crate::fairness::Protocol;
 use crate::game::{self, action_text, DiagramStyle, Game, Phase};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
-use crate::referee::{result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError};
+use crate::referee::{
+    possessives, result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError,
+};
 use crate::wallet::Wallet;
 
 /// Run one command. One arm per command, each only moving the parsed
@@ -583,12 +585,12 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
             "  ",
         ));
     }
-    if let (Some(result), Some(due)) = (referee.provisional(), referee.to_move()) {
+    if let Some(result) = referee.provisional() {
         text.push_str(&fit(
             &format!(
-                "Provisional result {}, waiting for {}'s openings (the audit)",
+                "Provisional result {}, waiting for {} openings (the audit)",
                 result_text::<G>(result),
-                due.name::<G>()
+                possessives::<G>(&referee.audits_due())
             ),
             "  ",
         ));
@@ -675,11 +677,15 @@ impl AfterCheck for Check {
                         reason,
                     })
                     .collect(),
-                due: referee
-                    .to_move()
-                    .map(|side| side.name::<G>().to_owned())
-                    .into_iter()
-                    .collect(),
+                // Every audit due (they come in any order), else the side
+                // due next.
+                due: match referee.audits_due() {
+                    audits if !audits.is_empty() => audits,
+                    _ => referee.to_move().into_iter().collect(),
+                }
+                .iter()
+                .map(|side| side.name::<G>().to_owned())
+                .collect(),
                 step: referee.step_due().map(|d| JsonStep {
                     side: d.side.name::<G>().into(),
                     line: d.line,
@@ -1721,6 +1727,7 @@ impl RecordCommand for Move {
         let mut wallet = key.map(read_wallet).transpose()?;
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
         let mut referee = replayed.referee;
+        let mut ended = replayed.ended;
         referee.set_today(self.date);
         if let Some(sent) = replayed.answered {
             return self.answer_again(ctx, referee, &sent, wallet.as_ref());
@@ -1763,16 +1770,16 @@ impl RecordCommand for Move {
         if !self.no_commit || referee.header().protocol().keys_join_late() {
             alike?;
         }
+        if ended.is_none() && referee.phase() == Phase::Audit {
+            // This line ended the game.
+            ended = referee.digest().copied();
+        }
         let side_name = played.side.name::<G>();
         // A line that ends the game with its own writer's audit due next
         // carries that audit with it (the openings of what the writer
         // still holds): no player answers their own mail (spec 3.7).
         let closing = match wallet.as_ref() {
-            Some(w)
-                if played.claimant.is_none()
-                    && referee.phase() == Phase::Audit
-                    && referee.step_due().is_some_and(|d| d.side == played.side) =>
-            {
+            Some(w) if played.claimant.is_none() && referee.audit_due_of(played.side) => {
                 Some(self.compose_typed(&mut referee, "audit", Some(w), ctx)?)
             }
             _ => None,
@@ -1829,6 +1836,7 @@ impl RecordCommand for Move {
                     after: before,
                     text: &line,
                     reply: self.reply.as_ref().map(|r| r.output.as_path()),
+                    ended,
                 };
                 let last = closing.as_ref().unwrap_or(&played);
                 super::sent::remember_sent(path, wallet, last, &referee, answered)?;

@@ -16,7 +16,7 @@ use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::games::{self};
 use crate::record::{self, Found, Source};
-use crate::referee::{self, Referee};
+use crate::referee::{self, possessives, Referee};
 
 // ---------------------------------------------------------------- check --all
 
@@ -342,6 +342,14 @@ pub(super) fn address(contact: &str) -> &str {
     }
 }
 
+/// The audits due, for a subject: `Red's audit`, `Red's and Blue's
+/// audits`.
+fn audits_words<G: Game>(referee: &Referee<G>) -> String {
+    let due = referee.audits_due();
+    let plural = if due.len() > 1 { "audits" } else { "audit" };
+    format!("{} {plural}", possessives::<G>(&due))
+}
+
 /// What the reply says: to the side(s) due next, copied to the others,
 /// the turn just played, the diagram, whose turn it is and the record.
 fn letter<G: Game>(
@@ -359,25 +367,33 @@ fn letter<G: Game>(
             .cloned()
     };
     let from = contact(mover).unwrap_or_default();
-    let next = referee.to_move().filter(|s| *s != mover);
+    // Every side whose audit is due gets it (they audit in any order),
+    // else the side due next.
+    let mut next: Vec<game::Side> = referee.audits_due();
+    if next.is_empty() {
+        next.extend(referee.to_move());
+    }
+    next.retain(|s| *s != mover);
     let others: Vec<String> = header
         .sides()
         .iter()
-        .filter(|s| **s != mover && Some(**s) != next)
+        .filter(|s| **s != mover && !next.contains(s))
         .filter_map(|s| contact(*s))
         .collect();
-    let (to, cc) = match next.and_then(contact) {
-        Some(to) => (vec![to], others),
-        None => (others, Vec::new()),
+    let due: Vec<String> = next.iter().filter_map(|s| contact(*s)).collect();
+    let (to, cc) = if due.is_empty() {
+        (others, Vec::new())
+    } else {
+        (due, others)
     };
     let agreed = referee.draw_agreed().is_some();
     let status = match referee.to_move() {
-        Some(side) if referee.phase() == game::Phase::Audit && agreed => format!(
-            "drawn by agreement, {}'s audit due, the result provisional",
-            side.name::<G>()
+        Some(_) if referee.phase() == game::Phase::Audit && agreed => format!(
+            "drawn by agreement, {} due, the result provisional",
+            audits_words::<G>(referee)
         ),
-        Some(side) if referee.phase() == game::Phase::Audit => {
-            format!("{}'s audit due, the result provisional", side.name::<G>())
+        Some(_) if referee.phase() == game::Phase::Audit => {
+            format!("{} due, the result provisional", audits_words::<G>(referee))
         }
         Some(side) if referee.setup_due() == Some(crate::referee::SetupStep::Key) => {
             format!("{}'s key due", side.name::<G>())
@@ -486,6 +502,15 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         ),
         _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
     };
+    let audits = referee.audits_due();
+    if audits.len() > 1 {
+        // The audits come in any order: each side writes its own on the
+        // record as it finds it.
+        return format!(
+            "Next, {} audits, in any order, each answering with:\n{command}",
+            possessives::<G>(&audits)
+        );
+    }
     format!("Next, {name} ({}), answering with:\n{command}", due.line)
 }
 

@@ -9,7 +9,9 @@ use std::path::Path;
 use super::context::{replay_all, Ctx};
 use super::files;
 use super::report::{Failure, Problem};
+use crate::fairness::Hash;
 use crate::game::Game;
+use crate::game::Phase;
 use crate::referee::{self, Checked, ErrorKind, Keep, PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
@@ -36,6 +38,9 @@ pub(super) struct Replayed<G: Game> {
     /// answered (its digest is the one the line was written after): the
     /// player answered this record already.
     pub(super) answered: Option<Sent>,
+    /// The record digest when play ended (the audits due from there),
+    /// if the rules ended the game in this record.
+    pub(super) ended: Option<Hash>,
 }
 
 /// Replay the record, checking it against the last line `wallet`'s
@@ -48,36 +53,50 @@ pub(super) fn replay_for_answer<G: Game>(
 ) -> Result<Replayed<G>, Failure> {
     let sent = wallet.and_then(Wallet::sent);
     let mut found = None;
+    let mut ended = None;
+    let mut audited_game = false;
     let keep = Keep {
         digest: true,
         ..Keep::RULES
     };
     let referee = replay_from_sent::<G>(ctx, keep, sent, |played, referee| {
+        let digest = referee.digest().copied();
         if let Some(sent) = sent {
             if played.kind == sent.kind && played.number == sent.number {
-                found = referee.digest().copied();
+                found = digest;
             }
+            audited_game |= sent.ended.is_some() && sent.ended == digest;
+        }
+        if ended.is_none() && referee.phase() == Phase::Audit {
+            ended = digest;
         }
     })?;
     // A key from another game is refused by the referee, saying so.
     let ours = wallet.is_some_and(|w| w.chain() == referee.header().chain_id());
-    match sent.filter(|_| ours) {
+    let answered = match sent.filter(|_| ours) {
         Some(sent)
             if found.is_none()
                 && sent.after.is_some()
                 && sent.after == referee.digest().copied() =>
         {
-            Ok(Replayed {
-                referee,
-                answered: Some(sent.clone()),
-            })
+            Some(sent.clone())
         }
-        Some(sent) if found != Some(sent.digest) => Err(changed(sent, found.is_some(), ctx)),
-        _ => Ok(Replayed {
-            referee,
-            answered: None,
-        }),
-    }
+        // The player's last line was its audit, and this record is the
+        // game it audited: the audits come in any order, so other sides'
+        // may stand before its own, or its own may be missing from this
+        // copy (written on another copy at the same time: it writes it
+        // again here, the same openings).
+        Some(_) if audited_game => None,
+        Some(sent) if found != Some(sent.digest) => {
+            return Err(changed(sent, found.is_some(), ctx))
+        }
+        _ => None,
+    };
+    Ok(Replayed {
+        referee,
+        answered,
+        ended,
+    })
 }
 
 /// Replay the record as [`replay_all`] does; with `sent`, the last line
@@ -94,8 +113,11 @@ pub(super) fn replay_from_sent<G: Game>(
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, Failure> {
     if let Some(sent) = sent {
+        // After an audit, the game it audited was checked up to its end,
+        // whatever audits came after.
+        let checked = sent.ended.unwrap_or(sent.digest);
         let checked =
-            referee::replay_from_checked::<G>(ctx.record, keep, sent.digest, sent.after, &mut each)
+            referee::replay_from_checked::<G>(ctx.record, keep, checked, sent.after, &mut each)
                 .map_err(|e| ctx.problem(&e))?;
         if let Checked::Replayed(referee) = checked {
             referee.check_result().map_err(|e| ctx.problem(&e))?;
@@ -190,6 +212,8 @@ pub(super) struct Answered<'a> {
     pub(super) text: &'a str,
     /// The reply message it goes out in, if any.
     pub(super) reply: Option<&'a Path>,
+    /// For an audit: the record digest when play ended.
+    pub(super) ended: Option<Hash>,
 }
 
 /// Remember in the key file at `path` that its player wrote `played`,
@@ -212,6 +236,7 @@ pub(super) fn remember_sent<G: Game>(
         number: played.number,
         digest,
         after: answered.after,
+        ended: answered.ended.filter(|_| played.audit),
         text: Some(answered.text.to_owned()),
         reply: answered.reply.map(|p| p.display().to_string()),
     });

@@ -240,6 +240,7 @@ impl Setup {
                 after: before,
                 text: &text,
                 reply: self.reply.as_ref().map(|r| r.output.as_path()),
+                ended: None,
             };
             super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)
                 .inspect_err(|_| restore_key())?;

@@ -246,6 +246,34 @@ impl<G: Game> Referee<G> {
         Ok(reveal)
     }
 
+    /// The side of `wallet`, when its audit is due: the audits come in
+    /// any order, and each side writes its own (spec section 3.7).
+    /// A side of the game whose audit is done (or that had nothing to
+    /// open) has nothing to write in the audit: refused, naming the
+    /// audits still due.
+    pub(super) fn closing_side(
+        &self,
+        wallet: Option<&Wallet>,
+    ) -> Result<Option<Side>, ComposeError> {
+        let Some(side) = wallet.and_then(|w| self.header.side_named::<G>(w.side())) else {
+            return Ok(None);
+        };
+        if self.phase() != Phase::Audit {
+            return Ok(None);
+        }
+        if self.audit_due_of(side) {
+            return Ok(Some(side));
+        }
+        Err(ComposeError::Closed(
+            ErrorKind::Illegal,
+            format!(
+                "{} has no audit due: its closing line is in this record already, or it had nothing left to open; the audits still due are {} (each side writes its own: herald move audit --key)",
+                side.name::<G>(),
+                super::possessives::<G>(&self.audits_due())
+            ),
+        ))
+    }
+
     /// The side whose line is due, if the game can take another line at
     /// all (it is not over and the record not full).
     pub fn open_side(&self) -> Result<Side, ComposeError> {
@@ -341,9 +369,16 @@ impl<G: Game> Referee<G> {
         hand: Option<&'a Wallet>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
         // Under protocol 3 the wallet's side may begin the set-up.
+        let closing = self.closing_side(wallet)?;
         let side = match wallet.and_then(|w| self.side_beginning_setup(w.side())) {
             Some(side) => side,
-            None => self.open_side()?,
+            None => match closing {
+                Some(side) => {
+                    line.side = side.name::<G>();
+                    side
+                }
+                None => self.open_side()?,
+            },
         };
         if hand.is_some() && self.deck.is_none() {
             return Err(ComposeError::Keys(format!(

@@ -216,12 +216,16 @@ impl Hidden {
     /// The side whose closing line of openings is due once the rules ended
     /// the game: the first in turn order that still holds hidden values.
     pub(super) fn audit_due(&self) -> Option<usize> {
-        if !self.any {
-            return None;
-        }
-        (0..self.slots.len()).find(|&i| {
-            self.audited[i].is_none() && self.slots[i].iter().any(|s| s.opened.is_none())
-        })
+        (0..self.slots.len()).find(|&i| self.audit_pending(i))
+    }
+
+    /// Whether side `index`'s closing line of openings is still to come:
+    /// it holds a value not opened yet, and has not been audited. Each
+    /// side writes its own in any order (spec section 3.7).
+    pub(super) fn audit_pending(&self, index: usize) -> bool {
+        self.any
+            && self.audited.get(index).is_some_and(Option::is_none)
+            && self.slots[index].iter().any(|s| s.opened.is_none())
     }
 
     /// Whether any side has hidden values at all.

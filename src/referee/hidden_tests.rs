@@ -444,6 +444,74 @@ fn a_failed_audit_loses_for_the_provisional_winner() {
     );
 }
 
+/// The audit line of `side` composed from its wallet, whatever other
+/// audit is due: its text.
+fn audit_of(referee: &mut Referee<Duel>, wallets: &[Wallet; 2], side: u8) -> String {
+    let line = Line {
+        kind: LineKind::Turn,
+        number: referee.next_turn(),
+        side: Side(side).name::<Duel>(),
+        entries: Vec::new(),
+        ending: Ending::Pass,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    referee
+        .compose(line, Some(&wallets[usize::from(side)]))
+        .unwrap_or_else(|e| panic!("{side}'s audit: {e:?}"))
+        .line()
+}
+
+/// Both sides hold hidden values when the rules end the game: B, second
+/// in turn order, audits first, and A after it; the outcome is the one
+/// the turn order gives, and the record replays so.
+#[test]
+fn the_audits_come_in_any_order() {
+    let (header, wallets) = table(("7", "3", "P"), ("5", "9", "R"));
+    let mut choices = SETUP.to_vec();
+    choices.extend(["strike", "pass"]);
+    let text = play(&header, &wallets, &choices);
+    let mut referee = replayed(&text).unwrap();
+    assert_eq!(referee.audits_due(), vec![Side(0), Side(1)]);
+    let b = audit_of(&mut referee, &wallets, 1);
+    assert!(b.starts_with("3. B: audit"), "{b}");
+    assert_eq!(referee.audits_due(), vec![Side(0)]);
+    // B has nothing left to write: refused, naming the audit due.
+    let line = Line {
+        kind: LineKind::Turn,
+        number: referee.next_turn(),
+        side: "B",
+        entries: Vec::new(),
+        ending: Ending::Pass,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    let Err(ComposeError::Closed(_, why)) = referee.clone().compose(line, Some(&wallets[1])) else {
+        panic!("B's second audit was composed");
+    };
+    assert_eq!(
+        why,
+        "B has no audit due: its closing line is in this record already, or it had nothing left to open; the audits still due are A's (each side writes its own: herald move audit --key)"
+    );
+    let a = audit_of(&mut referee, &wallets, 0);
+    assert_eq!(referee.outcome(), Outcome::Won(Side(1)));
+    let done = text.replace("[Result \"*\"]", "[Result \"B\"]");
+    let replay = replayed(&format!("{done}{b}{a}")).unwrap();
+    assert_eq!(replay.outcome(), Outcome::Won(Side(1)));
+    assert_eq!(
+        replay.failed_audits(),
+        vec![(Side(0), "y is below x".to_owned())]
+    );
+    // A line of a side whose audit is in already is refused by the
+    // referee too, naming the audits due.
+    let again = b.replacen("3. B:", "4. B:", 1);
+    let err = replayed(&format!("{text}{b}{again}")).unwrap_err();
+    assert_eq!(
+        err.message,
+        "B has no audit due (it opened everything, or was audited already): the audits due are A's"
+    );
+}
+
 #[test]
 fn both_sides_failing_the_audit_is_a_draw() {
     let (header, wallets) = table(("7", "3", "P"), ("5", "2", "R"));

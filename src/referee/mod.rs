@@ -691,6 +691,44 @@ impl<G: Game> Referee<G> {
         })
     }
 
+    /// Whether side `index`'s closing line is still to come once the
+    /// rules ended the game: it holds hidden values not opened yet, or
+    /// holds a hand whose passes over the deck are not audited yet.
+    fn audit_pending(&self, index: usize) -> bool {
+        self.hidden.audit_pending(index)
+            || self.holds_hand(index).is_some_and(|hand| {
+                self.deck
+                    .as_ref()
+                    .is_some_and(|deck| deck.audit_pending(hand))
+            })
+    }
+
+    /// The sides whose audit (closing line) is due, in header order, once
+    /// the rules ended the game; empty in any other phase. They write
+    /// them in any order, each on the record as it finds it (spec section
+    /// 3.7): an audit opens what its side committed to, so it has nothing
+    /// to choose, and no order of the audits changes the result.
+    pub fn audits_due(&self) -> Vec<Side> {
+        if self.phase() != Phase::Audit {
+            return Vec::new();
+        }
+        let sides = self.header.sides();
+        (0..sides.len())
+            .filter(|&i| self.audit_pending(i))
+            .map(|i| sides[i])
+            .collect()
+    }
+
+    /// Whether `side`'s audit is due now (it may write its closing line
+    /// whatever other audit is due too).
+    pub fn audit_due_of(&self, side: Side) -> bool {
+        self.phase() == Phase::Audit
+            && self
+                .header
+                .index_of(side)
+                .is_some_and(|i| self.audit_pending(i))
+    }
+
     /// While the set-up is not finished: what is due, for a player who
     /// asked for a turn (`the set-up is not finished: S1 is Blue's set-up
     /// step, its commitments (herald setup)`).
@@ -743,12 +781,20 @@ impl<G: Game> Referee<G> {
                 };
                 (step.as_str(), text)
             }
-            Phase::Audit => (
-                "audit",
-                format!(
-                    "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
-                ),
-            ),
+            Phase::Audit => {
+                let due = self.audits_due();
+                let text = if due.len() > 1 {
+                    format!(
+                        "the audit: {} closing lines are due, in any order, each the openings of what its side still holds (herald move audit --key); the result stands once every audit is in",
+                        possessives::<G>(&due)
+                    )
+                } else {
+                    format!(
+                        "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
+                    )
+                };
+                ("audit", text)
+            }
             _ if self.farewell_due().is_some() => (
                 "farewell",
                 format!("{line} is {name}'s farewell line (herald move pass --key)"),
@@ -1361,7 +1407,10 @@ impl<G: Game> Referee<G> {
         let due = self
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
-        if side != due && !(phase == Phase::Setup && self.may_begin_setup(index)) {
+        // The audits come in any order: any side whose audit is due may
+        // write its closing line (or have its refusal claimed).
+        let closes = phase == Phase::Audit && self.audit_pending(index);
+        if side != due && !closes && !(phase == Phase::Setup && self.may_begin_setup(index)) {
             if let Some(offer) = self
                 .offer
                 .as_ref()
@@ -1380,9 +1429,19 @@ impl<G: Game> Referee<G> {
                     ),
                 ));
             }
+            if phase == Phase::Audit {
+                return Err(at.illegal(
+                    Place::Side,
+                    None,
+                    format!(
+                        "{} has no audit due (it opened everything, or was audited already): the audits due are {}",
+                        at.side,
+                        possessives::<G>(&self.audits_due())
+                    ),
+                ));
+            }
             let what = match phase {
                 Phase::Setup => "set-up step",
-                Phase::Audit => "audit",
                 _ => "turn",
             };
             return Err(at.illegal(
@@ -2263,6 +2322,20 @@ impl<G: Game> record::stream::Visitor for Replay<G> {
     /// text is at hand, to place a problem in it.
     fn part_end(&mut self) -> Result<(), RefereeError> {
         self.referee.verify_deferred_so_far()
+    }
+}
+
+/// The sides' names as owners, for a sentence: `Red's`, `Red's and
+/// Blue's`, `Red's, Blue's and Green's`.
+pub fn possessives<G: Game>(sides: &[Side]) -> String {
+    let names: Vec<String> = sides
+        .iter()
+        .map(|s| format!("{}'s", s.name::<G>()))
+        .collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
 }
 

@@ -70,7 +70,10 @@ impl<G: Game> Referee<G> {
         hand: Option<&Wallet>,
     ) -> Result<PlayedTurn<G>, TypedError> {
         let number = self.next_turn();
-        let side = self.open_side()?;
+        let side = match self.closing_side(wallet)? {
+            Some(side) => side,
+            None => self.open_side()?,
+        };
         if let Some(note) = self.setup_note() {
             let last = text.rsplit(',').next().unwrap_or_default();
             if record::DrawItem::read(last).is_some() {

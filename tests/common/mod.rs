@@ -60,3 +60,12 @@ pub fn undated(path: &Path) {
     assert_ne!(without, text, "{} has no Deadline tag", path.display());
     std::fs::write(path, without).unwrap();
 }
+
+/// The value of header `name` in the message at `message`.
+pub fn field(message: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(message).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no {name} in {}", message.display()))
+        .to_owned()
+}

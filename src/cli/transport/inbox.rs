@@ -93,9 +93,12 @@ impl GameVisitor for Look<'_> {
             .map(|(k, s)| [s.name::<G>().to_owned(), contact(k)])
             .collect();
         let due = referee.step_due();
-        let yours = due.as_ref().is_some_and(|d| {
+        // Every side whose audit is due may write it (in any order).
+        let mut waiting = referee.audits_due();
+        waiting.extend(due.as_ref().map(|d| d.side));
+        let yours = waiting.iter().any(|&side| {
             header
-                .index_of(d.side)
+                .index_of(side)
                 .is_some_and(|k| address(&contact(k)).eq_ignore_ascii_case(self.address))
         });
         Ok(GameEntry {

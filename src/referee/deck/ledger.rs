@@ -146,7 +146,13 @@ impl DeckLedger {
     /// The first side (in header order) whose passes are not audited
     /// yet.
     pub fn audit_due(&self) -> Option<usize> {
-        (0..self.sides.len()).find(|&s| !self.audited[s] && !self.passed(s).is_empty())
+        (0..self.sides.len()).find(|&s| self.audit_pending(s))
+    }
+
+    /// Whether side `side`'s passes are still to audit (its seeds to
+    /// open): it passed over a deck and was not audited yet.
+    pub fn audit_pending(&self, side: usize) -> bool {
+        self.audited.get(side).is_some_and(|done| !done) && !self.passed(side).is_empty()
     }
 
     /// The table, once every side has given its key.
