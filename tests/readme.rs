@@ -2,36 +2,51 @@
 //! `herald` (or `mkdir`, which those lines need), in order, through the
 //! real binary in one temporary directory (also `HOME`, so nothing is
 //! installed for real), each checked for its exit status: success, or
-//! failure in a block marked `sh fails`. Lines that run anything else
+//! failure in a block marked `sh fails`. A block marked `sh when
+//! FILE=STEP` runs only if the step due in FILE (`check --format json`:
+//! `step.step`) is STEP: where a roll decides what comes next, the README
+//! shows each way, and exactly one of them runs. Lines that run anything else
 //! (`cargo`, `sendmail`) are left out: the quick start's two commands
 //! are what `cargo test` itself runs.
 
 use std::path::Path;
 use std::process::Command;
 
-/// The README's shell blocks: (expected to fail, lines).
-fn shell_blocks(readme: &str) -> Vec<(bool, Vec<String>)> {
+/// One shell block of the README.
+#[derive(Debug, PartialEq)]
+struct Block {
+    /// Marked `sh fails`: every command is to fail.
+    fails: bool,
+    /// Marked `sh when FILE=STEP`: the file and the step due in it for
+    /// which the block runs.
+    when: Option<(String, String)>,
+    lines: Vec<String>,
+}
+
+/// The README's shell blocks.
+fn shell_blocks(readme: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut current: Option<(bool, Vec<String>)> = None;
+    let mut current: Option<Option<Block>> = None;
     for line in readme.lines() {
         match (&mut current, line.strip_prefix("```")) {
             (None, Some(info)) => {
                 let words: Vec<&str> = info.split_whitespace().collect();
-                if words.first() == Some(&"sh") {
-                    current = Some((words.get(1) == Some(&"fails"), Vec::new()));
-                } else {
-                    // Another kind of block: skipped to its end.
-                    current = Some((false, vec!["\u{0}skip".into()]));
-                }
+                let when = match words.as_slice() {
+                    ["sh", "when", cond] => cond
+                        .split_once('=')
+                        .map(|(f, s)| (f.to_owned(), s.to_owned())),
+                    _ => None,
+                };
+                // Another kind of block: skipped to its end.
+                current = Some((words.first() == Some(&"sh")).then(|| Block {
+                    fails: words.get(1) == Some(&"fails"),
+                    when,
+                    lines: Vec::new(),
+                }));
             }
-            (Some(_), Some(_)) => {
-                let (fails, lines) = current.take().unwrap();
-                if lines.first().map(String::as_str) != Some("\u{0}skip") {
-                    blocks.push((fails, lines));
-                }
-            }
-            (Some((_, lines)), None) => lines.push(line.to_owned()),
-            (None, None) => {}
+            (Some(_), Some(_)) => blocks.extend(current.take().unwrap()),
+            (Some(Some(block)), None) => block.lines.push(line.to_owned()),
+            (Some(None), None) | (None, None) => {}
         }
     }
     assert!(current.is_none(), "a block of the README is never closed");
@@ -58,8 +73,24 @@ fn every_herald_command_of_the_readme_runs_as_it_says() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let mut ran = 0;
-    for (fails, lines) in &blocks {
-        for line in lines.iter().filter(|l| runs(l)) {
+    // Of the blocks for each FILE of `when FILE=STEP`, how many ran.
+    let mut chosen: std::collections::BTreeMap<&str, u32> = Default::default();
+    for block in &blocks {
+        if let Some((file, step)) = &block.when {
+            let out = Command::new(&bin)
+                .args(["check", file, "--format", "json"])
+                .current_dir(d)
+                .output()
+                .unwrap();
+            let checked: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let runs_now = checked["step"]["step"].as_str() == Some(step.as_str());
+            *chosen.entry(file).or_default() += u32::from(runs_now);
+            if !runs_now {
+                continue;
+            }
+        }
+        let fails = &block.fails;
+        for line in block.lines.iter().filter(|l| runs(l)) {
             let out = Command::new("sh")
                 .arg("-c")
                 .arg(line)
@@ -83,10 +114,15 @@ fn every_herald_command_of_the_readme_runs_as_it_says() {
     }
     // The walks of every kind of game are there, each command run.
     assert!(ran >= 20, "only {ran} commands found in the README");
+    // Where the README shows each way a roll may go, one way ran.
+    assert!(!chosen.is_empty());
+    for (file, ran) in &chosen {
+        assert_eq!(*ran, 1, "{file}: {ran} of its `when` blocks ran");
+    }
     for made in [
         "game.pbem",
         "pg.pbem",
-        "bg.pbem",
+        "bg-3.eml",
         "to-bob.eml",
         "to-ann.eml",
     ] {
@@ -100,13 +136,19 @@ fn every_herald_command_of_the_readme_runs_as_it_says() {
 
 #[test]
 fn the_readme_blocks_are_read_as_written() {
-    let text = "a\n```sh\nherald check x\nls\n```\n```text\nherald nope\n```\n```sh fails\nherald bad\n```\n";
+    let text = "a\n```sh\nherald check x\nls\n```\n```text\nherald nope\n```\n```sh fails\nherald bad\n```\n```sh when x.eml=turn\nherald move x.eml\n```\n";
     let blocks = shell_blocks(text);
+    let block = |fails, when: Option<(&str, &str)>, lines: &[&str]| Block {
+        fails,
+        when: when.map(|(f, s)| (f.to_owned(), s.to_owned())),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+    };
     assert_eq!(
         blocks,
         vec![
-            (false, vec!["herald check x".to_owned(), "ls".to_owned()]),
-            (true, vec!["herald bad".to_owned()]),
+            block(false, None, &["herald check x", "ls"]),
+            block(true, None, &["herald bad"]),
+            block(false, Some(("x.eml", "turn")), &["herald move x.eml"]),
         ]
     );
     assert!(runs("herald check x") && runs("  mkdir -p y") && !runs("ls"));
