@@ -69,10 +69,11 @@ pub struct Sent {
     /// What the player answered: the record digest before the line
     /// (`None` in a key file written before it was kept).
     pub after: Option<Hash>,
-    /// For an audit (a closing line): the record digest when play ended,
-    /// the line that ended it included. The audits come in any order, so
-    /// a record that passes through this digest is the game the player
-    /// audited, whatever audits of others came before or after its own.
+    /// For a line written once play ended (an audit, or a forfeit claimed
+    /// in the audit): the record digest when play ended, the line that
+    /// ended it included. The audits come in any order, so a record that
+    /// passes through this digest is the game the player audited,
+    /// whatever closing lines of others came before or after its own.
     pub ended: Option<Hash>,
     /// The line as written, every physical line of it, signature
     /// included (public: it went into the record).

@@ -432,6 +432,31 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
     audit(dir(3), "a2.eml", "a3-again.eml");
     mail_all(&dirs, dir(2), "a2-again.eml");
     mail_all(&dirs, dir(3), "a3-again.eml");
+    // Castle4 claims Castle1's forfeit of its audit, past the Deadline, on
+    // either copy: the claim is a closing line as well, so a copy of the
+    // same game without Castle4's first claim takes it again.
+    for (message, out) in [("a2-again.eml", "c4.eml"), ("a3-again.eml", "c4-again.eml")] {
+        run(
+            dir(4),
+            &[
+                "move",
+                message,
+                "--forfeit",
+                "--key",
+                "my.key",
+                "--date",
+                "2099-01-01",
+                "--reply",
+                "-o",
+                out,
+            ],
+        );
+        let record = std::fs::read_to_string(dir(4).join(out)).unwrap();
+        assert!(
+            record.contains("\n8. Castle1: forfeit claimed by Castle4"),
+            "{record}"
+        );
+    }
     // Castle1 audits last, on either copy: the draw stands on both.
     for (message, out) in [
         ("a2-again.eml", "final.eml"),

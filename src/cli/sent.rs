@@ -81,11 +81,12 @@ pub(super) fn replay_for_answer<G: Game>(
         {
             Some(sent.clone())
         }
-        // The player's last line was its audit, and this record is the
-        // game it audited: the audits come in any order, so other sides'
-        // may stand before its own, or its own may be missing from this
-        // copy (written on another copy at the same time: it writes it
-        // again here, the same openings).
+        // The player's last line was written once play ended (its audit,
+        // or a claim in the audit), and this record is that game: the
+        // closing lines come in any order, so other sides' may stand
+        // before its own, or its own may be missing from this copy
+        // (written on another copy at the same time: it writes it again
+        // here, the same openings).
         Some(_) if audited_game => None,
         Some(sent) if found != Some(sent.digest) => {
             return Err(changed(sent, found.is_some(), ctx))
@@ -212,7 +213,8 @@ pub(super) struct Answered<'a> {
     pub(super) text: &'a str,
     /// The reply message it goes out in, if any.
     pub(super) reply: Option<&'a Path>,
-    /// For an audit: the record digest when play ended.
+    /// For a line written once play ended (an audit, or a forfeit
+    /// claimed in the audit): the record digest when play ended.
     pub(super) ended: Option<Hash>,
 }
 
@@ -236,7 +238,7 @@ pub(super) fn remember_sent<G: Game>(
         number: played.number,
         digest,
         after: answered.after,
-        ended: answered.ended.filter(|_| played.audit),
+        ended: answered.ended,
         text: Some(answered.text.to_owned()),
         reply: answered.reply.map(|p| p.display().to_string()),
     });
