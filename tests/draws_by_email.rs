@@ -8,7 +8,7 @@
 //! hidden values the audit follows as after any other end.
 
 mod common;
-use common::{field, herald, json, run};
+use common::{field, herald, json, refused_answer, run};
 
 use std::path::{Path, PathBuf};
 
@@ -42,22 +42,6 @@ fn answer(dir: &Path, message: &str, turn: &str, out: &str) -> String {
             "move", message, turn, "--key", "my.key", "--reply", "-o", out,
         ],
     )
-}
-
-/// The same, which must be refused as illegal (exit 1), writing nothing:
-/// its standard error.
-fn refused_answer(dir: &Path, message: &str, turn: &str, out: &str) -> String {
-    let key = std::fs::read(dir.join("my.key")).unwrap();
-    let o = herald(dir)
-        .args([
-            "move", message, turn, "--key", "my.key", "--reply", "-o", out,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
-    assert!(!dir.join(out).exists(), "nothing written");
-    assert_eq!(std::fs::read(dir.join("my.key")).unwrap(), key);
-    String::from_utf8(o.stderr).unwrap()
 }
 
 /// The first legal action of the side of `dir`'s key in `message`.

@@ -69,3 +69,20 @@ pub fn field(message: &Path, name: &str) -> String {
         .unwrap_or_else(|| panic!("no {name} in {}", message.display()))
         .to_owned()
 }
+
+/// `herald move MESSAGE TURN --key my.key --reply -o OUT` in `dir`, which
+/// must be refused as illegal (exit 1), writing nothing and leaving the
+/// key file as it was: its standard error.
+pub fn refused_answer(dir: &Path, message: &str, turn: &str, out: &str) -> String {
+    let key = std::fs::read(dir.join("my.key")).unwrap();
+    let o = herald(dir)
+        .args([
+            "move", message, turn, "--key", "my.key", "--reply", "-o", out,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(!dir.join(out).exists(), "nothing written");
+    assert_eq!(std::fs::read(dir.join("my.key")).unwrap(), key);
+    String::from_utf8(o.stderr).unwrap()
+}
