@@ -430,6 +430,18 @@ impl<G: Game> Referee<G> {
         (self.phase() == Phase::Setup && self.may_begin_setup(index)).then_some(side)
     }
 
+    /// Whether side `index` may write the next line in `phase` although
+    /// another side is due: under protocol 3 a side with its key may
+    /// begin the set-up; in the audit any side whose audit is due writes
+    /// its closing line (or has its refusal claimed), in any order.
+    fn may_write_out_of_turn(&self, index: usize, phase: Phase) -> bool {
+        match phase {
+            Phase::Setup => self.may_begin_setup(index),
+            Phase::Audit => self.audit_pending(index),
+            Phase::Play | Phase::Over => false,
+        }
+    }
+
     /// Whether side `index` may write `S1` although the set-up is due
     /// from another side: under protocol 3 any side with its key may
     /// begin the set-up.
@@ -1407,10 +1419,7 @@ impl<G: Game> Referee<G> {
         let due = self
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
-        // The audits come in any order: any side whose audit is due may
-        // write its closing line (or have its refusal claimed).
-        let closes = phase == Phase::Audit && self.audit_pending(index);
-        if side != due && !closes && !(phase == Phase::Setup && self.may_begin_setup(index)) {
+        if side != due && !self.may_write_out_of_turn(index, phase) {
             if let Some(offer) = self
                 .offer
                 .as_ref()
