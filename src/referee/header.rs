@@ -150,6 +150,33 @@ impl Header {
         game::side_by_name::<G>(name).filter(|s| self.sides.contains(s))
     }
 
+    /// Why a game's first line cannot come when some sides have Commit
+    /// (or Key) tags and others not: they can never be added later (under
+    /// protocol 3, only with the side's first line, and a game is signed
+    /// by every side or none), so those sides could never reveal (or
+    /// sign), and chance would need them. `None` when the tags are even.
+    pub fn uneven_tags<G: Game>(&self) -> Option<String> {
+        let sides = self.sides();
+        let commits: Vec<bool> = sides.iter().map(|&s| self.commit(s).is_some()).collect();
+        let keys: Vec<bool> = sides.iter().map(|&s| self.key(s).is_some()).collect();
+        for (what, has) in [("Commit", commits), ("Key", keys)] {
+            let with = sides.iter().zip(&has).find(|(_, &h)| h).map(|(s, _)| s);
+            let without = sides.iter().zip(&has).find(|(_, &h)| !h).map(|(s, _)| s);
+            if let (Some(a), Some(b)) = (with, without) {
+                let (a, b) = (a.name::<G>(), b.name::<G>());
+                if self.protocol().keys_join_late() {
+                    return Some(format!(
+                        "{a} has a {a}{what} tag and {b} has none: under [Protocol \"3\"] a game is signed by every side or by none, and chance needs every side's commitment before turn 1; add {b}'s with herald keygen --side {b} first"
+                    ));
+                }
+                return Some(format!(
+                    "{a} has a {a}{what} tag and {b} has none: Commit and Key tags are added before the first line and never after, so {b}'s lines could never carry a reveal or a signature (and chance needs them); add {b}'s with herald keygen --side {b}, or pass --no-commit to play so"
+                ));
+            }
+        }
+        None
+    }
+
     /// The names of the sides in turn order, joined by `, `.
     pub fn side_list<G: Game>(&self) -> String {
         let names: Vec<&str> = self.sides.iter().map(|s| s.name::<G>()).collect();

@@ -16,6 +16,7 @@
 //! - [`typed`]: a line from what a player typed (`move`);
 //! - [`error`]: problems placed in a line or in the record.
 
+pub mod answer;
 mod cards;
 pub mod chance;
 pub mod compose;

@@ -1,0 +1,168 @@
+//! A record read by the player about to answer it, against what the
+//! player's key file remembers of it (spec section 3.8): the last line
+//! the player wrote and the record digest up to it. A record that does
+//! not extend that line is refused, so a relayed copy whose earlier
+//! lines were changed is caught by the player it wrongs, at once; the
+//! very record the player answered already is known for what it is (a
+//! second answer would fork the game).
+
+use super::{
+    replay_from_checked, replay_keeping, Checked, Keep, PlayedTurn, Referee, RefereeError,
+};
+use crate::fairness::Hash;
+use crate::game::{Game, Phase};
+use crate::record::Record;
+use crate::wallet::{Sent, Wallet};
+
+/// A record replayed for a player about to answer it.
+#[derive(Debug)]
+pub struct Answering<G: Game> {
+    /// The referee after the record's last line.
+    pub referee: Referee<G>,
+    /// The player's last line, when the record is exactly the one it
+    /// answered (its digest is the one the line was written after): the
+    /// player answered this record already.
+    pub answered: Option<Sent>,
+    /// The record digest when play ended (the audits due from there), if
+    /// the rules ended the game in this record.
+    pub ended: Option<Hash>,
+}
+
+/// Why a record cannot be answered by the player whose key file
+/// remembers `sent`.
+#[derive(Debug)]
+pub enum AnswerError {
+    /// The record breaks a rule of the game or of the protocol.
+    Record(RefereeError),
+    /// The record does not extend the player's last line: the line, or
+    /// one before it, was changed (`present`: the record holds a line of
+    /// that number), or it was dropped.
+    NotExtended {
+        /// The player's last line (boxed: an error is passed around
+        /// more often than made).
+        sent: Box<Sent>,
+        /// Whether the record holds a line of that kind and number.
+        present: bool,
+    },
+}
+
+impl From<RefereeError> for AnswerError {
+    fn from(e: RefereeError) -> Self {
+        AnswerError::Record(e)
+    }
+}
+
+impl AnswerError {
+    /// What is wrong, in the player's words (for `NotExtended`).
+    pub fn message(&self) -> String {
+        match self {
+            AnswerError::Record(e) => e.message.clone(),
+            AnswerError::NotExtended {
+                sent,
+                present: true,
+            } => format!(
+                "your {} was changed since you sent it: this copy differs from the record you wrote, in that line or one before it (compare the copies: herald check prints the digest of a signed one); nothing was written",
+                sent.name()
+            ),
+            AnswerError::NotExtended {
+                sent,
+                present: false,
+            } => format!(
+                "your {} is not in this record: it was dropped since you sent it, or this copy is older than the one you sent; nothing was written",
+                sent.name()
+            ),
+        }
+    }
+}
+
+/// Replay `record`, checking it against the last line `wallet`'s player
+/// wrote (when the wallet is one of this game's): a record that holds
+/// that line must hold it unchanged, and one that does not must be the
+/// record it answered (then [`Answering::answered`]) or a later one
+/// holding it. After a line written once play ended (an audit, a claim
+/// in the audit), any record that passes through the digest at the end
+/// of play is that game: the closing lines come in any order.
+pub fn replay_for_answer<G: Game>(
+    record: &Record<'_>,
+    wallet: Option<&Wallet>,
+) -> Result<Answering<G>, AnswerError> {
+    let sent = wallet.and_then(Wallet::sent);
+    let mut found = None;
+    let mut ended = None;
+    let mut audited_game = false;
+    let keep = Keep {
+        digest: true,
+        ..Keep::RULES
+    };
+    let referee = replay_from_sent::<G>(record, keep, sent, |played, referee| {
+        let digest = referee.digest().copied();
+        if let Some(sent) = sent {
+            if played.kind == sent.kind && played.number == sent.number {
+                found = digest;
+            }
+            audited_game |= sent.ended.is_some() && sent.ended == digest;
+        }
+        if ended.is_none() && referee.phase() == Phase::Audit {
+            ended = digest;
+        }
+    })?;
+    // A key from another game is refused by the referee, saying so.
+    let ours = wallet.is_some_and(|w| w.chain() == referee.header().chain_id());
+    let answered = match sent.filter(|_| ours) {
+        Some(sent)
+            if found.is_none()
+                && sent.after.is_some()
+                && sent.after == referee.digest().copied() =>
+        {
+            Some(sent.clone())
+        }
+        // The player's last line was written once play ended (its audit,
+        // or a claim in the audit), and this record is that game: the
+        // closing lines come in any order, so other sides' may stand
+        // before its own, or its own may be missing from this copy
+        // (written on another copy at the same time: it writes it again
+        // here, the same openings).
+        Some(_) if audited_game => None,
+        Some(sent) if found != Some(sent.digest) => {
+            return Err(AnswerError::NotExtended {
+                sent: Box::new(sent.clone()),
+                present: found.is_some(),
+            })
+        }
+        _ => None,
+    };
+    Ok(Answering {
+        referee,
+        answered,
+        ended,
+    })
+}
+
+/// Replay `record` as [`replay_keeping`] does, its Result tag checked;
+/// with `sent`, the last line the player wrote, the signatures and share
+/// proofs of the lines up to it are not verified again (the player
+/// checked them before writing it: spec section 3.8) when the record's
+/// digest after it is the one the key file remembers, or when the record
+/// is the one it answered. Any other record is replayed whole, every
+/// check made: `each` is then called again from its first line.
+pub fn replay_from_sent<G: Game>(
+    record: &Record<'_>,
+    keep: Keep,
+    sent: Option<&Sent>,
+    mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
+) -> Result<Referee<G>, RefereeError> {
+    if let Some(sent) = sent {
+        // After a closing line, the game it closed was checked up to its
+        // end, whatever closing lines came after.
+        let checked = sent.ended.unwrap_or(sent.digest);
+        if let Checked::Replayed(referee) =
+            replay_from_checked::<G>(record, keep, checked, sent.after, &mut each)?
+        {
+            referee.check_result()?;
+            return Ok(*referee);
+        }
+    }
+    let referee = replay_keeping::<G>(record, keep, each)?;
+    referee.check_result()?;
+    Ok(referee)
+}
