@@ -13,7 +13,7 @@ fn herald() -> Command {
 }
 
 mod common;
-use common::undated;
+use common::{json as json_of, undated};
 
 fn run(dir: &Path, args: &[&str]) {
     herald().current_dir(dir).args(args).assert().success();
@@ -1150,4 +1150,81 @@ fn a_bad_signature_after_the_remembered_line_is_still_caught_by_move() {
         std::fs::read_to_string(human.path().join("game.pbem")).unwrap(),
         forged
     );
+}
+
+/// Two different answers to one message, made at once with the same key
+/// file (two terminals, a mail client's macro run twice): never both are
+/// written, or the game would fork with two signed turns. The key file
+/// is rewritten only if no other answer changed it since it was read; the
+/// run refused leaves no message behind, and the key file remembers the
+/// answer that went out.
+#[test]
+fn two_different_answers_to_one_message_at_once_are_never_both_written() {
+    let dir = tempfile::tempdir().unwrap();
+    committed_game(dir.path(), "ann@example.org");
+    run(
+        dir.path(),
+        &[
+            "move",
+            "game.pbem",
+            "Kb1-c1",
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "m.eml",
+        ],
+    );
+    let legal = json_of(
+        dir.path(),
+        &["legal", "m.eml", "--key", "red.key", "--format", "json"],
+    );
+    let actions: Vec<&str> = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["action"].as_str())
+        .take(2)
+        .collect();
+    assert_eq!(actions.len(), 2, "{legal}");
+    let key = dir.path().join("red.key");
+    let fresh = std::fs::read(&key).unwrap();
+    for pair in 0..12 {
+        std::fs::write(&key, &fresh).unwrap();
+        let spawn = |action: &str, out: &str| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("herald"))
+                .current_dir(dir.path())
+                .args([
+                    "move", "m.eml", action, "--key", "red.key", "--reply", "-o", out,
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let outs = [format!("{pair}-a.eml"), format!("{pair}-b.eml")];
+        let (a, b) = (spawn(actions[0], &outs[0]), spawn(actions[1], &outs[1]));
+        let outcomes = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+        let ok: Vec<bool> = outcomes.iter().map(|o| o.status.success()).collect();
+        assert!(ok.contains(&true), "pair {pair}: {outcomes:?}");
+        assert!(
+            ok.contains(&false),
+            "pair {pair}: both answers were written"
+        );
+        let remembered = std::fs::read_to_string(&key).unwrap();
+        for ((out, outcome), action) in outs.iter().zip(&outcomes).zip(&actions) {
+            let why = String::from_utf8_lossy(&outcome.stderr);
+            assert!(!why.contains("panicked"), "pair {pair}: {why}");
+            let message = dir.path().join(out);
+            if outcome.status.success() {
+                assert!(
+                    remembered.contains(&format!("sent-line: 6. Red: {action}")),
+                    "pair {pair}: {remembered}"
+                );
+                assert!(remembered.contains(&format!("sent-reply: {out}")));
+            } else {
+                assert!(!message.exists(), "pair {pair}: {out} left behind: {why}");
+            }
+        }
+    }
 }

@@ -9,8 +9,9 @@ use super::args::{Command, Format};
 use super::context::unknown_game;
 use super::context::{
     append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
-    read_hand_key, read_wallet, refuse_message, replay_all, reported, side_to_move, with_bytes,
-    with_record, with_record_in, Ctx, JsonPending, RecordCommand, SCHEMA_VERSION,
+    read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
+    side_to_move, with_bytes, with_record, with_record_in, Ctx, JsonPending, RecordCommand,
+    SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;
@@ -1724,7 +1725,10 @@ impl RecordCommand for Move {
             refuse_message(ctx, super::context::MOVE_ANSWER)?;
         }
         let key = self.key.as_deref();
-        let mut wallet = key.map(read_wallet).transpose()?;
+        let (mut wallet, key_read) = match key.map(read_wallet_stamped).transpose()? {
+            Some((wallet, stamp)) => (Some(wallet), Some(stamp)),
+            None => (None, None),
+        };
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
         let mut referee = replayed.referee;
         let mut ended = replayed.ended;
@@ -1839,7 +1843,14 @@ impl RecordCommand for Move {
                     ended,
                 };
                 let last = closing.as_ref().unwrap_or(&played);
-                super::sent::remember_sent(path, wallet, last, &referee, answered)?;
+                super::sent::remember_sent(
+                    path,
+                    key_read.as_ref(),
+                    wallet,
+                    last,
+                    &referee,
+                    answered,
+                )?;
             }
             // A message answered stays as it was received.
             let record_was = if self.reply.is_none() || !ctx.source.from_message() {

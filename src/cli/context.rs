@@ -239,7 +239,15 @@ pub(super) fn read_hand_key(path: Option<&Path>) -> Result<Option<Wallet>, Failu
 
 /// Read the wallet in the key file at `path`.
 pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
+    read_wallet_stamped(path).map(|(wallet, _)| wallet)
+}
+
+/// [`read_wallet`], with the stamp of the bytes read: a writer that
+/// rewrites the key file refuses to if another writer changed it since
+/// (two answers at once to one message would fork the game).
+pub(super) fn read_wallet_stamped(path: &Path) -> Result<(Wallet, files::Stamp), Failure> {
     let bytes = files::read_bytes(path)?;
+    let stamp = files::stamp(&bytes);
     warn_if_readable_by_others(path);
     let bad = |why: &str| {
         Failure::usage(format!(
@@ -248,7 +256,9 @@ pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
         ))
     };
     let text = std::str::from_utf8(&bytes).map_err(|_| bad("not text"))?;
-    Wallet::parse(text).map_err(|e| bad(&e.0))
+    Wallet::parse(text)
+        .map(|wallet| (wallet, stamp))
+        .map_err(|e| bad(&e.0))
 }
 
 /// A key file that others can read (group or world read bits) gets a

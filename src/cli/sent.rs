@@ -115,6 +115,7 @@ pub(super) struct Answered<'a> {
 /// the last line of `referee`'s record.
 pub(super) fn remember_sent<G: Game>(
     path: &Path,
+    read: Option<&files::Stamp>,
     wallet: &mut Wallet,
     played: &PlayedTurn<G>,
     referee: &Referee<G>,
@@ -135,7 +136,7 @@ pub(super) fn remember_sent<G: Game>(
         text: Some(answered.text.to_owned()),
         reply: answered.reply.map(|p| p.display().to_string()),
     });
-    files::rewrite(path, None, wallet.to_text().as_bytes()).map_err(|e| {
+    files::rewrite(path, read, wallet.to_text().as_bytes()).map_err(|e| {
         Failure::usage(format!(
             "{} could not be updated ({}): nothing was written (the key file remembers a line \
              before the record holds it, never after)",

@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::args::Format;
 use super::commands::NewKey;
 use super::context::{
-    append_line_with_tags, compose_failure, pending_text, print_json, read_wallet, side_to_move,
-    Ctx, RecordCommand, SCHEMA_VERSION,
+    append_line_with_tags, compose_failure, pending_text, print_json, read_wallet_stamped,
+    side_to_move, Ctx, RecordCommand, SCHEMA_VERSION,
 };
 use super::files;
 use super::out;
@@ -128,9 +128,12 @@ impl Setup {
         new_key: Option<&NewKey>,
     ) -> Result<Exit, Failure> {
         let key = Some(self.key.as_path());
-        let mut wallet = match new_key {
-            Some(new_key) => new_key.wallet.clone(),
-            None => read_wallet(&self.key)?,
+        let (mut wallet, key_read) = match new_key {
+            Some(new_key) => (new_key.wallet.clone(), None),
+            None => {
+                let (wallet, stamp) = read_wallet_stamped(&self.key)?;
+                (wallet, Some(stamp))
+            }
         };
         let mut referee = super::sent::replay_checking_sent::<G>(read, Some(&wallet))?;
         let before = referee.digest().copied();
@@ -242,8 +245,15 @@ impl Setup {
                 reply: self.reply.as_ref().map(|r| r.output.as_path()),
                 ended: None,
             };
-            super::sent::remember_sent(&self.key, &mut wallet, &played, &referee, answered)
-                .inspect_err(|_| restore_key())?;
+            super::sent::remember_sent(
+                &self.key,
+                key_read.as_ref(),
+                &mut wallet,
+                &played,
+                &referee,
+                answered,
+            )
+            .inspect_err(|_| restore_key())?;
             let tags: Vec<(&str, &str)> = new_key.map(|k| k.tags().to_vec()).unwrap_or_default();
             let tags = tags.as_slice();
             // "*" while the game runs: a claim voided by this line takes
