@@ -324,11 +324,19 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     // Blue stops answering: Red claims its turn 1 past the deadline, and
     // then its audit (a claimant's line carries no audit of the side it
     // claims), then audits itself.
-    t.claim(&t.red, "claim.eml");
+    let message = t.claim(&t.red, "claim.eml");
     let s = status(&t.red);
     assert_eq!(s["provisional"], "Red", "{s}");
+    // What is due is Blue's answer, which voids the claim: its turn.
     assert_eq!(s["step"]["side"], "Blue", "{s}");
-    assert_eq!(s["step"]["step"], "audit", "{s}");
+    assert_eq!(s["step"]["step"], "turn", "{s}");
+    assert_eq!(
+        s["step"]["text"],
+        "Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim (herald move --key); any other line lets it stand"
+    );
+    assert_eq!(s["due"], serde_json::json!(["Blue"]), "{s}");
+    let subject = header(&message, "Subject");
+    assert!(subject.ends_with("Blue's own line voids it"), "{subject}");
     // The audit has its own deadline, from the claim's day.
     let later = "2026-12-01";
     for args in [
@@ -490,4 +498,74 @@ fn a_claim_before_any_dated_line_is_refused() {
         err.contains("Red may claim only after a dated line"),
         "{err}"
     );
+}
+
+/// A player that conceded a claim by auditing on it cannot then answer
+/// the same claim with a turn, voiding it: that would answer the game a
+/// second way. Its audit again, on the same claim, is no second answer.
+#[test]
+fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
+    let t = Table::set_up();
+    let legal = json(
+        &t.blue,
+        &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+    );
+    let turn = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    t.claim(&t.red, "claim.eml");
+    std::fs::copy(t.red.join("claim.eml"), t.blue.join("claim.eml")).unwrap();
+    run(
+        &t.blue,
+        &[
+            "move",
+            "claim.eml",
+            "audit",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--reply",
+            "-o",
+            "audit.eml",
+        ],
+    );
+    // Red audits on its copy of the claim; Blue writes its audit again
+    // on that copy, which lacks it.
+    t.play(&t.red, &["audit"]);
+    run(
+        &t.blue,
+        &[
+            "move",
+            "game.pbem",
+            "audit",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+        ],
+    );
+    // Then the claim message once more, answered with a turn.
+    let key = std::fs::read(t.blue.join("my.key")).unwrap();
+    let out = herald(&t.blue)
+        .args([
+            "move",
+            "claim.eml",
+            &turn,
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--reply",
+            "-o",
+            "void.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("you already wrote your turn 3 once this game's play was over (an audit or a claim): from you only a closing line may follow on it"),
+        "{err}"
+    );
+    assert!(!t.blue.join("void.eml").exists());
+    assert_eq!(std::fs::read(t.blue.join("my.key")).unwrap(), key);
 }

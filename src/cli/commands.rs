@@ -680,8 +680,9 @@ impl AfterCheck for Check {
                     .collect(),
                 // Every audit due (they come in any order), else the side
                 // due next.
-                due: match referee.audits_due() {
-                    audits if !audits.is_empty() => audits,
+                due: match (referee.open_claim(), referee.audits_due()) {
+                    (Some((target, _)), _) => vec![target],
+                    (None, audits) if !audits.is_empty() => audits,
                     _ => referee.to_move().into_iter().collect(),
                 }
                 .iter()
@@ -1737,16 +1738,30 @@ impl RecordCommand for Move {
             return self.answer_again(ctx, referee, &sent, wallet.as_ref());
         }
         let before = referee.digest().copied();
+        let audit = self.text.as_deref().is_some_and(|text| {
+            text.split([',', ' ', ':'])
+                .rfind(|w| !w.is_empty())
+                .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
+        });
+        if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, audit) {
+            return Err(Failure::invalid(
+                Problem::plain(
+                    ErrorKind::Illegal,
+                    format!(
+                        "you already wrote your {} once this game's play was over (an audit or a claim): from you only a closing line may follow on it (herald move {} audit --key KEY), not a turn; nothing was written",
+                        sent.name(),
+                        ctx.origin
+                    ),
+                ),
+                &ctx.origin,
+            ));
+        }
         // The claimed side's own line answers the claim made on it, and
         // voids it (spec section 3.8): an audit answers a claim made in
         // the audit, any other turn one made in play.
-        if let (Some((target, phase)), Some(w), Some(text)) =
+        if let (Some((target, phase)), Some(w), Some(_)) =
             (referee.open_claim(), wallet.as_ref(), self.text.as_deref())
         {
-            let audit = text
-                .split([',', ' ', ':'])
-                .rfind(|w| !w.is_empty())
-                .is_some_and(|w| w.eq_ignore_ascii_case("audit"));
             let answers = match phase {
                 Phase::Audit => audit,
                 Phase::Play | Phase::Over => !audit,

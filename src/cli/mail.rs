@@ -369,7 +369,11 @@ fn letter<G: Game>(
     let from = contact(mover).unwrap_or_default();
     // Every side whose audit is due gets it (they audit in any order),
     // else the side due next.
-    let mut next: Vec<game::Side> = referee.audits_due();
+    let mut next: Vec<game::Side> = match referee.open_claim() {
+        // The claimed side, whose own line voids the claim.
+        Some((target, _)) => vec![target],
+        None => referee.audits_due(),
+    };
     if next.is_empty() {
         next.extend(referee.to_move());
     }
@@ -387,7 +391,12 @@ fn letter<G: Game>(
         (due, others)
     };
     let agreed = referee.draw_agreed().is_some();
+    let claimed_side = referee.open_claim().map(|(target, _)| target);
     let status = match referee.to_move() {
+        _ if claimed_side.is_some() => {
+            let target = claimed_side.unwrap_or(mover);
+            format!("{}'s own line voids it", target.name::<G>())
+        }
         Some(_) if referee.phase() == game::Phase::Audit && agreed => format!(
             "drawn by agreement, {} due, the result provisional",
             audits_words::<G>(referee)

@@ -26,6 +26,11 @@ pub struct Answering<G: Game> {
     /// The record digest when play ended (the audits due from there), if
     /// the rules ended the game in this record.
     pub ended: Option<Hash>,
+    /// The player's last line was written once play ended in this very
+    /// game (an audit, a claim in the audit): it may write another
+    /// closing line here, never a turn (that would answer the game a
+    /// second way).
+    pub closing_only: Option<Sent>,
 }
 
 /// Why a record cannot be answered by the player whose key file
@@ -89,7 +94,7 @@ pub fn replay_for_answer<G: Game>(
     let sent = wallet.and_then(Wallet::sent);
     let mut found = None;
     let mut ended = None;
-    let mut audited_game = false;
+    let mut closing_only = None;
     let keep = Keep {
         digest: true,
         ..Keep::RULES
@@ -100,12 +105,17 @@ pub fn replay_for_answer<G: Game>(
             if played.kind == sent.kind && played.number == sent.number {
                 found = digest;
             }
-            audited_game |= sent.ended.is_some() && sent.ended == digest;
         }
-        if ended.is_none() && referee.phase() == Phase::Audit {
-            ended = digest;
+        match referee.phase() {
+            Phase::Audit if ended.is_none() => ended = digest,
+            // A claim voided by its target's own turn: play goes on.
+            Phase::Setup | Phase::Play => ended = None,
+            Phase::Audit | Phase::Over => {}
         }
     })?;
+    // The game whose play ended where the player's closing line says it
+    // did, and is still ended.
+    let audited_game = sent.is_some_and(|s| s.ended.is_some() && s.ended == ended);
     // A key from another game is refused by the referee, saying so.
     let ours = wallet.is_some_and(|w| w.chain() == referee.header().chain_id());
     let answered = match sent.filter(|_| ours) {
@@ -122,7 +132,10 @@ pub fn replay_for_answer<G: Game>(
         // before its own, or its own may be missing from this copy
         // (written on another copy at the same time: it writes it again
         // here, the same openings).
-        Some(_) if audited_game => None,
+        Some(sent) if audited_game => {
+            closing_only = Some(sent.clone());
+            None
+        }
         Some(sent) if found != Some(sent.digest) => {
             return Err(AnswerError::NotExtended {
                 sent: Box::new(sent.clone()),
@@ -135,6 +148,7 @@ pub fn replay_for_answer<G: Game>(
         referee,
         answered,
         ended,
+        closing_only,
     })
 }
 

@@ -766,6 +766,9 @@ impl<G: Game> Referee<G> {
     /// a key, a set-up line, a turn, a farewell line or an audit; `None`
     /// once the game is over.
     pub fn step_due(&self) -> Option<StepDue> {
+        if let Some(due) = self.claim_answer_due() {
+            return Some(due);
+        }
         let phase = self.phase();
         let side = self.to_move_in(phase)?;
         let name = side.name::<G>();
@@ -829,6 +832,39 @@ impl<G: Game> Referee<G> {
                 None => ("turn", format!("{line} is {name}'s (herald move)")),
             },
         };
+        Some(StepDue {
+            side,
+            line,
+            step,
+            text,
+        })
+    }
+
+    /// While a forfeit claim is the record's last line: its target's own
+    /// line of the step the claim was made on, which voids it (spec
+    /// section 3.8). A claim never decides a game its target is still
+    /// answering, so that is the step due, whatever the claim made of the
+    /// game (an audit due, or the game over).
+    fn claim_answer_due(&self) -> Option<StepDue> {
+        let claim = self.claim.as_ref()?;
+        let side = self.header.sides()[claim.target];
+        let name = side.name::<G>();
+        let (kind, number) = self.next_line_in(claim.phase);
+        let line = match kind {
+            LineKind::Setup => format!("S{number}"),
+            LineKind::Turn => format!("turn {number}"),
+        };
+        let step = claim.before.step_due().map_or("turn", |d| d.step);
+        let (what, command) = match claim.phase {
+            Phase::Setup => ("set-up step", "herald setup --key"),
+            Phase::Audit => ("audit", "herald move audit --key"),
+            Phase::Play | Phase::Over => ("turn", "herald move --key"),
+        };
+        let text = format!(
+            "{} claimed {name}'s forfeit on {}: {name}'s own {what} ({line}) voids the claim ({command}); any other line lets it stand",
+            claim.forfeit.claimant.name::<G>(),
+            claim.forfeit.line_name()
+        );
         Some(StepDue {
             side,
             line,
