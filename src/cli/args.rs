@@ -49,7 +49,7 @@ pub enum Format {
     /// Text for people.
     #[default]
     Text,
-    /// JSON for programs (schema in notation-spec.md).
+    /// JSON for programs (schema in docs/cli.md).
     Json,
     /// An SVG picture of the board (show only).
     Svg,
