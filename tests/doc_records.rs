@@ -37,7 +37,7 @@ struct Block {
     text: String,
 }
 
-fn blocks(markdown: &str) -> Vec<Block> {
+fn blocks(name: &str, markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut open: Option<Block> = None;
     for (n, line) in markdown.lines().enumerate() {
@@ -58,7 +58,7 @@ fn blocks(markdown: &str) -> Vec<Block> {
             (None, None) => {}
         }
     }
-    assert!(open.is_none(), "a block is never closed");
+    assert!(open.is_none(), "{name}: a block is never closed");
     out
 }
 
@@ -121,7 +121,7 @@ fn every_example_record_in_the_docs_checks_as_its_fence_says() {
     for document in &documents {
         let name = document.strip_prefix(root).unwrap().display().to_string();
         let text = std::fs::read_to_string(document).unwrap();
-        for block in blocks(&text) {
+        for block in blocks(&name, &text) {
             let at = format!("{name}:{}", block.line);
             let mut words = block.info.split_whitespace();
             if words.next() != Some("pbem") {
