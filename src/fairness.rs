@@ -1,6 +1,6 @@
 //! Fair chance and proof of authorship without a trusted server
-//! (notation-spec.md section 3): hash chains, the game id, seeds and the sampler. Every
-//! derivation is stated byte for byte in `notation-spec.md`; the test
+//! (docs/protocol.md section 3): hash chains, the game id, seeds and the sampler. Every
+//! derivation is stated byte for byte in `docs/protocol.md`; the test
 //! vectors below are the ones printed there.
 
 use rand_chacha::rand_core::{RngCore, SeedableRng};

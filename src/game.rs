@@ -883,7 +883,7 @@ pub trait Game: Sized + 'static {
 
     /// Append the position notation of `state` to `out`: one line of
     /// ASCII fields separated by single spaces (board, side to move and the
-    /// rest of what the game needs to go on; `notation-spec.md`, "Position
+    /// rest of what the game needs to go on; `docs/games/<game>.md`, "Position
     /// notation"). Canonical: one text per position.
     ///
     /// A position is taken between turns (after [`Game::end_turn`] or

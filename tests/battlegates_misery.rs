@@ -1,7 +1,7 @@
 //! Misery Run through the real binary: `herald new battlegates --option
 //! Setup=misery-run`, the keys, the twenty-piece mazes (a bad one and a
 //! short one refused with their reasons), a turn, and every view of the
-//! position (notation-spec.md section 10, "Misery Run").
+//! position (docs/games/battlegates.md section 10, "Misery Run").
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! battlegates --option Setup=...` with each set-up's sides (and the
 //! wrong sides refused), every set-up's diagram within 80 columns through
 //! `show`, and `legal`, `annotate` and `fate` on a Misery Run record and a
-//! four-castle record (notation-spec.md section 10).
+//! four-castle record (docs/games/battlegates.md section 10).
 
 use std::path::{Path, PathBuf};
 

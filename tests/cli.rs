@@ -2040,7 +2040,7 @@ fn man_dir_writes_every_page_and_leaves_a_file_that_is_not_one_alone() {
         .args(["man", "--dir", folder])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("wrote 20 man pages"));
+        .stdout(predicate::str::contains("wrote 21 man pages"));
     let main_page = std::fs::read_to_string(pages.join("herald.1")).unwrap();
     assert_eq!(main_page, stdout_of(&herald().arg("man").output().unwrap()));
     for command in [
@@ -2059,6 +2059,7 @@ fn man_dir_writes_every_page_and_leaves_a_file_that_is_not_one_alone() {
         "config",
         "send",
         "inbox",
+        "rules",
         "completions",
         "man",
         "config-check",

@@ -8,7 +8,7 @@ mod common;
 use common::run;
 
 /// Every game's side names, in the games' order (checked against each
-/// game's `SIDES` in notation-spec.md: Castle Danger and Playground
+/// game's `SIDES` in docs/games/: Castle Danger and Playground
 /// Battles Blue, Red; the Dale's five armies; Breach The Keep White,
 /// Black; Battlegates South, North and its four castles).
 const SIDES: &str =

@@ -1,5 +1,5 @@
 //! Diagram snapshots. Each snapshot was checked by hand against the start
-//! position in notation-spec.md (not just copied from the output).
+//! position in docs/games/ (not just copied from the output).
 
 use herald::game::{DiagramStyle, Game};
 use herald::games::castle_danger::CastleDanger;

@@ -1,5 +1,5 @@
 //! Records read out of email as mail clients really send it: a test per
-//! quoting rule of notation-spec.md section 2, each through the real
+//! quoting rule of docs/record.md section 2, each through the real
 //! binary, named after the rule and asserting the verdict and its reason.
 //! The corpus of whole messages is in `fixtures/mail/` (tests/fixtures.rs).
 

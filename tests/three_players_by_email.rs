@@ -401,7 +401,7 @@ fn a_player_the_settled_rally_puts_out_may_only_pass() {
 /// The settlement of turn 57 in the four-player fixture hashes Human's
 /// reveal on that line, then the latest reveals of Elf (turn 42: out, but
 /// committed), Dwarf (turn 55) and Goblin (turn 56, the declaring line), in
-/// header order (notation-spec 3.4), so no single player decides the flips.
+/// header order (docs/protocol.md 3.4), so no single player decides the flips.
 #[test]
 fn a_settled_rally_hashes_the_settlers_reveal_and_every_others_latest() {
     use herald::fairness::{settle_seed, Sampler};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference implementation of herald's fairness derivations (notation-spec.md,
+"""Reference implementation of herald's fairness derivations (docs/protocol.md,
 "Fairness"), written from the spec alone in plain Python (hashlib and a
 textbook ChaCha20), so that the Rust implementation can be checked against
 numbers it did not produce itself. Prints the test vectors."""

@@ -49,7 +49,7 @@ pub enum Format {
     /// Text for people.
     #[default]
     Text,
-    /// JSON for programs (schema in notation-spec.md).
+    /// JSON for programs (schema in docs/cli.md).
     Json,
     /// An SVG picture of the board (show only).
     Svg,
@@ -593,6 +593,20 @@ Examples:
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Print a game's rules and the rulings herald follows (through your
+    /// pager on a terminal); without a game, list the games.
+    #[command(after_help = "\
+Examples:
+  herald rules                       (the games, one line each)
+  herald rules castle-danger         (paged on a terminal: $PAGER, else less -R)
+  herald rules battlegates | grep -n Misery
+  PAGER=more herald rules breach-the-keep")]
+    Rules {
+        /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
+        /// playground-battles or battlegates.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::games::GAME_IDS))]
+        game: Option<String>,
     },
     /// Print a shell completion script.
     #[command(after_help = "\

@@ -346,6 +346,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
         Command::Inbox { config, format } => {
             super::transport::inbox::inbox(config.as_deref(), format)
         }
+        Command::Rules { game } => super::rules::rules(game.as_deref()),
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
 }

@@ -19,7 +19,7 @@ use crate::record::{self, Record, Source};
 use crate::referee::{self, ComposeError, Keep, PlayedTurn, Referee, RefereeError};
 use crate::wallet::Wallet;
 
-/// Version of every JSON schema herald prints (notation-spec.md, "JSON").
+/// Version of every JSON schema herald prints (docs/cli.md, section 4 "JSON output").
 pub(super) const SCHEMA_VERSION: u32 = 1;
 
 /// What a command needs of the record it reads.

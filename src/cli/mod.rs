@@ -11,6 +11,7 @@ mod mail;
 mod many;
 mod picture;
 mod report;
+mod rules;
 mod sent;
 mod setup;
 mod stream;

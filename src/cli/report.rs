@@ -49,7 +49,7 @@ pub struct Problem {
     pub note: Option<String>,
 }
 
-/// The JSON form of a problem (schema in notation-spec.md).
+/// The JSON form of a problem (schema in docs/cli.md).
 #[derive(Serialize, Debug)]
 pub struct JsonError {
     kind: &'static str,

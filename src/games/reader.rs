@@ -175,7 +175,7 @@ mod tests {
 }
 
 /// The words a line may hold in place of its actions, in every game
-/// (`notation-spec.md` section 3): `pass`, `resign`, `audit`.
+/// (`docs/protocol.md` section 3): `pass`, `resign`, `audit`.
 pub const LINE_WORDS: &[&str] = &["pass", "resign", "audit"];
 
 /// `e`, the error reading the action `text`, with "did you mean" when

@@ -3,7 +3,7 @@
 //! texts a record may stand in, and mailboxes (mbox) split into messages.
 //! Pure: bytes in, texts out; the command line reads the files.
 //!
-//! What is decoded (notation-spec.md, section 2): quoted-printable and
+//! What is decoded (docs/record.md, section 2): quoted-printable and
 //! base64 bodies, every charset `mailparse` knows (bytes that do not fit
 //! the charset become U+FFFD rather than refusing the message),
 //! multipart messages (text/plain parts and attachments first, HTML read

@@ -3,7 +3,7 @@
 //! This layer knows nothing of any game: it reads tags, turn numbers, side
 //! names, the comma-separated action texts, recorded chance facts
 //! (`label=value`) and reveals, each with its [`Span`] for error messages.
-//! The grammar is in `notation-spec.md`.
+//! The grammar is in `docs/record.md`.
 
 mod day;
 mod find;

@@ -1,4 +1,4 @@
-//! The record grammar (see `notation-spec.md`), parsed with nom over the
+//! The record grammar (see `docs/record.md`), parsed with nom over the
 //! clean text of a [`Source`], keeping byte offsets for every piece.
 
 use std::borrow::Cow;

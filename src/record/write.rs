@@ -1,4 +1,4 @@
-//! Writing records exactly as `notation-spec.md` says, so that everything
+//! Writing records exactly as `docs/record.md` says, so that everything
 //! written reads back as the same game, and no line is long enough for a
 //! mail client to re-wrap it (protocol values stand on lines of their own).
 

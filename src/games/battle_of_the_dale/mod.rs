@@ -1,6 +1,6 @@
 //! Battle of the Dale (`battle-of-the-dale`): two to five armies fight over
 //! a map of 19 hexes around the Riverport of Chip. Rules:
-//! `notation-spec.md` section 8.
+//! `docs/games/battle-of-the-dale.md` section 8.
 
 pub mod action;
 pub mod board;

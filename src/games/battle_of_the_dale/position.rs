@@ -1,4 +1,4 @@
-//! The position notation (`notation-spec.md` 8, "Position notation"):
+//! The position notation (`docs/games/battle-of-the-dale.md` 8, "Position notation"):
 //! `<map> <mover> <turn> <armies> <options> <offers> <force> <rally>
 //! <result>`, e.g. the start of a two-player game
 //! `3/4/5/4/3 Human 1 Human:R4M1H1,Elf:R4M1H1 - - - - *`.

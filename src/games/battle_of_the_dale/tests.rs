@@ -1,5 +1,5 @@
 //! Tests, named after the rules they check. Expected values are worked out
-//! by hand from notation-spec.md section 8 (its rules and rulings).
+//! by hand from docs/games/battle-of-the-dale.md section 8 (its rules and rulings).
 
 use super::board::*;
 use super::state::*;

@@ -1,5 +1,5 @@
 //! Misery Run (`Setup "misery-run"`): the rules that set it apart from
-//! the one-board game (notation-spec.md section 10, "Misery Run").
+//! the one-board game (docs/games/battlegates.md section 10, "Misery Run").
 //!
 //! - Each side sets up twenty maze pieces, in the slots [`SLOTS`].
 //! - No card moves a wall or gate onto an edge that touches a post of

@@ -1,7 +1,7 @@
 //! Battlegates (`battlegates`): South and North on one 9 x 12
 //! battle-board, each behind a hidden maze of Brick walls, Gates and
 //! Long gates; cards turn and move the gates, a die moves the
-//! characters. Rules: `notation-spec.md` section 10.
+//! characters. Rules: `docs/games/battlegates.md` section 10.
 //!
 //! The maze is the hidden set-up (spec section 3.7): each side commits to
 //! its ten pieces (slots `w1`-`w4`, `g1`-`g3`, `l1`-`l3`) and opens them

@@ -1,4 +1,4 @@
-//! Tests, one per rule of the game (notation-spec.md section 10) and per
+//! Tests, one per rule of the game (docs/games/battlegates.md section 10) and per
 //! rejection reason. Expected values are worked out by hand from the
 //! rules. Positions are written in the position notation: South's five
 //! characters then North's (Crusader, Archer, Gatekeeper, Archer,
@@ -1493,7 +1493,7 @@ fn begun_as(side: &str, chars: &str, maze: &str, cards: &str, chance: Vec<u32>) 
     s
 }
 
-/// The after-set-up position of notation-spec.md section 10.
+/// The after-set-up position of docs/games/battlegates.md section 10.
 const SPEC_AFTER_SETUP: &str = "b1,d1,e1,f1,h1/b12,d12,e12,f12,h12 \
     Gb4nw,Gb8nw,Gc12nw,Gc1sw,Gf10es,Gf3en,Ld3nw,Ld9nw,Lf10nw,Lf2nw,Lg4en,Lg9es,\
     Wa11e,Wa12e,Wa1e,Wa2e,Wd4n,Wd8n,Wh10n,Wh2n South cgr/sst/- 0/0 *";

@@ -1,4 +1,4 @@
-//! Tests of the four-castle games on Battle Alley (notation-spec.md
+//! Tests of the four-castle games on Battle Alley (docs/games/battlegates.md
 //! section 10, "Four castles on Battle Alley"), one per rule and per
 //! refusal. Positions are written in the position notation: the set-up
 //! word, each castle's five characters (Castle1's to Castle4's), the

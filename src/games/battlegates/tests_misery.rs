@@ -1,4 +1,4 @@
-//! Tests of Misery Run (notation-spec.md section 10, "Misery Run"), one
+//! Tests of Misery Run (docs/games/battlegates.md section 10, "Misery Run"), one
 //! per rule and per refusal reason. Positions are written in the
 //! position notation with the word `misery-run` in front: each side
 //! lists its ten characters, the army at its castle first (South: `b1`

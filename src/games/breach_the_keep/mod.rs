@@ -1,4 +1,4 @@
-//! Breach The Keep (`breach-the-keep`): rules in `notation-spec.md`
+//! Breach The Keep (`breach-the-keep`): rules in `docs/games/breach-the-keep.md`
 //! section 7.
 //!
 //! An action is one piece's whole path (`d1-d2-d3`, `Z-d1-d2`,

@@ -1,4 +1,4 @@
-//! The position notation (`notation-spec.md` 7, "Position notation"):
+//! The position notation (`docs/games/breach-the-keep.md` 7, "Position notation"):
 //! `<board> <side> <zones> <keeps> <result>`, e.g. the start position
 //! `10/9/10/9/10/9/10 White 14/14 3/3 *`.
 //!

@@ -1,4 +1,4 @@
-//! Tests named after the rules they check (notation-spec.md section 7).
+//! Tests named after the rules they check (docs/games/breach-the-keep.md section 7).
 
 use super::board::{
     adjacent, cell_at, gate_between, is_entry, is_keep, neighbours, GATES, HOME, KEEPS, NCELLS,
@@ -1487,7 +1487,7 @@ fn a_stack_that_moved_this_turn_may_still_move_in_after_a_breach() {
     G::end_turn(&mut s).unwrap();
 }
 
-/// The example game of notation-spec.md, section 7.
+/// The example game of docs/games/breach-the-keep.md, section 7.
 const EXAMPLE: &[&str] = &[
     "Z-d1-d2, Z-e1-e2",
     "Z-a10-a9, Z-g10-g9",

@@ -1,6 +1,6 @@
 //! Castle Danger (`castle-danger`): two sides, Blue and Red, on a 7 x 9
 //! board split by a river; hit the enemy King with a cannonball.
-//! Rules: `notation-spec.md` section 6.
+//! Rules: `docs/games/castle-danger.md` section 6.
 
 pub mod action;
 pub mod board;

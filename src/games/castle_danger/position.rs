@@ -1,4 +1,4 @@
-//! The position notation (`notation-spec.md` 6, "Position notation"):
+//! The position notation (`docs/games/castle-danger.md` 6, "Position notation"):
 //! `<board> <side> <result>`, e.g. the start position
 //! `2k1w2/2#1#2/7/7/7/7/7/2#1#2/2K1W2 Blue *`.
 //!

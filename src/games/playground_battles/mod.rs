@@ -1,6 +1,6 @@
 //! Playground Battles (`playground-battles`): two sides, Blue and Red, on
 //! a 10 x 8 board; hidden Rock, Paper and Scissors armies race a die to
-//! the opponent's base. Rules: `notation-spec.md` section 9.
+//! the opponent's base. Rules: `docs/games/playground-battles.md` section 9.
 //!
 //! Every identity is a hidden value (spec section 3.7): each side commits
 //! to its army (one slot per back-row square, `a1`..`j1` for Blue,

@@ -1,4 +1,4 @@
-//! The position notation (`notation-spec.md` 9, "Position notation"):
+//! The position notation (`docs/games/playground-battles.md` 9, "Position notation"):
 //! `<board> <side> <battle> <result>`, e.g. the start position
 //! `rarbrcrdrerfrgrhrirj/10/10/10/10/10/10/babbbcbdbebfbgbhbibj Blue - *`.
 //!

@@ -1,4 +1,4 @@
-//! Tests, one per rule of the game (notation-spec.md section 9) and per
+//! Tests, one per rule of the game (docs/games/playground-battles.md section 9) and per
 //! rejection reason. Expected values are worked out by hand from the
 //! rules; positions are written piece by piece (`c3 bc`: Blue's piece that
 //! started on c1 stands on c3, identity hidden; `bcR`: opened as a Rock;
