@@ -1228,3 +1228,103 @@ fn two_different_answers_to_one_message_at_once_are_never_both_written() {
         }
     }
 }
+
+/// Blue answers late, and Red, past the deadline, claims Blue's forfeit
+/// on the same record at the same time: the two messages cross. Neither
+/// sticks the game. Red, given Blue's answer, plays on from it (its claim
+/// never stood); Blue, given Red's claim, answers it with its turn, which
+/// voids it. Each is told that the messages crossed.
+#[test]
+fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let game = committed_game(d, "ann@example.org");
+    std::fs::copy(&game, d.join("blue.pbem")).unwrap();
+    std::fs::copy(&game, d.join("red.pbem")).unwrap();
+    let late = "2099-01-01";
+    run(
+        d,
+        &[
+            "move",
+            "blue.pbem",
+            "Kb1-c1",
+            "--key",
+            "blue.key",
+            "--date",
+            late,
+            "--reply",
+            "-o",
+            "answer.eml",
+        ],
+    );
+    run(
+        d,
+        &[
+            "move",
+            "red.pbem",
+            "--forfeit",
+            "--key",
+            "red.key",
+            "--date",
+            late,
+            "--reply",
+            "-o",
+            "claim.eml",
+        ],
+    );
+    let claim = std::fs::read_to_string(d.join("claim.eml")).unwrap();
+    assert!(claim.contains("5. Blue: forfeit claimed by Red"), "{claim}");
+    // Red receives Blue's answer and plays on from it.
+    let out = herald()
+        .current_dir(d)
+        .args([
+            "move",
+            "answer.eml",
+            "Ka9-b9",
+            "--key",
+            "red.key",
+            "--date",
+            late,
+            "--reply",
+            "-o",
+            "red6.eml",
+        ])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        said.contains("your turn 5 crossed its target's own line in the mail"),
+        "{said}"
+    );
+    let red6 = check(&std::fs::read_to_string(d.join("red6.eml")).unwrap());
+    assert_eq!(red6["ok"], true, "{red6}");
+    assert_eq!(red6["turns"], 6, "{red6}");
+    assert_eq!(red6["forfeits"], serde_json::json!([]), "{red6}");
+    // Blue receives Red's claim and answers it with its turn: voided.
+    let out = herald()
+        .current_dir(d)
+        .args([
+            "move",
+            "claim.eml",
+            "Kb1-c1",
+            "--key",
+            "blue.key",
+            "--date",
+            late,
+            "--reply",
+            "-o",
+            "blue6.eml",
+        ])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        said.contains("your turn 5 crossed a claim of your forfeit in the mail"),
+        "{said}"
+    );
+    let blue6 = check(&std::fs::read_to_string(d.join("blue6.eml")).unwrap());
+    assert_eq!(blue6["ok"], true, "{blue6}");
+    assert_eq!(blue6["turns"], 6, "{blue6}");
+    assert_eq!(blue6["result"], "*", "{blue6}");
+    assert_eq!(blue6["to_move"], "Red", "{blue6}");
+}

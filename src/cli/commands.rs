@@ -21,6 +21,7 @@ use crate::fairness::Protocol;
 use crate::game::{self, action_text, DiagramStyle, Game, Phase};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
+use crate::referee::answer::Crossed;
 use crate::referee::{
     possessives, result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError,
 };
@@ -1732,6 +1733,17 @@ impl RecordCommand for Move {
             None => (None, None),
         };
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
+        match &replayed.crossed {
+            Some(Crossed::Answered(sent)) => super::report::eprint_note(&format!(
+                "your {} crossed its target's own line in the mail: this copy holds that line instead, which answers the claim, so the claim never stood and the game goes on from it",
+                sent.name()
+            )),
+            Some(Crossed::ByClaim(sent)) => super::report::eprint_note(&format!(
+                "your {} crossed a claim of your forfeit in the mail: this copy holds the claim instead, and your line now answers it and voids it",
+                sent.name()
+            )),
+            None => {}
+        }
         let mut referee = replayed.referee;
         let mut ended = replayed.ended;
         referee.set_today(self.date);

@@ -31,6 +31,36 @@ pub struct Answering<G: Game> {
     /// closing line here, never a turn (that would answer the game a
     /// second way).
     pub closing_only: Option<Sent>,
+    /// The player's last line and a forfeit claim crossed in the mail:
+    /// both answer the same record (spec section 3.8).
+    pub crossed: Option<Crossed>,
+}
+
+/// A player's line and a forfeit claim written on the same record at
+/// once, each by one side: neither sticks the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Crossed {
+    /// The player's line (kept in the key file) crossed another side's
+    /// claim of the player's forfeit, which this record holds instead:
+    /// the player answers the claim with that same line again, which
+    /// voids it (another line would answer the record a second way).
+    ByClaim(Sent),
+    /// The player's claim crossed its target's own answer, which this
+    /// record holds instead: the claim never stood, and the game goes on
+    /// from the answer.
+    Answered(Sent),
+}
+
+impl Sent {
+    /// The side a claim line claims, if this line is a forfeit claim
+    /// (`12. Blue: forfeit claimed by Red` claims Blue).
+    fn claimed_side(&self) -> Option<&str> {
+        let first = self.text.as_deref()?.lines().next()?;
+        let (head, rest) = first.split_once(": ")?;
+        rest.trim_start()
+            .starts_with("forfeit claimed by ")
+            .then(|| head.split_once(". ").map_or(head, |(_, side)| side))
+    }
 }
 
 /// Why a record cannot be answered by the player whose key file
@@ -95,6 +125,11 @@ pub fn replay_for_answer<G: Game>(
     let mut found = None;
     let mut ended = None;
     let mut closing_only = None;
+    let mut crossed = None;
+    // The side of the line written right after the record the player
+    // answered, and whether it is a claim.
+    let mut after_answered = false;
+    let mut next_line: Option<(crate::game::Side, bool)> = None;
     let keep = Keep {
         digest: true,
         ..Keep::RULES
@@ -105,6 +140,10 @@ pub fn replay_for_answer<G: Game>(
             if played.kind == sent.kind && played.number == sent.number {
                 found = digest;
             }
+            if after_answered && next_line.is_none() {
+                next_line = Some((played.side, played.claimant.is_some()));
+            }
+            after_answered |= sent.after.is_some() && sent.after == digest;
         }
         match referee.phase() {
             Phase::Audit if ended.is_none() => ended = digest,
@@ -137,10 +176,29 @@ pub fn replay_for_answer<G: Game>(
             None
         }
         Some(sent) if found != Some(sent.digest) => {
-            return Err(AnswerError::NotExtended {
-                sent: Box::new(sent.clone()),
-                present: found.is_some(),
-            })
+            let header = referee.header();
+            let own = wallet.and_then(|w| header.side_named::<G>(w.side()));
+            let named = |name: &str| header.side_named::<G>(name);
+            match (next_line, sent.claimed_side().and_then(named)) {
+                // My claim met its target's own line.
+                (Some((side, false)), Some(target)) if side == target => {
+                    crossed = Some(Crossed::Answered(sent.clone()));
+                }
+                // My line met a claim of my forfeit, still open.
+                (Some((side, true)), None)
+                    if Some(side) == own
+                        && referee.open_claim().map(|(target, _)| target) == own =>
+                {
+                    crossed = Some(Crossed::ByClaim(sent.clone()));
+                }
+                _ => {
+                    return Err(AnswerError::NotExtended {
+                        sent: Box::new(sent.clone()),
+                        present: found.is_some(),
+                    })
+                }
+            }
+            None
         }
         _ => None,
     };
@@ -149,6 +207,7 @@ pub fn replay_for_answer<G: Game>(
         answered,
         ended,
         closing_only,
+        crossed,
     })
 }
 
