@@ -2725,6 +2725,10 @@ fn a_contact_with_a_comma_line_break_or_bidi_mark_is_refused_at_new_and_by_check
             "a bidirectional mark (U+202E)",
         ),
         ("ann\u{7}@example.org", "a control character (U+0007)"),
+        (
+            "ann@example.org\u{2028}Bcc: eve@example.org",
+            "a line break (U+2028)",
+        ),
     ] {
         let out = herald()
             .args(["new", "castle-danger", "--side", &format!("Blue={contact}")])

@@ -605,11 +605,14 @@ pub fn contact_fault(contact: &str) -> Option<String> {
         '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
         '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{061C}',
     ];
+    // Unicode's own line and paragraph separators.
+    const BREAKS: &[char] = &['\u{2028}', '\u{2029}'];
     let c = contact
         .chars()
-        .find(|c| c.is_control() || *c == ',' || BIDI.contains(c))?;
+        .find(|c| c.is_control() || *c == ',' || BIDI.contains(c) || BREAKS.contains(c))?;
     let what = match c {
         '\n' | '\r' => "a line break".to_string(),
+        c if BREAKS.contains(&c) => format!("a line break (U+{:04X})", u32::from(c)),
         ',' => "a comma".to_string(),
         c if c.is_control() => format!("a control character (U+{:04X})", u32::from(c)),
         c => format!("a bidirectional mark (U+{:04X})", u32::from(c)),
