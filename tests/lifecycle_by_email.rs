@@ -584,6 +584,55 @@ fn a_playground_game_under_protocol_3_is_set_up_in_three_messages() {
     assert_eq!(status["phase"], "play", "{status}");
     assert_eq!(status["step"]["step"], "turn", "{status}");
     assert_eq!(status["step"]["line"], "turn 1", "{status}");
+    // 3.eml is lost: the same command on 2.eml writes the same set-up
+    // line again into a new message, and says so.
+    let said = run(
+        &p.blue,
+        &[
+            "setup",
+            "2.eml",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "3-again.eml",
+        ],
+    );
+    assert!(
+        said.contains("you answered this record already: this is your set-up line S3 again, the same line (first sent in 3.eml)"),
+        "{said}"
+    );
+    let s3 = |name: &str| {
+        let text = std::fs::read_to_string(p.blue.join(name)).unwrap();
+        let at = text.find("S3. Blue:").expect("S3");
+        let end = text[at..].find("\n\n").map_or(text.len(), |e| at + e);
+        text[at..end].to_owned()
+    };
+    assert_eq!(s3("3-again.eml"), s3("3.eml"));
+    // With choices, it would be another answer: refused, naming the
+    // command that writes the same line.
+    let out = herald(&p.blue)
+        .args([
+            "setup",
+            "2.eml",
+            "--key",
+            "my.key",
+            "--army",
+            "RRRRRPPSSS",
+            "--reply",
+            "-o",
+            "x.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("you already answered this turn: your set-up line S3")
+            && err.contains("herald setup 2.eml --key KEY --reply -o NEW.eml"),
+        "{err}"
+    );
+    assert!(!p.blue.join("x.eml").exists());
 }
 
 /// Battlegates with hidden hands under protocol 3: at most four set-up

@@ -1628,64 +1628,18 @@ impl Move {
         if !same {
             return Err(refuse(Some(text)));
         }
-        let mut referee = referee;
-        let source = Source::typed(line);
-        // Every line kept (a game's last line and its writer's audit go
-        // together), played in order.
-        let again = record::parse_lines(&source)
-            .ok()
-            .and_then(|(turns, _)| {
-                let mut first = None;
-                for turn in &turns {
-                    let played = referee.play(turn).ok()?;
-                    first.get_or_insert(played);
-                }
-                first
-            })
-            .filter(|_| referee.digest() == Some(&sent.digest));
-        let Some(played) = again else {
-            return Err(Failure::usage(format!(
-                "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
-                sent.name()
-            )));
-        };
-        let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
-        match (&self.reply, self.key.as_deref(), wallet) {
-            (Some(reply), Some(key), Some(wallet)) => {
-                files::refuse_existing(&reply.output)?;
-                // The key file names the message the line now went out
-                // in, then the message is written (the key file put back
-                // as it was if it cannot be).
-                let key_was = files::read_bytes(key)?;
-                let mut wallet = wallet.clone();
-                wallet.set_sent(crate::wallet::Sent {
-                    reply: Some(reply.output.display().to_string()),
-                    ..sent.clone()
-                });
-                files::rewrite(key, None, wallet.to_text().as_bytes())?;
-                let writer = played.claimant.unwrap_or(played.side);
-                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
-                    .inspect_err(|_| {
-                        let _ = files::rewrite(key, None, &key_was);
-                    })?;
-            }
-            _ => append_line(ctx, line, over.as_deref())?,
-        }
-        let was = sent
-            .reply
-            .as_deref()
-            .map(|r| format!(" (first sent in {r})"))
-            .unwrap_or_default();
-        out(&format!(
-            "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
-            sent.name(),
-            match &self.reply {
-                Some(_) => format!("{} is left as it was received\n", ctx.origin),
-                None => format!("wrote turn {} to {}\n", sent.number, ctx.origin),
-            }
-        ))?;
-        send_if_asked(self.reply.as_ref(), self.format)?;
-        Ok(Exit::Ok)
+        write_line_again(
+            ctx,
+            referee,
+            sent,
+            Again {
+                line,
+                reply: self.reply.as_ref(),
+                key: self.key.as_deref(),
+                wallet,
+                format: self.format,
+            },
+        )
     }
 
     /// Compose the typed turn `text` for the side to move.
@@ -1701,6 +1655,92 @@ impl Move {
             .compose_typed_with_hand(text, wallet, hand.as_ref())
             .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))
     }
+}
+
+/// How a line kept in the key file goes out again: the line, the reply
+/// message to write it into (else the record file), and the key file.
+pub(super) struct Again<'a> {
+    pub(super) line: &'a str,
+    pub(super) reply: Option<&'a super::mail::Reply>,
+    pub(super) key: Option<&'a Path>,
+    pub(super) wallet: Option<&'a Wallet>,
+    pub(super) format: Format,
+}
+
+/// Write the player's last line, `sent` (kept in its key file), again on
+/// the very record it answered (`referee`): a lost reply (or record file)
+/// gets the same line, byte for byte, and the player is told so.
+pub(super) fn write_line_again<G: Game>(
+    ctx: &Ctx<'_>,
+    referee: Referee<G>,
+    sent: &crate::wallet::Sent,
+    again: Again<'_>,
+) -> Result<Exit, Failure> {
+    let Again {
+        line,
+        reply,
+        key,
+        wallet,
+        format,
+    } = again;
+    let mut referee = referee;
+    let source = Source::typed(line);
+    // Every line kept (a game's last line and its writer's audit go
+    // together), played in order.
+    let again = record::parse_lines(&source)
+        .ok()
+        .and_then(|(turns, _)| {
+            let mut first = None;
+            for turn in &turns {
+                let played = referee.play(turn).ok()?;
+                first.get_or_insert(played);
+            }
+            first
+        })
+        .filter(|_| referee.digest() == Some(&sent.digest));
+    let Some(played) = again else {
+        return Err(Failure::usage(format!(
+            "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
+            sent.name()
+        )));
+    };
+    let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
+    match (&reply, key, wallet) {
+        (Some(reply), Some(key), Some(wallet)) => {
+            files::refuse_existing(&reply.output)?;
+            // The key file names the message the line now went out
+            // in, then the message is written (the key file put back
+            // as it was if it cannot be).
+            let key_was = files::read_bytes(key)?;
+            let mut wallet = wallet.clone();
+            wallet.set_sent(crate::wallet::Sent {
+                reply: Some(reply.output.display().to_string()),
+                ..sent.clone()
+            });
+            files::rewrite(key, None, wallet.to_text().as_bytes())?;
+            let writer = played.claimant.unwrap_or(played.side);
+            super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+                .inspect_err(|_| {
+                    let _ = files::rewrite(key, None, &key_was);
+                })?;
+        }
+        _ => append_line(ctx, line, over.as_deref())?,
+    }
+    let was = sent
+        .reply
+        .as_deref()
+        .map(|r| format!(" (first sent in {r})"))
+        .unwrap_or_default();
+    out(&format!(
+        "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
+        sent.name(),
+        match &reply {
+            Some(_) => format!("{} is left as it was received\n", ctx.origin),
+            None => format!("wrote {} to {}\n", sent.name(), ctx.origin),
+        }
+    ))?;
+    send_if_asked(reply, format)?;
+    Ok(Exit::Ok)
 }
 
 /// A typed line (`move`, `legal --after`) that cannot be composed, as the

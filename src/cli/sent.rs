@@ -15,21 +15,6 @@ use crate::referee::answer::{self, AnswerError, Answering};
 use crate::referee::{ErrorKind, Keep, PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
-/// Replay the record, checking that it extends the last line `wallet`'s
-/// player wrote (when the wallet is one of this game's). A record that is
-/// the very one the player answered with that line is refused too,
-/// saying so: a second answer would fork the game.
-pub(super) fn replay_checking_sent<G: Game>(
-    ctx: &Ctx<'_>,
-    wallet: Option<&Wallet>,
-) -> Result<Referee<G>, Failure> {
-    let replayed = replay_for_answer(ctx, wallet)?;
-    match replayed.answered {
-        Some(sent) => Err(answered_already(&sent, None, ctx)),
-        None => Ok(replayed.referee),
-    }
-}
-
 /// Replay the record as [`referee::answer::replay_for_answer`] does, its
 /// problems placed in the record's text.
 pub(super) fn replay_for_answer<G: Game>(
@@ -67,14 +52,17 @@ pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) 
     let actions = head
         .and_then(|l| l.split_once(": "))
         .map_or("YOUR TURN", |(_, a)| a);
+    // A set-up line is written again by `setup` with no choices.
+    let command = match sent.kind {
+        crate::record::LineKind::Setup => format!("herald setup {}", ctx.origin),
+        crate::record::LineKind::Turn => format!("herald move {} \"{actions}\"", ctx.origin),
+    };
     let resend = match &sent.reply {
         Some(reply) => format!(
-            "resend {reply}, or write the same message again with herald move {} \"{actions}\" --key KEY --reply -o NEW.eml",
-            ctx.origin
+            "resend {reply}, or write the same message again with {command} --key KEY --reply -o NEW.eml"
         ),
         None => format!(
-            "send the record that holds it again, or write it again with herald move {} \"{actions}\" --key KEY",
-            ctx.origin
+            "send the record that holds it again, or write it again with {command} --key KEY"
         ),
     };
     let typed = typed

@@ -135,7 +135,25 @@ impl Setup {
                 (wallet, Some(stamp))
             }
         };
-        let mut referee = super::sent::replay_checking_sent::<G>(read, Some(&wallet))?;
+        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet))?;
+        let mut referee = replayed.referee;
+        if let Some(sent) = replayed.answered {
+            // The record this player answered already: its set-up line
+            // again, the same bytes (a lost reply), or nothing.
+            let (Some(line), None, false) =
+                (sent.text.as_deref(), self.choices.first(), self.dry_run)
+            else {
+                return Err(super::sent::answered_already(&sent, None, read));
+            };
+            let again = super::commands::Again {
+                line,
+                reply: self.reply.as_ref(),
+                key: Some(&self.key),
+                wallet: Some(&wallet),
+                format: self.format,
+            };
+            return super::commands::write_line_again(ctx, referee, &sent, again);
+        }
         let before = referee.digest().copied();
         referee.set_today(self.date);
         // The claimed side's own set-up line answers a claim made on it
