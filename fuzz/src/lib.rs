@@ -147,9 +147,9 @@ pub fn check(data: &[u8]) {
             record: &parsed,
         },
     );
-    if visited.is_none() {
+    if let Err(unknown) = visited {
         let tag = parsed.tag("Game").map(|t| t.value_span);
-        report(&RefereeError::record(tag, "unknown game"), &source);
+        report(&RefereeError::record(tag, unknown.to_string()), &source);
     }
 }
 
