@@ -13,6 +13,10 @@
 //!   round-trip oracle; [`position_target!`] makes a target of it.
 //! - [`maze_round_trip`]: Battlegates' maze set-up text, with a
 //!   round-trip oracle and the set-up rules run on what it reads.
+//! - [`action_every_game`] and [`position_every_game`]: the two
+//!   round trips above for every game of the registry
+//!   (`herald::for_each_game!`), the first byte of the input choosing
+//!   the game: a new game is fuzzed with no edit here.
 
 use herald::cli::Problem;
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
@@ -320,6 +324,68 @@ pub fn position_round_trip<G: Game>(data: &[u8]) {
                 "position error {e:?} does not point inside {text:?}"
             );
         }
+    }
+}
+
+/// The game of the registry that `pick` chooses: its index in
+/// `games::GAMES`, modulo their number.
+pub fn picked_game(pick: u8) -> &'static str {
+    games::GAMES[usize::from(pick) % games::GAMES.len()].id
+}
+
+/// The first byte of a target's input chooses the game of the registry
+/// (an index into `games::GAMES`, modulo their number) that
+/// [`position_round_trip`] or [`action_round_trip`] gets the rest of.
+struct Picked<'a> {
+    text: &'a [u8],
+    actions: bool,
+}
+
+impl GameVisitor for Picked<'_> {
+    type Output = ();
+    fn visit<G: Game>(self) {
+        if !self.actions {
+            return position_round_trip::<G>(self.text);
+        }
+        thread_local! {
+            /// Each game's positions, made once per process.
+            static POSITIONS: std::cell::RefCell<std::collections::HashMap<&'static str, Box<dyn std::any::Any>>> =
+                Default::default();
+        }
+        POSITIONS.with(|all| {
+            let mut all = all.borrow_mut();
+            let made = all
+                .entry(G::ID)
+                .or_insert_with(|| Box::new(positions::<G>()));
+            let positions = made
+                .downcast_ref::<Vec<G::State>>()
+                .expect("the positions kept under a game's id are its own");
+            action_round_trip::<G>(positions, self.text);
+        });
+    }
+}
+
+/// The `action` target: [`action_round_trip`] for the game of the
+/// registry that the first byte of `data` chooses, on the rest.
+pub fn action_every_game(data: &[u8]) {
+    if let Some((&pick, text)) = data.split_first() {
+        let picked = Picked {
+            text,
+            actions: true,
+        };
+        games::dispatch(picked_game(pick), picked).expect("a registered game");
+    }
+}
+
+/// The `position` target: [`position_round_trip`] for the game of the
+/// registry that the first byte of `data` chooses, on the rest.
+pub fn position_every_game(data: &[u8]) {
+    if let Some((&pick, text)) = data.split_first() {
+        let picked = Picked {
+            text,
+            actions: false,
+        };
+        games::dispatch(picked_game(pick), picked).expect("a registered game");
     }
 }
 
