@@ -549,7 +549,8 @@ fn every_position_draws_its_pieces<G: Game>(sides: usize) {
 /// defaults (the Dale four, Battlegates' one board two).
 fn most_sides<G: Game>() -> usize {
     (G::MIN_SIDES..=G::MAX_SIDES.min(4))
-        .filter(|&n| {
+        .rev()
+        .find(|&n| {
             let sides: Vec<Side> = (0..n).map(|i| Side(i as u8)).collect();
             G::new_game(&Setup {
                 sides: &sides,
@@ -557,7 +558,6 @@ fn most_sides<G: Game>() -> usize {
             })
             .is_ok()
         })
-        .last()
         .unwrap_or_else(|| panic!("{} starts with no number of sides", G::ID))
 }
 

@@ -30,8 +30,9 @@ pub mod two_sides;
 ///
 /// `for_each_game!(callback)` calls the macro `callback!` once with the
 /// whole list, as `module: path::to::Type` pairs separated by commas
-/// (the path is absolute, so the callback may be in another crate), e.g.
-/// to make one test module per game:
+/// (the path is absolute, so the callback may be in another crate): the
+/// property tests make a test module per game with it, the benches a run
+/// per game. For instance the ids:
 ///
 /// ```
 /// macro_rules! ids {
