@@ -490,3 +490,41 @@ fn maze_round_trip_on(layout: herald::games::battlegates::layouts::Layout, text:
         let _ = Battlegates::audit(&start, side, &pairs);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every seed of the `action` and `position` targets through them:
+    /// their round-trip oracles hold, and each game of the registry has
+    /// seeds there (the first byte picking it).
+    #[test]
+    fn every_game_seed_of_the_action_and_position_targets_runs_clean() {
+        for (target, run) in [
+            ("action", action_every_game as fn(&[u8])),
+            ("position", position_every_game),
+        ] {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("seeds")
+                .join(target);
+            let mut seen = std::collections::BTreeSet::new();
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let data = std::fs::read(entry.unwrap().path()).unwrap();
+                seen.insert(picked_game(data[0]));
+                run(&data);
+            }
+            let every: std::collections::BTreeSet<&str> =
+                games::GAMES.iter().map(|g| g.id).collect();
+            assert_eq!(seen, every, "{target}");
+        }
+    }
+
+    #[test]
+    fn the_first_byte_picks_a_game_by_its_place_in_the_registry() {
+        assert_eq!(picked_game(0), "castle-danger");
+        assert_eq!(picked_game(1), "battle-of-the-dale");
+        // Modulo the number of games: one past the last is the first.
+        let past = u8::try_from(games::GAMES.len()).unwrap();
+        assert_eq!(picked_game(past), "castle-danger");
+    }
+}
