@@ -30,8 +30,8 @@
 //!   actions); their position text is written to
 //!   `target/tmp/battlegates-legal-<phase>.txt`.
 //!
-//! Every game is one line in `benches` at the bottom, and in `GAMES`. A
-//! filter that names games (`-- castle-danger/plain`) makes only their
+//! Every game of the registry (`herald::for_each_game!`) is benchmarked.
+//! A filter that names games (`-- castle-danger/plain`) makes only their
 //! records.
 
 use std::hint::black_box;
@@ -39,11 +39,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use herald::game::{action_text, position_text, Game};
-use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::battlegates::Battlegates;
-use herald::games::breach_the_keep::BreachTheKeep;
-use herald::games::castle_danger::CastleDanger;
-use herald::games::playground_battles::PlaygroundBattles;
+use herald::games::GAME_IDS;
 use herald::record::{self, stream, Source};
 use herald::referee;
 use herald::selfplay::{self, Options};
@@ -301,15 +298,6 @@ fn battlegates_legal(c: &mut Criterion) {
     group.finish();
 }
 
-/// The ids of the games benchmarked here.
-const GAMES: [&str; 5] = [
-    CastleDanger::ID,
-    BreachTheKeep::ID,
-    BattleOfTheDale::ID,
-    PlaygroundBattles::ID,
-    Battlegates::ID,
-];
-
 /// Whether the benchmarks of game `id` may run: the free arguments of
 /// the command line (criterion's filter among them) name this game, or
 /// name none. A filter naming one game then skips making the other
@@ -320,7 +308,7 @@ fn selected(id: &str) -> bool {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let names = |game: &str| free.iter().any(|a| a.contains(game));
-    names(id) || !GAMES.iter().any(|game| names(game))
+    names(id) || !GAME_IDS.iter().any(|game| names(game))
 }
 
 fn benches(c: &mut Criterion) {
@@ -329,11 +317,12 @@ fn benches(c: &mut Criterion) {
             game::<G>(c);
         }
     }
-    run::<CastleDanger>(c);
-    run::<BreachTheKeep>(c);
-    run::<BattleOfTheDale>(c);
-    run::<PlaygroundBattles>(c);
-    run::<Battlegates>(c);
+    macro_rules! each {
+        ($($module:ident: $game:ty),*) => {
+            $(run::<$game>(c);)*
+        };
+    }
+    herald::for_each_game!(each);
     if selected(Battlegates::ID) {
         battlegates_legal(c);
     }

@@ -12,11 +12,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use herald::game::Game;
-use herald::games::battle_of_the_dale::BattleOfTheDale;
-use herald::games::battlegates::Battlegates;
-use herald::games::breach_the_keep::BreachTheKeep;
-use herald::games::castle_danger::CastleDanger;
-use herald::games::playground_battles::PlaygroundBattles;
+use herald::games::{self, GameVisitor};
 use herald::record::{self, stream, Source};
 use herald::referee;
 use herald::selfplay::{self, Options};
@@ -84,12 +80,26 @@ fn main() {
     let commit = args.next().as_deref() == Some("commit");
     let seconds = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
     let streamed = args.next().as_deref() == Some("streamed");
-    match game.as_str() {
-        "castle-danger" => run::<CastleDanger>(commit, seconds, streamed),
-        "breach-the-keep" => run::<BreachTheKeep>(commit, seconds, streamed),
-        "battle-of-the-dale" => run::<BattleOfTheDale>(commit, seconds, streamed),
-        "playground-battles" => run::<PlaygroundBattles>(commit, seconds, streamed),
-        "battlegates" => run::<Battlegates>(commit, seconds, streamed),
-        _ => eprintln!("usage: validate_loop GAME plain|commit [SECONDS] [streamed]"),
+    let run = Run {
+        commit,
+        seconds,
+        streamed,
+    };
+    if let Err(e) = games::dispatch(&game, run) {
+        eprintln!("{e}\nusage: validate_loop GAME plain|commit [SECONDS] [streamed]");
+    }
+}
+
+/// [`run`] for the game of the registry named on the command line.
+struct Run {
+    commit: bool,
+    seconds: u64,
+    streamed: bool,
+}
+
+impl GameVisitor for Run {
+    type Output = ();
+    fn visit<G: Game>(self) {
+        run::<G>(self.commit, self.seconds, self.streamed);
     }
 }

@@ -13,12 +13,13 @@
 //! - every line of every diagram, at the start of each turn, after each
 //!   action and between turns, fits in 78 columns.
 //!
+//! Every game of the registry (`herald::for_each_game!`) gets them all.
 //! Battlegates runs the properties read through the referee on both
 //! settings of its hands (hidden, its default, and open), and those that
 //! replay turns on the engine alone on open hands: with hidden hands the
 //! referee opens each card from the deck before the engine sees it.
 
-use herald::game::{action_text, position_text, DiagramStyle, Game, Phase, Undrawn};
+use herald::game::{action_text, position_text, DiagramStyle, Game, Phase, Setup, Side, Undrawn};
 use herald::record::{self, Source};
 use herald::referee::{self, Referee};
 use herald::selfplay::{self, SplitMix};
@@ -434,53 +435,93 @@ macro_rules! engine_properties {
     };
 }
 
-macro_rules! game_properties {
-    ($module:ident, $game:ty, $sides:expr) => {
-        mod $module {
-            use super::*;
-            referee_properties!($game, $sides, DEFAULTS);
-            engine_properties!($game, $sides, DEFAULTS);
-        }
-    };
+/// The sides a self-play game of `G` may have with option tags `tags`:
+/// from its fewest to the most its start accepts with those tags
+/// (Battlegates' one board takes two of its four).
+fn playable_sides<G: Game>(tags: Tags) -> std::ops::RangeInclusive<usize> {
+    let most = (G::MIN_SIDES..=G::MAX_SIDES)
+        .take_while(|&n| start::<G>(n, tags).is_some())
+        .last()
+        .unwrap_or_else(|| panic!("{} does not start with {tags:?}", G::ID));
+    G::MIN_SIDES..=most
 }
 
-game_properties!(
-    castle_danger,
-    herald::games::castle_danger::CastleDanger,
-    2usize..=2
-);
-game_properties!(
-    breach_the_keep,
-    herald::games::breach_the_keep::BreachTheKeep,
-    2usize..=2
-);
-game_properties!(
-    playground_battles,
-    herald::games::playground_battles::PlaygroundBattles,
-    2usize..=2
-);
-/// Battlegates at its default, hidden hands: through the referee.
-mod battlegates {
-    use super::*;
-    referee_properties!(
-        herald::games::battlegates::Battlegates,
-        2usize..=2,
-        DEFAULTS
+/// The start of a game of `G` for `n` sides with option tags `tags`.
+fn start<G: Game>(n: usize, tags: Tags) -> Option<G::State> {
+    let sides: Vec<Side> = (0..n).map(|i| Side(i as u8)).collect();
+    let tags: Vec<(String, String)> = with_tags(selfplay::Options::new::<G>(0, n), tags).tags;
+    G::new_game(&Setup {
+        sides: &sides,
+        tags: &tags,
+    })
+    .ok()
+}
+
+/// The option tags the engine properties play `G` with: its defaults,
+/// unless they deal hidden hands (the referee opens each card from the
+/// deck before the engine sees it); then every option whose default is
+/// `hidden` set to `open` (Battlegates' `Hands`), which must open them.
+fn open_tags<G: Game>() -> Tags {
+    let hidden =
+        |tags| start::<G>(G::MIN_SIDES, tags).is_some_and(|s| G::hidden_deck(&s).is_some());
+    if !hidden(DEFAULTS) {
+        return DEFAULTS;
+    }
+    let open: Vec<(&'static str, &'static str)> = G::OPTIONS
+        .iter()
+        .filter(|o| o.default == "hidden")
+        .map(|o| (o.name, "open"))
+        .collect();
+    let open: Tags = Vec::leak(open);
+    assert!(
+        !open.is_empty() && !hidden(open),
+        "{} deals hidden hands at its defaults and no option set to `open` opens them: \
+         give open_tags the tags that do",
+        G::ID
+    );
+    open
+}
+
+#[test]
+fn open_tags_open_battlegates_hands_and_leave_other_games_at_their_defaults() {
+    use herald::games::{battlegates::Battlegates, castle_danger::CastleDanger};
+    assert_eq!(open_tags::<Battlegates>(), &[("Hands", "open")]);
+    assert_eq!(open_tags::<CastleDanger>(), DEFAULTS);
+    assert_eq!(playable_sides::<Battlegates>(DEFAULTS), 2..=2);
+    assert_eq!(
+        playable_sides::<herald::games::battle_of_the_dale::BattleOfTheDale>(DEFAULTS),
+        2..=5
     );
 }
 
-/// Battlegates with open hands: through the referee and the engine.
+/// Every game of the registry, each a module of its own named after the
+/// game's: the referee properties at its defaults, the engine properties
+/// with [`open_tags`].
+macro_rules! game_properties {
+    ($($module:ident: $game:ty),*) => {
+        $(
+            mod $module {
+                use super::*;
+                referee_properties!($game, playable_sides::<$game>(DEFAULTS), DEFAULTS);
+                engine_properties!(
+                    $game,
+                    playable_sides::<$game>(open_tags::<$game>()),
+                    open_tags::<$game>()
+                );
+            }
+        )*
+    };
+}
+
+herald::for_each_game!(game_properties);
+
+/// Battlegates with open hands through the referee too (its engine
+/// properties play open hands already).
 mod battlegates_open_hands {
     use super::*;
     const OPEN: Tags = &[("Hands", "open")];
     referee_properties!(herald::games::battlegates::Battlegates, 2usize..=2, OPEN);
-    engine_properties!(herald::games::battlegates::Battlegates, 2usize..=2, OPEN);
 }
-game_properties!(
-    battle_of_the_dale,
-    herald::games::battle_of_the_dale::BattleOfTheDale,
-    2usize..=5
-);
 
 /// Dropping the last turn of a finished game leaves a Result tag the
 /// replay disagrees with: that is found after the last turn, not at the

@@ -10,17 +10,53 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use herald::game::{position_text, Game, Side};
-use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::battlegates::Battlegates;
-use herald::games::breach_the_keep::BreachTheKeep;
-use herald::games::castle_danger::CastleDanger;
-use herald::games::playground_battles::PlaygroundBattles;
+use herald::games::GAMES;
 use herald::record::{self, ItemKind, Source};
 use herald::selfplay::{self, Options};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) {
     fs::create_dir_all(dir).expect("seed dir");
     fs::write(dir.join(name), bytes).expect("seed file");
+}
+
+/// Where seeds of one parser of one game go: a target of that game alone
+/// (`action_castle_danger`), or a target of every game (`action`,
+/// `position`) whose inputs begin with the byte that picks the game (its
+/// index in `GAMES`), named after the game.
+struct Seeds {
+    dir: PathBuf,
+    every_game: Option<(u8, &'static str)>,
+}
+
+impl Seeds {
+    fn own(seeds: &Path, target: &str) -> Seeds {
+        Seeds {
+            dir: seeds.join(target),
+            every_game: None,
+        }
+    }
+
+    fn every_game<G: Game>(seeds: &Path, target: &str) -> Seeds {
+        let pick = GAMES
+            .iter()
+            .position(|g| g.id == G::ID)
+            .expect("a registered game");
+        Seeds {
+            dir: seeds.join(target),
+            every_game: Some((u8::try_from(pick).expect("under 256 games"), G::ID)),
+        }
+    }
+
+    fn write(&self, name: &str, text: &[u8]) {
+        match self.every_game {
+            None => write(&self.dir, name, text),
+            Some((pick, id)) => {
+                let bytes: Vec<u8> = [pick].iter().chain(text).copied().collect();
+                write(&self.dir, &format!("{id}-{name}"), &bytes);
+            }
+        }
+    }
 }
 
 /// Self-play records of `G` for the record and check targets.
@@ -94,6 +130,71 @@ fn actions(records: &[(String, String)]) -> BTreeSet<String> {
     texts
 }
 
+/// Written forms from each game's notation that self-play does not make,
+/// by game id (optional: a game without a line here gets its self-play
+/// texts only).
+const EXTRA: &[(&str, &[&str])] = &[
+    (
+        "castle-danger",
+        &[
+            "+W",
+            "+C",
+            "Kc1-b1-b2",
+            "Bc2xc3",
+            "Bc2+c3",
+            "Cd3*d7",
+            "kc1 - c2",
+        ],
+    ),
+    (
+        "breach-the-keep",
+        &[
+            "Z-a1",
+            "d3:2-d4-d5",
+            "breach home+c3",
+            "breach d7 + e7 + f7",
+            "a1 - a2",
+            "d2-c3 apart",
+            "breach c3 +d2 +b4 APART",
+        ],
+    ),
+    (
+        "battle-of-the-dale",
+        &[
+            "R@B1",
+            "rally Elf @C2",
+            "offer-exchange Elf",
+            "force D3-C2",
+            "chip - fog",
+        ],
+    ),
+    (
+        "playground-battles",
+        &[
+            "c1-c2-c3",
+            "c1-c5",
+            "d6-d7-d8-base",
+            "c2-c3 P>a1",
+            "c2-c3 S>out",
+            "C1 - c2 - BASE",
+        ],
+    ),
+    (
+        "battlegates",
+        &[
+            "discard move-wall",
+            "scale c4-c5",
+            "climb c1 - K",
+            "move-wall Wd5s Wf6e",
+            "move-gate Ld4nw Le4ne",
+            "rotate180 Gd5sw CCW",
+            "c1-K-g1",
+            "shoot K c1",
+            "shoot d4 n",
+        ],
+    ),
+];
+
 fn main() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR"));
     let seeds = fuzz.join("seeds");
@@ -107,80 +208,28 @@ fn main() {
             std::fs::copy(&path, mail.join(name)).expect("copy a seed");
         }
     }
-    // One line per game: its action target, and written forms from its
-    // notation that self-play does not make.
-    game::<CastleDanger>(
-        &seeds,
-        "action_castle_danger",
-        &[
-            "+W",
-            "+C",
-            "Kc1-b1-b2",
-            "Bc2xc3",
-            "Bc2+c3",
-            "Cd3*d7",
-            "kc1 - c2",
-        ],
-    );
-    game::<BreachTheKeep>(
-        &seeds,
-        "action_breach_the_keep",
-        &[
-            "Z-a1",
-            "d3:2-d4-d5",
-            "breach home+c3",
-            "breach d7 + e7 + f7",
-            "a1 - a2",
-            "d2-c3 apart",
-            "breach c3 +d2 +b4 APART",
-        ],
-    );
-    game::<BattleOfTheDale>(
-        &seeds,
-        "action_battle_of_the_dale",
-        &[
-            "R@B1",
-            "rally Elf @C2",
-            "offer-exchange Elf",
-            "force D3-C2",
-            "chip - fog",
-        ],
-    );
-    game::<PlaygroundBattles>(
-        &seeds,
-        "action_playground_battles",
-        &[
-            "c1-c2-c3",
-            "c1-c5",
-            "d6-d7-d8-base",
-            "c2-c3 P>a1",
-            "c2-c3 S>out",
-            "C1 - c2 - BASE",
-        ],
-    );
-    game::<Battlegates>(
-        &seeds,
-        "action_battlegates",
-        &[
-            "discard move-wall",
-            "scale c4-c5",
-            "climb c1 - K",
-            "move-wall Wd5s Wf6e",
-            "move-gate Ld4nw Le4ne",
-            "rotate180 Gd5sw CCW",
-            "c1-K-g1",
-            "shoot K c1",
-            "shoot d4 n",
-        ],
-    );
-    position_seeds::<Battlegates>(&seeds, "position_battlegates");
+    // Every game of the registry: its records, and its action texts for
+    // the `action` target and its own `action_<module>` target.
+    macro_rules! each {
+        ($($module:ident: $game:ty),*) => {
+            $(game::<$game>(&seeds, stringify!($module));)*
+        };
+    }
+    herald::for_each_game!(each);
+    position_seeds::<Battlegates>(&Seeds::own(&seeds, "position_battlegates"));
+    // The `position` target: the positions of every game.
+    macro_rules! positions {
+        ($($module:ident: $game:ty),*) => {
+            $(position_seeds::<$game>(&Seeds::every_game::<$game>(&seeds, "position"));)*
+        };
+    }
+    herald::for_each_game!(positions);
     maze_seeds(&seeds);
 }
 
 /// Positions of `G` for its position target: the start, and the positions
 /// after some lines of two self-play games (the set-up among them).
-fn position_seeds<G: Game>(seeds: &Path, target: &str) {
-    let dir = seeds.join(target);
+fn position_seeds<G: Game>(dir: &Seeds) {
     for seed in [21, 22] {
         let mut options = Options::new::<G>(seed, G::MIN_SIDES);
         options.max_turns = 60;
@@ -188,12 +237,12 @@ fn position_seeds<G: Game>(seeds: &Path, target: &str) {
         let source = Source::new(text.as_bytes()).expect("a record");
         let parsed = record::parse(&source).expect("it parses");
         let start = herald::referee::Referee::<G>::start(&parsed).expect("a header");
-        write(&dir, "start", position_text::<G>(start.state()).as_bytes());
+        dir.write("start", position_text::<G>(start.state()).as_bytes());
         let mut n = 0;
         herald::referee::replay::<G>(&parsed, |played, referee| {
             if played.number % 9 == 4 || n == 0 || referee.outcome().is_over() {
                 let name = format!("{seed}-{n:03}");
-                write(&dir, &name, position_text::<G>(referee.state()).as_bytes());
+                dir.write(&name, position_text::<G>(referee.state()).as_bytes());
             }
             n += 1;
         })
@@ -222,8 +271,9 @@ fn maze_seeds(seeds: &Path) {
 }
 
 /// The seeds of game `G`: its records (self-play and up to 6 fixtures) for
-/// the record and check targets, its action texts for its action target.
-fn game<G: Game>(seeds: &Path, action_target: &str, extra: &[&str]) {
+/// the record and check targets, its action texts for its action target
+/// (`action_<module>`, `module` its folder) and the `action` target.
+fn game<G: Game>(seeds: &Path, module: &str) {
     let made = records::<G>();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fixtures")
@@ -251,19 +301,27 @@ fn game<G: Game>(seeds: &Path, action_target: &str, extra: &[&str]) {
             write(&dir, &name, &fs::read(path).expect("fixture"));
         }
     }
-    action_seeds(seeds, action_target, &made, extra);
+    let extra = EXTRA
+        .iter()
+        .find(|(id, _)| *id == G::ID)
+        .map_or(&[][..], |(_, extra)| extra);
+    action_seeds(
+        &Seeds::own(seeds, &format!("action_{module}")),
+        &made,
+        extra,
+    );
+    action_seeds(&Seeds::every_game::<G>(seeds, "action"), &made, extra);
 }
 
 /// The action texts of `records` (about 60) and `extra` (written forms
 /// from the game's notation that self-play does not make).
-fn action_seeds(seeds: &Path, target: &str, records: &[(String, String)], extra: &[&str]) {
-    let dir = seeds.join(target);
+fn action_seeds(dir: &Seeds, records: &[(String, String)], extra: &[&str]) {
     let all: Vec<String> = actions(records).into_iter().collect();
     let step = (all.len() / 60).max(1);
     for (i, text) in all.iter().step_by(step).enumerate() {
-        write(&dir, &format!("{i:03}"), text.as_bytes());
+        dir.write(&format!("{i:03}"), text.as_bytes());
     }
     for (i, text) in extra.iter().enumerate() {
-        write(&dir, &format!("extra-{i:02}"), text.as_bytes());
+        dir.write(&format!("extra-{i:02}"), text.as_bytes());
     }
 }

@@ -13,6 +13,10 @@
 //!   round-trip oracle; [`position_target!`] makes a target of it.
 //! - [`maze_round_trip`]: Battlegates' maze set-up text, with a
 //!   round-trip oracle and the set-up rules run on what it reads.
+//! - [`action_every_game`] and [`position_every_game`]: the two
+//!   round trips above for every game of the registry
+//!   (`herald::for_each_game!`), the first byte of the input choosing
+//!   the game: a new game is fuzzed with no edit here.
 
 use herald::cli::Problem;
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
@@ -147,9 +151,9 @@ pub fn check(data: &[u8]) {
             record: &parsed,
         },
     );
-    if visited.is_none() {
+    if let Err(unknown) = visited {
         let tag = parsed.tag("Game").map(|t| t.value_span);
-        report(&RefereeError::record(tag, "unknown game"), &source);
+        report(&RefereeError::record(tag, unknown.to_string()), &source);
     }
 }
 
@@ -323,6 +327,68 @@ pub fn position_round_trip<G: Game>(data: &[u8]) {
     }
 }
 
+/// The game of the registry that `pick` chooses: its index in
+/// `games::GAMES`, modulo their number.
+pub fn picked_game(pick: u8) -> &'static str {
+    games::GAMES[usize::from(pick) % games::GAMES.len()].id
+}
+
+/// The first byte of a target's input chooses the game of the registry
+/// (an index into `games::GAMES`, modulo their number) that
+/// [`position_round_trip`] or [`action_round_trip`] gets the rest of.
+struct Picked<'a> {
+    text: &'a [u8],
+    actions: bool,
+}
+
+impl GameVisitor for Picked<'_> {
+    type Output = ();
+    fn visit<G: Game>(self) {
+        if !self.actions {
+            return position_round_trip::<G>(self.text);
+        }
+        thread_local! {
+            /// Each game's positions, made once per process.
+            static POSITIONS: std::cell::RefCell<std::collections::HashMap<&'static str, Box<dyn std::any::Any>>> =
+                Default::default();
+        }
+        POSITIONS.with(|all| {
+            let mut all = all.borrow_mut();
+            let made = all
+                .entry(G::ID)
+                .or_insert_with(|| Box::new(positions::<G>()));
+            let positions = made
+                .downcast_ref::<Vec<G::State>>()
+                .expect("the positions kept under a game's id are its own");
+            action_round_trip::<G>(positions, self.text);
+        });
+    }
+}
+
+/// The `action` target: [`action_round_trip`] for the game of the
+/// registry that the first byte of `data` chooses, on the rest.
+pub fn action_every_game(data: &[u8]) {
+    if let Some((&pick, text)) = data.split_first() {
+        let picked = Picked {
+            text,
+            actions: true,
+        };
+        games::dispatch(picked_game(pick), picked).expect("a registered game");
+    }
+}
+
+/// The `position` target: [`position_round_trip`] for the game of the
+/// registry that the first byte of `data` chooses, on the rest.
+pub fn position_every_game(data: &[u8]) {
+    if let Some((&pick, text)) = data.split_first() {
+        let picked = Picked {
+            text,
+            actions: false,
+        };
+        games::dispatch(picked_game(pick), picked).expect("a registered game");
+    }
+}
+
 /// A position-parser fuzz target for one game type:
 /// `herald_fuzz::position_target!(herald::games::castle_danger::CastleDanger);`
 #[macro_export]
@@ -422,5 +488,43 @@ fn maze_round_trip_on(layout: herald::games::battlegates::layouts::Layout, text:
     let pairs: Vec<(&str, &str)> = values.iter().map(|(s, v)| (*s, v.as_str())).collect();
     for side in [Side(0), Side(1)] {
         let _ = Battlegates::audit(&start, side, &pairs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every seed of the `action` and `position` targets through them:
+    /// their round-trip oracles hold, and each game of the registry has
+    /// seeds there (the first byte picking it).
+    #[test]
+    fn every_game_seed_of_the_action_and_position_targets_runs_clean() {
+        for (target, run) in [
+            ("action", action_every_game as fn(&[u8])),
+            ("position", position_every_game),
+        ] {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("seeds")
+                .join(target);
+            let mut seen = std::collections::BTreeSet::new();
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let data = std::fs::read(entry.unwrap().path()).unwrap();
+                seen.insert(picked_game(data[0]));
+                run(&data);
+            }
+            let every: std::collections::BTreeSet<&str> =
+                games::GAMES.iter().map(|g| g.id).collect();
+            assert_eq!(seen, every, "{target}");
+        }
+    }
+
+    #[test]
+    fn the_first_byte_picks_a_game_by_its_place_in_the_registry() {
+        assert_eq!(picked_game(0), "castle-danger");
+        assert_eq!(picked_game(1), "battle-of-the-dale");
+        // Modulo the number of games: one past the last is the first.
+        let past = u8::try_from(games::GAMES.len()).unwrap();
+        assert_eq!(picked_game(past), "castle-danger");
     }
 }

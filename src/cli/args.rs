@@ -89,8 +89,7 @@ Examples:
       --maze @south-maze.txt --reply -o 1.eml
                   (the game, your key, your set-up line and the first message to North in one)")]
     New {
-        /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
-        /// playground-battles or battlegates.
+        /// The game, by its id (the possible values listed).
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::games::GAME_IDS))]
         game: String,
         /// A side and how to reach its player, as Side=contact; repeat for

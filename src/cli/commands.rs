@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::args::{Command, Format};
-use super::context::unknown_game;
+use super::context::unknown_game_argument;
 use super::context::{
     append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
     read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
@@ -2234,7 +2234,7 @@ impl<C: IdCommand> GameVisitor for IdVisit<C> {
 }
 
 fn dispatch_id<C: IdCommand>(id: &str, command: C) -> Result<Exit, Failure> {
-    games::dispatch(id, IdVisit(command)).unwrap_or_else(|| Err(Failure::usage(unknown_game(id))))
+    games::dispatch(id, IdVisit(command)).unwrap_or_else(|e| Err(unknown_game_argument(&e)))
 }
 
 /// The hidden choices given, as (option name, text), a maze read from

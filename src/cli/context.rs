@@ -14,7 +14,7 @@ use super::files::{self, Stamping};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{wrap_words, Game, TEXT_WIDTH};
-use crate::games::{self, GameVisitor, GAME_IDS};
+use crate::games::{self, GameVisitor, UnknownGame};
 use crate::record::{self, Record, Source};
 use crate::referee::{self, ComposeError, Keep, PlayedTurn, Referee, RefereeError};
 use crate::wallet::Wallet;
@@ -56,8 +56,25 @@ impl<C: RecordCommand> GameVisitor for Visit<'_, C> {
     }
 }
 
-pub(super) fn unknown_game(id: &str) -> String {
-    format!("unknown game `{id}`: herald plays {}", GAME_IDS.join(", "))
+/// Run `visitor` for the game `record`'s `Game` tag names. The one place
+/// a record's game is looked up: a missing or repeated tag, or a game
+/// herald does not play, is a record error at the `Game` tag (exit 1),
+/// the same for every command that reads a record.
+pub(super) fn dispatch_record<V: GameVisitor>(
+    record: &Record<'_>,
+    visitor: V,
+) -> Result<V::Output, RefereeError> {
+    let id = referee::game_tag(record)?;
+    games::dispatch(id, visitor).map_err(|e| {
+        let tag = record.tag("Game").map(|t| t.value_span);
+        RefereeError::record(tag, e.to_string())
+    })
+}
+
+/// A game named on the command line that herald does not play: a usage
+/// error (exit 2) that lists the games.
+pub(super) fn unknown_game_argument(e: &UnknownGame) -> Failure {
+    Failure::usage(e.to_string())
 }
 
 /// Run a command that may rewrite the record file at `path` (it gets the
@@ -120,10 +137,7 @@ fn with_source<C: RecordCommand>(
         record: &record,
         stamp,
     };
-    let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
-    let tag = record.tag("Game").map(|t| t.value_span);
-    games::dispatch(id, Visit { ctx: &ctx, command })
-        .unwrap_or_else(|| Err(ctx.problem(&RefereeError::record(tag, unknown_game(id)))))
+    dispatch_record(&record, Visit { ctx: &ctx, command }).unwrap_or_else(|e| Err(ctx.problem(&e)))
 }
 
 /// A command's result, reported: with `--format json`, a failure is

@@ -8,15 +8,14 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::args::{Format, Input};
-use super::context::{print_json, Ctx, RecordCommand, SCHEMA_VERSION};
+use super::context::{dispatch_record, print_json, Ctx, RecordCommand, SCHEMA_VERSION};
 use super::files;
 use super::many::Verdict;
 use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
-use crate::games::{self};
 use crate::record::{self, Found, Source};
-use crate::referee::{self, possessives, Referee};
+use crate::referee::{possessives, Referee};
 
 // ---------------------------------------------------------------- check --all
 
@@ -78,9 +77,7 @@ fn verdict(path: &Path, found: &Found) -> JsonVerdict {
             // `check --all` only reads: nothing is rewritten.
             stamp: None,
         };
-        let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
-        games::dispatch(id, Verdict { ctx: &ctx })
-            .unwrap_or_else(|| Err(Failure::usage(format!("unknown game `{id}`"))))
+        dispatch_record(&record, Verdict { ctx: &ctx }).unwrap_or_else(|e| Err(ctx.problem(&e)))
     })();
     match outcome {
         Ok(([game, title], turns, result, to_move)) => {

@@ -9,16 +9,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use super::args::Format;
-use super::context::{replay_all, side_to_move, Ctx, SCHEMA_VERSION};
+use super::context::{dispatch_record, replay_all, side_to_move, Ctx, SCHEMA_VERSION};
 use super::files::{self, Stamping};
 use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use super::stream::{self, AfterCheck, Checked};
 use crate::game::Game;
-use crate::games::{self, GameVisitor};
+use crate::games::GameVisitor;
 use crate::record::{self, Source};
 use crate::referee::Keep;
-use crate::referee::{self, Referee};
+use crate::referee::Referee;
 
 /// Replays one record for `check --all` and `check` of many records:
 /// its game's id and title, turns, result and side to move.
@@ -215,17 +215,8 @@ fn whole_verdict(
         record: &record,
         stamp: None,
     };
-    let id = referee::game_tag(&record).map_err(|e| ctx.problem(&e))?;
-    let tag = record.tag("Game").map(|t| t.value_span);
-    let verdict = games::dispatch(id, Verdict { ctx: &ctx }).unwrap_or_else(|| {
-        Err(ctx.problem(&referee::RefereeError::record(
-            tag,
-            format!(
-                "unknown game `{id}`: herald plays {}",
-                games::GAME_IDS.join(", ")
-            ),
-        )))
-    })?;
+    let verdict =
+        dispatch_record(&record, Verdict { ctx: &ctx }).unwrap_or_else(|e| Err(ctx.problem(&e)))?;
     Ok((origin, verdict))
 }
 

@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::{Command, Stdio};
 
-use super::context::unknown_game;
+use super::context::unknown_game_argument;
 use super::report::{Exit, Failure};
 use crate::game::Game;
 use crate::games::battle_of_the_dale::BattleOfTheDale;
@@ -117,7 +117,8 @@ pub(super) fn rules(game: Option<&str>) -> Result<Exit, Failure> {
         super::out(&game_list())?;
         return Ok(Exit::Ok);
     };
-    let text = rules_text(id).ok_or_else(|| Failure::usage(unknown_game(id)))?;
+    let text = rules_text(id)
+        .ok_or_else(|| unknown_game_argument(&crate::games::UnknownGame { id: id.to_owned() }))?;
     if std::io::stdout().is_terminal() {
         let pager = std::env::var("PAGER").ok();
         if let Some(command) = pager_command(pager.as_deref(), on_path("less")) {

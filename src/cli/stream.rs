@@ -5,15 +5,17 @@
 //! is handed back whole, for the readers' usual way.
 
 use std::io::{BufRead, BufReader, Seek};
+use std::marker::PhantomData;
 use std::path::Path;
 
+use super::context::dispatch_record;
 use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;
-use crate::games::{self, GameVisitor, GAME_IDS};
+use crate::games::GameVisitor;
 use crate::record::stream::{ReadError, Reader, Stop};
 use crate::record::Source;
-use crate::referee::{self, Referee, RefereeError, Replay};
+use crate::referee::{Referee, RefereeError, Replay};
 
 /// Bytes of input buffered at a time.
 const BUFFER: usize = 16 * 1024;
@@ -64,42 +66,36 @@ fn replay<R: BufRead, C: AfterCheck>(
     origin: &str,
     after: C,
 ) -> Result<Option<C::Output>, Failure> {
-    let game = match referee::game_tag(reader.header()) {
-        Ok(id) => id.to_owned(),
-        Err(e) => return refused(reader, e, origin),
-    };
-    if !GAME_IDS.iter().any(|id| id.eq_ignore_ascii_case(&game)) {
-        let tag = reader.header().tag("Game").map(|t| t.value_span);
-        let unknown = format!(
-            "unknown game `{game}`: herald plays {}",
-            GAME_IDS.join(", ")
-        );
-        return refused(reader, RefereeError::record(tag, unknown), origin);
+    match dispatch_record(reader.header(), Replaying(PhantomData)) {
+        Ok(replay) => replay(reader, origin, after),
+        Err(e) => refused(reader, e, origin),
     }
-    let visit = Replaying {
-        reader,
-        origin,
-        after,
-    };
-    let done = games::dispatch(&game, visit);
-    done.unwrap_or_else(|| Err(Failure::usage(format!("unknown game `{game}`"))))
+}
+
+/// The replay of the game a record names, chosen before the reader is
+/// handed to it.
+type ReplayFn<R, C> = fn(Reader<R>, &str, C) -> Result<Option<<C as AfterCheck>::Output>, Failure>;
+
+/// Picks [`replay_game`] for the game of the record.
+struct Replaying<R, C>(PhantomData<(R, C)>);
+
+impl<R: BufRead, C: AfterCheck> GameVisitor for Replaying<R, C> {
+    type Output = ReplayFn<R, C>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        replay_game::<G, R, C>
+    }
 }
 
 /// The record of a game `G` replayed as it is read.
-struct Replaying<'a, R, C> {
+fn replay_game<G: Game, R: BufRead, C: AfterCheck>(
     reader: Reader<R>,
-    origin: &'a str,
+    origin: &str,
     after: C,
-}
-
-impl<R: BufRead, C: AfterCheck> GameVisitor for Replaying<'_, R, C> {
-    type Output = Result<Option<C::Output>, Failure>;
-
-    fn visit<G: Game>(self) -> Self::Output {
-        match Replay::<G>::check(self.reader) {
-            Ok(referee) => self.after.after::<G>(self.origin, &referee).map(Some),
-            Err(stop) => stopped(*stop, self.origin),
-        }
+) -> Result<Option<C::Output>, Failure> {
+    match Replay::<G>::check(reader) {
+        Ok(referee) => after.after::<G>(origin, &referee).map(Some),
+        Err(stop) => stopped(*stop, origin),
     }
 }
 

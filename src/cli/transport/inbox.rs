@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::fetch::{self, Message};
 use super::state;
 use crate::cli::args::Format;
-use crate::cli::context::{print_json, replay_all, Ctx, SCHEMA_VERSION};
+use crate::cli::context::{dispatch_record, print_json, replay_all, Ctx, SCHEMA_VERSION};
 use crate::cli::out;
 use crate::cli::report::{Exit, Failure, Problem};
 use crate::game::Game;
-use crate::games::{self, GameVisitor};
+use crate::games::GameVisitor;
 use crate::record;
 use crate::referee::{self, header::Header, Keep};
 
@@ -175,14 +175,8 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
         stamp: None,
     };
     let game = referee::game_tag(&record).ok().map(str::to_owned);
-    let outcome = match game.as_deref() {
-        Some(id) => games::dispatch(id, Look { ctx: &ctx, address })
-            .unwrap_or_else(|| Err((None, Failure::usage(format!("unknown game `{id}`"))))),
-        None => Err((
-            None,
-            Failure::usage("the record has no Game tag".to_owned()),
-        )),
-    };
+    let outcome = dispatch_record(&record, Look { ctx: &ctx, address })
+        .unwrap_or_else(|e| Err((None, ctx.problem(&e))));
     match outcome {
         Ok(mut entry) => {
             entry.subject = subject;
