@@ -792,3 +792,93 @@ fn a_side_that_never_joins_loses_by_forfeit_and_its_late_first_line_voids_the_cl
     assert_eq!(status["step"]["side"], "Blue", "{status}");
     assert_eq!(status["step"]["step"], "open", "{status}");
 }
+
+/// Battle of the Dale for three under protocol 3: Human begins the game
+/// with its key, and its message goes to Elf and Goblin, whose keys are
+/// due before turn 1, in any order. Both answer the same message at once;
+/// Goblin, given Elf's copy, adds the same key to it from its key file
+/// (never a second key), and Human, given that copy, plays turn 1.
+#[test]
+fn keys_added_at_once_under_protocol_3_join_any_copy_with_the_same_key() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = |name: &str| {
+        let d = root.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    };
+    let (human, elf, goblin) = (dir("human"), dir("elf"), dir("goblin"));
+    run(
+        &human,
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=h@example.org",
+            "--side",
+            "Elf=e@example.org",
+            "--side",
+            "Goblin=g@example.org",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    let first = human.join("1.eml");
+    assert_eq!(field(&first, "To"), "e@example.org, g@example.org");
+    assert_eq!(
+        next(&first),
+        "Next, Elf's and Goblin's keys, in any order, each answering with: herald keygen --side SIDE MESSAGE.eml --key SIDE.key --reply -o reply.eml"
+    );
+    let status = json(&human, &["check", "1.eml", "--format", "json"]);
+    assert_eq!(
+        status["due"],
+        serde_json::json!(["Elf", "Goblin"]),
+        "{status}"
+    );
+    assert_eq!(status["step"]["step"], "keygen", "{status}");
+    mail(&human, &elf, "1.eml");
+    mail(&human, &goblin, "1.eml");
+    let keygen = |d: &Path, side: &str, message: &str, out: &str| {
+        run(
+            d,
+            &[
+                "keygen", "--side", side, message, "--key", "my.key", "--reply", "-o", out,
+            ],
+        )
+    };
+    keygen(&elf, "Elf", "1.eml", "2e.eml");
+    keygen(&goblin, "Goblin", "1.eml", "2g.eml");
+    let key = std::fs::read(goblin.join("my.key")).unwrap();
+    mail(&elf, &goblin, "2e.eml");
+    let said = keygen(&goblin, "Goblin", "2e.eml", "3.eml");
+    assert!(
+        said.contains("my.key holds Goblin's key already (made on another copy of this game): its tags join this copy too, the same key"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(goblin.join("my.key")).unwrap(), key);
+    let tag = |name: &str, tag: &str| {
+        let text = std::fs::read_to_string(goblin.join(name)).unwrap();
+        text.lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .map(str::to_owned)
+    };
+    assert_eq!(tag("3.eml", "GoblinKey"), tag("2g.eml", "GoblinKey"));
+    assert_eq!(field(&goblin.join("3.eml"), "To"), "h@example.org");
+    mail(&goblin, &human, "3.eml");
+    let legal = json(
+        &human,
+        &["legal", "3.eml", "--key", "my.key", "--format", "json"],
+    );
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run(
+        &human,
+        &[
+            "move", "3.eml", &action, "--key", "my.key", "--reply", "-o", "4.eml",
+        ],
+    );
+    let status = json(&human, &["check", "4.eml", "--format", "json"]);
+    assert_eq!(status["ok"], true, "{status}");
+    assert_eq!(status["turns"], 1, "{status}");
+}

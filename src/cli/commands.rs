@@ -682,9 +682,14 @@ impl AfterCheck for Check {
                     .collect(),
                 // Every audit due (they come in any order), else the side
                 // due next.
-                due: match (referee.open_claim(), referee.audits_due()) {
-                    (Some((target, _)), _) => vec![target],
-                    (None, audits) if !audits.is_empty() => audits,
+                due: match (
+                    referee.open_claim(),
+                    referee.audits_due(),
+                    referee.keys_due(),
+                ) {
+                    (Some((target, _)), _, _) => vec![target],
+                    (None, audits, _) if !audits.is_empty() => audits,
+                    (None, _, keys) if !keys.is_empty() => keys,
                     _ => referee.to_move().into_iter().collect(),
                 }
                 .iter()
@@ -2043,15 +2048,20 @@ impl NewKey {
         let name = side.name::<G>();
         let wallet = Wallet::generate(G::ID, name, *header.chain_id(), header.protocol())
             .map_err(|e| Failure::usage(e.0))?;
+        Ok(NewKey::of(wallet, name))
+    }
+
+    /// The tags of the key `wallet` already holds, side `name`'s.
+    pub(super) fn of(wallet: Wallet, name: &str) -> NewKey {
         let values = [
             hex::encode(wallet.commit()),
             hex::encode(wallet.public_key()),
         ];
-        Ok(NewKey {
+        NewKey {
             wallet,
             names: [format!("{name}Commit"), format!("{name}Key")],
             values,
-        })
+        }
     }
 
     /// The tags, name and value, Commit first.
@@ -2129,7 +2139,26 @@ impl RecordCommand for Keygen {
         if let Some(reply) = &self.reply {
             files::refuse_existing(&reply.output)?;
         }
-        let new_key = NewKey::generate::<G>(referee.header(), side)?;
+        // Protocol 3: a key file of this very side and game, made on
+        // another copy of the record (two sides' keys added at once), joins
+        // this copy too: the same key, never a second one.
+        let existing = match self.output.exists() {
+            true if referee.header().protocol().keys_join_late() => {
+                // Anything else there is never overwritten (below).
+                let text = std::fs::read_to_string(&self.output).ok();
+                text.and_then(|t| Wallet::parse(&t).ok()).filter(|wallet| {
+                    wallet.chain() == referee.header().chain_id()
+                        && wallet.side().eq_ignore_ascii_case(name)
+                        && wallet.game().eq_ignore_ascii_case(G::ID)
+                })
+            }
+            _ => None,
+        };
+        let joins_again = existing.is_some();
+        let new_key = match existing {
+            Some(wallet) => NewKey::of(wallet, side.name::<G>()),
+            None => NewKey::generate::<G>(referee.header(), side)?,
+        };
         let key = &new_key.wallet;
         let tags = new_key.tags();
         let mut tag_lines = String::new();
@@ -2140,11 +2169,26 @@ impl RecordCommand for Keygen {
             .tags(&tags)
             .extracted(ctx.source, ctx.record);
         let next = referee_of::<G>(&after)?;
-        files::write_new_private(&self.output, key.to_text().as_bytes())?;
-        // The key file is new: on a later failure it goes, and nothing is
-        // left that the record does not match.
+        if !joins_again {
+            files::write_new_private(&self.output, key.to_text().as_bytes())?;
+        }
+        // A new key file: on a later failure it goes, and nothing is left
+        // that the record does not match (a key file that was there stays).
         let forget_key = || {
-            let _ = std::fs::remove_file(&self.output);
+            if !joins_again {
+                let _ = std::fs::remove_file(&self.output);
+            }
+        };
+        let wrote = if joins_again {
+            format!(
+                "{} holds {name}'s key already (made on another copy of this game): its tags join this copy too, the same key",
+                self.output.display()
+            )
+        } else {
+            format!(
+                "wrote {} (private: keep it, never send it)",
+                self.output.display()
+            )
         };
         if let Some(reply) = &self.reply {
             let record_was = if from_message {
@@ -2164,8 +2208,7 @@ impl RecordCommand for Keygen {
                 },
             )?;
             out(&format!(
-                "wrote {} (private: keep it, never send it)\n{}\n",
-                self.output.display(),
+                "{wrote}\n{}\n",
                 if from_message {
                     format!(
                         "{} is left as it was received; the reply carries {name}'s tags:\n{}",
@@ -2183,16 +2226,11 @@ impl RecordCommand for Keygen {
             send_if_asked(Some(reply), Format::Text)?;
         } else if self.print {
             out(&format!(
-                "wrote {} (private: keep it, never send it)\nadd these tags to the record's header before turn 1:\n{tag_lines}",
-                self.output.display()
+                "{wrote}\nadd these tags to the record's header before turn 1:\n{tag_lines}"
             ))?;
         } else {
             add_tags(ctx, &tags).inspect_err(|_| forget_key())?;
-            out(&format!(
-                "wrote {} (private: keep it, never send it)\nadded to {}:\n{tag_lines}",
-                self.output.display(),
-                ctx.origin
-            ))?;
+            out(&format!("{wrote}\nadded to {}:\n{tag_lines}", ctx.origin))?;
         }
         Ok(Exit::Ok)
     }

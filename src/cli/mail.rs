@@ -372,6 +372,10 @@ fn letter<G: Game>(
         None => referee.audits_due(),
     };
     if next.is_empty() {
+        // Every side whose key is due before turn 1 (in any order).
+        next = referee.keys_due();
+    }
+    if next.is_empty() {
         next.extend(referee.to_move());
     }
     next.retain(|s| *s != mover);
@@ -403,6 +407,11 @@ fn letter<G: Game>(
         }
         Some(side) if referee.setup_due() == Some(crate::referee::SetupStep::Key) => {
             format!("{}'s key due", side.name::<G>())
+        }
+        Some(_) if !referee.keys_due().is_empty() => {
+            let keys = referee.keys_due();
+            let plural = if keys.len() > 1 { "keys" } else { "key" };
+            format!("{} {plural} due", possessives::<G>(&keys))
         }
         Some(side) if referee.phase() == game::Phase::Setup => {
             format!("{}'s set-up step due", side.name::<G>())
@@ -508,6 +517,13 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         ),
         _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
     };
+    let keys = referee.keys_due();
+    if keys.len() > 1 {
+        return format!(
+            "Next, {} keys, in any order, each answering with:\nherald keygen --side SIDE MESSAGE.eml --key SIDE.key --reply -o reply.eml",
+            possessives::<G>(&keys)
+        );
+    }
     let audits = referee.audits_due();
     if audits.len() > 1 {
         // The audits come in any order: each side writes its own on the

@@ -766,7 +766,7 @@ impl<G: Game> Referee<G> {
     /// a key, a set-up line, a turn, a farewell line or an audit; `None`
     /// once the game is over.
     pub fn step_due(&self) -> Option<StepDue> {
-        if let Some(due) = self.claim_answer_due() {
+        if let Some(due) = self.claim_answer_due().or_else(|| self.keys_step_due()) {
             return Some(due);
         }
         let phase = self.phase();
@@ -836,6 +836,53 @@ impl<G: Game> Referee<G> {
             side,
             line,
             step,
+            text,
+        })
+    }
+
+    /// The sides whose keys are due before turn 1 (protocol 3, a game
+    /// without a set-up, some side signed already): each adds its own, in
+    /// any order, with `keygen`; turn 1 needs every side's commitment.
+    pub fn keys_due(&self) -> Vec<Side> {
+        let header = &self.header;
+        let keyless: Vec<Side> = header
+            .sides()
+            .iter()
+            .copied()
+            .filter(|&s| header.commit(s).is_none())
+            .collect();
+        let due = header.protocol().keys_join_late()
+            && self.turns == 0
+            && self.setup_lines == 0
+            && !self.hidden.any()
+            && keyless.len() < header.sides().len();
+        if due {
+            keyless
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// [`Referee::keys_due`] as the step due.
+    fn keys_step_due(&self) -> Option<StepDue> {
+        let due = self.keys_due();
+        let side = *due.first()?;
+        let name = side.name::<G>();
+        let text = if due.len() > 1 {
+            format!(
+                "{} keys are due before turn 1, in any order: each side adds its own (herald keygen --side SIDE RECORD --key SIDE.key); a copy that lacks another side's key takes it the same way from that side's key file",
+                possessives::<G>(&due)
+            )
+        } else {
+            format!(
+                "{name}'s key is due before turn 1 (herald keygen --side {name} RECORD --key {}.key)",
+                name.to_ascii_lowercase()
+            )
+        };
+        Some(StepDue {
+            side,
+            line: "turn 1".into(),
+            step: "keygen",
             text,
         })
     }
