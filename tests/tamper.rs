@@ -1274,55 +1274,34 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     );
     let claim = std::fs::read_to_string(d.join("claim.eml")).unwrap();
     assert!(claim.contains("5. Blue: forfeit claimed by Red"), "{claim}");
+    // `move MESSAGE TURN --key KEY --date LATE --reply -o OUT`, which
+    // must succeed: what it noted, and `check` of what it wrote.
+    let answer = |message: &str, turn: &str, key: &str, out: &str| {
+        let done = herald()
+            .current_dir(d)
+            .args([
+                "move", message, turn, "--key", key, "--date", late, "--reply", "-o", out,
+            ])
+            .assert()
+            .success();
+        let said = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
+        (said, check(&std::fs::read_to_string(d.join(out)).unwrap()))
+    };
     // Red receives Blue's answer and plays on from it.
-    let out = herald()
-        .current_dir(d)
-        .args([
-            "move",
-            "answer.eml",
-            "Ka9-b9",
-            "--key",
-            "red.key",
-            "--date",
-            late,
-            "--reply",
-            "-o",
-            "red6.eml",
-        ])
-        .assert()
-        .success();
-    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let (said, red6) = answer("answer.eml", "Ka9-b9", "red.key", "red6.eml");
     assert!(
         said.contains("your turn 5 crossed its target's own line in the mail"),
         "{said}"
     );
-    let red6 = check(&std::fs::read_to_string(d.join("red6.eml")).unwrap());
     assert_eq!(red6["ok"], true, "{red6}");
     assert_eq!(red6["turns"], 6, "{red6}");
     assert_eq!(red6["forfeits"], serde_json::json!([]), "{red6}");
     // Blue receives Red's claim and answers it with its turn: voided.
-    let out = herald()
-        .current_dir(d)
-        .args([
-            "move",
-            "claim.eml",
-            "Kb1-c1",
-            "--key",
-            "blue.key",
-            "--date",
-            late,
-            "--reply",
-            "-o",
-            "blue6.eml",
-        ])
-        .assert()
-        .success();
-    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let (said, blue6) = answer("claim.eml", "Kb1-c1", "blue.key", "blue6.eml");
     assert!(
         said.contains("your turn 5 crossed a claim of your forfeit in the mail"),
         "{said}"
     );
-    let blue6 = check(&std::fs::read_to_string(d.join("blue6.eml")).unwrap());
     assert_eq!(blue6["ok"], true, "{blue6}");
     assert_eq!(blue6["turns"], 6, "{blue6}");
     assert_eq!(blue6["result"], "*", "{blue6}");
