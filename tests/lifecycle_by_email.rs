@@ -882,3 +882,104 @@ fn keys_added_at_once_under_protocol_3_join_any_copy_with_the_same_key() {
     assert_eq!(status["ok"], true, "{status}");
     assert_eq!(status["turns"], 1, "{status}");
 }
+
+/// Under protocol 3, once the set-up has begun, `keygen` is refused: the
+/// side's key joins with its first set-up line (`setup --side`), or the
+/// player would answer its own mail. A key made before the set-up on
+/// another copy of the record (Red's, before Blue's `S1` reached it)
+/// joins the copy that lacks it with Red's first set-up line: the same
+/// key, never a second.
+#[test]
+fn a_key_joins_with_the_first_set_up_line_and_keygen_after_s1_is_refused() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    std::fs::copy(p.blue.join("game.pbem"), p.red.join("early.pbem")).unwrap();
+    // Red makes its key on its early copy; Blue, not knowing, begins.
+    run(
+        &p.red,
+        &["keygen", "--side", "Red", "early.pbem", "-o", "my.key"],
+    );
+    let key = std::fs::read(p.red.join("my.key")).unwrap();
+    run(
+        &p.blue,
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "my.key"],
+    );
+    run(
+        &p.blue,
+        &[
+            "setup",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--army",
+            "RRRRPPPSSS",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    mail(&p.blue, &p.red, "1.eml");
+    // keygen on the set-up begun is refused, naming the command.
+    let out = herald(&p.red)
+        .args([
+            "keygen", "--side", "Red", "1.eml", "--key", "new.key", "--reply", "-o", "k.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Red's key joins the header with its first set-up line, in one message: herald setup 1.eml --side Red --key red.key [CHOICES] --reply -o reply.eml"),
+        "{err}"
+    );
+    assert!(!p.red.join("new.key").exists() && !p.red.join("k.eml").exists());
+    // Red's key from the early copy joins with its first set-up line.
+    run(
+        &p.red,
+        &[
+            "setup",
+            "1.eml",
+            "--key",
+            "my.key",
+            "--army",
+            "SSSRRRPPPR",
+            "--reply",
+            "-o",
+            "2.eml",
+        ],
+    );
+    let tag = |path: &Path| {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("[RedKey "))
+            .map(str::to_owned)
+    };
+    assert!(tag(&p.red.join("2.eml")).is_some());
+    assert_eq!(tag(&p.red.join("2.eml")), tag(&p.red.join("early.pbem")));
+    let status = json(&p.red, &["check", "2.eml", "--format", "json"]);
+    assert_eq!(status["ok"], true, "{status}");
+    assert_eq!(status["step"]["side"], "Blue", "{status}");
+    // The same key file: the same secret, now remembering S2.
+    let secret = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .find(|l| l.starts_with("secret: "))
+            .map(str::to_owned)
+    };
+    let now = std::fs::read(p.red.join("my.key")).unwrap();
+    assert!(secret(&key).is_some());
+    assert_eq!(secret(&now), secret(&key));
+}

@@ -2071,11 +2071,13 @@ impl NewKey {
 }
 
 /// The referee of a record herald is about to write (`text`: a header,
-/// perhaps with its new tags), read back as any reader will.
+/// perhaps with its new tags, and the lines so far), read back as any
+/// reader will, every line replayed.
 fn referee_of<G: Game>(text: &str) -> Result<Referee<G>, Failure> {
     let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
     let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
-    Referee::<G>::start(&parsed).map_err(|e| Failure::usage(e.message))
+    crate::referee::replay_keeping::<G>(&parsed, Keep::RULES, |_, _| {})
+        .map_err(|e| Failure::usage(e.message))
 }
 
 /// The answer to a message for `keygen`.
@@ -2125,6 +2127,19 @@ impl RecordCommand for Keygen {
             return Err(Failure::usage(
                 "commitments are added before turn 1: this game has started",
             ));
+        }
+        if referee.header().protocol().keys_join_late()
+            && referee.setup_due().is_some()
+            && !ctx.record.turns.is_empty()
+        {
+            // Once the set-up has begun, its key alone would leave its
+            // set-up step for its own next message: the player would
+            // answer its own mail.
+            return Err(Failure::usage(format!(
+                "under [Protocol \"3\"] {name}'s key joins the header with its first set-up line, in one message: herald setup {} --side {name} --key {}.key [CHOICES] --reply -o reply.eml makes the key and writes the line",
+                ctx.origin,
+                name.to_ascii_lowercase()
+            )));
         }
         let from_message = ctx.source.from_message();
         if from_message && self.reply.is_none() && !self.print {

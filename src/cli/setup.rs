@@ -86,12 +86,12 @@ impl Setup {
     /// not exist yet: under protocol 3 its key joins the header with its
     /// first set-up line.
     fn joining<G: Game>(&self, ctx: &Ctx<'_>) -> Result<Option<NewKey>, Failure> {
+        if self.key.exists() {
+            return self.joining_again::<G>(ctx);
+        }
         let Some(named) = &self.side else {
             return Ok(None);
         };
-        if self.key.exists() {
-            return Ok(None);
-        }
         let referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
         let header = referee.header();
         let Some(side) = header.side_named::<G>(named) else {
@@ -118,6 +118,24 @@ impl Setup {
         NewKey::generate::<G>(header, side).map(Some)
     }
 
+    /// Under protocol 3, a key file of this game whose side's tags this
+    /// copy lacks (made by `keygen`, or with a line written on another
+    /// copy at the same time): its tags join the header with the side's
+    /// line, the same key.
+    fn joining_again<G: Game>(&self, ctx: &Ctx<'_>) -> Result<Option<NewKey>, Failure> {
+        let referee = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
+        let header = referee.header();
+        if !header.protocol().keys_join_late() {
+            return Ok(None);
+        }
+        let wallet = super::context::read_wallet(&self.key)?;
+        let side = header
+            .side_named::<G>(wallet.side())
+            .filter(|_| wallet.chain() == header.chain_id())
+            .filter(|&side| header.commit(side).is_none());
+        Ok(side.map(|side| NewKey::of(wallet, side.name::<G>())))
+    }
+
     /// Play the side's set-up step on the record `read` (the record of
     /// `ctx`, with `new_key`'s tags when the side joins now), and write
     /// the key file, the record file of `ctx` and the reply.
@@ -128,9 +146,11 @@ impl Setup {
         new_key: Option<&NewKey>,
     ) -> Result<Exit, Failure> {
         let key = Some(self.key.as_path());
+        // A key made now, or a key file there already whose tags join.
+        let fresh = new_key.is_some() && !self.key.exists();
         let (mut wallet, key_read) = match new_key {
-            Some(new_key) => (new_key.wallet.clone(), None),
-            None => {
+            Some(new_key) if fresh => (new_key.wallet.clone(), None),
+            _ => {
                 let (wallet, stamp) = read_wallet_stamped(&self.key)?;
                 (wallet, Some(stamp))
             }
@@ -242,12 +262,11 @@ impl Setup {
             }
             // A new key file goes again on a later failure; an old one is
             // put back as it was.
-            let key_was = match new_key {
-                Some(_) => {
-                    files::write_new_private(&self.key, wallet.to_text().as_bytes())?;
-                    None
-                }
-                None => Some(files::read_bytes(&self.key)?),
+            let key_was = if fresh {
+                files::write_new_private(&self.key, wallet.to_text().as_bytes())?;
+                None
+            } else {
+                Some(files::read_bytes(&self.key)?)
             };
             let restore_key = || match &key_was {
                 Some(bytes) => {
