@@ -507,7 +507,13 @@ fn writers_never_rewrite_a_message_nor_overwrite_a_file() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("is an email message"));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("is an email message"), "{err}");
+    // The answer it names is the one typed, with --reply.
+    assert!(
+        err.contains("(herald move in.eml \"+W\" --key KEY --reply -o reply.eml)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(d.join("in.eml")).unwrap(), before);
     // extract writes a clean record, and never over a file.
     run(d, &["extract", "in.eml", "-o", "game.pbem"]);

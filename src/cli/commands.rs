@@ -1770,7 +1770,12 @@ fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
 impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         if self.reply.is_none() && !self.dry_run {
-            refuse_message(ctx, super::context::MOVE_ANSWER)?;
+            // The answer as typed: a turn, `audit`, a forfeit claim.
+            let answer = match &self.text {
+                Some(text) => format!("move {{}} \"{text}\" --key KEY"),
+                None => "move {} --forfeit --key KEY".to_owned(),
+            };
+            refuse_message(ctx, &answer)?;
         }
         let key = self.key.as_deref();
         let (mut wallet, key_read) = match key.map(read_wallet_stamped).transpose()? {
