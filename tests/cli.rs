@@ -360,7 +360,7 @@ fn a_forfeit_is_claimed_and_signed_by_another_player() {
             "Red has a Commit tag, so a resignation needs Red's reveal",
         ));
     with_key(&["--forfeit"], &red_key)
-        .code(2)
+        .code(1)
         .stderr(predicate::str::contains("Red cannot claim its own forfeit"));
     let before = fs::read_to_string(&path).unwrap();
     with_key(&["--forfeit"], &blue_key).success();

@@ -597,9 +597,13 @@ impl<G: Game> Referee<G> {
         };
         let (name, claimant_name) = (side.name::<G>(), claimant.name::<G>());
         if claimant == side {
-            return Err(ComposeError::Keys(format!(
-                "it is {name}'s turn: {name} cannot claim its own forfeit (to give up, herald move resign --key)"
-            )));
+            // An illegal choice in the game's terms, not a usage error.
+            return Err(ComposeError::Closed(
+                ErrorKind::Illegal,
+                format!(
+                    "it is {name}'s turn: {name} cannot claim its own forfeit (to give up, herald move resign --key)"
+                ),
+            ));
         }
         if self.header.key(claimant).is_none() {
             return Err(ComposeError::Keys(format!(
