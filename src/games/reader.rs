@@ -245,6 +245,48 @@ mod tests {
     }
 
     #[test]
+    fn the_nom_leaf_parsers_match_ascii_words_only() {
+        assert_eq!(kw("apart")("APART+c3"), Ok(("+c3", "APART")));
+        assert_eq!(
+            kw("apart")("apartment"),
+            Err(nom::Err::Error(Fault::NoMatch))
+        );
+        assert_eq!(kw("k")("\u{212A}3"), Err(nom::Err::Error(Fault::NoMatch)));
+        assert_eq!(ascii_no_case("breach")("BREACHx"), Ok(("x", "BREACH")));
+        assert_eq!(
+            ascii_no_case("breach")("bre"),
+            Err(nom::Err::Error(Fault::NoMatch))
+        );
+        // Six bytes, but the sixth is inside `é`: no match, no panic.
+        assert_eq!(
+            ascii_no_case("breach")("breacé"),
+            Err(nom::Err::Error(Fault::NoMatch))
+        );
+    }
+
+    #[test]
+    fn a_form_that_does_not_match_becomes_what_was_expected_there() {
+        let text = "d3 x";
+        let r = Reader::new(text);
+        let no_match: Res<'_, ()> = Err(nom::Err::Error(Fault::NoMatch));
+        let want = ActionParseError::new(3, 1, "expected `-`");
+        assert_eq!(
+            r.expect(no_match, &text[3..], "expected `-`"),
+            Err(nom::Err::Failure(Fault::Placed(want.clone())))
+        );
+        let placed: Res<'_, ()> = Err(r.fail(&text[3..], "expected `-`"));
+        assert_eq!(r.finish(placed, "other"), Err(want));
+        let earlier = r.fail(text, "first");
+        let kept = r.expect::<()>(Err(earlier.clone()), &text[3..], "second");
+        assert_eq!(kept, Err(earlier), "a failure is kept as it is");
+        let nothing: Res<'_, ()> = Err(nom::Err::Error(Fault::NoMatch));
+        assert_eq!(
+            r.finish(nothing, "not an action"),
+            Err(ActionParseError::new(0, 2, "not an action"))
+        );
+    }
+
+    #[test]
     fn white_space_is_spaces_tabs_and_line_ends() {
         assert_eq!(ws(" \t\r\n d3"), "d3");
         assert_eq!(ws("\u{a0}d3"), "\u{a0}d3", "no other space is skipped");
