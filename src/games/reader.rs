@@ -2,7 +2,55 @@
 //! an error underlines, keywords, and a reader that turns a rest of the
 //! text into an [`ActionParseError`] placed in the whole action.
 
+use nom::error::{ErrorKind, ParseError};
+use nom::IResult;
+
 use crate::game::ActionParseError;
+
+/// The error of the engines' nom parsers. [`Fault::NoMatch`] is nom's
+/// recoverable error (`nom::Err::Error`): the parser tried does not
+/// match here, and an `alt` goes on to the next. [`Fault::Placed`] comes
+/// as `nom::Err::Failure`, which stops the parse: what is wrong, placed
+/// in the action and said in the game's terms. Neither allocates until a
+/// teaching error is made, so a canonical action is read without one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Not this form: try the next.
+    NoMatch,
+    /// What is wrong, placed in the action.
+    Placed(ActionParseError),
+}
+
+impl<I> ParseError<I> for Fault {
+    fn from_error_kind(_: I, _: ErrorKind) -> Self {
+        Fault::NoMatch
+    }
+
+    fn append(_: I, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+/// What an engine's nom parser returns.
+pub type Res<'t, T> = IResult<&'t str, T, Fault>;
+
+/// A nom parser of `word` (ASCII, any case) standing as a whole word at
+/// the start of the input ([`keyword`]); the rest after it.
+pub fn kw<'t>(word: &'static str) -> impl Fn(&'t str) -> Res<'t, &'t str> {
+    move |i| match keyword(i, word) {
+        Some(after) => Ok((after, &i[..i.len() - after.len()])),
+        None => Err(nom::Err::Error(Fault::NoMatch)),
+    }
+}
+
+/// A nom parser of `word` (ASCII, any case) at the start of the input,
+/// whatever follows it.
+pub fn ascii_no_case<'t>(word: &'static str) -> impl Fn(&'t str) -> Res<'t, &'t str> {
+    move |i| match i.get(..word.len()) {
+        Some(head) if head.eq_ignore_ascii_case(word) => Ok((&i[word.len()..], head)),
+        _ => Err(nom::Err::Error(Fault::NoMatch)),
+    }
+}
 
 /// `i` without its leading white space: spaces, tabs, carriage returns
 /// and line feeds (what nom's `multispace0` skips).
@@ -113,6 +161,36 @@ impl<'t> Reader<'t> {
         ActionParseError::new(self.off(from), self.off(to) - self.off(from), reason)
     }
 
+    /// `e` as nom's failure, which stops the parse.
+    pub fn fail_with(&self, e: ActionParseError) -> nom::Err<Fault> {
+        nom::Err::Failure(Fault::Placed(e))
+    }
+
+    /// nom's failure over the word at the start of `rest` ([`Reader::err`]).
+    pub fn fail(&self, rest: &str, reason: impl Into<String>) -> nom::Err<Fault> {
+        self.fail_with(self.err(rest, reason))
+    }
+
+    /// `res`, where it does not match (nom's recoverable error), turned
+    /// into the failure `reason` over the word at `rest`, where the parser
+    /// started: what the grammar expected there.
+    pub fn expect<T>(&self, res: Res<'t, T>, rest: &str, reason: &str) -> Res<'t, T> {
+        res.map_err(|e| match e {
+            nom::Err::Error(Fault::NoMatch) => self.fail(rest, reason),
+            other => other,
+        })
+    }
+
+    /// The value a whole parse read, or its error; `reason` when nothing
+    /// matched at all.
+    pub fn finish<T>(&self, res: Res<'t, T>, reason: &str) -> Result<T, ActionParseError> {
+        match res {
+            Ok((_, v)) => Ok(v),
+            Err(nom::Err::Error(Fault::Placed(e)) | nom::Err::Failure(Fault::Placed(e))) => Err(e),
+            Err(_) => Err(self.err(self.text, reason)),
+        }
+    }
+
     /// An error over the last character of the text: something is missing
     /// at its end.
     fn err_at_end(&self, reason: impl Into<String>) -> ActionParseError {
@@ -164,6 +242,48 @@ mod tests {
         assert_eq!(keyword("\u{212A}3", "k"), None);
         assert_eq!(keyword("K3", "k"), None, "a digit follows");
         assert_eq!(keyword("K 3", "k"), Some(" 3"));
+    }
+
+    #[test]
+    fn the_nom_leaf_parsers_match_ascii_words_only() {
+        assert_eq!(kw("apart")("APART+c3"), Ok(("+c3", "APART")));
+        assert_eq!(
+            kw("apart")("apartment"),
+            Err(nom::Err::Error(Fault::NoMatch))
+        );
+        assert_eq!(kw("k")("\u{212A}3"), Err(nom::Err::Error(Fault::NoMatch)));
+        assert_eq!(ascii_no_case("breach")("BREACHx"), Ok(("x", "BREACH")));
+        assert_eq!(
+            ascii_no_case("breach")("bre"),
+            Err(nom::Err::Error(Fault::NoMatch))
+        );
+        // Six bytes, but the sixth is inside `é`: no match, no panic.
+        assert_eq!(
+            ascii_no_case("breach")("breacé"),
+            Err(nom::Err::Error(Fault::NoMatch))
+        );
+    }
+
+    #[test]
+    fn a_form_that_does_not_match_becomes_what_was_expected_there() {
+        let text = "d3 x";
+        let r = Reader::new(text);
+        let no_match: Res<'_, ()> = Err(nom::Err::Error(Fault::NoMatch));
+        let want = ActionParseError::new(3, 1, "expected `-`");
+        assert_eq!(
+            r.expect(no_match, &text[3..], "expected `-`"),
+            Err(nom::Err::Failure(Fault::Placed(want.clone())))
+        );
+        let placed: Res<'_, ()> = Err(r.fail(&text[3..], "expected `-`"));
+        assert_eq!(r.finish(placed, "other"), Err(want));
+        let earlier = r.fail(text, "first");
+        let kept = r.expect::<()>(Err(earlier.clone()), &text[3..], "second");
+        assert_eq!(kept, Err(earlier), "a failure is kept as it is");
+        let nothing: Res<'_, ()> = Err(nom::Err::Error(Fault::NoMatch));
+        assert_eq!(
+            r.finish(nothing, "not an action"),
+            Err(ActionParseError::new(0, 2, "not an action"))
+        );
     }
 
     #[test]

@@ -13,6 +13,8 @@
 //! edge    = square ("n" | "e" | "s" | "w")   end = "n" | "e" | "s" | "w"
 //! ```
 //! Words, letters and squares in any case; white space around `-`.
+//! Read by one nom parser ([`parse`]), its productions named after the
+//! lines above.
 
 use super::action::{Action, Path, Shot, MAX_PATH};
 use super::board::{read_sq, Dir, Geometry, Loc, Sense, Sq};
@@ -20,23 +22,38 @@ use super::cards::Card;
 use super::dice::loc_word;
 use super::maze::{read_piece, Gate, Piece};
 use super::state::State;
+use nom::branch::alt;
+use nom::character::complete::{char, multispace0};
+use nom::combinator::{map, opt, value};
+use nom::multi::separated_list1;
+use nom::sequence::{delimited, preceded, separated_pair, terminated};
+use nom::Parser;
+
 use crate::game::ActionParseError;
-use crate::games::reader::{did_you_mean, keyword, word_len_until, ws, Reader};
+use crate::games::reader::{did_you_mean, kw, word_len_until, Fault, Reader, Res};
 
 fn word(rest: &str) -> usize {
     word_len_until(rest, |c| c.is_whitespace() || c == '-' || c == ',')
 }
 
+const EXPECTED_ACTION: &str = "expected an action: a run such as c1-c2-c3, shoot, discard, \
+                               scale, climb, move-wall, move-gate, rotate90 or rotate180";
+
 /// Read one action; a rotation is named by the first gate on its post.
+///
+/// One nom parser ([`action`]) reads every form and makes every error.
 pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
     let r = Reader::with_words(text, word);
-    let rest = ws(text);
-    let (action, rest) = read(state.board.geo(), &r, rest)?;
-    let rest = ws(rest);
-    if !rest.is_empty() {
-        return Err(r.err(rest, "unexpected text after the action"));
-    }
-    Ok(match action {
+    let mut whole = delimited(
+        multispace0,
+        |i| action(state.board.geo(), &r, i),
+        multispace0,
+    );
+    let read = match whole.parse(text) {
+        Ok((rest, _)) if !rest.is_empty() => Err(r.fail(rest, "unexpected text after the action")),
+        read => read,
+    };
+    Ok(match r.finish(read, EXPECTED_ACTION)? {
         Action::Rotate {
             quarters,
             gate,
@@ -50,131 +67,95 @@ pub fn parse(state: &State, text: &str) -> Result<Action, ActionParseError> {
     })
 }
 
-fn read<'a>(
-    g: &Geometry,
-    r: &Reader<'_>,
-    rest: &'a str,
-) -> Result<(Action, &'a str), ActionParseError> {
-    if let Some(found) = card_action(g, r, rest)? {
-        return Ok(found);
+/// `action`, the grammar above: each form starts with its own word, and
+/// a run is what is left.
+fn action<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    alt((
+        |i| discard(r, i),
+        |i| scale_or_climb(g, r, i),
+        |i| move_piece(g, r, i),
+        |i| rotation(g, r, i),
+        |i| shot(g, r, i),
+        |i| run(g, r, i),
+    ))
+    .parse(i)
+}
+
+/// `"discard" card`.
+fn discard<'t>(r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    let (at, _) = preceded(kw("discard"), multispace0).parse(i)?;
+    let n = word_len_until(at, |c| c.is_whitespace() || c == ',');
+    match Card::from_word(&at[..n]) {
+        Some(card) => Ok((&at[n..], Action::Discard(card))),
+        None => {
+            let e = misspelt(r, at, &[CARD_WORDS], "card").unwrap_or_else(|| r.err(at, CARDS));
+            Err(r.fail_with(e))
+        }
     }
-    if let Some(after) = keyword(rest, "shoot") {
-        return shot(g, r, ws(after));
+}
+
+/// `("scale" | "climb") loc "-" loc`.
+fn scale_or_climb<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    let card = alt((value("scale", kw("scale")), value("climb", kw("climb"))));
+    let (at, name) = terminated(card, multispace0).parse(i)?;
+    let (after, locs) = locs(g, r, at)?;
+    let [from, to] = locs[..] else {
+        let e = format!("{name} names two places: {name} c4-c5");
+        return Err(r.fail_with(r.err_between(i, after, e)));
+    };
+    let action = if name == "scale" {
+        Action::Scale(from, to)
+    } else {
+        Action::Climb(from, to)
+    };
+    Ok((after, action))
+}
+
+/// `"move-wall" wall wall | "move-gate" gate gate`.
+fn move_piece<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    let card = alt((value(true, kw("move-wall")), value(false, kw("move-gate"))));
+    let (at, wall) = terminated(card, multispace0).parse(i)?;
+    let (after, (a, b)) =
+        separated_pair(|i| piece(g, r, i), multispace0, |i| piece(g, r, i)).parse(at)?;
+    match (wall, a, b) {
+        (true, Piece::Wall(x), Piece::Wall(y)) => Ok((after, Action::MoveWall(x, y))),
+        (false, Piece::Gate(x), Piece::Gate(y)) => Ok((after, Action::MoveGate(x, y))),
+        (true, ..) => {
+            let e = "move-wall names two walls: move-wall Wd4n Wf6e";
+            Err(r.fail_with(r.err_between(i, after, e)))
+        }
+        (false, ..) => {
+            let e = "move-gate names a gate and its new place: move-gate Gd4nw Gf6en";
+            Err(r.fail_with(r.err_between(i, after, e)))
+        }
     }
-    let (locs, after) = locs(g, r, rest)
-        .map_err(|e| misspelt(r, rest, &[ACTION_WORDS, CARD_WORDS], "action").unwrap_or(e))?;
-    if locs.len() < 2 {
-        return Err(r.err(
-            rest,
-            "expected an action: a run such as c1-c2-c3, shoot, discard, scale, climb, \
-             move-wall, move-gate, rotate90 or rotate180",
-        ));
-    }
-    let path = Path::new(&locs).ok_or_else(|| {
-        r.err_between(
-            rest,
-            after,
-            "a run takes 1 to 4 steps (the die shows 1 to 4)",
-        )
+}
+
+/// `("rotate90" | "rotate180") gate ("cw" | "ccw")`.
+fn rotation<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    let card = alt((
+        value(("rotate90", 1), kw("rotate90")),
+        value(("rotate180", 2), kw("rotate180")),
+    ));
+    let (at, (name, quarters)) = terminated(card, multispace0).parse(i)?;
+    let (after, p) = piece(g, r, at)?;
+    let Piece::Gate(gate) = p else {
+        let e = format!("{name} names a gate on the post: {name} Gd4nw cw");
+        return Err(r.fail(at, e));
+    };
+    let (at, _) = multispace0(after)?;
+    let mut sense = alt((value(Sense::Cw, kw("cw")), value(Sense::Ccw, kw("ccw"))));
+    let (after, sense) = sense.parse(at).map_err(|_| {
+        let e = misspelt(r, at, &[&["cw", "ccw"]], "sense of a turn")
+            .unwrap_or_else(|| r.err(at, "expected the sense of the turn: cw or ccw"));
+        r.fail_with(e)
     })?;
-    Ok((Action::Run(path), after))
-}
-
-/// A card action at the start of `rest`, if one starts there.
-fn card_action<'a>(
-    g: &Geometry,
-    r: &Reader<'_>,
-    rest: &'a str,
-) -> Result<Option<(Action, &'a str)>, ActionParseError> {
-    if let Some(after) = keyword(rest, "discard") {
-        let at = ws(after);
-        let n = word_len_until(at, |c| c.is_whitespace() || c == ',');
-        let card = Card::from_word(&at[..n]).ok_or_else(|| {
-            misspelt(r, at, &[CARD_WORDS], "card").unwrap_or_else(|| r.err(at, CARDS))
-        })?;
-        return Ok(Some((Action::Discard(card), &at[n..])));
-    }
-    for (name, scale) in [("scale", true), ("climb", false)] {
-        if let Some(after) = keyword(rest, name) {
-            let (locs, after) = locs(g, r, ws(after))?;
-            let [from, to] = locs[..] else {
-                return Err(r.err_between(
-                    rest,
-                    after,
-                    format!("{name} names two places: {name} c4-c5"),
-                ));
-            };
-            let action = if scale {
-                Action::Scale(from, to)
-            } else {
-                Action::Climb(from, to)
-            };
-            return Ok(Some((action, after)));
-        }
-    }
-    if let Some(after) = keyword(rest, "move-wall") {
-        let (a, after) = piece(g, r, ws(after))?;
-        let (b, after) = piece(g, r, ws(after))?;
-        return match (a, b) {
-            (Piece::Wall(x), Piece::Wall(y)) => Ok(Some((Action::MoveWall(x, y), after))),
-            _ => Err(r.err_between(
-                rest,
-                after,
-                "move-wall names two walls: move-wall Wd4n Wf6e",
-            )),
-        };
-    }
-    if let Some(after) = keyword(rest, "move-gate") {
-        let (a, after) = piece(g, r, ws(after))?;
-        let (b, after) = piece(g, r, ws(after))?;
-        return match (a, b) {
-            (Piece::Gate(x), Piece::Gate(y)) => Ok(Some((Action::MoveGate(x, y), after))),
-            _ => Err(r.err_between(
-                rest,
-                after,
-                "move-gate names a gate and its new place: move-gate Gd4nw Gf6en",
-            )),
-        };
-    }
-    rotation(g, r, rest)
-}
-
-/// A rotation at the start of `rest`, if one starts there.
-fn rotation<'a>(
-    g: &Geometry,
-    r: &Reader<'_>,
-    rest: &'a str,
-) -> Result<Option<(Action, &'a str)>, ActionParseError> {
-    for (name, quarters) in [("rotate90", 1), ("rotate180", 2)] {
-        if let Some(after) = keyword(rest, name) {
-            let at = ws(after);
-            let (p, after) = piece(g, r, at)?;
-            let Piece::Gate(gate) = p else {
-                return Err(r.err(
-                    at,
-                    format!("{name} names a gate on the post: {name} Gd4nw cw"),
-                ));
-            };
-            let at = ws(after);
-            let (sense, after) = if let Some(a) = keyword(at, "cw") {
-                (Sense::Cw, a)
-            } else if let Some(a) = keyword(at, "ccw") {
-                (Sense::Ccw, a)
-            } else {
-                return Err(misspelt(r, at, &[&["cw", "ccw"]], "sense of a turn")
-                    .unwrap_or_else(|| r.err(at, "expected the sense of the turn: cw or ccw")));
-            };
-            return Ok(Some((
-                Action::Rotate {
-                    quarters,
-                    gate,
-                    sense,
-                },
-                after,
-            )));
-        }
-    }
-    Ok(None)
+    let action = Action::Rotate {
+        quarters,
+        gate,
+        sense,
+    };
+    Ok((after, action))
 }
 
 const CARDS: &str = "expected a card: scale, climb, move-wall, move-gate, rotate90 or rotate180";
@@ -206,14 +187,21 @@ fn misspelt(r: &Reader<'_>, rest: &str, words: &[&[&str]], what: &str) -> Option
     ))
 }
 
-fn piece<'a>(
-    g: &Geometry,
-    r: &Reader<'_>,
-    rest: &'a str,
-) -> Result<(Piece, &'a str), ActionParseError> {
-    match read_piece(g, rest) {
-        Ok((p, n)) => Ok((p, &rest[n..])),
-        Err(e) => Err(r.err(rest, e)),
+/// A wall or a gate ([`read_piece`]), or the failure that says what is
+/// wrong with it.
+fn piece<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Piece> {
+    match read_piece(g, i) {
+        Ok((p, n)) => Ok((&i[n..], p)),
+        Err(e) => Err(r.fail(i, e)),
+    }
+}
+
+/// A square of board `g` ([`read_sq`]); nom's recoverable error where
+/// none starts.
+fn square<'t>(g: &Geometry, i: &'t str) -> Res<'t, Sq> {
+    match read_sq(g, i) {
+        Some((sq, n)) => Ok((&i[n..], sq)),
+        None => Err(nom::Err::Error(Fault::NoMatch)),
     }
 }
 
@@ -224,41 +212,48 @@ fn entrance_list(g: &Geometry) -> String {
     squares.join(", ")
 }
 
-fn shot<'a>(
-    g: &Geometry,
-    r: &Reader<'_>,
-    rest: &'a str,
-) -> Result<(Action, &'a str), ActionParseError> {
-    if let Some(after) = keyword(rest, "k") {
-        let at = ws(after);
-        let (sq, n) = read_sq(g, at).ok_or_else(|| {
-            r.err(
-                at,
-                "expected the entrance square the arrow flies out through: shoot K c1",
-            )
-        })?;
+/// `"shoot" square dir | "shoot" "K" square`.
+fn shot<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    let (rest, _) = preceded(kw("shoot"), multispace0).parse(i)?;
+    if let (after, Some(_)) = opt(kw("k")).parse(rest)? {
+        let (at, _) = multispace0(after)?;
+        let e = "expected the entrance square the arrow flies out through: shoot K c1";
+        let (after, sq) = r.expect(square(g, at), at, e)?;
         let Some((keep, _)) = g.keep_next_to(sq) else {
-            return Err(r.err(
-                at,
-                format!("{sq} is no castle entrance ({})", entrance_list(g)),
-            ));
+            let e = format!("{sq} is no castle entrance ({})", entrance_list(g));
+            return Err(r.fail(at, e));
         };
-        return Ok((Action::Shoot(Shot::Keep(keep, sq)), &at[n..]));
+        return Ok((after, Action::Shoot(Shot::Keep(keep, sq))));
     }
-    let (sq, n) = read_sq(g, rest).ok_or_else(|| {
-        r.err(
-            rest,
-            "expected the Archer's square and a direction: shoot c4 n",
-        )
-    })?;
-    let at = ws(&rest[n..]);
+    let e = "expected the Archer's square and a direction: shoot c4 n";
+    let (after, sq) = r.expect(square(g, rest), rest, e)?;
+    let (at, _) = multispace0(after)?;
     let dir = at
         .chars()
         .next()
         .and_then(Dir::from_letter)
         .filter(|_| !at[1..].starts_with(|c: char| c.is_alphanumeric()))
-        .ok_or_else(|| r.err(at, "expected the arrow's direction: n, e, s or w"))?;
-    Ok((Action::Shoot(Shot::From(sq, dir)), &at[1..]))
+        .ok_or_else(|| r.fail(at, "expected the arrow's direction: n, e, s or w"))?;
+    Ok((&at[1..], Action::Shoot(Shot::From(sq, dir))))
+}
+
+/// `loc "-" loc { "-" loc }`, 1 to 4 steps: a run, where no other
+/// action's word starts (a word close to one of them is taken for it).
+fn run<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Action> {
+    let (after, locs) = locs(g, r, i).map_err(|e| match e {
+        nom::Err::Failure(Fault::Placed(e)) => {
+            r.fail_with(misspelt(r, i, &[ACTION_WORDS, CARD_WORDS], "action").unwrap_or(e))
+        }
+        other => other,
+    })?;
+    if locs.len() < 2 {
+        return Err(r.fail(i, EXPECTED_ACTION));
+    }
+    let path = Path::new(&locs).ok_or_else(|| {
+        let e = "a run takes 1 to 4 steps (the die shows 1 to 4)";
+        r.fail_with(r.err_between(i, after, e))
+    })?;
+    Ok((after, Action::Run(path)))
 }
 
 /// A token of a path: a square, or `K` (resolved by its neighbours).
@@ -268,46 +263,29 @@ enum Token {
     K,
 }
 
-/// Read `loc { "-" loc }` (up to [`MAX_PATH`] and more, for the error),
-/// resolving each `K` to the Keep joined to the square beside it.
-fn locs<'a>(
-    g: &Geometry,
-    r: &Reader<'_>,
-    rest: &'a str,
-) -> Result<(Vec<Loc>, &'a str), ActionParseError> {
-    let start = rest;
-    let mut tokens = Vec::new();
-    let mut at = rest;
-    loop {
-        let n = if at.starts_with(['K', 'k']) && !at[1..].starts_with(|c: char| c.is_alphanumeric())
-        {
-            tokens.push(Token::K);
-            1
-        } else {
-            let (sq, used) = read_sq(g, at).ok_or_else(|| {
-                r.err(
-                    at,
-                    format!(
-                        "expected a square a1 to {} (or K for a Keep beside an entrance)",
-                        g.last_sq()
-                    ),
-                )
-            })?;
-            tokens.push(Token::Sq(sq));
-            used
-        };
-        at = &at[n..];
-        match ws(at).strip_prefix('-') {
-            Some(after) => at = ws(after),
-            None => break,
-        }
-    }
+/// `loc { "-" loc }` (up to [`MAX_PATH`] and more, for the error), white
+/// space around `-`, each `K` resolved to the Keep joined to the square
+/// beside it.
+fn locs<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Vec<Loc>> {
+    let token = |at: &'t str| {
+        let k = value(Token::K, kw("k"));
+        let sq = map(|i| square(g, i), Token::Sq);
+        alt((k, sq)).parse(at).map_err(|_| {
+            let last = g.last_sq();
+            r.fail(
+                at,
+                format!("expected a square a1 to {last} (or K for a Keep beside an entrance)"),
+            )
+        })
+    };
+    let dash = delimited(multispace0, char('-'), multispace0);
+    let (at, tokens) = separated_list1(dash, token).parse(i)?;
     let mut out = Vec::new();
-    for (i, t) in tokens.iter().enumerate() {
+    for (n, t) in tokens.iter().enumerate() {
         out.push(match *t {
             Token::Sq(sq) => Loc::Sq(sq),
             Token::K => {
-                let beside = [i.checked_sub(1), Some(i + 1)]
+                let beside = [n.checked_sub(1), Some(n + 1)]
                     .into_iter()
                     .flatten()
                     .filter_map(|j| match tokens.get(j) {
@@ -316,23 +294,21 @@ fn locs<'a>(
                     })
                     .next();
                 let keep = beside.ok_or_else(|| {
-                    r.err_between(
-                        start,
-                        at,
-                        format!(
-                            "K is the Keep beside an entrance square ({}) next to it in the path",
-                            entrance_list(g)
-                        ),
-                    )
+                    let e = format!(
+                        "K is the Keep beside an entrance square ({}) next to it in the path",
+                        entrance_list(g)
+                    );
+                    r.fail_with(r.err_between(i, at, e))
                 })?;
                 Loc::Keep(keep)
             }
         });
     }
     if out.len() > MAX_PATH {
-        return Err(r.err_between(start, at, "a run takes 1 to 4 steps (the die shows 1 to 4)"));
+        let e = "a run takes 1 to 4 steps (the die shows 1 to 4)";
+        return Err(r.fail_with(r.err_between(i, at, e)));
     }
-    Ok((out, at))
+    Ok((at, out))
 }
 
 /// Append the canonical text of `action`.
