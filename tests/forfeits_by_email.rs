@@ -569,3 +569,45 @@ fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
     assert!(!t.blue.join("void.eml").exists());
     assert_eq!(std::fs::read(t.blue.join("my.key")).unwrap(), key);
 }
+
+/// The deadline counts by the signed dates, which the claimant writes: a
+/// claim dated ahead of the reader's clock is accepted (herald cannot know
+/// the claimant's day), and `check` warns that the last line is dated
+/// after today, with what that means.
+#[test]
+fn a_claim_dated_ahead_of_the_clock_gets_a_warning_from_check() {
+    let t = Table::set_up();
+    run(
+        &t.red,
+        &[
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            "2999-01-01",
+        ],
+    );
+    let out = herald(&t.red)
+        .args(["check", "game.pbem"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the last line is dated 2999-01-01, after today (")
+            && err.contains("by this computer's clock")
+            && err.contains(
+                "a forfeit claimed by a line dated ahead claims time that has not passed"
+            ),
+        "{err}"
+    );
+    // A record dated up to today gets no such warning.
+    let out = herald(&t.blue)
+        .args(["check", "game.pbem"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("after today"), "{err}");
+}

@@ -573,6 +573,23 @@ struct JsonAudit {
     reason: String,
 }
 
+/// A line dated more than a day after today by this computer's clock
+/// gets a warning: a deadline counts by the signed dates, so a claim
+/// dated ahead claims time that has not passed (spec section 3.8).
+fn warn_if_dated_ahead<G: Game>(referee: &Referee<G>) {
+    let (Some(last), Ok(today)) = (referee.last_date(), super::context::today(None)) else {
+        return;
+    };
+    if last.0 > today.0 + 1 {
+        super::report::eprint_warning(
+            &format!(
+                "the last line is dated {last}, after today ({today}) by this computer's clock"
+            ),
+            "a deadline counts by the signed dates, so a forfeit claimed by a line dated ahead claims time that has not passed: set this computer's clock right, or ask the claimant why",
+        );
+    }
+}
+
 /// Where the game stands beyond its result, for `check`: the set-up step
 /// due, the openings due, the audit waiting (with the provisional result)
 /// and the audits that failed.
@@ -737,6 +754,7 @@ impl AfterCheck for Check {
                 digest.map_or_else(String::new, |d| format!("Digest: {d}\n"))
             ))?,
         }
+        warn_if_dated_ahead(referee);
         Ok(Exit::Ok)
     }
 }
