@@ -983,3 +983,84 @@ fn a_key_joins_with_the_first_set_up_line_and_keygen_after_s1_is_refused() {
     assert!(secret(&key).is_some());
     assert_eq!(secret(&now), secret(&key));
 }
+
+/// The throws make Blue, who writes the set-up's last line (`S3`), the
+/// first to move: Blue's `setup --reply` says so, the message it wrote is
+/// Blue's own to answer (never sent), and Blue's first turn on it writes
+/// the one message Red gets, with both lines: nobody answers mail it sent.
+#[test]
+fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "my.key",
+            "--army",
+            "RRRRPPPSSS",
+            "--throws",
+            "PPPPPPPPPPPP",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    mail(&p.blue, &p.red, "1.eml");
+    run(
+        &p.red,
+        &[
+            "setup",
+            "1.eml",
+            "--side",
+            "Red",
+            "--key",
+            "my.key",
+            "--army",
+            "SSSRRRPPPR",
+            "--throws",
+            "RRRRRRRRRRRR",
+            "--reply",
+            "-o",
+            "2.eml",
+        ],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    assert!(
+        said.contains("Blue moves first: keep 3.eml to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move 3.eml \"YOUR TURN\" --key KEY --reply -o NEXT.eml"),
+        "{said}"
+    );
+    let legal = json(
+        &p.blue,
+        &["legal", "3.eml", "--key", "my.key", "--format", "json"],
+    );
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run(
+        &p.blue,
+        &[
+            "move", "3.eml", &action, "--key", "my.key", "--reply", "-o", "4.eml",
+        ],
+    );
+    let four = p.blue.join("4.eml");
+    assert_eq!(field(&four, "To"), "bob@example.org");
+    assert_eq!(
+        field(&four, "Subject"),
+        "Playground Battles: turn 1 (Blue) played, Red to move"
+    );
+    let text = std::fs::read_to_string(&four).unwrap();
+    assert!(
+        text.contains("S3. Blue:") && text.contains("1. Blue:"),
+        "{text}"
+    );
+}
