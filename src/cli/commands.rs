@@ -697,21 +697,11 @@ impl AfterCheck for Check {
                         reason,
                     })
                     .collect(),
-                // Every audit due (they come in any order), else the side
-                // due next.
-                due: match (
-                    referee.open_claim(),
-                    referee.audits_due(),
-                    referee.keys_due(),
-                ) {
-                    (Some((target, _)), _, _) => vec![target],
-                    (None, audits, _) if !audits.is_empty() => audits,
-                    (None, _, keys) if !keys.is_empty() => keys,
-                    _ => referee.to_move().into_iter().collect(),
-                }
-                .iter()
-                .map(|side| side.name::<G>().to_owned())
-                .collect(),
+                due: referee
+                    .sides_due()
+                    .iter()
+                    .map(|side| side.name::<G>().to_owned())
+                    .collect(),
                 step: referee.step_due().map(|d| JsonStep {
                     side: d.side.name::<G>().into(),
                     line: d.line,

@@ -339,12 +339,11 @@ pub(super) fn address(contact: &str) -> &str {
     }
 }
 
-/// The audits due, for a subject: `Red's audit`, `Red's and Blue's
-/// audits`.
-fn audits_words<G: Game>(referee: &Referee<G>) -> String {
-    let due = referee.audits_due();
-    let plural = if due.len() > 1 { "audits" } else { "audit" };
-    format!("{} {plural}", possessives::<G>(&due))
+/// What `sides` owe, for a subject: `Red's audit`, `Red's and Blue's
+/// audits` (`noun`: `audit`, `key`).
+fn owed<G: Game>(sides: &[game::Side], noun: &str) -> String {
+    let plural = if sides.len() > 1 { "s" } else { "" };
+    format!("{} {noun}{plural}", possessives::<G>(sides))
 }
 
 /// What the reply says: to the side(s) due next, copied to the others,
@@ -364,20 +363,9 @@ fn letter<G: Game>(
             .cloned()
     };
     let from = contact(mover).unwrap_or_default();
-    // Every side whose audit is due gets it (they audit in any order),
-    // else the side due next.
-    let mut next: Vec<game::Side> = match referee.open_claim() {
-        // The claimed side, whose own line voids the claim.
-        Some((target, _)) => vec![target],
-        None => referee.audits_due(),
-    };
-    if next.is_empty() {
-        // Every side whose key is due before turn 1 (in any order).
-        next = referee.keys_due();
-    }
-    if next.is_empty() {
-        next.extend(referee.to_move());
-    }
+    // To every side whose line may come next (audits and keys come in
+    // any order).
+    let mut next = referee.sides_due();
     next.retain(|s| *s != mover);
     let others: Vec<String> = header
         .sides()
@@ -392,31 +380,28 @@ fn letter<G: Game>(
         (due, others)
     };
     let agreed = referee.draw_agreed().is_some();
-    let claimed_side = referee.open_claim().map(|(target, _)| target);
-    let status = match referee.to_move() {
-        _ if claimed_side.is_some() => {
-            let target = claimed_side.unwrap_or(mover);
-            format!("{}'s own line voids it", target.name::<G>())
-        }
-        Some(_) if referee.phase() == game::Phase::Audit && agreed => format!(
+    let status = match (referee.open_claim(), referee.to_move()) {
+        (Some((target, _)), _) => format!("{}'s own line voids it", target.name::<G>()),
+        (None, Some(_)) if referee.phase() == game::Phase::Audit && agreed => format!(
             "drawn by agreement, {} due, the result provisional",
-            audits_words::<G>(referee)
+            owed::<G>(&referee.audits_due(), "audit")
         ),
-        Some(_) if referee.phase() == game::Phase::Audit => {
-            format!("{} due, the result provisional", audits_words::<G>(referee))
+        (None, Some(_)) if referee.phase() == game::Phase::Audit => {
+            format!(
+                "{} due, the result provisional",
+                owed::<G>(&referee.audits_due(), "audit")
+            )
         }
-        Some(side) if referee.setup_due() == Some(crate::referee::SetupStep::Key) => {
+        (None, Some(side)) if referee.setup_due() == Some(crate::referee::SetupStep::Key) => {
             format!("{}'s key due", side.name::<G>())
         }
-        Some(_) if !referee.keys_due().is_empty() => {
-            let keys = referee.keys_due();
-            let plural = if keys.len() > 1 { "keys" } else { "key" };
-            format!("{} {plural} due", possessives::<G>(&keys))
+        (None, Some(_)) if !referee.keys_due().is_empty() => {
+            format!("{} due", owed::<G>(&referee.keys_due(), "key"))
         }
-        Some(side) if referee.phase() == game::Phase::Setup => {
+        (None, Some(side)) if referee.phase() == game::Phase::Setup => {
             format!("{}'s set-up step due", side.name::<G>())
         }
-        Some(side) if referee.draw_offered_to(side).is_some() => {
+        (None, Some(side)) if referee.draw_offered_to(side).is_some() => {
             let (by, _) = referee.draw_offered_to(side).unwrap_or((side, 0));
             format!(
                 "{} offers a draw, {} to answer",
@@ -424,8 +409,10 @@ fn letter<G: Game>(
                 side.name::<G>()
             )
         }
-        Some(side) if !referee.outcome().is_over() => format!("{} to move", side.name::<G>()),
-        _ if agreed && referee.final_result().as_deref() == Some("draw:agreement") => {
+        (None, Some(side)) if !referee.outcome().is_over() => {
+            format!("{} to move", side.name::<G>())
+        }
+        (None, _) if agreed && referee.final_result().as_deref() == Some("draw:agreement") => {
             "drawn by agreement".into()
         }
         _ => format!("result {}", referee.result()),
@@ -517,20 +504,20 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         ),
         _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
     };
-    let keys = referee.keys_due();
-    if keys.len() > 1 {
+    let sides = referee.sides_due();
+    if sides.len() > 1 {
+        // Keys before turn 1 and audits come in any order: each side
+        // writes its own on the record as it finds it.
+        let (noun, command) = match due.step {
+            "keygen" => (
+                "key",
+                "herald keygen --side SIDE MESSAGE.eml --key SIDE.key --reply -o reply.eml".into(),
+            ),
+            _ => ("audit", command),
+        };
         return format!(
-            "Next, {} keys, in any order, each answering with:\nherald keygen --side SIDE MESSAGE.eml --key SIDE.key --reply -o reply.eml",
-            possessives::<G>(&keys)
-        );
-    }
-    let audits = referee.audits_due();
-    if audits.len() > 1 {
-        // The audits come in any order: each side writes its own on the
-        // record as it finds it.
-        return format!(
-            "Next, {} audits, in any order, each answering with:\n{command}",
-            possessives::<G>(&audits)
+            "Next, {}, in any order, each answering with:\n{command}",
+            owed::<G>(&sides, noun)
         );
     }
     format!("Next, {name} ({}), answering with:\n{command}", due.line)

@@ -732,6 +732,27 @@ impl<G: Game> Referee<G> {
             .collect()
     }
 
+    /// Every side whose line may come next, in header order: the target
+    /// of an open claim (its own line voids it), else every side whose
+    /// audit is due, else every side whose key is due before turn 1
+    /// (those come in any order), else the side due. Empty once the game
+    /// is over. Readers address a message, list `due` and find a
+    /// player's games by it.
+    pub fn sides_due(&self) -> Vec<Side> {
+        if let Some((target, _)) = self.open_claim() {
+            return vec![target];
+        }
+        let audits = self.audits_due();
+        if !audits.is_empty() {
+            return audits;
+        }
+        let keys = self.keys_due();
+        if !keys.is_empty() {
+            return keys;
+        }
+        self.to_move().into_iter().collect()
+    }
+
     /// Whether `side`'s audit is due now (it may write its closing line
     /// whatever other audit is due too).
     pub fn audit_due_of(&self, side: Side) -> bool {

@@ -93,10 +93,7 @@ impl GameVisitor for Look<'_> {
             .map(|(k, s)| [s.name::<G>().to_owned(), contact(k)])
             .collect();
         let due = referee.step_due();
-        // Every side whose audit is due may write it (in any order).
-        let mut waiting = referee.audits_due();
-        waiting.extend(due.as_ref().map(|d| d.side));
-        let yours = waiting.iter().any(|&side| {
+        let yours = referee.sides_due().into_iter().any(|side| {
             header
                 .index_of(side)
                 .is_some_and(|k| address(&contact(k)).eq_ignore_ascii_case(self.address))
