@@ -1144,6 +1144,21 @@ fn a_void_dice_phase_only_when_nothing_can_move() {
     Kit::end(&mut s);
 }
 
+/// Ruling 12: a void dice phase is legal when no movement can spend
+/// anything, even if an Archer could shoot. The Archer on a1 and the
+/// Crusader on a2 are walled in (each blocks the other), yet the Archer
+/// may shoot north: its first hit is its own piece, legal and harmless.
+#[test]
+fn a_void_dice_phase_stands_even_when_an_archer_could_shoot() {
+    let s = dice_phase("a2,a1,x,x,x/h12,x,x,x,x", "Wa1e,Wa2e,Wa2n", 2);
+    assert_eq!(s.dice.target, Some(0));
+    let mut shot = s.clone();
+    Kit::ok(&mut shot, "shoot a1 n");
+    assert_eq!(at(&shot, "a2").as_deref(), Some("South's Crusader"));
+    let mut void = s;
+    Kit::end(&mut void);
+}
+
 #[test]
 fn the_most_is_found_over_every_order_of_runs() {
     // Walls leave c5 one way out, east to d5, and d4 one way, north to
