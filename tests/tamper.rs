@@ -922,7 +922,7 @@ fn an_uneven_first_line_is_refused_unless_no_commit() {
         .current_dir(dir.path())
         .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains(
             "Blue has a BlueCommit tag and Red has none",
         ))
@@ -1026,9 +1026,9 @@ fn an_uneven_first_line_is_refused_under_protocol_3_even_with_no_commit() {
             "--no-commit",
         ])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains(
-            "under [Protocol \"3\"] a game is signed by every side or by none",
+            "turn 1 cannot be written yet: Blue has a BlueCommit tag and Red has none: under [Protocol \"3\"] a game is signed by every side or by none",
         ));
     assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
 }

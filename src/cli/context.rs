@@ -16,7 +16,7 @@ use super::report::{Exit, Failure, Problem};
 use crate::game::{wrap_words, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, UnknownGame};
 use crate::record::{self, Record, Source};
-use crate::referee::{self, ComposeError, Keep, PlayedTurn, Referee, RefereeError};
+use crate::referee::{self, ComposeError, ErrorKind, Keep, PlayedTurn, Referee, RefereeError};
 use crate::wallet::Wallet;
 
 /// Version of every JSON schema herald prints (docs/cli.md, section 4 "JSON output").
@@ -305,6 +305,18 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
             key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
         )),
         ComposeError::Keys(m) => Failure::usage(m),
+        // Another side's key of this game: that side's step is not due,
+        // a choice the game does not allow now (exit 1).
+        ComposeError::NotDue(m) => Failure::invalid(
+            Problem::plain(
+                ErrorKind::Illegal,
+                format!(
+                    "{} {m}",
+                    key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
+                ),
+            ),
+            &ctx.origin,
+        ),
         ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
         ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
     }

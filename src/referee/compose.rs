@@ -21,6 +21,10 @@ pub enum ComposeError {
     /// The keys given (or their absence) do not fit the side to move: a
     /// mistake in how the command was called.
     Keys(String),
+    /// The wallet is another side's of this very game: that side's step
+    /// is not due now (the message follows the wallet's name, as for
+    /// [`ComposeError::Wallet`]).
+    NotDue(String),
     /// The game cannot take another line (it is over, or the record is
     /// full): a record problem of this kind.
     Closed(ErrorKind, String),
@@ -128,6 +132,17 @@ impl<G: Game> Referee<G> {
         why: &str,
     ) -> Result<(), ComposeError> {
         let name = side.name::<G>();
+        let other_side = wallet.game().eq_ignore_ascii_case(G::ID)
+            && wallet.chain() == self.header.chain_id()
+            && self.header.side_named::<G>(wallet.side()).is_some();
+        if other_side && !wallet.side().eq_ignore_ascii_case(name) {
+            return Err(ComposeError::NotDue(format!(
+                "is a key for {} in {}, but {why} in {}",
+                wallet.side(),
+                wallet.game(),
+                G::ID
+            )));
+        }
         if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
             return Err(ComposeError::Wallet(format!(
                 "is a key for {} in {}, but {why} in {}",
@@ -199,7 +214,7 @@ impl<G: Game> Referee<G> {
                 let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
                 self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))
                     .map_err(|e| match e {
-                        ComposeError::Wallet(m) => {
+                        ComposeError::Wallet(m) | ComposeError::NotDue(m) => {
                             ComposeError::Keys(format!("the hand's key file {m}"))
                         }
                         other => other,
@@ -873,7 +888,7 @@ impl<G: Game> Referee<G> {
             let text = self.step_due().map_or_else(String::new, |d| d.text);
             return Ok(Preview::Unknown(format!(
                 "the game is over on the board ({}), provisional until the audit: {text}",
-                G::summary(&self.state)
+                self.board_words()
             )));
         }
         if let Some(note) = self.farewell_note() {

@@ -579,26 +579,18 @@ impl<G: Game> Referee<G> {
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
     pub fn summary(&self) -> String {
+        // Keys before turn 1 (protocol 3): the side to move cannot move
+        // until they are in.
+        if let Some(due) = self.keys_step_due() {
+            return due.text;
+        }
         if self.phase() == Phase::Setup {
             if let Some(due) = self.step_due() {
-                return format!("Set-up, before turn 1: {}", due.text);
+                let text = due.text.strip_prefix("the set-up: ").unwrap_or(&due.text);
+                return format!("Set-up, before turn 1: {text}");
             }
         }
-        // The turn due's draw counted once its shares are all in, as the
-        // drawer's key file shows it (look.rs).
-        let mut board = G::summary(&self.public_state());
-        if let Some(f) = self.decided_by {
-            let provisional = match self.walked_away {
-                Some(_) => self.outcome(),
-                None => self.board_outcome(),
-            };
-            if !f.audit {
-                board = match provisional.winners::<G>() {
-                    Some(w) => format!("{w} won: {}", f.words::<G>()),
-                    None => format!("a draw: {}", f.words::<G>()),
-                };
-            }
-        }
+        let mut board = self.board_words();
         if let Some(claim) = &self.claim {
             board = format!(
                 "{board}; until {} answers, its own next line voids the claim",
@@ -626,6 +618,34 @@ impl<G: Game> Referee<G> {
             verdict = format!("{verdict}: {}", f.words::<G>());
         }
         format!("{verdict} (on the board: {board})")
+    }
+
+    /// The board's words on the game (the engine's summary), a forfeit
+    /// that decided it said as a forfeit (`Blue won: Red forfeited
+    /// (claimed by Blue on turn 6)`), never as the resignation the
+    /// engine was given for it.
+    pub fn board_words(&self) -> String {
+        // The turn due's draw counted once its shares are all in, as the
+        // drawer's key file shows it (look.rs).
+        let board = G::summary(&self.public_state());
+        let Some(f) = self.decided_by.filter(|f| !f.audit) else {
+            return board;
+        };
+        let provisional = match self.walked_away {
+            Some(_) => self.outcome(),
+            None => self.board_outcome(),
+        };
+        match provisional.winners::<G>() {
+            Some(w) => format!("{w} won: {}", f.words::<G>()),
+            None => format!("a draw: {}", f.words::<G>()),
+        }
+    }
+
+    /// Whether a forfeit decided the game, or a claim of one is open:
+    /// the engine's words on the board (a resignation) are not the
+    /// game's then ([`Referee::board_words`]).
+    pub fn forfeit_decides(&self) -> bool {
+        self.decided_by.is_some() || self.claim.is_some()
     }
 
     /// The result the rules gave, while the audit may still change it
@@ -928,8 +948,17 @@ impl<G: Game> Referee<G> {
             Phase::Audit => ("audit", "herald move audit --key"),
             Phase::Play | Phase::Over => ("turn", "herald move --key"),
         };
+        // No other line may follow the claim until its deadline passed
+        // again (check_date).
+        let until = match (self.header.deadline(), self.last_date) {
+            (Some(deadline), Some(on)) => format!(
+                "; no other line may follow the claim before {}, and from then on the next line lets it stand",
+                record::Day(on.0 + deadline + 1)
+            ),
+            _ => "; any other line lets it stand".into(),
+        };
         let text = format!(
-            "{} claimed {name}'s forfeit on {}: {name}'s own {what} ({line}) voids the claim ({command}); any other line lets it stand",
+            "{} claimed {name}'s forfeit on {}: {name}'s own {what} ({line}) voids the claim ({command}){until}",
             claim.forfeit.claimant.name::<G>(),
             claim.forfeit.line_name()
         );
@@ -1765,6 +1794,30 @@ impl<G: Game> Referee<G> {
                 return Err(at.record(
                     Place::Proof(k),
                     format!("this line is dated {day}, before the line before it ({last}): lines are dated in order"),
+                ));
+            }
+        }
+        // An open claim (its target's own answer voided it before this
+        // check): its target has the whole deadline again to answer it,
+        // and no other line may follow it before then, the claimant's
+        // own included; so a claim never stands while its target may
+        // still be answering it, and no quick line forks the game.
+        // The target's own lines (conceding with its audit) need no wait.
+        let writer = claimant.map_or(at.side, |c| c.name::<G>());
+        if let (Some(claim), Some(deadline), Some((_, day)), Some(claimed_on)) =
+            (&self.claim, deadline, date, self.last_date)
+        {
+            let target = self.header.sides()[claim.target].name::<G>();
+            if writer != target && day.0 - claimed_on.0 <= deadline {
+                let from = record::Day(claimed_on.0 + deadline + 1);
+                return Err(at.illegal(
+                    Place::Line,
+                    None,
+                    format!(
+                        "{target} may still answer the forfeit claimed on {} (dated {claimed_on}): {target}'s own next line voids the claim, and no other line may follow it before {from} (the game's Deadline, {deadline} day{}, after the claim); from {from} on, the claim stands with the next line",
+                        claim.forfeit.line_name(),
+                        if deadline == 1 { "" } else { "s" }
+                    ),
                 ));
             }
         }

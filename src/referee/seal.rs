@@ -182,6 +182,17 @@ impl<G: Game> Referee<G> {
                 format!("a forfeit is claimed with the claimant's signature, and {claimant_name} has no {claimant_name}Key tag ({})", self.keygen_hint(claimant)),
             ));
         }
+        // A side whose key is not in the game has not joined it: it owes
+        // nothing it could forfeit (the game waits for its key, or is
+        // started again with another player).
+        if self.header.key(side).is_none() {
+            let name = side.name::<G>();
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!("{name} has not joined this game (no {name}Key tag): a forfeit is claimed only of a side whose key is in the game; until {name}'s key comes, the game has not begun for {name} (start a new game with another player if it never comes)"),
+            ));
+        }
         Ok(Some(claimant))
     }
 
