@@ -488,3 +488,27 @@ fn a_lost_reply_is_written_again_from_the_record_file_that_holds_the_line() {
     assert!(err.contains("it is Blue's turn"), "{err}");
     assert!(!d.join("b.eml").exists());
 }
+
+/// While keys are due before turn 1, nothing is owed that a claim could
+/// take: a forfeit claimed then is refused (exit 1), naming the key due,
+/// never "cannot claim its own forfeit".
+#[test]
+fn no_forfeit_is_claimed_while_keys_are_due_before_turn_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    blue_keyed_only(d);
+    let before = std::fs::read(d.join("game.pbem")).unwrap();
+    let err = fails(
+        d,
+        &["move", "game.pbem", "--forfeit", "--key", "blue.key"],
+        1,
+    );
+    assert!(
+        err.contains(
+            "no forfeit can be claimed before every key is in: Red's key is due before turn 1"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("its own forfeit"), "{err}");
+    assert_eq!(std::fs::read(d.join("game.pbem")).unwrap(), before);
+}

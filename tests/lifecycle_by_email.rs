@@ -86,7 +86,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     assert_eq!(field(&p.blue.join("1.eml"), "To"), "bob@example.org");
     assert_eq!(
         next(&p.blue.join("1.eml")),
-        "Next, Red (S1), answering with: herald keygen --side Red MESSAGE.eml --key red.key --reply -o reply.eml"
+        "Next, Red (its key, before S1), answering with: herald keygen --side Red MESSAGE.eml --key red.key --reply -o reply.eml"
     );
     mail(&p.blue, &p.red, "1.eml");
     // 2: Red's key, answering the message; the message stays as received.

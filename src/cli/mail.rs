@@ -526,7 +526,12 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
             owed::<G>(&sides, noun)
         );
     }
-    format!("Next, {name} ({}), answering with:\n{command}", due.line)
+    // A key is due before the line it names (`turn 1`, `S1`).
+    let what = match due.step {
+        "keygen" => format!("its key, before {}", due.line),
+        _ => due.line,
+    };
+    format!("Next, {name} ({what}), answering with:\n{command}")
 }
 
 /// Write the reply message for the line just played: the whole record

@@ -327,6 +327,18 @@ impl<G: Game> Referee<G> {
             (None, Some(_)) => Err(ComposeError::Keys(format!(
                 "{name} has a Commit tag, so each {name} line needs a reveal: add --key with {name}'s key file"
             ))),
+            // A key file that played this side already, in a game whose
+            // header this record does not have: a copy stripped of its
+            // tags (Commit, Key, Nonce, ...) is not that game.
+            (Some(wallet), None)
+                if wallet.sent().is_some()
+                    && wallet.game().eq_ignore_ascii_case(G::ID)
+                    && wallet.side().eq_ignore_ascii_case(name) =>
+            {
+                Err(ComposeError::Closed(ErrorKind::Record, format!(
+                    "this key file has played {name} in a game whose header this record does not have: {name} has no Commit tag here, and the key file's game had one; its tags were changed or removed in this copy (a record stripped of its keys and signatures is not the game you are playing): ask for the record as it was sent; nothing was written"
+                )))
+            }
             (Some(wallet), None)
                 if wallet.protocol().binds_keys()
                     && wallet.chain() == self.header.chain_id() =>
@@ -611,6 +623,18 @@ impl<G: Game> Referee<G> {
             )));
         };
         let (name, claimant_name) = (side.name::<G>(), claimant.name::<G>());
+        // Keys before turn 1 (protocol 3): nothing is due of anyone that
+        // a claim could take, until every side is in.
+        let keys_due = self.keys_due();
+        if !keys_due.is_empty() {
+            return Err(ComposeError::Closed(
+                ErrorKind::Illegal,
+                format!(
+                    "no forfeit can be claimed before every key is in: {} (a side that never adds its key never began the game)",
+                    self.step_due().map_or_else(String::new, |d| d.text)
+                ),
+            ));
+        }
         if claimant == side {
             // An illegal choice in the game's terms, not a usage error.
             return Err(ComposeError::Closed(
