@@ -13,7 +13,7 @@ use super::seal::SealCheck;
 use super::table::Table;
 use super::{At, ChanceEvent, Header, LineError, Place, PlayedTurn, Referee, RefereeError};
 use crate::fairness::Hash;
-use crate::game::{Game, Outcome, Side};
+use crate::game::{CardKind, Game, Outcome, Side};
 use crate::record::ProofKind;
 
 /// The deck generation a slot `shuffle-<g>` names (`g` written without
@@ -161,19 +161,20 @@ struct Opened {
 }
 
 impl Openings {
-    /// An action of the line spends the card named `name`
-    /// ([`Game::card_spent`]): it takes the first card of that name the
+    /// An action of the line spends a card of kind `kind`
+    /// ([`Game::card_spent`]): it takes the first card of that kind the
     /// line opened and no action spent yet. Without one, the mismatch:
     /// the card the line opens instead, or that it opens none.
-    pub(super) fn spend<G: Game>(&mut self, name: &str) -> Result<(), String> {
+    pub(super) fn spend<G: Game>(&mut self, kind: CardKind) -> Result<(), String> {
         if let Some(o) = self
             .cards
             .iter_mut()
-            .find(|o| !o.spent && G::card_text(o.card) == name)
+            .find(|o| !o.spent && G::card_kind(o.card) == kind)
         {
             o.spent = true;
             return Ok(());
         }
+        let name = G::kind_text(kind);
         Err(match self.cards.iter().find(|o| !o.spent) {
             Some(o) => {
                 let found = G::card_text(o.card);

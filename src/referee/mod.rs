@@ -2011,7 +2011,7 @@ impl<G: Game> Referee<G> {
                 (openings.as_deref_mut(), G::card_spent(state, &action))
             {
                 opened
-                    .spend::<G>(&card)
+                    .spend::<G>(card)
                     .map_err(|e| at.illegal(Place::Item(k), Some(text), e))?;
             }
             G::apply(state, action)
