@@ -1530,3 +1530,38 @@ fn battlegates_cards_compared_by_kind_not_by_copy() {
     // Past the 68 cards: a kind of no card, spent by no action.
     assert_eq!(B::card_kind(68), CardKind(u32::MAX));
 }
+
+#[test]
+fn a_composed_line_refused_leaves_the_game_as_it_was() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let mut tried = referee.clone();
+    let line = Line {
+        kind: LineKind::Turn,
+        number: 1,
+        side: "A",
+        entries: vec![Entry::Action("play 99".into())],
+        ending: Ending::Actions,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    let e = tried.compose(line, Some(&wallets[0])).unwrap_err();
+    assert!(format!("{e:?}").contains("play 99"), "{e:?}");
+    // Nothing moved: the line due, the digest, the deck; and the line
+    // composed next is the one composed on the game untouched.
+    assert_eq!(tried.next_turn(), 1);
+    assert_eq!(tried.to_move(), Some(Side(0)));
+    assert_eq!(tried.digest(), referee.digest());
+    assert_eq!(
+        tried.deck().unwrap().held(0),
+        referee.deck().unwrap().held(0)
+    );
+    assert_eq!(
+        tried.deck().unwrap().order(),
+        referee.deck().unwrap().order()
+    );
+    assert_eq!(
+        composed(&tried, &wallets[0], "keep"),
+        composed(&referee, &wallets[0], "keep")
+    );
+}
