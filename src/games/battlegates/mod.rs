@@ -37,8 +37,8 @@ mod tests_castles;
 mod tests_misery;
 
 use crate::game::{
-    ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
-    Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
+    ActionParseError, CardKind, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal,
+    OptionTag, Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
 };
 use crate::illegal;
 
@@ -321,8 +321,19 @@ impl Game for Battlegates {
         card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
     }
 
-    fn card_spent(_state: &State, action: &Action) -> Option<String> {
-        action.card().map(|c| c.word().to_owned())
+    fn card_kind(card: u32) -> CardKind {
+        // Past the cards of the game: a kind of no card.
+        CardKind(card_of(card).map_or(u32::MAX, |c| c as u32))
+    }
+
+    fn kind_text(kind: CardKind) -> String {
+        Card::ALL
+            .get(kind.0 as usize)
+            .map_or_else(|| kind.0.to_string(), |c| c.word().to_owned())
+    }
+
+    fn card_spent(_state: &State, action: &Action) -> Option<CardKind> {
+        action.card().map(|c| CardKind(c as u32))
     }
 
     fn cards_reshuffled(state: &mut State) {
