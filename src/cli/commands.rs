@@ -1288,7 +1288,9 @@ impl RecordCommand for Legal {
             })?,
             Format::Text | Format::Svg => {
                 let mut text = String::new();
-                let step = referee.step_due().filter(|d| d.step != "turn");
+                let step = referee
+                    .step_due()
+                    .filter(|d| d.step != "turn" || referee.open_claim().is_some());
                 if let Some(due) = step
                     .as_ref()
                     .filter(|d| d.step == "keygen" && d.line.starts_with("turn"))
@@ -1299,6 +1301,27 @@ impl RecordCommand for Legal {
                     if let Some(side) = &to_move {
                         text.push_str(&format!(
                             "Turn {}, {side}, once every key is in: {} legal action{}\n",
+                            referee.next_turn(),
+                            actions.len(),
+                            if actions.len() == 1 { "" } else { "s" }
+                        ));
+                    }
+                } else if let (Some(due), Some(_)) = (&step, referee.open_claim()) {
+                    // A claim its target may still answer: that answer
+                    // is due; the actions listed are the next side's, for
+                    // when the claim stands.
+                    text.push_str(&fit(
+                        &format!(
+                            "{}, {}: {}",
+                            capital(&due.line),
+                            due.side.name::<G>(),
+                            due.text
+                        ),
+                        "  ",
+                    ));
+                    if let (Some(side), false) = (&to_move, actions.is_empty()) {
+                        text.push_str(&format!(
+                            "Turn {}, {side}, once the claim stands: {} legal action{}\n",
                             referee.next_turn(),
                             actions.len(),
                             if actions.len() == 1 { "" } else { "s" }
