@@ -9,7 +9,7 @@ use crate::game::Side;
 use crate::games::battlegates::geometry::board::{Edge, Sense};
 use crate::games::battlegates::mazes::maze::{Gate, Piece};
 use crate::games::battlegates::moves::gates::{quarter, Turner};
-use crate::games::battlegates::one_board::state::Board;
+use crate::games::battlegates::pieces::characters::Board;
 
 /// Why a Brick wall may not go to `edge` (a Move-a-wall card), if it
 /// lies across the Alley.

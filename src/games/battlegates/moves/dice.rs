@@ -8,7 +8,7 @@ use crate::games::battlegates::geometry::board::{side_name, Dir, Edge, Geometry,
 use crate::games::battlegates::mazes::maze::OnEdge;
 use crate::games::battlegates::moves::action::{Path, Shot};
 use crate::games::battlegates::moves::gates::{quarter, Carry, Turner};
-use crate::games::battlegates::one_board::state::{Board, Dice, Id, Kind};
+use crate::games::battlegates::pieces::characters::{Board, Dice, Id, Kind};
 
 /// What a step did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

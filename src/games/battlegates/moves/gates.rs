@@ -15,7 +15,7 @@ use crate::game::Side;
 
 use crate::games::battlegates::geometry::board::{Dir, Edge, Geometry, Loc, Post, Sense, Sq};
 use crate::games::battlegates::mazes::maze::{Gate, OnEdge, Piece};
-use crate::games::battlegates::one_board::state::{Board, Id, Kind};
+use crate::games::battlegates::pieces::characters::{Board, Id, Kind};
 
 /// Who turns the gates, for the Gatekeeper's immunity and the push.
 #[derive(Clone, Copy, Debug)]

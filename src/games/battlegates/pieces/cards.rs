@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::game::Side;
 
-use crate::games::battlegates::one_board::state::MAX_SIDES;
+use crate::games::battlegates::pieces::characters::MAX_SIDES;
 
 /// A battle card.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
