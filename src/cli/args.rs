@@ -23,9 +23,10 @@ Examples:
 #[derive(Parser, Debug)]
 #[command(name = "herald", version, after_help = EXAMPLES, max_term_width = 100)]
 pub struct Cli {
-    /// When to colour the output: auto (only on a terminal, and never with
-    /// NO_COLOR set), always or never.
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    /// When to colour: auto (on a terminal, unless NO_COLOR is set),
+    /// always or never. A global option: before or after the command.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true,
+          help_heading = "Global options", hide_possible_values = true)]
     pub color: ColorWhen,
     /// The command.
     #[command(subcommand)]
@@ -43,16 +44,79 @@ pub enum ColorWhen {
     Never,
 }
 
-/// `--format`.
+/// `--format`: what the commands write. Each command offers only the
+/// values it writes ([`FormatParser`]).
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum Format {
     /// Text for people.
     #[default]
     Text,
-    /// JSON for programs (schema in docs/cli.md).
+    /// JSON for programs (one JSON Schema per command in docs/schemas/).
     Json,
-    /// An SVG picture of the board (show only).
+    /// An SVG picture of the board.
     Svg,
+}
+
+/// The `--format` values of a command, offered by help, completions and
+/// man pages; any other value is refused by clap, saying what the command
+/// writes and `hint`, where the other formats are.
+#[derive(Clone, Debug)]
+pub struct FormatParser {
+    values: &'static [Format],
+    hint: &'static str,
+}
+
+/// `--format` of a reader: text or JSON.
+const TEXT_OR_JSON: FormatParser = FormatParser {
+    values: &[Format::Text, Format::Json],
+    hint: " (an SVG picture of the board: herald show --format svg; \
+           a page of every position: herald replay --html)",
+};
+
+/// `--format` of `show`: text, JSON or an SVG picture.
+const SHOW_FORMATS: FormatParser = FormatParser {
+    values: &[Format::Text, Format::Json, Format::Svg],
+    hint: "",
+};
+
+impl clap::builder::TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let text = value.to_string_lossy();
+        let offered = || self.values.iter().filter_map(|f| f.to_possible_value());
+        offered()
+            .position(|v| v.matches(&text, false))
+            .map(|i| self.values[i])
+            .ok_or_else(|| {
+                let names: Vec<String> = offered().map(|v| v.get_name().to_owned()).collect();
+                let arg = arg.map_or_else(|| "--format".to_owned(), |a| a.to_string());
+                clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!(
+                        "invalid value '{text}' for '{arg}': herald {} writes {}{}\n\n  [possible values: {}]\n",
+                        cmd.get_name(),
+                        names.join(" or "),
+                        self.hint,
+                        names.join(", "),
+                    ),
+                )
+                .with_cmd(cmd)
+            })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            self.values.iter().filter_map(|f| f.to_possible_value()),
+        ))
+    }
 }
 
 /// The record to read: a file, or `-` for standard input.
@@ -69,9 +133,43 @@ pub struct Input {
     /// rather than the newest record of the game.
     #[arg(long, value_name = "N")]
     pub message: Option<usize>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text for people, or JSON for programs (its schema:
+    /// docs/schemas/COMMAND.json).
+    #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
     pub format: Format,
+}
+
+/// The record `show` reads, and its formats (text, JSON or SVG).
+#[derive(Args, Debug, Clone)]
+pub struct ShowInput {
+    /// The game record: a file, or - to read standard input (an email or a
+    /// pasted record is fine: quoting and text around it are skipped; a raw
+    /// message, an mbox file or a Maildir folder too), or the id of a game
+    /// `herald inbox` lists (its newest valid message).
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// In a mailbox (an mbox file or a Maildir folder) or a message
+    /// holding several records, read the record of message N (from 1)
+    /// rather than the newest record of the game.
+    #[arg(long, value_name = "N")]
+    pub message: Option<usize>,
+    /// Output format: text for people, JSON for programs (its schema:
+    /// docs/schemas/show.json), or an SVG picture of the board.
+    #[arg(long, value_parser = SHOW_FORMATS, default_value = "text")]
+    pub format: Format,
+}
+
+/// The text `extract` reads (it writes a record: no `--format`).
+#[derive(Args, Debug, Clone)]
+pub struct ExtractInput {
+    /// The message, mailbox or text: a file, or - to read standard input.
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// In a mailbox (an mbox file or a Maildir folder) or a message
+    /// holding several records, take the record of message N (from 1)
+    /// rather than the newest record of the game.
+    #[arg(long, value_name = "N")]
+    pub message: Option<usize>,
 }
 
 /// The subcommands.
@@ -208,8 +306,9 @@ Examples:
         /// by this computer's clock).
         #[arg(long, value_name = "YYYY-MM-DD")]
         date: Option<String>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// Output format: text for people, or JSON for programs (its
+        /// schema: docs/schemas/COMMAND.json).
+        #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
         format: Format,
         /// Write the next email message too (-o FILE): the whole record
         /// with your turn, the diagram and whose turn it is, To the next
@@ -281,8 +380,9 @@ Examples:
         /// it writes), but write nothing.
         #[arg(long)]
         dry_run: bool,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// Output format: text for people, or JSON for programs (its
+        /// schema: docs/schemas/COMMAND.json).
+        #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
         format: Format,
         /// Write the next email message too (-o FILE): the whole record
         /// with your set-up line, To the player due next and Cc the
@@ -344,7 +444,7 @@ Examples:
     Show {
         /// The record and the output format.
         #[command(flatten)]
-        input: Input,
+        input: ShowInput,
         /// Show the position after this turn (0: the start); default: the last.
         #[arg(long, value_name = "N")]
         turn: Option<u32>,
@@ -495,7 +595,7 @@ Examples:
     Extract {
         /// The message (or mailbox, or text) and --message.
         #[command(flatten)]
-        input: Input,
+        input: ExtractInput,
         /// Write the record to this new file (refuses to overwrite);
         /// default: print it.
         #[arg(short, long, value_name = "FILE")]
@@ -589,8 +689,9 @@ Examples:
         /// ~/.config/herald/config.toml).
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// Output format: text for people, or JSON for programs (its
+        /// schema: docs/schemas/COMMAND.json).
+        #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
         format: Format,
     },
     /// Print a game's rules and the rulings herald follows (through your

@@ -229,7 +229,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
         Command::Extract { input, output } => with_record_in(
             &input.record,
             input.message,
-            input.format,
+            Format::Text,
             super::mail::Extract { output },
         ),
         Command::Keygen {
@@ -360,13 +360,13 @@ fn resolve_game_id(command: &mut Command) -> Result<(), Failure> {
     let record = match command {
         Command::Move { record, .. } => record,
         Command::Check { input, more, .. } if more.is_empty() => &mut input.record,
-        Command::Show { input, .. }
-        | Command::Replay { input, .. }
+        Command::Show { input, .. } => &mut input.record,
+        Command::Extract { input, .. } => &mut input.record,
+        Command::Replay { input, .. }
         | Command::Annotate { input, .. }
         | Command::Legal { input, .. }
         | Command::Hand { input, .. }
-        | Command::Fate { input, .. }
-        | Command::Extract { input, .. } => &mut input.record,
+        | Command::Fate { input, .. } => &mut input.record,
         _ => return Ok(()),
     };
     if let Some(path) = super::transport::inbox::resolve(record)? {
