@@ -1299,33 +1299,8 @@ impl RecordCommand for Legal {
                     // waits for them.
                     text.push_str(&fit(&name_record(&due.text, &ctx.origin), "  "));
                     if let Some(side) = &to_move {
-                        text.push_str(&format!(
-                            "Turn {}, {side}, once every key is in: {} legal action{}\n",
-                            referee.next_turn(),
-                            actions.len(),
-                            if actions.len() == 1 { "" } else { "s" }
-                        ));
-                    }
-                } else if let (Some(due), Some(_)) = (&step, referee.open_claim()) {
-                    // A claim its target may still answer: that answer
-                    // is due; the actions listed are the next side's, for
-                    // when the claim stands.
-                    text.push_str(&fit(
-                        &format!(
-                            "{}, {}: {}",
-                            capital(&due.line),
-                            due.side.name::<G>(),
-                            due.text
-                        ),
-                        "  ",
-                    ));
-                    if let (Some(side), false) = (&to_move, actions.is_empty()) {
-                        text.push_str(&format!(
-                            "Turn {}, {side}, once the claim stands: {} legal action{}\n",
-                            referee.next_turn(),
-                            actions.len(),
-                            if actions.len() == 1 { "" } else { "s" }
-                        ));
+                        let head = format!("{side}, once every key is in");
+                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
                     }
                 } else if let Some(due) = &step {
                     text.push_str(&fit(
@@ -1340,6 +1315,15 @@ impl RecordCommand for Legal {
                         ),
                         "  ",
                     ));
+                    // A claim its target may still answer: that answer is
+                    // due; the actions listed are the next side's, for
+                    // when the claim stands.
+                    if let (Some(side), Some(_), false) =
+                        (&to_move, referee.open_claim(), actions.is_empty())
+                    {
+                        let head = format!("{side}, once the claim stands");
+                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
+                    }
                 } else if let (Some(side), None) = (&to_move, &state) {
                     // Nothing to list from (hidden cards without the
                     // key, chance only the mover's key settles): say what
@@ -1365,12 +1349,7 @@ impl RecordCommand for Legal {
                         "  ",
                     ));
                 } else if let Some(side) = &to_move {
-                    text.push_str(&format!(
-                        "Turn {}, {side}: {} legal action{}\n",
-                        referee.next_turn(),
-                        actions.len(),
-                        if actions.len() == 1 { "" } else { "s" }
-                    ));
+                    text.push_str(&actions_head(referee.next_turn(), side, actions.len()));
                 }
                 if !after.is_empty() {
                     text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
@@ -1392,6 +1371,13 @@ impl RecordCommand for Legal {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// `legal`'s line over the actions listed: `Turn 14, Blue: 6 legal
+/// actions`, `who` the side and what the list waits for, if anything.
+fn actions_head(turn: u32, who: &str, count: usize) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    format!("Turn {turn}, {who}: {count} legal action{plural}\n")
 }
 
 /// `text` with the word RECORD of the referee's commands named as the
@@ -1751,26 +1737,16 @@ impl Move {
         ) else {
             return Err(super::sent::answered_already(sent, None, ctx));
         };
-        files::refuse_existing(&reply.output)?;
-        let key_was = files::read_bytes(key)?;
-        let mut wallet = wallet.clone();
-        wallet.set_sent(crate::wallet::Sent {
-            reply: Some(reply.output.display().to_string()),
-            ..sent.clone()
-        });
-        files::rewrite(key, None, wallet.to_text().as_bytes())?;
-        let record = record::Splice::new().extracted(ctx.source, ctx.record);
         let writer = referee
             .header()
             .side_named::<G>(wallet.side())
             .ok_or_else(|| {
                 Failure::usage(format!("{} is not a side of this game", wallet.side()))
             })?;
-        super::mail::write_message(ctx, reply, referee, writer, line, &record).inspect_err(
-            |_| {
-                let _ = files::rewrite(key, None, &key_was);
-            },
-        )?;
+        let record = record::Splice::new().extracted(ctx.source, ctx.record);
+        resend_with_key(key, wallet, sent, reply, || {
+            super::mail::write_message(ctx, reply, referee, writer, line, &record)
+        })?;
         out(&format!(
             "{line}your {} is this record's last line already: this is its message again, the same line{}\n{} is left as it was\n",
             sent.name(),
@@ -1808,6 +1784,29 @@ fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
         .and_then(|t| t.lines().next())
         .and_then(|l| l.split_once(": "))
         .is_some_and(|(_, actions)| words(actions) == words(typed))
+}
+
+/// A line the player sent already goes out again in `reply`: the key
+/// file names that message first, then `write` writes it; the key file
+/// is put back as it was if the message cannot be written.
+fn resend_with_key(
+    key: &Path,
+    wallet: &Wallet,
+    sent: &crate::wallet::Sent,
+    reply: &super::mail::Reply,
+    write: impl FnOnce() -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    files::refuse_existing(&reply.output)?;
+    let key_was = files::read_bytes(key)?;
+    let mut wallet = wallet.clone();
+    wallet.set_sent(crate::wallet::Sent {
+        reply: Some(reply.output.display().to_string()),
+        ..sent.clone()
+    });
+    files::rewrite(key, None, wallet.to_text().as_bytes())?;
+    write().inspect_err(|_| {
+        let _ = files::rewrite(key, None, &key_was);
+    })
 }
 
 /// How a line kept in the key file goes out again: the line, the reply
@@ -1860,22 +1859,10 @@ pub(super) fn write_line_again<G: Game>(
     let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
     match (&reply, key, wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
-            files::refuse_existing(&reply.output)?;
-            // The key file names the message the line now went out
-            // in, then the message is written (the key file put back
-            // as it was if it cannot be).
-            let key_was = files::read_bytes(key)?;
-            let mut wallet = wallet.clone();
-            wallet.set_sent(crate::wallet::Sent {
-                reply: Some(reply.output.display().to_string()),
-                ..sent.clone()
-            });
-            files::rewrite(key, None, wallet.to_text().as_bytes())?;
             let writer = played.claimant.unwrap_or(played.side);
-            super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
-                .inspect_err(|_| {
-                    let _ = files::rewrite(key, None, &key_was);
-                })?;
+            resend_with_key(key, wallet, sent, reply, || {
+                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+            })?;
         }
         _ => append_line(ctx, line, over.as_deref())?,
     }
