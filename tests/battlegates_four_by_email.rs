@@ -459,3 +459,59 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
         );
     }
 }
+
+/// Four castles for two players (Setup "four-castles"): ann plays Castle1
+/// and Castle3, bob Castle2 and Castle4, each castle with its own key
+/// file. A message goes to the other player and is never copied to its
+/// writer, though the writer's other castle is a side of the game; one
+/// address is named once.
+#[test]
+fn a_player_of_two_castles_is_never_copied_on_its_own_message() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bob) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&ann).unwrap();
+    std::fs::create_dir(&bob).unwrap();
+    run(
+        &ann,
+        &[
+            "new",
+            "battlegates",
+            "--side",
+            "Castle1=ann@x.org",
+            "--side",
+            "Castle2=bob@x.org",
+            "--side",
+            "Castle3=Ann <ann@x.org>",
+            "--side",
+            "Castle4=bob@x.org",
+            "--option",
+            "Setup=four-castles",
+            "--key",
+            "c1.key",
+            "--maze",
+            MAZES[0],
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    let first = ann.join("1.eml");
+    assert_eq!(field(&first, "From"), "ann@x.org");
+    assert_eq!(field(&first, "To"), "bob@x.org");
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert!(!text.lines().any(|l| l.starts_with("Cc:")), "{text}");
+    std::fs::copy(&first, bob.join("1.eml")).unwrap();
+    run(
+        &bob,
+        &[
+            "setup", "1.eml", "--side", "Castle2", "--key", "c2.key", "--maze", MAZES[1],
+            "--reply", "-o", "2.eml",
+        ],
+    );
+    let second = bob.join("2.eml");
+    assert_eq!(field(&second, "From"), "bob@x.org");
+    // Castle3 (ann, with a name) is due: To ann once, no Cc.
+    assert_eq!(field(&second, "To"), "Ann <ann@x.org>");
+    let text = std::fs::read_to_string(&second).unwrap();
+    assert!(!text.lines().any(|l| l.starts_with("Cc:")), "{text}");
+}

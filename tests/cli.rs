@@ -2764,6 +2764,100 @@ fn a_contact_with_a_comma_line_break_or_bidi_mark_is_refused_at_new_and_by_check
 }
 
 #[test]
+fn a_contact_that_reads_as_more_than_one_address_is_refused_at_new_and_by_check() {
+    for (contact, why) in [
+        (
+            "team: ann@example.org; eve@example.org",
+            "reads as a group of addresses",
+        ),
+        (
+            "Bob <bob@example.org> <eve@evil.org>",
+            "holds more than one <address>",
+        ),
+        (
+            "Bob <bob@example.org> eve@evil.org",
+            "has its <address> unclosed or followed by more",
+        ),
+        ("bob@example.org eve@evil.org", "holds more than one `@`"),
+        ("bob@example.org (eve@evil.org)", "holds `(`"),
+    ] {
+        let out = herald()
+            .args(["new", "castle-danger", "--side", &format!("Blue={contact}")])
+            .args(["--side", RED])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{contact:?}");
+        assert!(out.stdout.is_empty(), "nothing written");
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!("--side Blue: the contact `{contact}` {why}")),
+            "{err}"
+        );
+        assert!(
+            err.contains("Ann <ann@example.org>"),
+            "the shapes named: {err}"
+        );
+    }
+    // In a record, `check` refuses it at the tag (exit 1).
+    let dir = TempDir::new().unwrap();
+    let record = dir.path().join("bad.pbem");
+    fs::write(
+        &record,
+        "[Game \"castle-danger\"]\n[Blue \"Bob <b@x.org> <c@evil.org>\"]\n\
+         [Red \"bob@example.org\"]\n[Result \"*\"]\n\n",
+    )
+    .unwrap();
+    let out = herald().arg("check").arg(&record).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("Blue's contact `Bob <b@x.org> <c@evil.org>` holds more than one <address>"),
+        "{err}"
+    );
+    assert!(err.contains("bad.pbem:2:8"), "{err}");
+}
+
+#[test]
+fn a_reply_that_would_go_from_or_to_a_name_alone_is_refused_and_nothing_is_written() {
+    let dir = TempDir::new().unwrap();
+    let record = dir.path().join("named.pbem");
+    let out = herald()
+        .args(["new", "castle-danger", "--side", "Blue=Ann Smith"])
+        .args(["--side", RED, "-o"])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "a name alone is a contact: {out:?}");
+    let before = fs::read(&record).unwrap();
+    let reply = dir.path().join("1.eml");
+    let out = herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--reply")
+        .arg("-o")
+        .arg(&reply)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("Blue's contact `Ann Smith` is no mail address, so no message can go from it"),
+        "{err}"
+    );
+    assert!(err.contains("drop --reply"), "{err}");
+    assert!(!reply.exists(), "no message");
+    assert_eq!(fs::read(&record).unwrap(), before, "the record as it was");
+    // Without --reply the turn is played into the record.
+    herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .assert()
+        .success();
+}
+
+#[test]
 fn a_reply_that_cannot_be_written_leaves_the_record_and_the_key_file_as_they_were() {
     let dir = TempDir::new().unwrap();
     let record = keyed_game(dir.path());

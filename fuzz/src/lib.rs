@@ -528,3 +528,29 @@ mod tests {
         assert_eq!(picked_game(past), "castle-danger");
     }
 }
+
+/// The `contact` target: a side tag's value read as a contact
+/// (`record::Contact::parse`) never panics; a contact read has a name or
+/// an address, an address is one `local@domain` with no space, and the
+/// contact written back (`Name <address>`, `address` or `Name`) reads as
+/// the same contact.
+pub fn contact(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(c) = record::Contact::parse(text) else {
+        return;
+    };
+    assert!(c.name().is_some() || c.address().is_some());
+    if let Some(a) = c.address() {
+        assert_eq!(a.matches('@').count(), 1, "{a:?}");
+        assert!(!a.contains(char::is_whitespace), "{a:?}");
+    }
+    let again = match (c.name(), c.address()) {
+        (Some(n), Some(a)) => format!("{n} <{a}>"),
+        (None, Some(a)) => a.to_owned(),
+        (Some(n), None) => n.to_owned(),
+        (None, None) => unreachable!(),
+    };
+    assert_eq!(record::Contact::parse(&again), Ok(c), "{text:?} -> {again:?}");
+}

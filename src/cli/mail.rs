@@ -331,12 +331,13 @@ fn mail_date(unix: u64) -> String {
     )
 }
 
-/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`).
+/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`),
+/// empty for a contact that is a name alone.
 pub(super) fn address(contact: &str) -> &str {
-    match (contact.rfind('<'), contact.rfind('>')) {
-        (Some(a), Some(b)) if a < b => &contact[a + 1..b],
-        _ => contact.trim(),
-    }
+    record::Contact::parse(contact)
+        .ok()
+        .and_then(|c| c.address())
+        .unwrap_or_default()
 }
 
 /// What `sides` owe, for a subject: `Red's audit`, `Red's and Blue's
@@ -354,7 +355,7 @@ fn letter<G: Game>(
     mover: game::Side,
     played: &str,
     record: &str,
-) -> Letter {
+) -> Result<Letter, Failure> {
     let header = referee.header();
     let contact = |side: game::Side| {
         header
@@ -362,23 +363,60 @@ fn letter<G: Game>(
             .and_then(|i| header.contacts().get(i))
             .cloned()
     };
-    let from = contact(mover).unwrap_or_default();
+    // Every contact the message names must be a mail address: a game
+    // whose contacts are names alone goes by hand (the record file).
+    let mailable = |side: game::Side| -> Result<String, Failure> {
+        let c = contact(side).unwrap_or_default();
+        if address(&c).is_empty() {
+            return Err(Failure::usage(format!(
+                "{}'s contact `{c}` is no mail address, so no message can go {} it: \
+                 send the record file by hand (drop --reply), or start the game with \
+                 --side {}=ADDRESS",
+                side.name::<G>(),
+                if side == mover { "from" } else { "to" },
+                side.name::<G>()
+            )));
+        }
+        Ok(c)
+    };
+    let from = mailable(mover)?;
     // To every side whose line may come next (audits and keys come in
-    // any order).
+    // any order), copied to the others; one player's address once, and
+    // never the writer's own in Cc (a player of two sides of four
+    // castles).
     let mut next = referee.sides_due();
     next.retain(|s| *s != mover);
-    let others: Vec<String> = header
-        .sides()
-        .iter()
-        .filter(|s| **s != mover && !next.contains(s))
-        .filter_map(|s| contact(*s))
-        .collect();
-    let due: Vec<String> = next.iter().filter_map(|s| contact(*s)).collect();
-    let (to, cc) = if due.is_empty() {
+    let mut others = Vec::new();
+    for s in header.sides() {
+        if *s != mover && !next.contains(s) {
+            others.push(mailable(*s)?);
+        }
+    }
+    let mut due = Vec::new();
+    for s in &next {
+        due.push(mailable(*s)?);
+    }
+    let (mut to, mut cc) = if due.is_empty() {
         (others, Vec::new())
     } else {
         (due, others)
     };
+    let same = |a: &String, b: &String| address(a).eq_ignore_ascii_case(address(b));
+    // The writer's own address goes To it only when no one else's does.
+    if to.iter().any(|t| !same(t, &from)) {
+        to.retain(|t| !same(t, &from));
+    }
+    let once = |list: &mut Vec<String>| {
+        let all = std::mem::take(list);
+        for c in all {
+            if !list.iter().any(|k| same(k, &c)) {
+                list.push(c);
+            }
+        }
+    };
+    once(&mut to);
+    cc.retain(|c| !same(c, &from) && !to.iter().any(|t| same(t, c)));
+    once(&mut cc);
     let agreed = referee.draw_agreed().is_some();
     let status = match (referee.open_claim(), referee.to_move()) {
         (Some((target, _)), _) => format!("{}'s own line voids it", target.name::<G>()),
@@ -460,7 +498,7 @@ fn letter<G: Game>(
     let envelope = files::read_bytes(ctx.path)
         .ok()
         .and_then(|bytes| record::mail::envelope(&bytes));
-    Letter {
+    Ok(Letter {
         from,
         to,
         cc,
@@ -468,7 +506,7 @@ fn letter<G: Game>(
         in_reply_to: envelope.as_ref().and_then(|e| e.message_id.clone()),
         references: envelope.and_then(|e| e.references),
         body,
-    }
+    })
 }
 
 /// What the receiver of a message does next, with the command that does
@@ -562,7 +600,7 @@ pub(super) fn write_message<G: Game>(
     what: &str,
     record: &str,
 ) -> Result<(), Failure> {
-    let letter = letter::<G>(ctx, referee, mover, what, record);
+    let letter = letter::<G>(ctx, referee, mover, what, record)?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -5,6 +5,7 @@
 //! (`label=value`) and reveals, each with its [`Span`] for error messages.
 //! The grammar is in `docs/record.md`.
 
+mod contact;
 mod day;
 mod find;
 pub(crate) mod hex_digits;
@@ -18,6 +19,7 @@ mod write;
 
 use std::borrow::Cow;
 
+pub use contact::Contact;
 pub use day::Day;
 pub use find::{newest, read, read_if_any, records, records_in_messages, Found};
 pub use parse::{parse, parse_lines, turn_prefix, MAX_TAGS, MAX_TURNS};
