@@ -382,6 +382,20 @@ fn walking_away_at_setup_is_a_forfeit() {
         summary.starts_with("Blue won: Red forfeited (claimed by Blue on S4)"),
         "{summary}"
     );
+    // The claim ended the game: the claimant has nothing to write, and is
+    // told that only Red's answer may follow.
+    let out = herald(&t.blue)
+        .args(["setup", "game.pbem", "--key", "my.key", "--date", CLAIM_DAY])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "Blue claimed Red's forfeit on S4, which ended the game: only Red's own set-up step (S5) may follow it, and it voids the claim (herald setup --key)"
+        ),
+        "{err}"
+    );
     // Red answers after all with its openings, as S5.
     let out = run(
         &t.red,

@@ -293,9 +293,14 @@ impl<G: Game> Referee<G> {
     /// all (it is not over and the record not full).
     pub fn open_side(&self) -> Result<Side, ComposeError> {
         let Some(side) = self.to_move() else {
+            // A claim that ended the game waits for its target's answer.
+            let answer = self
+                .open_claim()
+                .and_then(|_| self.step_due())
+                .map_or_else(String::new, |d| format!("; {}", d.text));
             return Err(ComposeError::Closed(
                 ErrorKind::Illegal,
-                format!("the game is over: {}", self.over_summary()),
+                format!("the game is over: {}{answer}", self.over_summary()),
             ));
         };
         if self.next_turn() as usize > MAX_TURNS {

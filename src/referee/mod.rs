@@ -923,20 +923,28 @@ impl<G: Game> Referee<G> {
             Phase::Audit => ("audit", "herald move audit --key"),
             Phase::Play | Phase::Over => ("turn", "herald move --key"),
         };
-        // No other line may follow the claim until its deadline passed
-        // again (check_date).
-        let until = match (self.header.deadline(), self.last_date) {
-            (Some(deadline), Some(on)) => format!(
-                "; no other line may follow the claim before {}, and from then on the next line lets it stand",
-                record::Day(on.0 + deadline + 1)
-            ),
-            _ => "; any other line lets it stand".into(),
-        };
-        let text = format!(
-            "{} claimed {name}'s forfeit on {}: {name}'s own {what} ({line}) voids the claim ({command}){until}",
+        let claimed = format!(
+            "{} claimed {name}'s forfeit on {}",
             claim.forfeit.claimant.name::<G>(),
             claim.forfeit.line_name()
         );
+        let text = if self.phase() == Phase::Over {
+            // The claim ended the game: nothing but the answer follows.
+            format!(
+                "{claimed}, which ended the game: only {name}'s own {what} ({line}) may follow it, and it voids the claim ({command})"
+            )
+        } else {
+            // No other line may follow the claim until its deadline
+            // passed again (check_date).
+            let until = match (self.header.deadline(), self.last_date) {
+                (Some(deadline), Some(on)) => format!(
+                    "; no other line may follow the claim before {}, and from then on the next line lets it stand",
+                    record::Day(on.0 + deadline + 1)
+                ),
+                _ => "; any other line lets it stand".into(),
+            };
+            format!("{claimed}: {name}'s own {what} ({line}) voids the claim ({command}){until}")
+        };
         Some(StepDue {
             side,
             line,
