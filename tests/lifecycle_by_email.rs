@@ -1049,6 +1049,35 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
         &["legal", "3.eml", "--key", "my.key", "--format", "json"],
     );
     let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    // Blue types its first turn on 2.eml, the message it answered with
+    // S3: refused, naming the message that holds S3.
+    let out = herald(&p.blue)
+        .args([
+            "move", "2.eml", &action, "--key", "my.key", "--reply", "-o", "x.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "your set-up line S3 answers this very record, and it made you the first to move: answer 3.eml with your first turn, one message that carries both lines: herald move 3.eml \"{action}\" --key KEY --reply -o NEXT.eml; nothing was written"
+        )),
+        "{err}"
+    );
+    assert!(!p.blue.join("x.eml").exists());
+    // 3.eml lost: S3 written again says the same as the first time.
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "3b.eml",
+        ],
+    );
+    assert!(
+        said.contains("this is your set-up line S3 again")
+            && said.contains("Blue moves first: keep 3b.eml to yourself (it is not sent)"),
+        "{said}"
+    );
     run(
         &p.blue,
         &[

@@ -1703,6 +1703,15 @@ impl Move {
             .compose_typed(&mut trial, text, wallet, ctx)
             .is_ok_and(|played| played.line().lines().next() == line.lines().next());
         if !same {
+            // The set-up's last line, which made its writer the first to
+            // move: the turn typed goes on the message that holds it.
+            let mut after = referee.clone();
+            let first_mover = play_own_line(&mut after, line).filter(|p| {
+                after.phase() == crate::game::Phase::Play && after.to_move() == Some(p.side)
+            });
+            if let (Some(_), crate::record::LineKind::Setup) = (first_mover, sent.kind) {
+                return Err(super::sent::first_turn_elsewhere(sent, text, ctx));
+            }
             return Err(refuse(Some(text)));
         }
         write_line_again(
@@ -1819,6 +1828,37 @@ pub(super) struct Again<'a> {
     pub(super) format: Format,
 }
 
+/// Play `line`, a line the player wrote (its key file's copy: a game's
+/// last line and its writer's audit go together), on `referee`: the first
+/// line played, or none if it does not follow.
+fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<PlayedTurn<G>> {
+    let source = Source::typed(line);
+    let (turns, _) = record::parse_lines(&source).ok()?;
+    let mut first = None;
+    for turn in &turns {
+        let played = referee.play(turn).ok()?;
+        first.get_or_insert(played);
+    }
+    first
+}
+
+/// What the writer of the set-up's last line is told when that line made
+/// it the first to move and went into the message `reply`: the message is
+/// not for the others yet; its first turn goes out with it.
+pub(super) fn first_mover_hint<G: Game>(
+    referee: &Referee<G>,
+    side: game::Side,
+    reply: &Path,
+) -> Option<String> {
+    (referee.phase() == crate::game::Phase::Play && referee.to_move() == Some(side)).then(|| {
+        format!(
+            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
+            side.name::<G>(),
+            out = reply.display()
+        )
+    })
+}
+
 /// Write the player's last line, `sent` (kept in its key file), again on
 /// the very record it answered (`referee`): a lost reply (or record file)
 /// gets the same line, byte for byte, and the player is told so.
@@ -1836,20 +1876,8 @@ pub(super) fn write_line_again<G: Game>(
         format,
     } = again;
     let mut referee = referee;
-    let source = Source::typed(line);
-    // Every line kept (a game's last line and its writer's audit go
-    // together), played in order.
-    let again = record::parse_lines(&source)
-        .ok()
-        .and_then(|(turns, _)| {
-            let mut first = None;
-            for turn in &turns {
-                let played = referee.play(turn).ok()?;
-                first.get_or_insert(played);
-            }
-            first
-        })
-        .filter(|_| referee.digest() == Some(&sent.digest));
+    let again =
+        play_own_line(&mut referee, line).filter(|_| referee.digest() == Some(&sent.digest));
     let Some(played) = again else {
         return Err(Failure::usage(format!(
             "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
@@ -1879,6 +1907,15 @@ pub(super) fn write_line_again<G: Game>(
             None => format!("wrote {} to {}\n", sent.name(), ctx.origin),
         }
     ))?;
+    // The set-up's last line again, its writer the first to move: the
+    // message waits for the first turn, as it did the first time.
+    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output));
+    if let Some(hint) = first_mover {
+        if format != Format::Json {
+            out(&hint)?;
+        }
+        return Ok(Exit::Ok);
+    }
     send_if_asked(reply, format)?;
     Ok(Exit::Ok)
 }

@@ -74,6 +74,27 @@ pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) 
     Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
 }
 
+/// The refusal of a turn typed on the record the player answered with
+/// `sent`, the set-up's last line, which made the player the first to
+/// move: the turn goes on the message (or record) that holds that line.
+pub(super) fn first_turn_elsewhere(sent: &Sent, typed: &str, ctx: &Ctx<'_>) -> Failure {
+    let (on, command) = match &sent.reply {
+        Some(reply) => (
+            reply.clone(),
+            format!("herald move {reply} \"{typed}\" --key KEY --reply -o NEXT.eml"),
+        ),
+        None => (
+            "the record that holds it".to_owned(),
+            format!("herald move RECORD \"{typed}\" --key KEY"),
+        ),
+    };
+    let message = format!(
+        "your {} answers this very record, and it made you the first to move: answer {on} with your first turn, one message that carries both lines: {command}; nothing was written",
+        sent.name()
+    );
+    Failure::invalid(Problem::plain(ErrorKind::Illegal, message), &ctx.origin)
+}
+
 /// Refuse the game's first line when some sides have Commit (or Key)
 /// tags and others not ([`crate::referee::Header::uneven_tags`]).
 pub(super) fn check_commitments_alike<G: Game>(

@@ -361,17 +361,14 @@ impl Setup {
         // The set-up's last line made its own writer the first to move: the
         // message is not for the others yet (they would have nothing to
         // do); the writer's first turn goes out with it, from that message.
-        let own_turn = self.reply.as_ref().filter(|_| {
-            written
-                && referee.phase() == crate::game::Phase::Play
-                && referee.to_move() == Some(side)
-        });
-        if let Some(reply) = own_turn {
+        let own_turn = self
+            .reply
+            .as_ref()
+            .filter(|_| written)
+            .and_then(|r| super::commands::first_mover_hint(&referee, side, &r.output));
+        if let Some(hint) = own_turn {
             if self.format != Format::Json {
-                out(&format!(
-                    "{name} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
-                    out = reply.output.display()
-                ))?;
+                out(&hint)?;
             }
             return Ok(Exit::Ok);
         }
