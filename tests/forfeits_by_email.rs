@@ -294,6 +294,7 @@ fn no_line_but_the_targets_answer_may_follow_a_claim_before_its_deadline() {
     let before = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
     for day in [CLAIM_DAY, "2026-11-30"] {
         let out = herald(&t.red)
+            .env("HERALD_TODAY", day)
             .args([
                 "move",
                 "game.pbem",
@@ -458,6 +459,7 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     assert_eq!(s["forfeits"][1]["audit"], true, "{s}");
     // Blue's audit can no longer void a claim another line followed.
     let out = herald(&t.blue)
+        .env("HERALD_TODAY", last)
         .args([
             "move",
             "game.pbem",
@@ -581,6 +583,7 @@ fn every_line_carries_a_signed_date_in_order() {
 fn a_claim_before_any_dated_line_is_refused() {
     let t = Table::keyed();
     let out = herald(&t.red)
+        .env("HERALD_TODAY", "2030-01-01")
         .args([
             "move",
             "game.pbem",
@@ -713,4 +716,65 @@ fn a_claim_dated_ahead_of_the_clock_gets_a_warning_from_check() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("after today"), "{err}");
+}
+
+/// A line is dated the day it is written: `--date` ahead of the clock by
+/// more than a day is refused (exit 2), nothing written, the key file as
+/// it was; a day ahead is taken (the players' time zones).
+#[test]
+fn a_line_dated_ahead_of_the_clock_is_refused_and_nothing_is_written() {
+    let t = Table::set_up();
+    let action = t.some_action(&t.blue);
+    let (record, key) = (
+        std::fs::read(t.blue.join("game.pbem")).unwrap(),
+        std::fs::read(t.blue.join("my.key")).unwrap(),
+    );
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-02")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .args(["--date", "2026-11-04"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--date 2026-11-04 is after today (2026-11-02) by this computer's clock: a line is dated the day it is written, never ahead"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(t.blue.join("game.pbem")).unwrap(), record);
+    assert_eq!(std::fs::read(t.blue.join("my.key")).unwrap(), key);
+    // One day ahead is someone's today somewhere.
+    herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-02")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .args(["--date", "2026-11-03"])
+        .assert()
+        .success();
+}
+
+/// A claim dated ahead of the target's clock never sticks the game: the
+/// target's answer, written without `--date`, is dated the claim's day
+/// (a line never goes before the one it follows) and voids the claim.
+#[test]
+fn a_claim_dated_ahead_of_the_targets_clock_is_answered_on_its_own_day() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    let action = t.some_action(&t.blue);
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-10")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains(&format!("    date {CLAIM_DAY}\n")), "{said}");
+    assert!(
+        said.contains("answers Red's claim on turn 1, which it voids"),
+        "{said}"
+    );
+    let s = status(&t.blue);
+    assert_eq!(
+        (s["phase"].as_str(), s["turns"].as_u64()),
+        (Some("play"), Some(2))
+    );
 }

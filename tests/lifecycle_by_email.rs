@@ -752,6 +752,7 @@ fn a_side_that_never_joined_cannot_be_claimed_and_its_late_first_line_joins() {
     let day = |days: i64| herald::record::Day(herald::record::Day::parse(dated).unwrap().0 + days);
     let claim = day(20).to_string();
     let out = herald(&p.blue)
+        .env("HERALD_TODAY", &claim)
         .args([
             "move",
             "game.pbem",

@@ -13,10 +13,12 @@ fn herald() -> Command {
 }
 
 mod common;
-use common::{json as json_of, undated};
+use common::{json as json_of, on_its_day, undated};
 
 fn run(dir: &Path, args: &[&str]) {
-    herald().current_dir(dir).args(args).assert().success();
+    let mut cmd = herald();
+    on_its_day(&mut cmd, args);
+    cmd.current_dir(dir).args(args).assert().success();
 }
 
 /// A Castle Danger game of four turns with both sides committed.
@@ -1309,6 +1311,7 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     let answer = |message: &str, turn: &str, key: &str, out: &str| {
         let done = herald()
             .current_dir(d)
+            .env("HERALD_TODAY", late)
             .args([
                 "move", message, turn, "--key", key, "--date", late, "--reply", "-o", out,
             ])

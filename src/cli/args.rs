@@ -302,8 +302,9 @@ Examples:
         /// protocol 2 only: under protocol 3 every side signs or none.
         #[arg(long)]
         no_commit: bool,
-        /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
-        /// by this computer's clock).
+        /// The day to date the line with, YYYY-MM-DD, at most a day after
+        /// today (default: today, UTC, by this computer's clock or
+        /// HERALD_TODAY; the last line's day if that is later).
         #[arg(long, value_name = "YYYY-MM-DD")]
         date: Option<String>,
         /// Output format: text for people, or JSON for programs (its
@@ -372,8 +373,9 @@ Examples:
         /// Your hidden choices.
         #[command(flatten)]
         choices: SetupChoices,
-        /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
-        /// by this computer's clock).
+        /// The day to date the line with, YYYY-MM-DD, at most a day after
+        /// today (default: today, UTC, by this computer's clock or
+        /// HERALD_TODAY; the last line's day if that is later).
         #[arg(long, value_name = "YYYY-MM-DD")]
         date: Option<String>,
         /// Check and print the set-up line (unsigned: herald signs only what

@@ -96,7 +96,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     expect_turn,
                     no_commit,
-                    date: super::context::today(date.as_deref())?,
+                    date: super::context::LineDate::read(date.as_deref())?,
                     format,
                     reply: output.filter(|_| reply).map(|output| super::mail::Reply {
                         output,
@@ -296,7 +296,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                 &record,
                 "setup adds your set-up line to the record file: name the file",
             )?;
-            let date = super::context::today(date.as_deref())?;
+            let date = super::context::LineDate::read(date.as_deref())?;
             let choices = choice_list(choices)?;
             with_record(
                 &record,
@@ -577,7 +577,7 @@ struct JsonAudit {
 /// gets a warning: a deadline counts by the signed dates, so a claim
 /// dated ahead claims time that has not passed (spec section 3.8).
 fn warn_if_dated_ahead<G: Game>(referee: &Referee<G>) {
-    let (Some(last), Ok(today)) = (referee.last_date(), super::context::today(None)) else {
+    let (Some(last), Ok(today)) = (referee.last_date(), super::context::clock_today()) else {
         return;
     };
     if last.0 > today.0 + 1 {
@@ -1641,7 +1641,7 @@ struct Move {
     expect_turn: Option<u32>,
     no_commit: bool,
     /// The day the line is dated (in a game with a Deadline tag).
-    date: crate::record::Day,
+    date: super::context::LineDate,
     format: Format,
     /// `--reply -o FILE`: write the next email message too.
     reply: Option<super::mail::Reply>,
@@ -1968,7 +1968,7 @@ impl RecordCommand for Move {
         }
         let mut referee = replayed.referee;
         let mut ended = replayed.ended;
-        referee.set_today(self.date);
+        referee.set_today(self.date.after(referee.last_date()));
         if let Some(sent) = replayed.answered {
             return self.answer_again(ctx, referee, &sent, wallet.as_ref());
         }
@@ -2706,7 +2706,7 @@ impl New {
         keyed_record: &record::Record<'_>,
         keyed: &str,
     ) -> Result<Exit, Failure> {
-        let date = super::context::today(None)?;
+        let date = super::context::LineDate::read(None)?;
         let setup = |reply| super::setup::Setup {
             key: key.to_path_buf(),
             hand_key: None,

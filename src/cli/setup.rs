@@ -32,7 +32,7 @@ pub(super) struct Setup {
     /// Check and print, write nothing.
     pub(super) dry_run: bool,
     /// The day the line is dated (in a game with a Deadline tag).
-    pub(super) date: crate::record::Day,
+    pub(super) date: super::context::LineDate,
     /// Output format.
     pub(super) format: Format,
     /// `--reply -o FILE`: write the next email message too.
@@ -175,7 +175,7 @@ impl Setup {
             return super::commands::write_line_again(ctx, referee, &sent, again);
         }
         let before = referee.digest().copied();
-        referee.set_today(self.date);
+        referee.set_today(self.date.after(referee.last_date()));
         // The claimed side's own set-up line answers a claim made on it
         // during the set-up, and voids it (spec section 3.8).
         if let Some((target, crate::game::Phase::Setup)) = referee.open_claim() {

@@ -675,7 +675,7 @@ impl<G: Game> Referee<G> {
         };
         match self.last_date {
             Some(last) if today < last => Err(ComposeError::Keys(format!(
-                "today is {today} by this computer's clock, before the last line's date {last}: lines are dated in order (set the clock, or give --date)"
+                "the line would be dated {today}, before the last line's date {last}: lines are dated in order (without --date it is dated {last})"
             ))),
             _ => Ok(Some(today)),
         }

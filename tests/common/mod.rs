@@ -15,9 +15,22 @@ pub fn herald(dir: &Path) -> Command {
     cmd
 }
 
+/// A command whose `args` date a line (`--date DAY`) runs on that day by
+/// the clock (`HERALD_TODAY`): a player writes a line the day it is
+/// dated, and `herald` refuses a date ahead of its clock.
+pub fn on_its_day(cmd: &mut Command, args: &[&str]) {
+    if let Some(k) = args.iter().position(|a| *a == "--date") {
+        if let Some(day) = args.get(k + 1) {
+            cmd.env("HERALD_TODAY", day);
+        }
+    }
+}
+
 /// Run `herald ARGS` in `dir`; it must succeed. Its standard output.
 pub fn run(dir: &Path, args: &[&str]) -> String {
-    let out = herald(dir).args(args).output().unwrap();
+    let mut cmd = herald(dir);
+    on_its_day(&mut cmd, args);
+    let out = cmd.args(args).output().unwrap();
     assert!(
         out.status.success(),
         "herald {args:?}: {}{}",

@@ -270,7 +270,7 @@ pub(crate) fn inbox(config: Option<&Path>, format: Format) -> Result<Exit, Failu
         })?,
         Format::Text | Format::Svg => {
             // The computer's clock, read where the CLI reads it.
-            let today = crate::cli::context::today(None)?;
+            let today = crate::cli::context::clock_today()?;
             out(&text(&games, &rejected, messages.len(), today))?
         }
     }
