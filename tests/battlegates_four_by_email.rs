@@ -515,3 +515,65 @@ fn a_player_of_two_castles_is_never_copied_on_its_own_message() {
     let text = std::fs::read_to_string(&second).unwrap();
     assert!(!text.lines().any(|l| l.starts_with("Cc:")), "{text}");
 }
+
+/// Four castles play on when one walks away, but a claim waits for its
+/// target first: once Castle2 claims Castle1's forfeit, Castle3's key is
+/// told that Castle1's answer is the step due (never "Castle2's turn"),
+/// and Castle1's own turn voids the claim.
+#[test]
+fn a_claim_in_four_castles_waits_for_its_targets_answer_and_says_so() {
+    let (_root, dirs, _) = set_up_under_protocol_3("four-castles-solo");
+    let record = std::fs::read_to_string(dirs[0].join("game.pbem")).unwrap();
+    let last = record
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("date "))
+        .next_back()
+        .expect("dated lines");
+    let day = |n: i64| herald::record::Day(herald::record::Day::parse(last).unwrap().0 + n);
+    let claim_day = day(15).to_string();
+    run(
+        &dirs[1],
+        &[
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            &claim_day,
+        ],
+    );
+    mail_all(&dirs, &dirs[1], "game.pbem");
+    let out = herald(&dirs[2])
+        .env("HERALD_TODAY", &claim_day)
+        .args(["move", "game.pbem", "pass", "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("my.key is Castle3's key in this game, but Castle2 claimed Castle1's forfeit on turn 1: Castle1's own turn (turn 2) voids the claim (herald move --key)"),
+        "{err}"
+    );
+    // Castle1 answers with its turn: the claim is void, play goes on.
+    let legal = json(
+        &dirs[0],
+        &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+    );
+    let discard = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["action"].as_str())
+        .find(|a| a.starts_with("discard "))
+        .unwrap()
+        .to_owned();
+    let turn = format!("{discard}, {}", SHOTS[0]);
+    let said = herald(&dirs[0])
+        .env("HERALD_TODAY", &claim_day)
+        .args(["move", "game.pbem", &turn, "--key", "my.key"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&said.get_output().stdout).into_owned();
+    assert!(said.contains("which it voids"), "{said}");
+}

@@ -779,7 +779,7 @@ fn move_with_the_other_sides_key_exits_1() {
         .arg(dir.path().join("red.key"))
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("a key for Red"))
+        .stderr(predicate::str::contains("is Red's key in this game"))
         .stderr(predicate::str::contains("Blue's turn"));
     assert_eq!(fs::read(&path).unwrap(), before);
 }

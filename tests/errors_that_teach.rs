@@ -344,7 +344,7 @@ fn a_turn_written_with_the_other_sides_key_exits_1_naming_whose_turn_it_is() {
     );
     let err = fails(d, &["move", "game.pbem", "+W", "--key", "red.key"], 1);
     assert!(
-        err.contains("red.key is a key for Red in castle-danger, but it is Blue's turn"),
+        err.contains("red.key is Red's key in this game, but it is Blue's turn"),
         "{err}"
     );
     // A key of another game is still a usage error (the wrong file).

@@ -1072,7 +1072,7 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
             .compose_with_hand(line.clone(), &wallets[2], &wallets[1])
             .unwrap_err(),
         ComposeError::Keys(
-            "the hand's key file is a key for B in cards, but C's hand is A's in cards".into()
+            "the hand's key file is B's key in this game, but C's hand is A's".into()
         )
     );
     // With A's: C's line carries A's hand's pass.
@@ -1127,7 +1127,7 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
             .hand_wallet(d, &wallets[3], Some(&wallets[0]))
             .unwrap_err(),
         ComposeError::Keys(
-            "the hand's key file is a key for A in cards, but D's hand is B's in cards".into()
+            "the hand's key file is A's key in this game, but D's hand is B's".into()
         )
     );
     // D's view: with B's key file as the hand key it knows B's hand (the

@@ -136,11 +136,18 @@ impl<G: Game> Referee<G> {
             && wallet.chain() == self.header.chain_id()
             && self.header.side_named::<G>(wallet.side()).is_some();
         if other_side && !wallet.side().eq_ignore_ascii_case(name) {
+            // While a claim waits for its answer, that answer is the
+            // step due, whoever the board says moves next.
+            let due = match self.claim_answer_due() {
+                Some(d) => d.text,
+                None => why.to_owned(),
+            };
+            let theirs = self
+                .header
+                .side_named::<G>(wallet.side())
+                .map_or(wallet.side(), |s| s.name::<G>());
             return Err(ComposeError::NotDue(format!(
-                "is a key for {} in {}, but {why} in {}",
-                wallet.side(),
-                wallet.game(),
-                G::ID
+                "is {theirs}'s key in this game, but {due}"
             )));
         }
         if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
