@@ -5,22 +5,10 @@
 //! misspelt word gets "did you mean" in every game.
 
 mod common;
-use common::{herald, run};
+use common::{fails, run};
 
 use herald::game::Game;
 use herald::games::playground_battles::PlaygroundBattles;
-
-/// `herald ARGS` in `dir` must fail with `code`: its standard error.
-fn fails(dir: &std::path::Path, args: &[&str], code: i32) -> String {
-    let out = herald(dir).args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "herald {args:?}: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8(out.stderr).unwrap()
-}
 
 /// A Castle Danger record with both sides' keys and Blue's first turn.
 fn keyed_game(d: &std::path::Path) {

@@ -7,7 +7,7 @@
 //! name the step due and whose it is at every point (spec section 3.7).
 
 mod common;
-use common::{herald, json, refused, run};
+use common::{fails, json, refused, run};
 
 use std::path::{Path, PathBuf};
 
@@ -26,19 +26,6 @@ fn mail(from: &Path, to: &Path) {
 
 fn status(dir: &Path) -> Value {
     json(dir, &["check", "game.pbem", "--format", "json"])
-}
-
-/// `herald ARGS` in `dir`, which must fail with `code`: its standard error.
-fn fails(dir: &Path, args: &[&str], code: i32) -> String {
-    let out = herald(dir).args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "herald {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stderr).unwrap()
 }
 
 /// The step due, as `check --format json` names it: (side, line, step).

@@ -40,6 +40,22 @@ pub fn run(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Run `herald ARGS` in `dir`, which must fail with `code`: its standard
+/// error.
+pub fn fails(dir: &Path, args: &[&str], code: i32) -> String {
+    let mut cmd = herald(dir);
+    on_its_day(&mut cmd, args);
+    let out = cmd.args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "herald {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
+
 /// Run `herald ARGS` in `dir` (it must succeed) and read its JSON.
 pub fn json(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_str(&run(dir, args)).unwrap()
