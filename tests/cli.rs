@@ -2633,6 +2633,89 @@ fn keyed_game(dir: &Path) -> PathBuf {
 }
 
 #[test]
+fn check_with_a_key_file_checks_the_record_against_what_it_remembers_and_writes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let record = keyed_game(d);
+    let key = d.join("blue.key");
+    fs::copy(&record, d.join("answered.pbem")).unwrap();
+    fs::copy(&key, d.join("old.key")).unwrap();
+    herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .success();
+    let key_bytes = fs::read(&key).unwrap();
+    let check = |file: &str, key: &str| {
+        herald()
+            .current_dir(d)
+            .args(["check", file, "--key", key])
+            .output()
+            .unwrap()
+    };
+    // The record holds Blue's turn as written.
+    let out = check("game.pbem", "blue.key");
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let said = stdout_of(&out).replace("\n  ", " ");
+    assert!(
+        said.contains(
+            "Your key file (Blue, blue.key): your turn 1 is in this record as you wrote it"
+        ),
+        "{said}"
+    );
+    // The record Blue answered: it says so, and which answer to send.
+    let out = check("answered.pbem", "blue.key");
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let said = stdout_of(&out).replace("\n  ", " ");
+    assert!(
+        said.contains(
+            "you answered this very record with your turn 1: send that answer, not another"
+        ),
+        "{said}"
+    );
+    // Red has written nothing yet.
+    let said = stdout_of(&check("game.pbem", "red.key")).replace("\n  ", " ");
+    assert!(
+        said.contains("Your key file (Red, red.key): you have written no line of this game yet"),
+        "{said}"
+    );
+    // Another turn 1 for Blue, written with the key file as it was
+    // before: the key file that remembers the first refuses it (exit 1).
+    fs::copy(d.join("answered.pbem"), d.join("fork.pbem")).unwrap();
+    herald()
+        .current_dir(d)
+        .args(["move", "fork.pbem", "+W", "--key", "old.key"])
+        .assert()
+        .success();
+    let out = check("fork.pbem", "blue.key");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("your turn 1"), "{err}");
+    // A key file of another game: a usage error (exit 2).
+    let other = TempDir::new().unwrap();
+    let elsewhere = keyed_game(other.path());
+    let _ = elsewhere;
+    let out = herald()
+        .current_dir(d)
+        .arg("check")
+        .arg("game.pbem")
+        .arg("--key")
+        .arg(other.path().join("blue.key"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("another game"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(fs::read(&key).unwrap(), key_bytes, "the key file as it was");
+}
+
+#[test]
 fn a_dry_run_never_prints_a_signature_and_writes_nothing() {
     let dir = TempDir::new().unwrap();
     let record = keyed_game(dir.path());

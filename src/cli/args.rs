@@ -417,6 +417,7 @@ Examples:
   herald check *.pbem                   (each file: one verdict line each)
   herald check games/                   (every .pbem file in the folder)
   herald check game.pbem --format json
+  herald check 12.eml --key blue.key    (and against what your key file remembers)
 
 Several records (more than one file, or a folder that is no Maildir) are
 checked at once on every core: one verdict line each, in the order given
@@ -433,6 +434,12 @@ worst (0 all valid, 1 one invalid, 2 one unreadable).")]
         /// More records to check, each on its own (one verdict line each).
         #[arg(value_name = "MORE")]
         more: Vec<PathBuf>,
+        /// Your key file: check the record against what it remembers too
+        /// (the record must hold your last line as you wrote it, or be
+        /// the one you answered with it), and say where you stand. Nothing
+        /// is written, the key file included.
+        #[arg(long, value_name = "KEYFILE", conflicts_with_all = ["all", "more"])]
+        key: Option<PathBuf>,
     },
     /// Draw the position after a turn.
     #[command(after_help = "\

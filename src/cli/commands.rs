@@ -107,6 +107,18 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
             )
         }
         Command::Check {
+            input,
+            key: Some(key),
+            ..
+        } => with_record(
+            &input.record,
+            input.format,
+            CheckWithKey {
+                format: input.format,
+                key,
+            },
+        ),
+        Command::Check {
             input, all, more, ..
         } if !more.is_empty() || super::many::is_record_folder(&input.record) => {
             if all || input.message.is_some() {
@@ -650,6 +662,77 @@ impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         self.after::<G>(&ctx.origin, &referee)
+    }
+}
+
+/// `herald check --key KEYFILE`: the record checked, and checked against
+/// what the player's key file remembers (spec section 3.8), as `move
+/// --key` would before answering; nothing written.
+struct CheckWithKey {
+    format: Format,
+    key: PathBuf,
+}
+
+impl RecordCommand for CheckWithKey {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let wallet = read_wallet(&self.key)?;
+        let key = self.key.display();
+        let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
+        let referee = replayed.referee;
+        let header = referee.header();
+        let side = header
+            .side_named::<G>(wallet.side())
+            .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID));
+        let Some(side) = side else {
+            return Err(Failure::usage(format!(
+                "{key} is a key for {} in {}, not for a side of this {} game",
+                wallet.side(),
+                wallet.game(),
+                G::ID
+            )));
+        };
+        let name = side.name::<G>();
+        let sent = wallet.sent();
+        if wallet.chain() != header.chain_id() {
+            // A key file of this very game reads the same chain id: one
+            // that played here and reads another was given a copy whose
+            // header changed (its tags stripped or swapped).
+            return Err(match sent {
+                Some(s) => Failure::invalid(
+                    Problem::plain(
+                        ErrorKind::Record,
+                        format!(
+                            "{key} played {name} (its {}) in a game whose header this record does not have: its tags were changed or removed in this copy, which is not the game you are playing; ask for the record as it was sent",
+                            s.name()
+                        ),
+                    ),
+                    &ctx.origin,
+                ),
+                None => Failure::usage(format!(
+                    "{key} was made for another game than this record (or the header changed since): a key serves one game only"
+                )),
+            });
+        }
+        let standing = match (&replayed.answered, sent) {
+            (Some(s), _) => format!(
+                "you answered this very record with your {}{}: send that answer, not another",
+                s.name(),
+                s.reply
+                    .as_deref()
+                    .map(|r| format!(" (in {r})"))
+                    .unwrap_or_default()
+            ),
+            (None, Some(s)) => format!("your {} is in this record as you wrote it", s.name()),
+            (None, None) => "you have written no line of this game yet".to_owned(),
+        };
+        let exit = Check(self.format).after(&ctx.origin, &referee)?;
+        if self.format != Format::Json {
+            out(&fit(
+                &format!("Your key file ({name}, {key}): {standing}"),
+                "  ",
+            ))?;
+        }
+        Ok(exit)
     }
 }
 
