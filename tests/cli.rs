@@ -765,7 +765,7 @@ fn move_without_key_when_the_side_has_a_commit_tag_exits_2() {
 }
 
 #[test]
-fn move_with_the_other_sides_key_exits_2() {
+fn move_with_the_other_sides_key_exits_1() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());
     keygen(&path, "Blue", &dir.path().join("blue.key"));
@@ -778,7 +778,7 @@ fn move_with_the_other_sides_key_exits_2() {
         .arg("--key")
         .arg(dir.path().join("red.key"))
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicate::str::contains("a key for Red"))
         .stderr(predicate::str::contains("Blue's turn"));
     assert_eq!(fs::read(&path).unwrap(), before);

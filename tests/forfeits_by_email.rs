@@ -281,6 +281,87 @@ fn the_claimed_sides_own_next_line_voids_the_claim() {
     assert_eq!(status(&t.blue)["turns"], 3);
 }
 
+/// A claim's target has the game's Deadline again to answer it: no other
+/// line may follow the claim before then, the claimant's own included,
+/// so a quick line of the claimant's never makes a claim stand while its
+/// target may still be answering it (nor forks the game: the target's
+/// late answer is still the only line that fits). Claim dated 2026-11-16,
+/// Deadline 14 days: the first day another line may come is 2026-12-01.
+#[test]
+fn no_line_but_the_targets_answer_may_follow_a_claim_before_its_deadline() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    let before = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    for day in [CLAIM_DAY, "2026-11-30"] {
+        let out = herald(&t.red)
+            .args([
+                "move",
+                "game.pbem",
+                "audit",
+                "--key",
+                "my.key",
+                "--date",
+                day,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{day}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("Blue may still answer the forfeit claimed on turn 1 (dated 2026-11-16): Blue's own next line voids the claim, and no other line may follow it before 2026-12-01"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(t.red.join("game.pbem")).unwrap(),
+            before
+        );
+    }
+    // Blue answers on the last day of its window: the claim is void.
+    t.day.set("2026-11-30");
+    let action = t.some_action(&t.blue);
+    let out = t.play(&t.blue, &[&action]);
+    assert!(
+        out.contains("answers Red's claim on turn 1, which it voids"),
+        "{out}"
+    );
+    let s = status(&t.red);
+    assert_eq!(s["forfeits"], serde_json::json!([]), "{s}");
+    assert_eq!(s["step"]["side"], "Red", "{s}");
+}
+
+/// After a claim, the readers say "forfeited (claimed by ...)", never
+/// the resignation the board was given for it: `show`, `replay` and
+/// `legal` of the claim's record.
+#[test]
+fn the_readers_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    for args in [
+        &["show", "game.pbem"][..],
+        &["replay", "game.pbem"][..],
+        &["legal", "game.pbem"][..],
+        &["check", "game.pbem"][..],
+    ] {
+        let out = run(&t.red, args)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(!out.contains("resigned"), "{args:?}: {out}");
+        if args[0] == "legal" {
+            // The step due is the target's answer, and legal says so.
+            assert!(
+                out.starts_with("Turn 2, Blue: Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim"),
+                "{out}"
+            );
+        } else {
+            assert!(
+                out.contains("Blue forfeited (claimed by Red"),
+                "{args:?}: {out}"
+            );
+        }
+    }
+}
+
 /// Walking away during the set-up is a forfeit like any other: Red, the
 /// last to open, could see who moves first and stop answering; Blue
 /// claims S4, and wins, until Red's own set-up line voids the claim.
@@ -332,20 +413,26 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     assert_eq!(s["step"]["step"], "turn", "{s}");
     assert_eq!(
         s["step"]["text"],
-        "Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim (herald move --key); any other line lets it stand"
+        "Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim (herald move --key); no other line may follow the claim before 2026-12-01, and from then on the next line lets it stand"
     );
     assert_eq!(s["due"], serde_json::json!(["Blue"]), "{s}");
     let subject = header(&message, "Subject");
     assert!(subject.ends_with("Blue's own line voids it"), "{subject}");
     // The audit has its own deadline, from the claim's day.
     let later = "2026-12-01";
-    for args in [
-        &["--forfeit", "--reply", "-o", "claim-audit.eml"][..],
-        &["audit"][..],
+    // The claim's own deadline passed (Blue had until 2026-12-15 to
+    // answer it): Red's audit then makes it stand.
+    let last = "2026-12-16";
+    for (args, day) in [
+        (
+            &["--forfeit", "--reply", "-o", "claim-audit.eml"][..],
+            later,
+        ),
+        (&["audit"][..], last),
     ] {
         let mut all = vec!["move", "game.pbem"];
         all.extend_from_slice(args);
-        all.extend_from_slice(&["--key", "my.key", "--date", later]);
+        all.extend_from_slice(&["--key", "my.key", "--date", day]);
         run(&t.red, &all);
     }
     mail(&t.red, &t.blue);
@@ -364,7 +451,7 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
             "--key",
             "my.key",
             "--date",
-            later,
+            last,
         ])
         .output()
         .unwrap();
@@ -528,8 +615,10 @@ fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
             "audit.eml",
         ],
     );
-    // Red audits on its copy of the claim; Blue writes its audit again
-    // on that copy, which lacks it.
+    // Red audits on its copy of the claim, once Blue's time to answer
+    // it has passed (the claim's Deadline again); Blue writes its audit
+    // again on that copy, which lacks it.
+    t.day.set("2026-12-01");
     t.play(&t.red, &["audit"]);
     run(
         &t.blue,
@@ -540,7 +629,7 @@ fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
             "--key",
             "my.key",
             "--date",
-            CLAIM_DAY,
+            "2026-12-01",
         ],
     );
     // Then the claim message once more, answered with a turn.

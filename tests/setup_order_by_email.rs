@@ -129,7 +129,8 @@ fn setup_before_the_other_sides_keygen_is_refused_naming_who_acts_first() {
         step(&t.second),
         ("Blue".into(), "S1".into(), "commit".into())
     );
-    // Red's set-up before Blue's is refused, naming Blue's step.
+    // Red's set-up before Blue's is refused, naming Blue's step: a step
+    // the game does not take now (exit 1).
     let err = fails(
         &t.second,
         &[
@@ -142,7 +143,7 @@ fn setup_before_the_other_sides_keygen_is_refused_naming_who_acts_first() {
             "--throws",
             RED_THROWS,
         ],
-        2,
+        1,
     );
     assert!(err.contains("S1 is Blue's, its commitments"), "{err}");
     assert!(err.contains("Blue runs herald setup first"), "{err}");

@@ -460,6 +460,36 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
             "your turn 3 was changed since you sent it",
         ));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), stripped);
+    // Stripped further, of every tag the game's id is made of and of the
+    // dates, it is another game to the key file: told so, exit 1, and not
+    // to drop --key.
+    let bare: String = stripped
+        .lines()
+        .filter(|l| {
+            !["[Protocol ", "[Deadline ", "[Nonce "]
+                .iter()
+                .any(|t| l.starts_with(t))
+                && !l.trim_start().starts_with("date ")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(check(&bare)["ok"], true, "{bare}");
+    std::fs::write(&path, &bare).unwrap();
+    let out = herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Cd2-d3", "--key", "blue.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "this key file has played Blue in a game whose header this record does not have"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("drop --key"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bare);
     // Before any line, the key file alone tells.
     let fresh = dir.path().join("fresh");
     std::fs::create_dir(&fresh).unwrap();
@@ -922,7 +952,7 @@ fn an_uneven_first_line_is_refused_unless_no_commit() {
         .current_dir(dir.path())
         .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains(
             "Blue has a BlueCommit tag and Red has none",
         ))
@@ -1026,9 +1056,9 @@ fn an_uneven_first_line_is_refused_under_protocol_3_even_with_no_commit() {
             "--no-commit",
         ])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains(
-            "under [Protocol \"3\"] a game is signed by every side or by none",
+            "turn 1 cannot be written yet: Blue has a BlueCommit tag and Red has none: under [Protocol \"3\"] a game is signed by every side or by none",
         ));
     assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
 }

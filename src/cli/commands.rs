@@ -736,7 +736,7 @@ impl AfterCheck for Check {
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
-                fit(&summary, "  "),
+                fit(&name_record(&summary, origin), "  "),
                 draw_text(referee),
                 forfeit_text(referee),
                 pending_text(referee),
@@ -875,7 +875,10 @@ impl RecordCommand for Show {
                 .map_err(|e| compose_failure(e, Some(path), ctx))?,
             (None, None) => referee.public_state(),
         };
-        let diagram = G::diagram(&seen, self.style);
+        let diagram = name_record(
+            &diagram_with_step(G::diagram(&seen, self.style), &seen, &referee),
+            &ctx.origin,
+        );
         let summary = G::summary(&referee.public_state());
         // The position the last turn started from, as the viewer saw it.
         let earlier = match (&before, &wallet) {
@@ -940,6 +943,29 @@ impl RecordCommand for Show {
     }
 }
 
+/// `diagram` of `seen` with its line on the side to move replaced by the
+/// step due when that is not a turn (a key, a set-up line, a farewell
+/// line or an audit): the engine's state names a mover even while
+/// another side's set-up step is due (spec section 3.7).
+pub(super) fn diagram_with_step<G: Game>(
+    diagram: String,
+    seen: &G::State,
+    referee: &Referee<G>,
+) -> String {
+    let turn_due = referee.step_due().is_none_or(|due| due.step == "turn");
+    if turn_due && !referee.forfeit_decides() {
+        return diagram;
+    }
+    let engine = G::summary(seen);
+    let step = referee.summary();
+    let mut lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
+    match lines.iter().position(|l| *l == engine) {
+        Some(at) => lines[at] = fit(&step, "  ").trim_end().to_owned(),
+        None => lines.push(fit(&step, "  ").trim_end().to_owned()),
+    }
+    lines.join("\n") + "\n"
+}
+
 // ---------------------------------------------------------------- replay
 
 struct Replay {
@@ -985,12 +1011,12 @@ impl RecordCommand for Replay {
             None => None,
         };
         // What the key's holder sees (the wallet was checked above).
-        let drawn = |referee: &Referee<G>| match &wallet {
-            Some(w) => referee.view(w).map_or_else(
-                |_| G::diagram(referee.state(), style),
-                |seen| G::diagram(&seen, style),
-            ),
-            None => G::diagram(referee.state(), style),
+        let drawn = |referee: &Referee<G>| {
+            let seen = match &wallet {
+                Some(w) => referee.view(w).unwrap_or_else(|_| referee.state().clone()),
+                None => referee.state().clone(),
+            };
+            diagram_with_step(G::diagram(&seen, style), &seen, referee)
         };
         let mut positions = vec![JsonPosition {
             turn: 0,
@@ -1262,17 +1288,42 @@ impl RecordCommand for Legal {
             })?,
             Format::Text | Format::Svg => {
                 let mut text = String::new();
-                let step = referee.step_due().filter(|d| d.step != "turn");
-                if let Some(due) = &step {
+                let step = referee
+                    .step_due()
+                    .filter(|d| d.step != "turn" || referee.open_claim().is_some());
+                if let Some(due) = step
+                    .as_ref()
+                    .filter(|d| d.step == "keygen" && d.line.starts_with("turn"))
+                {
+                    // Keys before turn 1: what is due, then the turn that
+                    // waits for them.
+                    text.push_str(&fit(&name_record(&due.text, &ctx.origin), "  "));
+                    if let Some(side) = &to_move {
+                        let head = format!("{side}, once every key is in");
+                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
+                    }
+                } else if let Some(due) = &step {
                     text.push_str(&fit(
-                        &format!(
-                            "{}, {}: {}",
-                            capital(&due.line),
-                            due.side.name::<G>(),
-                            due.text
+                        &name_record(
+                            &format!(
+                                "{}, {}: {}",
+                                capital(&due.line),
+                                due.side.name::<G>(),
+                                due.text
+                            ),
+                            &ctx.origin,
                         ),
                         "  ",
                     ));
+                    // A claim its target may still answer: that answer is
+                    // due; the actions listed are the next side's, for
+                    // when the claim stands.
+                    if let (Some(side), Some(_), false) =
+                        (&to_move, referee.open_claim(), actions.is_empty())
+                    {
+                        let head = format!("{side}, once the claim stands");
+                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
+                    }
                 } else if let (Some(side), None) = (&to_move, &state) {
                     // Nothing to list from (hidden cards without the
                     // key, chance only the mover's key settles): say what
@@ -1298,12 +1349,7 @@ impl RecordCommand for Legal {
                         "  ",
                     ));
                 } else if let Some(side) = &to_move {
-                    text.push_str(&format!(
-                        "Turn {}, {side}: {} legal action{}\n",
-                        referee.next_turn(),
-                        actions.len(),
-                        if actions.len() == 1 { "" } else { "s" }
-                    ));
+                    text.push_str(&actions_head(referee.next_turn(), side, actions.len()));
                 }
                 if !after.is_empty() {
                     text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
@@ -1320,10 +1366,28 @@ impl RecordCommand for Legal {
                         None => text.push_str(&format!("  {}\n", a.action)),
                     }
                 }
-                out(&text)?;
+                out(&name_record(&text, &ctx.origin))?;
             }
         }
         Ok(Exit::Ok)
+    }
+}
+
+/// `legal`'s line over the actions listed: `Turn 14, Blue: 6 legal
+/// actions`, `who` the side and what the list waits for, if anything.
+fn actions_head(turn: u32, who: &str, count: usize) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    format!("Turn {turn}, {who}: {count} legal action{plural}\n")
+}
+
+/// `text` with the word RECORD of the referee's commands named as the
+/// file read (left as it is for standard input).
+fn name_record(text: &str, origin: &str) -> String {
+    match origin {
+        "<stdin>" => text.to_owned(),
+        origin => text
+            .replace(" RECORD ", &format!(" {origin} "))
+            .replace(" RECORD\n", &format!(" {origin}\n")),
     }
 }
 
@@ -1655,6 +1719,47 @@ impl Move {
         )
     }
 
+    /// The record file ends with the player's last line, `sent`, typed
+    /// again: `move --reply` writes its message again (the one that
+    /// carried it was lost), the record as it stands.
+    fn resend_from_record<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        referee: &Referee<G>,
+        sent: &crate::wallet::Sent,
+        wallet: Option<&Wallet>,
+    ) -> Result<Exit, Failure> {
+        let (Some(reply), Some(key), Some(wallet), Some(line)) = (
+            self.reply.as_ref(),
+            self.key.as_deref(),
+            wallet,
+            sent.text.as_deref(),
+        ) else {
+            return Err(super::sent::answered_already(sent, None, ctx));
+        };
+        let writer = referee
+            .header()
+            .side_named::<G>(wallet.side())
+            .ok_or_else(|| {
+                Failure::usage(format!("{} is not a side of this game", wallet.side()))
+            })?;
+        let record = record::Splice::new().extracted(ctx.source, ctx.record);
+        resend_with_key(key, wallet, sent, reply, || {
+            super::mail::write_message(ctx, reply, referee, writer, line, &record)
+        })?;
+        out(&format!(
+            "{line}your {} is this record's last line already: this is its message again, the same line{}\n{} is left as it was\n",
+            sent.name(),
+            sent.reply
+                .as_deref()
+                .map(|r| format!(" (first sent in {r})"))
+                .unwrap_or_default(),
+            ctx.origin
+        ))?;
+        send_if_asked(self.reply.as_ref(), self.format)?;
+        Ok(Exit::Ok)
+    }
+
     /// Compose the typed turn `text` for the side to move.
     fn compose_typed<G: Game>(
         &self,
@@ -1668,6 +1773,40 @@ impl Move {
             .compose_typed_with_hand(text, wallet, hand.as_ref())
             .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))
     }
+}
+
+/// Whether `typed` is the actions of the line `sent` (its first physical
+/// line, `5. Red: Ka9-b9`), spaces aside.
+fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
+    let words = |text: &str| text.split_whitespace().collect::<String>();
+    sent.text
+        .as_deref()
+        .and_then(|t| t.lines().next())
+        .and_then(|l| l.split_once(": "))
+        .is_some_and(|(_, actions)| words(actions) == words(typed))
+}
+
+/// A line the player sent already goes out again in `reply`: the key
+/// file names that message first, then `write` writes it; the key file
+/// is put back as it was if the message cannot be written.
+fn resend_with_key(
+    key: &Path,
+    wallet: &Wallet,
+    sent: &crate::wallet::Sent,
+    reply: &super::mail::Reply,
+    write: impl FnOnce() -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    files::refuse_existing(&reply.output)?;
+    let key_was = files::read_bytes(key)?;
+    let mut wallet = wallet.clone();
+    wallet.set_sent(crate::wallet::Sent {
+        reply: Some(reply.output.display().to_string()),
+        ..sent.clone()
+    });
+    files::rewrite(key, None, wallet.to_text().as_bytes())?;
+    write().inspect_err(|_| {
+        let _ = files::rewrite(key, None, &key_was);
+    })
 }
 
 /// How a line kept in the key file goes out again: the line, the reply
@@ -1720,22 +1859,10 @@ pub(super) fn write_line_again<G: Game>(
     let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
     match (&reply, key, wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
-            files::refuse_existing(&reply.output)?;
-            // The key file names the message the line now went out
-            // in, then the message is written (the key file put back
-            // as it was if it cannot be).
-            let key_was = files::read_bytes(key)?;
-            let mut wallet = wallet.clone();
-            wallet.set_sent(crate::wallet::Sent {
-                reply: Some(reply.output.display().to_string()),
-                ..sent.clone()
-            });
-            files::rewrite(key, None, wallet.to_text().as_bytes())?;
             let writer = played.claimant.unwrap_or(played.side);
-            super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
-                .inspect_err(|_| {
-                    let _ = files::rewrite(key, None, &key_was);
-                })?;
+            resend_with_key(key, wallet, sent, reply, || {
+                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+            })?;
         }
         _ => append_line(ctx, line, over.as_deref())?,
     }
@@ -1807,6 +1934,23 @@ impl RecordCommand for Move {
         referee.set_today(self.date);
         if let Some(sent) = replayed.answered {
             return self.answer_again(ctx, referee, &sent, wallet.as_ref());
+        }
+        // A record file that ends with the player's last line, the same
+        // line typed again with --reply: its message was lost, and is
+        // written again from the file.
+        if let Some(sent) = wallet.as_ref().and_then(Wallet::sent).filter(|s| {
+            !ctx.source.from_message()
+                && self.reply.is_some()
+                && !self.dry_run
+                && Some(&s.digest) == referee.digest()
+                && replayed.closing_only.is_none()
+                && self
+                    .text
+                    .as_deref()
+                    .is_some_and(|typed| same_actions(s, typed))
+        }) {
+            let sent = sent.clone();
+            return self.resend_from_record(ctx, &referee, &sent, wallet.as_ref());
         }
         let before = referee.digest().copied();
         let audit = self.text.as_deref().is_some_and(|text| {

@@ -16,7 +16,7 @@ use super::report::{Exit, Failure, Problem};
 use crate::game::{wrap_words, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, UnknownGame};
 use crate::record::{self, Record, Source};
-use crate::referee::{self, ComposeError, Keep, PlayedTurn, Referee, RefereeError};
+use crate::referee::{self, ComposeError, ErrorKind, Keep, PlayedTurn, Referee, RefereeError};
 use crate::wallet::Wallet;
 
 /// Version of every JSON schema herald prints (docs/cli.md, section 4 "JSON output").
@@ -300,14 +300,22 @@ fn warn_if_readable_by_others(path: &Path) {
 /// A line that could not be composed, as the command line reports it.
 pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
     match e {
-        ComposeError::Wallet(m) => Failure::usage(format!(
-            "{} {m}",
-            key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
-        )),
+        ComposeError::Wallet(m) => Failure::usage(format!("{} {m}", key_name(key))),
         ComposeError::Keys(m) => Failure::usage(m),
+        // Another side's key of this game: that side's step is not due,
+        // a choice the game does not allow now (exit 1).
+        ComposeError::NotDue(m) => Failure::invalid(
+            Problem::plain(ErrorKind::Illegal, format!("{} {m}", key_name(key))),
+            &ctx.origin,
+        ),
         ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
         ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
     }
+}
+
+/// The key file as an error names it: its path, else "the key file".
+fn key_name(key: Option<&Path>) -> String {
+    key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
 }
 
 /// Write `line` after the record's last line (quoted as it is), and the

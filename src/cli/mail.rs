@@ -415,7 +415,12 @@ fn letter<G: Game>(
         (None, _) if agreed && referee.final_result().as_deref() == Some("draw:agreement") => {
             "drawn by agreement".into()
         }
-        _ => format!("result {}", referee.result()),
+        // Over: the result in words (`Blue won: Red resigned`).
+        _ => referee
+            .summary()
+            .lines()
+            .next()
+            .map_or_else(|| format!("result {}", referee.result()), str::to_owned),
     };
     let first = played.lines().next().unwrap_or_default().trim();
     let head = first.split(':').next().unwrap_or_default();
@@ -438,9 +443,10 @@ fn letter<G: Game>(
     } else {
         format!("{}: {which} played, {status}", G::TITLE)
     };
-    let diagram = anstream::adapter::strip_str(&G::diagram(
+    let diagram = anstream::adapter::strip_str(&super::commands::diagram_with_step(
+        G::diagram(referee.state(), DiagramStyle { unicode: false }),
         referee.state(),
-        DiagramStyle { unicode: false },
+        referee,
     ))
     .to_string();
     let mut body = format!("{first}\n\n{diagram}\n");
@@ -520,7 +526,12 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
             owed::<G>(&sides, noun)
         );
     }
-    format!("Next, {name} ({}), answering with:\n{command}", due.line)
+    // A key is due before the line it names (`turn 1`, `S1`).
+    let what = match due.step {
+        "keygen" => format!("its key, before {}", due.line),
+        _ => due.line,
+    };
+    format!("Next, {name} ({what}), answering with:\n{command}")
 }
 
 /// Write the reply message for the line just played: the whole record

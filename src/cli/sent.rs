@@ -81,7 +81,13 @@ pub(super) fn check_commitments_alike<G: Game>(
     ctx: &Ctx<'_>,
 ) -> Result<(), Failure> {
     match referee.header().uneven_tags::<G>() {
-        Some(why) if ctx.record.turns.is_empty() => Err(Failure::usage(why)),
+        Some(why) if ctx.record.turns.is_empty() => Err(Failure::invalid(
+            Problem::plain(
+                ErrorKind::Illegal,
+                format!("turn 1 cannot be written yet: {why}"),
+            ),
+            &ctx.origin,
+        )),
         _ => Ok(()),
     }
 }

@@ -201,13 +201,20 @@ impl Setup {
             )));
         }
         if !wallet.side().eq_ignore_ascii_case(name) {
-            return Err(Failure::usage(format!(
-                "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
-                self.key.display(),
-                wallet.side(),
-                referee.next_line().1,
-                step.what()
-            )));
+            // Another side's step: not a wrong command, a step the game
+            // does not take from this side now (exit 1).
+            let mut problem = Problem::plain(
+                ErrorKind::Illegal,
+                format!(
+                    "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
+                    self.key.display(),
+                    wallet.side(),
+                    referee.next_line().1,
+                    step.what()
+                ),
+            );
+            problem.side = Some(name.to_owned());
+            return Err(Failure::invalid(problem, &read.origin));
         }
         match step {
             SetupStep::Key => {}

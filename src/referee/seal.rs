@@ -12,14 +12,26 @@ use crate::fairness::{self, Hash, SealedKind};
 use crate::game::{Game, Side};
 use crate::record::{LineKind, ProofKind, Span, Turn};
 
-/// Whether a line's signature is verified, or the line is being composed
+/// How a line is checked: a reader's line, or a line being composed
 /// (its seal is added once its text is known).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum SealCheck {
     /// Check the signature the line carries, or that it needs none.
     Verify,
-    /// A trial play while composing: no signature yet.
+    /// The line composed, tried once before it is kept: no signature
+    /// yet, everything else checked.
     Trial,
+    /// A draft of a line being composed, to learn what it owes: no
+    /// signature yet, and the shares it owes and its hand's leaving
+    /// items not required (they are worked out from the draft).
+    Draft,
+}
+
+impl SealCheck {
+    /// Whether the line is a draft ([`SealCheck::Draft`]).
+    pub(super) fn draft(self) -> bool {
+        self == SealCheck::Draft
+    }
 }
 
 /// A line's seal, checked: the bytes the record digest takes, the
@@ -182,6 +194,17 @@ impl<G: Game> Referee<G> {
                 format!("a forfeit is claimed with the claimant's signature, and {claimant_name} has no {claimant_name}Key tag ({})", self.keygen_hint(claimant)),
             ));
         }
+        // A side whose key is not in the game has not joined it: it owes
+        // nothing it could forfeit (the game waits for its key, or is
+        // started again with another player).
+        if self.header.key(side).is_none() {
+            let name = side.name::<G>();
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!("{name} has not joined this game (no {name}Key tag): a forfeit is claimed only of a side whose key is in the game; until {name}'s key comes, the game has not begun for {name} (start a new game with another player if it never comes)"),
+            ));
+        }
         Ok(Some(claimant))
     }
 
@@ -239,7 +262,7 @@ impl<G: Game> Referee<G> {
             claimant,
         };
         match (self.header.key(signer), sig) {
-            _ if check == SealCheck::Trial => Ok(seal),
+            _ if check != SealCheck::Verify => Ok(seal),
             (None, None) => Ok(seal),
             (None, Some((k, _))) => Err(at.record(
                 Place::Proof(k),

@@ -9,36 +9,60 @@
 //! Then [`Game::begin_play`] draws the opening roll and the deal, and each
 //! turn draws a card and rolls the die at its start.
 
-pub mod action;
-pub mod alley;
-pub mod board;
-pub mod cards;
-pub mod castles;
-mod castles_header;
-mod compact;
-mod diagram;
-pub mod dice;
-pub mod gates;
-pub mod layouts;
-pub mod maze;
-pub mod misery;
-pub mod notation;
-mod picture;
-pub mod position;
-pub mod rules;
-pub mod setup;
-pub mod state;
+//! The code is in layers, each importing only the layers before it
+//! (checked by `tests/layers.rs`):
+//!
+//! 1. [`geometry`]: the boards, squares, edges, the set-ups' boards.
+//! 2. [`mazes`]: walls and gates, the hidden maze set-up.
+//! 3. [`pieces`]: the characters on the board, the cards.
+//! 4. [`moves`]: gate turns, the Alley, actions, the dice phase.
+//! 5. [`one_board`]: the one-board game (position, notation, turn),
+//!    with a hook ([`one_board::variant::Variant`]) for all a set-up
+//!    changes.
+//! 6. `views`: the diagram and the picture.
+//! 7. [`setups`]: each set-up in its folder, a layer over the one-board
+//!    game, and the table of which plays which layout.
+//! 8. This file: the [`Game`] impl composing them.
+//!
+//! The old flat paths (`battlegates::board`, `battlegates::state`, ...)
+//! are re-exported below.
+
+pub mod geometry;
+pub mod mazes;
+pub mod moves;
+pub mod one_board;
+pub mod pieces;
+pub mod setups;
+mod views;
+
+pub use geometry::{board, layouts};
+pub use mazes::{maze, setup};
+pub use moves::{action, alley, dice, gates};
+pub use one_board::{notation, rules, state};
+pub use pieces::cards;
+use setups::castles::header as castles_header;
+pub use setups::{castles, misery};
+
+/// The position text ([`one_board::position`]), read with the set-ups'
+/// table of rules.
+pub mod position {
+    pub use super::one_board::position::*;
+    use super::{setups, PositionParseError, State};
+
+    /// Read a position written by [`write`], of any set-up, played by
+    /// its set-up's rules ([`setups::rules`]).
+    pub fn parse(text: &str) -> Result<State, PositionParseError> {
+        parse_with(text, setups::rules)
+    }
+}
+use views::{diagram, picture};
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_castles;
-#[cfg(test)]
-mod tests_misery;
 
 use crate::game::{
-    ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
-    Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
+    ActionParseError, CardKind, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal,
+    OptionTag, Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
 };
 use crate::illegal;
 
@@ -108,17 +132,7 @@ fn hands_hidden(setup: &Setup<'_>, layout: Layout) -> bool {
         .eq_ignore_ascii_case("hidden")
 }
 
-/// Why a `Setup` word that names no set-up is refused.
-fn unknown_setup(tag: &str) -> String {
-    let played: Vec<String> = Layout::ALL
-        .iter()
-        .map(|l| format!("\"{}\"", l.tag()))
-        .collect();
-    format!(
-        "Setup \"{tag}\": this herald plays Setup {}",
-        played.join(", ")
-    )
-}
+use layouts::unknown_setup;
 
 /// The set-up the `Setup` tag names (one board by default).
 fn layout(setup: &Setup<'_>) -> Result<Layout, SetupError> {
@@ -321,8 +335,19 @@ impl Game for Battlegates {
         card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
     }
 
-    fn card_spent(_state: &State, action: &Action) -> Option<String> {
-        action.card().map(|c| c.word().to_owned())
+    fn card_kind(card: u32) -> CardKind {
+        // Past the cards of the game: a kind of no card.
+        CardKind(card_of(card).map_or(u32::MAX, |c| c as u32))
+    }
+
+    fn kind_text(kind: CardKind) -> String {
+        Card::ALL
+            .get(kind.0 as usize)
+            .map_or_else(|| kind.0.to_string(), |c| c.word().to_owned())
+    }
+
+    fn card_spent(_state: &State, action: &Action) -> Option<CardKind> {
+        action.card().map(|c| CardKind(c as u32))
     }
 
     fn cards_reshuffled(state: &mut State) {

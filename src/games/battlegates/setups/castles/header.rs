@@ -3,8 +3,8 @@
 
 use crate::game::{Setup, SetupError};
 
-use super::board::side_name;
-use super::layouts::{Layout, CASTLES};
+use crate::games::battlegates::geometry::board::side_name;
+use crate::games::battlegates::geometry::layouts::{Layout, CASTLES};
 
 /// Every castle named, no other side.
 pub fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {

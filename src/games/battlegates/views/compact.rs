@@ -17,9 +17,9 @@ use std::fmt::Write;
 
 use crate::game::DiagramStyle;
 
-use super::board::{side_name, Dir, Edge, Loc, Post, Sq};
-use super::maze::OnEdge;
-use super::state::State;
+use crate::games::battlegates::geometry::board::{side_name, Dir, Edge, Loc, Post, Sq};
+use crate::games::battlegates::mazes::maze::OnEdge;
+use crate::games::battlegates::one_board::state::State;
 
 /// The characters of the drawing, by style.
 struct Ink {

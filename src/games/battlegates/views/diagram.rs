@@ -16,11 +16,11 @@ use std::fmt::Write;
 
 use crate::game::{DiagramStyle, Outcome, Side};
 
-use super::board::{side_name, Dir, Edge, Loc, Post, Sq, SOUTH};
-use super::layouts::Layout;
-use super::maze::OnEdge;
-use super::rules::hand_text;
-use super::state::{End, State, MAX_SIDES};
+use crate::games::battlegates::geometry::board::{side_name, Dir, Edge, Loc, Post, Sq, SOUTH};
+use crate::games::battlegates::geometry::layouts::Layout;
+use crate::games::battlegates::mazes::maze::OnEdge;
+use crate::games::battlegates::one_board::rules::hand_text;
+use crate::games::battlegates::one_board::state::{End, State, MAX_SIDES};
 
 /// The characters of the drawing, by style.
 struct Ink {
@@ -168,8 +168,8 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
             g.rows
         );
     }
-    if !super::compact::full_fits(g.cols) {
-        super::compact::draw(state, style, &mut out);
+    if !crate::games::battlegates::views::compact::full_fits(g.cols) {
+        crate::games::battlegates::views::compact::draw(state, style, &mut out);
         out.push_str(&info(state));
         return out;
     }
@@ -343,9 +343,9 @@ pub fn summary(state: &State) -> String {
 
 /// How a four-castle game ended, if it did.
 fn castles_end(state: &State) -> Option<String> {
-    let who = super::position::winners_text(state.outcome);
+    let who = crate::games::battlegates::one_board::position::winners_text(state.outcome);
     let loser = |l: Side| {
-        let team = super::castles::team_of(state.layout, l);
+        let team = state.rules.team_of(state.layout, l);
         team.sides().map(side_name).collect::<Vec<_>>().join("+")
     };
     Some(match (who, state.end) {

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::game::Side;
 
-use super::state::MAX_SIDES;
+use crate::games::battlegates::pieces::characters::MAX_SIDES;
 
 /// A battle card.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -175,11 +175,11 @@ impl Pile {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Cards {
     /// The deck to draw from.
-    pub(super) deck: Pile,
+    pub(in crate::games::battlegates) deck: Pile,
     /// The discard pile.
-    pub(super) discard: Pile,
+    pub(in crate::games::battlegates) discard: Pile,
     /// Each holder's hand, by side index (see `holders`).
-    pub(super) hands: [Pile; MAX_SIDES],
+    pub(in crate::games::battlegates) hands: [Pile; MAX_SIDES],
     /// With hidden hands, the cards of each hand not seen yet (still
     /// counted in the deck).
     unseen: [u8; MAX_SIDES],

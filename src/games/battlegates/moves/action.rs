@@ -1,10 +1,10 @@
 //! The actions of a turn: one card action, then the dice phase's runs or
 //! one shot.
 
-use super::board::{Dir, Edge, Loc, Sense, Sq};
-use super::cards::Card;
-use super::maze::Gate;
 use crate::game::Side;
+use crate::games::battlegates::geometry::board::{Dir, Edge, Loc, Sense, Sq};
+use crate::games::battlegates::mazes::maze::Gate;
+use crate::games::battlegates::pieces::cards::Card;
 
 /// Most locations in a run: a start and up to 4 steps.
 pub const MAX_PATH: usize = 5;

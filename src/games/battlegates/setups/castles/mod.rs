@@ -3,13 +3,20 @@
 //! whose hand a castle plays from, how many decks, the turn order
 //! (Castle1, Castle2, Castle3, Castle4, a castle without characters
 //! skipped), the deal (Castle1 deals: no opening roll) and the end.
+//! [`FourCastles`] hands them to the one-board game as its [`Variant`]
+//! hooks; [`header`] checks the header's sides and `Decks` tag.
+
+pub mod header;
+#[cfg(test)]
+mod tests;
 
 use crate::game::{Chance, Illegal, Outcome, PositionField, PositionParseError, Side, Team};
+use crate::games::battlegates::one_board::variant::Variant;
 
-use super::board::opponent;
-use super::cards::Cards;
-use super::layouts::{Layout, CASTLES};
-use super::state::{Board, End, State};
+use crate::games::battlegates::geometry::board::opponent;
+use crate::games::battlegates::geometry::layouts::{Layout, CASTLES};
+use crate::games::battlegates::one_board::state::{Board, End, State};
+use crate::games::battlegates::pieces::cards::Cards;
 
 /// The two teams of `four-castles` and `four-castles-allies`: Castle1
 /// with Castle3, Castle2 with Castle4. The first of each holds the hand
@@ -28,14 +35,9 @@ pub fn seat(layout: Layout, board: &mut Board, cards: &mut Cards) {
     }
 }
 
-/// How many whole decks `layout` plays with: one for two players; for
-/// four, two unless the `Decks` tag says one.
+/// How many whole decks `layout` plays with ([`Layout::decks`]).
 pub fn decks(layout: Layout, tag: Option<u8>) -> u8 {
-    if layout.players() == 2 {
-        1
-    } else {
-        tag.unwrap_or(2)
-    }
+    layout.decks(tag)
 }
 
 /// The team `side` plays in (itself alone in the solo game).
@@ -95,7 +97,7 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     };
     for k in 0..deal {
         let to = holders[(k + 1) % holders.len()];
-        super::rules::deal_card(state, chance, to)?;
+        crate::games::battlegates::one_board::rules::deal_card(state, chance, to)?;
     }
     state.to_move = playing.first().copied().unwrap_or(CASTLES[0]);
     state.started = true;
@@ -196,7 +198,7 @@ pub fn resign(state: &mut State, side: Side) {
     } else {
         // The solo game goes on: the next castle's turn.
         state.to_move = next_to_move(state, side);
-        state.dice = super::state::Dice::default();
+        state.dice = crate::games::battlegates::one_board::state::Dice::default();
         state.drawn = None;
         state.card_done = false;
     }
@@ -205,13 +207,7 @@ pub fn resign(state: &mut State, side: Side) {
 /// Play with `decks` whole decks (the `Decks` tag), before any card is
 /// dealt.
 pub fn set_decks(state: &mut State, decks: u8) {
-    let mut cards = Cards::with_decks(decks);
-    if state.cards.is_hidden() {
-        cards = cards.into_hidden();
-    }
-    let mut board = state.board;
-    seat(state.layout, &mut board, &mut cards);
-    state.cards = cards;
+    state.set_decks(decks);
 }
 
 /// Read the result field of a four-castle position: `*`, the winners
@@ -262,7 +258,11 @@ pub fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), P
     let team = CASTLES
         .into_iter()
         .map(|c| team_of(state.layout, c))
-        .find(|&t| super::position::winners_text(winner(state.layout, t)).as_deref() == Some(who))
+        .find(|&t| {
+            crate::games::battlegates::one_board::position::winners_text(winner(state.layout, t))
+                .as_deref()
+                == Some(who)
+        })
         .ok_or_else(bad)?;
     let loser = CASTLES
         .into_iter()
@@ -282,4 +282,46 @@ pub fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), P
     state.outcome = winner(state.layout, team);
     state.end = end;
     Ok(())
+}
+
+/// The four-castle set-ups' rules as hooks over the one-board game.
+#[derive(Debug)]
+pub struct FourCastles;
+
+impl Variant for FourCastles {
+    fn seat(&self, layout: Layout, board: &mut Board, cards: &mut Cards) {
+        seat(layout, board, cards);
+    }
+
+    fn begin_play(
+        &self,
+        state: &mut State,
+        chance: &mut dyn Chance,
+    ) -> Option<Result<(), Illegal>> {
+        Some(begin_play(state, chance))
+    }
+
+    fn next_to_move(&self, state: &State, side: Side) -> Side {
+        next_to_move(state, side)
+    }
+
+    fn resign(&self, state: &mut State, side: Side) {
+        resign(state, side);
+    }
+
+    fn judge(&self, state: &mut State) {
+        judge(state);
+    }
+
+    fn read_result(
+        &self,
+        field: &PositionField<'_>,
+        state: &mut State,
+    ) -> Result<(), PositionParseError> {
+        read_result(field, state)
+    }
+
+    fn team_of(&self, layout: Layout, side: Side) -> Team {
+        team_of(layout, side)
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::board::{read_edge, Dir, Edge, Geometry, Post, Sense};
+use crate::games::battlegates::geometry::board::{read_edge, Dir, Edge, Geometry, Post, Sense};
 
 /// Most Brick walls on one board (4 a side; room for the larger set-ups).
 pub const MAX_WALLS: usize = 16;

@@ -5,21 +5,22 @@
 use crate::game::{Chance, Illegal, Side};
 use crate::illegal;
 
-use super::action::{Action, Path, Shot};
-use super::board::{opponent, side_name, Dir, Edge, Geometry, Loc, Sense};
-use super::cards::Card;
-use super::dice::{self, link, loc_word};
-use super::gates::{quarter, Carry, Turner};
-use super::maze::{Gate, OnEdge, Piece};
-use super::misery;
-use super::state::{Dice, End, Id, State, Visited};
+use crate::games::battlegates::geometry::board::{
+    opponent, side_name, Dir, Edge, Geometry, Loc, Sense,
+};
+use crate::games::battlegates::mazes::maze::{Gate, OnEdge, Piece};
+use crate::games::battlegates::moves::action::{Action, Path, Shot};
+use crate::games::battlegates::moves::dice::{self, link, loc_word};
+use crate::games::battlegates::moves::gates::{quarter, Carry, Turner};
+use crate::games::battlegates::one_board::state::{Dice, End, Id, State, Visited};
+use crate::games::battlegates::pieces::cards::Card;
 
 /// The die's faces, by the value drawn in `0..6`.
 pub const FACES: [u8; 6] = [1, 2, 2, 3, 3, 4];
 
 /// Deal the deck's next card, drawn by chance as `deal`, to the hand of
 /// `to` (in every set-up's opening deal).
-pub(super) fn deal_card(
+pub(in crate::games::battlegates) fn deal_card(
     state: &mut State,
     chance: &mut dyn Chance,
     to: Side,
@@ -44,8 +45,9 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     if state.started || state.outcome.is_over() {
         return Ok(());
     }
-    if state.layout.four_castles() {
-        return super::castles::begin_play(state, chance);
+    let rules = state.rules;
+    if let Some(done) = rules.begin_play(state, chance) {
+        return done;
     }
     match state.bad_mazes().as_slice() {
         [] => {}
@@ -200,8 +202,8 @@ fn card_action(state: &mut State, action: Action, card: Card) -> Result<(), Ille
         Action::Run(_) | Action::Shoot(_) => {}
     }
     s.cards.spend(side, card);
-    let removed = super::alley::clear_stuck_gates(&mut s.board);
-    let removed = super::alley::removal_text(&removed);
+    let removed = crate::games::battlegates::moves::alley::clear_stuck_gates(&mut s.board);
+    let removed = crate::games::battlegates::moves::alley::removal_text(&removed);
     if !removed.is_empty() {
         s.log.push(removed);
     }
@@ -280,7 +282,7 @@ fn cross(s: &mut State, from: Loc, to: Loc, card: Card) -> Result<(), Illegal> {
     };
     if let Some(v) = victim {
         s.board.set(v, None);
-        s.points[usize::from(side) % super::state::MAX_SIDES] += 1;
+        s.points[usize::from(side) % crate::games::battlegates::one_board::state::MAX_SIDES] += 1;
         s.dice.forfeited = true;
         s.log.push(format!(
             "{card}: {} killed {} on {} (+1 point; the dice phase is forfeited)",
@@ -333,10 +335,10 @@ fn move_wall(s: &mut State, from: Edge, to: Edge) -> Result<(), Illegal> {
         return illegal!("W{from} must move to another edge");
     }
     open_edge(s, to)?;
-    if let Some(why) = super::alley::wall_refused(&s.board, to) {
+    if let Some(why) = crate::games::battlegates::moves::alley::wall_refused(&s.board, to) {
         return Err(Illegal::new(why));
     }
-    misery::card_move(&s.board, Piece::Wall(to))?;
+    s.rules.card_move(&s.board, Piece::Wall(to))?;
     s.board.maze.add(Piece::Wall(to));
     entrance_rule(s)?;
     Ok(())
@@ -359,7 +361,7 @@ fn move_gate(s: &mut State, from: Gate, to: Gate) -> Result<(), Illegal> {
     for e in to.edge_list() {
         open_edge(s, e)?;
     }
-    misery::card_move(&s.board, Piece::Gate(to))?;
+    s.rules.card_move(&s.board, Piece::Gate(to))?;
     s.board.maze.add(Piece::Gate(to));
     entrance_rule(s)?;
     Ok(())
@@ -396,7 +398,7 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
         s.board.maze.turned_since(&before).join(", "),
         carry_text(&carried)
     ));
-    if let Some(line) = misery::card_turn(s, &carried) {
+    if let Some(line) = s.rules.card_turn(s, &carried) {
         s.log.push(line);
     }
     Ok(())
@@ -473,7 +475,7 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     let id = board.at(*path.locs().last().unwrap_or(&path.locs()[0]));
     let who = id.map_or(String::from("a character"), Id::name);
     let mut words = String::new();
-    super::notation::write(&Action::Run(*path), &mut words);
+    crate::games::battlegates::one_board::notation::write(&Action::Run(*path), &mut words);
     let mut text = format!("{who} ran {words}");
     let pushed = board.maze.turned_since(&state.board.maze);
     if !pushed.is_empty() {
@@ -484,7 +486,7 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
     }
     text.push_str(&carry_text(&report.carries));
     state.log.push(text);
-    let removed = super::alley::removal_text(&report.removed);
+    let removed = crate::games::battlegates::moves::alley::removal_text(&report.removed);
     if !removed.is_empty() {
         state.log.push(removed);
     }
@@ -528,14 +530,14 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
             .log
             .push("no move could spend the roll: the dice phase was void".into());
     }
-    if let Some(line) = misery::turn_end(&mut state.board) {
+    if let Some(line) = state.rules.turn_end(&mut state.board) {
         state.log.push(line);
         state.judge();
         if state.outcome.is_over() {
             return Ok(());
         }
     }
-    state.to_move = super::castles::next_to_move(state, side);
+    state.to_move = state.rules.next_to_move(state, side);
     state.dice = Dice::default();
     state.drawn = None;
     state.card_done = false;
@@ -548,11 +550,8 @@ pub fn end_turn(state: &mut State) -> Result<(), Illegal> {
 /// position still names `side` as to move, the side that wrote the last
 /// line, as every game's finished position does.
 pub fn resign(state: &mut State, side: Side) {
-    if state.layout.four_castles() {
-        super::castles::resign(state, side);
-        return;
-    }
-    state.finish(Some(opponent(side)), End::Resigned(side));
+    let rules = state.rules;
+    rules.resign(state, side);
 }
 
 /// Every legal action now, in a stable order: the card actions while

@@ -4,11 +4,11 @@
 
 use crate::game::Side;
 
-use super::action::{Path, Shot};
-use super::board::{side_name, Dir, Edge, Geometry, Loc, Sense, Sq};
-use super::gates::{quarter, Carry, Turner};
-use super::maze::OnEdge;
-use super::state::{Board, Dice, Id, Kind};
+use crate::games::battlegates::geometry::board::{side_name, Dir, Edge, Geometry, Loc, Sense, Sq};
+use crate::games::battlegates::mazes::maze::OnEdge;
+use crate::games::battlegates::moves::action::{Path, Shot};
+use crate::games::battlegates::moves::gates::{quarter, Carry, Turner};
+use crate::games::battlegates::pieces::characters::{Board, Dice, Id, Kind};
 
 /// What a step did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -147,7 +147,7 @@ fn enter_keep(
     id: Id,
     keep: Side,
     edge: Edge,
-    gate: Option<super::maze::Gate>,
+    gate: Option<crate::games::battlegates::mazes::maze::Gate>,
 ) -> Result<Stepped, String> {
     let side = id.side();
     if let Some(g) = gate {
@@ -189,7 +189,7 @@ struct Entry {
 fn enter_square(
     board: &mut Board,
     into: Entry,
-    gate: Option<super::maze::Gate>,
+    gate: Option<crate::games::battlegates::mazes::maze::Gate>,
     words: &str,
     carries: &mut Vec<Carry>,
 ) -> Result<Stepped, String> {
@@ -250,7 +250,7 @@ pub struct RunReport {
     /// Characters carried by pushes.
     pub carries: Vec<Carry>,
     /// Gates taken out of the game across the Alley after the run.
-    pub removed: Vec<super::maze::Gate>,
+    pub removed: Vec<crate::games::battlegates::mazes::maze::Gate>,
 }
 
 /// Make the run `path` for `side`.
@@ -318,7 +318,7 @@ pub fn run(
     d.spent += n;
     d.runs += 1;
     d.ran |= bit;
-    report.removed = super::alley::clear_stuck_gates(&mut b);
+    report.removed = crate::games::battlegates::moves::alley::clear_stuck_gates(&mut b);
     *board = b;
     *dice = d;
     Ok(report)
@@ -514,7 +514,7 @@ fn explore(
         let n = k + 1;
         let fin = after_run(&d, id.place(), n);
         let mut end = b;
-        super::alley::clear_stuck_gates(&mut end);
+        crate::games::battlegates::moves::alley::clear_stuck_gates(&mut end);
         let rest = if end.has_enemies(id.side()) {
             best(&end, &fin, id.side(), cap - n)
         } else {
@@ -564,7 +564,7 @@ fn walk(board: &Board, dice: &Dice, id: Id, path: &mut Vec<Loc>, cap: u8, out: &
         path.push(to);
         let fin = after_run(&d, id.place(), n);
         let mut end = b;
-        super::alley::clear_stuck_gates(&mut end);
+        crate::games::battlegates::moves::alley::clear_stuck_gates(&mut end);
         let wins = !end.has_enemies(id.side());
         if wins || n + best(&end, &fin, id.side(), cap - n) == cap {
             if let Some(p) = Path::new(path) {

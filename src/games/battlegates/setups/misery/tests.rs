@@ -8,12 +8,12 @@
 //! column line (0 = a's west side) and `y` the row line (0 = row 1's
 //! south side); the Run is row 13, between the post rows 12 and 13.
 
-use super::board::{Loc, Sq, NORTH, SOUTH};
-use super::layouts::{Layout, MISERY_RUN};
-use super::maze::parse_piece;
-use super::state::Id;
-use super::*;
 use crate::game::{DiagramStyle, Game, Outcome, Side};
+use crate::games::battlegates::geometry::board::{Loc, Sq, NORTH, SOUTH};
+use crate::games::battlegates::geometry::layouts::{Layout, MISERY_RUN};
+use crate::games::battlegates::mazes::maze::parse_piece;
+use crate::games::battlegates::one_board::state::Id;
+use crate::games::battlegates::*;
 use crate::games::testkit::{self, Fixed};
 
 type G = Battlegates;

@@ -6,7 +6,9 @@
 
 use crate::game::Side;
 
-use super::board::{Army, Castle, Dir, Entrance, Geometry, Region, Sq, NORTH, SOUTH};
+use crate::games::battlegates::geometry::board::{
+    Army, Castle, Dir, Entrance, Geometry, Region, Sq, NORTH, SOUTH,
+};
 
 /// Five portals on `row`, at the columns `b d e f h` of the board whose
 /// first column is `first`.
@@ -119,7 +121,7 @@ pub const MISERY_RUN: Geometry = Geometry {
 };
 
 /// Castle1 to Castle4: sides 2 to 5 (after South and North; see
-/// [`super::board::SIDE_NAMES`]).
+/// [`crate::games::battlegates::geometry::board::SIDE_NAMES`]).
 pub const CASTLES: [Side; 4] = [Side(2), Side(3), Side(4), Side(5)];
 
 /// Battle Alley: 19 x 12, the west board columns a-i, the Alley column
@@ -282,6 +284,25 @@ impl Layout {
         }
     }
 
+    /// How many whole decks it plays with: one for two players; for
+    /// four, two unless the `Decks` tag says one (`tag`).
+    pub fn decks(self, tag: Option<u8>) -> u8 {
+        if self.players() == 2 {
+            1
+        } else {
+            tag.unwrap_or(2)
+        }
+    }
+
+    /// A side's maze slots, in order: each kind's in a block, Brick
+    /// walls, Gates, Long gates (twenty on Misery Run, else ten).
+    pub fn slots(self) -> &'static [&'static str] {
+        match self {
+            Layout::MiseryRun => &MISERY_RUN_SLOTS,
+            _ => &ONE_BOARD_SLOTS,
+        }
+    }
+
     /// The cards a hand holds between turns: four for a hand two castles
     /// share, else three.
     pub fn hand_size(self) -> u32 {
@@ -291,6 +312,29 @@ impl Layout {
             3
         }
     }
+}
+
+/// Every side's slots on one board (and on Battle Alley), in order.
+pub const ONE_BOARD_SLOTS: [&str; 10] =
+    ["w1", "w2", "w3", "w4", "g1", "g2", "g3", "l1", "l2", "l3"];
+
+/// A side's twenty slots on Misery Run: eight Brick walls, six Gates and
+/// six Long gates.
+pub const MISERY_RUN_SLOTS: [&str; 20] = [
+    "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "g1", "g2", "g3", "g4", "g5", "g6", "l1", "l2",
+    "l3", "l4", "l5", "l6",
+];
+
+/// Why a `Setup` word that names no set-up is refused.
+pub fn unknown_setup(tag: &str) -> String {
+    let played: Vec<String> = Layout::ALL
+        .iter()
+        .map(|l| format!("\"{}\"", l.tag()))
+        .collect();
+    format!(
+        "Setup \"{tag}\": this herald plays Setup {}",
+        played.join(", ")
+    )
 }
 
 /// The squares any set-up has, columns `a`-`s` and rows `1`-`25`, with
@@ -312,7 +356,7 @@ pub const ANY_BOARD: Geometry = Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::battlegates::board::{read_edge, read_sq, Edge, Loc, Post};
+    use crate::games::battlegates::geometry::board::{read_edge, read_sq, Edge, Loc, Post};
 
     fn sq(text: &str) -> Sq {
         read_sq(&ANY_BOARD, text).expect("a square").0
@@ -366,7 +410,7 @@ mod tests {
         assert_eq!(Edge::v(19, 0).to_string(), "s1e");
         // Gd13nw: a Gate on d13n hinged at its west end, the post c13ne.
         let (piece, n) =
-            crate::games::battlegates::maze::read_piece(&MISERY_RUN, "Gd13nw").unwrap();
+            crate::games::battlegates::mazes::maze::read_piece(&MISERY_RUN, "Gd13nw").unwrap();
         assert_eq!((piece.to_string().as_str(), n), ("Gd13nw", 6));
         assert_eq!(Post { x: 3, y: 13 }.to_string(), "c13ne");
         assert_eq!(Post { x: 19, y: 12 }.to_string(), "s12ne");
@@ -501,9 +545,9 @@ mod tests {
     fn check(g: &Geometry, side: Side, pieces: &str) -> Result<(), String> {
         let pieces: Vec<_> = pieces
             .split(' ')
-            .map(|t| crate::games::battlegates::maze::parse_piece(g, t).unwrap())
+            .map(|t| crate::games::battlegates::mazes::maze::parse_piece(g, t).unwrap())
             .collect();
-        crate::games::battlegates::setup::check_maze(g, side, &pieces)
+        crate::games::battlegates::mazes::setup::check_maze(g, side, &pieces)
     }
 
     #[test]
@@ -595,10 +639,10 @@ mod tests {
             let g = layout.geometry();
             for side in layout.geometry().side_list() {
                 let s = side.0;
-                let values = crate::games::battlegates::setup::random_maze(
+                let values = crate::games::battlegates::mazes::setup::random_maze(
                     g,
                     side,
-                    crate::games::battlegates::setup::slots(layout),
+                    crate::games::battlegates::mazes::setup::slots(layout),
                     &mut pick,
                 );
                 let text: Vec<&str> = values.iter().map(|(_, v)| v.as_str()).collect();
@@ -617,7 +661,7 @@ mod tests {
                 .chain(g.castles.iter().map(|c| Loc::Keep(c.side)))
                 .map(|l| g.loc_index(l))
                 .max();
-            assert!(last < Some(crate::games::battlegates::state::Visited::CAPACITY));
+            assert!(last < Some(crate::games::battlegates::one_board::state::Visited::CAPACITY));
             assert_eq!(g.squares().count(), g.square_count());
             assert!(g.squares().enumerate().all(|(i, s)| g.idx(s) == i));
         }

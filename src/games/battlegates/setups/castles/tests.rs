@@ -6,12 +6,12 @@
 //! pile, the points, the result. Castle1's portals are b1 d1 e1 f1 h1,
 //! Castle2's b12.., Castle3's l1 n1 o1 p1 r1, Castle4's l12...
 
-use super::board::Loc;
-use super::castles::{self, TEAMS};
-use super::layouts::{Layout, CASTLES};
-use super::state::Id;
-use super::*;
 use crate::game::{DiagramStyle, Game, Outcome, Setup, Team};
+use crate::games::battlegates::geometry::board::Loc;
+use crate::games::battlegates::geometry::layouts::{Layout, CASTLES};
+use crate::games::battlegates::one_board::state::Id;
+use crate::games::battlegates::setups::castles::{self, TEAMS};
+use crate::games::battlegates::*;
 use crate::games::testkit::{self, Fixed};
 
 type G = Battlegates;
@@ -719,7 +719,7 @@ fn a_castle_out_of_the_game_discards_a_card_opened_on_its_leaving_line() {
     assert_eq!(
         s.cards
             .discard
-            .count(crate::games::battlegates::cards::Card::Climb),
+            .count(crate::games::battlegates::pieces::cards::Card::Climb),
         1
     );
 }

@@ -13,9 +13,9 @@
 
 use crate::game::Side;
 
-use super::board::{Dir, Edge, Geometry, Loc, Post, Sense, Sq};
-use super::maze::{Gate, OnEdge, Piece};
-use super::state::{Board, Id, Kind};
+use crate::games::battlegates::geometry::board::{Dir, Edge, Geometry, Loc, Post, Sense, Sq};
+use crate::games::battlegates::mazes::maze::{Gate, OnEdge, Piece};
+use crate::games::battlegates::pieces::characters::{Board, Id, Kind};
 
 /// Who turns the gates, for the Gatekeeper's immunity and the push.
 #[derive(Clone, Copy, Debug)]

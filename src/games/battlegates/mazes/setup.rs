@@ -5,23 +5,19 @@
 
 use crate::game::Side;
 
-use super::board::{Dir, Edge, Geometry};
-use super::layouts::Layout;
-use super::maze::{parse_piece, read_piece, Gate, Maze, Piece};
+use crate::games::battlegates::geometry::board::{Dir, Edge, Geometry};
+use crate::games::battlegates::geometry::layouts::Layout;
+use crate::games::battlegates::mazes::maze::{parse_piece, read_piece, Gate, Maze, Piece};
 
 /// Every side's slots on one board, in order.
-pub const SLOTS: [&str; 10] = ["w1", "w2", "w3", "w4", "g1", "g2", "g3", "l1", "l2", "l3"];
+pub use crate::games::battlegates::geometry::layouts::ONE_BOARD_SLOTS as SLOTS;
 
 /// The most slots a side has (Misery Run's twenty).
-pub const MAX_SLOTS: usize = super::misery::SLOTS.len();
+pub const MAX_SLOTS: usize = crate::games::battlegates::geometry::layouts::MISERY_RUN_SLOTS.len();
 
-/// A side's slots in `layout`, in order: each kind's in a block, Brick
-/// walls, Gates, Long gates.
+/// A side's slots in `layout`, in order ([`Layout::slots`]).
 pub fn slots(layout: Layout) -> &'static [&'static str] {
-    match layout {
-        Layout::MiseryRun => &super::misery::SLOTS,
-        _ => &SLOTS,
-    }
+    layout.slots()
 }
 
 /// The kind letter a slot holds: `W`, `G` or `L`.
@@ -81,7 +77,7 @@ pub fn read_maze(
             if n != word.len() {
                 return Err(format!(
                     "`{word}` is not a maze piece: {}",
-                    super::maze::PIECE_FORM
+                    crate::games::battlegates::mazes::maze::PIECE_FORM
                 ));
             }
             pieces.push(piece);
@@ -255,7 +251,7 @@ pub fn random_maze(
 /// way; `None` for a wall off the board.
 fn random_piece(
     g: &Geometry,
-    posts: &[super::board::Post],
+    posts: &[crate::games::battlegates::geometry::board::Post],
     kind: char,
     pick: &mut dyn FnMut(usize) -> usize,
 ) -> Option<Piece> {
@@ -286,7 +282,7 @@ fn piece_on_board(g: &Geometry, p: &Piece) -> bool {
 fn drawn_whole(
     g: &Geometry,
     side: Side,
-    posts: &[super::board::Post],
+    posts: &[crate::games::battlegates::geometry::board::Post],
     kinds: &[char],
     pick: &mut dyn FnMut(usize) -> usize,
 ) -> Option<Vec<Piece>> {
@@ -303,7 +299,7 @@ fn drawn_whole(
 fn drawn_piece_by_piece(
     g: &Geometry,
     side: Side,
-    posts: &[super::board::Post],
+    posts: &[crate::games::battlegates::geometry::board::Post],
     kinds: &[char],
     pick: &mut dyn FnMut(usize) -> usize,
 ) -> Option<Vec<Piece>> {

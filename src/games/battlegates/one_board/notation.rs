@@ -16,12 +16,12 @@
 //! Read by one nom parser ([`parse`]), its productions named after the
 //! lines above.
 
-use super::action::{Action, Path, Shot, MAX_PATH};
-use super::board::{read_sq, Dir, Geometry, Loc, Sense, Sq};
-use super::cards::Card;
-use super::dice::loc_word;
-use super::maze::{read_piece, Gate, Piece};
-use super::state::State;
+use crate::games::battlegates::geometry::board::{read_sq, Dir, Geometry, Loc, Sense, Sq};
+use crate::games::battlegates::mazes::maze::{read_piece, Gate, Piece};
+use crate::games::battlegates::moves::action::{Action, Path, Shot, MAX_PATH};
+use crate::games::battlegates::moves::dice::loc_word;
+use crate::games::battlegates::one_board::state::State;
+use crate::games::battlegates::pieces::cards::Card;
 use nom::branch::alt;
 use nom::character::complete::{char, multispace0};
 use nom::combinator::{map, opt, value};

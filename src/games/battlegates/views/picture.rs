@@ -6,10 +6,10 @@
 
 use crate::picture::{Cell, Colour, Edge, Ground, Passage, Picture, Point, Shape, SideKey, Token};
 
-use super::board::{side_name, Castle, Dir, Geometry, Loc, Sq};
-use super::maze::Piece;
-use super::rules::hand_text;
-use super::state::{Id, State};
+use crate::games::battlegates::geometry::board::{side_name, Castle, Dir, Geometry, Loc, Sq};
+use crate::games::battlegates::mazes::maze::Piece;
+use crate::games::battlegates::one_board::rules::hand_text;
+use crate::games::battlegates::one_board::state::{Id, State};
 
 /// The margin for the coordinates, in squares.
 const MARGIN: f32 = 0.7;
@@ -85,7 +85,7 @@ pub fn picture(state: &State) -> Picture {
         }
     }
     pic.grid_coordinates(g.cols, g.rows, (MARGIN, top()), MARGIN);
-    pic.caption = vec![super::diagram::summary(state)];
+    pic.caption = vec![crate::games::battlegates::views::diagram::summary(state)];
     pic.legend = vec![
         "C Crusader, A Archer, G Gatekeeper; portals (starting squares) shaded".into(),
         "solid: Brick walls; dashed: gates, swung about the ringed post".into(),

@@ -6,10 +6,10 @@
 
 use crate::game::Side;
 
-use super::board::{Edge, Sense};
-use super::gates::{quarter, Turner};
-use super::maze::{Gate, Piece};
-use super::state::Board;
+use crate::games::battlegates::geometry::board::{Edge, Sense};
+use crate::games::battlegates::mazes::maze::{Gate, Piece};
+use crate::games::battlegates::moves::gates::{quarter, Turner};
+use crate::games::battlegates::pieces::characters::Board;
 
 /// Why a Brick wall may not go to `edge` (a Move-a-wall card), if it
 /// lies across the Alley.

@@ -1,12 +1,11 @@
-//! The position: the board (maze and characters), the cards, the points,
-//! whose turn it is and what the turn in progress has done.
+//! The pieces on the board: each character (its kind and id), the
+//! maze and where every character stands ([`Board`]), the squares a
+//! move has visited and the dice phase of a turn.
 
-use crate::game::{Outcome, Side};
+use crate::game::Side;
 
-use super::board::{side_name, Geometry, Loc, Sq};
-use super::cards::{Card, Cards};
-use super::layouts::Layout;
-use super::maze::{Maze, Piece};
+use crate::games::battlegates::geometry::board::{side_name, Geometry, Loc, Sq};
+use crate::games::battlegates::mazes::maze::{Maze, Piece};
 
 /// A character's kind.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -179,7 +178,10 @@ impl Board {
     }
 
     /// What lies on `edge`: stone, a wall or a gate.
-    pub fn on_edge(&self, edge: super::board::Edge) -> Option<super::maze::OnEdge> {
+    pub fn on_edge(
+        &self,
+        edge: crate::games::battlegates::geometry::board::Edge,
+    ) -> Option<crate::games::battlegates::mazes::maze::OnEdge> {
         self.maze.on_edge(self.geo, edge)
     }
 
@@ -271,168 +273,20 @@ impl Visited {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Dice {
     /// The roll's face, once rolled.
-    pub(super) roll: Option<u8>,
+    pub(in crate::games::battlegates) roll: Option<u8>,
     /// How much of the roll the runs so far spent.
-    pub(super) spent: u8,
+    pub(in crate::games::battlegates) spent: u8,
     /// How many runs were made.
-    pub(super) runs: u8,
+    pub(in crate::games::battlegates) runs: u8,
     /// The mover's characters (by place) that made their run.
-    pub(super) ran: u16,
+    pub(in crate::games::battlegates) ran: u16,
     /// Per place of the mover's characters, the locations it entered
     /// this turn by itself ([`Visited`]).
-    pub(super) visited: [Visited; SIDE_PLACES],
+    pub(in crate::games::battlegates) visited: [Visited; SIDE_PLACES],
     /// An Archer shot.
-    pub(super) shot: bool,
+    pub(in crate::games::battlegates) shot: bool,
     /// A card's kill forfeited the dice phase.
-    pub(super) forfeited: bool,
+    pub(in crate::games::battlegates) forfeited: bool,
     /// The most of the roll that can be spent, once worked out.
-    pub(super) target: Option<u8>,
-}
-
-/// How the game ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum End {
-    /// Still going.
-    None,
-    /// This side has no character left.
-    NoCharacters(Side),
-    /// This side resigned.
-    Resigned(Side),
-    /// This side's maze broke the set-up rules (it lost before turn 1).
-    BadMaze(Side),
-    /// Both sides' mazes broke the set-up rules (a draw before turn 1).
-    BadMazes,
-}
-
-/// The whole position.
-#[derive(Clone, Debug)]
-pub struct State {
-    /// The set-up played (its board is `board`'s geometry).
-    pub(super) layout: Layout,
-    /// Maze and characters.
-    pub(super) board: Board,
-    /// Deck, discard pile and hands.
-    pub(super) cards: Cards,
-    /// Whose turn it is (once the opening roll is made).
-    pub(super) to_move: Side,
-    /// Whether the opening roll and the deal are made.
-    pub(super) started: bool,
-    /// Points scored by Scale and Climb kills, per side.
-    pub(super) points: [u16; MAX_SIDES],
-    /// How the game stands.
-    pub(super) outcome: Outcome,
-    /// How it ended.
-    pub(super) end: End,
-    /// The card drawn at the start of this turn.
-    pub(super) drawn: Option<Card>,
-    /// Whether this turn's card action is made.
-    pub(super) card_done: bool,
-    /// This turn's dice phase.
-    pub(super) dice: Dice,
-    /// What this turn did, for its comment.
-    pub(super) log: Vec<String>,
-    /// Each side's maze pieces opened so far in the set-up, by slot.
-    pub(super) setup: [[Option<Piece>; super::setup::MAX_SLOTS]; MAX_SIDES],
-    /// Each side's opening rolls (the last pair, the one that decided).
-    pub(super) opening: Option<[u8; 2]>,
-}
-
-impl State {
-    /// The one-board game's position before the set-up.
-    pub fn start() -> State {
-        State::new(Layout::OneBoard)
-    }
-
-    /// The position before the set-up of `layout`: armies on their
-    /// portals, no maze, the deck whole.
-    pub fn new(layout: Layout) -> State {
-        let mut board = Board::start(layout.geometry());
-        let mut cards = Cards::with_decks(super::castles::decks(layout, None));
-        super::castles::seat(layout, &mut board, &mut cards);
-        let sides = layout.geometry().side_list();
-        State {
-            layout,
-            board,
-            cards,
-            to_move: sides.first().copied().unwrap_or(Side(0)),
-            started: false,
-            points: [0; MAX_SIDES],
-            outcome: Outcome::Ongoing,
-            end: End::None,
-            drawn: None,
-            card_done: false,
-            dice: Dice::default(),
-            log: Vec::new(),
-            setup: [[None; super::setup::MAX_SLOTS]; MAX_SIDES],
-            opening: None,
-        }
-    }
-
-    /// End the game with `winner` (none: a draw).
-    pub fn finish(&mut self, winner: Option<Side>, end: End) {
-        self.outcome = match winner {
-            Some(w) => Outcome::Won(w),
-            None => Outcome::Draw,
-        };
-        self.end = end;
-    }
-
-    /// The sides whose complete maze breaks the set-up rules.
-    pub fn bad_mazes(&self) -> Vec<Side> {
-        self.board
-            .geo
-            .side_list()
-            .into_iter()
-            .filter(|&s| {
-                let count = super::setup::slots(self.layout).len();
-                let slots = &self.setup[usize::from(s) % MAX_SIDES][..count];
-                let pieces: Option<Vec<_>> = slots.iter().copied().collect();
-                pieces.is_some_and(|p| super::setup::check_maze(self.board.geo, s, &p).is_err())
-            })
-            .collect()
-    }
-
-    /// End the game if a side has no characters.
-    pub fn judge(&mut self) {
-        if self.outcome.is_over() {
-            return;
-        }
-        if self.layout.four_castles() {
-            super::castles::judge(self);
-            return;
-        }
-        let gone: Vec<Side> = [Side(0), Side(1)]
-            .into_iter()
-            .filter(|&s| !self.board.has_characters(s))
-            .collect();
-        match gone.as_slice() {
-            [] => {}
-            [one] => self.finish(Some(super::board::opponent(*one)), End::NoCharacters(*one)),
-            _ => self.finish(None, End::NoCharacters(Side(0))),
-        }
-    }
-}
-
-/// Read-only views for self-play (`crate::selfplay::battlegates`), which
-/// plays from outside the game's folder.
-impl State {
-    /// The set-up played.
-    pub fn layout(&self) -> Layout {
-        self.layout
-    }
-
-    /// The maze and where every character stands.
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The roll of the turn in progress, once rolled.
-    pub fn roll(&self) -> Option<u8> {
-        self.dice.roll
-    }
-
-    /// The dice phase of the turn in progress.
-    pub fn dice(&self) -> &Dice {
-        &self.dice
-    }
+    pub(in crate::games::battlegates) target: Option<u8>,
 }

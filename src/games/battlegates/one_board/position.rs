@@ -25,11 +25,12 @@
 
 use crate::game::{position_fields, Outcome, PositionField, PositionParseError, Side};
 
-use super::board::{opponent, read_sq, side_name, Loc, NORTH, SOUTH};
-use super::cards::{Card, Pile};
-use super::layouts::Layout;
-use super::maze::{read_piece, Piece, MAX_GATES, MAX_WALLS};
-use super::state::{End, Id, State, MAX_SIDES};
+use crate::games::battlegates::geometry::board::{opponent, read_sq, side_name, Loc, NORTH, SOUTH};
+use crate::games::battlegates::geometry::layouts::{unknown_setup, Layout};
+use crate::games::battlegates::mazes::maze::{read_piece, Piece, MAX_GATES, MAX_WALLS};
+use crate::games::battlegates::one_board::state::{End, Id, State, MAX_SIDES};
+use crate::games::battlegates::one_board::variant::Rules;
+use crate::games::battlegates::pieces::cards::{Card, Pile};
 
 const FIELDS: [&str; 6] = ["characters", "maze", "to-move", "cards", "points", "result"];
 
@@ -65,7 +66,7 @@ pub fn write(state: &State, out: &mut String) {
         out.push_str(state.layout.tag());
         out.push(' ');
     }
-    if state.cards.decks() != super::castles::decks(state.layout, None) {
+    if state.cards.decks() != state.layout.decks(None) {
         out.push_str(ONE_DECK);
         out.push(' ');
     }
@@ -134,7 +135,7 @@ fn holders(state: &State) -> Vec<Side> {
 const ONE_DECK: &str = "one-deck";
 
 /// The winners' names: a side, or a team joined by `+`.
-pub(super) fn winners_text(outcome: Outcome) -> Option<String> {
+pub(in crate::games::battlegates) fn winners_text(outcome: Outcome) -> Option<String> {
     match outcome {
         Outcome::Won(w) => Some(side_name(w).to_string()),
         Outcome::TeamWon(t) => Some(t.sides().map(side_name).collect::<Vec<_>>().join("+")),
@@ -186,10 +187,11 @@ fn layout_of(text: &str) -> (Option<Layout>, bool, String) {
     }
 }
 
-/// Read a position written by [`write`], of any set-up. A first word
+/// Read a position written by [`write`], of any set-up, played by the
+/// set-up `rules` picks for its layout. A first word
 /// that is no characters field (it has no `,` or `/`) and names no
 /// set-up is refused as the `Setup` tag's would be.
-pub fn parse(text: &str) -> Result<State, PositionParseError> {
+pub fn parse_with(text: &str, rules: Rules) -> Result<State, PositionParseError> {
     let body = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
     let word = body.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     let fields = body.split_whitespace().count();
@@ -199,16 +201,16 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
             text,
             at,
             word.len(),
-            super::unknown_setup(word),
+            unknown_setup(word),
         ));
     }
     let (layout, one_deck, blanked) = layout_of(text);
     let text = blanked.as_str();
     let [chars, maze, side, cards, points, result] = position_fields(text, FIELDS)?;
     let layout = layout.unwrap_or(Layout::OneBoard);
-    let mut state = State::new(layout);
+    let mut state = State::with_rules(layout, rules(layout));
     if one_deck && layout.players() > 2 {
-        super::castles::set_decks(&mut state, 1);
+        state.set_decks(1);
     }
     let sides = state.board.geo().side_list();
     read_chars(&chars, &mut state)?;
@@ -253,11 +255,8 @@ pub fn parse(text: &str) -> Result<State, PositionParseError> {
     for (&s, n) in sides.iter().zip(numbers) {
         state.points[usize::from(s) % MAX_SIDES] = n;
     }
-    if layout.four_castles() {
-        super::castles::read_result(&result, &mut state)?;
-    } else {
-        read_result(&result, &mut state)?;
-    }
+    let rules = state.rules;
+    rules.read_result(&result, &mut state)?;
     Ok(state)
 }
 
@@ -377,7 +376,7 @@ fn read_maze(field: &PositionField<'_>, state: &mut State) -> Result<(), Positio
 }
 
 /// `KS or KN`, `K1, K2, K3 or K4`: the Keeps of board `g`.
-fn keeps_text(g: &super::board::Geometry) -> String {
+fn keeps_text(g: &crate::games::battlegates::geometry::board::Geometry) -> String {
     let keeps: Vec<String> = g.castles.iter().map(|c| keep_text(c.side)).collect();
     match keeps.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
@@ -454,7 +453,10 @@ fn read_cards(field: &PositionField<'_>, state: &mut State) -> Result<(), Positi
     Ok(())
 }
 
-fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
+pub(in crate::games::battlegates) fn read_result(
+    field: &PositionField<'_>,
+    state: &mut State,
+) -> Result<(), PositionParseError> {
     let gone = |s: Side| !state.board.has_characters(s);
     let v = field.value;
     if v == "*" {

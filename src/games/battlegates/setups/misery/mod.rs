@@ -9,24 +9,24 @@
 //!   forfeits the dice phase ([`card_turn`]).
 //! - Every character on the Run when a turn ends dies ([`turn_end`]).
 //!
-//! Each function does nothing on a board without a Run.
+//! Each function does nothing on a board without a Run. [`MiseryRun`]
+//! hands them to the one-board game as its [`Variant`] hooks.
 
 use std::collections::BTreeSet;
 
 use crate::game::Illegal;
+use crate::games::battlegates::one_board::variant::Variant;
 use crate::illegal;
 
-use super::board::{Loc, Post};
-use super::gates::Carry;
-use super::maze::Piece;
-use super::state::{Board, Id, State};
+use crate::games::battlegates::geometry::board::{Loc, Post};
+use crate::games::battlegates::mazes::maze::Piece;
+use crate::games::battlegates::moves::gates::Carry;
+use crate::games::battlegates::one_board::state::{Board, Id, State};
 
 /// A side's twenty set-up slots: eight Brick walls, six Gates and six
-/// Long gates.
-pub const SLOTS: [&str; 20] = [
-    "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "g1", "g2", "g3", "g4", "g5", "g6", "l1", "l2",
-    "l3", "l4", "l5", "l6",
-];
+/// Long gates (the board's data,
+/// [`Layout::slots`](crate::games::battlegates::geometry::layouts::Layout::slots)).
+pub use crate::games::battlegates::geometry::layouts::MISERY_RUN_SLOTS as SLOTS;
 
 /// Whether `loc` is a square of the Run on `board`'s board.
 fn on_run(board: &Board, loc: Loc) -> bool {
@@ -115,3 +115,24 @@ pub fn turn_end(board: &mut Board) -> Option<String> {
         if doomed.len() == 1 { "it" } else { "they" }
     ))
 }
+
+/// Misery Run's rules as hooks over the one-board game.
+#[derive(Debug)]
+pub struct MiseryRun;
+
+impl Variant for MiseryRun {
+    fn card_move(&self, board: &Board, piece: Piece) -> Result<(), Illegal> {
+        card_move(board, piece)
+    }
+
+    fn card_turn(&self, state: &mut State, carried: &[Carry]) -> Option<String> {
+        card_turn(state, carried)
+    }
+
+    fn turn_end(&self, board: &mut Board) -> Option<String> {
+        turn_end(board)
+    }
+}
+
+#[cfg(test)]
+mod tests;
