@@ -129,6 +129,12 @@ struct Seen {
     look_hand: bool,
     stages: bool,
     chance: bool,
+    /// The kinds of step due seen (`keygen`, `commit`, `turn`, ...).
+    steps: BTreeSet<String>,
+    /// A forfeit claim as the last line (its target's answer due).
+    claim: bool,
+    /// Several sides due at once (keys or audits in any order).
+    several_due: bool,
 }
 
 impl Seen {
@@ -138,6 +144,11 @@ impl Seen {
             self.games.insert(v["game"].as_str().unwrap().to_owned());
             self.forfeits |= v["forfeits"].as_array().is_some_and(|f| !f.is_empty());
             self.draw |= !v["draw"].is_null();
+            if let Some(step) = v["step"].as_object() {
+                self.steps.insert(step["step"].as_str().unwrap().to_owned());
+                self.claim |= step["text"].as_str().unwrap().contains(" claimed ");
+            }
+            self.several_due |= v["due"].as_array().is_some_and(|d| d.len() > 1);
         } else {
             self.kinds
                 .insert(v["error"]["kind"].as_str().unwrap().to_owned());
@@ -197,7 +208,12 @@ fn check_every_fixture(checker: &Checker) -> Vec<(PathBuf, Vec<PathBuf>)> {
             let v = one(checker, "check", &d, &["check", r, "--format", "json"]);
             seen.check(&v);
             let take = if v["ok"] == true {
-                let new_phase = phases.insert(v["phase"].as_str().unwrap().to_owned());
+                // A phase, or a kind of step due in it, new for this game.
+                let new_phase = phases.insert(format!(
+                    "{} {}",
+                    v["phase"].as_str().unwrap(),
+                    v["step"]["step"].as_str().unwrap_or("-")
+                ));
                 let forfeit = v["forfeits"].as_array().is_some_and(|f| !f.is_empty());
                 let with_keys = !keys.is_empty() && keyed < 3;
                 keyed += usize::from(with_keys);
@@ -219,6 +235,13 @@ fn check_every_fixture(checker: &Checker) -> Vec<(PathBuf, Vec<PathBuf>)> {
     }
     assert!(seen.forfeits, "a claimed forfeit");
     assert!(seen.draw, "a draw by agreement");
+    // The set-up steps and a key due come from records made in
+    // move_setup_and_a_set_up_in_progress_match_their_schemas.
+    for step in ["turn", "audit"] {
+        assert!(seen.steps.contains(step), "{step}: {:?}", seen.steps);
+    }
+    assert!(seen.claim, "a forfeit claim as the last line");
+    assert!(seen.several_due, "several sides due at once");
     chosen
 }
 
@@ -391,6 +414,18 @@ fn move_setup_and_a_set_up_in_progress_match_their_schemas() {
         (&v["side"], &v["action"], &v["written"]),
         (&"Red".into(), &"commit".into(), &true.into())
     );
+    // S3, Blue's openings, due: every reader on the set-up in progress.
+    let v = one(
+        &checker,
+        "check",
+        d,
+        &["check", "pg.pbem", "--format", "json"],
+    );
+    assert_eq!(
+        (&v["phase"], &v["step"]["step"]),
+        (&"setup".into(), &"open".into())
+    );
+    the_readers_match_their_schemas(&checker, d, "pg.pbem", &["blue.key", "red.key"]);
     one(
         &checker,
         "setup",
@@ -421,6 +456,29 @@ fn move_setup_and_a_set_up_in_progress_match_their_schemas() {
         ],
     );
     assert_eq!(v["error"]["kind"], "usage");
+    // Castle Danger, Blue's key in and Red's due before turn 1.
+    ok(&[
+        "new",
+        "castle-danger",
+        "--side",
+        "Blue=a@x",
+        "--side",
+        "Red=b@x",
+        "-o",
+        "keys.pbem",
+    ]);
+    ok(&["keygen", "--side", "Blue", "keys.pbem", "-o", "kblue.key"]);
+    let v = one(
+        &checker,
+        "check",
+        d,
+        &["check", "keys.pbem", "--format", "json"],
+    );
+    assert_eq!(
+        (&v["step"]["step"], &v["due"]),
+        (&"keygen".into(), &serde_json::json!(["Red"]))
+    );
+    the_readers_match_their_schemas(&checker, d, "keys.pbem", &["kblue.key"]);
     // Castle Danger: a move, dry and written.
     ok(&[
         "new",
@@ -456,6 +514,30 @@ fn move_setup_and_a_set_up_in_progress_match_their_schemas() {
         &["move", "cd.pbem", "Zz9-z9", "--format", "json"],
     );
     assert_eq!(v["ok"], false);
+}
+
+/// `show`, `replay`, `annotate`, `legal` and `fate` of `record` in
+/// `dir`, and `show`, `legal` and `fate` with each key file: each
+/// output valid against its schema.
+fn the_readers_match_their_schemas(checker: &Checker, dir: &Path, record: &str, keys: &[&str]) {
+    for command in ["show", "replay", "annotate", "legal", "fate"] {
+        one(
+            checker,
+            command,
+            dir,
+            &[command, record, "--format", "json"],
+        );
+    }
+    for key in keys {
+        for command in ["show", "legal", "fate"] {
+            one(
+                checker,
+                command,
+                dir,
+                &[command, record, "--key", key, "--format", "json"],
+            );
+        }
+    }
 }
 
 #[test]
@@ -513,32 +595,34 @@ fn a_renamed_missing_or_unknown_field_is_refused_by_the_schema() {
     let mut renamed = good.clone();
     let to_move = renamed.as_object_mut().unwrap().remove("to_move").unwrap();
     renamed["side_to_move"] = to_move;
-    assert!(checker.check("check", &renamed).is_err(), "to_move renamed");
+    let why = checker.check("check", &renamed).unwrap_err();
+    assert!(
+        why.contains("to_move") && why.contains("side_to_move"),
+        "to_move renamed: {why}"
+    );
 
     let mut missing = good.clone();
     missing.as_object_mut().unwrap().remove("digest");
-    assert!(checker.check("check", &missing).is_err(), "digest missing");
+    let why = checker.check("check", &missing).unwrap_err();
+    assert!(why.contains("digest"), "digest missing: {why}");
 
     let mut nested = good.clone();
     nested["draw"]["offered_by"] = Value::from(3);
+    let why = checker.check("check", &nested).unwrap_err();
     assert!(
-        checker.check("check", &nested).is_err(),
-        "offered_by a number"
+        why.contains("/draw/offered_by"),
+        "offered_by a number: {why}"
     );
 
     let mut extra = good.clone();
     extra["draw"]["accepted"][0]["when"] = Value::from("today");
-    assert!(
-        checker.check("check", &extra).is_err(),
-        "an unknown field, nested"
-    );
+    let why = checker.check("check", &extra).unwrap_err();
+    assert!(why.contains("when"), "an unknown field, nested: {why}");
 
     let mut phase = good.clone();
     phase["phase"] = Value::from("setup-phase");
-    assert!(
-        checker.check("check", &phase).is_err(),
-        "a phase no reader knows"
-    );
+    let why = checker.check("check", &phase).unwrap_err();
+    assert!(why.contains("/phase"), "a phase no reader knows: {why}");
 
     // A failure's error object is strict too.
     let failure = serde_json::json!({"schema": 1, "ok": false, "error": {

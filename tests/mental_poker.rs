@@ -308,3 +308,32 @@ fn the_python_reference_passes_its_own_ristretto255_self_test() {
         Err(e) => no_python(&format!("python3 could not be run ({e})")),
     }
 }
+
+/// The cards docs/protocol.md section 3.9 names in prose (South draws
+/// card 5; Castle2 card 18 with three players, 55 with four) are the data
+/// file's, and the section points to the file.
+#[test]
+fn the_protocol_docs_name_the_data_files_cards() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/protocol.md")).unwrap();
+    assert!(docs.contains("tests/data/vectors/mental-poker.json"));
+    let vectors = data_file_vectors(false);
+    for (name, prose) in [
+        ("South draws at 0", "the card South draws at position 0 (5:"),
+        (
+            "3 players: Castle2 draws at 1",
+            "Castle2 draws card\n18 with three",
+        ),
+        (
+            "4 players: Castle2 draws at 1",
+            "card 55 (card 21 of the second deck)",
+        ),
+    ] {
+        let value = vectors
+            .iter()
+            .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("{name} in the data file"));
+        assert!(prose.contains(value), "{name}: {value} is not in {prose:?}");
+        assert!(docs.contains(prose), "docs/protocol.md says {prose:?}");
+    }
+}
