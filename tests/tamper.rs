@@ -1256,6 +1256,16 @@ fn two_different_answers_to_one_message_at_once_are_never_both_written() {
                 assert!(remembered.contains(&format!("sent-reply: {out}")));
             } else {
                 assert!(!message.exists(), "pair {pair}: {out} left behind: {why}");
+                // Refused as the game refuses a second answer (exit 1),
+                // said once: the key file changed meanwhile, or this
+                // message was answered already.
+                assert_eq!(outcome.status.code(), Some(1), "pair {pair}: {why}");
+                assert!(
+                    why.contains("red.key changed while herald was writing it (another herald command at the same time?): nothing was written; run your command again")
+                        || why.contains("you already answered this turn"),
+                    "pair {pair}: {why}"
+                );
+                assert_eq!(why.matches("nothing was written").count(), 1, "{why}");
             }
         }
     }

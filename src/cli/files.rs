@@ -219,7 +219,7 @@ fn stale(path: &Path) -> Failure {
         Problem::plain(
             ErrorKind::Record,
             format!(
-                "{} changed while herald was writing it (another herald move?): nothing was written; read it again and retry",
+                "{} changed while herald was writing it (another herald command at the same time?): nothing was written; run your command again, and it reads the file as it is now",
                 path.display()
             ),
         ),

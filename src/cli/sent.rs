@@ -151,16 +151,15 @@ pub(super) fn remember_sent<G: Game>(
         text: Some(answered.text.to_owned()),
         reply: answered.reply.map(|p| p.display().to_string()),
     });
-    files::rewrite(path, read, wallet.to_text().as_bytes()).map_err(|e| {
-        Failure::usage(format!(
-            "{} could not be updated ({}): nothing was written (the key file remembers a line \
+    files::rewrite(path, read, wallet.to_text().as_bytes()).map_err(|e| match e {
+        // Another answer changed the key file since it was read: said
+        // whole already (exit 1, nothing written).
+        stale @ Failure::Invalid(..) => stale,
+        Failure::Usage(m) => Failure::usage(format!(
+            "{} could not be updated ({m}): nothing was written (the key file remembers a line \
              before the record holds it, never after)",
             path.display(),
-            match e {
-                Failure::Usage(m) => m,
-                Failure::Invalid(p, _) => p.message,
-            }
-        ))
+        )),
     })?;
     Ok(())
 }
