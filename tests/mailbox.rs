@@ -468,6 +468,7 @@ fn a_game_is_played_through_real_mail_servers() {
     if !servers() {
         return;
     }
+    let _accounts = common::shared_accounts();
     empty_mailbox("ann");
     empty_mailbox("bob");
     let root = tempfile::TempDir::new().unwrap();
@@ -772,6 +773,7 @@ fn a_round_through(encryption: &str, from: &str, to: &str) {
     if !tls_servers() {
         return;
     }
+    let _accounts = common::shared_accounts();
     empty_mailbox(to);
     let root = tempfile::TempDir::new().unwrap();
     let password = "password-command = \"echo secret\"";
@@ -1052,6 +1054,7 @@ fn a_password_stored_in_the_keyring_logs_in_and_sends() {
     if !tls_servers() {
         return;
     }
+    let _accounts = common::shared_accounts();
     // The kernel's persistent keyring is shared by every run of this
     // test as this user: one at a time.
     let lock =
