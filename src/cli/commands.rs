@@ -29,9 +29,8 @@ use crate::wallet::Wallet;
 
 /// Run one command. One arm per command, each only moving the parsed
 /// arguments into the command's struct: a table, long for that reason.
-pub fn run(mut command: Command) -> Result<Exit, Failure> {
+pub fn run(command: Command) -> Result<Exit, Failure> {
     super::picture::refuse_svg(&command)?;
-    resolve_game_id(&mut command)?;
     match command {
         Command::New {
             game,
@@ -362,29 +361,6 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
         Command::Rules { game } => super::rules::rules(game.as_deref()),
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
-}
-
-/// A record named by a game id the inbox knows (`herald move 3f2a9c1b04de
-/// ...`, `herald show 3f2a9c1b04de`) rather than a file: the newest valid
-/// message of that game, in the inbox's state folder. `move` and every
-/// reader of one record take it.
-fn resolve_game_id(command: &mut Command) -> Result<(), Failure> {
-    let record = match command {
-        Command::Move { record, .. } => record,
-        Command::Check { input, more, .. } if more.is_empty() => &mut input.record,
-        Command::Show { input, .. } => &mut input.record,
-        Command::Extract { input, .. } => &mut input.record,
-        Command::Replay { input, .. }
-        | Command::Annotate { input, .. }
-        | Command::Legal { input, .. }
-        | Command::Hand { input, .. }
-        | Command::Fate { input, .. } => &mut input.record,
-        _ => return Ok(()),
-    };
-    if let Some(path) = super::transport::inbox::resolve(record)? {
-        *record = path;
-    }
-    Ok(())
 }
 
 /// A set-up choice's text: as given, or read from the file after `@`.

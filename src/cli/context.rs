@@ -105,8 +105,13 @@ fn with_loaded<C: RecordCommand>(
     command: C,
     stamping: Stamping,
 ) -> Result<Exit, Failure> {
-    let loaded = files::load(path, message, stamping);
-    reported(with_source(path, loaded, command), format)
+    // A game id names the inbox's copy: the file a writer rewrites too.
+    let path = match files::record_file(path) {
+        Ok(path) => path,
+        Err(failure) => return reported(Err(failure), format),
+    };
+    let loaded = files::load(&path, message, stamping);
+    reported(with_source(&path, loaded, command), format)
 }
 
 /// Run a reader on the newest record in `bytes`, read from `path`.

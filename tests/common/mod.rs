@@ -115,3 +115,15 @@ pub fn refused_answer(dir: &Path, message: &str, turn: &str, out: &str) -> Strin
     assert_eq!(std::fs::read(dir.join("my.key")).unwrap(), key);
     String::from_utf8(o.stderr).unwrap()
 }
+
+/// One run at a time on the shared test mail accounts (ann, bob, cara,
+/// dave, kay @herald.test): every test that empties or reads them holds
+/// this inter-process lock, so that two runs (CI, another worktree) do
+/// not break each other. Held until the guard is dropped.
+pub fn shared_accounts() -> fd_lock::RwLockWriteGuard<'static, std::fs::File> {
+    let file =
+        std::fs::File::create(std::env::temp_dir().join("herald-mail-accounts.lock")).unwrap();
+    Box::leak(Box::new(fd_lock::RwLock::new(file)))
+        .write()
+        .unwrap()
+}
