@@ -40,8 +40,6 @@ pub use mazes::{maze, setup};
 pub use moves::{action, alley, dice, gates};
 pub use one_board::{notation, rules, state};
 pub use pieces::cards;
-use setups::castles::header as castles_header;
-pub use setups::{castles, misery};
 
 /// The position text ([`one_board::position`]), read with the set-ups'
 /// table of rules.
@@ -69,43 +67,13 @@ use crate::illegal;
 pub use action::Action;
 pub use state::State;
 
-use board::{side_name, NORTH, SOUTH};
+use board::side_name;
 use cards::{Card, Pile};
 use layouts::{Layout, ANY_BOARD};
 use setup::slots;
 
 /// The Battlegates engine.
 pub struct Battlegates;
-
-fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
-    if layout.four_castles() {
-        return castles_header::check_sides(setup, layout);
-    }
-    let board = match layout {
-        Layout::MiseryRun => "Misery Run",
-        _ => "one board",
-    };
-    for side in [SOUTH, NORTH] {
-        if !setup.sides.contains(&side) {
-            return Err(SetupError {
-                tag: Some(side_name(side).to_string()),
-                reason: format!(
-                    "Battlegates on {board} is played by South and North: {} is missing",
-                    side_name(side)
-                ),
-            });
-        }
-    }
-    if setup.sides.len() != 2 {
-        return Err(SetupError {
-            tag: None,
-            reason: format!(
-                "Battlegates on {board} is played by exactly two sides, South and North"
-            ),
-        });
-    }
-    Ok(())
-}
 
 fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
     if let Some(v) = setup.tag("Hands") {
@@ -120,7 +88,42 @@ fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
         }
     }
     let layout = layout(setup)?;
-    castles_header::check_options(setup, layout)
+    check_decks(setup, layout)
+}
+
+/// The number the `Decks` tag gives, if any (checked by [`check_decks`]).
+fn decks_tag(setup: &Setup<'_>) -> Option<u8> {
+    setup.tag("Decks").and_then(|v| v.trim().parse().ok())
+}
+
+/// `Decks` is 1 or 2, and 2 only for four players.
+fn check_decks(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
+    if let Some(v) = setup.tag("Decks") {
+        let n = decks_tag(setup);
+        let ok = match n {
+            Some(1) => true,
+            Some(2) => layout.players() == 4,
+            _ => false,
+        };
+        if !ok {
+            let reason = if n == Some(2) {
+                format!(
+                    "Decks \"{v}\": two players play with one deck of 34 cards (Decks \"1\"); \
+                     two decks are for four players"
+                )
+            } else {
+                format!(
+                    "Decks \"{v}\": the cards are one deck of 34 (\"1\") or, for four players, \
+                     two decks of 68 (\"2\", their default)"
+                )
+            };
+            return Err(SetupError {
+                tag: Some("Decks".into()),
+                reason,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether the hands are hidden: as the `Hands` tag says, or by the
@@ -139,10 +142,12 @@ fn layout(setup: &Setup<'_>) -> Result<Layout, SetupError> {
     let Some(v) = setup.tag("Setup") else {
         return Ok(Layout::OneBoard);
     };
-    Layout::from_tag(v).ok_or_else(|| SetupError {
-        tag: Some("Setup".into()),
-        reason: unknown_setup(v),
-    })
+    Layout::from_tag(v)
+        .filter(|l| setups::played(*l))
+        .ok_or_else(|| SetupError {
+            tag: Some("Setup".into()),
+            reason: unknown_setup(v),
+        })
 }
 
 impl Game for Battlegates {
@@ -179,11 +184,11 @@ impl Game for Battlegates {
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
         let layout = layout(setup)?;
-        check_sides(setup, layout)?;
+        setups::rules(layout).check_sides(setup, layout)?;
         check_options(setup)?;
         let mut state = State::new(layout);
-        if let Some(decks) = castles_header::decks_tag(setup) {
-            castles::set_decks(&mut state, decks);
+        if let Some(decks) = decks_tag(setup) {
+            state.set_decks(decks);
         }
         if hands_hidden(setup, layout) {
             state.cards = state.cards.into_hidden();
@@ -303,8 +308,7 @@ impl Game for Battlegates {
     }
 
     fn takes_turns(state: &State, side: Side) -> bool {
-        // On Battle Alley a castle without characters is skipped.
-        !state.layout.four_castles() || state.board.has_characters(side)
+        state.rules.takes_turns(state, side)
     }
 
     fn receive_cards(state: &mut State, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
@@ -323,9 +327,9 @@ impl Game for Battlegates {
         if !state.cards.open_unseen(side, card) {
             return illegal!("{} holds no unseen card to open as {card}", side_name(side));
         }
-        // A castle out of the game discards its hand (rulings 33, 34):
-        // a card of it opened on its leaving line goes to the pile.
-        if state.layout.four_castles() && !state.board.has_characters(side) {
+        // A side out of the game whose hand is discarded: a card of it
+        // opened on its leaving line goes to the pile.
+        if state.rules.hand_discarded(state, side) {
             state.cards.spend(side, card);
         }
         Ok(())

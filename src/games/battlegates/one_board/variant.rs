@@ -10,8 +10,10 @@
 
 use std::fmt::Debug;
 
-use crate::game::{Chance, Illegal, PositionField, PositionParseError, Side, Team};
-use crate::games::battlegates::geometry::board::opponent;
+use crate::game::{
+    Chance, Illegal, PositionField, PositionParseError, Setup, SetupError, Side, Team,
+};
+use crate::games::battlegates::geometry::board::{opponent, side_name, NORTH, SOUTH};
 use crate::games::battlegates::geometry::layouts::Layout;
 use crate::games::battlegates::mazes::maze::Piece;
 use crate::games::battlegates::moves::gates::Carry;
@@ -22,6 +24,53 @@ use super::state::{Board, End, State};
 
 /// The rules of a set-up, as hooks over the one-board game.
 pub trait Variant: Sync + Debug {
+    /// The layouts (`Setup` tag values) this set-up plays: its line in
+    /// the composition's table (`setups::SETUPS`) is all it takes to be
+    /// played.
+    fn layouts(&self) -> &'static [Layout];
+
+    /// The board's name in the header's errors (one board: "one board").
+    fn board_name(&self) -> &'static str {
+        "one board"
+    }
+
+    /// The header's sides are the ones `layout` is played by (one board:
+    /// South and North, no other).
+    fn check_sides(&self, setup: &Setup<'_>, _layout: Layout) -> Result<(), SetupError> {
+        let board = self.board_name();
+        for side in [SOUTH, NORTH] {
+            if !setup.sides.contains(&side) {
+                return Err(SetupError {
+                    tag: Some(side_name(side).to_string()),
+                    reason: format!(
+                        "Battlegates on {board} is played by South and North: {} is missing",
+                        side_name(side)
+                    ),
+                });
+            }
+        }
+        if setup.sides.len() != 2 {
+            return Err(SetupError {
+                tag: None,
+                reason: format!(
+                    "Battlegates on {board} is played by exactly two sides, South and North"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `side` takes its turns (one board: always).
+    fn takes_turns(&self, _state: &State, _side: Side) -> bool {
+        true
+    }
+
+    /// Whether `side` is out of the game and its hand discarded, so a card
+    /// of it opened goes to the pile (one board: never).
+    fn hand_discarded(&self, _state: &State, _side: Side) -> bool {
+        false
+    }
+
     /// Seat the sides of `layout`: allies on the board and the hand each
     /// side plays from (one board: each side alone, its own hand).
     fn seat(&self, _layout: Layout, _board: &mut Board, _cards: &mut Cards) {}
@@ -99,7 +148,11 @@ pub trait Variant: Sync + Debug {
 #[derive(Debug)]
 pub struct OneBoard;
 
-impl Variant for OneBoard {}
+impl Variant for OneBoard {
+    fn layouts(&self) -> &'static [Layout] {
+        &[Layout::OneBoard]
+    }
+}
 
 /// Which set-up's rules play a layout: the composition's table, passed to
 /// whatever makes a position from a layout ([`position::parse`]).

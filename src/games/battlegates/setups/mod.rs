@@ -1,6 +1,7 @@
 //! Layer 7, the set-ups, each a layer over the one-board game: a set-up is a
 //! folder here holding its rules as a [`Variant`] (hooks over the
-//! one-board game, `one_board/variant.rs`), and one line in [`rules`].
+//! one-board game, `one_board/variant.rs`: its layouts, header checks,
+//! seating and rules), and one line in [`SETUPS`].
 //! Nothing below this folder names a set-up: the one-board game calls
 //! the hooks of the set-up its position holds.
 //!
@@ -9,24 +10,40 @@
 //!
 //! The one-board game is the default, [`OneBoard`].
 
-pub mod castles;
-pub mod misery;
-
 use crate::games::battlegates::geometry::layouts::Layout;
 use crate::games::battlegates::one_board::state::State;
 use crate::games::battlegates::one_board::variant::{OneBoard, Variant};
 
-/// The rules `layout` is played by: its set-up's hooks, else the
-/// one-board game's.
+/// Declares each set-up's folder (`pub mod`) and lists its hooks in
+/// [`SETUPS`], after the one-board game (the default).
+macro_rules! setups {
+    ($($folder:ident :: $rules:ident),* $(,)?) => {
+        $(pub mod $folder;)*
+
+        /// Every set-up played: deleting a set-up's folder and its line in
+        /// `setups!` leaves a game that compiles without it.
+        pub const SETUPS: &[&dyn Variant] = &[&OneBoard, $(&$folder::$rules),*];
+    };
+}
+
+setups! {
+    misery::MiseryRun,
+    castles::FourCastles,
+}
+
+/// Whether a set-up in [`SETUPS`] plays `layout`.
+pub fn played(layout: Layout) -> bool {
+    SETUPS.iter().any(|s| s.layouts().contains(&layout))
+}
+
+/// The rules `layout` is played by: the set-up that plays it
+/// ([`Variant::layouts`]), else the one-board game's.
 pub fn rules(layout: Layout) -> &'static dyn Variant {
-    match layout {
-        Layout::MiseryRun => &misery::MiseryRun,
-        Layout::FourCastles | Layout::FourCastlesAllies | Layout::FourCastlesSolo => {
-            &castles::FourCastles
-        }
-        #[allow(unreachable_patterns)]
-        _ => &OneBoard,
-    }
+    SETUPS
+        .iter()
+        .copied()
+        .find(|s| s.layouts().contains(&layout))
+        .unwrap_or(&OneBoard)
 }
 
 impl State {

@@ -1,5 +1,6 @@
 //! The header of a four-castle game: its sides (Castle1 to Castle4, all
-//! four) and its `Decks` tag.
+//! four). (The `Decks` tag is the game's option, checked in the
+//! composition for every set-up.)
 
 use crate::game::{Setup, SetupError};
 
@@ -35,42 +36,6 @@ pub fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> 
                 side_name(missing)
             ),
         });
-    }
-    Ok(())
-}
-
-/// The number the `Decks` tag gives, if any (checked by
-/// [`check_options`]).
-pub fn decks_tag(setup: &Setup<'_>) -> Option<u8> {
-    setup.tag("Decks").and_then(|v| v.trim().parse().ok())
-}
-
-/// `Decks` is 1 or 2, and 2 only for four players.
-pub fn check_options(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
-    if let Some(v) = setup.tag("Decks") {
-        let n = decks_tag(setup);
-        let ok = match n {
-            Some(1) => true,
-            Some(2) => layout.players() == 4,
-            _ => false,
-        };
-        if !ok {
-            let reason = if n == Some(2) {
-                format!(
-                    "Decks \"{v}\": two players play with one deck of 34 cards (Decks \"1\"); \
-                     two decks are for four players"
-                )
-            } else {
-                format!(
-                    "Decks \"{v}\": the cards are one deck of 34 (\"1\") or, for four players, \
-                     two decks of 68 (\"2\", their default)"
-                )
-            };
-            return Err(SetupError {
-                tag: Some("Decks".into()),
-                reason,
-            });
-        }
     }
     Ok(())
 }

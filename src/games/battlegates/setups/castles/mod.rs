@@ -10,7 +10,9 @@ pub mod header;
 #[cfg(test)]
 mod tests;
 
-use crate::game::{Chance, Illegal, Outcome, PositionField, PositionParseError, Side, Team};
+use crate::game::{
+    Chance, Illegal, Outcome, PositionField, PositionParseError, Setup, SetupError, Side, Team,
+};
 use crate::games::battlegates::one_board::variant::Variant;
 
 use crate::games::battlegates::geometry::board::opponent;
@@ -204,12 +206,6 @@ pub fn resign(state: &mut State, side: Side) {
     }
 }
 
-/// Play with `decks` whole decks (the `Decks` tag), before any card is
-/// dealt.
-pub fn set_decks(state: &mut State, decks: u8) {
-    state.set_decks(decks);
-}
-
 /// Read the result field of a four-castle position: `*`, the winners
 /// (`Castle1+Castle3`, or one castle alone) and how, or a draw.
 pub fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), PositionParseError> {
@@ -289,6 +285,28 @@ pub fn read_result(field: &PositionField<'_>, state: &mut State) -> Result<(), P
 pub struct FourCastles;
 
 impl Variant for FourCastles {
+    fn layouts(&self) -> &'static [Layout] {
+        &[
+            Layout::FourCastles,
+            Layout::FourCastlesAllies,
+            Layout::FourCastlesSolo,
+        ]
+    }
+
+    fn check_sides(&self, setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
+        header::check_sides(setup, layout)
+    }
+
+    fn takes_turns(&self, state: &State, side: Side) -> bool {
+        // A castle without characters is skipped.
+        state.board.has_characters(side)
+    }
+
+    fn hand_discarded(&self, state: &State, side: Side) -> bool {
+        // A castle out of the game discards its hand (rulings 33, 34).
+        !state.board.has_characters(side)
+    }
+
     fn seat(&self, layout: Layout, board: &mut Board, cards: &mut Cards) {
         seat(layout, board, cards);
     }

@@ -19,6 +19,7 @@ use crate::games::battlegates::one_board::variant::Variant;
 use crate::illegal;
 
 use crate::games::battlegates::geometry::board::{Loc, Post};
+use crate::games::battlegates::geometry::layouts::Layout;
 use crate::games::battlegates::mazes::maze::Piece;
 use crate::games::battlegates::moves::gates::Carry;
 use crate::games::battlegates::one_board::state::{Board, Id, State};
@@ -121,6 +122,14 @@ pub fn turn_end(board: &mut Board) -> Option<String> {
 pub struct MiseryRun;
 
 impl Variant for MiseryRun {
+    fn layouts(&self) -> &'static [Layout] {
+        &[Layout::MiseryRun]
+    }
+
+    fn board_name(&self) -> &'static str {
+        "Misery Run"
+    }
+
     fn card_move(&self, board: &Board, piece: Piece) -> Result<(), Illegal> {
         card_move(board, piece)
     }
