@@ -1097,3 +1097,72 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
         "{text}"
     );
 }
+
+/// Red's key joins the game with its first set-up line (S2, protocol 3);
+/// the message that carried both is lost, and the same `setup` on the
+/// creator's message writes it again: the same record, Red's tags and
+/// all, which Blue reads as before.
+#[test]
+fn a_lost_set_up_reply_that_carried_a_key_is_written_again_with_the_key() {
+    let p = players();
+    run(
+        &p.blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "my.key",
+            "--army",
+            "RRRRPPPSSS",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    mail(&p.blue, &p.red, "1.eml");
+    run(
+        &p.red,
+        &[
+            "setup",
+            "1.eml",
+            "--side",
+            "Red",
+            "--key",
+            "my.key",
+            "--army",
+            "SSSRRRPPPR",
+            "--reply",
+            "-o",
+            "2.eml",
+        ],
+    );
+    let said = run(
+        &p.red,
+        &[
+            "setup",
+            "1.eml",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "2again.eml",
+        ],
+    );
+    assert!(said.contains("this is your set-up line S2 again"), "{said}");
+    let record = |name: &str| {
+        let text = std::fs::read_to_string(p.red.join(name)).unwrap();
+        let at = text.find("\n[").expect("a record");
+        let end = text[at..].find("\n-- \n").map_or(text.len(), |e| at + e);
+        text[at..end].to_owned()
+    };
+    let again = record("2again.eml");
+    assert!(again.contains("[RedKey "), "{again}");
+    assert_eq!(again, record("2.eml"));
+    mail(&p.red, &p.blue, "2again.eml");
+    let s = json(&p.blue, &["check", "2again.eml", "--format", "json"]);
+    assert_eq!(s["ok"], true, "{s}");
+}

@@ -172,7 +172,9 @@ impl Setup {
                 wallet: Some(&wallet),
                 format: self.format,
             };
-            return super::commands::write_line_again(ctx, referee, &sent, again);
+            // On the record as it was answered: with the side's tags when
+            // its key joined with that line.
+            return super::commands::write_line_again(read, referee, &sent, again);
         }
         let before = referee.digest().copied();
         referee.set_today(self.date.after(referee.last_date()));
