@@ -778,3 +778,30 @@ fn a_claim_dated_ahead_of_the_targets_clock_is_answered_on_its_own_day() {
         (Some("play"), Some(2))
     );
 }
+
+/// A `HERALD_TODAY` that is no day is never dropped in silence: `check`
+/// still gives its verdict and warns that the dates were not compared
+/// with today; a writer refuses it (exit 2).
+#[test]
+fn a_herald_today_that_is_no_day_is_named_by_readers_and_refused_by_writers() {
+    let t = Table::set_up();
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-13-01")
+        .args(["check", "game.pbem"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("HERALD_TODAY=2026-13-01: a date is a day that exists")
+            && err.contains("the dates were not compared with today"),
+        "{err}"
+    );
+    let action = t.some_action(&t.blue);
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-13-01")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

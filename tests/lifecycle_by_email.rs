@@ -539,7 +539,7 @@ fn a_playground_game_under_protocol_3_is_set_up_in_three_messages() {
     );
     assert_eq!(
         next(&p.blue.join("1.eml")),
-        "Next, Red (S2), answering with: herald setup MESSAGE.eml --side Red --key red.key --reply -o reply.eml"
+        "Next, Red (S2), answering with: herald setup MESSAGE.eml --side Red --key red.key --army ARMY --reply -o reply.eml"
     );
     mail(&p.blue, &p.red, "1.eml");
     // Red has no key file yet: --side makes it, and its tags join the

@@ -565,7 +565,19 @@ struct JsonAudit {
 /// gets a warning: a deadline counts by the signed dates, so a claim
 /// dated ahead claims time that has not passed (spec section 3.8).
 fn warn_if_dated_ahead<G: Game>(referee: &Referee<G>) {
-    let (Some(last), Ok(today)) = (referee.last_date(), super::context::clock_today()) else {
+    let today = match super::context::clock_today() {
+        Ok(today) => today,
+        Err(e) => {
+            // A reader goes on, but never with a clock silently dropped.
+            let why = match e {
+                Failure::Usage(m) => m,
+                Failure::Invalid(p, _) => p.message,
+            };
+            super::report::eprint_warning(&why, "the dates were not compared with today");
+            return;
+        }
+    };
+    let Some(last) = referee.last_date() else {
         return;
     };
     if last.0 > today.0 + 1 {

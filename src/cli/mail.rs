@@ -533,6 +533,15 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
             by.name::<G>()
         );
     }
+    // The choices a set-up step that commits cannot go without.
+    let required: String = match due.step {
+        "commit" => G::SETUP_CHOICES
+            .iter()
+            .filter(|c| c.default == crate::game::ChoiceDefault::Required)
+            .map(|c| format!(" --{} {}", c.name, c.name.to_ascii_uppercase()))
+            .collect(),
+        _ => String::new(),
+    };
     let command = match due.step {
         "keygen" => format!(
             "herald keygen --side {name} MESSAGE.eml --key {}.key --reply -o reply.eml",
@@ -543,10 +552,10 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         "farewell" => "herald move MESSAGE.eml pass --key KEY --reply -o reply.eml".into(),
         // Protocol 3: the side's key joins with its first set-up line.
         _ if referee.header().commit(due.side).is_none() => format!(
-            "herald setup MESSAGE.eml --side {name} --key {}.key --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
+            "herald setup MESSAGE.eml --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
             name.to_ascii_lowercase()
         ),
-        _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
+        _ => format!("herald setup MESSAGE.eml --key KEY{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
     };
     let sides = referee.sides_due();
     if sides.len() > 1 {
