@@ -569,11 +569,7 @@ fn warn_if_dated_ahead<G: Game>(referee: &Referee<G>) {
         Ok(today) => today,
         Err(e) => {
             // A reader goes on, but never with a clock silently dropped.
-            let why = match e {
-                Failure::Usage(m) => m,
-                Failure::Invalid(p, _) => p.message,
-            };
-            super::report::eprint_warning(&why, "the dates were not compared with today");
+            super::report::eprint_warning(&e.text(), "the dates were not compared with today");
             return;
         }
     };
@@ -668,17 +664,9 @@ impl RecordCommand for CheckWithKey {
         let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
         let referee = replayed.referee;
         let header = referee.header();
-        let side = header
-            .side_named::<G>(wallet.side())
-            .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID));
-        let Some(side) = side else {
-            return Err(Failure::usage(format!(
-                "{key} is a key for {} in {}, not for a side of this {} game",
-                wallet.side(),
-                wallet.game(),
-                G::ID
-            )));
-        };
+        let side = referee
+            .wallet_side(&wallet)
+            .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let name = side.name::<G>();
         let sent = wallet.sent();
         if wallet.chain() != header.chain_id() {
@@ -1777,9 +1765,8 @@ impl Move {
             // The set-up's last line, which made its writer the first to
             // move: the turn typed goes on the message that holds it.
             let mut after = referee.clone();
-            let first_mover = play_own_line(&mut after, line).filter(|p| {
-                after.phase() == crate::game::Phase::Play && after.to_move() == Some(p.side)
-            });
+            let first_mover =
+                play_own_line(&mut after, line).filter(|p| moves_first(&after, p.side));
             if let (Some(_), crate::record::LineKind::Setup) = (first_mover, sent.kind) {
                 return Err(super::sent::first_turn_elsewhere(sent, text, ctx));
             }
@@ -1913,6 +1900,12 @@ fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<Played
     first
 }
 
+/// Whether play has begun with `side` to move: after the set-up's last
+/// line, that its writer moves first.
+fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bool {
+    referee.phase() == crate::game::Phase::Play && referee.to_move() == Some(side)
+}
+
 /// What the writer of the set-up's last line is told when that line made
 /// it the first to move and went into the message `reply`: the message is
 /// not for the others yet; its first turn goes out with it.
@@ -1921,7 +1914,7 @@ pub(super) fn first_mover_hint<G: Game>(
     side: game::Side,
     reply: &Path,
 ) -> Option<String> {
-    (referee.phase() == crate::game::Phase::Play && referee.to_move() == Some(side)).then(|| {
+    moves_first(referee, side).then(|| {
         format!(
             "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
             side.name::<G>(),

@@ -396,27 +396,30 @@ fn letter<G: Game>(
     for s in &next {
         due.push(mailable(*s)?);
     }
-    let (mut to, mut cc) = if due.is_empty() {
+    let (to_all, cc_all) = if due.is_empty() {
         (others, Vec::new())
     } else {
         (due, others)
     };
-    let same = |a: &String, b: &String| address(a).eq_ignore_ascii_case(address(b));
-    // The writer's own address goes To it only when no one else's does.
-    if to.iter().any(|t| !same(t, &from)) {
-        to.retain(|t| !same(t, &from));
-    }
-    let once = |list: &mut Vec<String>| {
-        let all = std::mem::take(list);
-        for c in all {
-            if !list.iter().any(|k| same(k, &c)) {
-                list.push(c);
-            }
-        }
+    // Each address named once, the writer's own never: it goes To the
+    // writer only when no one else's would.
+    let mut named = vec![address(&from).to_ascii_lowercase()];
+    let mut new_only = |list: Vec<String>| -> Vec<String> {
+        list.into_iter()
+            .filter(|c| {
+                let a = address(c).to_ascii_lowercase();
+                let new = !named.contains(&a);
+                named.push(a);
+                new
+            })
+            .collect()
     };
-    once(&mut to);
-    cc.retain(|c| !same(c, &from) && !to.iter().any(|t| same(t, c)));
-    once(&mut cc);
+    let first = to_all.first().cloned();
+    let mut to = new_only(to_all);
+    if to.is_empty() {
+        to.extend(first);
+    }
+    let cc = new_only(cc_all);
     let agreed = referee.draw_agreed().is_some();
     let status = match (referee.open_claim(), referee.to_move()) {
         (Some((target, _)), _) => format!("{}'s own line voids it", target.name::<G>()),

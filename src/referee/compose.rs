@@ -132,22 +132,21 @@ impl<G: Game> Referee<G> {
         why: &str,
     ) -> Result<(), ComposeError> {
         let name = side.name::<G>();
-        let other_side = wallet.game().eq_ignore_ascii_case(G::ID)
-            && wallet.chain() == self.header.chain_id()
-            && self.header.side_named::<G>(wallet.side()).is_some();
-        if other_side && !wallet.side().eq_ignore_ascii_case(name) {
+        // Another side's key of this very game.
+        let theirs = self
+            .wallet_side(wallet)
+            .ok()
+            .filter(|&s| s != side && wallet.chain() == self.header.chain_id());
+        if let Some(theirs) = theirs {
             // While a claim waits for its answer, that answer is the
             // step due, whoever the board says moves next.
             let due = match self.claim_answer_due() {
                 Some(d) => d.text,
                 None => why.to_owned(),
             };
-            let theirs = self
-                .header
-                .side_named::<G>(wallet.side())
-                .map_or(wallet.side(), |s| s.name::<G>());
             return Err(ComposeError::NotDue(format!(
-                "is {theirs}'s key in this game, but {due}"
+                "is {}'s key in this game, but {due}",
+                theirs.name::<G>()
             )));
         }
         if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
@@ -302,8 +301,7 @@ impl<G: Game> Referee<G> {
         let Some(side) = self.to_move() else {
             // A claim that ended the game waits for its target's answer.
             let answer = self
-                .open_claim()
-                .and_then(|_| self.step_due())
+                .claim_answer_due()
                 .map_or_else(String::new, |d| format!("; {}", d.text));
             return Err(ComposeError::Closed(
                 ErrorKind::Illegal,
@@ -1115,15 +1113,11 @@ impl<G: Game> Referee<G> {
         self.view_of(wallet, |side| self.hand_wallet(side, wallet, hand))
     }
 
-    /// The view of `wallet`'s side, its hand shown with the key file
-    /// `cards` picks for the side.
-    fn view_of<'w>(
-        &self,
-        wallet: &'w Wallet,
-        cards: impl Fn(Side) -> Result<&'w Wallet, ComposeError>,
-    ) -> Result<G::State, ComposeError> {
-        let side = self
-            .header
+    /// The side `wallet` is a key file of, if it is one of this game's
+    /// (its game and side; not yet whether it was made for this very
+    /// game, which its chain says).
+    pub fn wallet_side(&self, wallet: &Wallet) -> Result<Side, ComposeError> {
+        self.header
             .side_named::<G>(wallet.side())
             .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
             .ok_or_else(|| {
@@ -1133,7 +1127,17 @@ impl<G: Game> Referee<G> {
                     wallet.game(),
                     G::ID
                 ))
-            })?;
+            })
+    }
+
+    /// The view of `wallet`'s side, its hand shown with the key file
+    /// `cards` picks for the side.
+    fn view_of<'w>(
+        &self,
+        wallet: &'w Wallet,
+        cards: impl Fn(Side) -> Result<&'w Wallet, ComposeError>,
+    ) -> Result<G::State, ComposeError> {
+        let side = self.wallet_side(wallet)?;
         if wallet.chain() != self.header.chain_id()
             || self.header.commit(side) != Some(*wallet.commit())
         {
