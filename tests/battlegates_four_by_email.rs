@@ -295,6 +295,23 @@ fn audit(dir: &Path, message: &str, out: &str) -> String {
     )
 }
 
+/// The first `discard` action `legal --key my.key` lists in `dir`: the
+/// card drawn this turn, or another, thrown away.
+fn first_discard(dir: &Path) -> String {
+    let legal = json(
+        dir,
+        &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+    );
+    legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["action"].as_str())
+        .find(|a| a.starts_with("discard "))
+        .unwrap()
+        .to_owned()
+}
+
 /// Copy the message `name` from `from` into every other folder.
 fn mail_all(dirs: &[PathBuf], from: &Path, name: &str) {
     for d in dirs {
@@ -324,18 +341,7 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
         .enumerate()
     {
         let d = &dirs[i];
-        let legal = json(
-            d,
-            &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
-        );
-        let discard = legal["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|a| a["action"].as_str())
-            .find(|a| a.starts_with("discard "))
-            .unwrap()
-            .to_owned();
+        let discard = first_discard(d);
         let turn = format!("{discard}, {}, {word}", SHOTS[i]);
         run(d, &["move", "game.pbem", &turn, "--key", "my.key"]);
         mail_all(&dirs, d, "game.pbem");
@@ -556,18 +562,7 @@ fn a_claim_in_four_castles_waits_for_its_targets_answer_and_says_so() {
         "{err}"
     );
     // Castle1 answers with its turn: the claim is void, play goes on.
-    let legal = json(
-        &dirs[0],
-        &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
-    );
-    let discard = legal["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|a| a["action"].as_str())
-        .find(|a| a.starts_with("discard "))
-        .unwrap()
-        .to_owned();
+    let discard = first_discard(&dirs[0]);
     let turn = format!("{discard}, {}", SHOTS[0]);
     let said = herald(&dirs[0])
         .env("HERALD_TODAY", &claim_day)

@@ -2831,18 +2831,29 @@ fn a_contact_with_a_comma_line_break_or_bidi_mark_is_refused_at_new_and_by_check
         );
     }
     // In a record, `check` refuses it at the tag (exit 1).
+    check_refuses_blue_contact(
+        "ann@example.org, eve@example.org",
+        "Blue's contact holds a comma",
+    );
+}
+
+/// A record whose Blue tag holds `contact`: `check` refuses it at the
+/// tag's value (exit 1, `bad.pbem:2:8`), saying `why`.
+fn check_refuses_blue_contact(contact: &str, why: &str) {
     let dir = TempDir::new().unwrap();
     let record = dir.path().join("bad.pbem");
     fs::write(
         &record,
-        "[Game \"castle-danger\"]\n[Blue \"ann@example.org, eve@example.org\"]\n\
-         [Red \"bob@example.org\"]\n[Result \"*\"]\n\n",
+        format!(
+            "[Game \"castle-danger\"]\n[Blue \"{contact}\"]\n\
+             [Red \"bob@example.org\"]\n[Result \"*\"]\n\n"
+        ),
     )
     .unwrap();
     let out = herald().arg("check").arg(&record).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
-    assert!(err.contains("Blue's contact holds a comma"), "{err}");
+    assert!(err.contains(why), "{err}");
     assert!(err.contains("bad.pbem:2:8"), "{err}");
 }
 
@@ -2882,22 +2893,10 @@ fn a_contact_that_reads_as_more_than_one_address_is_refused_at_new_and_by_check(
         );
     }
     // In a record, `check` refuses it at the tag (exit 1).
-    let dir = TempDir::new().unwrap();
-    let record = dir.path().join("bad.pbem");
-    fs::write(
-        &record,
-        "[Game \"castle-danger\"]\n[Blue \"Bob <b@x.org> <c@evil.org>\"]\n\
-         [Red \"bob@example.org\"]\n[Result \"*\"]\n\n",
-    )
-    .unwrap();
-    let out = herald().arg("check").arg(&record).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("Blue's contact `Bob <b@x.org> <c@evil.org>` holds more than one <address>"),
-        "{err}"
+    check_refuses_blue_contact(
+        "Bob <b@x.org> <c@evil.org>",
+        "Blue's contact `Bob <b@x.org> <c@evil.org>` holds more than one <address>",
     );
-    assert!(err.contains("bad.pbem:2:8"), "{err}");
 }
 
 #[test]

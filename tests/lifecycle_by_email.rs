@@ -988,6 +988,42 @@ fn a_key_joins_with_the_first_set_up_line_and_keygen_after_s1_is_refused() {
     assert_eq!(secret(&now), secret(&key));
 }
 
+/// Playground Battles by email to its second message: Blue's `new` with
+/// its key and army (`1.eml`, mailed to Red), and Red's `setup --side
+/// Red`, its key made with its army (`2.eml`, in Red's folder); `blue`
+/// and `red`: more choices of each (the throws).
+fn playground_to_s2(p: &Players, blue: &[&str], red: &[&str]) {
+    let mut new = vec![
+        "new",
+        "playground-battles",
+        "--side",
+        "Blue=ann@example.org",
+        "--side",
+        "Red=bob@example.org",
+        "--key",
+        "my.key",
+        "--army",
+        "RRRRPPPSSS",
+    ];
+    new.extend_from_slice(blue);
+    new.extend_from_slice(&["--reply", "-o", "1.eml"]);
+    run(&p.blue, &new);
+    mail(&p.blue, &p.red, "1.eml");
+    let mut setup = vec![
+        "setup",
+        "1.eml",
+        "--side",
+        "Red",
+        "--key",
+        "my.key",
+        "--army",
+        "SSSRRRPPPR",
+    ];
+    setup.extend_from_slice(red);
+    setup.extend_from_slice(&["--reply", "-o", "2.eml"]);
+    run(&p.red, &setup);
+}
+
 /// The throws make Blue, who writes the set-up's last line (`S3`), the
 /// first to move: Blue's `setup --reply` says so, the message it wrote is
 /// Blue's own to answer (never sent), and Blue's first turn on it writes
@@ -995,44 +1031,10 @@ fn a_key_joins_with_the_first_set_up_line_and_keygen_after_s1_is_refused() {
 #[test]
 fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "playground-battles",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "--key",
-            "my.key",
-            "--army",
-            "RRRRPPPSSS",
-            "--throws",
-            "PPPPPPPPPPPP",
-            "--reply",
-            "-o",
-            "1.eml",
-        ],
-    );
-    mail(&p.blue, &p.red, "1.eml");
-    run(
-        &p.red,
-        &[
-            "setup",
-            "1.eml",
-            "--side",
-            "Red",
-            "--key",
-            "my.key",
-            "--army",
-            "SSSRRRPPPR",
-            "--throws",
-            "RRRRRRRRRRRR",
-            "--reply",
-            "-o",
-            "2.eml",
-        ],
+    playground_to_s2(
+        &p,
+        &["--throws", "PPPPPPPPPPPP"],
+        &["--throws", "RRRRRRRRRRRR"],
     );
     mail(&p.red, &p.blue, "2.eml");
     let said = run(
@@ -1105,41 +1107,7 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
 #[test]
 fn a_lost_set_up_reply_that_carried_a_key_is_written_again_with_the_key() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "playground-battles",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "--key",
-            "my.key",
-            "--army",
-            "RRRRPPPSSS",
-            "--reply",
-            "-o",
-            "1.eml",
-        ],
-    );
-    mail(&p.blue, &p.red, "1.eml");
-    run(
-        &p.red,
-        &[
-            "setup",
-            "1.eml",
-            "--side",
-            "Red",
-            "--key",
-            "my.key",
-            "--army",
-            "SSSRRRPPPR",
-            "--reply",
-            "-o",
-            "2.eml",
-        ],
-    );
+    playground_to_s2(&p, &[], &[]);
     let said = run(
         &p.red,
         &[

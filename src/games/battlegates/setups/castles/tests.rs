@@ -202,13 +202,20 @@ fn a_shot_whose_first_hit_is_an_ally_is_illegal() {
 
 #[test]
 fn allies_use_each_others_keeps_as_their_own() {
-    // Castle3's Crusader on c1 steps into its ally Castle1's Keep.
+    // Castle3's Crusader on c1 steps into its ally Castle1's Keep; in
+    // `four-castles` one player's two castles are allies the same way.
     let chars = format!("x,x,x,x,h1/{FAR}/c1,x,x,x,x/l12,x,x,x,x");
-    let mut s = pos("four-castles-allies", &chars, "-", "Castle3", "r/-/-");
-    begin(&mut s);
-    Kit::ok(&mut s, "discard rotate90");
-    Kit::ok(&mut s, "c1-K");
-    assert_eq!(s.board.at(Loc::Keep(C1)).map(|i| i.side()), Some(C3));
+    for setup in ["four-castles-allies", "four-castles"] {
+        let mut s = pos(setup, &chars, "-", "Castle3", "r/-/-");
+        begin(&mut s);
+        Kit::ok(&mut s, "discard rotate90");
+        Kit::ok(&mut s, "c1-K");
+        assert_eq!(
+            s.board.at(Loc::Keep(C1)).map(|i| i.side()),
+            Some(C3),
+            "{setup}"
+        );
+    }
     // Alone, the empty Keep of another castle is closed to it.
     let mut s = pos("four-castles-solo", &chars, "-", "Castle3", "-/-/r/-/-");
     begin(&mut s);
