@@ -805,3 +805,126 @@ fn a_herald_today_that_is_no_day_is_named_by_readers_and_refused_by_writers() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Red commits (S2) late, and Blue, past the deadline, claims Red's
+/// forfeit of S2 on the same record at the same time: the messages cross.
+/// Red's S2 answers the record the claim was written on, so the claim
+/// never stood: Red, given the claim, cannot commit again with other
+/// choices (two signed commitments would let Blue open against the one it
+/// likes), and `setup --reply` on the claim writes Red's S2 message again,
+/// the claim left out. Blue, given Red's S2, goes on from it.
+#[test]
+fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
+    let t = Table::keyed();
+    t.setup(&t.blue, &["--army", BLUE_ARMY, "--throws", BLUE_THROWS]);
+    mail(&t.blue, &t.red);
+    // Red's S2, late, in a message; at the same time Blue's claim of it.
+    t.day.set(CLAIM_DAY);
+    let red_s2 = [
+        "setup",
+        "game.pbem",
+        "--key",
+        "my.key",
+        "--date",
+        CLAIM_DAY,
+        "--army",
+        RED_ARMY,
+        "--throws",
+        RED_THROWS,
+        "--reply",
+        "-o",
+        "s2.eml",
+    ];
+    run(&t.red, &red_s2);
+    let claim = std::fs::read_to_string(t.blue.join("game.pbem")).unwrap();
+    run(
+        &t.blue,
+        &[
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--reply",
+            "-o",
+            "claim.eml",
+        ],
+    );
+    assert!(!claim.contains("forfeit claimed"));
+    std::fs::copy(t.blue.join("claim.eml"), t.red.join("claim.eml")).unwrap();
+    // Red, given the claim: other choices are a second answer.
+    let fork = herald(&t.red)
+        .args([
+            "setup",
+            "claim.eml",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--army",
+            BLUE_ARMY,
+            "--throws",
+            BLUE_THROWS,
+            "--reply",
+            "-o",
+            "fork.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(fork.status.code(), Some(1));
+    let why = String::from_utf8_lossy(&fork.stderr);
+    assert!(
+        why.contains("your set-up line S2 (`S2. Red:`)")
+            && why.contains("crossed Blue's claim of your forfeit in the mail")
+            && why.contains("so the claim never stood, and Blue goes on from your set-up line S2")
+            && why.contains(
+                "resend s2.eml, or write that message again with herald setup claim.eml --key KEY --reply -o NEW.eml"
+            ),
+        "{why}"
+    );
+    assert!(!t.red.join("fork.eml").exists());
+    // As the refusal says: S2's message again, the same record.
+    let again = run(
+        &t.red,
+        &[
+            "setup",
+            "claim.eml",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--reply",
+            "-o",
+            "again.eml",
+        ],
+    );
+    assert!(
+        again.contains("this is your set-up line S2 again"),
+        "{again}"
+    );
+    let extract = |name: &str| run(&t.red, &["extract", name]);
+    let first = extract("s2.eml");
+    assert!(first.contains("\nS2. Red:\n"), "{first}");
+    assert!(!first.contains("forfeit claimed"), "{first}");
+    assert_eq!(extract("again.eml"), first);
+    // Blue, given Red's S2, goes on from it: its openings, S3.
+    std::fs::copy(t.red.join("s2.eml"), t.blue.join("s2.eml")).unwrap();
+    let out = herald(&t.blue)
+        .args([
+            "setup", "s2.eml", "--key", "my.key", "--date", CLAIM_DAY, "--reply", "-o", "s3.eml",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    // Blue's last line is its claim, S2 of its copy.
+    assert!(
+        said.contains("your set-up line S2 crossed its target's own line in the mail"),
+        "{said}"
+    );
+    let s3 = run(&t.blue, &["extract", "s3.eml"]);
+    assert!(s3.contains("\nS3. Blue:"), "{s3}");
+    assert!(!s3.contains("forfeit claimed"), "{s3}");
+}

@@ -892,6 +892,19 @@ fn no_writer_makes_a_file_named_dash() {
         .assert()
         .success()
         .stdout(predicates::str::contains("[Game \"castle-danger\"]"));
+    // So it is for the other readers that write a file: extract, replay.
+    herald()
+        .current_dir(dir.path())
+        .args(["extract", "game.pbem", "-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("[Game \"castle-danger\"]"));
+    herald()
+        .current_dir(dir.path())
+        .args(["replay", "game.pbem", "--html", "-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("<html"));
     assert!(!dir.path().join("-").exists());
 }
 
@@ -1273,9 +1286,12 @@ fn two_different_answers_to_one_message_at_once_are_never_both_written() {
 
 /// Blue answers late, and Red, past the deadline, claims Blue's forfeit
 /// on the same record at the same time: the two messages cross. Neither
-/// sticks the game. Red, given Blue's answer, plays on from it (its claim
-/// never stood); Blue, given Red's claim, answers it with its turn, which
-/// voids it. Each is told that the messages crossed.
+/// sticks the game, and Blue cannot answer twice. Red, given Blue's
+/// answer, plays on from it (its claim never stood). Blue, given Red's
+/// claim, writes nothing new: another turn after the claim is refused (it
+/// would fork the game, and let Red pick the branch), and the same turn
+/// with --reply writes Blue's first message again, the claim left out.
+/// Each is told that the messages crossed.
 #[test]
 fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -1316,17 +1332,19 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     );
     let claim = std::fs::read_to_string(d.join("claim.eml")).unwrap();
     assert!(claim.contains("5. Blue: forfeit claimed by Red"), "{claim}");
-    // `move MESSAGE TURN --key KEY --date LATE --reply -o OUT`, which
-    // must succeed: what it noted, and `check` of what it wrote.
-    let answer = |message: &str, turn: &str, key: &str, out: &str| {
-        let done = herald()
+    let answer_cmd = |message: &str, turn: &str, key: &str, out: &str| {
+        herald()
             .current_dir(d)
             .env("HERALD_TODAY", late)
             .args([
                 "move", message, turn, "--key", key, "--date", late, "--reply", "-o", out,
             ])
             .assert()
-            .success();
+    };
+    // `move MESSAGE TURN --key KEY --date LATE --reply -o OUT`, which
+    // must succeed: what it noted, and `check` of what it wrote.
+    let answer = |message: &str, turn: &str, key: &str, out: &str| {
+        let done = answer_cmd(message, turn, key, out).success();
         let said = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
         (said, check(&std::fs::read_to_string(d.join(out)).unwrap()))
     };
@@ -1339,14 +1357,41 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     assert_eq!(red6["ok"], true, "{red6}");
     assert_eq!(red6["turns"], 6, "{red6}");
     assert_eq!(red6["forfeits"], serde_json::json!([]), "{red6}");
-    // Blue receives Red's claim and answers it with its turn: voided.
-    let (said, blue6) = answer("claim.eml", "Kb1-c1", "blue.key", "blue6.eml");
+    // Blue receives Red's claim: another turn is a second answer.
+    let refused = answer_cmd("claim.eml", "Kb1-d1", "blue.key", "fork.eml").code(1);
+    let why = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
     assert!(
-        said.contains("your turn 5 crossed a claim of your forfeit in the mail"),
+        why.contains("your turn 5 (`5. Blue: Kb1-c1`) crossed Red's claim of your forfeit in the mail")
+            && why.contains("`Kb1-d1` is another answer, and a second answer would fork the game")
+            && why.contains("resend answer.eml, or write that message again with herald move claim.eml \"Kb1-c1\" --key KEY --reply -o NEW.eml"),
+        "{why}"
+    );
+    assert!(!d.join("fork.eml").exists());
+    // The same turn, as the refusal says: Blue's first message again.
+    let (said, again) = answer("claim.eml", "Kb1-c1", "blue.key", "again.eml");
+    assert!(
+        said.contains("your turn 5 crossed Red's claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood"),
         "{said}"
     );
-    assert_eq!(blue6["ok"], true, "{blue6}");
-    assert_eq!(blue6["turns"], 6, "{blue6}");
-    assert_eq!(blue6["result"], "*", "{blue6}");
-    assert_eq!(blue6["to_move"], "Red", "{blue6}");
+    assert_eq!(again["ok"], true, "{again}");
+    assert_eq!(again["turns"], 5, "{again}");
+    assert_eq!(again["result"], "*", "{again}");
+    assert_eq!(again["to_move"], "Red", "{again}");
+    let record = |message: &str| {
+        let out = herald()
+            .current_dir(d)
+            .args(["extract", message])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = record("answer.eml");
+    assert!(first.contains("\n5. Blue: Kb1-c1\n"), "{first}");
+    assert!(!first.contains("forfeit claimed"), "{first}");
+    assert_eq!(record("again.eml"), first);
+    // The game goes on on one branch: Blue answers Red's turn 6.
+    let (_, blue7) = answer("red6.eml", "Kc1-d1", "blue.key", "blue7.eml");
+    assert_eq!(blue7["ok"], true, "{blue7}");
+    assert_eq!(blue7["turns"], 7, "{blue7}");
+    assert_eq!(blue7["to_move"], "Red", "{blue7}");
 }

@@ -1758,6 +1758,7 @@ impl Move {
         // The typed turn, composed on a copy: the same actions as the line
         // sent (its first physical line), or another answer.
         let mut trial = referee.clone();
+        self.void_claim_answered(&mut trial, wallet);
         let same = self
             .compose_typed(&mut trial, text, wallet, ctx)
             .is_ok_and(|played| played.line().lines().next() == line.lines().next());
@@ -1784,6 +1785,80 @@ impl Move {
                 format: self.format,
             },
         )
+    }
+
+    /// Whether the turn typed is an audit (its last word).
+    fn audit(&self) -> bool {
+        self.text.as_deref().is_some_and(|text| {
+            text.split([',', ' ', ':'])
+                .rfind(|w| !w.is_empty())
+                .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
+        })
+    }
+
+    /// The claimed side's own line answers the claim made on it, and
+    /// voids it (spec section 3.8): an audit answers a claim made in the
+    /// audit, any other turn one made in play. Void it in `referee` when
+    /// the turn typed is that line.
+    fn void_claim_answered<G: Game>(&self, referee: &mut Referee<G>, wallet: Option<&Wallet>) {
+        if let (Some((target, phase)), Some(w), Some(_)) =
+            (referee.open_claim(), wallet, self.text.as_deref())
+        {
+            let answers = match phase {
+                Phase::Audit => self.audit(),
+                Phase::Play | Phase::Over => !self.audit(),
+                Phase::Setup => false,
+            };
+            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
+    }
+
+    /// The player's last line, `sent`, crossed a claim of its forfeit in
+    /// the mail (this copy holds the claim, line `claim`, instead): the
+    /// same turn typed again with `--reply` writes its message again, on
+    /// the record it answered; anything else is refused (a second answer
+    /// after the claim would fork the game).
+    fn answer_past_claim<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        sent: &crate::wallet::Sent,
+        claim: (LineKind, u32),
+        wallet: Option<&Wallet>,
+    ) -> Result<Exit, Failure> {
+        let claimant = claimant_of(ctx.record, claim);
+        let refuse = |typed: Option<&str>| super::sent::crossed_claim(sent, claimant, typed, ctx);
+        let (Some(text), Some(line), Some(_), false) = (
+            self.text.as_deref(),
+            sent.text.as_deref(),
+            self.reply.as_ref(),
+            self.dry_run,
+        ) else {
+            return Err(refuse(None));
+        };
+        let again = Again {
+            line,
+            reply: self.reply.as_ref(),
+            key: self.key.as_deref(),
+            wallet,
+            format: self.format,
+        };
+        write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
+            // The typed turn, composed on a copy of the record answered:
+            // the same actions as the line sent, or another answer.
+            let mut trial = referee.clone();
+            trial.set_today(self.date.after(trial.last_date()));
+            self.void_claim_answered(&mut trial, wallet);
+            let same = self
+                .compose_typed(&mut trial, text, wallet, answered)
+                .is_ok_and(|played| played.line().lines().next() == line.lines().next());
+            if same {
+                Ok(())
+            } else {
+                Err(refuse(Some(text)))
+            }
+        })
     }
 
     /// The record file ends with the player's last line, `sent`, typed
@@ -1984,6 +2059,52 @@ pub(super) fn write_line_again<G: Game>(
     Ok(Exit::Ok)
 }
 
+/// The claimant of the claim line `claim` of `record`, as written.
+pub(super) fn claimant_of<'r>(record: &'r record::Record<'_>, claim: (LineKind, u32)) -> &'r str {
+    record
+        .turns
+        .iter()
+        .find(|t| (t.kind, t.number) == claim)
+        .and_then(|t| t.forfeit)
+        .map_or("the claimant", |(_, claimant)| claimant)
+}
+
+/// The player's last line, `sent`, crossed a claim of its forfeit in the
+/// mail (this copy holds the claim, line `claim`, instead): the line
+/// answers the record the claim was written on (this copy without the
+/// claim), so the claim never stood, and its message goes out again,
+/// written on that record, once `same` (given the game and the record
+/// answered) accepts what the player asked for as that very line.
+pub(super) fn write_past_claim<G: Game>(
+    ctx: &Ctx<'_>,
+    sent: &crate::wallet::Sent,
+    claim: (LineKind, u32),
+    again: Again<'_>,
+    same: impl FnOnce(&Referee<G>, &Ctx<'_>) -> Result<(), Failure>,
+) -> Result<Exit, Failure> {
+    let claimant = claimant_of(ctx.record, claim);
+    let record = ctx.record.before_line(claim.0, claim.1);
+    let answered = Ctx {
+        origin: ctx.origin.clone(),
+        path: ctx.path,
+        source: ctx.source,
+        record: &record,
+        stamp: None,
+    };
+    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet)
+        .ok()
+        .filter(|r| r.answered.is_some());
+    let Some(replayed) = replayed else {
+        return Err(super::sent::crossed_claim(sent, claimant, None, ctx));
+    };
+    same(&replayed.referee, &answered)?;
+    super::report::eprint_note(&format!(
+        "your {} crossed {claimant}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood; this is that message again, for {claimant} to go on from",
+        sent.name()
+    ));
+    write_line_again(&answered, replayed.referee, sent, again)
+}
+
 /// A typed line (`move`, `legal --after`) that cannot be composed, as the
 /// player should see it: a problem in the line is placed on line 1 of
 /// `<turn>`.
@@ -2020,14 +2141,10 @@ impl RecordCommand for Move {
         };
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
         match &replayed.crossed {
-            Some(Crossed::Answered(sent)) => super::report::eprint_note(&format!(
-                "your {} crossed its target's own line in the mail: this copy holds that line instead, which answers the claim, so the claim never stood and the game goes on from it",
-                sent.name()
-            )),
-            Some(Crossed::ByClaim(sent)) => super::report::eprint_note(&format!(
-                "your {} crossed a claim of your forfeit in the mail: this copy holds the claim instead, and your line now answers it and voids it",
-                sent.name()
-            )),
+            Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
+            Some(Crossed::ByClaim { sent, claim }) => {
+                return self.answer_past_claim::<G>(ctx, sent, *claim, wallet.as_ref());
+            }
             None => {}
         }
         let mut referee = replayed.referee;
@@ -2054,12 +2171,7 @@ impl RecordCommand for Move {
             return self.resend_from_record(ctx, &referee, &sent, wallet.as_ref());
         }
         let before = referee.digest().copied();
-        let audit = self.text.as_deref().is_some_and(|text| {
-            text.split([',', ' ', ':'])
-                .rfind(|w| !w.is_empty())
-                .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
-        });
-        if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, audit) {
+        if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, self.audit()) {
             return Err(Failure::invalid(
                 Problem::plain(
                     ErrorKind::Illegal,
@@ -2072,21 +2184,7 @@ impl RecordCommand for Move {
                 &ctx.origin,
             ));
         }
-        // The claimed side's own line answers the claim made on it, and
-        // voids it (spec section 3.8): an audit answers a claim made in
-        // the audit, any other turn one made in play.
-        if let (Some((target, phase)), Some(w), Some(_)) =
-            (referee.open_claim(), wallet.as_ref(), self.text.as_deref())
-        {
-            let answers = match phase {
-                Phase::Audit => audit,
-                Phase::Play | Phase::Over => !audit,
-                Phase::Setup => false,
-            };
-            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
-                referee.void_claim();
-            }
-        }
+        self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
         let number = referee.next_turn();

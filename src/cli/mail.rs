@@ -185,6 +185,7 @@ impl RecordCommand for Extract {
         let reread = record::parse(&again)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &again), "<extracted>"))?;
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {
                 files::write_new(path, text.as_bytes())?;
                 out(&format!(

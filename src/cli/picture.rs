@@ -162,6 +162,7 @@ impl ReplayPage {
 
     fn write(&self, page: &str, count: usize, ctx: &Ctx<'_>) -> Result<(), Failure> {
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(page),
             Some(path) => {
                 files::write_new(path, page.as_bytes())?;
                 out(&format!(

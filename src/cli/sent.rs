@@ -41,22 +41,34 @@ pub(super) fn replay_from_sent<G: Game>(
     answer::replay_from_sent(ctx.record, keep, sent, each).map_err(|e| ctx.problem(&e))
 }
 
-/// The refusal of a second answer to the record the player answered
-/// already with `sent` (`typed`: what the player typed now, if it is not
-/// the same line): resend the message, or write it again.
-pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
-    let line = sent.name();
-    // The line's first physical line: `2. Red: Kc9-b9`.
+/// The player's last line `sent` as a player quotes it (its first
+/// physical line: `` (`2. Red: Kc9-b9`)``), and the command that writes it
+/// again on `origin` (a set-up line by `setup` with no choices).
+fn line_again(sent: &Sent, origin: &str) -> (String, String) {
     let head = sent.text.as_deref().and_then(|t| t.lines().next());
     let first = head.map(|l| format!(" (`{l}`)")).unwrap_or_default();
     let actions = head
         .and_then(|l| l.split_once(": "))
         .map_or("YOUR TURN", |(_, a)| a);
-    // A set-up line is written again by `setup` with no choices.
     let command = match sent.kind {
-        crate::record::LineKind::Setup => format!("herald setup {}", ctx.origin),
-        crate::record::LineKind::Turn => format!("herald move {} \"{actions}\"", ctx.origin),
+        crate::record::LineKind::Setup => format!("herald setup {origin}"),
+        crate::record::LineKind::Turn => format!("herald move {origin} \"{actions}\""),
     };
+    (first, command)
+}
+
+/// `; `TYPED` is another answer, and a second answer would fork the game`.
+fn another_answer(typed: Option<&str>) -> String {
+    typed
+        .map(|t| format!("; `{t}` is another answer, and a second answer would fork the game"))
+        .unwrap_or_default()
+}
+
+/// The refusal of a second answer to the record the player answered
+/// already with `sent` (`typed`: what the player typed now, if it is not
+/// the same line): resend the message, or write it again.
+pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
+    let (first, command) = line_again(sent, &ctx.origin);
     let resend = match &sent.reply {
         Some(reply) => format!(
             "resend {reply}, or write the same message again with {command} --key KEY --reply -o NEW.eml"
@@ -65,11 +77,45 @@ pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) 
             "send the record that holds it again, or write it again with {command} --key KEY"
         ),
     };
-    let typed = typed
-        .map(|t| format!("; `{t}` is another answer, and a second answer would fork the game"))
-        .unwrap_or_default();
     let message = format!(
-        "you already answered this turn: your {line}{first} answers this very record{typed}: {resend}; nothing was written"
+        "you already answered this turn: your {}{first} answers this very record{}: {resend}; nothing was written",
+        sent.name(),
+        another_answer(typed),
+    );
+    Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+}
+
+/// Say that the player's claim `sent` crossed its target's own line in
+/// the mail, which this copy holds instead: the game goes on from it.
+pub(super) fn note_claim_answered(sent: &Sent) {
+    super::report::eprint_note(&format!(
+        "your {} crossed its target's own line in the mail: this copy holds that line instead, which answers the claim, so the claim never stood and the game goes on from it",
+        sent.name()
+    ));
+}
+
+/// The refusal of an answer to `claimant`'s claim of the player's
+/// forfeit, which crossed the player's own line `sent` in the mail (this
+/// copy holds the claim instead): that line answers the record the claim
+/// was written on, so the claim never stood; the line goes out again (the
+/// same message), never a second answer after the claim, which would fork
+/// the game.
+pub(super) fn crossed_claim(
+    sent: &Sent,
+    claimant: &str,
+    typed: Option<&str>,
+    ctx: &Ctx<'_>,
+) -> Failure {
+    let (first, command) = line_again(sent, &ctx.origin);
+    let again = format!("write that message again with {command} --key KEY --reply -o NEW.eml");
+    let resend = match &sent.reply {
+        Some(reply) => format!("resend {reply}, or {again}"),
+        None => again,
+    };
+    let line = sent.name();
+    let message = format!(
+        "you already answered this turn: your {line}{first} crossed {claimant}'s claim of your forfeit in the mail; it answers the record the claim was written on, so the claim never stood, and {claimant} goes on from your {line}{}: {resend}; nothing was written",
+        another_answer(typed),
     );
     Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
 }

@@ -18,6 +18,7 @@ use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
 use crate::record::{self, LineKind, Source};
+use crate::referee::answer::Crossed;
 use crate::referee::{Ending, ErrorKind, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
 
@@ -156,6 +157,36 @@ impl Setup {
             }
         };
         let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet))?;
+        if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
+            // The player's set-up line crossed a claim of its forfeit: it
+            // goes out again, the same bytes, on the record it answered.
+            let (Some(line), None, Some(reply), false) = (
+                sent.text.as_deref(),
+                self.choices.first(),
+                self.reply.as_ref(),
+                self.dry_run,
+            ) else {
+                let claimant = super::commands::claimant_of(read.record, *claim);
+                return Err(super::sent::crossed_claim(sent, claimant, None, read));
+            };
+            let again = super::commands::Again {
+                line,
+                reply: Some(reply),
+                key: Some(&self.key),
+                wallet: Some(&wallet),
+                format: self.format,
+            };
+            return super::commands::write_past_claim::<G>(
+                read,
+                sent,
+                *claim,
+                again,
+                |_, _| Ok(()),
+            );
+        }
+        if let Some(Crossed::Answered(sent)) = &replayed.crossed {
+            super::sent::note_claim_answered(sent);
+        }
         let mut referee = replayed.referee;
         if let Some(sent) = replayed.answered {
             // The record this player answered already: its set-up line
