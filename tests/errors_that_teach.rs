@@ -500,3 +500,54 @@ fn no_forfeit_is_claimed_while_keys_are_due_before_turn_1() {
     assert!(!err.contains("its own forfeit"), "{err}");
     assert_eq!(std::fs::read(d.join("game.pbem")).unwrap(), before);
 }
+
+/// The same rule on replay, not only when `move` writes a claim: in a
+/// three-player game whose third key is still due, a claim line written
+/// by hand (here Elf's of Human's turn 1) is refused by `check` for
+/// what it is, before its signature is even looked at.
+#[test]
+fn a_claim_written_while_keys_are_due_is_refused_on_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=a@x",
+            "--side",
+            "Elf=b@x",
+            "--side",
+            "Dwarf=c@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for side in ["Human", "Elf"] {
+        run(
+            d,
+            &[
+                "keygen",
+                "--side",
+                side,
+                "game.pbem",
+                "-o",
+                &format!("{side}.key"),
+            ],
+        );
+    }
+    let mut text = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    text.push_str(&format!(
+        "\n1. Human: forfeit claimed by Elf\n    date 2026-11-29\n    sig {}\n",
+        "00".repeat(64)
+    ));
+    std::fs::write(d.join("claim.pbem"), text).unwrap();
+    let err = fails(d, &["check", "claim.pbem"], 1);
+    assert!(
+        err.contains(
+            "turn 1 (Human): forfeit: no forfeit can be claimed before every key is in: Dwarf's key is due before turn 1"
+        ),
+        "{err}"
+    );
+}

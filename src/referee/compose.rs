@@ -627,15 +627,8 @@ impl<G: Game> Referee<G> {
         let (name, claimant_name) = (side.name::<G>(), claimant.name::<G>());
         // Keys before turn 1 (protocol 3): nothing is due of anyone that
         // a claim could take, until every side is in.
-        let keys_due = self.keys_due();
-        if !keys_due.is_empty() {
-            return Err(ComposeError::Closed(
-                ErrorKind::Illegal,
-                format!(
-                    "no forfeit can be claimed before every key is in: {} (a side that never adds its key never began the game)",
-                    self.step_due().map_or_else(String::new, |d| d.text)
-                ),
-            ));
+        if let Some(why) = self.no_claim_before_keys() {
+            return Err(ComposeError::Closed(ErrorKind::Illegal, why));
         }
         if claimant == side {
             // An illegal choice in the game's terms, not a usage error.

@@ -180,6 +180,11 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         };
+        // Keys before turn 1 (protocol 3): nothing is due of anyone that
+        // a claim could take, until every side is in.
+        if let Some(why) = self.no_claim_before_keys() {
+            return Err(at.illegal(Place::End, Some("forfeit"), why));
+        }
         let claimant_name = claimant.name::<G>();
         if claimant == side {
             return Err(at.illegal(
@@ -206,6 +211,18 @@ impl<G: Game> Referee<G> {
             ));
         }
         Ok(Some(claimant))
+    }
+
+    /// Why no forfeit can be claimed now, if keys are due before turn 1
+    /// (protocol 3): nothing is owed then that a claim could take.
+    pub(super) fn no_claim_before_keys(&self) -> Option<String> {
+        if self.keys_due().is_empty() {
+            return None;
+        }
+        Some(format!(
+            "no forfeit can be claimed before every key is in: {} (a side that never adds its key never began the game)",
+            self.step_due().map_or_else(String::new, |d| d.text)
+        ))
     }
 
     /// Whether `line` of side `index` is bare: no proof items, not a
