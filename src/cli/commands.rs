@@ -1755,14 +1755,7 @@ impl Move {
         if self.dry_run {
             return Err(refuse(None));
         }
-        // The typed turn, composed on a copy: the same actions as the line
-        // sent (its first physical line), or another answer.
-        let mut trial = referee.clone();
-        self.void_claim_answered(&mut trial, wallet);
-        let same = self
-            .compose_typed(&mut trial, text, wallet, ctx)
-            .is_ok_and(|played| played.line().lines().next() == line.lines().next());
-        if !same {
+        if !self.same_turn(&referee, sent, wallet, ctx) {
             // The set-up's last line, which made its writer the first to
             // move: the turn typed goes on the message that holds it.
             let mut after = referee.clone();
@@ -1845,20 +1838,37 @@ impl Move {
             format: self.format,
         };
         write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
-            // The typed turn, composed on a copy of the record answered:
-            // the same actions as the line sent, or another answer.
-            let mut trial = referee.clone();
-            trial.set_today(self.date.after(trial.last_date()));
-            self.void_claim_answered(&mut trial, wallet);
-            let same = self
-                .compose_typed(&mut trial, text, wallet, answered)
-                .is_ok_and(|played| played.line().lines().next() == line.lines().next());
-            if same {
+            let mut referee = referee.clone();
+            referee.set_today(self.date.after(referee.last_date()));
+            if self.same_turn(&referee, sent, wallet, answered) {
                 Ok(())
             } else {
                 Err(refuse(Some(text)))
             }
         })
+    }
+
+    /// Whether the turn typed is the player's last line `sent` again, on
+    /// `referee`, the record it answered: the same actions as written, or
+    /// composed on a copy, the same first physical line (the line is
+    /// written again from the key file, its own date kept).
+    fn same_turn<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        sent: &crate::wallet::Sent,
+        wallet: Option<&Wallet>,
+        ctx: &Ctx<'_>,
+    ) -> bool {
+        let (Some(text), Some(line)) = (self.text.as_deref(), sent.text.as_deref()) else {
+            return false;
+        };
+        if same_actions(sent, text) {
+            return true;
+        }
+        let mut trial = referee.clone();
+        self.void_claim_answered(&mut trial, wallet);
+        self.compose_typed(&mut trial, text, wallet, ctx)
+            .is_ok_and(|played| played.line().lines().next() == line.lines().next())
     }
 
     /// The record file ends with the player's last line, `sent`, typed
