@@ -275,10 +275,15 @@ fn the_claimed_sides_own_next_line_voids_the_claim() {
     assert_eq!(s["turns"], 2);
     assert_eq!(s["forfeits"], serde_json::json!([]));
     assert_eq!(s["step"]["side"], "Red");
-    // Red plays on from there.
+    // Red plays on from there; Blue's next turn voids nothing and says
+    // nothing of the claim.
     let action = t.some_action(&t.red);
     t.play(&t.red, &[&action]);
     assert_eq!(status(&t.blue)["turns"], 3);
+    let action = t.some_action(&t.blue);
+    let out = t.play(&t.blue, &[&action]);
+    assert!(!out.contains("claim"), "{out}");
+    assert_eq!(status(&t.red)["turns"], 4);
 }
 
 /// A claim's target has the game's Deadline again to answer it: no other

@@ -2194,6 +2194,7 @@ impl RecordCommand for Move {
                 &ctx.origin,
             ));
         }
+        let voided_before = referee.voided_claims().len();
         self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
@@ -2229,9 +2230,10 @@ impl RecordCommand for Move {
         };
         let line = played.line() + &closing.as_ref().map(PlayedTurn::line).unwrap_or_default();
         let result = referee.result();
+        // Said of the line that voids a claim, never of later ones.
         let voided = referee
             .voided_claims()
-            .last()
+            .get(voided_before)
             .filter(|f| f.side == played.side && played.claimant.is_none())
             .map(|f| {
                 format!(
