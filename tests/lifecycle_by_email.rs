@@ -1100,6 +1100,133 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
     );
 }
 
+/// One command for the set-up's last line and the first turn: Blue, whom
+/// S3 makes the first to move, writes both with `setup --then TURN`, one
+/// message to Red, no message kept back. Written again (a lost reply), it
+/// is the same message; another turn is a second answer, refused. When
+/// S3 does not make its writer the first to move, `--then` is refused
+/// with who moves first, and nothing is written.
+#[test]
+fn setup_then_sends_the_set_ups_last_line_and_the_first_turn_in_one_message() {
+    let p = players();
+    playground_to_s2(
+        &p,
+        &["--throws", "PPPPPPPPPPPP"],
+        &["--throws", "RRRRRRRRRRRR"],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    // A legal first turn, found on a scratch copy of Blue's folder.
+    let scratch = p.blue.with_file_name("scratch");
+    std::fs::create_dir(&scratch).unwrap();
+    for name in ["2.eml", "my.key"] {
+        std::fs::copy(p.blue.join(name), scratch.join(name)).unwrap();
+    }
+    run(
+        &scratch,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "s3.eml",
+        ],
+    );
+    let legal = json(
+        &scratch,
+        &["legal", "s3.eml", "--key", "my.key", "--format", "json"],
+    );
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    let other = legal["actions"][1]["action"].as_str().unwrap().to_owned();
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--then", &action, "--reply", "-o", "3.eml",
+        ],
+    );
+    assert!(!said.contains("keep 3.eml to yourself"), "{said}");
+    let three = p.blue.join("3.eml");
+    assert_eq!(field(&three, "To"), "bob@example.org");
+    assert_eq!(
+        field(&three, "Subject"),
+        "Playground Battles: turn 1 (Blue) played, Red to move"
+    );
+    let text = std::fs::read_to_string(&three).unwrap();
+    assert!(
+        text.contains("\nS3. Blue:") && text.contains("\n1. Blue: ") && text.contains(&action),
+        "{text}"
+    );
+    // Lost: the same command writes the same message again.
+    let body = |name: &str| -> String {
+        std::fs::read_to_string(p.blue.join(name))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("Date: ") && !l.starts_with("Message-ID: "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--then", &action, "--reply", "-o", "3b.eml",
+        ],
+    );
+    assert!(said.contains("you answered this record already"), "{said}");
+    assert_eq!(body("3b.eml"), body("3.eml"));
+    // Another first turn is a second answer.
+    let out = herald(&p.blue)
+        .args([
+            "setup", "2.eml", "--key", "my.key", "--then", &other, "--reply", "-o", "3c.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("you already answered this turn: your turn 1")
+            && err.contains(&format!("`{other}` is another answer")),
+        "{err}"
+    );
+    assert!(!p.blue.join("3c.eml").exists());
+    // Red plays on from the one message.
+    mail(&p.blue, &p.red, "3.eml");
+    let legal = json(
+        &p.red,
+        &["legal", "3.eml", "--key", "my.key", "--format", "json"],
+    );
+    let reply = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run(
+        &p.red,
+        &[
+            "move", "3.eml", &reply, "--key", "my.key", "--reply", "-o", "4.eml",
+        ],
+    );
+}
+
+/// `--then` when S3 makes the other side the first to move: refused,
+/// saying who moves first, and nothing written (no message, the key file
+/// as it was).
+#[test]
+fn setup_then_is_refused_when_the_line_does_not_make_its_writer_first() {
+    let p = players();
+    playground_to_s2(
+        &p,
+        &["--throws", "RRRRRRRRRRRR"],
+        &["--throws", "PPPPPPPPPPPP"],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    let key = std::fs::read(p.blue.join("my.key")).unwrap();
+    let out = herald(&p.blue)
+        .args([
+            "setup", "2.eml", "--key", "my.key", "--then", "pass", "--reply", "-o", "3.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--then: Blue's set-up line does not make you the first to move: Red moves first, so Blue's first turn cannot go with it; write the set-up line alone (without --then)"),
+        "{err}"
+    );
+    assert!(!p.blue.join("3.eml").exists());
+    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
+}
+
 /// Red's key joins the game with its first set-up line (S2, protocol 3);
 /// the message that carried both is lost, and the same `setup` on the
 /// creator's message writes it again: the same record, Red's tags and

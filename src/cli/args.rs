@@ -346,7 +346,10 @@ Examples:
   herald setup bob.eml --key blue.key --reply -o ann.eml   (answer an email)
   herald setup 1.eml --side North --key north.key --maze @north-maze.txt --reply -o 2.eml
                   (join a game: your key is made with your first set-up line)
-  herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)")]
+  herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)
+  herald setup 4.eml --key blue.key --then \"+R, Rc1-c2\" --reply -o 5.eml
+                  (the set-up's last line made you the first to move: your
+                   first turn goes with it, one message)")]
     Setup {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -382,6 +385,13 @@ Examples:
         /// it writes), but write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// When your set-up line is the set-up's last and makes you the
+        /// first to move: your first turn, written right after it, so
+        /// that one message carries both (no one waits on a message that
+        /// holds nothing for them). Refused, with who moves first, when
+        /// your line does not make you the first to move.
+        #[arg(long, value_name = "TURN")]
+        then: Option<String>,
         /// Output format: text for people, or JSON for programs (its
         /// schema: docs/schemas/COMMAND.json).
         #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]

@@ -296,6 +296,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             hand_key,
             choices,
             dry_run,
+            then,
             date,
             format,
             reply,
@@ -317,6 +318,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     hand_key,
                     choices,
                     dry_run,
+                    then,
                     date,
                     format,
                     reply: output.filter(|_| reply).map(|output| super::mail::Reply {
@@ -1859,16 +1861,13 @@ impl Move {
         wallet: Option<&Wallet>,
         ctx: &Ctx<'_>,
     ) -> bool {
-        let (Some(text), Some(line)) = (self.text.as_deref(), sent.text.as_deref()) else {
+        let Some(text) = self.text.as_deref() else {
             return false;
         };
-        if same_actions(sent, text) {
-            return true;
-        }
-        let mut trial = referee.clone();
-        self.void_claim_answered(&mut trial, wallet);
-        self.compose_typed(&mut trial, text, wallet, ctx)
-            .is_ok_and(|played| played.line().lines().next() == line.lines().next())
+        typed_again(referee, sent, text, |trial| {
+            self.void_claim_answered(trial, wallet);
+            self.compose_typed(trial, text, wallet, ctx).ok()
+        })
     }
 
     /// The record file ends with the player's last line, `sent`, typed
@@ -1927,15 +1926,38 @@ impl Move {
     }
 }
 
-/// Whether `typed` is the actions of the line `sent` (its first physical
-/// line, `5. Red: Ka9-b9`), spaces aside.
-fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
+/// Whether `typed` is the actions of the turn `sent` (its first turn
+/// line, `5. Red: Ka9-b9`: a set-up line's first turn written with it by
+/// `setup --then`; else its first line), spaces aside.
+pub(super) fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
     let words = |text: &str| text.split_whitespace().collect::<String>();
-    sent.text
-        .as_deref()
-        .and_then(|t| t.lines().next())
+    super::sent::turn_head(sent)
         .and_then(|l| l.split_once(": "))
         .is_some_and(|(_, actions)| words(actions) == words(typed))
+}
+
+/// Whether `typed` is the turn of `sent`, the player's last line(s),
+/// again on `referee`, the record it answered: the same actions as
+/// written (spaces aside), or, composed by `compose` on a copy after the
+/// lines `sent` holds before its turn (the set-up line `setup --then`
+/// wrote with it), the same first physical line (facts the referee adds,
+/// such as a die, included).
+pub(super) fn typed_again<G: Game>(
+    referee: &Referee<G>,
+    sent: &crate::wallet::Sent,
+    typed: &str,
+    compose: impl FnOnce(&mut Referee<G>) -> Option<PlayedTurn<G>>,
+) -> bool {
+    if same_actions(sent, typed) {
+        return true;
+    }
+    let mut trial = referee.clone();
+    let before = super::sent::before_turn(sent);
+    if !before.is_empty() && play_own_line(&mut trial, before).is_none() {
+        return false;
+    }
+    compose(&mut trial)
+        .is_some_and(|played| played.line().lines().next() == super::sent::turn_head(sent))
 }
 
 /// A line the player sent already goes out again in `reply`: the key
@@ -1987,7 +2009,7 @@ fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<Played
 
 /// Whether play has begun with `side` to move: after the set-up's last
 /// line, that its writer moves first.
-fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bool {
+pub(super) fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bool {
     referee.phase() == crate::game::Phase::Play && referee.to_move() == Some(side)
 }
 
@@ -2118,7 +2140,7 @@ pub(super) fn write_past_claim<G: Game>(
 /// A typed line (`move`, `legal --after`) that cannot be composed, as the
 /// player should see it: a problem in the line is placed on line 1 of
 /// `<turn>`.
-fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
     match e {
         TypedError::Usage(m) => Failure::usage(m),
         TypedError::Stale(m) => Failure::invalid(Problem::plain(ErrorKind::Record, m), &ctx.origin),
@@ -2886,6 +2908,7 @@ impl New {
             hand_key: None,
             choices: self.choices.clone(),
             dry_run: false,
+            then: None,
             date,
             format: Format::Text,
             reply,

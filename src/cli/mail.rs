@@ -464,7 +464,13 @@ fn letter<G: Game>(
             .next()
             .map_or_else(|| format!("result {}", referee.result()), str::to_owned),
     };
-    let first = played.lines().next().unwrap_or_default().trim();
+    // The turn, when a set-up line went with it (`setup --then`).
+    let first = played
+        .lines()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .or_else(|| played.lines().next())
+        .unwrap_or_default()
+        .trim();
     let head = first.split(':').next().unwrap_or_default();
     let claimed = first.contains("forfeit claimed by");
     let which = match head.split_once(". ") {

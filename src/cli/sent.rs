@@ -45,16 +45,44 @@ pub(super) fn replay_from_sent<G: Game>(
 /// physical line: `` (`2. Red: Kc9-b9`)``), and the command that writes it
 /// again on `origin` (a set-up line by `setup` with no choices).
 fn line_again(sent: &Sent, origin: &str) -> (String, String) {
-    let head = sent.text.as_deref().and_then(|t| t.lines().next());
+    let head = turn_head(sent);
     let first = head.map(|l| format!(" (`{l}`)")).unwrap_or_default();
     let actions = head
         .and_then(|l| l.split_once(": "))
         .map_or("YOUR TURN", |(_, a)| a);
     let command = match sent.kind {
         crate::record::LineKind::Setup => format!("herald setup {origin}"),
+        // The set-up's last line and the first turn, written together.
+        crate::record::LineKind::Turn if !before_turn(sent).is_empty() => {
+            format!("herald setup {origin} --then \"{actions}\"")
+        }
         crate::record::LineKind::Turn => format!("herald move {origin} \"{actions}\""),
     };
     (first, command)
+}
+
+/// The first physical line of the turn the player's last line(s) `sent`
+/// hold (`5. Red: Ka9-b9`; after the set-up line `setup --then` wrote
+/// with it), else of its first line (a set-up line).
+pub(super) fn turn_head(sent: &Sent) -> Option<&str> {
+    let text = sent.text.as_deref()?;
+    text.lines()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .or_else(|| text.lines().next())
+}
+
+/// The lines `sent` holds before its turn: the set-up's last line that
+/// `setup --then` wrote with it (empty when there is none).
+pub(super) fn before_turn(sent: &Sent) -> &str {
+    let text = sent.text.as_deref().unwrap_or_default();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            return &text[..at];
+        }
+        at += line.len();
+    }
+    ""
 }
 
 /// `; `TYPED` is another answer, and a second answer would fork the game`.

@@ -32,6 +32,9 @@ pub(super) struct Setup {
     pub(super) choices: Vec<(&'static str, String)>,
     /// Check and print, write nothing.
     pub(super) dry_run: bool,
+    /// `--then TURN`: the writer's first turn, with the set-up's last
+    /// line that made it the first to move.
+    pub(super) then: Option<String>,
     /// The day the line is dated (in a game with a Deadline tag).
     pub(super) date: super::context::LineDate,
     /// Output format.
@@ -196,6 +199,26 @@ impl Setup {
             else {
                 return Err(super::sent::answered_already(&sent, None, read));
             };
+            match &self.then {
+                // The set-up line went alone, into a message kept for the
+                // first turn: the turn goes on that message.
+                Some(turn) if sent.kind == LineKind::Setup => {
+                    return Err(super::sent::first_turn_elsewhere(&sent, turn, read));
+                }
+                Some(turn) => {
+                    let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
+                    let again = super::commands::typed_again(&referee, &sent, turn, |trial| {
+                        trial.set_today(self.date.after(trial.last_date()));
+                        trial
+                            .compose_typed_with_hand(turn, Some(&wallet), hand.as_ref())
+                            .ok()
+                    });
+                    if !again {
+                        return Err(super::sent::answered_already(&sent, Some(turn), read));
+                    }
+                }
+                _ => {}
+            }
             let again = super::commands::Again {
                 line,
                 reply: self.reply.as_ref(),
@@ -279,11 +302,24 @@ impl Setup {
         }
         .map_err(|e| compose_failure(e, key, read))?;
         let written = !self.dry_run;
-        let text = if written {
-            played.line()
-        } else {
-            super::commands::dry_run_line(&played)
+        let shown = |p: &crate::referee::PlayedTurn<G>| {
+            if written {
+                p.line()
+            } else {
+                super::commands::dry_run_line(p)
+            }
         };
+        // `--then`: the writer's first turn, right after the set-up's
+        // last line that made it the first to move.
+        let first_turn = match &self.then {
+            Some(turn) => {
+                Some(self.first_turn(&mut referee, side, &wallet, hand.as_ref(), turn, read)?)
+            }
+            None => None,
+        };
+        let text = shown(&played) + &first_turn.as_ref().map(shown).unwrap_or_default();
+        // What the key file remembers: the last line written.
+        let last = first_turn.as_ref().unwrap_or(&played);
         let from_message = ctx.source.from_message();
         // A record made in memory (`herald new --key --reply`) has no
         // file: the message alone carries it.
@@ -326,7 +362,7 @@ impl Setup {
                 &self.key,
                 key_read.as_ref(),
                 &mut wallet,
-                &played,
+                last,
                 &referee,
                 answered,
             )
@@ -413,6 +449,46 @@ impl Setup {
 }
 
 impl Setup {
+    /// `--then TURN`: `side`'s first turn, composed on `referee` right
+    /// after the set-up's last line, which `side` wrote; refused, naming
+    /// the step due, when that line did not make `side` the first to move.
+    fn first_turn<G: Game>(
+        &self,
+        referee: &mut Referee<G>,
+        side: Side,
+        wallet: &Wallet,
+        hand: Option<&Wallet>,
+        turn: &str,
+        read: &Ctx<'_>,
+    ) -> Result<crate::referee::PlayedTurn<G>, Failure> {
+        if !super::commands::moves_first(referee, side) {
+            let name = side.name::<G>();
+            let (line, after) = match referee.step_due() {
+                Some(due) if referee.phase() == crate::game::Phase::Setup => (
+                    "is not the set-up's last",
+                    format!("{} is due next", due.line),
+                ),
+                Some(due) => (
+                    "does not make you the first to move",
+                    format!("{} moves first", due.side.name::<G>()),
+                ),
+                None => ("ends nothing", "nothing is due after it".to_owned()),
+            };
+            return Err(Failure::invalid(
+                Problem::plain(
+                    ErrorKind::Illegal,
+                    format!(
+                        "--then: {name}'s set-up line {line}: {after}, so {name}'s first turn cannot go with it; write the set-up line alone (without --then)"
+                    ),
+                ),
+                &read.origin,
+            ));
+        }
+        referee
+            .compose_typed_with_hand(turn, Some(wallet), hand)
+            .map_err(|e| super::commands::typed_failure(e, Some(&self.key), read))
+    }
+
     /// Put the player's choices into `wallet`: those given, else those it
     /// keeps from an earlier call, else drawn at random where the game
     /// allows it; then check the whole set against the set-up rules.
