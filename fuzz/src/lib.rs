@@ -18,7 +18,7 @@
 //!   (`herald::for_each_game!`), the first byte of the input choosing
 //!   the game: a new game is fuzzed with no edit here.
 
-use herald::cli::Problem;
+use herald::Problem;
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
 use herald::games::{self, GameVisitor};
 use herald::record::{self, Source, Span};
