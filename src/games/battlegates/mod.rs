@@ -150,6 +150,10 @@ fn layout(setup: &Setup<'_>) -> Result<Layout, SetupError> {
         })
 }
 
+/// This game's rules and rulings (`docs/games/battlegates.md`), built into the
+/// binary for `herald rules battlegates`.
+pub const RULES_TEXT: &str = include_str!("../../../docs/games/battlegates.md");
+
 impl Game for Battlegates {
     type State = State;
     type Action = Action;
