@@ -14,7 +14,6 @@ use common::run;
 const SIDES: &str =
     "Blue Red Human Elf Dwarf Goblin Falcon White Black South North Castle1 Castle2 Castle3 Castle4";
 
-
 #[test]
 fn zsh_completions_offer_games_sides_and_options() {
     let dir = tempfile::tempdir().unwrap();
