@@ -2694,6 +2694,37 @@ fn check_with_a_key_file_checks_the_record_against_what_it_remembers_and_writes_
     assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
     let err = stderr_of(&out);
     assert!(err.contains("your turn 1"), "{err}");
+    // The record stripped of its keys, reveals, dates and signatures, its
+    // Nonce changed: a plain game, but not the one whose turn 1 Blue's key
+    // file played (exit 1), and said so, never "another game".
+    let stripped: String = fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            !l.starts_with("    ")
+                && ![
+                    "[BlueCommit",
+                    "[BlueKey",
+                    "[RedCommit",
+                    "[RedKey",
+                    "[Deadline",
+                ]
+                .iter()
+                .any(|t| l.starts_with(t))
+        })
+        .map(|l| match l.strip_prefix("[Nonce \"") {
+            Some(_) => format!("[Nonce \"{}\"]\n", "0".repeat(32)),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    fs::write(d.join("stripped.pbem"), stripped).unwrap();
+    let out = check("stripped.pbem", "blue.key");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("this key file has played Blue in a game whose header this record does not have (the key file's turn 1 is in that game): its tags were changed or removed in this copy"),
+        "{err}"
+    );
     // A key file of another game: a usage error (exit 2).
     let other = TempDir::new().unwrap();
     let elsewhere = keyed_game(other.path());

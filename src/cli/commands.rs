@@ -665,32 +665,11 @@ impl RecordCommand for CheckWithKey {
         let key = self.key.display();
         let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
         let referee = replayed.referee;
-        let header = referee.header();
         let side = referee
-            .wallet_side(&wallet)
+            .key_file_side(&wallet)
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let name = side.name::<G>();
         let sent = wallet.sent();
-        if wallet.chain() != header.chain_id() {
-            // A key file of this very game reads the same chain id: one
-            // that played here and reads another was given a copy whose
-            // header changed (its tags stripped or swapped).
-            return Err(match sent {
-                Some(s) => Failure::invalid(
-                    Problem::plain(
-                        ErrorKind::Record,
-                        format!(
-                            "{key} played {name} (its {}) in a game whose header this record does not have: its tags were changed or removed in this copy, which is not the game you are playing; ask for the record as it was sent",
-                            s.name()
-                        ),
-                    ),
-                    &ctx.origin,
-                ),
-                None => Failure::usage(format!(
-                    "{key} was made for another game than this record (or the header changed since): a key serves one game only"
-                )),
-            });
-        }
         let standing = match (&replayed.answered, sent) {
             (Some(s), _) => format!(
                 "you answered this very record with your {}{}: send that answer, not another",

@@ -345,9 +345,13 @@ impl<G: Game> Referee<G> {
                     && wallet.game().eq_ignore_ascii_case(G::ID)
                     && wallet.side().eq_ignore_ascii_case(name) =>
             {
-                Err(ComposeError::Closed(ErrorKind::Record, format!(
-                    "this key file has played {name} in a game whose header this record does not have: {name} has no Commit tag here, and the key file's game had one; its tags were changed or removed in this copy (a record stripped of its keys and signatures is not the game you are playing): ask for the record as it was sent; nothing was written"
-                )))
+                Err(ComposeError::Closed(
+                    ErrorKind::Record,
+                    header_changed(
+                        name,
+                        &format!("{name} has no Commit tag here, and the key file's game had one"),
+                    ) + "; nothing was written",
+                ))
             }
             (Some(wallet), None)
                 if wallet.protocol().binds_keys()
@@ -1123,6 +1127,30 @@ impl<G: Game> Referee<G> {
             })
     }
 
+    /// The side `wallet` is the key file of in this very game: its game
+    /// and side, as [`Referee::wallet_side`] says, and its chain, this
+    /// record's. A key file that played here and reads another chain was
+    /// given a copy whose header changed (its tags stripped or swapped),
+    /// and is told so, never that it is a key of another game.
+    pub fn key_file_side(&self, wallet: &Wallet) -> Result<Side, ComposeError> {
+        let side = self.wallet_side(wallet)?;
+        if wallet.chain() == self.header.chain_id() {
+            return Ok(side);
+        }
+        Err(match wallet.sent() {
+            Some(sent) => ComposeError::Closed(
+                ErrorKind::Record,
+                header_changed(
+                    side.name::<G>(),
+                    &format!("the key file's {} is in that game", sent.name()),
+                ),
+            ),
+            None => ComposeError::Wallet(
+                "was made for another game than this record (or the header changed since): a key serves one game only".into(),
+            ),
+        })
+    }
+
     /// The view of `wallet`'s side, its hand shown with the key file
     /// `cards` picks for the side.
     fn view_of<'w>(
@@ -1152,4 +1180,12 @@ fn with_items<'b>(line: &Line<'b>, items: &'b super::cards::DeckItems) -> Line<'
         proofs: items.arrange(&line.proofs),
         ..line.clone()
     }
+}
+
+/// Why a record is not the game a key file that played `name` knows
+/// (`why`: what shows it): its header's tags were changed or removed.
+fn header_changed(name: &str, why: &str) -> String {
+    format!(
+        "this key file has played {name} in a game whose header this record does not have ({why}): its tags were changed or removed in this copy (a record stripped of its keys and signatures is not the game you are playing): ask for the record as it was sent"
+    )
 }
