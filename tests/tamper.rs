@@ -1357,7 +1357,19 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     assert_eq!(red6["ok"], true, "{red6}");
     assert_eq!(red6["turns"], 6, "{red6}");
     assert_eq!(red6["forfeits"], serde_json::json!([]), "{red6}");
-    // Blue receives Red's claim: another turn is a second answer.
+    // Blue receives Red's claim; its key file says where it stands.
+    let standing = herald()
+        .current_dir(d)
+        .env("HERALD_TODAY", late)
+        .args(["check", "claim.eml", "--key", "blue.key"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&standing.stdout).replace("\n  ", " ");
+    assert!(
+        said.contains("Your key file (Blue, blue.key): your turn 5 (in answer.eml) crossed Red's claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood: send that answer, not another"),
+        "{said}"
+    );
+    // Another turn is a second answer.
     let refused = answer_cmd("claim.eml", "Kb1-d1", "blue.key", "fork.eml").code(1);
     let why = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
     assert!(

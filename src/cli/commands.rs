@@ -670,17 +670,32 @@ impl RecordCommand for CheckWithKey {
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let name = side.name::<G>();
         let sent = wallet.sent();
-        let standing = match (&replayed.answered, sent) {
-            (Some(s), _) => format!(
+        let resend = |s: &crate::wallet::Sent| {
+            s.reply
+                .as_deref()
+                .map(|r| format!(" (in {r})"))
+                .unwrap_or_default()
+        };
+        let standing = match (&replayed.answered, &replayed.crossed, sent) {
+            (_, Some(Crossed::ByClaim { sent: s, claim }), _) => format!(
+                "your {}{} crossed {}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood: send that answer, not another",
+                s.name(),
+                resend(s),
+                claimant_of(ctx.record, *claim)
+            ),
+            (_, Some(Crossed::Answered(s)), _) => format!(
+                "your {} (a claim) crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
+                s.name()
+            ),
+            (Some(s), _, _) => format!(
                 "you answered this very record with your {}{}: send that answer, not another",
                 s.name(),
-                s.reply
-                    .as_deref()
-                    .map(|r| format!(" (in {r})"))
-                    .unwrap_or_default()
+                resend(s)
             ),
-            (None, Some(s)) => format!("your {} is in this record as you wrote it", s.name()),
-            (None, None) => "you have written no line of this game yet".to_owned(),
+            (None, None, Some(s)) => {
+                format!("your {} is in this record as you wrote it", s.name())
+            }
+            (None, None, None) => "you have written no line of this game yet".to_owned(),
         };
         let exit = Check(self.format).after(&ctx.origin, &referee)?;
         if self.format != Format::Json {
