@@ -1229,3 +1229,271 @@ fn a_game_id_that_is_no_file_nor_a_known_game_says_both() {
         );
     }
 }
+
+// ------------------------------------------- copies of one game (issue 28)
+
+/// Run `line`, a command herald printed, as printed (through `sh`, with
+/// this `herald` first on the PATH) in `player`'s folder, the
+/// placeholders a player fills in (`KEY`, `"YOUR TURN"`, `ARMY`)
+/// replaced by `fill`: its standard output. It must succeed.
+fn run_printed(player: &Player, line: &str, fill: &[(&str, &str)]) -> String {
+    let mut line = line.trim().to_owned();
+    assert!(line.starts_with("herald "), "{line}");
+    for (from, to) in fill {
+        line = line.replace(from, to);
+    }
+    let bin = assert_cmd::cargo::cargo_bin("herald");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .current_dir(&player.dir)
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .env("HERALD_CONFIG", player.dir.join("config.toml"))
+        .env("HERALD_STATE_DIR", player.dir.join("state"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{line}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The commands in `text` (its lines that start with `herald `).
+fn commands_in(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("herald "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The reply a printed command wrote (`-o reply.eml`), kept as `name`
+/// so that the next printed command can write its own.
+fn keep_reply(player: &Player, name: &str) -> PathBuf {
+    let to = player.path(name);
+    std::fs::rename(player.path("reply.eml"), &to).unwrap();
+    to
+}
+
+/// An mbox file of `messages`, in that order.
+fn write_mbox(path: &Path, messages: &[&Path]) {
+    let mut text = String::new();
+    for (k, m) in messages.iter().enumerate() {
+        text.push_str(&format!(
+            "From herald@herald.test Sat Nov 28 10:{k:02}:00 2026\n"
+        ));
+        text.push_str(&std::fs::read_to_string(m).unwrap());
+        // A blank line before the next `From ` line.
+        text.push_str("\n\n");
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// A player of the mbox tests: reads `NAME.mbox` in the root, sends with
+/// a sendmail that files the mail away (the test delivers it).
+fn mbox_player(r: &Path, name: &str, address: &str, sendmail: &Path) -> Player {
+    let config = format!(
+        "sendmail = \"{}\"\nmbox = \"{}\"\n[account]\naddress = \"{address}\"\n",
+        sendmail.display(),
+        r.join(format!("{name}.mbox")).display()
+    );
+    Player::new(r, name, &config)
+}
+
+/// The game's id in an inbox's JSON, when it knows one game.
+fn id_of(json: &Value) -> String {
+    only_game(json)["id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dropped_key_is_added_again(
+) {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let sendmail = fake_sendmail(r, &r.join("sent"));
+    let ann = mbox_player(r, "ann", "ann@herald.test", &sendmail);
+    // Ann again, her mail read in the other order.
+    let ann2 = mbox_player(r, "ann2", "ann@herald.test", &sendmail);
+    let bob = mbox_player(r, "bob", "bob@herald.test", &sendmail);
+    let cara = mbox_player(r, "cara", "cara@herald.test", &sendmail);
+    ann.ok(&[
+        "new",
+        "battle-of-the-dale",
+        "--side",
+        "Human=ann@herald.test",
+        "--side",
+        "Elf=bob@herald.test",
+        "--side",
+        "Goblin=cara@herald.test",
+        "--key",
+        "human.key",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    let m1 = ann.path("m1.eml");
+    write_mbox(&r.join("bob.mbox"), &[&m1]);
+    write_mbox(&r.join("cara.mbox"), &[&m1]);
+    // Both keys are due at once: the JSON lists both sides; each player's
+    // "to play" is its own key's command, which run as printed works.
+    let mut copies = Vec::new();
+    for (p, side, file) in [(&bob, "Elf", "a.eml"), (&cara, "Goblin", "b.eml")] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        let game = only_game(&json);
+        assert_eq!(
+            game["due"],
+            serde_json::json!(["Elf", "Goblin"]),
+            "{json:#}"
+        );
+        assert_eq!(game["yours"], true);
+        let to_play = game["to_play"].as_str().unwrap();
+        let id = id_of(&json);
+        let commands = commands_in(to_play);
+        assert_eq!(
+            commands,
+            [format!(
+                "herald keygen --side {side} {id} --key {}.key --reply -o reply.eml --send",
+                side.to_ascii_lowercase()
+            )],
+            "{to_play}"
+        );
+        run_printed(p, &commands[0], &[]);
+        copies.push(keep_reply(p, file));
+    }
+    let (a, b) = (&copies[0], &copies[1]);
+    // Every inbox, whichever copy it read first, keeps the same one (the
+    // player who sent a copy has it first).
+    write_mbox(&r.join("ann.mbox"), &[&m1, a, b]);
+    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a]);
+    write_mbox(&r.join("bob.mbox"), &[&m1, b]);
+    write_mbox(&r.join("cara.mbox"), &[&m1, a]);
+    let (code, json) = ann.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    let kept = only_game(&json).clone();
+    assert_eq!(kept["keys"], 2, "{json:#}");
+    let missing = kept["due"][0].as_str().unwrap().to_owned();
+    assert_eq!(kept["due"].as_array().unwrap().len(), 1, "{kept:#}");
+    let (winner, loser) = if missing == "Goblin" {
+        (&bob, &cara)
+    } else {
+        (&cara, &bob)
+    };
+    let mut views = vec![json];
+    views.push(ann2.inbox().1);
+    views.push(winner.inbox().1);
+    for json in &views {
+        assert_eq!(only_game(json)["due"], kept["due"], "{json:#}");
+        assert_eq!(only_game(json)["keys"], 2);
+        let rejected = json["rejected"].as_array().unwrap();
+        assert_eq!(rejected.len(), 1, "{json:#}");
+        let verdict = rejected[0]["verdict"].as_str().unwrap();
+        assert!(
+            verdict.starts_with("fork: another copy of this game is kept"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("its keys are not the kept copy's"),
+            "{verdict}"
+        );
+        // Not the player's own key: nothing to add again.
+        assert!(!verdict.contains("(yours)"), "{verdict}");
+    }
+    // The player whose key went into the copy not kept: its own copy is
+    // listed, with the command that adds the same key to the kept copy.
+    let out = loser.herald(&["inbox"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let not_taken = text
+        .split("Not taken (listed, never used):")
+        .nth(1)
+        .unwrap();
+    assert!(not_taken.contains("fork: another copy"), "{text}");
+    assert!(
+        not_taken.contains(&format!("{missing}'s key (yours) is in this copy only")),
+        "{text}"
+    );
+    let id = kept["id"].as_str().unwrap().to_owned();
+    let again = format!(
+        "herald keygen --side {missing} {id} --key {}.key --reply -o reply.eml --send",
+        missing.to_ascii_lowercase()
+    );
+    assert_eq!(commands_in(not_taken), [again.clone()], "{text}");
+    // ... and its "to play" line is the same command.
+    let to_play = text.split("Not taken").next().unwrap();
+    assert!(to_play.contains("      to play: Next, "), "{text}");
+    assert_eq!(commands_in(to_play), [again.clone()], "{text}");
+    let out = run_printed(loser, &again, &[]);
+    assert!(out.contains("holds"), "the same key joins again: {out}");
+    let c = keep_reply(loser, "c.eml");
+    // Every key in, turn 1 due for Human (Ann), in every inbox.
+    write_mbox(&r.join("ann.mbox"), &[&m1, a, b, &c]);
+    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c]);
+    let winner_mbox = r.join(if missing == "Goblin" {
+        "bob.mbox"
+    } else {
+        "cara.mbox"
+    });
+    let mut winner_mail = std::fs::read_to_string(&winner_mbox).unwrap();
+    winner_mail.push_str("\nFrom herald@herald.test Sat Nov 28 11:00:00 2026\n");
+    winner_mail.push_str(&std::fs::read_to_string(&c).unwrap());
+    std::fs::write(&winner_mbox, winner_mail).unwrap();
+    for (p, yours) in [(&ann, true), (&ann2, true), (winner, false), (loser, false)] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        let game = only_game(&json);
+        assert_eq!(
+            (
+                &game["keys"],
+                &game["due"],
+                &game["due_line"],
+                &game["yours"]
+            ),
+            (
+                &3.into(),
+                &serde_json::json!(["Human"]),
+                &"turn 1".into(),
+                &yours.into()
+            ),
+            "{json:#}"
+        );
+    }
+    // Ann's "to play" is her turn's command on the game's id.
+    let (_, json) = ann.inbox();
+    let to_play = only_game(&json)["to_play"].as_str().unwrap().to_owned();
+    let commands = commands_in(&to_play);
+    assert_eq!(
+        commands,
+        [format!(
+            "herald move {id} \"YOUR TURN\" --key KEY --reply -o reply.eml --send"
+        )],
+        "{to_play}"
+    );
+    let legal: Value =
+        serde_json::from_str(&ann.ok(&["legal", &id, "--key", "human.key", "--format", "json"]))
+            .unwrap();
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run_printed(
+        &ann,
+        &commands[0],
+        &[("YOUR TURN", &action), ("KEY", "human.key")],
+    );
+    let t1 = keep_reply(&ann, "t1.eml");
+    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c, &t1]);
+    let (code, json) = ann2.inbox();
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(
+        (&only_game(&json)["turns"], &only_game(&json)["due"]),
+        (&1.into(), &serde_json::json!(["Elf"]))
+    );
+}
