@@ -1497,3 +1497,96 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
         (&1.into(), &serde_json::json!(["Elf"]))
     );
 }
+
+#[test]
+fn an_equal_length_fork_is_listed_and_every_inbox_keeps_the_same_copy_in_either_order() {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let sendmail = fake_sendmail(r, &r.join("sent"));
+    let ann = mbox_player(r, "ann", "ann@herald.test", &sendmail);
+    let bob = mbox_player(r, "bob", "bob@herald.test", &sendmail);
+    start_game(&ann, &bob);
+    // Ann's key file copied before turn 1: she answers twice, two ways.
+    let twice = mbox_player(r, "ann-again", "ann@herald.test", &sendmail);
+    for file in ["game.pbem", "blue.key"] {
+        std::fs::copy(ann.path(file), twice.path(file)).unwrap();
+    }
+    let reply = |p: &Player, turn: &str| {
+        p.ok(&[
+            "move",
+            "game.pbem",
+            turn,
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "t1.eml",
+        ]);
+        p.path("t1.eml")
+    };
+    let (a, b) = (reply(&ann, "+C, Cd1-d2-d3"), reply(&twice, "Kc1-b1"));
+    let readers: Vec<Player> = ["bob1", "bob2"]
+        .iter()
+        .map(|name| {
+            let p = mbox_player(r, name, "bob@herald.test", &sendmail);
+            std::fs::copy(bob.path("red.key"), p.path("red.key")).unwrap();
+            p
+        })
+        .collect();
+    write_mbox(&r.join("bob1.mbox"), &[&a, &b]);
+    write_mbox(&r.join("bob2.mbox"), &[&b, &a]);
+    let mut kept = Vec::new();
+    for p in &readers {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 1, "{json:#}");
+        assert_eq!(only_game(&json)["lines"], 1);
+        let rejected = json["rejected"].as_array().unwrap();
+        assert_eq!(rejected.len(), 1, "{json:#}");
+        assert_eq!(rejected[0]["id"], only_game(&json)["id"]);
+        let verdict = rejected[0]["verdict"].as_str().unwrap();
+        assert!(
+            verdict.starts_with("fork: another copy of this game is kept"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains(
+                "its line 1 is not the kept copy's line 1 (this copy is at line 1, the kept one at line 1)"
+            ),
+            "{verdict}"
+        );
+        kept.push(p.ok(&["extract", &id_of(&json)]));
+    }
+    // The same copy, whichever came first.
+    assert_eq!(kept[0], kept[1]);
+    // A shorter copy that is no beginning of the kept one is a fork too:
+    // Bob plays turn 2 on the kept copy; the other turn 1 read after it.
+    let id = id_of(&readers[0].inbox().1);
+    readers[0].ok(&[
+        "move",
+        &id,
+        "+B, Bd9-d8, Bd8+d7",
+        "--key",
+        "red.key",
+        "--reply",
+        "-o",
+        "t2.eml",
+    ]);
+    let t2 = readers[0].path("t2.eml");
+    let (winner, loser) = if kept[0].contains("+C, Cd1-d2-d3") {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    let late = mbox_player(r, "bob3", "bob@herald.test", &sendmail);
+    write_mbox(&r.join("bob3.mbox"), &[winner, &t2, loser]);
+    let (code, json) = late.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(only_game(&json)["lines"], 2);
+    let verdict = json["rejected"][0]["verdict"].as_str().unwrap();
+    assert!(
+        verdict.contains(
+            "its line 1 is not the kept copy's line 1 (this copy is at line 1, the kept one at line 2)"
+        ),
+        "{verdict}"
+    );
+}
