@@ -1590,3 +1590,202 @@ fn an_equal_length_fork_is_listed_and_every_inbox_keeps_the_same_copy_in_either_
         "{verdict}"
     );
 }
+
+/// `player`'s "to play" on the game in its inbox's JSON, when the step due
+/// is its own.
+fn to_play(json: &Value) -> Option<String> {
+    only_game(json)["to_play"].as_str().map(str::to_owned)
+}
+
+#[test]
+fn keys_added_at_once_through_real_mail_servers_end_with_every_key_in_and_turn_1_due() {
+    if !servers() {
+        return;
+    }
+    let _accounts = common::shared_accounts();
+    for user in ["ann", "bob", "cara"] {
+        empty_mailbox(user);
+    }
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let ann = Player::new(r, "ann", &server_config("ann", SMTP));
+    let bob = Player::new(r, "bob", &server_config("bob", SMTP));
+    let cara = Player::new(r, "cara", &server_config("cara", SMTP));
+    ann.ok(&[
+        "new",
+        "battle-of-the-dale",
+        "--side",
+        "Human=ann@herald.test",
+        "--side",
+        "Elf=bob@herald.test",
+        "--side",
+        "Goblin=cara@herald.test",
+        "--key",
+        "human.key",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    wait_for("bob", 1);
+    wait_for("cara", 1);
+    // Both read Ann's message, both keys due at once (a list in the
+    // JSON); then both answer before either reads the other's.
+    let mut commands = Vec::new();
+    for (p, side) in [(&bob, "Elf"), (&cara, "Goblin")] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        assert_eq!(
+            only_game(&json)["due"],
+            serde_json::json!(["Elf", "Goblin"]),
+            "{json:#}"
+        );
+        let play = to_play(&json).unwrap();
+        let command = commands_in(&play);
+        assert_eq!(command.len(), 1, "{play}");
+        assert!(command[0].starts_with(&format!("herald keygen --side {side} ")));
+        commands.push(command[0].clone());
+    }
+    run_printed(&bob, &commands[0], &[]);
+    run_printed(&cara, &commands[1], &[]);
+    // Each key message goes to the two other players.
+    wait_for("ann", 2);
+    wait_for("bob", 2);
+    wait_for("cara", 2);
+    let views: Vec<(i32, Value)> = [&ann, &bob, &cara].iter().map(|p| p.inbox()).collect();
+    let due = only_game(&views[0].1)["due"].clone();
+    for (code, json) in &views {
+        assert_eq!(*code, 1, "{json:#}");
+        assert_eq!(only_game(json)["keys"], 2, "{json:#}");
+        assert_eq!(only_game(json)["due"], due, "the same copy kept: {json:#}");
+        assert_eq!(json["rejected"].as_array().unwrap().len(), 1, "{json:#}");
+    }
+    let missing = due[0].as_str().unwrap().to_owned();
+    let (loser, loser_json) = if missing == "Elf" {
+        (&bob, &views[1].1)
+    } else {
+        (&cara, &views[2].1)
+    };
+    let verdict = loser_json["rejected"][0]["verdict"].as_str().unwrap();
+    assert!(
+        verdict.contains(&format!("{missing}'s key (yours) is in this copy only")),
+        "{verdict}"
+    );
+    let again = commands_in(verdict);
+    assert_eq!(again.len(), 1, "{verdict}");
+    std::fs::remove_file(loser.path("reply.eml")).unwrap();
+    run_printed(loser, &again[0], &[]);
+    // It goes to the two others.
+    wait_for("ann", 3);
+    wait_for(if missing == "Elf" { "cara" } else { "bob" }, 3);
+    for (p, yours) in [(&ann, true), (&bob, false), (&cara, false)] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        let game = only_game(&json);
+        assert_eq!(
+            (
+                &game["keys"],
+                &game["due"],
+                &game["due_line"],
+                &game["yours"]
+            ),
+            (
+                &3.into(),
+                &serde_json::json!(["Human"]),
+                &"turn 1".into(),
+                &yours.into()
+            ),
+            "{json:#}"
+        );
+    }
+}
+
+#[test]
+fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
+    if !servers() {
+        return;
+    }
+    let _accounts = common::shared_accounts();
+    empty_mailbox("ann");
+    empty_mailbox("bob");
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let blue = Player::new(r, "blue", &server_config("ann", SMTP));
+    let red = Player::new(r, "red", &server_config("bob", SMTP));
+    blue.ok(&[
+        "new",
+        "playground-battles",
+        "--side",
+        "Blue=ann@herald.test",
+        "--side",
+        "Red=bob@herald.test",
+        "--key",
+        "blue.key",
+        "--army",
+        "RPSRRPSPRS",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    let mut sent = 1;
+    let mut steps = Vec::new();
+    for _ in 0..12 {
+        let start = Instant::now();
+        while delivered("ann").len() + delivered("bob").len() < sent {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "message {sent} after {steps:?}: {} and {} delivered",
+                delivered("ann").len(),
+                delivered("bob").len()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mine = [(&blue, "blue"), (&red, "red")]
+            .into_iter()
+            .find_map(|(p, side)| {
+                let (_, json) = p.inbox();
+                to_play(&json).map(|play| (p, side, play, json))
+            });
+        // Nobody's step: the game is over.
+        let Some((player, side, play, json)) = mine else {
+            break;
+        };
+        let game = only_game(&json);
+        let status: Value = serde_json::from_str(&player.ok(&[
+            "check",
+            game["id"].as_str().unwrap(),
+            "--format",
+            "json",
+        ]))
+        .unwrap();
+        let step = status["step"]["step"].as_str().unwrap().to_owned();
+        let command = commands_in(&play);
+        assert_eq!(command.len(), 1, "{play}");
+        // The turn resigns; its writer's audit goes with it.
+        let key = format!("{side}.key");
+        let _ = std::fs::remove_file(player.path("reply.eml"));
+        run_printed(
+            player,
+            &command[0],
+            &[
+                ("YOUR TURN", "resign"),
+                ("KEY", &key),
+                ("ARMY", "PSRPPSRSPR"),
+            ],
+        );
+        steps.push(step);
+        sent += 1;
+    }
+    // The set-up line that brings Red's key, the openings, the turn and
+    // the last audit: each one command as the inbox printed it.
+    for step in ["commit", "open", "turn", "audit"] {
+        assert!(steps.iter().any(|s| s == step), "{step}: {steps:?}");
+    }
+    for p in [&blue, &red] {
+        let (_, json) = p.inbox();
+        let game = only_game(&json);
+        assert_eq!(game["due"], serde_json::json!([]), "{json:#}");
+        assert_ne!(game["result"], "*");
+    }
+}
