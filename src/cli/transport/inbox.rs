@@ -689,3 +689,43 @@ mod deadline_tests {
         );
     }
 }
+
+#[cfg(test)]
+mod copy_tests {
+    use super::{sent, GameEntry};
+
+    fn entry(due: &str) -> GameEntry {
+        let json = format!(
+            r#"{{"id":"3f2a9c1b04de","game":"Castle Danger","sides":[["Blue","a@x"],["Red","b@x"]],
+            "lines":1,"keys":2,"turns":1,"due":{due},"due_line":null,"due_text":null,"yours":false,
+            "result":"*","summary":"","subject":"","date":""}}"#
+        );
+        serde_json::from_str(&json).unwrap()
+    }
+
+    #[test]
+    fn an_inbox_state_written_when_due_was_one_side_still_reads() {
+        assert_eq!(entry(r#""Red""#).due, ["Red"]);
+        assert!(entry("null").due.is_empty());
+        assert_eq!(entry(r#"["Elf","Goblin"]"#).due, ["Elf", "Goblin"]);
+        // Written before `to_play` was kept.
+        assert_eq!(entry("null").to_play, None);
+    }
+
+    #[test]
+    fn to_play_sends_each_reply_command_and_leaves_the_words() {
+        let hint = "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
+                    herald move 3f2a9c1b04de \"accept draw\" --key KEY --reply -o reply.eml\n\
+                    or decline it by playing on:\n\
+                    herald move 3f2a9c1b04de \"YOUR TURN\" --key KEY --reply -o reply.eml";
+        assert_eq!(
+            sent(hint),
+            "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
+             herald move 3f2a9c1b04de \"accept draw\" --key KEY --reply -o reply.eml --send\n\
+             or decline it by playing on:\n\
+             herald move 3f2a9c1b04de \"YOUR TURN\" --key KEY --reply -o reply.eml --send"
+        );
+        let over = "The game is over: herald check 3f2a9c1b04de gives the result.";
+        assert_eq!(sent(over), over);
+    }
+}
