@@ -1589,6 +1589,16 @@ fn an_equal_length_fork_is_listed_and_every_inbox_keeps_the_same_copy_in_either_
         ),
         "{verdict}"
     );
+    // A fork sent goes, and the sender is told its inbox keeps another
+    // copy (the message sent is never taken in silence either).
+    let out = late.herald(&["send", loser.to_str().unwrap()]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("your inbox does not take the game in the message sent: fork:"),
+        "{err}"
+    );
+    assert_eq!(only_game(&late.inbox().1)["lines"], 2);
 }
 
 /// `player`'s "to play" on the game in its inbox's JSON, when the step due

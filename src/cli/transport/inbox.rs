@@ -483,7 +483,16 @@ pub(crate) fn remember_sent_message(address: &str, bytes: &[u8]) -> Result<(), F
         id: String::new(),
         bytes: bytes.to_vec(),
     };
-    take(&mut st, &message, address, "the message sent")?;
+    if let Some(r) = take(&mut st, &message, address, "the message sent")? {
+        // Sent all the same; the inbox says which copy it keeps, and why.
+        crate::cli::report::eprint_warning(
+            &format!(
+                "your inbox does not take the game in the message sent: {}",
+                r.verdict
+            ),
+            "herald inbox lists the copy each game keeps and what is due",
+        );
+    }
     state::save(&st)
 }
 
