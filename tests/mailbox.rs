@@ -1428,11 +1428,11 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
         "herald keygen --side {missing} {id} --key {}.key --reply -o reply.eml --send",
         missing.to_ascii_lowercase()
     );
-    assert_eq!(commands_in(not_taken), [again.clone()], "{text}");
+    assert_eq!(commands_in(not_taken), [again.as_str()], "{text}");
     // ... and its "to play" line is the same command.
     let to_play = text.split("Not taken").next().unwrap();
     assert!(to_play.contains("      to play: Next, "), "{text}");
-    assert_eq!(commands_in(to_play), [again.clone()], "{text}");
+    assert_eq!(commands_in(to_play), [again.as_str()], "{text}");
     let out = run_printed(loser, &again, &[]);
     assert!(out.contains("holds"), "the same key joins again: {out}");
     let c = keep_reply(loser, "c.eml");
@@ -1738,9 +1738,9 @@ fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
         "m1.eml",
         "--send",
     ]);
-    let mut sent = 1;
     let mut steps = Vec::new();
-    for _ in 0..12 {
+    // Messages sent: the first, then one a step.
+    for sent in 1..13 {
         let start = Instant::now();
         while delivered("ann").len() + delivered("bob").len() < sent {
             assert!(
@@ -1785,7 +1785,6 @@ fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
             ],
         );
         steps.push(step);
-        sent += 1;
     }
     // The set-up line that brings Red's key, the openings, the turn and
     // the last audit: each one command as the inbox printed it.
