@@ -8,9 +8,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::fetch::{self, Message};
 use super::state;
@@ -68,8 +67,8 @@ pub(crate) struct GameEntry {
     pub(crate) date: String,
 }
 
-/// `due` as an inbox state written before it was a list kept it: one
-/// side or none.
+/// `due` read as a list, or as one side or `null`: an inbox state
+/// written before it was a list still reads.
 fn due_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
