@@ -1468,6 +1468,16 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
             "{json:#}"
         );
     }
+    // A copy with fewer keys read after the one with every key: older.
+    let late = mbox_player(r, "late", "dave@herald.test", &sendmail);
+    write_mbox(&r.join("late.mbox"), &[&c, a]);
+    let (code, json) = late.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(only_game(&json)["keys"], 3);
+    assert_eq!(
+        json["rejected"][0]["verdict"],
+        "stale: this copy has the keys of Human, Elf, the game's newest message those of Human, Elf, Goblin: an older copy, not taken"
+    );
     // Ann's "to play" is her turn's command on the game's id.
     let (_, json) = ann.inbox();
     let to_play = only_game(&json)["to_play"].as_str().unwrap().to_owned();
