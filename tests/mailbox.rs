@@ -241,7 +241,7 @@ fn a_game_is_played_from_maildirs_with_a_sendmail_program() {
     assert_eq!(json["new_messages"], 1);
     let game = only_game(&json);
     assert_eq!(game["yours"], true, "{json:#}");
-    assert_eq!(game["due"], "Red");
+    assert_eq!(game["due"], serde_json::json!(["Red"]));
     assert_eq!(game["turns"], 1);
     // Since when Red's step is due (the day turn 1 is dated) and the
     // first day a forfeit may be claimed: 14 days (new's default
@@ -505,7 +505,7 @@ fn a_game_is_played_through_real_mail_servers() {
     let game = only_game(&json);
     assert_eq!(
         (game["yours"].clone(), game["due"].clone()),
-        (true.into(), "Red".into())
+        (true.into(), serde_json::json!(["Red"]))
     );
     let id = game["id"].as_str().unwrap().to_owned();
     // The inbox never moves nor deletes mail: still one message.
@@ -644,7 +644,7 @@ fn a_game_is_played_through_real_mail_servers() {
                     .iter()
                     .find(|g| g["game"] == "Battlegates")
                     .cloned()?;
-                if game["due"].is_null() {
+                if game["due"] == serde_json::json!([]) {
                     over = true;
                 }
                 (game["yours"] == true).then_some((game, p, side))
@@ -828,7 +828,7 @@ fn a_round_through(encryption: &str, from: &str, to: &str) {
             game["due"].clone(),
             game["turns"].clone()
         ),
-        (true.into(), "Red".into(), 1.into())
+        (true.into(), serde_json::json!(["Red"]), 1.into())
     );
 }
 
@@ -1227,5 +1227,600 @@ fn a_game_id_that_is_no_file_nor_a_known_game_says_both() {
             err.contains("0123abcd is no file, nor a game your inbox knows: run herald inbox"),
             "{command}: {err}"
         );
+    }
+}
+
+// ------------------------------------------- copies of one game (issue 28)
+
+/// Run `line`, a command herald printed, as printed (through `sh`, with
+/// this `herald` first on the PATH) in `player`'s folder, the
+/// placeholders a player fills in (`KEY`, `"YOUR TURN"`, `ARMY`)
+/// replaced by `fill`: its standard output. It must succeed.
+fn run_printed(player: &Player, line: &str, fill: &[(&str, &str)]) -> String {
+    let mut line = line.trim().to_owned();
+    assert!(line.starts_with("herald "), "{line}");
+    for (from, to) in fill {
+        line = line.replace(from, to);
+    }
+    let bin = assert_cmd::cargo::cargo_bin("herald");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .current_dir(&player.dir)
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .env("HERALD_CONFIG", player.dir.join("config.toml"))
+        .env("HERALD_STATE_DIR", player.dir.join("state"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{line}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The commands in `text` (its lines that start with `herald `).
+fn commands_in(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("herald "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The reply a printed command wrote (`-o reply.eml`), kept as `name`
+/// so that the next printed command can write its own.
+fn keep_reply(player: &Player, name: &str) -> PathBuf {
+    let to = player.path(name);
+    std::fs::rename(player.path("reply.eml"), &to).unwrap();
+    to
+}
+
+/// An mbox file of `messages`, in that order.
+fn write_mbox(path: &Path, messages: &[&Path]) {
+    let mut text = String::new();
+    for (k, m) in messages.iter().enumerate() {
+        text.push_str(&format!(
+            "From herald@herald.test Sat Nov 28 10:{k:02}:00 2026\n"
+        ));
+        text.push_str(&std::fs::read_to_string(m).unwrap());
+        // A blank line before the next `From ` line.
+        text.push_str("\n\n");
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// A player of the mbox tests: reads `NAME.mbox` in the root, sends with
+/// a sendmail that files the mail away (the test delivers it).
+fn mbox_player(r: &Path, name: &str, address: &str, sendmail: &Path) -> Player {
+    let config = format!(
+        "sendmail = \"{}\"\nmbox = \"{}\"\n[account]\naddress = \"{address}\"\n",
+        sendmail.display(),
+        r.join(format!("{name}.mbox")).display()
+    );
+    Player::new(r, name, &config)
+}
+
+/// The game's id in an inbox's JSON, when it knows one game.
+fn id_of(json: &Value) -> String {
+    only_game(json)["id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dropped_key_is_added_again(
+) {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let sendmail = fake_sendmail(r, &r.join("sent"));
+    let ann = mbox_player(r, "ann", "ann@herald.test", &sendmail);
+    // Ann again, her mail read in the other order.
+    let ann2 = mbox_player(r, "ann2", "ann@herald.test", &sendmail);
+    let bob = mbox_player(r, "bob", "bob@herald.test", &sendmail);
+    let cara = mbox_player(r, "cara", "cara@herald.test", &sendmail);
+    ann.ok(&[
+        "new",
+        "battle-of-the-dale",
+        "--side",
+        "Human=ann@herald.test",
+        "--side",
+        "Elf=bob@herald.test",
+        "--side",
+        "Goblin=cara@herald.test",
+        "--key",
+        "human.key",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    let m1 = ann.path("m1.eml");
+    write_mbox(&r.join("bob.mbox"), &[&m1]);
+    write_mbox(&r.join("cara.mbox"), &[&m1]);
+    // Both keys are due at once: the JSON lists both sides; each player's
+    // "to play" is its own key's command, which run as printed works.
+    let mut copies = Vec::new();
+    for (p, side, file) in [(&bob, "Elf", "a.eml"), (&cara, "Goblin", "b.eml")] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        let game = only_game(&json);
+        assert_eq!(
+            game["due"],
+            serde_json::json!(["Elf", "Goblin"]),
+            "{json:#}"
+        );
+        assert_eq!(game["yours"], true);
+        let to_play = game["to_play"].as_str().unwrap();
+        let id = id_of(&json);
+        let commands = commands_in(to_play);
+        assert_eq!(
+            commands,
+            [format!(
+                "herald keygen --side {side} {id} --key {}.key --reply -o reply.eml --send",
+                side.to_ascii_lowercase()
+            )],
+            "{to_play}"
+        );
+        run_printed(p, &commands[0], &[]);
+        copies.push(keep_reply(p, file));
+    }
+    let (a, b) = (&copies[0], &copies[1]);
+    // Every inbox, whichever copy it read first, keeps the same one (the
+    // player who sent a copy has it first).
+    write_mbox(&r.join("ann.mbox"), &[&m1, a, b]);
+    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a]);
+    write_mbox(&r.join("bob.mbox"), &[&m1, b]);
+    write_mbox(&r.join("cara.mbox"), &[&m1, a]);
+    let (code, json) = ann.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    let kept = only_game(&json).clone();
+    assert_eq!(kept["keys"], 2, "{json:#}");
+    let missing = kept["due"][0].as_str().unwrap().to_owned();
+    assert_eq!(kept["due"].as_array().unwrap().len(), 1, "{kept:#}");
+    let (winner, loser) = if missing == "Goblin" {
+        (&bob, &cara)
+    } else {
+        (&cara, &bob)
+    };
+    let mut views = vec![json];
+    views.push(ann2.inbox().1);
+    views.push(winner.inbox().1);
+    for json in &views {
+        assert_eq!(only_game(json)["due"], kept["due"], "{json:#}");
+        assert_eq!(only_game(json)["keys"], 2);
+        let rejected = json["rejected"].as_array().unwrap();
+        assert_eq!(rejected.len(), 1, "{json:#}");
+        let verdict = rejected[0]["verdict"].as_str().unwrap();
+        assert!(
+            verdict.starts_with("fork: another copy of this game is kept"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("its keys are not the kept copy's"),
+            "{verdict}"
+        );
+        // Not the player's own key: nothing to add again.
+        assert!(!verdict.contains("(yours)"), "{verdict}");
+    }
+    // The player whose key went into the copy not kept: its own copy is
+    // listed, with the command that adds the same key to the kept copy.
+    let out = loser.herald(&["inbox"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let not_taken = text
+        .split("Not taken (listed, never used):")
+        .nth(1)
+        .unwrap();
+    assert!(not_taken.contains("fork: another copy"), "{text}");
+    assert!(
+        not_taken.contains(&format!("{missing}'s key (yours) is in this copy only")),
+        "{text}"
+    );
+    let id = kept["id"].as_str().unwrap().to_owned();
+    let again = format!(
+        "herald keygen --side {missing} {id} --key {}.key --reply -o reply.eml --send",
+        missing.to_ascii_lowercase()
+    );
+    assert_eq!(commands_in(not_taken), [again.as_str()], "{text}");
+    // ... and its "to play" line is the same command.
+    let to_play = text.split("Not taken").next().unwrap();
+    assert!(to_play.contains("      to play: Next, "), "{text}");
+    assert_eq!(commands_in(to_play), [again.as_str()], "{text}");
+    let out = run_printed(loser, &again, &[]);
+    assert!(out.contains("holds"), "the same key joins again: {out}");
+    let c = keep_reply(loser, "c.eml");
+    // Every key in, turn 1 due for Human (Ann), in every inbox.
+    write_mbox(&r.join("ann.mbox"), &[&m1, a, b, &c]);
+    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c]);
+    let winner_mbox = r.join(if missing == "Goblin" {
+        "bob.mbox"
+    } else {
+        "cara.mbox"
+    });
+    let mut winner_mail = std::fs::read_to_string(&winner_mbox).unwrap();
+    winner_mail.push_str("\nFrom herald@herald.test Sat Nov 28 11:00:00 2026\n");
+    winner_mail.push_str(&std::fs::read_to_string(&c).unwrap());
+    std::fs::write(&winner_mbox, winner_mail).unwrap();
+    for (p, yours) in [(&ann, true), (&ann2, true), (winner, false), (loser, false)] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        let game = only_game(&json);
+        assert_eq!(
+            (
+                &game["keys"],
+                &game["due"],
+                &game["due_line"],
+                &game["yours"]
+            ),
+            (
+                &3.into(),
+                &serde_json::json!(["Human"]),
+                &"turn 1".into(),
+                &yours.into()
+            ),
+            "{json:#}"
+        );
+    }
+    // A copy with fewer keys read after the one with every key: older.
+    let late = mbox_player(r, "late", "dave@herald.test", &sendmail);
+    write_mbox(&r.join("late.mbox"), &[&c, a]);
+    let (code, json) = late.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(only_game(&json)["keys"], 3);
+    assert_eq!(
+        json["rejected"][0]["verdict"],
+        "stale: this copy has the keys of Human, Elf, the game's newest message those of Human, Elf, Goblin: an older copy, not taken"
+    );
+    // Ann's "to play" is her turn's command on the game's id.
+    let (_, json) = ann.inbox();
+    let to_play = only_game(&json)["to_play"].as_str().unwrap().to_owned();
+    let commands = commands_in(&to_play);
+    assert_eq!(
+        commands,
+        [format!(
+            "herald move {id} \"YOUR TURN\" --key KEY --reply -o reply.eml --send"
+        )],
+        "{to_play}"
+    );
+    let legal: Value =
+        serde_json::from_str(&ann.ok(&["legal", &id, "--key", "human.key", "--format", "json"]))
+            .unwrap();
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run_printed(
+        &ann,
+        &commands[0],
+        &[("YOUR TURN", &action), ("KEY", "human.key")],
+    );
+    let t1 = keep_reply(&ann, "t1.eml");
+    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c, &t1]);
+    let (code, json) = ann2.inbox();
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(
+        (&only_game(&json)["turns"], &only_game(&json)["due"]),
+        (&1.into(), &serde_json::json!(["Elf"]))
+    );
+}
+
+#[test]
+fn an_equal_length_fork_is_listed_and_every_inbox_keeps_the_same_copy_in_either_order() {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let sendmail = fake_sendmail(r, &r.join("sent"));
+    let ann = mbox_player(r, "ann", "ann@herald.test", &sendmail);
+    let bob = mbox_player(r, "bob", "bob@herald.test", &sendmail);
+    start_game(&ann, &bob);
+    // Ann's key file copied before turn 1: she answers twice, two ways.
+    let twice = mbox_player(r, "ann-again", "ann@herald.test", &sendmail);
+    for file in ["game.pbem", "blue.key"] {
+        std::fs::copy(ann.path(file), twice.path(file)).unwrap();
+    }
+    let reply = |p: &Player, turn: &str| {
+        p.ok(&[
+            "move",
+            "game.pbem",
+            turn,
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "t1.eml",
+        ]);
+        p.path("t1.eml")
+    };
+    let (a, b) = (reply(&ann, "+C, Cd1-d2-d3"), reply(&twice, "Kc1-b1"));
+    let readers: Vec<Player> = ["bob1", "bob2"]
+        .iter()
+        .map(|name| {
+            let p = mbox_player(r, name, "bob@herald.test", &sendmail);
+            std::fs::copy(bob.path("red.key"), p.path("red.key")).unwrap();
+            p
+        })
+        .collect();
+    write_mbox(&r.join("bob1.mbox"), &[&a, &b]);
+    write_mbox(&r.join("bob2.mbox"), &[&b, &a]);
+    let mut kept = Vec::new();
+    for p in &readers {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 1, "{json:#}");
+        assert_eq!(only_game(&json)["lines"], 1);
+        let rejected = json["rejected"].as_array().unwrap();
+        assert_eq!(rejected.len(), 1, "{json:#}");
+        assert_eq!(rejected[0]["id"], only_game(&json)["id"]);
+        let verdict = rejected[0]["verdict"].as_str().unwrap();
+        assert!(
+            verdict.starts_with("fork: another copy of this game is kept"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains(
+                "its line 1 is not the kept copy's line 1 (this copy is at line 1, the kept one at line 1)"
+            ),
+            "{verdict}"
+        );
+        kept.push(p.ok(&["extract", &id_of(&json)]));
+    }
+    // The same copy, whichever came first.
+    assert_eq!(kept[0], kept[1]);
+    // A shorter copy that is no beginning of the kept one is a fork too:
+    // Bob plays turn 2 on the kept copy; the other turn 1 read after it.
+    let id = id_of(&readers[0].inbox().1);
+    readers[0].ok(&[
+        "move",
+        &id,
+        "+B, Bd9-d8, Bd8+d7",
+        "--key",
+        "red.key",
+        "--reply",
+        "-o",
+        "t2.eml",
+    ]);
+    let t2 = readers[0].path("t2.eml");
+    let (winner, loser) = if kept[0].contains("+C, Cd1-d2-d3") {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    let late = mbox_player(r, "bob3", "bob@herald.test", &sendmail);
+    write_mbox(&r.join("bob3.mbox"), &[winner, &t2, loser]);
+    let (code, json) = late.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(only_game(&json)["lines"], 2);
+    let verdict = json["rejected"][0]["verdict"].as_str().unwrap();
+    assert!(
+        verdict.contains(
+            "its line 1 is not the kept copy's line 1 (this copy is at line 1, the kept one at line 2)"
+        ),
+        "{verdict}"
+    );
+    // A fork sent goes, and the sender is told its inbox keeps another
+    // copy (the message sent is never taken in silence either).
+    let out = late.herald(&["send", loser.to_str().unwrap()]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("your inbox does not take the game in the message sent: fork:"),
+        "{err}"
+    );
+    assert_eq!(only_game(&late.inbox().1)["lines"], 2);
+}
+
+/// `player`'s "to play" on the game in its inbox's JSON, when the step due
+/// is its own.
+fn to_play(json: &Value) -> Option<String> {
+    only_game(json)["to_play"].as_str().map(str::to_owned)
+}
+
+#[test]
+fn keys_added_at_once_through_real_mail_servers_end_with_every_key_in_and_turn_1_due() {
+    if !servers() {
+        return;
+    }
+    let _accounts = common::shared_accounts();
+    for user in ["ann", "bob", "cara"] {
+        empty_mailbox(user);
+    }
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let ann = Player::new(r, "ann", &server_config("ann", SMTP));
+    let bob = Player::new(r, "bob", &server_config("bob", SMTP));
+    let cara = Player::new(r, "cara", &server_config("cara", SMTP));
+    ann.ok(&[
+        "new",
+        "battle-of-the-dale",
+        "--side",
+        "Human=ann@herald.test",
+        "--side",
+        "Elf=bob@herald.test",
+        "--side",
+        "Goblin=cara@herald.test",
+        "--key",
+        "human.key",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    wait_for("bob", 1);
+    wait_for("cara", 1);
+    // Both read Ann's message, both keys due at once (a list in the
+    // JSON); then both answer before either reads the other's.
+    let mut commands = Vec::new();
+    for (p, side) in [(&bob, "Elf"), (&cara, "Goblin")] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        assert_eq!(
+            only_game(&json)["due"],
+            serde_json::json!(["Elf", "Goblin"]),
+            "{json:#}"
+        );
+        let play = to_play(&json).unwrap();
+        let command = commands_in(&play);
+        assert_eq!(command.len(), 1, "{play}");
+        assert!(command[0].starts_with(&format!("herald keygen --side {side} ")));
+        commands.push(command[0].clone());
+    }
+    run_printed(&bob, &commands[0], &[]);
+    run_printed(&cara, &commands[1], &[]);
+    // Each key message goes to the two other players.
+    wait_for("ann", 2);
+    wait_for("bob", 2);
+    wait_for("cara", 2);
+    let views: Vec<(i32, Value)> = [&ann, &bob, &cara].iter().map(|p| p.inbox()).collect();
+    let due = only_game(&views[0].1)["due"].clone();
+    for (code, json) in &views {
+        assert_eq!(*code, 1, "{json:#}");
+        assert_eq!(only_game(json)["keys"], 2, "{json:#}");
+        assert_eq!(only_game(json)["due"], due, "the same copy kept: {json:#}");
+        assert_eq!(json["rejected"].as_array().unwrap().len(), 1, "{json:#}");
+    }
+    let missing = due[0].as_str().unwrap().to_owned();
+    let (loser, loser_json) = if missing == "Elf" {
+        (&bob, &views[1].1)
+    } else {
+        (&cara, &views[2].1)
+    };
+    let verdict = loser_json["rejected"][0]["verdict"].as_str().unwrap();
+    assert!(
+        verdict.contains(&format!("{missing}'s key (yours) is in this copy only")),
+        "{verdict}"
+    );
+    let again = commands_in(verdict);
+    assert_eq!(again.len(), 1, "{verdict}");
+    std::fs::remove_file(loser.path("reply.eml")).unwrap();
+    run_printed(loser, &again[0], &[]);
+    // It goes to the two others.
+    wait_for("ann", 3);
+    wait_for(if missing == "Elf" { "cara" } else { "bob" }, 3);
+    for (p, yours) in [(&ann, true), (&bob, false), (&cara, false)] {
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        let game = only_game(&json);
+        assert_eq!(
+            (
+                &game["keys"],
+                &game["due"],
+                &game["due_line"],
+                &game["yours"]
+            ),
+            (
+                &3.into(),
+                &serde_json::json!(["Human"]),
+                &"turn 1".into(),
+                &yours.into()
+            ),
+            "{json:#}"
+        );
+    }
+}
+
+#[test]
+fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
+    if !servers() {
+        return;
+    }
+    let _accounts = common::shared_accounts();
+    empty_mailbox("ann");
+    empty_mailbox("bob");
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let blue = Player::new(r, "blue", &server_config("ann", SMTP));
+    let red = Player::new(r, "red", &server_config("bob", SMTP));
+    blue.ok(&[
+        "new",
+        "playground-battles",
+        "--side",
+        "Blue=ann@herald.test",
+        "--side",
+        "Red=bob@herald.test",
+        "--key",
+        "blue.key",
+        "--army",
+        "RPSRRPSPRS",
+        "--reply",
+        "-o",
+        "m1.eml",
+        "--send",
+    ]);
+    let mut steps = Vec::new();
+    // Messages sent: the first, then one a step.
+    for sent in 1..13 {
+        let start = Instant::now();
+        while delivered("ann").len() + delivered("bob").len() < sent {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "message {sent} after {steps:?}: {} and {} delivered",
+                delivered("ann").len(),
+                delivered("bob").len()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mine = [(&blue, "blue"), (&red, "red")]
+            .into_iter()
+            .find_map(|(p, side)| {
+                let (_, json) = p.inbox();
+                to_play(&json).map(|play| (p, side, play, json))
+            });
+        // Nobody's step: the game is over.
+        let Some((player, side, play, json)) = mine else {
+            break;
+        };
+        let game = only_game(&json);
+        let status: Value = serde_json::from_str(&player.ok(&[
+            "check",
+            game["id"].as_str().unwrap(),
+            "--format",
+            "json",
+        ]))
+        .unwrap();
+        let step = status["step"]["step"].as_str().unwrap().to_owned();
+        let command = commands_in(&play);
+        assert_eq!(command.len(), 1, "{play}");
+        // The turn resigns; its writer's audit goes with it.
+        let key = format!("{side}.key");
+        let _ = std::fs::remove_file(player.path("reply.eml"));
+        let out = run_printed(
+            player,
+            &command[0],
+            &[
+                ("YOUR TURN", "resign"),
+                ("KEY", &key),
+                ("ARMY", "PSRPPSRSPR"),
+            ],
+        );
+        steps.push(step);
+        // The set-up's last line when its writer moves first is not sent:
+        // the writer answers it with turn 1, as it says, and sends that.
+        if let Some(k) = out.find("herald move reply.eml") {
+            let then = out[k..].lines().next().unwrap();
+            run_printed(
+                player,
+                then,
+                &[
+                    ("YOUR TURN", "resign"),
+                    ("KEY", &key),
+                    ("NEXT.eml", "next.eml"),
+                ],
+            );
+            player.ok(&["send", "next.eml"]);
+            steps.push("turn".into());
+        }
+    }
+    // The set-up line that brings Red's key, the openings, the turn and
+    // the last audit: each one command as the inbox printed it.
+    for step in ["commit", "open", "turn", "audit"] {
+        assert!(steps.iter().any(|s| s == step), "{step}: {steps:?}");
+    }
+    for p in [&blue, &red] {
+        let (_, json) = p.inbox();
+        let game = only_game(&json);
+        assert_eq!(game["due"], serde_json::json!([]), "{json:#}");
+        assert_ne!(game["result"], "*");
     }
 }

@@ -503,7 +503,7 @@ fn letter<G: Game>(
     }
     body.push_str(&format!(
         "\n-- \nRefereed by herald. To check it: herald check MESSAGE.eml\n{}\n",
-        answer_hint(referee)
+        answer_hint(referee, "MESSAGE.eml", None)
     ));
     let envelope = files::read_bytes(ctx.path)
         .ok()
@@ -521,24 +521,33 @@ fn letter<G: Game>(
 
 /// What the receiver of a message does next, with the command that does
 /// it in this phase (spec section 3.7): add a key, a set-up step, a turn,
-/// a farewell line, an audit; nothing once the game is over.
-fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
+/// a farewell line, an audit; nothing once the game is over. The
+/// commands name `record` (`MESSAGE.eml`, or a game's id for the inbox);
+/// with `answering`, a side due, its own command even when several are.
+pub(super) fn answer_hint<G: Game>(
+    referee: &Referee<G>,
+    record: &str,
+    answering: Option<game::Side>,
+) -> String {
     let Some(due) = referee.step_due() else {
-        return "The game is over: herald check MESSAGE.eml gives the result.".into();
+        return format!("The game is over: herald check {record} gives the result.");
     };
-    let name = due.side.name::<G>();
-    if let (Some((by, turn)), "turn") = (referee.draw_offered_to(due.side), due.step) {
+    let sides = referee.sides_due();
+    let answering = answering.filter(|s| sides.contains(s));
+    let side = answering.unwrap_or(due.side);
+    let name = side.name::<G>();
+    if let (Some((by, turn)), "turn") = (referee.draw_offered_to(side), due.step) {
         // The side due answers a draw offer: both answers, named.
-        let accept = if referee.accepts_last(due.side) {
+        let accept = if referee.accepts_last(side) {
             "accept draw"
         } else {
             "YOUR TURN, accept draw"
         };
         return format!(
             "Next, {name} ({}): {} offered a draw on turn {turn}. Accept it with:\n\
-             herald move MESSAGE.eml \"{accept}\" --key KEY --reply -o reply.eml\n\
+             herald move {record} \"{accept}\" --key KEY --reply -o reply.eml\n\
              or decline it by playing on:\n\
-             herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml",
+             herald move {record} \"YOUR TURN\" --key KEY --reply -o reply.eml",
             due.line,
             by.name::<G>()
         );
@@ -554,27 +563,26 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
     };
     let command = match due.step {
         "keygen" => format!(
-            "herald keygen --side {name} MESSAGE.eml --key {}.key --reply -o reply.eml",
+            "herald keygen --side {name} {record} --key {}.key --reply -o reply.eml",
             name.to_ascii_lowercase()
         ),
-        "turn" => "herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml".into(),
-        "audit" => "herald move MESSAGE.eml audit --key KEY --reply -o reply.eml".into(),
-        "farewell" => "herald move MESSAGE.eml pass --key KEY --reply -o reply.eml".into(),
+        "turn" => format!("herald move {record} \"YOUR TURN\" --key KEY --reply -o reply.eml"),
+        "audit" => format!("herald move {record} audit --key KEY --reply -o reply.eml"),
+        "farewell" => format!("herald move {record} pass --key KEY --reply -o reply.eml"),
         // Protocol 3: the side's key joins with its first set-up line.
-        _ if referee.header().commit(due.side).is_none() => format!(
-            "herald setup MESSAGE.eml --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
+        _ if referee.header().commit(side).is_none() => format!(
+            "herald setup {record} --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
             name.to_ascii_lowercase()
         ),
-        _ => format!("herald setup MESSAGE.eml --key KEY{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
+        _ => format!("herald setup {record} --key KEY{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
     };
-    let sides = referee.sides_due();
-    if sides.len() > 1 {
+    if sides.len() > 1 && answering.is_none() {
         // Keys before turn 1 and audits come in any order: each side
         // writes its own on the record as it finds it.
         let (noun, command) = match due.step {
             "keygen" => (
                 "key",
-                "herald keygen --side SIDE MESSAGE.eml --key SIDE.key --reply -o reply.eml".into(),
+                format!("herald keygen --side SIDE {record} --key SIDE.key --reply -o reply.eml"),
             ),
             _ => ("audit", command),
         };

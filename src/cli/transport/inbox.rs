@@ -1,10 +1,15 @@
 //! `herald inbox`: the player's games found in new mail, each record
 //! checked, the games waiting on the player first. A tampered or stale
-//! record is listed with its verdict and never taken.
+//! record, or a fork of the copy kept, is listed with its verdict and
+//! never taken. Of two copies of a game, every inbox keeps the same one
+//! whatever order they came in: the most lines, then the most keys, then
+//! the smallest SHA-256 of the record's text.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::fetch::{self, Message};
 use super::state;
@@ -33,12 +38,19 @@ pub(crate) struct GameEntry {
     #[serde(default)]
     pub(crate) keys: usize,
     pub(crate) turns: u32,
-    /// The side whose step is due, its line and the step in words.
-    pub(crate) due: Option<String>,
+    /// The sides whose step is due (several for keys before turn 1 and
+    /// audits, which come in any order; none once the game is over).
+    #[serde(default, deserialize_with = "due_list")]
+    pub(crate) due: Vec<String>,
+    /// The first side's line due and the step in words.
     pub(crate) due_line: Option<String>,
     pub(crate) due_text: Option<String>,
     /// Whether the step due is this player's.
     pub(crate) yours: bool,
+    /// When it is: the step in words with the command that takes it on
+    /// this copy (`mail::answer_hint`, naming the game by its id), sent.
+    #[serde(default)]
+    pub(crate) to_play: Option<String>,
     /// The day the step due has been due since (the last dated line),
     /// in a game with a Deadline tag.
     #[serde(default)]
@@ -53,6 +65,21 @@ pub(crate) struct GameEntry {
     /// The last message's subject and date.
     pub(crate) subject: String,
     pub(crate) date: String,
+}
+
+/// `due` read as a list, or as one side or `null`: an inbox state
+/// written before it was a list still reads.
+fn due_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Due {
+        Many(Vec<String>),
+        One(Option<String>),
+    }
+    Ok(match Due::deserialize(d)? {
+        Due::Many(sides) => sides,
+        Due::One(side) => side.into_iter().collect(),
+    })
 }
 
 /// A record in new mail that was not taken, with why.
@@ -93,13 +120,18 @@ impl GameVisitor for Look<'_> {
             .map(|(k, s)| [s.name::<G>().to_owned(), contact(k)])
             .collect();
         let due = referee.step_due();
-        let yours = referee.sides_due().into_iter().any(|side| {
+        let sides_due = referee.sides_due();
+        let id = short_id(header);
+        // The first of the player's sides due (one player may lead two).
+        let mine = sides_due.iter().copied().find(|&side| {
             header
                 .index_of(side)
                 .is_some_and(|k| address(&contact(k)).eq_ignore_ascii_case(self.address))
         });
+        let to_play =
+            mine.map(|side| sent(&crate::cli::mail::answer_hint(&referee, &id, Some(side))));
         Ok(GameEntry {
-            id: short_id(header),
+            id,
             game: G::TITLE.to_owned(),
             sides,
             lines: self.ctx.record.turns.len(),
@@ -109,7 +141,7 @@ impl GameVisitor for Look<'_> {
                 .filter(|&&s| header.key(s).is_some())
                 .count(),
             turns: referee.turns(),
-            due: due.as_ref().map(|d| d.side.name::<G>().to_owned()),
+            due: sides_due.iter().map(|s| s.name::<G>().to_owned()).collect(),
             due_line: due.as_ref().map(|d| d.line.clone()),
             since: due.as_ref().and(referee.last_date()).map(|d| d.to_string()),
             claimable_from: due
@@ -118,7 +150,8 @@ impl GameVisitor for Look<'_> {
                 .zip(header.deadline())
                 .map(|(since, days)| crate::record::Day(since.0 + days + 1).to_string()),
             due_text: due.map(|d| d.text),
-            yours,
+            yours: mine.is_some(),
+            to_play,
             result: referee.result(),
             summary: referee.summary(),
             subject: String::new(),
@@ -127,19 +160,140 @@ impl GameVisitor for Look<'_> {
     }
 }
 
+/// `hint` with each command that writes a reply sending it too: the
+/// inbox's player answers by mail.
+fn sent(hint: &str) -> String {
+    hint.lines()
+        .map(|line| {
+            if line.starts_with("herald ") && line.ends_with("--reply -o reply.eml") {
+                format!("{line} --send")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One copy of a game, as a message carries it: how it ranks among the
+/// game's copies, and what it holds, to tell an older copy from a fork.
+struct Copy {
+    /// SHA-256 of the record's own text (`Splice::extracted`: quoting,
+    /// mail encoding and the text around it gone).
+    sha256: [u8; 32],
+    /// The sides with a key (a Commit or Key tag), in header order.
+    keyed: Vec<String>,
+    /// The key tags, name (lower case) and value.
+    key_tags: BTreeSet<(String, String)>,
+    /// Each line's text, white space left out (a re-wrapped line is the
+    /// same line).
+    lines: Vec<String>,
+}
+
+impl Copy {
+    fn of(source: &record::Source, record: &record::Record<'_>, entry: &GameEntry) -> Copy {
+        let text = record::Splice::new().extracted(source, record);
+        let sides: Vec<&String> = entry.sides.iter().map(|[side, _]| side).collect();
+        let tag_of = |name: &str| {
+            let name = name.to_ascii_lowercase();
+            sides.iter().find(|side| {
+                name.strip_prefix(&side.to_ascii_lowercase())
+                    .is_some_and(|rest| rest == "commit" || rest == "key")
+            })
+        };
+        let key_tags: BTreeSet<(String, String)> = record
+            .tags
+            .iter()
+            .filter(|t| tag_of(&t.name).is_some())
+            .map(|t| (t.name.to_ascii_lowercase(), t.value.clone()))
+            .collect();
+        let keyed = sides
+            .iter()
+            .filter(|side| record.tags.iter().any(|t| tag_of(&t.name) == Some(side)))
+            .map(|side| side.to_string())
+            .collect();
+        let clean = source.text();
+        let lines = record
+            .turns
+            .iter()
+            .map(|t| {
+                clean
+                    .get(t.span.start..t.lines_end.max(t.span.end))
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .collect()
+            })
+            .collect();
+        Copy {
+            sha256: Sha256::digest(text.as_bytes()).into(),
+            keyed,
+            key_tags,
+            lines,
+        }
+    }
+
+    /// The rule every inbox keeps a game's copy by, whatever order the
+    /// copies came in: the most lines, then the most sides keyed, then the
+    /// smallest SHA-256 of the record.
+    fn rank(&self) -> (usize, usize, std::cmp::Reverse<[u8; 32]>) {
+        (
+            self.lines.len(),
+            self.keyed.len(),
+            std::cmp::Reverse(self.sha256),
+        )
+    }
+
+    /// The same lines and keys (another message of the same record).
+    fn same(&self, other: &Copy) -> bool {
+        self.lines == other.lines && self.key_tags == other.key_tags
+    }
+
+    /// Whether `self` is where `other` was before: its lines the first of
+    /// `other`'s, its keys among `other`'s.
+    fn before(&self, other: &Copy) -> bool {
+        other.lines.starts_with(&self.lines) && self.key_tags.is_subset(&other.key_tags)
+    }
+
+    /// How `self`, a fork of `kept`, differs from it, in words.
+    fn fork_from(&self, kept: &Copy) -> String {
+        match self.lines.iter().zip(&kept.lines).position(|(a, b)| a != b) {
+            Some(k) => format!(
+                "its line {} is not the kept copy's line {} (this copy is at line {}, the kept one at line {})",
+                k + 1,
+                k + 1,
+                self.lines.len(),
+                kept.lines.len()
+            ),
+            None => format!(
+                "its keys are not the kept copy's (keys here: {}; kept: {}), added at once on two copies",
+                list(&self.keyed),
+                list(&kept.keyed)
+            ),
+        }
+    }
+}
+
+fn list(sides: &[String]) -> String {
+    if sides.is_empty() {
+        "none".into()
+    } else {
+        sides.join(", ")
+    }
+}
+
 /// What one new message holds: a game's entry, a rejection, or nothing
 /// (mail that holds no record).
 enum Seen {
-    Game(Box<GameEntry>),
+    Game(Box<(GameEntry, Copy)>),
     Rejected(Rejected),
     Nothing,
 }
 
-fn look(message: &Message, address: &str, origin: &str) -> Seen {
-    let envelope = record::mail::envelope(&message.bytes).unwrap_or_default();
+fn look(bytes: &[u8], address: &str, origin: &str) -> Seen {
+    let envelope = record::mail::envelope(bytes).unwrap_or_default();
     let subject = envelope.subject.unwrap_or_default();
     let date = envelope.date.unwrap_or_default();
-    let found = match record::read_if_any(&message.bytes) {
+    let found = match record::read_if_any(bytes) {
         Ok(Some(found)) => found,
         Ok(None) => return Seen::Nothing,
         Err(e) => {
@@ -178,7 +332,8 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
         Ok(mut entry) => {
             entry.subject = subject;
             entry.date = date;
-            Seen::Game(Box::new(entry))
+            let copy = Copy::of(&found.source, &record, &entry);
+            Seen::Game(Box::new((entry, copy)))
         }
         Err((id, f)) => Seen::Rejected(Rejected {
             game,
@@ -189,36 +344,134 @@ fn look(message: &Message, address: &str, origin: &str) -> Seen {
     }
 }
 
-/// Read `message` into the state: a newer valid record of a game
-/// becomes the game's newest message; a record that does not check, or
-/// an older copy, is given back with its verdict.
+/// The copy the inbox keeps of game `id`, read again, if it reads.
+fn kept(st: &state::State, id: &str, address: &str) -> Result<Option<(GameEntry, Copy)>, Failure> {
+    let Some(entry) = st.games.get(id) else {
+        return Ok(None);
+    };
+    let Ok(bytes) = std::fs::read(state::game_file(id)?) else {
+        return Ok(None);
+    };
+    Ok(match look(&bytes, address, "the inbox's copy") {
+        Seen::Game(game) => {
+            let (mut kept, copy) = *game;
+            // What it was received as.
+            kept.subject.clone_from(&entry.subject);
+            kept.date.clone_from(&entry.date);
+            Some((kept, copy))
+        }
+        _ => None,
+    })
+}
+
+/// Read `message` into the state. Of the game's copy kept and this one,
+/// the one that ranks first (`Copy::rank`) is kept; the other is given
+/// back with why when it is no older state of the kept one (a fork), or
+/// when this message is an older copy (stale). The copy kept before,
+/// when this one moves the game on, goes without a word.
 fn take(
     st: &mut state::State,
     message: &Message,
     address: &str,
     origin: &str,
 ) -> Result<Option<Rejected>, Failure> {
-    match look(message, address, origin) {
-        Seen::Nothing => Ok(None),
-        Seen::Rejected(r) => Ok(Some(r)),
-        Seen::Game(entry) => match st.games.get(&entry.id) {
-            Some(old) if (old.lines, old.keys) > (entry.lines, entry.keys) => Ok(Some(Rejected {
-                game: Some(entry.game.clone()),
-                id: Some(entry.id.clone()),
-                subject: entry.subject.clone(),
-                verdict: format!(
-                    "stale: this copy is at line {}, the game's newest message at line {}: an older copy, not taken",
-                    entry.lines, old.lines
-                ),
-            })),
-            Some(old) if (old.lines, old.keys) == (entry.lines, entry.keys) => Ok(None),
-            _ => {
-                state::replace(&state::game_file(&entry.id)?, &message.bytes)?;
-                st.games.insert(entry.id.clone(), *entry);
-                Ok(None)
-            }
-        },
+    let (entry, copy) = match look(&message.bytes, address, origin) {
+        Seen::Nothing => return Ok(None),
+        Seen::Rejected(r) => return Ok(Some(r)),
+        Seen::Game(game) => *game,
+    };
+    let keep = |st: &mut state::State, entry: GameEntry| -> Result<(), Failure> {
+        state::replace(&state::game_file(&entry.id)?, &message.bytes)?;
+        st.games.insert(entry.id.clone(), entry);
+        Ok(())
+    };
+    let Some((old, old_copy)) = kept(st, &entry.id, address)? else {
+        keep(st, entry)?;
+        return Ok(None);
+    };
+    if copy.same(&old_copy) {
+        return Ok(None);
     }
+    if copy.rank() > old_copy.rank() {
+        let moves_on = old_copy.before(&copy);
+        let verdict = fork_verdict(&old_copy, &copy, &old, &entry, address);
+        keep(st, entry)?;
+        if moves_on {
+            return Ok(None);
+        }
+        return Ok(Some(Rejected {
+            game: Some(old.game),
+            id: Some(old.id),
+            subject: old.subject,
+            verdict,
+        }));
+    }
+    let verdict = if copy.before(&old_copy) {
+        if entry.lines < old.lines {
+            format!(
+                "stale: this copy is at line {}, the game's newest message at line {}: an older copy, not taken",
+                entry.lines, old.lines
+            )
+        } else {
+            format!(
+                "stale: this copy has the keys of {}, the game's newest message those of {}: an older copy, not taken",
+                list(&copy.keyed),
+                list(&old_copy.keyed)
+            )
+        }
+    } else {
+        fork_verdict(&copy, &old_copy, &entry, &old, address)
+    };
+    Ok(Some(Rejected {
+        game: Some(entry.game),
+        id: Some(entry.id),
+        subject: entry.subject,
+        verdict,
+    }))
+}
+
+/// Why `dropped`, a fork of the copy `kept`, is not taken, and, when it
+/// holds a key of the player's that the kept copy lacks, how to add it
+/// again there.
+fn fork_verdict(
+    dropped: &Copy,
+    kept: &Copy,
+    dropped_entry: &GameEntry,
+    kept_entry: &GameEntry,
+    address_of_player: &str,
+) -> String {
+    let mut verdict = format!(
+        "fork: another copy of this game is kept ({}): {}. Every inbox keeps the same copy of a game, the one with the most lines, then the most keys, then the smallest SHA-256 of the record; this one is never used",
+        if kept_entry.subject.is_empty() {
+            "no subject"
+        } else {
+            &kept_entry.subject
+        },
+        dropped.fork_from(kept)
+    );
+    let lost: Vec<&String> = dropped
+        .keyed
+        .iter()
+        .filter(|side| !kept.keyed.contains(side))
+        .filter(|side| {
+            dropped_entry.sides.iter().any(|[s, contact]| {
+                s == *side && address(contact).eq_ignore_ascii_case(address_of_player)
+            })
+        })
+        .collect();
+    for side in lost {
+        verdict.push_str(&format!(
+            "\n{side}'s key (yours) is in this copy only: add it again on the copy kept, with the key file you made it in (the same key)"
+        ));
+        match kept_entry.to_play.as_deref() {
+            Some(to_play) if kept_entry.due.contains(side) => {
+                verdict.push_str(":\n");
+                verdict.push_str(to_play);
+            }
+            _ => verdict.push('.'),
+        }
+    }
+    verdict
 }
 
 /// A message the player sent: the game it carries is at its line now
@@ -229,7 +482,16 @@ pub(crate) fn remember_sent_message(address: &str, bytes: &[u8]) -> Result<(), F
         id: String::new(),
         bytes: bytes.to_vec(),
     };
-    take(&mut st, &message, address, "the message sent")?;
+    if let Some(r) = take(&mut st, &message, address, "the message sent")? {
+        // Sent all the same; the inbox says which copy it keeps, and why.
+        crate::cli::report::eprint_warning(
+            &format!(
+                "your inbox does not take the game in the message sent: {}",
+                r.verdict
+            ),
+            "herald inbox lists the copy each game keeps and what is due",
+        );
+    }
     state::save(&st)
 }
 
@@ -258,7 +520,7 @@ pub(crate) fn inbox(config: Option<&Path>, format: Format) -> Result<Exit, Failu
     read.extend(messages.iter().map(|m| m.id.clone()));
     state::save(&st)?;
     let mut games: Vec<&GameEntry> = st.games.values().collect();
-    games.sort_by_key(|g| (!g.yours, g.due.is_none(), g.id.clone()));
+    games.sort_by_key(|g| (!g.yours, g.due.is_empty(), g.id.clone()));
     let ok = rejected.is_empty();
     match format {
         Format::Json => print_json(&JsonInbox {
@@ -301,7 +563,7 @@ fn text(
     for g in games {
         let h = if g.yours {
             "Waiting on you:"
-        } else if g.due.is_some() {
+        } else if !g.due.is_empty() {
             "Waiting on others:"
         } else {
             "Over:"
@@ -333,11 +595,15 @@ fn text(
         }
         t.push_str(&format!("      last message: {} ({})\n", g.subject, g.date));
         t.push_str(&format!("      {}\n", g.summary));
-        if g.yours {
+        if let Some(to_play) = &g.to_play {
+            let mut lines = to_play.lines();
             t.push_str(&format!(
-                "      to play: herald move {} \"YOUR TURN\" --key KEY --reply -o reply.eml --send\n",
-                g.id
+                "      to play: {}\n",
+                lines.next().unwrap_or_default()
             ));
+            for line in lines {
+                t.push_str(&format!("          {line}\n"));
+            }
         }
     }
     if !rejected.is_empty() {
@@ -429,5 +695,45 @@ mod deadline_tests {
             deadline_text("2026-11-01", "2026-11-16", today),
             "due since 2026-11-01; a forfeit may be claimed from 2026-11-16 (now)"
         );
+    }
+}
+
+#[cfg(test)]
+mod copy_tests {
+    use super::{sent, GameEntry};
+
+    fn entry(due: &str) -> GameEntry {
+        let json = format!(
+            r#"{{"id":"3f2a9c1b04de","game":"Castle Danger","sides":[["Blue","a@x"],["Red","b@x"]],
+            "lines":1,"keys":2,"turns":1,"due":{due},"due_line":null,"due_text":null,"yours":false,
+            "result":"*","summary":"","subject":"","date":""}}"#
+        );
+        serde_json::from_str(&json).unwrap()
+    }
+
+    #[test]
+    fn an_inbox_state_written_when_due_was_one_side_still_reads() {
+        assert_eq!(entry(r#""Red""#).due, ["Red"]);
+        assert!(entry("null").due.is_empty());
+        assert_eq!(entry(r#"["Elf","Goblin"]"#).due, ["Elf", "Goblin"]);
+        // Written before `to_play` was kept.
+        assert_eq!(entry("null").to_play, None);
+    }
+
+    #[test]
+    fn to_play_sends_each_reply_command_and_leaves_the_words() {
+        let hint = "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
+                    herald move 3f2a9c1b04de \"accept draw\" --key KEY --reply -o reply.eml\n\
+                    or decline it by playing on:\n\
+                    herald move 3f2a9c1b04de \"YOUR TURN\" --key KEY --reply -o reply.eml";
+        assert_eq!(
+            sent(hint),
+            "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
+             herald move 3f2a9c1b04de \"accept draw\" --key KEY --reply -o reply.eml --send\n\
+             or decline it by playing on:\n\
+             herald move 3f2a9c1b04de \"YOUR TURN\" --key KEY --reply -o reply.eml --send"
+        );
+        let over = "The game is over: herald check 3f2a9c1b04de gives the result.";
+        assert_eq!(sent(over), over);
     }
 }
