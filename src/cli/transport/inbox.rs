@@ -609,17 +609,18 @@ fn text(
     if !rejected.is_empty() {
         t.push_str("Not taken (listed, never used):\n");
         for r in rejected {
+            let game = r.game.as_deref().unwrap_or("a record");
+            // A subject herald wrote names the game already.
+            let head = match r.subject.as_str() {
+                "" => format!("{game}: (no subject)"),
+                subject if subject.starts_with(&format!("{game}: ")) => subject.to_owned(),
+                subject => format!("{game}: {subject}"),
+            };
             t.push_str(&format!(
-                "  {}{}: {}\n",
+                "  {}{head}\n",
                 r.id.as_deref()
                     .map(|i| format!("{i}  "))
                     .unwrap_or_default(),
-                r.game.as_deref().unwrap_or("a record"),
-                if r.subject.is_empty() {
-                    "(no subject)"
-                } else {
-                    &r.subject
-                }
             ));
             for line in r.verdict.lines() {
                 t.push_str(&format!("      {line}\n"));
@@ -735,5 +736,49 @@ mod copy_tests {
         );
         let over = "The game is over: herald check 3f2a9c1b04de gives the result.";
         assert_eq!(sent(over), over);
+    }
+}
+
+#[cfg(test)]
+mod not_taken_tests {
+    use super::{text, Rejected};
+    use crate::record::Day;
+
+    fn rejected(game: Option<&str>, subject: &str) -> Rejected {
+        Rejected {
+            game: game.map(str::to_owned),
+            id: Some("3f2a9c1b04de".into()),
+            subject: subject.into(),
+            verdict: "fork: another copy".into(),
+        }
+    }
+
+    /// A copy not taken is headed by its game and its subject once: a
+    /// subject herald wrote names the game already.
+    #[test]
+    fn a_copy_not_taken_names_its_game_once() {
+        let today = Day::parse("2026-11-28").unwrap();
+        let listed = [
+            rejected(
+                Some("Battle of the Dale"),
+                "Battle of the Dale: Elf's key added",
+            ),
+            rejected(Some("Battle of the Dale"), "Re: our game"),
+            rejected(None, ""),
+        ];
+        let t = text(&[], &listed, 3, today);
+        assert!(
+            t.contains("  3f2a9c1b04de  Battle of the Dale: Elf's key added\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  3f2a9c1b04de  Battle of the Dale: Re: our game\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  3f2a9c1b04de  a record: (no subject)\n"),
+            "{t}"
+        );
+        assert!(!t.contains("Battle of the Dale: Battle of the Dale"), "{t}");
     }
 }
