@@ -23,7 +23,7 @@ use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::answer::Crossed;
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, TypedError,
+    possessives, result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, Step, TypedError,
 };
 use crate::wallet::Wallet;
 
@@ -760,7 +760,7 @@ impl AfterCheck for Check {
                 step: referee.step_due().map(|d| JsonStep {
                     side: d.side.name::<G>().into(),
                     line: d.line,
-                    step: d.step,
+                    step: d.step.as_str(),
                     text: d.text,
                 }),
                 openings_due: referee
@@ -1007,7 +1007,7 @@ pub(super) fn diagram_with_step<G: Game>(
     seen: &G::State,
     referee: &Referee<G>,
 ) -> String {
-    let turn_due = referee.step_due().is_none_or(|due| due.step == "turn");
+    let turn_due = referee.step_due().is_none_or(|due| due.step == Step::Turn);
     if turn_due && !referee.forfeit_decides() {
         return diagram;
     }
@@ -1345,10 +1345,10 @@ impl RecordCommand for Legal {
                 let mut text = String::new();
                 let step = referee
                     .step_due()
-                    .filter(|d| d.step != "turn" || referee.open_claim().is_some());
+                    .filter(|d| d.step != Step::Turn || referee.open_claim().is_some());
                 if let Some(due) = step
                     .as_ref()
-                    .filter(|d| d.step == "keygen" && d.line.starts_with("turn"))
+                    .filter(|d| d.step == Step::Keygen && d.line.starts_with("turn"))
                 {
                     // Keys before turn 1: what is due, then the turn that
                     // waits for them.

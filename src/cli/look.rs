@@ -90,7 +90,7 @@ pub(super) fn json<G: Game>(look: &Look<G>) -> JsonLook {
         due: look.due.as_ref().map(|d| JsonDue {
             side: d.side.name::<G>(),
             line: d.line.clone(),
-            step: d.step,
+            step: d.step.as_str(),
             text: d.text.clone(),
         }),
         to_move: look.viewer_to_move,

@@ -15,7 +15,7 @@ use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::record::{self, Found, Source};
-use crate::referee::{possessives, Referee};
+use crate::referee::{possessives, Referee, SetupStep, Step};
 
 // ---------------------------------------------------------------- check --all
 
@@ -536,7 +536,7 @@ pub(super) fn answer_hint<G: Game>(
     let answering = answering.filter(|s| sides.contains(s));
     let side = answering.unwrap_or(due.side);
     let name = side.name::<G>();
-    if let (Some((by, turn)), "turn") = (referee.draw_offered_to(side), due.step) {
+    if let (Some((by, turn)), Step::Turn) = (referee.draw_offered_to(side), due.step) {
         // The side due answers a draw offer: both answers, named.
         let accept = if referee.accepts_last(side) {
             "accept draw"
@@ -554,7 +554,7 @@ pub(super) fn answer_hint<G: Game>(
     }
     // The choices a set-up step that commits cannot go without.
     let required: String = match due.step {
-        "commit" => G::SETUP_CHOICES
+        Step::Setup(SetupStep::Commit | SetupStep::CommitOpen) => G::SETUP_CHOICES
             .iter()
             .filter(|c| c.default == crate::game::ChoiceDefault::Required)
             .map(|c| format!(" --{} {}", c.name, c.name.to_ascii_uppercase()))
@@ -562,13 +562,15 @@ pub(super) fn answer_hint<G: Game>(
         _ => String::new(),
     };
     let command = match due.step {
-        "keygen" => format!(
+        Step::Keygen => format!(
             "herald keygen --side {name} {record} --key {}.key --reply -o reply.eml",
             name.to_ascii_lowercase()
         ),
-        "turn" => format!("herald move {record} \"YOUR TURN\" --key KEY --reply -o reply.eml"),
-        "audit" => format!("herald move {record} audit --key KEY --reply -o reply.eml"),
-        "farewell" => format!("herald move {record} pass --key KEY --reply -o reply.eml"),
+        Step::Turn => {
+            format!("herald move {record} \"YOUR TURN\" --key KEY --reply -o reply.eml")
+        }
+        Step::Audit => format!("herald move {record} audit --key KEY --reply -o reply.eml"),
+        Step::Farewell => format!("herald move {record} pass --key KEY --reply -o reply.eml"),
         // Protocol 3: the side's key joins with its first set-up line.
         _ if referee.header().commit(side).is_none() => format!(
             "herald setup {record} --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
@@ -580,7 +582,7 @@ pub(super) fn answer_hint<G: Game>(
         // Keys before turn 1 and audits come in any order: each side
         // writes its own on the record as it finds it.
         let (noun, command) = match due.step {
-            "keygen" => (
+            Step::Keygen => (
                 "key",
                 format!("herald keygen --side SIDE {record} --key SIDE.key --reply -o reply.eml"),
             ),
@@ -593,7 +595,7 @@ pub(super) fn answer_hint<G: Game>(
     }
     // A key is due before the line it names (`turn 1`, `S1`).
     let what = match due.step {
-        "keygen" => format!("its key, before {}", due.line),
+        Step::Keygen => format!("its key, before {}", due.line),
         _ => due.line,
     };
     format!("Next, {name} ({what}), answering with:\n{command}")

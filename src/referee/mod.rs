@@ -176,10 +176,40 @@ pub struct StepDue {
     pub side: Side,
     /// The line it writes: `S2`, `turn 14`.
     pub line: String,
-    /// `keygen`, `commit`, `open`, `shares`, `turn`, `farewell` or `audit`.
-    pub step: &'static str,
+    /// What the step writes.
+    pub step: Step,
     /// The step in words, with the command that takes it.
     pub text: String,
+}
+
+/// What a step due writes: a key, a set-up line, a turn, a farewell line
+/// or an audit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Step {
+    /// A side's key (`herald keygen`), before the set-up or turn 1.
+    Keygen,
+    /// A set-up line: commitments, openings or shares.
+    Setup(SetupStep),
+    /// A turn.
+    Turn,
+    /// A farewell line (spec section 3.9).
+    Farewell,
+    /// A closing line of openings.
+    Audit,
+}
+
+impl Step {
+    /// The step's name in JSON: `keygen`, `commit`, `open`, `shares`,
+    /// `turn`, `farewell` or `audit`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Step::Keygen => "keygen",
+            Step::Setup(step) => step.as_str(),
+            Step::Turn => "turn",
+            Step::Farewell => "farewell",
+            Step::Audit => "audit",
+        }
+    }
 }
 
 /// What a referee keeps for its reader beyond what the rules need: a
@@ -811,7 +841,11 @@ impl<G: Game> Referee<G> {
                         step.what()
                     ),
                 };
-                (step.as_str(), text)
+                let step = match step {
+                    SetupStep::Key => Step::Keygen,
+                    other => Step::Setup(other),
+                };
+                (step, text)
             }
             Phase::Audit => {
                 let due = self.audits_due();
@@ -825,15 +859,15 @@ impl<G: Game> Referee<G> {
                         "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
                     )
                 };
-                ("audit", text)
+                (Step::Audit, text)
             }
             _ if self.farewell_due().is_some() => (
-                "farewell",
+                Step::Farewell,
                 format!("{line} is {name}'s farewell line (herald move pass --key)"),
             ),
             _ => match self.draw_offered_to(side) {
                 Some((by, turn)) => (
-                    "turn",
+                    Step::Turn,
                     format!(
                         "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it \
                          (herald move \"{}\" --key) or decline it by playing on (herald move)",
@@ -845,7 +879,7 @@ impl<G: Game> Referee<G> {
                         }
                     ),
                 ),
-                None => ("turn", format!("{line} is {name}'s (herald move)")),
+                None => (Step::Turn, format!("{line} is {name}'s (herald move)")),
             },
         };
         Some(StepDue {
@@ -898,7 +932,7 @@ impl<G: Game> Referee<G> {
         Some(StepDue {
             side,
             line: "turn 1".into(),
-            step: "keygen",
+            step: Step::Keygen,
             text,
         })
     }
@@ -917,7 +951,7 @@ impl<G: Game> Referee<G> {
             LineKind::Setup => format!("S{number}"),
             LineKind::Turn => format!("turn {number}"),
         };
-        let step = claim.before.step_due().map_or("turn", |d| d.step);
+        let step = claim.before.step_due().map_or(Step::Turn, |d| d.step);
         let (what, command) = match claim.phase {
             Phase::Setup => ("set-up step", "herald setup --key"),
             Phase::Audit => ("audit", "herald move audit --key"),
