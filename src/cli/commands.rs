@@ -687,6 +687,10 @@ impl RecordCommand for CheckWithKey {
                 "your {} (a claim) crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
                 s.name()
             ),
+            (_, Some(Crossed::ClaimedAlready(s)), _) => format!(
+                "your {} (a claim) crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
+                s.name()
+            ),
             (Some(s), _, _) => format!(
                 "you answered this very record with your {}{}: send that answer, not another",
                 s.name(),
@@ -2168,6 +2172,7 @@ impl RecordCommand for Move {
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
         match &replayed.crossed {
             Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
+            Some(Crossed::ClaimedAlready(sent)) => super::sent::note_claimed_already(sent),
             Some(Crossed::ByClaim { sent, claim }) => {
                 return self.answer_past_claim::<G>(ctx, sent, *claim, wallet.as_ref());
             }

@@ -122,6 +122,15 @@ pub(super) fn note_claim_answered(sent: &Sent) {
     ));
 }
 
+/// Say that the player's claim `sent` crossed another side's claim of
+/// the same forfeit, which this copy holds instead: it stands for both.
+pub(super) fn note_claimed_already(sent: &Sent) {
+    super::report::eprint_note(&format!(
+        "your {} crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
+        sent.name()
+    ));
+}
+
 /// The refusal of an answer to `claimant`'s claim of the player's
 /// forfeit, which crossed the player's own line `sent` in the mail (this
 /// copy holds the claim instead): that line answers the record the claim

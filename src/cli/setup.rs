@@ -187,8 +187,10 @@ impl Setup {
                 |_, _| Ok(()),
             );
         }
-        if let Some(Crossed::Answered(sent)) = &replayed.crossed {
-            super::sent::note_claim_answered(sent);
+        match &replayed.crossed {
+            Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
+            Some(Crossed::ClaimedAlready(sent)) => super::sent::note_claimed_already(sent),
+            _ => {}
         }
         let mut referee = replayed.referee;
         if let Some(sent) = replayed.answered {

@@ -58,6 +58,10 @@ pub enum Crossed {
     /// record holds instead: the claim never stood, and the game goes on
     /// from the answer.
     Answered(Sent),
+    /// The player's claim crossed another side's claim of the same
+    /// forfeit (three sides or more), which this record holds instead:
+    /// that claim stands for both, and the game goes on from it.
+    ClaimedAlready(Sent),
 }
 
 impl Sent {
@@ -196,6 +200,10 @@ pub fn replay_for_answer<G: Game>(
                 // My claim met its target's own line.
                 (Some((side, false, _)), Some(target)) if side == target => {
                     crossed = Some(Crossed::Answered(sent.clone()));
+                }
+                // My claim met another side's claim of the same forfeit.
+                (Some((side, true, _)), Some(target)) if side == target => {
+                    crossed = Some(Crossed::ClaimedAlready(sent.clone()));
                 }
                 // My line met a claim of my forfeit, still open.
                 (Some((side, true, claim)), None)
