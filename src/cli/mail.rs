@@ -301,11 +301,28 @@ fn mailbox_text(mailbox: &Mailbox) -> String {
 /// [`mailbox_text`] writes it.
 fn address_header(name: &'static str, list: &[Mailbox]) -> header::HeaderValue {
     let raw = list.iter().cloned().collect::<Mailboxes>().to_string();
-    let encoded = list
-        .iter()
-        .map(mailbox_text)
-        .collect::<Vec<_>>()
-        .join(",\r\n ");
+    // One line while it fits in [`MAIL_WIDTH`] columns, folded after a
+    // comma where it would not.
+    let mut encoded = String::new();
+    let mut column = name.len() + 2;
+    for (k, text) in list.iter().map(mailbox_text).enumerate() {
+        let width = text.rsplit('\n').next().unwrap_or_default().len();
+        if k > 0 {
+            if column + 2 + text.find('\r').unwrap_or(text.len()) > MAIL_WIDTH {
+                encoded.push_str(",\r\n ");
+                column = 1;
+            } else {
+                encoded.push_str(", ");
+                column += 2;
+            }
+        }
+        column = if text.contains('\n') {
+            width
+        } else {
+            column + width
+        };
+        encoded.push_str(&text);
+    }
     header::HeaderValue::dangerous_new_pre_encoded(
         header::HeaderName::new_from_ascii_str(name),
         raw,
@@ -817,6 +834,30 @@ mod tests {
                 (Some("山田 太郎".into()), "t@x.org".into()),
                 (None, "c@x.org".into())
             ]
+        );
+    }
+
+    #[test]
+    fn an_address_list_stays_on_one_line_while_it_fits_and_folds_after_a_comma() {
+        let short = ["castle2@example.org", "castle3@example.org"];
+        let long: Vec<String> = (1..=6)
+            .map(|k| format!("Player Number {k} <player{k}@example.org>"))
+            .collect();
+        let long: Vec<&str> = long.iter().map(String::as_str).collect();
+        let m = message_bytes(&letter("a@x.org", &short, &long, "hi\n"), 0, "<i@x.org>").unwrap();
+        let text = String::from_utf8(m.clone()).unwrap();
+        assert!(
+            text.contains("\nTo: castle2@example.org, castle3@example.org\n"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.len() <= MAIL_WIDTH), "{text}");
+        let (headers, _) = mailparse::parse_headers(&m).unwrap();
+        let cc = headers.iter().find(|h| h.get_key_ref() == "Cc").unwrap();
+        let read = mailparse::addrparse_header(cc).unwrap();
+        assert_eq!(read.len(), 6, "{text}");
+        assert!(
+            text.contains("Cc: Player Number 1 <player1@example.org>,\n"),
+            "{text}"
         );
     }
 

@@ -5,7 +5,9 @@
 //! written into the `From:`, `To:` and `Cc:` of every message herald
 //! writes, so nothing in it may read as more than one address there: no
 //! group (`team: a@x; b@x`), no second `<...>`, no comment, no quote, no
-//! line break, control character or bidirectional mark.
+//! line break, control character or bidirectional mark. Its address
+//! must be one mail can use: both parts dot-atoms (no dot at the start or
+//! end of either, no two in a row).
 
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::space0;
