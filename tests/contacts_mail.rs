@@ -327,3 +327,34 @@ fn an_address_whose_domain_ends_with_a_dot_is_refused_at_new_and_by_check() {
 fn an_address_with_two_dots_in_a_row_in_its_domain_is_refused_at_new_and_by_check() {
     refused_at_new_and_by_check("a@x..org", "two dots in a row in", "domain `x..org`");
 }
+
+#[test]
+fn a_reply_that_ends_the_game_with_no_other_address_is_refused_and_nothing_is_written() {
+    let t = Table::new("castle-danger", &[("Blue", "ann@x.org"), ("Red", "Bob")]);
+    let before = std::fs::read(t.dirs[0].join("game.pbem")).unwrap();
+    let err = fails(
+        &t.dirs[0],
+        &[
+            "move",
+            "game.pbem",
+            "resign",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "end.eml",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("no other side's contact in this record is a mail address (Red: `Bob`)"),
+        "{err}"
+    );
+    assert!(err.contains("drop --reply"), "{err}");
+    assert!(!t.dirs[0].join("end.eml").exists(), "no message");
+    assert_eq!(
+        std::fs::read(t.dirs[0].join("game.pbem")).unwrap(),
+        before,
+        "the record as it was"
+    );
+}

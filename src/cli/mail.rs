@@ -489,6 +489,18 @@ fn letter<G: Game>(
     if to.is_empty() {
         to.extend(first);
     }
+    if to.is_empty() {
+        // The game is over and no other side has an address.
+        return Err(Failure::usage(format!(
+            "no other side's contact in this record is a mail address ({}), so the \
+             message can go to no one: send the record file by hand (drop --reply)",
+            unmailed
+                .iter()
+                .map(|(side, c)| format!("{side}: `{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let cc = new_only(cc_all);
     let agreed = referee.draw_agreed().is_some();
     let status = match (referee.open_claim(), referee.to_move()) {
