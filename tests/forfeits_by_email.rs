@@ -172,11 +172,20 @@ impl Table {
     }
 }
 
-fn header<'a>(message: &'a str, name: &str) -> &'a str {
-    message
+/// The header `name` of `message`, unfolded (a long header goes on over
+/// lines that begin with a space).
+fn header(message: &str, name: &str) -> String {
+    let mut lines = message
         .lines()
-        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("no {name} header in {message}"))
+        .skip_while(|l| !l.starts_with(&format!("{name}: ")));
+    let mut value = lines
+        .next()
+        .unwrap_or_else(|| panic!("no {name} header in {message}"))[name.len() + 2..]
+        .to_owned();
+    for more in lines.take_while(|l| l.starts_with([' ', '\t'])) {
+        value.push_str(more);
+    }
+    value
 }
 
 /// The abuse of issue 28: the side that resigned audits, then claims the

@@ -545,6 +545,14 @@ pub fn contact(data: &[u8]) {
     if let Some(a) = c.address() {
         assert_eq!(a.matches('@').count(), 1, "{a:?}");
         assert!(!a.contains(char::is_whitespace), "{a:?}");
+        // Both parts are dot-atoms (RFC 5322 3.2.3): no dot at the start
+        // or end of either, no two in a row.
+        for part in a.split('@') {
+            assert!(
+                !part.starts_with('.') && !part.ends_with('.') && !part.contains(".."),
+                "{a:?}"
+            );
+        }
     }
     let again = match (c.name(), c.address()) {
         (Some(n), Some(a)) => format!("{n} <{a}>"),

@@ -5,6 +5,9 @@
 
 use std::path::Path;
 
+use lettre::message::header::{self, ContentTransferEncoding, ContentType};
+use lettre::message::{Body, Mailbox, Mailboxes};
+use lettre::Message;
 use serde::Serialize;
 
 use super::args::{Format, Input};
@@ -223,6 +226,8 @@ struct Letter {
     from: String,
     to: Vec<String>,
     cc: Vec<String>,
+    /// The other sides left out of Cc, having no address: (side, contact).
+    unmailed: Vec<(String, String)>,
     subject: String,
     in_reply_to: Option<String>,
     references: Option<String>,
@@ -263,73 +268,130 @@ fn wrap_line(line: &str, out: &mut String) {
     }
 }
 
-/// The whole message, headers and body, as `sendmail -t` takes it.
-fn message_text(letter: &Letter, date: &str, id: &str) -> String {
-    let mut head = format!("From: {}\nTo: {}\n", letter.from, letter.to.join(", "));
-    if !letter.cc.is_empty() {
-        head.push_str(&format!("Cc: {}\n", letter.cc.join(", ")));
+/// A contact as a mailbox of lettre's (`Ann <ann@x.org>`), or why mail
+/// cannot go to it.
+fn mailbox(contact: &str) -> Result<Mailbox, String> {
+    let c = record::Contact::parse(contact)?;
+    let address = c
+        .address()
+        .ok_or_else(|| format!("`{contact}` is a name alone, no mail address"))?;
+    let email: lettre::Address = address
+        .parse()
+        .map_err(|e| format!("`{address}` is no address mail can go to: {e}"))?;
+    Ok(Mailbox::new(c.name().map(str::to_owned), email))
+}
+
+/// One mailbox as it stands in a header. lettre writes an ASCII name as
+/// RFC 5322 asks when it displays a mailbox (a name with a `.` quoted),
+/// and encodes any other name (RFC 2047) when it writes the mailbox into
+/// a header; its header writing leaves an ASCII name with a `.` bare
+/// (`Bob.B <b@x.org>`, the obsolete syntax), so each is taken where
+/// lettre writes it right.
+fn mailbox_text(mailbox: &Mailbox) -> String {
+    if mailbox.name.as_deref().is_none_or(str::is_ascii) {
+        return mailbox.to_string();
     }
-    head.push_str(&format!(
-        "Subject: {}\nDate: {date}\nMessage-ID: {id}\n",
-        letter.subject
-    ));
+    let mut one = header::Headers::new();
+    one.set(header::To::from(Mailboxes::from(mailbox.clone())));
+    let text = one.to_string();
+    let value = text.strip_prefix("To: ").unwrap_or(&text);
+    value.strip_suffix("\r\n").unwrap_or(value).to_owned()
+}
+
+/// An address header (`From`, `To`, `Cc`) naming `list`, each mailbox as
+/// [`mailbox_text`] writes it.
+fn address_header(name: &'static str, list: &[Mailbox]) -> header::HeaderValue {
+    let raw = list.iter().cloned().collect::<Mailboxes>().to_string();
+    // One line while it fits in [`MAIL_WIDTH`] columns, folded after a
+    // comma where it would not.
+    let mut encoded = String::new();
+    let mut column = name.len() + 2;
+    for (k, text) in list.iter().map(mailbox_text).enumerate() {
+        let width = text.rsplit('\n').next().unwrap_or_default().len();
+        if k > 0 {
+            if column + 2 + text.find('\r').unwrap_or(text.len()) > MAIL_WIDTH {
+                encoded.push_str(",\r\n ");
+                column = 1;
+            } else {
+                encoded.push_str(", ");
+                column += 2;
+            }
+        }
+        column = if text.contains('\n') {
+            width
+        } else {
+            column + width
+        };
+        encoded.push_str(&text);
+    }
+    header::HeaderValue::dangerous_new_pre_encoded(
+        header::HeaderName::new_from_ascii_str(name),
+        raw,
+        encoded,
+    )
+}
+
+/// The whole message, headers and body, built by lettre, with the line
+/// ends of this system's text files (as `sendmail -t` takes it).
+fn message_bytes(letter: &Letter, unix: u64, id: &str) -> Result<Vec<u8>, Failure> {
+    let mailboxes = |list: &[String]| -> Result<Vec<Mailbox>, Failure> {
+        list.iter()
+            .map(|c| mailbox(c).map_err(Failure::usage))
+            .collect()
+    };
+    let from = mailboxes(std::slice::from_ref(&letter.from))?;
+    let to = mailboxes(&letter.to)?;
+    let cc = mailboxes(&letter.cc)?;
+    let mut builder = Message::builder()
+        .raw_header(address_header("From", &from))
+        .raw_header(address_header("To", &to));
+    if !cc.is_empty() {
+        builder = builder.raw_header(address_header("Cc", &cc));
+    }
+    builder = builder
+        .subject(letter.subject.clone())
+        .date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(unix))
+        .message_id(Some(id.to_owned()));
     if let Some(parent) = &letter.in_reply_to {
-        head.push_str(&format!("In-Reply-To: {parent}\n"));
         let refs = match &letter.references {
             Some(r) => format!("{r} {parent}"),
             None => parent.clone(),
         };
-        // Folded so that a long thread keeps its lines short.
-        let mut line = String::from("References:");
-        for r in refs.split_whitespace() {
-            if line.len() + 1 + r.len() > MAIL_WIDTH {
-                head.push_str(&line);
-                head.push('\n');
-                line = String::new();
-            }
-            line.push(' ');
-            line.push_str(r);
-        }
-        head.push_str(&line);
-        head.push('\n');
+        builder = builder
+            .in_reply_to(parent.clone())
+            .references(refs.split_whitespace().collect::<Vec<_>>().join(" "));
     }
+    // 7bit (8bit when the text is not ASCII), so that the record reads
+    // in the raw message. lettre keeps 7bit and 8bit for lines shorter
+    // than 76 characters (quoted-printable's limit), where RFC 5322 and
+    // RFC 2045 allow 998: a body of lines within [`MAIL_WIDTH`] (a
+    // diagram is up to 78 wide) goes as it is, CRLF-ended, anything else
+    // as lettre encodes it (quoted-printable or base64, which readers
+    // decode).
     let encoding = if letter.body.is_ascii() {
-        "7bit"
+        ContentTransferEncoding::SevenBit
     } else {
-        "8bit"
+        ContentTransferEncoding::EightBit
     };
-    head.push_str(&format!(
-        "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: {encoding}\n\n"
-    ));
-    head + &letter.body
-}
-
-/// The date as RFC 5322 writes it, in UTC: `Sat, 22 Nov 2025 21:00:00 +0000`.
-fn mail_date(unix: u64) -> String {
-    let days = unix / 86_400;
-    let secs = unix % 86_400;
-    // Civil from days (Howard Hinnant's algorithm), from 1970-01-01.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    format!(
-        "{}, {day} {} {year} {:02}:{:02}:{:02} +0000",
-        DAYS[(days % 7) as usize],
-        MONTHS[(month - 1) as usize],
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
+    let plain = letter.body.lines().all(|l| l.len() <= 998) && !letter.body.contains(['\0', '\r']);
+    let body = if plain {
+        Body::dangerous_pre_encoded(letter.body.replace('\n', "\r\n").into_bytes(), encoding)
+    } else {
+        Body::new(letter.body.clone())
+    };
+    let everyone: Vec<lettre::Address> = to.iter().chain(&cc).map(|m| m.email.clone()).collect();
+    let envelope = lettre::address::Envelope::new(from.first().map(|m| m.email.clone()), everyone)
+        .map_err(|e| Failure::usage(format!("no message can be written: {e}")))?;
+    let message = builder
+        .header(header::MIME_VERSION_1_0)
+        .header(ContentType::TEXT_PLAIN)
+        .envelope(envelope)
+        .body(body)
+        .map_err(|e| Failure::usage(format!("no message can be written: {e}")))?;
+    let text = message.formatted();
+    Ok(String::from_utf8_lossy(&text)
+        .replace("\r\n", "\n")
+        .into_bytes())
 }
 
 /// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`),
@@ -387,10 +449,18 @@ fn letter<G: Game>(
     // castles).
     let mut next = referee.sides_due();
     next.retain(|s| *s != mover);
+    // The others are copied when they have an address; one without is
+    // left out, and the writer told to send it by hand.
     let mut others = Vec::new();
+    let mut unmailed = Vec::new();
     for s in header.sides() {
         if *s != mover && !next.contains(s) {
-            others.push(mailable(*s)?);
+            let c = contact(*s).unwrap_or_default();
+            if address(&c).is_empty() {
+                unmailed.push((s.name::<G>().to_owned(), c));
+            } else {
+                others.push(c);
+            }
         }
     }
     let mut due = Vec::new();
@@ -419,6 +489,18 @@ fn letter<G: Game>(
     let mut to = new_only(to_all);
     if to.is_empty() {
         to.extend(first);
+    }
+    if to.is_empty() {
+        // The game is over and no other side has an address.
+        return Err(Failure::usage(format!(
+            "no other side's contact in this record is a mail address ({}), so the \
+             message can go to no one: send the record file by hand (drop --reply)",
+            unmailed
+                .iter()
+                .map(|(side, c)| format!("{side}: `{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
     let cc = new_only(cc_all);
     let agreed = referee.draw_agreed().is_some();
@@ -512,6 +594,7 @@ fn letter<G: Game>(
         from,
         to,
         cc,
+        unmailed,
         subject,
         in_reply_to: envelope.as_ref().and_then(|e| e.message_id.clone()),
         references: envelope.and_then(|e| e.references),
@@ -639,8 +722,20 @@ pub(super) fn write_message<G: Game>(
         .rsplit_once('@')
         .map_or("herald.invalid", |(_, d)| d);
     let id = format!("<herald.{now}.{}@{domain}>", hex::encode(salt));
-    let text = message_text(&letter, &mail_date(now), &id);
-    files::write_new(&reply.output, text.as_bytes())?;
+    let text = message_bytes(&letter, now, &id)?;
+    files::write_new(&reply.output, &text)?;
+    for (side, contact) in &letter.unmailed {
+        super::report::eprint_warning(
+            &format!(
+                "{side}'s contact `{contact}` has no address in this record: \
+                 send them the message yourself (it is not copied to them)"
+            ),
+            &format!(
+                "herald extract {} -o game.pbem gives the record to send them",
+                reply.output.display()
+            ),
+        );
+    }
     out(&format!(
         "wrote the reply to {} (To: {}{})\n",
         reply.output.display(),
@@ -682,11 +777,135 @@ pub(super) fn prompt_turn() -> Result<Option<String>, Failure> {
 mod tests {
     use super::*;
 
+    /// A letter from `from` to `to`, with `body`.
+    fn letter(from: &str, to: &[&str], cc: &[&str], body: &str) -> Letter {
+        Letter {
+            from: from.into(),
+            to: to.iter().map(|s| s.to_string()).collect(),
+            cc: cc.iter().map(|s| s.to_string()).collect(),
+            unmailed: Vec::new(),
+            subject: "Castle Danger: turn 1 (Blue) played, Red to move".into(),
+            in_reply_to: None,
+            references: None,
+            body: body.into(),
+        }
+    }
+
+    fn header_value(message: &[u8], name: &str) -> String {
+        let (headers, _) = mailparse::parse_headers(message).unwrap();
+        headers
+            .iter()
+            .find(|h| h.get_key_ref().eq_ignore_ascii_case(name))
+            .unwrap_or_else(|| panic!("no {name}"))
+            .get_value()
+    }
+
     #[test]
     fn dates_are_written_as_rfc_5322_says() {
-        assert_eq!(mail_date(0), "Thu, 1 Jan 1970 00:00:00 +0000");
-        assert_eq!(mail_date(1_763_845_200), "Sat, 22 Nov 2025 21:00:00 +0000");
-        assert_eq!(mail_date(951_782_400), "Tue, 29 Feb 2000 00:00:00 +0000");
+        // 1_763_845_200 s = 20415 days and 75600 s (21:00) after the
+        // epoch; day 20415 is 2025-11-22, a Saturday (20415 % 7 = 3, and
+        // day 0 was a Thursday).
+        for (unix, date) in [
+            (0, "Thu, 01 Jan 1970 00:00:00 +0000"),
+            (1_763_845_200, "Sat, 22 Nov 2025 21:00:00 +0000"),
+            (951_782_400, "Tue, 29 Feb 2000 00:00:00 +0000"),
+        ] {
+            let m = message_bytes(
+                &letter("a@x.org", &["b@x.org"], &[], "hi\n"),
+                unix,
+                "<i@x.org>",
+            )
+            .unwrap();
+            assert_eq!(header_value(&m, "Date"), date);
+        }
+    }
+
+    #[test]
+    fn a_name_with_a_dot_is_quoted_and_a_name_not_ascii_encoded_in_headers() {
+        let m = message_bytes(
+            &letter(
+                "Zoë Ünal <z@x.org>",
+                &["Bob.B <b@x.org>"],
+                &["山田 太郎 <t@x.org>", "c@x.org"],
+                "hi\n",
+            ),
+            0,
+            "<i@x.org>",
+        )
+        .unwrap();
+        let text = String::from_utf8(m.clone()).unwrap();
+        let head = text.split("\n\n").next().unwrap();
+        assert!(head.is_ascii(), "{head}");
+        assert!(head.contains("To: \"Bob.B\" <b@x.org>"), "{head}");
+        let single = |name: &str| -> Vec<(Option<String>, String)> {
+            let (headers, _) = mailparse::parse_headers(&m).unwrap();
+            let h = headers
+                .iter()
+                .find(|h| h.get_key_ref() == name)
+                .unwrap_or_else(|| panic!("no {name}"));
+            mailparse::addrparse_header(h)
+                .unwrap()
+                .iter()
+                .map(|a| match a {
+                    mailparse::MailAddr::Single(s) => (s.display_name.clone(), s.addr.clone()),
+                    mailparse::MailAddr::Group(g) => panic!("a group: {g}"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            single("From"),
+            [(Some("Zoë Ünal".into()), "z@x.org".into())]
+        );
+        assert_eq!(single("To"), [(Some("Bob.B".into()), "b@x.org".into())]);
+        assert_eq!(
+            single("Cc"),
+            [
+                (Some("山田 太郎".into()), "t@x.org".into()),
+                (None, "c@x.org".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn an_address_list_stays_on_one_line_while_it_fits_and_folds_after_a_comma() {
+        let short = ["castle2@example.org", "castle3@example.org"];
+        let long: Vec<String> = (1..=6)
+            .map(|k| format!("Player Number {k} <player{k}@example.org>"))
+            .collect();
+        let long: Vec<&str> = long.iter().map(String::as_str).collect();
+        let m = message_bytes(&letter("a@x.org", &short, &long, "hi\n"), 0, "<i@x.org>").unwrap();
+        let text = String::from_utf8(m.clone()).unwrap();
+        assert!(
+            text.contains("\nTo: castle2@example.org, castle3@example.org\n"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.len() <= MAIL_WIDTH), "{text}");
+        let (headers, _) = mailparse::parse_headers(&m).unwrap();
+        let cc = headers.iter().find(|h| h.get_key_ref() == "Cc").unwrap();
+        let read = mailparse::addrparse_header(cc).unwrap();
+        assert_eq!(read.len(), 6, "{text}");
+        assert!(
+            text.contains("Cc: Player Number 1 <player1@example.org>,\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_ascii_body_is_7bit_any_other_8bit_and_reads_back_as_written() {
+        for (body, encoding) in [
+            ("1. Blue: +C, Kc1-b1\n", "7bit"),
+            // A diagram's line of 78 columns stays as it is.
+            (&format!("{}\n", "=".repeat(78)), "7bit"),
+            ("[Event \"Zoë's cup\"]\n", "8bit"),
+        ] {
+            let m =
+                message_bytes(&letter("a@x.org", &["b@x.org"], &[], body), 0, "<i@x.org>").unwrap();
+            assert_eq!(header_value(&m, "Content-Transfer-Encoding"), encoding);
+            let parsed = mailparse::parse_mail(&m).unwrap();
+            assert_eq!(parsed.get_body().unwrap(), body);
+            let text = String::from_utf8(m).unwrap();
+            assert!(text.ends_with(body), "the body as written: {text}");
+        }
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! written into the `From:`, `To:` and `Cc:` of every message herald
 //! writes, so nothing in it may read as more than one address there: no
 //! group (`team: a@x; b@x`), no second `<...>`, no comment, no quote, no
-//! line break, control character or bidirectional mark.
+//! line break, control character or bidirectional mark. Its address
+//! must be one mail can use: both parts dot-atoms (no dot at the start or
+//! end of either, no two in a row).
 
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::space0;
@@ -28,7 +30,10 @@ impl<'a> Contact<'a> {
             return Err(fault);
         }
         match all_consuming(contact).parse(text) {
-            Ok((_, c)) => Ok(c),
+            Ok((_, c)) => match c.address.and_then(|a| dot_fault(text, a)) {
+                Some(fault) => Err(fault),
+                None => Ok(c),
+            },
             Err(_) => Err(grammar_fault(text)),
         }
     }
@@ -96,6 +101,33 @@ fn grammar_fault(text: &str) -> String {
     format!("`{text}` {why}: {SHAPES}")
 }
 
+/// Why the address `address` of the contact `text` is no address mail
+/// can use, though made of address characters: each of its two parts is
+/// a dot-atom (RFC 5322 3.2.3, 3.4.1), words joined by single dots, with
+/// no dot at its start or end and no two in a row (`a.@x.org`,
+/// `a..b@x.org`, `a@x.org.`).
+fn dot_fault(text: &str, address: &str) -> Option<String> {
+    let (local, domain) = address.split_once('@')?;
+    [(local, "name part"), (domain, "domain")]
+        .into_iter()
+        .find_map(|(part, what)| {
+            let fault = if part.starts_with('.') {
+                "a dot at the start of"
+            } else if part.ends_with('.') {
+                "a dot at the end of"
+            } else if part.contains("..") {
+                "two dots in a row in"
+            } else {
+                return None;
+            };
+            Some(format!(
+                "`{text}` has {fault} its address's {what} `{part}`: each part of an \
+                 address is words joined by single dots, none at its start or end \
+                 (RFC 5322 3.2.3), as in ann.smith@mail.example.org"
+            ))
+        })
+}
+
 /// A character of a name: none of the specials of a mail header's
 /// address (`<>@,;:"()[]\`).
 fn name_char(c: char) -> bool {
@@ -150,6 +182,82 @@ fn contact(input: &str) -> IResult<&str, Contact<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reason `text` is refused, which must name `part`.
+    fn refused_naming(text: &str, fault: &str, part: &str) {
+        let e = Contact::parse(text).expect_err(text);
+        assert!(e.contains(fault), "{text}: {e}");
+        assert!(e.contains(&format!("`{part}`")), "{text}: {e}");
+        assert!(e.contains("single dots"), "{text}: {e}");
+    }
+
+    #[test]
+    fn an_address_whose_name_part_begins_with_a_dot_is_refused() {
+        refused_naming(
+            ".a@x.org",
+            "a dot at the start of its address's name part",
+            ".a",
+        );
+        refused_naming(
+            "Ann <.a@x.org>",
+            "a dot at the start of its address's name part",
+            ".a",
+        );
+    }
+
+    #[test]
+    fn an_address_whose_name_part_ends_with_a_dot_is_refused() {
+        refused_naming(
+            "a.@x.org",
+            "a dot at the end of its address's name part",
+            "a.",
+        );
+    }
+
+    #[test]
+    fn an_address_with_two_dots_in_a_row_in_its_name_part_is_refused() {
+        refused_naming(
+            "a..b@x.org",
+            "two dots in a row in its address's name part",
+            "a..b",
+        );
+    }
+
+    #[test]
+    fn an_address_whose_domain_begins_with_a_dot_is_refused() {
+        refused_naming(
+            "a@.x.org",
+            "a dot at the start of its address's domain",
+            ".x.org",
+        );
+    }
+
+    #[test]
+    fn an_address_whose_domain_ends_with_a_dot_is_refused() {
+        refused_naming(
+            "a@x.org.",
+            "a dot at the end of its address's domain",
+            "x.org.",
+        );
+    }
+
+    #[test]
+    fn an_address_with_two_dots_in_a_row_in_its_domain_is_refused() {
+        refused_naming(
+            "a@x..org",
+            "two dots in a row in its address's domain",
+            "x..org",
+        );
+    }
+
+    #[test]
+    fn an_address_of_words_joined_by_single_dots_is_read() {
+        let c = Contact::parse("Ann <ann.smith@mail.example.org>").unwrap();
+        assert_eq!(c.address(), Some("ann.smith@mail.example.org"));
+        // A name may hold dots: it is quoted where a header needs it.
+        let c = Contact::parse("Bob.B <b@x.org>").unwrap();
+        assert_eq!(c.name(), Some("Bob.B"));
+    }
 
     #[test]
     fn a_contact_is_an_address_a_name_and_an_address_or_a_name() {

@@ -90,13 +90,21 @@ pub fn undated(path: &Path) {
     std::fs::write(path, without).unwrap();
 }
 
-/// The value of header `name` in the message at `message`.
+/// The value of header `name` in the message at `message`, unfolded (a
+/// long header goes on over lines that begin with a space).
 pub fn field(message: &Path, name: &str) -> String {
     let text = std::fs::read_to_string(message).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("no {name} in {}", message.display()))
-        .to_owned()
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("{name}: ")));
+    let mut value = lines
+        .next()
+        .unwrap_or_else(|| panic!("no {name} in {}", message.display()))[name.len() + 2..]
+        .to_owned();
+    for more in lines.take_while(|l| l.starts_with([' ', '\t'])) {
+        value.push_str(more);
+    }
+    value
 }
 
 /// `herald move MESSAGE TURN --key my.key --reply -o OUT` in `dir`, which
