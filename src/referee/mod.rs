@@ -1116,6 +1116,9 @@ impl<G: Game> Referee<G> {
             self.digest = seal.digest_after(&self.digest);
             if self.checked_to == Some(self.digest) {
                 self.checked_to = None;
+                if let Some(deck) = self.deck.as_mut() {
+                    deck.vouch(false);
+                }
             }
         }
         // Every way of playing a line left the turn without a signature.
@@ -2335,6 +2338,9 @@ pub fn replay_from_checked<G: Game>(
     if referee.header.any_key() || referee.deck.is_some() {
         if referee.digest != checked {
             referee.checked_to = Some(checked);
+            if let Some(deck) = referee.deck.as_mut() {
+                deck.vouch(true);
+            }
         }
     } else {
         // Nothing to skip: the digest only when asked for.
@@ -2352,6 +2358,9 @@ pub fn replay_from_checked<G: Game>(
         return Ok(Checked::Unproven);
     }
     replay.referee.checked_to = None;
+    if let Some(deck) = replay.referee.deck.as_mut() {
+        deck.vouch(false);
+    }
     replay.finish().map(|r| Checked::Replayed(Box::new(r)))
 }
 

@@ -438,6 +438,34 @@ fn a_ciphertext_round_trips_through_its_64_bytes() {
 }
 
 #[test]
+fn a_vouched_deck_decodes_to_the_cards_it_was_read_from() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let bytes: Vec<[u8; 64]> = deck.cards().iter().map(Ciphertext::to_bytes).collect();
+    let vouched = Deck::vouched(deck.base(), bytes);
+    // Its size is known before anything is decoded.
+    assert_eq!((vouched.base(), vouched.end(), vouched.len()), (0, 34, 34));
+    assert_eq!(vouched.get(5), Ok(&deck.cards()[5]));
+    assert_eq!(vouched.cards(), deck.cards());
+    assert_eq!(vouched, deck);
+    assert_eq!(vouched.get(34), Err(DeckError::NoPosition(34)));
+}
+
+#[test]
+fn a_vouched_deck_that_does_not_decode_names_the_card_encoding() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let mut bytes: Vec<[u8; 64]> = deck.cards().iter().map(Ciphertext::to_bytes).collect();
+    bytes[7][63] = 0xff;
+    let vouched = Deck::vouched(deck.base(), bytes);
+    assert_eq!(vouched.get(3), Err(DeckError::BadPoint("card")));
+    assert_eq!(vouched.checked_cards(), Err(DeckError::BadPoint("card")));
+    // No panic where the cards are read without a result: none.
+    assert!(vouched.cards().is_empty());
+    assert_eq!(vouched.len(), 34);
+}
+
+#[test]
 fn a_pass_keeps_every_card_and_changes_every_ciphertext() {
     let table = example_table();
     let first = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
