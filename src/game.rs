@@ -543,6 +543,14 @@ pub struct DiagramStyle {
     pub unicode: bool,
 }
 
+/// A kind of card of a game's shared deck: cards of one kind play
+/// alike (Battlegates deals 34 cards of six kinds). The game numbers
+/// its kinds in its own order ([`Game::card_kind`]); the referee ties a
+/// card opened to an action that spends a card of its kind
+/// ([`Game::card_spent`]) by this number, never by a name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct CardKind(pub u32);
+
 /// A game's shared deck for hidden hands (spec section 3.9).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct HiddenDeck {
@@ -770,19 +778,32 @@ pub trait Game: Sized + 'static {
     }
 
     /// The name of card `card` for a player (`rotate90`); by default its
-    /// number. Cards of one name play alike: an action that spends a card
-    /// names it so ([`Game::card_spent`]).
+    /// number.
     fn card_text(card: u32) -> String {
         card.to_string()
     }
 
-    /// The card `action` spends from the mover's hand (plays or
-    /// discards), named as [`Game::card_text`] names it, if it spends
-    /// one; asked in the position before the action. The referee ties
-    /// each card a line opens to an action that spends a card of that
-    /// name, and refuses a line whose openings and actions do not match
-    /// (spec section 3.9, "Openings"). By default no action spends a card.
-    fn card_spent(_state: &Self::State, _action: &Self::Action) -> Option<String> {
+    /// The kind of card `card`: cards of one kind play alike, and an
+    /// action that spends a card names its kind ([`Game::card_spent`]).
+    /// By default every card is a kind of its own, numbered as the card.
+    fn card_kind(card: u32) -> CardKind {
+        CardKind(card)
+    }
+
+    /// The name of card kind `kind` for a player (`rotate90`); by
+    /// default that of the card numbered as the kind (as
+    /// [`Game::card_kind`] numbers them by default).
+    fn kind_text(kind: CardKind) -> String {
+        Self::card_text(kind.0)
+    }
+
+    /// The kind of card `action` spends from the mover's hand (plays or
+    /// discards), if it spends one; asked in the position before the
+    /// action. The referee ties each card a line opens to an action that
+    /// spends a card of its kind ([`Game::card_kind`]), and refuses a line
+    /// whose openings and actions do not match (spec section 3.9,
+    /// "Openings"). By default no action spends a card.
+    fn card_spent(_state: &Self::State, _action: &Self::Action) -> Option<CardKind> {
         None
     }
 

@@ -7,7 +7,7 @@
 
 #![warn(missing_docs)]
 
-pub mod cli;
+mod cli;
 pub mod fairness;
 pub mod game;
 pub mod games;
@@ -16,3 +16,11 @@ pub mod record;
 pub mod referee;
 pub mod selfplay;
 pub mod wallet;
+
+/// Run the `herald` command line with the process's arguments (what the
+/// binary does), returning its exit code: 0 ok, 1 an illegal or invalid
+/// game or choice, 2 usage or I/O.
+pub use cli::main as run;
+/// A problem as the command line reports it, placed in the record's
+/// text and rendered like rustc's errors (`Problem::render`) or as JSON.
+pub use cli::Problem;

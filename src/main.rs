@@ -1,5 +1,5 @@
-//! The `herald` binary: everything is in the library (`herald::cli`).
+//! The `herald` binary: everything is in the library (`herald::run`).
 
 fn main() -> std::process::ExitCode {
-    herald::cli::main()
+    herald::run()
 }

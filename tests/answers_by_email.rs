@@ -116,6 +116,38 @@ fn a_lost_reply_is_written_again_by_the_same_command() {
     );
 }
 
+/// Written again a day later, and with another `--date` than the first
+/// time, or the same turn typed with other spacing, the lost reply is
+/// still the same message: the key file's line, its own date kept (a date
+/// before the last line's would refuse a new line, never this one).
+#[test]
+fn a_lost_reply_written_again_keeps_its_own_date() {
+    let t = Table::after_blues_first_turn();
+    // Dated today, as Blue's turn 1 is.
+    let first = t.red_answers("Kc9-b9", "2.eml");
+    assert!(first.status.success(), "{first:?}");
+    for (date, typed, out) in [
+        ("2099-01-02", "Kc9-b9", "2-later.eml"),
+        ("2020-01-01", "  Kc9-b9 ", "2-early.eml"),
+    ] {
+        let again = herald(&t.red)
+            .args([
+                "move", "1.eml", typed, "--key", "my.key", "--date", date, "--reply", "-o", out,
+            ])
+            .env("HERALD_TODAY", "2099-01-02")
+            .output()
+            .unwrap();
+        assert!(again.status.success(), "{date}: {again:?}");
+        assert_eq!(body(&t.red.join(out)), body(&t.red.join("2.eml")), "{date}");
+    }
+    let sent = body(&t.red.join("2.eml"));
+    assert!(sent.contains("2. Red: Kc9-b9\n"), "{sent}");
+    assert!(
+        !sent.contains("2099") && !sent.contains("2020-01-01"),
+        "{sent}"
+    );
+}
+
 #[test]
 fn a_second_different_answer_to_the_same_message_is_refused() {
     let t = Table::after_blues_first_turn();

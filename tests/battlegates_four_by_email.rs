@@ -295,6 +295,23 @@ fn audit(dir: &Path, message: &str, out: &str) -> String {
     )
 }
 
+/// The first `discard` action `legal --key my.key` lists in `dir`: the
+/// card drawn this turn, or another, thrown away.
+fn first_discard(dir: &Path) -> String {
+    let legal = json(
+        dir,
+        &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
+    );
+    legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["action"].as_str())
+        .find(|a| a.starts_with("discard "))
+        .unwrap()
+        .to_owned()
+}
+
 /// Copy the message `name` from `from` into every other folder.
 fn mail_all(dirs: &[PathBuf], from: &Path, name: &str) {
     for d in dirs {
@@ -324,18 +341,7 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
         .enumerate()
     {
         let d = &dirs[i];
-        let legal = json(
-            d,
-            &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
-        );
-        let discard = legal["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|a| a["action"].as_str())
-            .find(|a| a.starts_with("discard "))
-            .unwrap()
-            .to_owned();
+        let discard = first_discard(d);
         let turn = format!("{discard}, {}, {word}", SHOTS[i]);
         run(d, &["move", "game.pbem", &turn, "--key", "my.key"]);
         mail_all(&dirs, d, "game.pbem");
@@ -458,4 +464,111 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
             "Battlegates: turn 8 (Castle1) played, drawn by agreement"
         );
     }
+}
+
+/// Four castles for two players (Setup "four-castles"): ann plays Castle1
+/// and Castle3, bob Castle2 and Castle4, each castle with its own key
+/// file. A message goes to the other player and is never copied to its
+/// writer, though the writer's other castle is a side of the game; one
+/// address is named once.
+#[test]
+fn a_player_of_two_castles_is_never_copied_on_its_own_message() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bob) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&ann).unwrap();
+    std::fs::create_dir(&bob).unwrap();
+    run(
+        &ann,
+        &[
+            "new",
+            "battlegates",
+            "--side",
+            "Castle1=ann@x.org",
+            "--side",
+            "Castle2=bob@x.org",
+            "--side",
+            "Castle3=Ann <ann@x.org>",
+            "--side",
+            "Castle4=bob@x.org",
+            "--option",
+            "Setup=four-castles",
+            "--key",
+            "c1.key",
+            "--maze",
+            MAZES[0],
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    let first = ann.join("1.eml");
+    assert_eq!(field(&first, "From"), "ann@x.org");
+    assert_eq!(field(&first, "To"), "bob@x.org");
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert!(!text.lines().any(|l| l.starts_with("Cc:")), "{text}");
+    std::fs::copy(&first, bob.join("1.eml")).unwrap();
+    run(
+        &bob,
+        &[
+            "setup", "1.eml", "--side", "Castle2", "--key", "c2.key", "--maze", MAZES[1],
+            "--reply", "-o", "2.eml",
+        ],
+    );
+    let second = bob.join("2.eml");
+    assert_eq!(field(&second, "From"), "bob@x.org");
+    // Castle3 (ann, with a name) is due: To ann once, no Cc.
+    assert_eq!(field(&second, "To"), "Ann <ann@x.org>");
+    let text = std::fs::read_to_string(&second).unwrap();
+    assert!(!text.lines().any(|l| l.starts_with("Cc:")), "{text}");
+}
+
+/// Four castles play on when one walks away, but a claim waits for its
+/// target first: once Castle2 claims Castle1's forfeit, Castle3's key is
+/// told that Castle1's answer is the step due (never "Castle2's turn"),
+/// and Castle1's own turn voids the claim.
+#[test]
+fn a_claim_in_four_castles_waits_for_its_targets_answer_and_says_so() {
+    let (_root, dirs, _) = set_up_under_protocol_3("four-castles-solo");
+    let record = std::fs::read_to_string(dirs[0].join("game.pbem")).unwrap();
+    let last = record
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("date "))
+        .next_back()
+        .expect("dated lines");
+    let day = |n: i64| herald::record::Day(herald::record::Day::parse(last).unwrap().0 + n);
+    let claim_day = day(15).to_string();
+    run(
+        &dirs[1],
+        &[
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            &claim_day,
+        ],
+    );
+    mail_all(&dirs, &dirs[1], "game.pbem");
+    let out = herald(&dirs[2])
+        .env("HERALD_TODAY", &claim_day)
+        .args(["move", "game.pbem", "pass", "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("my.key is Castle3's key in this game, but Castle2 claimed Castle1's forfeit on turn 1: Castle1's own turn (turn 2) voids the claim (herald move --key)"),
+        "{err}"
+    );
+    // Castle1 answers with its turn: the claim is void, play goes on.
+    let discard = first_discard(&dirs[0]);
+    let turn = format!("{discard}, {}", SHOTS[0]);
+    let said = herald(&dirs[0])
+        .env("HERALD_TODAY", &claim_day)
+        .args(["move", "game.pbem", &turn, "--key", "my.key"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&said.get_output().stdout).into_owned();
+    assert!(said.contains("which it voids"), "{said}");
 }

@@ -765,7 +765,7 @@ fn move_without_key_when_the_side_has_a_commit_tag_exits_2() {
 }
 
 #[test]
-fn move_with_the_other_sides_key_exits_2() {
+fn move_with_the_other_sides_key_exits_1() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());
     keygen(&path, "Blue", &dir.path().join("blue.key"));
@@ -778,8 +778,8 @@ fn move_with_the_other_sides_key_exits_2() {
         .arg("--key")
         .arg(dir.path().join("red.key"))
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains("a key for Red"))
+        .code(1)
+        .stderr(predicate::str::contains("is Red's key in this game"))
         .stderr(predicate::str::contains("Blue's turn"));
     assert_eq!(fs::read(&path).unwrap(), before);
 }
@@ -2633,6 +2633,120 @@ fn keyed_game(dir: &Path) -> PathBuf {
 }
 
 #[test]
+fn check_with_a_key_file_checks_the_record_against_what_it_remembers_and_writes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let record = keyed_game(d);
+    let key = d.join("blue.key");
+    fs::copy(&record, d.join("answered.pbem")).unwrap();
+    fs::copy(&key, d.join("old.key")).unwrap();
+    herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .success();
+    let key_bytes = fs::read(&key).unwrap();
+    let check = |file: &str, key: &str| {
+        herald()
+            .current_dir(d)
+            .args(["check", file, "--key", key])
+            .output()
+            .unwrap()
+    };
+    // The record holds Blue's turn as written.
+    let out = check("game.pbem", "blue.key");
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let said = stdout_of(&out).replace("\n  ", " ");
+    assert!(
+        said.contains(
+            "Your key file (Blue, blue.key): your turn 1 is in this record as you wrote it"
+        ),
+        "{said}"
+    );
+    // The record Blue answered: it says so, and which answer to send.
+    let out = check("answered.pbem", "blue.key");
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let said = stdout_of(&out).replace("\n  ", " ");
+    assert!(
+        said.contains(
+            "you answered this very record with your turn 1: send that answer, not another"
+        ),
+        "{said}"
+    );
+    // Red has written nothing yet.
+    let said = stdout_of(&check("game.pbem", "red.key")).replace("\n  ", " ");
+    assert!(
+        said.contains("Your key file (Red, red.key): you have written no line of this game yet"),
+        "{said}"
+    );
+    // Another turn 1 for Blue, written with the key file as it was
+    // before: the key file that remembers the first refuses it (exit 1).
+    fs::copy(d.join("answered.pbem"), d.join("fork.pbem")).unwrap();
+    herald()
+        .current_dir(d)
+        .args(["move", "fork.pbem", "+W", "--key", "old.key"])
+        .assert()
+        .success();
+    let out = check("fork.pbem", "blue.key");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("your turn 1"), "{err}");
+    // The record stripped of its keys, reveals, dates and signatures, its
+    // Nonce changed: a plain game, but not the one whose turn 1 Blue's key
+    // file played (exit 1), and said so, never "another game".
+    let stripped: String = fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            !l.starts_with("    ")
+                && ![
+                    "[BlueCommit",
+                    "[BlueKey",
+                    "[RedCommit",
+                    "[RedKey",
+                    "[Deadline",
+                ]
+                .iter()
+                .any(|t| l.starts_with(t))
+        })
+        .map(|l| match l.strip_prefix("[Nonce \"") {
+            Some(_) => format!("[Nonce \"{}\"]\n", "0".repeat(32)),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    fs::write(d.join("stripped.pbem"), stripped).unwrap();
+    let out = check("stripped.pbem", "blue.key");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("this key file has played Blue in a game whose header this record does not have (the key file's turn 1 is in that game): its tags were changed or removed in this copy"),
+        "{err}"
+    );
+    // A key file of another game: a usage error (exit 2).
+    let other = TempDir::new().unwrap();
+    let elsewhere = keyed_game(other.path());
+    let _ = elsewhere;
+    let out = herald()
+        .current_dir(d)
+        .arg("check")
+        .arg("game.pbem")
+        .arg("--key")
+        .arg(other.path().join("blue.key"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("another game"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(fs::read(&key).unwrap(), key_bytes, "the key file as it was");
+}
+
+#[test]
 fn a_dry_run_never_prints_a_signature_and_writes_nothing() {
     let dir = TempDir::new().unwrap();
     let record = keyed_game(dir.path());
@@ -2748,19 +2862,112 @@ fn a_contact_with_a_comma_line_break_or_bidi_mark_is_refused_at_new_and_by_check
         );
     }
     // In a record, `check` refuses it at the tag (exit 1).
+    check_refuses_blue_contact(
+        "ann@example.org, eve@example.org",
+        "Blue's contact holds a comma",
+    );
+}
+
+/// A record whose Blue tag holds `contact`: `check` refuses it at the
+/// tag's value (exit 1, `bad.pbem:2:8`), saying `why`.
+fn check_refuses_blue_contact(contact: &str, why: &str) {
     let dir = TempDir::new().unwrap();
     let record = dir.path().join("bad.pbem");
     fs::write(
         &record,
-        "[Game \"castle-danger\"]\n[Blue \"ann@example.org, eve@example.org\"]\n\
-         [Red \"bob@example.org\"]\n[Result \"*\"]\n\n",
+        format!(
+            "[Game \"castle-danger\"]\n[Blue \"{contact}\"]\n\
+             [Red \"bob@example.org\"]\n[Result \"*\"]\n\n"
+        ),
     )
     .unwrap();
     let out = herald().arg("check").arg(&record).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
-    assert!(err.contains("Blue's contact holds a comma"), "{err}");
+    assert!(err.contains(why), "{err}");
     assert!(err.contains("bad.pbem:2:8"), "{err}");
+}
+
+#[test]
+fn a_contact_that_reads_as_more_than_one_address_is_refused_at_new_and_by_check() {
+    for (contact, why) in [
+        (
+            "team: ann@example.org; eve@example.org",
+            "reads as a group of addresses",
+        ),
+        (
+            "Bob <bob@example.org> <eve@evil.org>",
+            "holds more than one <address>",
+        ),
+        (
+            "Bob <bob@example.org> eve@evil.org",
+            "has its <address> unclosed or followed by more",
+        ),
+        ("bob@example.org eve@evil.org", "holds more than one `@`"),
+        ("bob@example.org (eve@evil.org)", "holds `(`"),
+    ] {
+        let out = herald()
+            .args(["new", "castle-danger", "--side", &format!("Blue={contact}")])
+            .args(["--side", RED])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{contact:?}");
+        assert!(out.stdout.is_empty(), "nothing written");
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!("--side Blue: the contact `{contact}` {why}")),
+            "{err}"
+        );
+        assert!(
+            err.contains("Ann <ann@example.org>"),
+            "the shapes named: {err}"
+        );
+    }
+    // In a record, `check` refuses it at the tag (exit 1).
+    check_refuses_blue_contact(
+        "Bob <b@x.org> <c@evil.org>",
+        "Blue's contact `Bob <b@x.org> <c@evil.org>` holds more than one <address>",
+    );
+}
+
+#[test]
+fn a_reply_that_would_go_from_or_to_a_name_alone_is_refused_and_nothing_is_written() {
+    let dir = TempDir::new().unwrap();
+    let record = dir.path().join("named.pbem");
+    let out = herald()
+        .args(["new", "castle-danger", "--side", "Blue=Ann Smith"])
+        .args(["--side", RED, "-o"])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "a name alone is a contact: {out:?}");
+    let before = fs::read(&record).unwrap();
+    let reply = dir.path().join("1.eml");
+    let out = herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .arg("--reply")
+        .arg("-o")
+        .arg(&reply)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("Blue's contact `Ann Smith` is no mail address, so no message can go from it"),
+        "{err}"
+    );
+    assert!(err.contains("drop --reply"), "{err}");
+    assert!(!reply.exists(), "no message");
+    assert_eq!(fs::read(&record).unwrap(), before, "the record as it was");
+    // Without --reply the turn is played into the record.
+    herald()
+        .arg("move")
+        .arg(&record)
+        .arg("+C, Kc1-b1")
+        .assert()
+        .success();
 }
 
 #[test]

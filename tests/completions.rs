@@ -14,14 +14,13 @@ use common::run;
 const SIDES: &str =
     "Blue Red Human Elf Dwarf Goblin Falcon White Black South North Castle1 Castle2 Castle3 Castle4";
 
-const GAMES: &str =
-    "castle-danger battle-of-the-dale breach-the-keep playground-battles battlegates";
-
 #[test]
 fn zsh_completions_offer_games_sides_and_options() {
     let dir = tempfile::tempdir().unwrap();
     let zsh = run(dir.path(), &["completions", "zsh"]);
-    assert!(zsh.contains(&format!(":({GAMES})'")), "game names for new");
+    // Every game of the registry, in its order.
+    let games = herald::games::GAME_IDS.join(" ");
+    assert!(zsh.contains(&format!(":({games})'")), "game names for new");
     assert!(
         zsh.contains(&format!(
             "'--side=[The side the key is for]:SIDE:({SIDES})'"

@@ -5,22 +5,10 @@
 //! misspelt word gets "did you mean" in every game.
 
 mod common;
-use common::{herald, run};
+use common::{fails, run};
 
 use herald::game::Game;
 use herald::games::playground_battles::PlaygroundBattles;
-
-/// `herald ARGS` in `dir` must fail with `code`: its standard error.
-fn fails(dir: &std::path::Path, args: &[&str], code: i32) -> String {
-    let out = herald(dir).args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "herald {args:?}: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8(out.stderr).unwrap()
-}
 
 /// A Castle Danger record with both sides' keys and Blue's first turn.
 fn keyed_game(d: &std::path::Path) {
@@ -274,4 +262,292 @@ fn a_misspelt_action_word_gets_did_you_mean_in_playground_battles() {
     // A square is no misspelt word.
     let e = PlaygroundBattles::parse_action(&state, "c4").unwrap_err();
     assert!(!e.reason.contains("did you mean"), "{}", e.reason);
+}
+
+/// A new Castle Danger game (protocol 3) where only Blue has added its
+/// key so far.
+fn blue_keyed_only(d: &std::path::Path) {
+    run(
+        d,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    run(
+        d,
+        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
+    );
+}
+
+/// Turn 1 before every key is in is a step the game does not take yet
+/// (exit 1, not a usage error), and `check`, `legal` and `show` name
+/// the key due with a command that works on this very file.
+#[test]
+fn a_turn_before_every_key_is_in_exits_1_and_the_readers_name_the_key_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    blue_keyed_only(d);
+    let before = std::fs::read(d.join("game.pbem")).unwrap();
+    let err = fails(d, &["move", "game.pbem", "+W", "--key", "blue.key"], 1);
+    assert!(
+        err.contains("turn 1 cannot be written yet: Blue has a BlueCommit tag and Red has none"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(d.join("game.pbem")).unwrap(), before);
+    let key_due =
+        "Red's key is due before turn 1 (herald keygen --side Red game.pbem --key red.key)";
+    // Read as words: the readers wrap their lines.
+    let flat = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let check = flat(run(d, &["check", "game.pbem"]));
+    assert!(check.contains(key_due), "{check}");
+    assert!(!check.contains("Blue to move"), "{check}");
+    let legal = flat(run(d, &["legal", "game.pbem"]));
+    assert!(legal.starts_with(key_due), "{legal}");
+    assert!(
+        legal.contains("Turn 1, Blue, once every key is in: 43 legal actions"),
+        "{legal}"
+    );
+    let show = flat(run(d, &["show", "game.pbem"]));
+    assert!(show.contains(key_due), "{show}");
+}
+
+/// A key file of the other side, in this very game, when it is not that
+/// side's turn: the game does not take that side's line now (exit 1),
+/// and the error says whose turn it is.
+#[test]
+fn a_turn_written_with_the_other_sides_key_exits_1_naming_whose_turn_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    blue_keyed_only(d);
+    run(
+        d,
+        &["keygen", "--side", "Red", "game.pbem", "-o", "red.key"],
+    );
+    let err = fails(d, &["move", "game.pbem", "+W", "--key", "red.key"], 1);
+    assert!(
+        err.contains("red.key is Red's key in this game, but it is Blue's turn"),
+        "{err}"
+    );
+    // A key of another game is still a usage error (the wrong file).
+    let other = tempfile::tempdir().unwrap();
+    blue_keyed_only(other.path());
+    let blue_elsewhere = other.path().join("blue.key");
+    let err = fails(
+        d,
+        &[
+            "move",
+            "game.pbem",
+            "+W",
+            "--key",
+            blue_elsewhere.to_str().unwrap(),
+        ],
+        2,
+    );
+    assert!(err.contains("was made for another game"), "{err}");
+}
+
+/// During a set-up, the side whose step is not due is refused with exit
+/// 1 and the step due; `show` names that step, never "Blue to move".
+#[test]
+fn a_set_up_step_out_of_turn_exits_1_and_show_names_the_set_up_step_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=a@x",
+            "--side",
+            "Red=b@x",
+            "--key",
+            "blue.key",
+            "--army",
+            "RPSRRPSPRS",
+            "--throws",
+            "RRRRRRRRRRRR",
+            "-o",
+            "pg.pbem",
+        ],
+    );
+    let show = run(d, &["show", "pg.pbem"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(!show.contains("Blue to move"), "{show}");
+    assert!(
+        show.contains("Set-up, before turn 1: S2 is Red's, its key with its commitments"),
+        "{show}"
+    );
+    run(
+        d,
+        &[
+            "setup",
+            "pg.pbem",
+            "--side",
+            "Red",
+            "--key",
+            "red.key",
+            "--army",
+            "SSPRRPRSPS",
+        ],
+    );
+    // S3 is Blue's opening; Red writing again is out of turn.
+    let before = std::fs::read(d.join("pg.pbem")).unwrap();
+    let err = fails(d, &["setup", "pg.pbem", "--key", "red.key"], 1);
+    assert!(
+        err.contains("the set-up step due is Blue's, and red.key is Red's key file: S3 is Blue's"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(d.join("pg.pbem")).unwrap(), before);
+}
+
+/// A reply lost after `move --reply` on a record file (which now ends
+/// with the player's line): the same command again writes the same
+/// message again, the record left as it is; another turn typed instead
+/// is refused as a second answer.
+#[test]
+fn a_lost_reply_is_written_again_from_the_record_file_that_holds_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keyed_game(d);
+    let answer = [
+        "move",
+        "game.pbem",
+        "Kc9-b9",
+        "--key",
+        "red.key",
+        "--reply",
+        "-o",
+        "a.eml",
+    ];
+    run(d, &answer);
+    let first = std::fs::read_to_string(d.join("a.eml")).unwrap();
+    let record = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    std::fs::remove_file(d.join("a.eml")).unwrap();
+    let said = run(d, &answer);
+    assert!(
+        said.contains("your turn 2 is this record's last line already: this is its message again, the same line (first sent in a.eml)"),
+        "{said}"
+    );
+    let again = std::fs::read_to_string(d.join("a.eml")).unwrap();
+    let line = |m: &str| {
+        m.lines()
+            .find(|l| l.starts_with("2. Red: Kc9-b9"))
+            .map(str::to_owned)
+    };
+    assert!(line(&first).is_some(), "{first}");
+    assert_eq!(line(&again), line(&first));
+    // The record in both messages is the file's, unchanged.
+    assert_eq!(
+        std::fs::read_to_string(d.join("game.pbem")).unwrap(),
+        record
+    );
+    let sig = |m: &str| {
+        m.lines()
+            .skip_while(|l| !l.starts_with("2. Red:"))
+            .find(|l| l.trim_start().starts_with("sig "))
+            .map(str::to_owned)
+    };
+    assert!(sig(&again).is_some() && sig(&again) == sig(&first));
+    // Another turn instead is a second answer: refused, nothing written.
+    let err = fails(
+        d,
+        &[
+            "move",
+            "game.pbem",
+            "Kc9-d9",
+            "--key",
+            "red.key",
+            "--reply",
+            "-o",
+            "b.eml",
+        ],
+        1,
+    );
+    assert!(err.contains("it is Blue's turn"), "{err}");
+    assert!(!d.join("b.eml").exists());
+}
+
+/// While keys are due before turn 1, nothing is owed that a claim could
+/// take: a forfeit claimed then is refused (exit 1), naming the key due,
+/// never "cannot claim its own forfeit".
+#[test]
+fn no_forfeit_is_claimed_while_keys_are_due_before_turn_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    blue_keyed_only(d);
+    let before = std::fs::read(d.join("game.pbem")).unwrap();
+    let err = fails(
+        d,
+        &["move", "game.pbem", "--forfeit", "--key", "blue.key"],
+        1,
+    );
+    assert!(
+        err.contains(
+            "no forfeit can be claimed before every key is in: Red's key is due before turn 1"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("its own forfeit"), "{err}");
+    assert_eq!(std::fs::read(d.join("game.pbem")).unwrap(), before);
+}
+
+/// The same rule on replay, not only when `move` writes a claim: in a
+/// three-player game whose third key is still due, a claim line written
+/// by hand (here Elf's of Human's turn 1) is refused by `check` for
+/// what it is, before its signature is even looked at.
+#[test]
+fn a_claim_written_while_keys_are_due_is_refused_on_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=a@x",
+            "--side",
+            "Elf=b@x",
+            "--side",
+            "Dwarf=c@x",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for side in ["Human", "Elf"] {
+        run(
+            d,
+            &[
+                "keygen",
+                "--side",
+                side,
+                "game.pbem",
+                "-o",
+                &format!("{side}.key"),
+            ],
+        );
+    }
+    let mut text = std::fs::read_to_string(d.join("game.pbem")).unwrap();
+    text.push_str(&format!(
+        "\n1. Human: forfeit claimed by Elf\n    date 2026-11-29\n    sig {}\n",
+        "00".repeat(64)
+    ));
+    std::fs::write(d.join("claim.pbem"), text).unwrap();
+    let err = fails(d, &["check", "claim.pbem"], 1);
+    assert!(
+        err.contains(
+            "turn 1 (Human): forfeit: no forfeit can be claimed before every key is in: Dwarf's key is due before turn 1"
+        ),
+        "{err}"
+    );
 }

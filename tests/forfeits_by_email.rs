@@ -275,10 +275,97 @@ fn the_claimed_sides_own_next_line_voids_the_claim() {
     assert_eq!(s["turns"], 2);
     assert_eq!(s["forfeits"], serde_json::json!([]));
     assert_eq!(s["step"]["side"], "Red");
-    // Red plays on from there.
+    // Red plays on from there; Blue's next turn voids nothing and says
+    // nothing of the claim.
     let action = t.some_action(&t.red);
     t.play(&t.red, &[&action]);
     assert_eq!(status(&t.blue)["turns"], 3);
+    let action = t.some_action(&t.blue);
+    let out = t.play(&t.blue, &[&action]);
+    assert!(!out.contains("claim"), "{out}");
+    assert_eq!(status(&t.red)["turns"], 4);
+}
+
+/// A claim's target has the game's Deadline again to answer it: no other
+/// line may follow the claim before then, the claimant's own included,
+/// so a quick line of the claimant's never makes a claim stand while its
+/// target may still be answering it (nor forks the game: the target's
+/// late answer is still the only line that fits). Claim dated 2026-11-16,
+/// Deadline 14 days: the first day another line may come is 2026-12-01.
+#[test]
+fn no_line_but_the_targets_answer_may_follow_a_claim_before_its_deadline() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    let before = std::fs::read_to_string(t.red.join("game.pbem")).unwrap();
+    for day in [CLAIM_DAY, "2026-11-30"] {
+        let out = herald(&t.red)
+            .env("HERALD_TODAY", day)
+            .args([
+                "move",
+                "game.pbem",
+                "audit",
+                "--key",
+                "my.key",
+                "--date",
+                day,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{day}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("Blue may still answer the forfeit claimed on turn 1 (dated 2026-11-16): Blue's own next line voids the claim, and no other line may follow it before 2026-12-01"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(t.red.join("game.pbem")).unwrap(),
+            before
+        );
+    }
+    // Blue answers on the last day of its window: the claim is void.
+    t.day.set("2026-11-30");
+    let action = t.some_action(&t.blue);
+    let out = t.play(&t.blue, &[&action]);
+    assert!(
+        out.contains("answers Red's claim on turn 1, which it voids"),
+        "{out}"
+    );
+    let s = status(&t.red);
+    assert_eq!(s["forfeits"], serde_json::json!([]), "{s}");
+    assert_eq!(s["step"]["side"], "Red", "{s}");
+}
+
+/// After a claim, the readers say "forfeited (claimed by ...)", never
+/// the resignation the board was given for it: `show`, `replay` and
+/// `legal` of the claim's record.
+#[test]
+fn the_readers_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    for args in [
+        &["show", "game.pbem"][..],
+        &["replay", "game.pbem"][..],
+        &["legal", "game.pbem"][..],
+        &["check", "game.pbem"][..],
+    ] {
+        let out = run(&t.red, args)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(!out.contains("resigned"), "{args:?}: {out}");
+        if args[0] == "legal" {
+            // The step due is the target's answer, and legal says so.
+            assert!(
+                out.starts_with("Turn 2, Blue: Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim"),
+                "{out}"
+            );
+        } else {
+            assert!(
+                out.contains("Blue forfeited (claimed by Red"),
+                "{args:?}: {out}"
+            );
+        }
+    }
 }
 
 /// Walking away during the set-up is a forfeit like any other: Red, the
@@ -300,6 +387,20 @@ fn walking_away_at_setup_is_a_forfeit() {
     assert!(
         summary.starts_with("Blue won: Red forfeited (claimed by Blue on S4)"),
         "{summary}"
+    );
+    // The claim ended the game: the claimant has nothing to write, and is
+    // told that only Red's answer may follow.
+    let out = herald(&t.blue)
+        .args(["setup", "game.pbem", "--key", "my.key", "--date", CLAIM_DAY])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "Blue claimed Red's forfeit on S4, which ended the game: only Red's own set-up step (S5) may follow it, and it voids the claim (herald setup --key)"
+        ),
+        "{err}"
     );
     // Red answers after all with its openings, as S5.
     let out = run(
@@ -332,20 +433,26 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     assert_eq!(s["step"]["step"], "turn", "{s}");
     assert_eq!(
         s["step"]["text"],
-        "Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim (herald move --key); any other line lets it stand"
+        "Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim (herald move --key); no other line may follow the claim before 2026-12-01, and from then on the next line lets it stand"
     );
     assert_eq!(s["due"], serde_json::json!(["Blue"]), "{s}");
     let subject = header(&message, "Subject");
     assert!(subject.ends_with("Blue's own line voids it"), "{subject}");
     // The audit has its own deadline, from the claim's day.
     let later = "2026-12-01";
-    for args in [
-        &["--forfeit", "--reply", "-o", "claim-audit.eml"][..],
-        &["audit"][..],
+    // The claim's own deadline passed (Blue had until 2026-12-15 to
+    // answer it): Red's audit then makes it stand.
+    let last = "2026-12-16";
+    for (args, day) in [
+        (
+            &["--forfeit", "--reply", "-o", "claim-audit.eml"][..],
+            later,
+        ),
+        (&["audit"][..], last),
     ] {
         let mut all = vec!["move", "game.pbem"];
         all.extend_from_slice(args);
-        all.extend_from_slice(&["--key", "my.key", "--date", later]);
+        all.extend_from_slice(&["--key", "my.key", "--date", day]);
         run(&t.red, &all);
     }
     mail(&t.red, &t.blue);
@@ -357,6 +464,7 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
     assert_eq!(s["forfeits"][1]["audit"], true, "{s}");
     // Blue's audit can no longer void a claim another line followed.
     let out = herald(&t.blue)
+        .env("HERALD_TODAY", last)
         .args([
             "move",
             "game.pbem",
@@ -364,7 +472,7 @@ fn a_claim_followed_by_another_line_stands_but_gives_the_claimant_no_win() {
             "--key",
             "my.key",
             "--date",
-            later,
+            last,
         ])
         .output()
         .unwrap();
@@ -480,6 +588,7 @@ fn every_line_carries_a_signed_date_in_order() {
 fn a_claim_before_any_dated_line_is_refused() {
     let t = Table::keyed();
     let out = herald(&t.red)
+        .env("HERALD_TODAY", "2030-01-01")
         .args([
             "move",
             "game.pbem",
@@ -528,8 +637,10 @@ fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
             "audit.eml",
         ],
     );
-    // Red audits on its copy of the claim; Blue writes its audit again
-    // on that copy, which lacks it.
+    // Red audits on its copy of the claim, once Blue's time to answer
+    // it has passed (the claim's Deadline again); Blue writes its audit
+    // again on that copy, which lacks it.
+    t.day.set("2026-12-01");
     t.play(&t.red, &["audit"]);
     run(
         &t.blue,
@@ -540,7 +651,7 @@ fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
             "--key",
             "my.key",
             "--date",
-            CLAIM_DAY,
+            "2026-12-01",
         ],
     );
     // Then the claim message once more, answered with a turn.
@@ -610,4 +721,215 @@ fn a_claim_dated_ahead_of_the_clock_gets_a_warning_from_check() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("after today"), "{err}");
+}
+
+/// A line is dated the day it is written: `--date` ahead of the clock by
+/// more than a day is refused (exit 2), nothing written, the key file as
+/// it was; a day ahead is taken (the players' time zones).
+#[test]
+fn a_line_dated_ahead_of_the_clock_is_refused_and_nothing_is_written() {
+    let t = Table::set_up();
+    let action = t.some_action(&t.blue);
+    let (record, key) = (
+        std::fs::read(t.blue.join("game.pbem")).unwrap(),
+        std::fs::read(t.blue.join("my.key")).unwrap(),
+    );
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-02")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .args(["--date", "2026-11-04"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--date 2026-11-04 is after today (2026-11-02) by this computer's clock: a line is dated the day it is written, never ahead"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(t.blue.join("game.pbem")).unwrap(), record);
+    assert_eq!(std::fs::read(t.blue.join("my.key")).unwrap(), key);
+    // One day ahead is someone's today somewhere.
+    herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-02")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .args(["--date", "2026-11-03"])
+        .assert()
+        .success();
+}
+
+/// A claim dated ahead of the target's clock never sticks the game: the
+/// target's answer, written without `--date`, is dated the claim's day
+/// (a line never goes before the one it follows) and voids the claim.
+#[test]
+fn a_claim_dated_ahead_of_the_targets_clock_is_answered_on_its_own_day() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    let action = t.some_action(&t.blue);
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-10")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains(&format!("    date {CLAIM_DAY}\n")), "{said}");
+    assert!(
+        said.contains("answers Red's claim on turn 1, which it voids"),
+        "{said}"
+    );
+    let s = status(&t.blue);
+    assert_eq!(
+        (s["phase"].as_str(), s["turns"].as_u64()),
+        (Some("play"), Some(2))
+    );
+}
+
+/// A `HERALD_TODAY` that is no day is never dropped in silence: `check`
+/// still gives its verdict and warns that the dates were not compared
+/// with today; a writer refuses it (exit 2).
+#[test]
+fn a_herald_today_that_is_no_day_is_named_by_readers_and_refused_by_writers() {
+    let t = Table::set_up();
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-13-01")
+        .args(["check", "game.pbem"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("HERALD_TODAY=2026-13-01: a date is a day that exists")
+            && err.contains("the dates were not compared with today"),
+        "{err}"
+    );
+    let action = t.some_action(&t.blue);
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-13-01")
+        .args(["move", "game.pbem", &action, "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Red commits (S2) late, and Blue, past the deadline, claims Red's
+/// forfeit of S2 on the same record at the same time: the messages cross.
+/// Red's S2 answers the record the claim was written on, so the claim
+/// never stood: Red, given the claim, cannot commit again with other
+/// choices (two signed commitments would let Blue open against the one it
+/// likes), and `setup --reply` on the claim writes Red's S2 message again,
+/// the claim left out. Blue, given Red's S2, goes on from it.
+#[test]
+fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
+    let t = Table::keyed();
+    t.setup(&t.blue, &["--army", BLUE_ARMY, "--throws", BLUE_THROWS]);
+    mail(&t.blue, &t.red);
+    // Red's S2, late, in a message; at the same time Blue's claim of it.
+    t.day.set(CLAIM_DAY);
+    let red_s2 = [
+        "setup",
+        "game.pbem",
+        "--key",
+        "my.key",
+        "--date",
+        CLAIM_DAY,
+        "--army",
+        RED_ARMY,
+        "--throws",
+        RED_THROWS,
+        "--reply",
+        "-o",
+        "s2.eml",
+    ];
+    run(&t.red, &red_s2);
+    let claim = std::fs::read_to_string(t.blue.join("game.pbem")).unwrap();
+    run(
+        &t.blue,
+        &[
+            "move",
+            "game.pbem",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--reply",
+            "-o",
+            "claim.eml",
+        ],
+    );
+    assert!(!claim.contains("forfeit claimed"));
+    std::fs::copy(t.blue.join("claim.eml"), t.red.join("claim.eml")).unwrap();
+    // Red, given the claim: other choices are a second answer.
+    let fork = herald(&t.red)
+        .args([
+            "setup",
+            "claim.eml",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--army",
+            BLUE_ARMY,
+            "--throws",
+            BLUE_THROWS,
+            "--reply",
+            "-o",
+            "fork.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(fork.status.code(), Some(1));
+    let why = String::from_utf8_lossy(&fork.stderr);
+    assert!(
+        why.contains("your set-up line S2 (`S2. Red:`)")
+            && why.contains("crossed Blue's claim of your forfeit in the mail")
+            && why.contains("so the claim never stood, and Blue goes on from your set-up line S2")
+            && why.contains(
+                "resend s2.eml, or write that message again with herald setup claim.eml --key KEY --reply -o NEW.eml"
+            ),
+        "{why}"
+    );
+    assert!(!t.red.join("fork.eml").exists());
+    // As the refusal says: S2's message again, the same record.
+    let again = run(
+        &t.red,
+        &[
+            "setup",
+            "claim.eml",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+            "--reply",
+            "-o",
+            "again.eml",
+        ],
+    );
+    assert!(
+        again.contains("this is your set-up line S2 again"),
+        "{again}"
+    );
+    let extract = |name: &str| run(&t.red, &["extract", name]);
+    let first = extract("s2.eml");
+    assert!(first.contains("\nS2. Red:\n"), "{first}");
+    assert!(!first.contains("forfeit claimed"), "{first}");
+    assert_eq!(extract("again.eml"), first);
+    // Blue, given Red's S2, goes on from it: its openings, S3.
+    std::fs::copy(t.red.join("s2.eml"), t.blue.join("s2.eml")).unwrap();
+    let out = herald(&t.blue)
+        .args([
+            "setup", "s2.eml", "--key", "my.key", "--date", CLAIM_DAY, "--reply", "-o", "s3.eml",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    // Blue's last line is its claim, S2 of its copy.
+    assert!(
+        said.contains("your set-up line S2 crossed its target's own line in the mail"),
+        "{said}"
+    );
+    let s3 = run(&t.blue, &["extract", "s3.eml"]);
+    assert!(s3.contains("\nS3. Blue:"), "{s3}");
+    assert!(!s3.contains("forfeit claimed"), "{s3}");
 }

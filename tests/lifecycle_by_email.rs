@@ -86,7 +86,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     assert_eq!(field(&p.blue.join("1.eml"), "To"), "bob@example.org");
     assert_eq!(
         next(&p.blue.join("1.eml")),
-        "Next, Red (S1), answering with: herald keygen --side Red MESSAGE.eml --key red.key --reply -o reply.eml"
+        "Next, Red (its key, before S1), answering with: herald keygen --side Red MESSAGE.eml --key red.key --reply -o reply.eml"
     );
     mail(&p.blue, &p.red, "1.eml");
     // 2: Red's key, answering the message; the message stays as received.
@@ -201,7 +201,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     let eight = p.red.join("8.eml");
     assert_eq!(
         field(&eight, "Subject"),
-        "Playground Battles: turn 3 (Red) played, result Red"
+        "Playground Battles: turn 3 (Red) played, Red won: Blue resigned"
     );
     assert!(std::fs::read_to_string(&eight)
         .unwrap()
@@ -539,7 +539,7 @@ fn a_playground_game_under_protocol_3_is_set_up_in_three_messages() {
     );
     assert_eq!(
         next(&p.blue.join("1.eml")),
-        "Next, Red (S2), answering with: herald setup MESSAGE.eml --side Red --key red.key --reply -o reply.eml"
+        "Next, Red (S2), answering with: herald setup MESSAGE.eml --side Red --key red.key --army ARMY --reply -o reply.eml"
     );
     mail(&p.blue, &p.red, "1.eml");
     // Red has no key file yet: --side makes it, and its tags join the
@@ -719,13 +719,13 @@ fn new_with_a_key_and_no_required_choice_writes_nothing() {
     assert!(!p.blue.join("my.key").exists() && !p.blue.join("1.eml").exists());
 }
 
-/// Under protocol 3 a side that never joins (never sends its first set-up
-/// line) loses by forfeit once the deadline has passed, claimed on its
-/// own set-up step, and its late first line, its key made with it, voids
-/// the claim: walking away at the set-up is a forfeit like any other,
-/// and no order of steps leaves the game stuck.
+/// Under protocol 3 a side that never joined (never sent its first set-up
+/// line, which carries its key) never began the game: no forfeit is
+/// claimed of it, however late (the creator starts a new game with
+/// another player); and its late first line, its key made with it, still
+/// joins the game whenever it comes: no order of steps leaves it stuck.
 #[test]
-fn a_side_that_never_joins_loses_by_forfeit_and_its_late_first_line_voids_the_claim() {
+fn a_side_that_never_joined_cannot_be_claimed_and_its_late_first_line_joins() {
     let p = players();
     run(
         &p.blue,
@@ -751,9 +751,9 @@ fn a_side_that_never_joins_loses_by_forfeit_and_its_late_first_line_voids_the_cl
         .expect("S1 is dated");
     let day = |days: i64| herald::record::Day(herald::record::Day::parse(dated).unwrap().0 + days);
     let claim = day(20).to_string();
-    let said = run(
-        &p.blue,
-        &[
+    let out = herald(&p.blue)
+        .env("HERALD_TODAY", &claim)
+        .args([
             "move",
             "game.pbem",
             "--forfeit",
@@ -761,16 +761,20 @@ fn a_side_that_never_joins_loses_by_forfeit_and_its_late_first_line_voids_the_cl
             "blue.key",
             "--date",
             &claim,
-        ],
-    );
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("Red forfeited (claimed by Blue on S2)"),
-        "{said}"
+        err.contains("Red has not joined this game (no RedKey tag): a forfeit is claimed only of a side whose key is in the game"),
+        "{err}"
     );
-    assert!(said.contains("wrote S2 to game.pbem"), "{said}");
-    let status = json(&p.blue, &["check", "game.pbem", "--format", "json"]);
-    assert_eq!(status["result"], "Blue", "{status}");
-    // Red answers at last, joining with its first line: the claim is void.
+    assert_eq!(
+        std::fs::read_to_string(p.blue.join("game.pbem")).unwrap(),
+        record
+    );
+    // Red answers at last, joining with its first line.
     let late = day(21).to_string();
     run(
         &p.blue,
@@ -984,6 +988,42 @@ fn a_key_joins_with_the_first_set_up_line_and_keygen_after_s1_is_refused() {
     assert_eq!(secret(&now), secret(&key));
 }
 
+/// Playground Battles by email to its second message: Blue's `new` with
+/// its key and army (`1.eml`, mailed to Red), and Red's `setup --side
+/// Red`, its key made with its army (`2.eml`, in Red's folder); `blue`
+/// and `red`: more choices of each (the throws).
+fn playground_to_s2(p: &Players, blue: &[&str], red: &[&str]) {
+    let mut new = vec![
+        "new",
+        "playground-battles",
+        "--side",
+        "Blue=ann@example.org",
+        "--side",
+        "Red=bob@example.org",
+        "--key",
+        "my.key",
+        "--army",
+        "RRRRPPPSSS",
+    ];
+    new.extend_from_slice(blue);
+    new.extend_from_slice(&["--reply", "-o", "1.eml"]);
+    run(&p.blue, &new);
+    mail(&p.blue, &p.red, "1.eml");
+    let mut setup = vec![
+        "setup",
+        "1.eml",
+        "--side",
+        "Red",
+        "--key",
+        "my.key",
+        "--army",
+        "SSSRRRPPPR",
+    ];
+    setup.extend_from_slice(red);
+    setup.extend_from_slice(&["--reply", "-o", "2.eml"]);
+    run(&p.red, &setup);
+}
+
 /// The throws make Blue, who writes the set-up's last line (`S3`), the
 /// first to move: Blue's `setup --reply` says so, the message it wrote is
 /// Blue's own to answer (never sent), and Blue's first turn on it writes
@@ -991,44 +1031,10 @@ fn a_key_joins_with_the_first_set_up_line_and_keygen_after_s1_is_refused() {
 #[test]
 fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
     let p = players();
-    run(
-        &p.blue,
-        &[
-            "new",
-            "playground-battles",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "--key",
-            "my.key",
-            "--army",
-            "RRRRPPPSSS",
-            "--throws",
-            "PPPPPPPPPPPP",
-            "--reply",
-            "-o",
-            "1.eml",
-        ],
-    );
-    mail(&p.blue, &p.red, "1.eml");
-    run(
-        &p.red,
-        &[
-            "setup",
-            "1.eml",
-            "--side",
-            "Red",
-            "--key",
-            "my.key",
-            "--army",
-            "SSSRRRPPPR",
-            "--throws",
-            "RRRRRRRRRRRR",
-            "--reply",
-            "-o",
-            "2.eml",
-        ],
+    playground_to_s2(
+        &p,
+        &["--throws", "PPPPPPPPPPPP"],
+        &["--throws", "RRRRRRRRRRRR"],
     );
     mail(&p.red, &p.blue, "2.eml");
     let said = run(
@@ -1046,6 +1052,35 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
         &["legal", "3.eml", "--key", "my.key", "--format", "json"],
     );
     let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    // Blue types its first turn on 2.eml, the message it answered with
+    // S3: refused, naming the message that holds S3.
+    let out = herald(&p.blue)
+        .args([
+            "move", "2.eml", &action, "--key", "my.key", "--reply", "-o", "x.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "your set-up line S3 answers this very record, and it made you the first to move: answer 3.eml with your first turn, one message that carries both lines: herald move 3.eml \"{action}\" --key KEY --reply -o NEXT.eml; nothing was written"
+        )),
+        "{err}"
+    );
+    assert!(!p.blue.join("x.eml").exists());
+    // 3.eml lost: S3 written again says the same as the first time.
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "3b.eml",
+        ],
+    );
+    assert!(
+        said.contains("this is your set-up line S3 again")
+            && said.contains("Blue moves first: keep 3b.eml to yourself (it is not sent)"),
+        "{said}"
+    );
     run(
         &p.blue,
         &[
@@ -1063,4 +1098,166 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
         text.contains("S3. Blue:") && text.contains("1. Blue:"),
         "{text}"
     );
+}
+
+/// One command for the set-up's last line and the first turn: Blue, whom
+/// S3 makes the first to move, writes both with `setup --then TURN`, one
+/// message to Red, no message kept back. Written again (a lost reply), it
+/// is the same message; another turn is a second answer, refused. When
+/// S3 does not make its writer the first to move, `--then` is refused
+/// with who moves first, and nothing is written.
+#[test]
+fn setup_then_sends_the_set_ups_last_line_and_the_first_turn_in_one_message() {
+    let p = players();
+    playground_to_s2(
+        &p,
+        &["--throws", "PPPPPPPPPPPP"],
+        &["--throws", "RRRRRRRRRRRR"],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    // A legal first turn, found on a scratch copy of Blue's folder.
+    let scratch = p.blue.with_file_name("scratch");
+    std::fs::create_dir(&scratch).unwrap();
+    for name in ["2.eml", "my.key"] {
+        std::fs::copy(p.blue.join(name), scratch.join(name)).unwrap();
+    }
+    run(
+        &scratch,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--reply", "-o", "s3.eml",
+        ],
+    );
+    let legal = json(
+        &scratch,
+        &["legal", "s3.eml", "--key", "my.key", "--format", "json"],
+    );
+    let action = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    let other = legal["actions"][1]["action"].as_str().unwrap().to_owned();
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--then", &action, "--reply", "-o", "3.eml",
+        ],
+    );
+    assert!(!said.contains("keep 3.eml to yourself"), "{said}");
+    let three = p.blue.join("3.eml");
+    assert_eq!(field(&three, "To"), "bob@example.org");
+    assert_eq!(
+        field(&three, "Subject"),
+        "Playground Battles: turn 1 (Blue) played, Red to move"
+    );
+    let text = std::fs::read_to_string(&three).unwrap();
+    assert!(
+        text.contains("\nS3. Blue:") && text.contains("\n1. Blue: ") && text.contains(&action),
+        "{text}"
+    );
+    // Lost: the same command writes the same message again.
+    let body = |name: &str| -> String {
+        std::fs::read_to_string(p.blue.join(name))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("Date: ") && !l.starts_with("Message-ID: "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let said = run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--then", &action, "--reply", "-o", "3b.eml",
+        ],
+    );
+    assert!(said.contains("you answered this record already"), "{said}");
+    assert_eq!(body("3b.eml"), body("3.eml"));
+    // Another first turn is a second answer.
+    let out = herald(&p.blue)
+        .args([
+            "setup", "2.eml", "--key", "my.key", "--then", &other, "--reply", "-o", "3c.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("you already answered this turn: your turn 1")
+            && err.contains(&format!("`{other}` is another answer")),
+        "{err}"
+    );
+    assert!(!p.blue.join("3c.eml").exists());
+    // Red plays on from the one message.
+    mail(&p.blue, &p.red, "3.eml");
+    let legal = json(
+        &p.red,
+        &["legal", "3.eml", "--key", "my.key", "--format", "json"],
+    );
+    let reply = legal["actions"][0]["action"].as_str().unwrap().to_owned();
+    run(
+        &p.red,
+        &[
+            "move", "3.eml", &reply, "--key", "my.key", "--reply", "-o", "4.eml",
+        ],
+    );
+}
+
+/// `--then` when S3 makes the other side the first to move: refused,
+/// saying who moves first, and nothing written (no message, the key file
+/// as it was).
+#[test]
+fn setup_then_is_refused_when_the_line_does_not_make_its_writer_first() {
+    let p = players();
+    playground_to_s2(
+        &p,
+        &["--throws", "RRRRRRRRRRRR"],
+        &["--throws", "PPPPPPPPPPPP"],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    let key = std::fs::read(p.blue.join("my.key")).unwrap();
+    let out = herald(&p.blue)
+        .args([
+            "setup", "2.eml", "--key", "my.key", "--then", "pass", "--reply", "-o", "3.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--then: Blue's set-up line does not make you the first to move: Red moves first, so Blue's first turn cannot go with it; write the set-up line alone (without --then)"),
+        "{err}"
+    );
+    assert!(!p.blue.join("3.eml").exists());
+    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
+}
+
+/// Red's key joins the game with its first set-up line (S2, protocol 3);
+/// the message that carried both is lost, and the same `setup` on the
+/// creator's message writes it again: the same record, Red's tags and
+/// all, which Blue reads as before.
+#[test]
+fn a_lost_set_up_reply_that_carried_a_key_is_written_again_with_the_key() {
+    let p = players();
+    playground_to_s2(&p, &[], &[]);
+    let said = run(
+        &p.red,
+        &[
+            "setup",
+            "1.eml",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "2again.eml",
+        ],
+    );
+    assert!(said.contains("this is your set-up line S2 again"), "{said}");
+    let record = |name: &str| {
+        let text = std::fs::read_to_string(p.red.join(name)).unwrap();
+        let at = text.find("\n[").expect("a record");
+        let end = text[at..].find("\n-- \n").map_or(text.len(), |e| at + e);
+        text[at..end].to_owned()
+    };
+    let again = record("2again.eml");
+    assert!(again.contains("[RedKey "), "{again}");
+    assert_eq!(again, record("2.eml"));
+    mail(&p.red, &p.blue, "2again.eml");
+    let s = json(&p.blue, &["check", "2again.eml", "--format", "json"]);
+    assert_eq!(s["ok"], true, "{s}");
 }

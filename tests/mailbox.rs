@@ -468,6 +468,7 @@ fn a_game_is_played_through_real_mail_servers() {
     if !servers() {
         return;
     }
+    let _accounts = common::shared_accounts();
     empty_mailbox("ann");
     empty_mailbox("bob");
     let root = tempfile::TempDir::new().unwrap();
@@ -772,6 +773,7 @@ fn a_round_through(encryption: &str, from: &str, to: &str) {
     if !tls_servers() {
         return;
     }
+    let _accounts = common::shared_accounts();
     empty_mailbox(to);
     let root = tempfile::TempDir::new().unwrap();
     let password = "password-command = \"echo secret\"";
@@ -1052,6 +1054,7 @@ fn a_password_stored_in_the_keyring_logs_in_and_sends() {
     if !tls_servers() {
         return;
     }
+    let _accounts = common::shared_accounts();
     // The kernel's persistent keyring is shared by every run of this
     // test as this user: one at a time.
     let lock =
@@ -1188,6 +1191,12 @@ fn every_reader_takes_a_game_id_the_inbox_knows() {
     assert_eq!(status["ok"], true, "{status:#}");
     let extracted = bob.ok(&["extract", &id]);
     assert!(extracted.contains("1. Blue: +C, Cd1-d2-d3"), "{extracted}");
+    // check --all reads every record of the inbox's copy, named by the id.
+    let all = bob.ok(&["check", &id, "--all"]);
+    assert!(
+        all.starts_with(&format!("{id}, line 35: OK: Castle Danger, 1 turn")),
+        "{all}"
+    );
     // Part of the id is enough when it names one game.
     assert_eq!(bob.ok(&["legal", &id[..6]]), bob.ok(&["legal", &id]));
 }
@@ -1200,8 +1209,18 @@ fn a_game_id_that_is_no_file_nor_a_known_game_says_both() {
         "ann",
         "sendmail = \"sendmail\"\nmaildir = \"/tmp/none\"\n[account]\naddress = \"ann@herald.test\"\n",
     );
-    for command in ["show", "legal", "check", "extract", "move"] {
-        let out = p.herald(&[command, "0123abcd"]);
+    for args in [
+        &["show", "0123abcd"][..],
+        &["legal", "0123abcd"],
+        &["check", "0123abcd"],
+        &["check", "0123abcd", "--all"],
+        &["extract", "0123abcd"],
+        &["move", "0123abcd"],
+        &["keygen", "--side", "Blue", "0123abcd", "-o", "blue.key"],
+        &["setup", "0123abcd", "--key", "blue.key"],
+    ] {
+        let command = args.join(" ");
+        let out = p.herald(args);
         assert_eq!(out.status.code(), Some(2), "{command}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(

@@ -1,7 +1,9 @@
 //! The hidden-hands protocol (spec section 3.9) against its independent
 //! reference, `tools/mental-poker/reference.py` (plain Python 3, its own
-//! ristretto255): every vector the reference prints is recomputed here
-//! with herald's library and must agree byte for byte.
+//! ristretto255): the vectors are kept once, in
+//! tests/data/vectors/mental-poker.json; herald's library recomputes
+//! every one of them here, and the reference checks the same file
+//! (`--check`), byte for byte.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -226,28 +228,66 @@ fn no_python(why: &str) {
     let _ = writeln!(std::io::stderr(), "\nwarning: {message}\n");
 }
 
+/// The vectors of tests/data/vectors/mental-poker.json, `name: value`
+/// lines in order, with or without those only the reference computes.
+fn data_file_vectors(with_python_only: bool) -> Vec<String> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/vectors/mental-poker.json");
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let python_only = data["python_only"].as_array().unwrap();
+    data["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|pair| with_python_only || !python_only.contains(&pair[0]))
+        .map(|pair| {
+            format!(
+                "{}: {}",
+                pair[0].as_str().unwrap(),
+                pair[1].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
 #[test]
-fn the_library_agrees_with_the_python_reference_on_every_vector() {
-    let ours = herald_vectors();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/mental-poker/reference.py");
-    let output = match Command::new("python3").arg(&script).output() {
+fn the_library_computes_every_vector_of_the_data_file() {
+    let theirs = data_file_vectors(false);
+    // 37 lines for two players (the batch's three among them), 22 for
+    // three, 28 for four.
+    assert_eq!(theirs.len(), 37 + 22 + 28);
+    assert_eq!(herald_vectors(), theirs);
+}
+
+#[test]
+fn the_python_reference_computes_every_vector_of_the_data_file() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("tools/mental-poker/reference.py");
+    let file = root.join("tests/data/vectors/mental-poker.json");
+    let output = match Command::new("python3")
+        .arg(&script)
+        .arg("--check")
+        .arg(&file)
+        .output()
+    {
         Ok(output) => output,
         Err(e) => return no_python(&format!("python3 could not be run ({e})")),
     };
     assert!(
         output.status.success(),
-        "the reference failed: {}",
+        "the reference disagrees with the data file:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    let text = String::from_utf8(output.stdout).unwrap();
-    let theirs: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.contains("card secret"))
-        .collect();
-    // 37 lines for two players (the batch's three among them), 22 for
-    // three, 28 for four.
-    assert_eq!(theirs.len(), 37 + 22 + 28, "the reference printed:\n{text}");
-    assert_eq!(theirs, ours);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        format!(
+            "{} vectors agree with {}",
+            data_file_vectors(true).len(),
+            file.display()
+        )
+    );
 }
 
 #[test]
@@ -266,5 +306,34 @@ fn the_python_reference_passes_its_own_ristretto255_self_test() {
             );
         }
         Err(e) => no_python(&format!("python3 could not be run ({e})")),
+    }
+}
+
+/// The cards docs/protocol.md section 3.9 names in prose (South draws
+/// card 5; Castle2 card 18 with three players, 55 with four) are the data
+/// file's, and the section points to the file.
+#[test]
+fn the_protocol_docs_name_the_data_files_cards() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/protocol.md")).unwrap();
+    assert!(docs.contains("tests/data/vectors/mental-poker.json"));
+    let vectors = data_file_vectors(false);
+    for (name, prose) in [
+        ("South draws at 0", "the card South draws at position 0 (5:"),
+        (
+            "3 players: Castle2 draws at 1",
+            "Castle2 draws card\n18 with three",
+        ),
+        (
+            "4 players: Castle2 draws at 1",
+            "card 55 (card 21 of the second deck)",
+        ),
+    ] {
+        let value = vectors
+            .iter()
+            .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("{name} in the data file"));
+        assert!(prose.contains(value), "{name}: {value} is not in {prose:?}");
+        assert!(docs.contains(prose), "docs/protocol.md says {prose:?}");
     }
 }

@@ -7,7 +7,7 @@
 //! name the step due and whose it is at every point (spec section 3.7).
 
 mod common;
-use common::{herald, json, refused, run};
+use common::{fails, json, refused, run};
 
 use std::path::{Path, PathBuf};
 
@@ -26,19 +26,6 @@ fn mail(from: &Path, to: &Path) {
 
 fn status(dir: &Path) -> Value {
     json(dir, &["check", "game.pbem", "--format", "json"])
-}
-
-/// `herald ARGS` in `dir`, which must fail with `code`: its standard error.
-fn fails(dir: &Path, args: &[&str], code: i32) -> String {
-    let out = herald(dir).args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "herald {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stderr).unwrap()
 }
 
 /// The step due, as `check --format json` names it: (side, line, step).
@@ -129,7 +116,8 @@ fn setup_before_the_other_sides_keygen_is_refused_naming_who_acts_first() {
         step(&t.second),
         ("Blue".into(), "S1".into(), "commit".into())
     );
-    // Red's set-up before Blue's is refused, naming Blue's step.
+    // Red's set-up before Blue's is refused, naming Blue's step: a step
+    // the game does not take now (exit 1).
     let err = fails(
         &t.second,
         &[
@@ -142,7 +130,7 @@ fn setup_before_the_other_sides_keygen_is_refused_naming_who_acts_first() {
             "--throws",
             RED_THROWS,
         ],
-        2,
+        1,
     );
     assert!(err.contains("S1 is Blue's, its commitments"), "{err}");
     assert!(err.contains("Blue runs herald setup first"), "{err}");

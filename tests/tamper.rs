@@ -13,10 +13,12 @@ fn herald() -> Command {
 }
 
 mod common;
-use common::{json as json_of, undated};
+use common::{json as json_of, on_its_day, undated};
 
 fn run(dir: &Path, args: &[&str]) {
-    herald().current_dir(dir).args(args).assert().success();
+    let mut cmd = herald();
+    on_its_day(&mut cmd, args);
+    cmd.current_dir(dir).args(args).assert().success();
 }
 
 /// A Castle Danger game of four turns with both sides committed.
@@ -460,6 +462,36 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
             "your turn 3 was changed since you sent it",
         ));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), stripped);
+    // Stripped further, of every tag the game's id is made of and of the
+    // dates, it is another game to the key file: told so, exit 1, and not
+    // to drop --key.
+    let bare: String = stripped
+        .lines()
+        .filter(|l| {
+            !["[Protocol ", "[Deadline ", "[Nonce "]
+                .iter()
+                .any(|t| l.starts_with(t))
+                && !l.trim_start().starts_with("date ")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(check(&bare)["ok"], true, "{bare}");
+    std::fs::write(&path, &bare).unwrap();
+    let out = herald()
+        .current_dir(dir.path())
+        .args(["move", "game.pbem", "Cd2-d3", "--key", "blue.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "this key file has played Blue in a game whose header this record does not have"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("drop --key"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bare);
     // Before any line, the key file alone tells.
     let fresh = dir.path().join("fresh");
     std::fs::create_dir(&fresh).unwrap();
@@ -860,6 +892,19 @@ fn no_writer_makes_a_file_named_dash() {
         .assert()
         .success()
         .stdout(predicates::str::contains("[Game \"castle-danger\"]"));
+    // So it is for the other readers that write a file: extract, replay.
+    herald()
+        .current_dir(dir.path())
+        .args(["extract", "game.pbem", "-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("[Game \"castle-danger\"]"));
+    herald()
+        .current_dir(dir.path())
+        .args(["replay", "game.pbem", "--html", "-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("<html"));
     assert!(!dir.path().join("-").exists());
 }
 
@@ -922,7 +967,7 @@ fn an_uneven_first_line_is_refused_unless_no_commit() {
         .current_dir(dir.path())
         .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains(
             "Blue has a BlueCommit tag and Red has none",
         ))
@@ -1026,9 +1071,9 @@ fn an_uneven_first_line_is_refused_under_protocol_3_even_with_no_commit() {
             "--no-commit",
         ])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains(
-            "under [Protocol \"3\"] a game is signed by every side or by none",
+            "turn 1 cannot be written yet: Blue has a BlueCommit tag and Red has none: under [Protocol \"3\"] a game is signed by every side or by none",
         ));
     assert_eq!(std::fs::read(dir.path().join("game.pbem")).unwrap(), before);
 }
@@ -1224,6 +1269,16 @@ fn two_different_answers_to_one_message_at_once_are_never_both_written() {
                 assert!(remembered.contains(&format!("sent-reply: {out}")));
             } else {
                 assert!(!message.exists(), "pair {pair}: {out} left behind: {why}");
+                // Refused as the game refuses a second answer (exit 1),
+                // said once: the key file changed meanwhile, or this
+                // message was answered already.
+                assert_eq!(outcome.status.code(), Some(1), "pair {pair}: {why}");
+                assert!(
+                    why.contains("red.key changed while herald was writing it (another herald command at the same time?): nothing was written; run your command again")
+                        || why.contains("you already answered this turn"),
+                    "pair {pair}: {why}"
+                );
+                assert_eq!(why.matches("nothing was written").count(), 1, "{why}");
             }
         }
     }
@@ -1231,9 +1286,12 @@ fn two_different_answers_to_one_message_at_once_are_never_both_written() {
 
 /// Blue answers late, and Red, past the deadline, claims Blue's forfeit
 /// on the same record at the same time: the two messages cross. Neither
-/// sticks the game. Red, given Blue's answer, plays on from it (its claim
-/// never stood); Blue, given Red's claim, answers it with its turn, which
-/// voids it. Each is told that the messages crossed.
+/// sticks the game, and Blue cannot answer twice. Red, given Blue's
+/// answer, plays on from it (its claim never stood). Blue, given Red's
+/// claim, writes nothing new: another turn after the claim is refused (it
+/// would fork the game, and let Red pick the branch), and the same turn
+/// with --reply writes Blue's first message again, the claim left out.
+/// Each is told that the messages crossed.
 #[test]
 fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -1274,16 +1332,19 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     );
     let claim = std::fs::read_to_string(d.join("claim.eml")).unwrap();
     assert!(claim.contains("5. Blue: forfeit claimed by Red"), "{claim}");
-    // `move MESSAGE TURN --key KEY --date LATE --reply -o OUT`, which
-    // must succeed: what it noted, and `check` of what it wrote.
-    let answer = |message: &str, turn: &str, key: &str, out: &str| {
-        let done = herald()
+    let answer_cmd = |message: &str, turn: &str, key: &str, out: &str| {
+        herald()
             .current_dir(d)
+            .env("HERALD_TODAY", late)
             .args([
                 "move", message, turn, "--key", key, "--date", late, "--reply", "-o", out,
             ])
             .assert()
-            .success();
+    };
+    // `move MESSAGE TURN --key KEY --date LATE --reply -o OUT`, which
+    // must succeed: what it noted, and `check` of what it wrote.
+    let answer = |message: &str, turn: &str, key: &str, out: &str| {
+        let done = answer_cmd(message, turn, key, out).success();
         let said = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
         (said, check(&std::fs::read_to_string(d.join(out)).unwrap()))
     };
@@ -1296,14 +1357,53 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     assert_eq!(red6["ok"], true, "{red6}");
     assert_eq!(red6["turns"], 6, "{red6}");
     assert_eq!(red6["forfeits"], serde_json::json!([]), "{red6}");
-    // Blue receives Red's claim and answers it with its turn: voided.
-    let (said, blue6) = answer("claim.eml", "Kb1-c1", "blue.key", "blue6.eml");
+    // Blue receives Red's claim; its key file says where it stands.
+    let standing = herald()
+        .current_dir(d)
+        .env("HERALD_TODAY", late)
+        .args(["check", "claim.eml", "--key", "blue.key"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&standing.stdout).replace("\n  ", " ");
     assert!(
-        said.contains("your turn 5 crossed a claim of your forfeit in the mail"),
+        said.contains("Your key file (Blue, blue.key): your turn 5 (in answer.eml) crossed Red's claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood: send that answer, not another"),
         "{said}"
     );
-    assert_eq!(blue6["ok"], true, "{blue6}");
-    assert_eq!(blue6["turns"], 6, "{blue6}");
-    assert_eq!(blue6["result"], "*", "{blue6}");
-    assert_eq!(blue6["to_move"], "Red", "{blue6}");
+    // Another turn is a second answer.
+    let refused = answer_cmd("claim.eml", "Kb1-d1", "blue.key", "fork.eml").code(1);
+    let why = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        why.contains("your turn 5 (`5. Blue: Kb1-c1`) crossed Red's claim of your forfeit in the mail")
+            && why.contains("`Kb1-d1` is another answer, and a second answer would fork the game")
+            && why.contains("resend answer.eml, or write that message again with herald move claim.eml \"Kb1-c1\" --key KEY --reply -o NEW.eml"),
+        "{why}"
+    );
+    assert!(!d.join("fork.eml").exists());
+    // The same turn, as the refusal says: Blue's first message again.
+    let (said, again) = answer("claim.eml", "Kb1-c1", "blue.key", "again.eml");
+    assert!(
+        said.contains("your turn 5 crossed Red's claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood"),
+        "{said}"
+    );
+    assert_eq!(again["ok"], true, "{again}");
+    assert_eq!(again["turns"], 5, "{again}");
+    assert_eq!(again["result"], "*", "{again}");
+    assert_eq!(again["to_move"], "Red", "{again}");
+    let record = |message: &str| {
+        let out = herald()
+            .current_dir(d)
+            .args(["extract", message])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = record("answer.eml");
+    assert!(first.contains("\n5. Blue: Kb1-c1\n"), "{first}");
+    assert!(!first.contains("forfeit claimed"), "{first}");
+    assert_eq!(record("again.eml"), first);
+    // The game goes on on one branch: Blue answers Red's turn 6.
+    let (_, blue7) = answer("red6.eml", "Kc1-d1", "blue.key", "blue7.eml");
+    assert_eq!(blue7["ok"], true, "{blue7}");
+    assert_eq!(blue7["turns"], 7, "{blue7}");
+    assert_eq!(blue7["to_move"], "Red", "{blue7}");
 }

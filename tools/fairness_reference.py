@@ -2,9 +2,11 @@
 """Reference implementation of herald's fairness derivations (docs/protocol.md,
 "Fairness"), written from the spec alone in plain Python (hashlib and a
 textbook ChaCha20), so that the Rust implementation can be checked against
-numbers it did not produce itself. Prints the test vectors."""
+numbers it did not produce itself. Prints the test vectors; with
+`--check tests/data/vectors/fairness.json`, checks the data file's."""
 import hashlib
 import struct
+import sys
 
 
 def sha(*parts):
@@ -165,60 +167,98 @@ def battlegates_opening(game, south, north):
     return rolls, first, hands
 
 
-if __name__ == "__main__":
+def vectors():
+    """The test vectors of docs/protocol.md (sections 3.6, 3.7 and 3.8), as
+    (name, value) pairs: the names of tests/data/vectors/fairness.json."""
     zero = bytes(32)
     secret = bytes(range(32))
     tags = [("Game", "battle-of-the-dale"), ("Human", "ann@example.org"), ("Elf", "eve@example.org"),
             ("HumanCommit", "00" * 32), ("Result", "*")]
+    out = []
+    put = lambda name, value: out.append((name, value))
     cid = chain_id(tags)
-    print("chain_id(example)      ", cid.hex())
-    print("chain_step(id, 00*32)  ", chain_step(cid, zero).hex())
-    print("chain_value(0..31, 0)  ", chain_value(secret, cid, 0).hex())
-    print("chain_value(0..31, 1)  ", chain_value(secret, cid, 1).hex())
-    gid = game_id(tags)
-    print("game_id(example)       ", gid.hex())
-    seed = turn_seed(gid, 7, "die", bytes([0x11]) * 32, [bytes([0x22]) * 32])
-    print("turn_seed(example)     ", seed.hex())
-    sseed = settle_seed(gid, 7, 8, "rally", bytes([0x33]) * 32, [bytes([0x44]) * 32])
-    print("settle_seed(example)   ", sseed.hex())
-    salt = slot_salt(secret, cid, "Human", "a1")
-    print("slot_salt(0..31, Human, a1)", salt.hex())
-    print("slot_commitment(Human, a1, R)", slot_commitment(gid, "Human", "a1", salt, "R").hex())
-    keyed = tags[:4] + [("HumanKey", "11" * 32)] + tags[4:]
-    print("chain_id(example + HumanKey)", chain_id(keyed).hex())
-    print("signing_seed(0..31)    ", signing_seed(secret, cid).hex())
+    put("chain id", cid.hex())
+    put("chain_step(chain id, 00*32)", chain_step(cid, zero).hex())
+    put("s_0", chain_value(secret, cid, 0).hex())
+    put("s_1", chain_value(secret, cid, 1).hex())
     bound = bound_chain(cid, bytes([0x11]) * 32)
-    print("bound_chain(id, 11*32) ", bound.hex())
-    print("bound s_0 for 0..31    ", chain_value(secret, bound, 0).hex())
-    d0 = record_start(gid)
-    print("record_start(example)  ", d0.hex())
-    text = "rally=heads, B1-B2, rally Dwarf @C1\nreveal " + "11" * 32
-    line = line_bytes(b"T", 7, "Human", text)
-    print("line_bytes(T, 7, Human)", line.hex())
-    print("record_step(d0, line)  ", record_step(d0, line).hex())
-    print("record_step(d0, line, 22*64)", record_step(d0, line, bytes([0x22]) * 64).hex())
-    message = seal_message(gid, line, d0)
-    print("seal_message length    ", len(message))
-    print("SHA-256(seal_message)  ", sha(message).hex())
-    s = Sampler(sseed)
-    print("settle below(2) x12    ", [s.below(2) for _ in range(12)])
+    put("bound chain id", bound.hex())
+    put("bound s_0", chain_value(secret, bound, 0).hex())
+    gid = game_id(tags)
+    put("game id", gid.hex())
+    seed = turn_seed(gid, 7, "die", bytes([0x11]) * 32, [bytes([0x22]) * 32])
+    put("turn seed", seed.hex())
+    sseed = settle_seed(gid, 7, 8, "rally", bytes([0x33]) * 32, [bytes([0x44]) * 32])
+    put("settle seed", sseed.hex())
     s = Sampler(zero)
-    print("words(00*32)[0..4]     ", [next(s.words) for _ in range(4)])
+    put("chacha20 words of 00*32", [next(s.words) for _ in range(4)])
     for n in (2, 4, 6):
         s = Sampler(seed)
-        print(f"below({n}) x12          ", [s.below(n) for _ in range(12)])
+        put(f"turn seed below({n})", [s.below(n) for _ in range(12)])
     s = Sampler(seed)
     faces = [1, 2, 2, 3, 3, 4]
-    print("die 1-2-2-3-3-4 x12    ", [faces[s.below(6)] for _ in range(12)])
+    put("turn seed die 1 2 2 3 3 4", [faces[s.below(6)] for _ in range(12)])
     s = Sampler(seed)
-    print("shuffle(34)            ", s.shuffle(34))
+    put("turn seed shuffle(34)", s.shuffle(34))
+    s = Sampler(sseed)
+    put("settle seed below(2)", [s.below(2) for _ in range(12)])
+    salt = slot_salt(secret, cid, "Human", "a1")
+    put("salt Human a1", salt.hex())
+    put("commitment Human a1 R", slot_commitment(gid, "Human", "a1", salt, "R").hex())
+    keyed = tags[:4] + [("HumanKey", "11" * 32)] + tags[4:]
+    put("chain id with HumanKey", chain_id(keyed).hex())
+    put("signing-key seed", signing_seed(secret, cid).hex())
+    d0 = record_start(gid)
+    put("d_0", d0.hex())
+    text = "rally=heads, B1-B2, rally Dwarf @C1\nreveal " + "11" * 32
+    line = line_bytes(b"T", 7, "Human", text)
+    put("line bytes", line.hex())
+    put("d_1 unsigned", record_step(d0, line).hex())
+    put("d_1 signed 22*64", record_step(d0, line, bytes([0x22]) * 64).hex())
+    message = seal_message(gid, line, d0)
+    put("seal message length", len(message))
+    put("SHA-256 of the seal message", sha(message).hex())
     bg = [("Game", "battlegates"), ("South", "ann@example.org"), ("North", "bob@example.org"),
           ("Result", "*")]
     bgid = game_id(bg)
-    print("game_id(battlegates example)", bgid.hex())
+    put("battlegates game id", bgid.hex())
     south, north = bytes([0x11]) * 32, bytes([0x26]) * 32
-    print("opening seed (turn 0)  ", turn_seed(bgid, 0, "opening", south, [north]).hex())
-    print("deal seed (turn 0)     ", turn_seed(bgid, 0, "deal", south, [north]).hex())
+    put("battlegates opening seed", turn_seed(bgid, 0, "opening", south, [north]).hex())
+    put("battlegates deal seed", turn_seed(bgid, 0, "deal", south, [north]).hex())
     rolls, first, hands = battlegates_opening(bgid, south, north)
-    print("opening rolls          ", rolls, "first:", first)
-    print("deal                   ", hands)
+    put("battlegates opening rolls", [list(r) for r in rolls])
+    put("battlegates first", first)
+    put("battlegates deal", hands)
+    return out
+
+
+def check(path):
+    """Compare the vectors computed here with the data file's: every one
+    computed must be there and equal, and every one there must be computed
+    here, but those only Ed25519 gives (listed in the file)."""
+    import json
+    with open(path) as f:
+        data = json.load(f)
+    expected = data["vectors"]
+    ours = dict(vectors())
+    wrong = [n for n, v in ours.items() if expected.get(n) != v]
+    missing = [n for n in expected if n not in ours and n not in data["ed25519"]]
+    for n in wrong:
+        print(f"{n}: computed {ours[n]}, the data file says {expected.get(n)}")
+    for n in missing:
+        print(f"{n}: in the data file, not computed here")
+    if wrong or missing:
+        sys.exit(1)
+    print(f"{len(ours)} vectors agree with {path}")
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+    if sys.argv[1:2] == ["--check"] and len(sys.argv) == 3:
+        check(sys.argv[2])
+    elif sys.argv[1:]:
+        sys.exit("usage: fairness_reference.py [--check tests/data/vectors/fairness.json]")
+    else:
+        for name, value in vectors():
+            print(f"{name}: {json.dumps(value)}")

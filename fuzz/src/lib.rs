@@ -18,7 +18,7 @@
 //!   (`herald::for_each_game!`), the first byte of the input choosing
 //!   the game: a new game is fuzzed with no edit here.
 
-use herald::cli::Problem;
+use herald::Problem;
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
 use herald::games::{self, GameVisitor};
 use herald::record::{self, Source, Span};
@@ -527,4 +527,30 @@ mod tests {
         let past = u8::try_from(games::GAMES.len()).unwrap();
         assert_eq!(picked_game(past), "castle-danger");
     }
+}
+
+/// The `contact` target: a side tag's value read as a contact
+/// (`record::Contact::parse`) never panics; a contact read has a name or
+/// an address, an address is one `local@domain` with no space, and the
+/// contact written back (`Name <address>`, `address` or `Name`) reads as
+/// the same contact.
+pub fn contact(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(c) = record::Contact::parse(text) else {
+        return;
+    };
+    assert!(c.name().is_some() || c.address().is_some());
+    if let Some(a) = c.address() {
+        assert_eq!(a.matches('@').count(), 1, "{a:?}");
+        assert!(!a.contains(char::is_whitespace), "{a:?}");
+    }
+    let again = match (c.name(), c.address()) {
+        (Some(n), Some(a)) => format!("{n} <{a}>"),
+        (None, Some(a)) => a.to_owned(),
+        (Some(n), None) => n.to_owned(),
+        (None, None) => unreachable!(),
+    };
+    assert_eq!(record::Contact::parse(&again), Ok(c), "{text:?} -> {again:?}");
 }

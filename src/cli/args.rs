@@ -23,9 +23,10 @@ Examples:
 #[derive(Parser, Debug)]
 #[command(name = "herald", version, after_help = EXAMPLES, max_term_width = 100)]
 pub struct Cli {
-    /// When to colour the output: auto (only on a terminal, and never with
-    /// NO_COLOR set), always or never.
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    /// When to colour: auto (on a terminal, unless NO_COLOR is set),
+    /// always or never. A global option: before or after the command.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true,
+          help_heading = "Global options", hide_possible_values = true)]
     pub color: ColorWhen,
     /// The command.
     #[command(subcommand)]
@@ -43,16 +44,79 @@ pub enum ColorWhen {
     Never,
 }
 
-/// `--format`.
+/// `--format`: what the commands write. Each command offers only the
+/// values it writes ([`FormatParser`]).
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum Format {
     /// Text for people.
     #[default]
     Text,
-    /// JSON for programs (schema in docs/cli.md).
+    /// JSON for programs (one JSON Schema per command in docs/schemas/).
     Json,
-    /// An SVG picture of the board (show only).
+    /// An SVG picture of the board.
     Svg,
+}
+
+/// The `--format` values of a command, offered by help, completions and
+/// man pages; any other value is refused by clap, saying what the command
+/// writes and `hint`, where the other formats are.
+#[derive(Clone, Debug)]
+pub struct FormatParser {
+    values: &'static [Format],
+    hint: &'static str,
+}
+
+/// `--format` of a reader: text or JSON.
+const TEXT_OR_JSON: FormatParser = FormatParser {
+    values: &[Format::Text, Format::Json],
+    hint: " (an SVG picture of the board: herald show --format svg; \
+           a page of every position: herald replay --html)",
+};
+
+/// `--format` of `show`: text, JSON or an SVG picture.
+const SHOW_FORMATS: FormatParser = FormatParser {
+    values: &[Format::Text, Format::Json, Format::Svg],
+    hint: "",
+};
+
+impl clap::builder::TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let text = value.to_string_lossy();
+        let offered = || self.values.iter().filter_map(|f| f.to_possible_value());
+        offered()
+            .position(|v| v.matches(&text, false))
+            .map(|i| self.values[i])
+            .ok_or_else(|| {
+                let names: Vec<String> = offered().map(|v| v.get_name().to_owned()).collect();
+                let arg = arg.map_or_else(|| "--format".to_owned(), |a| a.to_string());
+                clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!(
+                        "invalid value '{text}' for '{arg}': herald {} writes {}{}\n\n  [possible values: {}]\n",
+                        cmd.get_name(),
+                        names.join(" or "),
+                        self.hint,
+                        names.join(", "),
+                    ),
+                )
+                .with_cmd(cmd)
+            })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            self.values.iter().filter_map(|f| f.to_possible_value()),
+        ))
+    }
 }
 
 /// The record to read: a file, or `-` for standard input.
@@ -69,9 +133,43 @@ pub struct Input {
     /// rather than the newest record of the game.
     #[arg(long, value_name = "N")]
     pub message: Option<usize>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text for people, or JSON for programs (its schema:
+    /// docs/schemas/COMMAND.json).
+    #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
     pub format: Format,
+}
+
+/// The record `show` reads, and its formats (text, JSON or SVG).
+#[derive(Args, Debug, Clone)]
+pub struct ShowInput {
+    /// The game record: a file, or - to read standard input (an email or a
+    /// pasted record is fine: quoting and text around it are skipped; a raw
+    /// message, an mbox file or a Maildir folder too), or the id of a game
+    /// `herald inbox` lists (its newest valid message).
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// In a mailbox (an mbox file or a Maildir folder) or a message
+    /// holding several records, read the record of message N (from 1)
+    /// rather than the newest record of the game.
+    #[arg(long, value_name = "N")]
+    pub message: Option<usize>,
+    /// Output format: text for people, JSON for programs (its schema:
+    /// docs/schemas/show.json), or an SVG picture of the board.
+    #[arg(long, value_parser = SHOW_FORMATS, default_value = "text")]
+    pub format: Format,
+}
+
+/// The text `extract` reads (it writes a record: no `--format`).
+#[derive(Args, Debug, Clone)]
+pub struct ExtractInput {
+    /// The message, mailbox or text: a file, or - to read standard input.
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// In a mailbox (an mbox file or a Maildir folder) or a message
+    /// holding several records, take the record of message N (from 1)
+    /// rather than the newest record of the game.
+    #[arg(long, value_name = "N")]
+    pub message: Option<usize>,
 }
 
 /// The subcommands.
@@ -204,12 +302,14 @@ Examples:
         /// protocol 2 only: under protocol 3 every side signs or none.
         #[arg(long)]
         no_commit: bool,
-        /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
-        /// by this computer's clock).
+        /// The day to date the line with, YYYY-MM-DD, at most a day after
+        /// today (default: today, UTC, by this computer's clock or
+        /// HERALD_TODAY; the last line's day if that is later).
         #[arg(long, value_name = "YYYY-MM-DD")]
         date: Option<String>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// Output format: text for people, or JSON for programs (its
+        /// schema: docs/schemas/COMMAND.json).
+        #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
         format: Format,
         /// Write the next email message too (-o FILE): the whole record
         /// with your turn, the diagram and whose turn it is, To the next
@@ -246,7 +346,10 @@ Examples:
   herald setup bob.eml --key blue.key --reply -o ann.eml   (answer an email)
   herald setup 1.eml --side North --key north.key --maze @north-maze.txt --reply -o 2.eml
                   (join a game: your key is made with your first set-up line)
-  herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)")]
+  herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)
+  herald setup 4.eml --key blue.key --then \"+R, Rc1-c2\" --reply -o 5.eml
+                  (the set-up's last line made you the first to move: your
+                   first turn goes with it, one message)")]
     Setup {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -273,16 +376,25 @@ Examples:
         /// Your hidden choices.
         #[command(flatten)]
         choices: SetupChoices,
-        /// The day to date the line with, YYYY-MM-DD (default: today, UTC,
-        /// by this computer's clock).
+        /// The day to date the line with, YYYY-MM-DD, at most a day after
+        /// today (default: today, UTC, by this computer's clock or
+        /// HERALD_TODAY; the last line's day if that is later).
         #[arg(long, value_name = "YYYY-MM-DD")]
         date: Option<String>,
         /// Check and print the set-up line (unsigned: herald signs only what
         /// it writes), but write nothing.
         #[arg(long)]
         dry_run: bool,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// When your set-up line is the set-up's last and makes you the
+        /// first to move: your first turn, written right after it, so
+        /// that one message carries both (no one waits on a message that
+        /// holds nothing for them). Refused, with who moves first, when
+        /// your line does not make you the first to move.
+        #[arg(long, value_name = "TURN")]
+        then: Option<String>,
+        /// Output format: text for people, or JSON for programs (its
+        /// schema: docs/schemas/COMMAND.json).
+        #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
         format: Format,
         /// Write the next email message too (-o FILE): the whole record
         /// with your set-up line, To the player due next and Cc the
@@ -315,6 +427,7 @@ Examples:
   herald check *.pbem                   (each file: one verdict line each)
   herald check games/                   (every .pbem file in the folder)
   herald check game.pbem --format json
+  herald check 12.eml --key blue.key    (and against what your key file remembers)
 
 Several records (more than one file, or a folder that is no Maildir) are
 checked at once on every core: one verdict line each, in the order given
@@ -331,6 +444,12 @@ worst (0 all valid, 1 one invalid, 2 one unreadable).")]
         /// More records to check, each on its own (one verdict line each).
         #[arg(value_name = "MORE")]
         more: Vec<PathBuf>,
+        /// Your key file: check the record against what it remembers too
+        /// (the record must hold your last line as you wrote it, or be
+        /// the one you answered with it), and say where you stand. Nothing
+        /// is written, the key file included.
+        #[arg(long, value_name = "KEYFILE", conflicts_with_all = ["all", "more"])]
+        key: Option<PathBuf>,
     },
     /// Draw the position after a turn.
     #[command(after_help = "\
@@ -344,7 +463,7 @@ Examples:
     Show {
         /// The record and the output format.
         #[command(flatten)]
-        input: Input,
+        input: ShowInput,
         /// Show the position after this turn (0: the start); default: the last.
         #[arg(long, value_name = "N")]
         turn: Option<u32>,
@@ -495,7 +614,7 @@ Examples:
     Extract {
         /// The message (or mailbox, or text) and --message.
         #[command(flatten)]
-        input: Input,
+        input: ExtractInput,
         /// Write the record to this new file (refuses to overwrite);
         /// default: print it.
         #[arg(short, long, value_name = "FILE")]
@@ -589,8 +708,9 @@ Examples:
         /// ~/.config/herald/config.toml).
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// Output format: text for people, or JSON for programs (its
+        /// schema: docs/schemas/COMMAND.json).
+        #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]
         format: Format,
     },
     /// Print a game's rules and the rulings herald follows (through your

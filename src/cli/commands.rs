@@ -29,9 +29,8 @@ use crate::wallet::Wallet;
 
 /// Run one command. One arm per command, each only moving the parsed
 /// arguments into the command's struct: a table, long for that reason.
-pub fn run(mut command: Command) -> Result<Exit, Failure> {
+pub fn run(command: Command) -> Result<Exit, Failure> {
     super::picture::refuse_svg(&command)?;
-    resolve_game_id(&mut command)?;
     match command {
         Command::New {
             game,
@@ -96,7 +95,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                     dry_run,
                     expect_turn,
                     no_commit,
-                    date: super::context::today(date.as_deref())?,
+                    date: super::context::LineDate::read(date.as_deref())?,
                     format,
                     reply: output.filter(|_| reply).map(|output| super::mail::Reply {
                         output,
@@ -106,6 +105,18 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
+        Command::Check {
+            input,
+            key: Some(key),
+            ..
+        } => with_record(
+            &input.record,
+            input.format,
+            CheckWithKey {
+                format: input.format,
+                key,
+            },
+        ),
         Command::Check {
             input, all, more, ..
         } if !more.is_empty() || super::many::is_record_folder(&input.record) => {
@@ -229,7 +240,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
         Command::Extract { input, output } => with_record_in(
             &input.record,
             input.message,
-            input.format,
+            Format::Text,
             super::mail::Extract { output },
         ),
         Command::Keygen {
@@ -285,6 +296,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
             hand_key,
             choices,
             dry_run,
+            then,
             date,
             format,
             reply,
@@ -296,7 +308,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                 &record,
                 "setup adds your set-up line to the record file: name the file",
             )?;
-            let date = super::context::today(date.as_deref())?;
+            let date = super::context::LineDate::read(date.as_deref())?;
             let choices = choice_list(choices)?;
             with_record(
                 &record,
@@ -306,6 +318,7 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
                     hand_key,
                     choices,
                     dry_run,
+                    then,
                     date,
                     format,
                     reply: output.filter(|_| reply).map(|output| super::mail::Reply {
@@ -350,29 +363,6 @@ pub fn run(mut command: Command) -> Result<Exit, Failure> {
         Command::Rules { game } => super::rules::rules(game.as_deref()),
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
-}
-
-/// A record named by a game id the inbox knows (`herald move 3f2a9c1b04de
-/// ...`, `herald show 3f2a9c1b04de`) rather than a file: the newest valid
-/// message of that game, in the inbox's state folder. `move` and every
-/// reader of one record take it.
-fn resolve_game_id(command: &mut Command) -> Result<(), Failure> {
-    let record = match command {
-        Command::Move { record, .. } => record,
-        Command::Check { input, more, .. } if more.is_empty() => &mut input.record,
-        Command::Show { input, .. }
-        | Command::Replay { input, .. }
-        | Command::Annotate { input, .. }
-        | Command::Legal { input, .. }
-        | Command::Hand { input, .. }
-        | Command::Fate { input, .. }
-        | Command::Extract { input, .. } => &mut input.record,
-        _ => return Ok(()),
-    };
-    if let Some(path) = super::transport::inbox::resolve(record)? {
-        *record = path;
-    }
-    Ok(())
 }
 
 /// A set-up choice's text: as given, or read from the file after `@`.
@@ -577,7 +567,15 @@ struct JsonAudit {
 /// gets a warning: a deadline counts by the signed dates, so a claim
 /// dated ahead claims time that has not passed (spec section 3.8).
 fn warn_if_dated_ahead<G: Game>(referee: &Referee<G>) {
-    let (Some(last), Ok(today)) = (referee.last_date(), super::context::today(None)) else {
+    let today = match super::context::clock_today() {
+        Ok(today) => today,
+        Err(e) => {
+            // A reader goes on, but never with a clock silently dropped.
+            super::report::eprint_warning(&e.text(), "the dates were not compared with today");
+            return;
+        }
+    };
+    let Some(last) = referee.last_date() else {
         return;
     };
     if last.0 > today.0 + 1 {
@@ -650,6 +648,63 @@ impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         self.after::<G>(&ctx.origin, &referee)
+    }
+}
+
+/// `herald check --key KEYFILE`: the record checked, and checked against
+/// what the player's key file remembers (spec section 3.8), as `move
+/// --key` would before answering; nothing written.
+struct CheckWithKey {
+    format: Format,
+    key: PathBuf,
+}
+
+impl RecordCommand for CheckWithKey {
+    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
+        let wallet = read_wallet(&self.key)?;
+        let key = self.key.display();
+        let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
+        let referee = replayed.referee;
+        let side = referee
+            .key_file_side(&wallet)
+            .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
+        let name = side.name::<G>();
+        let sent = wallet.sent();
+        let resend = |s: &crate::wallet::Sent| {
+            s.reply
+                .as_deref()
+                .map(|r| format!(" (in {r})"))
+                .unwrap_or_default()
+        };
+        let standing = match (&replayed.answered, &replayed.crossed, sent) {
+            (_, Some(Crossed::ByClaim { sent: s, claim }), _) => format!(
+                "your {}{} crossed {}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood: send that answer, not another",
+                s.name(),
+                resend(s),
+                claimant_of(ctx.record, *claim)
+            ),
+            (_, Some(Crossed::Answered(s)), _) => format!(
+                "your {} (a claim) crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
+                s.name()
+            ),
+            (Some(s), _, _) => format!(
+                "you answered this very record with your {}{}: send that answer, not another",
+                s.name(),
+                resend(s)
+            ),
+            (None, None, Some(s)) => {
+                format!("your {} is in this record as you wrote it", s.name())
+            }
+            (None, None, None) => "you have written no line of this game yet".to_owned(),
+        };
+        let exit = Check(self.format).after(&ctx.origin, &referee)?;
+        if self.format != Format::Json {
+            out(&fit(
+                &format!("Your key file ({name}, {key}): {standing}"),
+                "  ",
+            ))?;
+        }
+        Ok(exit)
     }
 }
 
@@ -736,7 +791,7 @@ impl AfterCheck for Check {
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
-                fit(&summary, "  "),
+                fit(&name_record(&summary, origin), "  "),
                 draw_text(referee),
                 forfeit_text(referee),
                 pending_text(referee),
@@ -875,7 +930,10 @@ impl RecordCommand for Show {
                 .map_err(|e| compose_failure(e, Some(path), ctx))?,
             (None, None) => referee.public_state(),
         };
-        let diagram = G::diagram(&seen, self.style);
+        let diagram = name_record(
+            &diagram_with_step(G::diagram(&seen, self.style), &seen, &referee),
+            &ctx.origin,
+        );
         let summary = G::summary(&referee.public_state());
         // The position the last turn started from, as the viewer saw it.
         let earlier = match (&before, &wallet) {
@@ -940,6 +998,29 @@ impl RecordCommand for Show {
     }
 }
 
+/// `diagram` of `seen` with its line on the side to move replaced by the
+/// step due when that is not a turn (a key, a set-up line, a farewell
+/// line or an audit): the engine's state names a mover even while
+/// another side's set-up step is due (spec section 3.7).
+pub(super) fn diagram_with_step<G: Game>(
+    diagram: String,
+    seen: &G::State,
+    referee: &Referee<G>,
+) -> String {
+    let turn_due = referee.step_due().is_none_or(|due| due.step == "turn");
+    if turn_due && !referee.forfeit_decides() {
+        return diagram;
+    }
+    let engine = G::summary(seen);
+    let step = referee.summary();
+    let mut lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
+    match lines.iter().position(|l| *l == engine) {
+        Some(at) => lines[at] = fit(&step, "  ").trim_end().to_owned(),
+        None => lines.push(fit(&step, "  ").trim_end().to_owned()),
+    }
+    lines.join("\n") + "\n"
+}
+
 // ---------------------------------------------------------------- replay
 
 struct Replay {
@@ -985,12 +1066,12 @@ impl RecordCommand for Replay {
             None => None,
         };
         // What the key's holder sees (the wallet was checked above).
-        let drawn = |referee: &Referee<G>| match &wallet {
-            Some(w) => referee.view(w).map_or_else(
-                |_| G::diagram(referee.state(), style),
-                |seen| G::diagram(&seen, style),
-            ),
-            None => G::diagram(referee.state(), style),
+        let drawn = |referee: &Referee<G>| {
+            let seen = match &wallet {
+                Some(w) => referee.view(w).unwrap_or_else(|_| referee.state().clone()),
+                None => referee.state().clone(),
+            };
+            diagram_with_step(G::diagram(&seen, style), &seen, referee)
         };
         let mut positions = vec![JsonPosition {
             turn: 0,
@@ -1262,17 +1343,42 @@ impl RecordCommand for Legal {
             })?,
             Format::Text | Format::Svg => {
                 let mut text = String::new();
-                let step = referee.step_due().filter(|d| d.step != "turn");
-                if let Some(due) = &step {
+                let step = referee
+                    .step_due()
+                    .filter(|d| d.step != "turn" || referee.open_claim().is_some());
+                if let Some(due) = step
+                    .as_ref()
+                    .filter(|d| d.step == "keygen" && d.line.starts_with("turn"))
+                {
+                    // Keys before turn 1: what is due, then the turn that
+                    // waits for them.
+                    text.push_str(&fit(&name_record(&due.text, &ctx.origin), "  "));
+                    if let Some(side) = &to_move {
+                        let head = format!("{side}, once every key is in");
+                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
+                    }
+                } else if let Some(due) = &step {
                     text.push_str(&fit(
-                        &format!(
-                            "{}, {}: {}",
-                            capital(&due.line),
-                            due.side.name::<G>(),
-                            due.text
+                        &name_record(
+                            &format!(
+                                "{}, {}: {}",
+                                capital(&due.line),
+                                due.side.name::<G>(),
+                                due.text
+                            ),
+                            &ctx.origin,
                         ),
                         "  ",
                     ));
+                    // A claim its target may still answer: that answer is
+                    // due; the actions listed are the next side's, for
+                    // when the claim stands.
+                    if let (Some(side), Some(_), false) =
+                        (&to_move, referee.open_claim(), actions.is_empty())
+                    {
+                        let head = format!("{side}, once the claim stands");
+                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
+                    }
                 } else if let (Some(side), None) = (&to_move, &state) {
                     // Nothing to list from (hidden cards without the
                     // key, chance only the mover's key settles): say what
@@ -1298,12 +1404,7 @@ impl RecordCommand for Legal {
                         "  ",
                     ));
                 } else if let Some(side) = &to_move {
-                    text.push_str(&format!(
-                        "Turn {}, {side}: {} legal action{}\n",
-                        referee.next_turn(),
-                        actions.len(),
-                        if actions.len() == 1 { "" } else { "s" }
-                    ));
+                    text.push_str(&actions_head(referee.next_turn(), side, actions.len()));
                 }
                 if !after.is_empty() {
                     text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
@@ -1320,10 +1421,28 @@ impl RecordCommand for Legal {
                         None => text.push_str(&format!("  {}\n", a.action)),
                     }
                 }
-                out(&text)?;
+                out(&name_record(&text, &ctx.origin))?;
             }
         }
         Ok(Exit::Ok)
+    }
+}
+
+/// `legal`'s line over the actions listed: `Turn 14, Blue: 6 legal
+/// actions`, `who` the side and what the list waits for, if anything.
+fn actions_head(turn: u32, who: &str, count: usize) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    format!("Turn {turn}, {who}: {count} legal action{plural}\n")
+}
+
+/// `text` with the word RECORD of the referee's commands named as the
+/// file read (left as it is for standard input).
+fn name_record(text: &str, origin: &str) -> String {
+    match origin {
+        "<stdin>" => text.to_owned(),
+        origin => text
+            .replace(" RECORD ", &format!(" {origin} "))
+            .replace(" RECORD\n", &format!(" {origin}\n")),
     }
 }
 
@@ -1577,7 +1696,7 @@ struct Move {
     expect_turn: Option<u32>,
     no_commit: bool,
     /// The day the line is dated (in a game with a Deadline tag).
-    date: crate::record::Day,
+    date: super::context::LineDate,
     format: Format,
     /// `--reply -o FILE`: write the next email message too.
     reply: Option<super::mail::Reply>,
@@ -1632,13 +1751,15 @@ impl Move {
         if self.dry_run {
             return Err(refuse(None));
         }
-        // The typed turn, composed on a copy: the same actions as the line
-        // sent (its first physical line), or another answer.
-        let mut trial = referee.clone();
-        let same = self
-            .compose_typed(&mut trial, text, wallet, ctx)
-            .is_ok_and(|played| played.line().lines().next() == line.lines().next());
-        if !same {
+        if !self.same_turn(&referee, sent, wallet, ctx) {
+            // The set-up's last line, which made its writer the first to
+            // move: the turn typed goes on the message that holds it.
+            let mut after = referee.clone();
+            let first_mover =
+                play_own_line(&mut after, line).filter(|p| moves_first(&after, p.side));
+            if let (Some(_), crate::record::LineKind::Setup) = (first_mover, sent.kind) {
+                return Err(super::sent::first_turn_elsewhere(sent, text, ctx));
+            }
             return Err(refuse(Some(text)));
         }
         write_line_again(
@@ -1653,6 +1774,135 @@ impl Move {
                 format: self.format,
             },
         )
+    }
+
+    /// Whether the turn typed is an audit (its last word).
+    fn audit(&self) -> bool {
+        self.text.as_deref().is_some_and(|text| {
+            text.split([',', ' ', ':'])
+                .rfind(|w| !w.is_empty())
+                .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
+        })
+    }
+
+    /// The claimed side's own line answers the claim made on it, and
+    /// voids it (spec section 3.8): an audit answers a claim made in the
+    /// audit, any other turn one made in play. Void it in `referee` when
+    /// the turn typed is that line.
+    fn void_claim_answered<G: Game>(&self, referee: &mut Referee<G>, wallet: Option<&Wallet>) {
+        if let (Some((target, phase)), Some(w), Some(_)) =
+            (referee.open_claim(), wallet, self.text.as_deref())
+        {
+            let answers = match phase {
+                Phase::Audit => self.audit(),
+                Phase::Play | Phase::Over => !self.audit(),
+                Phase::Setup => false,
+            };
+            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
+    }
+
+    /// The player's last line, `sent`, crossed a claim of its forfeit in
+    /// the mail (this copy holds the claim, line `claim`, instead): the
+    /// same turn typed again with `--reply` writes its message again, on
+    /// the record it answered; anything else is refused (a second answer
+    /// after the claim would fork the game).
+    fn answer_past_claim<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        sent: &crate::wallet::Sent,
+        claim: (LineKind, u32),
+        wallet: Option<&Wallet>,
+    ) -> Result<Exit, Failure> {
+        let claimant = claimant_of(ctx.record, claim);
+        let refuse = |typed: Option<&str>| super::sent::crossed_claim(sent, claimant, typed, ctx);
+        let (Some(text), Some(line), Some(_), false) = (
+            self.text.as_deref(),
+            sent.text.as_deref(),
+            self.reply.as_ref(),
+            self.dry_run,
+        ) else {
+            return Err(refuse(None));
+        };
+        let again = Again {
+            line,
+            reply: self.reply.as_ref(),
+            key: self.key.as_deref(),
+            wallet,
+            format: self.format,
+        };
+        write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
+            let mut referee = referee.clone();
+            referee.set_today(self.date.after(referee.last_date()));
+            if self.same_turn(&referee, sent, wallet, answered) {
+                Ok(())
+            } else {
+                Err(refuse(Some(text)))
+            }
+        })
+    }
+
+    /// Whether the turn typed is the player's last line `sent` again, on
+    /// `referee`, the record it answered: the same actions as written, or
+    /// composed on a copy, the same first physical line (the line is
+    /// written again from the key file, its own date kept).
+    fn same_turn<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        sent: &crate::wallet::Sent,
+        wallet: Option<&Wallet>,
+        ctx: &Ctx<'_>,
+    ) -> bool {
+        let Some(text) = self.text.as_deref() else {
+            return false;
+        };
+        typed_again(referee, sent, text, |trial| {
+            self.void_claim_answered(trial, wallet);
+            self.compose_typed(trial, text, wallet, ctx).ok()
+        })
+    }
+
+    /// The record file ends with the player's last line, `sent`, typed
+    /// again: `move --reply` writes its message again (the one that
+    /// carried it was lost), the record as it stands.
+    fn resend_from_record<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        referee: &Referee<G>,
+        sent: &crate::wallet::Sent,
+        wallet: Option<&Wallet>,
+    ) -> Result<Exit, Failure> {
+        let (Some(reply), Some(key), Some(wallet), Some(line)) = (
+            self.reply.as_ref(),
+            self.key.as_deref(),
+            wallet,
+            sent.text.as_deref(),
+        ) else {
+            return Err(super::sent::answered_already(sent, None, ctx));
+        };
+        let writer = referee
+            .header()
+            .side_named::<G>(wallet.side())
+            .ok_or_else(|| {
+                Failure::usage(format!("{} is not a side of this game", wallet.side()))
+            })?;
+        let record = record::Splice::new().extracted(ctx.source, ctx.record);
+        resend_with_key(key, wallet, sent, reply, || {
+            super::mail::write_message(ctx, reply, referee, writer, line, &record)
+        })?;
+        out(&format!(
+            "{line}your {} is this record's last line already: this is its message again, the same line{}\n{} is left as it was\n",
+            sent.name(),
+            sent.reply
+                .as_deref()
+                .map(|r| format!(" (first sent in {r})"))
+                .unwrap_or_default(),
+            ctx.origin
+        ))?;
+        send_if_asked(self.reply.as_ref(), self.format)?;
+        Ok(Exit::Ok)
     }
 
     /// Compose the typed turn `text` for the side to move.
@@ -1670,6 +1920,63 @@ impl Move {
     }
 }
 
+/// Whether `typed` is the actions of the turn `sent` (its first turn
+/// line, `5. Red: Ka9-b9`: a set-up line's first turn written with it by
+/// `setup --then`; else its first line), spaces aside.
+pub(super) fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
+    let words = |text: &str| text.split_whitespace().collect::<String>();
+    super::sent::turn_head(sent)
+        .and_then(|l| l.split_once(": "))
+        .is_some_and(|(_, actions)| words(actions) == words(typed))
+}
+
+/// Whether `typed` is the turn of `sent`, the player's last line(s),
+/// again on `referee`, the record it answered: the same actions as
+/// written (spaces aside), or, composed by `compose` on a copy after the
+/// lines `sent` holds before its turn (the set-up line `setup --then`
+/// wrote with it), the same first physical line (facts the referee adds,
+/// such as a die, included).
+pub(super) fn typed_again<G: Game>(
+    referee: &Referee<G>,
+    sent: &crate::wallet::Sent,
+    typed: &str,
+    compose: impl FnOnce(&mut Referee<G>) -> Option<PlayedTurn<G>>,
+) -> bool {
+    if same_actions(sent, typed) {
+        return true;
+    }
+    let mut trial = referee.clone();
+    let before = super::sent::before_turn(sent);
+    if !before.is_empty() && play_own_line(&mut trial, before).is_none() {
+        return false;
+    }
+    compose(&mut trial)
+        .is_some_and(|played| played.line().lines().next() == super::sent::turn_head(sent))
+}
+
+/// A line the player sent already goes out again in `reply`: the key
+/// file names that message first, then `write` writes it; the key file
+/// is put back as it was if the message cannot be written.
+fn resend_with_key(
+    key: &Path,
+    wallet: &Wallet,
+    sent: &crate::wallet::Sent,
+    reply: &super::mail::Reply,
+    write: impl FnOnce() -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    files::refuse_existing(&reply.output)?;
+    let key_was = files::read_bytes(key)?;
+    let mut wallet = wallet.clone();
+    wallet.set_sent(crate::wallet::Sent {
+        reply: Some(reply.output.display().to_string()),
+        ..sent.clone()
+    });
+    files::rewrite(key, None, wallet.to_text().as_bytes())?;
+    write().inspect_err(|_| {
+        let _ = files::rewrite(key, None, &key_was);
+    })
+}
+
 /// How a line kept in the key file goes out again: the line, the reply
 /// message to write it into (else the record file), and the key file.
 pub(super) struct Again<'a> {
@@ -1678,6 +1985,43 @@ pub(super) struct Again<'a> {
     pub(super) key: Option<&'a Path>,
     pub(super) wallet: Option<&'a Wallet>,
     pub(super) format: Format,
+}
+
+/// Play `line`, a line the player wrote (its key file's copy: a game's
+/// last line and its writer's audit go together), on `referee`: the first
+/// line played, or none if it does not follow.
+fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<PlayedTurn<G>> {
+    let source = Source::typed(line);
+    let (turns, _) = record::parse_lines(&source).ok()?;
+    let mut first = None;
+    for turn in &turns {
+        let played = referee.play(turn).ok()?;
+        first.get_or_insert(played);
+    }
+    first
+}
+
+/// Whether play has begun with `side` to move: after the set-up's last
+/// line, that its writer moves first.
+pub(super) fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bool {
+    referee.phase() == crate::game::Phase::Play && referee.to_move() == Some(side)
+}
+
+/// What the writer of the set-up's last line is told when that line made
+/// it the first to move and went into the message `reply`: the message is
+/// not for the others yet; its first turn goes out with it.
+pub(super) fn first_mover_hint<G: Game>(
+    referee: &Referee<G>,
+    side: game::Side,
+    reply: &Path,
+) -> Option<String> {
+    moves_first(referee, side).then(|| {
+        format!(
+            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
+            side.name::<G>(),
+            out = reply.display()
+        )
+    })
 }
 
 /// Write the player's last line, `sent` (kept in its key file), again on
@@ -1697,20 +2041,8 @@ pub(super) fn write_line_again<G: Game>(
         format,
     } = again;
     let mut referee = referee;
-    let source = Source::typed(line);
-    // Every line kept (a game's last line and its writer's audit go
-    // together), played in order.
-    let again = record::parse_lines(&source)
-        .ok()
-        .and_then(|(turns, _)| {
-            let mut first = None;
-            for turn in &turns {
-                let played = referee.play(turn).ok()?;
-                first.get_or_insert(played);
-            }
-            first
-        })
-        .filter(|_| referee.digest() == Some(&sent.digest));
+    let again =
+        play_own_line(&mut referee, line).filter(|_| referee.digest() == Some(&sent.digest));
     let Some(played) = again else {
         return Err(Failure::usage(format!(
             "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
@@ -1720,22 +2052,10 @@ pub(super) fn write_line_again<G: Game>(
     let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
     match (&reply, key, wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
-            files::refuse_existing(&reply.output)?;
-            // The key file names the message the line now went out
-            // in, then the message is written (the key file put back
-            // as it was if it cannot be).
-            let key_was = files::read_bytes(key)?;
-            let mut wallet = wallet.clone();
-            wallet.set_sent(crate::wallet::Sent {
-                reply: Some(reply.output.display().to_string()),
-                ..sent.clone()
-            });
-            files::rewrite(key, None, wallet.to_text().as_bytes())?;
             let writer = played.claimant.unwrap_or(played.side);
-            super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
-                .inspect_err(|_| {
-                    let _ = files::rewrite(key, None, &key_was);
-                })?;
+            resend_with_key(key, wallet, sent, reply, || {
+                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+            })?;
         }
         _ => append_line(ctx, line, over.as_deref())?,
     }
@@ -1752,14 +2072,69 @@ pub(super) fn write_line_again<G: Game>(
             None => format!("wrote {} to {}\n", sent.name(), ctx.origin),
         }
     ))?;
+    // The set-up's last line again, its writer the first to move: the
+    // message waits for the first turn, as it did the first time.
+    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output));
+    if let Some(hint) = first_mover {
+        if format != Format::Json {
+            out(&hint)?;
+        }
+        return Ok(Exit::Ok);
+    }
     send_if_asked(reply, format)?;
     Ok(Exit::Ok)
+}
+
+/// The claimant of the claim line `claim` of `record`, as written.
+pub(super) fn claimant_of<'r>(record: &'r record::Record<'_>, claim: (LineKind, u32)) -> &'r str {
+    record
+        .turns
+        .iter()
+        .find(|t| (t.kind, t.number) == claim)
+        .and_then(|t| t.forfeit)
+        .map_or("the claimant", |(_, claimant)| claimant)
+}
+
+/// The player's last line, `sent`, crossed a claim of its forfeit in the
+/// mail (this copy holds the claim, line `claim`, instead): the line
+/// answers the record the claim was written on (this copy without the
+/// claim), so the claim never stood, and its message goes out again,
+/// written on that record, once `same` (given the game and the record
+/// answered) accepts what the player asked for as that very line.
+pub(super) fn write_past_claim<G: Game>(
+    ctx: &Ctx<'_>,
+    sent: &crate::wallet::Sent,
+    claim: (LineKind, u32),
+    again: Again<'_>,
+    same: impl FnOnce(&Referee<G>, &Ctx<'_>) -> Result<(), Failure>,
+) -> Result<Exit, Failure> {
+    let claimant = claimant_of(ctx.record, claim);
+    let record = ctx.record.before_line(claim.0, claim.1);
+    let answered = Ctx {
+        origin: ctx.origin.clone(),
+        path: ctx.path,
+        source: ctx.source,
+        record: &record,
+        stamp: None,
+    };
+    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet)
+        .ok()
+        .filter(|r| r.answered.is_some());
+    let Some(replayed) = replayed else {
+        return Err(super::sent::crossed_claim(sent, claimant, None, ctx));
+    };
+    same(&replayed.referee, &answered)?;
+    super::report::eprint_note(&format!(
+        "your {} crossed {claimant}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood; this is that message again, for {claimant} to go on from",
+        sent.name()
+    ));
+    write_line_again(&answered, replayed.referee, sent, again)
 }
 
 /// A typed line (`move`, `legal --after`) that cannot be composed, as the
 /// player should see it: a problem in the line is placed on line 1 of
 /// `<turn>`.
-fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
     match e {
         TypedError::Usage(m) => Failure::usage(m),
         TypedError::Stale(m) => Failure::invalid(Problem::plain(ErrorKind::Record, m), &ctx.origin),
@@ -1792,29 +2167,37 @@ impl RecordCommand for Move {
         };
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
         match &replayed.crossed {
-            Some(Crossed::Answered(sent)) => super::report::eprint_note(&format!(
-                "your {} crossed its target's own line in the mail: this copy holds that line instead, which answers the claim, so the claim never stood and the game goes on from it",
-                sent.name()
-            )),
-            Some(Crossed::ByClaim(sent)) => super::report::eprint_note(&format!(
-                "your {} crossed a claim of your forfeit in the mail: this copy holds the claim instead, and your line now answers it and voids it",
-                sent.name()
-            )),
+            Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
+            Some(Crossed::ByClaim { sent, claim }) => {
+                return self.answer_past_claim::<G>(ctx, sent, *claim, wallet.as_ref());
+            }
             None => {}
         }
         let mut referee = replayed.referee;
         let mut ended = replayed.ended;
-        referee.set_today(self.date);
+        referee.set_today(self.date.after(referee.last_date()));
         if let Some(sent) = replayed.answered {
             return self.answer_again(ctx, referee, &sent, wallet.as_ref());
         }
+        // A record file that ends with the player's last line, the same
+        // line typed again with --reply: its message was lost, and is
+        // written again from the file.
+        if let Some(sent) = wallet.as_ref().and_then(Wallet::sent).filter(|s| {
+            !ctx.source.from_message()
+                && self.reply.is_some()
+                && !self.dry_run
+                && Some(&s.digest) == referee.digest()
+                && replayed.closing_only.is_none()
+                && self
+                    .text
+                    .as_deref()
+                    .is_some_and(|typed| same_actions(s, typed))
+        }) {
+            let sent = sent.clone();
+            return self.resend_from_record(ctx, &referee, &sent, wallet.as_ref());
+        }
         let before = referee.digest().copied();
-        let audit = self.text.as_deref().is_some_and(|text| {
-            text.split([',', ' ', ':'])
-                .rfind(|w| !w.is_empty())
-                .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
-        });
-        if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, audit) {
+        if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, self.audit()) {
             return Err(Failure::invalid(
                 Problem::plain(
                     ErrorKind::Illegal,
@@ -1827,21 +2210,8 @@ impl RecordCommand for Move {
                 &ctx.origin,
             ));
         }
-        // The claimed side's own line answers the claim made on it, and
-        // voids it (spec section 3.8): an audit answers a claim made in
-        // the audit, any other turn one made in play.
-        if let (Some((target, phase)), Some(w), Some(_)) =
-            (referee.open_claim(), wallet.as_ref(), self.text.as_deref())
-        {
-            let answers = match phase {
-                Phase::Audit => audit,
-                Phase::Play | Phase::Over => !audit,
-                Phase::Setup => false,
-            };
-            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
-                referee.void_claim();
-            }
-        }
+        let voided_before = referee.voided_claims().len();
+        self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
         let number = referee.next_turn();
@@ -1876,9 +2246,10 @@ impl RecordCommand for Move {
         };
         let line = played.line() + &closing.as_ref().map(PlayedTurn::line).unwrap_or_default();
         let result = referee.result();
+        // Said of the line that voids a claim, never of later ones.
         let voided = referee
             .voided_claims()
-            .last()
+            .get(voided_before)
             .filter(|f| f.side == played.side && played.claimant.is_none())
             .map(|f| {
                 format!(
@@ -2525,12 +2896,13 @@ impl New {
         keyed_record: &record::Record<'_>,
         keyed: &str,
     ) -> Result<Exit, Failure> {
-        let date = super::context::today(None)?;
+        let date = super::context::LineDate::read(None)?;
         let setup = |reply| super::setup::Setup {
             key: key.to_path_buf(),
             hand_key: None,
             choices: self.choices.clone(),
             dry_run: false,
+            then: None,
             date,
             format: Format::Text,
             reply,

@@ -16,7 +16,7 @@ use super::report::{Exit, Failure, Problem};
 use crate::game::{wrap_words, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, UnknownGame};
 use crate::record::{self, Record, Source};
-use crate::referee::{self, ComposeError, Keep, PlayedTurn, Referee, RefereeError};
+use crate::referee::{self, ComposeError, ErrorKind, Keep, PlayedTurn, Referee, RefereeError};
 use crate::wallet::Wallet;
 
 /// Version of every JSON schema herald prints (docs/cli.md, section 4 "JSON output").
@@ -105,8 +105,13 @@ fn with_loaded<C: RecordCommand>(
     command: C,
     stamping: Stamping,
 ) -> Result<Exit, Failure> {
-    let loaded = files::load(path, message, stamping);
-    reported(with_source(path, loaded, command), format)
+    // A game id names the inbox's copy: the file a writer rewrites too.
+    let path = match files::record_file(path) {
+        Ok(path) => path,
+        Err(failure) => return reported(Err(failure), format),
+    };
+    let loaded = files::load(&path, message, stamping);
+    reported(with_source(&path, loaded, command), format)
 }
 
 /// Run a reader on the newest record in `bytes`, read from `path`.
@@ -300,14 +305,22 @@ fn warn_if_readable_by_others(path: &Path) {
 /// A line that could not be composed, as the command line reports it.
 pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
     match e {
-        ComposeError::Wallet(m) => Failure::usage(format!(
-            "{} {m}",
-            key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
-        )),
+        ComposeError::Wallet(m) => Failure::usage(format!("{} {m}", key_name(key))),
         ComposeError::Keys(m) => Failure::usage(m),
+        // Another side's key of this game: that side's step is not due,
+        // a choice the game does not allow now (exit 1).
+        ComposeError::NotDue(m) => Failure::invalid(
+            Problem::plain(ErrorKind::Illegal, format!("{} {m}", key_name(key))),
+            &ctx.origin,
+        ),
         ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
         ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
     }
+}
+
+/// The key file as an error names it: its path, else "the key file".
+fn key_name(key: Option<&Path>) -> String {
+    key.map_or_else(|| "the key file".into(), |p| p.display().to_string())
 }
 
 /// Write `line` after the record's last line (quoted as it is), and the
@@ -352,21 +365,65 @@ pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure>
 /// The answer to a message for `move`.
 pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key KEY";
 
-/// The day a line is dated: `--date` as given, else today (UTC) by the
-/// computer's clock. The clock is read here alone: the referee and the
-/// engines get the date as data.
-pub(super) fn today(given: Option<&str>) -> Result<crate::record::Day, Failure> {
-    match given {
-        Some(text) => crate::record::Day::parse(text).ok_or_else(|| {
+/// Today (UTC) by this computer's clock, or the day the environment
+/// variable `HERALD_TODAY` names (YYYY-MM-DD: for tests, and for a
+/// computer whose clock cannot be set). The clock is read here alone: the
+/// referee and the engines get the date as data.
+pub(super) fn clock_today() -> Result<crate::record::Day, Failure> {
+    if let Some(text) = std::env::var_os("HERALD_TODAY") {
+        let text = text.to_string_lossy();
+        return crate::record::Day::parse(&text).ok_or_else(|| {
             Failure::usage(format!(
-                "--date {text}: a date is a day that exists, written YYYY-MM-DD (as in --date 2026-11-28)"
+                "HERALD_TODAY={text}: a date is a day that exists, written YYYY-MM-DD (as in HERALD_TODAY=2026-11-28)"
             ))
-        }),
-        None => {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_err(|_| Failure::usage("this computer's clock is before 1970: give --date"))?;
-            Ok(crate::record::Day::from_unix(now.as_secs()))
+        });
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(|_| Failure::usage("this computer's clock is before 1970: set it right"))?;
+    Ok(crate::record::Day::from_unix(now.as_secs()))
+}
+
+/// The day a line is dated (in a game with a `Deadline` tag, spec
+/// section 3.8): the day `--date` gives, or today by the clock.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum LineDate {
+    /// `--date DAY`: the line carries that day, or is refused.
+    Given(crate::record::Day),
+    /// Today by the clock.
+    Clock(crate::record::Day),
+}
+
+impl LineDate {
+    /// `--date` as given (a day that exists, at most a day after today by
+    /// the clock: a line is dated the day it is written, and a day ahead
+    /// would claim time that has not passed), else today.
+    pub(super) fn read(given: Option<&str>) -> Result<LineDate, Failure> {
+        let today = clock_today()?;
+        let Some(text) = given else {
+            return Ok(LineDate::Clock(today));
+        };
+        let day = crate::record::Day::parse(text).ok_or_else(|| {
+            Failure::usage(format!(
+                "--date {text}: a date is a day that exists, written YYYY-MM-DD (as in --date {today})"
+            ))
+        })?;
+        if day.0 > today.0 + 1 {
+            return Err(Failure::usage(format!(
+                "--date {day} is after today ({today}) by this computer's clock: a line is dated the day it is written, never ahead (a forfeit's deadline counts by the dates, so a day ahead would claim time that has not passed); leave --date out, or set this computer's clock right"
+            )));
+        }
+        Ok(LineDate::Given(day))
+    }
+
+    /// The day for a line that follows one dated `last`: the day given;
+    /// by the clock, today or `last` if that is later (a line another
+    /// player dated ahead is answered on its own day, never refused for
+    /// this computer's clock).
+    pub(super) fn after(self, last: Option<crate::record::Day>) -> crate::record::Day {
+        match self {
+            LineDate::Given(day) => day,
+            LineDate::Clock(today) => last.map_or(today, |last| last.max(today)),
         }
     }
 }

@@ -42,12 +42,27 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(buf)
 }
 
+/// The file a RECORD argument names: the file itself, or, for the id of
+/// a game the inbox knows (`herald show 3f2a9c1b04de`), that game's
+/// newest valid message in the inbox's state folder (docs/mailbox.md).
+/// The one place a game id is resolved: every command that reads or
+/// writes one record opens it through here ([`open_input`], [`load`],
+/// [`load_all`], and `context::with_loaded` for the file a writer
+/// rewrites). A name that is a file is that file, never looked up.
+pub(crate) fn record_file(path: &Path) -> Result<std::borrow::Cow<'_, Path>, Failure> {
+    Ok(match super::transport::inbox::resolve(path)? {
+        Some(file) => std::borrow::Cow::Owned(file),
+        None => std::borrow::Cow::Borrowed(path),
+    })
+}
+
 /// Open a file, or `-`, to read a record from more than once (read a
 /// part at a time, or whole when it must be): standard input, or a pipe
 /// named as a file (`<(...)`), is first copied to an unnamed temporary
 /// file (at most `MAX_INPUT + 1` bytes), so that memory stays flat for
 /// it too.
 pub fn open_input(path: &Path) -> Result<std::fs::File, Failure> {
+    let path = &*record_file(path)?;
     let fail = |e: std::io::Error| Failure::usage(format!("cannot read {}: {e}", origin(path)));
     if path.as_os_str() == "-" {
         return spool(std::io::stdin().lock()).map_err(fail);
@@ -133,6 +148,7 @@ pub fn load_all(path: &Path) -> Result<Vec<Found>, Failure> {
 /// bytes read when `stamping` asks for it (a folder's is all zeros: no
 /// writer rewrites one).
 fn read_all(path: &Path, stamping: Stamping) -> Result<(Vec<Found>, Option<Stamp>), Failure> {
+    let path = &*record_file(path)?;
     if path.as_os_str() != "-" && path.is_dir() {
         let messages = read_maildir(path)?;
         let all = record::records_in_messages(&messages).map_err(|e| invalid(&e, path))?;
@@ -219,7 +235,7 @@ fn stale(path: &Path) -> Failure {
         Problem::plain(
             ErrorKind::Record,
             format!(
-                "{} changed while herald was writing it (another herald move?): nothing was written; read it again and retry",
+                "{} changed while herald was writing it (another herald command at the same time?): nothing was written; run your command again, and it reads the file as it is now",
                 path.display()
             ),
         ),

@@ -185,6 +185,7 @@ impl RecordCommand for Extract {
         let reread = record::parse(&again)
             .map_err(|e| Failure::invalid(Problem::from_parse(&e, &again), "<extracted>"))?;
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(&text)?,
             Some(path) => {
                 files::write_new(path, text.as_bytes())?;
                 out(&format!(
@@ -331,12 +332,13 @@ fn mail_date(unix: u64) -> String {
     )
 }
 
-/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`).
+/// The address part of a contact (`Ann <ann@x.org>` gives `ann@x.org`),
+/// empty for a contact that is a name alone.
 pub(super) fn address(contact: &str) -> &str {
-    match (contact.rfind('<'), contact.rfind('>')) {
-        (Some(a), Some(b)) if a < b => &contact[a + 1..b],
-        _ => contact.trim(),
-    }
+    record::Contact::parse(contact)
+        .ok()
+        .and_then(|c| c.address())
+        .unwrap_or_default()
 }
 
 /// What `sides` owe, for a subject: `Red's audit`, `Red's and Blue's
@@ -354,7 +356,7 @@ fn letter<G: Game>(
     mover: game::Side,
     played: &str,
     record: &str,
-) -> Letter {
+) -> Result<Letter, Failure> {
     let header = referee.header();
     let contact = |side: game::Side| {
         header
@@ -362,23 +364,63 @@ fn letter<G: Game>(
             .and_then(|i| header.contacts().get(i))
             .cloned()
     };
-    let from = contact(mover).unwrap_or_default();
+    // Every contact the message names must be a mail address: a game
+    // whose contacts are names alone goes by hand (the record file).
+    let mailable = |side: game::Side| -> Result<String, Failure> {
+        let c = contact(side).unwrap_or_default();
+        if address(&c).is_empty() {
+            return Err(Failure::usage(format!(
+                "{}'s contact `{c}` is no mail address, so no message can go {} it: \
+                 send the record file by hand (drop --reply), or start the game with \
+                 --side {}=ADDRESS",
+                side.name::<G>(),
+                if side == mover { "from" } else { "to" },
+                side.name::<G>()
+            )));
+        }
+        Ok(c)
+    };
+    let from = mailable(mover)?;
     // To every side whose line may come next (audits and keys come in
-    // any order).
+    // any order), copied to the others; one player's address once, and
+    // never the writer's own in Cc (a player of two sides of four
+    // castles).
     let mut next = referee.sides_due();
     next.retain(|s| *s != mover);
-    let others: Vec<String> = header
-        .sides()
-        .iter()
-        .filter(|s| **s != mover && !next.contains(s))
-        .filter_map(|s| contact(*s))
-        .collect();
-    let due: Vec<String> = next.iter().filter_map(|s| contact(*s)).collect();
-    let (to, cc) = if due.is_empty() {
+    let mut others = Vec::new();
+    for s in header.sides() {
+        if *s != mover && !next.contains(s) {
+            others.push(mailable(*s)?);
+        }
+    }
+    let mut due = Vec::new();
+    for s in &next {
+        due.push(mailable(*s)?);
+    }
+    let (to_all, cc_all) = if due.is_empty() {
         (others, Vec::new())
     } else {
         (due, others)
     };
+    // Each address named once, the writer's own never: it goes To the
+    // writer only when no one else's would.
+    let mut named = vec![address(&from).to_ascii_lowercase()];
+    let mut new_only = |list: Vec<String>| -> Vec<String> {
+        list.into_iter()
+            .filter(|c| {
+                let a = address(c).to_ascii_lowercase();
+                let new = !named.contains(&a);
+                named.push(a);
+                new
+            })
+            .collect()
+    };
+    let first = to_all.first().cloned();
+    let mut to = new_only(to_all);
+    if to.is_empty() {
+        to.extend(first);
+    }
+    let cc = new_only(cc_all);
     let agreed = referee.draw_agreed().is_some();
     let status = match (referee.open_claim(), referee.to_move()) {
         (Some((target, _)), _) => format!("{}'s own line voids it", target.name::<G>()),
@@ -415,9 +457,20 @@ fn letter<G: Game>(
         (None, _) if agreed && referee.final_result().as_deref() == Some("draw:agreement") => {
             "drawn by agreement".into()
         }
-        _ => format!("result {}", referee.result()),
+        // Over: the result in words (`Blue won: Red resigned`).
+        _ => referee
+            .summary()
+            .lines()
+            .next()
+            .map_or_else(|| format!("result {}", referee.result()), str::to_owned),
     };
-    let first = played.lines().next().unwrap_or_default().trim();
+    // The turn, when a set-up line went with it (`setup --then`).
+    let first = played
+        .lines()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .or_else(|| played.lines().next())
+        .unwrap_or_default()
+        .trim();
     let head = first.split(':').next().unwrap_or_default();
     let claimed = first.contains("forfeit claimed by");
     let which = match head.split_once(". ") {
@@ -438,9 +491,10 @@ fn letter<G: Game>(
     } else {
         format!("{}: {which} played, {status}", G::TITLE)
     };
-    let diagram = anstream::adapter::strip_str(&G::diagram(
+    let diagram = anstream::adapter::strip_str(&super::commands::diagram_with_step(
+        G::diagram(referee.state(), DiagramStyle { unicode: false }),
         referee.state(),
-        DiagramStyle { unicode: false },
+        referee,
     ))
     .to_string();
     let mut body = format!("{first}\n\n{diagram}\n");
@@ -454,7 +508,7 @@ fn letter<G: Game>(
     let envelope = files::read_bytes(ctx.path)
         .ok()
         .and_then(|bytes| record::mail::envelope(&bytes));
-    Letter {
+    Ok(Letter {
         from,
         to,
         cc,
@@ -462,7 +516,7 @@ fn letter<G: Game>(
         in_reply_to: envelope.as_ref().and_then(|e| e.message_id.clone()),
         references: envelope.and_then(|e| e.references),
         body,
-    }
+    })
 }
 
 /// What the receiver of a message does next, with the command that does
@@ -489,6 +543,15 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
             by.name::<G>()
         );
     }
+    // The choices a set-up step that commits cannot go without.
+    let required: String = match due.step {
+        "commit" => G::SETUP_CHOICES
+            .iter()
+            .filter(|c| c.default == crate::game::ChoiceDefault::Required)
+            .map(|c| format!(" --{} {}", c.name, c.name.to_ascii_uppercase()))
+            .collect(),
+        _ => String::new(),
+    };
     let command = match due.step {
         "keygen" => format!(
             "herald keygen --side {name} MESSAGE.eml --key {}.key --reply -o reply.eml",
@@ -499,10 +562,10 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
         "farewell" => "herald move MESSAGE.eml pass --key KEY --reply -o reply.eml".into(),
         // Protocol 3: the side's key joins with its first set-up line.
         _ if referee.header().commit(due.side).is_none() => format!(
-            "herald setup MESSAGE.eml --side {name} --key {}.key --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
+            "herald setup MESSAGE.eml --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
             name.to_ascii_lowercase()
         ),
-        _ => "herald setup MESSAGE.eml --key KEY --reply -o reply.eml\n(herald setup --help lists the choices)".into(),
+        _ => format!("herald setup MESSAGE.eml --key KEY{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
     };
     let sides = referee.sides_due();
     if sides.len() > 1 {
@@ -520,7 +583,12 @@ fn answer_hint<G: Game>(referee: &Referee<G>) -> String {
             owed::<G>(&sides, noun)
         );
     }
-    format!("Next, {name} ({}), answering with:\n{command}", due.line)
+    // A key is due before the line it names (`turn 1`, `S1`).
+    let what = match due.step {
+        "keygen" => format!("its key, before {}", due.line),
+        _ => due.line,
+    };
+    format!("Next, {name} ({what}), answering with:\n{command}")
 }
 
 /// Write the reply message for the line just played: the whole record
@@ -551,7 +619,7 @@ pub(super) fn write_message<G: Game>(
     what: &str,
     record: &str,
 ) -> Result<(), Failure> {
-    let letter = letter::<G>(ctx, referee, mover, what, record);
+    let letter = letter::<G>(ctx, referee, mover, what, record)?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

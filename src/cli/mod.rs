@@ -22,13 +22,8 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-pub use args::{Cli, ColorWhen, Command, Format};
+pub use args::{Cli, ColorWhen, Command};
 pub use report::{Exit, Failure, Problem};
-
-/// The clap command, for man pages and completions.
-pub fn command() -> clap::Command {
-    Cli::command()
-}
 
 /// Run herald with the process's arguments; returns the exit code.
 pub fn main() -> ExitCode {

@@ -87,34 +87,16 @@ pub(super) fn changed_text<G: Game>(
     text
 }
 
-/// `--format svg` is `show`'s alone (and `replay --html` takes none):
-/// every other command refuses it before reading anything.
+/// `replay --html` writes a page: a `--format` with it is refused. (The
+/// other formats a command does not write are refused by clap: each
+/// command offers only its own, `args::FormatParser`.)
 pub(super) fn refuse_svg(command: &Command) -> Result<(), Failure> {
-    let (name, format) = match command {
-        Command::Check { input, .. } => ("check", input.format),
-        Command::Extract { input, .. } => ("extract", input.format),
-        Command::Annotate { input, .. } => ("annotate", input.format),
-        Command::Legal { input, .. } => ("legal", input.format),
-        Command::Fate { input, .. } => ("fate", input.format),
-        Command::Hand { input, .. } => ("hand", input.format),
-        Command::Replay { input, html, .. } => {
-            if *html && input.format != Format::Text {
-                return Err(Failure::usage(
-                    "replay --html writes a page: it takes no --format",
-                ));
-            }
-            ("replay", input.format)
-        }
-        Command::Move { format, .. } => ("move", *format),
-        Command::Setup { format, .. } => ("setup", *format),
-        _ => return Ok(()),
-    };
-    if format == Format::Svg {
-        return Err(Failure::usage(format!(
-            "{name} has no SVG output: --format svg is for herald show (a page of every position: herald replay --html)"
-        )));
+    match command {
+        Command::Replay { input, html, .. } if *html && input.format != Format::Text => Err(
+            Failure::usage("replay --html writes a page: it takes no --format"),
+        ),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// `Castle Danger, after turn 6`.
@@ -180,6 +162,7 @@ impl ReplayPage {
 
     fn write(&self, page: &str, count: usize, ctx: &Ctx<'_>) -> Result<(), Failure> {
         match &self.output {
+            Some(path) if path.as_os_str() == "-" => out(page),
             Some(path) => {
                 files::write_new(path, page.as_bytes())?;
                 out(&format!(

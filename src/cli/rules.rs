@@ -7,44 +7,12 @@ use std::process::{Command, Stdio};
 
 use super::context::unknown_game_argument;
 use super::report::{Exit, Failure};
-use crate::game::Game;
-use crate::games::battle_of_the_dale::BattleOfTheDale;
-use crate::games::battlegates::Battlegates;
-use crate::games::breach_the_keep::BreachTheKeep;
-use crate::games::castle_danger::CastleDanger;
-use crate::games::playground_battles::PlaygroundBattles;
-use crate::games::GAME_IDS;
+use crate::games::{GAMES, GAME_IDS};
 
-/// Each game's rules text (`docs/games/<id>.md`), by game id.
-const RULES: &[(&str, &str)] = &[
-    (
-        CastleDanger::ID,
-        include_str!("../../docs/games/castle-danger.md"),
-    ),
-    (
-        BattleOfTheDale::ID,
-        include_str!("../../docs/games/battle-of-the-dale.md"),
-    ),
-    (
-        BreachTheKeep::ID,
-        include_str!("../../docs/games/breach-the-keep.md"),
-    ),
-    (
-        PlaygroundBattles::ID,
-        include_str!("../../docs/games/playground-battles.md"),
-    ),
-    (
-        Battlegates::ID,
-        include_str!("../../docs/games/battlegates.md"),
-    ),
-];
-
-/// The rules text of game `id` (its exact id, as `herald new` takes it).
+/// The rules text of game `id` (its exact id, as `herald new` takes it):
+/// the registry's, `docs/games/<id>.md`.
 pub(super) fn rules_text(id: &str) -> Option<&'static str> {
-    RULES
-        .iter()
-        .find(|(game, _)| *game == id)
-        .map(|(_, text)| *text)
+    GAMES.iter().find(|g| g.id == id).map(|g| g.rules)
 }
 
 /// A game's one-line summary: the first sentence of its "Rules"
@@ -142,7 +110,6 @@ mod tests {
             assert!(text.contains(&format!("(`{id}`)")), "{id}: its own section");
             assert!(text.contains("### Rules") && text.contains("### Rulings"));
         }
-        assert_eq!(RULES.len(), GAME_IDS.len());
     }
 
     #[test]

@@ -41,22 +41,62 @@ pub(super) fn replay_from_sent<G: Game>(
     answer::replay_from_sent(ctx.record, keep, sent, each).map_err(|e| ctx.problem(&e))
 }
 
-/// The refusal of a second answer to the record the player answered
-/// already with `sent` (`typed`: what the player typed now, if it is not
-/// the same line): resend the message, or write it again.
-pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
-    let line = sent.name();
-    // The line's first physical line: `2. Red: Kc9-b9`.
-    let head = sent.text.as_deref().and_then(|t| t.lines().next());
+/// The player's last line `sent` as a player quotes it (its first
+/// physical line: `` (`2. Red: Kc9-b9`)``), and the command that writes it
+/// again on `origin` (a set-up line by `setup` with no choices).
+fn line_again(sent: &Sent, origin: &str) -> (String, String) {
+    let head = turn_head(sent);
     let first = head.map(|l| format!(" (`{l}`)")).unwrap_or_default();
     let actions = head
         .and_then(|l| l.split_once(": "))
         .map_or("YOUR TURN", |(_, a)| a);
-    // A set-up line is written again by `setup` with no choices.
     let command = match sent.kind {
-        crate::record::LineKind::Setup => format!("herald setup {}", ctx.origin),
-        crate::record::LineKind::Turn => format!("herald move {} \"{actions}\"", ctx.origin),
+        crate::record::LineKind::Setup => format!("herald setup {origin}"),
+        // The set-up's last line and the first turn, written together.
+        crate::record::LineKind::Turn if !before_turn(sent).is_empty() => {
+            format!("herald setup {origin} --then \"{actions}\"")
+        }
+        crate::record::LineKind::Turn => format!("herald move {origin} \"{actions}\""),
     };
+    (first, command)
+}
+
+/// The first physical line of the turn the player's last line(s) `sent`
+/// hold (`5. Red: Ka9-b9`; after the set-up line `setup --then` wrote
+/// with it), else of its first line (a set-up line).
+pub(super) fn turn_head(sent: &Sent) -> Option<&str> {
+    let text = sent.text.as_deref()?;
+    text.lines()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .or_else(|| text.lines().next())
+}
+
+/// The lines `sent` holds before its turn: the set-up's last line that
+/// `setup --then` wrote with it (empty when there is none).
+pub(super) fn before_turn(sent: &Sent) -> &str {
+    let text = sent.text.as_deref().unwrap_or_default();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            return &text[..at];
+        }
+        at += line.len();
+    }
+    ""
+}
+
+/// `; `TYPED` is another answer, and a second answer would fork the game`.
+fn another_answer(typed: Option<&str>) -> String {
+    typed
+        .map(|t| format!("; `{t}` is another answer, and a second answer would fork the game"))
+        .unwrap_or_default()
+}
+
+/// The refusal of a second answer to the record the player answered
+/// already with `sent` (`typed`: what the player typed now, if it is not
+/// the same line): resend the message, or write it again.
+pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
+    let (first, command) = line_again(sent, &ctx.origin);
     let resend = match &sent.reply {
         Some(reply) => format!(
             "resend {reply}, or write the same message again with {command} --key KEY --reply -o NEW.eml"
@@ -65,13 +105,68 @@ pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) 
             "send the record that holds it again, or write it again with {command} --key KEY"
         ),
     };
-    let typed = typed
-        .map(|t| format!("; `{t}` is another answer, and a second answer would fork the game"))
-        .unwrap_or_default();
     let message = format!(
-        "you already answered this turn: your {line}{first} answers this very record{typed}: {resend}; nothing was written"
+        "you already answered this turn: your {}{first} answers this very record{}: {resend}; nothing was written",
+        sent.name(),
+        another_answer(typed),
     );
     Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+}
+
+/// Say that the player's claim `sent` crossed its target's own line in
+/// the mail, which this copy holds instead: the game goes on from it.
+pub(super) fn note_claim_answered(sent: &Sent) {
+    super::report::eprint_note(&format!(
+        "your {} crossed its target's own line in the mail: this copy holds that line instead, which answers the claim, so the claim never stood and the game goes on from it",
+        sent.name()
+    ));
+}
+
+/// The refusal of an answer to `claimant`'s claim of the player's
+/// forfeit, which crossed the player's own line `sent` in the mail (this
+/// copy holds the claim instead): that line answers the record the claim
+/// was written on, so the claim never stood; the line goes out again (the
+/// same message), never a second answer after the claim, which would fork
+/// the game.
+pub(super) fn crossed_claim(
+    sent: &Sent,
+    claimant: &str,
+    typed: Option<&str>,
+    ctx: &Ctx<'_>,
+) -> Failure {
+    let (first, command) = line_again(sent, &ctx.origin);
+    let again = format!("write that message again with {command} --key KEY --reply -o NEW.eml");
+    let resend = match &sent.reply {
+        Some(reply) => format!("resend {reply}, or {again}"),
+        None => again,
+    };
+    let line = sent.name();
+    let message = format!(
+        "you already answered this turn: your {line}{first} crossed {claimant}'s claim of your forfeit in the mail; it answers the record the claim was written on, so the claim never stood, and {claimant} goes on from your {line}{}: {resend}; nothing was written",
+        another_answer(typed),
+    );
+    Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+}
+
+/// The refusal of a turn typed on the record the player answered with
+/// `sent`, the set-up's last line, which made the player the first to
+/// move: the turn goes on the message (or record) that holds that line.
+pub(super) fn first_turn_elsewhere(sent: &Sent, typed: &str, ctx: &Ctx<'_>) -> Failure {
+    let (on, command) = match &sent.reply {
+        Some(reply) => (
+            reply.clone(),
+            format!("herald move {reply} \"{typed}\" --key KEY --reply -o NEXT.eml"),
+        ),
+        None => (
+            "the record that holds it".to_owned(),
+            format!("herald move RECORD \"{typed}\" --key KEY"),
+        ),
+    };
+    let message = format!(
+        "your {} answers this very record, and it made you the first to move: answer {on} with your first turn, one message that carries both lines: {command}; nothing was written",
+        sent.name()
+    );
+    Failure::invalid(Problem::plain(ErrorKind::Illegal, message), &ctx.origin)
 }
 
 /// Refuse the game's first line when some sides have Commit (or Key)
@@ -81,7 +176,13 @@ pub(super) fn check_commitments_alike<G: Game>(
     ctx: &Ctx<'_>,
 ) -> Result<(), Failure> {
     match referee.header().uneven_tags::<G>() {
-        Some(why) if ctx.record.turns.is_empty() => Err(Failure::usage(why)),
+        Some(why) if ctx.record.turns.is_empty() => Err(Failure::invalid(
+            Problem::plain(
+                ErrorKind::Illegal,
+                format!("turn 1 cannot be written yet: {why}"),
+            ),
+            &ctx.origin,
+        )),
         _ => Ok(()),
     }
 }
@@ -124,16 +225,15 @@ pub(super) fn remember_sent<G: Game>(
         text: Some(answered.text.to_owned()),
         reply: answered.reply.map(|p| p.display().to_string()),
     });
-    files::rewrite(path, read, wallet.to_text().as_bytes()).map_err(|e| {
-        Failure::usage(format!(
-            "{} could not be updated ({}): nothing was written (the key file remembers a line \
+    files::rewrite(path, read, wallet.to_text().as_bytes()).map_err(|e| match e {
+        // Another answer changed the key file since it was read: said
+        // whole already (exit 1, nothing written).
+        stale @ Failure::Invalid(..) => stale,
+        Failure::Usage(m) => Failure::usage(format!(
+            "{} could not be updated ({m}): nothing was written (the key file remembers a line \
              before the record holds it, never after)",
             path.display(),
-            match e {
-                Failure::Usage(m) => m,
-                Failure::Invalid(p, _) => p.message,
-            }
-        ))
+        )),
     })?;
     Ok(())
 }

@@ -18,6 +18,7 @@ use super::out;
 use super::report::{Exit, Failure, Problem};
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
 use crate::record::{self, LineKind, Source};
+use crate::referee::answer::Crossed;
 use crate::referee::{Ending, ErrorKind, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
 
@@ -31,8 +32,11 @@ pub(super) struct Setup {
     pub(super) choices: Vec<(&'static str, String)>,
     /// Check and print, write nothing.
     pub(super) dry_run: bool,
+    /// `--then TURN`: the writer's first turn, with the set-up's last
+    /// line that made it the first to move.
+    pub(super) then: Option<String>,
     /// The day the line is dated (in a game with a Deadline tag).
-    pub(super) date: crate::record::Day,
+    pub(super) date: super::context::LineDate,
     /// Output format.
     pub(super) format: Format,
     /// `--reply -o FILE`: write the next email message too.
@@ -156,6 +160,36 @@ impl Setup {
             }
         };
         let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet))?;
+        if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
+            // The player's set-up line crossed a claim of its forfeit: it
+            // goes out again, the same bytes, on the record it answered.
+            let (Some(line), None, Some(reply), false) = (
+                sent.text.as_deref(),
+                self.choices.first(),
+                self.reply.as_ref(),
+                self.dry_run,
+            ) else {
+                let claimant = super::commands::claimant_of(read.record, *claim);
+                return Err(super::sent::crossed_claim(sent, claimant, None, read));
+            };
+            let again = super::commands::Again {
+                line,
+                reply: Some(reply),
+                key: Some(&self.key),
+                wallet: Some(&wallet),
+                format: self.format,
+            };
+            return super::commands::write_past_claim::<G>(
+                read,
+                sent,
+                *claim,
+                again,
+                |_, _| Ok(()),
+            );
+        }
+        if let Some(Crossed::Answered(sent)) = &replayed.crossed {
+            super::sent::note_claim_answered(sent);
+        }
         let mut referee = replayed.referee;
         if let Some(sent) = replayed.answered {
             // The record this player answered already: its set-up line
@@ -165,6 +199,26 @@ impl Setup {
             else {
                 return Err(super::sent::answered_already(&sent, None, read));
             };
+            match &self.then {
+                // The set-up line went alone, into a message kept for the
+                // first turn: the turn goes on that message.
+                Some(turn) if sent.kind == LineKind::Setup => {
+                    return Err(super::sent::first_turn_elsewhere(&sent, turn, read));
+                }
+                Some(turn) => {
+                    let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
+                    let again = super::commands::typed_again(&referee, &sent, turn, |trial| {
+                        trial.set_today(self.date.after(trial.last_date()));
+                        trial
+                            .compose_typed_with_hand(turn, Some(&wallet), hand.as_ref())
+                            .ok()
+                    });
+                    if !again {
+                        return Err(super::sent::answered_already(&sent, Some(turn), read));
+                    }
+                }
+                _ => {}
+            }
             let again = super::commands::Again {
                 line,
                 reply: self.reply.as_ref(),
@@ -172,10 +226,12 @@ impl Setup {
                 wallet: Some(&wallet),
                 format: self.format,
             };
-            return super::commands::write_line_again(ctx, referee, &sent, again);
+            // On the record as it was answered: with the side's tags when
+            // its key joined with that line.
+            return super::commands::write_line_again(read, referee, &sent, again);
         }
         let before = referee.digest().copied();
-        referee.set_today(self.date);
+        referee.set_today(self.date.after(referee.last_date()));
         // The claimed side's own set-up line answers a claim made on it
         // during the set-up, and voids it (spec section 3.8).
         if let Some((target, crate::game::Phase::Setup)) = referee.open_claim() {
@@ -201,13 +257,20 @@ impl Setup {
             )));
         }
         if !wallet.side().eq_ignore_ascii_case(name) {
-            return Err(Failure::usage(format!(
-                "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
-                self.key.display(),
-                wallet.side(),
-                referee.next_line().1,
-                step.what()
-            )));
+            // Another side's step: not a wrong command, a step the game
+            // does not take from this side now (exit 1).
+            let mut problem = Problem::plain(
+                ErrorKind::Illegal,
+                format!(
+                    "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
+                    self.key.display(),
+                    wallet.side(),
+                    referee.next_line().1,
+                    step.what()
+                ),
+            );
+            problem.side = Some(name.to_owned());
+            return Err(Failure::invalid(problem, &read.origin));
         }
         match step {
             SetupStep::Key => {}
@@ -239,11 +302,24 @@ impl Setup {
         }
         .map_err(|e| compose_failure(e, key, read))?;
         let written = !self.dry_run;
-        let text = if written {
-            played.line()
-        } else {
-            super::commands::dry_run_line(&played)
+        let shown = |p: &crate::referee::PlayedTurn<G>| {
+            if written {
+                p.line()
+            } else {
+                super::commands::dry_run_line(p)
+            }
         };
+        // `--then`: the writer's first turn, right after the set-up's
+        // last line that made it the first to move.
+        let first_turn = match &self.then {
+            Some(turn) => {
+                Some(self.first_turn(&mut referee, side, &wallet, hand.as_ref(), turn, read)?)
+            }
+            None => None,
+        };
+        let text = shown(&played) + &first_turn.as_ref().map(shown).unwrap_or_default();
+        // What the key file remembers: the last line written.
+        let last = first_turn.as_ref().unwrap_or(&played);
         let from_message = ctx.source.from_message();
         // A record made in memory (`herald new --key --reply`) has no
         // file: the message alone carries it.
@@ -286,7 +362,7 @@ impl Setup {
                 &self.key,
                 key_read.as_ref(),
                 &mut wallet,
-                &played,
+                last,
                 &referee,
                 answered,
             )
@@ -354,17 +430,14 @@ impl Setup {
         // The set-up's last line made its own writer the first to move: the
         // message is not for the others yet (they would have nothing to
         // do); the writer's first turn goes out with it, from that message.
-        let own_turn = self.reply.as_ref().filter(|_| {
-            written
-                && referee.phase() == crate::game::Phase::Play
-                && referee.to_move() == Some(side)
-        });
-        if let Some(reply) = own_turn {
+        let own_turn = self
+            .reply
+            .as_ref()
+            .filter(|_| written)
+            .and_then(|r| super::commands::first_mover_hint(&referee, side, &r.output));
+        if let Some(hint) = own_turn {
             if self.format != Format::Json {
-                out(&format!(
-                    "{name} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
-                    out = reply.output.display()
-                ))?;
+                out(&hint)?;
             }
             return Ok(Exit::Ok);
         }
@@ -376,6 +449,46 @@ impl Setup {
 }
 
 impl Setup {
+    /// `--then TURN`: `side`'s first turn, composed on `referee` right
+    /// after the set-up's last line, which `side` wrote; refused, naming
+    /// the step due, when that line did not make `side` the first to move.
+    fn first_turn<G: Game>(
+        &self,
+        referee: &mut Referee<G>,
+        side: Side,
+        wallet: &Wallet,
+        hand: Option<&Wallet>,
+        turn: &str,
+        read: &Ctx<'_>,
+    ) -> Result<crate::referee::PlayedTurn<G>, Failure> {
+        if !super::commands::moves_first(referee, side) {
+            let name = side.name::<G>();
+            let (line, after) = match referee.step_due() {
+                Some(due) if referee.phase() == crate::game::Phase::Setup => (
+                    "is not the set-up's last",
+                    format!("{} is due next", due.line),
+                ),
+                Some(due) => (
+                    "does not make you the first to move",
+                    format!("{} moves first", due.side.name::<G>()),
+                ),
+                None => ("ends nothing", "nothing is due after it".to_owned()),
+            };
+            return Err(Failure::invalid(
+                Problem::plain(
+                    ErrorKind::Illegal,
+                    format!(
+                        "--then: {name}'s set-up line {line}: {after}, so {name}'s first turn cannot go with it; write the set-up line alone (without --then)"
+                    ),
+                ),
+                &read.origin,
+            ));
+        }
+        referee
+            .compose_typed_with_hand(turn, Some(wallet), hand)
+            .map_err(|e| super::commands::typed_failure(e, Some(&self.key), read))
+    }
+
     /// Put the player's choices into `wallet`: those given, else those it
     /// keeps from an earlier call, else drawn at random where the game
     /// allows it; then check the whole set against the set-up rules.

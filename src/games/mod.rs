@@ -81,16 +81,20 @@ pub struct GameInfo {
     pub min_sides: usize,
     /// Most sides in one game.
     pub max_sides: usize,
+    /// Its rules and rulings, `docs/games/<id>.md` (the module's
+    /// `RULES_TEXT`): what `herald rules` prints.
+    pub rules: &'static str,
 }
 
 impl GameInfo {
-    const fn of<G: Game>(module: &'static str) -> GameInfo {
+    const fn of<G: Game>(module: &'static str, rules: &'static str) -> GameInfo {
         GameInfo {
             id: G::ID,
             title: G::TITLE,
             module,
             min_sides: G::MIN_SIDES,
             max_sides: G::MAX_SIDES,
+            rules,
         }
     }
 }
@@ -128,7 +132,8 @@ macro_rules! registry {
         pub const GAME_IDS: &[&str] = &[$(<$game as Game>::ID),*];
 
         /// Every game this build knows, in the order of [`GAME_IDS`].
-        pub const GAMES: &[GameInfo] = &[$(GameInfo::of::<$game>(stringify!($module))),*];
+        pub const GAMES: &[GameInfo] =
+            &[$(GameInfo::of::<$game>(stringify!($module), $module::RULES_TEXT)),*];
 
         /// Run `visitor` for the game whose `Game` tag is `id`
         /// (case-insensitive); [`UnknownGame`] for an id no game has.

@@ -5,6 +5,7 @@
 //! (`label=value`) and reveals, each with its [`Span`] for error messages.
 //! The grammar is in `docs/record.md`.
 
+mod contact;
 mod day;
 mod find;
 pub(crate) mod hex_digits;
@@ -18,6 +19,7 @@ mod write;
 
 use std::borrow::Cow;
 
+pub use contact::Contact;
 pub use day::Day;
 pub use find::{newest, read, read_if_any, records, records_in_messages, Found};
 pub use parse::{parse, parse_lines, turn_prefix, MAX_TAGS, MAX_TURNS};
@@ -262,10 +264,32 @@ pub struct Record<'a> {
     pub header_end: usize,
 }
 
-impl Record<'_> {
+impl<'a> Record<'a> {
     /// The tag named `name` (case-insensitive).
     pub fn tag(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The record as it stood before its line `kind` `number` was
+    /// written, a game still in play: that line and every line after it
+    /// gone, the Result tag `*` (its span kept, for [`Splice`]).
+    pub fn before_line(&self, kind: LineKind, number: u32) -> Record<'a> {
+        let kept = self
+            .turns
+            .iter()
+            .position(|t| t.kind == kind && t.number == number)
+            .unwrap_or(self.turns.len());
+        let mut tags = self.tags.clone();
+        for tag in &mut tags {
+            if tag.name.eq_ignore_ascii_case(RESULT_TAG) {
+                tag.value = "*".to_owned();
+            }
+        }
+        Record {
+            tags,
+            turns: self.turns[..kept].to_vec(),
+            header_end: self.header_end,
+        }
     }
 }
 

@@ -41,10 +41,19 @@ pub struct Answering<G: Game> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Crossed {
     /// The player's line (kept in the key file) crossed another side's
-    /// claim of the player's forfeit, which this record holds instead:
-    /// the player answers the claim with that same line again, which
-    /// voids it (another line would answer the record a second way).
-    ByClaim(Sent),
+    /// claim of the player's forfeit, which this record holds instead
+    /// (the claim is line `claim` of this record, right after the record
+    /// the player answered). The player's line answers the record the
+    /// claim was written on, so the claim never stood: the player writes
+    /// nothing new here (a second answer, even the same turn after the
+    /// claim, would fork the game), but sends its line again.
+    ByClaim {
+        /// The player's line.
+        sent: Sent,
+        /// The claim's kind and number, the first line this record holds
+        /// after the record the player answered.
+        claim: (crate::record::LineKind, u32),
+    },
     /// The player's claim crossed its target's own answer, which this
     /// record holds instead: the claim never stood, and the game goes on
     /// from the answer.
@@ -129,7 +138,7 @@ pub fn replay_for_answer<G: Game>(
     // The side of the line written right after the record the player
     // answered, and whether it is a claim.
     let mut after_answered = false;
-    let mut next_line: Option<(crate::game::Side, bool)> = None;
+    let mut next_line: Option<(crate::game::Side, bool, (crate::record::LineKind, u32))> = None;
     let keep = Keep {
         digest: true,
         ..Keep::RULES
@@ -141,7 +150,11 @@ pub fn replay_for_answer<G: Game>(
                 found = digest;
             }
             if after_answered && next_line.is_none() {
-                next_line = Some((played.side, played.claimant.is_some()));
+                next_line = Some((
+                    played.side,
+                    played.claimant.is_some(),
+                    (played.kind, played.number),
+                ));
             }
             after_answered |= sent.after.is_some() && sent.after == digest;
         }
@@ -181,15 +194,18 @@ pub fn replay_for_answer<G: Game>(
             let named = |name: &str| header.side_named::<G>(name);
             match (next_line, sent.claimed_side().and_then(named)) {
                 // My claim met its target's own line.
-                (Some((side, false)), Some(target)) if side == target => {
+                (Some((side, false, _)), Some(target)) if side == target => {
                     crossed = Some(Crossed::Answered(sent.clone()));
                 }
                 // My line met a claim of my forfeit, still open.
-                (Some((side, true)), None)
+                (Some((side, true, claim)), None)
                     if Some(side) == own
                         && referee.open_claim().map(|(target, _)| target) == own =>
                 {
-                    crossed = Some(Crossed::ByClaim(sent.clone()));
+                    crossed = Some(Crossed::ByClaim {
+                        sent: sent.clone(),
+                        claim,
+                    });
                 }
                 _ => {
                     return Err(AnswerError::NotExtended {

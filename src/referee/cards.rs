@@ -9,9 +9,11 @@
 
 use super::deck::{first_bad, DeckLedger, SeedOpening, ShareCheck};
 use super::line::Line;
-use super::{At, ChanceEvent, LineError, Place, PlayedTurn, Referee};
+use super::seal::SealCheck;
+use super::table::Table;
+use super::{At, ChanceEvent, Header, LineError, Place, PlayedTurn, Referee, RefereeError};
 use crate::fairness::Hash;
-use crate::game::{Game, Outcome, Side};
+use crate::game::{CardKind, Game, Outcome, Side};
 use crate::record::ProofKind;
 
 /// The deck generation a slot `shuffle-<g>` names (`g` written without
@@ -70,10 +72,27 @@ pub(super) fn seed_openings(line: &Line<'_>) -> Vec<(u32, SeedOpening)> {
         .collect()
 }
 
+/// The cards of a game with this header in its starting position
+/// `state`: its shared deck, if it deals hidden hands, and the hands
+/// ([`hands_of`]). Refused when the game's hand holders do not make a
+/// table ([`Table::new`]).
+pub(super) fn table_of<G: Game>(state: &G::State, header: &Header) -> Result<Table, RefereeError> {
+    let (hands, holders) = hands_of::<G>(state, header.sides());
+    let deck = G::hidden_deck(state).map(|d| {
+        let names: Vec<&str> = hands
+            .iter()
+            .map(|&h| header.sides()[h].name::<G>())
+            .collect();
+        DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
+    });
+    Table::new(deck, hands, holders)
+        .map_err(|e| RefereeError::record(None, format!("{}'s hands of cards: {e}", G::TITLE)))
+}
+
 /// The deck's hands of a game of these sides (header order) in
 /// `state`, each by the header index of its holder, in header order, and
 /// each side's hand (an index into the first list) ([`Game::hand_holder`]).
-pub(super) fn hands_of<G: Game>(state: &G::State, sides: &[Side]) -> (Vec<usize>, Vec<usize>) {
+fn hands_of<G: Game>(state: &G::State, sides: &[Side]) -> (Vec<usize>, Vec<usize>) {
     let holder_of: Vec<usize> = sides
         .iter()
         .enumerate()
@@ -142,19 +161,20 @@ struct Opened {
 }
 
 impl Openings {
-    /// An action of the line spends the card named `name`
-    /// ([`Game::card_spent`]): it takes the first card of that name the
+    /// An action of the line spends a card of kind `kind`
+    /// ([`Game::card_spent`]): it takes the first card of that kind the
     /// line opened and no action spent yet. Without one, the mismatch:
     /// the card the line opens instead, or that it opens none.
-    pub(super) fn spend<G: Game>(&mut self, name: &str) -> Result<(), String> {
+    pub(super) fn spend<G: Game>(&mut self, kind: CardKind) -> Result<(), String> {
         if let Some(o) = self
             .cards
             .iter_mut()
-            .find(|o| !o.spent && G::card_text(o.card) == name)
+            .find(|o| !o.spent && G::card_kind(o.card) == kind)
         {
             o.spent = true;
             return Ok(());
         }
+        let name = G::kind_text(kind);
         Err(match self.cards.iter().find(|o| !o.spent) {
             Some(o) => {
                 let found = G::card_text(o.card);
@@ -200,26 +220,23 @@ impl<G: Game> Referee<G> {
     /// The deck's hand that header side `index` draws into and plays from
     /// (its own, unless it shares its holder's).
     pub(super) fn deck_index(&self, index: usize) -> usize {
-        self.holders.get(index).copied().unwrap_or(index)
+        self.table.hand_of(index)
     }
 
     /// The hand side `index` holds, if it is a hand's holder.
     pub(super) fn holds_hand(&self, index: usize) -> Option<usize> {
-        let hand = self.deck_index(index);
-        (self.hands.get(hand) == Some(&index)).then_some(hand)
+        self.table.holds_hand(index)
     }
 
     /// The name of the holder of the hand side `index` plays from: the
     /// name its hand's secrets are derived under.
     pub(super) fn hand_name(&self, index: usize) -> &'static str {
-        let hand = self.deck_index(index);
-        let holder = self.hands.get(hand).copied().unwrap_or(index);
-        self.header.sides()[holder].name::<G>()
+        self.header.sides()[self.table.holder_of(index)].name::<G>()
     }
 
     /// The deck this game deals hidden hands from, if any.
     pub fn deck(&self) -> Option<&DeckLedger> {
-        self.deck.as_ref()
+        self.table.deck()
     }
 
     /// The pass `line` carries, if any; deck items without the
@@ -382,6 +399,7 @@ impl<G: Game> Referee<G> {
         index: usize,
         deck: &mut DeckLedger,
         at: At<'_>,
+        check: SealCheck,
     ) -> Result<(), LineError> {
         if deck.order().is_empty() {
             // The hands in the turn order of their sides, each once.
@@ -396,8 +414,8 @@ impl<G: Game> Referee<G> {
             }
             deck.begin_play(&order);
         }
-        if self.trial {
-            // Composing: the shares owed are worked out from this trial.
+        if check.draft() {
+            // Composing: the shares owed are worked out from this draft.
             return Ok(());
         }
         Self::check_owed(deck.owed_before_play(self.deck_index(index)), at)
@@ -422,7 +440,7 @@ impl<G: Game> Referee<G> {
     /// (spec section 3.9, the schedule's rule 3): in turn order, the
     /// first that owes shares of the draws before its first turn.
     pub(super) fn deck_shares_due(&self) -> Option<usize> {
-        let deck = self.deck.as_ref()?;
+        let deck = self.table.deck()?;
         if self.turns > 0 || self.hidden.setup_due().is_some() {
             return None;
         }
@@ -431,7 +449,7 @@ impl<G: Game> Referee<G> {
             .iter()
             .copied()
             .find(|&s| !deck.owed_before_play(s).is_empty())?;
-        self.hands.get(hand).copied()
+        self.table.holder(hand)
     }
 
     /// The start of the turn of side `index` in `state`: a reshuffle if
@@ -538,9 +556,10 @@ impl<G: Game> Referee<G> {
         index: usize,
         deck: &DeckLedger,
         at: At<'_>,
+        check: SealCheck,
     ) -> Result<(), LineError> {
-        if G::outcome(state).is_over() || self.trial {
-            // Composing: the shares owed are worked out from this trial.
+        if G::outcome(state).is_over() || check.draft() {
+            // Composing: the shares owed are worked out from this draft.
             return Ok(());
         }
         let round = self.round(state);
@@ -560,27 +579,6 @@ impl<G: Game> Referee<G> {
             .map(|i| self.deck_index(i))
             .collect()
     }
-
-    /// The shares side `index` owes once `line` is played, as the trial
-    /// of the whole line leaves the game and its turn order: none when
-    /// the line cannot be played.
-    pub(super) fn owed_on_trial(&self, line: &Line<'_>, index: usize) -> Vec<u32> {
-        let mut trial = self.clone();
-        trial.trial = true;
-        if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
-            return Vec::new();
-        }
-        let Some(deck) = trial.deck.as_ref() else {
-            return Vec::new();
-        };
-        let hand = self.deck_index(index);
-        if trial.board_outcome().is_over() || !trial.hand_in(&trial.state, hand) {
-            // Over, or the hand leaves: its shares are made from its
-            // published secret from now on.
-            return Vec::new();
-        }
-        deck.owed_on_turn(self.deck_index(index), &trial.round(&trial.state))
-    }
 }
 
 impl<G: Game> Referee<G> {
@@ -588,8 +586,8 @@ impl<G: Game> Referee<G> {
     /// that opened it, once one did: play stopped there for the audit
     /// (spec section 3.9, "Openings").
     pub fn deck_broken(&self) -> Option<(u32, u32)> {
-        let (position, _) = self.deck.as_ref()?.broken()?;
-        Some((position, self.broken_on?))
+        let (position, _) = self.table.deck()?.broken()?;
+        Some((position, self.table.broken_on()?))
     }
 
     /// The line of side `index` that opened deck position `position` to
@@ -624,11 +622,11 @@ impl<G: Game> Referee<G> {
     /// Once the deck broke, the side blamed when every pass checks out at
     /// the audit: the one that opened the position, and why.
     pub(super) fn broken_blame(&self) -> Option<(Side, String)> {
-        let (position, drawer) = self.deck.as_ref()?.broken()?;
+        let (position, drawer) = self.table.deck()?.broken()?;
         if self.hidden.failures().next().is_some() {
             return None;
         }
-        let side = self.header.sides()[self.hands.get(drawer).copied()?];
+        let side = self.header.sides()[self.table.holder(drawer)?];
         Some((
             side,
             format!(
@@ -646,10 +644,10 @@ impl<G: Game> Referee<G> {
     pub(super) fn broken_verdict(&self) -> Outcome {
         let failed: Vec<usize> = self.hidden.failures().map(|(i, _)| i).collect();
         let opener = self
-            .deck
-            .as_ref()
+            .table
+            .deck()
             .and_then(DeckLedger::broken)
-            .and_then(|b| self.hands.get(b.1).copied());
+            .and_then(|b| self.table.holder(b.1));
         broken_deck_outcome(self.header.sides(), &failed, opener)
     }
 }
@@ -812,7 +810,7 @@ impl<G: Game> Referee<G> {
         wallet: &crate::wallet::Wallet,
     ) -> (DeckItems, Option<DeckLedger>) {
         let mut items = DeckItems::default();
-        let Some(deck) = self.deck.as_ref() else {
+        let Some(deck) = self.table.deck() else {
             return (items, None);
         };
         let name = self.hand_name(index);
@@ -934,36 +932,6 @@ impl<G: Game> Referee<G> {
         let secret = wallet.card_secret(self.header.game_id(), name);
         items.secret = Some(secret.revealed());
     }
-
-    /// The shares the last passer owes before its first turn, once the
-    /// line `line` (its pass) is tried: the turn order is known then.
-    pub(super) fn owed_after_trial(&self, line: &Line<'_>, index: usize) -> Option<Vec<u32>> {
-        let mut trial = self.clone();
-        trial.trial = true;
-        trial.play_sealed(line, super::SealCheck::Trial).ok()?;
-        let deck = trial.deck.as_ref()?;
-        (!deck.order().is_empty()).then(|| deck.owed_before_play(self.deck_index(index)))
-    }
-
-    /// `side`'s shares of `positions` in the deck as the trial of `line`
-    /// left it.
-    pub(super) fn shares_after_trial(
-        &self,
-        line: &Line<'_>,
-        index: usize,
-        wallet: &crate::wallet::Wallet,
-        positions: &[u32],
-    ) -> Vec<(u32, [u8; 32], [u8; 96])> {
-        let mut trial = self.clone();
-        trial.trial = true;
-        if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
-            return Vec::new();
-        }
-        match trial.deck.as_ref() {
-            Some(deck) => self.compose_shares(deck, index, wallet, positions),
-            None => Vec::new(),
-        }
-    }
 }
 
 impl<G: Game> Referee<G> {
@@ -976,7 +944,7 @@ impl<G: Game> Referee<G> {
         side: Side,
         wallet: &crate::wallet::Wallet,
     ) -> Result<Vec<(u32, u32)>, super::ComposeError> {
-        let Some(deck) = self.deck.as_ref() else {
+        let Some(deck) = self.table.deck() else {
             return Err(super::ComposeError::Keys(format!(
                 "{} deals no hidden cards",
                 G::TITLE
@@ -988,7 +956,7 @@ impl<G: Game> Referee<G> {
         // A shared hand is shown with its holder's key file.
         let hand = self.deck_index(index);
         let name = self.hand_name(index);
-        let holder = self.header.sides()[self.hands.get(hand).copied().unwrap_or(index)];
+        let holder = self.header.sides()[self.table.holder_of(index)];
         self.wallet_in_game(holder, wallet, &format!("the hand asked for is {name}'s"))?;
         let mut d = deck.clone();
         let mover = self.header.index_of(G::to_move(&self.state));
@@ -1028,7 +996,7 @@ impl<G: Game> Referee<G> {
         wallet: &crate::wallet::Wallet,
         draw: Draw,
     ) -> Result<(), super::ComposeError> {
-        let Some(deck) = self.deck.as_ref() else {
+        let Some(deck) = self.table.deck() else {
             return Ok(());
         };
         let Some(index) = self.header.index_of(side) else {

@@ -9,7 +9,7 @@
 use super::*;
 use crate::fairness::chain_id;
 use crate::game::{
-    ActionParseError, Chance, DiagramStyle, HiddenDeck, OptionTag, Setup, SetupError,
+    ActionParseError, CardKind, Chance, DiagramStyle, HiddenDeck, OptionTag, Setup, SetupError,
 };
 use crate::record::{self, Source};
 use crate::wallet::Wallet;
@@ -264,10 +264,10 @@ impl Game for Cards {
     fn card_text(card: u32) -> String {
         format!("card {card}")
     }
-    fn card_spent(_: &Table, a: &Act) -> Option<String> {
+    fn card_spent(_: &Table, a: &Act) -> Option<CardKind> {
         match a {
             Act::Keep => None,
-            Act::Play(c) => Some(Self::card_text(*c)),
+            Act::Play(c) => Some(Self::card_kind(*c)),
         }
     }
     fn open_card(s: &mut Table, side: Side, card: u32) -> Result<(), Illegal> {
@@ -1072,7 +1072,7 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
             .compose_with_hand(line.clone(), &wallets[2], &wallets[1])
             .unwrap_err(),
         ComposeError::Keys(
-            "the hand's key file is a key for B in cards, but C's hand is A's in cards".into()
+            "the hand's key file is B's key in this game, but C's hand is A's".into()
         )
     );
     // With A's: C's line carries A's hand's pass.
@@ -1127,7 +1127,7 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
             .hand_wallet(d, &wallets[3], Some(&wallets[0]))
             .unwrap_err(),
         ComposeError::Keys(
-            "the hand's key file is a key for A in cards, but D's hand is B's in cards".into()
+            "the hand's key file is A's key in this game, but D's hand is B's".into()
         )
     );
     // D's view: with B's key file as the hand key it knows B's hand (the
@@ -1515,4 +1515,53 @@ fn a_card_its_drawer_shared_for_another_is_passed_over() {
     assert_eq!(deck.drawer(14), None);
     assert_eq!(deck.drawer(15), Some(0));
     assert_eq!(deck.drawer(16), Some(1));
+}
+
+#[test]
+fn battlegates_cards_compared_by_kind_not_by_copy() {
+    use crate::games::battlegates::Battlegates as B;
+    // The deck in card order: six Scales (0..=5), then the Climbs (6..);
+    // card 34 + i is card i of the second deck.
+    assert_eq!(B::card_kind(0), B::card_kind(5));
+    assert_eq!(B::card_kind(0), B::card_kind(34));
+    assert_ne!(B::card_kind(5), B::card_kind(6));
+    assert_eq!(B::kind_text(B::card_kind(6)), "climb");
+    assert_eq!(B::kind_text(B::card_kind(40)), "climb");
+    // Past the 68 cards: a kind of no card, spent by no action.
+    assert_eq!(B::card_kind(68), CardKind(u32::MAX));
+}
+
+#[test]
+fn a_composed_line_refused_leaves_the_game_as_it_was() {
+    let (_, wallets) = table("P", "R");
+    let referee = set_up(&wallets);
+    let mut tried = referee.clone();
+    let line = Line {
+        kind: LineKind::Turn,
+        number: 1,
+        side: "A",
+        entries: vec![Entry::Action("play 99".into())],
+        ending: Ending::Actions,
+        proofs: Vec::new(),
+        claimant: None,
+    };
+    let e = tried.compose(line, Some(&wallets[0])).unwrap_err();
+    assert!(format!("{e:?}").contains("play 99"), "{e:?}");
+    // Nothing moved: the line due, the digest, the deck; and the line
+    // composed next is the one composed on the game untouched.
+    assert_eq!(tried.next_turn(), 1);
+    assert_eq!(tried.to_move(), Some(Side(0)));
+    assert_eq!(tried.digest(), referee.digest());
+    assert_eq!(
+        tried.deck().unwrap().held(0),
+        referee.deck().unwrap().held(0)
+    );
+    assert_eq!(
+        tried.deck().unwrap().order(),
+        referee.deck().unwrap().order()
+    );
+    assert_eq!(
+        composed(&tried, &wallets[0], "keep"),
+        composed(&referee, &wallets[0], "keep")
+    );
 }

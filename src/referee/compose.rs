@@ -21,6 +21,10 @@ pub enum ComposeError {
     /// The keys given (or their absence) do not fit the side to move: a
     /// mistake in how the command was called.
     Keys(String),
+    /// The wallet is another side's of this very game: that side's step
+    /// is not due now (the message follows the wallet's name, as for
+    /// [`ComposeError::Wallet`]).
+    NotDue(String),
     /// The game cannot take another line (it is over, or the record is
     /// full): a record problem of this kind.
     Closed(ErrorKind, String),
@@ -128,6 +132,23 @@ impl<G: Game> Referee<G> {
         why: &str,
     ) -> Result<(), ComposeError> {
         let name = side.name::<G>();
+        // Another side's key of this very game.
+        let theirs = self
+            .wallet_side(wallet)
+            .ok()
+            .filter(|&s| s != side && wallet.chain() == self.header.chain_id());
+        if let Some(theirs) = theirs {
+            // While a claim waits for its answer, that answer is the
+            // step due, whoever the board says moves next.
+            let due = match self.claim_answer_due() {
+                Some(d) => d.text,
+                None => why.to_owned(),
+            };
+            return Err(ComposeError::NotDue(format!(
+                "is {}'s key in this game, but {due}",
+                theirs.name::<G>()
+            )));
+        }
         if !wallet.game().eq_ignore_ascii_case(G::ID) || !wallet.side().eq_ignore_ascii_case(name) {
             return Err(ComposeError::Wallet(format!(
                 "is a key for {} in {}, but {why} in {}",
@@ -175,7 +196,7 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
-        if self.deck.is_none() {
+        if !self.table.has_deck() {
             return match hand {
                 Some(_) => Err(ComposeError::Keys(format!(
                     "{} deals no hidden cards, so there is no hand key: drop --hand-key",
@@ -199,7 +220,7 @@ impl<G: Game> Referee<G> {
                 let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
                 self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))
                     .map_err(|e| match e {
-                        ComposeError::Wallet(m) => {
+                        ComposeError::Wallet(m) | ComposeError::NotDue(m) => {
                             ComposeError::Keys(format!("the hand's key file {m}"))
                         }
                         other => other,
@@ -278,9 +299,13 @@ impl<G: Game> Referee<G> {
     /// all (it is not over and the record not full).
     pub fn open_side(&self) -> Result<Side, ComposeError> {
         let Some(side) = self.to_move() else {
+            // A claim that ended the game waits for its target's answer.
+            let answer = self
+                .claim_answer_due()
+                .map_or_else(String::new, |d| format!("; {}", d.text));
             return Err(ComposeError::Closed(
                 ErrorKind::Illegal,
-                format!("the game is over: {}", self.over_summary()),
+                format!("the game is over: {}{answer}", self.over_summary()),
             ));
         };
         if self.next_turn() as usize > MAX_TURNS {
@@ -312,6 +337,22 @@ impl<G: Game> Referee<G> {
             (None, Some(_)) => Err(ComposeError::Keys(format!(
                 "{name} has a Commit tag, so each {name} line needs a reveal: add --key with {name}'s key file"
             ))),
+            // A key file that played this side already, in a game whose
+            // header this record does not have: a copy stripped of its
+            // tags (Commit, Key, Nonce, ...) is not that game.
+            (Some(wallet), None)
+                if wallet.sent().is_some()
+                    && wallet.game().eq_ignore_ascii_case(G::ID)
+                    && wallet.side().eq_ignore_ascii_case(name) =>
+            {
+                Err(ComposeError::Closed(
+                    ErrorKind::Record,
+                    header_changed(
+                        name,
+                        &format!("{name} has no Commit tag here, and the key file's game had one"),
+                    ) + "; nothing was written",
+                ))
+            }
             (Some(wallet), None)
                 if wallet.protocol().binds_keys()
                     && wallet.chain() == self.header.chain_id() =>
@@ -380,7 +421,7 @@ impl<G: Game> Referee<G> {
                 None => self.open_side()?,
             },
         };
-        if hand.is_some() && self.deck.is_none() {
+        if hand.is_some() && !self.table.has_deck() {
             return Err(ComposeError::Keys(format!(
                 "{} deals no hidden cards, so there is no hand key: drop --hand-key",
                 G::TITLE
@@ -421,7 +462,7 @@ impl<G: Game> Referee<G> {
             };
             line.proofs.extend(proofs);
         }
-        if self.deck.is_some() {
+        if self.table.has_deck() {
             return self.compose_with_deck(&line, side, wallet, hand);
         }
         if self.header.key(side).is_some() {
@@ -460,11 +501,13 @@ impl<G: Game> Referee<G> {
             // The line that completes the set-up (the last pass, or with
             // shared hands a later set-up line): the turn order, and so
             // the shares it owes, are known once the line is tried.
-            let trial = with_items(line, &items);
-            let shares = self
-                .owed_after_trial(&trial, index)
-                .map(|owed| self.shares_after_trial(&trial, index, wallet, &owed));
-            items.add_shares(shares.unwrap_or_default());
+            if let Some(draft) = self.draft(&with_items(line, &items)) {
+                let hand = self.deck_index(index);
+                if let Some(deck) = draft.deck().filter(|d| !d.order().is_empty()) {
+                    let owed = deck.owed_before_play(hand);
+                    items.add_shares(self.compose_shares(deck, index, wallet, &owed));
+                }
+            }
         }
         let mut line = line.clone();
         if let Some(deck) = drawn {
@@ -479,15 +522,19 @@ impl<G: Game> Referee<G> {
                 }
                 None => {
                     items = self.opening_share(&line, index, wallet, &deck, items);
-                    // A line that changes the turns after it (a side
-                    // skipped from now on) owes the shares of the turns as
-                    // they are after it.
-                    let owed = self.owed_on_trial(&with_items(&line, &items), index);
+                    // One draft of the line tells what it owes: a line
+                    // that changes the turns after it (a side skipped from
+                    // now on) owes the shares of the turns as they are
+                    // after it; a line that takes its hand's last side out
+                    // of the game (a resignation) is the hand's leaving
+                    // line.
+                    let draft = self.draft(&with_items(&line, &items));
+                    let owed = draft
+                        .as_ref()
+                        .map_or_else(Vec::new, |d| d.owed_after(index));
                     let missing = items.without_shares(owed);
                     items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
-                    // A line that takes its hand's last side out of the
-                    // game (a resignation) is the hand's leaving line.
-                    if self.leaves_on_trial(&with_items(&line, &items), index) {
+                    if draft.is_some_and(|d| d.hand_left(index)) {
                         self.leaving_items(index, wallet, &deck, &mut items);
                     }
                 }
@@ -499,19 +546,7 @@ impl<G: Game> Referee<G> {
         }
         // The line as it will be written (its items in the order of the
         // spec), so that the record digest is that of the written text.
-        let trial = self
-            .clone()
-            .play_sealed(&full, SealCheck::Trial)
-            .map_err(ComposeError::Line)?;
-        let source = Source::typed(&trial.line());
-        let (turns, _) = record::parse_lines(&source).map_err(|e| {
-            ComposeError::Closed(
-                ErrorKind::Parse,
-                format!("herald cannot read back the line it wrote: {}", e.message),
-            )
-        })?;
-        self.play_line(&Line::from_turn(&turns[0]))
-            .map_err(ComposeError::Line)
+        self.play_composed(&full, None)
     }
 
     /// Refuse the actions of `line`, a turn of the side to move, as the
@@ -561,9 +596,7 @@ impl<G: Game> Referee<G> {
             if let Some(p) = candidate {
                 tried.add_shares(self.compose_shares(deck, index, wallet, &[p]));
             }
-            let mut trial = self.clone();
-            trial.trial = true;
-            let reached = match trial.play_sealed(&with_items(line, &tried), SealCheck::Trial) {
+            let reached = match self.draft_played(&with_items(line, &tried)) {
                 Ok(_) => return tried,
                 Err(e) => match e.place {
                     Place::Item(k) | Place::ItemPart { index: k, .. } => k + 1,
@@ -596,6 +629,11 @@ impl<G: Game> Referee<G> {
             )));
         };
         let (name, claimant_name) = (side.name::<G>(), claimant.name::<G>());
+        // Keys before turn 1 (protocol 3): nothing is due of anyone that
+        // a claim could take, until every side is in.
+        if let Some(why) = self.no_claim_before_keys() {
+            return Err(ComposeError::Closed(ErrorKind::Illegal, why));
+        }
         if claimant == side {
             // An illegal choice in the game's terms, not a usage error.
             return Err(ComposeError::Closed(
@@ -639,7 +677,7 @@ impl<G: Game> Referee<G> {
         };
         match self.last_date {
             Some(last) if today < last => Err(ComposeError::Keys(format!(
-                "today is {today} by this computer's clock, before the last line's date {last}: lines are dated in order (set the clock, or give --date)"
+                "the line would be dated {today}, before the last line's date {last}: lines are dated in order (without --date it is dated {last})"
             ))),
             _ => Ok(Some(today)),
         }
@@ -675,29 +713,109 @@ impl<G: Game> Referee<G> {
             ))
         })?;
         self.check_signing_wallet(signer, wallet)?;
-        let trial = self
-            .clone()
+        self.play_composed(line, Some((signer, wallet)))
+    }
+
+    /// Play `line`, composed, once: tried on a copy of what it changes
+    /// ([`SealCheck::Trial`]: every check but its signature), its text
+    /// rendered and read back as any reader will (a check, and the bytes
+    /// the record digest takes), signed once over those bytes by
+    /// `signer`'s `wallet` when it is sealed, and the copy kept as the
+    /// game. A line refused leaves the game as it was.
+    fn play_composed(
+        &mut self,
+        line: &Line<'_>,
+        signer: Option<(Side, &Wallet)>,
+    ) -> Result<PlayedTurn<G>, ComposeError> {
+        let mut tried = self.copy_to_try();
+        let mut played = tried
             .play_sealed(line, SealCheck::Trial)
             .map_err(ComposeError::Line)?;
-        let source = Source::typed(&trial.line());
+        let source = Source::typed(&played.line());
         let (turns, _) = record::parse_lines(&source).map_err(|e| {
             ComposeError::Closed(
                 ErrorKind::Parse,
                 format!("herald cannot read back the line it wrote: {}", e.message),
             )
         })?;
-        let mut sealed = Line::from_turn(&turns[0]);
-        let claimant = (sealed.ending == Ending::Forfeit).then_some(signer);
+        let written = Line::from_turn(&turns[0]);
+        let claimant = match (written.ending, signer) {
+            (Ending::Forfeit, Some((signer, _))) => Some(signer),
+            _ => None,
+        };
         // The line's own side (under protocol 3 a side beginning the
         // set-up is not the one due before it).
-        let side = match self.header.side_named::<G>(sealed.side) {
+        let side = match self.header.side_named::<G>(written.side) {
             Some(side) => side,
             None => self.open_side()?,
         };
-        let bytes = self.sealed_bytes(&sealed, side, claimant);
-        let sig = wallet.sign(&self.seal_message(&bytes));
-        sealed.proofs.push(ProofKind::Sign(sig));
-        self.play_line(&sealed).map_err(ComposeError::Line)
+        let sig = match signer {
+            Some((_, wallet)) => {
+                let bytes = self.sealed_bytes(&written, side, claimant);
+                let sig = wallet.sign(&self.seal_message(&bytes));
+                Some((bytes, sig))
+            }
+            None => None,
+        };
+        if self.keep.digest {
+            let bytes = match &sig {
+                Some((bytes, _)) => bytes.clone(),
+                None => self.sealed_bytes(&written, side, claimant),
+            };
+            let sig = sig.as_ref().map(|(_, s)| s);
+            tried.digest = crate::fairness::record_step(&self.digest, &bytes, sig);
+        }
+        played.sig = sig.map(|(_, s)| s);
+        self.keep_tried(tried);
+        Ok(played)
+    }
+
+    /// Keep the copy a line was tried on ([`Referee::copy_to_try`]) as
+    /// the game, the chance history it left out put back in front of
+    /// what the line added.
+    fn keep_tried(&mut self, mut tried: Referee<G>) {
+        let mut chance = std::mem::take(&mut self.chance);
+        chance.append(&mut tried.chance);
+        tried.chance = chance;
+        tried.checked_to = self.checked_to.filter(|&c| c != tried.digest);
+        tried.chance_room = std::mem::take(&mut self.chance_room);
+        *self = tried;
+    }
+
+    /// Draft `line` ([`SealCheck::Draft`]) on a copy of what it changes,
+    /// to learn what it owes: the game as the line leaves it, or `None`
+    /// when the line cannot be played.
+    fn draft(&self, line: &Line<'_>) -> Option<Referee<G>> {
+        let mut draft = self.copy_to_try();
+        draft.play_sealed(line, SealCheck::Draft).ok()?;
+        Some(draft)
+    }
+
+    /// Draft `line` ([`Referee::draft`]), for whether it plays and where
+    /// it is refused.
+    fn draft_played(&self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
+        self.copy_to_try().play_sealed(line, SealCheck::Draft)
+    }
+
+    /// In the game a draft of side `index`'s line left: the shares the
+    /// side's hand owes from here, none when the game is over or the hand
+    /// left it (its shares are made from its published secret from now
+    /// on).
+    fn owed_after(&self, index: usize) -> Vec<u32> {
+        let hand = self.deck_index(index);
+        match self.table.deck() {
+            Some(deck) if !self.board_outcome().is_over() && self.hand_in(&self.state, hand) => {
+                deck.owed_on_turn(hand, &self.round(&self.state))
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// In the game a draft of side `index`'s line left: whether the line
+    /// took the last side of its hand out of a game that goes on, so that
+    /// it carries the hand's leaving items.
+    fn hand_left(&self, index: usize) -> bool {
+        !G::outcome(&self.state).is_over() && !self.hand_in(&self.state, self.deck_index(index))
     }
 
     /// The wallet of `side`, needed for its hidden values.
@@ -873,14 +991,14 @@ impl<G: Game> Referee<G> {
             let text = self.step_due().map_or_else(String::new, |d| d.text);
             return Ok(Preview::Unknown(format!(
                 "the game is over on the board ({}), provisional until the audit: {text}",
-                G::summary(&self.state)
+                self.board_words()
             )));
         }
         if let Some(note) = self.farewell_note() {
             return Ok(Preview::OnlyPass(note));
         }
         let Some(wallet) = wallet else {
-            if self.deck.is_some() {
+            if self.table.has_deck() {
                 let name = side.name::<G>();
                 return Ok(Preview::Unknown(format!(
                     "{name}'s cards are hidden: give --key with {name}'s key file to list its actions"
@@ -992,15 +1110,11 @@ impl<G: Game> Referee<G> {
         self.view_of(wallet, |side| self.hand_wallet(side, wallet, hand))
     }
 
-    /// The view of `wallet`'s side, its hand shown with the key file
-    /// `cards` picks for the side.
-    fn view_of<'w>(
-        &self,
-        wallet: &'w Wallet,
-        cards: impl Fn(Side) -> Result<&'w Wallet, ComposeError>,
-    ) -> Result<G::State, ComposeError> {
-        let side = self
-            .header
+    /// The side `wallet` is a key file of, if it is one of this game's
+    /// (its game and side; not yet whether it was made for this very
+    /// game, which its chain says).
+    pub fn wallet_side(&self, wallet: &Wallet) -> Result<Side, ComposeError> {
+        self.header
             .side_named::<G>(wallet.side())
             .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
             .ok_or_else(|| {
@@ -1010,7 +1124,41 @@ impl<G: Game> Referee<G> {
                     wallet.game(),
                     G::ID
                 ))
-            })?;
+            })
+    }
+
+    /// The side `wallet` is the key file of in this very game: its game
+    /// and side, as [`Referee::wallet_side`] says, and its chain, this
+    /// record's. A key file that played here and reads another chain was
+    /// given a copy whose header changed (its tags stripped or swapped),
+    /// and is told so, never that it is a key of another game.
+    pub fn key_file_side(&self, wallet: &Wallet) -> Result<Side, ComposeError> {
+        let side = self.wallet_side(wallet)?;
+        if wallet.chain() == self.header.chain_id() {
+            return Ok(side);
+        }
+        Err(match wallet.sent() {
+            Some(sent) => ComposeError::Closed(
+                ErrorKind::Record,
+                header_changed(
+                    side.name::<G>(),
+                    &format!("the key file's {} is in that game", sent.name()),
+                ),
+            ),
+            None => ComposeError::Wallet(
+                "was made for another game than this record (or the header changed since): a key serves one game only".into(),
+            ),
+        })
+    }
+
+    /// The view of `wallet`'s side, its hand shown with the key file
+    /// `cards` picks for the side.
+    fn view_of<'w>(
+        &self,
+        wallet: &'w Wallet,
+        cards: impl Fn(Side) -> Result<&'w Wallet, ComposeError>,
+    ) -> Result<G::State, ComposeError> {
+        let side = self.wallet_side(wallet)?;
         if wallet.chain() != self.header.chain_id()
             || self.header.commit(side) != Some(*wallet.commit())
         {
@@ -1032,4 +1180,12 @@ fn with_items<'b>(line: &Line<'b>, items: &'b super::cards::DeckItems) -> Line<'
         proofs: items.arrange(&line.proofs),
         ..line.clone()
     }
+}
+
+/// Why a record is not the game a key file that played `name` knows
+/// (`why`: what shows it): its header's tags were changed or removed.
+fn header_changed(name: &str, why: &str) -> String {
+    format!(
+        "this key file has played {name} in a game whose header this record does not have ({why}): its tags were changed or removed in this copy (a record stripped of its keys and signatures is not the game you are playing): ask for the record as it was sent"
+    )
 }

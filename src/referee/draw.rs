@@ -83,7 +83,7 @@ impl<G: Game> Referee<G> {
     pub(super) fn over_summary(&self) -> String {
         match &self.agreed {
             Some(a) => format!("a draw by agreement ({})", a.words::<G>()),
-            None => G::summary(&self.state),
+            None => self.board_words(),
         }
     }
 

@@ -41,9 +41,26 @@ fn put_out(on: u32) -> String {
 }
 
 impl Farewell {
+    /// The farewell line owed by side `side` (header index), put out on
+    /// turn `on` (0: before turn 1), due before the first of `after`
+    /// moves, and not before turn `not_before`.
+    pub(super) fn new(side: usize, on: u32, after: Vec<usize>, not_before: u32) -> Farewell {
+        Farewell {
+            side,
+            on,
+            after,
+            not_before,
+        }
+    }
+
     /// The side that owes it (header index).
     pub(super) fn side(&self) -> usize {
         self.side
+    }
+
+    /// The turn whose line put its side out (0: before turn 1).
+    pub(super) fn on(&self) -> u32 {
+        self.on
     }
 }
 
@@ -67,7 +84,7 @@ impl<G: Game> Referee<G> {
     /// move being one that came after it then (or none of those left).
     #[inline]
     pub(super) fn farewell_due(&self) -> Option<usize> {
-        if self.farewells.is_empty() {
+        if self.table.farewells().is_empty() {
             None
         } else {
             self.farewell_owed()
@@ -82,7 +99,8 @@ impl<G: Game> Referee<G> {
         let sides = self.header.sides();
         let mover = self.header.index_of(G::to_move(&self.state))?;
         let turn = self.next_turn();
-        self.farewells
+        self.table
+            .farewells()
             .iter()
             .find(|f| {
                 turn >= f.not_before
@@ -98,7 +116,7 @@ impl<G: Game> Referee<G> {
     /// `move`), if one is due (spec section 3.9, "Farewell lines").
     pub fn farewell_note(&self) -> Option<String> {
         let index = self.farewell_due()?;
-        let f = self.farewells.iter().find(|f| f.side == index)?;
+        let f = self.table.farewells().iter().find(|f| f.side == index)?;
         let name = self.header.sides()[index].name::<G>();
         let what = if self.hand_in(&self.state, self.deck_index(index)) {
             "the shares its hand owes"
@@ -108,7 +126,7 @@ impl<G: Game> Referee<G> {
         Some(format!(
             "{name} was put out {}: turn {} is its farewell line, with no actions and no \
              draw, carrying {what} (herald move pass --key)",
-            put_out(f.on),
+            put_out(f.on()),
             self.next_turn()
         ))
     }
@@ -119,7 +137,7 @@ impl<G: Game> Referee<G> {
     /// still due. A side put out on its own hand's line owes none.
     pub(super) fn owe_farewells(&mut self, index: usize, on: u32, state: &G::State) {
         if G::outcome(state).is_over() {
-            self.farewells.clear();
+            self.table.clear_farewells();
             return;
         }
         let sides = self.header.sides();
@@ -134,14 +152,10 @@ impl<G: Game> Referee<G> {
             let out = i != index
                 && !G::takes_turns(state, sides[i])
                 && self.deck_index(i) != writer
-                && !self.farewells.iter().any(|f| f.side == i);
+                && !self.table.owes_farewell(i);
             if out {
-                self.farewells.push(Farewell {
-                    side: i,
-                    on,
-                    after: before[k + 1..].to_vec(),
-                    not_before: 0,
-                });
+                let after = before[k + 1..].to_vec();
+                self.table.owe_farewell(Farewell::new(i, on, after, 0));
             }
         }
     }
@@ -165,14 +179,11 @@ impl<G: Game> Referee<G> {
             let i = (first + k) % n;
             let owes = !G::takes_turns(state, sides[i])
                 && !self.hand_in(state, self.deck_index(i))
-                && !self.farewells.iter().any(|f| f.side == i);
+                && !self.table.owes_farewell(i);
             if owes {
-                self.farewells.push(Farewell {
-                    side: i,
-                    on: 0,
-                    after: (0..n).filter(|&o| o != i).collect(),
-                    not_before: k as u32 + 1,
-                });
+                let after = (0..n).filter(|&o| o != i).collect();
+                self.table
+                    .owe_farewell(Farewell::new(i, 0, after, k as u32 + 1));
             }
         }
     }
@@ -190,7 +201,8 @@ impl<G: Game> Referee<G> {
     ) -> Result<PlayedTurn<G>, LineError> {
         let side = self.header.sides()[index];
         let on = self
-            .farewells
+            .table
+            .farewells()
             .iter()
             .find(|f| f.side == index)
             .map_or(0, |f| f.on);
@@ -208,10 +220,11 @@ impl<G: Game> Referee<G> {
         }
         super::check_facts(line, &[], at)?;
         let mut state = G::State::clone(&self.state);
-        let mut deck = self.deck.clone().expect("a farewell line needs a deck");
+        let mut pending = self.table.pending().expect("a farewell line needs a deck");
+        let deck = pending.deck_mut();
         let hand = self.deck_index(index);
         let mut checks = std::mem::take(&mut self.share_checks);
-        let given = self.give_deck_items(line, index, &mut deck, at, &mut checks);
+        let given = self.give_deck_items(line, index, deck, at, &mut checks);
         self.share_checks = checks;
         given?;
         if self.hand_in(&state, hand) {
@@ -225,7 +238,7 @@ impl<G: Game> Referee<G> {
                     ),
                 ));
             }
-            if let Some(k) = self.own_share(line, hand, &deck) {
+            if let Some(k) = self.own_share(line, hand, deck) {
                 return Err(at.illegal(
                     Place::Proof(k),
                     None,
@@ -238,15 +251,15 @@ impl<G: Game> Referee<G> {
             let round = self.round(&state);
             Self::check_owed(deck.owed_on_turn(hand, &round), at)?;
         } else {
-            self.open_leaving(line, side, hand, &mut state, &mut deck, at)?;
-            self.leave(line, hand, &mut deck, at)?;
+            self.open_leaving(line, side, hand, &mut state, deck, at)?;
+            self.leave(line, hand, deck, at)?;
         }
         let mut played = PlayedTurn::blank(at.turn, side, self.before(&state));
         played.farewell = true;
         played.reveal = line.reveal().map(|(_, h)| h);
-        self.farewells.retain(|f| f.side != index);
+        self.table.settle_farewell(index);
         self.commit_turn(index, state, &played);
-        self.deck = Some(deck);
+        self.table.keep(pending);
         Ok(played)
     }
 
@@ -335,10 +348,11 @@ impl<G: Game> Referee<G> {
         state: &G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
+        check: super::SealCheck,
     ) -> Result<bool, LineError> {
         let hand = self.deck_index(index);
         let leaves = !G::outcome(state).is_over() && !self.hand_in(state, hand);
-        if leaves && !self.trial {
+        if leaves && !check.draft() {
             self.leave(line, hand, deck, at)?;
         } else if let Some((k, _)) = card_secret(line).filter(|_| !leaves) {
             return Err(at.record(
@@ -351,17 +365,5 @@ impl<G: Game> Referee<G> {
             ));
         }
         Ok(leaves)
-    }
-
-    /// Whether `line`, played by side `index`, takes the last side of its
-    /// hand out of a game that goes on: then it carries the hand's leaving
-    /// items (herald adds them).
-    pub(super) fn leaves_on_trial(&self, line: &Line<'_>, index: usize) -> bool {
-        let mut trial = self.clone();
-        trial.trial = true;
-        if trial.play_sealed(line, super::SealCheck::Trial).is_err() {
-            return false;
-        }
-        !G::outcome(&trial.state).is_over() && !trial.hand_in(&trial.state, self.deck_index(index))
     }
 }

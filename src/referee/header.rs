@@ -596,31 +596,10 @@ pub fn game_tag<'r>(record: &'r Record<'_>) -> Result<&'r str, RefereeError> {
 }
 
 /// Why `contact`, a side tag's value, cannot stand in a record and the
-/// header of a mail: a control character (a line break among them), a
-/// comma (it would split a mail address list) or a bidirectional mark
-/// (it would make the address read otherwise than it is). None when it
-/// can.
+/// header of a mail ([`crate::record::Contact`]: one address, a name and
+/// one address, or a name), in words. None when it can.
 pub fn contact_fault(contact: &str) -> Option<String> {
-    const BIDI: &[char] = &[
-        '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
-        '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{061C}',
-    ];
-    // Unicode's own line and paragraph separators.
-    const BREAKS: &[char] = &['\u{2028}', '\u{2029}'];
-    let c = contact
-        .chars()
-        .find(|c| c.is_control() || *c == ',' || BIDI.contains(c) || BREAKS.contains(c))?;
-    let what = match c {
-        '\n' | '\r' => "a line break".to_string(),
-        c if BREAKS.contains(&c) => format!("a line break (U+{:04X})", u32::from(c)),
-        ',' => "a comma".to_string(),
-        c if c.is_control() => format!("a control character (U+{:04X})", u32::from(c)),
-        c => format!("a bidirectional mark (U+{:04X})", u32::from(c)),
-    };
-    Some(format!(
-        "holds {what}: a contact is one address or name, as it may stand in a mail header \
-         (no control character, line break, comma or bidirectional mark)"
-    ))
+    crate::record::Contact::parse(contact).err()
 }
 
 #[cfg(test)]

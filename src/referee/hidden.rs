@@ -538,13 +538,14 @@ impl<G: Game> Referee<G> {
             let place = Place::Proof(k);
             match *proof {
                 ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
-                ProofKind::CardKey { .. } if self.deck.is_some() => {}
+                ProofKind::CardKey { .. } if self.table.has_deck() => {}
                 // A pass due from the line's hand (a shared hand's, once
                 // its holder's and the others' keys are in), checked by
                 // the deck.
                 ProofKind::Commit { slot, .. }
-                    if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
-                ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
+                    if self.table.has_deck()
+                        && super::cards::shuffle_generation(slot).is_some() => {}
+                ProofKind::Deck { .. } | ProofKind::Share { .. } if self.table.has_deck() => {}
                 // Read after the commitments (`setup_openings`).
                 ProofKind::Open { .. } if step == SetupStep::CommitOpen => {}
                 ProofKind::Commit { slot, digest } => {
@@ -604,8 +605,9 @@ impl<G: Game> Referee<G> {
             match *proof {
                 ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
                 ProofKind::Commit { slot, .. } | ProofKind::Open { slot, .. }
-                    if self.deck.is_some() && super::cards::shuffle_generation(slot).is_some() => {}
-                ProofKind::Deck { .. } | ProofKind::Share { .. } if self.deck.is_some() => {}
+                    if self.table.has_deck()
+                        && super::cards::shuffle_generation(slot).is_some() => {}
+                ProofKind::Deck { .. } | ProofKind::Share { .. } if self.table.has_deck() => {}
                 // Read before the openings (`setup_commits`).
                 ProofKind::Commit { .. } | ProofKind::CardKey { .. }
                     if step == SetupStep::CommitOpen => {}

@@ -75,7 +75,7 @@ impl<G: Game> Referee<G> {
     /// Into `state`, the draw at the start of the turn due, face down,
     /// unless it is `viewer`'s (whose key shows it, [`Referee::look`]).
     fn draw_face_down(&self, state: &mut G::State, viewer: Option<usize>) {
-        let (Some(deck), Some(mover)) = (self.deck.as_ref(), self.to_move()) else {
+        let (Some(deck), Some(mover)) = (self.table.deck(), self.to_move()) else {
             return;
         };
         if self.phase() != Phase::Play || G::outcome(&self.state).is_over() {
@@ -170,7 +170,7 @@ impl<G: Game> Referee<G> {
                 )
             });
         }
-        let hand = match self.deck {
+        let hand = match self.table.deck() {
             Some(_) => Some(self.hand_cards(viewer, wallet, hand)?),
             None => None,
         };
@@ -198,7 +198,7 @@ impl<G: Game> Referee<G> {
     ) -> Result<Vec<HandCard>, ComposeError> {
         let holder = self.hand_wallet(viewer, wallet, hand)?;
         let cards = self.hand(viewer, holder)?;
-        let held = match (self.deck.as_ref(), self.header.index_of(viewer)) {
+        let held = match (self.table.deck(), self.header.index_of(viewer)) {
             (Some(deck), Some(index)) => deck.held(self.deck_index(index)),
             _ => Vec::new(),
         };

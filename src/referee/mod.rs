@@ -31,6 +31,7 @@ mod ledger;
 pub mod line;
 pub mod look;
 mod seal;
+mod table;
 pub mod typed;
 
 /// The side the set-up is due from before `S1` is written: the first; under
@@ -111,22 +112,10 @@ pub struct Referee<G: Game> {
     /// (by proof item), when checks are deferred: moved into `deferred`
     /// as the line ends, played or not.
     share_checks: Vec<(usize, deck::ShareCheck)>,
-    /// The shared deck of hidden hands, in a game that has one.
-    deck: Option<deck::DeckLedger>,
-    /// The deck's hands, each by the header index of its holder, in
-    /// header order ([`Game::hand_holder`]).
-    hands: Vec<usize>,
-    /// Each side's hand (an index into `hands`), in header order.
-    holders: Vec<usize>,
-    /// The turn whose line opened a card of the shared deck to no card of
-    /// the game, once one did: play stopped there for the audit.
-    broken_on: Option<u32>,
-    /// The farewell lines owed by sides put out on another hand's line,
-    /// in the turn order before they were put out (spec section 3.9).
-    farewells: Vec<farewell::Farewell>,
-    /// A copy playing a line being composed, to learn what it owes: the
-    /// shares owed before play are not required of it.
-    trial: bool,
+    /// The cards: the shared deck of hidden hands in a game that has
+    /// one, the hands and their holders ([`Game::hand_holder`]), the
+    /// turn the deck broke, the farewell lines owed (spec section 3.9).
+    table: table::Table,
     /// In a game with a set-up, the first side (a header index) without
     /// a Commit tag: its key is due before any line, and no line can
     /// come (tags are never added after one).
@@ -228,6 +217,17 @@ impl Keep {
 
 impl<G: Game> Clone for Referee<G> {
     fn clone(&self) -> Self {
+        let mut copy = self.copy_to_try();
+        copy.chance = self.chance.clone();
+        copy
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// A copy to try a line on: everything a line reads or changes, but
+    /// not the chance history, which a line only adds to (a line tried
+    /// and kept gets it back, [`Referee::keep_tried`]).
+    fn copy_to_try(&self) -> Self {
         Referee {
             header: self.header.clone(),
             state: self.state.clone(),
@@ -236,7 +236,7 @@ impl<G: Game> Clone for Referee<G> {
             ledger: self.ledger.clone(),
             hidden: self.hidden.clone(),
             setup_lines: self.setup_lines,
-            chance: self.chance.clone(),
+            chance: Vec::new(),
             chance_room: Vec::new(),
             declared: self.declared,
             digest: self.digest,
@@ -246,12 +246,7 @@ impl<G: Game> Clone for Referee<G> {
             checked_to: None,
             share_checks: Vec::new(),
             keep: self.keep,
-            deck: self.deck.clone(),
-            hands: self.hands.clone(),
-            holders: self.holders.clone(),
-            broken_on: self.broken_on,
-            farewells: self.farewells.clone(),
-            trial: self.trial,
+            table: self.table.clone(),
             keyless: self.keyless,
             walked_away: self.walked_away,
             decided_by: self.decided_by,
@@ -329,21 +324,14 @@ impl<G: Game> Referee<G> {
         } else {
             [0; 32]
         };
-        let (hands, holders) = cards::hands_of::<G>(&state, header.sides());
-        let deck = G::hidden_deck(&state).map(|d| {
-            let names: Vec<&str> = hands
-                .iter()
-                .map(|&h| header.sides()[h].name::<G>())
-                .collect();
-            deck::DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
-        });
+        let table = cards::table_of::<G>(&state, &header)?;
         let protocol = header.protocol();
         // Under protocol 3 the set-up begins with the first side that has
         // its key (the game's creator), and the keys need not come first.
         let hidden = Hidden::new::<G>(&state, header.sides(), setup_start(&header), protocol);
         let keyless = if protocol.keys_join_late() {
             None
-        } else if hidden.any() || deck.is_some() {
+        } else if hidden.any() || table.has_deck() {
             header
                 .sides()
                 .iter()
@@ -362,12 +350,7 @@ impl<G: Game> Referee<G> {
             offer: None,
             agreed: None,
             lapsed: None,
-            deck,
-            hands,
-            holders,
-            broken_on: None,
-            farewells: Vec::new(),
-            trial: false,
+            table,
             digest,
             forfeits: Vec::new(),
             deferred: None,
@@ -397,15 +380,7 @@ impl<G: Game> Referee<G> {
         if !self.header.protocol().keys_join_late() {
             return;
         }
-        let order: Vec<usize> = self
-            .hidden
-            .open_order()
-            .into_iter()
-            .filter_map(|i| self.holds_hand(i))
-            .collect();
-        if let Some(deck) = self.deck.as_mut() {
-            deck.set_first_passers(order);
-        }
+        self.table.set_first_passers(self.hidden.open_order());
     }
 
     /// Under protocol 3, a side with a key other than side `index`, when
@@ -579,26 +554,18 @@ impl<G: Game> Referee<G> {
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
     pub fn summary(&self) -> String {
+        // Keys before turn 1 (protocol 3): the side to move cannot move
+        // until they are in.
+        if let Some(due) = self.keys_step_due() {
+            return due.text;
+        }
         if self.phase() == Phase::Setup {
             if let Some(due) = self.step_due() {
-                return format!("Set-up, before turn 1: {}", due.text);
+                let text = due.text.strip_prefix("the set-up: ").unwrap_or(&due.text);
+                return format!("Set-up, before turn 1: {text}");
             }
         }
-        // The turn due's draw counted once its shares are all in, as the
-        // drawer's key file shows it (look.rs).
-        let mut board = G::summary(&self.public_state());
-        if let Some(f) = self.decided_by {
-            let provisional = match self.walked_away {
-                Some(_) => self.outcome(),
-                None => self.board_outcome(),
-            };
-            if !f.audit {
-                board = match provisional.winners::<G>() {
-                    Some(w) => format!("{w} won: {}", f.words::<G>()),
-                    None => format!("a draw: {}", f.words::<G>()),
-                };
-            }
-        }
+        let mut board = self.board_words();
         if let Some(claim) = &self.claim {
             board = format!(
                 "{board}; until {} answers, its own next line voids the claim",
@@ -626,6 +593,34 @@ impl<G: Game> Referee<G> {
             verdict = format!("{verdict}: {}", f.words::<G>());
         }
         format!("{verdict} (on the board: {board})")
+    }
+
+    /// The board's words on the game (the engine's summary), a forfeit
+    /// that decided it said as a forfeit (`Blue won: Red forfeited
+    /// (claimed by Blue on turn 6)`), never as the resignation the
+    /// engine was given for it.
+    pub fn board_words(&self) -> String {
+        // The turn due's draw counted once its shares are all in, as the
+        // drawer's key file shows it (look.rs).
+        let board = G::summary(&self.public_state());
+        let Some(f) = self.decided_by.filter(|f| !f.audit) else {
+            return board;
+        };
+        let provisional = match self.walked_away {
+            Some(_) => self.outcome(),
+            None => self.board_outcome(),
+        };
+        match provisional.winners::<G>() {
+            Some(w) => format!("{w} won: {}", f.words::<G>()),
+            None => format!("a draw: {}", f.words::<G>()),
+        }
+    }
+
+    /// Whether a forfeit decided the game, or a claim of one is open:
+    /// the engine's words on the board (a resignation) are not the
+    /// game's then ([`Referee::board_words`]).
+    pub fn forfeit_decides(&self) -> bool {
+        self.decided_by.is_some() || self.claim.is_some()
     }
 
     /// The result the rules gave, while the audit may still change it
@@ -699,8 +694,8 @@ impl<G: Game> Referee<G> {
     /// the deck are still to audit.
     fn audit_side_due(&self) -> Option<usize> {
         self.hidden.audit_due().or_else(|| {
-            let hand = self.deck.as_ref().and_then(deck::DeckLedger::audit_due)?;
-            self.hands.get(hand).copied()
+            let hand = self.table.deck().and_then(deck::DeckLedger::audit_due)?;
+            self.table.holder(hand)
         })
     }
 
@@ -710,8 +705,8 @@ impl<G: Game> Referee<G> {
     fn audit_pending(&self, index: usize) -> bool {
         self.hidden.audit_pending(index)
             || self.holds_hand(index).is_some_and(|hand| {
-                self.deck
-                    .as_ref()
+                self.table
+                    .deck()
                     .is_some_and(|deck| deck.audit_pending(hand))
             })
     }
@@ -928,11 +923,28 @@ impl<G: Game> Referee<G> {
             Phase::Audit => ("audit", "herald move audit --key"),
             Phase::Play | Phase::Over => ("turn", "herald move --key"),
         };
-        let text = format!(
-            "{} claimed {name}'s forfeit on {}: {name}'s own {what} ({line}) voids the claim ({command}); any other line lets it stand",
+        let claimed = format!(
+            "{} claimed {name}'s forfeit on {}",
             claim.forfeit.claimant.name::<G>(),
             claim.forfeit.line_name()
         );
+        let text = if self.phase() == Phase::Over {
+            // The claim ended the game: nothing but the answer follows.
+            format!(
+                "{claimed}, which ended the game: only {name}'s own {what} ({line}) may follow it, and it voids the claim ({command})"
+            )
+        } else {
+            // No other line may follow the claim until its deadline
+            // passed again (check_date).
+            let until = match (self.header.deadline(), self.last_date) {
+                (Some(deadline), Some(on)) => format!(
+                    "; no other line may follow the claim before {}, and from then on the next line lets it stand",
+                    record::Day(on.0 + deadline + 1)
+                ),
+                _ => "; any other line lets it stand".into(),
+            };
+            format!("{claimed}: {name}'s own {what} ({line}) voids the claim ({command}){until}")
+        };
         Some(StepDue {
             side,
             line,
@@ -1095,7 +1107,7 @@ impl<G: Game> Referee<G> {
             self.check_seal(line, side, at, check)?
         };
         let date = self.check_date(line, seal.claimant, at)?;
-        self.play_checked(line, index, seal.claimant, phase, at, played)?;
+        self.play_checked(line, index, seal.claimant, phase, at, check, played)?;
         played.date = date;
         if date.is_some() {
             self.last_date = date;
@@ -1109,7 +1121,7 @@ impl<G: Game> Referee<G> {
             })),
             _ => None,
         };
-        if self.deck.is_some() {
+        if self.table.has_deck() {
             played.deck = cards::deck_texts(line);
         }
         if self.keep.digest {
@@ -1134,6 +1146,7 @@ impl<G: Game> Referee<G> {
     /// shares join the checks deferred, if checks are, whether the line
     /// plays or not (a bad share before a line's other problem is named
     /// first).
+    #[allow(clippy::too_many_arguments)]
     fn play_checked(
         &mut self,
         line: &Line<'_>,
@@ -1141,13 +1154,15 @@ impl<G: Game> Referee<G> {
         claimant: Option<Side>,
         phase: Phase,
         at: At<'_>,
+        check: SealCheck,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
-        let played = self.play_checked_now(line, index, claimant, phase, at, played);
+        let played = self.play_checked_now(line, index, claimant, phase, at, check, played);
         self.defer_share_checks(at);
         played
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn play_checked_now(
         &mut self,
         line: &Line<'_>,
@@ -1155,6 +1170,7 @@ impl<G: Game> Referee<G> {
         claimant: Option<Side>,
         phase: Phase,
         at: At<'_>,
+        check: SealCheck,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
         let side = self.header.sides()[index];
@@ -1169,7 +1185,7 @@ impl<G: Game> Referee<G> {
                     *played = self.walk_away(index, claimant, at);
                     return Ok(());
                 }
-                *played = self.play_setup_line(line, index, at)?;
+                *played = self.play_setup_line(line, index, at, check)?;
                 return Ok(());
             }
             Phase::Audit => {
@@ -1181,7 +1197,7 @@ impl<G: Game> Referee<G> {
         if let Some(claimant) = claimant {
             // A forfeit answers no draw: an offer standing lapses.
             self.lapsed = self.offer.take().map(|o| (o.by, o.turn));
-            self.farewells.retain(|f| f.side() != index);
+            self.table.settle_farewell(index);
             *played = self.forfeit(index, side, claimant, number);
             return Ok(());
         }
@@ -1204,14 +1220,15 @@ impl<G: Game> Referee<G> {
             spent.clear();
             self.chance_room = spent;
         }
-        let mut deck = self.deck.clone();
+        let mut pending = self.table.pending();
         if line_only_passes::<G>(&state, side) {
             let derived = std::mem::take(&mut played.chance);
             *played = self.settled_out(line, &state, derived, at)?;
         } else {
-            let mut openings = match deck.as_mut() {
-                Some(deck) => {
+            let mut openings = match pending.as_mut() {
+                Some(pending) => {
                     let mut checks = std::mem::take(&mut self.share_checks);
+                    let deck = pending.deck_mut();
                     let opened = self.deck_turn(line, index, &mut state, deck, at, &mut checks);
                     self.share_checks = checks;
                     Some(opened?)
@@ -1221,31 +1238,31 @@ impl<G: Game> Referee<G> {
             if let Some(position) = openings.as_ref().and_then(cards::Openings::broken) {
                 let derived = std::mem::take(&mut played.chance);
                 *played = self.broken_out(line, &state, derived, position, at)?;
-                self.broken_on = Some(number);
+                self.table.broke_on(number);
             } else {
                 let opened = openings.as_mut();
                 self.play_turn(line, index, &mut state, opened, at, played)?;
-                if let Some(deck) = deck.as_mut() {
+                if let Some(deck) = pending.as_mut().map(table::Pending::deck_mut) {
                     // A draw agreed by this line: no turn comes after it
                     // to owe shares for.
                     if answer != draw::Answer::Agrees
-                        && !self.check_leaving(line, index, &state, deck, at)?
+                        && !self.check_leaving(line, index, &state, deck, at, check)?
                     {
-                        self.deck_turn_end(&state, index, deck, at)?;
+                        self.deck_turn_end(&state, index, deck, at, check)?;
                     }
                 }
             }
         }
         self.after_draw_line(line, index, number, answer, &state, at)?;
-        if self.deck.is_some() {
+        if self.table.has_deck() {
             self.owe_farewells(index, number, &state);
         }
         // The box played in takes the position's place: a turn copies
         // the position once, to play in.
         self.spare = Some(std::mem::replace(&mut self.state, state));
         self.commit_played(index, played);
-        if deck.is_some() {
-            self.deck = deck;
+        if let Some(pending) = pending {
+            self.table.keep(pending);
         }
         Ok(())
     }
@@ -1258,13 +1275,14 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         index: usize,
         at: At<'_>,
+        check: SealCheck,
     ) -> Result<PlayedTurn<G>, LineError> {
         let begins = self.may_begin_setup(index);
         if begins {
             self.hidden.begin_at(index);
             self.order_first_passes();
         }
-        let played = self.play_setup_line_begun(line, index, at);
+        let played = self.play_setup_line_begun(line, index, at, check);
         if begins && played.is_err() {
             // Refused: the set-up is due from where it was.
             self.hidden.begin_at(setup_start(&self.header));
@@ -1279,11 +1297,12 @@ impl<G: Game> Referee<G> {
         line: &Line<'_>,
         index: usize,
         at: At<'_>,
+        check: SealCheck,
     ) -> Result<PlayedTurn<G>, LineError> {
         let step = self.setup_due().expect("a set-up step is due");
         let (played, mut state) = self.play_setup(line, index, step, at)?;
-        let mut deck = self.deck.clone();
-        if let Some(deck) = deck.as_mut() {
+        let mut pending = self.table.pending();
+        if let Some(deck) = pending.as_mut().map(table::Pending::deck_mut) {
             let mut checks = std::mem::take(&mut self.share_checks);
             let given = self.deck_setup_line(line, index, deck, at, &mut checks);
             self.share_checks = checks;
@@ -1299,12 +1318,14 @@ impl<G: Game> Referee<G> {
             self.begin_play(index, &played, &mut state)
                 .map_err(|e| at.illegal(Place::Line, None, e.reason))?
         };
-        if let (Some(deck), true) = (deck.as_mut(), completes) {
-            self.deck_begin_play(&state, index, deck, at)?;
+        if let (Some(pending), true) = (pending.as_mut(), completes) {
+            self.deck_begin_play(&state, index, pending.deck_mut(), at, check)?;
             self.owe_setup_farewells(&state);
         }
         self.commit_turn(index, state, &played);
-        self.deck = deck;
+        if let Some(pending) = pending {
+            self.table.keep(pending);
+        }
         if self.keep.chance {
             self.chance.extend(opening);
         }
@@ -1400,8 +1421,8 @@ impl<G: Game> Referee<G> {
         } else {
             self.play_audit(line, index, at)?
         };
-        let mut deck = self.deck.clone();
-        let verdict = match deck.as_mut() {
+        let mut pending = self.table.pending();
+        let verdict = match pending.as_mut().map(table::Pending::deck_mut) {
             Some(deck) if claimant.is_none() => {
                 let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
                 // The passes are audited whatever came before, so that the
@@ -1420,12 +1441,15 @@ impl<G: Game> Referee<G> {
             _ => verdict,
         };
         self.commit_turn(index, state, &played);
-        if let (Some(deck), Some(_), Some(hand)) = (deck.as_mut(), claimant, self.holds_hand(index))
+        if let (Some(pending), Some(_), Some(hand)) =
+            (pending.as_mut(), claimant, self.holds_hand(index))
         {
             // A refusal is the failed audit of its passes too.
-            let _ = deck.audit(hand, &[]);
+            let _ = pending.deck_mut().audit(hand, &[]);
         }
-        self.deck = deck;
+        if let Some(pending) = pending {
+            self.table.keep(pending);
+        }
         match claimant {
             Some(_) => self
                 .hidden
@@ -1592,7 +1616,7 @@ impl<G: Game> Referee<G> {
                     }
                     "a line carries one reveal: this is a second".to_owned()
                 }
-                _ if self.deck.is_some() && cards::is_deck_item(proof) => continue,
+                _ if self.table.has_deck() && cards::is_deck_item(proof) => continue,
                 ProofKind::Open { .. } | ProofKind::Commit { .. } if self.hidden.any() => {
                     if matches!(proof, ProofKind::Commit { .. }) && line.kind != LineKind::Setup {
                         "commitments stand on set-up lines only".to_owned()
@@ -1771,6 +1795,30 @@ impl<G: Game> Referee<G> {
                 ));
             }
         }
+        // An open claim (its target's own answer voided it before this
+        // check): its target has the whole deadline again to answer it,
+        // and no other line may follow it before then, the claimant's
+        // own included; so a claim never stands while its target may
+        // still be answering it, and no quick line forks the game.
+        // The target's own lines (conceding with its audit) need no wait.
+        let writer = claimant.map_or(at.side, |c| c.name::<G>());
+        if let (Some(claim), Some(deadline), Some((_, day)), Some(claimed_on)) =
+            (&self.claim, deadline, date, self.last_date)
+        {
+            let target = self.header.sides()[claim.target].name::<G>();
+            if writer != target && day.0 - claimed_on.0 <= deadline {
+                let from = record::Day(claimed_on.0 + deadline + 1);
+                return Err(at.illegal(
+                    Place::Line,
+                    None,
+                    format!(
+                        "{target} may still answer the forfeit claimed on {} (dated {claimed_on}): {target}'s own next line voids the claim, and no other line may follow it before {from} (the game's Deadline, {deadline} day{}, after the claim); from {from} on, the claim stands with the next line",
+                        claim.forfeit.line_name(),
+                        if deadline == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+        }
         let (Some(deadline), Some(claimant), Some((_, day))) = (deadline, claimant, date) else {
             return Ok(date.map(|(_, d)| d));
         };
@@ -1859,7 +1907,6 @@ impl<G: Game> Referee<G> {
         before.turns = self.turns;
         before.setup_lines = self.setup_lines;
         before.keep = self.keep;
-        before.trial = self.trial;
         before.chance = std::mem::take(&mut self.chance);
         before.voided = std::mem::take(&mut self.voided);
         before.voided.push(claim.forfeit);
@@ -2028,7 +2075,7 @@ impl<G: Game> Referee<G> {
                 (openings.as_deref_mut(), G::card_spent(state, &action))
             {
                 opened
-                    .spend::<G>(&card)
+                    .spend::<G>(card)
                     .map_err(|e| at.illegal(Place::Item(k), Some(text), e))?;
             }
             G::apply(state, action)
@@ -2149,7 +2196,8 @@ impl<G: Game> Referee<G> {
         if self.keep.chance {
             self.chance.extend(played.chance.iter().cloned());
         }
-        if self.hidden.any() && (self.board_outcome().is_over() || self.broken_on.is_some()) {
+        if self.hidden.any() && (self.board_outcome().is_over() || self.table.broken_on().is_some())
+        {
             self.audit_opened_sides();
         }
     }
@@ -2166,7 +2214,7 @@ impl<G: Game> Referee<G> {
                 // A hand's passes audited as it left count too.
                 let left = self
                     .holds_hand(i)
-                    .and_then(|hand| self.deck.as_ref()?.left_verdict(hand).cloned());
+                    .and_then(|hand| self.table.deck()?.left_verdict(hand).cloned());
                 self.hidden.audited(i, verdict.and(left.unwrap_or(Ok(()))));
             }
         }
@@ -2335,7 +2383,7 @@ pub fn replay_from_checked<G: Game>(
     };
     let mut replay = Replay::<G>::start(record, with_digest)?;
     let referee = &mut replay.referee;
-    if referee.header.any_key() || referee.deck.is_some() {
+    if referee.header.any_key() || referee.table.has_deck() {
         if referee.digest != checked {
             referee.checked_to = Some(checked);
             if let Some(deck) = referee.deck.as_mut() {

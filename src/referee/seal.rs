@@ -12,14 +12,26 @@ use crate::fairness::{self, Hash, SealedKind};
 use crate::game::{Game, Side};
 use crate::record::{LineKind, ProofKind, Span, Turn};
 
-/// Whether a line's signature is verified, or the line is being composed
+/// How a line is checked: a reader's line, or a line being composed
 /// (its seal is added once its text is known).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum SealCheck {
     /// Check the signature the line carries, or that it needs none.
     Verify,
-    /// A trial play while composing: no signature yet.
+    /// The line composed, tried once before it is kept: no signature
+    /// yet, everything else checked.
     Trial,
+    /// A draft of a line being composed, to learn what it owes: no
+    /// signature yet, and the shares it owes and its hand's leaving
+    /// items not required (they are worked out from the draft).
+    Draft,
+}
+
+impl SealCheck {
+    /// Whether the line is a draft ([`SealCheck::Draft`]).
+    pub(super) fn draft(self) -> bool {
+        self == SealCheck::Draft
+    }
 }
 
 /// A line's seal, checked: the bytes the record digest takes, the
@@ -168,6 +180,11 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         };
+        // Keys before turn 1 (protocol 3): nothing is due of anyone that
+        // a claim could take, until every side is in.
+        if let Some(why) = self.no_claim_before_keys() {
+            return Err(at.illegal(Place::End, Some("forfeit"), why));
+        }
         let claimant_name = claimant.name::<G>();
         if claimant == side {
             return Err(at.illegal(
@@ -182,7 +199,30 @@ impl<G: Game> Referee<G> {
                 format!("a forfeit is claimed with the claimant's signature, and {claimant_name} has no {claimant_name}Key tag ({})", self.keygen_hint(claimant)),
             ));
         }
+        // A side whose key is not in the game has not joined it: it owes
+        // nothing it could forfeit (the game waits for its key, or is
+        // started again with another player).
+        if self.header.key(side).is_none() {
+            let name = side.name::<G>();
+            return Err(at.illegal(
+                Place::End,
+                Some("forfeit"),
+                format!("{name} has not joined this game (no {name}Key tag): a forfeit is claimed only of a side whose key is in the game; until {name}'s key comes, the game has not begun for {name} (start a new game with another player if it never comes)"),
+            ));
+        }
         Ok(Some(claimant))
+    }
+
+    /// Why no forfeit can be claimed now, if keys are due before turn 1
+    /// (protocol 3): nothing is owed then that a claim could take.
+    pub(super) fn no_claim_before_keys(&self) -> Option<String> {
+        if self.keys_due().is_empty() {
+            return None;
+        }
+        Some(format!(
+            "no forfeit can be claimed before every key is in: {} (a side that never adds its key never began the game)",
+            self.step_due().map_or_else(String::new, |d| d.text)
+        ))
     }
 
     /// Whether `line` of side `index` is bare: no proof items, not a
@@ -239,7 +279,7 @@ impl<G: Game> Referee<G> {
             claimant,
         };
         match (self.header.key(signer), sig) {
-            _ if check == SealCheck::Trial => Ok(seal),
+            _ if check != SealCheck::Verify => Ok(seal),
             (None, None) => Ok(seal),
             (None, Some((k, _))) => Err(at.record(
                 Place::Proof(k),

@@ -15,9 +15,22 @@ pub fn herald(dir: &Path) -> Command {
     cmd
 }
 
+/// A command whose `args` date a line (`--date DAY`) runs on that day by
+/// the clock (`HERALD_TODAY`): a player writes a line the day it is
+/// dated, and `herald` refuses a date ahead of its clock.
+pub fn on_its_day(cmd: &mut Command, args: &[&str]) {
+    if let Some(k) = args.iter().position(|a| *a == "--date") {
+        if let Some(day) = args.get(k + 1) {
+            cmd.env("HERALD_TODAY", day);
+        }
+    }
+}
+
 /// Run `herald ARGS` in `dir`; it must succeed. Its standard output.
 pub fn run(dir: &Path, args: &[&str]) -> String {
-    let out = herald(dir).args(args).output().unwrap();
+    let mut cmd = herald(dir);
+    on_its_day(&mut cmd, args);
+    let out = cmd.args(args).output().unwrap();
     assert!(
         out.status.success(),
         "herald {args:?}: {}{}",
@@ -25,6 +38,22 @@ pub fn run(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// Run `herald ARGS` in `dir`, which must fail with `code`: its standard
+/// error.
+pub fn fails(dir: &Path, args: &[&str], code: i32) -> String {
+    let mut cmd = herald(dir);
+    on_its_day(&mut cmd, args);
+    let out = cmd.args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "herald {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).unwrap()
 }
 
 /// Run `herald ARGS` in `dir` (it must succeed) and read its JSON.
@@ -85,4 +114,16 @@ pub fn refused_answer(dir: &Path, message: &str, turn: &str, out: &str) -> Strin
     assert!(!dir.join(out).exists(), "nothing written");
     assert_eq!(std::fs::read(dir.join("my.key")).unwrap(), key);
     String::from_utf8(o.stderr).unwrap()
+}
+
+/// One run at a time on the shared test mail accounts (ann, bob, cara,
+/// dave, kay @herald.test): every test that empties or reads them holds
+/// this inter-process lock, so that two runs (CI, another worktree) do
+/// not break each other. Held until the guard is dropped.
+pub fn shared_accounts() -> fd_lock::RwLockWriteGuard<'static, std::fs::File> {
+    let file =
+        std::fs::File::create(std::env::temp_dir().join("herald-mail-accounts.lock")).unwrap();
+    Box::leak(Box::new(fd_lock::RwLock::new(file)))
+        .write()
+        .unwrap()
 }

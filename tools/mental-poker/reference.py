@@ -5,6 +5,7 @@ plain Python: hashlib, integers, and ristretto255 as RFC 9496 defines it.
 
     python3 tools/mental-poker/reference.py          # the test vectors
     python3 tools/mental-poker/reference.py --self-test
+    python3 tools/mental-poker/reference.py --check tests/data/vectors/mental-poker.json
 
 It checks itself against published ristretto255 values (small multiples
 of the generator, an Elligator map image) before printing anything.
@@ -480,8 +481,33 @@ def main():
     if sys.argv[1:] == ["--self-test"]:
         print("ristretto255, the sampler: self-test passed")
         return
-    for name, value in vectors() + table_vectors(3, 34) + table_vectors(4, 68):
+    ours = vectors() + table_vectors(3, 34) + table_vectors(4, 68)
+    if sys.argv[1:2] == ["--check"] and len(sys.argv) == 3:
+        check(sys.argv[2], ours)
+        return
+    if sys.argv[1:]:
+        sys.exit("usage: reference.py [--self-test | --check tests/data/vectors/mental-poker.json]")
+    for name, value in ours:
         print(f"{name}: {value}")
+
+
+def check(path, ours):
+    """Compare the vectors computed here with the data file's, name by
+    name and in order."""
+    import json
+    with open(path) as f:
+        theirs = [tuple(pair) for pair in json.load(f)["vectors"]]
+    ours = [(name, str(value)) for name, value in ours]
+    if ours == theirs:
+        print(f"{len(ours)} vectors agree with {path}")
+        return
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            print(f"vector {k + 1}: computed {a[0]}: {a[1]}, the data file says {b[0]}: {b[1]}")
+            break
+    if len(ours) != len(theirs):
+        print(f"{len(ours)} vectors computed, {len(theirs)} in the data file")
+    sys.exit(1)
 
 
 if __name__ == "__main__":

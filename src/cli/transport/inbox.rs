@@ -270,7 +270,7 @@ pub(crate) fn inbox(config: Option<&Path>, format: Format) -> Result<Exit, Failu
         })?,
         Format::Text | Format::Svg => {
             // The computer's clock, read where the CLI reads it.
-            let today = crate::cli::context::today(None)?;
+            let today = crate::cli::context::clock_today()?;
             out(&text(&games, &rejected, messages.len(), today))?
         }
     }
@@ -369,7 +369,8 @@ fn text(
     t
 }
 
-/// `move GAME-ID`: the newest valid message of a game the inbox knows,
+/// A RECORD argument that names a game id (`files::record_file`): the
+/// newest valid message of a game the inbox knows,
 /// when `record` names no file but looks like a game id. An id the inbox
 /// does not know (or that names two games) is refused, saying so.
 pub(crate) fn resolve(record: &Path) -> Result<Option<std::path::PathBuf>, Failure> {

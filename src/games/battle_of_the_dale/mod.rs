@@ -66,6 +66,10 @@ fn parse_options(value: &str) -> Result<Opts, SetupError> {
     })
 }
 
+/// This game's rules and rulings (`docs/games/battle-of-the-dale.md`), built into the
+/// binary for `herald rules battle-of-the-dale`.
+pub const RULES_TEXT: &str = include_str!("../../../docs/games/battle-of-the-dale.md");
+
 impl Game for BattleOfTheDale {
     type State = State;
     type Action = Action;

@@ -9,79 +9,71 @@
 //! Then [`Game::begin_play`] draws the opening roll and the deal, and each
 //! turn draws a card and rolls the die at its start.
 
-pub mod action;
-pub mod alley;
-pub mod board;
-pub mod cards;
-pub mod castles;
-mod castles_header;
-mod compact;
-mod diagram;
-pub mod dice;
-pub mod gates;
-pub mod layouts;
-pub mod maze;
-pub mod misery;
-pub mod notation;
-mod picture;
-pub mod position;
-pub mod rules;
-pub mod setup;
-pub mod state;
+//! The code is in layers, each importing only the layers before it
+//! (checked by `tests/layers.rs`):
+//!
+//! 1. [`geometry`]: the boards, squares, edges, the set-ups' boards.
+//! 2. [`mazes`]: walls and gates, the hidden maze set-up.
+//! 3. [`pieces`]: the characters on the board, the cards.
+//! 4. [`moves`]: gate turns, the Alley, actions, the dice phase.
+//! 5. [`one_board`]: the one-board game (position, notation, turn),
+//!    with a hook ([`one_board::variant::Variant`]) for all a set-up
+//!    changes.
+//! 6. `views`: the diagram and the picture.
+//! 7. [`setups`]: each set-up in its folder, a layer over the one-board
+//!    game, and the table of which plays which layout.
+//! 8. This file: the [`Game`] impl composing them.
+//!
+//! The old flat paths (`battlegates::board`, `battlegates::state`, ...)
+//! are re-exported below.
+
+pub mod geometry;
+pub mod mazes;
+pub mod moves;
+pub mod one_board;
+pub mod pieces;
+pub mod setups;
+mod views;
+
+pub use geometry::{board, layouts};
+pub use mazes::{maze, setup};
+pub use moves::{action, alley, dice, gates};
+pub use one_board::{notation, rules, state};
+pub use pieces::cards;
+
+/// The position text ([`one_board::position`]), read with the set-ups'
+/// table of rules.
+pub mod position {
+    pub use super::one_board::position::*;
+    use super::{setups, PositionParseError, State};
+
+    /// Read a position written by [`write`], of any set-up, played by
+    /// its set-up's rules ([`setups::rules`]).
+    pub fn parse(text: &str) -> Result<State, PositionParseError> {
+        parse_with(text, setups::rules)
+    }
+}
+use views::{diagram, picture};
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_castles;
-#[cfg(test)]
-mod tests_misery;
 
 use crate::game::{
-    ActionParseError, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal, OptionTag,
-    Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
+    ActionParseError, CardKind, Chance, ChoiceDefault, DiagramStyle, Game, HiddenDeck, Illegal,
+    OptionTag, Outcome, PositionParseError, Setup, SetupChoice, SetupError, Side,
 };
 use crate::illegal;
 
 pub use action::Action;
 pub use state::State;
 
-use board::{side_name, NORTH, SOUTH};
+use board::side_name;
 use cards::{Card, Pile};
 use layouts::{Layout, ANY_BOARD};
 use setup::slots;
 
 /// The Battlegates engine.
 pub struct Battlegates;
-
-fn check_sides(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
-    if layout.four_castles() {
-        return castles_header::check_sides(setup, layout);
-    }
-    let board = match layout {
-        Layout::MiseryRun => "Misery Run",
-        _ => "one board",
-    };
-    for side in [SOUTH, NORTH] {
-        if !setup.sides.contains(&side) {
-            return Err(SetupError {
-                tag: Some(side_name(side).to_string()),
-                reason: format!(
-                    "Battlegates on {board} is played by South and North: {} is missing",
-                    side_name(side)
-                ),
-            });
-        }
-    }
-    if setup.sides.len() != 2 {
-        return Err(SetupError {
-            tag: None,
-            reason: format!(
-                "Battlegates on {board} is played by exactly two sides, South and North"
-            ),
-        });
-    }
-    Ok(())
-}
 
 fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
     if let Some(v) = setup.tag("Hands") {
@@ -96,7 +88,42 @@ fn check_options(setup: &Setup<'_>) -> Result<(), SetupError> {
         }
     }
     let layout = layout(setup)?;
-    castles_header::check_options(setup, layout)
+    check_decks(setup, layout)
+}
+
+/// The number the `Decks` tag gives, if any (checked by [`check_decks`]).
+fn decks_tag(setup: &Setup<'_>) -> Option<u8> {
+    setup.tag("Decks").and_then(|v| v.trim().parse().ok())
+}
+
+/// `Decks` is 1 or 2, and 2 only for four players.
+fn check_decks(setup: &Setup<'_>, layout: Layout) -> Result<(), SetupError> {
+    if let Some(v) = setup.tag("Decks") {
+        let n = decks_tag(setup);
+        let ok = match n {
+            Some(1) => true,
+            Some(2) => layout.players() == 4,
+            _ => false,
+        };
+        if !ok {
+            let reason = if n == Some(2) {
+                format!(
+                    "Decks \"{v}\": two players play with one deck of 34 cards (Decks \"1\"); \
+                     two decks are for four players"
+                )
+            } else {
+                format!(
+                    "Decks \"{v}\": the cards are one deck of 34 (\"1\") or, for four players, \
+                     two decks of 68 (\"2\", their default)"
+                )
+            };
+            return Err(SetupError {
+                tag: Some("Decks".into()),
+                reason,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether the hands are hidden: as the `Hands` tag says, or by the
@@ -108,28 +135,24 @@ fn hands_hidden(setup: &Setup<'_>, layout: Layout) -> bool {
         .eq_ignore_ascii_case("hidden")
 }
 
-/// Why a `Setup` word that names no set-up is refused.
-fn unknown_setup(tag: &str) -> String {
-    let played: Vec<String> = Layout::ALL
-        .iter()
-        .map(|l| format!("\"{}\"", l.tag()))
-        .collect();
-    format!(
-        "Setup \"{tag}\": this herald plays Setup {}",
-        played.join(", ")
-    )
-}
+use layouts::unknown_setup;
 
 /// The set-up the `Setup` tag names (one board by default).
 fn layout(setup: &Setup<'_>) -> Result<Layout, SetupError> {
     let Some(v) = setup.tag("Setup") else {
         return Ok(Layout::OneBoard);
     };
-    Layout::from_tag(v).ok_or_else(|| SetupError {
-        tag: Some("Setup".into()),
-        reason: unknown_setup(v),
-    })
+    Layout::from_tag(v)
+        .filter(|l| setups::played(*l))
+        .ok_or_else(|| SetupError {
+            tag: Some("Setup".into()),
+            reason: unknown_setup(v),
+        })
 }
+
+/// This game's rules and rulings (`docs/games/battlegates.md`), built into the
+/// binary for `herald rules battlegates`.
+pub const RULES_TEXT: &str = include_str!("../../../docs/games/battlegates.md");
 
 impl Game for Battlegates {
     type State = State;
@@ -165,11 +188,11 @@ impl Game for Battlegates {
 
     fn new_game(setup: &Setup<'_>) -> Result<State, SetupError> {
         let layout = layout(setup)?;
-        check_sides(setup, layout)?;
+        setups::rules(layout).check_sides(setup, layout)?;
         check_options(setup)?;
         let mut state = State::new(layout);
-        if let Some(decks) = castles_header::decks_tag(setup) {
-            castles::set_decks(&mut state, decks);
+        if let Some(decks) = decks_tag(setup) {
+            state.set_decks(decks);
         }
         if hands_hidden(setup, layout) {
             state.cards = state.cards.into_hidden();
@@ -289,8 +312,7 @@ impl Game for Battlegates {
     }
 
     fn takes_turns(state: &State, side: Side) -> bool {
-        // On Battle Alley a castle without characters is skipped.
-        !state.layout.four_castles() || state.board.has_characters(side)
+        state.rules.takes_turns(state, side)
     }
 
     fn receive_cards(state: &mut State, side: Side, cards: &[Option<u32>]) -> Result<(), Illegal> {
@@ -309,9 +331,9 @@ impl Game for Battlegates {
         if !state.cards.open_unseen(side, card) {
             return illegal!("{} holds no unseen card to open as {card}", side_name(side));
         }
-        // A castle out of the game discards its hand (rulings 33, 34):
-        // a card of it opened on its leaving line goes to the pile.
-        if state.layout.four_castles() && !state.board.has_characters(side) {
+        // A side out of the game whose hand is discarded: a card of it
+        // opened on its leaving line goes to the pile.
+        if state.rules.hand_discarded(state, side) {
             state.cards.spend(side, card);
         }
         Ok(())
@@ -321,8 +343,19 @@ impl Game for Battlegates {
         card_of(card).map_or_else(|_| card.to_string(), |c| c.word().to_owned())
     }
 
-    fn card_spent(_state: &State, action: &Action) -> Option<String> {
-        action.card().map(|c| c.word().to_owned())
+    fn card_kind(card: u32) -> CardKind {
+        // Past the cards of the game: a kind of no card.
+        CardKind(card_of(card).map_or(u32::MAX, |c| c as u32))
+    }
+
+    fn kind_text(kind: CardKind) -> String {
+        Card::ALL
+            .get(kind.0 as usize)
+            .map_or_else(|| kind.0.to_string(), |c| c.word().to_owned())
+    }
+
+    fn card_spent(_state: &State, action: &Action) -> Option<CardKind> {
+        action.card().map(|c| CardKind(c as u32))
     }
 
     fn cards_reshuffled(state: &mut State) {

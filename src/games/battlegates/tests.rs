@@ -1744,37 +1744,27 @@ impl Chance for Opening {
     }
 }
 
+/// The opening roll and the deal of the reference vector (spec section
+/// 3.3), played by the engine: the values are read from
+/// tests/data/vectors/fairness.json, the one copy the library's test and
+/// the independent Python reference both check.
 #[test]
 fn the_opening_roll_and_deal_match_the_reference_vector() {
-    // Values from tools/fairness_reference.py (spec section 3.3).
-    let game = crate::fairness::game_id([
-        ("Game", "battlegates"),
-        ("South", "ann@example.org"),
-        ("North", "bob@example.org"),
-        ("Result", "*"),
-    ]);
-    let (south, north) = ([0x11; 32], [0x26; 32]);
-    let hex = |label: &str| {
-        hex::encode(crate::fairness::turn_seed(
-            &game,
-            0,
-            label,
-            &south,
-            &[north],
-        ))
-    };
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("../../../tests/data/vectors/fairness.json")).unwrap();
+    let vector = |name: &str| &data["vectors"][name];
+    let tags: Vec<(&str, &str)> = data["inputs"]["battlegates tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap(), p[1].as_str().unwrap()))
+        .collect();
+    let game = crate::fairness::game_id(tags.iter().copied());
     assert_eq!(
         hex::encode(game),
-        "02170fdaf5fa5121fbbb0ab63e0d8397754047b0d412107084e48b9f84b58591"
+        vector("battlegates game id").as_str().unwrap()
     );
-    assert_eq!(
-        hex("opening"),
-        "580e7aab62e1cc27a8a81acb06fe19dfcb047157be3c84f414a8bb958a340e74"
-    );
-    assert_eq!(
-        hex("deal"),
-        "2f5d3c79dfdd4d8a8bb4b50ce1a140a68ddd17e6faa8eba4cf7371c66010f483"
-    );
+    let (south, north) = ([0x11; 32], [0x26; 32]);
     let mut s = State::start();
     let mut chance = Opening {
         game,
@@ -1783,12 +1773,36 @@ fn the_opening_roll_and_deal_match_the_reference_vector() {
         samplers: Vec::new(),
     };
     G::begin_play(&mut s, &mut chance).unwrap();
-    // 4 and 4, rolled again as a pair: 4 and 3. South moves first; the
-    // deal gives North climb, move-gate, climb and South move-wall and
-    // rotate180 twice.
-    assert_eq!(s.opening, Some([4, 3]));
-    assert_eq!(s.to_move, board::SOUTH);
-    assert!(G::write_position_text(&s).contains(" South wtt/ccg/- "));
+    // The last pair of the rolls (a tie is rolled again) decides.
+    let rolls = vector("battlegates opening rolls").as_array().unwrap();
+    let last = rolls.last().unwrap();
+    let pair = [0, 1].map(|k| last[k].as_u64().unwrap() as u8);
+    assert_eq!(s.opening, Some(pair));
+    let first = match vector("battlegates first").as_str().unwrap() {
+        "South" => board::SOUTH,
+        _ => board::NORTH,
+    };
+    assert_eq!(s.to_move, first);
+    // Each hand as the position writes it: its cards' letters in card
+    // order.
+    let hand = |side: &str| -> String {
+        let mut cards: Vec<Card> = vector("battlegates deal")[side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| Card::from_word(c.as_str().unwrap()).unwrap())
+            .collect();
+        cards.sort_by_key(|c| Card::ALL.iter().position(|a| a == c));
+        cards.iter().map(|c| c.letter()).collect()
+    };
+    let text = G::write_position_text(&s);
+    let hands = format!(
+        " {} {}/{}/- ",
+        vector("battlegates first").as_str().unwrap(),
+        hand("South"),
+        hand("North")
+    );
+    assert!(text.contains(&hands), "{text} lacks {hands}");
 }
 
 #[test]

@@ -70,6 +70,10 @@ fn points_line(pos: &Pos) -> String {
     )
 }
 
+/// This game's rules and rulings (`docs/games/breach-the-keep.md`), built into the
+/// binary for `herald rules breach-the-keep`.
+pub const RULES_TEXT: &str = include_str!("../../../docs/games/breach-the-keep.md");
+
 impl Game for BreachTheKeep {
     type State = State;
     type Action = Action;

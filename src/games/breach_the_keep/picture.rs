@@ -5,15 +5,20 @@
 //! off the board, the stacks (a ringed disc is a double), coordinates on
 //! the margins and the status lines. The text diagram draws its cells,
 //! Gates and status lines from the same data.
+//!
+//! The status lines (end zones, Keeps held, points) are written here and
+//! the text diagram uses them: the diagram uses the picture, never the
+//! other way.
 
 use crate::picture::{
     Cell as Spot, Colour, Form, Ground, HexOrient, Label, Passage, Picture, Point, Shape, SideKey,
     Token,
 };
 
-use super::board::{cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, NCOLS};
-use super::rules::SIDE_NAMES;
+use super::board::{cell, is_keep, Name, CELL_COL, CELL_ROW, COL_LEN, GATES, KEEPS, NCOLS};
+use super::rules::{side_name, SIDE_NAMES};
 use super::state::{Cell, Pos, State};
+use crate::game::{wrap_words, TEXT_WIDTH};
 
 /// From a cell's centre to a corner.
 const R: f32 = 0.7;
@@ -102,8 +107,8 @@ pub fn picture(state: &State) -> Picture {
     pic.edges = (0..GATES.len()).map(|g| gate(pos, g)).collect();
     places(&mut pic, pos);
     margins(&mut pic);
-    pic.caption = vec![super::diagram::zone_line(pos, 1)];
-    pic.caption.extend(super::diagram::status(state));
+    pic.caption = vec![zone_line(pos, 1)];
+    pic.caption.extend(status(state));
     pic.legend = vec![
         "disc: a single (2 points); ringed disc marked 2: a double (4)".into(),
         "thick outline: a Keep (up to three stacks of one side)".into(),
@@ -194,4 +199,91 @@ fn margins(pic: &mut Picture) {
         pic.labels
             .push(Label::coordinate(Point::new(right, y), row.to_string()));
     }
+}
+
+fn letters(c: &Cell) -> ([char; 3], usize) {
+    let mut out = [' '; 3];
+    let mut n = 0;
+    let (single, double) = c.stack_letters();
+    for _ in 0..c.d {
+        if n < 3 {
+            out[n] = double;
+            n += 1;
+        }
+    }
+    for _ in 0..c.s {
+        if n < 3 {
+            out[n] = single;
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+/// The `Keeps held:` line, wrapped between Keeps when all eleven do not
+/// fit on one line.
+fn keeps_held(pos: &Pos, out: &mut Vec<String>) {
+    // A no-break space inside each Keep's entry keeps it on one line.
+    let mut keeps = String::new();
+    for &k in KEEPS.iter() {
+        let c = pos.cells[k as usize];
+        if c.is_empty() {
+            continue;
+        }
+        let (l, n) = letters(&c);
+        let stacks: String = l[..n].iter().collect();
+        if !keeps.is_empty() {
+            keeps.push_str(", ");
+        }
+        keeps.push_str(&format!(
+            "{}\u{a0}{}\u{a0}{}\u{a0}({stacks})",
+            Name(k),
+            c.owner().map_or("", side_name),
+            c.points()
+        ));
+    }
+    if keeps.is_empty() {
+        keeps.push_str("none");
+    }
+    for line in wrap_words(&format!("Keeps held: {keeps}"), TEXT_WIDTH, "  ") {
+        out.push(line.replace('\u{a0}', " "));
+    }
+}
+
+/// `Black end zone (Z): 8 pieces; White needs 8 points around Black's
+/// home Keep`: the line on `side`'s end zone.
+pub(super) fn zone_line(pos: &Pos, side: usize) -> String {
+    let other = 1 - side;
+    format!(
+        "{} end zone (Z): {} pieces; {} needs {} points around {}'s home Keep",
+        SIDE_NAMES[side],
+        pos.zone[side],
+        SIDE_NAMES[other],
+        2 * pos.keep_value[side],
+        SIDE_NAMES[side]
+    )
+}
+
+/// The lines under the board (the picture's caption after Black's end
+/// zone): White's end zone, the Keeps held, the points in play, the side
+/// to move and its points left, or the winner.
+pub(super) fn status(state: &State) -> Vec<String> {
+    let pos = &state.pos;
+    let mut out = vec![zone_line(pos, 0)];
+    keeps_held(pos, &mut out);
+    out.push(format!(
+        "Points in play: White {}, Black {}",
+        pos.points[0], pos.points[1]
+    ));
+    if pos.over() {
+        let w = pos.winner.map_or("", side_name);
+        out.push(format!("{w} won"));
+    } else {
+        let me = side_name(pos.side);
+        out.push(format!(
+            "{me} to move: {} of 4 movement points left",
+            4 - pos.used
+        ));
+    }
+    out
 }

@@ -4,12 +4,11 @@ use std::fmt::Write;
 
 use anstyle::{AnsiColor, Style};
 
-use crate::game::{DiagramStyle, Game, Outcome, Side};
+use crate::game::{DiagramStyle, Outcome, Side};
 
-use super::board::{opponent, portal, side_name as name, Sq, Terrain, BLUE, COLS, ROWS};
+use super::board::{side_name as name, Sq, Terrain, BLUE, COLS, ROWS};
 use super::picture;
 use super::state::{Cell, End, Event, Kind, State};
-use super::CastleDanger;
 use crate::picture::{self as model, Form, Ground, Picture};
 
 /// `text` in the side's colour (stripped by the CLI when colour is off).
@@ -193,42 +192,6 @@ pub fn draw(state: &State, style: DiagramStyle) -> String {
     for line in &pic.caption {
         out.push_str(line);
         out.push('\n');
-    }
-    out
-}
-
-/// The lines under the legend: the summary, the pieces on the board, and
-/// whether the side to move may add a piece (the picture's caption).
-pub(super) fn status(state: &State) -> Vec<String> {
-    let mut out = vec![CastleDanger::summary(state)];
-    let me = state.to_move();
-    out.push(format!(
-        "Pieces on the board: Blue {}, Red {}",
-        state.movable(BLUE),
-        state.movable(opponent(BLUE))
-    ));
-    if state.outcome == Outcome::Ongoing {
-        let gate = portal(me);
-        let may_add = if state.active {
-            !state.turn().acted && state.turn().portal_was_empty
-        } else {
-            state.cell(gate) == Cell::Empty
-        };
-        if may_add {
-            let cost = match super::rules::add_cost(state) {
-                0 => "free".to_string(),
-                n => format!("costs {n} moves"),
-            };
-            out.push(format!(
-                "{} may first add a piece on {gate}: {cost}",
-                name(me)
-            ));
-        } else if !state.active || !state.turn().acted {
-            out.push(format!(
-                "{}'s Portal {gate} is not empty: no piece can be added",
-                name(me)
-            ));
-        }
     }
     out
 }

@@ -37,6 +37,10 @@ fn wizards(n: u8) -> String {
     }
 }
 
+/// This game's rules and rulings (`docs/games/castle-danger.md`), built into the
+/// binary for `herald rules castle-danger`.
+pub const RULES_TEXT: &str = include_str!("../../../docs/games/castle-danger.md");
+
 impl Game for CastleDanger {
     type State = State;
     type Action = Action;

@@ -2,11 +2,17 @@
 //! their ground (grass, sand, the river, the two Portals), the pieces,
 //! Walls and Fire on them, coordinates on the margins, and the status
 //! lines. The text diagram draws its board and status from this picture.
+//!
+//! The status lines are written here and the text diagram uses them: the
+//! diagram uses the picture, never the other way.
 
 use crate::picture::{Cell, Form, Ground, Picture, Point, Shape, Token};
 
-use super::board::{side_name as name, Sq, Terrain, COLS, ROWS};
+use crate::game::{Game, Outcome};
+
+use super::board::{opponent, portal, side_name as name, Sq, Terrain, BLUE, COLS, ROWS};
 use super::state::{Cell as Content, State};
+use super::CastleDanger;
 
 /// The margin around the board, in squares.
 const MARGIN: f32 = 0.7;
@@ -22,7 +28,7 @@ pub fn picture(state: &State) -> Picture {
     );
     pic.cells = Sq::all().map(|sq| square(state, sq)).collect();
     margins(&mut pic);
-    pic.caption = super::diagram::status(state);
+    pic.caption = status(state);
     pic.legend = vec![
         "K King, W Wizard, B Builder, C Cannon; ! a Cannon that has fired".into(),
         "diamond: Fire; dark square: Wall; sand (rows 4, 6): no Walls".into(),
@@ -91,4 +97,40 @@ fn token(content: Content) -> Option<Token> {
 
 fn margins(pic: &mut Picture) {
     pic.grid_coordinates(COLS, ROWS, (MARGIN, MARGIN), MARGIN);
+}
+
+/// The lines under the legend: the summary, the pieces on the board, and
+/// whether the side to move may add a piece (the picture's caption).
+pub(super) fn status(state: &State) -> Vec<String> {
+    let mut out = vec![CastleDanger::summary(state)];
+    let me = state.to_move();
+    out.push(format!(
+        "Pieces on the board: Blue {}, Red {}",
+        state.movable(BLUE),
+        state.movable(opponent(BLUE))
+    ));
+    if state.outcome == Outcome::Ongoing {
+        let gate = portal(me);
+        let may_add = if state.active {
+            !state.turn().acted && state.turn().portal_was_empty
+        } else {
+            state.cell(gate) == Content::Empty
+        };
+        if may_add {
+            let cost = match super::rules::add_cost(state) {
+                0 => "free".to_string(),
+                n => format!("costs {n} moves"),
+            };
+            out.push(format!(
+                "{} may first add a piece on {gate}: {cost}",
+                name(me)
+            ));
+        } else if !state.active || !state.turn().acted {
+            out.push(format!(
+                "{}'s Portal {gate} is not empty: no piece can be added",
+                name(me)
+            ));
+        }
+    }
+    out
 }

@@ -19,12 +19,15 @@
 
 use std::fmt::Write;
 
-use crate::game::{DiagramStyle, Outcome};
+use crate::game::DiagramStyle;
 use crate::picture::{self as model, Known};
 
 use super::board::{side_name as name, Sq, COLS, ROWS};
 use super::rules::describe;
-use super::state::{End, Event, PieceId, State};
+use super::state::{Event, PieceId, State};
+
+/// One line on the position (drawn under the picture too).
+pub use super::picture::summary;
 
 const CELL: usize = 6;
 
@@ -91,43 +94,6 @@ pub fn draw(s: &State, style: DiagramStyle) -> String {
     out.push_str(&summary(s));
     out.push('\n');
     out
-}
-
-/// One line on the position.
-pub fn summary(s: &State) -> String {
-    match (s.outcome, s.end) {
-        (Outcome::Won(w), End::Base(_)) => format!(
-            "{} won: a {} piece entered {}'s base",
-            name(w),
-            name(w),
-            name(State::other(w))
-        ),
-        (Outcome::Won(w), End::Resigned(l)) => format!("{} won: {} resigned", name(w), name(l)),
-        (Outcome::Won(w), End::NoFreePiece(l)) if s.on_board(l) == 0 => {
-            format!("{} won: {} has no pieces left", name(w), name(l))
-        }
-        (Outcome::Won(w), End::NoFreePiece(l)) => format!(
-            "{} won: every {} piece is locked in a stalemate",
-            name(w),
-            name(l)
-        ),
-        (Outcome::Won(w), _) => format!("{} won", name(w)),
-        (Outcome::Draw, _) => "draw: neither side has a free piece".into(),
-        (Outcome::TeamWon(_), _) => "over".into(),
-        (Outcome::Ongoing, _) => ongoing(s),
-    }
-}
-
-fn ongoing(s: &State) -> String {
-    let me = name(s.to_move);
-    let mut text = match s.roll {
-        Some(r) => format!("{me} to move: rolled {r}"),
-        None => format!("{me} to move"),
-    };
-    if let Some(b) = s.battle {
-        let _ = write!(text, "; the battle on {} waits for {me}'s identity", b.at);
-    }
-    text
 }
 
 /// The comment on a finished turn: what happened in it. A line played

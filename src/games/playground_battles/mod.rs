@@ -112,6 +112,10 @@ fn waiting_demands(state: &State) -> Vec<Demand> {
     out
 }
 
+/// This game's rules and rulings (`docs/games/playground-battles.md`), built into the
+/// binary for `herald rules playground-battles`.
+pub const RULES_TEXT: &str = include_str!("../../../docs/games/playground-battles.md");
+
 impl Game for PlaygroundBattles {
     type State = State;
     type Action = Move;

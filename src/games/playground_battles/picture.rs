@@ -4,11 +4,17 @@
 //! viewer: its own pieces, with `--key`), stalemates and battles, the
 //! coordinates and the summary. The text diagram draws its board from
 //! this picture.
+//!
+//! The summary line is written here (`diagram::summary` re-exports it):
+//! the diagram uses the picture, never the other way.
 
+use std::fmt::Write;
+
+use crate::game::Outcome;
 use crate::picture::{Cell, Ground, Known, Picture, Point, Shape, Token};
 
 use super::board::{side_name as name, Sq, BLUE, COLS, ROWS};
-use super::state::{PieceId, State};
+use super::state::{End, PieceId, State};
 
 /// The margin for the coordinates, in squares.
 const MARGIN: f32 = 0.7;
@@ -42,7 +48,7 @@ pub fn picture(state: &State) -> Picture {
         "Blue's base",
     ));
     margins(&mut pic);
-    pic.caption = vec![super::diagram::summary(state)];
+    pic.caption = vec![summary(state)];
     let own = if has_own(&pic) {
         "dashed ring, italic: known only to you (your key), not opened"
     } else {
@@ -127,4 +133,41 @@ fn token(state: &State, id: PieceId) -> Token {
 
 fn margins(pic: &mut Picture) {
     pic.grid_coordinates(COLS, ROWS, (MARGIN, top()), MARGIN);
+}
+
+/// One line on the position.
+pub fn summary(s: &State) -> String {
+    match (s.outcome, s.end) {
+        (Outcome::Won(w), End::Base(_)) => format!(
+            "{} won: a {} piece entered {}'s base",
+            name(w),
+            name(w),
+            name(State::other(w))
+        ),
+        (Outcome::Won(w), End::Resigned(l)) => format!("{} won: {} resigned", name(w), name(l)),
+        (Outcome::Won(w), End::NoFreePiece(l)) if s.on_board(l) == 0 => {
+            format!("{} won: {} has no pieces left", name(w), name(l))
+        }
+        (Outcome::Won(w), End::NoFreePiece(l)) => format!(
+            "{} won: every {} piece is locked in a stalemate",
+            name(w),
+            name(l)
+        ),
+        (Outcome::Won(w), _) => format!("{} won", name(w)),
+        (Outcome::Draw, _) => "draw: neither side has a free piece".into(),
+        (Outcome::TeamWon(_), _) => "over".into(),
+        (Outcome::Ongoing, _) => ongoing(s),
+    }
+}
+
+fn ongoing(s: &State) -> String {
+    let me = name(s.to_move);
+    let mut text = match s.roll {
+        Some(r) => format!("{me} to move: rolled {r}"),
+        None => format!("{me} to move"),
+    };
+    if let Some(b) = s.battle {
+        let _ = write!(text, "; the battle on {} waits for {me}'s identity", b.at);
+    }
+    text
 }

@@ -1,0 +1,295 @@
+//! The cards on the table in a game with a shared deck of hidden hands
+//! (spec section 3.9): the deck's ledger, which hand each side draws
+//! into and who holds it, the turn a card opened to no card of the game,
+//! and the farewell lines owed. The referee holds one [`Table`] and
+//! keeps the line protocol; the table keeps its own invariants:
+//!
+//! - every side draws into one hand, and every hand is held by one of
+//!   the sides that draw into it (its first in header order);
+//! - a side owes at most one farewell line at a time;
+//! - a line changes the deck through a [`Pending`] change, tried on a
+//!   copy of the ledger alone and then kept ([`Table::keep`]) or dropped:
+//!   a line refused leaves the table as it was.
+
+use super::deck::DeckLedger;
+use super::farewell::Farewell;
+
+/// The card state of a game: none in a game without a shared deck.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Table {
+    /// The shared deck of hidden hands, in a game that has one.
+    deck: Option<DeckLedger>,
+    /// The deck's hands, each by the header index of its holder, in
+    /// header order.
+    hands: Vec<usize>,
+    /// Each side's hand (an index into `hands`), in header order.
+    holders: Vec<usize>,
+    /// The turn whose line opened a card of the shared deck to no card of
+    /// the game, once one did: play stopped there for the audit.
+    broken_on: Option<u32>,
+    /// The farewell lines owed by sides put out on another hand's line,
+    /// in the turn order before they were put out.
+    farewells: Vec<Farewell>,
+}
+
+/// A line's change to the deck, tried before it is kept: a copy of the
+/// ledger alone (not of the referee), which the line's items go into.
+/// Dropped when the line is refused; [`Table::keep`] makes it the deck.
+#[derive(Debug)]
+pub(super) struct Pending {
+    deck: DeckLedger,
+}
+
+impl Pending {
+    /// The deck, for the line's items to go into.
+    pub(super) fn deck_mut(&mut self) -> &mut DeckLedger {
+        &mut self.deck
+    }
+}
+
+impl Table {
+    /// The table of a game whose sides (header order) draw into the
+    /// hands `holders` names (an index into `hands`, the header index of
+    /// each hand's holder), dealt from `deck` if the game has one.
+    /// Refused, with the reason, when a side draws into no hand, or a
+    /// hand's holder does not draw into it.
+    pub(super) fn new(
+        deck: Option<DeckLedger>,
+        hands: Vec<usize>,
+        holders: Vec<usize>,
+    ) -> Result<Table, String> {
+        if let Some(i) = holders.iter().position(|&h| h >= hands.len()) {
+            return Err(format!(
+                "side {i} draws into hand {}, but there are {} hands",
+                holders[i],
+                hands.len()
+            ));
+        }
+        for (h, &holder) in hands.iter().enumerate() {
+            if holders.get(holder) != Some(&h) {
+                return Err(format!(
+                    "hand {h} is held by side {holder}, which does not draw into it"
+                ));
+            }
+            if holders.iter().position(|&x| x == h) != Some(holder) {
+                return Err(format!(
+                    "hand {h} is held by side {holder}, not by the first side that draws into it"
+                ));
+            }
+        }
+        Ok(Table {
+            deck,
+            hands,
+            holders,
+            broken_on: None,
+            farewells: Vec::new(),
+        })
+    }
+
+    /// Whether the game deals hidden hands from a shared deck.
+    pub(super) fn has_deck(&self) -> bool {
+        self.deck.is_some()
+    }
+
+    /// The shared deck, if the game has one.
+    pub(super) fn deck(&self) -> Option<&DeckLedger> {
+        self.deck.as_ref()
+    }
+
+    /// The deck's hand that header side `index` draws into and plays from
+    /// (its own, unless it shares its holder's).
+    pub(super) fn hand_of(&self, index: usize) -> usize {
+        self.holders.get(index).copied().unwrap_or(index)
+    }
+
+    /// The hand side `index` holds, if it is a hand's holder.
+    pub(super) fn holds_hand(&self, index: usize) -> Option<usize> {
+        let hand = self.hand_of(index);
+        (self.hands.get(hand) == Some(&index)).then_some(hand)
+    }
+
+    /// The header index of the holder of hand `hand`, if there is one.
+    pub(super) fn holder(&self, hand: usize) -> Option<usize> {
+        self.hands.get(hand).copied()
+    }
+
+    /// The header index of the holder of the hand side `index` plays
+    /// from.
+    pub(super) fn holder_of(&self, index: usize) -> usize {
+        self.holder(self.hand_of(index)).unwrap_or(index)
+    }
+
+    /// Under protocol 3, the order the hands (by the header indices of
+    /// their holders, in `sides`) pass over the first deck.
+    pub(super) fn set_first_passers(&mut self, sides: impl IntoIterator<Item = usize>) {
+        let order: Vec<usize> = sides
+            .into_iter()
+            .filter_map(|i| self.holds_hand(i))
+            .collect();
+        if let Some(deck) = self.deck.as_mut() {
+            deck.set_first_passers(order);
+        }
+    }
+
+    /// The change a line makes to the deck, begun: `None` in a game
+    /// without one.
+    pub(super) fn pending(&self) -> Option<Pending> {
+        self.deck.clone().map(|deck| Pending { deck })
+    }
+
+    /// Keep the change a line made to the deck, once the line is played.
+    pub(super) fn keep(&mut self, pending: Pending) {
+        self.deck = Some(pending.deck);
+    }
+
+    /// The turn whose line opened a card to no card of the game, once
+    /// one did.
+    pub(super) fn broken_on(&self) -> Option<u32> {
+        self.broken_on
+    }
+
+    /// Turn `turn` opened a card to no card of the game: play stops for
+    /// the audit. The first such turn is the one kept.
+    pub(super) fn broke_on(&mut self, turn: u32) {
+        self.broken_on.get_or_insert(turn);
+    }
+
+    /// The farewell lines owed, in the order they come.
+    pub(super) fn farewells(&self) -> &[Farewell] {
+        &self.farewells
+    }
+
+    /// Whether side `index` owes a farewell line.
+    pub(super) fn owes_farewell(&self, index: usize) -> bool {
+        self.farewells.iter().any(|f| f.side() == index)
+    }
+
+    /// Side `farewell.side()` owes a farewell line, unless it owes one
+    /// already (a side owes one at a time): whether it was added.
+    pub(super) fn owe_farewell(&mut self, farewell: Farewell) -> bool {
+        if self.owes_farewell(farewell.side()) {
+            return false;
+        }
+        self.farewells.push(farewell);
+        true
+    }
+
+    /// Side `index` owes no farewell line any more (it wrote it, or its
+    /// forfeit was claimed).
+    pub(super) fn settle_farewell(&mut self, index: usize) {
+        self.farewells.retain(|f| f.side() != index);
+    }
+
+    /// The game is over: no farewell line is owed.
+    pub(super) fn clear_farewells(&mut self) {
+        self.farewells.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ledger(sides: &[&str]) -> DeckLedger {
+        DeckLedger::new([7; 32], 34, 3, sides)
+    }
+
+    /// Four sides, two hands: North holds its own and South's, East its
+    /// own and West's.
+    fn shared() -> Table {
+        Table::new(
+            Some(ledger(&["North", "East"])),
+            vec![0, 1],
+            vec![0, 1, 0, 1],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn table_hand_of_each_side_and_its_holder() {
+        let table = shared();
+        assert_eq!(
+            (0..4).map(|i| table.hand_of(i)).collect::<Vec<_>>(),
+            [0, 1, 0, 1]
+        );
+        assert_eq!(table.holds_hand(0), Some(0));
+        assert_eq!(table.holds_hand(1), Some(1));
+        // South plays from North's hand and holds none.
+        assert_eq!(table.holds_hand(2), None);
+        assert_eq!(table.holder_of(2), 0);
+        assert_eq!(table.holder_of(3), 1);
+        assert_eq!(table.holder(2), None);
+    }
+
+    #[test]
+    fn table_refuses_a_side_drawing_into_no_hand() {
+        let e = Table::new(None, vec![0], vec![0, 1]).unwrap_err();
+        assert_eq!(e, "side 1 draws into hand 1, but there are 1 hands");
+    }
+
+    #[test]
+    fn table_refuses_a_holder_that_does_not_draw_into_its_hand() {
+        let e = Table::new(None, vec![0, 0], vec![0, 1]).unwrap_err();
+        assert_eq!(e, "hand 1 is held by side 0, which does not draw into it");
+    }
+
+    #[test]
+    fn table_refuses_a_holder_after_another_side_of_its_hand() {
+        // Sides 0 and 1 draw into hand 0; side 1 holds it.
+        let e = Table::new(None, vec![1], vec![0, 0]).unwrap_err();
+        assert_eq!(
+            e,
+            "hand 0 is held by side 1, not by the first side that draws into it"
+        );
+    }
+
+    #[test]
+    fn table_without_a_deck_has_no_pending_change() {
+        let table = Table::new(None, vec![0, 1], vec![0, 1]).unwrap();
+        assert!(!table.has_deck());
+        assert!(table.pending().is_none());
+    }
+
+    #[test]
+    fn table_pending_change_dropped_leaves_the_deck_as_it_was() {
+        let table = shared();
+        let mut pending = table.pending().unwrap();
+        pending.deck_mut().begin_play(&[0, 1]);
+        assert_eq!(pending.deck_mut().order(), [0, 1]);
+        drop(pending);
+        assert!(table.deck().unwrap().order().is_empty());
+    }
+
+    #[test]
+    fn table_pending_change_kept_is_the_deck() {
+        let mut table = shared();
+        let mut pending = table.pending().unwrap();
+        pending.deck_mut().begin_play(&[1, 0]);
+        table.keep(pending);
+        assert_eq!(table.deck().unwrap().order(), [1, 0]);
+    }
+
+    #[test]
+    fn table_a_side_owes_one_farewell_at_a_time() {
+        let mut table = shared();
+        assert!(table.owe_farewell(Farewell::new(2, 5, vec![3], 0)));
+        assert!(!table.owe_farewell(Farewell::new(2, 6, vec![], 0)));
+        assert_eq!(table.farewells().len(), 1);
+        assert_eq!(table.farewells()[0].on(), 5);
+        assert!(table.owe_farewell(Farewell::new(3, 6, vec![], 0)));
+        table.settle_farewell(2);
+        assert!(!table.owes_farewell(2));
+        assert!(table.owes_farewell(3));
+        table.clear_farewells();
+        assert!(table.farewells().is_empty());
+    }
+
+    #[test]
+    fn table_broken_on_keeps_the_first_turn() {
+        let mut table = shared();
+        assert_eq!(table.broken_on(), None);
+        table.broke_on(7);
+        table.broke_on(9);
+        assert_eq!(table.broken_on(), Some(7));
+    }
+}
