@@ -30,6 +30,11 @@
 //!   actions); their position text is written to
 //!   `target/tmp/battlegates-legal-<phase>.txt`.
 //!
+//! With `HERALD_RECORDS_DIR=DIR`, the plain and committed records of
+//! each game are written to `DIR/<game>-<plain|commit>-<seed>.pbem`
+//! instead, and nothing is benchmarked (for `tools/compare-pgn.sh`,
+//! which times `herald check` on them as whole processes).
+//!
 //! Every game of the registry (`herald::for_each_game!`) is benchmarked.
 //! A filter that names games (`-- castle-danger/plain`) makes only their
 //! records.
@@ -132,7 +137,25 @@ fn parse_only(bytes: &[u8]) -> usize {
 }
 
 /// All the benchmarks of one game.
+/// Write the plain and committed records of `G` to `dir`, as
+/// `<game>-<plain|commit>-<seed>.pbem`.
+fn write_records<G: Game>(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir).expect("the records' folder");
+    for proofs in [Proofs::Plain, Proofs::Commit] {
+        for seed in 0..RECORDS as u64 {
+            if let Some(text) = selfplay::<G>(seed, proofs) {
+                let name = format!("{}-{}-{seed}.pbem", G::ID, proofs.name());
+                std::fs::write(dir.join(name), text).expect("a record written");
+            }
+        }
+    }
+}
+
 fn game<G: Game>(c: &mut Criterion) {
+    if let Some(dir) = std::env::var_os("HERALD_RECORDS_DIR") {
+        write_records::<G>(std::path::Path::new(&dir));
+        return;
+    }
     for proofs in [Proofs::Plain, Proofs::Commit, Proofs::Signed] {
         let texts: Vec<String> = (0..RECORDS as u64)
             .filter_map(|seed| selfplay::<G>(seed, proofs))
@@ -323,7 +346,7 @@ fn benches(c: &mut Criterion) {
         };
     }
     herald::for_each_game!(each);
-    if selected(Battlegates::ID) {
+    if selected(Battlegates::ID) && std::env::var_os("HERALD_RECORDS_DIR").is_none() {
         battlegates_legal(c);
     }
 }

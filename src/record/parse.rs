@@ -466,7 +466,17 @@ pub(crate) fn read_turns<'a>(
         after_blank: true,
     };
     let mut pos = start;
+    let bytes = text.as_bytes();
     while pos < text.len() {
+        if bytes[pos] == b'\n' {
+            // Empty lines, as many as stand here: each only marks that a
+            // blank line came ([`log_line`]).
+            while bytes.get(pos) == Some(&b'\n') {
+                pos += 1;
+            }
+            state.after_blank = true;
+            continue;
+        }
         let (line_end, plain) = scan_line(text, pos);
         match log_line(text, (pos, line_end, plain), &mut state, each)? {
             Next::Line(next) => pos = next,

@@ -148,6 +148,9 @@ thread_local! {
     /// In tests: keep an entry for every line, the map to check the
     /// short one against.
     static EVERY_LINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// In tests: take every empty line through the whole per-line path,
+    /// no run of them at once, the reading to check the runs against.
+    static NO_RUNS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The record's text, unquoted, with `\n` line ends, and its map back to the
@@ -276,6 +279,25 @@ fn line_feeds_in(word: u64) -> u64 {
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let x = word ^ 0x0a0a_0a0a_0a0a_0a0a;
     !(((x & LOW) + LOW) | x | LOW)
+}
+
+/// How many empty lines stand at `from`: line feeds alone, and with
+/// `crlf` also a carriage return followed by a line feed.
+fn blank_run(bytes: &[u8], from: usize, crlf: bool) -> usize {
+    #[cfg(test)]
+    if NO_RUNS.with(std::cell::Cell::get) {
+        return 0;
+    }
+    let mut at = from;
+    let mut run = 0;
+    loop {
+        match bytes.get(at..).unwrap_or_default() {
+            [b'\n', ..] => at += 1,
+            [b'\r', b'\n', ..] if crlf => at += 2,
+            _ => return run,
+        }
+        run += 1;
+    }
 }
 
 /// Where the first line feed of `bytes` at or after `from` stands (the
@@ -739,6 +761,28 @@ impl Source {
         let mut start = 0;
         let mut count = 0;
         while start < bytes.len() {
+            let run = match count > 0 && finder.blank_goes_on() {
+                true => blank_run(bytes, start, false),
+                false => 0,
+            };
+            if run > 0 {
+                // A run of empty lines, each taken as it stands and the
+                // finder left as it is: mapped without another look.
+                for k in 0..run {
+                    let at = start + k;
+                    let map = LineMap {
+                        clean_start: at,
+                        orig_start: at,
+                        stripped: 0,
+                        line: count + k + 1,
+                        marks: 0,
+                    };
+                    lines.push(map, at + 1, at + 1);
+                }
+                count += run;
+                start += run;
+                continue;
+            }
             let end = next_line_feed(bytes, start);
             let next = (end + 1).min(bytes.len());
             if !going_on(&mut finder, &text[start..end], count) {
@@ -787,7 +831,24 @@ impl Source {
         let mut finder = Finder::default();
         let mut current: Option<Source> = None;
         let mut orig_start = 0;
-        for (index, raw) in text.split_inclusive('\n').enumerate() {
+        let bytes = text.as_bytes();
+        let mut index = 0;
+        while orig_start < bytes.len() {
+            if let Some(source) = current
+                .as_mut()
+                .filter(|_| index > 0 && finder.blank_goes_on())
+            {
+                // A run of empty lines (`\n` or `\r\n`), each taken as
+                // it stands and the finder left as it is.
+                let run = blank_run(bytes, orig_start, true);
+                if run > 0 {
+                    orig_start = source.push_blank_lines(bytes, orig_start, index + 1, run);
+                    index += run;
+                    continue;
+                }
+            }
+            let next = (next_line_feed(bytes, orig_start) + 1).min(bytes.len());
+            let raw = &text[orig_start..next];
             let (start, line) = input_line(index, orig_start, raw);
             orig_start += raw.len();
             let seen = finder.line(line);
@@ -801,6 +862,7 @@ impl Source {
                 let orig_end = orig_start;
                 source.push_line(start, orig_end, stripped, index + 1, seen.marks, kept);
             }
+            index += 1;
         }
         found.extend(current);
         found
@@ -1028,6 +1090,35 @@ impl Source {
         self.clean.push_str(text);
         self.clean.push('\n');
         self.lines.push(map, self.clean.len(), orig_end);
+    }
+
+    /// Add `run` empty lines of the original from `orig_start` on (line
+    /// `line` the first), each `\n` or `\r\n` ([`blank_run`]) and kept
+    /// as an empty line, as [`Source::push_line`] adds them one by one.
+    /// Returns where the original goes on after them.
+    fn push_blank_lines(
+        &mut self,
+        bytes: &[u8],
+        orig_start: usize,
+        line: usize,
+        run: usize,
+    ) -> usize {
+        let mut at = orig_start;
+        let clean_start = self.clean.len();
+        for k in 0..run {
+            let end = at + if bytes[at] == b'\r' { 2 } else { 1 };
+            let map = LineMap {
+                clean_start: clean_start + k,
+                orig_start: at,
+                stripped: 0,
+                line: line + k,
+                marks: 0,
+            };
+            self.lines.push(map, clean_start + k + 1, end);
+            at = end;
+        }
+        self.clean.extend(std::iter::repeat_n('\n', run));
+        at
     }
 
     /// The record's own text: unquoted lines joined by `\n`.
@@ -1480,6 +1571,37 @@ mod tests {
         }
         // The texts of many short lines are mapped with far fewer entries.
         assert!(shorter >= 10, "{shorter}");
+    }
+
+    #[test]
+    fn a_run_of_empty_lines_is_read_as_its_lines_one_by_one() {
+        let head = "[Game \"castle-danger\"]\n[Result \"*\"]\n\n1. Blue: pass\n";
+        let mut texts = long_texts();
+        texts.extend([
+            format!("{head}\n\n\n2. Red: pass\n\n\n\nsigned, ann\n\n\n{head}\n\n"),
+            format!("\n\n\n{head}\r\n\r\n\n\r\n2. Red: pass\r\n\r\n"),
+            format!("> {head}\n\n\n> 2. Red: pass\n"),
+            format!("{head}\n\n\n\n"),
+        ]);
+        let read = |text: &Arc<str>, runs: bool| {
+            NO_RUNS.with(|n| n.set(!runs));
+            let all = Source::all_in(text);
+            let first = Source::new(text.as_bytes()).ok();
+            NO_RUNS.with(|n| n.set(false));
+            all.into_iter()
+                .chain(first)
+                .map(|s| {
+                    let map = format!("{:?}", s.lines.entries());
+                    (s.text().to_owned(), s.original().len(), s.header_marks, map)
+                })
+                .collect::<Vec<_>>()
+        };
+        for text in texts {
+            let text: Arc<str> = Arc::from(input_text(text.as_bytes()).unwrap());
+            let (runs, one_by_one) = (read(&text, true), read(&text, false));
+            assert!(!runs.is_empty());
+            assert_eq!(runs, one_by_one, "{:?}", &text[..text.len().min(80)]);
+        }
     }
 
     #[test]

@@ -334,6 +334,17 @@ impl At<'_> {
 }
 
 impl<G: Game> Referee<G> {
+    /// Tell the deck, if the game has one, whether the lines given from
+    /// now on are vouched for by a record digest checked before
+    /// ([`deck::DeckLedger::vouch`]): set through a change kept at once, as
+    /// every change to the deck is.
+    fn vouch_deck(&mut self, vouched: bool) {
+        if let Some(mut pending) = self.table.pending() {
+            pending.deck_mut().vouch(vouched);
+            self.table.keep(pending);
+        }
+    }
+
     /// Check a record's header and set up the starting position.
     pub fn start(record: &Record<'_>) -> Result<Self, RefereeError> {
         Self::start_keeping(record, Keep::ALL)
@@ -1162,6 +1173,7 @@ impl<G: Game> Referee<G> {
             self.digest = seal.digest_after(&self.digest);
             if self.checked_to == Some(self.digest) {
                 self.checked_to = None;
+                self.vouch_deck(false);
             }
         }
         // Every way of playing a line left the turn without a signature.
@@ -2417,6 +2429,7 @@ pub fn replay_from_checked<G: Game>(
     if referee.header.any_key() || referee.table.has_deck() {
         if referee.digest != checked {
             referee.checked_to = Some(checked);
+            referee.vouch_deck(true);
         }
     } else {
         // Nothing to skip: the digest only when asked for.
@@ -2434,6 +2447,7 @@ pub fn replay_from_checked<G: Game>(
         return Ok(Checked::Unproven);
     }
     replay.referee.checked_to = None;
+    replay.referee.vouch_deck(false);
     replay.finish().map(|r| Checked::Replayed(Box::new(r)))
 }
 

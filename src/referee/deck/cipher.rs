@@ -1,6 +1,8 @@
 //! Cards as points, ElGamal ciphertexts and decks (spec section 3.9,
 //! "Cards and the deck").
 
+use std::sync::OnceLock;
+
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
@@ -107,11 +109,31 @@ fn half_c1(bytes: &[u8; 64]) -> [u8; 32] {
 /// the top card at `base`. Positions count across the game: the first
 /// deck starts at 0, a reshuffled discard pile right after the last
 /// position of the deck before it.
-#[derive(Clone, PartialEq, Eq, Debug)]
+///
+/// A deck read from a pass line the reader checked before (its record
+/// digest vouches for it, [`Deck::vouched`]) is kept as its 64 bytes a
+/// card and decoded only when a card of it is first needed (a share, an
+/// opening, a pass over it, the audit): most passes are never needed
+/// again in a replay from the remembered digest.
+#[derive(Clone, Debug)]
 pub struct Deck {
     base: u32,
-    cards: Vec<Ciphertext>,
+    /// The cards as published, for a vouched deck (empty for a deck
+    /// made from its points or read and checked).
+    packed: Vec<[u8; 64]>,
+    /// The cards decoded (at once for a deck made from points or read
+    /// and checked; on first use for a vouched one): or why they cannot
+    /// be.
+    cards: OnceLock<Result<Vec<Ciphertext>, DeckError>>,
 }
+
+impl PartialEq for Deck {
+    fn eq(&self, other: &Deck) -> bool {
+        self.base == other.base && self.try_cards() == other.try_cards()
+    }
+}
+
+impl Eq for Deck {}
 
 impl Deck {
     /// The deck before its first pass: the physical cards `cards` (all
@@ -123,12 +145,34 @@ impl Deck {
             .iter()
             .map(|&i| table.card(i).map(|p| Ciphertext::open(*p)))
             .collect::<Option<Vec<_>>>()?;
-        Some(Deck { base, cards })
+        Some(Deck::from_cards(base, cards))
     }
 
     /// A deck as published: these ciphertexts from position `base` on.
     pub fn from_cards(base: u32, cards: Vec<Ciphertext>) -> Deck {
-        Deck { base, cards }
+        Deck {
+            base,
+            packed: Vec::new(),
+            cards: OnceLock::from(Ok(cards)),
+        }
+    }
+
+    /// A deck as published, from its cards' bytes, which a record digest
+    /// the reader checked before vouches for: kept as they are, decoded
+    /// when first needed.
+    pub fn vouched(base: u32, cards: Vec<[u8; 64]>) -> Deck {
+        Deck {
+            base,
+            packed: cards,
+            cards: OnceLock::new(),
+        }
+    }
+
+    /// The cards decoded, decoding them if this is their first use.
+    fn try_cards(&self) -> Result<&[Ciphertext], &DeckError> {
+        self.cards
+            .get_or_init(|| self.packed.iter().map(Ciphertext::from_bytes).collect())
+            .as_deref()
     }
 
     /// The first position.
@@ -138,29 +182,45 @@ impl Deck {
 
     /// The number of cards.
     pub fn len(&self) -> usize {
-        self.cards.len()
+        match self.cards.get() {
+            Some(Ok(cards)) => cards.len(),
+            _ => self.packed.len(),
+        }
     }
 
     /// Whether the deck has no cards.
     pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
+        self.len() == 0
     }
 
     /// The position after the last card.
     pub fn end(&self) -> u32 {
-        self.base.saturating_add(self.cards.len() as u32)
+        self.base.saturating_add(self.len() as u32)
     }
 
-    /// The ciphertext at `position`.
+    /// The ciphertext at `position` (a vouched deck that does not decode
+    /// gives the card encoding's error).
     pub fn get(&self, position: u32) -> Result<&Ciphertext, DeckError> {
-        position
+        let i = position
             .checked_sub(self.base)
-            .and_then(|i| self.cards.get(i as usize))
+            .filter(|&i| (i as usize) < self.len())
+            .ok_or(DeckError::NoPosition(position))?;
+        self.try_cards()
+            .map_err(Clone::clone)?
+            .get(i as usize)
             .ok_or(DeckError::NoPosition(position))
     }
 
-    /// The ciphertexts, top first.
+    /// The ciphertexts, top first, or why they do not decode (only a
+    /// [vouched](Deck::vouched) deck can fail to).
+    pub fn checked_cards(&self) -> Result<&[Ciphertext], DeckError> {
+        self.try_cards().map_err(Clone::clone)
+    }
+
+    /// The ciphertexts, top first: none for a [vouched](Deck::vouched)
+    /// deck that does not decode (which its digest rules out: the reader
+    /// checked it before).
     pub fn cards(&self) -> &[Ciphertext] {
-        &self.cards
+        self.try_cards().unwrap_or(&[])
     }
 }

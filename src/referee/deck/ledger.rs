@@ -85,6 +85,9 @@ pub struct DeckLedger {
     /// the set-up's order of openings under protocol 3
     /// ([`DeckLedger::set_first_passers`]).
     first_passers: Vec<usize>,
+    /// Whether the lines given now are vouched for by a record digest
+    /// the reader checked before ([`DeckLedger::vouch`]).
+    vouched: bool,
 }
 
 impl DeckLedger {
@@ -112,6 +115,7 @@ impl DeckLedger {
             left: vec![None; sides.len()],
             left_verdicts: vec![None; sides.len()],
             first_passers: (0..sides.len()).collect(),
+            vouched: false,
         }
     }
 
@@ -126,6 +130,16 @@ impl DeckLedger {
         if self.generations.is_empty() && every_side_once {
             self.first_passers = order;
         }
+    }
+
+    /// Whether the lines given from now on are vouched for by a record
+    /// digest that the reader checked before (`move --key` and `legal
+    /// --key` up to the digest the key file remembers): a pass's cards
+    /// are then kept as their bytes, not decoded (nor checked to be
+    /// points) until a card is needed. The digest covers every byte, so
+    /// they are the cards checked before.
+    pub fn vouch(&mut self, vouched: bool) {
+        self.vouched = vouched;
     }
 
     fn name(&self, side: usize) -> &str {
@@ -226,7 +240,7 @@ impl DeckLedger {
         }
         let gen = &self.generations[generation as usize];
         let base = gen.input.base();
-        let mut out = Vec::with_capacity(cards.len());
+        let mut out = Vec::with_capacity(if self.vouched { 0 } else { cards.len() });
         for (k, (position, bytes)) in cards.iter().enumerate() {
             let expected = base + k as u32;
             if *position != expected {
@@ -235,21 +249,28 @@ impl DeckLedger {
                      where position {expected} is due"
                 ));
             }
-            out.push(Ciphertext::from_bytes(bytes).map_err(|e| format!("{name}'s pass: {e}"))?);
+            if !self.vouched {
+                out.push(Ciphertext::from_bytes(bytes).map_err(|e| format!("{name}'s pass: {e}"))?);
+            }
         }
-        if out.len() != gen.input.len() {
+        if cards.len() != gen.input.len() {
             return Err(format!(
                 "{name}'s pass over deck {generation} has {} cards, but the deck has {}",
-                out.len(),
+                cards.len(),
                 gen.input.len()
             ));
         }
+        let output = if self.vouched {
+            Deck::vouched(base, cards.iter().map(|(_, bytes)| *bytes).collect())
+        } else {
+            Deck::from_cards(base, out)
+        };
         let gen = Arc::make_mut(&mut self.generations[generation as usize]);
         gen.passes.push(PublishedPass {
             side: name,
             generation,
             commitment,
-            output: Deck::from_cards(base, out),
+            output,
         });
         gen.lines.push(line.to_owned());
         Ok(())
@@ -302,11 +323,18 @@ impl DeckLedger {
                 "{name}'s share for deck position {position}: that position is in no final deck"
             ));
         };
-        let share = Share::from_bytes(position, point, proof)
-            .map_err(|e| format!("{name}'s share for deck position {position}: {e}"))?;
-        let (share, check) = share
-            .claimed(table, &name, deck)
-            .map_err(|e| e.to_string())?;
+        let (share, check) = if self.vouched && !verify {
+            // Read, decoded and verified before, as the digest shows:
+            // nothing of it is decoded until it opens or shows a card.
+            let share = Share::vouched(position, point, proof);
+            (share, ShareCheck::vouched(&name, position, proof))
+        } else {
+            let share = Share::from_bytes(position, point, proof)
+                .map_err(|e| format!("{name}'s share for deck position {position}: {e}"))?;
+            share
+                .claimed(table, &name, deck)
+                .map_err(|e| e.to_string())?
+        };
         if verify && !check.verify(table.game()) {
             return Err(check.error().to_string());
         }

@@ -22,7 +22,9 @@ use crate::fairness::Hash;
 #[derive(Clone, Copy, Debug)]
 pub struct Share {
     position: u32,
-    point: RistrettoPoint,
+    /// `D`, decoded: `None` for a [vouched](Share::vouched) share until
+    /// it is needed.
+    point: Option<RistrettoPoint>,
     /// `enc(D)`, as read or made.
     bytes: [u8; 32],
     proof: [u8; PROOF_LEN],
@@ -31,6 +33,10 @@ pub struct Share {
     /// [`Share::claimed`]), if it was: opening or drawing with the same
     /// key and card, it is not verified again.
     checked: Option<(RistrettoPoint, RistrettoPoint)>,
+    /// Whether a record digest the reader checked before vouches for it
+    /// ([`Share::vouched`]): it was verified then, against the key and
+    /// card it is for.
+    vouched: bool,
 }
 
 /// The length of a share's proof, `enc(A1) || enc(A2) || s`.
@@ -86,6 +92,10 @@ pub struct ShareCheck {
     c1: (RistrettoPoint, [u8; 32]),
     share: (RistrettoPoint, [u8; 32]),
     proof: [u8; PROOF_LEN],
+    /// A share's check left undone, for a share a record digest vouches
+    /// for ([`ShareCheck::vouched`]): it holds none of the points, and
+    /// never verifies.
+    vouched: bool,
 }
 
 /// A proof read: `A1`, `A2` (canonical encodings, decoded) and `s`
@@ -98,6 +108,23 @@ struct Opened {
 }
 
 impl ShareCheck {
+    /// The check of `side`'s share of `position`, left undone: the share
+    /// is on a line a record digest the reader checked before vouches
+    /// for, so its proof was verified then. Its points are not decoded;
+    /// should it be verified all the same, it fails (as a bad share).
+    pub fn vouched(side: &str, position: u32, proof: [u8; PROOF_LEN]) -> ShareCheck {
+        let none = (RistrettoPoint::default(), [0; 32]);
+        ShareCheck {
+            side: side.into(),
+            position,
+            key: none,
+            c1: none,
+            share: none,
+            proof,
+            vouched: true,
+        }
+    }
+
     /// The side whose share it is.
     pub fn side(&self) -> &str {
         &self.side
@@ -131,6 +158,9 @@ impl ShareCheck {
     /// The proof's `A1`, `A2`, `s` and its challenge `c`, if `A1` and
     /// `A2` are canonical point encodings and `s` a canonical scalar.
     fn open(&self, game: &Hash) -> Option<Opened> {
+        if self.vouched {
+            return None;
+        }
         let mut a1_bytes = [0u8; 32];
         let mut a2_bytes = [0u8; 32];
         a1_bytes.copy_from_slice(&self.proof[..32]);
@@ -298,10 +328,11 @@ impl CardSecret {
         proof[64..].copy_from_slice((k + c * x).as_bytes());
         Ok(Share {
             position,
-            point,
+            point: Some(point),
             bytes,
             proof,
             checked: None,
+            vouched: false,
         })
     }
 
@@ -335,11 +366,38 @@ impl Share {
     ) -> Result<Share, DeckError> {
         Ok(Share {
             position,
-            point: decode_point(point, "share")?,
+            point: Some(decode_point(point, "share")?),
             bytes: *point,
             proof,
             checked: None,
+            vouched: false,
         })
+    }
+
+    /// A share as read from its item on a line that a record digest the
+    /// reader checked before vouches for (`move --key`, `legal --key` up
+    /// to the digest the key file remembers): it was read, decoded and
+    /// verified then as its side's share of the card at `position`, so
+    /// it is kept as its bytes, `D` decoded when first needed, and an
+    /// opening or draw with it does not verify it again.
+    pub fn vouched(position: u32, point: &[u8; 32], proof: [u8; PROOF_LEN]) -> Share {
+        Share {
+            position,
+            point: None,
+            bytes: *point,
+            proof,
+            checked: None,
+            vouched: true,
+        }
+    }
+
+    /// `D`, decoded now if it was not yet (a [vouched](Share::vouched)
+    /// share's, which its digest shows is a point).
+    fn point(&self) -> Result<RistrettoPoint, DeckError> {
+        match self.point {
+            Some(point) => Ok(point),
+            None => decode_point(&self.bytes, "share"),
+        }
     }
 
     /// The deck position.
@@ -375,8 +433,9 @@ impl Share {
             position: self.position,
             key: (*key.point(), *key.bytes()),
             c1: (*card.c1(), card.c1_bytes()),
-            share: (self.point, self.bytes),
+            share: (self.point()?, self.bytes),
             proof: self.proof,
+            vouched: false,
         })
     }
 
@@ -425,7 +484,7 @@ impl Share {
     /// Whether this share was [verified](Share::verified) against the key
     /// `key` and a card whose `C1` is `c1`.
     fn checked_against(&self, key: &RistrettoPoint, c1: &RistrettoPoint) -> bool {
-        self.checked.is_some_and(|(k, c)| &k == key && &c == c1)
+        self.vouched || self.checked.is_some_and(|(k, c)| &k == key && &c == c1)
     }
 
     /// The card at `position` of `deck`, opened to everyone by every
@@ -483,7 +542,7 @@ fn checked_shares(
         if !key.is_some_and(|key| share.checked_against(key, c1)) {
             share.verify(table, side, deck)?;
         }
-        points.push(share.point);
+        points.push(share.point()?);
     }
     let absent = (0..table.players()).find(|&i| !seen[i] && Some(i) != missing);
     if let Some((side, _)) = absent.and_then(|i| table.side(i)) {

@@ -95,10 +95,14 @@ impl ShuffleSeed {
 /// under the joint key. The result keeps the input's positions.
 pub fn shuffle(table: &Table, input: &Deck, seed: &ShuffleSeed) -> Deck {
     let perm = seed.permutation(input.len() as u32);
+    let input_cards = input.cards();
     let cards = perm
         .iter()
         .enumerate()
-        .map(|(j, &from)| input.cards()[from as usize].remask(&seed.mask(j as u32), table.joint()))
+        .filter_map(|(j, &from)| {
+            let card = input_cards.get(from as usize)?;
+            Some(card.remask(&seed.mask(j as u32), table.joint()))
+        })
         .collect();
     Deck::from_cards(input.base(), cards)
 }
@@ -239,15 +243,22 @@ pub fn audit_pass(
     // The audit recomputes every pass of the game: the table of
     // multiples of the joint key pays for itself.
     table.joint().prepare();
+    // A pass kept as its bytes ([`Deck::vouched`]) is decoded here; its
+    // record digest was checked with it, so it decodes (were it not to,
+    // its first card is named as foreign).
+    let foreign = AuditFault::Foreign {
+        position: input.base(),
+    };
+    let (Ok(inputs), Ok(outputs)) = (input.checked_cards(), pass.output.checked_cards()) else {
+        return Err(foreign);
+    };
     let expected = shuffle(table, input, &seed);
-    let Some(j) = (0..input.len()).find(|&j| expected.cards()[j] != pass.output.cards()[j]) else {
+    let Some(j) = (0..inputs.len()).find(|&j| expected.cards().get(j) != outputs.get(j)) else {
         return Ok(());
     };
     let position = input.base() + j as u32;
     // Which card of the input each published card is, its mask taken off.
-    let sources: Vec<Option<usize>> = pass
-        .output
-        .cards()
+    let sources: Vec<Option<usize>> = outputs
         .iter()
         .enumerate()
         .map(|(k, card)| source(table, input, card, &seed.mask(k as u32)))

@@ -258,6 +258,81 @@ fn a_ciphertext_round_trips_through_its_64_bytes() {
 }
 
 #[test]
+fn a_vouched_deck_decodes_to_the_cards_it_was_read_from() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let bytes: Vec<[u8; 64]> = deck.cards().iter().map(Ciphertext::to_bytes).collect();
+    let vouched = Deck::vouched(deck.base(), bytes);
+    // Its size is known before anything is decoded.
+    assert_eq!((vouched.base(), vouched.end(), vouched.len()), (0, 34, 34));
+    assert_eq!(vouched.get(5), Ok(&deck.cards()[5]));
+    assert_eq!(vouched.cards(), deck.cards());
+    assert_eq!(vouched, deck);
+    assert_eq!(vouched.get(34), Err(DeckError::NoPosition(34)));
+}
+
+#[test]
+fn a_vouched_deck_that_does_not_decode_names_the_card_encoding() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let mut bytes: Vec<[u8; 64]> = deck.cards().iter().map(Ciphertext::to_bytes).collect();
+    bytes[7][63] = 0xff;
+    let vouched = Deck::vouched(deck.base(), bytes);
+    assert_eq!(vouched.get(3), Err(DeckError::BadPoint("card")));
+    assert_eq!(vouched.checked_cards(), Err(DeckError::BadPoint("card")));
+    // No panic where the cards are read without a result: none.
+    assert!(vouched.cards().is_empty());
+    assert_eq!(vouched.len(), 34);
+}
+
+#[test]
+fn a_vouched_share_opens_the_card_the_verified_share_opens() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let south = secret("South").share(&deck, 3).unwrap();
+    let north = secret("North").share(&deck, 3).unwrap();
+    let vouched = Share::vouched(3, &north.point_bytes(), north.proof_bytes());
+    // Equal as read: the same position, point and proof.
+    assert_eq!(vouched, north);
+    let expected = Share::open(&table, &deck, 3, &[("South", &south), ("North", &north)]);
+    assert!(expected.is_ok());
+    let opened = Share::open(&table, &deck, 3, &[("South", &south), ("North", &vouched)]);
+    assert_eq!(opened, expected);
+    // Its point is decoded when needed: one that is no point is named so
+    // (the digest that vouches for it rules this out).
+    let junk = Share::vouched(3, &[0xff; 32], north.proof_bytes());
+    assert_eq!(
+        Share::open(&table, &deck, 3, &[("South", &south), ("North", &junk)]),
+        Err(DeckError::BadPoint("share"))
+    );
+}
+
+#[test]
+fn a_vouched_share_check_never_verifies() {
+    let table = example_table();
+    let deck = example_deck(&table);
+    let north = secret("North").share(&deck, 3).unwrap();
+    let south = secret("South").share(&deck, 4).unwrap();
+    let good = north.check(&table, "North", &deck).unwrap();
+    let other = south.check(&table, "South", &deck).unwrap();
+    assert!(
+        good.verify(table.game()) && verify_batch(table.game(), &[good.clone(), other.clone()])
+    );
+    // Left undone for a share the digest vouches for: verified all the
+    // same, alone or in a batch, it fails as a bad share, never passes.
+    let vouched = ShareCheck::vouched("North", 3, north.proof_bytes());
+    assert!(!vouched.verify(table.game()));
+    assert!(!verify_batch(table.game(), &[other, vouched.clone()]));
+    assert_eq!(
+        vouched.error(),
+        DeckError::BadShare {
+            side: "North".into(),
+            position: 3
+        }
+    );
+}
+
+#[test]
 fn a_pass_keeps_every_card_and_changes_every_ciphertext() {
     let table = example_table();
     let first = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
