@@ -109,6 +109,16 @@ fn two_claims_of_the_same_forfeit_that_cross_stick_nobody() {
         );
     }
     copy(goblin, human, "2g.eml");
+    // While the claim is open, the game says whose answer is due, never
+    // the next side's turn the board would name.
+    let open = json(human, &["check", "2g.eml", "--format", "json"]);
+    let summary = open["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "Goblin claimed Elf's forfeit on turn 2: Elf's own turn (turn 3) voids the claim"
+        ),
+        "{open}"
+    );
     // Nobody answers: Goblin's claim stands with Goblin's next line.
     let turn = some_action(goblin, "2g.eml", "my.key");
     run(

@@ -608,10 +608,18 @@ impl<G: Game> Referee<G> {
         }
         let mut board = self.board_words();
         if let Some(claim) = &self.claim {
-            board = format!(
-                "{board}; until {} answers, its own next line voids the claim",
-                claim.forfeit.side.name::<G>()
-            );
+            board = match self.claim_answer_due() {
+                // The game goes on for the others (three sides or more):
+                // what is due is the claim's answer, never the next
+                // side's turn the board names.
+                Some(due) if self.phase() == Phase::Play && !self.board_outcome().is_over() => {
+                    capital(&due.text)
+                }
+                _ => format!(
+                    "{board}; until {} answers, its own next line voids the claim",
+                    claim.forfeit.side.name::<G>()
+                ),
+            };
         }
         if let Some((position, turn)) = self.deck_broken() {
             board = format!(
@@ -2547,6 +2555,14 @@ pub fn possessives<G: Game>(sides: &[Side]) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// `text` with its first letter a capital.
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + chars.as_str()
+    })
 }
 
 #[cfg(test)]

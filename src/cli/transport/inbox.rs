@@ -233,14 +233,36 @@ impl Copy {
     }
 
     /// The rule every inbox keeps a game's copy by, whatever order the
-    /// copies came in: the most lines, then the most sides keyed, then the
-    /// smallest SHA-256 of the record.
+    /// copies came in, after a claim's answer ([`Copy::outranks`]): the
+    /// most lines, then the most sides keyed, then the smallest SHA-256
+    /// of the record.
     fn rank(&self) -> (usize, usize, std::cmp::Reverse<[u8; 32]>) {
         (
             self.lines.len(),
             self.keyed.len(),
             std::cmp::Reverse(self.sha256),
         )
+    }
+
+    /// Whether `self` is kept over `other`: where the two part, a
+    /// claimed side's own line over the claim of its forfeit written in
+    /// its place at the same time (the claim crossed the answer in the
+    /// mail, and never stood); else by [`Copy::rank`].
+    fn outranks(&self, other: &Copy) -> bool {
+        let parting = self
+            .lines
+            .iter()
+            .zip(&other.lines)
+            .position(|(a, b)| a != b);
+        if let Some(k) = parting {
+            if answers_claim(&self.lines[k], &other.lines[k]) {
+                return true;
+            }
+            if answers_claim(&other.lines[k], &self.lines[k]) {
+                return false;
+            }
+        }
+        self.rank() > other.rank()
     }
 
     /// The same lines and keys (another message of the same record).
@@ -257,6 +279,12 @@ impl Copy {
     /// How `self`, a fork of `kept`, differs from it, in words.
     fn fork_from(&self, kept: &Copy) -> String {
         match self.lines.iter().zip(&kept.lines).position(|(a, b)| a != b) {
+            Some(k) if self.lines.len() == kept.lines.len() => format!(
+                "its line {} is not the kept copy's line {} (both are at line {})",
+                k + 1,
+                k + 1,
+                self.lines.len()
+            ),
             Some(k) => format!(
                 "its line {} is not the kept copy's line {} (this copy is at line {}, the kept one at line {})",
                 k + 1,
@@ -270,6 +298,19 @@ impl Copy {
                 list(&kept.keyed)
             ),
         }
+    }
+}
+
+/// Whether `line` is a side's own line in the place where `other` holds a
+/// claim of that side's forfeit (the same `N. Side:` head; lines with
+/// their white space left out, as a `Copy` keeps them).
+fn answers_claim(line: &str, other: &str) -> bool {
+    const CLAIM: &str = "forfeitclaimedby";
+    match (line.split_once(':'), other.split_once(':')) {
+        (Some((head, own)), Some((claimed, claim))) => {
+            head == claimed && !own.starts_with(CLAIM) && claim.starts_with(CLAIM)
+        }
+        _ => false,
     }
 }
 
@@ -392,7 +433,7 @@ fn take(
     if copy.same(&old_copy) {
         return Ok(None);
     }
-    if copy.rank() > old_copy.rank() {
+    if copy.outranks(&old_copy) {
         let moves_on = old_copy.before(&copy);
         let verdict = fork_verdict(&old_copy, &copy, &old, &entry, address);
         keep(st, entry)?;
@@ -441,7 +482,7 @@ fn fork_verdict(
     address_of_player: &str,
 ) -> String {
     let mut verdict = format!(
-        "fork: another copy of this game is kept ({}): {}. Every inbox keeps the same copy of a game, the one with the most lines, then the most keys, then the smallest SHA-256 of the record; this one is never used",
+        "fork: another copy of this game is kept ({}): {}. Every inbox keeps the same copy of a game: where two copies part, a side's own line over a claim of its forfeit made at the same time; else the one with the most lines, then the most keys, then the smallest SHA-256 of the record; this one is never used",
         if kept_entry.subject.is_empty() {
             "no subject"
         } else {
@@ -780,5 +821,43 @@ mod not_taken_tests {
             "{t}"
         );
         assert!(!t.contains("Battle of the Dale: Battle of the Dale"), "{t}");
+    }
+}
+
+#[cfg(test)]
+mod rank_tests {
+    use super::Copy;
+    use std::collections::BTreeSet;
+
+    fn copy(lines: &[&str], sha: u8) -> Copy {
+        Copy {
+            sha256: [sha; 32],
+            keyed: vec!["Blue".into(), "Red".into()],
+            key_tags: BTreeSet::new(),
+            lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+        }
+    }
+
+    /// A claimed side's answer and the claim of its forfeit, written on
+    /// the same record at once: every inbox keeps the answer, whichever
+    /// comes first and whatever the digests, as `move` goes on from it.
+    #[test]
+    fn a_claimed_sides_answer_outranks_the_claim_it_crossed() {
+        let start = ["1.Blue:Kc1-b1sigab", "2.Red:Kc9-b9sigcd"];
+        let with = |last: &'static str| {
+            let mut lines = start.to_vec();
+            lines.push(last);
+            lines
+        };
+        for (answer_sha, claim_sha) in [(1, 2), (2, 1)] {
+            let answer = copy(&with("3.Blue:Cd1-d2sigef"), answer_sha);
+            let claim = copy(&with("3.Blue:forfeitclaimedbyRedsig01"), claim_sha);
+            assert!(answer.outranks(&claim));
+            assert!(!claim.outranks(&answer));
+        }
+        // Else the longer copy, then the smaller digest.
+        let longer = copy(&with("3.Blue:Cd1-d2sigef"), 9);
+        let shorter = copy(&start, 1);
+        assert!(longer.outranks(&shorter) && !shorter.outranks(&longer));
     }
 }
