@@ -1559,9 +1559,7 @@ fn an_equal_length_fork_is_listed_and_every_inbox_keeps_the_same_copy_in_either_
             "{verdict}"
         );
         assert!(
-            verdict.contains(
-                "its line 1 is not the kept copy's line 1 (this copy is at line 1, the kept one at line 1)"
-            ),
+            verdict.contains("its line 1 is not the kept copy's line 1 (both are at line 1)"),
             "{verdict}"
         );
         kept.push(p.ok(&["extract", &id_of(&json)]));
