@@ -942,3 +942,33 @@ fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
     assert!(s3.contains("\nS3. Blue:"), "{s3}");
     assert!(!s3.contains("forfeit claimed"), "{s3}");
 }
+
+/// The claimant, whose claim waits for its target's answer, types a turn:
+/// refused, and told what is due now (the target's answer, and when the
+/// claim stands), never pointed at an audit that is refused too before
+/// the claim's deadline.
+#[test]
+fn a_claimant_typing_a_turn_is_told_the_claims_answer_is_due() {
+    let t = Table::set_up();
+    t.claim(&t.red, "claim.eml");
+    let out = herald(&t.red)
+        .env("HERALD_TODAY", CLAIM_DAY)
+        .args([
+            "move",
+            "game.pbem",
+            "pass",
+            "--key",
+            "my.key",
+            "--date",
+            CLAIM_DAY,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr).replace("\n  ", " ");
+    assert!(
+        err.contains("from you only a closing line may follow on it (once the claim is answered or stands: Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim"),
+        "{err}"
+    );
+    assert!(!err.contains("audit --key KEY"), "{err}");
+}

@@ -2203,13 +2203,23 @@ impl RecordCommand for Move {
         }
         let before = referee.digest().copied();
         if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, self.audit()) {
+            // While another side's claim waits for its answer, not even
+            // the closing line may come yet: say what is due instead.
+            let own = wallet.as_ref().map(|w| w.side().to_owned());
+            let closing = match (referee.open_claim(), referee.step_due()) {
+                (Some((target, _)), Some(due))
+                    if own.is_none_or(|s| !s.eq_ignore_ascii_case(target.name::<G>())) =>
+                {
+                    format!("once the claim is answered or stands: {}", due.text)
+                }
+                _ => format!("herald move {} audit --key KEY", ctx.origin),
+            };
             return Err(Failure::invalid(
                 Problem::plain(
                     ErrorKind::Illegal,
                     format!(
-                        "you already wrote your {} once this game's play was over (an audit or a claim): from you only a closing line may follow on it (herald move {} audit --key KEY), not a turn; nothing was written",
+                        "you already wrote your {} once this game's play was over (an audit or a claim): from you only a closing line may follow on it ({closing}), not a turn; nothing was written",
                         sent.name(),
-                        ctx.origin
                     ),
                 ),
                 &ctx.origin,
