@@ -185,9 +185,26 @@ struct Copy {
     keyed: Vec<String>,
     /// The key tags, name (lower case) and value.
     key_tags: BTreeSet<(String, String)>,
-    /// Each line's text, white space left out (a re-wrapped line is the
-    /// same line).
-    lines: Vec<String>,
+    /// Each line, its text with white space left out (a re-wrapped line
+    /// is the same line).
+    lines: Vec<CopyLine>,
+}
+
+/// One line of a copy: its text, white space left out, and whether it is
+/// a forfeit claim (as the record reader read it).
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct CopyLine {
+    text: String,
+    claim: bool,
+}
+
+impl CopyLine {
+    /// Whether `self` is a side's own line in the place where `other`
+    /// holds a claim of that side's forfeit (the same `N. Side:` head).
+    fn answers_claim(&self, other: &CopyLine) -> bool {
+        let head = |l: &CopyLine| l.text.split(':').next().map(str::to_owned);
+        !self.claim && other.claim && head(self) == head(other)
+    }
 }
 
 impl Copy {
@@ -216,12 +233,13 @@ impl Copy {
         let lines = record
             .turns
             .iter()
-            .map(|t| {
-                clean
+            .map(|t| CopyLine {
+                text: clean
                     .get(t.span.start..t.lines_end.max(t.span.end))
                     .unwrap_or_default()
                     .split_whitespace()
-                    .collect()
+                    .collect(),
+                claim: t.forfeit.is_some(),
             })
             .collect();
         Copy {
@@ -255,10 +273,10 @@ impl Copy {
             .zip(&other.lines)
             .position(|(a, b)| a != b);
         if let Some(k) = parting {
-            if answers_claim(&self.lines[k], &other.lines[k]) {
+            if self.lines[k].answers_claim(&other.lines[k]) {
                 return true;
             }
-            if answers_claim(&other.lines[k], &self.lines[k]) {
+            if other.lines[k].answers_claim(&self.lines[k]) {
                 return false;
             }
         }
@@ -298,19 +316,6 @@ impl Copy {
                 list(&kept.keyed)
             ),
         }
-    }
-}
-
-/// Whether `line` is a side's own line in the place where `other` holds a
-/// claim of that side's forfeit (the same `N. Side:` head; lines with
-/// their white space left out, as a `Copy` keeps them).
-fn answers_claim(line: &str, other: &str) -> bool {
-    const CLAIM: &str = "forfeitclaimedby";
-    match (line.split_once(':'), other.split_once(':')) {
-        (Some((head, own)), Some((claimed, claim))) => {
-            head == claimed && !own.starts_with(CLAIM) && claim.starts_with(CLAIM)
-        }
-        _ => false,
     }
 }
 
@@ -826,7 +831,7 @@ mod not_taken_tests {
 
 #[cfg(test)]
 mod rank_tests {
-    use super::Copy;
+    use super::{Copy, CopyLine};
     use std::collections::BTreeSet;
 
     fn copy(lines: &[&str], sha: u8) -> Copy {
@@ -834,7 +839,13 @@ mod rank_tests {
             sha256: [sha; 32],
             keyed: vec!["Blue".into(), "Red".into()],
             key_tags: BTreeSet::new(),
-            lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+            lines: lines
+                .iter()
+                .map(|l| CopyLine {
+                    text: (*l).to_owned(),
+                    claim: l.contains("forfeitclaimedby"),
+                })
+                .collect(),
         }
     }
 
