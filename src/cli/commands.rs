@@ -1366,7 +1366,7 @@ impl RecordCommand for Legal {
                         &name_record(
                             &format!(
                                 "{}, {}: {}",
-                                capital(&due.line),
+                                crate::referee::capital(&due.line),
                                 due.side.name::<G>(),
                                 due.text
                             ),
@@ -1448,14 +1448,6 @@ fn name_record(text: &str, origin: &str) -> String {
             .replace(" RECORD ", &format!(" {origin} "))
             .replace(" RECORD\n", &format!(" {origin}\n")),
     }
-}
-
-/// `text` with its first letter a capital: `Turn 14`.
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_ascii_uppercase().to_string() + chars.as_str()
-    })
 }
 
 // ---------------------------------------------------------------- hand

@@ -547,12 +547,7 @@ fn letter<G: Game>(
             .map_or_else(|| format!("result {}", referee.result()), str::to_owned),
     };
     // The turn, when a set-up line went with it (`setup --then`).
-    let first = played
-        .lines()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .or_else(|| played.lines().next())
-        .unwrap_or_default()
-        .trim();
+    let first = super::sent::head_line(played).unwrap_or_default().trim();
     let head = first.split(':').next().unwrap_or_default();
     let claimed = first.contains("forfeit claimed by");
     let which = match head.split_once(". ") {

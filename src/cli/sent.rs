@@ -61,28 +61,38 @@ fn line_again(sent: &Sent, origin: &str) -> (String, String) {
     (first, command)
 }
 
+/// Where the first turn line of `text` (lines of a record) begins:
+/// `5. Red: Ka9-b9`, after the set-up line `setup --then` wrote with it.
+fn turn_start(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some(at);
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// The first physical line of the turn `text` (lines of a record) holds,
+/// after a set-up line written with it; else its first line (a set-up
+/// line).
+pub(super) fn head_line(text: &str) -> Option<&str> {
+    text[turn_start(text).unwrap_or(0)..].lines().next()
+}
+
 /// The first physical line of the turn the player's last line(s) `sent`
 /// hold (`5. Red: Ka9-b9`; after the set-up line `setup --then` wrote
 /// with it), else of its first line (a set-up line).
 pub(super) fn turn_head(sent: &Sent) -> Option<&str> {
-    let text = sent.text.as_deref()?;
-    text.lines()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .or_else(|| text.lines().next())
+    head_line(sent.text.as_deref()?)
 }
 
 /// The lines `sent` holds before its turn: the set-up's last line that
 /// `setup --then` wrote with it (empty when there is none).
 pub(super) fn before_turn(sent: &Sent) -> &str {
     let text = sent.text.as_deref().unwrap_or_default();
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if line.starts_with(|c: char| c.is_ascii_digit()) {
-            return &text[..at];
-        }
-        at += line.len();
-    }
-    ""
+    &text[..turn_start(text).unwrap_or(0)]
 }
 
 /// `; `TYPED` is another answer, and a second answer would fork the game`.

@@ -2557,8 +2557,8 @@ pub fn possessives<G: Game>(sides: &[Side]) -> String {
     }
 }
 
-/// `text` with its first letter a capital.
-fn capital(text: &str) -> String {
+/// `text` with its first letter a capital: `Turn 14`.
+pub(crate) fn capital(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| {
         c.to_uppercase().collect::<String>() + chars.as_str()
