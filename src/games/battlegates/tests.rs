@@ -620,6 +620,20 @@ fn climb_reaches_a_keep_across_an_entrance_gate() {
     );
 }
 
+/// RULINGS 6, rule 7: Scale and Climb reach a Keep only across a Gate
+/// over an entrance; a Brick wall never stands there, so a Scale card
+/// never enters a Keep, not even across the gate Climb would take.
+#[test]
+fn scale_never_reaches_a_keep() {
+    let mut s = pos("c1,x,x,x,x/KS,x,x,x,h12", "Gc1sw", "s/-/-");
+    begin(&mut s, 1);
+    assert_eq!(
+        Kit::refused(&mut s, "scale c1-K"),
+        "no Brick wall lies on c1s: Scale crosses a Brick wall"
+    );
+    assert_eq!(at(&s, "c1").as_deref(), Some("South's Crusader"));
+}
+
 #[test]
 fn move_wall_moves_a_wall_to_an_empty_interior_edge() {
     let mut s = pos("b1,x,x,x,x/h12,x,x,x,x", "Wd4n,Gf6nw", "w/-/-");
