@@ -850,23 +850,9 @@ fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
         "s2.eml",
     ];
     run(&t.red, &red_s2);
-    let claim = std::fs::read_to_string(t.blue.join("game.pbem")).unwrap();
-    run(
-        &t.blue,
-        &[
-            "move",
-            "game.pbem",
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--date",
-            CLAIM_DAY,
-            "--reply",
-            "-o",
-            "claim.eml",
-        ],
-    );
-    assert!(!claim.contains("forfeit claimed"));
+    let before = std::fs::read_to_string(t.blue.join("game.pbem")).unwrap();
+    assert!(!before.contains("forfeit claimed"));
+    t.claim(&t.blue, "claim.eml");
     std::fs::copy(t.blue.join("claim.eml"), t.red.join("claim.eml")).unwrap();
     // Red, given the claim: other choices are a second answer.
     let fork = herald(&t.red)
