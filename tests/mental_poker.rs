@@ -5,9 +5,7 @@
 //! every one of them here, and the reference checks the same file
 //! (`--check`), byte for byte.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
 
 use herald::fairness::{chain_id, game_id, slot_salt, Hash};
 use herald::referee::deck::{
@@ -15,6 +13,12 @@ use herald::referee::deck::{
     Deck, KeyProof, Share, ShuffleSeed, Table,
 };
 use sha2::{Digest, Sha256};
+
+mod common;
+use common::python_reference;
+
+/// What the Python reference checks here.
+const VECTORS: &str = "the hidden-hands vectors";
 
 const TAGS: [(&str, &str); 5] = [
     ("Game", "battlegates"),
@@ -214,20 +218,6 @@ fn table_vectors(n: usize, cards: u32) -> Vec<String> {
     out
 }
 
-/// No Python: say so (even where the harness captures the output), and
-/// fail in CI (CI=true) rather than pass.
-fn no_python(why: &str) {
-    let message = format!(
-        "the hidden-hands vectors were NOT checked against \
-         tools/mental-poker/reference.py: {why} (Debian package `python3`: \
-         apt-get install -y python3)"
-    );
-    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
-        panic!("{message}");
-    }
-    let _ = writeln!(std::io::stderr(), "\nwarning: {message}\n");
-}
-
 /// The vectors of tests/data/vectors/mental-poker.json, `name: value`
 /// lines in order, with or without those only the reference computes.
 fn data_file_vectors(with_python_only: bool) -> Vec<String> {
@@ -265,14 +255,8 @@ fn the_python_reference_computes_every_vector_of_the_data_file() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("tools/mental-poker/reference.py");
     let file = root.join("tests/data/vectors/mental-poker.json");
-    let output = match Command::new("python3")
-        .arg(&script)
-        .arg("--check")
-        .arg(&file)
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => return no_python(&format!("python3 could not be run ({e})")),
+    let Some(output) = python_reference(&script, &[Path::new("--check"), &file], VECTORS) else {
+        return;
     };
     assert!(
         output.status.success(),
@@ -293,19 +277,12 @@ fn the_python_reference_computes_every_vector_of_the_data_file() {
 #[test]
 fn the_python_reference_passes_its_own_ristretto255_self_test() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/mental-poker/reference.py");
-    match Command::new("python3")
-        .arg(&script)
-        .arg("--self-test")
-        .output()
-    {
-        Ok(output) => {
-            assert!(output.status.success());
-            assert_eq!(
-                String::from_utf8_lossy(&output.stdout).trim(),
-                "ristretto255, the sampler: self-test passed"
-            );
-        }
-        Err(e) => no_python(&format!("python3 could not be run ({e})")),
+    if let Some(output) = python_reference(&script, &[Path::new("--self-test")], VECTORS) {
+        assert!(output.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout).trim(),
+            "ristretto255, the sampler: self-test passed"
+        );
     }
 }
 

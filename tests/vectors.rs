@@ -4,9 +4,7 @@
 //! one of them here, and the independent Python reference
 //! (tools/fairness_reference.py --check) checks the same file.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
 
 use ed25519_dalek::Signer;
 use herald::fairness::{
@@ -16,6 +14,12 @@ use herald::fairness::{
 };
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+
+mod common;
+use common::python_reference;
+
+/// What the Python reference checks here.
+const VECTORS: &str = "the fairness vectors";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -209,32 +213,12 @@ fn the_library_computes_every_vector_of_the_data_file() {
     }
 }
 
-/// No Python: say so (even where the harness captures the output), and
-/// fail in CI (CI=true) rather than pass.
-fn no_python(why: &str) {
-    let message = format!(
-        "the fairness vectors were NOT checked against \
-         tools/fairness_reference.py: {why} (Debian package `python3`: \
-         apt-get install -y python3)"
-    );
-    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
-        panic!("{message}");
-    }
-    let _ = writeln!(std::io::stderr(), "\nwarning: {message}\n");
-}
-
 #[test]
 fn the_python_reference_computes_every_vector_of_the_data_file() {
     let script = root().join("tools/fairness_reference.py");
     let file = root().join("tests/data/vectors/fairness.json");
-    let output = match Command::new("python3")
-        .arg(&script)
-        .arg("--check")
-        .arg(&file)
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => return no_python(&format!("python3 could not be run ({e})")),
+    let Some(output) = python_reference(&script, &[Path::new("--check"), &file], VECTORS) else {
+        return;
     };
     assert!(
         output.status.success(),
@@ -262,18 +246,10 @@ fn the_python_reference_refuses_a_data_file_with_a_wrong_vector() {
     let file = dir.path().join("fairness.json");
     std::fs::write(&file, data.to_string()).unwrap();
     let script = root().join("tools/fairness_reference.py");
-    match Command::new("python3")
-        .arg(&script)
-        .arg("--check")
-        .arg(&file)
-        .output()
-    {
-        Ok(output) => {
-            assert_eq!(output.status.code(), Some(1));
-            let text = String::from_utf8_lossy(&output.stdout);
-            assert!(text.starts_with("s_0: computed 93f024f4"), "{text}");
-        }
-        Err(e) => no_python(&format!("python3 could not be run ({e})")),
+    if let Some(output) = python_reference(&script, &[Path::new("--check"), &file], VECTORS) {
+        assert_eq!(output.status.code(), Some(1));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.starts_with("s_0: computed 93f024f4"), "{text}");
     }
 }
 

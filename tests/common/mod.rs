@@ -135,3 +135,30 @@ pub fn shared_accounts() -> fd_lock::RwLockWriteGuard<'static, std::fs::File> {
         .write()
         .unwrap()
 }
+
+/// `python3 SCRIPT ARGS`, for the tests that check herald against an
+/// independent Python reference (`what` names what it checks). Its
+/// output; or, where python3 cannot run, `None` and a warning that `what`
+/// was NOT checked (a failure on CI, which installs python3).
+pub fn python_reference(script: &Path, args: &[&Path], what: &str) -> Option<std::process::Output> {
+    match std::process::Command::new("python3")
+        .arg(script)
+        .args(args)
+        .output()
+    {
+        Ok(output) => Some(output),
+        Err(e) => {
+            let message = format!(
+                "{what} were NOT checked against {}: python3 could not be run ({e}) \
+                 (Debian package `python3`: apt-get install -y python3)",
+                script.display()
+            );
+            if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
+                panic!("{message}");
+            }
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "\nwarning: {message}\n");
+            None
+        }
+    }
+}
