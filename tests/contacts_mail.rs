@@ -262,8 +262,8 @@ fn a_reply_to_a_next_player_with_a_name_alone_is_refused_and_nothing_is_written(
 
 /// `new` refuses `contact` for Blue (exit 2, nothing written) and `check`
 /// refuses a record whose Blue tag holds it (exit 1, at the tag's value),
-/// each saying `why` and naming `part`.
-fn refused_at_new_and_by_check(contact: &str, why: &str, part: &str) {
+/// each saying the contact `fault` and teaching with `example`.
+fn refused_at_new_and_by_check(contact: &str, fault: &str, example: &str) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let err = fails(
@@ -280,9 +280,9 @@ fn refused_at_new_and_by_check(contact: &str, why: &str, part: &str) {
         ],
         2,
     );
-    let said = format!("--side Blue: the contact `{contact}` has {why} its address's {part}");
+    let said = format!("--side Blue: the contact `{contact}` {fault}");
     assert!(err.contains(&said), "{err}");
-    assert!(err.contains("ann.smith@mail.example.org"), "{err}");
+    assert!(err.contains(example), "{err}");
     assert!(!d.join("game.pbem").exists(), "nothing written");
     std::fs::write(
         d.join("bad.pbem"),
@@ -293,39 +293,63 @@ fn refused_at_new_and_by_check(contact: &str, why: &str, part: &str) {
     )
     .unwrap();
     let err = fails(d, &["check", "bad.pbem"], 1);
-    let said = format!("Blue's contact `{contact}` has {why} its address's {part}");
+    let said = format!("Blue's contact `{contact}` {fault}");
     assert!(err.contains(&said), "{err}");
     assert!(err.contains("bad.pbem:2:8"), "{err}");
 }
 
 #[test]
 fn an_address_whose_name_part_begins_with_a_dot_is_refused_at_new_and_by_check() {
-    refused_at_new_and_by_check(".a@x.org", "a dot at the start of", "name part `.a`");
+    refused_at_new_and_by_check(
+        ".a@x.org",
+        "has a dot at the start of its address's name part `.a`",
+        "ann.smith@mail.example.org",
+    );
 }
 
 #[test]
 fn an_address_whose_name_part_ends_with_a_dot_is_refused_at_new_and_by_check() {
-    refused_at_new_and_by_check("a.@x.org", "a dot at the end of", "name part `a.`");
+    refused_at_new_and_by_check(
+        "a.@x.org",
+        "has a dot at the end of its address's name part `a.`",
+        "ann.smith@mail.example.org",
+    );
 }
 
 #[test]
 fn an_address_with_two_dots_in_a_row_in_its_name_part_is_refused_at_new_and_by_check() {
-    refused_at_new_and_by_check("a..b@x.org", "two dots in a row in", "name part `a..b`");
+    refused_at_new_and_by_check(
+        "a..b@x.org",
+        "has two dots in a row in its address's name part `a..b`",
+        "ann.smith@mail.example.org",
+    );
 }
 
 #[test]
 fn an_address_whose_domain_begins_with_a_dot_is_refused_at_new_and_by_check() {
-    refused_at_new_and_by_check("a@.x.org", "a dot at the start of", "domain `.x.org`");
+    refused_at_new_and_by_check(
+        "a@.x.org",
+        "has a dot at the start of its address's domain `.x.org`",
+        "ann.smith@mail.example.org",
+    );
 }
 
 #[test]
 fn an_address_whose_domain_ends_with_a_dot_is_refused_at_new_and_by_check() {
-    refused_at_new_and_by_check("a@x.org.", "a dot at the end of", "domain `x.org.`");
+    refused_at_new_and_by_check(
+        "a@x.org.",
+        "has a dot at the end of its address's domain `x.org.`",
+        "ann.smith@mail.example.org",
+    );
 }
 
 #[test]
 fn an_address_with_two_dots_in_a_row_in_its_domain_is_refused_at_new_and_by_check() {
-    refused_at_new_and_by_check("a@x..org", "two dots in a row in", "domain `x..org`");
+    refused_at_new_and_by_check(
+        "a@x..org",
+        "has two dots in a row in its address's domain `x..org`",
+        "ann.smith@mail.example.org",
+    );
 }
 
 #[test]
@@ -357,4 +381,52 @@ fn a_reply_that_ends_the_game_with_no_other_address_is_refused_and_nothing_is_wr
         before,
         "the record as it was"
     );
+}
+
+#[test]
+fn an_address_outside_ascii_is_refused_at_new_and_by_check() {
+    refused_at_new_and_by_check(
+        "ann@bücher.de",
+        "has a letter outside ASCII in its address `ann@bücher.de`",
+        "write the domain in its ASCII form (`xn--...`",
+    );
+}
+
+#[test]
+fn a_domain_word_that_starts_or_ends_with_a_hyphen_is_refused_at_new_and_by_check() {
+    refused_at_new_and_by_check(
+        "ann@-example.org",
+        "has `-example` in its address's domain `-example.org`",
+        "starting and ending with a letter or digit",
+    );
+    refused_at_new_and_by_check(
+        "Ann <ann@example-.org>",
+        "has `example-` in its address's domain `example-.org`",
+        "as in mail.example.org",
+    );
+}
+
+#[test]
+fn an_address_name_part_over_64_characters_is_refused_at_new_and_by_check() {
+    let contact = format!("{}@example.org", "a".repeat(70));
+    refused_at_new_and_by_check(
+        &contact,
+        "has a name part of 70 characters in its address",
+        "mail carries at most 64",
+    );
+}
+
+#[test]
+fn a_name_that_reads_as_an_encoded_word_is_refused_at_new_and_by_check() {
+    refused_at_new_and_by_check(
+        "Bob =?utf-8?q?=0D=0ABcc=3A_x=40evil.org?= <bob@example.org>",
+        "has `=?` in its name",
+        "herald encodes it where a header needs it",
+    );
+}
+
+#[test]
+fn a_name_over_64_characters_is_refused_at_new_and_by_check() {
+    let contact = format!("{} <ann@example.org>", "Annabelle".repeat(12));
+    refused_at_new_and_by_check(&contact, "has a name of 108 characters", "at most 64");
 }

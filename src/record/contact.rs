@@ -7,7 +7,9 @@
 //! group (`team: a@x; b@x`), no second `<...>`, no comment, no quote, no
 //! line break, control character or bidirectional mark. Its address
 //! must be one mail can use: both parts dot-atoms (no dot at the start or
-//! end of either, no two in a row).
+//! end of either, no two in a row), ASCII, within mail's lengths, and
+//! taken by lettre, which writes the messages; its name no longer than
+//! 64 characters and free of `=?` (an encoded word's start).
 
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::space0;
@@ -30,7 +32,11 @@ impl<'a> Contact<'a> {
             return Err(fault);
         }
         match all_consuming(contact).parse(text) {
-            Ok((_, c)) => match c.address.and_then(|a| dot_fault(text, a)) {
+            Ok((_, c)) => match c
+                .address
+                .and_then(|a| dot_fault(text, a).or_else(|| mail_fault(text, a)))
+                .or_else(|| c.name.and_then(|n| name_fault(text, n)))
+            {
                 Some(fault) => Err(fault),
                 None => Ok(c),
             },
@@ -126,6 +132,77 @@ fn dot_fault(text: &str, address: &str) -> Option<String> {
                  (RFC 5322 3.2.3), as in ann.smith@mail.example.org"
             ))
         })
+}
+
+/// The most characters a name may have: with its address, a `From:`
+/// line stays well within the 998 characters a mail header line may
+/// hold (RFC 5322 2.1.1), encoded or not.
+const NAME_MOST: usize = 64;
+
+/// Why the name `name` of the contact `text` cannot stand in a header:
+/// too long, or holding `=?`, which mail readers take for the start of
+/// an encoded word (RFC 2047) and would decode into anything, a line
+/// break or another address included.
+fn name_fault(text: &str, name: &str) -> Option<String> {
+    if name.contains("=?") {
+        return Some(format!(
+            "`{text}` has `=?` in its name, which mail readers decode as an encoded word \
+             (RFC 2047) into other text; write the name as it reads (herald encodes it \
+             where a header needs it)"
+        ));
+    }
+    let length = name.chars().count();
+    (length > NAME_MOST).then(|| {
+        format!(
+            "`{text}` has a name of {length} characters: a name has at most {NAME_MOST}, so \
+             that every header naming it stays one a mail reader takes"
+        )
+    })
+}
+
+/// Why the address `address` of the contact `text`, a dot-atom at each
+/// part, is still one mail cannot carry, in words: not ASCII (the
+/// headers herald writes are ASCII), a name part over 64 characters, a
+/// domain over 254 or a label of it over 63, or a label that does not
+/// start and end with a letter or digit (RFC 5321 4.5.3.1, RFC 1035
+/// 2.3.1). The last word is lettre's, which writes the messages: what it
+/// refuses is refused here, so that a contact `new` and `check` take is
+/// one every `--reply` can write to.
+fn mail_fault(text: &str, address: &str) -> Option<String> {
+    let (local, domain) = address.split_once('@')?;
+    let fault = if !address.is_ascii() {
+        format!(
+            "has a letter outside ASCII in its address `{address}`: the mail headers herald \
+             writes are ASCII; write the domain in its ASCII form (`xn--...`, as a mail \
+             provider shows it) and the name part in ASCII letters"
+        )
+    } else if local.len() > 64 {
+        format!(
+            "has a name part of {} characters in its address: mail carries at most 64 \
+             (RFC 5321 4.5.3.1)",
+            local.len()
+        )
+    } else if domain.len() > 254 {
+        format!(
+            "has a domain of {} characters in its address: mail carries at most 254",
+            domain.len()
+        )
+    } else if let Some(label) = domain.split('.').find(|l| {
+        l.len() > 63
+            || !l.starts_with(|c: char| c.is_ascii_alphanumeric())
+            || !l.ends_with(|c: char| c.is_ascii_alphanumeric())
+            || !l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    }) {
+        format!(
+            "has `{label}` in its address's domain `{domain}`: each word of a domain is at \
+             most 63 letters, digits and hyphens, starting and ending with a letter or digit \
+             (RFC 1035 2.3.1), as in mail.example.org"
+        )
+    } else {
+        let e = lettre::Address::new(local, domain).err()?;
+        format!("has an address mail cannot carry, `{address}` ({e})")
+    };
+    Some(format!("`{text}` {fault}"))
 }
 
 /// A character of a name: none of the specials of a mail header's
@@ -295,5 +372,85 @@ mod tests {
             let e = Contact::parse(text).expect_err(text);
             assert!(e.contains(why), "{text}: {e}");
         }
+    }
+    /// Every fault of an address mail cannot carry, each with its reason;
+    /// the addresses at their limits are read (and lettre, which writes
+    /// the messages, takes them).
+    #[test]
+    fn an_address_mail_cannot_carry_is_refused_with_why() {
+        let long_local = format!("{}@example.org", "a".repeat(65));
+        let long_label = format!("ann@{}.org", "b".repeat(64));
+        let long_domain = format!("ann@{}org", "abcdefghi.".repeat(26));
+        for (text, why) in [
+            (
+                "ann@bücher.de",
+                "a letter outside ASCII in its address `ann@bücher.de`",
+            ),
+            ("Zoë <ann@例え.jp>", "a letter outside ASCII"),
+            ("zoë@example.org", "a letter outside ASCII"),
+            ("ann@-example.org", "`-example` in its address's domain"),
+            ("ann@example-.org", "`example-` in its address's domain"),
+            ("ann@ex_ample.org", "`ex_ample` in its address's domain"),
+            (long_local.as_str(), "a name part of 65 characters"),
+            (
+                long_label.as_str(),
+                &format!("`{}` in its address's domain", "b".repeat(64)),
+            ),
+            (long_domain.as_str(), "a domain of 263 characters"),
+        ] {
+            let e = Contact::parse(text).expect_err(text);
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        let at_limits = format!("{}@{}.example.org", "a".repeat(64), "b".repeat(63));
+        for text in [
+            at_limits.as_str(),
+            "ann@x",
+            "a-b.c+d@mail-1.example.org",
+            "ann@1e100.net",
+        ] {
+            let c = Contact::parse(text).expect(text);
+            let (local, domain) = c.address().unwrap().split_once('@').unwrap();
+            assert!(lettre::Address::new(local, domain).is_ok(), "{text}");
+        }
+    }
+
+    /// A name with `=?`, which a mail reader would decode as an encoded
+    /// word (into a line break, a `Bcc:` or another address), is refused.
+    #[test]
+    fn a_name_that_reads_as_an_encoded_word_is_refused() {
+        for text in [
+            "Bob =?utf-8?q?=0D=0ABcc=3A_x=40evil.org?= <bob@example.org>",
+            "=?utf-8?q?Ann_=3Cevil=40evil.org=3E?= <ann@example.org>",
+            "=?utf-8?b?QW5u?=",
+        ] {
+            let e = Contact::parse(text).expect_err(text);
+            assert!(e.contains("has `=?` in its name"), "{text}: {e}");
+            assert!(e.contains("encoded word"), "{text}: {e}");
+        }
+        // An `=` or a `?` alone is a name's character like any other.
+        assert_eq!(
+            Contact::parse("A=B? <a@x.org>").unwrap().name(),
+            Some("A=B?")
+        );
+    }
+
+    /// A name of more than 64 characters is refused; 64 are read, letters
+    /// outside ASCII counted as one each.
+    #[test]
+    fn a_name_longer_than_64_characters_is_refused() {
+        let long = format!("{} <ann@example.org>", "Annabelle".repeat(8));
+        let e = Contact::parse(&long).expect_err("72 characters");
+        assert!(e.contains("a name of 72 characters"), "{e}");
+        assert!(e.contains("at most 64"), "{e}");
+        let e = Contact::parse(&"A".repeat(65)).expect_err("a name alone");
+        assert!(e.contains("a name of 65 characters"), "{e}");
+        let most = format!("{} <ann@example.org>", "Ä".repeat(64));
+        assert_eq!(
+            Contact::parse(&most)
+                .unwrap()
+                .name()
+                .map(|n| n.chars().count()),
+            Some(64)
+        );
     }
 }
