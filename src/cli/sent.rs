@@ -21,13 +21,62 @@ pub(super) fn replay_for_answer<G: Game>(
     ctx: &Ctx<'_>,
     wallet: Option<&Wallet>,
 ) -> Result<Answering<G>, Failure> {
-    answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
+    let replayed = answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
         AnswerError::Record(e) => ctx.problem(&e),
         other => Failure::invalid(
             Problem::plain(ErrorKind::Record, other.message()),
             &ctx.origin,
         ),
-    })
+    })?;
+    if let Some(wallet) = wallet {
+        refuse_stripped(&replayed.referee, wallet, ctx)?;
+    }
+    Ok(replayed)
+}
+
+/// Refuse a record that lacks the key of `wallet`'s side, when that key
+/// can no longer join it: the key file was made for a game of this kind
+/// under a protocol that binds keys, for a side of this record, and its
+/// player has written no line yet (a player who has is told by what its
+/// key file remembers). The record has lines, and the side's key is not
+/// one that joins with its first set-up line (protocol 3, another side's
+/// key in the header): so the record was stripped of the Commit and Key
+/// tags and the signatures its protocol requires, or it is not the game
+/// the key file was made for. Never "drop --key": the key file is right.
+pub(super) fn refuse_stripped<G: Game>(
+    referee: &Referee<G>,
+    wallet: &Wallet,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failure> {
+    let header = referee.header();
+    let Some(side) = header
+        .side_named::<G>(wallet.side())
+        .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+    else {
+        return Ok(());
+    };
+    let lines = ctx.record.turns.len();
+    let joins_late = header.protocol().keys_join_late()
+        && referee.phase() == crate::game::Phase::Setup
+        && header.any_key();
+    if wallet.sent().is_some()
+        || !wallet.protocol().binds_keys()
+        || header.key(side).is_some()
+        || lines == 0
+        || joins_late
+    {
+        return Ok(());
+    }
+    let name = side.name::<G>();
+    let message = format!(
+        "this record holds no {name}Key tag, yet your key file was made for {name} in a {} game whose protocol binds every side's key, and the record has {lines} line{} already, so {name}'s key can no longer join it: the record was stripped of the Commit and Key tags and the signatures its protocol requires (a record herald made with keys lost them), or it is not the game your key file was made for; ask for the record as it was sent (herald check RECORD --key KEY on that copy says whether it is your game); nothing was written",
+        G::ID,
+        if lines == 1 { "" } else { "s" },
+    );
+    Err(Failure::invalid(
+        Problem::plain(ErrorKind::Record, message),
+        &ctx.origin,
+    ))
 }
 
 /// Replay the record as [`referee::answer::replay_from_sent`] does, its
