@@ -163,10 +163,12 @@ impl Setup {
         if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
             // The player's set-up line crossed a claim of its forfeit: it
             // goes out again, the same bytes, on the record it answered.
-            let (Some(line), None, Some(reply), false) = (
+            // With --reply, its message again; on a record file, the file
+            // rewritten to hold the line in place of the claim.
+            let (Some(line), None, true, false) = (
                 sent.text.as_deref(),
                 self.choices.first(),
-                self.reply.as_ref(),
+                self.reply.is_some() || !read.source.from_message(),
                 self.dry_run,
             ) else {
                 let claimant = super::commands::claimant_of(read.record, *claim);
@@ -174,10 +176,11 @@ impl Setup {
             };
             let again = super::commands::Again {
                 line,
-                reply: Some(reply),
+                reply: self.reply.as_ref(),
                 key: Some(&self.key),
                 wallet: Some(&wallet),
                 format: self.format,
+                past_claim: self.reply.is_none(),
             };
             return super::commands::write_past_claim::<G>(
                 read,
@@ -227,6 +230,7 @@ impl Setup {
                 key: Some(&self.key),
                 wallet: Some(&wallet),
                 format: self.format,
+                past_claim: false,
             };
             // On the record as it was answered: with the side's tags when
             // its key joined with that line.
