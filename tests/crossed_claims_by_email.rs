@@ -73,6 +73,9 @@ fn crossed() -> Players {
     mail(&blue, &red, "c3.eml");
     answer(&red, "c3.eml", "Kc9-b9", PLAY_DAY, "c4.eml");
     mail(&red, &blue, "c4.eml");
+    // Blue's key file as it was before the late answer, for a test that
+    // restores it.
+    std::fs::copy(blue.join("my.key"), blue.join("before-answer.key")).unwrap();
     answer(&blue, "c4.eml", "Cd1-d2", LATE_DAY, "answer.eml");
     run(
         &red,
@@ -190,6 +193,52 @@ fn a_record_file_holding_a_claim_that_crossed_the_players_answer_ends_up_holding
         ],
     );
     let status = json(&p.red, &["check", "game.pbem", "--format", "json"]);
+    assert_eq!(status["turns"], 4, "{status}");
+    assert_eq!(status["to_move"], "Blue", "{status}");
+}
+
+/// Blue answers turn 3 late; Red's claim of it crosses that answer.
+/// Red checks Blue's answer with its key file, which remembers it. Blue
+/// then restores its key file from before the answer and answers Red's
+/// claim with another turn: two lines of Blue that answer one record, a
+/// fork. Red's `check --key` and `move --key` refuse it, naming Blue and
+/// both lines; Red goes on from the answer it checked.
+#[test]
+fn a_second_answer_written_with_a_restored_key_file_after_a_crossing_claim_is_refused_as_a_fork() {
+    let p = crossed();
+    mail(&p.blue, &p.red, "answer.eml");
+    let said = run(&p.red, &["check", "answer.eml", "--key", "my.key"]);
+    assert!(said.contains("answer.eml: OK"), "{said}");
+    // Blue, given the claim, with its old key file.
+    mail(&p.red, &p.blue, "claim.eml");
+    std::fs::copy(p.blue.join("before-answer.key"), p.blue.join("my.key")).unwrap();
+    answer(&p.blue, "claim.eml", "Cd1-d3", LATE_DAY, "fork.eml");
+    mail(&p.blue, &p.red, "fork.eml");
+    // Read without a key, the fork is a game like any other.
+    run(&p.red, &["check", "fork.eml"]);
+    let key = std::fs::read(p.red.join("my.key")).unwrap();
+    let checked = fails(&p.red, &["check", "fork.eml", "--key", "my.key"], 1);
+    let moved = fails(
+        &p.red,
+        &[
+            "move", "fork.eml", "Kb9-a9", "--key", "my.key", "--date", LATE_DAY, "--reply", "-o",
+            "r4.eml",
+        ],
+        1,
+    );
+    for err in [&checked, &moved] {
+        let err = err.replace("\n  ", " ");
+        assert!(
+            err.contains("this record is a fork: Blue wrote two lines that answer the same record, `3. Blue: Cd1-d2` in the record your key file checked and `4. Blue: Cd1-d3` here, after `3. Blue: forfeit claimed by Red`, which it voids"),
+            "{err}"
+        );
+        assert!(err.contains("do not accept this copy"), "{err}");
+    }
+    assert!(!p.red.join("r4.eml").exists());
+    assert_eq!(std::fs::read(p.red.join("my.key")).unwrap(), key);
+    // Red goes on from the answer it checked.
+    answer(&p.red, "answer.eml", "Kb9-a9", LATE_DAY, "r4.eml");
+    let status = json(&p.red, &["check", "r4.eml", "--format", "json"]);
     assert_eq!(status["turns"], 4, "{status}");
     assert_eq!(status["to_move"], "Blue", "{status}");
 }

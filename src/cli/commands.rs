@@ -661,7 +661,7 @@ struct CheckWithKey {
 
 impl RecordCommand for CheckWithKey {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let wallet = read_wallet(&self.key)?;
+        let (mut wallet, stamp) = read_wallet_stamped(&self.key)?;
         let key = self.key.display();
         let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
         let referee = replayed.referee;
@@ -707,6 +707,19 @@ impl RecordCommand for CheckWithKey {
                 &format!("Your key file ({name}, {key}): {standing}"),
                 "  ",
             ))?;
+        }
+        // The key file remembers the newest record its player checked
+        // (spec section 3.8), so that a copy that parts from it (a fork)
+        // is refused; never a record its own line does not stand in.
+        let current = replayed.answered.is_none()
+            && !matches!(replayed.crossed, Some(Crossed::ByClaim { .. }));
+        if current && super::sent::note_seen(&referee, &mut wallet, ctx)? {
+            if let Err(e) = files::rewrite(&self.key, Some(&stamp), wallet.to_text().as_bytes()) {
+                super::report::eprint_note(&format!(
+                    "{key} could not remember this record ({}): a copy that parts from it will not be caught by it",
+                    e.text()
+                ));
+            }
         }
         Ok(exit)
     }
