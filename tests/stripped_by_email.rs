@@ -183,3 +183,23 @@ fn a_copy_stripped_of_its_keys_and_protocol_tag_is_refused_never_told_to_drop_th
     );
     assert!(!err.contains("drop --key"), "{err}");
 }
+
+/// Under protocol 3 a game is signed by every side or by none once play
+/// began: a copy with Blue's tags kept and Red's taken out is refused by
+/// Red's key file the same way, never with the advice to drop `--key`.
+#[test]
+fn a_copy_stripped_of_one_sides_keys_is_refused_by_that_sides_key_file() {
+    let p = to_turn_one();
+    let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
+    let copy: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[RedCommit ") && !l.starts_with("[RedKey "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        copy.contains("[BlueKey ") && !copy.contains("[RedKey "),
+        "{copy}"
+    );
+    std::fs::write(p.red.join("red-stripped.eml"), &copy).unwrap();
+    refused_by_red(&p.red, "red-stripped.eml");
+}

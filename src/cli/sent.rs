@@ -195,7 +195,8 @@ pub(super) fn note_seen<G: Game>(
     Ok(true)
 }
 
-/// Refuse a record that holds no key at all, when `wallet`'s key can no
+/// Refuse a record that holds no key at all (or, under protocol 3 once
+/// play began, not `wallet`'s side's), when `wallet`'s key can no
 /// longer join it: the key file was made for a game of this kind under a
 /// protocol that binds keys, for a side of this record, and its player
 /// has written no line yet (a player who has is told by what its key
@@ -218,8 +219,17 @@ pub(super) fn refuse_stripped<G: Game>(
     let lines = ctx.record.turns.len();
     // Another side's key in the header: this side's key may join with
     // its first set-up line (protocol 3), or was made and never added (a
-    // game its other sides sign alone, whose `move` says to drop --key).
-    if wallet.sent().is_some() || !wallet.protocol().binds_keys() || header.any_key() || lines == 0
+    // protocol-2 game its other sides sign alone, whose `move` says to
+    // drop --key). Under protocol 3 once play began, a game is signed by
+    // every side or by none: a side's key missing beside another's was
+    // taken out.
+    let missing_beside_others = header.protocol().keys_join_late()
+        && referee.phase() != crate::game::Phase::Setup
+        && header.key(side).is_none();
+    if wallet.sent().is_some()
+        || !wallet.protocol().binds_keys()
+        || (header.any_key() && !missing_beside_others)
+        || lines == 0
     {
         return Ok(());
     }
