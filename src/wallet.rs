@@ -51,6 +51,30 @@ pub struct Wallet {
     signing: SigningKey,
     /// The last line the player wrote and the record digest after it.
     sent: Option<Sent>,
+    /// The newest record the player checked (`check --key`) since.
+    seen: Option<Seen>,
+}
+
+/// The newest record a player checked with its key file (`check --key`)
+/// since its last line (spec section 3.8): how many lines it had, the
+/// digest after its last line and before it, and that last line (its
+/// side, as written, and its first physical line). A record that parts
+/// from it (two lines of one side that answer the same record) is a
+/// fork, refused by the player's `move --key` and `check --key`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Seen {
+    /// How many lines (set-up lines and turns) the record had.
+    pub lines: u32,
+    /// The record digest after its last line.
+    pub digest: Hash,
+    /// The record digest before its last line.
+    pub before: Hash,
+    /// The side of its last line, as written.
+    pub side: String,
+    /// Whether its last line was a forfeit claim.
+    pub claim: bool,
+    /// The first physical line of its last line (`3. Blue: Cd1-d2`).
+    pub head: String,
 }
 
 /// The last line a player wrote into a record, and the digest of the
@@ -157,6 +181,7 @@ impl Wallet {
             links,
             step,
             sent: None,
+            seen: None,
         }
     }
 
@@ -213,9 +238,21 @@ impl Wallet {
         self.sent.as_ref()
     }
 
-    /// Remember that the player wrote `sent`.
+    /// Remember that the player wrote `sent`: a newer memory than any
+    /// record checked before, which it replaces.
     pub fn set_sent(&mut self, sent: Sent) {
         self.sent = Some(sent);
+        self.seen = None;
+    }
+
+    /// The newest record the player checked since its last line.
+    pub fn seen(&self) -> Option<&Seen> {
+        self.seen.as_ref()
+    }
+
+    /// Remember that the player checked the record `seen` describes.
+    pub fn set_seen(&mut self, seen: Seen) {
+        self.seen = Some(seen);
     }
 
     /// The reveal for the player's `j`-th line (`s_j`), `None` if the chain
@@ -334,6 +371,17 @@ impl Wallet {
                 text.push_str(&format!("sent-line: {line}\n"));
             }
         }
+        if let Some(seen) = &self.seen {
+            text.push_str(&format!(
+                "seen: {} {} {} {}{}\nseen-line: {}\n",
+                seen.lines,
+                seen.side,
+                hex::encode(seen.digest),
+                hex::encode(seen.before),
+                if seen.claim { " claim" } else { "" },
+                seen.head
+            ));
+        }
         text
     }
 
@@ -424,6 +472,12 @@ impl Wallet {
                 sent.text = Some(lines.iter().map(|l| format!("{l}\n")).collect());
             }
             wallet.sent = Some(sent);
+        }
+        if let Ok(seen) = field("seen") {
+            let head = field("seen-line").unwrap_or_default();
+            wallet.seen = Some(read_seen(&seen, head).ok_or_else(|| {
+                bad("a `seen:` line holds a count of lines, a side, two times 64 hexadecimal digits and maybe `claim`")
+            })?);
         }
         Ok(wallet)
     }
@@ -528,6 +582,31 @@ fn read_sent(value: &str) -> Option<Sent> {
         ended: None,
         text: None,
         reply: None,
+    })
+}
+
+/// The value of a `seen:` line: `3 Blue <64 hex> <64 hex>`, then
+/// `claim` for a claim line; `head` from its `seen-line:` line.
+fn read_seen(value: &str, head: String) -> Option<Seen> {
+    let mut words = value.split_whitespace();
+    let lines = words.next()?.parse().ok()?;
+    let side = words.next()?.to_owned();
+    let mut digest = [0u8; 32];
+    hex::decode_to_slice(words.next()?, &mut digest).ok()?;
+    let mut before = [0u8; 32];
+    hex::decode_to_slice(words.next()?, &mut before).ok()?;
+    let claim = match words.next() {
+        None => false,
+        Some("claim") => true,
+        Some(_) => return None,
+    };
+    Some(Seen {
+        lines,
+        digest,
+        before,
+        side,
+        claim,
+        head,
     })
 }
 

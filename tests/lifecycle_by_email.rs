@@ -1261,3 +1261,66 @@ fn a_lost_set_up_reply_that_carried_a_key_is_written_again_with_the_key() {
     let s = json(&p.blue, &["check", "2again.eml", "--format", "json"]);
     assert_eq!(s["ok"], true, "{s}");
 }
+
+/// Before typing `setup --then TURN`, the writer of the set-up's last
+/// line sees what that line will produce: `setup --dry-run` shows the
+/// position as the writer will see it, the turns it will allow and the
+/// command that writes both lines, printing no signature and writing
+/// nothing (no message, the key file as it was). A turn it lists is
+/// then taken by `setup --then`.
+#[test]
+fn setup_dry_run_shows_the_position_and_turns_the_last_set_up_line_will_produce() {
+    let p = players();
+    playground_to_s2(
+        &p,
+        &["--throws", "PPPPPPPPPPPP"],
+        &["--throws", "RRRRRRRRRRRR"],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    let key = std::fs::read(p.blue.join("my.key")).unwrap();
+    let out = herald(&p.blue)
+        .args(["setup", "2.eml", "--key", "my.key", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        said.contains("This line makes Blue the first to move. The position it will produce, as Blue sees it:"),
+        "{said}"
+    );
+    assert!(
+        said.contains("Write it with your first turn, one message: herald setup 2.eml --key my.key --then \"YOUR TURN\" --reply -o OUT.eml"),
+        "{said}"
+    );
+    assert!(!said.contains("sig "), "{said}");
+    assert!(said.contains("dry run: nothing written"), "{said}");
+    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
+    let files: Vec<_> = std::fs::read_dir(&p.blue)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(!files.iter().any(|f| f.starts_with('3')), "{files:?}");
+    // The turns it allows are the ones `legal` lists once S3 is written.
+    let legal = said
+        .lines()
+        .skip_while(|l| !l.contains("legal action"))
+        .nth(1)
+        .map(|l| l.trim().split(',').next().unwrap().trim().to_owned())
+        .expect("a legal action listed");
+    run(
+        &p.blue,
+        &[
+            "setup", "2.eml", "--key", "my.key", "--then", &legal, "--reply", "-o", "3.eml",
+        ],
+    );
+    // The roll shown is the roll the turn gets.
+    let rolled = said
+        .lines()
+        .find_map(|l| l.strip_prefix("Blue to move: rolled "))
+        .expect("the roll shown");
+    let text = std::fs::read_to_string(p.blue.join("3.eml")).unwrap();
+    assert!(
+        text.contains("S3. Blue:") && text.contains(&format!("1. Blue: die={rolled}, {legal}")),
+        "{text}"
+    );
+}

@@ -1822,3 +1822,113 @@ fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
         assert_ne!(game["result"], "*");
     }
 }
+
+/// `move MESSAGE TURN --key my.key --date DAY --reply -o OUT` in `dir`
+/// on `day` by the clock, which must succeed.
+fn answer_on(dir: &Path, message: &str, turn: &str, day: &str, out: &str) {
+    common::run(
+        dir,
+        &[
+            "move", message, turn, "--key", "my.key", "--date", day, "--reply", "-o", out,
+        ],
+    );
+}
+
+/// Blue answers turn 3 late while Red claims its forfeit on the same
+/// message; Blue, given the claim, restores its key file from before its
+/// answer and answers the claim with another turn. Both of Blue's
+/// answers reach Red's mailbox, in either order: the inbox keeps the
+/// answer and lists the other copy as not taken, naming Blue's fork
+/// (two lines of Blue that answer one record), which Red should not
+/// accept.
+#[test]
+fn a_second_answer_after_a_crossing_claim_is_named_a_fork_by_its_side_in_the_inbox() {
+    let root = tempfile::TempDir::new().unwrap();
+    let r = root.path();
+    let (play, late) = ("2026-11-01", "2026-11-16");
+    let (blue, red) = (r.join("ann"), r.join("bob"));
+    std::fs::create_dir(&blue).unwrap();
+    std::fs::create_dir(&red).unwrap();
+    let mail = |from: &Path, to: &Path, name: &str| {
+        std::fs::copy(from.join(name), to.join(name)).unwrap();
+    };
+    common::run(
+        &blue,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@herald.test",
+            "--side",
+            "Red=bob@herald.test",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c1.eml",
+        ],
+    );
+    mail(&blue, &red, "c1.eml");
+    common::run(
+        &red,
+        &[
+            "keygen", "--side", "Red", "c1.eml", "--key", "my.key", "--reply", "-o", "c2.eml",
+        ],
+    );
+    mail(&red, &blue, "c2.eml");
+    answer_on(&blue, "c2.eml", "+C, Kc1-b1", play, "c3.eml");
+    mail(&blue, &red, "c3.eml");
+    answer_on(&red, "c3.eml", "Kc9-b9", play, "c4.eml");
+    mail(&red, &blue, "c4.eml");
+    std::fs::copy(blue.join("my.key"), blue.join("old.key")).unwrap();
+    answer_on(&blue, "c4.eml", "Cd1-d2", late, "answer.eml");
+    common::run(
+        &red,
+        &[
+            "move",
+            "c4.eml",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            late,
+            "--reply",
+            "-o",
+            "claim.eml",
+        ],
+    );
+    mail(&red, &blue, "claim.eml");
+    std::fs::copy(blue.join("old.key"), blue.join("my.key")).unwrap();
+    answer_on(&blue, "claim.eml", "Cd1-d3", late, "fork.eml");
+    let sendmail = fake_sendmail(r, &r.join("sent"));
+    let (answer, fork) = (blue.join("answer.eml"), blue.join("fork.eml"));
+    let (answer, fork) = (answer.as_path(), fork.as_path());
+    for (name, order) in [("bob1", [answer, fork]), ("bob2", [fork, answer])] {
+        let reader = mbox_player(r, name, "bob@herald.test", &sendmail);
+        write_mbox(&r.join(format!("{name}.mbox")), &order);
+        let (code, json) = reader.inbox();
+        assert_eq!(code, 1, "{json:#}");
+        assert_eq!(only_game(&json)["lines"], 3, "{json:#}");
+        let rejected = json["rejected"].as_array().unwrap();
+        assert_eq!(rejected.len(), 1, "{json:#}");
+        let verdict = rejected[0]["verdict"].as_str().unwrap();
+        assert!(
+            verdict.starts_with("fork: another copy of this game is kept"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("Blue wrote two lines that answer the same record: its turn 3 in one copy and its turn 4 after the claim of its forfeit on turn 3 in the other. A side answers a record once: this is a fork by Blue, which the other players should not accept"),
+            "{verdict}"
+        );
+        // The copy kept holds Blue's first answer, not the claim.
+        let kept = reader.ok(&["extract", &id_of(&json)]);
+        assert!(kept.contains("\n3. Blue: Cd1-d2\n"), "{kept}");
+        assert!(!kept.contains("forfeit claimed"), "{kept}");
+    }
+    // In words, under "Not taken".
+    let reader = mbox_player(r, "bob3", "bob@herald.test", &sendmail);
+    write_mbox(&r.join("bob3.mbox"), &[answer, fork]);
+    let text = String::from_utf8(reader.herald(&["inbox"]).stdout).unwrap();
+    let listed = text.split("Not taken").nth(1).unwrap_or_default();
+    assert!(listed.contains("a fork by Blue"), "{text}");
+}

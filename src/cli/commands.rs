@@ -661,7 +661,7 @@ struct CheckWithKey {
 
 impl RecordCommand for CheckWithKey {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let wallet = read_wallet(&self.key)?;
+        let (mut wallet, stamp) = read_wallet_stamped(&self.key)?;
         let key = self.key.display();
         let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
         let referee = replayed.referee;
@@ -707,6 +707,19 @@ impl RecordCommand for CheckWithKey {
                 &format!("Your key file ({name}, {key}): {standing}"),
                 "  ",
             ))?;
+        }
+        // The key file remembers the newest record its player checked
+        // (spec section 3.8), so that a copy that parts from it (a fork)
+        // is refused; never a record its own line does not stand in.
+        let current = replayed.answered.is_none()
+            && !matches!(replayed.crossed, Some(Crossed::ByClaim { .. }));
+        if current && super::sent::note_seen(&referee, &mut wallet, ctx)? {
+            if let Err(e) = files::rewrite(&self.key, Some(&stamp), wallet.to_text().as_bytes()) {
+                super::report::eprint_note(&format!(
+                    "{key} could not remember this record ({}): a copy that parts from it will not be caught by it",
+                    e.text()
+                ));
+            }
         }
         Ok(exit)
     }
@@ -1768,6 +1781,7 @@ impl Move {
                 key: self.key.as_deref(),
                 wallet,
                 format: self.format,
+                past_claim: false,
             },
         )
     }
@@ -1814,10 +1828,12 @@ impl Move {
     ) -> Result<Exit, Failure> {
         let claimant = claimant_of(ctx.record, claim);
         let refuse = |typed: Option<&str>| super::sent::crossed_claim(sent, claimant, typed, ctx);
-        let (Some(text), Some(line), Some(_), false) = (
+        // With --reply, its message again; on a record file, the file
+        // rewritten to hold the line in place of the claim.
+        let (Some(text), Some(line), true, false) = (
             self.text.as_deref(),
             sent.text.as_deref(),
-            self.reply.as_ref(),
+            self.reply.is_some() || !ctx.source.from_message(),
             self.dry_run,
         ) else {
             return Err(refuse(None));
@@ -1828,6 +1844,7 @@ impl Move {
             key: self.key.as_deref(),
             wallet,
             format: self.format,
+            past_claim: self.reply.is_none(),
         };
         write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
             let mut referee = referee.clone();
@@ -1981,6 +1998,11 @@ pub(super) struct Again<'a> {
     pub(super) key: Option<&'a Path>,
     pub(super) wallet: Option<&'a Wallet>,
     pub(super) format: Format,
+    /// Written into a record file in place of a claim it crossed in the
+    /// mail: the record is read up to the claim (the record the line
+    /// answered), and the file is rewritten as that record with the line
+    /// after it, the claim and what followed it gone.
+    pub(super) past_claim: bool,
 }
 
 /// Play `line`, a line the player wrote (its key file's copy: a game's
@@ -2035,6 +2057,7 @@ pub(super) fn write_line_again<G: Game>(
         key,
         wallet,
         format,
+        past_claim,
     } = again;
     let mut referee = referee;
     let again =
@@ -2053,6 +2076,16 @@ pub(super) fn write_line_again<G: Game>(
                 super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
             })?;
         }
+        _ if past_claim => {
+            // `ctx.record` is the record up to the claim: the file holds
+            // it, then the line.
+            refuse_message(ctx, super::context::MOVE_ANSWER)?;
+            let text = record::Splice::new()
+                .line(line)
+                .result(over.as_deref())
+                .extracted(ctx.source, ctx.record);
+            files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())?;
+        }
         _ => append_line(ctx, line, over.as_deref())?,
     }
     let was = sent
@@ -2065,6 +2098,11 @@ pub(super) fn write_line_again<G: Game>(
         sent.name(),
         match &reply {
             Some(_) => format!("{} is left as it was received\n", ctx.origin),
+            None if past_claim => format!(
+                "wrote {} to {} in place of the claim it crossed\n",
+                sent.name(),
+                ctx.origin
+            ),
             None => format!("wrote {} to {}\n", sent.name(), ctx.origin),
         }
     ))?;
@@ -2106,12 +2144,14 @@ pub(super) fn write_past_claim<G: Game>(
 ) -> Result<Exit, Failure> {
     let claimant = claimant_of(ctx.record, claim);
     let record = ctx.record.before_line(claim.0, claim.1);
+    // A record file is rewritten (the claim replaced), so it keeps the
+    // stamp of the bytes read; a reply leaves it as it was.
     let answered = Ctx {
         origin: ctx.origin.clone(),
         path: ctx.path,
         source: ctx.source,
         record: &record,
-        stamp: None,
+        stamp: ctx.stamp.filter(|_| again.past_claim),
     };
     let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet)
         .ok()
@@ -2120,8 +2160,16 @@ pub(super) fn write_past_claim<G: Game>(
         return Err(super::sent::crossed_claim(sent, claimant, None, ctx));
     };
     same(&replayed.referee, &answered)?;
+    let what = if again.past_claim {
+        format!(
+            "{} now holds it in place of the claim: send that record to {claimant}, to go on from",
+            ctx.origin
+        )
+    } else {
+        format!("this is that message again, for {claimant} to go on from")
+    };
     super::report::eprint_note(&format!(
-        "your {} crossed {claimant}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood; this is that message again, for {claimant} to go on from",
+        "your {} crossed {claimant}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood; {what}",
         sent.name()
     ));
     write_line_again(&answered, replayed.referee, sent, again)

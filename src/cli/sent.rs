@@ -21,13 +21,228 @@ pub(super) fn replay_for_answer<G: Game>(
     ctx: &Ctx<'_>,
     wallet: Option<&Wallet>,
 ) -> Result<Answering<G>, Failure> {
-    answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
+    let replayed = answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
         AnswerError::Record(e) => ctx.problem(&e),
         other => Failure::invalid(
             Problem::plain(ErrorKind::Record, other.message()),
             &ctx.origin,
         ),
-    })
+    })?;
+    if let Some(wallet) = wallet {
+        refuse_stripped(&replayed.referee, wallet, ctx)?;
+        refuse_fork_of_seen::<G>(&replayed.referee, wallet, ctx)?;
+    }
+    Ok(replayed)
+}
+
+/// The record digests after line `n` of the record and before it (the
+/// record cut after its line `n`, replayed; `start`: the digest before
+/// its first line). The cut record's Result tag is not the game's after
+/// line `n` (a claim there ends it): only the digests are read.
+fn digests_at<G: Game>(ctx: &Ctx<'_>, n: usize, start: Hash) -> Result<(Hash, Hash), Failure> {
+    let cut = crate::record::Record {
+        tags: ctx.record.tags.clone(),
+        turns: ctx.record.turns[..n].to_vec(),
+        header_end: ctx.record.header_end,
+    };
+    let keep = Keep {
+        digest: true,
+        ..Keep::RULES
+    };
+    let (mut before, mut last, mut played) = (start, start, 0);
+    let replayed = answer::replay_from_sent::<G>(&cut, keep, None, |_, referee| {
+        before = last;
+        last = referee.digest().copied().unwrap_or_default();
+        played += 1;
+    });
+    match replayed {
+        Err(e) if played < n => Err(ctx.problem(&e)),
+        _ => Ok((last, before)),
+    }
+}
+
+/// Refuse a record that parts from the newest one the player checked
+/// with `wallet` since its last line ([`Wallet::seen`], spec section
+/// 3.8): where the checked record had its last line, this one holds
+/// another. Two lines of one side that answer the same record (one in
+/// each copy: the side answered a message twice, or once more after a
+/// claim of its forfeit that crossed its first answer) are a fork, which
+/// the player it wrongs refuses, naming the side and the turn. Only a
+/// claimed side's own line in place of a claim the player checked (the
+/// claim crossed it in the mail, and never stood) may take the place of
+/// what it saw. An older copy (fewer lines) is left to the other checks.
+pub(super) fn refuse_fork_of_seen<G: Game>(
+    referee: &Referee<G>,
+    wallet: &Wallet,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failure> {
+    let Some(seen) = wallet.seen() else {
+        return Ok(());
+    };
+    let n = seen.lines as usize;
+    let turns = &ctx.record.turns;
+    if n == 0 || turns.len() < n || referee.header().chain_id() != wallet.chain() {
+        return Ok(());
+    }
+    let here = &turns[n - 1];
+    // The same line where the player saw it: the record goes on from it.
+    if turns.len() == n && !seen.claim && referee.digest() == Some(&seen.digest) {
+        return Ok(());
+    }
+    let start = crate::fairness::record_start(referee.header().game_id());
+    let (at, before) = digests_at::<G>(ctx, n, start)?;
+    if at == seen.digest {
+        return Ok(());
+    }
+    let same_place = before == seen.before;
+    if same_place
+        && seen.claim
+        && here.forfeit.is_none()
+        && here.side.eq_ignore_ascii_case(&seen.side)
+    {
+        return Ok(());
+    }
+    let head = |t: &crate::record::Turn<'_>| {
+        let text = ctx.source.text();
+        text.get(t.span.start..t.lines_end.max(t.span.end))
+            .and_then(|l| l.lines().next())
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    };
+    let name = |t: &crate::record::Turn<'_>| match t.kind {
+        crate::record::LineKind::Setup => format!("set-up line S{}", t.number),
+        crate::record::LineKind::Turn => format!("turn {}", t.number),
+    };
+    let side = &seen.side;
+    let twice = if !same_place {
+        None
+    } else if !seen.claim && here.forfeit.is_none() && here.side.eq_ignore_ascii_case(side) {
+        // Two lines of the side in one place.
+        Some(format!("`{}` here", head(here)))
+    } else if !seen.claim && here.forfeit.is_some() && here.side.eq_ignore_ascii_case(side) {
+        // A claim of the side's forfeit here, then the side's own line
+        // after it: the side answered the same record once more.
+        turns
+            .get(n)
+            .filter(|next| next.forfeit.is_none() && next.side.eq_ignore_ascii_case(side))
+            .map(|next| {
+                format!(
+                    "`{}` here, after `{}`, which it voids",
+                    head(next),
+                    head(here)
+                )
+            })
+    } else {
+        None
+    };
+    let message = match twice {
+        Some(other) => format!(
+            "this record is a fork: {side} wrote two lines that answer the same record, `{}` in the record your key file checked and {other}: a side answers a record once, so do not accept this copy (nor answer it); go on from the record you checked, and tell the other players; nothing was written",
+            seen.head
+        ),
+        None => format!(
+            "this record parts from the one your key file checked: its {} is `{}`, where the record you checked holds `{}` (its line {n}): the two copies cannot both be the game, so this one is refused; go on from the record you checked, or ask the other players which copy they hold; nothing was written",
+            name(here),
+            head(here),
+            seen.head
+        ),
+    };
+    Err(Failure::invalid(
+        Problem::plain(ErrorKind::Record, message),
+        &ctx.origin,
+    ))
+}
+
+/// Remember in `wallet` the record `referee` replayed (the record of
+/// `ctx`) as the newest the player checked, when it is newer than what
+/// the key file remembers: whether it changed.
+pub(super) fn note_seen<G: Game>(
+    referee: &Referee<G>,
+    wallet: &mut Wallet,
+    ctx: &Ctx<'_>,
+) -> Result<bool, Failure> {
+    let turns = &ctx.record.turns;
+    let n = turns.len();
+    let (Some(last), Some(&digest)) = (turns.last(), referee.digest()) else {
+        return Ok(false);
+    };
+    // Nothing newer than what the key file remembers: a record it
+    // checked already, or whose last line is the player's own.
+    if wallet.seen().is_some_and(|s| s.lines as usize >= n)
+        || wallet.sent().is_some_and(|s| s.digest == digest)
+    {
+        return Ok(false);
+    }
+    let start = crate::fairness::record_start(referee.header().game_id());
+    let (_, before) = digests_at::<G>(ctx, n, start)?;
+    let head = ctx
+        .source
+        .text()
+        .get(last.span.start..last.lines_end.max(last.span.end))
+        .and_then(|l| l.lines().next())
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    wallet.set_seen(crate::wallet::Seen {
+        lines: n as u32,
+        digest,
+        before,
+        side: last.side.to_owned(),
+        claim: last.forfeit.is_some(),
+        head,
+    });
+    Ok(true)
+}
+
+/// Refuse a record that holds no key at all (or, under protocol 3 once
+/// play began, not `wallet`'s side's), when `wallet`'s key can no
+/// longer join it: the key file was made for a game of this kind under a
+/// protocol that binds keys, for a side of this record, and its player
+/// has written no line yet (a player who has is told by what its key
+/// file remembers). The record has lines, and no side's Key tag: so the
+/// record was stripped of the Commit and Key tags and the signatures its
+/// protocol requires, or it is not the game the key file was made for.
+/// Never "drop --key": the key file is right.
+pub(super) fn refuse_stripped<G: Game>(
+    referee: &Referee<G>,
+    wallet: &Wallet,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failure> {
+    let header = referee.header();
+    let Some(side) = header
+        .side_named::<G>(wallet.side())
+        .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+    else {
+        return Ok(());
+    };
+    let lines = ctx.record.turns.len();
+    // Another side's key in the header: this side's key may join with
+    // its first set-up line (protocol 3), or was made and never added (a
+    // protocol-2 game its other sides sign alone, whose `move` says to
+    // drop --key). Under protocol 3 once play began, a game is signed by
+    // every side or by none: a side's key missing beside another's was
+    // taken out.
+    let missing_beside_others = header.protocol().keys_join_late()
+        && referee.phase() != crate::game::Phase::Setup
+        && header.key(side).is_none();
+    if wallet.sent().is_some()
+        || !wallet.protocol().binds_keys()
+        || (header.any_key() && !missing_beside_others)
+        || lines == 0
+    {
+        return Ok(());
+    }
+    let name = side.name::<G>();
+    let message = format!(
+        "this record holds no {name}Key tag, yet your key file was made for {name} in a {} game whose protocol binds every side's key, and the record has {lines} line{} already, so {name}'s key can no longer join it: the record was stripped of the Commit and Key tags and the signatures its protocol requires (a record herald made with keys lost them), or it is not the game your key file was made for; ask for the record as it was sent (herald check RECORD --key KEY on that copy says whether it is your game); nothing was written",
+        G::ID,
+        if lines == 1 { "" } else { "s" },
+    );
+    Err(Failure::invalid(
+        Problem::plain(ErrorKind::Record, message),
+        &ctx.origin,
+    ))
 }
 
 /// Replay the record as [`referee::answer::replay_from_sent`] does, its

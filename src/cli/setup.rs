@@ -163,10 +163,12 @@ impl Setup {
         if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
             // The player's set-up line crossed a claim of its forfeit: it
             // goes out again, the same bytes, on the record it answered.
-            let (Some(line), None, Some(reply), false) = (
+            // With --reply, its message again; on a record file, the file
+            // rewritten to hold the line in place of the claim.
+            let (Some(line), None, true, false) = (
                 sent.text.as_deref(),
                 self.choices.first(),
-                self.reply.as_ref(),
+                self.reply.is_some() || !read.source.from_message(),
                 self.dry_run,
             ) else {
                 let claimant = super::commands::claimant_of(read.record, *claim);
@@ -174,10 +176,11 @@ impl Setup {
             };
             let again = super::commands::Again {
                 line,
-                reply: Some(reply),
+                reply: self.reply.as_ref(),
                 key: Some(&self.key),
                 wallet: Some(&wallet),
                 format: self.format,
+                past_claim: self.reply.is_none(),
             };
             return super::commands::write_past_claim::<G>(
                 read,
@@ -227,6 +230,7 @@ impl Setup {
                 key: Some(&self.key),
                 wallet: Some(&wallet),
                 format: self.format,
+                past_claim: false,
             };
             // On the record as it was answered: with the side's tags when
             // its key joined with that line.
@@ -429,6 +433,13 @@ impl Setup {
                 }
             ))?,
         }
+        if !written && self.format != Format::Json {
+            if let Some(preview) =
+                self.first_mover_preview(&referee, side, &wallet, hand.as_ref(), ctx)
+            {
+                out(&preview)?;
+            }
+        }
         // The set-up's last line made its own writer the first to move: the
         // message is not for the others yet (they would have nothing to
         // do); the writer's first turn goes out with it, from that message.
@@ -451,6 +462,43 @@ impl Setup {
 }
 
 impl Setup {
+    /// A dry run of the set-up's last line that makes its writer, `side`,
+    /// the first to move (no `--then` yet): the position it will produce
+    /// as `side` sees it, the roll and the turns it will allow (the look
+    /// `show --key` gives), and the command that writes that line with the
+    /// first turn. Nothing signed (the turn's line is not composed) and
+    /// nothing but what `side` may see.
+    fn first_mover_preview<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        side: Side,
+        wallet: &Wallet,
+        hand: Option<&Wallet>,
+        ctx: &Ctx<'_>,
+    ) -> Option<String> {
+        if self.then.is_some() || !super::commands::moves_first(referee, side) {
+            return None;
+        }
+        let look = referee.look(wallet, hand).ok()?;
+        let origin = match ctx.origin.as_str() {
+            "<stdin>" => "RECORD",
+            origin => origin,
+        };
+        let key = self.key.display();
+        let diagram = G::diagram(&look.state, crate::game::DiagramStyle::default());
+        let legal = format!("herald legal {origin} --key {key}");
+        let reply = if ctx.source.from_message() {
+            " --reply -o OUT.eml"
+        } else {
+            ""
+        };
+        Some(format!(
+            "\nThis line makes {name} the first to move. The position it will produce, as {name} sees it:\n\n{diagram}{}Write it with your first turn, one message: herald setup {origin} --key {key} --then \"YOUR TURN\"{reply}\n",
+            super::look::text(&look, &legal),
+            name = side.name::<G>(),
+        ))
+    }
+
     /// `--then TURN`: `side`'s first turn, composed on `referee` right
     /// after the set-up's last line, which `side` wrote; refused, naming
     /// the step due, when that line did not make `side` the first to move.

@@ -199,6 +199,23 @@ struct CopyLine {
 }
 
 impl CopyLine {
+    /// The line's head, number and side (`3.Blue`, `S2.Red`: white space
+    /// left out), and the side alone.
+    fn head(&self) -> (&str, &str) {
+        let head = self.text.split(':').next().unwrap_or_default();
+        (head, head.split_once('.').map_or("", |(_, side)| side))
+    }
+
+    /// The line as a player names it: `turn 3`, `set-up line S2`.
+    fn name(&self) -> String {
+        let (head, _) = self.head();
+        let number = head.split('.').next().unwrap_or_default();
+        match number.strip_prefix('S') {
+            Some(n) => format!("set-up line S{n}"),
+            None => format!("turn {number}"),
+        }
+    }
+
     /// Whether `self` is a side's own line in the place where `other`
     /// holds a claim of that side's forfeit (the same `N. Side:` head).
     fn answers_claim(&self, other: &CopyLine) -> bool {
@@ -292,6 +309,53 @@ impl Copy {
     /// `other`'s, its keys among `other`'s.
     fn before(&self, other: &Copy) -> bool {
         other.lines.starts_with(&self.lines) && self.key_tags.is_subset(&other.key_tags)
+    }
+
+    /// Where `self` and `other` part, two lines of one side that answer
+    /// the same record: the side's own line in both (two different
+    /// answers to one message), or its own line in one and, in the other,
+    /// a claim of its forfeit followed by its own line (an answer written
+    /// once more after the claim, which crossed the first): a fork by that
+    /// side, in words.
+    fn double_answer(&self, other: &Copy) -> Option<String> {
+        let k = self
+            .lines
+            .iter()
+            .zip(&other.lines)
+            .position(|(a, b)| a != b)?;
+        let (a, b) = (&self.lines[k], &other.lines[k]);
+        let side = a.head().1;
+        if side.is_empty() || side != b.head().1 {
+            return None;
+        }
+        let (first, second) = match (a.claim, b.claim) {
+            (false, false) if a.head().0 == b.head().0 => {
+                (a.name(), format!("another {}", b.name()))
+            }
+            (false, true) | (true, false) => {
+                let (own, claimed) = if a.claim {
+                    (other, self)
+                } else {
+                    (self, other)
+                };
+                let after = claimed
+                    .lines
+                    .get(k + 1)
+                    .filter(|l| !l.claim && l.head().1 == side)?;
+                (
+                    own.lines[k].name(),
+                    format!(
+                        "its {} after the claim of its forfeit on {}",
+                        after.name(),
+                        own.lines[k].name()
+                    ),
+                )
+            }
+            _ => return None,
+        };
+        Some(format!(
+            "{side} wrote two lines that answer the same record: its {first} in one copy and {second} in the other. A side answers a record once: this is a fork by {side}, which the other players should not accept (nor answer): go on from the copy kept, and tell them"
+        ))
     }
 
     /// How `self`, a fork of `kept`, differs from it, in words.
@@ -495,6 +559,10 @@ fn fork_verdict(
         },
         dropped.fork_from(kept)
     );
+    if let Some(fork) = dropped.double_answer(kept) {
+        verdict.push('\n');
+        verdict.push_str(&fork);
+    }
     let lost: Vec<&String> = dropped
         .keyed
         .iter()
@@ -870,5 +938,40 @@ mod rank_tests {
         let longer = copy(&with("3.Blue:Cd1-d2sigef"), 9);
         let shorter = copy(&start, 1);
         assert!(longer.outranks(&shorter) && !shorter.outranks(&longer));
+    }
+
+    /// Two lines of one side that answer the same record, one in each
+    /// copy (the side answered a message twice, or once more after a
+    /// claim of its forfeit that crossed its first answer): the copy not
+    /// taken says it is a fork by that side, naming the lines.
+    #[test]
+    fn two_lines_of_one_side_answering_one_record_are_named_its_fork() {
+        let start = ["1.Blue:Kc1-b1sigab", "2.Red:Kc9-b9sigcd"];
+        let with = |last: &'static str| {
+            let mut lines = start.to_vec();
+            lines.push(last);
+            lines
+        };
+        // Blue's answer, and another written after the claim that
+        // crossed it: two lines of Blue answering one record.
+        let answer = copy(&with("3.Blue:Cd1-d2sigef"), 1);
+        let mut forked = with("3.Blue:forfeitclaimedbyRedsig01");
+        forked.push("4.Blue:Cd1-d3sig02");
+        let forked = copy(&forked, 2);
+        for (a, b) in [(&forked, &answer), (&answer, &forked)] {
+            assert_eq!(
+                a.double_answer(b).as_deref(),
+                Some("Blue wrote two lines that answer the same record: its turn 3 in one copy and its turn 4 after the claim of its forfeit on turn 3 in the other. A side answers a record once: this is a fork by Blue, which the other players should not accept (nor answer): go on from the copy kept, and tell them")
+            );
+        }
+        // Two different turn 3s of Blue.
+        let other = copy(&with("3.Blue:Cd1-d3sigee"), 3);
+        assert!(other
+            .double_answer(&answer)
+            .unwrap()
+            .contains("its turn 3 in one copy and another turn 3 in the other"));
+        // A claim alone, crossing the answer, is no fork.
+        let claim = copy(&with("3.Blue:forfeitclaimedbyRedsig01"), 2);
+        assert_eq!(claim.double_answer(&answer), None);
     }
 }

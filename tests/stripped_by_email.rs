@@ -1,0 +1,205 @@
+//! A copy stripped of its keys, by email (issue 28, spec section 3.8):
+//! Blue and Red of Castle Danger, each in their own directory with their
+//! own key file, by `.eml` messages only. Red has written no line yet
+//! (only its key went out, with `keygen --reply`), so its key file
+//! remembers no line; what it knows (the game, Red's side, a protocol
+//! that binds every side's key) is enough: a copy of Blue's message
+//! whose Commit and Key tags and signatures were taken out is refused by
+//! Red's `check --key` and `move --key`, exit 1, and never with the
+//! advice to drop `--key`.
+
+mod common;
+use common::{fails, run};
+
+use std::path::{Path, PathBuf};
+
+struct Players {
+    _root: tempfile::TempDir,
+    blue: PathBuf,
+    red: PathBuf,
+}
+
+/// Mail `name` from `from` to `to`.
+fn mail(from: &Path, to: &Path, name: &str) {
+    std::fs::copy(from.join(name), to.join(name)).unwrap();
+}
+
+/// Castle Danger by email up to Blue's turn 1, received by Red as
+/// `c3.eml`: Blue's first message (`new --key --reply`), Red's key
+/// (`keygen --reply`), Blue's turn 1 (`move --reply`).
+fn to_turn_one() -> Players {
+    let root = tempfile::tempdir().unwrap();
+    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&blue).unwrap();
+    std::fs::create_dir(&red).unwrap();
+    run(
+        &blue,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c1.eml",
+        ],
+    );
+    mail(&blue, &red, "c1.eml");
+    run(
+        &red,
+        &[
+            "keygen", "--side", "Red", "c1.eml", "--key", "my.key", "--reply", "-o", "c2.eml",
+        ],
+    );
+    mail(&red, &blue, "c2.eml");
+    run(
+        &blue,
+        &[
+            "move",
+            "c2.eml",
+            "+C, Kc1-b1",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c3.eml",
+        ],
+    );
+    mail(&blue, &red, "c3.eml");
+    Players {
+        _root: root,
+        blue,
+        red,
+    }
+}
+
+/// The message `text` stripped of every Commit and Key tag (a long tag
+/// is folded over two lines in a message), every `reveal` and every `sig`
+/// item (a signature goes on over a second line), and of the tags named
+/// in `also`.
+fn stripped(text: &str, also: &[&str]) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        let keys = t.starts_with('[')
+            && t[1..]
+                .split([' ', ']'])
+                .next()
+                .is_some_and(|n| n.ends_with("Commit") || n.ends_with("Key"));
+        if keys {
+            if !t.ends_with(']') {
+                lines.next();
+            }
+            continue;
+        }
+        if t.starts_with("sig ") {
+            lines.next();
+            continue;
+        }
+        if t.starts_with("reveal ") || also.iter().any(|a| t.starts_with(&format!("[{a} "))) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Red's answers to the stripped copy `name` (in Red's directory):
+/// `check --key` and `move --key --reply` both refused, exit 1, saying the
+/// record lost the keys its protocol requires, never to drop `--key`;
+/// no reply written and the key file as it was.
+fn refused_by_red(red: &Path, name: &str) {
+    let key = std::fs::read(red.join("my.key")).unwrap();
+    let checked = fails(red, &["check", name, "--key", "my.key"], 1);
+    let moved = fails(
+        red,
+        &[
+            "move", name, "Kc9-b9", "--key", "my.key", "--reply", "-o", "c4.eml",
+        ],
+        1,
+    );
+    for err in [&checked, &moved] {
+        assert!(
+            err.contains("this record holds no RedKey tag, yet your key file was made for Red"),
+            "{err}"
+        );
+        assert!(
+            err.contains("the record was stripped of the Commit and Key tags and the signatures its protocol requires"),
+            "{err}"
+        );
+        assert!(!err.contains("drop --key"), "{err}");
+    }
+    assert!(!red.join("c4.eml").exists());
+    assert_eq!(std::fs::read(red.join("my.key")).unwrap(), key);
+}
+
+#[test]
+fn a_copy_stripped_of_its_keys_is_refused_by_a_player_who_has_written_no_line() {
+    let p = to_turn_one();
+    let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
+    let copy = stripped(&text, &[]);
+    assert!(copy.contains("[Protocol \"3\"]"), "{copy}");
+    assert!(!copy.contains("Key \"") && !copy.contains("sig "), "{copy}");
+    std::fs::write(p.red.join("stripped.eml"), &copy).unwrap();
+    // Read without a key, the copy is a game played without keys.
+    run(&p.red, &["check", "stripped.eml"]);
+    refused_by_red(&p.red, "stripped.eml");
+    // The message as it was sent is answered as ever.
+    run(&p.red, &["check", "c3.eml", "--key", "my.key"]);
+    run(
+        &p.red,
+        &[
+            "move", "c3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "c4.eml",
+        ],
+    );
+    mail(&p.red, &p.blue, "c4.eml");
+    run(&p.blue, &["check", "c4.eml", "--key", "my.key"]);
+}
+
+#[test]
+fn a_copy_stripped_of_its_keys_and_protocol_tag_is_refused_never_told_to_drop_the_key() {
+    let p = to_turn_one();
+    let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
+    let copy = stripped(&text, &["Protocol"]);
+    assert!(!copy.contains("[Protocol "), "{copy}");
+    std::fs::write(p.red.join("bare.eml"), &copy).unwrap();
+    run(&p.red, &["check", "bare.eml"]);
+    refused_by_red(&p.red, "bare.eml");
+    // Blue's key file, which wrote turn 1, refuses the copy by what it
+    // remembers of it.
+    std::fs::write(p.blue.join("bare.eml"), &copy).unwrap();
+    let err = fails(&p.blue, &["check", "bare.eml", "--key", "my.key"], 1);
+    assert!(
+        err.contains(
+            "this key file has played Blue in a game whose header this record does not have"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("drop --key"), "{err}");
+}
+
+/// Under protocol 3 a game is signed by every side or by none once play
+/// began: a copy with Blue's tags kept and Red's taken out is refused by
+/// Red's key file the same way, never with the advice to drop `--key`.
+#[test]
+fn a_copy_stripped_of_one_sides_keys_is_refused_by_that_sides_key_file() {
+    let p = to_turn_one();
+    let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
+    let copy: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[RedCommit ") && !l.starts_with("[RedKey "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        copy.contains("[BlueKey ") && !copy.contains("[RedKey "),
+        "{copy}"
+    );
+    std::fs::write(p.red.join("red-stripped.eml"), &copy).unwrap();
+    refused_by_red(&p.red, "red-stripped.eml");
+}
