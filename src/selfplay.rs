@@ -5,7 +5,7 @@
 use crate::fairness::Hash;
 use crate::game::{action_text, Game, Phase, Side};
 use crate::record::{self, LineKind};
-use crate::referee::{result_text, ComposeError, Line, Preview, Referee};
+use crate::referee::{result_text, ComposeError, Keys, Line, Preview, Referee};
 use crate::wallet::Wallet;
 
 /// SplitMix64: a small, fast, deterministic generator for choosing moves
@@ -312,10 +312,12 @@ pub fn record_with<G: Game>(
             continue;
         }
         let number = referee.next_turn();
-        let preview = match hand {
-            Some(_) => referee.preview_with_hand(wallet, hand),
-            None => referee.preview_for(wallet),
+        let keys = match (wallet, hand) {
+            (_, Some(_)) => Keys::given(wallet, hand),
+            (Some(own), None) => Keys::as_shown(own),
+            (None, None) => Keys::NONE,
         };
+        let preview = referee.preview_for(keys);
         let actions = match preview {
             Ok(Preview::Actions { state, .. }) => {
                 choose_actions::<G>(state, &mut rng, policy, number)?
@@ -358,10 +360,11 @@ fn compose_altered<G: Game>(
         ComposeError::Line(e) => e.message,
         other => format!("{other:?}"),
     };
-    let compose = |referee: &mut Referee<G>| match (wallet, hand) {
-        (Some(own), Some(hand)) => referee.compose_with_hand(line, own, hand),
-        _ => referee.compose(line, wallet),
+    let keys = match (wallet, hand) {
+        (Some(own), Some(hand)) => Keys::given(Some(own), Some(hand)),
+        _ => Keys::given(wallet, None),
     };
+    let compose = |referee: &mut Referee<G>| referee.compose(line, keys);
     let Some(alter) = alter else {
         return compose(referee).map(|p| p.line()).map_err(composed);
     };

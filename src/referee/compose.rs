@@ -32,6 +32,91 @@ pub enum ComposeError {
     Line(LineError),
 }
 
+/// The key material a caller holds for the side it composes or views
+/// for: its own key file, if any, and what shows the side's hand (spec
+/// section 3.9, "Shared hands"). One value for every entry point that
+/// composes a line or shows a turn ([`Referee::compose`],
+/// [`Referee::compose_typed`], [`Referee::preview_for`],
+/// [`Referee::view`], [`Referee::look`]); the CLI makes it from `--key`
+/// and `--hand-key` ([`Keys::given`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Keys<'w> {
+    own: Option<&'w Wallet>,
+    hand: HandKey<'w>,
+}
+
+/// What shows the hand of the side a key file is given for.
+#[derive(Clone, Copy, Debug)]
+pub enum HandKey<'w> {
+    /// No hand key was asked for: the side's hand is what its own key
+    /// file shows, so a side that plays from another side's hand sees
+    /// none of that hand (a look from a side's key file alone).
+    AsOwnShows,
+    /// No hand key was given, and the side's own key file must show its
+    /// hand: a side that plays from another side's hand is refused and
+    /// told to give the hand's key (what a player gives, `--key` without
+    /// `--hand-key`).
+    Own,
+    /// The key file of the side holding the hand (`--hand-key`), checked
+    /// to be that side's in this game; refused for a side that holds its
+    /// own hand, and in a game without hidden hands.
+    Holder(&'w Wallet),
+}
+
+impl<'w> Keys<'w> {
+    /// No key file: the game as anyone can know it.
+    pub const NONE: Keys<'static> = Keys {
+        own: None,
+        hand: HandKey::Own,
+    };
+
+    /// A side's own key file, which must show its hand
+    /// ([`HandKey::Own`]).
+    pub fn own(own: &'w Wallet) -> Self {
+        Keys {
+            own: Some(own),
+            hand: HandKey::Own,
+        }
+    }
+
+    /// A side's own key file, its hand as that file shows it
+    /// ([`HandKey::AsOwnShows`]).
+    pub fn as_shown(own: &'w Wallet) -> Self {
+        Keys {
+            own: Some(own),
+            hand: HandKey::AsOwnShows,
+        }
+    }
+
+    /// The key files a player gave: `own` (`--key`) and `hand`
+    /// (`--hand-key`, [`HandKey::Holder`]); without a hand key, the
+    /// side's own key file must show its hand ([`HandKey::Own`]).
+    pub fn given(own: Option<&'w Wallet>, hand: Option<&'w Wallet>) -> Self {
+        Keys {
+            own,
+            hand: hand.map_or(HandKey::Own, HandKey::Holder),
+        }
+    }
+
+    /// The side's own key file, if one was given.
+    pub fn own_file(&self) -> Option<&'w Wallet> {
+        self.own
+    }
+
+    /// What shows the side's hand.
+    pub fn hand(&self) -> HandKey<'w> {
+        self.hand
+    }
+
+    /// The hand holder's key file, if one was given.
+    fn holder(&self) -> Option<&'w Wallet> {
+        match self.hand {
+            HandKey::Holder(hand) => Some(hand),
+            HandKey::AsOwnShows | HandKey::Own => None,
+        }
+    }
+}
+
 /// The turn ahead as far as the one asking can know it.
 #[derive(Clone, Debug)]
 pub enum Preview<G: Game> {
@@ -230,6 +315,22 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// The key file that shows `side`'s hand, as `hand` says
+    /// ([`HandKey`]): with [`HandKey::AsOwnShows`], `own` whenever
+    /// [`Referee::hand_wallet`] would refuse; else what it says.
+    pub(super) fn hand_shown_by<'w>(
+        &self,
+        side: Side,
+        own: &'w Wallet,
+        hand: HandKey<'w>,
+    ) -> Result<&'w Wallet, ComposeError> {
+        match hand {
+            HandKey::AsOwnShows => Ok(self.hand_wallet(side, own, None).unwrap_or(own)),
+            HandKey::Own => self.hand_wallet(side, own, None),
+            HandKey::Holder(holder) => self.hand_wallet(side, own, Some(holder)),
+        }
+    }
+
     /// The reveal for `side`'s next line from `wallet`, after checking that
     /// the wallet is that side's in this very game.
     pub fn wallet_reveal(&self, side: Side, wallet: &Wallet) -> Result<Hash, ComposeError> {
@@ -372,43 +473,27 @@ impl<G: Game> Referee<G> {
 
     /// Compose the next line from the mover's choice (`line`: its actions
     /// and ending; number and side as the player wrote them, if at all)
-    /// and their wallet, and play it. The played turn's
+    /// and their key files (`keys`), and play it. The played turn's
     /// [`PlayedTurn::text`] is the line to write.
     ///
     /// During the set-up the line is the side's set-up step (its
     /// commitments, or its openings) and the player's choice must be
     /// empty; once the rules ended a game with hidden values, it is the
     /// side's closing line of openings. In play, the openings the rules
-    /// demand of the mover are added from the wallet.
+    /// demand of the mover are added from the wallet. For a side that
+    /// plays from a hand it shares with its holder ([`Game::hand_holder`]),
+    /// the line's deck items (the hand's pass, shares and openings) are
+    /// made from the holder's key file ([`HandKey::Holder`]), its reveal
+    /// and signature from the side's own; a line is always written with
+    /// the hand's key file ([`HandKey::AsOwnShows`] is taken as
+    /// [`HandKey::Own`]).
     pub fn compose<'a>(
         &mut self,
-        line: Line<'a>,
-        wallet: Option<&'a Wallet>,
-    ) -> Result<PlayedTurn<G>, ComposeError> {
-        self.compose_for_hand(line, wallet, None)
-    }
-
-    /// [`Referee::compose`] for a side that plays from a hand it shares
-    /// with its holder ([`Game::hand_holder`]): the line's deck items
-    /// (the hand's pass, shares and openings) are made from `hand`, the
-    /// holder's key file, its reveal and signature from `wallet`, the
-    /// side's own.
-    pub fn compose_with_hand<'a>(
-        &mut self,
-        line: Line<'a>,
-        wallet: &'a Wallet,
-        hand: &'a Wallet,
-    ) -> Result<PlayedTurn<G>, ComposeError> {
-        self.compose_for_hand(line, Some(wallet), Some(hand))
-    }
-
-    /// [`Referee::compose`] with the hand's key file, if one is given.
-    pub(super) fn compose_for_hand<'a>(
-        &mut self,
         mut line: Line<'a>,
-        wallet: Option<&'a Wallet>,
-        hand: Option<&'a Wallet>,
+        keys: Keys<'a>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
+        let wallet = keys.own_file();
+        let hand = keys.holder();
         // Under protocol 3 the wallet's side may begin the set-up.
         let closing = self.closing_side(wallet)?;
         let side = match wallet.and_then(|w| self.side_beginning_setup(w.side())) {
@@ -564,7 +649,7 @@ impl<G: Game> Referee<G> {
         if self.phase() != Phase::Play || line.ending != Ending::Actions {
             return Ok(());
         }
-        let Ok(preview) = self.preview_with_hand(Some(own), hand) else {
+        let Ok(preview) = self.preview_for(Keys::given(Some(own), hand)) else {
             return Ok(());
         };
         match preview.state() {
@@ -950,25 +1035,14 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// The turn ahead for the side to move: with that side's wallet, the
-    /// position its actions start from (pending chance settled, turn-start
-    /// chance drawn); without, as far as anyone can know it.
-    pub fn preview_for(&self, wallet: Option<&Wallet>) -> Result<Preview<G>, ComposeError> {
-        // A side of a shared hand sees none of the hand without its key.
-        self.preview_of(wallet, |side, w| {
-            Ok(self.hand_wallet(side, w, None).unwrap_or(w))
+    /// The turn ahead for the side to move: with that side's key file
+    /// (`keys`), the position its actions start from (pending chance
+    /// settled, turn-start chance drawn), its hand shown as `keys` says
+    /// ([`HandKey`]); without, as far as anyone can know it.
+    pub fn preview_for(&self, keys: Keys<'_>) -> Result<Preview<G>, ComposeError> {
+        self.preview_of(keys.own_file(), |side, w| {
+            self.hand_shown_by(side, w, keys.hand())
         })
-    }
-
-    /// [`Referee::preview_for`] for a side that may play from a hand it
-    /// shares with its holder: `hand` is the holder's key file
-    /// ([`Referee::hand_wallet`]), which shows the hand's cards.
-    pub fn preview_with_hand(
-        &self,
-        wallet: Option<&Wallet>,
-        hand: Option<&Wallet>,
-    ) -> Result<Preview<G>, ComposeError> {
-        self.preview_of(wallet, |side, w| self.hand_wallet(side, w, hand))
     }
 
     /// The preview, the side's hand shown with the key file `cards`
@@ -1089,25 +1163,15 @@ impl<G: Game> Referee<G> {
         G::view(state, side, &values)
     }
 
-    /// The position now as the holder of `wallet` sees it (its own hidden
-    /// values known), after checking that the wallet is one of this
+    /// The position now as the holder of `keys`' own key file sees it
+    /// (its own hidden values known, its hand shown as `keys` says,
+    /// [`HandKey`]), after checking that the key file is one of this
     /// game's.
-    pub fn view(&self, wallet: &Wallet) -> Result<G::State, ComposeError> {
-        self.view_of(wallet, |side| {
-            // A side of a shared hand sees none of the hand without it.
-            Ok(self.hand_wallet(side, wallet, None).unwrap_or(wallet))
-        })
-    }
-
-    /// [`Referee::view`] for a side that may play from a hand it shares
-    /// with its holder: `hand` is the holder's key file
-    /// ([`Referee::hand_wallet`]), which shows the hand's cards.
-    pub fn view_with_hand(
-        &self,
-        wallet: &Wallet,
-        hand: Option<&Wallet>,
-    ) -> Result<G::State, ComposeError> {
-        self.view_of(wallet, |side| self.hand_wallet(side, wallet, hand))
+    pub fn view(&self, keys: Keys<'_>) -> Result<G::State, ComposeError> {
+        let wallet = keys.own_file().ok_or_else(|| {
+            ComposeError::Keys("a side's view needs its key file: add --key with it".into())
+        })?;
+        self.view_of(wallet, |side| self.hand_shown_by(side, wallet, keys.hand()))
     }
 
     /// The side `wallet` is a key file of, if it is one of this game's

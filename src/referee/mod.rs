@@ -53,7 +53,7 @@ mod cards_tests;
 mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
-pub use compose::{ComposeError, Preview};
+pub use compose::{ComposeError, HandKey, Keys, Preview};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{contact_fault, game_tag, result_text, Header};
@@ -3020,7 +3020,7 @@ mod tests {
         let source = Source::new(text.as_bytes()).unwrap();
         let rec = record::parse(&source).unwrap();
         let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
-        let preview = referee.preview_for(None).unwrap();
+        let preview = referee.preview_for(Keys::NONE).unwrap();
         assert!(preview.state().is_some() && preview.legal_actions().is_empty());
         assert_eq!(preview.note(), None);
         assert_eq!(
