@@ -586,12 +586,14 @@ impl<G: Game> Referee<G> {
             // The line that completes the set-up (the last pass, or with
             // shared hands a later set-up line): the turn order, and so
             // the shares it owes, are known once the line is tried.
-            if let Some(draft) = self.draft(&with_items(line, &items)) {
-                let hand = self.deck_index(index);
-                if let Some(deck) = draft.deck().filter(|d| !d.order().is_empty()) {
-                    let owed = deck.owed_before_play(hand);
-                    items.add_shares(self.compose_shares(deck, index, wallet, &owed));
-                }
+            let hand = self.deck_index(index);
+            let shares = self.draft(&with_items(line, &items), |draft| {
+                let deck = draft.deck().filter(|d| !d.order().is_empty())?;
+                let owed = deck.owed_before_play(hand);
+                Some(draft.compose_shares(deck, index, wallet, &owed))
+            });
+            if let Some(Some(shares)) = shares {
+                items.add_shares(shares);
             }
         }
         let mut line = line.clone();
@@ -613,13 +615,14 @@ impl<G: Game> Referee<G> {
                     // after it; a line that takes its hand's last side out
                     // of the game (a resignation) is the hand's leaving
                     // line.
-                    let draft = self.draft(&with_items(&line, &items));
-                    let owed = draft
-                        .as_ref()
-                        .map_or_else(Vec::new, |d| d.owed_after(index));
+                    let (owed, left) = self
+                        .draft(&with_items(&line, &items), |d| {
+                            (d.owed_after(index), d.hand_left(index))
+                        })
+                        .unwrap_or_default();
                     let missing = items.without_shares(owed);
                     items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
-                    if draft.is_some_and(|d| d.hand_left(index)) {
+                    if left {
                         self.leaving_items(index, wallet, &deck, &mut items);
                     }
                 }
@@ -666,7 +669,7 @@ impl<G: Game> Referee<G> {
     /// first with which the line plays, else the one with which it goes
     /// furthest (so that a line refused is refused for its own fault).
     fn opening_share(
-        &self,
+        &mut self,
         line: &Line<'_>,
         index: usize,
         wallet: &Wallet,
@@ -801,21 +804,50 @@ impl<G: Game> Referee<G> {
         self.play_composed(line, Some((signer, wallet)))
     }
 
-    /// Play `line`, composed, once: tried on a copy of what it changes
+    /// Play `line`, composed, once: tried on the game itself
     /// ([`SealCheck::Trial`]: every check but its signature), its text
     /// rendered and read back as any reader will (a check, and the bytes
     /// the record digest takes), signed once over those bytes by
-    /// `signer`'s `wallet` when it is sealed, and the copy kept as the
-    /// game. A line refused leaves the game as it was.
+    /// `signer`'s `wallet` when it is sealed, and kept. A line refused
+    /// leaves the game as it was (dropped, [`Referee::drop_tried`]).
     fn play_composed(
         &mut self,
         line: &Line<'_>,
         signer: Option<(Side, &Wallet)>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
-        let mut tried = self.copy_to_try();
-        let mut played = tried
-            .play_sealed(line, SealCheck::Trial)
+        // What the line's seal and the record digest are over: the line as
+        // the next of the record as it stands before it.
+        let (kind, number) = self.next_line();
+        let due = self.open_side();
+        let (mut played, undo) = self
+            .try_line(line, SealCheck::Trial)
             .map_err(ComposeError::Line)?;
+        let sealed = self.seal_tried(&mut played, signer, (kind, number), due, undo.digest);
+        match sealed {
+            Ok(()) => {
+                self.keep_tried(undo);
+                Ok(played)
+            }
+            Err(e) => {
+                self.drop_tried(undo);
+                Err(e)
+            }
+        }
+    }
+
+    /// The line `played` just tried, as the line `(kind, number)` of the
+    /// record whose digest was `digest` before it: rendered and read back,
+    /// signed by `signer`, and the record digest moved on over its bytes.
+    /// `due` is the side due before it (the line's own side when its text
+    /// names none of the header).
+    fn seal_tried(
+        &mut self,
+        played: &mut PlayedTurn<G>,
+        signer: Option<(Side, &Wallet)>,
+        (kind, number): (LineKind, u32),
+        due: Result<Side, ComposeError>,
+        digest: Hash,
+    ) -> Result<(), ComposeError> {
         let source = Source::typed(&played.line());
         let (turns, _) = record::parse_lines(&source).map_err(|e| {
             ComposeError::Closed(
@@ -832,54 +864,42 @@ impl<G: Game> Referee<G> {
         // set-up is not the one due before it).
         let side = match self.header.side_named::<G>(written.side) {
             Some(side) => side,
-            None => self.open_side()?,
+            None => due?,
         };
-        let sig = match signer {
-            Some((_, wallet)) => {
-                let bytes = self.sealed_bytes(&written, side, claimant);
-                let sig = wallet.sign(&self.seal_message(&bytes));
-                Some((bytes, sig))
-            }
-            None => None,
-        };
+        // The bytes [`Referee::sealed_bytes`] makes, as the next line of
+        // the record before this one.
+        let text = written.sealed_text(claimant.map(|c| c.name::<G>()));
+        let bytes = fairness::line_bytes(kind.into(), number, side.name::<G>(), &text);
+        let sig = signer.map(|(_, wallet)| {
+            wallet.sign(&fairness::seal_message(
+                self.header.game_id(),
+                &bytes,
+                &digest,
+            ))
+        });
         if self.keep.digest {
-            let bytes = match &sig {
-                Some((bytes, _)) => bytes.clone(),
-                None => self.sealed_bytes(&written, side, claimant),
-            };
-            let sig = sig.as_ref().map(|(_, s)| s);
-            tried.digest = crate::fairness::record_step(&self.digest, &bytes, sig);
+            self.digest = fairness::record_step(&digest, &bytes, sig.as_ref());
         }
-        played.sig = sig.map(|(_, s)| s);
-        self.keep_tried(tried);
-        Ok(played)
+        played.sig = sig;
+        Ok(())
     }
 
-    /// Keep the copy a line was tried on ([`Referee::copy_to_try`]) as
-    /// the game, the chance history it left out put back in front of
-    /// what the line added.
-    fn keep_tried(&mut self, mut tried: Referee<G>) {
-        let mut chance = std::mem::take(&mut self.chance);
-        chance.append(&mut tried.chance);
-        tried.chance = chance;
-        tried.checked_to = self.checked_to.filter(|&c| c != tried.digest);
-        tried.chance_room = std::mem::take(&mut self.chance_room);
-        *self = tried;
-    }
-
-    /// Draft `line` ([`SealCheck::Draft`]) on a copy of what it changes,
-    /// to learn what it owes: the game as the line leaves it, or `None`
-    /// when the line cannot be played.
-    fn draft(&self, line: &Line<'_>) -> Option<Referee<G>> {
-        let mut draft = self.copy_to_try();
-        draft.play_sealed(line, SealCheck::Draft).ok()?;
-        Some(draft)
+    /// Draft `line` ([`SealCheck::Draft`]) on the game itself to learn
+    /// what it owes: `learn` reads the game as the line leaves it, and the
+    /// line is dropped. `None` when the line cannot be played.
+    fn draft<R>(&mut self, line: &Line<'_>, learn: impl FnOnce(&Self) -> R) -> Option<R> {
+        let (_, undo) = self.try_line(line, SealCheck::Draft).ok()?;
+        let learned = learn(self);
+        self.drop_tried(undo);
+        Some(learned)
     }
 
     /// Draft `line` ([`Referee::draft`]), for whether it plays and where
     /// it is refused.
-    fn draft_played(&self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
-        self.copy_to_try().play_sealed(line, SealCheck::Draft)
+    fn draft_played(&mut self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
+        let (played, undo) = self.try_line(line, SealCheck::Draft)?;
+        self.drop_tried(undo);
+        Ok(played)
     }
 
     /// In the game a draft of side `index`'s line left: the shares the
