@@ -2842,6 +2842,58 @@ mod tests {
         assert!(distinct::<games::playground_battles::PlaygroundBattles>());
     }
 
+    /// The game after the first `turns` lines of the dice record, and the
+    /// record of `turns + 1` lines (its last line the one to try).
+    fn tried_on(turns: usize) -> (Referee<Dice>, String) {
+        let (text, _) = record_text(turns);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let game = replay::<Dice>(&record::parse(&source).unwrap(), |_, _| {}).unwrap();
+        (game, record_text(turns + 1).0)
+    }
+
+    #[test]
+    fn a_line_tried_and_dropped_leaves_the_game_as_it_was() {
+        let (mut game, next) = tried_on(3);
+        let untouched = game.clone();
+        let source = Source::new(next.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let line = Line::from_turn(&rec.turns[3]);
+        // Tried, the line is played on the game itself: turn 4's roll.
+        let (played, undo) = game.try_line(&line, SealCheck::Draft).unwrap();
+        assert_eq!((played.number, game.next_turn()), (4, 5));
+        assert_eq!(game.state.rolls.len(), 4);
+        assert_eq!(game.chance().len(), 4);
+        game.drop_tried(undo);
+        // Dropped: the line due, the position, the chain, the chance
+        // values and the digest are the game's before it.
+        assert_eq!(game.next_turn(), 4);
+        assert_eq!(game.state.rolls, untouched.state.rolls);
+        assert_eq!(game.chance().len(), 3);
+        assert_eq!(game.digest(), untouched.digest());
+        assert_eq!(game.lines_of(Side(0)), untouched.lines_of(Side(0)));
+        // A draft refused leaves it as it was too.
+        let mut wrong = line.clone();
+        wrong.number = 9;
+        assert!(game.try_line(&wrong, SealCheck::Draft).is_err());
+        assert_eq!(game.next_turn(), 4);
+        // And the line played now is the one played on the game untouched.
+        let (kept, undo) = game.try_line(&line, SealCheck::Verify).unwrap();
+        game.keep_tried(undo);
+        let (whole, _) = tried_on(4);
+        assert_eq!(kept.line(), line_text(&next, 4));
+        assert_eq!(game.state.rolls, whole.state.rolls);
+        assert_eq!(game.chance().len(), whole.chance().len());
+        assert_eq!(game.digest(), whole.digest());
+    }
+
+    /// The text of line `n` (from 1) of `record`'s log, as written.
+    fn line_text(record: &str, n: usize) -> String {
+        let source = Source::new(record.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let mut game = tried_on(n - 1).0;
+        game.play(&rec.turns[n - 1]).unwrap().line()
+    }
+
     #[test]
     fn chance_values_are_listed_only_when_kept() {
         let (text, _) = record_text(4);
