@@ -273,6 +273,19 @@ mod tests {
     }
 
     #[test]
+    fn a_view_without_a_key_file_is_refused_and_told_to_add_one() {
+        let referee = after("1. Blue: Kc1-b1\n");
+        match referee.view(Keys::NONE) {
+            Err(ComposeError::Keys(m)) => assert!(m.contains("add --key"), "{m}"),
+            other => panic!("not refused: {other:?}"),
+        }
+        match referee.look(Keys::NONE) {
+            Err(ComposeError::Keys(m)) => assert!(m.contains("add --key"), "{m}"),
+            other => panic!("not refused: {:?}", other.map(|l| l.viewer)),
+        }
+    }
+
+    #[test]
     fn no_line_is_typed_once_the_game_is_over() {
         let mut referee = after("1. Blue: resign\n");
         match referee.compose_typed("Kc9-b9", Keys::NONE) {
