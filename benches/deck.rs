@@ -46,7 +46,7 @@ use herald::referee::deck::{
     audit_pass, shuffle, shuffle_slot, verify_batch, CardKey, CardSecret, Deck, KeyProof,
     PublishedPass, SeedOpening, Share, ShareCheck, ShuffleSeed, Table,
 };
-use herald::referee::{replay, result_text, Ending, Line};
+use herald::referee::{replay, result_text, Ending, Keys, Line};
 use herald::selfplay;
 use herald::wallet::Wallet;
 
@@ -295,7 +295,7 @@ fn hidden_hands_record() -> String {
         }
         resign = false;
         let played = referee
-            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .compose(line, Keys::own(&wallets[usize::from(side.0)]))
             .unwrap();
         herald::record::write_turn(&played.text(), &mut log);
     }

@@ -29,10 +29,10 @@
 use herald::fairness::{self, SealedKind};
 use herald::game::{action_text, Game, Side};
 use herald::games::battlegates::layouts::Layout;
+use herald::games::battlegates::selfplay::Greedy;
 use herald::games::battlegates::{Action, Battlegates, State};
 use herald::record::{self, Source};
 use herald::referee::{self, Line, Referee};
-use herald::selfplay::battlegates::Greedy;
 use herald::selfplay::{record_with, secret, Options, Policy, SplitMix};
 use herald::wallet::Wallet;
 

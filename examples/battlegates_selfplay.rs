@@ -9,7 +9,7 @@
 //! play about as long.
 
 use herald::games::battlegates::layouts::Layout;
-use herald::selfplay::battlegates::{survey, Kill, Play};
+use herald::games::battlegates::selfplay::{survey, Kill, Play};
 
 fn main() {
     let mut args = std::env::args().skip(1);

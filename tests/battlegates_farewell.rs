@@ -13,9 +13,10 @@ use common::{herald, json, run};
 
 use herald::game::{Game, Side};
 use herald::games::battlegates::layouts::Layout;
+use herald::games::battlegates::selfplay::{hidden_game, Play};
 use herald::games::battlegates::{Battlegates, State};
 use herald::record::{self, Source};
-use herald::selfplay::{self, battlegates::hidden_game, battlegates::Play};
+use herald::selfplay;
 
 const CASTLES: [&str; 4] = ["Castle1", "Castle2", "Castle3", "Castle4"];
 

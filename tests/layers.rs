@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 
 /// Battlegates' layers, lowest first: each a list of units (module paths
 /// under `src/games/battlegates`, `/` between segments). The empty path
-/// is the composition (`mod.rs`), above everything.
+/// is the composition (`mod.rs`), above everything but the game's
+/// self-play, which plays it.
 const BATTLEGATES: &[&[&str]] = &[
     &["geometry"],
     &["mazes"],
@@ -31,6 +32,8 @@ const BATTLEGATES: &[&[&str]] = &[
     &["setups/misery", "setups/castles"],
     &["setups"],
     &[""],
+    // The game's self-play plays the whole game.
+    &["selfplay"],
 ];
 
 const ROOT: &str = "src/games/battlegates";

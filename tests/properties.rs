@@ -558,7 +558,7 @@ proptest! {
     fn battlegates_greedy_self_play_games_finish_and_check_clean(seed in any::<u64>()) {
         use herald::games::battlegates::Battlegates;
         use herald::games::battlegates::layouts::Layout;
-        use herald::selfplay::battlegates::{game, Play};
+        use herald::games::battlegates::selfplay::{game, Play};
         let text = game(Layout::OneBoard, seed, Play::Greedy, 300).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         prop_assert!(!text.contains("[Result \"*\"]"), "seed {} did not finish:\n{}", seed, text);
         prop_assert_eq!(first_error::<Battlegates>(&text), None, "{}", text);

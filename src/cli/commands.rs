@@ -23,7 +23,7 @@ use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::answer::Crossed;
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, PlayedTurn, Preview, Referee, Step, TypedError,
+    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Step, TypedError,
 };
 use crate::wallet::Wallet;
 
@@ -934,7 +934,7 @@ impl RecordCommand for Show {
                     }
                 }
                 Some(
-                    now.look(w, hand.as_ref())
+                    now.look(Keys::given(Some(w), hand.as_ref()))
                         .map_err(|e| compose_failure(e, Some(path), ctx))?,
                 )
             }
@@ -943,7 +943,7 @@ impl RecordCommand for Show {
         let seen = match (&look, &wallet) {
             (Some(look), _) => look.state.clone(),
             (None, Some((path, w))) => referee
-                .view_with_hand(w, hand.as_ref())
+                .view(Keys::given(Some(w), hand.as_ref()))
                 .map_err(|e| compose_failure(e, Some(path), ctx))?,
             (None, None) => referee.public_state(),
         };
@@ -954,7 +954,7 @@ impl RecordCommand for Show {
         let summary = G::summary(&referee.public_state());
         // The position the last turn started from, as the viewer saw it.
         let earlier = match (&before, &wallet) {
-            (Some((b, _)), Some((_, w))) => b.view_with_hand(w, hand.as_ref()).ok(),
+            (Some((b, _)), Some((_, w))) => b.view(Keys::given(Some(w), hand.as_ref())).ok(),
             (Some((b, _)), None) => Some(b.public_state()),
             (None, _) => None,
         };
@@ -1076,7 +1076,7 @@ impl RecordCommand for Replay {
             Some(path) => {
                 let wallet = read_wallet(path)?;
                 start
-                    .view(&wallet)
+                    .view(Keys::as_shown(&wallet))
                     .map_err(|e| compose_failure(e, Some(path), ctx))?;
                 Some(wallet)
             }
@@ -1085,7 +1085,9 @@ impl RecordCommand for Replay {
         // What the key's holder sees (the wallet was checked above).
         let drawn = |referee: &Referee<G>| {
             let seen = match &wallet {
-                Some(w) => referee.view(w).unwrap_or_else(|_| referee.state().clone()),
+                Some(w) => referee
+                    .view(Keys::as_shown(w))
+                    .unwrap_or_else(|_| referee.state().clone()),
                 None => referee.state().clone(),
             };
             diagram_with_step(G::diagram(&seen, style), &seen, referee)
@@ -1291,7 +1293,7 @@ impl RecordCommand for Legal {
         }
         let hand = read_hand_key(self.hand_key.as_deref())?;
         let preview = referee
-            .preview_with_hand(wallet.as_ref(), hand.as_ref())
+            .preview_for(Keys::given(wallet.as_ref(), hand.as_ref()))
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
         let chance: Vec<JsonChance> = match &preview {
             Preview::Actions { chance, .. } => chance
@@ -1506,7 +1508,7 @@ impl RecordCommand for Hand {
             })?;
         let hand_key = read_hand_key(self.hand_key.as_deref())?;
         let hand = referee
-            .hand_cards(side, &wallet, hand_key.as_ref())
+            .hand_cards(side, Keys::given(Some(&wallet), hand_key.as_ref()))
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let cards: Vec<JsonCard> = hand
             .iter()
@@ -1568,7 +1570,7 @@ fn next_chance<G: Game>(
 ) -> Result<(Vec<JsonNext>, String), Failure> {
     let wallet = read_wallet(path)?;
     referee
-        .view(&wallet)
+        .view(Keys::as_shown(&wallet))
         .map_err(|e| compose_failure(e, Some(path), ctx))?;
     let mine = side_to_move(referee).is_some_and(|s| s.eq_ignore_ascii_case(wallet.side()));
     if !mine {
@@ -1581,7 +1583,7 @@ fn next_chance<G: Game>(
         ));
     }
     let preview = referee
-        .preview_for(Some(&wallet))
+        .preview_for(Keys::as_shown(&wallet))
         .map_err(|e| compose_failure(e, Some(path), ctx))?;
     let next: Vec<JsonNext> = match &preview {
         Preview::Actions { chance, .. } => chance
@@ -1928,7 +1930,7 @@ impl Move {
     ) -> Result<PlayedTurn<G>, Failure> {
         let hand = read_hand_key(self.hand_key.as_deref())?;
         referee
-            .compose_typed_with_hand(text, wallet, hand.as_ref())
+            .compose_typed(text, Keys::given(wallet, hand.as_ref()))
             .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))
     }
 }

@@ -15,7 +15,7 @@ use crate::game::Game;
 use crate::picture::html::{self, Frame};
 use crate::picture::{svg, Picture};
 use crate::record::LineKind;
-use crate::referee::{Keep, PlayedTurn, Referee, Shown};
+use crate::referee::{Keep, Keys, PlayedTurn, Referee, Shown};
 use crate::wallet::Wallet;
 
 /// The picture of `state`, or the refusal of a game without pictures.
@@ -155,7 +155,7 @@ impl ReplayPage {
         };
         let wallet = read_wallet(path)?;
         start
-            .view(&wallet)
+            .view(Keys::as_shown(&wallet))
             .map_err(|e| compose_failure(e, Some(path), ctx))?;
         Ok(Some(wallet))
     }
@@ -184,7 +184,9 @@ impl RecordCommand for ReplayPage {
         // The position as the key's holder sees it (the wallet was checked
         // above), else as everyone does.
         let picture = |referee: &Referee<G>| {
-            let seen = wallet.as_ref().and_then(|w| referee.view(w).ok());
+            let seen = wallet
+                .as_ref()
+                .and_then(|w| referee.view(Keys::as_shown(w)).ok());
             G::picture(seen.as_ref().unwrap_or(referee.state()))
         };
         // Each picture after the first outlines what its line changed

@@ -19,7 +19,7 @@ use super::report::{Exit, Failure, Problem};
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
 use crate::record::{self, LineKind, Source};
 use crate::referee::answer::Crossed;
-use crate::referee::{Ending, ErrorKind, Line, Referee, SetupStep};
+use crate::referee::{Ending, ErrorKind, Keys, Line, Referee, SetupStep};
 use crate::wallet::Wallet;
 
 /// `herald setup`, its arguments read.
@@ -215,7 +215,7 @@ impl Setup {
                     let again = super::commands::typed_again(&referee, &sent, turn, |trial| {
                         trial.set_today(self.date.after(trial.last_date()));
                         trial
-                            .compose_typed_with_hand(turn, Some(&wallet), hand.as_ref())
+                            .compose_typed(turn, Keys::given(Some(&wallet), hand.as_ref()))
                             .ok()
                     });
                     if !again {
@@ -302,11 +302,9 @@ impl Setup {
             claimant: None,
         };
         let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
-        let played = match &hand {
-            Some(hand) => referee.compose_with_hand(line, &wallet, hand),
-            None => referee.compose(line, Some(&wallet)),
-        }
-        .map_err(|e| compose_failure(e, key, read))?;
+        let played = referee
+            .compose(line, Keys::given(Some(&wallet), hand.as_ref()))
+            .map_err(|e| compose_failure(e, key, read))?;
         let written = !self.dry_run;
         let shown = |p: &crate::referee::PlayedTurn<G>| {
             if written {
@@ -535,7 +533,7 @@ impl Setup {
             ));
         }
         referee
-            .compose_typed_with_hand(turn, Some(wallet), hand)
+            .compose_typed(turn, Keys::given(Some(wallet), hand))
             .map_err(|e| super::commands::typed_failure(e, Some(&self.key), read))
     }
 

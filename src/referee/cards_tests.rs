@@ -411,9 +411,9 @@ fn play_scripted(
         };
         let mut honest = referee.clone();
         let played = if h == i {
-            honest.compose(line, Some(&wallets[i]))
+            honest.compose(line, Keys::own(&wallets[i]))
         } else {
-            honest.compose_with_hand(line, &wallets[i], &wallets[h])
+            honest.compose(line, Keys::given(Some(&wallets[i]), Some(&wallets[h])))
         }
         .unwrap_or_else(|e| panic!("{choice}: {e:?}\n{log}"));
         let mut text = String::new();
@@ -633,7 +633,7 @@ fn set_up(wallets: &[Wallet; 2]) -> Referee<Cards> {
             claimant: None,
         };
         referee
-            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .compose(line, Keys::own(&wallets[usize::from(side.0)]))
             .unwrap();
     }
     assert_eq!(referee.to_move(), Some(Side(0)));
@@ -651,7 +651,7 @@ fn composed(referee: &Referee<Cards>, wallet: &Wallet, choice: &str) -> String {
         proofs: Vec::new(),
         claimant: None,
     };
-    let played = referee.clone().compose(line, Some(wallet)).unwrap();
+    let played = referee.clone().compose(line, Keys::own(wallet)).unwrap();
     let mut text = String::new();
     record::write_turn(&played.text(), &mut text);
     text
@@ -1050,12 +1050,12 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
         let side = referee.to_move().unwrap();
         assert_eq!(usize::from(side.0), i);
         let line = Line::of_actions(LineKind::Setup, 0, side.name::<Cards>(), &[]);
-        referee.compose(line, Some(wallet)).unwrap();
+        referee.compose(line, Keys::own(wallet)).unwrap();
     }
     let line = Line::of_actions(LineKind::Setup, 0, "C", &[]);
     let err = referee
         .clone()
-        .compose(line.clone(), Some(&wallets[2]))
+        .compose(line.clone(), Keys::own(&wallets[2]))
         .unwrap_err();
     assert_eq!(
         err,
@@ -1069,7 +1069,10 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
     assert_eq!(
         referee
             .clone()
-            .compose_with_hand(line.clone(), &wallets[2], &wallets[1])
+            .compose(
+                line.clone(),
+                Keys::given(Some(&wallets[2]), Some(&wallets[1]))
+            )
             .unwrap_err(),
         ComposeError::Keys(
             "the hand's key file is B's key in this game, but C's hand is A's".into()
@@ -1077,7 +1080,7 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
     );
     // With A's: C's line carries A's hand's pass.
     let played = referee
-        .compose_with_hand(line, &wallets[2], &wallets[0])
+        .compose(line, Keys::given(Some(&wallets[2]), Some(&wallets[0])))
         .unwrap();
     assert!(played.line().contains("\n    commit shuffle-0\n"));
 }
@@ -1135,16 +1138,16 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
     let cards = referee.hand(b, &wallets[1]).unwrap();
     assert!(!cards.is_empty());
     let seen = referee
-        .view_with_hand(&wallets[3], Some(&wallets[1]))
+        .view(Keys::given(Some(&wallets[3]), Some(&wallets[1])))
         .unwrap();
     let mut known = seen.known[hand_of(&seen, 3)].clone();
     known.sort_unstable();
     let mut expected: Vec<u32> = cards.iter().map(|(_, c)| *c).collect();
     expected.sort_unstable();
     assert_eq!(known, expected);
-    assert!(referee.view_with_hand(&wallets[3], None).is_err());
+    assert!(referee.view(Keys::given(Some(&wallets[3]), None)).is_err());
     // The view of D's own key file alone shows its own values, no card.
-    let alone = referee.view(&wallets[3]).unwrap();
+    let alone = referee.view(Keys::as_shown(&wallets[3])).unwrap();
     assert!(alone.known[hand_of(&alone, 3)].is_empty());
 }
 
@@ -1545,7 +1548,7 @@ fn a_composed_line_refused_leaves_the_game_as_it_was() {
         proofs: Vec::new(),
         claimant: None,
     };
-    let e = tried.compose(line, Some(&wallets[0])).unwrap_err();
+    let e = tried.compose(line, Keys::own(&wallets[0])).unwrap_err();
     assert!(format!("{e:?}").contains("play 99"), "{e:?}");
     // Nothing moved: the line due, the digest, the deck; and the line
     // composed next is the one composed on the game untouched.

@@ -32,6 +32,91 @@ pub enum ComposeError {
     Line(LineError),
 }
 
+/// The key material a caller holds for the side it composes or views
+/// for: its own key file, if any, and what shows the side's hand (spec
+/// section 3.9, "Shared hands"). One value for every entry point that
+/// composes a line or shows a turn ([`Referee::compose`],
+/// [`Referee::compose_typed`], [`Referee::preview_for`],
+/// [`Referee::view`], [`Referee::look`]); the CLI makes it from `--key`
+/// and `--hand-key` ([`Keys::given`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Keys<'w> {
+    own: Option<&'w Wallet>,
+    hand: HandKey<'w>,
+}
+
+/// What shows the hand of the side a key file is given for.
+#[derive(Clone, Copy, Debug)]
+pub enum HandKey<'w> {
+    /// No hand key was asked for: the side's hand is what its own key
+    /// file shows, so a side that plays from another side's hand sees
+    /// none of that hand (a look from a side's key file alone).
+    AsOwnShows,
+    /// No hand key was given, and the side's own key file must show its
+    /// hand: a side that plays from another side's hand is refused and
+    /// told to give the hand's key (what a player gives, `--key` without
+    /// `--hand-key`).
+    Own,
+    /// The key file of the side holding the hand (`--hand-key`), checked
+    /// to be that side's in this game; refused for a side that holds its
+    /// own hand, and in a game without hidden hands.
+    Holder(&'w Wallet),
+}
+
+impl<'w> Keys<'w> {
+    /// No key file: the game as anyone can know it.
+    pub const NONE: Keys<'static> = Keys {
+        own: None,
+        hand: HandKey::Own,
+    };
+
+    /// A side's own key file, which must show its hand
+    /// ([`HandKey::Own`]).
+    pub fn own(own: &'w Wallet) -> Self {
+        Keys {
+            own: Some(own),
+            hand: HandKey::Own,
+        }
+    }
+
+    /// A side's own key file, its hand as that file shows it
+    /// ([`HandKey::AsOwnShows`]).
+    pub fn as_shown(own: &'w Wallet) -> Self {
+        Keys {
+            own: Some(own),
+            hand: HandKey::AsOwnShows,
+        }
+    }
+
+    /// The key files a player gave: `own` (`--key`) and `hand`
+    /// (`--hand-key`, [`HandKey::Holder`]); without a hand key, the
+    /// side's own key file must show its hand ([`HandKey::Own`]).
+    pub fn given(own: Option<&'w Wallet>, hand: Option<&'w Wallet>) -> Self {
+        Keys {
+            own,
+            hand: hand.map_or(HandKey::Own, HandKey::Holder),
+        }
+    }
+
+    /// The side's own key file, if one was given.
+    pub fn own_file(&self) -> Option<&'w Wallet> {
+        self.own
+    }
+
+    /// What shows the side's hand.
+    pub fn hand(&self) -> HandKey<'w> {
+        self.hand
+    }
+
+    /// The hand holder's key file, if one was given.
+    fn holder(&self) -> Option<&'w Wallet> {
+        match self.hand {
+            HandKey::Holder(hand) => Some(hand),
+            HandKey::AsOwnShows | HandKey::Own => None,
+        }
+    }
+}
+
 /// The turn ahead as far as the one asking can know it.
 #[derive(Clone, Debug)]
 pub enum Preview<G: Game> {
@@ -230,6 +315,22 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// The key file that shows `side`'s hand, as `hand` says
+    /// ([`HandKey`]): with [`HandKey::AsOwnShows`], `own` whenever
+    /// [`Referee::hand_wallet`] would refuse; else what it says.
+    pub(super) fn hand_shown_by<'w>(
+        &self,
+        side: Side,
+        own: &'w Wallet,
+        hand: HandKey<'w>,
+    ) -> Result<&'w Wallet, ComposeError> {
+        match hand {
+            HandKey::AsOwnShows => Ok(self.hand_wallet(side, own, None).unwrap_or(own)),
+            HandKey::Own => self.hand_wallet(side, own, None),
+            HandKey::Holder(holder) => self.hand_wallet(side, own, Some(holder)),
+        }
+    }
+
     /// The reveal for `side`'s next line from `wallet`, after checking that
     /// the wallet is that side's in this very game.
     pub fn wallet_reveal(&self, side: Side, wallet: &Wallet) -> Result<Hash, ComposeError> {
@@ -372,43 +473,27 @@ impl<G: Game> Referee<G> {
 
     /// Compose the next line from the mover's choice (`line`: its actions
     /// and ending; number and side as the player wrote them, if at all)
-    /// and their wallet, and play it. The played turn's
+    /// and their key files (`keys`), and play it. The played turn's
     /// [`PlayedTurn::text`] is the line to write.
     ///
     /// During the set-up the line is the side's set-up step (its
     /// commitments, or its openings) and the player's choice must be
     /// empty; once the rules ended a game with hidden values, it is the
     /// side's closing line of openings. In play, the openings the rules
-    /// demand of the mover are added from the wallet.
+    /// demand of the mover are added from the wallet. For a side that
+    /// plays from a hand it shares with its holder ([`Game::hand_holder`]),
+    /// the line's deck items (the hand's pass, shares and openings) are
+    /// made from the holder's key file ([`HandKey::Holder`]), its reveal
+    /// and signature from the side's own; a line is always written with
+    /// the hand's key file ([`HandKey::AsOwnShows`] is taken as
+    /// [`HandKey::Own`]).
     pub fn compose<'a>(
         &mut self,
-        line: Line<'a>,
-        wallet: Option<&'a Wallet>,
-    ) -> Result<PlayedTurn<G>, ComposeError> {
-        self.compose_for_hand(line, wallet, None)
-    }
-
-    /// [`Referee::compose`] for a side that plays from a hand it shares
-    /// with its holder ([`Game::hand_holder`]): the line's deck items
-    /// (the hand's pass, shares and openings) are made from `hand`, the
-    /// holder's key file, its reveal and signature from `wallet`, the
-    /// side's own.
-    pub fn compose_with_hand<'a>(
-        &mut self,
-        line: Line<'a>,
-        wallet: &'a Wallet,
-        hand: &'a Wallet,
-    ) -> Result<PlayedTurn<G>, ComposeError> {
-        self.compose_for_hand(line, Some(wallet), Some(hand))
-    }
-
-    /// [`Referee::compose`] with the hand's key file, if one is given.
-    pub(super) fn compose_for_hand<'a>(
-        &mut self,
         mut line: Line<'a>,
-        wallet: Option<&'a Wallet>,
-        hand: Option<&'a Wallet>,
+        keys: Keys<'a>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
+        let wallet = keys.own_file();
+        let hand = keys.holder();
         // Under protocol 3 the wallet's side may begin the set-up.
         let closing = self.closing_side(wallet)?;
         let side = match wallet.and_then(|w| self.side_beginning_setup(w.side())) {
@@ -501,12 +586,14 @@ impl<G: Game> Referee<G> {
             // The line that completes the set-up (the last pass, or with
             // shared hands a later set-up line): the turn order, and so
             // the shares it owes, are known once the line is tried.
-            if let Some(draft) = self.draft(&with_items(line, &items)) {
-                let hand = self.deck_index(index);
-                if let Some(deck) = draft.deck().filter(|d| !d.order().is_empty()) {
-                    let owed = deck.owed_before_play(hand);
-                    items.add_shares(self.compose_shares(deck, index, wallet, &owed));
-                }
+            let hand = self.deck_index(index);
+            let shares = self.draft(&with_items(line, &items), |draft| {
+                let deck = draft.deck().filter(|d| !d.order().is_empty())?;
+                let owed = deck.owed_before_play(hand);
+                Some(draft.compose_shares(deck, index, wallet, &owed))
+            });
+            if let Some(Some(shares)) = shares {
+                items.add_shares(shares);
             }
         }
         let mut line = line.clone();
@@ -528,13 +615,14 @@ impl<G: Game> Referee<G> {
                     // after it; a line that takes its hand's last side out
                     // of the game (a resignation) is the hand's leaving
                     // line.
-                    let draft = self.draft(&with_items(&line, &items));
-                    let owed = draft
-                        .as_ref()
-                        .map_or_else(Vec::new, |d| d.owed_after(index));
+                    let (owed, left) = self
+                        .draft(&with_items(&line, &items), |d| {
+                            (d.owed_after(index), d.hand_left(index))
+                        })
+                        .unwrap_or_default();
                     let missing = items.without_shares(owed);
                     items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
-                    if draft.is_some_and(|d| d.hand_left(index)) {
+                    if left {
                         self.leaving_items(index, wallet, &deck, &mut items);
                     }
                 }
@@ -564,7 +652,7 @@ impl<G: Game> Referee<G> {
         if self.phase() != Phase::Play || line.ending != Ending::Actions {
             return Ok(());
         }
-        let Ok(preview) = self.preview_with_hand(Some(own), hand) else {
+        let Ok(preview) = self.preview_for(Keys::given(Some(own), hand)) else {
             return Ok(());
         };
         match preview.state() {
@@ -581,7 +669,7 @@ impl<G: Game> Referee<G> {
     /// first with which the line plays, else the one with which it goes
     /// furthest (so that a line refused is refused for its own fault).
     fn opening_share(
-        &self,
+        &mut self,
         line: &Line<'_>,
         index: usize,
         wallet: &Wallet,
@@ -716,21 +804,50 @@ impl<G: Game> Referee<G> {
         self.play_composed(line, Some((signer, wallet)))
     }
 
-    /// Play `line`, composed, once: tried on a copy of what it changes
+    /// Play `line`, composed, once: tried on the game itself
     /// ([`SealCheck::Trial`]: every check but its signature), its text
     /// rendered and read back as any reader will (a check, and the bytes
     /// the record digest takes), signed once over those bytes by
-    /// `signer`'s `wallet` when it is sealed, and the copy kept as the
-    /// game. A line refused leaves the game as it was.
+    /// `signer`'s `wallet` when it is sealed, and kept. A line refused
+    /// leaves the game as it was (dropped, [`Referee::drop_tried`]).
     fn play_composed(
         &mut self,
         line: &Line<'_>,
         signer: Option<(Side, &Wallet)>,
     ) -> Result<PlayedTurn<G>, ComposeError> {
-        let mut tried = self.copy_to_try();
-        let mut played = tried
-            .play_sealed(line, SealCheck::Trial)
+        // What the line's seal and the record digest are over: the line as
+        // the next of the record as it stands before it.
+        let (kind, number) = self.next_line();
+        let due = self.open_side();
+        let (mut played, undo) = self
+            .try_line(line, SealCheck::Trial)
             .map_err(ComposeError::Line)?;
+        let sealed = self.seal_tried(&mut played, signer, (kind, number), due, undo.digest);
+        match sealed {
+            Ok(()) => {
+                self.keep_tried(undo);
+                Ok(played)
+            }
+            Err(e) => {
+                self.drop_tried(undo);
+                Err(e)
+            }
+        }
+    }
+
+    /// The line `played` just tried, as the line `(kind, number)` of the
+    /// record whose digest was `digest` before it: rendered and read back,
+    /// signed by `signer`, and the record digest moved on over its bytes.
+    /// `due` is the side due before it (the line's own side when its text
+    /// names none of the header).
+    fn seal_tried(
+        &mut self,
+        played: &mut PlayedTurn<G>,
+        signer: Option<(Side, &Wallet)>,
+        (kind, number): (LineKind, u32),
+        due: Result<Side, ComposeError>,
+        digest: Hash,
+    ) -> Result<(), ComposeError> {
         let source = Source::typed(&played.line());
         let (turns, _) = record::parse_lines(&source).map_err(|e| {
             ComposeError::Closed(
@@ -747,54 +864,42 @@ impl<G: Game> Referee<G> {
         // set-up is not the one due before it).
         let side = match self.header.side_named::<G>(written.side) {
             Some(side) => side,
-            None => self.open_side()?,
+            None => due?,
         };
-        let sig = match signer {
-            Some((_, wallet)) => {
-                let bytes = self.sealed_bytes(&written, side, claimant);
-                let sig = wallet.sign(&self.seal_message(&bytes));
-                Some((bytes, sig))
-            }
-            None => None,
-        };
+        // The bytes [`Referee::sealed_bytes`] makes, as the next line of
+        // the record before this one.
+        let text = written.sealed_text(claimant.map(|c| c.name::<G>()));
+        let bytes = fairness::line_bytes(kind.into(), number, side.name::<G>(), &text);
+        let sig = signer.map(|(_, wallet)| {
+            wallet.sign(&fairness::seal_message(
+                self.header.game_id(),
+                &bytes,
+                &digest,
+            ))
+        });
         if self.keep.digest {
-            let bytes = match &sig {
-                Some((bytes, _)) => bytes.clone(),
-                None => self.sealed_bytes(&written, side, claimant),
-            };
-            let sig = sig.as_ref().map(|(_, s)| s);
-            tried.digest = crate::fairness::record_step(&self.digest, &bytes, sig);
+            self.digest = fairness::record_step(&digest, &bytes, sig.as_ref());
         }
-        played.sig = sig.map(|(_, s)| s);
-        self.keep_tried(tried);
-        Ok(played)
+        played.sig = sig;
+        Ok(())
     }
 
-    /// Keep the copy a line was tried on ([`Referee::copy_to_try`]) as
-    /// the game, the chance history it left out put back in front of
-    /// what the line added.
-    fn keep_tried(&mut self, mut tried: Referee<G>) {
-        let mut chance = std::mem::take(&mut self.chance);
-        chance.append(&mut tried.chance);
-        tried.chance = chance;
-        tried.checked_to = self.checked_to.filter(|&c| c != tried.digest);
-        tried.chance_room = std::mem::take(&mut self.chance_room);
-        *self = tried;
-    }
-
-    /// Draft `line` ([`SealCheck::Draft`]) on a copy of what it changes,
-    /// to learn what it owes: the game as the line leaves it, or `None`
-    /// when the line cannot be played.
-    fn draft(&self, line: &Line<'_>) -> Option<Referee<G>> {
-        let mut draft = self.copy_to_try();
-        draft.play_sealed(line, SealCheck::Draft).ok()?;
-        Some(draft)
+    /// Draft `line` ([`SealCheck::Draft`]) on the game itself to learn
+    /// what it owes: `learn` reads the game as the line leaves it, and the
+    /// line is dropped. `None` when the line cannot be played.
+    fn draft<R>(&mut self, line: &Line<'_>, learn: impl FnOnce(&Self) -> R) -> Option<R> {
+        let (_, undo) = self.try_line(line, SealCheck::Draft).ok()?;
+        let learned = learn(self);
+        self.drop_tried(undo);
+        Some(learned)
     }
 
     /// Draft `line` ([`Referee::draft`]), for whether it plays and where
     /// it is refused.
-    fn draft_played(&self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
-        self.copy_to_try().play_sealed(line, SealCheck::Draft)
+    fn draft_played(&mut self, line: &Line<'_>) -> Result<PlayedTurn<G>, LineError> {
+        let (played, undo) = self.try_line(line, SealCheck::Draft)?;
+        self.drop_tried(undo);
+        Ok(played)
     }
 
     /// In the game a draft of side `index`'s line left: the shares the
@@ -950,25 +1055,14 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// The turn ahead for the side to move: with that side's wallet, the
-    /// position its actions start from (pending chance settled, turn-start
-    /// chance drawn); without, as far as anyone can know it.
-    pub fn preview_for(&self, wallet: Option<&Wallet>) -> Result<Preview<G>, ComposeError> {
-        // A side of a shared hand sees none of the hand without its key.
-        self.preview_of(wallet, |side, w| {
-            Ok(self.hand_wallet(side, w, None).unwrap_or(w))
+    /// The turn ahead for the side to move: with that side's key file
+    /// (`keys`), the position its actions start from (pending chance
+    /// settled, turn-start chance drawn), its hand shown as `keys` says
+    /// ([`HandKey`]); without, as far as anyone can know it.
+    pub fn preview_for(&self, keys: Keys<'_>) -> Result<Preview<G>, ComposeError> {
+        self.preview_of(keys.own_file(), |side, w| {
+            self.hand_shown_by(side, w, keys.hand())
         })
-    }
-
-    /// [`Referee::preview_for`] for a side that may play from a hand it
-    /// shares with its holder: `hand` is the holder's key file
-    /// ([`Referee::hand_wallet`]), which shows the hand's cards.
-    pub fn preview_with_hand(
-        &self,
-        wallet: Option<&Wallet>,
-        hand: Option<&Wallet>,
-    ) -> Result<Preview<G>, ComposeError> {
-        self.preview_of(wallet, |side, w| self.hand_wallet(side, w, hand))
     }
 
     /// The preview, the side's hand shown with the key file `cards`
@@ -1089,25 +1183,15 @@ impl<G: Game> Referee<G> {
         G::view(state, side, &values)
     }
 
-    /// The position now as the holder of `wallet` sees it (its own hidden
-    /// values known), after checking that the wallet is one of this
+    /// The position now as the holder of `keys`' own key file sees it
+    /// (its own hidden values known, its hand shown as `keys` says,
+    /// [`HandKey`]), after checking that the key file is one of this
     /// game's.
-    pub fn view(&self, wallet: &Wallet) -> Result<G::State, ComposeError> {
-        self.view_of(wallet, |side| {
-            // A side of a shared hand sees none of the hand without it.
-            Ok(self.hand_wallet(side, wallet, None).unwrap_or(wallet))
-        })
-    }
-
-    /// [`Referee::view`] for a side that may play from a hand it shares
-    /// with its holder: `hand` is the holder's key file
-    /// ([`Referee::hand_wallet`]), which shows the hand's cards.
-    pub fn view_with_hand(
-        &self,
-        wallet: &Wallet,
-        hand: Option<&Wallet>,
-    ) -> Result<G::State, ComposeError> {
-        self.view_of(wallet, |side| self.hand_wallet(side, wallet, hand))
+    pub fn view(&self, keys: Keys<'_>) -> Result<G::State, ComposeError> {
+        let wallet = keys.own_file().ok_or_else(|| {
+            ComposeError::Keys("a side's view needs its key file: add --key with it".into())
+        })?;
+        self.view_of(wallet, |side| self.hand_shown_by(side, wallet, keys.hand()))
     }
 
     /// The side `wallet` is a key file of, if it is one of this game's

@@ -238,7 +238,7 @@ fn play(header: &str, wallets: &[Wallet; 2], choices: &[&str]) -> String {
             claimant: None,
         };
         let played = referee
-            .compose(line, Some(&wallets[usize::from(side.0)]))
+            .compose(line, Keys::own(&wallets[usize::from(side.0)]))
             .unwrap_or_else(|e| panic!("{choice}: {e:?}"));
         log.push_str(&played.line());
     }
@@ -457,7 +457,7 @@ fn audit_of(referee: &mut Referee<Duel>, wallets: &[Wallet; 2], side: u8) -> Str
         claimant: None,
     };
     referee
-        .compose(line, Some(&wallets[usize::from(side)]))
+        .compose(line, Keys::own(&wallets[usize::from(side)]))
         .unwrap_or_else(|e| panic!("{side}'s audit: {e:?}"))
         .line()
 }
@@ -486,7 +486,8 @@ fn the_audits_come_in_any_order() {
         proofs: Vec::new(),
         claimant: None,
     };
-    let Err(ComposeError::Closed(_, why)) = referee.clone().compose(line, Some(&wallets[1])) else {
+    let Err(ComposeError::Closed(_, why)) = referee.clone().compose(line, Keys::own(&wallets[1]))
+    else {
         panic!("B's second audit was composed");
     };
     assert_eq!(
@@ -573,7 +574,7 @@ fn play_on_from(text: &str, wallet: &Wallet) -> String {
         proofs: Vec::new(),
         claimant: None,
     };
-    let played = referee.compose(line, Some(wallet)).unwrap();
+    let played = referee.compose(line, Keys::own(wallet)).unwrap();
     format!("{text}{}", played.line())
 }
 
@@ -582,7 +583,7 @@ fn a_typed_line_is_refused_in_the_set_up_and_nothing_typed_is_the_audit() {
     let (header, wallets) = table(("7", "8", "P"), ("5", "9", "R"));
     // The set-up steps are `herald setup`'s, not typed.
     let mut referee = replayed(&header).unwrap();
-    match referee.compose_typed("strike", Some(&wallets[0])) {
+    match referee.compose_typed("strike", Keys::own(&wallets[0])) {
         Err(super::TypedError::Usage(m)) => assert_eq!(
             m,
             "the set-up is not finished: S1 is A's set-up step, its commitments (herald setup)"
@@ -595,7 +596,7 @@ fn a_typed_line_is_refused_in_the_set_up_and_nothing_typed_is_the_audit() {
     let mut referee = replayed(&play(&header, &wallets, &choices)).unwrap();
     assert_eq!(referee.phase(), Phase::Audit);
     let line = referee
-        .compose_typed(" ", Some(&wallets[0]))
+        .compose_typed(" ", Keys::own(&wallets[0]))
         .unwrap()
         .line();
     assert!(line.starts_with("3. A: audit\n"), "{line}");
@@ -720,7 +721,7 @@ fn any_side_with_its_key_may_begin_the_set_up_under_protocol_3() {
         proofs: Vec::new(),
         claimant: None,
     };
-    let played = referee.compose(line, Some(&wallets[1])).unwrap();
+    let played = referee.compose(line, Keys::own(&wallets[1])).unwrap();
     assert_eq!(played.side, Side(1));
     assert_eq!(referee.to_move(), Some(Side(0)));
     assert_eq!(referee.setup_due(), Some(SetupStep::CommitOpen));

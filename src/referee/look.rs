@@ -8,9 +8,8 @@
 //! what a player's key file shows.
 
 use crate::game::{Game, Phase, Side};
-use crate::wallet::Wallet;
 
-use super::{ChanceEvent, ComposeError, Preview, Referee, StepDue};
+use super::{ChanceEvent, ComposeError, Keys, Preview, Referee, StepDue};
 
 /// A card of the viewer's hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,10 +110,16 @@ impl<G: Game> Referee<G> {
     /// its turn starts with, the step due and whose it is, and the legal
     /// actions grouped as the turn proceeds (a Battlegates card phase,
     /// then its dice phase after a card action that leaves the board as
-    /// it is). `hand` is the hand holder's key file for a side playing
-    /// from another side's hand ([`Referee::hand_wallet`]).
-    pub fn look(&self, wallet: &Wallet, hand: Option<&Wallet>) -> Result<Look<G>, ComposeError> {
-        let mut state = self.view_with_hand(wallet, hand)?;
+    /// it is). `keys` are the viewer's key file and what shows its hand
+    /// ([`super::HandKey`]; the hand holder's key file for a side playing
+    /// from another side's hand, [`Referee::hand_wallet`]).
+    pub fn look(&self, keys: Keys<'_>) -> Result<Look<G>, ComposeError> {
+        let mut state = self.view(keys)?;
+        let Some(wallet) = keys.own_file() else {
+            return Err(ComposeError::Keys(
+                "a side's view needs its key file: add --key with it".into(),
+            ));
+        };
         let viewer = self
             .header
             .side_named::<G>(wallet.side())
@@ -129,7 +134,7 @@ impl<G: Game> Referee<G> {
             // A turn that cannot be previewed (its chance not drawable
             // yet, a key that does not fit the line) still shows the
             // position, with the reason as the note.
-            let preview = match self.preview_with_hand(Some(wallet), hand) {
+            let preview = match self.preview_for(keys) {
                 Ok(p) => p,
                 Err(ComposeError::Keys(why) | ComposeError::Closed(_, why)) => {
                     Preview::Unknown(why)
@@ -171,7 +176,7 @@ impl<G: Game> Referee<G> {
             });
         }
         let hand = match self.table.deck() {
-            Some(_) => Some(self.hand_cards(viewer, wallet, hand)?),
+            Some(_) => Some(self.hand_cards(viewer, keys)?),
             None => None,
         };
         Ok(Look {
@@ -186,17 +191,17 @@ impl<G: Game> Referee<G> {
         })
     }
 
-    /// The hand of `viewer` as its key file shows it (`hand`: the hand
-    /// holder's key file, [`Referee::hand_wallet`]), in deck order, the
-    /// cards drawn at the start of its turn due marked: what `herald
+    /// The hand of `viewer` as its key file shows it (`keys`: its own key
+    /// file, and what shows its hand, [`super::HandKey`]), in deck order,
+    /// the cards drawn at the start of its turn due marked: what `herald
     /// hand` lists.
-    pub fn hand_cards(
-        &self,
-        viewer: Side,
-        wallet: &Wallet,
-        hand: Option<&Wallet>,
-    ) -> Result<Vec<HandCard>, ComposeError> {
-        let holder = self.hand_wallet(viewer, wallet, hand)?;
+    pub fn hand_cards(&self, viewer: Side, keys: Keys<'_>) -> Result<Vec<HandCard>, ComposeError> {
+        let Some(wallet) = keys.own_file() else {
+            return Err(ComposeError::Keys(
+                "a side's hand is shown with its key file: add --key with it".into(),
+            ));
+        };
+        let holder = self.hand_shown_by(viewer, wallet, keys.hand())?;
         let cards = self.hand(viewer, holder)?;
         let held = match (self.table.deck(), self.header.index_of(viewer)) {
             (Some(deck), Some(index)) => deck.held(self.deck_index(index)),

@@ -53,7 +53,7 @@ mod cards_tests;
 mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
-pub use compose::{ComposeError, Preview};
+pub use compose::{ComposeError, HandKey, Keys, Preview};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{contact_fault, game_tag, result_text, Header};
@@ -246,18 +246,9 @@ impl Keep {
 }
 
 impl<G: Game> Clone for Referee<G> {
+    /// A copy of the game, which verifies every line it plays (it has
+    /// no record digest checked before), with empty rooms to play in.
     fn clone(&self) -> Self {
-        let mut copy = self.copy_to_try();
-        copy.chance = self.chance.clone();
-        copy
-    }
-}
-
-impl<G: Game> Referee<G> {
-    /// A copy to try a line on: everything a line reads or changes, but
-    /// not the chance history, which a line only adds to (a line tried
-    /// and kept gets it back, [`Referee::keep_tried`]).
-    fn copy_to_try(&self) -> Self {
         Referee {
             header: self.header.clone(),
             state: self.state.clone(),
@@ -266,13 +257,12 @@ impl<G: Game> Referee<G> {
             ledger: self.ledger.clone(),
             hidden: self.hidden.clone(),
             setup_lines: self.setup_lines,
-            chance: Vec::new(),
+            chance: self.chance.clone(),
             chance_room: Vec::new(),
             declared: self.declared,
             digest: self.digest,
             forfeits: self.forfeits.clone(),
             deferred: self.deferred.clone(),
-            // A copy verifies every line it plays.
             checked_to: None,
             share_checks: Vec::new(),
             keep: self.keep,
@@ -288,6 +278,118 @@ impl<G: Game> Referee<G> {
             agreed: self.agreed.clone(),
             lapsed: self.lapsed,
         }
+    }
+}
+
+/// What a line may change in the game, saved before the line is tried
+/// on the game itself ([`Referee::try_line`]): an undo log that
+/// [`Referee::drop_tried`] puts back and [`Referee::keep_tried`] lets
+/// go. A line never changes the header, what is kept for the reader or
+/// the day; the lists a line only adds to (the chance values, the seals
+/// and share proofs waiting) are cut back to their length. A claim
+/// standing is saved whole (its target's line puts back the game before
+/// it, [`Referee::void_claim`]); there is none on most lines.
+struct Undo<G: Game> {
+    state: Box<G::State>,
+    turns: u32,
+    ledger: Ledger,
+    hidden: Hidden,
+    setup_lines: u32,
+    chance: usize,
+    declared: Option<(u32, Side)>,
+    digest: Hash,
+    forfeits: Vec<Forfeit>,
+    deferred: Option<usize>,
+    checked_to: Option<Hash>,
+    share_checks: usize,
+    table: table::Table,
+    keyless: Option<usize>,
+    walked_away: Option<usize>,
+    decided_by: Option<Forfeit>,
+    claim: Option<Box<Claim<G>>>,
+    voided: Vec<Forfeit>,
+    last_date: Option<record::Day>,
+    offer: Option<draw::Offer>,
+    agreed: Option<draw::Agreement>,
+    lapsed: Option<(usize, u32)>,
+}
+
+impl<G: Game> Referee<G> {
+    /// Try `line` on the game itself (checked as `check` says): played,
+    /// it stands until the caller keeps it ([`Referee::keep_tried`]) or
+    /// drops it ([`Referee::drop_tried`]) with the undo log returned;
+    /// refused, the game is put back at once. A line tried is verified
+    /// whole, whatever record digest was checked before.
+    fn try_line(
+        &mut self,
+        line: &Line<'_>,
+        check: SealCheck,
+    ) -> Result<(PlayedTurn<G>, Undo<G>), LineError> {
+        let undo = Undo {
+            state: self.state.clone(),
+            turns: self.turns,
+            ledger: self.ledger.clone(),
+            hidden: self.hidden.clone(),
+            setup_lines: self.setup_lines,
+            chance: self.chance.len(),
+            declared: self.declared,
+            digest: self.digest,
+            forfeits: self.forfeits.clone(),
+            deferred: self.deferred.as_ref().map(Vec::len),
+            checked_to: self.checked_to.take(),
+            share_checks: self.share_checks.len(),
+            table: self.table.clone(),
+            keyless: self.keyless,
+            walked_away: self.walked_away,
+            decided_by: self.decided_by,
+            claim: self.claim.clone(),
+            voided: self.voided.clone(),
+            last_date: self.last_date,
+            offer: self.offer.clone(),
+            agreed: self.agreed.clone(),
+            lapsed: self.lapsed,
+        };
+        match self.play_sealed(line, check) {
+            Ok(played) => Ok((played, undo)),
+            Err(e) => {
+                self.drop_tried(undo);
+                Err(e)
+            }
+        }
+    }
+
+    /// Keep the line tried ([`Referee::try_line`]) as part of the game.
+    fn keep_tried(&mut self, undo: Undo<G>) {
+        self.checked_to = undo.checked_to.filter(|&c| c != self.digest);
+    }
+
+    /// Drop the line tried ([`Referee::try_line`]): the game as it was
+    /// before it, from the undo log.
+    fn drop_tried(&mut self, undo: Undo<G>) {
+        self.state = undo.state;
+        self.turns = undo.turns;
+        self.ledger = undo.ledger;
+        self.hidden = undo.hidden;
+        self.setup_lines = undo.setup_lines;
+        self.chance.truncate(undo.chance);
+        self.declared = undo.declared;
+        self.digest = undo.digest;
+        self.forfeits = undo.forfeits;
+        if let (Some(deferred), Some(len)) = (self.deferred.as_mut(), undo.deferred) {
+            deferred.truncate(len);
+        }
+        self.checked_to = undo.checked_to;
+        self.share_checks.truncate(undo.share_checks);
+        self.table = undo.table;
+        self.keyless = undo.keyless;
+        self.walked_away = undo.walked_away;
+        self.decided_by = undo.decided_by;
+        self.claim = undo.claim;
+        self.voided = undo.voided;
+        self.last_date = undo.last_date;
+        self.offer = undo.offer;
+        self.agreed = undo.agreed;
+        self.lapsed = undo.lapsed;
     }
 }
 
@@ -2740,6 +2842,58 @@ mod tests {
         assert!(distinct::<games::playground_battles::PlaygroundBattles>());
     }
 
+    /// The game after the first `turns` lines of the dice record, and the
+    /// record of `turns + 1` lines (its last line the one to try).
+    fn tried_on(turns: usize) -> (Referee<Dice>, String) {
+        let (text, _) = record_text(turns);
+        let source = Source::new(text.as_bytes()).unwrap();
+        let game = replay::<Dice>(&record::parse(&source).unwrap(), |_, _| {}).unwrap();
+        (game, record_text(turns + 1).0)
+    }
+
+    #[test]
+    fn a_line_tried_and_dropped_leaves_the_game_as_it_was() {
+        let (mut game, next) = tried_on(3);
+        let untouched = game.clone();
+        let source = Source::new(next.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let line = Line::from_turn(&rec.turns[3]);
+        // Tried, the line is played on the game itself: turn 4's roll.
+        let (played, undo) = game.try_line(&line, SealCheck::Draft).unwrap();
+        assert_eq!((played.number, game.next_turn()), (4, 5));
+        assert_eq!(game.state.rolls.len(), 4);
+        assert_eq!(game.chance().len(), 4);
+        game.drop_tried(undo);
+        // Dropped: the line due, the position, the chain, the chance
+        // values and the digest are the game's before it.
+        assert_eq!(game.next_turn(), 4);
+        assert_eq!(game.state.rolls, untouched.state.rolls);
+        assert_eq!(game.chance().len(), 3);
+        assert_eq!(game.digest(), untouched.digest());
+        assert_eq!(game.lines_of(Side(0)), untouched.lines_of(Side(0)));
+        // A draft refused leaves it as it was too.
+        let mut wrong = line.clone();
+        wrong.number = 9;
+        assert!(game.try_line(&wrong, SealCheck::Draft).is_err());
+        assert_eq!(game.next_turn(), 4);
+        // And the line played now is the one played on the game untouched.
+        let (kept, undo) = game.try_line(&line, SealCheck::Verify).unwrap();
+        game.keep_tried(undo);
+        let (whole, _) = tried_on(4);
+        assert_eq!(kept.line(), line_text(&next, 4));
+        assert_eq!(game.state.rolls, whole.state.rolls);
+        assert_eq!(game.chance().len(), whole.chance().len());
+        assert_eq!(game.digest(), whole.digest());
+    }
+
+    /// The text of line `n` (from 1) of `record`'s log, as written.
+    fn line_text(record: &str, n: usize) -> String {
+        let source = Source::new(record.as_bytes()).unwrap();
+        let rec = record::parse(&source).unwrap();
+        let mut game = tried_on(n - 1).0;
+        game.play(&rec.turns[n - 1]).unwrap().line()
+    }
+
     #[test]
     fn chance_values_are_listed_only_when_kept() {
         let (text, _) = record_text(4);
@@ -3020,7 +3174,7 @@ mod tests {
         let source = Source::new(text.as_bytes()).unwrap();
         let rec = record::parse(&source).unwrap();
         let referee = replay::<Asks>(&rec, |_, _| {}).unwrap();
-        let preview = referee.preview_for(None).unwrap();
+        let preview = referee.preview_for(Keys::NONE).unwrap();
         assert!(preview.state().is_some() && preview.legal_actions().is_empty());
         assert_eq!(preview.note(), None);
         assert_eq!(

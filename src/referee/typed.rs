@@ -3,10 +3,9 @@
 //! line of the record.
 
 use super::compose::AfterActions;
-use super::{ComposeError, PlayedTurn, Referee, RefereeError};
+use super::{ComposeError, Keys, PlayedTurn, Referee, RefereeError};
 use crate::game::{self, Game, Phase, Side};
 use crate::record::{self, ParseError, Turn, TypedLine};
-use crate::wallet::Wallet;
 
 /// Why a typed line cannot be composed.
 #[derive(Clone, Debug)]
@@ -48,27 +47,15 @@ impl From<ParseError> for RefereeError {
 impl<G: Game> Referee<G> {
     /// Compose the next line from what the player typed (`text`: the
     /// actions, `pass` or `resign`, with `N. Side:` in front or not) and
-    /// their wallet, and play it, as [`Referee::compose`] does. Once the
-    /// rules ended a game with hidden values, the line due is the side's
-    /// audit, and nothing need be typed.
+    /// their key files (`keys`), and play it, as [`Referee::compose`]
+    /// does. Once the rules ended a game with hidden values, the line due
+    /// is the side's audit, and nothing need be typed.
     pub fn compose_typed(
         &mut self,
         text: &str,
-        wallet: Option<&Wallet>,
+        keys: Keys<'_>,
     ) -> Result<PlayedTurn<G>, TypedError> {
-        self.compose_typed_with_hand(text, wallet, None)
-    }
-
-    /// [`Referee::compose_typed`] for a side that may play from a hand
-    /// it shares with its holder: `hand` is the holder's key file
-    /// ([`Referee::hand_wallet`]), with which the hand's deck items are
-    /// made.
-    pub fn compose_typed_with_hand(
-        &mut self,
-        text: &str,
-        wallet: Option<&Wallet>,
-        hand: Option<&Wallet>,
-    ) -> Result<PlayedTurn<G>, TypedError> {
+        let wallet = keys.own_file();
         let number = self.next_turn();
         let side = match self.closing_side(wallet)? {
             Some(side) => side,
@@ -92,7 +79,7 @@ impl<G: Game> Referee<G> {
         let in_line = |e: RefereeError| TypedError::InLine(Box::new((e, typed.clone())));
         let (turns, rest) = typed.turns().map_err(|e| in_line(e.into()))?;
         let turn = only_actions(&turns, rest)?;
-        self.compose_for_hand(super::Line::from_turn(turn), wallet, hand)
+        self.compose(super::Line::from_turn(turn), keys)
             .map_err(|e| match e {
                 ComposeError::Line(e) => in_line(e.in_turn(turn)),
                 other => TypedError::Compose(other),
@@ -194,7 +181,7 @@ mod tests {
 
     fn composed(typed: &str) -> Result<String, TypedError> {
         after("1. Blue: Kc1-b1\n")
-            .compose_typed(typed, None)
+            .compose_typed(typed, Keys::NONE)
             .map(|played| played.line())
     }
 
@@ -275,7 +262,7 @@ mod tests {
 
     #[test]
     fn the_turn_ahead_lists_the_actions_legal_and_no_pass_note() {
-        let preview = after("1. Blue: Kc1-b1\n").preview_for(None).unwrap();
+        let preview = after("1. Blue: Kc1-b1\n").preview_for(Keys::NONE).unwrap();
         let listed: Vec<String> = preview
             .legal_actions()
             .iter()
@@ -286,9 +273,22 @@ mod tests {
     }
 
     #[test]
+    fn a_view_without_a_key_file_is_refused_and_told_to_add_one() {
+        let referee = after("1. Blue: Kc1-b1\n");
+        match referee.view(Keys::NONE) {
+            Err(ComposeError::Keys(m)) => assert!(m.contains("add --key"), "{m}"),
+            other => panic!("not refused: {other:?}"),
+        }
+        match referee.look(Keys::NONE) {
+            Err(ComposeError::Keys(m)) => assert!(m.contains("add --key"), "{m}"),
+            other => panic!("not refused: {:?}", other.map(|l| l.viewer)),
+        }
+    }
+
+    #[test]
     fn no_line_is_typed_once_the_game_is_over() {
         let mut referee = after("1. Blue: resign\n");
-        match referee.compose_typed("Kc9-b9", None) {
+        match referee.compose_typed("Kc9-b9", Keys::NONE) {
             Err(TypedError::Compose(ComposeError::Closed(kind, m))) => {
                 assert_eq!(kind, ErrorKind::Illegal);
                 assert!(m.starts_with("the game is over"), "{m}");
@@ -301,7 +301,7 @@ mod tests {
     fn the_final_result_is_known_once_the_typed_line_ends_the_game() {
         let mut referee = after("1. Blue: Kc1-b1\n");
         assert_eq!(referee.final_result(), None);
-        let played = referee.compose_typed("resign", None).unwrap();
+        let played = referee.compose_typed("resign", Keys::NONE).unwrap();
         assert_eq!(played.line(), "2. Red: resign\n");
         assert_eq!(referee.final_result().as_deref(), Some("Blue"));
     }

@@ -32,6 +32,7 @@ pub mod mazes;
 pub mod moves;
 pub mod one_board;
 pub mod pieces;
+pub mod selfplay;
 pub mod setups;
 mod views;
 

@@ -149,8 +149,8 @@ impl State {
     }
 }
 
-/// Read-only views for self-play (`crate::selfplay::battlegates`), which
-/// plays from outside the game's folder.
+/// Read-only views for self-play (`crate::games::battlegates::selfplay`),
+/// which plays from above the game's layers.
 impl State {
     /// The set-up played.
     pub fn layout(&self) -> Layout {

@@ -736,7 +736,7 @@ fn a_castle_out_of_the_game_discards_a_card_opened_on_its_leaving_line() {
 /// its turn and side: lines of a side other than the one the position
 /// had to move.
 fn hidden_game_of(layout: Layout) -> (String, Vec<(u32, Side)>) {
-    use crate::selfplay::battlegates::{hidden_game, Play};
+    use crate::games::battlegates::selfplay::{hidden_game, Play};
     let text = hidden_game(layout, 0, Play::Greedy, 400).unwrap();
     let source = crate::record::Source::new(text.as_bytes()).unwrap();
     let rec = crate::record::parse(&source).unwrap();
