@@ -114,7 +114,8 @@ fn half_c1(bytes: &[u8; 64]) -> [u8; 32] {
 /// digest vouches for it, [`Deck::vouched`]) is kept as its 64 bytes a
 /// card and decoded only when a card of it is first needed (a share, an
 /// opening, a pass over it, the audit): most passes are never needed
-/// again in a replay from the remembered digest.
+/// again in a replay from the remembered digest, and an opening whose
+/// shares are vouched for too decodes only its card's `C2` ([`Deck::c2`]).
 #[derive(Clone, Debug)]
 pub struct Deck {
     base: u32,
@@ -201,13 +202,33 @@ impl Deck {
     /// The ciphertext at `position` (a vouched deck that does not decode
     /// gives the card encoding's error).
     pub fn get(&self, position: u32) -> Result<&Ciphertext, DeckError> {
-        let i = position
-            .checked_sub(self.base)
-            .filter(|&i| (i as usize) < self.len())
-            .ok_or(DeckError::NoPosition(position))?;
+        let i = self.index(position)?;
         self.try_cards()
             .map_err(Clone::clone)?
-            .get(i as usize)
+            .get(i)
+            .ok_or(DeckError::NoPosition(position))
+    }
+
+    /// `C2` of the ciphertext at `position`, all an opening whose shares
+    /// a record digest vouches for needs of it: of a vouched deck not
+    /// decoded yet, only that half is decoded (it does not decode: the
+    /// card encoding's error).
+    pub fn c2(&self, position: u32) -> Result<RistrettoPoint, DeckError> {
+        let i = self.index(position)?;
+        if self.cards.get().is_some() || self.packed.is_empty() {
+            return self.get(position).map(|card| card.c2);
+        }
+        let mut half = [0u8; 32];
+        half.copy_from_slice(&self.packed[i][32..]);
+        decode_point(&half, "card")
+    }
+
+    /// The index in the deck of `position`, if the deck holds it.
+    fn index(&self, position: u32) -> Result<usize, DeckError> {
+        position
+            .checked_sub(self.base)
+            .map(|i| i as usize)
+            .filter(|&i| i < self.len())
             .ok_or(DeckError::NoPosition(position))
     }
 
