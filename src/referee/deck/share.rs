@@ -405,6 +405,12 @@ impl Share {
         self.position
     }
 
+    /// Whether a record digest the reader checked before vouches for it
+    /// ([`Share::vouched`]).
+    pub fn is_vouched(&self) -> bool {
+        self.vouched
+    }
+
     /// `D`'s 32 bytes.
     pub fn point_bytes(&self) -> [u8; 32] {
         self.bytes
