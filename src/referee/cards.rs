@@ -41,17 +41,13 @@ pub(super) fn is_deck_item(proof: &ProofKind<'_>) -> bool {
     }
 }
 
-/// The deck's proof items of `line`, each as herald writes it, in the
-/// order written.
-pub(super) fn deck_texts(line: &Line<'_>) -> Vec<String> {
+/// The deck's proof items of `line`, in the order written (their text
+/// written when asked for).
+pub(super) fn deck_texts(line: &Line<'_>) -> Vec<super::line::DeckItem> {
     line.proofs
         .iter()
         .filter(|p| is_deck_item(p))
-        .map(|p| {
-            let mut text = String::new();
-            crate::record::write_proof(p, &mut text);
-            text
-        })
+        .map(super::line::DeckItem::new)
         .collect()
 }
 
