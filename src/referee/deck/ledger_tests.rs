@@ -97,10 +97,6 @@ fn share_unverified(ledger: &mut DeckLedger, side: usize, position: u32) -> Resu
 
 type Give = fn(&mut DeckLedger, usize, u32) -> Result<(), String>;
 
-fn give_owed(ledger: &mut DeckLedger, side: usize, owed: Vec<u32>) {
-    give_owed_with(ledger, side, owed, share);
-}
-
 fn give_owed_with(ledger: &mut DeckLedger, side: usize, owed: Vec<u32>, give: Give) {
     for p in owed {
         give(ledger, side, p).unwrap();
