@@ -850,3 +850,74 @@ fn the_proofs_up_to_the_remembered_digest_are_not_verified_again() {
         herald::referee::Checked::Unproven
     ));
 }
+
+/// `text` with the card its first turn that plays `rotate90` or
+/// `rotate180` names swapped for the other (the line still opens the
+/// card it opened), that turn's number and writer.
+fn card_swapped(text: &str) -> (String, u32, String) {
+    for turn in 1..=30u32 {
+        let Some(at) = text.find(&format!("\n{turn}. ")) else {
+            continue;
+        };
+        let head = &text[at + 1..at + 1 + text[at + 1..].find('\n').unwrap()];
+        let (from, to) = if head.contains(" rotate90 ") {
+            (" rotate90 ", " rotate180 ")
+        } else if head.contains(" rotate180 ") {
+            (" rotate180 ", " rotate90 ")
+        } else {
+            continue;
+        };
+        let word = at + 1 + head.find(from).unwrap();
+        let forged = format!("{}{to}{}", &text[..word], &text[word + from.len()..]);
+        let start = turn.to_string().len() + 2;
+        let writer = head[start..start + head[start..].find(':').unwrap()].to_owned();
+        return (forged, turn, writer);
+    }
+    panic!("no turn plays a rotation card");
+}
+
+/// `move --key` and `legal --key` take the card a line opens from its
+/// action on the lines the key file's digest vouches for (they were
+/// checked before), without decrypting it: a record whose line before
+/// the remembered one names another card than the one it opens has
+/// another digest there, so nothing is taken as checked and it is
+/// refused as `check` refuses it, naming the line and both cards.
+#[test]
+fn a_card_changed_before_the_remembered_line_is_still_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played(d, false);
+    let (forged, turn, _) = card_swapped(&text);
+    let key = remember_turn(d, &text, turn + 3);
+    std::fs::write(d.join("g.pbem"), &forged).unwrap();
+    let check = refused_by(d, &["check", "g.pbem"]);
+    for args in [
+        &["move", "g.pbem", "resign", "--key", &key, "--dry-run"][..],
+        &["legal", "g.pbem", "--key", &key][..],
+    ] {
+        let err = refused_by(d, args);
+        assert!(err.contains(&format!("turn {turn}")), "{err}");
+        assert!(err.contains("the line plays rotate"), "{err}");
+        assert!(err.contains(" but opens rotate"), "{err}");
+        let error = |out: &str| {
+            out.lines()
+                .find(|l| l.starts_with("error"))
+                .map(str::to_owned)
+        };
+        assert_eq!(error(&err), error(&check));
+    }
+    assert_eq!(std::fs::read_to_string(d.join("g.pbem")).unwrap(), forged);
+    // In the library: the digest the key file remembers is never reached.
+    let (_, sent) = sent_at(&text, turn + 3);
+    let source = herald::record::Source::new(forged.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let keep = herald::referee::Keep::RULES;
+    let from = herald::referee::replay_from_checked::<Battlegates>(
+        &parsed,
+        keep,
+        sent.digest,
+        None,
+        |_, _| {},
+    );
+    assert!(matches!(from, Ok(herald::referee::Checked::Unproven)));
+}

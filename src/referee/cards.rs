@@ -41,17 +41,13 @@ pub(super) fn is_deck_item(proof: &ProofKind<'_>) -> bool {
     }
 }
 
-/// The deck's proof items of `line`, each as herald writes it, in the
-/// order written.
-pub(super) fn deck_texts(line: &Line<'_>) -> Vec<String> {
+/// The deck's proof items of `line`, in the order written (their text
+/// written when asked for).
+pub(super) fn deck_texts(line: &Line<'_>) -> Vec<super::line::DeckItem> {
     line.proofs
         .iter()
         .filter(|p| is_deck_item(p))
-        .map(|p| {
-            let mut text = String::new();
-            crate::record::write_proof(p, &mut text);
-            text
-        })
+        .map(super::line::DeckItem::new)
         .collect()
 }
 
@@ -496,15 +492,94 @@ impl<G: Game> Referee<G> {
             .open(index, position)
             .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
         if let Some(card) = card {
-            G::open_card(state, side, card).map_err(|e| {
-                at.illegal(
-                    Place::Proof(k),
-                    None,
-                    format!("deck position {position}: {e}"),
-                )
-            })?;
+            Self::tell_opened(k, position, side, card, state, at)?;
         }
         Ok(card)
+    }
+
+    /// Tell the engine that `side` opened card `card` at deck position
+    /// `position`, by the line's proof `k`.
+    fn tell_opened(
+        k: usize,
+        position: u32,
+        side: Side,
+        card: u32,
+        state: &mut G::State,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        G::open_card(state, side, card).map_err(|e| {
+            at.illegal(
+                Place::Proof(k),
+                None,
+                format!("deck position {position}: {e}"),
+            )
+        })
+    }
+
+    /// On a line a record digest the reader checked before vouches for
+    /// (`move --key`, `legal --key` up to the digest the key file
+    /// remembers), the cards the line opens from hand `index`, taken
+    /// from its actions rather than decrypted: the line was checked then,
+    /// each card it opened spent by an action that names the card's kind
+    /// ([`Game::card_spent`]), so its actions name the kinds of the cards
+    /// it opens. Each opening share's proof index and position, with a
+    /// card of the kind (the engine is told the kind; which physical card
+    /// it is stays sealed in the discard pile until a reshuffled deck
+    /// needs it, [`DeckLedger::open_vouched`]). Kinds are matched to
+    /// openings in order: the engine is told every card before any
+    /// action, as when they are decrypted, and the actions spend them as
+    /// then.
+    ///
+    /// `None`, for the cards to be decrypted, unless every opening share
+    /// and its deck are vouched for, the line does not leave the game
+    /// (a leaving line opens cards no action spends), and its actions,
+    /// read in the position before them, spend exactly as many cards as
+    /// it opens. Read on a record that is not the one checked (its digest
+    /// never reaches the remembered one), a kind may be wrong: an action
+    /// then finds no card of its kind to spend, or the engine no such
+    /// card unseen, and the replay falls back to every check
+    /// ([`super::replay_from_checked`] stops at the first problem).
+    fn vouched_openings(
+        line: &Line<'_>,
+        index: usize,
+        state: &G::State,
+        deck: &DeckLedger,
+        leaving: bool,
+    ) -> Option<Vec<(usize, u32, u32)>> {
+        if leaving {
+            return None;
+        }
+        let mut opens = Vec::new();
+        for (k, proof) in line.proofs.iter().enumerate() {
+            let ProofKind::Share { position, .. } = *proof else {
+                continue;
+            };
+            if deck.drawer(position) != Some(index) {
+                continue;
+            }
+            if !deck.opens_vouched(index, position) {
+                return None;
+            }
+            opens.push((k, position));
+        }
+        if opens.is_empty() {
+            return None;
+        }
+        let cards = deck.table()?.cards();
+        let mut kinds = Vec::with_capacity(opens.len());
+        for (_, text) in line.actions() {
+            let action = G::parse_action(state, text).ok()?;
+            if let Some(kind) = G::card_spent(state, &action) {
+                kinds.push((0..cards).find(|&c| G::card_kind(c) == kind)?);
+            }
+        }
+        (kinds.len() == opens.len()).then(|| {
+            opens
+                .into_iter()
+                .zip(kinds)
+                .map(|((k, position), card)| (k, position, card))
+                .collect()
+        })
     }
 
     /// Open the cards of `side`'s hand (the deck's hand `index`) that its
@@ -525,6 +600,20 @@ impl<G: Game> Referee<G> {
                 .any(|p| matches!(p, ProofKind::CardSecret(_))),
             ..Openings::default()
         };
+        if let Some(vouched) = Self::vouched_openings(line, index, state, deck, opened.leaving) {
+            for (k, position, card) in vouched {
+                deck.open_vouched(index, position)
+                    .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
+                Self::tell_opened(k, position, side, card, state, at)?;
+                opened.cards.push(Opened {
+                    proof: k,
+                    position,
+                    card,
+                    spent: false,
+                });
+            }
+            return Ok(opened);
+        }
         for (k, proof) in line.proofs.iter().enumerate() {
             let ProofKind::Share { position, .. } = *proof else {
                 continue;

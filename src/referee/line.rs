@@ -350,6 +350,57 @@ fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
     }
 }
 
+/// A proof item of the shared deck that a played line carried: kept as
+/// read, written as text only when asked for ([`DeckItem::text`]); a
+/// replay plays many lines whose text nobody asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeckItem {
+    /// An item that holds no text of the record: a share, a card of a
+    /// pass, a card key or a card secret.
+    Item(ProofKind<'static>),
+    /// Any other (a pass's commitment or seed opening), as written.
+    Text(String),
+}
+
+impl DeckItem {
+    /// The deck item `proof`.
+    pub fn new(proof: &ProofKind<'_>) -> DeckItem {
+        match *proof {
+            ProofKind::Share {
+                position,
+                share,
+                proof,
+            } => DeckItem::Item(ProofKind::Share {
+                position,
+                share,
+                proof,
+            }),
+            ProofKind::Deck { position, card } => {
+                DeckItem::Item(ProofKind::Deck { position, card })
+            }
+            ProofKind::CardKey { key, proof } => DeckItem::Item(ProofKind::CardKey { key, proof }),
+            ProofKind::CardSecret(x) => DeckItem::Item(ProofKind::CardSecret(x)),
+            _ => {
+                let mut text = String::new();
+                write_proof(proof, &mut text);
+                DeckItem::Text(text)
+            }
+        }
+    }
+
+    /// The item as [`write_proof`] writes it.
+    pub fn text(&self) -> String {
+        match self {
+            DeckItem::Item(proof) => {
+                let mut text = String::new();
+                write_proof(proof, &mut text);
+                text
+            }
+            DeckItem::Text(text) => text.clone(),
+        }
+    }
+}
+
 /// What one played turn did.
 #[derive(Clone, Debug)]
 pub struct PlayedTurn<G: Game> {
@@ -385,8 +436,9 @@ pub struct PlayedTurn<G: Game> {
     /// The line's signature, if it carried one (written last).
     pub sig: Option<[u8; 64]>,
     /// The shared deck's proof items the line carried (spec section
-    /// 3.9), each as [`write_proof`] writes it, in the order written.
-    pub deck: Vec<String>,
+    /// 3.9), in the order written ([`DeckItem::text`]: as
+    /// [`write_proof`] writes it).
+    pub deck: Vec<DeckItem>,
     /// The day the line was written, if it carried a date (spec section
     /// 3.8).
     pub date: Option<crate::record::Day>,
@@ -517,7 +569,7 @@ impl<G: Game> PlayedTurn<G> {
                 p.write(&mut text);
                 text
             })
-            .chain(self.deck.iter().cloned())
+            .chain(self.deck.iter().map(DeckItem::text))
             .collect();
         if !self.deck.is_empty() {
             let rank = |text: &String| {

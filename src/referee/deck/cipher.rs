@@ -1,7 +1,7 @@
 //! Cards as points, ElGamal ciphertexts and decks (spec section 3.9,
 //! "Cards and the deck").
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
@@ -114,7 +114,8 @@ fn half_c1(bytes: &[u8; 64]) -> [u8; 32] {
 /// digest vouches for it, [`Deck::vouched`]) is kept as its 64 bytes a
 /// card and decoded only when a card of it is first needed (a share, an
 /// opening, a pass over it, the audit): most passes are never needed
-/// again in a replay from the remembered digest.
+/// again in a replay from the remembered digest, and an opening whose
+/// shares are vouched for too decodes only its card's `C2` ([`Deck::c2`]).
 #[derive(Clone, Debug)]
 pub struct Deck {
     base: u32,
@@ -125,6 +126,45 @@ pub struct Deck {
     /// and checked; on first use for a vouched one): or why they cannot
     /// be.
     cards: OnceLock<Result<Vec<Ciphertext>, DeckError>>,
+    /// A reshuffled discard pile holding cards opened on vouched lines
+    /// and not decrypted ([`Deck::from_discards`]): the table and the
+    /// pile, which give the cards when first needed.
+    discards: Option<Arc<(Table, Vec<Discard>)>>,
+}
+
+/// A card in the discard pile: the physical card, or, for a card opened
+/// on a line a record digest the reader checked before vouches for, what
+/// opening it takes ([`Sealed`]): not decrypted until a reshuffled deck
+/// made from it is needed (a pass composed over it, the audit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Discard {
+    Card(u32),
+    Sealed(Arc<Sealed>),
+}
+
+/// A card opened on a vouched line and not decrypted: its deck position,
+/// `enc(C2)` of its final ciphertext, and every side's share `enc(D)`.
+/// It was opened, each share verified, when the reader checked the line
+/// before; decrypting it gives that card again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sealed {
+    pub position: u32,
+    pub c2: [u8; 32],
+    pub shares: Vec<[u8; 32]>,
+}
+
+impl Sealed {
+    /// The physical card: `C2` minus the shares, found among the table's
+    /// cards.
+    pub fn card(&self, table: &Table) -> Result<u32, DeckError> {
+        let mut point = decode_point(&self.c2, "card")?;
+        for share in &self.shares {
+            point -= decode_point(share, "share")?;
+        }
+        table
+            .card_index(&point)
+            .ok_or(DeckError::NoCard(self.position))
+    }
 }
 
 impl PartialEq for Deck {
@@ -148,12 +188,43 @@ impl Deck {
         Some(Deck::from_cards(base, cards))
     }
 
+    /// The deck before the first pass over a reshuffled discard pile
+    /// `pile`, as [`Deck::unmasked`] makes it: a pile holding a card
+    /// opened on a vouched line and not decrypted ([`Discard::Sealed`])
+    /// is decrypted when the deck's cards are first needed. `None` if an
+    /// index is not a card of the table.
+    pub fn from_discards(table: &Table, base: u32, pile: &[Discard]) -> Option<Deck> {
+        let cards: Option<Vec<u32>> = pile
+            .iter()
+            .map(|d| match d {
+                Discard::Card(i) => Some(*i),
+                Discard::Sealed(_) => None,
+            })
+            .collect();
+        if let Some(cards) = cards {
+            return Deck::unmasked(table, base, &cards);
+        }
+        if pile
+            .iter()
+            .any(|d| matches!(d, Discard::Card(i) if table.card(*i).is_none()))
+        {
+            return None;
+        }
+        Some(Deck {
+            base,
+            packed: Vec::new(),
+            cards: OnceLock::new(),
+            discards: Some(Arc::new((table.clone(), pile.to_vec()))),
+        })
+    }
+
     /// A deck as published: these ciphertexts from position `base` on.
     pub fn from_cards(base: u32, cards: Vec<Ciphertext>) -> Deck {
         Deck {
             base,
             packed: Vec::new(),
             cards: OnceLock::from(Ok(cards)),
+            discards: None,
         }
     }
 
@@ -165,14 +236,39 @@ impl Deck {
             base,
             packed: cards,
             cards: OnceLock::new(),
+            discards: None,
         }
     }
 
     /// The cards decoded, decoding them if this is their first use.
     fn try_cards(&self) -> Result<&[Ciphertext], &DeckError> {
         self.cards
-            .get_or_init(|| self.packed.iter().map(Ciphertext::from_bytes).collect())
+            .get_or_init(|| match &self.discards {
+                Some(discards) => {
+                    let (table, pile) = &**discards;
+                    pile.iter()
+                        .map(|d| {
+                            let i = match d {
+                                Discard::Card(i) => *i,
+                                Discard::Sealed(sealed) => sealed.card(table)?,
+                            };
+                            let point = table.card(i).ok_or(DeckError::NoCard(self.base))?;
+                            Ok(Ciphertext::open(*point))
+                        })
+                        .collect()
+                }
+                None => self.packed.iter().map(Ciphertext::from_bytes).collect(),
+            })
             .as_deref()
+    }
+
+    /// `enc(C2)` of the card at `position`, as published, for a
+    /// [vouched](Deck::vouched) deck (`None` for another).
+    pub fn published_c2(&self, position: u32) -> Option<[u8; 32]> {
+        let i = self.index(position).ok()?;
+        let mut half = [0u8; 32];
+        half.copy_from_slice(&self.packed.get(i)?[32..]);
+        Some(half)
     }
 
     /// The first position.
@@ -182,8 +278,9 @@ impl Deck {
 
     /// The number of cards.
     pub fn len(&self) -> usize {
-        match self.cards.get() {
-            Some(Ok(cards)) => cards.len(),
+        match (self.cards.get(), &self.discards) {
+            (Some(Ok(cards)), _) => cards.len(),
+            (_, Some(discards)) => discards.1.len(),
             _ => self.packed.len(),
         }
     }
@@ -201,13 +298,33 @@ impl Deck {
     /// The ciphertext at `position` (a vouched deck that does not decode
     /// gives the card encoding's error).
     pub fn get(&self, position: u32) -> Result<&Ciphertext, DeckError> {
-        let i = position
-            .checked_sub(self.base)
-            .filter(|&i| (i as usize) < self.len())
-            .ok_or(DeckError::NoPosition(position))?;
+        let i = self.index(position)?;
         self.try_cards()
             .map_err(Clone::clone)?
-            .get(i as usize)
+            .get(i)
+            .ok_or(DeckError::NoPosition(position))
+    }
+
+    /// `C2` of the ciphertext at `position`, all an opening whose shares
+    /// a record digest vouches for needs of it: of a vouched deck not
+    /// decoded yet, only that half is decoded (it does not decode: the
+    /// card encoding's error).
+    pub fn c2(&self, position: u32) -> Result<RistrettoPoint, DeckError> {
+        let i = self.index(position)?;
+        if self.cards.get().is_some() || self.packed.is_empty() {
+            return self.get(position).map(|card| card.c2);
+        }
+        let mut half = [0u8; 32];
+        half.copy_from_slice(&self.packed[i][32..]);
+        decode_point(&half, "card")
+    }
+
+    /// The index in the deck of `position`, if the deck holds it.
+    fn index(&self, position: u32) -> Result<usize, DeckError> {
+        position
+            .checked_sub(self.base)
+            .map(|i| i as usize)
+            .filter(|&i| i < self.len())
             .ok_or(DeckError::NoPosition(position))
     }
 

@@ -131,6 +131,21 @@ impl Hands {
         Ok(found)
     }
 
+    /// Side `side` opens `position` on a line a record digest the reader
+    /// checked before vouches for, without decrypting it
+    /// ([`super::DeckLedger::open_vouched`]): the position must be in its
+    /// hand, as for [`Hands::open`].
+    pub fn open_vouched(
+        &mut self,
+        table: &Table,
+        side: usize,
+        position: u32,
+    ) -> Result<(), PlayFault> {
+        self.holding(table, side, position)?;
+        self.mark_opened(side, position);
+        Ok(())
+    }
+
     /// Whether `side` holds `position`: drawn by it and not opened.
     /// The drawer of `position`, if it was opened.
     fn opened_by(&self, position: u32) -> Option<usize> {

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::fairness::Hash;
 
+use super::cipher::{Discard, Sealed};
 use super::hands::{Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
 use super::{
@@ -69,8 +70,10 @@ pub struct DeckLedger {
     dealt: Vec<bool>,
     /// The next position a turn draws (the deal's positions aside).
     next: u32,
-    /// The cards opened since the last reshuffle, in the order opened.
-    pile: Vec<u32>,
+    /// The cards opened since the last reshuffle, in the order opened
+    /// (one opened on a vouched line, not decrypted: what opening it
+    /// takes, [`DeckLedger::open_vouched`]).
+    pile: Vec<Discard>,
     /// Whether each side's passes were audited.
     audited: Vec<bool>,
     /// The deck position that opened to no card and the side that
@@ -545,9 +548,58 @@ impl DeckLedger {
             }
             Err(e) => return Err(e.to_string()),
         };
-        self.pile.push(found);
+        self.pile.push(Discard::Card(found));
         self.retire(position);
         Ok(Some(found))
+    }
+
+    /// Whether side `side` can open `position` on this line without
+    /// decrypting it ([`DeckLedger::open_vouched`]): the line is vouched
+    /// for by a record digest the reader checked before, as is the deck
+    /// holding the position and every side's share of it, one a side.
+    pub fn opens_vouched(&self, side: usize, position: u32) -> bool {
+        self.vouched
+            && self.hands.drawer(position) == Some(side)
+            && final_deck(&self.generations, position)
+                .is_some_and(|deck| deck.published_c2(position).is_some())
+            && self.shares.get(&position).is_some_and(|shares| {
+                shares.len() == self.sides.len()
+                    && shares.iter().all(|s| s.is_some_and(|s| s.is_vouched()))
+            })
+    }
+
+    /// Side `side` opens `position`, held in its hand, on a line a record
+    /// digest the reader checked before vouches for
+    /// ([`DeckLedger::opens_vouched`]), to play the card its action names:
+    /// that line opened it to that card when it was checked, so it is
+    /// not decrypted now. It goes to the discard pile as what opening it
+    /// takes (decrypted if a reshuffled deck made from it is needed: a
+    /// pass composed over it, the audit). Faults as [`DeckLedger::open`].
+    pub fn open_vouched(&mut self, side: usize, position: u32) -> Result<(), String> {
+        if !self.opens_vouched(side, position) {
+            return Err(format!(
+                "deck position {position} cannot be opened without its shares checked"
+            ));
+        }
+        let (Some(table), Some(deck)) =
+            (self.table.as_ref(), final_deck(&self.generations, position))
+        else {
+            return Err(PlayFault::NotDrawn(position).to_string());
+        };
+        let c2 = deck.published_c2(position).unwrap_or_default();
+        let shares = self.shares.get(&position).map_or_else(Vec::new, |shares| {
+            shares.iter().flatten().map(Share::point_bytes).collect()
+        });
+        self.hands
+            .open_vouched(table, side, position)
+            .map_err(|e| e.to_string())?;
+        self.pile.push(Discard::Sealed(Arc::new(Sealed {
+            position,
+            c2,
+            shares,
+        })));
+        self.retire(position);
+        Ok(())
     }
 
     /// The deck position that opened to no card of the game, and the
@@ -595,7 +647,7 @@ impl DeckLedger {
             .map(|k| self.order[(i + k) % self.order.len()])
             .filter(|&s| !self.has_left(s))
             .collect();
-        let input = Deck::unmasked(table, last.input.end(), &self.pile)?;
+        let input = Deck::from_discards(table, last.input.end(), &self.pile)?;
         self.pile.clear();
         self.generations.push(Arc::new(Generation {
             input,

@@ -97,10 +97,6 @@ fn share_unverified(ledger: &mut DeckLedger, side: usize, position: u32) -> Resu
 
 type Give = fn(&mut DeckLedger, usize, u32) -> Result<(), String>;
 
-fn give_owed(ledger: &mut DeckLedger, side: usize, owed: Vec<u32>) {
-    give_owed_with(ledger, side, owed, share);
-}
-
 fn give_owed_with(ledger: &mut DeckLedger, side: usize, owed: Vec<u32>, give: Give) {
     for p in owed {
         give(ledger, side, p).unwrap();
@@ -110,7 +106,14 @@ fn give_owed_with(ledger: &mut DeckLedger, side: usize, owed: Vec<u32>, give: Gi
 /// Keys, both passes over the first deck, play begun with `first` to
 /// move, and the shares owed before turn 1.
 fn set_up(first: usize) -> DeckLedger {
+    set_up_with(first, false, share)
+}
+
+/// [`set_up`], every line vouched for by a record digest or not, the
+/// shares given by `give`.
+fn set_up_with(first: usize, vouched: bool, give: Give) -> DeckLedger {
     let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
+    ledger.vouch(vouched);
     for side in 0..2 {
         let s = secret(side);
         let key = s.public().to_bytes();
@@ -122,7 +125,7 @@ fn set_up(first: usize) -> DeckLedger {
     ledger.begin_play(&[first, 1 - first]);
     for side in 0..2 {
         let owed = ledger.owed_before_play(side);
-        give_owed(&mut ledger, side, owed);
+        give_owed_with(&mut ledger, side, owed, give);
     }
     ledger
 }
@@ -419,4 +422,85 @@ fn an_opened_card_keeps_its_drawer_and_its_shares_given_are_still_refused_again(
         ledger.open(0, south).unwrap_err(),
         format!("the card at deck position {south} was opened before")
     );
+}
+
+/// [`turn_with`], the card opened as a line a record digest vouches for
+/// opens it ([`DeckLedger::open_vouched`]) where the ledger allows it:
+/// `None` for a card not decrypted.
+fn turn_vouched(ledger: &mut DeckLedger, side: usize, give: Give) -> Option<u32> {
+    ledger.reshuffle_if_due(side);
+    let drawn = ledger.draw(side).unwrap();
+    for p in &drawn {
+        ledger.peek(&secret(side), *p).unwrap();
+    }
+    if ledger.pass_due(side).is_some() {
+        pass(ledger, side, &honest).unwrap();
+    }
+    let played = ledger.held(side)[0];
+    give(ledger, side, played).unwrap();
+    let card = if ledger.opens_vouched(side, played) {
+        ledger.open_vouched(side, played).unwrap();
+        None
+    } else {
+        Some(ledger.open(side, played).unwrap().unwrap())
+    };
+    let order = ledger.order().to_vec();
+    let i = order.iter().position(|&s| s == side).unwrap();
+    let round: Vec<usize> = (1..=order.len())
+        .map(|k| order[(i + k) % order.len()])
+        .collect();
+    let owed = ledger.owed_on_turn(side, &round);
+    give_owed_with(ledger, side, owed, give);
+    card
+}
+
+#[test]
+fn a_card_opened_on_a_vouched_line_is_decrypted_only_when_the_reshuffle_needs_it() {
+    // The first 25 turns open their cards as `move --key` does on lines
+    // its key file's digest vouches for: not decrypted, the discard
+    // pile keeping what opening each takes. The deck reshuffled from
+    // that pile must be the one the decrypted cards make: the cards
+    // opened from it, and the audit of every pass over it, the same.
+    let mut plain = set_up(0);
+    let mut vouched = set_up_with(0, true, share_unverified);
+    let mut sealed = 0;
+    for t in 0..40 {
+        if t == 25 {
+            vouched.vouch(false);
+        }
+        let card = turn(&mut plain, t % 2);
+        match turn_vouched(&mut vouched, t % 2, share_unverified) {
+            Some(opened) => assert_eq!(opened, card, "turn {t}"),
+            None => {
+                assert!(t < 25, "turn {t} is not vouched for");
+                sealed += 1;
+            }
+        }
+    }
+    assert_eq!(sealed, 25);
+    assert!(vouched.passed(0).contains(&1), "the game reshuffled");
+    for position in 34..40 {
+        assert_eq!(vouched.deck_of(position), plain.deck_of(position));
+    }
+    for side in 0..2 {
+        let o = openings(&vouched, side);
+        assert_eq!(vouched.audit(side, &o), Ok(()));
+    }
+}
+
+#[test]
+fn a_card_whose_share_is_not_vouched_for_is_never_opened_undecrypted() {
+    // A share verified as it came (not on a vouched line): the card it
+    // opens is decrypted, even while the ledger is told lines are vouched.
+    let mut ledger = set_up(0);
+    ledger.vouch(true);
+    ledger.reshuffle_if_due(0);
+    ledger.draw(0).unwrap();
+    let played = ledger.held(0)[0];
+    share(&mut ledger, 0, played).unwrap();
+    assert!(!ledger.opens_vouched(0, played));
+    let err = ledger.open_vouched(0, played).unwrap_err();
+    assert!(err.contains("without its shares checked"), "{err}");
+    // Nor a position nobody drew.
+    assert!(!ledger.opens_vouched(0, 33));
 }

@@ -286,6 +286,21 @@ fn a_vouched_deck_that_does_not_decode_names_the_card_encoding() {
 }
 
 #[test]
+fn a_vouched_deck_gives_a_cards_c2_alone_and_names_the_card_encoding() {
+    // An opening whose shares are vouched for needs only the card's C2:
+    // decoded alone, the same point the whole deck gives.
+    let table = example_table();
+    let deck = example_deck(&table);
+    let mut bytes: Vec<[u8; 64]> = deck.cards().iter().map(Ciphertext::to_bytes).collect();
+    bytes[7][63] = 0xff;
+    let vouched = Deck::vouched(deck.base(), bytes);
+    assert_eq!(vouched.c2(3), Ok(*deck.get(3).unwrap().c2()));
+    assert_eq!(vouched.c2(7), Err(DeckError::BadPoint("card")));
+    assert_eq!(vouched.c2(99), Err(DeckError::NoPosition(99)));
+    assert_eq!(deck.c2(3), Ok(*deck.get(3).unwrap().c2()));
+}
+
+#[test]
 fn a_vouched_share_opens_the_card_the_verified_share_opens() {
     let table = example_table();
     let deck = example_deck(&table);
