@@ -21,7 +21,9 @@
 # that kind in one process (one verdict a record; the list given again
 # until it holds BYTES), and the validator one PGN file of the same size
 # (at least); cpu time is user + system from /usr/bin/time. Prints: game, kind, bytes, herald MB/s, validator MB/s,
-# their ratio.
+# their ratio; then the same per move (herald's turns a second, the
+# validator's plies a second, their ratio): the bytes a move differ
+# (SAN about 7 a ply, herald's lines 18 to 200 a turn).
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 PGNVAL HERALD RECORDS [RUNS]" >&2; exit 2; }
@@ -45,18 +47,24 @@ median() {
     sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-printf '%-20s %-7s %9s %12s %14s %7s\n' game kind bytes herald_MB/s validator_MB/s ratio
+printf '%-20s %-7s %9s %12s %14s %7s %11s %11s %7s\n' game kind bytes herald_MB/s validator_MB/s ratio turns/s plies/s ratio
 for kind in plain commit; do
     for game in $(ls "$records" | sed -n "s/-$kind-[0-9]*\.pbem\$//p" | sort -u); do
         once=$(ls "$records"/"$game"-"$kind"-*.pbem)
         # shellcheck disable=SC2086
         size=$(cat $once | wc -c)
-        files=$once bytes=$size
+        # shellcheck disable=SC2086
+        turns=$(cat $once | grep -c '^[0-9][0-9]*\. ')
+        files=$once bytes=$size times=1
         while [ "$bytes" -lt "$least" ]; do
-            files="$files $once" bytes=$((bytes + size))
+            files="$files $once" bytes=$((bytes + size)) times=$((times + 1))
         done
+        turns=$((turns * times))
         "$pgnval" gen 2 "$bytes" "$work/chess.pgn" >/dev/null
         pgn_bytes=$(wc -c <"$work/chess.pgn")
+        # Plies: the movetext's words less move numbers and results.
+        plies=$(grep -v '^\[' "$work/chess.pgn" | tr -s ' ' '\n' |
+            grep -cv -e '^$' -e '^[0-9][0-9]*\.$' -e '^1-0$' -e '^0-1$' -e '^1/2-1/2$' -e '^\*$')
         : >"$work/h" && : >"$work/p"
         i=0
         while [ "$i" -lt "$runs" ]; do
@@ -67,9 +75,12 @@ for kind in plain commit; do
         done
         h=$(median <"$work/h")
         p=$(median <"$work/p")
-        awk -v g="$game" -v k="$kind" -v b="$bytes" -v pb="$pgn_bytes" -v h="$h" -v p="$p" 'BEGIN {
+        awk -v g="$game" -v k="$kind" -v b="$bytes" -v pb="$pgn_bytes" -v h="$h" -v p="$p" \
+            -v t="$turns" -v pl="$plies" 'BEGIN {
             hm = (h > 0) ? b / h / 1e6 : 0; pm = (p > 0) ? pb / p / 1e6 : 0
-            printf "%-20s %-7s %9d %12.1f %14.1f %7.2f\n", g, k, b, hm, pm, (pm > 0) ? hm / pm : 0
+            ht = (h > 0) ? t / h : 0; pt = (p > 0) ? pl / p : 0
+            printf "%-20s %-7s %9d %12.1f %14.1f %7.2f %11.0f %11.0f %7.2f\n", g, k, b, hm, pm,
+                (pm > 0) ? hm / pm : 0, ht, pt, (pt > 0) ? ht / pt : 0
         }'
     done
 done

@@ -104,7 +104,9 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
                 path.display()
             )));
         }
-        found.sort();
+        // Name order: the paths share the folder, so their bytes compare
+        // as their names do (and far faster than `Path`'s components).
+        found.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
         all.extend(found);
     }
     Ok(all)

@@ -48,7 +48,10 @@ pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::O
     let cannot = |e: std::io::Error| Failure::usage(format!("cannot read {origin}: {e}"));
     let mut file = files::open_input(path)?;
     file.rewind().map_err(cannot)?;
-    let done = match Reader::new(BufReader::with_capacity(BUFFER, &mut file)) {
+    // A buffer no larger than the input (plus the read that finds its end).
+    let size = file.metadata().map_or(BUFFER as u64, |m| m.len() + 1);
+    let capacity = usize::try_from(size).map_or(BUFFER, |s| s.clamp(1024, BUFFER));
+    let done = match Reader::new(BufReader::with_capacity(capacity, &mut file)) {
         Ok(reader) => replay(reader, &origin, after)?,
         Err(e) => stopped(Stop::Read(e), &origin)?,
     };

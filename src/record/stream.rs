@@ -399,7 +399,14 @@ impl<R: BufRead> Reader<R> {
             },
         };
         let mut part = Part::default();
-        part.reserve(bytes);
+        // Room for the part, or for the whole input when the first read
+        // shows it smaller (most records are a few KB: a part's room for
+        // each would cost more than reading it); a longer input grows it.
+        let first_read = match reader.input.fill_buf() {
+            Ok(buffer) if buffer.len() < bytes => buffer.len() + buffer.len() / 8 + 64,
+            _ => bytes,
+        };
+        part.reserve(first_read);
         let bytes = reader.part;
         // The header is read whole into the first part, but for a header
         // of more tags than a record may hold, which is refused at the
