@@ -14,7 +14,7 @@
 //! `hostile-small/<shape>/whole` is the whole read of every shape at 256
 //! KiB, to run in seconds (`-- hostile-small`); the figures at the input
 //! limit for `show`, `legal` and `annotate` as whole processes are
-//! farm-bench's and `/usr/bin/time`'s (benches/RESULTS.md).
+//! paired whole-process runs' and `/usr/bin/time`'s (benches/RESULTS.md).
 //!
 //! The shapes: `valid`, the yardstick (50,000 passing turns, each line
 //! padded with a `{...}` comment to fill the size, as
