@@ -477,7 +477,7 @@ impl Setup {
         if self.then.is_some() || !super::commands::moves_first(referee, side) {
             return None;
         }
-        let look = referee.look(wallet, hand).ok()?;
+        let look = referee.look(Keys::given(Some(wallet), hand)).ok()?;
         let origin = match ctx.origin.as_str() {
             "<stdin>" => "RECORD",
             origin => origin,
