@@ -1,0 +1,275 @@
+//! Forfeits in games of more than two sides, by email through the real
+//! binary (issue 28, review round 5): one directory and one key file a
+//! player, every line mailed as a message (`--reply -o N.eml`, the file
+//! copied into every other player's directory), each player answering
+//! the newest message. A claimed forfeit never sticks a game, and a side
+//! out of the game claims nothing.
+
+mod common;
+use common::herald;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+const CASTLES: [&str; 4] = ["Castle1", "Castle2", "Castle3", "Castle4"];
+
+/// Each castle's maze (as in battlegates_four_by_email.rs).
+const MAZES: [&str; 4] = [
+    "Wd1n Wa2n Wh3n Wi3n Gh1nw Gd3nw Gf3ne Le1nw Lb1ne Lg4nw",
+    "Wa9n Wb9n Wh9n Wi9n Ge11nw Gb10ne Gh10nw Lc8nw Lf8nw Lb11nw",
+    "Wn1n Wk2n Wr3n Ws3n Gr1nw Gn3nw Gp3ne Lo1nw Ll1ne Lq4nw",
+    "Wk9n Wl9n Wr9n Ws9n Go11nw Gl10ne Gr10nw Lm8nw Lp8nw Ll11nw",
+];
+
+/// Each castle's first Archer shooting where, within a roll of 4, the
+/// arrow reaches neither another character nor a Keep.
+const SHOTS: [&str; 4] = ["shoot d1 n", "shoot d12 s", "shoot n1 n", "shoot n12 s"];
+
+/// The day every line of play is written.
+const PLAY_DAY: &str = "2026-11-01";
+/// 15 days on: past the default Deadline of 14 days.
+const CLAIM_DAY: &str = "2026-11-16";
+/// 15 days after the claim: the claim's own deadline passed.
+const STANDS_DAY: &str = "2026-12-01";
+/// 15 days after that.
+const LATE_DAY: &str = "2026-12-16";
+
+/// Four players, one folder each (named after its castle, holding
+/// `my.key` and the messages), and the newest message's name.
+struct Castles {
+    _root: tempfile::TempDir,
+    dirs: Vec<PathBuf>,
+    last: std::cell::RefCell<String>,
+    count: std::cell::Cell<usize>,
+}
+
+impl Castles {
+    fn dir(&self, castle: usize) -> &Path {
+        &self.dirs[castle - 1]
+    }
+
+    /// `herald ARGS` in castle `castle`'s folder on `day`: its output,
+    /// its standard error and its exit code.
+    fn herald(&self, castle: usize, day: &str, args: &[&str]) -> (String, String, i32) {
+        let out = herald(self.dir(castle))
+            .env("HERALD_TODAY", day)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code().unwrap_or(-1),
+        )
+    }
+
+    /// Castle `castle` answers the newest message with `herald ARGS`
+    /// (the message's name first, `--reply -o N.eml` added), which must
+    /// succeed; its reply is mailed to the three others and becomes the
+    /// newest message. What herald said.
+    fn answer(&self, castle: usize, day: &str, args: &[&str]) -> String {
+        let n = self.count.get() + 1;
+        let out_name = format!("{n}.eml");
+        let last = self.last.borrow().clone();
+        let mut all = vec![args[0], last.as_str()];
+        all.extend_from_slice(&args[1..]);
+        all.extend(["--reply", "-o", out_name.as_str()]);
+        let (out, err, code) = self.herald(castle, day, &all);
+        assert_eq!(code, 0, "Castle{castle}: herald {all:?}: {out}{err}");
+        self.mail(castle, &out_name);
+        out
+    }
+
+    /// Copy message `name` from castle `from`'s folder into the others;
+    /// it becomes the newest message.
+    fn mail(&self, from: usize, name: &str) {
+        for (i, d) in self.dirs.iter().enumerate() {
+            if i + 1 != from {
+                std::fs::copy(self.dir(from).join(name), d.join(name)).unwrap();
+            }
+        }
+        *self.last.borrow_mut() = name.to_owned();
+        self.count.set(self.count.get() + 1);
+    }
+
+    /// `check --format json` of the newest message, read by castle
+    /// `castle`.
+    fn status(&self, castle: usize) -> Value {
+        let last = self.last.borrow().clone();
+        let (out, err, code) = self.herald(
+            castle,
+            LATE_DAY,
+            &["check", last.as_str(), "--format", "json"],
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        serde_json::from_str(&out).unwrap()
+    }
+
+    /// `check` of the newest message in words.
+    fn words(&self, castle: usize) -> String {
+        let last = self.last.borrow().clone();
+        let (out, err, code) = self.herald(castle, LATE_DAY, &["check", last.as_str()]);
+        assert_eq!(code, 0, "{out}{err}");
+        out
+    }
+
+    /// Four castles alone (`four-castles-solo`) with hidden hands, set up
+    /// by email: Castle1 begins with `new --reply`, every other step is
+    /// taken by the castle `check` names, with `setup`.
+    fn set_up() -> Castles {
+        let root = tempfile::tempdir().unwrap();
+        let dirs: Vec<PathBuf> = CASTLES
+            .iter()
+            .map(|c| {
+                let d = root.path().join(c);
+                std::fs::create_dir(&d).unwrap();
+                d
+            })
+            .collect();
+        let t = Castles {
+            _root: root,
+            dirs,
+            last: std::cell::RefCell::new(String::new()),
+            count: std::cell::Cell::new(0),
+        };
+        let sides: Vec<String> = CASTLES
+            .iter()
+            .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
+            .collect();
+        let mut args = vec!["new", "battlegates"];
+        for s in &sides {
+            args.extend(["--side", s.as_str()]);
+        }
+        args.extend([
+            "--option",
+            "Setup=four-castles-solo",
+            "--option",
+            "Hands=hidden",
+        ]);
+        args.extend([
+            "--key", "my.key", "--maze", MAZES[0], "--reply", "-o", "1.eml",
+        ]);
+        let (out, err, code) = t.herald(1, PLAY_DAY, &args);
+        assert_eq!(code, 0, "{out}{err}");
+        t.mail(1, "1.eml");
+        for _ in 0..12 {
+            let s = t.status(1);
+            assert_eq!(s["ok"], true, "{s}");
+            if s["phase"] != "setup" {
+                assert_eq!(s["phase"], "play", "{s}");
+                return t;
+            }
+            let castle = s["step"]["side"].as_str().unwrap();
+            let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+            let mut step = vec!["setup", "--key", "my.key"];
+            if !t.dirs[i].join("my.key").exists() {
+                step.extend(["--side", castle, "--maze", MAZES[i]]);
+            }
+            t.answer(i + 1, PLAY_DAY, &step);
+        }
+        panic!("the set-up did not end");
+    }
+
+    /// Castle `castle`'s turn: it throws away a card (the one drawn, or
+    /// another) and shoots an arrow that hits nothing.
+    fn turn(&self, castle: usize) {
+        let last = self.last.borrow().clone();
+        let (out, err, code) = self.herald(
+            castle,
+            PLAY_DAY,
+            &[
+                "legal",
+                last.as_str(),
+                "--key",
+                "my.key",
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        let legal: Value = serde_json::from_str(&out).unwrap();
+        let discard = legal["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|a| a["action"].as_str())
+            .find(|a| a.starts_with("discard "))
+            .unwrap()
+            .to_owned();
+        let turn = format!("{discard}, {}", SHOTS[castle - 1]);
+        self.answer(castle, PLAY_DAY, &["move", &turn, "--key", "my.key"]);
+    }
+}
+
+fn due(s: &Value) -> Vec<&str> {
+    s["due"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
+/// Review round 5, fs4: in four-castles-solo with hidden hands, every
+/// draw needs a share of every hand, and a castle whose forfeit is
+/// claimed can write none. So the claim ends play at once: the castles
+/// still in win together (provisionally, until the audit), nobody is left
+/// unable to move, and what is due is the claimed castle's answer, then
+/// the audits. The claimed castle claims nothing back, and once the
+/// claim stands the audits close the game.
+#[test]
+fn a_forfeit_claimed_with_a_shared_deck_ends_play_for_the_castles_still_in() {
+    let t = Castles::set_up();
+    t.turn(1);
+    t.turn(2);
+    // Castle3 stops answering; Castle4 claims its forfeit past the deadline.
+    t.answer(4, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(1);
+    assert_eq!(s["ok"], true, "{s}");
+    assert_eq!(s["phase"], "audit", "{s}");
+    assert_eq!(s["provisional"], "Castle1+Castle2+Castle4", "{s}");
+    // Until its answer is due and absent, the claimed castle's own line
+    // voids the claim: that is what is due, nobody's turn.
+    assert_eq!(due(&s), ["Castle3"], "{s}");
+    let words = t.status(2)["summary"].as_str().unwrap().to_owned();
+    assert!(
+        words.contains("Castle1+Castle2+Castle4 won: Castle3 forfeited (claimed by Castle4 on turn 3), and play cannot go on without its hand's deck shares"),
+        "{words}"
+    );
+    assert!(!words.contains("resigned"), "{words}");
+    // Once the claim's deadline passed, Castle1's audit lets it stand;
+    // the claimed castle may not claim anyone's audit back.
+    t.answer(1, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
+    let last = t.last.borrow().clone();
+    let (_, err, code) = t.herald(
+        3,
+        LATE_DAY,
+        &[
+            "move",
+            last.as_str(),
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "back.eml",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Castle3 is out of the game: Castle3 forfeited (claimed by Castle4 on turn 3); a side that lost by forfeit claims nothing"),
+        "{err}"
+    );
+    assert!(!t.dir(3).join("back.eml").exists());
+    // The others audit; Castle3's audit never comes, and its forfeit of
+    // it is claimed: the game is over, the castles still in won.
+    t.answer(2, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
+    t.answer(4, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
+    let s = t.status(2);
+    assert_eq!(due(&s), ["Castle3"], "{s}");
+    t.answer(2, LATE_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(3);
+    assert_eq!(s["phase"], "over", "{s}");
+    assert_eq!(s["result"], "Castle1+Castle2+Castle4", "{s}");
+}
