@@ -42,11 +42,34 @@ struct Castles {
     dirs: Vec<PathBuf>,
     last: std::cell::RefCell<String>,
     count: std::cell::Cell<usize>,
+    /// The `Setup` tag: `four-castles-solo` or `four-castles-allies`.
+    setup: &'static str,
 }
 
 impl Castles {
     fn dir(&self, castle: usize) -> &Path {
         &self.dirs[castle - 1]
+    }
+
+    /// `--hand-key` and the key file of the hand castle `castle` plays
+    /// from, if another castle holds it (allies: Castle3 plays from
+    /// Castle1's hand, Castle4 from Castle2's).
+    fn hand_key(&self, castle: usize) -> Vec<String> {
+        if self.setup == "four-castles-allies" && castle >= 3 {
+            let holder = self.dir(castle - 2).join("my.key");
+            vec!["--hand-key".into(), holder.to_str().unwrap().to_owned()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Castle `castle`'s `move` of `what` (`resign`, `audit`, a turn)
+    /// with its key, and the hand's key where another castle holds it.
+    fn play(&self, castle: usize, day: &str, what: &str) -> String {
+        let hand = self.hand_key(castle);
+        let mut args = vec!["move", what, "--key", "my.key"];
+        args.extend(hand.iter().map(String::as_str));
+        self.answer(castle, day, &args)
     }
 
     /// `herald ARGS` in castle `castle`'s folder on `day`: its output,
@@ -106,18 +129,15 @@ impl Castles {
         serde_json::from_str(&out).unwrap()
     }
 
-    /// `check` of the newest message in words.
-    fn words(&self, castle: usize) -> String {
-        let last = self.last.borrow().clone();
-        let (out, err, code) = self.herald(castle, LATE_DAY, &["check", last.as_str()]);
-        assert_eq!(code, 0, "{out}{err}");
-        out
-    }
-
     /// Four castles alone (`four-castles-solo`) with hidden hands, set up
     /// by email: Castle1 begins with `new --reply`, every other step is
     /// taken by the castle `check` names, with `setup`.
-    fn set_up() -> Castles {
+    fn set_up(setup: &'static str) -> Castles {
+        Castles::set_up_to(setup, usize::MAX)
+    }
+
+    /// [`Castles::set_up`], stopped once `lines` set-up lines are written.
+    fn set_up_to(setup: &'static str, lines: usize) -> Castles {
         let root = tempfile::tempdir().unwrap();
         let dirs: Vec<PathBuf> = CASTLES
             .iter()
@@ -132,6 +152,7 @@ impl Castles {
             dirs,
             last: std::cell::RefCell::new(String::new()),
             count: std::cell::Cell::new(0),
+            setup,
         };
         let sides: Vec<String> = CASTLES
             .iter()
@@ -141,12 +162,8 @@ impl Castles {
         for s in &sides {
             args.extend(["--side", s.as_str()]);
         }
-        args.extend([
-            "--option",
-            "Setup=four-castles-solo",
-            "--option",
-            "Hands=hidden",
-        ]);
+        let option = format!("Setup={setup}");
+        args.extend(["--option", option.as_str(), "--option", "Hands=hidden"]);
         args.extend([
             "--key", "my.key", "--maze", MAZES[0], "--reply", "-o", "1.eml",
         ]);
@@ -154,6 +171,9 @@ impl Castles {
         assert_eq!(code, 0, "{out}{err}");
         t.mail(1, "1.eml");
         for _ in 0..12 {
+            if t.count.get() >= lines {
+                return t;
+            }
             let s = t.status(1);
             assert_eq!(s["ok"], true, "{s}");
             if s["phase"] != "setup" {
@@ -162,7 +182,9 @@ impl Castles {
             }
             let castle = s["step"]["side"].as_str().unwrap();
             let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+            let hand = t.hand_key(i + 1);
             let mut step = vec!["setup", "--key", "my.key"];
+            step.extend(hand.iter().map(String::as_str));
             if !t.dirs[i].join("my.key").exists() {
                 step.extend(["--side", castle, "--maze", MAZES[i]]);
             }
@@ -175,18 +197,17 @@ impl Castles {
     /// another) and shoots an arrow that hits nothing.
     fn turn(&self, castle: usize) {
         let last = self.last.borrow().clone();
-        let (out, err, code) = self.herald(
-            castle,
-            PLAY_DAY,
-            &[
-                "legal",
-                last.as_str(),
-                "--key",
-                "my.key",
-                "--format",
-                "json",
-            ],
-        );
+        let hand = self.hand_key(castle);
+        let mut args = vec![
+            "legal",
+            last.as_str(),
+            "--key",
+            "my.key",
+            "--format",
+            "json",
+        ];
+        args.extend(hand.iter().map(String::as_str));
+        let (out, err, code) = self.herald(castle, PLAY_DAY, &args);
         assert_eq!(code, 0, "{out}{err}");
         let legal: Value = serde_json::from_str(&out).unwrap();
         let discard = legal["actions"]
@@ -198,7 +219,7 @@ impl Castles {
             .unwrap()
             .to_owned();
         let turn = format!("{discard}, {}", SHOTS[castle - 1]);
-        self.answer(castle, PLAY_DAY, &["move", &turn, "--key", "my.key"]);
+        self.play(castle, PLAY_DAY, &turn);
     }
 }
 
@@ -220,7 +241,7 @@ fn due(s: &Value) -> Vec<&str> {
 /// claim stands the audits close the game.
 #[test]
 fn a_forfeit_claimed_with_a_shared_deck_ends_play_for_the_castles_still_in() {
-    let t = Castles::set_up();
+    let t = Castles::set_up("four-castles-solo");
     t.turn(1);
     t.turn(2);
     // Castle3 stops answering; Castle4 claims its forfeit past the deadline.
@@ -272,4 +293,123 @@ fn a_forfeit_claimed_with_a_shared_deck_ends_play_for_the_castles_still_in() {
     let s = t.status(3);
     assert_eq!(s["phase"], "over", "{s}");
     assert_eq!(s["result"], "Castle1+Castle2+Castle4", "{s}");
+}
+
+/// Review round 5, fa2: in four-castles-allies a castle that forfeits
+/// loses with its team. Castle4 resigns (its team, 2+4, loses on the
+/// board); Castle1's audit never comes, and Castle4 claims its forfeit of
+/// it: Castle1's refusal takes the win from Castle1 and Castle3 as one
+/// team (never leaving Castle3 the winner alone), and gives it to nobody
+/// the board did not: a draw.
+#[test]
+fn a_castle_that_forfeits_in_allies_loses_with_its_team() {
+    let t = Castles::set_up("four-castles-allies");
+    for castle in 1..=3 {
+        t.turn(castle);
+    }
+    t.play(4, PLAY_DAY, "resign");
+    let s = t.status(1);
+    assert_eq!(s["phase"], "audit", "{s}");
+    assert_eq!(s["provisional"], "Castle1+Castle3", "{s}");
+    // Every castle but Castle1 audits.
+    for _ in 0..4 {
+        let s = t.status(1);
+        let Some(castle) = due(&s)
+            .into_iter()
+            .find(|c| *c != "Castle1")
+            .map(|c| CASTLES.iter().position(|x| *x == c).unwrap() + 1)
+        else {
+            break;
+        };
+        t.play(castle, PLAY_DAY, "audit");
+    }
+    let s = t.status(1);
+    assert_eq!(due(&s), ["Castle1"], "{s}");
+    t.answer(4, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(3);
+    assert_eq!(s["result"], "draw", "{s}");
+    let summary = s["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "a draw after the audit: Castle1 forfeited its audit (claimed by Castle4 on turn "
+        ),
+        "{summary}"
+    );
+}
+
+/// Review round 5, fs5: walking away during the set-up of four castles
+/// alone ends the game before turn 1 (the set-up cannot finish without
+/// the castle's maze and its pass over the deck); the three others win
+/// together, and the summary says "forfeited", never "resigned".
+#[test]
+fn a_castle_that_walks_away_at_set_up_ends_the_game_and_the_others_win_together() {
+    let t = Castles::set_up_to("four-castles-solo", 5);
+    let s = t.status(1);
+    assert_eq!(s["phase"], "setup", "{s}");
+    assert_eq!(s["step"]["line"], "S6", "{s}");
+    let gone = s["step"]["side"].as_str().unwrap().to_owned();
+    let claimant = if gone == "Castle1" { 2 } else { 1 };
+    t.answer(
+        claimant,
+        CLAIM_DAY,
+        &["move", "--forfeit", "--key", "my.key"],
+    );
+    let s = t.status(3);
+    let others: Vec<&str> = CASTLES.iter().copied().filter(|c| *c != gone).collect();
+    let result = others.join("+");
+    assert_eq!(
+        s["provisional"].as_str().or(s["result"].as_str()),
+        Some(result.as_str()),
+        "{s}"
+    );
+    let summary = s["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(&format!(
+            "{result} won: {gone} forfeited (claimed by Castle{claimant} on S6)"
+        )),
+        "{summary}"
+    );
+    assert!(!summary.contains("resigned"), "{summary}");
+}
+
+/// Review round 5, d4: a side out of the game claims nothing in play.
+/// Castle1 resigns on turn 1 (its line publishes its hand's leaving
+/// items) and the three others play on; when Castle2 stops answering,
+/// Castle1's claim of its forfeit is refused with the reason and nothing
+/// is written, and Castle3's claim stands for the castles still in.
+#[test]
+fn a_side_that_resigned_claims_nothing() {
+    let t = Castles::set_up("four-castles-solo");
+    t.play(1, PLAY_DAY, "resign");
+    let s = t.status(2);
+    assert_eq!(
+        (s["phase"].as_str(), due(&s)),
+        (Some("play"), vec!["Castle2"]),
+        "{s}"
+    );
+    let last = t.last.borrow().clone();
+    let (_, err, code) = t.herald(
+        1,
+        CLAIM_DAY,
+        &[
+            "move",
+            last.as_str(),
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c.eml",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Castle1 is out of the game (it resigned or was eliminated): only a side still playing claims a forfeit in play"),
+        "{err}"
+    );
+    assert!(!t.dir(1).join("c.eml").exists());
+    t.answer(3, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(4);
+    assert_eq!(s["provisional"], "Castle3+Castle4", "{s}");
+    assert_eq!(s["forfeits"][0]["claimed_by"], "Castle3", "{s}");
 }

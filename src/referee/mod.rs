@@ -565,9 +565,11 @@ impl<G: Game> Referee<G> {
                 }
             }
             Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
-            Phase::Over if self.hidden.any() => self
-                .hidden
-                .verdict(self.board_outcome(), self.header.sides()),
+            Phase::Over if self.hidden.any() => self.hidden.verdict(
+                self.board_outcome(),
+                self.header.sides(),
+                self.stranded.is_some(),
+            ),
             Phase::Over => self.board_outcome(),
             _ => Outcome::Ongoing,
         }
