@@ -413,3 +413,26 @@ fn a_side_that_resigned_claims_nothing() {
     assert_eq!(s["provisional"], "Castle3+Castle4", "{s}");
     assert_eq!(s["forfeits"][0]["claimed_by"], "Castle3", "{s}");
 }
+
+/// Review round 5, d4: while a claim waits for its target's answer,
+/// every reader names that answer as the step due and whose it is: JSON
+/// `to_move`, `due` and `step` say the claimed castle, and `check` says
+/// the forfeit is provisional until then.
+#[test]
+fn while_a_claim_waits_every_reader_names_its_answer_as_due() {
+    let t = Castles::set_up("four-castles-solo");
+    t.turn(1);
+    t.answer(3, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(4);
+    assert_eq!(s["to_move"], "Castle2", "{s}");
+    assert_eq!(due(&s), ["Castle2"], "{s}");
+    assert_eq!(s["step"]["side"], "Castle2", "{s}");
+    let last = t.last.borrow().clone();
+    let (out, err, code) = t.herald(4, LATE_DAY, &["check", last.as_str()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("Castle2 forfeited (claimed by Castle3 on turn 2), provisional: Castle2's own next line voids it"),
+        "{words}"
+    );
+}
