@@ -26,6 +26,22 @@ const MAZES: [&str; 4] = [
 /// arrow reaches neither another character nor a Keep.
 const SHOTS: [&str; 4] = ["shoot d1 n", "shoot d12 s", "shoot n1 n", "shoot n12 s"];
 
+/// One board (`Setup "one-board"`): the two sides and their mazes.
+const SIDES: [&str; 2] = ["South", "North"];
+const SOUTH_NORTH_MAZES: [&str; 2] = [
+    "Wb2n Wd3e Wf2n Wh3n Gc1sw Gc3nw Ge4ne Ld2nw Lg4es Lb4nw",
+    "Wb10n Wd9e Wf10n Wh8n Gc12nw Gc9nw Ge8ne Ld10nw Lg9en Lb8nw",
+];
+
+/// The sides of a game with the `Setup` tag `setup`, and their mazes.
+fn sides_of(setup: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    if setup == "one-board" {
+        (&SIDES, &SOUTH_NORTH_MAZES)
+    } else {
+        (&CASTLES, &MAZES)
+    }
+}
+
 /// The day every line of play is written.
 const PLAY_DAY: &str = "2026-11-01";
 /// 15 days on: past the default Deadline of 14 days.
@@ -139,7 +155,8 @@ impl Castles {
     /// [`Castles::set_up`], stopped once `lines` set-up lines are written.
     fn set_up_to(setup: &'static str, lines: usize) -> Castles {
         let root = tempfile::tempdir().unwrap();
-        let dirs: Vec<PathBuf> = CASTLES
+        let (names, mazes) = sides_of(setup);
+        let dirs: Vec<PathBuf> = names
             .iter()
             .map(|c| {
                 let d = root.path().join(c);
@@ -154,7 +171,7 @@ impl Castles {
             count: std::cell::Cell::new(0),
             setup,
         };
-        let sides: Vec<String> = CASTLES
+        let sides: Vec<String> = names
             .iter()
             .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
             .collect();
@@ -165,7 +182,7 @@ impl Castles {
         let option = format!("Setup={setup}");
         args.extend(["--option", option.as_str(), "--option", "Hands=hidden"]);
         args.extend([
-            "--key", "my.key", "--maze", MAZES[0], "--reply", "-o", "1.eml",
+            "--key", "my.key", "--maze", mazes[0], "--reply", "-o", "1.eml",
         ]);
         let (out, err, code) = t.herald(1, PLAY_DAY, &args);
         assert_eq!(code, 0, "{out}{err}");
@@ -181,12 +198,12 @@ impl Castles {
                 return t;
             }
             let castle = s["step"]["side"].as_str().unwrap();
-            let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+            let i = names.iter().position(|c| *c == castle).unwrap();
             let hand = t.hand_key(i + 1);
             let mut step = vec!["setup", "--key", "my.key"];
             step.extend(hand.iter().map(String::as_str));
             if !t.dirs[i].join("my.key").exists() {
-                step.extend(["--side", castle, "--maze", MAZES[i]]);
+                step.extend(["--side", castle, "--maze", mazes[i]]);
             }
             t.answer(i + 1, PLAY_DAY, &step);
         }
@@ -435,4 +452,57 @@ fn while_a_claim_waits_every_reader_names_its_answer_as_due() {
         words.contains("Castle2 forfeited (claimed by Castle3 on turn 2), provisional: Castle2's own next line voids it"),
         "{words}"
     );
+}
+
+/// Review round 5, bg2: Battlegates for two with hidden hands. The side
+/// to move stops answering and the other claims its forfeit: the summary
+/// says "forfeited", never "resigned"; the claimed side claims nothing
+/// back (not the winner's audit), and its own audit never turns its loss
+/// into a draw: once the winner audits, the winner has won.
+#[test]
+fn a_claimed_side_never_draws_or_wins_by_claiming_back() {
+    let t = Castles::set_up("one-board");
+    let s = t.status(1);
+    let gone = s["step"]["side"].as_str().unwrap().to_owned();
+    let (out, winner) = if gone == "South" { (1, 2) } else { (2, 1) };
+    let winner_name = SIDES[winner - 1];
+    t.answer(winner, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(out);
+    let summary = s["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(&format!(
+            "{winner_name} won: {gone} forfeited (claimed by {winner_name} on turn 1)"
+        )),
+        "{summary}"
+    );
+    assert!(!summary.contains("resigned"), "{summary}");
+    // The claimed side writes its audit once the claim's deadline
+    // passed (the claim stands), then may not claim the winner's audit.
+    t.answer(out, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
+    let last = t.last.borrow().clone();
+    let (_, err, code) = t.herald(
+        out,
+        LATE_DAY,
+        &[
+            "move",
+            last.as_str(),
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "x.eml",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!("{gone} is out of the game: {gone} forfeited (claimed by {winner_name} on turn 1); a side that lost by forfeit claims nothing")),
+        "{err}"
+    );
+    assert!(!t.dir(out).join("x.eml").exists());
+    // The winner's audit ends the game: the winner has won.
+    t.answer(winner, LATE_DAY, &["move", "audit", "--key", "my.key"]);
+    let s = t.status(winner);
+    assert_eq!(s["phase"], "over", "{s}");
+    assert_eq!(s["result"], winner_name, "{s}");
 }
