@@ -625,10 +625,24 @@ fn audit_text<G: Game>(referee: &Referee<G>) -> String {
 /// The forfeits of a game, one a line: `Blue forfeited (claimed by Red on
 /// turn 7)`, and the claims voided by their target's own next line.
 fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
+    // A claim its target may still answer is provisional until then.
+    let open = referee.open_claim().map(|(side, _)| side);
+    let last = referee.forfeits().len();
     let mut text: String = referee
         .forfeits()
         .iter()
-        .map(|f| fit(&f.words::<G>(), "  "))
+        .enumerate()
+        .map(|(k, f)| match open {
+            Some(side) if k + 1 == last && f.side == side => fit(
+                &format!(
+                    "{}, provisional: {}'s own next line voids it",
+                    f.words::<G>(),
+                    side.name::<G>()
+                ),
+                "  ",
+            ),
+            _ => fit(&f.words::<G>(), "  "),
+        })
         .collect();
     for f in referee.voided_claims() {
         text.push_str(&fit(

@@ -255,7 +255,13 @@ impl Hidden {
     /// failed (or refused) loses; the winners are the provisional ones if
     /// none of them failed, else every side that did not fail (one side:
     /// it wins; none: a draw).
-    pub(super) fn verdict(&self, provisional: Outcome, sides: &[Side]) -> Outcome {
+    ///
+    /// A team the rules made the winners (`TeamWon`, allies or one
+    /// player's castles) stands or falls as one: one of its sides that
+    /// failed or refused takes the whole team's win. Sides that won
+    /// together only because a forfeit ended play (`joint`, each alone)
+    /// keep their own wins.
+    pub(super) fn verdict(&self, provisional: Outcome, sides: &[Side], joint: bool) -> Outcome {
         let index = |side: Side| sides.iter().position(|&s| s == side);
         let failed = |side: Side| {
             index(side).is_some_and(|i| matches!(self.audited[i], Some(Err(_))) && !self.refused[i])
@@ -275,6 +281,20 @@ impl Hidden {
             [one] => Outcome::Won(*one),
             many => Outcome::TeamWon(Team::of(many)),
         };
+        if matches!(provisional, Outcome::TeamWon(_)) && !joint {
+            if !winners.iter().any(|&w| failed(w)) {
+                // A team member's refusal, claimed by another: the team
+                // loses its win, which goes to nobody the board did not
+                // make the winner.
+                return Outcome::Draw;
+            }
+            let standing: Vec<Side> = sides
+                .iter()
+                .copied()
+                .filter(|&s| !winners.contains(&s) && !failed(s) && !refused(s))
+                .collect();
+            return of(&standing);
+        }
         if winners.iter().any(|&w| failed(w)) {
             // Openings that break the rules: the sides that neither
             // failed nor refused win.

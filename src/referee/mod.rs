@@ -127,6 +127,11 @@ pub struct Referee<G: Game> {
     walked_away: Option<usize>,
     /// The forfeit that decided the game, where one did.
     decided_by: Option<Forfeit>,
+    /// The result a forfeit claimed in play gave at once, where play
+    /// could not go on without the claimed side (its hand's deck shares,
+    /// which no other side can write): the sides still in win together
+    /// (spec section 3.8, "A forfeit with a shared deck").
+    stranded: Option<Outcome>,
     /// The last line, if it was a claim: the game as it stood before it,
     /// for the claimed side's own next line, which voids it.
     claim: Option<Box<Claim<G>>>,
@@ -270,6 +275,7 @@ impl<G: Game> Clone for Referee<G> {
             keyless: self.keyless,
             walked_away: self.walked_away,
             decided_by: self.decided_by,
+            stranded: self.stranded,
             claim: self.claim.clone(),
             voided: self.voided.clone(),
             last_date: self.last_date,
@@ -486,6 +492,7 @@ impl<G: Game> Referee<G> {
             keyless,
             walked_away: None,
             decided_by: None,
+            stranded: None,
             claim: None,
             voided: Vec::new(),
             last_date: None,
@@ -633,6 +640,7 @@ impl<G: Game> Referee<G> {
         } else if !G::outcome(&self.state).is_over()
             && self.deck_broken().is_none()
             && self.agreed.is_none()
+            && self.stranded.is_none()
         {
             Phase::Play
         } else if self.audit_side_due().is_some() {
@@ -659,9 +667,11 @@ impl<G: Game> Referee<G> {
                 }
             }
             Phase::Over if self.deck_broken().is_some() => self.broken_verdict(),
-            Phase::Over if self.hidden.any() => self
-                .hidden
-                .verdict(self.board_outcome(), self.header.sides()),
+            Phase::Over if self.hidden.any() => self.hidden.verdict(
+                self.board_outcome(),
+                self.header.sides(),
+                self.stranded.is_some(),
+            ),
             Phase::Over => self.board_outcome(),
             _ => Outcome::Ongoing,
         }
@@ -686,7 +696,9 @@ impl<G: Game> Referee<G> {
     /// The result the game ended with before any audit: a draw agreed,
     /// else the rules' (`Ongoing` while it runs).
     fn board_outcome(&self) -> Outcome {
-        if self.agreed.is_some() {
+        if let Some(stranded) = self.stranded {
+            stranded
+        } else if self.agreed.is_some() {
             Outcome::Draw
         } else {
             G::outcome(&self.state)
@@ -761,9 +773,14 @@ impl<G: Game> Referee<G> {
             Some(_) => self.outcome(),
             None => self.board_outcome(),
         };
+        let why = if self.stranded.is_some() {
+            ", and play cannot go on without its hand's deck shares"
+        } else {
+            ""
+        };
         match provisional.winners::<G>() {
-            Some(w) => format!("{w} won: {}", f.words::<G>()),
-            None => format!("a draw: {}", f.words::<G>()),
+            Some(w) => format!("{w} won: {}{why}", f.words::<G>()),
+            None => format!("a draw: {}{why}", f.words::<G>()),
         }
     }
 
@@ -1894,10 +1911,38 @@ impl<G: Game> Referee<G> {
             audit: false,
         };
         self.forfeits.push(forfeit);
-        if G::outcome(&self.state).is_over() {
+        self.stranded = self.stranded_by(index);
+        if G::outcome(&self.state).is_over() || self.stranded.is_some() {
             self.decided_by = Some(forfeit);
         }
         played
+    }
+
+    /// The result a forfeit of side `index` claimed in play gives at once
+    /// when play cannot go on without it (spec section 3.8): in a game
+    /// with a shared deck, every later draw needs a share of each hand,
+    /// and a hand with no side left in the game publishes none (a
+    /// resigning side's line carries its hand's leaving items; a claimed
+    /// side writes nothing). The sides still in then win together.
+    fn stranded_by(&self, index: usize) -> Option<Outcome> {
+        if G::outcome(&self.state).is_over()
+            || self.table.deck().is_none()
+            || self.hand_in(&self.state, self.deck_index(index))
+        {
+            return None;
+        }
+        let still: Vec<Side> = self
+            .header
+            .sides()
+            .iter()
+            .copied()
+            .filter(|&s| G::takes_turns(&self.state, s))
+            .collect();
+        Some(match still.as_slice() {
+            [] => Outcome::Draw,
+            [one] => Outcome::Won(*one),
+            many => Outcome::TeamWon(Team::of(many)),
+        })
     }
 
     /// A forfeit claimed during the set-up (spec section 3.8): the side

@@ -9,6 +9,7 @@ use ed25519_dalek::VerifyingKey;
 use super::deck::{first_bad, verify_batch, ShareCheck};
 use super::{At, Ending, Line, LineError, Place, Referee, RefereeError};
 use crate::fairness::{self, Hash, SealedKind};
+use crate::game::Phase;
 use crate::game::{Game, Side};
 use crate::record::{LineKind, ProofKind, Span, Turn};
 
@@ -193,6 +194,9 @@ impl<G: Game> Referee<G> {
                 format!("{claimant_name} cannot claim its own forfeit: a player who gives up resigns, with its reveal"),
             ));
         }
+        if let Some(why) = self.claimant_out(claimant) {
+            return Err(at.illegal(Place::End, Some("forfeit"), why));
+        }
         if self.header.key(claimant).is_none() {
             return Err(at.record(
                 Place::End,
@@ -211,6 +215,29 @@ impl<G: Game> Referee<G> {
             ));
         }
         Ok(Some(claimant))
+    }
+
+    /// Why `claimant` may claim nothing, if it is out of the game (spec
+    /// section 3.8): a side that lost by forfeit claims nothing, ever (a
+    /// walker-away never turns its loss into a draw or a win by claiming
+    /// back); in play, neither does a side the rules put out (it resigned
+    /// or was eliminated): the game goes on among those still in. In the
+    /// audit a side that lost on the board or by its own resignation may
+    /// still claim a missing audit (which never makes it the winner).
+    pub(super) fn claimant_out(&self, claimant: Side) -> Option<String> {
+        let name = claimant.name::<G>();
+        if let Some(f) = self.forfeits.iter().find(|f| f.side == claimant) {
+            return Some(format!(
+                "{name} is out of the game: {}; a side that lost by forfeit claims nothing (its own audit, if due, is all it may still write: herald move --key)",
+                f.words::<G>()
+            ));
+        }
+        if self.phase() == Phase::Play && !G::takes_turns(&self.state, claimant) {
+            return Some(format!(
+                "{name} is out of the game (it resigned or was eliminated): only a side still playing claims a forfeit in play; the others go on without {name} (herald check RECORD names who is due)"
+            ));
+        }
+        None
     }
 
     /// Why no forfeit can be claimed now, if keys are due before turn 1
