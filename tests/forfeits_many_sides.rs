@@ -506,3 +506,47 @@ fn a_claimed_side_never_draws_or_wins_by_claiming_back() {
     assert_eq!(s["phase"], "over", "{s}");
     assert_eq!(s["result"], winner_name, "{s}");
 }
+
+/// Review round 5, bg2: no audit could be written before the claim
+/// that ended play stood (no line but its target's may follow a claim
+/// before then), so each audit became due only then: its whole Deadline
+/// runs from the day the claim stood, and another castle may not claim
+/// it that day (four castles each alone, hidden hands: the claim ends
+/// play, the audits are due, Castle1's first).
+#[test]
+fn an_audit_due_after_a_claim_has_its_whole_deadline_from_the_day_the_claim_stood() {
+    let t = Castles::set_up("four-castles-solo");
+    t.turn(1);
+    t.answer(3, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let last = t.last.borrow().clone();
+    let claim = |day: &str| {
+        t.herald(
+            4,
+            day,
+            &[
+                "move",
+                last.as_str(),
+                "--forfeit",
+                "--key",
+                "my.key",
+                "--reply",
+                "-o",
+                "c.eml",
+            ],
+        )
+    };
+    // 2026-12-01: the claim on turn 2 stands, and Castle1's audit is due
+    // from that day, not from the claim's date.
+    let (_, err, code) = claim(STANDS_DAY);
+    assert_eq!(code, 1, "{err}");
+    let words = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("Castle1's step has been due since 2026-12-01 (the day the claim on turn 2 stood), 0 days by this claim's date 2026-12-01, and the game's Deadline is 14 days: Castle4 may claim from 2026-12-16 on"),
+        "{words}"
+    );
+    assert!(!t.dir(4).join("c.eml").exists(), "nothing written");
+    // 15 days after the claim stood, Castle1's silence may be claimed.
+    let (out, err, code) = claim(LATE_DAY);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(t.dir(4).join("c.eml").exists());
+}

@@ -2031,6 +2031,18 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         };
+        // After an open claim, a step of a side other than its target
+        // became due only when the claim stood (no line but the target's
+        // could follow it before): its whole Deadline runs from then, so
+        // a claimant's own closing line is never claimable the day it
+        // first may be written.
+        let (since, from_what) = match &self.claim {
+            Some(claim) if self.header.sides()[claim.target].name::<G>() != at.side => (
+                record::Day(since.0 + deadline + 1),
+                format!("the day the claim on {} stood", claim.forfeit.line_name()),
+            ),
+            _ => (since, "the line before".to_string()),
+        };
         let waited = day.0 - since.0;
         if waited <= deadline {
             let from = record::Day(since.0 + deadline + 1);
@@ -2038,7 +2050,7 @@ impl<G: Game> Referee<G> {
                 Place::End,
                 Some("forfeit"),
                 format!(
-                    "{}'s step has been due since {since} (the line before), {waited} day{} by this claim's date {day}, and the game's Deadline is {deadline} day{}: {claimant} may claim from {from} on, if {} has not answered by then",
+                    "{}'s step has been due since {since} ({from_what}), {waited} day{} by this claim's date {day}, and the game's Deadline is {deadline} day{}: {claimant} may claim from {from} on, if {} has not answered by then",
                     at.side,
                     if waited == 1 { "" } else { "s" },
                     if deadline == 1 { "" } else { "s" },
