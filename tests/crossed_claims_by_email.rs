@@ -5,25 +5,14 @@
 //! Blue's forfeit on the same message.
 
 mod common;
-use common::{fails, herald, json, run};
+use common::{castle_danger_keyed, fails, herald, json, mail, run, Players};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Turns 1 and 2 are played on this day; the late answer and the claim
 /// come 15 days on, past the default Deadline of 14.
 const PLAY_DAY: &str = "2026-11-01";
 const LATE_DAY: &str = "2026-11-16";
-
-struct Players {
-    _root: tempfile::TempDir,
-    blue: PathBuf,
-    red: PathBuf,
-}
-
-/// Mail `name` from `from` to `to`.
-fn mail(from: &Path, to: &Path, name: &str) {
-    std::fs::copy(from.join(name), to.join(name)).unwrap();
-}
 
 /// `move MESSAGE TURN --key my.key --date DAY --reply -o OUT` in `dir`,
 /// which must succeed.
@@ -41,44 +30,18 @@ fn answer(dir: &Path, message: &str, turn: &str, day: &str, out: &str) -> String
 /// `answer.eml` (turn 3, `Cd1-d2`), Red's claim in `claim.eml`, each
 /// still in its writer's directory.
 fn crossed() -> Players {
-    let root = tempfile::tempdir().unwrap();
-    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
-    std::fs::create_dir(&blue).unwrap();
-    std::fs::create_dir(&red).unwrap();
-    run(
-        &blue,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "c1.eml",
-        ],
-    );
-    mail(&blue, &red, "c1.eml");
-    run(
-        &red,
-        &[
-            "keygen", "--side", "Red", "c1.eml", "--key", "my.key", "--reply", "-o", "c2.eml",
-        ],
-    );
-    mail(&red, &blue, "c2.eml");
-    answer(&blue, "c2.eml", "+C, Kc1-b1", PLAY_DAY, "c3.eml");
-    mail(&blue, &red, "c3.eml");
-    answer(&red, "c3.eml", "Kc9-b9", PLAY_DAY, "c4.eml");
-    mail(&red, &blue, "c4.eml");
+    let players = castle_danger_keyed();
+    let (blue, red) = (&players.blue, &players.red);
+    answer(blue, "c2.eml", "+C, Kc1-b1", PLAY_DAY, "c3.eml");
+    mail(blue, red, "c3.eml");
+    answer(red, "c3.eml", "Kc9-b9", PLAY_DAY, "c4.eml");
+    mail(red, blue, "c4.eml");
     // Blue's key file as it was before the late answer, for a test that
     // restores it.
     std::fs::copy(blue.join("my.key"), blue.join("before-answer.key")).unwrap();
-    answer(&blue, "c4.eml", "Cd1-d2", LATE_DAY, "answer.eml");
+    answer(blue, "c4.eml", "Cd1-d2", LATE_DAY, "answer.eml");
     run(
-        &red,
+        red,
         &[
             "move",
             "c4.eml",
@@ -92,11 +55,7 @@ fn crossed() -> Players {
             "claim.eml",
         ],
     );
-    Players {
-        _root: root,
-        blue,
-        red,
-    }
+    players
 }
 
 /// The record a message (or file) at `path` holds, as `extract` gives it.

@@ -9,55 +9,18 @@
 //! advice to drop `--key`.
 
 mod common;
-use common::{fails, run};
+use common::{castle_danger_keyed, fails, mail, run, Players};
 
-use std::path::{Path, PathBuf};
-
-struct Players {
-    _root: tempfile::TempDir,
-    blue: PathBuf,
-    red: PathBuf,
-}
-
-/// Mail `name` from `from` to `to`.
-fn mail(from: &Path, to: &Path, name: &str) {
-    std::fs::copy(from.join(name), to.join(name)).unwrap();
-}
+use std::path::Path;
 
 /// Castle Danger by email up to Blue's turn 1, received by Red as
 /// `c3.eml`: Blue's first message (`new --key --reply`), Red's key
 /// (`keygen --reply`), Blue's turn 1 (`move --reply`).
 fn to_turn_one() -> Players {
-    let root = tempfile::tempdir().unwrap();
-    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
-    std::fs::create_dir(&blue).unwrap();
-    std::fs::create_dir(&red).unwrap();
+    let players = castle_danger_keyed();
+    let (blue, red) = (&players.blue, &players.red);
     run(
-        &blue,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "c1.eml",
-        ],
-    );
-    mail(&blue, &red, "c1.eml");
-    run(
-        &red,
-        &[
-            "keygen", "--side", "Red", "c1.eml", "--key", "my.key", "--reply", "-o", "c2.eml",
-        ],
-    );
-    mail(&red, &blue, "c2.eml");
-    run(
-        &blue,
+        blue,
         &[
             "move",
             "c2.eml",
@@ -69,12 +32,8 @@ fn to_turn_one() -> Players {
             "c3.eml",
         ],
     );
-    mail(&blue, &red, "c3.eml");
-    Players {
-        _root: root,
-        blue,
-        red,
-    }
+    mail(blue, red, "c3.eml");
+    players
 }
 
 /// The message `text` stripped of every Commit and Key tag (a long tag

@@ -162,3 +162,55 @@ pub fn python_reference(script: &Path, args: &[&Path], what: &str) -> Option<std
         }
     }
 }
+
+/// Mail `name` from the player directory `from` to `to`.
+pub fn mail(from: &Path, to: &Path, name: &str) {
+    std::fs::copy(from.join(name), to.join(name)).unwrap();
+}
+
+/// Two players of Castle Danger, Blue (Ann) and Red (Bob), each in a
+/// directory of their own with their key file `my.key`.
+pub struct Players {
+    _root: tempfile::TempDir,
+    pub blue: std::path::PathBuf,
+    pub red: std::path::PathBuf,
+}
+
+/// Castle Danger by email up to both keys: Blue's first message
+/// (`new --key --reply`, `c1.eml`) and Red's key (`keygen --reply`,
+/// `c2.eml`), each mailed to the other: `c2.eml` in both directories.
+pub fn castle_danger_keyed() -> Players {
+    let root = tempfile::tempdir().unwrap();
+    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&blue).unwrap();
+    std::fs::create_dir(&red).unwrap();
+    run(
+        &blue,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c1.eml",
+        ],
+    );
+    mail(&blue, &red, "c1.eml");
+    run(
+        &red,
+        &[
+            "keygen", "--side", "Red", "c1.eml", "--key", "my.key", "--reply", "-o", "c2.eml",
+        ],
+    );
+    mail(&red, &blue, "c2.eml");
+    Players {
+        _root: root,
+        blue,
+        red,
+    }
+}
