@@ -2891,12 +2891,15 @@ mod tests {
             let names = G::SIDES;
             (0..names.len()).all(|i| (0..i).all(|j| !names[i].eq_ignore_ascii_case(names[j])))
         }
-        use crate::games;
-        assert!(distinct::<games::castle_danger::CastleDanger>());
-        assert!(distinct::<games::breach_the_keep::BreachTheKeep>());
-        assert!(distinct::<games::battle_of_the_dale::BattleOfTheDale>());
-        assert!(distinct::<games::battlegates::Battlegates>());
-        assert!(distinct::<games::playground_battles::PlaygroundBattles>());
+        // Every game of the registry, a new one included.
+        macro_rules! all_distinct {
+            ($($module:ident: $game:ty),*) => {
+                [$((<$game as Game>::ID, distinct::<$game>())),*]
+            };
+        }
+        for (id, ok) in crate::for_each_game!(all_distinct) {
+            assert!(ok, "two sides of {id} differ only in case");
+        }
     }
 
     /// The game after the first `turns` lines of the dice record, and the
