@@ -722,8 +722,7 @@ Examples:
   herald rules battlegates | grep -n Misery
   PAGER=more herald rules breach-the-keep")]
     Rules {
-        /// The game: castle-danger, battle-of-the-dale, breach-the-keep,
-        /// playground-battles or battlegates.
+        /// The game's id (the games this build plays).
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::games::GAME_IDS))]
         game: Option<String>,
     },
