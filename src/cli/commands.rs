@@ -1282,6 +1282,9 @@ impl RecordCommand for Legal {
         // verified again (spec section 3.8).
         let sent = wallet.as_ref().and_then(Wallet::sent);
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
+        if let Some(w) = &wallet {
+            super::sent::refuse_other_key(&referee, w, ctx)?;
+        }
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
         if let (Some((target, Phase::Play | Phase::Over)), Some(w)) =
@@ -1312,11 +1315,19 @@ impl RecordCommand for Legal {
         let mut after = Vec::new();
         let mut state = preview.state().cloned();
         if let Some(text) = &self.after {
+            // The game allows no action now (a draw to answer, a pass
+            // only, the game over): the game's reason, exit 1.
             let Some(start) = &state else {
-                return Err(Failure::usage(format!(
-                    "--after: no action can be listed now{}",
-                    note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
-                )));
+                return Err(Failure::invalid(
+                    Problem::plain(
+                        crate::referee::ErrorKind::Illegal,
+                        format!(
+                            "--after: no action can be listed now{}",
+                            note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
+                        ),
+                    ),
+                    &ctx.origin,
+                ));
             };
             let made = referee
                 .preview_typed_after(start, text)

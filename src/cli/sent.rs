@@ -30,6 +30,7 @@ pub(super) fn replay_for_answer<G: Game>(
     })?;
     if let Some(wallet) = wallet {
         refuse_stripped(&replayed.referee, wallet, ctx)?;
+        refuse_other_key(&replayed.referee, wallet, ctx)?;
         refuse_fork_of_seen::<G>(&replayed.referee, wallet, ctx)?;
     }
     Ok(replayed)
@@ -238,6 +239,43 @@ pub(super) fn refuse_stripped<G: Game>(
         "this record holds no {name}Key tag, yet your key file was made for {name} in a {} game whose protocol binds every side's key, and the record has {lines} line{} already, so {name}'s key can no longer join it: the record was stripped of the Commit and Key tags and the signatures its protocol requires (a record herald made with keys lost them), or it is not the game your key file was made for; ask for the record as it was sent (herald check RECORD --key KEY on that copy says whether it is your game); nothing was written",
         G::ID,
         if lines == 1 { "" } else { "s" },
+    );
+    Err(Failure::invalid(
+        Problem::plain(ErrorKind::Record, message),
+        &ctx.origin,
+    ))
+}
+
+/// Refuse a copy whose Key tag for `wallet`'s side is not `wallet`'s key,
+/// the key file being this game's (its chain id is the header's: the
+/// Key tags aside, the same game). Only the holder of a key file can
+/// write a key message for its side, and the holder of `wallet` did not
+/// write that one: another player wrote a key for this side (to play its
+/// turns From its address), so this copy is not the player's game and
+/// must not be played (spec section 3.7). Exit 1, in every command that
+/// reads the record with the key file.
+pub(super) fn refuse_other_key<G: Game>(
+    referee: &Referee<G>,
+    wallet: &Wallet,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failure> {
+    let header = referee.header();
+    let Some(side) = header
+        .side_named::<G>(wallet.side())
+        .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+        .filter(|_| wallet.chain() == header.chain_id())
+    else {
+        return Ok(());
+    };
+    let Some(key) = header.key(side) else {
+        return Ok(());
+    };
+    if key.to_bytes() == wallet.public_key() {
+        return Ok(());
+    }
+    let name = side.name::<G>();
+    let message = format!(
+        "this copy's {name}Key tag is not your key: another key was written for {name}, your side, by someone who does not hold your key file (a key message From {name}'s address that you did not send); this copy must not be played, and nothing was written: tell the other players that {name}'s key in it is not yours, and send your own key again from the copy you had before it (herald keygen --side {name} BEFORE.pbem --key KEY --reply, BEFORE.pbem the copy without {name}Key)"
     );
     Err(Failure::invalid(
         Problem::plain(ErrorKind::Record, message),
