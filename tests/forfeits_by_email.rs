@@ -880,7 +880,7 @@ fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
             && why.contains("crossed Blue's claim of your forfeit in the mail")
             && why.contains("so the claim never stood, and Blue goes on from your set-up line S2")
             && why.contains(
-                "resend s2.eml, or write that message again with herald setup claim.eml --key KEY --reply -o NEW.eml"
+                "resend s2.eml, or write that message again with herald setup claim.eml --key my.key --reply -o NEW.eml"
             ),
         "{why}"
     );

@@ -144,3 +144,178 @@ fn a_copy_with_another_key_for_your_side_is_refused_by_legal_and_move() {
     assert!(!t.goblin.join("t.eml").exists());
     assert_eq!(std::fs::read(t.goblin.join("goblin.key")).unwrap(), key);
 }
+
+/// `herald inbox --format json` for the player in `dir`, whose Maildir
+/// (`Maildir/`) receives `messages` first, in that order; exit code and
+/// JSON.
+fn inbox_of(dir: &Path, address: &str, messages: &[&str]) -> (i32, serde_json::Value) {
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join("Maildir").join(sub)).unwrap();
+    }
+    std::fs::write(
+        dir.join("config.toml"),
+        format!(
+            "sendmail = \"/bin/false\"\nmaildir = \"{}\"\n[account]\naddress = \"{address}\"\n",
+            dir.join("Maildir").display()
+        ),
+    )
+    .unwrap();
+    for (k, name) in messages.iter().enumerate() {
+        std::fs::copy(
+            dir.join(name),
+            dir.join("Maildir/new").join(format!("{k}.{name}")),
+        )
+        .unwrap();
+    }
+    let out = common::herald(dir)
+        .env("HERALD_CONFIG", dir.join("config.toml"))
+        .env("HERALD_STATE_DIR", dir.join("state"))
+        .args(["inbox", "--format", "json"])
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "inbox: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), json)
+}
+
+#[test]
+fn two_keys_for_one_side_are_a_conflict_in_every_inbox_never_a_tie_break() {
+    let t = seat_taken();
+    // Goblin's inbox, its own key first, then the impostor's copy (which
+    // has more keys): neither is taken, both listed with the conflict,
+    // and Goblin told to send its own key again.
+    let (code, json) = inbox_of(&t.goblin, "gus@herald.test", &["g.eml", "e2.eml"]);
+    // A copy not taken: exit 1, as for any copy the inbox refuses.
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["games"].as_array().unwrap().len(), 0, "{json}");
+    let rejected = json["rejected"].as_array().unwrap();
+    assert_eq!(rejected.len(), 2, "{json}");
+    for r in rejected {
+        let verdict = r["verdict"].as_str().unwrap();
+        assert!(
+            verdict
+                .contains("key conflict: two copies of this game give Goblin two different keys"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("never the one with more keys"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("Goblin is yours")
+                && verdict.contains("send your own key message again"),
+            "{verdict}"
+        );
+    }
+    // Elf's inbox the other way round (the impostor's copy first): the
+    // same conflict, Goblin's player named as the one to answer.
+    mail(&t.goblin, &t.elf, "g.eml");
+    let (_, json) = inbox_of(&t.elf, "eve@herald.test", &["e2.eml", "g.eml"]);
+    assert_eq!(json["games"].as_array().unwrap().len(), 0, "{json}");
+    let rejected = json["rejected"].as_array().unwrap();
+    assert_eq!(rejected.len(), 2, "{json}");
+    let verdict = rejected[1]["verdict"].as_str().unwrap();
+    assert!(
+        verdict.contains("give Goblin two different keys"),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("Goblin's player (gus@herald.test) must say which key is theirs"),
+        "{verdict}"
+    );
+    // A later copy with a GoblinKey is not taken either.
+    std::fs::copy(t.elf.join("e2.eml"), t.elf.join("again.eml")).unwrap();
+    let (_, json) = inbox_of(&t.elf, "eve@herald.test", &["again.eml"]);
+    assert_eq!(json["games"].as_array().unwrap().len(), 0, "{json}");
+    let verdict = json["rejected"][0]["verdict"].as_str().unwrap();
+    assert!(verdict.contains("key conflict"), "{verdict}");
+}
+
+/// Playground Battles by email: Blue's first message with its set-up line
+/// (`p1.eml`), in Blue's and Red's directories.
+fn playground() -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&blue).unwrap();
+    std::fs::create_dir(&red).unwrap();
+    run(
+        &blue,
+        &[
+            "new",
+            "playground-battles",
+            "--side",
+            "Blue=ann@herald.test",
+            "--side",
+            "Red=bob@herald.test",
+            "--key",
+            "blue.key",
+            "--army",
+            "RPSRRPSPRS",
+            "--reply",
+            "-o",
+            "p1.eml",
+        ],
+    );
+    mail(&blue, &red, "p1.eml");
+    (root, red)
+}
+
+/// The record `extract` reads in `message`.
+fn extracted(dir: &Path, message: &str) -> String {
+    run(dir, &["extract", message])
+}
+
+#[test]
+fn the_same_setup_command_run_again_writes_the_lost_reply_again() {
+    let (_root, red) = playground();
+    let setup = |out: &str, army: &str| {
+        vec![
+            "setup".to_owned(),
+            "p1.eml".into(),
+            "--side".into(),
+            "Red".into(),
+            "--key".into(),
+            "red.key".into(),
+            "--army".into(),
+            army.into(),
+            "--reply".into(),
+            "-o".into(),
+            out.into(),
+        ]
+    };
+    let args = setup("p2.eml", "SSPRRPRSPS");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&red, &args);
+    let first = extracted(&red, "p2.eml");
+    assert!(first.contains("S2. Red:"), "{first}");
+    // The reply is lost: exactly the same command writes it again.
+    std::fs::remove_file(red.join("p2.eml")).unwrap();
+    let out = common::herald(&red).args(&args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("this is your set-up line S2 again, the same line"),
+        "{said}"
+    );
+    assert_eq!(extracted(&red, "p2.eml"), first);
+    // Other choices are another answer: refused, naming the key file.
+    let args = setup("p3.eml", "RRRRPPPSSS");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = fails(&red, &args, 1);
+    assert!(err.contains("you already answered this turn"), "{err}");
+    assert!(err.contains("--key red.key --reply -o NEW.eml"), "{err}");
+    assert!(!red.join("p3.eml").exists());
+}

@@ -1766,7 +1766,9 @@ impl Move {
         sent: &crate::wallet::Sent,
         wallet: Option<&Wallet>,
     ) -> Result<Exit, Failure> {
-        let refuse = |typed: Option<&str>| super::sent::answered_already(sent, typed, ctx);
+        let refuse = |typed: Option<&str>| {
+            super::sent::answered_already(sent, typed, self.key.as_deref(), ctx)
+        };
         let (Some(text), Some(line)) = (self.text.as_deref(), sent.text.as_deref()) else {
             return Err(refuse(None));
         };
@@ -1780,7 +1782,12 @@ impl Move {
             let first_mover =
                 play_own_line(&mut after, line).filter(|p| moves_first(&after, p.side));
             if let (Some(_), crate::record::LineKind::Setup) = (first_mover, sent.kind) {
-                return Err(super::sent::first_turn_elsewhere(sent, text, ctx));
+                return Err(super::sent::first_turn_elsewhere(
+                    sent,
+                    text,
+                    self.key.as_deref(),
+                    ctx,
+                ));
             }
             return Err(refuse(Some(text)));
         }
@@ -1840,7 +1847,9 @@ impl Move {
         wallet: Option<&Wallet>,
     ) -> Result<Exit, Failure> {
         let claimant = claimant_of(ctx.record, claim);
-        let refuse = |typed: Option<&str>| super::sent::crossed_claim(sent, claimant, typed, ctx);
+        let refuse = |typed: Option<&str>| {
+            super::sent::crossed_claim(sent, claimant, typed, self.key.as_deref(), ctx)
+        };
         // With --reply, its message again; on a record file, the file
         // rewritten to hold the line in place of the claim.
         let (Some(text), Some(line), true, false) = (
@@ -1906,7 +1915,12 @@ impl Move {
             wallet,
             sent.text.as_deref(),
         ) else {
-            return Err(super::sent::answered_already(sent, None, ctx));
+            return Err(super::sent::answered_already(
+                sent,
+                None,
+                self.key.as_deref(),
+                ctx,
+            ));
         };
         let writer = referee
             .header()
@@ -2170,7 +2184,9 @@ pub(super) fn write_past_claim<G: Game>(
         .ok()
         .filter(|r| r.answered.is_some());
     let Some(replayed) = replayed else {
-        return Err(super::sent::crossed_claim(sent, claimant, None, ctx));
+        return Err(super::sent::crossed_claim(
+            sent, claimant, None, again.key, ctx,
+        ));
     };
     same(&replayed.referee, &answered)?;
     let what = if again.past_claim {

@@ -355,17 +355,43 @@ fn another_answer(typed: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
+/// The key file as a command names it: the path the player gave (quoted
+/// for the shell where it needs it), else `KEY`.
+pub(super) fn key_arg(key: Option<&std::path::Path>) -> String {
+    key.map_or_else(|| "KEY".into(), |p| shell_word(&p.display().to_string()))
+}
+
+/// `word` as a shell reads it back as one word: as it is when it holds
+/// only safe characters, else in single quotes.
+pub(super) fn shell_word(word: &str) -> String {
+    let safe = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@+=,%".contains(c));
+    if safe {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The refusal of a second answer to the record the player answered
 /// already with `sent` (`typed`: what the player typed now, if it is not
 /// the same line): resend the message, or write it again.
-pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn answered_already(
+    sent: &Sent,
+    typed: Option<&str>,
+    key: Option<&std::path::Path>,
+    ctx: &Ctx<'_>,
+) -> Failure {
     let (first, command) = line_again(sent, &ctx.origin);
+    let key = key_arg(key);
     let resend = match &sent.reply {
         Some(reply) => format!(
-            "resend {reply}, or write the same message again with {command} --key KEY --reply -o NEW.eml"
+            "resend {reply}, or write the same message again with {command} --key {key} --reply -o NEW.eml"
         ),
         None => format!(
-            "send the record that holds it again, or write it again with {command} --key KEY"
+            "send the record that holds it again, or write it again with {command} --key {key}"
         ),
     };
     let message = format!(
@@ -404,10 +430,12 @@ pub(super) fn crossed_claim(
     sent: &Sent,
     claimant: &str,
     typed: Option<&str>,
+    key: Option<&std::path::Path>,
     ctx: &Ctx<'_>,
 ) -> Failure {
     let (first, command) = line_again(sent, &ctx.origin);
-    let again = format!("write that message again with {command} --key KEY --reply -o NEW.eml");
+    let key = key_arg(key);
+    let again = format!("write that message again with {command} --key {key} --reply -o NEW.eml");
     let resend = match &sent.reply {
         Some(reply) => format!("resend {reply}, or {again}"),
         None => again,
@@ -423,15 +451,21 @@ pub(super) fn crossed_claim(
 /// The refusal of a turn typed on the record the player answered with
 /// `sent`, the set-up's last line, which made the player the first to
 /// move: the turn goes on the message (or record) that holds that line.
-pub(super) fn first_turn_elsewhere(sent: &Sent, typed: &str, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn first_turn_elsewhere(
+    sent: &Sent,
+    typed: &str,
+    key: Option<&std::path::Path>,
+    ctx: &Ctx<'_>,
+) -> Failure {
+    let key = key_arg(key);
     let (on, command) = match &sent.reply {
         Some(reply) => (
             reply.clone(),
-            format!("herald move {reply} \"{typed}\" --key KEY --reply -o NEXT.eml"),
+            format!("herald move {reply} \"{typed}\" --key {key} --reply -o NEXT.eml"),
         ),
         None => (
             "the record that holds it".to_owned(),
-            format!("herald move RECORD \"{typed}\" --key KEY"),
+            format!("herald move RECORD \"{typed}\" --key {key}"),
         ),
     };
     let message = format!(
