@@ -2096,11 +2096,26 @@ pub(super) fn write_line_again<G: Game>(
         )));
     };
     let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
+    // A record file answered gets the line as the first time (updated as
+    // usual, with the reply too); a message answered stays as received.
+    let record_file = !past_claim && !ctx.source.from_message();
     match (&reply, key, wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
             let writer = played.claimant.unwrap_or(played.side);
+            let record_was = match record_file {
+                true => Some(files::read_bytes(ctx.path)?),
+                false => None,
+            };
             resend_with_key(key, wallet, sent, reply, || {
+                if record_was.is_some() {
+                    append_line(ctx, line, over.as_deref())?;
+                }
                 super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+                    .inspect_err(|_| {
+                        if let Some(bytes) = &record_was {
+                            let _ = files::rewrite(ctx.path, None, bytes);
+                        }
+                    })
             })?;
         }
         _ if past_claim => {
@@ -2124,6 +2139,7 @@ pub(super) fn write_line_again<G: Game>(
         "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
         sent.name(),
         match &reply {
+            Some(_) if record_file => format!("wrote {} to {}\n", sent.name(), ctx.origin),
             Some(_) => format!("{} is left as it was received\n", ctx.origin),
             None if past_claim => format!(
                 "wrote {} to {} in place of the claim it crossed\n",
