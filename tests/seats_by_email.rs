@@ -412,3 +412,49 @@ fn a_resend_on_a_record_file_with_reply_updates_the_record_file_too() {
         run(&red, &["extract", "c4.eml"])
     );
 }
+
+#[test]
+fn a_command_suggested_on_a_quoted_printable_message_names_the_file_alone_quoted_for_the_shell() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path();
+    run(
+        dir,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@herald.test",
+            "--side",
+            "Red=bob@herald.test",
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "c1.eml",
+        ],
+    );
+    // The same message with its body quoted-printable (`=` as `=3D`), in
+    // a file whose name has a space.
+    let text = std::fs::read_to_string(dir.join("c1.eml")).unwrap();
+    let (head, body) = text.split_once("\n\n").unwrap();
+    assert!(head.contains("Content-Transfer-Encoding: 7bit"), "{head}");
+    let head = head.replace(
+        "Content-Transfer-Encoding: 7bit",
+        "Content-Transfer-Encoding: quoted-printable",
+    );
+    std::fs::write(
+        dir.join("my game.eml"),
+        format!("{head}\n\n{}", body.replace('=', "=3D")),
+    )
+    .unwrap();
+    let said = run(dir, &["check", "my game.eml"]);
+    // The origin says where the record was found; the command names the
+    // file alone, quoted as a shell needs it.
+    assert!(said.contains("quoted-printable, decoded]: OK"), "{said}");
+    let words = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("(herald keygen --side Red 'my game.eml' --key red.key)"),
+        "{said}"
+    );
+    assert!(!words.contains("keygen --side Red my game.eml ["), "{said}");
+}

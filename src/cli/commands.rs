@@ -1470,10 +1470,32 @@ fn actions_head(turn: u32, who: &str, count: usize) -> String {
 fn name_record(text: &str, origin: &str) -> String {
     match origin {
         "<stdin>" => text.to_owned(),
-        origin => text
-            .replace(" RECORD ", &format!(" {origin} "))
-            .replace(" RECORD\n", &format!(" {origin}\n")),
+        origin => {
+            // A command names the file alone, as a shell reads it: not
+            // the part of a message or mailbox it was found in.
+            let file = record_file_of(origin);
+            text.replace(" RECORD ", &format!(" {file} "))
+                .replace(" RECORD\n", &format!(" {file}\n"))
+        }
     }
+}
+
+/// The file an origin (`files::found_origin`: `m0.eml [the body,
+/// text/plain, quoted-printable, decoded]`, `box.mbox, message 3`) names,
+/// as one shell word.
+fn record_file_of(origin: &str) -> String {
+    let mut file = origin;
+    if file.ends_with(']') {
+        if let Some(k) = file.rfind(" [") {
+            file = &file[..k];
+        }
+    }
+    if let Some((before, n)) = file.rsplit_once(", message ") {
+        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+            file = before;
+        }
+    }
+    super::sent::shell_word(file)
 }
 
 // ---------------------------------------------------------------- hand
