@@ -684,11 +684,11 @@ impl RecordCommand for CheckWithKey {
                 claimant_of(ctx.record, *claim)
             ),
             (_, Some(Crossed::Answered(s)), _) => format!(
-                "your {} (a claim) crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
+                "your {} crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
                 s.name()
             ),
             (_, Some(Crossed::ClaimedAlready(s)), _) => format!(
-                "your {} (a claim) crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
+                "your {} crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
                 s.name()
             ),
             (Some(s), _, _) => format!(
