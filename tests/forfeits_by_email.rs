@@ -921,7 +921,9 @@ fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
     assert!(out.status.success(), "{said}");
     // Blue's last line is its claim, S2 of its copy.
     assert!(
-        said.contains("your set-up line S2 crossed its target's own line in the mail"),
+        said.contains(
+            "your forfeit claim on set-up line S2 crossed its target's own line in the mail"
+        ),
         "{said}"
     );
     let s3 = run(&t.blue, &["extract", "s3.eml"]);

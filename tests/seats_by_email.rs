@@ -293,6 +293,7 @@ fn the_same_setup_command_run_again_writes_the_lost_reply_again() {
     run(&red, &args);
     let first = extracted(&red, "p2.eml");
     assert!(first.contains("S2. Red:"), "{first}");
+    let received = std::fs::read(red.join("p1.eml")).unwrap();
     // The reply is lost: exactly the same command writes it again.
     std::fs::remove_file(red.join("p2.eml")).unwrap();
     let out = common::herald(&red).args(&args).output().unwrap();
@@ -311,6 +312,8 @@ fn the_same_setup_command_run_again_writes_the_lost_reply_again() {
         "{said}"
     );
     assert_eq!(extracted(&red, "p2.eml"), first);
+    // The message answered is left as it was received.
+    assert_eq!(std::fs::read(red.join("p1.eml")).unwrap(), received);
     // Other choices are another answer: refused, naming the key file.
     let args = setup("p3.eml", "RRRRPPPSSS");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();

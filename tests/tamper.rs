@@ -1354,7 +1354,7 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     // Red receives Blue's answer and plays on from it.
     let (said, red6) = answer("answer.eml", "Ka9-b9", "red.key", "red6.eml");
     assert!(
-        said.contains("your turn 5 crossed its target's own line in the mail"),
+        said.contains("your forfeit claim on turn 5 crossed its target's own line in the mail"),
         "{said}"
     );
     assert_eq!(red6["ok"], true, "{red6}");

@@ -2120,7 +2120,9 @@ pub(super) fn write_line_again<G: Game>(
     let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
     // A record file answered gets the line as the first time (updated as
     // usual, with the reply too); a message answered stays as received.
-    let record_file = !past_claim && !ctx.source.from_message();
+    // (A record made in memory, a message read with tags joined, has no
+    // stamp: no file of it is written.)
+    let record_file = !past_claim && !ctx.source.from_message() && ctx.stamp.is_some();
     match (&reply, key, wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
             let writer = played.claimant.unwrap_or(played.side);
