@@ -110,10 +110,32 @@ pub struct Sent {
 impl Sent {
     /// The line as a player names it: `turn 12`, `set-up line S2`.
     pub fn name(&self) -> String {
+        // A claim of another side's forfeit (`27. Blue: forfeit claimed
+        // by Red`) is the player's claim, not its turn.
+        if self.is_claim() {
+            return match self.kind {
+                LineKind::Setup => format!("forfeit claim on set-up line S{}", self.number),
+                LineKind::Turn => format!("forfeit claim on turn {}", self.number),
+            };
+        }
         match self.kind {
             LineKind::Setup => format!("set-up line S{}", self.number),
             LineKind::Turn => format!("turn {}", self.number),
         }
+    }
+
+    /// Whether the line is a forfeit claim: its first physical line's
+    /// item is `forfeit claimed by <side>`.
+    pub fn is_claim(&self) -> bool {
+        self.text
+            .as_deref()
+            .and_then(|t| t.lines().next())
+            .and_then(|head| head.split_once(": "))
+            .is_some_and(|(_, item)| {
+                item.trim_start()
+                    .get(..7)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("forfeit"))
+            })
     }
 }
 
@@ -866,6 +888,32 @@ mod tests {
         assert!(text.contains(&format!("sent-after: {}\n", "ab".repeat(32))));
         assert!(text.contains(&format!("sent-ended: {}\n", "ef".repeat(32))));
         assert_eq!(Wallet::parse(&text).unwrap().sent(), Some(&sent));
+    }
+
+    #[test]
+    fn a_forfeit_claim_sent_is_named_the_players_forfeit_claim_not_its_turn() {
+        let line = |kind, number, text: &str| Sent {
+            kind,
+            number,
+            digest: [0; 32],
+            after: None,
+            ended: None,
+            text: Some(text.into()),
+            reply: None,
+        };
+        let claim = line(
+            LineKind::Turn,
+            27,
+            "27. Blue: forfeit claimed by Red\n    sig 11\n",
+        );
+        assert!(claim.is_claim());
+        assert_eq!(claim.name(), "forfeit claim on turn 27");
+        let in_setup = line(LineKind::Setup, 3, "S3. Blue: Forfeit claimed by Red\n");
+        assert_eq!(in_setup.name(), "forfeit claim on set-up line S3");
+        // A turn that merely mentions the word later is a turn.
+        let turn = line(LineKind::Turn, 27, "27. Red: Kc9-b9\n    note forfeit\n");
+        assert!(!turn.is_claim());
+        assert_eq!(turn.name(), "turn 27");
     }
 
     #[test]

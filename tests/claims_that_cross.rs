@@ -133,7 +133,7 @@ fn two_claims_of_the_same_forfeit_that_cross_stick_nobody() {
     // and plays on from Goblin's copy.
     let standing = run(human, &["check", "3g.eml", "--key", "my.key"]).replace("\n  ", " ");
     assert!(
-        standing.contains("Your key file (Human, my.key): your turn 2 (a claim) crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both"),
+        standing.contains("Your key file (Human, my.key): your forfeit claim on turn 2 crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both"),
         "{standing}"
     );
     let turn = some_action(human, "3g.eml", "my.key");
@@ -148,7 +148,7 @@ fn two_claims_of_the_same_forfeit_that_cross_stick_nobody() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
     assert!(
-        said.contains("your turn 2 crossed another player's claim of the same forfeit in the mail"),
+        said.contains("your forfeit claim on turn 2 crossed another player's claim of the same forfeit in the mail"),
         "{said}"
     );
     let after = json(human, &["check", "4h.eml", "--format", "json"]);

@@ -880,7 +880,7 @@ fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
             && why.contains("crossed Blue's claim of your forfeit in the mail")
             && why.contains("so the claim never stood, and Blue goes on from your set-up line S2")
             && why.contains(
-                "resend s2.eml, or write that message again with herald setup claim.eml --key KEY --reply -o NEW.eml"
+                "resend s2.eml, or write that message again with herald setup claim.eml --key my.key --reply -o NEW.eml"
             ),
         "{why}"
     );
@@ -921,7 +921,9 @@ fn a_setup_line_and_a_claim_that_cross_in_the_mail_fork_nothing() {
     assert!(out.status.success(), "{said}");
     // Blue's last line is its claim, S2 of its copy.
     assert!(
-        said.contains("your set-up line S2 crossed its target's own line in the mail"),
+        said.contains(
+            "your forfeit claim on set-up line S2 crossed its target's own line in the mail"
+        ),
         "{said}"
     );
     let s3 = run(&t.blue, &["extract", "s3.eml"]);

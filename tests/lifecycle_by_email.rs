@@ -629,7 +629,7 @@ fn a_playground_game_under_protocol_3_is_set_up_in_three_messages() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("you already answered this turn: your set-up line S3")
-            && err.contains("herald setup 2.eml --key KEY --reply -o NEW.eml"),
+            && err.contains("herald setup 2.eml --key my.key --reply -o NEW.eml"),
         "{err}"
     );
     assert!(!p.blue.join("x.eml").exists());
@@ -1064,7 +1064,7 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(&format!(
-            "your set-up line S3 answers this very record, and it made you the first to move: answer 3.eml with your first turn, one message that carries both lines: herald move 3.eml \"{action}\" --key KEY --reply -o NEXT.eml; nothing was written"
+            "your set-up line S3 answers this very record, and it made you the first to move: answer 3.eml with your first turn, one message that carries both lines: herald move 3.eml \"{action}\" --key my.key --reply -o NEXT.eml; nothing was written"
         )),
         "{err}"
     );

@@ -380,15 +380,27 @@ fn servers() -> bool {
         return true;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/mail-servers.sh");
-    let started = std::process::Command::new("bash")
-        .arg(&script)
-        .arg("start")
-        .output();
+    // The daemons the script starts inherit its stdout and stderr: with
+    // pipes (`.output()`) the test would wait for them to close, that is
+    // forever. A file and null are never waited on.
+    let log = std::env::temp_dir().join(format!("herald-mail-servers-{}.log", std::process::id()));
+    let started = std::fs::File::create(&log).and_then(|file| {
+        std::process::Command::new("bash")
+            .arg(&script)
+            .arg("start")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(file)
+            .status()
+    });
     if listening(SMTP) && listening(IMAP) {
         return true;
     }
     let why = match started {
-        Ok(o) => String::from_utf8_lossy(&o.stderr).into_owned(),
+        Ok(status) => format!(
+            "{status}: {}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        ),
         Err(e) => e.to_string(),
     };
     assert!(

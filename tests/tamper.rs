@@ -369,12 +369,12 @@ fn keyed_before_turn_one(dir: &Path) -> PathBuf {
 
 /// Blue's `move game.pbem Kc1-b1 --key blue.key` on `game` (in `dir`), holding
 /// `forged`, is refused with exit 2, saying `why`, and leaves it as it was.
-fn blues_move_refused(dir: &Path, game: &Path, forged: &str, why: &str) {
+fn blues_move_refused(dir: &Path, game: &Path, forged: &str, why: &str, code: i32) {
     herald()
         .current_dir(dir)
         .args(["move", "game.pbem", "Kc1-b1", "--key", "blue.key"])
         .assert()
-        .code(2)
+        .code(code)
         .stderr(predicates::str::contains(why));
     assert_eq!(std::fs::read_to_string(game).unwrap(), forged);
 }
@@ -394,7 +394,9 @@ fn a_key_swapped_before_its_sides_first_line_is_refused_by_its_owner() {
         dir.path(),
         &game,
         &forged,
-        "this record's BlueKey tag is another key: the tag was swapped since Blue's keygen",
+        // A game's reason (this copy is not the player's game): exit 1.
+        "this copy's BlueKey tag is not your key: another key was written for Blue",
+        1,
     );
 }
 
@@ -508,6 +510,7 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
         &game,
         &stripped,
         "The key file was made for this very game, though: if a copy had Blue's Commit and Key tags, they were removed from this one",
+        2,
     );
 }
 
@@ -1351,7 +1354,7 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     // Red receives Blue's answer and plays on from it.
     let (said, red6) = answer("answer.eml", "Ka9-b9", "red.key", "red6.eml");
     assert!(
-        said.contains("your turn 5 crossed its target's own line in the mail"),
+        said.contains("your forfeit claim on turn 5 crossed its target's own line in the mail"),
         "{said}"
     );
     assert_eq!(red6["ok"], true, "{red6}");
@@ -1375,7 +1378,7 @@ fn a_late_answer_and_a_claim_that_cross_in_the_mail_stick_nothing() {
     assert!(
         why.contains("your turn 5 (`5. Blue: Kb1-c1`) crossed Red's claim of your forfeit in the mail")
             && why.contains("`Kb1-d1` is another answer, and a second answer would fork the game")
-            && why.contains("resend answer.eml, or write that message again with herald move claim.eml \"Kb1-c1\" --key KEY --reply -o NEW.eml"),
+            && why.contains("resend answer.eml, or write that message again with herald move claim.eml \"Kb1-c1\" --key blue.key --reply -o NEW.eml"),
         "{why}"
     );
     assert!(!d.join("fork.eml").exists());

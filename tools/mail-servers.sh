@@ -156,9 +156,9 @@ if [ -e /run/herald-dovecot/master.pid ] && kill -0 "$(cat /run/herald-dovecot/m
     # A reload keeps the listeners it had: restart, so that new ports open.
     doveadm -c "$CONF/dovecot.conf" stop
     for _ in $(seq 1 50); do [ -e /run/herald-dovecot/master.pid ] || break; sleep 0.1; done
-    dovecot -c "$CONF/dovecot.conf"
+    dovecot -c "$CONF/dovecot.conf" </dev/null >/dev/null 2>&1  # detached: no pipe of the caller kept open
 else
-    dovecot -c "$CONF/dovecot.conf"
+    dovecot -c "$CONF/dovecot.conf" </dev/null >/dev/null 2>&1  # detached: no pipe of the caller kept open
 fi
 ROOT
     for _ in $(seq 1 50); do

@@ -698,11 +698,11 @@ impl RecordCommand for CheckWithKey {
                 claimant_of(ctx.record, *claim)
             ),
             (_, Some(Crossed::Answered(s)), _) => format!(
-                "your {} (a claim) crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
+                "your {} crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
                 s.name()
             ),
             (_, Some(Crossed::ClaimedAlready(s)), _) => format!(
-                "your {} (a claim) crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
+                "your {} crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
                 s.name()
             ),
             (Some(s), _, _) => format!(
@@ -1296,6 +1296,9 @@ impl RecordCommand for Legal {
         // verified again (spec section 3.8).
         let sent = wallet.as_ref().and_then(Wallet::sent);
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
+        if let Some(w) = &wallet {
+            super::sent::refuse_other_key(&referee, w, ctx)?;
+        }
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
         if let (Some((target, Phase::Play | Phase::Over)), Some(w)) =
@@ -1326,11 +1329,19 @@ impl RecordCommand for Legal {
         let mut after = Vec::new();
         let mut state = preview.state().cloned();
         if let Some(text) = &self.after {
+            // The game allows no action now (a draw to answer, a pass
+            // only, the game over): the game's reason, exit 1.
             let Some(start) = &state else {
-                return Err(Failure::usage(format!(
-                    "--after: no action can be listed now{}",
-                    note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
-                )));
+                return Err(Failure::invalid(
+                    Problem::plain(
+                        crate::referee::ErrorKind::Illegal,
+                        format!(
+                            "--after: no action can be listed now{}",
+                            note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
+                        ),
+                    ),
+                    &ctx.origin,
+                ));
             };
             let made = referee
                 .preview_typed_after(start, text)
@@ -1473,10 +1484,32 @@ fn actions_head(turn: u32, who: &str, count: usize) -> String {
 fn name_record(text: &str, origin: &str) -> String {
     match origin {
         "<stdin>" => text.to_owned(),
-        origin => text
-            .replace(" RECORD ", &format!(" {origin} "))
-            .replace(" RECORD\n", &format!(" {origin}\n")),
+        origin => {
+            // A command names the file alone, as a shell reads it: not
+            // the part of a message or mailbox it was found in.
+            let file = record_file_of(origin);
+            text.replace(" RECORD ", &format!(" {file} "))
+                .replace(" RECORD\n", &format!(" {file}\n"))
+        }
     }
+}
+
+/// The file an origin (`files::found_origin`: `m0.eml [the body,
+/// text/plain, quoted-printable, decoded]`, `box.mbox, message 3`) names,
+/// as one shell word.
+fn record_file_of(origin: &str) -> String {
+    let mut file = origin;
+    if file.ends_with(']') {
+        if let Some(k) = file.rfind(" [") {
+            file = &file[..k];
+        }
+    }
+    if let Some((before, n)) = file.rsplit_once(", message ") {
+        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+            file = before;
+        }
+    }
+    super::sent::shell_word(file)
 }
 
 // ---------------------------------------------------------------- hand
@@ -1769,7 +1802,9 @@ impl Move {
         sent: &crate::wallet::Sent,
         wallet: Option<&Wallet>,
     ) -> Result<Exit, Failure> {
-        let refuse = |typed: Option<&str>| super::sent::answered_already(sent, typed, ctx);
+        let refuse = |typed: Option<&str>| {
+            super::sent::answered_already(sent, typed, self.key.as_deref(), ctx)
+        };
         let (Some(text), Some(line)) = (self.text.as_deref(), sent.text.as_deref()) else {
             return Err(refuse(None));
         };
@@ -1783,7 +1818,12 @@ impl Move {
             let first_mover =
                 play_own_line(&mut after, line).filter(|p| moves_first(&after, p.side));
             if let (Some(_), crate::record::LineKind::Setup) = (first_mover, sent.kind) {
-                return Err(super::sent::first_turn_elsewhere(sent, text, ctx));
+                return Err(super::sent::first_turn_elsewhere(
+                    sent,
+                    text,
+                    self.key.as_deref(),
+                    ctx,
+                ));
             }
             return Err(refuse(Some(text)));
         }
@@ -1843,7 +1883,9 @@ impl Move {
         wallet: Option<&Wallet>,
     ) -> Result<Exit, Failure> {
         let claimant = claimant_of(ctx.record, claim);
-        let refuse = |typed: Option<&str>| super::sent::crossed_claim(sent, claimant, typed, ctx);
+        let refuse = |typed: Option<&str>| {
+            super::sent::crossed_claim(sent, claimant, typed, self.key.as_deref(), ctx)
+        };
         // With --reply, its message again; on a record file, the file
         // rewritten to hold the line in place of the claim.
         let (Some(text), Some(line), true, false) = (
@@ -1909,7 +1951,12 @@ impl Move {
             wallet,
             sent.text.as_deref(),
         ) else {
-            return Err(super::sent::answered_already(sent, None, ctx));
+            return Err(super::sent::answered_already(
+                sent,
+                None,
+                self.key.as_deref(),
+                ctx,
+            ));
         };
         let writer = referee
             .header()
@@ -2085,11 +2132,28 @@ pub(super) fn write_line_again<G: Game>(
         )));
     };
     let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
+    // A record file answered gets the line as the first time (updated as
+    // usual, with the reply too); a message answered stays as received.
+    // (A record made in memory, a message read with tags joined, has no
+    // stamp: no file of it is written.)
+    let record_file = !past_claim && !ctx.source.from_message() && ctx.stamp.is_some();
     match (&reply, key, wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
             let writer = played.claimant.unwrap_or(played.side);
+            let record_was = match record_file {
+                true => Some(files::read_bytes(ctx.path)?),
+                false => None,
+            };
             resend_with_key(key, wallet, sent, reply, || {
+                if record_was.is_some() {
+                    append_line(ctx, line, over.as_deref())?;
+                }
                 super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+                    .inspect_err(|_| {
+                        if let Some(bytes) = &record_was {
+                            let _ = files::rewrite(ctx.path, None, bytes);
+                        }
+                    })
             })?;
         }
         _ if past_claim => {
@@ -2113,6 +2177,7 @@ pub(super) fn write_line_again<G: Game>(
         "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
         sent.name(),
         match &reply {
+            Some(_) if record_file => format!("wrote {} to {}\n", sent.name(), ctx.origin),
             Some(_) => format!("{} is left as it was received\n", ctx.origin),
             None if past_claim => format!(
                 "wrote {} to {} in place of the claim it crossed\n",
@@ -2173,7 +2238,9 @@ pub(super) fn write_past_claim<G: Game>(
         .ok()
         .filter(|r| r.answered.is_some());
     let Some(replayed) = replayed else {
-        return Err(super::sent::crossed_claim(sent, claimant, None, ctx));
+        return Err(super::sent::crossed_claim(
+            sent, claimant, None, again.key, ctx,
+        ));
     };
     same(&replayed.referee, &answered)?;
     let what = if again.past_claim {

@@ -30,6 +30,7 @@ pub(super) fn replay_for_answer<G: Game>(
     })?;
     if let Some(wallet) = wallet {
         refuse_stripped(&replayed.referee, wallet, ctx)?;
+        refuse_other_key(&replayed.referee, wallet, ctx)?;
         refuse_fork_of_seen::<G>(&replayed.referee, wallet, ctx)?;
     }
     Ok(replayed)
@@ -245,6 +246,43 @@ pub(super) fn refuse_stripped<G: Game>(
     ))
 }
 
+/// Refuse a copy whose Key tag for `wallet`'s side is not `wallet`'s key,
+/// the key file being this game's (its chain id is the header's: the
+/// Key tags aside, the same game). Only the holder of a key file can
+/// write a key message for its side, and the holder of `wallet` did not
+/// write that one: another player wrote a key for this side (to play its
+/// turns From its address), so this copy is not the player's game and
+/// must not be played (spec section 3.7). Exit 1, in every command that
+/// reads the record with the key file.
+pub(super) fn refuse_other_key<G: Game>(
+    referee: &Referee<G>,
+    wallet: &Wallet,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failure> {
+    let header = referee.header();
+    let Some(side) = header
+        .side_named::<G>(wallet.side())
+        .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+        .filter(|_| wallet.chain() == header.chain_id())
+    else {
+        return Ok(());
+    };
+    let Some(key) = header.key(side) else {
+        return Ok(());
+    };
+    if key.to_bytes() == wallet.public_key() {
+        return Ok(());
+    }
+    let name = side.name::<G>();
+    let message = format!(
+        "this copy's {name}Key tag is not your key: another key was written for {name}, your side, by someone who does not hold your key file (a key message From {name}'s address that you did not send); this copy must not be played, and nothing was written: tell the other players that {name}'s key in it is not yours, and send your own key again from the copy you had before it (herald keygen --side {name} BEFORE.pbem --key KEY --reply, BEFORE.pbem the copy without {name}Key)"
+    );
+    Err(Failure::invalid(
+        Problem::plain(ErrorKind::Record, message),
+        &ctx.origin,
+    ))
+}
+
 /// Replay the record as [`referee::answer::replay_from_sent`] does, its
 /// problems placed in the record's text.
 pub(super) fn replay_from_sent<G: Game>(
@@ -317,17 +355,43 @@ fn another_answer(typed: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
+/// The key file as a command names it: the path the player gave (quoted
+/// for the shell where it needs it), else `KEY`.
+pub(super) fn key_arg(key: Option<&std::path::Path>) -> String {
+    key.map_or_else(|| "KEY".into(), |p| shell_word(&p.display().to_string()))
+}
+
+/// `word` as a shell reads it back as one word: as it is when it holds
+/// only safe characters, else in single quotes.
+pub(super) fn shell_word(word: &str) -> String {
+    let safe = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@+=,%".contains(c));
+    if safe {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The refusal of a second answer to the record the player answered
 /// already with `sent` (`typed`: what the player typed now, if it is not
 /// the same line): resend the message, or write it again.
-pub(super) fn answered_already(sent: &Sent, typed: Option<&str>, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn answered_already(
+    sent: &Sent,
+    typed: Option<&str>,
+    key: Option<&std::path::Path>,
+    ctx: &Ctx<'_>,
+) -> Failure {
     let (first, command) = line_again(sent, &ctx.origin);
+    let key = key_arg(key);
     let resend = match &sent.reply {
         Some(reply) => format!(
-            "resend {reply}, or write the same message again with {command} --key KEY --reply -o NEW.eml"
+            "resend {reply}, or write the same message again with {command} --key {key} --reply -o NEW.eml"
         ),
         None => format!(
-            "send the record that holds it again, or write it again with {command} --key KEY"
+            "send the record that holds it again, or write it again with {command} --key {key}"
         ),
     };
     let message = format!(
@@ -366,10 +430,12 @@ pub(super) fn crossed_claim(
     sent: &Sent,
     claimant: &str,
     typed: Option<&str>,
+    key: Option<&std::path::Path>,
     ctx: &Ctx<'_>,
 ) -> Failure {
     let (first, command) = line_again(sent, &ctx.origin);
-    let again = format!("write that message again with {command} --key KEY --reply -o NEW.eml");
+    let key = key_arg(key);
+    let again = format!("write that message again with {command} --key {key} --reply -o NEW.eml");
     let resend = match &sent.reply {
         Some(reply) => format!("resend {reply}, or {again}"),
         None => again,
@@ -385,15 +451,21 @@ pub(super) fn crossed_claim(
 /// The refusal of a turn typed on the record the player answered with
 /// `sent`, the set-up's last line, which made the player the first to
 /// move: the turn goes on the message (or record) that holds that line.
-pub(super) fn first_turn_elsewhere(sent: &Sent, typed: &str, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn first_turn_elsewhere(
+    sent: &Sent,
+    typed: &str,
+    key: Option<&std::path::Path>,
+    ctx: &Ctx<'_>,
+) -> Failure {
+    let key = key_arg(key);
     let (on, command) = match &sent.reply {
         Some(reply) => (
             reply.clone(),
-            format!("herald move {reply} \"{typed}\" --key KEY --reply -o NEXT.eml"),
+            format!("herald move {reply} \"{typed}\" --key {key} --reply -o NEXT.eml"),
         ),
         None => (
             "the record that holds it".to_owned(),
-            format!("herald move RECORD \"{typed}\" --key KEY"),
+            format!("herald move RECORD \"{typed}\" --key {key}"),
         ),
     };
     let message = format!(

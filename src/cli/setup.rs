@@ -172,7 +172,13 @@ impl Setup {
                 self.dry_run,
             ) else {
                 let claimant = super::commands::claimant_of(read.record, *claim);
-                return Err(super::sent::crossed_claim(sent, claimant, None, read));
+                return Err(super::sent::crossed_claim(
+                    sent,
+                    claimant,
+                    None,
+                    Some(&self.key),
+                    read,
+                ));
             };
             let again = super::commands::Again {
                 line,
@@ -199,16 +205,30 @@ impl Setup {
         if let Some(sent) = replayed.answered {
             // The record this player answered already: its set-up line
             // again, the same bytes (a lost reply), or nothing.
-            let (Some(line), None, false) =
-                (sent.text.as_deref(), self.choices.first(), self.dry_run)
-            else {
-                return Err(super::sent::answered_already(&sent, None, read));
+            // The same choices as the line holds (the command as it was
+            // first run) write it again; others would fork the game.
+            let (Some(line), true, false) = (
+                sent.text.as_deref(),
+                self.same_choices::<G>(&referee, &wallet),
+                self.dry_run,
+            ) else {
+                return Err(super::sent::answered_already(
+                    &sent,
+                    None,
+                    Some(&self.key),
+                    read,
+                ));
             };
             match &self.then {
                 // The set-up line went alone, into a message kept for the
                 // first turn: the turn goes on that message.
                 Some(turn) if sent.kind == LineKind::Setup => {
-                    return Err(super::sent::first_turn_elsewhere(&sent, turn, read));
+                    return Err(super::sent::first_turn_elsewhere(
+                        &sent,
+                        turn,
+                        Some(&self.key),
+                        read,
+                    ));
                 }
                 Some(turn) => {
                     let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
@@ -219,7 +239,12 @@ impl Setup {
                             .ok()
                     });
                     if !again {
-                        return Err(super::sent::answered_already(&sent, Some(turn), read));
+                        return Err(super::sent::answered_already(
+                            &sent,
+                            Some(turn),
+                            Some(&self.key),
+                            read,
+                        ));
                     }
                 }
                 _ => {}
@@ -535,6 +560,21 @@ impl Setup {
         referee
             .compose_typed(turn, Keys::given(Some(wallet), hand))
             .map_err(|e| super::commands::typed_failure(e, Some(&self.key), read))
+    }
+
+    /// Whether every choice given is the one `wallet` keeps (none given:
+    /// true): the set-up line the key file remembers, asked for again.
+    fn same_choices<G: Game>(&self, referee: &Referee<G>, wallet: &Wallet) -> bool {
+        let Some(side) = referee.header().side_named::<G>(wallet.side()) else {
+            return self.choices.is_empty();
+        };
+        self.choices.iter().all(|(flag, text)| {
+            G::read_choice(referee.state(), side, flag, text).is_ok_and(|values| {
+                values
+                    .iter()
+                    .all(|(slot, value)| wallet.chosen(slot) == Some(value.as_str()))
+            })
+        })
     }
 
     /// Put the player's choices into `wallet`: those given, else those it

@@ -3,7 +3,8 @@
 //! record, or a fork of the copy kept, is listed with its verdict and
 //! never taken. Of two copies of a game, every inbox keeps the same one
 //! whatever order they came in: the most lines, then the most keys, then
-//! the smallest SHA-256 of the record's text.
+//! the smallest SHA-256 of the record's text. Two copies that give one
+//! side two different keys are a conflict: neither is taken.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -300,6 +301,26 @@ impl Copy {
         self.rank() > other.rank()
     }
 
+    /// The Key tags (lower case) that `self` and `other` both hold with
+    /// different values: one side given two keys.
+    fn key_clash(&self, other: &Copy) -> Vec<(String, String, String)> {
+        let keys = |c: &Copy| -> Vec<(String, String)> {
+            c.key_tags
+                .iter()
+                .filter(|(name, _)| name.ends_with("key"))
+                .cloned()
+                .collect()
+        };
+        let theirs = keys(other);
+        keys(self)
+            .into_iter()
+            .filter_map(|(name, mine)| {
+                let (_, other) = theirs.iter().find(|(n, v)| *n == name && *v != mine)?;
+                Some((name, mine, other.clone()))
+            })
+            .collect()
+    }
+
     /// The same lines and keys (another message of the same record).
     fn same(&self, other: &Copy) -> bool {
         self.lines == other.lines && self.key_tags == other.key_tags
@@ -484,10 +505,10 @@ fn take(
     message: &Message,
     address: &str,
     origin: &str,
-) -> Result<Option<Rejected>, Failure> {
+) -> Result<Vec<Rejected>, Failure> {
     let (entry, copy) = match look(&message.bytes, address, origin) {
-        Seen::Nothing => return Ok(None),
-        Seen::Rejected(r) => return Ok(Some(r)),
+        Seen::Nothing => return Ok(Vec::new()),
+        Seen::Rejected(r) => return Ok(vec![r]),
         Seen::Game(game) => *game,
     };
     let keep = |st: &mut state::State, entry: GameEntry| -> Result<(), Failure> {
@@ -495,26 +516,71 @@ fn take(
         st.games.insert(entry.id.clone(), entry);
         Ok(())
     };
+    // A side given two keys: no copy that holds that side's Key tag is
+    // taken again (spec section 3.7).
+    if let Some(conflict) = st.key_conflicts.get(&entry.id) {
+        let clashing: Vec<&String> = conflict
+            .keys()
+            .filter(|name| copy.key_tags.iter().any(|(n, _)| n == *name))
+            .collect();
+        if let Some(name) = clashing.first() {
+            let verdict = conflict_verdict(&entry, name, address);
+            return Ok(vec![Rejected {
+                game: Some(entry.game),
+                id: Some(entry.id),
+                subject: entry.subject,
+                verdict,
+            }]);
+        }
+    }
     let Some((old, old_copy)) = kept(st, &entry.id, address)? else {
         keep(st, entry)?;
-        return Ok(None);
+        return Ok(Vec::new());
     };
+    // Two different keys for one side: a conflict, never a tie-break by
+    // the number of keys; neither copy is taken, both are listed.
+    let clash = copy.key_clash(&old_copy);
+    if let Some((name, _, _)) = clash.first() {
+        let conflict = st.key_conflicts.entry(entry.id.clone()).or_default();
+        for (tag, mine, theirs) in &clash {
+            let values = conflict.entry(tag.clone()).or_default();
+            values.insert(mine.clone());
+            values.insert(theirs.clone());
+        }
+        st.games.remove(&entry.id);
+        let verdict = conflict_verdict(&entry, name, address);
+        // The copy kept before is listed now as not taken, with this one.
+        return Ok(vec![
+            Rejected {
+                game: Some(old.game),
+                id: Some(old.id),
+                subject: old.subject,
+                verdict: verdict.clone(),
+            },
+            Rejected {
+                game: Some(entry.game),
+                id: Some(entry.id),
+                subject: entry.subject,
+                verdict,
+            },
+        ]);
+    }
     if copy.same(&old_copy) {
-        return Ok(None);
+        return Ok(Vec::new());
     }
     if copy.outranks(&old_copy) {
         let moves_on = old_copy.before(&copy);
         let verdict = fork_verdict(&old_copy, &copy, &old, &entry, address);
         keep(st, entry)?;
         if moves_on {
-            return Ok(None);
+            return Ok(Vec::new());
         }
-        return Ok(Some(Rejected {
+        return Ok(vec![Rejected {
             game: Some(old.game),
             id: Some(old.id),
             subject: old.subject,
             verdict,
-        }));
+        }]);
     }
     let verdict = if copy.before(&old_copy) {
         if entry.lines < old.lines {
@@ -532,12 +598,43 @@ fn take(
     } else {
         fork_verdict(&copy, &old_copy, &entry, &old, address)
     };
-    Ok(Some(Rejected {
+    Ok(vec![Rejected {
         game: Some(entry.game),
         id: Some(entry.id),
         subject: entry.subject,
         verdict,
-    }))
+    }])
+}
+
+/// Why a copy of `entry`'s game is not taken: two copies gave one side
+/// two different keys (its Key tag `tag`, lower case). Only a key file's
+/// holder can write its side's key message, so one of the two keys was
+/// written by someone who does not hold that side's key file, From that
+/// side's address; the inbox cannot tell which, and keeps neither. The
+/// side's own player (`address_of_player` its contact) is told to say
+/// which key is its own and send its key message again.
+fn conflict_verdict(entry: &GameEntry, tag: &str, address_of_player: &str) -> String {
+    let side = entry
+        .sides
+        .iter()
+        .find(|[s, _]| tag.strip_suffix("key") == Some(s.to_ascii_lowercase().as_str()))
+        .map(|[s, contact]| (s.clone(), contact.clone()));
+    let Some((side, contact)) = side else {
+        return format!("key conflict: two copies of this game give one side two different keys ({tag}); neither is taken");
+    };
+    let mut verdict = format!(
+        "key conflict: two copies of this game give {side} two different keys ({side}Key): one was written by someone who does not hold {side}'s key file, From {side}'s address. Neither copy is taken, nor any later copy with a {side}Key (never the one with more keys); play none of them"
+    );
+    if address(&contact).eq_ignore_ascii_case(address_of_player) {
+        verdict.push_str(&format!(
+            "\n{side} is yours: herald check COPY.eml --key KEY says which copy holds your key (the other is refused); tell every player which key is yours and send your own key message again (herald keygen --side {side} RECORD --key KEY --reply on the copy you made it on)"
+        ));
+    } else {
+        verdict.push_str(&format!(
+            "\n{side}'s player ({contact}) must say which key is theirs and send their key message again"
+        ));
+    }
+    verdict
 }
 
 /// Why `dropped`, a fork of the copy `kept`, is not taken, and, when it
@@ -596,7 +693,7 @@ pub(crate) fn remember_sent_message(address: &str, bytes: &[u8]) -> Result<(), F
         id: String::new(),
         bytes: bytes.to_vec(),
     };
-    if let Some(r) = take(&mut st, &message, address, "the message sent")? {
+    for r in take(&mut st, &message, address, "the message sent")? {
         // Sent all the same; the inbox says which copy it keeps, and why.
         crate::cli::report::eprint_warning(
             &format!(
@@ -626,9 +723,7 @@ pub(crate) fn inbox(config: Option<&Path>, format: Format) -> Result<Exit, Failu
     let mut rejected = Vec::new();
     for (k, message) in messages.iter().enumerate() {
         let origin = format!("new message {} ({})", k + 1, message.id);
-        if let Some(r) = take(&mut st, message, &config.account.address, &origin)? {
-            rejected.push(r);
-        }
+        rejected.extend(take(&mut st, message, &config.account.address, &origin)?);
     }
     let read = st.read.entry(key).or_default();
     read.extend(messages.iter().map(|m| m.id.clone()));

@@ -25,6 +25,11 @@ pub(crate) struct State {
     /// Per game id, what the inbox last knew of it.
     #[serde(default)]
     pub(crate) games: BTreeMap<String, super::inbox::GameEntry>,
+    /// Games in which two copies gave one side two different keys: game
+    /// id, then the side's Key tag (lower case), then every value seen.
+    /// No copy that holds one of those tags is taken again.
+    #[serde(default)]
+    pub(crate) key_conflicts: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 /// The state folder.
