@@ -88,6 +88,30 @@ impl Castles {
         self.answer(castle, day, &args)
     }
 
+    /// Castle `castle`'s claim on `day` of a forfeit on the newest
+    /// message, refused: exit 1, no message written; its standard error,
+    /// its words joined by single spaces.
+    fn refused_claim(&self, castle: usize, day: &str) -> String {
+        let last = self.last.borrow().clone();
+        let args = [
+            "move",
+            last.as_str(),
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "refused.eml",
+        ];
+        let (_, err, code) = self.herald(castle, day, &args);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            !self.dir(castle).join("refused.eml").exists(),
+            "nothing written"
+        );
+        err.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
     /// `herald ARGS` in castle `castle`'s folder on `day`: its output,
     /// its standard error and its exit code.
     fn herald(&self, castle: usize, day: &str, args: &[&str]) -> (String, String, i32) {
@@ -279,27 +303,8 @@ fn a_forfeit_claimed_with_a_shared_deck_ends_play_for_the_castles_still_in() {
     // Once the claim's deadline passed, Castle1's audit lets it stand;
     // the claimed castle may not claim anyone's audit back.
     t.answer(1, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
-    let last = t.last.borrow().clone();
-    let (_, err, code) = t.herald(
-        3,
-        LATE_DAY,
-        &[
-            "move",
-            last.as_str(),
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "back.eml",
-        ],
-    );
-    assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains("Castle3 is out of the game: Castle3 forfeited (claimed by Castle4 on turn 3); a side that lost by forfeit claims nothing"),
-        "{err}"
-    );
-    assert!(!t.dir(3).join("back.eml").exists());
+    let err = t.refused_claim(3, LATE_DAY);
+    assert!(err.contains("Castle3 is out of the game: Castle3 forfeited (claimed by Castle4 on turn 3); a side that lost by forfeit claims nothing"), "{err}");
     // The others audit; Castle3's audit never comes, and its forfeit of
     // it is claimed: the game is over, the castles still in won.
     t.answer(2, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
@@ -404,27 +409,8 @@ fn a_side_that_resigned_claims_nothing() {
         (Some("play"), vec!["Castle2"]),
         "{s}"
     );
-    let last = t.last.borrow().clone();
-    let (_, err, code) = t.herald(
-        1,
-        CLAIM_DAY,
-        &[
-            "move",
-            last.as_str(),
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "c.eml",
-        ],
-    );
-    assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains("Castle1 is out of the game (it resigned or was eliminated): only a side still playing claims a forfeit in play"),
-        "{err}"
-    );
-    assert!(!t.dir(1).join("c.eml").exists());
+    let err = t.refused_claim(1, CLAIM_DAY);
+    assert!(err.contains("Castle1 is out of the game (it resigned or was eliminated): only a side still playing claims a forfeit in play"), "{err}");
     t.answer(3, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
     let s = t.status(4);
     assert_eq!(s["provisional"], "Castle3+Castle4", "{s}");
@@ -479,27 +465,8 @@ fn a_claimed_side_never_draws_or_wins_by_claiming_back() {
     // The claimed side writes its audit once the claim's deadline
     // passed (the claim stands), then may not claim the winner's audit.
     t.answer(out, STANDS_DAY, &["move", "audit", "--key", "my.key"]);
-    let last = t.last.borrow().clone();
-    let (_, err, code) = t.herald(
-        out,
-        LATE_DAY,
-        &[
-            "move",
-            last.as_str(),
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "x.eml",
-        ],
-    );
-    assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains(&format!("{gone} is out of the game: {gone} forfeited (claimed by {winner_name} on turn 1); a side that lost by forfeit claims nothing")),
-        "{err}"
-    );
-    assert!(!t.dir(out).join("x.eml").exists());
+    let err = t.refused_claim(out, LATE_DAY);
+    assert!(err.contains(&format!("{gone} is out of the game: {gone} forfeited (claimed by {winner_name} on turn 1); a side that lost by forfeit claims nothing")), "{err}");
     // The winner's audit ends the game: the winner has won.
     t.answer(winner, LATE_DAY, &["move", "audit", "--key", "my.key"]);
     let s = t.status(winner);
@@ -518,35 +485,17 @@ fn an_audit_due_after_a_claim_has_its_whole_deadline_from_the_day_the_claim_stoo
     let t = Castles::set_up("four-castles-solo");
     t.turn(1);
     t.answer(3, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
-    let last = t.last.borrow().clone();
-    let claim = |day: &str| {
-        t.herald(
-            4,
-            day,
-            &[
-                "move",
-                last.as_str(),
-                "--forfeit",
-                "--key",
-                "my.key",
-                "--reply",
-                "-o",
-                "c.eml",
-            ],
-        )
-    };
     // 2026-12-01: the claim on turn 2 stands, and Castle1's audit is due
     // from that day, not from the claim's date.
-    let (_, err, code) = claim(STANDS_DAY);
-    assert_eq!(code, 1, "{err}");
-    let words = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = t.refused_claim(4, STANDS_DAY);
     assert!(
         words.contains("Castle1's step has been due since 2026-12-01 (the day the claim on turn 2 stood), 0 days by this claim's date 2026-12-01, and the game's Deadline is 14 days: Castle4 may claim from 2026-12-16 on"),
         "{words}"
     );
-    assert!(!t.dir(4).join("c.eml").exists(), "nothing written");
     // 15 days after the claim stood, Castle1's silence may be claimed.
-    let (out, err, code) = claim(LATE_DAY);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(t.dir(4).join("c.eml").exists());
+    t.answer(4, LATE_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let s = t.status(2);
+    assert_eq!(s["forfeits"][1]["side"], "Castle1", "{s}");
+    assert_eq!(s["forfeits"][1]["claimed_by"], "Castle4", "{s}");
+    assert_eq!(s["forfeits"][1]["audit"], true, "{s}");
 }
