@@ -211,10 +211,7 @@ pub(super) fn refuse_stripped<G: Game>(
     ctx: &Ctx<'_>,
 ) -> Result<(), Failure> {
     let header = referee.header();
-    let Some(side) = header
-        .side_named::<G>(wallet.side())
-        .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
-    else {
+    let Ok(side) = referee.wallet_side(wallet) else {
         return Ok(());
     };
     let lines = ctx.record.turns.len();
@@ -260,9 +257,9 @@ pub(super) fn refuse_other_key<G: Game>(
     ctx: &Ctx<'_>,
 ) -> Result<(), Failure> {
     let header = referee.header();
-    let Some(side) = header
-        .side_named::<G>(wallet.side())
-        .filter(|_| wallet.game().eq_ignore_ascii_case(G::ID))
+    let Some(side) = referee
+        .wallet_side(wallet)
+        .ok()
         .filter(|_| wallet.chain() == header.chain_id())
     else {
         return Ok(());
