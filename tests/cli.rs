@@ -2634,7 +2634,8 @@ fn keyed_game(dir: &Path) -> PathBuf {
 }
 
 #[test]
-fn check_with_a_key_file_checks_the_record_against_what_it_remembers_and_writes_nothing() {
+fn check_with_a_key_file_checks_the_record_against_what_it_remembers_and_keeps_the_key_file_for_a_record_it_knows(
+) {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let record = keyed_game(d);
