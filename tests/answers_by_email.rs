@@ -142,8 +142,9 @@ fn a_lost_reply_written_again_keeps_its_own_date() {
     }
     let sent = body(&t.red.join("2.eml"));
     assert!(sent.contains("2. Red: Kc9-b9\n"), "{sent}");
+    // The dates of its lines (a signature's hex digits may hold "2099").
     assert!(
-        !sent.contains("2099") && !sent.contains("2020-01-01"),
+        !sent.contains("date 2099") && !sent.contains("date 2020-01-01"),
         "{sent}"
     );
 }

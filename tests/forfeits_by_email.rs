@@ -960,3 +960,24 @@ fn a_claimant_typing_a_turn_is_told_the_claims_answer_is_due() {
     );
     assert!(!err.contains("audit --key KEY"), "{err}");
 }
+
+/// `pass` typed when the line due from the player is its audit (the
+/// game is over) is written as that audit, and the player is told so
+/// (review round 5).
+#[test]
+fn pass_typed_when_the_audit_is_due_is_written_as_the_audit_and_said_so() {
+    let t = Table::set_up();
+    // Blue's resignation carries Blue's audit: Red's is due next.
+    t.play(&t.blue, &["resign"]);
+    let out = t.play(&t.red, &["pass"]);
+    assert!(
+        out.contains("the game is over, so the line due from you is your audit: `pass` was written as `audit`"),
+        "{out}"
+    );
+    let s = status(&t.blue);
+    assert_eq!(
+        (s["phase"].as_str(), s["result"].as_str()),
+        (Some("over"), Some("Red")),
+        "{s}"
+    );
+}
