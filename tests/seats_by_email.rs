@@ -8,14 +8,9 @@
 //! that copy must not be played); Goblin's own copy is its game.
 
 mod common;
-use common::{fails, run};
+use common::{fails, mail, run};
 
 use std::path::{Path, PathBuf};
-
-/// Mail `name` from `from` to `to`.
-fn mail(from: &Path, to: &Path, name: &str) {
-    std::fs::copy(from.join(name), to.join(name)).unwrap();
-}
 
 struct Table {
     _root: tempfile::TempDir,
