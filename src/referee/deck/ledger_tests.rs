@@ -160,6 +160,14 @@ fn turn_with(ledger: &mut DeckLedger, side: usize, give: Give) -> u32 {
     card
 }
 
+/// Both sides' audits of `ledger`, each with its own openings, pass.
+fn both_audits_pass(ledger: &mut DeckLedger) {
+    for side in 0..2 {
+        let o = openings(ledger, side);
+        assert_eq!(ledger.audit(side, &o), Ok(()), "side {side}");
+    }
+}
+
 fn openings(ledger: &DeckLedger, side: usize) -> Vec<(u32, SeedOpening)> {
     ledger
         .passed(side)
@@ -188,10 +196,7 @@ fn a_ledger_plays_a_forty_turn_game_through_a_reshuffle_and_audits_it() {
         first_deck.sort_unstable();
         first_deck.dedup();
         assert!(first_deck.len() >= 30);
-        for side in 0..2 {
-            let o = openings(&ledger, side);
-            ledger.audit(side, &o).unwrap();
-        }
+        both_audits_pass(&mut ledger);
     }
 }
 
@@ -214,10 +219,7 @@ fn a_vouched_stretch_opens_the_same_cards_and_audits_the_same() {
     }
     assert!(vouched.passed(0).contains(&1), "the game reshuffled");
     assert_eq!(seen.0, seen.1);
-    for side in 0..2 {
-        let o = openings(&vouched, side);
-        assert_eq!(vouched.audit(side, &o), Ok(()));
-    }
+    both_audits_pass(&mut vouched);
 }
 
 #[test]
@@ -482,10 +484,7 @@ fn a_card_opened_on_a_vouched_line_is_decrypted_only_when_the_reshuffle_needs_it
     for position in 34..40 {
         assert_eq!(vouched.deck_of(position), plain.deck_of(position));
     }
-    for side in 0..2 {
-        let o = openings(&vouched, side);
-        assert_eq!(vouched.audit(side, &o), Ok(()));
-    }
+    both_audits_pass(&mut vouched);
 }
 
 #[test]
