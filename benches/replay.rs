@@ -325,6 +325,48 @@ fn battlegates_legal(c: &mut Criterion) {
 /// the command line (criterion's filter among them) name this game, or
 /// name none. A filter naming one game then skips making the other
 /// games' records, which takes minutes.
+/// The floor of a signed record's seals (issue 30): `n` Ed25519
+/// signatures of 200-byte messages by two keys, as a two-sided record
+/// holds them, checked one by one (`verify_strict`) and as one batch
+/// with each key once (`fairness::seals_verify`, spec section 3.8).
+fn seals(c: &mut Criterion) {
+    let keys = [
+        herald::fairness::signing_key(&[1; 32]),
+        herald::fairness::signing_key(&[2; 32]),
+    ];
+    let mut group = c.benchmark_group("seals");
+    group.sample_size(10);
+    for n in [64usize, 256] {
+        let messages: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let mut m = vec![b'x'; 200];
+                m[..8].copy_from_slice(&(i as u64).to_be_bytes());
+                m
+            })
+            .collect();
+        let signers: Vec<ed25519_dalek::VerifyingKey> =
+            (0..n).map(|i| keys[i % 2].verifying_key()).collect();
+        let sigs: Vec<[u8; 64]> = (0..n)
+            .map(|i| {
+                use ed25519_dalek::Signer;
+                keys[i % 2].sign(&messages[i]).to_bytes()
+            })
+            .collect();
+        let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+        assert!(herald::fairness::seals_verify(&signers, &refs, &sigs));
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(format!("one-by-one/{n}"), |b| {
+            b.iter(|| {
+                (0..n).all(|i| herald::fairness::seal_verifies(&signers[i], refs[i], &sigs[i]))
+            })
+        });
+        group.bench_function(format!("merged-batch/{n}"), |b| {
+            b.iter(|| herald::fairness::seals_verify(&signers, black_box(&refs), &sigs))
+        });
+    }
+    group.finish();
+}
+
 fn selected(id: &str) -> bool {
     let free: Vec<String> = std::env::args()
         .skip(1)
@@ -348,6 +390,9 @@ fn benches(c: &mut Criterion) {
     herald::for_each_game!(each);
     if selected(Battlegates::ID) && std::env::var_os("HERALD_RECORDS_DIR").is_none() {
         battlegates_legal(c);
+    }
+    if selected("seals") && std::env::var_os("HERALD_RECORDS_DIR").is_none() {
+        seals(c);
     }
 }
 

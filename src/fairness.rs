@@ -20,6 +20,7 @@ const DOMAIN_SETTLE_CHANCE: &[u8] = b"herald/settle-chance/v2";
 const DOMAIN_SLOT_SALT: &[u8] = b"herald/slot-salt/v1";
 const DOMAIN_SLOT: &[u8] = b"herald/slot/v1";
 const DOMAIN_SIGNING_KEY: &[u8] = b"herald/signing-key/v1";
+const DOMAIN_SEAL_BATCH: &[u8] = b"herald/seal-batch/v1";
 const DOMAIN_RECORD: &[u8] = b"herald/record/v1";
 const DOMAIN_LINE_SIG: &[u8] = b"herald/line-sig/v1";
 
@@ -379,28 +380,113 @@ pub fn seal_verifies(key: &ed25519_dalek::VerifyingKey, message: &[u8], sig: &[u
 }
 
 /// Whether every `sigs[i]` is `keys[i]`'s signature of `messages[i]`, as
-/// [`seal_verifies`] would say of each, in one go: ed25519-dalek's batch
-/// equation (`verify_batch`), and for each signature the checks
-/// `verify_strict` adds to it (its `R` canonically encoded and not of
-/// small order; keys are refused weak when the header is read).
+/// [`seal_verifies`] would say of each, in one go (spec 3.6): Ed25519's
+/// batch equation, `[-Σ z_i s_i] B + Σ z_i R_i + Σ_A [Σ_{i: A_i = A}
+/// z_i k_i] A = 0`, one multiscalar multiplication (curve25519-dalek) in
+/// which each signer's key appears once, whatever the number of its
+/// signatures (a record has one key a side), and each `R` is
+/// decompressed once. `k_i` is SHA-512(`R_i || A_i || M_i`) as in
+/// Ed25519 itself; the weights `z_i` (128 bits) are derived from a
+/// SHA-512 over every signature's key, `R`, `s` and `k`, so that no
+/// signature can be made to fit weights known in advance. As `verify_strict` does, each signature is
+/// refused whose `s` is not reduced, whose `R` is not canonically encoded
+/// or is of small order (keys are refused weak when the header is read).
+#[allow(non_snake_case)]
 pub fn seals_verify(
     keys: &[ed25519_dalek::VerifyingKey],
     messages: &[&[u8]],
     sigs: &[[u8; 64]],
 ) -> bool {
-    let strict_r = sigs.iter().all(|sig| {
+    use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
+    use curve25519_dalek::scalar::Scalar;
+    use curve25519_dalek::traits::{IsIdentity, VartimeMultiscalarMul};
+    use sha2::Sha512;
+
+    if keys.len() != sigs.len() || messages.len() != sigs.len() {
+        return false;
+    }
+    let mut seed = Sha512::new();
+    seed.update(DOMAIN_SEAL_BATCH);
+    seed.update((sigs.len() as u32).to_be_bytes());
+    let mut Rs = Vec::with_capacity(sigs.len());
+    let mut ss = Vec::with_capacity(sigs.len());
+    let mut ks = Vec::with_capacity(sigs.len());
+    for ((key, message), sig) in keys.iter().zip(messages).zip(sigs) {
         let mut r = [0u8; 32];
         r.copy_from_slice(&sig[..32]);
-        let encoded = curve25519_dalek::edwards::CompressedEdwardsY(r);
-        encoded
-            .decompress()
-            .is_some_and(|point| point.compress() == encoded && !point.is_small_order())
-    });
-    let sigs: Vec<ed25519_dalek::Signature> = sigs
-        .iter()
-        .map(ed25519_dalek::Signature::from_bytes)
-        .collect();
-    strict_r && ed25519_dalek::verify_batch(messages, &sigs, keys).is_ok()
+        let mut s = [0u8; 32];
+        s.copy_from_slice(&sig[32..]);
+        let Some(s) = Option::<Scalar>::from(Scalar::from_canonical_bytes(s)) else {
+            return false;
+        };
+        if !canonical_y(&r) {
+            return false;
+        }
+        let Some(R) = CompressedEdwardsY(r).decompress() else {
+            return false;
+        };
+        if R.is_small_order() {
+            return false;
+        }
+        let mut h = Sha512::new();
+        h.update(r);
+        h.update(key.as_bytes());
+        h.update(message);
+        let k = Scalar::from_bytes_mod_order_wide(&h.finalize().into());
+        seed.update(key.as_bytes());
+        seed.update(sig);
+        seed.update(k.as_bytes());
+        Rs.push(R);
+        ss.push(s);
+        ks.push(k);
+    }
+    let seed = seed.finalize();
+    let mut b = Scalar::ZERO;
+    let mut scalars: Vec<Scalar> = Vec::with_capacity(sigs.len() + 3);
+    let mut points: Vec<EdwardsPoint> = Vec::with_capacity(sigs.len() + 3);
+    // Each distinct key once, with the sum of its signatures' `z_i k_i`.
+    let mut signers: Vec<(&ed25519_dalek::VerifyingKey, Scalar)> = Vec::new();
+    for (i, R) in Rs.into_iter().enumerate() {
+        let z = seal_weight(&seed, i);
+        b -= z * ss[i];
+        scalars.push(z);
+        points.push(R);
+        let zk = z * ks[i];
+        match signers.iter_mut().find(|(key, _)| *key == &keys[i]) {
+            Some((_, sum)) => *sum += zk,
+            None => signers.push((&keys[i], zk)),
+        }
+    }
+    for (key, sum) in signers {
+        scalars.push(sum);
+        points.push(key.to_edwards());
+    }
+    scalars.push(b);
+    points.push(curve25519_dalek::constants::ED25519_BASEPOINT_POINT);
+    EdwardsPoint::vartime_multiscalar_mul(scalars, points).is_identity()
+}
+
+/// Whether a point's 32 bytes encode its `y` below the field's prime
+/// 2^255 - 19 (the sign bit aside): curve25519-dalek reduces a larger
+/// `y` without a word, and `verify_strict` refuses such an `R` (it
+/// compares `R`'s bytes with a canonical encoding). The other
+/// non-canonical encoding, `x = 0` with the sign bit set, is of small
+/// order and refused as such.
+fn canonical_y(bytes: &[u8; 32]) -> bool {
+    !(bytes[31] & 0x7f == 0x7f && bytes[1..31].iter().all(|&b| b == 0xff) && bytes[0] >= 0xed)
+}
+
+/// The weight `z_i` of signature `i` in a batch whose seed is `h` (see
+/// [`seals_verify`]): the first 16 bytes of SHA-512(`h || u32be(i)`),
+/// little-endian.
+fn seal_weight(h: &[u8], i: usize) -> curve25519_dalek::scalar::Scalar {
+    let mut z = [0u8; 32];
+    z[..16].copy_from_slice(
+        &sha2::Sha512::new_with_prefix(h)
+            .chain_update((i as u32).to_be_bytes())
+            .finalize()[..16],
+    );
+    curve25519_dalek::scalar::Scalar::from_bytes_mod_order(z)
 }
 
 /// Numbers from a seed (spec 3.5): ChaCha20 (rand_chacha, pinned) seeded
@@ -615,6 +701,76 @@ mod tests {
         let mut bad_r = sig;
         bad_r[..32].copy_from_slice(&[0; 32]);
         assert!(!seals_verify(&[public], &[&message], &[bad_r]));
+    }
+
+    /// The merged-key batch says of a set of seals what `verify_strict`
+    /// says of each: every one true, or some false, whichever byte of
+    /// which signature is altered, with two keys taking turns (as two
+    /// sides' lines do) and with a signature claimed by the other key.
+    #[test]
+    fn a_batch_of_seals_says_what_verify_strict_says_of_each() {
+        let keys = [signing_key(&[1; 32]), signing_key(&[2; 32])];
+        let publics: Vec<_> = (0..8).map(|i| keys[i % 2].verifying_key()).collect();
+        let messages: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i; 40 + usize::from(i)]).collect();
+        let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+        let sigs: Vec<[u8; 64]> = (0..8)
+            .map(|i| ed25519_dalek::Signer::sign(&keys[i % 2], &messages[i]).to_bytes())
+            .collect();
+        let each = |publics: &[ed25519_dalek::VerifyingKey], sigs: &[[u8; 64]]| {
+            (0..sigs.len()).all(|i| seal_verifies(&publics[i], refs[i], &sigs[i]))
+        };
+        assert!(each(&publics, &sigs));
+        assert!(seals_verify(&publics, &refs, &sigs));
+        for at in [0, 5, 31, 32, 40, 63] {
+            for victim in [0, 3, 7] {
+                let mut bad = sigs.clone();
+                bad[victim][at] ^= 0x10;
+                assert!(!each(&publics, &bad), "byte {at} of {victim}");
+                assert!(
+                    !seals_verify(&publics, &refs, &bad),
+                    "byte {at} of {victim}"
+                );
+            }
+        }
+        let mut claimed = publics.clone();
+        claimed[2] = keys[1].verifying_key();
+        assert!(!each(&claimed, &sigs));
+        assert!(!seals_verify(&claimed, &refs, &sigs));
+        // `s` not reduced (s + l): refused by both, though the equation holds.
+        // l = 2^252 + 27742317777372353535851937790883648493, little-endian.
+        let l: [u8; 32] = [
+            0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9,
+            0xde, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+        ];
+        let mut unreduced = sigs.clone();
+        let mut carry = 0u16;
+        for k in 0..32 {
+            let sum = u16::from(unreduced[4][32 + k]) + u16::from(l[k]) + carry;
+            unreduced[4][32 + k] = sum as u8;
+            carry = sum >> 8;
+        }
+        assert!(!each(&publics, &unreduced));
+        assert!(!seals_verify(&publics, &refs, &unreduced));
+        // Lengths that disagree are no batch.
+        assert!(!seals_verify(&publics[..7], &refs, &sigs));
+        assert!(seals_verify(&[], &[], &[]));
+    }
+
+    /// A point's `y` is canonical below 2^255 - 19 whatever its sign bit.
+    #[test]
+    fn a_point_encoding_is_canonical_below_the_prime() {
+        let mut p_minus_1 = [0xff; 32];
+        p_minus_1[0] = 0xec;
+        p_minus_1[31] = 0x7f;
+        assert!(canonical_y(&p_minus_1));
+        let mut signed = p_minus_1;
+        signed[31] |= 0x80;
+        assert!(canonical_y(&signed));
+        let mut p = p_minus_1;
+        p[0] = 0xed;
+        assert!(!canonical_y(&p));
+        assert!(!canonical_y(&[0xff; 32]));
+        assert!(canonical_y(&[0; 32]));
     }
 
     #[test]
