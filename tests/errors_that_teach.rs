@@ -551,3 +551,58 @@ fn a_claim_written_while_keys_are_due_is_refused_on_replay() {
         "{err}"
     );
 }
+
+/// The command a reader prints, its continuation lines (`fit`'s two
+/// spaces) joined: the text between `(herald ` and the `)` closing it.
+fn printed_command(text: &str) -> String {
+    let joined = text.replace("\n  ", " ");
+    let start = joined.find("(herald ").expect("a command in parentheses") + 1;
+    let end = start + joined[start..].find(')').unwrap();
+    joined[start..end].to_owned()
+}
+
+/// Bob, given Ann's first message, asks `check`, `legal` and `show` what
+/// is due: each names Red's key with the command that answers a message
+/// (herald never rewrites one), and that command, run as printed, works.
+#[test]
+fn a_command_printed_for_a_message_answers_it_with_a_reply() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bob) = (root.path().join("ann"), root.path().join("bob"));
+    std::fs::create_dir(&ann).unwrap();
+    std::fs::create_dir(&bob).unwrap();
+    common::run(
+        &ann,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--key",
+            "blue.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    common::mail(&ann, &bob, "1.eml");
+    let expected = "herald keygen --side Red 1.eml --key red.key --reply -o reply.eml";
+    for reader in ["check", "legal", "show"] {
+        let said = common::run(&bob, &[reader, "1.eml"]);
+        assert_eq!(printed_command(&said), expected, "{reader}: {said}");
+    }
+    // A record file is written on in place: no reply there.
+    common::run(&ann, &["extract", "1.eml", "-o", "game.pbem"]);
+    let said = common::run(&ann, &["check", "game.pbem"]);
+    assert_eq!(
+        printed_command(&said),
+        "herald keygen --side Red game.pbem --key red.key"
+    );
+    // As printed, word for word, the command answers the message.
+    let words: Vec<&str> = expected.split(' ').skip(1).collect();
+    common::run(&bob, &words);
+    let said = common::run(&bob, &["check", "reply.eml"]);
+    assert!(said.contains(": OK: Castle Danger"), "{said}");
+    assert!(bob.join("red.key").exists());
+}

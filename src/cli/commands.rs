@@ -10,8 +10,8 @@ use super::context::unknown_game_argument;
 use super::context::{
     append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
     read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
-    side_to_move, with_bytes, with_record, with_record_in, Ctx, JsonPending, RecordCommand,
-    SCHEMA_VERSION,
+    side_to_move, with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named,
+    RecordCommand, SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;
@@ -661,7 +661,7 @@ fn forfeit_text<G: Game>(referee: &Referee<G>) -> String {
 impl RecordCommand for Check {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
-        self.after::<G>(&ctx.origin, &referee)
+        self.after::<G>(ctx.named(), &referee)
     }
 }
 
@@ -715,7 +715,7 @@ impl RecordCommand for CheckWithKey {
             }
             (None, None, None) => "you have written no line of this game yet".to_owned(),
         };
-        let exit = Check(self.format).after(&ctx.origin, &referee)?;
+        let exit = Check(self.format).after(ctx.named(), &referee)?;
         if self.format != Format::Json {
             out(&fit(
                 &format!("Your key file ({name}, {key}): {standing}"),
@@ -757,7 +757,8 @@ impl AfterCheck for Check {
     type Output = Exit;
 
     /// Print the verdict on a record replayed to its end.
-    fn after<G: Game>(self, origin: &str, referee: &Referee<G>) -> Result<Exit, Failure> {
+    fn after<G: Game>(self, named: Named<'_>, referee: &Referee<G>) -> Result<Exit, Failure> {
+        let origin = named.origin;
         // The digest only where a side signs (the referee keeps it then):
         // it is what the seals are over (spec section 3.8).
         let digest = referee.digest().map(hex::encode);
@@ -822,7 +823,7 @@ impl AfterCheck for Check {
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
-                fit(&name_record(&summary, origin), "  "),
+                fit(&name_record(&summary, named), "  "),
                 draw_text(referee),
                 forfeit_text(referee),
                 pending_text(referee),
@@ -963,7 +964,7 @@ impl RecordCommand for Show {
         };
         let diagram = name_record(
             &diagram_with_step(G::diagram(&seen, self.style), &seen, &referee),
-            &ctx.origin,
+            ctx.named(),
         );
         let summary = G::summary(&referee.public_state());
         // The position the last turn started from, as the viewer saw it.
@@ -1396,7 +1397,7 @@ impl RecordCommand for Legal {
                 {
                     // Keys before turn 1: what is due, then the turn that
                     // waits for them.
-                    text.push_str(&fit(&name_record(&due.text, &ctx.origin), "  "));
+                    text.push_str(&fit(&name_record(&due.text, ctx.named()), "  "));
                     if let Some(side) = &to_move {
                         let head = format!("{side}, once every key is in");
                         text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
@@ -1410,7 +1411,7 @@ impl RecordCommand for Legal {
                                 due.side.name::<G>(),
                                 due.text
                             ),
-                            &ctx.origin,
+                            ctx.named(),
                         ),
                         "  ",
                     ));
@@ -1454,7 +1455,7 @@ impl RecordCommand for Legal {
                     text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
                 }
                 if let Some(n) = &note {
-                    text.push_str(&fit(&format!("Note: {n}"), "  "));
+                    text.push_str(&fit(&name_record(&format!("Note: {n}"), ctx.named()), "  "));
                 }
                 for c in &chance {
                     text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
@@ -1465,7 +1466,7 @@ impl RecordCommand for Legal {
                         None => text.push_str(&format!("  {}\n", a.action)),
                     }
                 }
-                out(&name_record(&text, &ctx.origin))?;
+                out(&text)?;
             }
         }
         Ok(Exit::Ok)
@@ -1480,18 +1481,77 @@ fn actions_head(turn: u32, who: &str, count: usize) -> String {
 }
 
 /// `text` with the word RECORD of the referee's commands named as the
-/// file read (left as it is for standard input).
-fn name_record(text: &str, origin: &str) -> String {
-    match origin {
+/// file read (left as it is for standard input); when that file is an
+/// email message, each command that writes the next step on it answers
+/// it with a reply, as herald never rewrites a message.
+fn name_record(text: &str, named: Named<'_>) -> String {
+    match named.origin {
         "<stdin>" => text.to_owned(),
         origin => {
             // A command names the file alone, as a shell reads it: not
             // the part of a message or mailbox it was found in.
             let file = record_file_of(origin);
-            text.replace(" RECORD ", &format!(" {file} "))
-                .replace(" RECORD\n", &format!(" {file}\n"))
+            let text = text
+                .replace(" RECORD ", &format!(" {file} "))
+                .replace(" RECORD\n", &format!(" {file}\n"));
+            match named.answer {
+                Answer::InPlace => text,
+                Answer::ByReply => answered_by_reply(&text, &file),
+            }
         }
     }
+}
+
+/// `text` with each `herald keygen`, `move` or `setup` command on `file`
+/// (a message) written as the reply that answers it: `--reply -o
+/// reply.eml` added, and a key file named by `-o` named by `--key`
+/// instead (`-o` is the message's then).
+fn answered_by_reply(text: &str, file: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(at) = ["herald keygen ", "herald move ", "herald setup "]
+        .iter()
+        .filter_map(|start| rest.find(start))
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = command_end(rest);
+        let command = &rest[..end];
+        let on_file =
+            command.contains(&format!(" {file} ")) || command.ends_with(&format!(" {file}"));
+        if on_file && !command.contains("--reply") {
+            let command = if command.starts_with("herald keygen ") {
+                command.replace(" -o ", " --key ")
+            } else {
+                command.to_owned()
+            };
+            out.push_str(&command);
+            out.push_str(" --reply -o reply.eml");
+        } else {
+            out.push_str(command);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where a command that starts `text` ends: at a closing parenthesis, a
+/// semicolon, a comma and space, a line's end or the text's, outside
+/// double quotes.
+fn command_end(text: &str) -> usize {
+    let mut quoted = false;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b')' | b';' | b'\n' if !quoted => return i,
+            b',' if !quoted && bytes.get(i + 1) == Some(&b' ') => return i,
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// The file an origin (`files::found_origin`: `m0.eml [the body,

@@ -37,6 +37,46 @@ impl Ctx<'_> {
     pub(super) fn problem(&self, e: &RefereeError) -> Failure {
         Failure::invalid(Problem::from_referee(e, self.source), &self.origin)
     }
+
+    /// The record as the commands printed with it name it.
+    pub(super) fn named(&self) -> Named<'_> {
+        Named {
+            origin: &self.origin,
+            answer: if self.source.from_message() {
+                Answer::ByReply
+            } else {
+                Answer::InPlace
+            },
+        }
+    }
+}
+
+/// A record as the commands a reader prints name it: where it was read,
+/// and how a player writes the next step on it.
+#[derive(Clone, Copy)]
+pub(super) struct Named<'a> {
+    pub(super) origin: &'a str,
+    pub(super) answer: Answer,
+}
+
+impl<'a> Named<'a> {
+    /// A record file (or standard input), written on in place.
+    pub(super) fn file(origin: &'a str) -> Self {
+        Named {
+            origin,
+            answer: Answer::InPlace,
+        }
+    }
+}
+
+/// How the next step is written on a record read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// A record file: the writers rewrite it.
+    InPlace,
+    /// An email message: herald never rewrites one; the writers answer it
+    /// with a reply (`--reply -o reply.eml`).
+    ByReply,
 }
 
 /// A command that works on a record of any game.

@@ -192,7 +192,11 @@ struct Summary;
 impl AfterCheck for Summary {
     type Output = Said;
 
-    fn after<G: Game>(self, _: &str, referee: &Referee<G>) -> Result<Said, Failure> {
+    fn after<G: Game>(
+        self,
+        _: super::context::Named<'_>,
+        referee: &Referee<G>,
+    ) -> Result<Said, Failure> {
         Ok((
             [G::ID, G::TITLE],
             referee.turns(),

@@ -25,9 +25,12 @@ const BUFFER: usize = 16 * 1024;
 pub(super) trait AfterCheck {
     /// What it gives.
     type Output;
-    /// Do it with the referee after the last line of the record named
-    /// `origin`.
-    fn after<G: Game>(self, origin: &str, referee: &Referee<G>) -> Result<Self::Output, Failure>;
+    /// Do it with the referee after the last line of the record `named`.
+    fn after<G: Game>(
+        self,
+        named: super::context::Named<'_>,
+        referee: &Referee<G>,
+    ) -> Result<Self::Output, Failure>;
 }
 
 /// How [`check`] went.
@@ -97,7 +100,9 @@ fn replay_game<G: Game, R: BufRead, C: AfterCheck>(
     after: C,
 ) -> Result<Option<C::Output>, Failure> {
     match Replay::<G>::check(reader) {
-        Ok(referee) => after.after::<G>(origin, &referee).map(Some),
+        Ok(referee) => after
+            .after::<G>(super::context::Named::file(origin), &referee)
+            .map(Some),
         Err(stop) => stopped(*stop, origin),
     }
 }
