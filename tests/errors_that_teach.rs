@@ -606,3 +606,42 @@ fn a_command_printed_for_a_message_answers_it_with_a_reply() {
     assert!(said.contains(": OK: Castle Danger"), "{said}");
     assert!(bob.join("red.key").exists());
 }
+
+/// A reply that cannot be written (its folder does not exist) is named
+/// in the system's words, never with the hidden temporary file's name,
+/// and says nothing was written: the key file and the record are as they
+/// were.
+#[test]
+fn a_file_that_cannot_be_written_is_named_and_nothing_was_written() {
+    let players = common::castle_danger_keyed();
+    let ann = &players.blue;
+    common::run(ann, &["extract", "c2.eml", "-o", "game.pbem"]);
+    let key = std::fs::read(ann.join("my.key")).unwrap();
+    let record = std::fs::read(ann.join("game.pbem")).unwrap();
+    let said = common::fails(
+        ann,
+        &[
+            "move",
+            "game.pbem",
+            "+C, Kc1-b1",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "no-such-folder/3.eml",
+        ],
+        2,
+    );
+    assert!(
+        said.contains("cannot write no-such-folder/3.eml: No such file or directory"),
+        "{said}"
+    );
+    assert!(said.contains("nothing was written"), "{said}");
+    assert!(
+        !said.contains(".herald-") && !said.contains("at path"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(ann.join("my.key")).unwrap(), key);
+    assert_eq!(std::fs::read(ann.join("game.pbem")).unwrap(), record);
+    assert!(!ann.join("no-such-folder").exists());
+}

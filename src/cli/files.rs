@@ -243,6 +243,34 @@ fn stale(path: &Path) -> Failure {
     )
 }
 
+/// Why `path` could not be written, in the system's words (tempfile's
+/// own wording, which names the hidden temporary file, left out), and
+/// that nothing was: every writer leaves the key file, the record and
+/// the message as they were when one of them cannot be written.
+fn cannot_write(path: &Path, e: &std::io::Error) -> Failure {
+    let reason = e.to_string();
+    // tempfile's error reads `<the system's> at path "<temporary file>"`.
+    let reason = match (e.get_ref(), reason.rfind(" at path \"")) {
+        (Some(_), Some(at)) => &reason[..at],
+        _ => &reason[..],
+    };
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let hint = match e.kind() {
+        std::io::ErrorKind::PermissionDenied => format!(
+            " (herald writes a file through a new one in the same folder: {} must let you create files, and the file itself be yours to replace)",
+            folder.display()
+        ),
+        _ => String::new(),
+    };
+    Failure::usage(format!(
+        "cannot write {}: {reason}{hint}; nothing was written",
+        path.display()
+    ))
+}
+
 /// Rewrite `path`, a file herald read (a record, or a key file), with
 /// `contents`. Never follows a symbolic link. Under an exclusive lock on
 /// the file, it is read again first: if another writer replaced or changed
@@ -253,7 +281,7 @@ fn stale(path: &Path) -> Failure {
 /// so that every name keeps seeing it.
 pub fn rewrite(path: &Path, read: Option<&Stamp>, contents: &[u8]) -> Result<(), Failure> {
     refuse_dash(path)?;
-    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    let fail = |e: std::io::Error| cannot_write(path, &e);
     let meta = std::fs::symlink_metadata(path).map_err(fail)?;
     if meta.file_type().is_symlink() {
         return Err(Failure::usage(format!(
@@ -310,7 +338,7 @@ fn links(_: &std::fs::Metadata) -> u64 {
 /// locked): a copy of the new contents is written beside it first, so a
 /// full disk fails before the file is touched.
 fn write_in_place(path: &Path, contents: &[u8]) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    let fail = |e: std::io::Error| cannot_write(path, &e);
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -342,7 +370,7 @@ pub(crate) fn write_replacing(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    let fail = |e: std::io::Error| cannot_write(path, &e);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".herald-").suffix(".tmp");
     #[cfg(unix)]
@@ -379,7 +407,7 @@ pub fn write_new_private(path: &Path, contents: &[u8]) -> Result<(), Failure> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    let fail = |e: std::io::Error| cannot_write(path, &e);
     let mut tmp = tempfile::Builder::new()
         .prefix(".herald-key-")
         .tempfile_in(dir)
