@@ -645,3 +645,51 @@ fn a_file_that_cannot_be_written_is_named_and_nothing_was_written() {
     assert_eq!(std::fs::read(ann.join("game.pbem")).unwrap(), record);
     assert!(!ann.join("no-such-folder").exists());
 }
+
+/// `--key` naming a folder is called a folder where a key file belongs,
+/// not "not a game record".
+#[test]
+fn a_key_argument_that_is_a_folder_is_named_as_the_key_file() {
+    let players = common::castle_danger_keyed();
+    std::fs::create_dir(players.blue.join("keys")).unwrap();
+    for reader in ["legal", "check", "show"] {
+        let said = common::fails(&players.blue, &[reader, "c2.eml", "--key", "keys"], 2);
+        assert!(
+            said.contains("keys is a directory, not a key file"),
+            "{reader}: {said}"
+        );
+        assert!(!said.contains("game record"), "{reader}: {said}");
+    }
+}
+
+/// A header edited after the keys were made (here Red's contact) breaks
+/// the first reveal, and the error names the record's own protocol.
+#[test]
+fn a_header_edited_after_the_keys_names_the_records_own_protocol() {
+    let players = common::castle_danger_keyed();
+    let ann = &players.blue;
+    common::run(
+        ann,
+        &[
+            "move",
+            "c2.eml",
+            "+C, Kc1-b1",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c3.eml",
+        ],
+    );
+    common::run(ann, &["extract", "c3.eml", "-o", "game.pbem"]);
+    let text = std::fs::read_to_string(ann.join("game.pbem")).unwrap();
+    assert!(text.contains("[Protocol \"3\"]"), "{text}");
+    let edited = text.replace("[Red \"bob@example.org\"]", "[Red \"eve@example.org\"]");
+    assert_ne!(edited, text);
+    std::fs::write(ann.join("edited.pbem"), edited).unwrap();
+    let said = common::fails(ann, &["check", "edited.pbem"], 1);
+    assert!(
+        said.contains("under [Protocol \"3\"] Blue's chain is bound"),
+        "{said}"
+    );
+}

@@ -310,6 +310,12 @@ pub(super) fn read_wallet(path: &Path) -> Result<Wallet, Failure> {
 /// rewrites the key file refuses to if another writer changed it since
 /// (two answers at once to one message would fork the game).
 pub(super) fn read_wallet_stamped(path: &Path) -> Result<(Wallet, files::Stamp), Failure> {
+    if path.is_dir() {
+        return Err(Failure::usage(format!(
+            "{} is a directory, not a key file: --key names the file herald keygen, setup --side or new --key wrote for your side",
+            path.display()
+        )));
+    }
     let bytes = files::read_bytes(path)?;
     let stamp = files::stamp(&bytes);
     warn_if_readable_by_others(path);

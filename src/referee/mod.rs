@@ -1872,7 +1872,10 @@ impl<G: Game> Referee<G> {
                 let (what, header) = match (first, self.header.protocol().binds_keys()) {
                     (true, true) => (
                         format!("{name}'s commitment"),
-                        format!(" (or the header was changed after the Commit tags were made: under [Protocol \"2\"] {name}'s chain is bound to its {name}Key tag too, so a swapped key breaks it)"),
+                        format!(
+                            " (or the header was changed after the Commit tags were made: under [Protocol \"{}\"] {name}'s chain is bound to its {name}Key tag too, so a swapped key breaks it)",
+                            self.header.protocol().tag_value().unwrap_or("2")
+                        ),
                     ),
                     (true, false) => (
                         format!("{name}'s commitment"),
