@@ -693,3 +693,77 @@ fn a_header_edited_after_the_keys_names_the_records_own_protocol() {
         "{said}"
     );
 }
+
+/// While a claim that ended the game waits for its target's answer,
+/// `legal` (with any key file, or none) names that answer as the step
+/// due and calls the result provisional, never "the game is over".
+#[test]
+fn legal_calls_a_claimed_result_provisional_while_its_target_may_answer() {
+    let players = common::castle_danger_keyed();
+    let (ann, bob) = (&players.blue, &players.red);
+    let play = |dir: &std::path::Path, args: &[&str]| {
+        common::run(dir, args);
+    };
+    play(
+        ann,
+        &[
+            "move",
+            "c2.eml",
+            "+C, Kc1-b1",
+            "--key",
+            "my.key",
+            "--date",
+            "2026-11-01",
+            "--reply",
+            "-o",
+            "c3.eml",
+        ],
+    );
+    common::mail(ann, bob, "c3.eml");
+    play(
+        bob,
+        &[
+            "move",
+            "c3.eml",
+            "Kc9-b9",
+            "--key",
+            "my.key",
+            "--date",
+            "2026-11-01",
+            "--reply",
+            "-o",
+            "c4.eml",
+        ],
+    );
+    common::mail(bob, ann, "c4.eml");
+    play(
+        bob,
+        &[
+            "move",
+            "c4.eml",
+            "--forfeit",
+            "--key",
+            "my.key",
+            "--date",
+            "2026-11-20",
+            "--reply",
+            "-o",
+            "f.eml",
+        ],
+    );
+    common::mail(bob, ann, "f.eml");
+    for (dir, key) in [(ann, None), (bob, Some("my.key"))] {
+        let mut args = vec!["legal", "f.eml"];
+        args.extend(key.iter().flat_map(|k| ["--key", k]));
+        let said = common::run(dir, &args).replace("\n  ", " ");
+        assert!(
+            said.contains("Turn 4, Blue: Red claimed Blue's forfeit on turn 3, which ended the game: only Blue's own turn (turn 4) may follow it, and it voids the claim"),
+            "{said}"
+        );
+        assert!(
+            said.contains("Note: the result is provisional: Red won: Blue forfeited (claimed by Red on turn 3), unless Blue's own next line voids the claim"),
+            "{said}"
+        );
+        assert!(!said.contains("the game is over"), "{said}");
+    }
+}

@@ -1073,6 +1073,15 @@ impl<G: Game> Referee<G> {
         cards: impl Fn(Side, &'w Wallet) -> Result<&'w Wallet, ComposeError>,
     ) -> Result<Preview<G>, ComposeError> {
         let Some(side) = self.to_move() else {
+            // A claim that ended the game waits for its target's answer:
+            // the result stands only if none comes.
+            if let Some(due) = self.claim_answer_due() {
+                return Ok(Preview::Unknown(format!(
+                    "the result is provisional: {}, unless {}'s own next line voids the claim",
+                    self.over_summary(),
+                    due.side.name::<G>()
+                )));
+            }
             return Ok(Preview::Unknown(format!(
                 "the game is over: {}",
                 self.over_summary()
