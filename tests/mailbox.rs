@@ -287,6 +287,63 @@ fn a_game_is_played_from_maildirs_with_a_sendmail_program() {
     );
 }
 
+/// Once Red has claimed Blue's forfeit, Ann's inbox names Blue's answer
+/// as the step due and until when it may come, and offers no second
+/// claim: `claimable_from` is `null` and no "a forfeit may be claimed"
+/// line is printed.
+#[test]
+fn a_claim_made_is_not_offered_again_in_the_inbox() {
+    let players = common::castle_danger_keyed();
+    let (ann_dir, bob) = (&players.blue, &players.red);
+    let moved = |dir: &Path, args: &[&str], out: &str| {
+        let mut all = args.to_vec();
+        all.extend(["--key", "my.key", "--reply", "-o", out]);
+        run(dir, &all);
+    };
+    moved(
+        ann_dir,
+        &["move", "c2.eml", "+C, Kc1-b1", "--date", "2026-11-01"],
+        "c3.eml",
+    );
+    common::mail(ann_dir, bob, "c3.eml");
+    moved(
+        bob,
+        &["move", "c3.eml", "Kc9-b9", "--date", "2026-11-01"],
+        "c4.eml",
+    );
+    moved(
+        bob,
+        &["move", "c4.eml", "--forfeit", "--date", "2026-11-20"],
+        "f.eml",
+    );
+    let maildir = ann_dir.join("mail");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    std::fs::copy(bob.join("f.eml"), maildir.join("new").join("1.eml")).unwrap();
+    let ann = Player::new(
+        ann_dir,
+        "inbox",
+        &format!(
+            "sendmail = \"/bin/true\"\nmaildir = \"{}\"\n[account]\naddress = \"ann@example.org\"\n",
+            maildir.display()
+        ),
+    );
+    let (code, json) = ann.inbox();
+    assert_eq!(code, 0, "{json:#}");
+    let game = only_game(&json);
+    assert_eq!(game["due"], serde_json::json!(["Blue"]), "{game:#}");
+    assert_eq!(game["yours"], true, "{game:#}");
+    assert_eq!(game["claimable_from"], Value::Null, "{game:#}");
+    let due = game["due_text"].as_str().unwrap();
+    assert!(
+        due.starts_with("Red claimed Blue's forfeit on turn 3, which ended the game: only Blue's own turn (turn 4) may follow it"),
+        "{due}"
+    );
+    let text = ann.ok(&["inbox"]);
+    assert!(!text.contains("a forfeit may be claimed"), "{text}");
+}
+
 #[test]
 fn a_stale_copy_in_the_mailbox_is_listed_and_not_taken() {
     let root = tempfile::TempDir::new().unwrap();

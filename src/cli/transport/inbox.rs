@@ -145,8 +145,11 @@ impl GameVisitor for Look<'_> {
             due: sides_due.iter().map(|s| s.name::<G>().to_owned()).collect(),
             due_line: due.as_ref().map(|d| d.line.clone()),
             since: due.as_ref().and(referee.last_date()).map(|d| d.to_string()),
+            // A claim already made waits for its target's answer: the
+            // step's text says until when; no second claim is due.
             claimable_from: due
                 .as_ref()
+                .filter(|_| referee.open_claim().is_none())
                 .and(referee.last_date())
                 .zip(header.deadline())
                 .map(|(since, days)| crate::record::Day(since.0 + days + 1).to_string()),
