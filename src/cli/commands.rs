@@ -677,7 +677,7 @@ impl RecordCommand for CheckWithKey {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let (mut wallet, stamp) = read_wallet_stamped(&self.key)?;
         let key = self.key.display();
-        let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
+        let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet), Some(&self.key))?;
         let referee = replayed.referee;
         let side = referee
             .key_file_side(&wallet)
@@ -2234,7 +2234,7 @@ pub(super) fn write_past_claim<G: Game>(
         record: &record,
         stamp: ctx.stamp.filter(|_| again.past_claim),
     };
-    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet)
+    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet, again.key)
         .ok()
         .filter(|r| r.answered.is_some());
     let Some(replayed) = replayed else {
@@ -2292,7 +2292,7 @@ impl RecordCommand for Move {
             Some((wallet, stamp)) => (Some(wallet), Some(stamp)),
             None => (None, None),
         };
-        let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
+        let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref(), key)?;
         match &replayed.crossed {
             Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
             Some(Crossed::ClaimedAlready(sent)) => super::sent::note_claimed_already(sent),

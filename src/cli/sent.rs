@@ -17,16 +17,22 @@ use crate::wallet::{Sent, Wallet};
 
 /// Replay the record as [`referee::answer::replay_for_answer`] does, its
 /// problems placed in the record's text.
+/// `key` is the key file as the player gave it, named in the command
+/// that sends the player's last line again.
 pub(super) fn replay_for_answer<G: Game>(
     ctx: &Ctx<'_>,
     wallet: Option<&Wallet>,
+    key: Option<&Path>,
 ) -> Result<Answering<G>, Failure> {
     let replayed = answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
         AnswerError::Record(e) => ctx.problem(&e),
-        other => Failure::invalid(
-            Problem::plain(ErrorKind::Record, other.message()),
-            &ctx.origin,
-        ),
+        AnswerError::NotExtended { ref sent, .. } => {
+            let resend = resend_last(sent, key);
+            Failure::invalid(
+                Problem::plain(ErrorKind::Record, e.message(&resend)),
+                &ctx.origin,
+            )
+        }
     })?;
     if let Some(wallet) = wallet {
         refuse_stripped(&replayed.referee, wallet, ctx)?;
@@ -369,6 +375,23 @@ pub(super) fn shell_word(word: &str) -> String {
         word.to_owned()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// How the player's last line `sent` goes out again, from a record that
+/// is not the one it answered (whose name the key file does not keep):
+/// the message it went out in resent, or the line written again on that
+/// record (`RECORD`) by the command that first wrote it.
+fn resend_last(sent: &Sent, key: Option<&Path>) -> String {
+    let (_, command) = line_again(sent, "RECORD");
+    let key = key_arg(key);
+    match &sent.reply {
+        Some(reply) => format!(
+            "resend {reply}, or write that message again with {command} --key {key} --reply -o NEW.eml, RECORD the message you answered with it"
+        ),
+        None => format!(
+            "send the record that holds it again, or write it again with {command} --key {key} on the record you answered with it"
+        ),
     }
 }
 

@@ -159,7 +159,7 @@ impl Setup {
                 (wallet, Some(stamp))
             }
         };
-        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet))?;
+        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet), key)?;
         if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
             // The player's set-up line crossed a claim of its forfeit: it
             // goes out again, the same bytes, on the record it answered.
