@@ -962,7 +962,7 @@ impl RecordCommand for Show {
             (None, None) => referee.public_state(),
         };
         let diagram = name_record(
-            &diagram_with_step(G::diagram(&seen, self.style), &seen, &referee),
+            &referee.diagram_with_step(&seen, self.style, |t| fit(t, "  ")),
             &ctx.origin,
         );
         let summary = G::summary(&referee.public_state());
@@ -1029,29 +1029,6 @@ impl RecordCommand for Show {
     }
 }
 
-/// `diagram` of `seen` with its line on the side to move replaced by the
-/// step due when that is not a turn (a key, a set-up line, a farewell
-/// line or an audit): the engine's state names a mover even while
-/// another side's set-up step is due (spec section 3.7).
-pub(super) fn diagram_with_step<G: Game>(
-    diagram: String,
-    seen: &G::State,
-    referee: &Referee<G>,
-) -> String {
-    let turn_due = referee.step_due().is_none_or(|due| due.step == Step::Turn);
-    if turn_due && !referee.forfeit_decides() {
-        return diagram;
-    }
-    let engine = G::summary(seen);
-    let step = referee.summary();
-    let mut lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
-    match lines.iter().position(|l| *l == engine) {
-        Some(at) => lines[at] = fit(&step, "  ").trim_end().to_owned(),
-        None => lines.push(fit(&step, "  ").trim_end().to_owned()),
-    }
-    lines.join("\n") + "\n"
-}
-
 // ---------------------------------------------------------------- replay
 
 struct Replay {
@@ -1104,7 +1081,7 @@ impl RecordCommand for Replay {
                     .unwrap_or_else(|_| referee.state().clone()),
                 None => referee.state().clone(),
             };
-            diagram_with_step(G::diagram(&seen, style), &seen, referee)
+            referee.diagram_with_step(&seen, style, |t| fit(t, "  "))
         };
         let mut positions = vec![JsonPosition {
             turn: 0,

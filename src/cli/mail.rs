@@ -568,10 +568,10 @@ fn letter<G: Game>(
     } else {
         format!("{}: {which} played, {status}", G::TITLE)
     };
-    let diagram = anstream::adapter::strip_str(&super::commands::diagram_with_step(
-        G::diagram(referee.state(), DiagramStyle { unicode: false }),
+    let diagram = anstream::adapter::strip_str(&referee.diagram_with_step(
         referee.state(),
-        referee,
+        DiagramStyle { unicode: false },
+        |t| super::context::fit(t, "  "),
     ))
     .to_string();
     let mut body = format!("{first}\n\n{diagram}\n");
