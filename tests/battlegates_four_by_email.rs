@@ -377,7 +377,7 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
     let text = std::fs::read_to_string(&end).unwrap();
     assert!(
         text.contains(
-            "Next, Castle1's, Castle2's and Castle3's audits, in any order, each answering with:\nherald move MESSAGE.eml audit --key KEY --reply -o reply.eml"
+            "Next, Castle1's, Castle2's and Castle3's audits, in any order, each answering with:\nherald move MESSAGE.eml audit --key YOUR.key --reply -o reply.eml"
         ),
         "{text}"
     );

@@ -2068,15 +2068,18 @@ pub(super) fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bo
 /// What the writer of the set-up's last line is told when that line made
 /// it the first to move and went into the message `reply`: the message is
 /// not for the others yet; its first turn goes out with it.
+/// `key`: the key file the writer gave, named in that command.
 pub(super) fn first_mover_hint<G: Game>(
     referee: &Referee<G>,
     side: game::Side,
     reply: &Path,
+    key: Option<&Path>,
 ) -> Option<String> {
     moves_first(referee, side).then(|| {
         format!(
-            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
+            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key {} --reply -o NEXT.eml\n",
             side.name::<G>(),
+            super::sent::key_arg(key),
             out = reply.display()
         )
     })
@@ -2166,7 +2169,7 @@ pub(super) fn write_line_again<G: Game>(
     ))?;
     // The set-up's last line again, its writer the first to move: the
     // message waits for the first turn, as it did the first time.
-    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output));
+    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output, key));
     if let Some(hint) = first_mover {
         if format != Format::Json {
             out(&hint)?;
@@ -2258,9 +2261,10 @@ impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         if self.reply.is_none() && !self.dry_run {
             // The answer as typed: a turn, `audit`, a forfeit claim.
+            let key = super::sent::key_arg(self.key.as_deref());
             let answer = match &self.text {
-                Some(text) => format!("move {{}} \"{text}\" --key KEY"),
-                None => "move {} --forfeit --key KEY".to_owned(),
+                Some(text) => format!("move {{}} \"{text}\" --key {key}"),
+                None => format!("move {{}} --forfeit --key {key}"),
             };
             refuse_message(ctx, &answer)?;
         }
@@ -2312,7 +2316,11 @@ impl RecordCommand for Move {
                 {
                     format!("once the claim is answered or stands: {}", due.text)
                 }
-                _ => format!("herald move {} audit --key KEY", ctx.origin),
+                _ => format!(
+                    "herald move {} audit --key {}",
+                    ctx.origin,
+                    super::sent::key_arg(key)
+                ),
             };
             return Err(Failure::invalid(
                 Problem::plain(

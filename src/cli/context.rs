@@ -354,7 +354,7 @@ pub(super) fn append_line_with_tags(
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
 /// `answer`: the command that answers the message instead, its words
-/// after `herald` with `{}` for the message (`setup {} --key KEY`).
+/// after `herald` with `{}` for the message (`setup {} --key my.key`).
 pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure> {
     if ctx.source.from_message() {
         let answer = answer.replace("{}", &ctx.path.display().to_string());
@@ -368,7 +368,7 @@ pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure>
 }
 
 /// The answer to a message for `move`.
-pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key KEY";
+pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key YOUR.key";
 
 /// Today (UTC) by this computer's clock, or the day the environment
 /// variable `HERALD_TODAY` names (YYYY-MM-DD: for tests, and for a

@@ -359,9 +359,12 @@ fn another_answer(typed: Option<&str>) -> String {
 }
 
 /// The key file as a command names it: the path the player gave (quoted
-/// for the shell where it needs it), else `KEY`.
+/// for the shell where it needs it), else `YOUR.key`.
 pub(super) fn key_arg(key: Option<&std::path::Path>) -> String {
-    key.map_or_else(|| "KEY".into(), |p| shell_word(&p.display().to_string()))
+    key.map_or_else(
+        || super::mail::YOUR_KEY.into(),
+        |p| shell_word(&p.display().to_string()),
+    )
 }
 
 /// `word` as a shell reads it back as one word: as it is when it holds
