@@ -320,6 +320,13 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
         ),
         ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
         ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
+        ComposeError::Stripped(m) => Failure::invalid(
+            Problem::plain(
+                ErrorKind::Record,
+                m.replace("KEYFILE", &super::sent::key_arg(key)),
+            ),
+            &ctx.origin,
+        ),
     }
 }
 

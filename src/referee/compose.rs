@@ -30,6 +30,13 @@ pub enum ComposeError {
     Closed(ErrorKind, String),
     /// The line is not allowed, placed in it.
     Line(LineError),
+    /// The record lacks the key file's own Commit and Key tags, though
+    /// the key file was made for this very game under a protocol that
+    /// binds keys: a copy stripped of them (or one from before they were
+    /// added), which the key file refuses (a record problem, exit 1). In
+    /// the message, `KEYFILE` stands for the key file, which the caller
+    /// names.
+    Stripped(String),
 }
 
 /// The key material a caller holds for the side it composes or views
@@ -454,13 +461,27 @@ impl<G: Game> Referee<G> {
                     ) + "; nothing was written",
                 ))
             }
+            // The key file was made for this very game, whose protocol
+            // binds its key: the line would go out unsigned, so the copy
+            // is refused, never answered without the key.
+            // (Under protocol 2, once lines were written, a key made and
+            // never added is no stripped copy: the side plays unsigned.)
             (Some(wallet), None)
                 if wallet.protocol().binds_keys()
-                    && wallet.chain() == self.header.chain_id() =>
+                    && wallet.chain() == self.header.chain_id()
+                    && (self.setup_lines + self.turns == 0
+                        || self.header.protocol().keys_join_late()) =>
             {
-                Err(ComposeError::Keys(format!(
-                    "{name} has no Commit tag, so its lines carry no reveal: drop --key ({}). The key file was made for this very game, though: if a copy had {name}'s Commit and Key tags, they were removed from this one (a record stripped of {name}'s keys and signatures), which is not the game you are playing; nothing was written",
-                    self.keygen_hint(side)
+                let lines = self.setup_lines + self.turns;
+                let before = if lines == 0 {
+                    format!(
+                        ", or it is a copy from before {name}'s key was added (then add it again, the same key: herald keygen --side {name} RECORD --key KEYFILE)"
+                    )
+                } else {
+                    String::new()
+                };
+                Err(ComposeError::Stripped(format!(
+                    "this copy holds no {name}Commit or {name}Key tag, yet KEYFILE was made for {name} in this very game, whose protocol binds every side's key: the copy was stripped of {name}'s keys (its Commit and Key tags, and the signatures they require){before}; it is not the game you are playing, and a line written on it would go out unsigned, so it is refused: ask for the record as it was sent, and check that copy with herald check RECORD --key KEYFILE; nothing was written"
                 )))
             }
             (Some(_), None) => Err(ComposeError::Keys(format!(
