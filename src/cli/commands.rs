@@ -1274,7 +1274,7 @@ impl RecordCommand for Legal {
         let sent = wallet.as_ref().and_then(Wallet::sent);
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
         if let Some(w) = &wallet {
-            super::sent::refuse_other_key(&referee, w, ctx)?;
+            super::sent::refuse_other_key(&referee, w, self.key.as_deref(), ctx)?;
         }
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
