@@ -37,6 +37,11 @@ pub enum ComposeError {
     /// the message, `KEYFILE` stands for the key file, which the caller
     /// names.
     Stripped(String),
+    /// The hand's key file given (`--hand-key`) does not fit the hand the
+    /// side plays from; the message follows the file's name, as for
+    /// [`ComposeError::Wallet`] (`is Castle2's key in this game, ...`),
+    /// and names the side it was made for and the key that works.
+    HandKey(String),
 }
 
 /// The key material a caller holds for the side it composes or views
@@ -288,32 +293,49 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
+        // The hand key given, by its name, and what it was made for: its
+        // side and game.
+        let made_for = |w: &Wallet| {
+            format!(
+                "{}(made for {} in {})",
+                w.file().map(|f| format!("{f} ")).unwrap_or_default(),
+                w.side(),
+                w.game()
+            )
+        };
         if !self.table.has_deck() {
             return match hand {
-                Some(_) => Err(ComposeError::Keys(format!(
-                    "{} deals no hidden cards, so there is no hand key: drop --hand-key",
+                Some(hand) => Err(ComposeError::HandKey(format!(
+                    "{}: {} deals no hidden cards, so there is no hand key: drop --hand-key (--key alone writes and shows {name}'s lines)",
+                    made_for(hand),
                     G::TITLE
                 ))),
                 None => Ok(own),
             };
         }
         let holder = self.hand_name(index);
+        let works = format!(
+            "give {holder}'s key file of this game as the hand's key: --key {}.key --hand-key {}.key (your names for those key files)",
+            name.to_ascii_lowercase(),
+            holder.to_ascii_lowercase()
+        );
         match (self.holds_hand(index), hand) {
             (Some(_), None) => Ok(own),
-            (Some(_), Some(_)) => Err(ComposeError::Keys(format!(
-                "{name} holds its own hand, drawn and shown with its own key file: drop \
-                 --hand-key (it is for a side that plays from another side's hand)"
+            (Some(_), Some(hand)) => Err(ComposeError::HandKey(format!(
+                "{}: {name} holds its own hand, drawn and shown with its own key file: drop \
+                 --hand-key (it is for a side that plays from another side's hand)",
+                made_for(hand)
             ))),
             (None, None) => Err(ComposeError::Keys(format!(
                 "{name} plays from {holder}'s hand: its cards are drawn and shown with \
-                 {holder}'s key file, given as the hand's key (herald --hand-key)"
+                 {holder}'s key file, given as the hand's key (herald --hand-key): {works}"
             ))),
             (None, Some(hand)) => {
                 let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
                 self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))
                     .map_err(|e| match e {
                         ComposeError::Wallet(m) | ComposeError::NotDue(m) => {
-                            ComposeError::Keys(format!("the hand's key file {m}"))
+                            ComposeError::HandKey(format!("{} {m}: {works}", made_for(hand)))
                         }
                         other => other,
                     })?;
