@@ -53,6 +53,9 @@ pub struct Wallet {
     sent: Option<Sent>,
     /// The newest record the player checked (`check --key`) since.
     seen: Option<Seen>,
+    /// The key file's name as the player gave it, where an error about
+    /// the file is to name it (never written into the file).
+    file: Option<String>,
 }
 
 /// The newest record a player checked with its key file (`check --key`)
@@ -204,6 +207,7 @@ impl Wallet {
             step,
             sent: None,
             seen: None,
+            file: None,
         }
     }
 
@@ -253,6 +257,19 @@ impl Wallet {
     /// The player's signature of `message` (a line's seal).
     pub fn sign(&self, message: &[u8]) -> [u8; 64] {
         self.signing.sign(message).to_bytes()
+    }
+
+    /// This wallet, read from the key file named `file` as the player
+    /// gave it ([`Wallet::file`]).
+    pub fn named(mut self, file: &str) -> Wallet {
+        self.file = Some(file.to_owned());
+        self
+    }
+
+    /// The key file's name as the player gave it, if known: errors about
+    /// the file name it (`--hand-key c2.key is Castle2's key ...`).
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
     }
 
     /// The last line the player wrote, with the record digest after it.

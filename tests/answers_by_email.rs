@@ -205,3 +205,94 @@ fn a_record_file_that_lost_the_players_line_gets_the_same_line_again() {
         written
     );
 }
+
+/// Blue's key file copied before Blue answers `c2.eml`, Blue's turn 1
+/// mailed (`3.eml`) and answered by Red (`4.eml`); then the copy restored
+/// and Blue's turn 1 written again, another way (`3b.eml`): the restored
+/// key file cannot know the line it never saw written, so Red is the one
+/// it wrongs.
+fn forked_by_a_restored_key_file() -> common::Players {
+    let p = common::castle_danger_keyed();
+    std::fs::copy(p.blue.join("my.key"), p.blue.join("copy.key")).unwrap();
+    run(
+        &p.blue,
+        &[
+            "move", "c2.eml", "Kc1-b1", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    common::mail(&p.blue, &p.red, "3.eml");
+    run(
+        &p.red,
+        &[
+            "move", "3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "4.eml",
+        ],
+    );
+    std::fs::copy(p.blue.join("copy.key"), p.blue.join("my.key")).unwrap();
+    run(
+        &p.blue,
+        &[
+            "move", "c2.eml", "Kc1-d1", "--key", "my.key", "--reply", "-o", "3b.eml",
+        ],
+    );
+    common::mail(&p.blue, &p.red, "3b.eml");
+    p
+}
+
+#[test]
+fn an_answer_to_a_fork_made_with_a_restored_key_file_names_the_turn_answered_twice() {
+    let p = forked_by_a_restored_key_file();
+    let why = common::refused_answer(&p.red, "3b.eml", "Kc9-a9", "4b.eml");
+    assert!(
+        why.contains(
+            "you already answered this turn: your turn 2 answers another copy of this record, one that differs from this copy in its last line, turn 1 (Blue), or in one before it"
+        ),
+        "{why}"
+    );
+    assert!(
+        why.contains(
+            "resend 4.eml, or write that message again with herald move RECORD \"Kc9-b9\" --key my.key --reply -o NEW.eml, RECORD the message you answered with it"
+        ),
+        "{why}"
+    );
+    // The command named writes that very message again.
+    run(
+        &p.red,
+        &[
+            "move", "3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "NEW.eml",
+        ],
+    );
+    assert_eq!(body(&p.red.join("NEW.eml")), body(&p.red.join("4.eml")));
+}
+
+#[test]
+fn an_older_message_answered_already_is_refused_naming_the_turn_and_the_message_to_resend() {
+    let p = common::castle_danger_keyed();
+    run(
+        &p.blue,
+        &[
+            "move", "c2.eml", "Kc1-b1", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    common::mail(&p.blue, &p.red, "3.eml");
+    run(
+        &p.red,
+        &[
+            "move", "3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "4.eml",
+        ],
+    );
+    common::mail(&p.red, &p.blue, "4.eml");
+    run(
+        &p.blue,
+        &[
+            "move", "4.eml", "Kb1-c1", "--key", "my.key", "--reply", "-o", "5.eml",
+        ],
+    );
+    // c2.eml, answered with turn 1 two turns ago, comes again.
+    let why = common::refused_answer(&p.blue, "c2.eml", "Kc1-d1", "3b.eml");
+    assert!(
+        why.contains(
+            "you already answered this turn: this copy asks for your turn 1, which you answered already (your key file's last line is your turn 3, written after it): this copy is older than the record you answered, and another turn 1 would fork the game: resend 5.eml"
+        ),
+        "{why}"
+    );
+}

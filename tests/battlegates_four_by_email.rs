@@ -377,7 +377,7 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
     let text = std::fs::read_to_string(&end).unwrap();
     assert!(
         text.contains(
-            "Next, Castle1's, Castle2's and Castle3's audits, in any order, each answering with:\nherald move MESSAGE.eml audit --key KEY --reply -o reply.eml"
+            "Next, Castle1's, Castle2's and Castle3's audits, in any order, each answering with:\nherald move MESSAGE.eml audit --key YOUR.key --reply -o reply.eml"
         ),
         "{text}"
     );
@@ -574,4 +574,107 @@ fn a_claim_in_four_castles_waits_for_its_targets_answer_and_says_so() {
         .success();
     let said = String::from_utf8_lossy(&said.get_output().stdout).into_owned();
     assert!(said.contains("which it voids"), "{said}");
+}
+
+/// `herald hand game.pbem --key my.key --hand-key HAND` in `dir`, which
+/// must be refused with exit 2: its standard error, its words joined by
+/// single spaces.
+fn hand_key_refused(dir: &Path, hand: &str) -> String {
+    let out = herald(dir)
+        .args(["hand", "game.pbem", "--key", "my.key", "--hand-key", hand])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    String::from_utf8_lossy(&out.stderr)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Allies: Castle3 plays from Castle1's hand, with Castle1's key file as
+/// the hand's key. Every hand key that does not fit is refused naming the
+/// file given, the side (and game) it was made for, and the key that
+/// works: another castle's key of this game, a key of another game, a
+/// file that is missing, one that is no key file, and a hand key for a
+/// castle that holds its own hand.
+#[test]
+fn every_hand_key_that_does_not_fit_names_the_file_its_side_and_the_key_that_works() {
+    let (_root, dirs, _) = set_up_under_protocol_3("four-castles-allies");
+    let castle3 = &dirs[2];
+    let key_of = |i: usize| dirs[i].join("my.key").to_str().unwrap().to_owned();
+    std::fs::copy(key_of(1), castle3.join("castle2.key")).unwrap();
+    std::fs::copy(key_of(0), castle3.join("castle1.key")).unwrap();
+    // The key that works.
+    run(
+        castle3,
+        &[
+            "hand",
+            "game.pbem",
+            "--key",
+            "my.key",
+            "--hand-key",
+            "castle1.key",
+        ],
+    );
+    let works = "give Castle1's key file of this game as the hand's key: --key castle3.key --hand-key castle1.key";
+    // Another castle's key of this very game.
+    let err = hand_key_refused(castle3, "castle2.key");
+    assert!(
+        err.contains("--hand-key castle2.key (made for Castle2 in battlegates) is Castle2's key in this game, but Castle3's hand is Castle1's"),
+        "{err}"
+    );
+    assert!(err.contains(works), "{err}");
+    // Castle1's key of another game.
+    let other = castle3.join("other");
+    std::fs::create_dir(&other).unwrap();
+    let sides: Vec<String> = CASTLES
+        .iter()
+        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
+        .collect();
+    let mut args = vec!["new", "battlegates"];
+    for s in &sides {
+        args.extend(["--side", s.as_str()]);
+    }
+    args.extend([
+        "--option",
+        "Setup=four-castles-allies",
+        "--option",
+        "Hands=hidden",
+    ]);
+    args.extend([
+        "--key",
+        "castle1.key",
+        "--maze",
+        MAZES[0],
+        "-o",
+        "game.pbem",
+    ]);
+    run(&other, &args);
+    std::fs::copy(other.join("castle1.key"), castle3.join("other1.key")).unwrap();
+    let err = hand_key_refused(castle3, "other1.key");
+    assert!(
+        err.contains("--hand-key other1.key (made for Castle1 in battlegates) was made for another game (or the header changed since): a key serves one game only"),
+        "{err}"
+    );
+    assert!(err.contains(works), "{err}");
+    // A file that is not there, and one that is no key file.
+    let err = hand_key_refused(castle3, "missing.key");
+    assert!(err.starts_with("error: --hand-key missing.key: "), "{err}");
+    assert!(
+        err.contains("the hand's key is the key file of the side whose hand yours plays from"),
+        "{err}"
+    );
+    std::fs::write(castle3.join("notes.txt"), "not a key\n").unwrap();
+    let err = hand_key_refused(castle3, "notes.txt");
+    assert!(
+        err.contains("--hand-key notes.txt: notes.txt is not a herald key file"),
+        "{err}"
+    );
+    // Castle1 holds its own hand: no hand key.
+    std::fs::copy(key_of(2), dirs[0].join("castle3.key")).unwrap();
+    let err = hand_key_refused(&dirs[0], "castle3.key");
+    assert!(
+        err.contains("--hand-key castle3.key (made for Castle3 in battlegates): Castle1 holds its own hand, drawn and shown with its own key file: drop --hand-key"),
+        "{err}"
+    );
 }

@@ -785,7 +785,7 @@ fn move_with_the_other_sides_key_exits_1() {
 }
 
 #[test]
-fn move_with_a_key_when_the_side_has_no_commit_tag_exits_2() {
+fn move_with_a_key_whose_tags_were_never_added_is_refused_before_any_line_naming_keygen() {
     let dir = TempDir::new().unwrap();
     let path = new_game(dir.path());
     let key = dir.path().join("blue.key");
@@ -805,9 +805,34 @@ fn move_with_a_key_when_the_side_has_no_commit_tag_exits_2() {
         .arg("--key")
         .arg(&key)
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains("Blue has no Commit tag"));
+        .code(1)
+        .stderr(predicate::str::contains(
+            "this copy holds no BlueCommit or BlueKey tag, yet",
+        ))
+        .stderr(predicate::str::contains(
+            "or it is a copy from before Blue's key was added (then add it again, the same \
+             key: herald keygen --side Blue RECORD --key",
+        ))
+        .stderr(predicate::str::contains("drop --key").not());
     assert_eq!(fs::read(&path).unwrap(), before);
+    // The command it names works: the same key's tags join the record
+    // (and, Red's key added too, the turn is written signed).
+    herald()
+        .args(["keygen", "--side", "Blue"])
+        .arg(&path)
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .success();
+    keygen(&path, "Red", &dir.path().join("red.key"));
+    herald()
+        .arg("move")
+        .arg(&path)
+        .arg("Kc1-b1")
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .success();
 }
 
 /// Two games with the same header in two directories, each with Blue's

@@ -134,9 +134,9 @@ fn a_draw_offered_and_accepted_by_email_ends_castle_danger_as_a_draw_by_agreemen
     assert_eq!(
         next(&three),
         "Next, Red (turn 2): Blue offered a draw on turn 1. Accept it with:\n\
-         herald move MESSAGE.eml \"accept draw\" --key KEY --reply -o reply.eml\n\
+         herald move MESSAGE.eml \"accept draw\" --key YOUR.key --reply -o reply.eml\n\
          or decline it by playing on:\n\
-         herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml"
+         herald move MESSAGE.eml \"YOUR TURN\" --key YOUR.key --reply -o reply.eml"
     );
     assert!(std::fs::read_to_string(&three)
         .unwrap()

@@ -958,7 +958,7 @@ fn a_claimant_typing_a_turn_is_told_the_claims_answer_is_due() {
         err.contains("from you only a closing line may follow on it (once the claim is answered or stands: Red claimed Blue's forfeit on turn 1: Blue's own turn (turn 2) voids the claim"),
         "{err}"
     );
-    assert!(!err.contains("audit --key KEY"), "{err}");
+    assert!(!err.contains("audit --key"), "{err}");
 }
 
 /// `pass` typed when the line due from the player is its audit (the

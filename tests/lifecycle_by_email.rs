@@ -102,7 +102,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
         "Playground Battles: Red added its key (RedCommit and RedKey), Blue's set-up step due"
     );
     assert!(next(&two)
-        .starts_with("Next, Blue (S1), answering with: herald setup MESSAGE.eml --key KEY"));
+        .starts_with("Next, Blue (S1), answering with: herald setup MESSAGE.eml --key YOUR.key"));
     mail(&p.red, &p.blue, "2.eml");
     // 3-6: the set-up, each answering the last message (Paper beats Rock
     // on the first throw: Blue moves first).
@@ -162,7 +162,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     );
     assert_eq!(
         next(&six),
-        "Next, Blue (turn 1), answering with: herald move MESSAGE.eml \"YOUR TURN\" --key KEY --reply -o reply.eml"
+        "Next, Blue (turn 1), answering with: herald move MESSAGE.eml \"YOUR TURN\" --key YOUR.key --reply -o reply.eml"
     );
     mail(&p.red, &p.blue, "6.eml");
     // 7: Blue resigns; its own audit goes with the line, so the message
@@ -185,7 +185,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     );
     assert_eq!(
         next(&seven),
-        "Next, Red (turn 3), answering with: herald move MESSAGE.eml audit --key KEY --reply -o reply.eml"
+        "Next, Red (turn 3), answering with: herald move MESSAGE.eml audit --key YOUR.key --reply -o reply.eml"
     );
     mail(&p.blue, &p.red, "7.eml");
     let status = json(&p.red, &["check", "7.eml", "--format", "json"]);
@@ -241,7 +241,7 @@ fn keygen_and_setup_on_a_message_without_reply_say_how_to_answer_it() {
     assert_eq!(out.status.code(), Some(2));
     let error = String::from_utf8(out.stderr).unwrap();
     assert!(
-        error.contains("herald setup 2.eml --key KEY --reply -o reply.eml"),
+        error.contains("herald setup 2.eml --key my.key --reply -o reply.eml"),
         "{error}"
     );
     assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key_before);
@@ -1044,7 +1044,7 @@ fn the_last_set_up_lines_writer_who_moves_first_sends_its_first_turn_with_it() {
         ],
     );
     assert!(
-        said.contains("Blue moves first: keep 3.eml to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move 3.eml \"YOUR TURN\" --key KEY --reply -o NEXT.eml"),
+        said.contains("Blue moves first: keep 3.eml to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move 3.eml \"YOUR TURN\" --key my.key --reply -o NEXT.eml"),
         "{said}"
     );
     let legal = json(
@@ -1323,4 +1323,41 @@ fn setup_dry_run_shows_the_position_and_turns_the_last_set_up_line_will_produce(
         text.contains("S3. Blue:") && text.contains(&format!("1. Blue: die={rolled}, {legal}")),
         "{text}"
     );
+}
+
+/// Where herald knows the key file of whoever runs the command it names
+/// (a `--key` given for the writer's own next step), it names that file;
+/// in a message to another player, whose key file it cannot know, it says
+/// `YOUR.key` (docs/mailbox.md).
+#[test]
+fn a_command_for_the_writers_own_next_step_names_its_key_file_and_a_message_says_your_key() {
+    let p = common::castle_danger_keyed();
+    // A message answered without --reply: the answer named is the one
+    // typed, with the key file given.
+    let out = herald(&p.blue)
+        .args(["move", "c2.eml", "Kc1-b1", "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("(herald move c2.eml \"Kc1-b1\" --key my.key --reply -o reply.eml)"),
+        "{err}"
+    );
+    // The message Blue's turn goes out in tells Red what to do next with
+    // Red's own key file, whose name Blue's herald cannot know.
+    run(
+        &p.blue,
+        &[
+            "move", "c2.eml", "Kc1-b1", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    let text = std::fs::read_to_string(p.blue.join("3.eml")).unwrap();
+    assert!(
+        text.contains(
+            "Next, Red (turn 2), answering with:\nherald move MESSAGE.eml \"YOUR TURN\" --key YOUR.key --reply -o reply.eml"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("--key KEY"), "{text}");
 }

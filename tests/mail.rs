@@ -511,7 +511,7 @@ fn writers_never_rewrite_a_message_nor_overwrite_a_file() {
     assert!(err.contains("is an email message"), "{err}");
     // The answer it names is the one typed, with --reply.
     assert!(
-        err.contains("(herald move in.eml \"+W\" --key KEY --reply -o reply.eml)"),
+        err.contains("(herald move in.eml \"+W\" --key YOUR.key --reply -o reply.eml)"),
         "{err}"
     );
     assert_eq!(std::fs::read(d.join("in.eml")).unwrap(), before);

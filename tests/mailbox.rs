@@ -1303,7 +1303,7 @@ fn a_game_id_that_is_no_file_nor_a_known_game_says_both() {
 
 /// Run `line`, a command herald printed, as printed (through `sh`, with
 /// this `herald` first on the PATH) in `player`'s folder, the
-/// placeholders a player fills in (`KEY`, `"YOUR TURN"`, `ARMY`)
+/// placeholders a player fills in (`YOUR.key`, `"YOUR TURN"`, `ARMY`)
 /// replaced by `fill`: its standard output. It must succeed.
 fn run_printed(player: &Player, line: &str, fill: &[(&str, &str)]) -> String {
     let mut line = line.trim().to_owned();
@@ -1554,7 +1554,7 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
     assert_eq!(
         commands,
         [format!(
-            "herald move {id} \"YOUR TURN\" --key KEY --reply -o reply.eml --send"
+            "herald move {id} \"YOUR TURN\" --key YOUR.key --reply -o reply.eml --send"
         )],
         "{to_play}"
     );
@@ -1565,7 +1565,7 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
     run_printed(
         &ann,
         &commands[0],
-        &[("YOUR TURN", &action), ("KEY", "human.key")],
+        &[("YOUR TURN", &action), ("YOUR.key", "human.key")],
     );
     let t1 = keep_reply(&ann, "t1.eml");
     write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c, &t1]);
@@ -1857,7 +1857,7 @@ fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
             &command[0],
             &[
                 ("YOUR TURN", "resign"),
-                ("KEY", &key),
+                ("YOUR.key", &key),
                 ("ARMY", "PSRPPSRSPR"),
             ],
         );
@@ -1871,7 +1871,7 @@ fn each_step_s_to_play_line_run_as_printed_works_through_real_mail_servers() {
                 then,
                 &[
                     ("YOUR TURN", "resign"),
-                    ("KEY", &key),
+                    ("YOUR.key", &key),
                     ("NEXT.eml", "next.eml"),
                 ],
             );

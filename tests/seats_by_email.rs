@@ -451,7 +451,9 @@ fn a_command_suggested_on_a_quoted_printable_message_names_the_file_alone_quoted
     assert!(said.contains("quoted-printable, decoded]: OK"), "{said}");
     let words = said.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        words.contains("(herald keygen --side Red 'my game.eml' --key red.key)"),
+        words.contains(
+            "(herald keygen --side Red 'my game.eml' --key red.key --reply -o reply.eml)"
+        ),
         "{said}"
     );
     assert!(!words.contains("keygen --side Red my game.eml ["), "{said}");

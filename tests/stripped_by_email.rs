@@ -162,3 +162,57 @@ fn a_copy_stripped_of_one_sides_keys_is_refused_by_that_sides_key_file() {
     std::fs::write(p.red.join("red-stripped.eml"), &copy).unwrap();
     refused_by_red(&p.red, "red-stripped.eml");
 }
+
+/// Before any line (the keys' phase), a copy of the last key message
+/// stripped of every Commit and Key tag reads as a game without keys; the
+/// key file that made Blue's key for this very game, which has written no
+/// line yet, refuses it (exit 1): the line would go out unsigned. It says
+/// the copy was stripped of Blue's keys and what works instead, never to
+/// drop `--key`.
+#[test]
+fn a_copy_stripped_of_its_keys_before_any_line_is_refused_by_a_key_file_that_wrote_none() {
+    let p = castle_danger_keyed();
+    let text = std::fs::read_to_string(p.blue.join("c2.eml")).unwrap();
+    let copy = stripped(&text, &[]);
+    assert!(
+        !copy.contains("[BlueCommit") && !copy.contains("[BlueKey") && !copy.contains("[RedKey"),
+        "{copy}"
+    );
+    std::fs::write(p.blue.join("stripped.eml"), &copy).unwrap();
+    run(&p.blue, &["check", "stripped.eml"]);
+    let key = std::fs::read(p.blue.join("my.key")).unwrap();
+    let err = fails(
+        &p.blue,
+        &[
+            "move",
+            "stripped.eml",
+            "Kc1-b1",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c3.eml",
+        ],
+        1,
+    );
+    let err = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        err.contains("this copy holds no BlueCommit or BlueKey tag, yet my.key was made for Blue in this very game, whose protocol binds every side's key: the copy was stripped of Blue's keys"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ask for the record as it was sent, and check that copy with herald check RECORD --key my.key; nothing was written"),
+        "{err}"
+    );
+    assert!(!err.contains("drop --key"), "{err}");
+    assert!(!p.blue.join("c3.eml").exists());
+    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
+    // The copy as it was sent is answered as ever.
+    run(&p.blue, &["check", "c2.eml", "--key", "my.key"]);
+    run(
+        &p.blue,
+        &[
+            "move", "c2.eml", "Kc1-b1", "--key", "my.key", "--reply", "-o", "c3.eml",
+        ],
+    );
+}

@@ -368,7 +368,7 @@ fn keyed_before_turn_one(dir: &Path) -> PathBuf {
 }
 
 /// Blue's `move game.pbem Kc1-b1 --key blue.key` on `game` (in `dir`), holding
-/// `forged`, is refused with exit 2, saying `why`, and leaves it as it was.
+/// `forged`, is refused with exit `code`, saying `why`, and leaves it as it was.
 fn blues_move_refused(dir: &Path, game: &Path, forged: &str, why: &str, code: i32) {
     herald()
         .current_dir(dir)
@@ -509,8 +509,8 @@ fn a_record_stripped_whole_is_refused_by_its_players_keys() {
         &fresh,
         &game,
         &stripped,
-        "The key file was made for this very game, though: if a copy had Blue's Commit and Key tags, they were removed from this one",
-        2,
+        "this copy holds no BlueCommit or BlueKey tag, yet blue.key was made for Blue in this very game, whose protocol binds every side's key: the copy was stripped of Blue's keys",
+        1,
     );
 }
 

@@ -677,7 +677,7 @@ impl RecordCommand for CheckWithKey {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let (mut wallet, stamp) = read_wallet_stamped(&self.key)?;
         let key = self.key.display();
-        let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet))?;
+        let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet), Some(&self.key))?;
         let referee = replayed.referee;
         let side = referee
             .key_file_side(&wallet)
@@ -963,7 +963,7 @@ impl RecordCommand for Show {
             (None, None) => referee.public_state(),
         };
         let diagram = name_record(
-            &diagram_with_step(G::diagram(&seen, self.style), &seen, &referee),
+            &referee.diagram_with_step(&seen, self.style, |t| fit(t, "  ")),
             ctx.named(),
         );
         let summary = G::summary(&referee.public_state());
@@ -1030,29 +1030,6 @@ impl RecordCommand for Show {
     }
 }
 
-/// `diagram` of `seen` with its line on the side to move replaced by the
-/// step due when that is not a turn (a key, a set-up line, a farewell
-/// line or an audit): the engine's state names a mover even while
-/// another side's set-up step is due (spec section 3.7).
-pub(super) fn diagram_with_step<G: Game>(
-    diagram: String,
-    seen: &G::State,
-    referee: &Referee<G>,
-) -> String {
-    let turn_due = referee.step_due().is_none_or(|due| due.step == Step::Turn);
-    if turn_due && !referee.forfeit_decides() {
-        return diagram;
-    }
-    let engine = G::summary(seen);
-    let step = referee.summary();
-    let mut lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
-    match lines.iter().position(|l| *l == engine) {
-        Some(at) => lines[at] = fit(&step, "  ").trim_end().to_owned(),
-        None => lines.push(fit(&step, "  ").trim_end().to_owned()),
-    }
-    lines.join("\n") + "\n"
-}
-
 // ---------------------------------------------------------------- replay
 
 struct Replay {
@@ -1105,7 +1082,7 @@ impl RecordCommand for Replay {
                     .unwrap_or_else(|_| referee.state().clone()),
                 None => referee.state().clone(),
             };
-            diagram_with_step(G::diagram(&seen, style), &seen, referee)
+            referee.diagram_with_step(&seen, style, |t| fit(t, "  "))
         };
         let mut positions = vec![JsonPosition {
             turn: 0,
@@ -1298,7 +1275,7 @@ impl RecordCommand for Legal {
         let sent = wallet.as_ref().and_then(Wallet::sent);
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
         if let Some(w) = &wallet {
-            super::sent::refuse_other_key(&referee, w, ctx)?;
+            super::sent::refuse_other_key(&referee, w, self.key.as_deref(), ctx)?;
         }
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
@@ -2151,15 +2128,18 @@ pub(super) fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bo
 /// What the writer of the set-up's last line is told when that line made
 /// it the first to move and went into the message `reply`: the message is
 /// not for the others yet; its first turn goes out with it.
+/// `key`: the key file the writer gave, named in that command.
 pub(super) fn first_mover_hint<G: Game>(
     referee: &Referee<G>,
     side: game::Side,
     reply: &Path,
+    key: Option<&Path>,
 ) -> Option<String> {
     moves_first(referee, side).then(|| {
         format!(
-            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key KEY --reply -o NEXT.eml\n",
+            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key {} --reply -o NEXT.eml\n",
             side.name::<G>(),
+            super::sent::key_arg(key),
             out = reply.display()
         )
     })
@@ -2249,7 +2229,7 @@ pub(super) fn write_line_again<G: Game>(
     ))?;
     // The set-up's last line again, its writer the first to move: the
     // message waits for the first turn, as it did the first time.
-    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output));
+    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output, key));
     if let Some(hint) = first_mover {
         if format != Format::Json {
             out(&hint)?;
@@ -2294,7 +2274,7 @@ pub(super) fn write_past_claim<G: Game>(
         record: &record,
         stamp: ctx.stamp.filter(|_| again.past_claim),
     };
-    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet)
+    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet, again.key)
         .ok()
         .filter(|r| r.answered.is_some());
     let Some(replayed) = replayed else {
@@ -2341,9 +2321,10 @@ impl RecordCommand for Move {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         if self.reply.is_none() && !self.dry_run {
             // The answer as typed: a turn, `audit`, a forfeit claim.
+            let key = super::sent::key_arg(self.key.as_deref());
             let answer = match &self.text {
-                Some(text) => format!("move {{}} \"{text}\" --key KEY"),
-                None => "move {} --forfeit --key KEY".to_owned(),
+                Some(text) => format!("move {{}} \"{text}\" --key {key}"),
+                None => format!("move {{}} --forfeit --key {key}"),
             };
             refuse_message(ctx, &answer)?;
         }
@@ -2352,7 +2333,7 @@ impl RecordCommand for Move {
             Some((wallet, stamp)) => (Some(wallet), Some(stamp)),
             None => (None, None),
         };
-        let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref())?;
+        let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref(), key)?;
         match &replayed.crossed {
             Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
             Some(Crossed::ClaimedAlready(sent)) => super::sent::note_claimed_already(sent),
@@ -2395,7 +2376,11 @@ impl RecordCommand for Move {
                 {
                     format!("once the claim is answered or stands: {}", due.text)
                 }
-                _ => format!("herald move {} audit --key KEY", ctx.origin),
+                _ => format!(
+                    "herald move {} audit --key {}",
+                    ctx.origin,
+                    super::sent::key_arg(key)
+                ),
             };
             return Err(Failure::invalid(
                 Problem::plain(

@@ -297,8 +297,21 @@ pub(super) fn pending_text<G: Game>(referee: &Referee<G>) -> String {
 }
 
 /// Read the key file given with `--hand-key`, if one is.
+/// The hand's key file given (`--hand-key`), read: named after the path
+/// given, so that a refusal of it names it; a file that cannot be read
+/// as a key file is refused naming the option and what works.
 pub(super) fn read_hand_key(path: Option<&Path>) -> Result<Option<Wallet>, Failure> {
-    path.map(read_wallet).transpose()
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let name = super::sent::shell_word(&path.display().to_string());
+    match read_wallet(path) {
+        Ok(wallet) => Ok(Some(wallet.named(&name))),
+        Err(Failure::Usage(why)) => Err(Failure::usage(format!(
+            "--hand-key {name}: {why}; the hand's key is the key file of the side whose hand yours plays from, as its player keeps it (--hand-key HOLDER.key, beside --key YOUR.key)"
+        ))),
+        Err(other) => Err(other),
+    }
 }
 
 /// Read the wallet in the key file at `path`.
@@ -366,6 +379,14 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
         ),
         ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
         ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
+        ComposeError::HandKey(m) => Failure::usage(format!("--hand-key {m}")),
+        ComposeError::Stripped(m) => Failure::invalid(
+            Problem::plain(
+                ErrorKind::Record,
+                m.replace("KEYFILE", &super::sent::key_arg(key)),
+            ),
+            &ctx.origin,
+        ),
     }
 }
 
@@ -400,7 +421,7 @@ pub(super) fn append_line_with_tags(
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
 /// `answer`: the command that answers the message instead, its words
-/// after `herald` with `{}` for the message (`setup {} --key KEY`).
+/// after `herald` with `{}` for the message (`setup {} --key my.key`).
 pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure> {
     if ctx.source.from_message() {
         let answer = answer.replace("{}", &ctx.path.display().to_string());
@@ -414,7 +435,7 @@ pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure>
 }
 
 /// The answer to a message for `move`.
-pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key KEY";
+pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key YOUR.key";
 
 /// Today (UTC) by this computer's clock, or the day the environment
 /// variable `HERALD_TODAY` names (YYYY-MM-DD: for tests, and for a

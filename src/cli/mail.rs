@@ -568,10 +568,10 @@ fn letter<G: Game>(
     } else {
         format!("{}: {which} played, {status}", G::TITLE)
     };
-    let diagram = anstream::adapter::strip_str(&super::commands::diagram_with_step(
-        G::diagram(referee.state(), DiagramStyle { unicode: false }),
+    let diagram = anstream::adapter::strip_str(&referee.diagram_with_step(
         referee.state(),
-        referee,
+        DiagramStyle { unicode: false },
+        |t| super::context::fit(t, "  "),
     ))
     .to_string();
     let mut body = format!("{first}\n\n{diagram}\n");
@@ -597,16 +597,25 @@ fn letter<G: Game>(
     })
 }
 
+/// The key file in a command for a player whose key file herald cannot
+/// know the name of (docs/mailbox.md says why).
+pub(super) const YOUR_KEY: &str = "YOUR.key";
+
 /// What the receiver of a message does next, with the command that does
 /// it in this phase (spec section 3.7): add a key, a set-up step, a turn,
 /// a farewell line, an audit; nothing once the game is over. The
 /// commands name `record` (`MESSAGE.eml`, or a game's id for the inbox);
 /// with `answering`, a side due, its own command even when several are.
+/// The receiver's key file is `YOUR.key`: a message goes to another
+/// player, and the inbox lists games for a player whose key files herald
+/// is never told of (a key yet to be made is named after its side,
+/// `goblin.key`, as `keygen` writes it).
 pub(super) fn answer_hint<G: Game>(
     referee: &Referee<G>,
     record: &str,
     answering: Option<game::Side>,
 ) -> String {
+    let key = YOUR_KEY;
     let Some(due) = referee.step_due() else {
         return format!("The game is over: herald check {record} gives the result.");
     };
@@ -623,9 +632,9 @@ pub(super) fn answer_hint<G: Game>(
         };
         return format!(
             "Next, {name} ({}): {} offered a draw on turn {turn}. Accept it with:\n\
-             herald move {record} \"{accept}\" --key KEY --reply -o reply.eml\n\
+             herald move {record} \"{accept}\" --key {key} --reply -o reply.eml\n\
              or decline it by playing on:\n\
-             herald move {record} \"YOUR TURN\" --key KEY --reply -o reply.eml",
+             herald move {record} \"YOUR TURN\" --key {key} --reply -o reply.eml",
             due.line,
             by.name::<G>()
         );
@@ -645,16 +654,16 @@ pub(super) fn answer_hint<G: Game>(
             name.to_ascii_lowercase()
         ),
         Step::Turn => {
-            format!("herald move {record} \"YOUR TURN\" --key KEY --reply -o reply.eml")
+            format!("herald move {record} \"YOUR TURN\" --key {key} --reply -o reply.eml")
         }
-        Step::Audit => format!("herald move {record} audit --key KEY --reply -o reply.eml"),
-        Step::Farewell => format!("herald move {record} pass --key KEY --reply -o reply.eml"),
+        Step::Audit => format!("herald move {record} audit --key {key} --reply -o reply.eml"),
+        Step::Farewell => format!("herald move {record} pass --key {key} --reply -o reply.eml"),
         // Protocol 3: the side's key joins with its first set-up line.
         _ if referee.header().commit(side).is_none() => format!(
             "herald setup {record} --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
             name.to_ascii_lowercase()
         ),
-        _ => format!("herald setup {record} --key KEY{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
+        _ => format!("herald setup {record} --key {key}{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
     };
     if sides.len() > 1 && answering.is_none() {
         // Keys before turn 1 and audits come in any order: each side

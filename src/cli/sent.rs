@@ -12,147 +12,32 @@ use super::report::{Failure, Problem};
 use crate::fairness::Hash;
 use crate::game::Game;
 use crate::referee::answer::{self, AnswerError, Answering};
-use crate::referee::{ErrorKind, Keep, PlayedTurn, Referee};
+use crate::referee::{key_file, ErrorKind, Keep, PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
 /// Replay the record as [`referee::answer::replay_for_answer`] does, its
 /// problems placed in the record's text.
+/// `key` is the key file as the player gave it, named in the command
+/// that sends the player's last line again.
 pub(super) fn replay_for_answer<G: Game>(
     ctx: &Ctx<'_>,
     wallet: Option<&Wallet>,
+    key: Option<&Path>,
 ) -> Result<Answering<G>, Failure> {
     let replayed = answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
         AnswerError::Record(e) => ctx.problem(&e),
-        other => Failure::invalid(
-            Problem::plain(ErrorKind::Record, other.message()),
-            &ctx.origin,
-        ),
+        AnswerError::NotExtended { ref sent, .. } => {
+            let resend = resend_last(sent, key);
+            Failure::invalid(
+                Problem::plain(ErrorKind::Record, e.message(&resend)),
+                &ctx.origin,
+            )
+        }
     })?;
     if let Some(wallet) = wallet {
-        refuse_stripped(&replayed.referee, wallet, ctx)?;
-        refuse_other_key(&replayed.referee, wallet, ctx)?;
-        refuse_fork_of_seen::<G>(&replayed.referee, wallet, ctx)?;
+        refuse_for_key_file(&replayed.referee, wallet, key, ctx)?;
     }
     Ok(replayed)
-}
-
-/// The record digests after line `n` of the record and before it (the
-/// record cut after its line `n`, replayed; `start`: the digest before
-/// its first line). The cut record's Result tag is not the game's after
-/// line `n` (a claim there ends it): only the digests are read.
-fn digests_at<G: Game>(ctx: &Ctx<'_>, n: usize, start: Hash) -> Result<(Hash, Hash), Failure> {
-    let cut = crate::record::Record {
-        tags: ctx.record.tags.clone(),
-        turns: ctx.record.turns[..n].to_vec(),
-        header_end: ctx.record.header_end,
-    };
-    let keep = Keep {
-        digest: true,
-        ..Keep::RULES
-    };
-    let (mut before, mut last, mut played) = (start, start, 0);
-    let replayed = answer::replay_from_sent::<G>(&cut, keep, None, |_, referee| {
-        before = last;
-        last = referee.digest().copied().unwrap_or_default();
-        played += 1;
-    });
-    match replayed {
-        Err(e) if played < n => Err(ctx.problem(&e)),
-        _ => Ok((last, before)),
-    }
-}
-
-/// Refuse a record that parts from the newest one the player checked
-/// with `wallet` since its last line ([`Wallet::seen`], spec section
-/// 3.8): where the checked record had its last line, this one holds
-/// another. Two lines of one side that answer the same record (one in
-/// each copy: the side answered a message twice, or once more after a
-/// claim of its forfeit that crossed its first answer) are a fork, which
-/// the player it wrongs refuses, naming the side and the turn. Only a
-/// claimed side's own line in place of a claim the player checked (the
-/// claim crossed it in the mail, and never stood) may take the place of
-/// what it saw. An older copy (fewer lines) is left to the other checks.
-pub(super) fn refuse_fork_of_seen<G: Game>(
-    referee: &Referee<G>,
-    wallet: &Wallet,
-    ctx: &Ctx<'_>,
-) -> Result<(), Failure> {
-    let Some(seen) = wallet.seen() else {
-        return Ok(());
-    };
-    let n = seen.lines as usize;
-    let turns = &ctx.record.turns;
-    if n == 0 || turns.len() < n || referee.header().chain_id() != wallet.chain() {
-        return Ok(());
-    }
-    let here = &turns[n - 1];
-    // The same line where the player saw it: the record goes on from it.
-    if turns.len() == n && !seen.claim && referee.digest() == Some(&seen.digest) {
-        return Ok(());
-    }
-    let start = crate::fairness::record_start(referee.header().game_id());
-    let (at, before) = digests_at::<G>(ctx, n, start)?;
-    if at == seen.digest {
-        return Ok(());
-    }
-    let same_place = before == seen.before;
-    if same_place
-        && seen.claim
-        && here.forfeit.is_none()
-        && here.side.eq_ignore_ascii_case(&seen.side)
-    {
-        return Ok(());
-    }
-    let head = |t: &crate::record::Turn<'_>| {
-        let text = ctx.source.text();
-        text.get(t.span.start..t.lines_end.max(t.span.end))
-            .and_then(|l| l.lines().next())
-            .unwrap_or_default()
-            .trim()
-            .to_owned()
-    };
-    let name = |t: &crate::record::Turn<'_>| match t.kind {
-        crate::record::LineKind::Setup => format!("set-up line S{}", t.number),
-        crate::record::LineKind::Turn => format!("turn {}", t.number),
-    };
-    let side = &seen.side;
-    let twice = if !same_place {
-        None
-    } else if !seen.claim && here.forfeit.is_none() && here.side.eq_ignore_ascii_case(side) {
-        // Two lines of the side in one place.
-        Some(format!("`{}` here", head(here)))
-    } else if !seen.claim && here.forfeit.is_some() && here.side.eq_ignore_ascii_case(side) {
-        // A claim of the side's forfeit here, then the side's own line
-        // after it: the side answered the same record once more.
-        turns
-            .get(n)
-            .filter(|next| next.forfeit.is_none() && next.side.eq_ignore_ascii_case(side))
-            .map(|next| {
-                format!(
-                    "`{}` here, after `{}`, which it voids",
-                    head(next),
-                    head(here)
-                )
-            })
-    } else {
-        None
-    };
-    let message = match twice {
-        Some(other) => format!(
-            "this record is a fork: {side} wrote two lines that answer the same record, `{}` in the record your key file checked and {other}: a side answers a record once, so do not accept this copy (nor answer it); go on from the record you checked, and tell the other players; nothing was written",
-            seen.head
-        ),
-        None => format!(
-            "this record parts from the one your key file checked: its {} is `{}`, where the record you checked holds `{}` (its line {n}): the two copies cannot both be the game, so this one is refused; go on from the record you checked, or ask the other players which copy they hold; nothing was written",
-            name(here),
-            head(here),
-            seen.head
-        ),
-    };
-    Err(Failure::invalid(
-        Problem::plain(ErrorKind::Record, message),
-        &ctx.origin,
-    ))
 }
 
 /// Remember in `wallet` the record `referee` replayed (the record of
@@ -176,15 +61,9 @@ pub(super) fn note_seen<G: Game>(
         return Ok(false);
     }
     let start = crate::fairness::record_start(referee.header().game_id());
-    let (_, before) = digests_at::<G>(ctx, n, start)?;
-    let head = ctx
-        .source
-        .text()
-        .get(last.span.start..last.lines_end.max(last.span.end))
-        .and_then(|l| l.lines().next())
-        .unwrap_or_default()
-        .trim()
-        .to_owned();
+    let (_, before) =
+        key_file::digests_at::<G>(ctx.record, n, start).map_err(|e| ctx.problem(&e))?;
+    let head = key_file::turn_head(last, ctx.source.text());
     wallet.set_seen(crate::wallet::Seen {
         lines: n as u32,
         digest,
@@ -196,88 +75,45 @@ pub(super) fn note_seen<G: Game>(
     Ok(true)
 }
 
-/// Refuse a record that holds no key at all (or, under protocol 3 once
-/// play began, not `wallet`'s side's), when `wallet`'s key can no
-/// longer join it: the key file was made for a game of this kind under a
-/// protocol that binds keys, for a side of this record, and its player
-/// has written no line yet (a player who has is told by what its key
-/// file remembers). The record has lines, and no side's Key tag: so the
-/// record was stripped of the Commit and Key tags and the signatures its
-/// protocol requires, or it is not the game the key file was made for.
-/// Never "drop --key": the key file is right.
-pub(super) fn refuse_stripped<G: Game>(
+/// Refuse a record its key file refuses
+/// ([`crate::referee::key_file::refuse_for_key_file`]: stripped of its
+/// keys, another key for the key file's side, a fork of the newest record
+/// the key file checked), placed in the record's text.
+fn refuse_for_key_file<G: Game>(
     referee: &Referee<G>,
     wallet: &Wallet,
+    key: Option<&Path>,
     ctx: &Ctx<'_>,
 ) -> Result<(), Failure> {
-    let header = referee.header();
-    let Ok(side) = referee.wallet_side(wallet) else {
-        return Ok(());
-    };
-    let lines = ctx.record.turns.len();
-    // Another side's key in the header: this side's key may join with
-    // its first set-up line (protocol 3), or was made and never added (a
-    // protocol-2 game its other sides sign alone, whose `move` says to
-    // drop --key). Under protocol 3 once play began, a game is signed by
-    // every side or by none: a side's key missing beside another's was
-    // taken out.
-    let missing_beside_others = header.protocol().keys_join_late()
-        && referee.phase() != crate::game::Phase::Setup
-        && header.key(side).is_none();
-    if wallet.sent().is_some()
-        || !wallet.protocol().binds_keys()
-        || (header.any_key() && !missing_beside_others)
-        || lines == 0
-    {
-        return Ok(());
-    }
-    let name = side.name::<G>();
-    let message = format!(
-        "this record holds no {name}Key tag, yet your key file was made for {name} in a {} game whose protocol binds every side's key, and the record has {lines} line{} already, so {name}'s key can no longer join it: the record was stripped of the Commit and Key tags and the signatures its protocol requires (a record herald made with keys lost them), or it is not the game your key file was made for; ask for the record as it was sent (herald check RECORD --key KEY on that copy says whether it is your game); nothing was written",
-        G::ID,
-        if lines == 1 { "" } else { "s" },
-    );
-    Err(Failure::invalid(
-        Problem::plain(ErrorKind::Record, message),
-        &ctx.origin,
-    ))
+    key_file::refuse_for_key_file(
+        referee,
+        ctx.record,
+        ctx.source.text(),
+        wallet,
+        &key_arg(key),
+    )
+    .map_err(|e| refused(e, ctx))
 }
 
-/// Refuse a copy whose Key tag for `wallet`'s side is not `wallet`'s key,
-/// the key file being this game's (its chain id is the header's: the
-/// Key tags aside, the same game). Only the holder of a key file can
-/// write a key message for its side, and the holder of `wallet` did not
-/// write that one: another player wrote a key for this side (to play its
-/// turns From its address), so this copy is not the player's game and
-/// must not be played (spec section 3.7). Exit 1, in every command that
-/// reads the record with the key file.
+/// Refuse a copy whose Key tag for `wallet`'s side is not `wallet`'s key
+/// ([`crate::referee::key_file::refuse_other_key`]).
 pub(super) fn refuse_other_key<G: Game>(
     referee: &Referee<G>,
     wallet: &Wallet,
+    key: Option<&Path>,
     ctx: &Ctx<'_>,
 ) -> Result<(), Failure> {
-    let header = referee.header();
-    let Some(side) = referee
-        .wallet_side(wallet)
-        .ok()
-        .filter(|_| wallet.chain() == header.chain_id())
-    else {
-        return Ok(());
-    };
-    let Some(key) = header.key(side) else {
-        return Ok(());
-    };
-    if key.to_bytes() == wallet.public_key() {
-        return Ok(());
+    key_file::refuse_other_key(referee, wallet, &key_arg(key)).map_err(|e| refused(e, ctx))
+}
+
+/// A key file's refusal as a failure: a record problem (exit 1).
+fn refused(e: key_file::Refused, ctx: &Ctx<'_>) -> Failure {
+    match e {
+        key_file::Refused::Record(e) => ctx.problem(&e),
+        key_file::Refused::Copy(message) => {
+            Failure::invalid(Problem::plain(ErrorKind::Record, message), &ctx.origin)
+        }
     }
-    let name = side.name::<G>();
-    let message = format!(
-        "this copy's {name}Key tag is not your key: another key was written for {name}, your side, by someone who does not hold your key file (a key message From {name}'s address that you did not send); this copy must not be played, and nothing was written: tell the other players that {name}'s key in it is not yours, and send your own key again from the copy you had before it (herald keygen --side {name} BEFORE.pbem --key KEY --reply, BEFORE.pbem the copy without {name}Key)"
-    );
-    Err(Failure::invalid(
-        Problem::plain(ErrorKind::Record, message),
-        &ctx.origin,
-    ))
 }
 
 /// Replay the record as [`referee::answer::replay_from_sent`] does, its
@@ -353,9 +189,12 @@ fn another_answer(typed: Option<&str>) -> String {
 }
 
 /// The key file as a command names it: the path the player gave (quoted
-/// for the shell where it needs it), else `KEY`.
+/// for the shell where it needs it), else `YOUR.key`.
 pub(super) fn key_arg(key: Option<&std::path::Path>) -> String {
-    key.map_or_else(|| "KEY".into(), |p| shell_word(&p.display().to_string()))
+    key.map_or_else(
+        || super::mail::YOUR_KEY.into(),
+        |p| shell_word(&p.display().to_string()),
+    )
 }
 
 /// `word` as a shell reads it back as one word: as it is when it holds
@@ -369,6 +208,23 @@ pub(super) fn shell_word(word: &str) -> String {
         word.to_owned()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// How the player's last line `sent` goes out again, from a record that
+/// is not the one it answered (whose name the key file does not keep):
+/// the message it went out in resent, or the line written again on that
+/// record (`RECORD`) by the command that first wrote it.
+fn resend_last(sent: &Sent, key: Option<&Path>) -> String {
+    let (_, command) = line_again(sent, "RECORD");
+    let key = key_arg(key);
+    match &sent.reply {
+        Some(reply) => format!(
+            "resend {reply}, or write that message again with {command} --key {key} --reply -o NEW.eml, RECORD the message you answered with it"
+        ),
+        None => format!(
+            "send the record that holds it again, or write it again with {command} --key {key} on the record you answered with it"
+        ),
     }
 }
 

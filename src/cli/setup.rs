@@ -159,7 +159,7 @@ impl Setup {
                 (wallet, Some(stamp))
             }
         };
-        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet))?;
+        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet), key)?;
         if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
             // The player's set-up line crossed a claim of its forfeit: it
             // goes out again, the same bytes, on the record it answered.
@@ -363,7 +363,8 @@ impl Setup {
             if self.reply.is_none() && from_message {
                 // Before anything is written: a message is left as it was
                 // received, and the reply is what carries the line.
-                super::context::refuse_message(ctx, "setup {} --key KEY")?;
+                let answer = format!("setup {{}} --key {}", super::sent::key_arg(Some(&self.key)));
+                super::context::refuse_message(ctx, &answer)?;
             }
             // A new key file goes again on a later failure; an old one is
             // put back as it was.
@@ -466,11 +467,9 @@ impl Setup {
         // The set-up's last line made its own writer the first to move: the
         // message is not for the others yet (they would have nothing to
         // do); the writer's first turn goes out with it, from that message.
-        let own_turn = self
-            .reply
-            .as_ref()
-            .filter(|_| written)
-            .and_then(|r| super::commands::first_mover_hint(&referee, side, &r.output));
+        let own_turn = self.reply.as_ref().filter(|_| written).and_then(|r| {
+            super::commands::first_mover_hint(&referee, side, &r.output, Some(&self.key))
+        });
         if let Some(hint) = own_turn {
             if self.format != Format::Json {
                 out(&hint)?;

@@ -91,6 +91,31 @@ pub enum AnswerError {
         sent: Box<Sent>,
         /// Whether the record holds a line of that kind and number.
         present: bool,
+        /// The player's line this record asks for, when the player wrote
+        /// it already (its number is not past `sent`'s): answering would
+        /// write that line a second time, a fork.
+        twice: Option<Twice>,
+    },
+}
+
+/// A line the player wrote already, asked for again by a record that is
+/// not the one the player answered with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Twice {
+    /// The record asks for the very line the key file remembers, yet is
+    /// another copy than the one it answered: the two copies differ in
+    /// their last line (`last`, `turn 3 (Blue)`) or one before it, a side
+    /// having written two different lines where the player answered one.
+    Same {
+        /// The record's last line, as a player names it.
+        last: String,
+    },
+    /// The record asks for an earlier line of the player's (`due`,
+    /// `turn 1`), which the player answered before its last line: an
+    /// older copy.
+    Earlier {
+        /// The line due, as a player names it.
+        due: String,
     },
 }
 
@@ -101,13 +126,33 @@ impl From<RefereeError> for AnswerError {
 }
 
 impl AnswerError {
-    /// What is wrong, in the player's words (for `NotExtended`).
-    pub fn message(&self) -> String {
+    /// What is wrong, in the player's words (for `NotExtended`), `resend`
+    /// saying how the player's last line goes out again (`resend 4.eml, or
+    /// write it again with ...`): a line asked for twice is refused as
+    /// the fork it would make.
+    pub fn message(&self, resend: &str) -> String {
         match self {
             AnswerError::Record(e) => e.message.clone(),
             AnswerError::NotExtended {
                 sent,
+                twice: Some(Twice::Same { last }),
+                ..
+            } => format!(
+                "you already answered this turn: your {} answers another copy of this record, one that differs from this copy in its last line, {last}, or in one before it: a side wrote two different lines where you answered one (a fork, for instance a line written again with a key file restored from an older copy); a side answers a record once, so do not answer this copy: {resend}, and tell the other players; nothing was written",
+                sent.name()
+            ),
+            AnswerError::NotExtended {
+                sent,
+                twice: Some(Twice::Earlier { due }),
+                ..
+            } => format!(
+                "you already answered this turn: this copy asks for your {due}, which you answered already (your key file's last line is your {}, written after it): this copy is older than the record you answered, and another {due} would fork the game: {resend}; nothing was written",
+                sent.name()
+            ),
+            AnswerError::NotExtended {
+                sent,
                 present: true,
+                ..
             } => format!(
                 "your {} was changed since you sent it: this copy differs from the record you wrote, in that line or one before it (compare the copies: herald check prints the digest of a signed one); nothing was written",
                 sent.name()
@@ -115,6 +160,7 @@ impl AnswerError {
             AnswerError::NotExtended {
                 sent,
                 present: false,
+                ..
             } => format!(
                 "your {} is not in this record: it was dropped since you sent it, or this copy is older than the one you sent; nothing was written",
                 sent.name()
@@ -143,12 +189,15 @@ pub fn replay_for_answer<G: Game>(
     // answered, and whether it is a claim.
     let mut after_answered = false;
     let mut next_line: Option<(crate::game::Side, bool, (crate::record::LineKind, u32))> = None;
+    // The record's last line: its kind, number and side.
+    let mut last = None;
     let keep = Keep {
         digest: true,
         ..Keep::RULES
     };
     let referee = replay_from_sent::<G>(record, keep, sent, |played, referee| {
         let digest = referee.digest().copied();
+        last = Some((played.kind, played.number, played.side));
         if let Some(sent) = sent {
             if played.kind == sent.kind && played.number == sent.number {
                 found = digest;
@@ -219,6 +268,7 @@ pub fn replay_for_answer<G: Game>(
                     return Err(AnswerError::NotExtended {
                         sent: Box::new(sent.clone()),
                         present: found.is_some(),
+                        twice: asked_twice(&referee, own, sent, last),
                     })
                 }
             }
@@ -232,6 +282,40 @@ pub fn replay_for_answer<G: Game>(
         ended,
         closing_only,
         crossed,
+    })
+}
+
+/// The player's line `referee`'s record asks for when the player wrote
+/// it already (its side `own` is due, on a line whose number is not past
+/// the player's last line `sent`), and the record does not hold `sent`:
+/// a second answer, a fork. `last` is the record's last line.
+fn asked_twice<G: Game>(
+    referee: &Referee<G>,
+    own: Option<crate::game::Side>,
+    sent: &Sent,
+    last: Option<(crate::record::LineKind, u32, crate::game::Side)>,
+) -> Option<Twice> {
+    use crate::record::LineKind;
+    let due = referee.step_due()?;
+    if Some(due.side) != own || sent.is_claim() {
+        return None;
+    }
+    let (kind, number) = referee.next_line();
+    let name = |kind: LineKind, number: u32| match kind {
+        LineKind::Setup => format!("set-up line S{number}"),
+        LineKind::Turn => format!("turn {number}"),
+    };
+    // Set-up lines come before turns.
+    let order = |kind: LineKind, number: u32| (kind == LineKind::Turn, number);
+    if (kind, number) == (sent.kind, sent.number) {
+        let last = match last {
+            Some((kind, number, side)) => format!("{} ({})", name(kind, number), side.name::<G>()),
+            None => "its header".to_owned(),
+        };
+        return Some(Twice::Same { last });
+    }
+    (order(kind, number) < order(sent.kind, sent.number)).then(|| Twice::Earlier {
+        due: name(kind, number),
     })
 }
 

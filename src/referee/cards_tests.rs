@@ -1061,7 +1061,8 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
         err,
         ComposeError::Keys(
             "C plays from A's hand: its cards are drawn and shown with A's key file, given as \
-             the hand's key (herald --hand-key)"
+             the hand's key (herald --hand-key): give A's key file of this game as the hand's \
+             key: --key c.key --hand-key a.key (your names for those key files)"
                 .into()
         )
     );
@@ -1074,8 +1075,11 @@ fn a_side_of_a_shared_hand_cannot_write_its_holders_shares_with_its_own_key() {
                 Keys::given(Some(&wallets[2]), Some(&wallets[1]))
             )
             .unwrap_err(),
-        ComposeError::Keys(
-            "the hand's key file is B's key in this game, but C's hand is A's".into()
+        ComposeError::HandKey(
+            "(made for B in cards) is B's key in this game, but C's hand is A's: give A's key \
+             file of this game as the hand's key: --key c.key --hand-key a.key (your names for \
+             those key files)"
+                .into()
         )
     );
     // With A's: C's line carries A's hand's pass.
@@ -1105,9 +1109,9 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
         referee
             .hand_wallet(b, &wallets[1], Some(&wallets[3]))
             .unwrap_err(),
-        ComposeError::Keys(
-            "B holds its own hand, drawn and shown with its own key file: drop --hand-key (it \
-             is for a side that plays from another side's hand)"
+        ComposeError::HandKey(
+            "(made for D in cards): B holds its own hand, drawn and shown with its own key \
+             file: drop --hand-key (it is for a side that plays from another side's hand)"
                 .into()
         )
     );
@@ -1121,7 +1125,8 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
         referee.hand_wallet(d, &wallets[3], None).unwrap_err(),
         ComposeError::Keys(
             "D plays from B's hand: its cards are drawn and shown with B's key file, given as \
-             the hand's key (herald --hand-key)"
+             the hand's key (herald --hand-key): give B's key file of this game as the hand's \
+             key: --key d.key --hand-key b.key (your names for those key files)"
                 .into()
         )
     );
@@ -1129,8 +1134,11 @@ fn a_hand_key_is_the_holders_and_only_for_a_side_that_plays_from_its_hand() {
         referee
             .hand_wallet(d, &wallets[3], Some(&wallets[0]))
             .unwrap_err(),
-        ComposeError::Keys(
-            "the hand's key file is A's key in this game, but D's hand is B's".into()
+        ComposeError::HandKey(
+            "(made for A in cards) is A's key in this game, but D's hand is B's: give B's key \
+             file of this game as the hand's key: --key d.key --hand-key b.key (your names for \
+             those key files)"
+                .into()
         )
     );
     // D's view: with B's key file as the hand key it knows B's hand (the

@@ -30,6 +30,18 @@ pub enum ComposeError {
     Closed(ErrorKind, String),
     /// The line is not allowed, placed in it.
     Line(LineError),
+    /// The record lacks the key file's own Commit and Key tags, though
+    /// the key file was made for this very game under a protocol that
+    /// binds keys: a copy stripped of them (or one from before they were
+    /// added), which the key file refuses (a record problem, exit 1). In
+    /// the message, `KEYFILE` stands for the key file, which the caller
+    /// names.
+    Stripped(String),
+    /// The hand's key file given (`--hand-key`) does not fit the hand the
+    /// side plays from; the message follows the file's name, as for
+    /// [`ComposeError::Wallet`] (`is Castle2's key in this game, ...`),
+    /// and names the side it was made for and the key that works.
+    HandKey(String),
 }
 
 /// The key material a caller holds for the side it composes or views
@@ -281,32 +293,49 @@ impl<G: Game> Referee<G> {
             .header
             .index_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
+        // The hand key given, by its name, and what it was made for: its
+        // side and game.
+        let made_for = |w: &Wallet| {
+            format!(
+                "{}(made for {} in {})",
+                w.file().map(|f| format!("{f} ")).unwrap_or_default(),
+                w.side(),
+                w.game()
+            )
+        };
         if !self.table.has_deck() {
             return match hand {
-                Some(_) => Err(ComposeError::Keys(format!(
-                    "{} deals no hidden cards, so there is no hand key: drop --hand-key",
+                Some(hand) => Err(ComposeError::HandKey(format!(
+                    "{}: {} deals no hidden cards, so there is no hand key: drop --hand-key (--key alone writes and shows {name}'s lines)",
+                    made_for(hand),
                     G::TITLE
                 ))),
                 None => Ok(own),
             };
         }
         let holder = self.hand_name(index);
+        let works = format!(
+            "give {holder}'s key file of this game as the hand's key: --key {}.key --hand-key {}.key (your names for those key files)",
+            name.to_ascii_lowercase(),
+            holder.to_ascii_lowercase()
+        );
         match (self.holds_hand(index), hand) {
             (Some(_), None) => Ok(own),
-            (Some(_), Some(_)) => Err(ComposeError::Keys(format!(
-                "{name} holds its own hand, drawn and shown with its own key file: drop \
-                 --hand-key (it is for a side that plays from another side's hand)"
+            (Some(_), Some(hand)) => Err(ComposeError::HandKey(format!(
+                "{}: {name} holds its own hand, drawn and shown with its own key file: drop \
+                 --hand-key (it is for a side that plays from another side's hand)",
+                made_for(hand)
             ))),
             (None, None) => Err(ComposeError::Keys(format!(
                 "{name} plays from {holder}'s hand: its cards are drawn and shown with \
-                 {holder}'s key file, given as the hand's key (herald --hand-key)"
+                 {holder}'s key file, given as the hand's key (herald --hand-key): {works}"
             ))),
             (None, Some(hand)) => {
                 let holder_side = self.header.side_named::<G>(holder).unwrap_or(side);
                 self.wallet_in_game(holder_side, hand, &format!("{name}'s hand is {holder}'s"))
                     .map_err(|e| match e {
                         ComposeError::Wallet(m) | ComposeError::NotDue(m) => {
-                            ComposeError::Keys(format!("the hand's key file {m}"))
+                            ComposeError::HandKey(format!("{} {m}: {works}", made_for(hand)))
                         }
                         other => other,
                     })?;
@@ -454,13 +483,27 @@ impl<G: Game> Referee<G> {
                     ) + "; nothing was written",
                 ))
             }
+            // The key file was made for this very game, whose protocol
+            // binds its key: the line would go out unsigned, so the copy
+            // is refused, never answered without the key.
+            // (Under protocol 2, once lines were written, a key made and
+            // never added is no stripped copy: the side plays unsigned.)
             (Some(wallet), None)
                 if wallet.protocol().binds_keys()
-                    && wallet.chain() == self.header.chain_id() =>
+                    && wallet.chain() == self.header.chain_id()
+                    && (self.setup_lines + self.turns == 0
+                        || self.header.protocol().keys_join_late()) =>
             {
-                Err(ComposeError::Keys(format!(
-                    "{name} has no Commit tag, so its lines carry no reveal: drop --key ({}). The key file was made for this very game, though: if a copy had {name}'s Commit and Key tags, they were removed from this one (a record stripped of {name}'s keys and signatures), which is not the game you are playing; nothing was written",
-                    self.keygen_hint(side)
+                let lines = self.setup_lines + self.turns;
+                let before = if lines == 0 {
+                    format!(
+                        ", or it is a copy from before {name}'s key was added (then add it again, the same key: herald keygen --side {name} RECORD --key KEYFILE)"
+                    )
+                } else {
+                    String::new()
+                };
+                Err(ComposeError::Stripped(format!(
+                    "this copy holds no {name}Commit or {name}Key tag, yet KEYFILE was made for {name} in this very game, whose protocol binds every side's key: the copy was stripped of {name}'s keys (its Commit and Key tags, and the signatures they require){before}; it is not the game you are playing, and a line written on it would go out unsigned, so it is refused: ask for the record as it was sent, and check that copy with herald check RECORD --key KEYFILE; nothing was written"
                 )))
             }
             (Some(_), None) => Err(ComposeError::Keys(format!(

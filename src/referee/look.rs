@@ -245,3 +245,57 @@ impl<G: Game> Referee<G> {
         stages
     }
 }
+
+impl<G: Game> Referee<G> {
+    /// The step due in words, when the game's own diagram would name
+    /// another step: a key, a set-up line, a farewell line or an audit
+    /// is due, or a forfeit claim waits for its target's answer or
+    /// decided the game (spec section 3.7). The engine's state names a
+    /// side to move all along, even while another side's set-up step is
+    /// due; `None` when that side's turn is what is due.
+    pub fn step_heading(&self) -> Option<String> {
+        let turn_due = self
+            .step_due()
+            .is_none_or(|due| due.step == super::Step::Turn);
+        (!turn_due || self.forfeit_decides()).then(|| self.summary())
+    }
+
+    /// The game's diagram of `seen` (this referee's position as a viewer
+    /// sees it) with its line that names the side to move, or the
+    /// result, put as [`Referee::step_heading`] says where that differs
+    /// (`fit` lays the words out as the caller prints them): never "Blue
+    /// to move" while Red's set-up line, an audit or a claim's answer is
+    /// due. The line is the game's summary, else the one that says who
+    /// moves (`Turn 42: Elf to move`) or ends with the summary (`Turn 42:
+    /// Elf won`); a diagram without one gets the step as its last line.
+    pub fn diagram_with_step(
+        &self,
+        seen: &G::State,
+        style: crate::game::DiagramStyle,
+        fit: impl Fn(&str) -> String,
+    ) -> String {
+        let diagram = G::diagram(seen, style);
+        let Some(step) = self.step_heading() else {
+            return diagram;
+        };
+        let engine = G::summary(seen);
+        let to_move = format!("{} to move", G::to_move(seen).name::<G>());
+        let mut lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
+        let at = lines
+            .iter()
+            .position(|l| *l == engine)
+            .or_else(|| lines.iter().position(|l| l.contains(&to_move)))
+            .or_else(|| {
+                let first = engine.split(';').next().unwrap_or_default();
+                lines
+                    .iter()
+                    .position(|l| !first.is_empty() && l.ends_with(first))
+            });
+        let step = fit(&step).trim_end().to_owned();
+        match at {
+            Some(at) => lines[at] = step,
+            None => lines.push(step),
+        }
+        lines.join("\n") + "\n"
+    }
+}

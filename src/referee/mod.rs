@@ -27,6 +27,7 @@ mod farewell;
 pub mod header;
 mod hidden;
 mod hints;
+pub mod key_file;
 mod ledger;
 pub mod line;
 pub mod look;

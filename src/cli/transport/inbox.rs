@@ -630,7 +630,7 @@ fn conflict_verdict(entry: &GameEntry, tag: &str, address_of_player: &str) -> St
     );
     if address(&contact).eq_ignore_ascii_case(address_of_player) {
         verdict.push_str(&format!(
-            "\n{side} is yours: herald check COPY.eml --key KEY says which copy holds your key (the other is refused); tell every player which key is yours and send your own key message again (herald keygen --side {side} RECORD --key KEY --reply on the copy you made it on)"
+            "\n{side} is yours: herald check COPY.eml --key YOUR.key says which copy holds your key (the other is refused); tell every player which key is yours and send your own key message again (herald keygen --side {side} RECORD --key YOUR.key --reply on the copy you made it on)"
         ));
     } else {
         verdict.push_str(&format!(
@@ -936,15 +936,15 @@ mod copy_tests {
     #[test]
     fn to_play_sends_each_reply_command_and_leaves_the_words() {
         let hint = "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
-                    herald move 3f2a9c1b04de \"accept draw\" --key KEY --reply -o reply.eml\n\
+                    herald move 3f2a9c1b04de \"accept draw\" --key YOUR.key --reply -o reply.eml\n\
                     or decline it by playing on:\n\
-                    herald move 3f2a9c1b04de \"YOUR TURN\" --key KEY --reply -o reply.eml";
+                    herald move 3f2a9c1b04de \"YOUR TURN\" --key YOUR.key --reply -o reply.eml";
         assert_eq!(
             sent(hint),
             "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
-             herald move 3f2a9c1b04de \"accept draw\" --key KEY --reply -o reply.eml --send\n\
+             herald move 3f2a9c1b04de \"accept draw\" --key YOUR.key --reply -o reply.eml --send\n\
              or decline it by playing on:\n\
-             herald move 3f2a9c1b04de \"YOUR TURN\" --key KEY --reply -o reply.eml --send"
+             herald move 3f2a9c1b04de \"YOUR TURN\" --key YOUR.key --reply -o reply.eml --send"
         );
         let over = "The game is over: herald check 3f2a9c1b04de gives the result.";
         assert_eq!(sent(over), over);
