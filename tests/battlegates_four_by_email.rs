@@ -678,3 +678,150 @@ fn every_hand_key_that_does_not_fit_names_the_file_its_side_and_the_key_that_wor
         "{err}"
     );
 }
+
+/// The words of a command as a shell splits them (double quotes only).
+fn shell_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Four castles with allies and hidden hands by email, every step taken
+/// by running, word for word, the command the "Next" line of the message
+/// received prints (its MESSAGE the message, MAZE the castle's maze,
+/// YOUR.key the castle's key file, YOUR TURN a legal turn, `reply.eml`
+/// the next message's name): Castle3
+/// and Castle4 play from their allies' hands, so their commands carry
+/// the ally's key file (`--hand-key castle1.key`, `castle2.key`), a copy
+/// of which each keeps. From `new` through the set-up to Castle4's first
+/// turn.
+#[test]
+fn allies_run_the_command_their_messages_print_word_for_word() {
+    let root = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = CASTLES
+        .iter()
+        .map(|c| {
+            let d = root.path().join(c.to_lowercase());
+            std::fs::create_dir(&d).unwrap();
+            d
+        })
+        .collect();
+    let mut args = vec!["new", "battlegates"];
+    let sides: Vec<String> = CASTLES
+        .iter()
+        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
+        .collect();
+    for s in &sides {
+        args.extend(["--side", s.as_str()]);
+    }
+    args.extend([
+        "--option",
+        "Setup=four-castles-allies",
+        "--option",
+        "Hands=hidden",
+    ]);
+    args.extend([
+        "--key",
+        "castle1.key",
+        "--maze",
+        MAZES[0],
+        "--reply",
+        "-o",
+        "m1.eml",
+    ]);
+    run(&dirs[0], &args);
+    let mut from = 0;
+    let mut turns = 0;
+    for n in 1..=20 {
+        // Allies keep a copy of the hand holder's key file.
+        for (holder, ally) in [(0, 2), (1, 3)] {
+            let key = format!("castle{}.key", holder + 1);
+            if dirs[holder].join(&key).exists() && !dirs[ally].join(&key).exists() {
+                std::fs::copy(dirs[holder].join(&key), dirs[ally].join(&key)).unwrap();
+            }
+        }
+        let message = format!("m{n}.eml");
+        let text = std::fs::read_to_string(dirs[from].join(&message)).unwrap();
+        let mut lines = text.lines().skip_while(|l| !l.starts_with("Next, "));
+        let (next, command) = (lines.next().unwrap(), lines.next().unwrap());
+        let castle = next["Next, ".len()..].split(' ').next().unwrap();
+        let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+        if i >= 2 {
+            let holder = format!("--hand-key castle{}.key", i - 1);
+            assert!(
+                command.contains(&holder),
+                "{castle} plays from an ally's hand: {command}"
+            );
+        } else {
+            assert!(!command.contains("--hand-key"), "{castle}: {command}");
+        }
+        std::fs::copy(dirs[from].join(&message), dirs[i].join(&message)).unwrap();
+        let mut words = shell_words(command);
+        assert_eq!(words[0], "herald", "{command}");
+        words.remove(0);
+        for w in words.iter_mut() {
+            match w.as_str() {
+                "MESSAGE.eml" => *w = message.clone(),
+                "MAZE" => *w = MAZES[i].to_owned(),
+                "YOUR.key" => *w = format!("castle{}.key", i + 1),
+                "reply.eml" => *w = format!("m{}.eml", n + 1),
+                _ => {}
+            }
+        }
+        if let Some(turn) = words.iter().position(|w| w == "YOUR TURN") {
+            // The discard and the shot of the castle, listed by `legal`
+            // with the same key files the command names.
+            let mut legal = vec![
+                "legal".to_owned(),
+                message.clone(),
+                "--format".into(),
+                "json".into(),
+            ];
+            for option in ["--key", "--hand-key"] {
+                if let Some(k) = words.iter().position(|w| w == option) {
+                    legal.extend([option.to_owned(), words[k + 1].clone()]);
+                }
+            }
+            let legal: Vec<&str> = legal.iter().map(String::as_str).collect();
+            let listed = json(&dirs[i], &legal);
+            let discard = listed["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|a| a["action"].as_str())
+                .find(|a| a.starts_with("discard "))
+                .unwrap_or_else(|| panic!("{listed}"))
+                .to_owned();
+            words[turn] = format!("{discard}, {}", SHOTS[i]);
+            turns += 1;
+        }
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        run(&dirs[i], &words);
+        from = i;
+        if turns == 4 {
+            let s = json(
+                &dirs[i],
+                &["check", &format!("m{}.eml", n + 1), "--format", "json"],
+            );
+            assert_eq!(s["ok"], true, "{s}");
+            assert_eq!(s["turns"], 4, "{s}");
+            return;
+        }
+    }
+    panic!("four turns were not reached in 20 messages");
+}

@@ -623,6 +623,9 @@ pub(super) fn answer_hint<G: Game>(
     let answering = answering.filter(|s| sides.contains(s));
     let side = answering.unwrap_or(due.side);
     let name = side.name::<G>();
+    // A side that plays from an ally's hand draws and shows it with the
+    // ally's key file.
+    let key = format!("{key}{}", referee.hand_key_option(side));
     if let (Some((by, turn)), Step::Turn) = (referee.draw_offered_to(side), due.step) {
         // The side due answers a draw offer: both answers, named.
         let accept = if referee.accepts_last(side) {
@@ -660,8 +663,9 @@ pub(super) fn answer_hint<G: Game>(
         Step::Farewell => format!("herald move {record} pass --key {key} --reply -o reply.eml"),
         // Protocol 3: the side's key joins with its first set-up line.
         _ if referee.header().commit(side).is_none() => format!(
-            "herald setup {record} --side {name} --key {}.key{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
-            name.to_ascii_lowercase()
+            "herald setup {record} --side {name} --key {}.key{}{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
+            name.to_ascii_lowercase(),
+            referee.hand_key_option(side)
         ),
         _ => format!("herald setup {record} --key {key}{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
     };

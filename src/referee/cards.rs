@@ -230,6 +230,34 @@ impl<G: Game> Referee<G> {
         self.header.sides()[self.table.holder_of(index)].name::<G>()
     }
 
+    /// The side whose hand `side` plays from, when it is another side's
+    /// (an ally's, in Battlegates' four castles): that side's key file is
+    /// `side`'s hand key (`--hand-key`). `None` when `side` holds its own
+    /// hand, or the game deals no hidden hands.
+    pub fn hand_holder_of(&self, side: Side) -> Option<Side> {
+        if !self.table.has_deck() {
+            return None;
+        }
+        let index = self.header.index_of(side)?;
+        if self.holds_hand(index).is_some() {
+            return None;
+        }
+        Some(self.header.sides()[self.table.holder_of(index)])
+    }
+
+    /// The `--hand-key` option of `side`'s commands: ` --hand-key
+    /// castle1.key` (the holder's key file, named after it) when `side`
+    /// plays from another side's hand, else nothing.
+    pub fn hand_key_option(&self, side: Side) -> String {
+        self.hand_holder_of(side)
+            .map_or_else(String::new, |holder| {
+                format!(
+                    " --hand-key {}.key",
+                    holder.name::<G>().to_ascii_lowercase()
+                )
+            })
+    }
+
     /// The deck this game deals hidden hands from, if any.
     pub fn deck(&self) -> Option<&DeckLedger> {
         self.table.deck()

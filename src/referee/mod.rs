@@ -971,13 +971,15 @@ impl<G: Game> Referee<G> {
                     ),
                     // Protocol 3: the side's key joins with this line.
                     _ if self.header.commit(side).is_none() => format!(
-                        "the set-up: {line} is {name}'s, its key with {} (herald setup --side {name} --key {}.key makes the key)",
+                        "the set-up: {line} is {name}'s, its key with {} (herald setup --side {name} --key {}.key{} makes the key)",
                         step.what(),
-                        name.to_ascii_lowercase()
+                        name.to_ascii_lowercase(),
+                        self.hand_key_option(side)
                     ),
                     _ => format!(
-                        "the set-up: {line} is {name}'s, {} (herald setup --key)",
-                        step.what()
+                        "the set-up: {line} is {name}'s, {} (herald setup --key{})",
+                        step.what(),
+                        self.hand_key_option(side)
                     ),
                 };
                 let step = match step {
