@@ -1050,6 +1050,8 @@ fn a_deadline_is_at_least_a_day_and_check_tells_every_player() {
     let one: Vec<&str> = one.iter().map(String::as_str).collect();
     run(dir, &one);
     let said = run(dir, &["check", "g.pbem"]);
+    assert!(said.lines().all(|l| l.chars().count() <= 78), "{said}");
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         said.contains("Deadline: 1 day: a side whose step is due longer may be claimed to have forfeited (herald move RECORD --forfeit --key KEY)"),
         "{said}"

@@ -435,9 +435,12 @@ struct JsonCheck {
 /// forfeit may be claimed.
 fn deadline_text<G: Game>(referee: &Referee<G>) -> String {
     referee.header().deadline().map_or_else(String::new, |d| {
-        format!(
-            "Deadline: {d} day{}: a side whose step is due longer may be claimed to have forfeited (herald move RECORD --forfeit --key KEY)\n",
-            if d == 1 { "" } else { "s" }
+        fit(
+            &format!(
+                "Deadline: {d} day{}: a side whose step is due longer may be claimed to have forfeited (herald move RECORD --forfeit --key KEY)",
+                if d == 1 { "" } else { "s" }
+            ),
+            "  ",
         )
     })
 }
