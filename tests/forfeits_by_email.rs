@@ -981,3 +981,88 @@ fn pass_typed_when_the_audit_is_due_is_written_as_the_audit_and_said_so() {
         "{s}"
     );
 }
+
+/// Review round 6, 02: Castle Danger by email; Blue stops answering and
+/// Red claims its forfeit past the Deadline. `annotate` comments the
+/// claim line as the forfeit it is, never "Blue resigned" nor as moves
+/// left unspent, and `show --format json` says it in its summary.
+#[test]
+fn annotate_and_show_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
+    let p = common::castle_danger_keyed();
+    let (blue, red) = (&p.blue, &p.red);
+    let answer = |dir: &Path, on: &str, what: &[&str], day: &str, out: &str| {
+        let mut args = vec!["move", on];
+        args.extend_from_slice(what);
+        args.extend(["--key", "my.key", "--date", day, "--reply", "-o", out]);
+        run(dir, &args);
+    };
+    answer(blue, "c2.eml", &["+C, Kc1-b1"], PLAY_DAY, "c3.eml");
+    common::mail(blue, red, "c3.eml");
+    answer(red, "c3.eml", &["Kc9-b9"], PLAY_DAY, "c4.eml");
+    answer(red, "c4.eml", &["--forfeit"], CLAIM_DAY, "f.eml");
+    let words = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let annotated = words(run(red, &["annotate", "f.eml", "-o", "-"]));
+    assert!(!annotated.contains("resigned"), "{annotated}");
+    assert!(
+        annotated.contains("{Red won: Blue forfeited (claimed by Red on turn 3)"),
+        "{annotated}"
+    );
+    let shown = json(red, &["show", "f.eml", "--format", "json"]);
+    let summary = shown["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("Red won: Blue forfeited (claimed by Red on turn 3)"),
+        "{summary}"
+    );
+}
+
+/// Review round 6, 14: a Deadline is at least a day, so a claim never
+/// comes the day its step became due nor on the claimant's own message:
+/// `new --deadline 0` is refused (exit 2), a record whose Deadline tag
+/// says 0 is refused by `check` at the tag's value (exit 1), and `check`
+/// tells every player, the one who joins first, what the Deadline is.
+#[test]
+fn a_deadline_is_at_least_a_day_and_check_tells_every_player() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path();
+    let new = |days: &str| {
+        vec![
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "--deadline",
+            days,
+            "-o",
+            "g.pbem",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>()
+    };
+    let zero = new("0");
+    let zero: Vec<&str> = zero.iter().map(String::as_str).collect();
+    let err = common::fails(dir, &zero, 2);
+    assert!(err.contains("0 is not in 1..=3650"), "{err}");
+    assert!(!dir.join("g.pbem").exists());
+    let one = new("1");
+    let one: Vec<&str> = one.iter().map(String::as_str).collect();
+    run(dir, &one);
+    let said = run(dir, &["check", "g.pbem"]);
+    assert!(said.lines().all(|l| l.chars().count() <= 78), "{said}");
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.contains("Deadline: 1 day: a side whose step is due longer may be claimed to have forfeited (herald move RECORD --forfeit --key KEY)"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(dir.join("g.pbem")).unwrap();
+    let edited = text.replace("[Deadline \"1\"]", "[Deadline \"0\"]");
+    assert_ne!(edited, text);
+    std::fs::write(dir.join("g.pbem"), edited).unwrap();
+    let err = common::fails(dir, &["check", "g.pbem"], 1);
+    assert!(
+        err.contains("Deadline is a number of days from 1 to 3650 (herald new --deadline DAYS): a player has at least a day to answer before a forfeit may be claimed"),
+        "{err}"
+    );
+}

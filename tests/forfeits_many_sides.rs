@@ -234,6 +234,73 @@ impl Castles {
         panic!("the set-up did not end");
     }
 
+    /// Castle `castle`'s turn on `day`, any side of any setup: it throws
+    /// away a card and then takes the first dice action that spends the
+    /// most of its roll (`legal --after`).
+    fn any_turn(&self, castle: usize, day: &str) {
+        let last = self.last.borrow().clone();
+        let hand = self.hand_key(castle);
+        let listed = |after: Option<&str>| -> Vec<(String, i64)> {
+            let mut args = vec!["legal", last.as_str(), "--key", "my.key"];
+            args.extend(["--format", "json"]);
+            args.extend(hand.iter().map(String::as_str));
+            if let Some(a) = after {
+                args.extend(["--after", a]);
+            }
+            let (out, err, code) = self.herald(castle, day, &args);
+            assert_eq!(code, 0, "{out}{err}");
+            let legal: Value = serde_json::from_str(&out).unwrap();
+            legal["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| {
+                    let cost = a["cost"].as_i64().unwrap_or(0);
+                    (a["action"].as_str().unwrap().to_owned(), cost)
+                })
+                .collect()
+        };
+        let discard = listed(None)
+            .into_iter()
+            .map(|(a, _)| a)
+            .find(|a| a.starts_with("discard "))
+            .unwrap();
+        let dice = listed(Some(&discard));
+        let most = dice.iter().map(|(_, c)| *c).max().unwrap();
+        let action = &dice.iter().find(|(_, c)| *c == most).unwrap().0;
+        self.play(castle, day, &format!("{discard}, {action}"));
+    }
+
+    /// Every castle's `check --key` of the newest message on `day`, with
+    /// the hand's key where another castle holds it, succeeds: the copy
+    /// is one its key file can read on (no share fails to verify).
+    fn every_key_reads(&self, day: &str) {
+        let last = self.last.borrow().clone();
+        for castle in 1..=self.dirs.len() {
+            let (out, err, code) =
+                self.herald(castle, day, &["check", last.as_str(), "--key", "my.key"]);
+            assert_eq!(code, 0, "castle {castle}: {out}{err}");
+            assert!(!err.contains("does not verify"), "castle {castle}: {err}");
+        }
+    }
+
+    /// `check` of the newest message read by castle `castle`: what it
+    /// says, its words joined by single spaces.
+    fn says(&self, castle: usize) -> String {
+        let last = self.last.borrow().clone();
+        let (out, err, code) = self.herald(castle, LATE_DAY, &["check", last.as_str()]);
+        assert_eq!(code, 0, "{out}{err}");
+        out.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The header index (from 1) of the side `check` names as due.
+    fn due_castle(&self) -> usize {
+        let (names, _) = sides_of(self.setup);
+        let s = self.status(1);
+        let side = s["step"]["side"].as_str().unwrap();
+        names.iter().position(|c| *c == side).unwrap() + 1
+    }
+
     /// Castle `castle`'s turn: it throws away a card (the one drawn, or
     /// another) and shoots an arrow that hits nothing.
     fn turn(&self, castle: usize) {
@@ -498,4 +565,227 @@ fn an_audit_due_after_a_claim_has_its_whole_deadline_from_the_day_the_claim_stoo
     assert_eq!(s["forfeits"][1]["side"], "Castle1", "{s}");
     assert_eq!(s["forfeits"][1]["claimed_by"], "Castle4", "{s}");
     assert_eq!(s["forfeits"][1]["audit"], true, "{s}");
+}
+
+/// Review round 6, 08: Battlegates for two with hidden hands. North joins
+/// and South's set-up line never comes; North claims its forfeit at the
+/// set-up, and South answers with its set-up line, which voids the claim.
+/// When that line ends the set-up it carries South's shares of North's
+/// first draw: they verify for every key (North's key file remembers the
+/// claim it wrote), and North plays turn 1. The claim never sticks the
+/// game.
+#[test]
+fn a_set_up_claim_voided_by_its_targets_line_leaves_shares_every_key_verifies() {
+    // The roll decides who moves first: try until South's answer is the
+    // set-up's last line (North first), the case whose shares it carries.
+    for _ in 0..24 {
+        let t = Castles::set_up_to("one-board", 2);
+        assert_eq!(t.due_castle(), 1);
+        t.answer(2, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+        let s = t.status(1);
+        assert_eq!(due(&s), ["South"], "{s}");
+        t.answer(1, CLAIM_DAY, &["setup", "--key", "my.key"]);
+        let words = t.says(2);
+        assert!(
+            words.contains("was voided by South's own next line"),
+            "{words}"
+        );
+        t.every_key_reads(CLAIM_DAY);
+        let s = t.status(2);
+        if s["phase"] != "play" {
+            continue;
+        }
+        let record = std::fs::read_to_string(t.dir(2).join(t.last.borrow().as_str())).unwrap();
+        assert!(
+            record.contains("share 0 "),
+            "South's answer deals North's draw"
+        );
+        assert_eq!(t.due_castle(), 2);
+        t.any_turn(2, CLAIM_DAY);
+        t.every_key_reads(CLAIM_DAY);
+        return;
+    }
+    panic!("North never moved first in 24 set-ups");
+}
+
+/// Review round 6, 09: Battlegates for two with hidden hands, in play.
+/// The first mover plays turn 1 and claims the other side's forfeit of
+/// turn 2; while the claim stands, `hand` shows the claimed side the hand
+/// it answers with (as `legal` does, never "0 cards"). Its turn voids the
+/// claim and carries its shares of the claimant's draw: they verify for
+/// every key, and the claimant plays on.
+#[test]
+fn a_claim_in_play_voided_by_its_targets_turn_leaves_shares_every_key_verifies() {
+    let t = Castles::set_up("one-board");
+    let first = t.due_castle();
+    let other = 3 - first;
+    t.any_turn(first, PLAY_DAY);
+    let last = t.last.borrow().clone();
+    let (before, err, code) =
+        t.herald(other, PLAY_DAY, &["hand", last.as_str(), "--key", "my.key"]);
+    assert_eq!(code, 0, "{err}");
+    t.answer(first, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    let last = t.last.borrow().clone();
+    let (held, err, code) = t.herald(
+        other,
+        CLAIM_DAY,
+        &["hand", last.as_str(), "--key", "my.key"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!held.contains(": 0 cards"), "{held}");
+    assert_eq!(held, before, "the hand it answers the claim with");
+    t.any_turn(other, CLAIM_DAY);
+    let words = t.says(first);
+    assert!(words.contains("claim on turn 2 was voided by"), "{words}");
+    t.every_key_reads(CLAIM_DAY);
+    assert_eq!(t.due_castle(), first);
+    t.any_turn(first, CLAIM_DAY);
+    t.every_key_reads(CLAIM_DAY);
+}
+
+/// Review round 6, 09: the same in four-castles-allies (Castle3 plays
+/// from Castle1's hand, Castle4 from Castle2's): a claim on the castle
+/// due, voided by its turn, leaves shares every castle's key verifies,
+/// and play goes on.
+#[test]
+fn a_claim_voided_in_four_castles_allies_leaves_shares_every_key_verifies() {
+    let t = Castles::set_up("four-castles-allies");
+    let first = t.due_castle();
+    t.any_turn(first, PLAY_DAY);
+    let target = t.due_castle();
+    let claimant = (1..=4).find(|c| *c != target && *c != first).unwrap();
+    t.answer(
+        claimant,
+        CLAIM_DAY,
+        &["move", "--forfeit", "--key", "my.key"],
+    );
+    t.any_turn(target, CLAIM_DAY);
+    let words = t.says(claimant);
+    assert!(words.contains("was voided by"), "{words}");
+    t.every_key_reads(CLAIM_DAY);
+    let next = t.due_castle();
+    t.any_turn(next, CLAIM_DAY);
+    t.every_key_reads(CLAIM_DAY);
+}
+
+/// `herald ARGS` in `dir` on `day` (the clock, `HERALD_TODAY`): its
+/// output, its standard error and its exit code.
+fn on_day(dir: &Path, day: &str, args: &[&str]) -> (String, String, i32) {
+    let out = herald(dir)
+        .env("HERALD_TODAY", day)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Review round 6, 03: three players of Battle of the Dale by email.
+/// Human resigns on turn 4 and is out; Elf and Goblin play on. When
+/// Elf's turn is past the Deadline, Human's claim of its forfeit is
+/// refused (exit 1, nothing written) naming that Human is out: a side
+/// that resigned decides nothing; Goblin, still in, may claim.
+#[test]
+fn a_side_that_resigned_claims_nothing_in_battle_of_the_dale() {
+    let root = tempfile::tempdir().unwrap();
+    let names = ["Human", "Elf", "Goblin"];
+    let dirs: Vec<PathBuf> = names
+        .iter()
+        .map(|n| {
+            let d = root.path().join(n);
+            std::fs::create_dir(&d).unwrap();
+            d
+        })
+        .collect();
+    let send = |from: usize, name: &str| {
+        for (i, d) in dirs.iter().enumerate() {
+            if i != from {
+                std::fs::copy(dirs[from].join(name), d.join(name)).unwrap();
+            }
+        }
+    };
+    let step = |who: usize, day: &str, args: &[&str]| {
+        let (out, err, code) = on_day(&dirs[who], day, args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    };
+    step(
+        0,
+        PLAY_DAY,
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            "Human=ann@example.org",
+            "--side",
+            "Elf=bob@example.org",
+            "--side",
+            "Goblin=cat@example.org",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "1.eml",
+        ],
+    );
+    send(0, "1.eml");
+    step(
+        1,
+        PLAY_DAY,
+        &[
+            "keygen", "--side", "Elf", "1.eml", "--key", "my.key", "--reply", "-o", "2.eml",
+        ],
+    );
+    send(1, "2.eml");
+    step(
+        2,
+        PLAY_DAY,
+        &[
+            "keygen", "--side", "Goblin", "2.eml", "--key", "my.key", "--reply", "-o", "3.eml",
+        ],
+    );
+    send(2, "3.eml");
+    for (who, (on, turn, out)) in [
+        ("3.eml", "R@A1", "4.eml"),
+        ("4.eml", "R@E1", "5.eml"),
+        ("5.eml", "R@C1", "6.eml"),
+        ("6.eml", "resign", "7.eml"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let who = who % 3;
+        step(
+            who,
+            PLAY_DAY,
+            &["move", on, turn, "--key", "my.key", "--reply", "-o", out],
+        );
+        send(who, out);
+    }
+    let claim = [
+        "move",
+        "7.eml",
+        "--forfeit",
+        "--key",
+        "my.key",
+        "--reply",
+        "-o",
+        "f.eml",
+    ];
+    let (_, err, code) = on_day(&dirs[0], CLAIM_DAY, &claim);
+    assert_eq!(code, 1, "{err}");
+    assert!(!dirs[0].join("f.eml").exists(), "nothing written");
+    let words = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("Human is out of the game (it resigned or was eliminated): only a side still playing claims a forfeit in play"), "{words}");
+    // Goblin, still in, may claim Elf's forfeit.
+    let (out, err, code) = on_day(&dirs[2], CLAIM_DAY, &claim);
+    assert_eq!(code, 0, "{out}{err}");
+    let (out, err, code) = on_day(&dirs[2], CLAIM_DAY, &["check", "f.eml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Elf forfeited (claimed by Goblin on turn 5)"),
+        "{out}"
+    );
 }

@@ -216,3 +216,52 @@ fn a_copy_stripped_of_its_keys_before_any_line_is_refused_by_a_key_file_that_wro
         ],
     );
 }
+
+/// Review round 6, 15: a copy of Blue's message with `GreenCommit` and
+/// `GreenKey` tags added (Green is no side of Castle Danger) is refused
+/// at the header by `check` (exit 1, at the first of them, line and
+/// column), as a Key tag of a side missing from the header is, and by
+/// Red's `move`: nothing rides along unchecked.
+#[test]
+fn key_tags_of_a_name_that_is_no_side_of_the_game_are_refused_at_the_header() {
+    let p = to_turn_one();
+    let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
+    let hex = "3e850b6d3cd53c0211e65350397dda7bf8f83dfd73ed706a79f8f9b7cfdd8e4c";
+    let copy = text.replacen(
+        "[Result \"*\"]",
+        &format!("[GreenCommit \"{hex}\"]\n[GreenKey \"{hex}\"]\n[Result \"*\"]"),
+        1,
+    );
+    assert_ne!(copy, text);
+    let line = copy
+        .lines()
+        .position(|l| l.starts_with("[GreenCommit "))
+        .unwrap()
+        + 1;
+    std::fs::write(p.red.join("green.eml"), &copy).unwrap();
+    let err = fails(&p.red, &["check", "green.eml"], 1);
+    assert!(err.contains(&format!("green.eml:{line}:1")), "{err}");
+    assert!(
+        err.contains("Green is not a side of Castle Danger: GreenCommit is a side's key tag (herald keygen writes it), and the sides are Blue, Red"),
+        "{err}"
+    );
+    let moved = fails(
+        &p.red,
+        &[
+            "move",
+            "green.eml",
+            "Kc9-b9",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c4.eml",
+        ],
+        1,
+    );
+    assert!(
+        moved.contains("Green is not a side of Castle Danger"),
+        "{moved}"
+    );
+    assert!(!p.red.join("c4.eml").exists());
+}

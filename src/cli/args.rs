@@ -199,9 +199,10 @@ Examples:
               hide_possible_values = true)]
         options: Vec<String>,
         /// The days a player's step may be due before another player may
-        /// claim its forfeit (the Deadline tag; every line is then dated).
+        /// claim its forfeit (the Deadline tag, 1 to 3650; every line is
+        /// then dated).
         #[arg(long, value_name = "DAYS", default_value_t = 14,
-              value_parser = clap::value_parser!(u16).range(0..=3650))]
+              value_parser = clap::value_parser!(u16).range(1..=3650))]
         deadline: u16,
         /// Write the record here (refuses to overwrite); default: print it.
         /// With --reply, the message that carries the record.

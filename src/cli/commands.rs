@@ -430,6 +430,58 @@ struct JsonCheck {
     draw: Option<JsonDraw>,
 }
 
+/// The game's Deadline in words, for `check` (spec section 3.8): every
+/// player, the joiner first, is told how long a step may wait before its
+/// forfeit may be claimed.
+fn deadline_text<G: Game>(referee: &Referee<G>) -> String {
+    referee.header().deadline().map_or_else(String::new, |d| {
+        fit(
+            &format!(
+                "Deadline: {d} day{}: a side whose step is due longer may be claimed to have forfeited (herald move RECORD --forfeit --key KEY)",
+                if d == 1 { "" } else { "s" }
+            ),
+            "  ",
+        )
+    })
+}
+
+/// Refuse, in a command that reads the record with a key file (`show`,
+/// `legal`, `hand`, `fate` with `--key`), what `check --key` and `move
+/// --key` refuse with it, with the same words (spec section 3.8): a copy
+/// stripped of the keys its protocol binds, one with another key for the
+/// key file's side, and one that parts from the record the key file
+/// remembers (a take-back, a fork), never looked at as if it were the
+/// game.
+fn refuse_as_the_key_file_does<G: Game>(
+    referee: &Referee<G>,
+    wallet: &Wallet,
+    key: &Path,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failure> {
+    super::sent::refuse_for_key_file(referee, wallet, Some(key), ctx)
+}
+
+/// The comment on a line played (`annotate`, the replay page): the
+/// engine's comparison of the positions before and after it, and the
+/// draw offered or agreed; a forfeit claim is said as one (`Red won: Blue
+/// forfeited (claimed by Red on turn 5)`), never as the resignation the
+/// engine was given for it nor as moves left unspent.
+pub(super) fn line_comment<G: Game>(referee: &Referee<G>, played: &PlayedTurn<G>) -> String {
+    let comment = match (&played.before, referee.forfeits().last()) {
+        (_, Some(f)) if played.claimant.is_some() => {
+            let board = referee.board_words();
+            if board.contains(&f.words::<G>()) {
+                board
+            } else {
+                f.words::<G>()
+            }
+        }
+        (Some(before), _) if played.is_played() => G::turn_comment(before, referee.state()),
+        _ => String::new(),
+    };
+    with_draw(comment, referee, played)
+}
+
 /// A turn's comment with what its line did to a draw after it; an
 /// acceptance without actions is only that.
 pub(super) fn with_draw<G: Game>(
@@ -819,7 +871,7 @@ impl AfterCheck for Check {
                 draw: draw_json(referee),
             })?,
             Format::Text | Format::Svg => out(&format!(
-                "{origin}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}{}",
+                "{origin}: OK: {}, {} turn{}, result {result}\n{}{}{}{}{}{}{}",
                 G::TITLE,
                 referee.turns(),
                 if referee.turns() == 1 { "" } else { "s" },
@@ -828,6 +880,7 @@ impl AfterCheck for Check {
                 forfeit_text(referee),
                 pending_text(referee),
                 audit_text(referee),
+                deadline_text(referee),
                 digest.map_or_else(String::new, |d| format!("Digest: {d}\n"))
             ))?,
         }
@@ -935,6 +988,9 @@ impl RecordCommand for Show {
             Some(path) => Some((path, read_wallet(path)?)),
             None => None,
         };
+        if let Some((path, w)) = &wallet {
+            refuse_as_the_key_file_does(&referee, w, path, ctx)?;
+        }
         // With the key, at the end of the record: one look a turn (the
         // position as the turn due starts for the key's side, its hand,
         // roll, step due and legal actions), from the library.
@@ -966,7 +1022,8 @@ impl RecordCommand for Show {
             &referee.diagram_with_step(&seen, self.style, |t| fit(t, "  ")),
             ctx.named(),
         );
-        let summary = G::summary(&referee.public_state());
+        // A forfeit said as one, never as the engine's resignation.
+        let summary = referee.board_words();
         // The position the last turn started from, as the viewer saw it.
         let earlier = match (&before, &wallet) {
             (Some((b, _)), Some((_, w))) => b.view(Keys::given(Some(w), hand.as_ref())).ok(),
@@ -1178,11 +1235,7 @@ impl RecordCommand for Annotate {
             ..Keep::RULES
         };
         let referee = replay_all::<G>(ctx, keep, |played, referee| {
-            let comment = match &played.before {
-                Some(before) if played.is_played() => G::turn_comment(before, referee.state()),
-                _ => String::new(),
-            };
-            let comment = with_draw(comment, referee, played);
+            let comment = line_comment(referee, played);
             let text = TurnText {
                 comment: (!comment.is_empty()).then(|| comment.clone()),
                 ..played.text()
@@ -1274,8 +1327,8 @@ impl RecordCommand for Legal {
         // verified again (spec section 3.8).
         let sent = wallet.as_ref().and_then(Wallet::sent);
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
-        if let Some(w) = &wallet {
-            super::sent::refuse_other_key(&referee, w, self.key.as_deref(), ctx)?;
+        if let (Some(w), Some(path)) = (&wallet, self.key.as_deref()) {
+            refuse_as_the_key_file_does(&referee, w, path, ctx)?;
         }
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
@@ -1578,8 +1631,17 @@ struct JsonHand {
 
 impl RecordCommand for Hand {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
+        let mut referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = read_wallet(&self.key)?;
+        refuse_as_the_key_file_does(&referee, &wallet, &self.key, ctx)?;
+        // The claimed side holds the hand it may still answer a claim
+        // made in play with, as `show` and `legal` see it (spec section
+        // 3.8).
+        if let Some((target, Phase::Play | Phase::Over)) = referee.open_claim() {
+            if wallet.side().eq_ignore_ascii_case(target.name::<G>()) {
+                referee.void_claim();
+            }
+        }
         let side = referee
             .header()
             .side_named::<G>(wallet.side())
@@ -1653,6 +1715,7 @@ fn next_chance<G: Game>(
     ctx: &Ctx<'_>,
 ) -> Result<(Vec<JsonNext>, String), Failure> {
     let wallet = read_wallet(path)?;
+    refuse_as_the_key_file_does(referee, &wallet, path, ctx)?;
     referee
         .view(Keys::as_shown(&wallet))
         .map_err(|e| compose_failure(e, Some(path), ctx))?;
@@ -2162,6 +2225,28 @@ pub(super) fn write_line_again<G: Game>(
         format,
         past_claim,
     } = again;
+    // A copy older than the one the line answered, which the record
+    // digest cannot tell apart (the Key tags that joined before turn 1
+    // are not in it): the line would go out without them, on a game that
+    // cannot take it. The newer copy's message is the one to resend.
+    let keyless = referee.keys_due();
+    if let Some(&side) = keyless.first().filter(|_| ctx.record.turns.is_empty()) {
+        let name = side.name::<G>();
+        let resend = match &sent.reply {
+            Some(r) => format!("resend {r}, the message your {} went out in", sent.name()),
+            None => format!("resend the record your {} went out in", sent.name()),
+        };
+        return Err(Failure::invalid(
+            Problem::plain(
+                ErrorKind::Illegal,
+                format!(
+                    "you answered a newer copy of this game already: your {} was written on a copy that holds {name}'s key, and this one lacks it (an older message, your own first one perhaps): {resend}; nothing was written",
+                    sent.name()
+                ),
+            ),
+            &ctx.origin,
+        ));
+    }
     let mut referee = referee;
     let again =
         play_own_line(&mut referee, line).filter(|_| referee.digest() == Some(&sent.digest));

@@ -227,15 +227,7 @@ impl RecordCommand for ReplayPage {
                 turn: turns,
                 label: label(played),
                 line: line_text(played),
-                comment: {
-                    let comment = match &played.before {
-                        Some(before) if played.is_played() => {
-                            G::turn_comment(before, referee.state())
-                        }
-                        _ => String::new(),
-                    };
-                    super::commands::with_draw(comment, referee, played)
-                },
+                comment: super::commands::line_comment(referee, played),
                 svg: draw(referee, turns, played.kind),
             });
         })?;

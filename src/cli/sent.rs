@@ -79,7 +79,7 @@ pub(super) fn note_seen<G: Game>(
 /// ([`crate::referee::key_file::refuse_for_key_file`]: stripped of its
 /// keys, another key for the key file's side, a fork of the newest record
 /// the key file checked), placed in the record's text.
-fn refuse_for_key_file<G: Game>(
+pub(super) fn refuse_for_key_file<G: Game>(
     referee: &Referee<G>,
     wallet: &Wallet,
     key: Option<&Path>,
@@ -93,17 +93,6 @@ fn refuse_for_key_file<G: Game>(
         &key_arg(key),
     )
     .map_err(|e| refused(e, ctx))
-}
-
-/// Refuse a copy whose Key tag for `wallet`'s side is not `wallet`'s key
-/// ([`crate::referee::key_file::refuse_other_key`]).
-pub(super) fn refuse_other_key<G: Game>(
-    referee: &Referee<G>,
-    wallet: &Wallet,
-    key: Option<&Path>,
-    ctx: &Ctx<'_>,
-) -> Result<(), Failure> {
-    key_file::refuse_other_key(referee, wallet, &key_arg(key)).map_err(|e| refused(e, ctx))
 }
 
 /// A key file's refusal as a failure: a record problem (exit 1).

@@ -225,11 +225,11 @@ impl Header {
                 tag.value
                     .parse::<i64>()
                     .ok()
-                    .filter(|d| (0..=3650).contains(d))
+                    .filter(|d| (1..=3650).contains(d))
                     .ok_or_else(|| {
                         RefereeError::record(
                             Some(tag.value_span),
-                            "Deadline is a number of days from 0 to 3650 (herald new --deadline DAYS)",
+                            "Deadline is a number of days from 1 to 3650 (herald new --deadline DAYS): a player has at least a day to answer before a forfeit may be claimed",
                         )
                     })?,
             ),
@@ -431,6 +431,15 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
             read.keys.push((side, read_key(&name, tag)?));
         } else if name == record::RESULT_TAG {
             read.result = Some((tag.value.clone(), tag.value_span));
+        } else if let Some(other) = no_sides_key_tag(&name) {
+            return Err(RefereeError::record(
+                Some(tag.span),
+                format!(
+                    "{other} is not a side of {}: {name} is a side's key tag (herald keygen writes it), and the sides are {} (this copy's header was changed)",
+                    G::TITLE,
+                    G::SIDES.join(", ")
+                ),
+            ));
         }
         read.tags.push((name, value));
     }
@@ -550,6 +559,19 @@ fn commit_side<G: Game>(name: &str) -> Option<Side> {
 
 fn key_side<G: Game>(name: &str) -> Option<Side> {
     suffixed_side::<G>(name, "Key")
+}
+
+/// The name a `<Name>Commit` or `<Name>Key` tag gives, for a tag that
+/// names no side of the game (`GreenKey` in Castle Danger): such a tag is
+/// refused, as nothing checks or binds it (spec section 3.8). The name is
+/// a word in capitals, so no other tag is taken for one.
+fn no_sides_key_tag(name: &str) -> Option<&str> {
+    let prefix = name
+        .strip_suffix("Commit")
+        .or_else(|| name.strip_suffix("Key"))?;
+    let mut chars = prefix.chars();
+    (chars.next()?.is_ascii_uppercase() && chars.all(|c| c.is_ascii_alphanumeric()))
+        .then_some(prefix)
 }
 
 /// The side named by `name` less `suffix` (`BlueCommit`, `BlueKey`).

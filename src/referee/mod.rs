@@ -2118,6 +2118,11 @@ impl<G: Game> Referee<G> {
             return;
         };
         let mut before = claim.before;
+        // What the reader already checked is where the replay is now, not
+        // where it was before the claim: the answer's signature and share
+        // proofs are verified unless the digest checked is still ahead.
+        let vouched = self.table.deck().is_some_and(|d| d.is_vouched());
+        before.checked_to = self.checked_to;
         before.digest = self.digest;
         before.deferred = self.deferred.take();
         before.turns = self.turns;
@@ -2130,6 +2135,7 @@ impl<G: Game> Referee<G> {
         before.last_date = self.last_date;
         before.today = self.today;
         *self = before;
+        self.vouch_deck(vouched);
     }
 
     /// The claims voided by their target's own next line, in order.

@@ -175,6 +175,12 @@ impl Game for BattleOfTheDale {
         rules::resign(state, side)
     }
 
+    /// A side that resigned or was eliminated takes no more turns (the
+    /// others play on): it claims nothing, and no draw offer waits for it.
+    fn takes_turns(state: &State, side: Side) -> bool {
+        state.in_game(side)
+    }
+
     fn write_action(action: &Action, out: &mut String) {
         notation::write(action, out)
     }

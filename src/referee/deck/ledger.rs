@@ -145,6 +145,11 @@ impl DeckLedger {
         self.vouched = vouched;
     }
 
+    /// Whether the lines given now are vouched for ([`DeckLedger::vouch`]).
+    pub fn is_vouched(&self) -> bool {
+        self.vouched
+    }
+
     fn name(&self, side: usize) -> &str {
         self.sides.get(side).map_or("?", String::as_str)
     }
