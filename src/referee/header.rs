@@ -10,6 +10,24 @@ use ed25519_dalek::VerifyingKey;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+/// A side's seat: its place in a header's turn order (header order).
+/// Only a [`Header`] makes one ([`Header::seat_of`], [`Header::seats`],
+/// [`Header::seat_at`], ...), and only for a side it lists, so a seat
+/// always names a side of the header that made it; lists the referee
+/// keeps in turn order are indexed by [`Seat::index`]. Shown through the
+/// header: [`Header::side`], [`Header::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(u8);
+
+impl Seat {
+    /// The seat's place in turn order, from 0: its index into the lists
+    /// kept in turn order.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
 /// The header, checked. Sides, contacts and commitments are parallel
 /// lists in turn order (header order), which is why the fields are private.
 #[derive(Clone, Debug)]
@@ -46,6 +64,53 @@ impl Header {
     #[inline]
     pub fn index_of(&self, side: Side) -> Option<usize> {
         self.sides.iter().position(|&s| s == side)
+    }
+
+    /// `side`'s seat, if it plays.
+    #[inline]
+    pub fn seat_of(&self, side: Side) -> Option<Seat> {
+        self.sides.iter().position(|&s| s == side).map(Self::seat)
+    }
+
+    /// The seat at `index` in turn order, if the header has that many
+    /// sides: for a place another list numbers (a hand's holder).
+    #[inline]
+    pub fn seat_at(&self, index: usize) -> Option<Seat> {
+        (index < self.sides.len()).then(|| Self::seat(index))
+    }
+
+    /// The first seat in turn order (a header has at least one side).
+    pub fn first_seat(&self) -> Seat {
+        Seat(0)
+    }
+
+    /// Each seat once, in turn order.
+    pub fn seats(&self) -> impl DoubleEndedIterator<Item = Seat> + ExactSizeIterator + Clone {
+        (0..self.sides.len()).map(Self::seat)
+    }
+
+    /// Each seat with its side, in turn order.
+    pub fn seated(&self) -> impl DoubleEndedIterator<Item = (Seat, Side)> + '_ {
+        self.seats().zip(self.sides.iter().copied())
+    }
+
+    /// The seat at `index`, which is below the number of sides (at most
+    /// 256: sides are distinct `Side(u8)` values).
+    #[inline]
+    fn seat(index: usize) -> Seat {
+        Seat(u8::try_from(index).expect("a header has at most 256 sides"))
+    }
+
+    /// The side in `seat`.
+    #[inline]
+    pub fn side(&self, seat: Seat) -> Side {
+        self.sides[seat.index()]
+    }
+
+    /// The name of the side in `seat`, in game `G`.
+    #[inline]
+    pub fn name<G: Game>(&self, seat: Seat) -> &'static str {
+        self.side(seat).name::<G>()
     }
 
     /// Each side's contact (the side tag's value), in turn order.
@@ -471,7 +536,9 @@ fn check_sides<G: Game>(
             ),
         ));
     }
-    if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
+    // No side at all is refused whatever `G` asks: a header's seats begin
+    // at its first ([`Header::first_seat`]).
+    if sides.is_empty() || sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
         let listed: Vec<&str> = sides.iter().map(|s| s.name::<G>()).collect();
         return Err(RefereeError::record(
             Some(span),
@@ -613,6 +680,60 @@ mod tests {
         let source = Source::new(text.as_bytes()).unwrap();
         let record = parse(&source).unwrap();
         Header::read::<CastleDanger>(&record).err()
+    }
+
+    /// The header of `text`, read for Castle Danger.
+    fn header(text: &str) -> Header {
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).unwrap();
+        Header::read::<CastleDanger>(&record).unwrap().0
+    }
+
+    const RED_FIRST: &str =
+        "[Game \"castle-danger\"]\n[Red \"c@d\"]\n[Blue \"a@b\"]\n[Result \"*\"]\n";
+
+    #[test]
+    fn a_seat_is_made_only_for_a_side_the_header_lists() {
+        let header = header(RED_FIRST);
+        assert_eq!(header.seat_at(0).map(Seat::index), Some(0));
+        assert_eq!(header.seat_at(1).map(Seat::index), Some(1));
+        // Past the last side: no seat, whatever the game's other sides.
+        assert_eq!(header.seat_at(2), None);
+        assert_eq!(header.seat_at(usize::MAX), None);
+        // A side of the game seats where the header lists it.
+        let red = game::side_by_name::<CastleDanger>("Red").unwrap();
+        let blue = game::side_by_name::<CastleDanger>("Blue").unwrap();
+        assert_eq!(header.seat_of(red), header.seat_at(0));
+        assert_eq!(header.seat_of(blue), header.seat_at(1));
+        assert_eq!(header.first_seat(), header.seat_at(0).unwrap());
+        // A side that does not play has no seat.
+        assert_eq!(header.seat_of(Side(7)), None);
+    }
+
+    #[test]
+    fn the_seats_are_each_side_once_in_header_order() {
+        let header = header(RED_FIRST);
+        let names: Vec<&str> = header
+            .seats()
+            .map(|s| header.name::<CastleDanger>(s))
+            .collect();
+        assert_eq!(names, ["Red", "Blue"]);
+        assert_eq!(header.seats().len(), header.sides().len());
+        let seated: Vec<(usize, Side)> = header.seated().map(|(s, d)| (s.index(), d)).collect();
+        assert_eq!(seated, [(0, header.sides()[0]), (1, header.sides()[1])]);
+        for seat in header.seats() {
+            assert_eq!(header.seat_of(header.side(seat)), Some(seat));
+        }
+    }
+
+    #[test]
+    fn a_header_without_sides_is_refused_so_it_has_a_first_seat() {
+        let e = header_error("[Game \"castle-danger\"]\n[Result \"*\"]\n").expect("no sides");
+        assert!(
+            e.message.contains("the header names 0 (none)"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

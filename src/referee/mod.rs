@@ -56,7 +56,7 @@ pub use chance::{ChanceEvent, PendingEvent};
 pub use compose::{ComposeError, HandKey, Keys, Preview};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
-pub use header::{contact_fault, game_tag, result_text, Header};
+pub use header::{contact_fault, game_tag, result_text, Header, Seat};
 pub use hidden::SetupStep;
 use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
