@@ -23,7 +23,8 @@ use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::answer::Crossed;
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Step, TypedError,
+    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Seat, Step,
+    TypedError,
 };
 use crate::wallet::Wallet;
 
@@ -466,8 +467,8 @@ struct JsonAcceptance {
 
 /// The draw offered or agreed in a game, for `check --format json`.
 fn draw_json<G: Game>(referee: &Referee<G>) -> Option<JsonDraw> {
-    let sides = referee.header().sides();
-    let name = |i: usize| sides[i].name::<G>().to_owned();
+    let header = referee.header();
+    let name = |s: Seat| header.name::<G>(s).to_owned();
     if let Some(a) = referee.draw_agreed() {
         return Some(JsonDraw {
             state: "agreed",
@@ -492,12 +493,12 @@ fn draw_json<G: Game>(referee: &Referee<G>) -> Option<JsonDraw> {
         accepted: o
             .accepted
             .iter()
-            .map(|&(i, turn)| JsonAcceptance {
-                side: name(i),
+            .map(|&(s, turn)| JsonAcceptance {
+                side: name(s),
                 turn,
             })
             .collect(),
-        waiting: o.waiting.iter().map(|&i| name(i)).collect(),
+        waiting: o.waiting.iter().map(|&s| name(s)).collect(),
     })
 }
 

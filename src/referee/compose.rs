@@ -3,6 +3,7 @@
 //! look at the turn ahead). The referee adds what the protocol demands
 //! (the reveal, the chance facts); the player chooses only the actions.
 
+use super::header::Seat;
 use super::{
     line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
     Referee, SealCheck, SetupStep,
@@ -277,9 +278,9 @@ impl<G: Game> Referee<G> {
         hand: Option<&'w Wallet>,
     ) -> Result<&'w Wallet, ComposeError> {
         let name = side.name::<G>();
-        let index = self
+        let seat = self
             .header
-            .index_of(side)
+            .seat_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
         if !self.table.has_deck() {
             return match hand {
@@ -290,8 +291,8 @@ impl<G: Game> Referee<G> {
                 None => Ok(own),
             };
         }
-        let holder = self.hand_name(index);
-        match (self.holds_hand(index), hand) {
+        let holder = self.hand_name(seat);
+        match (self.holds_hand(seat), hand) {
             (Some(_), None) => Ok(own),
             (Some(_), Some(_)) => Err(ComposeError::Keys(format!(
                 "{name} holds its own hand, drawn and shown with its own key file: drop \
@@ -356,8 +357,8 @@ impl<G: Game> Referee<G> {
         // links could give a value that does not follow it: never written.
         let chain = self
             .header
-            .index_of(side)
-            .map(|i| *self.header.side_chain(i));
+            .seat_of(side)
+            .map(|seat| *self.header.side_chain(seat));
         if chain.is_none_or(|chain| {
             self.latest_reveal(side) != Some(crate::fairness::chain_step(&chain, &reveal))
         }) {
@@ -573,24 +574,24 @@ impl<G: Game> Referee<G> {
                 "{name}'s cards are drawn and shown with {name}'s key file: add --key with it"
             ))
         })?;
-        let index = self
+        let seat = self
             .header
-            .index_of(side)
+            .seat_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
         // A side that shares its holder's hand writes the hand's items
         // with the holder's key file.
         let wallet = self.hand_wallet(side, own, hand)?;
         self.refuse_as_the_hand_shows(line, own, hand)?;
-        let (mut items, drawn) = self.compose_deck(index, wallet);
+        let (mut items, drawn) = self.compose_deck(seat, wallet);
         if self.phase() == Phase::Setup && self.setup_due() != Some(SetupStep::Shares) {
             // The line that completes the set-up (the last pass, or with
             // shared hands a later set-up line): the turn order, and so
             // the shares it owes, are known once the line is tried.
-            let hand = self.deck_index(index);
+            let hand = self.deck_index(seat);
             let shares = self.draft(&with_items(line, &items), |draft| {
                 let deck = draft.deck().filter(|d| !d.order().is_empty())?;
                 let owed = deck.owed_before_play(hand);
-                Some(draft.compose_shares(deck, index, wallet, &owed))
+                Some(draft.compose_shares(deck, seat, wallet, &owed))
             });
             if let Some(Some(shares)) = shares {
                 items.add_shares(shares);
@@ -598,17 +599,17 @@ impl<G: Game> Referee<G> {
         }
         let mut line = line.clone();
         if let Some(deck) = drawn {
-            let secret = wallet.card_secret(self.header.game_id(), self.hand_name(index));
-            match deck.unreadable(&secret, self.deck_index(index)) {
+            let secret = wallet.card_secret(self.header.game_id(), self.hand_name(seat));
+            match deck.unreadable(&secret, self.deck_index(seat)) {
                 // A card that opens to no card of the game: the line opens
                 // it to show that the deck is broken, and plays nothing.
                 Some(p) => {
-                    items.add_shares(self.compose_shares(&deck, index, wallet, &[p]));
+                    items.add_shares(self.compose_shares(&deck, seat, wallet, &[p]));
                     line.entries.retain(|e| !matches!(e, Entry::Action(_)));
                     line.ending = Ending::Pass;
                 }
                 None => {
-                    items = self.opening_share(&line, index, wallet, &deck, items);
+                    items = self.opening_share(&line, seat, wallet, &deck, items);
                     // One draft of the line tells what it owes: a line
                     // that changes the turns after it (a side skipped from
                     // now on) owes the shares of the turns as they are
@@ -617,13 +618,13 @@ impl<G: Game> Referee<G> {
                     // line.
                     let (owed, left) = self
                         .draft(&with_items(&line, &items), |d| {
-                            (d.owed_after(index), d.hand_left(index))
+                            (d.owed_after(seat), d.hand_left(seat))
                         })
                         .unwrap_or_default();
                     let missing = items.without_shares(owed);
-                    items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
+                    items.add_shares(self.compose_shares(&deck, seat, wallet, &missing));
                     if left {
-                        self.leaving_items(index, wallet, &deck, &mut items);
+                        self.leaving_items(seat, wallet, &deck, &mut items);
                     }
                 }
             }
@@ -671,18 +672,18 @@ impl<G: Game> Referee<G> {
     fn opening_share(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         wallet: &Wallet,
         deck: &super::deck::DeckLedger,
         items: super::cards::DeckItems,
     ) -> super::cards::DeckItems {
-        let held = deck.held(self.deck_index(index));
+        let held = deck.held(self.deck_index(seat));
         let candidates = std::iter::once(None).chain(held.iter().map(|&p| Some(p)));
         let mut best: Option<(usize, super::cards::DeckItems)> = None;
         for candidate in candidates {
             let mut tried = items.clone();
             if let Some(p) = candidate {
-                tried.add_shares(self.compose_shares(deck, index, wallet, &[p]));
+                tried.add_shares(self.compose_shares(deck, seat, wallet, &[p]));
             }
             let reached = match self.draft_played(&with_items(line, &tried)) {
                 Ok(_) => return tried,
@@ -902,12 +903,12 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// In the game a draft of side `index`'s line left: the shares the
+    /// In the game a draft of side `seat`'s line left: the shares the
     /// side's hand owes from here, none when the game is over or the hand
     /// left it (its shares are made from its published secret from now
     /// on).
-    fn owed_after(&self, index: usize) -> Vec<u32> {
-        let hand = self.deck_index(index);
+    fn owed_after(&self, seat: Seat) -> Vec<u32> {
+        let hand = self.deck_index(seat);
         match self.table.deck() {
             Some(deck) if !self.board_outcome().is_over() && self.hand_in(&self.state, hand) => {
                 deck.owed_on_turn(hand, &self.round(&self.state))
@@ -916,11 +917,11 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// In the game a draft of side `index`'s line left: whether the line
+    /// In the game a draft of side `seat`'s line left: whether the line
     /// took the last side of its hand out of a game that goes on, so that
     /// it carries the hand's leaving items.
-    fn hand_left(&self, index: usize) -> bool {
-        !G::outcome(&self.state).is_over() && !self.hand_in(&self.state, self.deck_index(index))
+    fn hand_left(&self, seat: Seat) -> bool {
+        !G::outcome(&self.state).is_over() && !self.hand_in(&self.state, self.deck_index(seat))
     }
 
     /// The wallet of `side`, needed for its hidden values.

@@ -28,6 +28,15 @@ impl Seat {
     }
 }
 
+#[cfg(test)]
+impl Seat {
+    /// A seat for a unit test of a component that numbers sides itself
+    /// (a table of hands): never made so outside tests.
+    pub(crate) fn test(index: u8) -> Seat {
+        Seat(index)
+    }
+}
+
 /// The header, checked. Sides, contacts and commitments are parallel
 /// lists in turn order (header order), which is why the fields are private.
 #[derive(Clone, Debug)]
@@ -60,12 +69,6 @@ impl Header {
         &self.sides
     }
 
-    /// Where `side` stands in the turn order, if it plays.
-    #[inline]
-    pub fn index_of(&self, side: Side) -> Option<usize> {
-        self.sides.iter().position(|&s| s == side)
-    }
-
     /// `side`'s seat, if it plays.
     #[inline]
     pub fn seat_of(&self, side: Side) -> Option<Seat> {
@@ -87,6 +90,12 @@ impl Header {
     /// Each seat once, in turn order.
     pub fn seats(&self) -> impl DoubleEndedIterator<Item = Seat> + ExactSizeIterator + Clone {
         (0..self.sides.len()).map(Self::seat)
+    }
+
+    /// Each seat once, in turn order from `first` round the table.
+    pub fn seats_from(&self, first: Seat) -> impl Iterator<Item = Seat> + Clone {
+        let n = self.sides.len();
+        (0..n).map(move |k| Self::seat((first.index() + k) % n))
     }
 
     /// Each seat with its side, in turn order.
@@ -120,7 +129,7 @@ impl Header {
 
     /// `side`'s commitment, the tip of its hash chain, if it has one.
     pub fn commit(&self, side: Side) -> Option<Hash> {
-        self.index_of(side).and_then(|i| self.commits[i])
+        self.seat_of(side).and_then(|s| self.commits[s.index()])
     }
 
     /// Each side's commitment, in turn order.
@@ -131,12 +140,13 @@ impl Header {
     /// `side`'s public signing key (its `<Side>Key` tag), if it has one:
     /// then every line of `side` is signed (spec section 3.8).
     pub fn key(&self, side: Side) -> Option<&VerifyingKey> {
-        self.index_of(side).and_then(|i| self.keys[i].as_ref())
+        self.seat_of(side)
+            .and_then(|s| self.keys[s.index()].as_ref())
     }
 
-    /// The signing key of side `index` (in turn order), if it has one.
-    pub(super) fn key_at(&self, index: usize) -> Option<&VerifyingKey> {
-        self.keys[index].as_ref()
+    /// The signing key of the side in `seat`, if it has one.
+    pub(super) fn key_at(&self, seat: Seat) -> Option<&VerifyingKey> {
+        self.keys[seat.index()].as_ref()
     }
 
     /// Whether any side has a signing key.
@@ -186,13 +196,13 @@ impl Header {
         self.result_span
     }
 
-    /// The side of game `G` named `name` (any case) and its index in
-    /// turn order, if it plays in this game: [`Header::side_named`] and
-    /// [`Header::index_of`] in one look.
+    /// The side of game `G` named `name` (any case) and its seat, if it
+    /// plays in this game: [`Header::side_named`] and [`Header::seat_of`]
+    /// in one look.
     /// A name as written is most often the canonical one: that is looked
     /// for first (no two sides' names differ just in case, so the side
     /// found is the same).
-    pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
+    pub(super) fn side_seat_named<G: Game>(&self, name: &str) -> Option<(Side, Seat)> {
         // Byte by byte: the names are a few letters, too short to be worth
         // a call to compare.
         let named = |s: &Side| {
@@ -207,7 +217,7 @@ impl Header {
                     .iter()
                     .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
             })
-            .map(|i| (self.sides[i], i))
+            .map(|i| (self.sides[i], Self::seat(i)))
     }
 
     /// The side of game `G` named `name` if it plays in this game.
@@ -351,11 +361,11 @@ impl Header {
         self.protocol
     }
 
-    /// What the reveals of side `index` (in turn order) are hashed under:
+    /// What the reveals of the side in `seat` are hashed under:
     /// the chain id, or in protocol 2 the chain id bound to the side's key
     /// (spec section 3.1).
     #[inline]
-    pub fn side_chain(&self, index: usize) -> &Hash {
+    pub fn side_chain(&self, seat: Seat) -> &Hash {
         &self.side_chains.get_or_init(|| {
             let chain = self.chain_id();
             self.keys
@@ -365,7 +375,7 @@ impl Header {
                         .side_chain(chain, k.as_ref().map(|k| k.as_bytes()))
                 })
                 .collect()
-        })[index]
+        })[seat.index()]
     }
 }
 
