@@ -867,17 +867,10 @@ impl<G: Game> Referee<G> {
             Some(side) => side,
             None => due?,
         };
-        // The bytes [`Referee::sealed_bytes`] makes, as the next line of
-        // the record before this one.
-        let text = written.sealed_text(claimant.map(|c| c.name::<G>()));
-        let bytes = fairness::line_bytes(kind.into(), number, side.name::<G>(), &text);
-        let sig = signer.map(|(_, wallet)| {
-            wallet.sign(&fairness::seal_message(
-                self.header.game_id(),
-                &bytes,
-                &digest,
-            ))
-        });
+        // The bytes and message a reader makes of the line, as the next
+        // line of the record before this one.
+        let bytes = Self::sealed_bytes_as(&written, side, claimant, (kind, number));
+        let sig = signer.map(|(_, wallet)| wallet.sign(&self.seal_message_after(&bytes, &digest)));
         if self.keep.digest {
             self.digest = fairness::record_step(&digest, &bytes, sig.as_ref());
         }

@@ -155,15 +155,33 @@ impl<G: Game> Referee<G> {
         side: Side,
         claimant: Option<Side>,
     ) -> Vec<u8> {
+        Self::sealed_bytes_as(line, side, claimant, self.next_line())
+    }
+
+    /// The bytes of `line`, of `side`, that its seal and the record
+    /// digest cover, as line `(kind, number)` of the record: the one
+    /// making of them, for a line read ([`Referee::sealed_bytes`]) and a
+    /// line composed (`seal_tried`, after the line was tried).
+    pub(super) fn sealed_bytes_as(
+        line: &Line<'_>,
+        side: Side,
+        claimant: Option<Side>,
+        (kind, number): (LineKind, u32),
+    ) -> Vec<u8> {
         let text = line.sealed_text(claimant.map(|c| c.name::<G>()));
-        let (kind, number) = self.next_line();
         fairness::line_bytes(kind.into(), number, side.name::<G>(), &text)
     }
 
     /// The message the signature of a line with these bytes is over, as
     /// the next line of this record.
     pub(super) fn seal_message(&self, bytes: &[u8]) -> Vec<u8> {
-        fairness::seal_message(self.header.game_id(), bytes, &self.digest)
+        self.seal_message_after(bytes, &self.digest)
+    }
+
+    /// The message the signature of a line with these bytes is over, as
+    /// the line after a record whose digest is `digest`.
+    pub(super) fn seal_message_after(&self, bytes: &[u8], digest: &Hash) -> Vec<u8> {
+        fairness::seal_message(self.header.game_id(), bytes, digest)
     }
 
     /// The claimant of a forfeit line: a side of the game, not the side
