@@ -2350,13 +2350,9 @@ impl RecordCommand for Move {
             ));
         }
         let voided_before = referee.voided_claims().len();
-        // `pass` typed when the line due is the player's audit (the game
-        // is over): written as the audit, and said so.
-        let pass_as_audit = referee.phase() == Phase::Audit
-            && self
-                .text
-                .as_deref()
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("pass"));
+        // What the referee writes the typed line as, when not as typed
+        // (`pass` when the audit is due): said so.
+        let typed_as = self.text.as_deref().and_then(|t| referee.typed_as(t));
         self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
@@ -2492,11 +2488,7 @@ impl RecordCommand for Move {
             })?,
             Format::Text | Format::Svg => out(&format!(
                 "{line}{}{}{}{}{}{}",
-                if pass_as_audit {
-                    "the game is over, so the line due from you is your audit: `pass` was written as `audit`\n"
-                } else {
-                    ""
-                },
+                typed_as.map_or(String::new(), |t| format!("{}\n", t.note())),
                 closing_note.unwrap_or_default(),
                 voided.unwrap_or_default(),
                 fit(&summary, "  "),

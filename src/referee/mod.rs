@@ -61,7 +61,7 @@ use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use look::{HandCard, Look, Stage};
 pub use seal::Forfeit;
-pub use typed::TypedError;
+pub use typed::{TypedAs, TypedError};
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side, Team};
