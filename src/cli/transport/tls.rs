@@ -1,10 +1,10 @@
 //! TLS for the mail connections: rustls, with ring's cryptography (no
-//! OpenSSL: nothing of it is loaded when a command makes no connection),
-//! trusting the system's certificates (its CA bundle, read by
-//! rustls-native-certs when a connection is made) and those of a
-//! server's `ca-file` besides (a server whose certificate a CA of its
-//! own signed). lettre makes the SMTP connection; the IMAP one is made
-//! here ([`connect`]) and handed to the imap crate.
+//! OpenSSL, no system library: a command that makes no connection maps
+//! no TLS library at start), trusting the system's certificates (its CA
+//! bundle, read by rustls-native-certs when a connection is made) and
+//! those of a server's `ca-file` besides (a server whose certificate a
+//! CA of its own signed). lettre makes the SMTP connection; the IMAP one
+//! is made here ([`connect`]) and handed to the imap crate.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
