@@ -270,9 +270,10 @@ impl Deck {
         self.cards = OnceLock::new();
     }
 
-    /// Whether the deck is kept as its bytes alone, not decoded.
+    /// Whether the deck is kept as its bytes alone, not decoded (or is a
+    /// reshuffled pile not decrypted yet: its cards' numbers).
     pub fn is_compact(&self) -> bool {
-        self.cards.get().is_none() && !self.packed.is_empty()
+        self.cards.get().is_none() && (!self.packed.is_empty() || self.discards.is_some())
     }
 
     /// A deck as published, from its cards' bytes, which a record digest

@@ -805,10 +805,16 @@ impl DeckLedger {
     /// whole again, and an opening of a card still held from it reads
     /// that card's `C2` alone: so a game's memory grows by the 64 bytes
     /// a card of each pass, not by the 360 of a decoded card.
+    ///
+    /// A compacted deck decoded again since (a share of a card still
+    /// held from it is checked against its whole ciphertext) is
+    /// compacted again here, so that it does not stay decoded.
     fn compact_past(&mut self) {
         let past = self.generations.len().saturating_sub(2);
         for gen in &mut self.generations[..past] {
-            if gen.compact {
+            let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
+            if gen.compact && !decoded(&gen.input) && !gen.passes.iter().any(|p| decoded(&p.output))
+            {
                 continue;
             }
             let gen = Arc::make_mut(gen);
@@ -824,6 +830,19 @@ impl DeckLedger {
     #[cfg(test)]
     pub(super) fn compacted(&self) -> Vec<bool> {
         self.generations.iter().map(|g| g.compact).collect()
+    }
+
+    /// The compacted generations with a deck decoded again since.
+    #[cfg(test)]
+    pub(super) fn decoded_past(&self) -> Vec<usize> {
+        let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
+        (0..self.generations.len())
+            .filter(|&g| {
+                let gen = &self.generations[g];
+                gen.compact
+                    && (decoded(&gen.input) || gen.passes.iter().any(|p| decoded(&p.output)))
+            })
+            .collect()
     }
 
     /// The shares of `position`, opened, are dropped: only which sides

@@ -520,6 +520,35 @@ fn past_generations_are_kept_as_their_bytes_and_the_audit_still_passes() {
     assert!(kept[past..].iter().all(|&c| !c), "{kept:?}");
     both_audits_pass(&mut ledger);
     assert_eq!(ledger.compacted(), kept);
+    assert!(
+        ledger.decoded_past().is_empty(),
+        "{:?}",
+        ledger.decoded_past()
+    );
+}
+
+#[test]
+fn a_past_deck_decoded_again_for_a_share_is_compacted_again_at_the_next_reshuffle() {
+    let mut ledger = set_up(0);
+    let mut t = 0;
+    while ledger.compacted().iter().filter(|&&c| c).count() < 1 {
+        turn(&mut ledger, t % 2);
+        t += 1;
+    }
+    // A card of deck 0 read whole again (as a share's check reads it).
+    ledger.deck_of(3).expect("deck 0 is final").get(3).unwrap();
+    assert_eq!(ledger.decoded_past(), vec![0]);
+    let generations = ledger.compacted().len();
+    while ledger.compacted().len() == generations {
+        turn(&mut ledger, t % 2);
+        t += 1;
+    }
+    assert!(
+        ledger.decoded_past().is_empty(),
+        "{:?}",
+        ledger.decoded_past()
+    );
+    both_audits_pass(&mut ledger);
 }
 
 #[test]
