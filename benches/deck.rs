@@ -26,9 +26,11 @@
 //!
 //! - `deck/long-game/<n>`: the replay of the first `n` turns of a long
 //!   self-played Battlegates game with hidden hands (signed lines; the
-//!   longest of seeds 0 to 7, up to 5,000 turns; its length is printed):
-//!   time a turn should not grow with `n` (issue 30: 5,000 turns no
-//!   slower a turn than 300 by more than 20%).
+//!   longest uniform game of seeds 0 to 7, 844 turns, its length
+//!   printed), and `deck/peaceful-game/<n>` of a 5,000-turn one in which
+//!   nobody is killed (`examples/common/long_games.rs`): time a turn
+//!   should not grow with `n` (issue 30: 5,000 turns no slower a turn
+//!   than 300 by more than 20%).
 //!
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
@@ -49,6 +51,10 @@ use herald::referee::deck::{
 use herald::referee::{replay, result_text, Ending, Keys, Line};
 use herald::selfplay;
 use herald::wallet::Wallet;
+
+#[path = "../examples/common/long_games.rs"]
+mod long_games;
+use long_games::first_turns;
 
 const SIDES: [&str; 4] = ["South", "North", "East", "West"];
 const GAME: Hash = [7; 32];
@@ -203,55 +209,31 @@ fn bench(c: &mut Criterion) {
             black_box(referee.outcome())
         })
     });
-    let long = long_game();
+    let long = long_games::longest_of_seeds();
     let turns = first_turns(&long, usize::MAX).1;
     eprintln!("deck/long-game: {turns} turns");
+    let peaceful = long_games::peaceful(1, 5000);
+    let peaceful_turns = first_turns(&peaceful, usize::MAX).1;
+    eprintln!("deck/peaceful-game: {peaceful_turns} turns");
     // The last turns (the resignation or the win, the closing audits of
     // every pass) left out: time a turn of play.
-    for n in [300, turns.saturating_sub(5)] {
-        let (cut, _) = first_turns(&long, n);
-        group.bench_function(format!("long-game/{n}"), |b| {
-            b.iter(|| {
-                let source = Source::new(cut.as_bytes()).unwrap();
-                let record = herald::record::parse(&source).unwrap();
-                black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome())
-            })
-        });
+    let cuts = [
+        ("long-game", &long, turns.saturating_sub(5)),
+        ("peaceful-game", &peaceful, peaceful_turns),
+    ];
+    for (name, text, last) in cuts {
+        for n in [300, last] {
+            let (cut, _) = first_turns(text, n);
+            group.bench_function(format!("{name}/{n}"), |b| {
+                b.iter(|| {
+                    let source = Source::new(cut.as_bytes()).unwrap();
+                    let record = herald::record::parse(&source).unwrap();
+                    black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome())
+                })
+            });
+        }
     }
     group.finish();
-}
-
-/// The longest self-played Battlegates game with hidden hands of seeds 0
-/// to 7, signed, up to 5,000 turns.
-fn long_game() -> String {
-    (0..8)
-        .map(|seed| {
-            let mut options = selfplay::Options::new::<Battlegates>(seed, 2);
-            options.tags = vec![("Hands".into(), "hidden".into())];
-            options.signatures = true;
-            options.max_turns = 5000;
-            selfplay::record::<Battlegates>(&options).unwrap()
-        })
-        .max_by_key(String::len)
-        .unwrap()
-}
-
-/// The record `text` cut after its set-up lines and first `n` turns,
-/// and the number of its turns.
-fn first_turns(text: &str, n: usize) -> (String, usize) {
-    let mut turns = 0;
-    let mut out = String::new();
-    for line in text.split_inclusive('\n') {
-        let t = line.as_bytes();
-        if t.first().is_some_and(u8::is_ascii_digit) {
-            turns += 1;
-            if turns > n {
-                break;
-            }
-        }
-        out.push_str(line);
-    }
-    (out, turns.min(n))
 }
 
 /// A self-played Battlegates game with hidden hands, 40 signed turns,

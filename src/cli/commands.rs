@@ -23,7 +23,8 @@ use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::answer::Crossed;
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Step, TypedError,
+    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Seat, Step,
+    TypedError,
 };
 use crate::wallet::Wallet;
 
@@ -518,8 +519,8 @@ struct JsonAcceptance {
 
 /// The draw offered or agreed in a game, for `check --format json`.
 fn draw_json<G: Game>(referee: &Referee<G>) -> Option<JsonDraw> {
-    let sides = referee.header().sides();
-    let name = |i: usize| sides[i].name::<G>().to_owned();
+    let header = referee.header();
+    let name = |s: Seat| header.name::<G>(s).to_owned();
     if let Some(a) = referee.draw_agreed() {
         return Some(JsonDraw {
             state: "agreed",
@@ -544,12 +545,12 @@ fn draw_json<G: Game>(referee: &Referee<G>) -> Option<JsonDraw> {
         accepted: o
             .accepted
             .iter()
-            .map(|&(i, turn)| JsonAcceptance {
-                side: name(i),
+            .map(|&(s, turn)| JsonAcceptance {
+                side: name(s),
                 turn,
             })
             .collect(),
-        waiting: o.waiting.iter().map(|&i| name(i)).collect(),
+        waiting: o.waiting.iter().map(|&s| name(s)).collect(),
     })
 }
 
@@ -2479,13 +2480,9 @@ impl RecordCommand for Move {
             ));
         }
         let voided_before = referee.voided_claims().len();
-        // `pass` typed when the line due is the player's audit (the game
-        // is over): written as the audit, and said so.
-        let pass_as_audit = referee.phase() == Phase::Audit
-            && self
-                .text
-                .as_deref()
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("pass"));
+        // What the referee writes the typed line as, when not as typed
+        // (`pass` when the audit is due): said so.
+        let typed_as = self.text.as_deref().and_then(|t| referee.typed_as(t));
         self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
         let alike = super::sent::check_commitments_alike(&referee, ctx);
@@ -2621,11 +2618,7 @@ impl RecordCommand for Move {
             })?,
             Format::Text | Format::Svg => out(&format!(
                 "{line}{}{}{}{}{}{}",
-                if pass_as_audit {
-                    "the game is over, so the line due from you is your audit: `pass` was written as `audit`\n"
-                } else {
-                    ""
-                },
+                typed_as.map_or(String::new(), |t| format!("{}\n", t.note())),
                 closing_note.unwrap_or_default(),
                 voided.unwrap_or_default(),
                 fit(&summary, "  "),

@@ -422,8 +422,8 @@ fn letter<G: Game>(
     let header = referee.header();
     let contact = |side: game::Side| {
         header
-            .index_of(side)
-            .and_then(|i| header.contacts().get(i))
+            .seat_of(side)
+            .and_then(|s| header.contacts().get(s.index()))
             .cloned()
     };
     // Every contact the message names must be a mail address: a game

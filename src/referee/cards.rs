@@ -8,6 +8,7 @@
 //! opened ([`Game::open_card`]).
 
 use super::deck::{first_bad, DeckLedger, SeedOpening, ShareCheck};
+use super::header::Seat;
 use super::line::Line;
 use super::seal::SealCheck;
 use super::table::Table;
@@ -213,21 +214,21 @@ impl Openings {
 }
 
 impl<G: Game> Referee<G> {
-    /// The deck's hand that header side `index` draws into and plays from
+    /// The deck's hand that header side `seat` draws into and plays from
     /// (its own, unless it shares its holder's).
-    pub(super) fn deck_index(&self, index: usize) -> usize {
-        self.table.hand_of(index)
+    pub(super) fn deck_index(&self, seat: Seat) -> usize {
+        self.table.hand_of(seat.index())
     }
 
-    /// The hand side `index` holds, if it is a hand's holder.
-    pub(super) fn holds_hand(&self, index: usize) -> Option<usize> {
-        self.table.holds_hand(index)
+    /// The hand side `seat` holds, if it is a hand's holder.
+    pub(super) fn holds_hand(&self, seat: Seat) -> Option<usize> {
+        self.table.holds_hand(seat.index())
     }
 
-    /// The name of the holder of the hand side `index` plays from: the
+    /// The name of the holder of the hand side `seat` plays from: the
     /// name its hand's secrets are derived under.
-    pub(super) fn hand_name(&self, index: usize) -> &'static str {
-        self.header.sides()[self.table.holder_of(index)].name::<G>()
+    pub(super) fn hand_name(&self, seat: Seat) -> &'static str {
+        self.header.sides()[self.table.holder_of(seat.index())].name::<G>()
     }
 
     /// The side whose hand `side` plays from, when it is another side's
@@ -238,11 +239,11 @@ impl<G: Game> Referee<G> {
         if !self.table.has_deck() {
             return None;
         }
-        let index = self.header.index_of(side)?;
-        if self.holds_hand(index).is_some() {
+        let seat = self.header.seat_of(side)?;
+        if self.holds_hand(seat).is_some() {
             return None;
         }
-        Some(self.header.sides()[self.table.holder_of(index)])
+        Some(self.header.sides()[self.table.holder_of(seat.index())])
     }
 
     /// The `--hand-key` option of `side`'s commands: ` --hand-key
@@ -302,7 +303,7 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// Give the deck the items of `line`, written by side `index` for
+    /// Give the deck the items of `line`, written by side `seat` for
     /// its hand: its card key, its pass (which must be there when one is
     /// due from it), then its shares, whatever order they are written in.
     /// The shares' proofs are verified in one batch, the first that fails
@@ -311,16 +312,16 @@ impl<G: Game> Referee<G> {
     pub(super) fn give_deck_items(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         deck: &mut DeckLedger,
         at: At<'_>,
         checks: &mut ShareChecks,
     ) -> Result<(), LineError> {
-        let index = self.deck_index(index);
+        let hand = self.deck_index(seat);
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
                 ProofKind::CardKey { key, proof } => deck
-                    .give_key(index, &key, proof)
+                    .give_key(hand, &key, proof)
                     .map_err(|e| at.record(Place::Proof(k), e))?,
                 ProofKind::CardSecret(_) if line.kind == crate::record::LineKind::Setup => {
                     return Err(at.record(
@@ -335,10 +336,10 @@ impl<G: Game> Referee<G> {
                 _ => {}
             }
         }
-        let due = deck.pass_due(index);
+        let due = deck.pass_due(hand);
         match Self::line_pass(line, at)? {
             Some((k, g, digest, cards)) => deck
-                .give_pass(index, g, digest, &cards, &line_label(line))
+                .give_pass(hand, g, digest, &cards, &line_label(line))
                 .map_err(|e| at.record(Place::Proof(k), e))?,
             None => {
                 if let Some(g) = due {
@@ -360,7 +361,7 @@ impl<G: Game> Referee<G> {
                 proof,
             } = *proof
             {
-                match deck.give_share_unverified(index, position, &share, proof) {
+                match deck.give_share_unverified(hand, position, &share, proof) {
                     Ok(check) => checks.push((k, check)),
                     Err(e) => {
                         // A bad share before it is the line's first problem.
@@ -387,7 +388,7 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// The deck items of a set-up line of side `index`: its card key on
+    /// The deck items of a set-up line of side `seat`: its card key on
     /// its first, its pass over the first deck when due, and its shares.
     /// Once the set-up is complete (`playing`: the turn order of
     /// `state`), the line must have given every share owed before its
@@ -395,13 +396,13 @@ impl<G: Game> Referee<G> {
     pub(super) fn deck_setup_line(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         deck: &mut DeckLedger,
         at: At<'_>,
         checks: &mut ShareChecks,
     ) -> Result<(), LineError> {
-        self.give_deck_items(line, index, deck, at, checks)?;
-        let missing = self.holds_hand(index).filter(|&hand| !deck.has_key(hand));
+        self.give_deck_items(line, seat, deck, at, checks)?;
+        let missing = self.holds_hand(seat).filter(|&hand| !deck.has_key(hand));
         if missing.is_some() {
             return Err(at.record(
                 Place::Line,
@@ -415,23 +416,22 @@ impl<G: Game> Referee<G> {
     }
 
     /// Play begins in `state`: the deck learns the turn order, and the
-    /// line just played by side `index` must have given the shares it
+    /// line just played by side `seat` must have given the shares it
     /// owes before its first turn.
     pub(super) fn deck_begin_play(
         &self,
         state: &G::State,
-        index: usize,
+        seat: Seat,
         deck: &mut DeckLedger,
         at: At<'_>,
         check: SealCheck,
     ) -> Result<(), LineError> {
         if deck.order().is_empty() {
             // The hands in the turn order of their sides, each once.
-            let sides = self.header.sides();
-            let first = self.header.index_of(G::to_move(state)).unwrap_or(0);
+            let first = self.mover_seat(state);
             let mut order: Vec<usize> = Vec::new();
-            for k in 0..sides.len() {
-                let hand = self.deck_index((first + k) % sides.len());
+            for seat in self.header.seats_from(first) {
+                let hand = self.deck_index(seat);
                 if !order.contains(&hand) {
                     order.push(hand);
                 }
@@ -442,7 +442,7 @@ impl<G: Game> Referee<G> {
             // Composing: the shares owed are worked out from this draft.
             return Ok(());
         }
-        Self::check_owed(deck.owed_before_play(self.deck_index(index)), at)
+        Self::check_owed(deck.owed_before_play(self.deck_index(seat)), at)
     }
 
     /// A line that leaves out a share it owes.
@@ -476,21 +476,21 @@ impl<G: Game> Referee<G> {
         self.table.holder(hand)
     }
 
-    /// The start of the turn of side `index` in `state`: a reshuffle if
+    /// The start of the turn of side `seat` in `state`: a reshuffle if
     /// one is due, the side's draw (every other side's share in), its
     /// pass and shares, and the cards it opens to play, told to the
     /// engine. Returns those cards, for the actions to spend.
     pub(super) fn deck_turn(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
         checks: &mut ShareChecks,
     ) -> Result<Openings, LineError> {
-        let side = self.header.sides()[index];
-        let hand = self.deck_index(index);
+        let side = self.header.side(seat);
+        let hand = self.deck_index(seat);
         if deck.reshuffle_if_due(hand).is_some() {
             G::cards_reshuffled(state);
         }
@@ -499,25 +499,25 @@ impl<G: Game> Referee<G> {
             .map_err(|e| at.illegal(Place::Line, None, e))?;
         G::receive_cards(state, side, &vec![None; drawn.len()])
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
-        self.give_deck_items(line, index, deck, at, checks)?;
+        self.give_deck_items(line, seat, deck, at, checks)?;
         self.open_played(line, side, hand, state, deck, at)
     }
 
-    /// Open the card at deck position `position` of hand `index`, whose
+    /// Open the card at deck position `position` of hand `hand`, whose
     /// opening share is the line's proof `k`, and tell the engine that
     /// `side` opened it: the card, or `None` when the position holds no
     /// card of the game (the deck is broken).
     pub(super) fn open_share(
         k: usize,
         position: u32,
-        index: usize,
+        hand: usize,
         side: Side,
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
     ) -> Result<Option<u32>, LineError> {
         let card = deck
-            .open(index, position)
+            .open(hand, position)
             .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
         if let Some(card) = card {
             Self::tell_opened(k, position, side, card, state, at)?;
@@ -546,7 +546,7 @@ impl<G: Game> Referee<G> {
 
     /// On a line a record digest the reader checked before vouches for
     /// (`move --key`, `legal --key` up to the digest the key file
-    /// remembers), the cards the line opens from hand `index`, taken
+    /// remembers), the cards the line opens from hand `hand`, taken
     /// from its actions rather than decrypted: the line was checked then,
     /// each card it opened spent by an action that names the card's kind
     /// ([`Game::card_spent`]), so its actions name the kinds of the cards
@@ -569,7 +569,7 @@ impl<G: Game> Referee<G> {
     /// ([`super::replay_from_checked`] stops at the first problem).
     fn vouched_openings(
         line: &Line<'_>,
-        index: usize,
+        hand: usize,
         state: &G::State,
         deck: &DeckLedger,
         leaving: bool,
@@ -582,10 +582,10 @@ impl<G: Game> Referee<G> {
             let ProofKind::Share { position, .. } = *proof else {
                 continue;
             };
-            if deck.drawer(position) != Some(index) {
+            if deck.drawer(position) != Some(hand) {
                 continue;
             }
-            if !deck.opens_vouched(index, position) {
+            if !deck.opens_vouched(hand, position) {
                 return None;
             }
             opens.push((k, position));
@@ -610,13 +610,13 @@ impl<G: Game> Referee<G> {
         })
     }
 
-    /// Open the cards of `side`'s hand (the deck's hand `index`) that its
+    /// Open the cards of `side`'s hand (the deck's hand `hand`) that its
     /// line shares (to play or discard them), and tell the engine.
     fn open_played(
         &self,
         line: &Line<'_>,
         side: Side,
-        index: usize,
+        hand: usize,
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
@@ -628,9 +628,9 @@ impl<G: Game> Referee<G> {
                 .any(|p| matches!(p, ProofKind::CardSecret(_))),
             ..Openings::default()
         };
-        if let Some(vouched) = Self::vouched_openings(line, index, state, deck, opened.leaving) {
+        if let Some(vouched) = Self::vouched_openings(line, hand, state, deck, opened.leaving) {
             for (k, position, card) in vouched {
-                deck.open_vouched(index, position)
+                deck.open_vouched(hand, position)
                     .map_err(|e| at.illegal(Place::Proof(k), None, e))?;
                 Self::tell_opened(k, position, side, card, state, at)?;
                 opened.cards.push(Opened {
@@ -646,10 +646,10 @@ impl<G: Game> Referee<G> {
             let ProofKind::Share { position, .. } = *proof else {
                 continue;
             };
-            if deck.drawer(position) != Some(index) {
+            if deck.drawer(position) != Some(hand) {
                 continue;
             }
-            let Some(card) = Self::open_share(k, position, index, side, state, deck, at)? else {
+            let Some(card) = Self::open_share(k, position, hand, side, state, deck, at)? else {
                 // The deck is broken: play stops for the audit.
                 opened.broken = Some(position);
                 return Ok(opened);
@@ -664,13 +664,13 @@ impl<G: Game> Referee<G> {
         Ok(opened)
     }
 
-    /// After the actions of a turn of side `index`: unless the game is
+    /// After the actions of a turn of side `seat`: unless the game is
     /// over, its line must have shared every card the others draw before
     /// its next line.
     pub(super) fn deck_turn_end(
         &self,
         state: &G::State,
-        index: usize,
+        seat: Seat,
         deck: &DeckLedger,
         at: At<'_>,
         check: SealCheck,
@@ -680,7 +680,7 @@ impl<G: Game> Referee<G> {
             return Ok(());
         }
         let round = self.round(state);
-        Self::check_owed(deck.owed_on_turn(self.deck_index(index), &round), at)
+        Self::check_owed(deck.owed_on_turn(self.deck_index(seat), &round), at)
     }
 
     /// The hands of one round of turns from the side to move in `state`,
@@ -688,13 +688,20 @@ impl<G: Game> Referee<G> {
     /// each that takes turns ([`Game::takes_turns`]), by the hand it
     /// draws into.
     pub(super) fn round(&self, state: &G::State) -> Vec<usize> {
-        let sides = self.header.sides();
-        let first = self.header.index_of(G::to_move(state)).unwrap_or(0);
-        (0..sides.len())
-            .map(|k| (first + k) % sides.len())
-            .filter(|&i| i == first || G::takes_turns(state, sides[i]))
-            .map(|i| self.deck_index(i))
+        let first = self.mover_seat(state);
+        self.header
+            .seats_from(first)
+            .filter(|&seat| seat == first || G::takes_turns(state, self.header.side(seat)))
+            .map(|seat| self.deck_index(seat))
             .collect()
+    }
+
+    /// The seat of the side to move in `state` (the first seat if the
+    /// engine names a side that does not play, which it never does).
+    pub(super) fn mover_seat(&self, state: &G::State) -> Seat {
+        self.header
+            .seat_of(G::to_move(state))
+            .unwrap_or(self.header.first_seat())
     }
 }
 
@@ -707,7 +714,7 @@ impl<G: Game> Referee<G> {
         Some((position, self.table.broken_on()?))
     }
 
-    /// The line of side `index` that opened deck position `position` to
+    /// The line of side `seat` that opened deck position `position` to
     /// no card: it may carry no action (nor resign), since play stops for
     /// the audit; its facts are checked as any turn's.
     pub(super) fn broken_out(
@@ -871,16 +878,16 @@ impl DeckItems {
 }
 
 impl<G: Game> Referee<G> {
-    /// The pass of side `index`'s hand over deck `generation` as `deck`
+    /// The pass of side `seat`'s hand over deck `generation` as `deck`
     /// stands, made with the seed from `wallet` (the hand holder's).
     fn compose_pass(
         &self,
         deck: &DeckLedger,
-        index: usize,
+        seat: Seat,
         wallet: &crate::wallet::Wallet,
     ) -> Option<ComposedPass> {
-        let name = self.hand_name(index);
-        let (g, input) = deck.pass_input(self.deck_index(index))?;
+        let name = self.hand_name(seat);
+        let (g, input) = deck.pass_input(self.deck_index(seat))?;
         let table = deck.table()?;
         let game = self.header.game_id();
         let seed = wallet.shuffle_seed(game, name, g);
@@ -896,16 +903,16 @@ impl<G: Game> Referee<G> {
         Some((g, slot, commitment, cards))
     }
 
-    /// The shares of side `index`'s hand of `positions` as `deck`
+    /// The shares of side `seat`'s hand of `positions` as `deck`
     /// stands, from `wallet` (the hand holder's).
     pub(super) fn compose_shares(
         &self,
         deck: &DeckLedger,
-        index: usize,
+        seat: Seat,
         wallet: &crate::wallet::Wallet,
         positions: &[u32],
     ) -> Vec<(u32, [u8; 32], [u8; 96])> {
-        let name = self.hand_name(index);
+        let name = self.hand_name(seat);
         let secret = wallet.card_secret(self.header.game_id(), name);
         positions
             .iter()
@@ -916,26 +923,26 @@ impl<G: Game> Referee<G> {
             .collect()
     }
 
-    /// The deck items of side `index`'s next line from its `wallet`, as
+    /// The deck items of side `seat`'s next line from its `wallet`, as
     /// far as they can be known before the line is tried: its key, its
     /// pass, the shares it owes, the seeds it opens at the audit. (The
     /// share that opens a played card, and a last passer's shares, need
     /// the line tried: see [`Referee::compose`].)
     pub(super) fn compose_deck(
         &self,
-        index: usize,
+        seat: Seat,
         wallet: &crate::wallet::Wallet,
     ) -> (DeckItems, Option<DeckLedger>) {
         let mut items = DeckItems::default();
         let Some(deck) = self.table.deck() else {
             return (items, None);
         };
-        let name = self.hand_name(index);
-        let hand = self.deck_index(index);
+        let name = self.hand_name(seat);
+        let hand = self.deck_index(seat);
         match self.phase() {
             crate::game::Phase::Setup => {
                 let mut keyed = None;
-                if self.holds_hand(index).is_some() && !deck.has_key(hand) {
+                if self.holds_hand(seat).is_some() && !deck.has_key(hand) {
                     let secret = wallet.card_secret(self.header.game_id(), name);
                     let key = secret.public().to_bytes();
                     let proof = secret.prove().to_bytes();
@@ -948,17 +955,17 @@ impl<G: Game> Referee<G> {
                     }
                 }
                 let passing = keyed.as_ref().unwrap_or(deck);
-                if let Some((_, slot, digest, cards)) = self.compose_pass(passing, index, wallet) {
+                if let Some((_, slot, digest, cards)) = self.compose_pass(passing, seat, wallet) {
                     items.pass = Some((slot, digest, cards));
                 }
                 if self.setup_due() == Some(super::SetupStep::Shares) {
                     let owed = deck.owed_before_play(hand);
-                    items.shares = self.compose_shares(deck, index, wallet, &owed);
+                    items.shares = self.compose_shares(deck, seat, wallet, &owed);
                 }
                 (items, None)
             }
             crate::game::Phase::Audit | crate::game::Phase::Over => {
-                let passed = match self.holds_hand(index) {
+                let passed = match self.holds_hand(seat) {
                     Some(hand) => deck.passed(hand),
                     None => Vec::new(),
                 };
@@ -970,8 +977,8 @@ impl<G: Game> Referee<G> {
                 }
                 (items, None)
             }
-            crate::game::Phase::Play if self.farewell_due() == Some(index) => {
-                self.farewell_items(index, wallet, deck, &mut items);
+            crate::game::Phase::Play if self.farewell_due() == Some(seat) => {
+                self.farewell_items(seat, wallet, deck, &mut items);
                 (items, None)
             }
             crate::game::Phase::Play => {
@@ -981,7 +988,7 @@ impl<G: Game> Referee<G> {
                     // The line is refused when played, with the reason.
                     return (items, Some(d));
                 }
-                if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
+                if let Some((g, slot, digest, cards)) = self.compose_pass(&d, seat, wallet) {
                     let line = format!("turn {}", self.next_turn());
                     let _ = d.give_pass(hand, g, digest, &cards, &line);
                     items.pass = Some((slot, digest, cards));
@@ -993,53 +1000,53 @@ impl<G: Game> Referee<G> {
                 let turns = round.len();
                 round.rotate_left(1.min(turns));
                 let owed = d.owed_on_turn(hand, &round);
-                items.shares = self.compose_shares(&d, index, wallet, &owed);
+                items.shares = self.compose_shares(&d, seat, wallet, &owed);
                 (items, Some(d))
             }
         }
     }
 
-    /// The items of the farewell line of side `index` from `wallet` (its
+    /// The items of the farewell line of side `seat` from `wallet` (its
     /// hand holder's), added to `items`: its hand's pass if one is due,
     /// and the shares it owes from here; or, when its hand has no side
     /// left, the hand's leaving items ([`Referee::leaving_items`]).
     fn farewell_items(
         &self,
-        index: usize,
+        seat: Seat,
         wallet: &crate::wallet::Wallet,
         deck: &DeckLedger,
         items: &mut DeckItems,
     ) {
-        let hand = self.deck_index(index);
+        let hand = self.deck_index(seat);
         let mut d = deck.clone();
-        if let Some((g, slot, digest, cards)) = self.compose_pass(&d, index, wallet) {
+        if let Some((g, slot, digest, cards)) = self.compose_pass(&d, seat, wallet) {
             let line = format!("turn {}", self.next_turn());
             let _ = d.give_pass(hand, g, digest, &cards, &line);
             items.pass = Some((slot, digest, cards));
         }
         if self.hand_in(&self.state, hand) {
             let owed = d.owed_on_turn(hand, &self.round(&self.state));
-            items.shares = self.compose_shares(&d, index, wallet, &owed);
+            items.shares = self.compose_shares(&d, seat, wallet, &owed);
         } else {
-            self.leaving_items(index, wallet, &d, items);
+            self.leaving_items(seat, wallet, &d, items);
         }
     }
 
-    /// The leaving items of side `index`'s hand, from `wallet` (its
+    /// The leaving items of side `seat`'s hand, from `wallet` (its
     /// holder's), added to `items`: the share that opens each card the
     /// hand holds in `deck` (not opened by `items` yet), the seed of each
     /// of its passes, its card secret.
     pub(super) fn leaving_items(
         &self,
-        index: usize,
+        seat: Seat,
         wallet: &crate::wallet::Wallet,
         deck: &DeckLedger,
         items: &mut DeckItems,
     ) {
-        let hand = self.deck_index(index);
-        let name = self.hand_name(index);
+        let hand = self.deck_index(seat);
+        let name = self.hand_name(seat);
         let held = items.without_shares(deck.held(hand));
-        items.add_shares(self.compose_shares(deck, index, wallet, &held));
+        items.add_shares(self.compose_shares(deck, seat, wallet, &held));
         for g in deck.passed(hand) {
             let slot = super::deck::shuffle_slot(g);
             let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
@@ -1067,16 +1074,16 @@ impl<G: Game> Referee<G> {
                 G::TITLE
             )));
         };
-        let index = self.header.index_of(side).ok_or_else(|| {
+        let seat = self.header.seat_of(side).ok_or_else(|| {
             super::ComposeError::Keys(format!("{} is not in the header", side.name::<G>()))
         })?;
         // A shared hand is shown with its holder's key file.
-        let hand = self.deck_index(index);
-        let name = self.hand_name(index);
-        let holder = self.header.sides()[self.table.holder_of(index)];
+        let hand = self.deck_index(seat);
+        let name = self.hand_name(seat);
+        let holder = self.header.sides()[self.table.holder_of(seat.index())];
         self.wallet_in_game(holder, wallet, &format!("the hand asked for is {name}'s"))?;
         let mut d = deck.clone();
-        let mover = self.header.index_of(G::to_move(&self.state));
+        let mover = self.header.seat_of(G::to_move(&self.state));
         if self.phase() == crate::game::Phase::Play
             && mover.map(|m| self.deck_index(m)) == Some(hand)
         {
@@ -1116,16 +1123,16 @@ impl<G: Game> Referee<G> {
         let Some(deck) = self.table.deck() else {
             return Ok(());
         };
-        let Some(index) = self.header.index_of(side) else {
+        let Some(seat) = self.header.seat_of(side) else {
             return Ok(());
         };
         // A side of a shared hand without its holder's key file sees none
         // of it.
-        if !wallet.side().eq_ignore_ascii_case(self.hand_name(index)) {
+        if !wallet.side().eq_ignore_ascii_case(self.hand_name(seat)) {
             return Ok(());
         }
-        let hand = self.deck_index(index);
-        let secret = wallet.card_secret(self.header.game_id(), self.hand_name(index));
+        let hand = self.deck_index(seat);
+        let secret = wallet.card_secret(self.header.game_id(), self.hand_name(seat));
         let mut d = deck.clone();
         let held = d.held(hand);
         let mut drawn = Vec::new();

@@ -713,7 +713,7 @@ fn a_card_opened_on_a_line_must_leave_the_hand_on_it() {
     let (hand, deck) = hand_at_turn_one(&referee, &wallets[0]);
     let (p, card) = hand[0];
     let (q, kept) = hand[1];
-    let second = referee.compose_shares(&deck, 0, &wallets[0], &[q]);
+    let second = referee.compose_shares(&deck, referee.header.first_seat(), &wallets[0], &[q]);
     // A plays its first card and opens its second as well, keeping it.
     let text = composed(&referee, &wallets[0], &format!("play {card}"));
     let err = refused(&referee, &text, &second);
@@ -726,7 +726,7 @@ fn a_card_opened_on_a_line_must_leave_the_hand_on_it() {
         )
     );
     // A keeps its hand but opens a card of it.
-    let first = referee.compose_shares(&deck, 0, &wallets[0], &[p]);
+    let first = referee.compose_shares(&deck, referee.header.first_seat(), &wallets[0], &[p]);
     let text = composed(&referee, &wallets[0], "keep");
     let err = refused(&referee, &text, &first);
     assert!(

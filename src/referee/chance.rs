@@ -2,6 +2,7 @@
 //! the mover's reveal and the others' latest, events declared on one line
 //! and settled by the next player's reveal, and the facts a line records.
 
+use super::header::Seat;
 use super::{ErrorKind, Line, LineError, Place, Referee};
 use crate::fairness::{self, Hash, Sampler};
 use crate::game::{Chance, ChanceRequest, Game, Illegal, Side, Undrawn};
@@ -45,7 +46,7 @@ pub(super) fn no_commitments(label: &str) -> String {
 
 impl<G: Game> Referee<G> {
     /// The values that settle `request`, declared on turn `declared`, for
-    /// the mover at `index` whose line carries `reveal`: seeded by that
+    /// the mover at `seat` whose line carries `reveal`: seeded by that
     /// reveal and the latest of every other committed player (the
     /// declarer's among them), so that the settler cannot know them before
     /// the declaring line, nor steer them with their key. They are added
@@ -54,12 +55,12 @@ impl<G: Game> Referee<G> {
         &self,
         request: ChanceRequest,
         declared: u32,
-        index: usize,
+        seat: Seat,
         reveal: &Hash,
         into: &mut Vec<ChanceEvent>,
     ) {
         let number = self.next_turn();
-        let others: Vec<Hash> = self.ledger.others(index).flatten().collect();
+        let others: Vec<Hash> = self.ledger.others(seat.index()).flatten().collect();
         let seed = fairness::settle_seed(
             self.header.game_id(),
             declared,
@@ -77,23 +78,23 @@ impl<G: Game> Referee<G> {
                 label: request.label,
                 value,
                 text: G::chance_text(request.label, value),
-                reveals_of: self.reveal_names(index),
+                reveals_of: self.reveal_names(seat),
             }
         }));
     }
 
-    /// The sides whose reveals went into a seed drawn on `index`'s line.
-    pub(super) fn reveal_names(&self, index: usize) -> Vec<String> {
+    /// The sides whose reveals went into a seed drawn on `seat`'s line.
+    pub(super) fn reveal_names(&self, seat: Seat) -> Vec<String> {
         let mut names = Vec::new();
-        self.reveal_names_into(index, &mut names);
+        self.reveal_names_into(seat, &mut names);
         names
     }
 
     /// [`Referee::reveal_names`] written over `names`, its strings used
     /// again (those of an event of an earlier turn).
-    pub(super) fn reveal_names_into(&self, index: usize, names: &mut Vec<String>) {
+    pub(super) fn reveal_names_into(&self, seat: Seat, names: &mut Vec<String>) {
         let mut count = 0;
-        for i in self.ledger.seed_sides(index) {
+        for i in self.ledger.seed_sides(seat.index()) {
             let name = self.header.sides()[i].name::<G>();
             match names.get_mut(count) {
                 Some(old) => {
@@ -132,14 +133,14 @@ fn compare_facts(
     at: super::At<'_>,
 ) -> Result<(), LineError> {
     let mut next = derived.iter();
-    for (index, entry) in line.entries.iter().enumerate() {
+    for (seat, entry) in line.entries.iter().enumerate() {
         let Entry::Fact { label, value } = *entry else {
             continue;
         };
         let err = |message: String| {
             Err(LineError {
                 kind: ErrorKind::Record,
-                place: Place::Item(index),
+                place: Place::Item(seat),
                 turn: at.turn,
                 line: at.line,
                 side: at.side.into(),
@@ -196,14 +197,14 @@ impl Samplers {
     }
 }
 
-/// Turn-start chance for the mover at `index`. Borrows the referee, so a
+/// Turn-start chance for the mover at `seat`. Borrows the referee, so a
 /// turn without chance costs nothing; the seed's inputs are gathered only
 /// when the game draws. The values drawn are added to `events`, each
 /// written over one of `spent` (events of an earlier turn, no longer
 /// wanted) while there are some.
 pub(super) struct TurnChance<'a, G: Game> {
     pub(super) referee: &'a Referee<G>,
-    pub(super) index: usize,
+    pub(super) seat: Seat,
     pub(super) turn: u32,
     pub(super) mover: Option<Hash>,
     pub(super) samplers: Samplers,
@@ -220,19 +221,22 @@ impl<G: Game> Chance for TurnChance<'_, G> {
             return Err(Illegal::new(no_commitments(label)));
         };
         let ledger = &self.referee.ledger;
-        if ledger.others(self.index).any(|other| other.is_none()) {
+        if ledger
+            .others(self.seat.index())
+            .any(|other| other.is_none())
+        {
             return crate::illegal!(
                 "not every side has a Commit tag: {label} needs all of them (see `herald keygen`)"
             );
         }
         let (game, turn) = (self.referee.header.game_id(), self.turn);
-        let others = ledger.others(self.index).flatten();
+        let others = ledger.others(self.seat.index()).flatten();
         let sampler = self.samplers.of(label, || {
             fairness::turn_seed_of(game, turn, label, &mover, others)
         });
         let value = sampler.below(n);
         let mut reveals_of = self.spent.pop().map_or_else(Vec::new, |e| e.reveals_of);
-        self.referee.reveal_names_into(self.index, &mut reveals_of);
+        self.referee.reveal_names_into(self.seat, &mut reveals_of);
         self.events.push(ChanceEvent {
             turn: self.turn,
             declared: None,

@@ -3,6 +3,7 @@
 //! look at the turn ahead). The referee adds what the protocol demands
 //! (the reveal, the chance facts); the player chooses only the actions.
 
+use super::header::Seat;
 use super::{
     line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
     Referee, SealCheck, SetupStep,
@@ -289,9 +290,9 @@ impl<G: Game> Referee<G> {
         hand: Option<&'w Wallet>,
     ) -> Result<&'w Wallet, ComposeError> {
         let name = side.name::<G>();
-        let index = self
+        let seat = self
             .header
-            .index_of(side)
+            .seat_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
         // The hand key given, by its name, and what it was made for: its
         // side and game.
@@ -313,13 +314,13 @@ impl<G: Game> Referee<G> {
                 None => Ok(own),
             };
         }
-        let holder = self.hand_name(index);
+        let holder = self.hand_name(seat);
         let works = format!(
             "give {holder}'s key file of this game as the hand's key: --key {}.key --hand-key {}.key (your names for those key files)",
             name.to_ascii_lowercase(),
             holder.to_ascii_lowercase()
         );
-        match (self.holds_hand(index), hand) {
+        match (self.holds_hand(seat), hand) {
             (Some(_), None) => Ok(own),
             (Some(_), Some(hand)) => Err(ComposeError::HandKey(format!(
                 "{}: {name} holds its own hand, drawn and shown with its own key file: drop \
@@ -385,8 +386,8 @@ impl<G: Game> Referee<G> {
         // links could give a value that does not follow it: never written.
         let chain = self
             .header
-            .index_of(side)
-            .map(|i| *self.header.side_chain(i));
+            .seat_of(side)
+            .map(|seat| *self.header.side_chain(seat));
         if chain.is_none_or(|chain| {
             self.latest_reveal(side) != Some(crate::fairness::chain_step(&chain, &reveal))
         }) {
@@ -616,24 +617,24 @@ impl<G: Game> Referee<G> {
                 "{name}'s cards are drawn and shown with {name}'s key file: add --key with it"
             ))
         })?;
-        let index = self
+        let seat = self
             .header
-            .index_of(side)
+            .seat_of(side)
             .ok_or_else(|| ComposeError::Keys(format!("{name} is not in the header")))?;
         // A side that shares its holder's hand writes the hand's items
         // with the holder's key file.
         let wallet = self.hand_wallet(side, own, hand)?;
         self.refuse_as_the_hand_shows(line, own, hand)?;
-        let (mut items, drawn) = self.compose_deck(index, wallet);
+        let (mut items, drawn) = self.compose_deck(seat, wallet);
         if self.phase() == Phase::Setup && self.setup_due() != Some(SetupStep::Shares) {
             // The line that completes the set-up (the last pass, or with
             // shared hands a later set-up line): the turn order, and so
             // the shares it owes, are known once the line is tried.
-            let hand = self.deck_index(index);
+            let hand = self.deck_index(seat);
             let shares = self.draft(&with_items(line, &items), |draft| {
                 let deck = draft.deck().filter(|d| !d.order().is_empty())?;
                 let owed = deck.owed_before_play(hand);
-                Some(draft.compose_shares(deck, index, wallet, &owed))
+                Some(draft.compose_shares(deck, seat, wallet, &owed))
             });
             if let Some(Some(shares)) = shares {
                 items.add_shares(shares);
@@ -641,17 +642,17 @@ impl<G: Game> Referee<G> {
         }
         let mut line = line.clone();
         if let Some(deck) = drawn {
-            let secret = wallet.card_secret(self.header.game_id(), self.hand_name(index));
-            match deck.unreadable(&secret, self.deck_index(index)) {
+            let secret = wallet.card_secret(self.header.game_id(), self.hand_name(seat));
+            match deck.unreadable(&secret, self.deck_index(seat)) {
                 // A card that opens to no card of the game: the line opens
                 // it to show that the deck is broken, and plays nothing.
                 Some(p) => {
-                    items.add_shares(self.compose_shares(&deck, index, wallet, &[p]));
+                    items.add_shares(self.compose_shares(&deck, seat, wallet, &[p]));
                     line.entries.retain(|e| !matches!(e, Entry::Action(_)));
                     line.ending = Ending::Pass;
                 }
                 None => {
-                    items = self.opening_share(&line, index, wallet, &deck, items);
+                    items = self.opening_share(&line, seat, wallet, &deck, items);
                     // One draft of the line tells what it owes: a line
                     // that changes the turns after it (a side skipped from
                     // now on) owes the shares of the turns as they are
@@ -660,13 +661,13 @@ impl<G: Game> Referee<G> {
                     // line.
                     let (owed, left) = self
                         .draft(&with_items(&line, &items), |d| {
-                            (d.owed_after(index), d.hand_left(index))
+                            (d.owed_after(seat), d.hand_left(seat))
                         })
                         .unwrap_or_default();
                     let missing = items.without_shares(owed);
-                    items.add_shares(self.compose_shares(&deck, index, wallet, &missing));
+                    items.add_shares(self.compose_shares(&deck, seat, wallet, &missing));
                     if left {
-                        self.leaving_items(index, wallet, &deck, &mut items);
+                        self.leaving_items(seat, wallet, &deck, &mut items);
                     }
                 }
             }
@@ -714,18 +715,18 @@ impl<G: Game> Referee<G> {
     fn opening_share(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         wallet: &Wallet,
         deck: &super::deck::DeckLedger,
         items: super::cards::DeckItems,
     ) -> super::cards::DeckItems {
-        let held = deck.held(self.deck_index(index));
+        let held = deck.held(self.deck_index(seat));
         let candidates = std::iter::once(None).chain(held.iter().map(|&p| Some(p)));
         let mut best: Option<(usize, super::cards::DeckItems)> = None;
         for candidate in candidates {
             let mut tried = items.clone();
             if let Some(p) = candidate {
-                tried.add_shares(self.compose_shares(deck, index, wallet, &[p]));
+                tried.add_shares(self.compose_shares(deck, seat, wallet, &[p]));
             }
             let reached = match self.draft_played(&with_items(line, &tried)) {
                 Ok(_) => return tried,
@@ -909,17 +910,10 @@ impl<G: Game> Referee<G> {
             Some(side) => side,
             None => due?,
         };
-        // The bytes [`Referee::sealed_bytes`] makes, as the next line of
-        // the record before this one.
-        let text = written.sealed_text(claimant.map(|c| c.name::<G>()));
-        let bytes = fairness::line_bytes(kind.into(), number, side.name::<G>(), &text);
-        let sig = signer.map(|(_, wallet)| {
-            wallet.sign(&fairness::seal_message(
-                self.header.game_id(),
-                &bytes,
-                &digest,
-            ))
-        });
+        // The bytes and message a reader makes of the line, as the next
+        // line of the record before this one.
+        let bytes = Self::sealed_bytes_as(&written, side, claimant, (kind, number));
+        let sig = signer.map(|(_, wallet)| wallet.sign(&self.seal_message_after(&bytes, &digest)));
         if self.keep.digest {
             self.digest = fairness::record_step(&digest, &bytes, sig.as_ref());
         }
@@ -945,12 +939,12 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// In the game a draft of side `index`'s line left: the shares the
+    /// In the game a draft of side `seat`'s line left: the shares the
     /// side's hand owes from here, none when the game is over or the hand
     /// left it (its shares are made from its published secret from now
     /// on).
-    fn owed_after(&self, index: usize) -> Vec<u32> {
-        let hand = self.deck_index(index);
+    fn owed_after(&self, seat: Seat) -> Vec<u32> {
+        let hand = self.deck_index(seat);
         match self.table.deck() {
             Some(deck) if !self.board_outcome().is_over() && self.hand_in(&self.state, hand) => {
                 deck.owed_on_turn(hand, &self.round(&self.state))
@@ -959,11 +953,11 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// In the game a draft of side `index`'s line left: whether the line
+    /// In the game a draft of side `seat`'s line left: whether the line
     /// took the last side of its hand out of a game that goes on, so that
     /// it carries the hand's leaving items.
-    fn hand_left(&self, index: usize) -> bool {
-        !G::outcome(&self.state).is_over() && !self.hand_in(&self.state, self.deck_index(index))
+    fn hand_left(&self, seat: Seat) -> bool {
+        !G::outcome(&self.state).is_over() && !self.hand_in(&self.state, self.deck_index(seat))
     }
 
     /// The wallet of `side`, needed for its hidden values.

@@ -5,20 +5,21 @@
 //! The last acceptance ends the game as a draw, through the same end as
 //! any other: the audit of hidden values follows where there are any.
 
+use super::header::Seat;
 use super::{At, Ending, Line, LineError, Place, Referee};
 use crate::game::{Game, Phase, Side};
 
 /// A draw offered and not yet answered by every side that must accept it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Offer {
-    /// Who offered (a header index).
-    pub by: usize,
+    /// Who offered.
+    pub by: Seat,
     /// The turn of the offer.
     pub turn: u32,
-    /// The sides still to accept, in turn order (header indices).
-    pub waiting: Vec<usize>,
+    /// The sides still to accept, in turn order.
+    pub waiting: Vec<Seat>,
     /// The acceptances so far: side and turn.
-    pub accepted: Vec<(usize, u32)>,
+    pub accepted: Vec<(Seat, u32)>,
 }
 
 /// A draw agreed: who offered it, on which turn, and who accepted it on
@@ -74,8 +75,8 @@ impl<G: Game> Referee<G> {
     /// `side` whose acceptance is due now, if one is.
     pub fn draw_offered_to(&self, side: Side) -> Option<(Side, u32)> {
         let offer = self.offer.as_ref()?;
-        let index = self.header.index_of(side)?;
-        (offer.waiting.first() == Some(&index)).then(|| (self.header.sides()[offer.by], offer.turn))
+        let seat = self.header.seat_of(side)?;
+        (offer.waiting.first() == Some(&seat)).then(|| (self.header.side(offer.by), offer.turn))
     }
 
     /// How a game that is over ended, for a player who asks for a line:
@@ -106,10 +107,10 @@ impl<G: Game> Referee<G> {
     /// Whether `side`'s acceptance would be the last the standing offer
     /// waits for (then it stands alone on its line: it ends the game).
     pub fn accepts_last(&self, side: Side) -> bool {
-        let index = self.header.index_of(side);
+        let seat = self.header.seat_of(side);
         self.offer
             .as_ref()
-            .is_some_and(|o| o.waiting.len() == 1 && index == o.waiting.first().copied())
+            .is_some_and(|o| o.waiting.len() == 1 && seat == o.waiting.first().copied())
     }
 
     /// [`Referee::check_draw`] for a line about to be composed: the
@@ -122,7 +123,7 @@ impl<G: Game> Referee<G> {
         let Some(side) = self.to_move() else {
             return Ok(());
         };
-        let Some(index) = self.header.index_of(side) else {
+        let Some(seat) = self.header.seat_of(side) else {
             return Ok(());
         };
         let (kind, turn) = self.next_line();
@@ -131,19 +132,18 @@ impl<G: Game> Referee<G> {
             turn,
             side: side.name::<G>(),
         };
-        let farewell = phase == Phase::Play && self.farewell_due() == Some(index);
-        self.check_draw(line, index, phase, farewell, at)
-            .map(|_| ())
+        let farewell = phase == Phase::Play && self.farewell_due() == Some(seat);
+        self.check_draw(line, seat, phase, farewell, at).map(|_| ())
     }
 
-    /// Check the draw word of `line`, of side `index`, in `phase`: an
+    /// Check the draw word of `line`, of side `seat`, in `phase`: an
     /// offer or acceptance only on a turn line during play, an acceptance
     /// only of an offer another side made and that this side is due to
     /// answer. Returns what the line does to the offer.
     pub(super) fn check_draw(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         phase: Phase,
         farewell: bool,
         at: At<'_>,
@@ -192,18 +192,18 @@ impl<G: Game> Referee<G> {
                 at.side
             ));
         };
-        if offer.by == index {
+        if offer.by == seat {
             return refuse(format!(
                 "{} offered this draw itself on turn {}: the other sides accept it, not the side \
                  that offered (play on: herald move \"<actions>\" --key)",
                 at.side, offer.turn
             ));
         }
-        if offer.waiting.first() != Some(&index) {
+        if offer.waiting.first() != Some(&seat) {
             return refuse(format!(
                 "{} is not due to answer the draw {} offered on turn {}",
                 at.side,
-                self.header.sides()[offer.by].name::<G>(),
+                self.header.side(offer.by).name::<G>(),
                 offer.turn
             ));
         }
@@ -219,7 +219,7 @@ impl<G: Game> Referee<G> {
                      ends the game, so the line carries no actions (herald move \"accept draw\" \
                      --key)",
                     at.side,
-                    self.header.sides()[offer.by].name::<G>(),
+                    self.header.side(offer.by).name::<G>(),
                     offer.turn
                 ),
             ));
@@ -227,19 +227,18 @@ impl<G: Game> Referee<G> {
         Ok(Answer::Agrees)
     }
 
-    /// Move the draw on after a turn line of side `index` numbered `turn`
+    /// Move the draw on after a turn line of side `seat` numbered `turn`
     /// that left the game in `state`: an offer made, an acceptance
     /// recorded or the draw agreed, or the offer lapsed.
     pub(super) fn after_draw_line(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         turn: u32,
         answer: Answer,
         state: &G::State,
         at: At<'_>,
     ) -> Result<(), LineError> {
-        let sides = self.header.sides();
         self.lapsed = None;
         match (line.ending, answer) {
             (Ending::Offer, _) => {
@@ -254,13 +253,14 @@ impl<G: Game> Referee<G> {
                         ),
                     ));
                 }
-                let n = sides.len();
-                let waiting = (1..n)
-                    .map(|k| (index + k) % n)
-                    .filter(|&i| G::takes_turns(state, sides[i]))
+                let waiting = self
+                    .header
+                    .seats_from(seat)
+                    .skip(1)
+                    .filter(|&s| G::takes_turns(state, self.header.side(s)))
                     .collect();
                 self.offer = Some(Offer {
-                    by: index,
+                    by: seat,
                     turn,
                     waiting,
                     accepted: Vec::new(),
@@ -270,18 +270,22 @@ impl<G: Game> Referee<G> {
                 let Some(mut offer) = self.offer.take() else {
                     return Ok(());
                 };
-                offer.waiting.retain(|&i| i != index);
-                offer.accepted.push((index, turn));
+                offer.waiting.retain(|&i| i != seat);
+                offer.accepted.push((seat, turn));
                 if G::outcome(state).is_over() {
                     // The acceptor's own actions ended the game.
                     return Ok(());
                 }
-                let back = G::to_move(state) == sides[offer.by];
+                let back = G::to_move(state) == self.header.side(offer.by);
                 if answer == Answer::Agrees || offer.waiting.is_empty() || back {
                     self.agreed = Some(Agreement {
-                        offered_by: sides[offer.by],
+                        offered_by: self.header.side(offer.by),
                         offered_on: offer.turn,
-                        accepted: offer.accepted.iter().map(|&(i, t)| (sides[i], t)).collect(),
+                        accepted: offer
+                            .accepted
+                            .iter()
+                            .map(|&(s, t)| (self.header.side(s), t))
+                            .collect(),
                     });
                 } else {
                     self.offer = Some(offer);
@@ -306,12 +310,12 @@ impl<G: Game> Referee<G> {
                     "{name} accepts; {} is still to answer",
                     o.waiting
                         .first()
-                        .map_or("nobody", |&i| self.header.sides()[i].name::<G>())
+                        .map_or("nobody", |&s| self.header.name::<G>(s))
                 )),
                 (None, None) => Some(format!("{name} accepts")),
             },
             None => self.lapsed.map(|(by, turn)| {
-                let by = self.header.sides()[by].name::<G>();
+                let by = self.header.name::<G>(by);
                 match played.claimant {
                     Some(_) => format!("{by}'s draw offer of turn {turn} lapses"),
                     None => format!("{name} plays on: {by}'s draw offer of turn {turn} lapses"),

@@ -9,6 +9,7 @@
 //! resignation) carries its leaving items on that line.
 
 use super::deck::DeckLedger;
+use super::header::Seat;
 use super::line::Line;
 use super::{cards, At, Ending, LineError, Place, PlayedTurn, Referee};
 use crate::game::{Game, Side};
@@ -17,14 +18,14 @@ use crate::record::ProofKind;
 /// A farewell line owed by a side put out on another hand's line.
 #[derive(Clone, Debug)]
 pub(super) struct Farewell {
-    /// The side put out (header index).
-    side: usize,
+    /// The side put out.
+    side: Seat,
     /// The turn whose line put it out.
     on: u32,
-    /// The sides (header indices) that, in the turn order before that
-    /// line, came after the side put out, up to the line's writer: the
-    /// farewell line comes before the first of them moves.
-    after: Vec<usize>,
+    /// The sides that, in the turn order before that line, came after
+    /// the side put out, up to the line's writer: the farewell line comes
+    /// before the first of them moves.
+    after: Vec<Seat>,
     /// The first turn the farewell line may be: its place in the first
     /// round for a side out before turn 1, else 0.
     not_before: u32,
@@ -41,10 +42,10 @@ fn put_out(on: u32) -> String {
 }
 
 impl Farewell {
-    /// The farewell line owed by side `side` (header index), put out on
+    /// The farewell line owed by side `side`, put out on
     /// turn `on` (0: before turn 1), due before the first of `after`
     /// moves, and not before turn `not_before`.
-    pub(super) fn new(side: usize, on: u32, after: Vec<usize>, not_before: u32) -> Farewell {
+    pub(super) fn new(side: Seat, on: u32, after: Vec<Seat>, not_before: u32) -> Farewell {
         Farewell {
             side,
             on,
@@ -53,8 +54,8 @@ impl Farewell {
         }
     }
 
-    /// The side that owes it (header index).
-    pub(super) fn side(&self) -> usize {
+    /// The side that owes it.
+    pub(super) fn side(&self) -> Seat {
         self.side
     }
 
@@ -75,15 +76,16 @@ fn card_secret(line: &Line<'_>) -> Option<(usize, [u8; 32])> {
 impl<G: Game> Referee<G> {
     /// Whether any side of the deck's hand `hand` takes turns in `state`.
     pub(super) fn hand_in(&self, state: &G::State, hand: usize) -> bool {
-        let sides = self.header.sides();
-        (0..sides.len()).any(|i| self.deck_index(i) == hand && G::takes_turns(state, sides[i]))
+        self.header
+            .seated()
+            .any(|(seat, side)| self.deck_index(seat) == hand && G::takes_turns(state, side))
     }
 
     /// The farewell line due now, if one is: the first (in the turn order
     /// before its side was put out) whose place has come, the side to
     /// move being one that came after it then (or none of those left).
     #[inline]
-    pub(super) fn farewell_due(&self) -> Option<usize> {
+    pub(super) fn farewell_due(&self) -> Option<Seat> {
         if self.table.farewells().is_empty() {
             None
         } else {
@@ -92,12 +94,11 @@ impl<G: Game> Referee<G> {
     }
 
     /// [`Referee::farewell_due`] once some farewell is owed.
-    fn farewell_owed(&self) -> Option<usize> {
+    fn farewell_owed(&self) -> Option<Seat> {
         if G::outcome(&self.state).is_over() || self.deck_broken().is_some() {
             return None;
         }
-        let sides = self.header.sides();
-        let mover = self.header.index_of(G::to_move(&self.state))?;
+        let mover = self.header.seat_of(G::to_move(&self.state))?;
         let turn = self.next_turn();
         self.table
             .farewells()
@@ -107,7 +108,7 @@ impl<G: Game> Referee<G> {
                     && (f.after.contains(&mover)
                         || f.after
                             .iter()
-                            .all(|&i| !G::takes_turns(&self.state, sides[i])))
+                            .all(|&s| !G::takes_turns(&self.state, self.header.side(s))))
             })
             .map(|f| f.side)
     }
@@ -115,10 +116,10 @@ impl<G: Game> Referee<G> {
     /// What a player whose farewell line is due is told (`legal`,
     /// `move`), if one is due (spec section 3.9, "Farewell lines").
     pub fn farewell_note(&self) -> Option<String> {
-        let index = self.farewell_due()?;
-        let f = self.table.farewells().iter().find(|f| f.side == index)?;
-        let name = self.header.sides()[index].name::<G>();
-        let what = if self.hand_in(&self.state, self.deck_index(index)) {
+        let seat = self.farewell_due()?;
+        let f = self.table.farewells().iter().find(|f| f.side == seat)?;
+        let name = self.header.side(seat).name::<G>();
+        let what = if self.hand_in(&self.state, self.deck_index(seat)) {
             "the shares its hand owes"
         } else {
             "its hand's cards opened, its seeds and its card secret"
@@ -131,31 +132,34 @@ impl<G: Game> Referee<G> {
         ))
     }
 
-    /// After turn `on`, written by side `index`, which left the game in
+    /// After turn `on`, written by side `seat`, which left the game in
     /// `state`: the farewell lines owed by the sides it put out of
     /// another hand, in the turn order before the line, added to those
     /// still due. A side put out on its own hand's line owes none.
-    pub(super) fn owe_farewells(&mut self, index: usize, on: u32, state: &G::State) {
+    pub(super) fn owe_farewells(&mut self, seat: Seat, on: u32, state: &G::State) {
         if G::outcome(state).is_over() {
             self.table.clear_farewells();
             return;
         }
-        let sides = self.header.sides();
-        let n = sides.len();
-        let writer = self.deck_index(index);
-        // The turn order before the line, from the writer's next.
-        let before: Vec<usize> = (1..=n)
-            .map(|k| (index + k) % n)
-            .filter(|&i| i == index || G::takes_turns(&self.state, sides[i]))
+        let writer = self.deck_index(seat);
+        // The turn order before the line, from the writer's next (the
+        // writer last).
+        let before: Vec<Seat> = self
+            .header
+            .seats_from(seat)
+            .cycle()
+            .skip(1)
+            .take(self.header.seats().len())
+            .filter(|&s| s == seat || G::takes_turns(&self.state, self.header.side(s)))
             .collect();
-        for (k, &i) in before.iter().enumerate() {
-            let out = i != index
-                && !G::takes_turns(state, sides[i])
-                && self.deck_index(i) != writer
-                && !self.table.owes_farewell(i);
+        for (k, &s) in before.iter().enumerate() {
+            let out = s != seat
+                && !G::takes_turns(state, self.header.side(s))
+                && self.deck_index(s) != writer
+                && !self.table.owes_farewell(s);
             if out {
                 let after = before[k + 1..].to_vec();
-                self.table.owe_farewell(Farewell::new(i, on, after, 0));
+                self.table.owe_farewell(Farewell::new(s, on, after, 0));
             }
         }
     }
@@ -170,25 +174,22 @@ impl<G: Game> Referee<G> {
         if G::outcome(state).is_over() {
             return;
         }
-        let sides = self.header.sides();
-        let n = sides.len();
-        let Some(first) = self.header.index_of(G::to_move(state)) else {
+        let Some(first) = self.header.seat_of(G::to_move(state)) else {
             return;
         };
-        for k in 0..n {
-            let i = (first + k) % n;
-            let owes = !G::takes_turns(state, sides[i])
-                && !self.hand_in(state, self.deck_index(i))
-                && !self.table.owes_farewell(i);
+        for (k, s) in self.header.seats_from(first).enumerate() {
+            let owes = !G::takes_turns(state, self.header.side(s))
+                && !self.hand_in(state, self.deck_index(s))
+                && !self.table.owes_farewell(s);
             if owes {
-                let after = (0..n).filter(|&o| o != i).collect();
+                let after = self.header.seats().filter(|&o| o != s).collect();
                 self.table
-                    .owe_farewell(Farewell::new(i, 0, after, k as u32 + 1));
+                    .owe_farewell(Farewell::new(s, 0, after, k as u32 + 1));
             }
         }
     }
 
-    /// Play the farewell line `line` of side `index` (spec section 3.9,
+    /// Play the farewell line `line` of side `seat` (spec section 3.9,
     /// "Farewell lines"): no actions, no draw, no resign, no chance; the
     /// engine's position stays as it is. Its hand's pass if one is due
     /// and the shares it owes from here, the order as it now stands; or,
@@ -196,15 +197,15 @@ impl<G: Game> Referee<G> {
     pub(super) fn play_farewell(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         at: At<'_>,
     ) -> Result<PlayedTurn<G>, LineError> {
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let on = self
             .table
             .farewells()
             .iter()
-            .find(|f| f.side == index)
+            .find(|f| f.side == seat)
             .map_or(0, |f| f.on);
         let reason = format!(
             "{} was put out {}: this is its farewell line, which carries no actions, draws no \
@@ -222,9 +223,9 @@ impl<G: Game> Referee<G> {
         let mut state = G::State::clone(&self.state);
         let mut pending = self.table.pending().expect("a farewell line needs a deck");
         let deck = pending.deck_mut();
-        let hand = self.deck_index(index);
+        let hand = self.deck_index(seat);
         let mut checks = std::mem::take(&mut self.share_checks);
-        let given = self.give_deck_items(line, index, deck, at, &mut checks);
+        let given = self.give_deck_items(line, seat, deck, at, &mut checks);
         self.share_checks = checks;
         given?;
         if self.hand_in(&state, hand) {
@@ -257,8 +258,8 @@ impl<G: Game> Referee<G> {
         let mut played = PlayedTurn::blank(at.turn, side, self.before(&state));
         played.farewell = true;
         played.reveal = line.reveal().map(|(_, h)| h);
-        self.table.settle_farewell(index);
-        self.commit_turn(index, state, &played);
+        self.table.settle_farewell(seat);
+        self.commit_turn(seat, state, &played);
         self.table.keep(pending);
         Ok(played)
     }
@@ -337,20 +338,20 @@ impl<G: Game> Referee<G> {
             .map_err(|e| at.record(Place::Proof(k), e))
     }
 
-    /// After a turn of side `index` that left the game in `state`: when
+    /// After a turn of side `seat` that left the game in `state`: when
     /// no side of the writer's hand is left and the game goes on, the
     /// line was the hand's leaving line and must carry its leaving items;
     /// a card secret on any other line is refused.
     pub(super) fn check_leaving(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         state: &G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
         check: super::SealCheck,
     ) -> Result<bool, LineError> {
-        let hand = self.deck_index(index);
+        let hand = self.deck_index(seat);
         let leaves = !G::outcome(state).is_over() && !self.hand_in(state, hand);
         if leaves && !check.draft() {
             self.leave(line, hand, deck, at)?;

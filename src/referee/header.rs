@@ -10,6 +10,33 @@ use ed25519_dalek::VerifyingKey;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+/// A side's seat: its place in a header's turn order (header order).
+/// Only a [`Header`] makes one ([`Header::seat_of`], [`Header::seats`],
+/// [`Header::seat_at`], ...), and only for a side it lists, so a seat
+/// always names a side of the header that made it; lists the referee
+/// keeps in turn order are indexed by [`Seat::index`]. Shown through the
+/// header: [`Header::side`], [`Header::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(u8);
+
+impl Seat {
+    /// The seat's place in turn order, from 0: its index into the lists
+    /// kept in turn order.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+#[cfg(test)]
+impl Seat {
+    /// A seat for a unit test of a component that numbers sides itself
+    /// (a table of hands): never made so outside tests.
+    pub(crate) fn test(index: u8) -> Seat {
+        Seat(index)
+    }
+}
+
 /// The header, checked. Sides, contacts and commitments are parallel
 /// lists in turn order (header order), which is why the fields are private.
 #[derive(Clone, Debug)]
@@ -42,10 +69,57 @@ impl Header {
         &self.sides
     }
 
-    /// Where `side` stands in the turn order, if it plays.
+    /// `side`'s seat, if it plays.
     #[inline]
-    pub fn index_of(&self, side: Side) -> Option<usize> {
-        self.sides.iter().position(|&s| s == side)
+    pub fn seat_of(&self, side: Side) -> Option<Seat> {
+        self.sides.iter().position(|&s| s == side).map(Self::seat)
+    }
+
+    /// The seat at `index` in turn order, if the header has that many
+    /// sides: for a place another list numbers (a hand's holder).
+    #[inline]
+    pub fn seat_at(&self, index: usize) -> Option<Seat> {
+        (index < self.sides.len()).then(|| Self::seat(index))
+    }
+
+    /// The first seat in turn order (a header has at least one side).
+    pub fn first_seat(&self) -> Seat {
+        Seat(0)
+    }
+
+    /// Each seat once, in turn order.
+    pub fn seats(&self) -> impl DoubleEndedIterator<Item = Seat> + ExactSizeIterator + Clone {
+        (0..self.sides.len()).map(Self::seat)
+    }
+
+    /// Each seat once, in turn order from `first` round the table.
+    pub fn seats_from(&self, first: Seat) -> impl Iterator<Item = Seat> + Clone {
+        let n = self.sides.len();
+        (0..n).map(move |k| Self::seat((first.index() + k) % n))
+    }
+
+    /// Each seat with its side, in turn order.
+    pub fn seated(&self) -> impl DoubleEndedIterator<Item = (Seat, Side)> + '_ {
+        self.seats().zip(self.sides.iter().copied())
+    }
+
+    /// The seat at `index`, which is below the number of sides (at most
+    /// 256: sides are distinct `Side(u8)` values).
+    #[inline]
+    fn seat(index: usize) -> Seat {
+        Seat(u8::try_from(index).expect("a header has at most 256 sides"))
+    }
+
+    /// The side in `seat`.
+    #[inline]
+    pub fn side(&self, seat: Seat) -> Side {
+        self.sides[seat.index()]
+    }
+
+    /// The name of the side in `seat`, in game `G`.
+    #[inline]
+    pub fn name<G: Game>(&self, seat: Seat) -> &'static str {
+        self.side(seat).name::<G>()
     }
 
     /// Each side's contact (the side tag's value), in turn order.
@@ -55,7 +129,7 @@ impl Header {
 
     /// `side`'s commitment, the tip of its hash chain, if it has one.
     pub fn commit(&self, side: Side) -> Option<Hash> {
-        self.index_of(side).and_then(|i| self.commits[i])
+        self.seat_of(side).and_then(|s| self.commits[s.index()])
     }
 
     /// Each side's commitment, in turn order.
@@ -66,12 +140,13 @@ impl Header {
     /// `side`'s public signing key (its `<Side>Key` tag), if it has one:
     /// then every line of `side` is signed (spec section 3.8).
     pub fn key(&self, side: Side) -> Option<&VerifyingKey> {
-        self.index_of(side).and_then(|i| self.keys[i].as_ref())
+        self.seat_of(side)
+            .and_then(|s| self.keys[s.index()].as_ref())
     }
 
-    /// The signing key of side `index` (in turn order), if it has one.
-    pub(super) fn key_at(&self, index: usize) -> Option<&VerifyingKey> {
-        self.keys[index].as_ref()
+    /// The signing key of the side in `seat`, if it has one.
+    pub(super) fn key_at(&self, seat: Seat) -> Option<&VerifyingKey> {
+        self.keys[seat.index()].as_ref()
     }
 
     /// Whether any side has a signing key.
@@ -121,13 +196,13 @@ impl Header {
         self.result_span
     }
 
-    /// The side of game `G` named `name` (any case) and its index in
-    /// turn order, if it plays in this game: [`Header::side_named`] and
-    /// [`Header::index_of`] in one look.
+    /// The side of game `G` named `name` (any case) and its seat, if it
+    /// plays in this game: [`Header::side_named`] and [`Header::seat_of`]
+    /// in one look.
     /// A name as written is most often the canonical one: that is looked
     /// for first (no two sides' names differ just in case, so the side
     /// found is the same).
-    pub(super) fn side_index_named<G: Game>(&self, name: &str) -> Option<(Side, usize)> {
+    pub(super) fn side_seat_named<G: Game>(&self, name: &str) -> Option<(Side, Seat)> {
         // Byte by byte: the names are a few letters, too short to be worth
         // a call to compare.
         let named = |s: &Side| {
@@ -142,7 +217,7 @@ impl Header {
                     .iter()
                     .position(|s| s.name::<G>().eq_ignore_ascii_case(name))
             })
-            .map(|i| (self.sides[i], i))
+            .map(|i| (self.sides[i], Self::seat(i)))
     }
 
     /// The side of game `G` named `name` if it plays in this game.
@@ -286,11 +361,11 @@ impl Header {
         self.protocol
     }
 
-    /// What the reveals of side `index` (in turn order) are hashed under:
+    /// What the reveals of the side in `seat` are hashed under:
     /// the chain id, or in protocol 2 the chain id bound to the side's key
     /// (spec section 3.1).
     #[inline]
-    pub fn side_chain(&self, index: usize) -> &Hash {
+    pub fn side_chain(&self, seat: Seat) -> &Hash {
         &self.side_chains.get_or_init(|| {
             let chain = self.chain_id();
             self.keys
@@ -300,7 +375,7 @@ impl Header {
                         .side_chain(chain, k.as_ref().map(|k| k.as_bytes()))
                 })
                 .collect()
-        })[index]
+        })[seat.index()]
     }
 }
 
@@ -480,7 +555,9 @@ fn check_sides<G: Game>(
             ),
         ));
     }
-    if sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
+    // No side at all is refused whatever `G` asks: a header's seats begin
+    // at its first ([`Header::first_seat`]).
+    if sides.is_empty() || sides.len() < G::MIN_SIDES || sides.len() > G::MAX_SIDES {
         let listed: Vec<&str> = sides.iter().map(|s| s.name::<G>()).collect();
         return Err(RefereeError::record(
             Some(span),
@@ -635,6 +712,60 @@ mod tests {
         let source = Source::new(text.as_bytes()).unwrap();
         let record = parse(&source).unwrap();
         Header::read::<CastleDanger>(&record).err()
+    }
+
+    /// The header of `text`, read for Castle Danger.
+    fn header(text: &str) -> Header {
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).unwrap();
+        Header::read::<CastleDanger>(&record).unwrap().0
+    }
+
+    const RED_FIRST: &str =
+        "[Game \"castle-danger\"]\n[Red \"c@d\"]\n[Blue \"a@b\"]\n[Result \"*\"]\n";
+
+    #[test]
+    fn a_seat_is_made_only_for_a_side_the_header_lists() {
+        let header = header(RED_FIRST);
+        assert_eq!(header.seat_at(0).map(Seat::index), Some(0));
+        assert_eq!(header.seat_at(1).map(Seat::index), Some(1));
+        // Past the last side: no seat, whatever the game's other sides.
+        assert_eq!(header.seat_at(2), None);
+        assert_eq!(header.seat_at(usize::MAX), None);
+        // A side of the game seats where the header lists it.
+        let red = game::side_by_name::<CastleDanger>("Red").unwrap();
+        let blue = game::side_by_name::<CastleDanger>("Blue").unwrap();
+        assert_eq!(header.seat_of(red), header.seat_at(0));
+        assert_eq!(header.seat_of(blue), header.seat_at(1));
+        assert_eq!(header.first_seat(), header.seat_at(0).unwrap());
+        // A side that does not play has no seat.
+        assert_eq!(header.seat_of(Side(7)), None);
+    }
+
+    #[test]
+    fn the_seats_are_each_side_once_in_header_order() {
+        let header = header(RED_FIRST);
+        let names: Vec<&str> = header
+            .seats()
+            .map(|s| header.name::<CastleDanger>(s))
+            .collect();
+        assert_eq!(names, ["Red", "Blue"]);
+        assert_eq!(header.seats().len(), header.sides().len());
+        let seated: Vec<(usize, Side)> = header.seated().map(|(s, d)| (s.index(), d)).collect();
+        assert_eq!(seated, [(0, header.sides()[0]), (1, header.sides()[1])]);
+        for seat in header.seats() {
+            assert_eq!(header.seat_of(header.side(seat)), Some(seat));
+        }
+    }
+
+    #[test]
+    fn a_header_without_sides_is_refused_so_it_has_a_first_seat() {
+        let e = header_error("[Game \"castle-danger\"]\n[Result \"*\"]\n").expect("no sides");
+        assert!(
+            e.message.contains("the header names 0 (none)"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the end-of-game audit. The referee verifies every opening against its
 //! commitment before the engine sees the value ([`Game::open`]).
 
+use super::header::Seat;
 use super::line::{Ending, Line, Shown};
 use super::{At, LineError, Place, PlayedTurn, Referee};
 use crate::fairness::{self, Hash, Protocol};
@@ -414,16 +415,16 @@ impl<G: Game> Referee<G> {
             .collect()
     }
 
-    /// Side `index`'s slot named as the proof item `(word, slot)` says, or
+    /// Side `seat`'s slot named as the proof item `(word, slot)` says, or
     /// the error that it has none.
     fn slot_named(
         &self,
-        index: usize,
+        seat: Seat,
         (word, slot): (&str, &str),
         at: At<'_>,
         place: Place,
     ) -> Result<&Slot, LineError> {
-        self.hidden.slots[index]
+        self.hidden.slots[seat.index()]
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(slot))
             .ok_or_else(|| {
@@ -434,18 +435,18 @@ impl<G: Game> Referee<G> {
             })
     }
 
-    /// Check one opening of side `index` against its commitment, give the
+    /// Check one opening of side `seat` against its commitment, give the
     /// value to the engine in `state`, and note it in `shown`.
     pub(super) fn open_into(
         &self,
         state: &mut G::State,
-        index: usize,
+        seat: Seat,
         (k, slot, value, salt): Opening<'_>,
         at: At<'_>,
         shown: &mut Vec<Shown>,
     ) -> Result<(), LineError> {
         let place = Place::Proof(k);
-        let entry = self.slot_named(index, ("open", slot), at, place)?;
+        let entry = self.slot_named(seat, ("open", slot), at, place)?;
         let twice = shown
             .iter()
             .any(|p| matches!(p, Shown::Open { slot, .. } if *slot == entry.name));
@@ -469,7 +470,7 @@ impl<G: Game> Referee<G> {
                 format!("open {slot}: {} never committed to {slot}", at.side),
             ));
         };
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let made = fairness::slot_commitment(
             self.header.game_id(),
             side.name::<G>(),
@@ -498,12 +499,12 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// Play a set-up line of side `index`: its commitments, or the
+    /// Play a set-up line of side `seat`: its commitments, or the
     /// openings the rules make once every side has committed.
     pub(super) fn play_setup(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         step: SetupStep,
         at: At<'_>,
     ) -> Result<(PlayedTurn<G>, G::State), LineError> {
@@ -519,7 +520,7 @@ impl<G: Game> Referee<G> {
                 "a set-up line carries only its commitments or openings".into(),
             ));
         }
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let mut state = G::State::clone(&self.state);
         let mut played = PlayedTurn::blank(line.number, side, self.before(&state));
         played.kind = LineKind::Setup;
@@ -533,13 +534,13 @@ impl<G: Game> Referee<G> {
                     "every side's key comes before the first set-up line".into(),
                 ))
             }
-            SetupStep::Commit => self.setup_commits(line, index, step, at, &mut played)?,
+            SetupStep::Commit => self.setup_commits(line, seat, step, at, &mut played)?,
             SetupStep::Open => {
-                self.setup_openings(line, index, step, at, &mut state, &mut played)?
+                self.setup_openings(line, seat, step, at, &mut state, &mut played)?
             }
             SetupStep::CommitOpen => {
-                self.setup_commits(line, index, step, at, &mut played)?;
-                self.setup_openings(line, index, step, at, &mut state, &mut played)?
+                self.setup_commits(line, seat, step, at, &mut played)?;
+                self.setup_openings(line, seat, step, at, &mut state, &mut played)?
             }
             SetupStep::Shares => self.setup_shares(line, at)?,
         }
@@ -549,7 +550,7 @@ impl<G: Game> Referee<G> {
     fn setup_commits(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         step: SetupStep,
         at: At<'_>,
         played: &mut PlayedTurn<G>,
@@ -569,7 +570,7 @@ impl<G: Game> Referee<G> {
                 // Read after the commitments (`setup_openings`).
                 ProofKind::Open { .. } if step == SetupStep::CommitOpen => {}
                 ProofKind::Commit { slot, digest } => {
-                    let entry = self.slot_named(index, ("commit", slot), at, place)?;
+                    let entry = self.slot_named(seat, ("commit", slot), at, place)?;
                     let twice = played
                         .shown
                         .iter()
@@ -593,7 +594,7 @@ impl<G: Game> Referee<G> {
                 }
             }
         }
-        let missing = self.hidden.slots[index].iter().find(|s| {
+        let missing = self.hidden.slots[seat.index()].iter().find(|s| {
             !played
                 .shown
                 .iter()
@@ -614,13 +615,13 @@ impl<G: Game> Referee<G> {
     fn setup_openings(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         step: SetupStep,
         at: At<'_>,
         state: &mut G::State,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
-        let due = self.hidden.after_setup[index];
+        let due = self.hidden.after_setup[seat.index()];
         for (k, proof) in line.proofs.iter().enumerate() {
             match *proof {
                 ProofKind::Reveal(_) | ProofKind::Sign(_) | ProofKind::Date(_) => {}
@@ -638,7 +639,7 @@ impl<G: Game> Referee<G> {
                             format!("open {slot}: the set-up opens {} only", due.join(", ")),
                         ));
                     }
-                    self.open_into(state, index, (k, slot, value, salt), at, &mut played.shown)?;
+                    self.open_into(state, seat, (k, slot, value, salt), at, &mut played.shown)?;
                 }
                 _ => {
                     return Err(at.record(
@@ -688,25 +689,25 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// Apply the openings of `line` that answer `demands` on side `index`
+    /// Apply the openings of `line` that answer `demands` on side `seat`
     /// (the mover), and refuse any other. Returns the openings not used.
     pub(super) fn answer<'l>(
         &self,
         state: &mut G::State,
-        index: usize,
+        seat: Seat,
         openings: Vec<Opening<'l>>,
         demands: &[Demand],
         at: At<'_>,
         shown: &mut Vec<Shown>,
     ) -> Result<Vec<Opening<'l>>, LineError> {
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let mut rest = Vec::new();
         for opening in openings {
             let demanded = demands
                 .iter()
                 .any(|d| d.side == side && d.slot.eq_ignore_ascii_case(opening.1));
             if demanded {
-                self.open_into(state, index, opening, at, shown)?;
+                self.open_into(state, seat, opening, at, shown)?;
             } else {
                 rest.push(opening);
             }
@@ -714,15 +715,15 @@ impl<G: Game> Referee<G> {
         Ok(rest)
     }
 
-    /// The openings the rules demand of side `index` in `state` that the
+    /// The openings the rules demand of side `seat` in `state` that the
     /// line has not made: an error naming the first.
     pub(super) fn check_answered(
         &self,
         state: &G::State,
-        index: usize,
+        seat: Seat,
         at: At<'_>,
     ) -> Result<(), LineError> {
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         match G::demands(state).into_iter().find(|d| d.side == side) {
             Some(d) => Err(at.record(
                 Place::Line,
@@ -735,13 +736,13 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// Play a closing line of openings of side `index`, once the rules
+    /// Play a closing line of openings of side `seat`, once the rules
     /// ended the game: every value it still holds, opened and audited.
     /// Returns the played line, the position and the audit's verdict.
     pub(super) fn play_audit(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         at: At<'_>,
     ) -> Result<Closing<G>, LineError> {
         if line.ending != Ending::Audit || line.actions().next().is_some() {
@@ -753,16 +754,16 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let mut state = G::State::clone(&self.state);
         let mut played = PlayedTurn::blank(line.number, side, self.before(&state));
         played.audit = true;
         played.reveal = line.reveal().map(|(_, h)| h);
         for opening in Self::openings(line) {
-            self.open_into(&mut state, index, opening, at, &mut played.shown)?;
+            self.open_into(&mut state, seat, opening, at, &mut played.shown)?;
         }
         let mut values: Vec<(&str, &str)> = Vec::new();
-        for (slot, value) in self.hidden.values(index) {
+        for (slot, value) in self.hidden.values(seat.index()) {
             let value = value.or_else(|| {
                 played.shown.iter().find_map(|p| match p {
                     Shown::Open { slot: s, value, .. } if *s == slot => Some(value.as_str()),

@@ -444,6 +444,36 @@ fn a_failed_audit_loses_for_the_provisional_winner() {
     );
 }
 
+/// `pass` typed when the line due is the player's audit is written as
+/// the audit, and the referee says so; in play it is a pass as typed.
+#[test]
+fn pass_typed_when_the_audit_is_due_is_written_as_the_audit() {
+    let (header, wallets) = table(("7", "3", "P"), ("5", "9", "R"));
+    let mut choices = SETUP.to_vec();
+    choices.push("strike");
+    let referee = replayed(&play(&header, &wallets, &choices)).unwrap();
+    assert_eq!(referee.phase(), Phase::Play);
+    assert_eq!(referee.typed_as("pass"), None);
+    choices.push("pass");
+    let mut referee = replayed(&play(&header, &wallets, &choices)).unwrap();
+    assert_eq!(referee.phase(), Phase::Audit);
+    assert_eq!(referee.to_move(), Some(Side(0)));
+    let read = referee.typed_as(" PASS ").expect("written as the audit");
+    assert_eq!(read, crate::referee::TypedAs::PassAsAudit);
+    assert_eq!(
+        read.note(),
+        "the game is over, so the line due from you is your audit: `pass` was written as `audit`"
+    );
+    assert_eq!(referee.typed_as("strike"), None);
+    // Composed, the line typed `pass` is A's audit.
+    let line = referee
+        .compose_typed("pass", Keys::own(&wallets[0]))
+        .unwrap()
+        .line();
+    assert!(line.contains(": audit"), "{line}");
+    assert!(!line.contains("pass"), "{line}");
+}
+
 /// The audit line of `side` composed from its wallet, whatever other
 /// audit is due: its text.
 fn audit_of(referee: &mut Referee<Duel>, wallets: &[Wallet; 2], side: u8) -> String {

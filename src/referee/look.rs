@@ -9,6 +9,7 @@
 
 use crate::game::{Game, Phase, Side};
 
+use super::header::Seat;
 use super::{ChanceEvent, ComposeError, Keys, Preview, Referee, StepDue};
 
 /// A card of the viewer's hand.
@@ -73,17 +74,17 @@ impl<G: Game> Referee<G> {
 
     /// Into `state`, the draw at the start of the turn due, face down,
     /// unless it is `viewer`'s (whose key shows it, [`Referee::look`]).
-    fn draw_face_down(&self, state: &mut G::State, viewer: Option<usize>) {
+    fn draw_face_down(&self, state: &mut G::State, viewer: Option<Seat>) {
         let (Some(deck), Some(mover)) = (self.table.deck(), self.to_move()) else {
             return;
         };
         if self.phase() != Phase::Play || G::outcome(&self.state).is_over() {
             return;
         }
-        let Some(index) = self.header.index_of(mover) else {
+        let Some(seat) = self.header.seat_of(mover) else {
             return;
         };
-        let hand = self.deck_index(index);
+        let hand = self.deck_index(seat);
         if viewer.map(|v| self.deck_index(v)) == Some(hand) {
             return;
         }
@@ -166,7 +167,7 @@ impl<G: Game> Referee<G> {
                 chance = drawn;
             }
         } else {
-            self.draw_face_down(&mut state, self.header.index_of(viewer));
+            self.draw_face_down(&mut state, self.header.seat_of(viewer));
             note = due.as_ref().map(|d| {
                 format!(
                     "not {}'s turn: {}",
@@ -203,8 +204,8 @@ impl<G: Game> Referee<G> {
         };
         let holder = self.hand_shown_by(viewer, wallet, keys.hand())?;
         let cards = self.hand(viewer, holder)?;
-        let held = match (self.table.deck(), self.header.index_of(viewer)) {
-            (Some(deck), Some(index)) => deck.held(self.deck_index(index)),
+        let held = match (self.table.deck(), self.header.seat_of(viewer)) {
+            (Some(deck), Some(seat)) => deck.held(self.deck_index(seat)),
             _ => Vec::new(),
         };
         Ok(cards

@@ -37,15 +37,14 @@ pub mod typed;
 
 /// The side the set-up is due from before `S1` is written: the first; under
 /// protocol 3 the first side with its key (the creator's), which begins it.
-fn setup_start(header: &Header) -> usize {
+fn setup_start(header: &Header) -> Seat {
     if !header.protocol().keys_join_late() {
-        return 0;
+        return header.first_seat();
     }
     header
-        .commits()
-        .iter()
-        .position(Option::is_some)
-        .unwrap_or(0)
+        .seated()
+        .find(|&(_, side)| header.commit(side).is_some())
+        .map_or(header.first_seat(), |(seat, _)| seat)
 }
 
 #[cfg(test)]
@@ -57,13 +56,13 @@ pub use chance::{ChanceEvent, PendingEvent};
 pub use compose::{ComposeError, HandKey, Keys, Preview};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
-pub use header::{contact_fault, game_tag, result_text, Header};
+pub use header::{contact_fault, game_tag, result_text, Header, Seat};
 pub use hidden::SetupStep;
 use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use look::{HandCard, Look, Stage};
 pub use seal::Forfeit;
-pub use typed::TypedError;
+pub use typed::{TypedAs, TypedError};
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side, Team};
@@ -117,15 +116,15 @@ pub struct Referee<G: Game> {
     /// one, the hands and their holders ([`Game::hand_holder`]), the
     /// turn the deck broke, the farewell lines owed (spec section 3.9).
     table: table::Table,
-    /// In a game with a set-up, the first side (a header index) without
-    /// a Commit tag: its key is due before any line, and no line can
-    /// come (tags are never added after one).
-    keyless: Option<usize>,
+    /// In a game with a set-up, the first side without a Commit tag: its
+    /// key is due before any line, and no line can come (tags are never
+    /// added after one).
+    keyless: Option<Seat>,
     /// What is kept for the reader beyond what the rules need.
     keep: Keep,
-    /// The side (a header index) that walked away during the set-up, by
-    /// a forfeit another player claimed: the game is over.
-    walked_away: Option<usize>,
+    /// The side that walked away during the set-up, by a forfeit another
+    /// player claimed: the game is over.
+    walked_away: Option<Seat>,
     /// The forfeit that decided the game, where one did.
     decided_by: Option<Forfeit>,
     /// The result a forfeit claimed in play gave at once, where play
@@ -148,14 +147,14 @@ pub struct Referee<G: Game> {
     /// The draw agreed, once the game ended in one.
     agreed: Option<draw::Agreement>,
     /// The offer the last line let lapse (its side and turn), if it did.
-    lapsed: Option<(usize, u32)>,
+    lapsed: Option<(Seat, u32)>,
 }
 
 /// A claim that its target may still answer ([`Referee::void_claim`]).
 #[derive(Debug)]
 struct Claim<G: Game> {
-    /// The claimed side (a header index).
-    target: usize,
+    /// The claimed side.
+    target: Seat,
     /// The phase the claim was made in.
     phase: Phase,
     /// The claim itself.
@@ -310,15 +309,15 @@ struct Undo<G: Game> {
     checked_to: Option<Hash>,
     share_checks: usize,
     table: table::Table,
-    keyless: Option<usize>,
-    walked_away: Option<usize>,
+    keyless: Option<Seat>,
+    walked_away: Option<Seat>,
     decided_by: Option<Forfeit>,
     claim: Option<Box<Claim<G>>>,
     voided: Vec<Forfeit>,
     last_date: Option<record::Day>,
     offer: Option<draw::Offer>,
     agreed: Option<draw::Agreement>,
-    lapsed: Option<(usize, u32)>,
+    lapsed: Option<(Seat, u32)>,
 }
 
 impl<G: Game> Referee<G> {
@@ -478,14 +477,19 @@ impl<G: Game> Referee<G> {
         let protocol = header.protocol();
         // Under protocol 3 the set-up begins with the first side that has
         // its key (the game's creator), and the keys need not come first.
-        let hidden = Hidden::new::<G>(&state, header.sides(), setup_start(&header), protocol);
+        let hidden = Hidden::new::<G>(
+            &state,
+            header.sides(),
+            setup_start(&header).index(),
+            protocol,
+        );
         let keyless = if protocol.keys_join_late() {
             None
         } else if hidden.any() || table.has_deck() {
             header
-                .sides()
-                .iter()
-                .position(|&s| header.commit(s).is_none())
+                .seated()
+                .find(|&(_, s)| header.commit(s).is_none())
+                .map(|(seat, _)| seat)
         } else {
             None
         };
@@ -534,48 +538,49 @@ impl<G: Game> Referee<G> {
         self.table.set_first_passers(self.hidden.open_order());
     }
 
-    /// Under protocol 3, a side with a key other than side `index`, when
-    /// side `index` has none and writes `line` (not a forfeit claimed on
+    /// Under protocol 3, a side with a key other than side `seat`, when
+    /// side `seat` has none and writes `line` (not a forfeit claimed on
     /// it): such a line is refused.
-    fn signs_alone(&self, index: usize, line: &Line<'_>) -> Option<&'static str> {
+    fn signs_alone(&self, seat: Seat, line: &Line<'_>) -> Option<&'static str> {
         if !self.header.protocol().keys_join_late()
             || line.ending == Ending::Forfeit
-            || self.header.key_at(index).is_some()
+            || self.header.key_at(seat).is_some()
         {
             return None;
         }
-        (0..self.header.sides().len())
-            .find(|&i| self.header.key_at(i).is_some())
-            .map(|i| self.header.sides()[i].name::<G>())
+        self.header
+            .seats()
+            .find(|&s| self.header.key_at(s).is_some())
+            .map(|s| self.header.name::<G>(s))
     }
 
     /// The side named `name` (a key file's side), when it may write `S1`
     /// although the set-up is due from another side (protocol 3: any
     /// side with its key may begin the set-up).
     pub fn side_beginning_setup(&self, name: &str) -> Option<Side> {
-        let (side, index) = self.header.side_index_named::<G>(name)?;
-        (self.phase() == Phase::Setup && self.may_begin_setup(index)).then_some(side)
+        let (side, seat) = self.header.side_seat_named::<G>(name)?;
+        (self.phase() == Phase::Setup && self.may_begin_setup(seat)).then_some(side)
     }
 
-    /// Whether side `index` may write the next line in `phase` although
+    /// Whether side `seat` may write the next line in `phase` although
     /// another side is due: under protocol 3 a side with its key may
     /// begin the set-up; in the audit any side whose audit is due writes
     /// its closing line (or has its refusal claimed), in any order.
-    fn may_write_out_of_turn(&self, index: usize, phase: Phase) -> bool {
+    fn may_write_out_of_turn(&self, seat: Seat, phase: Phase) -> bool {
         match phase {
-            Phase::Setup => self.may_begin_setup(index),
-            Phase::Audit => self.audit_pending(index),
+            Phase::Setup => self.may_begin_setup(seat),
+            Phase::Audit => self.audit_pending(seat),
             Phase::Play | Phase::Over => false,
         }
     }
 
-    /// Whether side `index` may write `S1` although the set-up is due
+    /// Whether side `seat` may write `S1` although the set-up is due
     /// from another side: under protocol 3 any side with its key may
     /// begin the set-up.
-    fn may_begin_setup(&self, index: usize) -> bool {
+    fn may_begin_setup(&self, seat: Seat) -> bool {
         self.header.protocol().keys_join_late()
             && self.setup_lines == 0
-            && self.header.commits()[index].is_some()
+            && self.header.commits()[seat.index()].is_some()
     }
 
     /// The checked header.
@@ -656,10 +661,12 @@ impl<G: Game> Referee<G> {
     pub fn outcome(&self) -> Outcome {
         match self.phase() {
             Phase::Over if self.walked_away.is_some() => {
-                let gone = self.walked_away.unwrap_or_default();
-                let others: Vec<Side> = (0..self.header.sides().len())
-                    .filter(|&i| i != gone)
-                    .map(|i| self.header.sides()[i])
+                let gone = self.walked_away;
+                let others: Vec<Side> = self
+                    .header
+                    .seated()
+                    .filter(|&(s, _)| Some(s) != gone)
+                    .map(|(_, side)| side)
                     .collect();
                 match others.as_slice() {
                     [] => Outcome::Draw,
@@ -820,14 +827,13 @@ impl<G: Game> Referee<G> {
     /// [`Referee::to_move`] in `phase`, the phase now.
     #[inline]
     fn to_move_in(&self, phase: Phase) -> Option<Side> {
-        let sides = self.header.sides();
         match phase {
-            Phase::Setup => self.setup_side_due().map(|(i, _)| sides[i]),
+            Phase::Setup => self.setup_side_due().map(|(s, _)| self.header.side(s)),
             Phase::Play => Some(
                 self.farewell_due()
-                    .map_or_else(|| G::to_move(&self.state), |i| sides[i]),
+                    .map_or_else(|| G::to_move(&self.state), |s| self.header.side(s)),
             ),
-            Phase::Audit => self.audit_side_due().map(|i| sides[i]),
+            Phase::Audit => self.audit_side_due().map(|s| self.header.side(s)),
             Phase::Over => None,
         }
     }
@@ -849,31 +855,35 @@ impl<G: Game> Referee<G> {
 
     /// The side whose set-up line is due and its step: section 3.7's
     /// steps, then the deck's shares lines.
-    fn setup_side_due(&self) -> Option<(usize, SetupStep)> {
-        if let Some(i) = self.keyless {
-            return Some((i, SetupStep::Key));
+    fn setup_side_due(&self) -> Option<(Seat, SetupStep)> {
+        if let Some(seat) = self.keyless {
+            return Some((seat, SetupStep::Key));
         }
-        self.hidden
+        // The hidden values and the deck number the sides in turn order.
+        let (i, step) = self
+            .hidden
             .setup_due()
-            .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))
+            .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))?;
+        Some((self.header.seat_at(i)?, step))
     }
 
     /// The side whose closing line is due once the rules ended the game:
     /// one with hidden values still to open, then one whose passes over
     /// the deck are still to audit.
-    fn audit_side_due(&self) -> Option<usize> {
-        self.hidden.audit_due().or_else(|| {
+    fn audit_side_due(&self) -> Option<Seat> {
+        let i = self.hidden.audit_due().or_else(|| {
             let hand = self.table.deck().and_then(deck::DeckLedger::audit_due)?;
             self.table.holder(hand)
-        })
+        })?;
+        self.header.seat_at(i)
     }
 
-    /// Whether side `index`'s closing line is still to come once the
+    /// Whether side `seat`'s closing line is still to come once the
     /// rules ended the game: it holds hidden values not opened yet, or
     /// holds a hand whose passes over the deck are not audited yet.
-    fn audit_pending(&self, index: usize) -> bool {
-        self.hidden.audit_pending(index)
-            || self.holds_hand(index).is_some_and(|hand| {
+    fn audit_pending(&self, seat: Seat) -> bool {
+        self.hidden.audit_pending(seat.index())
+            || self.holds_hand(seat).is_some_and(|hand| {
                 self.table
                     .deck()
                     .is_some_and(|deck| deck.audit_pending(hand))
@@ -889,10 +899,10 @@ impl<G: Game> Referee<G> {
         if self.phase() != Phase::Audit {
             return Vec::new();
         }
-        let sides = self.header.sides();
-        (0..sides.len())
-            .filter(|&i| self.audit_pending(i))
-            .map(|i| sides[i])
+        self.header
+            .seated()
+            .filter(|&(s, _)| self.audit_pending(s))
+            .map(|(_, side)| side)
             .collect()
     }
 
@@ -923,7 +933,7 @@ impl<G: Game> Referee<G> {
         self.phase() == Phase::Audit
             && self
                 .header
-                .index_of(side)
+                .seat_of(side)
                 .is_some_and(|i| self.audit_pending(i))
     }
 
@@ -1085,7 +1095,7 @@ impl<G: Game> Referee<G> {
     /// game (an audit due, or the game over).
     fn claim_answer_due(&self) -> Option<StepDue> {
         let claim = self.claim.as_ref()?;
-        let side = self.header.sides()[claim.target];
+        let side = self.header.side(claim.target);
         let name = side.name::<G>();
         let (kind, number) = self.next_line_in(claim.phase);
         let line = match kind {
@@ -1150,9 +1160,9 @@ impl<G: Game> Referee<G> {
     /// The hidden values of `side` opened so far, by slot (`None` for one
     /// still hidden), in slot order.
     pub fn opened(&self, side: Side) -> Vec<(&'static str, Option<String>)> {
-        self.header.index_of(side).map_or_else(Vec::new, |i| {
+        self.header.seat_of(side).map_or_else(Vec::new, |i| {
             self.hidden
-                .values(i)
+                .values(i.index())
                 .map(|(slot, v)| (slot, v.map(str::to_owned)))
                 .collect()
         })
@@ -1161,16 +1171,16 @@ impl<G: Game> Referee<G> {
     /// How many lines `side` has played.
     pub fn lines_of(&self, side: Side) -> u32 {
         self.header
-            .index_of(side)
-            .map_or(0, |i| self.ledger.lines(i))
+            .seat_of(side)
+            .map_or(0, |i| self.ledger.lines(i.index()))
     }
 
     /// The value `side`'s next reveal must hash to (its latest reveal or its
     /// commitment), if it has a commitment.
     pub fn latest_reveal(&self, side: Side) -> Option<Hash> {
         self.header
-            .index_of(side)
-            .and_then(|i| self.ledger.latest(i))
+            .seat_of(side)
+            .and_then(|i| self.ledger.latest(i.index()))
     }
 
     /// Whether `side`'s next line can settle chance declared now (spec
@@ -1181,10 +1191,9 @@ impl<G: Game> Referee<G> {
         // Without commitments (a plain record) no side can: that is known
         // without looking the side up.
         !self.ledger.is_empty()
-            && self
-                .header
-                .index_of(side)
-                .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
+            && self.header.seat_of(side).is_some_and(|i| {
+                self.ledger.is_committed(i.index()) && self.ledger.lines(i.index()) < CHAIN_LENGTH
+            })
     }
 
     /// The chance event waiting to be settled, if any.
@@ -1259,7 +1268,7 @@ impl<G: Game> Referee<G> {
         }
         let phase = self.phase();
         let (kind, number) = self.next_line_in(phase);
-        let (side, index) = self.check_head(line, phase, kind, number)?;
+        let (side, seat) = self.check_head(line, phase, kind, number)?;
         // A claim keeps the game as it stood, for its target's answer.
         let before = (line.ending == Ending::Forfeit).then(|| {
             let mut copy = self.clone();
@@ -1271,25 +1280,25 @@ impl<G: Game> Referee<G> {
             turn: number,
             side: side.name::<G>(),
         };
-        let seal = if self.is_bare(line, index) {
+        let seal = if self.is_bare(line, seat) {
             Seal::BARE
-        } else if self.reveals_only(line, index) {
-            self.check_reveal(line, index, at)?;
+        } else if self.reveals_only(line, seat) {
+            self.check_reveal(line, seat, at)?;
             Seal::BARE
         } else {
             self.check_proofs(line, at)?;
-            self.check_reveal(line, index, at)?;
+            self.check_reveal(line, seat, at)?;
             self.check_seal(line, side, at, check)?
         };
         let date = self.check_date(line, seal.claimant, at)?;
-        self.play_checked(line, index, seal.claimant, phase, at, check, played)?;
+        self.play_checked(line, seat, seal.claimant, phase, at, check, played)?;
         played.date = date;
         if date.is_some() {
             self.last_date = date;
         }
         self.claim = match (before, self.forfeits.last()) {
             (Some(before), Some(&forfeit)) if seal.claimant.is_some() => Some(Box::new(Claim {
-                target: index,
+                target: seat,
                 phase,
                 forfeit,
                 before,
@@ -1313,7 +1322,7 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// Play `line` of side `index` once its head, proofs, reveal and seal
+    /// Play `line` of side `seat` once its head, proofs, reveal and seal
     /// are checked, in `phase`: a set-up step, a closing line, a forfeit
     /// (claimed by `claimant`) or a turn; into `played`. The proofs of its
     /// shares join the checks deferred, if checks are, whether the line
@@ -1323,14 +1332,14 @@ impl<G: Game> Referee<G> {
     fn play_checked(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         claimant: Option<Side>,
         phase: Phase,
         at: At<'_>,
         check: SealCheck,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
-        let played = self.play_checked_now(line, index, claimant, phase, at, check, played);
+        let played = self.play_checked_now(line, seat, claimant, phase, at, check, played);
         self.defer_share_checks(at);
         played
     }
@@ -1339,30 +1348,30 @@ impl<G: Game> Referee<G> {
     fn play_checked_now(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         claimant: Option<Side>,
         phase: Phase,
         at: At<'_>,
         check: SealCheck,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let number = at.turn;
         let farewell =
-            phase == Phase::Play && claimant.is_none() && self.farewell_due() == Some(index);
-        let answer = self.check_draw(line, index, phase, farewell, at)?;
+            phase == Phase::Play && claimant.is_none() && self.farewell_due() == Some(seat);
+        let answer = self.check_draw(line, seat, phase, farewell, at)?;
         self.lapsed = None;
         match phase {
             Phase::Setup => {
                 if let Some(claimant) = claimant {
-                    *played = self.walk_away(index, claimant, at);
+                    *played = self.walk_away(seat, claimant, at);
                     return Ok(());
                 }
-                *played = self.play_setup_line(line, index, at, check)?;
+                *played = self.play_setup_line(line, seat, at, check)?;
                 return Ok(());
             }
             Phase::Audit => {
-                *played = self.play_closing(line, index, claimant, at)?;
+                *played = self.play_closing(line, seat, claimant, at)?;
                 return Ok(());
             }
             Phase::Play | Phase::Over => {}
@@ -1370,12 +1379,12 @@ impl<G: Game> Referee<G> {
         if let Some(claimant) = claimant {
             // A forfeit answers no draw: an offer standing lapses.
             self.lapsed = self.offer.take().map(|o| (o.by, o.turn));
-            self.table.settle_farewell(index);
-            *played = self.forfeit(index, side, claimant, number);
+            self.table.settle_farewell(seat);
+            *played = self.forfeit(seat, side, claimant, number);
             return Ok(());
         }
         if farewell {
-            *played = self.play_farewell(line, index, at)?;
+            *played = self.play_farewell(line, seat, at)?;
             return Ok(());
         }
         let mut state = self.spare_copy();
@@ -1387,7 +1396,7 @@ impl<G: Game> Referee<G> {
             spent = std::mem::replace(&mut played.chance, std::mem::take(&mut self.chance_room));
         }
         let reveal = line.reveal().map(|(_, h)| h);
-        self.start_turn_in(&mut state, index, reveal, &mut played.chance, &mut spent)
+        self.start_turn_in(&mut state, seat, reveal, &mut played.chance, &mut spent)
             .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
         if spent.capacity() > 0 {
             spent.clear();
@@ -1402,7 +1411,7 @@ impl<G: Game> Referee<G> {
                 Some(pending) => {
                     let mut checks = std::mem::take(&mut self.share_checks);
                     let deck = pending.deck_mut();
-                    let opened = self.deck_turn(line, index, &mut state, deck, at, &mut checks);
+                    let opened = self.deck_turn(line, seat, &mut state, deck, at, &mut checks);
                     self.share_checks = checks;
                     Some(opened?)
                 }
@@ -1414,51 +1423,51 @@ impl<G: Game> Referee<G> {
                 self.table.broke_on(number);
             } else {
                 let opened = openings.as_mut();
-                self.play_turn(line, index, &mut state, opened, at, played)?;
+                self.play_turn(line, seat, &mut state, opened, at, played)?;
                 if let Some(deck) = pending.as_mut().map(table::Pending::deck_mut) {
                     // A draw agreed by this line: no turn comes after it
                     // to owe shares for.
                     if answer != draw::Answer::Agrees
-                        && !self.check_leaving(line, index, &state, deck, at, check)?
+                        && !self.check_leaving(line, seat, &state, deck, at, check)?
                     {
-                        self.deck_turn_end(&state, index, deck, at, check)?;
+                        self.deck_turn_end(&state, seat, deck, at, check)?;
                     }
                 }
             }
         }
-        self.after_draw_line(line, index, number, answer, &state, at)?;
+        self.after_draw_line(line, seat, number, answer, &state, at)?;
         if self.table.has_deck() {
-            self.owe_farewells(index, number, &state);
+            self.owe_farewells(seat, number, &state);
         }
         // The box played in takes the position's place: a turn copies
         // the position once, to play in.
         self.spare = Some(std::mem::replace(&mut self.state, state));
-        self.commit_played(index, played);
+        self.commit_played(seat, played);
         if let Some(pending) = pending {
             self.table.keep(pending);
         }
         Ok(())
     }
 
-    /// A set-up line of side `index` (the step due), played: its
+    /// A set-up line of side `seat` (the step due), played: its
     /// commitments or openings, the deck's items, and once it completes
     /// the set-up, the chance drawn before turn 1.
     fn play_setup_line(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         at: At<'_>,
         check: SealCheck,
     ) -> Result<PlayedTurn<G>, LineError> {
-        let begins = self.may_begin_setup(index);
+        let begins = self.may_begin_setup(seat);
         if begins {
-            self.hidden.begin_at(index);
+            self.hidden.begin_at(seat.index());
             self.order_first_passes();
         }
-        let played = self.play_setup_line_begun(line, index, at, check);
+        let played = self.play_setup_line_begun(line, seat, at, check);
         if begins && played.is_err() {
             // Refused: the set-up is due from where it was.
-            self.hidden.begin_at(setup_start(&self.header));
+            self.hidden.begin_at(setup_start(&self.header).index());
             self.order_first_passes();
         }
         played
@@ -1468,34 +1477,34 @@ impl<G: Game> Referee<G> {
     fn play_setup_line_begun(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         at: At<'_>,
         check: SealCheck,
     ) -> Result<PlayedTurn<G>, LineError> {
         let step = self.setup_due().expect("a set-up step is due");
-        let (played, mut state) = self.play_setup(line, index, step, at)?;
+        let (played, mut state) = self.play_setup(line, seat, step, at)?;
         let mut pending = self.table.pending();
         if let Some(deck) = pending.as_mut().map(table::Pending::deck_mut) {
             let mut checks = std::mem::take(&mut self.share_checks);
-            let given = self.deck_setup_line(line, index, deck, at, &mut checks);
+            let given = self.deck_setup_line(line, seat, deck, at, &mut checks);
             self.share_checks = checks;
             given?;
         }
         // Whether this line completes the set-up of hidden values.
         let mut hidden = self.hidden.clone();
-        hidden.record(index, &played.shown);
+        hidden.record(seat.index(), &played.shown);
         let completes = hidden.setup_due().is_none();
         let opening = if step == SetupStep::Shares || !completes {
             Vec::new()
         } else {
-            self.begin_play(index, &played, &mut state)
+            self.begin_play(seat, &played, &mut state)
                 .map_err(|e| at.illegal(Place::Line, None, e.reason))?
         };
         if let (Some(pending), true) = (pending.as_mut(), completes) {
-            self.deck_begin_play(&state, index, pending.deck_mut(), at, check)?;
+            self.deck_begin_play(&state, seat, pending.deck_mut(), at, check)?;
             self.owe_setup_farewells(&state);
         }
-        self.commit_turn(index, state, &played);
+        self.commit_turn(seat, state, &played);
         if let Some(pending) = pending {
             self.table.keep(pending);
         }
@@ -1505,22 +1514,24 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// The set-up line `played` of side `index` completing the set-up:
+    /// The set-up line `played` of side `seat` completing the set-up:
     /// the chance the rules draw before turn 1 ([`Game::begin_play`]),
     /// made in `state`, seeded with every side's latest reveal (this
     /// line's for its side). Returns the values drawn.
     fn begin_play(
         &self,
-        index: usize,
+        seat: Seat,
         played: &PlayedTurn<G>,
         state: &mut G::State,
     ) -> Result<Vec<ChanceEvent>, Illegal> {
-        let reveals = (0..self.header.sides().len())
-            .map(|i| {
-                if i == index {
-                    played.reveal.or(self.ledger.latest(i))
+        let reveals = self
+            .header
+            .seats()
+            .map(|s| {
+                if s == seat {
+                    played.reveal.or(self.ledger.latest(s.index()))
                 } else {
-                    self.ledger.latest(i)
+                    self.ledger.latest(s.index())
                 }
             })
             .collect();
@@ -1558,17 +1569,17 @@ impl<G: Game> Referee<G> {
         Err(written.record(Place::Number, message))
     }
 
-    /// A closing line of side `index` in the audit: its openings, or a
+    /// A closing line of side `seat` in the audit: its openings, or a
     /// refusal (a forfeit claimed by another player), which fails the
     /// audit.
     fn play_closing(
         &mut self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         claimant: Option<Side>,
         at: At<'_>,
     ) -> Result<PlayedTurn<G>, LineError> {
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         let (played, state, verdict) = if let Some(claimant) = claimant {
             let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
             played.claimant = Some(claimant);
@@ -1592,17 +1603,21 @@ impl<G: Game> Referee<G> {
             let refused = Err(format!("{} refused to open its hidden values", at.side));
             (played, G::State::clone(&self.state), refused)
         } else {
-            self.play_audit(line, index, at)?
+            self.play_audit(line, seat, at)?
         };
         let mut pending = self.table.pending();
         let verdict = match pending.as_mut().map(table::Pending::deck_mut) {
             Some(deck) if claimant.is_none() => {
-                let earlier = self.hidden.verdict_of(index).cloned().unwrap_or(Ok(()));
+                let earlier = self
+                    .hidden
+                    .verdict_of(seat.index())
+                    .cloned()
+                    .unwrap_or(Ok(()));
                 // The passes are audited whatever came before, so that the
                 // side's audit is done (a failed maze does not leave it due).
                 // A hand's passes are its holder's to open.
                 // A hand that left was audited as it left.
-                let passes = match self.holds_hand(index) {
+                let passes = match self.holds_hand(seat) {
                     Some(hand) if deck.has_left(hand) => {
                         deck.left_verdict(hand).cloned().unwrap_or(Ok(()))
                     }
@@ -1613,9 +1628,9 @@ impl<G: Game> Referee<G> {
             }
             _ => verdict,
         };
-        self.commit_turn(index, state, &played);
+        self.commit_turn(seat, state, &played);
         if let (Some(pending), Some(_), Some(hand)) =
-            (pending.as_mut(), claimant, self.holds_hand(index))
+            (pending.as_mut(), claimant, self.holds_hand(seat))
         {
             // A refusal is the failed audit of its passes too.
             let _ = pending.deck_mut().audit(hand, &[]);
@@ -1626,13 +1641,13 @@ impl<G: Game> Referee<G> {
         match claimant {
             Some(_) => self
                 .hidden
-                .refused(index, verdict.err().unwrap_or_default()),
-            None => self.hidden.audited(index, verdict),
+                .refused(seat.index(), verdict.err().unwrap_or_default()),
+            None => self.hidden.audited(seat.index(), verdict),
         }
         Ok(played)
     }
 
-    /// The side of `line` and its index in the header if the line may
+    /// The side of `line` and its seat in the header if the line may
     /// come now, in `phase`: numbered as the next line (`kind` `number`),
     /// by a side of the game, the one to move, the game not over.
     fn check_head(
@@ -1641,14 +1656,14 @@ impl<G: Game> Referee<G> {
         phase: Phase,
         kind: LineKind,
         number: u32,
-    ) -> Result<(Side, usize), LineError> {
+    ) -> Result<(Side, Seat), LineError> {
         let written = At {
             line: kind,
             turn: number,
             side: line.side,
         };
         Self::check_numbering(line, phase, written)?;
-        let Some((side, index)) = self.header.side_index_named::<G>(line.side) else {
+        let Some((side, seat)) = self.header.side_seat_named::<G>(line.side) else {
             return Err(written.record(
                 Place::Side,
                 format!(
@@ -1683,8 +1698,8 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
-        if let Some(i) = self.keyless {
-            let name = self.header.sides()[i].name::<G>();
+        if let Some(seat) = self.keyless {
+            let name = self.header.name::<G>(seat);
             return Err(at.illegal(
                 Place::Line,
                 None,
@@ -1693,7 +1708,7 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
-        if let Some(other) = self.signs_alone(index, line) {
+        if let Some(other) = self.signs_alone(seat, line) {
             // Protocol 3: once a side has a key, every line is signed, so
             // a side's tags cannot be stripped with its signatures.
             let name = side.name::<G>();
@@ -1708,7 +1723,7 @@ impl<G: Game> Referee<G> {
         }
         if phase == Phase::Setup
             && line.ending != Ending::Forfeit
-            && self.header.commits()[index].is_none()
+            && self.header.commits()[seat.index()].is_none()
         {
             // Protocol 3: a side's key joins the header with its first line.
             let name = side.name::<G>();
@@ -1724,11 +1739,11 @@ impl<G: Game> Referee<G> {
         let due = self
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
-        if side != due && !self.may_write_out_of_turn(index, phase) {
+        if side != due && !self.may_write_out_of_turn(seat, phase) {
             if let Some(offer) = self
                 .offer
                 .as_ref()
-                .filter(|o| line.ending == Ending::Accept && o.by == index)
+                .filter(|o| line.ending == Ending::Accept && o.by == seat)
             {
                 return Err(at.illegal(
                     Place::End,
@@ -1764,7 +1779,7 @@ impl<G: Game> Referee<G> {
                 format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
             ));
         }
-        Ok((side, index))
+        Ok((side, seat))
     }
 
     /// Check the proof items of `line` that this game has no use for: a
@@ -1831,8 +1846,8 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// Check the reveal `line` carries for side `index` (spec section 3.1).
-    fn check_reveal(&self, line: &Line<'_>, index: usize, at: At<'_>) -> Result<(), LineError> {
+    /// Check the reveal `line` carries for side `seat` (spec section 3.1).
+    fn check_reveal(&self, line: &Line<'_>, seat: Seat, at: At<'_>) -> Result<(), LineError> {
         let name = at.side;
         let (k, reveal) = line.reveal().map_or((0, None), |(k, h)| (k, Some(h)));
         if line.ending == Ending::Forfeit {
@@ -1847,7 +1862,7 @@ impl<G: Game> Referee<G> {
         }
         let fault = match self
             .ledger
-            .check(self.header.side_chain(index), index, reveal)
+            .check(self.header.side_chain(seat), seat.index(), reveal)
         {
             Ok(()) => return Ok(()),
             Err(fault) => fault,
@@ -1900,14 +1915,14 @@ impl<G: Game> Referee<G> {
     /// a side that stopped answering: it settles nothing and draws
     /// nothing; a pending event stays pending (declared where it was) for
     /// the next player's reveal.
-    fn forfeit(&mut self, index: usize, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
+    fn forfeit(&mut self, seat: Seat, side: Side, claimant: Side, number: u32) -> PlayedTurn<G> {
         let before = self.before(&self.state);
         let mut state = G::State::clone(&self.state);
         G::resign(&mut state, side);
         let declared = self.declared;
         let mut played = PlayedTurn::blank(number, side, before);
         played.claimant = Some(claimant);
-        self.commit_turn(index, state, &played);
+        self.commit_turn(seat, state, &played);
         self.declared = declared.filter(|_| G::pending(&self.state).is_some());
         let forfeit = Forfeit {
             turn: number,
@@ -1917,23 +1932,23 @@ impl<G: Game> Referee<G> {
             audit: false,
         };
         self.forfeits.push(forfeit);
-        self.stranded = self.stranded_by(index);
+        self.stranded = self.stranded_by(seat);
         if G::outcome(&self.state).is_over() || self.stranded.is_some() {
             self.decided_by = Some(forfeit);
         }
         played
     }
 
-    /// The result a forfeit of side `index` claimed in play gives at once
+    /// The result a forfeit of side `seat` claimed in play gives at once
     /// when play cannot go on without it (spec section 3.8): in a game
     /// with a shared deck, every later draw needs a share of each hand,
     /// and a hand with no side left in the game publishes none (a
     /// resigning side's line carries its hand's leaving items; a claimed
     /// side writes nothing). The sides still in then win together.
-    fn stranded_by(&self, index: usize) -> Option<Outcome> {
+    fn stranded_by(&self, seat: Seat) -> Option<Outcome> {
         if G::outcome(&self.state).is_over()
             || self.table.deck().is_none()
-            || self.hand_in(&self.state, self.deck_index(index))
+            || self.hand_in(&self.state, self.deck_index(seat))
         {
             return None;
         }
@@ -1954,12 +1969,12 @@ impl<G: Game> Referee<G> {
     /// A forfeit claimed during the set-up (spec section 3.8): the side
     /// walked away before play, and loses; the game is over, with no
     /// audit (no play came of anyone's hidden values).
-    fn walk_away(&mut self, index: usize, claimant: Side, at: At<'_>) -> PlayedTurn<G> {
-        let side = self.header.sides()[index];
+    fn walk_away(&mut self, seat: Seat, claimant: Side, at: At<'_>) -> PlayedTurn<G> {
+        let side = self.header.side(seat);
         let mut played = PlayedTurn::blank(at.turn, side, self.before(&self.state));
         played.kind = LineKind::Setup;
         played.claimant = Some(claimant);
-        self.commit_played(index, &played);
+        self.commit_played(seat, &played);
         let forfeit = Forfeit {
             turn: at.turn,
             side,
@@ -1968,7 +1983,7 @@ impl<G: Game> Referee<G> {
             audit: false,
         };
         self.forfeits.push(forfeit);
-        self.walked_away = Some(index);
+        self.walked_away = Some(seat);
         self.decided_by = Some(forfeit);
         played
     }
@@ -2009,7 +2024,7 @@ impl<G: Game> Referee<G> {
         if let (Some(claim), Some(deadline), Some((_, day)), Some(claimed_on)) =
             (&self.claim, deadline, date, self.last_date)
         {
-            let target = self.header.sides()[claim.target].name::<G>();
+            let target = self.header.side(claim.target).name::<G>();
             if writer != target && day.0 - claimed_on.0 <= deadline {
                 let from = record::Day(claimed_on.0 + deadline + 1);
                 return Err(at.illegal(
@@ -2043,7 +2058,7 @@ impl<G: Game> Referee<G> {
         // a claimant's own closing line is never claimable the day it
         // first may be written.
         let (since, from_what) = match &self.claim {
-            Some(claim) if self.header.sides()[claim.target].name::<G>() != at.side => (
+            Some(claim) if self.header.side(claim.target).name::<G>() != at.side => (
                 record::Day(since.0 + deadline + 1),
                 format!("the day the claim on {} stood", claim.forfeit.line_name()),
             ),
@@ -2085,7 +2100,7 @@ impl<G: Game> Referee<G> {
     pub fn open_claim(&self) -> Option<(Side, Phase)> {
         self.claim
             .as_ref()
-            .map(|c| (self.header.sides()[c.target], c.phase))
+            .map(|c| (self.header.side(c.target), c.phase))
     }
 
     /// Whether `line` (not a claim) is the claimed side's own answer to
@@ -2096,7 +2111,7 @@ impl<G: Game> Referee<G> {
         };
         let ours = self
             .header
-            .side_index_named::<G>(line.side)
+            .side_seat_named::<G>(line.side)
             .is_some_and(|(_, i)| i == claim.target);
         ours && line.ending != Ending::Forfeit
             && match claim.phase {
@@ -2177,7 +2192,7 @@ impl<G: Game> Referee<G> {
         Ok(played)
     }
 
-    /// Play the actions of `line`, of side `index` (the side to move in
+    /// Play the actions of `line`, of side `seat` (the side to move in
     /// `state`), from `state` (the turn begun, the chance it derived in
     /// `played.chance`), then end the turn as the line says; the turn
     /// played goes into `played`. In a game with a
@@ -2187,13 +2202,13 @@ impl<G: Game> Referee<G> {
     fn play_turn(
         &self,
         line: &Line<'_>,
-        index: usize,
+        seat: Seat,
         state: &mut G::State,
         mut opened: Option<&mut cards::Openings>,
         at: At<'_>,
         played: &mut PlayedTurn<G>,
     ) -> Result<(), LineError> {
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         // The facts are the turn-start chance, known before any action:
         // a false one is the line's first defect, whatever its actions.
         check_facts(line, &played.chance, at)?;
@@ -2205,13 +2220,13 @@ impl<G: Game> Referee<G> {
             let before_actions = G::demands(state);
             let rest = self.answer(
                 state,
-                index,
+                seat,
                 Self::openings(line),
                 &before_actions,
                 at,
                 shown,
             )?;
-            self.check_answered(state, index, at)?;
+            self.check_answered(state, seat, at)?;
             rest
         } else {
             Vec::new()
@@ -2225,21 +2240,14 @@ impl<G: Game> Referee<G> {
         if self.hidden.any() {
             // Openings the mover's own actions demanded (an attacker's).
             let after_actions = G::demands(state);
-            let rest = self.answer(
-                state,
-                index,
-                openings,
-                &after_actions,
-                at,
-                &mut played.shown,
-            )?;
+            let rest = self.answer(state, seat, openings, &after_actions, at, &mut played.shown)?;
             if let Some(&(k, slot, ..)) = rest.first() {
                 return Err(at.record(
                     Place::Proof(k),
                     format!("open {slot}: the rules do not open {slot} now"),
                 ));
             }
-            self.check_answered(state, index, at)?;
+            self.check_answered(state, seat, at)?;
         }
         self.end_turn(line, state, side, at)?;
         if let Some(request) = G::pending(state) {
@@ -2392,21 +2400,21 @@ impl<G: Game> Referee<G> {
     }
 
     /// Make `played` (which left the game in `state`) part of the game.
-    fn commit_turn(&mut self, index: usize, state: G::State, played: &PlayedTurn<G>) {
+    fn commit_turn(&mut self, seat: Seat, state: G::State, played: &PlayedTurn<G>) {
         *self.state = state;
-        self.commit_played(index, played);
+        self.commit_played(seat, played);
     }
 
     /// Make `played` part of the game, the position it left already in
     /// `self.state`.
     #[inline]
-    fn commit_played(&mut self, index: usize, played: &PlayedTurn<G>) {
+    fn commit_played(&mut self, seat: Seat, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
-            self.ledger.record(index, played.reveal);
+            self.ledger.record(seat.index(), played.reveal);
         }
         if !played.shown.is_empty() {
-            self.hidden.record(index, &played.shown);
+            self.hidden.record(seat.index(), &played.shown);
         }
         match played.kind {
             LineKind::Setup => self.setup_lines = played.number,
@@ -2428,14 +2436,15 @@ impl<G: Game> Referee<G> {
     /// are all open already (spec section 3.7): it writes no closing line,
     /// but its values must obey the set-up rules all the same.
     fn audit_opened_sides(&mut self) {
-        for (i, &side) in self.header.sides().iter().enumerate() {
+        for (seat, side) in self.header.seated() {
+            let i = seat.index();
             if let Some(values) = self.hidden.opened_unaudited(i) {
                 let values: Vec<(&str, &str)> =
                     values.iter().map(|(s, v)| (*s, v.as_str())).collect();
                 let verdict = G::audit(&self.state, side, &values).map_err(|e| e.reason);
                 // A hand's passes audited as it left count too.
                 let left = self
-                    .holds_hand(i)
+                    .holds_hand(seat)
                     .and_then(|hand| self.table.deck()?.left_verdict(hand).cloned());
                 self.hidden.audited(i, verdict.and(left.unwrap_or(Ok(()))));
             }
@@ -2449,37 +2458,37 @@ impl<G: Game> Referee<G> {
         &self,
         reveal: Option<Hash>,
     ) -> Result<(G::State, Vec<ChanceEvent>), Illegal> {
-        let index = self
+        let seat = self
             .header
-            .index_of(G::to_move(&self.state))
+            .seat_of(G::to_move(&self.state))
             .ok_or_else(|| Illegal::new("the side to move is not in the header"))?;
         let mut state = G::State::clone(&self.state);
         let mut derived = Vec::new();
-        self.start_turn_in(&mut state, index, reveal, &mut derived, &mut Vec::new())?;
+        self.start_turn_in(&mut state, seat, reveal, &mut derived, &mut Vec::new())?;
         Ok((state, derived))
     }
 
     /// [`Referee::start_turn`] in `state`, a copy of the position now,
-    /// for the side to move, `index` in the header: the turn is begun in
+    /// for the side to move, `seat` in the header: the turn is begun in
     /// place (the state is not moved about), the chance values derived
     /// added to `derived` (empty before), the turn-start ones written
     /// over events of `spent` while it has some.
     fn start_turn_in(
         &self,
         state: &mut G::State,
-        index: usize,
+        seat: Seat,
         reveal: Option<Hash>,
         derived: &mut Vec<ChanceEvent>,
         spent: &mut Vec<ChanceEvent>,
     ) -> Result<(), Illegal> {
         let number = self.next_turn();
-        let side = self.header.sides()[index];
+        let side = self.header.side(seat);
         if let Some(request) = G::pending(state) {
             let declared = self.declared.map_or(number - 1, |d| d.0);
             let Some(reveal) = reveal else {
                 return Err(Illegal::new(no_commitments(request.label)));
             };
-            self.settle_values(request, declared, index, &reveal, derived);
+            self.settle_values(request, declared, seat, &reveal, derived);
             let values: Vec<u32> = derived.iter().map(|e| e.value).collect();
             G::settle(state, &values)
                 .map_err(|e| Illegal::new(format!("{}: {e}", request.label)))?;
@@ -2492,7 +2501,7 @@ impl<G: Game> Referee<G> {
         let from = derived.len();
         let mut chance = TurnChance {
             referee: self,
-            index,
+            seat,
             turn: number,
             mover: reveal,
             samplers: chance::Samplers::default(),
@@ -2893,10 +2902,13 @@ mod tests {
         for name in ["A", "a", "b", "C", "c", "D", "", "AA", " C", "C "] {
             let two_looks = header
                 .side_named::<Dice>(name)
-                .map(|s| (s, header.index_of(s).unwrap()));
-            assert_eq!(header.side_index_named::<Dice>(name), two_looks, "{name}");
+                .map(|s| (s, header.seat_of(s).unwrap()));
+            assert_eq!(header.side_seat_named::<Dice>(name), two_looks, "{name}");
         }
-        assert_eq!(header.side_index_named::<Dice>("a"), Some((Side(0), 1)));
+        assert_eq!(
+            header.side_seat_named::<Dice>("a"),
+            Some((Side(0), header.seat_at(1).unwrap()))
+        );
         // The two agree only while no two sides' names differ just in
         // case: so it is for every game.
         fn distinct<G: Game>() -> bool {
@@ -3134,6 +3146,7 @@ mod tests {
             // B has a Commit tag, A none.
             let mut referee = asks(0, false).keeping(keep);
             for (index, name) in [(0, "A"), (1, "B")] {
+                let seat = referee.header.seat_at(index).unwrap();
                 for (ending, proofs) in [
                     (Ending::Pass, &[][..]),
                     (Ending::Forfeit, &[]),
@@ -3142,7 +3155,7 @@ mod tests {
                     let mut line = Line::of_actions(LineKind::Turn, 1, name, &[]);
                     line.ending = ending;
                     line.proofs = proofs.to_vec();
-                    if !referee.is_bare(&line, index) {
+                    if !referee.is_bare(&line, seat) {
                         continue;
                     }
                     bare.push((keep.digest, name, ending, proofs.len()));
@@ -3152,7 +3165,7 @@ mod tests {
                         side: name,
                     };
                     assert!(referee.check_proofs(&line, at).is_ok());
-                    assert!(referee.check_reveal(&line, index, at).is_ok());
+                    assert!(referee.check_reveal(&line, seat, at).is_ok());
                     for check in [SealCheck::Verify, SealCheck::Trial] {
                         let seal = referee.check_seal(&line, Side(index as u8), at, check);
                         let seal = seal.unwrap();
@@ -3172,17 +3185,17 @@ mod tests {
         let mut seen = Vec::new();
         for both in [false, true] {
             let referee = asks(0, both);
-            for index in [0, 1] {
-                // `index` first, then every other committed side.
+            for seat in referee.header.seats() {
+                // `seat` first, then every other committed side.
                 let made: Vec<String> = referee
                     .ledger
-                    .seed_sides(index)
+                    .seed_sides(seat.index())
                     .map(|i| referee.header.sides()[i].name::<Asks>().to_owned())
                     .collect();
-                assert_eq!(referee.reveal_names(index), made);
+                assert_eq!(referee.reveal_names(seat), made);
                 for old in olds {
                     let mut names: Vec<String> = old.iter().map(|&n| n.to_owned()).collect();
-                    referee.reveal_names_into(index, &mut names);
+                    referee.reveal_names_into(seat, &mut names);
                     assert_eq!(names, made, "over {old:?}");
                 }
                 seen.push(made);
@@ -3204,13 +3217,14 @@ mod tests {
             // B has a Commit tag, A none; neither has a Key tag.
             let mut referee = asks(0, false).keeping(keep);
             for (index, name) in [(0, "A"), (1, "B")] {
+                let seat = referee.header.seat_at(index).unwrap();
                 for ending in [Ending::Pass, Ending::Forfeit, Ending::Resign] {
                     for proofs in lists {
                         let mut line = Line::of_actions(LineKind::Turn, 1, name, &[]);
                         line.ending = ending;
                         line.claimant = Some("B").filter(|_| ending == Ending::Forfeit);
                         line.proofs = proofs.to_vec();
-                        if !referee.reveals_only(&line, index) {
+                        if !referee.reveals_only(&line, seat) {
                             continue;
                         }
                         skipped.push((keep.digest, name, ending, proofs.len()));

@@ -4,6 +4,7 @@
 //! digest of the record before it. A forfeit is the claimant's line,
 //! signed by the claimant.
 
+use super::header::Seat;
 use ed25519_dalek::VerifyingKey;
 
 use super::deck::{first_bad, verify_batch, ShareCheck};
@@ -154,15 +155,33 @@ impl<G: Game> Referee<G> {
         side: Side,
         claimant: Option<Side>,
     ) -> Vec<u8> {
+        Self::sealed_bytes_as(line, side, claimant, self.next_line())
+    }
+
+    /// The bytes of `line`, of `side`, that its seal and the record
+    /// digest cover, as line `(kind, number)` of the record: the one
+    /// making of them, for a line read ([`Referee::sealed_bytes`]) and a
+    /// line composed (`seal_tried`, after the line was tried).
+    pub(super) fn sealed_bytes_as(
+        line: &Line<'_>,
+        side: Side,
+        claimant: Option<Side>,
+        (kind, number): (LineKind, u32),
+    ) -> Vec<u8> {
         let text = line.sealed_text(claimant.map(|c| c.name::<G>()));
-        let (kind, number) = self.next_line();
         fairness::line_bytes(kind.into(), number, side.name::<G>(), &text)
     }
 
     /// The message the signature of a line with these bytes is over, as
     /// the next line of this record.
     pub(super) fn seal_message(&self, bytes: &[u8]) -> Vec<u8> {
-        fairness::seal_message(self.header.game_id(), bytes, &self.digest)
+        self.seal_message_after(bytes, &self.digest)
+    }
+
+    /// The message the signature of a line with these bytes is over, as
+    /// the line after a record whose digest is `digest`.
+    pub(super) fn seal_message_after(&self, bytes: &[u8], digest: &Hash) -> Vec<u8> {
+        fairness::seal_message(self.header.game_id(), bytes, digest)
     }
 
     /// The claimant of a forfeit line: a side of the game, not the side
@@ -252,30 +271,30 @@ impl<G: Game> Referee<G> {
         ))
     }
 
-    /// Whether `line` of side `index` is bare: no proof items, not a
+    /// Whether `line` of side `seat` is bare: no proof items, not a
     /// forfeit, its side with neither a commitment nor a signing key, and
     /// no record digest kept. Its proofs, reveal and seal then pass their
     /// checks ([`Referee::check_proofs`], [`Referee::check_reveal`],
     /// [`Referee::check_seal`]) with [`Seal::BARE`], so these are skipped.
-    pub(super) fn is_bare(&self, line: &Line<'_>, index: usize) -> bool {
+    pub(super) fn is_bare(&self, line: &Line<'_>, seat: Seat) -> bool {
         line.proofs.is_empty()
             && line.ending != Ending::Forfeit
             && !self.keep.digest
-            && !self.ledger.is_committed(index)
-            && self.header.key_at(index).is_none()
+            && !self.ledger.is_committed(seat.index())
+            && self.header.key_at(seat).is_none()
     }
 
-    /// Whether `line` of side `index` carries a reveal and no other proof,
+    /// Whether `line` of side `seat` carries a reveal and no other proof,
     /// is not a forfeit, its side has no signing key and no record digest
     /// is kept: as a committed side's line most often is. Its proofs and
     /// seal then pass their checks ([`Referee::check_proofs`],
     /// [`Referee::check_seal`]) with [`Seal::BARE`], so these are skipped;
     /// its reveal is checked.
-    pub(super) fn reveals_only(&self, line: &Line<'_>, index: usize) -> bool {
+    pub(super) fn reveals_only(&self, line: &Line<'_>, seat: Seat) -> bool {
         matches!(line.proofs[..], [ProofKind::Reveal(_)])
             && line.ending != Ending::Forfeit
             && !self.keep.digest
-            && self.header.key_at(index).is_none()
+            && self.header.key_at(seat).is_none()
     }
 
     /// Check the seal of `line` (spec section 3.8): the signature of its

@@ -13,6 +13,7 @@
 
 use super::deck::DeckLedger;
 use super::farewell::Farewell;
+use super::header::Seat;
 
 /// The card state of a game: none in a game without a shared deck.
 #[derive(Clone, Debug, Default)]
@@ -159,9 +160,9 @@ impl Table {
         &self.farewells
     }
 
-    /// Whether side `index` owes a farewell line.
-    pub(super) fn owes_farewell(&self, index: usize) -> bool {
-        self.farewells.iter().any(|f| f.side() == index)
+    /// Whether side `seat` owes a farewell line.
+    pub(super) fn owes_farewell(&self, seat: Seat) -> bool {
+        self.farewells.iter().any(|f| f.side() == seat)
     }
 
     /// Side `farewell.side()` owes a farewell line, unless it owes one
@@ -174,10 +175,10 @@ impl Table {
         true
     }
 
-    /// Side `index` owes no farewell line any more (it wrote it, or its
+    /// Side `seat` owes no farewell line any more (it wrote it, or its
     /// forfeit was claimed).
-    pub(super) fn settle_farewell(&mut self, index: usize) {
-        self.farewells.retain(|f| f.side() != index);
+    pub(super) fn settle_farewell(&mut self, seat: Seat) {
+        self.farewells.retain(|f| f.side() != seat);
     }
 
     /// The game is over: no farewell line is owed.
@@ -272,14 +273,15 @@ mod tests {
     #[test]
     fn table_a_side_owes_one_farewell_at_a_time() {
         let mut table = shared();
-        assert!(table.owe_farewell(Farewell::new(2, 5, vec![3], 0)));
-        assert!(!table.owe_farewell(Farewell::new(2, 6, vec![], 0)));
+        let (two, three) = (Seat::test(2), Seat::test(3));
+        assert!(table.owe_farewell(Farewell::new(two, 5, vec![three], 0)));
+        assert!(!table.owe_farewell(Farewell::new(two, 6, vec![], 0)));
         assert_eq!(table.farewells().len(), 1);
         assert_eq!(table.farewells()[0].on(), 5);
-        assert!(table.owe_farewell(Farewell::new(3, 6, vec![], 0)));
-        table.settle_farewell(2);
-        assert!(!table.owes_farewell(2));
-        assert!(table.owes_farewell(3));
+        assert!(table.owe_farewell(Farewell::new(three, 6, vec![], 0)));
+        table.settle_farewell(two);
+        assert!(!table.owes_farewell(two));
+        assert!(table.owes_farewell(three));
         table.clear_farewells();
         assert!(table.farewells().is_empty());
     }

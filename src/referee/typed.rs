@@ -24,6 +24,26 @@ pub enum TypedError {
     Compose(ComposeError),
 }
 
+/// What a line typed is written as when the referee writes it as other
+/// than it says, in the phase now ([`Referee::typed_as`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypedAs {
+    /// `pass` typed when the line due is the player's audit (the rules
+    /// ended the game): the line written is the audit.
+    PassAsAudit,
+}
+
+impl TypedAs {
+    /// What the player is told, on a line of its own.
+    pub fn note(self) -> &'static str {
+        match self {
+            TypedAs::PassAsAudit => {
+                "the game is over, so the line due from you is your audit: `pass` was written as `audit`"
+            }
+        }
+    }
+}
+
 impl From<ComposeError> for TypedError {
     fn from(e: ComposeError) -> Self {
         TypedError::Compose(e)
@@ -84,6 +104,15 @@ impl<G: Game> Referee<G> {
                 ComposeError::Line(e) => in_line(e.in_turn(turn)),
                 other => TypedError::Compose(other),
             })
+    }
+
+    /// What `text`, typed for the next line, is written as in the phase
+    /// now, when [`Referee::compose_typed`] writes it as other than it
+    /// says: `pass` typed when the line due is the audit is written as the
+    /// audit. `None` when it is written as typed.
+    pub fn typed_as(&self, text: &str) -> Option<TypedAs> {
+        (self.phase() == Phase::Audit && text.trim().eq_ignore_ascii_case("pass"))
+            .then_some(TypedAs::PassAsAudit)
     }
 
     /// What remains of the turn due after the actions typed as `text`

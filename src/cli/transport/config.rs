@@ -474,11 +474,7 @@ folder = "Games"
         let Ok(Reading::Imap(imap)) = c.reading() else {
             panic!("imap expected")
         };
-        let m = message(
-            super::super::tls::ca_certificates(imap, "imap")
-                .err()
-                .expect("refused"),
-        );
+        let m = message(super::super::tls::ca_certificates(imap, "imap").expect_err("refused"));
         assert!(
             m.contains("[imap] ca-file = \"/nonexistent/ca.pem\" cannot be read"),
             "{m}"
@@ -498,11 +494,7 @@ folder = "Games"
         let Ok(Reading::Imap(imap)) = c.reading() else {
             panic!("imap expected")
         };
-        let m = message(
-            super::super::tls::ca_certificates(imap, "imap")
-                .err()
-                .expect("refused"),
-        );
+        let m = message(super::super::tls::ca_certificates(imap, "imap").expect_err("refused"));
         assert!(m.contains("holds no certificate"), "{m}");
     }
 

@@ -80,39 +80,25 @@ pub(crate) fn login(server: &Server) -> Result<Session, Failure> {
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-/// Connect to `server` and read its greeting. Without a ca-file the imap
-/// crate does it all (its ClientBuilder: TLS or STARTTLS, native-tls
-/// with the system's trusted certificates). With one, the handshake is
-/// native-tls's with the ca-file's certificates added (the crate's
-/// builder cannot take them); for STARTTLS the one STARTTLS command is
-/// then sent here, as the crate's builder sends it, because the crate
-/// offers no other public way to send it before the login.
+/// Connect to `server` and read its greeting. The TLS is made here
+/// (rustls, [`super::tls`]: the system's CAs and the ca-file's) and the
+/// connection handed to the imap crate, built without TLS of its own;
+/// for STARTTLS the one STARTTLS command is sent here, as the crate's
+/// builder would send it, because the crate offers no other public way
+/// to send it before the login.
 fn connect(server: &Server, port: u16) -> Result<imap::Client<imap::Connection>, Error> {
     let host = server.host.as_str();
-    if server.ca_file.is_none() || server.encryption == Encryption::None {
-        let mode = match server.encryption {
-            Encryption::Tls => imap::ConnectionMode::Tls,
-            Encryption::Starttls => imap::ConnectionMode::StartTls,
-            Encryption::None => imap::ConnectionMode::Plaintext,
-        };
-        return Ok(imap::ClientBuilder::new(host, port)
-            .mode(mode)
-            .tls_kind(imap::TlsKind::Native)
-            .connect()?);
-    }
-    let connector = super::tls::connector(server, "imap").map_err(|f| f.text())?;
-    let tls = |tcp| -> Result<imap::Connection, Error> {
-        Ok(Box::new(connector.connect(host, tcp).map_err(
-            |e| match e {
-                native_tls::HandshakeError::Failure(e) => Error::from(e),
-                native_tls::HandshakeError::WouldBlock(_) => {
-                    Error::from("the TLS handshake did not end")
-                }
-            },
-        )?))
-    };
     let tcp = std::net::TcpStream::connect((host, port))?;
     tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
+    if server.encryption == Encryption::None {
+        let mut client = imap::Client::new(Box::new(tcp) as imap::Connection);
+        client.read_greeting()?;
+        return Ok(client);
+    }
+    let config = super::tls::client_config(server, "imap").map_err(|f| f.text())?;
+    let tls = |tcp| -> Result<imap::Connection, Error> {
+        Ok(Box::new(super::tls::connect(config, host, tcp)?))
+    };
     if server.encryption == Encryption::Tls {
         let mut client = imap::Client::new(tls(tcp)?);
         client.read_greeting()?;

@@ -126,8 +126,8 @@ impl GameVisitor for Look<'_> {
         // The first of the player's sides due (one player may lead two).
         let mine = sides_due.iter().copied().find(|&side| {
             header
-                .index_of(side)
-                .is_some_and(|k| address(&contact(k)).eq_ignore_ascii_case(self.address))
+                .seat_of(side)
+                .is_some_and(|k| address(&contact(k.index())).eq_ignore_ascii_case(self.address))
         });
         let to_play =
             mine.map(|side| sent(&crate::cli::mail::answer_hint(&referee, &id, Some(side))));

@@ -25,14 +25,14 @@ pub(crate) fn smtp(server: &Server) -> Result<SmtpTransport, Failure> {
     let mut builder = SmtpTransport::builder_dangerous(host);
     if server.encryption != Encryption::None {
         let mut parameters = TlsParameters::builder(host.to_owned());
+        // lettre's rustls, with the system's CAs (rustls-native-certs)
+        // and the ca-file's, as the IMAP connection has them.
         for certificate in super::tls::ca_certificates(server, "smtp")? {
-            let der = certificate.to_der().map_err(|e| {
-                Failure::usage(format!("[smtp] ca-file: a certificate cannot be used: {e}"))
-            })?;
-            parameters =
-                parameters.add_root_certificate(Certificate::from_der(der).map_err(refused)?);
+            parameters = parameters.add_root_certificate(
+                Certificate::from_der(certificate.to_vec()).map_err(refused)?,
+            );
         }
-        let parameters = parameters.build_native().map_err(refused)?;
+        let parameters = parameters.build_rustls().map_err(refused)?;
         builder = builder.tls(match server.encryption {
             Encryption::Tls => Tls::Wrapper(parameters),
             _ => Tls::Required(parameters),

@@ -116,12 +116,21 @@ fn half_c1(bytes: &[u8; 64]) -> [u8; 32] {
 /// opening, a pass over it, the audit): most passes are never needed
 /// again in a replay from the remembered digest, and an opening whose
 /// shares are vouched for too decodes only its card's `C2` ([`Deck::c2`]).
+///
+/// A deck of a past generation is [compacted](Deck::compact) the same
+/// way: kept as its 64 bytes a card (a fifth of its decoded size), which
+/// is what keeps a long game's memory flat (the closing audit needs
+/// every pass of the game).
 #[derive(Clone, Debug)]
 pub struct Deck {
     base: u32,
-    /// The cards as published, for a vouched deck (empty for a deck
-    /// made from its points or read and checked).
+    /// The cards as published, for a vouched deck, a pass read and
+    /// checked ([`Deck::checked`]) or a deck compacted (empty for a deck
+    /// made from its points and not compacted).
     packed: Vec<[u8; 64]>,
+    /// Whether the deck was read from a line a record digest vouches for
+    /// ([`Deck::vouched`]): only then is [`Deck::published_c2`] given.
+    vouched: bool,
     /// The cards decoded (at once for a deck made from points or read
     /// and checked; on first use for a vouched one): or why they cannot
     /// be.
@@ -213,6 +222,7 @@ impl Deck {
         Some(Deck {
             base,
             packed: Vec::new(),
+            vouched: false,
             cards: OnceLock::new(),
             discards: Some(Arc::new((table.clone(), pile.to_vec()))),
         })
@@ -223,9 +233,47 @@ impl Deck {
         Deck {
             base,
             packed: Vec::new(),
+            vouched: false,
             cards: OnceLock::from(Ok(cards)),
             discards: None,
         }
+    }
+
+    /// A deck as published and read: its cards decoded (`cards`) and
+    /// the bytes they were read from (`bytes`, the same cards), kept for
+    /// when the deck is [compacted](Deck::compact).
+    pub fn checked(base: u32, cards: Vec<Ciphertext>, bytes: Vec<[u8; 64]>) -> Deck {
+        debug_assert_eq!(cards.len(), bytes.len());
+        Deck {
+            base,
+            packed: bytes,
+            vouched: false,
+            cards: OnceLock::from(Ok(cards)),
+            discards: None,
+        }
+    }
+
+    /// The deck kept in its smallest form: its cards as their 64 bytes
+    /// (encoded now if the deck was made from points), decoded again
+    /// only when a card of it is needed (an opening decodes its card's
+    /// `C2` alone, [`Deck::c2`]). A deck of cards that do not decode, or
+    /// a reshuffled pile not decrypted yet (already small: the cards'
+    /// numbers), stays as it is.
+    pub fn compact(&mut self) {
+        if self.packed.is_empty() {
+            let Some(Ok(cards)) = self.cards.get() else {
+                return;
+            };
+            self.packed = cards.iter().map(Ciphertext::to_bytes).collect();
+        }
+        self.discards = None;
+        self.cards = OnceLock::new();
+    }
+
+    /// Whether the deck is kept as its bytes alone, not decoded (or is a
+    /// reshuffled pile not decrypted yet: its cards' numbers).
+    pub fn is_compact(&self) -> bool {
+        self.cards.get().is_none() && (!self.packed.is_empty() || self.discards.is_some())
     }
 
     /// A deck as published, from its cards' bytes, which a record digest
@@ -235,6 +283,7 @@ impl Deck {
         Deck {
             base,
             packed: cards,
+            vouched: true,
             cards: OnceLock::new(),
             discards: None,
         }
@@ -265,6 +314,9 @@ impl Deck {
     /// `enc(C2)` of the card at `position`, as published, for a
     /// [vouched](Deck::vouched) deck (`None` for another).
     pub fn published_c2(&self, position: u32) -> Option<[u8; 32]> {
+        if !self.vouched {
+            return None;
+        }
         let i = self.index(position).ok()?;
         let mut half = [0u8; 32];
         half.copy_from_slice(&self.packed.get(i)?[32..]);

@@ -29,6 +29,10 @@ struct Generation {
     /// The line each pass came in (`line S4`, `turn 12`), as the audit
     /// names it.
     lines: Vec<String>,
+    /// Whether its decks are kept as their bytes alone ([`Deck::compact`]):
+    /// a past generation, which only the closing audit (and an opening of
+    /// a card still held from it) reads again.
+    compact: bool,
 }
 
 impl Generation {
@@ -209,6 +213,7 @@ impl DeckLedger {
                 passers: self.first_passers.clone(),
                 passes: Vec::new(),
                 lines: Vec::new(),
+                compact: false,
             }));
             self.table = Some(table);
         }
@@ -249,6 +254,7 @@ impl DeckLedger {
         let gen = &self.generations[generation as usize];
         let base = gen.input.base();
         let mut out = Vec::with_capacity(if self.vouched { 0 } else { cards.len() });
+        let bytes: Vec<[u8; 64]> = cards.iter().map(|(_, bytes)| *bytes).collect();
         for (k, (position, bytes)) in cards.iter().enumerate() {
             let expected = base + k as u32;
             if *position != expected {
@@ -269,9 +275,9 @@ impl DeckLedger {
             ));
         }
         let output = if self.vouched {
-            Deck::vouched(base, cards.iter().map(|(_, bytes)| *bytes).collect())
+            Deck::vouched(base, bytes)
         } else {
-            Deck::from_cards(base, out)
+            Deck::checked(base, out, bytes)
         };
         let gen = Arc::make_mut(&mut self.generations[generation as usize]);
         gen.passes.push(PublishedPass {
@@ -659,7 +665,9 @@ impl DeckLedger {
             passers,
             passes: Vec::new(),
             lines: Vec::new(),
+            compact: false,
         }));
+        self.compact_past();
         Some(self.generations.len() as u32 - 1)
     }
 
@@ -766,6 +774,16 @@ impl DeckLedger {
         };
         let name = self.name(side);
         for (g, gen) in self.generations.iter().enumerate() {
+            // A compacted generation is decoded in a copy, dropped once
+            // audited: the audit holds one past generation decoded at a
+            // time, not the whole game's.
+            let copy;
+            let gen: &Generation = if gen.compact {
+                copy = Generation::clone(gen);
+                &copy
+            } else {
+                gen
+            };
             let mut input = &gen.input;
             for (pass, line) in gen.passes.iter().zip(&gen.lines) {
                 if pass.side == name {
@@ -785,6 +803,53 @@ impl DeckLedger {
 }
 
 impl DeckLedger {
+    /// Every generation before the last two is kept as its bytes alone
+    /// ([`Deck::compact`]): every one of its positions was drawn before
+    /// the one before the last began (a reshuffle starts when at most
+    /// `2n - 2` cards are left). Only the closing audit reads its decks
+    /// whole again, and an opening of a card still held from it reads
+    /// that card's `C2` alone: so a game's memory grows by the 64 bytes
+    /// a card of each pass, not by the 360 of a decoded card.
+    ///
+    /// A compacted deck decoded again since (a share of a card still
+    /// held from it is checked against its whole ciphertext) is
+    /// compacted again here, so that it does not stay decoded.
+    fn compact_past(&mut self) {
+        let past = self.generations.len().saturating_sub(2);
+        for gen in &mut self.generations[..past] {
+            let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
+            if gen.compact && !decoded(&gen.input) && !gen.passes.iter().any(|p| decoded(&p.output))
+            {
+                continue;
+            }
+            let gen = Arc::make_mut(gen);
+            gen.input.compact();
+            for pass in &mut gen.passes {
+                pass.output.compact();
+            }
+            gen.compact = true;
+        }
+    }
+
+    /// For each generation, whether it is kept as its bytes alone.
+    #[cfg(test)]
+    pub(super) fn compacted(&self) -> Vec<bool> {
+        self.generations.iter().map(|g| g.compact).collect()
+    }
+
+    /// The compacted generations with a deck decoded again since.
+    #[cfg(test)]
+    pub(super) fn decoded_past(&self) -> Vec<usize> {
+        let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
+        (0..self.generations.len())
+            .filter(|&g| {
+                let gen = &self.generations[g];
+                gen.compact
+                    && (decoded(&gen.input) || gen.passes.iter().any(|p| decoded(&p.output)))
+            })
+            .collect()
+    }
+
     /// The shares of `position`, opened, are dropped: only which sides
     /// gave one is kept.
     fn retire(&mut self, position: u32) {

@@ -503,3 +503,111 @@ fn a_card_whose_share_is_not_vouched_for_is_never_opened_undecrypted() {
     // Nor a position nobody drew.
     assert!(!ledger.opens_vouched(0, 33));
 }
+
+#[test]
+fn past_generations_are_kept_as_their_bytes_and_the_audit_still_passes() {
+    // 150 turns, several reshuffles: every generation before the last
+    // two is kept as its 64 bytes a card (the memory of a long game);
+    // the audit decodes each in a copy, passes, and leaves it so.
+    let mut ledger = set_up(0);
+    for t in 0..150 {
+        turn(&mut ledger, t % 2);
+    }
+    let kept = ledger.compacted();
+    let past = kept.len() - 2;
+    assert!(past >= 3, "{kept:?}");
+    assert!(kept[..past].iter().all(|&c| c), "{kept:?}");
+    assert!(kept[past..].iter().all(|&c| !c), "{kept:?}");
+    both_audits_pass(&mut ledger);
+    assert_eq!(ledger.compacted(), kept);
+    assert!(
+        ledger.decoded_past().is_empty(),
+        "{:?}",
+        ledger.decoded_past()
+    );
+}
+
+#[test]
+fn a_past_deck_decoded_again_for_a_share_is_compacted_again_at_the_next_reshuffle() {
+    let mut ledger = set_up(0);
+    let mut t = 0;
+    while ledger.compacted().iter().filter(|&&c| c).count() < 1 {
+        turn(&mut ledger, t % 2);
+        t += 1;
+    }
+    // A card of deck 0 read whole again (as a share's check reads it).
+    ledger.deck_of(3).expect("deck 0 is final").get(3).unwrap();
+    assert_eq!(ledger.decoded_past(), vec![0]);
+    let generations = ledger.compacted().len();
+    while ledger.compacted().len() == generations {
+        turn(&mut ledger, t % 2);
+        t += 1;
+    }
+    assert!(
+        ledger.decoded_past().is_empty(),
+        "{:?}",
+        ledger.decoded_past()
+    );
+    both_audits_pass(&mut ledger);
+}
+
+#[test]
+fn a_deck_compacted_holds_the_same_cards_and_opens_the_same() {
+    let mut ledger = set_up(0);
+    let deck = ledger.deck_of(0).expect("the first deck is final").clone();
+    let mut compact = deck.clone();
+    compact.compact();
+    assert!(compact.is_compact() && !deck.is_compact());
+    assert_eq!(compact.c2(5), deck.c2(5));
+    assert_eq!(compact.published_c2(5), None, "not vouched for");
+    assert_eq!(compact, deck);
+    // Decoded again when a card of it is needed, whole.
+    assert_eq!(
+        compact.get(7).map(Ciphertext::to_bytes),
+        deck.get(7).map(Ciphertext::to_bytes)
+    );
+    assert!(!compact.is_compact());
+    let seen: Vec<u32> = (0..4).map(|t| turn(&mut ledger, t % 2)).collect();
+    assert_eq!(seen.len(), 4);
+}
+
+#[test]
+fn the_audit_names_a_bad_pass_of_a_generation_kept_as_bytes() {
+    let mut ledger = set_up(0);
+    let mut t = 0;
+    let cheat = loop {
+        let side = t % 2;
+        if let Some(g) = ledger.reshuffle_if_due(side) {
+            assert_eq!(g, 1);
+            break side;
+        }
+        turn(&mut ledger, side);
+        t += 1;
+    };
+    // The cheat's turn, as `turn` plays one, with the bad pass.
+    for p in ledger.draw(cheat).unwrap() {
+        ledger.peek(&secret(cheat), p).unwrap();
+    }
+    duplicating_pass(&mut ledger, cheat, 1).unwrap();
+    let played = ledger.held(cheat)[0];
+    share(&mut ledger, cheat, played).unwrap();
+    ledger.open(cheat, played).unwrap();
+    let owed = ledger.owed_on_turn(cheat, &[1 - cheat, cheat]);
+    give_owed_with(&mut ledger, cheat, owed, share);
+    // Play on until deck 1 is kept as bytes.
+    let mut side = 1 - cheat;
+    while !ledger.compacted()[1] {
+        turn(&mut ledger, side);
+        side = 1 - side;
+    }
+    let other = 1 - cheat;
+    let o = openings(&ledger, other);
+    ledger.audit(other, &o).unwrap();
+    let o = openings(&ledger, cheat);
+    let err = ledger.audit(cheat, &o).unwrap_err();
+    assert!(
+        err.starts_with(&format!("{}'s pass over deck 1 (turn ", SIDES[cheat]))
+            && err.ends_with("a card was duplicated and another dropped"),
+        "{err}"
+    );
+}
