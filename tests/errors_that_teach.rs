@@ -666,21 +666,8 @@ fn a_key_argument_that_is_a_folder_is_named_as_the_key_file() {
 /// the first reveal, and the error names the record's own protocol.
 #[test]
 fn a_header_edited_after_the_keys_names_the_records_own_protocol() {
-    let players = common::castle_danger_keyed();
+    let players = common::castle_danger_turn_one();
     let ann = &players.blue;
-    common::run(
-        ann,
-        &[
-            "move",
-            "c2.eml",
-            "+C, Kc1-b1",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "c3.eml",
-        ],
-    );
     common::run(ann, &["extract", "c3.eml", "-o", "game.pbem"]);
     let text = std::fs::read_to_string(ann.join("game.pbem")).unwrap();
     assert!(text.contains("[Protocol \"3\"]"), "{text}");

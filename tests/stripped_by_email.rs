@@ -9,32 +9,9 @@
 //! advice to drop `--key`.
 
 mod common;
-use common::{castle_danger_keyed, fails, mail, run, Players};
+use common::{castle_danger_keyed, castle_danger_turn_one, fails, mail, run};
 
 use std::path::Path;
-
-/// Castle Danger by email up to Blue's turn 1, received by Red as
-/// `c3.eml`: Blue's first message (`new --key --reply`), Red's key
-/// (`keygen --reply`), Blue's turn 1 (`move --reply`).
-fn to_turn_one() -> Players {
-    let players = castle_danger_keyed();
-    let (blue, red) = (&players.blue, &players.red);
-    run(
-        blue,
-        &[
-            "move",
-            "c2.eml",
-            "+C, Kc1-b1",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "c3.eml",
-        ],
-    );
-    mail(blue, red, "c3.eml");
-    players
-}
 
 /// The message `text` stripped of every Commit and Key tag (a long tag
 /// is folded over two lines in a message), every `reveal` and every `sig`
@@ -100,7 +77,7 @@ fn refused_by_red(red: &Path, name: &str) {
 
 #[test]
 fn a_copy_stripped_of_its_keys_is_refused_by_a_player_who_has_written_no_line() {
-    let p = to_turn_one();
+    let p = castle_danger_turn_one();
     let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
     let copy = stripped(&text, &[]);
     assert!(copy.contains("[Protocol \"3\"]"), "{copy}");
@@ -123,7 +100,7 @@ fn a_copy_stripped_of_its_keys_is_refused_by_a_player_who_has_written_no_line() 
 
 #[test]
 fn a_copy_stripped_of_its_keys_and_protocol_tag_is_refused_never_told_to_drop_the_key() {
-    let p = to_turn_one();
+    let p = castle_danger_turn_one();
     let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
     let copy = stripped(&text, &["Protocol"]);
     assert!(!copy.contains("[Protocol "), "{copy}");
@@ -148,7 +125,7 @@ fn a_copy_stripped_of_its_keys_and_protocol_tag_is_refused_never_told_to_drop_th
 /// Red's key file the same way, never with the advice to drop `--key`.
 #[test]
 fn a_copy_stripped_of_one_sides_keys_is_refused_by_that_sides_key_file() {
-    let p = to_turn_one();
+    let p = castle_danger_turn_one();
     let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
     let copy: String = text
         .lines()
@@ -224,7 +201,7 @@ fn a_copy_stripped_of_its_keys_before_any_line_is_refused_by_a_key_file_that_wro
 /// Red's `move`: nothing rides along unchecked.
 #[test]
 fn key_tags_of_a_name_that_is_no_side_of_the_game_are_refused_at_the_header() {
-    let p = to_turn_one();
+    let p = castle_danger_turn_one();
     let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
     let hex = "3e850b6d3cd53c0211e65350397dda7bf8f83dfd73ed706a79f8f9b7cfdd8e4c";
     let copy = text.replacen(

@@ -214,3 +214,26 @@ pub fn castle_danger_keyed() -> Players {
         red,
     }
 }
+
+/// Castle Danger by email up to Blue's turn 1, received by Red as
+/// `c3.eml` (in both directories): Blue's first message (`new --key
+/// --reply`), Red's key (`keygen --reply`), Blue's turn 1 (`move
+/// --reply`).
+pub fn castle_danger_turn_one() -> Players {
+    let players = castle_danger_keyed();
+    run(
+        &players.blue,
+        &[
+            "move",
+            "c2.eml",
+            "+C, Kc1-b1",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "c3.eml",
+        ],
+    );
+    mail(&players.blue, &players.red, "c3.eml");
+    players
+}
