@@ -318,75 +318,28 @@ fn the_same_setup_command_run_again_writes_the_lost_reply_again() {
     assert!(!red.join("p3.eml").exists());
 }
 
-/// Castle Danger by email up to Blue's turn 1, as Red received it
-/// (`c3.eml` in Red's directory, Red's key file `red.key`).
-fn castle_to_turn_one() -> (tempfile::TempDir, PathBuf) {
-    let root = tempfile::tempdir().unwrap();
-    let (blue, red) = (root.path().join("ann"), root.path().join("bob"));
-    std::fs::create_dir(&blue).unwrap();
-    std::fs::create_dir(&red).unwrap();
-    run(
-        &blue,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            "Blue=ann@herald.test",
-            "--side",
-            "Red=bob@herald.test",
-            "--key",
-            "blue.key",
-            "--reply",
-            "-o",
-            "c1.eml",
-        ],
-    );
-    mail(&blue, &red, "c1.eml");
-    run(
-        &red,
-        &[
-            "keygen", "--side", "Red", "c1.eml", "--key", "red.key", "--reply", "-o", "c2.eml",
-        ],
-    );
-    mail(&red, &blue, "c2.eml");
-    run(
-        &blue,
-        &[
-            "move",
-            "c2.eml",
-            "+C, Kc1-b1",
-            "--key",
-            "blue.key",
-            "--reply",
-            "-o",
-            "c3.eml",
-        ],
-    );
-    mail(&blue, &red, "c3.eml");
-    (root, red)
-}
-
 #[test]
 fn a_resend_on_a_record_file_with_reply_updates_the_record_file_too() {
-    let (_root, red) = castle_to_turn_one();
+    let players = common::castle_danger_turn_one();
+    let red = &players.red;
     run(
-        &red,
+        red,
         &[
-            "move", "c3.eml", "Kc9-b9", "--key", "red.key", "--reply", "-o", "c4.eml",
+            "move", "c3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "c4.eml",
         ],
     );
     // Red keeps the game in a record file from Blue's message, and writes
     // the lost reply again on it: the file gets the turn, as the first
     // time a move on a record file does.
-    run(&red, &["extract", "c3.eml", "-o", "real.pbem"]);
+    run(red, &["extract", "c3.eml", "-o", "real.pbem"]);
     let said = run(
-        &red,
+        red,
         &[
             "move",
             "real.pbem",
             "Kc9-b9",
             "--key",
-            "red.key",
+            "my.key",
             "--reply",
             "-o",
             "c4-again.eml",
@@ -402,12 +355,12 @@ fn a_resend_on_a_record_file_with_reply_updates_the_record_file_too() {
     assert!(record.contains("2. Red: Kc9-b9"), "{record}");
     // The file and both messages hold the same record.
     assert_eq!(
-        run(&red, &["extract", "real.pbem"]),
-        run(&red, &["extract", "c4.eml"])
+        run(red, &["extract", "real.pbem"]),
+        run(red, &["extract", "c4.eml"])
     );
     assert_eq!(
-        run(&red, &["extract", "c4-again.eml"]),
-        run(&red, &["extract", "c4.eml"])
+        run(red, &["extract", "c4-again.eml"]),
+        run(red, &["extract", "c4.eml"])
     );
 }
 
