@@ -446,22 +446,6 @@ fn deadline_text<G: Game>(referee: &Referee<G>) -> String {
     })
 }
 
-/// Refuse, in a command that reads the record with a key file (`show`,
-/// `legal`, `hand`, `fate` with `--key`), what `check --key` and `move
-/// --key` refuse with it, with the same words (spec section 3.8): a copy
-/// stripped of the keys its protocol binds, one with another key for the
-/// key file's side, and one that parts from the record the key file
-/// remembers (a take-back, a fork), never looked at as if it were the
-/// game.
-fn refuse_as_the_key_file_does<G: Game>(
-    referee: &Referee<G>,
-    wallet: &Wallet,
-    key: &Path,
-    ctx: &Ctx<'_>,
-) -> Result<(), Failure> {
-    super::sent::refuse_for_key_file(referee, wallet, Some(key), ctx)
-}
-
 /// The comment on a line played (`annotate`, the replay page): the
 /// engine's comparison of the positions before and after it, and the
 /// draw offered or agreed; a forfeit claim is said as one (`Red won: Blue
@@ -990,7 +974,7 @@ impl RecordCommand for Show {
             None => None,
         };
         if let Some((path, w)) = &wallet {
-            refuse_as_the_key_file_does(&referee, w, path, ctx)?;
+            super::sent::refuse_for_key_file(&referee, w, Some(path), ctx)?;
         }
         // With the key, at the end of the record: one look a turn (the
         // position as the turn due starts for the key's side, its hand,
@@ -1329,7 +1313,7 @@ impl RecordCommand for Legal {
         let sent = wallet.as_ref().and_then(Wallet::sent);
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
         if let (Some(w), Some(path)) = (&wallet, self.key.as_deref()) {
-            refuse_as_the_key_file_does(&referee, w, path, ctx)?;
+            super::sent::refuse_for_key_file(&referee, w, Some(path), ctx)?;
         }
         // The claimed side lists the turn it may still answer a claim
         // made in play with (spec section 3.8).
@@ -1634,7 +1618,7 @@ impl RecordCommand for Hand {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut referee = replay_all::<G>(ctx, Keep::RULES, |_, _| {})?;
         let wallet = read_wallet(&self.key)?;
-        refuse_as_the_key_file_does(&referee, &wallet, &self.key, ctx)?;
+        super::sent::refuse_for_key_file(&referee, &wallet, Some(&self.key), ctx)?;
         // The claimed side holds the hand it may still answer a claim
         // made in play with, as `show` and `legal` see it (spec section
         // 3.8).
@@ -1716,7 +1700,7 @@ fn next_chance<G: Game>(
     ctx: &Ctx<'_>,
 ) -> Result<(Vec<JsonNext>, String), Failure> {
     let wallet = read_wallet(path)?;
-    refuse_as_the_key_file_does(referee, &wallet, path, ctx)?;
+    super::sent::refuse_for_key_file(referee, &wallet, Some(path), ctx)?;
     referee
         .view(Keys::as_shown(&wallet))
         .map_err(|e| compose_failure(e, Some(path), ctx))?;

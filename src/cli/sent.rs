@@ -78,7 +78,9 @@ pub(super) fn note_seen<G: Game>(
 /// Refuse a record its key file refuses
 /// ([`crate::referee::key_file::refuse_for_key_file`]: stripped of its
 /// keys, another key for the key file's side, a fork of the newest record
-/// the key file checked), placed in the record's text.
+/// the key file checked), placed in the record's text: every command
+/// given `--key` (writers and readers alike) refuses such a copy with the
+/// same words (spec section 3.8).
 pub(super) fn refuse_for_key_file<G: Game>(
     referee: &Referee<G>,
     wallet: &Wallet,
