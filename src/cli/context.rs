@@ -296,8 +296,7 @@ pub(super) fn pending_text<G: Game>(referee: &Referee<G>) -> String {
         .unwrap_or_default()
 }
 
-/// Read the key file given with `--hand-key`, if one is.
-/// The hand's key file given (`--hand-key`), read: named after the path
+/// The hand's key file given (`--hand-key`), if one is, read: named after the path
 /// given, so that a refusal of it names it; a file that cannot be read
 /// as a key file is refused naming the option and what works.
 pub(super) fn read_hand_key(path: Option<&Path>) -> Result<Option<Wallet>, Failure> {
