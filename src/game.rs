@@ -636,6 +636,18 @@ pub trait Game: Sized + 'static {
         Ok(())
     }
 
+    /// During the set-up, the side that moves first if play begins, when
+    /// nothing the set-up has still to show can change the turns (no
+    /// roll decides who moves first, and a side put out before turn 1
+    /// ends the game rather than being skipped): the hands of a shared
+    /// deck then know, before the set-up ends, which cards are drawn
+    /// before their first turns, and give their shares of them on a
+    /// set-up line (spec section 3.9, the schedule's rule 3). By
+    /// default `None`: the turns are known once play begins.
+    fn first_mover_before_play(_state: &Self::State) -> Option<Side> {
+        None
+    }
+
     /// Start the turn of [`Game::to_move`]: turn-start bookkeeping and
     /// turn-start chance.
     fn begin_turn(state: &mut Self::State, chance: &mut dyn Chance) -> Result<(), Illegal>;

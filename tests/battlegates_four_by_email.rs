@@ -243,11 +243,11 @@ fn set_up_under_protocol_3(setup: &str) -> (tempfile::TempDir, Vec<PathBuf>, usi
         let i = CASTLES.iter().position(|c| *c == castle).unwrap();
         let dir = &dirs[i];
         let mut step = vec!["setup", "game.pbem", "--key", "my.key"];
-        // Allies: Castle3 plays from Castle1's hand, Castle4 from
+        // Teams: Castle3 plays from Castle1's hand, Castle4 from
         // Castle2's, with the holder's key file.
         let holder = dirs[i - 2.min(i)].join("my.key");
         let holder = holder.to_str().unwrap();
-        if setup == "four-castles-allies" && i >= 2 {
+        if setup != "four-castles-solo" && i >= 2 {
             step.extend(["--hand-key", holder]);
         }
         if !dir.join("my.key").exists() {
@@ -265,20 +265,26 @@ fn set_up_under_protocol_3(setup: &str) -> (tempfile::TempDir, Vec<PathBuf>, usi
 /// Under protocol 3 (what `new` writes) four castles with hidden hands are
 /// set up with each castle's key joining on its first set-up line: Castle1
 /// begins with its key and maze, each other castle joins with `setup
-/// --side`, the last to commit (Castle4) also passes over the deck and
-/// opens its maze, then the others pass and open in turn order from
-/// Castle1, each shared hand's pass by its holder, and the shares due
-/// before turn 1 follow. Every step is taken by the castle `check` names,
-/// and play begins.
+/// --side`, the last to commit (Castle4) also opens its maze, then the
+/// others open in turn order from Castle1; each hand passes over the deck
+/// on the first line of one of its castles once every card key is in, and
+/// the shares due before turn 1 follow: alone, on lines of their own
+/// after the set-up (nine set-up lines); with teams, on the last pass
+/// (seven, one a castle's commitments and three more openings). Every
+/// step is taken by the castle `check` names, and play begins.
 #[test]
 fn four_castles_under_protocol_3_join_with_their_first_set_up_lines() {
-    for setup in ["four-castles-solo", "four-castles-allies"] {
+    for setup in ["four-castles-solo", "four-castles-allies", "four-castles"] {
         let (_root, dirs, lines) = set_up_under_protocol_3(setup);
-        // Four commitments (the last with its openings and pass), three
-        // more lines of openings (passes and the shares the last pass
-        // carries), and the lines of shares of the sides that neither
-        // move first nor passed last: at most two.
-        assert!((7..=9).contains(&lines), "{setup}: {lines} set-up lines");
+        // Four commitments (the last with its openings and pass) and
+        // three more lines of openings. Alone, each castle's hand passes
+        // on its opening line, the last pass (Castle3's, S7) with its
+        // shares, and the two hands that passed before the deck was final
+        // and do not move first give theirs on a line each (Castle2's,
+        // Castle4's). With teams, Castle1's pass on S5 makes the deck
+        // final and Castle2's S6 gives its team's shares.
+        let expected = if setup == "four-castles-solo" { 9 } else { 7 };
+        assert_eq!(lines, expected, "{setup}: {lines} set-up lines");
         let s = json(&dirs[1], &["check", "game.pbem", "--format", "json"]);
         assert_eq!(s["step"]["step"], "turn", "{setup}: {s}");
     }
@@ -705,13 +711,13 @@ fn shell_words(command: &str) -> Vec<String> {
 /// by running, word for word, the command the "Next" line of the message
 /// received prints (its MESSAGE the message, MAZE the castle's maze,
 /// YOUR.key the castle's key file, YOUR TURN a legal turn, `reply.eml`
-/// the next message's name): Castle3
-/// and Castle4 play from their allies' hands, so their commands carry
-/// the ally's key file (`--hand-key castle1.key`, `castle2.key`), a copy
-/// of which each keeps. From `new` through the set-up to Castle4's first
-/// turn.
-#[test]
-fn allies_run_the_command_their_messages_print_word_for_word() {
+/// the next message's name), one folder a player: Castle3 and Castle4
+/// play from their allies' hands, so their commands carry the ally's key
+/// file (`--hand-key castle1.key`, `castle2.key`), a copy of which each
+/// keeps. From `new` until `turns` turns are written: the folders (one a
+/// castle) and the castle that wrote each message, `m1.eml` first (each
+/// in its writer's folder).
+fn allies_by_their_commands(turns: u32) -> (tempfile::TempDir, Vec<PathBuf>, Vec<usize>) {
     let root = tempfile::tempdir().unwrap();
     let dirs: Vec<PathBuf> = CASTLES
         .iter()
@@ -745,8 +751,8 @@ fn allies_run_the_command_their_messages_print_word_for_word() {
         "m1.eml",
     ]);
     run(&dirs[0], &args);
-    let mut from = 0;
-    let mut turns = 0;
+    let mut writers = vec![0];
+    let mut written = 0;
     for n in 1..=20 {
         // Allies keep a copy of the hand holder's key file.
         for (holder, ally) in [(0, 2), (1, 3)] {
@@ -755,6 +761,7 @@ fn allies_run_the_command_their_messages_print_word_for_word() {
                 std::fs::copy(dirs[holder].join(&key), dirs[ally].join(&key)).unwrap();
             }
         }
+        let from = writers[n - 1];
         let message = format!("m{n}.eml");
         let text = std::fs::read_to_string(dirs[from].join(&message)).unwrap();
         let mut lines = text.lines().skip_while(|l| !l.starts_with("Next, "));
@@ -808,20 +815,246 @@ fn allies_run_the_command_their_messages_print_word_for_word() {
                 .unwrap_or_else(|| panic!("{listed}"))
                 .to_owned();
             words[turn] = format!("{discard}, {}", SHOTS[i]);
-            turns += 1;
+            written += 1;
         }
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         run(&dirs[i], &words);
-        from = i;
-        if turns == 4 {
+        writers.push(i);
+        if written == turns {
             let s = json(
                 &dirs[i],
                 &["check", &format!("m{}.eml", n + 1), "--format", "json"],
             );
             assert_eq!(s["ok"], true, "{s}");
-            assert_eq!(s["turns"], 4, "{s}");
-            return;
+            assert_eq!(s["turns"], turns, "{s}");
+            return (root, dirs, writers);
         }
     }
-    panic!("four turns were not reached in 20 messages");
+    panic!("{turns} turns were not reached in 20 messages");
+}
+
+/// Four castles with allies and hidden hands by email, every step taken
+/// by running, word for word, the command the "Next" line of the message
+/// received prints ([`allies_by_their_commands`]), from `new` through the
+/// set-up to Castle4's first turn.
+#[test]
+fn allies_run_the_command_their_messages_print_word_for_word() {
+    let (_root, _dirs, writers) = allies_by_their_commands(4);
+    // Seven set-up messages, then one a turn.
+    assert_eq!(writers, [0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 3]);
+}
+
+/// The record a message carries, as `herald extract` gives it.
+fn record_of(dir: &Path, message: &str) -> String {
+    run(dir, &["extract", message])
+}
+
+/// The first lines (number, side and entries) of a record's set-up lines
+/// and turns, in order.
+fn line_heads(record: &str) -> Vec<String> {
+    record
+        .lines()
+        .filter(|l| {
+            let number = l.split('.').next().unwrap_or("");
+            let digits = number.strip_prefix('S').unwrap_or(number);
+            !l.starts_with(' ') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The deck positions whose shares the line beginning `head` carries
+/// in `record` (its `share` items, on the indented lines under it).
+fn shares_on(record: &str, head: &str) -> Vec<u32> {
+    record
+        .lines()
+        .skip_while(|l| !l.starts_with(head))
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+        .filter_map(|l| l.trim().strip_prefix("share "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Four castles with allies and hidden hands are set up in seven
+/// messages, and Castle1's first turn is the eighth: every castle
+/// commits to its maze on a line of its own (`S1`-`S4`), then Castle1,
+/// Castle2 and Castle3 open theirs (`S5`-`S7`; Castle4 opened on `S4`).
+/// The deck rides on those lines: the two hands' card keys on `S1` and
+/// `S2`, Castle1's team's pass on Castle3's `S3` and Castle2's team's on
+/// Castle4's `S4`, which makes the deck final, so `S4` also carries that
+/// team's shares of the five cards Castle1 draws on turn 1 (its hand of
+/// four, dealt round, and its turn's card): no line of shares is left
+/// for after the set-up. Every message is written by the command the
+/// message before it prints, one folder and key file a player.
+#[test]
+fn four_castles_with_allies_are_set_up_in_seven_messages() {
+    let (_root, dirs, writers) = allies_by_their_commands(1);
+    assert_eq!(writers.len(), 8, "{writers:?}");
+    for (k, &writer) in writers.iter().enumerate() {
+        let n = k + 1;
+        let record = record_of(&dirs[writer], &format!("m{n}.eml"));
+        let heads = line_heads(&record);
+        assert_eq!(heads.len(), n, "m{n}.eml: {heads:?}");
+        let last = heads.last().unwrap();
+        let expected = if n <= 7 {
+            format!("S{n}. {}:", CASTLES[(n - 1) % 4])
+        } else {
+            "1. Castle1:".to_owned()
+        };
+        assert!(last.starts_with(&expected), "m{n}.eml: {last}");
+        assert_eq!(
+            CASTLES[writer],
+            CASTLES[if n <= 7 { (n - 1) % 4 } else { 0 }]
+        );
+    }
+    let record = record_of(&dirs[0], "m8.eml");
+    // Castle4's S4 carries its team's shares of the positions Castle1
+    // draws on turn 1: two hands deal round, so Castle1's team's hand of
+    // four is positions 0, 2, 4 and 6, and its turn's card the first
+    // after the eight dealt, 8. No other set-up line carries a share.
+    assert_eq!(shares_on(&record, "S4. Castle4:"), [0, 2, 4, 6, 8]);
+    let passes = |head: &str| {
+        record
+            .lines()
+            .skip_while(|l| !l.starts_with(head))
+            .skip(1)
+            .take_while(|l| l.starts_with(' '))
+            .any(|l| l.trim() == "commit shuffle-0")
+    };
+    assert!(passes("S3. Castle3:") && passes("S4. Castle4:"));
+    for head in ["S1. Castle1:", "S2. Castle2:", "S3. Castle3:"]
+        .into_iter()
+        .chain(["S5. Castle1:", "S6. Castle2:", "S7. Castle3:"])
+    {
+        assert_eq!(shares_on(&record, head), Vec::<u32>::new(), "{head}");
+        assert!(
+            head.starts_with("S3") || !passes(head),
+            "{head} passes over the deck"
+        );
+    }
+    let s = json(&dirs[0], &["check", "m8.eml", "--format", "json"]);
+    assert_eq!(s["ok"], true, "{s}");
+    assert_eq!(s["to_move"], "Castle2", "{s}");
+}
+
+/// `record` with the signature of its line `S{number}. {side}:` made
+/// again with the key file `key` over the line as it now stands (spec
+/// section 3.8), `before` the record digest before the line (as `check`
+/// prints it): what a player who forged its own line would send.
+fn sealed_again(record: &str, number: u32, side: &str, key: &Path, before: &str) -> String {
+    let head = format!("S{number}. {side}:");
+    let at = record.find(&format!("\n{head}")).unwrap() + 1;
+    let body: Vec<&str> = record[at..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+        .collect();
+    // The proof items as the seal covers them: each item's words, its
+    // last value continued over the lines after it (a deck card's hex
+    // begins on the item's line, the others' on the next).
+    let mut items: Vec<Vec<String>> = Vec::new();
+    let mut continued = false;
+    for l in &body {
+        let words: Vec<String> = l.split_whitespace().map(str::to_owned).collect();
+        let item_word = !words[0].bytes().all(|b| b.is_ascii_hexdigit());
+        if item_word {
+            items.push(words);
+            continued = false;
+            continue;
+        }
+        let item = items.last_mut().unwrap();
+        if continued || item[0] == "deck" {
+            item.last_mut().unwrap().push_str(&words.concat());
+        } else {
+            item.push(words.concat());
+        }
+        continued = true;
+    }
+    let text: String = items
+        .iter()
+        .filter(|w| w[0] != "sig")
+        .map(|w| format!("\n{}", w.join(" ")))
+        .collect();
+    // The header's tags, some written over two lines.
+    let header = record[..record.find("\n\n").unwrap()].replace('\n', " ");
+    let tags: Vec<(&str, &str)> = header
+        .split(']')
+        .filter_map(|t| t.trim().strip_prefix('['))
+        .map(|t| {
+            let (name, value) = t.split_once(' ').unwrap();
+            (name, value.trim().trim_matches('"'))
+        })
+        .collect();
+    let chain = herald::fairness::chain_id(tags);
+    let bytes =
+        herald::fairness::line_bytes(herald::fairness::SealedKind::Setup, number, side, &text);
+    let mut digest = [0u8; 32];
+    for (k, byte) in digest.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&before[2 * k..2 * k + 2], 16).unwrap();
+    }
+    let message = herald::fairness::seal_message(&chain, &bytes, &digest);
+    let wallet = herald::wallet::Wallet::parse(&std::fs::read_to_string(key).unwrap()).unwrap();
+    let sig: String = wallet
+        .sign(&message)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    // The old signature's two lines of hex give way to the new one's.
+    let sig_at = at + record[at..].find("\n    sig ").unwrap() + 1;
+    let first = sig_at + record[sig_at..].find('\n').unwrap();
+    let second = first + 1 + record[first + 1..].find('\n').unwrap();
+    format!(
+        "{}    sig {}\n    {}{}",
+        &record[..sig_at],
+        &sig[..64],
+        &sig[64..],
+        &record[second..]
+    )
+}
+
+/// The shares Castle2's team gives on Castle4's set-up line `S4` (made
+/// with Castle2's key file, the team's hand key) are checked like any
+/// other: a share whose proof was changed is refused by `check` (exit
+/// 1), naming the hand's holder, the deck position and the line, `S4`.
+#[test]
+fn a_set_up_line_carrying_its_teams_shares_is_verified_naming_the_line() {
+    let (_root, dirs, _) = allies_by_their_commands(1);
+    let dir = &dirs[3];
+    let text = record_of(dir, "m4.eml");
+    assert!(line_heads(&text)
+        .last()
+        .unwrap()
+        .starts_with("S4. Castle4:"));
+    // The first digit of the proof of S4's first share (of position 0),
+    // which begins on the line after the share's point.
+    let at = text.find("\nS4. Castle4:").unwrap();
+    let share = at + text[at..].find("\n    share 0 ").unwrap() + 1;
+    let proof = share + text[share..].find('\n').unwrap() + 5;
+    let digit = &text[proof..proof + 1];
+    let flipped = if digit == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..proof], &text[proof + 1..]);
+    // Castle4's player signs the forged line again with its key file:
+    // the share's proof is what fails.
+    let before = run(&dirs[2], &["check", "m3.eml"]);
+    let before = before
+        .lines()
+        .find_map(|l| l.strip_prefix("Digest: "))
+        .unwrap()
+        .to_owned();
+    let forged = sealed_again(&forged, 4, "Castle4", &dir.join("castle4.key"), &before);
+    std::fs::write(dir.join("forged.pbem"), forged).unwrap();
+    let out = herald(dir).args(["check", "forged.pbem"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("S4 (Castle4)"), "{err}");
+    assert!(
+        err.contains(
+            "Castle2's share for deck position 0 does not verify against Castle2's card key"
+        ),
+        "{err}"
+    );
+    // The record as written checks.
+    std::fs::write(dir.join("game.pbem"), &text).unwrap();
+    run(dir, &["check", "game.pbem"]);
 }

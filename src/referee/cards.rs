@@ -427,22 +427,46 @@ impl<G: Game> Referee<G> {
         check: SealCheck,
     ) -> Result<(), LineError> {
         if deck.order().is_empty() {
-            // The hands in the turn order of their sides, each once.
-            let first = self.mover_seat(state);
-            let mut order: Vec<usize> = Vec::new();
-            for seat in self.header.seats_from(first) {
-                let hand = self.deck_index(seat);
-                if !order.contains(&hand) {
-                    order.push(hand);
-                }
-            }
-            deck.begin_play(&order);
+            deck.begin_play(&self.hand_order(self.mover_seat(state)));
         }
         if check.draft() {
             // Composing: the shares owed are worked out from this draft.
             return Ok(());
         }
         Self::check_owed(deck.owed_before_play(self.deck_index(seat)), at)
+    }
+
+    /// The hands in the turn order of their sides from side `first`,
+    /// each once: the deck's turn order.
+    fn hand_order(&self, first: Seat) -> Vec<usize> {
+        let mut order: Vec<usize> = Vec::new();
+        for seat in self.header.seats_from(first) {
+            let hand = self.deck_index(seat);
+            if !order.contains(&hand) {
+                order.push(hand);
+            }
+        }
+        order
+    }
+
+    /// During the set-up, the shares `hand` owes before its first turn
+    /// as play will begin, when the game knows who moves first before
+    /// the set-up ends ([`Game::first_mover_before_play`]); `None` when
+    /// it does not, or the deck has no table yet. A set-up line of the
+    /// hand written once the deck is final carries them (spec section
+    /// 3.9, the schedule's rule 3), so that no line of shares is due
+    /// after the set-up.
+    pub(super) fn owed_before_known_play(&self, hand: usize) -> Option<Vec<u32>> {
+        let deck = self.table.deck()?;
+        if !deck.order().is_empty() {
+            return Some(deck.owed_before_play(hand));
+        }
+        let first = self
+            .header
+            .seat_of(G::first_mover_before_play(&self.state)?)?;
+        let mut planned = deck.clone();
+        planned.begin_play(&self.hand_order(first));
+        Some(planned.owed_before_play(hand))
     }
 
     /// A line that leaves out a share it owes.

@@ -629,11 +629,14 @@ impl<G: Game> Referee<G> {
         if self.phase() == Phase::Setup && self.setup_due() != Some(SetupStep::Shares) {
             // The line that completes the set-up (the last pass, or with
             // shared hands a later set-up line): the turn order, and so
-            // the shares it owes, are known once the line is tried.
+            // the shares it owes, are known once the line is tried. A
+            // line written once the deck is final, in a game that knows
+            // who moves first before play, gives them as well: no line
+            // of shares is then due after the set-up.
             let hand = self.deck_index(seat);
             let shares = self.draft(&with_items(line, &items), |draft| {
-                let deck = draft.deck().filter(|d| !d.order().is_empty())?;
-                let owed = deck.owed_before_play(hand);
+                let owed = draft.owed_before_known_play(hand)?;
+                let deck = draft.deck()?;
                 Some(draft.compose_shares(deck, seat, wallet, &owed))
             });
             if let Some(Some(shares)) = shares {

@@ -231,6 +231,10 @@ impl Game for Battlegates {
         rules::begin_play(state, chance)
     }
 
+    fn first_mover_before_play(state: &State) -> Option<Side> {
+        state.rules.first_mover_before_play(state)
+    }
+
     fn begin_turn(state: &mut State, chance: &mut dyn Chance) -> Result<(), Illegal> {
         rules::begin_turn(state, chance)
     }

@@ -85,6 +85,13 @@ pub trait Variant: Sync + Debug {
         None
     }
 
+    /// The side that moves first if play begins, when the set-up cannot
+    /// change the turns ([`crate::game::Game::first_mover_before_play`]);
+    /// one board: never, the opening roll decides.
+    fn first_mover_before_play(&self, _state: &State) -> Option<Side> {
+        None
+    }
+
     /// A card places `piece` (a moved wall or gate): refused where the
     /// set-up forbids it (one board: nowhere).
     fn card_move(&self, _board: &Board, _piece: Piece) -> Result<(), Illegal> {

@@ -106,6 +106,15 @@ pub fn begin_play(state: &mut State, chance: &mut dyn Chance) -> Result<(), Ille
     Ok(())
 }
 
+/// Before play, the castle that moves first if play begins, when no maze
+/// still to open can change the turns: with teams, Castle1 (a bad maze
+/// puts its whole team out, and so ends the game before turn 1); alone,
+/// none is known, since a castle whose maze breaks the rules is skipped
+/// and the others play on without it.
+pub fn first_mover_before_play(state: &State) -> Option<Side> {
+    state.layout.teams().then_some(CASTLES[0])
+}
+
 /// Castles whose mazes broke the set-up rules lose before turn 1: with
 /// teams, the team of any such castle; alone, the castle itself, and the
 /// game is won when one castle (or team) is left, a draw when none is.
@@ -317,6 +326,10 @@ impl Variant for FourCastles {
         chance: &mut dyn Chance,
     ) -> Option<Result<(), Illegal>> {
         Some(begin_play(state, chance))
+    }
+
+    fn first_mover_before_play(&self, state: &State) -> Option<Side> {
+        first_mover_before_play(state)
     }
 
     fn next_to_move(&self, state: &State, side: Side) -> Side {

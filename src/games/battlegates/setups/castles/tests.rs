@@ -779,3 +779,22 @@ fn alone_a_castle_put_out_publishes_its_card_secret_and_the_others_play_on() {
     assert!(!farewells.is_empty(), "{text}");
     assert_eq!(text.matches("\n    cardsecret\n").count(), 2, "{text}");
 }
+
+#[test]
+fn with_teams_castle1_is_known_to_move_first_before_the_mazes_open_and_alone_no_castle_is() {
+    // With teams, a bad maze ends the game before turn 1 (its team
+    // loses), so if play begins Castle1 moves first, known from the
+    // start of the set-up: the hands give their shares of the first
+    // draws on set-up lines.
+    for layout in [Layout::FourCastles, Layout::FourCastlesAllies] {
+        let s = State::new(layout);
+        assert_eq!(G::first_mover_before_play(&s), Some(C1), "{layout:?}");
+    }
+    // Alone, a castle whose maze is bad is skipped and the others play
+    // on: who moves first and the turns after it wait for the mazes.
+    let s = State::new(Layout::FourCastlesSolo);
+    assert_eq!(G::first_mover_before_play(&s), None);
+    // On one board the opening roll decides.
+    let s = State::new(Layout::OneBoard);
+    assert_eq!(G::first_mover_before_play(&s), None);
+}
