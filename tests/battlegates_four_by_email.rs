@@ -1058,3 +1058,53 @@ fn a_set_up_line_carrying_its_teams_shares_is_verified_naming_the_line() {
     std::fs::write(dir.join("game.pbem"), &text).unwrap();
     run(dir, &["check", "game.pbem"]);
 }
+
+/// A set-up begun by an older herald, whose Castle4 made the deck final
+/// on `S4` without its team's shares (the fixture
+/// `game-four-castles-allies-hidden-five-set-up-lines-by-an-older-herald`,
+/// with its castles' key files): Castle2's `S6`, the team's next line,
+/// carries them, and Castle3's `S7` ends the set-up, seven lines still,
+/// with no line of shares after it.
+#[test]
+fn an_older_heralds_set_up_gets_its_teams_shares_on_its_next_line() {
+    let root = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/battlegates");
+    let stem = "game-four-castles-allies-hidden-five-set-up-lines-by-an-older-herald";
+    let record = fixtures.join(format!("{stem}.pbem"));
+    let (castle2, castle3) = (root.path().join("castle2"), root.path().join("castle3"));
+    for (dir, keys) in [
+        (&castle2, &["castle2"][..]),
+        (&castle3, &["castle3", "castle1"]),
+    ] {
+        std::fs::create_dir(dir).unwrap();
+        for key in keys {
+            let from = fixtures.join(format!("{stem}.{key}.key"));
+            std::fs::copy(from, dir.join(format!("{key}.key"))).unwrap();
+        }
+    }
+    std::fs::copy(&record, castle2.join("game.pbem")).unwrap();
+    let before = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(shares_on(&before, "S4. Castle4:"), Vec::<u32>::new());
+    run(&castle2, &["setup", "game.pbem", "--key", "castle2.key"]);
+    let text = std::fs::read_to_string(castle2.join("game.pbem")).unwrap();
+    assert_eq!(shares_on(&text, "S6. Castle2:"), [0, 2, 4, 6, 8]);
+    std::fs::copy(castle2.join("game.pbem"), castle3.join("game.pbem")).unwrap();
+    run(
+        &castle3,
+        &[
+            "setup",
+            "game.pbem",
+            "--key",
+            "castle3.key",
+            "--hand-key",
+            "castle1.key",
+        ],
+    );
+    let s = json(&castle3, &["check", "game.pbem", "--format", "json"]);
+    assert_eq!(s["ok"], true, "{s}");
+    assert_eq!(s["phase"], "play", "{s}");
+    assert_eq!(s["step"]["step"], "turn", "{s}");
+    assert_eq!(s["to_move"], "Castle1", "{s}");
+    let text = std::fs::read_to_string(castle3.join("game.pbem")).unwrap();
+    assert_eq!(line_heads(&text).len(), 7);
+}
