@@ -223,3 +223,46 @@ fn a_pipe_named_as_a_file_is_read_as_standard_input_is() {
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(said.contains(": OK: Castle Danger, 3000 turns"), "{said}");
 }
+
+#[test]
+fn a_line_longer_than_a_record_line_may_be_is_refused_at_its_line_by_every_reader() {
+    let long = passes(3000);
+    let comment = format!("{{{}}}\n", "a".repeat(70_000));
+    let spaces = format!("{}\n", " ".repeat(100_000));
+    for line in [&comment, &spaces] {
+        let text = change_line(&long, "2000. Red", 1, |l| format!("{line}{l}"));
+        let (code, out, err) = same(&text, &[]);
+        assert_eq!((code, out.as_str()), (1, ""), "{err}");
+        assert!(
+            err.contains(
+                "error[parse]: this line is longer than 64 KiB, which no line of a game record \
+                 comes near"
+            ),
+            "{err}"
+        );
+        // Line 2005 of the file: 5 lines of header, 1999 turns before it.
+        assert!(err.contains("game.pbem:2005:1\n"), "{err}");
+        same(&text, &["--format", "json"]);
+        // `show` reads it whole and refuses it so too.
+        let dir = TempDir::new().unwrap();
+        std::fs::write(dir.path().join("game.pbem"), &text).unwrap();
+        let out = herald()
+            .current_dir(dir.path())
+            .args(["show", "game.pbem"])
+            .output()
+            .unwrap();
+        let shown = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{shown}");
+        assert!(shown.contains("this line is longer than 64 KiB"), "{shown}");
+        assert!(shown.contains("game.pbem:2005:1\n"), "{shown}");
+    }
+    // In a mail message, read whole: refused so too.
+    let mail = format!("From: a@example.org\nSubject: move\n\n{long}{comment}");
+    let (code, _, err) = same(&mail, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("this line is longer than 64 KiB"), "{err}");
+    assert!(
+        err.contains(&format!("game.pbem:{}:1\n", 3 + 5 + 3000 + 1)),
+        "{err}"
+    );
+}

@@ -128,6 +128,7 @@ fn stopped<T>(stop: Stop<RefereeError>, origin: &str) -> Result<Option<T>, Failu
     match stop {
         Stop::Read(ReadError::Whole) => Ok(None),
         Stop::Read(ReadError::Io(e)) => Err(Failure::usage(format!("cannot read {origin}: {e}"))),
+        Stop::Read(ReadError::Input(e)) => Err(Failure::invalid(Problem::from_input(&e), origin)),
         Stop::Read(ReadError::Parse(placed)) => {
             let (e, source) = *placed;
             Err(Failure::invalid(Problem::from_parse(&e, &source), origin))

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::mail::{self, Body};
-use super::source::{input_text, InputError};
+use super::source::{input_text, long_line, long_line_error, InputError, MAX_INPUT};
 use super::{parse, Source};
 
 /// A record found in the input, and where.
@@ -36,9 +36,17 @@ impl Found {
 }
 
 /// Every record in `input` (a text, a raw message or an mbox file), in
-/// the order they stand. An error when the input is not text or holds no
-/// record.
+/// the order they stand. An error when the input is not text, has a line
+/// longer than [`super::source::MAX_LINE`] (a message's or a mailbox's
+/// too: as `check` reads a plain record, which stops at such a line
+/// whatever the input turns out to be), or holds no record.
 pub fn records(input: &[u8]) -> Result<Vec<Found>, InputError> {
+    // Too large is said first, as a plain text's read says it.
+    if input.len() <= MAX_INPUT {
+        if let Some(line) = long_line(input) {
+            return Err(long_line_error(line));
+        }
+    }
     let found = found_in(input)?;
     if !found.is_empty() {
         return Ok(found);

@@ -24,7 +24,7 @@ pub use day::Day;
 pub use find::{newest, read, read_if_any, records, records_in_messages, Found};
 pub use parse::{parse, parse_lines, turn_prefix, MAX_TAGS, MAX_TURNS};
 pub use source::{
-    input_text, plain_spaces_and_quotes, InputError, Position, Source, Span, MAX_INPUT,
+    input_text, plain_spaces_and_quotes, InputError, Position, Source, Span, MAX_INPUT, MAX_LINE,
 };
 pub use splice::{Splice, RESULT_TAG};
 pub use typed::TypedLine;

@@ -11,6 +11,15 @@ use std::sync::Arc;
 /// a megabyte; anything this large is not a game record.
 pub const MAX_INPUT: usize = 8 * 1024 * 1024;
 
+/// Longest line of input accepted, in bytes, its line end not counted.
+/// herald wraps a record's turn lines at 76 columns, and a turn joined
+/// into one line, every proof item on it, is a few KiB (the longest in
+/// an 844-turn Battlegates game, a set-up line with its deck pass and
+/// proofs, 6,844 bytes); a longer line is no
+/// record's text, and refusing it keeps a reader from holding it
+/// (docs/record.md, section 1.2).
+pub const MAX_LINE: usize = 64 * 1024;
+
 /// A [`Source`]'s line map keeps an entry for a line only when the line
 /// cannot be told from the one before it, or every this many lines...
 const RUN_LINES: usize = 256;
@@ -342,7 +351,8 @@ fn ascii_lines(bytes: &[u8]) -> bool {
 }
 
 /// Make input bytes into text to look for records in: at most
-/// [`MAX_INPUT`] bytes of UTF-8 without NUL; old Mac line ends become line
+/// [`MAX_INPUT`] bytes of UTF-8 without NUL, no line longer than
+/// [`MAX_LINE`]; old Mac line ends become line
 /// feeds; spaces and quotes that mail clients substitute are made plain
 /// ([`plain_spaces_and_quotes`]).
 pub fn input_text(input: &[u8]) -> Result<String, InputError> {
@@ -357,6 +367,9 @@ fn input_str(input: &[u8]) -> Result<Cow<'_, str>, InputError> {
             "the input is larger than {} MiB: not a game record",
             MAX_INPUT / (1024 * 1024)
         )));
+    }
+    if let Some(line) = long_line(input) {
+        return Err(long_line_error(line));
     }
     if ascii_lines(input) {
         // Nothing to change or refuse: the UTF-8 check cannot fail.
@@ -391,6 +404,52 @@ fn input_str(input: &[u8]) -> Result<Cow<'_, str>, InputError> {
         Cow::Borrowed(s) if s.is_ascii() => Cow::Borrowed(s),
         text => Cow::Owned(plain_spaces_and_quotes(text.into_owned())),
     })
+}
+
+/// The first line of `input` (numbered from 1) longer than
+/// [`MAX_LINE`] bytes, its line end (`\n` or `\r\n`) not counted; lines
+/// end at line feeds, or at carriage returns in a text without line
+/// feeds (old Mac line ends, as [`input_text`] reads them).
+pub(crate) fn long_line(input: &[u8]) -> Option<usize> {
+    let lf = input.contains(&b'\n');
+    let mut start = 0;
+    let mut line = 1;
+    while start < input.len() {
+        let end = match lf {
+            true => next_line_feed(input, start),
+            false => input[start..]
+                .iter()
+                .position(|b| *b == b'\r')
+                .map_or(input.len(), |n| start + n),
+        };
+        if line_too_long(&input[start..end]) {
+            return Some(line);
+        }
+        start = end + 1;
+        line += 1;
+    }
+    None
+}
+
+/// Whether `line`, without its line feed, is longer than [`MAX_LINE`]
+/// bytes once a carriage return that ends it is taken off.
+pub(crate) fn line_too_long(line: &[u8]) -> bool {
+    line.strip_suffix(b"\r").unwrap_or(line).len() > MAX_LINE
+}
+
+/// [`Source::new`]'s error for input whose line `line` (from 1) is
+/// longer than [`MAX_LINE`].
+pub(crate) fn long_line_error(line: usize) -> InputError {
+    InputError {
+        position: Position { line, column: 1 },
+        message: format!(
+            "this line is longer than {} KiB, which no line of a game record comes near \
+             (herald wraps turn lines at 76 columns, and a whole turn with its proofs \
+             joined into one line is a few KiB): this is not a record's text. A comment \
+             may go on over several lines, and a turn over continuation lines",
+            MAX_LINE / 1024
+        ),
+    }
 }
 
 /// Spaces that mail clients put in (U+00A0 no-break space, U+2007,

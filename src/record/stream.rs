@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use super::parse::{parse_header, read_turns, LogEnd, Rest, MAX_TAGS};
 use super::source::{
-    input_line, next_line_feed, plain_spaces_and_quotes, trim_end, trim_start, Finder, LineMap,
-    Seen, MAX_INPUT,
+    input_line, line_too_long, long_line_error, next_line_feed, plain_spaces_and_quotes, trim_end,
+    trim_start, Finder, InputError, LineMap, Seen, MAX_INPUT, MAX_LINE,
 };
 use super::{mail, ParseError, Record, Source, Turn};
 
@@ -126,7 +126,39 @@ fn next_text<'a>(
     if !read_line(input, raw).map_err(ReadError::Io)? {
         return Ok(None);
     }
+    let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    if line.len() > MAX_LINE && line_too_long(line) {
+        return Err(long_line(input, raw, look, index));
+    }
     look.line(raw, index).map(Some).ok_or(ReadError::Whole)
+}
+
+/// Line `index` (from 0) is longer than [`MAX_LINE`] (`raw` holds its
+/// first bytes, the rest is still to read): refused as [`super::read`]
+/// refuses it, without the line held, unless the whole read says
+/// something else first: when the input is larger than [`MAX_INPUT`],
+/// or when it may be an old Mac text (no line feed read yet, a carriage
+/// return in the line), whose lines end at carriage returns.
+fn long_line(input: &mut impl BufRead, raw: &[u8], look: &Look, index: usize) -> ReadError {
+    if !look.lf && !raw.ends_with(b"\n") && raw.contains(&b'\r') {
+        return ReadError::Whole;
+    }
+    // The rest of the input is counted, not kept.
+    let mut read = look.read + raw.len();
+    while read <= MAX_INPUT {
+        let used = match input.fill_buf() {
+            Ok([]) => break,
+            Ok(buffer) => buffer.len(),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return ReadError::Io(e),
+        };
+        input.consume(used);
+        read += used;
+    }
+    match read > MAX_INPUT {
+        true => ReadError::Whole,
+        false => ReadError::Input(long_line_error(index + 1)),
+    }
 }
 
 /// A line of input as text, as [`super::input_text`] makes it, or
@@ -162,12 +194,13 @@ fn plain_ascii(bytes: &[u8]) -> bool {
     bytes[at..].iter().all(|b| (1..0x80).contains(b))
 }
 
-/// Read the next line of `input` into `raw`, its line end kept; false
-/// at the end. (`BufRead::read_until`, the line feed looked for eight
-/// bytes at a time.)
+/// Read the next line of `input` into `raw`, its line end kept, or of a
+/// line longer than [`MAX_LINE`] its first `MAX_LINE + 3` bytes or so
+/// (never the whole of it); false at the end. (`BufRead::read_until`,
+/// the line feed looked for eight bytes at a time.)
 fn read_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
     raw.clear();
-    loop {
+    while raw.len() <= MAX_LINE + 2 {
         let buffer = match input.fill_buf() {
             Ok(buffer) => buffer,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -184,6 +217,7 @@ fn read_line(input: &mut impl BufRead, raw: &mut Vec<u8>) -> io::Result<bool> {
             return Ok(true);
         }
     }
+    Ok(true)
 }
 
 /// The lines of a record read so far and not yet read as turns: their
@@ -308,6 +342,9 @@ pub enum ReadError {
     Whole,
     /// The input could not be read.
     Io(io::Error),
+    /// Input that is no record's text, refused as [`super::read`]
+    /// refuses it: a line longer than [`MAX_LINE`].
+    Input(InputError),
     /// Text that is not a record: the error, placed in the part of the
     /// record it was found in.
     Parse(Box<(ParseError, Source)>),
@@ -693,7 +730,7 @@ mod tests {
     }
 
     fn whole(text: &str) -> Read {
-        let source = Source::new(text.as_bytes()).unwrap();
+        let source = Source::new(text.as_bytes()).map_err(|e| (e.message, e.position, None))?;
         match parse(&source) {
             Ok(r) => Ok((tags(&r), r.turns.iter().map(shown).collect())),
             Err(e) => Err((e.message, source.position(e.span.start), e.turn)),
@@ -723,6 +760,7 @@ mod tests {
         let reader = match Reader::with_part(text.as_bytes(), bytes) {
             Ok(reader) => reader,
             Err(ReadError::Parse(p)) => return Err(placed(p)),
+            Err(ReadError::Input(e)) => return Err((e.message, e.position, None)),
             Err(e) => panic!("{e:?}"),
         };
         let tags = tags(reader.header());
@@ -730,6 +768,7 @@ mod tests {
         match reader.visit(&mut seen) {
             Ok(_) => Ok((tags, seen.0)),
             Err(Stop::Read(ReadError::Parse(p))) => Err(placed(p)),
+            Err(Stop::Read(ReadError::Input(e))) => Err((e.message, e.position, None)),
             Err(e) => panic!("{e:?}"),
         }
     }
@@ -870,12 +909,74 @@ mod tests {
 
     #[test]
     fn a_giant_comment_on_one_line_and_a_long_line_of_spaces_are_read_once() {
-        let line = format!("{{{}}}\n", "a".repeat(HOSTILE));
-        three_turns(read_in_linear_time(&hostile(&line, 1), HOSTILE));
-        let line = format!("{}\n", " ".repeat(HOSTILE));
+        // As long as a line may be: its line end not counted.
+        let line = format!("{{{}}}\r\n", "a".repeat(MAX_LINE - 2));
+        three_turns(read_in_linear_time(&hostile(&line, 1), MAX_LINE));
+        let line = format!("{}\n", " ".repeat(MAX_LINE));
         three_turns(read_in_linear_time(&hostile(&line, 1), 0));
-        let line = format!("{}\n", "{c} ".repeat(HOSTILE / 4));
-        three_turns(read_in_linear_time(&hostile(&line, 1), HOSTILE));
+        let line = format!("{}\n", "{c} ".repeat(MAX_LINE / 4));
+        three_turns(read_in_linear_time(&hostile(&line, 1), MAX_LINE));
+    }
+
+    #[test]
+    fn a_line_longer_than_a_record_line_may_be_is_refused_at_its_start_and_never_held() {
+        let head = hostile("", 0);
+        let turn = "3. Blue: pass";
+        for line in [
+            format!("{{{}}}\n", "a".repeat(MAX_LINE - 1)),
+            format!("{}\r\n", " ".repeat(MAX_LINE + 1)),
+            format!("{}\n", " ".repeat(HOSTILE)),
+            "{c} ".repeat(HOSTILE),
+            format!("3. Blue: {}\n", "Kc1-b1, ".repeat(HOSTILE / 8)),
+        ] {
+            let text = head.replace(turn, &format!("{line}{turn}"));
+            let (message, at, turn) = read_in_linear_time(&text, 0).unwrap_err();
+            assert!(
+                message.starts_with(
+                    "this line is longer than 64 KiB, which no line of a game record comes near"
+                ),
+                "{message}"
+            );
+            assert_eq!((at.line, at.column, turn), (8, 1, None), "{message}");
+            // Before the header, and in the header.
+            for text in [
+                format!("{line}{head}"),
+                head.replace("[Red", &format!("{line}[Red")),
+            ] {
+                let (_, at, _) = read_in_linear_time(&text, 0).unwrap_err();
+                let want = text[..text.find(&line).unwrap()].lines().count() + 1;
+                assert_eq!((at.line, at.column), (want, 1));
+            }
+        }
+    }
+
+    #[test]
+    fn an_input_too_large_or_of_old_mac_line_ends_is_read_whole_even_with_a_long_line() {
+        // Too large is said first, as the whole read says it.
+        let large = format!("{LOG}{}\n", "a".repeat(MAX_INPUT));
+        let streamed = |text: &str| match Reader::new(text.as_bytes()) {
+            Err(e) => e,
+            Ok(reader) => match reader.visit(&mut Parsed) {
+                Err(Stop::Read(e)) => e,
+                other => panic!("{other:?}"),
+            },
+        };
+        assert!(matches!(streamed(&large), ReadError::Whole));
+        // So too in the record's log, past the first part.
+        let log = hostile("; a comment\n", 2 * PART);
+        let large = format!("{log}{}\n", "a".repeat(MAX_INPUT));
+        assert!(matches!(streamed(&large), ReadError::Whole));
+        let error = Source::new(large.as_bytes()).unwrap_err();
+        assert!(
+            error.message.contains("larger than 8 MiB"),
+            "{}",
+            error.message
+        );
+        // Carriage returns alone end the lines of a text without line
+        // feeds: no line of this one is long.
+        let old_mac = format!("{LOG}{}", "; a comment\n".repeat(MAX_LINE / 8)).replace('\n', "\r");
+        assert!(matches!(streamed(&old_mac), ReadError::Whole));
+        assert!(parse(&Source::new(old_mac.as_bytes()).unwrap()).is_ok());
     }
 
     #[test]
