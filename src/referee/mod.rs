@@ -1269,9 +1269,10 @@ impl<G: Game> Referee<G> {
         let phase = self.phase();
         let (kind, number) = self.next_line_in(phase);
         let (side, seat) = self.check_head(line, phase, kind, number)?;
-        // A claim keeps the game as it stood, for its target's answer.
+        // A claim keeps the game as it stood, for its target's answer
+        // (boxed: any other line moves only a pointer, not a referee).
         let before = (line.ending == Ending::Forfeit).then(|| {
-            let mut copy = self.clone();
+            let mut copy = Box::new(self.clone());
             copy.claim = None;
             copy
         });
@@ -1301,7 +1302,7 @@ impl<G: Game> Referee<G> {
                 target: seat,
                 phase,
                 forfeit,
-                before,
+                before: *before,
             })),
             _ => None,
         };
