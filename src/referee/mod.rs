@@ -31,6 +31,7 @@ pub mod key_file;
 mod ledger;
 pub mod line;
 pub mod look;
+mod plain;
 mod seal;
 mod table;
 pub mod typed;
@@ -2713,7 +2714,13 @@ impl<G: Game> Replay<G> {
 impl<G: Game> record::stream::Visitor for Replay<G> {
     type Error = RefereeError;
 
+    /// A plain turn that plays is played the short way
+    /// ([`Referee::play_plain`]: `check` reads no turn played); any other
+    /// line, or one the rules refuse, in full.
     fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        if self.referee.play_plain(turn) {
+            return Ok(());
+        }
         self.play_kept(turn)
     }
 
