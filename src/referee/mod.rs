@@ -31,6 +31,7 @@ pub mod key_file;
 mod ledger;
 pub mod line;
 pub mod look;
+mod plain;
 mod seal;
 mod table;
 pub mod typed;
@@ -1269,9 +1270,10 @@ impl<G: Game> Referee<G> {
         let phase = self.phase();
         let (kind, number) = self.next_line_in(phase);
         let (side, seat) = self.check_head(line, phase, kind, number)?;
-        // A claim keeps the game as it stood, for its target's answer.
+        // A claim keeps the game as it stood, for its target's answer
+        // (boxed: any other line moves only a pointer, not a referee).
         let before = (line.ending == Ending::Forfeit).then(|| {
-            let mut copy = self.clone();
+            let mut copy = Box::new(self.clone());
             copy.claim = None;
             copy
         });
@@ -1301,7 +1303,7 @@ impl<G: Game> Referee<G> {
                 target: seat,
                 phase,
                 forfeit,
-                before,
+                before: *before,
             })),
             _ => None,
         };
@@ -2712,7 +2714,13 @@ impl<G: Game> Replay<G> {
 impl<G: Game> record::stream::Visitor for Replay<G> {
     type Error = RefereeError;
 
+    /// A plain turn that plays is played the short way
+    /// ([`Referee::play_plain`]: `check` reads no turn played); any other
+    /// line, or one the rules refuse, in full.
     fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        if self.referee.play_plain(turn) {
+            return Ok(());
+        }
         self.play_kept(turn)
     }
 
