@@ -44,7 +44,7 @@ use hostile_shapes::{shapes, SIZE, SMALL};
 /// is valid.
 fn streamed(bytes: &[u8]) -> bool {
     match stream::Reader::new(bytes) {
-        Ok(reader) => referee::Replay::<CastleDanger>::check(reader).is_ok(),
+        Ok(reader) => referee::Replay::<CastleDanger>::check(reader, None).is_ok(),
         Err(_) => false,
     }
 }
