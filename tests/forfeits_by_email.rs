@@ -1034,7 +1034,10 @@ fn pass_typed_when_the_audit_is_due_is_written_as_the_audit_and_said_so() {
 /// Review round 6, 02: Castle Danger by email; Blue stops answering and
 /// Red claims its forfeit past the Deadline. `annotate` comments the
 /// claim line as the forfeit it is, never "Blue resigned" nor as moves
-/// left unspent, and `show --format json` says it in its summary.
+/// left unspent, and `show --format json` says it in its summary and,
+/// beside `position` (the engine's notation, whose result still reads
+/// `Red:resignation`), in `ended_by`: a forfeit of Blue's claimed by Red
+/// on turn 3 (null before the claim).
 #[test]
 fn annotate_and_show_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
     let p = common::castle_danger_keyed();
@@ -1062,6 +1065,15 @@ fn annotate_and_show_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
         summary.starts_with("Red won: Blue forfeited (claimed by Red on turn 3)"),
         "{summary}"
     );
+    let position = shown["position"].as_str().unwrap();
+    assert!(position.ends_with(" Red:resignation"), "{position}");
+    assert_eq!(
+        shown["ended_by"],
+        serde_json::json!({"kind": "forfeit", "side": "Blue", "claimed_by": "Red", "line": "turn 3"}),
+        "{shown}"
+    );
+    let before = json(red, &["show", "c4.eml", "--format", "json"]);
+    assert_eq!(before["ended_by"], Value::Null, "{before}");
 }
 
 /// Review round 6, 14: a Deadline is at least a day, so a claim never

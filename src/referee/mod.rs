@@ -805,6 +805,14 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// The forfeit that decided the game on the board (its claim open or
+    /// standing), if one did: the engine holds it as the claimed side's
+    /// resignation (its position's result reads `Red:resignation`), the
+    /// game as a forfeit ([`Referee::board_words`]).
+    pub fn decided_by(&self) -> Option<Forfeit> {
+        self.decided_by.filter(|f| !f.audit)
+    }
+
     /// Whether a forfeit decided the game, or a claim of one is open:
     /// the engine's words on the board (a resignation) are not the
     /// game's then ([`Referee::board_words`]).
