@@ -52,7 +52,7 @@ fn valid(name: &str) -> bool {
 /// is valid.
 fn streamed(bytes: &[u8]) -> bool {
     match stream::Reader::new(bytes) {
-        Ok(reader) => referee::Replay::<CastleDanger>::check(reader).is_ok(),
+        Ok(reader) => referee::Replay::<CastleDanger>::check(reader, None).is_ok(),
         Err(_) => false,
     }
 }

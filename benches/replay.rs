@@ -125,7 +125,7 @@ fn validate<G: Game>(bytes: &[u8]) -> u32 {
 /// turn played as it is read (`Keep::RULES`); the number of turns.
 fn streamed<G: Game>(bytes: &[u8]) -> u32 {
     let reader = stream::Reader::new(bytes).expect("a plain record whose header parses");
-    let referee = referee::Replay::<G>::check(reader).expect("record is valid");
+    let referee = referee::Replay::<G>::check(reader, None).expect("record is valid");
     black_box(G::summary(referee.state()));
     referee.turns()
 }

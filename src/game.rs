@@ -543,6 +543,22 @@ pub struct DiagramStyle {
     pub unicode: bool,
 }
 
+/// The side a diagram marks as the one whose step is due, where it
+/// marks one ([`Game::diagram_marking`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Marked {
+    /// The position's side to move while the game is on (the position
+    /// alone, as the engine holds it).
+    #[default]
+    Mover,
+    /// The side whose turn the referee says is due (a claim's target
+    /// while its answer is due, whoever the board says moves).
+    Side(Side),
+    /// None: the step due is no side's turn (keys, a set-up line, an
+    /// audit), or the game is over.
+    Nobody,
+}
+
 /// A kind of card of a game's shared deck: cards of one kind play
 /// alike (Battlegates deals 34 cards of six kinds). The game numbers
 /// its kinds in its own order ([`Game::card_kind`]); the referee ties a
@@ -695,6 +711,15 @@ pub trait Game: Sized + 'static {
     /// The position as a text diagram with coordinates and a legend. May
     /// contain ANSI colour sequences; the CLI strips them where colour is off.
     fn diagram(state: &Self::State, style: DiagramStyle) -> String;
+
+    /// [`Game::diagram`], with `marked` as the side whose step is due in
+    /// a diagram that marks one (the referee knows the step due: keys, a
+    /// set-up line, an audit or a claim's answer, whoever the board says
+    /// moves). By default the diagram, which marks no side.
+    fn diagram_marking(state: &Self::State, style: DiagramStyle, marked: Marked) -> String {
+        let _ = marked;
+        Self::diagram(state, style)
+    }
 
     /// The position as a picture (the drawing model of [`crate::picture`]:
     /// cells, pieces, coordinates, caption), for `show --format svg` and

@@ -302,12 +302,19 @@ fn audit(dir: &Path, message: &str, out: &str) -> String {
 }
 
 /// The first `discard` action `legal --key my.key` lists in `dir`: the
-/// card drawn this turn, or another, thrown away.
-fn first_discard(dir: &Path) -> String {
-    let legal = json(
-        dir,
-        &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
-    );
+/// card drawn this turn, or another, thrown away; read on `day` when one
+/// is given (`HERALD_TODAY`: a reader refuses a claim from its future).
+fn first_discard(dir: &Path, day: Option<&str>) -> String {
+    let mut cmd = herald(dir);
+    if let Some(day) = day {
+        cmd.env("HERALD_TODAY", day);
+    }
+    let out = cmd
+        .args(["legal", "game.pbem", "--key", "my.key", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let legal: Value = serde_json::from_slice(&out.stdout).unwrap();
     legal["actions"]
         .as_array()
         .unwrap()
@@ -347,7 +354,7 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
         .enumerate()
     {
         let d = &dirs[i];
-        let discard = first_discard(d);
+        let discard = first_discard(d, None);
         let turn = format!("{discard}, {}, {word}", SHOTS[i]);
         run(d, &["move", "game.pbem", &turn, "--key", "my.key"]);
         mail_all(&dirs, d, "game.pbem");
@@ -571,7 +578,7 @@ fn a_claim_in_four_castles_waits_for_its_targets_answer_and_says_so() {
         "{err}"
     );
     // Castle1 answers with its turn: the claim is void, play goes on.
-    let discard = first_discard(&dirs[0]);
+    let discard = first_discard(&dirs[0], Some(&claim_day));
     let turn = format!("{discard}, {}", SHOTS[0]);
     let said = herald(&dirs[0])
         .env("HERALD_TODAY", &claim_day)

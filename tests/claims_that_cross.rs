@@ -19,7 +19,15 @@ fn copy(from: &Path, to: &Path, name: &str) {
 
 /// A legal action of the side due on `message`, with `key`.
 fn some_action(dir: &Path, message: &str, key: &str) -> String {
-    let legal = json(dir, &["legal", message, "--key", key, "--format", "json"]);
+    // On the day the lines are written at the latest: a reader refuses
+    // a line from the future that lets a claim stand.
+    let out = herald(dir)
+        .env("HERALD_TODAY", STAND_DAY)
+        .args(["legal", message, "--key", key, "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let legal: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     legal["actions"][0]["action"]
         .as_str()
         .unwrap_or("pass")
@@ -131,7 +139,15 @@ fn two_claims_of_the_same_forfeit_that_cross_stick_nobody() {
     copy(goblin, human, "3g.eml");
     // Human's key file remembers its own claim: it says where it stands
     // and plays on from Goblin's copy.
-    let standing = run(human, &["check", "3g.eml", "--key", "my.key"]).replace("\n  ", " ");
+    // Read on the day of Goblin's line (a reader refuses a line from
+    // the future that lets a claim stand).
+    let out = herald(human)
+        .env("HERALD_TODAY", STAND_DAY)
+        .args(["check", "3g.eml", "--key", "my.key"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let standing = String::from_utf8_lossy(&out.stdout).replace("\n  ", " ");
     assert!(
         standing.contains("Your key file (Human, my.key): your forfeit claim on turn 2 crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both"),
         "{standing}"
@@ -151,7 +167,12 @@ fn two_claims_of_the_same_forfeit_that_cross_stick_nobody() {
         said.contains("your forfeit claim on turn 2 crossed another player's claim of the same forfeit in the mail"),
         "{said}"
     );
-    let after = json(human, &["check", "4h.eml", "--format", "json"]);
+    let out = herald(human)
+        .env("HERALD_TODAY", STAND_DAY)
+        .args(["check", "4h.eml", "--format", "json"])
+        .output()
+        .unwrap();
+    let after: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(after["ok"], true, "{after}");
     assert_eq!(after["forfeits"][0]["claimed_by"], "Goblin", "{after}");
 }

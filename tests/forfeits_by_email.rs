@@ -37,12 +37,27 @@ fn mail(from: &Path, to: &Path) {
     std::fs::copy(from.join("game.pbem"), to.join("game.pbem")).unwrap();
 }
 
+/// The day the players read on (`HERALD_TODAY`): after every day these
+/// tests date a line, as a reader refuses a claim from its future.
+const READ_DAY: &str = "2026-12-31";
+
+/// `herald ARGS` in `dir` on `READ_DAY`, which must succeed: its output.
+fn read(dir: &Path, args: &[&str]) -> String {
+    let out = herald(dir)
+        .env("HERALD_TODAY", READ_DAY)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "herald {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn status(dir: &Path) -> Value {
-    json(dir, &["check", "game.pbem", "--format", "json"])
+    serde_json::from_str(&read(dir, &["check", "game.pbem", "--format", "json"])).unwrap()
 }
 
 fn text(dir: &Path) -> String {
-    run(dir, &["check", "game.pbem"])
+    read(dir, &["check", "game.pbem"])
 }
 
 impl Table {
@@ -164,10 +179,11 @@ impl Table {
 
     /// A legal first action for the side to move, listed by `legal`.
     fn some_action(&self, dir: &Path) -> String {
-        let legal = json(
+        let legal: Value = serde_json::from_str(&read(
             dir,
             &["legal", "game.pbem", "--key", "my.key", "--format", "json"],
-        );
+        ))
+        .unwrap();
         legal["actions"][0]["action"].as_str().unwrap().to_owned()
     }
 }
@@ -691,12 +707,15 @@ fn a_side_that_audited_on_a_claim_cannot_then_void_it_with_a_turn() {
 }
 
 /// The deadline counts by the signed dates, which the claimant writes: a
-/// claim dated ahead of the reader's clock is accepted (herald cannot know
-/// the claimant's day), and `check` warns that the last line is dated
-/// after today, with what that means.
+/// claim dated more than a day ahead of the reader's clock is refused
+/// (exit 1) as a line from the future, naming its date and today; a
+/// line dated ahead that lets no claim stand (Blue's turn) is read, and
+/// `check` warns that the last line is dated after today, with what that
+/// means.
 #[test]
-fn a_claim_dated_ahead_of_the_clock_gets_a_warning_from_check() {
+fn a_claim_dated_ahead_of_the_clock_is_refused_and_a_turn_gets_a_warning_from_check() {
     let t = Table::set_up();
+    let record = std::fs::read(t.red.join("game.pbem")).unwrap();
     run(
         &t.red,
         &[
@@ -710,13 +729,40 @@ fn a_claim_dated_ahead_of_the_clock_gets_a_warning_from_check() {
         ],
     );
     let out = herald(&t.red)
+        .env("HERALD_TODAY", "2026-11-02")
+        .args(["check", "game.pbem"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("this claim is dated 2999-01-01, more than a day after today (2026-11-02) by this computer's clock: a line from the future"),
+        "{err}"
+    );
+    // Blue's turn dated ahead lets no claim stand: read, with a warning.
+    std::fs::write(t.blue.join("game.pbem"), &record).unwrap();
+    let action = t.some_action(&t.blue);
+    run(
+        &t.blue,
+        &[
+            "move",
+            "game.pbem",
+            &action,
+            "--key",
+            "my.key",
+            "--date",
+            "2999-01-01",
+        ],
+    );
+    let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-02")
         .args(["check", "game.pbem"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("the last line is dated 2999-01-01, after today (")
+        err.contains("the last line is dated 2999-01-01, after today (2026-11-02)")
             && err.contains("by this computer's clock")
             && err.contains(
                 "a forfeit claimed by a line dated ahead claims time that has not passed"
@@ -724,7 +770,9 @@ fn a_claim_dated_ahead_of_the_clock_gets_a_warning_from_check() {
         "{err}"
     );
     // A record dated up to today gets no such warning.
+    std::fs::write(t.blue.join("game.pbem"), &record).unwrap();
     let out = herald(&t.blue)
+        .env("HERALD_TODAY", "2026-11-02")
         .args(["check", "game.pbem"])
         .output()
         .unwrap();
@@ -766,16 +814,17 @@ fn a_line_dated_ahead_of_the_clock_is_refused_and_nothing_is_written() {
         .success();
 }
 
-/// A claim dated ahead of the target's clock never sticks the game: the
-/// target's answer, written without `--date`, is dated the claim's day
-/// (a line never goes before the one it follows) and voids the claim.
+/// A claim dated a day ahead of the target's clock (someone's today,
+/// somewhere) never sticks the game: the target's answer, written
+/// without `--date`, is dated the claim's day (a line never goes before
+/// the one it follows) and voids the claim.
 #[test]
 fn a_claim_dated_ahead_of_the_targets_clock_is_answered_on_its_own_day() {
     let t = Table::set_up();
     t.claim(&t.red, "claim.eml");
     let action = t.some_action(&t.blue);
     let out = herald(&t.blue)
-        .env("HERALD_TODAY", "2026-11-10")
+        .env("HERALD_TODAY", "2026-11-15")
         .args(["move", "game.pbem", &action, "--key", "my.key"])
         .output()
         .unwrap();
@@ -985,7 +1034,10 @@ fn pass_typed_when_the_audit_is_due_is_written_as_the_audit_and_said_so() {
 /// Review round 6, 02: Castle Danger by email; Blue stops answering and
 /// Red claims its forfeit past the Deadline. `annotate` comments the
 /// claim line as the forfeit it is, never "Blue resigned" nor as moves
-/// left unspent, and `show --format json` says it in its summary.
+/// left unspent, and `show --format json` says it in its summary and,
+/// beside `position` (the engine's notation, whose result still reads
+/// `Red:resignation`), in `ended_by`: a forfeit of Blue's claimed by Red
+/// on turn 3 (null before the claim).
 #[test]
 fn annotate_and_show_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
     let p = common::castle_danger_keyed();
@@ -1013,6 +1065,15 @@ fn annotate_and_show_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
         summary.starts_with("Red won: Blue forfeited (claimed by Red on turn 3)"),
         "{summary}"
     );
+    let position = shown["position"].as_str().unwrap();
+    assert!(position.ends_with(" Red:resignation"), "{position}");
+    assert_eq!(
+        shown["ended_by"],
+        serde_json::json!({"kind": "forfeit", "side": "Blue", "claimed_by": "Red", "line": "turn 3"}),
+        "{shown}"
+    );
+    let before = json(red, &["show", "c4.eml", "--format", "json"]);
+    assert_eq!(before["ended_by"], Value::Null, "{before}");
 }
 
 /// Review round 6, 14: a Deadline is at least a day, so a claim never

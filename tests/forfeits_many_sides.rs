@@ -567,6 +567,32 @@ fn an_audit_due_after_a_claim_has_its_whole_deadline_from_the_day_the_claim_stoo
     assert_eq!(s["forfeits"][1]["audit"], true, "{s}");
 }
 
+/// Review round 7, 06: a line dated more than a day after a reader's
+/// today never lets a claim stand before its time. Castle3 claims
+/// Castle2's forfeit, which ends play (four castles each alone, hidden
+/// hands), and Castle1 writes its audit dated the day the claim stands
+/// (by its clock): Castle4, reading on the claim's day, refuses
+/// that line as one from the future (exit 1), naming the claim it would
+/// let stand, its date and Castle4's today; on the eve of its date
+/// Castle4 reads it.
+#[test]
+fn a_line_from_the_future_never_lets_an_open_claim_stand() {
+    let t = Castles::set_up("four-castles-solo");
+    t.turn(1);
+    t.answer(3, CLAIM_DAY, &["move", "--forfeit", "--key", "my.key"]);
+    t.play(1, STANDS_DAY, "audit");
+    let last = t.last.borrow().clone();
+    let (out, err, code) = t.herald(4, CLAIM_DAY, &["check", last.as_str()]);
+    assert_eq!(code, 1, "{out}{err}");
+    let words = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("turn 3 (Castle1): this line is dated 2026-12-01, more than a day after today (2026-11-16) by this computer's clock: a line from the future cannot let Castle3's claim on turn 2 stand before the game's Deadline has passed; its writer's clock or this computer's is wrong"),
+        "{words}"
+    );
+    let (out, err, code) = t.herald(4, "2026-11-30", &["check", last.as_str()]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
 /// Review round 6, 08: Battlegates for two with hidden hands. North joins
 /// and South's set-up line never comes; North claims its forfeit at the
 /// set-up, and South answers with its set-up line, which voids the claim.

@@ -4,7 +4,8 @@
 //! heading (`Turn 1: Human to move`) names the side the board moves even
 //! while the other sides' keys or a forfeit claim's answer are due;
 //! `show`, `replay` and the message `--reply` writes say the step due
-//! instead, as `check` does.
+//! instead, as `check` does, and the armies' table marks the side whose
+//! turn is due (none while no side's turn is).
 
 mod common;
 use common::{herald, run};
@@ -192,4 +193,34 @@ fn while_a_claim_waits_for_its_answer_the_diagram_heading_names_the_claimed_side
         ),
         "{check}"
     );
+}
+
+/// The armies marked `>` in the armies' table of a text diagram.
+fn marked(diagram: &str) -> Vec<String> {
+    diagram
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Army "))
+        .skip(1)
+        .take_while(|l| l.starts_with("> ") || l.starts_with("  "))
+        .filter_map(|l| l.strip_prefix("> "))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+/// Battle of the Dale's armies' table marks the army whose turn the
+/// referee says is due, as the heading names it: none while keys are
+/// due (nobody's turn), Human once turn 1 is, and the Elf, whose own
+/// turn answers the claim of its forfeit, while that claim waits,
+/// though the board has the Dwarf move next.
+#[test]
+fn the_armies_table_marks_the_side_whose_turn_is_due_never_the_boards_mover_alone() {
+    let dale = Dale::begun();
+    let show = run(dale.dir(1), &["show", "1.eml"]);
+    assert_eq!(marked(&show), Vec::<String>::new(), "{show}");
+    let dale = Dale::claimed();
+    let show = run(dale.dir(1), &["show", "3.eml"]);
+    assert_eq!(marked(&show), ["Human"], "{show}");
+    let show = run(dale.dir(1), &["show", "5.eml"]);
+    assert!(show.contains("Elf      out"), "{show}");
+    assert_eq!(marked(&show), ["Elf"], "{show}");
 }

@@ -242,3 +242,60 @@ fn key_tags_of_a_name_that_is_no_side_of_the_game_are_refused_at_the_header() {
     );
     assert!(!p.red.join("c4.eml").exists());
 }
+
+/// `show --key`, `legal --key` and `fate --key` on a stripped copy say it
+/// was stripped of the player's keys, in the words `move --key` uses
+/// (exit 1), never that the key file was made for another game: before
+/// any line (Blue's key file, which wrote none, on Red's key message
+/// stripped; Red's key file on the same copy is told of Red's keys,
+/// never Blue's), and after a line (Red's key file on Blue's turn 1
+/// stripped, in the words `check --key` uses too).
+#[test]
+fn show_and_legal_with_the_key_say_a_stripped_copy_was_stripped_as_move_does() {
+    let p = castle_danger_keyed();
+    let text = std::fs::read_to_string(p.blue.join("c2.eml")).unwrap();
+    let copy = stripped(&text, &[]);
+    for dir in [&p.blue, &p.red] {
+        std::fs::write(dir.join("stripped.eml"), &copy).unwrap();
+    }
+    let words = |err: &str| err.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (dir, side, turn) in [(&p.blue, "Blue", "Kc1-b1"), (&p.red, "Red", "Kc9-b9")] {
+        let said = format!(
+            "this copy holds no {side}Commit or {side}Key tag, yet my.key was made for {side} in this very game, whose protocol binds every side's key: the copy was stripped of {side}'s keys"
+        );
+        for args in [
+            &[
+                "move",
+                "stripped.eml",
+                turn,
+                "--key",
+                "my.key",
+                "--reply",
+                "-o",
+                "x.eml",
+            ][..],
+            &["show", "stripped.eml", "--key", "my.key"],
+            &["legal", "stripped.eml", "--key", "my.key"],
+            &["fate", "stripped.eml", "--key", "my.key"],
+        ] {
+            let err = words(&fails(dir, args, 1));
+            assert!(err.contains(&said), "{args:?}: {err}");
+            assert!(!err.contains("another game"), "{args:?}: {err}");
+        }
+        assert!(!dir.join("x.eml").exists());
+    }
+    // After Blue's turn 1: Red's key file, which wrote no line, is told
+    // as check --key and move --key tell it.
+    let p = castle_danger_turn_one();
+    let text = std::fs::read_to_string(p.red.join("c3.eml")).unwrap();
+    std::fs::write(p.red.join("stripped.eml"), stripped(&text, &[])).unwrap();
+    refused_by_red(&p.red, "stripped.eml");
+    for command in ["show", "legal"] {
+        let err = fails(&p.red, &[command, "stripped.eml", "--key", "my.key"], 1);
+        assert!(
+            err.contains("this record holds no RedKey tag, yet your key file was made for Red")
+                && err.contains("the record was stripped of the Commit and Key tags and the signatures its protocol requires"),
+            "{command}: {err}"
+        );
+    }
+}

@@ -604,13 +604,8 @@ struct JsonAudit {
 /// gets a warning: a deadline counts by the signed dates, so a claim
 /// dated ahead claims time that has not passed (spec section 3.8).
 fn warn_if_dated_ahead<G: Game>(referee: &Referee<G>) {
-    let today = match super::context::clock_today() {
-        Ok(today) => today,
-        Err(e) => {
-            // A reader goes on, but never with a clock silently dropped.
-            super::report::eprint_warning(&e.text(), "the dates were not compared with today");
-            return;
-        }
+    let Some(today) = super::context::reader_today() else {
+        return;
     };
     let Some(last) = referee.last_date() else {
         return;
@@ -898,12 +893,27 @@ struct JsonShow {
     pending: Vec<JsonPending>,
     diagram: String,
     position: String,
+    /// How the game's result came where `position` (the engine's
+    /// position notation) cannot say it: a forfeit claimed, which the
+    /// engine holds as the claimed side's resignation; else null.
+    ended_by: Option<JsonEnding>,
     /// The pieces with what the viewer knows of them (games with hidden
     /// identities), else null.
     pieces: Option<Vec<JsonPiece>>,
     /// With --key (at the last turn): the key's side's look at its turn,
     /// else null.
     look: Option<super::look::JsonLook>,
+}
+
+/// A result `position` reads otherwise: its kind (`forfeit`), the side
+/// it was given against, who claimed it and on which line.
+#[derive(Serialize)]
+struct JsonEnding {
+    kind: &'static str,
+    side: &'static str,
+    claimed_by: &'static str,
+    /// `turn 12`, `S4`.
+    line: String,
 }
 
 #[derive(Serialize)]
@@ -946,7 +956,7 @@ impl RecordCommand for Show {
         }
         let mut referee = Referee::<G>::start(ctx.record)
             .map_err(|e| ctx.problem(&e))?
-            .keeping(Keep::RULES);
+            .keeping(Keep::RULES.on(super::context::reader_today()));
         let mut turns = 0;
         // The picture and the diagram mark what the last turn played
         // changed (not a set-up line): the position it started from is
@@ -1027,6 +1037,12 @@ impl RecordCommand for Show {
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
                 position: game::position_text::<G>(referee.state()),
+                ended_by: referee.decided_by().map(|f| JsonEnding {
+                    kind: "forfeit",
+                    side: f.side.name::<G>(),
+                    claimed_by: f.claimant.name::<G>(),
+                    line: f.line_name(),
+                }),
                 pieces: pieces_json::<G>(&seen),
                 look: look.as_ref().map(super::look::json),
             })?,

@@ -230,8 +230,8 @@ pub(super) fn replay_all<G: Game>(
     keep: Keep,
     mut each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, Failure> {
-    let referee =
-        referee::replay_keeping::<G>(ctx.record, keep, &mut each).map_err(|e| ctx.problem(&e))?;
+    let referee = referee::replay_keeping::<G>(ctx.record, keep.on(reader_today()), &mut each)
+        .map_err(|e| ctx.problem(&e))?;
     referee.check_result().map_err(|e| ctx.problem(&e))?;
     Ok(referee)
 }
@@ -453,6 +453,22 @@ pub(super) fn clock_today() -> Result<crate::record::Day, Failure> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_err(|_| Failure::usage("this computer's clock is before 1970: set it right"))?;
     Ok(crate::record::Day::from_unix(now.as_secs()))
+}
+
+/// Today by the clock ([`clock_today`]) for a reader, which judges by
+/// it whether a claim is dated in the future (spec section 3.8); read
+/// once a run. A clock that cannot be read is named in a warning, and
+/// the dates are then not compared with today: a reader goes on, but
+/// never with a clock silently dropped.
+pub(super) fn reader_today() -> Option<crate::record::Day> {
+    static TODAY: std::sync::OnceLock<Option<crate::record::Day>> = std::sync::OnceLock::new();
+    *TODAY.get_or_init(|| match clock_today() {
+        Ok(today) => Some(today),
+        Err(e) => {
+            super::report::eprint_warning(&e.text(), "the dates were not compared with today");
+            None
+        }
+    })
 }
 
 /// The day a line is dated (in a game with a `Deadline` tag, spec

@@ -24,7 +24,8 @@ pub(super) fn replay_for_answer<G: Game>(
     wallet: Option<&Wallet>,
     key: Option<&Path>,
 ) -> Result<Answering<G>, Failure> {
-    let replayed = answer::replay_for_answer(ctx.record, wallet).map_err(|e| match e {
+    let today = super::context::reader_today();
+    let replayed = answer::replay_for_answer(ctx.record, wallet, today).map_err(|e| match e {
         AnswerError::Record(e) => ctx.problem(&e),
         AnswerError::NotExtended { ref sent, .. } => {
             let resend = resend_last(sent, key);
@@ -115,6 +116,7 @@ pub(super) fn replay_from_sent<G: Game>(
     sent: Option<&Sent>,
     each: impl FnMut(&PlayedTurn<G>, &Referee<G>),
 ) -> Result<Referee<G>, Failure> {
+    let keep = keep.on(super::context::reader_today());
     answer::replay_from_sent(ctx.record, keep, sent, each).map_err(|e| ctx.problem(&e))
 }
 

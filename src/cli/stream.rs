@@ -99,7 +99,7 @@ fn replay_game<G: Game, R: BufRead, C: AfterCheck>(
     origin: &str,
     after: C,
 ) -> Result<Option<C::Output>, Failure> {
-    match Replay::<G>::check(reader) {
+    match Replay::<G>::check(reader, super::context::reader_today()) {
         Ok(referee) => after
             .after::<G>(super::context::Named::file(origin), &referee)
             .map(Some),

@@ -175,10 +175,12 @@ impl AnswerError {
 /// record it answered (then [`Answering::answered`]) or a later one
 /// holding it. After a line written once play ended (an audit, a claim
 /// in the audit), any record that passes through the digest at the end
-/// of play is that game: the closing lines come in any order.
+/// of play is that game: the closing lines come in any order. `today`:
+/// the reader's ([`Keep::today`]).
 pub fn replay_for_answer<G: Game>(
     record: &Record<'_>,
     wallet: Option<&Wallet>,
+    today: Option<crate::record::Day>,
 ) -> Result<Answering<G>, AnswerError> {
     let sent = wallet.and_then(Wallet::sent);
     let mut found = None;
@@ -194,7 +196,8 @@ pub fn replay_for_answer<G: Game>(
     let keep = Keep {
         digest: true,
         ..Keep::RULES
-    };
+    }
+    .on(today);
     let referee = replay_from_sent::<G>(record, keep, sent, |played, referee| {
         let digest = referee.digest().copied();
         last = Some((played.kind, played.number, played.side));

@@ -489,23 +489,20 @@ impl<G: Game> Referee<G> {
             // is refused, never answered without the key.
             // (Under protocol 2, once lines were written, a key made and
             // never added is no stripped copy: the side plays unsigned.)
+            // (The key file's own side named: another side's key file
+            // on the turn of a side stripped too is told of its own.)
             (Some(wallet), None)
                 if wallet.protocol().binds_keys()
                     && wallet.chain() == self.header.chain_id()
                     && (self.setup_lines + self.turns == 0
                         || self.header.protocol().keys_join_late()) =>
             {
-                let lines = self.setup_lines + self.turns;
-                let before = if lines == 0 {
-                    format!(
-                        ", or it is a copy from before {name}'s key was added (then add it again, the same key: herald keygen --side {name} RECORD --key KEYFILE)"
-                    )
-                } else {
-                    String::new()
-                };
-                Err(ComposeError::Stripped(format!(
-                    "this copy holds no {name}Commit or {name}Key tag, yet KEYFILE was made for {name} in this very game, whose protocol binds every side's key: the copy was stripped of {name}'s keys (its Commit and Key tags, and the signatures they require){before}; it is not the game you are playing, and a line written on it would go out unsigned, so it is refused: ask for the record as it was sent, and check that copy with herald check RECORD --key KEYFILE; nothing was written"
-                )))
+                let own = self
+                    .wallet_side(wallet)
+                    .ok()
+                    .filter(|&s| self.header.commit(s).is_none())
+                    .map_or(name, |s| s.name::<G>());
+                Err(self.stripped_of(own))
             }
             (Some(_), None) => Err(ComposeError::Keys(format!(
                 "{name} has no Commit tag, so its lines carry no reveal: drop --key ({})",
@@ -513,6 +510,55 @@ impl<G: Game> Referee<G> {
             ))),
             (None, None) => Ok(None),
         }
+    }
+
+    /// The refusal of a copy stripped of side `name`'s keys, for the key
+    /// file made for `name` in this very game, whose protocol binds its
+    /// key (`KEYFILE` stands for the key file as the player names it):
+    /// the words every command given the key file uses, `move` and
+    /// `setup` as the readers (`show`, `legal`, `fate`, `hand`).
+    fn stripped_of(&self, name: &str) -> ComposeError {
+        let lines = self.setup_lines + self.turns;
+        let before = if lines == 0 {
+            format!(
+                ", or it is a copy from before {name}'s key was added (then add it again, the same key: herald keygen --side {name} RECORD --key KEYFILE)"
+            )
+        } else {
+            String::new()
+        };
+        ComposeError::Stripped(format!(
+            "this copy holds no {name}Commit or {name}Key tag, yet KEYFILE was made for {name} in this very game, whose protocol binds every side's key: the copy was stripped of {name}'s keys (its Commit and Key tags, and the signatures they require){before}; it is not the game you are playing, and a line written on it would go out unsigned, so it is refused: ask for the record as it was sent, and check that copy with herald check RECORD --key KEYFILE; nothing was written"
+        ))
+    }
+
+    /// For a reader given `wallet` (`show`, `legal`, `fate`, `hand` with
+    /// `--key`): the refusal of this copy when it lacks the Commit tag of
+    /// the key file's side, the key file being that side's in this very
+    /// game (its chain), as `move --key` refuses it: a key file that
+    /// wrote a line of a game whose header this copy does not have, or
+    /// one whose protocol binds its key, before any line or once play
+    /// began under protocol 3 (during its set-up a key may still join
+    /// with its side's first line). `None` otherwise.
+    pub(super) fn stripped_for(&self, wallet: &Wallet) -> Option<ComposeError> {
+        let side = self.wallet_side(wallet).ok()?;
+        if self.header.commit(side).is_some() || wallet.chain() != self.header.chain_id() {
+            return None;
+        }
+        let name = side.name::<G>();
+        if wallet.sent().is_some() {
+            return Some(ComposeError::Closed(
+                ErrorKind::Record,
+                header_changed(
+                    name,
+                    &format!("{name} has no Commit tag here, and the key file's game had one"),
+                ) + "; nothing was written",
+            ));
+        }
+        let lines = self.setup_lines + self.turns;
+        let joins_late = self.header.protocol().keys_join_late();
+        (wallet.protocol().binds_keys()
+            && (lines == 0 || (joins_late && self.phase() != Phase::Setup)))
+            .then(|| self.stripped_of(name))
     }
 
     /// Compose the next line from the mover's choice (`line`: its actions
@@ -1112,6 +1158,9 @@ impl<G: Game> Referee<G> {
         wallet: Option<&'w Wallet>,
         cards: impl Fn(Side, &'w Wallet) -> Result<&'w Wallet, ComposeError>,
     ) -> Result<Preview<G>, ComposeError> {
+        if let Some(stripped) = wallet.and_then(|w| self.stripped_for(w)) {
+            return Err(stripped);
+        }
         let Some(side) = self.to_move() else {
             // A claim that ended the game waits for its target's answer:
             // the result stands only if none comes.
@@ -1292,6 +1341,9 @@ impl<G: Game> Referee<G> {
         cards: impl Fn(Side) -> Result<&'w Wallet, ComposeError>,
     ) -> Result<G::State, ComposeError> {
         let side = self.wallet_side(wallet)?;
+        if let Some(stripped) = self.stripped_for(wallet) {
+            return Err(stripped);
+        }
         if wallet.chain() != self.header.chain_id()
             || self.header.commit(side) != Some(*wallet.commit())
         {

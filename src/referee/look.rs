@@ -269,13 +269,22 @@ impl<G: Game> Referee<G> {
     /// due. The line is the game's summary, else the one that says who
     /// moves (`Turn 42: Elf to move`) or ends with the summary (`Turn 42:
     /// Elf won`); a diagram without one gets the step as its last line.
+    /// A diagram that marks a side as due ([`Game::diagram_marking`])
+    /// marks the side whose turn is due, or none.
     pub fn diagram_with_step(
         &self,
         seen: &G::State,
         style: crate::game::DiagramStyle,
         fit: impl Fn(&str) -> String,
     ) -> String {
-        let diagram = G::diagram(seen, style);
+        // A diagram that marks whose step is due marks the side whose
+        // turn is due by the referee (a claim's target while its answer
+        // is due), and nobody when the step due is no side's turn.
+        let marked = match self.step_due() {
+            Some(due) if due.step == super::Step::Turn => crate::game::Marked::Side(due.side),
+            _ => crate::game::Marked::Nobody,
+        };
+        let diagram = G::diagram_marking(seen, style, marked);
         let Some(step) = self.step_heading() else {
             return diagram;
         };

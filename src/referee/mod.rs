@@ -233,6 +233,11 @@ pub struct Keep {
     /// Every chance value derived, [`Referee::chance`] (`fate` lists
     /// them): a list as long as the game, which `check` does without.
     pub chance: bool,
+    /// The reader's today (the CLI reads its clock; the referee never
+    /// does): a claim, or a line that lets an open claim stand, dated
+    /// more than a day after it is refused as a line from the future
+    /// (spec section 3.8). `None`: no clock, no such check.
+    pub today: Option<record::Day>,
 }
 
 impl Keep {
@@ -242,13 +247,20 @@ impl Keep {
         digest: true,
         before: true,
         chance: true,
+        today: None,
     };
     /// Only what the rules need (and the digest when a side signs).
     pub const RULES: Keep = Keep {
         digest: false,
         before: false,
         chance: false,
+        today: None,
     };
+
+    /// This, read on `today` (the reader's clock, if it has one).
+    pub fn on(self, today: Option<record::Day>) -> Keep {
+        Keep { today, ..self }
+    }
 }
 
 impl<G: Game> Clone for Referee<G> {
@@ -622,6 +634,7 @@ impl<G: Game> Referee<G> {
             digest,
             before: keep.before,
             chance: self.keep.chance && keep.chance,
+            today: keep.today,
         };
         self
     }
@@ -791,6 +804,14 @@ impl<G: Game> Referee<G> {
             Some(w) => format!("{w} won: {}{why}", f.words::<G>()),
             None => format!("a draw: {}{why}", f.words::<G>()),
         }
+    }
+
+    /// The forfeit that decided the game on the board (its claim open or
+    /// standing), if one did: the engine holds it as the claimed side's
+    /// resignation (its position's result reads `Red:resignation`), the
+    /// game as a forfeit ([`Referee::board_words`]).
+    pub fn decided_by(&self) -> Option<Forfeit> {
+        self.decided_by.filter(|f| !f.audit)
     }
 
     /// Whether a forfeit decided the game, or a claim of one is open:
@@ -2016,13 +2037,14 @@ impl<G: Game> Referee<G> {
                 ));
             }
         }
+        let writer = claimant.map_or(at.side, |c| c.name::<G>());
+        self.refuse_from_the_future(date, claimant, writer, at)?;
         // An open claim (its target's own answer voided it before this
         // check): its target has the whole deadline again to answer it,
         // and no other line may follow it before then, the claimant's
         // own included; so a claim never stands while its target may
         // still be answering it, and no quick line forks the game.
         // The target's own lines (conceding with its audit) need no wait.
-        let writer = claimant.map_or(at.side, |c| c.name::<G>());
         if let (Some(claim), Some(deadline), Some((_, day)), Some(claimed_on)) =
             (&self.claim, deadline, date, self.last_date)
         {
@@ -2082,6 +2104,48 @@ impl<G: Game> Referee<G> {
             ));
         }
         Ok(Some(day))
+    }
+
+    /// Refuse a line dated more than a day after the reader's today
+    /// ([`Keep::today`]) where its date would let a claim stand: a claim
+    /// (by `claimant`), or a line of a side other than an open claim's
+    /// target (`writer`), which lets that claim stand. A deadline counts
+    /// by the signed dates, which their writer chooses: a claim dated
+    /// ahead would claim time that has not passed (spec section 3.8).
+    /// A day ahead is someone's today somewhere.
+    fn refuse_from_the_future(
+        &self,
+        date: Option<(usize, record::Day)>,
+        claimant: Option<Side>,
+        writer: &str,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        let (Some(today), Some((k, day))) = (self.keep.today, date) else {
+            return Ok(());
+        };
+        if day.0 <= today.0 + 1 {
+            return Ok(());
+        }
+        let open = self
+            .claim
+            .as_ref()
+            .filter(|c| self.header.side(c.target).name::<G>() != writer);
+        let from = record::Day(day.0 - 1);
+        let message = if claimant.is_some() {
+            format!(
+                "this claim is dated {day}, more than a day after today ({today}) by this computer's clock: a line from the future cannot show that {target}'s step has been due longer than the game's Deadline; the claimant's clock or this computer's is wrong: if this computer's date is right (date -u), the claim is read from {from} on, and {target} may answer the record before it meanwhile, which voids it",
+                target = at.side
+            )
+        } else if let Some(claim) = open {
+            format!(
+                "this line is dated {day}, more than a day after today ({today}) by this computer's clock: a line from the future cannot let {}'s claim on {} stand before the game's Deadline has passed; its writer's clock or this computer's is wrong: if this computer's date is right (date -u), the line is read from {from} on",
+                claim.forfeit.claimant.name::<G>(),
+                claim.forfeit.line_name()
+            )
+        } else {
+            return Ok(());
+        };
+        Err(at.record(Place::Proof(k), message))
     }
 
     /// Give the day a line composed now is dated (the CLI's clock, or a
@@ -2693,15 +2757,17 @@ impl<G: Game> Replay<G> {
 
     /// Check the record `reader` reads as `herald check` does: the
     /// header, every turn as it is read (keeping only what the rules
-    /// need, [`Keep::RULES`]), every signature, and the `Result` tag
-    /// against the game. Gives the referee after the last turn, or why
-    /// the check stopped (boxed: it is large and comes once a record).
+    /// need, [`Keep::RULES`], read on `today`, [`Keep::today`]), every
+    /// signature, and the `Result` tag against the game. Gives the
+    /// referee after the last turn, or why the check stopped (boxed: it
+    /// is large and comes once a record).
     pub fn check<R: std::io::BufRead>(
         reader: record::stream::Reader<R>,
+        today: Option<record::Day>,
     ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
         reader
             .check(
-                |header| Replay::<G>::start(header, Keep::RULES),
+                |header| Replay::<G>::start(header, Keep::RULES.on(today)),
                 |replay| {
                     let referee = replay.finish()?;
                     referee.check_result().map(|()| referee)

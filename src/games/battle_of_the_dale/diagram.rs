@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::board::{short_name, Hex, NAMED_MASK, ROW_LEN};
 use super::picture::{army, coloured, hex_list, status, title_line};
 use super::state::*;
-use crate::game::{DiagramStyle, Outcome, Side};
+use crate::game::{DiagramStyle, Marked, Outcome, Side};
 use crate::picture::Picture;
 
 /// One line on the position.
@@ -140,8 +140,9 @@ pub fn turn_comment(before: &State, after: &State) -> String {
 const STEP: usize = 8;
 const MARGIN: usize = 2;
 
-/// The position as text.
-pub fn diagram(s: &State, style: DiagramStyle) -> String {
+/// The position as text, the army `marked` marked `>` in the armies'
+/// table.
+pub fn diagram(s: &State, style: DiagramStyle, marked: Marked) -> String {
     let pic = super::picture::picture(s);
     let mut out = String::new();
     let _ = writeln!(out, "{}", title_line(s));
@@ -161,7 +162,7 @@ pub fn diagram(s: &State, style: DiagramStyle) -> String {
         out,
         "  M Mounted, H Hero; {l}  {r} named space (3 of 4 win while no Falcon is in)"
     );
-    out.push_str(&status(s));
+    out.push_str(&status(s, marked));
     out
 }
 

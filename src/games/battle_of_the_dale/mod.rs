@@ -19,8 +19,8 @@ pub use board::Hex;
 pub use state::{Kind, State};
 
 use crate::game::{
-    ActionParseError, Chance, ChanceRequest, DiagramStyle, Game, Illegal, OptionTag, Outcome,
-    PositionParseError, Setup, SetupError, Side,
+    ActionParseError, Chance, ChanceRequest, DiagramStyle, Game, Illegal, Marked, OptionTag,
+    Outcome, PositionParseError, Setup, SetupError, Side,
 };
 use state::{bit, starting_army, Opts, ARMIES};
 
@@ -202,7 +202,11 @@ impl Game for BattleOfTheDale {
     }
 
     fn diagram(state: &State, style: DiagramStyle) -> String {
-        diagram::diagram(state, style)
+        diagram::diagram(state, style, Marked::Mover)
+    }
+
+    fn diagram_marking(state: &State, style: DiagramStyle, marked: Marked) -> String {
+        diagram::diagram(state, style, marked)
     }
 
     fn write_position(state: &State, out: &mut String) {

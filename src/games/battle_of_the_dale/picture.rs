@@ -19,7 +19,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::board::{hexes, short_name, Hex, NAMED_MASK, ROW_LEN, ROW_LETTER};
 use super::state::*;
-use crate::game::{wrap_words, Outcome, Side, TEXT_WIDTH};
+use crate::game::{wrap_words, Marked, Outcome, Side, TEXT_WIDTH};
 
 /// From a hex's centre to a corner.
 const R: f32 = 1.0;
@@ -86,7 +86,7 @@ pub fn picture(state: &State) -> Picture {
             .push(Label::coordinate(Point::new(right, y), letter));
     }
     pic.caption = vec![title_line(state)];
-    let status = status(state);
+    let status = status(state, Marked::Mover);
     let plain = anstream::adapter::strip_str(&status).to_string();
     pic.caption.extend(plain.lines().map(str::to_string));
     pic.legend = vec![
@@ -161,26 +161,28 @@ pub(super) fn title_line(s: &State) -> String {
     format!("Turn {}: {status}", s.turn_no)
 }
 
-/// Everything under the legend: the armies' table, the optional rules,
-/// offers, a pending rally, an Elf's forced advance, an advance after
-/// capture (with colour; the picture's caption is this without it).
-pub(super) fn status(s: &State) -> String {
+/// Everything under the legend: the armies' table (the army `marked`
+/// marked), the optional rules, offers, a pending rally, an Elf's forced
+/// advance, an advance after capture (with colour; the picture's caption
+/// is this without it).
+pub(super) fn status(s: &State, marked: Marked) -> String {
     let mut out = String::new();
-    armies(s, &mut out);
+    armies(s, &mut out, marked);
     notes(s, &mut out);
     out
 }
 
 /// The armies' table: map, Reserve and Captured pile of each, the army
-/// to move marked `>`.
-fn armies(s: &State, out: &mut String) {
+/// `marked` says marked `>` (by default the army to move).
+fn armies(s: &State, out: &mut String, marked: Marked) {
     let _ = writeln!(out, "  Army     Map  Reserve   Captured pile");
     for &side in s.sides() {
-        let mark = if !s.over() && side == s.mover {
-            ">"
-        } else {
-            " "
+        let due = match marked {
+            Marked::Mover => !s.over() && side == s.mover,
+            Marked::Side(due) => side == due,
+            Marked::Nobody => false,
         };
+        let mark = if due { ">" } else { " " };
         let name = coloured(side, &format!("{:<8}", army(side)));
         if !s.in_game(side) {
             let _ = write!(out, "{mark} {name} out");
