@@ -10,8 +10,8 @@ use super::context::unknown_game_argument;
 use super::context::{
     append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
     read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
-    side_to_move, with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named,
-    RecordCommand, SCHEMA_VERSION,
+    with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand,
+    SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;
@@ -808,7 +808,7 @@ impl AfterCheck for Check {
                 game: G::ID,
                 turns: referee.turns(),
                 result,
-                to_move: side_to_move(referee),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 summary,
                 pending: pending_json(referee),
                 phase: referee.phase().as_str(),
@@ -1022,7 +1022,7 @@ impl RecordCommand for Show {
                 game: G::ID,
                 turn: upto,
                 result: referee.result(),
-                to_move: side_to_move(&referee),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 summary,
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
@@ -1388,7 +1388,7 @@ impl RecordCommand for Legal {
                 })
                 .collect();
         }
-        let to_move = side_to_move(&referee);
+        let to_move = referee.side_due().map(|s| s.name::<G>().to_owned());
         match self.format {
             Format::Json => print_json(&JsonLegal {
                 schema: SCHEMA_VERSION,
@@ -1704,7 +1704,9 @@ fn next_chance<G: Game>(
     referee
         .view(Keys::as_shown(&wallet))
         .map_err(|e| compose_failure(e, Some(path), ctx))?;
-    let mine = side_to_move(referee).is_some_and(|s| s.eq_ignore_ascii_case(wallet.side()));
+    let mine = referee
+        .side_due()
+        .is_some_and(|s| s.name::<G>().eq_ignore_ascii_case(wallet.side()));
     if !mine {
         return Ok((
             Vec::new(),
@@ -2596,7 +2598,7 @@ impl RecordCommand for Move {
                 side: side_name.into(),
                 line: line.trim_end().into(),
                 result,
-                to_move: side_to_move(&referee),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 summary,
                 written,
             })?,

@@ -906,6 +906,19 @@ impl<G: Game> Referee<G> {
             .collect()
     }
 
+    /// The side whose line is due: the target of an open forfeit claim
+    /// (its own line voids the claim, whichever side the board says moves
+    /// next), else the side to move ([`Referee::to_move`]); `None` once
+    /// the game is over and no claim waits. What readers print as the
+    /// side to move (`to_move` in JSON, `legal`'s list, `check` of many
+    /// records).
+    pub fn side_due(&self) -> Option<Side> {
+        match self.open_claim() {
+            Some((target, _)) => Some(target),
+            None => self.to_move(),
+        }
+    }
+
     /// Every side whose line may come next, in header order: the target
     /// of an open claim (its own line voids it), else every side whose
     /// audit is due, else every side whose key is due before turn 1
