@@ -19,6 +19,7 @@
 pub mod answer;
 mod cards;
 pub mod chance;
+pub mod command;
 pub mod compose;
 pub mod deck;
 mod draw;
@@ -53,6 +54,7 @@ mod cards_tests;
 mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
+pub use command::{Command, Said, Writing};
 pub use compose::{ComposeError, HandKey, Keys, Preview};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
@@ -184,7 +186,7 @@ pub struct StepDue {
     /// What the step writes.
     pub step: Step,
     /// The step in words, with the command that takes it.
-    pub text: String,
+    pub text: Said,
 }
 
 /// What a step due writes: a key, a set-up line, a turn, a farewell line
@@ -716,7 +718,7 @@ impl<G: Game> Referee<G> {
     /// One line on how the game stands: the engine's summary, and where
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
-    pub fn summary(&self) -> String {
+    pub fn summary(&self) -> Said {
         // Keys before turn 1 (protocol 3): the side to move cannot move
         // until they are in.
         if let Some(due) = self.keys_step_due() {
@@ -724,33 +726,33 @@ impl<G: Game> Referee<G> {
         }
         if self.phase() == Phase::Setup {
             if let Some(due) = self.step_due() {
-                let text = due.text.strip_prefix("the set-up: ").unwrap_or(&due.text);
-                return format!("Set-up, before turn 1: {text}");
+                let text = due.text.strip_prefix("the set-up: ").unwrap_or(due.text);
+                return text.after("Set-up, before turn 1: ");
             }
         }
-        let mut board = self.board_words();
+        let mut board = Said::words(self.board_words());
         if let Some(claim) = &self.claim {
             board = match self.claim_answer_due() {
                 // The game goes on for the others (three sides or more):
                 // what is due is the claim's answer, never the next
                 // side's turn the board names.
                 Some(due) if self.phase() == Phase::Play && !self.board_outcome().is_over() => {
-                    capital(&due.text)
+                    due.text.capital()
                 }
-                _ => format!(
-                    "{board}; until {} answers, its own next line voids the claim",
+                _ => board.and(&format!(
+                    "; until {} answers, its own next line voids the claim",
                     claim.forfeit.side.name::<G>()
-                ),
+                )),
             };
         }
         if let Some((position, turn)) = self.deck_broken() {
-            board = format!(
+            board = Said::words(format!(
                 "play stopped on turn {turn} for the audit: deck position {position} opened to \
                  no card of the game"
-            );
+            ));
         }
         if let Some(agreed) = &self.agreed {
-            board = format!("a draw by agreement ({})", agreed.words::<G>());
+            board = Said::words(format!("a draw by agreement ({})", agreed.words::<G>()));
         }
         let outcome = self.outcome();
         if !outcome.is_over() || outcome == self.board_outcome() || self.walked_away.is_some() {
@@ -763,7 +765,7 @@ impl<G: Game> Referee<G> {
         if let Some(f) = self.decided_by.filter(|f| f.audit) {
             verdict = format!("{verdict}: {}", f.words::<G>());
         }
-        format!("{verdict} (on the board: {board})")
+        board.after(&format!("{verdict} (on the board: ")).and(")")
     }
 
     /// The board's words on the game (the engine's summary), a forfeit
@@ -953,21 +955,32 @@ impl<G: Game> Referee<G> {
     /// While the set-up is not finished: what is due, for a player who
     /// asked for a turn (`the set-up is not finished: S1 is Blue's set-up
     /// step, its commitments (herald setup)`).
-    pub fn setup_note(&self) -> Option<String> {
+    pub fn setup_note(&self) -> Option<Said> {
         let step = self.setup_due()?;
         let side = self.to_move()?;
         let (_, number) = self.next_line();
         let name = side.name::<G>();
         if step == SetupStep::Key {
-            return Some(format!(
-                "the set-up has not begun: {name} has no Commit tag yet, and every side's key comes before S1 ({name} runs herald keygen --side {name} RECORD -o {}.key)",
-                name.to_ascii_lowercase()
-            ));
+            return Some(
+                Said::words(format!(
+                    "the set-up has not begun: {name} has no Commit tag yet, and every side's key comes before S1 ({name} runs "
+                ))
+                .command(
+                    Command::keygen(name)
+                        .on_record()
+                        .makes_key(&format!("{}.key", name.to_ascii_lowercase())),
+                )
+                .and(")"),
+            );
         }
-        Some(format!(
-            "the set-up is not finished: S{number} is {name}'s set-up step, {} (herald setup)",
-            step.what()
-        ))
+        Some(
+            Said::words(format!(
+                "the set-up is not finished: S{number} is {name}'s set-up step, {} (",
+                step.what()
+            ))
+            .command(Command::setup())
+            .and(")"),
+        )
     }
 
     /// The step due and whose it is, in every phase (spec section 3.7):
@@ -989,21 +1002,26 @@ impl<G: Game> Referee<G> {
             Phase::Setup => {
                 let step = self.setup_due().unwrap_or(SetupStep::Commit);
                 let text = match step {
-                    SetupStep::Key => format!(
-                        "{name}'s key is due before S1: every side adds its key before the set-up begins (herald keygen --side {name})"
-                    ),
+                    SetupStep::Key => Said::words(format!(
+                        "{name}'s key is due before S1: every side adds its key before the set-up begins ("
+                    ))
+                    .command(Command::keygen(name))
+                    .and(")"),
                     // Protocol 3: the side's key joins with this line.
-                    _ if self.header.commit(side).is_none() => format!(
-                        "the set-up: {line} is {name}'s, its key with {} (herald setup --side {name} --key {}.key{} makes the key)",
-                        step.what(),
-                        name.to_ascii_lowercase(),
-                        self.hand_key_option(side)
-                    ),
-                    _ => format!(
-                        "the set-up: {line} is {name}'s, {} (herald setup --key{})",
-                        step.what(),
-                        self.hand_key_option(side)
-                    ),
+                    _ if self.header.commit(side).is_none() => Said::words(format!(
+                        "the set-up: {line} is {name}'s, its key with {} (",
+                        step.what()
+                    ))
+                    .command(
+                        Command::setup()
+                            .side(name)
+                            .key_file(&format!("{}.key", name.to_ascii_lowercase()))
+                            .hand_key(self.hand_key_file(side)),
+                    )
+                    .and(" makes the key)"),
+                    _ => Said::words(format!("the set-up: {line} is {name}'s, {} (", step.what()))
+                        .command(Command::setup().key().hand_key(self.hand_key_file(side)))
+                        .and(")"),
                 };
                 let step = match step {
                     SetupStep::Key => Step::Keygen,
@@ -1013,37 +1031,53 @@ impl<G: Game> Referee<G> {
             }
             Phase::Audit => {
                 let due = self.audits_due();
-                let text = if due.len() > 1 {
+                let head = if due.len() > 1 {
                     format!(
-                        "the audit: {} closing lines are due, in any order, each the openings of what its side still holds (herald move audit --key); the result stands once every audit is in",
+                        "the audit: {} closing lines are due, in any order, each the openings of what its side still holds (",
                         possessives::<G>(&due)
                     )
                 } else {
                     format!(
-                        "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
+                        "the audit: {line} is {name}'s closing line, the openings of what it still holds ("
                     )
                 };
+                let text = Said::words(head)
+                    .command(Command::moves().action("audit").key())
+                    .and("); the result stands once every audit is in");
                 (Step::Audit, text)
             }
             _ if self.farewell_due().is_some() => (
                 Step::Farewell,
-                format!("{line} is {name}'s farewell line (herald move pass --key)"),
+                Said::words(format!("{line} is {name}'s farewell line ("))
+                    .command(Command::moves().action("pass").key())
+                    .and(")"),
             ),
             _ => match self.draw_offered_to(side) {
                 Some((by, turn)) => (
                     Step::Turn,
-                    format!(
-                        "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it \
-                         (herald move \"{}\" --key) or decline it by playing on (herald move)",
-                        by.name::<G>(),
-                        if self.accepts_last(side) {
-                            "accept draw"
-                        } else {
-                            "<actions>, accept draw"
-                        }
-                    ),
+                    Said::words(format!(
+                        "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it (",
+                        by.name::<G>()
+                    ))
+                    .command(
+                        Command::moves()
+                            .action(if self.accepts_last(side) {
+                                "accept draw"
+                            } else {
+                                "<actions>, accept draw"
+                            })
+                            .key(),
+                    )
+                    .and(") or decline it by playing on (")
+                    .command(Command::moves())
+                    .and(")"),
                 ),
-                None => (Step::Turn, format!("{line} is {name}'s (herald move)")),
+                None => (
+                    Step::Turn,
+                    Said::words(format!("{line} is {name}'s ("))
+                        .command(Command::moves())
+                        .and(")"),
+                ),
             },
         };
         Some(StepDue {
@@ -1083,15 +1117,20 @@ impl<G: Game> Referee<G> {
         let side = *due.first()?;
         let name = side.name::<G>();
         let text = if due.len() > 1 {
-            format!(
-                "{} keys are due before turn 1, in any order: each side adds its own (herald keygen --side SIDE RECORD --key SIDE.key); a copy that lacks another side's key takes it the same way from that side's key file",
+            Said::words(format!(
+                "{} keys are due before turn 1, in any order: each side adds its own (",
                 possessives::<G>(&due)
-            )
+            ))
+            .command(Command::keygen("SIDE").on_record().key_file("SIDE.key"))
+            .and("); a copy that lacks another side's key takes it the same way from that side's key file")
         } else {
-            format!(
-                "{name}'s key is due before turn 1 (herald keygen --side {name} RECORD --key {}.key)",
-                name.to_ascii_lowercase()
-            )
+            Said::words(format!("{name}'s key is due before turn 1 ("))
+                .command(
+                    Command::keygen(name)
+                        .on_record()
+                        .key_file(&format!("{}.key", name.to_ascii_lowercase())),
+                )
+                .and(")")
         };
         Some(StepDue {
             side,
@@ -1117,9 +1156,9 @@ impl<G: Game> Referee<G> {
         };
         let step = claim.before.step_due().map_or(Step::Turn, |d| d.step);
         let (what, command) = match claim.phase {
-            Phase::Setup => ("set-up step", "herald setup --key"),
-            Phase::Audit => ("audit", "herald move audit --key"),
-            Phase::Play | Phase::Over => ("turn", "herald move --key"),
+            Phase::Setup => ("set-up step", Command::setup().key()),
+            Phase::Audit => ("audit", Command::moves().action("audit").key()),
+            Phase::Play | Phase::Over => ("turn", Command::moves().key()),
         };
         let claimed = format!(
             "{} claimed {name}'s forfeit on {}",
@@ -1128,9 +1167,11 @@ impl<G: Game> Referee<G> {
         );
         let text = if self.phase() == Phase::Over {
             // The claim ended the game: nothing but the answer follows.
-            format!(
-                "{claimed}, which ended the game: only {name}'s own {what} ({line}) may follow it, and it voids the claim ({command})"
-            )
+            Said::words(format!(
+                "{claimed}, which ended the game: only {name}'s own {what} ({line}) may follow it, and it voids the claim ("
+            ))
+            .command(command)
+            .and(")")
         } else {
             // No other line may follow the claim until its deadline
             // passed again (check_date).
@@ -1141,7 +1182,11 @@ impl<G: Game> Referee<G> {
                 ),
                 _ => "; any other line lets it stand".into(),
             };
-            format!("{claimed}: {name}'s own {what} ({line}) voids the claim ({command}){until}")
+            Said::words(format!(
+                "{claimed}: {name}'s own {what} ({line}) voids the claim ("
+            ))
+            .command(command)
+            .and(&format!("){until}"))
         };
         Some(StepDue {
             side,
@@ -3277,7 +3322,7 @@ mod tests {
         assert!(preview.state().is_some() && preview.legal_actions().is_empty());
         assert_eq!(preview.note(), None);
         assert_eq!(
-            preview.legal_note(),
+            preview.legal_note().map(|n| n.to_string()).as_deref(),
             Some("no action is possible: the turn passes (write `pass`)")
         );
     }

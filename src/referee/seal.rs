@@ -267,7 +267,7 @@ impl<G: Game> Referee<G> {
         }
         Some(format!(
             "no forfeit can be claimed before every key is in: {} (a side that never adds its key never began the game)",
-            self.step_due().map_or_else(String::new, |d| d.text)
+            self.step_due().map_or_else(String::new, |d| d.text.to_string())
         ))
     }
 
