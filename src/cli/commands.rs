@@ -2559,10 +2559,7 @@ impl RecordCommand for Move {
                     format!("{} is left as it was received\n", ctx.origin)
                 } else if written {
                     // A forfeit claimed during the set-up is a set-up line.
-                    let what = match played.kind {
-                        crate::record::LineKind::Setup => format!("S{}", played.number),
-                        crate::record::LineKind::Turn => format!("turn {number}"),
-                    };
+                    let what = played.kind.named(played.number);
                     format!("wrote {what} to {}\n", ctx.origin)
                 } else {
                     "dry run: nothing written\n".into()

@@ -994,10 +994,7 @@ impl<G: Game> Referee<G> {
         let side = self.to_move_in(phase)?;
         let name = side.name::<G>();
         let (kind, number) = self.next_line_in(phase);
-        let line = match kind {
-            LineKind::Setup => format!("S{number}"),
-            LineKind::Turn => format!("turn {number}"),
-        };
+        let line = kind.named(number).to_string();
         let (step, text) = match phase {
             Phase::Setup => {
                 let step = self.setup_due().unwrap_or(SetupStep::Commit);
@@ -1150,10 +1147,7 @@ impl<G: Game> Referee<G> {
         let side = self.header.side(claim.target);
         let name = side.name::<G>();
         let (kind, number) = self.next_line_in(claim.phase);
-        let line = match kind {
-            LineKind::Setup => format!("S{number}"),
-            LineKind::Turn => format!("turn {number}"),
-        };
+        let line = kind.named(number).to_string();
         let step = claim.before.step_due().map_or(Step::Turn, |d| d.step);
         let (what, command) = match claim.phase {
             Phase::Setup => ("set-up step", Command::setup().key()),

@@ -118,10 +118,7 @@ pub struct Forfeit {
 impl Forfeit {
     /// The line of the claim: `turn 12`, `S3`.
     pub fn line_name(&self) -> String {
-        match self.line {
-            LineKind::Setup => format!("S{}", self.turn),
-            LineKind::Turn => format!("turn {}", self.turn),
-        }
+        self.line.named(self.turn).to_string()
     }
 
     /// In words: `North forfeited (claimed by South on turn 12)`.
