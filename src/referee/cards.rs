@@ -761,7 +761,7 @@ impl<G: Game> Referee<G> {
     /// position when none failed); the others win together (one: it
     /// wins; none: a draw).
     pub(super) fn broken_verdict(&self) -> Outcome {
-        let failed: Vec<usize> = self.hidden.failures().map(|(i, _)| i).collect();
+        let failed: Vec<usize> = self.hidden.failures().map(|(s, _)| s.index()).collect();
         let opener = self
             .table
             .deck()

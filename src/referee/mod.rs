@@ -479,12 +479,7 @@ impl<G: Game> Referee<G> {
         let protocol = header.protocol();
         // Under protocol 3 the set-up begins with the first side that has
         // its key (the game's creator), and the keys need not come first.
-        let hidden = Hidden::new::<G>(
-            &state,
-            header.sides(),
-            setup_start(&header).index(),
-            protocol,
-        );
+        let hidden = Hidden::new::<G>(&state, header.seated(), setup_start(&header), protocol);
         let keyless = if protocol.keys_join_late() {
             None
         } else if hidden.any() || table.has_deck() {
@@ -537,7 +532,9 @@ impl<G: Game> Referee<G> {
         if !self.header.protocol().keys_join_late() {
             return;
         }
-        self.table.set_first_passers(self.hidden.open_order());
+        // The deck numbers its passers by their seats' indices.
+        let order: Vec<usize> = self.hidden.open_order().iter().map(|s| s.index()).collect();
+        self.table.set_first_passers(order);
     }
 
     /// Under protocol 3, a side with a key other than side `seat`, when
@@ -812,7 +809,7 @@ impl<G: Game> Referee<G> {
         let mut failed: Vec<(Side, String)> = self
             .hidden
             .failures()
-            .map(|(i, why)| (self.header.sides()[i], why.to_owned()))
+            .map(|(seat, why)| (self.header.side(seat), why.to_owned()))
             .collect();
         if let (Some(blamed), Phase::Over) = (self.broken_blame(), self.phase()) {
             failed.push(blamed);
@@ -861,30 +858,28 @@ impl<G: Game> Referee<G> {
         if let Some(seat) = self.keyless {
             return Some((seat, SetupStep::Key));
         }
-        // The hidden values and the deck number the sides in turn order.
-        let (i, step) = self
-            .hidden
-            .setup_due()
-            .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))?;
-        Some((self.header.seat_at(i)?, step))
+        // The deck numbers the sides in turn order.
+        self.hidden.setup_due().or_else(|| {
+            let i = self.deck_shares_due()?;
+            Some((self.header.seat_at(i)?, SetupStep::Shares))
+        })
     }
 
     /// The side whose closing line is due once the rules ended the game:
     /// one with hidden values still to open, then one whose passes over
     /// the deck are still to audit.
     fn audit_side_due(&self) -> Option<Seat> {
-        let i = self.hidden.audit_due().or_else(|| {
+        self.hidden.audit_due().or_else(|| {
             let hand = self.table.deck().and_then(deck::DeckLedger::audit_due)?;
-            self.table.holder(hand)
-        })?;
-        self.header.seat_at(i)
+            self.header.seat_at(self.table.holder(hand)?)
+        })
     }
 
     /// Whether side `seat`'s closing line is still to come once the
     /// rules ended the game: it holds hidden values not opened yet, or
     /// holds a hand whose passes over the deck are not audited yet.
     fn audit_pending(&self, seat: Seat) -> bool {
-        self.hidden.audit_pending(seat.index())
+        self.hidden.audit_pending(seat)
             || self.holds_hand(seat).is_some_and(|hand| {
                 self.table
                     .deck()
@@ -1049,33 +1044,7 @@ impl<G: Game> Referee<G> {
                     .command(Command::moves().action("pass").key())
                     .and(")"),
             ),
-            _ => match self.draw_offered_to(side) {
-                Some((by, turn)) => (
-                    Step::Turn,
-                    Said::words(format!(
-                        "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it (",
-                        by.name::<G>()
-                    ))
-                    .command(
-                        Command::moves()
-                            .action(if self.accepts_last(side) {
-                                "accept draw"
-                            } else {
-                                "<actions>, accept draw"
-                            })
-                            .key(),
-                    )
-                    .and(") or decline it by playing on (")
-                    .command(Command::moves())
-                    .and(")"),
-                ),
-                None => (
-                    Step::Turn,
-                    Said::words(format!("{line} is {name}'s ("))
-                        .command(Command::moves())
-                        .and(")"),
-                ),
-            },
+            _ => (Step::Turn, self.turn_text(side, &line)),
         };
         Some(StepDue {
             side,
@@ -1083,6 +1052,30 @@ impl<G: Game> Referee<G> {
             step,
             text,
         })
+    }
+
+    /// The words of side `side`'s turn due, `line`: its command, and
+    /// both answers to a draw offered to it.
+    fn turn_text(&self, side: Side, line: &str) -> Said {
+        let name = side.name::<G>();
+        let Some((by, turn)) = self.draw_offered_to(side) else {
+            return Said::words(format!("{line} is {name}'s ("))
+                .command(Command::moves())
+                .and(")");
+        };
+        let accept = if self.accepts_last(side) {
+            "accept draw"
+        } else {
+            "<actions>, accept draw"
+        };
+        Said::words(format!(
+            "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it (",
+            by.name::<G>()
+        ))
+        .command(Command::moves().action(accept).key())
+        .and(") or decline it by playing on (")
+        .command(Command::moves())
+        .and(")")
     }
 
     /// The sides whose keys are due before turn 1 (protocol 3, a game
@@ -1214,7 +1207,7 @@ impl<G: Game> Referee<G> {
     pub fn opened(&self, side: Side) -> Vec<(&'static str, Option<String>)> {
         self.header.seat_of(side).map_or_else(Vec::new, |i| {
             self.hidden
-                .values(i.index())
+                .values(i)
                 .map(|(slot, v)| (slot, v.map(str::to_owned)))
                 .collect()
         })
@@ -1224,7 +1217,7 @@ impl<G: Game> Referee<G> {
     pub fn lines_of(&self, side: Side) -> u32 {
         self.header
             .seat_of(side)
-            .map_or(0, |i| self.ledger.lines(i.index()))
+            .map_or(0, |i| self.ledger.lines(i))
     }
 
     /// The value `side`'s next reveal must hash to (its latest reveal or its
@@ -1232,7 +1225,7 @@ impl<G: Game> Referee<G> {
     pub fn latest_reveal(&self, side: Side) -> Option<Hash> {
         self.header
             .seat_of(side)
-            .and_then(|i| self.ledger.latest(i.index()))
+            .and_then(|i| self.ledger.latest(i))
     }
 
     /// Whether `side`'s next line can settle chance declared now (spec
@@ -1243,9 +1236,10 @@ impl<G: Game> Referee<G> {
         // Without commitments (a plain record) no side can: that is known
         // without looking the side up.
         !self.ledger.is_empty()
-            && self.header.seat_of(side).is_some_and(|i| {
-                self.ledger.is_committed(i.index()) && self.ledger.lines(i.index()) < CHAIN_LENGTH
-            })
+            && self
+                .header
+                .seat_of(side)
+                .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
     }
 
     /// The chance event waiting to be settled, if any.
@@ -1513,13 +1507,13 @@ impl<G: Game> Referee<G> {
     ) -> Result<PlayedTurn<G>, LineError> {
         let begins = self.may_begin_setup(seat);
         if begins {
-            self.hidden.begin_at(seat.index());
+            self.hidden.begin_at(seat);
             self.order_first_passes();
         }
         let played = self.play_setup_line_begun(line, seat, at, check);
         if begins && played.is_err() {
             // Refused: the set-up is due from where it was.
-            self.hidden.begin_at(setup_start(&self.header).index());
+            self.hidden.begin_at(setup_start(&self.header));
             self.order_first_passes();
         }
         played
@@ -1544,7 +1538,7 @@ impl<G: Game> Referee<G> {
         }
         // Whether this line completes the set-up of hidden values.
         let mut hidden = self.hidden.clone();
-        hidden.record(seat.index(), &played.shown);
+        hidden.record(seat, &played.shown);
         let completes = hidden.setup_due().is_none();
         let opening = if step == SetupStep::Shares || !completes {
             Vec::new()
@@ -1581,9 +1575,9 @@ impl<G: Game> Referee<G> {
             .seats()
             .map(|s| {
                 if s == seat {
-                    played.reveal.or(self.ledger.latest(s.index()))
+                    played.reveal.or(self.ledger.latest(s))
                 } else {
-                    self.ledger.latest(s.index())
+                    self.ledger.latest(s)
                 }
             })
             .collect();
@@ -1660,11 +1654,7 @@ impl<G: Game> Referee<G> {
         let mut pending = self.table.pending();
         let verdict = match pending.as_mut().map(table::Pending::deck_mut) {
             Some(deck) if claimant.is_none() => {
-                let earlier = self
-                    .hidden
-                    .verdict_of(seat.index())
-                    .cloned()
-                    .unwrap_or(Ok(()));
+                let earlier = self.hidden.verdict_of(seat).cloned().unwrap_or(Ok(()));
                 // The passes are audited whatever came before, so that the
                 // side's audit is done (a failed maze does not leave it due).
                 // A hand's passes are its holder's to open.
@@ -1691,10 +1681,8 @@ impl<G: Game> Referee<G> {
             self.table.keep(pending);
         }
         match claimant {
-            Some(_) => self
-                .hidden
-                .refused(seat.index(), verdict.err().unwrap_or_default()),
-            None => self.hidden.audited(seat.index(), verdict),
+            Some(_) => self.hidden.refused(seat, verdict.err().unwrap_or_default()),
+            None => self.hidden.audited(seat, verdict),
         }
         Ok(played)
     }
@@ -1914,7 +1902,7 @@ impl<G: Game> Referee<G> {
         }
         let fault = match self
             .ledger
-            .check(self.header.side_chain(seat), seat.index(), reveal)
+            .check(self.header.side_chain(seat), seat, reveal)
         {
             Ok(()) => return Ok(()),
             Err(fault) => fault,
@@ -2463,10 +2451,10 @@ impl<G: Game> Referee<G> {
     fn commit_played(&mut self, seat: Seat, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
-            self.ledger.record(seat.index(), played.reveal);
+            self.ledger.record(seat, played.reveal);
         }
         if !played.shown.is_empty() {
-            self.hidden.record(seat.index(), &played.shown);
+            self.hidden.record(seat, &played.shown);
         }
         match played.kind {
             LineKind::Setup => self.setup_lines = played.number,
@@ -2489,8 +2477,7 @@ impl<G: Game> Referee<G> {
     /// but its values must obey the set-up rules all the same.
     fn audit_opened_sides(&mut self) {
         for (seat, side) in self.header.seated() {
-            let i = seat.index();
-            if let Some(values) = self.hidden.opened_unaudited(i) {
+            if let Some(values) = self.hidden.opened_unaudited(seat) {
                 let values: Vec<(&str, &str)> =
                     values.iter().map(|(s, v)| (*s, v.as_str())).collect();
                 let verdict = G::audit(&self.state, side, &values).map_err(|e| e.reason);
@@ -2498,7 +2485,8 @@ impl<G: Game> Referee<G> {
                 let left = self
                     .holds_hand(seat)
                     .and_then(|hand| self.table.deck()?.left_verdict(hand).cloned());
-                self.hidden.audited(i, verdict.and(left.unwrap_or(Ok(()))));
+                self.hidden
+                    .audited(seat, verdict.and(left.unwrap_or(Ok(()))));
             }
         }
     }
@@ -3241,8 +3229,8 @@ mod tests {
                 // `seat` first, then every other committed side.
                 let made: Vec<String> = referee
                     .ledger
-                    .seed_sides(seat.index())
-                    .map(|i| referee.header.sides()[i].name::<Asks>().to_owned())
+                    .seed_sides(seat, referee.header.seats())
+                    .map(|s| referee.header.name::<Asks>(s).to_owned())
                     .collect();
                 assert_eq!(referee.reveal_names(seat), made);
                 for old in olds {

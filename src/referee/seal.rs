@@ -277,7 +277,7 @@ impl<G: Game> Referee<G> {
         line.proofs.is_empty()
             && line.ending != Ending::Forfeit
             && !self.keep.digest
-            && !self.ledger.is_committed(seat.index())
+            && !self.ledger.is_committed(seat)
             && self.header.key_at(seat).is_none()
     }
 
