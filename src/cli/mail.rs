@@ -658,45 +658,7 @@ pub(super) fn answer_hint<G: Game>(
             moves("YOUR TURN")
         );
     }
-    // The choices a set-up step that commits cannot go without.
-    let required = match due.step {
-        Step::Setup(SetupStep::Commit | SetupStep::CommitOpen) => G::SETUP_CHOICES
-            .iter()
-            .filter(|c| c.default == crate::game::ChoiceDefault::Required)
-            .map(|c| c.name)
-            .collect(),
-        _ => Vec::new(),
-    };
-    let key_made = format!("{}.key", name.to_ascii_lowercase());
-    let command = match due.step {
-        Step::Keygen => Command::keygen(name)
-            .on_record()
-            .makes_key(&key_made)
-            .write(&how),
-        Step::Turn => moves("YOUR TURN"),
-        Step::Audit => moves("audit"),
-        Step::Farewell => moves("pass"),
-        // Protocol 3: the side's key joins with its first set-up line.
-        _ if referee.header().commit(side).is_none() => format!(
-            "{}\n(your key is made with your first line; herald setup --help lists the choices)",
-            Command::setup()
-                .on_record()
-                .side(name)
-                .key_file(&key_made)
-                .hand_key(referee.hand_key_file(side))
-                .choices(required)
-                .write(&how)
-        ),
-        _ => format!(
-            "{}\n(herald setup --help lists the choices)",
-            Command::setup()
-                .on_record()
-                .key_file(YOUR_KEY)
-                .hand_key(referee.hand_key_file(side))
-                .choices(required)
-                .write(&how)
-        ),
-    };
+    let command = step_command(referee, due.step, side, &how);
     if sides.len() > 1 && answering.is_none() {
         // Keys before turn 1 and audits come in any order: each side
         // writes its own on the record as it finds it.
@@ -721,6 +683,66 @@ pub(super) fn answer_hint<G: Game>(
         _ => due.line,
     };
     format!("Next, {name} ({what}), answering with:\n{command}")
+}
+
+/// The command that takes step `step` of side `side`, as `how` writes it
+/// (a message's reply).
+fn step_command<G: Game>(
+    referee: &Referee<G>,
+    step: Step,
+    side: game::Side,
+    how: &Writing<'_>,
+) -> String {
+    let name = side.name::<G>();
+    // A side that plays from an ally's hand draws and shows it with the
+    // ally's key file.
+    let moves = |action: &str| {
+        Command::moves()
+            .on_record()
+            .action(action)
+            .key_file(YOUR_KEY)
+            .hand_key(referee.hand_key_file(side))
+            .write(how)
+    };
+    // The choices a set-up step that commits cannot go without.
+    let required = match step {
+        Step::Setup(SetupStep::Commit | SetupStep::CommitOpen) => G::SETUP_CHOICES
+            .iter()
+            .filter(|c| c.default == crate::game::ChoiceDefault::Required)
+            .map(|c| c.name)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let key_made = format!("{}.key", name.to_ascii_lowercase());
+    match step {
+        Step::Keygen => Command::keygen(name)
+            .on_record()
+            .makes_key(&key_made)
+            .write(how),
+        Step::Turn => moves("YOUR TURN"),
+        Step::Audit => moves("audit"),
+        Step::Farewell => moves("pass"),
+        // Protocol 3: the side's key joins with its first set-up line.
+        _ if referee.header().commit(side).is_none() => format!(
+            "{}\n(your key is made with your first line; herald setup --help lists the choices)",
+            Command::setup()
+                .on_record()
+                .side(name)
+                .key_file(&key_made)
+                .hand_key(referee.hand_key_file(side))
+                .choices(required)
+                .write(how)
+        ),
+        _ => format!(
+            "{}\n(herald setup --help lists the choices)",
+            Command::setup()
+                .on_record()
+                .key_file(YOUR_KEY)
+                .hand_key(referee.hand_key_file(side))
+                .choices(required)
+                .write(how)
+        ),
+    }
 }
 
 /// Write the reply message for the line just played: the whole record
