@@ -396,7 +396,7 @@ fn game_named(name: &str) -> Option<&'static str> {
 /// The game an input is for and its text: `one`'s and the whole input
 /// when a run is kept to one game, else the game the first byte picks
 /// ([`picked_game`]) and the rest.
-fn split_input(data: &[u8], one: Option<&'static str>) -> Option<(&'static str, &[u8])> {
+fn split_input<'a>(data: &'a [u8], one: Option<&'static str>) -> Option<(&'static str, &'a [u8])> {
     match one {
         Some(id) => Some((id, data)),
         None => data
