@@ -20,8 +20,8 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
     fs::write(dir.join(name), bytes).expect("seed file");
 }
 
-/// Where seeds of one parser of one game go: a target of that game alone
-/// (`action_castle_danger`), or a target of every game (`action`,
+/// Where seeds of one parser of one game go: a run kept to that game
+/// (`HERALD_FUZZ_GAME`, seeds `action_castle_danger`), or a run of every game (`action`,
 /// `position`) whose inputs begin with the byte that picks the game (its
 /// index in `GAMES`), named after the game.
 struct Seeds {
@@ -209,7 +209,7 @@ fn main() {
         }
     }
     // Every game of the registry: its records, and its action texts for
-    // the `action` target and its own `action_<module>` target.
+    // the `action` target, and for a run kept to it (`action_<module>`).
     macro_rules! each {
         ($($module:ident: $game:ty),*) => {
             $(game::<$game>(&seeds, stringify!($module));)*
@@ -271,8 +271,9 @@ fn maze_seeds(seeds: &Path) {
 }
 
 /// The seeds of game `G`: its records (self-play and up to 6 fixtures) for
-/// the record and check targets, its action texts for its action target
-/// (`action_<module>`, `module` its folder) and the `action` target.
+/// the record and check targets, its action texts for the `action`
+/// target and for a run of it kept to the game (`action_<module>`,
+/// `module` its folder).
 fn game<G: Game>(seeds: &Path, module: &str) {
     let made = records::<G>();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))

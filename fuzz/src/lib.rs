@@ -16,14 +16,15 @@
 //! - [`action_every_game`] and [`position_every_game`]: the two
 //!   round trips above for every game of the registry
 //!   (`herald::for_each_game!`), the first byte of the input choosing
-//!   the game: a new game is fuzzed with no edit here.
+//!   the game, or `HERALD_FUZZ_GAME` keeping a run to one game: a new
+//!   game is fuzzed with no edit here, and has no target of its own.
 
-use herald::Problem;
 use herald::game::{action_text, position_text, DiagramStyle, Game, Undrawn};
 use herald::games::{self, GameVisitor};
 use herald::record::{self, Source, Span};
 use herald::referee::{self, result_text, Referee, RefereeError};
 use herald::selfplay;
+use herald::Problem;
 
 pub use herald;
 pub use libfuzzer_sys;
@@ -365,27 +366,68 @@ impl GameVisitor for Picked<'_> {
     }
 }
 
+/// The game a run of the `action` and `position` targets is kept to,
+/// `HERALD_FUZZ_GAME` (a game's id or module, `castle-danger` or
+/// `castle_danger`), if set: every input is then that game's text whole,
+/// a run on one game for any game of the registry, with no target of its
+/// own. A name the registry does not know stops the run at once.
+fn one_game() -> Option<&'static str> {
+    static GAME: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *GAME.get_or_init(|| {
+        let name = std::env::var("HERALD_FUZZ_GAME").ok()?;
+        Some(game_named(&name).unwrap_or_else(|| {
+            let ids: Vec<&str> = games::GAMES.iter().map(|g| g.id).collect();
+            panic!(
+                "HERALD_FUZZ_GAME={name}: no such game; the games: {}",
+                ids.join(", ")
+            )
+        }))
+    })
+}
+
+/// The id of the game of the registry named `name` (its id or module).
+fn game_named(name: &str) -> Option<&'static str> {
+    games::GAMES
+        .iter()
+        .find(|g| g.id == name || g.module == name)
+        .map(|g| g.id)
+}
+
+/// The game an input is for and its text: `one`'s and the whole input
+/// when a run is kept to one game, else the game the first byte picks
+/// ([`picked_game`]) and the rest.
+fn split_input<'a>(data: &'a [u8], one: Option<&'static str>) -> Option<(&'static str, &'a [u8])> {
+    match one {
+        Some(id) => Some((id, data)),
+        None => data
+            .split_first()
+            .map(|(&pick, text)| (picked_game(pick), text)),
+    }
+}
+
 /// The `action` target: [`action_round_trip`] for the game of the
-/// registry that the first byte of `data` chooses, on the rest.
+/// registry that the first byte of `data` chooses, on the rest (or, with
+/// `HERALD_FUZZ_GAME`, for that game on all of it).
 pub fn action_every_game(data: &[u8]) {
-    if let Some((&pick, text)) = data.split_first() {
+    if let Some((id, text)) = split_input(data, one_game()) {
         let picked = Picked {
             text,
             actions: true,
         };
-        games::dispatch(picked_game(pick), picked).expect("a registered game");
+        games::dispatch(id, picked).expect("a registered game");
     }
 }
 
 /// The `position` target: [`position_round_trip`] for the game of the
-/// registry that the first byte of `data` chooses, on the rest.
+/// registry that the first byte of `data` chooses, on the rest (or, with
+/// `HERALD_FUZZ_GAME`, for that game on all of it).
 pub fn position_every_game(data: &[u8]) {
-    if let Some((&pick, text)) = data.split_first() {
+    if let Some((id, text)) = split_input(data, one_game()) {
         let picked = Picked {
             text,
             actions: false,
         };
-        games::dispatch(picked_game(pick), picked).expect("a registered game");
+        games::dispatch(id, picked).expect("a registered game");
     }
 }
 
@@ -527,6 +569,45 @@ mod tests {
         let past = u8::try_from(games::GAMES.len()).unwrap();
         assert_eq!(picked_game(past), "castle-danger");
     }
+
+    /// `HERALD_FUZZ_GAME` keeps a run to one game by its id or module,
+    /// every input that game's text whole; without it the first byte
+    /// picks the game.
+    #[test]
+    fn a_run_kept_to_one_game_takes_each_input_whole_as_its_text() {
+        assert_eq!(game_named("castle_danger"), Some("castle-danger"));
+        assert_eq!(game_named("battlegates"), Some("battlegates"));
+        assert_eq!(game_named("chess"), None);
+        let one = game_named("breach-the-keep");
+        assert_eq!(
+            split_input(b"\x00Kc9", one),
+            Some(("breach-the-keep", &b"\x00Kc9"[..]))
+        );
+        assert_eq!(
+            split_input(b"\x00Kc9", None),
+            Some(("castle-danger", &b"Kc9"[..]))
+        );
+        assert_eq!(split_input(b"", None), None);
+        // Every game's own seeds (`seeds/action_<module>`) run through
+        // the `action` target kept to that game.
+        for game in games::GAMES {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("seeds")
+                .join(format!("action_{}", game.module));
+            let mut ran = 0;
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let data = std::fs::read(entry.unwrap().path()).unwrap();
+                let (id, text) = split_input(&data, Some(game.id)).unwrap();
+                let picked = Picked {
+                    text,
+                    actions: true,
+                };
+                games::dispatch(id, picked).unwrap();
+                ran += 1;
+            }
+            assert!(ran > 0, "no seeds in {}", dir.display());
+        }
+    }
 }
 
 /// The `contact` target: a side tag's value read as a contact
@@ -560,5 +641,9 @@ pub fn contact(data: &[u8]) {
         (Some(n), None) => n.to_owned(),
         (None, None) => unreachable!(),
     };
-    assert_eq!(record::Contact::parse(&again), Ok(c), "{text:?} -> {again:?}");
+    assert_eq!(
+        record::Contact::parse(&again),
+        Ok(c),
+        "{text:?} -> {again:?}"
+    );
 }

@@ -10,8 +10,8 @@ use super::context::unknown_game_argument;
 use super::context::{
     append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
     read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
-    side_to_move, with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named,
-    RecordCommand, SCHEMA_VERSION,
+    with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand,
+    SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;
@@ -23,8 +23,8 @@ use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::answer::Crossed;
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Seat, Step,
-    TypedError,
+    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Said, Seat,
+    Step, TypedError, Writing,
 };
 use crate::wallet::Wallet;
 
@@ -803,8 +803,8 @@ impl AfterCheck for Check {
                 game: G::ID,
                 turns: referee.turns(),
                 result,
-                to_move: side_to_move(referee),
-                summary,
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
+                summary: summary.to_string(),
                 pending: pending_json(referee),
                 phase: referee.phase().as_str(),
                 provisional: referee.provisional().map(result_text::<G>),
@@ -825,7 +825,7 @@ impl AfterCheck for Check {
                     side: d.side.name::<G>().into(),
                     line: d.line,
                     step: d.step.as_str(),
-                    text: d.text,
+                    text: d.text.to_string(),
                 }),
                 openings_due: referee
                     .openings_due()
@@ -1013,10 +1013,9 @@ impl RecordCommand for Show {
                 .map_err(|e| compose_failure(e, Some(path), ctx))?,
             (None, None) => referee.public_state(),
         };
-        let diagram = name_record(
-            &referee.diagram_with_step(&seen, self.style, |t| fit(t, "  ")),
-            ctx.named(),
-        );
+        let diagram = referee.diagram_with_step(&seen, self.style, |t| {
+            fit(&name_record(t, ctx.named()), "  ")
+        });
         // A forfeit said as one, never as the engine's resignation.
         let summary = referee.board_words();
         // The position the last turn started from, as the viewer saw it.
@@ -1032,7 +1031,7 @@ impl RecordCommand for Show {
                 game: G::ID,
                 turn: upto,
                 result: referee.result(),
-                to_move: side_to_move(&referee),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 summary,
                 pending: pending_json(&referee),
                 diagram: plain(&diagram),
@@ -1140,7 +1139,7 @@ impl RecordCommand for Replay {
                     .unwrap_or_else(|_| referee.state().clone()),
                 None => referee.state().clone(),
             };
-            referee.diagram_with_step(&seen, style, |t| fit(t, "  "))
+            referee.diagram_with_step(&seen, style, |t| fit(&t.to_string(), "  "))
         };
         let mut positions = vec![JsonPosition {
             turn: 0,
@@ -1354,9 +1353,10 @@ impl RecordCommand for Legal {
                 .collect(),
             _ => Vec::new(),
         };
-        let mut note = preview.legal_note().map(str::to_owned);
+        let mut note = preview.legal_note();
         if let Some(draw) = referee.to_move().and_then(|s| referee.draw_note(s)) {
-            note = Some(note.map_or_else(|| draw.clone(), |n| format!("{draw}; {n}")));
+            note =
+                Some(note.map_or_else(|| draw.clone().into(), |n| n.after(&format!("{draw}; "))));
         }
         let mut after = Vec::new();
         let mut state = preview.state().cloned();
@@ -1369,7 +1369,7 @@ impl RecordCommand for Legal {
                         crate::referee::ErrorKind::Illegal,
                         format!(
                             "--after: no action can be listed now{}",
-                            note.as_deref().map_or(String::new(), |n| format!(" ({n})"))
+                            note.as_ref().map_or(String::new(), |n| format!(" ({n})"))
                         ),
                     ),
                     &ctx.origin,
@@ -1381,7 +1381,7 @@ impl RecordCommand for Legal {
             after = made.actions.iter().map(action_text::<G>).collect();
             note = Some(match made.can_end {
                 Ok(()) => "the turn may end after these actions".into(),
-                Err(why) => format!("the turn may not end after these actions: {why}"),
+                Err(why) => format!("the turn may not end after these actions: {why}").into(),
             });
             state = Some(made.state);
         }
@@ -1404,7 +1404,7 @@ impl RecordCommand for Legal {
                 })
                 .collect();
         }
-        let to_move = side_to_move(&referee);
+        let to_move = referee.side_due().map(|s| s.name::<G>().to_owned());
         match self.format {
             Format::Json => print_json(&JsonLegal {
                 schema: SCHEMA_VERSION,
@@ -1412,7 +1412,7 @@ impl RecordCommand for Legal {
                 game: G::ID,
                 turn: referee.next_turn(),
                 to_move,
-                note,
+                note: note.as_ref().map(ToString::to_string),
                 chance,
                 after,
                 actions,
@@ -1434,16 +1434,13 @@ impl RecordCommand for Legal {
                         text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
                     }
                 } else if let Some(due) = &step {
+                    let head = format!(
+                        "{}, {}: ",
+                        crate::referee::capital(&due.line),
+                        due.side.name::<G>()
+                    );
                     text.push_str(&fit(
-                        &name_record(
-                            &format!(
-                                "{}, {}: {}",
-                                crate::referee::capital(&due.line),
-                                due.side.name::<G>(),
-                                due.text
-                            ),
-                            ctx.named(),
-                        ),
+                        &name_record(&due.text.clone().after(&head), ctx.named()),
                         "  ",
                     ));
                     // A claim its target may still answer: that answer is
@@ -1475,7 +1472,7 @@ impl RecordCommand for Legal {
                         &format!(
                             "Turn {}, {side}: no actions listed: {}{with_key}",
                             referee.next_turn(),
-                            note.take().unwrap_or_default()
+                            note.take().map(|n| n.to_string()).unwrap_or_default()
                         ),
                         "  ",
                     ));
@@ -1486,7 +1483,10 @@ impl RecordCommand for Legal {
                     text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
                 }
                 if let Some(n) = &note {
-                    text.push_str(&fit(&name_record(&format!("Note: {n}"), ctx.named()), "  "));
+                    text.push_str(&fit(
+                        &name_record(&n.clone().after("Note: "), ctx.named()),
+                        "  ",
+                    ));
                 }
                 for c in &chance {
                     text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
@@ -1511,78 +1511,24 @@ fn actions_head(turn: u32, who: &str, count: usize) -> String {
     format!("Turn {turn}, {who}: {count} legal action{plural}\n")
 }
 
-/// `text` with the word RECORD of the referee's commands named as the
-/// file read (left as it is for standard input); when that file is an
-/// email message, each command that writes the next step on it answers
-/// it with a reply, as herald never rewrites a message.
-fn name_record(text: &str, named: Named<'_>) -> String {
+/// What the referee said, its commands written on the file read (left as
+/// `RECORD` for standard input); when that file is an email message,
+/// each command that writes the next step on it answers it with a reply,
+/// as herald never rewrites a message ([`Writing`]).
+fn name_record(said: &Said, named: Named<'_>) -> String {
     match named.origin {
-        "<stdin>" => text.to_owned(),
+        "<stdin>" => said.to_string(),
         origin => {
             // A command names the file alone, as a shell reads it: not
             // the part of a message or mailbox it was found in.
             let file = record_file_of(origin);
-            let text = text
-                .replace(" RECORD ", &format!(" {file} "))
-                .replace(" RECORD\n", &format!(" {file}\n"));
-            match named.answer {
-                Answer::InPlace => text,
-                Answer::ByReply => answered_by_reply(&text, &file),
-            }
+            said.write(&Writing {
+                record: &file,
+                reply: matches!(named.answer, Answer::ByReply),
+                send: false,
+            })
         }
     }
-}
-
-/// `text` with each `herald keygen`, `move` or `setup` command on `file`
-/// (a message) written as the reply that answers it: `--reply -o
-/// reply.eml` added, and a key file named by `-o` named by `--key`
-/// instead (`-o` is the message's then).
-fn answered_by_reply(text: &str, file: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut rest = text;
-    while let Some(at) = ["herald keygen ", "herald move ", "herald setup "]
-        .iter()
-        .filter_map(|start| rest.find(start))
-        .min()
-    {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        let end = command_end(rest);
-        let command = &rest[..end];
-        let on_file =
-            command.contains(&format!(" {file} ")) || command.ends_with(&format!(" {file}"));
-        if on_file && !command.contains("--reply") {
-            let command = if command.starts_with("herald keygen ") {
-                command.replace(" -o ", " --key ")
-            } else {
-                command.to_owned()
-            };
-            out.push_str(&command);
-            out.push_str(" --reply -o reply.eml");
-        } else {
-            out.push_str(command);
-        }
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Where a command that starts `text` ends: at a closing parenthesis, a
-/// semicolon, a comma and space, a line's end or the text's, outside
-/// double quotes.
-fn command_end(text: &str) -> usize {
-    let mut quoted = false;
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' => quoted = !quoted,
-            b')' | b';' | b'\n' if !quoted => return i,
-            b',' if !quoted && bytes.get(i + 1) == Some(&b' ') => return i,
-            _ => {}
-        }
-    }
-    text.len()
 }
 
 /// The file an origin (`files::found_origin`: `m0.eml [the body,
@@ -1720,7 +1666,9 @@ fn next_chance<G: Game>(
     referee
         .view(Keys::as_shown(&wallet))
         .map_err(|e| compose_failure(e, Some(path), ctx))?;
-    let mine = side_to_move(referee).is_some_and(|s| s.eq_ignore_ascii_case(wallet.side()));
+    let mine = referee
+        .side_due()
+        .is_some_and(|s| s.name::<G>().eq_ignore_ascii_case(wallet.side()));
     if !mine {
         return Ok((
             Vec::new(),
@@ -1753,7 +1701,7 @@ fn next_chance<G: Game>(
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        (true, Some(note)) => note.to_owned(),
+        (true, Some(note)) => note.to_string(),
         (true, None) => format!("{}'s next line draws no chance", wallet.side()),
     };
     Ok((next, note))
@@ -2603,7 +2551,7 @@ impl RecordCommand for Move {
                 )?;
             }
         }
-        let summary = referee.summary();
+        let summary = referee.summary().to_string();
         match self.format {
             Format::Json => print_json(&JsonMove {
                 schema: SCHEMA_VERSION,
@@ -2612,7 +2560,7 @@ impl RecordCommand for Move {
                 side: side_name.into(),
                 line: line.trim_end().into(),
                 result,
-                to_move: side_to_move(&referee),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 summary,
                 written,
             })?,
@@ -2627,10 +2575,7 @@ impl RecordCommand for Move {
                     format!("{} is left as it was received\n", ctx.origin)
                 } else if written {
                     // A forfeit claimed during the set-up is a set-up line.
-                    let what = match played.kind {
-                        crate::record::LineKind::Setup => format!("S{}", played.number),
-                        crate::record::LineKind::Turn => format!("turn {number}"),
-                    };
+                    let what = played.kind.named(played.number);
                     format!("wrote {what} to {}\n", ctx.origin)
                 } else {
                     "dry run: nothing written\n".into()

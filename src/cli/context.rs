@@ -251,15 +251,6 @@ pub(super) fn fit(text: &str, indent: &str) -> String {
     out
 }
 
-pub(super) fn side_to_move<G: Game>(referee: &Referee<G>) -> Option<String> {
-    // While a claim waits for its target's answer, that answer is the
-    // line due, whoever the board says moves next (as `due` says).
-    if let Some((target, _)) = referee.open_claim() {
-        return Some(target.name::<G>().into());
-    }
-    referee.to_move().map(|side| side.name::<G>().into())
-}
-
 #[derive(Serialize)]
 pub(super) struct JsonPending {
     declared: u32,

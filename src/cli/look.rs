@@ -91,7 +91,7 @@ pub(super) fn json<G: Game>(look: &Look<G>) -> JsonLook {
             side: d.side.name::<G>(),
             line: d.line.clone(),
             step: d.step.as_str(),
-            text: d.text.clone(),
+            text: d.text.to_string(),
         }),
         to_move: look.viewer_to_move,
         hand: look.hand.as_ref().map(|h| {

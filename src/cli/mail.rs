@@ -18,7 +18,7 @@ use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::record::{self, Found, Source};
-use crate::referee::{possessives, Referee, SetupStep, Step};
+use crate::referee::{possessives, Command, Referee, SetupStep, Step, Writing};
 
 // ---------------------------------------------------------------- check --all
 
@@ -542,6 +542,7 @@ fn letter<G: Game>(
         // Over: the result in words (`Blue won: Red resigned`).
         _ => referee
             .summary()
+            .to_string()
             .lines()
             .next()
             .map_or_else(|| format!("result {}", referee.result()), str::to_owned),
@@ -571,7 +572,7 @@ fn letter<G: Game>(
     let diagram = anstream::adapter::strip_str(&referee.diagram_with_step(
         referee.state(),
         DiagramStyle { unicode: false },
-        |t| super::context::fit(t, "  "),
+        |t| super::context::fit(&t.to_string(), "  "),
     ))
     .to_string();
     let mut body = format!("{first}\n\n{diagram}\n");
@@ -580,7 +581,7 @@ fn letter<G: Game>(
     }
     body.push_str(&format!(
         "\n-- \nRefereed by herald. To check it: herald check MESSAGE.eml\n{}\n",
-        answer_hint(referee, "MESSAGE.eml", None)
+        answer_hint(referee, "MESSAGE.eml", None, false)
     ));
     let envelope = files::read_bytes(ctx.path)
         .ok()
@@ -605,7 +606,9 @@ pub(super) const YOUR_KEY: &str = "YOUR.key";
 /// it in this phase (spec section 3.7): add a key, a set-up step, a turn,
 /// a farewell line, an audit; nothing once the game is over. The
 /// commands name `record` (`MESSAGE.eml`, or a game's id for the inbox);
-/// with `answering`, a side due, its own command even when several are.
+/// with `answering`, a side due, its own command even when several are;
+/// with `send`, each reply is sent too (`--send`, for the inbox's player,
+/// who answers by mail).
 /// The receiver's key file is `YOUR.key`: a message goes to another
 /// player, and the inbox lists games for a player whose key files herald
 /// is never told of (a key yet to be made is named after its side,
@@ -614,8 +617,8 @@ pub(super) fn answer_hint<G: Game>(
     referee: &Referee<G>,
     record: &str,
     answering: Option<game::Side>,
+    send: bool,
 ) -> String {
-    let key = YOUR_KEY;
     let Some(due) = referee.step_due() else {
         return format!("The game is over: herald check {record} gives the result.");
     };
@@ -623,9 +626,22 @@ pub(super) fn answer_hint<G: Game>(
     let answering = answering.filter(|s| sides.contains(s));
     let side = answering.unwrap_or(due.side);
     let name = side.name::<G>();
+    // Every command answers the message by a reply.
+    let how = Writing {
+        record,
+        reply: true,
+        send,
+    };
     // A side that plays from an ally's hand draws and shows it with the
     // ally's key file.
-    let key = format!("{key}{}", referee.hand_key_option(side));
+    let moves = |action: &str| {
+        Command::moves()
+            .on_record()
+            .action(action)
+            .key_file(YOUR_KEY)
+            .hand_key(referee.hand_key_file(side))
+            .write(&how)
+    };
     if let (Some((by, turn)), Step::Turn) = (referee.draw_offered_to(side), due.step) {
         // The side due answers a draw offer: both answers, named.
         let accept = if referee.accepts_last(side) {
@@ -634,48 +650,25 @@ pub(super) fn answer_hint<G: Game>(
             "YOUR TURN, accept draw"
         };
         return format!(
-            "Next, {name} ({}): {} offered a draw on turn {turn}. Accept it with:\n\
-             herald move {record} \"{accept}\" --key {key} --reply -o reply.eml\n\
-             or decline it by playing on:\n\
-             herald move {record} \"YOUR TURN\" --key {key} --reply -o reply.eml",
+            "Next, {name} ({}): {} offered a draw on turn {turn}. Accept it with:\n{}\n\
+             or decline it by playing on:\n{}",
             due.line,
-            by.name::<G>()
+            by.name::<G>(),
+            moves(accept),
+            moves("YOUR TURN")
         );
     }
-    // The choices a set-up step that commits cannot go without.
-    let required: String = match due.step {
-        Step::Setup(SetupStep::Commit | SetupStep::CommitOpen) => G::SETUP_CHOICES
-            .iter()
-            .filter(|c| c.default == crate::game::ChoiceDefault::Required)
-            .map(|c| format!(" --{} {}", c.name, c.name.to_ascii_uppercase()))
-            .collect(),
-        _ => String::new(),
-    };
-    let command = match due.step {
-        Step::Keygen => format!(
-            "herald keygen --side {name} {record} --key {}.key --reply -o reply.eml",
-            name.to_ascii_lowercase()
-        ),
-        Step::Turn => {
-            format!("herald move {record} \"YOUR TURN\" --key {key} --reply -o reply.eml")
-        }
-        Step::Audit => format!("herald move {record} audit --key {key} --reply -o reply.eml"),
-        Step::Farewell => format!("herald move {record} pass --key {key} --reply -o reply.eml"),
-        // Protocol 3: the side's key joins with its first set-up line.
-        _ if referee.header().commit(side).is_none() => format!(
-            "herald setup {record} --side {name} --key {}.key{}{required} --reply -o reply.eml\n(your key is made with your first line; herald setup --help lists the choices)",
-            name.to_ascii_lowercase(),
-            referee.hand_key_option(side)
-        ),
-        _ => format!("herald setup {record} --key {key}{required} --reply -o reply.eml\n(herald setup --help lists the choices)"),
-    };
+    let command = step_command(referee, due.step, side, &how);
     if sides.len() > 1 && answering.is_none() {
         // Keys before turn 1 and audits come in any order: each side
         // writes its own on the record as it finds it.
         let (noun, command) = match due.step {
             Step::Keygen => (
                 "key",
-                format!("herald keygen --side SIDE {record} --key SIDE.key --reply -o reply.eml"),
+                Command::keygen("SIDE")
+                    .on_record()
+                    .key_file("SIDE.key")
+                    .write(&how),
             ),
             _ => ("audit", command),
         };
@@ -690,6 +683,66 @@ pub(super) fn answer_hint<G: Game>(
         _ => due.line,
     };
     format!("Next, {name} ({what}), answering with:\n{command}")
+}
+
+/// The command that takes step `step` of side `side`, as `how` writes it
+/// (a message's reply).
+fn step_command<G: Game>(
+    referee: &Referee<G>,
+    step: Step,
+    side: game::Side,
+    how: &Writing<'_>,
+) -> String {
+    let name = side.name::<G>();
+    // A side that plays from an ally's hand draws and shows it with the
+    // ally's key file.
+    let moves = |action: &str| {
+        Command::moves()
+            .on_record()
+            .action(action)
+            .key_file(YOUR_KEY)
+            .hand_key(referee.hand_key_file(side))
+            .write(how)
+    };
+    // The choices a set-up step that commits cannot go without.
+    let required = match step {
+        Step::Setup(SetupStep::Commit | SetupStep::CommitOpen) => G::SETUP_CHOICES
+            .iter()
+            .filter(|c| c.default == crate::game::ChoiceDefault::Required)
+            .map(|c| c.name)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let key_made = format!("{}.key", name.to_ascii_lowercase());
+    match step {
+        Step::Keygen => Command::keygen(name)
+            .on_record()
+            .makes_key(&key_made)
+            .write(how),
+        Step::Turn => moves("YOUR TURN"),
+        Step::Audit => moves("audit"),
+        Step::Farewell => moves("pass"),
+        // Protocol 3: the side's key joins with its first set-up line.
+        _ if referee.header().commit(side).is_none() => format!(
+            "{}\n(your key is made with your first line; herald setup --help lists the choices)",
+            Command::setup()
+                .on_record()
+                .side(name)
+                .key_file(&key_made)
+                .hand_key(referee.hand_key_file(side))
+                .choices(required)
+                .write(how)
+        ),
+        _ => format!(
+            "{}\n(herald setup --help lists the choices)",
+            Command::setup()
+                .on_record()
+                .key_file(YOUR_KEY)
+                .hand_key(referee.hand_key_file(side))
+                .choices(required)
+                .write(how)
+        ),
+    }
 }
 
 /// Write the reply message for the line just played: the whole record

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use super::args::Format;
-use super::context::{dispatch_record, replay_all, side_to_move, Ctx, SCHEMA_VERSION};
+use super::context::{dispatch_record, replay_all, Ctx, SCHEMA_VERSION};
 use super::files::{self, Stamping};
 use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
@@ -34,7 +34,7 @@ impl GameVisitor for Verdict<'_> {
             [G::ID, G::TITLE],
             referee.turns(),
             referee.result(),
-            side_to_move(&referee),
+            referee.side_due().map(|s| s.name::<G>().to_owned()),
         ))
     }
 }
@@ -201,7 +201,7 @@ impl AfterCheck for Summary {
             [G::ID, G::TITLE],
             referee.turns(),
             referee.result(),
-            side_to_move(referee),
+            referee.side_due().map(|s| s.name::<G>().to_owned()),
         ))
     }
 }

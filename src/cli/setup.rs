@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::args::Format;
 use super::commands::NewKey;
 use super::context::{
-    append_line_with_tags, compose_failure, pending_text, print_json, read_wallet_stamped,
-    side_to_move, Ctx, RecordCommand, SCHEMA_VERSION,
+    append_line_with_tags, compose_failure, pending_text, print_json, read_wallet_stamped, Ctx,
+    RecordCommand, SCHEMA_VERSION,
 };
 use super::files;
 use super::out;
@@ -438,7 +438,7 @@ impl Setup {
                 side: name.into(),
                 action,
                 line: text.trim_end().into(),
-                to_move: side_to_move(&referee),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 phase: referee.phase().as_str(),
                 written,
             })?,

@@ -155,6 +155,34 @@ pub enum LineKind {
     Turn,
 }
 
+impl LineKind {
+    /// Line `number` of this kind, named as herald names a line
+    /// ([`LineName`]).
+    pub fn named(self, number: u32) -> LineName {
+        LineName { kind: self, number }
+    }
+}
+
+/// A line's name, the one way every message names a line: `turn 12`, a
+/// set-up line `S3`, or in full (`{:#}`) `set-up line S3`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LineName {
+    /// Its kind.
+    pub kind: LineKind,
+    /// Its number.
+    pub number: u32,
+}
+
+impl std::fmt::Display for LineName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.kind, f.alternate()) {
+            (LineKind::Setup, false) => write!(f, "S{}", self.number),
+            (LineKind::Setup, true) => write!(f, "set-up line S{}", self.number),
+            (LineKind::Turn, _) => write!(f, "turn {}", self.number),
+        }
+    }
+}
+
 /// One turn of the log: `N. Side: actions`, with continuation lines.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Turn<'a> {
@@ -330,5 +358,18 @@ impl ParseError {
         }
         self.side = Some(side.to_owned());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LineKind;
+
+    #[test]
+    fn a_line_is_named_s3_or_turn_12_and_a_set_up_line_in_full_set_up_line_s3() {
+        assert_eq!(LineKind::Setup.named(3).to_string(), "S3");
+        assert_eq!(format!("{:#}", LineKind::Setup.named(3)), "set-up line S3");
+        assert_eq!(LineKind::Turn.named(12).to_string(), "turn 12");
+        assert_eq!(format!("{:#}", LineKind::Turn.named(12)), "turn 12");
     }
 }

@@ -304,10 +304,7 @@ fn asked_twice<G: Game>(
         return None;
     }
     let (kind, number) = referee.next_line();
-    let name = |kind: LineKind, number: u32| match kind {
-        LineKind::Setup => format!("set-up line S{number}"),
-        LineKind::Turn => format!("turn {number}"),
-    };
+    let name = |kind: LineKind, number: u32| format!("{:#}", kind.named(number));
     // Set-up lines come before turns.
     let order = |kind: LineKind, number: u32| (kind == LineKind::Turn, number);
     if (kind, number) == (sent.kind, sent.number) {

@@ -246,17 +246,12 @@ impl<G: Game> Referee<G> {
         Some(self.header.sides()[self.table.holder_of(seat.index())])
     }
 
-    /// The `--hand-key` option of `side`'s commands: ` --hand-key
-    /// castle1.key` (the holder's key file, named after it) when `side`
-    /// plays from another side's hand, else nothing.
-    pub fn hand_key_option(&self, side: Side) -> String {
+    /// The `--hand-key` file of `side`'s commands (`Command::hand_key`):
+    /// `castle1.key` (the holder's key file, named after it) when `side`
+    /// plays from another side's hand, else none.
+    pub fn hand_key_file(&self, side: Side) -> Option<String> {
         self.hand_holder_of(side)
-            .map_or_else(String::new, |holder| {
-                format!(
-                    " --hand-key {}.key",
-                    holder.name::<G>().to_ascii_lowercase()
-                )
-            })
+            .map(|holder| format!("{}.key", holder.name::<G>().to_ascii_lowercase()))
     }
 
     /// The deck this game deals hidden hands from, if any.
@@ -790,7 +785,7 @@ impl<G: Game> Referee<G> {
     /// position when none failed); the others win together (one: it
     /// wins; none: a draw).
     pub(super) fn broken_verdict(&self) -> Outcome {
-        let failed: Vec<usize> = self.hidden.failures().map(|(i, _)| i).collect();
+        let failed: Vec<usize> = self.hidden.failures().map(|(s, _)| s.index()).collect();
         let opener = self
             .table
             .deck()

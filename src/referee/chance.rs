@@ -60,7 +60,7 @@ impl<G: Game> Referee<G> {
         into: &mut Vec<ChanceEvent>,
     ) {
         let number = self.next_turn();
-        let others: Vec<Hash> = self.ledger.others(seat.index()).flatten().collect();
+        let others: Vec<Hash> = self.ledger.others(seat).flatten().collect();
         let seed = fairness::settle_seed(
             self.header.game_id(),
             declared,
@@ -94,8 +94,8 @@ impl<G: Game> Referee<G> {
     /// again (those of an event of an earlier turn).
     pub(super) fn reveal_names_into(&self, seat: Seat, names: &mut Vec<String>) {
         let mut count = 0;
-        for i in self.ledger.seed_sides(seat.index()) {
-            let name = self.header.sides()[i].name::<G>();
+        for i in self.ledger.seed_sides(seat, self.header.seats()) {
+            let name = self.header.name::<G>(i);
             match names.get_mut(count) {
                 Some(old) => {
                     old.clear();
@@ -221,16 +221,13 @@ impl<G: Game> Chance for TurnChance<'_, G> {
             return Err(Illegal::new(no_commitments(label)));
         };
         let ledger = &self.referee.ledger;
-        if ledger
-            .others(self.seat.index())
-            .any(|other| other.is_none())
-        {
+        if ledger.others(self.seat).any(|other| other.is_none()) {
             return crate::illegal!(
                 "not every side has a Commit tag: {label} needs all of them (see `herald keygen`)"
             );
         }
         let (game, turn) = (self.referee.header.game_id(), self.turn);
-        let others = ledger.others(self.seat.index()).flatten();
+        let others = ledger.others(self.seat).flatten();
         let sampler = self.samplers.of(label, || {
             fairness::turn_seed_of(game, turn, label, &mover, others)
         });

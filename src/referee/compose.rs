@@ -4,6 +4,7 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::header::Seat;
+use super::Said;
 use super::{
     line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
     Referee, SealCheck, SetupStep,
@@ -145,14 +146,15 @@ pub enum Preview<G: Game> {
         /// The chance values the mover's reveal settles or draws.
         chance: Vec<ChanceEvent>,
         /// What is still unknown.
-        note: Option<String>,
+        note: Option<Said>,
     },
     /// The event settled by this line's reveal ended the game or put the
     /// mover out: the line may only pass. Says why.
-    OnlyPass(String),
-    /// Nothing can be listed: the game is over, or the turn's start
-    /// depends on chance the asker cannot know. Says why.
-    Unknown(String),
+    OnlyPass(Said),
+    /// Nothing can be listed: the game is over, the set-up is not
+    /// finished, or the turn's start depends on chance the asker cannot
+    /// know. Says why (with the command that takes the step due).
+    Unknown(Said),
 }
 
 /// A turn partly made ([`Referee::preview_after`]).
@@ -167,7 +169,7 @@ pub struct AfterActions<G: Game> {
 
 impl<G: Game> Preview<G> {
     /// The turn ahead from `state`, its legal actions listed.
-    fn actions(state: G::State, chance: Vec<ChanceEvent>, note: Option<String>) -> Self {
+    fn actions(state: G::State, chance: Vec<ChanceEvent>, note: Option<Said>) -> Self {
         let mut actions = Vec::new();
         G::legal_actions(&state, &mut actions);
         Preview::Actions {
@@ -195,9 +197,9 @@ impl<G: Game> Preview<G> {
     }
 
     /// What the asker should be told beside the actions.
-    pub fn note(&self) -> Option<&str> {
+    pub fn note(&self) -> Option<&Said> {
         match self {
-            Preview::Actions { note, .. } => note.as_deref(),
+            Preview::Actions { note, .. } => note.as_ref(),
             Preview::OnlyPass(note) | Preview::Unknown(note) => Some(note),
         }
     }
@@ -206,16 +208,16 @@ impl<G: Game> Preview<G> {
     /// [`note`](Preview::note), or, with no action legal, that the turn
     /// passes (with nothing listed, a pass is legal: the engines'
     /// contract, [`Game::legal_actions`]).
-    pub fn legal_note(&self) -> Option<&str> {
+    pub fn legal_note(&self) -> Option<Said> {
         match self {
             Preview::Actions {
                 actions,
                 note: None,
                 ..
             } if actions.is_empty() => {
-                Some("no action is possible: the turn passes (write `pass`)")
+                Some("no action is possible: the turn passes (write `pass`)".into())
             }
-            _ => self.note(),
+            _ => self.note().cloned(),
         }
     }
 }
@@ -239,7 +241,7 @@ impl<G: Game> Referee<G> {
             // While a claim waits for its answer, that answer is the
             // step due, whoever the board says moves next.
             let due = match self.claim_answer_due() {
-                Some(d) => d.text,
+                Some(d) => d.text.to_string(),
                 None => why.to_owned(),
             };
             return Err(ComposeError::NotDue(format!(
@@ -1165,36 +1167,39 @@ impl<G: Game> Referee<G> {
             // A claim that ended the game waits for its target's answer:
             // the result stands only if none comes.
             if let Some(due) = self.claim_answer_due() {
-                return Ok(Preview::Unknown(format!(
-                    "the result is provisional: {}, unless {}'s own next line voids the claim",
-                    self.over_summary(),
-                    due.side.name::<G>()
-                )));
+                return Ok(Preview::Unknown(
+                    format!(
+                        "the result is provisional: {}, unless {}'s own next line voids the claim",
+                        self.over_summary(),
+                        due.side.name::<G>()
+                    )
+                    .into(),
+                ));
             }
-            return Ok(Preview::Unknown(format!(
-                "the game is over: {}",
-                self.over_summary()
-            )));
+            return Ok(Preview::Unknown(
+                format!("the game is over: {}", self.over_summary()).into(),
+            ));
         };
         if let Some(note) = self.setup_note() {
             return Ok(Preview::Unknown(note));
         }
         if self.phase() == Phase::Audit {
-            let text = self.step_due().map_or_else(String::new, |d| d.text);
-            return Ok(Preview::Unknown(format!(
-                "the game is over on the board ({}), provisional until the audit: {text}",
+            let text = self.step_due().map_or_else(Said::default, |d| d.text);
+            return Ok(Preview::Unknown(text.after(&format!(
+                "the game is over on the board ({}), provisional until the audit: ",
                 self.board_words()
-            )));
+            ))));
         }
         if let Some(note) = self.farewell_note() {
-            return Ok(Preview::OnlyPass(note));
+            return Ok(Preview::OnlyPass(note.into()));
         }
         let Some(wallet) = wallet else {
             if self.table.has_deck() {
                 let name = side.name::<G>();
                 return Ok(Preview::Unknown(format!(
                     "{name}'s cards are hidden: give --key with {name}'s key file to list its actions"
-                )));
+                )
+                .into()));
             }
             let note = self.pending().map(|p| {
                 format!(
@@ -1202,15 +1207,16 @@ impl<G: Game> Referee<G> {
                     p.label, p.side, p.settled_by
                 )
             });
+            let note = note.map(Said::from);
             return Ok(match self.preview() {
                 Ok(state) => Preview::actions(state, Vec::new(), note),
-                Err(e) => Preview::Unknown(note.unwrap_or(e.reason)),
+                Err(e) => Preview::Unknown(note.unwrap_or_else(|| e.reason.into())),
             });
         };
         let reveal = self.wallet_reveal(side, wallet)?;
         Ok(match self.start_turn(Some(reveal)) {
-            Ok((state, events)) if line_only_passes::<G>(&state, side) => {
-                Preview::OnlyPass(format!(
+            Ok((state, events)) if line_only_passes::<G>(&state, side) => Preview::OnlyPass(
+                format!(
                     "{} settles with this turn's reveal and {}: {} may only pass",
                     events.first().map_or("the pending event", |e| e.label),
                     if G::outcome(&state).is_over() {
@@ -1219,8 +1225,9 @@ impl<G: Game> Referee<G> {
                         format!("puts {} out", side.name::<G>())
                     },
                     side.name::<G>()
-                ))
-            }
+                )
+                .into(),
+            ),
             Ok((mut state, chance)) => {
                 self.answer_demands(&mut state, side, wallet, &mut Vec::new())?;
                 let cards = cards(side, wallet)?;
@@ -1230,11 +1237,12 @@ impl<G: Game> Referee<G> {
                         "the openings due at the start of this line end the game ({}): {} may only pass",
                         G::summary(&state),
                         side.name::<G>()
-                    )));
+                    )
+                    .into()));
                 }
                 Preview::actions(Self::seen_by(&state, side, wallet), chance, None)
             }
-            Err(e) => Preview::Unknown(e.reason),
+            Err(e) => Preview::Unknown(e.reason.into()),
         })
     }
 

@@ -366,7 +366,7 @@ mod tests {
             "Blue offered on turn 1, Red accepted on turn 2"
         );
         assert_eq!(
-            referee.summary(),
+            referee.summary().to_string(),
             "a draw by agreement (Blue offered on turn 1, Red accepted on turn 2)"
         );
         // The acceptance ended no turn: Red made no move.

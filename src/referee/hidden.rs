@@ -23,6 +23,9 @@ struct Slot {
 /// Every side's hidden values, in turn order.
 #[derive(Clone, Debug)]
 pub(super) struct Hidden {
+    /// The header's seats, in turn order: a side is named by its seat,
+    /// and numbered in the lists below by [`Seat::index`].
+    seats: Vec<Seat>,
     slots: Vec<Vec<Slot>>,
     /// The set-up step due ([`Hidden::setup_due`]), worked out again only
     /// when a line changes the slots (it is asked for many times a line).
@@ -106,15 +109,17 @@ impl SetupStep {
 }
 
 impl Hidden {
-    /// The hidden values of these sides in the starting position.
-    /// Under protocol 3 the set-up is due from `start` (the first side
-    /// with a key) until a side writes `S1` ([`Hidden::begin_at`]).
+    /// The hidden values of these sides (the header's, with their
+    /// seats, in turn order) in the starting position. Under protocol 3
+    /// the set-up is due from `start` (the first side with a key) until a
+    /// side writes `S1` ([`Hidden::begin_at`]).
     pub(super) fn new<G: Game>(
         state: &G::State,
-        sides: &[Side],
-        start: usize,
+        seated: impl Iterator<Item = (Seat, Side)>,
+        start: Seat,
         protocol: Protocol,
     ) -> Self {
+        let (seats, sides): (Vec<Seat>, Vec<Side>) = seated.unzip();
         let slots: Vec<Vec<Slot>> = sides
             .iter()
             .map(|&side| {
@@ -141,6 +146,7 @@ impl Hidden {
             })
             .collect();
         let mut hidden = Hidden {
+            seats,
             due: None,
             any: slots.iter().any(|s| !s.is_empty()),
             exact: distinct(&slots),
@@ -149,7 +155,7 @@ impl Hidden {
             after_setup_at,
             audited: vec![None; sides.len()],
             refused: vec![false; sides.len()],
-            start,
+            start: start.index(),
             protocol,
         };
         hidden.due = hidden.find_setup_due();
@@ -160,8 +166,8 @@ impl Hidden {
     /// commits, in turn order from the side of `S1`; then every side opens
     /// what the rules open after the set-up, in the same order (under
     /// protocol 3 the last to commit opens on its commitments' line).
-    pub(super) fn setup_due(&self) -> Option<(usize, SetupStep)> {
-        self.due
+    pub(super) fn setup_due(&self) -> Option<(Seat, SetupStep)> {
+        self.due.map(|(i, step)| (self.seats[i], step))
     }
 
     /// The sides in set-up order: turn order from the side of `S1`.
@@ -170,8 +176,9 @@ impl Hidden {
         (0..n).map(move |k| (self.start + k) % n)
     }
 
-    /// `S1` is side `index`'s (protocol 3): the set-up goes on from it.
-    pub(super) fn begin_at(&mut self, index: usize) {
+    /// `S1` is side `seat`'s (protocol 3): the set-up goes on from it.
+    pub(super) fn begin_at(&mut self, seat: Seat) {
+        let index = seat.index();
         if self.start != index {
             self.start = index;
             self.due = self.find_setup_due();
@@ -181,7 +188,15 @@ impl Hidden {
     /// The sides in the order they open what the rules open after the
     /// set-up: the set-up order, but under protocol 3 the last side to
     /// commit first (it opens on its commitments' line).
-    pub(super) fn open_order(&self) -> Vec<usize> {
+    pub(super) fn open_order(&self) -> Vec<Seat> {
+        self.open_indices()
+            .into_iter()
+            .map(|i| self.seats[i])
+            .collect()
+    }
+
+    /// [`Hidden::open_order`], each side by its index.
+    fn open_indices(&self) -> Vec<usize> {
         let mut order: Vec<usize> = self.setup_order().collect();
         if self.protocol.keys_join_late() {
             let turn = 1.min(order.len());
@@ -208,7 +223,7 @@ impl Hidden {
         // that name, found once, at the start.
         let unopened =
             |i: usize, at: &Option<usize>| at.is_none_or(|k| self.slots[i][k].opened.is_none());
-        self.open_order()
+        self.open_indices()
             .into_iter()
             .find(|&i| self.after_setup_at[i].iter().any(|at| unopened(i, at)))
             .map(|i| (i, SetupStep::Open))
@@ -216,14 +231,15 @@ impl Hidden {
 
     /// The side whose closing line of openings is due once the rules ended
     /// the game: the first in turn order that still holds hidden values.
-    pub(super) fn audit_due(&self) -> Option<usize> {
-        (0..self.slots.len()).find(|&i| self.audit_pending(i))
+    pub(super) fn audit_due(&self) -> Option<Seat> {
+        self.seats.iter().copied().find(|&s| self.audit_pending(s))
     }
 
-    /// Whether side `index`'s closing line of openings is still to come:
+    /// Whether side `seat`'s closing line of openings is still to come:
     /// it holds a value not opened yet, and has not been audited. Each
     /// side writes its own in any order (spec section 3.7).
-    pub(super) fn audit_pending(&self, index: usize) -> bool {
+    pub(super) fn audit_pending(&self, seat: Seat) -> bool {
+        let index = seat.index();
         self.any
             && self.audited.get(index).is_some_and(Option::is_none)
             && self.slots[index].iter().any(|s| s.opened.is_none())
@@ -318,7 +334,8 @@ impl Hidden {
 
     /// Make the commitments and openings of a played line of side `index`
     /// part of the game.
-    pub(super) fn record(&mut self, index: usize, shown: &[Shown]) {
+    pub(super) fn record(&mut self, seat: Seat, shown: &[Shown]) {
+        let index = seat.index();
         for proof in shown {
             match proof {
                 Shown::Commit { slot, digest } => {
@@ -342,7 +359,8 @@ impl Hidden {
 
     /// Side `index`'s values, when every one is open and its audit is not
     /// made yet.
-    pub(super) fn opened_unaudited(&self, index: usize) -> Option<Vec<(&'static str, String)>> {
+    pub(super) fn opened_unaudited(&self, seat: Seat) -> Option<Vec<(&'static str, String)>> {
+        let index = seat.index();
         if self.audited[index].is_some() || self.slots[index].is_empty() {
             return None;
         }
@@ -353,40 +371,37 @@ impl Hidden {
     }
 
     /// Side `index`'s audit verdict, once made.
-    pub(super) fn verdict_of(&self, index: usize) -> Option<&Result<(), String>> {
-        self.audited[index].as_ref()
+    pub(super) fn verdict_of(&self, seat: Seat) -> Option<&Result<(), String>> {
+        self.audited[seat.index()].as_ref()
     }
 
     /// Record side `index`'s audit: passed, or failed (or refused) and why.
-    pub(super) fn audited(&mut self, index: usize, verdict: Result<(), String>) {
-        self.audited[index] = Some(verdict);
+    pub(super) fn audited(&mut self, seat: Seat, verdict: Result<(), String>) {
+        self.audited[seat.index()] = Some(verdict);
     }
 
     /// Record that side `index` refused its audit: a forfeit another
     /// player claimed in its place.
-    pub(super) fn refused(&mut self, index: usize, why: String) {
-        self.audited[index] = Some(Err(why));
-        self.refused[index] = true;
+    pub(super) fn refused(&mut self, seat: Seat, why: String) {
+        self.audited[seat.index()] = Some(Err(why));
+        self.refused[seat.index()] = true;
     }
 
     /// Every audit that failed, in turn order: (side index, reason).
-    pub(super) fn failures(&self) -> impl Iterator<Item = (usize, &str)> {
+    pub(super) fn failures(&self) -> impl Iterator<Item = (Seat, &str)> {
         self.audited
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
-                Some(Err(why)) => Some((i, why.as_str())),
+                Some(Err(why)) => Some((self.seats[i], why.as_str())),
                 _ => None,
             })
     }
 
     /// Side `index`'s hidden values, opened ones with their value, in
     /// slot order; `None` for one still hidden.
-    pub(super) fn values(
-        &self,
-        index: usize,
-    ) -> impl Iterator<Item = (&'static str, Option<&str>)> {
-        self.slots[index]
+    pub(super) fn values(&self, seat: Seat) -> impl Iterator<Item = (&'static str, Option<&str>)> {
+        self.slots[seat.index()]
             .iter()
             .map(|s| (s.name, s.opened.as_deref()))
     }
@@ -763,7 +778,7 @@ impl<G: Game> Referee<G> {
             self.open_into(&mut state, seat, opening, at, &mut played.shown)?;
         }
         let mut values: Vec<(&str, &str)> = Vec::new();
-        for (slot, value) in self.hidden.values(seat.index()) {
+        for (slot, value) in self.hidden.values(seat) {
             let value = value.or_else(|| {
                 played.shown.iter().find_map(|p| match p {
                     Shown::Open { slot: s, value, .. } if *s == slot => Some(value.as_str()),
@@ -802,6 +817,7 @@ mod tests {
             .collect();
         let slots = vec![own];
         Hidden {
+            seats: vec![Seat::test(0)],
             due: None,
             any: true,
             exact: distinct(&slots),

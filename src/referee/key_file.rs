@@ -10,7 +10,7 @@ use super::answer::replay_from_sent;
 use super::{Keep, Referee, RefereeError};
 use crate::fairness::Hash;
 use crate::game::Game;
-use crate::record::{LineKind, Record, Turn};
+use crate::record::{Record, Turn};
 use crate::wallet::Wallet;
 
 /// Why a key file refuses a record.
@@ -127,10 +127,7 @@ fn refuse_fork_of_seen<G: Game>(
         return Ok(());
     }
     let head = |t: &Turn<'_>| turn_head(t, text);
-    let name = |t: &Turn<'_>| match t.kind {
-        LineKind::Setup => format!("set-up line S{}", t.number),
-        LineKind::Turn => format!("turn {}", t.number),
-    };
+    let name = |t: &Turn<'_>| format!("{:#}", t.kind.named(t.number));
     let side = &seen.side;
     let twice = if !same_place {
         None

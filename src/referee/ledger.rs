@@ -3,9 +3,11 @@
 //! value it revealed (or its commitment before its first line) and how many
 //! lines it has written.
 
+use super::header::Seat;
 use crate::fairness::{chain_step, Hash};
 
-/// Each side's chain, in turn order.
+/// Each side's chain, in turn order: a side is its [`Seat`], its
+/// place in the lists [`Seat::index`].
 #[derive(Clone, Debug)]
 pub(super) struct Ledger {
     /// Each side's latest reveal, or its commitment before its first line.
@@ -42,21 +44,21 @@ impl Ledger {
         }
     }
 
-    /// The value side `index`'s next reveal must hash to.
-    pub(super) fn latest(&self, index: usize) -> Option<Hash> {
-        self.latest[index]
+    /// The value side `seat`'s next reveal must hash to.
+    pub(super) fn latest(&self, seat: Seat) -> Option<Hash> {
+        self.latest[seat.index()]
     }
 
-    /// How many lines side `index` has written: for a committed side, the
+    /// How many lines side `seat` has written: for a committed side, the
     /// lines that carried its reveal (a forfeit claimed for it carries
     /// none), so the next reveal is link `lines + 1` of its chain.
-    pub(super) fn lines(&self, index: usize) -> u32 {
-        self.lines[index]
+    pub(super) fn lines(&self, seat: Seat) -> u32 {
+        self.lines[seat.index()]
     }
 
-    /// Whether side `index` has a commitment.
-    pub(super) fn is_committed(&self, index: usize) -> bool {
-        self.latest[index].is_some()
+    /// Whether side `seat` has a commitment.
+    pub(super) fn is_committed(&self, seat: Seat) -> bool {
+        self.latest[seat.index()].is_some()
     }
 
     /// Whether no side has a commitment.
@@ -65,15 +67,16 @@ impl Ledger {
         !self.any
     }
 
-    /// Check the reveal a line of side `index` carries (a forfeit carries
+    /// Check the reveal a line of side `seat` carries (a forfeit carries
     /// none and is checked apart).
     #[inline]
     pub(super) fn check(
         &self,
         chain_id: &Hash,
-        index: usize,
+        seat: Seat,
         reveal: Option<Hash>,
     ) -> Result<(), RevealFault> {
+        let index = seat.index();
         match (self.latest[index], reveal) {
             (None, None) => Ok(()),
             (None, Some(_)) => Err(RevealFault::Uncommitted),
@@ -85,8 +88,9 @@ impl Ledger {
         }
     }
 
-    /// Record a line of side `index` with its reveal.
-    pub(super) fn record(&mut self, index: usize, reveal: Option<Hash>) {
+    /// Record a line of side `seat` with its reveal.
+    pub(super) fn record(&mut self, seat: Seat, reveal: Option<Hash>) {
+        let index = seat.index();
         match reveal {
             Some(r) => {
                 self.latest[index] = Some(r);
@@ -98,20 +102,24 @@ impl Ledger {
         }
     }
 
-    /// The latest values of every side but `index`, in turn order (`None`
+    /// The latest values of every side but `seat`, in turn order (`None`
     /// for a side without a commitment). Chance seeds end with these
     /// (spec sections 3.3, 3.4).
-    pub(super) fn others(&self, index: usize) -> impl Iterator<Item = Option<Hash>> + '_ {
+    pub(super) fn others(&self, seat: Seat) -> impl Iterator<Item = Option<Hash>> + '_ {
         (0..self.latest.len())
-            .filter(move |&i| i != index)
+            .filter(move |&i| i != seat.index())
             .map(|i| self.latest[i])
     }
 
-    /// `index`, then every other committed side, in turn order: whose
-    /// reveals go into a seed drawn on `index`'s line.
-    pub(super) fn seed_sides(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::once(index)
-            .chain((0..self.latest.len()).filter(move |&i| i != index && self.latest[i].is_some()))
+    /// `seat`, then every other committed side of `seats` (the header's,
+    /// in turn order): whose reveals go into a seed drawn on `seat`'s
+    /// line.
+    pub(super) fn seed_sides<'s>(
+        &'s self,
+        seat: Seat,
+        seats: impl Iterator<Item = Seat> + 's,
+    ) -> impl Iterator<Item = Seat> + 's {
+        std::iter::once(seat).chain(seats.filter(move |&s| s != seat && self.is_committed(s)))
     }
 }
 
@@ -141,7 +149,7 @@ mod tests {
                 if commits.is_empty() {
                     break;
                 }
-                ledger.record(k % commits.len(), reveal);
+                ledger.record(Seat::test((k % commits.len()) as u8), reveal);
                 assert_eq!(ledger.is_empty(), looked(&ledger), "{commits:?} line {k}");
             }
         }

@@ -10,7 +10,7 @@
 use crate::game::{Game, Phase, Side};
 
 use super::header::Seat;
-use super::{ChanceEvent, ComposeError, Keys, Preview, Referee, StepDue};
+use super::{ChanceEvent, ComposeError, Keys, Preview, Referee, Said, StepDue};
 
 /// A card of the viewer's hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,11 +138,11 @@ impl<G: Game> Referee<G> {
             let preview = match self.preview_for(keys) {
                 Ok(p) => p,
                 Err(ComposeError::Keys(why) | ComposeError::Closed(_, why)) => {
-                    Preview::Unknown(why)
+                    Preview::Unknown(why.into())
                 }
                 Err(e) => return Err(e),
             };
-            note = preview.legal_note().map(str::to_owned);
+            note = preview.legal_note().map(|n| n.to_string());
             if let Preview::Actions {
                 state: start,
                 actions,
@@ -172,7 +172,7 @@ impl<G: Game> Referee<G> {
                 format!(
                     "not {}'s turn: {}",
                     viewer.name::<G>(),
-                    d.text.trim_end_matches('.')
+                    d.text.to_string().trim_end_matches('.')
                 )
             });
         }
@@ -254,7 +254,7 @@ impl<G: Game> Referee<G> {
     /// decided the game (spec section 3.7). The engine's state names a
     /// side to move all along, even while another side's set-up step is
     /// due; `None` when that side's turn is what is due.
-    pub fn step_heading(&self) -> Option<String> {
+    pub fn step_heading(&self) -> Option<Said> {
         let turn_due = self
             .step_due()
             .is_none_or(|due| due.step == super::Step::Turn);
@@ -264,7 +264,8 @@ impl<G: Game> Referee<G> {
     /// The game's diagram of `seen` (this referee's position as a viewer
     /// sees it) with its line that names the side to move, or the
     /// result, put as [`Referee::step_heading`] says where that differs
-    /// (`fit` lays the words out as the caller prints them): never "Blue
+    /// (`fit` writes the words, their commands as the caller's reader
+    /// runs them, and lays them out as the caller prints them): never "Blue
     /// to move" while Red's set-up line, an audit or a claim's answer is
     /// due. The line is the game's summary, else the one that says who
     /// moves (`Turn 42: Elf to move`) or ends with the summary (`Turn 42:
@@ -275,7 +276,7 @@ impl<G: Game> Referee<G> {
         &self,
         seen: &G::State,
         style: crate::game::DiagramStyle,
-        fit: impl Fn(&str) -> String,
+        fit: impl Fn(&Said) -> String,
     ) -> String {
         // A diagram that marks whose step is due marks the side whose
         // turn is due by the referee (a claim's target while its answer

@@ -19,6 +19,7 @@
 pub mod answer;
 mod cards;
 pub mod chance;
+pub mod command;
 pub mod compose;
 pub mod deck;
 mod draw;
@@ -54,6 +55,7 @@ mod cards_tests;
 mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
+pub use command::{Command, Said, Writing};
 pub use compose::{ComposeError, HandKey, Keys, Preview};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
@@ -185,7 +187,7 @@ pub struct StepDue {
     /// What the step writes.
     pub step: Step,
     /// The step in words, with the command that takes it.
-    pub text: String,
+    pub text: Said,
 }
 
 /// What a step due writes: a key, a set-up line, a turn, a farewell line
@@ -490,12 +492,7 @@ impl<G: Game> Referee<G> {
         let protocol = header.protocol();
         // Under protocol 3 the set-up begins with the first side that has
         // its key (the game's creator), and the keys need not come first.
-        let hidden = Hidden::new::<G>(
-            &state,
-            header.sides(),
-            setup_start(&header).index(),
-            protocol,
-        );
+        let hidden = Hidden::new::<G>(&state, header.seated(), setup_start(&header), protocol);
         let keyless = if protocol.keys_join_late() {
             None
         } else if hidden.any() || table.has_deck() {
@@ -548,7 +545,9 @@ impl<G: Game> Referee<G> {
         if !self.header.protocol().keys_join_late() {
             return;
         }
-        self.table.set_first_passers(self.hidden.open_order());
+        // The deck numbers its passers by their seats' indices.
+        let order: Vec<usize> = self.hidden.open_order().iter().map(|s| s.index()).collect();
+        self.table.set_first_passers(order);
     }
 
     /// Under protocol 3, a side with a key other than side `seat`, when
@@ -730,7 +729,7 @@ impl<G: Game> Referee<G> {
     /// One line on how the game stands: the engine's summary, and where
     /// the audit overturned the result the board gave, that first
     /// (`Red won after the audit (on the board: Blue won: ...)`).
-    pub fn summary(&self) -> String {
+    pub fn summary(&self) -> Said {
         // Keys before turn 1 (protocol 3): the side to move cannot move
         // until they are in.
         if let Some(due) = self.keys_step_due() {
@@ -738,33 +737,33 @@ impl<G: Game> Referee<G> {
         }
         if self.phase() == Phase::Setup {
             if let Some(due) = self.step_due() {
-                let text = due.text.strip_prefix("the set-up: ").unwrap_or(&due.text);
-                return format!("Set-up, before turn 1: {text}");
+                let text = due.text.strip_prefix("the set-up: ").unwrap_or(due.text);
+                return text.after("Set-up, before turn 1: ");
             }
         }
-        let mut board = self.board_words();
+        let mut board = Said::words(self.board_words());
         if let Some(claim) = &self.claim {
             board = match self.claim_answer_due() {
                 // The game goes on for the others (three sides or more):
                 // what is due is the claim's answer, never the next
                 // side's turn the board names.
                 Some(due) if self.phase() == Phase::Play && !self.board_outcome().is_over() => {
-                    capital(&due.text)
+                    due.text.capital()
                 }
-                _ => format!(
-                    "{board}; until {} answers, its own next line voids the claim",
+                _ => board.and(&format!(
+                    "; until {} answers, its own next line voids the claim",
                     claim.forfeit.side.name::<G>()
-                ),
+                )),
             };
         }
         if let Some((position, turn)) = self.deck_broken() {
-            board = format!(
+            board = Said::words(format!(
                 "play stopped on turn {turn} for the audit: deck position {position} opened to \
                  no card of the game"
-            );
+            ));
         }
         if let Some(agreed) = &self.agreed {
-            board = format!("a draw by agreement ({})", agreed.words::<G>());
+            board = Said::words(format!("a draw by agreement ({})", agreed.words::<G>()));
         }
         let outcome = self.outcome();
         if !outcome.is_over() || outcome == self.board_outcome() || self.walked_away.is_some() {
@@ -777,7 +776,7 @@ impl<G: Game> Referee<G> {
         if let Some(f) = self.decided_by.filter(|f| f.audit) {
             verdict = format!("{verdict}: {}", f.words::<G>());
         }
-        format!("{verdict} (on the board: {board})")
+        board.after(&format!("{verdict} (on the board: ")).and(")")
     }
 
     /// The board's words on the game (the engine's summary), a forfeit
@@ -832,7 +831,7 @@ impl<G: Game> Referee<G> {
         let mut failed: Vec<(Side, String)> = self
             .hidden
             .failures()
-            .map(|(i, why)| (self.header.sides()[i], why.to_owned()))
+            .map(|(seat, why)| (self.header.side(seat), why.to_owned()))
             .collect();
         if let (Some(blamed), Phase::Over) = (self.broken_blame(), self.phase()) {
             failed.push(blamed);
@@ -881,30 +880,28 @@ impl<G: Game> Referee<G> {
         if let Some(seat) = self.keyless {
             return Some((seat, SetupStep::Key));
         }
-        // The hidden values and the deck number the sides in turn order.
-        let (i, step) = self
-            .hidden
-            .setup_due()
-            .or_else(|| self.deck_shares_due().map(|i| (i, SetupStep::Shares)))?;
-        Some((self.header.seat_at(i)?, step))
+        // The deck numbers the sides in turn order.
+        self.hidden.setup_due().or_else(|| {
+            let i = self.deck_shares_due()?;
+            Some((self.header.seat_at(i)?, SetupStep::Shares))
+        })
     }
 
     /// The side whose closing line is due once the rules ended the game:
     /// one with hidden values still to open, then one whose passes over
     /// the deck are still to audit.
     fn audit_side_due(&self) -> Option<Seat> {
-        let i = self.hidden.audit_due().or_else(|| {
+        self.hidden.audit_due().or_else(|| {
             let hand = self.table.deck().and_then(deck::DeckLedger::audit_due)?;
-            self.table.holder(hand)
-        })?;
-        self.header.seat_at(i)
+            self.header.seat_at(self.table.holder(hand)?)
+        })
     }
 
     /// Whether side `seat`'s closing line is still to come once the
     /// rules ended the game: it holds hidden values not opened yet, or
     /// holds a hand whose passes over the deck are not audited yet.
     fn audit_pending(&self, seat: Seat) -> bool {
-        self.hidden.audit_pending(seat.index())
+        self.hidden.audit_pending(seat)
             || self.holds_hand(seat).is_some_and(|hand| {
                 self.table
                     .deck()
@@ -926,6 +923,19 @@ impl<G: Game> Referee<G> {
             .filter(|&(s, _)| self.audit_pending(s))
             .map(|(_, side)| side)
             .collect()
+    }
+
+    /// The side whose line is due: the target of an open forfeit claim
+    /// (its own line voids the claim, whichever side the board says moves
+    /// next), else the side to move ([`Referee::to_move`]); `None` once
+    /// the game is over and no claim waits. What readers print as the
+    /// side to move (`to_move` in JSON, `legal`'s list, `check` of many
+    /// records).
+    pub fn side_due(&self) -> Option<Side> {
+        match self.open_claim() {
+            Some((target, _)) => Some(target),
+            None => self.to_move(),
+        }
     }
 
     /// Every side whose line may come next, in header order: the target
@@ -962,21 +972,32 @@ impl<G: Game> Referee<G> {
     /// While the set-up is not finished: what is due, for a player who
     /// asked for a turn (`the set-up is not finished: S1 is Blue's set-up
     /// step, its commitments (herald setup)`).
-    pub fn setup_note(&self) -> Option<String> {
+    pub fn setup_note(&self) -> Option<Said> {
         let step = self.setup_due()?;
         let side = self.to_move()?;
         let (_, number) = self.next_line();
         let name = side.name::<G>();
         if step == SetupStep::Key {
-            return Some(format!(
-                "the set-up has not begun: {name} has no Commit tag yet, and every side's key comes before S1 ({name} runs herald keygen --side {name} RECORD -o {}.key)",
-                name.to_ascii_lowercase()
-            ));
+            return Some(
+                Said::words(format!(
+                    "the set-up has not begun: {name} has no Commit tag yet, and every side's key comes before S1 ({name} runs "
+                ))
+                .command(
+                    Command::keygen(name)
+                        .on_record()
+                        .makes_key(&format!("{}.key", name.to_ascii_lowercase())),
+                )
+                .and(")"),
+            );
         }
-        Some(format!(
-            "the set-up is not finished: S{number} is {name}'s set-up step, {} (herald setup)",
-            step.what()
-        ))
+        Some(
+            Said::words(format!(
+                "the set-up is not finished: S{number} is {name}'s set-up step, {} (",
+                step.what()
+            ))
+            .command(Command::setup())
+            .and(")"),
+        )
     }
 
     /// The step due and whose it is, in every phase (spec section 3.7):
@@ -990,29 +1011,31 @@ impl<G: Game> Referee<G> {
         let side = self.to_move_in(phase)?;
         let name = side.name::<G>();
         let (kind, number) = self.next_line_in(phase);
-        let line = match kind {
-            LineKind::Setup => format!("S{number}"),
-            LineKind::Turn => format!("turn {number}"),
-        };
+        let line = kind.named(number).to_string();
         let (step, text) = match phase {
             Phase::Setup => {
                 let step = self.setup_due().unwrap_or(SetupStep::Commit);
                 let text = match step {
-                    SetupStep::Key => format!(
-                        "{name}'s key is due before S1: every side adds its key before the set-up begins (herald keygen --side {name})"
-                    ),
+                    SetupStep::Key => Said::words(format!(
+                        "{name}'s key is due before S1: every side adds its key before the set-up begins ("
+                    ))
+                    .command(Command::keygen(name))
+                    .and(")"),
                     // Protocol 3: the side's key joins with this line.
-                    _ if self.header.commit(side).is_none() => format!(
-                        "the set-up: {line} is {name}'s, its key with {} (herald setup --side {name} --key {}.key{} makes the key)",
-                        step.what(),
-                        name.to_ascii_lowercase(),
-                        self.hand_key_option(side)
-                    ),
-                    _ => format!(
-                        "the set-up: {line} is {name}'s, {} (herald setup --key{})",
-                        step.what(),
-                        self.hand_key_option(side)
-                    ),
+                    _ if self.header.commit(side).is_none() => Said::words(format!(
+                        "the set-up: {line} is {name}'s, its key with {} (",
+                        step.what()
+                    ))
+                    .command(
+                        Command::setup()
+                            .side(name)
+                            .key_file(&format!("{}.key", name.to_ascii_lowercase()))
+                            .hand_key(self.hand_key_file(side)),
+                    )
+                    .and(" makes the key)"),
+                    _ => Said::words(format!("the set-up: {line} is {name}'s, {} (", step.what()))
+                        .command(Command::setup().key().hand_key(self.hand_key_file(side)))
+                        .and(")"),
                 };
                 let step = match step {
                     SetupStep::Key => Step::Keygen,
@@ -1022,38 +1045,28 @@ impl<G: Game> Referee<G> {
             }
             Phase::Audit => {
                 let due = self.audits_due();
-                let text = if due.len() > 1 {
+                let head = if due.len() > 1 {
                     format!(
-                        "the audit: {} closing lines are due, in any order, each the openings of what its side still holds (herald move audit --key); the result stands once every audit is in",
+                        "the audit: {} closing lines are due, in any order, each the openings of what its side still holds (",
                         possessives::<G>(&due)
                     )
                 } else {
                     format!(
-                        "the audit: {line} is {name}'s closing line, the openings of what it still holds (herald move audit --key); the result stands once every audit is in"
+                        "the audit: {line} is {name}'s closing line, the openings of what it still holds ("
                     )
                 };
+                let text = Said::words(head)
+                    .command(Command::moves().action("audit").key())
+                    .and("); the result stands once every audit is in");
                 (Step::Audit, text)
             }
             _ if self.farewell_due().is_some() => (
                 Step::Farewell,
-                format!("{line} is {name}'s farewell line (herald move pass --key)"),
+                Said::words(format!("{line} is {name}'s farewell line ("))
+                    .command(Command::moves().action("pass").key())
+                    .and(")"),
             ),
-            _ => match self.draw_offered_to(side) {
-                Some((by, turn)) => (
-                    Step::Turn,
-                    format!(
-                        "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it \
-                         (herald move \"{}\" --key) or decline it by playing on (herald move)",
-                        by.name::<G>(),
-                        if self.accepts_last(side) {
-                            "accept draw"
-                        } else {
-                            "<actions>, accept draw"
-                        }
-                    ),
-                ),
-                None => (Step::Turn, format!("{line} is {name}'s (herald move)")),
-            },
+            _ => (Step::Turn, self.turn_text(side, &line)),
         };
         Some(StepDue {
             side,
@@ -1061,6 +1074,30 @@ impl<G: Game> Referee<G> {
             step,
             text,
         })
+    }
+
+    /// The words of side `side`'s turn due, `line`: its command, and
+    /// both answers to a draw offered to it.
+    fn turn_text(&self, side: Side, line: &str) -> Said {
+        let name = side.name::<G>();
+        let Some((by, turn)) = self.draw_offered_to(side) else {
+            return Said::words(format!("{line} is {name}'s ("))
+                .command(Command::moves())
+                .and(")");
+        };
+        let accept = if self.accepts_last(side) {
+            "accept draw"
+        } else {
+            "<actions>, accept draw"
+        };
+        Said::words(format!(
+            "{line} is {name}'s, and {} offered a draw on turn {turn}: accept it (",
+            by.name::<G>()
+        ))
+        .command(Command::moves().action(accept).key())
+        .and(") or decline it by playing on (")
+        .command(Command::moves())
+        .and(")")
     }
 
     /// The sides whose keys are due before turn 1 (protocol 3, a game
@@ -1092,15 +1129,20 @@ impl<G: Game> Referee<G> {
         let side = *due.first()?;
         let name = side.name::<G>();
         let text = if due.len() > 1 {
-            format!(
-                "{} keys are due before turn 1, in any order: each side adds its own (herald keygen --side SIDE RECORD --key SIDE.key); a copy that lacks another side's key takes it the same way from that side's key file",
+            Said::words(format!(
+                "{} keys are due before turn 1, in any order: each side adds its own (",
                 possessives::<G>(&due)
-            )
+            ))
+            .command(Command::keygen("SIDE").on_record().key_file("SIDE.key"))
+            .and("); a copy that lacks another side's key takes it the same way from that side's key file")
         } else {
-            format!(
-                "{name}'s key is due before turn 1 (herald keygen --side {name} RECORD --key {}.key)",
-                name.to_ascii_lowercase()
-            )
+            Said::words(format!("{name}'s key is due before turn 1 ("))
+                .command(
+                    Command::keygen(name)
+                        .on_record()
+                        .key_file(&format!("{}.key", name.to_ascii_lowercase())),
+                )
+                .and(")")
         };
         Some(StepDue {
             side,
@@ -1120,15 +1162,12 @@ impl<G: Game> Referee<G> {
         let side = self.header.side(claim.target);
         let name = side.name::<G>();
         let (kind, number) = self.next_line_in(claim.phase);
-        let line = match kind {
-            LineKind::Setup => format!("S{number}"),
-            LineKind::Turn => format!("turn {number}"),
-        };
+        let line = kind.named(number).to_string();
         let step = claim.before.step_due().map_or(Step::Turn, |d| d.step);
         let (what, command) = match claim.phase {
-            Phase::Setup => ("set-up step", "herald setup --key"),
-            Phase::Audit => ("audit", "herald move audit --key"),
-            Phase::Play | Phase::Over => ("turn", "herald move --key"),
+            Phase::Setup => ("set-up step", Command::setup().key()),
+            Phase::Audit => ("audit", Command::moves().action("audit").key()),
+            Phase::Play | Phase::Over => ("turn", Command::moves().key()),
         };
         let claimed = format!(
             "{} claimed {name}'s forfeit on {}",
@@ -1137,9 +1176,11 @@ impl<G: Game> Referee<G> {
         );
         let text = if self.phase() == Phase::Over {
             // The claim ended the game: nothing but the answer follows.
-            format!(
-                "{claimed}, which ended the game: only {name}'s own {what} ({line}) may follow it, and it voids the claim ({command})"
-            )
+            Said::words(format!(
+                "{claimed}, which ended the game: only {name}'s own {what} ({line}) may follow it, and it voids the claim ("
+            ))
+            .command(command)
+            .and(")")
         } else {
             // No other line may follow the claim until its deadline
             // passed again (check_date).
@@ -1150,7 +1191,11 @@ impl<G: Game> Referee<G> {
                 ),
                 _ => "; any other line lets it stand".into(),
             };
-            format!("{claimed}: {name}'s own {what} ({line}) voids the claim ({command}){until}")
+            Said::words(format!(
+                "{claimed}: {name}'s own {what} ({line}) voids the claim ("
+            ))
+            .command(command)
+            .and(&format!("){until}"))
         };
         Some(StepDue {
             side,
@@ -1184,7 +1229,7 @@ impl<G: Game> Referee<G> {
     pub fn opened(&self, side: Side) -> Vec<(&'static str, Option<String>)> {
         self.header.seat_of(side).map_or_else(Vec::new, |i| {
             self.hidden
-                .values(i.index())
+                .values(i)
                 .map(|(slot, v)| (slot, v.map(str::to_owned)))
                 .collect()
         })
@@ -1194,7 +1239,7 @@ impl<G: Game> Referee<G> {
     pub fn lines_of(&self, side: Side) -> u32 {
         self.header
             .seat_of(side)
-            .map_or(0, |i| self.ledger.lines(i.index()))
+            .map_or(0, |i| self.ledger.lines(i))
     }
 
     /// The value `side`'s next reveal must hash to (its latest reveal or its
@@ -1202,7 +1247,7 @@ impl<G: Game> Referee<G> {
     pub fn latest_reveal(&self, side: Side) -> Option<Hash> {
         self.header
             .seat_of(side)
-            .and_then(|i| self.ledger.latest(i.index()))
+            .and_then(|i| self.ledger.latest(i))
     }
 
     /// Whether `side`'s next line can settle chance declared now (spec
@@ -1213,9 +1258,10 @@ impl<G: Game> Referee<G> {
         // Without commitments (a plain record) no side can: that is known
         // without looking the side up.
         !self.ledger.is_empty()
-            && self.header.seat_of(side).is_some_and(|i| {
-                self.ledger.is_committed(i.index()) && self.ledger.lines(i.index()) < CHAIN_LENGTH
-            })
+            && self
+                .header
+                .seat_of(side)
+                .is_some_and(|i| self.ledger.is_committed(i) && self.ledger.lines(i) < CHAIN_LENGTH)
     }
 
     /// The chance event waiting to be settled, if any.
@@ -1484,13 +1530,13 @@ impl<G: Game> Referee<G> {
     ) -> Result<PlayedTurn<G>, LineError> {
         let begins = self.may_begin_setup(seat);
         if begins {
-            self.hidden.begin_at(seat.index());
+            self.hidden.begin_at(seat);
             self.order_first_passes();
         }
         let played = self.play_setup_line_begun(line, seat, at, check);
         if begins && played.is_err() {
             // Refused: the set-up is due from where it was.
-            self.hidden.begin_at(setup_start(&self.header).index());
+            self.hidden.begin_at(setup_start(&self.header));
             self.order_first_passes();
         }
         played
@@ -1515,7 +1561,7 @@ impl<G: Game> Referee<G> {
         }
         // Whether this line completes the set-up of hidden values.
         let mut hidden = self.hidden.clone();
-        hidden.record(seat.index(), &played.shown);
+        hidden.record(seat, &played.shown);
         let completes = hidden.setup_due().is_none();
         let opening = if step == SetupStep::Shares || !completes {
             Vec::new()
@@ -1552,9 +1598,9 @@ impl<G: Game> Referee<G> {
             .seats()
             .map(|s| {
                 if s == seat {
-                    played.reveal.or(self.ledger.latest(s.index()))
+                    played.reveal.or(self.ledger.latest(s))
                 } else {
-                    self.ledger.latest(s.index())
+                    self.ledger.latest(s)
                 }
             })
             .collect();
@@ -1631,11 +1677,7 @@ impl<G: Game> Referee<G> {
         let mut pending = self.table.pending();
         let verdict = match pending.as_mut().map(table::Pending::deck_mut) {
             Some(deck) if claimant.is_none() => {
-                let earlier = self
-                    .hidden
-                    .verdict_of(seat.index())
-                    .cloned()
-                    .unwrap_or(Ok(()));
+                let earlier = self.hidden.verdict_of(seat).cloned().unwrap_or(Ok(()));
                 // The passes are audited whatever came before, so that the
                 // side's audit is done (a failed maze does not leave it due).
                 // A hand's passes are its holder's to open.
@@ -1662,10 +1704,8 @@ impl<G: Game> Referee<G> {
             self.table.keep(pending);
         }
         match claimant {
-            Some(_) => self
-                .hidden
-                .refused(seat.index(), verdict.err().unwrap_or_default()),
-            None => self.hidden.audited(seat.index(), verdict),
+            Some(_) => self.hidden.refused(seat, verdict.err().unwrap_or_default()),
+            None => self.hidden.audited(seat, verdict),
         }
         Ok(played)
     }
@@ -1885,7 +1925,7 @@ impl<G: Game> Referee<G> {
         }
         let fault = match self
             .ledger
-            .check(self.header.side_chain(seat), seat.index(), reveal)
+            .check(self.header.side_chain(seat), seat, reveal)
         {
             Ok(()) => return Ok(()),
             Err(fault) => fault,
@@ -2477,10 +2517,10 @@ impl<G: Game> Referee<G> {
     fn commit_played(&mut self, seat: Seat, played: &PlayedTurn<G>) {
         if played.claimant.is_none() {
             // A forfeit is the claimant's line: the side's chain stays.
-            self.ledger.record(seat.index(), played.reveal);
+            self.ledger.record(seat, played.reveal);
         }
         if !played.shown.is_empty() {
-            self.hidden.record(seat.index(), &played.shown);
+            self.hidden.record(seat, &played.shown);
         }
         match played.kind {
             LineKind::Setup => self.setup_lines = played.number,
@@ -2503,8 +2543,7 @@ impl<G: Game> Referee<G> {
     /// but its values must obey the set-up rules all the same.
     fn audit_opened_sides(&mut self) {
         for (seat, side) in self.header.seated() {
-            let i = seat.index();
-            if let Some(values) = self.hidden.opened_unaudited(i) {
+            if let Some(values) = self.hidden.opened_unaudited(seat) {
                 let values: Vec<(&str, &str)> =
                     values.iter().map(|(s, v)| (*s, v.as_str())).collect();
                 let verdict = G::audit(&self.state, side, &values).map_err(|e| e.reason);
@@ -2512,7 +2551,8 @@ impl<G: Game> Referee<G> {
                 let left = self
                     .holds_hand(seat)
                     .and_then(|hand| self.table.deck()?.left_verdict(hand).cloned());
-                self.hidden.audited(i, verdict.and(left.unwrap_or(Ok(()))));
+                self.hidden
+                    .audited(seat, verdict.and(left.unwrap_or(Ok(()))));
             }
         }
     }
@@ -3263,8 +3303,8 @@ mod tests {
                 // `seat` first, then every other committed side.
                 let made: Vec<String> = referee
                     .ledger
-                    .seed_sides(seat.index())
-                    .map(|i| referee.header.sides()[i].name::<Asks>().to_owned())
+                    .seed_sides(seat, referee.header.seats())
+                    .map(|s| referee.header.name::<Asks>(s).to_owned())
                     .collect();
                 assert_eq!(referee.reveal_names(seat), made);
                 for old in olds {
@@ -3338,7 +3378,7 @@ mod tests {
         assert!(preview.state().is_some() && preview.legal_actions().is_empty());
         assert_eq!(preview.note(), None);
         assert_eq!(
-            preview.legal_note(),
+            preview.legal_note().map(|n| n.to_string()).as_deref(),
             Some("no action is possible: the turn passes (write `pass`)")
         );
     }

@@ -118,10 +118,7 @@ pub struct Forfeit {
 impl Forfeit {
     /// The line of the claim: `turn 12`, `S3`.
     pub fn line_name(&self) -> String {
-        match self.line {
-            LineKind::Setup => format!("S{}", self.turn),
-            LineKind::Turn => format!("turn {}", self.turn),
-        }
+        self.line.named(self.turn).to_string()
     }
 
     /// In words: `North forfeited (claimed by South on turn 12)`.
@@ -267,7 +264,7 @@ impl<G: Game> Referee<G> {
         }
         Some(format!(
             "no forfeit can be claimed before every key is in: {} (a side that never adds its key never began the game)",
-            self.step_due().map_or_else(String::new, |d| d.text)
+            self.step_due().map_or_else(String::new, |d| d.text.to_string())
         ))
     }
 
@@ -280,7 +277,7 @@ impl<G: Game> Referee<G> {
         line.proofs.is_empty()
             && line.ending != Ending::Forfeit
             && !self.keep.digest
-            && !self.ledger.is_committed(seat.index())
+            && !self.ledger.is_committed(seat)
             && self.header.key_at(seat).is_none()
     }
 

@@ -88,7 +88,7 @@ impl<G: Game> Referee<G> {
                     "no draw can be offered or accepted during the set-up: {note}"
                 )));
             }
-            return Err(TypedError::Usage(note));
+            return Err(TypedError::Usage(note.to_string()));
         }
         let text = match text.trim() {
             "" if self.phase() == Phase::Audit => "audit",

@@ -130,7 +130,7 @@ impl GameVisitor for Look<'_> {
                 .is_some_and(|k| address(&contact(k.index())).eq_ignore_ascii_case(self.address))
         });
         let to_play =
-            mine.map(|side| sent(&crate::cli::mail::answer_hint(&referee, &id, Some(side))));
+            mine.map(|side| crate::cli::mail::answer_hint(&referee, &id, Some(side), true));
         Ok(GameEntry {
             id,
             game: G::TITLE.to_owned(),
@@ -153,30 +153,15 @@ impl GameVisitor for Look<'_> {
                 .and(referee.last_date())
                 .zip(header.deadline())
                 .map(|(since, days)| crate::record::Day(since.0 + days + 1).to_string()),
-            due_text: due.map(|d| d.text),
+            due_text: due.map(|d| d.text.to_string()),
             yours: mine.is_some(),
             to_play,
             result: referee.result(),
-            summary: referee.summary(),
+            summary: referee.summary().to_string(),
             subject: String::new(),
             date: String::new(),
         })
     }
-}
-
-/// `hint` with each command that writes a reply sending it too: the
-/// inbox's player answers by mail.
-fn sent(hint: &str) -> String {
-    hint.lines()
-        .map(|line| {
-            if line.starts_with("herald ") && line.ends_with("--reply -o reply.eml") {
-                format!("{line} --send")
-            } else {
-                line.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// One copy of a game, as a message carries it: how it ranks among the
@@ -913,7 +898,7 @@ mod deadline_tests {
 
 #[cfg(test)]
 mod copy_tests {
-    use super::{sent, GameEntry};
+    use super::GameEntry;
 
     fn entry(due: &str) -> GameEntry {
         let json = format!(
@@ -931,23 +916,6 @@ mod copy_tests {
         assert_eq!(entry(r#"["Elf","Goblin"]"#).due, ["Elf", "Goblin"]);
         // Written before `to_play` was kept.
         assert_eq!(entry("null").to_play, None);
-    }
-
-    #[test]
-    fn to_play_sends_each_reply_command_and_leaves_the_words() {
-        let hint = "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
-                    herald move 3f2a9c1b04de \"accept draw\" --key YOUR.key --reply -o reply.eml\n\
-                    or decline it by playing on:\n\
-                    herald move 3f2a9c1b04de \"YOUR TURN\" --key YOUR.key --reply -o reply.eml";
-        assert_eq!(
-            sent(hint),
-            "Next, Red (turn 4): Blue offered a draw on turn 3. Accept it with:\n\
-             herald move 3f2a9c1b04de \"accept draw\" --key YOUR.key --reply -o reply.eml --send\n\
-             or decline it by playing on:\n\
-             herald move 3f2a9c1b04de \"YOUR TURN\" --key YOUR.key --reply -o reply.eml --send"
-        );
-        let over = "The game is over: herald check 3f2a9c1b04de gives the result.";
-        assert_eq!(sent(over), over);
     }
 }
 

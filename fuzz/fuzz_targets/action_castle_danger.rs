@@ -1,4 +1,0 @@
-//! Castle Danger's action parser, with the write/parse round-trip oracle.
-#![no_main]
-
-herald_fuzz::action_target!(herald::games::castle_danger::CastleDanger);

@@ -1,4 +1,0 @@
-//! Playground Battles' action parser, with the write/parse round-trip oracle.
-#![no_main]
-
-herald_fuzz::action_target!(herald::games::playground_battles::PlaygroundBattles);

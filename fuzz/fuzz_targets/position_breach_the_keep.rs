@@ -1,4 +1,0 @@
-//! Breach The Keep's position parser, with the write/parse round-trip oracle.
-#![no_main]
-
-herald_fuzz::position_target!(herald::games::breach_the_keep::BreachTheKeep);

@@ -1,4 +1,0 @@
-//! Castle Danger's position parser, with the write/parse round-trip oracle.
-#![no_main]
-
-herald_fuzz::position_target!(herald::games::castle_danger::CastleDanger);

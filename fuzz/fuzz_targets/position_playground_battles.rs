@@ -1,4 +1,0 @@
-//! Playground Battles' position parser, with the write/parse round-trip oracle.
-#![no_main]
-
-herald_fuzz::position_target!(herald::games::playground_battles::PlaygroundBattles);
