@@ -331,7 +331,14 @@ pub(super) fn check_commitments_alike<G: Game>(
         Some(why) if ctx.record.turns.is_empty() => Err(Failure::invalid(
             Problem::plain(
                 ErrorKind::Illegal,
-                format!("turn 1 cannot be written yet: {why}"),
+                format!(
+                    "turn 1 cannot be written yet: {why}{}",
+                    if ctx.source.from_message() {
+                        " (if that key came in another message, answered at once with this one, give both messages in one mailbox file: they read as one game)"
+                    } else {
+                        ""
+                    }
+                ),
             ),
             &ctx.origin,
         )),

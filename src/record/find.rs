@@ -242,12 +242,131 @@ pub fn newest(found: Vec<Found>, message: Option<usize>) -> Result<Found, InputE
     let best = (0..keys.len())
         .max_by_key(|&k| (keys[k].lines.len(), keys[k].tags.len(), usize::MAX - k))
         .unwrap_or(0);
+    if let Some(merged) = merged_keys(&found, &keys, best)? {
+        return Ok(merged);
+    }
     for k in 0..keys.len() {
         if !goes_on_from(&keys[k], &keys[best]) {
             return Err(disagreement(&found, &keys, k, best));
         }
     }
     Ok(found.swap_remove(best))
+}
+
+/// Whether a tag (lower-cased name) is a side's `<Side>Key` or
+/// `<Side>Commit` tag.
+fn is_key_tag(name: &str) -> bool {
+    (name.ends_with("key") && name.len() > 3) || (name.ends_with("commit") && name.len() > 6)
+}
+
+/// Copies of a game with no lines yet that differ only in which sides'
+/// Key and Commit tags they carry (sides that ran `keygen` at once, each
+/// on the first message) are one game: the record read is the union of
+/// their tags. `Ok(None)` when they do not differ that way (then the
+/// usual comparison decides); an error naming the side when two copies
+/// carry two different Key or Commit tags for one side: a real fork.
+fn merged_keys(found: &[Found], keys: &[Key], best: usize) -> Result<Option<Found>, InputError> {
+    if keys.iter().any(|k| !k.lines.is_empty()) {
+        return Ok(None);
+    }
+    let plain = |k: &Key| -> Vec<(String, String)> {
+        let mut t: Vec<_> = k
+            .tags
+            .iter()
+            .filter(|(n, _)| !is_key_tag(n))
+            .cloned()
+            .collect();
+        t.sort();
+        t
+    };
+    let base = plain(&keys[best]);
+    if keys.iter().any(|k| plain(k) != base) {
+        return Ok(None);
+    }
+    // The key tags of every copy, by name: one value each, or a fork.
+    let mut union: Vec<(String, String, usize)> = Vec::new();
+    for (k, key) in keys.iter().enumerate() {
+        for (name, value) in key.tags.iter().filter(|(n, _)| is_key_tag(n)) {
+            match union.iter().find(|(n, _, _)| n == name) {
+                Some((_, v, other)) if v != value => {
+                    let side = name.trim_end_matches("key").trim_end_matches("commit");
+                    let (first, second) = (&found[*other.min(&k)], &found[*other.max(&k)]);
+                    let shown = tag_name(&found[k].source, name).unwrap_or_else(|| name.clone());
+                    return Err(InputError {
+                        position: second.source.position(0),
+                        message: format!(
+                            "two records of the game here disagree, the one at {} and the one at {}: their header tag {shown} is \"{v}\" in one and \"{value}\" in the other: two different keys for one side ({}), a fork that herald will not choose between (keep the copy whose key the side's player made, and ask for it again)",
+                            first.place(),
+                            second.place(),
+                            side_named(&found[k].source, side),
+                        ),
+                    });
+                }
+                Some(_) => {}
+                None => union.push((name.clone(), value.clone(), k)),
+            }
+        }
+    }
+    let missing: Vec<&(String, String, usize)> = union
+        .iter()
+        .filter(|(n, v, _)| !keys[best].tags.contains(&(n.clone(), v.clone())))
+        .collect();
+    if missing.is_empty() {
+        return Ok(None);
+    }
+    if missing
+        .iter()
+        .any(|(_, v, _)| v.contains(['"', '\\', '\n']))
+    {
+        return Ok(None);
+    }
+    // The newest copy's text, with the tags it lacks after its last tag.
+    let Ok(record) = parse(&found[best].source) else {
+        return Ok(None);
+    };
+    let Some(last) = record.tags.last() else {
+        return Ok(None);
+    };
+    let text = found[best].source.text();
+    let end = last.span.range().end;
+    let mut merged = String::with_capacity(text.len() + 200);
+    merged.push_str(&text[..end]);
+    for (name, value, k) in &missing {
+        let shown = tag_name(&found[*k].source, name).unwrap_or_else(|| name.clone());
+        merged.push_str(&format!("\n[{shown} \"{value}\"]"));
+    }
+    merged.push_str(&text[end..]);
+    match Source::new(merged.as_bytes()) {
+        Ok(source) => Ok(Some(Found {
+            source,
+            message: found[best].message,
+        })),
+        Err(_) => Ok(None),
+    }
+}
+
+/// A tag's name as written in `source`, from its lower-cased `name`.
+fn tag_name(source: &Source, name: &str) -> Option<String> {
+    let record = parse(source).ok()?;
+    record
+        .tags
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))
+        .map(|t| t.name.clone())
+}
+
+/// A side's name as written in a tag of `source`, from its lower-cased one.
+fn side_named(source: &Source, side: &str) -> String {
+    parse(source)
+        .ok()
+        .and_then(|r| {
+            r.tags.iter().find_map(|t| {
+                let n = t.name.to_ascii_lowercase();
+                (is_key_tag(&n) && n.starts_with(side) && t.name.len() > side.len())
+                    .then(|| t.name[..side.len()].to_owned())
+            })
+        })
+        .unwrap_or_else(|| side.to_owned())
 }
 
 /// The error for two records that do not fit together: where they part.
