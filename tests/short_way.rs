@@ -37,7 +37,7 @@ fn seen<G: Game>(referee: &Referee<G>) -> String {
 /// turns) and replayed in full: the same referee, or the same error.
 fn same_both_ways<G: Game>(text: &str) -> Result<String, String> {
     let reader = stream::Reader::new(text.as_bytes()).expect("a plain record");
-    let streamed = Replay::<G>::check(reader)
+    let streamed = Replay::<G>::check(reader, None)
         .map(|r| seen(&r))
         .map_err(|stop| format!("{stop:?}"));
     let source = Source::new(text.as_bytes()).unwrap();

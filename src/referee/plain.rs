@@ -58,7 +58,7 @@ impl<G: Game> Referee<G> {
         if self.play_plain_in(&mut state, turn, seat, side) {
             self.spare = Some(std::mem::replace(&mut self.state, state));
             // What the full play records of such a line.
-            self.ledger.record(seat.index(), None);
+            self.ledger.record(seat, None);
             self.turns = turn.number;
             self.declared = None;
             self.lapsed = None;
