@@ -632,16 +632,7 @@ pub(super) fn answer_hint<G: Game>(
         reply: true,
         send,
     };
-    // A side that plays from an ally's hand draws and shows it with the
-    // ally's key file.
-    let moves = |action: &str| {
-        Command::moves()
-            .on_record()
-            .action(action)
-            .key_file(YOUR_KEY)
-            .hand_key(referee.hand_key_file(side))
-            .write(&how)
-    };
+    let moves = |action: &str| move_command(referee, side, action, &how);
     if let (Some((by, turn)), Step::Turn) = (referee.draw_offered_to(side), due.step) {
         // The side due answers a draw offer: both answers, named.
         let accept = if referee.accepts_last(side) {
@@ -694,16 +685,7 @@ fn step_command<G: Game>(
     how: &Writing<'_>,
 ) -> String {
     let name = side.name::<G>();
-    // A side that plays from an ally's hand draws and shows it with the
-    // ally's key file.
-    let moves = |action: &str| {
-        Command::moves()
-            .on_record()
-            .action(action)
-            .key_file(YOUR_KEY)
-            .hand_key(referee.hand_key_file(side))
-            .write(how)
-    };
+    let moves = |action: &str| move_command(referee, side, action, how);
     // The choices a set-up step that commits cannot go without.
     let required = match step {
         Step::Setup(SetupStep::Commit | SetupStep::CommitOpen) => G::SETUP_CHOICES
@@ -743,6 +725,23 @@ fn step_command<G: Game>(
                 .write(how)
         ),
     }
+}
+
+/// The `move` command by which side `side` plays `action`, as `how`
+/// writes it. A side that plays from an ally's hand draws and shows it
+/// with the ally's key file.
+fn move_command<G: Game>(
+    referee: &Referee<G>,
+    side: game::Side,
+    action: &str,
+    how: &Writing<'_>,
+) -> String {
+    Command::moves()
+        .on_record()
+        .action(action)
+        .key_file(YOUR_KEY)
+        .hand_key(referee.hand_key_file(side))
+        .write(how)
 }
 
 /// Write the reply message for the line just played: the whole record
