@@ -206,6 +206,17 @@ fn a_record_file_that_lost_the_players_line_gets_the_same_line_again() {
     );
 }
 
+/// The player in `dir` answers `message` with `turn`, writing the reply
+/// `out` (`move --key my.key --reply -o OUT`).
+fn answer(dir: &Path, message: &str, turn: &str, out: &str) {
+    run(
+        dir,
+        &[
+            "move", message, turn, "--key", "my.key", "--reply", "-o", out,
+        ],
+    );
+}
+
 /// Blue's key file copied before Blue answers `c2.eml`, Blue's turn 1
 /// mailed (`3.eml`) and answered by Red (`4.eml`); then the copy restored
 /// and Blue's turn 1 written again, another way (`3b.eml`): the restored
@@ -214,26 +225,11 @@ fn a_record_file_that_lost_the_players_line_gets_the_same_line_again() {
 fn forked_by_a_restored_key_file() -> common::Players {
     let p = common::castle_danger_keyed();
     std::fs::copy(p.blue.join("my.key"), p.blue.join("copy.key")).unwrap();
-    run(
-        &p.blue,
-        &[
-            "move", "c2.eml", "Kc1-b1", "--key", "my.key", "--reply", "-o", "3.eml",
-        ],
-    );
+    answer(&p.blue, "c2.eml", "Kc1-b1", "3.eml");
     common::mail(&p.blue, &p.red, "3.eml");
-    run(
-        &p.red,
-        &[
-            "move", "3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "4.eml",
-        ],
-    );
+    answer(&p.red, "3.eml", "Kc9-b9", "4.eml");
     std::fs::copy(p.blue.join("copy.key"), p.blue.join("my.key")).unwrap();
-    run(
-        &p.blue,
-        &[
-            "move", "c2.eml", "Kc1-d1", "--key", "my.key", "--reply", "-o", "3b.eml",
-        ],
-    );
+    answer(&p.blue, "c2.eml", "Kc1-d1", "3b.eml");
     common::mail(&p.blue, &p.red, "3b.eml");
     p
 }
@@ -255,38 +251,18 @@ fn an_answer_to_a_fork_made_with_a_restored_key_file_names_the_turn_answered_twi
         "{why}"
     );
     // The command named writes that very message again.
-    run(
-        &p.red,
-        &[
-            "move", "3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "NEW.eml",
-        ],
-    );
+    answer(&p.red, "3.eml", "Kc9-b9", "NEW.eml");
     assert_eq!(body(&p.red.join("NEW.eml")), body(&p.red.join("4.eml")));
 }
 
 #[test]
 fn an_older_message_answered_already_is_refused_naming_the_turn_and_the_message_to_resend() {
     let p = common::castle_danger_keyed();
-    run(
-        &p.blue,
-        &[
-            "move", "c2.eml", "Kc1-b1", "--key", "my.key", "--reply", "-o", "3.eml",
-        ],
-    );
+    answer(&p.blue, "c2.eml", "Kc1-b1", "3.eml");
     common::mail(&p.blue, &p.red, "3.eml");
-    run(
-        &p.red,
-        &[
-            "move", "3.eml", "Kc9-b9", "--key", "my.key", "--reply", "-o", "4.eml",
-        ],
-    );
+    answer(&p.red, "3.eml", "Kc9-b9", "4.eml");
     common::mail(&p.red, &p.blue, "4.eml");
-    run(
-        &p.blue,
-        &[
-            "move", "4.eml", "Kb1-c1", "--key", "my.key", "--reply", "-o", "5.eml",
-        ],
-    );
+    answer(&p.blue, "4.eml", "Kb1-c1", "5.eml");
     // c2.eml, answered with turn 1 two turns ago, comes again.
     let why = common::refused_answer(&p.blue, "c2.eml", "Kc1-d1", "3b.eml");
     assert!(

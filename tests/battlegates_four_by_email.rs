@@ -194,6 +194,26 @@ fn four_players_set_up_and_play_two_rounds_by_email() {
     assert!(shown.lines().all(|l| l.chars().count() <= 78), "{shown}");
 }
 
+/// `herald new battlegates` in `dir` for the four castles (each
+/// `castleN@example.org`), set-up `setup` with hidden hands, Castle1's
+/// key file `key` and the first maze, then `out` (`-o FILE`, or `--reply
+/// -o FILE`).
+fn new_four_castles(dir: &Path, setup: &str, key: &str, out: &[&str]) {
+    let option = format!("Setup={setup}");
+    let sides: Vec<String> = CASTLES
+        .iter()
+        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
+        .collect();
+    let mut args = vec!["new", "battlegates"];
+    for s in &sides {
+        args.extend(["--side", s.as_str()]);
+    }
+    args.extend(["--option", &option, "--option", "Hands=hidden"]);
+    args.extend(["--key", key, "--maze", MAZES[0]]);
+    args.extend(out);
+    run(dir, &args);
+}
+
 /// Four castles under protocol 3 (what `new` writes) with hidden hands
 /// (Setup `setup`), set up by email: Castle1 begins with its key and
 /// maze, each other castle joins with `setup --side`, and every step is
@@ -217,19 +237,7 @@ fn set_up_under_protocol_3(setup: &str) -> (tempfile::TempDir, Vec<PathBuf>, usi
             }
         }
     };
-    let option = format!("Setup={setup}");
-    let mut args = vec!["new", "battlegates"];
-    let sides: Vec<String> = CASTLES
-        .iter()
-        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
-        .collect();
-    for s in &sides {
-        args.extend(["--side", s.as_str()]);
-    }
-    args.extend(["--option", &option, "--option", "Hands=hidden"]);
-    args.extend(["--key", "my.key", "--maze", MAZES[0]]);
-    args.extend(["-o", "game.pbem"]);
-    run(&dirs[0], &args);
+    new_four_castles(&dirs[0], setup, "my.key", &["-o", "game.pbem"]);
     mail(&dirs[0]);
     let mut lines = 1;
     loop {
@@ -640,29 +648,12 @@ fn every_hand_key_that_does_not_fit_names_the_file_its_side_and_the_key_that_wor
     // Castle1's key of another game.
     let other = castle3.join("other");
     std::fs::create_dir(&other).unwrap();
-    let sides: Vec<String> = CASTLES
-        .iter()
-        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
-        .collect();
-    let mut args = vec!["new", "battlegates"];
-    for s in &sides {
-        args.extend(["--side", s.as_str()]);
-    }
-    args.extend([
-        "--option",
-        "Setup=four-castles-allies",
-        "--option",
-        "Hands=hidden",
-    ]);
-    args.extend([
-        "--key",
+    new_four_castles(
+        &other,
+        "four-castles-allies",
         "castle1.key",
-        "--maze",
-        MAZES[0],
-        "-o",
-        "game.pbem",
-    ]);
-    run(&other, &args);
+        &["-o", "game.pbem"],
+    );
     std::fs::copy(other.join("castle1.key"), castle3.join("other1.key")).unwrap();
     let err = hand_key_refused(castle3, "other1.key");
     assert!(
@@ -734,30 +725,12 @@ fn allies_by_their_commands(turns: u32) -> (tempfile::TempDir, Vec<PathBuf>, Vec
             d
         })
         .collect();
-    let mut args = vec!["new", "battlegates"];
-    let sides: Vec<String> = CASTLES
-        .iter()
-        .map(|c| format!("{c}={}@example.org", c.to_lowercase()))
-        .collect();
-    for s in &sides {
-        args.extend(["--side", s.as_str()]);
-    }
-    args.extend([
-        "--option",
-        "Setup=four-castles-allies",
-        "--option",
-        "Hands=hidden",
-    ]);
-    args.extend([
-        "--key",
+    new_four_castles(
+        &dirs[0],
+        "four-castles-allies",
         "castle1.key",
-        "--maze",
-        MAZES[0],
-        "--reply",
-        "-o",
-        "m1.eml",
-    ]);
-    run(&dirs[0], &args);
+        &["--reply", "-o", "m1.eml"],
+    );
     let mut writers = vec![0];
     let mut written = 0;
     for n in 1..=20 {
