@@ -438,8 +438,12 @@ fn deadline_text<G: Game>(referee: &Referee<G>) -> String {
     referee.header().deadline().map_or_else(String::new, |d| {
         fit(
             &format!(
-                "Deadline: {d} day{}: a side whose step is due longer may be claimed to have forfeited (herald move RECORD --forfeit --key KEY)",
-                if d == 1 { "" } else { "s" }
+                "Deadline: {d} day{}: a side whose step is due longer may be claimed to have forfeited ({})",
+                if d == 1 { "" } else { "s" },
+                crate::referee::Command::moves()
+                    .on_record()
+                    .forfeit()
+                    .key_file("KEY")
             ),
             "  ",
         )
@@ -710,7 +714,7 @@ impl RecordCommand for CheckWithKey {
         let (mut wallet, stamp) = read_wallet_stamped(&self.key)?;
         let key = self.key.display();
         let replayed = super::sent::replay_for_answer::<G>(ctx, Some(&wallet), Some(&self.key))?;
-        let referee = replayed.referee;
+        let referee = &replayed.referee;
         let side = referee
             .key_file_side(&wallet)
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
@@ -747,7 +751,7 @@ impl RecordCommand for CheckWithKey {
             }
             (None, None, None) => "you have written no line of this game yet".to_owned(),
         };
-        let exit = Check(self.format).after(ctx.named(), &referee)?;
+        let exit = Check(self.format).after(ctx.named(), referee)?;
         if self.format != Format::Json {
             out(&fit(
                 &format!("Your key file ({name}, {key}): {standing}"),
@@ -756,10 +760,8 @@ impl RecordCommand for CheckWithKey {
         }
         // The key file remembers the newest record its player checked
         // (spec section 3.8), so that a copy that parts from it (a fork)
-        // is refused; never a record its own line does not stand in.
-        let current = replayed.answered.is_none()
-            && !matches!(replayed.crossed, Some(Crossed::ByClaim { .. }));
-        if current && super::sent::note_seen(&referee, &mut wallet, ctx)? {
+        // is refused.
+        if super::sent::note_seen(&replayed, &mut wallet, ctx)? {
             if let Err(e) = files::rewrite(&self.key, Some(&stamp), wallet.to_text().as_bytes()) {
                 super::report::eprint_note(&format!(
                     "{key} could not remember this record ({}): a copy that parts from it will not be caught by it",
@@ -1059,13 +1061,15 @@ impl RecordCommand for Show {
                     origin => origin,
                 };
                 let legal = match &wallet {
-                    Some((path, _)) => format!(
-                        "herald legal {record} --key {}{}",
-                        path.display(),
-                        self.hand_key
-                            .as_ref()
-                            .map_or_else(String::new, |h| format!(" --hand-key {}", h.display()))
-                    ),
+                    Some((path, _)) => crate::referee::Command::legal()
+                        .on_record()
+                        .key_file(&path.display().to_string())
+                        .hand_key(self.hand_key.as_ref().map(|h| h.display().to_string()))
+                        .write(&Writing {
+                            record,
+                            reply: false,
+                            send: false,
+                        }),
                     None => String::new(),
                 };
                 let turn_look = look
@@ -1461,11 +1465,24 @@ impl RecordCommand for Legal {
                         origin => origin,
                     };
                     let with_key = match &self.key {
-                        None => format!(
-                            " (herald legal {} --key KEYFILE, or herald show {} --key KEYFILE \
-                             for the whole turn: hand, roll and actions)",
-                            record, record
-                        ),
+                        None => Said::words(" (")
+                            .command(
+                                crate::referee::Command::legal()
+                                    .on_record()
+                                    .key_file("KEYFILE"),
+                            )
+                            .and(", or ")
+                            .command(
+                                crate::referee::Command::show()
+                                    .on_record()
+                                    .key_file("KEYFILE"),
+                            )
+                            .and(" for the whole turn: hand, roll and actions)")
+                            .write(&Writing {
+                                record,
+                                reply: false,
+                                send: false,
+                            }),
                         Some(_) => String::new(),
                     };
                     text.push_str(&fit(
@@ -2050,7 +2067,7 @@ impl Move {
 /// `setup --then`; else its first line), spaces aside.
 pub(super) fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
     let words = |text: &str| text.split_whitespace().collect::<String>();
-    super::sent::turn_head(sent)
+    crate::referee::key_file::sent_head(sent)
         .and_then(|l| l.split_once(": "))
         .is_some_and(|(_, actions)| words(actions) == words(typed))
 }
@@ -2071,12 +2088,13 @@ pub(super) fn typed_again<G: Game>(
         return true;
     }
     let mut trial = referee.clone();
-    let before = super::sent::before_turn(sent);
+    let before = crate::referee::key_file::before_turn(sent);
     if !before.is_empty() && play_own_line(&mut trial, before).is_none() {
         return false;
     }
-    compose(&mut trial)
-        .is_some_and(|played| played.line().lines().next() == super::sent::turn_head(sent))
+    compose(&mut trial).is_some_and(|played| {
+        played.line().lines().next() == crate::referee::key_file::sent_head(sent)
+    })
 }
 
 /// A line the player sent already goes out again in `reply`: the key
@@ -2148,11 +2166,15 @@ pub(super) fn first_mover_hint<G: Game>(
     key: Option<&Path>,
 ) -> Option<String> {
     moves_first(referee, side).then(|| {
+        let out = reply.display().to_string();
+        let turn = crate::referee::Command::moves()
+            .on(&out)
+            .typed("YOUR TURN")
+            .key_file(&super::sent::key_arg(key))
+            .reply_to("NEXT.eml");
         format!(
-            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key {} --reply -o NEXT.eml\n",
+            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: {turn}\n",
             side.name::<G>(),
-            super::sent::key_arg(key),
-            out = reply.display()
         )
     })
 }
@@ -2369,11 +2391,10 @@ impl RecordCommand for Move {
         };
         let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref(), key)?;
         match &replayed.crossed {
-            Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
-            Some(Crossed::ClaimedAlready(sent)) => super::sent::note_claimed_already(sent),
             Some(Crossed::ByClaim { sent, claim }) => {
                 return self.answer_past_claim::<G>(ctx, sent, *claim, wallet.as_ref());
             }
+            Some(crossed) => super::sent::note_crossed(crossed),
             None => {}
         }
         let mut referee = replayed.referee;
@@ -2410,11 +2431,15 @@ impl RecordCommand for Move {
                 {
                     format!("once the claim is answered or stands: {}", due.text)
                 }
-                _ => format!(
-                    "herald move {} audit --key {}",
-                    ctx.origin,
-                    super::sent::key_arg(key)
-                ),
+                _ => crate::referee::Command::moves()
+                    .on_record()
+                    .action("audit")
+                    .key_file(&super::sent::key_arg(key))
+                    .write(&Writing {
+                        record: &ctx.origin,
+                        reply: false,
+                        send: false,
+                    }),
             };
             return Err(Failure::invalid(
                 Problem::plain(
@@ -2433,7 +2458,9 @@ impl RecordCommand for Move {
         let typed_as = self.text.as_deref().and_then(|t| referee.typed_as(t));
         self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
-        let alike = super::sent::check_commitments_alike(&referee, ctx);
+        let alike = referee
+            .refuse_uneven_first_line(ctx.source.from_message())
+            .map_err(|e| compose_failure(e, key, ctx));
         let number = referee.next_turn();
         let played = match &self.text {
             Some(text) => self.compose_typed(&mut referee, text, wallet.as_ref(), ctx)?,

@@ -370,10 +370,10 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
         ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
         ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
         ComposeError::HandKey(m) => Failure::usage(format!("--hand-key {m}")),
-        ComposeError::Stripped(m) => Failure::invalid(
+        ComposeError::Stripped(s) => Failure::invalid(
             Problem::plain(
                 ErrorKind::Record,
-                m.replace("KEYFILE", &super::sent::key_arg(key)),
+                s.message(&super::sent::key_arg(key)).to_string(),
             ),
             &ctx.origin,
         ),

@@ -196,10 +196,8 @@ impl Setup {
                 |_, _| Ok(()),
             );
         }
-        match &replayed.crossed {
-            Some(Crossed::Answered(sent)) => super::sent::note_claim_answered(sent),
-            Some(Crossed::ClaimedAlready(sent)) => super::sent::note_claimed_already(sent),
-            _ => {}
+        if let Some(crossed) = &replayed.crossed {
+            super::sent::note_crossed(crossed);
         }
         let mut referee = replayed.referee;
         if let Some(sent) = replayed.answered {

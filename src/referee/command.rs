@@ -14,9 +14,12 @@ use std::fmt;
 /// What a command runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verb {
+    Check,
     Keygen,
+    Legal,
     Move,
     Setup,
+    Show,
 }
 
 /// The key file a command names.
@@ -31,17 +34,44 @@ enum KeyFile {
     Made(String),
 }
 
-/// A herald command that takes a step: `herald keygen`, `herald move` or
-/// `herald setup`, with the options it needs ([`Command::write`]).
+/// The record a command names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum On {
+    /// None.
+    None,
+    /// The record read (`RECORD`, or the file read: [`Writing::record`]).
+    Read,
+    /// Another file, named as it is (`BEFORE.pbem`, the reply message a
+    /// line went out in, `RECORD` for a copy the reader does not have).
+    Named(String),
+}
+
+/// How a command answers a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Reply {
+    /// As [`Writing::reply`] says, for a command on the record read.
+    AsWritten,
+    /// `--reply` alone.
+    Bare,
+    /// `--reply -o FILE`.
+    To(String),
+}
+
+/// A herald command that takes a step or looks: `herald keygen`, `herald
+/// move`, `herald setup`, `herald check`, `herald legal` or `herald
+/// show`, with the options it needs ([`Command::write`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
     verb: Verb,
     side: Option<String>,
-    record: bool,
+    record: On,
     action: Option<String>,
+    then: Option<String>,
+    forfeit: bool,
     key: KeyFile,
     hand_key: Option<String>,
     choices: Vec<&'static str>,
+    reply: Reply,
 }
 
 /// How commands are written for their reader: the record they name,
@@ -73,12 +103,30 @@ impl Command {
         Command {
             verb,
             side: None,
-            record: false,
+            record: On::None,
             action: None,
+            then: None,
+            forfeit: false,
             key: KeyFile::None,
             hand_key: None,
             choices: Vec::new(),
+            reply: Reply::AsWritten,
         }
+    }
+
+    /// `herald check`.
+    pub fn check() -> Self {
+        Command::new(Verb::Check)
+    }
+
+    /// `herald legal`.
+    pub fn legal() -> Self {
+        Command::new(Verb::Legal)
+    }
+
+    /// `herald show`.
+    pub fn show() -> Self {
+        Command::new(Verb::Show)
     }
 
     /// `herald keygen --side SIDE`.
@@ -104,7 +152,16 @@ impl Command {
 
     /// It names the record (`RECORD`, or the file read).
     pub fn on_record(mut self) -> Self {
-        self.record = true;
+        self.record = On::Read;
+        self
+    }
+
+    /// It names `file` (a shell word), whoever reads it: another copy
+    /// than the record read (`BEFORE.pbem`, `RECORD` for one the reader
+    /// does not have), or the message a line went out in. Never answered
+    /// by [`Writing::reply`].
+    pub fn on(mut self, file: &str) -> Self {
+        self.record = On::Named(file.to_owned());
         self
     }
 
@@ -116,6 +173,39 @@ impl Command {
         } else {
             action.to_owned()
         });
+        self
+    }
+
+    /// What the player typed, in double quotes even when it is one word
+    /// (`"Kc9-b9"`, `"YOUR TURN"`): a turn written again or to write.
+    pub fn typed(mut self, typed: &str) -> Self {
+        self.action = Some(format!("\"{typed}\""));
+        self
+    }
+
+    /// `--then "TURN"`: `setup`'s first turn, written with the set-up's
+    /// last line.
+    pub fn then(mut self, turn: &str) -> Self {
+        self.then = Some(turn.to_owned());
+        self
+    }
+
+    /// `--forfeit`: a claim of the forfeit of the side due.
+    pub fn forfeit(mut self) -> Self {
+        self.forfeit = true;
+        self
+    }
+
+    /// `--reply -o FILE`: it answers the message it names by a reply
+    /// written to `file`, whoever reads it.
+    pub fn reply_to(mut self, file: &str) -> Self {
+        self.reply = Reply::To(file.to_owned());
+        self
+    }
+
+    /// `--reply` alone (`keygen`, whose key file is `--key`).
+    pub fn reply(mut self) -> Self {
+        self.reply = Reply::Bare;
         self
     }
 
@@ -150,23 +240,34 @@ impl Command {
     }
 
     /// The command as `how` writes it: `herald VERB`, the side before the
-    /// record for `keygen` (after it otherwise), the record, the action,
-    /// the key file, the hand key, the choices, and, for a command on a
-    /// record answered by a reply, `--reply -o reply.eml` (and `--send`
-    /// when it is sent).
+    /// record for `keygen` (after it otherwise), the record, the action
+    /// (`--then` its turn, `--forfeit`), the key file, the hand key, the
+    /// choices, and, for a command on a record answered by a reply,
+    /// `--reply -o reply.eml` (and `--send` when it is sent), or the
+    /// reply it names itself ([`Command::reply_to`], [`Command::reply`]).
     pub fn write(&self, how: &Writing<'_>) -> String {
         let mut out = String::from(match self.verb {
+            Verb::Check => "herald check",
             Verb::Keygen => "herald keygen",
+            Verb::Legal => "herald legal",
             Verb::Move => "herald move",
             Verb::Setup => "herald setup",
+            Verb::Show => "herald show",
         });
         let side = self.side.as_deref().map(|s| format!(" --side {s}"));
         if self.verb == Verb::Keygen {
             out.extend(side.as_deref());
         }
-        if self.record {
-            out.push(' ');
-            out.push_str(how.record);
+        match &self.record {
+            On::None => {}
+            On::Read => {
+                out.push(' ');
+                out.push_str(how.record);
+            }
+            On::Named(file) => {
+                out.push(' ');
+                out.push_str(file);
+            }
         }
         if self.verb != Verb::Keygen {
             out.extend(side.as_deref());
@@ -175,7 +276,16 @@ impl Command {
             out.push(' ');
             out.push_str(action);
         }
-        let reply = self.record && how.reply;
+        if let Some(turn) = &self.then {
+            out.push_str(&format!(" --then \"{turn}\""));
+        }
+        if self.forfeit {
+            out.push_str(" --forfeit");
+        }
+        let reply = match &self.reply {
+            Reply::AsWritten => self.record == On::Read && how.reply,
+            Reply::Bare | Reply::To(_) => true,
+        };
         match &self.key {
             KeyFile::None => {}
             KeyFile::Given(None) => out.push_str(" --key"),
@@ -189,11 +299,16 @@ impl Command {
         for choice in &self.choices {
             out.push_str(&format!(" --{choice} {}", choice.to_ascii_uppercase()));
         }
-        if reply {
-            out.push_str(" --reply -o reply.eml");
-            if how.send {
-                out.push_str(" --send");
+        match &self.reply {
+            Reply::AsWritten if reply => {
+                out.push_str(" --reply -o reply.eml");
+                if how.send {
+                    out.push_str(" --send");
+                }
             }
+            Reply::AsWritten => {}
+            Reply::Bare => out.push_str(" --reply"),
+            Reply::To(file) => out.push_str(&format!(" --reply -o {file}")),
         }
         out
     }
@@ -364,6 +479,54 @@ mod tests {
                 ..sent
             }),
             "herald move 3f2a9c1b04de \"YOUR TURN\" --key YOUR.key"
+        );
+    }
+
+    #[test]
+    fn a_command_on_another_file_or_with_its_own_reply_is_written_so_for_every_reader() {
+        // Another copy than the record read: named as it is.
+        let keygen = Command::keygen("Red")
+            .on("BEFORE.pbem")
+            .key_file("red.key")
+            .reply();
+        assert_eq!(
+            keygen.write(&REPLY),
+            "herald keygen --side Red BEFORE.pbem --key red.key --reply"
+        );
+        // A reply of its own: never a second one.
+        let again = Command::setup()
+            .on_record()
+            .then("Kc9-b9")
+            .key_file("my.key")
+            .reply_to("NEW.eml");
+        assert_eq!(
+            again.write(&REPLY),
+            "herald setup 'my game.eml' --then \"Kc9-b9\" --key my.key --reply -o NEW.eml"
+        );
+        assert_eq!(
+            again.to_string(),
+            "herald setup RECORD --then \"Kc9-b9\" --key my.key --reply -o NEW.eml"
+        );
+        // A turn typed is quoted even when it is one word.
+        let turn = Command::moves()
+            .on("4.eml")
+            .typed("pass")
+            .key_file("my.key");
+        assert_eq!(
+            turn.write(&REPLY),
+            "herald move 4.eml \"pass\" --key my.key"
+        );
+        let claim = Command::moves().on_record().forfeit().key_file("KEY");
+        assert_eq!(claim.to_string(), "herald move RECORD --forfeit --key KEY");
+        let readers = [Command::check(), Command::legal(), Command::show()]
+            .map(|c| c.on_record().key_file("KEYFILE").write(&Writing::AS_IS));
+        assert_eq!(
+            readers,
+            [
+                "herald check RECORD --key KEYFILE",
+                "herald legal RECORD --key KEYFILE",
+                "herald show RECORD --key KEYFILE",
+            ]
         );
     }
 

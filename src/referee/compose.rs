@@ -4,11 +4,11 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::header::Seat;
-use super::Said;
 use super::{
     line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
     Referee, SealCheck, SetupStep,
 };
+use super::{Command, Said};
 use crate::fairness::{self, Hash};
 use crate::game::{Game, Phase, Side};
 use crate::record::{self, LineKind, ProofKind, Source, MAX_TURNS};
@@ -28,22 +28,63 @@ pub enum ComposeError {
     /// [`ComposeError::Wallet`]).
     NotDue(String),
     /// The game cannot take another line (it is over, or the record is
-    /// full): a record problem of this kind.
+    /// full), or not yet (its first line while the sides' tags are
+    /// uneven, [`Referee::refuse_uneven_first_line`]): a problem of this
+    /// kind.
     Closed(ErrorKind, String),
     /// The line is not allowed, placed in it.
     Line(LineError),
     /// The record lacks the key file's own Commit and Key tags, though
     /// the key file was made for this very game under a protocol that
     /// binds keys: a copy stripped of them (or one from before they were
-    /// added), which the key file refuses (a record problem, exit 1). In
-    /// the message, `KEYFILE` stands for the key file, which the caller
-    /// names.
-    Stripped(String),
+    /// added), which the key file refuses (a record problem, exit 1),
+    /// in the words of [`Stripped::message`].
+    Stripped(Stripped),
     /// The hand's key file given (`--hand-key`) does not fit the hand the
     /// side plays from; the message follows the file's name, as for
     /// [`ComposeError::Wallet`] (`is Castle2's key in this game, ...`),
     /// and names the side it was made for and the key that works.
     HandKey(String),
+}
+
+/// A copy stripped of side `side`'s keys, refused for the key file made
+/// for that side in this very game ([`ComposeError::Stripped`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Stripped {
+    side: String,
+    /// Whether the record has no line yet: then it may be a copy from
+    /// before the side's key was added.
+    first: bool,
+}
+
+impl Stripped {
+    /// The side whose keys the copy lacks.
+    pub fn side(&self) -> &str {
+        &self.side
+    }
+
+    /// The refusal, the key file named `key` (as the player names it),
+    /// with the commands that work: the words every command given the
+    /// key file uses.
+    pub fn message(&self, key: &str) -> Said {
+        let name = &self.side;
+        let before = if self.first {
+            Said::words(format!(
+                ", or it is a copy from before {name}'s key was added (then add it again, the same key: "
+            ))
+            .command(Command::keygen(name).on_record().key_file(key))
+            .and(")")
+        } else {
+            Said::default()
+        };
+        Said::words(format!(
+            "this copy holds no {name}Commit or {name}Key tag, yet {key} was made for {name} in this very game, whose protocol binds every side's key: the copy was stripped of {name}'s keys (its Commit and Key tags, and the signatures they require)"
+        ))
+        .then(before)
+        .and("; it is not the game you are playing, and a line written on it would go out unsigned, so it is refused: ask for the record as it was sent, and check that copy with ")
+        .command(Command::check().on_record().key_file(key))
+        .and("; nothing was written")
+    }
 }
 
 /// The key material a caller holds for the side it composes or views
@@ -516,21 +557,39 @@ impl<G: Game> Referee<G> {
 
     /// The refusal of a copy stripped of side `name`'s keys, for the key
     /// file made for `name` in this very game, whose protocol binds its
-    /// key (`KEYFILE` stands for the key file as the player names it):
-    /// the words every command given the key file uses, `move` and
-    /// `setup` as the readers (`show`, `legal`, `fate`, `hand`).
+    /// key ([`Stripped`]): `move` and `setup` refuse it as the readers
+    /// (`show`, `legal`, `fate`, `hand`) do.
     fn stripped_of(&self, name: &str) -> ComposeError {
-        let lines = self.setup_lines + self.turns;
-        let before = if lines == 0 {
-            format!(
-                ", or it is a copy from before {name}'s key was added (then add it again, the same key: herald keygen --side {name} RECORD --key KEYFILE)"
-            )
-        } else {
-            String::new()
-        };
-        ComposeError::Stripped(format!(
-            "this copy holds no {name}Commit or {name}Key tag, yet KEYFILE was made for {name} in this very game, whose protocol binds every side's key: the copy was stripped of {name}'s keys (its Commit and Key tags, and the signatures they require){before}; it is not the game you are playing, and a line written on it would go out unsigned, so it is refused: ask for the record as it was sent, and check that copy with herald check RECORD --key KEYFILE; nothing was written"
-        ))
+        ComposeError::Stripped(Stripped {
+            side: name.to_owned(),
+            first: self.setup_lines + self.turns == 0,
+        })
+    }
+
+    /// Refuse the game's first line while some sides have Commit (or Key)
+    /// tags and others not ([`super::Header::uneven_tags`]): those sides'
+    /// tags can never be added later. `from_message`: the record came in
+    /// an email message, so the missing key may have come in another one,
+    /// answered at once with it (then both messages, in one mailbox
+    /// file, read as one game). `Ok` once the record has a line.
+    pub fn refuse_uneven_first_line(&self, from_message: bool) -> Result<(), ComposeError> {
+        if self.setup_lines + self.turns > 0 {
+            return Ok(());
+        }
+        match self.header.uneven_tags::<G>() {
+            Some(why) => Err(ComposeError::Closed(
+                ErrorKind::Illegal,
+                format!(
+                    "turn 1 cannot be written yet: {why}{}",
+                    if from_message {
+                        " (if that key came in another message, answered at once with this one, give both messages in one mailbox file: they read as one game)"
+                    } else {
+                        ""
+                    }
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// For a reader given `wallet` (`show`, `legal`, `fate`, `hand` with

@@ -1,25 +1,41 @@
-//! What a player's key file refuses in a record it reads (spec section
-//! 3.8): a copy stripped of the keys its protocol requires, a copy whose
-//! Key tag for the key file's side is another key, and a copy that parts
-//! from the newest record the key file checked (a fork). The referee
-//! decides from the replayed record, its text and the key file's facts;
-//! the CLI only reads the files and prints the refusal (a record
-//! problem, exit 1).
+//! What a player's key file remembers of a record and refuses in one it
+//! reads (spec section 3.8): a copy stripped of the keys its protocol
+//! requires, a copy whose Key tag for the key file's side is another
+//! key, a copy that parts from the newest record the key file checked (a
+//! fork, [`refuse_for_key_file`]), and a second answer to the record the
+//! player answered already ([`answered_already`], [`crossed_claim`],
+//! [`first_turn_elsewhere`]), each refusal with the commands that send
+//! the player's last line again ([`write_again`], [`resend_last`]). The
+//! key file's memory of the newest record checked is [`note_seen`]. The
+//! referee decides from the replayed record, its text and the key file's
+//! facts; the CLI only reads the files and prints the refusal (its
+//! commands written by [`Said::write`], the record named as the file
+//! read).
 
-use super::answer::replay_from_sent;
-use super::{Keep, Referee, RefereeError};
+use super::answer::{replay_from_sent, Answering, Crossed};
+use super::{Command, ErrorKind, Keep, Referee, RefereeError, Said};
 use crate::fairness::Hash;
 use crate::game::Game;
-use crate::record::{Record, Turn};
-use crate::wallet::Wallet;
+use crate::record::{LineKind, Record, Turn};
+use crate::wallet::{Seen, Sent, Wallet};
 
-/// Why a key file refuses a record.
+/// Why a key file refuses a record, or a line on it.
 #[derive(Debug)]
 pub enum Refused {
     /// The record could not be replayed up to a line the check needs.
     Record(RefereeError),
-    /// The refusal, in the player's words.
-    Copy(String),
+    /// The refusal, in the player's words, with the commands that work
+    /// (on the record read: [`Command::on_record`]); `kind` is
+    /// [`ErrorKind::Record`] for a copy refused, [`ErrorKind::Illegal`]
+    /// for a line the player may not write on it. Exit 1 either way.
+    Copy(ErrorKind, Said),
+}
+
+impl Refused {
+    /// A copy refused, in these words.
+    fn copy(said: impl Into<Said>) -> Refused {
+        Refused::Copy(ErrorKind::Record, said.into())
+    }
 }
 
 impl From<RefereeError> for Refused {
@@ -162,7 +178,7 @@ fn refuse_fork_of_seen<G: Game>(
             seen.head
         ),
     };
-    Err(Refused::Copy(message))
+    Err(Refused::copy(message))
 }
 
 /// Refuse a record that holds no key at all (or, under protocol 3 once
@@ -202,11 +218,16 @@ fn refuse_stripped<G: Game>(
         return Ok(());
     }
     let name = side.name::<G>();
-    Err(Refused::Copy(format!(
-        "this record holds no {name}Key tag, yet your key file was made for {name} in a {} game whose protocol binds every side's key, and the record has {lines} line{} already, so {name}'s key can no longer join it: the record was stripped of the Commit and Key tags and the signatures its protocol requires (a record herald made with keys lost them), or it is not the game your key file was made for; ask for the record as it was sent (herald check RECORD --key {key} on that copy says whether it is your game); nothing was written",
-        G::ID,
-        if lines == 1 { "" } else { "s" },
-    )))
+    Err(Refused::copy(
+        Said::words(format!(
+            "this record holds no {name}Key tag, yet your key file was made for {name} in a {} game whose protocol binds every side's key, and the record has {lines} line{} already, so {name}'s key can no longer join it: the record was stripped of the Commit and Key tags and the signatures its protocol requires (a record herald made with keys lost them), or it is not the game your key file was made for; ask for the record as it was sent (",
+            G::ID,
+            if lines == 1 { "" } else { "s" },
+        ))
+        // The copy as it was sent, which the reader is yet to get.
+        .command(Command::check().on("RECORD").key_file(key))
+        .and(" on that copy says whether it is your game); nothing was written"),
+    ))
 }
 
 /// Refuse a copy whose Key tag for `wallet`'s side is not `wallet`'s key,
@@ -237,7 +258,408 @@ pub fn refuse_other_key<G: Game>(
         return Ok(());
     }
     let name = side.name::<G>();
-    Err(Refused::Copy(format!(
-        "this copy's {name}Key tag is not your key: another key was written for {name}, your side, by someone who does not hold your key file (a key message From {name}'s address that you did not send); this copy must not be played, and nothing was written: tell the other players that {name}'s key in it is not yours, and send your own key again from the copy you had before it (herald keygen --side {name} BEFORE.pbem --key {key} --reply, BEFORE.pbem the copy without {name}Key)"
-    )))
+    Err(Refused::copy(
+        Said::words(format!(
+            "this copy's {name}Key tag is not your key: another key was written for {name}, your side, by someone who does not hold your key file (a key message From {name}'s address that you did not send); this copy must not be played, and nothing was written: tell the other players that {name}'s key in it is not yours, and send your own key again from the copy you had before it ("
+        ))
+        .command(
+            Command::keygen(name)
+                .on("BEFORE.pbem")
+                .key_file(key)
+                .reply(),
+        )
+        .and(&format!(", BEFORE.pbem the copy without {name}Key)")),
+    ))
+}
+
+/// Remember in `wallet` the record `replayed` (`record`, `text` the text
+/// its spans point into) as the newest the player checked, when it is
+/// newer than what the key file remembers (spec section 3.8,
+/// [`Wallet::seen`]): whether it changed, so that the caller writes the
+/// key file again. A copy that later parts from it (two lines of one
+/// side that answer the same record) is a fork, which
+/// [`refuse_for_key_file`] refuses. Never a record the player's own line
+/// does not stand in: the very record the player answered already, or
+/// one whose claim of the player's forfeit crossed that answer in the
+/// mail; nor one that holds nothing newer (a record the key file
+/// checked already, or whose last line is the player's own).
+pub fn note_seen<G: Game>(
+    replayed: &Answering<G>,
+    record: &Record<'_>,
+    text: &str,
+    wallet: &mut Wallet,
+) -> Result<bool, RefereeError> {
+    if replayed.answered.is_some() || matches!(replayed.crossed, Some(Crossed::ByClaim { .. })) {
+        return Ok(false);
+    }
+    let referee = &replayed.referee;
+    let turns = &record.turns;
+    let n = turns.len();
+    let (Some(last), Some(&digest)) = (turns.last(), referee.digest()) else {
+        return Ok(false);
+    };
+    if wallet.seen().is_some_and(|s| s.lines as usize >= n)
+        || wallet.sent().is_some_and(|s| s.digest == digest)
+    {
+        return Ok(false);
+    }
+    let start = crate::fairness::record_start(referee.header().game_id());
+    let (_, before) = digests_at::<G>(record, n, start)?;
+    wallet.set_seen(Seen {
+        lines: n as u32,
+        digest,
+        before,
+        side: last.side.to_owned(),
+        claim: last.forfeit.is_some(),
+        head: turn_head(last, text),
+    });
+    Ok(true)
+}
+
+/// Where the first turn line of `text` (lines of a record) begins:
+/// `5. Red: Ka9-b9`, after the set-up line `setup --then` wrote with it.
+fn turn_start(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some(at);
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// The first physical line of the turn `text` (lines of a record) holds,
+/// after a set-up line written with it; else its first line (a set-up
+/// line).
+pub fn head_line(text: &str) -> Option<&str> {
+    text[turn_start(text).unwrap_or(0)..].lines().next()
+}
+
+/// The first physical line of the turn the player's last line(s) `sent`
+/// hold (`5. Red: Ka9-b9`; after the set-up line `setup --then` wrote
+/// with it), else of its first line (a set-up line).
+pub fn sent_head(sent: &Sent) -> Option<&str> {
+    head_line(sent.text.as_deref()?)
+}
+
+/// The lines `sent` holds before its turn: the set-up's last line that
+/// `setup --then` wrote with it (empty when there is none).
+pub fn before_turn(sent: &Sent) -> &str {
+    let text = sent.text.as_deref().unwrap_or_default();
+    &text[..turn_start(text).unwrap_or(0)]
+}
+
+/// The command that writes the player's last line `sent` again as it was
+/// first written, with the key file `key` (a shell word): a set-up line
+/// by `herald setup` with no choices (the key file keeps them), the
+/// set-up's last line and the first turn by `setup --then "TURN"`, a turn
+/// by `herald move "TURN"`. The caller names the record
+/// ([`Command::on_record`], [`Command::on`]).
+pub fn write_again(sent: &Sent, key: &str) -> Command {
+    let actions = sent_head(sent)
+        .and_then(|l| l.split_once(": "))
+        .map_or("YOUR TURN", |(_, a)| a);
+    let command = match sent.kind {
+        LineKind::Setup => Command::setup(),
+        // The set-up's last line and the first turn, written together.
+        LineKind::Turn if !before_turn(sent).is_empty() => Command::setup().then(actions),
+        LineKind::Turn => Command::moves().typed(actions),
+    };
+    command.key_file(key)
+}
+
+/// How the player's last line `sent` goes out again, from a record that
+/// is not the one it answered (whose name the key file does not keep,
+/// `RECORD` in the command): the message it went out in resent, or the
+/// line written again on that record by the command that first wrote it
+/// ([`write_again`], with the key file `key`). The words that end
+/// [`super::answer::AnswerError::message`].
+pub fn resend_last(sent: &Sent, key: &str) -> Said {
+    let again = write_again(sent, key).on("RECORD");
+    match &sent.reply {
+        Some(reply) => Said::words(format!("resend {reply}, or write that message again with "))
+            .command(again.reply_to("NEW.eml"))
+            .and(", RECORD the message you answered with it"),
+        None => Said::words("send the record that holds it again, or write it again with ")
+            .command(again)
+            .and(" on the record you answered with it"),
+    }
+}
+
+/// The player's last line `sent` as a player quotes it (its first
+/// physical line: `` (`2. Red: Kc9-b9`)``), after its name.
+fn quoted(sent: &Sent) -> String {
+    sent_head(sent)
+        .map(|l| format!(" (`{l}`)"))
+        .unwrap_or_default()
+}
+
+/// `; `TYPED` is another answer, and a second answer would fork the game`.
+fn another_answer(typed: Option<&str>) -> String {
+    typed
+        .map(|t| format!("; `{t}` is another answer, and a second answer would fork the game"))
+        .unwrap_or_default()
+}
+
+/// The refusal of a second answer to the record the player answered
+/// already with `sent` (`typed`: what the player typed now, if it is not
+/// the same line; `key`: the key file as the player names it): resend
+/// the message, or write the same line again on the record read.
+pub fn answered_already(sent: &Sent, typed: Option<&str>, key: &str) -> Refused {
+    let again = write_again(sent, key).on_record();
+    let resend = match &sent.reply {
+        Some(reply) => Said::words(format!(
+            "resend {reply}, or write the same message again with "
+        ))
+        .command(again.reply_to("NEW.eml")),
+        None => Said::words("send the record that holds it again, or write it again with ")
+            .command(again),
+    };
+    Refused::copy(
+        resend
+            .after(&format!(
+                "you already answered this turn: your {}{} answers this very record{}: ",
+                sent.name(),
+                quoted(sent),
+                another_answer(typed),
+            ))
+            .and("; nothing was written"),
+    )
+}
+
+/// The refusal of an answer to `claimant`'s claim of the player's
+/// forfeit, which crossed the player's own line `sent` in the mail (the
+/// record read holds the claim instead): that line answers the record
+/// the claim was written on, so the claim never stood; the line goes out
+/// again (the same message), never a second answer after the claim,
+/// which would fork the game. `typed` and `key` as for
+/// [`answered_already`].
+pub fn crossed_claim(sent: &Sent, claimant: &str, typed: Option<&str>, key: &str) -> Refused {
+    let again = Said::words("write that message again with ")
+        .command(write_again(sent, key).on_record().reply_to("NEW.eml"));
+    let resend = match &sent.reply {
+        Some(reply) => again.after(&format!("resend {reply}, or ")),
+        None => again,
+    };
+    let line = sent.name();
+    Refused::copy(
+        resend
+            .after(&format!(
+                "you already answered this turn: your {line}{} crossed {claimant}'s claim of your forfeit in the mail; it answers the record the claim was written on, so the claim never stood, and {claimant} goes on from your {line}{}: ",
+                quoted(sent),
+                another_answer(typed),
+            ))
+            .and("; nothing was written"),
+    )
+}
+
+/// The refusal of a turn `typed` on the record the player answered with
+/// `sent`, the set-up's last line, which made the player the first to
+/// move: the turn goes on the message (or record) that holds that line,
+/// one message carrying both (an illegal choice, not a copy refused).
+pub fn first_turn_elsewhere(sent: &Sent, typed: &str, key: &str) -> Refused {
+    let turn = Command::moves().typed(typed).key_file(key);
+    let (on, command) = match &sent.reply {
+        Some(reply) => (reply.clone(), turn.on(reply).reply_to("NEXT.eml")),
+        None => ("the record that holds it".to_owned(), turn.on("RECORD")),
+    };
+    Refused::Copy(
+        ErrorKind::Illegal,
+        Said::words(format!(
+            "your {} answers this very record, and it made you the first to move: answer {on} with your first turn, one message that carries both lines: ",
+            sent.name()
+        ))
+        .command(command)
+        .and("; nothing was written"),
+    )
+}
+
+/// What the player whose claim crossed another line in the mail is told
+/// as the game goes on ([`Crossed::Answered`], [`Crossed::ClaimedAlready`]);
+/// `None` for a line of the player's that a claim crossed
+/// ([`Crossed::ByClaim`]: that is refused, [`crossed_claim`]).
+pub fn crossed_note(crossed: &Crossed) -> Option<String> {
+    match crossed {
+        Crossed::Answered(sent) => Some(format!(
+            "your {} crossed its target's own line in the mail: this copy holds that line instead, which answers the claim, so the claim never stood and the game goes on from it",
+            sent.name()
+        )),
+        Crossed::ClaimedAlready(sent) => Some(format!(
+            "your {} crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
+            sent.name()
+        )),
+        Crossed::ByClaim { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::castle_danger::CastleDanger;
+    use crate::record::{self, Source, Splice};
+    use crate::referee::answer::replay_for_answer;
+    use crate::referee::Keys;
+    use crate::selfplay::{self, Options};
+
+    type G = CastleDanger;
+    const SEED: u64 = 27;
+
+    /// A signed Castle Danger game of four turns (Blue, Red, Blue, Red).
+    fn game() -> Source {
+        let options = Options {
+            signatures: true,
+            max_turns: 4,
+            stop_percent: 100,
+            ..Options::new::<G>(SEED, 2)
+        };
+        let text = selfplay::record::<G>(&options).expect("self-play");
+        Source::new(text.as_bytes()).expect("a record")
+    }
+
+    /// The key file of side `index` of the game.
+    fn wallet(record: &Record<'_>, index: u8) -> Wallet {
+        let referee = Referee::<G>::start(record).expect("a header");
+        let side = crate::game::Side(index);
+        Wallet::from_secret(
+            G::ID,
+            side.name::<G>(),
+            *referee.header().chain_id(),
+            selfplay::secret(SEED, side),
+        )
+    }
+
+    /// `record` with its last line replaced by a resignation of the same
+    /// side: a second answer to the record before it.
+    fn fork(source: &Source) -> Source {
+        let whole = record::parse(source).expect("parsed");
+        let n = whole.turns.len();
+        let cut = Record {
+            tags: whole.tags.clone(),
+            turns: whole.turns[..n - 1].to_vec(),
+            header_end: whole.header_end,
+        };
+        let last = &whole.turns[n - 1];
+        let mut referee = replay_from_sent::<G>(&cut, Keep::RULES, None, |_, _| {}).expect("ok");
+        let writer = wallet(&whole, if last.side == "Blue" { 0 } else { 1 });
+        let line = referee
+            .compose_typed("resign", Keys::own(&writer))
+            .expect("a resignation")
+            .line();
+        let result = referee.final_result();
+        let text = Splice::new()
+            .line(&line)
+            .result(result.as_deref())
+            .extracted(source, &cut);
+        Source::new(text.as_bytes()).expect("a record")
+    }
+
+    fn checked<'s>(source: &'s Source, wallet: &Wallet) -> (Answering<G>, Record<'s>) {
+        let record = record::parse(source).expect("parsed");
+        let replayed = replay_for_answer::<G>(&record, Some(wallet), None).expect("replayed");
+        (replayed, record)
+    }
+
+    #[test]
+    fn a_key_file_remembers_the_newest_record_it_checked_once() {
+        let source = game();
+        let record = record::parse(&source).expect("parsed");
+        let mut blue = wallet(&record, 0);
+        let (replayed, record) = checked(&source, &blue);
+        assert!(note_seen(&replayed, &record, source.text(), &mut blue).expect("noted"));
+        let seen = blue.seen().expect("remembered").clone();
+        assert_eq!(seen.lines, 4);
+        assert_eq!(Some(&seen.digest), replayed.referee.digest());
+        assert_eq!(seen.side, "Red");
+        assert!(!seen.claim);
+        assert!(seen.head.starts_with("4. Red: "), "{}", seen.head);
+        // The same record again: nothing newer to remember.
+        assert!(!note_seen(&replayed, &record, source.text(), &mut blue).expect("noted"));
+        assert_eq!(blue.seen(), Some(&seen));
+    }
+
+    #[test]
+    fn a_copy_with_another_line_where_the_key_file_saw_one_is_refused_as_a_fork() {
+        let source = game();
+        let record = record::parse(&source).expect("parsed");
+        let mut blue = wallet(&record, 0);
+        let (replayed, record) = checked(&source, &blue);
+        note_seen(&replayed, &record, source.text(), &mut blue).expect("noted");
+        let head = blue.seen().expect("remembered").head.clone();
+        // The record it checked passes.
+        refuse_for_key_file(&replayed.referee, &record, source.text(), &blue, "blue.key")
+            .expect("the record checked");
+        // Red answered turn 3 a second time, by resigning.
+        let forked = fork(&source);
+        let (replayed, record) = checked(&forked, &blue);
+        let Err(Refused::Copy(kind, said)) =
+            refuse_for_key_file(&replayed.referee, &record, forked.text(), &blue, "blue.key")
+        else {
+            panic!("a fork passes");
+        };
+        assert_eq!(kind, ErrorKind::Record);
+        assert_eq!(
+            said.to_string(),
+            format!(
+                "this record is a fork: Red wrote two lines that answer the same record, `{head}` in the record your key file checked and `4. Red: resign` here: a side answers a record once, so do not accept this copy (nor answer it); go on from the record you checked, and tell the other players; nothing was written"
+            )
+        );
+        // Red's own key file, which checked nothing, refuses neither.
+        let red = wallet(&record, 1);
+        refuse_for_key_file(&replayed.referee, &record, forked.text(), &red, "red.key")
+            .expect("no record checked");
+    }
+
+    #[test]
+    fn a_line_written_again_is_the_command_that_first_wrote_it() {
+        let sent = |kind, text: &str, reply: Option<&str>| Sent {
+            kind,
+            number: 2,
+            digest: [0; 32],
+            after: None,
+            ended: None,
+            text: Some(text.to_owned()),
+            reply: reply.map(str::to_owned),
+        };
+        let turn = sent(
+            LineKind::Turn,
+            "2. Red: Kc9-b9\n  {reveal 00}\n",
+            Some("4.eml"),
+        );
+        assert_eq!(
+            write_again(&turn, "my.key").on_record().to_string(),
+            "herald move RECORD \"Kc9-b9\" --key my.key"
+        );
+        assert_eq!(
+            resend_last(&turn, "my.key").to_string(),
+            "resend 4.eml, or write that message again with herald move RECORD \"Kc9-b9\" --key my.key --reply -o NEW.eml, RECORD the message you answered with it"
+        );
+        let both = sent(
+            LineKind::Turn,
+            "S2. Red: commit army 00\n1. Red: Kc9-b9\n",
+            None,
+        );
+        let Refused::Copy(kind, said) = answered_already(&both, Some("Kc9-c8"), "'my key'") else {
+            panic!("not a refusal");
+        };
+        assert_eq!(kind, ErrorKind::Record);
+        let how = crate::referee::Writing {
+            record: "game.pbem",
+            reply: false,
+            send: false,
+        };
+        assert_eq!(
+            said.write(&how),
+            "you already answered this turn: your turn 2 (`1. Red: Kc9-b9`) answers this very record; `Kc9-c8` is another answer, and a second answer would fork the game: send the record that holds it again, or write it again with herald setup game.pbem --then \"Kc9-b9\" --key 'my key'; nothing was written"
+        );
+        let setup = sent(LineKind::Setup, "S2. Red: commit army 00\n", Some("r.eml"));
+        let Refused::Copy(kind, said) = first_turn_elsewhere(&setup, "Kc9-b9", "my.key") else {
+            panic!("not a refusal");
+        };
+        assert_eq!(kind, ErrorKind::Illegal);
+        assert_eq!(
+            said.write(&how),
+            "your set-up line S2 answers this very record, and it made you the first to move: answer r.eml with your first turn, one message that carries both lines: herald move r.eml \"Kc9-b9\" --key my.key --reply -o NEXT.eml; nothing was written"
+        );
+    }
 }
