@@ -719,38 +719,7 @@ impl RecordCommand for CheckWithKey {
             .key_file_side(&wallet)
             .map_err(|e| compose_failure(e, Some(&self.key), ctx))?;
         let name = side.name::<G>();
-        let sent = wallet.sent();
-        let resend = |s: &crate::wallet::Sent| {
-            s.reply
-                .as_deref()
-                .map(|r| format!(" (in {r})"))
-                .unwrap_or_default()
-        };
-        let standing = match (&replayed.answered, &replayed.crossed, sent) {
-            (_, Some(Crossed::ByClaim { sent: s, claim }), _) => format!(
-                "your {}{} crossed {}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood: send that answer, not another",
-                s.name(),
-                resend(s),
-                claimant_of(ctx.record, *claim)
-            ),
-            (_, Some(Crossed::Answered(s)), _) => format!(
-                "your {} crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
-                s.name()
-            ),
-            (_, Some(Crossed::ClaimedAlready(s)), _) => format!(
-                "your {} crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
-                s.name()
-            ),
-            (Some(s), _, _) => format!(
-                "you answered this very record with your {}{}: send that answer, not another",
-                s.name(),
-                resend(s)
-            ),
-            (None, None, Some(s)) => {
-                format!("your {} is in this record as you wrote it", s.name())
-            }
-            (None, None, None) => "you have written no line of this game yet".to_owned(),
-        };
+        let standing = crate::referee::key_file::standing(&replayed, ctx.record, &wallet);
         let exit = Check(self.format).after(ctx.named(), referee)?;
         if self.format != Format::Json {
             out(&fit(
@@ -1465,24 +1434,7 @@ impl RecordCommand for Legal {
                         origin => origin,
                     };
                     let with_key = match &self.key {
-                        None => Said::words(" (")
-                            .command(
-                                crate::referee::Command::legal()
-                                    .on_record()
-                                    .key_file("KEYFILE"),
-                            )
-                            .and(", or ")
-                            .command(
-                                crate::referee::Command::show()
-                                    .on_record()
-                                    .key_file("KEYFILE"),
-                            )
-                            .and(" for the whole turn: hand, roll and actions)")
-                            .write(&Writing {
-                                record,
-                                reply: false,
-                                send: false,
-                            }),
+                        None => with_key_file(record),
                         Some(_) => String::new(),
                     };
                     text.push_str(&fit(
@@ -1519,6 +1471,22 @@ impl RecordCommand for Legal {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// What lists the actions where a key file is needed for them, on
+/// `record` (the file read): `legal` or `show` with `--key`.
+fn with_key_file(record: &str) -> String {
+    let with = |command: crate::referee::Command| command.on_record().key_file("KEYFILE");
+    Said::words(" (")
+        .command(with(crate::referee::Command::legal()))
+        .and(", or ")
+        .command(with(crate::referee::Command::show()))
+        .and(" for the whole turn: hand, roll and actions)")
+        .write(&Writing {
+            record,
+            reply: false,
+            send: false,
+        })
 }
 
 /// `legal`'s line over the actions listed: `Turn 14, Blue: 6 legal
@@ -2296,15 +2264,7 @@ pub(super) fn write_line_again<G: Game>(
     Ok(Exit::Ok)
 }
 
-/// The claimant of the claim line `claim` of `record`, as written.
-pub(super) fn claimant_of<'r>(record: &'r record::Record<'_>, claim: (LineKind, u32)) -> &'r str {
-    record
-        .turns
-        .iter()
-        .find(|t| (t.kind, t.number) == claim)
-        .and_then(|t| t.forfeit)
-        .map_or("the claimant", |(_, claimant)| claimant)
-}
+pub(super) use crate::referee::key_file::claimant_of;
 
 /// The player's last line, `sent`, crossed a claim of its forfeit in the
 /// mail (this copy holds the claim, line `claim`, instead): the line
@@ -2435,11 +2395,7 @@ impl RecordCommand for Move {
                     .on_record()
                     .action("audit")
                     .key_file(&super::sent::key_arg(key))
-                    .write(&Writing {
-                        record: &ctx.origin,
-                        reply: false,
-                        send: false,
-                    }),
+                    .write(&super::sent::as_read(ctx)),
             };
             return Err(Failure::invalid(
                 Problem::plain(

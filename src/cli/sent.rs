@@ -81,13 +81,19 @@ fn refused(e: key_file::Refused, ctx: &Ctx<'_>) -> Failure {
     match e {
         key_file::Refused::Record(e) => ctx.problem(&e),
         key_file::Refused::Copy(kind, said) => {
-            let how = Writing {
-                record: &ctx.origin,
-                reply: false,
-                send: false,
-            };
-            Failure::invalid(Problem::plain(kind, said.write(&how)), &ctx.origin)
+            Failure::invalid(Problem::plain(kind, said.write(&as_read(ctx))), &ctx.origin)
         }
+    }
+}
+
+/// How a command on the record read is written in an error: the record
+/// named as read (`ctx`'s origin), answered in place (a command that
+/// answers a message names its reply itself).
+pub(super) fn as_read<'a>(ctx: &'a Ctx<'_>) -> Writing<'a> {
+    Writing {
+        record: &ctx.origin,
+        reply: false,
+        send: false,
     }
 }
 

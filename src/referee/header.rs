@@ -241,11 +241,11 @@ impl Header {
                 let (a, b) = (a.name::<G>(), b.name::<G>());
                 if self.protocol().keys_join_late() {
                     return Some(format!(
-                        "{a} has a {a}{what} tag and {b} has none: under [Protocol \"3\"] a game is signed by every side or by none, and chance needs every side's commitment before turn 1; add {b}'s with herald keygen --side {b} first"
+                        "{a} has a {a}{what} tag and {b} has none: under [Protocol \"3\"] a game is signed by every side or by none, and chance needs every side's commitment before turn 1; add {b}'s with {} first", super::Command::keygen(b)
                     ));
                 }
                 return Some(format!(
-                    "{a} has a {a}{what} tag and {b} has none: Commit and Key tags are added before the first line and never after, so {b}'s lines could never carry a reveal or a signature (and chance needs them); add {b}'s with herald keygen --side {b}, or pass --no-commit to play so"
+                    "{a} has a {a}{what} tag and {b} has none: Commit and Key tags are added before the first line and never after, so {b}'s lines could never carry a reveal or a signature (and chance needs them); add {b}'s with {}, or pass --no-commit to play so", super::Command::keygen(b)
                 ));
             }
         }

@@ -5,7 +5,7 @@
 
 use crate::game::{Game, Side};
 
-use super::Referee;
+use super::{Command, Referee};
 
 impl<G: Game> Referee<G> {
     /// How `side` gets a Commit and Key tag now: `herald keygen --side
@@ -15,10 +15,9 @@ impl<G: Game> Referee<G> {
         let name = side.name::<G>();
         let lines = self.setup_lines + self.turns;
         if lines == 0 {
-            format!(
-                "herald keygen --side {name} RECORD -o {}.key adds it before the first line",
-                name.to_ascii_lowercase()
-            )
+            let key = format!("{}.key", name.to_ascii_lowercase());
+            let keygen = Command::keygen(name).on_record().makes_key(&key);
+            format!("{keygen} adds it before the first line")
         } else {
             format!(
                 "too late in this game: tags are added before the first line only, and the \

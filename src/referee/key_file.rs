@@ -493,6 +493,54 @@ pub fn crossed_note(crossed: &Crossed) -> Option<String> {
     }
 }
 
+/// Where the player whose key file is `wallet` stands in `record`
+/// (replayed as `replayed`), in the player's words (what `check --key`
+/// says of the key file): the record answered already (send that answer,
+/// not another), a line crossed by a claim in the mail, or crossing one,
+/// the player's last line in it as written, or no line of the game yet.
+pub fn standing<G: Game>(replayed: &Answering<G>, record: &Record<'_>, wallet: &Wallet) -> String {
+    let resend = |s: &Sent| {
+        s.reply
+            .as_deref()
+            .map(|r| format!(" (in {r})"))
+            .unwrap_or_default()
+    };
+    match (&replayed.answered, &replayed.crossed, wallet.sent()) {
+        (_, Some(Crossed::ByClaim { sent: s, claim }), _) => format!(
+            "your {}{} crossed {}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood: send that answer, not another",
+            s.name(),
+            resend(s),
+            claimant_of(record, *claim)
+        ),
+        (_, Some(Crossed::Answered(s)), _) => format!(
+            "your {} crossed its target's own line in the mail: this copy holds that line instead, so the claim never stood, and the game goes on from it",
+            s.name()
+        ),
+        (_, Some(Crossed::ClaimedAlready(s)), _) => format!(
+            "your {} crossed another player's claim of the same forfeit in the mail: this copy holds that claim instead, which stands for both, and the game goes on from it",
+            s.name()
+        ),
+        (Some(s), _, _) => format!(
+            "you answered this very record with your {}{}: send that answer, not another",
+            s.name(),
+            resend(s)
+        ),
+        (None, None, Some(s)) => format!("your {} is in this record as you wrote it", s.name()),
+        (None, None, None) => "you have written no line of this game yet".to_owned(),
+    }
+}
+
+/// The claimant of the claim line `claim` of `record`, as written
+/// (`the claimant` when the record holds no such claim).
+pub fn claimant_of<'r>(record: &'r Record<'_>, claim: (LineKind, u32)) -> &'r str {
+    record
+        .turns
+        .iter()
+        .find(|t| (t.kind, t.number) == claim)
+        .and_then(|t| t.forfeit)
+        .map_or("the claimant", |(_, claimant)| claimant)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1779,8 +1779,9 @@ impl<G: Game> Referee<G> {
                 Place::Line,
                 None,
                 format!(
-                    "{name} has no Key tag, and {other} has one: under [Protocol \"3\"] every line is signed once a side has a key, and {name}'s key joins the header with {name}'s first line (herald keygen --side {name} RECORD -o {}.key, or herald setup --side {name} in a game with a set-up); if {name}'s tags were there, they were removed from this copy",
-                    name.to_ascii_lowercase()
+                    "{name} has no Key tag, and {other} has one: under [Protocol \"3\"] every line is signed once a side has a key, and {name}'s key joins the header with {name}'s first line ({}, or {} in a game with a set-up); if {name}'s tags were there, they were removed from this copy",
+                    Command::keygen(name).on_record().makes_key(&format!("{}.key", name.to_ascii_lowercase())),
+                    Command::setup().side(name),
                 ),
             ));
         }
@@ -1794,8 +1795,8 @@ impl<G: Game> Referee<G> {
                 Place::Line,
                 None,
                 format!(
-                    "{name} has no Commit tag: {name}'s key joins the header with its first set-up line (herald setup --side {name} RECORD --key {}.key makes the key and writes the line)",
-                    name.to_ascii_lowercase()
+                    "{name} has no Commit tag: {name}'s key joins the header with its first set-up line ({} makes the key and writes the line)",
+                    Command::setup().side(name).on_record().key_file(&format!("{}.key", name.to_ascii_lowercase())),
                 ),
             ));
         }
