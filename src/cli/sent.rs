@@ -1,8 +1,8 @@
-//! What a player's key file remembers of the record (spec section 3.8):
-//! the last line the player wrote and the digest of the record up to it.
-//! `move --key` and `setup --key` refuse a record that does not extend
-//! it, so a relayed copy whose earlier lines were changed is caught by
-//! the player it wrongs, at once.
+//! The key file's I/O (spec section 3.8): the record replayed for it and
+//! its refusals placed in the record's text and printed, the key file
+//! named in commands, and written after a line. What the key file
+//! remembers and refuses, and in which words, is the library's
+//! (`referee::answer`, `referee::key_file`); nothing here decides.
 
 use std::path::Path;
 
