@@ -934,11 +934,12 @@ fn reveal_altered(text: &str, turn: u32) -> String {
     format!("{}{flipped}{}", &text[..digit], &text[digit + 1..])
 }
 
-/// The reveal chain is not walked again on the lines the remembered
-/// digest vouches for (spec section 3.8): a reveal changed before the
-/// remembered line changes the digest, which is then never reached, and
-/// the record is checked whole: `move --key` and `legal --key` refuse it
-/// as `check` does, naming the turn.
+/// The reveals of the lines the remembered digest vouches for are still
+/// checked along their chain (spec section 3.8; under a protocol that
+/// binds keys a chain depends on the header's Key tags, which the record
+/// digest does not cover: tests/tamper.rs's swapped key is caught there):
+/// a reveal changed before the remembered line is refused by `move
+/// --key` and `legal --key` as `check` refuses it, naming the turn.
 #[test]
 fn a_reveal_changed_before_the_remembered_line_is_still_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -88,25 +88,6 @@ impl Ledger {
         }
     }
 
-    /// [`Ledger::check`], on a line the record digest vouches for
-    /// (`vouched`: `move --key` and `legal --key` up to the digest the
-    /// key file remembers, spec section 3.8): its reveal was checked
-    /// against the chain when that digest was, and the digest covers
-    /// its bytes, so the chain step (a SHA-256) is not taken again; that
-    /// a reveal is there, or is not, still is checked.
-    pub(super) fn check_vouched(
-        &self,
-        chain_id: &Hash,
-        seat: Seat,
-        reveal: Option<Hash>,
-        vouched: bool,
-    ) -> Result<(), RevealFault> {
-        if vouched && reveal.is_some() && self.latest[seat.index()].is_some() {
-            return Ok(());
-        }
-        self.check(chain_id, seat, reveal)
-    }
-
     /// Record a line of side `seat` with its reveal.
     pub(super) fn record(&mut self, seat: Seat, reveal: Option<Hash>) {
         let index = seat.index();

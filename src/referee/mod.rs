@@ -1923,12 +1923,10 @@ impl<G: Game> Referee<G> {
                 )),
             };
         }
-        let fault = match self.ledger.check_vouched(
-            self.header.side_chain(seat),
-            seat,
-            reveal,
-            self.checked_to.is_some(),
-        ) {
+        let fault = match self
+            .ledger
+            .check(self.header.side_chain(seat), seat, reveal)
+        {
             Ok(()) => return Ok(()),
             Err(fault) => fault,
         };
