@@ -698,7 +698,7 @@ pub fn game_tag<'r>(record: &'r Record<'_>) -> Result<&'r str, RefereeError> {
 /// header of a mail ([`crate::record::Contact`]: one address, a name and
 /// one address, or a name), in words. None when it can.
 pub fn contact_fault(contact: &str) -> Option<String> {
-    crate::record::Contact::parse(contact).err()
+    crate::record::Contact::fault(contact)
 }
 
 #[cfg(test)]

@@ -1293,6 +1293,11 @@ impl<G: Game> Referee<G> {
         played: &mut PlayedTurn<G>,
         room: &mut LineRoom,
     ) -> Result<(), RefereeError> {
+        // The fast branch: a plain turn that plays (`plain.rs`); any
+        // other line, or one the rules refuse, is played in full.
+        if self.play_plain(turn, played) {
+            return Ok(());
+        }
         if self.deferred_full() {
             self.verify_deferred_so_far()?;
         }
@@ -2821,13 +2826,7 @@ impl<G: Game> Replay<G> {
 impl<G: Game> record::stream::Visitor for Replay<G> {
     type Error = RefereeError;
 
-    /// A plain turn that plays is played the short way
-    /// ([`Referee::play_plain`]: `check` reads no turn played); any other
-    /// line, or one the rules refuse, in full.
     fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
-        if self.referee.play_plain(turn) {
-            return Ok(());
-        }
         self.play_kept(turn)
     }
 

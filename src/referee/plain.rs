@@ -1,29 +1,38 @@
-//! The short way of a plain turn through `check` (issue 30): a turn line
-//! of actions (or `pass`) and nothing else, in a game where nothing but
-//! the rules can refuse it (no commitment, key, deadline, hidden value,
-//! deck, claim or draw offer), played straight into the position.
+//! The short way of a plain turn (issue 30), the fast branch of the one
+//! play path ([`Referee::play`], the replays and `check`): a turn line
+//! of actions (or `pass`), chance facts and at most a reveal, in a game
+//! where nothing but the rules and the side's hash chain can refuse it
+//! (no key, digest kept, deadline, hidden value, deck, claim or draw
+//! offer), played straight into the position.
 //!
-//! It checks what [`Referee::play_into`] checks of such a line, in the
-//! same terms: the number, the side and that it is due, the game not
-//! over, each action read and applied in turn, the end of the turn, and
-//! that no chance is left to settle. It reports no error: a line it
-//! does not take, or one that breaks a rule, is left as it was (it plays
-//! in the spare box, which takes the position's place only when the
-//! whole line has played) for the full play, which names the problem.
-//! So a line is refused exactly as before, and a line taken leaves the
-//! referee as the full play would.
+//! It checks what the full play ([`Referee::sealed_into`]) checks of
+//! such a line, in the same terms: the number, the side and that it is
+//! due, the game not over, the reveal against the side's chain, the
+//! chance it settles and the facts written for it, each action read and
+//! applied in turn, the end of the turn, and that chance it declares
+//! can be settled. It reports no error: a line it does not take, or one
+//! that breaks a rule, is left as it was (it plays in the spare box,
+//! which takes the position's place only when the whole line has
+//! played) to the full play, which names the problem. So a line is
+//! refused exactly as by the full play alone, and a line taken leaves
+//! the referee and the turn played as the full play would
+//! (`tests/short_way.rs` compares the two on every game's records,
+//! whole and tampered).
 
-use super::{line_only_passes, Phase, Referee};
-use crate::game::Game;
-use crate::record::{ItemKind, LineKind, Turn};
+use super::{line_only_passes, Phase, Referee, Seat};
+use crate::fairness::Hash;
+use crate::game::{Game, Side};
+use crate::record::{ItemKind, LineKind, ProofKind, Turn};
+
+use super::{ChanceEvent, PlayedTurn};
 
 impl<G: Game> Referee<G> {
-    /// Whether no side's line can carry anything but actions in this
-    /// game as it stands: nothing to reveal, sign, date, open or answer.
+    /// Whether no side's line can carry anything but actions, facts and
+    /// a reveal in this game as it stands: nothing to sign, date, open
+    /// or answer, and no digest to work out.
     #[inline]
     fn only_rules_judge(&self) -> bool {
-        self.ledger.is_empty()
-            && !self.keep.digest
+        !self.keep.digest
             && self.keyless.is_none()
             && !self.header.any_key()
             && self.header.deadline().is_none()
@@ -34,12 +43,21 @@ impl<G: Game> Referee<G> {
             && self.offer.is_none()
     }
 
-    /// Play `turn` the short way, if it is a plain turn that plays: true
-    /// when it played (the referee then is as [`Referee::play_into`]
-    /// leaves it), false when it is left, untouched, to the full play.
-    pub(super) fn play_plain(&mut self, turn: &Turn<'_>) -> bool {
+    /// Play `turn` the short way into `played`, if it is a plain turn
+    /// that plays: true when it played (the referee and `played` then
+    /// are as the full play leaves them), false when the referee is left,
+    /// untouched, to the full play (`played` then holds nothing to read).
+    #[inline]
+    pub(super) fn play_plain(&mut self, turn: &Turn<'_>, played: &mut PlayedTurn<G>) -> bool {
+        let reveal = match turn.proofs[..] {
+            [] => None,
+            [ref proof] => match proof.kind {
+                ProofKind::Reveal(value) => Some(value),
+                _ => return false,
+            },
+            _ => return false,
+        };
         let plain_line = turn.kind == LineKind::Turn
-            && turn.proofs.is_empty()
             && turn.forfeit.is_none()
             && turn.resign.is_none()
             && turn.draw.is_none()
@@ -54,41 +72,85 @@ impl<G: Game> Referee<G> {
         if self.phase() != Phase::Play || side != G::to_move(&self.state) {
             return false;
         }
-        let mut state = self.spare_copy();
-        if self.play_plain_in(&mut state, turn, seat, side) {
-            self.spare = Some(std::mem::replace(&mut self.state, state));
-            // What the full play records of such a line.
-            self.ledger.record(seat, None);
-            self.turns = turn.number;
-            self.declared = None;
-            self.lapsed = None;
-            true
-        } else {
-            self.spare = Some(state);
-            false
+        if (reveal.is_some() || !self.ledger.is_empty())
+            && self
+                .ledger
+                .check(self.header.side_chain(seat), seat, reveal)
+                .is_err()
+        {
+            return false;
         }
+        let mut state = self.spare_copy();
+        // The chance derived goes into the turn played, over the events
+        // of the turn before, as in the full play.
+        let mut spent = Vec::new();
+        if !played.chance.is_empty() {
+            spent = std::mem::replace(&mut played.chance, std::mem::take(&mut self.chance_room));
+        }
+        let ok = self.play_plain_in(&mut state, turn, seat, side, reveal, &mut spent, played);
+        if spent.capacity() > 0 {
+            spent.clear();
+            self.chance_room = spent;
+        }
+        if !ok {
+            self.spare = Some(state);
+            return false;
+        }
+        // What the full play records of such a line.
+        self.spare = Some(std::mem::replace(&mut self.state, state));
+        self.lapsed = None;
+        self.ledger.record(seat, reveal);
+        self.turns = turn.number;
+        self.declared = G::pending(&self.state).map(|_| (turn.number, side));
+        if self.keep.chance {
+            self.chance.extend(played.chance.iter().cloned());
+        }
+        true
     }
 
-    /// The turn `turn` of side `side` (at `seat`) played in `state`, a
-    /// copy of the position: whether it played as the rules allow, with
-    /// no chance derived at its start and none left pending at its end.
+    /// The turn `turn` of side `side` (at `seat`), carrying `reveal`,
+    /// played in `state`, a copy of the position, into `played`: whether
+    /// it played as the rules allow, each fact it writes the value
+    /// derived in its place, and any chance it leaves pending one the
+    /// next mover can settle.
+    #[allow(clippy::too_many_arguments)]
     fn play_plain_in(
         &self,
         state: &mut G::State,
         turn: &Turn<'_>,
-        seat: super::Seat,
-        side: crate::game::Side,
+        seat: Seat,
+        side: Side,
+        reveal: Option<Hash>,
+        spent: &mut Vec<ChanceEvent>,
+        played: &mut PlayedTurn<G>,
     ) -> bool {
-        let mut derived = Vec::new();
-        let begun = self.start_turn_in(state, seat, None, &mut derived, &mut Vec::new());
-        if begun.is_err() || !derived.is_empty() || line_only_passes::<G>(state, side) {
+        if self
+            .start_turn_in(state, seat, reveal, &mut played.chance, spent)
+            .is_err()
+            || line_only_passes::<G>(state, side)
+        {
             return false;
         }
+        played.begin(turn.number, side);
+        played.before = self.before(state);
+        let mut facts = played.chance.iter();
         for item in &turn.items {
-            if !matches!(item.kind, ItemKind::Action) || G::outcome(state).is_over() {
+            let text = match item.kind {
+                ItemKind::Action => &item.text,
+                ItemKind::Fact { label, value } => match facts.next() {
+                    Some(e)
+                        if e.label.eq_ignore_ascii_case(label)
+                            && e.text.eq_ignore_ascii_case(value) =>
+                    {
+                        continue
+                    }
+                    _ => return false,
+                },
+            };
+            if G::outcome(state).is_over() {
                 return false;
             }
-            let Ok(action) = G::parse_action(state, &item.text) else {
+            let Ok(action) = G::parse_action(state, text) else {
                 return false;
             };
             // No deck: no action spends an opened card (the full play
@@ -96,10 +158,39 @@ impl<G: Game> Referee<G> {
             if G::apply(state, action).is_err() {
                 return false;
             }
+            played.actions.push(action);
         }
         if !G::outcome(state).is_over() && G::end_turn(state).is_err() {
             return false;
         }
-        G::pending(state).is_none()
+        if G::pending(state).is_some() && !self.can_settle(G::to_move(state)) {
+            return false;
+        }
+        played.reveal = reveal;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! When the short way is not taken: `tests/short_way.rs` shows that
+    //! it plays as the full play does.
+    use super::*;
+    use crate::games::castle_danger::CastleDanger;
+    use crate::record::{parse, Source};
+    use crate::selfplay::{self, Options};
+
+    #[test]
+    fn a_referee_that_keeps_the_digest_plays_every_turn_in_full() {
+        let options = Options::new::<CastleDanger>(3, 2);
+        let text = selfplay::record::<CastleDanger>(&options).unwrap();
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = parse(&source).unwrap();
+        let mut referee = Referee::<CastleDanger>::start(&record).unwrap();
+        let mut played = PlayedTurn::blank(0, Side(0), None);
+        let turn = &record.turns[0];
+        assert!(!referee.play_plain(turn, &mut played));
+        referee.play(turn).unwrap();
+        assert_eq!(referee.turns(), 1);
     }
 }
