@@ -5,6 +5,7 @@
 //! [`referee`] (replays a record through an engine, derives chance from
 //! commitments, verifies reveals) -> `cli` (arguments, files, output).
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod cli;
