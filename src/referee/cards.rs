@@ -7,7 +7,7 @@
 //! is verified ([`Game::receive_cards`]) and of a card only once it is
 //! opened ([`Game::open_card`]).
 
-use super::deck::{first_bad, DeckLedger, Hand, SeedOpening, ShareCheck};
+use super::deck::{first_bad, CardSecret, DeckLedger, Hand, SeedOpening, ShareCheck, ShuffleSeed};
 use super::header::Seat;
 use super::line::Line;
 use super::seal::SealCheck;
@@ -904,7 +904,7 @@ impl<G: Game> Referee<G> {
         let (g, input) = deck.pass_input(self.deck_index(seat))?;
         let table = deck.table()?;
         let game = self.header.game_id();
-        let seed = wallet.shuffle_seed(game, name, g);
+        let seed = ShuffleSeed::of(wallet, game, name, g);
         let out = super::deck::shuffle(table, input, &seed);
         let slot = super::deck::shuffle_slot(g);
         let commitment = seed.commitment(game, name, g, &wallet.salt(&slot));
@@ -927,7 +927,7 @@ impl<G: Game> Referee<G> {
         positions: &[u32],
     ) -> Vec<(u32, [u8; 32], [u8; 96])> {
         let name = self.hand_name(seat);
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        let secret = CardSecret::of(wallet, self.header.game_id(), name);
         positions
             .iter()
             .filter_map(|&p| {
@@ -957,7 +957,7 @@ impl<G: Game> Referee<G> {
             crate::game::Phase::Setup => {
                 let mut keyed = None;
                 if self.holds_hand(seat).is_some() && !deck.has_key(hand) {
-                    let secret = wallet.card_secret(self.header.game_id(), name);
+                    let secret = CardSecret::of(wallet, self.header.game_id(), name);
                     let key = secret.public().to_bytes();
                     let proof = secret.prove().to_bytes();
                     items.key = Some((key, proof));
@@ -985,7 +985,7 @@ impl<G: Game> Referee<G> {
                 };
                 for g in passed {
                     let slot = super::deck::shuffle_slot(g);
-                    let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
+                    let value = ShuffleSeed::of(wallet, self.header.game_id(), name, g).value();
                     let salt = wallet.salt(&slot);
                     items.seeds.push((slot, value, salt));
                 }
@@ -1063,11 +1063,11 @@ impl<G: Game> Referee<G> {
         items.add_shares(self.compose_shares(deck, seat, wallet, &held));
         for g in deck.passed(hand) {
             let slot = super::deck::shuffle_slot(g);
-            let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
+            let value = ShuffleSeed::of(wallet, self.header.game_id(), name, g).value();
             let salt = wallet.salt(&slot);
             items.seeds.push((slot, value, salt));
         }
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        let secret = CardSecret::of(wallet, self.header.game_id(), name);
         items.secret = Some(secret.revealed());
     }
 }
@@ -1105,7 +1105,7 @@ impl<G: Game> Referee<G> {
             // A draw that cannot be made yet leaves the hand as it is.
             let _ = d.draw(hand);
         }
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        let secret = CardSecret::of(wallet, self.header.game_id(), name);
         d.held(hand)
             .into_iter()
             .map(|p| d.peek(&secret, p).map(|c| (p, c)))
@@ -1146,7 +1146,7 @@ impl<G: Game> Referee<G> {
             return Ok(());
         }
         let hand = self.deck_index(seat);
-        let secret = wallet.card_secret(self.header.game_id(), self.hand_name(seat));
+        let secret = CardSecret::of(wallet, self.header.game_id(), self.hand_name(seat));
         let mut d = deck.clone();
         let held = d.held(hand);
         let mut drawn = Vec::new();

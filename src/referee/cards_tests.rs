@@ -1481,7 +1481,7 @@ fn a_farewell_line_opens_no_card_of_a_hand_that_plays_on() {
     // C's farewell line with A's hand's share of a card it holds.
     let deck = referee.deck().unwrap();
     let p = deck.held(hand_at(0))[0];
-    let secret = wallets[0].card_secret(referee.header().game_id(), "A");
+    let secret = super::deck::CardSecret::of(&wallets[0], referee.header().game_id(), "A");
     let share = secret.share(deck.deck_of(p).unwrap(), p).unwrap();
     let err = refused(
         &referee,
