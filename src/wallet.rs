@@ -14,7 +14,6 @@ use crate::fairness::{
     CHAIN_LENGTH,
 };
 use crate::record::LineKind;
-use crate::referee::deck::{CardSecret, ShuffleSeed};
 
 const MAGIC: &str = "herald-key: 1";
 
@@ -328,16 +327,12 @@ impl Wallet {
         slot_salt(&self.secret, &self.chain, &self.side, slot)
     }
 
-    /// The side's card secret in game `game` (spec section 3.9), derived
-    /// from the secret: never printed, never written into a record.
-    pub fn card_secret(&self, game: &Hash, side: &str) -> CardSecret {
-        CardSecret::derive(&self.secret, game, side)
-    }
-
-    /// The seed of the side's pass over deck `generation` of game `game`
-    /// (spec section 3.9), derived from the secret.
-    pub fn shuffle_seed(&self, game: &Hash, side: &str, generation: u32) -> ShuffleSeed {
-        ShuffleSeed::derive(&self.secret, game, side, generation)
+    /// The secret, for what the layers above derive from it (the deck's
+    /// card secret and shuffle seeds: `referee::deck::CardSecret::of`,
+    /// `ShuffleSeed::of`): private to the crate, never printed, never
+    /// written into a record.
+    pub(crate) fn secret(&self) -> &Hash {
+        &self.secret
     }
 
     /// Keep `value` as the player's choice for `slot` (replacing an earlier

@@ -7,7 +7,7 @@
 //! is verified ([`Game::receive_cards`]) and of a card only once it is
 //! opened ([`Game::open_card`]).
 
-use super::deck::{first_bad, DeckLedger, SeedOpening, ShareCheck};
+use super::deck::{first_bad, CardSecret, DeckLedger, Hand, SeedOpening, ShareCheck, ShuffleSeed};
 use super::header::Seat;
 use super::line::Line;
 use super::seal::SealCheck;
@@ -74,36 +74,30 @@ pub(super) fn seed_openings(line: &Line<'_>) -> Vec<(u32, SeedOpening)> {
 /// ([`hands_of`]). Refused when the game's hand holders do not make a
 /// table ([`Table::new`]).
 pub(super) fn table_of<G: Game>(state: &G::State, header: &Header) -> Result<Table, RefereeError> {
-    let (hands, holders) = hands_of::<G>(state, header.sides());
+    let (hands, holders) = hands_of::<G>(state, header);
     let deck = G::hidden_deck(state).map(|d| {
-        let names: Vec<&str> = hands
-            .iter()
-            .map(|&h| header.sides()[h].name::<G>())
-            .collect();
+        let names: Vec<&str> = hands.iter().map(|&h| header.name::<G>(h)).collect();
         DeckLedger::new(*header.game_id(), d.cards, d.hand, &names)
     });
     Table::new(deck, hands, holders)
         .map_err(|e| RefereeError::record(None, format!("{}'s hands of cards: {e}", G::TITLE)))
 }
 
-/// The deck's hands of a game of these sides (header order) in
-/// `state`, each by the header index of its holder, in header order, and
-/// each side's hand (an index into the first list) ([`Game::hand_holder`]).
-fn hands_of<G: Game>(state: &G::State, sides: &[Side]) -> (Vec<usize>, Vec<usize>) {
-    let holder_of: Vec<usize> = sides
-        .iter()
-        .enumerate()
-        .map(|(i, &s)| {
-            let holder = G::hand_holder(state, s);
-            sides.iter().position(|&h| h == holder).unwrap_or(i)
-        })
+/// The deck's hands of a game with this header in `state`
+/// ([`Game::hand_holder`]): each hand's holder, in header order (a
+/// hand's [`Hand::index`] is its place in this list), and each side's
+/// hand, by [`Seat::index`].
+fn hands_of<G: Game>(state: &G::State, header: &Header) -> (Vec<Seat>, Vec<Hand>) {
+    let holder_of: Vec<Seat> = header
+        .seated()
+        .map(|(seat, side)| header.seat_of(G::hand_holder(state, side)).unwrap_or(seat))
         .collect();
     let mut hands = holder_of.clone();
     hands.sort_unstable();
     hands.dedup();
     let holders = holder_of
         .iter()
-        .map(|h| hands.iter().position(|x| x == h).unwrap_or(0))
+        .map(|h| Hand::at(hands.iter().position(|x| x == h).unwrap_or(0)))
         .collect();
     (hands, holders)
 }
@@ -216,19 +210,19 @@ impl Openings {
 impl<G: Game> Referee<G> {
     /// The deck's hand that header side `seat` draws into and plays from
     /// (its own, unless it shares its holder's).
-    pub(super) fn deck_index(&self, seat: Seat) -> usize {
-        self.table.hand_of(seat.index())
+    pub(super) fn deck_index(&self, seat: Seat) -> Hand {
+        self.table.hand_of(seat)
     }
 
     /// The hand side `seat` holds, if it is a hand's holder.
-    pub(super) fn holds_hand(&self, seat: Seat) -> Option<usize> {
-        self.table.holds_hand(seat.index())
+    pub(super) fn holds_hand(&self, seat: Seat) -> Option<Hand> {
+        self.table.holds_hand(seat)
     }
 
     /// The name of the holder of the hand side `seat` plays from: the
     /// name its hand's secrets are derived under.
     pub(super) fn hand_name(&self, seat: Seat) -> &'static str {
-        self.header.sides()[self.table.holder_of(seat.index())].name::<G>()
+        self.header.name::<G>(self.table.holder_of(seat))
     }
 
     /// The side whose hand `side` plays from, when it is another side's
@@ -243,7 +237,7 @@ impl<G: Game> Referee<G> {
         if self.holds_hand(seat).is_some() {
             return None;
         }
-        Some(self.header.sides()[self.table.holder_of(seat.index())])
+        Some(self.header.side(self.table.holder_of(seat)))
     }
 
     /// The `--hand-key` file of `side`'s commands (`Command::hand_key`):
@@ -433,8 +427,8 @@ impl<G: Game> Referee<G> {
 
     /// The hands in the turn order of their sides from side `first`,
     /// each once: the deck's turn order.
-    fn hand_order(&self, first: Seat) -> Vec<usize> {
-        let mut order: Vec<usize> = Vec::new();
+    fn hand_order(&self, first: Seat) -> Vec<Hand> {
+        let mut order: Vec<Hand> = Vec::new();
         for seat in self.header.seats_from(first) {
             let hand = self.deck_index(seat);
             if !order.contains(&hand) {
@@ -451,7 +445,7 @@ impl<G: Game> Referee<G> {
     /// hand written once the deck is final carries them (spec section
     /// 3.9, the schedule's rule 3), so that no line of shares is due
     /// after the set-up.
-    pub(super) fn owed_before_known_play(&self, hand: usize) -> Option<Vec<u32>> {
+    pub(super) fn owed_before_known_play(&self, hand: Hand) -> Option<Vec<u32>> {
         let deck = self.table.deck()?;
         if !deck.order().is_empty() {
             return Some(deck.owed_before_play(hand));
@@ -482,7 +476,7 @@ impl<G: Game> Referee<G> {
     /// The side whose shares line is due once the set-up proper is over
     /// (spec section 3.9, the schedule's rule 3): in turn order, the
     /// first that owes shares of the draws before its first turn.
-    pub(super) fn deck_shares_due(&self) -> Option<usize> {
+    pub(super) fn deck_shares_due(&self) -> Option<Seat> {
         let deck = self.table.deck()?;
         if self.turns > 0 || self.hidden.setup_due().is_some() {
             return None;
@@ -529,7 +523,7 @@ impl<G: Game> Referee<G> {
     pub(super) fn open_share(
         k: usize,
         position: u32,
-        hand: usize,
+        hand: Hand,
         side: Side,
         state: &mut G::State,
         deck: &mut DeckLedger,
@@ -588,7 +582,7 @@ impl<G: Game> Referee<G> {
     /// ([`super::replay_from_checked`] stops at the first problem).
     fn vouched_openings(
         line: &Line<'_>,
-        hand: usize,
+        hand: Hand,
         state: &G::State,
         deck: &DeckLedger,
         leaving: bool,
@@ -635,7 +629,7 @@ impl<G: Game> Referee<G> {
         &self,
         line: &Line<'_>,
         side: Side,
-        hand: usize,
+        hand: Hand,
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
@@ -706,7 +700,7 @@ impl<G: Game> Referee<G> {
     /// as the game has them: the sides in header order from the mover,
     /// each that takes turns ([`Game::takes_turns`]), by the hand it
     /// draws into.
-    pub(super) fn round(&self, state: &G::State) -> Vec<usize> {
+    pub(super) fn round(&self, state: &G::State) -> Vec<Hand> {
         let first = self.mover_seat(state);
         self.header
             .seats_from(first)
@@ -769,7 +763,7 @@ impl<G: Game> Referee<G> {
         if self.hidden.failures().next().is_some() {
             return None;
         }
-        let side = self.header.sides()[self.table.holder(drawer)?];
+        let side = self.header.side(self.table.holder(drawer)?);
         Some((
             side,
             format!(
@@ -785,33 +779,34 @@ impl<G: Game> Referee<G> {
     /// position when none failed); the others win together (one: it
     /// wins; none: a draw).
     pub(super) fn broken_verdict(&self) -> Outcome {
-        let failed: Vec<usize> = self.hidden.failures().map(|(s, _)| s.index()).collect();
+        let failed: Vec<Seat> = self.hidden.failures().map(|(s, _)| s).collect();
         let opener = self
             .table
             .deck()
             .and_then(DeckLedger::broken)
             .and_then(|b| self.table.holder(b.1));
-        broken_deck_outcome(self.header.sides(), &failed, opener)
+        broken_deck_outcome(&self.header, &failed, opener)
     }
 }
 
-/// The result of a game whose deck broke, among `sides` (header order):
-/// the sides whose audit failed (`failed`, by index) lose, or, when none
-/// did, the side that opened the position (`opener`); the others win
-/// together (one: it wins; none: a draw).
+/// The result of a game with `header` whose deck broke: the sides whose
+/// audit failed (`failed`) lose, or, when none did, the holder of the
+/// hand that opened the position (`opener`); the others win together
+/// (one: it wins; none: a draw).
 pub(super) fn broken_deck_outcome(
-    sides: &[Side],
-    failed: &[usize],
-    opener: Option<usize>,
+    header: &Header,
+    failed: &[Seat],
+    opener: Option<Seat>,
 ) -> Outcome {
-    let blamed: Vec<usize> = if failed.is_empty() {
+    let blamed: Vec<Seat> = if failed.is_empty() {
         opener.into_iter().collect()
     } else {
         failed.to_vec()
     };
-    let standing: Vec<Side> = (0..sides.len())
-        .filter(|i| !blamed.contains(i))
-        .map(|i| sides[i])
+    let standing: Vec<Side> = header
+        .seated()
+        .filter(|(seat, _)| !blamed.contains(seat))
+        .map(|(_, side)| side)
         .collect();
     match standing.as_slice() {
         [] => Outcome::Draw,
@@ -909,7 +904,7 @@ impl<G: Game> Referee<G> {
         let (g, input) = deck.pass_input(self.deck_index(seat))?;
         let table = deck.table()?;
         let game = self.header.game_id();
-        let seed = wallet.shuffle_seed(game, name, g);
+        let seed = ShuffleSeed::of(wallet, game, name, g);
         let out = super::deck::shuffle(table, input, &seed);
         let slot = super::deck::shuffle_slot(g);
         let commitment = seed.commitment(game, name, g, &wallet.salt(&slot));
@@ -932,7 +927,7 @@ impl<G: Game> Referee<G> {
         positions: &[u32],
     ) -> Vec<(u32, [u8; 32], [u8; 96])> {
         let name = self.hand_name(seat);
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        let secret = CardSecret::of(wallet, self.header.game_id(), name);
         positions
             .iter()
             .filter_map(|&p| {
@@ -962,7 +957,7 @@ impl<G: Game> Referee<G> {
             crate::game::Phase::Setup => {
                 let mut keyed = None;
                 if self.holds_hand(seat).is_some() && !deck.has_key(hand) {
-                    let secret = wallet.card_secret(self.header.game_id(), name);
+                    let secret = CardSecret::of(wallet, self.header.game_id(), name);
                     let key = secret.public().to_bytes();
                     let proof = secret.prove().to_bytes();
                     items.key = Some((key, proof));
@@ -990,7 +985,7 @@ impl<G: Game> Referee<G> {
                 };
                 for g in passed {
                     let slot = super::deck::shuffle_slot(g);
-                    let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
+                    let value = ShuffleSeed::of(wallet, self.header.game_id(), name, g).value();
                     let salt = wallet.salt(&slot);
                     items.seeds.push((slot, value, salt));
                 }
@@ -1068,11 +1063,11 @@ impl<G: Game> Referee<G> {
         items.add_shares(self.compose_shares(deck, seat, wallet, &held));
         for g in deck.passed(hand) {
             let slot = super::deck::shuffle_slot(g);
-            let value = wallet.shuffle_seed(self.header.game_id(), name, g).value();
+            let value = ShuffleSeed::of(wallet, self.header.game_id(), name, g).value();
             let salt = wallet.salt(&slot);
             items.seeds.push((slot, value, salt));
         }
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        let secret = CardSecret::of(wallet, self.header.game_id(), name);
         items.secret = Some(secret.revealed());
     }
 }
@@ -1099,7 +1094,7 @@ impl<G: Game> Referee<G> {
         // A shared hand is shown with its holder's key file.
         let hand = self.deck_index(seat);
         let name = self.hand_name(seat);
-        let holder = self.header.sides()[self.table.holder_of(seat.index())];
+        let holder = self.header.side(self.table.holder_of(seat));
         self.wallet_in_game(holder, wallet, &format!("the hand asked for is {name}'s"))?;
         let mut d = deck.clone();
         let mover = self.header.seat_of(G::to_move(&self.state));
@@ -1110,7 +1105,7 @@ impl<G: Game> Referee<G> {
             // A draw that cannot be made yet leaves the hand as it is.
             let _ = d.draw(hand);
         }
-        let secret = wallet.card_secret(self.header.game_id(), name);
+        let secret = CardSecret::of(wallet, self.header.game_id(), name);
         d.held(hand)
             .into_iter()
             .map(|p| d.peek(&secret, p).map(|c| (p, c)))
@@ -1151,7 +1146,7 @@ impl<G: Game> Referee<G> {
             return Ok(());
         }
         let hand = self.deck_index(seat);
-        let secret = wallet.card_secret(self.header.game_id(), self.hand_name(seat));
+        let secret = CardSecret::of(wallet, self.header.game_id(), self.hand_name(seat));
         let mut d = deck.clone();
         let held = d.held(hand);
         let mut drawn = Vec::new();

@@ -6,6 +6,7 @@
 //! card drawn a turn; a turn is `play <card>` (a card of the mover's
 //! hand, by its index) or `keep`; the game is a draw after 40 turns.
 
+use super::deck::Hand;
 use super::*;
 use crate::fairness::chain_id;
 use crate::game::{
@@ -13,6 +14,12 @@ use crate::game::{
 };
 use crate::record::{self, Source};
 use crate::wallet::Wallet;
+
+/// The deck's hand at `index` (a hand's holder's place among the
+/// holders, in header order).
+fn hand_at(index: usize) -> Hand {
+    Hand::at(index)
+}
 
 #[derive(Debug)]
 struct Cards;
@@ -532,7 +539,7 @@ fn no_line_opens_a_card_before_it_is_played() {
     let referee = replayed(&text).unwrap();
     let deck = referee.deck().unwrap();
     let opened = played_cards(&text).len();
-    let held: usize = (0..2).map(|s| deck.held(s).len()).sum();
+    let held: usize = (0..2).map(|s| deck.held(hand_at(s)).len()).sum();
     // 34 first-deck cards and the reshuffled ones: each drawn card is
     // either opened by a play or still held.
     assert!(opened + held >= 40, "{opened} + {held}");
@@ -681,7 +688,7 @@ fn hand_at_turn_one(
 ) -> (Vec<(u32, u32)>, deck::DeckLedger) {
     let hand = referee.hand(Side(0), wallet).unwrap();
     let mut deck = referee.deck().unwrap().clone();
-    deck.draw(0).unwrap();
+    deck.draw(hand_at(0)).unwrap();
     (hand, deck)
 }
 
@@ -906,25 +913,36 @@ fn a_line_that_opens_a_card_to_no_card_carries_no_action() {
     );
 }
 
+/// The header of a game of `n` sides (A, B, ...), read.
+fn header_of(n: usize) -> Header {
+    let (text, _) = table_with(n, &[]);
+    let source = Source::new(text.as_bytes()).unwrap();
+    let rec = record::parse(&source).unwrap();
+    Header::read::<Cards>(&rec).unwrap().0
+}
+
 #[test]
 fn when_every_pass_checks_out_the_side_that_opened_no_card_is_blamed() {
     let sides = [Side(0), Side(1), Side(2)];
+    let (two, three) = (header_of(2), header_of(3));
+    let seat = |header: &Header, i: u8| header.seat_of(Side(i)).unwrap();
+    let (a, b) = (seat(&two, 0), seat(&two, 1));
     // A failed audit loses, whoever opened the position.
     assert_eq!(
-        super::cards::broken_deck_outcome(&sides[..2], &[1], Some(0)),
+        super::cards::broken_deck_outcome(&two, &[b], Some(a)),
         Outcome::Won(Side(0))
     );
     // No audit failed: the side that opened it loses.
     assert_eq!(
-        super::cards::broken_deck_outcome(&sides[..2], &[], Some(0)),
+        super::cards::broken_deck_outcome(&two, &[], Some(a)),
         Outcome::Won(Side(1))
     );
     assert_eq!(
-        super::cards::broken_deck_outcome(&sides, &[], Some(2)),
+        super::cards::broken_deck_outcome(&three, &[], Some(seat(&three, 2))),
         Outcome::TeamWon(crate::game::Team::of(&sides[..2]))
     );
     assert_eq!(
-        super::cards::broken_deck_outcome(&sides[..2], &[0, 1], Some(0)),
+        super::cards::broken_deck_outcome(&two, &[a, b], Some(a)),
         Outcome::Draw
     );
 }
@@ -941,9 +959,9 @@ fn three_and_four_players_deal_hidden_hands_through_the_referee() {
         let deck = referee.deck().unwrap();
         // Every side gave its key and passed over the first deck, the
         // turn order is A, B, C (, D), and every side saw cards.
-        assert_eq!(deck.order(), &(0..n).collect::<Vec<_>>()[..]);
+        assert_eq!(deck.order(), &(0..n).map(hand_at).collect::<Vec<_>>()[..]);
         for (side, cards) in seen.iter().enumerate() {
-            assert_eq!(deck.passed(side).first(), Some(&0), "{n} players");
+            assert_eq!(deck.passed(hand_at(side)).first(), Some(&0), "{n} players");
             assert!(!cards.is_empty());
         }
         // Three players: one deck of 34 and reshuffles (a card played
@@ -1016,9 +1034,9 @@ fn sides_that_share_a_hand_play_it_with_its_holders_key_file() {
     assert_eq!(referee.phase(), Phase::Over, "{text}");
     assert!(referee.failed_audits().is_empty(), "{text}");
     let deck = referee.deck().unwrap();
-    assert_eq!(deck.order(), &[0, 1]);
-    assert_eq!(deck.passed(0), vec![0]);
-    assert_eq!(deck.passed(1), vec![0]);
+    assert_eq!(deck.order(), &[hand_at(0), hand_at(1)]);
+    assert_eq!(deck.passed(hand_at(0)), vec![0]);
+    assert_eq!(deck.passed(hand_at(1)), vec![0]);
     let block = |from: &str, to: &str| {
         let at = text.find(from).unwrap();
         text[at..at + text[at..].find(to).unwrap()].to_owned()
@@ -1324,8 +1342,8 @@ fn a_hand_with_no_side_left_opens_its_cards_and_publishes_its_card_secret() {
     assert_eq!(referee.phase(), Phase::Over, "{text}");
     assert!(referee.failed_audits().is_empty(), "{text}");
     let deck = referee.deck().unwrap();
-    assert!(deck.has_left(2) && !deck.has_left(0));
-    assert!(deck.held(2).is_empty());
+    assert!(deck.has_left(hand_at(2)) && !deck.has_left(hand_at(0)));
+    assert!(deck.held(hand_at(2)).is_empty());
     // A reshuffle after C left is passed by A and B alone.
     assert!(text.contains("\n    commit shuffle-1\n"), "{text}");
     let passes = text.matches("\n    commit shuffle-1\n").count();
@@ -1351,7 +1369,7 @@ fn a_side_out_before_turn_1_leaves_at_its_place_in_the_first_round() {
     let referee = replayed(&text).unwrap();
     assert_eq!(referee.phase(), Phase::Over, "{text}");
     assert!(referee.failed_audits().is_empty(), "{text}");
-    assert!(referee.deck().unwrap().has_left(2));
+    assert!(referee.deck().unwrap().has_left(hand_at(2)));
 }
 
 #[test]
@@ -1442,7 +1460,7 @@ fn a_side_that_resigns_and_drops_out_leaves_on_its_resignation_line() {
     let referee = replayed(&text).unwrap();
     assert_eq!(referee.phase(), Phase::Over, "{text}");
     assert!(referee.failed_audits().is_empty(), "{text}");
-    assert!(referee.deck().unwrap().has_left(2));
+    assert!(referee.deck().unwrap().has_left(hand_at(2)));
 }
 
 /// The game of `text` replayed up to the line that starts `at`, and that
@@ -1462,8 +1480,8 @@ fn a_farewell_line_opens_no_card_of_a_hand_that_plays_on() {
     let (referee, line) = before_line(&text, "\n7. C:", "\n8. D:");
     // C's farewell line with A's hand's share of a card it holds.
     let deck = referee.deck().unwrap();
-    let p = deck.held(0)[0];
-    let secret = wallets[0].card_secret(referee.header().game_id(), "A");
+    let p = deck.held(hand_at(0))[0];
+    let secret = super::deck::CardSecret::of(&wallets[0], referee.header().game_id(), "A");
     let share = secret.share(deck.deck_of(p).unwrap(), p).unwrap();
     let err = refused(
         &referee,
@@ -1524,8 +1542,8 @@ fn a_card_its_drawer_shared_for_another_is_passed_over() {
     let referee = replayed(&text).unwrap();
     let deck = referee.deck().unwrap();
     assert_eq!(deck.drawer(14), None);
-    assert_eq!(deck.drawer(15), Some(0));
-    assert_eq!(deck.drawer(16), Some(1));
+    assert_eq!(deck.drawer(15), Some(hand_at(0)));
+    assert_eq!(deck.drawer(16), Some(hand_at(1)));
 }
 
 #[test]
@@ -1564,8 +1582,8 @@ fn a_composed_line_refused_leaves_the_game_as_it_was() {
     assert_eq!(tried.to_move(), Some(Side(0)));
     assert_eq!(tried.digest(), referee.digest());
     assert_eq!(
-        tried.deck().unwrap().held(0),
-        referee.deck().unwrap().held(0)
+        tried.deck().unwrap().held(hand_at(0)),
+        referee.deck().unwrap().held(hand_at(0))
     );
     assert_eq!(
         tried.deck().unwrap().order(),

@@ -752,7 +752,8 @@ impl<G: Game> Referee<G> {
         }
         let mut line = line.clone();
         if let Some(deck) = drawn {
-            let secret = wallet.card_secret(self.header.game_id(), self.hand_name(seat));
+            let secret =
+                super::deck::CardSecret::of(wallet, self.header.game_id(), self.hand_name(seat));
             match deck.unreadable(&secret, self.deck_index(seat)) {
                 // A card that opens to no card of the game: the line opens
                 // it to show that the deck is broken, and plays nothing.

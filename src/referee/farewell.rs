@@ -8,7 +8,7 @@
 //! published). A hand whose last side leaves on the hand's own line (a
 //! resignation) carries its leaving items on that line.
 
-use super::deck::DeckLedger;
+use super::deck::{DeckLedger, Hand};
 use super::header::Seat;
 use super::line::Line;
 use super::{cards, At, Ending, LineError, Place, PlayedTurn, Referee};
@@ -75,7 +75,7 @@ fn card_secret(line: &Line<'_>) -> Option<(usize, [u8; 32])> {
 
 impl<G: Game> Referee<G> {
     /// Whether any side of the deck's hand `hand` takes turns in `state`.
-    pub(super) fn hand_in(&self, state: &G::State, hand: usize) -> bool {
+    pub(super) fn hand_in(&self, state: &G::State, hand: Hand) -> bool {
         self.header
             .seated()
             .any(|(seat, side)| self.deck_index(seat) == hand && G::takes_turns(state, side))
@@ -266,7 +266,7 @@ impl<G: Game> Referee<G> {
 
     /// The proof index of the first share `line` gives of a card its
     /// hand `hand` holds, if any.
-    fn own_share(&self, line: &Line<'_>, hand: usize, deck: &DeckLedger) -> Option<usize> {
+    fn own_share(&self, line: &Line<'_>, hand: Hand, deck: &DeckLedger) -> Option<usize> {
         line.proofs.iter().enumerate().find_map(|(k, p)| match *p {
             ProofKind::Share { position, .. } if deck.held(hand).contains(&position) => Some(k),
             _ => None,
@@ -280,7 +280,7 @@ impl<G: Game> Referee<G> {
         &self,
         line: &Line<'_>,
         side: Side,
-        hand: usize,
+        hand: Hand,
         state: &mut G::State,
         deck: &mut DeckLedger,
         at: At<'_>,
@@ -303,7 +303,7 @@ impl<G: Game> Referee<G> {
     pub(super) fn leave(
         &self,
         line: &Line<'_>,
-        hand: usize,
+        hand: Hand,
         deck: &mut DeckLedger,
         at: At<'_>,
     ) -> Result<(), LineError> {

@@ -545,8 +545,7 @@ impl<G: Game> Referee<G> {
         if !self.header.protocol().keys_join_late() {
             return;
         }
-        // The deck numbers its passers by their seats' indices.
-        let order: Vec<usize> = self.hidden.open_order().iter().map(|s| s.index()).collect();
+        let order = self.hidden.open_order().to_vec();
         self.table.set_first_passers(order);
     }
 
@@ -880,11 +879,9 @@ impl<G: Game> Referee<G> {
         if let Some(seat) = self.keyless {
             return Some((seat, SetupStep::Key));
         }
-        // The deck numbers the sides in turn order.
-        self.hidden.setup_due().or_else(|| {
-            let i = self.deck_shares_due()?;
-            Some((self.header.seat_at(i)?, SetupStep::Shares))
-        })
+        self.hidden
+            .setup_due()
+            .or_else(|| Some((self.deck_shares_due()?, SetupStep::Shares)))
     }
 
     /// The side whose closing line is due once the rules ended the game:
@@ -893,7 +890,7 @@ impl<G: Game> Referee<G> {
     fn audit_side_due(&self) -> Option<Seat> {
         self.hidden.audit_due().or_else(|| {
             let hand = self.table.deck().and_then(deck::DeckLedger::audit_due)?;
-            self.header.seat_at(self.table.holder(hand)?)
+            self.table.holder(hand)
         })
     }
 

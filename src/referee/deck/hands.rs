@@ -8,12 +8,45 @@ use super::keys::Table;
 use super::share::Share;
 use super::DeckError;
 
-/// The positions drawn so far, each with its drawer (a side's index in
-/// turn order) and, once opened, its card.
+/// One of the deck's hands: a player of its protocol (it gives a card
+/// key, passes over decks, shares the cards the others draw, draws and
+/// opens its own), numbered from 0 in the header order of the hands'
+/// holders. The referee's table makes a side's [`Hand`] from its seat
+/// (the hand it draws into: its own, or its ally's in Battlegates' four
+/// castles), and the [`super::DeckLedger`] its own from the names it was
+/// given; nothing else makes one, so a hand always names one of the
+/// deck's players. Lists the deck keeps by player are indexed by
+/// [`Hand::index`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hand(u8);
+
+impl Hand {
+    /// The hand's place among the deck's hands, from 0: its index into
+    /// the lists kept by hand (and into the deck's [`super::Table`]).
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The hand at `index` among the deck's hands (at most 256: a hand
+    /// is held by a side, and sides are `Side(u8)` values).
+    #[inline]
+    pub(in crate::referee) fn at(index: usize) -> Hand {
+        Hand(u8::try_from(index).expect("a deck has at most 256 hands"))
+    }
+
+    /// Each of `n` hands, in order.
+    pub(in crate::referee) fn all(n: usize) -> impl DoubleEndedIterator<Item = Hand> + Clone {
+        (0..n).map(Hand::at)
+    }
+}
+
+/// The positions drawn so far, each with its drawer and, once opened,
+/// its card.
 #[derive(Clone, Default, Debug)]
 pub struct Hands {
     /// The positions drawn and not opened, with their drawers.
-    held: BTreeMap<u32, usize>,
+    held: BTreeMap<u32, Hand>,
     /// By position, the drawer of each opened (plus one; 0 for a
     /// position not opened): one byte a position, however long the game.
     opened: Vec<u8>,
@@ -86,8 +119,8 @@ impl Hands {
         Hands::default()
     }
 
-    /// Side `drawer` drew `position`. A position is drawn once.
-    pub fn draw(&mut self, position: u32, drawer: usize) -> Result<(), PlayFault> {
+    /// Hand `drawer` drew `position`. A position is drawn once.
+    pub fn draw(&mut self, position: u32, drawer: Hand) -> Result<(), PlayFault> {
         if self.drawer(position).is_some() {
             return Err(PlayFault::AlreadyDrawn(position));
         }
@@ -96,80 +129,82 @@ impl Hands {
     }
 
     /// The drawer of `position`, if it was drawn.
-    pub fn drawer(&self, position: u32) -> Option<usize> {
+    pub fn drawer(&self, position: u32) -> Option<Hand> {
         self.held
             .get(&position)
             .copied()
             .or_else(|| self.opened_by(position))
     }
 
-    /// The positions `side` holds: drawn and not opened.
-    pub fn held(&self, side: usize) -> Vec<u32> {
+    /// The positions `hand` holds: drawn and not opened.
+    pub fn held(&self, hand: Hand) -> Vec<u32> {
         self.held
             .iter()
-            .filter(|(_, d)| **d == side)
+            .filter(|(_, d)| **d == hand)
             .map(|(p, _)| *p)
             .collect()
     }
 
-    /// Side `side` opens the card it holds at `position` (to play or
-    /// discard it) with every side's share of it: the position must be
-    /// in its hand. Returns the card the shares open; it is open from
+    /// Hand `hand` opens the card it holds at `position` (to play or
+    /// discard it) with every hand's share of it: the position must be
+    /// in it. Returns the card the shares open; it is open from
     /// then on. Which card the line's actions spend is the referee's to
     /// match against it.
     pub fn open(
         &mut self,
         table: &Table,
         deck: &Deck,
-        side: usize,
+        hand: Hand,
         position: u32,
         shares: &[(&str, &Share)],
     ) -> Result<u32, PlayFault> {
-        self.holding(table, side, position)?;
+        self.holding(table, hand, position)?;
         let found = Share::open(table, deck, position, shares)?;
-        self.mark_opened(side, position);
+        self.mark_opened(hand, position);
         Ok(found)
     }
 
-    /// Side `side` opens `position` on a line a record digest the reader
+    /// Hand `hand` opens `position` on a line a record digest the reader
     /// checked before vouches for, without decrypting it
-    /// ([`super::DeckLedger::open_vouched`]): the position must be in its
-    /// hand, as for [`Hands::open`].
+    /// ([`super::DeckLedger::open_vouched`]): the position must be in
+    /// it, as for [`Hands::open`].
     pub fn open_vouched(
         &mut self,
         table: &Table,
-        side: usize,
+        hand: Hand,
         position: u32,
     ) -> Result<(), PlayFault> {
-        self.holding(table, side, position)?;
-        self.mark_opened(side, position);
+        self.holding(table, hand, position)?;
+        self.mark_opened(hand, position);
         Ok(())
     }
 
-    /// Whether `side` holds `position`: drawn by it and not opened.
     /// The drawer of `position`, if it was opened.
-    fn opened_by(&self, position: u32) -> Option<usize> {
+    fn opened_by(&self, position: u32) -> Option<Hand> {
         match self.opened.get(position as usize) {
-            Some(&d) if d > 0 => Some(usize::from(d) - 1),
+            Some(&d) if d > 0 => Some(Hand(d - 1)),
             _ => None,
         }
     }
 
-    /// `position`, drawn by `side`, is opened.
-    fn mark_opened(&mut self, side: usize, position: u32) {
+    /// `position`, drawn by `hand`, is opened.
+    fn mark_opened(&mut self, hand: Hand, position: u32) {
         self.held.remove(&position);
         let at = position as usize;
         if self.opened.len() <= at {
             self.opened.resize(at + 1, 0);
         }
-        self.opened[at] = u8::try_from(side + 1).unwrap_or(u8::MAX);
+        self.opened[at] = hand.0.saturating_add(1);
     }
 
-    fn holding(&self, table: &Table, side: usize, position: u32) -> Result<(), PlayFault> {
+    /// Whether `hand` holds `position`: drawn by it and not opened.
+    fn holding(&self, table: &Table, hand: Hand, position: u32) -> Result<(), PlayFault> {
         let opened = self.opened_by(position).is_some();
         let drawer = self.drawer(position).ok_or(PlayFault::NotDrawn(position))?;
-        if drawer != side {
-            let name = table.side(drawer).map_or("another side", |(s, _)| s);
+        if drawer != hand {
+            let name = table
+                .side(drawer.index())
+                .map_or("another side", |(s, _)| s);
             return Err(PlayFault::NotYours {
                 position,
                 drawer: name.into(),
@@ -181,9 +216,9 @@ impl Hands {
         Ok(())
     }
 
-    /// Side `side` plays (or discards) card `claimed` from `position`,
-    /// opened by every side's share of it: the position must be in its
-    /// hand and open to that card. On success the card is open.
+    /// Hand `hand` plays (or discards) card `claimed` from `position`,
+    /// opened by every hand's share of it: the position must be in it
+    /// and open to that card. On success the card is open.
     pub fn play(
         &mut self,
         table: &Table,
@@ -192,11 +227,11 @@ impl Hands {
         shares: &[(&str, &Share)],
     ) -> Result<(), PlayFault> {
         let Play {
-            side,
+            hand,
             position,
             claimed,
         } = play;
-        self.holding(table, side, position)?;
+        self.holding(table, hand, position)?;
         let found = Share::open(table, deck, position, shares)?;
         if found != claimed {
             return Err(PlayFault::WrongCard {
@@ -205,17 +240,17 @@ impl Hands {
                 found,
             });
         }
-        self.mark_opened(side, position);
+        self.mark_opened(hand, position);
         Ok(())
     }
 }
 
-/// A card played (or discarded): by which side (its index in turn
-/// order), from which deck position, and which card the line says it is.
+/// A card played (or discarded): from which hand, from which deck
+/// position, and which card the line says it is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Play {
-    /// The side's index in turn order.
-    pub side: usize,
+    /// The hand it is played from.
+    pub hand: Hand,
     /// The deck position the card was drawn from.
     pub position: u32,
     /// The physical card the line names.

@@ -71,6 +71,13 @@ impl CardSecret {
         }
     }
 
+    /// The card secret of `side` in game `game` (spec section 3.9),
+    /// derived from the secret of its key file `wallet`: never printed,
+    /// never written into a record.
+    pub fn of(wallet: &crate::wallet::Wallet, game: &Hash, side: &str) -> CardSecret {
+        CardSecret::derive(wallet.secret(), game, side)
+    }
+
     /// The secret as a side that leaves the game publishes it (the
     /// proof item `cardsecret <64 hex>`): `x`, 32 bytes little-endian.
     /// Once it is public anybody makes that side's shares, and the

@@ -3,9 +3,11 @@
 //! its passes, the shares published, who drew which position, the
 //! cards opened and waiting in the discard pile, and the audit.
 //!
-//! Sides are named by their index in the header; the deal and the
-//! draws follow the turn order fixed once play begins. Every fault
-//! names the side (and the referee adds the line it came in).
+//! The deck's sides are its hands ([`Hand`]: its players, numbered in
+//! the header order of their holders, the order of the names given to
+//! [`DeckLedger::new`]); the deal and the draws follow the turn order
+//! fixed once play begins. Every fault names the hand by its name (and
+//! the referee adds the line it came in).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,7 +15,7 @@ use std::sync::Arc;
 use crate::fairness::Hash;
 
 use super::cipher::{Discard, Sealed};
-use super::hands::{Hands, PlayFault};
+use super::hands::{Hand, Hands, PlayFault};
 use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
 use super::{
     CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table, SHARE_PROOF_LEN,
@@ -23,8 +25,8 @@ use super::{
 #[derive(Clone, Debug)]
 struct Generation {
     input: Deck,
-    /// The sides that pass over it, in the order they pass.
-    passers: Vec<usize>,
+    /// The hands that pass over it, in the order they pass.
+    passers: Vec<Hand>,
     passes: Vec<PublishedPass>,
     /// The line each pass came in (`line S4`, `turn 12`), as the audit
     /// names it.
@@ -69,7 +71,7 @@ pub struct DeckLedger {
     retired: Vec<u8>,
     hands: Hands,
     /// The sides in turn order, once play has begun.
-    order: Vec<usize>,
+    order: Vec<Hand>,
     /// Whether each side has drawn its hand yet.
     dealt: Vec<bool>,
     /// The next position a turn draws (the deal's positions aside).
@@ -82,7 +84,7 @@ pub struct DeckLedger {
     audited: Vec<bool>,
     /// The deck position that opened to no card and the side that
     /// opened it, once one did: the deck is broken.
-    broken: Option<(u32, usize)>,
+    broken: Option<(u32, Hand)>,
     /// The card secret each side published when it left the game (spec
     /// section 3.9, "Leaving"): from then on the ledger makes its shares.
     left: Vec<Option<super::CardSecret>>,
@@ -91,7 +93,7 @@ pub struct DeckLedger {
     /// The order of the passes over the first deck: header order, or
     /// the set-up's order of openings under protocol 3
     /// ([`DeckLedger::set_first_passers`]).
-    first_passers: Vec<usize>,
+    first_passers: Vec<Hand>,
     /// Whether the lines given now are vouched for by a record digest
     /// the reader checked before ([`DeckLedger::vouch`]).
     vouched: bool,
@@ -121,7 +123,7 @@ impl DeckLedger {
             broken: None,
             left: vec![None; sides.len()],
             left_verdicts: vec![None; sides.len()],
-            first_passers: (0..sides.len()).collect(),
+            first_passers: Hand::all(sides.len()).collect(),
             vouched: false,
         }
     }
@@ -130,10 +132,10 @@ impl DeckLedger {
     /// once), rather than header order; ignored once the last key is in
     /// (the first deck's passers are fixed then) or if `order` is not
     /// every side once.
-    pub fn set_first_passers(&mut self, order: Vec<usize>) {
+    pub fn set_first_passers(&mut self, order: Vec<Hand>) {
         let mut sorted = order.clone();
         sorted.sort_unstable();
-        let every_side_once = sorted.iter().copied().eq(0..self.sides.len());
+        let every_side_once = sorted.iter().copied().eq(self.hands());
         if self.generations.is_empty() && every_side_once {
             self.first_passers = order;
         }
@@ -154,31 +156,35 @@ impl DeckLedger {
         self.vouched
     }
 
-    fn name(&self, side: usize) -> &str {
-        self.sides.get(side).map_or("?", String::as_str)
+    /// Each of the deck's hands once, in header order of their holders.
+    pub fn hands(&self) -> impl DoubleEndedIterator<Item = Hand> + Clone {
+        Hand::all(self.sides.len())
+    }
+
+    fn name(&self, side: Hand) -> &str {
+        self.sides.get(side.index()).map_or("?", String::as_str)
     }
 
     /// Whether side `side` has given its card key.
-    pub fn has_key(&self, side: usize) -> bool {
-        self.keys.get(side).is_some_and(Option::is_some)
+    pub fn has_key(&self, side: Hand) -> bool {
+        self.keys.get(side.index()).is_some_and(Option::is_some)
     }
 
-    /// The sides in turn order (header indices), once play has begun;
-    /// empty before.
-    pub fn order(&self) -> &[usize] {
+    /// The hands in turn order, once play has begun; empty before.
+    pub fn order(&self) -> &[Hand] {
         &self.order
     }
 
     /// The first side (in header order) whose passes are not audited
     /// yet.
-    pub fn audit_due(&self) -> Option<usize> {
-        (0..self.sides.len()).find(|&s| self.audit_pending(s))
+    pub fn audit_due(&self) -> Option<Hand> {
+        self.hands().find(|&s| self.audit_pending(s))
     }
 
     /// Whether side `side`'s passes are still to audit (its seeds to
     /// open): it passed over a deck and was not audited yet.
-    pub fn audit_pending(&self, side: usize) -> bool {
-        self.audited.get(side).is_some_and(|done| !done) && !self.passed(side).is_empty()
+    pub fn audit_pending(&self, side: Hand) -> bool {
+        self.audited.get(side.index()).is_some_and(|done| !done) && !self.passed(side).is_empty()
     }
 
     /// The table, once every side has given its key.
@@ -188,16 +194,16 @@ impl DeckLedger {
 
     /// Side `side` gives its card key with its proof. Once every side
     /// has, the first deck is laid out, unmasked.
-    pub fn give_key(&mut self, side: usize, key: &[u8; 32], proof: [u8; 64]) -> Result<(), String> {
+    pub fn give_key(&mut self, side: Hand, key: &[u8; 32], proof: [u8; 64]) -> Result<(), String> {
         let name = self.name(side).to_owned();
-        if self.keys.get(side).is_none_or(Option::is_some) {
+        if self.keys.get(side.index()).is_none_or(Option::is_some) {
             return Err(format!("{name} gave its card key before"));
         }
         let key = CardKey::from_bytes(key).map_err(|e| format!("{name}'s card key: {e}"))?;
         let proof = KeyProof::from_bytes(proof);
         key.verify(&self.game, &name, &proof)
             .map_err(|e| e.to_string())?;
-        self.keys[side] = Some((key, proof));
+        self.keys[side.index()] = Some((key, proof));
         if self.keys.iter().all(Option::is_some) {
             let sides: Vec<(&str, CardKey, KeyProof)> = self
                 .sides
@@ -221,7 +227,7 @@ impl DeckLedger {
     }
 
     /// The generation `side` passes over next, if a pass is due from it.
-    pub fn pass_due(&self, side: usize) -> Option<u32> {
+    pub fn pass_due(&self, side: Hand) -> Option<u32> {
         self.generations.iter().enumerate().find_map(|(g, gen)| {
             (gen.passers.get(gen.passes.len()) == Some(&side)).then_some(g as u32)
         })
@@ -229,7 +235,7 @@ impl DeckLedger {
 
     /// The deck `side`'s next pass is over, if one is due: its
     /// generation and cards.
-    pub fn pass_input(&self, side: usize) -> Option<(u32, &Deck)> {
+    pub fn pass_input(&self, side: Hand) -> Option<(u32, &Deck)> {
         let g = self.pass_due(side)?;
         Some((g, self.generations[g as usize].current()))
     }
@@ -239,7 +245,7 @@ impl DeckLedger {
     /// seed and the cards it published, by position.
     pub fn give_pass(
         &mut self,
-        side: usize,
+        side: Hand,
         generation: u32,
         commitment: Hash,
         cards: &[(u32, [u8; 64])],
@@ -299,7 +305,7 @@ impl DeckLedger {
     /// once.
     pub fn give_share(
         &mut self,
-        side: usize,
+        side: Hand,
         position: u32,
         point: &[u8; 32],
         proof: [u8; SHARE_PROOF_LEN],
@@ -314,7 +320,7 @@ impl DeckLedger {
     /// it counts. Everything else about it is checked at once.
     pub fn give_share_unverified(
         &mut self,
-        side: usize,
+        side: Hand,
         position: u32,
         point: &[u8; 32],
         proof: [u8; SHARE_PROOF_LEN],
@@ -324,7 +330,7 @@ impl DeckLedger {
 
     fn take_share(
         &mut self,
-        side: usize,
+        side: Hand,
         position: u32,
         point: &[u8; 32],
         proof: [u8; SHARE_PROOF_LEN],
@@ -355,7 +361,7 @@ impl DeckLedger {
         let slot = &mut self
             .shares
             .entry(position)
-            .or_insert_with(|| vec![None; players])[side];
+            .or_insert_with(|| vec![None; players])[side.index()];
         if slot.is_some() || retired(&self.retired, side, position) {
             return Err(format!(
                 "{name} gave its share for deck position {position} before"
@@ -366,16 +372,16 @@ impl DeckLedger {
     }
 
     /// Whether side `side` has published its share of `position`.
-    pub fn has_share(&self, side: usize, position: u32) -> bool {
+    pub fn has_share(&self, side: Hand, position: u32) -> bool {
         self.shares
             .get(&position)
-            .and_then(|s| s.get(side))
+            .and_then(|s| s.get(side.index()))
             .is_some_and(Option::is_some)
             || retired(&self.retired, side, position)
     }
 
-    /// Play begins with the sides in this turn order (header indices).
-    pub fn begin_play(&mut self, order: &[usize]) {
+    /// Play begins with the hands in this turn order.
+    pub fn begin_play(&mut self, order: &[Hand]) {
         self.order = order.to_vec();
         self.next = self.hand.saturating_mul(order.len() as u32);
     }
@@ -383,14 +389,14 @@ impl DeckLedger {
     /// The positions `side` draws at the start of its next turn: on its
     /// first, its hand (dealt round from the top in turn order) and
     /// then the turn's card; later, the turn's card.
-    pub fn next_draws(&self, side: usize) -> Vec<u32> {
+    pub fn next_draws(&self, side: Hand) -> Vec<u32> {
         self.draws_after(side, self.next, 0).0
     }
 
     /// The draws of `side` when the next turn card is at `next` and
     /// `later` turn cards are drawn before it; and the next after.
-    fn draws_after(&self, side: usize, next: u32, later: u32) -> (Vec<u32>, u32) {
-        let first = !self.dealt.get(side).copied().unwrap_or(true);
+    fn draws_after(&self, side: Hand, next: u32, later: u32) -> (Vec<u32>, u32) {
+        let first = !self.dealt.get(side.index()).copied().unwrap_or(true);
         let at = next + later;
         (self.draws_at(side, first, at), at + 1)
     }
@@ -401,16 +407,16 @@ impl DeckLedger {
     /// (the drawing side of each turn, from the side to move next, one
     /// round of the sides that take turns: a side's hand may come up
     /// twice, or a side be skipped).
-    pub fn owed_on_turn(&self, side: usize, round: &[usize]) -> Vec<u32> {
+    pub fn owed_on_turn(&self, side: Hand, round: &[Hand]) -> Vec<u32> {
         let mut dealt = self.dealt.clone();
         let mut out = Vec::new();
         let mut next = self.next;
         for &other in round.iter().take_while(|&&o| o != side) {
-            let first = !dealt.get(other).copied().unwrap_or(true);
+            let first = !dealt.get(other.index()).copied().unwrap_or(true);
             let draws = self.draws_at(other, first, next);
             next = draws.last().map_or(next, |p| p + 1);
             out.extend(draws);
-            if let Some(d) = dealt.get_mut(other) {
+            if let Some(d) = dealt.get_mut(other.index()) {
                 *d = true;
             }
         }
@@ -423,7 +429,7 @@ impl DeckLedger {
 
     /// The positions `side` draws on a turn whose card is at `at`: with
     /// its hand before, on its `first` turn.
-    fn draws_at(&self, side: usize, first: bool, at: u32) -> Vec<u32> {
+    fn draws_at(&self, side: Hand, first: bool, at: u32) -> Vec<u32> {
         let n = self.order.len() as u32;
         let mut out = Vec::new();
         if first {
@@ -442,7 +448,7 @@ impl DeckLedger {
     /// whose share its drawer gave is passed over (it stays out of play),
     /// so that no hand ever holds a card the others could open (spec
     /// section 3.9, "Farewell lines").
-    fn turn_card(&self, side: usize, at: u32) -> u32 {
+    fn turn_card(&self, side: Hand, at: u32) -> u32 {
         let mut p = at;
         while self.has_share(side, p) {
             p += 1;
@@ -453,7 +459,7 @@ impl DeckLedger {
     /// The positions drawn on the turns before `side`'s first turn (none
     /// if it moves first), not yet shared by it: the shares its last
     /// set-up line owes.
-    pub fn owed_before_play(&self, side: usize) -> Vec<u32> {
+    pub fn owed_before_play(&self, side: Hand) -> Vec<u32> {
         let Some(i) = self.order.iter().position(|&s| s == side) else {
             return Vec::new();
         };
@@ -470,7 +476,7 @@ impl DeckLedger {
     /// Side `side` draws its turn's cards at the start of its line: every
     /// other side's share of each must be published. Returns the
     /// positions drawn.
-    pub fn draw(&mut self, side: usize) -> Result<Vec<u32>, String> {
+    pub fn draw(&mut self, side: Hand) -> Result<Vec<u32>, String> {
         let positions = self.next_draws(side);
         for &p in &positions {
             self.share_for_the_left(p);
@@ -480,7 +486,7 @@ impl DeckLedger {
                     self.name(side)
                 ));
             }
-            let missing = (0..self.sides.len()).find(|&s| s != side && !self.has_share(s, p));
+            let missing = self.hands().find(|&s| s != side && !self.has_share(s, p));
             if let Some(s) = missing {
                 return Err(format!(
                     "{} draws deck position {p}, but {}'s share of it is missing",
@@ -492,7 +498,7 @@ impl DeckLedger {
         for &p in &positions {
             self.hands.draw(p, side).map_err(|e| e.to_string())?;
         }
-        if let Some(d) = self.dealt.get_mut(side) {
+        if let Some(d) = self.dealt.get_mut(side.index()) {
             *d = true;
         }
         self.next = positions.last().map_or(self.next, |p| p + 1);
@@ -514,12 +520,12 @@ impl DeckLedger {
     }
 
     /// The side that drew `position`, if it was drawn.
-    pub fn drawer(&self, position: u32) -> Option<usize> {
+    pub fn drawer(&self, position: u32) -> Option<Hand> {
         self.hands.drawer(position)
     }
 
     /// The positions `side` holds: drawn and not opened.
-    pub fn held(&self, side: usize) -> Vec<u32> {
+    pub fn held(&self, side: Hand) -> Vec<u32> {
         self.hands.held(side)
     }
 
@@ -530,7 +536,7 @@ impl DeckLedger {
     /// `None` when the shares open the position to no card of the game:
     /// the deck is broken from then on ([`DeckLedger::broken`]), and only
     /// the audit of the passes can say by whom.
-    pub fn open(&mut self, side: usize, position: u32) -> Result<Option<u32>, String> {
+    pub fn open(&mut self, side: Hand, position: u32) -> Result<Option<u32>, String> {
         let fault = match self.hands.drawer(position) {
             None => Some(PlayFault::NotDrawn(position)),
             Some(d) if d != side => Some(PlayFault::NotYours {
@@ -568,7 +574,7 @@ impl DeckLedger {
     /// decrypting it ([`DeckLedger::open_vouched`]): the line is vouched
     /// for by a record digest the reader checked before, as is the deck
     /// holding the position and every side's share of it, one a side.
-    pub fn opens_vouched(&self, side: usize, position: u32) -> bool {
+    pub fn opens_vouched(&self, side: Hand, position: u32) -> bool {
         self.vouched
             && self.hands.drawer(position) == Some(side)
             && final_deck(&self.generations, position)
@@ -586,7 +592,7 @@ impl DeckLedger {
     /// not decrypted now. It goes to the discard pile as what opening it
     /// takes (decrypted if a reshuffled deck made from it is needed: a
     /// pass composed over it, the audit). Faults as [`DeckLedger::open`].
-    pub fn open_vouched(&mut self, side: usize, position: u32) -> Result<(), String> {
+    pub fn open_vouched(&mut self, side: Hand, position: u32) -> Result<(), String> {
         if !self.opens_vouched(side, position) {
             return Err(format!(
                 "deck position {position} cannot be opened without its shares checked"
@@ -616,21 +622,21 @@ impl DeckLedger {
     /// The deck position that opened to no card of the game, and the
     /// side that opened it, once one did: the deck is broken, play stops
     /// and the audit of the passes names the side at fault.
-    pub fn broken(&self) -> Option<(u32, usize)> {
+    pub fn broken(&self) -> Option<(u32, Hand)> {
         self.broken
     }
 
     /// The first position `side` holds that its own `secret` opens to no
     /// card of the game: a card it cannot play, which it opens to show
     /// that the deck is broken.
-    pub fn unreadable(&self, secret: &super::CardSecret, side: usize) -> Option<u32> {
+    pub fn unreadable(&self, secret: &super::CardSecret, side: Hand) -> Option<u32> {
         let table = self.table.as_ref()?;
         self.held(side).into_iter().find(|&p| {
             let Some(deck) = self.deck_of(p) else {
                 return false;
             };
             let mut others = shares_of(&self.shares, &self.sides, p);
-            others.retain(|(s, _)| table.index(s) != Some(side));
+            others.retain(|(s, _)| table.index(s) != Some(side.index()));
             matches!(
                 secret.draw(table, deck, p, &others),
                 Err(DeckError::NoCard(_))
@@ -643,7 +649,7 @@ impl DeckLedger {
     /// not empty, the pile becomes the next deck, passed over by the
     /// line's writer `writer` and the next sides in turn order. Returns
     /// its generation when one starts.
-    pub fn reshuffle_if_due(&mut self, writer: usize) -> Option<u32> {
+    pub fn reshuffle_if_due(&mut self, writer: Hand) -> Option<u32> {
         let table = self.table.as_ref()?;
         let last = self.generations.last()?;
         last.final_deck()?;
@@ -680,7 +686,7 @@ impl DeckLedger {
     /// for the end of the game ([`DeckLedger::left_verdict`]).
     pub fn leave(
         &mut self,
-        side: usize,
+        side: Hand,
         secret: &[u8; 32],
         seeds: &[(u32, SeedOpening)],
     ) -> Result<(), String> {
@@ -688,16 +694,16 @@ impl DeckLedger {
         if self.has_left(side) {
             return Err(format!("{name} published its card secret before"));
         }
-        let Some(Some((key, _))) = self.keys.get(side) else {
+        let Some(Some((key, _))) = self.keys.get(side.index()) else {
             return Err(format!(
                 "{name} has given no card key to match a card secret"
             ));
         };
         let secret = super::CardSecret::from_revealed(secret, &self.game, &name, key)
             .map_err(|e| e.to_string())?;
-        self.left[side] = Some(secret);
+        self.left[side.index()] = Some(secret);
         let verdict = self.audit(side, seeds);
-        self.left_verdicts[side] = Some(verdict);
+        self.left_verdicts[side.index()] = Some(verdict);
         for gen in &mut self.generations {
             let owed = gen.passers.get(gen.passes.len()..).unwrap_or_default();
             if !owed.contains(&side) {
@@ -719,13 +725,15 @@ impl DeckLedger {
 
     /// The audit of the passes of side `side`, made when it left the
     /// game, if it did.
-    pub fn left_verdict(&self, side: usize) -> Option<&Result<(), String>> {
-        self.left_verdicts.get(side).and_then(Option::as_ref)
+    pub fn left_verdict(&self, side: Hand) -> Option<&Result<(), String>> {
+        self.left_verdicts
+            .get(side.index())
+            .and_then(Option::as_ref)
     }
 
     /// Whether side `side` left the game, its card secret published.
-    pub fn has_left(&self, side: usize) -> bool {
-        self.left.get(side).is_some_and(Option::is_some)
+    pub fn has_left(&self, side: Hand) -> bool {
+        self.left.get(side.index()).is_some_and(Option::is_some)
     }
 
     /// Every side that left makes its share of `position` from its
@@ -736,7 +744,7 @@ impl DeckLedger {
             .left
             .iter()
             .enumerate()
-            .filter(|(s, _)| !self.has_share(*s, position))
+            .filter(|(s, _)| !self.has_share(Hand::at(*s), position))
             .filter_map(|(s, secret)| {
                 let deck = self.deck_of(position)?;
                 Some((s, secret.as_ref()?.share(deck, position).ok()?))
@@ -750,7 +758,7 @@ impl DeckLedger {
     }
 
     /// The generations `side` passed over.
-    pub fn passed(&self, side: usize) -> Vec<u32> {
+    pub fn passed(&self, side: Hand) -> Vec<u32> {
         let name = self.name(side);
         (0..self.generations.len() as u32)
             .filter(|&g| {
@@ -765,8 +773,8 @@ impl DeckLedger {
     /// The audit of `side`'s passes: each recomputed from the deck before
     /// it and the seed opened for it (`openings`: by generation). The
     /// first fault, naming the deck generation.
-    pub fn audit(&mut self, side: usize, openings: &[(u32, SeedOpening)]) -> Result<(), String> {
-        if let Some(done) = self.audited.get_mut(side) {
+    pub fn audit(&mut self, side: Hand, openings: &[(u32, SeedOpening)]) -> Result<(), String> {
+        if let Some(done) = self.audited.get_mut(side.index()) {
             *done = true;
         }
         let Some(table) = self.table.as_ref() else {
@@ -871,9 +879,9 @@ impl DeckLedger {
     }
 }
 
-/// Whether side `side` gave its share of `position`, opened since.
-fn retired(retired: &[u8], side: usize, position: u32) -> bool {
-    let bit = 1u8.checked_shl(side as u32).unwrap_or(0);
+/// Whether hand `side` gave its share of `position`, opened since.
+fn retired(retired: &[u8], side: Hand, position: u32) -> bool {
+    let bit = 1u8.checked_shl(side.index() as u32).unwrap_or(0);
     retired.get(position as usize).is_some_and(|b| b & bit != 0)
 }
 

@@ -12,6 +12,11 @@ fn game() -> Hash {
     game_id([("Game", "battlegates"), ("Nonce", "ledger-tests")])
 }
 
+/// The hand a test numbers `side` (0 South, 1 North).
+fn h(side: usize) -> Hand {
+    Hand::at(side)
+}
+
 fn raw(side: usize) -> Hash {
     [side as u8 + 1; 32]
 }
@@ -48,7 +53,7 @@ fn pass_with(
     duplicate: Option<usize>,
     edit: Edit<'_>,
 ) -> Result<(), String> {
-    let (g, input) = ledger.pass_input(side).expect("a pass is due");
+    let (g, input) = ledger.pass_input(h(side)).expect("a pass is due");
     let input = input.clone();
     let s = seed(side, g);
     let table = ledger.table().unwrap();
@@ -74,7 +79,7 @@ fn pass_with(
     } else {
         format!("turn {}", 10 + side)
     };
-    ledger.give_pass(side, g, commitment, &cards, &line)
+    ledger.give_pass(h(side), g, commitment, &cards, &line)
 }
 
 fn honest(_: &mut Vec<(u32, [u8; 64])>) {}
@@ -82,7 +87,7 @@ fn honest(_: &mut Vec<(u32, [u8; 64])>) {}
 fn share(ledger: &mut DeckLedger, side: usize, position: u32) -> Result<(), String> {
     let deck = ledger.deck_of(position).expect("a final deck").clone();
     let sh = secret(side).share(&deck, position).unwrap();
-    ledger.give_share(side, position, &sh.point_bytes(), sh.proof_bytes())
+    ledger.give_share(h(side), position, &sh.point_bytes(), sh.proof_bytes())
 }
 
 /// A share given as a replay gives it: unverified, its check kept for
@@ -91,7 +96,7 @@ fn share_unverified(ledger: &mut DeckLedger, side: usize, position: u32) -> Resu
     let deck = ledger.deck_of(position).expect("a final deck").clone();
     let sh = secret(side).share(&deck, position).unwrap();
     ledger
-        .give_share_unverified(side, position, &sh.point_bytes(), sh.proof_bytes())
+        .give_share_unverified(h(side), position, &sh.point_bytes(), sh.proof_bytes())
         .map(|_| ())
 }
 
@@ -117,14 +122,16 @@ fn set_up_with(first: usize, vouched: bool, give: Give) -> DeckLedger {
     for side in 0..2 {
         let s = secret(side);
         let key = s.public().to_bytes();
-        ledger.give_key(side, &key, s.prove().to_bytes()).unwrap();
+        ledger
+            .give_key(h(side), &key, s.prove().to_bytes())
+            .unwrap();
     }
     for side in 0..2 {
         pass(&mut ledger, side, &honest).unwrap();
     }
-    ledger.begin_play(&[first, 1 - first]);
+    ledger.begin_play(&[h(first), h(1 - first)]);
     for side in 0..2 {
-        let owed = ledger.owed_before_play(side);
+        let owed = ledger.owed_before_play(h(side));
         give_owed_with(&mut ledger, side, owed, give);
     }
     ledger
@@ -138,24 +145,24 @@ fn turn(ledger: &mut DeckLedger, side: usize) -> u32 {
 
 /// [`turn`], the shares given by `give`.
 fn turn_with(ledger: &mut DeckLedger, side: usize, give: Give) -> u32 {
-    ledger.reshuffle_if_due(side);
-    let drawn = ledger.draw(side).unwrap();
+    ledger.reshuffle_if_due(h(side));
+    let drawn = ledger.draw(h(side)).unwrap();
     for p in &drawn {
         ledger.peek(&secret(side), *p).unwrap();
     }
-    if ledger.pass_due(side).is_some() {
+    if ledger.pass_due(h(side)).is_some() {
         pass(ledger, side, &honest).unwrap();
     }
-    let played = ledger.held(side)[0];
+    let played = ledger.held(h(side))[0];
     give(ledger, side, played).unwrap();
-    let card = ledger.open(side, played).unwrap().unwrap();
+    let card = ledger.open(h(side), played).unwrap().unwrap();
     // The sides take turns strictly in order: the round after `side`.
     let order = ledger.order().to_vec();
-    let i = order.iter().position(|&s| s == side).unwrap();
-    let round: Vec<usize> = (1..=order.len())
+    let i = order.iter().position(|&s| s == h(side)).unwrap();
+    let round: Vec<Hand> = (1..=order.len())
         .map(|k| order[(i + k) % order.len()])
         .collect();
-    let owed = ledger.owed_on_turn(side, &round);
+    let owed = ledger.owed_on_turn(h(side), &round);
     give_owed_with(ledger, side, owed, give);
     card
 }
@@ -164,13 +171,13 @@ fn turn_with(ledger: &mut DeckLedger, side: usize, give: Give) -> u32 {
 fn both_audits_pass(ledger: &mut DeckLedger) {
     for side in 0..2 {
         let o = openings(ledger, side);
-        assert_eq!(ledger.audit(side, &o), Ok(()), "side {side}");
+        assert_eq!(ledger.audit(h(side), &o), Ok(()), "side {side}");
     }
 }
 
 fn openings(ledger: &DeckLedger, side: usize) -> Vec<(u32, SeedOpening)> {
     ledger
-        .passed(side)
+        .passed(h(side))
         .into_iter()
         .map(|g| {
             let opening = SeedOpening {
@@ -190,7 +197,7 @@ fn a_ledger_plays_a_forty_turn_game_through_a_reshuffle_and_audits_it() {
         for t in 0..40 {
             seen.push(turn(&mut ledger, (first + t) % 2));
         }
-        assert!(ledger.passed(0).contains(&1), "the game reshuffled");
+        assert!(ledger.passed(h(0)).contains(&1), "the game reshuffled");
         // The first 34 cards opened are distinct cards of the deck.
         let mut first_deck: Vec<u32> = seen[..34.min(seen.len())].to_vec();
         first_deck.sort_unstable();
@@ -217,7 +224,7 @@ fn a_vouched_stretch_opens_the_same_cards_and_audits_the_same() {
         seen.1
             .push(turn_with(&mut vouched, t % 2, share_unverified));
     }
-    assert!(vouched.passed(0).contains(&1), "the game reshuffled");
+    assert!(vouched.passed(h(0)).contains(&1), "the game reshuffled");
     assert_eq!(seen.0, seen.1);
     both_audits_pass(&mut vouched);
 }
@@ -227,19 +234,19 @@ fn the_first_mover_draws_its_hand_dealt_round_and_a_card_after_the_hands() {
     let mut ledger = set_up(1);
     // North moves first: positions 0, 2, 4 and the first after the
     // hands, 6; South then 1, 3, 5 and 7; then 8.
-    assert_eq!(ledger.next_draws(1), vec![0, 2, 4, 6]);
-    assert_eq!(ledger.owed_before_play(0), Vec::<u32>::new());
+    assert_eq!(ledger.next_draws(h(1)), vec![0, 2, 4, 6]);
+    assert_eq!(ledger.owed_before_play(h(0)), Vec::<u32>::new());
     turn(&mut ledger, 1);
-    assert_eq!(ledger.next_draws(0), vec![1, 3, 5, 7]);
+    assert_eq!(ledger.next_draws(h(0)), vec![1, 3, 5, 7]);
     turn(&mut ledger, 0);
-    assert_eq!(ledger.next_draws(1), vec![8]);
+    assert_eq!(ledger.next_draws(h(1)), vec![8]);
 }
 
 #[test]
 fn a_player_cannot_see_the_card_another_drew() {
     let mut ledger = set_up(0);
     turn(&mut ledger, 0);
-    let held = ledger.held(0)[0];
+    let held = ledger.held(h(0))[0];
     assert!(ledger.peek(&secret(1), held).is_err());
 }
 
@@ -249,16 +256,18 @@ fn the_audit_names_the_side_whose_pass_duplicates_a_card() {
     for side in 0..2 {
         let s = secret(side);
         let key = s.public().to_bytes();
-        ledger.give_key(side, &key, s.prove().to_bytes()).unwrap();
+        ledger
+            .give_key(h(side), &key, s.prove().to_bytes())
+            .unwrap();
     }
     pass(&mut ledger, 0, &honest).unwrap();
     duplicating_pass(&mut ledger, 1, 5).unwrap();
     let o = openings(&ledger, 0);
-    ledger.audit(0, &o).unwrap();
+    ledger.audit(h(0), &o).unwrap();
     assert_eq!(
         {
             let o = openings(&ledger, 1);
-            ledger.audit(1, &o).unwrap_err()
+            ledger.audit(h(1), &o).unwrap_err()
         },
         "North's pass over deck 0 (line S4): deck position 5 holds the same card as position 4: \
          a card was duplicated and another dropped"
@@ -270,21 +279,21 @@ fn a_card_never_drawn_or_in_another_hand_or_opened_before_cannot_be_opened() {
     let mut ledger = set_up(0);
     turn(&mut ledger, 0);
     assert_eq!(
-        ledger.open(0, 30).unwrap_err(),
+        ledger.open(h(0), 30).unwrap_err(),
         "deck position 30 was never drawn"
     );
     // North's card, claimed by South; South's card opened twice.
     turn(&mut ledger, 1);
-    let south = ledger.held(0)[0];
+    let south = ledger.held(h(0))[0];
     share(&mut ledger, 0, south).unwrap();
-    ledger.open(0, south).unwrap();
+    ledger.open(h(0), south).unwrap();
     assert_eq!(
-        ledger.open(0, south).unwrap_err(),
+        ledger.open(h(0), south).unwrap_err(),
         format!("the card at deck position {south} was opened before")
     );
-    let north = ledger.held(1)[0];
+    let north = ledger.held(h(1))[0];
     assert_eq!(
-        ledger.open(0, north).unwrap_err(),
+        ledger.open(h(0), north).unwrap_err(),
         format!("deck position {north} is in North's hand")
     );
 }
@@ -298,7 +307,7 @@ fn a_share_whose_proof_fails_is_refused_naming_its_side() {
     proof[40] ^= 1;
     assert_eq!(
         ledger
-            .give_share(1, 7, &sh.point_bytes(), proof)
+            .give_share(h(1), 7, &sh.point_bytes(), proof)
             .unwrap_err(),
         "North's share for deck position 7 does not verify against North's card key"
     );
@@ -306,7 +315,7 @@ fn a_share_whose_proof_fails_is_refused_naming_its_side() {
     let south = secret(0).share(&deck, 7).unwrap();
     assert_eq!(
         ledger
-            .give_share(1, 7, &south.point_bytes(), south.proof_bytes())
+            .give_share(h(1), 7, &south.point_bytes(), south.proof_bytes())
             .unwrap_err(),
         "North's share for deck position 7 does not verify against North's card key"
     );
@@ -318,12 +327,12 @@ fn a_draw_without_every_other_sides_share_is_refused() {
     turn(&mut ledger, 0);
     // North's draw of 1, 3, 5, 7 has South's shares; 9 is two turns on.
     let mut bare = set_up(0);
-    bare.draw(0).unwrap();
+    bare.draw(h(0)).unwrap();
     assert_eq!(
-        bare.draw(1).unwrap_err(),
+        bare.draw(h(1)).unwrap_err(),
         "North draws deck position 1, but South's share of it is missing"
     );
-    ledger.draw(1).unwrap();
+    ledger.draw(h(1)).unwrap();
 }
 
 #[test]
@@ -334,20 +343,20 @@ fn the_audit_names_the_side_whose_reshuffle_pass_drops_a_card() {
     // line begins with at most two undrawn cards.
     let cheat = loop {
         let side = t % 2;
-        if let Some(g) = ledger.reshuffle_if_due(side) {
+        if let Some(g) = ledger.reshuffle_if_due(h(side)) {
             assert_eq!(g, 1);
             break side;
         }
         turn(&mut ledger, side);
         t += 1;
     };
-    ledger.draw(cheat).unwrap();
+    ledger.draw(h(cheat)).unwrap();
     duplicating_pass(&mut ledger, cheat, 1).unwrap();
     let other = 1 - cheat;
     let o = openings(&ledger, other);
-    ledger.audit(other, &o).unwrap();
+    ledger.audit(h(other), &o).unwrap();
     let o = openings(&ledger, cheat);
-    let err = ledger.audit(cheat, &o).unwrap_err();
+    let err = ledger.audit(h(cheat), &o).unwrap_err();
     assert!(
         err.starts_with(&format!(
             "{}'s pass over deck 1 (turn {}): deck position ",
@@ -364,7 +373,9 @@ fn a_pass_at_the_wrong_positions_or_out_of_turn_is_refused() {
     for side in 0..2 {
         let s = secret(side);
         let key = s.public().to_bytes();
-        ledger.give_key(side, &key, s.prove().to_bytes()).unwrap();
+        ledger
+            .give_key(h(side), &key, s.prove().to_bytes())
+            .unwrap();
     }
     assert_eq!(
         pass(&mut ledger, 0, &|cards| cards[3].0 = 9).unwrap_err(),
@@ -377,9 +388,9 @@ fn a_pass_at_the_wrong_positions_or_out_of_turn_is_refused() {
         .unwrap_err(),
         "South's pass over deck 0 has 33 cards, but the deck has 34"
     );
-    assert!(ledger.pass_due(1).is_none());
+    assert!(ledger.pass_due(h(1)).is_none());
     pass(&mut ledger, 0, &honest).unwrap();
-    assert_eq!(ledger.pass_due(1), Some(0));
+    assert_eq!(ledger.pass_due(h(1)), Some(0));
 }
 
 #[test]
@@ -389,12 +400,14 @@ fn a_key_whose_proof_fails_or_given_twice_is_refused() {
     let key = s.public().to_bytes();
     let proof = secret(1).prove().to_bytes();
     assert_eq!(
-        ledger.give_key(0, &key, proof).unwrap_err(),
+        ledger.give_key(h(0), &key, proof).unwrap_err(),
         "South's card key proof does not verify: South did not show it knows the secret"
     );
-    ledger.give_key(0, &key, s.prove().to_bytes()).unwrap();
+    ledger.give_key(h(0), &key, s.prove().to_bytes()).unwrap();
     assert_eq!(
-        ledger.give_key(0, &key, s.prove().to_bytes()).unwrap_err(),
+        ledger
+            .give_key(h(0), &key, s.prove().to_bytes())
+            .unwrap_err(),
         "South gave its card key before"
     );
 }
@@ -406,22 +419,22 @@ fn an_opened_card_keeps_its_drawer_and_its_shares_given_are_still_refused_again(
     let mut ledger = set_up(0);
     turn(&mut ledger, 0);
     turn(&mut ledger, 1);
-    let south = ledger.held(0)[0];
+    let south = ledger.held(h(0))[0];
     share(&mut ledger, 0, south).unwrap();
-    ledger.open(0, south).unwrap();
-    assert_eq!(ledger.drawer(south), Some(0));
-    assert!(!ledger.held(0).contains(&south));
-    assert!(ledger.has_share(0, south) && ledger.has_share(1, south));
+    ledger.open(h(0), south).unwrap();
+    assert_eq!(ledger.drawer(south), Some(h(0)));
+    assert!(!ledger.held(h(0)).contains(&south));
+    assert!(ledger.has_share(h(0), south) && ledger.has_share(h(1), south));
     assert_eq!(
         share(&mut ledger, 1, south).unwrap_err(),
         format!("North gave its share for deck position {south} before")
     );
     assert_eq!(
-        ledger.open(1, south).unwrap_err(),
+        ledger.open(h(1), south).unwrap_err(),
         format!("deck position {south} is in South's hand")
     );
     assert_eq!(
-        ledger.open(0, south).unwrap_err(),
+        ledger.open(h(0), south).unwrap_err(),
         format!("the card at deck position {south} was opened before")
     );
 }
@@ -430,28 +443,28 @@ fn an_opened_card_keeps_its_drawer_and_its_shares_given_are_still_refused_again(
 /// opens it ([`DeckLedger::open_vouched`]) where the ledger allows it:
 /// `None` for a card not decrypted.
 fn turn_vouched(ledger: &mut DeckLedger, side: usize, give: Give) -> Option<u32> {
-    ledger.reshuffle_if_due(side);
-    let drawn = ledger.draw(side).unwrap();
+    ledger.reshuffle_if_due(h(side));
+    let drawn = ledger.draw(h(side)).unwrap();
     for p in &drawn {
         ledger.peek(&secret(side), *p).unwrap();
     }
-    if ledger.pass_due(side).is_some() {
+    if ledger.pass_due(h(side)).is_some() {
         pass(ledger, side, &honest).unwrap();
     }
-    let played = ledger.held(side)[0];
+    let played = ledger.held(h(side))[0];
     give(ledger, side, played).unwrap();
-    let card = if ledger.opens_vouched(side, played) {
-        ledger.open_vouched(side, played).unwrap();
+    let card = if ledger.opens_vouched(h(side), played) {
+        ledger.open_vouched(h(side), played).unwrap();
         None
     } else {
-        Some(ledger.open(side, played).unwrap().unwrap())
+        Some(ledger.open(h(side), played).unwrap().unwrap())
     };
     let order = ledger.order().to_vec();
-    let i = order.iter().position(|&s| s == side).unwrap();
-    let round: Vec<usize> = (1..=order.len())
+    let i = order.iter().position(|&s| s == h(side)).unwrap();
+    let round: Vec<Hand> = (1..=order.len())
         .map(|k| order[(i + k) % order.len()])
         .collect();
-    let owed = ledger.owed_on_turn(side, &round);
+    let owed = ledger.owed_on_turn(h(side), &round);
     give_owed_with(ledger, side, owed, give);
     card
 }
@@ -480,7 +493,7 @@ fn a_card_opened_on_a_vouched_line_is_decrypted_only_when_the_reshuffle_needs_it
         }
     }
     assert_eq!(sealed, 25);
-    assert!(vouched.passed(0).contains(&1), "the game reshuffled");
+    assert!(vouched.passed(h(0)).contains(&1), "the game reshuffled");
     for position in 34..40 {
         assert_eq!(vouched.deck_of(position), plain.deck_of(position));
     }
@@ -493,15 +506,15 @@ fn a_card_whose_share_is_not_vouched_for_is_never_opened_undecrypted() {
     // opens is decrypted, even while the ledger is told lines are vouched.
     let mut ledger = set_up(0);
     ledger.vouch(true);
-    ledger.reshuffle_if_due(0);
-    ledger.draw(0).unwrap();
-    let played = ledger.held(0)[0];
+    ledger.reshuffle_if_due(h(0));
+    ledger.draw(h(0)).unwrap();
+    let played = ledger.held(h(0))[0];
     share(&mut ledger, 0, played).unwrap();
-    assert!(!ledger.opens_vouched(0, played));
-    let err = ledger.open_vouched(0, played).unwrap_err();
+    assert!(!ledger.opens_vouched(h(0), played));
+    let err = ledger.open_vouched(h(0), played).unwrap_err();
     assert!(err.contains("without its shares checked"), "{err}");
     // Nor a position nobody drew.
-    assert!(!ledger.opens_vouched(0, 33));
+    assert!(!ledger.opens_vouched(h(0), 33));
 }
 
 #[test]
@@ -577,7 +590,7 @@ fn the_audit_names_a_bad_pass_of_a_generation_kept_as_bytes() {
     let mut t = 0;
     let cheat = loop {
         let side = t % 2;
-        if let Some(g) = ledger.reshuffle_if_due(side) {
+        if let Some(g) = ledger.reshuffle_if_due(h(side)) {
             assert_eq!(g, 1);
             break side;
         }
@@ -585,14 +598,14 @@ fn the_audit_names_a_bad_pass_of_a_generation_kept_as_bytes() {
         t += 1;
     };
     // The cheat's turn, as `turn` plays one, with the bad pass.
-    for p in ledger.draw(cheat).unwrap() {
+    for p in ledger.draw(h(cheat)).unwrap() {
         ledger.peek(&secret(cheat), p).unwrap();
     }
     duplicating_pass(&mut ledger, cheat, 1).unwrap();
-    let played = ledger.held(cheat)[0];
+    let played = ledger.held(h(cheat))[0];
     share(&mut ledger, cheat, played).unwrap();
-    ledger.open(cheat, played).unwrap();
-    let owed = ledger.owed_on_turn(cheat, &[1 - cheat, cheat]);
+    ledger.open(h(cheat), played).unwrap();
+    let owed = ledger.owed_on_turn(h(cheat), &[h(1 - cheat), h(cheat)]);
     give_owed_with(&mut ledger, cheat, owed, share);
     // Play on until deck 1 is kept as bytes.
     let mut side = 1 - cheat;
@@ -602,9 +615,9 @@ fn the_audit_names_a_bad_pass_of_a_generation_kept_as_bytes() {
     }
     let other = 1 - cheat;
     let o = openings(&ledger, other);
-    ledger.audit(other, &o).unwrap();
+    ledger.audit(h(other), &o).unwrap();
     let o = openings(&ledger, cheat);
-    let err = ledger.audit(cheat, &o).unwrap_err();
+    let err = ledger.audit(h(cheat), &o).unwrap_err();
     assert!(
         err.starts_with(&format!("{}'s pass over deck 1 (turn ", SIDES[cheat]))
             && err.ends_with("a card was duplicated and another dropped"),

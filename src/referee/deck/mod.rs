@@ -13,7 +13,9 @@
 //!   from a committed seed) and its recomputation at the audit;
 //! - [`Share`]: a decryption share with its Chaum-Pedersen proof (the
 //!   `share` proof item), which also opens a played card;
-//! - [`Hands`]: who drew which position, and what was opened;
+//! - [`Hand`]: one of the deck's players, a hand (numbered by its
+//!   holder's place in header order among the holders); [`Hands`]: which
+//!   hand drew which position, and what was opened;
 //! - [`schedule`]: which lines carry keys, passes and shares;
 //! - [`DeckLedger`]: a game's deck as its record builds it, line by
 //!   line, with the audit;
@@ -40,7 +42,7 @@ mod ledger_tests;
 mod tests;
 
 pub use cipher::{card_point, Ciphertext, Deck};
-pub use hands::{Hands, Play, PlayFault};
+pub use hands::{Hand, Hands, Play, PlayFault};
 pub use items::{cardkey_item, cardsecret_item, deck_item, share_item};
 pub use keys::{CardKey, CardSecret, KeyProof, Table};
 pub use ledger::DeckLedger;

@@ -51,6 +51,18 @@ impl ShuffleSeed {
         }
     }
 
+    /// The seed of `side`'s pass over deck `generation` of game `game`
+    /// (spec section 3.9), derived from the secret of its key file
+    /// `wallet`.
+    pub fn of(
+        wallet: &crate::wallet::Wallet,
+        game: &Hash,
+        side: &str,
+        generation: u32,
+    ) -> ShuffleSeed {
+        ShuffleSeed::derive(wallet.secret(), game, side, generation)
+    }
+
     /// The seed an opening gives: its value, 64 lower-case hex digits.
     pub fn from_value(value: &str) -> Option<ShuffleSeed> {
         if value.len() != 64 || value.bytes().any(|b| b.is_ascii_uppercase()) {

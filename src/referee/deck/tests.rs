@@ -823,10 +823,14 @@ fn a_played_card_must_be_in_the_players_hand_and_open_to_the_card_named() {
     let deck = example_deck(&table);
     let (south, north) = (secret("South"), secret("North"));
     let mut hands = Hands::new();
-    hands.draw(0, 0).unwrap();
-    hands.draw(1, 1).unwrap();
-    assert_eq!(hands.draw(1, 0), Err(PlayFault::AlreadyDrawn(1)));
-    assert_eq!((hands.drawer(0), hands.drawer(2)), (Some(0), None));
+    let (south_hand, north_hand) = (Hand::at(0), Hand::at(1));
+    hands.draw(0, south_hand).unwrap();
+    hands.draw(1, north_hand).unwrap();
+    assert_eq!(hands.draw(1, south_hand), Err(PlayFault::AlreadyDrawn(1)));
+    assert_eq!(
+        (hands.drawer(0), hands.drawer(1), hands.drawer(2)),
+        (Some(south_hand), Some(north_hand), None)
+    );
     let shares = |p| {
         (
             south.share(&deck, p).unwrap(),
@@ -836,7 +840,7 @@ fn a_played_card_must_be_in_the_players_hand_and_open_to_the_card_named() {
     let (s0, n0) = shares(0);
     let both = [("South", &s0), ("North", &n0)];
     let play = |position, claimed| Play {
-        side: 0,
+        hand: south_hand,
         position,
         claimed,
     };
@@ -862,9 +866,11 @@ fn a_played_card_must_be_in_the_players_hand_and_open_to_the_card_named() {
             drawer: "North".into()
         })
     );
-    assert_eq!(hands.held(0), [0]);
+    assert_eq!(hands.held(south_hand), [0]);
     assert_eq!(hands.play(&table, &deck, play(0, 5), &both), Ok(()));
-    assert!(hands.held(0).is_empty());
+    assert!(hands.held(south_hand).is_empty());
+    // Opened, the position keeps its drawer.
+    assert_eq!(hands.drawer(0), Some(south_hand));
     assert_eq!(
         hands.play(&table, &deck, play(0, 5), &both),
         Err(PlayFault::AlreadyOpened(0))
@@ -884,15 +890,15 @@ fn a_card_opened_at_another_position_than_its_share_is_refused() {
     let deck = example_deck(&table);
     let (south, north) = (secret("South"), secret("North"));
     let mut hands = Hands::new();
-    hands.draw(0, 0).unwrap();
-    hands.draw(2, 0).unwrap();
+    hands.draw(0, Hand::at(0)).unwrap();
+    hands.draw(2, Hand::at(0)).unwrap();
     // South plays from position 2 but hands over position 0's shares.
     let (s0, n0) = (
         south.share(&deck, 0).unwrap(),
         north.share(&deck, 0).unwrap(),
     );
     let play = Play {
-        side: 0,
+        hand: Hand::at(0),
         position: 2,
         claimed: 5,
     };
@@ -1140,13 +1146,13 @@ impl Simulation {
             let guess = player.secret.unmask(deck.get(position).unwrap(), &points);
             assert_eq!(self.table.card_index(&guess), None, "player {q} saw a card");
         }
-        self.hands.draw(position, drawer).unwrap();
+        self.hands.draw(position, Hand::at(drawer)).unwrap();
         self.players[drawer].seen.insert(position, card);
     }
 
     /// `writer` discards the card it drew first, opened by its share.
     fn discard(&mut self, writer: usize) {
-        let position = self.hands.held(writer)[0];
+        let position = self.hands.held(Hand::at(writer))[0];
         let card = self.players[writer].seen[&position];
         let deck = self.deck_of(position).clone();
         let own = self.players[writer].secret.share(&deck, position).unwrap();
@@ -1161,7 +1167,7 @@ impl Simulation {
             })
             .collect();
         let play = Play {
-            side: writer,
+            hand: Hand::at(writer),
             position,
             claimed: card,
         };
@@ -1267,7 +1273,7 @@ fn full_game_where_no_player_learns_another_players_card(players: usize) {
     assert_eq!(drawn.len() as u32, sim.next);
     for (i, p) in sim.players.iter().enumerate() {
         for position in p.seen.keys() {
-            assert_eq!(sim.hands.drawer(*position), Some(i));
+            assert_eq!(sim.hands.drawer(*position), Some(Hand::at(i)));
         }
     }
 }
