@@ -753,6 +753,14 @@ impl RecordCommand for CheckWithKey {
                 &format!("Your key file ({name}, {key}): {standing}"),
                 "  ",
             ))?;
+            // A true record, yet not one to play on with this key file.
+            if referee.copy_without_key_of(&wallet).is_some() {
+                let note = Said::words(format!(
+                    "Note: this copy carries no key of {name}'s (no {name}Commit or {name}Key tag): it is a copy from before {name}'s key was added, or one stripped of it, and move, show and legal with {key} refuse it; play on the copy that holds {name}'s key, or add it again, the same key: "
+                ))
+                .command(crate::referee::Command::keygen(name).on_record().key_file(&key.to_string()));
+                out(&fit(&name_record(&note, ctx.named()), "  "))?;
+            }
         }
         // The key file remembers the newest record its player checked
         // (spec section 3.8), so that a copy that parts from it (a fork)
@@ -2433,7 +2441,22 @@ impl RecordCommand for Move {
         let typed_as = self.text.as_deref().and_then(|t| referee.typed_as(t));
         self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
-        let alike = super::sent::check_commitments_alike(&referee, ctx);
+        // Under protocol 3 an uneven game would stick at the first line
+        // of a side without a key: --no-commit does not apply.
+        let alike = !self.no_commit || referee.header().protocol().keys_join_late();
+        // Before a typed line is composed: another side's key missing
+        // from this copy stops any first line, legal or not, so it is said
+        // first, with the command that adds it. (The key file's own side's
+        // missing is said by the line's composing, as a stripped copy;
+        // a forfeit claim's own refusal names the key due first.)
+        let early = alike
+            && self.text.is_some()
+            && wallet
+                .as_ref()
+                .is_none_or(|w| referee.copy_without_key_of(w).is_none());
+        if early {
+            super::sent::check_commitments_alike(&referee, ctx)?;
+        }
         let number = referee.next_turn();
         let played = match &self.text {
             Some(text) => self.compose_typed(&mut referee, text, wallet.as_ref(), ctx)?,
@@ -2444,11 +2467,8 @@ impl RecordCommand for Move {
                     .map_err(|e| compose_failure(e, key, ctx))?
             }
         };
-        // After the line is composed, so that a mistake in it is named
-        // first. Under protocol 3 an uneven game would stick at the first
-        // line of a side without a key: --no-commit does not apply.
-        if !self.no_commit || referee.header().protocol().keys_join_late() {
-            alike?;
+        if alike && !early {
+            super::sent::check_commitments_alike(&referee, ctx)?;
         }
         if ended.is_none() && referee.phase() == Phase::Audit {
             // This line ended the game.
