@@ -2449,11 +2449,13 @@ impl RecordCommand for Move {
         // first, with the command that adds it. (The key file's own side's
         // missing is said by the line's composing, as a stripped copy;
         // a forfeit claim's own refusal names the key due first.)
+        // A key file that is no key of this game (or none given where
+        // one is needed) is a usage error, said first by the composing.
         let early = alike
             && self.text.is_some()
-            && wallet
-                .as_ref()
-                .is_none_or(|w| referee.copy_without_key_of(w).is_none());
+            && wallet.as_ref().is_some_and(|w| {
+                referee.key_file_side(w).is_ok() && referee.copy_without_key_of(w).is_none()
+            });
         if early {
             super::sent::check_commitments_alike(&referee, ctx)?;
         }
