@@ -5,7 +5,7 @@
 //! Blue's forfeit on the same message.
 
 mod common;
-use common::{castle_danger_keyed, fails, herald, json, mail, run, Players};
+use common::{castle_danger_claimed, dated_answer, fails, herald, json, mail, run, Players};
 
 use std::path::Path;
 
@@ -17,12 +17,7 @@ const LATE_DAY: &str = "2026-11-16";
 /// `move MESSAGE TURN --key my.key --date DAY --reply -o OUT` in `dir`,
 /// which must succeed.
 fn answer(dir: &Path, message: &str, turn: &str, day: &str, out: &str) -> String {
-    run(
-        dir,
-        &[
-            "move", message, turn, "--key", "my.key", "--date", day, "--reply", "-o", out,
-        ],
-    )
+    dated_answer(dir, message, &[turn], day, out)
 }
 
 /// Castle Danger by email to Blue's late turn 3 and Red's claim of it,
@@ -30,31 +25,12 @@ fn answer(dir: &Path, message: &str, turn: &str, day: &str, out: &str) -> String
 /// `answer.eml` (turn 3, `Cd1-d2`), Red's claim in `claim.eml`, each
 /// still in its writer's directory.
 fn crossed() -> Players {
-    let players = castle_danger_keyed();
-    let (blue, red) = (&players.blue, &players.red);
-    answer(blue, "c2.eml", "+C, Kc1-b1", PLAY_DAY, "c3.eml");
-    mail(blue, red, "c3.eml");
-    answer(red, "c3.eml", "Kc9-b9", PLAY_DAY, "c4.eml");
-    mail(red, blue, "c4.eml");
+    let players = castle_danger_claimed(2, PLAY_DAY, LATE_DAY, "claim.eml");
+    let blue = &players.blue;
     // Blue's key file as it was before the late answer, for a test that
     // restores it.
     std::fs::copy(blue.join("my.key"), blue.join("before-answer.key")).unwrap();
     answer(blue, "c4.eml", "Cd1-d2", LATE_DAY, "answer.eml");
-    run(
-        red,
-        &[
-            "move",
-            "c4.eml",
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--date",
-            LATE_DAY,
-            "--reply",
-            "-o",
-            "claim.eml",
-        ],
-    );
     players
 }
 

@@ -175,6 +175,38 @@ fn turn_one_on_one_of_two_key_messages_says_to_give_both_in_a_mailbox() {
     }
 }
 
+/// A pass (or any line) typed on one of the two key messages: the key
+/// missing there is the first thing said, whose and how to add it (and
+/// that both messages in one mailbox read as one game), never the pass's
+/// own illegality first.
+#[test]
+fn a_pass_on_one_of_two_key_messages_names_the_missing_key_first() {
+    let t = keys_added_at_once();
+    for typed in ["pass", "R@A1"] {
+        let err = fails(
+            &t.human,
+            &[
+                "move", "d2e.eml", typed, "--key", "my.key", "--reply", "-o", "d3.eml",
+            ],
+            1,
+        );
+        assert!(
+            err.starts_with("error[illegal]: turn 1 cannot be written yet: Human has a HumanCommit tag and Goblin has none"),
+            "{typed}: {err}"
+        );
+        assert!(
+            err.contains("add Goblin's with herald keygen --side Goblin first"),
+            "{typed}: {err}"
+        );
+        assert!(
+            err.contains("give both messages in one mailbox file"),
+            "{typed}: {err}"
+        );
+        assert!(!err.contains("a pass is legal only"), "{typed}: {err}");
+        assert!(!t.human.join("d3.eml").exists());
+    }
+}
+
 #[test]
 fn two_different_keys_for_one_side_added_at_once_are_refused_naming_the_side() {
     let t = keys_added_at_once();

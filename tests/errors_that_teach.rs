@@ -686,58 +686,8 @@ fn a_header_edited_after_the_keys_names_the_records_own_protocol() {
 /// due and calls the result provisional, never "the game is over".
 #[test]
 fn legal_calls_a_claimed_result_provisional_while_its_target_may_answer() {
-    let players = common::castle_danger_keyed();
+    let players = common::castle_danger_claimed(2, "2026-11-01", "2026-11-20", "f.eml");
     let (ann, bob) = (&players.blue, &players.red);
-    let play = |dir: &std::path::Path, args: &[&str]| {
-        common::run(dir, args);
-    };
-    play(
-        ann,
-        &[
-            "move",
-            "c2.eml",
-            "+C, Kc1-b1",
-            "--key",
-            "my.key",
-            "--date",
-            "2026-11-01",
-            "--reply",
-            "-o",
-            "c3.eml",
-        ],
-    );
-    common::mail(ann, bob, "c3.eml");
-    play(
-        bob,
-        &[
-            "move",
-            "c3.eml",
-            "Kc9-b9",
-            "--key",
-            "my.key",
-            "--date",
-            "2026-11-01",
-            "--reply",
-            "-o",
-            "c4.eml",
-        ],
-    );
-    common::mail(bob, ann, "c4.eml");
-    play(
-        bob,
-        &[
-            "move",
-            "c4.eml",
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--date",
-            "2026-11-20",
-            "--reply",
-            "-o",
-            "f.eml",
-        ],
-    );
     common::mail(bob, ann, "f.eml");
     for (dir, key) in [(ann, None), (bob, Some("my.key"))] {
         let mut args = vec!["legal", "f.eml"];

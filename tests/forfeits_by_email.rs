@@ -1040,18 +1040,8 @@ fn pass_typed_when_the_audit_is_due_is_written_as_the_audit_and_said_so() {
 /// on turn 3 (null before the claim).
 #[test]
 fn annotate_and_show_say_a_forfeit_claim_is_a_forfeit_never_a_resignation() {
-    let p = common::castle_danger_keyed();
-    let (blue, red) = (&p.blue, &p.red);
-    let answer = |dir: &Path, on: &str, what: &[&str], day: &str, out: &str| {
-        let mut args = vec!["move", on];
-        args.extend_from_slice(what);
-        args.extend(["--key", "my.key", "--date", day, "--reply", "-o", out]);
-        run(dir, &args);
-    };
-    answer(blue, "c2.eml", &["+C, Kc1-b1"], PLAY_DAY, "c3.eml");
-    common::mail(blue, red, "c3.eml");
-    answer(red, "c3.eml", &["Kc9-b9"], PLAY_DAY, "c4.eml");
-    answer(red, "c4.eml", &["--forfeit"], CLAIM_DAY, "f.eml");
+    let p = common::castle_danger_claimed(2, PLAY_DAY, CLAIM_DAY, "f.eml");
+    let red = &p.red;
     let words = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let annotated = words(run(red, &["annotate", "f.eml", "-o", "-"]));
     assert!(!annotated.contains("resigned"), "{annotated}");

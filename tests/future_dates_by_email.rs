@@ -29,38 +29,7 @@ const EVE: &str = "2026-11-15";
 /// dated `CLAIM_DAY` by Blue's clock (`claim.eml`, in both directories;
 /// Red never answered turn 1, `c3.eml`).
 fn claimed() -> common::Players {
-    let players = common::castle_danger_keyed();
-    run(
-        &players.blue,
-        &[
-            "move",
-            "c2.eml",
-            "+C, Kc1-b1",
-            "--key",
-            "my.key",
-            "--date",
-            PLAY_DAY,
-            "--reply",
-            "-o",
-            "c3.eml",
-        ],
-    );
-    mail(&players.blue, &players.red, "c3.eml");
-    run(
-        &players.blue,
-        &[
-            "move",
-            "c3.eml",
-            "--forfeit",
-            "--key",
-            "my.key",
-            "--date",
-            CLAIM_DAY,
-            "--reply",
-            "-o",
-            "claim.eml",
-        ],
-    );
+    let players = common::castle_danger_claimed(1, PLAY_DAY, CLAIM_DAY, "claim.eml");
     mail(&players.blue, &players.red, "claim.eml");
     players
 }
@@ -186,4 +155,96 @@ fn a_claim_dated_in_the_future_is_refused_by_inbox_until_the_readers_today_reach
     let games = v["games"].as_array().unwrap();
     assert_eq!(games.len(), 1, "{v:#}");
     assert_eq!(games[0]["due"], serde_json::json!(["Red"]), "{v:#}");
+}
+
+/// `record` with its claim line `3. Blue: forfeit claimed by Red` dated
+/// `day` and signed again with the claimant's key file `key` over the
+/// line as it then stands (spec section 3.8), `before` the record digest
+/// before the line (as `check` prints it): what a claimant who re-dated
+/// its own claim would send.
+fn claim_redated(record: &str, day: &str, key: &Path, before: &str) -> String {
+    let head = "\n3. Blue: forfeit claimed by Red\n";
+    let at = record.find(head).unwrap() + head.len();
+    let rest = &record[at..];
+    let old_date = rest.lines().next().unwrap();
+    assert!(old_date.trim_start().starts_with("date "), "{rest}");
+    let sig_lines: Vec<&str> = rest.lines().skip(1).take(2).collect();
+    assert!(sig_lines[0].trim_start().starts_with("sig "), "{rest}");
+    // The header's tags, some written over two lines.
+    let header = record[..record.find("\n\n").unwrap()].replace('\n', " ");
+    let tags: Vec<(&str, &str)> = header
+        .split(']')
+        .filter_map(|t| t.trim().strip_prefix('['))
+        .map(|t| {
+            let (name, value) = t.split_once(' ').unwrap();
+            (name, value.trim().trim_matches('"'))
+        })
+        .collect();
+    // Under [Protocol "3"] the game id leaves the Commit and Key tags out.
+    assert!(record.contains("[Protocol \"3\"]"), "{record}");
+    let game = herald::fairness::chain_id(tags);
+    // The claim's text as the seal covers it: its ending, then its date.
+    let text = format!("forfeit claimed by Red\ndate {day}");
+    let bytes = herald::fairness::line_bytes(herald::fairness::SealedKind::Turn, 3, "Blue", &text);
+    let mut digest = [0u8; 32];
+    for (k, byte) in digest.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&before[2 * k..2 * k + 2], 16).unwrap();
+    }
+    let message = herald::fairness::seal_message(&game, &bytes, &digest);
+    let wallet = herald::wallet::Wallet::parse(&std::fs::read_to_string(key).unwrap()).unwrap();
+    let sig: String = wallet
+        .sign(&message)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!(
+        "{}    date {day}\n    sig {}\n    {}\n",
+        &record[..at],
+        &sig[..64],
+        &sig[64..]
+    )
+}
+
+/// Dates go forward: a claim dated before the line before it is refused
+/// by every reader, even signed again by its own claimant (whose seal
+/// then holds): at its date, naming the line and both dates. Red's
+/// claim of Blue's turn 3 (turns 1 and 2 dated 2026-11-01) re-dated
+/// 2026-10-31.
+#[test]
+fn a_signed_claim_dated_before_the_line_before_it_is_refused_by_every_reader() {
+    let p = common::castle_danger_claimed(2, PLAY_DAY, CLAIM_DAY, "f.eml");
+    let red = &p.red;
+    let record = run(red, &["extract", "f.eml"]);
+    let checked = run(red, &["check", "c4.eml"]);
+    let before = checked
+        .lines()
+        .find_map(|l| l.strip_prefix("Digest: "))
+        .unwrap()
+        .trim();
+    let forged = claim_redated(&record, "2026-10-31", &red.join("my.key"), before);
+    assert!(forged.contains("    date 2026-10-31\n"), "{forged}");
+    // The same claim signed again at its own date reads: the seal is
+    // made as herald makes it.
+    let resigned = claim_redated(&record, CLAIM_DAY, &red.join("my.key"), before);
+    std::fs::write(p.blue.join("resigned.pbem"), &resigned).unwrap();
+    let (code, out, err) = on(&p.blue, CLAIM_DAY, &["check", "resigned.pbem"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Blue forfeited (claimed by Red on turn 3)"),
+        "{out}"
+    );
+    std::fs::write(p.blue.join("forged.pbem"), &forged).unwrap();
+    for args in [
+        vec!["check", "forged.pbem"],
+        vec!["show", "forged.pbem"],
+        vec!["legal", "forged.pbem", "--key", "my.key"],
+    ] {
+        let (code, _, err) = on(&p.blue, CLAIM_DAY, &args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("turn 3 (Blue): this line is dated 2026-10-31, before the line before it (2026-11-01): lines are dated in order"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("signature"), "{args:?}: {err}");
+    }
 }

@@ -1383,9 +1383,15 @@ fn id_of(json: &Value) -> String {
     only_game(json)["id"].as_str().unwrap().to_owned()
 }
 
+/// Three players of Battle of the Dale by mail: the Elf and the Goblin
+/// add their keys at once, each on the Human's first message, each
+/// running the command its inbox printed. Every inbox, whichever key
+/// message it reads first, takes both as one game, the union of their
+/// keys (the record `check` and `move` read in a mailbox holding both):
+/// turn 1 due, nothing under "Not taken", the same record everywhere; the
+/// Human plays turn 1 on the game's id by the command printed.
 #[test]
-fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dropped_key_is_added_again(
-) {
+fn keys_added_at_once_are_one_game_in_every_inbox_whichever_comes_first() {
     let root = tempfile::TempDir::new().unwrap();
     let r = root.path();
     let sendmail = fake_sendmail(r, &r.join("sent"));
@@ -1441,85 +1447,18 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
         copies.push(keep_reply(p, file));
     }
     let (a, b) = (&copies[0], &copies[1]);
-    // Every inbox, whichever copy it read first, keeps the same one (the
-    // player who sent a copy has it first).
     write_mbox(&r.join("ann.mbox"), &[&m1, a, b]);
     write_mbox(&r.join("ann2.mbox"), &[&m1, b, a]);
+    // Each key's player has its own message already (sent): the other's
+    // comes.
     write_mbox(&r.join("bob.mbox"), &[&m1, b]);
     write_mbox(&r.join("cara.mbox"), &[&m1, a]);
-    let (code, json) = ann.inbox();
-    assert_eq!(code, 1, "{json:#}");
-    let kept = only_game(&json).clone();
-    assert_eq!(kept["keys"], 2, "{json:#}");
-    let missing = kept["due"][0].as_str().unwrap().to_owned();
-    assert_eq!(kept["due"].as_array().unwrap().len(), 1, "{kept:#}");
-    let (winner, loser) = if missing == "Goblin" {
-        (&bob, &cara)
-    } else {
-        (&cara, &bob)
-    };
-    let mut views = vec![json];
-    views.push(ann2.inbox().1);
-    views.push(winner.inbox().1);
-    for json in &views {
-        assert_eq!(only_game(json)["due"], kept["due"], "{json:#}");
-        assert_eq!(only_game(json)["keys"], 2);
-        let rejected = json["rejected"].as_array().unwrap();
-        assert_eq!(rejected.len(), 1, "{json:#}");
-        let verdict = rejected[0]["verdict"].as_str().unwrap();
-        assert!(
-            verdict.starts_with("fork: another copy of this game is kept"),
-            "{verdict}"
-        );
-        assert!(
-            verdict.contains("its keys are not the kept copy's"),
-            "{verdict}"
-        );
-        // Not the player's own key: nothing to add again.
-        assert!(!verdict.contains("(yours)"), "{verdict}");
-    }
-    // The player whose key went into the copy not kept: its own copy is
-    // listed, with the command that adds the same key to the kept copy.
-    let out = loser.herald(&["inbox"]);
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
-    let not_taken = text
-        .split("Not taken (listed, never used):")
-        .nth(1)
-        .unwrap();
-    assert!(not_taken.contains("fork: another copy"), "{text}");
-    assert!(
-        not_taken.contains(&format!("{missing}'s key (yours) is in this copy only")),
-        "{text}"
-    );
-    let id = kept["id"].as_str().unwrap().to_owned();
-    let again = format!(
-        "herald keygen --side {missing} {id} --key {}.key --reply -o reply.eml --send",
-        missing.to_ascii_lowercase()
-    );
-    assert_eq!(commands_in(not_taken), [again.as_str()], "{text}");
-    // ... and its "to play" line is the same command.
-    let to_play = text.split("Not taken").next().unwrap();
-    assert!(to_play.contains("      to play: Next, "), "{text}");
-    assert_eq!(commands_in(to_play), [again.as_str()], "{text}");
-    let out = run_printed(loser, &again, &[]);
-    assert!(out.contains("holds"), "the same key joins again: {out}");
-    let c = keep_reply(loser, "c.eml");
-    // Every key in, turn 1 due for Human (Ann), in every inbox.
-    write_mbox(&r.join("ann.mbox"), &[&m1, a, b, &c]);
-    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c]);
-    let winner_mbox = r.join(if missing == "Goblin" {
-        "bob.mbox"
-    } else {
-        "cara.mbox"
-    });
-    let mut winner_mail = std::fs::read_to_string(&winner_mbox).unwrap();
-    winner_mail.push_str("\nFrom herald@herald.test Sat Nov 28 11:00:00 2026\n");
-    winner_mail.push_str(&std::fs::read_to_string(&c).unwrap());
-    std::fs::write(&winner_mbox, winner_mail).unwrap();
-    for (p, yours) in [(&ann, true), (&ann2, true), (winner, false), (loser, false)] {
+    let mut records = Vec::new();
+    let mut ids = Vec::new();
+    for (p, yours) in [(&ann, true), (&ann2, true), (&bob, false), (&cara, false)] {
         let (code, json) = p.inbox();
         assert_eq!(code, 0, "{json:#}");
+        assert_eq!(json["rejected"], serde_json::json!([]), "{json:#}");
         let game = only_game(&json);
         assert_eq!(
             (
@@ -1536,18 +1475,47 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
             ),
             "{json:#}"
         );
+        let id = id_of(&json);
+        // Word by word: a long tag is folded over two lines as the
+        // message it came in wrapped it.
+        let record = p.ok(&["extract", &id]);
+        records.push(record.split_whitespace().collect::<Vec<_>>().join(" "));
+        ids.push(id);
     }
-    // A copy with fewer keys read after the one with every key: older.
-    let late = mbox_player(r, "late", "dave@herald.test", &sendmail);
-    write_mbox(&r.join("late.mbox"), &[&c, a]);
-    let (code, json) = late.inbox();
-    assert_eq!(code, 1, "{json:#}");
-    assert_eq!(only_game(&json)["keys"], 3);
-    assert_eq!(
-        json["rejected"][0]["verdict"],
-        "stale: this copy has the keys of Human, Elf, the game's newest message those of Human, Elf, Goblin: an older copy, not taken"
-    );
-    // Ann's "to play" is her turn's command on the game's id.
+    let id = ids[0].clone();
+    assert!(ids.iter().all(|i| *i == id), "{ids:?}");
+    // The same record in every inbox, whichever copy came first: every
+    // key tag once, in seat order, before the Result tag, as keygen
+    // writes a side's key.
+    assert!(records.iter().all(|r| *r == records[0]), "{records:#?}");
+    let at = |tag: &str| {
+        assert_eq!(
+            records[0].matches(&format!("[{tag} ")).count(),
+            1,
+            "{tag}: {}",
+            records[0]
+        );
+        records[0].find(&format!("[{tag} ")).unwrap()
+    };
+    let order: Vec<usize> = [
+        "HumanCommit",
+        "HumanKey",
+        "ElfCommit",
+        "ElfKey",
+        "GoblinCommit",
+        "GoblinKey",
+        "Result",
+    ]
+    .iter()
+    .map(|t| at(t))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{}", records[0]);
+    // In words: no copy is listed as not taken; Ann's "to play" is her
+    // turn's command on the game's id.
+    let out = ann.herald(&["inbox"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("Not taken"), "{text}");
     let (_, json) = ann.inbox();
     let to_play = only_game(&json)["to_play"].as_str().unwrap().to_owned();
     let commands = commands_in(&to_play);
@@ -1557,6 +1525,16 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
             "herald move {id} \"YOUR TURN\" --key YOUR.key --reply -o reply.eml --send"
         )],
         "{to_play}"
+    );
+    // A copy with fewer keys read after the union: older.
+    let late = mbox_player(r, "late", "dave@herald.test", &sendmail);
+    write_mbox(&r.join("late.mbox"), &[a, b, &m1]);
+    let (code, json) = late.inbox();
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(only_game(&json)["keys"], 3);
+    assert_eq!(
+        json["rejected"][0]["verdict"],
+        "stale: this copy has the keys of Human, the game's newest message those of Human, Elf, Goblin: an older copy, not taken"
     );
     let legal: Value =
         serde_json::from_str(&ann.ok(&["legal", &id, "--key", "human.key", "--format", "json"]))
@@ -1568,13 +1546,28 @@ fn keys_added_at_once_every_inbox_keeps_the_same_copy_in_either_order_and_the_dr
         &[("YOUR TURN", &action), ("YOUR.key", "human.key")],
     );
     let t1 = keep_reply(&ann, "t1.eml");
-    write_mbox(&r.join("ann2.mbox"), &[&m1, b, a, &c, &t1]);
-    let (code, json) = ann2.inbox();
-    assert_eq!(code, 0, "{json:#}");
-    assert_eq!(
-        (&only_game(&json)["turns"], &only_game(&json)["due"]),
-        (&1.into(), &serde_json::json!(["Elf"]))
+    // Turn 1 goes to the Elf, due next, and the Goblin, and is read on
+    // the union.
+    let (to, cc) = (common::field(&t1, "To"), common::field(&t1, "Cc"));
+    assert!(
+        to.contains("bob@herald.test") && cc.contains("cara@herald.test"),
+        "{to}; {cc}"
     );
+    for (p, mbox, mail) in [
+        (&ann2, "ann2.mbox", vec![&m1, b, a]),
+        (&bob, "bob.mbox", vec![&m1, b]),
+        (&cara, "cara.mbox", vec![&m1, a]),
+    ] {
+        let mut mail: Vec<&Path> = mail.into_iter().map(PathBuf::as_path).collect();
+        mail.push(&t1);
+        write_mbox(&r.join(mbox), &mail);
+        let (code, json) = p.inbox();
+        assert_eq!(code, 0, "{json:#}");
+        assert_eq!(
+            (&only_game(&json)["turns"], &only_game(&json)["due"]),
+            (&1.into(), &serde_json::json!(["Elf"]))
+        );
+    }
 }
 
 #[test]
@@ -1735,39 +1728,15 @@ fn keys_added_at_once_through_real_mail_servers_end_with_every_key_in_and_turn_1
     }
     run_printed(&bob, &commands[0], &[]);
     run_printed(&cara, &commands[1], &[]);
-    // Each key message goes to the two other players.
+    // Each key message goes to the two other players; every inbox takes
+    // both as one game, the union of their keys: turn 1 due.
     wait_for("ann", 2);
     wait_for("bob", 2);
     wait_for("cara", 2);
-    let views: Vec<(i32, Value)> = [&ann, &bob, &cara].iter().map(|p| p.inbox()).collect();
-    let due = only_game(&views[0].1)["due"].clone();
-    for (code, json) in &views {
-        assert_eq!(*code, 1, "{json:#}");
-        assert_eq!(only_game(json)["keys"], 2, "{json:#}");
-        assert_eq!(only_game(json)["due"], due, "the same copy kept: {json:#}");
-        assert_eq!(json["rejected"].as_array().unwrap().len(), 1, "{json:#}");
-    }
-    let missing = due[0].as_str().unwrap().to_owned();
-    let (loser, loser_json) = if missing == "Elf" {
-        (&bob, &views[1].1)
-    } else {
-        (&cara, &views[2].1)
-    };
-    let verdict = loser_json["rejected"][0]["verdict"].as_str().unwrap();
-    assert!(
-        verdict.contains(&format!("{missing}'s key (yours) is in this copy only")),
-        "{verdict}"
-    );
-    let again = commands_in(verdict);
-    assert_eq!(again.len(), 1, "{verdict}");
-    std::fs::remove_file(loser.path("reply.eml")).unwrap();
-    run_printed(loser, &again[0], &[]);
-    // It goes to the two others.
-    wait_for("ann", 3);
-    wait_for(if missing == "Elf" { "cara" } else { "bob" }, 3);
     for (p, yours) in [(&ann, true), (&bob, false), (&cara, false)] {
         let (code, json) = p.inbox();
         assert_eq!(code, 0, "{json:#}");
+        assert_eq!(json["rejected"], serde_json::json!([]), "{json:#}");
         let game = only_game(&json);
         assert_eq!(
             (

@@ -299,3 +299,71 @@ fn show_and_legal_with_the_key_say_a_stripped_copy_was_stripped_as_move_does() {
         );
     }
 }
+
+/// `check --key` on a copy with no line yet that carries no key of the
+/// key file's side says OK (it is a true record: the player's own
+/// message from before its key was added, checked again, is one), and
+/// says what it saw: the copy carries no key of that side's, `move`,
+/// `show` and `legal` with the key file refuse it, and the command that
+/// adds the same key again, which works as printed (docs/protocol.md,
+/// section 3.8, "A copy without the side's key").
+#[test]
+fn check_with_the_key_says_ok_of_a_copy_without_the_sides_key_and_names_what_to_do() {
+    let p = castle_danger_keyed();
+    let words = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Blue's first message, from before Red's key: Red checks it.
+    let said = words(run(&p.red, &["check", "c1.eml", "--key", "my.key"]));
+    assert!(
+        said.starts_with("c1.eml: OK: Castle Danger, 0 turns"),
+        "{said}"
+    );
+    assert!(
+        said.contains("Note: this copy carries no key of Red's (no RedCommit or RedKey tag): it is a copy from before Red's key was added, or one stripped of it, and move, show and legal with my.key refuse it; play on the copy that holds Red's key, or add it again, the same key: herald keygen --side Red c1.eml --key my.key --reply -o reply.eml"),
+        "{said}"
+    );
+    // As printed, it adds the same key again.
+    let out = run(
+        &p.red,
+        &[
+            "keygen",
+            "--side",
+            "Red",
+            "c1.eml",
+            "--key",
+            "my.key",
+            "--reply",
+            "-o",
+            "reply.eml",
+        ],
+    );
+    assert!(out.contains("holds"), "the same key joins again: {out}");
+    let again = run(&p.red, &["extract", "reply.eml"]);
+    let sent = run(&p.red, &["extract", "c2.eml"]);
+    assert_eq!(again, sent);
+    // A copy stripped of Blue's keys, checked by Blue: the same note, and
+    // `move` refuses it.
+    let text = std::fs::read_to_string(p.blue.join("c2.eml")).unwrap();
+    std::fs::write(p.blue.join("stripped.eml"), stripped(&text, &[])).unwrap();
+    let said = words(run(&p.blue, &["check", "stripped.eml", "--key", "my.key"]));
+    assert!(
+        said.contains("Note: this copy carries no key of Blue's (no BlueCommit or BlueKey tag)"),
+        "{said}"
+    );
+    fails(
+        &p.blue,
+        &[
+            "move",
+            "stripped.eml",
+            "Kc1-b1",
+            "--key",
+            "my.key",
+            "--dry-run",
+        ],
+        1,
+    );
+    // The copy that holds the side's key: no note.
+    for (dir, message) in [(&p.red, "c2.eml"), (&p.blue, "c2.eml")] {
+        let said = run(dir, &["check", message, "--key", "my.key"]);
+        assert!(!said.contains("carries no key"), "{said}");
+    }
+}

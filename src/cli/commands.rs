@@ -726,6 +726,14 @@ impl RecordCommand for CheckWithKey {
                 &format!("Your key file ({name}, {key}): {standing}"),
                 "  ",
             ))?;
+            // A true record, yet not one to play on with this key file.
+            if referee.copy_without_key_of(&wallet).is_some() {
+                let note = Said::words(format!(
+                    "Note: this copy carries no key of {name}'s (no {name}Commit or {name}Key tag): it is a copy from before {name}'s key was added, or one stripped of it, and move, show and legal with {key} refuse it; play on the copy that holds {name}'s key, or add it again, the same key: "
+                ))
+                .command(crate::referee::Command::keygen(name).on_record().key_file(&key.to_string()));
+                out(&fit(&name_record(&note, ctx.named()), "  "))?;
+            }
         }
         // The key file remembers the newest record its player checked
         // (spec section 3.8), so that a copy that parts from it (a fork)
@@ -2417,6 +2425,27 @@ impl RecordCommand for Move {
         let alike = referee
             .refuse_uneven_first_line(ctx.source.from_message())
             .map_err(|e| compose_failure(e, key, ctx));
+        // Under protocol 3 an uneven game would stick at the first line
+        // of a side without a key: --no-commit does not apply.
+        let uneven_refused = !self.no_commit || referee.header().protocol().keys_join_late();
+        // Before a typed line is composed: another side's key missing
+        // from this copy stops any first line, legal or not, so it is said
+        // first, with the command that adds it. (The key file's own side's
+        // missing is said by the line's composing, as a stripped copy;
+        // a forfeit claim's own refusal names the key due first.)
+        // A key file that is no key of this game (or none given where
+        // one is needed) is a usage error, said first by the composing.
+        let early = uneven_refused
+            && self.text.is_some()
+            && wallet.as_ref().is_some_and(|w| {
+                referee.key_file_side(w).is_ok() && referee.copy_without_key_of(w).is_none()
+            });
+        let alike = if early {
+            alike?;
+            Ok(())
+        } else {
+            alike
+        };
         let number = referee.next_turn();
         let played = match &self.text {
             Some(text) => self.compose_typed(&mut referee, text, wallet.as_ref(), ctx)?,
@@ -2428,9 +2457,8 @@ impl RecordCommand for Move {
             }
         };
         // After the line is composed, so that a mistake in it is named
-        // first. Under protocol 3 an uneven game would stick at the first
-        // line of a side without a key: --no-commit does not apply.
-        if !self.no_commit || referee.header().protocol().keys_join_late() {
+        // first (unless said above).
+        if uneven_refused {
             alike?;
         }
         if ended.is_none() && referee.phase() == Phase::Audit {

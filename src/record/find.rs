@@ -320,22 +320,22 @@ fn merged_keys(found: &[Found], keys: &[Key], best: usize) -> Result<Option<Foun
     {
         return Ok(None);
     }
-    // The newest copy's text, with the tags it lacks after its last tag.
+    // The newest copy's text, with the tags it lacks where keygen puts a
+    // side's key tags: among the other Key and Commit tags in seat order.
     let Ok(record) = parse(&found[best].source) else {
         return Ok(None);
     };
-    let Some(last) = record.tags.last() else {
+    let mut missing: Vec<(String, &str)> = missing
+        .iter()
+        .map(|(name, value, k)| {
+            let shown = tag_name(&found[*k].source, name).unwrap_or_else(|| name.clone());
+            (shown, value.as_str())
+        })
+        .collect();
+    missing.sort_by_key(|(name, _)| key_tag_place(&record.tags, name));
+    let Some(merged) = with_key_tags(found[best].source.text(), &record.tags, &missing) else {
         return Ok(None);
     };
-    let text = found[best].source.text();
-    let end = last.span.range().end;
-    let mut merged = String::with_capacity(text.len() + 200);
-    merged.push_str(&text[..end]);
-    for (name, value, k) in &missing {
-        let shown = tag_name(&found[*k].source, name).unwrap_or_else(|| name.clone());
-        merged.push_str(&format!("\n[{shown} \"{value}\"]"));
-    }
-    merged.push_str(&text[end..]);
     match Source::new(merged.as_bytes()) {
         Ok(source) => Ok(Some(Found {
             source,
@@ -343,6 +343,79 @@ fn merged_keys(found: &[Found], keys: &[Key], best: usize) -> Result<Option<Foun
         })),
         Err(_) => Ok(None),
     }
+}
+
+/// Where a side's Key or Commit tag `name` stands among a header's
+/// `tags`, as keygen and `new` write them: by the seat of its side (the
+/// place of the side's own tag, `[Elf "eve@example.org"]`), its Commit
+/// tag before its Key tag.
+fn key_tag_place(tags: &[super::Tag], name: &str) -> (usize, bool) {
+    let lower = name.to_ascii_lowercase();
+    let (side, is_key) = match lower.strip_suffix("commit") {
+        Some(side) => (side, false),
+        None => (lower.strip_suffix("key").unwrap_or(&lower), true),
+    };
+    let seat = tags
+        .iter()
+        .position(|t| t.name.eq_ignore_ascii_case(side))
+        .unwrap_or(usize::MAX);
+    (seat, is_key)
+}
+
+/// `text`, whose header's tags are `tags`, with the key tags `adding`
+/// (name as written, value; in seat order) put where they belong: each
+/// before the first Key or Commit tag of a later place
+/// ([`key_tag_place`]), or else after the header's last tag but the
+/// Result tag (which stays last), as keygen adds a side's tags. `None`
+/// when the header has no tag to put them by.
+fn with_key_tags(text: &str, tags: &[super::Tag], adding: &[(String, &str)]) -> Option<String> {
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |k| k + 1);
+    let line_end = |at: usize| text[at..].find('\n').map(|k| at + k + 1);
+    let last = tags
+        .iter()
+        .rev()
+        .find(|t| !t.name.eq_ignore_ascii_case(super::splice::RESULT_TAG))
+        .or(tags.last())?;
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for (name, value) in adding {
+        let place = key_tag_place(tags, name);
+        let before = tags
+            .iter()
+            .filter(|t| is_key_tag(&t.name.to_ascii_lowercase()))
+            .find(|t| key_tag_place(tags, &t.name) > place);
+        let mut line = String::new();
+        super::write::write_tags([(name.as_str(), *value)], &mut line);
+        let at = match before {
+            // Before that tag's line, when the tag starts it.
+            Some(t)
+                if text[line_start(t.span.start)..t.span.start]
+                    .trim()
+                    .is_empty() =>
+            {
+                line_start(t.span.start)
+            }
+            Some(t) => t.span.start,
+            None => match line_end(last.span.end.saturating_sub(1)) {
+                Some(at) => at,
+                None => {
+                    line.insert(0, '\n');
+                    text.len()
+                }
+            },
+        };
+        inserts.push((at, line));
+    }
+    // In place order; of two at one place, the one given first first.
+    inserts.sort_by_key(|(at, _)| *at);
+    let mut merged = String::with_capacity(text.len() + 200);
+    let mut from = 0;
+    for (at, line) in inserts {
+        merged.push_str(&text[from..at]);
+        merged.push_str(&line);
+        from = at;
+    }
+    merged.push_str(&text[from..]);
+    Some(merged)
 }
 
 /// A tag's name as written in `source`, from its lower-cased `name`.
@@ -445,6 +518,139 @@ mod tests {
         let e = read(mail, None).unwrap_err();
         assert!(
             e.message.starts_with("no record found in this email"),
+            "{}",
+            e.message
+        );
+    }
+
+    /// A three-player copy of Battle of the Dale before turn 1 with the
+    /// key tags `keys` (written in that order) and then `lines`, as it
+    /// stands in message `message`.
+    fn dale_copy(keys: &[(&str, &str)], lines: &str, message: usize) -> Found {
+        let mut text = String::from(
+            "[Game \"battle-of-the-dale\"]\n[Human \"ann@example.org\"]\n[Elf \"eve@example.org\"]\n[Goblin \"gus@example.org\"]\n[Protocol \"3\"]\n",
+        );
+        crate::record::write_tags(keys.iter().copied(), &mut text);
+        text.push_str("[Result \"*\"]\n");
+        if !lines.is_empty() {
+            text.push('\n');
+            text.push_str(lines);
+        }
+        Found {
+            source: Source::new(text.as_bytes()).unwrap(),
+            message: Some(message),
+        }
+    }
+
+    const HUMAN: [(&str, &str); 2] = [("HumanCommit", "a1"), ("HumanKey", "a2")];
+    const ELF: [(&str, &str); 2] = [("ElfCommit", "e1"), ("ElfKey", "e2")];
+    const GOBLIN: [(&str, &str); 2] = [("GoblinCommit", "g1"), ("GoblinKey", "g2")];
+
+    fn tags(sides: &[[(&'static str, &'static str); 2]]) -> Vec<(&'static str, &'static str)> {
+        sides.iter().flatten().copied().collect()
+    }
+
+    /// What `merged_keys` makes of `copies` (the newest as `newest`
+    /// picks it).
+    fn merged(copies: &[Found]) -> Result<Option<Found>, InputError> {
+        let keys: Vec<Key> = copies.iter().map(|f| key(&f.source).unwrap()).collect();
+        let best = (0..keys.len())
+            .max_by_key(|&k| (keys[k].lines.len(), keys[k].tags.len(), usize::MAX - k))
+            .unwrap();
+        merged_keys(copies, &keys, best)
+    }
+
+    /// The Elf's key on one copy and the Goblin's on another (added at
+    /// once): one record, every key tag of both, in seat order where
+    /// keygen puts them (before the Result tag), whichever copy came first.
+    #[test]
+    fn key_copies_without_lines_are_read_as_their_union_in_seat_order() {
+        let elf = dale_copy(&tags(&[HUMAN, ELF]), "", 1);
+        let goblin = dale_copy(&tags(&[HUMAN, GOBLIN]), "", 2);
+        let whole = dale_copy(&tags(&[HUMAN, ELF, GOBLIN]), "", 3);
+        for copies in [[elf.clone(), goblin.clone()], [goblin, elf]] {
+            let read = newest(copies.to_vec(), None).unwrap();
+            assert_eq!(read.source.text(), whole.source.text());
+            assert_eq!(
+                merged(&copies).unwrap().unwrap().source.text(),
+                whole.source.text()
+            );
+        }
+    }
+
+    /// A key both copies hold (the creator's, and the Elf's in both) is
+    /// written once; a missing tag of a side seated before others' goes
+    /// before theirs.
+    #[test]
+    fn a_key_in_both_copies_is_written_once_and_a_side_seated_first_goes_first() {
+        // The Human's key came last on one copy: the merge puts it first.
+        let late_human = dale_copy(&tags(&[ELF, GOBLIN]), "", 1);
+        let with_elf = dale_copy(&tags(&[HUMAN, ELF]), "", 2);
+        let read = merged(&[late_human, with_elf]).unwrap().unwrap();
+        let text = read.source.text();
+        assert_eq!(text.matches("[ElfKey \"e2\"]").count(), 1, "{text}");
+        assert_eq!(text.matches("[ElfCommit \"e1\"]").count(), 1, "{text}");
+        let order: Vec<usize> = [
+            "HumanCommit",
+            "HumanKey",
+            "ElfCommit",
+            "GoblinKey",
+            "Result",
+        ]
+        .iter()
+        .map(|t| text.find(&format!("[{t} ")).unwrap())
+        .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+        // Copies that hold the same keys are the same record: no merge.
+        let a = dale_copy(&tags(&[HUMAN, ELF]), "", 1);
+        assert!(merged(&[a.clone(), a]).unwrap().is_none());
+    }
+
+    /// Two different keys for one side, one in each copy: a fork that
+    /// names the side and both copies, never a union.
+    #[test]
+    fn two_keys_for_one_side_in_two_copies_are_a_fork_naming_the_side() {
+        let one = dale_copy(&tags(&[HUMAN, ELF]), "", 1);
+        let other = dale_copy(
+            &tags(&[HUMAN, [("ElfCommit", "f1"), ("ElfKey", "f2")], GOBLIN]),
+            "",
+            2,
+        );
+        for copies in [[one.clone(), other.clone()], [other.clone(), one.clone()]] {
+            let e = merged(&copies).unwrap_err();
+            // The copies in the order given, by their messages.
+            let (first, second) = (copies[0].message.unwrap(), copies[1].message.unwrap());
+            assert!(
+                e.message.starts_with(&format!("two records of the game here disagree, the one at message {first}, line 1 and the one at message {second}, line 1: their header tag ElfCommit is")),
+                "{}",
+                e.message
+            );
+            assert!(
+                e.message.contains("two different keys for one side (Elf), a fork that herald will not choose between"),
+                "{}",
+                e.message
+            );
+            assert_eq!(
+                newest(copies.to_vec(), None).unwrap_err().message,
+                e.message
+            );
+        }
+    }
+
+    /// A copy with a line is a game under way: its keys are final, and a
+    /// copy with other keys is no part of it (the usual comparison says
+    /// where they part), never merged into it.
+    #[test]
+    fn a_copy_with_lines_is_never_merged() {
+        let played = dale_copy(&tags(&[HUMAN, ELF]), "1. Human: R@A1\n", 1);
+        let goblin = dale_copy(&tags(&[HUMAN, GOBLIN]), "", 2);
+        let copies = [played, goblin];
+        assert!(merged(&copies).unwrap().is_none());
+        let e = newest(copies.to_vec(), None).unwrap_err();
+        assert!(
+            e.message.contains(
+                "their header tag elfcommit is \"e1\" in one and no such tag in the other"
+            ),
             "{}",
             e.message
         );

@@ -248,6 +248,23 @@ impl<G: Game> Referee<G> {
 }
 
 impl<G: Game> Referee<G> {
+    /// For `check --key`: the side `wallet` is the key file of in this
+    /// very game (its chain) when this copy has no line yet and carries
+    /// none of that side's key tags though the key file's protocol binds
+    /// its key: a copy from before the side's key was added (the player's
+    /// own message, checked again), or one stripped of it. Such a copy is
+    /// a true record, so a reader says OK of it, and says this; every
+    /// command that writes or shows with the key file refuses it
+    /// ([`Referee::stripped_for`]).
+    pub fn copy_without_key_of(&self, wallet: &crate::wallet::Wallet) -> Option<Side> {
+        let side = self.key_file_side(wallet).ok()?;
+        (self.setup_lines + self.turns == 0
+            && wallet.protocol().binds_keys()
+            && self.header.commit(side).is_none()
+            && self.header.key(side).is_none())
+        .then_some(side)
+    }
+
     /// The step due in words, when the game's own diagram would name
     /// another step: a key, a set-up line, a farewell line or an audit
     /// is due, or a forfeit claim waits for its target's answer or

@@ -237,3 +237,47 @@ pub fn castle_danger_turn_one() -> Players {
     mail(&players.blue, &players.red, "c3.eml");
     players
 }
+
+/// `herald move MESSAGE WHAT... --key my.key --date DAY --reply -o OUT`
+/// in `dir` (`WHAT` a turn, or `--forfeit`), on `day` by the clock; it
+/// must succeed. Its standard output.
+pub fn dated_answer(dir: &Path, message: &str, what: &[&str], day: &str, out: &str) -> String {
+    let mut args = vec!["move", message];
+    args.extend_from_slice(what);
+    args.extend(["--key", "my.key", "--date", day, "--reply", "-o", out]);
+    run(dir, &args)
+}
+
+/// Castle Danger by email ([`castle_danger_keyed`]) on to a claim of a
+/// forfeit (spec section 3.8): `turns` turns dated `play_day`, each
+/// answering the message before it and mailed to the other player
+/// (Blue's `+C, Kc1-b1` in `c3.eml`, then Red's `Kc9-b9` in `c4.eml`),
+/// then the writer of the last one claims the other side's forfeit on
+/// its own message, dated `claim_day`, in `claim`, left in the
+/// claimant's directory (the caller mails it, or not).
+pub fn castle_danger_claimed(
+    turns: usize,
+    play_day: &str,
+    claim_day: &str,
+    claim: &str,
+) -> Players {
+    let players = castle_danger_keyed();
+    let plays = [
+        (
+            &players.blue,
+            &players.red,
+            "c2.eml",
+            "+C, Kc1-b1",
+            "c3.eml",
+        ),
+        (&players.red, &players.blue, "c3.eml", "Kc9-b9", "c4.eml"),
+    ];
+    assert!((1..=plays.len()).contains(&turns), "{turns} turns");
+    for (from, to, on, turn, out) in &plays[..turns] {
+        dated_answer(from, on, &[turn], play_day, out);
+        mail(from, to, out);
+    }
+    let (claimant, _, _, _, last) = plays[turns - 1];
+    dated_answer(claimant, last, &["--forfeit"], claim_day, claim);
+    players
+}

@@ -3,8 +3,11 @@
 //! record, or a fork of the copy kept, is listed with its verdict and
 //! never taken. Of two copies of a game, every inbox keeps the same one
 //! whatever order they came in: the most lines, then the most keys, then
-//! the smallest SHA-256 of the record's text. Two copies that give one
-//! side two different keys are a conflict: neither is taken.
+//! the smallest SHA-256 of the record's text. Two copies with no line
+//! yet that each hold keys the other lacks (added at once) are one game,
+//! the union of their keys: both messages are kept, as one mailbox file
+//! that every reader reads as that union. Two copies that give one side
+//! two different keys are a conflict: neither is taken.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -556,6 +559,20 @@ fn take(
     if copy.same(&old_copy) {
         return Ok(Vec::new());
     }
+    // Keys added at once on two copies with no line yet: one game, the
+    // union of their keys, as every reader reads a mailbox holding both.
+    if let Some(union) = keys_at_once(&entry.id, &copy, &old_copy, message, address, origin)? {
+        state::replace(&state::game_file(&entry.id)?, &union.bytes)?;
+        st.games.insert(
+            entry.id.clone(),
+            GameEntry {
+                subject: entry.subject,
+                date: entry.date,
+                ..union.entry
+            },
+        );
+        return Ok(Vec::new());
+    }
     if copy.outranks(&old_copy) {
         let moves_on = old_copy.before(&copy);
         let verdict = fork_verdict(&old_copy, &copy, &old, &entry, address);
@@ -592,6 +609,78 @@ fn take(
         subject: entry.subject,
         verdict,
     }])
+}
+
+/// The game kept as the messages whose union it is: one mailbox file.
+struct Union {
+    bytes: Vec<u8>,
+    entry: GameEntry,
+}
+
+/// `copy`, in `message`, and the copy of game `id` kept (`kept`), when
+/// both have no line yet and each has keys the other lacks (sides that
+/// added their keys at once, each on the message it had): the messages
+/// kept with this one, as one mailbox file that reads as the union of
+/// their keys (`record::newest`, as `check` and `move` read such a
+/// mailbox: spec section 3.7), and that union's entry. `None` when they
+/// are no such copies, or their union does not read as a game that both
+/// go on to (then the copy is ranked as any other).
+fn keys_at_once(
+    id: &str,
+    copy: &Copy,
+    kept: &Copy,
+    message: &Message,
+    address: &str,
+    origin: &str,
+) -> Result<Option<Union>, Failure> {
+    if !copy.lines.is_empty() || !kept.lines.is_empty() || copy.before(kept) || kept.before(copy) {
+        return Ok(None);
+    }
+    let Ok(kept_bytes) = std::fs::read(state::game_file(id)?) else {
+        return Ok(None);
+    };
+    let mut messages = messages_of(&kept_bytes);
+    messages.push(&message.bytes);
+    let Some(bytes) = mailbox_of(&messages) else {
+        return Ok(None);
+    };
+    Ok(match look(&bytes, address, origin) {
+        Seen::Game(game) => {
+            let (entry, union) = *game;
+            (entry.id == id && kept.before(&union) && copy.before(&union))
+                .then_some(Union { bytes, entry })
+        }
+        _ => None,
+    })
+}
+
+/// The messages of a game file the inbox keeps: one message, or the
+/// messages of a mailbox file ([`mailbox_of`]).
+fn messages_of(bytes: &[u8]) -> Vec<&[u8]> {
+    if !record::mail::is_mbox(bytes) {
+        return vec![bytes];
+    }
+    record::mail::split_mbox(bytes)
+        .into_iter()
+        // The blank line [`mailbox_of`] puts after each message.
+        .map(|(_, m)| m.strip_suffix(b"\n").unwrap_or(m))
+        .collect()
+}
+
+/// `messages` as one mbox file, each after a `From ` line and ended by a
+/// blank line; `None` when that file would not read back as these
+/// messages (a message with a line that starts `From ` after a blank one).
+fn mailbox_of(messages: &[&[u8]]) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    for message in messages {
+        bytes.extend_from_slice(b"From herald Thu Jan  1 00:00:00 1970\n");
+        bytes.extend_from_slice(message);
+        if !message.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        bytes.push(b'\n');
+    }
+    (record::mail::split_mbox(&bytes).len() == messages.len()).then_some(bytes)
 }
 
 /// Why a copy of `entry`'s game is not taken: two copies gave one side

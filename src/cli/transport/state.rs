@@ -2,7 +2,9 @@
 //! (`$XDG_STATE_HOME/herald/`, or `HERALD_STATE_DIR`): the messages the
 //! inbox has read (IMAP UIDs, Maildir and mbox message names), the
 //! messages it sent, and the newest valid message of every game
-//! (`games/GAME-ID.eml`, for `move GAME-ID`). Never the mail itself:
+//! (`games/GAME-ID.eml`, for `move GAME-ID`; for keys added at once on
+//! two copies, both messages, one mailbox file read as their union).
+//! Never the mail itself:
 //! the inbox never deletes or moves a message.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,7 +100,8 @@ pub(crate) fn remember_sent(id: &str) -> Result<(), Failure> {
     save(&state)
 }
 
-/// The file holding the newest valid message of game `id`.
+/// The file holding the newest valid message of game `id` (or the
+/// messages whose keys make the game, as an mbox file).
 pub(crate) fn game_file(id: &str) -> Result<PathBuf, Failure> {
     Ok(dir()?.join("games").join(format!("{id}.eml")))
 }
