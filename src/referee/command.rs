@@ -42,6 +42,9 @@ pub struct Command {
     key: KeyFile,
     hand_key: Option<String>,
     choices: Vec<&'static str>,
+    /// `--then TURN --then-key FILE`: another side's first turn, by its
+    /// key file, in the same message (one player's two sides).
+    then: Option<(String, String)>,
 }
 
 /// How commands are written for their reader: the record they name,
@@ -78,6 +81,7 @@ impl Command {
             key: KeyFile::None,
             hand_key: None,
             choices: Vec::new(),
+            then: None,
         }
     }
 
@@ -149,6 +153,14 @@ impl Command {
         self
     }
 
+    /// `--then "TURN" --then-key FILE`: the first turn of another side of
+    /// the same player, written right after this set-up line by that
+    /// side's key file `key`, one message (spec section 3.7).
+    pub fn then(mut self, turn: &str, key: &str) -> Self {
+        self.then = Some((format!("\"{turn}\""), key.to_owned()));
+        self
+    }
+
     /// The command as `how` writes it: `herald VERB`, the side before the
     /// record for `keygen` (after it otherwise), the record, the action,
     /// the key file, the hand key, the choices, and, for a command on a
@@ -188,6 +200,9 @@ impl Command {
         }
         for choice in &self.choices {
             out.push_str(&format!(" --{choice} {}", choice.to_ascii_uppercase()));
+        }
+        if let Some((turn, key)) = &self.then {
+            out.push_str(&format!(" --then {turn} --then-key {key}"));
         }
         if reply {
             out.push_str(" --reply -o reply.eml");
