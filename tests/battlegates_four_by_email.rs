@@ -1088,3 +1088,151 @@ fn an_older_heralds_set_up_gets_its_teams_shares_on_its_next_line() {
     let text = std::fs::read_to_string(castle3.join("game.pbem")).unwrap();
     assert_eq!(line_heads(&text).len(), 7);
 }
+
+/// The address of a message's header `name` (`From`, `To`), alone.
+fn address_in(message: &Path, name: &str) -> String {
+    let value = field(message, name);
+    match value.split_once('<') {
+        Some((_, rest)) => rest.trim_end_matches('>').to_owned(),
+        None => value,
+    }
+}
+
+/// Two players of four castles (Setup "four-castles", hidden hands): ann
+/// holds Castle1 and Castle3, bob Castle2 and Castle4, one folder each,
+/// one key file a castle (`castleN.key`). From `new` to Castle2's first
+/// turn, every step is taken by running, word for word, the command the
+/// "Next" line of the message received prints (MESSAGE the message, MAZE
+/// the castle's maze, YOUR.key the key file of the castle named, YOUR
+/// TURN a legal turn of the castle whose turn it is, `reply.eml` the
+/// next message). Castle3's opening, the set-up's last line, makes
+/// Castle1, also ann's, the first to move: the message before it prints
+/// one command for both (`--then`, `--then-key castle1.key`), so ann
+/// never answers her own mail: no message goes To its own From, and eight
+/// messages take the game from `new` to Castle2's first turn.
+#[test]
+fn two_players_of_four_castles_never_answer_their_own_mail() {
+    let root = tempfile::tempdir().unwrap();
+    let players = [root.path().join("ann"), root.path().join("bob")];
+    for d in &players {
+        std::fs::create_dir(d).unwrap();
+    }
+    let address = |i: usize| ["ann@example.org", "bob@example.org"][i % 2];
+    let mut args = vec!["new", "battlegates"];
+    let sides: Vec<String> = CASTLES
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{c}={}", address(i)))
+        .collect();
+    for s in &sides {
+        args.extend(["--side", s.as_str()]);
+    }
+    args.extend(["--option", "Setup=four-castles", "--option", "Hands=hidden"]);
+    args.extend(["--key", "castle1.key", "--maze", MAZES[0]]);
+    args.extend(["--reply", "-o", "m1.eml"]);
+    run(&players[0], &args);
+    // The player who wrote each message (0: ann, 1: bob).
+    let mut writers = vec![0];
+    let mut chained = 0;
+    for n in 1..=12 {
+        let from = writers[n - 1];
+        let message = format!("m{n}.eml");
+        let sent = players[from].join(&message);
+        // Never To its own From.
+        assert_ne!(
+            address_in(&sent, "To"),
+            address_in(&sent, "From"),
+            "{message} goes back to its writer"
+        );
+        let text = std::fs::read_to_string(&sent).unwrap();
+        let mut lines = text.lines().skip_while(|l| !l.starts_with("Next, "));
+        let (next, command) = (lines.next().unwrap(), lines.next().unwrap());
+        let castle = next["Next, ".len()..].split(' ').next().unwrap();
+        let i = CASTLES.iter().position(|c| *c == castle).unwrap();
+        let to = i % 2;
+        assert_ne!(to, from, "{message}: {next}");
+        assert_eq!(address_in(&sent, "To"), address(to), "{message}");
+        let dir = &players[to];
+        std::fs::copy(&sent, dir.join(&message)).unwrap();
+        let mut words = shell_words(command);
+        assert_eq!(words[0], "herald", "{command}");
+        words.remove(0);
+        for w in words.iter_mut() {
+            match w.as_str() {
+                "MESSAGE.eml" => *w = message.clone(),
+                "MAZE" => *w = MAZES[i].to_owned(),
+                "YOUR.key" => *w = format!("castle{}.key", i + 1),
+                "reply.eml" => *w = format!("m{}.eml", n + 1),
+                _ => {}
+            }
+        }
+        if let Some(turn) = words.iter().position(|w| w == "YOUR TURN") {
+            // The castle whose turn it is: the one named, or, with
+            // --then-key, the other castle of the same player.
+            let then_key = words.iter().position(|w| w == "--then-key");
+            let mover = match then_key {
+                Some(k) => {
+                    chained += 1;
+                    assert!(next.contains("both yours"), "{next}");
+                    words[k + 1].clone()
+                }
+                None => format!("castle{}.key", i + 1),
+            };
+            // With --then, the turn comes after a line not written yet:
+            // the legal turns are listed on a scratch copy of the folder
+            // where that line is written alone.
+            let (at, on) = if then_key.is_some() {
+                let scratch = root.path().join(format!("scratch{n}"));
+                std::fs::create_dir(&scratch).unwrap();
+                for entry in std::fs::read_dir(dir).unwrap() {
+                    let path = entry.unwrap().path();
+                    std::fs::copy(&path, scratch.join(path.file_name().unwrap())).unwrap();
+                }
+                let k = words.iter().position(|w| w == "--then").unwrap();
+                let mut alone = words.clone();
+                alone.drain(k..k + 4);
+                let alone: Vec<&str> = alone.iter().map(String::as_str).collect();
+                run(&scratch, &alone);
+                (scratch, format!("m{}.eml", n + 1))
+            } else {
+                (dir.clone(), message.clone())
+            };
+            let mut legal = vec!["legal", &on, "--format", "json", "--key", &mover];
+            let holder = format!("castle{}.key", (i % 2) + 1);
+            if mover.ends_with("3.key") || mover.ends_with("4.key") {
+                legal.extend(["--hand-key", &holder]);
+            }
+            let listed = json(&at, &legal);
+            let discard = listed["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|a| a["action"].as_str())
+                .find(|a| a.starts_with("discard "))
+                .unwrap_or_else(|| panic!("{listed}"))
+                .to_owned();
+            let shooter = CASTLES
+                .iter()
+                .position(|c| mover == format!("{}.key", c.to_lowercase()))
+                .unwrap();
+            words[turn] = format!("{discard}, {}", SHOTS[shooter]);
+        }
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        run(dir, &words);
+        writers.push(to);
+        let s = json(
+            dir,
+            &["check", &format!("m{}.eml", n + 1), "--format", "json"],
+        );
+        assert_eq!(s["ok"], true, "{s}");
+        if s["turns"] == 2 {
+            break;
+        }
+    }
+    // Castle2's first turn (turn 2) is the eighth message: the set-up's
+    // seven lines in seven messages, Castle3's last with Castle1's turn.
+    assert_eq!(writers, [0, 1, 0, 1, 0, 1, 0, 1]);
+    assert_eq!(chained, 1);
+    let last = players[1].join("m8.eml");
+    assert_ne!(address_in(&last, "To"), address_in(&last, "From"));
+}

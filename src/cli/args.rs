@@ -350,7 +350,10 @@ Examples:
   herald setup bg.pbem --key c3.key --hand-key c1.key   (a side of c1's hand)
   herald setup 4.eml --key blue.key --then \"+R, Rc1-c2\" --reply -o 5.eml
                   (the set-up's last line made you the first to move: your
-                   first turn goes with it, one message)")]
+                   first turn goes with it, one message)
+  herald setup 6.eml --key c3.key --hand-key c1.key --then \"YOUR TURN\" --then-key c1.key --reply -o 7.eml
+                  (your Castle3's line makes your Castle1 the first to
+                   move: its turn goes with it, by its key file)")]
     Setup {
         /// The game record file.
         #[arg(value_name = "RECORD")]
@@ -390,9 +393,16 @@ Examples:
         /// first to move: your first turn, written right after it, so
         /// that one message carries both (no one waits on a message that
         /// holds nothing for them). Refused, with who moves first, when
-        /// your line does not make you the first to move.
+        /// your line does not make you (or, with --then-key, another side
+        /// of yours) the first to move.
         #[arg(long, value_name = "TURN")]
         then: Option<String>,
+        /// With --then, when your set-up line makes another side of yours
+        /// the first to move (one player of two castles in Battlegates'
+        /// four-castles): that side's key file, which writes the turn.
+        /// Both lines go in one message, to the other player.
+        #[arg(long, value_name = "KEYFILE", requires = "then")]
+        then_key: Option<PathBuf>,
         /// Output format: text for people, or JSON for programs (its
         /// schema: docs/schemas/COMMAND.json).
         #[arg(long, value_parser = TEXT_OR_JSON, default_value = "text")]

@@ -298,6 +298,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             choices,
             dry_run,
             then,
+            then_key,
             date,
             format,
             reply,
@@ -320,6 +321,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     choices,
                     dry_run,
                     then,
+                    then_key,
                     date,
                     format,
                     reply: output.filter(|_| reply).map(|output| super::mail::Reply {
@@ -3132,6 +3134,7 @@ impl New {
             choices: self.choices.clone(),
             dry_run: false,
             then: None,
+            then_key: None,
             date,
             format: Format::Text,
             reply,

@@ -649,7 +649,26 @@ pub(super) fn answer_hint<G: Game>(
             moves("YOUR TURN")
         );
     }
-    let command = step_command(referee, due.step, side, &how);
+    // The set-up line due makes another side of the same player the
+    // first to move: both lines go in one message (spec section 3.7).
+    let own_first = referee
+        .step_after_due()
+        .filter(|&(next, step)| {
+            step == Step::Turn && next != side && referee.same_player(side, next)
+        })
+        .map(|(next, _)| next)
+        .filter(|_| matches!(due.step, Step::Setup(_)));
+    let command = match own_first {
+        Some(next) => then_command(referee, due.step, side, next, &how),
+        None => step_command(referee, due.step, side, &how),
+    };
+    if let Some(next) = own_first {
+        return format!(
+            "Next, {name} ({}), then {} (turn 1), both yours, one message, answering with:\n{command}",
+            due.line,
+            next.name::<G>()
+        );
+    }
     if sides.len() > 1 && answering.is_none() {
         // Keys before turn 1 and audits come in any order: each side
         // writes its own on the record as it finds it.
@@ -724,6 +743,37 @@ fn step_command<G: Game>(
                 .choices(required)
                 .write(how)
         ),
+    }
+}
+
+/// The `setup` command by which side `side` takes its set-up step `step`,
+/// the set-up's last, and writes the first turn of `next`, another side
+/// of its player, by `next`'s key file, one message (`--then`,
+/// `--then-key`).
+fn then_command<G: Game>(
+    referee: &Referee<G>,
+    step: Step,
+    side: game::Side,
+    next: game::Side,
+    how: &Writing<'_>,
+) -> String {
+    let key = format!("{}.key", next.name::<G>().to_ascii_lowercase());
+    let command = |c: Command| {
+        c.on_record()
+            .hand_key(referee.hand_key_file(side))
+            .then_by("YOUR TURN", &key)
+            .write(how)
+    };
+    match step {
+        _ if referee.header().commit(side).is_none() => format!(
+            "{}\n(your key is made with your first line; herald setup --help lists the choices)",
+            command(
+                Command::setup()
+                    .side(side.name::<G>())
+                    .key_file(&format!("{}.key", side.name::<G>().to_ascii_lowercase()))
+            )
+        ),
+        _ => command(Command::setup().key_file(YOUR_KEY)),
     }
 }
 

@@ -35,6 +35,10 @@ pub(super) struct Setup {
     /// `--then TURN`: the writer's first turn, with the set-up's last
     /// line that made it the first to move.
     pub(super) then: Option<String>,
+    /// `--then-key FILE`: the key file of the side whose first turn
+    /// `--then` writes, when that side is another of the writer's player
+    /// (Battlegates' `four-castles`: one player's two castles).
+    pub(super) then_key: Option<PathBuf>,
     /// The day the line is dated (in a game with a Deadline tag).
     pub(super) date: super::context::LineDate,
     /// Output format.
@@ -200,6 +204,17 @@ impl Setup {
             super::sent::note_crossed(crossed);
         }
         let mut referee = replayed.referee;
+        // `--then-key`: the key file of the side whose first turn goes
+        // with this line, read now, and refused as every key file refuses
+        // a copy it cannot answer.
+        let then_key = match &self.then_key {
+            Some(path) => {
+                let (then_wallet, stamp) = read_wallet_stamped(path)?;
+                super::sent::refuse_for_key_file(&referee, &then_wallet, Some(path), read)?;
+                Some((path.as_path(), then_wallet, stamp))
+            }
+            None => None,
+        };
         if let Some(sent) = replayed.answered {
             // The record this player answered already: its set-up line
             // again, the same bytes (a lost reply), or nothing.
@@ -232,9 +247,13 @@ impl Setup {
                     let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
                     let again = super::commands::typed_again(&referee, &sent, turn, |trial| {
                         trial.set_today(self.date.after(trial.last_date()));
-                        trial
-                            .compose_typed(turn, Keys::given(Some(&wallet), hand.as_ref()))
-                            .ok()
+                        let own = match &then_key {
+                            Some((_, then_wallet, _)) => Some(then_wallet),
+                            None => Some(&wallet),
+                        };
+                        let first = trial.to_move()?;
+                        let hand = then_hand(trial, first, hand.as_ref(), &wallet);
+                        trial.compose_typed(turn, Keys::given(own, hand)).ok()
                     });
                     if !again {
                         return Err(super::sent::answered_already(
@@ -328,6 +347,9 @@ impl Setup {
         let played = referee
             .compose(line, Keys::given(Some(&wallet), hand.as_ref()))
             .map_err(|e| compose_failure(e, key, read))?;
+        // The record digest after the set-up line: what the `--then-key`
+        // file's turn answers.
+        let between = referee.digest().copied();
         let written = !self.dry_run;
         let shown = |p: &crate::referee::PlayedTurn<G>| {
             if written {
@@ -338,10 +360,16 @@ impl Setup {
         };
         // `--then`: the writer's first turn, right after the set-up's
         // last line that made it the first to move.
+        let then_wallet = then_key.as_ref().map(|(_, w, _)| w);
         let first_turn = match &self.then {
-            Some(turn) => {
-                Some(self.first_turn(&mut referee, side, &wallet, hand.as_ref(), turn, read)?)
-            }
+            Some(turn) => Some(self.first_turn(
+                &mut referee,
+                side,
+                (&wallet, then_wallet),
+                hand.as_ref(),
+                turn,
+                read,
+            )?),
             None => None,
         };
         let text = shown(&played) + &first_turn.as_ref().map(shown).unwrap_or_default();
@@ -395,6 +423,38 @@ impl Setup {
                 answered,
             )
             .inspect_err(|_| restore_key())?;
+            // The other side's key file remembers its turn, written
+            // after the set-up line; put back as it was on a later
+            // failure.
+            let then_was = match (&then_key, &first_turn) {
+                (Some((path, then_wallet, stamp)), Some(turn)) => {
+                    let bytes = files::read_bytes(path).inspect_err(|_| restore_key())?;
+                    let line = turn.line();
+                    let answered = super::sent::Answered {
+                        after: between,
+                        text: &line,
+                        reply: self.reply.as_ref().map(|r| r.output.as_path()),
+                        ended: None,
+                    };
+                    super::sent::remember_sent(
+                        path,
+                        Some(stamp),
+                        &mut then_wallet.clone(),
+                        turn,
+                        &referee,
+                        answered,
+                    )
+                    .inspect_err(|_| restore_key())?;
+                    Some((*path, bytes))
+                }
+                _ => None,
+            };
+            let restore_key = || {
+                restore_key();
+                if let Some((path, bytes)) = &then_was {
+                    let _ = files::rewrite(path, None, bytes);
+                }
+            };
             let tags: Vec<(&str, &str)> = new_key.map(|k| k.tags().to_vec()).unwrap_or_default();
             let tags = tags.as_slice();
             // "*" while the game runs: a claim voided by this line takes
@@ -467,6 +527,7 @@ impl Setup {
         // do); the writer's first turn goes out with it, from that message.
         let own_turn = self.reply.as_ref().filter(|_| written).and_then(|r| {
             super::commands::first_mover_hint(&referee, side, &r.output, Some(&self.key))
+                .or_else(|| own_side_first_hint(&referee, side, &r.output))
         });
         if let Some(hint) = own_turn {
             if self.format != Format::Json {
@@ -519,20 +580,32 @@ impl Setup {
         ))
     }
 
-    /// `--then TURN`: `side`'s first turn, composed on `referee` right
-    /// after the set-up's last line, which `side` wrote; refused, naming
-    /// the step due, when that line did not make `side` the first to move.
+    /// `--then TURN`: the first turn, composed on `referee` right after
+    /// the set-up's last line, which `side` wrote: `side`'s own, with its
+    /// key file, or that of another side of `side`'s player, with the key
+    /// file `--then-key` gave (`wallets`: the writer's, and the
+    /// `--then-key` one). Refused, naming the step due, when that line did
+    /// not make `side` (or another side of its player) the first to move,
+    /// or when the key file for the side that moves first is not given.
     fn first_turn<G: Game>(
         &self,
         referee: &mut Referee<G>,
         side: Side,
-        wallet: &Wallet,
+        wallets: (&Wallet, Option<&Wallet>),
         hand: Option<&Wallet>,
         turn: &str,
         read: &Ctx<'_>,
     ) -> Result<crate::referee::PlayedTurn<G>, Failure> {
-        if !super::commands::moves_first(referee, side) {
-            let name = side.name::<G>();
+        let (wallet, then_wallet) = wallets;
+        let name = side.name::<G>();
+        let refuse = |message: String| {
+            Failure::invalid(Problem::plain(ErrorKind::Illegal, message), &read.origin)
+        };
+        let first = referee
+            .to_move()
+            .filter(|_| referee.phase() == crate::game::Phase::Play);
+        let own = first.filter(|&f| referee.same_player(side, f));
+        let Some(first) = own else {
             let (line, after) = match referee.step_due() {
                 Some(due) if referee.phase() == crate::game::Phase::Setup => (
                     "is not the set-up's last",
@@ -544,19 +617,49 @@ impl Setup {
                 ),
                 None => ("ends nothing", "nothing is due after it".to_owned()),
             };
-            return Err(Failure::invalid(
-                Problem::plain(
-                    ErrorKind::Illegal,
-                    format!(
-                        "--then: {name}'s set-up line {line}: {after}, so {name}'s first turn cannot go with it; write the set-up line alone (without --then)"
-                    ),
-                ),
-                &read.origin,
-            ));
-        }
+            return Err(refuse(format!(
+                "--then: {name}'s set-up line {line}: {after}, so {name}'s first turn cannot go with it; write the set-up line alone (without --then)"
+            )));
+        };
+        let first_name = first.name::<G>();
+        let own_wallet = match then_wallet {
+            // The writer's own first turn: its own key file.
+            None if first == side => wallet,
+            Some(w) if first == side => {
+                let _ = w;
+                return Err(Failure::usage(format!(
+                    "--then-key {}: {name}'s set-up line makes {name} itself the first to move, and --key writes its turn: drop --then-key",
+                    self.then_key_display()
+                )));
+            }
+            None => {
+                return Err(refuse(format!(
+                    "--then: {name}'s set-up line makes {first_name}, another side of yours, the first to move: its turn is written with {first_name}'s key file, in the same message: add --then-key {}.key ({first_name}'s key file)",
+                    first_name.to_ascii_lowercase()
+                )));
+            }
+            Some(w) if !w.side().eq_ignore_ascii_case(first_name) => {
+                return Err(Failure::usage(format!(
+                    "--then-key {} is {}'s key file, but turn 1 is {first_name}'s: give {first_name}'s key file",
+                    self.then_key_display(),
+                    w.side()
+                )));
+            }
+            Some(w) => w,
+        };
+        let hand = then_hand(referee, first, hand, wallet);
+        let key = self.then_key.as_deref().unwrap_or(&self.key);
         referee
-            .compose_typed(turn, Keys::given(Some(wallet), hand))
-            .map_err(|e| super::commands::typed_failure(e, Some(&self.key), read))
+            .compose_typed(turn, Keys::given(Some(own_wallet), hand))
+            .map_err(|e| super::commands::typed_failure(e, Some(key), read))
+    }
+
+    /// The `--then-key` file as given, for a message.
+    fn then_key_display(&self) -> String {
+        self.then_key
+            .as_deref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
     }
 
     /// Whether every choice given is the one `wallet` keeps (none given:
@@ -643,6 +746,43 @@ impl Setup {
             refused(format!("{what}: {e}"))
         })
     }
+}
+
+/// The hand key for `first`'s turn: none when `first` holds its own hand
+/// (or plays none); else the `--hand-key` given (`hand`), or the writer's
+/// key file (`writer`), which may hold `first`'s hand.
+fn then_hand<'a, G: Game>(
+    referee: &Referee<G>,
+    first: Side,
+    hand: Option<&'a Wallet>,
+    writer: &'a Wallet,
+) -> Option<&'a Wallet> {
+    referee.hand_key_file(first)?;
+    hand.or(Some(writer))
+}
+
+/// What the writer of the set-up's last line is told when that line made
+/// another side of its player the first to move and went into the
+/// message `reply` alone (no `--then`): that message would go to nobody
+/// but its writer, so it is kept, and answered with that side's first
+/// turn by that side's key file, one message to the others.
+fn own_side_first_hint<G: Game>(
+    referee: &Referee<G>,
+    side: Side,
+    reply: &std::path::Path,
+) -> Option<String> {
+    let first = referee
+        .to_move()
+        .filter(|_| referee.phase() == crate::game::Phase::Play)?;
+    (first != side && referee.same_player(side, first)).then(|| {
+        let name = first.name::<G>();
+        format!(
+            "{name}, another side of yours, moves first: keep {out} to yourself (it is not sent) and answer it with {name}'s first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key {}.key --reply -o NEXT.eml (next time, one command writes both: herald setup ... --then \"YOUR TURN\" --then-key {}.key)\n",
+            name.to_ascii_lowercase(),
+            name.to_ascii_lowercase(),
+            out = reply.display()
+        )
+    })
 }
 
 /// Why no set-up step can be written now.

@@ -72,6 +72,9 @@ pub struct Command {
     hand_key: Option<String>,
     choices: Vec<&'static str>,
     reply: Reply,
+    /// `--then-key FILE` after `--then`: the turn is another side's, by
+    /// its key file, in the same message (one player's two sides).
+    then_key: Option<String>,
 }
 
 /// How commands are written for their reader: the record they name,
@@ -111,6 +114,7 @@ impl Command {
             hand_key: None,
             choices: Vec::new(),
             reply: Reply::AsWritten,
+            then_key: None,
         }
     }
 
@@ -239,6 +243,15 @@ impl Command {
         self
     }
 
+    /// `--then "TURN" --then-key FILE`: the first turn of another side of
+    /// the same player, written right after this set-up line by that
+    /// side's key file `key`, one message (spec section 3.7).
+    pub fn then_by(mut self, turn: &str, key: &str) -> Self {
+        self.then = Some(turn.to_owned());
+        self.then_key = Some(key.to_owned());
+        self
+    }
+
     /// The command as `how` writes it: `herald VERB`, the side before the
     /// record for `keygen` (after it otherwise), the record, the action
     /// (`--then` its turn, `--forfeit`), the key file, the hand key, the
@@ -278,6 +291,9 @@ impl Command {
         }
         if let Some(turn) = &self.then {
             out.push_str(&format!(" --then \"{turn}\""));
+            if let Some(key) = &self.then_key {
+                out.push_str(&format!(" --then-key {key}"));
+            }
         }
         if self.forfeit {
             out.push_str(" --forfeit");

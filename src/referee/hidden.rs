@@ -170,6 +170,34 @@ impl Hidden {
         self.due.map(|(i, step)| (self.seats[i], step))
     }
 
+    /// The set-up step due after the one due now, in the set-up order
+    /// alone (before that line is written, so none of its values known):
+    /// `None` when no hidden step is due now or the step due is not a
+    /// commitment or an opening; `Some(None)` when the step due is the
+    /// last of the hidden values' set-up (spec section 3.7).
+    pub(super) fn due_after_due(&self) -> Option<Option<(Seat, SetupStep)>> {
+        let (i, step) = self.due?;
+        let mut next = self.clone();
+        let opened = |next: &mut Hidden| {
+            for k in next.after_setup_at[i].clone().into_iter().flatten() {
+                next.slots[i][k].opened = Some(String::new());
+            }
+        };
+        match step {
+            SetupStep::Commit | SetupStep::CommitOpen => {
+                for slot in &mut next.slots[i] {
+                    slot.digest = Some(Hash::default());
+                }
+                if step == SetupStep::CommitOpen {
+                    opened(&mut next);
+                }
+            }
+            SetupStep::Open => opened(&mut next),
+            SetupStep::Key | SetupStep::Shares => return None,
+        }
+        Some(next.find_setup_due().map(|(j, s)| (next.seats[j], s)))
+    }
+
     /// The sides in set-up order: turn order from the side of `S1`.
     fn setup_order(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.slots.len();

@@ -33,6 +33,7 @@ mod ledger;
 pub mod line;
 pub mod look;
 mod plain;
+mod players;
 mod seal;
 mod table;
 pub mod typed;
