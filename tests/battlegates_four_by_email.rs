@@ -683,6 +683,26 @@ fn every_hand_key_that_does_not_fit_names_the_file_its_side_and_the_key_that_wor
     );
 }
 
+/// The arguments of a command a message prints, after `herald`, filled
+/// in for castle `i` answering `message` with message `n + 1`: MESSAGE
+/// the message, MAZE the castle's maze, YOUR.key its key file,
+/// `reply.eml` the next message's name (YOUR TURN is left to the caller).
+fn printed_args(command: &str, message: &str, i: usize, n: usize) -> Vec<String> {
+    let mut words = shell_words(command);
+    assert_eq!(words[0], "herald", "{command}");
+    words.remove(0);
+    for w in words.iter_mut() {
+        match w.as_str() {
+            "MESSAGE.eml" => *w = message.to_owned(),
+            "MAZE" => *w = MAZES[i].to_owned(),
+            "YOUR.key" => *w = format!("castle{}.key", i + 1),
+            "reply.eml" => *w = format!("m{}.eml", n + 1),
+            _ => {}
+        }
+    }
+    words
+}
+
 /// The words of a command as a shell splits them (double quotes only).
 fn shell_words(command: &str) -> Vec<String> {
     let mut words = Vec::new();
@@ -758,18 +778,7 @@ fn allies_by_their_commands(turns: u32) -> (tempfile::TempDir, Vec<PathBuf>, Vec
             assert!(!command.contains("--hand-key"), "{castle}: {command}");
         }
         std::fs::copy(dirs[from].join(&message), dirs[i].join(&message)).unwrap();
-        let mut words = shell_words(command);
-        assert_eq!(words[0], "herald", "{command}");
-        words.remove(0);
-        for w in words.iter_mut() {
-            match w.as_str() {
-                "MESSAGE.eml" => *w = message.clone(),
-                "MAZE" => *w = MAZES[i].to_owned(),
-                "YOUR.key" => *w = format!("castle{}.key", i + 1),
-                "reply.eml" => *w = format!("m{}.eml", n + 1),
-                _ => {}
-            }
-        }
+        let mut words = printed_args(command, &message, i, n);
         if let Some(turn) = words.iter().position(|w| w == "YOUR TURN") {
             // The discard and the shot of the castle, listed by `legal`
             // with the same key files the command names.
@@ -956,30 +965,15 @@ fn sealed_again(record: &str, number: u32, side: &str, key: &Path, before: &str)
         .filter(|w| w[0] != "sig")
         .map(|w| format!("\n{}", w.join(" ")))
         .collect();
-    // The header's tags, some written over two lines.
-    let header = record[..record.find("\n\n").unwrap()].replace('\n', " ");
-    let tags: Vec<(&str, &str)> = header
-        .split(']')
-        .filter_map(|t| t.trim().strip_prefix('['))
-        .map(|t| {
-            let (name, value) = t.split_once(' ').unwrap();
-            (name, value.trim().trim_matches('"'))
-        })
-        .collect();
-    let chain = herald::fairness::chain_id(tags);
-    let bytes =
-        herald::fairness::line_bytes(herald::fairness::SealedKind::Setup, number, side, &text);
-    let mut digest = [0u8; 32];
-    for (k, byte) in digest.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&before[2 * k..2 * k + 2], 16).unwrap();
-    }
-    let message = herald::fairness::seal_message(&chain, &bytes, &digest);
-    let wallet = herald::wallet::Wallet::parse(&std::fs::read_to_string(key).unwrap()).unwrap();
-    let sig: String = wallet
-        .sign(&message)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sig = common::seal_hex(
+        record,
+        herald::fairness::SealedKind::Setup,
+        number,
+        side,
+        &text,
+        before,
+        key,
+    );
     // The old signature's two lines of hex give way to the new one's.
     let sig_at = at + record[at..].find("\n    sig ").unwrap() + 1;
     let first = sig_at + record[sig_at..].find('\n').unwrap();
@@ -1154,18 +1148,7 @@ fn two_players_of_four_castles_never_answer_their_own_mail() {
         assert_eq!(address_in(&sent, "To"), address(to), "{message}");
         let dir = &players[to];
         std::fs::copy(&sent, dir.join(&message)).unwrap();
-        let mut words = shell_words(command);
-        assert_eq!(words[0], "herald", "{command}");
-        words.remove(0);
-        for w in words.iter_mut() {
-            match w.as_str() {
-                "MESSAGE.eml" => *w = message.clone(),
-                "MAZE" => *w = MAZES[i].to_owned(),
-                "YOUR.key" => *w = format!("castle{}.key", i + 1),
-                "reply.eml" => *w = format!("m{}.eml", n + 1),
-                _ => {}
-            }
-        }
+        let mut words = printed_args(command, &message, i, n);
         if let Some(turn) = words.iter().position(|w| w == "YOUR TURN") {
             // The castle whose turn it is: the one named, or, with
             // --then-key, the other castle of the same player.

@@ -170,33 +170,19 @@ fn claim_redated(record: &str, day: &str, key: &Path, before: &str) -> String {
     assert!(old_date.trim_start().starts_with("date "), "{rest}");
     let sig_lines: Vec<&str> = rest.lines().skip(1).take(2).collect();
     assert!(sig_lines[0].trim_start().starts_with("sig "), "{rest}");
-    // The header's tags, some written over two lines.
-    let header = record[..record.find("\n\n").unwrap()].replace('\n', " ");
-    let tags: Vec<(&str, &str)> = header
-        .split(']')
-        .filter_map(|t| t.trim().strip_prefix('['))
-        .map(|t| {
-            let (name, value) = t.split_once(' ').unwrap();
-            (name, value.trim().trim_matches('"'))
-        })
-        .collect();
     // Under [Protocol "3"] the game id leaves the Commit and Key tags out.
     assert!(record.contains("[Protocol \"3\"]"), "{record}");
-    let game = herald::fairness::chain_id(tags);
     // The claim's text as the seal covers it: its ending, then its date.
     let text = format!("forfeit claimed by Red\ndate {day}");
-    let bytes = herald::fairness::line_bytes(herald::fairness::SealedKind::Turn, 3, "Blue", &text);
-    let mut digest = [0u8; 32];
-    for (k, byte) in digest.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&before[2 * k..2 * k + 2], 16).unwrap();
-    }
-    let message = herald::fairness::seal_message(&game, &bytes, &digest);
-    let wallet = herald::wallet::Wallet::parse(&std::fs::read_to_string(key).unwrap()).unwrap();
-    let sig: String = wallet
-        .sign(&message)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sig = common::seal_hex(
+        record,
+        herald::fairness::SealedKind::Turn,
+        3,
+        "Blue",
+        &text,
+        before,
+        key,
+    );
     format!(
         "{}    date {day}\n    sig {}\n    {}\n",
         &record[..at],

@@ -341,7 +341,7 @@ impl fmt::Display for Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Part {
     Words(String),
-    Command(Command),
+    Command(Box<Command>),
 }
 
 /// Words with commands among them (a step due, a note), written for
@@ -367,7 +367,7 @@ impl Said {
 
     /// The words so far, then `command`.
     pub fn command(mut self, command: Command) -> Said {
-        self.0.push(Part::Command(command));
+        self.0.push(Part::Command(Box::new(command)));
         self
     }
 
@@ -376,7 +376,7 @@ impl Said {
         for part in more.0 {
             self = match part {
                 Part::Words(w) => self.and(&w),
-                Part::Command(c) => self.command(c),
+                Part::Command(c) => self.command(*c),
             };
         }
         self

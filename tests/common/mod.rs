@@ -281,3 +281,43 @@ pub fn castle_danger_claimed(
     dated_answer(claimant, last, &["--forfeit"], claim_day, claim);
     players
 }
+
+/// The seal (hex) that key file `key` makes of line `number` of `side`
+/// (`kind`, its `text` as the seal covers it: each item's words after
+/// the line's head) in `record` (its header's tags give the game), with
+/// `before` the record digest before the line as `check` prints it
+/// (spec section 3.8): what a player who edits its own line and signs it
+/// again would write.
+pub fn seal_hex(
+    record: &str,
+    kind: herald::fairness::SealedKind,
+    number: u32,
+    side: &str,
+    text: &str,
+    before: &str,
+    key: &Path,
+) -> String {
+    // The header's tags, some written over two lines.
+    let header = record[..record.find("\n\n").unwrap()].replace('\n', " ");
+    let tags: Vec<(&str, &str)> = header
+        .split(']')
+        .filter_map(|t| t.trim().strip_prefix('['))
+        .map(|t| {
+            let (name, value) = t.split_once(' ').unwrap();
+            (name, value.trim().trim_matches('"'))
+        })
+        .collect();
+    let game = herald::fairness::chain_id(tags);
+    let bytes = herald::fairness::line_bytes(kind, number, side, text);
+    let mut digest = [0u8; 32];
+    for (k, byte) in digest.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&before[2 * k..2 * k + 2], 16).unwrap();
+    }
+    let message = herald::fairness::seal_message(&game, &bytes, &digest);
+    let wallet = herald::wallet::Wallet::parse(&std::fs::read_to_string(key).unwrap()).unwrap();
+    wallet
+        .sign(&message)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
