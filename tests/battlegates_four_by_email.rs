@@ -322,14 +322,18 @@ fn first_discard(dir: &Path, day: Option<&str>) -> String {
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let legal: Value = serde_json::from_slice(&out.stdout).unwrap();
-    legal["actions"]
+    discard_listed(&serde_json::from_slice(&out.stdout).unwrap())
+}
+
+/// The first `discard` action of `legal --format json`'s `listed`.
+fn discard_listed(listed: &Value) -> String {
+    listed["actions"]
         .as_array()
         .unwrap()
         .iter()
         .filter_map(|a| a["action"].as_str())
         .find(|a| a.starts_with("discard "))
-        .unwrap()
+        .unwrap_or_else(|| panic!("{listed}"))
         .to_owned()
 }
 
@@ -795,14 +799,7 @@ fn allies_by_their_commands(turns: u32) -> (tempfile::TempDir, Vec<PathBuf>, Vec
             }
             let legal: Vec<&str> = legal.iter().map(String::as_str).collect();
             let listed = json(&dirs[i], &legal);
-            let discard = listed["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|a| a["action"].as_str())
-                .find(|a| a.starts_with("discard "))
-                .unwrap_or_else(|| panic!("{listed}"))
-                .to_owned();
+            let discard = discard_listed(&listed);
             words[turn] = format!("{discard}, {}", SHOTS[i]);
             written += 1;
         }
@@ -1186,14 +1183,7 @@ fn two_players_of_four_castles_never_answer_their_own_mail() {
                 legal.extend(["--hand-key", &holder]);
             }
             let listed = json(&at, &legal);
-            let discard = listed["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|a| a["action"].as_str())
-                .find(|a| a.starts_with("discard "))
-                .unwrap_or_else(|| panic!("{listed}"))
-                .to_owned();
+            let discard = discard_listed(&listed);
             let shooter = CASTLES
                 .iter()
                 .position(|c| mover == format!("{}.key", c.to_lowercase()))
