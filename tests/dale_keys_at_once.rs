@@ -22,33 +22,8 @@ struct Table {
 /// The Human's d1.eml, answered at once by the Elf (d2e.eml) and the
 /// Goblin (d2g.eml), both replies mailed to every player.
 fn keys_added_at_once() -> Table {
-    let root = tempfile::tempdir().unwrap();
-    let dir = |who: &str| {
-        let d = root.path().join(who);
-        std::fs::create_dir(&d).unwrap();
-        d
-    };
-    let (human, elf, goblin) = (dir("ann"), dir("eve"), dir("gus"));
-    run(
-        &human,
-        &[
-            "new",
-            "battle-of-the-dale",
-            "--side",
-            "Human=ann@example.org",
-            "--side",
-            "Elf=eve@example.org",
-            "--side",
-            "Goblin=gus@example.org",
-            "--key",
-            "my.key",
-            "--reply",
-            "-o",
-            "d1.eml",
-        ],
-    );
-    mail(&human, &elf, "d1.eml");
-    mail(&human, &goblin, "d1.eml");
+    let (root, [human, elf, goblin]) =
+        common::dale_three_started("example.org", "my.key", "d1.eml");
     for (d, side, out) in [(&elf, "Elf", "d2e.eml"), (&goblin, "Goblin", "d2g.eml")] {
         run(
             d,

@@ -22,33 +22,8 @@ struct Table {
 /// second key message, for Goblin with `fake-goblin.key` (`e2.eml`);
 /// Goblin's own key message (`g.eml`). Everything mailed to Goblin.
 fn seat_taken() -> Table {
-    let root = tempfile::tempdir().unwrap();
-    let dir = |who: &str| {
-        let d = root.path().join(who);
-        std::fs::create_dir(&d).unwrap();
-        d
-    };
-    let (human, elf, goblin) = (dir("ann"), dir("eve"), dir("gus"));
-    run(
-        &human,
-        &[
-            "new",
-            "battle-of-the-dale",
-            "--side",
-            "Human=ann@herald.test",
-            "--side",
-            "Elf=eve@herald.test",
-            "--side",
-            "Goblin=gus@herald.test",
-            "--key",
-            "human.key",
-            "--reply",
-            "-o",
-            "m1.eml",
-        ],
-    );
-    mail(&human, &elf, "m1.eml");
-    mail(&human, &goblin, "m1.eml");
+    let (root, [_human, elf, goblin]) =
+        common::dale_three_started("herald.test", "human.key", "m1.eml");
     run(
         &goblin,
         &[

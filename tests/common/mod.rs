@@ -321,3 +321,48 @@ pub fn seal_hex(
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// Three players of Battle of the Dale, one folder each (`ann` the
+/// Human, `eve` the Elf, `gus` the Goblin, addresses at `domain`) under
+/// a new temporary root: the Human's `new` with key file `key` and
+/// reply `out`, mailed to the other two. The root and the three folders.
+pub fn dale_three_started(
+    domain: &str,
+    key: &str,
+    out: &str,
+) -> (tempfile::TempDir, [std::path::PathBuf; 3]) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = |who: &str| {
+        let d = root.path().join(who);
+        std::fs::create_dir(&d).unwrap();
+        d
+    };
+    let (human, elf, goblin) = (dir("ann"), dir("eve"), dir("gus"));
+    let side = |s: &str, who: &str| format!("{s}={who}@{domain}");
+    let (h, e, g) = (
+        side("Human", "ann"),
+        side("Elf", "eve"),
+        side("Goblin", "gus"),
+    );
+    run(
+        &human,
+        &[
+            "new",
+            "battle-of-the-dale",
+            "--side",
+            &h,
+            "--side",
+            &e,
+            "--side",
+            &g,
+            "--key",
+            key,
+            "--reply",
+            "-o",
+            out,
+        ],
+    );
+    mail(&human, &elf, out);
+    mail(&human, &goblin, out);
+    (root, [human, elf, goblin])
+}
