@@ -2,8 +2,9 @@
 //! play path ([`Referee::play`], the replays and `check`): a turn line
 //! of actions (or `pass`), chance facts and at most a reveal, in a game
 //! where nothing but the rules and the side's hash chain can refuse it
-//! (no key, digest kept, deadline, hidden value, deck, claim or draw
-//! offer), played straight into the position.
+//! (no key, digest kept, deadline, deck, claim or draw offer, and no
+//! hidden value the rules want opened on it), played straight into the
+//! position.
 //!
 //! It checks what the full play ([`Referee::sealed_into`]) checks of
 //! such a line, in the same terms: the number, the side and that it is
@@ -28,15 +29,16 @@ use super::{ChanceEvent, PlayedTurn};
 
 impl<G: Game> Referee<G> {
     /// Whether no side's line can carry anything but actions, facts and
-    /// a reveal in this game as it stands: nothing to sign, date, open
-    /// or answer, and no digest to work out.
+    /// a reveal in this game as it stands: nothing to sign, date or
+    /// answer, and no digest to work out. (A game with hidden values
+    /// qualifies: a line that must open one is left to the full play by
+    /// [`Referee::owes_opening`].)
     #[inline]
     fn only_rules_judge(&self) -> bool {
         !self.keep.digest
             && self.keyless.is_none()
             && !self.header.any_key()
             && self.header.deadline().is_none()
-            && !self.hidden.any()
             && !self.table.has_deck()
             && self.table.farewells().is_empty()
             && self.claim.is_none()
@@ -128,6 +130,7 @@ impl<G: Game> Referee<G> {
             .start_turn_in(state, seat, reveal, &mut played.chance, spent)
             .is_err()
             || line_only_passes::<G>(state, side)
+            || self.owes_opening(state, side)
         {
             return false;
         }
@@ -160,6 +163,11 @@ impl<G: Game> Referee<G> {
             }
             played.actions.push(action);
         }
+        // An opening the mover's actions demand (an attacker's), or a
+        // game ended with hidden values left to audit: the full play's.
+        if self.owes_opening(state, side) || (self.hidden.any() && G::outcome(state).is_over()) {
+            return false;
+        }
         if !G::outcome(state).is_over() && G::end_turn(state).is_err() {
             return false;
         }
@@ -168,6 +176,14 @@ impl<G: Game> Referee<G> {
         }
         played.reveal = reveal;
         true
+    }
+
+    /// Whether the rules demand in `state` that `side` open a hidden
+    /// value on its line (before its actions, a defender's identity;
+    /// after them, an attacker's): a line of the short way opens none.
+    #[inline]
+    fn owes_opening(&self, state: &G::State, side: Side) -> bool {
+        self.hidden.any() && G::demands(state).iter().any(|d| d.side == side)
     }
 }
 
@@ -192,5 +208,50 @@ mod tests {
         assert!(!referee.play_plain(turn, &mut played));
         referee.play(turn).unwrap();
         assert_eq!(referee.turns(), 1);
+    }
+
+    #[test]
+    fn in_a_game_with_hidden_values_a_turn_that_opens_none_takes_the_short_way() {
+        // Playground Battles' armies are hidden: a turn line that opens
+        // no value (no fight) plays the short way; one that opens a
+        // value, or ends the game with values left to audit, is the
+        // full play's.
+        use crate::games::playground_battles::PlaygroundBattles;
+        let (mut short, mut full) = (0, 0);
+        for seed in 0..4 {
+            let mut options = Options::new::<PlaygroundBattles>(seed, 2);
+            options.commitments = true;
+            options.max_turns = 80;
+            let text = selfplay::record::<PlaygroundBattles>(&options).unwrap();
+            let source = Source::new(text.as_bytes()).unwrap();
+            let record = parse(&source).unwrap();
+            let mut referee = Referee::<PlaygroundBattles>::start(&record)
+                .unwrap()
+                .keeping(crate::referee::Keep::RULES);
+            for turn in &record.turns {
+                let opens = turn
+                    .proofs
+                    .iter()
+                    .any(|p| matches!(p.kind, ProofKind::Open { .. }));
+                let in_play = turn.kind == LineKind::Turn && referee.phase() == Phase::Play;
+                let mut played = PlayedTurn::blank(0, Side(0), None);
+                if in_play && referee.play_plain(turn, &mut played) {
+                    assert!(!opens, "turn {} opens a value", turn.number);
+                    short += 1;
+                } else {
+                    referee.play(turn).unwrap();
+                    if in_play {
+                        assert!(
+                            opens || referee.phase() != Phase::Play,
+                            "turn {} opens nothing and the game goes on",
+                            turn.number
+                        );
+                        full += 1;
+                    }
+                }
+            }
+            referee.check_result().unwrap();
+        }
+        assert!(short > 50 && full > 5, "{short} short, {full} full");
     }
 }
