@@ -1522,3 +1522,96 @@ fn header_changed(name: &str, why: &str) -> String {
         "this key file has played {name} in a game whose header this record does not have ({why}): its tags were changed or removed in this copy (a record stripped of its keys and signatures is not the game you are playing): ask for the record as it was sent"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fairness::Protocol;
+    use crate::games::castle_danger::CastleDanger;
+
+    type G = CastleDanger;
+
+    /// Blue has a Commit tag, Red none (protocol 1, the fixture
+    /// `game-one-side-committed.pbem` before its lines), then `lines`.
+    fn uneven(lines: &str) -> Source {
+        let text = format!(
+            "[Game \"castle-danger\"]\n[Blue \"ann@example.org\"]\n[Red \"bob@example.org\"]\n[BlueCommit \"a158cbac327301938a246ae6e7704962f4bbb483bb598bfb4bebe7db82cb8346\"]\n[Result \"*\"]\n\n{lines}"
+        );
+        Source::new(text.as_bytes()).expect("a record")
+    }
+
+    const WHY: &str = "turn 1 cannot be written yet: Blue has a BlueCommit tag and Red has none: Commit and Key tags are added before the first line and never after, so Red's lines could never carry a reveal or a signature (and chance needs them); add Red's with herald keygen --side Red, or pass --no-commit to play so";
+
+    #[test]
+    fn an_uneven_first_line_is_refused_before_the_line_only_for_another_sides_missing_key() {
+        let source = uneven("");
+        let record = record::parse(&source).expect("parsed");
+        let referee = Referee::<G>::start(&record).expect("a header");
+        let red = Wallet::for_protocol(
+            G::ID,
+            "Red",
+            *referee.header().chain_id(),
+            [7; 32],
+            Protocol::One,
+        );
+        let asked = FirstLineAsked {
+            from_message: false,
+            no_commit: false,
+            typed: true,
+            key_file: None,
+        };
+        let refused = |asked: &FirstLineAsked<'_>| referee.uneven_first_line(asked);
+        // No key file: said once the line is composed (its own mistakes
+        // first).
+        let after = refused(&asked).expect("refused");
+        assert_eq!(
+            after.refusal,
+            ComposeError::Closed(ErrorKind::Illegal, WHY.into())
+        );
+        assert_eq!(after.due, RefusalDue::AfterTheLine);
+        // Red's key file, Red's tags missing from this copy: said first.
+        let with_red = FirstLineAsked {
+            key_file: Some(&red),
+            ..asked
+        };
+        let mut before = refused(&with_red);
+        assert_eq!(
+            before.as_ref().map(|u| u.due),
+            Some(RefusalDue::BeforeTheLine)
+        );
+        assert!(UnevenFirstLine::refuse_at(&mut before, RefusalDue::BeforeTheLine).is_err());
+        assert!(before.is_none(), "said once");
+        // A forfeit claimed names its own key due first.
+        let claim = refused(&FirstLineAsked {
+            typed: false,
+            ..with_red
+        });
+        let mut claim = claim;
+        assert!(UnevenFirstLine::refuse_at(&mut claim, RefusalDue::BeforeTheLine).is_ok());
+        assert!(UnevenFirstLine::refuse_at(&mut claim, RefusalDue::AfterTheLine).is_err());
+        // From a message, the other message is named.
+        let from_message = refused(&FirstLineAsked {
+            from_message: true,
+            ..asked
+        })
+        .expect("refused");
+        let ComposeError::Closed(_, why) = from_message.refusal else {
+            panic!("not a closed game: {:?}", from_message.refusal);
+        };
+        assert_eq!(
+            why,
+            format!("{WHY} (if that key came in another message, answered at once with this one, give both messages in one mailbox file: they read as one game)")
+        );
+        // --no-commit lets the line go (before protocol 3).
+        assert!(refused(&FirstLineAsked {
+            no_commit: true,
+            ..asked
+        })
+        .is_none());
+        // Once the record has a line: nothing to refuse.
+        let played = uneven("1. Blue: Kc1-b1\n    reveal e55be5ec55a1eaef86385660e3c49ab5196b9f126c54fe0ef575b571be22990d\n");
+        let record = record::parse(&played).expect("parsed");
+        let referee = crate::referee::replay::<G>(&record, |_, _| {}).expect("replayed");
+        assert!(referee.uneven_first_line(&asked).is_none());
+    }
+}
