@@ -23,8 +23,8 @@ use crate::games::{self, GameVisitor};
 use crate::record::{self, LineKind, Source, TurnText};
 use crate::referee::answer::Crossed;
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Said, Seat,
-    Step, TypedError, Writing,
+    possessives, result_text, ErrorKind, FirstLineAsked, Keep, Keys, PlayedTurn, Preview, Referee,
+    RefusalDue, Said, Seat, Step, TypedError, UnevenFirstLine, Writing,
 };
 use crate::wallet::Wallet;
 
@@ -274,9 +274,11 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     ))
                 }
                 _ => {
-                    return Err(Failure::usage(
-                        "name the key file to write: herald keygen --side SIDE RECORD -o SIDE.key (answering an email: --key SIDE.key --reply -o REPLY.eml)",
-                    ))
+                    let keygen = crate::referee::Command::keygen("SIDE").on_record();
+                    return Err(Failure::usage(format!(
+                        "name the key file to write: {} (answering an email: --key SIDE.key --reply -o REPLY.eml)",
+                        keygen.makes_key("SIDE.key")
+                    )));
                 }
             };
             with_record(
@@ -729,7 +731,10 @@ impl RecordCommand for CheckWithKey {
                 "  ",
             ))?;
             // A true record, yet not one to play on with this key file.
-            if referee.copy_without_key_of(&wallet).is_some() {
+            if referee
+                .copy_without_key_of(&wallet, crate::referee::KeylessCopy::CHECKED)
+                .is_some()
+            {
                 let note = Said::words(format!(
                     "Note: this copy carries no key of {name}'s (no {name}Commit or {name}Key tag): it is a copy from before {name}'s key was added, or one stripped of it, and move, show and legal with {key} refuse it; play on the copy that holds {name}'s key, or add it again, the same key: "
                 ))
@@ -923,10 +928,95 @@ fn pieces_json<G: Game>(state: &G::State) -> Option<Vec<JsonPiece>> {
 
 impl RecordCommand for Show {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        // Set-up lines come before turn 1: they are played whatever turn
-        // is asked for, and not counted as turns.
-        let is_turn = |t: &&record::Turn<'_>| t.kind == LineKind::Turn;
-        let total = ctx.record.turns.iter().filter(is_turn).count() as u32;
+        let upto = self.turn_asked(ctx)?;
+        let keep = Keep::RULES.on(super::context::reader_today());
+        let at = crate::referee::replay_to_turn::<G>(ctx.record, upto, keep)
+            .map_err(|e| ctx.problem(&e))?;
+        let referee = &at.referee;
+        let hand = read_hand_key(self.hand_key.as_deref())?;
+        // The key file is read once, for both positions.
+        let wallet = match self.key.as_deref() {
+            Some(path) => Some((path, read_wallet(path)?)),
+            None => None,
+        };
+        if let Some((path, w)) = &wallet {
+            super::sent::refuse_for_key_file(referee, w, Some(path), ctx)?;
+        }
+        let keys = wallet
+            .as_ref()
+            .map(|(path, w)| (*path, Keys::given(Some(w), hand.as_ref())));
+        let at_end = upto == crate::referee::turn_count(ctx.record);
+        let look = match keys {
+            Some((path, keys)) if at_end => {
+                Some(look_now(referee, keys).map_err(|e| compose_failure(e, Some(path), ctx))?)
+            }
+            _ => None,
+        };
+        let seen = match (&look, keys) {
+            (Some(look), _) => look.state.clone(),
+            (None, Some((path, keys))) => referee
+                .view(keys)
+                .map_err(|e| compose_failure(e, Some(path), ctx))?,
+            (None, None) => referee.public_state(),
+        };
+        // The position the last turn started from, as the viewer saw it.
+        let earlier = at.before.as_ref().and_then(|(b, _)| match keys {
+            Some((_, keys)) => b.view(keys).ok(),
+            None => Some(b.public_state()),
+        });
+        let shown = Shown {
+            upto,
+            seen,
+            earlier,
+            look,
+        };
+        match self.format {
+            Format::Json => self.print_json(referee, &shown, ctx),
+            Format::Text => self.print_text(&at, &shown, ctx),
+            Format::Svg => super::picture::show_svg::<G>(
+                &shown.seen,
+                shown.earlier.as_ref(),
+                upto,
+                &shown
+                    .look
+                    .as_ref()
+                    .map_or_else(Vec::new, super::look::caption),
+            ),
+        }?;
+        Ok(Exit::Ok)
+    }
+}
+
+/// With the key, at the end of the record: one look a turn (the
+/// position as the turn due starts for the key's side, its hand, roll,
+/// step due and legal actions), from the library; the claimed side sees
+/// the turn it may still answer a claim with, as `legal` lists it
+/// ([`Referee::answerable_by`]).
+fn look_now<G: Game>(
+    referee: &Referee<G>,
+    keys: Keys<'_>,
+) -> Result<crate::referee::Look<G>, crate::referee::ComposeError> {
+    let mut now = referee.clone();
+    if let Some(w) = keys.own_file() {
+        now.answerable_by(w);
+    }
+    now.look(keys)
+}
+
+/// What `show` prints, worked out: the turn, the position as the viewer
+/// sees it, the one the turn started from, the look with the key.
+struct Shown<G: Game> {
+    upto: u32,
+    seen: G::State,
+    earlier: Option<G::State>,
+    look: Option<crate::referee::Look<G>>,
+}
+
+impl Show {
+    /// The turn asked for (`--turn`, else the record's last), refused
+    /// past the last (a usage error).
+    fn turn_asked(&self, ctx: &Ctx<'_>) -> Result<u32, Failure> {
+        let total = crate::referee::turn_count(ctx.record);
         let upto = self.turn.unwrap_or(total);
         if upto > total {
             return Err(Failure::usage(format!(
@@ -935,138 +1025,90 @@ impl RecordCommand for Show {
                 if total == 1 { "" } else { "s" }
             )));
         }
-        let mut referee = Referee::<G>::start(ctx.record)
-            .map_err(|e| ctx.problem(&e))?
-            .keeping(Keep::RULES.on(super::context::reader_today()));
-        let mut turns = 0;
-        // The picture and the diagram mark what the last turn played
-        // changed (not a set-up line): the position it started from is
-        // kept, a copy made for that turn alone.
-        let mut before: Option<(Referee<G>, &record::Turn<'_>)> = None;
-        for turn in &ctx.record.turns {
-            if turn.kind == LineKind::Turn {
-                if turns == upto {
-                    break;
-                }
-                turns += 1;
-                if turns == upto && self.format != Format::Json {
-                    before = Some((referee.clone(), turn));
-                }
-            }
-            referee.play(turn).map_err(|e| ctx.problem(&e))?;
-        }
-        if upto == total {
-            referee.check_result().map_err(|e| ctx.problem(&e))?;
-        }
-        let hand = read_hand_key(self.hand_key.as_deref())?;
-        // The key file is read once, for both positions.
-        let wallet = match self.key.as_deref() {
-            Some(path) => Some((path, read_wallet(path)?)),
-            None => None,
-        };
-        if let Some((path, w)) = &wallet {
-            super::sent::refuse_for_key_file(&referee, w, Some(path), ctx)?;
-        }
-        // With the key, at the end of the record: one look a turn (the
-        // position as the turn due starts for the key's side, its hand,
-        // roll, step due and legal actions), from the library.
-        let look = match &wallet {
-            Some((path, w)) if upto == total => {
-                let mut now = referee.clone();
-                // The claimed side sees the turn it may still answer a
-                // claim with, as `legal` lists it (spec section 3.8).
-                if let Some((target, Phase::Play | Phase::Over)) = now.open_claim() {
-                    if w.side().eq_ignore_ascii_case(target.name::<G>()) {
-                        now.void_claim();
-                    }
-                }
-                Some(
-                    now.look(Keys::given(Some(w), hand.as_ref()))
-                        .map_err(|e| compose_failure(e, Some(path), ctx))?,
-                )
-            }
-            _ => None,
-        };
-        let seen = match (&look, &wallet) {
-            (Some(look), _) => look.state.clone(),
-            (None, Some((path, w))) => referee
-                .view(Keys::given(Some(w), hand.as_ref()))
-                .map_err(|e| compose_failure(e, Some(path), ctx))?,
-            (None, None) => referee.public_state(),
-        };
-        let diagram = referee.diagram_with_step(&seen, self.style, |t| {
+        Ok(upto)
+    }
+
+    /// The diagram of what `shown` sees, its step named for the file read.
+    fn diagram<G: Game>(&self, referee: &Referee<G>, shown: &Shown<G>, ctx: &Ctx<'_>) -> String {
+        referee.diagram_with_step(&shown.seen, self.style, |t| {
             fit(&name_record(t, ctx.named()), "  ")
-        });
-        // A forfeit said as one, never as the engine's resignation.
-        let summary = referee.board_words();
-        // The position the last turn started from, as the viewer saw it.
-        let earlier = match (&before, &wallet) {
-            (Some((b, _)), Some((_, w))) => b.view(Keys::given(Some(w), hand.as_ref())).ok(),
-            (Some((b, _)), None) => Some(b.public_state()),
-            (None, _) => None,
+        })
+    }
+
+    fn print_json<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        shown: &Shown<G>,
+        ctx: &Ctx<'_>,
+    ) -> Result<(), Failure> {
+        print_json(&JsonShow {
+            schema: SCHEMA_VERSION,
+            ok: true,
+            game: G::ID,
+            turn: shown.upto,
+            result: referee.result(),
+            to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
+            // A forfeit said as one, never as the engine's resignation.
+            summary: referee.board_words(),
+            pending: pending_json(referee),
+            diagram: plain(&self.diagram(referee, shown, ctx)),
+            position: game::position_text::<G>(referee.state()),
+            ended_by: referee.decided_by().map(|f| JsonEnding {
+                kind: "forfeit",
+                side: f.side.name::<G>(),
+                claimed_by: f.claimant.name::<G>(),
+                line: f.line_name(),
+            }),
+            pieces: pieces_json::<G>(&shown.seen),
+            look: shown.look.as_ref().map(super::look::json),
+        })
+    }
+
+    /// The diagram names the side to move (or the result) and any
+    /// pending chance event itself; what the last turn changed and the
+    /// look follow it.
+    fn print_text<G: Game>(
+        &self,
+        at: &crate::referee::AtTurn<'_, '_, G>,
+        shown: &Shown<G>,
+        ctx: &Ctx<'_>,
+    ) -> Result<(), Failure> {
+        let diagram = self.diagram(&at.referee, shown, ctx);
+        let changed = match (&at.before, &shown.earlier) {
+            (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(e, &shown.seen, line),
+            _ => String::new(),
         };
-        match self.format {
-            Format::Json => print_json(&JsonShow {
-                schema: SCHEMA_VERSION,
-                ok: true,
-                game: G::ID,
-                turn: upto,
-                result: referee.result(),
-                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
-                summary,
-                pending: pending_json(&referee),
-                diagram: plain(&diagram),
-                position: game::position_text::<G>(referee.state()),
-                ended_by: referee.decided_by().map(|f| JsonEnding {
-                    kind: "forfeit",
-                    side: f.side.name::<G>(),
-                    claimed_by: f.claimant.name::<G>(),
-                    line: f.line_name(),
+        let turn_look = shown
+            .look
+            .as_ref()
+            .map_or_else(String::new, |l| super::look::text(l, &self.legal_hint(ctx)));
+        out(&format!(
+            "{}, after turn {}\n\n{diagram}{changed}{turn_look}",
+            G::TITLE,
+            shown.upto
+        ))
+    }
+
+    /// `herald legal` with the key files given, on the file read
+    /// (standard input cannot be read again: the record's name stands
+    /// for it); nothing without a key file.
+    fn legal_hint(&self, ctx: &Ctx<'_>) -> String {
+        let record = match ctx.origin.as_str() {
+            "<stdin>" => "RECORD",
+            origin => origin,
+        };
+        match &self.key {
+            Some(path) => crate::referee::Command::legal()
+                .on_record()
+                .key_file(&path.display().to_string())
+                .hand_key(self.hand_key.as_ref().map(|h| h.display().to_string()))
+                .write(&Writing {
+                    record,
+                    reply: false,
+                    send: false,
                 }),
-                pieces: pieces_json::<G>(&seen),
-                look: look.as_ref().map(super::look::json),
-            })?,
-            // The diagram names the side to move (or the result) and any
-            // pending chance event itself.
-            Format::Text => {
-                let changed = match (&before, &earlier) {
-                    (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(e, &seen, line),
-                    _ => String::new(),
-                };
-                // Standard input cannot be read again: the record's name
-                // stands for it.
-                let record = match ctx.origin.as_str() {
-                    "<stdin>" => "RECORD",
-                    origin => origin,
-                };
-                let legal = match &wallet {
-                    Some((path, _)) => crate::referee::Command::legal()
-                        .on_record()
-                        .key_file(&path.display().to_string())
-                        .hand_key(self.hand_key.as_ref().map(|h| h.display().to_string()))
-                        .write(&Writing {
-                            record,
-                            reply: false,
-                            send: false,
-                        }),
-                    None => String::new(),
-                };
-                let turn_look = look
-                    .as_ref()
-                    .map_or_else(String::new, |l| super::look::text(l, &legal));
-                out(&format!(
-                    "{}, after turn {upto}\n\n{diagram}{changed}{turn_look}",
-                    G::TITLE
-                ))?
-            }
-            Format::Svg => super::picture::show_svg::<G>(
-                &seen,
-                earlier.as_ref(),
-                upto,
-                &look.as_ref().map_or_else(Vec::new, super::look::caption),
-            )?,
+            None => String::new(),
         }
-        Ok(Exit::Ok)
     }
 }
 
@@ -1103,7 +1145,6 @@ struct JsonReplay {
 impl RecordCommand for Replay {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let start = Referee::<G>::start(ctx.record).map_err(|e| ctx.problem(&e))?;
-        let style = self.style;
         let wallet = match self.key.as_deref() {
             Some(path) => {
                 let wallet = read_wallet(path)?;
@@ -1114,16 +1155,7 @@ impl RecordCommand for Replay {
             }
             None => None,
         };
-        // What the key's holder sees (the wallet was checked above).
-        let drawn = |referee: &Referee<G>| {
-            let seen = match &wallet {
-                Some(w) => referee
-                    .view(Keys::as_shown(w))
-                    .unwrap_or_else(|_| referee.state().clone()),
-                None => referee.state().clone(),
-            };
-            referee.diagram_with_step(&seen, style, |t| fit(&t.to_string(), "  "))
-        };
+        let drawn = |referee: &Referee<G>| self.drawn(referee, wallet.as_ref());
         let mut positions = vec![JsonPosition {
             turn: 0,
             side: None,
@@ -1161,27 +1193,41 @@ impl RecordCommand for Replay {
                     positions,
                 })?
             }
-            Format::Text | Format::Svg => {
-                let mut text = String::new();
-                for p in &positions {
-                    match &p.side {
-                        None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
-                        Some(side) => {
-                            text.push_str(&fit(
-                                &format!("== {}. {side}: {}", p.turn, p.body),
-                                "     ",
-                            ));
-                            text.push('\n');
-                        }
-                    }
-                    text.push_str(&p.diagram);
-                    text.push('\n');
-                }
-                out(&text)?
-            }
+            Format::Text | Format::Svg => out(&replay_text::<G>(&positions))?,
         }
         Ok(Exit::Ok)
     }
+}
+
+impl Replay {
+    /// The diagram of what the key's holder sees (the key file was
+    /// checked at the start), or of the record's position.
+    fn drawn<G: Game>(&self, referee: &Referee<G>, wallet: Option<&Wallet>) -> String {
+        let seen = match wallet {
+            Some(w) => referee
+                .view(Keys::as_shown(w))
+                .unwrap_or_else(|_| referee.state().clone()),
+            None => referee.state().clone(),
+        };
+        referee.diagram_with_step(&seen, self.style, |t| fit(&t.to_string(), "  "))
+    }
+}
+
+/// `replay`'s text: each position's diagram under its turn.
+fn replay_text<G: Game>(positions: &[JsonPosition]) -> String {
+    let mut text = String::new();
+    for p in positions {
+        match &p.side {
+            None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
+            Some(side) => {
+                text.push_str(&fit(&format!("== {}. {side}: {}", p.turn, p.body), "     "));
+                text.push('\n');
+            }
+        }
+        text.push_str(&p.diagram);
+        text.push('\n');
+    }
+    text
 }
 
 // ---------------------------------------------------------------- annotate
@@ -1312,21 +1358,55 @@ impl RecordCommand for Legal {
         let mut referee = super::sent::replay_from_sent::<G>(ctx, Keep::RULES, sent, |_, _| {})?;
         if let (Some(w), Some(path)) = (&wallet, self.key.as_deref()) {
             super::sent::refuse_for_key_file(&referee, w, Some(path), ctx)?;
-        }
-        // The claimed side lists the turn it may still answer a claim
-        // made in play with (spec section 3.8).
-        if let (Some((target, Phase::Play | Phase::Over)), Some(w)) =
-            (referee.open_claim(), wallet.as_ref())
-        {
-            if w.side().eq_ignore_ascii_case(target.name::<G>()) {
-                referee.void_claim();
-            }
+            // The claimed side lists the turn it may still answer a claim
+            // made in play with (spec section 3.8).
+            referee.answerable_by(w);
         }
         let hand = read_hand_key(self.hand_key.as_deref())?;
         let preview = referee
             .preview_for(Keys::given(wallet.as_ref(), hand.as_ref()))
             .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let chance: Vec<JsonChance> = match &preview {
+        let listed = self.listed(&referee, &preview, ctx)?;
+        match self.format {
+            Format::Json => print_json(&JsonLegal {
+                schema: SCHEMA_VERSION,
+                ok: true,
+                game: G::ID,
+                turn: referee.next_turn(),
+                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
+                note: listed.note.as_ref().map(ToString::to_string),
+                chance: listed.chance,
+                after: listed.after,
+                actions: listed.actions,
+            })?,
+            Format::Text | Format::Svg => out(&self.text(&referee, listed, ctx))?,
+        }
+        Ok(Exit::Ok)
+    }
+}
+
+/// What `legal` lists, worked out by the referee: the chance the turn
+/// starts with, the note, the actions of `--after` and the actions
+/// legal (with their costs); `listed`: whether there is a position to
+/// list them from at all.
+struct Listed {
+    chance: Vec<JsonChance>,
+    note: Option<Said>,
+    after: Vec<String>,
+    actions: Vec<JsonAction>,
+    listed: bool,
+}
+
+impl Legal {
+    /// What the turn due lists, as `preview` shows it, or after the
+    /// actions of `--after` ([`Referee::legal_after`]).
+    fn listed<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        preview: &Preview<G>,
+        ctx: &Ctx<'_>,
+    ) -> Result<Listed, Failure> {
+        let chance = match preview {
             Preview::Actions { chance, .. } => chance
                 .iter()
                 .map(|e| JsonChance {
@@ -1336,150 +1416,129 @@ impl RecordCommand for Legal {
                 .collect(),
             _ => Vec::new(),
         };
-        let mut note = preview.legal_note();
-        if let Some(draw) = referee.to_move().and_then(|s| referee.draw_note(s)) {
-            note =
-                Some(note.map_or_else(|| draw.clone().into(), |n| n.after(&format!("{draw}; "))));
-        }
-        let mut after = Vec::new();
-        let mut state = preview.state().cloned();
-        if let Some(text) = &self.after {
-            // The game allows no action now (a draw to answer, a pass
-            // only, the game over): the game's reason, exit 1.
-            let Some(start) = &state else {
-                return Err(Failure::invalid(
-                    Problem::plain(
-                        crate::referee::ErrorKind::Illegal,
-                        format!(
-                            "--after: no action can be listed now{}",
-                            note.as_ref().map_or(String::new(), |n| format!(" ({n})"))
-                        ),
-                    ),
-                    &ctx.origin,
-                ));
-            };
-            let made = referee
-                .preview_typed_after(start, text)
-                .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))?;
-            after = made.actions.iter().map(action_text::<G>).collect();
-            note = Some(match made.can_end {
-                Ok(()) => "the turn may end after these actions".into(),
-                Err(why) => format!("the turn may not end after these actions: {why}").into(),
-            });
-            state = Some(made.state);
-        }
-        let mut actions = Vec::new();
-        if let Some(state) = &state {
-            // The referee listed the turn's actions; after --after, the
-            // rest are listed here from the position the actions made.
-            let mut rest = Vec::new();
-            let list = if self.after.is_some() {
-                G::legal_actions(state, &mut rest);
-                &rest[..]
-            } else {
-                preview.legal_actions()
-            };
-            actions = list
-                .iter()
+        let with_costs = |state: &G::State, list: &[G::Action]| {
+            list.iter()
                 .map(|a| JsonAction {
                     action: action_text::<G>(a),
                     cost: G::action_cost(state, a),
                 })
-                .collect();
-        }
-        let to_move = referee.side_due().map(|s| s.name::<G>().to_owned());
-        match self.format {
-            Format::Json => print_json(&JsonLegal {
-                schema: SCHEMA_VERSION,
-                ok: true,
-                game: G::ID,
-                turn: referee.next_turn(),
-                to_move,
-                note: note.as_ref().map(ToString::to_string),
+                .collect()
+        };
+        let Some(text) = &self.after else {
+            return Ok(Listed {
                 chance,
-                after,
-                actions,
-            })?,
-            Format::Text | Format::Svg => {
-                let mut text = String::new();
-                let step = referee
-                    .step_due()
-                    .filter(|d| d.step != Step::Turn || referee.open_claim().is_some());
-                if let Some(due) = step
-                    .as_ref()
-                    .filter(|d| d.step == Step::Keygen && d.line.starts_with("turn"))
-                {
-                    // Keys before turn 1: what is due, then the turn that
-                    // waits for them.
-                    text.push_str(&fit(&name_record(&due.text, ctx.named()), "  "));
-                    if let Some(side) = &to_move {
-                        let head = format!("{side}, once every key is in");
-                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
-                    }
-                } else if let Some(due) = &step {
-                    let head = format!(
-                        "{}, {}: ",
-                        crate::referee::capital(&due.line),
-                        due.side.name::<G>()
-                    );
-                    text.push_str(&fit(
-                        &name_record(&due.text.clone().after(&head), ctx.named()),
-                        "  ",
-                    ));
-                    // A claim its target may still answer: that answer is
-                    // due; the actions listed are the next side's, for
-                    // when the claim stands.
-                    if let (Some(side), Some(_), false) =
-                        (&to_move, referee.open_claim(), actions.is_empty())
-                    {
-                        let head = format!("{side}, once the claim stands");
-                        text.push_str(&actions_head(referee.next_turn(), &head, actions.len()));
-                    }
-                } else if let (Some(side), None) = (&to_move, &state) {
-                    // Nothing to list from (hidden cards without the
-                    // key, chance only the mover's key settles): say what
-                    // is needed, not "0 legal actions".
-                    let record = match ctx.origin.as_str() {
-                        "<stdin>" => "RECORD",
-                        origin => origin,
-                    };
-                    let with_key = match &self.key {
-                        None => with_key_file(record),
-                        Some(_) => String::new(),
-                    };
-                    text.push_str(&fit(
-                        &format!(
-                            "Turn {}, {side}: no actions listed: {}{with_key}",
-                            referee.next_turn(),
-                            note.take().map(|n| n.to_string()).unwrap_or_default()
-                        ),
-                        "  ",
-                    ));
-                } else if let Some(side) = &to_move {
-                    text.push_str(&actions_head(referee.next_turn(), side, actions.len()));
-                }
-                if !after.is_empty() {
-                    text.push_str(&fit(&format!("After: {}", after.join(", ")), "  "));
-                }
-                if let Some(n) = &note {
-                    text.push_str(&fit(
-                        &name_record(&n.clone().after("Note: "), ctx.named()),
-                        "  ",
-                    ));
-                }
-                for c in &chance {
-                    text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
-                }
-                for a in &actions {
-                    match a.cost {
-                        Some(c) => text.push_str(&format!("  {:<16} cost {c}\n", a.action)),
-                        None => text.push_str(&format!("  {}\n", a.action)),
-                    }
-                }
-                out(&text)?;
+                note: referee.legal_note(preview),
+                after: Vec::new(),
+                actions: preview
+                    .state()
+                    .map_or_else(Vec::new, |s| with_costs(s, preview.legal_actions())),
+                listed: preview.state().is_some(),
+            });
+        };
+        let after = referee
+            .legal_after(preview, text)
+            .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))?;
+        Ok(Listed {
+            chance,
+            note: Some(after.note),
+            after: after.made.iter().map(action_text::<G>).collect(),
+            actions: with_costs(&after.state, &after.rest),
+            listed: true,
+        })
+    }
+
+    /// `legal`'s text: what is due and whose the actions are, then the
+    /// actions of `--after`, the note, the chance and the actions.
+    fn text<G: Game>(&self, referee: &Referee<G>, mut listed: Listed, ctx: &Ctx<'_>) -> String {
+        let mut text = self.head(referee, &mut listed, ctx);
+        if !listed.after.is_empty() {
+            text.push_str(&fit(&format!("After: {}", listed.after.join(", ")), "  "));
+        }
+        if let Some(n) = &listed.note {
+            text.push_str(&fit(
+                &name_record(&n.clone().after("Note: "), ctx.named()),
+                "  ",
+            ));
+        }
+        for c in &listed.chance {
+            text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
+        }
+        for a in &listed.actions {
+            match a.cost {
+                Some(c) => text.push_str(&format!("  {:<16} cost {c}\n", a.action)),
+                None => text.push_str(&format!("  {}\n", a.action)),
             }
         }
-        Ok(Exit::Ok)
+        text
+    }
+
+    /// The lines over the actions: the step due when it is not the
+    /// turn's (keys before turn 1, a set-up or closing line, a claim's
+    /// answer), and whose actions are listed, or why none are (the note
+    /// said there, taken out of `listed`).
+    fn head<G: Game>(&self, referee: &Referee<G>, listed: &mut Listed, ctx: &Ctx<'_>) -> String {
+        let mut text = String::new();
+        let count = listed.actions.len();
+        let turn = referee.next_turn();
+        let to_move = referee.side_due().map(|s| s.name::<G>().to_owned());
+        let step = referee
+            .step_due()
+            .filter(|d| d.step != Step::Turn || referee.open_claim().is_some());
+        if let Some(due) = step
+            .as_ref()
+            .filter(|d| d.step == Step::Keygen && d.line.starts_with("turn"))
+        {
+            // Keys before turn 1: what is due, then the turn that
+            // waits for them.
+            text.push_str(&fit(&name_record(&due.text, ctx.named()), "  "));
+            if let Some(side) = &to_move {
+                let head = format!("{side}, once every key is in");
+                text.push_str(&actions_head(turn, &head, count));
+            }
+        } else if let Some(due) = &step {
+            let head = format!(
+                "{}, {}: ",
+                crate::referee::capital(&due.line),
+                due.side.name::<G>()
+            );
+            text.push_str(&fit(
+                &name_record(&due.text.clone().after(&head), ctx.named()),
+                "  ",
+            ));
+            // A claim its target may still answer: that answer is due;
+            // the actions listed are the next side's, for when the claim
+            // stands.
+            if let (Some(side), Some(_), false) = (&to_move, referee.open_claim(), count == 0) {
+                let head = format!("{side}, once the claim stands");
+                text.push_str(&actions_head(turn, &head, count));
+            }
+        } else if let (Some(side), false) = (&to_move, listed.listed) {
+            // Nothing to list from (hidden cards without the key, chance
+            // only the mover's key settles): say what is needed, not "0
+            // legal actions".
+            let record = match ctx.origin.as_str() {
+                "<stdin>" => "RECORD",
+                origin => origin,
+            };
+            let with_key = match &self.key {
+                None => with_key_file(record),
+                Some(_) => String::new(),
+            };
+            text.push_str(&fit(
+                &format!(
+                    "Turn {turn}, {side}: no actions listed: {}{with_key}",
+                    listed
+                        .note
+                        .take()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ),
+                "  ",
+            ));
+        } else if let Some(side) = &to_move {
+            text.push_str(&actions_head(turn, side, count));
+        }
+        text
     }
 }
 
@@ -1579,11 +1638,7 @@ impl RecordCommand for Hand {
         // The claimed side holds the hand it may still answer a claim
         // made in play with, as `show` and `legal` see it (spec section
         // 3.8).
-        if let Some((target, Phase::Play | Phase::Over)) = referee.open_claim() {
-            if wallet.side().eq_ignore_ascii_case(target.name::<G>()) {
-                referee.void_claim();
-            }
-        }
+        referee.answerable_by(&wallet);
         let side = referee
             .header()
             .side_named::<G>(wallet.side())
@@ -2233,7 +2288,7 @@ pub(super) fn write_line_again<G: Game>(
         _ if past_claim => {
             // `ctx.record` is the record up to the claim: the file holds
             // it, then the line.
-            refuse_message(ctx, super::context::MOVE_ANSWER)?;
+            refuse_message(ctx, super::context::move_answer())?;
             let text = record::Splice::new()
                 .line(line)
                 .result(over.as_deref())
@@ -2349,10 +2404,10 @@ impl RecordCommand for Move {
             // The answer as typed: a turn, `audit`, a forfeit claim.
             let key = super::sent::key_arg(self.key.as_deref());
             let answer = match &self.text {
-                Some(text) => format!("move {{}} \"{text}\" --key {key}"),
-                None => format!("move {{}} --forfeit --key {key}"),
+                Some(text) => crate::referee::Command::moves().typed(text),
+                None => crate::referee::Command::moves().forfeit(),
             };
-            refuse_message(ctx, &answer)?;
+            refuse_message(ctx, answer.key_file(&key))?;
         }
         let key = self.key.as_deref();
         let (mut wallet, key_read) = match key.map(read_wallet_stamped).transpose()? {
@@ -2424,30 +2479,14 @@ impl RecordCommand for Move {
         let typed_as = self.text.as_deref().and_then(|t| referee.typed_as(t));
         self.void_claim_answered(&mut referee, wallet.as_ref());
         self.check_expected(&referee, ctx)?;
-        let alike = referee
-            .refuse_uneven_first_line(ctx.source.from_message())
-            .map_err(|e| compose_failure(e, key, ctx));
-        // Under protocol 3 an uneven game would stick at the first line
-        // of a side without a key: --no-commit does not apply.
-        let uneven_refused = !self.no_commit || referee.header().protocol().keys_join_late();
-        // Before a typed line is composed: another side's key missing
-        // from this copy stops any first line, legal or not, so it is said
-        // first, with the command that adds it. (The key file's own side's
-        // missing is said by the line's composing, as a stripped copy;
-        // a forfeit claim's own refusal names the key due first.)
-        // A key file that is no key of this game (or none given where
-        // one is needed) is a usage error, said first by the composing.
-        let early = uneven_refused
-            && self.text.is_some()
-            && wallet.as_ref().is_some_and(|w| {
-                referee.key_file_side(w).is_ok() && referee.copy_without_key_of(w).is_none()
-            });
-        let alike = if early {
-            alike?;
-            Ok(())
-        } else {
-            alike
-        };
+        let mut uneven = referee.uneven_first_line(&FirstLineAsked {
+            from_message: ctx.source.from_message(),
+            no_commit: self.no_commit,
+            typed: self.text.is_some(),
+            key_file: wallet.as_ref(),
+        });
+        UnevenFirstLine::refuse_at(&mut uneven, RefusalDue::BeforeTheLine)
+            .map_err(|e| compose_failure(e, key, ctx))?;
         let number = referee.next_turn();
         let played = match &self.text {
             Some(text) => self.compose_typed(&mut referee, text, wallet.as_ref(), ctx)?,
@@ -2458,11 +2497,8 @@ impl RecordCommand for Move {
                     .map_err(|e| compose_failure(e, key, ctx))?
             }
         };
-        // After the line is composed, so that a mistake in it is named
-        // first (unless said above).
-        if uneven_refused {
-            alike?;
-        }
+        UnevenFirstLine::refuse_at(&mut uneven, RefusalDue::AfterTheLine)
+            .map_err(|e| compose_failure(e, key, ctx))?;
         if ended.is_none() && referee.phase() == Phase::Audit {
             // This line ended the game.
             ended = referee.digest().copied();
@@ -2638,7 +2674,10 @@ pub(super) fn dry_run_line<G: Game>(played: &PlayedTurn<G>) -> String {
 /// Write `tags` into the record's header after the last tag before
 /// Result (Result stays last), atomically.
 fn add_tags(ctx: &Ctx<'_>, tags: &[(&str, &str)]) -> Result<(), Failure> {
-    refuse_message(ctx, KEYGEN_ANSWER)?;
+    refuse_message(
+        ctx,
+        crate::referee::Command::keygen("SIDE").key_file("SIDE.key"),
+    )?;
     let text = record::Splice::new()
         .tags(tags)
         .in_place(ctx.source, ctx.record);
@@ -2696,8 +2735,6 @@ fn referee_of<G: Game>(text: &str) -> Result<Referee<G>, Failure> {
 }
 
 /// The answer to a message for `keygen`.
-const KEYGEN_ANSWER: &str = "keygen --side SIDE {} --key SIDE.key";
-
 struct Keygen {
     side: String,
     /// The key file to write.
@@ -2717,82 +2754,28 @@ impl RecordCommand for Keygen {
                 referee.header().side_list::<G>()
             )));
         };
+        if let Some(why) = referee.key_refused(ctx.record, side) {
+            return Err(Failure::usage(why.write(&super::sent::as_read(ctx))));
+        }
         let name = side.name::<G>();
-        let has = match (referee.latest_reveal(side), referee.header().key(side)) {
-            (Some(_), _) => Some("Commit"),
-            (None, Some(_)) => Some("Key"),
-            (None, None) => None,
-        };
-        if let Some(tag) = has {
-            return Err(Failure::usage(format!(
-                "{name} has a {tag} tag already: one key per side and game"
-            )));
-        }
-        // Protocol 3: a side's key may join the set-up late, before the
-        // side's own first line (and before turn 1, whose chance needs
-        // every side's commitment).
-        let started = if referee.header().protocol().keys_join_late() {
-            ctx.record.turns.iter().any(|t| {
-                t.kind == crate::record::LineKind::Turn || t.side.eq_ignore_ascii_case(name)
-            })
-        } else {
-            !ctx.record.turns.is_empty()
-        };
-        if started {
-            return Err(Failure::usage(
-                "commitments are added before turn 1: this game has started",
-            ));
-        }
-        if referee.header().protocol().keys_join_late()
-            && referee.setup_due().is_some()
-            && !ctx.record.turns.is_empty()
-        {
-            // Once the set-up has begun, its key alone would leave its
-            // set-up step for its own next message: the player would
-            // answer its own mail.
-            return Err(Failure::usage(format!(
-                "under [Protocol \"3\"] {name}'s key joins the header with its first set-up line, in one message: herald setup {} --side {name} --key {}.key [CHOICES] --reply -o reply.eml makes the key and writes the line",
-                ctx.origin,
-                name.to_ascii_lowercase()
-            )));
-        }
         let from_message = ctx.source.from_message();
         if from_message && self.reply.is_none() && !self.print {
             // Before the key file is written: a message is left as it was
             // received, and the reply carries the tags.
-            let answer = format!(
-                "keygen --side {name} {{}} --key {}.key",
-                name.to_ascii_lowercase()
-            );
-            refuse_message(ctx, &answer)?;
+            let answer = crate::referee::Command::keygen(name)
+                .key_file(&format!("{}.key", name.to_ascii_lowercase()));
+            refuse_message(ctx, answer)?;
         }
         if let Some(reply) = &self.reply {
             files::refuse_existing(&reply.output)?;
         }
-        // Protocol 3: a key file of this very side and game, made on
-        // another copy of the record (two sides' keys added at once), joins
-        // this copy too: the same key, never a second one.
-        let existing = match self.output.exists() {
-            true if referee.header().protocol().keys_join_late() => {
-                // Anything else there is never overwritten (below).
-                let text = std::fs::read_to_string(&self.output).ok();
-                text.and_then(|t| Wallet::parse(&t).ok()).filter(|wallet| {
-                    wallet.chain() == referee.header().chain_id()
-                        && wallet.side().eq_ignore_ascii_case(name)
-                        && wallet.game().eq_ignore_ascii_case(G::ID)
-                })
-            }
-            _ => None,
-        };
+        let existing = self.existing_key::<G>(&referee, side);
         let joins_again = existing.is_some();
         let new_key = match existing {
-            Some(wallet) => NewKey::of(wallet, side.name::<G>()),
+            Some(wallet) => NewKey::of(wallet, name),
             None => NewKey::generate::<G>(referee.header(), side)?,
         };
-        let key = &new_key.wallet;
         let tags = new_key.tags();
-        let mut tag_lines = String::new();
-        record::write_tags(tags, &mut tag_lines);
         // The record and the message the tags go out in, read back as any
         // reader will, before anything is written.
         let after = record::Splice::new()
@@ -2800,16 +2783,80 @@ impl RecordCommand for Keygen {
             .extracted(ctx.source, ctx.record);
         let next = referee_of::<G>(&after)?;
         if !joins_again {
-            files::write_new_private(&self.output, key.to_text().as_bytes())?;
+            files::write_new_private(&self.output, new_key.wallet.to_text().as_bytes())?;
         }
-        // A new key file: on a later failure it goes, and nothing is left
-        // that the record does not match (a key file that was there stays).
-        let forget_key = || {
-            if !joins_again {
-                let _ = std::fs::remove_file(&self.output);
-            }
+        let added = Added {
+            name,
+            tags: &tags,
+            joins_again,
         };
-        let wrote = if joins_again {
+        match &self.reply {
+            Some(reply) => self.reply_with_tags(ctx, reply, &next, side, &after, &added),
+            None if self.print => out(&format!(
+                "{}\nadd these tags to the record's header before turn 1:\n{}",
+                self.wrote(&added),
+                added.lines()
+            )),
+            None => {
+                add_tags(ctx, &tags).inspect_err(|_| self.forget_key(&added))?;
+                out(&format!(
+                    "{}\nadded to {}:\n{}",
+                    self.wrote(&added),
+                    ctx.origin,
+                    added.lines()
+                ))
+            }
+        }?;
+        Ok(Exit::Ok)
+    }
+}
+
+/// The key `keygen` adds: its side, its tags, and whether its key file
+/// was there already (made on another copy of the game).
+struct Added<'a> {
+    name: &'a str,
+    tags: &'a [(&'a str, &'a str)],
+    joins_again: bool,
+}
+
+impl Added<'_> {
+    /// The tags as the header holds them, one a line.
+    fn lines(&self) -> String {
+        let mut lines = String::new();
+        record::write_tags(self.tags.iter().copied(), &mut lines);
+        lines
+    }
+}
+
+impl Keygen {
+    /// Protocol 3: a key file of this very side and game, made on another
+    /// copy of the record (two sides' keys added at once), joins this
+    /// copy too: the same key, never a second one. Anything else there is
+    /// never overwritten (`files::write_new_private` refuses it).
+    fn existing_key<G: Game>(&self, referee: &Referee<G>, side: game::Side) -> Option<Wallet> {
+        if !self.output.exists() || !referee.header().protocol().keys_join_late() {
+            return None;
+        }
+        let text = std::fs::read_to_string(&self.output).ok();
+        text.and_then(|t| Wallet::parse(&t).ok()).filter(|wallet| {
+            wallet.chain() == referee.header().chain_id()
+                && wallet.side().eq_ignore_ascii_case(side.name::<G>())
+                && wallet.game().eq_ignore_ascii_case(G::ID)
+        })
+    }
+
+    /// A new key file goes on a later failure, and nothing is left that
+    /// the record does not match (a key file that was there stays).
+    fn forget_key(&self, added: &Added<'_>) {
+        if !added.joins_again {
+            let _ = std::fs::remove_file(&self.output);
+        }
+    }
+
+    /// What was written of the key file.
+    fn wrote(&self, added: &Added<'_>) -> String {
+        let name = added.name;
+        if added.joins_again {
             format!(
                 "{} holds {name}'s key already (made on another copy of this game): its tags join this copy too, the same key",
                 self.output.display()
@@ -2819,50 +2866,57 @@ impl RecordCommand for Keygen {
                 "wrote {} (private: keep it, never send it)",
                 self.output.display()
             )
-        };
-        if let Some(reply) = &self.reply {
-            let record_was = if from_message {
-                None
-            } else {
-                let bytes = files::read_bytes(ctx.path).inspect_err(|_| forget_key())?;
-                add_tags(ctx, &tags).inspect_err(|_| forget_key())?;
-                Some(bytes)
-            };
-            let what = format!("{name} added its key ({name}Commit and {name}Key)");
-            super::mail::write_message(ctx, reply, &next, side, &what, &after).inspect_err(
-                |_| {
-                    if let Some(bytes) = &record_was {
-                        let _ = files::rewrite(ctx.path, None, bytes);
-                    }
-                    forget_key();
-                },
-            )?;
-            out(&format!(
-                "{wrote}\n{}\n",
-                if from_message {
-                    format!(
-                        "{} is left as it was received; the reply carries {name}'s tags:\n{}",
-                        ctx.origin,
-                        tag_lines.trim_end()
-                    )
-                } else {
-                    format!(
-                        "added to {} and the reply:\n{}",
-                        ctx.origin,
-                        tag_lines.trim_end()
-                    )
-                }
-            ))?;
-            send_if_asked(Some(reply), Format::Text)?;
-        } else if self.print {
-            out(&format!(
-                "{wrote}\nadd these tags to the record's header before turn 1:\n{tag_lines}"
-            ))?;
-        } else {
-            add_tags(ctx, &tags).inspect_err(|_| forget_key())?;
-            out(&format!("{wrote}\nadded to {}:\n{tag_lines}", ctx.origin))?;
         }
-        Ok(Exit::Ok)
+    }
+
+    /// `--reply`: the tags added to the record file (a message is left
+    /// as it was received), then the message that carries them (`after`,
+    /// the record with them); each put back as it was when a later one
+    /// cannot be written.
+    fn reply_with_tags<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        reply: &super::mail::Reply,
+        next: &Referee<G>,
+        side: game::Side,
+        after: &str,
+        added: &Added<'_>,
+    ) -> Result<(), Failure> {
+        let name = added.name;
+        let from_message = ctx.source.from_message();
+        let record_was = if from_message {
+            None
+        } else {
+            let bytes = files::read_bytes(ctx.path).inspect_err(|_| self.forget_key(added))?;
+            add_tags(ctx, added.tags).inspect_err(|_| self.forget_key(added))?;
+            Some(bytes)
+        };
+        let what = format!("{name} added its key ({name}Commit and {name}Key)");
+        super::mail::write_message(ctx, reply, next, side, &what, after).inspect_err(|_| {
+            if let Some(bytes) = &record_was {
+                let _ = files::rewrite(ctx.path, None, bytes);
+            }
+            self.forget_key(added);
+        })?;
+        let lines = added.lines();
+        out(&format!(
+            "{}\n{}\n",
+            self.wrote(added),
+            if from_message {
+                format!(
+                    "{} is left as it was received; the reply carries {name}'s tags:\n{}",
+                    ctx.origin,
+                    lines.trim_end()
+                )
+            } else {
+                format!(
+                    "added to {} and the reply:\n{}",
+                    ctx.origin,
+                    lines.trim_end()
+                )
+            }
+        ))?;
+        send_if_asked(Some(reply), Format::Text)
     }
 }
 
@@ -3024,22 +3078,12 @@ impl New {
         key: &Path,
     ) -> Result<Exit, Failure> {
         let header = referee.header();
-        let side = match &self.me {
-            Some(name) => header.side_named::<G>(name).ok_or_else(|| {
-                Failure::usage(format!(
-                    "--as {name}: not a side of this game: the sides are {}",
-                    header.side_list::<G>()
-                ))
-            })?,
-            None => header.sides()[0],
-        };
-        let name = side.name::<G>();
+        let side = self.creator::<G>(header)?;
         let output = self.output.as_deref();
         if let Some(path) = output {
             files::refuse_existing(path)?;
         }
         let new_key = NewKey::generate::<G>(header, side)?;
-        let wallet = &new_key.wallet;
         let tags = new_key.tags();
         let source = Source::new(text.as_bytes()).map_err(|e| Failure::usage(e.message))?;
         let parsed = record::parse(&source).map_err(|e| Failure::usage(e.message))?;
@@ -3049,7 +3093,7 @@ impl New {
         let keyed_source = Source::new(keyed.as_bytes()).map_err(|e| Failure::usage(e.message))?;
         let keyed_record = record::parse(&keyed_source).map_err(|e| Failure::usage(e.message))?;
         let next = Referee::<G>::start(&keyed_record).map_err(|e| Failure::usage(e.message))?;
-        files::write_new_private(key, wallet.to_text().as_bytes())?;
+        files::write_new_private(key, new_key.wallet.to_text().as_bytes())?;
         let forget_key = || {
             let _ = std::fs::remove_file(key);
         };
@@ -3060,41 +3104,18 @@ impl New {
                     .inspect_err(|_| forget_key());
             }
         }
-        let wrote = match (output, self.reply) {
-            (Some(path), true) => {
-                let ctx = Ctx {
-                    origin: path.display().to_string(),
-                    path,
-                    source: &keyed_source,
-                    record: &keyed_record,
-                    stamp: None,
-                };
-                let what =
-                    format!("{name} began the game with its key ({name}Commit and {name}Key)");
-                let reply = super::mail::Reply {
-                    output: path.to_path_buf(),
-                    send: self.send.is_some(),
-                    config: self.send.clone().flatten(),
-                };
-                super::mail::write_message(&ctx, &reply, &next, side, &what, &keyed)
-                    .inspect_err(|_| forget_key())?;
-                format!(
-                    "the first message, {}, carries the new record: keep it",
-                    path.display()
-                )
-            }
-            (Some(path), false) => {
-                files::write_new(path, keyed.as_bytes()).inspect_err(|_| forget_key())?;
-                format!("wrote a new {} record to {}", G::TITLE, path.display())
-            }
-            (None, _) => {
-                out(&keyed)?;
-                "printed the new record".into()
-            }
+        let keyed = Keyed {
+            source: &keyed_source,
+            record: &keyed_record,
+            text: &keyed,
+            next: &next,
+            side,
         };
+        let wrote = self.write_keyed(&keyed).inspect_err(|_| forget_key())?;
         let message = format!(
-            "wrote {} (private: keep it, never send it), {name}'s key\n{wrote}\n",
-            key.display()
+            "wrote {} (private: keep it, never send it), {}'s key\n{wrote}\n",
+            key.display(),
+            side.name::<G>()
         );
         if output.is_some() {
             out(&message)?;
@@ -3102,15 +3123,77 @@ impl New {
             super::report::eprint_note(message.trim_end());
         }
         if let (Some(path), true) = (output, self.reply) {
-            let reply = super::mail::Reply {
-                output: path.to_path_buf(),
-                send: self.send.is_some(),
-                config: self.send.clone().flatten(),
-            };
-            send_if_asked(Some(&reply), Format::Text)?;
+            send_if_asked(Some(&self.first_message(path)), Format::Text)?;
         }
         Ok(Exit::Ok)
     }
+
+    /// The creator's side: `--as`, else the first.
+    fn creator<G: Game>(&self, header: &crate::referee::Header) -> Result<game::Side, Failure> {
+        match &self.me {
+            Some(name) => header.side_named::<G>(name).ok_or_else(|| {
+                Failure::usage(format!(
+                    "--as {name}: not a side of this game: the sides are {}",
+                    header.side_list::<G>()
+                ))
+            }),
+            None => Ok(header.sides()[0]),
+        }
+    }
+
+    /// `--reply -o path`: the first message, sent too with `--send`.
+    fn first_message(&self, path: &Path) -> super::mail::Reply {
+        super::mail::Reply {
+            output: path.to_path_buf(),
+            send: self.send.is_some(),
+            config: self.send.clone().flatten(),
+        }
+    }
+
+    /// The new record with the creator's key written as asked: the first
+    /// message, the record file, or printed; what was done, said.
+    fn write_keyed<G: Game>(&self, keyed: &Keyed<'_, G>) -> Result<String, Failure> {
+        Ok(match (self.output.as_deref(), self.reply) {
+            (Some(path), true) => {
+                let ctx = Ctx {
+                    origin: path.display().to_string(),
+                    path,
+                    source: keyed.source,
+                    record: keyed.record,
+                    stamp: None,
+                };
+                let name = keyed.side.name::<G>();
+                let what =
+                    format!("{name} began the game with its key ({name}Commit and {name}Key)");
+                let reply = self.first_message(path);
+                super::mail::write_message(
+                    &ctx, &reply, keyed.next, keyed.side, &what, keyed.text,
+                )?;
+                format!(
+                    "the first message, {}, carries the new record: keep it",
+                    path.display()
+                )
+            }
+            (Some(path), false) => {
+                files::write_new(path, keyed.text.as_bytes())?;
+                format!("wrote a new {} record to {}", G::TITLE, path.display())
+            }
+            (None, _) => {
+                out(keyed.text)?;
+                "printed the new record".into()
+            }
+        })
+    }
+}
+
+/// The new record with the creator's key: its text, read back, and the
+/// referee at its start.
+struct Keyed<'a, G: Game> {
+    source: &'a Source,
+    record: &'a record::Record<'a>,
+    text: &'a str,
+    next: &'a Referee<G>,
+    side: game::Side,
 }
 
 impl New {

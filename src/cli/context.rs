@@ -16,7 +16,9 @@ use super::report::{Exit, Failure, Problem};
 use crate::game::{wrap_words, Game, TEXT_WIDTH};
 use crate::games::{self, GameVisitor, UnknownGame};
 use crate::record::{self, Record, Source};
-use crate::referee::{self, ComposeError, ErrorKind, Keep, PlayedTurn, Referee, RefereeError};
+use crate::referee::{
+    self, Command, ComposeError, ErrorKind, Keep, PlayedTurn, Referee, RefereeError,
+};
 use crate::wallet::Wallet;
 
 /// Version of every JSON schema herald prints (docs/cli.md, section 4 "JSON output").
@@ -399,7 +401,7 @@ pub(super) fn append_line_with_tags(
     line: &str,
     result: Option<&str>,
 ) -> Result<(), Failure> {
-    refuse_message(ctx, MOVE_ANSWER)?;
+    refuse_message(ctx, move_answer())?;
     let text = record::Splice::new()
         .tags(tags)
         .line(line)
@@ -410,22 +412,50 @@ pub(super) fn append_line_with_tags(
 
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
-/// `answer`: the command that answers the message instead, its words
-/// after `herald` with `{}` for the message (`setup {} --key my.key`).
-pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: &str) -> Result<(), Failure> {
+/// `answer`: the command that answers the message instead, without the
+/// message and the reply ([`MessageAnswer`]: `herald setup --key my.key`
+/// becomes `herald setup FILE --key my.key --reply -o reply.eml`).
+pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: impl MessageAnswer) -> Result<(), Failure> {
     if ctx.source.from_message() {
-        let answer = answer.replace("{}", &ctx.path.display().to_string());
+        let message = ctx.path.display().to_string();
         return Err(Failure::usage(format!(
-            "{} is an email message: herald does not rewrite messages; answer it with a reply (herald {answer} --reply -o reply.eml), or take the record out first (herald extract {} -o game.pbem)",
+            "{} is an email message: herald does not rewrite messages; answer it with a reply ({}), or take the record out first (herald extract {message} -o game.pbem)",
             ctx.origin,
-            ctx.path.display()
+            answer.answering(&message),
         )));
     }
     Ok(())
 }
 
-/// The answer to a message for `move`.
-pub(super) const MOVE_ANSWER: &str = "move {} \"YOUR TURN\" --key YOUR.key";
+/// A command that answers an email message by a reply, as
+/// [`refuse_message`] names it.
+pub(super) trait MessageAnswer {
+    /// The command on `message`, its reply written to `reply.eml`.
+    fn answering(self, message: &str) -> String;
+}
+
+impl MessageAnswer for Command {
+    fn answering(self, message: &str) -> String {
+        self.on(message).reply_to("reply.eml").to_string()
+    }
+}
+
+/// Words after `herald`, `{}` for the message (`setup {} --key my.key`):
+/// `setup`'s answer, in `cli/setup.rs`, until it is a [`Command`] too.
+impl MessageAnswer for &String {
+    fn answering(self, message: &str) -> String {
+        format!(
+            "herald {} --reply -o reply.eml",
+            self.replace("{}", message)
+        )
+    }
+}
+
+/// The answer to a message for `move`: `herald move FILE "YOUR TURN"
+/// --key YOUR.key --reply -o reply.eml`.
+pub(super) fn move_answer() -> Command {
+    Command::moves().typed("YOUR TURN").key_file("YOUR.key")
+}
 
 /// Today (UTC) by this computer's clock, or the day the environment
 /// variable `HERALD_TODAY` names (YYYY-MM-DD: for tests, and for a

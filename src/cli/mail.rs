@@ -18,7 +18,7 @@ use super::out;
 use super::report::{Exit, Failure, JsonError, Problem};
 use crate::game::{self, DiagramStyle, Game};
 use crate::record::{self, Found, Source};
-use crate::referee::{possessives, Command, Referee, SetupStep, Step, Writing};
+use crate::referee::{Command, Referee, SetupStep, Step, Writing};
 
 // ---------------------------------------------------------------- check --all
 
@@ -403,13 +403,6 @@ pub(super) fn address(contact: &str) -> &str {
         .unwrap_or_default()
 }
 
-/// What `sides` owe, for a subject: `Red's audit`, `Red's and Blue's
-/// audits` (`noun`: `audit`, `key`).
-fn owed<G: Game>(sides: &[game::Side], noun: &str) -> String {
-    let plural = if sides.len() > 1 { "s" } else { "" };
-    format!("{} {noun}{plural}", possessives::<G>(sides))
-}
-
 /// What the reply says: to the side(s) due next, copied to the others,
 /// the turn just played, the diagram, whose turn it is and the record.
 fn letter<G: Game>(
@@ -419,17 +412,72 @@ fn letter<G: Game>(
     played: &str,
     record: &str,
 ) -> Result<Letter, Failure> {
+    let to = addressees(referee, mover)?;
+    // The turn, when a set-up line went with it (`setup --then`).
+    let first = super::sent::head_line(played).unwrap_or_default().trim();
+    let subject = format!(
+        "{}: {}, {}",
+        G::TITLE,
+        played_words(first),
+        referee.status()
+    );
+    let diagram = anstream::adapter::strip_str(&referee.diagram_with_step(
+        referee.state(),
+        DiagramStyle { unicode: false },
+        |t| super::context::fit(&t.to_string(), "  "),
+    ))
+    .to_string();
+    let mut body = format!("{first}\n\n{diagram}\n");
+    for line in record.lines() {
+        wrap_line(line, &mut body);
+    }
+    body.push_str(&format!(
+        "\n-- \nRefereed by herald. To check it: {}\n{}\n",
+        Command::check().on("MESSAGE.eml"),
+        answer_hint(referee, "MESSAGE.eml", None, false)
+    ));
+    let envelope = files::read_bytes(ctx.path)
+        .ok()
+        .and_then(|bytes| record::mail::envelope(&bytes));
+    Ok(Letter {
+        from: to.from,
+        to: to.to,
+        cc: to.cc,
+        unmailed: to.unmailed,
+        subject,
+        in_reply_to: envelope.as_ref().and_then(|e| e.message_id.clone()),
+        references: envelope.and_then(|e| e.references),
+        body,
+    })
+}
+
+/// Whom a message goes to ([`addressees`]).
+struct Addressees {
+    from: String,
+    to: Vec<String>,
+    cc: Vec<String>,
+    /// The other sides left out of Cc, having no address: (side, contact).
+    unmailed: Vec<(String, String)>,
+}
+
+/// Whom `mover`'s message goes to: every side whose line may come next
+/// (audits and keys come in any order), copied to the others; one
+/// player's address once, and never the writer's own in Cc (a player of
+/// two sides of four castles). Every contact the message goes from or to
+/// must be a mail address (a game whose contacts are names alone goes by
+/// hand, the record file); one copied without an address is left out,
+/// and the writer told to send it by hand.
+fn addressees<G: Game>(referee: &Referee<G>, mover: game::Side) -> Result<Addressees, Failure> {
     let header = referee.header();
     let contact = |side: game::Side| {
         header
             .seat_of(side)
             .and_then(|s| header.contacts().get(s.index()))
             .cloned()
+            .unwrap_or_default()
     };
-    // Every contact the message names must be a mail address: a game
-    // whose contacts are names alone goes by hand (the record file).
     let mailable = |side: game::Side| -> Result<String, Failure> {
-        let c = contact(side).unwrap_or_default();
+        let c = contact(side);
         if address(&c).is_empty() {
             return Err(Failure::usage(format!(
                 "{}'s contact `{c}` is no mail address, so no message can go {} it: \
@@ -443,19 +491,13 @@ fn letter<G: Game>(
         Ok(c)
     };
     let from = mailable(mover)?;
-    // To every side whose line may come next (audits and keys come in
-    // any order), copied to the others; one player's address once, and
-    // never the writer's own in Cc (a player of two sides of four
-    // castles).
     let mut next = referee.sides_due();
     next.retain(|s| *s != mover);
-    // The others are copied when they have an address; one without is
-    // left out, and the writer told to send it by hand.
     let mut others = Vec::new();
     let mut unmailed = Vec::new();
     for s in header.sides() {
         if *s != mover && !next.contains(s) {
-            let c = contact(*s).unwrap_or_default();
+            let c = contact(*s);
             if address(&c).is_empty() {
                 unmailed.push((s.name::<G>().to_owned(), c));
             } else {
@@ -463,33 +505,16 @@ fn letter<G: Game>(
             }
         }
     }
-    let mut due = Vec::new();
-    for s in &next {
-        due.push(mailable(*s)?);
-    }
+    let due = next
+        .iter()
+        .map(|s| mailable(*s))
+        .collect::<Result<Vec<_>, _>>()?;
     let (to_all, cc_all) = if due.is_empty() {
         (others, Vec::new())
     } else {
         (due, others)
     };
-    // Each address named once, the writer's own never: it goes To the
-    // writer only when no one else's would.
-    let mut named = vec![address(&from).to_ascii_lowercase()];
-    let mut new_only = |list: Vec<String>| -> Vec<String> {
-        list.into_iter()
-            .filter(|c| {
-                let a = address(c).to_ascii_lowercase();
-                let new = !named.contains(&a);
-                named.push(a);
-                new
-            })
-            .collect()
-    };
-    let first = to_all.first().cloned();
-    let mut to = new_only(to_all);
-    if to.is_empty() {
-        to.extend(first);
-    }
+    let (to, cc) = named_once(&from, to_all, cc_all);
     if to.is_empty() {
         // The game is over and no other side has an address.
         return Err(Failure::usage(format!(
@@ -502,53 +527,42 @@ fn letter<G: Game>(
                 .join(", ")
         )));
     }
-    let cc = new_only(cc_all);
-    let agreed = referee.draw_agreed().is_some();
-    let status = match (referee.open_claim(), referee.to_move()) {
-        (Some((target, _)), _) => format!("{}'s own line voids it", target.name::<G>()),
-        (None, Some(_)) if referee.phase() == game::Phase::Audit && agreed => format!(
-            "drawn by agreement, {} due, the result provisional",
-            owed::<G>(&referee.audits_due(), "audit")
-        ),
-        (None, Some(_)) if referee.phase() == game::Phase::Audit => {
-            format!(
-                "{} due, the result provisional",
-                owed::<G>(&referee.audits_due(), "audit")
-            )
-        }
-        (None, Some(side)) if referee.setup_due() == Some(crate::referee::SetupStep::Key) => {
-            format!("{}'s key due", side.name::<G>())
-        }
-        (None, Some(_)) if !referee.keys_due().is_empty() => {
-            format!("{} due", owed::<G>(&referee.keys_due(), "key"))
-        }
-        (None, Some(side)) if referee.phase() == game::Phase::Setup => {
-            format!("{}'s set-up step due", side.name::<G>())
-        }
-        (None, Some(side)) if referee.draw_offered_to(side).is_some() => {
-            let (by, _) = referee.draw_offered_to(side).unwrap_or((side, 0));
-            format!(
-                "{} offers a draw, {} to answer",
-                by.name::<G>(),
-                side.name::<G>()
-            )
-        }
-        (None, Some(side)) if !referee.outcome().is_over() => {
-            format!("{} to move", side.name::<G>())
-        }
-        (None, _) if agreed && referee.final_result().as_deref() == Some("draw:agreement") => {
-            "drawn by agreement".into()
-        }
-        // Over: the result in words (`Blue won: Red resigned`).
-        _ => referee
-            .summary()
-            .to_string()
-            .lines()
-            .next()
-            .map_or_else(|| format!("result {}", referee.result()), str::to_owned),
+    Ok(Addressees {
+        from,
+        to,
+        cc,
+        unmailed,
+    })
+}
+
+/// The To and Cc lists, each address named once, the writer's (`from`)
+/// never: it goes To the writer only when no one else's would.
+fn named_once(from: &str, to: Vec<String>, cc: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let mut named = vec![address(from).to_ascii_lowercase()];
+    let mut new_only = |list: Vec<String>| -> Vec<String> {
+        list.into_iter()
+            .filter(|c| {
+                let a = address(c).to_ascii_lowercase();
+                let new = !named.contains(&a);
+                named.push(a);
+                new
+            })
+            .collect()
     };
-    // The turn, when a set-up line went with it (`setup --then`).
-    let first = super::sent::head_line(played).unwrap_or_default().trim();
+    let first = to.first().cloned();
+    let mut to = new_only(to);
+    if to.is_empty() {
+        to.extend(first);
+    }
+    let cc = new_only(cc);
+    (to, cc)
+}
+
+/// What a message's first line, `first`, did, for its subject: `turn
+/// 12 (Blue) played`, `set-up line S2 (Red) played`, `Blue's forfeit
+/// claimed on turn 12`; anything but a line (`Red's key added`) in its
+/// own words.
+fn played_words(first: &str) -> String {
     let head = first.split(':').next().unwrap_or_default();
     let claimed = first.contains("forfeit claimed by");
     let which = match head.split_once(". ") {
@@ -559,43 +573,15 @@ fn letter<G: Game>(
         Some((n, side)) => format!("set-up line {n} ({side})"),
         None => head.to_owned(),
     };
-    // A line (`12. Blue: ...`, `S2. Red: ...`) was played; anything else
-    // (`Red's key added`) says what happened in its own words.
+    // A line (`12. Blue: ...`, `S2. Red: ...`) was played.
     let is_line = head
         .split_once(". ")
         .is_some_and(|(n, _)| n.trim_start_matches('S').parse::<u32>().is_ok());
-    let subject = if claimed || !is_line {
-        format!("{}: {which}, {status}", G::TITLE)
+    if claimed || !is_line {
+        which
     } else {
-        format!("{}: {which} played, {status}", G::TITLE)
-    };
-    let diagram = anstream::adapter::strip_str(&referee.diagram_with_step(
-        referee.state(),
-        DiagramStyle { unicode: false },
-        |t| super::context::fit(&t.to_string(), "  "),
-    ))
-    .to_string();
-    let mut body = format!("{first}\n\n{diagram}\n");
-    for line in record.lines() {
-        wrap_line(line, &mut body);
+        format!("{which} played")
     }
-    body.push_str(&format!(
-        "\n-- \nRefereed by herald. To check it: herald check MESSAGE.eml\n{}\n",
-        answer_hint(referee, "MESSAGE.eml", None, false)
-    ));
-    let envelope = files::read_bytes(ctx.path)
-        .ok()
-        .and_then(|bytes| record::mail::envelope(&bytes));
-    Ok(Letter {
-        from,
-        to,
-        cc,
-        unmailed,
-        subject,
-        in_reply_to: envelope.as_ref().and_then(|e| e.message_id.clone()),
-        references: envelope.and_then(|e| e.references),
-        body,
-    })
 }
 
 /// The key file in a command for a player whose key file herald cannot
@@ -620,7 +606,8 @@ pub(super) fn answer_hint<G: Game>(
     send: bool,
 ) -> String {
     let Some(due) = referee.step_due() else {
-        return format!("The game is over: herald check {record} gives the result.");
+        let check = Command::check().on(record);
+        return format!("The game is over: {check} gives the result.");
     };
     let sides = referee.sides_due();
     let answering = answering.filter(|s| sides.contains(s));
@@ -632,22 +619,8 @@ pub(super) fn answer_hint<G: Game>(
         reply: true,
         send,
     };
-    let moves = |action: &str| move_command(referee, side, action, &how);
-    if let (Some((by, turn)), Step::Turn) = (referee.draw_offered_to(side), due.step) {
-        // The side due answers a draw offer: both answers, named.
-        let accept = if referee.accepts_last(side) {
-            "accept draw"
-        } else {
-            "YOUR TURN, accept draw"
-        };
-        return format!(
-            "Next, {name} ({}): {} offered a draw on turn {turn}. Accept it with:\n{}\n\
-             or decline it by playing on:\n{}",
-            due.line,
-            by.name::<G>(),
-            moves(accept),
-            moves("YOUR TURN")
-        );
+    if let (Some(offer), Step::Turn) = (referee.draw_offered_to(side), due.step) {
+        return draw_answer_hint(referee, side, &due.line, offer, &how);
     }
     // The set-up line due makes another side of the same player the
     // first to move: both lines go in one message (spec section 3.7).
@@ -684,7 +657,7 @@ pub(super) fn answer_hint<G: Game>(
         };
         return format!(
             "Next, {}, in any order, each answering with:\n{command}",
-            owed::<G>(&sides, noun)
+            crate::referee::owed::<G>(&sides, noun)
         );
     }
     // A key is due before the line it names (`turn 1`, `S1`).
@@ -693,6 +666,32 @@ pub(super) fn answer_hint<G: Game>(
         _ => due.line,
     };
     format!("Next, {name} ({what}), answering with:\n{command}")
+}
+
+/// The side due, `side`, answers a draw `offer` (by whom, on which
+/// turn) with its line `line`: both answers, named, as `how` writes
+/// them ([`answer_hint`]).
+fn draw_answer_hint<G: Game>(
+    referee: &Referee<G>,
+    side: game::Side,
+    line: &str,
+    (by, turn): (game::Side, u32),
+    how: &Writing<'_>,
+) -> String {
+    let moves = |action: &str| move_command(referee, side, action, how);
+    let accept = if referee.accepts_last(side) {
+        "accept draw"
+    } else {
+        "YOUR TURN, accept draw"
+    };
+    format!(
+        "Next, {} ({line}): {} offered a draw on turn {turn}. Accept it with:\n{}\n\
+         or decline it by playing on:\n{}",
+        side.name::<G>(),
+        by.name::<G>(),
+        moves(accept),
+        moves("YOUR TURN")
+    )
 }
 
 /// The command that takes step `step` of side `side`, as `how` writes it

@@ -72,80 +72,79 @@ fn run(command: Command) -> Result<Exit, Failure> {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "herald", &mut buf);
             out(&String::from_utf8_lossy(&buf))?;
-            Ok(Exit::Ok)
         }
-        Command::Man { dir: Some(dir), .. } => {
-            let mut cli = Cli::command();
-            cli.build();
-            std::fs::create_dir_all(&dir).map_err(|e| {
-                Failure::usage(format!("cannot create the folder {}: {e}", dir.display()))
-            })?;
-            let mut pages = vec![("herald.1".to_string(), man_page(cli.clone())?)];
-            for sub in cli.get_subcommands().filter(|c| c.get_name() != "help") {
-                let name = format!("herald-{}", sub.get_name());
-                pages.push((format!("{name}.1"), man_page(sub.clone().name(&name))?));
-                // A command's own subcommands (config check, config
-                // password): herald-config-check.1, as its page names them.
-                for nested in sub.get_subcommands().filter(|c| c.get_name() != "help") {
-                    let nested_name = format!("{name}-{}", nested.get_name());
-                    pages.push((
-                        format!("{nested_name}.1"),
-                        man_page(nested.clone().name(nested_name))?,
-                    ));
-                }
-            }
-            // Every page is checked before any is written.
-            for (file, _) in &pages {
-                files::may_write_page(&dir.join(file))?;
-            }
-            for (file, page) in &pages {
-                files::write_page(&dir.join(file), page.as_bytes())?;
-            }
-            out(&format!(
-                "wrote {} man pages to {} (herald.1 and herald-COMMAND.1 for each command)\n",
-                pages.len(),
-                dir.display()
-            ))?;
-            Ok(Exit::Ok)
-        }
-        Command::Man { command, .. } => {
-            let mut cli = Cli::command();
-            cli.build();
-            let page = match command {
-                None => cli,
-                Some(name) => {
-                    // `config-password` (or `config password`): the page
-                    // of a command's own subcommand.
-                    let mut words = name.splitn(2, [' ', '-']);
-                    let first = words.next().unwrap_or_default();
-                    if let Some(nested) = words
-                        .next()
-                        .and_then(|rest| cli.find_subcommand(first)?.find_subcommand(rest).cloned())
-                    {
-                        let page_name = format!("herald-{first}-{}", nested.get_name());
-                        out(&man_page(nested.name(page_name))?)?;
-                        return Ok(Exit::Ok);
-                    }
-                    let Some(sub) = cli.find_subcommand(&name) else {
-                        let names: Vec<&str> = cli
-                            .get_subcommands()
-                            .map(|c| c.get_name())
-                            .filter(|n| *n != "help")
-                            .collect();
-                        return Err(Failure::usage(format!(
-                            "herald has no command `{name}`: its commands are {}",
-                            names.join(", ")
-                        )));
-                    };
-                    let page_name = format!("herald-{}", sub.get_name());
-                    sub.clone().name(page_name)
-                }
-            };
-            out(&man_page(page)?)?;
-            Ok(Exit::Ok)
-        }
-        other => commands::run(other),
+        Command::Man { dir: Some(dir), .. } => write_man_pages(&dir)?,
+        Command::Man { command, .. } => out(&man_page_of(command)?)?,
+        other => return commands::run(other),
     }
+    Ok(Exit::Ok)
+}
+
+/// `herald man --dir DIR`: herald.1 and herald-COMMAND.1 for each
+/// command (and each command's own subcommands), every page checked
+/// before any is written.
+fn write_man_pages(dir: &std::path::Path) -> Result<(), Failure> {
+    let mut cli = Cli::command();
+    cli.build();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::usage(format!("cannot create the folder {}: {e}", dir.display())))?;
+    let mut pages = vec![("herald.1".to_string(), man_page(cli.clone())?)];
+    for sub in cli.get_subcommands().filter(|c| c.get_name() != "help") {
+        let name = format!("herald-{}", sub.get_name());
+        pages.push((format!("{name}.1"), man_page(sub.clone().name(&name))?));
+        // A command's own subcommands (config check, config
+        // password): herald-config-check.1, as its page names them.
+        for nested in sub.get_subcommands().filter(|c| c.get_name() != "help") {
+            let nested_name = format!("{name}-{}", nested.get_name());
+            pages.push((
+                format!("{nested_name}.1"),
+                man_page(nested.clone().name(nested_name))?,
+            ));
+        }
+    }
+    for (file, _) in &pages {
+        files::may_write_page(&dir.join(file))?;
+    }
+    for (file, page) in &pages {
+        files::write_page(&dir.join(file), page.as_bytes())?;
+    }
+    out(&format!(
+        "wrote {} man pages to {} (herald.1 and herald-COMMAND.1 for each command)\n",
+        pages.len(),
+        dir.display()
+    ))
+}
+
+/// `herald man [COMMAND]`: the page of herald, of a command, or of a
+/// command's own subcommand (`config-password` or `config password`).
+fn man_page_of(command: Option<String>) -> Result<String, Failure> {
+    let mut cli = Cli::command();
+    cli.build();
+    let Some(name) = command else {
+        return man_page(cli);
+    };
+    let mut words = name.splitn(2, [' ', '-']);
+    let first = words.next().unwrap_or_default();
+    if let Some(nested) = words
+        .next()
+        .and_then(|rest| cli.find_subcommand(first)?.find_subcommand(rest).cloned())
+    {
+        let page_name = format!("herald-{first}-{}", nested.get_name());
+        return man_page(nested.name(page_name));
+    }
+    let Some(sub) = cli.find_subcommand(&name) else {
+        let names: Vec<&str> = cli
+            .get_subcommands()
+            .map(|c| c.get_name())
+            .filter(|n| *n != "help")
+            .collect();
+        return Err(Failure::usage(format!(
+            "herald has no command `{name}`: its commands are {}",
+            names.join(", ")
+        )));
+    };
+    let page_name = format!("herald-{}", sub.get_name());
+    man_page(sub.clone().name(page_name))
 }
 
 /// The man page (roff) of `command`, with the EXIT STATUS section.

@@ -30,7 +30,7 @@ pub(super) fn replay_for_answer<G: Game>(
         AnswerError::NotExtended { ref sent, .. } => {
             let resend = key_file::resend_last(sent, &key_arg(key));
             Failure::invalid(
-                Problem::plain(ErrorKind::Record, e.message(&resend.to_string())),
+                Problem::plain(ErrorKind::Record, e.message(resend).write(&as_read(ctx))),
                 &ctx.origin,
             )
         }

@@ -7,7 +7,7 @@
 //! second answer would fork the game).
 
 use super::{
-    replay_from_checked, replay_keeping, Checked, Keep, PlayedTurn, Referee, RefereeError,
+    replay_from_checked, replay_keeping, Checked, Keep, PlayedTurn, Referee, RefereeError, Said,
 };
 use crate::fairness::Hash;
 use crate::game::{Game, Phase};
@@ -130,41 +130,49 @@ impl AnswerError {
     /// saying how the player's last line goes out again (`resend 4.eml, or
     /// write it again with ...`): a line asked for twice is refused as
     /// the fork it would make.
-    pub fn message(&self, resend: &str) -> String {
+    pub fn message(&self, resend: Said) -> Said {
         match self {
-            AnswerError::Record(e) => e.message.clone(),
+            AnswerError::Record(e) => Said::words(e.message.clone()),
             AnswerError::NotExtended {
                 sent,
                 twice: Some(Twice::Same { last }),
                 ..
-            } => format!(
-                "you already answered this turn: your {} answers another copy of this record, one that differs from this copy in its last line, {last}, or in one before it: a side wrote two different lines where you answered one (a fork, for instance a line written again with a key file restored from an older copy); a side answers a record once, so do not answer this copy: {resend}, and tell the other players; nothing was written",
-                sent.name()
-            ),
+            } => {
+                Said::words(format!(
+                    "you already answered this turn: your {} answers another copy of this record, one that differs from this copy in its last line, {last}, or in one before it: a side wrote two different lines where you answered one (a fork, for instance a line written again with a key file restored from an older copy); a side answers a record once, so do not answer this copy: ",
+                    sent.name()
+                ))
+                .then(resend)
+                .and(", and tell the other players; nothing was written")
+            }
             AnswerError::NotExtended {
                 sent,
                 twice: Some(Twice::Earlier { due }),
                 ..
-            } => format!(
-                "you already answered this turn: this copy asks for your {due}, which you answered already (your key file's last line is your {}, written after it): this copy is older than the record you answered, and another {due} would fork the game: {resend}; nothing was written",
-                sent.name()
-            ),
+            } => {
+                Said::words(format!(
+                    "you already answered this turn: this copy asks for your {due}, which you answered already (your key file's last line is your {}, written after it): this copy is older than the record you answered, and another {due} would fork the game: ",
+                    sent.name()
+                ))
+                .then(resend)
+                .and("; nothing was written")
+            }
             AnswerError::NotExtended {
                 sent,
                 present: true,
                 ..
-            } => format!(
+            } => Said::words(format!(
                 "your {} was changed since you sent it: this copy differs from the record you wrote, in that line or one before it (compare the copies: herald check prints the digest of a signed one); nothing was written",
                 sent.name()
-            ),
+            )),
             AnswerError::NotExtended {
                 sent,
                 present: false,
                 ..
-            } => format!(
+            } => Said::words(format!(
                 "your {} is not in this record: it was dropped since you sent it, or this copy is older than the one you sent; nothing was written",
                 sent.name()
-            ),
+            )),
         }
     }
 }
@@ -183,52 +191,26 @@ pub fn replay_for_answer<G: Game>(
     today: Option<crate::record::Day>,
 ) -> Result<Answering<G>, AnswerError> {
     let sent = wallet.and_then(Wallet::sent);
-    let mut found = None;
-    let mut ended = None;
-    let mut closing_only = None;
-    let mut crossed = None;
-    // The side of the line written right after the record the player
-    // answered, and whether it is a claim.
-    let mut after_answered = false;
-    let mut next_line: Option<(crate::game::Side, bool, (crate::record::LineKind, u32))> = None;
-    // The record's last line: its kind, number and side.
-    let mut last = None;
+    let mut walk = Walk::default();
     let keep = Keep {
         digest: true,
         ..Keep::RULES
     }
     .on(today);
     let referee = replay_from_sent::<G>(record, keep, sent, |played, referee| {
-        let digest = referee.digest().copied();
-        last = Some((played.kind, played.number, played.side));
-        if let Some(sent) = sent {
-            if played.kind == sent.kind && played.number == sent.number {
-                found = digest;
-            }
-            if after_answered && next_line.is_none() {
-                next_line = Some((
-                    played.side,
-                    played.claimant.is_some(),
-                    (played.kind, played.number),
-                ));
-            }
-            after_answered |= sent.after.is_some() && sent.after == digest;
-        }
-        match referee.phase() {
-            Phase::Audit if ended.is_none() => ended = digest,
-            // A claim voided by its target's own turn: play goes on.
-            Phase::Setup | Phase::Play => ended = None,
-            Phase::Audit | Phase::Over => {}
-        }
+        walk.note(played, referee, sent);
     })?;
+    let ended = walk.ended;
     // The game whose play ended where the player's closing line says it
     // did, and is still ended.
     let audited_game = sent.is_some_and(|s| s.ended.is_some() && s.ended == ended);
     // A key from another game is refused by the referee, saying so.
     let ours = wallet.is_some_and(|w| w.chain() == referee.header().chain_id());
+    let mut closing_only = None;
+    let mut crossed = None;
     let answered = match sent.filter(|_| ours) {
         Some(sent)
-            if found.is_none()
+            if walk.found.is_none()
                 && sent.after.is_some()
                 && sent.after == referee.digest().copied() =>
         {
@@ -244,37 +226,8 @@ pub fn replay_for_answer<G: Game>(
             closing_only = Some(sent.clone());
             None
         }
-        Some(sent) if found != Some(sent.digest) => {
-            let header = referee.header();
-            let own = wallet.and_then(|w| header.side_named::<G>(w.side()));
-            let named = |name: &str| header.side_named::<G>(name);
-            match (next_line, sent.claimed_side().and_then(named)) {
-                // My claim met its target's own line.
-                (Some((side, false, _)), Some(target)) if side == target => {
-                    crossed = Some(Crossed::Answered(sent.clone()));
-                }
-                // My claim met another side's claim of the same forfeit.
-                (Some((side, true, _)), Some(target)) if side == target => {
-                    crossed = Some(Crossed::ClaimedAlready(sent.clone()));
-                }
-                // My line met a claim of my forfeit, still open.
-                (Some((side, true, claim)), None)
-                    if Some(side) == own
-                        && referee.open_claim().map(|(target, _)| target) == own =>
-                {
-                    crossed = Some(Crossed::ByClaim {
-                        sent: sent.clone(),
-                        claim,
-                    });
-                }
-                _ => {
-                    return Err(AnswerError::NotExtended {
-                        sent: Box::new(sent.clone()),
-                        present: found.is_some(),
-                        twice: asked_twice(&referee, own, sent, last),
-                    })
-                }
-            }
+        Some(sent) if walk.found != Some(sent.digest) => {
+            crossed = Some(walk.crossed(&referee, wallet, sent)?);
             None
         }
         _ => None,
@@ -286,6 +239,89 @@ pub fn replay_for_answer<G: Game>(
         closing_only,
         crossed,
     })
+}
+
+/// What [`replay_for_answer`] notes of the record as it is replayed.
+#[derive(Default)]
+struct Walk {
+    /// The record digest after the player's last line, if the record
+    /// holds a line of its kind and number.
+    found: Option<Hash>,
+    /// The record digest when play ended (still ended).
+    ended: Option<Hash>,
+    /// Whether the record the player answered was passed.
+    after_answered: bool,
+    /// The line written right after the record the player answered: its
+    /// side, whether it is a claim, its kind and number.
+    next_line: Option<(crate::game::Side, bool, (crate::record::LineKind, u32))>,
+    /// The record's last line: its kind, number and side.
+    last: Option<(crate::record::LineKind, u32, crate::game::Side)>,
+}
+
+impl Walk {
+    /// Note `played`, `referee` after it, against the player's last line
+    /// `sent`.
+    fn note<G: Game>(&mut self, played: &PlayedTurn<G>, referee: &Referee<G>, sent: Option<&Sent>) {
+        let digest = referee.digest().copied();
+        self.last = Some((played.kind, played.number, played.side));
+        if let Some(sent) = sent {
+            if played.kind == sent.kind && played.number == sent.number {
+                self.found = digest;
+            }
+            if self.after_answered && self.next_line.is_none() {
+                self.next_line = Some((
+                    played.side,
+                    played.claimant.is_some(),
+                    (played.kind, played.number),
+                ));
+            }
+            self.after_answered |= sent.after.is_some() && sent.after == digest;
+        }
+        match referee.phase() {
+            Phase::Audit if self.ended.is_none() => self.ended = digest,
+            // A claim voided by its target's own turn: play goes on.
+            Phase::Setup | Phase::Play => self.ended = None,
+            Phase::Audit | Phase::Over => {}
+        }
+    }
+
+    /// The record does not hold the player's last line `sent` as written
+    /// (nor is it the record `sent` answered): how the line crossed
+    /// another in the mail, or, when it did not, the refusal.
+    fn crossed<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        wallet: Option<&Wallet>,
+        sent: &Sent,
+    ) -> Result<Crossed, AnswerError> {
+        let header = referee.header();
+        let own = wallet.and_then(|w| header.side_named::<G>(w.side()));
+        let named = |name: &str| header.side_named::<G>(name);
+        match (self.next_line, sent.claimed_side().and_then(named)) {
+            // My claim met its target's own line.
+            (Some((side, false, _)), Some(target)) if side == target => {
+                Ok(Crossed::Answered(sent.clone()))
+            }
+            // My claim met another side's claim of the same forfeit.
+            (Some((side, true, _)), Some(target)) if side == target => {
+                Ok(Crossed::ClaimedAlready(sent.clone()))
+            }
+            // My line met a claim of my forfeit, still open.
+            (Some((side, true, claim)), None)
+                if Some(side) == own && referee.open_claim().map(|(target, _)| target) == own =>
+            {
+                Ok(Crossed::ByClaim {
+                    sent: sent.clone(),
+                    claim,
+                })
+            }
+            _ => Err(AnswerError::NotExtended {
+                sent: Box::new(sent.clone()),
+                present: self.found.is_some(),
+                twice: asked_twice(referee, own, sent, self.last),
+            }),
+        }
+    }
 }
 
 /// The player's line `referee`'s record asks for when the player wrote

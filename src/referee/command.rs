@@ -71,6 +71,8 @@ pub struct Command {
     key: KeyFile,
     hand_key: Option<String>,
     choices: Vec<&'static str>,
+    /// `[CHOICES]`: the set-up choices, left to the player.
+    any_choices: bool,
     reply: Reply,
     /// `--then-key FILE` after `--then`: the turn is another side's, by
     /// its key file, in the same message (one player's two sides).
@@ -113,6 +115,7 @@ impl Command {
             key: KeyFile::None,
             hand_key: None,
             choices: Vec::new(),
+            any_choices: false,
             reply: Reply::AsWritten,
             then_key: None,
         }
@@ -243,6 +246,13 @@ impl Command {
         self
     }
 
+    /// `[CHOICES]` after the choices named: the set-up choices, left to
+    /// the player (`herald setup --help` lists them).
+    pub fn any_choices(mut self) -> Self {
+        self.any_choices = true;
+        self
+    }
+
     /// `--then "TURN" --then-key FILE`: the first turn of another side of
     /// the same player, written right after this set-up line by that
     /// side's key file `key`, one message (spec section 3.7).
@@ -314,6 +324,9 @@ impl Command {
         }
         for choice in &self.choices {
             out.push_str(&format!(" --{choice} {}", choice.to_ascii_uppercase()));
+        }
+        if self.any_choices {
+            out.push_str(" [CHOICES]");
         }
         match &self.reply {
             Reply::AsWritten if reply => {

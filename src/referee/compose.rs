@@ -4,6 +4,7 @@
 //! (the reveal, the chance facts); the player chooses only the actions.
 
 use super::header::Seat;
+use super::look::KeylessCopy;
 use super::{
     line_only_passes, ChanceEvent, Ending, Entry, ErrorKind, Line, LineError, Place, PlayedTurn,
     Referee, SealCheck, SetupStep,
@@ -29,7 +30,7 @@ pub enum ComposeError {
     NotDue(String),
     /// The game cannot take another line (it is over, or the record is
     /// full), or not yet (its first line while the sides' tags are
-    /// uneven, [`Referee::refuse_uneven_first_line`]): a problem of this
+    /// uneven, [`Referee::uneven_first_line`]): a problem of this
     /// kind.
     Closed(ErrorKind, String),
     /// The line is not allowed, placed in it.
@@ -55,6 +56,51 @@ pub struct Stripped {
     /// Whether the record has no line yet: then it may be a copy from
     /// before the side's key was added.
     first: bool,
+}
+
+/// What `move` writes, as [`Referee::uneven_first_line`] asks it.
+#[derive(Clone, Copy, Debug)]
+pub struct FirstLineAsked<'a> {
+    /// The record came in an email message, so the missing key may have
+    /// come in another one, answered at once with it (then both
+    /// messages, in one mailbox file, read as one game).
+    pub from_message: bool,
+    /// `--no-commit`: the player writes without a reveal.
+    pub no_commit: bool,
+    /// A turn was typed (not a forfeit claimed).
+    pub typed: bool,
+    /// The key file given, if any.
+    pub key_file: Option<&'a Wallet>,
+}
+
+/// When a refusal is said: before the line is composed, or after it (a
+/// mistake in the line named first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusalDue {
+    /// Before the line is composed.
+    BeforeTheLine,
+    /// Once the line is composed.
+    AfterTheLine,
+}
+
+/// The first line refused while the sides' tags are uneven
+/// ([`Referee::uneven_first_line`]), and when that is said.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnevenFirstLine {
+    /// The refusal.
+    pub refusal: ComposeError,
+    /// When it is said.
+    pub due: RefusalDue,
+}
+
+impl UnevenFirstLine {
+    /// The refusal in `uneven`, if it is said at `now` (then taken out).
+    pub fn refuse_at(uneven: &mut Option<Self>, now: RefusalDue) -> Result<(), ComposeError> {
+        match uneven.take_if(|u| u.due == now) {
+            Some(u) => Err(u.refusal),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Stripped {
@@ -566,30 +612,51 @@ impl<G: Game> Referee<G> {
         })
     }
 
-    /// Refuse the game's first line while some sides have Commit (or Key)
-    /// tags and others not ([`super::Header::uneven_tags`]): those sides'
-    /// tags can never be added later. `from_message`: the record came in
-    /// an email message, so the missing key may have come in another one,
-    /// answered at once with it (then both messages, in one mailbox
-    /// file, read as one game). `Ok` once the record has a line.
-    pub fn refuse_uneven_first_line(&self, from_message: bool) -> Result<(), ComposeError> {
-        if self.setup_lines + self.turns > 0 {
-            return Ok(());
+    /// The refusal of the game's first line while some sides have Commit
+    /// (or Key) tags and others not ([`super::Header::uneven_tags`]), as
+    /// `move` writes it (`asked`), and when it is said
+    /// ([`UnevenFirstLine`]): those sides' tags can never be added later.
+    /// `None` once the record has a line, when the tags are even, or when
+    /// `--no-commit` lets the line go (never under protocol 3, where the
+    /// game would stick at the first line of a side without a key).
+    ///
+    /// Said before the typed line is composed when another side's key is
+    /// missing from this copy: that stops any first line, legal or not,
+    /// so it comes first, with the command that adds it. Said after the
+    /// line otherwise, so that a mistake in the line is named first: the
+    /// key file's own side's missing key is said by the composing, as a
+    /// stripped copy; a forfeit claim's own refusal names the key due
+    /// first; a key file that is no key of this game (or none given where
+    /// one is needed) is a usage error, said first by the composing.
+    pub fn uneven_first_line(&self, asked: &FirstLineAsked<'_>) -> Option<UnevenFirstLine> {
+        if self.setup_lines + self.turns > 0
+            || (asked.no_commit && !self.header.protocol().keys_join_late())
+        {
+            return None;
         }
-        match self.header.uneven_tags::<G>() {
-            Some(why) => Err(ComposeError::Closed(
-                ErrorKind::Illegal,
-                format!(
-                    "turn 1 cannot be written yet: {why}{}",
-                    if from_message {
-                        " (if that key came in another message, answered at once with this one, give both messages in one mailbox file: they read as one game)"
-                    } else {
-                        ""
-                    }
-                ),
-            )),
-            None => Ok(()),
-        }
+        let why = self.header.uneven_tags::<G>()?;
+        let refusal = ComposeError::Closed(
+            ErrorKind::Illegal,
+            format!(
+                "turn 1 cannot be written yet: {why}{}",
+                if asked.from_message {
+                    " (if that key came in another message, answered at once with this one, give both messages in one mailbox file: they read as one game)"
+                } else {
+                    ""
+                }
+            ),
+        );
+        let another_sides_key = asked.typed
+            && asked.key_file.is_some_and(|w| {
+                self.key_file_side(w).is_ok()
+                    && self.copy_without_key_of(w, KeylessCopy::CHECKED).is_none()
+            });
+        let due = if another_sides_key {
+            RefusalDue::BeforeTheLine
+        } else {
+            RefusalDue::AfterTheLine
+        };
+        Some(UnevenFirstLine { refusal, due })
     }
 
     /// For a reader given `wallet` (`show`, `legal`, `fate`, `hand` with
@@ -601,12 +668,9 @@ impl<G: Game> Referee<G> {
     /// began under protocol 3 (during its set-up a key may still join
     /// with its side's first line). `None` otherwise.
     pub(super) fn stripped_for(&self, wallet: &Wallet) -> Option<ComposeError> {
-        let side = self.wallet_side(wallet).ok()?;
-        if self.header.commit(side).is_some() || wallet.chain() != self.header.chain_id() {
-            return None;
-        }
-        let name = side.name::<G>();
         if wallet.sent().is_some() {
+            let side = self.copy_without_key_of(wallet, KeylessCopy::AFTER_ITS_LINE)?;
+            let name = side.name::<G>();
             return Some(ComposeError::Closed(
                 ErrorKind::Record,
                 header_changed(
@@ -615,11 +679,8 @@ impl<G: Game> Referee<G> {
                 ) + "; nothing was written",
             ));
         }
-        let lines = self.setup_lines + self.turns;
-        let joins_late = self.header.protocol().keys_join_late();
-        (wallet.protocol().binds_keys()
-            && (lines == 0 || (joins_late && self.phase() != Phase::Setup)))
-            .then(|| self.stripped_of(name))
+        self.copy_without_key_of(wallet, KeylessCopy::STRIPPED)
+            .map(|side| self.stripped_of(side.name::<G>()))
     }
 
     /// Compose the next line from the mover's choice (`line`: its actions
@@ -1224,54 +1285,13 @@ impl<G: Game> Referee<G> {
             return Err(stripped);
         }
         let Some(side) = self.to_move() else {
-            // A claim that ended the game waits for its target's answer:
-            // the result stands only if none comes.
-            if let Some(due) = self.claim_answer_due() {
-                return Ok(Preview::Unknown(
-                    format!(
-                        "the result is provisional: {}, unless {}'s own next line voids the claim",
-                        self.over_summary(),
-                        due.side.name::<G>()
-                    )
-                    .into(),
-                ));
-            }
-            return Ok(Preview::Unknown(
-                format!("the game is over: {}", self.over_summary()).into(),
-            ));
+            return Ok(self.preview_over());
         };
-        if let Some(note) = self.setup_note() {
-            return Ok(Preview::Unknown(note));
-        }
-        if self.phase() == Phase::Audit {
-            let text = self.step_due().map_or_else(Said::default, |d| d.text);
-            return Ok(Preview::Unknown(text.after(&format!(
-                "the game is over on the board ({}), provisional until the audit: ",
-                self.board_words()
-            ))));
-        }
-        if let Some(note) = self.farewell_note() {
-            return Ok(Preview::OnlyPass(note.into()));
+        if let Some(unknown) = self.preview_not_a_turn() {
+            return Ok(unknown);
         }
         let Some(wallet) = wallet else {
-            if self.table.has_deck() {
-                let name = side.name::<G>();
-                return Ok(Preview::Unknown(format!(
-                    "{name}'s cards are hidden: give --key with {name}'s key file to list its actions"
-                )
-                .into()));
-            }
-            let note = self.pending().map(|p| {
-                format!(
-                    "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
-                    p.label, p.side, p.settled_by
-                )
-            });
-            let note = note.map(Said::from);
-            return Ok(match self.preview() {
-                Ok(state) => Preview::actions(state, Vec::new(), note),
-                Err(e) => Preview::Unknown(note.unwrap_or_else(|| e.reason.into())),
-            });
+            return Ok(self.preview_without_key(side));
         };
         let reveal = self.wallet_reveal(side, wallet)?;
         Ok(match self.start_turn(Some(reveal)) {
@@ -1304,6 +1324,66 @@ impl<G: Game> Referee<G> {
             }
             Err(e) => Preview::Unknown(e.reason.into()),
         })
+    }
+
+    /// The preview once no side is to move: the game is over (a claim
+    /// that ended it waits for its target's answer: the result stands
+    /// only if none comes).
+    fn preview_over(&self) -> Preview<G> {
+        if let Some(due) = self.claim_answer_due() {
+            return Preview::Unknown(
+                format!(
+                    "the result is provisional: {}, unless {}'s own next line voids the claim",
+                    self.over_summary(),
+                    due.side.name::<G>()
+                )
+                .into(),
+            );
+        }
+        Preview::Unknown(format!("the game is over: {}", self.over_summary()).into())
+    }
+
+    /// The preview when the step due is no turn of the side to move: a
+    /// set-up step, the audit, a farewell line (a pass only). `None` when
+    /// a turn is due.
+    fn preview_not_a_turn(&self) -> Option<Preview<G>> {
+        if let Some(note) = self.setup_note() {
+            return Some(Preview::Unknown(note));
+        }
+        if self.phase() == Phase::Audit {
+            let text = self.step_due().map_or_else(Said::default, |d| d.text);
+            return Some(Preview::Unknown(text.after(&format!(
+                "the game is over on the board ({}), provisional until the audit: ",
+                self.board_words()
+            ))));
+        }
+        self.farewell_note()
+            .map(|note| Preview::OnlyPass(note.into()))
+    }
+
+    /// The turn of `side` as anyone sees it, without its key file: its
+    /// hidden cards or the chance its reveal settles say what the key
+    /// would list; else the actions from the record's position.
+    fn preview_without_key(&self, side: Side) -> Preview<G> {
+        if self.table.has_deck() {
+            let name = side.name::<G>();
+            return Preview::Unknown(
+                format!(
+                    "{name}'s cards are hidden: give --key with {name}'s key file to list its actions"
+                )
+                .into(),
+            );
+        }
+        let note = self.pending().map(|p| {
+            Said::from(format!(
+                "{} by {} settles with this turn's reveal, before the actions: give --key with {}'s key to list them",
+                p.label, p.side, p.settled_by
+            ))
+        });
+        match self.preview() {
+            Ok(state) => Preview::actions(state, Vec::new(), note),
+            Err(e) => Preview::Unknown(note.unwrap_or_else(|| e.reason.into())),
+        }
     }
 
     /// The rest of the turn after its first actions: `line`'s actions
@@ -1441,4 +1521,97 @@ fn header_changed(name: &str, why: &str) -> String {
     format!(
         "this key file has played {name} in a game whose header this record does not have ({why}): its tags were changed or removed in this copy (a record stripped of its keys and signatures is not the game you are playing): ask for the record as it was sent"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fairness::Protocol;
+    use crate::games::castle_danger::CastleDanger;
+
+    type G = CastleDanger;
+
+    /// Blue has a Commit tag, Red none (protocol 1, the fixture
+    /// `game-one-side-committed.pbem` before its lines), then `lines`.
+    fn uneven(lines: &str) -> Source {
+        let text = format!(
+            "[Game \"castle-danger\"]\n[Blue \"ann@example.org\"]\n[Red \"bob@example.org\"]\n[BlueCommit \"a158cbac327301938a246ae6e7704962f4bbb483bb598bfb4bebe7db82cb8346\"]\n[Result \"*\"]\n\n{lines}"
+        );
+        Source::new(text.as_bytes()).expect("a record")
+    }
+
+    const WHY: &str = "turn 1 cannot be written yet: Blue has a BlueCommit tag and Red has none: Commit and Key tags are added before the first line and never after, so Red's lines could never carry a reveal or a signature (and chance needs them); add Red's with herald keygen --side Red, or pass --no-commit to play so";
+
+    #[test]
+    fn an_uneven_first_line_is_refused_before_the_line_only_for_another_sides_missing_key() {
+        let source = uneven("");
+        let record = record::parse(&source).expect("parsed");
+        let referee = Referee::<G>::start(&record).expect("a header");
+        let red = Wallet::for_protocol(
+            G::ID,
+            "Red",
+            *referee.header().chain_id(),
+            [7; 32],
+            Protocol::One,
+        );
+        let asked = FirstLineAsked {
+            from_message: false,
+            no_commit: false,
+            typed: true,
+            key_file: None,
+        };
+        let refused = |asked: &FirstLineAsked<'_>| referee.uneven_first_line(asked);
+        // No key file: said once the line is composed (its own mistakes
+        // first).
+        let after = refused(&asked).expect("refused");
+        assert_eq!(
+            after.refusal,
+            ComposeError::Closed(ErrorKind::Illegal, WHY.into())
+        );
+        assert_eq!(after.due, RefusalDue::AfterTheLine);
+        // Red's key file, Red's tags missing from this copy: said first.
+        let with_red = FirstLineAsked {
+            key_file: Some(&red),
+            ..asked
+        };
+        let mut before = refused(&with_red);
+        assert_eq!(
+            before.as_ref().map(|u| u.due),
+            Some(RefusalDue::BeforeTheLine)
+        );
+        assert!(UnevenFirstLine::refuse_at(&mut before, RefusalDue::BeforeTheLine).is_err());
+        assert!(before.is_none(), "said once");
+        // A forfeit claimed names its own key due first.
+        let claim = refused(&FirstLineAsked {
+            typed: false,
+            ..with_red
+        });
+        let mut claim = claim;
+        assert!(UnevenFirstLine::refuse_at(&mut claim, RefusalDue::BeforeTheLine).is_ok());
+        assert!(UnevenFirstLine::refuse_at(&mut claim, RefusalDue::AfterTheLine).is_err());
+        // From a message, the other message is named.
+        let from_message = refused(&FirstLineAsked {
+            from_message: true,
+            ..asked
+        })
+        .expect("refused");
+        let ComposeError::Closed(_, why) = from_message.refusal else {
+            panic!("not a closed game: {:?}", from_message.refusal);
+        };
+        assert_eq!(
+            why,
+            format!("{WHY} (if that key came in another message, answered at once with this one, give both messages in one mailbox file: they read as one game)")
+        );
+        // --no-commit lets the line go (before protocol 3).
+        assert!(refused(&FirstLineAsked {
+            no_commit: true,
+            ..asked
+        })
+        .is_none());
+        // Once the record has a line: nothing to refuse.
+        let played = uneven("1. Blue: Kc1-b1\n    reveal e55be5ec55a1eaef86385660e3c49ab5196b9f126c54fe0ef575b571be22990d\n");
+        let record = record::parse(&played).expect("parsed");
+        let referee = crate::referee::replay::<G>(&record, |_, _| {}).expect("replayed");
+        assert!(referee.uneven_first_line(&asked).is_none());
+    }
 }

@@ -57,14 +57,16 @@ mod hidden_tests;
 
 pub use chance::{ChanceEvent, PendingEvent};
 pub use command::{Command, Said, Writing};
-pub use compose::{ComposeError, HandKey, Keys, Preview};
+pub use compose::{
+    ComposeError, FirstLineAsked, HandKey, Keys, Preview, RefusalDue, UnevenFirstLine,
+};
 pub use draw::{Agreement, Offer};
 pub use error::{ErrorKind, LineError, Place, RefereeError};
 pub use header::{contact_fault, game_tag, result_text, Header, Seat};
 pub use hidden::SetupStep;
 use line::LineRoom;
 pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
-pub use look::{HandCard, Look, Stage};
+pub use look::{HandCard, KeyTags, KeylessCopy, KeylessWhen, ListedAfter, Look, Stage};
 pub use seal::Forfeit;
 pub use typed::{TypedAs, TypedError};
 
@@ -1459,21 +1461,27 @@ impl<G: Game> Referee<G> {
             *played = self.play_farewell(line, seat, at)?;
             return Ok(());
         }
+        self.play_turn_line(line, seat, at, check, answer, played)
+    }
+
+    /// A turn of side `seat` in play (not a claim, not a farewell line),
+    /// played: the chance its start derives, its deck's items, its
+    /// actions (or only its passes once the chance settled the game or
+    /// put the side out), its draw's answer (`answer`, checked), and the
+    /// farewells it makes owed.
+    fn play_turn_line(
+        &mut self,
+        line: &Line<'_>,
+        seat: Seat,
+        at: At<'_>,
+        check: SealCheck,
+        answer: draw::Answer,
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        let side = self.header.side(seat);
+        let number = at.turn;
         let mut state = self.spare_copy();
-        // The chance derived goes straight into the turn played, written
-        // over the events of the turn played before, if it had any (in
-        // games without chance, nothing is swapped).
-        let mut spent = Vec::new();
-        if !played.chance.is_empty() {
-            spent = std::mem::replace(&mut played.chance, std::mem::take(&mut self.chance_room));
-        }
-        let reveal = line.reveal().map(|(_, h)| h);
-        self.start_turn_in(&mut state, seat, reveal, &mut played.chance, &mut spent)
-            .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
-        if spent.capacity() > 0 {
-            spent.clear();
-            self.chance_room = spent;
-        }
+        self.start_turn_chance(line, seat, &mut state, at, played)?;
         let mut pending = self.table.pending();
         if line_only_passes::<G>(&state, side) {
             let derived = std::mem::take(&mut played.chance);
@@ -1517,6 +1525,32 @@ impl<G: Game> Referee<G> {
         self.commit_played(seat, played);
         if let Some(pending) = pending {
             self.table.keep(pending);
+        }
+        Ok(())
+    }
+
+    /// The start of `seat`'s turn in `state` ([`Referee::start_turn_in`]),
+    /// its reveal given: the chance derived goes straight into the turn
+    /// played, written over the events of the turn played before, if it
+    /// had any (in games without chance, nothing is swapped).
+    fn start_turn_chance(
+        &mut self,
+        line: &Line<'_>,
+        seat: Seat,
+        state: &mut G::State,
+        at: At<'_>,
+        played: &mut PlayedTurn<G>,
+    ) -> Result<(), LineError> {
+        let mut spent = Vec::new();
+        if !played.chance.is_empty() {
+            spent = std::mem::replace(&mut played.chance, std::mem::take(&mut self.chance_room));
+        }
+        let reveal = line.reveal().map(|(_, h)| h);
+        self.start_turn_in(state, seat, reveal, &mut played.chance, &mut spent)
+            .map_err(|e| at.illegal(Place::Line, None, e.reason))?;
+        if spent.capacity() > 0 {
+            spent.clear();
+            self.chance_room = spent;
         }
         Ok(())
     }
@@ -1745,27 +1779,49 @@ impl<G: Game> Referee<G> {
             side: side.name::<G>(),
         };
         if phase == Phase::Over {
-            let outcome = self.outcome();
-            let draw_word = match line.ending {
-                Ending::Offer => "; a draw can be offered only while the game runs",
-                Ending::Accept => "; a draw can be accepted only while the game runs",
-                _ => "",
-            };
-            return Err(at.illegal(
-                Place::Line,
-                None,
-                format!(
-                    "the game is already over ({}): no turn may follow{draw_word} (herald check                      shows the result)",
-                    match (outcome.winners::<G>(), &self.agreed) {
-                        (Some(w), _) => format!("{w} won"),
-                        (None, Some(_)) => "a draw by agreement".into(),
-                        (None, None) => "a draw".into(),
-                    }
-                ),
-            ));
+            return Err(self.over_refusal(line, at));
         }
-        if let Some(seat) = self.keyless {
-            let name = self.header.name::<G>(seat);
+        self.check_head_keys(line, phase, seat, at)?;
+        self.check_head_due(line, phase, side, seat, at)?;
+        Ok((side, seat))
+    }
+
+    /// The refusal of a line after the game is over.
+    #[cold]
+    fn over_refusal(&self, line: &Line<'_>, at: At<'_>) -> LineError {
+        let outcome = self.outcome();
+        let draw_word = match line.ending {
+            Ending::Offer => "; a draw can be offered only while the game runs",
+            Ending::Accept => "; a draw can be accepted only while the game runs",
+            _ => "",
+        };
+        at.illegal(
+            Place::Line,
+            None,
+            format!(
+                "the game is already over ({}): no turn may follow{draw_word} (herald check                      shows the result)",
+                match (outcome.winners::<G>(), &self.agreed) {
+                    (Some(w), _) => format!("{w} won"),
+                    (None, Some(_)) => "a draw by agreement".into(),
+                    (None, None) => "a draw".into(),
+                }
+            ),
+        )
+    }
+
+    /// The sides' keys a line of `seat` needs: every side's before the
+    /// first set-up line (before protocol 3); under protocol 3 a side's
+    /// Key tag where another side signs, and its Commit tag with its
+    /// first set-up line.
+    fn check_head_keys(
+        &self,
+        line: &Line<'_>,
+        phase: Phase,
+        seat: Seat,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        if let Some(keyless) = self.keyless {
+            let name = self.header.name::<G>(keyless);
             return Err(at.illegal(
                 Place::Line,
                 None,
@@ -1774,10 +1830,10 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
+        let name = at.side;
         if let Some(other) = self.signs_alone(seat, line) {
             // Protocol 3: once a side has a key, every line is signed, so
             // a side's tags cannot be stripped with its signatures.
-            let name = side.name::<G>();
             return Err(at.illegal(
                 Place::Line,
                 None,
@@ -1793,7 +1849,6 @@ impl<G: Game> Referee<G> {
             && self.header.commits()[seat.index()].is_none()
         {
             // Protocol 3: a side's key joins the header with its first line.
-            let name = side.name::<G>();
             return Err(at.illegal(
                 Place::Line,
                 None,
@@ -1803,50 +1858,64 @@ impl<G: Game> Referee<G> {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// A line of `side` (`seat`) when its step is due, or when it may
+    /// write out of turn: no draw accepted by the side that offered it,
+    /// no audit of a side with none due, no turn of another side.
+    fn check_head_due(
+        &self,
+        line: &Line<'_>,
+        phase: Phase,
+        side: Side,
+        seat: Seat,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
         let due = self
             .to_move_in(phase)
             .unwrap_or_else(|| G::to_move(&self.state));
-        if side != due && !self.may_write_out_of_turn(seat, phase) {
-            if let Some(offer) = self
-                .offer
-                .as_ref()
-                .filter(|o| line.ending == Ending::Accept && o.by == seat)
-            {
-                return Err(at.illegal(
-                    Place::End,
-                    Some("accept draw"),
-                    format!(
-                        "{} offered this draw itself on turn {}: the other sides accept it, not \
-                         the side that offered ({} answers next: herald move \"accept draw\" \
-                         --key, or plays on)",
-                        at.side,
-                        offer.turn,
-                        due.name::<G>()
-                    ),
-                ));
-            }
-            if phase == Phase::Audit {
-                return Err(at.illegal(
-                    Place::Side,
-                    None,
-                    format!(
-                        "{} has no audit due (it opened everything, or was audited already): the audits due are {}",
-                        at.side,
-                        possessives::<G>(&self.audits_due())
-                    ),
-                ));
-            }
-            let what = match phase {
-                Phase::Setup => "set-up step",
-                _ => "turn",
-            };
+        if side == due || self.may_write_out_of_turn(seat, phase) {
+            return Ok(());
+        }
+        if let Some(offer) = self
+            .offer
+            .as_ref()
+            .filter(|o| line.ending == Ending::Accept && o.by == seat)
+        {
+            return Err(at.illegal(
+                Place::End,
+                Some("accept draw"),
+                format!(
+                    "{} offered this draw itself on turn {}: the other sides accept it, not \
+                     the side that offered ({} answers next: herald move \"accept draw\" \
+                     --key, or plays on)",
+                    at.side,
+                    offer.turn,
+                    due.name::<G>()
+                ),
+            ));
+        }
+        if phase == Phase::Audit {
             return Err(at.illegal(
                 Place::Side,
                 None,
-                format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
+                format!(
+                    "{} has no audit due (it opened everything, or was audited already): the audits due are {}",
+                    at.side,
+                    possessives::<G>(&self.audits_due())
+                ),
             ));
         }
-        Ok((side, seat))
+        let what = match phase {
+            Phase::Setup => "set-up step",
+            _ => "turn",
+        };
+        Err(at.illegal(
+            Place::Side,
+            None,
+            format!("it is {}'s {what}, not {}'s", due.name::<G>(), at.side),
+        ))
     }
 
     /// Check the proof items of `line` that this game has no use for: a
@@ -2083,32 +2152,59 @@ impl<G: Game> Referee<G> {
         }
         let writer = claimant.map_or(at.side, |c| c.name::<G>());
         self.refuse_from_the_future(date, claimant, writer, at)?;
-        // An open claim (its target's own answer voided it before this
-        // check): its target has the whole deadline again to answer it,
-        // and no other line may follow it before then, the claimant's
-        // own included; so a claim never stands while its target may
-        // still be answering it, and no quick line forks the game.
-        // The target's own lines (conceding with its audit) need no wait.
-        if let (Some(claim), Some(deadline), Some((_, day)), Some(claimed_on)) =
-            (&self.claim, deadline, date, self.last_date)
-        {
-            let target = self.header.side(claim.target).name::<G>();
-            if writer != target && day.0 - claimed_on.0 <= deadline {
-                let from = record::Day(claimed_on.0 + deadline + 1);
-                return Err(at.illegal(
-                    Place::Line,
-                    None,
-                    format!(
-                        "{target} may still answer the forfeit claimed on {} (dated {claimed_on}): {target}'s own next line voids the claim, and no other line may follow it before {from} (the game's Deadline, {deadline} day{}, after the claim); from {from} on, the claim stands with the next line",
-                        claim.forfeit.line_name(),
-                        if deadline == 1 { "" } else { "s" }
-                    ),
-                ));
-            }
+        if let (Some(deadline), Some((_, day))) = (deadline, date) {
+            self.refuse_before_claim_answered(writer, deadline, day, at)?;
         }
         let (Some(deadline), Some(claimant), Some((_, day))) = (deadline, claimant, date) else {
             return Ok(date.map(|(_, d)| d));
         };
+        self.refuse_early_claim(claimant, deadline, day, at)?;
+        Ok(Some(day))
+    }
+
+    /// An open claim (its target's own answer voided it before this
+    /// check): its target has the whole deadline again to answer it, and
+    /// no other line (`writer`'s, dated `day`) may follow it before then,
+    /// the claimant's own included; so a claim never stands while its
+    /// target may still be answering it, and no quick line forks the
+    /// game. The target's own lines (conceding with its audit) need no
+    /// wait.
+    fn refuse_before_claim_answered(
+        &self,
+        writer: &str,
+        deadline: i64,
+        day: record::Day,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
+        let (Some(claim), Some(claimed_on)) = (&self.claim, self.last_date) else {
+            return Ok(());
+        };
+        let target = self.header.side(claim.target).name::<G>();
+        if writer == target || day.0 - claimed_on.0 > deadline {
+            return Ok(());
+        }
+        let from = record::Day(claimed_on.0 + deadline + 1);
+        Err(at.illegal(
+            Place::Line,
+            None,
+            format!(
+                "{target} may still answer the forfeit claimed on {} (dated {claimed_on}): {target}'s own next line voids the claim, and no other line may follow it before {from} (the game's Deadline, {deadline} day{}, after the claim); from {from} on, the claim stands with the next line",
+                claim.forfeit.line_name(),
+                if deadline == 1 { "" } else { "s" }
+            ),
+        ))
+    }
+
+    /// A forfeit claimed by `claimant` on a line dated `day`: only once
+    /// the claimed side's step has been due longer than the game's
+    /// Deadline (`deadline` days) since the line before it was dated.
+    fn refuse_early_claim(
+        &self,
+        claimant: Side,
+        deadline: i64,
+        day: record::Day,
+        at: At<'_>,
+    ) -> Result<(), LineError> {
         let claimant = claimant.name::<G>();
         let Some(since) = self.last_date else {
             return Err(at.illegal(
@@ -2133,21 +2229,21 @@ impl<G: Game> Referee<G> {
             _ => (since, "the line before".to_string()),
         };
         let waited = day.0 - since.0;
-        if waited <= deadline {
-            let from = record::Day(since.0 + deadline + 1);
-            return Err(at.illegal(
-                Place::End,
-                Some("forfeit"),
-                format!(
-                    "{}'s step has been due since {since} ({from_what}), {waited} day{} by this claim's date {day}, and the game's Deadline is {deadline} day{}: {claimant} may claim from {from} on, if {} has not answered by then",
-                    at.side,
-                    if waited == 1 { "" } else { "s" },
-                    if deadline == 1 { "" } else { "s" },
-                    at.side
-                ),
-            ));
+        if waited > deadline {
+            return Ok(());
         }
-        Ok(Some(day))
+        let from = record::Day(since.0 + deadline + 1);
+        Err(at.illegal(
+            Place::End,
+            Some("forfeit"),
+            format!(
+                "{}'s step has been due since {since} ({from_what}), {waited} day{} by this claim's date {day}, and the game's Deadline is {deadline} day{}: {claimant} may claim from {from} on, if {} has not answered by then",
+                at.side,
+                if waited == 1 { "" } else { "s" },
+                if deadline == 1 { "" } else { "s" },
+                at.side
+            ),
+        ))
     }
 
     /// Refuse a line dated more than a day after the reader's today
@@ -2682,6 +2778,57 @@ pub fn replay_keeping<G: Game>(
     replay.finish()
 }
 
+/// The turns `record` holds: set-up lines come before turn 1 and are
+/// not counted as turns (`show --turn`'s last turn).
+pub fn turn_count(record: &Record<'_>) -> u32 {
+    record
+        .turns
+        .iter()
+        .filter(|t| t.kind == LineKind::Turn)
+        .count() as u32
+}
+
+/// A record replayed to one of its turns ([`replay_to_turn`]).
+#[derive(Debug)]
+pub struct AtTurn<'r, 'a, G: Game> {
+    /// The referee after that turn.
+    pub referee: Referee<G>,
+    /// The position that turn started from, and its line (`None` at
+    /// turn 0): what a picture or diagram marks as changed by it.
+    pub before: Option<(Referee<G>, &'r Turn<'a>)>,
+}
+
+/// Replay `record` to its turn `upto` (`show --turn`), keeping what
+/// `keep` says: the set-up lines come before turn 1 and are played
+/// whatever turn is asked for; at the record's last turn its Result
+/// tag is checked too. A turn past the last is taken as the last
+/// ([`turn_count`] says how many there are).
+pub fn replay_to_turn<'r, 'a, G: Game>(
+    record: &'r Record<'a>,
+    upto: u32,
+    keep: Keep,
+) -> Result<AtTurn<'r, 'a, G>, RefereeError> {
+    let mut referee = Referee::<G>::start(record)?.keeping(keep);
+    let mut turns = 0;
+    let mut before = None;
+    for turn in &record.turns {
+        if turn.kind == LineKind::Turn {
+            if turns == upto {
+                break;
+            }
+            turns += 1;
+            if turns == upto {
+                before = Some((referee.clone(), turn));
+            }
+        }
+        referee.play(turn)?;
+    }
+    if upto >= turn_count(record) {
+        referee.check_result()?;
+    }
+    Ok(AtTurn { referee, before })
+}
+
 /// A record replayed by a reader who already checked it up to a record
 /// digest ([`replay_from_checked`]).
 #[derive(Debug)]
@@ -2847,6 +2994,13 @@ pub fn possessives<G: Game>(sides: &[Side]) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// What `sides` owe, for a sentence: `Red's audit`, `Red's and Blue's
+/// audits` (`noun`: `audit`, `key`).
+pub fn owed<G: Game>(sides: &[Side], noun: &str) -> String {
+    let plural = if sides.len() > 1 { "s" } else { "" };
+    format!("{} {noun}{plural}", possessives::<G>(sides))
 }
 
 /// `text` with its first letter a capital: `Turn 14`.

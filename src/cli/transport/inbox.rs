@@ -507,22 +507,9 @@ fn take(
         st.games.insert(entry.id.clone(), entry);
         Ok(())
     };
-    // A side given two keys: no copy that holds that side's Key tag is
-    // taken again (spec section 3.7).
-    if let Some(conflict) = st.key_conflicts.get(&entry.id) {
-        let clashing: Vec<&String> = conflict
-            .keys()
-            .filter(|name| copy.key_tags.iter().any(|(n, _)| n == *name))
-            .collect();
-        if let Some(name) = clashing.first() {
-            let verdict = conflict_verdict(&entry, name, address);
-            return Ok(vec![Rejected {
-                game: Some(entry.game),
-                id: Some(entry.id),
-                subject: entry.subject,
-                verdict,
-            }]);
-        }
+    if let Some(name) = conflicting_key(st, &entry, &copy) {
+        let verdict = conflict_verdict(&entry, &name, address);
+        return Ok(vec![Rejected::of(entry, verdict)]);
     }
     let Some((old, old_copy)) = kept(st, &entry.id, address)? else {
         keep(st, entry)?;
@@ -532,28 +519,12 @@ fn take(
     // the number of keys; neither copy is taken, both are listed.
     let clash = copy.key_clash(&old_copy);
     if let Some((name, _, _)) = clash.first() {
-        let conflict = st.key_conflicts.entry(entry.id.clone()).or_default();
-        for (tag, mine, theirs) in &clash {
-            let values = conflict.entry(tag.clone()).or_default();
-            values.insert(mine.clone());
-            values.insert(theirs.clone());
-        }
-        st.games.remove(&entry.id);
         let verdict = conflict_verdict(&entry, name, address);
+        remember_conflict(st, &entry.id, &clash);
         // The copy kept before is listed now as not taken, with this one.
         return Ok(vec![
-            Rejected {
-                game: Some(old.game),
-                id: Some(old.id),
-                subject: old.subject,
-                verdict: verdict.clone(),
-            },
-            Rejected {
-                game: Some(entry.game),
-                id: Some(entry.id),
-                subject: entry.subject,
-                verdict,
-            },
+            Rejected::of(old, verdict.clone()),
+            Rejected::of(entry, verdict),
         ]);
     }
     if copy.same(&old_copy) {
@@ -580,35 +551,65 @@ fn take(
         if moves_on {
             return Ok(Vec::new());
         }
-        return Ok(vec![Rejected {
-            game: Some(old.game),
-            id: Some(old.id),
-            subject: old.subject,
-            verdict,
-        }]);
+        return Ok(vec![Rejected::of(old, verdict)]);
     }
     let verdict = if copy.before(&old_copy) {
-        if entry.lines < old.lines {
-            format!(
-                "stale: this copy is at line {}, the game's newest message at line {}: an older copy, not taken",
-                entry.lines, old.lines
-            )
-        } else {
-            format!(
-                "stale: this copy has the keys of {}, the game's newest message those of {}: an older copy, not taken",
-                list(&copy.keyed),
-                list(&old_copy.keyed)
-            )
-        }
+        stale_verdict(&entry, &copy, &old, &old_copy)
     } else {
         fork_verdict(&copy, &old_copy, &entry, &old, address)
     };
-    Ok(vec![Rejected {
-        game: Some(entry.game),
-        id: Some(entry.id),
-        subject: entry.subject,
-        verdict,
-    }])
+    Ok(vec![Rejected::of(entry, verdict)])
+}
+
+impl Rejected {
+    /// `entry`'s copy, not taken, and why.
+    fn of(entry: GameEntry, verdict: String) -> Rejected {
+        Rejected {
+            game: Some(entry.game),
+            id: Some(entry.id),
+            subject: entry.subject,
+            verdict,
+        }
+    }
+}
+
+/// A side given two keys: no copy that holds that side's Key tag is
+/// taken again (spec section 3.7). The first such tag of `copy`, if any.
+fn conflicting_key(st: &state::State, entry: &GameEntry, copy: &Copy) -> Option<String> {
+    let conflict = st.key_conflicts.get(&entry.id)?;
+    conflict
+        .keys()
+        .find(|name| copy.key_tags.iter().any(|(n, _)| n == *name))
+        .cloned()
+}
+
+/// Remember the two keys each side of `clash` was given in game `id`
+/// (tag, this copy's value, the kept copy's), and take neither copy.
+fn remember_conflict(st: &mut state::State, id: &str, clash: &[(String, String, String)]) {
+    let conflict = st.key_conflicts.entry(id.to_owned()).or_default();
+    for (tag, mine, theirs) in clash {
+        let values = conflict.entry(tag.clone()).or_default();
+        values.insert(mine.clone());
+        values.insert(theirs.clone());
+    }
+    st.games.remove(id);
+}
+
+/// Why `entry`'s copy, an older state of the kept one (`old`), is not
+/// taken: fewer lines, or fewer keys.
+fn stale_verdict(entry: &GameEntry, copy: &Copy, old: &GameEntry, old_copy: &Copy) -> String {
+    if entry.lines < old.lines {
+        format!(
+            "stale: this copy is at line {}, the game's newest message at line {}: an older copy, not taken",
+            entry.lines, old.lines
+        )
+    } else {
+        format!(
+            "stale: this copy has the keys of {}, the game's newest message those of {}: an older copy, not taken",
+            list(&copy.keyed),
+            list(&old_copy.keyed)
+        )
+    }
 }
 
 /// The game kept as the messages whose union it is: one mailbox file.
@@ -703,8 +704,15 @@ fn conflict_verdict(entry: &GameEntry, tag: &str, address_of_player: &str) -> St
         "key conflict: two copies of this game give {side} two different keys ({side}Key): one was written by someone who does not hold {side}'s key file, From {side}'s address. Neither copy is taken, nor any later copy with a {side}Key (never the one with more keys); play none of them"
     );
     if address(&contact).eq_ignore_ascii_case(address_of_player) {
+        let check = crate::referee::Command::check()
+            .on("COPY.eml")
+            .key_file("YOUR.key");
+        let again = crate::referee::Command::keygen(&side)
+            .on("RECORD")
+            .key_file("YOUR.key")
+            .reply();
         verdict.push_str(&format!(
-            "\n{side} is yours: herald check COPY.eml --key YOUR.key says which copy holds your key (the other is refused); tell every player which key is yours and send your own key message again (herald keygen --side {side} RECORD --key YOUR.key --reply on the copy you made it on)"
+            "\n{side} is yours: {check} says which copy holds your key (the other is refused); tell every player which key is yours and send your own key message again ({again} on the copy you made it on)"
         ));
     } else {
         verdict.push_str(&format!(
@@ -838,6 +846,8 @@ fn deadline_text(since: &str, from: &str, today: crate::record::Day) -> String {
     format!("due since {since}; a forfeit may be claimed from {from}{left}")
 }
 
+/// The inbox's text: the games under their headings (waiting on the
+/// player, on others, over), the copies not taken, and the count.
 fn text(
     games: &[&GameEntry],
     rejected: &[Rejected],
@@ -859,58 +869,12 @@ fn text(
             t.push('\n');
             heading = Some(h);
         }
-        let players: Vec<String> = g
-            .sides
-            .iter()
-            .map(|[side, contact]| format!("{side} {contact}"))
-            .collect();
-        t.push_str(&format!(
-            "  {}  {}, {}; {} turn{}\n",
-            g.id,
-            g.game,
-            players.join(" vs "),
-            g.turns,
-            if g.turns == 1 { "" } else { "s" }
-        ));
-        match &g.due_text {
-            Some(text) => t.push_str(&format!("      due: {text}\n")),
-            None => t.push_str(&format!("      result {}\n", g.result)),
-        }
-        if let (Some(since), Some(from)) = (&g.since, &g.claimable_from) {
-            t.push_str(&format!("      {}\n", deadline_text(since, from, today)));
-        }
-        t.push_str(&format!("      last message: {} ({})\n", g.subject, g.date));
-        t.push_str(&format!("      {}\n", g.summary));
-        if let Some(to_play) = &g.to_play {
-            let mut lines = to_play.lines();
-            t.push_str(&format!(
-                "      to play: {}\n",
-                lines.next().unwrap_or_default()
-            ));
-            for line in lines {
-                t.push_str(&format!("          {line}\n"));
-            }
-        }
+        game_text(g, today, &mut t);
     }
     if !rejected.is_empty() {
         t.push_str("Not taken (listed, never used):\n");
         for r in rejected {
-            let game = r.game.as_deref().unwrap_or("a record");
-            // A subject herald wrote names the game already.
-            let head = match r.subject.as_str() {
-                "" => format!("{game}: (no subject)"),
-                subject if subject.starts_with(&format!("{game}: ")) => subject.to_owned(),
-                subject => format!("{game}: {subject}"),
-            };
-            t.push_str(&format!(
-                "  {}{head}\n",
-                r.id.as_deref()
-                    .map(|i| format!("{i}  "))
-                    .unwrap_or_default(),
-            ));
-            for line in r.verdict.lines() {
-                t.push_str(&format!("      {line}\n"));
-            }
+            rejected_text(r, &mut t);
         }
     }
     t.push_str(&format!(
@@ -920,6 +884,64 @@ fn text(
         if games.len() == 1 { "" } else { "s" }
     ));
     t
+}
+
+/// A game of the inbox's list, into `t`: its id, game and players, what
+/// is due (or its result), its deadline, its last message, its summary
+/// and what to play.
+fn game_text(g: &GameEntry, today: crate::record::Day, t: &mut String) {
+    let players: Vec<String> = g
+        .sides
+        .iter()
+        .map(|[side, contact]| format!("{side} {contact}"))
+        .collect();
+    t.push_str(&format!(
+        "  {}  {}, {}; {} turn{}\n",
+        g.id,
+        g.game,
+        players.join(" vs "),
+        g.turns,
+        if g.turns == 1 { "" } else { "s" }
+    ));
+    match &g.due_text {
+        Some(text) => t.push_str(&format!("      due: {text}\n")),
+        None => t.push_str(&format!("      result {}\n", g.result)),
+    }
+    if let (Some(since), Some(from)) = (&g.since, &g.claimable_from) {
+        t.push_str(&format!("      {}\n", deadline_text(since, from, today)));
+    }
+    t.push_str(&format!("      last message: {} ({})\n", g.subject, g.date));
+    t.push_str(&format!("      {}\n", g.summary));
+    if let Some(to_play) = &g.to_play {
+        let mut lines = to_play.lines();
+        t.push_str(&format!(
+            "      to play: {}\n",
+            lines.next().unwrap_or_default()
+        ));
+        for line in lines {
+            t.push_str(&format!("          {line}\n"));
+        }
+    }
+}
+
+/// A copy not taken, into `t`: its id and subject (one herald wrote
+/// names the game already), then why.
+fn rejected_text(r: &Rejected, t: &mut String) {
+    let game = r.game.as_deref().unwrap_or("a record");
+    let head = match r.subject.as_str() {
+        "" => format!("{game}: (no subject)"),
+        subject if subject.starts_with(&format!("{game}: ")) => subject.to_owned(),
+        subject => format!("{game}: {subject}"),
+    };
+    t.push_str(&format!(
+        "  {}{head}\n",
+        r.id.as_deref()
+            .map(|i| format!("{i}  "))
+            .unwrap_or_default(),
+    ));
+    for line in r.verdict.lines() {
+        t.push_str(&format!("      {line}\n"));
+    }
 }
 
 /// A RECORD argument that names a game id (`files::record_file`): the
