@@ -425,11 +425,9 @@ mod tests {
     #[test]
     fn no_turn_follows_a_draw_by_agreement() {
         let err = refused("1. Blue: Kc1-b1, offer draw\n2. Red: accept draw\n3. Blue: Kb1-c1\n");
-        assert!(
-            err.message
-                .starts_with("the game is already over (a draw by agreement): no turn may follow"),
-            "{}",
-            err.message
+        assert_eq!(
+            err.message,
+            "the game is already over (a draw by agreement): no turn may follow (herald check shows the result)"
         );
         let err =
             refused("1. Blue: Kc1-b1, offer draw\n2. Red: accept draw\n3. Blue: offer draw\n");

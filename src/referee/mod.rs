@@ -1799,7 +1799,7 @@ impl<G: Game> Referee<G> {
             Place::Line,
             None,
             format!(
-                "the game is already over ({}): no turn may follow{draw_word} (herald check                      shows the result)",
+                "the game is already over ({}): no turn may follow{draw_word} (herald check shows the result)",
                 match (outcome.winners::<G>(), &self.agreed) {
                     (Some(w), _) => format!("{w} won"),
                     (None, Some(_)) => "a draw by agreement".into(),
