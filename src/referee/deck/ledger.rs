@@ -1173,8 +1173,7 @@ fn walk(
                     },
                 }
             }
-            Check::Good(None) => None,
-            Check::Unaudited | Check::Bad(_) => {
+            Check::Good(None) | Check::Unaudited | Check::Bad(_) => {
                 if published.is_none()
                     && later_waits
                     && (force || !matches!(flat.checks[k], Check::Unaudited))
@@ -1343,7 +1342,10 @@ impl DeckLedger {
 
     /// A card of a generation kept as digests, opened, is no longer held.
     fn drop_held(&mut self, position: u32) {
-        for gen in &mut self.generations {
+        for gen in self.generations.iter_mut().rev() {
+            if gen.flat.is_none() && (gen.input.base()..gen.input.end()).contains(&position) {
+                return;
+            }
             let holds = gen
                 .flat
                 .as_ref()
@@ -1451,7 +1453,8 @@ fn retired(retired: &[u8], side: Hand, position: u32) -> bool {
 /// The final deck of `generations` holding `position`, if it is final
 /// (of a generation kept as digests, the card alone, while it is held).
 fn final_deck(generations: &[Arc<Generation>], position: u32) -> Option<&Deck> {
-    for g in generations {
+    // The last generations first: the cards drawn and shared now.
+    for g in generations.iter().rev() {
         if let Some(flat) = &g.flat {
             if let Some(card) = flat.held.iter().find(|d| d.base() == position) {
                 return Some(card);
