@@ -10,7 +10,11 @@
 //!   policy `Peaceful` of `examples/common/long_games.rs`), cut there;
 //! - `... -- replay FILE N`: replay the first N turns of the record in
 //!   FILE in process (parse and referee, as `herald check` does, without
-//!   process start): what `valgrind --tool=callgrind` counts a turn of.
+//!   process start): what `valgrind --tool=callgrind` counts a turn of;
+//! - `... -- keys [SEED]`: write the two players' key files of the
+//!   game of SEED (1 unless given), `south.key` and `north.key` in the
+//!   current directory, so that the game can be ended and audited with
+//!   `herald move FILE --key south.key resign` and `... audit`.
 //!
 //! The record goes to standard output.
 
@@ -45,6 +49,24 @@ fn main() {
             eprintln!("{turns} turns replayed, {} in the referee", referee.turns());
             return;
         }
+        Some("keys") => {
+            let seed = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+            let chain = herald::fairness::chain_id([
+                ("Game", "battlegates"),
+                ("South", "south@example.org"),
+                ("North", "north@example.org"),
+                ("Hands", "hidden"),
+            ]);
+            for (i, side) in ["South", "North"].into_iter().enumerate() {
+                let secret = herald::selfplay::secret(seed, herald::game::Side(i as u8));
+                let wallet =
+                    herald::wallet::Wallet::from_secret("battlegates", side, chain, secret);
+                let file = format!("{}.key", side.to_lowercase());
+                std::fs::write(&file, wallet.to_text()).expect("the key file is written");
+                eprintln!("wrote {file}");
+            }
+            return;
+        }
         _ => usage(),
     };
     let turns = long_games::first_turns(&text, usize::MAX).1;
@@ -53,6 +75,8 @@ fn main() {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: battlegates_long seeds | peaceful TURNS [SEED] | replay FILE N");
+    eprintln!(
+        "usage: battlegates_long seeds | peaceful TURNS [SEED] | replay FILE N | keys [SEED]"
+    );
     std::process::exit(2);
 }

@@ -966,3 +966,264 @@ fn a_reveal_changed_before_the_remembered_line_is_still_refused() {
     }
     assert_eq!(std::fs::read_to_string(d.join("g.pbem")).unwrap(), forged);
 }
+
+/// [`self_played_altered`] for `turns` turns (seed 11): a longer game,
+/// through many reshuffles.
+fn self_played_long(d: &std::path::Path, turns: u32, alter: Option<selfplay::Alter>) -> String {
+    let mut options = selfplay::Options::new::<Battlegates>(11, 2);
+    options.tags = vec![("Hands".into(), "hidden".into())];
+    options.max_turns = turns;
+    options.alter = alter;
+    let text = selfplay::record::<Battlegates>(&options).unwrap();
+    std::fs::write(d.join("g.pbem"), &text).unwrap();
+    let chain = herald::fairness::chain_id([
+        ("Game", "battlegates"),
+        ("South", "south@example.org"),
+        ("North", "north@example.org"),
+        ("Hands", "hidden"),
+    ]);
+    for (i, side) in ["South", "North"].into_iter().enumerate() {
+        let secret = selfplay::secret(11, herald::game::Side(i as u8));
+        let wallet = herald::wallet::Wallet::from_secret("battlegates", side, chain, secret);
+        let key = d.join(format!("{}.key", side.to_lowercase()));
+        std::fs::write(key, wallet.to_text()).unwrap();
+    }
+    text
+}
+
+/// Whether [`swap_on_deck_5`] has cheated yet (one test uses it).
+static STACKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The first pass over deck 5 with its first two cards swapped (the
+/// second pass over it is honest): a bad pass deep in a long game
+/// (play goes on as before: every card is still there once), whose deck
+/// is a past generation by the audit.
+fn swap_on_deck_5(line: &str) -> Option<String> {
+    if !line.contains("\n    commit shuffle-5\n")
+        || STACKED.swap(true, std::sync::atomic::Ordering::SeqCst)
+    {
+        return None;
+    }
+    let first = first_deck_position(line)?;
+    swap_cards(line, first, first + 1)
+}
+
+/// The first deck position a pass line lists.
+fn first_deck_position(line: &str) -> Option<u32> {
+    line.split("\n    deck ")
+        .nth(1)?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Where the 128 digits of the card at deck position `p` stand in
+/// `line`, however the line wraps them (a position of three digits puts
+/// them all on the lines after the word `deck`).
+fn card_digits(line: &str, p: u32) -> Option<(usize, usize)> {
+    let head = format!("\n    deck {p}");
+    let at = line
+        .find(&format!("{head} "))
+        .or_else(|| line.find(&format!("{head}\n")))?
+        + head.len();
+    let mut seen = 0;
+    for (i, c) in line[at..].char_indices() {
+        if c.is_ascii_hexdigit() {
+            seen += 1;
+            if seen == 128 {
+                return Some((at, at + i + 1));
+            }
+        }
+    }
+    None
+}
+
+/// `line` with the cards at deck positions `a` and `b` (`a < b`)
+/// swapped.
+fn swap_cards(line: &str, a: u32, b: u32) -> Option<String> {
+    let (a0, a1) = card_digits(line, a)?;
+    let (b0, b1) = card_digits(line, b)?;
+    Some(format!(
+        "{}{}{}{}{}",
+        &line[..a0],
+        &line[b0..b1],
+        &line[a1..b0],
+        &line[a0..a1],
+        &line[b1..]
+    ))
+}
+
+/// The side and turn of the first pass over deck `g` in `text`.
+fn first_pass_over(text: &str, g: u32) -> (String, String) {
+    let at = text
+        .find(&format!("\n    commit shuffle-{g}\n"))
+        .expect("a reshuffle");
+    let head = text[..at]
+        .lines()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap();
+    let (turn, rest) = head.split_once(". ").unwrap();
+    (rest.split(':').next().unwrap().to_owned(), turn.to_owned())
+}
+
+/// `check` of `g.pbem` in `d` with `args` from the file (read a part at
+/// a time, past decks kept as digests and read again) and from standard
+/// input (past decks kept as bytes), each the same read whole (`--message
+/// 1`): the exit code and output from the file, and from standard input.
+type Out = (Option<i32>, String, String);
+fn checked_both_ways(d: &std::path::Path, args: &[&str]) -> (Out, Out) {
+    let text = std::fs::read_to_string(d.join("g.pbem")).unwrap();
+    let run = |extra: &[&str], stdin: bool| {
+        let mut cmd = herald(d);
+        cmd.arg("check").args(extra).args(args);
+        let out = if stdin {
+            cmd.arg("-").write_stdin(text.clone()).output().unwrap()
+        } else {
+            cmd.arg("g.pbem").output().unwrap()
+        };
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let file = run(&[], false);
+    assert_eq!(file, run(&["--message", "1"], false), "whole");
+    let piped = run(&[], true);
+    assert_eq!(
+        piped,
+        run(&["--message", "1"], true),
+        "whole, standard input"
+    );
+    (file, piped)
+}
+
+#[test]
+fn a_failed_pass_deep_in_a_long_game_is_named_by_check_streamed_and_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played_long(d, 200, Some(swap_on_deck_5));
+    // Deck 5 is a past generation by the end: two reshuffles after it.
+    assert!(text.contains("\n    commit shuffle-7\n"), "{text}");
+    let (cheat, turn) = first_pass_over(&text, 5);
+    let honest = if cheat == "South" { "North" } else { "South" };
+    let (out, code) = resigned_and_audited(d);
+    assert_eq!(code, Some(0), "{out}");
+    let (file, piped) = checked_both_ways(d, &[]);
+    for (code, stdout, _) in [file, piped] {
+        assert_eq!(code, Some(0));
+        assert!(
+            stdout.contains(&format!("{cheat} failed the audit: ")),
+            "{stdout}"
+        );
+    }
+    let (file, piped) = checked_both_ways(d, &["--format", "json"]);
+    for json_text in [file.1, piped.1] {
+        let checked: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+        let failed = checked["failed_audits"].as_array().unwrap();
+        assert_eq!(failed.len(), 1, "{checked}");
+        assert_eq!(failed[0]["side"].as_str(), Some(cheat.as_str()));
+        let reason = failed[0]["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with(&format!(
+                "{cheat}'s pass over deck 5 (turn {turn}): deck position "
+            )) && reason.ends_with("and that is no card of the deck before the pass"),
+            "{reason}"
+        );
+        assert_eq!(checked["result"].as_str(), Some(honest), "{checked}");
+    }
+}
+
+/// A record read again from a text held (as a file read again would
+/// give it), for [`herald::referee::Replay::check_again`].
+#[derive(Debug)]
+struct TextAgain(String);
+
+impl herald::referee::Reread for TextAgain {
+    fn reread(
+        &self,
+        each: &mut dyn FnMut(&herald::record::Turn<'_>) -> bool,
+    ) -> Result<(), String> {
+        struct Each<'a>(&'a mut dyn FnMut(&herald::record::Turn<'_>) -> bool);
+        impl herald::record::stream::Visitor for Each<'_> {
+            type Error = ();
+            fn turn(&mut self, turn: &herald::record::Turn<'_>) -> Result<(), ()> {
+                if (self.0)(turn) {
+                    Ok(())
+                } else {
+                    Err(())
+                }
+            }
+            fn part_end(&mut self) -> Result<(), ()> {
+                Ok(())
+            }
+        }
+        let reader =
+            herald::record::stream::Reader::new(self.0.as_bytes()).map_err(|e| format!("{e:?}"))?;
+        let _ = reader.visit(&mut Each(each));
+        Ok(())
+    }
+}
+
+#[test]
+fn a_record_changed_between_the_two_reads_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played_long(d, 200, Some(swap_on_deck_5_again));
+    let (cheat, turn) = first_pass_over(&text, 5);
+    resigned_and_audited(d);
+    let audited = std::fs::read_to_string(d.join("g.pbem")).unwrap();
+    let replay = |again: &str| {
+        let reader = herald::record::stream::Reader::new(audited.as_bytes()).unwrap();
+        let again = std::sync::Arc::new(TextAgain(again.to_owned()));
+        herald::referee::Replay::<Battlegates>::check_again(reader, None, Some(again))
+    };
+    // Read again the same: the cheat's pass is named, as `check` names it.
+    let referee = replay(&audited).map_err(|e| format!("{e:?}")).unwrap();
+    let failed = referee.failed_audits();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(
+        failed[0]
+            .1
+            .starts_with(&format!("{cheat}'s pass over deck 5 (turn {turn})")),
+        "{failed:?}"
+    );
+    // Read again with that pass's cards changed: refused, not trusted.
+    let n: u32 = turn.parse().unwrap();
+    let start = audited.find(&format!("\n{n}. {cheat}:")).unwrap() + 1;
+    let end = start + audited[start..].find(&format!("\n{}. ", n + 1)).unwrap();
+    let pass_line = &audited[start..end];
+    assert!(pass_line.contains("commit shuffle-5"), "{pass_line}");
+    let first = first_deck_position(pass_line).unwrap();
+    let changed_line = swap_cards(pass_line, first + 2, first + 3).unwrap();
+    let changed = format!("{}{changed_line}{}", &audited[..start], &audited[end..]);
+    assert_ne!(changed, audited);
+    let stop = replay(&changed).map(|_| ()).unwrap_err();
+    let herald::record::stream::Stop::Visit(e, _) = *stop else {
+        panic!("{stop:?}");
+    };
+    assert!(
+        e.message.starts_with(&format!(
+            "the record changed while it was read: {cheat}'s pass over deck 5 on turn {turn} \
+             is not the one read before"
+        )),
+        "{}",
+        e.message
+    );
+}
+
+/// Whether [`swap_on_deck_5_again`] has cheated yet.
+static STACKED_AGAIN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`swap_on_deck_5`], for another test of the same binary.
+fn swap_on_deck_5_again(line: &str) -> Option<String> {
+    if !line.contains("\n    commit shuffle-5\n")
+        || STACKED_AGAIN.swap(true, std::sync::atomic::Ordering::SeqCst)
+    {
+        return None;
+    }
+    let first = first_deck_position(line)?;
+    swap_cards(line, first, first + 1)
+}

@@ -6,16 +6,17 @@
 
 use std::io::{BufRead, BufReader, Seek};
 use std::marker::PhantomData;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::context::dispatch_record;
 use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;
 use crate::games::GameVisitor;
-use crate::record::stream::{ReadError, Reader, Stop};
-use crate::record::Source;
-use crate::referee::{Referee, RefereeError, Replay};
+use crate::record::stream::{ReadError, Reader, Stop, Visitor};
+use crate::record::{Source, Turn};
+use crate::referee::{Referee, RefereeError, Replay, Reread};
 
 /// Bytes of input buffered at a time.
 const BUFFER: usize = 16 * 1024;
@@ -54,8 +55,17 @@ pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::O
     // A buffer no larger than the input (plus the read that finds its end).
     let size = file.metadata().map_or(BUFFER as u64, |m| m.len() + 1);
     let capacity = usize::try_from(size).map_or(BUFFER, |s| s.clamp(1024, BUFFER));
+    // A file can be read again where the deck's audit needs past decks
+    // (kept as digests meanwhile); standard input and pipes cannot, and
+    // keep them.
+    let again = match files::record_file(path) {
+        Ok(file) if file.as_os_str() != "-" && file.is_file() => {
+            Some(Arc::new(FileAgain(file.into_owned())) as Arc<dyn Reread>)
+        }
+        _ => None,
+    };
     let done = match Reader::new(BufReader::with_capacity(capacity, &mut file)) {
-        Ok(reader) => replay(reader, &origin, after)?,
+        Ok(reader) => replay(reader, &origin, again, after)?,
         Err(e) => stopped(Stop::Read(e), &origin)?,
     };
     match done {
@@ -70,17 +80,23 @@ pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::O
 fn replay<R: BufRead, C: AfterCheck>(
     reader: Reader<R>,
     origin: &str,
+    again: Option<Arc<dyn Reread>>,
     after: C,
 ) -> Result<Option<C::Output>, Failure> {
     match dispatch_record(reader.header(), Replaying(PhantomData)) {
-        Ok(replay) => replay(reader, origin, after),
+        Ok(replay) => replay(reader, origin, again, after),
         Err(e) => refused(reader, e, origin),
     }
 }
 
 /// The replay of the game a record names, chosen before the reader is
 /// handed to it.
-type ReplayFn<R, C> = fn(Reader<R>, &str, C) -> Result<Option<<C as AfterCheck>::Output>, Failure>;
+type ReplayFn<R, C> = fn(
+    Reader<R>,
+    &str,
+    Option<Arc<dyn Reread>>,
+    C,
+) -> Result<Option<<C as AfterCheck>::Output>, Failure>;
 
 /// Picks [`replay_game`] for the game of the record.
 struct Replaying<R, C>(PhantomData<(R, C)>);
@@ -97,9 +113,10 @@ impl<R: BufRead, C: AfterCheck> GameVisitor for Replaying<R, C> {
 fn replay_game<G: Game, R: BufRead, C: AfterCheck>(
     reader: Reader<R>,
     origin: &str,
+    again: Option<Arc<dyn Reread>>,
     after: C,
 ) -> Result<Option<C::Output>, Failure> {
-    match Replay::<G>::check(reader, super::context::reader_today()) {
+    match Replay::<G>::check_again(reader, super::context::reader_today(), again) {
         Ok(referee) => after
             .after::<G>(super::context::Named::file(origin), &referee)
             .map(Some),
@@ -134,5 +151,47 @@ fn stopped<T>(stop: Stop<RefereeError>, origin: &str) -> Result<Option<T>, Failu
             Err(Failure::invalid(Problem::from_parse(&e, &source), origin))
         }
         Stop::Visit(e, source) => Err(invalid(&e, &source, origin)),
+    }
+}
+
+/// A record file read again from its path, for the deck's audit
+/// ([`Reread`]): the turns given as they are read, a part at a time.
+#[derive(Debug)]
+struct FileAgain(PathBuf);
+
+impl Reread for FileAgain {
+    fn reread(&self, each: &mut dyn FnMut(&Turn<'_>) -> bool) -> Result<(), String> {
+        /// Gives each turn to `each`, and stops when it says so.
+        struct Each<'a>(&'a mut dyn FnMut(&Turn<'_>) -> bool);
+        impl Visitor for Each<'_> {
+            type Error = ();
+            fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
+                if (self.0)(turn) {
+                    Ok(())
+                } else {
+                    Err(())
+                }
+            }
+            fn part_end(&mut self) -> Result<(), ()> {
+                Ok(())
+            }
+        }
+        let shown = self.0.display();
+        let changed = || {
+            format!(
+                "the record changed while it was read: {shown} is no longer the record read before"
+            )
+        };
+        let file =
+            std::fs::File::open(&self.0).map_err(|e| format!("cannot read {shown} again: {e}"))?;
+        let reader = Reader::new(BufReader::with_capacity(BUFFER, file)).map_err(|e| match e {
+            ReadError::Io(e) => format!("cannot read {shown} again: {e}"),
+            _ => changed(),
+        })?;
+        match reader.visit(&mut Each(each)) {
+            Ok(_) | Err(Stop::Visit((), _)) => Ok(()),
+            Err(Stop::Read(ReadError::Io(e))) => Err(format!("cannot read {shown} again: {e}")),
+            Err(Stop::Read(_)) => Err(changed()),
+        }
     }
 }

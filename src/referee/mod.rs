@@ -55,6 +55,7 @@ mod cards_tests;
 #[cfg(test)]
 mod hidden_tests;
 
+pub use cards::Reread;
 pub use chance::{ChanceEvent, PendingEvent};
 pub use command::{Command, Said, Writing};
 pub use compose::{
@@ -1730,13 +1731,18 @@ impl<G: Game> Referee<G> {
             }
             _ => verdict,
         };
-        self.commit_turn(seat, state, &played);
         if let (Some(pending), Some(_), Some(hand)) =
             (pending.as_mut(), claimant, self.holds_hand(seat))
         {
             // A refusal is the failed audit of its passes too.
             let _ = pending.deck_mut().audit(hand, &[]);
         }
+        // Passes of other sides checked now that this side's seeds are
+        // open (past decks kept as digests, deck::DeckLedger::audit).
+        let late = pending
+            .as_mut()
+            .map_or_else(Vec::new, |p| p.deck_mut().late_faults());
+        self.commit_turn(seat, state, &played);
         if let Some(pending) = pending {
             self.table.keep(pending);
         }
@@ -1744,7 +1750,53 @@ impl<G: Game> Referee<G> {
             Some(_) => self.hidden.refused(seat, verdict.err().unwrap_or_default()),
             None => self.hidden.audited(seat, verdict),
         }
+        self.fail_late(late);
         Ok(played)
+    }
+
+    /// Audits of hands' passes found failed after their closing lines
+    /// ([`deck::DeckLedger::late_faults`]): each fails its holder's audit,
+    /// unless that failed already.
+    fn fail_late(&mut self, late: Vec<(deck::Hand, String)>) {
+        for (hand, why) in late {
+            if let Some(seat) = self.table.holder(hand) {
+                if matches!(self.hidden.verdict_of(seat), Some(Ok(()))) {
+                    self.hidden.audited(seat, Err(why));
+                }
+            }
+        }
+    }
+
+    /// Read the record again from `source` where the deck's audit needs
+    /// the cards of past passes, so that they are kept as digests
+    /// ([`deck::DeckLedger::read_again`]): `check` of a file.
+    pub fn read_again(&mut self, source: std::sync::Arc<dyn Reread>) {
+        if let Some(mut pending) = self.table.pending() {
+            pending
+                .deck_mut()
+                .read_again(std::sync::Arc::new(cards::PassesAgain(source)));
+            self.table.keep(pending);
+        }
+    }
+
+    /// The record is over: the deck's passes still waiting are checked
+    /// ([`deck::DeckLedger::finish_audit`]), their faults failing their
+    /// holders' audits; refused if the record read again was not the one
+    /// read before.
+    fn finish_deck_audit(&mut self) -> Result<(), RefereeError> {
+        let Some(mut pending) = self.table.pending() else {
+            return Ok(());
+        };
+        let deck = pending.deck_mut();
+        deck.finish_audit();
+        let late = deck.late_faults();
+        let error = deck.take_reread_error();
+        self.table.keep(pending);
+        self.fail_late(late);
+        match error {
+            Some(e) => Err(RefereeError::record(None, e)),
+            None => Ok(()),
+        }
     }
 
     /// The side of `line` and its seat in the header if the line may
@@ -2943,6 +2995,7 @@ impl<G: Game> Replay<G> {
     /// waiting is verified.
     pub fn finish(mut self) -> Result<Referee<G>, RefereeError> {
         self.referee.verify_deferred()?;
+        self.referee.finish_deck_audit()?;
         Ok(self.referee)
     }
 
@@ -2956,9 +3009,27 @@ impl<G: Game> Replay<G> {
         reader: record::stream::Reader<R>,
         today: Option<record::Day>,
     ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
+        Replay::<G>::check_again(reader, today, None)
+    }
+
+    /// [`Replay::check`], the record read again from `again` where the
+    /// deck's audit needs the cards of past passes
+    /// ([`Referee::read_again`]): its memory then stays flat however
+    /// many times the deck is reshuffled.
+    pub fn check_again<R: std::io::BufRead>(
+        reader: record::stream::Reader<R>,
+        today: Option<record::Day>,
+        again: Option<std::sync::Arc<dyn Reread>>,
+    ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
         reader
             .check(
-                |header| Replay::<G>::start(header, Keep::RULES.on(today)),
+                |header| {
+                    let mut replay = Replay::<G>::start(header, Keep::RULES.on(today))?;
+                    if let Some(again) = again {
+                        replay.referee.read_again(again);
+                    }
+                    Ok(replay)
+                },
                 |replay| {
                     let referee = replay.finish()?;
                     referee.check_result().map(|()| referee)

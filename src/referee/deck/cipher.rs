@@ -270,6 +270,73 @@ impl Deck {
         self.cards = OnceLock::new();
     }
 
+    /// The deck's digest: SHA-256 of its first position and its cards'
+    /// 64 bytes in order (encoded now if the deck was made from points):
+    /// what a ledger keeps of a past pass ([`super::DeckLedger::read_again`]),
+    /// to know the deck again when it is rebuilt or read again. `None`
+    /// for a deck whose cards do not decode.
+    pub fn digest(&self) -> Option<Hash> {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"herald/deck-digest/v1");
+        h.update(self.base.to_be_bytes());
+        if !self.packed.is_empty() {
+            for card in &self.packed {
+                h.update(card);
+            }
+        } else {
+            for card in self.try_cards().ok()? {
+                h.update(card.to_bytes());
+            }
+        }
+        Some(h.finalize().into())
+    }
+
+    /// The card at `position` alone, as its 64 bytes (decoded when first
+    /// needed): what a ledger keeps of a past deck's card still held in
+    /// a hand.
+    pub fn single(position: u32, bytes: [u8; 64]) -> Deck {
+        Deck {
+            base: position,
+            packed: vec![bytes],
+            vouched: false,
+            cards: OnceLock::new(),
+            discards: None,
+        }
+    }
+
+    /// The card at `position` as its 64 bytes, if the deck holds it and
+    /// its cards decode.
+    pub fn card_bytes(&self, position: u32) -> Option<[u8; 64]> {
+        let i = self.index(position).ok()?;
+        if self.cards.get().is_none() {
+            if let Some(bytes) = self.packed.get(i) {
+                return Some(*bytes);
+            }
+        }
+        self.try_cards().ok()?.get(i).map(Ciphertext::to_bytes)
+    }
+
+    /// A deck as published, from its cards' bytes, read again (decoded
+    /// now): an error if a card is not a point.
+    pub fn read(base: u32, bytes: Vec<[u8; 64]>) -> Result<Deck, DeckError> {
+        let cards = bytes
+            .iter()
+            .map(Ciphertext::from_bytes)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Deck::checked(base, cards, bytes))
+    }
+
+    /// The bytes of card data the deck holds: 64 a card kept as bytes,
+    /// and the size of a decoded card for each decoded one.
+    pub fn held_bytes(&self) -> usize {
+        let decoded = match self.cards.get() {
+            Some(Ok(cards)) => cards.len() * std::mem::size_of::<Ciphertext>(),
+            _ => 0,
+        };
+        self.packed.len() * 64 + decoded
+    }
+
     /// Whether the deck is kept as its bytes alone, not decoded (or is a
     /// reshuffled pile not decrypted yet: its cards' numbers).
     pub fn is_compact(&self) -> bool {

@@ -9,14 +9,14 @@
 //! fixed once play begins. Every fault names the hand by its name (and
 //! the referee adds the line it came in).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::fairness::Hash;
 
 use super::cipher::{Discard, Sealed};
 use super::hands::{Hand, Hands, PlayFault};
-use super::shuffle::{audit_pass, PublishedPass, SeedOpening};
+use super::shuffle::{audit_pass, shuffle, AuditFault, PublishedPass, SeedOpening, ShuffleSeed};
 use super::{
     CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table, SHARE_PROOF_LEN,
 };
@@ -35,6 +35,68 @@ struct Generation {
     /// a past generation, which only the closing audit (and an opening of
     /// a card still held from it) reads again.
     compact: bool,
+    /// The cards before its first pass by number, when they are known
+    /// (the first deck; a discard pile of cards decrypted): what a
+    /// generation kept as digests ([`Flat`]) keeps of its input.
+    numbers: Option<Vec<u32>>,
+    /// A past generation kept as digests rather than decks, when the
+    /// ledger can read its passes again ([`DeckLedger::read_again`]):
+    /// its decks are empty then.
+    flat: Option<Box<Flat>>,
+}
+
+/// What a past generation keeps when its decks are not kept (spec
+/// section 3.9's closing audit needs every pass of the game): its input
+/// as card numbers, a digest of each pass's published deck, each pass's
+/// check at the audit, and the cards of it still held in a hand. Its
+/// decks are rebuilt at the audit from the input and the seeds opened,
+/// each checked against its digest; where a deck cannot be rebuilt (a
+/// pass that fails, or whose seed is not opened, and a pass over it to
+/// check) its cards are read again from the record.
+#[derive(Clone, Debug)]
+struct Flat {
+    base: u32,
+    numbers: Vec<u32>,
+    /// Each pass's published deck's digest ([`Deck::digest`]).
+    digests: Vec<Hash>,
+    checks: Vec<Check>,
+    /// The cards of the final deck still held, one deck of one card each.
+    held: Vec<Deck>,
+}
+
+/// Where the audit of one pass of a generation kept as digests stands.
+#[derive(Clone, Debug)]
+enum Check {
+    /// Its side has not audited.
+    Unaudited,
+    /// Its seed is opened; it is checked once every side that passed over
+    /// the same deck has audited (so that its input can be rebuilt), or
+    /// once a failed pass or the record's end makes the ledger read the
+    /// decks again.
+    Waiting(SeedOpening),
+    /// Rebuilt and equal to the deck it published; its opening is kept
+    /// while a later pass of the generation waits (to rebuild its input).
+    Good(Option<SeedOpening>),
+    /// It failed (or its seed was not opened): why, as the audit says it.
+    Bad(String),
+}
+
+impl Check {
+    fn waiting(&self) -> bool {
+        matches!(self, Check::Waiting(_))
+    }
+}
+
+/// Where a ledger that keeps past passes as digests gets their cards
+/// back: the reader of the record, which reads it again (the referee
+/// does no I/O).
+pub trait PassSource: std::fmt::Debug + Send + Sync {
+    /// The cards that each pass of `wanted` published (its line's label,
+    /// `turn 12` or `line S4`, and the deck generation), read from the
+    /// record again, in the order asked: `None` for a line that is not
+    /// in the record or makes no pass over that generation. `Err`: why
+    /// the record could not be read again.
+    fn passes(&self, wanted: &[(String, u32)]) -> Result<Vec<Option<Vec<[u8; 64]>>>, String>;
 }
 
 impl Generation {
@@ -97,6 +159,14 @@ pub struct DeckLedger {
     /// Whether the lines given now are vouched for by a record digest
     /// the reader checked before ([`DeckLedger::vouch`]).
     vouched: bool,
+    /// Where past passes kept as digests are read again from, if the
+    /// reader can ([`DeckLedger::read_again`]).
+    source: Option<Arc<dyn PassSource>>,
+    /// For each side, whether a failed audit of its passes was given.
+    reported: Vec<bool>,
+    /// Why the record could not be read again, or was not the same, once
+    /// that happened ([`DeckLedger::take_reread_error`]).
+    reread_error: Option<String>,
 }
 
 impl DeckLedger {
@@ -125,6 +195,9 @@ impl DeckLedger {
             left_verdicts: vec![None; sides.len()],
             first_passers: Hand::all(sides.len()).collect(),
             vouched: false,
+            source: None,
+            reported: vec![false; sides.len()],
+            reread_error: None,
         }
     }
 
@@ -220,6 +293,8 @@ impl DeckLedger {
                 passes: Vec::new(),
                 lines: Vec::new(),
                 compact: false,
+                numbers: Some(all),
+                flat: None,
             }));
             self.table = Some(table);
         }
@@ -567,6 +642,7 @@ impl DeckLedger {
         };
         self.pile.push(Discard::Card(found));
         self.retire(position);
+        self.drop_held(position);
         Ok(Some(found))
     }
 
@@ -665,6 +741,14 @@ impl DeckLedger {
             .filter(|&s| !self.has_left(s))
             .collect();
         let input = Deck::from_discards(table, last.input.end(), &self.pile)?;
+        let numbers = self
+            .pile
+            .iter()
+            .map(|d| match d {
+                Discard::Card(i) => Some(*i),
+                Discard::Sealed(_) => None,
+            })
+            .collect();
         self.pile.clear();
         self.generations.push(Arc::new(Generation {
             input,
@@ -672,6 +756,8 @@ impl DeckLedger {
             passes: Vec::new(),
             lines: Vec::new(),
             compact: false,
+            numbers,
+            flat: None,
         }));
         self.compact_past();
         Some(self.generations.len() as u32 - 1)
@@ -702,7 +788,9 @@ impl DeckLedger {
         let secret = super::CardSecret::from_revealed(secret, &self.game, &name, key)
             .map_err(|e| e.to_string())?;
         self.left[side.index()] = Some(secret);
-        let verdict = self.audit(side, seeds);
+        // Its verdict is kept now: a pass of it kept as a digest is
+        // checked at once, the decks it needs read again.
+        let verdict = self.audit_with(side, seeds, true);
         self.left_verdicts[side.index()] = Some(verdict);
         for gen in &mut self.generations {
             let owed = gen.passers.get(gen.passes.len()..).unwrap_or_default();
@@ -773,15 +861,60 @@ impl DeckLedger {
     /// The audit of `side`'s passes: each recomputed from the deck before
     /// it and the seed opened for it (`openings`: by generation). The
     /// first fault, naming the deck generation.
+    ///
+    /// A pass of a generation kept as digests ([`DeckLedger::read_again`])
+    /// is checked once every side that passed over the same deck has
+    /// audited (its input is rebuilt then): until then it counts as
+    /// passed here, and a fault found later is given by
+    /// [`DeckLedger::late_faults`]. A fault found now makes the ledger
+    /// check every pass waiting at once (the decks it needs read again),
+    /// so that the first fault in the game's order is the one named.
     pub fn audit(&mut self, side: Hand, openings: &[(u32, SeedOpening)]) -> Result<(), String> {
+        self.audit_with(side, openings, false)
+    }
+
+    fn audit_with(
+        &mut self,
+        side: Hand,
+        openings: &[(u32, SeedOpening)],
+        force: bool,
+    ) -> Result<(), String> {
         if let Some(done) = self.audited.get_mut(side.index()) {
             *done = true;
         }
         let Some(table) = self.table.as_ref() else {
             return Ok(());
         };
-        let name = self.name(side);
-        for (g, gen) in self.generations.iter().enumerate() {
+        let name = self.name(side).to_owned();
+        let opening = |g: usize| {
+            openings
+                .iter()
+                .find(|(og, _)| *og == g as u32)
+                .map(|(_, o)| o)
+        };
+        let mut whole_fault = None;
+        for (g, gen) in self.generations.iter_mut().enumerate() {
+            if gen.flat.is_some() {
+                if !gen.passes.iter().any(|p| p.side == name) {
+                    continue;
+                }
+                let gen = Arc::make_mut(gen);
+                let Some(flat) = gen.flat.as_mut() else {
+                    continue;
+                };
+                for (k, pass) in gen.passes.iter().enumerate() {
+                    if pass.side == name {
+                        flat.checks[k] = match opening(g) {
+                            Some(o) => Check::Waiting(o.clone()),
+                            None => Check::Bad(not_opened(&name, g)),
+                        };
+                    }
+                }
+                continue;
+            }
+            if whole_fault.is_some() {
+                continue;
+            }
             // A compacted generation is decoded in a copy, dropped once
             // audited: the audit holds one past generation decoded at a
             // time, not the whole game's.
@@ -795,19 +928,326 @@ impl DeckLedger {
             let mut input = &gen.input;
             for (pass, line) in gen.passes.iter().zip(&gen.lines) {
                 if pass.side == name {
-                    let opening = openings
-                        .iter()
-                        .find(|(og, _)| *og == g as u32)
-                        .map(|(_, o)| o)
-                        .ok_or_else(|| format!("{name}'s pass over deck {g} is not opened"))?;
-                    audit_pass(table, input, pass, opening)
-                        .map_err(|e| format!("{name}'s pass over deck {g} ({line}): {e}"))?;
+                    let fault = match opening(g) {
+                        None => Some(not_opened(&name, g)),
+                        Some(o) => audit_pass(table, input, pass, o)
+                            .err()
+                            .map(|e| format!("{name}'s pass over deck {g} ({line}): {e}")),
+                    };
+                    if fault.is_some() {
+                        whole_fault = fault;
+                        break;
+                    }
                 }
                 input = &pass.output;
             }
         }
-        Ok(())
+        self.settle(force || whole_fault.is_some());
+        let verdict = match self.flat_verdict(&name) {
+            Some(Err(why)) => Err(why),
+            _ => whole_fault.map_or(Ok(()), Err),
+        };
+        if verdict.is_err() {
+            if let Some(r) = self.reported.get_mut(side.index()) {
+                *r = true;
+            }
+        }
+        verdict
     }
+
+    /// The verdict on `name`'s passes kept as digests, in the game's
+    /// order: its first fault, `Ok` when every one passed, `None` while
+    /// one before any fault is still to check.
+    fn flat_verdict(&self, name: &str) -> Option<Result<(), String>> {
+        for gen in &self.generations {
+            let Some(flat) = &gen.flat else {
+                continue;
+            };
+            for (pass, check) in gen.passes.iter().zip(&flat.checks) {
+                if pass.side != name {
+                    continue;
+                }
+                match check {
+                    Check::Good(_) => {}
+                    Check::Bad(why) => return Some(Err(why.clone())),
+                    Check::Waiting(_) | Check::Unaudited => return None,
+                }
+            }
+        }
+        Some(Ok(()))
+    }
+
+    /// The failed audits found since the sides audited, for sides whose
+    /// audit was given as passed ([`DeckLedger::audit`]): a pass of a
+    /// generation kept as digests checked once the sides after it opened
+    /// their seeds. Each is given once.
+    pub fn late_faults(&mut self) -> Vec<(Hand, String)> {
+        let mut out = Vec::new();
+        for side in self.hands() {
+            let i = side.index();
+            if !self.audited[i] || self.reported[i] || self.has_left(side) {
+                continue;
+            }
+            if let Some(Err(why)) = self.flat_verdict(self.name(side)) {
+                self.reported[i] = true;
+                out.push((side, why));
+            }
+        }
+        out
+    }
+
+    /// The record is over: every pass still waiting is checked, the
+    /// decks it needs read again (a side that never audited, a pass that
+    /// failed). Then [`DeckLedger::late_faults`] gives what was found.
+    pub fn finish_audit(&mut self) {
+        self.settle(true);
+    }
+
+    /// Keep past generations as digests from now on, and read their
+    /// passes again from `source` where the audit needs their cards
+    /// (otherwise they are kept as bytes, [`Deck::compact`]).
+    pub fn read_again(&mut self, source: Arc<dyn PassSource>) {
+        self.source = Some(source);
+    }
+
+    /// Why the record could not be read again for the audit, or was not
+    /// the record read before (a pass's cards are not the ones whose
+    /// digest was kept): once, then `None`.
+    pub fn take_reread_error(&mut self) -> Option<String> {
+        self.reread_error.take()
+    }
+
+    /// Check the passes waiting in generations kept as digests: those of
+    /// generations every side of has audited, or all of them when
+    /// `force`d (or once one failed), reading again the decks that
+    /// cannot be rebuilt.
+    fn settle(&mut self, force: bool) {
+        let Some(table) = self.table.as_ref() else {
+            return;
+        };
+        let any_bad = |gens: &[Arc<Generation>]| {
+            gens.iter()
+                .filter_map(|g| g.flat.as_ref())
+                .any(|f| f.checks.iter().any(|c| matches!(c, Check::Bad(_))))
+        };
+        let mut force = force;
+        let mut fetched: HashMap<PassAt, Deck> = HashMap::new();
+        // Each round reads again what the one before found it needs: a
+        // generation's chain of passes is at most its sides long.
+        for _ in 0..=2 * self.sides.len() + 2 {
+            force |= any_bad(&self.generations);
+            let mut wanted = Vec::new();
+            for (g, gen) in self.generations.iter_mut().enumerate() {
+                let Some(flat) = &gen.flat else {
+                    continue;
+                };
+                let waits = flat.checks.iter().any(Check::waiting);
+                let complete = !flat.checks.iter().any(|c| matches!(c, Check::Unaudited));
+                if !waits || !(complete || force) {
+                    continue;
+                }
+                walk(table, Arc::make_mut(gen), g, force, &fetched, &mut wanted);
+            }
+            wanted.retain(|w| !fetched.contains_key(w));
+            wanted.sort_unstable();
+            wanted.dedup();
+            if wanted.is_empty() {
+                if !force && any_bad(&self.generations) {
+                    continue;
+                }
+                break;
+            }
+            let Some(source) = self.source.as_ref() else {
+                break;
+            };
+            match read_passes(source.as_ref(), &self.generations, &wanted) {
+                Ok(decks) => fetched.extend(decks),
+                Err(e) => {
+                    self.reread_error.get_or_insert(e);
+                    break;
+                }
+            }
+        }
+        // A generation whose passes are all checked keeps no opening.
+        for gen in &mut self.generations {
+            let done = gen.flat.as_ref().is_some_and(|f| {
+                f.checks
+                    .iter()
+                    .all(|c| matches!(c, Check::Good(_) | Check::Bad(_)))
+                    && f.checks.iter().any(|c| matches!(c, Check::Good(Some(_))))
+            });
+            if done {
+                if let Some(flat) = Arc::make_mut(gen).flat.as_mut() {
+                    for c in &mut flat.checks {
+                        if let Check::Good(o) = c {
+                            *o = None;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A pass of a generation: the generation and the pass's place in it.
+type PassAt = (usize, usize);
+
+/// `name`'s pass over deck `g` has no seed opened: the audit's words.
+fn not_opened(name: &str, g: usize) -> String {
+    format!("{name}'s pass over deck {g} is not opened")
+}
+
+/// Check the passes waiting in generation `g`, kept as digests, from its
+/// input on: each rebuilt from the deck before it (itself rebuilt, or
+/// read again: `fetched`, by generation and pass) and its opening, and
+/// compared with its digest. A pass that does not match is audited
+/// against its deck read again, to name the fault as the audit names it.
+/// The decks still to read again are added to `wanted`; `force`: read
+/// again the deck of a pass whose side has not audited, when a pass
+/// over it waits.
+fn walk(
+    table: &super::Table,
+    gen: &mut Generation,
+    g: usize,
+    force: bool,
+    fetched: &HashMap<PassAt, Deck>,
+    wanted: &mut Vec<PassAt>,
+) {
+    let Some(flat) = gen.flat.as_mut() else {
+        return;
+    };
+    let mut input = Deck::unmasked(table, flat.base, &flat.numbers);
+    for k in 0..gen.passes.len() {
+        let published = fetched.get(&(g, k));
+        let later_waits = flat.checks[k + 1..].iter().any(Check::waiting);
+        let pass = &gen.passes[k];
+        let line = gen.lines.get(k).map_or("", String::as_str);
+        let state = flat.checks[k].clone();
+        let next = match state {
+            Check::Waiting(opening) | Check::Good(Some(opening)) => {
+                let was_good = matches!(flat.checks[k], Check::Good(_));
+                match input.as_ref() {
+                    None => {
+                        if force && k > 0 {
+                            wanted.push((g, k - 1));
+                        }
+                        None
+                    }
+                    Some(before) => match rebuild(table, before, pass, &opening) {
+                        Ok(deck) if deck.digest() == Some(flat.digests[k]) => {
+                            flat.checks[k] = Check::Good(Some(opening));
+                            Some(deck)
+                        }
+                        Err(fault) => {
+                            let why =
+                                format!("{}'s pass over deck {g} ({line}): {fault}", pass.side);
+                            flat.checks[k] = Check::Bad(why);
+                            if published.is_none() && later_waits {
+                                wanted.push((g, k));
+                            }
+                            published.cloned()
+                        }
+                        Ok(_) if was_good => None,
+                        Ok(_) => match published {
+                            Some(deck) => {
+                                let read = PublishedPass {
+                                    output: deck.clone(),
+                                    ..pass.clone()
+                                };
+                                let fault = audit_pass(table, before, &read, &opening)
+                                    .err()
+                                    .unwrap_or(AuditFault::Foreign {
+                                        position: before.base(),
+                                    });
+                                flat.checks[k] = Check::Bad(format!(
+                                    "{}'s pass over deck {g} ({line}): {fault}",
+                                    pass.side
+                                ));
+                                Some(deck.clone())
+                            }
+                            None => {
+                                wanted.push((g, k));
+                                None
+                            }
+                        },
+                    },
+                }
+            }
+            Check::Good(None) | Check::Unaudited | Check::Bad(_) => {
+                if published.is_none()
+                    && later_waits
+                    && (force || !matches!(flat.checks[k], Check::Unaudited))
+                {
+                    wanted.push((g, k));
+                }
+                published.cloned()
+            }
+        };
+        input = next;
+    }
+}
+
+/// The deck a pass publishes over `before` with the seed `opening`
+/// opens, if it opens the pass's commitment ([`audit_pass`]'s first
+/// check).
+fn rebuild(
+    table: &super::Table,
+    before: &Deck,
+    pass: &PublishedPass,
+    opening: &SeedOpening,
+) -> Result<Deck, AuditFault> {
+    let slot = super::shuffle_slot(pass.generation);
+    let opens = crate::fairness::slot_commitment(
+        table.game(),
+        &pass.side,
+        &slot,
+        &opening.salt,
+        &opening.value,
+    ) == pass.commitment;
+    let seed = ShuffleSeed::from_value(&opening.value)
+        .filter(|_| opens)
+        .ok_or(AuditFault::Commitment)?;
+    table.joint().prepare();
+    Ok(shuffle(table, before, &seed))
+}
+
+/// The decks of the passes `wanted` (by generation and pass), read again
+/// from `source`, each checked against the digest kept of it: a record
+/// that changed since it was read is refused, not trusted.
+fn read_passes(
+    source: &dyn PassSource,
+    generations: &[Arc<Generation>],
+    wanted: &[PassAt],
+) -> Result<Vec<(PassAt, Deck)>, String> {
+    let asked: Vec<(String, u32)> = wanted
+        .iter()
+        .map(|&(g, k)| {
+            let line = generations[g].lines.get(k).cloned().unwrap_or_default();
+            (line, g as u32)
+        })
+        .collect();
+    let got = source.passes(&asked)?;
+    let mut out = Vec::with_capacity(wanted.len());
+    for (&(g, k), ((line, _), cards)) in wanted.iter().zip(asked.iter().zip(got)) {
+        let gen = &generations[g];
+        let (Some(flat), Some(pass)) = (gen.flat.as_ref(), gen.passes.get(k)) else {
+            continue;
+        };
+        let changed = || {
+            format!(
+                "the record changed while it was read: {}'s pass over deck {g} on {line} \
+                 is not the one read before (the audit reads past decks again)",
+                pass.side
+            )
+        };
+        let cards = cards.ok_or_else(changed)?;
+        let deck = Deck::read(flat.base, cards).map_err(|_| changed())?;
+        if deck.digest() != Some(flat.digests[k]) {
+            return Err(changed());
+        }
+        out.push(((g, k), deck));
+    }
+    Ok(out)
 }
 
 impl DeckLedger {
@@ -824,7 +1264,29 @@ impl DeckLedger {
     /// compacted again here, so that it does not stay decoded.
     fn compact_past(&mut self) {
         let past = self.generations.len().saturating_sub(2);
+        if self.source.is_some() {
+            for g in 0..past {
+                if self.generations[g].flat.is_some() {
+                    continue;
+                }
+                let Some(flat) = self.flatten(g) else {
+                    continue;
+                };
+                let gen = Arc::make_mut(&mut self.generations[g]);
+                let base = flat.base;
+                gen.flat = Some(Box::new(flat));
+                gen.input = Deck::from_cards(base, Vec::new());
+                for pass in &mut gen.passes {
+                    pass.output = Deck::from_cards(base, Vec::new());
+                }
+                gen.numbers = None;
+                gen.compact = true;
+            }
+        }
         for gen in &mut self.generations[..past] {
+            if gen.flat.is_some() {
+                continue;
+            }
             let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
             if gen.compact && !decoded(&gen.input) && !gen.passes.iter().any(|p| decoded(&p.output))
             {
@@ -837,6 +1299,109 @@ impl DeckLedger {
             }
             gen.compact = true;
         }
+    }
+
+    /// Generation `g` kept as digests ([`Flat`]), if it can be: its
+    /// input's cards known by number, every pass made and none of its
+    /// sides audited yet (a side that left), every deck's cards decoding.
+    fn flatten(&self, g: usize) -> Option<Flat> {
+        let gen = &self.generations[g];
+        let numbers = gen.numbers.clone()?;
+        if gen.passes.len() != gen.passers.len()
+            || gen
+                .passers
+                .iter()
+                .any(|s| self.audited.get(s.index()).copied().unwrap_or(true))
+        {
+            return None;
+        }
+        let digests = gen
+            .passes
+            .iter()
+            .map(|p| p.output.digest())
+            .collect::<Option<Vec<Hash>>>()?;
+        let last = gen.final_deck()?;
+        let mut held = Vec::new();
+        for p in gen.input.base()..gen.input.end() {
+            let in_hand = self
+                .hands
+                .drawer(p)
+                .is_some_and(|d| self.hands.held(d).contains(&p));
+            if in_hand {
+                held.push(Deck::single(p, last.card_bytes(p)?));
+            }
+        }
+        Some(Flat {
+            base: gen.input.base(),
+            numbers,
+            digests,
+            checks: vec![Check::Unaudited; gen.passes.len()],
+            held,
+        })
+    }
+
+    /// A card of a generation kept as digests, opened, is no longer held.
+    fn drop_held(&mut self, position: u32) {
+        for gen in self.generations.iter_mut().rev() {
+            if gen.flat.is_none() && (gen.input.base()..gen.input.end()).contains(&position) {
+                return;
+            }
+            let holds = gen
+                .flat
+                .as_ref()
+                .is_some_and(|f| f.held.iter().any(|d| d.base() == position));
+            if holds {
+                if let Some(flat) = Arc::make_mut(gen).flat.as_mut() {
+                    flat.held.retain(|d| d.base() != position);
+                }
+                return;
+            }
+        }
+    }
+
+    /// What the ledger keeps of the generations before the last two, in
+    /// bytes: their cards (64 bytes a card kept as bytes, more decoded),
+    /// and of a generation kept as digests ([`DeckLedger::read_again`]),
+    /// its input's card numbers, its passes' digests and the cards of it
+    /// still held. What grows with the game's reshuffles.
+    pub fn past_bytes(&self) -> usize {
+        let past = self.generations.len().saturating_sub(2);
+        self.generations[..past]
+            .iter()
+            .map(|g| {
+                let decks = g.input.held_bytes()
+                    + g.passes
+                        .iter()
+                        .map(|p| p.output.held_bytes())
+                        .sum::<usize>();
+                let flat = g.flat.as_ref().map_or(0, |f| {
+                    f.numbers.len() * 4
+                        + f.digests.len() * 32
+                        + f.held.iter().map(Deck::held_bytes).sum::<usize>()
+                });
+                decks + flat
+            })
+            .sum()
+    }
+
+    /// The cards' bytes the ledger keeps of the generations before the
+    /// last two (64 a card kept as bytes, more decoded): of generations
+    /// kept as digests, only the cards still held in a hand.
+    pub fn past_card_bytes(&self) -> usize {
+        let past = self.generations.len().saturating_sub(2);
+        self.generations[..past]
+            .iter()
+            .map(|g| {
+                g.input.held_bytes()
+                    + g.passes
+                        .iter()
+                        .map(|p| p.output.held_bytes())
+                        .sum::<usize>()
+                    + g.flat
+                        .as_ref()
+                        .map_or(0, |f| f.held.iter().map(Deck::held_bytes).sum())
+            })
+            .sum()
     }
 
     /// For each generation, whether it is kept as its bytes alone.
@@ -885,12 +1450,20 @@ fn retired(retired: &[u8], side: Hand, position: u32) -> bool {
     retired.get(position as usize).is_some_and(|b| b & bit != 0)
 }
 
-/// The final deck of `generations` holding `position`, if it is final.
+/// The final deck of `generations` holding `position`, if it is final
+/// (of a generation kept as digests, the card alone, while it is held).
 fn final_deck(generations: &[Arc<Generation>], position: u32) -> Option<&Deck> {
-    generations
-        .iter()
-        .find(|g| (g.input.base()..g.input.end()).contains(&position))
-        .and_then(|g| g.final_deck())
+    // The last generations first: the cards drawn and shared now.
+    for g in generations.iter().rev() {
+        if let Some(flat) = &g.flat {
+            if let Some(card) = flat.held.iter().find(|d| d.base() == position) {
+                return Some(card);
+            }
+        } else if (g.input.base()..g.input.end()).contains(&position) {
+            return g.final_deck();
+        }
+    }
+    None
 }
 
 /// Every share of `position`, with its side's name.

@@ -3,6 +3,9 @@
 //! a card opened that was never drawn, a share whose proof fails, a
 //! reshuffle pass that drops a card, a draw without its shares).
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use super::*;
 use crate::fairness::{game_id, Hash};
 
@@ -71,15 +74,86 @@ fn pass_with(
         .map(|(j, c)| (out.base() + j as u32, c.to_bytes()))
         .collect();
     edit(&mut cards);
+    PUBLISHED.with(|p| {
+        let line = pass_line(side, g);
+        let cards = cards.iter().map(|(_, c)| *c).collect();
+        p.borrow_mut().insert((line, g), cards);
+    });
     let commitment = s.commitment(&game(), SIDES[side], g, &salt(side, g));
     // The line each pass comes in, as a game would number it: the
     // first deck's on set-up lines S3 and S4, a reshuffle's on turns.
-    let line = if g == 0 {
+    ledger.give_pass(h(side), g, commitment, &cards, &pass_line(side, g))
+}
+
+/// The line `side`'s pass over deck `g` comes in, as a game would number
+/// it: the first deck's on set-up lines S3 and S4, a reshuffle's on
+/// turns.
+fn pass_line(side: usize, g: u32) -> String {
+    if g == 0 {
         format!("line S{}", 3 + side)
     } else {
         format!("turn {}", 10 + side)
-    };
-    ledger.give_pass(h(side), g, commitment, &cards, &line)
+    }
+}
+
+/// Passes' cards by line and generation.
+type Passes = HashMap<(String, u32), Vec<[u8; 64]>>;
+
+thread_local! {
+    /// Every pass made on this thread, as published: by its line and
+    /// generation (what a record read again gives).
+    static PUBLISHED: std::cell::RefCell<Passes> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// The passes as published ([`PUBLISHED`]) read again: the record the
+/// ledger read, or, `changed`, one whose every pass's first card is
+/// another. Counts the reads.
+#[derive(Debug, Default)]
+struct ReadAgain {
+    changed: bool,
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+impl PassSource for ReadAgain {
+    fn passes(&self, wanted: &[(String, u32)]) -> Result<Vec<Option<Vec<[u8; 64]>>>, String> {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(PUBLISHED.with(|p| {
+            let p = p.borrow();
+            wanted
+                .iter()
+                .map(|w| {
+                    let mut cards = p.get(w).cloned()?;
+                    if self.changed {
+                        cards.swap(0, 1);
+                    }
+                    Some(cards)
+                })
+                .collect()
+        }))
+    }
+}
+
+/// [`set_up`], past generations kept as digests, read again from
+/// `source`.
+fn set_up_reading(first: usize, source: &Arc<ReadAgain>) -> DeckLedger {
+    let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
+    ledger.read_again(source.clone());
+    for side in 0..2 {
+        let s = secret(side);
+        let key = s.public().to_bytes();
+        ledger
+            .give_key(h(side), &key, s.prove().to_bytes())
+            .unwrap();
+    }
+    for side in 0..2 {
+        pass(&mut ledger, side, &honest).unwrap();
+    }
+    ledger.begin_play(&[h(first), h(1 - first)]);
+    for side in 0..2 {
+        let owed = ledger.owed_before_play(h(side));
+        give_owed_with(&mut ledger, side, owed, share);
+    }
+    ledger
 }
 
 fn honest(_: &mut Vec<(u32, [u8; 64])>) {}
@@ -621,6 +695,177 @@ fn the_audit_names_a_bad_pass_of_a_generation_kept_as_bytes() {
     assert!(
         err.starts_with(&format!("{}'s pass over deck 1 (turn ", SIDES[cheat]))
             && err.ends_with("a card was duplicated and another dropped"),
+        "{err}"
+    );
+}
+
+/// The bytes a ledger keeps of its past generations, and of their cards,
+/// after `turns` turns of a game whose past decks are kept as digests.
+fn kept_after(turns: usize) -> (usize, usize, usize) {
+    let source = Arc::new(ReadAgain::default());
+    let mut ledger = set_up_reading(0, &source);
+    for t in 0..turns {
+        turn(&mut ledger, t % 2);
+    }
+    let generations = ledger.compacted().len();
+    (generations, ledger.past_bytes(), ledger.past_card_bytes())
+}
+
+#[test]
+fn past_decks_kept_as_digests_keep_no_cards_however_many_reshuffles() {
+    // Kept as bytes, a past generation keeps 64 bytes a card of each of
+    // its three decks; kept as digests, only what the audit cannot read
+    // again: the input's card numbers, a digest a pass, and the cards
+    // still held in a hand (a hand is bounded, the game is not).
+    let (short, short_bytes, short_cards) = kept_after(150);
+    let (long, long_bytes, long_cards) = kept_after(450);
+    assert!(long >= short + 10, "{short} -> {long} generations");
+    let bound = 2 * 4 * (64 + 2 * std::mem::size_of::<Ciphertext>());
+    assert!(
+        short_cards <= bound && long_cards <= bound,
+        "cards kept: {short_cards} after {short} generations, {long_cards} after {long}"
+    );
+    // What is left grows by its numbers and digests: 4 bytes a card and
+    // 32 a pass, not 64 bytes a card of each deck.
+    let per_generation =
+        (long_bytes - long_cards).saturating_sub(short_bytes - short_cards) / (long - short);
+    assert!(
+        per_generation <= 34 * 4 + 2 * 32,
+        "{per_generation} bytes a generation"
+    );
+    let mut bytes = set_up(0);
+    for t in 0..450 {
+        turn(&mut bytes, t % 2);
+    }
+    assert!(
+        bytes.past_card_bytes() > 10 * long_bytes,
+        "kept as bytes: {} against {long_bytes}",
+        bytes.past_card_bytes()
+    );
+}
+
+#[test]
+fn an_honest_game_kept_as_digests_audits_without_reading_the_record_again() {
+    for first in 0..2 {
+        let source = Arc::new(ReadAgain::default());
+        let mut ledger = set_up_reading(first, &source);
+        for t in 0..150 {
+            turn(&mut ledger, (first + t) % 2);
+        }
+        let kept = ledger.compacted();
+        assert!(kept.len() >= 5 && kept[..kept.len() - 2].iter().all(|&c| c));
+        both_audits_pass(&mut ledger);
+        ledger.finish_audit();
+        assert_eq!(ledger.late_faults(), Vec::new());
+        assert_eq!(ledger.take_reread_error(), None);
+        assert_eq!(source.reads.load(std::sync::atomic::Ordering::SeqCst), 0);
+    }
+}
+
+/// A game whose first pass over deck 1 (by the side it returns) holds
+/// a duplicated card, played until deck 1 is a past generation, its
+/// decks kept as digests read again from `source`.
+fn cheat_in_a_past_deck(source: &Arc<ReadAgain>) -> (DeckLedger, usize) {
+    let mut ledger = set_up_reading(0, source);
+    let mut t = 0;
+    let cheat = loop {
+        let side = t % 2;
+        if let Some(g) = ledger.reshuffle_if_due(h(side)) {
+            assert_eq!(g, 1);
+            break side;
+        }
+        turn(&mut ledger, side);
+        t += 1;
+    };
+    for p in ledger.draw(h(cheat)).unwrap() {
+        ledger.peek(&secret(cheat), p).unwrap();
+    }
+    duplicating_pass(&mut ledger, cheat, 1).unwrap();
+    let played = ledger.held(h(cheat))[0];
+    share(&mut ledger, cheat, played).unwrap();
+    ledger.open(h(cheat), played).unwrap();
+    let owed = ledger.owed_on_turn(h(cheat), &[h(1 - cheat), h(cheat)]);
+    give_owed_with(&mut ledger, cheat, owed, share);
+    let mut side = 1 - cheat;
+    while ledger.compacted().len() < 4 {
+        turn(&mut ledger, side);
+        side = 1 - side;
+    }
+    (ledger, cheat)
+}
+
+fn is_the_duplicate(err: &str, cheat: usize) -> bool {
+    err.starts_with(&format!("{}'s pass over deck 1 (turn 1", SIDES[cheat]))
+        && err.ends_with("a card was duplicated and another dropped")
+}
+
+#[test]
+fn a_bad_pass_of_a_deck_kept_as_a_digest_is_named_as_today_whichever_side_audits_first() {
+    for cheat_first in [false, true] {
+        let source = Arc::new(ReadAgain::default());
+        let (mut ledger, cheat) = cheat_in_a_past_deck(&source);
+        let other = 1 - cheat;
+        if cheat_first {
+            // Its pass over deck 1 waits for the other side's seed: the
+            // fault comes with the other side's audit.
+            let o = openings(&ledger, cheat);
+            assert_eq!(ledger.audit(h(cheat), &o), Ok(()));
+            assert_eq!(ledger.late_faults(), Vec::new());
+            let o = openings(&ledger, other);
+            assert_eq!(ledger.audit(h(other), &o), Ok(()));
+            let late = ledger.late_faults();
+            assert_eq!(late.len(), 1, "{late:?}");
+            assert_eq!(late[0].0, h(cheat));
+            assert!(is_the_duplicate(&late[0].1, cheat), "{}", late[0].1);
+        } else {
+            let o = openings(&ledger, other);
+            assert_eq!(ledger.audit(h(other), &o), Ok(()));
+            let o = openings(&ledger, cheat);
+            let err = ledger.audit(h(cheat), &o).unwrap_err();
+            assert!(is_the_duplicate(&err, cheat), "{err}");
+            assert_eq!(ledger.late_faults(), Vec::new());
+        }
+        // The fault is named from the deck read again; the other side's
+        // pass over it is audited over the deck as published, and passes.
+        assert!(source.reads.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+        assert_eq!(ledger.take_reread_error(), None);
+    }
+}
+
+#[test]
+fn a_side_that_never_audits_leaves_the_passes_over_its_deck_checked_at_the_records_end() {
+    let source = Arc::new(ReadAgain::default());
+    let (mut ledger, cheat) = cheat_in_a_past_deck(&source);
+    let other = 1 - cheat;
+    // The other side audits; the cheat never does (the record ends):
+    // the other's pass over the cheat's deck is checked over the deck
+    // read again, and passes.
+    let o = openings(&ledger, other);
+    assert_eq!(ledger.audit(h(other), &o), Ok(()));
+    ledger.finish_audit();
+    assert_eq!(ledger.late_faults(), Vec::new());
+    assert_eq!(ledger.take_reread_error(), None);
+    assert!(source.reads.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+}
+
+#[test]
+fn a_past_deck_read_again_that_is_not_the_one_read_before_is_refused() {
+    let source = Arc::new(ReadAgain {
+        changed: true,
+        ..ReadAgain::default()
+    });
+    let (mut ledger, cheat) = cheat_in_a_past_deck(&source);
+    let other = 1 - cheat;
+    let o = openings(&ledger, other);
+    assert_eq!(ledger.audit(h(other), &o), Ok(()));
+    let o = openings(&ledger, cheat);
+    let _ = ledger.audit(h(cheat), &o);
+    let err = ledger.take_reread_error().expect("refused");
+    assert!(
+        err.starts_with(&format!(
+            "the record changed while it was read: {}'s pass over deck 1 on turn 1",
+            SIDES[cheat]
+        )) && err.contains("is not the one read before"),
         "{err}"
     );
 }

@@ -45,7 +45,7 @@ pub use cipher::{card_point, Ciphertext, Deck};
 pub use hands::{Hand, Hands, Play, PlayFault};
 pub use items::{cardkey_item, cardsecret_item, deck_item, share_item};
 pub use keys::{CardKey, CardSecret, KeyProof, Table};
-pub use ledger::DeckLedger;
+pub use ledger::{DeckLedger, PassSource};
 pub use share::{
     batch_seed, batch_weight, first_bad, verify_batch, Share, ShareCheck,
     PROOF_LEN as SHARE_PROOF_LEN,
