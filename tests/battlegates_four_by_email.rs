@@ -1540,7 +1540,7 @@ fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines
     let key_of = |c: &str| format!("{}.key", c.to_lowercase());
     let (first, next) = (castle(own), castle(own + 1));
     let dir = &dirs[CASTLES.iter().position(|c| *c == first).unwrap() % 2];
-    std::fs::write(dir.join("game.pbem"), cut_before(&text, own)).unwrap();
+    std::fs::write(dir.join("game.pbem"), cut_before(text, own)).unwrap();
     let holder = |c: &str| {
         let k = CASTLES.iter().position(|x| *x == c).unwrap();
         (k >= 2).then(|| format!("castle{}.key", k % 2 + 1))
@@ -1548,14 +1548,14 @@ fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines
     let mut base: Vec<String> = vec![
         "move".into(),
         "game.pbem".into(),
-        typed_turn(&text, own),
+        typed_turn(text, own),
         "--key".into(),
         key_of(&first),
     ];
     if let Some(h) = holder(&first) {
         base.extend(["--hand-key".into(), h]);
     }
-    let then = typed_turn(&text, own + 1);
+    let then = typed_turn(text, own + 1);
     let unchanged = |dir: &Path| {
         (
             std::fs::read(dir.join("game.pbem")).unwrap(),
@@ -1654,11 +1654,11 @@ fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines
     // Where the next line is the other player's, --then is refused.
     let (first, next) = (castle(other), castle(other + 1));
     let dir = &dirs[CASTLES.iter().position(|c| *c == first).unwrap() % 2];
-    std::fs::write(dir.join("game.pbem"), cut_before(&text, other)).unwrap();
+    std::fs::write(dir.join("game.pbem"), cut_before(text, other)).unwrap();
     let mut words: Vec<String> = vec![
         "move".into(),
         "game.pbem".into(),
-        typed_turn(&text, other),
+        typed_turn(text, other),
         "--key".into(),
         key_of(&first),
     ];

@@ -2723,7 +2723,7 @@ impl RecordCommand for Move {
             let files = super::chain::Written::keys(keys, &referee)?;
             // A message answered stays as it was received.
             let record = (self.reply.is_none() || !ctx.source.from_message())
-                .then(|| (ctx.path, || append_line(ctx, &line, over.as_deref())));
+                .then_some((ctx.path, || append_line(ctx, &line, over.as_deref())));
             // A forfeit is the claimant's message, from the claimant.
             let writer = played.claimant.unwrap_or(played.side);
             let message = self.reply.as_ref().map(|reply| {

@@ -434,11 +434,9 @@ impl Setup {
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());
-            let record = record_file.then(|| {
-                (ctx.path, || {
-                    append_line_with_tags(ctx, tags, &text, Some(&result))
-                })
-            });
+            let record = record_file.then_some((ctx.path, || {
+                append_line_with_tags(ctx, tags, &text, Some(&result))
+            }));
             let message = self.reply.as_ref().map(|reply| {
                 || {
                     let record = record::Splice::new()
