@@ -1191,6 +1191,18 @@ fn two_players_of_four_castles_never_answer_their_own_mail() {
             words[turn] = format!("{discard}, {}", SHOTS[shooter]);
         }
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        if words.contains(&"--then-key") {
+            // A dry run shows both lines, the set-up line and the turn,
+            // neither signed, and writes nothing.
+            let mut dry: Vec<&str> = words[..words.len() - 3].to_vec();
+            assert_eq!(words[words.len() - 3], "--reply", "{words:?}");
+            dry.push("--dry-run");
+            let shown = run(dir, &dry);
+            assert!(shown.contains("S7. Castle3:"), "{shown}");
+            assert!(shown.contains("\n1. Castle1: "), "{shown}");
+            assert!(!shown.contains("sig "), "{shown}");
+            assert!(!dir.join(format!("m{}.eml", n + 1)).exists());
+        }
         run(dir, &words);
         writers.push(to);
         let s = json(
