@@ -161,9 +161,26 @@ impl Written {
             } else {
                 Some(files::read_bytes(k.path).inspect_err(|_| written.undo())?)
             };
+            // A key file that could not be rewritten (another command
+            // changed it meanwhile) is not this command's to put back:
+            // only the ones written before it are (and a new one made
+            // here goes).
+            let remembered = super::sent::remember_sent(
+                k.path,
+                k.read,
+                &mut k.wallet,
+                k.last,
+                referee,
+                k.answered,
+            );
+            if let Err(e) = remembered {
+                if k.fresh {
+                    let _ = std::fs::remove_file(k.path);
+                }
+                written.undo();
+                return Err(e);
+            }
             written.0.push((k.path.to_owned(), was));
-            super::sent::remember_sent(k.path, k.read, &mut k.wallet, k.last, referee, k.answered)
-                .inspect_err(|_| written.undo())?;
         }
         Ok(written)
     }

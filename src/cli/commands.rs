@@ -2076,7 +2076,7 @@ impl Move {
             _ => format!("this command with {add} after its other --then"),
         };
         format!(
-            "{line} is {name}'s, another side of yours, due right after {}'s line: a message that ended here would go to you alone, so {name}'s line goes in it too, by {key} ({name}'s key file): {command}; nothing was written",
+            "{line} is {name}'s, another side of yours, due right after {}'s line: a message that ended here would go to you alone, so {name}'s line goes in it too, by {key} ({name}'s key file): {command}",
             writer.name::<G>()
         )
     }
@@ -2663,7 +2663,10 @@ impl RecordCommand for Move {
             let refusal = self.own_line_refused(&referee, last_side, next, ctx);
             if self.reply.is_some() {
                 return Err(Failure::invalid(
-                    Problem::plain(ErrorKind::Illegal, refusal),
+                    Problem::plain(
+                        ErrorKind::Illegal,
+                        format!("{refusal}; nothing was written"),
+                    ),
                     &ctx.origin,
                 ));
             }
