@@ -58,6 +58,10 @@ pub struct Options {
     /// the line as composed). The lines after an altered one are
     /// composed on the game as it left it.
     pub alter: Option<Alter>,
+    /// Each side's contact, in turn order (empty: `castle1@example.org`
+    /// and so on, each side its own player): one address on two sides
+    /// makes them one player's (Battlegates' `four-castles`).
+    pub contacts: Vec<String>,
 }
 
 /// A line's text as composed, altered ([`Options::alter`]).
@@ -77,6 +81,7 @@ impl Options {
             signatures: false,
             stop_percent: 25,
             alter: None,
+            contacts: Vec::new(),
         }
     }
 }
@@ -97,13 +102,23 @@ pub fn secret(seed: u64, side: Side) -> Hash {
 /// wallet (none without commitments), in turn order.
 fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Wallet>>) {
     let mut tags: Vec<(String, String)> = vec![("Game".into(), G::ID.into())];
-    for &side in &options.sides {
+    for (k, &side) in options.sides.iter().enumerate() {
         let name = side.name::<G>();
-        tags.push((
-            name.into(),
-            format!("{}@example.org", name.to_ascii_lowercase()),
-        ));
+        let contact = options
+            .contacts
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| format!("{}@example.org", name.to_ascii_lowercase()));
+        tags.push((name.into(), contact));
     }
+    // A `Protocol` tag among the options: the wallets are that
+    // protocol's (their chains bound to their signing keys).
+    let protocol = options
+        .tags
+        .iter()
+        .find(|(n, _)| n == crate::fairness::Protocol::TAG)
+        .and_then(|(_, v)| crate::fairness::Protocol::from_tag(v))
+        .unwrap_or_default();
     let mut plain = tags.clone();
     plain.extend(options.tags.iter().cloned());
     let chain = crate::fairness::chain_id(plain.iter().map(|(n, v)| (n.as_str(), v.as_str())));
@@ -112,7 +127,13 @@ fn table<G: Game>(options: &Options) -> (Vec<(String, String)>, Vec<Option<Walle
         .iter()
         .map(|&side| {
             options.commitments.then(|| {
-                Wallet::from_secret(G::ID, side.name::<G>(), chain, secret(options.seed, side))
+                Wallet::for_protocol(
+                    G::ID,
+                    side.name::<G>(),
+                    chain,
+                    secret(options.seed, side),
+                    protocol,
+                )
             })
         })
         .collect();

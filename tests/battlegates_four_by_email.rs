@@ -1191,6 +1191,18 @@ fn two_players_of_four_castles_never_answer_their_own_mail() {
             words[turn] = format!("{discard}, {}", SHOTS[shooter]);
         }
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        if words.contains(&"--then-key") {
+            // A dry run shows both lines, the set-up line and the turn,
+            // neither signed, and writes nothing.
+            let mut dry: Vec<&str> = words[..words.len() - 3].to_vec();
+            assert_eq!(words[words.len() - 3], "--reply", "{words:?}");
+            dry.push("--dry-run");
+            let shown = run(dir, &dry);
+            assert!(shown.contains("S7. Castle3:"), "{shown}");
+            assert!(shown.contains("\n1. Castle1: "), "{shown}");
+            assert!(!shown.contains("sig "), "{shown}");
+            assert!(!dir.join(format!("m{}.eml", n + 1)).exists());
+        }
         run(dir, &words);
         writers.push(to);
         let s = json(
@@ -1208,4 +1220,471 @@ fn two_players_of_four_castles_never_answer_their_own_mail() {
     assert_eq!(chained, 1);
     let last = players[1].join("m8.eml");
     assert_ne!(address_in(&last, "To"), address_in(&last, "From"));
+}
+
+/// The seeds of the self-played games the play-and-audit flow tests take
+/// up (greedy, `four-castles`, hidden hands, the current protocol): in
+/// seed 0, Castle3's turn 55 puts Castle4 out, and Castle1's farewell
+/// line is due right after it (no message could foresee it), and
+/// Castle4's farewell line is followed by Castle2's turn; in seed 1,
+/// Castle2 is out, each of Castle3's turns is followed by Castle1's,
+/// and Castle1's turn 62 ends the game with its own audit.
+const PLAY_SEEDS: [u64; 2] = [0, 1];
+
+/// [`two_player_game`] of each of [`PLAY_SEEDS`], played once for every
+/// test here (a game to the end of signed lines of hidden hands costs).
+fn two_player_games() -> &'static [String; 2] {
+    static GAMES: std::sync::OnceLock<[String; 2]> = std::sync::OnceLock::new();
+    GAMES.get_or_init(|| PLAY_SEEDS.map(two_player_game))
+}
+
+/// A two-player `four-castles` game with hidden hands self-played (greedy,
+/// `seed`) to its end under the current protocol (`[Protocol "3"]`,
+/// every line signed), ann@example.org holding Castle1 and Castle3,
+/// bob@example.org Castle2 and Castle4: its record.
+fn two_player_game(seed: u64) -> String {
+    use herald::games::battlegates::layouts::Layout;
+    use herald::games::battlegates::selfplay::{hidden_options, played, Play};
+    let mut options = hidden_options(Layout::FourCastles, seed, 400);
+    options.tags.push(("Protocol".into(), "3".into()));
+    options.signatures = true;
+    options.contacts = ["ann", "bob", "ann", "bob"]
+        .iter()
+        .map(|p| format!("{p}@example.org"))
+        .collect();
+    played(&options, Play::Greedy).unwrap()
+}
+
+/// `text` cut before line `turn`, its result `*`.
+fn cut_before(text: &str, turn: u32) -> String {
+    let at = text.find(&format!("\n{turn}. ")).unwrap();
+    let head = &text[..at + 1];
+    let end = head.find("[Result \"").unwrap();
+    let close = end + head[end..].find("\"]").unwrap();
+    format!("{}[Result \"*\"]{}", &head[..end], &head[close + 2..])
+}
+
+/// The actions of line `turn` of `text` as a player types them: its
+/// first physical line after the side, the facts the referee adds
+/// (`die=3`) left out.
+fn typed_turn(text: &str, turn: u32) -> String {
+    let head = format!("{turn}. ");
+    let line = text.lines().find(|l| l.starts_with(&head)).unwrap();
+    let (_, items) = line.split_once(": ").unwrap();
+    let actions: Vec<&str> = items.split(", ").filter(|i| !i.contains('=')).collect();
+    actions.join(", ")
+}
+
+/// The side of line `turn` of `text`.
+fn side_of(text: &str, turn: u32) -> String {
+    let head = format!("{turn}. ");
+    let line = text.lines().find(|l| l.starts_with(&head)).unwrap();
+    line[head.len()..].split(':').next().unwrap().to_owned()
+}
+
+/// Two folders (ann: Castle1 and Castle3, bob: Castle2 and Castle4), each
+/// with its castles' key files of the game `text` self-played with
+/// `seed`.
+fn two_players_keyed(seed: u64, text: &str) -> (tempfile::TempDir, [PathBuf; 2]) {
+    let root = tempfile::tempdir().unwrap();
+    let dirs = [root.path().join("ann"), root.path().join("bob")];
+    for d in &dirs {
+        std::fs::create_dir(d).unwrap();
+    }
+    let source = herald::record::Source::new(text.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let referee =
+        herald::referee::Referee::<herald::games::battlegates::Battlegates>::start(&parsed)
+            .unwrap();
+    let chain = *referee.header().chain_id();
+    for (k, castle) in CASTLES.iter().enumerate() {
+        let secret = herald::selfplay::secret(seed, herald::game::Side(2 + k as u8));
+        let wallet = herald::wallet::Wallet::for_protocol(
+            "battlegates",
+            castle,
+            chain,
+            secret,
+            herald::fairness::Protocol::Three,
+        );
+        let file = dirs[k % 2].join(format!("{}.key", castle.to_lowercase()));
+        std::fs::write(&file, wallet.to_text()).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    (root, dirs)
+}
+
+/// The turn numbers a "Next" line names, in order (`Next, Castle4 (turn
+/// 57), then Castle2 (turn 58), ...`).
+fn turns_named(next: &str) -> Vec<u32> {
+    next.split("(turn ")
+        .skip(1)
+        .map(|rest| rest.split(')').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Run `words` in `dir`: its standard output, or, refused (exit 1), its
+/// standard error.
+fn outcome(dir: &Path, words: &[String]) -> Result<String, String> {
+    let out = herald(dir).args(words).output().unwrap();
+    match out.status.code() {
+        Some(0) => Ok(String::from_utf8(out.stdout).unwrap()),
+        Some(1) => Err(String::from_utf8(out.stderr).unwrap()),
+        code => panic!("herald {words:?}: exit {code:?}: {out:?}"),
+    }
+}
+
+/// Two players of four castles in play and at the end, by .eml messages
+/// only, one folder a player (a self-played game, `PLAY_SEED`, taken up
+/// a few turns before Castle2 loses its last character): every message
+/// is answered by running, word for word, the command its "Next" line
+/// prints (MESSAGE the message, YOUR.key the key file of the castle
+/// named, YOUR TURN the self-played game's actions for that turn,
+/// `reply.eml` the next message), or, where a turn put a castle out and
+/// so made its writer's other castle's farewell line due right after it
+/// (which no message could foresee), the command the refusal of that
+/// line alone prints. A castle's turn followed by its ally's, a farewell
+/// line followed by its ally's turn and a turn followed by its ally's
+/// farewell line each go in one message (`--then`, `--then-key`); no
+/// message is addressed To its own From, the player due next is always
+/// the other one, and the game ends as the self-played one did, its
+/// every audit in.
+#[test]
+fn two_players_of_four_castles_never_answer_their_own_mail_in_play_and_at_the_end() {
+    let mut together = Vec::new();
+    let mut refused = 0;
+    for (seed, text) in PLAY_SEEDS.iter().zip(two_player_games()) {
+        let (t, r) = answered_to_the_end(*seed, text);
+        together.extend(t);
+        refused += r;
+    }
+    // A turn and its ally's, a farewell line and its ally's turn: each
+    // one message, the message before printing the command for both.
+    let nexts = together.join("\n");
+    assert!(
+        nexts.contains("Next, Castle3 (turn 55), then Castle1 (turn 56)"),
+        "{nexts}"
+    );
+    assert!(
+        nexts.contains("Next, Castle4 (turn 57), then Castle2 (turn 58)"),
+        "{nexts}"
+    );
+    // A turn that put a castle out, its ally's farewell line due next:
+    // refused alone, and written with it.
+    assert_eq!(refused, 1);
+}
+
+/// The game `text` (self-played with `seed`) taken up two lines before
+/// the first line whose next is its own player's, and answered message
+/// by message to its end as
+/// [`two_players_of_four_castles_never_answer_their_own_mail_in_play_and_at_the_end`]
+/// says: the "Next" lines whose commands carry `--then`, and how many
+/// lines alone were refused.
+fn answered_to_the_end(seed: u64, text: &str) -> (Vec<String>, usize) {
+    let start = first_own_line(text) - 2;
+    let (_root, dirs) = two_players_keyed(seed, text);
+    let text = text.to_owned();
+    let player_of = |castle: &str| (CASTLES.iter().position(|c| *c == castle).unwrap()) % 2;
+    let first = side_of(&text, start);
+    let p = player_of(&first);
+    std::fs::write(dirs[p].join("game.pbem"), cut_before(&text, start)).unwrap();
+    let key = format!("{}.key", first.to_lowercase());
+    let mut words = vec![
+        "move".to_owned(),
+        "game.pbem".into(),
+        typed_turn(&text, start),
+    ];
+    words.extend(["--key".into(), key]);
+    if first == "Castle3" || first == "Castle4" {
+        words.extend(["--hand-key".into(), format!("castle{}.key", p + 1)]);
+    }
+    words.extend(["--reply", "-o", "m1.eml"].map(String::from));
+    run(
+        &dirs[p],
+        &words.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let address = |i: usize| ["ann@example.org", "bob@example.org"][i];
+    let mut from = p;
+    let (mut together, mut refused) = (Vec::new(), 0);
+    for n in 1..200 {
+        let message = format!("m{n}.eml");
+        let sent = dirs[from].join(&message);
+        assert_eq!(address_in(&sent, "From"), address(from), "{message}");
+        let to = 1 - from;
+        assert_eq!(
+            address_in(&sent, "To"),
+            address(to),
+            "{message} goes back to its writer"
+        );
+        let body = std::fs::read_to_string(&sent).unwrap();
+        std::fs::copy(&sent, dirs[to].join(&message)).unwrap();
+        if body.contains("The game is over") {
+            let s = json(&dirs[to], &["check", &message, "--format", "json"]);
+            let over = json_of_record(&text);
+            assert_eq!(s["result"], over["result"], "{s}");
+            assert_eq!(s["turns"], over["turns"], "{s}");
+            break;
+        }
+        let mut lines = body.lines().skip_while(|l| !l.starts_with("Next, "));
+        let (next, command) = (lines.next().unwrap(), lines.next().unwrap());
+        // The castle named first that is the receiver's (audits in any
+        // order name both players' castles).
+        let named: Vec<usize> = next["Next, ".len()..]
+            .split([' ', '\''])
+            .filter_map(|w| CASTLES.iter().position(|c| *c == w))
+            .collect();
+        let i = *named.iter().find(|&&c| c % 2 == to).unwrap();
+        let mut words = printed_args(command, &message, i, n);
+        // The turn typed first is the line due's, the one after --then
+        // the next line's.
+        let turns = turns_named(next);
+        for k in 0..words.len() {
+            if words[k] == "YOUR TURN" {
+                let then = k > 0 && words[k - 1] == "--then";
+                words[k] = typed_turn(&text, turns[usize::from(then)]);
+            }
+        }
+        if words.iter().any(|w| w == "--then") {
+            together.push(next.to_owned());
+        }
+        match outcome(&dirs[to], &words) {
+            Ok(_) => {}
+            Err(why) => {
+                // The line alone would make a message for its writer
+                // alone: refused, naming the --then to add, and the
+                // command it prints writes both.
+                assert!(why.contains("another side of yours"), "{why}");
+                assert!(why.contains("nothing was written"), "{why}");
+                assert!(!dirs[to].join(format!("m{}.eml", n + 1)).exists());
+                let command = why
+                    .lines()
+                    .find_map(|l| l.split(": herald ").nth(1))
+                    .unwrap_or_else(|| panic!("{why}"));
+                let command = command.split("; nothing was written").next().unwrap();
+                let words = shell_words(&format!("herald {command}"))[1..].to_vec();
+                assert!(words.iter().any(|w| w == "--then"), "{why}");
+                run(
+                    &dirs[to],
+                    &words.iter().map(String::as_str).collect::<Vec<_>>(),
+                );
+                refused += 1;
+            }
+        }
+        from = to;
+    }
+    (together, refused)
+}
+
+/// The number of the first turn of `text` after which every line due is
+/// its own player's.
+fn first_own_line(text: &str) -> u32 {
+    use herald::games::battlegates::Battlegates;
+    let source = herald::record::Source::new(text.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let mut referee = herald::referee::Referee::<Battlegates>::start(&parsed).unwrap();
+    for turn in &parsed.turns {
+        let played = referee.play(turn).unwrap();
+        let due = referee.sides_due();
+        let own = !due.is_empty()
+            && due
+                .iter()
+                .all(|&s| s != played.side && referee.same_player(s, played.side));
+        if played.kind == herald::record::LineKind::Turn && own {
+            return played.number;
+        }
+    }
+    panic!("no line followed by its own player's")
+}
+
+/// `check --format json` of the record `text`.
+fn json_of_record(text: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("game.pbem"), text).unwrap();
+    json(dir.path(), &["check", "game.pbem", "--format", "json"])
+}
+
+/// In the game `text`, the first line whose next line is foreseeably
+/// another castle's of the same player (the message before it prints
+/// `--then`), and the first line after those two whose next line is the
+/// other player's: their turn numbers.
+fn then_points(text: &str) -> (u32, u32) {
+    use herald::games::battlegates::Battlegates;
+    let source = herald::record::Source::new(text.as_bytes()).unwrap();
+    let parsed = herald::record::parse(&source).unwrap();
+    let mut referee = herald::referee::Referee::<Battlegates>::start(&parsed).unwrap();
+    let (mut own, mut other) = (None, None);
+    for turn in &parsed.turns {
+        let foreseen = referee.own_after_due().is_some();
+        let played = referee.play(turn).unwrap();
+        if played.kind != herald::record::LineKind::Turn || played.number < 3 {
+            continue;
+        }
+        if foreseen {
+            own.get_or_insert(played.number);
+        } else if own.is_some_and(|o| played.number > o + 1)
+            && referee
+                .sides_due()
+                .iter()
+                .all(|&s| !referee.same_player(s, played.side))
+        {
+            other.get_or_insert(played.number);
+        }
+    }
+    (own.unwrap(), other.unwrap())
+}
+
+/// `move` with `--then` on a two-player `four-castles` game (a record
+/// file in the folder of the player due): where the line after the
+/// writer's is another castle's of the same player, the line alone with
+/// `--reply` is refused naming the `--then` and key file to add, a
+/// `--then` without its `--then-key` is refused naming that key file,
+/// and a `--then-key` of another castle naming the castle whose line it
+/// is; where the next line is the other player's, `--then` is refused
+/// naming it. Nothing is written by any of them. `--dry-run` shows both
+/// lines, unsigned, and writes nothing; the command the refusal prints
+/// writes both lines, and each key file remembers its own.
+#[test]
+fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines() {
+    let text = &two_player_games()[1];
+    let (own, other) = then_points(text);
+    let (_root, dirs) = two_players_keyed(PLAY_SEEDS[1], text);
+    let castle = |turn: u32| side_of(text, turn);
+    let key_of = |c: &str| format!("{}.key", c.to_lowercase());
+    let (first, next) = (castle(own), castle(own + 1));
+    let dir = &dirs[CASTLES.iter().position(|c| *c == first).unwrap() % 2];
+    std::fs::write(dir.join("game.pbem"), cut_before(text, own)).unwrap();
+    let holder = |c: &str| {
+        let k = CASTLES.iter().position(|x| *x == c).unwrap();
+        (k >= 2).then(|| format!("castle{}.key", k % 2 + 1))
+    };
+    let mut base: Vec<String> = vec![
+        "move".into(),
+        "game.pbem".into(),
+        typed_turn(text, own),
+        "--key".into(),
+        key_of(&first),
+    ];
+    if let Some(h) = holder(&first) {
+        base.extend(["--hand-key".into(), h]);
+    }
+    let then = typed_turn(text, own + 1);
+    let unchanged = |dir: &Path| {
+        (
+            std::fs::read(dir.join("game.pbem")).unwrap(),
+            std::fs::read(dir.join(key_of(&first))).unwrap(),
+            std::fs::read(dir.join(key_of(&next))).unwrap(),
+        )
+    };
+    let before = unchanged(dir);
+    let refused = |extra: &[&str], code: i32| {
+        let mut words = base.clone();
+        words.extend(extra.iter().map(|w| (*w).to_owned()));
+        let out = herald(dir).args(&words).output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{words:?}: {out:?}");
+        assert_eq!(unchanged(dir), before, "{words:?} wrote something");
+        assert!(!dir.join("out.eml").exists());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let reply = ["--reply", "-o", "out.eml"];
+    // The line alone, by reply: its message would go to its writer alone.
+    let why = refused(&reply, 1);
+    let add = format!("--then-key {}", key_of(&next));
+    assert!(
+        why.contains(&format!("{next}'s, another side of yours")),
+        "{why}"
+    );
+    assert!(why.contains(&add), "{why}");
+    assert!(why.contains("nothing was written"), "{why}");
+    // --then without its --then-key: the key file to add.
+    let why = refused(&[&["--then", then.as_str()][..], &reply].concat(), 1);
+    assert!(
+        why.contains(&format!("add {add} ({next}'s key file)")),
+        "{why}"
+    );
+    // A --then-key of another castle: the castle whose line it is.
+    let wrong = key_of(&first);
+    let why = refused(
+        &[
+            &["--then", then.as_str(), "--then-key", wrong.as_str()][..],
+            &reply,
+        ]
+        .concat(),
+        2,
+    );
+    assert!(
+        why.contains(&format!("--then-key {wrong} is {first}'s key file")),
+        "{why}"
+    );
+    assert!(
+        why.contains(&format!("is {next}'s: give {next}'s key file")),
+        "{why}"
+    );
+    // --dry-run: both lines, unsigned.
+    let mut words = base.clone();
+    words.extend([
+        "--then".into(),
+        then.clone(),
+        "--then-key".into(),
+        key_of(&next),
+    ]);
+    words.push("--dry-run".into());
+    let shown = run(dir, &words.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        shown.contains(&format!("\n{own}. {first}: "))
+            || shown.starts_with(&format!("{own}. {first}: ")),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!("\n{}. {next}: ", own + 1)),
+        "{shown}"
+    );
+    assert!(!shown.contains("sig "), "{shown}");
+    assert_eq!(unchanged(dir), before);
+    // The command the refusal names writes both, one message To the
+    // other player; each key file remembers its own line.
+    let why = refused(&reply, 1);
+    let command = why.split(": herald ").nth(1).unwrap();
+    let command = command.split("; nothing was written").next().unwrap();
+    let words = shell_words(command);
+    let words: Vec<String> = words
+        .into_iter()
+        .map(|w| if w == "YOUR TURN" { then.clone() } else { w })
+        .collect();
+    run(dir, &words.iter().map(String::as_str).collect::<Vec<_>>());
+    let to = address_in(&dir.join("out.eml"), "To");
+    assert_ne!(to, address_in(&dir.join("out.eml"), "From"));
+    let record = record_of(dir, "out.eml");
+    assert!(record.contains(&format!("\n{own}. {first}: ")), "{record}");
+    assert!(
+        record.contains(&format!("\n{}. {next}: ", own + 1)),
+        "{record}"
+    );
+    for c in [&first, &next] {
+        let kept = std::fs::read_to_string(dir.join(key_of(c))).unwrap();
+        assert!(kept.contains(&format!("sent: {}", own + 1)), "{c}: {kept}");
+    }
+    // Where the next line is the other player's, --then is refused.
+    let (first, next) = (castle(other), castle(other + 1));
+    let dir = &dirs[CASTLES.iter().position(|c| *c == first).unwrap() % 2];
+    std::fs::write(dir.join("game.pbem"), cut_before(text, other)).unwrap();
+    let mut words: Vec<String> = vec![
+        "move".into(),
+        "game.pbem".into(),
+        typed_turn(text, other),
+        "--key".into(),
+        key_of(&first),
+    ];
+    if let Some(h) = holder(&first) {
+        words.extend(["--hand-key".into(), h]);
+    }
+    let ally = key_of(CASTLES[(CASTLES.iter().position(|c| *c == first).unwrap() + 2) % 4]);
+    words.extend(["--then".into(), "pass".into(), "--then-key".into(), ally]);
+    let out = herald(dir).args(&words).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let why = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        why.contains(&format!("is {next}'s, another player's")),
+        "{why}"
+    );
+    assert!(why.contains("without --then"), "{why}");
 }

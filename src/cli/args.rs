@@ -256,7 +256,11 @@ Examples:
   herald move pg.pbem audit --key blue.key         (a finished game: your closing openings)
   herald move bob.eml \"Kc1-b1\" --key blue.key --reply -o ann.eml   (answer an email)
   herald move bg.pbem \"discard move-wall\" --key c3.key --hand-key c1.key
-                              (a side playing from the hand c1.key's side holds)")]
+                              (a side playing from the hand c1.key's side holds)
+  herald move 53.eml \"discard rotate, shoot d1 n\" --key c1.key --then \"discard move-wall\" --then-key c3.key --reply -o 55.eml
+                              (your Castle1's turn, then your Castle3's, due
+                               next: both lines in one message, each by its
+                               castle's key file)")]
     Move {
         /// The game record file, or the id of a game `herald inbox` lists
         /// (its newest valid message).
@@ -298,6 +302,26 @@ Examples:
         /// side loses.
         #[arg(long, requires = "key", conflicts_with = "turn")]
         forfeit: bool,
+        /// When the line after yours is another side's of yours (one
+        /// player of two castles in Battlegates' four-castles: a castle
+        /// skipped between them, a farewell line, an audit): that line,
+        /// written right after yours by that side's key file
+        /// (--then-key), so that one message carries both, To the other
+        /// player. `pass` for a farewell line, `audit` for an audit.
+        /// Repeat it (each with its --then-key, in order) for a third
+        /// line. Refused, writing nothing, when the next line is another
+        /// player's or nothing is due.
+        #[arg(
+            long,
+            value_name = "TURN",
+            requires = "key",
+            conflicts_with = "forfeit"
+        )]
+        then: Vec<String>,
+        /// The key file of the side whose line the --then before it
+        /// writes (one --then-key for each --then, in order).
+        #[arg(long, value_name = "KEYFILE", requires = "then")]
+        then_key: Vec<PathBuf>,
         /// Play turn 1 although some sides have Commit or Key tags and
         /// others not (they can never be added later). Records of
         /// protocol 2 only: under protocol 3 every side signs or none.

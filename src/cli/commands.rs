@@ -70,6 +70,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             expect_turn,
             forfeit,
             no_commit,
+            then,
+            then_key,
             date,
             format,
             reply,
@@ -93,6 +95,8 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                     text,
                     key,
                     hand_key,
+                    then,
+                    then_key,
                     dry_run,
                     expect_turn,
                     no_commit,
@@ -1849,6 +1853,11 @@ struct Move {
     key: Option<PathBuf>,
     /// `--hand-key`: the key file of the side holding the hand.
     hand_key: Option<PathBuf>,
+    /// `--then LINE`: the lines after the player's, each another side's
+    /// of the same player, written in the same message.
+    then: Vec<String>,
+    /// `--then-key FILE`: the key file of each `--then` line's side.
+    then_key: Vec<PathBuf>,
     dry_run: bool,
     expect_turn: Option<u32>,
     no_commit: bool,
@@ -2078,6 +2087,53 @@ impl Move {
         ))?;
         send_if_asked(self.reply.as_ref(), self.format)?;
         Ok(Exit::Ok)
+    }
+
+    /// Why a message cannot end with `writer`'s line when `next`, another
+    /// side of the same player, is due right after it: the message would
+    /// go to its writer alone. The command that writes both, by `next`'s
+    /// key file (`--then`, `--then-key`).
+    fn own_line_refused<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        writer: game::Side,
+        next: game::Side,
+        ctx: &Ctx<'_>,
+    ) -> String {
+        let name = next.name::<G>();
+        let key = format!("{}.key", name.to_ascii_lowercase());
+        let (line, action) = match referee.step_due() {
+            Some(d) if d.step == crate::referee::Step::Audit => (d.line, "audit"),
+            Some(d) if d.step == crate::referee::Step::Farewell => (d.line, "pass"),
+            Some(d) => (d.line, "YOUR TURN"),
+            None => (String::new(), "YOUR TURN"),
+        };
+        let add = format!("--then \"{action}\" --then-key {key}");
+        let command = match (&self.text, self.then.is_empty()) {
+            (Some(text), true) => {
+                let hand = self
+                    .hand_key
+                    .as_deref()
+                    .map(|p| super::sent::key_arg(Some(p)));
+                let reply = self
+                    .reply
+                    .as_ref()
+                    .map_or("OUT.eml".to_owned(), |r| r.output.display().to_string());
+                crate::referee::Command::moves()
+                    .on(&super::sent::shell_word(&ctx.origin))
+                    .typed(text)
+                    .then_by(action, &key)
+                    .key_file(&super::sent::key_arg(self.key.as_deref()))
+                    .hand_key(hand)
+                    .reply_to(&reply)
+                    .to_string()
+            }
+            _ => format!("this command with {add} after its other --then"),
+        };
+        format!(
+            "{line} is {name}'s, another side of yours, due right after {}'s line: a message that ended here would go to you alone, so {name}'s line goes in it too, by {key} ({name}'s key file): {command}",
+            writer.name::<G>()
+        )
     }
 
     /// Compose the typed turn `text` for the side to move.
@@ -2410,7 +2466,7 @@ impl RecordCommand for Move {
             refuse_message(ctx, answer.key_file(&key))?;
         }
         let key = self.key.as_deref();
-        let (mut wallet, key_read) = match key.map(read_wallet_stamped).transpose()? {
+        let (wallet, key_read) = match key.map(read_wallet_stamped).transpose()? {
             Some((wallet, stamp)) => (Some(wallet), Some(stamp)),
             None => (None, None),
         };
@@ -2428,6 +2484,23 @@ impl RecordCommand for Move {
         if let Some(sent) = replayed.answered {
             return self.answer_again(ctx, referee, &sent, wallet.as_ref());
         }
+        // The key file of each `--then` line, one for each, read and
+        // refused as every key file refuses a copy it cannot answer.
+        if self.then_key.len() > self.then.len() {
+            return Err(Failure::usage(format!(
+                "{} --then and {} --then-key: each --then line is written by the key file of its side, given as the --then-key after it (--then \"TURN\" --then-key castle3.key)",
+                self.then.len(),
+                self.then_key.len()
+            )));
+        }
+        let mut then_keys = self
+            .then_key
+            .iter()
+            .map(|path| super::chain::ThenKey::read(path, &referee, ctx).map(Some))
+            .collect::<Result<Vec<_>, _>>()?;
+        // A --then without its --then-key is refused once its line is
+        // known, naming the key file it needs.
+        then_keys.resize_with(self.then.len(), || None);
         // A record file that ends with the player's last line, the same
         // line typed again with --reply: its message was lost, and is
         // written again from the file.
@@ -2513,7 +2586,68 @@ impl RecordCommand for Move {
             }
             _ => None,
         };
-        let line = played.line() + &closing.as_ref().map(PlayedTurn::line).unwrap_or_default();
+        // `--then`: the lines after it, each another side's of this
+        // player, by its own key file, in the same message (spec 3.7,
+        // "One player, several sides").
+        let hand = read_hand_key(self.hand_key.as_deref())?;
+        let mut chained: Vec<Chained<'_, G>> = Vec::new();
+        for (typed, then_key) in self.then.iter().zip(then_keys) {
+            let (writer, writer_key) = match chained.last() {
+                Some(c) => (c.played.side, &c.key.wallet),
+                None => (
+                    played.side,
+                    wallet.as_ref().expect("clap requires --key with --then"),
+                ),
+            };
+            let between = referee.digest().copied();
+            let p = super::chain::then_line(
+                &mut referee,
+                writer,
+                typed,
+                then_key.as_ref().map(|k| (k.path, &k.wallet)),
+                (writer_key, hand.as_ref()),
+                ctx,
+            )?;
+            let Some(key) = then_key else {
+                return Err(Failure::usage(
+                    "--then: every --then line needs its --then-key",
+                ));
+            };
+            if ended.is_none() && referee.phase() == Phase::Audit {
+                ended = referee.digest().copied();
+            }
+            let closing = if p.claimant.is_none() && referee.audit_due_of(p.side) {
+                // Its hand's, if it plays from another side's: the
+                // --hand-key given, else the key file of the line before.
+                let own_hand = referee
+                    .hand_key_file(p.side)
+                    .and_then(|_| hand.as_ref().or(Some(writer_key)));
+                Some(
+                    referee
+                        .compose_typed("audit", Keys::given(Some(&key.wallet), own_hand))
+                        .map_err(|e| typed_failure(e, Some(key.path), ctx))?,
+                )
+            } else {
+                None
+            };
+            chained.push(Chained {
+                key,
+                between,
+                played: p,
+                closing,
+            });
+        }
+        let written = !self.dry_run;
+        // Each line with the audit it carries, as written (a dry run
+        // shows them without their signatures: herald signs only the
+        // lines it writes, and the key file remembers).
+        let shown = |p: &PlayedTurn<G>, c: &Option<PlayedTurn<G>>| {
+            let one = |p: &PlayedTurn<G>| if written { p.line() } else { dry_run_line(p) };
+            one(p) + &c.as_ref().map(one).unwrap_or_default()
+        };
+        let mut parts = vec![shown(&played, &closing)];
+        parts.extend(chained.iter().map(|c| shown(&c.played, &c.closing)));
+        let line = parts.concat();
         let result = referee.result();
         // Said of the line that voids a claim, never of later ones.
         let voided = referee
@@ -2527,78 +2661,114 @@ impl RecordCommand for Move {
                     f.line_name()
                 )
             });
-        let written = !self.dry_run;
-        // A dry run shows the line without its signature: herald signs
-        // only the lines it writes (and the key file remembers).
-        let line = if written {
-            line
-        } else {
-            dry_run_line(&played) + &closing.as_ref().map(dry_run_line).unwrap_or_default()
-        };
-        let closing_note = closing.as_ref().map(|c| {
-            format!(
-                "the game ended on {side_name}'s own line, so {side_name}'s audit (turn {}) goes with it: the openings of what {side_name} still held\n",
-                c.number
-            )
-        });
+        let mut closing_note = closing
+            .as_ref()
+            .map(|c| {
+                format!(
+                    "the game ended on {side_name}'s own line, so {side_name}'s audit (turn {}) goes with it: the openings of what {side_name} still held\n",
+                    c.number
+                )
+            })
+            .unwrap_or_default();
+        for c in &chained {
+            closing_note.push_str(&format!(
+                "then {}'s {} {}, written with {}, in the same message\n",
+                c.played.side.name::<G>(),
+                if c.played.audit { "audit," } else { "line," },
+                c.played.kind.named(c.played.number),
+                c.key.path.display()
+            ));
+        }
+        // The last line written, and the side after it when that side is
+        // this player's too: the message would go to nobody else.
+        let last = chained
+            .last()
+            .map(|c| c.closing.as_ref().unwrap_or(&c.played))
+            .unwrap_or(closing.as_ref().unwrap_or(&played));
+        // A forfeit claim is its claimant's line.
+        let last_side = chained
+            .last()
+            .map_or(played.claimant.unwrap_or(played.side), |c| c.played.side);
+        // Another side of this player is due next, and no --then writes
+        // its line: the message would go to its writer alone (a line that
+        // put a castle out can make its ally's farewell line due, which
+        // the message before could not foresee). Refused, writing
+        // nothing, with the --then to add (spec 3.7, "One player, several
+        // sides").
+        if let Some(next) = referee.own_next(last_side) {
+            let refusal = self.own_line_refused(&referee, last_side, next, ctx);
+            if self.reply.is_some() {
+                return Err(Failure::invalid(
+                    Problem::plain(
+                        ErrorKind::Illegal,
+                        format!("{refusal}; nothing was written"),
+                    ),
+                    &ctx.origin,
+                ));
+            }
+            if self.format != Format::Json {
+                closing_note.push_str(&format!("note: {refusal}\n"));
+            }
+        }
         if written {
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
             // The writes in order, each undone if a later one fails, so
             // that no file is left that the others do not match: the key
-            // file remembers the line, then the record holds it, then the
-            // reply carries it.
+            // files remember the lines, then the record holds them, then
+            // the reply carries them.
             if let Some(reply) = &self.reply {
                 files::refuse_existing(&reply.output)?;
             }
-            let key_was = match key {
-                Some(path) => Some((path, files::read_bytes(path)?)),
-                None => None,
-            };
-            let restore_key = || {
-                if let Some((path, bytes)) = &key_was {
-                    let _ = files::rewrite(path, None, bytes);
-                }
-            };
-            if let (Some(path), Some(wallet)) = (key, wallet.as_mut()) {
-                let answered = super::sent::Answered {
-                    after: before,
-                    text: &line,
-                    reply: self.reply.as_ref().map(|r| r.output.as_path()),
-                    ended,
-                };
-                let last = closing.as_ref().unwrap_or(&played);
-                super::sent::remember_sent(
+            let reply_path = self.reply.as_ref().map(|r| r.output.as_path());
+            let mut keys = Vec::new();
+            if let (Some(path), Some(wallet)) = (key, wallet.as_ref()) {
+                keys.push(super::chain::KeyLines {
                     path,
-                    key_read.as_ref(),
-                    wallet,
+                    read: key_read.as_ref(),
+                    fresh: false,
+                    wallet: wallet.clone(),
                     last,
-                    &referee,
-                    answered,
-                )?;
-            }
-            // A message answered stays as it was received.
-            let record_was = if self.reply.is_none() || !ctx.source.from_message() {
-                let bytes = files::read_bytes(ctx.path).inspect_err(|_| restore_key())?;
-                append_line(ctx, &line, over.as_deref()).inspect_err(|_| restore_key())?;
-                Some(bytes)
-            } else {
-                None
-            };
-            if let Some(reply) = &self.reply {
-                let over = over.as_deref();
-                // A forfeit is the claimant's message, from the claimant.
-                let writer = played.claimant.unwrap_or(played.side);
-                super::mail::write_reply(ctx, reply, &referee, writer, &line, over).inspect_err(
-                    |_| {
-                        if let Some(bytes) = &record_was {
-                            let _ = files::rewrite(ctx.path, None, bytes);
-                        }
-                        restore_key();
+                    answered: super::sent::Answered {
+                        after: before,
+                        text: &line,
+                        reply: reply_path,
+                        ended,
                     },
-                )?;
+                });
             }
+            // Each other key file remembers the message from its own
+            // first line on (once, whatever lines it writes).
+            let tails: Vec<String> = (1..parts.len()).map(|k| parts[k..].concat()).collect();
+            for (c, text) in chained.iter().zip(&tails) {
+                if keys.iter().any(|k| same_file(k.path, c.key.path)) {
+                    continue;
+                }
+                keys.push(super::chain::KeyLines {
+                    path: c.key.path,
+                    read: Some(&c.key.stamp),
+                    fresh: false,
+                    wallet: c.key.wallet.clone(),
+                    last,
+                    answered: super::sent::Answered {
+                        after: c.between,
+                        text,
+                        reply: reply_path,
+                        ended,
+                    },
+                });
+            }
+            let files = super::chain::Written::keys(keys, &referee)?;
+            // A message answered stays as it was received.
+            let record = (self.reply.is_none() || !ctx.source.from_message())
+                .then_some((ctx.path, || append_line(ctx, &line, over.as_deref())));
+            // A forfeit is the claimant's message, from the claimant.
+            let writer = played.claimant.unwrap_or(played.side);
+            let message = self.reply.as_ref().map(|reply| {
+                || super::mail::write_reply(ctx, reply, &referee, writer, &line, over.as_deref())
+            });
+            files.then(record, message)?;
         }
         let summary = referee.summary().to_string();
         match self.format {
@@ -2616,7 +2786,7 @@ impl RecordCommand for Move {
             Format::Text | Format::Svg => out(&format!(
                 "{line}{}{}{}{}{}{}",
                 typed_as.map_or(String::new(), |t| format!("{}\n", t.note())),
-                closing_note.unwrap_or_default(),
+                closing_note,
                 voided.unwrap_or_default(),
                 fit(&summary, "  "),
                 pending_text(&referee),
@@ -2636,6 +2806,16 @@ impl RecordCommand for Move {
         }
         Ok(Exit::Ok)
     }
+}
+
+/// A `--then` line of `move` composed: its key file, the record digest
+/// before it, the line and the audit it carries (a line that ends the
+/// game with its own writer's audit due).
+struct Chained<'a, G: Game> {
+    key: super::chain::ThenKey<'a>,
+    between: Option<crate::fairness::Hash>,
+    played: PlayedTurn<G>,
+    closing: Option<PlayedTurn<G>>,
 }
 
 /// `--send`: send the message just written, last, once every file is

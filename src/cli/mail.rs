@@ -622,26 +622,29 @@ pub(super) fn answer_hint<G: Game>(
     if let (Some(offer), Step::Turn) = (referee.draw_offered_to(side), due.step) {
         return draw_answer_hint(referee, side, &due.line, offer, &how);
     }
-    // The set-up line due makes another side of the same player the
-    // first to move: both lines go in one message (spec section 3.7).
-    let own_first = referee
-        .step_after_due()
-        .filter(|&(next, step)| {
-            step == Step::Turn && next != side && referee.same_player(side, next)
-        })
-        .map(|(next, _)| next)
-        .filter(|_| matches!(due.step, Step::Setup(_)));
-    let command = match own_first {
-        Some(next) => then_command(referee, due.step, side, next, &how),
-        None => step_command(referee, due.step, side, &how),
-    };
-    if let Some(next) = own_first {
+    // The line after the one due is foreseeably another side's of the
+    // same player (the set-up's last line and turn 1, a turn and the
+    // next castle's, a farewell line and a turn, two audits): both lines
+    // go in one message (spec section 3.7, "One player, several sides").
+    let own_next = referee
+        .own_after_due()
+        .filter(|&(next, _)| next != side && answering.is_none_or(|a| a == due.side));
+    if let Some((next, step)) = own_next {
+        let command = then_command(referee, due.step, side, (next, step), &how);
+        let (line, then) = match (due.step, step) {
+            (Step::Audit, _) => ("its audit".to_owned(), "its audit".to_owned()),
+            (Step::Setup(_), _) => (due.line.clone(), "turn 1".to_owned()),
+            _ => (
+                due.line.clone(),
+                format!("turn {}", referee.next_turn() + 1),
+            ),
+        };
         return format!(
-            "Next, {name} ({}), then {} (turn 1), both yours, one message, answering with:\n{command}",
-            due.line,
+            "Next, {name} ({line}), then {} ({then}), both yours, one message, answering with:\n{command}",
             next.name::<G>()
         );
     }
+    let command = step_command(referee, due.step, side, &how);
     if sides.len() > 1 && answering.is_none() {
         // Keys before turn 1 and audits come in any order: each side
         // writes its own on the record as it finds it.
@@ -745,25 +748,36 @@ fn step_command<G: Game>(
     }
 }
 
-/// The `setup` command by which side `side` takes its set-up step `step`,
-/// the set-up's last, and writes the first turn of `next`, another side
-/// of its player, by `next`'s key file, one message (`--then`,
-/// `--then-key`).
+/// The command by which side `side` takes its step `step` and writes the
+/// line after it, `then`, of `next`, another side of its player, by
+/// `next`'s key file, one message (`--then`, `--then-key`): `setup` for
+/// the set-up's last line and turn 1, `move` for a line of play or an
+/// audit.
 fn then_command<G: Game>(
     referee: &Referee<G>,
     step: Step,
     side: game::Side,
-    next: game::Side,
+    (next, then): (game::Side, Step),
     how: &Writing<'_>,
 ) -> String {
     let key = format!("{}.key", next.name::<G>().to_ascii_lowercase());
+    let action = |step: Step| match step {
+        Step::Audit => "audit",
+        Step::Farewell => "pass",
+        _ => "YOUR TURN",
+    };
     let command = |c: Command| {
         c.on_record()
             .hand_key(referee.hand_key_file(side))
-            .then_by("YOUR TURN", &key)
+            .then_by(action(then), &key)
             .write(how)
     };
     match step {
+        // A line of play or an audit, then the next side's (`move
+        // --then`).
+        Step::Turn | Step::Farewell | Step::Audit => {
+            command(Command::moves().action(action(step)).key_file(YOUR_KEY))
+        }
         _ if referee.header().commit(side).is_none() => format!(
             "{}\n(your key is made with your first line; herald setup --help lists the choices)",
             command(

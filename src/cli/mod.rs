@@ -2,6 +2,7 @@
 //! library does the work; this module reads and writes.
 
 mod args;
+mod chain;
 mod commands;
 mod complete;
 mod context;

@@ -392,96 +392,62 @@ impl Setup {
                 let answer = format!("setup {{}} --key {}", super::sent::key_arg(Some(&self.key)));
                 super::context::refuse_message(ctx, &answer)?;
             }
-            // A new key file goes again on a later failure; an old one is
-            // put back as it was.
-            let key_was = if fresh {
-                files::write_new_private(&self.key, wallet.to_text().as_bytes())?;
-                None
-            } else {
-                Some(files::read_bytes(&self.key)?)
-            };
-            let restore_key = || match &key_was {
-                Some(bytes) => {
-                    let _ = files::rewrite(&self.key, None, bytes);
-                }
-                None => {
-                    let _ = std::fs::remove_file(&self.key);
-                }
-            };
-            let answered = super::sent::Answered {
-                after: before,
-                text: &text,
-                reply: self.reply.as_ref().map(|r| r.output.as_path()),
-                ended: None,
-            };
-            super::sent::remember_sent(
-                &self.key,
-                key_read.as_ref(),
-                &mut wallet,
+            // The key files (the choices and the lines they remember, in
+            // one write each: a new key file goes again on a later
+            // failure, an old one is put back as it was), then the record,
+            // then the reply message.
+            let reply_path = self.reply.as_ref().map(|r| r.output.as_path());
+            let mut keys = vec![super::chain::KeyLines {
+                path: &self.key,
+                read: key_read.as_ref(),
+                fresh,
+                wallet: wallet.clone(),
                 last,
-                &referee,
-                answered,
-            )
-            .inspect_err(|_| restore_key())?;
-            // The other side's key file remembers its turn, written
-            // after the set-up line; put back as it was on a later
-            // failure.
-            let then_was = match (&then_key, &first_turn) {
-                (Some((path, then_wallet, stamp)), Some(turn)) => {
-                    let bytes = files::read_bytes(path).inspect_err(|_| restore_key())?;
-                    let line = turn.line();
-                    let answered = super::sent::Answered {
+                answered: super::sent::Answered {
+                    after: before,
+                    text: &text,
+                    reply: reply_path,
+                    ended: None,
+                },
+            }];
+            // The other side's key file remembers its turn, written after
+            // the set-up line.
+            let turn_line = first_turn.as_ref().map(|t| t.line()).unwrap_or_default();
+            if let (Some((path, then_wallet, stamp)), Some(turn)) = (&then_key, &first_turn) {
+                keys.push(super::chain::KeyLines {
+                    path,
+                    read: Some(stamp),
+                    fresh: false,
+                    wallet: then_wallet.clone(),
+                    last: turn,
+                    answered: super::sent::Answered {
                         after: between,
-                        text: &line,
-                        reply: self.reply.as_ref().map(|r| r.output.as_path()),
+                        text: &turn_line,
+                        reply: reply_path,
                         ended: None,
-                    };
-                    super::sent::remember_sent(
-                        path,
-                        Some(stamp),
-                        &mut then_wallet.clone(),
-                        turn,
-                        &referee,
-                        answered,
-                    )
-                    .inspect_err(|_| restore_key())?;
-                    Some((*path, bytes))
-                }
-                _ => None,
-            };
-            let restore_key = || {
-                restore_key();
-                if let Some((path, bytes)) = &then_was {
-                    let _ = files::rewrite(path, None, bytes);
-                }
-            };
+                    },
+                });
+            }
+            let files = super::chain::Written::keys(keys, &referee)?;
             let tags: Vec<(&str, &str)> = new_key.map(|k| k.tags().to_vec()).unwrap_or_default();
             let tags = tags.as_slice();
             // "*" while the game runs: a claim voided by this line takes
             // back the result it gave.
             let result = referee.final_result().unwrap_or_else(|| "*".into());
-            let record_was = if !record_file {
-                None
-            } else {
-                let bytes = files::read_bytes(ctx.path).inspect_err(|_| restore_key())?;
+            let record = record_file.then_some((ctx.path, || {
                 append_line_with_tags(ctx, tags, &text, Some(&result))
-                    .inspect_err(|_| restore_key())?;
-                Some(bytes)
-            };
-            if let Some(reply) = &self.reply {
-                let record = record::Splice::new()
-                    .tags(tags)
-                    .line(&text)
-                    .result(Some(&result))
-                    .extracted(ctx.source, ctx.record);
-                super::mail::write_message(ctx, reply, &referee, side, &text, &record)
-                    .inspect_err(|_| {
-                        if let Some(bytes) = &record_was {
-                            let _ = files::rewrite(ctx.path, None, bytes);
-                        }
-                        restore_key();
-                    })?;
-            }
+            }));
+            let message = self.reply.as_ref().map(|reply| {
+                || {
+                    let record = record::Splice::new()
+                        .tags(tags)
+                        .line(&text)
+                        .result(Some(&result))
+                        .extracted(ctx.source, ctx.record);
+                    super::mail::write_message(ctx, reply, &referee, side, &text, &record)
+                }
+            });
+            files.then(record, message)?;
         }
         let action = match step {
             SetupStep::Key | SetupStep::Commit | SetupStep::CommitOpen => "commit",

@@ -99,10 +99,24 @@ impl<G: Game> Referee<G> {
             return None;
         }
         let mover = self.header.seat_of(G::to_move(&self.state))?;
-        let turn = self.next_turn();
+        self.farewell_owed_at(mover, self.next_turn(), None)
+    }
+
+    /// The farewell line owed at turn `turn` with `mover` the side to
+    /// move on the board as it stands, `written` (a farewell line
+    /// foreseen as written before it) left out: what
+    /// [`Referee::farewell_due`] would say then ([`Referee::own_after_due`]
+    /// foresees the line after the one due by it).
+    pub(super) fn farewell_owed_at(
+        &self,
+        mover: Seat,
+        turn: u32,
+        written: Option<Seat>,
+    ) -> Option<Seat> {
         self.table
             .farewells()
             .iter()
+            .filter(|f| Some(f.side) != written)
             .find(|f| {
                 turn >= f.not_before
                     && (f.after.contains(&mover)

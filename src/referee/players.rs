@@ -9,6 +9,7 @@
 
 use crate::game::{Game, Phase, Side};
 use crate::record::Contact;
+use crate::referee::StepDue;
 
 use super::{Referee, Step};
 
@@ -52,6 +53,27 @@ impl<G: Game> Referee<G> {
         self.step_due().map(|d| d.side)
     }
 
+    /// The side whose line `writer`'s player may write right after
+    /// `writer`'s, in the same message (`setup --then`, `move --then`):
+    /// [`Referee::own_next`], the line due when every line due is that
+    /// player's; in the audit, where audits come in any order, an audit
+    /// due of one of its sides (`wanted`, the side of the key file given
+    /// for it, when its audit is due), even beside another player's.
+    /// `None` when the line due is another player's, or nothing is.
+    pub fn own_line_after(&self, writer: Side, wanted: Option<Side>) -> Option<Side> {
+        if self.phase() == Phase::Audit && self.open_claim().is_none() {
+            let mine: Vec<Side> = self
+                .audits_due()
+                .into_iter()
+                .filter(|&s| s != writer && self.same_player(writer, s))
+                .collect();
+            return wanted
+                .filter(|w| mine.contains(w))
+                .or_else(|| mine.first().copied());
+        }
+        self.own_next(writer)
+    }
+
     /// During the set-up, before the line due is written: the side whose
     /// line comes after it and its step, where the set-up's order tells
     /// them without that line (its commitments and openings are not known
@@ -66,6 +88,65 @@ impl<G: Game> Referee<G> {
         match self.hidden.due_after_due()? {
             Some((seat, step)) => Some((self.header.side(seat), Step::Setup(step))),
             None => G::first_mover_before_play(&self.state).map(|side| (side, Step::Turn)),
+        }
+    }
+
+    /// Before the line due: the line after it and its step, where that
+    /// line is foreseeably another side's of the same player (so the
+    /// player due writes both in one message, `setup --then` or `move
+    /// --then`; spec section 3.7, "One player, several sides"). In the
+    /// set-up, [`Referee::step_after_due`]; in play, the side due after
+    /// the line due on the board as it stands (the line puts nobody out
+    /// and ends nothing: a line that does is followed by what it made
+    /// due, and `--then` is refused then, naming it); in the audit, when
+    /// every audit due is one player's, another of them. `None` while a
+    /// claim waits for its answer, and where the next line may be
+    /// another player's.
+    pub fn own_after_due(&self) -> Option<(Side, Step)> {
+        let due = self.step_due()?;
+        if self.open_claim().is_some() {
+            return None;
+        }
+        let next = match self.phase() {
+            Phase::Setup => self.step_after_due(),
+            Phase::Play => self.play_after_due(&due),
+            Phase::Audit => {
+                let audits = self.audits_due();
+                let one = audits.iter().all(|&s| self.same_player(s, due.side));
+                audits
+                    .into_iter()
+                    .find(|&s| s != due.side)
+                    .filter(|_| one)
+                    .map(|s| (s, Step::Audit))
+            }
+            Phase::Over => None,
+        }?;
+        (next.0 != due.side && self.same_player(due.side, next.0)).then_some(next)
+    }
+
+    /// In play, before the line `due`: the side due after it on the board
+    /// as it stands, and its step. After a turn, the next side in header
+    /// order that takes turns ([`Game::takes_turns`]); after a farewell
+    /// line, the side to move stays; either way a farewell line owed
+    /// before that side moves comes first.
+    fn play_after_due(&self, due: &StepDue) -> Option<(Side, Step)> {
+        let header = &self.header;
+        let seat = header.seat_of(due.side)?;
+        let (mover, written) = match due.step {
+            Step::Turn => {
+                let next = header
+                    .seats_from(seat)
+                    .skip(1)
+                    .chain(std::iter::once(seat))
+                    .find(|&s| G::takes_turns(&self.state, header.side(s)))?;
+                (next, None)
+            }
+            Step::Farewell => (header.seat_of(G::to_move(&self.state))?, Some(seat)),
+            _ => return None,
+        };
+        match self.farewell_owed_at(mover, self.next_turn() + 1, written) {
+            Some(f) => Some((header.side(f), Step::Farewell)),
+            None => Some((header.side(mover), Step::Turn)),
         }
     }
 }

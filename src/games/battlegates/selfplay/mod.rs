@@ -312,6 +312,12 @@ pub fn hidden_game(
     play: Play,
     max_turns: u32,
 ) -> Result<String, String> {
+    played(&hidden_options(layout, seed, max_turns), play)
+}
+
+/// The self-play options of [`hidden_game`], for a caller that changes
+/// them (a `Protocol` tag, the players' contacts) before [`played`].
+pub fn hidden_options(layout: Layout, seed: u64, max_turns: u32) -> Options {
     let mut options = Options::new::<Battlegates>(seed, 2);
     options.sides = layout.geometry().side_list();
     options.max_turns = max_turns;
@@ -319,9 +325,14 @@ pub fn hidden_game(
     if layout != Layout::OneBoard {
         options.tags.push(("Setup".into(), layout.tag().into()));
     }
+    options
+}
+
+/// A Battlegates game self-played with `options` by `play`: its record.
+pub fn played(options: &Options, play: Play) -> Result<String, String> {
     match play {
-        Play::Uniform => record_with::<Battlegates>(&options, &mut Uniform { stop_percent: 0 }),
-        Play::Greedy => record_with::<Battlegates>(&options, &mut Greedy),
+        Play::Uniform => record_with::<Battlegates>(options, &mut Uniform { stop_percent: 0 }),
+        Play::Greedy => record_with::<Battlegates>(options, &mut Greedy),
     }
 }
 
