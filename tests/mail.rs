@@ -561,3 +561,54 @@ fn cut_and_altered_messages_never_panic() {
         }
     }
 }
+
+#[test]
+fn a_reply_on_a_mailbox_answers_the_message_its_record_stands_in() {
+    // Ann's turn 1 (t1.eml) and Bob's answer (t2.eml) filed in one mbox
+    // file, Bob's first (a mailbox in another order than the game's):
+    // Ann's reply on the mailbox answers Bob's message, the one the
+    // newest record stands in, in the thread of both.
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    run(
+        d,
+        &[
+            "new",
+            "castle-danger",
+            "--side",
+            "Blue=ann@example.org",
+            "--side",
+            "Red=bob@example.org",
+            "-o",
+            "game.pbem",
+        ],
+    );
+    for side in ["Blue", "Red"] {
+        let key = format!("{}.key", side.to_lowercase());
+        run(d, &["keygen", "--side", side, "game.pbem", "-o", &key]);
+    }
+    let answer = |on: &str, turn: &str, key: &str, out: &str| {
+        run(d, &["move", on, turn, "--key", key, "--reply", "-o", out]);
+    };
+    answer("game.pbem", "+C, Cd1-d2-d3", "blue.key", "t1.eml");
+    answer("t1.eml", "+B, Bd9-d8, Bd8+d7", "red.key", "t2.eml");
+    let read = |name: &str| std::fs::read_to_string(d.join(name)).unwrap();
+    let (t1, t2) = (read("t1.eml"), read("t2.eml"));
+    let mbox = format!(
+        "From bob@example.org Sun Nov 29 10:00:00 2026\n{}\n\nFrom ann@example.org Sun Nov 29 09:00:00 2026\n{}\n",
+        t2.replace("\r\n", "\n"),
+        t1.replace("\r\n", "\n")
+    );
+    std::fs::write(d.join("game.mbox"), mbox).unwrap();
+    answer("game.mbox", "Cd3*d7, Kc1-b1", "blue.key", "t3.eml");
+    let t3 = read("t3.eml");
+    let (id1, id2) = (
+        header_of(&t1, "Message-ID").unwrap(),
+        header_of(&t2, "Message-ID").unwrap(),
+    );
+    assert_ne!(id1, id2);
+    assert_eq!(header_of(&t3, "In-Reply-To"), Some(id2), "{t3}");
+    let head = t3.split("\n\n").next().unwrap();
+    let refs = head.split("References:").nth(1).unwrap();
+    assert!(refs.contains(id1) && refs.contains(id2), "{head}");
+}

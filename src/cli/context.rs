@@ -413,42 +413,18 @@ pub(super) fn append_line_with_tags(
 /// Writers rewrite a record file as it stands; a record read out of an
 /// email message is not such a file.
 /// `answer`: the command that answers the message instead, without the
-/// message and the reply ([`MessageAnswer`]: `herald setup --key my.key`
-/// becomes `herald setup FILE --key my.key --reply -o reply.eml`).
-pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: impl MessageAnswer) -> Result<(), Failure> {
+/// message and the reply (`herald setup --key my.key` becomes `herald
+/// setup FILE --key my.key --reply -o reply.eml`).
+pub(super) fn refuse_message(ctx: &Ctx<'_>, answer: Command) -> Result<(), Failure> {
     if ctx.source.from_message() {
         let message = ctx.path.display().to_string();
         return Err(Failure::usage(format!(
             "{} is an email message: herald does not rewrite messages; answer it with a reply ({}), or take the record out first (herald extract {message} -o game.pbem)",
             ctx.origin,
-            answer.answering(&message),
+            answer.on(&message).reply_to("reply.eml"),
         )));
     }
     Ok(())
-}
-
-/// A command that answers an email message by a reply, as
-/// [`refuse_message`] names it.
-pub(super) trait MessageAnswer {
-    /// The command on `message`, its reply written to `reply.eml`.
-    fn answering(self, message: &str) -> String;
-}
-
-impl MessageAnswer for Command {
-    fn answering(self, message: &str) -> String {
-        self.on(message).reply_to("reply.eml").to_string()
-    }
-}
-
-/// Words after `herald`, `{}` for the message (`setup {} --key my.key`):
-/// `setup`'s answer, in `cli/setup.rs`, until it is a [`Command`] too.
-impl MessageAnswer for &String {
-    fn answering(self, message: &str) -> String {
-        format!(
-            "herald {} --reply -o reply.eml",
-            self.replace("{}", message)
-        )
-    }
 }
 
 /// The answer to a message for `move`: `herald move FILE "YOUR TURN"

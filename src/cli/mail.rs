@@ -438,7 +438,7 @@ fn letter<G: Game>(
     ));
     let envelope = files::read_bytes(ctx.path)
         .ok()
-        .and_then(|bytes| record::mail::envelope(&bytes));
+        .and_then(|bytes| record::mail::envelope_of(&bytes, answered_message(&bytes, ctx.source)));
     Ok(Letter {
         from: to.from,
         to: to.to,
@@ -449,6 +449,26 @@ fn letter<G: Game>(
         references: envelope.and_then(|e| e.references),
         body,
     })
+}
+
+/// The message of a mailbox file (`bytes`) that a reply on the record
+/// read (`source`) answers, from 1: the last one holding that record
+/// (the one `--message` named, or the newest), else, for copies read as
+/// one (keys added at once, the inbox's game file), the one the newest
+/// record stands in. `None` for anything but an mbox file.
+fn answered_message(bytes: &[u8], source: &record::Source) -> Option<usize> {
+    if !record::mail::is_mbox(bytes) {
+        return None;
+    }
+    let found = record::records(bytes).ok()?;
+    match found
+        .iter()
+        .rev()
+        .find(|f| f.source.text() == source.text())
+    {
+        Some(f) => f.message,
+        None => record::newest(found, None).ok()?.message,
+    }
 }
 
 /// Whom a message goes to ([`addressees`]).

@@ -389,8 +389,9 @@ impl Setup {
             if self.reply.is_none() && from_message {
                 // Before anything is written: a message is left as it was
                 // received, and the reply is what carries the line.
-                let answer = format!("setup {{}} --key {}", super::sent::key_arg(Some(&self.key)));
-                super::context::refuse_message(ctx, &answer)?;
+                let key = super::sent::key_arg(Some(&self.key));
+                let answer = crate::referee::Command::setup().key_file(&key);
+                super::context::refuse_message(ctx, answer)?;
             }
             // The key files (the choices and the lines they remember, in
             // one write each: a new key file goes again on a later

@@ -148,6 +148,18 @@ pub fn envelope(input: &[u8]) -> Option<Envelope> {
     })
 }
 
+/// The headers of the message a record was read from ([`envelope`]):
+/// the input's own when it is a message, the `message`-th (from 1) of an
+/// mbox file ([`split_mbox`]; `None` there: no message named, none).
+pub fn envelope_of(input: &[u8], message: Option<usize>) -> Option<Envelope> {
+    if is_mbox(input) {
+        let messages = split_mbox(input);
+        let (_, bytes) = messages.get(message?.checked_sub(1)?)?;
+        return envelope(bytes);
+    }
+    envelope(input)
+}
+
 /// The texts of a raw message that a record may stand in, in the order
 /// they are read: text parts and attachments, then HTML parts (marked
 /// `fallback`). An error when the message cannot be read at all.
