@@ -306,10 +306,22 @@ fn self_played_altered(
     signatures: bool,
     alter: Option<selfplay::Alter>,
 ) -> String {
+    self_played_turns(d, 40, signatures, alter)
+}
+
+/// A self-played game of `turns` turns with hidden hands (seed 11),
+/// signed or not, altered by `alter`, written to `d` with both players'
+/// key files (`south.key`, `north.key`).
+fn self_played_turns(
+    d: &std::path::Path,
+    turns: u32,
+    signatures: bool,
+    alter: Option<selfplay::Alter>,
+) -> String {
     let mut options = selfplay::Options::new::<Battlegates>(11, 2);
     options.tags = vec![("Hands".into(), "hidden".into())];
     options.signatures = signatures;
-    options.max_turns = 40;
+    options.max_turns = turns;
     options.alter = alter;
     let text = selfplay::record::<Battlegates>(&options).unwrap();
     std::fs::write(d.join("g.pbem"), &text).unwrap();
@@ -968,27 +980,9 @@ fn a_reveal_changed_before_the_remembered_line_is_still_refused() {
 }
 
 /// [`self_played_altered`] for `turns` turns (seed 11): a longer game,
-/// through many reshuffles.
+/// through many reshuffles, its lines not signed.
 fn self_played_long(d: &std::path::Path, turns: u32, alter: Option<selfplay::Alter>) -> String {
-    let mut options = selfplay::Options::new::<Battlegates>(11, 2);
-    options.tags = vec![("Hands".into(), "hidden".into())];
-    options.max_turns = turns;
-    options.alter = alter;
-    let text = selfplay::record::<Battlegates>(&options).unwrap();
-    std::fs::write(d.join("g.pbem"), &text).unwrap();
-    let chain = herald::fairness::chain_id([
-        ("Game", "battlegates"),
-        ("South", "south@example.org"),
-        ("North", "north@example.org"),
-        ("Hands", "hidden"),
-    ]);
-    for (i, side) in ["South", "North"].into_iter().enumerate() {
-        let secret = selfplay::secret(11, herald::game::Side(i as u8));
-        let wallet = herald::wallet::Wallet::from_secret("battlegates", side, chain, secret);
-        let key = d.join(format!("{}.key", side.to_lowercase()));
-        std::fs::write(key, wallet.to_text()).unwrap();
-    }
-    text
+    self_played_turns(d, turns, false, alter)
 }
 
 /// Whether [`swap_on_deck_5`] has cheated yet (one test uses it).

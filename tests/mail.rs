@@ -366,10 +366,9 @@ fn header_of<'a>(message: &'a str, name: &str) -> Option<&'a str> {
         .find_map(|l| l.strip_prefix(&format!("{name}: ")))
 }
 
-#[test]
-fn a_game_played_through_eml_files_threads_its_replies() {
-    let dir = tempfile::TempDir::new().unwrap();
-    let d = dir.path();
+/// A Castle Danger game in `d` (`game.pbem`: Blue ann@example.org, Red
+/// Bob <bob@example.org>) and both key files (`blue.key`, `red.key`).
+fn castle_danger_keyed_in(d: &std::path::Path) {
     run(
         d,
         &[
@@ -383,14 +382,17 @@ fn a_game_played_through_eml_files_threads_its_replies() {
             "game.pbem",
         ],
     );
-    run(
-        d,
-        &["keygen", "--side", "Blue", "game.pbem", "-o", "blue.key"],
-    );
-    run(
-        d,
-        &["keygen", "--side", "Red", "game.pbem", "-o", "red.key"],
-    );
+    for side in ["Blue", "Red"] {
+        let key = format!("{}.key", side.to_lowercase());
+        run(d, &["keygen", "--side", side, "game.pbem", "-o", &key]);
+    }
+}
+
+#[test]
+fn a_game_played_through_eml_files_threads_its_replies() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    castle_danger_keyed_in(d);
     // Ann plays from her record file and writes the message to Bob.
     run(
         d,
@@ -570,23 +572,7 @@ fn a_reply_on_a_mailbox_answers_the_message_its_record_stands_in() {
     // newest record stands in, in the thread of both.
     let dir = tempfile::TempDir::new().unwrap();
     let d = dir.path();
-    run(
-        d,
-        &[
-            "new",
-            "castle-danger",
-            "--side",
-            "Blue=ann@example.org",
-            "--side",
-            "Red=bob@example.org",
-            "-o",
-            "game.pbem",
-        ],
-    );
-    for side in ["Blue", "Red"] {
-        let key = format!("{}.key", side.to_lowercase());
-        run(d, &["keygen", "--side", side, "game.pbem", "-o", &key]);
-    }
+    castle_danger_keyed_in(d);
     let answer = |on: &str, turn: &str, key: &str, out: &str| {
         run(d, &["move", on, turn, "--key", key, "--reply", "-o", out]);
     };

@@ -16,7 +16,7 @@ use crate::fairness::Hash;
 
 use super::cipher::{Discard, Sealed};
 use super::hands::{Hand, Hands, PlayFault};
-use super::shuffle::{audit_pass, shuffle, AuditFault, PublishedPass, SeedOpening, ShuffleSeed};
+use super::shuffle::{audit_pass, shuffle, AuditFault, PublishedPass, SeedOpening};
 use super::{
     CardKey, Ciphertext, Deck, DeckError, KeyProof, Share, ShareCheck, Table, SHARE_PROOF_LEN,
 };
@@ -1196,17 +1196,7 @@ fn rebuild(
     pass: &PublishedPass,
     opening: &SeedOpening,
 ) -> Result<Deck, AuditFault> {
-    let slot = super::shuffle_slot(pass.generation);
-    let opens = crate::fairness::slot_commitment(
-        table.game(),
-        &pass.side,
-        &slot,
-        &opening.salt,
-        &opening.value,
-    ) == pass.commitment;
-    let seed = ShuffleSeed::from_value(&opening.value)
-        .filter(|_| opens)
-        .ok_or(AuditFault::Commitment)?;
+    let seed = super::shuffle::opened_seed(table, pass, opening)?;
     table.joint().prepare();
     Ok(shuffle(table, before, &seed))
 }

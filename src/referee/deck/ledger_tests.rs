@@ -661,26 +661,7 @@ fn a_deck_compacted_holds_the_same_cards_and_opens_the_same() {
 #[test]
 fn the_audit_names_a_bad_pass_of_a_generation_kept_as_bytes() {
     let mut ledger = set_up(0);
-    let mut t = 0;
-    let cheat = loop {
-        let side = t % 2;
-        if let Some(g) = ledger.reshuffle_if_due(h(side)) {
-            assert_eq!(g, 1);
-            break side;
-        }
-        turn(&mut ledger, side);
-        t += 1;
-    };
-    // The cheat's turn, as `turn` plays one, with the bad pass.
-    for p in ledger.draw(h(cheat)).unwrap() {
-        ledger.peek(&secret(cheat), p).unwrap();
-    }
-    duplicating_pass(&mut ledger, cheat, 1).unwrap();
-    let played = ledger.held(h(cheat))[0];
-    share(&mut ledger, cheat, played).unwrap();
-    ledger.open(h(cheat), played).unwrap();
-    let owed = ledger.owed_on_turn(h(cheat), &[h(1 - cheat), h(cheat)]);
-    give_owed_with(&mut ledger, cheat, owed, share);
+    let cheat = cheat_on_deck_1(&mut ledger);
     // Play on until deck 1 is kept as bytes.
     let mut side = 1 - cheat;
     while !ledger.compacted()[1] {
@@ -762,11 +743,10 @@ fn an_honest_game_kept_as_digests_audits_without_reading_the_record_again() {
     }
 }
 
-/// A game whose first pass over deck 1 (by the side it returns) holds
-/// a duplicated card, played until deck 1 is a past generation, its
-/// decks kept as digests read again from `source`.
-fn cheat_in_a_past_deck(source: &Arc<ReadAgain>) -> (DeckLedger, usize) {
-    let mut ledger = set_up_reading(0, source);
+/// Play `ledger` until deck 1 is dealt, then the turn of the side that
+/// reshuffled (returned), as [`turn`] plays one, with a pass over deck 1
+/// that duplicates a card.
+fn cheat_on_deck_1(ledger: &mut DeckLedger) -> usize {
     let mut t = 0;
     let cheat = loop {
         let side = t % 2;
@@ -774,18 +754,27 @@ fn cheat_in_a_past_deck(source: &Arc<ReadAgain>) -> (DeckLedger, usize) {
             assert_eq!(g, 1);
             break side;
         }
-        turn(&mut ledger, side);
+        turn(ledger, side);
         t += 1;
     };
     for p in ledger.draw(h(cheat)).unwrap() {
         ledger.peek(&secret(cheat), p).unwrap();
     }
-    duplicating_pass(&mut ledger, cheat, 1).unwrap();
+    duplicating_pass(ledger, cheat, 1).unwrap();
     let played = ledger.held(h(cheat))[0];
-    share(&mut ledger, cheat, played).unwrap();
+    share(ledger, cheat, played).unwrap();
     ledger.open(h(cheat), played).unwrap();
     let owed = ledger.owed_on_turn(h(cheat), &[h(1 - cheat), h(cheat)]);
-    give_owed_with(&mut ledger, cheat, owed, share);
+    give_owed_with(ledger, cheat, owed, share);
+    cheat
+}
+
+/// A game whose first pass over deck 1 (by the side it returns) holds
+/// a duplicated card, played until deck 1 is a past generation, its
+/// decks kept as digests read again from `source`.
+fn cheat_in_a_past_deck(source: &Arc<ReadAgain>) -> (DeckLedger, usize) {
+    let mut ledger = set_up_reading(0, source);
+    let cheat = cheat_on_deck_1(&mut ledger);
     let mut side = 1 - cheat;
     while ledger.compacted().len() < 4 {
         turn(&mut ledger, side);

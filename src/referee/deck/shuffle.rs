@@ -218,6 +218,26 @@ impl std::fmt::Display for AuditFault {
     }
 }
 
+/// The seed `opening` gives for `pass`, if it opens the pass's
+/// commitment ([`audit_pass`]'s first check).
+pub(super) fn opened_seed(
+    table: &Table,
+    pass: &PublishedPass,
+    opening: &SeedOpening,
+) -> Result<ShuffleSeed, AuditFault> {
+    let slot = shuffle_slot(pass.generation);
+    let opens = slot_commitment(
+        table.game(),
+        &pass.side,
+        &slot,
+        &opening.salt,
+        &opening.value,
+    ) == pass.commitment;
+    ShuffleSeed::from_value(&opening.value)
+        .filter(|_| opens)
+        .ok_or(AuditFault::Commitment)
+}
+
 /// Recompute a published pass over `input` from its opened seed: the
 /// seed must open the commitment on the pass line, and the deck the
 /// pass published must be exactly [`shuffle`] of `input` with it.
@@ -229,17 +249,7 @@ pub fn audit_pass(
     pass: &PublishedPass,
     opening: &SeedOpening,
 ) -> Result<(), AuditFault> {
-    let slot = shuffle_slot(pass.generation);
-    let opens = slot_commitment(
-        table.game(),
-        &pass.side,
-        &slot,
-        &opening.salt,
-        &opening.value,
-    ) == pass.commitment;
-    let seed = ShuffleSeed::from_value(&opening.value)
-        .filter(|_| opens)
-        .ok_or(AuditFault::Commitment)?;
+    let seed = opened_seed(table, pass, opening)?;
     if pass.output.len() != input.len() {
         return Err(AuditFault::Size {
             expected: input.len(),
