@@ -993,8 +993,14 @@ static STACKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::n
 /// (play goes on as before: every card is still there once), whose deck
 /// is a past generation by the audit.
 fn swap_on_deck_5(line: &str) -> Option<String> {
+    swap_on_deck_5_once(line, &STACKED)
+}
+
+/// The first two cards of `line`'s pass swapped if it is the first pass
+/// over deck 5 and `done` says no cheat yet (it says so from then on).
+fn swap_on_deck_5_once(line: &str, done: &std::sync::atomic::AtomicBool) -> Option<String> {
     if !line.contains("\n    commit shuffle-5\n")
-        || STACKED.swap(true, std::sync::atomic::Ordering::SeqCst)
+        || done.swap(true, std::sync::atomic::Ordering::SeqCst)
     {
         return None;
     }
@@ -1213,11 +1219,5 @@ static STACKED_AGAIN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicB
 
 /// [`swap_on_deck_5`], for another test of the same binary.
 fn swap_on_deck_5_again(line: &str) -> Option<String> {
-    if !line.contains("\n    commit shuffle-5\n")
-        || STACKED_AGAIN.swap(true, std::sync::atomic::Ordering::SeqCst)
-    {
-        return None;
-    }
-    let first = first_deck_position(line)?;
-    swap_cards(line, first, first + 1)
+    swap_on_deck_5_once(line, &STACKED_AGAIN)
 }

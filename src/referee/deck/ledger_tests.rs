@@ -138,22 +138,7 @@ impl PassSource for ReadAgain {
 fn set_up_reading(first: usize, source: &Arc<ReadAgain>) -> DeckLedger {
     let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
     ledger.read_again(source.clone());
-    for side in 0..2 {
-        let s = secret(side);
-        let key = s.public().to_bytes();
-        ledger
-            .give_key(h(side), &key, s.prove().to_bytes())
-            .unwrap();
-    }
-    for side in 0..2 {
-        pass(&mut ledger, side, &honest).unwrap();
-    }
-    ledger.begin_play(&[h(first), h(1 - first)]);
-    for side in 0..2 {
-        let owed = ledger.owed_before_play(h(side));
-        give_owed_with(&mut ledger, side, owed, share);
-    }
-    ledger
+    set_up_on(ledger, first, share)
 }
 
 fn honest(_: &mut Vec<(u32, [u8; 64])>) {}
@@ -193,6 +178,12 @@ fn set_up(first: usize) -> DeckLedger {
 fn set_up_with(first: usize, vouched: bool, give: Give) -> DeckLedger {
     let mut ledger = DeckLedger::new(game(), 34, 3, &SIDES);
     ledger.vouch(vouched);
+    set_up_on(ledger, first, give)
+}
+
+/// `ledger` set up as [`set_up`] says: keys, both passes over the first
+/// deck, play begun with `first` to move, the shares owed given by `give`.
+fn set_up_on(mut ledger: DeckLedger, first: usize, give: Give) -> DeckLedger {
     for side in 0..2 {
         let s = secret(side);
         let key = s.public().to_bytes();
