@@ -39,29 +39,225 @@ struct Generation {
     /// (the first deck; a discard pile of cards decrypted): what a
     /// generation kept as digests ([`Flat`]) keeps of its input.
     numbers: Option<Vec<u32>>,
-    /// A past generation kept as digests rather than decks, when the
-    /// ledger can read its passes again ([`DeckLedger::read_again`]):
-    /// its decks are empty then.
-    flat: Option<Box<Flat>>,
+}
+
+/// A deck generation as the ledger keeps it: its decks, or, past, its
+/// digests alone.
+#[derive(Clone, Debug)]
+enum Gen {
+    /// Its decks are kept (decoded, or as their bytes when compacted).
+    /// Shared with the ledger's copies (a line is played on a copy): it
+    /// is copied only when a pass is added to it.
+    Whole(Arc<Generation>),
+    /// A past generation kept as digests, when the ledger can read its
+    /// passes again ([`DeckLedger::read_again`]).
+    Flat(Arc<Flat>),
+}
+
+impl Gen {
+    fn whole(&self) -> Option<&Generation> {
+        match self {
+            Gen::Whole(g) => Some(g),
+            Gen::Flat(_) => None,
+        }
+    }
+
+    fn flat(&self) -> Option<&Flat> {
+        match self {
+            Gen::Flat(f) => Some(f),
+            Gen::Whole(_) => None,
+        }
+    }
+
+    /// Whether hand `side` passed over it.
+    fn passed_by(&self, side: Hand, name: &str) -> bool {
+        match self {
+            Gen::Whole(g) => g.passes.iter().any(|p| p.side == name),
+            Gen::Flat(f) => (0..f.passes()).any(|k| f.side(k) == side),
+        }
+    }
 }
 
 /// What a past generation keeps when its decks are not kept (spec
 /// section 3.9's closing audit needs every pass of the game): its input
-/// as card numbers, a digest of each pass's published deck, each pass's
-/// check at the audit, and the cards of it still held in a hand. Its
-/// decks are rebuilt at the audit from the input and the seeds opened,
-/// each checked against its digest; where a deck cannot be rebuilt (a
-/// pass that fails, or whose seed is not opened, and a pass over it to
-/// check) its cards are read again from the record.
+/// as card numbers, and for each pass its side, its line, its
+/// commitment, a digest of the deck it published and its check at the
+/// audit. Its decks are rebuilt at the audit from the input and the
+/// seeds opened, each checked against its digest; where a deck cannot be
+/// rebuilt (a pass that fails, or whose seed is not opened, and a pass
+/// over it to check) its cards are read again from the record.
+///
+/// Packed, since a game keeps one for each of its reshuffles: the
+/// numbers and the passes in one allocation ([`Flat::packed`]), the
+/// checks only once a side audits. Some 250 bytes for a generation of
+/// two-player Battlegates, with the allocator's overhead. The cards of
+/// it still held in a hand are the ledger's ([`DeckLedger::past_held`]).
 #[derive(Clone, Debug)]
 struct Flat {
     base: u32,
-    numbers: Vec<u32>,
-    /// Each pass's published deck's digest ([`Deck::digest`]).
-    digests: Vec<Hash>,
-    checks: Vec<Check>,
-    /// The cards of the final deck still held, one deck of one card each.
-    held: Vec<Deck>,
+    /// Cards in its input.
+    cards: u32,
+    /// Bytes a card number takes in [`Flat::packed`]: 1, 2 or 4.
+    width: u8,
+    /// The input's card numbers (`width` bytes each, little-endian), then
+    /// each pass in the order made, [`FLAT_PASS`] bytes: its side's hand,
+    /// its line (`u32` little-endian, the number, the top bit set for a
+    /// set-up line), its commitment and its published deck's digest
+    /// ([`Deck::digest`]).
+    packed: Box<[u8]>,
+    /// Each pass's check, once a side of the generation audited: until
+    /// then every one is [`Check::Unaudited`].
+    checks: Option<Box<[Check]>>,
+}
+
+/// Bytes of a pass in [`Flat::packed`].
+const FLAT_PASS: usize = 1 + 4 + 32 + 32;
+
+/// The top bit of a line in [`Flat::packed`]: a set-up line.
+const SETUP_LINE: u32 = 1 << 31;
+
+/// The check of every pass of a generation no side of has audited.
+static UNAUDITED: Check = Check::Unaudited;
+
+impl Flat {
+    /// Pack a generation: `None` if a line is not one the audit names
+    /// (`line S4`, `turn 12`) or a card number does not fit.
+    fn pack(
+        base: u32,
+        numbers: &[u32],
+        passes: &[(Hand, &str, Hash, Hash)],
+        cards_in_game: u32,
+    ) -> Option<Flat> {
+        let width: u8 = match cards_in_game {
+            0..=0x100 => 1,
+            0x101..=0x1_0000 => 2,
+            _ => 4,
+        };
+        let mut packed =
+            Vec::with_capacity(numbers.len() * usize::from(width) + passes.len() * FLAT_PASS);
+        for &n in numbers {
+            packed.extend_from_slice(&n.to_le_bytes()[..usize::from(width)]);
+        }
+        for (side, line, commitment, digest) in passes {
+            let line = if let Some(n) = line.strip_prefix("line S") {
+                n.parse::<u32>().ok().filter(|n| n & SETUP_LINE == 0)? | SETUP_LINE
+            } else {
+                let n = line.strip_prefix("turn ")?.parse::<u32>().ok()?;
+                (n & SETUP_LINE == 0).then_some(n)?
+            };
+            packed.push(u8::try_from(side.index()).ok()?);
+            packed.extend_from_slice(&line.to_le_bytes());
+            packed.extend_from_slice(commitment);
+            packed.extend_from_slice(digest);
+        }
+        Some(Flat {
+            base,
+            cards: u32::try_from(numbers.len()).ok()?,
+            width,
+            packed: packed.into_boxed_slice(),
+            checks: None,
+        })
+    }
+
+    /// The input's card numbers.
+    fn numbers(&self) -> Vec<u32> {
+        let w = usize::from(self.width);
+        self.packed[..self.cards as usize * w]
+            .chunks_exact(w)
+            .map(|c| {
+                let mut n = [0u8; 4];
+                n[..w].copy_from_slice(c);
+                u32::from_le_bytes(n)
+            })
+            .collect()
+    }
+
+    /// The passes made over it.
+    fn passes(&self) -> usize {
+        (self.packed.len() - self.cards as usize * usize::from(self.width)) / FLAT_PASS
+    }
+
+    /// Pass `k`'s bytes in [`Flat::packed`].
+    fn pass_bytes(&self, k: usize) -> &[u8] {
+        let at = self.cards as usize * usize::from(self.width) + k * FLAT_PASS;
+        &self.packed[at..at + FLAT_PASS]
+    }
+
+    fn side(&self, k: usize) -> Hand {
+        Hand::at(usize::from(self.pass_bytes(k)[0]))
+    }
+
+    /// The line pass `k` came in, as the audit names it.
+    fn line(&self, k: usize) -> String {
+        let mut n = [0u8; 4];
+        n.copy_from_slice(&self.pass_bytes(k)[1..5]);
+        let n = u32::from_le_bytes(n);
+        if n & SETUP_LINE != 0 {
+            format!("line S{}", n & !SETUP_LINE)
+        } else {
+            format!("turn {n}")
+        }
+    }
+
+    fn commitment(&self, k: usize) -> Hash {
+        let mut h = [0u8; 32];
+        h.copy_from_slice(&self.pass_bytes(k)[5..37]);
+        h
+    }
+
+    fn digest(&self, k: usize) -> Hash {
+        let mut h = [0u8; 32];
+        h.copy_from_slice(&self.pass_bytes(k)[37..69]);
+        h
+    }
+
+    /// Pass `k` of generation `g` by side `name`, for the audit's checks
+    /// of its commitment: its deck is not kept (empty).
+    fn pass(&self, k: usize, g: usize, name: &str) -> PublishedPass {
+        PublishedPass {
+            side: name.to_owned(),
+            generation: g as u32,
+            commitment: self.commitment(k),
+            output: Deck::from_cards(self.base, Vec::new()),
+        }
+    }
+
+    fn check(&self, k: usize) -> &Check {
+        self.checks
+            .as_ref()
+            .and_then(|c| c.get(k))
+            .unwrap_or(&UNAUDITED)
+    }
+
+    fn checks(&self) -> impl Iterator<Item = &Check> {
+        (0..self.passes()).map(|k| self.check(k))
+    }
+
+    fn set_check(&mut self, k: usize, check: Check) {
+        let n = self.passes();
+        let checks = self
+            .checks
+            .get_or_insert_with(|| vec![Check::Unaudited; n].into_boxed_slice());
+        if let Some(c) = checks.get_mut(k) {
+            *c = check;
+        }
+    }
+
+    /// The bytes it keeps, with the allocator's headers (16 bytes an
+    /// allocation).
+    fn held_bytes(&self) -> usize {
+        let checks = self.checks.as_ref().map_or(0, |c| {
+            16 + c.len() * std::mem::size_of::<Check>()
+                + c.iter()
+                    .map(|c| match c {
+                        Check::Waiting(o) | Check::Good(Some(o)) => o.value.capacity(),
+                        Check::Bad(why) => why.capacity(),
+                        _ => 0,
+                    })
+                    .sum::<usize>()
+        });
+        16 + std::mem::size_of::<Flat>() + 16 + self.packed.len() + checks
+    }
 }
 
 /// Where the audit of one pass of a generation kept as digests stands.
@@ -122,9 +318,11 @@ pub struct DeckLedger {
     sides: Vec<String>,
     keys: Vec<Option<(CardKey, KeyProof)>>,
     table: Option<Table>,
-    /// Shared with the ledger's copies (a line is played on a copy): a
-    /// generation is copied only when a pass is added to it.
-    generations: Vec<Arc<Generation>>,
+    /// Each deck generation, the first deck first.
+    generations: Vec<Gen>,
+    /// The cards of generations kept as digests ([`Flat`]) still held in
+    /// a hand, one deck of one card each: at most the hands' cards.
+    past_held: Vec<Deck>,
     /// Each position's shares, by side, until the position is opened:
     /// nothing later needs them then.
     shares: BTreeMap<u32, Vec<Option<Share>>>,
@@ -182,6 +380,7 @@ impl DeckLedger {
             keys: vec![None; sides.len()],
             table: None,
             generations: Vec::new(),
+            past_held: Vec::new(),
             shares: BTreeMap::new(),
             retired: Vec::new(),
             hands: Hands::new(),
@@ -287,15 +486,14 @@ impl DeckLedger {
             let table = Table::new(&self.game, self.cards, &sides).map_err(|e| e.to_string())?;
             let all: Vec<u32> = (0..self.cards).collect();
             let input = Deck::unmasked(&table, 0, &all).ok_or("the first deck has no cards")?;
-            self.generations.push(Arc::new(Generation {
+            self.generations.push(Gen::Whole(Arc::new(Generation {
                 input,
                 passers: self.first_passers.clone(),
                 passes: Vec::new(),
                 lines: Vec::new(),
                 compact: false,
                 numbers: Some(all),
-                flat: None,
-            }));
+            })));
             self.table = Some(table);
         }
         Ok(())
@@ -304,6 +502,7 @@ impl DeckLedger {
     /// The generation `side` passes over next, if a pass is due from it.
     pub fn pass_due(&self, side: Hand) -> Option<u32> {
         self.generations.iter().enumerate().find_map(|(g, gen)| {
+            let gen = gen.whole()?;
             (gen.passers.get(gen.passes.len()) == Some(&side)).then_some(g as u32)
         })
     }
@@ -312,7 +511,7 @@ impl DeckLedger {
     /// generation and cards.
     pub fn pass_input(&self, side: Hand) -> Option<(u32, &Deck)> {
         let g = self.pass_due(side)?;
-        Some((g, self.generations[g as usize].current()))
+        Some((g, self.generations[g as usize].whole()?.current()))
     }
 
     /// Side `side` passes over deck `generation` on line `line` (`line
@@ -332,7 +531,11 @@ impl DeckLedger {
                 "{name} has no pass over deck {generation} to make on this line"
             ));
         }
-        let gen = &self.generations[generation as usize];
+        let Some(gen) = self.generations[generation as usize].whole() else {
+            return Err(format!(
+                "{name} has no pass over deck {generation} to make on this line"
+            ));
+        };
         let base = gen.input.base();
         let mut out = Vec::with_capacity(if self.vouched { 0 } else { cards.len() });
         let bytes: Vec<[u8; 64]> = cards.iter().map(|(_, bytes)| *bytes).collect();
@@ -360,7 +563,10 @@ impl DeckLedger {
         } else {
             Deck::checked(base, out, bytes)
         };
-        let gen = Arc::make_mut(&mut self.generations[generation as usize]);
+        let Gen::Whole(gen) = &mut self.generations[generation as usize] else {
+            return Ok(());
+        };
+        let gen = Arc::make_mut(gen);
         gen.passes.push(PublishedPass {
             side: name,
             generation,
@@ -373,7 +579,7 @@ impl DeckLedger {
 
     /// The final deck holding `position`, if it is final.
     pub fn deck_of(&self, position: u32) -> Option<&Deck> {
-        final_deck(&self.generations, position)
+        final_deck(&self.generations, &self.past_held, position)
     }
 
     /// Side `side` publishes its share of `position`; it is verified at
@@ -626,9 +832,10 @@ impl DeckLedger {
         if let Some(fault) = fault {
             return Err(fault.to_string());
         }
-        let (Some(table), Some(deck)) =
-            (self.table.as_ref(), final_deck(&self.generations, position))
-        else {
+        let (Some(table), Some(deck)) = (
+            self.table.as_ref(),
+            final_deck(&self.generations, &self.past_held, position),
+        ) else {
             return Err(PlayFault::NotDrawn(position).to_string());
         };
         let shares = shares_of(&self.shares, &self.sides, position);
@@ -653,7 +860,7 @@ impl DeckLedger {
     pub fn opens_vouched(&self, side: Hand, position: u32) -> bool {
         self.vouched
             && self.hands.drawer(position) == Some(side)
-            && final_deck(&self.generations, position)
+            && final_deck(&self.generations, &self.past_held, position)
                 .is_some_and(|deck| deck.published_c2(position).is_some())
             && self.shares.get(&position).is_some_and(|shares| {
                 shares.len() == self.sides.len()
@@ -674,9 +881,10 @@ impl DeckLedger {
                 "deck position {position} cannot be opened without its shares checked"
             ));
         }
-        let (Some(table), Some(deck)) =
-            (self.table.as_ref(), final_deck(&self.generations, position))
-        else {
+        let (Some(table), Some(deck)) = (
+            self.table.as_ref(),
+            final_deck(&self.generations, &self.past_held, position),
+        ) else {
             return Err(PlayFault::NotDrawn(position).to_string());
         };
         let c2 = deck.published_c2(position).unwrap_or_default();
@@ -727,7 +935,7 @@ impl DeckLedger {
     /// its generation when one starts.
     pub fn reshuffle_if_due(&mut self, writer: Hand) -> Option<u32> {
         let table = self.table.as_ref()?;
-        let last = self.generations.last()?;
+        let last = self.generations.last()?.whole()?;
         last.final_deck()?;
         // The hands still in pass over it (spec section 3.9, "Leaving").
         let n = self.order.iter().filter(|&&s| !self.has_left(s)).count() as u32;
@@ -750,15 +958,14 @@ impl DeckLedger {
             })
             .collect();
         self.pile.clear();
-        self.generations.push(Arc::new(Generation {
+        self.generations.push(Gen::Whole(Arc::new(Generation {
             input,
             passers,
             passes: Vec::new(),
             lines: Vec::new(),
             compact: false,
             numbers,
-            flat: None,
-        }));
+        })));
         self.compact_past();
         Some(self.generations.len() as u32 - 1)
     }
@@ -793,6 +1000,9 @@ impl DeckLedger {
         let verdict = self.audit_with(side, seeds, true);
         self.left_verdicts[side.index()] = Some(verdict);
         for gen in &mut self.generations {
+            let Gen::Whole(gen) = gen else {
+                continue;
+            };
             let owed = gen.passers.get(gen.passes.len()..).unwrap_or_default();
             if !owed.contains(&side) {
                 continue;
@@ -849,12 +1059,7 @@ impl DeckLedger {
     pub fn passed(&self, side: Hand) -> Vec<u32> {
         let name = self.name(side);
         (0..self.generations.len() as u32)
-            .filter(|&g| {
-                self.generations[g as usize]
-                    .passes
-                    .iter()
-                    .any(|p| p.side == name)
-            })
+            .filter(|&g| self.generations[g as usize].passed_by(side, name))
             .collect()
     }
 
@@ -894,24 +1099,25 @@ impl DeckLedger {
         };
         let mut whole_fault = None;
         for (g, gen) in self.generations.iter_mut().enumerate() {
-            if gen.flat.is_some() {
-                if !gen.passes.iter().any(|p| p.side == name) {
-                    continue;
-                }
-                let gen = Arc::make_mut(gen);
-                let Some(flat) = gen.flat.as_mut() else {
-                    continue;
-                };
-                for (k, pass) in gen.passes.iter().enumerate() {
-                    if pass.side == name {
-                        flat.checks[k] = match opening(g) {
-                            Some(o) => Check::Waiting(o.clone()),
-                            None => Check::Bad(not_opened(&name, g)),
-                        };
+            let gen = match gen {
+                Gen::Flat(flat) => {
+                    if !(0..flat.passes()).any(|k| flat.side(k) == side) {
+                        continue;
                     }
+                    let flat = Arc::make_mut(flat);
+                    for k in 0..flat.passes() {
+                        if flat.side(k) == side {
+                            let check = match opening(g) {
+                                Some(o) => Check::Waiting(o.clone()),
+                                None => Check::Bad(not_opened(&name, g)),
+                            };
+                            flat.set_check(k, check);
+                        }
+                    }
+                    continue;
                 }
-                continue;
-            }
+                Gen::Whole(gen) => gen,
+            };
             if whole_fault.is_some() {
                 continue;
             }
@@ -943,7 +1149,7 @@ impl DeckLedger {
             }
         }
         self.settle(force || whole_fault.is_some());
-        let verdict = match self.flat_verdict(&name) {
+        let verdict = match self.flat_verdict(side) {
             Some(Err(why)) => Err(why),
             _ => whole_fault.map_or(Ok(()), Err),
         };
@@ -958,16 +1164,13 @@ impl DeckLedger {
     /// The verdict on `name`'s passes kept as digests, in the game's
     /// order: its first fault, `Ok` when every one passed, `None` while
     /// one before any fault is still to check.
-    fn flat_verdict(&self, name: &str) -> Option<Result<(), String>> {
-        for gen in &self.generations {
-            let Some(flat) = &gen.flat else {
-                continue;
-            };
-            for (pass, check) in gen.passes.iter().zip(&flat.checks) {
-                if pass.side != name {
+    fn flat_verdict(&self, side: Hand) -> Option<Result<(), String>> {
+        for flat in self.generations.iter().filter_map(Gen::flat) {
+            for k in 0..flat.passes() {
+                if flat.side(k) != side {
                     continue;
                 }
-                match check {
+                match flat.check(k) {
                     Check::Good(_) => {}
                     Check::Bad(why) => return Some(Err(why.clone())),
                     Check::Waiting(_) | Check::Unaudited => return None,
@@ -988,7 +1191,7 @@ impl DeckLedger {
             if !self.audited[i] || self.reported[i] || self.has_left(side) {
                 continue;
             }
-            if let Some(Err(why)) = self.flat_verdict(self.name(side)) {
+            if let Some(Err(why)) = self.flat_verdict(side) {
                 self.reported[i] = true;
                 out.push((side, why));
             }
@@ -1025,10 +1228,10 @@ impl DeckLedger {
         let Some(table) = self.table.as_ref() else {
             return;
         };
-        let any_bad = |gens: &[Arc<Generation>]| {
+        let any_bad = |gens: &[Gen]| {
             gens.iter()
-                .filter_map(|g| g.flat.as_ref())
-                .any(|f| f.checks.iter().any(|c| matches!(c, Check::Bad(_))))
+                .filter_map(Gen::flat)
+                .any(|f| f.checks().any(|c| matches!(c, Check::Bad(_))))
         };
         let mut force = force;
         let mut fetched: HashMap<PassAt, Deck> = HashMap::new();
@@ -1038,15 +1241,23 @@ impl DeckLedger {
             force |= any_bad(&self.generations);
             let mut wanted = Vec::new();
             for (g, gen) in self.generations.iter_mut().enumerate() {
-                let Some(flat) = &gen.flat else {
+                let Gen::Flat(flat) = gen else {
                     continue;
                 };
-                let waits = flat.checks.iter().any(Check::waiting);
-                let complete = !flat.checks.iter().any(|c| matches!(c, Check::Unaudited));
+                let waits = flat.checks().any(Check::waiting);
+                let complete = !flat.checks().any(|c| matches!(c, Check::Unaudited));
                 if !waits || !(complete || force) {
                     continue;
                 }
-                walk(table, Arc::make_mut(gen), g, force, &fetched, &mut wanted);
+                walk(
+                    table,
+                    &self.sides,
+                    Arc::make_mut(flat),
+                    g,
+                    force,
+                    &fetched,
+                    &mut wanted,
+                );
             }
             wanted.retain(|w| !fetched.contains_key(w));
             wanted.sort_unstable();
@@ -1060,7 +1271,7 @@ impl DeckLedger {
             let Some(source) = self.source.as_ref() else {
                 break;
             };
-            match read_passes(source.as_ref(), &self.generations, &wanted) {
+            match read_passes(source.as_ref(), &self.sides, &self.generations, &wanted) {
                 Ok(decks) => fetched.extend(decks),
                 Err(e) => {
                     self.reread_error.get_or_insert(e);
@@ -1070,18 +1281,18 @@ impl DeckLedger {
         }
         // A generation whose passes are all checked keeps no opening.
         for gen in &mut self.generations {
-            let done = gen.flat.as_ref().is_some_and(|f| {
-                f.checks
-                    .iter()
-                    .all(|c| matches!(c, Check::Good(_) | Check::Bad(_)))
-                    && f.checks.iter().any(|c| matches!(c, Check::Good(Some(_))))
-            });
+            let Gen::Flat(flat) = gen else {
+                continue;
+            };
+            let done = flat
+                .checks()
+                .all(|c| matches!(c, Check::Good(_) | Check::Bad(_)))
+                && flat.checks().any(|c| matches!(c, Check::Good(Some(_))));
             if done {
-                if let Some(flat) = Arc::make_mut(gen).flat.as_mut() {
-                    for c in &mut flat.checks {
-                        if let Check::Good(o) = c {
-                            *o = None;
-                        }
+                let flat = Arc::make_mut(flat);
+                for k in 0..flat.passes() {
+                    if let Check::Good(Some(_)) = flat.check(k) {
+                        flat.set_check(k, Check::Good(None));
                     }
                 }
             }
@@ -1104,28 +1315,27 @@ fn not_opened(name: &str, g: usize) -> String {
 /// against its deck read again, to name the fault as the audit names it.
 /// The decks still to read again are added to `wanted`; `force`: read
 /// again the deck of a pass whose side has not audited, when a pass
-/// over it waits.
+/// over it waits. `sides`: the hands' names.
 fn walk(
     table: &super::Table,
-    gen: &mut Generation,
+    sides: &[String],
+    flat: &mut Flat,
     g: usize,
     force: bool,
     fetched: &HashMap<PassAt, Deck>,
     wanted: &mut Vec<PassAt>,
 ) {
-    let Some(flat) = gen.flat.as_mut() else {
-        return;
-    };
-    let mut input = Deck::unmasked(table, flat.base, &flat.numbers);
-    for k in 0..gen.passes.len() {
+    let mut input = Deck::unmasked(table, flat.base, &flat.numbers());
+    for k in 0..flat.passes() {
         let published = fetched.get(&(g, k));
-        let later_waits = flat.checks[k + 1..].iter().any(Check::waiting);
-        let pass = &gen.passes[k];
-        let line = gen.lines.get(k).map_or("", String::as_str);
-        let state = flat.checks[k].clone();
+        let later_waits = (k + 1..flat.passes()).any(|j| flat.check(j).waiting());
+        let name = sides.get(flat.side(k).index()).map_or("?", String::as_str);
+        let pass = flat.pass(k, g, name);
+        let line = flat.line(k);
+        let state = flat.check(k).clone();
         let next = match state {
             Check::Waiting(opening) | Check::Good(Some(opening)) => {
-                let was_good = matches!(flat.checks[k], Check::Good(_));
+                let was_good = matches!(flat.check(k), Check::Good(_));
                 match input.as_ref() {
                     None => {
                         if force && k > 0 {
@@ -1133,15 +1343,15 @@ fn walk(
                         }
                         None
                     }
-                    Some(before) => match rebuild(table, before, pass, &opening) {
-                        Ok(deck) if deck.digest() == Some(flat.digests[k]) => {
-                            flat.checks[k] = Check::Good(Some(opening));
+                    Some(before) => match rebuild(table, before, &pass, &opening) {
+                        Ok(deck) if deck.digest() == Some(flat.digest(k)) => {
+                            flat.set_check(k, Check::Good(Some(opening)));
                             Some(deck)
                         }
                         Err(fault) => {
                             let why =
                                 format!("{}'s pass over deck {g} ({line}): {fault}", pass.side);
-                            flat.checks[k] = Check::Bad(why);
+                            flat.set_check(k, Check::Bad(why));
                             if published.is_none() && later_waits {
                                 wanted.push((g, k));
                             }
@@ -1159,10 +1369,13 @@ fn walk(
                                     .unwrap_or(AuditFault::Foreign {
                                         position: before.base(),
                                     });
-                                flat.checks[k] = Check::Bad(format!(
-                                    "{}'s pass over deck {g} ({line}): {fault}",
-                                    pass.side
-                                ));
+                                flat.set_check(
+                                    k,
+                                    Check::Bad(format!(
+                                        "{}'s pass over deck {g} ({line}): {fault}",
+                                        pass.side
+                                    )),
+                                );
                                 Some(deck.clone())
                             }
                             None => {
@@ -1176,7 +1389,7 @@ fn walk(
             Check::Good(None) | Check::Unaudited | Check::Bad(_) => {
                 if published.is_none()
                     && later_waits
-                    && (force || !matches!(flat.checks[k], Check::Unaudited))
+                    && (force || !matches!(flat.check(k), Check::Unaudited))
                 {
                     wanted.push((g, k));
                 }
@@ -1203,36 +1416,41 @@ fn rebuild(
 
 /// The decks of the passes `wanted` (by generation and pass), read again
 /// from `source`, each checked against the digest kept of it: a record
-/// that changed since it was read is refused, not trusted.
+/// that changed since it was read is refused, not trusted. `sides`: the
+/// hands' names.
 fn read_passes(
     source: &dyn PassSource,
-    generations: &[Arc<Generation>],
+    sides: &[String],
+    generations: &[Gen],
     wanted: &[PassAt],
 ) -> Result<Vec<(PassAt, Deck)>, String> {
     let asked: Vec<(String, u32)> = wanted
         .iter()
         .map(|&(g, k)| {
-            let line = generations[g].lines.get(k).cloned().unwrap_or_default();
+            let line = generations[g]
+                .flat()
+                .filter(|f| k < f.passes())
+                .map(|f| f.line(k))
+                .unwrap_or_default();
             (line, g as u32)
         })
         .collect();
     let got = source.passes(&asked)?;
     let mut out = Vec::with_capacity(wanted.len());
     for (&(g, k), ((line, _), cards)) in wanted.iter().zip(asked.iter().zip(got)) {
-        let gen = &generations[g];
-        let (Some(flat), Some(pass)) = (gen.flat.as_ref(), gen.passes.get(k)) else {
+        let Some(flat) = generations[g].flat().filter(|f| k < f.passes()) else {
             continue;
         };
+        let side = sides.get(flat.side(k).index()).map_or("?", String::as_str);
         let changed = || {
             format!(
-                "the record changed while it was read: {}'s pass over deck {g} on {line} \
-                 is not the one read before (the audit reads past decks again)",
-                pass.side
+                "the record changed while it was read: {side}'s pass over deck {g} on {line} \
+                 is not the one read before (the audit reads past decks again)"
             )
         };
         let cards = cards.ok_or_else(changed)?;
         let deck = Deck::read(flat.base, cards).map_err(|_| changed())?;
-        if deck.digest() != Some(flat.digests[k]) {
+        if deck.digest() != Some(flat.digest(k)) {
             return Err(changed());
         }
         out.push(((g, k), deck));
@@ -1256,27 +1474,17 @@ impl DeckLedger {
         let past = self.generations.len().saturating_sub(2);
         if self.source.is_some() {
             for g in 0..past {
-                if self.generations[g].flat.is_some() {
-                    continue;
-                }
-                let Some(flat) = self.flatten(g) else {
+                let Some((flat, held)) = self.flatten(g) else {
                     continue;
                 };
-                let gen = Arc::make_mut(&mut self.generations[g]);
-                let base = flat.base;
-                gen.flat = Some(Box::new(flat));
-                gen.input = Deck::from_cards(base, Vec::new());
-                for pass in &mut gen.passes {
-                    pass.output = Deck::from_cards(base, Vec::new());
-                }
-                gen.numbers = None;
-                gen.compact = true;
+                self.generations[g] = Gen::Flat(Arc::new(flat));
+                self.past_held.extend(held);
             }
         }
         for gen in &mut self.generations[..past] {
-            if gen.flat.is_some() {
+            let Gen::Whole(gen) = gen else {
                 continue;
-            }
+            };
             let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
             if gen.compact && !decoded(&gen.input) && !gen.passes.iter().any(|p| decoded(&p.output))
             {
@@ -1291,12 +1499,13 @@ impl DeckLedger {
         }
     }
 
-    /// Generation `g` kept as digests ([`Flat`]), if it can be: its
-    /// input's cards known by number, every pass made and none of its
-    /// sides audited yet (a side that left), every deck's cards decoding.
-    fn flatten(&self, g: usize) -> Option<Flat> {
-        let gen = &self.generations[g];
-        let numbers = gen.numbers.clone()?;
+    /// Generation `g` kept as digests ([`Flat`]), with the cards of it
+    /// still held in a hand, if it can be: not kept so yet, its input's
+    /// cards known by number, every pass made and none of its sides
+    /// audited yet (a side that left), every deck's cards decoding.
+    fn flatten(&self, g: usize) -> Option<(Flat, Vec<Deck>)> {
+        let gen = self.generations[g].whole()?;
+        let numbers = gen.numbers.as_ref()?;
         if gen.passes.len() != gen.passers.len()
             || gen
                 .passers
@@ -1305,11 +1514,13 @@ impl DeckLedger {
         {
             return None;
         }
-        let digests = gen
+        let passes = gen
             .passes
             .iter()
-            .map(|p| p.output.digest())
-            .collect::<Option<Vec<Hash>>>()?;
+            .zip(&gen.passers)
+            .zip(&gen.lines)
+            .map(|((p, &side), line)| Some((side, line.as_str(), p.commitment, p.output.digest()?)))
+            .collect::<Option<Vec<_>>>()?;
         let last = gen.final_deck()?;
         let mut held = Vec::new();
         for p in gen.input.base()..gen.input.end() {
@@ -1321,57 +1532,36 @@ impl DeckLedger {
                 held.push(Deck::single(p, last.card_bytes(p)?));
             }
         }
-        Some(Flat {
-            base: gen.input.base(),
-            numbers,
-            digests,
-            checks: vec![Check::Unaudited; gen.passes.len()],
-            held,
-        })
+        let flat = Flat::pack(gen.input.base(), numbers, &passes, self.cards)?;
+        Some((flat, held))
     }
 
     /// A card of a generation kept as digests, opened, is no longer held.
     fn drop_held(&mut self, position: u32) {
-        for gen in self.generations.iter_mut().rev() {
-            if gen.flat.is_none() && (gen.input.base()..gen.input.end()).contains(&position) {
-                return;
-            }
-            let holds = gen
-                .flat
-                .as_ref()
-                .is_some_and(|f| f.held.iter().any(|d| d.base() == position));
-            if holds {
-                if let Some(flat) = Arc::make_mut(gen).flat.as_mut() {
-                    flat.held.retain(|d| d.base() != position);
-                }
-                return;
-            }
-        }
+        self.past_held.retain(|d| d.base() != position);
     }
 
     /// What the ledger keeps of the generations before the last two, in
     /// bytes: their cards (64 bytes a card kept as bytes, more decoded),
     /// and of a generation kept as digests ([`DeckLedger::read_again`]),
-    /// its input's card numbers, its passes' digests and the cards of it
-    /// still held. What grows with the game's reshuffles.
+    /// all it keeps ([`Flat::held_bytes`]), and the cards of them still
+    /// held. What grows with the game's reshuffles.
     pub fn past_bytes(&self) -> usize {
         let past = self.generations.len().saturating_sub(2);
-        self.generations[..past]
+        let kept: usize = self.generations[..past]
             .iter()
-            .map(|g| {
-                let decks = g.input.held_bytes()
-                    + g.passes
-                        .iter()
-                        .map(|p| p.output.held_bytes())
-                        .sum::<usize>();
-                let flat = g.flat.as_ref().map_or(0, |f| {
-                    f.numbers.len() * 4
-                        + f.digests.len() * 32
-                        + f.held.iter().map(Deck::held_bytes).sum::<usize>()
-                });
-                decks + flat
+            .map(|g| match g {
+                Gen::Whole(g) => {
+                    g.input.held_bytes()
+                        + g.passes
+                            .iter()
+                            .map(|p| p.output.held_bytes())
+                            .sum::<usize>()
+                }
+                Gen::Flat(f) => f.held_bytes(),
             })
-            .sum()
+            .sum();
+        kept + self.past_held.iter().map(Deck::held_bytes).sum::<usize>()
     }
 
     /// The cards' bytes the ledger keeps of the generations before the
@@ -1379,25 +1569,37 @@ impl DeckLedger {
     /// kept as digests, only the cards still held in a hand.
     pub fn past_card_bytes(&self) -> usize {
         let past = self.generations.len().saturating_sub(2);
-        self.generations[..past]
+        let kept: usize = self.generations[..past]
             .iter()
+            .filter_map(Gen::whole)
             .map(|g| {
                 g.input.held_bytes()
                     + g.passes
                         .iter()
                         .map(|p| p.output.held_bytes())
                         .sum::<usize>()
-                    + g.flat
-                        .as_ref()
-                        .map_or(0, |f| f.held.iter().map(Deck::held_bytes).sum())
             })
-            .sum()
+            .sum();
+        kept + self.past_held.iter().map(Deck::held_bytes).sum::<usize>()
     }
 
-    /// For each generation, whether it is kept as its bytes alone.
+    /// For each generation, whether it is kept as its bytes alone (or as
+    /// digests).
     #[cfg(test)]
     pub(super) fn compacted(&self) -> Vec<bool> {
-        self.generations.iter().map(|g| g.compact).collect()
+        self.generations
+            .iter()
+            .map(|g| g.whole().is_none_or(|g| g.compact))
+            .collect()
+    }
+
+    /// For each generation, whether it is kept as digests.
+    #[cfg(test)]
+    pub(super) fn flattened(&self) -> Vec<bool> {
+        self.generations
+            .iter()
+            .map(|g| g.flat().is_some())
+            .collect()
     }
 
     /// The compacted generations with a deck decoded again since.
@@ -1406,9 +1608,10 @@ impl DeckLedger {
         let decoded = |d: &Deck| !d.is_compact() && !d.is_empty();
         (0..self.generations.len())
             .filter(|&g| {
-                let gen = &self.generations[g];
-                gen.compact
-                    && (decoded(&gen.input) || gen.passes.iter().any(|p| decoded(&p.output)))
+                self.generations[g].whole().is_some_and(|gen| {
+                    gen.compact
+                        && (decoded(&gen.input) || gen.passes.iter().any(|p| decoded(&p.output)))
+                })
             })
             .collect()
     }
@@ -1441,19 +1644,22 @@ fn retired(retired: &[u8], side: Hand, position: u32) -> bool {
 }
 
 /// The final deck of `generations` holding `position`, if it is final
-/// (of a generation kept as digests, the card alone, while it is held).
-fn final_deck(generations: &[Arc<Generation>], position: u32) -> Option<&Deck> {
+/// (of a generation kept as digests, the card alone from `past_held`,
+/// while it is held).
+fn final_deck<'a>(
+    generations: &'a [Gen],
+    past_held: &'a [Deck],
+    position: u32,
+) -> Option<&'a Deck> {
     // The last generations first: the cards drawn and shared now.
     for g in generations.iter().rev() {
-        if let Some(flat) = &g.flat {
-            if let Some(card) = flat.held.iter().find(|d| d.base() == position) {
-                return Some(card);
+        if let Some(g) = g.whole() {
+            if (g.input.base()..g.input.end()).contains(&position) {
+                return g.final_deck();
             }
-        } else if (g.input.base()..g.input.end()).contains(&position) {
-            return g.final_deck();
         }
     }
-    None
+    past_held.iter().find(|d| d.base() == position)
 }
 
 /// Every share of `position`, with its side's name.
