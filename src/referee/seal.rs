@@ -76,6 +76,16 @@ enum Deferred {
 /// window, so that those waiting stay few however long the record.
 const DEFERRED_WINDOW: usize = 256;
 
+/// The most shares whose proofs one multiscalar multiplication checks
+/// ([`verify_batch`]): 4 points a share, the base point and a key a
+/// side, at most 128 points for up to 7 sides. curve25519-dalek keeps a
+/// table of 1.25 KB for each point and grows their list by doubling, so
+/// that the shares of a whole window in one batch held some 0.5 MB at
+/// once (the peak of a long Battlegates `check`); batches of 30 hold at
+/// most 240 KB, and cost a few doublings more a share (issue 30,
+/// benches/RESULTS.md).
+const SHARE_BATCH: usize = 30;
+
 impl Seal {
     /// The seal of a bare line ([`Referee::is_bare`]): no bytes, no
     /// signature, no claimant.
@@ -477,7 +487,10 @@ impl<G: Game> Referee<G> {
         }
         let seals_ok = keys.is_empty() || fairness::seals_verify(&keys, &messages, &sigs);
         // A record without shares never works out its game id here.
-        let shares_ok = shares.is_empty() || verify_batch(self.header.game_id(), &shares);
+        let shares_ok = shares.is_empty()
+            || shares
+                .chunks(SHARE_BATCH)
+                .all(|batch| verify_batch(self.header.game_id(), batch));
         let broken = if seals_ok && shares_ok {
             None
         } else {
