@@ -1136,37 +1136,6 @@ fn a_failed_pass_deep_in_a_long_game_is_named_by_check_streamed_and_whole() {
     }
 }
 
-/// A record read again from a text held (as a file read again would
-/// give it), for [`herald::referee::Replay::check_again`].
-#[derive(Debug)]
-struct TextAgain(String);
-
-impl herald::referee::Reread for TextAgain {
-    fn reread(
-        &self,
-        each: &mut dyn FnMut(&herald::record::Turn<'_>) -> bool,
-    ) -> Result<(), String> {
-        struct Each<'a>(&'a mut dyn FnMut(&herald::record::Turn<'_>) -> bool);
-        impl herald::record::stream::Visitor for Each<'_> {
-            type Error = ();
-            fn turn(&mut self, turn: &herald::record::Turn<'_>) -> Result<(), ()> {
-                if (self.0)(turn) {
-                    Ok(())
-                } else {
-                    Err(())
-                }
-            }
-            fn part_end(&mut self) -> Result<(), ()> {
-                Ok(())
-            }
-        }
-        let reader =
-            herald::record::stream::Reader::new(self.0.as_bytes()).map_err(|e| format!("{e:?}"))?;
-        let _ = reader.visit(&mut Each(each));
-        Ok(())
-    }
-}
-
 #[test]
 fn a_record_changed_between_the_two_reads_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -1177,7 +1146,7 @@ fn a_record_changed_between_the_two_reads_is_refused() {
     let audited = std::fs::read_to_string(d.join("g.pbem")).unwrap();
     let replay = |again: &str| {
         let reader = herald::record::stream::Reader::new(audited.as_bytes()).unwrap();
-        let again = std::sync::Arc::new(TextAgain(again.to_owned()));
+        let again = std::sync::Arc::new(herald::record::stream::TextAgain::new(again.as_bytes()));
         herald::referee::Replay::<Battlegates>::check_again(reader, None, Some(again))
     };
     // Read again the same: the cheat's pass is named, as `check` names it.

@@ -7,14 +7,14 @@
 use std::io::{BufRead, BufReader, Seek};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::context::dispatch_record;
 use super::files;
 use super::report::{Failure, Problem};
 use crate::game::Game;
 use crate::games::GameVisitor;
-use crate::record::stream::{ReadError, Reader, Stop, Visitor};
+use crate::record::stream::{each_turn, ReadError, Reader, Stop};
 use crate::record::{Source, Turn};
 use crate::referee::{Referee, RefereeError, Replay, Reread};
 
@@ -55,14 +55,17 @@ pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::O
     // A buffer no larger than the input (plus the read that finds its end).
     let size = file.metadata().map_or(BUFFER as u64, |m| m.len() + 1);
     let capacity = usize::try_from(size).map_or(BUFFER, |s| s.clamp(1024, BUFFER));
-    // A file can be read again where the deck's audit needs past decks
-    // (kept as digests meanwhile); standard input and pipes cannot, and
-    // keep them.
-    let again = match files::record_file(path) {
+    // The record is read again where the deck's audit needs past decks
+    // (kept as digests meanwhile): a file from its path, standard input
+    // and pipes from the unnamed temporary file they were copied to.
+    let again: Option<Arc<dyn Reread>> = match files::record_file(path) {
         Ok(file) if file.as_os_str() != "-" && file.is_file() => {
-            Some(Arc::new(FileAgain(file.into_owned())) as Arc<dyn Reread>)
+            Some(Arc::new(FileAgain(file.into_owned())))
         }
-        _ => None,
+        _ => file
+            .try_clone()
+            .ok()
+            .map(|copy| Arc::new(SpoolAgain(Mutex::new(copy), origin.clone())) as Arc<dyn Reread>),
     };
     let done = match Reader::new(BufReader::with_capacity(capacity, &mut file)) {
         Ok(reader) => replay(reader, &origin, again, after)?,
@@ -161,37 +164,48 @@ struct FileAgain(PathBuf);
 
 impl Reread for FileAgain {
     fn reread(&self, each: &mut dyn FnMut(&Turn<'_>) -> bool) -> Result<(), String> {
-        /// Gives each turn to `each`, and stops when it says so.
-        struct Each<'a>(&'a mut dyn FnMut(&Turn<'_>) -> bool);
-        impl Visitor for Each<'_> {
-            type Error = ();
-            fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
-                if (self.0)(turn) {
-                    Ok(())
-                } else {
-                    Err(())
-                }
-            }
-            fn part_end(&mut self) -> Result<(), ()> {
-                Ok(())
-            }
-        }
         let shown = self.0.display();
-        let changed = || {
-            format!(
-                "the record changed while it was read: {shown} is no longer the record read before"
-            )
-        };
         let file =
             std::fs::File::open(&self.0).map_err(|e| format!("cannot read {shown} again: {e}"))?;
-        let reader = Reader::new(BufReader::with_capacity(BUFFER, file)).map_err(|e| match e {
-            ReadError::Io(e) => format!("cannot read {shown} again: {e}"),
-            _ => changed(),
-        })?;
-        match reader.visit(&mut Each(each)) {
-            Ok(_) | Err(Stop::Visit((), _)) => Ok(()),
-            Err(Stop::Read(ReadError::Io(e))) => Err(format!("cannot read {shown} again: {e}")),
-            Err(Stop::Read(_)) => Err(changed()),
-        }
+        again(
+            BufReader::with_capacity(BUFFER, file),
+            &shown.to_string(),
+            each,
+        )
     }
+}
+
+/// Standard input, or a pipe, read again from the unnamed temporary file
+/// it was copied to ([`files::open_input`]), for the deck's audit
+/// ([`Reread`]); with how to name it.
+#[derive(Debug)]
+struct SpoolAgain(Mutex<std::fs::File>, String);
+
+impl Reread for SpoolAgain {
+    fn reread(&self, each: &mut dyn FnMut(&Turn<'_>) -> bool) -> Result<(), String> {
+        let shown = &self.1;
+        let mut file = self
+            .0
+            .lock()
+            .map_err(|_| format!("cannot read {shown} again"))?;
+        file.rewind()
+            .map_err(|e| format!("cannot read {shown} again: {e}"))?;
+        let input = std::io::Read::take(&mut *file, (crate::record::MAX_INPUT + 1) as u64);
+        again(BufReader::with_capacity(BUFFER, input), shown, each)
+    }
+}
+
+/// The record `input` reads, named `shown`, read again: each turn given
+/// to `each` ([`Reread`]).
+fn again<R: BufRead>(
+    input: R,
+    shown: &str,
+    each: &mut dyn FnMut(&Turn<'_>) -> bool,
+) -> Result<(), String> {
+    each_turn(input, each).map_err(|e| match e {
+        ReadError::Io(e) => format!("cannot read {shown} again: {e}"),
+        _ => format!(
+            "the record changed while it was read: {shown} is no longer the record read before"
+        ),
+    })
 }

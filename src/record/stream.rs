@@ -454,6 +454,68 @@ pub trait Visitor {
     fn part_end(&mut self) -> Result<(), Self::Error>;
 }
 
+/// A record its reader can read again (a file, a text held): where the
+/// deck's audit gets back the cards of past passes it kept as digests
+/// (`referee::deck::DeckLedger::read_again`). The referee does no I/O:
+/// the reader supplies this.
+pub trait Reread: std::fmt::Debug + Send + Sync {
+    /// Read the record again from its start, giving each of its turns
+    /// (set-up lines too) to `each` in order, until `each` returns
+    /// false. `Err`: why it could not be read again (no longer one
+    /// record's text, an I/O error), in words for the player.
+    fn reread(&self, each: &mut dyn FnMut(&Turn<'_>) -> bool) -> Result<(), String>;
+}
+
+/// Give each turn of the record `input` holds to `each`, in order, until
+/// `each` returns false (the rest is only parsed): a record read again,
+/// for a [`Reread`]. `Err`: why it could not be read ([`ReadError::Whole`]
+/// for an input that is no longer a plain text of one record).
+pub fn each_turn<R: BufRead>(
+    input: R,
+    each: &mut dyn FnMut(&Turn<'_>) -> bool,
+) -> Result<(), ReadError> {
+    /// Gives each turn to `each`, and stops when it says so.
+    struct Each<'a>(&'a mut dyn FnMut(&Turn<'_>) -> bool);
+    impl Visitor for Each<'_> {
+        type Error = ();
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
+            if (self.0)(turn) {
+                Ok(())
+            } else {
+                Err(())
+            }
+        }
+        fn part_end(&mut self) -> Result<(), ()> {
+            Ok(())
+        }
+    }
+    match Reader::new(input)?.visit(&mut Each(each)) {
+        Ok(_) | Err(Stop::Visit((), _)) => Ok(()),
+        Err(Stop::Read(e)) => Err(e),
+    }
+}
+
+/// A record held as its text, read again from it ([`Reread`]): for a
+/// reader that holds the text anyway, or a test.
+#[derive(Clone, Debug)]
+pub struct TextAgain(Arc<[u8]>);
+
+impl TextAgain {
+    /// The record whose text is `text`.
+    pub fn new(text: impl Into<Arc<[u8]>>) -> TextAgain {
+        TextAgain(text.into())
+    }
+}
+
+impl Reread for TextAgain {
+    fn reread(&self, each: &mut dyn FnMut(&Turn<'_>) -> bool) -> Result<(), String> {
+        each_turn(&self.0[..], each).map_err(|_| {
+            "the record changed while it was read: it is no longer the record read before"
+                .to_owned()
+        })
+    }
+}
+
 /// A visitor that only lets the record be parsed.
 struct Parsed;
 

@@ -114,22 +114,10 @@ fn line_label(line: &Line<'_>) -> String {
 /// Cards of a pass, by position.
 type PassCards = Vec<(u32, [u8; 64])>;
 
-/// A record its reader can read again (a file): where the deck's audit
-/// gets back the cards of past passes it kept as digests
-/// ([`DeckLedger::read_again`]). The referee does no I/O: the reader
-/// supplies this.
-pub trait Reread: std::fmt::Debug + Send + Sync {
-    /// Read the record again from its start, giving each of its turns
-    /// (set-up lines too) to `each` in order, until `each` returns
-    /// false. `Err`: why it could not be read again (no longer one
-    /// record's text, an I/O error), in words for the player.
-    fn reread(&self, each: &mut dyn FnMut(&crate::record::Turn<'_>) -> bool) -> Result<(), String>;
-}
-
 /// The ledger's [`super::deck::PassSource`] over a record read again:
 /// the cards of each pass asked for, by its line's label and generation.
 #[derive(Debug)]
-pub(super) struct PassesAgain(pub(super) std::sync::Arc<dyn Reread>);
+pub(super) struct PassesAgain(pub(super) std::sync::Arc<dyn super::Reread>);
 
 impl super::deck::PassSource for PassesAgain {
     fn passes(&self, wanted: &[(String, u32)]) -> Result<Vec<Option<Vec<[u8; 64]>>>, String> {

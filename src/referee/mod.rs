@@ -55,7 +55,7 @@ mod cards_tests;
 #[cfg(test)]
 mod hidden_tests;
 
-pub use cards::Reread;
+pub use crate::record::stream::Reread;
 pub use chance::{ChanceEvent, PendingEvent};
 pub use command::{Command, Said, Writing};
 pub use compose::{
