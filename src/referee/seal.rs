@@ -78,13 +78,15 @@ const DEFERRED_WINDOW: usize = 256;
 
 /// The most shares whose proofs one multiscalar multiplication checks
 /// ([`verify_batch`]): 4 points a share, the base point and a key a
-/// side, at most 128 points for up to 7 sides. curve25519-dalek keeps a
-/// table of 1.25 KB for each point and grows their list by doubling, so
-/// that the shares of a whole window in one batch held some 0.5 MB at
-/// once (the peak of a long Battlegates `check`); batches of 30 hold at
-/// most 240 KB, and cost a few doublings more a share (issue 30,
+/// side, at most 64 points for up to 7 sides. curve25519-dalek keeps a
+/// table of 1.25 KB for each point and grows their list by doubling
+/// (the old list and the new held at once), so that the shares of a
+/// whole window in one batch held some 0.5 MB (the peak of a long
+/// Battlegates `check`); batches of 14 hold at most 120 KB, under the
+/// size glibc's malloc maps on its own (128 KiB), and cost 2.5% more
+/// instructions in `check` of a 300-turn Battlegates game (issue 30,
 /// benches/RESULTS.md).
-const SHARE_BATCH: usize = 30;
+const SHARE_BATCH: usize = 14;
 
 impl Seal {
     /// The seal of a bare line ([`Referee::is_bare`]): no bytes, no
