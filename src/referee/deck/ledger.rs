@@ -89,7 +89,7 @@ impl Gen {
 ///
 /// Packed, since a game keeps one for each of its reshuffles: the
 /// numbers and the passes in one allocation ([`Flat::packed`]), the
-/// checks only once a side audits. Some 250 bytes for a generation of
+/// checks only once a side audits. Some 230 bytes for a generation of
 /// two-player Battlegates, with the allocator's overhead. The cards of
 /// it still held in a hand are the ledger's ([`DeckLedger::past_held`]).
 #[derive(Clone, Debug)]
