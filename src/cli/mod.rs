@@ -1,6 +1,7 @@
 //! The command line: arguments, files and output formats. Thin: the
 //! library does the work; this module reads and writes.
 
+mod again;
 mod args;
 mod chain;
 mod commands;
@@ -10,6 +11,7 @@ mod files;
 mod look;
 mod mail;
 mod many;
+mod moves;
 mod picture;
 mod report;
 mod rules;

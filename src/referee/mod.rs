@@ -37,6 +37,7 @@ mod players;
 mod seal;
 mod table;
 pub mod typed;
+pub mod writer;
 
 /// The side the set-up is due from before `S1` is written: the first; under
 /// protocol 3 the first side with its key (the creator's), which begins it.
@@ -70,6 +71,7 @@ pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use look::{HandCard, KeyTags, KeylessCopy, KeylessWhen, ListedAfter, Look, Stage};
 pub use seal::Forfeit;
 pub use typed::{TypedAs, TypedError};
+pub use writer::Writes;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side, Team};
