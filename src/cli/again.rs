@@ -11,12 +11,12 @@ use super::commands::send_if_asked;
 use super::context::{append_line, refuse_message, Ctx};
 use super::files;
 use super::out;
-use super::report::{Exit, Failure, Problem};
+use super::report::{Exit, Failure};
 use crate::game::{self, Game};
 use crate::record::{self, LineKind};
 use crate::referee::key_file::{self, claimant_of};
-use crate::referee::{ErrorKind, Referee};
-use crate::wallet::Wallet;
+use crate::referee::{PlayedTurn, Referee};
+use crate::wallet::{Sent, Wallet};
 
 /// A line the player sent already goes out again in `reply`: the key
 /// file names that message first, then `write` writes it; the key file
@@ -24,14 +24,14 @@ use crate::wallet::Wallet;
 pub(super) fn resend_with_key(
     key: &Path,
     wallet: &Wallet,
-    sent: &crate::wallet::Sent,
+    sent: &Sent,
     reply: &super::mail::Reply,
     write: impl FnOnce() -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     files::refuse_existing(&reply.output)?;
     let key_was = files::read_bytes(key)?;
     let mut wallet = wallet.clone();
-    wallet.set_sent(crate::wallet::Sent {
+    wallet.set_sent(Sent {
         reply: Some(reply.output.display().to_string()),
         ..sent.clone()
     });
@@ -86,55 +86,57 @@ pub(super) fn first_mover_hint<G: Game>(
 pub(super) fn write_line_again<G: Game>(
     ctx: &Ctx<'_>,
     referee: Referee<G>,
-    sent: &crate::wallet::Sent,
+    sent: &Sent,
     again: Again<'_>,
 ) -> Result<Exit, Failure> {
-    let Again {
-        line,
-        reply,
-        key,
-        wallet,
-        format,
-        past_claim,
-    } = again;
-    // A copy older than the one the line answered, which the record
-    // digest cannot tell apart (the Key tags that joined before turn 1
-    // are not in it): the line would go out without them, on a game that
-    // cannot take it. The newer copy's message is the one to resend.
-    let keyless = referee.keys_due();
-    if let Some(&side) = keyless.first().filter(|_| ctx.record.turns.is_empty()) {
-        let name = side.name::<G>();
-        let resend = match &sent.reply {
-            Some(r) => format!("resend {r}, the message your {} went out in", sent.name()),
-            None => format!("resend the record your {} went out in", sent.name()),
-        };
-        return Err(Failure::invalid(
-            Problem::plain(
-                ErrorKind::Illegal,
-                format!(
-                    "you answered a newer copy of this game already: your {} was written on a copy that holds {name}'s key, and this one lacks it (an older message, your own first one perhaps): {resend}; nothing was written",
-                    sent.name()
-                ),
-            ),
-            &ctx.origin,
-        ));
+    if let Some(refused) = key_file::older_copy(&referee, ctx.record, sent) {
+        return Err(super::sent::refused(refused, ctx));
     }
     let mut referee = referee;
-    let again = key_file::play_own_line(&mut referee, line)
-        .filter(|_| referee.digest() == Some(&sent.digest));
-    let Some(played) = again else {
+    let Some(played) = key_file::play_sent_again(&mut referee, sent, again.line) else {
         return Err(Failure::usage(format!(
             "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
             sent.name()
         )));
     };
-    let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
     // A record file answered gets the line as the first time (updated as
     // usual, with the reply too); a message answered stays as received.
     // (A record made in memory, a message read with tags joined, has no
     // stamp: no file of it is written.)
-    let record_file = !past_claim && !ctx.source.from_message() && ctx.stamp.is_some();
-    match (&reply, key, wallet) {
+    let record_file = !again.past_claim && !ctx.source.from_message() && ctx.stamp.is_some();
+    write_again_files(ctx, &referee, &played, sent, &again, record_file)?;
+    out(&written_again(ctx, sent, &again, record_file))?;
+    // The set-up's last line again, its writer the first to move: the
+    // message waits for the first turn, as it did the first time.
+    let first_mover =
+        (again.reply).and_then(|r| first_mover_hint(&referee, played.side, &r.output, again.key));
+    if let Some(hint) = first_mover {
+        if again.format != Format::Json {
+            out(&hint)?;
+        }
+        return Ok(Exit::Ok);
+    }
+    send_if_asked(again.reply, again.format)?;
+    Ok(Exit::Ok)
+}
+
+/// The files a line written again goes into: with a reply and the key
+/// file, the key file names the new message first, then the record file
+/// (`record_file`) gets the line, then the reply carries it, each put back
+/// if a later one fails; in place of a claim it crossed, the record file
+/// rewritten as the record the line answered, then the line; else the
+/// record file gets the line.
+fn write_again_files<G: Game>(
+    ctx: &Ctx<'_>,
+    referee: &Referee<G>,
+    played: &PlayedTurn<G>,
+    sent: &Sent,
+    again: &Again<'_>,
+    record_file: bool,
+) -> Result<(), Failure> {
+    let line = again.line;
+    let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
+    match (again.reply, again.key, again.wallet) {
         (Some(reply), Some(key), Some(wallet)) => {
             let writer = played.claimant.unwrap_or(played.side);
             let record_was = match record_file {
@@ -145,15 +147,15 @@ pub(super) fn write_line_again<G: Game>(
                 if record_was.is_some() {
                     append_line(ctx, line, over.as_deref())?;
                 }
-                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
+                super::mail::write_reply(ctx, reply, referee, writer, line, over.as_deref())
                     .inspect_err(|_| {
                         if let Some(bytes) = &record_was {
                             let _ = files::rewrite(ctx.path, None, bytes);
                         }
                     })
-            })?;
+            })
         }
-        _ if past_claim => {
+        _ if again.past_claim => {
             // `ctx.record` is the record up to the claim: the file holds
             // it, then the line.
             refuse_message(ctx, super::context::move_answer())?;
@@ -161,40 +163,34 @@ pub(super) fn write_line_again<G: Game>(
                 .line(line)
                 .result(over.as_deref())
                 .extracted(ctx.source, ctx.record);
-            files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())?;
+            files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())
         }
-        _ => append_line(ctx, line, over.as_deref())?,
+        _ => append_line(ctx, line, over.as_deref()),
     }
+}
+
+/// What the player is told of a line written again: the line, that it
+/// is the same, and where it went.
+fn written_again(ctx: &Ctx<'_>, sent: &Sent, again: &Again<'_>, record_file: bool) -> String {
     let was = sent
         .reply
         .as_deref()
         .map(|r| format!(" (first sent in {r})"))
         .unwrap_or_default();
-    out(&format!(
-        "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
-        sent.name(),
-        match &reply {
-            Some(_) if record_file => format!("wrote {} to {}\n", sent.name(), ctx.origin),
-            Some(_) => format!("{} is left as it was received\n", ctx.origin),
-            None if past_claim => format!(
-                "wrote {} to {} in place of the claim it crossed\n",
-                sent.name(),
-                ctx.origin
-            ),
-            None => format!("wrote {} to {}\n", sent.name(), ctx.origin),
+    let name = sent.name();
+    let origin = &ctx.origin;
+    let wrote = match again.reply {
+        Some(_) if record_file => format!("wrote {name} to {origin}\n"),
+        Some(_) => format!("{origin} is left as it was received\n"),
+        None if again.past_claim => {
+            format!("wrote {name} to {origin} in place of the claim it crossed\n")
         }
-    ))?;
-    // The set-up's last line again, its writer the first to move: the
-    // message waits for the first turn, as it did the first time.
-    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output, key));
-    if let Some(hint) = first_mover {
-        if format != Format::Json {
-            out(&hint)?;
-        }
-        return Ok(Exit::Ok);
-    }
-    send_if_asked(reply, format)?;
-    Ok(Exit::Ok)
+        None => format!("wrote {name} to {origin}\n"),
+    };
+    format!(
+        "{}you answered this record already: this is your {name} again, the same line{was}\n{wrote}",
+        again.line
+    )
 }
 
 /// The player's last line, `sent`, crossed a claim of its forfeit in the
@@ -205,7 +201,7 @@ pub(super) fn write_line_again<G: Game>(
 /// answered) accepts what the player asked for as that very line.
 pub(super) fn write_past_claim<G: Game>(
     ctx: &Ctx<'_>,
-    sent: &crate::wallet::Sent,
+    sent: &Sent,
     claim: (LineKind, u32),
     again: Again<'_>,
     same: impl FnOnce(&Referee<G>, &Ctx<'_>) -> Result<(), Failure>,

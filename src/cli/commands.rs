@@ -26,10 +26,31 @@ use crate::referee::{
 };
 use crate::wallet::Wallet;
 
-/// Run one command. One arm per command, each only moving the parsed
-/// arguments into the command's struct: a table, long for that reason.
+/// Run one command: each group of commands has its function, which only
+/// moves the parsed arguments into the command's struct.
 pub fn run(command: Command) -> Result<Exit, Failure> {
     super::picture::refuse_svg(&command)?;
+    match command {
+        Command::New { .. } => new_game(command),
+        Command::Move { .. } => move_line(command),
+        Command::Check { .. } => check(command),
+        Command::Show { .. } | Command::Replay { .. } | Command::Annotate { .. } => look(command),
+        Command::Legal { .. }
+        | Command::Hand { .. }
+        | Command::Fate { .. }
+        | Command::Extract { .. } => ask(command),
+        Command::Keygen { .. } => keygen(command),
+        Command::Setup { .. } => setup(command),
+        Command::Config { .. }
+        | Command::Send { .. }
+        | Command::Inbox { .. }
+        | Command::Rules { .. } => mail_and_rules(command),
+        Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
+    }
+}
+
+/// `herald new`.
+fn new_game(command: Command) -> Result<Exit, Failure> {
     match command {
         Command::New {
             game,
@@ -59,6 +80,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 protocol,
             },
         ),
+        _ => unreachable!("run sends new here"),
+    }
+}
+
+/// `herald move`: the turn typed (or read from standard input), or a
+/// forfeit claimed.
+fn move_line(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Move {
             record,
             turn,
@@ -108,6 +137,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
+        _ => unreachable!("run sends move here"),
+    }
+}
+
+/// `herald check`: one record, with its key file or not, a message of
+/// a mailbox, every message (`--all`), or many records.
+fn check(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Check {
             input,
             key: Some(key),
@@ -138,6 +175,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
         Command::Check {
             input, all: false, ..
         } => check_one(&input.record, input.message, input.format),
+        _ => unreachable!("run sends check here"),
+    }
+}
+
+/// The readers that show the game: `show`, `replay` (text or HTML),
+/// `annotate`.
+fn look(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Show {
             input,
             turn,
@@ -201,6 +246,14 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
+        _ => unreachable!("run sends show, replay and annotate here"),
+    }
+}
+
+/// The readers that answer a question: `legal`, `hand`, `fate`,
+/// `extract`.
+fn ask(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Legal {
             input,
             key,
@@ -246,6 +299,13 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             Format::Text,
             super::mail::Extract { output },
         ),
+        _ => unreachable!("run sends legal, hand, fate and extract here"),
+    }
+}
+
+/// `herald keygen`: the key file as `-o` or `--key` names it.
+fn keygen(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Keygen {
             side,
             record,
@@ -294,6 +354,13 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
+        _ => unreachable!("run sends keygen here"),
+    }
+}
+
+/// `herald setup`.
+fn setup(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Setup {
             record,
             side,
@@ -337,6 +404,13 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 },
             )
         }
+        _ => unreachable!("run sends setup here"),
+    }
+}
+
+/// `config`, `send`, `inbox` and `rules`.
+fn mail_and_rules(command: Command) -> Result<Exit, Failure> {
+    match command {
         Command::Config {
             action: super::args::ConfigAction::Check { config },
         } => super::transport::fetch::check(config.as_deref()),
@@ -368,7 +442,7 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             super::transport::inbox::inbox(config.as_deref(), format)
         }
         Command::Rules { game } => super::rules::rules(game.as_deref()),
-        Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
+        _ => unreachable!("run sends config, send, inbox and rules here"),
     }
 }
 

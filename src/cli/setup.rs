@@ -120,11 +120,10 @@ impl Setup {
             )));
         }
         if !header.protocol().keys_join_late() {
+            let key = self.key.display().to_string();
+            let keygen = Command::keygen(name).on(&ctx.origin).key_file(&key);
             return Err(Failure::usage(format!(
-                "{} does not exist: in this record (made before [Protocol \"3\"]) every side's key comes before the set-up: herald keygen --side {name} {} --key {} first",
-                self.key.display(),
-                ctx.origin,
-                self.key.display()
+                "{key} does not exist: in this record (made before [Protocol \"3\"]) every side's key comes before the set-up: {keygen} first",
             )));
         }
         NewKey::generate::<G>(header, side).map(Some)
@@ -633,16 +632,19 @@ impl Setup {
             "<stdin>" => "RECORD",
             origin => origin,
         };
-        let key = self.key.display();
+        let key = self.key.display().to_string();
         let diagram = G::diagram(&look.state, crate::game::DiagramStyle::default());
-        let legal = format!("herald legal {origin} --key {key}");
+        let legal = Command::legal().on(origin).key_file(&key).to_string();
         let reply = if ctx.source.from_message() {
             " --reply -o OUT.eml"
         } else {
             ""
         };
+        // `--then` after `--key`, as this hint always put it (a command
+        // value writes `--then` first).
+        let setup = Command::setup().on(origin).key_file(&key);
         Some(format!(
-            "\nThis line makes {name} the first to move. The position it will produce, as {name} sees it:\n\n{diagram}{}Write it with your first turn, one message: herald setup {origin} --key {key} --then \"YOUR TURN\"{reply}\n",
+            "\nThis line makes {name} the first to move. The position it will produce, as {name} sees it:\n\n{diagram}{}Write it with your first turn, one message: {setup} --then \"YOUR TURN\"{reply}\n",
             super::look::text(&look, &legal),
             name = side.name::<G>(),
         ))
@@ -844,11 +846,16 @@ fn own_side_first_hint<G: Game>(
         .filter(|_| referee.phase() == crate::game::Phase::Play)?;
     (first != side && referee.same_player(side, first)).then(|| {
         let name = first.name::<G>();
+        let key = format!("{}.key", name.to_ascii_lowercase());
+        let out = reply.display().to_string();
+        let turn = Command::moves()
+            .on(&out)
+            .typed("YOUR TURN")
+            .key_file(&key)
+            .reply_to("NEXT.eml");
+        let both = Command::setup().on("...").then_by("YOUR TURN", &key);
         format!(
-            "{name}, another side of yours, moves first: keep {out} to yourself (it is not sent) and answer it with {name}'s first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key {}.key --reply -o NEXT.eml (next time, one command writes both: herald setup ... --then \"YOUR TURN\" --then-key {}.key)\n",
-            name.to_ascii_lowercase(),
-            name.to_ascii_lowercase(),
-            out = reply.display()
+            "{name}, another side of yours, moves first: keep {out} to yourself (it is not sent) and answer it with {name}'s first turn, one message that carries both lines: {turn} (next time, one command writes both: {both})\n",
         )
     })
 }
@@ -857,12 +864,16 @@ fn own_side_first_hint<G: Game>(
 fn no_step_due<G: Game>(referee: &Referee<G>) -> String {
     if G::SETUP_CHOICES.is_empty() {
         format!(
-            "{} has no set-up: the game starts with turn 1 (herald move)",
-            G::TITLE
+            "{} has no set-up: the game starts with turn 1 ({})",
+            G::TITLE,
+            Command::moves()
         )
     } else {
         let (_, number) = referee.next_line();
-        format!("the set-up is over: the game is at turn {number} (herald move)")
+        format!(
+            "the set-up is over: the game is at turn {number} ({})",
+            Command::moves()
+        )
     }
 }
 

@@ -522,6 +522,47 @@ pub fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<Pl
     first
 }
 
+/// The refusal to write the player's last line `sent` again on `record`
+/// (replayed by `referee`), a copy older than the one the line answered,
+/// which the record digest cannot tell apart (the Key tags that joined
+/// before turn 1 are not in it): the line would go out without them, on a
+/// game that cannot take it. The newer copy's message is the one to
+/// resend. `None` when the copy is not such a one.
+pub fn older_copy<G: Game>(
+    referee: &Referee<G>,
+    record: &Record<'_>,
+    sent: &Sent,
+) -> Option<Refused> {
+    let side = *referee.keys_due().first()?;
+    if !record.turns.is_empty() {
+        return None;
+    }
+    let name = side.name::<G>();
+    let line = sent.name();
+    let resend = match &sent.reply {
+        Some(r) => format!("resend {r}, the message your {line} went out in"),
+        None => format!("resend the record your {line} went out in"),
+    };
+    Some(Refused::Copy(
+        ErrorKind::Illegal,
+        Said::words(format!(
+            "you answered a newer copy of this game already: your {line} was written on a copy that holds {name}'s key, and this one lacks it (an older message, your own first one perhaps): {resend}; nothing was written"
+        )),
+    ))
+}
+
+/// Play the player's last line `sent` again from the key file's copy of
+/// it, `line`, on `referee`, the record it answered: the first line
+/// played, when it follows and leads to the record digest the key file
+/// remembers (else the copy was edited).
+pub fn play_sent_again<G: Game>(
+    referee: &mut Referee<G>,
+    sent: &Sent,
+    line: &str,
+) -> Option<PlayedTurn<G>> {
+    play_own_line(referee, line).filter(|_| referee.digest() == Some(&sent.digest))
+}
+
 /// Whether `typed` is the actions of the turn `sent` (its first turn
 /// line, `5. Red: Ka9-b9`: a set-up line's first turn written with it by
 /// `setup --then`; else its first line), spaces aside.
