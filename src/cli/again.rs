@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::args::Format;
-use super::commands::send_if_asked;
+use super::commands::{same_file, send_if_asked};
 use super::context::{append_line, refuse_message, Ctx};
 use super::files;
 use super::out;
@@ -19,26 +19,44 @@ use crate::referee::{PlayedTurn, Referee};
 use crate::wallet::{Sent, Wallet};
 
 /// A line the player sent already goes out again in `reply`: the key
-/// file names that message first, then `write` writes it; the key file
-/// is put back as it was if the message cannot be written.
+/// file (`key`, `wallet`) names that message first, and so does each
+/// other key file given (`others`, the `--then-key` files) that remembers
+/// a line of that very message (the same record after it); then `write`
+/// writes it. The key files are put back as they were if the message
+/// cannot be written.
 pub(super) fn resend_with_key(
-    key: &Path,
-    wallet: &Wallet,
+    (key, wallet): (&Path, &Wallet),
+    others: &[(&Path, Wallet)],
     sent: &Sent,
     reply: &super::mail::Reply,
     write: impl FnOnce() -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     files::refuse_existing(&reply.output)?;
-    let key_was = files::read_bytes(key)?;
-    let mut wallet = wallet.clone();
-    wallet.set_sent(Sent {
-        reply: Some(reply.output.display().to_string()),
-        ..sent.clone()
-    });
-    files::rewrite(key, None, wallet.to_text().as_bytes())?;
-    write().inspect_err(|_| {
-        let _ = files::rewrite(key, None, &key_was);
-    })
+    let named = Some(reply.output.display().to_string());
+    let mut renamed = vec![(key, wallet, sent.clone())];
+    for (path, other) in others {
+        let same = other.sent().filter(|s| s.digest == sent.digest);
+        if let Some(own) = same.filter(|_| !renamed.iter().any(|r| same_file(r.0, path))) {
+            renamed.push((path, other, own.clone()));
+        }
+    }
+    let mut was: Vec<(&Path, Vec<u8>)> = Vec::new();
+    let undo = |was: &[(&Path, Vec<u8>)]| {
+        for (path, bytes) in was.iter().rev() {
+            let _ = files::rewrite(path, None, bytes);
+        }
+    };
+    for (path, wallet, own) in renamed {
+        let bytes = files::read_bytes(path).inspect_err(|_| undo(&was))?;
+        let mut wallet = wallet.clone();
+        wallet.set_sent(Sent {
+            reply: named.clone(),
+            ..own
+        });
+        files::rewrite(path, None, wallet.to_text().as_bytes()).inspect_err(|_| undo(&was))?;
+        was.push((path, bytes));
+    }
+    write().inspect_err(|_| undo(&was))
 }
 
 /// How a line kept in the key file goes out again: the line, the reply
@@ -48,6 +66,9 @@ pub(super) struct Again<'a> {
     pub(super) reply: Option<&'a super::mail::Reply>,
     pub(super) key: Option<&'a Path>,
     pub(super) wallet: Option<&'a Wallet>,
+    /// The `--then-key` files given: each learns the new message's name
+    /// when it remembers a line of it ([`resend_with_key`]).
+    pub(super) others: &'a [(&'a Path, Wallet)],
     pub(super) format: Format,
     /// Written into a record file in place of a claim it crossed in the
     /// mail: the record is read up to the claim (the record the line
@@ -143,7 +164,7 @@ fn write_again_files<G: Game>(
                 true => Some(files::read_bytes(ctx.path)?),
                 false => None,
             };
-            resend_with_key(key, wallet, sent, reply, || {
+            resend_with_key((key, wallet), again.others, sent, reply, || {
                 if record_was.is_some() {
                     append_line(ctx, line, over.as_deref())?;
                 }

@@ -7,7 +7,7 @@
 //! asks, writes in the one order of [`super::chain::Message::write`] and
 //! prints, each step a function.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -16,7 +16,7 @@ use super::args::Format;
 use super::chain::{Message, Part, ThenKey, Writer};
 use super::commands::{dry_run_line, send_if_asked, typed_failure};
 use super::context::{
-    append_line, compose_failure, fit, pending_text, print_json, read_hand_key,
+    append_line, compose_failure, fit, pending_text, print_json, read_hand_key, read_wallet,
     read_wallet_stamped, refuse_message, Ctx, RecordCommand, SCHEMA_VERSION,
 };
 use super::out;
@@ -122,6 +122,7 @@ impl Move {
             }
             return Err(refuse(Some(text)));
         }
+        let others = self.then_key_files()?;
         write_line_again(
             ctx,
             referee,
@@ -131,10 +132,20 @@ impl Move {
                 reply: self.reply.as_ref(),
                 key: self.key.as_deref(),
                 wallet,
+                others: &others,
                 format: self.format,
                 past_claim: false,
             },
         )
+    }
+
+    /// The `--then-key` files given, read: on a line written again, each
+    /// learns the name of the new message that carries its line.
+    fn then_key_files(&self) -> Result<Vec<(&Path, Wallet)>, Failure> {
+        self.then_key
+            .iter()
+            .map(|path| Ok((path.as_path(), read_wallet(path)?)))
+            .collect()
     }
 
     /// Whether the turn typed is an audit (its last word).
@@ -177,11 +188,13 @@ impl Move {
         ) else {
             return Err(refuse(None));
         };
+        let others = self.then_key_files()?;
         let again = Again {
             line,
             reply: self.reply.as_ref(),
             key: self.key.as_deref(),
             wallet,
+            others: &others,
             format: self.format,
             past_claim: self.reply.is_none(),
         };
@@ -246,7 +259,8 @@ impl Move {
                 Failure::usage(format!("{} is not a side of this game", wallet.side()))
             })?;
         let record = record::Splice::new().extracted(ctx.source, ctx.record);
-        resend_with_key(key, wallet, sent, reply, || {
+        let others = self.then_key_files()?;
+        resend_with_key((key, wallet), &others, sent, reply, || {
             super::mail::write_message(ctx, reply, referee, writer, line, &record)
         })?;
         out(&format!(

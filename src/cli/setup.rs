@@ -271,6 +271,7 @@ impl Setup {
             reply: self.reply.as_ref(),
             key: Some(&self.key),
             wallet: Some(wallet),
+            others: &[],
             format: self.format,
             past_claim: self.reply.is_none(),
         };
@@ -323,11 +324,17 @@ impl Setup {
             }
             _ => {}
         }
+        // The `--then-key` file learns the new message's name too.
+        let others: Vec<(&Path, Wallet)> = then_key
+            .map(|(path, wallet, _)| (*path, wallet.clone()))
+            .into_iter()
+            .collect();
         let again = Again {
             line,
             reply: self.reply.as_ref(),
             key: Some(&self.key),
             wallet: Some(wallet),
+            others: &others,
             format: self.format,
             past_claim: false,
         };
