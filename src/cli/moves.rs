@@ -413,8 +413,9 @@ impl RecordCommand for Move {
             return self.resend_from_record(ctx, &referee, &sent.clone(), wallet.as_ref());
         }
         if let Some(sent) = closing_only.filter(|_| self.text.is_some() && !self.audit()) {
-            // While another side's claim waits for its answer, not even
-            // the closing line may come yet: say what is due instead.
+            // The player's closing line is written: from them only a
+            // closing line may follow, or, while another side's claim
+            // waits for its answer, what is due once it is answered.
             let own = wallet.as_ref().map(Wallet::side);
             let key = super::sent::key_arg(key);
             let refused = key_file::closing_written(&referee, sent, own, &key);
