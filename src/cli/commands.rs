@@ -5,7 +5,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::args::{Command, Format};
+use super::args::{
+    AnnotateArgs, CheckArgs, Command, ConfigAction, ConfigArgs, ConfigCheckArgs,
+    ConfigPasswordArgs, ExtractArgs, FateArgs, Format, HandArgs, InboxArgs, KeygenArgs, LegalArgs,
+    MoveArgs, NewArgs, ReplayArgs, RulesArgs, SendArgs, SetupArgs, ShowArgs,
+};
 use super::context::unknown_game_argument;
 use super::context::{
     compose_failure, fit, pending_json, pending_text, plain, print_json, read_hand_key,
@@ -26,344 +30,372 @@ use crate::referee::{
 };
 use crate::wallet::Wallet;
 
-/// Run one command: each group of commands has its function, which only
-/// moves the parsed arguments into the command's struct.
+/// Run one command: each command has its function, which takes the
+/// command's own arguments (one struct a command, so that no function
+/// meets a command it does not run) and moves them into the command's
+/// struct.
 pub fn run(command: Command) -> Result<Exit, Failure> {
-    super::picture::refuse_svg(&command)?;
     match command {
-        Command::New { .. } => new_game(command),
-        Command::Move { .. } => move_line(command),
-        Command::Check { .. } => check(command),
-        Command::Show { .. } | Command::Replay { .. } | Command::Annotate { .. } => look(command),
-        Command::Legal { .. }
-        | Command::Hand { .. }
-        | Command::Fate { .. }
-        | Command::Extract { .. } => ask(command),
-        Command::Keygen { .. } => keygen(command),
-        Command::Setup { .. } => setup(command),
-        Command::Config { .. }
-        | Command::Send { .. }
-        | Command::Inbox { .. }
-        | Command::Rules { .. } => mail_and_rules(command),
-        Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
+        Command::New(args) => new_game(args),
+        Command::Move(args) => move_line(args),
+        Command::Check(args) => check(args),
+        Command::Show(args) => show(args),
+        Command::Replay(args) => replay(args),
+        Command::Annotate(args) => annotate(args),
+        Command::Legal(args) => legal(args),
+        Command::Hand(args) => hand(args),
+        Command::Fate(args) => fate(args),
+        Command::Extract(args) => extract(args),
+        Command::Keygen(args) => keygen(args),
+        Command::Setup(args) => setup(args),
+        Command::Config(args) => config(args),
+        Command::Send(args) => send(args),
+        Command::Inbox(args) => inbox(args),
+        Command::Rules(args) => rules(args),
+        Command::Completions(args) => super::completions(args),
+        Command::Man(args) => super::man(args),
     }
 }
 
 /// `herald new`.
-fn new_game(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::New {
-            game,
+fn new_game(args: NewArgs) -> Result<Exit, Failure> {
+    let NewArgs {
+        game,
+        sides,
+        options,
+        deadline,
+        output,
+        key,
+        me,
+        protocol,
+        choices,
+        reply,
+        send,
+        config,
+    } = args;
+    dispatch_id(
+        &game,
+        New {
             sides,
             options,
             deadline,
             output,
             key,
             me,
-            protocol,
-            choices,
             reply,
-            send,
-            config,
-        } => dispatch_id(
-            &game,
-            New {
-                sides,
-                options,
-                deadline,
-                output,
-                key,
-                me,
-                reply,
-                send: send.then_some(config),
-                choices: choice_list(choices)?,
-                protocol,
-            },
-        ),
-        _ => unreachable!("run sends new here"),
-    }
+            send: send.then_some(config),
+            choices: choice_list(choices)?,
+            protocol,
+        },
+    )
 }
 
 /// `herald move`: the turn typed (or read from standard input), or a
 /// forfeit claimed.
-fn move_line(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Move {
-            record,
-            turn,
+fn move_line(args: MoveArgs) -> Result<Exit, Failure> {
+    let MoveArgs {
+        record,
+        turn,
+        key,
+        hand_key,
+        dry_run,
+        expect_turn,
+        forfeit,
+        no_commit,
+        then,
+        then_key,
+        date,
+        format,
+        reply,
+        output,
+        send,
+        config,
+    } = args;
+    require_file(
+        &record,
+        "move rewrites the record file: name the file (the turn may come from -)",
+    )?;
+    let text = match (forfeit, turn.as_deref()) {
+        (true, _) => None,
+        (false, None | Some("-")) => Some(read_stdin_turn()?),
+        (false, Some(t)) => Some(t.to_owned()),
+    };
+    with_record(
+        &record,
+        format,
+        super::moves::Move {
+            text,
             key,
             hand_key,
-            dry_run,
-            expect_turn,
-            forfeit,
-            no_commit,
             then,
             then_key,
-            date,
+            dry_run,
+            expect_turn,
+            no_commit,
+            date: super::context::LineDate::read(date.as_deref())?,
             format,
-            reply,
-            output,
-            send,
-            config,
-        } => {
-            require_file(
-                &record,
-                "move rewrites the record file: name the file (the turn may come from -)",
-            )?;
-            let text = match (forfeit, turn.as_deref()) {
-                (true, _) => None,
-                (false, None | Some("-")) => Some(read_stdin_turn()?),
-                (false, Some(t)) => Some(t.to_owned()),
-            };
-            with_record(
-                &record,
-                format,
-                super::moves::Move {
-                    text,
-                    key,
-                    hand_key,
-                    then,
-                    then_key,
-                    dry_run,
-                    expect_turn,
-                    no_commit,
-                    date: super::context::LineDate::read(date.as_deref())?,
-                    format,
-                    reply: output.filter(|_| reply).map(|output| super::mail::Reply {
-                        output,
-                        send,
-                        config,
-                    }),
-                },
-            )
-        }
-        _ => unreachable!("run sends move here"),
-    }
+            reply: output.filter(|_| reply).map(|output| super::mail::Reply {
+                output,
+                send,
+                config,
+            }),
+        },
+    )
 }
 
 /// `herald check`: one record, with its key file or not, a message of
 /// a mailbox, every message (`--all`), or many records.
-fn check(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Check {
-            input,
-            key: Some(key),
-            ..
-        } => with_record(
+fn check(args: CheckArgs) -> Result<Exit, Failure> {
+    let CheckArgs {
+        input,
+        all,
+        more,
+        key,
+    } = args;
+    if let Some(key) = key {
+        return with_record(
             &input.record,
             input.format,
             CheckWithKey {
                 format: input.format,
                 key,
             },
-        ),
-        Command::Check {
-            input, all, more, ..
-        } if !more.is_empty() || super::many::is_record_folder(&input.record) => {
-            if all || input.message.is_some() {
-                return Err(Failure::usage(
-                    "--all and --message read one input: name one file (or Maildir folder)",
-                ));
-            }
-            let mut paths = vec![input.record];
-            paths.extend(more);
-            super::many::check_many(&paths, input.format)
+        );
+    }
+    if !more.is_empty() || super::many::is_record_folder(&input.record) {
+        if all || input.message.is_some() {
+            return Err(Failure::usage(
+                "--all and --message read one input: name one file (or Maildir folder)",
+            ));
         }
-        Command::Check {
-            input, all: true, ..
-        } => super::mail::check_all(&input),
-        Command::Check {
-            input, all: false, ..
-        } => check_one(&input.record, input.message, input.format),
-        _ => unreachable!("run sends check here"),
+        let mut paths = vec![input.record];
+        paths.extend(more);
+        return super::many::check_many(&paths, input.format);
+    }
+    if all {
+        super::mail::check_all(&input)
+    } else {
+        check_one(&input.record, input.message, input.format)
     }
 }
 
-/// The readers that show the game: `show`, `replay` (text or HTML),
-/// `annotate`.
-fn look(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Show {
-            input,
+/// `herald show`.
+fn show(args: ShowArgs) -> Result<Exit, Failure> {
+    let ShowArgs {
+        input,
+        turn,
+        key,
+        hand_key,
+        unicode,
+    } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Show {
+            format: input.format,
             turn,
             key,
             hand_key,
-            unicode,
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Show {
-                format: input.format,
-                turn,
-                key,
-                hand_key,
-                style: DiagramStyle { unicode },
-            },
-        ),
-        Command::Replay {
-            input,
-            key,
-            html: true,
-            output,
-            ..
-        } => with_record_in(
+            style: DiagramStyle { unicode },
+        },
+    )
+}
+
+/// `herald replay`: diagrams in text or JSON, or one HTML page
+/// (`--html`).
+fn replay(args: ReplayArgs) -> Result<Exit, Failure> {
+    super::picture::refuse_format_with_html(&args)?;
+    let ReplayArgs {
+        input,
+        key,
+        unicode,
+        html,
+        output,
+    } = args;
+    if html {
+        return with_record_in(
             &input.record,
             input.message,
             input.format,
             super::picture::ReplayPage { key, output },
-        ),
-        Command::Replay {
-            input,
-            key,
-            unicode,
-            ..
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Replay {
-                format: input.format,
-                key,
-                style: DiagramStyle { unicode },
-            },
-        ),
-        Command::Annotate { input, output } => {
-            if let Some(o) = &output {
-                if same_file(o, &input.record) {
-                    return Err(Failure::usage(
-                        "annotate never rewrites its input: choose another file for -o",
-                    ));
-                }
-            }
-            with_record_in(
-                &input.record,
-                input.message,
-                input.format,
-                Annotate {
-                    format: input.format,
-                    output,
-                },
-            )
-        }
-        _ => unreachable!("run sends show, replay and annotate here"),
+        );
     }
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Replay {
+            format: input.format,
+            key,
+            style: DiagramStyle { unicode },
+        },
+    )
 }
 
-/// The readers that answer a question: `legal`, `hand`, `fate`,
-/// `extract`.
-fn ask(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Legal {
-            input,
+/// `herald annotate`.
+fn annotate(args: AnnotateArgs) -> Result<Exit, Failure> {
+    let AnnotateArgs { input, output } = args;
+    if let Some(o) = &output {
+        if same_file(o, &input.record) {
+            return Err(Failure::usage(
+                "annotate never rewrites its input: choose another file for -o",
+            ));
+        }
+    }
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Annotate {
+            format: input.format,
+            output,
+        },
+    )
+}
+
+/// `herald legal`.
+fn legal(args: LegalArgs) -> Result<Exit, Failure> {
+    let LegalArgs {
+        input,
+        key,
+        hand_key,
+        after,
+    } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Legal {
+            format: input.format,
             key,
             hand_key,
             after,
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Legal {
-                format: input.format,
-                key,
-                hand_key,
-                after,
-            },
-        ),
-        Command::Hand {
-            input,
+        },
+    )
+}
+
+/// `herald hand`.
+fn hand(args: HandArgs) -> Result<Exit, Failure> {
+    let HandArgs {
+        input,
+        key,
+        hand_key,
+    } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Hand {
+            format: input.format,
             key,
             hand_key,
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Hand {
-                format: input.format,
-                key,
-                hand_key,
-            },
-        ),
-        Command::Fate { input, key } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Fate {
-                format: input.format,
-                key,
-            },
-        ),
-        Command::Extract { input, output } => with_record_in(
-            &input.record,
-            input.message,
-            Format::Text,
-            super::mail::Extract { output },
-        ),
-        _ => unreachable!("run sends legal, hand, fate and extract here"),
-    }
+        },
+    )
+}
+
+/// `herald fate`.
+fn fate(args: FateArgs) -> Result<Exit, Failure> {
+    let FateArgs { input, key } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Fate {
+            format: input.format,
+            key,
+        },
+    )
+}
+
+/// `herald extract`.
+fn extract(args: ExtractArgs) -> Result<Exit, Failure> {
+    let ExtractArgs { input, output } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        Format::Text,
+        super::mail::Extract { output },
+    )
 }
 
 /// `herald keygen`: the key file as `-o` or `--key` names it.
-fn keygen(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Keygen {
-            side,
-            record,
-            output,
+fn keygen(args: KeygenArgs) -> Result<Exit, Failure> {
+    let KeygenArgs {
+        side,
+        record,
+        output,
+        key,
+        print,
+        reply,
+        send,
+        config,
+    } = args;
+    require_file(
+        &record,
+        "keygen adds the Commit tag to the record file: name the file",
+    )?;
+    let (output, reply) = match (reply, key, output) {
+        (true, Some(key), Some(message)) => (
             key,
+            Some(super::mail::Reply {
+                output: message,
+                send,
+                config,
+            }),
+        ),
+        (false, Some(key), None) | (false, None, Some(key)) => (key, None),
+        (false, Some(_), Some(_)) => return Err(Failure::usage(
+            "--key and -o both name the key file: give one (with --reply, -o names the message)",
+        )),
+        _ => {
+            let keygen = crate::referee::Command::keygen("SIDE").on_record();
+            return Err(Failure::usage(format!(
+                "name the key file to write: {} (answering an email: --key SIDE.key --reply -o REPLY.eml)",
+                keygen.makes_key("SIDE.key")
+            )));
+        }
+    };
+    with_record(
+        &record,
+        Format::Text,
+        Keygen {
+            side,
+            output,
             print,
             reply,
-            send,
-            config,
-        } => {
-            require_file(
-                &record,
-                "keygen adds the Commit tag to the record file: name the file",
-            )?;
-            let (output, reply) = match (reply, key, output) {
-                (true, Some(key), Some(message)) => (
-                    key,
-                    Some(super::mail::Reply {
-                        output: message,
-                        send,
-                        config,
-                    }),
-                ),
-                (false, Some(key), None) | (false, None, Some(key)) => (key, None),
-                (false, Some(_), Some(_)) => {
-                    return Err(Failure::usage(
-                        "--key and -o both name the key file: give one (with --reply, -o names the message)",
-                    ))
-                }
-                _ => {
-                    let keygen = crate::referee::Command::keygen("SIDE").on_record();
-                    return Err(Failure::usage(format!(
-                        "name the key file to write: {} (answering an email: --key SIDE.key --reply -o REPLY.eml)",
-                        keygen.makes_key("SIDE.key")
-                    )));
-                }
-            };
-            with_record(
-                &record,
-                Format::Text,
-                Keygen {
-                    side,
-                    output,
-                    print,
-                    reply,
-                },
-            )
-        }
-        _ => unreachable!("run sends keygen here"),
-    }
+        },
+    )
 }
 
 /// `herald setup`.
-fn setup(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Setup {
-            record,
-            side,
+fn setup(args: SetupArgs) -> Result<Exit, Failure> {
+    let SetupArgs {
+        record,
+        side,
+        key,
+        hand_key,
+        choices,
+        dry_run,
+        then,
+        then_key,
+        date,
+        format,
+        reply,
+        output,
+        send,
+        config,
+    } = args;
+    require_file(
+        &record,
+        "setup adds your set-up line to the record file: name the file",
+    )?;
+    let date = super::context::LineDate::read(date.as_deref())?;
+    let choices = choice_list(choices)?;
+    with_record(
+        &record,
+        format,
+        super::setup::Setup {
             key,
             hand_key,
             choices,
@@ -372,57 +404,28 @@ fn setup(command: Command) -> Result<Exit, Failure> {
             then_key,
             date,
             format,
-            reply,
-            output,
-            send,
-            config,
-        } => {
-            require_file(
-                &record,
-                "setup adds your set-up line to the record file: name the file",
-            )?;
-            let date = super::context::LineDate::read(date.as_deref())?;
-            let choices = choice_list(choices)?;
-            with_record(
-                &record,
-                format,
-                super::setup::Setup {
-                    key,
-                    hand_key,
-                    choices,
-                    dry_run,
-                    then,
-                    then_key,
-                    date,
-                    format,
-                    reply: output.filter(|_| reply).map(|output| super::mail::Reply {
-                        output,
-                        send,
-                        config,
-                    }),
-                    side,
-                },
-            )
-        }
-        _ => unreachable!("run sends setup here"),
-    }
+            reply: output.filter(|_| reply).map(|output| super::mail::Reply {
+                output,
+                send,
+                config,
+            }),
+            side,
+        },
+    )
 }
 
-/// `config`, `send`, `inbox` and `rules`.
-fn mail_and_rules(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Config {
-            action: super::args::ConfigAction::Check { config },
-        } => super::transport::fetch::check(config.as_deref()),
-        Command::Config {
-            action:
-                super::args::ConfigAction::Password {
-                    imap,
-                    stdin,
-                    config,
-                    ..
-                },
-        } => {
+/// `herald config check` and `herald config password`.
+fn config(args: ConfigArgs) -> Result<Exit, Failure> {
+    match args.action {
+        ConfigAction::Check(ConfigCheckArgs { config }) => {
+            super::transport::fetch::check(config.as_deref())
+        }
+        ConfigAction::Password(ConfigPasswordArgs {
+            smtp: _,
+            imap,
+            stdin,
+            config,
+        }) => {
             if stdin.as_deref().is_some_and(|a| a != "-") {
                 return Err(Failure::usage(
                     "herald config password takes no password as an argument (it would stay in the shell's history and show in the process list): give - to read it from standard input, or nothing to be asked for it without echo",
@@ -434,16 +437,25 @@ fn mail_and_rules(command: Command) -> Result<Exit, Failure> {
                 stdin.is_some(),
             )
         }
-        Command::Send { message, config } => {
-            super::transport::send::send_file(config.as_deref(), &message)?;
-            Ok(Exit::Ok)
-        }
-        Command::Inbox { config, format } => {
-            super::transport::inbox::inbox(config.as_deref(), format)
-        }
-        Command::Rules { game } => super::rules::rules(game.as_deref()),
-        _ => unreachable!("run sends config, send, inbox and rules here"),
     }
+}
+
+/// `herald send`.
+fn send(args: SendArgs) -> Result<Exit, Failure> {
+    let SendArgs { message, config } = args;
+    super::transport::send::send_file(config.as_deref(), &message)?;
+    Ok(Exit::Ok)
+}
+
+/// `herald inbox`.
+fn inbox(args: InboxArgs) -> Result<Exit, Failure> {
+    let InboxArgs { config, format } = args;
+    super::transport::inbox::inbox(config.as_deref(), format)
+}
+
+/// `herald rules`.
+fn rules(args: RulesArgs) -> Result<Exit, Failure> {
+    super::rules::rules(args.game.as_deref())
 }
 
 /// A set-up choice's text: as given, or read from the file after `@`.
