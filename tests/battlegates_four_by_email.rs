@@ -397,7 +397,7 @@ fn four_castles_audit_in_any_order_and_at_once_after_a_draw_by_agreement() {
     );
     assert_eq!(
         field(&end, "Subject"),
-        "Battlegates: turn 4 (Castle4) played, drawn by agreement, Castle1's, Castle2's and Castle3's audits due, the result provisional"
+        "Battlegates: turns 4-5 (Castle4) played, drawn by agreement, Castle1's, Castle2's and Castle3's audits due, the result provisional"
     );
     let text = std::fs::read_to_string(&end).unwrap();
     assert!(
@@ -1542,7 +1542,9 @@ fn then_points(text: &str) -> (u32, u32) {
 /// is; where the next line is the other player's, `--then` is refused
 /// naming it. Nothing is written by any of them. `--dry-run` shows both
 /// lines, unsigned, and writes nothing; the command the refusal prints
-/// writes both lines, and each key file remembers its own.
+/// writes both lines, and each key file remembers its own; that message
+/// lost, the same command writes it again, and each key file names the
+/// new one.
 #[test]
 fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines() {
     let text = &two_player_games()[1];
@@ -1662,6 +1664,31 @@ fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines
     for c in [&first, &next] {
         let kept = std::fs::read_to_string(dir.join(key_of(c))).unwrap();
         assert!(kept.contains(&format!("sent: {}", own + 1)), "{c}: {kept}");
+    }
+    // The message lost: the same command on the record it answered, to
+    // another file, writes the same lines again, and each key file, the
+    // --then-key one too, names the new message.
+    std::fs::write(dir.join("game.pbem"), cut_before(text, own)).unwrap();
+    let again: Vec<&str> = words
+        .iter()
+        .map(|w| {
+            if w == "out.eml" {
+                "again.eml"
+            } else {
+                w.as_str()
+            }
+        })
+        .collect();
+    let said = run(dir, &again);
+    assert!(
+        said.contains("you answered this record already")
+            && said.contains("the same line (first sent in out.eml)"),
+        "{said}"
+    );
+    assert_eq!(record_of(dir, "again.eml"), record);
+    for c in [&first, &next] {
+        let kept = std::fs::read_to_string(dir.join(key_of(c))).unwrap();
+        assert!(kept.contains("sent-reply: again.eml"), "{c}: {kept}");
     }
     // Where the next line is the other player's, --then is refused.
     let (first, next) = (castle(other), castle(other + 1));

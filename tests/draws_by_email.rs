@@ -420,7 +420,7 @@ fn a_draw_by_agreement_in_playground_battles_is_provisional_until_the_audit() {
     let eight = bob.join("8.eml");
     assert_eq!(
         field(&eight, "Subject"),
-        "Playground Battles: turn 2 (Red) played, drawn by agreement, Blue's audit due, the result provisional"
+        "Playground Battles: turns 2-3 (Red) played, drawn by agreement, Blue's audit due, the result provisional"
     );
     mail(bob, ann, "8.eml");
     let audit = status(ann, "8.eml");

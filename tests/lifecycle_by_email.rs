@@ -181,7 +181,7 @@ fn a_playground_game_by_email_one_command_a_message_from_new_to_the_audit() {
     assert_eq!(field(&seven, "To"), "bob@example.org");
     assert_eq!(
         field(&seven, "Subject"),
-        "Playground Battles: turn 1 (Blue) played, Red's audit due, the result provisional"
+        "Playground Battles: turns 1-2 (Blue) played, Red's audit due, the result provisional"
     );
     assert_eq!(
         next(&seven),
@@ -359,7 +359,7 @@ fn a_battlegates_game_with_hidden_hands_by_email_one_command_a_message() {
         assert_eq!(
             field(&step.message, "Subject"),
             format!(
-                "Battlegates: turn 1 ({due}) played, {next}'s audit due, the result provisional"
+                "Battlegates: turns 1-2 ({due}) played, {next}'s audit due, the result provisional"
             )
         );
         resigned = Some(due.clone());
@@ -1144,7 +1144,7 @@ fn setup_then_sends_the_set_ups_last_line_and_the_first_turn_in_one_message() {
     assert_eq!(field(&three, "To"), "bob@example.org");
     assert_eq!(
         field(&three, "Subject"),
-        "Playground Battles: turn 1 (Blue) played, Red to move"
+        "Playground Battles: set-up line S3 and turn 1 (Blue) played, Red to move"
     );
     let text = std::fs::read_to_string(&three).unwrap();
     assert!(

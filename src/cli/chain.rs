@@ -13,6 +13,7 @@ use super::context::Ctx;
 use super::files;
 use super::report::{Failure, Problem};
 use super::sent::Answered;
+use crate::fairness::Hash;
 use crate::game::{Game, Phase, Side};
 use crate::referee::{ErrorKind, Keys, PlayedTurn, Referee};
 use crate::wallet::Wallet;
@@ -107,9 +108,9 @@ pub(super) fn then_line<G: Game>(
         .map_err(|e| super::commands::typed_failure(e, Some(path), ctx))
 }
 
-/// A key file to rewrite once the lines are composed: what it remembers
-/// of them (spec section 3.8, "What the key file remembers").
-pub(super) struct KeyLines<'a, G: Game> {
+/// A key file that writes lines of a message, as read (or made now).
+#[derive(Clone, Copy)]
+pub(super) struct Writer<'a> {
     pub(super) path: &'a Path,
     /// The stamp of the bytes read (the key file is refused if another
     /// command changed it since); `None` for a key file made now.
@@ -117,22 +118,105 @@ pub(super) struct KeyLines<'a, G: Game> {
     /// A key file made by this command (written new, readable by its
     /// owner alone; taken away again on a later failure).
     pub(super) fresh: bool,
-    pub(super) wallet: Wallet,
-    /// The message's last line: the key file remembers the record up to
+    pub(super) wallet: &'a Wallet,
+}
+
+/// One line of a message as written (with the audit it carries): its
+/// key file (`None` in a game without keys) and the record digest
+/// before it, which the line answers.
+pub(super) struct Part<'a> {
+    pub(super) by: Option<Writer<'a>>,
+    pub(super) after: Option<Hash>,
+    pub(super) text: String,
+}
+
+/// The lines of one message, in order, and what the key files remember
+/// of them (spec section 3.8, "What the key file remembers").
+pub(super) struct Message<'a, G: Game> {
+    pub(super) parts: Vec<Part<'a>>,
+    /// The message's last line: each key file remembers the record up to
     /// it.
     pub(super) last: &'a PlayedTurn<G>,
-    pub(super) answered: Answered<'a>,
+    /// The reply message the lines go out in, if any.
+    pub(super) reply: Option<&'a Path>,
+    /// For lines written once play ended: the record digest when it
+    /// ended.
+    pub(super) ended: Option<Hash>,
+}
+
+impl<G: Game> Message<'_, G> {
+    /// The lines as the record and the message carry them.
+    pub(super) fn text(&self) -> String {
+        self.parts.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    /// Write the message's files in one order, each put back as it was
+    /// when a later one cannot be written: the reply refused if it exists
+    /// already, then each key file once (it remembers the message from its
+    /// own first line on, whatever lines it writes; `referee`: the game
+    /// after the last line), then the record file (`record`: its path and
+    /// the write, if it is written), then the reply (`message`).
+    pub(super) fn write(
+        &self,
+        referee: &Referee<G>,
+        record: Option<(&Path, impl FnOnce() -> Result<(), Failure>)>,
+        message: Option<impl FnOnce() -> Result<(), Failure>>,
+    ) -> Result<(), Failure> {
+        if let Some(reply) = self.reply {
+            files::refuse_existing(reply)?;
+        }
+        let tails: Vec<String> = (0..self.parts.len())
+            .map(|k| self.parts[k..].iter().map(|p| p.text.as_str()).collect())
+            .collect();
+        let mut keys: Vec<KeyLines<'_, G>> = Vec::new();
+        for (part, tail) in self.parts.iter().zip(&tails) {
+            let Some(by) = &part.by else {
+                continue;
+            };
+            if keys
+                .iter()
+                .any(|k| super::commands::same_file(k.path, by.path))
+            {
+                continue;
+            }
+            keys.push(KeyLines {
+                path: by.path,
+                read: by.read,
+                fresh: by.fresh,
+                wallet: by.wallet.clone(),
+                last: self.last,
+                answered: Answered {
+                    after: part.after,
+                    text: tail,
+                    reply: self.reply,
+                    ended: self.ended,
+                },
+            });
+        }
+        Written::keys(keys, referee)?.then(record, message)
+    }
+}
+
+/// A key file to rewrite once the lines are composed: what it remembers
+/// of them (spec section 3.8, "What the key file remembers").
+struct KeyLines<'a, G: Game> {
+    path: &'a Path,
+    read: Option<&'a files::Stamp>,
+    fresh: bool,
+    wallet: Wallet,
+    last: &'a PlayedTurn<G>,
+    answered: Answered<'a>,
 }
 
 /// The files written so far, as they were before: put back by
 /// [`Written::undo`] when a later write fails.
 #[derive(Default)]
-pub(super) struct Written(Vec<(PathBuf, Option<Vec<u8>>)>);
+struct Written(Vec<(PathBuf, Option<Vec<u8>>)>);
 
 impl Written {
     /// Put every file written back as it was (a new one taken away), the
     /// last written first.
-    pub(super) fn undo(&self) {
+    fn undo(&self) {
         for (path, was) in self.0.iter().rev() {
             match was {
                 Some(bytes) => {
@@ -148,10 +232,7 @@ impl Written {
     /// Rewrite each key file of `keys`, in order, with what it remembers
     /// (`referee`: the game after the last line); on a failure the ones
     /// written are put back, and nothing is left changed.
-    pub(super) fn keys<G: Game>(
-        keys: Vec<KeyLines<'_, G>>,
-        referee: &Referee<G>,
-    ) -> Result<Written, Failure> {
+    fn keys<G: Game>(keys: Vec<KeyLines<'_, G>>, referee: &Referee<G>) -> Result<Written, Failure> {
         let mut written = Written::default();
         for mut k in keys {
             let was = if k.fresh {
@@ -188,7 +269,7 @@ impl Written {
     /// After the key files: the record file (`record`: its path, if it is
     /// written, and the write), then the message (`message`), each put
     /// back with everything before it when a later one fails.
-    pub(super) fn then(
+    fn then(
         mut self,
         record: Option<(&Path, impl FnOnce() -> Result<(), Failure>)>,
         message: Option<impl FnOnce() -> Result<(), Failure>>,

@@ -5,300 +5,397 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::args::{Command, Format};
+use super::args::{
+    AnnotateArgs, CheckArgs, Command, ConfigAction, ConfigArgs, ConfigCheckArgs,
+    ConfigPasswordArgs, ExtractArgs, FateArgs, Format, HandArgs, InboxArgs, KeygenArgs, LegalArgs,
+    MoveArgs, NewArgs, ReplayArgs, RulesArgs, SendArgs, SetupArgs, ShowArgs,
+};
 use super::context::unknown_game_argument;
 use super::context::{
-    append_line, compose_failure, fit, pending_json, pending_text, plain, print_json,
-    read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
-    with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand,
-    SCHEMA_VERSION,
+    compose_failure, fit, pending_json, pending_text, plain, print_json, read_hand_key,
+    read_wallet, read_wallet_stamped, refuse_message, replay_all, reported, with_bytes,
+    with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand, SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;
 use super::report::{Exit, Failure, Problem};
 use super::stream::{AfterCheck, Checked};
 use crate::fairness::Protocol;
-use crate::game::{self, action_text, DiagramStyle, Game, Phase};
+use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor};
-use crate::record::{self, LineKind, Source, TurnText};
-use crate::referee::answer::Crossed;
+use crate::record::{self, Source, TurnText};
 use crate::referee::{
-    possessives, result_text, ErrorKind, FirstLineAsked, Keep, Keys, PlayedTurn, Preview, Referee,
-    RefusalDue, Said, Seat, Step, TypedError, UnevenFirstLine, Writing,
+    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Said, Seat,
+    Step, TypedError, Writing,
 };
 use crate::wallet::Wallet;
 
-/// Run one command. One arm per command, each only moving the parsed
-/// arguments into the command's struct: a table, long for that reason.
+/// Run one command: each command has its function, which takes the
+/// command's own arguments (one struct a command, so that no function
+/// meets a command it does not run) and moves them into the command's
+/// struct.
 pub fn run(command: Command) -> Result<Exit, Failure> {
-    super::picture::refuse_svg(&command)?;
     match command {
-        Command::New {
-            game,
+        Command::New(args) => new_game(args),
+        Command::Move(args) => move_line(args),
+        Command::Check(args) => check(args),
+        Command::Show(args) => show(args),
+        Command::Replay(args) => replay(args),
+        Command::Annotate(args) => annotate(args),
+        Command::Legal(args) => legal(args),
+        Command::Hand(args) => hand(args),
+        Command::Fate(args) => fate(args),
+        Command::Extract(args) => extract(args),
+        Command::Keygen(args) => keygen(args),
+        Command::Setup(args) => setup(args),
+        Command::Config(args) => config(args),
+        Command::Send(args) => send(args),
+        Command::Inbox(args) => inbox(args),
+        Command::Rules(args) => rules(args),
+        Command::Completions(args) => super::completions(args),
+        Command::Man(args) => super::man(args),
+    }
+}
+
+/// `herald new`.
+fn new_game(args: NewArgs) -> Result<Exit, Failure> {
+    let NewArgs {
+        game,
+        sides,
+        options,
+        deadline,
+        output,
+        key,
+        me,
+        protocol,
+        choices,
+        reply,
+        send,
+        config,
+    } = args;
+    dispatch_id(
+        &game,
+        New {
             sides,
             options,
             deadline,
             output,
             key,
             me,
-            protocol,
-            choices,
             reply,
-            send,
-            config,
-        } => dispatch_id(
-            &game,
-            New {
-                sides,
-                options,
-                deadline,
-                output,
-                key,
-                me,
-                reply,
-                send: send.then_some(config),
-                choices: choice_list(choices)?,
-                protocol,
-            },
-        ),
-        Command::Move {
-            record,
-            turn,
+            send: send.then_some(config),
+            choices: choice_list(choices)?,
+            protocol,
+        },
+    )
+}
+
+/// `herald move`: the turn typed (or read from standard input), or a
+/// forfeit claimed.
+fn move_line(args: MoveArgs) -> Result<Exit, Failure> {
+    let MoveArgs {
+        record,
+        turn,
+        key,
+        hand_key,
+        dry_run,
+        expect_turn,
+        forfeit,
+        no_commit,
+        then,
+        then_key,
+        date,
+        format,
+        reply,
+        output,
+        send,
+        config,
+    } = args;
+    require_file(
+        &record,
+        "move rewrites the record file: name the file (the turn may come from -)",
+    )?;
+    let text = match (forfeit, turn.as_deref()) {
+        (true, _) => None,
+        (false, None | Some("-")) => Some(read_stdin_turn()?),
+        (false, Some(t)) => Some(t.to_owned()),
+    };
+    with_record(
+        &record,
+        format,
+        super::moves::Move {
+            text,
             key,
             hand_key,
-            dry_run,
-            expect_turn,
-            forfeit,
-            no_commit,
             then,
             then_key,
-            date,
+            dry_run,
+            expect_turn,
+            no_commit,
+            date: super::context::LineDate::read(date.as_deref())?,
             format,
-            reply,
-            output,
-            send,
-            config,
-        } => {
-            require_file(
-                &record,
-                "move rewrites the record file: name the file (the turn may come from -)",
-            )?;
-            let text = match (forfeit, turn.as_deref()) {
-                (true, _) => None,
-                (false, None | Some("-")) => Some(read_stdin_turn()?),
-                (false, Some(t)) => Some(t.to_owned()),
-            };
-            with_record(
-                &record,
-                format,
-                Move {
-                    text,
-                    key,
-                    hand_key,
-                    then,
-                    then_key,
-                    dry_run,
-                    expect_turn,
-                    no_commit,
-                    date: super::context::LineDate::read(date.as_deref())?,
-                    format,
-                    reply: output.filter(|_| reply).map(|output| super::mail::Reply {
-                        output,
-                        send,
-                        config,
-                    }),
-                },
-            )
-        }
-        Command::Check {
-            input,
-            key: Some(key),
-            ..
-        } => with_record(
+            reply: output.filter(|_| reply).map(|output| super::mail::Reply {
+                output,
+                send,
+                config,
+            }),
+        },
+    )
+}
+
+/// `herald check`: one record, with its key file or not, a message of
+/// a mailbox, every message (`--all`), or many records.
+fn check(args: CheckArgs) -> Result<Exit, Failure> {
+    let CheckArgs {
+        input,
+        all,
+        more,
+        key,
+    } = args;
+    if let Some(key) = key {
+        return with_record(
             &input.record,
             input.format,
             CheckWithKey {
                 format: input.format,
                 key,
             },
-        ),
-        Command::Check {
-            input, all, more, ..
-        } if !more.is_empty() || super::many::is_record_folder(&input.record) => {
-            if all || input.message.is_some() {
-                return Err(Failure::usage(
-                    "--all and --message read one input: name one file (or Maildir folder)",
-                ));
-            }
-            let mut paths = vec![input.record];
-            paths.extend(more);
-            super::many::check_many(&paths, input.format)
+        );
+    }
+    if !more.is_empty() || super::many::is_record_folder(&input.record) {
+        if all || input.message.is_some() {
+            return Err(Failure::usage(
+                "--all and --message read one input: name one file (or Maildir folder)",
+            ));
         }
-        Command::Check {
-            input, all: true, ..
-        } => super::mail::check_all(&input),
-        Command::Check {
-            input, all: false, ..
-        } => check_one(&input.record, input.message, input.format),
-        Command::Show {
-            input,
+        let mut paths = vec![input.record];
+        paths.extend(more);
+        return super::many::check_many(&paths, input.format);
+    }
+    if all {
+        super::mail::check_all(&input)
+    } else {
+        check_one(&input.record, input.message, input.format)
+    }
+}
+
+/// `herald show`.
+fn show(args: ShowArgs) -> Result<Exit, Failure> {
+    let ShowArgs {
+        input,
+        turn,
+        key,
+        hand_key,
+        unicode,
+    } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Show {
+            format: input.format,
             turn,
             key,
             hand_key,
-            unicode,
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Show {
-                format: input.format,
-                turn,
-                key,
-                hand_key,
-                style: DiagramStyle { unicode },
-            },
-        ),
-        Command::Replay {
-            input,
-            key,
-            html: true,
-            output,
-            ..
-        } => with_record_in(
+            style: DiagramStyle { unicode },
+        },
+    )
+}
+
+/// `herald replay`: diagrams in text or JSON, or one HTML page
+/// (`--html`).
+fn replay(args: ReplayArgs) -> Result<Exit, Failure> {
+    super::picture::refuse_format_with_html(&args)?;
+    let ReplayArgs {
+        input,
+        key,
+        unicode,
+        html,
+        output,
+    } = args;
+    if html {
+        return with_record_in(
             &input.record,
             input.message,
             input.format,
             super::picture::ReplayPage { key, output },
-        ),
-        Command::Replay {
-            input,
+        );
+    }
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Replay {
+            format: input.format,
             key,
-            unicode,
-            ..
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Replay {
-                format: input.format,
-                key,
-                style: DiagramStyle { unicode },
-            },
-        ),
-        Command::Annotate { input, output } => {
-            if let Some(o) = &output {
-                if same_file(o, &input.record) {
-                    return Err(Failure::usage(
-                        "annotate never rewrites its input: choose another file for -o",
-                    ));
-                }
-            }
-            with_record_in(
-                &input.record,
-                input.message,
-                input.format,
-                Annotate {
-                    format: input.format,
-                    output,
-                },
-            )
+            style: DiagramStyle { unicode },
+        },
+    )
+}
+
+/// `herald annotate`.
+fn annotate(args: AnnotateArgs) -> Result<Exit, Failure> {
+    let AnnotateArgs { input, output } = args;
+    if let Some(o) = &output {
+        if same_file(o, &input.record) {
+            return Err(Failure::usage(
+                "annotate never rewrites its input: choose another file for -o",
+            ));
         }
-        Command::Legal {
-            input,
+    }
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Annotate {
+            format: input.format,
+            output,
+        },
+    )
+}
+
+/// `herald legal`.
+fn legal(args: LegalArgs) -> Result<Exit, Failure> {
+    let LegalArgs {
+        input,
+        key,
+        hand_key,
+        after,
+    } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Legal {
+            format: input.format,
             key,
             hand_key,
             after,
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Legal {
-                format: input.format,
-                key,
-                hand_key,
-                after,
-            },
-        ),
-        Command::Hand {
-            input,
+        },
+    )
+}
+
+/// `herald hand`.
+fn hand(args: HandArgs) -> Result<Exit, Failure> {
+    let HandArgs {
+        input,
+        key,
+        hand_key,
+    } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Hand {
+            format: input.format,
             key,
             hand_key,
-        } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Hand {
-                format: input.format,
-                key,
-                hand_key,
-            },
-        ),
-        Command::Fate { input, key } => with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            Fate {
-                format: input.format,
-                key,
-            },
-        ),
-        Command::Extract { input, output } => with_record_in(
-            &input.record,
-            input.message,
-            Format::Text,
-            super::mail::Extract { output },
-        ),
-        Command::Keygen {
-            side,
-            record,
-            output,
+        },
+    )
+}
+
+/// `herald fate`.
+fn fate(args: FateArgs) -> Result<Exit, Failure> {
+    let FateArgs { input, key } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        input.format,
+        Fate {
+            format: input.format,
             key,
+        },
+    )
+}
+
+/// `herald extract`.
+fn extract(args: ExtractArgs) -> Result<Exit, Failure> {
+    let ExtractArgs { input, output } = args;
+    with_record_in(
+        &input.record,
+        input.message,
+        Format::Text,
+        super::mail::Extract { output },
+    )
+}
+
+/// `herald keygen`: the key file as `-o` or `--key` names it.
+fn keygen(args: KeygenArgs) -> Result<Exit, Failure> {
+    let KeygenArgs {
+        side,
+        record,
+        output,
+        key,
+        print,
+        reply,
+        send,
+        config,
+    } = args;
+    require_file(
+        &record,
+        "keygen adds the Commit tag to the record file: name the file",
+    )?;
+    let (output, reply) = match (reply, key, output) {
+        (true, Some(key), Some(message)) => (
+            key,
+            Some(super::mail::Reply {
+                output: message,
+                send,
+                config,
+            }),
+        ),
+        (false, Some(key), None) | (false, None, Some(key)) => (key, None),
+        (false, Some(_), Some(_)) => return Err(Failure::usage(
+            "--key and -o both name the key file: give one (with --reply, -o names the message)",
+        )),
+        _ => {
+            let keygen = crate::referee::Command::keygen("SIDE").on_record();
+            return Err(Failure::usage(format!(
+                "name the key file to write: {} (answering an email: --key SIDE.key --reply -o REPLY.eml)",
+                keygen.makes_key("SIDE.key")
+            )));
+        }
+    };
+    with_record(
+        &record,
+        Format::Text,
+        Keygen {
+            side,
+            output,
             print,
             reply,
-            send,
-            config,
-        } => {
-            require_file(
-                &record,
-                "keygen adds the Commit tag to the record file: name the file",
-            )?;
-            let (output, reply) = match (reply, key, output) {
-                (true, Some(key), Some(message)) => (
-                    key,
-                    Some(super::mail::Reply {
-                        output: message,
-                        send,
-                        config,
-                    }),
-                ),
-                (false, Some(key), None) | (false, None, Some(key)) => (key, None),
-                (false, Some(_), Some(_)) => {
-                    return Err(Failure::usage(
-                        "--key and -o both name the key file: give one (with --reply, -o names the message)",
-                    ))
-                }
-                _ => {
-                    let keygen = crate::referee::Command::keygen("SIDE").on_record();
-                    return Err(Failure::usage(format!(
-                        "name the key file to write: {} (answering an email: --key SIDE.key --reply -o REPLY.eml)",
-                        keygen.makes_key("SIDE.key")
-                    )));
-                }
-            };
-            with_record(
-                &record,
-                Format::Text,
-                Keygen {
-                    side,
-                    output,
-                    print,
-                    reply,
-                },
-            )
-        }
-        Command::Setup {
-            record,
-            side,
+        },
+    )
+}
+
+/// `herald setup`.
+fn setup(args: SetupArgs) -> Result<Exit, Failure> {
+    let SetupArgs {
+        record,
+        side,
+        key,
+        hand_key,
+        choices,
+        dry_run,
+        then,
+        then_key,
+        date,
+        format,
+        reply,
+        output,
+        send,
+        config,
+    } = args;
+    require_file(
+        &record,
+        "setup adds your set-up line to the record file: name the file",
+    )?;
+    let date = super::context::LineDate::read(date.as_deref())?;
+    let choices = choice_list(choices)?;
+    with_record(
+        &record,
+        format,
+        super::setup::Setup {
             key,
             hand_key,
             choices,
@@ -307,50 +404,28 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
             then_key,
             date,
             format,
-            reply,
-            output,
-            send,
-            config,
-        } => {
-            require_file(
-                &record,
-                "setup adds your set-up line to the record file: name the file",
-            )?;
-            let date = super::context::LineDate::read(date.as_deref())?;
-            let choices = choice_list(choices)?;
-            with_record(
-                &record,
-                format,
-                super::setup::Setup {
-                    key,
-                    hand_key,
-                    choices,
-                    dry_run,
-                    then,
-                    then_key,
-                    date,
-                    format,
-                    reply: output.filter(|_| reply).map(|output| super::mail::Reply {
-                        output,
-                        send,
-                        config,
-                    }),
-                    side,
-                },
-            )
+            reply: output.filter(|_| reply).map(|output| super::mail::Reply {
+                output,
+                send,
+                config,
+            }),
+            side,
+        },
+    )
+}
+
+/// `herald config check` and `herald config password`.
+fn config(args: ConfigArgs) -> Result<Exit, Failure> {
+    match args.action {
+        ConfigAction::Check(ConfigCheckArgs { config }) => {
+            super::transport::fetch::check(config.as_deref())
         }
-        Command::Config {
-            action: super::args::ConfigAction::Check { config },
-        } => super::transport::fetch::check(config.as_deref()),
-        Command::Config {
-            action:
-                super::args::ConfigAction::Password {
-                    imap,
-                    stdin,
-                    config,
-                    ..
-                },
-        } => {
+        ConfigAction::Password(ConfigPasswordArgs {
+            smtp: _,
+            imap,
+            stdin,
+            config,
+        }) => {
             if stdin.as_deref().is_some_and(|a| a != "-") {
                 return Err(Failure::usage(
                     "herald config password takes no password as an argument (it would stay in the shell's history and show in the process list): give - to read it from standard input, or nothing to be asked for it without echo",
@@ -362,16 +437,25 @@ pub fn run(command: Command) -> Result<Exit, Failure> {
                 stdin.is_some(),
             )
         }
-        Command::Send { message, config } => {
-            super::transport::send::send_file(config.as_deref(), &message)?;
-            Ok(Exit::Ok)
-        }
-        Command::Inbox { config, format } => {
-            super::transport::inbox::inbox(config.as_deref(), format)
-        }
-        Command::Rules { game } => super::rules::rules(game.as_deref()),
-        Command::Completions { .. } | Command::Man { .. } => unreachable!("handled in cli::run"),
     }
+}
+
+/// `herald send`.
+fn send(args: SendArgs) -> Result<Exit, Failure> {
+    let SendArgs { message, config } = args;
+    super::transport::send::send_file(config.as_deref(), &message)?;
+    Ok(Exit::Ok)
+}
+
+/// `herald inbox`.
+fn inbox(args: InboxArgs) -> Result<Exit, Failure> {
+    let InboxArgs { config, format } = args;
+    super::transport::inbox::inbox(config.as_deref(), format)
+}
+
+/// `herald rules`.
+fn rules(args: RulesArgs) -> Result<Exit, Failure> {
+    super::rules::rules(args.game.as_deref())
 }
 
 /// A set-up choice's text: as given, or read from the file after `@`.
@@ -392,7 +476,7 @@ pub(super) fn require_file(path: &Path, why: &str) -> Result<(), Failure> {
     }
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
@@ -1845,596 +1929,6 @@ impl RecordCommand for Fate {
     }
 }
 
-// ---------------------------------------------------------------- move
-
-struct Move {
-    /// The turn typed, or `None` for a forfeit claimed with the key.
-    text: Option<String>,
-    key: Option<PathBuf>,
-    /// `--hand-key`: the key file of the side holding the hand.
-    hand_key: Option<PathBuf>,
-    /// `--then LINE`: the lines after the player's, each another side's
-    /// of the same player, written in the same message.
-    then: Vec<String>,
-    /// `--then-key FILE`: the key file of each `--then` line's side.
-    then_key: Vec<PathBuf>,
-    dry_run: bool,
-    expect_turn: Option<u32>,
-    no_commit: bool,
-    /// The day the line is dated (in a game with a Deadline tag).
-    date: super::context::LineDate,
-    format: Format,
-    /// `--reply -o FILE`: write the next email message too.
-    reply: Option<super::mail::Reply>,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    schema: u32,
-    ok: bool,
-    turn: u32,
-    side: String,
-    line: String,
-    result: String,
-    to_move: Option<String>,
-    summary: String,
-    written: bool,
-}
-
-impl Move {
-    /// Refuse a record that is not at the turn the player expects.
-    fn check_expected<G: Game>(&self, referee: &Referee<G>, ctx: &Ctx<'_>) -> Result<(), Failure> {
-        let number = referee.next_turn();
-        match self.expect_turn {
-            Some(expected) if expected != number => {
-                let problem = Problem::plain(
-                    ErrorKind::Record,
-                    format!(
-                        "the record is at turn {number}, not {expected}: is this the latest copy of the game?"
-                    ),
-                );
-                Err(Failure::invalid(problem, &ctx.origin))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// The player answers a record it answered already, with `sent`: the
-    /// same turn typed again writes the same line again (the record or
-    /// the reply message that was lost), byte for byte, and says so;
-    /// anything else would fork the game and is refused.
-    fn answer_again<G: Game>(
-        &self,
-        ctx: &Ctx<'_>,
-        referee: Referee<G>,
-        sent: &crate::wallet::Sent,
-        wallet: Option<&Wallet>,
-    ) -> Result<Exit, Failure> {
-        let refuse = |typed: Option<&str>| {
-            super::sent::answered_already(sent, typed, self.key.as_deref(), ctx)
-        };
-        let (Some(text), Some(line)) = (self.text.as_deref(), sent.text.as_deref()) else {
-            return Err(refuse(None));
-        };
-        if self.dry_run {
-            return Err(refuse(None));
-        }
-        if !self.same_turn(&referee, sent, wallet, ctx) {
-            // The set-up's last line, which made its writer the first to
-            // move: the turn typed goes on the message that holds it.
-            let mut after = referee.clone();
-            let first_mover =
-                play_own_line(&mut after, line).filter(|p| moves_first(&after, p.side));
-            if let (Some(_), crate::record::LineKind::Setup) = (first_mover, sent.kind) {
-                return Err(super::sent::first_turn_elsewhere(
-                    sent,
-                    text,
-                    self.key.as_deref(),
-                    ctx,
-                ));
-            }
-            return Err(refuse(Some(text)));
-        }
-        write_line_again(
-            ctx,
-            referee,
-            sent,
-            Again {
-                line,
-                reply: self.reply.as_ref(),
-                key: self.key.as_deref(),
-                wallet,
-                format: self.format,
-                past_claim: false,
-            },
-        )
-    }
-
-    /// Whether the turn typed is an audit (its last word).
-    fn audit(&self) -> bool {
-        self.text.as_deref().is_some_and(|text| {
-            text.split([',', ' ', ':'])
-                .rfind(|w| !w.is_empty())
-                .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
-        })
-    }
-
-    /// The claimed side's own line answers the claim made on it, and
-    /// voids it (spec section 3.8): an audit answers a claim made in the
-    /// audit, any other turn one made in play. Void it in `referee` when
-    /// the turn typed is that line.
-    fn void_claim_answered<G: Game>(&self, referee: &mut Referee<G>, wallet: Option<&Wallet>) {
-        if let (Some((target, phase)), Some(w), Some(_)) =
-            (referee.open_claim(), wallet, self.text.as_deref())
-        {
-            let answers = match phase {
-                Phase::Audit => self.audit(),
-                Phase::Play | Phase::Over => !self.audit(),
-                Phase::Setup => false,
-            };
-            if answers && w.side().eq_ignore_ascii_case(target.name::<G>()) {
-                referee.void_claim();
-            }
-        }
-    }
-
-    /// The player's last line, `sent`, crossed a claim of its forfeit in
-    /// the mail (this copy holds the claim, line `claim`, instead): the
-    /// same turn typed again with `--reply` writes its message again, on
-    /// the record it answered; anything else is refused (a second answer
-    /// after the claim would fork the game).
-    fn answer_past_claim<G: Game>(
-        &self,
-        ctx: &Ctx<'_>,
-        sent: &crate::wallet::Sent,
-        claim: (LineKind, u32),
-        wallet: Option<&Wallet>,
-    ) -> Result<Exit, Failure> {
-        let claimant = claimant_of(ctx.record, claim);
-        let refuse = |typed: Option<&str>| {
-            super::sent::crossed_claim(sent, claimant, typed, self.key.as_deref(), ctx)
-        };
-        // With --reply, its message again; on a record file, the file
-        // rewritten to hold the line in place of the claim.
-        let (Some(text), Some(line), true, false) = (
-            self.text.as_deref(),
-            sent.text.as_deref(),
-            self.reply.is_some() || !ctx.source.from_message(),
-            self.dry_run,
-        ) else {
-            return Err(refuse(None));
-        };
-        let again = Again {
-            line,
-            reply: self.reply.as_ref(),
-            key: self.key.as_deref(),
-            wallet,
-            format: self.format,
-            past_claim: self.reply.is_none(),
-        };
-        write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
-            let mut referee = referee.clone();
-            referee.set_today(self.date.after(referee.last_date()));
-            if self.same_turn(&referee, sent, wallet, answered) {
-                Ok(())
-            } else {
-                Err(refuse(Some(text)))
-            }
-        })
-    }
-
-    /// Whether the turn typed is the player's last line `sent` again, on
-    /// `referee`, the record it answered: the same actions as written, or
-    /// composed on a copy, the same first physical line (the line is
-    /// written again from the key file, its own date kept).
-    fn same_turn<G: Game>(
-        &self,
-        referee: &Referee<G>,
-        sent: &crate::wallet::Sent,
-        wallet: Option<&Wallet>,
-        ctx: &Ctx<'_>,
-    ) -> bool {
-        let Some(text) = self.text.as_deref() else {
-            return false;
-        };
-        typed_again(referee, sent, text, |trial| {
-            self.void_claim_answered(trial, wallet);
-            self.compose_typed(trial, text, wallet, ctx).ok()
-        })
-    }
-
-    /// The record file ends with the player's last line, `sent`, typed
-    /// again: `move --reply` writes its message again (the one that
-    /// carried it was lost), the record as it stands.
-    fn resend_from_record<G: Game>(
-        &self,
-        ctx: &Ctx<'_>,
-        referee: &Referee<G>,
-        sent: &crate::wallet::Sent,
-        wallet: Option<&Wallet>,
-    ) -> Result<Exit, Failure> {
-        let (Some(reply), Some(key), Some(wallet), Some(line)) = (
-            self.reply.as_ref(),
-            self.key.as_deref(),
-            wallet,
-            sent.text.as_deref(),
-        ) else {
-            return Err(super::sent::answered_already(
-                sent,
-                None,
-                self.key.as_deref(),
-                ctx,
-            ));
-        };
-        let writer = referee
-            .header()
-            .side_named::<G>(wallet.side())
-            .ok_or_else(|| {
-                Failure::usage(format!("{} is not a side of this game", wallet.side()))
-            })?;
-        let record = record::Splice::new().extracted(ctx.source, ctx.record);
-        resend_with_key(key, wallet, sent, reply, || {
-            super::mail::write_message(ctx, reply, referee, writer, line, &record)
-        })?;
-        out(&format!(
-            "{line}your {} is this record's last line already: this is its message again, the same line{}\n{} is left as it was\n",
-            sent.name(),
-            sent.reply
-                .as_deref()
-                .map(|r| format!(" (first sent in {r})"))
-                .unwrap_or_default(),
-            ctx.origin
-        ))?;
-        send_if_asked(self.reply.as_ref(), self.format)?;
-        Ok(Exit::Ok)
-    }
-
-    /// Why a message cannot end with `writer`'s line when `next`, another
-    /// side of the same player, is due right after it: the message would
-    /// go to its writer alone. The command that writes both, by `next`'s
-    /// key file (`--then`, `--then-key`).
-    fn own_line_refused<G: Game>(
-        &self,
-        referee: &Referee<G>,
-        writer: game::Side,
-        next: game::Side,
-        ctx: &Ctx<'_>,
-    ) -> String {
-        let name = next.name::<G>();
-        let key = format!("{}.key", name.to_ascii_lowercase());
-        let (line, action) = match referee.step_due() {
-            Some(d) if d.step == crate::referee::Step::Audit => (d.line, "audit"),
-            Some(d) if d.step == crate::referee::Step::Farewell => (d.line, "pass"),
-            Some(d) => (d.line, "YOUR TURN"),
-            None => (String::new(), "YOUR TURN"),
-        };
-        let add = format!("--then \"{action}\" --then-key {key}");
-        let command = match (&self.text, self.then.is_empty()) {
-            (Some(text), true) => {
-                let hand = self
-                    .hand_key
-                    .as_deref()
-                    .map(|p| super::sent::key_arg(Some(p)));
-                let reply = self
-                    .reply
-                    .as_ref()
-                    .map_or("OUT.eml".to_owned(), |r| r.output.display().to_string());
-                crate::referee::Command::moves()
-                    .on(&super::sent::shell_word(&ctx.origin))
-                    .typed(text)
-                    .then_by(action, &key)
-                    .key_file(&super::sent::key_arg(self.key.as_deref()))
-                    .hand_key(hand)
-                    .reply_to(&reply)
-                    .to_string()
-            }
-            _ => format!("this command with {add} after its other --then"),
-        };
-        format!(
-            "{line} is {name}'s, another side of yours, due right after {}'s line: a message that ended here would go to you alone, so {name}'s line goes in it too, by {key} ({name}'s key file): {command}",
-            writer.name::<G>()
-        )
-    }
-
-    /// Compose the typed turn `text` for the side to move.
-    fn compose_typed<G: Game>(
-        &self,
-        referee: &mut Referee<G>,
-        text: &str,
-        wallet: Option<&Wallet>,
-        ctx: &Ctx<'_>,
-    ) -> Result<PlayedTurn<G>, Failure> {
-        let hand = read_hand_key(self.hand_key.as_deref())?;
-        referee
-            .compose_typed(text, Keys::given(wallet, hand.as_ref()))
-            .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))
-    }
-}
-
-/// Whether `typed` is the actions of the turn `sent` (its first turn
-/// line, `5. Red: Ka9-b9`: a set-up line's first turn written with it by
-/// `setup --then`; else its first line), spaces aside.
-pub(super) fn same_actions(sent: &crate::wallet::Sent, typed: &str) -> bool {
-    let words = |text: &str| text.split_whitespace().collect::<String>();
-    crate::referee::key_file::sent_head(sent)
-        .and_then(|l| l.split_once(": "))
-        .is_some_and(|(_, actions)| words(actions) == words(typed))
-}
-
-/// Whether `typed` is the turn of `sent`, the player's last line(s),
-/// again on `referee`, the record it answered: the same actions as
-/// written (spaces aside), or, composed by `compose` on a copy after the
-/// lines `sent` holds before its turn (the set-up line `setup --then`
-/// wrote with it), the same first physical line (facts the referee adds,
-/// such as a die, included).
-pub(super) fn typed_again<G: Game>(
-    referee: &Referee<G>,
-    sent: &crate::wallet::Sent,
-    typed: &str,
-    compose: impl FnOnce(&mut Referee<G>) -> Option<PlayedTurn<G>>,
-) -> bool {
-    if same_actions(sent, typed) {
-        return true;
-    }
-    let mut trial = referee.clone();
-    let before = crate::referee::key_file::before_turn(sent);
-    if !before.is_empty() && play_own_line(&mut trial, before).is_none() {
-        return false;
-    }
-    compose(&mut trial).is_some_and(|played| {
-        played.line().lines().next() == crate::referee::key_file::sent_head(sent)
-    })
-}
-
-/// A line the player sent already goes out again in `reply`: the key
-/// file names that message first, then `write` writes it; the key file
-/// is put back as it was if the message cannot be written.
-fn resend_with_key(
-    key: &Path,
-    wallet: &Wallet,
-    sent: &crate::wallet::Sent,
-    reply: &super::mail::Reply,
-    write: impl FnOnce() -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    files::refuse_existing(&reply.output)?;
-    let key_was = files::read_bytes(key)?;
-    let mut wallet = wallet.clone();
-    wallet.set_sent(crate::wallet::Sent {
-        reply: Some(reply.output.display().to_string()),
-        ..sent.clone()
-    });
-    files::rewrite(key, None, wallet.to_text().as_bytes())?;
-    write().inspect_err(|_| {
-        let _ = files::rewrite(key, None, &key_was);
-    })
-}
-
-/// How a line kept in the key file goes out again: the line, the reply
-/// message to write it into (else the record file), and the key file.
-pub(super) struct Again<'a> {
-    pub(super) line: &'a str,
-    pub(super) reply: Option<&'a super::mail::Reply>,
-    pub(super) key: Option<&'a Path>,
-    pub(super) wallet: Option<&'a Wallet>,
-    pub(super) format: Format,
-    /// Written into a record file in place of a claim it crossed in the
-    /// mail: the record is read up to the claim (the record the line
-    /// answered), and the file is rewritten as that record with the line
-    /// after it, the claim and what followed it gone.
-    pub(super) past_claim: bool,
-}
-
-/// Play `line`, a line the player wrote (its key file's copy: a game's
-/// last line and its writer's audit go together), on `referee`: the first
-/// line played, or none if it does not follow.
-fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<PlayedTurn<G>> {
-    let source = Source::typed(line);
-    let (turns, _) = record::parse_lines(&source).ok()?;
-    let mut first = None;
-    for turn in &turns {
-        let played = referee.play(turn).ok()?;
-        first.get_or_insert(played);
-    }
-    first
-}
-
-/// Whether play has begun with `side` to move: after the set-up's last
-/// line, that its writer moves first.
-pub(super) fn moves_first<G: Game>(referee: &Referee<G>, side: game::Side) -> bool {
-    referee.phase() == crate::game::Phase::Play && referee.to_move() == Some(side)
-}
-
-/// What the writer of the set-up's last line is told when that line made
-/// it the first to move and went into the message `reply`: the message is
-/// not for the others yet; its first turn goes out with it.
-/// `key`: the key file the writer gave, named in that command.
-pub(super) fn first_mover_hint<G: Game>(
-    referee: &Referee<G>,
-    side: game::Side,
-    reply: &Path,
-    key: Option<&Path>,
-) -> Option<String> {
-    moves_first(referee, side).then(|| {
-        let out = reply.display().to_string();
-        let turn = crate::referee::Command::moves()
-            .on(&out)
-            .typed("YOUR TURN")
-            .key_file(&super::sent::key_arg(key))
-            .reply_to("NEXT.eml");
-        format!(
-            "{} moves first: keep {out} to yourself (it is not sent) and answer it with your first turn, one message that carries both lines: {turn}\n",
-            side.name::<G>(),
-        )
-    })
-}
-
-/// Write the player's last line, `sent` (kept in its key file), again on
-/// the very record it answered (`referee`): a lost reply (or record file)
-/// gets the same line, byte for byte, and the player is told so.
-pub(super) fn write_line_again<G: Game>(
-    ctx: &Ctx<'_>,
-    referee: Referee<G>,
-    sent: &crate::wallet::Sent,
-    again: Again<'_>,
-) -> Result<Exit, Failure> {
-    let Again {
-        line,
-        reply,
-        key,
-        wallet,
-        format,
-        past_claim,
-    } = again;
-    // A copy older than the one the line answered, which the record
-    // digest cannot tell apart (the Key tags that joined before turn 1
-    // are not in it): the line would go out without them, on a game that
-    // cannot take it. The newer copy's message is the one to resend.
-    let keyless = referee.keys_due();
-    if let Some(&side) = keyless.first().filter(|_| ctx.record.turns.is_empty()) {
-        let name = side.name::<G>();
-        let resend = match &sent.reply {
-            Some(r) => format!("resend {r}, the message your {} went out in", sent.name()),
-            None => format!("resend the record your {} went out in", sent.name()),
-        };
-        return Err(Failure::invalid(
-            Problem::plain(
-                ErrorKind::Illegal,
-                format!(
-                    "you answered a newer copy of this game already: your {} was written on a copy that holds {name}'s key, and this one lacks it (an older message, your own first one perhaps): {resend}; nothing was written",
-                    sent.name()
-                ),
-            ),
-            &ctx.origin,
-        ));
-    }
-    let mut referee = referee;
-    let again =
-        play_own_line(&mut referee, line).filter(|_| referee.digest() == Some(&sent.digest));
-    let Some(played) = again else {
-        return Err(Failure::usage(format!(
-            "the key file's copy of your {} does not follow this record: it was edited; nothing was written",
-            sent.name()
-        )));
-    };
-    let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
-    // A record file answered gets the line as the first time (updated as
-    // usual, with the reply too); a message answered stays as received.
-    // (A record made in memory, a message read with tags joined, has no
-    // stamp: no file of it is written.)
-    let record_file = !past_claim && !ctx.source.from_message() && ctx.stamp.is_some();
-    match (&reply, key, wallet) {
-        (Some(reply), Some(key), Some(wallet)) => {
-            let writer = played.claimant.unwrap_or(played.side);
-            let record_was = match record_file {
-                true => Some(files::read_bytes(ctx.path)?),
-                false => None,
-            };
-            resend_with_key(key, wallet, sent, reply, || {
-                if record_was.is_some() {
-                    append_line(ctx, line, over.as_deref())?;
-                }
-                super::mail::write_reply(ctx, reply, &referee, writer, line, over.as_deref())
-                    .inspect_err(|_| {
-                        if let Some(bytes) = &record_was {
-                            let _ = files::rewrite(ctx.path, None, bytes);
-                        }
-                    })
-            })?;
-        }
-        _ if past_claim => {
-            // `ctx.record` is the record up to the claim: the file holds
-            // it, then the line.
-            refuse_message(ctx, super::context::move_answer())?;
-            let text = record::Splice::new()
-                .line(line)
-                .result(over.as_deref())
-                .extracted(ctx.source, ctx.record);
-            files::rewrite(ctx.path, ctx.stamp.as_ref(), text.as_bytes())?;
-        }
-        _ => append_line(ctx, line, over.as_deref())?,
-    }
-    let was = sent
-        .reply
-        .as_deref()
-        .map(|r| format!(" (first sent in {r})"))
-        .unwrap_or_default();
-    out(&format!(
-        "{line}you answered this record already: this is your {} again, the same line{was}\n{}",
-        sent.name(),
-        match &reply {
-            Some(_) if record_file => format!("wrote {} to {}\n", sent.name(), ctx.origin),
-            Some(_) => format!("{} is left as it was received\n", ctx.origin),
-            None if past_claim => format!(
-                "wrote {} to {} in place of the claim it crossed\n",
-                sent.name(),
-                ctx.origin
-            ),
-            None => format!("wrote {} to {}\n", sent.name(), ctx.origin),
-        }
-    ))?;
-    // The set-up's last line again, its writer the first to move: the
-    // message waits for the first turn, as it did the first time.
-    let first_mover = reply.and_then(|r| first_mover_hint(&referee, played.side, &r.output, key));
-    if let Some(hint) = first_mover {
-        if format != Format::Json {
-            out(&hint)?;
-        }
-        return Ok(Exit::Ok);
-    }
-    send_if_asked(reply, format)?;
-    Ok(Exit::Ok)
-}
-
-pub(super) use crate::referee::key_file::claimant_of;
-
-/// The player's last line, `sent`, crossed a claim of its forfeit in the
-/// mail (this copy holds the claim, line `claim`, instead): the line
-/// answers the record the claim was written on (this copy without the
-/// claim), so the claim never stood, and its message goes out again,
-/// written on that record, once `same` (given the game and the record
-/// answered) accepts what the player asked for as that very line.
-pub(super) fn write_past_claim<G: Game>(
-    ctx: &Ctx<'_>,
-    sent: &crate::wallet::Sent,
-    claim: (LineKind, u32),
-    again: Again<'_>,
-    same: impl FnOnce(&Referee<G>, &Ctx<'_>) -> Result<(), Failure>,
-) -> Result<Exit, Failure> {
-    let claimant = claimant_of(ctx.record, claim);
-    let record = ctx.record.before_line(claim.0, claim.1);
-    // A record file is rewritten (the claim replaced), so it keeps the
-    // stamp of the bytes read; a reply leaves it as it was.
-    let answered = Ctx {
-        origin: ctx.origin.clone(),
-        path: ctx.path,
-        source: ctx.source,
-        record: &record,
-        stamp: ctx.stamp.filter(|_| again.past_claim),
-    };
-    let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet, again.key)
-        .ok()
-        .filter(|r| r.answered.is_some());
-    let Some(replayed) = replayed else {
-        return Err(super::sent::crossed_claim(
-            sent, claimant, None, again.key, ctx,
-        ));
-    };
-    same(&replayed.referee, &answered)?;
-    let what = if again.past_claim {
-        format!(
-            "{} now holds it in place of the claim: send that record to {claimant}, to go on from",
-            ctx.origin
-        )
-    } else {
-        format!("this is that message again, for {claimant} to go on from")
-    };
-    super::report::eprint_note(&format!(
-        "your {} crossed {claimant}'s claim of your forfeit in the mail: it answers the record the claim was written on, so the claim never stood; {what}",
-        sent.name()
-    ));
-    write_line_again(&answered, replayed.referee, sent, again)
-}
-
 /// A typed line (`move`, `legal --after`) that cannot be composed, as the
 /// player should see it: a problem in the line is placed on line 1 of
 /// `<turn>`.
@@ -2452,370 +1946,6 @@ pub(super) fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) ->
         }
         TypedError::Compose(e) => compose_failure(e, key, ctx),
     }
-}
-
-impl RecordCommand for Move {
-    fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        if self.reply.is_none() && !self.dry_run {
-            // The answer as typed: a turn, `audit`, a forfeit claim.
-            let key = super::sent::key_arg(self.key.as_deref());
-            let answer = match &self.text {
-                Some(text) => crate::referee::Command::moves().typed(text),
-                None => crate::referee::Command::moves().forfeit(),
-            };
-            refuse_message(ctx, answer.key_file(&key))?;
-        }
-        let key = self.key.as_deref();
-        let (wallet, key_read) = match key.map(read_wallet_stamped).transpose()? {
-            Some((wallet, stamp)) => (Some(wallet), Some(stamp)),
-            None => (None, None),
-        };
-        let replayed = super::sent::replay_for_answer::<G>(ctx, wallet.as_ref(), key)?;
-        match &replayed.crossed {
-            Some(Crossed::ByClaim { sent, claim }) => {
-                return self.answer_past_claim::<G>(ctx, sent, *claim, wallet.as_ref());
-            }
-            Some(crossed) => super::sent::note_crossed(crossed),
-            None => {}
-        }
-        let mut referee = replayed.referee;
-        let mut ended = replayed.ended;
-        referee.set_today(self.date.after(referee.last_date()));
-        if let Some(sent) = replayed.answered {
-            return self.answer_again(ctx, referee, &sent, wallet.as_ref());
-        }
-        // The key file of each `--then` line, one for each, read and
-        // refused as every key file refuses a copy it cannot answer.
-        if self.then_key.len() > self.then.len() {
-            return Err(Failure::usage(format!(
-                "{} --then and {} --then-key: each --then line is written by the key file of its side, given as the --then-key after it (--then \"TURN\" --then-key castle3.key)",
-                self.then.len(),
-                self.then_key.len()
-            )));
-        }
-        let mut then_keys = self
-            .then_key
-            .iter()
-            .map(|path| super::chain::ThenKey::read(path, &referee, ctx).map(Some))
-            .collect::<Result<Vec<_>, _>>()?;
-        // A --then without its --then-key is refused once its line is
-        // known, naming the key file it needs.
-        then_keys.resize_with(self.then.len(), || None);
-        // A record file that ends with the player's last line, the same
-        // line typed again with --reply: its message was lost, and is
-        // written again from the file.
-        if let Some(sent) = wallet.as_ref().and_then(Wallet::sent).filter(|s| {
-            !ctx.source.from_message()
-                && self.reply.is_some()
-                && !self.dry_run
-                && Some(&s.digest) == referee.digest()
-                && replayed.closing_only.is_none()
-                && self
-                    .text
-                    .as_deref()
-                    .is_some_and(|typed| same_actions(s, typed))
-        }) {
-            let sent = sent.clone();
-            return self.resend_from_record(ctx, &referee, &sent, wallet.as_ref());
-        }
-        let before = referee.digest().copied();
-        if let (Some(sent), Some(_), false) = (&replayed.closing_only, &self.text, self.audit()) {
-            // While another side's claim waits for its answer, not even
-            // the closing line may come yet: say what is due instead.
-            let own = wallet.as_ref().map(|w| w.side().to_owned());
-            let closing = match (referee.open_claim(), referee.step_due()) {
-                (Some((target, _)), Some(due))
-                    if own.is_none_or(|s| !s.eq_ignore_ascii_case(target.name::<G>())) =>
-                {
-                    format!("once the claim is answered or stands: {}", due.text)
-                }
-                _ => crate::referee::Command::moves()
-                    .on_record()
-                    .action("audit")
-                    .key_file(&super::sent::key_arg(key))
-                    .write(&super::sent::as_read(ctx)),
-            };
-            return Err(Failure::invalid(
-                Problem::plain(
-                    ErrorKind::Illegal,
-                    format!(
-                        "you already wrote your {} once this game's play was over (an audit or a claim): from you only a closing line may follow on it ({closing}), not a turn; nothing was written",
-                        sent.name(),
-                    ),
-                ),
-                &ctx.origin,
-            ));
-        }
-        let voided_before = referee.voided_claims().len();
-        // What the referee writes the typed line as, when not as typed
-        // (`pass` when the audit is due): said so.
-        let typed_as = self.text.as_deref().and_then(|t| referee.typed_as(t));
-        self.void_claim_answered(&mut referee, wallet.as_ref());
-        self.check_expected(&referee, ctx)?;
-        let mut uneven = referee.uneven_first_line(&FirstLineAsked {
-            from_message: ctx.source.from_message(),
-            no_commit: self.no_commit,
-            typed: self.text.is_some(),
-            key_file: wallet.as_ref(),
-        });
-        UnevenFirstLine::refuse_at(&mut uneven, RefusalDue::BeforeTheLine)
-            .map_err(|e| compose_failure(e, key, ctx))?;
-        let number = referee.next_turn();
-        let played = match &self.text {
-            Some(text) => self.compose_typed(&mut referee, text, wallet.as_ref(), ctx)?,
-            None => {
-                let wallet = wallet.as_ref().expect("clap requires --key with --forfeit");
-                referee
-                    .compose_forfeit(wallet)
-                    .map_err(|e| compose_failure(e, key, ctx))?
-            }
-        };
-        UnevenFirstLine::refuse_at(&mut uneven, RefusalDue::AfterTheLine)
-            .map_err(|e| compose_failure(e, key, ctx))?;
-        if ended.is_none() && referee.phase() == Phase::Audit {
-            // This line ended the game.
-            ended = referee.digest().copied();
-        }
-        let side_name = played.side.name::<G>();
-        // A line that ends the game with its own writer's audit due next
-        // carries that audit with it (the openings of what the writer
-        // still holds): no player answers their own mail (spec 3.7).
-        let closing = match wallet.as_ref() {
-            Some(w) if played.claimant.is_none() && referee.audit_due_of(played.side) => {
-                Some(self.compose_typed(&mut referee, "audit", Some(w), ctx)?)
-            }
-            _ => None,
-        };
-        // `--then`: the lines after it, each another side's of this
-        // player, by its own key file, in the same message (spec 3.7,
-        // "One player, several sides").
-        let hand = read_hand_key(self.hand_key.as_deref())?;
-        let mut chained: Vec<Chained<'_, G>> = Vec::new();
-        for (typed, then_key) in self.then.iter().zip(then_keys) {
-            let (writer, writer_key) = match chained.last() {
-                Some(c) => (c.played.side, &c.key.wallet),
-                None => (
-                    played.side,
-                    wallet.as_ref().expect("clap requires --key with --then"),
-                ),
-            };
-            let between = referee.digest().copied();
-            let p = super::chain::then_line(
-                &mut referee,
-                writer,
-                typed,
-                then_key.as_ref().map(|k| (k.path, &k.wallet)),
-                (writer_key, hand.as_ref()),
-                ctx,
-            )?;
-            let Some(key) = then_key else {
-                return Err(Failure::usage(
-                    "--then: every --then line needs its --then-key",
-                ));
-            };
-            if ended.is_none() && referee.phase() == Phase::Audit {
-                ended = referee.digest().copied();
-            }
-            let closing = if p.claimant.is_none() && referee.audit_due_of(p.side) {
-                // Its hand's, if it plays from another side's: the
-                // --hand-key given, else the key file of the line before.
-                let own_hand = referee
-                    .hand_key_file(p.side)
-                    .and_then(|_| hand.as_ref().or(Some(writer_key)));
-                Some(
-                    referee
-                        .compose_typed("audit", Keys::given(Some(&key.wallet), own_hand))
-                        .map_err(|e| typed_failure(e, Some(key.path), ctx))?,
-                )
-            } else {
-                None
-            };
-            chained.push(Chained {
-                key,
-                between,
-                played: p,
-                closing,
-            });
-        }
-        let written = !self.dry_run;
-        // Each line with the audit it carries, as written (a dry run
-        // shows them without their signatures: herald signs only the
-        // lines it writes, and the key file remembers).
-        let shown = |p: &PlayedTurn<G>, c: &Option<PlayedTurn<G>>| {
-            let one = |p: &PlayedTurn<G>| if written { p.line() } else { dry_run_line(p) };
-            one(p) + &c.as_ref().map(one).unwrap_or_default()
-        };
-        let mut parts = vec![shown(&played, &closing)];
-        parts.extend(chained.iter().map(|c| shown(&c.played, &c.closing)));
-        let line = parts.concat();
-        let result = referee.result();
-        // Said of the line that voids a claim, never of later ones.
-        let voided = referee
-            .voided_claims()
-            .get(voided_before)
-            .filter(|f| f.side == played.side && played.claimant.is_none())
-            .map(|f| {
-                format!(
-                    "this line answers {}'s claim on {}, which it voids\n",
-                    f.claimant.name::<G>(),
-                    f.line_name()
-                )
-            });
-        let mut closing_note = closing
-            .as_ref()
-            .map(|c| {
-                format!(
-                    "the game ended on {side_name}'s own line, so {side_name}'s audit (turn {}) goes with it: the openings of what {side_name} still held\n",
-                    c.number
-                )
-            })
-            .unwrap_or_default();
-        for c in &chained {
-            closing_note.push_str(&format!(
-                "then {}'s {} {}, written with {}, in the same message\n",
-                c.played.side.name::<G>(),
-                if c.played.audit { "audit," } else { "line," },
-                c.played.kind.named(c.played.number),
-                c.key.path.display()
-            ));
-        }
-        // The last line written, and the side after it when that side is
-        // this player's too: the message would go to nobody else.
-        let last = chained
-            .last()
-            .map(|c| c.closing.as_ref().unwrap_or(&c.played))
-            .unwrap_or(closing.as_ref().unwrap_or(&played));
-        // A forfeit claim is its claimant's line.
-        let last_side = chained
-            .last()
-            .map_or(played.claimant.unwrap_or(played.side), |c| c.played.side);
-        // Another side of this player is due next, and no --then writes
-        // its line: the message would go to its writer alone (a line that
-        // put a castle out can make its ally's farewell line due, which
-        // the message before could not foresee). Refused, writing
-        // nothing, with the --then to add (spec 3.7, "One player, several
-        // sides").
-        if let Some(next) = referee.own_next(last_side) {
-            let refusal = self.own_line_refused(&referee, last_side, next, ctx);
-            if self.reply.is_some() {
-                return Err(Failure::invalid(
-                    Problem::plain(
-                        ErrorKind::Illegal,
-                        format!("{refusal}; nothing was written"),
-                    ),
-                    &ctx.origin,
-                ));
-            }
-            if self.format != Format::Json {
-                closing_note.push_str(&format!("note: {refusal}\n"));
-            }
-        }
-        if written {
-            // "*" while the game runs: a claim voided by this line takes
-            // back the result it gave.
-            let over = Some(referee.final_result().unwrap_or_else(|| "*".into()));
-            // The writes in order, each undone if a later one fails, so
-            // that no file is left that the others do not match: the key
-            // files remember the lines, then the record holds them, then
-            // the reply carries them.
-            if let Some(reply) = &self.reply {
-                files::refuse_existing(&reply.output)?;
-            }
-            let reply_path = self.reply.as_ref().map(|r| r.output.as_path());
-            let mut keys = Vec::new();
-            if let (Some(path), Some(wallet)) = (key, wallet.as_ref()) {
-                keys.push(super::chain::KeyLines {
-                    path,
-                    read: key_read.as_ref(),
-                    fresh: false,
-                    wallet: wallet.clone(),
-                    last,
-                    answered: super::sent::Answered {
-                        after: before,
-                        text: &line,
-                        reply: reply_path,
-                        ended,
-                    },
-                });
-            }
-            // Each other key file remembers the message from its own
-            // first line on (once, whatever lines it writes).
-            let tails: Vec<String> = (1..parts.len()).map(|k| parts[k..].concat()).collect();
-            for (c, text) in chained.iter().zip(&tails) {
-                if keys.iter().any(|k| same_file(k.path, c.key.path)) {
-                    continue;
-                }
-                keys.push(super::chain::KeyLines {
-                    path: c.key.path,
-                    read: Some(&c.key.stamp),
-                    fresh: false,
-                    wallet: c.key.wallet.clone(),
-                    last,
-                    answered: super::sent::Answered {
-                        after: c.between,
-                        text,
-                        reply: reply_path,
-                        ended,
-                    },
-                });
-            }
-            let files = super::chain::Written::keys(keys, &referee)?;
-            // A message answered stays as it was received.
-            let record = (self.reply.is_none() || !ctx.source.from_message())
-                .then_some((ctx.path, || append_line(ctx, &line, over.as_deref())));
-            // A forfeit is the claimant's message, from the claimant.
-            let writer = played.claimant.unwrap_or(played.side);
-            let message = self.reply.as_ref().map(|reply| {
-                || super::mail::write_reply(ctx, reply, &referee, writer, &line, over.as_deref())
-            });
-            files.then(record, message)?;
-        }
-        let summary = referee.summary().to_string();
-        match self.format {
-            Format::Json => print_json(&JsonMove {
-                schema: SCHEMA_VERSION,
-                ok: true,
-                turn: number,
-                side: side_name.into(),
-                line: line.trim_end().into(),
-                result,
-                to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
-                summary,
-                written,
-            })?,
-            Format::Text | Format::Svg => out(&format!(
-                "{line}{}{}{}{}{}{}",
-                typed_as.map_or(String::new(), |t| format!("{}\n", t.note())),
-                closing_note,
-                voided.unwrap_or_default(),
-                fit(&summary, "  "),
-                pending_text(&referee),
-                if written && self.reply.is_some() && ctx.source.from_message() {
-                    format!("{} is left as it was received\n", ctx.origin)
-                } else if written {
-                    // A forfeit claimed during the set-up is a set-up line.
-                    let what = played.kind.named(played.number);
-                    format!("wrote {what} to {}\n", ctx.origin)
-                } else {
-                    "dry run: nothing written\n".into()
-                }
-            ))?,
-        }
-        if written {
-            send_if_asked(self.reply.as_ref(), self.format)?;
-        }
-        Ok(Exit::Ok)
-    }
-}
-
-/// A `--then` line of `move` composed: its key file, the record digest
-/// before it, the line and the audit it carries (a line that ends the
-/// game with its own writer's audit due).
-struct Chained<'a, G: Game> {
-    key: super::chain::ThenKey<'a>,
-    between: Option<crate::fairness::Hash>,
-    played: PlayedTurn<G>,
-    closing: Option<PlayedTurn<G>>,
 }
 
 /// `--send`: send the message just written, last, once every file is

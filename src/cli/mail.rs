@@ -418,7 +418,7 @@ fn letter<G: Game>(
     let subject = format!(
         "{}: {}, {}",
         G::TITLE,
-        played_words(first),
+        carried_words(played),
         referee.status()
     );
     let diagram = anstream::adapter::strip_str(&referee.diagram_with_step(
@@ -576,6 +576,55 @@ fn named_once(from: &str, to: Vec<String>, cc: Vec<String>) -> (Vec<String>, Vec
     }
     let cc = new_only(cc);
     (to, cc)
+}
+
+/// What a message's lines, `played`, did, for its subject: one line as
+/// [`played_words`] says; several (`setup --then`, `move --then`, a line
+/// with the audit it carries) named together, each side once:
+/// `set-up line S3 and turn 1 (Blue) played`, `turns 4-5 (Castle4)
+/// played`, `turns 57-58 (Castle1, Castle3) played`. A claim names its
+/// own line alone.
+fn carried_words(played: &str) -> String {
+    // The lines' heads: `57. Castle1: ...`, `S3. Blue: ...` (their proof
+    // lines are indented).
+    let heads: Vec<(&str, &str)> = played
+        .lines()
+        .filter_map(|l| {
+            let (n, rest) = l.split_once(". ")?;
+            let number = n.strip_prefix('S').unwrap_or(n);
+            let side = rest.split(':').next()?;
+            number.parse::<u32>().is_ok().then_some((n, side))
+        })
+        .collect();
+    let first = super::sent::head_line(played).unwrap_or_default().trim();
+    if heads.len() < 2 || played.contains("forfeit claimed by") {
+        return played_words(first);
+    }
+    let mut sides: Vec<&str> = Vec::new();
+    for (_, side) in &heads {
+        if !sides.contains(side) {
+            sides.push(side);
+        }
+    }
+    let named = |numbers: Vec<&str>, one: &str, many: &str| match numbers.as_slice() {
+        [] => None,
+        [n] => Some(format!("{one} {n}")),
+        [a, .., b] => Some(format!("{many} {a}-{b}")),
+    };
+    let (setup, turns): (Vec<&(&str, &str)>, Vec<_>) =
+        heads.iter().partition(|(n, _)| n.starts_with('S'));
+    let what: Vec<String> = [
+        named(
+            setup.iter().map(|h| h.0).collect(),
+            "set-up line",
+            "set-up lines",
+        ),
+        named(turns.iter().map(|h| h.0).collect(), "turn", "turns"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    format!("{} ({}) played", what.join(" and "), sides.join(", "))
 }
 
 /// What a message's first line, `first`, did, for its subject: `turn
@@ -941,6 +990,38 @@ mod tests {
             .find(|h| h.get_key_ref().eq_ignore_ascii_case(name))
             .unwrap_or_else(|| panic!("no {name}"))
             .get_value()
+    }
+
+    #[test]
+    fn a_subject_names_every_line_a_message_carries() {
+        // One line: as played_words says.
+        assert_eq!(
+            carried_words("12. Blue: Kc1-b1\n  {reveal 00}\n"),
+            "turn 12 (Blue) played"
+        );
+        // The set-up's last line and the first turn (`setup --then`).
+        assert_eq!(
+            carried_words("S3. Blue: open army RPS\n  {sig 00}\n1. Blue: Kc1-b1\n  {sig 00}\n"),
+            "set-up line S3 and turn 1 (Blue) played"
+        );
+        // A line with the audit it carries, and `move --then` lines.
+        assert_eq!(
+            carried_words("4. Castle4: pass\n5. Castle4: audit\n  {open a 1}\n"),
+            "turns 4-5 (Castle4) played"
+        );
+        assert_eq!(
+            carried_words("57. Castle1: pass\n58. Castle3: pass\n59. Castle3: audit\n"),
+            "turns 57-59 (Castle1, Castle3) played"
+        );
+        assert_eq!(
+            carried_words("S7. Castle4: open army RPS\n1. Castle2: pass\n"),
+            "set-up line S7 and turn 1 (Castle4, Castle2) played"
+        );
+        // A claim names its own line.
+        assert_eq!(
+            carried_words("12. Blue: forfeit claimed by Red\n13. Red: audit\n"),
+            "Blue's forfeit claimed on turn 12"
+        );
     }
 
     #[test]

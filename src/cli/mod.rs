@@ -1,6 +1,7 @@
 //! The command line: arguments, files and output formats. Thin: the
 //! library does the work; this module reads and writes.
 
+mod again;
 mod args;
 mod chain;
 mod commands;
@@ -10,6 +11,7 @@ mod files;
 mod look;
 mod mail;
 mod many;
+mod moves;
 mod picture;
 mod report;
 mod rules;
@@ -23,7 +25,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-pub use args::{Cli, ColorWhen, Command};
+pub use args::{Cli, ColorWhen};
 pub use report::{Exit, Failure, Problem};
 
 /// Run herald with the process's arguments; returns the exit code.
@@ -44,7 +46,7 @@ pub fn main() -> ExitCode {
         ColorWhen::Never => anstream::ColorChoice::Never.write_global(),
         ColorWhen::Auto => {}
     }
-    match run(cli.command) {
+    match commands::run(cli.command) {
         Ok(exit) => exit.into(),
         Err(failure) => {
             match &failure {
@@ -67,16 +69,19 @@ pub(crate) fn out(text: &str) -> Result<(), Failure> {
     }
 }
 
-fn run(command: Command) -> Result<Exit, Failure> {
-    match command {
-        Command::Completions { shell } => {
-            let mut buf = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "herald", &mut buf);
-            out(&String::from_utf8_lossy(&buf))?;
-        }
-        Command::Man { dir: Some(dir), .. } => write_man_pages(&dir)?,
-        Command::Man { command, .. } => out(&man_page_of(command)?)?,
-        other => return commands::run(other),
+/// `herald completions SHELL`.
+fn completions(args: args::CompletionsArgs) -> Result<Exit, Failure> {
+    let mut buf = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "herald", &mut buf);
+    out(&String::from_utf8_lossy(&buf))?;
+    Ok(Exit::Ok)
+}
+
+/// `herald man [COMMAND]` or `herald man --dir DIR`.
+fn man(args: args::ManArgs) -> Result<Exit, Failure> {
+    match args {
+        args::ManArgs { dir: Some(dir), .. } => write_man_pages(&dir)?,
+        args::ManArgs { command, dir: None } => out(&man_page_of(command)?)?,
     }
     Ok(Exit::Ok)
 }

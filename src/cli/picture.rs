@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use super::args::{Command, Format};
+use super::args::{Format, ReplayArgs};
 use super::context::{compose_failure, read_wallet, replay_all, Ctx, RecordCommand};
 use super::files;
 use super::out;
@@ -90,13 +90,13 @@ pub(super) fn changed_text<G: Game>(
 /// `replay --html` writes a page: a `--format` with it is refused. (The
 /// other formats a command does not write are refused by clap: each
 /// command offers only its own, `args::FormatParser`.)
-pub(super) fn refuse_svg(command: &Command) -> Result<(), Failure> {
-    match command {
-        Command::Replay { input, html, .. } if *html && input.format != Format::Text => Err(
-            Failure::usage("replay --html writes a page: it takes no --format"),
-        ),
-        _ => Ok(()),
+pub(super) fn refuse_format_with_html(args: &ReplayArgs) -> Result<(), Failure> {
+    if args.html && args.input.format != Format::Text {
+        return Err(Failure::usage(
+            "replay --html writes a page: it takes no --format",
+        ));
     }
+    Ok(())
 }
 
 /// `Castle Danger, after turn 6`.

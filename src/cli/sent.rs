@@ -77,7 +77,7 @@ pub(super) fn refuse_for_key_file<G: Game>(
 
 /// A key file's refusal as a failure (exit 1), its commands naming the
 /// record as the file read.
-fn refused(e: key_file::Refused, ctx: &Ctx<'_>) -> Failure {
+pub(super) fn refused(e: key_file::Refused, ctx: &Ctx<'_>) -> Failure {
     match e {
         key_file::Refused::Record(e) => ctx.problem(&e),
         key_file::Refused::Copy(kind, said) => {

@@ -3,11 +3,13 @@
 //! keeps them in the key file and writes the commitments; a later call
 //! writes the openings the rules call for once every side has committed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::again::{first_mover_hint, write_line_again, write_past_claim, Again};
 use super::args::Format;
+use super::chain::{Message, Part, Writer};
 use super::commands::NewKey;
 use super::context::{
     append_line_with_tags, compose_failure, pending_text, print_json, read_wallet_stamped, Ctx,
@@ -16,11 +18,13 @@ use super::context::{
 use super::files;
 use super::out;
 use super::report::{Exit, Failure, Problem};
+use crate::fairness::Hash;
 use crate::game::{ChoiceDefault, Game, SetupChoice, Side};
 use crate::record::{self, LineKind, Source};
 use crate::referee::answer::Crossed;
-use crate::referee::{Ending, ErrorKind, Keys, Line, Referee, SetupStep};
-use crate::wallet::Wallet;
+use crate::referee::key_file::{self, claimant_of};
+use crate::referee::{Command, ErrorKind, Keys, PlayedTurn, Referee, SetupStep, Writes};
+use crate::wallet::{Sent, Wallet};
 
 /// `herald setup`, its arguments read.
 pub(super) struct Setup {
@@ -116,11 +120,10 @@ impl Setup {
             )));
         }
         if !header.protocol().keys_join_late() {
+            let key = self.key.display().to_string();
+            let keygen = Command::keygen(name).on(&ctx.origin).key_file(&key);
             return Err(Failure::usage(format!(
-                "{} does not exist: in this record (made before [Protocol \"3\"]) every side's key comes before the set-up: herald keygen --side {name} {} --key {} first",
-                self.key.display(),
-                ctx.origin,
-                self.key.display()
+                "{key} does not exist: in this record (made before [Protocol \"3\"]) every side's key comes before the set-up: {keygen} first",
             )));
         }
         NewKey::generate::<G>(header, side).map(Some)
@@ -153,7 +156,6 @@ impl Setup {
         read: &Ctx<'_>,
         new_key: Option<&NewKey>,
     ) -> Result<Exit, Failure> {
-        let key = Some(self.key.as_path());
         // A key made now, or a key file there already whose tags join.
         let fresh = new_key.is_some() && !self.key.exists();
         let (mut wallet, key_read) = match new_key {
@@ -163,145 +165,233 @@ impl Setup {
                 (wallet, Some(stamp))
             }
         };
-        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet), key)?;
-        if let Some(Crossed::ByClaim { sent, claim }) = &replayed.crossed {
-            // The player's set-up line crossed a claim of its forfeit: it
-            // goes out again, the same bytes, on the record it answered.
-            // With --reply, its message again; on a record file, the file
-            // rewritten to hold the line in place of the claim.
-            let (Some(line), None, true, false) = (
-                sent.text.as_deref(),
-                self.choices.first(),
-                self.reply.is_some() || !read.source.from_message(),
-                self.dry_run,
-            ) else {
-                let claimant = super::commands::claimant_of(read.record, *claim);
-                return Err(super::sent::crossed_claim(
-                    sent,
-                    claimant,
-                    None,
-                    Some(&self.key),
-                    read,
-                ));
-            };
-            let again = super::commands::Again {
-                line,
-                reply: self.reply.as_ref(),
-                key: Some(&self.key),
-                wallet: Some(&wallet),
-                format: self.format,
-                past_claim: self.reply.is_none(),
-            };
-            return super::commands::write_past_claim::<G>(
-                read,
-                sent,
-                *claim,
-                again,
-                |_, _| Ok(()),
-            );
-        }
-        if let Some(crossed) = &replayed.crossed {
-            super::sent::note_crossed(crossed);
+        let replayed = super::sent::replay_for_answer::<G>(read, Some(&wallet), Some(&self.key))?;
+        match &replayed.crossed {
+            Some(Crossed::ByClaim { sent, claim }) => {
+                return self.answer_past_claim::<G>(read, sent, *claim, &wallet);
+            }
+            Some(crossed) => super::sent::note_crossed(crossed),
+            None => {}
         }
         let mut referee = replayed.referee;
-        // `--then-key`: the key file of the side whose first turn goes
-        // with this line, read now, and refused as every key file refuses
-        // a copy it cannot answer.
-        let then_key = match &self.then_key {
-            Some(path) => {
-                let (then_wallet, stamp) = read_wallet_stamped(path)?;
-                super::sent::refuse_for_key_file(&referee, &then_wallet, Some(path), read)?;
-                Some((path.as_path(), then_wallet, stamp))
-            }
-            None => None,
-        };
+        let then_key = self.read_then_key(&referee, read)?;
         if let Some(sent) = replayed.answered {
-            // The record this player answered already: its set-up line
-            // again, the same bytes (a lost reply), or nothing.
-            // The same choices as the line holds (the command as it was
-            // first run) write it again; others would fork the game.
-            let (Some(line), true, false) = (
-                sent.text.as_deref(),
-                self.same_choices::<G>(&referee, &wallet),
-                self.dry_run,
-            ) else {
-                return Err(super::sent::answered_already(
-                    &sent,
-                    None,
-                    Some(&self.key),
-                    read,
-                ));
-            };
-            match &self.then {
-                // The set-up line went alone, into a message kept for the
-                // first turn: the turn goes on that message.
-                Some(turn) if sent.kind == LineKind::Setup => {
-                    return Err(super::sent::first_turn_elsewhere(
-                        &sent,
-                        turn,
-                        Some(&self.key),
-                        read,
-                    ));
-                }
-                Some(turn) => {
-                    let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
-                    let again = super::commands::typed_again(&referee, &sent, turn, |trial| {
-                        trial.set_today(self.date.after(trial.last_date()));
-                        let own = match &then_key {
-                            Some((_, then_wallet, _)) => Some(then_wallet),
-                            None => Some(&wallet),
-                        };
-                        let first = trial.to_move()?;
-                        let hand = then_hand(trial, first, hand.as_ref(), &wallet);
-                        trial.compose_typed(turn, Keys::given(own, hand)).ok()
-                    });
-                    if !again {
-                        return Err(super::sent::answered_already(
-                            &sent,
-                            Some(turn),
-                            Some(&self.key),
-                            read,
-                        ));
-                    }
-                }
-                _ => {}
-            }
-            let again = super::commands::Again {
-                line,
-                reply: self.reply.as_ref(),
-                key: Some(&self.key),
-                wallet: Some(&wallet),
-                format: self.format,
-                past_claim: false,
-            };
-            // On the record as it was answered: with the side's tags when
-            // its key joined with that line.
-            return super::commands::write_line_again(read, referee, &sent, again);
+            return self.answer_again(read, referee, &sent, &wallet, then_key.as_ref());
         }
         let before = referee.digest().copied();
         referee.set_today(self.date.after(referee.last_date()));
         // The claimed side's own set-up line answers a claim made on it
         // during the set-up, and voids it (spec section 3.8).
-        if let Some((target, crate::game::Phase::Setup)) = referee.open_claim() {
-            if wallet.side().eq_ignore_ascii_case(target.name::<G>()) {
-                referee.void_claim();
-            }
+        referee.void_claim_answered(wallet.side(), Writes::SetupLine);
+        let (side, step) = self.step_due(&referee, &wallet, ctx, read)?;
+        self.take_choices(&referee, side, step, &mut wallet, read)?;
+        let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
+        let played = referee
+            .compose_setup_line(side, Keys::given(Some(&wallet), hand.as_ref()))
+            .map_err(|e| compose_failure(e, Some(&self.key), read))?;
+        // The record digest after the set-up line: what the `--then-key`
+        // file's turn answers.
+        let between = referee.digest().copied();
+        // `--then`: the writer's first turn, right after the set-up's
+        // last line that made it the first to move.
+        let wallets = (&wallet, then_key.as_ref().map(|(_, w, _)| w));
+        let first_turn = (self.then.as_deref())
+            .map(|turn| self.first_turn(&mut referee, side, wallets, hand.as_ref(), turn, read))
+            .transpose()?;
+        let lines = Lines {
+            played: &played,
+            first_turn: first_turn.as_ref(),
+            before,
+            between,
+        };
+        let text = lines.text(!self.dry_run);
+        if !self.dry_run {
+            let writer = Writer {
+                path: &self.key,
+                read: key_read.as_ref(),
+                fresh,
+                wallet: &wallet,
+            };
+            let then_writer = then_key.as_ref().map(|(path, wallet, stamp)| Writer {
+                path,
+                read: Some(stamp),
+                fresh: false,
+                wallet,
+            });
+            self.write(ctx, &referee, side, new_key, &lines, (writer, then_writer))?;
         }
+        self.print(ctx, &referee, (side, step), &played, &text)?;
+        self.after_written(&referee, side, (&wallet, hand.as_ref()), ctx)
+    }
+
+    /// `--then-key`: the key file of the side whose first turn goes with
+    /// this line, read now, and refused as every key file refuses a copy
+    /// it cannot answer.
+    fn read_then_key<'a, G: Game>(
+        &'a self,
+        referee: &Referee<G>,
+        read: &Ctx<'_>,
+    ) -> Result<Option<ThenKeyRead<'a>>, Failure> {
+        let Some(path) = &self.then_key else {
+            return Ok(None);
+        };
+        let (then_wallet, stamp) = read_wallet_stamped(path)?;
+        super::sent::refuse_for_key_file(referee, &then_wallet, Some(path), read)?;
+        Ok(Some((path.as_path(), then_wallet, stamp)))
+    }
+
+    /// The player's last line, `sent`, crossed a claim of its forfeit in
+    /// the mail (this copy holds the claim, line `claim`, instead): with
+    /// `--reply`, its message again; on a record file, the file rewritten
+    /// to hold the line in place of the claim; anything else is refused.
+    fn answer_past_claim<G: Game>(
+        &self,
+        read: &Ctx<'_>,
+        sent: &Sent,
+        claim: (LineKind, u32),
+        wallet: &Wallet,
+    ) -> Result<Exit, Failure> {
+        let (Some(line), None, true, false) = (
+            sent.text.as_deref(),
+            self.choices.first(),
+            self.reply.is_some() || !read.source.from_message(),
+            self.dry_run,
+        ) else {
+            let claimant = claimant_of(read.record, claim);
+            return Err(super::sent::crossed_claim(
+                sent,
+                claimant,
+                None,
+                Some(&self.key),
+                read,
+            ));
+        };
+        let again = Again {
+            line,
+            reply: self.reply.as_ref(),
+            key: Some(&self.key),
+            wallet: Some(wallet),
+            others: &[],
+            format: self.format,
+            past_claim: self.reply.is_none(),
+        };
+        write_past_claim::<G>(read, sent, claim, again, |_, _| Ok(()))
+    }
+
+    /// The record this player answered already, with `sent`: its set-up
+    /// line again, the same bytes (a lost reply), when asked for with the
+    /// same choices as the line holds (the command as it was first run,
+    /// and its `--then` turn the same); others would fork the game, and
+    /// are refused.
+    fn answer_again<G: Game>(
+        &self,
+        read: &Ctx<'_>,
+        referee: Referee<G>,
+        sent: &Sent,
+        wallet: &Wallet,
+        then_key: Option<&ThenKeyRead<'_>>,
+    ) -> Result<Exit, Failure> {
+        let (Some(line), true, false) = (
+            sent.text.as_deref(),
+            self.same_choices::<G>(&referee, wallet),
+            self.dry_run,
+        ) else {
+            return Err(super::sent::answered_already(
+                sent,
+                None,
+                Some(&self.key),
+                read,
+            ));
+        };
+        match &self.then {
+            // The set-up line went alone, into a message kept for the
+            // first turn: the turn goes on that message.
+            Some(turn) if sent.kind == LineKind::Setup => {
+                return Err(super::sent::first_turn_elsewhere(
+                    sent,
+                    turn,
+                    Some(&self.key),
+                    read,
+                ));
+            }
+            Some(turn) if !self.same_turn(&referee, sent, turn, (wallet, then_key))? => {
+                return Err(super::sent::answered_already(
+                    sent,
+                    Some(turn),
+                    Some(&self.key),
+                    read,
+                ));
+            }
+            _ => {}
+        }
+        // The `--then-key` file learns the new message's name too.
+        let others: Vec<(&Path, Wallet)> = then_key
+            .map(|(path, wallet, _)| (*path, wallet.clone()))
+            .into_iter()
+            .collect();
+        let again = Again {
+            line,
+            reply: self.reply.as_ref(),
+            key: Some(&self.key),
+            wallet: Some(wallet),
+            others: &others,
+            format: self.format,
+            past_claim: false,
+        };
+        // On the record as it was answered: with the side's tags when
+        // its key joined with that line.
+        write_line_again(read, referee, sent, again)
+    }
+
+    /// Whether `turn` (`--then`) is the first turn `sent` holds again,
+    /// composed by the key file of the side that moves first (`wallets`:
+    /// the writer's, and the `--then-key` file read).
+    fn same_turn<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        sent: &Sent,
+        turn: &str,
+        (wallet, then_key): (&Wallet, Option<&ThenKeyRead<'_>>),
+    ) -> Result<bool, Failure> {
+        let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
+        Ok(key_file::typed_again(referee, sent, turn, |trial| {
+            trial.set_today(self.date.after(trial.last_date()));
+            let own = match then_key {
+                Some((_, then_wallet, _)) => Some(then_wallet),
+                None => Some(wallet),
+            };
+            let first = trial.to_move()?;
+            let hand = then_hand(trial, first, hand.as_ref(), wallet);
+            trial.compose_typed(turn, Keys::given(own, hand)).ok()
+        }))
+    }
+
+    /// The side whose set-up step the key file `wallet` writes now, and
+    /// the step; refused when no step is due, when the side's key must
+    /// come first, or when the step due is another side's.
+    fn step_due<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        wallet: &Wallet,
+        ctx: &Ctx<'_>,
+        read: &Ctx<'_>,
+    ) -> Result<(Side, SetupStep), Failure> {
         let side = match referee.side_beginning_setup(wallet.side()) {
             Some(side) => side,
             None => referee
                 .open_side()
-                .map_err(|e| compose_failure(e, key, read))?,
+                .map_err(|e| compose_failure(e, Some(&self.key), read))?,
         };
         let Some(step) = referee.setup_due() else {
-            return Err(Failure::usage(no_step_due::<G>(&referee)));
+            return Err(Failure::usage(no_step_due::<G>(referee)));
         };
         let name = side.name::<G>();
         if step == SetupStep::Key {
+            let keygen = Command::keygen(name)
+                .on(&ctx.origin)
+                .makes_key(&format!("{}.key", name.to_ascii_lowercase()));
             return Err(Failure::usage(format!(
-                "S1 cannot be written yet: {name} has no Commit tag, and every side's key comes before the first set-up line (tags are never added after a line); {name} runs herald keygen --side {name} {} -o {}.key first, then the set-up begins",
-                ctx.origin,
-                name.to_ascii_lowercase()
+                "S1 cannot be written yet: {name} has no Commit tag, and every side's key comes before the first set-up line (tags are never added after a line); {name} runs {keygen} first, then the set-up begins",
             )));
         }
         if !wallet.side().eq_ignore_ascii_case(name) {
@@ -310,191 +400,180 @@ impl Setup {
             let mut problem = Problem::plain(
                 ErrorKind::Illegal,
                 format!(
-                    "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs herald setup first)",
+                    "the set-up step due is {name}'s, and {} is {}'s key file: S{} is {name}'s, {} ({name} runs {} first)",
                     self.key.display(),
                     wallet.side(),
                     referee.next_line().1,
-                    step.what()
+                    step.what(),
+                    Command::setup(),
                 ),
             );
             problem.side = Some(name.to_owned());
             return Err(Failure::invalid(problem, &read.origin));
         }
+        Ok((side, step))
+    }
+
+    /// The choices the step takes: a commitment's, put into `wallet`
+    /// ([`Setup::choose`]); none once the side has committed.
+    fn take_choices<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        side: Side,
+        step: SetupStep,
+        wallet: &mut Wallet,
+        read: &Ctx<'_>,
+    ) -> Result<(), Failure> {
         match step {
-            SetupStep::Key => {}
+            SetupStep::Key => Ok(()),
             SetupStep::Commit | SetupStep::CommitOpen => {
-                self.choose::<G>(&referee, side, &mut wallet, read)?
+                self.choose::<G>(referee, side, wallet, read)
             }
-            SetupStep::Open | SetupStep::Shares => {
-                if let Some((flag, _)) = self.choices.first() {
-                    return Err(Failure::usage(format!(
-                        "--{flag}: {name} has committed to its choices; they cannot change now (this step opens what the rules open)"
-                    )));
-                }
-            }
+            SetupStep::Open | SetupStep::Shares => match self.choices.first() {
+                Some((flag, _)) => Err(Failure::usage(format!(
+                    "--{flag}: {} has committed to its choices; they cannot change now (this step opens what the rules open)",
+                    side.name::<G>()
+                ))),
+                None => Ok(()),
+            },
         }
-        let (_, number) = referee.next_line();
-        let line = Line {
-            kind: LineKind::Setup,
-            number,
-            side: name,
-            entries: Vec::new(),
-            ending: Ending::Actions,
-            proofs: Vec::new(),
-            claimant: None,
-        };
-        let hand = super::context::read_hand_key(self.hand_key.as_deref())?;
-        let played = referee
-            .compose(line, Keys::given(Some(&wallet), hand.as_ref()))
-            .map_err(|e| compose_failure(e, key, read))?;
-        // The record digest after the set-up line: what the `--then-key`
-        // file's turn answers.
-        let between = referee.digest().copied();
-        let written = !self.dry_run;
-        let shown = |p: &crate::referee::PlayedTurn<G>| {
-            if written {
-                p.line()
-            } else {
-                super::commands::dry_run_line(p)
-            }
-        };
-        // `--then`: the writer's first turn, right after the set-up's
-        // last line that made it the first to move.
-        let then_wallet = then_key.as_ref().map(|(_, w, _)| w);
-        let first_turn = match &self.then {
-            Some(turn) => Some(self.first_turn(
-                &mut referee,
-                side,
-                (&wallet, then_wallet),
-                hand.as_ref(),
-                turn,
-                read,
-            )?),
-            None => None,
-        };
-        let text = shown(&played) + &first_turn.as_ref().map(shown).unwrap_or_default();
-        // What the key file remembers: the last line written.
-        let last = first_turn.as_ref().unwrap_or(&played);
+    }
+
+    /// Write the lines: the key files first (the choices and the lines
+    /// they remember, in one write each: a new key file goes again on a
+    /// later failure, an old one is put back as it was; the `--then-key`
+    /// file remembers its turn, written after the set-up line), then the
+    /// record (a record made in memory, `herald new --key --reply`, has no
+    /// file: the message alone carries it), then the reply message, from
+    /// `side`, with `new_key`'s tags when the side joins now.
+    fn write<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        referee: &Referee<G>,
+        side: Side,
+        new_key: Option<&NewKey>,
+        lines: &Lines<'_, G>,
+        (writer, then_writer): (Writer<'_>, Option<Writer<'_>>),
+    ) -> Result<(), Failure> {
         let from_message = ctx.source.from_message();
-        // A record made in memory (`herald new --key --reply`) has no
-        // file: the message alone carries it.
-        let record_file = !from_message && ctx.stamp.is_some();
-        if written {
-            // The key file first (the choices and the line it remembers,
-            // in one write), then the record, then the reply message; each
-            // put back as it was when a later one cannot be written.
-            if let Some(reply) = &self.reply {
-                files::refuse_existing(&reply.output)?;
-            }
-            if self.reply.is_none() && from_message {
-                // Before anything is written: a message is left as it was
-                // received, and the reply is what carries the line.
-                let key = super::sent::key_arg(Some(&self.key));
-                let answer = crate::referee::Command::setup().key_file(&key);
-                super::context::refuse_message(ctx, answer)?;
-            }
-            // The key files (the choices and the lines they remember, in
-            // one write each: a new key file goes again on a later
-            // failure, an old one is put back as it was), then the record,
-            // then the reply message.
-            let reply_path = self.reply.as_ref().map(|r| r.output.as_path());
-            let mut keys = vec![super::chain::KeyLines {
-                path: &self.key,
-                read: key_read.as_ref(),
-                fresh,
-                wallet: wallet.clone(),
-                last,
-                answered: super::sent::Answered {
-                    after: before,
-                    text: &text,
-                    reply: reply_path,
-                    ended: None,
-                },
-            }];
-            // The other side's key file remembers its turn, written after
-            // the set-up line.
-            let turn_line = first_turn.as_ref().map(|t| t.line()).unwrap_or_default();
-            if let (Some((path, then_wallet, stamp)), Some(turn)) = (&then_key, &first_turn) {
-                keys.push(super::chain::KeyLines {
-                    path,
-                    read: Some(stamp),
-                    fresh: false,
-                    wallet: then_wallet.clone(),
-                    last: turn,
-                    answered: super::sent::Answered {
-                        after: between,
-                        text: &turn_line,
-                        reply: reply_path,
-                        ended: None,
-                    },
-                });
-            }
-            let files = super::chain::Written::keys(keys, &referee)?;
-            let tags: Vec<(&str, &str)> = new_key.map(|k| k.tags().to_vec()).unwrap_or_default();
-            let tags = tags.as_slice();
-            // "*" while the game runs: a claim voided by this line takes
-            // back the result it gave.
-            let result = referee.final_result().unwrap_or_else(|| "*".into());
-            let record = record_file.then_some((ctx.path, || {
-                append_line_with_tags(ctx, tags, &text, Some(&result))
-            }));
-            let message = self.reply.as_ref().map(|reply| {
-                || {
-                    let record = record::Splice::new()
-                        .tags(tags)
-                        .line(&text)
-                        .result(Some(&result))
-                        .extracted(ctx.source, ctx.record);
-                    super::mail::write_message(ctx, reply, &referee, side, &text, &record)
-                }
-            });
-            files.then(record, message)?;
+        if self.reply.is_none() && from_message {
+            // Before anything is written: a message is left as it was
+            // received, and the reply is what carries the line.
+            let key = super::sent::key_arg(Some(&self.key));
+            let answer = Command::setup().key_file(&key);
+            super::context::refuse_message(ctx, answer)?;
         }
-        let action = match step {
-            SetupStep::Key | SetupStep::Commit | SetupStep::CommitOpen => "commit",
-            SetupStep::Open => "open",
-            SetupStep::Shares => "share",
+        let mut parts = vec![Part {
+            by: Some(writer),
+            after: lines.before,
+            text: lines.played.line(),
+        }];
+        if let Some(turn) = lines.first_turn {
+            // The writer's own turn, or another side's by its key file.
+            let by = then_writer.or(parts[0].by);
+            parts.push(Part {
+                by,
+                after: lines.between,
+                text: turn.line(),
+            });
+        }
+        let message = Message {
+            parts,
+            last: lines.first_turn.unwrap_or(lines.played),
+            reply: self.reply.as_ref().map(|r| r.output.as_path()),
+            ended: None,
         };
-        match self.format {
-            Format::Json => print_json(&JsonSetup {
+        let text = message.text();
+        let tags: Vec<(&str, &str)> = new_key.map(|k| k.tags().to_vec()).unwrap_or_default();
+        let tags = tags.as_slice();
+        // "*" while the game runs: a claim voided by this line takes back
+        // the result it gave.
+        let result = referee.final_result().unwrap_or_else(|| "*".into());
+        let record_file = !from_message && ctx.stamp.is_some();
+        let record = record_file.then_some((ctx.path, || {
+            append_line_with_tags(ctx, tags, &text, Some(&result))
+        }));
+        let reply = self.reply.as_ref().map(|reply| {
+            || {
+                let record = record::Splice::new()
+                    .tags(tags)
+                    .line(&text)
+                    .result(Some(&result))
+                    .extracted(ctx.source, ctx.record);
+                super::mail::write_message(ctx, reply, referee, side, &text, &record)
+            }
+        });
+        message.write(referee, record, reply)
+    }
+
+    /// Print the lines `text` and what comes next, as text or JSON.
+    fn print<G: Game>(
+        &self,
+        ctx: &Ctx<'_>,
+        referee: &Referee<G>,
+        (side, step): (Side, SetupStep),
+        played: &PlayedTurn<G>,
+        text: &str,
+    ) -> Result<(), Failure> {
+        let written = !self.dry_run;
+        let from_message = ctx.source.from_message();
+        let record_file = !from_message && ctx.stamp.is_some();
+        let number = played.number;
+        if self.format == Format::Json {
+            return print_json(&JsonSetup {
                 schema: SCHEMA_VERSION,
                 ok: true,
                 step: format!("S{number}"),
-                side: name.into(),
-                action,
+                side: side.name::<G>().into(),
+                action: match step {
+                    SetupStep::Key | SetupStep::Commit | SetupStep::CommitOpen => "commit",
+                    SetupStep::Open => "open",
+                    SetupStep::Shares => "share",
+                },
                 line: text.trim_end().into(),
                 to_move: referee.side_due().map(|s| s.name::<G>().to_owned()),
                 phase: referee.phase().as_str(),
                 written,
-            })?,
-            Format::Text | Format::Svg => out(&format!(
-                "{text}{}\n{}{}",
-                next_text::<G>(&referee),
-                pending_text(&referee),
-                if written && !record_file && !from_message {
-                    String::new()
-                } else if written && from_message {
-                    format!("{} is left as it was received\n", ctx.origin)
-                } else if written {
-                    format!("wrote S{number} to {}\n", ctx.origin)
-                } else {
-                    "dry run: nothing written\n".into()
-                }
-            ))?,
+            });
         }
+        let wrote = if written && !record_file && !from_message {
+            String::new()
+        } else if written && from_message {
+            format!("{} is left as it was received\n", ctx.origin)
+        } else if written {
+            format!("wrote S{number} to {}\n", ctx.origin)
+        } else {
+            "dry run: nothing written\n".into()
+        };
+        out(&format!(
+            "{text}{}\n{}{wrote}",
+            next_text::<G>(referee),
+            pending_text(referee),
+        ))
+    }
+
+    /// After the line is written (or shown): a dry run of the set-up's
+    /// last line that makes its writer the first to move previews its
+    /// turn; when it did make it (or another side of its player) the first
+    /// to move, the message is not for the others yet (they would have
+    /// nothing to do): the writer's first turn goes out with it, from that
+    /// message; else the reply is sent, if asked.
+    fn after_written<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        side: Side,
+        (wallet, hand): (&Wallet, Option<&Wallet>),
+        ctx: &Ctx<'_>,
+    ) -> Result<Exit, Failure> {
+        let written = !self.dry_run;
         if !written && self.format != Format::Json {
-            if let Some(preview) =
-                self.first_mover_preview(&referee, side, &wallet, hand.as_ref(), ctx)
-            {
+            if let Some(preview) = self.first_mover_preview(referee, side, wallet, hand, ctx) {
                 out(&preview)?;
             }
         }
-        // The set-up's last line made its own writer the first to move: the
-        // message is not for the others yet (they would have nothing to
-        // do); the writer's first turn goes out with it, from that message.
         let own_turn = self.reply.as_ref().filter(|_| written).and_then(|r| {
-            super::commands::first_mover_hint(&referee, side, &r.output, Some(&self.key))
-                .or_else(|| own_side_first_hint(&referee, side, &r.output))
+            first_mover_hint(referee, side, &r.output, Some(&self.key))
+                .or_else(|| own_side_first_hint(referee, side, &r.output))
         });
         if let Some(hint) = own_turn {
             if self.format != Format::Json {
@@ -506,6 +585,34 @@ impl Setup {
             super::commands::send_if_asked(self.reply.as_ref(), self.format)?;
         }
         Ok(Exit::Ok)
+    }
+}
+
+/// The `--then-key` file read: its path, key file and the stamp of the
+/// bytes read.
+type ThenKeyRead<'a> = (&'a Path, Wallet, files::Stamp);
+
+/// The lines `setup` composed: the set-up line and the first turn
+/// `--then` wrote after it, with the record digests before each.
+struct Lines<'a, G: Game> {
+    played: &'a PlayedTurn<G>,
+    first_turn: Option<&'a PlayedTurn<G>>,
+    before: Option<Hash>,
+    between: Option<Hash>,
+}
+
+impl<G: Game> Lines<'_, G> {
+    /// The lines as written (`written`), or as a dry run shows them,
+    /// without their signatures.
+    fn text(&self, written: bool) -> String {
+        let shown = |p: &PlayedTurn<G>| {
+            if written {
+                p.line()
+            } else {
+                super::commands::dry_run_line(p)
+            }
+        };
+        shown(self.played) + &self.first_turn.map(shown).unwrap_or_default()
     }
 }
 
@@ -524,7 +631,7 @@ impl Setup {
         hand: Option<&Wallet>,
         ctx: &Ctx<'_>,
     ) -> Option<String> {
-        if self.then.is_some() || !super::commands::moves_first(referee, side) {
+        if self.then.is_some() || !referee.moves_first(side) {
             return None;
         }
         let look = referee.look(Keys::given(Some(wallet), hand)).ok()?;
@@ -532,16 +639,19 @@ impl Setup {
             "<stdin>" => "RECORD",
             origin => origin,
         };
-        let key = self.key.display();
+        let key = self.key.display().to_string();
         let diagram = G::diagram(&look.state, crate::game::DiagramStyle::default());
-        let legal = format!("herald legal {origin} --key {key}");
+        let legal = Command::legal().on(origin).key_file(&key).to_string();
         let reply = if ctx.source.from_message() {
             " --reply -o OUT.eml"
         } else {
             ""
         };
+        // `--then` after `--key`, as this hint always put it (a command
+        // value writes `--then` first).
+        let setup = Command::setup().on(origin).key_file(&key);
         Some(format!(
-            "\nThis line makes {name} the first to move. The position it will produce, as {name} sees it:\n\n{diagram}{}Write it with your first turn, one message: herald setup {origin} --key {key} --then \"YOUR TURN\"{reply}\n",
+            "\nThis line makes {name} the first to move. The position it will produce, as {name} sees it:\n\n{diagram}{}Write it with your first turn, one message: {setup} --then \"YOUR TURN\"{reply}\n",
             super::look::text(&look, &legal),
             name = side.name::<G>(),
         ))
@@ -743,11 +853,16 @@ fn own_side_first_hint<G: Game>(
         .filter(|_| referee.phase() == crate::game::Phase::Play)?;
     (first != side && referee.same_player(side, first)).then(|| {
         let name = first.name::<G>();
+        let key = format!("{}.key", name.to_ascii_lowercase());
+        let out = reply.display().to_string();
+        let turn = Command::moves()
+            .on(&out)
+            .typed("YOUR TURN")
+            .key_file(&key)
+            .reply_to("NEXT.eml");
+        let both = Command::setup().on("...").then_by("YOUR TURN", &key);
         format!(
-            "{name}, another side of yours, moves first: keep {out} to yourself (it is not sent) and answer it with {name}'s first turn, one message that carries both lines: herald move {out} \"YOUR TURN\" --key {}.key --reply -o NEXT.eml (next time, one command writes both: herald setup ... --then \"YOUR TURN\" --then-key {}.key)\n",
-            name.to_ascii_lowercase(),
-            name.to_ascii_lowercase(),
-            out = reply.display()
+            "{name}, another side of yours, moves first: keep {out} to yourself (it is not sent) and answer it with {name}'s first turn, one message that carries both lines: {turn} (next time, one command writes both: {both})\n",
         )
     })
 }
@@ -756,12 +871,16 @@ fn own_side_first_hint<G: Game>(
 fn no_step_due<G: Game>(referee: &Referee<G>) -> String {
     if G::SETUP_CHOICES.is_empty() {
         format!(
-            "{} has no set-up: the game starts with turn 1 (herald move)",
-            G::TITLE
+            "{} has no set-up: the game starts with turn 1 ({})",
+            G::TITLE,
+            Command::moves()
         )
     } else {
         let (_, number) = referee.next_line();
-        format!("the set-up is over: the game is at turn {number} (herald move)")
+        format!(
+            "the set-up is over: the game is at turn {number} ({})",
+            Command::moves()
+        )
     }
 }
 

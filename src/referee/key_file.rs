@@ -13,10 +13,10 @@
 //! read).
 
 use super::answer::{replay_from_sent, Answering, Crossed};
-use super::{Command, ErrorKind, Keep, Referee, RefereeError, Said};
+use super::{Command, ErrorKind, Keep, PlayedTurn, Referee, RefereeError, Said};
 use crate::fairness::Hash;
 use crate::game::Game;
-use crate::record::{LineKind, Record, Turn};
+use crate::record::{LineKind, Record, Source, Turn};
 use crate::wallet::{Seen, Sent, Wallet};
 
 /// Why a key file refuses a record, or a line on it.
@@ -475,6 +475,141 @@ pub fn first_turn_elsewhere(sent: &Sent, typed: &str, key: &str) -> Refused {
     )
 }
 
+/// The refusal of a turn from the player whose closing line (an audit or
+/// a claim once play was over), `sent`, is written already: from them only
+/// a closing line may follow, `audit` (by the key file `key`), or, while
+/// another side's claim waits for its answer, what is due once it is
+/// answered or stands. `own`: the key file's side.
+pub fn closing_written<G: Game>(
+    referee: &Referee<G>,
+    sent: &Sent,
+    own: Option<&str>,
+    key: &str,
+) -> Refused {
+    let closing = match (referee.open_claim(), referee.step_due()) {
+        (Some((target, _)), Some(due))
+            if own.is_none_or(|s| !s.eq_ignore_ascii_case(target.name::<G>())) =>
+        {
+            Said::words(format!(
+                "once the claim is answered or stands: {}",
+                due.text
+            ))
+        }
+        _ => Said::default().command(Command::moves().on_record().action("audit").key_file(key)),
+    };
+    Refused::Copy(
+        ErrorKind::Illegal,
+        closing
+            .after(&format!(
+                "you already wrote your {} once this game's play was over (an audit or a claim): from you only a closing line may follow on it (",
+                sent.name(),
+            ))
+            .and("), not a turn; nothing was written"),
+    )
+}
+
+/// Play `line`, a line the player wrote (its key file's copy: a game's
+/// last line and its writer's audit go together), on `referee`: the first
+/// line played, or none if it does not follow.
+pub fn play_own_line<G: Game>(referee: &mut Referee<G>, line: &str) -> Option<PlayedTurn<G>> {
+    let source = Source::typed(line);
+    let (turns, _) = crate::record::parse_lines(&source).ok()?;
+    let mut first = None;
+    for turn in &turns {
+        let played = referee.play(turn).ok()?;
+        first.get_or_insert(played);
+    }
+    first
+}
+
+/// The refusal to write the player's last line `sent` again on `record`
+/// (replayed by `referee`), a copy older than the one the line answered,
+/// which the record digest cannot tell apart (the Key tags that joined
+/// before turn 1 are not in it): the line would go out without them, on a
+/// game that cannot take it. The newer copy's message is the one to
+/// resend. `None` when the copy is not such a one.
+pub fn older_copy<G: Game>(
+    referee: &Referee<G>,
+    record: &Record<'_>,
+    sent: &Sent,
+) -> Option<Refused> {
+    let side = *referee.keys_due().first()?;
+    if !record.turns.is_empty() {
+        return None;
+    }
+    let name = side.name::<G>();
+    let line = sent.name();
+    let resend = match &sent.reply {
+        Some(r) => format!("resend {r}, the message your {line} went out in"),
+        None => format!("resend the record your {line} went out in"),
+    };
+    Some(Refused::Copy(
+        ErrorKind::Illegal,
+        Said::words(format!(
+            "you answered a newer copy of this game already: your {line} was written on a copy that holds {name}'s key, and this one lacks it (an older message, your own first one perhaps): {resend}; nothing was written"
+        )),
+    ))
+}
+
+/// Play the player's last line `sent` again from the key file's copy of
+/// it, `line`, on `referee`, the record it answered: the first line
+/// played, when it follows and leads to the record digest the key file
+/// remembers (else the copy was edited).
+pub fn play_sent_again<G: Game>(
+    referee: &mut Referee<G>,
+    sent: &Sent,
+    line: &str,
+) -> Option<PlayedTurn<G>> {
+    play_own_line(referee, line).filter(|_| referee.digest() == Some(&sent.digest))
+}
+
+/// Whether `typed` is the actions of the turn `sent` (its first turn
+/// line, `5. Red: Ka9-b9`: a set-up line's first turn written with it by
+/// `setup --then`; else its first line), spaces aside.
+pub fn same_actions(sent: &Sent, typed: &str) -> bool {
+    let words = |text: &str| text.split_whitespace().collect::<String>();
+    sent_head(sent)
+        .and_then(|l| l.split_once(": "))
+        .is_some_and(|(_, actions)| words(actions) == words(typed))
+}
+
+/// Whether `typed` is the turn of `sent`, the player's last line(s),
+/// again on `referee`, the record it answered: the same actions as
+/// written (spaces aside), or, composed by `compose` on a copy after the
+/// lines `sent` holds before its turn (the set-up line `setup --then`
+/// wrote with it), the same first physical line (facts the referee adds,
+/// such as a die, included).
+pub fn typed_again<G: Game>(
+    referee: &Referee<G>,
+    sent: &Sent,
+    typed: &str,
+    compose: impl FnOnce(&mut Referee<G>) -> Option<PlayedTurn<G>>,
+) -> bool {
+    if same_actions(sent, typed) {
+        return true;
+    }
+    let mut trial = referee.clone();
+    let before = before_turn(sent);
+    if !before.is_empty() && play_own_line(&mut trial, before).is_none() {
+        return false;
+    }
+    compose(&mut trial).is_some_and(|played| played.line().lines().next() == sent_head(sent))
+}
+
+/// Whether the record `referee` replayed ends with the player's last
+/// line `sent` and `typed` is that line's turn again: its message was
+/// lost, and `move --reply` writes it again from the record as it stands
+/// (a record whose closing line alone may follow from the player,
+/// `closing_only`, is not one).
+pub fn ends_with_sent<G: Game>(
+    referee: &Referee<G>,
+    sent: &Sent,
+    typed: &str,
+    closing_only: bool,
+) -> bool {
+    !closing_only && Some(&sent.digest) == referee.digest() && same_actions(sent, typed)
+}
+
 /// What the player whose claim crossed another line in the mail is told
 /// as the game goes on ([`Crossed::Answered`], [`Crossed::ClaimedAlready`]);
 /// `None` for a line of the player's that a claim crossed
@@ -708,6 +843,78 @@ mod tests {
         assert_eq!(
             said.write(&how),
             "your set-up line S2 answers this very record, and it made you the first to move: answer r.eml with your first turn, one message that carries both lines: herald move r.eml \"Kc9-b9\" --key my.key --reply -o NEXT.eml; nothing was written"
+        );
+    }
+
+    #[test]
+    fn a_record_that_ends_with_the_players_line_typed_again_is_its_lost_message() {
+        let source = game();
+        let record = record::parse(&source).expect("parsed");
+        let red = wallet(&record, 1);
+        let (replayed, _) = checked(&source, &red);
+        let last = record.turns.last().expect("four turns");
+        let text = format!(
+            "{}\n",
+            source.text()[last.span.start..last.lines_end].trim_end()
+        );
+        let (_, actions) = head_line(&text)
+            .and_then(|l| l.split_once(": "))
+            .expect("a turn line");
+        let sent = Sent {
+            kind: LineKind::Turn,
+            number: 4,
+            digest: *replayed.referee.digest().expect("signed"),
+            after: None,
+            ended: None,
+            text: Some(text.clone()),
+            reply: None,
+        };
+        let referee = &replayed.referee;
+        // The same actions, spaces aside: its message again.
+        assert!(ends_with_sent(
+            referee,
+            &sent,
+            &format!(" {actions} "),
+            false
+        ));
+        assert!(!ends_with_sent(referee, &sent, "resign", false));
+        // Not where only the player's closing line may follow.
+        assert!(!ends_with_sent(referee, &sent, actions, true));
+        // Nor on a record it does not end.
+        let other = Sent {
+            digest: [0; 32],
+            ..sent.clone()
+        };
+        assert!(!ends_with_sent(referee, &other, actions, false));
+        // The line played again on the record before it is that line.
+        let mut before = replay_from_sent::<G>(
+            &Record {
+                tags: record.tags.clone(),
+                turns: record.turns[..3].to_vec(),
+                header_end: record.header_end,
+            },
+            Keep::RULES,
+            None,
+            |_, _| {},
+        )
+        .expect("replayed");
+        let played = play_own_line(&mut before, &text).expect("it follows");
+        assert_eq!((played.number, played.side), (4, crate::game::Side(1)));
+        assert_eq!(before.digest(), referee.digest());
+        // A turn after the record's closing line: the audit, by the key file.
+        let Refused::Copy(kind, said) = closing_written(referee, &sent, Some("Red"), "red.key")
+        else {
+            panic!("not a refusal");
+        };
+        assert_eq!(kind, ErrorKind::Illegal);
+        let how = crate::referee::Writing {
+            record: "game.pbem",
+            reply: false,
+            send: false,
+        };
+        assert_eq!(
+            said.write(&how),
+            "you already wrote your turn 4 once this game's play was over (an audit or a claim): from you only a closing line may follow on it (herald move game.pbem audit --key red.key), not a turn; nothing was written"
         );
     }
 }

@@ -37,6 +37,7 @@ mod players;
 mod seal;
 mod table;
 pub mod typed;
+pub mod writer;
 
 /// The side the set-up is due from before `S1` is written: the first; under
 /// protocol 3 the first side with its key (the creator's), which begins it.
@@ -70,6 +71,7 @@ pub use line::{Ending, Entry, Line, PlayedTurn, Shown};
 pub use look::{HandCard, KeyTags, KeylessCopy, KeylessWhen, ListedAfter, Look, Stage};
 pub use seal::Forfeit;
 pub use typed::{TypedAs, TypedError};
+pub use writer::Writes;
 
 use crate::fairness::{Hash, CHAIN_LENGTH};
 use crate::game::{Demand, Game, Illegal, Outcome, Phase, Side, Team};
@@ -1851,12 +1853,13 @@ impl<G: Game> Referee<G> {
             Place::Line,
             None,
             format!(
-                "the game is already over ({}): no turn may follow{draw_word} (herald check shows the result)",
+                "the game is already over ({}): no turn may follow{draw_word} ({} shows the result)",
                 match (outcome.winners::<G>(), &self.agreed) {
                     (Some(w), _) => format!("{w} won"),
                     (None, Some(_)) => "a draw by agreement".into(),
                     (None, None) => "a draw".into(),
-                }
+                },
+                Command::check(),
             ),
         )
     }
@@ -1878,7 +1881,8 @@ impl<G: Game> Referee<G> {
                 Place::Line,
                 None,
                 format!(
-                    "{name} has no Commit tag: every side adds its key before the first set-up line, since tags are never added after a line ({name} runs herald keygen --side {name}, then the set-up begins)"
+                    "{name} has no Commit tag: every side adds its key before the first set-up line, since tags are never added after a line ({name} runs {}, then the set-up begins)",
+                    Command::keygen(name),
                 ),
             ));
         }
@@ -1940,11 +1944,11 @@ impl<G: Game> Referee<G> {
                 Some("accept draw"),
                 format!(
                     "{} offered this draw itself on turn {}: the other sides accept it, not \
-                     the side that offered ({} answers next: herald move \"accept draw\" \
-                     --key, or plays on)",
+                     the side that offered ({} answers next: {}, or plays on)",
                     at.side,
                     offer.turn,
-                    due.name::<G>()
+                    due.name::<G>(),
+                    Command::moves().action("accept draw").key(),
                 ),
             ));
         }
