@@ -32,6 +32,18 @@
 //!   should not grow with `n` (issue 30: 5,000 turns no slower a turn
 //!   than 300 by more than 20%).
 //!
+//! - `deck/floor/<record>/batched` and `deck/floor/<record>/herald`
+//!   (issue 30, "at least 0.8 of the batched floor"): the floor of a
+//!   hidden-hands record, the same number of share proofs and
+//!   signatures as the record holds, checked by the cryptography alone in
+//!   the batches herald makes of them (the window of 256 deferred checks,
+//!   each window's shares one random linear combination,
+//!   `deck::verify_batch`, and its signatures one merged-key batch,
+//!   `fairness::seals_verify`), against herald's whole replay of that
+//!   record in process (parse, rules, deck, digest, every check), one
+//!   after the other in one run. `<record>` is the long game's first 300
+//!   turns and its first 839. The counts are printed.
+//!
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
 
@@ -209,6 +221,10 @@ fn bench(c: &mut Criterion) {
             black_box(referee.outcome())
         })
     });
+    if !selected("long-game") && !selected("peaceful-game") {
+        group.finish();
+        return;
+    }
     let long = long_games::longest_of_seeds();
     let turns = first_turns(&long, usize::MAX).1;
     eprintln!("deck/long-game: {turns} turns");
@@ -234,6 +250,158 @@ fn bench(c: &mut Criterion) {
         }
     }
     group.finish();
+}
+
+/// Whether the benchmarks `deck/<name>/...` may run: there is no filter
+/// (the free arguments of the command line), or one names them or is a
+/// part of their id (`deck`, `deck/floor`). A filter that leaves the long
+/// games out skips making them, which takes a while.
+fn selected(name: &str) -> bool {
+    let id = format!("deck/{name}/");
+    let free: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    free.is_empty()
+        || free
+            .iter()
+            .any(|a| a.contains(name) || id.contains(a.as_str()))
+}
+
+/// `deck/floor/...`: the batched floor of the long game's first 300 and
+/// first 839 turns against herald's replay of them.
+fn floors(c: &mut Criterion) {
+    if !selected("floor") {
+        return;
+    }
+    let mut group = c.benchmark_group("deck");
+    group.measurement_time(Duration::from_secs(5));
+    group.sample_size(20);
+    let long = long_games::longest_of_seeds();
+    let turns = first_turns(&long, usize::MAX).1;
+    for n in [300, turns.saturating_sub(5)] {
+        let (cut, _) = first_turns(&long, n);
+        floor(&mut group, &format!("long-game-{n}"), &cut);
+    }
+    group.finish();
+}
+
+/// The checks deferred at once by a replay before they are verified
+/// (`referee::seal`'s window): the floor batches as herald does.
+const WINDOW: usize = 256;
+
+/// A window of a record's deferred checks: its signatures and share
+/// proofs.
+#[derive(Clone, Copy, Debug, Default)]
+struct Window {
+    sigs: usize,
+    shares: usize,
+}
+
+/// The windows herald's replay of `record` verifies: each line's
+/// signature, then its shares' proofs, join the checks waiting; before a
+/// line is played, a window of [`WINDOW`] or more is verified; the rest
+/// at the end. Also the mean length of a line's bytes (what a signature
+/// covers, behind the game id).
+fn windows(record: &herald::record::Record<'_>) -> (Vec<Window>, usize) {
+    use herald::record::ProofKind;
+    let (mut out, mut now) = (Vec::new(), Window::default());
+    let mut bytes = 0;
+    for turn in &record.turns {
+        if now.sigs + now.shares >= WINDOW {
+            out.push(std::mem::take(&mut now));
+        }
+        for proof in &turn.proofs {
+            match proof.kind {
+                ProofKind::Sign(_) => now.sigs += 1,
+                ProofKind::Share { .. } => now.shares += 1,
+                _ => {}
+            }
+        }
+        bytes += turn.lines_end.saturating_sub(turn.span.start);
+    }
+    out.push(now);
+    (out, bytes / record.turns.len().max(1))
+}
+
+/// `deck/floor/<name>/batched` and `deck/floor/<name>/herald` for the
+/// hidden-hands record `text` (see the module's comment).
+fn floor(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    text: &str,
+) {
+    let source = Source::new(text.as_bytes()).unwrap();
+    let record = herald::record::parse(&source).unwrap();
+    let (windows, line) = windows(&record);
+    let most_sigs = windows.iter().map(|w| w.sigs).max().unwrap_or(0);
+    let most_shares = windows.iter().map(|w| w.shares).max().unwrap_or(0);
+    // Share proofs: two players' shares of every position of a deck of
+    // 34, over and over (a batch costs the same whatever the positions).
+    let secrets = secrets(2);
+    let table = table(&secrets);
+    let unmasked = Deck::unmasked(&table, 0, &(0..34).collect::<Vec<_>>()).unwrap();
+    let deck = passes(&table, &unmasked, 0).pop().unwrap().1.output;
+    let pool: Vec<ShareCheck> = (0..68u32)
+        .map(|k| {
+            let s = &secrets[(k % 2) as usize];
+            let share = s.share(&deck, k / 2).unwrap();
+            share.check(&table, s.side(), &deck).unwrap()
+        })
+        .collect();
+    let checks: Vec<ShareCheck> = pool.iter().cycle().take(most_shares).cloned().collect();
+    // Signatures: two keys in turn, each over a message as long as the
+    // record's mean line behind the game id.
+    let keys = [
+        herald::fairness::signing_key(&[1; 32]),
+        herald::fairness::signing_key(&[2; 32]),
+    ];
+    let messages: Vec<Vec<u8>> = (0..most_sigs)
+        .map(|i| {
+            let mut m = vec![b'x'; 32 + line];
+            m[..8].copy_from_slice(&(i as u64).to_be_bytes());
+            m
+        })
+        .collect();
+    let signers: Vec<ed25519_dalek::VerifyingKey> = (0..most_sigs)
+        .map(|i| keys[i % 2].verifying_key())
+        .collect();
+    let sigs: Vec<[u8; 64]> = (0..most_sigs)
+        .map(|i| {
+            use ed25519_dalek::Signer;
+            keys[i % 2].sign(&messages[i]).to_bytes()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let (all_sigs, all_shares): (usize, usize) = windows
+        .iter()
+        .fold((0, 0), |(a, b), w| (a + w.sigs, b + w.shares));
+    eprintln!(
+        "deck/floor/{name}: {} lines, {all_sigs} signatures, {all_shares} share proofs, {} \
+         windows, a line {line} bytes",
+        record.turns.len(),
+        windows.len()
+    );
+    group.bench_function(format!("floor/{name}/batched"), |b| {
+        b.iter(|| {
+            for w in &windows {
+                let n = w.sigs;
+                assert!(herald::fairness::seals_verify(
+                    &signers[..n],
+                    black_box(&refs[..n]),
+                    &sigs[..n]
+                ));
+                assert!(verify_batch(&GAME, black_box(&checks[..w.shares])));
+            }
+        })
+    });
+    group.bench_function(format!("floor/{name}/herald"), |b| {
+        b.iter(|| {
+            let source = Source::new(text.as_bytes()).unwrap();
+            let record = herald::record::parse(&source).unwrap();
+            black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome())
+        })
+    });
 }
 
 /// A self-played Battlegates game with hidden hands, 40 signed turns,
@@ -289,5 +457,5 @@ fn hidden_hands_record() -> String {
     format!("{header}\n{body}{log}")
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, floors);
 criterion_main!(benches);

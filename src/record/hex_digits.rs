@@ -51,12 +51,19 @@ pub(crate) fn decode<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
     Some(out)
 }
 
-/// Append `bytes` to `out` as lower-case hexadecimal digits.
+/// Append `bytes` to `out` as lower-case hexadecimal digits (written a
+/// piece at a time into a buffer, then appended: the digits of every
+/// proof of every line are written again for the record digest).
 pub(crate) fn push(out: &mut String, bytes: &[u8]) {
     out.reserve(2 * bytes.len());
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    let mut buf = [0u8; 128];
+    for piece in bytes.chunks(buf.len() / 2) {
+        for (pair, &b) in buf.chunks_exact_mut(2).zip(piece) {
+            pair[0] = DIGITS[usize::from(b >> 4)];
+            pair[1] = DIGITS[usize::from(b & 0x0f)];
+        }
+        let digits = &buf[..2 * piece.len()];
+        out.push_str(std::str::from_utf8(digits).expect("hexadecimal digits are ASCII"));
     }
 }
 

@@ -1568,9 +1568,21 @@ impl<'a> ProofCursor<'a> {
             }
         }
         // Nibbles read so far; white space between digits is skipped.
+        // Digits are taken two at a time where a byte's two stand side
+        // by side (herald writes long values as pieces of 64 digits, one
+        // piece a line), else one at a time.
         let mut nibbles = 0;
         while nibbles < 2 * N && self.at < self.end {
             let b = bytes[self.at];
+            if nibbles % 2 == 0 && self.at + 1 < self.end {
+                let pair = (hex_digits::value(b), hex_digits::value(bytes[self.at + 1]));
+                if let (Some(high), Some(low)) = pair {
+                    value[nibbles / 2] = high << 4 | low;
+                    nibbles += 2;
+                    self.at += 2;
+                    continue;
+                }
+            }
             if let Some(v) = hex_digits::value(b) {
                 value[nibbles / 2] = value[nibbles / 2] << 4 | v;
                 nibbles += 1;

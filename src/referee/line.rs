@@ -6,6 +6,7 @@
 //! [`Turn`], self-play and `move` from a player's choice.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::ChanceEvent;
 use crate::fairness::Hash;
@@ -221,7 +222,8 @@ impl<'a> Line<'a> {
     /// words separated by one space, hex in lower case. `claimant` is the
     /// claimant's name in canonical case.
     pub fn sealed_text(&self, claimant: Option<&str>) -> String {
-        let mut out = String::with_capacity(64 + 80 * self.proofs.len());
+        // A share's item is some 270 bytes, a card of a pass some 140.
+        let mut out = String::with_capacity(64 + 280 * self.proofs.len());
         let item = |out: &mut String, words: &mut dyn Iterator<Item = &str>| {
             if !out.is_empty() {
                 out.push_str(", ");
@@ -307,8 +309,7 @@ fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
     let words: (&str, &[&str], &[&[u8]]) = match proof {
         ProofKind::Sign(_) => return,
         ProofKind::Date(day) => {
-            out.push_str("\ndate ");
-            out.push_str(&day.to_string());
+            let _ = write!(out, "\ndate {day}");
             return;
         }
         ProofKind::Reveal(h) => ("reveal", &[], &[h]),
@@ -319,8 +320,7 @@ fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
             share,
             proof,
         } => {
-            out.push_str("\nshare ");
-            out.push_str(&position.to_string());
+            let _ = write!(out, "\nshare {position}");
             for value in [&share[..], &proof[..]] {
                 out.push(' ');
                 hex_digits::push(out, value);
@@ -329,9 +329,7 @@ fn sealed_proof(proof: &ProofKind<'_>, out: &mut String) {
         }
         ProofKind::CardKey { key, proof } => ("cardkey", &[], &[key, proof]),
         ProofKind::Deck { position, card } => {
-            out.push_str("\ndeck ");
-            out.push_str(&position.to_string());
-            out.push(' ');
+            let _ = write!(out, "\ndeck {position} ");
             hex_digits::push(out, card);
             return;
         }

@@ -217,12 +217,16 @@ impl KeyProof {
 /// What every player knows of a game's deck: the game id, the sides in
 /// turn order with their verified card keys, the joint key (their sum)
 /// and the points of the physical cards.
+///
+/// The sides and the card points are shared by the table's clones: the
+/// ledger is copied for every line played (the copy kept once the line
+/// is good), and the table never changes once made.
 #[derive(Clone, Debug)]
 pub struct Table {
     game: Hash,
-    sides: Vec<(String, CardKey)>,
+    sides: Arc<[(String, CardKey)]>,
     joint: JointKey,
-    cards: Vec<RistrettoPoint>,
+    cards: Arc<[RistrettoPoint]>,
 }
 
 /// The joint key `Y`, and for the audit a table of its multiples
@@ -289,7 +293,7 @@ impl Table {
         Ok(Table {
             game: *game,
             joint: JointKey::new(verified.iter().map(|(_, k)| k.point).sum()),
-            sides: verified,
+            sides: verified.into(),
             cards: (0..cards).map(|i| card_point(game, i)).collect(),
         })
     }

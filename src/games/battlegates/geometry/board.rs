@@ -452,11 +452,15 @@ impl Geometry {
 
     /// The sides playing on this board, in turn order.
     pub fn side_list(&self) -> Vec<Side> {
+        self.side_iter().collect()
+    }
+
+    /// [`Geometry::side_list`] without the list.
+    pub fn side_iter(&self) -> impl Iterator<Item = Side> + '_ {
         self.sides
             .iter()
             .filter_map(|n| SIDE_NAMES.iter().position(|m| m == n))
             .map(|i| Side(i as u8))
-            .collect()
     }
 
     /// The square at signed coordinates, if it is on the board.

@@ -245,6 +245,25 @@ pub enum OnEdge {
 pub struct Maze {
     walls: [Option<Edge>; MAX_WALLS],
     gates: [Option<Gate>; MAX_GATES],
+    /// The edges each gate slot covers ([`Gate::edges`], none for an
+    /// empty slot), kept with `gates` by every change to them: what lies
+    /// on an edge is asked at every step the dice search tries. A
+    /// function of `gates` alone, so two mazes are equal, and hash the
+    /// same, exactly when their pieces are.
+    covered: [[Option<Edge>; 2]; MAX_GATES],
+    /// For every edge a wall or a gate covers, its bit ([`edge_bit`]):
+    /// an edge whose bit is clear has nothing on it but perhaps stone,
+    /// told without looking through the pieces (most steps the dice
+    /// search tries cross a free edge). Kept with `walls` and `covered`,
+    /// and a function of them.
+    occupied: u64,
+}
+
+/// An edge's bit in [`Maze`]'s summary of the edges its pieces cover;
+/// several edges share a bit.
+fn edge_bit(edge: Edge) -> u64 {
+    let k = u32::from(edge.x) * 5 + u32::from(edge.y) * 3 + u32::from(edge.vertical) * 17;
+    1 << (k % 64)
 }
 
 impl Default for Maze {
@@ -252,6 +271,8 @@ impl Default for Maze {
         Maze {
             walls: [None; MAX_WALLS],
             gates: [None; MAX_GATES],
+            covered: [[None; 2]; MAX_GATES],
+            occupied: 0,
         }
     }
 }
@@ -305,13 +326,14 @@ impl Maze {
             Piece::Wall(e) => match self.walls.iter_mut().find(|w| w.is_none()) {
                 Some(slot) => {
                     *slot = Some(e);
+                    self.occupied |= edge_bit(e);
                     true
                 }
                 None => false,
             },
-            Piece::Gate(g) => match self.gates.iter_mut().find(|w| w.is_none()) {
-                Some(slot) => {
-                    *slot = Some(g);
+            Piece::Gate(g) => match self.gates.iter().position(Option::is_none) {
+                Some(i) => {
+                    self.set_gate(i, g);
                     true
                 }
                 None => false,
@@ -325,13 +347,16 @@ impl Maze {
             Piece::Wall(e) => match self.walls.iter_mut().find(|w| **w == Some(e)) {
                 Some(slot) => {
                     *slot = None;
+                    self.sum_up();
                     true
                 }
                 None => false,
             },
-            Piece::Gate(g) => match self.gates.iter_mut().find(|w| **w == Some(g)) {
-                Some(slot) => {
-                    *slot = None;
+            Piece::Gate(g) => match self.gates.iter().position(|w| *w == Some(g)) {
+                Some(i) => {
+                    self.gates[i] = None;
+                    self.covered[i] = [None; 2];
+                    self.sum_up();
                     true
                 }
                 None => false,
@@ -341,9 +366,22 @@ impl Maze {
 
     /// Replace gate `i`.
     pub fn set_gate(&mut self, i: usize, gate: Gate) {
-        if let Some(slot) = self.gates.get_mut(i) {
+        if let (Some(slot), Some(covered)) = (self.gates.get_mut(i), self.covered.get_mut(i)) {
             *slot = Some(gate);
+            *covered = gate.edges();
+            self.sum_up();
         }
+    }
+
+    /// Work out `occupied` again from the pieces.
+    fn sum_up(&mut self) {
+        let covered = self.covered.iter().flatten().flatten();
+        self.occupied = self
+            .walls
+            .iter()
+            .flatten()
+            .chain(covered)
+            .fold(0, |bits, &e| bits | edge_bit(e));
     }
 
     /// What lies on `edge` of board `g`: stone, a wall or a gate.
@@ -351,17 +389,21 @@ impl Maze {
         if g.is_stone(edge) {
             return Some(OnEdge::Stone);
         }
+        if self.occupied & edge_bit(edge) == 0 {
+            return None;
+        }
         if self.walls().any(|w| w == edge) {
             return Some(OnEdge::Wall);
         }
-        self.gates()
-            .find(|(_, g)| g.covers(edge))
-            .map(|(i, _)| OnEdge::Gate(i))
+        self.covered
+            .iter()
+            .position(|c| c.contains(&Some(edge)))
+            .map(OnEdge::Gate)
     }
 
     /// Whether a Brick wall lies on `edge`.
     pub fn wall_on(&self, edge: Edge) -> bool {
-        self.walls().any(|w| w == edge)
+        self.occupied & edge_bit(edge) != 0 && self.walls().any(|w| w == edge)
     }
 
     /// The gates hinged on `post`, with their indices.
@@ -450,5 +492,86 @@ impl Maze {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::battlegates::geometry::layouts::Layout;
+
+    /// What lies on `edge` found by looking through every piece, as the
+    /// maze did before it kept the gates' edges and its summary of them.
+    fn looked_up(maze: &Maze, g: &Geometry, edge: Edge) -> Option<OnEdge> {
+        if g.is_stone(edge) {
+            return Some(OnEdge::Stone);
+        }
+        if maze.walls().any(|w| w == edge) {
+            return Some(OnEdge::Wall);
+        }
+        maze.gates()
+            .find(|(_, gate)| gate.covers(edge))
+            .map(|(i, _)| OnEdge::Gate(i))
+    }
+
+    /// Every edge of `g`: what `maze` says lies on it is what its pieces
+    /// say, and a wall is on it exactly when one of its walls is.
+    fn agrees(maze: &Maze, g: &Geometry, step: &str) {
+        for edge in g.edges() {
+            assert_eq!(
+                maze.on_edge(g, edge),
+                looked_up(maze, g, edge),
+                "{step}: {edge}"
+            );
+            assert_eq!(
+                maze.wall_on(edge),
+                maze.walls().any(|w| w == edge),
+                "{step}: {edge}"
+            );
+        }
+    }
+
+    #[test]
+    fn what_lies_on_an_edge_follows_every_piece_added_turned_and_taken_off() {
+        for layout in Layout::ALL {
+            let g = layout.geometry();
+            let mut maze = Maze::default();
+            agrees(&maze, g, "empty");
+            // Pieces all over the board, walls and gates of both lengths
+            // in every direction, each added, then turned, then taken off.
+            let mut pieces = Vec::new();
+            for (k, post) in g.posts().enumerate().filter(|(k, _)| k % 7 == 3) {
+                let dir = Dir::ALL[k % 4];
+                let gate = Gate {
+                    hinge: post,
+                    dir,
+                    long: k % 2 == 0,
+                };
+                if gate.on_board(g) && maze.add(Piece::Gate(gate)) {
+                    pieces.push(Piece::Gate(gate));
+                }
+                let wall = g.edges().nth(k % 50).expect("an edge");
+                if maze.add(Piece::Wall(wall)) {
+                    pieces.push(Piece::Wall(wall));
+                }
+            }
+            assert!(
+                pieces.len() > 10,
+                "{}: {} pieces",
+                layout.tag(),
+                pieces.len()
+            );
+            agrees(&maze, g, "added");
+            let gates: Vec<(usize, Gate)> = maze.gates().collect();
+            for (i, gate) in gates {
+                maze.set_gate(i, gate.turned(Sense::Cw));
+                agrees(&maze, g, &format!("{} turned", gate.named()));
+            }
+            for piece in maze.pieces() {
+                assert!(maze.remove(piece));
+                agrees(&maze, g, &format!("{} taken off", piece.named()));
+            }
+            assert_eq!(maze, Maze::default());
+        }
     }
 }

@@ -58,24 +58,28 @@ pub fn link(g: &Geometry, from: Loc, to: Loc) -> Option<(Edge, Dir)> {
     }
 }
 
-/// The locations one step from `at` on board `g`.
-pub fn neighbours(g: &Geometry, at: Loc) -> Vec<Loc> {
+/// The locations one step from `at` on board `g`: the squares in
+/// [`Dir::ALL`]'s order, then the Keep an entrance square is joined to
+/// (from a Keep, its entrances, west first). Worked out without
+/// allocating: the dice search asks for them at every step it tries.
+pub fn neighbours(g: &Geometry, at: Loc) -> impl Iterator<Item = Loc> {
+    let mut out = [None; 5];
     match at {
         Loc::Sq(a) => {
-            let mut v: Vec<Loc> = Dir::ALL
-                .into_iter()
-                .filter_map(|d| g.step(a, d).map(Loc::Sq))
-                .collect();
-            if let Some((k, _)) = g.keep_next_to(a) {
-                v.push(Loc::Keep(k));
+            for (slot, d) in out.iter_mut().zip(Dir::ALL) {
+                *slot = g.step(a, d).map(Loc::Sq);
             }
-            v
+            out[4] = g.keep_next_to(a).map(|(k, _)| Loc::Keep(k));
         }
-        Loc::Keep(k) => g
-            .castle(k)
-            .map(|c| c.entrances.iter().map(|e| Loc::Sq(e.square)).collect())
-            .unwrap_or_default(),
+        Loc::Keep(k) => {
+            if let Some(c) = g.castle(k) {
+                for (slot, e) in out.iter_mut().zip(&c.entrances) {
+                    *slot = Some(Loc::Sq(e.square));
+                }
+            }
+        }
     }
+    out.into_iter().flatten()
 }
 
 /// The sense of the push of a gate lying from its hinge in `lying` by a
@@ -100,18 +104,22 @@ pub fn step(
     carries: &mut Vec<Carry>,
 ) -> Result<Stepped, String> {
     let g = board.geo();
-    let words = format!("{}-{}", loc_word(from), loc_word(to));
+    // The step as a run writes it, for the messages only: the dice
+    // search tries many steps that fail, and names none of them.
+    let words = || format!("{}-{}", loc_word(from), loc_word(to));
     let (edge, dir) = link(g, from, to).ok_or_else(|| {
         format!(
-            "{words}: {} and {} are not neighbours (a step goes to the next square, or K \
+            "{}: {} and {} are not neighbours (a step goes to the next square, or K \
              between an entrance square and its Keep)",
+            words(),
             loc_word(from),
             loc_word(to)
         )
     })?;
     if board.maze.wall_on(edge) {
         return Err(format!(
-            "the Brick wall on {edge} blocks the step {words} (a Scale card crosses it)"
+            "the Brick wall on {edge} blocks the step {} (a Scale card crosses it)",
+            words()
         ));
     }
     if dice.visited[id.place()].has(g, to) {
@@ -139,6 +147,35 @@ pub fn step(
     board.set(id, Some(to));
     dice.visited[id.place()].add(g, to);
     Ok(stepped)
+}
+
+/// Whether [`step`] is sure to refuse the step of `id` from `from` to
+/// `to` for one of its commonest reasons (no link, a Brick wall, a
+/// location entered this turn, a square held when no ground attack may
+/// end there, or by one's own side or an ally), told without writing
+/// the reason: the dice search tries every step from every location it
+/// reaches, and names none of those refused. A step this passes may
+/// still be refused by [`step`].
+fn refused_at_once(
+    board: &Board,
+    dice: &Dice,
+    id: Id,
+    (from, to): (Loc, Loc),
+    attack_ok: bool,
+) -> bool {
+    let g = board.geo();
+    let Some((edge, _)) = link(g, from, to) else {
+        return true;
+    };
+    if board.maze.wall_on(edge) || dice.visited[id.place()].has(g, to) {
+        return true;
+    }
+    match to {
+        Loc::Sq(b) => board
+            .on(b)
+            .is_some_and(|o| !attack_ok || board.friendly(o.side(), id.side())),
+        Loc::Keep(_) => false,
+    }
 }
 
 /// A step into a Keep across `edge` (`gate` on it, if any).
@@ -190,7 +227,7 @@ fn enter_square(
     board: &mut Board,
     into: Entry,
     gate: Option<crate::games::battlegates::mazes::maze::Gate>,
-    words: &str,
+    words: &dyn Fn() -> String,
     carries: &mut Vec<Carry>,
 ) -> Result<Stepped, String> {
     let Entry {
@@ -230,6 +267,7 @@ fn enter_square(
         let sense = push_sense(g.dir, dir);
         let moved = quarter(board, g, sense, turner).map_err(|e| {
             let name = g.named();
+            let words = words();
             match e.strip_prefix(&name) {
                 Some(rest) => format!("the step {words} pushes {name}, which{rest}"),
                 None => format!("the step {words} pushes {name}: {e}"),
@@ -508,6 +546,9 @@ fn explore(
         let mut b = *board;
         let mut d = *dice;
         let attack_ok = d.runs == 0 && d.spent == 0 && k + 1 == roll;
+        if refused_at_once(&b, &d, id, (at, to), attack_ok) {
+            continue;
+        }
         let Ok(stepped) = step(&mut b, &mut d, id, (at, to), attack_ok, &mut carries) else {
             continue;
         };
@@ -557,6 +598,9 @@ fn walk(board: &Board, dice: &Dice, id: Id, path: &mut Vec<Loc>, cap: u8, out: &
         let mut b = *board;
         let mut d = *dice;
         let attack_ok = d.runs == 0 && d.spent == 0 && k + 1 == roll;
+        if refused_at_once(&b, &d, id, (at, to), attack_ok) {
+            continue;
+        }
         let Ok(stepped) = step(&mut b, &mut d, id, (at, to), attack_ok, &mut carries) else {
             continue;
         };

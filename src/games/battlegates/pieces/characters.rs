@@ -166,8 +166,7 @@ impl Board {
     /// team: while it has, a kill does not end the game.
     pub fn has_enemies(&self, side: Side) -> bool {
         self.geo
-            .side_list()
-            .into_iter()
+            .side_iter()
             .filter(|&s| !self.friendly(s, side))
             .any(|s| self.has_characters(s))
     }
