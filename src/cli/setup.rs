@@ -702,8 +702,7 @@ impl Setup {
         let own_wallet = match then_wallet {
             // The writer's own first turn: its own key file.
             None if first == side => wallet,
-            Some(w) if first == side => {
-                let _ = w;
+            Some(_) if first == side => {
                 return Err(Failure::usage(format!(
                     "--then-key {}: {name}'s set-up line makes {name} itself the first to move, and --key writes its turn: drop --then-key",
                     self.then_key_display()
