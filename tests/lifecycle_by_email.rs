@@ -1198,6 +1198,46 @@ fn setup_then_sends_the_set_ups_last_line_and_the_first_turn_in_one_message() {
     );
 }
 
+/// `--then-key` when S3 makes its writer itself the first to move: the
+/// turn is written with `--key`, so the extra key file is refused as a
+/// usage error naming it, and nothing is written (no message, the key
+/// file as it was).
+#[test]
+fn setup_then_key_is_refused_when_the_writer_itself_moves_first() {
+    let p = players();
+    playground_to_s2(
+        &p,
+        &["--throws", "PPPPPPPPPPPP"],
+        &["--throws", "RRRRRRRRRRRR"],
+    );
+    mail(&p.red, &p.blue, "2.eml");
+    let key = std::fs::read(p.blue.join("my.key")).unwrap();
+    let out = herald(&p.blue)
+        .args([
+            "setup",
+            "2.eml",
+            "--key",
+            "my.key",
+            "--then",
+            "pass",
+            "--then-key",
+            "my.key",
+            "--reply",
+            "-o",
+            "3.eml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--then-key my.key: Blue's set-up line makes Blue itself the first to move, and --key writes its turn: drop --then-key"),
+        "{err}"
+    );
+    assert!(!p.blue.join("3.eml").exists());
+    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
+}
+
 /// `--then` when S3 makes the other side the first to move: refused,
 /// saying who moves first, and nothing written (no message, the key file
 /// as it was).
