@@ -70,11 +70,32 @@ pub(super) struct Again<'a> {
     /// when it remembers a line of it ([`resend_with_key`]).
     pub(super) others: &'a [(&'a Path, Wallet)],
     pub(super) format: Format,
-    /// Written into a record file in place of a claim it crossed in the
-    /// mail: the record is read up to the claim (the record the line
-    /// answered), and the file is rewritten as that record with the line
-    /// after it, the claim and what followed it gone.
-    pub(super) past_claim: bool,
+    /// Where the line goes in a record file.
+    pub(super) place: Place,
+}
+
+/// Where a line written again goes in a record file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Place {
+    /// After the record it answered, as the key file keeps it (or into
+    /// a reply message).
+    AsKept,
+    /// In place of a claim it crossed in the mail: the record is read up
+    /// to the claim (the record the line answered), and the file is
+    /// rewritten as that record with the line after it, the claim and
+    /// what followed it gone.
+    PastClaim,
+}
+
+impl Place {
+    /// A line answering a claim it crossed: in place of the claim when
+    /// written into the record file (no reply), as kept into a reply.
+    pub(super) fn past_claim_unless_replying<T>(reply: Option<&T>) -> Place {
+        match reply {
+            None => Place::PastClaim,
+            Some(_) => Place::AsKept,
+        }
+    }
 }
 
 /// What the writer of the set-up's last line is told when that line made
@@ -124,7 +145,8 @@ pub(super) fn write_line_again<G: Game>(
     // usual, with the reply too); a message answered stays as received.
     // (A record made in memory, a message read with tags joined, has no
     // stamp: no file of it is written.)
-    let record_file = !again.past_claim && !ctx.source.from_message() && ctx.stamp.is_some();
+    let record_file =
+        again.place != Place::PastClaim && !ctx.source.from_message() && ctx.stamp.is_some();
     write_again_files(ctx, &referee, &played, sent, &again, record_file)?;
     out(&written_again(ctx, sent, &again, record_file))?;
     // The set-up's last line again, its writer the first to move: the
@@ -176,7 +198,7 @@ fn write_again_files<G: Game>(
                     })
             })
         }
-        _ if again.past_claim => {
+        _ if again.place == Place::PastClaim => {
             // `ctx.record` is the record up to the claim: the file holds
             // it, then the line.
             refuse_message(ctx, super::context::move_answer())?;
@@ -203,7 +225,7 @@ fn written_again(ctx: &Ctx<'_>, sent: &Sent, again: &Again<'_>, record_file: boo
     let wrote = match again.reply {
         Some(_) if record_file => format!("wrote {name} to {origin}\n"),
         Some(_) => format!("{origin} is left as it was received\n"),
-        None if again.past_claim => {
+        None if again.place == Place::PastClaim => {
             format!("wrote {name} to {origin} in place of the claim it crossed\n")
         }
         None => format!("wrote {name} to {origin}\n"),
@@ -236,7 +258,7 @@ pub(super) fn write_past_claim<G: Game>(
         path: ctx.path,
         source: ctx.source,
         record: &record,
-        stamp: ctx.stamp.filter(|_| again.past_claim),
+        stamp: ctx.stamp.filter(|_| again.place == Place::PastClaim),
     };
     let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet, again.key)
         .ok()
@@ -247,7 +269,7 @@ pub(super) fn write_past_claim<G: Game>(
         ));
     };
     same(&replayed.referee, &answered)?;
-    let what = if again.past_claim {
+    let what = if again.place == Place::PastClaim {
         format!(
             "{} now holds it in place of the claim: send that record to {claimant}, to go on from",
             ctx.origin

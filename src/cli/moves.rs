@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::again::{resend_with_key, write_line_again, write_past_claim, Again};
+use super::again::{resend_with_key, write_line_again, write_past_claim, Again, Place};
 use super::args::Format;
 use super::chain::{Message, Part, ThenKey, Writer};
 use super::commands::{dry_run_line, send_if_asked, typed_failure};
@@ -134,7 +134,7 @@ impl Move {
                 wallet,
                 others: &others,
                 format: self.format,
-                past_claim: false,
+                place: Place::AsKept,
             },
         )
     }
@@ -196,7 +196,7 @@ impl Move {
             wallet,
             others: &others,
             format: self.format,
-            past_claim: self.reply.is_none(),
+            place: Place::past_claim_unless_replying(self.reply.as_ref()),
         };
         write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
             let mut referee = referee.clone();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::again::{first_mover_hint, write_line_again, write_past_claim, Again};
+use super::again::{first_mover_hint, write_line_again, write_past_claim, Again, Place};
 use super::args::Format;
 use super::chain::{Message, Part, Writer};
 use super::commands::NewKey;
@@ -273,7 +273,7 @@ impl Setup {
             wallet: Some(wallet),
             others: &[],
             format: self.format,
-            past_claim: self.reply.is_none(),
+            place: Place::past_claim_unless_replying(self.reply.as_ref()),
         };
         write_past_claim::<G>(read, sent, claim, again, |_, _| Ok(()))
     }
@@ -336,7 +336,7 @@ impl Setup {
             wallet: Some(wallet),
             others: &others,
             format: self.format,
-            past_claim: false,
+            place: Place::AsKept,
         };
         // On the record as it was answered: with the side's tags when
         // its key joined with that line.
