@@ -1198,73 +1198,52 @@ fn setup_then_sends_the_set_ups_last_line_and_the_first_turn_in_one_message() {
     );
 }
 
-/// `--then-key` when S3 makes its writer itself the first to move: the
-/// turn is written with `--key`, so the extra key file is refused as a
-/// usage error naming it, and nothing is written (no message, the key
-/// file as it was).
-#[test]
-fn setup_then_key_is_refused_when_the_writer_itself_moves_first() {
+/// Blue's `setup 2.eml --then pass` with `extra` arguments, Red and Blue
+/// throwing `red` and `blue` at S2: refused with exit `code` and words
+/// `said`, and nothing written (no message, the key file as it was).
+fn setup_then_refused(red: &str, blue: &str, extra: &[&str], code: i32, said: &str) {
     let p = players();
-    playground_to_s2(
-        &p,
-        &["--throws", "PPPPPPPPPPPP"],
-        &["--throws", "RRRRRRRRRRRR"],
-    );
+    playground_to_s2(&p, &["--throws", red], &["--throws", blue]);
     mail(&p.red, &p.blue, "2.eml");
     let key = std::fs::read(p.blue.join("my.key")).unwrap();
     let out = herald(&p.blue)
-        .args([
-            "setup",
-            "2.eml",
-            "--key",
-            "my.key",
-            "--then",
-            "pass",
-            "--then-key",
-            "my.key",
-            "--reply",
-            "-o",
-            "3.eml",
-        ])
+        .args(["setup", "2.eml", "--key", "my.key", "--then", "pass"])
+        .args(extra)
+        .args(["--reply", "-o", "3.eml"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(out.status.code(), Some(code), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--then-key my.key: Blue's set-up line makes Blue itself the first to move, and --key writes its turn: drop --then-key"),
-        "{err}"
-    );
+    assert!(err.contains(said), "{err}");
     assert!(!p.blue.join("3.eml").exists());
     assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
 }
 
+/// `--then-key` when S3 makes its writer itself the first to move: the
+/// turn is written with `--key`, so the extra key file is refused as a
+/// usage error naming it, and nothing is written.
+#[test]
+fn setup_then_key_is_refused_when_the_writer_itself_moves_first() {
+    setup_then_refused(
+        "PPPPPPPPPPPP",
+        "RRRRRRRRRRRR",
+        &["--then-key", "my.key"],
+        2,
+        "--then-key my.key: Blue's set-up line makes Blue itself the first to move, and --key writes its turn: drop --then-key",
+    );
+}
+
 /// `--then` when S3 makes the other side the first to move: refused,
-/// saying who moves first, and nothing written (no message, the key file
-/// as it was).
+/// saying who moves first, and nothing written.
 #[test]
 fn setup_then_is_refused_when_the_line_does_not_make_its_writer_first() {
-    let p = players();
-    playground_to_s2(
-        &p,
-        &["--throws", "RRRRRRRRRRRR"],
-        &["--throws", "PPPPPPPPPPPP"],
+    setup_then_refused(
+        "RRRRRRRRRRRR",
+        "PPPPPPPPPPPP",
+        &[],
+        1,
+        "--then: Blue's set-up line does not make you the first to move: Red moves first, so Blue's first turn cannot go with it; write the set-up line alone (without --then)",
     );
-    mail(&p.red, &p.blue, "2.eml");
-    let key = std::fs::read(p.blue.join("my.key")).unwrap();
-    let out = herald(&p.blue)
-        .args([
-            "setup", "2.eml", "--key", "my.key", "--then", "pass", "--reply", "-o", "3.eml",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--then: Blue's set-up line does not make you the first to move: Red moves first, so Blue's first turn cannot go with it; write the set-up line alone (without --then)"),
-        "{err}"
-    );
-    assert!(!p.blue.join("3.eml").exists());
-    assert_eq!(std::fs::read(p.blue.join("my.key")).unwrap(), key);
 }
 
 /// Red's key joins the game with its first set-up line (S2, protocol 3);
