@@ -127,16 +127,28 @@ impl Move {
             ctx,
             referee,
             sent,
-            Again {
-                line,
-                reply: self.reply.as_ref(),
-                key: self.key.as_deref(),
-                wallet,
-                others: &others,
-                format: self.format,
-                place: Place::AsKept,
-            },
+            self.again(line, wallet, &others, Place::AsKept),
         )
+    }
+
+    /// The line `line` kept in the key file `wallet`, going out again
+    /// (`others`: the `--then-key` files read) to `place`.
+    fn again<'a>(
+        &'a self,
+        line: &'a str,
+        wallet: Option<&'a Wallet>,
+        others: &'a [(&'a Path, Wallet)],
+        place: Place,
+    ) -> Again<'a> {
+        Again {
+            line,
+            reply: self.reply.as_ref(),
+            key: self.key.as_deref(),
+            wallet,
+            others,
+            format: self.format,
+            place,
+        }
     }
 
     /// The `--then-key` files given, read: on a line written again, each
@@ -189,15 +201,8 @@ impl Move {
             return Err(refuse(None));
         };
         let others = self.then_key_files()?;
-        let again = Again {
-            line,
-            reply: self.reply.as_ref(),
-            key: self.key.as_deref(),
-            wallet,
-            others: &others,
-            format: self.format,
-            place: Place::past_claim_unless_replying(self.reply.as_ref()),
-        };
+        let place = Place::past_claim_unless_replying(self.reply.as_ref());
+        let again = self.again(line, wallet, &others, place);
         write_past_claim::<G>(ctx, sent, claim, again, |referee, answered| {
             let mut referee = referee.clone();
             referee.set_today(self.date.after(referee.last_date()));
