@@ -685,6 +685,14 @@ mod tests {
     use crate::referee::Keys;
     use crate::selfplay::{self, Options};
 
+    /// `game.pbem`, answered in place: how the refusals below are
+    /// written for the file read.
+    const IN_GAME_PBEM: crate::referee::Writing<'static> = crate::referee::Writing {
+        record: "game.pbem",
+        reply: false,
+        send: false,
+    };
+
     type G = CastleDanger;
     const SEED: u64 = 27;
 
@@ -826,13 +834,8 @@ mod tests {
             panic!("not a refusal");
         };
         assert_eq!(kind, ErrorKind::Record);
-        let how = crate::referee::Writing {
-            record: "game.pbem",
-            reply: false,
-            send: false,
-        };
         assert_eq!(
-            said.write(&how),
+            said.write(&IN_GAME_PBEM),
             "you already answered this turn: your turn 2 (`1. Red: Kc9-b9`) answers this very record; `Kc9-c8` is another answer, and a second answer would fork the game: send the record that holds it again, or write it again with herald setup game.pbem --then \"Kc9-b9\" --key 'my key'; nothing was written"
         );
         let setup = sent(LineKind::Setup, "S2. Red: commit army 00\n", Some("r.eml"));
@@ -841,7 +844,7 @@ mod tests {
         };
         assert_eq!(kind, ErrorKind::Illegal);
         assert_eq!(
-            said.write(&how),
+            said.write(&IN_GAME_PBEM),
             "your set-up line S2 answers this very record, and it made you the first to move: answer r.eml with your first turn, one message that carries both lines: herald move r.eml \"Kc9-b9\" --key my.key --reply -o NEXT.eml; nothing was written"
         );
     }
@@ -907,13 +910,8 @@ mod tests {
             panic!("not a refusal");
         };
         assert_eq!(kind, ErrorKind::Illegal);
-        let how = crate::referee::Writing {
-            record: "game.pbem",
-            reply: false,
-            send: false,
-        };
         assert_eq!(
-            said.write(&how),
+            said.write(&IN_GAME_PBEM),
             "you already wrote your turn 4 once this game's play was over (an audit or a claim): from you only a closing line may follow on it (herald move game.pbem audit --key red.key), not a turn; nothing was written"
         );
     }
