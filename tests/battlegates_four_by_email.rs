@@ -1715,3 +1715,61 @@ fn move_then_is_refused_naming_the_side_or_key_file_and_dry_run_shows_both_lines
     );
     assert!(why.contains("without --then"), "{why}");
 }
+
+/// A two-player `four-castles` game whose last turn, by an allied castle
+/// (Castle3 or Castle4, playing from its ally's hand), ends it: the
+/// castle holding that hand audits next, and its player writes both lines
+/// in one message (`--then`, `--then-key`). The line after `--then` is
+/// that castle's audit, typed as `audit`, or as `pass` or nothing as
+/// `move` writes them in the audit; an action is refused, naming `--then
+/// audit`, and nothing is written.
+#[test]
+fn move_then_after_the_last_turn_is_the_allys_audit_or_refused_naming_it() {
+    let text = &two_player_games()[0];
+    let audit = text
+        .lines()
+        .find_map(|l| {
+            let (head, items) = l.split_once(": ")?;
+            let (number, _) = head.split_once(". ")?;
+            (items == "audit" || items.starts_with("audit,"))
+                .then(|| number.parse::<u32>().ok())
+                .flatten()
+        })
+        .expect("an audit line");
+    let (last, auditor) = (side_of(text, audit - 1), side_of(text, audit));
+    let k = CASTLES.iter().position(|c| *c == last).unwrap();
+    // The game's last turn is an allied castle's, its ally's audit next.
+    assert_eq!(auditor, CASTLES[k - 2], "{last} ended the game");
+    let (_root, dirs) = two_players_keyed(PLAY_SEEDS[0], text);
+    let dir = &dirs[k % 2];
+    std::fs::write(dir.join("game.pbem"), cut_before(text, audit - 1)).unwrap();
+    let key_of = |c: &str| format!("{}.key", c.to_lowercase());
+    let before = std::fs::read(dir.join("game.pbem")).unwrap();
+    let words = |then: &str| -> Vec<String> {
+        let mut w = vec!["move".to_owned(), "game.pbem".into()];
+        w.push(typed_turn(text, audit - 1));
+        w.extend(["--key".into(), key_of(&last), "--hand-key".into()]);
+        w.extend([key_of(&auditor), "--then".into(), then.into()]);
+        w.extend(["--then-key".into(), key_of(&auditor), "--dry-run".into()]);
+        w
+    };
+    let why = outcome(dir, &words("b2-b3")).expect_err("an action after --then in the audit");
+    assert!(
+        why.contains(&format!(
+            "after {last}'s line the game is over but for its audits: {auditor}'s line is its audit (--then audit)"
+        )),
+        "{why}"
+    );
+    for then in ["audit", "pass", ""] {
+        let shown = outcome(dir, &words(then)).unwrap_or_else(|e| panic!("--then {then:?}: {e}"));
+        assert!(
+            shown.contains(&format!("{}. {last}: ", audit - 1)),
+            "--then {then:?}: {shown}"
+        );
+        assert!(
+            shown.contains(&format!("{audit}. {auditor}: audit")),
+            "--then {then:?}: {shown}"
+        );
+    }
+    assert_eq!(std::fs::read(dir.join("game.pbem")).unwrap(), before);
+}

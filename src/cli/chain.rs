@@ -15,6 +15,7 @@ use super::report::{Failure, Problem};
 use super::sent::Answered;
 use crate::fairness::Hash;
 use crate::game::{Game, Phase, Side};
+use crate::referee::writer::written_as_audit;
 use crate::referee::{ErrorKind, Keys, PlayedTurn, Referee};
 use crate::wallet::Wallet;
 
@@ -95,7 +96,7 @@ pub(super) fn then_line<G: Game>(
             wallet.side()
         )));
     }
-    if referee.phase() == Phase::Audit && !typed.trim().eq_ignore_ascii_case("audit") {
+    if referee.phase() == Phase::Audit && !written_as_audit(typed, Phase::Audit) {
         return Err(refuse(format!(
             "--then \"{typed}\": after {name}'s line the game is over but for its audits: {next_name}'s line is its audit (--then audit)"
         )));

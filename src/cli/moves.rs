@@ -160,7 +160,7 @@ impl Move {
             .collect()
     }
 
-    /// Whether the turn typed is an audit (its last word).
+    /// Whether the turn typed is `audit`.
     fn audit(&self) -> bool {
         self.text.as_deref().is_some_and(typed_audit)
     }

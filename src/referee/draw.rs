@@ -6,7 +6,7 @@
 //! any other: the audit of hidden values follows where there are any.
 
 use super::header::Seat;
-use super::{At, Ending, Line, LineError, Place, Referee};
+use super::{At, Command, Ending, Line, LineError, Place, Referee};
 use crate::game::{Game, Phase, Side};
 
 /// A draw offered and not yet answered by every side that must accept it.
@@ -98,9 +98,9 @@ impl<G: Game> Referee<G> {
             "<actions>, accept draw"
         };
         Some(format!(
-            "{} offered a draw on turn {turn}: accept it with herald move \"{accept}\" --key, or \
-             decline it by playing on",
-            by.name::<G>()
+            "{} offered a draw on turn {turn}: accept it with {}, or decline it by playing on",
+            by.name::<G>(),
+            Command::moves().typed(accept).key()
         ))
     }
 
@@ -155,31 +155,33 @@ impl<G: Game> Referee<G> {
         };
         let refuse = |reason: String| Err(at.illegal(Place::End, Some(word), reason));
         match phase {
-            Phase::Setup => {
-                return refuse(
-                    "no draw can be offered or accepted during the set-up: a draw is agreed in play, \
-                     from turn 1 on (the set-up line is herald setup --key; offer on a turn: herald \
-                     move \"<actions>, offer draw\" --key)"
-                        .into(),
-                )
-            }
+            Phase::Setup => return refuse(format!(
+                "no draw can be offered or accepted during the set-up: a draw is agreed in play, \
+                     from turn 1 on (the set-up line is {}; offer on a turn: {})",
+                Command::setup().key(),
+                Command::moves().action("<actions>, offer draw").key()
+            )),
             Phase::Audit => {
                 return refuse(format!(
                     "the game is over and in its audit: {} writes its closing line of openings \
-                     (herald move audit --key), and no draw can be offered or accepted now",
-                    at.side
+                     ({}), and no draw can be offered or accepted now",
+                    at.side,
+                    Command::moves().action("audit").key()
                 ))
             }
             Phase::Over => {
-                return refuse("the game is already over: no draw can be offered or accepted".into())
+                return refuse(
+                    "the game is already over: no draw can be offered or accepted".into(),
+                )
             }
             Phase::Play => {}
         }
         if farewell {
             return refuse(format!(
                 "{} is out of the game and this is its farewell line: it can neither offer nor \
-                 accept a draw (herald move pass --key)",
-                at.side
+                 accept a draw ({})",
+                at.side,
+                Command::moves().action("pass").key()
             ));
         }
         if line.ending == Ending::Offer {
@@ -188,15 +190,18 @@ impl<G: Game> Referee<G> {
         let Some(offer) = &self.offer else {
             return refuse(format!(
                 "no draw is offered: {} can accept a draw only on its line right after another \
-                 side offers one (to offer one: herald move \"<actions>, offer draw\" --key)",
-                at.side
+                 side offers one (to offer one: {})",
+                at.side,
+                Command::moves().action("<actions>, offer draw").key()
             ));
         };
         if offer.by == seat {
             return refuse(format!(
                 "{} offered this draw itself on turn {}: the other sides accept it, not the side \
-                 that offered (play on: herald move \"<actions>\" --key)",
-                at.side, offer.turn
+                 that offered (play on: {})",
+                at.side,
+                offer.turn,
+                Command::moves().typed("<actions>").key()
             ));
         }
         if offer.waiting.first() != Some(&seat) {
@@ -216,11 +221,11 @@ impl<G: Game> Referee<G> {
                 Some(text),
                 format!(
                     "{} is the last side to accept the draw {} offered on turn {}: the acceptance \
-                     ends the game, so the line carries no actions (herald move \"accept draw\" \
-                     --key)",
+                     ends the game, so the line carries no actions ({})",
                     at.side,
                     self.header.side(offer.by).name::<G>(),
-                    offer.turn
+                    offer.turn,
+                    Command::moves().action("accept draw").key()
                 ),
             ));
         }

@@ -11,7 +11,7 @@
 
 use crate::game::{Game, Phase, Side};
 
-use crate::record::LineKind;
+use crate::record::{self, LineKind};
 
 use super::{Command, ComposeError, Ending, Keys, Line, PlayedTurn, Referee, Step};
 
@@ -20,18 +20,28 @@ use super::{Command, ComposeError, Ending, Keys, Line, PlayedTurn, Referee, Step
 pub enum Writes<'a> {
     /// A set-up line (`herald setup`).
     SetupLine,
-    /// The turn typed (`herald move`): an audit when its last word is
-    /// `audit` ([`typed_audit`]).
+    /// The turn typed (`herald move`): an audit when it is written as one
+    /// ([`written_as_audit`]).
     Typed(&'a str),
 }
 
-/// Whether the turn typed is an audit: its last word is `audit` (`audit`,
-/// `Kc1-b1, audit`).
+/// Whether the turn typed is `audit`, alone on its line as the grammar
+/// has it, with `N. Side:` in front or not. `Kc1-b1, audit` is no audit:
+/// the record refuses it (`audit` stands alone on its line).
 pub fn typed_audit(typed: &str) -> bool {
-    typed
-        .split([',', ' ', ':'])
-        .rfind(|w| !w.is_empty())
-        .is_some_and(|w| w.eq_ignore_ascii_case("audit"))
+    let typed = typed.trim();
+    let body = record::turn_prefix(typed).map_or(typed, |(_, _, body)| body);
+    body.trim().eq_ignore_ascii_case("audit")
+}
+
+/// Whether the turn typed is written as an audit line when the game is in
+/// `phase`, as [`Referee::compose_typed`] writes it: `audit`
+/// ([`typed_audit`]), and in the audit also nothing, or `pass`, which are
+/// written as the audit ([`Referee::typed_as`]).
+pub fn written_as_audit(typed: &str, phase: Phase) -> bool {
+    let bare = typed.trim();
+    let in_audit = phase == Phase::Audit && (bare.is_empty() || bare.eq_ignore_ascii_case("pass"));
+    in_audit || typed_audit(typed)
 }
 
 impl<G: Game> Referee<G> {
@@ -47,7 +57,7 @@ impl<G: Game> Referee<G> {
         let answers = match (writes, phase) {
             (Writes::SetupLine, phase) => phase == Phase::Setup,
             (Writes::Typed(_), Phase::Setup) => false,
-            (Writes::Typed(typed), Phase::Audit) => typed_audit(typed),
+            (Writes::Typed(typed), Phase::Audit) => written_as_audit(typed, phase),
             (Writes::Typed(typed), Phase::Play | Phase::Over) => !typed_audit(typed),
         };
         let voids = answers && writer.eq_ignore_ascii_case(target.name::<G>());
@@ -154,12 +164,27 @@ mod tests {
     }
 
     #[test]
-    fn a_typed_line_is_an_audit_when_its_last_word_is_audit() {
-        assert!(typed_audit("audit"));
-        assert!(typed_audit("Kc1-b1, AUDIT "));
-        assert!(!typed_audit("Kc1-b1"));
-        assert!(!typed_audit("audit, Kc1-b1"));
-        assert!(!typed_audit(""));
+    fn a_typed_line_is_an_audit_when_it_is_written_as_the_audit_line() {
+        for phase in [Phase::Setup, Phase::Play, Phase::Over, Phase::Audit] {
+            for audit in ["audit", " AUDIT ", "12. Blue: audit", "Red:audit"] {
+                assert!(typed_audit(audit), "{audit}");
+                assert!(written_as_audit(audit, phase), "{audit} {phase:?}");
+            }
+            // `audit` stands alone on its line: with an action it is no
+            // audit line (the record refuses it).
+            for other in ["Kc1-b1, audit", "audit, Kc1-b1", "Kc1-b1", "12. Blue: pass"] {
+                assert!(!typed_audit(other), "{other}");
+                assert!(!written_as_audit(other, phase), "{other} {phase:?}");
+            }
+        }
+        // Nothing typed, or `pass`, is written as the audit in the audit.
+        for typed in ["", " pass "] {
+            assert!(!typed_audit(typed), "{typed:?}");
+            assert!(written_as_audit(typed, Phase::Audit), "{typed:?}");
+            for phase in [Phase::Setup, Phase::Play, Phase::Over] {
+                assert!(!written_as_audit(typed, phase), "{typed:?} {phase:?}");
+            }
+        }
     }
 
     #[test]
