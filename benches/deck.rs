@@ -42,7 +42,10 @@
 //!   `fairness::seals_verify`), against herald's whole replay of that
 //!   record in process (parse, rules, deck, digest, every check), one
 //!   after the other in one run. `<record>` is the long game's first 300
-//!   turns and its first 839. The counts are printed.
+//!   turns and its first 839. The counts are printed, and then both
+//!   timed again in CPU time (the thread's clock), 21 pairs one after
+//!   the other, their medians and the median of the pairs' ratios: on a
+//!   loaded machine criterion's wall time counts the other jobs too.
 //!
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
@@ -382,26 +385,82 @@ fn floor(
         record.turns.len(),
         windows.len()
     );
-    group.bench_function(format!("floor/{name}/batched"), |b| {
-        b.iter(|| {
-            for w in &windows {
-                let n = w.sigs;
-                assert!(herald::fairness::seals_verify(
-                    &signers[..n],
-                    black_box(&refs[..n]),
-                    &sigs[..n]
-                ));
-                assert!(verify_batch(&GAME, black_box(&checks[..w.shares])));
-            }
-        })
-    });
-    group.bench_function(format!("floor/{name}/herald"), |b| {
-        b.iter(|| {
-            let source = Source::new(text.as_bytes()).unwrap();
-            let record = herald::record::parse(&source).unwrap();
-            black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome())
-        })
-    });
+    let batched = || {
+        for w in &windows {
+            let n = w.sigs;
+            assert!(herald::fairness::seals_verify(
+                &signers[..n],
+                black_box(&refs[..n]),
+                &sigs[..n]
+            ));
+            assert!(verify_batch(&GAME, black_box(&checks[..w.shares])));
+        }
+    };
+    let herald = || {
+        let source = Source::new(text.as_bytes()).unwrap();
+        let record = herald::record::parse(&source).unwrap();
+        black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome());
+    };
+    group.bench_function(format!("floor/{name}/batched"), |b| b.iter(batched));
+    group.bench_function(format!("floor/{name}/herald"), |b| b.iter(herald));
+    cpu_pairs(name, &batched, &herald);
+}
+
+/// Pairs of the two measured in CPU time: the floor, then herald's
+/// replay, [`PAIRS`] times, each timed by the thread's CPU clock, so that
+/// the other jobs of a loaded machine do not count (criterion's figures
+/// are wall time). Prints each one's median and the median of the
+/// pairs' ratios, floor / herald.
+fn cpu_pairs(name: &str, floor: &dyn Fn(), herald: &dyn Fn()) {
+    let (mut f, mut h, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..PAIRS {
+        let a = thread_cpu(floor);
+        let b = thread_cpu(herald);
+        f.push(a);
+        h.push(b);
+        ratio.push(a / b);
+    }
+    eprintln!(
+        "deck/floor/{name}: CPU, medians of {PAIRS} pairs: floor {:.1} ms, herald {:.1} ms, \
+         floor / herald {:.3} (pairs {:.3} to {:.3})",
+        median(&mut f) * 1e3,
+        median(&mut h) * 1e3,
+        median(&mut ratio),
+        ratio.iter().copied().fold(f64::INFINITY, f64::min),
+        ratio.iter().copied().fold(0.0, f64::max),
+    );
+}
+
+/// The pairs [`cpu_pairs`] times.
+const PAIRS: usize = 21;
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The CPU time of this thread running `f`, in seconds
+/// (`CLOCK_THREAD_CPUTIME_ID`).
+fn thread_cpu(f: &dyn Fn()) -> f64 {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let now = || {
+        let mut t = Timespec { sec: 0, nsec: 0 };
+        // SAFETY: `t` is a valid `struct timespec` for the call to fill.
+        let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        assert_eq!(rc, 0, "clock_gettime");
+        t.sec as f64 + t.nsec as f64 * 1e-9
+    };
+    let start = now();
+    f();
+    now() - start
 }
 
 /// A self-played Battlegates game with hidden hands, 40 signed turns,

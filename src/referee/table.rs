@@ -38,6 +38,9 @@ pub(super) struct Table {
 /// A line's change to the deck, tried before it is kept: a copy of the
 /// ledger alone (not of the referee), which the line's items go into.
 /// Dropped when the line is refused; [`Table::keep`] makes it the deck.
+/// The copy shares the ledger's lists and copies one only when the line
+/// changes it ([`DeckLedger`]): a copy a line costs the same however
+/// long the game, and the table's ledger is never touched by the line.
 #[derive(Debug)]
 pub(super) struct Pending {
     deck: DeckLedger,

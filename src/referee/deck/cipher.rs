@@ -424,6 +424,20 @@ impl Deck {
             .ok_or(DeckError::NoPosition(position))
     }
 
+    /// `C1` of the ciphertext at `position` and its encoding, all a
+    /// share's check needs of the card: of a deck kept as its bytes and
+    /// not decoded (a past generation [compacted](Deck::compact), a
+    /// [vouched](Deck::vouched) deck), only that half is decoded, not the
+    /// whole deck (it does not decode: the card encoding's error).
+    pub fn c1(&self, position: u32) -> Result<(RistrettoPoint, [u8; 32]), DeckError> {
+        let i = self.index(position)?;
+        if self.cards.get().is_some() || self.packed.is_empty() {
+            return self.get(position).map(|card| (card.c1, card.c1_bytes()));
+        }
+        let half = half_c1(&self.packed[i]);
+        Ok((decode_point(&half, "card")?, half))
+    }
+
     /// `C2` of the ciphertext at `position`, all an opening whose shares
     /// a record digest vouches for needs of it: of a vouched deck not
     /// decoded yet, only that half is decoded (it does not decode: the

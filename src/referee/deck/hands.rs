@@ -49,7 +49,9 @@ pub struct Hands {
     held: BTreeMap<u32, Hand>,
     /// By position, the drawer of each opened (plus one; 0 for a
     /// position not opened): one byte a position, however long the game.
-    opened: Vec<u8>,
+    /// Shared with the copies (a line is played on a copy of the
+    /// ledger), copied only when a card is opened.
+    opened: std::sync::Arc<Vec<u8>>,
 }
 
 /// Why a played or discarded card is refused.
@@ -191,10 +193,11 @@ impl Hands {
     fn mark_opened(&mut self, hand: Hand, position: u32) {
         self.held.remove(&position);
         let at = position as usize;
-        if self.opened.len() <= at {
-            self.opened.resize(at + 1, 0);
+        let opened = std::sync::Arc::make_mut(&mut self.opened);
+        if opened.len() <= at {
+            opened.resize(at + 1, 0);
         }
-        self.opened[at] = hand.0.saturating_add(1);
+        opened[at] = hand.0.saturating_add(1);
     }
 
     /// Whether `hand` holds `position`: drawn by it and not opened.

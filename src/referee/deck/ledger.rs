@@ -310,50 +310,59 @@ impl Generation {
 }
 
 /// A game's deck, as far as the record has built it.
+///
+/// A line is played on a copy of the ledger (the referee's
+/// `table::Pending`), kept once the line is played or dropped with it, so
+/// a copy is cheap: every list is shared with the copies (an [`Arc`]) and
+/// copied only when a line changes it ([`Arc::make_mut`]), and each
+/// position's shares are shared one position at a time. A copy costs
+/// the same however long the game (the lists that grow with it, such as
+/// [`DeckLedger::retired`] and the generations, are not copied for a
+/// line that leaves them as they are).
 #[derive(Clone, Debug)]
 pub struct DeckLedger {
     game: Hash,
     cards: u32,
     hand: u32,
-    sides: Vec<String>,
-    keys: Vec<Option<(CardKey, KeyProof)>>,
+    sides: Arc<[String]>,
+    keys: Arc<Vec<Option<(CardKey, KeyProof)>>>,
     table: Option<Table>,
     /// Each deck generation, the first deck first.
-    generations: Vec<Gen>,
+    generations: Arc<Vec<Gen>>,
     /// The cards of generations kept as digests ([`Flat`]) still held in
     /// a hand, one deck of one card each: at most the hands' cards.
-    past_held: Vec<Deck>,
+    past_held: Arc<Vec<Deck>>,
     /// Each position's shares, by side, until the position is opened:
     /// nothing later needs them then.
-    shares: BTreeMap<u32, Vec<Option<Share>>>,
+    shares: BTreeMap<u32, Arc<Vec<Option<Share>>>>,
     /// For each position opened (by position), the sides that had
     /// shared it, one bit a side: a share given again is still refused.
-    retired: Vec<u8>,
+    retired: Arc<Vec<u8>>,
     hands: Hands,
     /// The sides in turn order, once play has begun.
-    order: Vec<Hand>,
+    order: Arc<Vec<Hand>>,
     /// Whether each side has drawn its hand yet.
-    dealt: Vec<bool>,
+    dealt: Arc<Vec<bool>>,
     /// The next position a turn draws (the deal's positions aside).
     next: u32,
     /// The cards opened since the last reshuffle, in the order opened
     /// (one opened on a vouched line, not decrypted: what opening it
     /// takes, [`DeckLedger::open_vouched`]).
-    pile: Vec<Discard>,
+    pile: Arc<Vec<Discard>>,
     /// Whether each side's passes were audited.
-    audited: Vec<bool>,
+    audited: Arc<Vec<bool>>,
     /// The deck position that opened to no card and the side that
     /// opened it, once one did: the deck is broken.
     broken: Option<(u32, Hand)>,
     /// The card secret each side published when it left the game (spec
     /// section 3.9, "Leaving"): from then on the ledger makes its shares.
-    left: Vec<Option<super::CardSecret>>,
+    left: Arc<Vec<Option<super::CardSecret>>>,
     /// The audit of each leaving side's passes, made as it left.
-    left_verdicts: Vec<Option<Result<(), String>>>,
+    left_verdicts: Arc<Vec<Option<Result<(), String>>>>,
     /// The order of the passes over the first deck: header order, or
     /// the set-up's order of openings under protocol 3
     /// ([`DeckLedger::set_first_passers`]).
-    first_passers: Vec<Hand>,
+    first_passers: Arc<Vec<Hand>>,
     /// Whether the lines given now are vouched for by a record digest
     /// the reader checked before ([`DeckLedger::vouch`]).
     vouched: bool,
@@ -361,7 +370,7 @@ pub struct DeckLedger {
     /// reader can ([`DeckLedger::read_again`]).
     source: Option<Arc<dyn PassSource>>,
     /// For each side, whether a failed audit of its passes was given.
-    reported: Vec<bool>,
+    reported: Arc<Vec<bool>>,
     /// Why the record could not be read again, or was not the same, once
     /// that happened ([`DeckLedger::take_reread_error`]).
     reread_error: Option<String>,
@@ -377,25 +386,25 @@ impl DeckLedger {
             cards,
             hand,
             sides: sides.iter().map(|s| (*s).to_owned()).collect(),
-            keys: vec![None; sides.len()],
+            keys: Arc::new(vec![None; sides.len()]),
             table: None,
-            generations: Vec::new(),
-            past_held: Vec::new(),
+            generations: Arc::default(),
+            past_held: Arc::default(),
             shares: BTreeMap::new(),
-            retired: Vec::new(),
+            retired: Arc::default(),
             hands: Hands::new(),
-            order: Vec::new(),
-            dealt: vec![false; sides.len()],
+            order: Arc::default(),
+            dealt: Arc::new(vec![false; sides.len()]),
             next: 0,
-            pile: Vec::new(),
-            audited: vec![false; sides.len()],
+            pile: Arc::default(),
+            audited: Arc::new(vec![false; sides.len()]),
             broken: None,
-            left: vec![None; sides.len()],
-            left_verdicts: vec![None; sides.len()],
-            first_passers: Hand::all(sides.len()).collect(),
+            left: Arc::new(vec![None; sides.len()]),
+            left_verdicts: Arc::new(vec![None; sides.len()]),
+            first_passers: Arc::new(Hand::all(sides.len()).collect()),
             vouched: false,
             source: None,
-            reported: vec![false; sides.len()],
+            reported: Arc::new(vec![false; sides.len()]),
             reread_error: None,
         }
     }
@@ -409,7 +418,7 @@ impl DeckLedger {
         sorted.sort_unstable();
         let every_side_once = sorted.iter().copied().eq(self.hands());
         if self.generations.is_empty() && every_side_once {
-            self.first_passers = order;
+            self.first_passers = Arc::new(order);
         }
     }
 
@@ -475,20 +484,20 @@ impl DeckLedger {
         let proof = KeyProof::from_bytes(proof);
         key.verify(&self.game, &name, &proof)
             .map_err(|e| e.to_string())?;
-        self.keys[side.index()] = Some((key, proof));
+        Arc::make_mut(&mut self.keys)[side.index()] = Some((key, proof));
         if self.keys.iter().all(Option::is_some) {
             let sides: Vec<(&str, CardKey, KeyProof)> = self
                 .sides
                 .iter()
-                .zip(&self.keys)
+                .zip(self.keys.iter())
                 .filter_map(|(s, k)| k.map(|(key, proof)| (s.as_str(), key, proof)))
                 .collect();
             let table = Table::new(&self.game, self.cards, &sides).map_err(|e| e.to_string())?;
             let all: Vec<u32> = (0..self.cards).collect();
             let input = Deck::unmasked(&table, 0, &all).ok_or("the first deck has no cards")?;
-            self.generations.push(Gen::Whole(Arc::new(Generation {
+            Arc::make_mut(&mut self.generations).push(Gen::Whole(Arc::new(Generation {
                 input,
-                passers: self.first_passers.clone(),
+                passers: self.first_passers.to_vec(),
                 passes: Vec::new(),
                 lines: Vec::new(),
                 compact: false,
@@ -563,7 +572,7 @@ impl DeckLedger {
         } else {
             Deck::checked(base, out, bytes)
         };
-        let Gen::Whole(gen) = &mut self.generations[generation as usize] else {
+        let Gen::Whole(gen) = &mut Arc::make_mut(&mut self.generations)[generation as usize] else {
             return Ok(());
         };
         let gen = Arc::make_mut(gen);
@@ -639,16 +648,20 @@ impl DeckLedger {
         if verify && !check.verify(table.game()) {
             return Err(check.error().to_string());
         }
-        let slot = &mut self
+        let given = self
             .shares
-            .entry(position)
-            .or_insert_with(|| vec![None; players])[side.index()];
-        if slot.is_some() || retired(&self.retired, side, position) {
+            .get(&position)
+            .is_some_and(|s| s[side.index()].is_some());
+        if given || retired(&self.retired, side, position) {
             return Err(format!(
                 "{name} gave its share for deck position {position} before"
             ));
         }
-        *slot = Some(share);
+        let slots = self
+            .shares
+            .entry(position)
+            .or_insert_with(|| Arc::new(vec![None; players]));
+        Arc::make_mut(slots)[side.index()] = Some(share);
         Ok(check)
     }
 
@@ -663,7 +676,7 @@ impl DeckLedger {
 
     /// Play begins with the hands in this turn order.
     pub fn begin_play(&mut self, order: &[Hand]) {
-        self.order = order.to_vec();
+        self.order = Arc::new(order.to_vec());
         self.next = self.hand.saturating_mul(order.len() as u32);
     }
 
@@ -689,7 +702,7 @@ impl DeckLedger {
     /// round of the sides that take turns: a side's hand may come up
     /// twice, or a side be skipped).
     pub fn owed_on_turn(&self, side: Hand, round: &[Hand]) -> Vec<u32> {
-        let mut dealt = self.dealt.clone();
+        let mut dealt = self.dealt.to_vec();
         let mut out = Vec::new();
         let mut next = self.next;
         for &other in round.iter().take_while(|&&o| o != side) {
@@ -779,8 +792,8 @@ impl DeckLedger {
         for &p in &positions {
             self.hands.draw(p, side).map_err(|e| e.to_string())?;
         }
-        if let Some(d) = self.dealt.get_mut(side.index()) {
-            *d = true;
+        if self.dealt.get(side.index()) == Some(&false) {
+            Arc::make_mut(&mut self.dealt)[side.index()] = true;
         }
         self.next = positions.last().map_or(self.next, |p| p + 1);
         Ok(positions)
@@ -847,7 +860,7 @@ impl DeckLedger {
             }
             Err(e) => return Err(e.to_string()),
         };
-        self.pile.push(Discard::Card(found));
+        Arc::make_mut(&mut self.pile).push(Discard::Card(found));
         self.retire(position);
         self.drop_held(position);
         Ok(Some(found))
@@ -894,7 +907,7 @@ impl DeckLedger {
         self.hands
             .open_vouched(table, side, position)
             .map_err(|e| e.to_string())?;
-        self.pile.push(Discard::Sealed(Arc::new(Sealed {
+        Arc::make_mut(&mut self.pile).push(Discard::Sealed(Arc::new(Sealed {
             position,
             c2,
             shares,
@@ -957,8 +970,8 @@ impl DeckLedger {
                 Discard::Sealed(_) => None,
             })
             .collect();
-        self.pile.clear();
-        self.generations.push(Gen::Whole(Arc::new(Generation {
+        self.pile = Arc::default();
+        Arc::make_mut(&mut self.generations).push(Gen::Whole(Arc::new(Generation {
             input,
             passers,
             passes: Vec::new(),
@@ -994,12 +1007,12 @@ impl DeckLedger {
         };
         let secret = super::CardSecret::from_revealed(secret, &self.game, &name, key)
             .map_err(|e| e.to_string())?;
-        self.left[side.index()] = Some(secret);
+        Arc::make_mut(&mut self.left)[side.index()] = Some(secret);
         // Its verdict is kept now: a pass of it kept as a digest is
         // checked at once, the decks it needs read again.
         let verdict = self.audit_with(side, seeds, true);
-        self.left_verdicts[side.index()] = Some(verdict);
-        for gen in &mut self.generations {
+        Arc::make_mut(&mut self.left_verdicts)[side.index()] = Some(verdict);
+        for gen in Arc::make_mut(&mut self.generations) {
             let Gen::Whole(gen) = gen else {
                 continue;
             };
@@ -1049,9 +1062,11 @@ impl DeckLedger {
             })
             .collect();
         for (s, share) in made {
-            self.shares
+            let slots = self
+                .shares
                 .entry(position)
-                .or_insert_with(|| vec![None; players])[s] = Some(share);
+                .or_insert_with(|| Arc::new(vec![None; players]));
+            Arc::make_mut(slots)[s] = Some(share);
         }
     }
 
@@ -1084,7 +1099,7 @@ impl DeckLedger {
         openings: &[(u32, SeedOpening)],
         force: bool,
     ) -> Result<(), String> {
-        if let Some(done) = self.audited.get_mut(side.index()) {
+        if let Some(done) = Arc::make_mut(&mut self.audited).get_mut(side.index()) {
             *done = true;
         }
         let Some(table) = self.table.as_ref() else {
@@ -1098,7 +1113,7 @@ impl DeckLedger {
                 .map(|(_, o)| o)
         };
         let mut whole_fault = None;
-        for (g, gen) in self.generations.iter_mut().enumerate() {
+        for (g, gen) in Arc::make_mut(&mut self.generations).iter_mut().enumerate() {
             let gen = match gen {
                 Gen::Flat(flat) => {
                     if !(0..flat.passes()).any(|k| flat.side(k) == side) {
@@ -1154,7 +1169,7 @@ impl DeckLedger {
             _ => whole_fault.map_or(Ok(()), Err),
         };
         if verdict.is_err() {
-            if let Some(r) = self.reported.get_mut(side.index()) {
+            if let Some(r) = Arc::make_mut(&mut self.reported).get_mut(side.index()) {
                 *r = true;
             }
         }
@@ -1192,7 +1207,7 @@ impl DeckLedger {
                 continue;
             }
             if let Some(Err(why)) = self.flat_verdict(side) {
-                self.reported[i] = true;
+                Arc::make_mut(&mut self.reported)[i] = true;
                 out.push((side, why));
             }
         }
@@ -1240,7 +1255,7 @@ impl DeckLedger {
         for _ in 0..=2 * self.sides.len() + 2 {
             force |= any_bad(&self.generations);
             let mut wanted = Vec::new();
-            for (g, gen) in self.generations.iter_mut().enumerate() {
+            for (g, gen) in Arc::make_mut(&mut self.generations).iter_mut().enumerate() {
                 let Gen::Flat(flat) = gen else {
                     continue;
                 };
@@ -1280,7 +1295,7 @@ impl DeckLedger {
             }
         }
         // A generation whose passes are all checked keeps no opening.
-        for gen in &mut self.generations {
+        for gen in Arc::make_mut(&mut self.generations) {
             let Gen::Flat(flat) = gen else {
                 continue;
             };
@@ -1477,11 +1492,11 @@ impl DeckLedger {
                 let Some((flat, held)) = self.flatten(g) else {
                     continue;
                 };
-                self.generations[g] = Gen::Flat(Arc::new(flat));
-                self.past_held.extend(held);
+                Arc::make_mut(&mut self.generations)[g] = Gen::Flat(Arc::new(flat));
+                Arc::make_mut(&mut self.past_held).extend(held);
             }
         }
-        for gen in &mut self.generations[..past] {
+        for gen in &mut Arc::make_mut(&mut self.generations)[..past] {
             let Gen::Whole(gen) = gen else {
                 continue;
             };
@@ -1538,7 +1553,9 @@ impl DeckLedger {
 
     /// A card of a generation kept as digests, opened, is no longer held.
     fn drop_held(&mut self, position: u32) {
-        self.past_held.retain(|d| d.base() != position);
+        if self.past_held.iter().any(|d| d.base() == position) {
+            Arc::make_mut(&mut self.past_held).retain(|d| d.base() != position);
+        }
     }
 
     /// What the ledger keeps of the generations before the last two, in
@@ -1630,10 +1647,11 @@ impl DeckLedger {
                 b | 1u8.checked_shl(side as u32).unwrap_or(0)
             });
         let at = position as usize;
-        if self.retired.len() <= at {
-            self.retired.resize(at + 1, 0);
+        let retired = Arc::make_mut(&mut self.retired);
+        if retired.len() <= at {
+            retired.resize(at + 1, 0);
         }
-        self.retired[at] = bits;
+        retired[at] = bits;
     }
 }
 
@@ -1664,7 +1682,7 @@ fn final_deck<'a>(
 
 /// Every share of `position`, with its side's name.
 fn shares_of<'a>(
-    shares: &'a BTreeMap<u32, Vec<Option<Share>>>,
+    shares: &'a BTreeMap<u32, Arc<Vec<Option<Share>>>>,
     sides: &'a [String],
     position: u32,
 ) -> Vec<(&'a str, &'a Share)> {

@@ -630,6 +630,77 @@ fn a_past_deck_decoded_again_for_a_share_is_compacted_again_at_the_next_reshuffl
 }
 
 #[test]
+fn a_line_played_on_a_copy_of_the_ledger_leaves_the_ledger_as_it_was() {
+    // The referee plays a line on a copy of the ledger (`table::Pending`)
+    // and drops the copy when the line is refused. The copy shares the
+    // ledger's lists until it changes them: whatever a line does to it
+    // (a draw, shares, an opening, a reshuffle and its passes) and
+    // whatever it refuses, the ledger stays exactly as it was. Every turn
+    // of a game through several reshuffles is played first on a copy,
+    // then on the ledger itself, which gives the same card.
+    let mut ledger = set_up(0);
+    for t in 0..150 {
+        let side = t % 2;
+        let before = format!("{ledger:?}");
+        let mut copy = ledger.clone();
+        let card = turn(&mut copy, side);
+        let opened = (0..)
+            .find(|&p| copy.drawer(p) == Some(h(side)) && !copy.held(h(side)).contains(&p))
+            .expect("a card opened");
+        assert!(copy.open(h(side), opened).is_err(), "opened twice");
+        let shared = (0..)
+            .find(|&p| copy.has_share(h(side), p) && copy.deck_of(p).is_some())
+            .expect("a position shared");
+        assert!(share(&mut copy, side, shared).is_err(), "shared twice");
+        drop(copy);
+        assert_eq!(format!("{ledger:?}"), before, "turn {t}");
+        assert_eq!(turn(&mut ledger, side), card, "turn {t}");
+    }
+    assert!(ledger.compacted().iter().filter(|&&c| c).count() >= 3);
+    both_audits_pass(&mut ledger);
+}
+
+#[test]
+fn a_share_of_a_compacted_deck_decodes_its_cards_c1_alone() {
+    // A share's check needs the card's C1 alone: of a past deck kept as
+    // its bytes, only that half is decoded, not the whole deck (which
+    // was decoded again, and compacted again at the next reshuffle).
+    let mut ledger = set_up(0);
+    let mut t = 0;
+    while ledger.compacted().iter().filter(|&&c| c).count() < 1 {
+        turn(&mut ledger, t % 2);
+        t += 1;
+    }
+    let compact = ledger.deck_of(3).expect("deck 0 is final").clone();
+    assert!(compact.is_compact());
+    let whole = compact.clone();
+    whole.get(3).unwrap();
+    assert!(!whole.is_compact());
+    let c1 = compact.c1(3).unwrap();
+    assert_eq!(c1, whole.c1(3).unwrap());
+    assert_eq!(c1.1[..], whole.get(3).unwrap().to_bytes()[..32]);
+    assert_eq!(compact.c1(99), Err(DeckError::NoPosition(99)));
+    // A share made and checked against it: the same share, the same
+    // check as against the deck decoded whole, and the deck still kept
+    // as its bytes.
+    let table = ledger.table().unwrap().clone();
+    let sh = secret(1).share(&compact, 3).unwrap();
+    assert_eq!(
+        sh.proof_bytes(),
+        secret(1).share(&whole, 3).unwrap().proof_bytes()
+    );
+    let check = sh.check(&table, SIDES[1], &compact).unwrap();
+    assert!(check.verify(&game()));
+    assert!(sh.verify(&table, SIDES[1], &compact).is_ok());
+    assert!(compact.is_compact(), "decoded whole for a share");
+    assert!(
+        ledger.decoded_past().is_empty(),
+        "{:?}",
+        ledger.decoded_past()
+    );
+}
+
+#[test]
 fn a_deck_compacted_holds_the_same_cards_and_opens_the_same() {
     let mut ledger = set_up(0);
     let deck = ledger.deck_of(0).expect("the first deck is final").clone();

@@ -298,8 +298,7 @@ impl CardSecret {
     /// || x || game_id || lp(side) || u32be(position) || C1))`, `A1 = k *
     /// B`, `A2 = k * C1`, `s = k + c * x`.
     pub fn share(&self, deck: &Deck, position: u32) -> Result<Share, DeckError> {
-        let card = deck.get(position)?;
-        let (c1, c1_bytes) = (card.c1(), card.c1_bytes());
+        let (c1, c1_bytes) = deck.c1(position)?;
         let x = self.scalar();
         let point = x * c1;
         let bytes = point.compress().to_bytes();
@@ -433,12 +432,12 @@ impl Share {
                 position: self.position,
             })?
             .1;
-        let card = deck.get(self.position)?;
+        let c1 = deck.c1(self.position)?;
         Ok(ShareCheck {
             side: side.into(),
             position: self.position,
             key: (*key.point(), *key.bytes()),
-            c1: (*card.c1(), card.c1_bytes()),
+            c1,
             share: (self.point()?, self.bytes),
             proof: self.proof,
             vouched: false,
@@ -547,8 +546,8 @@ fn checked_shares(
         // its card's `C1` is not needed (nor decoded).
         if !share.vouched {
             let key = table.side(i).map(|(_, k)| k.point());
-            let c1 = deck.get(position)?.c1();
-            if !key.is_some_and(|key| share.checked_against(key, c1)) {
+            let (c1, _) = deck.c1(position)?;
+            if !key.is_some_and(|key| share.checked_against(key, &c1)) {
                 share.verify(table, side, deck)?;
             }
         }
