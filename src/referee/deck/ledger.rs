@@ -318,7 +318,12 @@ impl Generation {
 /// position's shares are shared one position at a time. A copy costs
 /// the same however long the game (the lists that grow with it, such as
 /// [`DeckLedger::retired`] and the generations, are not copied for a
-/// line that leaves them as they are).
+/// line that leaves them as they are). The cards of past generations
+/// still held (at most the hands' cards) are the copy's own: a deck
+/// decodes its cards once and keeps them (a cache inside it), and a line
+/// that decodes one and is refused leaves the ledger's as it was. (A
+/// generation's decks are shared, their cache too: decoding gives the
+/// same cards whoever decodes them.)
 #[derive(Clone, Debug)]
 pub struct DeckLedger {
     game: Hash,
@@ -331,7 +336,7 @@ pub struct DeckLedger {
     generations: Arc<Vec<Gen>>,
     /// The cards of generations kept as digests ([`Flat`]) still held in
     /// a hand, one deck of one card each: at most the hands' cards.
-    past_held: Arc<Vec<Deck>>,
+    past_held: Vec<Deck>,
     /// Each position's shares, by side, until the position is opened:
     /// nothing later needs them then.
     shares: BTreeMap<u32, Arc<Vec<Option<Share>>>>,
@@ -389,7 +394,7 @@ impl DeckLedger {
             keys: Arc::new(vec![None; sides.len()]),
             table: None,
             generations: Arc::default(),
-            past_held: Arc::default(),
+            past_held: Vec::new(),
             shares: BTreeMap::new(),
             retired: Arc::default(),
             hands: Hands::new(),
@@ -1493,7 +1498,7 @@ impl DeckLedger {
                     continue;
                 };
                 Arc::make_mut(&mut self.generations)[g] = Gen::Flat(Arc::new(flat));
-                Arc::make_mut(&mut self.past_held).extend(held);
+                self.past_held.extend(held);
             }
         }
         for gen in &mut Arc::make_mut(&mut self.generations)[..past] {
@@ -1554,7 +1559,7 @@ impl DeckLedger {
     /// A card of a generation kept as digests, opened, is no longer held.
     fn drop_held(&mut self, position: u32) {
         if self.past_held.iter().any(|d| d.base() == position) {
-            Arc::make_mut(&mut self.past_held).retain(|d| d.base() != position);
+            self.past_held.retain(|d| d.base() != position);
         }
     }
 
