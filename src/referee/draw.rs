@@ -155,12 +155,14 @@ impl<G: Game> Referee<G> {
         };
         let refuse = |reason: String| Err(at.illegal(Place::End, Some(word), reason));
         match phase {
-            Phase::Setup => return refuse(format!(
+            Phase::Setup => {
+                return refuse(format!(
                 "no draw can be offered or accepted during the set-up: a draw is agreed in play, \
                      from turn 1 on (the set-up line is {}; offer on a turn: {})",
                 Command::setup().key(),
                 Command::moves().action("<actions>, offer draw").key()
-            )),
+            ))
+            }
             Phase::Audit => {
                 return refuse(format!(
                     "the game is over and in its audit: {} writes its closing line of openings \
@@ -395,10 +397,10 @@ mod tests {
             "1. Blue: Kc1-b1, offer draw\n2. Red: Kc9-b9\n3. Blue: Kb1-c1\n4. Red: accept draw\n",
         );
         assert_eq!(err.kind, ErrorKind::Illegal);
-        assert!(
-            err.message.starts_with("accept draw: no draw is offered: Red can accept a draw only on its line right after another side offers one"),
-            "{}",
-            err.message
+        assert_eq!(
+            err.message,
+            "accept draw: no draw is offered: Red can accept a draw only on its line right after \
+             another side offers one (to offer one: herald move \"<actions>, offer draw\" --key)"
         );
     }
 
@@ -420,10 +422,11 @@ mod tests {
     fn the_last_acceptance_carries_no_actions() {
         let err = refused("1. Blue: Kc1-b1, offer draw\n2. Red: Kc9-b9, accept draw\n");
         assert_eq!(err.kind, ErrorKind::Illegal);
-        assert!(
-            err.message.starts_with("Kc9-b9: Red is the last side to accept the draw Blue offered on turn 1: the acceptance ends the game, so the line carries no actions"),
-            "{}",
-            err.message
+        assert_eq!(
+            err.message,
+            "Kc9-b9: Red is the last side to accept the draw Blue offered on turn 1: the \
+             acceptance ends the game, so the line carries no actions (herald move \"accept draw\" \
+             --key)"
         );
     }
 
@@ -589,12 +592,11 @@ mod tests {
             "S2. Red: offer draw\n",
         );
         assert_eq!(err.kind, ErrorKind::Illegal);
-        assert!(
-            err.message.starts_with(
-                "offer draw: no draw can be offered or accepted during the set-up: a draw is agreed in play, from turn 1 on"
-            ),
-            "{}",
-            err.message
+        assert_eq!(
+            err.message,
+            "offer draw: no draw can be offered or accepted during the set-up: a draw is agreed in \
+             play, from turn 1 on (the set-up line is herald setup --key; offer on a turn: herald \
+             move \"<actions>, offer draw\" --key)"
         );
     }
 

@@ -465,6 +465,19 @@ fn pass_typed_when_the_audit_is_due_is_written_as_the_audit() {
         "the game is over, so the line due from you is your audit: `pass` was written as `audit`"
     );
     assert_eq!(referee.typed_as("strike"), None);
+    // With the turn's head in front, as a player may type it, too.
+    let headed = format!("{}. A: pass", referee.next_turn());
+    assert_eq!(referee.typed_as(&headed), Some(read));
+    assert!(crate::referee::writer::written_as_audit(
+        &headed,
+        referee.phase()
+    ));
+    let mut again = referee.clone();
+    let line = again
+        .compose_typed(&headed, Keys::own(&wallets[0]))
+        .unwrap()
+        .line();
+    assert!(line.contains(": audit"), "{line}");
     // Composed, the line typed `pass` is A's audit.
     let line = referee
         .compose_typed("pass", Keys::own(&wallets[0]))

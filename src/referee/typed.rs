@@ -108,10 +108,11 @@ impl<G: Game> Referee<G> {
 
     /// What `text`, typed for the next line, is written as in the phase
     /// now, when [`Referee::compose_typed`] writes it as other than it
-    /// says: `pass` typed when the line due is the audit is written as the
-    /// audit. `None` when it is written as typed.
+    /// says: `pass` typed when the line due is the audit (with `N. Side:`
+    /// in front or not) is written as the audit. `None` when it is written as typed.
     pub fn typed_as(&self, text: &str) -> Option<TypedAs> {
-        (self.phase() == Phase::Audit && text.trim().eq_ignore_ascii_case("pass"))
+        let body = record::turn_prefix(text).map_or(text, |(_, _, body)| body);
+        (self.phase() == Phase::Audit && body.trim().eq_ignore_ascii_case("pass"))
             .then_some(TypedAs::PassAsAudit)
     }
 

@@ -36,11 +36,13 @@ pub fn typed_audit(typed: &str) -> bool {
 
 /// Whether the turn typed is written as an audit line when the game is in
 /// `phase`, as [`Referee::compose_typed`] writes it: `audit`
-/// ([`typed_audit`]), and in the audit also nothing, or `pass`, which are
-/// written as the audit ([`Referee::typed_as`]).
+/// ([`typed_audit`]), and in the audit also nothing, or `pass` (with `N.
+/// Side:` in front or not), which are written as the audit
+/// ([`Referee::typed_as`]).
 pub fn written_as_audit(typed: &str, phase: Phase) -> bool {
-    let bare = typed.trim();
-    let in_audit = phase == Phase::Audit && (bare.is_empty() || bare.eq_ignore_ascii_case("pass"));
+    let typed = typed.trim();
+    let body = record::turn_prefix(typed).map_or(typed, |(_, _, body)| body.trim());
+    let in_audit = phase == Phase::Audit && (typed.is_empty() || body.eq_ignore_ascii_case("pass"));
     in_audit || typed_audit(typed)
 }
 
@@ -172,13 +174,13 @@ mod tests {
             }
             // `audit` stands alone on its line: with an action it is no
             // audit line (the record refuses it).
-            for other in ["Kc1-b1, audit", "audit, Kc1-b1", "Kc1-b1", "12. Blue: pass"] {
+            for other in ["Kc1-b1, audit", "audit, Kc1-b1", "Kc1-b1"] {
                 assert!(!typed_audit(other), "{other}");
                 assert!(!written_as_audit(other, phase), "{other} {phase:?}");
             }
         }
         // Nothing typed, or `pass`, is written as the audit in the audit.
-        for typed in ["", " pass "] {
+        for typed in ["", " pass ", "12. Blue: pass", "Red: PASS"] {
             assert!(!typed_audit(typed), "{typed:?}");
             assert!(written_as_audit(typed, Phase::Audit), "{typed:?}");
             for phase in [Phase::Setup, Phase::Play, Phase::Over] {
