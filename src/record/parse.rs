@@ -619,6 +619,19 @@ struct LeanHead {
     body: usize,
 }
 
+/// Whether a byte may stand in a side's name as [`lean_head`] reads it:
+/// an ASCII letter or digit, `-` or `_` (one look-up a byte).
+const NAME_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'-' || c == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// The head of the plain line at `pos` in its common shape: at most
 /// nine digits (no overflow) from its first byte, `.`, spaces, a side
 /// name of ASCII letters, digits, `-` and `_`, spaces, `:`. `None` for
@@ -641,10 +654,7 @@ fn lean_head(bytes: &[u8], pos: usize) -> Option<LeanHead> {
         at += 1;
     }
     let side_start = at;
-    while bytes
-        .get(at)
-        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
+    while bytes.get(at).is_some_and(|&b| NAME_BYTE[usize::from(b)]) {
         at += 1;
     }
     let side = Span::new(side_start, at);
@@ -1110,8 +1120,12 @@ fn add_item<'a>(
     let word = item_text.as_ref();
     // The item is trimmed: `forfeit`, `pass`, `audit` and `resign` start
     // with its first byte, which most actions pass over at once.
+    // Each of those words (and `offer draw`, `accept draw`) is at least
+    // four letters: an item whose second byte is no letter (`R@B1`,
+    // `a1-b2`) is none of them.
     let first = word.as_bytes().first().map(u8::to_ascii_lowercase);
-    if !matches!(first, Some(b'f' | b'p' | b'a' | b'r' | b'o')) {
+    let second_letter = word.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic);
+    if !second_letter || !matches!(first, Some(b'f' | b'p' | b'a' | b'r' | b'o')) {
         push_item(text, turn, item_text, span, left);
         return Ok(());
     }

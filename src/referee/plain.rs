@@ -68,10 +68,18 @@ impl<G: Game> Referee<G> {
         if !plain_line || turn.number != self.turns + 1 || !self.only_rules_judge() {
             return false;
         }
-        let Some((side, seat)) = self.header.side_seat_named::<G>(turn.side) else {
+        // The line must be the mover's: its side named as the mover's
+        // name (in any case; no two sides' names differ just in case, so
+        // this is the side the full play finds by the name).
+        let side = G::to_move(&self.state);
+        let name = side.name::<G>();
+        if !(name.as_bytes() == turn.side.as_bytes() || name.eq_ignore_ascii_case(turn.side)) {
+            return false;
+        }
+        let Some(seat) = self.header.seat_of(side) else {
             return false;
         };
-        if self.phase() != Phase::Play || side != G::to_move(&self.state) {
+        if self.phase() != Phase::Play {
             return false;
         }
         if (reveal.is_some() || !self.ledger.is_empty())

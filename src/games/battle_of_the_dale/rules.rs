@@ -104,8 +104,15 @@ pub fn resolve(s: &mut State, actor: Side, advance: Advance) {
         if s.over() {
             return;
         }
-        let (own, mounted) = strike_masks(s);
-        let Some(by) = capturers_of(s, (&own, &mounted)) else {
+        // Most maps hold no unit two of another army touch: the Mounted
+        // units' first strike is then not worked out.
+        let own = own_masks(s);
+        let candidates = open_to(&own);
+        let by = match s.occupied() & candidates {
+            0 => None,
+            _ => capturers_among(s, (&own, &mounted_masks(s)), candidates),
+        };
+        let Some(by) = by else {
             check_victory_of(s, &own);
             return;
         };
@@ -142,16 +149,20 @@ fn capturers(s: &State) -> Option<[Option<Side>; N_HEX]> {
 }
 
 /// [`capturers`], given the [`strike_masks`].
+#[cfg(test)]
 fn capturers_of(
     s: &State,
     (own, mounted): (&[u32; 5], &[u32; 5]),
 ) -> Option<[Option<Side>; N_HEX]> {
-    // Only a hex touched by two units of another army can be captured:
-    // those hexes found first, most turns have none to look at.
-    let open_to = ARMIES.into_iter().fold(0, |m, p| {
-        m | (touched_twice(own[usize::from(p)]) & !own[usize::from(p)])
-    });
-    capturers_among(s, (own, mounted), open_to)
+    capturers_among(s, (own, mounted), open_to(own))
+}
+
+/// The hexes a unit could be captured on, given each army's units
+/// (`own`): only a hex touched by two units of another army can be.
+/// Found first, most turns have none to look at.
+fn open_to(own: &[u32; 5]) -> u32 {
+    own.iter()
+        .fold(0, |m, &units| m | (touched_twice(units) & !units))
 }
 
 /// [`capturers`], looking at the units on the hexes of `candidates` only,
@@ -215,20 +226,36 @@ fn touched_twice(units: u32) -> u32 {
 
 /// Per side still in: its units, and its Mounted units that strike first
 /// (those not next to the Falcon Hero).
+#[cfg(test)]
 fn strike_masks(s: &State) -> ([u32; 5], [u32; 5]) {
+    (own_masks(s), mounted_masks(s))
+}
+
+/// Per side still in, its units (none for the others).
+fn own_masks(s: &State) -> [u32; 5] {
+    let mut own = [0u32; 5];
+    for side in ARMIES {
+        if s.in_game(side) {
+            own[usize::from(side)] = s.own(side);
+        }
+    }
+    own
+}
+
+/// Per side still in, its Mounted units that strike first: those not
+/// next to the Falcon Hero.
+fn mounted_masks(s: &State) -> [u32; 5] {
     let awe = match s.find(FALCON, Kind::H) {
         Some(hero) => NEIGH[hero.idx()],
         None => 0,
     };
-    let mut own = [0u32; 5];
     let mut mounted = [0u32; 5];
     for side in ARMIES {
         if s.in_game(side) {
-            own[usize::from(side)] = s.own(side);
             mounted[usize::from(side)] = s.own_kind(side, Kind::M) & !awe;
         }
     }
-    (own, mounted)
+    mounted
 }
 
 /// The units a capture round takes, found at once.
@@ -379,8 +406,7 @@ fn check_victory(s: &mut State) {
     if s.over() || s.in_game(FALCON) {
         return;
     }
-    let (own, _) = strike_masks(s);
-    check_victory_of(s, &own);
+    check_victory_of(s, &own_masks(s));
 }
 
 /// [`check_victory`], given each army's units (those of the armies
@@ -707,7 +733,7 @@ pub fn apply(state: &mut State, a: Action) -> R {
 /// is legal: a pending advance is declined (the map changes) before the
 /// action is judged.
 fn apply_on_copy(state: &mut State, a: Action) -> R {
-    let mut s = state.clone();
+    let mut s = *state;
     apply_in(&mut s, a)?;
     *state = s;
     Ok(())
@@ -1024,7 +1050,7 @@ pub fn end_turn(state: &mut State) -> R {
         // The map is settled: the turn is judged before anything changes.
         return pass_turn(state);
     }
-    let mut s = state.clone();
+    let mut s = *state;
     settle_map(&mut s);
     pass_turn(&mut s)?;
     *state = s;
@@ -1084,7 +1110,7 @@ pub fn settle(state: &mut State, values: &[u32]) -> R {
     if let Some(v) = values.iter().find(|&&v| v > 1) {
         return ill(format!("a coin value must be 0 or 1, got {v}"));
     }
-    let mut s = state.clone();
+    let mut s = *state;
     s.pending = None;
     s.fresh_log();
     let heads = values.contains(&1);
@@ -1151,7 +1177,7 @@ pub fn resign(s: &mut State, side: Side) {
 // Legal actions.
 
 fn push_if_ok(s: &State, a: Action, out: &mut Vec<Action>) {
-    let mut w = s.clone();
+    let mut w = *s;
     if apply_in(&mut w, a).is_ok() {
         out.push(a);
     }
@@ -1169,7 +1195,7 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
     // come from the position after the decline.
     let declined;
     let base = if s.t.adv_to != 0 {
-        let mut d = s.clone();
+        let mut d = *s;
         settle_map(&mut d);
         if d.over() || !d.in_game(me) {
             // Only advances remain possible.
@@ -1311,7 +1337,7 @@ mod tests {
         rng: &mut SplitMix,
         empty: impl Fn(&mut SplitMix) -> bool,
     ) -> State {
-        let mut s = start.clone();
+        let mut s = *start;
         for h in 0..N_HEX {
             let code = if empty(rng) {
                 0
@@ -1418,7 +1444,7 @@ mod tests {
         if state.over() {
             return Ok(());
         }
-        let mut s = state.clone();
+        let mut s = *state;
         settle_map(&mut s);
         pass_turn(&mut s)?;
         *state = s;
@@ -1427,7 +1453,7 @@ mod tests {
 
     /// `state` after `step`, and what it returned, as text to compare.
     fn after(state: &State, step: impl Fn(&mut State) -> R) -> String {
-        let mut s = state.clone();
+        let mut s = *state;
         let verdict = step(&mut s);
         format!("{verdict:?} {s:?}")
     }

@@ -323,8 +323,9 @@ impl TurnState {
     }
 }
 
-/// The whole position.
-#[derive(Clone, Debug)]
+/// The whole position: plain bytes, so that a copy (the referee plays
+/// each turn in a spare copy of the position) is one `memcpy`.
+#[derive(Clone, Copy, Debug)]
 pub struct State {
     /// Per hex: 0 if empty, else `1 + 3 * side + kind`. Changed only
     /// through [`State::put`], [`State::clear`] and [`State::shift`],

@@ -262,9 +262,9 @@ fn placement_next_to_a_chain_of_own_units_reaching_the_edge() {
     put(&mut s, "B1", "Human", 'R');
     put(&mut s, "C2", "Human", 'R');
     put(&mut s, "C3", "Human", 'R');
-    let mut t = s.clone();
+    let mut t = s;
     ok(&mut t, "R@B3"); // next to C3, chained C3-C2-B1 to the edge
-    let mut t = s.clone();
+    let mut t = s;
     ok(&mut t, "R@D2");
 }
 
@@ -326,7 +326,7 @@ fn placement_needs_the_unit_in_reserve() {
 #[test]
 fn falcon_units_are_placed_on_any_vacant_hex_even_chip() {
     let mut s = new(&["Falcon", "Elf"], "");
-    let mut t = s.clone();
+    let mut t = s;
     ok(&mut t, "R@C3");
     assert_eq!(at(&t, "C3"), Some(("Falcon", 'R')));
     ok(&mut s, "H@D3");
@@ -423,7 +423,7 @@ fn a_unit_moves_along_a_chain_of_its_army() {
     put(&mut s, "B2", "Human", 'R');
     put(&mut s, "C3", "Human", 'R');
     put(&mut s, "E3", "Human", 'R'); // not part of the chain
-    let mut t = s.clone();
+    let mut t = s;
     ok(&mut t, "A1-D3"); // D3 is next to C3
     assert_eq!(at(&t, "D3"), Some(("Human", 'R')));
     assert_eq!(
@@ -448,7 +448,7 @@ fn falcon_moves_up_to_two_spaces_and_jumps_units() {
     let mut s = new(&["Falcon", "Human"], "");
     put(&mut s, "B1", "Falcon", 'R');
     put(&mut s, "B2", "Human", 'R');
-    let mut t = s.clone();
+    let mut t = s;
     ok(&mut t, "B1-B3"); // over the Human unit on B2
     assert_eq!(at(&t, "B3"), Some(("Falcon", 'R')));
     assert_eq!(
@@ -474,7 +474,7 @@ fn falcon_units_do_not_move_along_chains() {
 fn human_hero_charges_two_spaces() {
     let mut s = new(&["Human", "Elf"], "");
     put(&mut s, "A1", "Human", 'H');
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "A1-C2");
     assert_eq!(at(&s, "C2"), Some(("Human", 'H')));
     end(&mut s);
@@ -526,7 +526,7 @@ fn two_units_next_to_an_enemy_unit_capture_it() {
     let mut s = new(&["Human", "Elf"], "no-arms-race");
     put(&mut s, "B1", "Elf", 'R');
     put(&mut s, "A1", "Human", 'R');
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "R@C1");
     assert_eq!(at(&s, "B1"), None);
     assert_eq!(pile(&s, "Human", "Elf", Kind::R), 1);
@@ -678,7 +678,7 @@ fn advance_chain_position() -> State {
 #[test]
 fn advance_after_capture_repeats_with_captures_checked_after_each() {
     let mut s = advance_chain_position();
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "R@D1"); // captures C2 (B1, D1)
     assert_eq!(at(&s, "C2"), None);
     ok(&mut s, "D1-C2"); // advance: now C2 and D3 capture C3
@@ -746,7 +746,7 @@ fn mounted_unit_retreats_on_an_opponents_turn_to_the_smallest_legal_hex() {
     let mut s = new(&["Human", "Elf"], "no-arms-race");
     put(&mut s, "C2", "Elf", 'M');
     put(&mut s, "B1", "Human", 'R');
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "R@C1");
     // Legal: C3 and D2 (B2 is next to B1, D1 next to C1); C3 < D2.
     assert_eq!(at(&s, "C2"), None);
@@ -788,7 +788,7 @@ fn awe_cancels_the_retreat_of_a_mounted_unit() {
     put(&mut s, "C2", "Elf", 'M');
     put(&mut s, "B1", "Human", 'R');
     put(&mut s, "D1", "Falcon", 'H'); // next to C2, not next to C3
-    let mut t = s.clone();
+    let mut t = s;
     ok(&mut t, "R@C1");
     assert_eq!(at(&t, "C2"), None);
     assert_eq!(at(&t, "C3"), None);
@@ -900,7 +900,7 @@ fn forced_advance_position() -> State {
 #[test]
 fn elf_hero_retreat_lets_the_elf_force_an_enemy_forward() {
     let mut s = forced_advance_position();
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "force B1-C2");
     // The Human unit on C2 is next to C3 and D2: captured on the Elf turn.
     assert_eq!(at(&s, "C2"), None);
@@ -972,7 +972,7 @@ fn dwarf() -> State {
 #[test]
 fn dwarf_hero_berserk_move_after_the_main_action() {
     let mut s = dwarf();
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "R@C5");
     ok(&mut s, "E1-E2");
     end(&mut s);
@@ -985,7 +985,7 @@ fn dwarf_hero_berserk_move_after_the_main_action() {
 #[test]
 fn dwarf_hero_berserk_move_before_the_main_action() {
     let mut s = dwarf();
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "E1-E2");
     ok(&mut s, "A1-A2");
     end(&mut s);
@@ -1000,7 +1000,7 @@ fn dwarf_hero_berserk_move_before_the_main_action() {
 #[test]
 fn dwarf_hero_move_alone_is_the_turns_action() {
     let mut s = dwarf();
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "E1-E2");
     end(&mut s);
     assert_eq!(G::to_move(&s), ELF);
@@ -1066,7 +1066,7 @@ fn other_armies_make_one_action_a_turn() {
 fn withdraw_returns_the_mounted_unit_to_reserve() {
     let mut s = new(&["Human", "Elf"], "");
     put(&mut s, "C2", "Human", 'M');
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "withdraw");
     assert_eq!(at(&s, "C2"), None);
     assert_eq!(reserve(&s, "Human", Kind::M), 1);
@@ -1135,7 +1135,7 @@ fn rally_is_a_chance_settled_at_the_next_players_turn() {
         G::begin_turn(&mut s, &mut Undrawn).unwrap_err().reason,
         "the rally by Human must be settled first"
     );
-    let before = s.clone();
+    let before = s;
     G::settle(&mut s, &[1]).unwrap();
     assert_eq!(G::pending(&s), None);
     assert_eq!(reserve(&s, "Human", Kind::R), 3);
@@ -1264,7 +1264,7 @@ fn goblin_horde_flips_twice_with_the_hero_on_the_map() {
     ok(&mut s, "rally");
     end(&mut s);
     assert_eq!(G::pending(&s).map(|r| r.count), Some(2));
-    let mut t = s.clone();
+    let mut t = s;
     G::settle(&mut t, &[0, 1]).unwrap();
     assert_eq!(reserve(&t, "Goblin", Kind::R), 3);
     G::settle(&mut s, &[0, 0]).unwrap();
@@ -1347,7 +1347,7 @@ fn prisoner_exchange_with_standing_consent() {
     end(&mut s);
     // Two turns later the Elf's consent still stands.
     begin(&mut s);
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "exchange Elf");
     end(&mut s);
     assert_eq!(pile(&s, "Elf", "Human", Kind::R), 1);
@@ -1403,19 +1403,19 @@ fn prisoner_exchange_reasons() {
         reason(&mut s, "exchange Dwarf"),
         "Dwarf is not in this game"
     );
-    let mut t = s.clone();
+    let mut t = s;
     t.pile[usize::from(ELF)][usize::from(HUMAN)][0] = 1;
     assert_eq!(
         reason(&mut t, "exchange Elf"),
         "an exchange needs at least two of your units captured"
     );
-    let mut t = s.clone();
+    let mut t = s;
     t.pile[usize::from(HUMAN)][usize::from(ELF)] = [0, 1, 0];
     assert_eq!(
         reason(&mut t, "exchange Elf"),
         "an exchange with Elf needs one of its Regulars in your Captured pile"
     );
-    let mut t = s.clone();
+    let mut t = s;
     t.pile[usize::from(ELF)][usize::from(HUMAN)] = [0, 1, 1];
     assert_eq!(
         reason(&mut t, "exchange Elf"),
@@ -1454,7 +1454,7 @@ fn a_player_reduced_to_one_unit_is_out_at_once() {
     s.reserve[usize::from(ELF)] = [0; 3];
     put(&mut s, "A1", "Human", 'R');
     begin(&mut s);
-    let before = s.clone();
+    let before = s;
     ok(&mut s, "R@C1");
     // The Elf's last unit leaves the game.
     assert_eq!(at(&s, "E3"), None);
@@ -1591,7 +1591,7 @@ fn pass_is_legal_only_when_no_action_is_possible() {
     G::legal_actions(&s, &mut v);
     assert!(v.is_empty(), "{v:?}");
     begin(&mut s);
-    let before = s.clone();
+    let before = s;
     end(&mut s);
     assert_eq!(G::to_move(&s), ELF);
     assert_eq!(G::turn_comment(&before, &s), "pass");
@@ -1650,7 +1650,7 @@ fn a_rally_the_next_player_cannot_settle_is_no_action_so_the_turn_may_pass() {
     let mut s = from_position(ONLY_A_RALLY);
     Kit::begin_settled_by(&mut s, &[]);
     assert!(Kit::legal(&s).is_empty());
-    let before = s.clone();
+    let before = s;
     end(&mut s);
     assert_eq!(G::to_move(&s), ELF);
     assert_eq!(G::turn_comment(&before, &s), "pass");
@@ -1673,7 +1673,7 @@ fn round_trip(s: &State) -> usize {
         assert_eq!(&back, a, "{text}");
         let lower = text.to_ascii_lowercase();
         assert_eq!(&G::parse_action(s, &lower).unwrap(), a, "{lower}");
-        let mut t = s.clone();
+        let mut t = *s;
         G::apply(&mut t, *a).unwrap_or_else(|e| panic!("{text}: {}", e.reason));
     }
     v.len()
@@ -1921,7 +1921,7 @@ fn random_turn(s: &mut State, rng: &mut SplitMix) {
             break;
         }
     }
-    let before_end = s.clone();
+    let before_end = *s;
     if let Err(e) = G::end_turn(s) {
         // Only possible when actions remained: make one and retry.
         v.clear();
@@ -2034,7 +2034,7 @@ fn example_game_from_the_notation_spec_replays() {
         let (side_name, actions) = rest.split_once(": ").unwrap();
         assert_eq!(G::to_move(&s), side(side_name), "{line}");
         begin(&mut s);
-        let before = s.clone();
+        let before = s;
         for a in actions.split(',') {
             ok(&mut s, a.trim());
         }
