@@ -452,6 +452,11 @@ pub trait Visitor {
     fn turn(&mut self, turn: &Turn<'_>) -> Result<(), Self::Error>;
     /// The turns of a part are over: its text is about to be dropped.
     fn part_end(&mut self) -> Result<(), Self::Error>;
+    /// A turn read after the visitor's error, only parsed: for a
+    /// visitor that counts the record's turns whatever stopped it
+    /// (`show --turn` past the last is told so before any problem of
+    /// the rules).
+    fn skipped(&mut self, _turn: &Turn<'_>) {}
 }
 
 /// A record its reader can read again (a file, a text held): where the
@@ -782,6 +787,8 @@ impl<R: BufRead> Reader<R> {
                 before += 1;
                 if failed.is_none() && error.is_none() {
                     error = visitor.turn(turn).err();
+                } else {
+                    visitor.skipped(turn);
                 }
             });
             let end = match end {

@@ -2980,6 +2980,19 @@ impl<G: Game> Replay<G> {
         })
     }
 
+    /// The referee after the turns played so far (their signatures
+    /// may still wait to be verified, at the end of their part).
+    pub fn referee(&self) -> &Referee<G> {
+        &self.referee
+    }
+
+    /// Read the record again from `again` where the deck's audit needs
+    /// the cards of past passes, keeping them as digests meanwhile
+    /// ([`Referee::read_again`]).
+    pub fn read_again(&mut self, again: std::sync::Arc<dyn Reread>) {
+        self.referee.read_again(again);
+    }
+
     /// Play the record's next turn; a problem is placed in its text, or
     /// in an earlier turn's whose signature does not verify.
     pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
@@ -3030,7 +3043,7 @@ impl<G: Game> Replay<G> {
                 |header| {
                     let mut replay = Replay::<G>::start(header, Keep::RULES.on(today))?;
                     if let Some(again) = again {
-                        replay.referee.read_again(again);
+                        replay.read_again(again);
                     }
                     Ok(replay)
                 },
