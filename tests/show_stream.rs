@@ -1,7 +1,7 @@
-//! `herald show` and `herald legal` of a plain record (a file or
-//! standard input, without `--key`) read it a part at a time, as `check`
-//! does (about 16 KiB of text, `record::stream`): they keep the position
-//! and what they print, never the record. `--message 1` of a plain file
+//! `herald show`, `herald legal` and `herald fate` of a plain record (a
+//! file or standard input, without `--key`) read it a part at a time, as
+//! `check` does (about 16 KiB of text, `record::stream`): they keep the
+//! position and what they print, never the record. `--message 1` of a plain file
 //! reads it whole, as before, so each case here runs both ways and
 //! compares exit code, standard output and standard error, from a file
 //! and from standard input: every fixture, and records longer than a
@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use herald::games::battle_of_the_dale::BattleOfTheDale;
 use herald::games::castle_danger::CastleDanger;
 use herald::selfplay::{self, Options};
 use tempfile::TempDir;
@@ -305,4 +306,45 @@ fn legal_of_a_record_reads_it_a_part_at_a_time() {
     assert_eq!((code, err.contains("b.pbem:2005:")), (1, true), "{err}");
     let (code, _, err) = same_by("legal", dir.path(), "c.pbem", None, &[]);
     assert_eq!((code, err.contains("error[parse]")), (1, true), "{err}");
+}
+
+#[test]
+fn fate_of_a_record_reads_it_a_part_at_a_time() {
+    let (mut listed, mut refused) = (0, 0);
+    for (i, path) in records().iter().enumerate() {
+        let dir = path.parent().unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        for args in [&[][..], &["--format", "json"]] {
+            match same_by("fate", dir, name, None, args).0 {
+                0 => listed += 1,
+                _ => refused += 1,
+            }
+        }
+        if i % 5 == 0 {
+            let text = std::fs::read_to_string(path).unwrap();
+            same_by("fate", dir, "-", Some(&text), &["--format", "json"]);
+        }
+    }
+    assert!(listed > 250 && refused > 350, "{listed} {refused}");
+    // A long record with chance, over many parts: every roll listed,
+    // as when read whole.
+    let dale = (0..20)
+        .map(|seed| {
+            let mut options = Options::new::<BattleOfTheDale>(seed, 2);
+            options.max_turns = 300;
+            options.commitments = true;
+            options.signatures = true;
+            selfplay::record::<BattleOfTheDale>(&options).unwrap()
+        })
+        .max_by_key(String::len)
+        .unwrap();
+    assert!(dale.len() > 16 * 1024, "{}", dale.len());
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("dale.pbem"), &dale).unwrap();
+    for args in [&[][..], &["--format", "json"]] {
+        let (code, out, err) = same_by("fate", dir.path(), "dale.pbem", None, args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.matches("reveals").count() > 2, "{out}");
+        same_by("fate", dir.path(), "-", Some(&dale), args);
+    }
 }

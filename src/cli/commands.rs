@@ -322,15 +322,26 @@ fn hand(args: HandArgs) -> Result<Exit, Failure> {
 /// `herald fate`.
 fn fate(args: FateArgs) -> Result<Exit, Failure> {
     let FateArgs { input, key } = args;
-    with_record_in(
-        &input.record,
-        input.message,
-        input.format,
-        Fate {
-            format: input.format,
-            key,
-        },
-    )
+    let fate = Fate {
+        format: input.format,
+        key,
+    };
+    // With a key file the record is read whole: the key file's checks
+    // read its lines.
+    let path = &input.record;
+    if fate.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
+        return with_record_in(path, input.message, input.format, fate);
+    }
+    let format = input.format;
+    let path = match files::record_file(path) {
+        Ok(path) => path,
+        Err(failure) => return reported(Err(failure), format),
+    };
+    match super::stream::check_keeping(&path, Fate::KEEP, fate.clone()) {
+        Ok(Checked::Done(exit)) => Ok(exit),
+        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, fate),
+        Err(failure) => reported(Err(failure), format),
+    }
 }
 
 /// `herald extract`.
@@ -1878,9 +1889,18 @@ impl RecordCommand for Hand {
 
 // ---------------------------------------------------------------- fate
 
+#[derive(Clone)]
 struct Fate {
     format: Format,
     key: Option<PathBuf>,
+}
+
+impl Fate {
+    /// What `fate`'s replay keeps: the chance values too.
+    const KEEP: Keep = Keep {
+        chance: true,
+        ..Keep::RULES
+    };
 }
 
 #[derive(Serialize)]
@@ -1967,15 +1987,33 @@ struct JsonFate {
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let keep = Keep {
-            chance: true,
-            ..Keep::RULES
-        };
-        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
+        let referee = replay_all::<G>(ctx, Fate::KEEP, |_, _| {})?;
         let next = match self.key.as_deref() {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,
         };
+        self.answer(&referee, next)
+    }
+}
+
+/// `fate` of a plain record read a part at a time (without a key file):
+/// the same output as [`Fate::run`] of the record read whole.
+impl AfterCheck for Fate {
+    type Output = Exit;
+
+    fn after<G: Game>(self, _: Named<'_>, referee: &Referee<G>) -> Result<Exit, Failure> {
+        self.answer(referee, None)
+    }
+}
+
+impl Fate {
+    /// Print the chance events of the record replayed, and `next`, what
+    /// the key file's side gets next (with `--key`).
+    fn answer<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        next: Option<(Vec<JsonNext>, String)>,
+    ) -> Result<Exit, Failure> {
         let events: Vec<JsonEvent> = referee
             .chance()
             .iter()
@@ -1993,7 +2031,7 @@ impl RecordCommand for Fate {
                 ok: true,
                 game: G::ID,
                 events,
-                pending: pending_json(&referee),
+                pending: pending_json(referee),
                 next: next.map(|(n, _)| n),
             })?,
             Format::Text | Format::Svg => {
@@ -2016,7 +2054,7 @@ impl RecordCommand for Fate {
                         "  ",
                     ));
                 }
-                text.push_str(&pending_text(&referee));
+                text.push_str(&pending_text(referee));
                 if let Some((_, note)) = next {
                     text.push_str(&format!("Next: {note}\n"));
                 }

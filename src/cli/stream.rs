@@ -64,7 +64,18 @@ pub(super) enum Checked<T> {
 /// `check` does, and hand the referee to `after`; or give back the
 /// input's bytes when it must be read whole.
 pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::Output>, Failure> {
-    read(path, Checking(after))
+    check_keeping(path, Keep::RULES, after)
+}
+
+/// [`check`], the referee keeping what `keep` says besides (read on
+/// today's date).
+pub(super) fn check_keeping<C: AfterCheck>(
+    path: &Path,
+    keep: Keep,
+    after: C,
+) -> Result<Checked<C::Output>, Failure> {
+    let keep = keep.on(super::context::reader_today());
+    read(path, Checking(after, keep))
 }
 
 /// Read the record in `path` (a file, or `-`) a part at a time with
@@ -144,8 +155,9 @@ fn replay_game<G: Game, R: BufRead, S: Streamed>(
     streamed.replay::<G, R>(reader, origin, again)
 }
 
-/// `check`: the record replayed as `check` replays it, then `after`.
-struct Checking<C>(C);
+/// `check`: the record replayed as `check` replays it (keeping what
+/// the [`Keep`] says), then `after`.
+struct Checking<C>(C, Keep);
 
 impl<C: AfterCheck> Streamed for Checking<C> {
     type Output = C::Output;
@@ -156,7 +168,7 @@ impl<C: AfterCheck> Streamed for Checking<C> {
         origin: &str,
         again: Option<Arc<dyn Reread>>,
     ) -> Result<Option<C::Output>, Failure> {
-        match Replay::<G>::check_again(reader, super::context::reader_today(), again) {
+        match Replay::<G>::check_keeping(reader, self.1, again) {
             Ok(referee) => self
                 .0
                 .after::<G>(super::context::Named::file(origin), &referee)

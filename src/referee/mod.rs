@@ -3038,10 +3038,20 @@ impl<G: Game> Replay<G> {
         today: Option<record::Day>,
         again: Option<std::sync::Arc<dyn Reread>>,
     ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
+        Replay::<G>::check_keeping(reader, Keep::RULES.on(today), again)
+    }
+
+    /// [`Replay::check_again`], keeping what `keep` says (`fate` keeps
+    /// the chance values).
+    pub fn check_keeping<R: std::io::BufRead>(
+        reader: record::stream::Reader<R>,
+        keep: Keep,
+        again: Option<std::sync::Arc<dyn Reread>>,
+    ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
         reader
             .check(
                 |header| {
-                    let mut replay = Replay::<G>::start(header, Keep::RULES.on(today))?;
+                    let mut replay = Replay::<G>::start(header, keep)?;
                     if let Some(again) = again {
                         replay.read_again(again);
                     }
