@@ -1,8 +1,8 @@
-//! `check` and `show` of a plain record read a part at a time
-//! (`record::stream`): each turn is played as it is read and dropped,
-//! so that memory stays flat however long the record. An input that is
-//! not a plain text of one record (a message, a mailbox, quoted replies)
-//! is handed back whole, for the readers' usual way.
+//! `check`, `show`, `legal` and `fate` of a plain record read a part at
+//! a time (`record::stream`): each turn is played as it is read and
+//! dropped, so that memory stays flat however long the record. An input
+//! that is not a plain text of one record (a message, a mailbox, quoted
+//! replies) is handed back whole, for the readers' usual way.
 
 use std::io::{BufRead, BufReader, Seek};
 use std::marker::PhantomData;
@@ -110,9 +110,8 @@ pub(super) fn read<S: Streamed>(path: &Path, reader: S) -> Result<Checked<S::Out
     }
 }
 
-/// The record that `reader` reads, replayed by the engine its Game tag
-/// names, and handed to `after`; `None` when the input must be read
-/// whole.
+/// The record that `reader` reads, handed to `streamed` with the engine
+/// its Game tag names; `None` when the input must be read whole.
 fn replay<R: BufRead, S: Streamed>(
     reader: Reader<R>,
     origin: &str,
