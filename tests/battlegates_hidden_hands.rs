@@ -1074,10 +1074,15 @@ fn first_pass_over(text: &str, g: u32) -> (String, String) {
 /// 1`): the exit code and output from the file, and from standard input.
 type Out = (Option<i32>, String, String);
 fn checked_both_ways(d: &std::path::Path, args: &[&str]) -> (Out, Out) {
+    read_both_ways(d, "check", args)
+}
+
+/// [`checked_both_ways`] for the reader `command` (`show`, `legal`).
+fn read_both_ways(d: &std::path::Path, command: &str, args: &[&str]) -> (Out, Out) {
     let text = std::fs::read_to_string(d.join("g.pbem")).unwrap();
     let run = |extra: &[&str], stdin: bool| {
         let mut cmd = herald(d);
-        cmd.arg("check").args(extra).args(args);
+        cmd.arg(command).args(extra).args(args);
         let out = if stdin {
             cmd.arg("-").write_stdin(text.clone()).output().unwrap()
         } else {
@@ -1090,12 +1095,16 @@ fn checked_both_ways(d: &std::path::Path, args: &[&str]) -> (Out, Out) {
         )
     };
     let file = run(&[], false);
-    assert_eq!(file, run(&["--message", "1"], false), "whole");
+    assert_eq!(
+        file,
+        run(&["--message", "1"], false),
+        "{command} {args:?} whole"
+    );
     let piped = run(&[], true);
     assert_eq!(
         piped,
         run(&["--message", "1"], true),
-        "whole, standard input"
+        "{command} {args:?} whole, standard input"
     );
     (file, piped)
 }
@@ -1134,6 +1143,48 @@ fn a_failed_pass_deep_in_a_long_game_is_named_by_check_streamed_and_whole() {
         );
         assert_eq!(checked["result"].as_str(), Some(honest), "{checked}");
     }
+}
+
+/// Whether [`swap_on_deck_5_for_show`] has cheated yet.
+static STACKED_FOR_SHOW: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`swap_on_deck_5`], for the one test that shows the game.
+fn swap_on_deck_5_for_show(line: &str) -> Option<String> {
+    swap_on_deck_5_once(line, &STACKED_FOR_SHOW)
+}
+
+#[test]
+fn show_and_legal_of_a_long_game_with_a_failed_pass_read_in_parts_are_the_whole_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played_long(d, 200, Some(swap_on_deck_5_for_show));
+    assert!(text.contains("\n    commit shuffle-7\n"), "{text}");
+    let (_, turn) = first_pass_over(&text, 5);
+    let turn: u32 = turn.parse().unwrap();
+    // In play: past decks kept as digests, read again at the turn shown.
+    for args in [&[][..], &["--format", "json"]] {
+        let ((code, _, err), _) = read_both_ways(d, "show", args);
+        assert_eq!(code, Some(0), "{err}");
+        read_both_ways(d, "legal", args);
+    }
+    for at in [turn, turn + 1, turn + 40] {
+        let at = at.to_string();
+        let ((code, out, err), _) = read_both_ways(d, "show", &["--turn", &at]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            out.starts_with(&format!("Battlegates, after turn {at}\n")),
+            "{out}"
+        );
+        read_both_ways(d, "show", &["--turn", &at, "--format", "json"]);
+    }
+    // Over, the cheat's audit failed on its pass over deck 5.
+    resigned_and_audited(d);
+    for args in [&[][..], &["--format", "json"]] {
+        let ((code, _, err), _) = read_both_ways(d, "show", args);
+        assert_eq!(code, Some(0), "{err}");
+        read_both_ways(d, "legal", args);
+    }
+    read_both_ways(d, "show", &["--turn", &(turn + 1).to_string()]);
 }
 
 #[test]

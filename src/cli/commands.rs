@@ -12,9 +12,10 @@ use super::args::{
 };
 use super::context::unknown_game_argument;
 use super::context::{
-    compose_failure, fit, pending_json, pending_text, plain, print_json, read_hand_key,
-    read_wallet, read_wallet_stamped, refuse_message, replay_all, reported, with_bytes,
-    with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand, SCHEMA_VERSION,
+    compose_failure, compose_failure_in, fit, pending_json, pending_text, plain, print_json,
+    read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
+    with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand,
+    SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;
@@ -188,18 +189,29 @@ fn show(args: ShowArgs) -> Result<Exit, Failure> {
         hand_key,
         unicode,
     } = args;
-    with_record_in(
-        &input.record,
-        input.message,
-        input.format,
-        Show {
-            format: input.format,
-            turn,
-            key,
-            hand_key,
-            style: DiagramStyle { unicode },
-        },
-    )
+    let show = Show {
+        format: input.format,
+        turn,
+        key,
+        hand_key,
+        style: DiagramStyle { unicode },
+    };
+    // With a key file the record is read whole: the key file's checks
+    // read its lines (a fork of what it saw, a copy without its key).
+    let path = &input.record;
+    if show.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
+        return with_record_in(path, input.message, input.format, show);
+    }
+    let format = input.format;
+    let path = match files::record_file(path) {
+        Ok(path) => path,
+        Err(failure) => return reported(Err(failure), format),
+    };
+    match super::stream::read(&path, show.clone()) {
+        Ok(Checked::Done(exit)) => Ok(exit),
+        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, show),
+        Err(failure) => reported(Err(failure), format),
+    }
 }
 
 /// `herald replay`: diagrams in text or JSON, or one HTML page
@@ -262,17 +274,30 @@ fn legal(args: LegalArgs) -> Result<Exit, Failure> {
         hand_key,
         after,
     } = args;
-    with_record_in(
-        &input.record,
-        input.message,
-        input.format,
-        Legal {
-            format: input.format,
-            key,
-            hand_key,
-            after,
-        },
-    )
+    let legal = Legal {
+        format: input.format,
+        key,
+        hand_key,
+        after,
+    };
+    // With a key file the record is read whole: the key file's checks
+    // read its lines, and what the player checked before is not
+    // verified again.
+    let path = &input.record;
+    if legal.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir())
+    {
+        return with_record_in(path, input.message, input.format, legal);
+    }
+    let format = input.format;
+    let path = match files::record_file(path) {
+        Ok(path) => path,
+        Err(failure) => return reported(Err(failure), format),
+    };
+    match super::stream::check(&path, legal.clone()) {
+        Ok(Checked::Done(exit)) => Ok(exit),
+        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, legal),
+        Err(failure) => reported(Err(failure), format),
+    }
 }
 
 /// `herald hand`.
@@ -297,15 +322,26 @@ fn hand(args: HandArgs) -> Result<Exit, Failure> {
 /// `herald fate`.
 fn fate(args: FateArgs) -> Result<Exit, Failure> {
     let FateArgs { input, key } = args;
-    with_record_in(
-        &input.record,
-        input.message,
-        input.format,
-        Fate {
-            format: input.format,
-            key,
-        },
-    )
+    let fate = Fate {
+        format: input.format,
+        key,
+    };
+    // With a key file the record is read whole: the key file's checks
+    // read its lines.
+    let path = &input.record;
+    if fate.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
+        return with_record_in(path, input.message, input.format, fate);
+    }
+    let format = input.format;
+    let path = match files::record_file(path) {
+        Ok(path) => path,
+        Err(failure) => return reported(Err(failure), format),
+    };
+    match super::stream::check_keeping(&path, Fate::KEEP, fate.clone()) {
+        Ok(Checked::Done(exit)) => Ok(exit),
+        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, fate),
+        Err(failure) => reported(Err(failure), format),
+    }
 }
 
 /// `herald extract`.
@@ -945,6 +981,7 @@ impl AfterCheck for Check {
 
 // ---------------------------------------------------------------- show
 
+#[derive(Clone)]
 struct Show {
     format: Format,
     turn: Option<u32>,
@@ -1056,22 +1093,50 @@ impl RecordCommand for Show {
             upto,
             seen,
             earlier,
+            changed_by: at
+                .before
+                .as_ref()
+                .map(|(_, line)| super::picture::line_label(line.kind, line.number, line.side)),
             look,
         };
-        match self.format {
-            Format::Json => self.print_json(referee, &shown, ctx),
-            Format::Text => self.print_text(&at, &shown, ctx),
-            Format::Svg => super::picture::show_svg::<G>(
-                &shown.seen,
-                shown.earlier.as_ref(),
-                upto,
-                &shown
-                    .look
-                    .as_ref()
-                    .map_or_else(Vec::new, super::look::caption),
-            ),
-        }?;
+        self.print(referee, &shown, ctx.named())?;
         Ok(Exit::Ok)
+    }
+}
+
+/// `show` of a plain record read a part at a time (without a key file):
+/// the same output as [`Show::run`] of the record read whole.
+impl super::stream::Streamed for Show {
+    type Output = Exit;
+
+    fn replay<G: Game, R: std::io::BufRead>(
+        self,
+        reader: crate::record::stream::Reader<R>,
+        origin: &str,
+        again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
+    ) -> Result<Option<Exit>, Failure> {
+        let Some(at) = super::stream::to_turn::<G, R>(reader, self.turn, origin, again)? else {
+            return Ok(None);
+        };
+        // Read (and refused) as the whole read reads it, though only
+        // `--key` uses it.
+        read_hand_key(self.hand_key.as_deref())?;
+        let (earlier, changed_by) = match at.before {
+            Some(b) => (
+                Some(b.state),
+                Some(super::picture::line_label(b.kind, b.number, &b.side)),
+            ),
+            None => (None, None),
+        };
+        let shown = Shown {
+            upto: at.upto,
+            seen: at.referee.public_state(),
+            earlier,
+            changed_by,
+            look: None,
+        };
+        self.print(&at.referee, &shown, Named::file(origin))?;
+        Ok(Some(Exit::Ok))
     }
 }
 
@@ -1097,6 +1162,8 @@ struct Shown<G: Game> {
     upto: u32,
     seen: G::State,
     earlier: Option<G::State>,
+    /// The label of the line of turn `upto` (`6. Red`), if it is one.
+    changed_by: Option<String>,
     look: Option<crate::referee::Look<G>>,
 }
 
@@ -1116,10 +1183,32 @@ impl Show {
         Ok(upto)
     }
 
+    /// Print what `shown` sees in the format asked for.
+    fn print<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        shown: &Shown<G>,
+        named: Named<'_>,
+    ) -> Result<(), Failure> {
+        match self.format {
+            Format::Json => self.print_json(referee, shown, named),
+            Format::Text => self.print_text(referee, shown, named),
+            Format::Svg => super::picture::show_svg::<G>(
+                &shown.seen,
+                shown.earlier.as_ref(),
+                shown.upto,
+                &shown
+                    .look
+                    .as_ref()
+                    .map_or_else(Vec::new, super::look::caption),
+            ),
+        }
+    }
+
     /// The diagram of what `shown` sees, its step named for the file read.
-    fn diagram<G: Game>(&self, referee: &Referee<G>, shown: &Shown<G>, ctx: &Ctx<'_>) -> String {
+    fn diagram<G: Game>(&self, referee: &Referee<G>, shown: &Shown<G>, named: Named<'_>) -> String {
         referee.diagram_with_step(&shown.seen, self.style, |t| {
-            fit(&name_record(t, ctx.named()), "  ")
+            fit(&name_record(t, named), "  ")
         })
     }
 
@@ -1127,7 +1216,7 @@ impl Show {
         &self,
         referee: &Referee<G>,
         shown: &Shown<G>,
-        ctx: &Ctx<'_>,
+        named: Named<'_>,
     ) -> Result<(), Failure> {
         print_json(&JsonShow {
             schema: SCHEMA_VERSION,
@@ -1139,7 +1228,7 @@ impl Show {
             // A forfeit said as one, never as the engine's resignation.
             summary: referee.board_words(),
             pending: pending_json(referee),
-            diagram: plain(&self.diagram(referee, shown, ctx)),
+            diagram: plain(&self.diagram(referee, shown, named)),
             position: game::position_text::<G>(referee.state()),
             ended_by: referee.decided_by().map(|f| JsonEnding {
                 kind: "forfeit",
@@ -1157,19 +1246,18 @@ impl Show {
     /// look follow it.
     fn print_text<G: Game>(
         &self,
-        at: &crate::referee::AtTurn<'_, '_, G>,
+        referee: &Referee<G>,
         shown: &Shown<G>,
-        ctx: &Ctx<'_>,
+        named: Named<'_>,
     ) -> Result<(), Failure> {
-        let diagram = self.diagram(&at.referee, shown, ctx);
-        let changed = match (&at.before, &shown.earlier) {
-            (Some((_, line)), Some(e)) => super::picture::changed_text::<G>(e, &shown.seen, line),
+        let diagram = self.diagram(referee, shown, named);
+        let changed = match (&shown.changed_by, &shown.earlier) {
+            (Some(label), Some(e)) => super::picture::changed_text::<G>(e, &shown.seen, label),
             _ => String::new(),
         };
-        let turn_look = shown
-            .look
-            .as_ref()
-            .map_or_else(String::new, |l| super::look::text(l, &self.legal_hint(ctx)));
+        let turn_look = shown.look.as_ref().map_or_else(String::new, |l| {
+            super::look::text(l, &self.legal_hint(named.origin))
+        });
         out(&format!(
             "{}, after turn {}\n\n{diagram}{changed}{turn_look}",
             G::TITLE,
@@ -1180,8 +1268,8 @@ impl Show {
     /// `herald legal` with the key files given, on the file read
     /// (standard input cannot be read again: the record's name stands
     /// for it); nothing without a key file.
-    fn legal_hint(&self, ctx: &Ctx<'_>) -> String {
-        let record = match ctx.origin.as_str() {
+    fn legal_hint(&self, origin: &str) -> String {
+        let record = match origin {
             "<stdin>" => "RECORD",
             origin => origin,
         };
@@ -1400,6 +1488,7 @@ impl RecordCommand for Annotate {
 
 // ---------------------------------------------------------------- legal
 
+#[derive(Clone)]
 struct Legal {
     format: Format,
     key: Option<PathBuf>,
@@ -1450,11 +1539,34 @@ impl RecordCommand for Legal {
             // made in play with (spec section 3.8).
             referee.answerable_by(w);
         }
+        self.answer(&referee, wallet.as_ref(), ctx.named())
+    }
+}
+
+/// `legal` of a plain record read a part at a time (without a key file):
+/// the same output as [`Legal::run`] of the record read whole.
+impl AfterCheck for Legal {
+    type Output = Exit;
+
+    fn after<G: Game>(self, named: Named<'_>, referee: &Referee<G>) -> Result<Exit, Failure> {
+        self.answer(referee, None, named)
+    }
+}
+
+impl Legal {
+    /// List what the turn due allows after the record's last line, seen
+    /// with `wallet` (the key file given, read and checked).
+    fn answer<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        wallet: Option<&Wallet>,
+        named: Named<'_>,
+    ) -> Result<Exit, Failure> {
         let hand = read_hand_key(self.hand_key.as_deref())?;
         let preview = referee
-            .preview_for(Keys::given(wallet.as_ref(), hand.as_ref()))
-            .map_err(|e| compose_failure(e, self.key.as_deref(), ctx))?;
-        let listed = self.listed(&referee, &preview, ctx)?;
+            .preview_for(Keys::given(wallet, hand.as_ref()))
+            .map_err(|e| compose_failure_in(e, self.key.as_deref(), named.origin))?;
+        let listed = self.listed(referee, &preview, named)?;
         match self.format {
             Format::Json => print_json(&JsonLegal {
                 schema: SCHEMA_VERSION,
@@ -1467,7 +1579,7 @@ impl RecordCommand for Legal {
                 after: listed.after,
                 actions: listed.actions,
             })?,
-            Format::Text | Format::Svg => out(&self.text(&referee, listed, ctx))?,
+            Format::Text | Format::Svg => out(&self.text(referee, listed, named))?,
         }
         Ok(Exit::Ok)
     }
@@ -1492,7 +1604,7 @@ impl Legal {
         &self,
         referee: &Referee<G>,
         preview: &Preview<G>,
-        ctx: &Ctx<'_>,
+        named: Named<'_>,
     ) -> Result<Listed, Failure> {
         let chance = match preview {
             Preview::Actions { chance, .. } => chance
@@ -1525,7 +1637,7 @@ impl Legal {
         };
         let after = referee
             .legal_after(preview, text)
-            .map_err(|e| typed_failure(e, self.key.as_deref(), ctx))?;
+            .map_err(|e| typed_failure_in(e, self.key.as_deref(), named.origin))?;
         Ok(Listed {
             chance,
             note: Some(after.note),
@@ -1537,16 +1649,13 @@ impl Legal {
 
     /// `legal`'s text: what is due and whose the actions are, then the
     /// actions of `--after`, the note, the chance and the actions.
-    fn text<G: Game>(&self, referee: &Referee<G>, mut listed: Listed, ctx: &Ctx<'_>) -> String {
-        let mut text = self.head(referee, &mut listed, ctx);
+    fn text<G: Game>(&self, referee: &Referee<G>, mut listed: Listed, named: Named<'_>) -> String {
+        let mut text = self.head(referee, &mut listed, named);
         if !listed.after.is_empty() {
             text.push_str(&fit(&format!("After: {}", listed.after.join(", ")), "  "));
         }
         if let Some(n) = &listed.note {
-            text.push_str(&fit(
-                &name_record(&n.clone().after("Note: "), ctx.named()),
-                "  ",
-            ));
+            text.push_str(&fit(&name_record(&n.clone().after("Note: "), named), "  "));
         }
         for c in &listed.chance {
             text.push_str(&fit(&format!("Chance: {} {}", c.label, c.value), "  "));
@@ -1564,7 +1673,7 @@ impl Legal {
     /// turn's (keys before turn 1, a set-up or closing line, a claim's
     /// answer), and whose actions are listed, or why none are (the note
     /// said there, taken out of `listed`).
-    fn head<G: Game>(&self, referee: &Referee<G>, listed: &mut Listed, ctx: &Ctx<'_>) -> String {
+    fn head<G: Game>(&self, referee: &Referee<G>, listed: &mut Listed, named: Named<'_>) -> String {
         let mut text = String::new();
         let count = listed.actions.len();
         let turn = referee.next_turn();
@@ -1578,7 +1687,7 @@ impl Legal {
         {
             // Keys before turn 1: what is due, then the turn that
             // waits for them.
-            text.push_str(&fit(&name_record(&due.text, ctx.named()), "  "));
+            text.push_str(&fit(&name_record(&due.text, named), "  "));
             if let Some(side) = &to_move {
                 let head = format!("{side}, once every key is in");
                 text.push_str(&actions_head(turn, &head, count));
@@ -1590,7 +1699,7 @@ impl Legal {
                 due.side.name::<G>()
             );
             text.push_str(&fit(
-                &name_record(&due.text.clone().after(&head), ctx.named()),
+                &name_record(&due.text.clone().after(&head), named),
                 "  ",
             ));
             // A claim its target may still answer: that answer is due;
@@ -1604,7 +1713,7 @@ impl Legal {
             // Nothing to list from (hidden cards without the key, chance
             // only the mover's key settles): say what is needed, not "0
             // legal actions".
-            let record = match ctx.origin.as_str() {
+            let record = match named.origin {
                 "<stdin>" => "RECORD",
                 origin => origin,
             };
@@ -1780,9 +1889,18 @@ impl RecordCommand for Hand {
 
 // ---------------------------------------------------------------- fate
 
+#[derive(Clone)]
 struct Fate {
     format: Format,
     key: Option<PathBuf>,
+}
+
+impl Fate {
+    /// What `fate`'s replay keeps: the chance values too.
+    const KEEP: Keep = Keep {
+        chance: true,
+        ..Keep::RULES
+    };
 }
 
 #[derive(Serialize)]
@@ -1869,15 +1987,33 @@ struct JsonFate {
 
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let keep = Keep {
-            chance: true,
-            ..Keep::RULES
-        };
-        let referee = replay_all::<G>(ctx, keep, |_, _| {})?;
+        let referee = replay_all::<G>(ctx, Fate::KEEP, |_, _| {})?;
         let next = match self.key.as_deref() {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,
         };
+        self.answer(&referee, next)
+    }
+}
+
+/// `fate` of a plain record read a part at a time (without a key file):
+/// the same output as [`Fate::run`] of the record read whole.
+impl AfterCheck for Fate {
+    type Output = Exit;
+
+    fn after<G: Game>(self, _: Named<'_>, referee: &Referee<G>) -> Result<Exit, Failure> {
+        self.answer(referee, None)
+    }
+}
+
+impl Fate {
+    /// Print the chance events of the record replayed, and `next`, what
+    /// the key file's side gets next (with `--key`).
+    fn answer<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        next: Option<(Vec<JsonNext>, String)>,
+    ) -> Result<Exit, Failure> {
         let events: Vec<JsonEvent> = referee
             .chance()
             .iter()
@@ -1895,7 +2031,7 @@ impl RecordCommand for Fate {
                 ok: true,
                 game: G::ID,
                 events,
-                pending: pending_json(&referee),
+                pending: pending_json(referee),
                 next: next.map(|(n, _)| n),
             })?,
             Format::Text | Format::Svg => {
@@ -1918,7 +2054,7 @@ impl RecordCommand for Fate {
                         "  ",
                     ));
                 }
-                text.push_str(&pending_text(&referee));
+                text.push_str(&pending_text(referee));
                 if let Some((_, note)) = next {
                     text.push_str(&format!("Next: {note}\n"));
                 }
@@ -1933,9 +2069,14 @@ impl RecordCommand for Fate {
 /// player should see it: a problem in the line is placed on line 1 of
 /// `<turn>`.
 pub(super) fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+    typed_failure_in(e, key, &ctx.origin)
+}
+
+/// [`typed_failure`] on the record read from `origin`.
+fn typed_failure_in(e: TypedError, key: Option<&Path>, origin: &str) -> Failure {
     match e {
         TypedError::Usage(m) => Failure::usage(m),
-        TypedError::Stale(m) => Failure::invalid(Problem::plain(ErrorKind::Record, m), &ctx.origin),
+        TypedError::Stale(m) => Failure::invalid(Problem::plain(ErrorKind::Record, m), origin),
         TypedError::InLine(placed) => {
             let (error, typed) = *placed;
             let mut p = Problem::from_referee(&error, typed.source());
@@ -1944,7 +2085,7 @@ pub(super) fn typed_failure(e: TypedError, key: Option<&Path>, ctx: &Ctx<'_>) ->
             }
             Failure::invalid(p, "<turn>")
         }
-        TypedError::Compose(e) => compose_failure(e, key, ctx),
+        TypedError::Compose(e) => super::context::compose_failure_in(e, key, origin),
     }
 }
 

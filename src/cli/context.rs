@@ -360,6 +360,11 @@ fn warn_if_readable_by_others(path: &Path) {
 
 /// A line that could not be composed, as the command line reports it.
 pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>) -> Failure {
+    compose_failure_in(e, key, &ctx.origin)
+}
+
+/// [`compose_failure`] on the record read from `origin`.
+pub(super) fn compose_failure_in(e: ComposeError, key: Option<&Path>, origin: &str) -> Failure {
     match e {
         ComposeError::Wallet(m) => Failure::usage(format!("{} {m}", key_name(key))),
         ComposeError::Keys(m) => Failure::usage(m),
@@ -367,17 +372,17 @@ pub(super) fn compose_failure(e: ComposeError, key: Option<&Path>, ctx: &Ctx<'_>
         // a choice the game does not allow now (exit 1).
         ComposeError::NotDue(m) => Failure::invalid(
             Problem::plain(ErrorKind::Illegal, format!("{} {m}", key_name(key))),
-            &ctx.origin,
+            origin,
         ),
-        ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), &ctx.origin),
-        ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), &ctx.origin),
+        ComposeError::Closed(kind, m) => Failure::invalid(Problem::plain(kind, m), origin),
+        ComposeError::Line(e) => Failure::invalid(Problem::plain(e.kind, e.message), origin),
         ComposeError::HandKey(m) => Failure::usage(format!("--hand-key {m}")),
         ComposeError::Stripped(s) => Failure::invalid(
             Problem::plain(
                 ErrorKind::Record,
                 s.message(&super::sent::key_arg(key)).to_string(),
             ),
-            &ctx.origin,
+            origin,
         ),
     }
 }

@@ -47,16 +47,12 @@ pub(super) fn show_svg<G: Game>(
     out(&svg::document(&pic, &heading::<G>(turn)))
 }
 
-/// Under `show`'s text diagram: what the last turn (`line`) changed, from
-/// the position `before` it to `after`, as the picture marks it (every
-/// game alike): `Changed by 18. North: g1, d12, d9, South's Keep`, wrapped
-/// at 78 columns; nothing when the game draws no picture or nothing
-/// changed.
-pub(super) fn changed_text<G: Game>(
-    before: &G::State,
-    after: &G::State,
-    line: &crate::record::Turn<'_>,
-) -> String {
+/// Under `show`'s text diagram: what the last turn (its line's
+/// [`line_label`], `label`) changed, from the position `before` it to
+/// `after`, as the picture marks it (every game alike): `Changed by 18.
+/// North: g1, d12, d9, South's Keep`, wrapped at 78 columns; nothing when
+/// the game draws no picture or nothing changed.
+pub(super) fn changed_text<G: Game>(before: &G::State, after: &G::State, label: &str) -> String {
     let (Some(mut now), Some(was)) = (G::picture(after), G::picture(before)) else {
         return String::new();
     };
@@ -65,7 +61,6 @@ pub(super) fn changed_text<G: Game>(
     if names.is_empty() {
         return String::new();
     }
-    let label = line_label(line.kind, line.number, line.side);
     let mut text = String::new();
     let mut row = format!("Changed by {label}:");
     for (i, name) in names.iter().enumerate() {
@@ -136,7 +131,7 @@ fn label<G: Game>(played: &PlayedTurn<G>) -> String {
 }
 
 /// How a line is named: `S1. Blue`, `6. Red`.
-fn line_label(kind: LineKind, number: u32, side: &str) -> String {
+pub(super) fn line_label(kind: LineKind, number: u32, side: &str) -> String {
     match kind {
         LineKind::Setup => format!("S{number}. {side}"),
         LineKind::Turn => format!("{number}. {side}"),

@@ -452,6 +452,11 @@ pub trait Visitor {
     fn turn(&mut self, turn: &Turn<'_>) -> Result<(), Self::Error>;
     /// The turns of a part are over: its text is about to be dropped.
     fn part_end(&mut self) -> Result<(), Self::Error>;
+    /// A turn read after the visitor's error, only parsed: for a
+    /// visitor that counts the record's turns whatever stopped it
+    /// (`show --turn` past the last is told so before any problem of
+    /// the rules).
+    fn skipped(&mut self, _turn: &Turn<'_>) {}
 }
 
 /// A record its reader can read again (a file, a text held): where the
@@ -782,6 +787,8 @@ impl<R: BufRead> Reader<R> {
                 before += 1;
                 if failed.is_none() && error.is_none() {
                     error = visitor.turn(turn).err();
+                } else {
+                    visitor.skipped(turn);
                 }
             });
             let end = match end {
@@ -1212,6 +1219,46 @@ mod tests {
                 panic!("turn 4 does not parse");
             };
             assert_eq!(e.1.position(e.0.span.start).line, 14);
+        }
+    }
+
+    /// Refuses turn 3, and counts the turns only parsed after it.
+    #[derive(Default)]
+    struct RefuseThirdCounting {
+        played: Vec<u32>,
+        skipped: Vec<u32>,
+    }
+
+    impl Visitor for RefuseThirdCounting {
+        type Error = ();
+        fn turn(&mut self, turn: &Turn<'_>) -> Result<(), ()> {
+            self.played.push(turn.number);
+            match turn.number {
+                3 => Err(()),
+                _ => Ok(()),
+            }
+        }
+        fn part_end(&mut self) -> Result<(), ()> {
+            Ok(())
+        }
+        fn skipped(&mut self, turn: &Turn<'_>) {
+            self.skipped.push(turn.number);
+        }
+    }
+
+    #[test]
+    fn the_turns_after_a_visitors_error_are_shown_to_it_as_skipped_in_every_part() {
+        let mut text = LOG[..LOG.find("1. Blue").unwrap()].to_owned();
+        for n in 1..=300 {
+            let side = if n % 2 == 1 { "Blue" } else { "Red" };
+            text.push_str(&format!("{n}. {side}: pass\n"));
+        }
+        for bytes in [1, 30, 1000, 100_000] {
+            let mut seen = RefuseThirdCounting::default();
+            let reader = Reader::with_part(text.as_bytes(), bytes).unwrap();
+            assert!(matches!(reader.visit(&mut seen), Err(Stop::Visit((), _))));
+            assert_eq!(seen.played, [1, 2, 3], "{bytes}");
+            assert_eq!(seen.skipped, (4..=300).collect::<Vec<u32>>(), "{bytes}");
         }
     }
 

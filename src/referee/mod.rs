@@ -2980,6 +2980,19 @@ impl<G: Game> Replay<G> {
         })
     }
 
+    /// The referee after the turns played so far (their signatures
+    /// may still wait to be verified, at the end of their part).
+    pub fn referee(&self) -> &Referee<G> {
+        &self.referee
+    }
+
+    /// Read the record again from `again` where the deck's audit needs
+    /// the cards of past passes, keeping them as digests meanwhile
+    /// ([`Referee::read_again`]).
+    pub fn read_again(&mut self, again: std::sync::Arc<dyn Reread>) {
+        self.referee.read_again(again);
+    }
+
     /// Play the record's next turn; a problem is placed in its text, or
     /// in an earlier turn's whose signature does not verify.
     pub fn play(&mut self, turn: &Turn<'_>) -> Result<PlayedTurn<G>, RefereeError> {
@@ -3025,12 +3038,22 @@ impl<G: Game> Replay<G> {
         today: Option<record::Day>,
         again: Option<std::sync::Arc<dyn Reread>>,
     ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
+        Replay::<G>::check_keeping(reader, Keep::RULES.on(today), again)
+    }
+
+    /// [`Replay::check_again`], keeping what `keep` says (`fate` keeps
+    /// the chance values).
+    pub fn check_keeping<R: std::io::BufRead>(
+        reader: record::stream::Reader<R>,
+        keep: Keep,
+        again: Option<std::sync::Arc<dyn Reread>>,
+    ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
         reader
             .check(
                 |header| {
-                    let mut replay = Replay::<G>::start(header, Keep::RULES.on(today))?;
+                    let mut replay = Replay::<G>::start(header, keep)?;
                     if let Some(again) = again {
-                        replay.referee.read_again(again);
+                        replay.read_again(again);
                     }
                     Ok(replay)
                 },
