@@ -4,6 +4,9 @@
 //!
 //! - [`record`]: bytes -> `Source::new` -> `record::parse`, and every span
 //!   of the result (or of the error) located and rendered as the CLI does.
+//! - [`stream`]: bytes read a part at a time (`record::stream::Reader`,
+//!   parts of 1 to 256 bytes) against the whole read: the same turns, or
+//!   the same error at the same line and column.
 //! - [`check`]: bytes -> what `herald check` does, for whichever game the
 //!   `Game` tag names (`games::dispatch` + `referee::replay` +
 //!   `check_result`), errors rendered as the CLI renders them.
@@ -645,5 +648,85 @@ pub fn contact(data: &[u8]) {
         record::Contact::parse(&again),
         Ok(c),
         "{text:?} -> {again:?}"
+    );
+}
+
+/// A turn as the `stream` target compares it: its kind, number, side and
+/// how many items and proofs it carries, and its ending words.
+fn turn_shape(turn: &record::Turn<'_>) -> String {
+    format!(
+        "{:?} {} {} {} {} {} {} {} {:?}",
+        turn.kind,
+        turn.number,
+        turn.side,
+        turn.items.len(),
+        turn.proofs.len(),
+        turn.pass.is_some(),
+        turn.resign.is_some(),
+        turn.audit.is_some(),
+        turn.forfeit.map(|(_, by)| by),
+    )
+}
+
+/// The `stream` target: the record read a part at a time
+/// (`record::stream::Reader`, parts of 1 to 256 bytes, the first input
+/// byte choosing), with an oracle: what it reads is what the whole read
+/// (`Source::new` + `record::parse`) reads, the same turns, or the same
+/// error at the same line and column; an input it hands back to be read
+/// whole (a message, several records) is not compared.
+pub fn stream(data: &[u8]) {
+    use herald::record::stream::{ReadError, Reader, Stop, Visitor};
+    let Some((&first, data)) = data.split_first() else {
+        return;
+    };
+    struct Shapes(Vec<String>);
+    impl Visitor for Shapes {
+        type Error = std::convert::Infallible;
+        fn turn(&mut self, turn: &record::Turn<'_>) -> Result<(), Self::Error> {
+            self.0.push(turn_shape(turn));
+            Ok(())
+        }
+        fn part_end(&mut self) -> Result<(), Self::Error> {
+            Ok(())
+        }
+    }
+    type Read = Result<Vec<String>, (String, usize, usize)>;
+    let placed = |e: Box<(record::ParseError, Source)>| -> (String, usize, usize) {
+        let (e, source) = *e;
+        let at = source.position(e.span.start);
+        (e.message, at.line, at.column)
+    };
+    let streamed: Read = match Reader::with_part(data, usize::from(first) + 1) {
+        Err(ReadError::Whole | ReadError::Io(_)) => return,
+        Err(ReadError::Parse(p)) => Err(placed(p)),
+        Err(ReadError::Input(e)) => Err((e.message, e.position.line, e.position.column)),
+        Ok(reader) => {
+            let mut shapes = Shapes(Vec::new());
+            match reader.visit(&mut shapes) {
+                Ok(_) => Ok(shapes.0),
+                Err(Stop::Read(ReadError::Whole | ReadError::Io(_))) => return,
+                Err(Stop::Read(ReadError::Parse(p))) => Err(placed(p)),
+                Err(Stop::Read(ReadError::Input(e))) => {
+                    Err((e.message, e.position.line, e.position.column))
+                }
+                Err(Stop::Visit(never, _)) => match never {},
+            }
+        }
+    };
+    let whole: Read = match Source::new(data) {
+        Err(e) => Err((e.message, e.position.line, e.position.column)),
+        Ok(source) => match record::parse(&source) {
+            Ok(parsed) => Ok(parsed.turns.iter().map(turn_shape).collect()),
+            Err(e) => {
+                let at = source.position(e.span.start);
+                Err((e.message, at.line, at.column))
+            }
+        },
+    };
+    assert_eq!(
+        streamed,
+        whole,
+        "read in parts of {} bytes",
+        usize::from(first) + 1
     );
 }
