@@ -5,11 +5,11 @@
 //! and compares exit code, standard output and standard error. The
 //! records are longer than a part, with their problems in later parts.
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;
-use herald::games::castle_danger::CastleDanger;
-use herald::selfplay::{self, Options};
 use tempfile::TempDir;
 
 fn herald() -> Command {
@@ -45,37 +45,6 @@ fn same(text: &str, args: &[&str]) -> (i32, String, String) {
     streamed
 }
 
-/// A signed Castle Danger self-play record of more than 40,000 bytes.
-fn signed() -> String {
-    (0..)
-        .map(|seed| {
-            let mut options = Options::new::<CastleDanger>(seed, 2);
-            options.max_turns = 300;
-            options.signatures = true;
-            selfplay::record::<CastleDanger>(&options).unwrap()
-        })
-        .find(|text| text.len() > 40_000)
-        .unwrap()
-}
-
-/// `text` with the `n`-th line that starts with `start` changed by `f`.
-fn change_line(text: &str, start: &str, n: usize, f: impl Fn(&str) -> String) -> String {
-    let mut seen = 0;
-    let mut out = String::new();
-    for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with(start) {
-            seen += 1;
-            if seen == n {
-                out.push_str(&f(line));
-                continue;
-            }
-        }
-        out.push_str(line);
-    }
-    assert_eq!(seen.min(n), n, "no line {n} starting {start}");
-    out
-}
-
 /// A signature's last hex digit changed.
 fn flip_sig(line: &str) -> String {
     let body = line.trim_end();
@@ -97,7 +66,7 @@ fn passes(turns: usize) -> String {
 
 #[test]
 fn a_long_signed_record_checks_the_same_read_in_parts() {
-    let text = signed();
+    let text = common::signed_castle_danger();
     let (code, out, _) = same(&text, &[]);
     assert_eq!(code, 0);
     assert!(out.contains("Digest: "), "{out}");
@@ -106,10 +75,10 @@ fn a_long_signed_record_checks_the_same_read_in_parts() {
 
 #[test]
 fn a_broken_signature_in_a_later_part_is_named_as_when_read_whole() {
-    let text = signed();
+    let text = common::signed_castle_danger();
     let lines = text.matches("sig ").count();
     for n in [3, lines / 2, lines - 1] {
-        let broken = change_line(&text, "sig ", n, flip_sig);
+        let broken = common::change_line(&text, "sig ", n, flip_sig);
         let (code, _, err) = same(&broken, &[]);
         assert_eq!(code, 1);
         assert!(err.contains("signature does not match"), "{err}");
@@ -119,10 +88,10 @@ fn a_broken_signature_in_a_later_part_is_named_as_when_read_whole() {
 
 #[test]
 fn an_early_broken_signature_comes_before_a_later_illegal_line() {
-    let text = signed();
-    let broken = change_line(&text, "sig ", 5, flip_sig);
+    let text = common::signed_castle_danger();
+    let broken = common::change_line(&text, "sig ", 5, flip_sig);
     let late = text.matches("Blue: ").count() - 3;
-    let broken = change_line(&broken, &format!("{}. Blue:", 2 * late - 1), 1, |l| match l
+    let broken = common::change_line(&broken, &format!("{}. Blue:", 2 * late - 1), 1, |l| match l
         .contains("Blue: pass")
     {
         true => l.replacen("Blue: pass", "Blue: Kc1-c9", 1),
@@ -135,10 +104,10 @@ fn an_early_broken_signature_comes_before_a_later_illegal_line() {
 
 #[test]
 fn a_later_parse_error_comes_before_an_earlier_illegal_turn() {
-    let text = change_line(&passes(3000), "10. Red", 1, |_| "10. Red: Kc9-c1\n".into());
+    let text = common::change_line(&passes(3000), "10. Red", 1, |_| "10. Red: Kc9-c1\n".into());
     let (code, _, err) = same(&text, &[]);
     assert_eq!((code, err.contains("error[illegal]")), (1, true), "{err}");
-    let text = change_line(&text, "2899. Blue", 1, |_| "2899. Blue: pass,\n".into());
+    let text = common::change_line(&text, "2899. Blue", 1, |_| "2899. Blue: pass,\n".into());
     let (code, _, err) = same(&text, &[]);
     assert_eq!((code, err.contains("error[parse]")), (1, true), "{err}");
     assert!(err.contains(":2904:"), "{err}");
@@ -156,7 +125,7 @@ fn header_problems_wait_for_the_rest_to_parse() {
         let (code, _, err) = same(&text, &[]);
         assert_eq!((code, err.contains("error[record]")), (1, true), "{err}");
         same(&text, &["--format", "json"]);
-        let text = change_line(&text, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
+        let text = common::change_line(&text, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
         let (_, _, err) = same(&text, &[]);
         assert!(err.contains("error[parse]"), "{err}");
     }
@@ -165,7 +134,7 @@ fn header_problems_wait_for_the_rest_to_parse() {
 #[test]
 fn comments_and_quoting_across_part_ends_read_the_same() {
     let long = passes(3000);
-    let text = change_line(&long, "1000. Red", 1, |l| {
+    let text = common::change_line(&long, "1000. Red", 1, |l| {
         format!("{} {{{}}}\n", l.trim_end(), "a long comment\n".repeat(2000))
     });
     assert_eq!(same(&text, &[]).0, 0);
@@ -183,8 +152,8 @@ fn comments_and_quoting_across_part_ends_read_the_same() {
 fn many_long_records_are_each_read_in_parts() {
     let dir = TempDir::new().unwrap();
     let long = passes(3000);
-    let illegal = change_line(&long, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
-    let bad = change_line(&long, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
+    let illegal = common::change_line(&long, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
+    let bad = common::change_line(&long, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
     for (name, text) in [("a.pbem", &long), ("b.pbem", &illegal), ("c.pbem", &bad)] {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
@@ -230,7 +199,7 @@ fn a_line_longer_than_a_record_line_may_be_is_refused_at_its_line_by_every_reade
     let comment = format!("{{{}}}\n", "a".repeat(70_000));
     let spaces = format!("{}\n", " ".repeat(100_000));
     for line in [&comment, &spaces] {
-        let text = change_line(&long, "2000. Red", 1, |l| format!("{line}{l}"));
+        let text = common::change_line(&long, "2000. Red", 1, |l| format!("{line}{l}"));
         let (code, out, err) = same(&text, &[]);
         assert_eq!((code, out.as_str()), (1, ""), "{err}");
         assert!(

@@ -7,11 +7,12 @@
 //! and from standard input: every fixture, and records longer than a
 //! part with the turn asked for and their problems in later parts.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use herald::games::battle_of_the_dale::BattleOfTheDale;
-use herald::games::castle_danger::CastleDanger;
 use herald::selfplay::{self, Options};
 use tempfile::TempDir;
 
@@ -99,38 +100,6 @@ fn passes(turns: usize) -> String {
     text
 }
 
-/// A signed Castle Danger self-play record of more than 40,000 bytes
-/// (some ten parts).
-fn signed() -> String {
-    (0..)
-        .map(|seed| {
-            let mut options = Options::new::<CastleDanger>(seed, 2);
-            options.max_turns = 300;
-            options.signatures = true;
-            selfplay::record::<CastleDanger>(&options).unwrap()
-        })
-        .find(|text| text.len() > 40_000)
-        .unwrap()
-}
-
-/// `text` with the `n`-th line that starts with `start` changed by `f`.
-fn change_line(text: &str, start: &str, n: usize, f: impl Fn(&str) -> String) -> String {
-    let mut seen = 0;
-    let mut out = String::new();
-    for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with(start) {
-            seen += 1;
-            if seen == n {
-                out.push_str(&f(line));
-                continue;
-            }
-        }
-        out.push_str(line);
-    }
-    assert_eq!(seen.min(n), n, "no line {n} starting {start}");
-    out
-}
-
 #[test]
 fn show_of_a_record_holds_a_part_of_it_at_a_time() {
     let files = records();
@@ -177,7 +146,7 @@ fn show_of_a_long_record_at_any_turn_is_the_whole_reads() {
     let (code, out, _) = same(&text, &[]);
     assert_eq!(code, 0);
     assert!(out.starts_with("Castle Danger, after turn 3000\n"), "{out}");
-    let signed = signed();
+    let signed = common::signed_castle_danger();
     let lines = signed.matches("sig ").count();
     for turn in [0, 3, lines / 2] {
         let (code, _, err) = same(&signed, &["--turn", &turn.to_string()]);
@@ -198,13 +167,13 @@ fn show_names_a_turn_past_the_last_after_a_parse_error_and_before_a_header_probl
         "{err}"
     );
     // An illegal turn and a wrong Result tag: the turn past the last first.
-    let illegal = change_line(&text, "10. Red", 1, |_| "10. Red: Kc9-c1\n".into());
+    let illegal = common::change_line(&text, "10. Red", 1, |_| "10. Red: Kc9-c1\n".into());
     let wrong = illegal.replacen("[Result \"*\"]", "[Result \"1-0\"]", 1);
     let (code, _, err) = same(&wrong, &["--turn", "3001"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("there is no turn 3001"), "{err}");
     // A parse error late in the record: before anything else.
-    let bad = change_line(&wrong, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
+    let bad = common::change_line(&wrong, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
     let (code, _, err) = same(&bad, &["--turn", "3001"]);
     assert_eq!((code, err.contains("error[parse]")), (1, true), "{err}");
     assert!(err.contains(":3004:"), "{err}");
@@ -214,7 +183,7 @@ fn show_names_a_turn_past_the_last_after_a_parse_error_and_before_a_header_probl
 #[test]
 fn show_names_the_problems_of_the_turns_up_to_the_one_asked_for_as_when_read_whole() {
     let text = passes(3000);
-    let illegal = change_line(&text, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
+    let illegal = common::change_line(&text, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
     // The illegal turn is past the one shown: shown.
     let (code, out, _) = same(&illegal, &["--turn", "1999"]);
     assert_eq!(code, 0);
@@ -243,9 +212,9 @@ fn show_names_the_problems_of_the_turns_up_to_the_one_asked_for_as_when_read_who
     let (code, _, err) = same(&without_red, &["--turn", "5"]);
     assert_eq!((code, err.contains("error[record]")), (1, true), "{err}");
     // A broken signature in a later part, before the turn asked for.
-    let signed = signed();
+    let signed = common::signed_castle_danger();
     let lines = signed.matches("sig ").count();
-    let broken = change_line(&signed, "sig ", lines / 2, |line| {
+    let broken = common::change_line(&signed, "sig ", lines / 2, |line| {
         let body = line.trim_end();
         let last = if body.ends_with('0') { '1' } else { '0' };
         format!("{}{last}\n", &body[..body.len() - 1])
@@ -290,8 +259,8 @@ fn legal_of_a_record_reads_it_a_part_at_a_time() {
     // A long record, its problems in later parts.
     let dir = TempDir::new().unwrap();
     let text = passes(3000);
-    let illegal = change_line(&text, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
-    let bad = change_line(&text, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
+    let illegal = common::change_line(&text, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
+    let bad = common::change_line(&text, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
     for (name, text) in [("a.pbem", &text), ("b.pbem", &illegal), ("c.pbem", &bad)] {
         std::fs::write(dir.path().join(name), text).unwrap();
         for args in [&[][..], &["--format", "json"]] {

@@ -366,3 +366,37 @@ pub fn dale_three_started(
     mail(&human, &goblin, out);
     (root, [human, elf, goblin])
 }
+
+/// A signed Castle Danger self-play record of more than 40,000 bytes
+/// (some ten parts of a record read a part at a time).
+pub fn signed_castle_danger() -> String {
+    use herald::games::castle_danger::CastleDanger;
+    use herald::selfplay::{self, Options};
+    (0..)
+        .map(|seed| {
+            let mut options = Options::new::<CastleDanger>(seed, 2);
+            options.max_turns = 300;
+            options.signatures = true;
+            selfplay::record::<CastleDanger>(&options).unwrap()
+        })
+        .find(|text| text.len() > 40_000)
+        .unwrap()
+}
+
+/// `text` with the `n`-th line that starts with `start` changed by `f`.
+pub fn change_line(text: &str, start: &str, n: usize, f: impl Fn(&str) -> String) -> String {
+    let mut seen = 0;
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with(start) {
+            seen += 1;
+            if seen == n {
+                out.push_str(&f(line));
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    assert_eq!(seen.min(n), n, "no line {n} starting {start}");
+    out
+}
