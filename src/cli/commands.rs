@@ -154,8 +154,11 @@ fn check(args: CheckArgs) -> Result<Exit, Failure> {
         key,
     } = args;
     if let Some(key) = key {
-        return with_record(
+        // It rewrites the key file alone (its `seen:` memory), never the
+        // record: no stamp of the record's bytes.
+        return with_record_in(
             &input.record,
+            None,
             input.format,
             CheckWithKey {
                 format: input.format,
