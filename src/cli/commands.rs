@@ -201,18 +201,37 @@ fn show(args: ShowArgs) -> Result<Exit, Failure> {
     };
     // With a key file the record is read whole: the key file's checks
     // read its lines (a fork of what it saw, a copy without its key).
-    let path = &input.record;
-    if show.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
-        return with_record_in(path, input.message, input.format, show);
+    let key = show.key.clone();
+    in_parts_or_whole(
+        (&input.record, input.message, input.format),
+        key.as_deref(),
+        show,
+        super::stream::read,
+    )
+}
+
+/// A reader of the record in `path` (its message `message`, if named),
+/// written in `format`: a part at a time by `streamed` when it is a
+/// record file or standard input read without a key file (`key`), or
+/// whole (a message named, a Maildir folder, a key file given, or an
+/// input `streamed` hands back: a message, a mailbox, several records),
+/// `command` then run on it as [`with_record_in`] runs it.
+fn in_parts_or_whole<C: RecordCommand + Clone>(
+    (path, message, format): (&Path, Option<usize>, Format),
+    key: Option<&Path>,
+    command: C,
+    streamed: impl FnOnce(&Path, C) -> Result<Checked<Exit>, Failure>,
+) -> Result<Exit, Failure> {
+    if key.is_some() || message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
+        return with_record_in(path, message, format, command);
     }
-    let format = input.format;
     let path = match files::record_file(path) {
         Ok(path) => path,
         Err(failure) => return reported(Err(failure), format),
     };
-    match super::stream::read(&path, show.clone()) {
+    match streamed(&path, command.clone()) {
         Ok(Checked::Done(exit)) => Ok(exit),
-        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, show),
+        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, command),
         Err(failure) => reported(Err(failure), format),
     }
 }
@@ -286,21 +305,13 @@ fn legal(args: LegalArgs) -> Result<Exit, Failure> {
     // With a key file the record is read whole: the key file's checks
     // read its lines, and what the player checked before is not
     // verified again.
-    let path = &input.record;
-    if legal.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir())
-    {
-        return with_record_in(path, input.message, input.format, legal);
-    }
-    let format = input.format;
-    let path = match files::record_file(path) {
-        Ok(path) => path,
-        Err(failure) => return reported(Err(failure), format),
-    };
-    match super::stream::check(&path, legal.clone()) {
-        Ok(Checked::Done(exit)) => Ok(exit),
-        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, legal),
-        Err(failure) => reported(Err(failure), format),
-    }
+    let key = legal.key.clone();
+    in_parts_or_whole(
+        (&input.record, input.message, input.format),
+        key.as_deref(),
+        legal,
+        super::stream::check,
+    )
 }
 
 /// `herald hand`.
@@ -331,20 +342,13 @@ fn fate(args: FateArgs) -> Result<Exit, Failure> {
     };
     // With a key file the record is read whole: the key file's checks
     // read its lines.
-    let path = &input.record;
-    if fate.key.is_some() || input.message.is_some() || (path.as_os_str() != "-" && path.is_dir()) {
-        return with_record_in(path, input.message, input.format, fate);
-    }
-    let format = input.format;
-    let path = match files::record_file(path) {
-        Ok(path) => path,
-        Err(failure) => return reported(Err(failure), format),
-    };
-    match super::stream::check_keeping(&path, Fate::KEEP, fate.clone()) {
-        Ok(Checked::Done(exit)) => Ok(exit),
-        Ok(Checked::Whole(bytes)) => with_bytes(&path, &bytes, format, fate),
-        Err(failure) => reported(Err(failure), format),
-    }
+    let key = fate.key.clone();
+    in_parts_or_whole(
+        (&input.record, input.message, input.format),
+        key.as_deref(),
+        fate,
+        |path, fate| super::stream::check_keeping(path, Fate::KEEP, fate),
+    )
 }
 
 /// `herald extract`.
