@@ -430,15 +430,10 @@ pub struct NewArgs {
     /// answer comes.
     #[arg(long, requires_all = ["output", "key"])]
     pub reply: bool,
-    /// With --reply: send the message too, as the mail configuration
-    /// says (docs/mailbox.md); if it cannot go, it is kept, and
-    /// `herald send FILE` sends it later.
-    #[arg(long, requires = "reply")]
-    pub send: bool,
-    /// The mail configuration (default: HERALD_CONFIG, then
-    /// ~/.config/herald/config.toml).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    /// Whether the message goes now (--send), and by which mail
+    /// configuration.
+    #[command(flatten)]
+    pub sending: Sending,
 }
 
 /// The arguments of `herald move`.
@@ -528,15 +523,10 @@ pub struct MoveArgs {
     /// Where --reply writes the message (a new file: never overwrites).
     #[arg(short, long, value_name = "FILE", requires = "reply")]
     pub output: Option<PathBuf>,
-    /// With --reply: send the message too, as the mail configuration
-    /// says (docs/mailbox.md); if it cannot go, it is kept, and
-    /// `herald send FILE` sends it later.
-    #[arg(long, requires = "reply")]
-    pub send: bool,
-    /// The mail configuration (default: HERALD_CONFIG, then
-    /// ~/.config/herald/config.toml).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    /// Whether the message goes now (--send), and by which mail
+    /// configuration.
+    #[command(flatten)]
+    pub sending: Sending,
 }
 
 /// The arguments of `herald setup`.
@@ -604,15 +594,10 @@ pub struct SetupArgs {
     /// Where --reply writes the message (a new file: never overwrites).
     #[arg(short, long, value_name = "FILE", requires = "reply")]
     pub output: Option<PathBuf>,
-    /// With --reply: send the message too, as the mail configuration
-    /// says (docs/mailbox.md); if it cannot go, it is kept, and
-    /// `herald send FILE` sends it later.
-    #[arg(long, requires = "reply")]
-    pub send: bool,
-    /// The mail configuration (default: HERALD_CONFIG, then
-    /// ~/.config/herald/config.toml).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    /// Whether the message goes now (--send), and by which mail
+    /// configuration.
+    #[command(flatten)]
+    pub sending: Sending,
 }
 
 /// The arguments of `herald check`.
@@ -791,6 +776,16 @@ pub struct KeygenArgs {
     /// the others. A message given as RECORD is left as it is.
     #[arg(long, requires_all = ["output", "key"])]
     pub reply: bool,
+    /// Whether the message goes now (--send), and by which mail
+    /// configuration.
+    #[command(flatten)]
+    pub sending: Sending,
+}
+
+/// How a message written with --reply goes (`new`, `move`, `setup`,
+/// `keygen`): sent now or kept, and the mail configuration.
+#[derive(Args, Debug)]
+pub struct Sending {
     /// With --reply: send the message too, as the mail configuration
     /// says (docs/mailbox.md); if it cannot go, it is kept, and
     /// `herald send FILE` sends it later.

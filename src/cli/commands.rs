@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::args::{
     AnnotateArgs, CheckArgs, Command, ConfigAction, ConfigArgs, ConfigCheckArgs,
     ConfigPasswordArgs, ExtractArgs, FateArgs, Format, HandArgs, InboxArgs, KeygenArgs, LegalArgs,
-    MoveArgs, NewArgs, ReplayArgs, RulesArgs, SendArgs, SetupArgs, ShowArgs,
+    MoveArgs, NewArgs, ReplayArgs, RulesArgs, SendArgs, Sending, SetupArgs, ShowArgs,
 };
 use super::context::unknown_game_argument;
 use super::context::{
@@ -71,8 +71,7 @@ fn new_game(args: NewArgs) -> Result<Exit, Failure> {
         protocol,
         choices,
         reply,
-        send,
-        config,
+        sending,
     } = args;
     dispatch_id(
         &game,
@@ -84,11 +83,20 @@ fn new_game(args: NewArgs) -> Result<Exit, Failure> {
             key,
             me,
             reply,
-            send: send.then_some(config),
+            send: sending.send.then_some(sending.config),
             choices: choice_list(choices)?,
             protocol,
         },
     )
+}
+
+/// The message `--reply -o output` writes, gone as `sending` says.
+fn reply_by(output: PathBuf, sending: Sending) -> super::mail::Reply {
+    super::mail::Reply {
+        output,
+        send: sending.send,
+        config: sending.config,
+    }
 }
 
 /// `herald move`: the turn typed (or read from standard input), or a
@@ -109,8 +117,7 @@ fn move_line(args: MoveArgs) -> Result<Exit, Failure> {
         format,
         reply,
         output,
-        send,
-        config,
+        sending,
     } = args;
     require_file(
         &record,
@@ -135,11 +142,9 @@ fn move_line(args: MoveArgs) -> Result<Exit, Failure> {
             no_commit,
             date: super::context::LineDate::read(date.as_deref())?,
             format,
-            reply: output.filter(|_| reply).map(|output| super::mail::Reply {
-                output,
-                send,
-                config,
-            }),
+            reply: output
+                .filter(|_| reply)
+                .map(|output| reply_by(output, sending)),
         },
     )
 }
@@ -371,22 +376,14 @@ fn keygen(args: KeygenArgs) -> Result<Exit, Failure> {
         key,
         print,
         reply,
-        send,
-        config,
+        sending,
     } = args;
     require_file(
         &record,
         "keygen adds the Commit tag to the record file: name the file",
     )?;
     let (output, reply) = match (reply, key, output) {
-        (true, Some(key), Some(message)) => (
-            key,
-            Some(super::mail::Reply {
-                output: message,
-                send,
-                config,
-            }),
-        ),
+        (true, Some(key), Some(message)) => (key, Some(reply_by(message, sending))),
         (false, Some(key), None) | (false, None, Some(key)) => (key, None),
         (false, Some(_), Some(_)) => return Err(Failure::usage(
             "--key and -o both name the key file: give one (with --reply, -o names the message)",
@@ -426,8 +423,7 @@ fn setup(args: SetupArgs) -> Result<Exit, Failure> {
         format,
         reply,
         output,
-        send,
-        config,
+        sending,
     } = args;
     require_file(
         &record,
@@ -447,11 +443,9 @@ fn setup(args: SetupArgs) -> Result<Exit, Failure> {
             then_key,
             date,
             format,
-            reply: output.filter(|_| reply).map(|output| super::mail::Reply {
-                output,
-                send,
-                config,
-            }),
+            reply: output
+                .filter(|_| reply)
+                .map(|output| reply_by(output, sending)),
             side,
         },
     )
