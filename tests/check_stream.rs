@@ -52,18 +52,6 @@ fn flip_sig(line: &str) -> String {
     format!("{}{last}\n", &body[..body.len() - 1])
 }
 
-/// A Castle Danger record of `turns` passing turns.
-fn passes(turns: usize) -> String {
-    let mut text = String::from(
-        "[Game \"castle-danger\"]\n[Blue \"a@example.org\"]\n[Red \"b@example.org\"]\n[Result \"*\"]\n\n",
-    );
-    for n in 1..=turns {
-        let side = if n % 2 == 1 { "Blue" } else { "Red" };
-        text.push_str(&format!("{n}. {side}: pass\n"));
-    }
-    text
-}
-
 #[test]
 fn a_long_signed_record_checks_the_same_read_in_parts() {
     let text = common::signed_castle_danger();
@@ -104,7 +92,9 @@ fn an_early_broken_signature_comes_before_a_later_illegal_line() {
 
 #[test]
 fn a_later_parse_error_comes_before_an_earlier_illegal_turn() {
-    let text = common::change_line(&passes(3000), "10. Red", 1, |_| "10. Red: Kc9-c1\n".into());
+    let text = common::change_line(&common::passes(3000), "10. Red", 1, |_| {
+        "10. Red: Kc9-c1\n".into()
+    });
     let (code, _, err) = same(&text, &[]);
     assert_eq!((code, err.contains("error[illegal]")), (1, true), "{err}");
     let text = common::change_line(&text, "2899. Blue", 1, |_| "2899. Blue: pass,\n".into());
@@ -115,7 +105,7 @@ fn a_later_parse_error_comes_before_an_earlier_illegal_turn() {
 
 #[test]
 fn header_problems_wait_for_the_rest_to_parse() {
-    let long = passes(3000);
+    let long = common::passes(3000);
     for (from, to) in [
         ("castle-danger", "no-such-game"),
         ("[Result \"*\"]", "[Result \"1-0\"]"),
@@ -133,7 +123,7 @@ fn header_problems_wait_for_the_rest_to_parse() {
 
 #[test]
 fn comments_and_quoting_across_part_ends_read_the_same() {
-    let long = passes(3000);
+    let long = common::passes(3000);
     let text = common::change_line(&long, "1000. Red", 1, |l| {
         format!("{} {{{}}}\n", l.trim_end(), "a long comment\n".repeat(2000))
     });
@@ -151,7 +141,7 @@ fn comments_and_quoting_across_part_ends_read_the_same() {
 #[test]
 fn many_long_records_are_each_read_in_parts() {
     let dir = TempDir::new().unwrap();
-    let long = passes(3000);
+    let long = common::passes(3000);
     let illegal = common::change_line(&long, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
     let bad = common::change_line(&long, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
     for (name, text) in [("a.pbem", &long), ("b.pbem", &illegal), ("c.pbem", &bad)] {
@@ -181,7 +171,7 @@ fn a_pipe_named_as_a_file_is_read_as_standard_input_is() {
     let fifo = dir.path().join("game.fifo");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.unwrap().success(), "mkfifo");
-    let text = passes(3000);
+    let text = common::passes(3000);
     let writer = {
         let (fifo, text) = (fifo.clone(), text.clone());
         std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
@@ -195,7 +185,7 @@ fn a_pipe_named_as_a_file_is_read_as_standard_input_is() {
 
 #[test]
 fn a_line_longer_than_a_record_line_may_be_is_refused_at_its_line_by_every_reader() {
-    let long = passes(3000);
+    let long = common::passes(3000);
     let comment = format!("{{{}}}\n", "a".repeat(70_000));
     let spaces = format!("{}\n", " ".repeat(100_000));
     for line in [&comment, &spaces] {

@@ -88,18 +88,6 @@ fn records() -> Vec<PathBuf> {
     found
 }
 
-/// A Castle Danger record of `turns` passing turns.
-fn passes(turns: usize) -> String {
-    let mut text = String::from(
-        "[Game \"castle-danger\"]\n[Blue \"a@example.org\"]\n[Red \"b@example.org\"]\n[Result \"*\"]\n\n",
-    );
-    for n in 1..=turns {
-        let side = if n % 2 == 1 { "Blue" } else { "Red" };
-        text.push_str(&format!("{n}. {side}: pass\n"));
-    }
-    text
-}
-
 #[test]
 fn show_of_a_record_holds_a_part_of_it_at_a_time() {
     let files = records();
@@ -133,7 +121,7 @@ fn show_of_a_record_holds_a_part_of_it_at_a_time() {
 
 #[test]
 fn show_of_a_long_record_at_any_turn_is_the_whole_reads() {
-    let text = passes(3000);
+    let text = common::passes(3000);
     for turn in ["0", "1", "1500", "2999", "3000"] {
         let (code, out, err) = same(&text, &["--turn", turn]);
         assert_eq!(code, 0, "{err}");
@@ -159,7 +147,7 @@ fn show_of_a_long_record_at_any_turn_is_the_whole_reads() {
 
 #[test]
 fn show_names_a_turn_past_the_last_after_a_parse_error_and_before_a_header_problem() {
-    let text = passes(3000);
+    let text = common::passes(3000);
     let (code, out, err) = same(&text, &["--turn", "3001"]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(
@@ -182,7 +170,7 @@ fn show_names_a_turn_past_the_last_after_a_parse_error_and_before_a_header_probl
 
 #[test]
 fn show_names_the_problems_of_the_turns_up_to_the_one_asked_for_as_when_read_whole() {
-    let text = passes(3000);
+    let text = common::passes(3000);
     let illegal = common::change_line(&text, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
     // The illegal turn is past the one shown: shown.
     let (code, out, _) = same(&illegal, &["--turn", "1999"]);
@@ -227,7 +215,7 @@ fn show_names_the_problems_of_the_turns_up_to_the_one_asked_for_as_when_read_who
 
 #[test]
 fn show_of_quoted_text_reads_as_when_read_whole() {
-    let long = passes(3000);
+    let long = common::passes(3000);
     let quoted: String = long.lines().map(|l| format!("> {l}\r\n")).collect();
     let text = format!("Hi,\r\n\r\nmy move:\r\n\r\n{quoted}\r\n> 3001. Blue: Kc1-c9\r\n");
     let (code, _, err) = same(&text, &[]);
@@ -258,7 +246,7 @@ fn legal_of_a_record_reads_it_a_part_at_a_time() {
     assert!(listed > 250 && refused > 600, "{listed} {refused}");
     // A long record, its problems in later parts.
     let dir = TempDir::new().unwrap();
-    let text = passes(3000);
+    let text = common::passes(3000);
     let illegal = common::change_line(&text, "2000. Red", 1, |_| "2000. Red: Kc9-c1\n".into());
     let bad = common::change_line(&text, "2999. Blue", 1, |_| "2999. Blue: pass,\n".into());
     for (name, text) in [("a.pbem", &text), ("b.pbem", &illegal), ("c.pbem", &bad)] {

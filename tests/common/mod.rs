@@ -400,3 +400,15 @@ pub fn change_line(text: &str, start: &str, n: usize, f: impl Fn(&str) -> String
     assert_eq!(seen.min(n), n, "no line {n} starting {start}");
     out
 }
+
+/// A Castle Danger record of `turns` passing turns.
+pub fn passes(turns: usize) -> String {
+    let mut text = String::from(
+        "[Game \"castle-danger\"]\n[Blue \"a@example.org\"]\n[Red \"b@example.org\"]\n[Result \"*\"]\n\n",
+    );
+    for n in 1..=turns {
+        let side = if n % 2 == 1 { "Blue" } else { "Red" };
+        text.push_str(&format!("{n}. {side}: pass\n"));
+    }
+    text
+}
