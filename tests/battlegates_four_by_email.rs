@@ -1770,6 +1770,12 @@ fn move_then_after_the_last_turn_is_the_allys_audit_or_refused_naming_it() {
             shown.contains(&format!("{audit}. {auditor}: audit")),
             "--then {then:?}: {shown}"
         );
+        // `pass` is said to be written as the audit, as for a line alone.
+        assert_eq!(
+            shown.contains("the line due from you is your audit: `pass` was written as `audit`"),
+            then == "pass",
+            "--then {then:?}: {shown}"
+        );
     }
     assert_eq!(std::fs::read(dir.join("game.pbem")).unwrap(), before);
 }

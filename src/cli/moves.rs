@@ -387,6 +387,9 @@ impl<G: Game> Composed<'_, G> {
 struct Chained<'a, G: Game> {
     key: ThenKey<'a>,
     between: Option<Hash>,
+    /// What the referee wrote the typed line as, when not as typed
+    /// (`--then pass` when the ally's audit is due).
+    typed_as: Option<TypedAs>,
     played: PlayedTurn<G>,
     closing: Option<PlayedTurn<G>>,
 }
@@ -599,6 +602,7 @@ impl Move {
                 }
             };
             let between = referee.digest().copied();
+            let typed_as = referee.typed_as(typed);
             let p = super::chain::then_line(
                 referee,
                 writer,
@@ -633,6 +637,7 @@ impl Move {
             composed.chained.push(Chained {
                 key,
                 between,
+                typed_as,
                 played: p,
                 closing,
             });
@@ -672,6 +677,9 @@ impl Move {
                 c.played.kind.named(c.played.number),
                 c.key.path.display()
             ));
+            if let Some(t) = c.typed_as {
+                notes.push_str(&format!("{}\n", t.note()));
+            }
         }
         let last_side = composed.last_side();
         if let Some(next) = referee.own_next(last_side) {
