@@ -18,16 +18,16 @@ use super::context::{
     SCHEMA_VERSION,
 };
 use super::files::{self};
-use super::out;
 use super::report::{Exit, Failure, Problem};
-use super::stream::{AfterCheck, Checked};
+use super::stream::{AfterChance, AfterCheck, Checked};
+use super::{out, Printer};
 use crate::fairness::Protocol;
 use crate::game::{self, action_text, DiagramStyle, Game};
 use crate::games::{self, GameVisitor};
 use crate::record::{self, Source, TurnText};
 use crate::referee::{
-    possessives, result_text, ErrorKind, Keep, Keys, PlayedTurn, Preview, Referee, Said, Seat,
-    Step, TypedError, Writing,
+    possessives, result_text, ChanceEvent, ChanceLog, ErrorKind, Keep, Keys, PlayedTurn, Preview,
+    Referee, Said, Seat, Step, TypedError, Writing,
 };
 use crate::wallet::Wallet;
 
@@ -352,7 +352,7 @@ fn fate(args: FateArgs) -> Result<Exit, Failure> {
         (&input.record, input.message, input.format),
         key.as_deref(),
         fate,
-        |path, fate| super::stream::check_keeping(path, Fate::KEEP, fate),
+        super::stream::check_logging_chance,
     )
 }
 
@@ -1974,16 +1974,26 @@ struct JsonEvent {
 }
 
 #[derive(Serialize)]
-struct JsonFate {
+struct JsonFate<E: Serialize> {
     schema: u32,
     /// Always true: a failure prints the error object instead.
     ok: bool,
     game: &'static str,
-    events: Vec<JsonEvent>,
+    events: E,
     pending: Vec<JsonPending>,
     /// With `--key`: the chance the holder's next line gets, when due.
     #[serde(skip_serializing_if = "Option::is_none")]
     next: Option<Vec<JsonNext>>,
+}
+
+/// The items of an iterator serialised as a JSON array, once, as they
+/// are made (`fate`'s events: the list is never held whole).
+struct Items<I>(std::cell::Cell<Option<I>>);
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for Items<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.take().into_iter().flatten())
+    }
 }
 
 impl RecordCommand for Fate {
@@ -1993,75 +2003,88 @@ impl RecordCommand for Fate {
             Some(path) => Some(next_chance(&referee, path, ctx)?),
             None => None,
         };
-        self.answer(&referee, next)
+        self.answer(&referee, referee.chance().iter().cloned(), next)
     }
 }
 
 /// `fate` of a plain record read a part at a time (without a key file):
-/// the same output as [`Fate::run`] of the record read whole.
-impl AfterCheck for Fate {
+/// the same output as [`Fate::run`] of the record read whole, the chance
+/// values kept compactly meanwhile ([`ChanceLog`]).
+impl AfterChance for Fate {
     type Output = Exit;
 
-    fn after<G: Game>(self, _: Named<'_>, referee: &Referee<G>) -> Result<Exit, Failure> {
-        self.answer(referee, None)
+    fn after<G: Game>(
+        self,
+        _: Named<'_>,
+        referee: &Referee<G>,
+        log: &ChanceLog,
+    ) -> Result<Exit, Failure> {
+        self.answer(referee, log.iter(), None)
     }
 }
 
 impl Fate {
-    /// Print the chance events of the record replayed, and `next`, what
-    /// the key file's side gets next (with `--key`).
+    /// Print the chance `events` of the record replayed (`referee` after
+    /// its last turn), and `next`, what the key file's side gets next
+    /// (with `--key`); printed as they are made.
     fn answer<G: Game>(
         &self,
         referee: &Referee<G>,
+        events: impl Iterator<Item = ChanceEvent>,
         next: Option<(Vec<JsonNext>, String)>,
     ) -> Result<Exit, Failure> {
-        let events: Vec<JsonEvent> = referee
-            .chance()
-            .iter()
-            .map(|e| JsonEvent {
-                turn: e.turn,
-                declared: e.declared,
-                label: e.label,
-                reveals_of: e.reveals_of.clone(),
-                value: e.text.clone(),
-            })
-            .collect();
+        let mut printer = Printer::default();
         match self.format {
-            Format::Json => print_json(&JsonFate {
-                schema: SCHEMA_VERSION,
-                ok: true,
-                game: G::ID,
-                events,
-                pending: pending_json(referee),
-                next: next.map(|(n, _)| n),
-            })?,
+            Format::Json => {
+                let events = events.map(|e| JsonEvent {
+                    turn: e.turn,
+                    declared: e.declared,
+                    label: e.label,
+                    reveals_of: e.reveals_of,
+                    value: e.text,
+                });
+                serde_json::to_writer_pretty(
+                    &mut printer,
+                    &JsonFate {
+                        schema: SCHEMA_VERSION,
+                        ok: true,
+                        game: G::ID,
+                        events: Items(std::cell::Cell::new(Some(events))),
+                        pending: pending_json(referee),
+                        next: next.map(|(n, _)| n),
+                    },
+                )
+                .map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
+                printer.print("\n")?;
+            }
             Format::Text | Format::Svg => {
-                let mut text = String::new();
-                if events.is_empty() {
-                    text.push_str("No chance events in this record.\n");
-                }
-                for e in &events {
+                let mut none = true;
+                for e in events {
+                    none = false;
                     let when = match e.declared {
                         Some(d) => format!("turn {} (declared on turn {d})", e.turn),
                         None => format!("turn {}", e.turn),
                     };
-                    text.push_str(&fit(
+                    printer.print(&fit(
                         &format!(
                             "{when}: {}={}, from the reveals of {}",
                             e.label,
-                            e.value,
+                            e.text,
                             e.reveals_of.join(", ")
                         ),
                         "  ",
-                    ));
+                    ))?;
                 }
-                text.push_str(&pending_text(referee));
+                if none {
+                    printer.print("No chance events in this record.\n")?;
+                }
+                printer.print(&pending_text(referee))?;
                 if let Some((_, note)) = next {
-                    text.push_str(&format!("Next: {note}\n"));
+                    printer.print(&format!("Next: {note}\n"))?;
                 }
-                out(&text)?;
             }
         }
+        printer.finish()?;
         Ok(Exit::Ok)
     }
 }

@@ -60,12 +60,56 @@ pub fn main() -> ExitCode {
 
 /// Print to standard output (colour stripped where it is off).
 pub(crate) fn out(text: &str) -> Result<(), Failure> {
-    let mut stdout = anstream::stdout();
-    match stdout.write_all(text.as_bytes()) {
-        Ok(()) => Ok(()),
+    out_bytes(text.as_bytes()).map_err(|e| Failure::usage(format!("cannot write the output: {e}")))
+}
+
+/// [`out`] of bytes (a part of a text).
+fn out_bytes(bytes: &[u8]) -> std::io::Result<()> {
+    match anstream::stdout().write_all(bytes) {
         // A closed pipe (`herald replay x | head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::usage(format!("cannot write the output: {e}"))),
+        done => done,
+    }
+}
+
+/// Standard output written as [`out`] writes it, some kilobytes at a
+/// time: a long list printed as it is made, never held whole (`fate` of
+/// a long record). Whatever is left is written by [`Printer::finish`].
+#[derive(Default)]
+pub(crate) struct Printer {
+    buffer: Vec<u8>,
+}
+
+impl Printer {
+    /// Bytes held before they are written.
+    const CHUNK: usize = 16 * 1024;
+
+    /// Print `text`.
+    pub(crate) fn print(&mut self, text: &str) -> Result<(), Failure> {
+        std::io::Write::write_all(self, text.as_bytes())
+            .map_err(|e| Failure::usage(format!("cannot write the output: {e}")))
+    }
+
+    /// Write what is left.
+    pub(crate) fn finish(mut self) -> Result<(), Failure> {
+        std::io::Write::flush(&mut self)
+            .map_err(|e| Failure::usage(format!("cannot write the output: {e}")))
+    }
+}
+
+impl std::io::Write for Printer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= Self::CHUNK {
+            self.flush()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let written = out_bytes(&self.buffer);
+        self.buffer.clear();
+        written
     }
 }
 

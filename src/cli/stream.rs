@@ -16,7 +16,7 @@ use crate::game::Game;
 use crate::games::GameVisitor;
 use crate::record::stream::{each_turn, ReadError, Reader, Stop, Visitor};
 use crate::record::{LineKind, Source, Turn};
-use crate::referee::{Keep, Referee, RefereeError, Replay, Reread};
+use crate::referee::{ChanceLog, Keep, Referee, RefereeError, Replay, Reread};
 
 /// Bytes of input buffered at a time.
 const BUFFER: usize = 16 * 1024;
@@ -76,6 +76,32 @@ pub(super) fn check_keeping<C: AfterCheck>(
 ) -> Result<Checked<C::Output>, Failure> {
     let keep = keep.on(super::context::reader_today());
     read(path, Checking(after, keep))
+}
+
+/// What `fate` does with a record replayed to its end and the chance
+/// values it drew, kept in a [`ChanceLog`].
+pub(super) trait AfterChance {
+    /// What it gives.
+    type Output;
+    /// Do it with the referee after the last line of the record `named`
+    /// and its chance values, `log`.
+    fn after<G: Game>(
+        self,
+        named: super::context::Named<'_>,
+        referee: &Referee<G>,
+        log: &ChanceLog,
+    ) -> Result<Self::Output, Failure>;
+}
+
+/// Replay the record in `path` (a file, or `-`) a part at a time, as
+/// `check` does, its chance values moved into a [`ChanceLog`] turn by
+/// turn, and hand both to `after`; or give back the input's bytes when
+/// it must be read whole.
+pub(super) fn check_logging_chance<C: AfterChance>(
+    path: &Path,
+    after: C,
+) -> Result<Checked<C::Output>, Failure> {
+    read(path, LoggingChance(after, super::context::reader_today()))
 }
 
 /// Read the record in `path` (a file, or `-`) a part at a time with
@@ -171,6 +197,29 @@ impl<C: AfterCheck> Streamed for Checking<C> {
             Ok(referee) => self
                 .0
                 .after::<G>(super::context::Named::file(origin), &referee)
+                .map(Some),
+            Err(stop) => stopped(*stop, origin),
+        }
+    }
+}
+
+/// `fate`: the record replayed as `check` replays it, its chance values
+/// kept in a [`ChanceLog`] (read on the day given), then `after`.
+struct LoggingChance<C>(C, Option<crate::record::Day>);
+
+impl<C: AfterChance> Streamed for LoggingChance<C> {
+    type Output = C::Output;
+
+    fn replay<G: Game, R: BufRead>(
+        self,
+        reader: Reader<R>,
+        origin: &str,
+        again: Option<Arc<dyn Reread>>,
+    ) -> Result<Option<C::Output>, Failure> {
+        match Replay::<G>::check_logging_chance(reader, self.1, again) {
+            Ok((referee, log)) => self
+                .0
+                .after::<G>(super::context::Named::file(origin), &referee, &log)
                 .map(Some),
             Err(stop) => stopped(*stop, origin),
         }

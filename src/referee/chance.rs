@@ -424,3 +424,184 @@ mod tests {
         assert_eq!(err.message, "die=4: no chance event happens here");
     }
 }
+
+/// Chance events kept compactly, for a reader that lists every one of a
+/// long record (`fate` read a part at a time): a few bytes an event where
+/// a [`ChanceEvent`] holds two lists of strings. Each event is its
+/// numbers as LEB128 varints and its words (the value as written, the
+/// sides whose reveals went into it) as indices into words kept once.
+#[derive(Debug, Default)]
+pub struct ChanceLog {
+    bytes: Vec<u8>,
+    labels: Vec<&'static str>,
+    words: Vec<String>,
+    index: std::collections::HashMap<String, u64>,
+}
+
+impl ChanceLog {
+    /// Keep `event`, after those kept before.
+    pub fn push(&mut self, event: &ChanceEvent) {
+        let label = match self.labels.iter().position(|l| *l == event.label) {
+            Some(k) => k,
+            None => {
+                self.labels.push(event.label);
+                self.labels.len() - 1
+            }
+        };
+        let numbers = [
+            u64::from(event.turn),
+            event.declared.map_or(0, |d| u64::from(d) + 1),
+            label as u64,
+            u64::from(event.value),
+        ];
+        for n in numbers {
+            self.number(n);
+        }
+        let text = self.word(&event.text);
+        self.number(text);
+        self.number(event.reveals_of.len() as u64);
+        for name in &event.reveals_of {
+            let name = self.word(name);
+            self.number(name);
+        }
+    }
+
+    /// Whether no event is kept.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The events kept, in order, each as it was pushed.
+    pub fn iter(&self) -> impl Iterator<Item = ChanceEvent> + '_ {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            if at >= self.bytes.len() {
+                return None;
+            }
+            let mut next = || read_number(&self.bytes, &mut at);
+            // Each number was pushed from a u32 or an index (the declared
+            // turn plus one, from a u32).
+            let (turn, declared, label, value) = (next(), next(), next(), next());
+            let text = self.words[next() as usize].clone();
+            let count = next();
+            let reveals_of = (0..count)
+                .map(|_| self.words[read_number(&self.bytes, &mut at) as usize].clone())
+                .collect();
+            Some(ChanceEvent {
+                turn: turn as u32,
+                declared: declared.checked_sub(1).map(|d| d as u32),
+                label: self.labels[label as usize],
+                value: value as u32,
+                text,
+                reveals_of,
+            })
+        })
+    }
+
+    /// The index of `word` among the words kept, kept now if new.
+    fn word(&mut self, word: &str) -> u64 {
+        if let Some(&k) = self.index.get(word) {
+            return k;
+        }
+        let k = self.words.len() as u64;
+        self.words.push(word.to_owned());
+        self.index.insert(word.to_owned(), k);
+        k
+    }
+
+    /// `n` appended as an LEB128 varint.
+    fn number(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.bytes.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        self.bytes.push(n as u8);
+    }
+}
+
+/// The LEB128 varint at `at` in `bytes` (written by [`ChanceLog`]), `at`
+/// moved past it.
+fn read_number(bytes: &[u8], at: &mut usize) -> u64 {
+    let mut n = 0u64;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        n |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            break;
+        }
+        shift += 7;
+    }
+    n
+}
+
+#[cfg(test)]
+mod log_tests {
+    use super::*;
+
+    fn event(
+        turn: u32,
+        declared: Option<u32>,
+        label: &'static str,
+        value: u32,
+        text: &str,
+        sides: &[&str],
+    ) -> ChanceEvent {
+        ChanceEvent {
+            turn,
+            declared,
+            label,
+            value,
+            text: text.to_owned(),
+            reveals_of: sides.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_chance_log_gives_back_every_event_as_pushed_in_order() {
+        let events = [
+            event(0, None, "die", 0, "1", &["A", "B", "C"]),
+            event(1, Some(0), "rally", 5, "heads", &[]),
+            event(127, Some(128), "die", 127, "6", &["C", "A"]),
+            event(
+                u32::MAX,
+                Some(u32::MAX),
+                "card",
+                u32::MAX,
+                "Kc1",
+                &["Bärbel", "A"],
+            ),
+            event(300, None, "die", 2, "1", &["A", "B", "C"]),
+        ];
+        let mut log = ChanceLog::default();
+        assert!(log.is_empty());
+        for e in &events {
+            log.push(e);
+        }
+        assert!(!log.is_empty());
+        assert_eq!(log.iter().collect::<Vec<_>>(), events);
+    }
+
+    #[test]
+    fn a_chance_log_keeps_a_word_once_however_many_events_name_it() {
+        let mut log = ChanceLog::default();
+        for turn in 1..=1000 {
+            log.push(&event(
+                turn,
+                None,
+                "die",
+                turn % 6,
+                &format!("{}", turn % 6 + 1),
+                &["Red", "Blue"],
+            ));
+        }
+        // Six values and two sides; a thousand events of a few bytes.
+        assert_eq!(log.words.len(), 8);
+        assert!(log.bytes.len() < 10 * 1000, "{} bytes", log.bytes.len());
+        assert_eq!(log.iter().count(), 1000);
+        assert_eq!(
+            log.iter().nth(999),
+            Some(event(1000, None, "die", 4, "5", &["Red", "Blue"]))
+        );
+    }
+}

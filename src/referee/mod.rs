@@ -57,7 +57,7 @@ mod cards_tests;
 mod hidden_tests;
 
 pub use crate::record::stream::Reread;
-pub use chance::{ChanceEvent, PendingEvent};
+pub use chance::{ChanceEvent, ChanceLog, PendingEvent};
 pub use command::{Command, Said, Writing};
 pub use compose::{
     ComposeError, FirstLineAsked, HandKey, Keys, Preview, RefusalDue, UnevenFirstLine,
@@ -3063,6 +3063,69 @@ impl<G: Game> Replay<G> {
                 },
             )
             .map_err(Box::new)
+    }
+
+    /// [`Replay::check_again`], the chance values kept in a
+    /// [`ChanceLog`] (`fate` read a part at a time): each turn's are
+    /// moved into it once the turn is played, so that a record's whole
+    /// list costs a few bytes an event. Gives the referee after the last
+    /// turn and the log, or why the check stopped.
+    pub fn check_logging_chance<R: std::io::BufRead>(
+        reader: record::stream::Reader<R>,
+        today: Option<record::Day>,
+        again: Option<std::sync::Arc<dyn Reread>>,
+    ) -> Result<(Referee<G>, ChanceLog), Box<record::stream::Stop<RefereeError>>> {
+        let keep = Keep {
+            chance: true,
+            ..Keep::RULES
+        };
+        reader
+            .check(
+                |header| {
+                    let mut replay = Replay::<G>::start(header, keep.on(today))?;
+                    if let Some(again) = again {
+                        replay.read_again(again);
+                    }
+                    Ok(LoggingChance {
+                        replay,
+                        log: ChanceLog::default(),
+                    })
+                },
+                |logging| {
+                    let LoggingChance { replay, mut log } = logging;
+                    let mut referee = replay.finish()?;
+                    referee.check_result()?;
+                    referee.chance.drain(..).for_each(|e| log.push(&e));
+                    Ok((referee, log))
+                },
+            )
+            .map_err(Box::new)
+    }
+}
+
+/// A [`Replay`] whose chance values are moved into `log` after each turn
+/// ([`Replay::check_logging_chance`]).
+struct LoggingChance<G: Game> {
+    replay: Replay<G>,
+    log: ChanceLog,
+}
+
+impl<G: Game> record::stream::Visitor for LoggingChance<G> {
+    type Error = RefereeError;
+
+    fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        self.replay.play_kept(turn)?;
+        let log = &mut self.log;
+        self.replay
+            .referee
+            .chance
+            .drain(..)
+            .for_each(|e| log.push(&e));
+        Ok(())
+    }
+
+    fn part_end(&mut self) -> Result<(), RefereeError> {
+        record::stream::Visitor::part_end(&mut self.replay)
     }
 }
 
