@@ -1,4 +1,4 @@
-//! `herald show`, `herald legal` and `herald fate` of a plain record (a
+//! `herald show`, `herald legal`, `herald fate` and `herald replay` of a plain record (a
 //! file or standard input, without `--key`) read it a part at a time, as
 //! `check` does (about 16 KiB of text, `record::stream`): they keep the
 //! position and what they print, never the record. `--message 1` of a plain file
@@ -304,4 +304,67 @@ fn fate_of_a_record_reads_it_a_part_at_a_time() {
         assert!(out.matches("reveals").count() > 2, "{out}");
         same_by("fate", dir.path(), "-", Some(&dale), args);
     }
+}
+
+#[test]
+fn replay_of_a_record_reads_it_a_part_at_a_time() {
+    let (mut replayed, mut refused) = (0, 0);
+    for (i, path) in records().iter().enumerate() {
+        let dir = path.parent().unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        for args in [&[][..], &["--format", "json"], &["--unicode"]] {
+            match same_by("replay", dir, name, None, args).0 {
+                0 => replayed += 1,
+                _ => refused += 1,
+            }
+        }
+        if i % 5 == 0 {
+            let text = std::fs::read_to_string(path).unwrap();
+            same_by("replay", dir, "-", Some(&text), &["--format", "json"]);
+        }
+    }
+    assert!(replayed > 350 && refused > 500, "{replayed} {refused}");
+    // A long record over many parts: a diagram a turn, as when read
+    // whole; the same record broken in a later part prints the error
+    // alone.
+    let dale = (0..20)
+        .map(|seed| {
+            let mut options = Options::new::<BattleOfTheDale>(seed, 2);
+            options.max_turns = 300;
+            options.commitments = true;
+            options.signatures = true;
+            selfplay::record::<BattleOfTheDale>(&options).unwrap()
+        })
+        .max_by_key(String::len)
+        .unwrap();
+    assert!(dale.len() > 16 * 1024, "{}", dale.len());
+    let turns = dale
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .count();
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("dale.pbem"), &dale).unwrap();
+    for args in [&[][..], &["--format", "json"]] {
+        let (code, out, err) = same_by("replay", dir.path(), "dale.pbem", None, args);
+        assert_eq!(code, 0, "{err}");
+        let positions = match args {
+            [] => out.lines().filter(|l| l.starts_with("== ")).count(),
+            _ => out.matches("\"diagram\":").count(),
+        };
+        assert_eq!(positions, turns + 1, "a diagram a turn and the start");
+        same_by("replay", dir.path(), "-", Some(&dale), args);
+    }
+    let late = dale.len() * 3 / 4;
+    let line_start = dale[late..].find("\n").unwrap() + late + 1;
+    // The first turn's line again, out of its place.
+    let first = dale.lines().find(|l| l.starts_with("1. ")).unwrap();
+    let mut broken = dale.clone();
+    broken.insert_str(line_start, &format!("{first}\n"));
+    std::fs::write(dir.path().join("broken.pbem"), &broken).unwrap();
+    let (code, out, err) = same_by("replay", dir.path(), "broken.pbem", None, &[]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("broken.pbem:"), "{err}");
 }

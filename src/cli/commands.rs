@@ -19,7 +19,7 @@ use super::context::{
 };
 use super::files::{self};
 use super::report::{Exit, Failure, Problem};
-use super::stream::{AfterChance, AfterCheck, Checked};
+use super::stream::{AfterChance, AfterCheck, Checked, Streamed};
 use super::{out, Printer};
 use crate::fairness::Protocol;
 use crate::game::{self, action_text, DiagramStyle, Game};
@@ -260,15 +260,17 @@ fn replay(args: ReplayArgs) -> Result<Exit, Failure> {
             super::picture::ReplayPage { key, output },
         );
     }
-    with_record_in(
-        &input.record,
-        input.message,
-        input.format,
+    // With a key file the record is read whole: the key file's checks
+    // read its lines.
+    in_parts_or_whole(
+        (&input.record, input.message, input.format),
+        key.as_deref(),
         Replay {
             format: input.format,
-            key,
+            key: key.clone(),
             style: DiagramStyle { unicode },
         },
+        super::stream::read,
     )
 }
 
@@ -1291,13 +1293,30 @@ impl Show {
 
 // ---------------------------------------------------------------- replay
 
+/// The items of an iterator serialised as a JSON array, once, as they
+/// are made (`fate`'s events, `replay`'s positions: the list is never
+/// held whole). An item that is an error stops the output with it.
+struct Items<I>(std::cell::Cell<Option<I>>);
+
+impl<I: Iterator<Item = Result<T, E>>, T: Serialize, E: std::fmt::Display> Serialize for Items<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = serializer.serialize_seq(None)?;
+        for item in self.0.take().into_iter().flatten() {
+            seq.serialize_element(&item.map_err(S::Error::custom)?)?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Clone)]
 struct Replay {
     format: Format,
     key: Option<PathBuf>,
     style: DiagramStyle,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, serde::Deserialize)]
 struct JsonPosition {
     turn: u32,
     side: Option<String>,
@@ -1310,13 +1329,13 @@ struct JsonPosition {
 }
 
 #[derive(Serialize)]
-struct JsonReplay {
+struct JsonReplay<P: Serialize> {
     schema: u32,
     /// Always true: a failure prints the error object instead.
     ok: bool,
     game: &'static str,
     result: String,
-    positions: Vec<JsonPosition>,
+    positions: P,
 }
 
 impl RecordCommand for Replay {
@@ -1332,51 +1351,116 @@ impl RecordCommand for Replay {
             }
             None => None,
         };
-        let drawn = |referee: &Referee<G>| self.drawn(referee, wallet.as_ref());
-        let mut positions = vec![JsonPosition {
+        let mut positions = Positions::new()?;
+        positions.push(&self.start(&start, wallet.as_ref()));
+        let referee = replay_all::<G>(ctx, Keep::RULES, |played, referee| {
+            positions.push(&self.after(played, referee, wallet.as_ref()));
+        })?;
+        self.print(&referee, positions)
+    }
+}
+
+/// `replay` of a plain record read a part at a time (without a key
+/// file): the same output as [`Replay::run`] of the record read whole,
+/// each position written to a temporary file as it is played
+/// ([`Positions`]) and printed once the record is known good.
+impl Streamed for Replay {
+    type Output = Exit;
+
+    fn replay<G: Game, R: std::io::BufRead>(
+        self,
+        reader: record::stream::Reader<R>,
+        origin: &str,
+        again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
+    ) -> Result<Option<Exit>, Failure> {
+        let mut positions = Positions::new()?;
+        let keep = Keep::RULES.on(super::context::reader_today());
+        let replayed =
+            crate::referee::Replay::<G>::check_each(reader, keep, again, |played, referee| {
+                match played {
+                    None => positions.push(&self.start(referee, None)),
+                    Some(played) => positions.push(&self.after(played, referee, None)),
+                }
+            });
+        match replayed {
+            Ok(referee) => self.print(&referee, positions).map(Some),
+            Err(stop) => super::stream::stopped(*stop, origin),
+        }
+    }
+}
+
+impl Replay {
+    /// The position before the first turn.
+    fn start<G: Game>(&self, start: &Referee<G>, wallet: Option<&Wallet>) -> JsonPosition {
+        JsonPosition {
             turn: 0,
             side: None,
             actions: Vec::new(),
             chance: Vec::new(),
             summary: G::summary(start.state()),
-            diagram: drawn(&start),
+            diagram: self.drawn(start, wallet),
             body: String::new(),
-        }];
-        let referee = replay_all::<G>(ctx, Keep::RULES, |played, referee| {
-            positions.push(JsonPosition {
-                turn: played.number,
-                side: Some(played.side.name::<G>().into()),
-                actions: played.actions.iter().map(action_text::<G>).collect(),
-                chance: played
-                    .chance
-                    .iter()
-                    .map(|c| format!("{}={}", c.label, c.text))
-                    .collect(),
-                summary: G::summary(referee.state()),
-                diagram: drawn(referee),
-                body: played.body(),
-            });
-        })?;
+        }
+    }
+
+    /// The position after the turn `played`.
+    fn after<G: Game>(
+        &self,
+        played: &PlayedTurn<G>,
+        referee: &Referee<G>,
+        wallet: Option<&Wallet>,
+    ) -> JsonPosition {
+        JsonPosition {
+            turn: played.number,
+            side: Some(played.side.name::<G>().into()),
+            actions: played.actions.iter().map(action_text::<G>).collect(),
+            chance: played
+                .chance
+                .iter()
+                .map(|c| format!("{}={}", c.label, c.text))
+                .collect(),
+            summary: G::summary(referee.state()),
+            diagram: self.drawn(referee, wallet),
+            body: played.body(),
+        }
+    }
+
+    /// Print the `positions` of the record replayed (`referee` after
+    /// its last turn), as text or JSON, as they are read back.
+    fn print<G: Game>(&self, referee: &Referee<G>, positions: Positions) -> Result<Exit, Failure> {
+        let mut printer = Printer::default();
+        let read = positions.read()?;
         match self.format {
             Format::Json => {
-                for p in &mut positions {
-                    p.diagram = plain(&p.diagram);
-                }
-                print_json(&JsonReplay {
-                    schema: SCHEMA_VERSION,
-                    ok: true,
-                    game: G::ID,
-                    result: referee.result(),
-                    positions,
-                })?
+                let positions = read.map(|p| {
+                    p.map(|mut p| {
+                        p.diagram = plain(&p.diagram);
+                        p
+                    })
+                });
+                serde_json::to_writer_pretty(
+                    &mut printer,
+                    &JsonReplay {
+                        schema: SCHEMA_VERSION,
+                        ok: true,
+                        game: G::ID,
+                        result: referee.result(),
+                        positions: Items(std::cell::Cell::new(Some(positions))),
+                    },
+                )
+                .map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
+                printer.print("\n")?;
             }
-            Format::Text | Format::Svg => out(&replay_text::<G>(&positions))?,
+            Format::Text | Format::Svg => {
+                for p in read {
+                    printer.print(&replay_text::<G>(&p.map_err(positions_failure)?))?;
+                }
+            }
         }
+        printer.finish()?;
         Ok(Exit::Ok)
     }
-}
 
-impl Replay {
     /// The diagram of what the key's holder sees (the key file was
     /// checked at the start), or of the record's position.
     fn drawn<G: Game>(&self, referee: &Referee<G>, wallet: Option<&Wallet>) -> String {
@@ -1390,20 +1474,75 @@ impl Replay {
     }
 }
 
-/// `replay`'s text: each position's diagram under its turn.
-fn replay_text<G: Game>(positions: &[JsonPosition]) -> String {
-    let mut text = String::new();
-    for p in positions {
-        match &p.side {
-            None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
-            Some(side) => {
-                text.push_str(&fit(&format!("== {}. {side}: {}", p.turn, p.body), "     "));
-                text.push('\n');
-            }
-        }
-        text.push_str(&p.diagram);
-        text.push('\n');
+/// `replay`'s positions, written to an unnamed temporary file as they
+/// are played (one JSON value a line) and read back to be printed: the
+/// output begins with what only the record's end knows (its result) and
+/// is printed only for a record that replays to its end, and its
+/// diagrams (some kilobytes a turn) are never all held.
+struct Positions {
+    file: std::io::BufWriter<std::fs::File>,
+    /// The first error writing, reported when the positions are read.
+    failed: Option<std::io::Error>,
+}
+
+impl Positions {
+    fn new() -> Result<Self, Failure> {
+        let file = tempfile::tempfile().map_err(positions_failure)?;
+        Ok(Positions {
+            file: std::io::BufWriter::new(file),
+            failed: None,
+        })
     }
+
+    /// Write `position` (its body too, which the JSON output skips).
+    fn push(&mut self, position: &JsonPosition) {
+        if self.failed.is_some() {
+            return;
+        }
+        let written = serde_json::to_writer(&mut self.file, &(position, &position.body))
+            .map_err(std::io::Error::from)
+            .and_then(|()| std::io::Write::write_all(&mut self.file, b"\n"));
+        self.failed = written.err();
+    }
+
+    /// The positions written, in order.
+    fn read(
+        self,
+    ) -> Result<impl Iterator<Item = Result<JsonPosition, serde_json::Error>>, Failure> {
+        if let Some(e) = self.failed {
+            return Err(positions_failure(e));
+        }
+        let mut file = self
+            .file
+            .into_inner()
+            .map_err(|e| positions_failure(e.into_error()))?;
+        std::io::Seek::rewind(&mut file).map_err(positions_failure)?;
+        let read = serde_json::Deserializer::from_reader(std::io::BufReader::new(file));
+        Ok(read
+            .into_iter::<(JsonPosition, String)>()
+            .map(|p| p.map(|(position, body)| JsonPosition { body, ..position })))
+    }
+}
+
+/// A failure of `replay`'s temporary file of positions.
+fn positions_failure(e: impl std::fmt::Display) -> Failure {
+    Failure::usage(format!(
+        "cannot keep the replay's positions in a temporary file: {e}"
+    ))
+}
+
+/// `replay`'s text: a position's diagram under its turn.
+fn replay_text<G: Game>(p: &JsonPosition) -> String {
+    let mut text = String::new();
+    match &p.side {
+        None => text.push_str(&format!("== Start: {}\n\n", G::TITLE)),
+        Some(side) => {
+            text.push_str(&fit(&format!("== {}. {side}: {}", p.turn, p.body), "     "));
+            text.push('\n');
+        }
+    }
+    text.push_str(&p.diagram);
+    text.push('\n');
     text
 }
 
@@ -1986,16 +2125,6 @@ struct JsonFate<E: Serialize> {
     next: Option<Vec<JsonNext>>,
 }
 
-/// The items of an iterator serialised as a JSON array, once, as they
-/// are made (`fate`'s events: the list is never held whole).
-struct Items<I>(std::cell::Cell<Option<I>>);
-
-impl<I: Iterator<Item = T>, T: Serialize> Serialize for Items<I> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.take().into_iter().flatten())
-    }
-}
-
 impl RecordCommand for Fate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let referee = replay_all::<G>(ctx, Fate::KEEP, |_, _| {})?;
@@ -2049,7 +2178,9 @@ impl Fate {
                         schema: SCHEMA_VERSION,
                         ok: true,
                         game: G::ID,
-                        events: Items(std::cell::Cell::new(Some(events))),
+                        events: Items(std::cell::Cell::new(Some(
+                            events.map(Ok::<_, std::convert::Infallible>),
+                        ))),
                         pending: pending_json(referee),
                         next: next.map(|(n, _)| n),
                     },

@@ -387,7 +387,7 @@ fn invalid(e: &RefereeError, source: &Source, origin: &str) -> Failure {
 
 /// Why the replay stopped, as a failure; `None` when the input must be
 /// read whole.
-fn stopped<T>(stop: Stop<RefereeError>, origin: &str) -> Result<Option<T>, Failure> {
+pub(super) fn stopped<T>(stop: Stop<RefereeError>, origin: &str) -> Result<Option<T>, Failure> {
     match stop {
         Stop::Read(ReadError::Whole) => Ok(None),
         Stop::Read(ReadError::Io(e)) => Err(Failure::usage(format!("cannot read {origin}: {e}"))),

@@ -3101,6 +3101,58 @@ impl<G: Game> Replay<G> {
             )
             .map_err(Box::new)
     }
+    /// [`Replay::check_keeping`] as [`replay_keeping`] plays a record
+    /// read whole: `each` gets the referee before the first turn (with
+    /// no turn), then each turn played and the referee after it, as they
+    /// are read (`replay` read a part at a time). What it was given is
+    /// the record's only once this returns the referee: a signature or
+    /// the `Result` tag may still refuse it.
+    pub fn check_each<R: std::io::BufRead>(
+        reader: record::stream::Reader<R>,
+        keep: Keep,
+        again: Option<std::sync::Arc<dyn Reread>>,
+        mut each: impl FnMut(Option<&PlayedTurn<G>>, &Referee<G>),
+    ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
+        reader
+            .check(
+                |header| {
+                    let mut replay = Replay::<G>::start(header, keep)?;
+                    if let Some(again) = again {
+                        replay.read_again(again);
+                    }
+                    each(None, &replay.referee);
+                    Ok(EachTurn { replay, each })
+                },
+                |each| {
+                    let referee = each.replay.finish()?;
+                    referee.check_result().map(|()| referee)
+                },
+            )
+            .map_err(Box::new)
+    }
+}
+
+/// A [`Replay`] that hands each turn played and the referee after it to
+/// `each` ([`Replay::check_each`]).
+struct EachTurn<G: Game, F> {
+    replay: Replay<G>,
+    each: F,
+}
+
+impl<G: Game, F: FnMut(Option<&PlayedTurn<G>>, &Referee<G>)> record::stream::Visitor
+    for EachTurn<G, F>
+{
+    type Error = RefereeError;
+
+    fn turn(&mut self, turn: &Turn<'_>) -> Result<(), RefereeError> {
+        self.replay.play_kept(turn)?;
+        (self.each)(Some(&self.replay.played), &self.replay.referee);
+        Ok(())
+    }
+
+    fn part_end(&mut self) -> Result<(), RefereeError> {
+        record::stream::Visitor::part_end(&mut self.replay)
+    }
 }
 
 /// A [`Replay`] whose chance values are moved into `log` after each turn
