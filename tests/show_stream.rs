@@ -285,17 +285,7 @@ fn fate_of_a_record_reads_it_a_part_at_a_time() {
     assert!(listed > 250 && refused > 350, "{listed} {refused}");
     // A long record with chance, over many parts: every roll listed,
     // as when read whole.
-    let dale = (0..20)
-        .map(|seed| {
-            let mut options = Options::new::<BattleOfTheDale>(seed, 2);
-            options.max_turns = 300;
-            options.commitments = true;
-            options.signatures = true;
-            selfplay::record::<BattleOfTheDale>(&options).unwrap()
-        })
-        .max_by_key(String::len)
-        .unwrap();
-    assert!(dale.len() > 16 * 1024, "{}", dale.len());
+    let dale = long_dale();
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("dale.pbem"), &dale).unwrap();
     for args in [&[][..], &["--format", "json"]] {
@@ -327,17 +317,7 @@ fn replay_of_a_record_reads_it_a_part_at_a_time() {
     // A long record over many parts: a diagram a turn, as when read
     // whole; the same record broken in a later part prints the error
     // alone.
-    let dale = (0..20)
-        .map(|seed| {
-            let mut options = Options::new::<BattleOfTheDale>(seed, 2);
-            options.max_turns = 300;
-            options.commitments = true;
-            options.signatures = true;
-            selfplay::record::<BattleOfTheDale>(&options).unwrap()
-        })
-        .max_by_key(String::len)
-        .unwrap();
-    assert!(dale.len() > 16 * 1024, "{}", dale.len());
+    let dale = long_dale();
     let turns = dale
         .lines()
         .filter(|l| {
@@ -367,4 +347,21 @@ fn replay_of_a_record_reads_it_a_part_at_a_time() {
     let (code, out, err) = same_by("replay", dir.path(), "broken.pbem", None, &[]);
     assert_eq!((code, out.as_str()), (1, ""), "{err}");
     assert!(err.contains("broken.pbem:"), "{err}");
+}
+
+/// The longest of twenty self-played Battle of the Dale games with dice
+/// (commitments and signatures), over several parts of the reader.
+fn long_dale() -> String {
+    let dale = (0..20)
+        .map(|seed| {
+            let mut options = Options::new::<BattleOfTheDale>(seed, 2);
+            options.max_turns = 300;
+            options.commitments = true;
+            options.signatures = true;
+            selfplay::record::<BattleOfTheDale>(&options).unwrap()
+        })
+        .max_by_key(String::len)
+        .unwrap();
+    assert!(dale.len() > 16 * 1024, "{}", dale.len());
+    dale
 }

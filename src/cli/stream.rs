@@ -263,12 +263,7 @@ pub(super) fn to_turn<G: Game, R: BufRead>(
     again: Option<Arc<dyn Reread>>,
 ) -> Result<Option<AtTurn<G>>, Failure> {
     let keep = Keep::RULES.on(super::context::reader_today());
-    let replay = Replay::<G>::start(reader.header(), keep).map(|mut replay| {
-        if let Some(again) = again {
-            replay.read_again(again);
-        }
-        replay
-    });
+    let replay = Replay::<G>::start_again(reader.header(), keep, again);
     let mut visit = ToTurn {
         replay,
         upto,

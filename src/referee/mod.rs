@@ -2986,6 +2986,20 @@ impl<G: Game> Replay<G> {
         &self.referee
     }
 
+    /// [`Replay::start`], the record read again from `again` (if any)
+    /// where the deck's audit needs it ([`Replay::read_again`]).
+    pub fn start_again(
+        record: &Record<'_>,
+        keep: Keep,
+        again: Option<std::sync::Arc<dyn Reread>>,
+    ) -> Result<Self, RefereeError> {
+        let mut replay = Replay::<G>::start(record, keep)?;
+        if let Some(again) = again {
+            replay.read_again(again);
+        }
+        Ok(replay)
+    }
+
     /// Read the record again from `again` where the deck's audit needs
     /// the cards of past passes, keeping them as digests meanwhile
     /// ([`Referee::read_again`]).
@@ -3050,13 +3064,7 @@ impl<G: Game> Replay<G> {
     ) -> Result<Referee<G>, Box<record::stream::Stop<RefereeError>>> {
         reader
             .check(
-                |header| {
-                    let mut replay = Replay::<G>::start(header, keep)?;
-                    if let Some(again) = again {
-                        replay.read_again(again);
-                    }
-                    Ok(replay)
-                },
+                |header| Replay::<G>::start_again(header, keep, again),
                 |replay| {
                     let referee = replay.finish()?;
                     referee.check_result().map(|()| referee)
@@ -3082,10 +3090,7 @@ impl<G: Game> Replay<G> {
         reader
             .check(
                 |header| {
-                    let mut replay = Replay::<G>::start(header, keep.on(today))?;
-                    if let Some(again) = again {
-                        replay.read_again(again);
-                    }
+                    let replay = Replay::<G>::start_again(header, keep.on(today), again)?;
                     Ok(LoggingChance {
                         replay,
                         log: ChanceLog::default(),
@@ -3116,10 +3121,7 @@ impl<G: Game> Replay<G> {
         reader
             .check(
                 |header| {
-                    let mut replay = Replay::<G>::start(header, keep)?;
-                    if let Some(again) = again {
-                        replay.read_again(again);
-                    }
+                    let replay = Replay::<G>::start_again(header, keep, again)?;
                     each(None, &replay.referee);
                     Ok(EachTurn { replay, each })
                 },
