@@ -1,4 +1,4 @@
-//! `herald show`, `herald legal`, `herald fate` and `herald replay` of a plain record (a
+//! `herald show`, `herald legal`, `herald fate`, `herald replay` and `herald annotate` of a plain record (a
 //! file or standard input, without `--key`) read it a part at a time, as
 //! `check` does (about 16 KiB of text, `record::stream`): they keep the
 //! position and what they print, never the record. `--message 1` of a plain file
@@ -364,4 +364,86 @@ fn long_dale() -> String {
         .unwrap();
     assert!(dale.len() > 16 * 1024, "{}", dale.len());
     dale
+}
+
+#[test]
+fn annotate_of_a_record_reads_it_a_part_at_a_time() {
+    let (mut annotated, mut refused) = (0, 0);
+    for (i, path) in records().iter().enumerate() {
+        let dir = path.parent().unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        for args in [&[][..], &["--format", "json"]] {
+            match same_by("annotate", dir, name, None, args).0 {
+                0 => annotated += 1,
+                _ => refused += 1,
+            }
+        }
+        if i % 5 == 0 {
+            let text = std::fs::read_to_string(path).unwrap();
+            same_by("annotate", dir, "-", Some(&text), &[]);
+        }
+    }
+    assert!(annotated > 250 && refused > 350, "{annotated} {refused}");
+    // A long record over many parts: every line annotated, as when read
+    // whole, and `-o` writes the same text as standard output shows.
+    let dale = long_dale();
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("dale.pbem"), &dale).unwrap();
+    let (code, shown, err) = same_by("annotate", dir.path(), "dale.pbem", None, &[]);
+    assert_eq!(code, 0, "{err}");
+    let turn_lines = |text: &str| {
+        text.lines()
+            .filter(|l| {
+                l.split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            })
+            .count()
+    };
+    assert_eq!(turn_lines(&shown), turn_lines(&dale));
+    same_by(
+        "annotate",
+        dir.path(),
+        "-",
+        Some(&dale),
+        &["--format", "json"],
+    );
+    let mut written = Vec::new();
+    for (whole, out) in [(&[][..], "a.pbem"), (&["--message", "1"][..], "b.pbem")] {
+        let run = herald()
+            .current_dir(dir.path())
+            .arg("annotate")
+            .args(whole)
+            .args(["dale.pbem", "-o", out])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0));
+        written.push((
+            String::from_utf8(run.stdout).unwrap(),
+            std::fs::read_to_string(dir.path().join(out)).unwrap(),
+        ));
+    }
+    assert_eq!(written[0].1, shown, "-o writes what standard output shows");
+    assert_eq!(written[1].1, shown);
+    assert_eq!(
+        written[0].0,
+        "wrote the annotated record of dale.pbem to a.pbem\n"
+    );
+    assert_eq!(
+        written[1].0,
+        "wrote the annotated record of dale.pbem to b.pbem\n"
+    );
+    // `-o` never overwrites: the file written stays as it was.
+    let again = herald()
+        .current_dir(dir.path())
+        .args(["annotate", "dale.pbem", "-o", "a.pbem"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8(again.stderr)
+        .unwrap()
+        .contains("a.pbem exists already"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.pbem")).unwrap(),
+        shown
+    );
 }

@@ -284,14 +284,14 @@ fn annotate(args: AnnotateArgs) -> Result<Exit, Failure> {
             ));
         }
     }
-    with_record_in(
-        &input.record,
-        input.message,
-        input.format,
+    in_parts_or_whole(
+        (&input.record, input.message, input.format),
+        None,
         Annotate {
             format: input.format,
             output,
         },
+        super::stream::read,
     )
 }
 
@@ -1351,10 +1351,10 @@ impl RecordCommand for Replay {
             }
             None => None,
         };
-        let mut positions = Positions::new()?;
-        positions.push(&self.start(&start, wallet.as_ref()));
+        let mut positions = Spool::new()?;
+        positions.push_position(&self.start(&start, wallet.as_ref()));
         let referee = replay_all::<G>(ctx, Keep::RULES, |played, referee| {
-            positions.push(&self.after(played, referee, wallet.as_ref()));
+            positions.push_position(&self.after(played, referee, wallet.as_ref()));
         })?;
         self.print(&referee, positions)
     }
@@ -1373,13 +1373,13 @@ impl Streamed for Replay {
         origin: &str,
         again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
     ) -> Result<Option<Exit>, Failure> {
-        let mut positions = Positions::new()?;
+        let mut positions = Spool::new()?;
         let keep = Keep::RULES.on(super::context::reader_today());
         let replayed =
             crate::referee::Replay::<G>::check_each(reader, keep, again, |played, referee| {
                 match played {
-                    None => positions.push(&self.start(referee, None)),
-                    Some(played) => positions.push(&self.after(played, referee, None)),
+                    None => positions.push_position(&self.start(referee, None)),
+                    Some(played) => positions.push_position(&self.after(played, referee, None)),
                 }
             });
         match replayed {
@@ -1427,9 +1427,11 @@ impl Replay {
 
     /// Print the `positions` of the record replayed (`referee` after
     /// its last turn), as text or JSON, as they are read back.
-    fn print<G: Game>(&self, referee: &Referee<G>, positions: Positions) -> Result<Exit, Failure> {
+    fn print<G: Game>(&self, referee: &Referee<G>, positions: Spool) -> Result<Exit, Failure> {
         let mut printer = Printer::default();
-        let read = positions.read()?;
+        let read = positions
+            .values::<(JsonPosition, String)>()?
+            .map(|p| p.map(|(position, body)| JsonPosition { body, ..position }));
         match self.format {
             Format::Json => {
                 let positions = read.map(|p| {
@@ -1453,7 +1455,7 @@ impl Replay {
             }
             Format::Text | Format::Svg => {
                 for p in read {
-                    printer.print(&replay_text::<G>(&p.map_err(positions_failure)?))?;
+                    printer.print(&replay_text::<G>(&p.map_err(spool_failure)?))?;
                 }
             }
         }
@@ -1474,61 +1476,80 @@ impl Replay {
     }
 }
 
-/// `replay`'s positions, written to an unnamed temporary file as they
-/// are played (one JSON value a line) and read back to be printed: the
-/// output begins with what only the record's end knows (its result) and
-/// is printed only for a record that replays to its end, and its
-/// diagrams (some kilobytes a turn) are never all held.
-struct Positions {
+/// What a reader prints, written to an unnamed temporary file as the
+/// record is played and read back once it replayed to its end: an
+/// output that begins with what only the record's end knows (its
+/// result) and is printed only for a good record, never held whole
+/// (`replay`'s diagrams, some kilobytes a turn; `annotate`'s lines).
+struct Spool {
     file: std::io::BufWriter<std::fs::File>,
-    /// The first error writing, reported when the positions are read.
+    /// The first error writing, reported when the spool is read.
     failed: Option<std::io::Error>,
 }
 
-impl Positions {
+impl Spool {
     fn new() -> Result<Self, Failure> {
-        let file = tempfile::tempfile().map_err(positions_failure)?;
-        Ok(Positions {
+        let file = tempfile::tempfile().map_err(spool_failure)?;
+        Ok(Spool {
             file: std::io::BufWriter::new(file),
             failed: None,
         })
     }
 
-    /// Write `position` (its body too, which the JSON output skips).
-    fn push(&mut self, position: &JsonPosition) {
-        if self.failed.is_some() {
-            return;
-        }
-        let written = serde_json::to_writer(&mut self.file, &(position, &position.body))
-            .map_err(std::io::Error::from)
-            .and_then(|()| std::io::Write::write_all(&mut self.file, b"\n"));
-        self.failed = written.err();
+    /// Write `value` as a JSON value on a line of its own.
+    fn push_json<T: Serialize>(&mut self, value: &T) {
+        self.write(|file| {
+            serde_json::to_writer(&mut *file, value)?;
+            std::io::Write::write_all(file, b"\n")
+        });
     }
 
-    /// The positions written, in order.
-    fn read(
-        self,
-    ) -> Result<impl Iterator<Item = Result<JsonPosition, serde_json::Error>>, Failure> {
+    /// Write `text`.
+    fn push_text(&mut self, text: &str) {
+        self.write(|file| std::io::Write::write_all(file, text.as_bytes()));
+    }
+
+    fn write(
+        &mut self,
+        write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    ) {
+        if self.failed.is_none() {
+            self.failed = write(&mut self.file).err();
+        }
+    }
+
+    /// What was written, from its start.
+    fn reader(self) -> Result<std::io::BufReader<std::fs::File>, Failure> {
         if let Some(e) = self.failed {
-            return Err(positions_failure(e));
+            return Err(spool_failure(e));
         }
         let mut file = self
             .file
             .into_inner()
-            .map_err(|e| positions_failure(e.into_error()))?;
-        std::io::Seek::rewind(&mut file).map_err(positions_failure)?;
-        let read = serde_json::Deserializer::from_reader(std::io::BufReader::new(file));
-        Ok(read
-            .into_iter::<(JsonPosition, String)>()
-            .map(|p| p.map(|(position, body)| JsonPosition { body, ..position })))
+            .map_err(|e| spool_failure(e.into_error()))?;
+        std::io::Seek::rewind(&mut file).map_err(spool_failure)?;
+        Ok(std::io::BufReader::new(file))
+    }
+
+    /// The JSON values written, in order.
+    fn values<T: serde::de::DeserializeOwned>(
+        self,
+    ) -> Result<impl Iterator<Item = Result<T, serde_json::Error>>, Failure> {
+        Ok(serde_json::Deserializer::from_reader(self.reader()?).into_iter::<T>())
     }
 }
 
-/// A failure of `replay`'s temporary file of positions.
-fn positions_failure(e: impl std::fmt::Display) -> Failure {
-    Failure::usage(format!(
-        "cannot keep the replay's positions in a temporary file: {e}"
-    ))
+impl Spool {
+    /// Write `replay`'s `position`, its body too (which the JSON output
+    /// skips).
+    fn push_position(&mut self, position: &JsonPosition) {
+        self.push_json(&(position, &position.body));
+    }
+}
+
+/// A failure of the temporary file a reader's output waits in.
+fn spool_failure(e: impl std::fmt::Display) -> Failure {
+    Failure::usage(format!("cannot keep the output in a temporary file: {e}"))
 }
 
 /// `replay`'s text: a position's diagram under its turn.
@@ -1548,12 +1569,13 @@ fn replay_text<G: Game>(p: &JsonPosition) -> String {
 
 // ---------------------------------------------------------------- annotate
 
+#[derive(Clone)]
 struct Annotate {
     format: Format,
     output: Option<PathBuf>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, serde::Deserialize)]
 struct JsonAnnotated {
     turn: u32,
     side: String,
@@ -1562,65 +1584,125 @@ struct JsonAnnotated {
 }
 
 #[derive(Serialize)]
-struct JsonAnnotate {
+struct JsonAnnotate<T: Serialize> {
     schema: u32,
     /// Always true: a failure prints the error object instead.
     ok: bool,
     game: &'static str,
     result: String,
-    turns: Vec<JsonAnnotated>,
+    turns: T,
 }
 
 impl RecordCommand for Annotate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
-        let mut turns = Vec::new();
-        let mut texts = Vec::new();
-        let keep = Keep {
-            before: true,
-            ..Keep::RULES
-        };
-        let referee = replay_all::<G>(ctx, keep, |played, referee| {
-            let comment = line_comment(referee, played);
-            let text = TurnText {
-                comment: (!comment.is_empty()).then(|| comment.clone()),
-                ..played.text()
-            };
-            turns.push(JsonAnnotated {
+        let mut lines = Spool::new()?;
+        let referee = replay_all::<G>(ctx, Annotate::KEEP, |played, referee| {
+            self.push(&mut lines, played, referee);
+        })?;
+        self.print(&referee, lines, &ctx.origin)
+    }
+}
+
+/// `annotate` of a plain record read a part at a time: the same output
+/// as [`Annotate::run`] of the record read whole, each line written to
+/// a temporary file as it is played ([`Spool`]) and printed (or written
+/// to `-o`) once the record is known good.
+impl Streamed for Annotate {
+    type Output = Exit;
+
+    fn replay<G: Game, R: std::io::BufRead>(
+        self,
+        reader: record::stream::Reader<R>,
+        origin: &str,
+        again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
+    ) -> Result<Option<Exit>, Failure> {
+        let mut lines = Spool::new()?;
+        let keep = Annotate::KEEP.on(super::context::reader_today());
+        let replayed =
+            crate::referee::Replay::<G>::check_each(reader, keep, again, |played, referee| {
+                if let Some(played) = played {
+                    self.push(&mut lines, played, referee);
+                }
+            });
+        match replayed {
+            Ok(referee) => self.print(&referee, lines, origin).map(Some),
+            Err(stop) => super::stream::stopped(*stop, origin),
+        }
+    }
+}
+
+impl Annotate {
+    /// What `annotate`'s replay keeps: each turn's position before it,
+    /// for the comment on its line.
+    const KEEP: Keep = Keep {
+        before: true,
+        ..Keep::RULES
+    };
+
+    /// Write the line `played` with its comment (`referee` after it): as
+    /// JSON, or as the record's line.
+    fn push<G: Game>(&self, lines: &mut Spool, played: &PlayedTurn<G>, referee: &Referee<G>) {
+        let comment = line_comment(referee, played);
+        if self.format == Format::Json {
+            lines.push_json(&JsonAnnotated {
                 turn: played.number,
-                side: text.side.clone(),
+                side: played.side.name::<G>().into(),
                 line: played.body(),
                 comment,
             });
-            texts.push(text);
-        })?;
+            return;
+        }
+        let text = TurnText {
+            comment: (!comment.is_empty()).then_some(comment),
+            ..played.text()
+        };
+        let mut line = String::new();
+        record::write_turn(&text, &mut line);
+        lines.push_text(&line);
+    }
+
+    /// Print the annotated record (`referee` after its last turn, its
+    /// `lines` as written), or write it to `-o`.
+    fn print<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        lines: Spool,
+        origin: &str,
+    ) -> Result<Exit, Failure> {
         let result = referee.result();
+        let mut printer = Printer::default();
         if self.format == Format::Json {
-            print_json(&JsonAnnotate {
-                schema: SCHEMA_VERSION,
-                ok: true,
-                game: G::ID,
-                result,
-                turns,
-            })?;
-            return Ok(Exit::Ok);
+            serde_json::to_writer_pretty(
+                &mut printer,
+                &JsonAnnotate {
+                    schema: SCHEMA_VERSION,
+                    ok: true,
+                    game: G::ID,
+                    result,
+                    turns: Items(std::cell::Cell::new(Some(lines.values::<JsonAnnotated>()?))),
+                },
+            )
+            .map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
+            printer.print("\n")?;
+            return printer.finish().map(|()| Exit::Ok);
         }
-        let mut text = String::new();
-        referee.header().write(&result, &mut text);
-        text.push('\n');
-        for t in &texts {
-            record::write_turn(t, &mut text);
-        }
+        let mut head = String::new();
+        referee.header().write(&result, &mut head);
+        head.push('\n');
+        let mut lines = lines.reader()?;
         match &self.output {
-            Some(path) if path.as_os_str() == "-" => out(&text)?,
-            Some(path) => {
-                files::write_new(path, text.as_bytes())?;
+            Some(path) if path.as_os_str() != "-" => {
+                files::write_new_from(path, &mut std::io::Read::chain(head.as_bytes(), lines))?;
                 out(&format!(
-                    "wrote the annotated record of {} to {}\n",
-                    ctx.origin,
+                    "wrote the annotated record of {origin} to {}\n",
                     path.display()
                 ))?;
             }
-            None => out(&text)?,
+            _ => {
+                printer.print(&head)?;
+                std::io::copy(&mut lines, &mut printer).map_err(spool_failure)?;
+                printer.finish()?;
+            }
         }
         Ok(Exit::Ok)
     }

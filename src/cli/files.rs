@@ -366,6 +366,16 @@ pub(crate) fn write_replacing(
     contents: &[u8],
     no_clobber: bool,
 ) -> Result<(), Failure> {
+    write_replacing_from(path, &mut &contents[..], no_clobber)
+}
+
+/// [`write_replacing`] of what `contents` reads (copied a buffer at a
+/// time, never held whole).
+fn write_replacing_from(
+    path: &Path,
+    contents: &mut dyn std::io::Read,
+    no_clobber: bool,
+) -> Result<(), Failure> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -383,7 +393,7 @@ pub(crate) fn write_replacing(
     if let Ok(meta) = std::fs::metadata(path) {
         let _ = tmp.as_file().set_permissions(meta.permissions());
     }
-    tmp.write_all(contents).map_err(fail)?;
+    std::io::copy(contents, &mut tmp).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
     if no_clobber {
         tmp.persist_noclobber(path).map_err(|e| fail(e.error))?;
@@ -465,6 +475,12 @@ pub fn refuse_existing(path: &Path) -> Result<(), Failure> {
 /// `annotate -o`); the final rename refuses to replace a file that
 /// appeared meanwhile (or a symbolic link).
 pub fn write_new(path: &Path, contents: &[u8]) -> Result<(), Failure> {
+    write_new_from(path, &mut &contents[..])
+}
+
+/// [`write_new`] of what `contents` reads (copied a buffer at a time,
+/// never held whole: `annotate -o` of a long record).
+pub fn write_new_from(path: &Path, contents: &mut dyn std::io::Read) -> Result<(), Failure> {
     refuse_dash(path)?;
     let exists = || {
         Failure::usage(format!(
@@ -475,5 +491,5 @@ pub fn write_new(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     if path.symlink_metadata().is_ok() {
         return Err(exists());
     }
-    write_replacing(path, contents, true).map_err(|e| if path.exists() { exists() } else { e })
+    write_replacing_from(path, contents, true).map_err(|e| if path.exists() { exists() } else { e })
 }
