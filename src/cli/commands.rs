@@ -270,7 +270,7 @@ fn replay(args: ReplayArgs) -> Result<Exit, Failure> {
             key: key.clone(),
             style: DiagramStyle { unicode },
         },
-        super::stream::read,
+        |path, replay| super::stream::read(path, Spooling(replay)),
     )
 }
 
@@ -291,7 +291,7 @@ fn annotate(args: AnnotateArgs) -> Result<Exit, Failure> {
             format: input.format,
             output,
         },
-        super::stream::read,
+        |path, annotate| super::stream::read(path, Spooling(annotate)),
     )
 }
 
@@ -1356,36 +1356,31 @@ impl RecordCommand for Replay {
         let referee = replay_all::<G>(ctx, Keep::RULES, |played, referee| {
             positions.push_position(&self.after(played, referee, wallet.as_ref()));
         })?;
-        self.print(&referee, positions)
+        self.print_positions(&referee, positions)
     }
 }
 
 /// `replay` of a plain record read a part at a time (without a key
 /// file): the same output as [`Replay::run`] of the record read whole,
-/// each position written to a temporary file as it is played
-/// ([`Positions`]) and printed once the record is known good.
-impl Streamed for Replay {
-    type Output = Exit;
+/// each position written to a [`Spool`] as it is played and printed once
+/// the record is known good.
+impl Spooled for Replay {
+    const KEEP: Keep = Keep::RULES;
 
-    fn replay<G: Game, R: std::io::BufRead>(
-        self,
-        reader: record::stream::Reader<R>,
-        origin: &str,
-        again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
-    ) -> Result<Option<Exit>, Failure> {
-        let mut positions = Spool::new()?;
-        let keep = Keep::RULES.on(super::context::reader_today());
-        let replayed =
-            crate::referee::Replay::<G>::check_each(reader, keep, again, |played, referee| {
-                match played {
-                    None => positions.push_position(&self.start(referee, None)),
-                    Some(played) => positions.push_position(&self.after(played, referee, None)),
-                }
-            });
-        match replayed {
-            Ok(referee) => self.print(&referee, positions).map(Some),
-            Err(stop) => super::stream::stopped(*stop, origin),
+    fn push<G: Game>(
+        &self,
+        spool: &mut Spool,
+        played: Option<&PlayedTurn<G>>,
+        referee: &Referee<G>,
+    ) {
+        match played {
+            None => spool.push_position(&self.start(referee, None)),
+            Some(played) => spool.push_position(&self.after(played, referee, None)),
         }
+    }
+
+    fn print<G: Game>(&self, referee: &Referee<G>, spool: Spool, _: &str) -> Result<Exit, Failure> {
+        self.print_positions(referee, spool)
     }
 }
 
@@ -1427,7 +1422,11 @@ impl Replay {
 
     /// Print the `positions` of the record replayed (`referee` after
     /// its last turn), as text or JSON, as they are read back.
-    fn print<G: Game>(&self, referee: &Referee<G>, positions: Spool) -> Result<Exit, Failure> {
+    fn print_positions<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        positions: Spool,
+    ) -> Result<Exit, Failure> {
         let mut printer = Printer::default();
         let read = positions
             .values::<(JsonPosition, String)>()?
@@ -1547,6 +1546,54 @@ impl Spool {
     }
 }
 
+/// A reader whose output waits in a [`Spool`] until the record replayed
+/// to its end (`replay`, `annotate`).
+trait Spooled {
+    /// What its replay keeps.
+    const KEEP: Keep;
+    /// Write what it prints of the turn `played` (`None`: the start),
+    /// `referee` after it.
+    fn push<G: Game>(
+        &self,
+        spool: &mut Spool,
+        played: Option<&PlayedTurn<G>>,
+        referee: &Referee<G>,
+    );
+    /// Print what was written, or write it where asked, for the record
+    /// read from `origin` (`referee` after its last turn).
+    fn print<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        spool: Spool,
+        origin: &str,
+    ) -> Result<Exit, Failure>;
+}
+
+/// A [`Spooled`] reader of a plain record read a part at a time.
+struct Spooling<S>(S);
+
+impl<S: Spooled> Streamed for Spooling<S> {
+    type Output = Exit;
+
+    fn replay<G: Game, R: std::io::BufRead>(
+        self,
+        reader: record::stream::Reader<R>,
+        origin: &str,
+        again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
+    ) -> Result<Option<Exit>, Failure> {
+        let mut spool = Spool::new()?;
+        let keep = S::KEEP.on(super::context::reader_today());
+        let replayed =
+            crate::referee::Replay::<G>::check_each(reader, keep, again, |played, referee| {
+                self.0.push(&mut spool, played, referee)
+            });
+        match replayed {
+            Ok(referee) => self.0.print(&referee, spool, origin).map(Some),
+            Err(stop) => super::stream::stopped(*stop, origin),
+        }
+    }
+}
+
 /// A failure of the temporary file a reader's output waits in.
 fn spool_failure(e: impl std::fmt::Display) -> Failure {
     Failure::usage(format!("cannot keep the output in a temporary file: {e}"))
@@ -1597,51 +1644,47 @@ impl RecordCommand for Annotate {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let mut lines = Spool::new()?;
         let referee = replay_all::<G>(ctx, Annotate::KEEP, |played, referee| {
-            self.push(&mut lines, played, referee);
+            self.push_line(&mut lines, played, referee);
         })?;
-        self.print(&referee, lines, &ctx.origin)
+        self.print_lines(&referee, lines, &ctx.origin)
     }
 }
 
 /// `annotate` of a plain record read a part at a time: the same output
-/// as [`Annotate::run`] of the record read whole, each line written to
-/// a temporary file as it is played ([`Spool`]) and printed (or written
-/// to `-o`) once the record is known good.
-impl Streamed for Annotate {
-    type Output = Exit;
-
-    fn replay<G: Game, R: std::io::BufRead>(
-        self,
-        reader: record::stream::Reader<R>,
-        origin: &str,
-        again: Option<std::sync::Arc<dyn crate::referee::Reread>>,
-    ) -> Result<Option<Exit>, Failure> {
-        let mut lines = Spool::new()?;
-        let keep = Annotate::KEEP.on(super::context::reader_today());
-        let replayed =
-            crate::referee::Replay::<G>::check_each(reader, keep, again, |played, referee| {
-                if let Some(played) = played {
-                    self.push(&mut lines, played, referee);
-                }
-            });
-        match replayed {
-            Ok(referee) => self.print(&referee, lines, origin).map(Some),
-            Err(stop) => super::stream::stopped(*stop, origin),
-        }
-    }
-}
-
-impl Annotate {
-    /// What `annotate`'s replay keeps: each turn's position before it,
-    /// for the comment on its line.
+/// as [`Annotate::run`] of the record read whole, each line written to a
+/// [`Spool`] as it is played and printed (or written to `-o`) once the
+/// record is known good.
+impl Spooled for Annotate {
     const KEEP: Keep = Keep {
         before: true,
         ..Keep::RULES
     };
 
+    fn push<G: Game>(
+        &self,
+        spool: &mut Spool,
+        played: Option<&PlayedTurn<G>>,
+        referee: &Referee<G>,
+    ) {
+        if let Some(played) = played {
+            self.push_line(spool, played, referee);
+        }
+    }
+
+    fn print<G: Game>(
+        &self,
+        referee: &Referee<G>,
+        spool: Spool,
+        origin: &str,
+    ) -> Result<Exit, Failure> {
+        self.print_lines(referee, spool, origin)
+    }
+}
+
+impl Annotate {
     /// Write the line `played` with its comment (`referee` after it): as
     /// JSON, or as the record's line.
-    fn push<G: Game>(&self, lines: &mut Spool, played: &PlayedTurn<G>, referee: &Referee<G>) {
+    fn push_line<G: Game>(&self, lines: &mut Spool, played: &PlayedTurn<G>, referee: &Referee<G>) {
         let comment = line_comment(referee, played);
         if self.format == Format::Json {
             lines.push_json(&JsonAnnotated {
@@ -1663,7 +1706,7 @@ impl Annotate {
 
     /// Print the annotated record (`referee` after its last turn, its
     /// `lines` as written), or write it to `-o`.
-    fn print<G: Game>(
+    fn print_lines<G: Game>(
         &self,
         referee: &Referee<G>,
         lines: Spool,
