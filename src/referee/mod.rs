@@ -121,6 +121,10 @@ pub struct Referee<G: Game> {
     /// (by proof item), when checks are deferred: moved into `deferred`
     /// as the line ends, played or not.
     share_checks: Vec<(usize, deck::ShareCheck)>,
+    /// Room kept from line to line for a line's canonical text and the
+    /// bytes its seal and the record digest cover
+    /// ([`Referee::check_seal`]): a replay makes neither anew a line.
+    seal_room: seal::SealRoom,
     /// The cards: the shared deck of hidden hands in a game that has
     /// one, the hands and their holders ([`Game::hand_holder`]), the
     /// turn the deck broke, the farewell lines owed (spec section 3.9).
@@ -291,6 +295,7 @@ impl<G: Game> Clone for Referee<G> {
             deferred: self.deferred.clone(),
             checked_to: None,
             share_checks: Vec::new(),
+            seal_room: seal::SealRoom::default(),
             keep: self.keep,
             table: self.table.clone(),
             keyless: self.keyless,
@@ -527,6 +532,7 @@ impl<G: Game> Referee<G> {
             deferred: None,
             checked_to: None,
             share_checks: Vec::new(),
+            seal_room: seal::SealRoom::default(),
             keep,
             ledger: Ledger::new(header.commits()),
             hidden,
@@ -1383,7 +1389,7 @@ impl<G: Game> Referee<G> {
             _ => None,
         };
         if self.table.has_deck() {
-            played.deck = cards::deck_texts(line);
+            cards::deck_texts_into(line, &mut played.deck);
         }
         if self.keep.digest {
             self.digest = seal.digest_after(&self.digest);
@@ -1396,6 +1402,7 @@ impl<G: Game> Referee<G> {
         if seal.sig.is_some() {
             played.sig = seal.sig;
         }
+        self.seal_room.give_back(seal);
         Ok(())
     }
 
