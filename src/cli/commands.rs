@@ -14,8 +14,8 @@ use super::context::unknown_game_argument;
 use super::context::{
     compose_failure, compose_failure_in, fit, pending_json, pending_text, plain, print_json,
     read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
-    with_bytes, with_record, with_record_dry, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand,
-    SCHEMA_VERSION,
+    with_bytes, with_record, with_record_dry, with_record_in, Answer, Ctx, JsonPending, Named,
+    RecordCommand, SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::out;

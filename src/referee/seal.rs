@@ -208,7 +208,13 @@ impl<G: Game> Referee<G> {
         room.text.clear();
         line.sealed_text_into(claimant.map(|c| c.name::<G>()), &mut room.text);
         let mut bytes = std::mem::take(&mut room.bytes);
-        fairness::line_bytes_into(kind.into(), number, side.name::<G>(), &room.text, &mut bytes);
+        fairness::line_bytes_into(
+            kind.into(),
+            number,
+            side.name::<G>(),
+            &room.text,
+            &mut bytes,
+        );
         bytes
     }
 
