@@ -3550,6 +3550,48 @@ mod tests {
         assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
     }
 
+    /// The seal of each line is made in the room the line before left
+    /// ([`seal::SealRoom`]): a line's bytes are those it has made alone,
+    /// nothing of a longer line before it left in them.
+    #[test]
+    fn a_seal_made_in_the_room_of_the_line_before_has_the_bytes_made_alone() {
+        let mut referee = asks(0, false).keeping(Keep::ALL);
+        let long = vec!["pass".to_owned(); 40];
+        let reveal = [ProofKind::Reveal([7; 32]), ProofKind::Reveal([8; 32])];
+        let short: Vec<String> = Vec::new();
+        let mut made = Vec::new();
+        for (name, actions, proofs) in [
+            ("A", &long, &reveal[..]),
+            ("B", &short, &reveal[..1]),
+            ("A", &short, &[][..]),
+            ("B", &long, &reveal[..]),
+        ] {
+            let index = usize::from(name == "B");
+            let mut line = Line::of_actions(LineKind::Turn, 1, name, actions);
+            line.proofs = proofs.to_vec();
+            let at = At {
+                line: LineKind::Turn,
+                turn: 1,
+                side: name,
+            };
+            let side = Side(index as u8);
+            let alone = Referee::<Asks>::sealed_bytes_as(&line, side, None, referee.next_line());
+            let seal = referee
+                .check_seal(&line, side, at, SealCheck::Trial)
+                .unwrap();
+            assert_eq!(
+                seal.bytes(),
+                &alone[..],
+                "{name}, {} actions",
+                actions.len()
+            );
+            made.push(alone.len());
+            referee.seal_room.give_back(seal);
+        }
+        // Long, short, shorter, long again: each as long as made alone.
+        assert!(made[0] > made[1] && made[1] > made[2] && made[3] > made[1]);
+    }
+
     #[test]
     fn the_names_of_a_seed_written_over_an_earlier_events_are_the_names_made_anew() {
         let olds: [&[&str]; 4] = [&[], &["B"], &["x", "yy", "zzz"], &["A", "B"]];

@@ -184,8 +184,9 @@ impl From<LineKind> for SealedKind {
 impl<G: Game> Referee<G> {
     /// The bytes of `line`, of `side`, that its seal and the record
     /// digest cover, as line `(kind, number)` of the record: the one
-    /// making of them, for a line read ([`Referee::check_seal`], in its room) and a
-    /// line composed (`seal_tried`, after the line was tried).
+    /// making of them, for a line read ([`Referee::check_seal`], in the
+    /// referee's room) and a line composed (`seal_tried`, after the line
+    /// was tried).
     pub(super) fn sealed_bytes_as(
         line: &Line<'_>,
         side: Side,
