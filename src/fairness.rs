@@ -319,6 +319,14 @@ pub enum SealedKind {
 /// `text` the line's canonical text.
 pub fn line_bytes(kind: SealedKind, number: u32, side: &str, text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(16 + side.len() + text.len());
+    line_bytes_into(kind, number, side, text, &mut out);
+    out
+}
+
+/// [`line_bytes`], written into `out` (cleared first; its room kept).
+pub fn line_bytes_into(kind: SealedKind, number: u32, side: &str, text: &str, out: &mut Vec<u8>) {
+    out.clear();
+    out.reserve(16 + side.len() + text.len());
     out.push(match kind {
         SealedKind::Setup => b'S',
         SealedKind::Turn => b'T',
@@ -328,7 +336,6 @@ pub fn line_bytes(kind: SealedKind, number: u32, side: &str, text: &str) -> Vec<
         out.extend_from_slice(&(part.len() as u32).to_be_bytes());
         out.extend_from_slice(part);
     }
-    out
 }
 
 /// The digest of a record before its first line:

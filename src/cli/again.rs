@@ -143,10 +143,9 @@ pub(super) fn write_line_again<G: Game>(
     };
     // A record file answered gets the line as the first time (updated as
     // usual, with the reply too); a message answered stays as received.
-    // (A record made in memory, a message read with tags joined, has no
-    // stamp: no file of it is written.)
-    let record_file =
-        again.place != Place::PastClaim && !ctx.source.from_message() && ctx.stamp.is_some();
+    // (A record made in memory, a message read with tags joined, is not
+    // read from a file: no file of it is written.)
+    let record_file = again.place != Place::PastClaim && ctx.record_file();
     write_again_files(ctx, &referee, &played, sent, &again, record_file)?;
     out(&written_again(ctx, sent, &again, record_file))?;
     // The set-up's last line again, its writer the first to move: the
@@ -253,12 +252,14 @@ pub(super) fn write_past_claim<G: Game>(
     let record = ctx.record.before_line(claim.0, claim.1);
     // A record file is rewritten (the claim replaced), so it keeps the
     // stamp of the bytes read; a reply leaves it as it was.
+    let rewritten = again.place == Place::PastClaim;
     let answered = Ctx {
         origin: ctx.origin.clone(),
         path: ctx.path,
         source: ctx.source,
         record: &record,
-        stamp: ctx.stamp.filter(|_| again.place == Place::PastClaim),
+        stamp: ctx.stamp.filter(|_| rewritten),
+        read: ctx.read && rewritten,
     };
     let replayed = super::sent::replay_for_answer::<G>(&answered, again.wallet, again.key)
         .ok()

@@ -31,11 +31,24 @@ pub(super) struct Ctx<'a> {
     pub(super) source: &'a Source,
     pub(super) record: &'a Record<'a>,
     /// The stamp of the bytes read, for rewriting the file: taken by
-    /// [`with_record`] (the writers' way in), not by readers.
+    /// [`with_record`] (the writers' way in), not by readers nor by a
+    /// writer's dry run ([`with_record_dry`]), which rewrite nothing.
     pub(super) stamp: Option<files::Stamp>,
+    /// Whether the record was read from the file (or standard input)
+    /// `path` names, not made in memory (a new record, or one with a
+    /// new key's tags joined): only a record file is written on in
+    /// place.
+    pub(super) read: bool,
 }
 
 impl Ctx<'_> {
+    /// Whether the record is a record file (or standard input), read
+    /// from `path`, that a writer writes on in place: not a message, nor
+    /// a record made in memory.
+    pub(super) fn record_file(&self) -> bool {
+        self.read && !self.source.from_message()
+    }
+
     pub(super) fn problem(&self, e: &RefereeError) -> Failure {
         Failure::invalid(Problem::from_referee(e, self.source), &self.origin)
     }
@@ -129,6 +142,22 @@ pub(super) fn with_record<C: RecordCommand>(
     with_loaded(path, None, format, command, Stamping::Stamp)
 }
 
+/// [`with_record`] for a writer that may write nothing (`dry_run`): a
+/// dry run rewrites no file, so the bytes read are not stamped (the
+/// whole file hashed for nobody).
+pub(super) fn with_record_dry<C: RecordCommand>(
+    path: &Path,
+    format: Format,
+    command: C,
+    dry_run: bool,
+) -> Result<Exit, Failure> {
+    let stamping = match dry_run {
+        true => Stamping::Skip,
+        false => Stamping::Stamp,
+    };
+    with_loaded(path, None, format, command, stamping)
+}
+
 /// Run a reader on the record of message `message` of a mailbox, or the
 /// newest record in the input when it is `None`.
 pub(super) fn with_record_in<C: RecordCommand>(
@@ -183,6 +212,7 @@ fn with_source<C: RecordCommand>(
         source: &source,
         record: &record,
         stamp,
+        read: true,
     };
     dispatch_record(&record, Visit { ctx: &ctx, command }).unwrap_or_else(|e| Err(ctx.problem(&e)))
 }

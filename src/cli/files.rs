@@ -36,6 +36,10 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
                 path.display()
             )));
         }
+        // Room for the whole file at once (and the byte that tells it
+        // ended), not grown by doubling: a long record is not copied
+        // from buffer to buffer as it is read.
+        buf.reserve(meta.len().min(limit) as usize + 1);
         std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut buf))
     };
     result.map_err(|e| Failure::usage(format!("cannot read {}: {e}", origin(path))))?;

@@ -79,6 +79,7 @@ fn verdict(path: &Path, found: &Found) -> JsonVerdict {
             record: &record,
             // `check --all` only reads: nothing is rewritten.
             stamp: None,
+            read: true,
         };
         dispatch_record(&record, Verdict { ctx: &ctx }).unwrap_or_else(|e| Err(ctx.problem(&e)))
     })();

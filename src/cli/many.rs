@@ -220,6 +220,7 @@ fn whole_verdict(
         source: &source,
         record: &record,
         stamp: None,
+        read: true,
     };
     let verdict =
         dispatch_record(&record, Verdict { ctx: &ctx }).unwrap_or_else(|e| Err(ctx.problem(&e)))?;

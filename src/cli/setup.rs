@@ -88,6 +88,7 @@ impl RecordCommand for Setup {
             source: &source,
             record: &parsed,
             stamp: None,
+            read: false,
         };
         self.play::<G>(ctx, &keyed_ctx, Some(&new_key))
     }
@@ -489,7 +490,7 @@ impl Setup {
         // "*" while the game runs: a claim voided by this line takes back
         // the result it gave.
         let result = referee.final_result().unwrap_or_else(|| "*".into());
-        let record_file = !from_message && ctx.stamp.is_some();
+        let record_file = ctx.record_file();
         let record = record_file.then_some((ctx.path, || {
             append_line_with_tags(ctx, tags, &text, Some(&result))
         }));
@@ -517,7 +518,7 @@ impl Setup {
     ) -> Result<(), Failure> {
         let written = !self.dry_run;
         let from_message = ctx.source.from_message();
-        let record_file = !from_message && ctx.stamp.is_some();
+        let record_file = ctx.record_file();
         let number = played.number;
         if self.format == Format::Json {
             return print_json(&JsonSetup {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::mail::{self, Body};
-use super::source::{input_text, long_line, long_line_error, InputError, MAX_INPUT};
+use super::source::{input_str, long_line, long_line_error, InputError, MAX_INPUT};
 use super::{parse, Source};
 
 /// A record found in the input, and where.
@@ -41,8 +41,11 @@ impl Found {
 /// too: as `check` reads a plain record, which stops at such a line
 /// whatever the input turns out to be), or holds no record.
 pub fn records(input: &[u8]) -> Result<Vec<Found>, InputError> {
-    // Too large is said first, as a plain text's read says it.
-    if input.len() <= MAX_INPUT {
+    // Too large is said first, as a plain text's read says it (and a
+    // plain text's read, `input_str`, looks for a long line itself: the
+    // input is not walked twice for it).
+    let in_mail = mail::is_mbox(input) || mail::is_message(input);
+    if in_mail && input.len() <= MAX_INPUT {
         if let Some(line) = long_line(input) {
             return Err(long_line_error(line));
         }
@@ -83,7 +86,9 @@ fn found_in(input: &[u8]) -> Result<Vec<Found>, InputError> {
     if mail::is_message(input) {
         return in_message(input, 0, None);
     }
-    let text: Arc<str> = input_text(input)?.into();
+    // The text copied once, where it is shared (not first into a
+    // `String` of its own).
+    let text: Arc<str> = Arc::from(input_str(input)?.as_ref());
     Ok(Source::all_in(&text)
         .into_iter()
         .map(|source| Found {
@@ -155,7 +160,7 @@ fn in_text(
     line_offset: usize,
     message: Option<usize>,
 ) -> Result<Vec<Found>, InputError> {
-    let text: Arc<str> = input_text(bytes)?.into();
+    let text: Arc<str> = Arc::from(input_str(bytes)?.as_ref());
     Ok(Source::all_in(&text)
         .into_iter()
         .map(|source| Found {

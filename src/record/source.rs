@@ -361,7 +361,7 @@ pub fn input_text(input: &[u8]) -> Result<String, InputError> {
 
 /// [`input_text`], borrowing the input where it stands as it is (plain
 /// ASCII text with line feeds).
-fn input_str(input: &[u8]) -> Result<Cow<'_, str>, InputError> {
+pub(crate) fn input_str(input: &[u8]) -> Result<Cow<'_, str>, InputError> {
     if input.len() > MAX_INPUT {
         return Err(InputError::at_start(format!(
             "the input is larger than {} MiB: not a game record",

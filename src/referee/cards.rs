@@ -43,13 +43,16 @@ pub(super) fn is_deck_item(proof: &ProofKind<'_>) -> bool {
 }
 
 /// The deck's proof items of `line`, in the order written (their text
-/// written when asked for).
-pub(super) fn deck_texts(line: &Line<'_>) -> Vec<super::line::DeckItem> {
-    line.proofs
-        .iter()
-        .filter(|p| is_deck_item(p))
-        .map(super::line::DeckItem::new)
-        .collect()
+/// written when asked for), written over `items` (its room kept: a
+/// replay's turn played keeps its list from line to line).
+pub(super) fn deck_texts_into(line: &Line<'_>, items: &mut Vec<super::line::DeckItem>) {
+    items.clear();
+    items.extend(
+        line.proofs
+            .iter()
+            .filter(|p| is_deck_item(p))
+            .map(super::line::DeckItem::new),
+    );
 }
 
 /// The seeds a closing line opens, by generation.

@@ -222,10 +222,18 @@ impl<'a> Line<'a> {
     /// words separated by one space, hex in lower case. `claimant` is the
     /// claimant's name in canonical case.
     pub fn sealed_text(&self, claimant: Option<&str>) -> String {
+        let mut out = String::new();
+        self.sealed_text_into(claimant, &mut out);
+        out
+    }
+
+    /// [`Line::sealed_text`], written at the end of `out`.
+    pub fn sealed_text_into(&self, claimant: Option<&str>, out: &mut String) {
         // A share's item is some 270 bytes, a card of a pass some 140.
-        let mut out = String::with_capacity(64 + 280 * self.proofs.len());
+        out.reserve(64 + 280 * self.proofs.len());
+        let start = out.len();
         let item = |out: &mut String, words: &mut dyn Iterator<Item = &str>| {
-            if !out.is_empty() {
+            if out.len() > start {
                 out.push_str(", ");
             }
             let mut first = true;
@@ -239,9 +247,9 @@ impl<'a> Line<'a> {
         };
         for entry in &self.entries {
             match entry {
-                Entry::Action(text) => item(&mut out, &mut text.split_whitespace()),
+                Entry::Action(text) => item(out, &mut text.split_whitespace()),
                 Entry::Fact { label, value } => {
-                    item(&mut out, &mut [*label].into_iter());
+                    item(out, &mut [*label].into_iter());
                     out.push('=');
                     out.push_str(value);
                 }
@@ -261,12 +269,11 @@ impl<'a> Line<'a> {
             }
         };
         if !ending.is_empty() {
-            item(&mut out, &mut ending.iter().copied());
+            item(out, &mut ending.iter().copied());
         }
         for proof in &self.proofs {
-            sealed_proof(proof, &mut out);
+            sealed_proof(proof, out);
         }
-        out
     }
 
     /// The line's reveal and its index among the proofs, if it carries one.

@@ -121,6 +121,10 @@ pub struct Referee<G: Game> {
     /// (by proof item), when checks are deferred: moved into `deferred`
     /// as the line ends, played or not.
     share_checks: Vec<(usize, deck::ShareCheck)>,
+    /// Room kept from line to line for a line's canonical text and the
+    /// bytes its seal and the record digest cover
+    /// ([`Referee::check_seal`]): a replay makes neither anew a line.
+    seal_room: seal::SealRoom,
     /// The cards: the shared deck of hidden hands in a game that has
     /// one, the hands and their holders ([`Game::hand_holder`]), the
     /// turn the deck broke, the farewell lines owed (spec section 3.9).
@@ -291,6 +295,7 @@ impl<G: Game> Clone for Referee<G> {
             deferred: self.deferred.clone(),
             checked_to: None,
             share_checks: Vec::new(),
+            seal_room: seal::SealRoom::default(),
             keep: self.keep,
             table: self.table.clone(),
             keyless: self.keyless,
@@ -527,6 +532,7 @@ impl<G: Game> Referee<G> {
             deferred: None,
             checked_to: None,
             share_checks: Vec::new(),
+            seal_room: seal::SealRoom::default(),
             keep,
             ledger: Ledger::new(header.commits()),
             hidden,
@@ -1383,7 +1389,7 @@ impl<G: Game> Referee<G> {
             _ => None,
         };
         if self.table.has_deck() {
-            played.deck = cards::deck_texts(line);
+            cards::deck_texts_into(line, &mut played.deck);
         }
         if self.keep.digest {
             self.digest = seal.digest_after(&self.digest);
@@ -1396,6 +1402,7 @@ impl<G: Game> Referee<G> {
         if seal.sig.is_some() {
             played.sig = seal.sig;
         }
+        self.seal_room.give_back(seal);
         Ok(())
     }
 
@@ -3658,6 +3665,48 @@ mod tests {
         }
         // Only A's pass without proofs, the digest not kept, is bare.
         assert_eq!(bare, [(false, "A", Ending::Pass, 0)]);
+    }
+
+    /// The seal of each line is made in the room the line before left
+    /// ([`seal::SealRoom`]): a line's bytes are those it has made alone,
+    /// nothing of a longer line before it left in them.
+    #[test]
+    fn a_seal_made_in_the_room_of_the_line_before_has_the_bytes_made_alone() {
+        let mut referee = asks(0, false).keeping(Keep::ALL);
+        let long = vec!["pass".to_owned(); 40];
+        let reveal = [ProofKind::Reveal([7; 32]), ProofKind::Reveal([8; 32])];
+        let short: Vec<String> = Vec::new();
+        let mut made = Vec::new();
+        for (name, actions, proofs) in [
+            ("A", &long, &reveal[..]),
+            ("B", &short, &reveal[..1]),
+            ("A", &short, &[][..]),
+            ("B", &long, &reveal[..]),
+        ] {
+            let index = usize::from(name == "B");
+            let mut line = Line::of_actions(LineKind::Turn, 1, name, actions);
+            line.proofs = proofs.to_vec();
+            let at = At {
+                line: LineKind::Turn,
+                turn: 1,
+                side: name,
+            };
+            let side = Side(index as u8);
+            let alone = Referee::<Asks>::sealed_bytes_as(&line, side, None, referee.next_line());
+            let seal = referee
+                .check_seal(&line, side, at, SealCheck::Trial)
+                .unwrap();
+            assert_eq!(
+                seal.bytes(),
+                &alone[..],
+                "{name}, {} actions",
+                actions.len()
+            );
+            made.push(alone.len());
+            referee.seal_room.give_back(seal);
+        }
+        // Long, short, shorter, long again: each as long as made alone.
+        assert!(made[0] > made[1] && made[1] > made[2] && made[3] > made[1]);
     }
 
     #[test]

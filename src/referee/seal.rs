@@ -88,6 +88,33 @@ const DEFERRED_WINDOW: usize = 256;
 /// benches/RESULTS.md).
 const SHARE_BATCH: usize = 14;
 
+/// The lists a line's seal is made in, kept from line to line
+/// ([`Referee::check_seal`] takes them, [`SealRoom::give_back`] returns
+/// them): a line's canonical text and the bytes its seal and the record
+/// digest cover. Nothing of a line stays in them.
+#[derive(Debug, Default)]
+pub(super) struct SealRoom {
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl Clone for SealRoom {
+    /// An empty room: what a line left in it is never read again.
+    fn clone(&self) -> Self {
+        SealRoom::default()
+    }
+}
+
+impl SealRoom {
+    /// The bytes of a seal, once the record digest has taken them, kept
+    /// for the next line.
+    pub(super) fn give_back(&mut self, seal: Seal) {
+        if seal.bytes.capacity() > self.bytes.capacity() {
+            self.bytes = seal.bytes;
+        }
+    }
+}
+
 impl Seal {
     /// The seal of a bare line ([`Referee::is_bare`]): no bytes, no
     /// signature, no claimant.
@@ -156,29 +183,40 @@ impl From<LineKind> for SealedKind {
 
 impl<G: Game> Referee<G> {
     /// The bytes of `line`, of `side`, that its seal and the record
-    /// digest cover, as the next line (its kind and number are the
-    /// referee's count).
-    pub(super) fn sealed_bytes(
-        &self,
-        line: &Line<'_>,
-        side: Side,
-        claimant: Option<Side>,
-    ) -> Vec<u8> {
-        Self::sealed_bytes_as(line, side, claimant, self.next_line())
-    }
-
-    /// The bytes of `line`, of `side`, that its seal and the record
     /// digest cover, as line `(kind, number)` of the record: the one
-    /// making of them, for a line read ([`Referee::sealed_bytes`]) and a
-    /// line composed (`seal_tried`, after the line was tried).
+    /// making of them, for a line read ([`Referee::check_seal`], in the
+    /// referee's room) and a line composed (`seal_tried`, after the line
+    /// was tried).
     pub(super) fn sealed_bytes_as(
         line: &Line<'_>,
         side: Side,
         claimant: Option<Side>,
         (kind, number): (LineKind, u32),
     ) -> Vec<u8> {
-        let text = line.sealed_text(claimant.map(|c| c.name::<G>()));
-        fairness::line_bytes(kind.into(), number, side.name::<G>(), &text)
+        let mut room = SealRoom::default();
+        Self::sealed_bytes_in(line, side, claimant, (kind, number), &mut room)
+    }
+
+    /// [`Referee::sealed_bytes_as`], made in the lists of `room` (its
+    /// list of bytes taken, its text's kept for the next line).
+    fn sealed_bytes_in(
+        line: &Line<'_>,
+        side: Side,
+        claimant: Option<Side>,
+        (kind, number): (LineKind, u32),
+        room: &mut SealRoom,
+    ) -> Vec<u8> {
+        room.text.clear();
+        line.sealed_text_into(claimant.map(|c| c.name::<G>()), &mut room.text);
+        let mut bytes = std::mem::take(&mut room.bytes);
+        fairness::line_bytes_into(
+            kind.into(),
+            number,
+            side.name::<G>(),
+            &room.text,
+            &mut bytes,
+        );
+        bytes
     }
 
     /// The message the signature of a line with these bytes is over, as
@@ -321,7 +359,8 @@ impl<G: Game> Referee<G> {
         // The bytes feed the digest and the signature, which a side with
         // a Key tag needs (the digest is then always kept).
         let bytes = if self.keep.digest {
-            self.sealed_bytes(line, side, claimant)
+            let next = self.next_line();
+            Self::sealed_bytes_in(line, side, claimant, next, &mut self.seal_room)
         } else {
             Vec::new()
         };

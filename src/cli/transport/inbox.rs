@@ -446,6 +446,7 @@ fn look(bytes: &[u8], address: &str, origin: &str) -> Seen {
         source: &found.source,
         record: &record,
         stamp: None,
+        read: true,
     };
     let game = referee::game_tag(&record).ok().map(str::to_owned);
     let outcome = dispatch_record(&record, Look { ctx: &ctx, address })
