@@ -35,17 +35,22 @@
 //! - `deck/floor/<record>/batched` and `deck/floor/<record>/herald`
 //!   (issue 30, "at least 0.8 of the batched floor"): the floor of a
 //!   hidden-hands record, the same number of share proofs and
-//!   signatures as the record holds, checked by the cryptography alone in
-//!   the batches herald makes of them (the window of 256 deferred checks,
-//!   each window's shares one random linear combination,
-//!   `deck::verify_batch`, and its signatures one merged-key batch,
-//!   `fairness::seals_verify`), against herald's whole replay of that
-//!   record in process (parse, rules, deck, digest, every check), one
-//!   after the other in one run. `<record>` is the long game's first 300
-//!   turns and its first 839. The counts are printed, and then both
-//!   timed again in CPU time (the thread's clock), 21 pairs one after
-//!   the other, their medians and the median of the pairs' ratios: on a
-//!   loaded machine criterion's wall time counts the other jobs too.
+//!   signatures as the record holds, in the same windows (256 deferred
+//!   checks), checked by the cryptography alone, each window's shares one
+//!   random linear combination (`deck::verify_batch`; herald splits a
+//!   window's shares into a few batches, `referee::seal`) and its
+//!   signatures one merged-key batch (`fairness::seals_verify`), against
+//!   herald's whole replay of that record in process (parse, rules,
+//!   deck, digest, every check), one after the other in one run. The
+//!   floor is given each share's `D` and its card's `C1` decoded (it
+//!   decodes each proof's `A1` and `A2`); `deck/floor/<record>/from-bytes`
+//!   is the same floor with `D` and `C1` decoded from their 32 bytes for
+//!   each share's check, as the record gives them. `<record>` is the
+//!   long game's first 300 turns and its first 839. The counts are
+//!   printed, and then the floors and herald timed again in CPU time
+//!   (the thread's clock), 21 rounds one after the other, their medians
+//!   and the median of the rounds' ratios: on a loaded machine
+//!   criterion's wall time counts the other jobs too.
 //!
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
@@ -353,6 +358,21 @@ fn floor(
         })
         .collect();
     let checks: Vec<ShareCheck> = pool.iter().cycle().take(most_shares).cloned().collect();
+    // The same share proofs as the record's items give them: `D` of
+    // each share and its card's `C1` as 32 bytes each, decoded for
+    // each share's check (the floor above is given them decoded).
+    let packed = Deck::vouched(0, (0..34).map(|p| deck.card_bytes(p).unwrap()).collect());
+    let items: Vec<(&str, Share)> = (0..68u32)
+        .map(|k| {
+            let s = &secrets[(k % 2) as usize];
+            let share = s.share(&deck, k / 2).unwrap();
+            let share =
+                Share::from_bytes(k / 2, &share.point_bytes(), share.proof_bytes()).unwrap();
+            (s.side(), share)
+        })
+        .cycle()
+        .take(most_shares)
+        .collect();
     // Signatures: two keys in turn, each over a message as long as the
     // record's mean line behind the game id.
     let keys = [
@@ -396,39 +416,70 @@ fn floor(
             assert!(verify_batch(&GAME, black_box(&checks[..w.shares])));
         }
     };
+    let from_bytes = || {
+        for w in &windows {
+            let n = w.sigs;
+            assert!(herald::fairness::seals_verify(
+                &signers[..n],
+                black_box(&refs[..n]),
+                &sigs[..n]
+            ));
+            let checks: Vec<ShareCheck> = black_box(&items[..w.shares])
+                .iter()
+                .map(|(side, item)| {
+                    let share =
+                        Share::from_bytes(item.position(), &item.point_bytes(), item.proof_bytes())
+                            .unwrap();
+                    share.check(&table, side, &packed).unwrap()
+                })
+                .collect();
+            assert!(verify_batch(&GAME, &checks));
+        }
+    };
     let herald = || {
         let source = Source::new(text.as_bytes()).unwrap();
         let record = herald::record::parse(&source).unwrap();
         black_box(replay::<Battlegates>(&record, |_, _| {}).unwrap().outcome());
     };
     group.bench_function(format!("floor/{name}/batched"), |b| b.iter(batched));
+    group.bench_function(format!("floor/{name}/from-bytes"), |b| b.iter(from_bytes));
     group.bench_function(format!("floor/{name}/herald"), |b| b.iter(herald));
-    cpu_pairs(name, &batched, &herald);
+    cpu_pairs(
+        name,
+        &[("floor", &batched), ("from bytes", &from_bytes)],
+        &herald,
+    );
 }
 
-/// Pairs of the two measured in CPU time: the floor, then herald's
-/// replay, [`PAIRS`] times, each timed by the thread's CPU clock, so that
+/// Rounds of each floor then herald's replay, measured in CPU time:
+/// [`PAIRS`] rounds, each run timed by the thread's CPU clock, so that
 /// the other jobs of a loaded machine do not count (criterion's figures
-/// are wall time). Prints each one's median and the median of the
-/// pairs' ratios, floor / herald.
-fn cpu_pairs(name: &str, floor: &dyn Fn(), herald: &dyn Fn()) {
-    let (mut f, mut h, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+/// are wall time). Prints each one's median and, for each floor, the
+/// median of its rounds' ratios, floor / herald.
+fn cpu_pairs(name: &str, floors: &[(&str, &dyn Fn())], herald: &dyn Fn()) {
+    let mut f: Vec<Vec<f64>> = vec![Vec::new(); floors.len()];
+    let mut ratio: Vec<Vec<f64>> = vec![Vec::new(); floors.len()];
+    let mut h = Vec::new();
     for _ in 0..PAIRS {
-        let a = thread_cpu(floor);
+        let times: Vec<f64> = floors.iter().map(|(_, run)| thread_cpu(*run)).collect();
         let b = thread_cpu(herald);
-        f.push(a);
+        for (k, a) in times.into_iter().enumerate() {
+            f[k].push(a);
+            ratio[k].push(a / b);
+        }
         h.push(b);
-        ratio.push(a / b);
     }
-    eprintln!(
-        "deck/floor/{name}: CPU, medians of {PAIRS} pairs: floor {:.1} ms, herald {:.1} ms, \
-         floor / herald {:.3} (pairs {:.3} to {:.3})",
-        median(&mut f) * 1e3,
-        median(&mut h) * 1e3,
-        median(&mut ratio),
-        ratio.iter().copied().fold(f64::INFINITY, f64::min),
-        ratio.iter().copied().fold(0.0, f64::max),
-    );
+    let herald_ms = median(&mut h) * 1e3;
+    for (k, (floor, _)) in floors.iter().enumerate() {
+        eprintln!(
+            "deck/floor/{name}: CPU, medians of {PAIRS} rounds: {floor} {:.1} ms, herald \
+             {herald_ms:.1} ms, {floor} / herald {:.3} (rounds {:.3} to {:.3})",
+            median(&mut f[k]) * 1e3,
+            median(&mut ratio[k]),
+            ratio[k].iter().copied().fold(f64::INFINITY, f64::min),
+            ratio[k].iter().copied().fold(0.0, f64::max),
+        );
+    }
 }
 
 /// The pairs [`cpu_pairs`] times.

@@ -760,13 +760,56 @@ fn remember_turn(d: &std::path::Path, text: &str, turn: u32) -> String {
 fn share_proof_altered(text: &str, turn: u32) -> (String, String) {
     let at = text.find(&format!("\n{turn}. ")).unwrap();
     let share = at + text[at..].find("\n    share ").unwrap() + 1;
-    let proof = share + text[share..].find('\n').unwrap() + 5;
+    // The item's words (after its indent): `share`, the position, `D`,
+    // then the proof (a line of its own, as `D` is once the position is
+    // long).
+    let proof = share
+        + text[share..]
+            .char_indices()
+            .filter(|&(i, c)| {
+                !c.is_whitespace() && text[share..][..i].ends_with(char::is_whitespace)
+            })
+            .nth(3)
+            .unwrap()
+            .0;
     let digit = &text[proof..proof + 1];
     let flipped = if digit == "0" { "1" } else { "0" };
     let forged = format!("{}{flipped}{}", &text[..proof], &text[proof + 1..]);
     let start = at + 2 + turn.to_string().len() + 1;
     let writer = text[start..start + text[start..].find(':').unwrap()].to_owned();
     (forged, writer)
+}
+
+/// A record read whole is replayed with the shares of a window (256
+/// checks, shares alone in this unsigned game) in a few large batches
+/// (here the last window's, some 140 shares, in one), and `check` reads
+/// it a part at a time, its shares in batches of 14: either way, of two
+/// shares whose proofs fail deep in a long game, the first is named, at
+/// its line, with the same reason.
+#[test]
+fn a_share_whose_proof_fails_in_a_large_batch_is_named_as_in_a_small_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = self_played_long(d, 200, None);
+    let (forged, writer) = share_proof_altered(&text, 150);
+    let (forged, _) = share_proof_altered(&forged, 170);
+    let source = herald::record::Source::new(forged.as_bytes()).unwrap();
+    let record = herald::record::parse(&source).unwrap();
+    let e = herald::referee::replay::<Battlegates>(&record, |_, _| {})
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(e.turn, Some(150), "{e:?}");
+    assert!(
+        e.message
+            .starts_with(&format!("{writer}'s share for deck position "))
+            && e.message
+                .ends_with(&format!("does not verify against {writer}'s card key")),
+        "{}",
+        e.message
+    );
+    let err = check_error(d, &forged);
+    assert!(err.contains("turn 150"), "{err}");
+    assert!(err.contains(&e.message), "{err}");
 }
 
 /// `herald ARGS` in `d` refuses the record (exit 1); its error.

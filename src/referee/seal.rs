@@ -77,15 +77,18 @@ enum Deferred {
 const DEFERRED_WINDOW: usize = 256;
 
 /// The most shares whose proofs one multiscalar multiplication checks
-/// ([`verify_batch`]): 4 points a share, the base point and a key a
-/// side, at most 64 points for up to 7 sides. curve25519-dalek keeps a
-/// table of 1.25 KB for each point and grows their list by doubling
-/// (the old list and the new held at once), so that the shares of a
-/// whole window in one batch held some 0.5 MB (the peak of a long
-/// Battlegates `check`); batches of 14 hold at most 120 KB, under the
-/// size glibc's malloc maps on its own (128 KiB), and cost 2.5% more
-/// instructions in `check` of a 300-turn Battlegates game (issue 30,
-/// benches/RESULTS.md).
+/// ([`verify_batch`]) when fewer than [`SHARES_LEAN`] wait: 4 points a
+/// share, the base point and a key a side, at most 64 points for up to
+/// 7 sides. Below 190 points curve25519-dalek multiplies by Straus's
+/// method, which keeps a table of 1.5 KB for each point and grows their
+/// list by doubling (the old list and the new held at once), so that
+/// the shares of a whole window in one such batch held some 0.5 MB (the
+/// peak of a long Battlegates `check`); batches of 14 hold at most 120
+/// KB, under the size glibc's malloc maps on its own (128 KiB), and cost
+/// 2.5% more instructions in `check` of a 300-turn Battlegates game
+/// (issue 30, benches/RESULTS.md). `check` verifies the checks of each
+/// part read (16 KiB, some 30 shares of a Battlegates game), so its
+/// batches are these.
 const SHARE_BATCH: usize = 14;
 
 /// The lists a line's seal is made in, kept from line to line
@@ -113,6 +116,35 @@ impl SealRoom {
             self.bytes = seal.bytes;
         }
     }
+}
+
+/// From this many shares waiting on (4 points a share and more: 190
+/// points or more), curve25519-dalek multiplies by Pippenger's method,
+/// which keeps some 224 bytes a point, not Straus's 1.5 KB, and costs
+/// less a point the more points there are: the shares are then checked
+/// in as few batches as [`SHARE_BATCH_MOST`] allows (a whole window's
+/// shares of a replay read whole, as the batched floor of issue 30
+/// does: 9% fewer instructions in a replay of 300 turns of Battlegates
+/// than batches of 14, benches/RESULTS.md).
+const SHARES_LEAN: usize = 48;
+
+/// The most shares in one batch of [`SHARES_LEAN`] or more: at most
+/// 1,024 points, so that curve25519-dalek's list of them (224 bytes a
+/// point, grown by doubling) stays within 1,024 of them (229 KB).
+const SHARE_BATCH_MOST: usize = 250;
+
+/// The batches the proofs of `shares`, waiting, are verified in: batches
+/// of [`SHARE_BATCH`] when fewer than [`SHARES_LEAN`] wait, else as few
+/// batches of even size as [`SHARE_BATCH_MOST`] allows (each of 125
+/// shares or more, when more than one).
+fn share_batches<T>(shares: &[T]) -> std::slice::Chunks<'_, T> {
+    let n = shares.len();
+    let size = if n < SHARES_LEAN {
+        SHARE_BATCH
+    } else {
+        n.div_ceil(n.div_ceil(SHARE_BATCH_MOST))
+    };
+    shares.chunks(size)
 }
 
 impl Seal {
@@ -467,11 +499,11 @@ impl<G: Game> Referee<G> {
             Deferred::Seal { key, message, sig } => !fairness::seal_verifies(key, message, sig),
             Deferred::Share(_) => false,
         });
-        let (at, shares): (Vec<usize>, Vec<ShareCheck>) = deferred
+        let (at, shares): (Vec<usize>, Vec<&ShareCheck>) = deferred
             .iter()
             .enumerate()
             .filter_map(|(i, d)| match &d.check {
-                Deferred::Share(c) => Some((i, (**c).clone())),
+                Deferred::Share(c) => Some((i, &**c)),
                 Deferred::Seal { .. } => None,
             })
             .unzip();
@@ -515,7 +547,7 @@ impl<G: Game> Referee<G> {
         let mut keys: Vec<VerifyingKey> = Vec::new();
         let mut messages: Vec<&[u8]> = Vec::new();
         let mut sigs: Vec<[u8; 64]> = Vec::new();
-        let mut shares: Vec<ShareCheck> = Vec::new();
+        let mut shares: Vec<&ShareCheck> = Vec::new();
         for d in deferred {
             match &d.check {
                 Deferred::Seal { key, message, sig } => {
@@ -523,15 +555,13 @@ impl<G: Game> Referee<G> {
                     messages.push(message);
                     sigs.push(*sig);
                 }
-                Deferred::Share(c) => shares.push((**c).clone()),
+                Deferred::Share(c) => shares.push(c),
             }
         }
         let seals_ok = keys.is_empty() || fairness::seals_verify(&keys, &messages, &sigs);
         // A record without shares never works out its game id here.
         let shares_ok = shares.is_empty()
-            || shares
-                .chunks(SHARE_BATCH)
-                .all(|batch| verify_batch(self.header.game_id(), batch));
+            || share_batches(&shares).all(|batch| verify_batch(self.header.game_id(), batch));
         let broken = if seals_ok && shares_ok {
             None
         } else {
@@ -541,5 +571,40 @@ impl<G: Game> Referee<G> {
             deferred.clear();
         }
         broken.map_or(Ok(()), Err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batch sizes a number of shares waiting is verified in.
+    fn sizes(n: usize) -> Vec<usize> {
+        share_batches(&vec![(); n]).map(<[()]>::len).collect()
+    }
+
+    #[test]
+    fn shares_are_batched_by_14_under_48_and_in_as_few_batches_as_250_allow_from_48_on() {
+        assert_eq!(sizes(0), Vec::<usize>::new());
+        assert_eq!(sizes(1), [1]);
+        assert_eq!(sizes(29), [14, 14, 1]);
+        assert_eq!(sizes(47), [14, 14, 14, 5]);
+        assert_eq!(sizes(48), [48]);
+        assert_eq!(sizes(170), [170]);
+        assert_eq!(sizes(250), [250]);
+        assert_eq!(sizes(251), [126, 125]);
+        assert_eq!(sizes(258), [129, 129]);
+        assert_eq!(sizes(1000), [250; 4]);
+        // Every share is in one batch, in order; a large batch is at
+        // most 1,024 points with up to 7 sides' keys and the base point.
+        for n in 0..2000 {
+            let all = sizes(n);
+            assert_eq!(all.iter().sum::<usize>(), n);
+            assert!(all.iter().all(|&k| 4 * k + 8 <= 1024), "{n}: {all:?}");
+            assert!(
+                n < SHARES_LEAN || all.iter().all(|&k| k >= SHARES_LEAN),
+                "{n}: {all:?}"
+            );
+        }
     }
 }

@@ -46,7 +46,8 @@ impl Ciphertext {
         Ciphertext {
             c1: RistrettoPoint::identity(),
             c2: point,
-            c1_bytes: None,
+            // The identity's encoding: 32 zero bytes.
+            c1_bytes: Some([0; 32]),
         }
     }
 
@@ -63,15 +64,11 @@ impl Ciphertext {
     /// The ciphertext from its 64 bytes (both halves canonical
     /// encodings).
     pub fn from_bytes(bytes: &[u8; 64]) -> Result<Ciphertext, DeckError> {
-        let mut half = [0u8; 32];
-        half.copy_from_slice(&bytes[..32]);
-        let c1 = decode_point(&half, "card")?;
-        half.copy_from_slice(&bytes[32..]);
-        let c2 = decode_point(&half, "card")?;
+        let c1_bytes = Half::C1.of(bytes);
         Ok(Ciphertext {
-            c1,
-            c2,
-            c1_bytes: Some(half_c1(bytes)),
+            c1: decode_point(&c1_bytes, "card")?,
+            c2: decode_point(&Half::C2.of(bytes), "card")?,
+            c1_bytes: Some(c1_bytes),
         })
     }
 
@@ -98,11 +95,25 @@ impl Ciphertext {
     }
 }
 
-/// The first half of a ciphertext's 64 bytes: `enc(C1)`.
-fn half_c1(bytes: &[u8; 64]) -> [u8; 32] {
-    let mut half = [0u8; 32];
-    half.copy_from_slice(&bytes[..32]);
-    half
+/// A half of a ciphertext's 64 bytes: `enc(C1)`, the first 32, or
+/// `enc(C2)`.
+#[derive(Clone, Copy)]
+enum Half {
+    C1,
+    C2,
+}
+
+impl Half {
+    /// This half of `bytes`.
+    fn of(self, bytes: &[u8; 64]) -> [u8; 32] {
+        let from = match self {
+            Half::C1 => 0,
+            Half::C2 => 32,
+        };
+        let mut half = [0u8; 32];
+        half.copy_from_slice(&bytes[from..from + 32]);
+        half
+    }
 }
 
 /// One deck: ciphertexts at consecutive positions `base .. base + len`,
@@ -189,12 +200,20 @@ impl Deck {
     /// `0 .. n` for the first deck, the discard pile in the order its
     /// cards were discarded for a reshuffle), unmasked, from position
     /// `base` on. `None` if an index is not a card of the table.
+    ///
+    /// Its bytes are kept with it (the identity's encoding, 32 zero
+    /// bytes, and the card's, which the table makes once a game), so
+    /// that [compacting](Deck::compact) it encodes no point.
     pub fn unmasked(table: &Table, base: u32, cards: &[u32]) -> Option<Deck> {
-        let cards = cards
-            .iter()
-            .map(|&i| table.card(i).map(|p| Ciphertext::open(*p)))
-            .collect::<Option<Vec<_>>>()?;
-        Some(Deck::from_cards(base, cards))
+        let mut points = Vec::with_capacity(cards.len());
+        let mut bytes = Vec::with_capacity(cards.len());
+        for &i in cards {
+            points.push(Ciphertext::open(*table.card(i)?));
+            let mut card = [0u8; 64];
+            card[32..].copy_from_slice(&table.card_bytes(i)?);
+            bytes.push(card);
+        }
+        Some(Deck::checked(base, points, bytes))
     }
 
     /// The deck before the first pass over a reshuffled discard pile
@@ -385,9 +404,7 @@ impl Deck {
             return None;
         }
         let i = self.index(position).ok()?;
-        let mut half = [0u8; 32];
-        half.copy_from_slice(&self.packed.get(i)?[32..]);
-        Some(half)
+        Some(Half::C2.of(self.packed.get(i)?))
     }
 
     /// The first position.
@@ -430,12 +447,12 @@ impl Deck {
     /// [vouched](Deck::vouched) deck), only that half is decoded, not the
     /// whole deck (it does not decode: the card encoding's error).
     pub fn c1(&self, position: u32) -> Result<(RistrettoPoint, [u8; 32]), DeckError> {
-        let i = self.index(position)?;
-        if self.cards.get().is_some() || self.packed.is_empty() {
-            return self.get(position).map(|card| (card.c1, card.c1_bytes()));
-        }
-        let half = half_c1(&self.packed[i]);
-        Ok((decode_point(&half, "card")?, half))
+        self.half(
+            position,
+            Half::C1,
+            |card| (card.c1, card.c1_bytes()),
+            |point, bytes| (point, bytes),
+        )
     }
 
     /// `C2` of the ciphertext at `position`, all an opening whose shares
@@ -443,13 +460,26 @@ impl Deck {
     /// decoded yet, only that half is decoded (it does not decode: the
     /// card encoding's error).
     pub fn c2(&self, position: u32) -> Result<RistrettoPoint, DeckError> {
+        self.half(position, Half::C2, |card| card.c2, |point, _| point)
+    }
+
+    /// A half of the ciphertext at `position`: `decoded` of the card of
+    /// a deck whose cards are decoded (or that keeps no bytes); of a
+    /// deck kept as its bytes, that half alone decoded, given to `read`
+    /// with its encoding.
+    fn half<T>(
+        &self,
+        position: u32,
+        half: Half,
+        decoded: impl FnOnce(&Ciphertext) -> T,
+        read: impl FnOnce(RistrettoPoint, [u8; 32]) -> T,
+    ) -> Result<T, DeckError> {
         let i = self.index(position)?;
         if self.cards.get().is_some() || self.packed.is_empty() {
-            return self.get(position).map(|card| card.c2);
+            return self.get(position).map(decoded);
         }
-        let mut half = [0u8; 32];
-        half.copy_from_slice(&self.packed[i][32..]);
-        decode_point(&half, "card")
+        let bytes = half.of(&self.packed[i]);
+        Ok(read(decode_point(&bytes, "card")?, bytes))
     }
 
     /// The index in the deck of `position`, if the deck holds it.

@@ -227,6 +227,10 @@ pub struct Table {
     sides: Arc<[(String, CardKey)]>,
     joint: JointKey,
     cards: Arc<[RistrettoPoint]>,
+    /// The card points' encodings, each made when first needed (an
+    /// unmasked deck's bytes, [`Table::card_bytes`]): once a game, not
+    /// once a reshuffle.
+    card_bytes: Arc<[OnceLock<[u8; 32]>]>,
 }
 
 /// The joint key `Y`, and for the audit a table of its multiples
@@ -295,6 +299,7 @@ impl Table {
             joint: JointKey::new(verified.iter().map(|(_, k)| k.point).sum()),
             sides: verified.into(),
             cards: (0..cards).map(|i| card_point(game, i)).collect(),
+            card_bytes: (0..cards).map(|_| OnceLock::new()).collect(),
         })
     }
 
@@ -334,6 +339,13 @@ impl Table {
 
     pub(super) fn card(&self, index: u32) -> Option<&RistrettoPoint> {
         self.cards.get(index as usize)
+    }
+
+    /// The encoding of the point of physical card `index`, made once.
+    pub(super) fn card_bytes(&self, index: u32) -> Option<[u8; 32]> {
+        let point = self.cards.get(index as usize)?;
+        let bytes = self.card_bytes.get(index as usize)?;
+        Some(*bytes.get_or_init(|| point.compress().to_bytes()))
     }
 
     /// The index of the physical card whose point is `point`, if any.

@@ -2,6 +2,8 @@
 //! is shown to its drawer alone, and how a played card is opened to all
 //! (spec section 3.9, "Draws" and "Openings").
 
+use std::borrow::Borrow;
+
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
@@ -199,15 +201,15 @@ impl ShareCheck {
 /// wide(SHA-512(h || u32be(i) || 0x01))`. The group has prime order, so
 /// a batch that verifies holds only proofs that verify one by one
 /// (but with a chance near `n / l`). An empty batch verifies.
-pub fn verify_batch(game: &Hash, checks: &[ShareCheck]) -> bool {
+pub fn verify_batch<C: Borrow<ShareCheck>>(game: &Hash, checks: &[C]) -> bool {
     match checks {
         [] => return true,
-        [one] => return one.verify(game),
+        [one] => return one.borrow().verify(game),
         _ => {}
     }
     let mut opened = Vec::with_capacity(checks.len());
     for check in checks {
-        let Some(o) = check.open(game) else {
+        let Some(o) = check.borrow().open(game) else {
             return false;
         };
         opened.push(o);
@@ -218,8 +220,8 @@ pub fn verify_batch(game: &Hash, checks: &[ShareCheck]) -> bool {
     // The keys repeat (one a side): each is one term.
     let mut keys: Vec<(Scalar, RistrettoPoint, [u8; 32])> = Vec::new();
     let mut scalars = Vec::with_capacity(4 * checks.len() + 4);
-    let mut points = Vec::with_capacity(4 * checks.len() + 4);
     for (i, (check, o)) in checks.iter().zip(&opened).enumerate() {
+        let check = check.borrow();
         let (z, w) = (weight(i, 0), weight(i, 1));
         base += z * o.s;
         let zc = -(z * o.c);
@@ -228,23 +230,35 @@ pub fn verify_batch(game: &Hash, checks: &[ShareCheck]) -> bool {
             None => keys.push((zc, check.key.0, check.key.1)),
         }
         scalars.extend([-z, w * o.s, -w, -(w * o.c)]);
-        points.extend([o.a1, check.c1.0, o.a2, check.share.0]);
     }
     scalars.push(base);
-    points.push(RISTRETTO_BASEPOINT_POINT);
-    for (k, point, _) in keys {
-        scalars.push(k);
-        points.push(point);
-    }
-    RistrettoPoint::vartime_multiscalar_mul(scalars, points).is_identity()
+    scalars.extend(keys.iter().map(|k| k.0));
+    // The points in the scalars' order, each taken where it is kept
+    // (not copied into a list of their own: 160 bytes a point).
+    let n = 4 * checks.len();
+    let points = (0..scalars.len()).map(|j| match j.checked_sub(n) {
+        None => {
+            let (check, o) = (checks[j / 4].borrow(), &opened[j / 4]);
+            match j % 4 {
+                0 => o.a1,
+                1 => check.c1.0,
+                2 => o.a2,
+                _ => check.share.0,
+            }
+        }
+        Some(0) => RISTRETTO_BASEPOINT_POINT,
+        Some(k) => keys[k - 1].1,
+    });
+    RistrettoPoint::vartime_multiscalar_mul(&scalars, points).is_identity()
 }
 
 /// The seed `h` of a batch's weights (see [`verify_batch`]).
-pub fn batch_seed(game: &Hash, checks: &[ShareCheck]) -> [u8; 64] {
+pub fn batch_seed<C: Borrow<ShareCheck>>(game: &Hash, checks: &[C]) -> [u8; 64] {
     let mut seed = Wide::new(DOMAIN_SHARE_BATCH)
         .put(game)
         .put_u32(checks.len() as u32);
     for check in checks {
+        let check = check.borrow();
         seed = seed
             .put_lp(check.side.as_bytes())
             .put_u32(check.position)
@@ -270,7 +284,7 @@ fn weight_scalar(seed: &[u8; 64], i: usize, j: u8) -> Scalar {
 /// The index of the first proof of `checks` that does not verify, if
 /// one does not: the batch is halved, the first half that fails searched
 /// further, down to the one proof.
-pub fn first_bad(game: &Hash, checks: &[ShareCheck]) -> Option<usize> {
+pub fn first_bad<C: Borrow<ShareCheck>>(game: &Hash, checks: &[C]) -> Option<usize> {
     if verify_batch(game, checks) {
         return None;
     }
@@ -286,8 +300,8 @@ pub fn first_bad(game: &Hash, checks: &[ShareCheck]) -> Option<usize> {
     }
     // A batch that fails holds a proof that fails alone; should the
     // halves say otherwise, the proofs are checked one by one.
-    if checks[from].verify(game) {
-        return checks.iter().position(|c| !c.verify(game));
+    if checks[from].borrow().verify(game) {
+        return checks.iter().position(|c| !c.borrow().verify(game));
     }
     Some(from)
 }

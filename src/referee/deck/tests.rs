@@ -1306,7 +1306,7 @@ fn a_batch_of_shares_verifies_when_every_proof_does_and_names_the_first_that_doe
         })
         .collect();
     assert!(verify_batch(&game, &checks));
-    assert!(verify_batch(&game, &[]));
+    assert!(verify_batch::<ShareCheck>(&game, &[]));
     assert_eq!(first_bad(&game, &checks), None);
     // Positions 2 and 4 given South's share as North's: both fail alone,
     // the batch fails, and the search names position 2.
