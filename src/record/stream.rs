@@ -256,25 +256,32 @@ impl Part {
         self.lines.reserve(bytes / 32);
     }
 
-    /// The lines of `source` from the line that starts at byte `from` of
-    /// its clean text on, as a part to read on from.
-    fn rest_of(source: &Source, from: usize) -> Part {
+    /// The lines of `source` from the line that holds byte `from` of its
+    /// clean text on, as a part to read on from, and where `from` stands
+    /// in it.
+    fn rest_of(source: &Source, from: usize) -> (Part, usize) {
         Part::rest_between(source, from, source.text().len())
     }
 
-    /// The lines of `source` from the line that starts at byte `from` of
-    /// its clean text to the line that holds byte `to`, as a part to read
-    /// on from.
-    fn rest_between(source: &Source, from: usize, to: usize) -> Part {
-        let (original, clean, lines) = source.lines_between(from, to);
-        Part {
+    /// The lines of `source` from the line that holds byte `from` of its
+    /// clean text to the line that holds byte `to`, as a part to read on
+    /// from, and where `from` stands in it. `from` is a line's start but
+    /// for the first turn read after the header, which starts where the
+    /// header's white space ends: after spaces at its line's start (` 1.
+    /// Blue: ...`), or on the last tag's line; its whole line is carried
+    /// on, and read from where it was read.
+    fn rest_between(source: &Source, from: usize, to: usize) -> (Part, usize) {
+        let line_start = source.line_start_at(from);
+        let (original, clean, lines) = source.lines_between(line_start, to);
+        let part = Part {
             original,
             clean,
             lines,
             digit_line: true,
             tag_lines: 0,
             run: Vec::new(),
-        }
+        };
+        (part, from - line_start)
     }
 
     /// Drop the lines of the run of inert lines at the part's end that
@@ -803,7 +810,7 @@ impl<R: BufRead> Reader<R> {
                     failed = Some((e, Box::new(source.clone())));
                 }
             }
-            let mut part = match end {
+            let (mut part, from) = match end {
                 LogEnd::Over => break,
                 LogEnd::From(from) => Part::rest_of(&source, from),
                 // The lines inside the comment are not carried on.
@@ -819,7 +826,7 @@ impl<R: BufRead> Reader<R> {
             self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
             source = part.into_source(self.lines.marks.unwrap_or(0));
-            start = 0;
+            start = from;
         }
         self.look_to_end().map_err(Stop::Read)?;
         match failed {
@@ -1165,6 +1172,42 @@ mod tests {
         assert!(whole(&texts[0]).is_ok_and(|(_, turns)| turns.len() == 5));
         assert!(whole(&texts[3]).is_err(), "the comment never closed");
         assert!(whole(&texts[4]).is_err(), "a turn line without its colon");
+    }
+
+    #[test]
+    fn a_first_turn_after_spaces_or_on_the_last_tags_line_is_carried_whole_to_the_next_part() {
+        // The header's white space ends inside the first turn's line:
+        // a part that ends in that turn carries its whole line on, and
+        // reads it on from where it read it (fuzz finding 6: the turn
+        // was dropped, and its continuation lines taken for text after
+        // the log).
+        let spaced = LOG.replace("\n1. Blue", "\n 1. Blue");
+        let texts = [
+            spaced.clone(),
+            LOG.replace("\n\n1. Blue", "\t 1. Blue"),
+            LOG.replace("[Result \"*\"]\n\n1. Blue", "[Result \"*\"] 1. Blue"),
+            spaced.replace(", Cd1-d2\n", ",\n  Cd1-d2\n  Kb1-a1\n"),
+            spaced.replace("{a comment", "{a comment\n"),
+            String::from_utf8(
+                include_bytes!(
+                    "../../fuzz/artifacts-found/stream/quoted-record-read-in-small-parts"
+                )[1..]
+                    .to_vec(),
+            )
+            .unwrap(),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            for bytes in 1..=text.len() + 1 {
+                assert_eq!(in_parts(text, bytes), want, "{bytes}-byte parts of\n{text}");
+            }
+        }
+        assert!(whole(&texts[0]).is_ok_and(|(_, turns)| turns.len() == 5));
+        assert!(whole(&texts[2]).is_ok_and(|(_, turns)| turns.len() == 5));
+        // The finding: refused where the reveal is followed by a move.
+        let (message, at, turn) = whole(&texts[5]).unwrap_err();
+        assert!(message.starts_with("only proof items"), "{message}");
+        assert_eq!((at.line, at.column, turn), (13, 1, Some(13)));
     }
 
     #[test]
