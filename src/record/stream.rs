@@ -338,14 +338,23 @@ impl Part {
     /// comment open before the run closed by its first `{...}` line, if
     /// any. So a `{...}` line stands for every inert line before it; a
     /// `;` line for those after the last `{...}` line; a blank line for
-    /// the blank line just before it. A run is kept as at most three
-    /// lines (`{...}`, `;`, blank, in this order), however long it is,
-    /// and a part is never read again for it.
+    /// the blank line just before it. But the run's first line that is
+    /// not blank is kept, with the lines before it: a header's parse
+    /// error after an unclosed tag (`[White` and a comment line) is
+    /// placed at it, the first text after the tag. A run is kept as at
+    /// most five lines (those, then `{...}`, `;`, blank, in this
+    /// order), however long it is, and a part is never read again for it.
     fn shorten_run(&mut self, kind: Inert) {
+        let kept = self
+            .run
+            .iter()
+            .position(|r| r.3 != Inert::Blank)
+            .map_or(0, |first| first + 1);
+        let rest = &self.run[kept..];
         let drop_from = match kind {
-            Inert::Brace => self.run.first(),
-            Inert::Semicolon => self.run.iter().find(|r| r.3 != Inert::Brace),
-            Inert::Blank => self.run.last().filter(|r| r.3 == Inert::Blank),
+            Inert::Brace => rest.first(),
+            Inert::Semicolon => rest.iter().find(|r| r.3 != Inert::Brace),
+            Inert::Blank => rest.last().filter(|r| r.3 == Inert::Blank),
         };
         let Some(&(line, clean, original, _)) = drop_from else {
             return;
@@ -1383,6 +1392,38 @@ mod tests {
             let mut seen = Collect(Vec::new(), 0);
             let read = Reader::with_part(input, 30).map(|r| r.visit(&mut seen));
             assert!(matches!(read, Ok(Err(Stop::Read(ReadError::Whole)))));
+        }
+    }
+
+    #[test]
+    fn a_headers_parse_error_after_a_run_of_comment_lines_is_placed_at_its_first() {
+        // Fuzz finding 7: the run of blank and `;` lines after an
+        // unclosed tag was kept as its last lines only, and the error
+        // ("expected the quoted value") placed at its last `;` line.
+        let unclosed = "[Game \"breach-the-keep\"]\n[White \"a@b\"]\n[Black\n\n;\n\n\n;\n\n; c\n\n";
+        let texts = [
+            format!("{unclosed}1. White: pass\n"),
+            format!("{unclosed}{{c}}\n;\n\n1. White: pass\n"),
+            unclosed.replace("\n;\n\n\n;", "\n{c}\n\n\n{d}\n;"),
+            String::from_utf8(
+                include_bytes!(
+                    "../../fuzz/artifacts-found/stream/header-error-after-a-run-of-comment-lines"
+                )[1..]
+                    .to_vec(),
+            )
+            .unwrap(),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            let (message, at, _) = want.clone().unwrap_err();
+            assert!(
+                message.starts_with("expected the quoted value of tag"),
+                "{message}"
+            );
+            assert_eq!(at.line, 5, "{text}");
+            for bytes in [1, 30, 92, 10_000] {
+                assert_eq!(in_parts(text, bytes), want, "{bytes}-byte parts of\n{text}");
+            }
         }
     }
 
