@@ -139,6 +139,25 @@ fn comments_and_quoting_across_part_ends_read_the_same() {
 }
 
 #[test]
+fn a_header_longer_than_a_part_before_an_indented_first_turn_checks_as_when_read_whole() {
+    // The first part ends on the first turn's line; the header's white
+    // space ends after that line's spaces (or on the last tag's line),
+    // and the turn was dropped: "turn 1 is numbered 2" (fuzz finding 6).
+    let notes: String = (0..400)
+        .map(|k| format!("[Note{k} \"a tag long enough to fill a part of 16 KiB\"]\n"))
+        .collect();
+    let long = common::passes(20).replacen("[Result", &format!("{notes}[Result"), 1);
+    for text in [
+        long.replacen("\n1. Blue", "\n 1. Blue", 1),
+        long.replacen("\n\n1. Blue", "\t  1. Blue", 1),
+    ] {
+        let (code, out, err) = same(&text, &[]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("OK: Castle Danger, 20 turns"), "{out}");
+    }
+}
+
+#[test]
 fn many_long_records_are_each_read_in_parts() {
     let dir = TempDir::new().unwrap();
     let long = common::passes(3000);

@@ -1030,6 +1030,15 @@ impl Source {
         }
     }
 
+    /// Where the line that holds byte `offset` of the clean text starts
+    /// (`offset` itself at or past the end).
+    pub(crate) fn line_start_at(&self, offset: usize) -> usize {
+        match self.map_at(offset) {
+            Some(map) if offset < self.clean.len() => map.clean_start,
+            _ => offset,
+        }
+    }
+
     /// The lines from the one that starts at byte `from` of the clean
     /// text (none when `from` is its end) to the one that holds byte
     /// `to` (the lines after it left out): their original text, clean

@@ -53,17 +53,27 @@ impl Look {
     /// text ([`text_line`]); `None` when the line shows that the input
     /// is to be read whole.
     fn line<'a>(&mut self, raw: &'a [u8], index: usize) -> Option<Cow<'a, str>> {
+        match self.counted(raw, index) {
+            true => text_line(raw),
+            false => None,
+        }
+    }
+
+    /// [`Look::line`] but for its text: false when the line shows that
+    /// the input is to be read whole.
+    #[inline]
+    fn counted(&mut self, raw: &[u8], index: usize) -> bool {
         self.read += raw.len();
         if self.read > MAX_INPUT || (index == 0 && raw.starts_with(b"From ")) {
-            return None;
+            return false;
         }
-        if self.head.add(raw, index) {
-            return None;
+        if !self.head.decided && self.head.add(raw, index) {
+            return false;
         }
         self.lf |= raw.ends_with(b"\n");
         // Only a text without line feeds is read for carriage returns.
         self.cr |= !self.lf && raw.contains(&b'\r');
-        text_line(raw)
+        true
     }
 
     /// What the scan for records saw on the line; false when a second
@@ -179,6 +189,42 @@ fn text_line(raw: &[u8]) -> Option<Cow<'_, str>> {
     })
 }
 
+/// The most of an input's buffer looked at for plain lines at once
+/// ([`plain_lines`]): a buffer held whole (a text in memory) is not
+/// looked at whole for each part.
+const PLAIN_WINDOW: usize = 64 * 1024;
+
+/// The whole lines at the start of `buffer` (of its first
+/// [`PLAIN_WINDOW`] bytes) up to its first byte that is not ASCII or is
+/// NUL, as text: lines that [`text_line`] gives as they stand, found
+/// UTF-8 once for all of them rather than line by line. `None` when
+/// there is no such line.
+fn plain_lines(buffer: &[u8]) -> Option<&str> {
+    let window = &buffer[..buffer.len().min(PLAIN_WINDOW)];
+    let plain = &window[..plain_prefix(window)];
+    let end = plain.iter().rposition(|b| *b == b'\n')? + 1;
+    std::str::from_utf8(&plain[..end]).ok()
+}
+
+/// How many bytes at the start of `bytes` are ASCII and not NUL, looked
+/// at eight at a time ([`plain_ascii`]).
+fn plain_prefix(bytes: &[u8]) -> usize {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word);
+        if x & HIGH != 0 || (x + LOW) & HIGH != HIGH {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|b| !(1..0x80).contains(b))
+        .unwrap_or(bytes.len() - at)
+}
+
 /// Whether every byte of `bytes` is ASCII and none is NUL, looked at
 /// eight bytes at a time. (A byte `x` below 0x80 is NUL when `x + 0x7f`
 /// leaves its top bit clear; the sum never carries into the next byte.)
@@ -256,25 +302,32 @@ impl Part {
         self.lines.reserve(bytes / 32);
     }
 
-    /// The lines of `source` from the line that starts at byte `from` of
-    /// its clean text on, as a part to read on from.
-    fn rest_of(source: &Source, from: usize) -> Part {
+    /// The lines of `source` from the line that holds byte `from` of its
+    /// clean text on, as a part to read on from, and where `from` stands
+    /// in it.
+    fn rest_of(source: &Source, from: usize) -> (Part, usize) {
         Part::rest_between(source, from, source.text().len())
     }
 
-    /// The lines of `source` from the line that starts at byte `from` of
-    /// its clean text to the line that holds byte `to`, as a part to read
-    /// on from.
-    fn rest_between(source: &Source, from: usize, to: usize) -> Part {
-        let (original, clean, lines) = source.lines_between(from, to);
-        Part {
+    /// The lines of `source` from the line that holds byte `from` of its
+    /// clean text to the line that holds byte `to`, as a part to read on
+    /// from, and where `from` stands in it. `from` is a line's start but
+    /// for the first turn read after the header, which starts where the
+    /// header's white space ends: after spaces at its line's start (` 1.
+    /// Blue: ...`), or on the last tag's line; its whole line is carried
+    /// on, and read from where it was read.
+    fn rest_between(source: &Source, from: usize, to: usize) -> (Part, usize) {
+        let line_start = source.line_start_at(from);
+        let (original, clean, lines) = source.lines_between(line_start, to);
+        let part = Part {
             original,
             clean,
             lines,
             digit_line: true,
             tag_lines: 0,
             run: Vec::new(),
-        }
+        };
+        (part, from - line_start)
     }
 
     /// Drop the lines of the run of inert lines at the part's end that
@@ -285,14 +338,23 @@ impl Part {
     /// comment open before the run closed by its first `{...}` line, if
     /// any. So a `{...}` line stands for every inert line before it; a
     /// `;` line for those after the last `{...}` line; a blank line for
-    /// the blank line just before it. A run is kept as at most three
-    /// lines (`{...}`, `;`, blank, in this order), however long it is,
-    /// and a part is never read again for it.
+    /// the blank line just before it. But the run's first line that is
+    /// not blank is kept, with the lines before it: a header's parse
+    /// error after an unclosed tag (`[White` and a comment line) is
+    /// placed at it, the first text after the tag. A run is kept as at
+    /// most five lines (those, then `{...}`, `;`, blank, in this
+    /// order), however long it is, and a part is never read again for it.
     fn shorten_run(&mut self, kind: Inert) {
+        let kept = self
+            .run
+            .iter()
+            .position(|r| r.3 != Inert::Blank)
+            .map_or(0, |first| first + 1);
+        let rest = &self.run[kept..];
         let drop_from = match kind {
-            Inert::Brace => self.run.first(),
-            Inert::Semicolon => self.run.iter().find(|r| r.3 != Inert::Brace),
-            Inert::Blank => self.run.last().filter(|r| r.3 == Inert::Blank),
+            Inert::Brace => rest.first(),
+            Inert::Semicolon => rest.iter().find(|r| r.3 != Inert::Brace),
+            Inert::Blank => rest.last().filter(|r| r.3 == Inert::Blank),
         };
         let Some(&(line, clean, original, _)) = drop_from else {
             return;
@@ -631,6 +693,9 @@ impl<R: BufRead> Reader<R> {
     /// the record ends.
     fn fill(&mut self, part: &mut Part, enough: impl Fn(&Part) -> bool) -> Result<(), ReadError> {
         while !self.done && !enough(part) {
+            if self.fill_plain(part, &enough)? {
+                continue;
+            }
             let index = self.index;
             // A line whole in the input's buffer is read where it is
             // (most lines); one that is not is copied together first.
@@ -664,6 +729,85 @@ impl<R: BufRead> Reader<R> {
             }
         }
         Ok(())
+    }
+
+    /// [`Reader::fill`] for the lines whole in the input's buffer that
+    /// are plain ASCII ([`plain_lines`]), most lines of most records:
+    /// found text once for all of them, each read where it is. False
+    /// when the next line is not one of them (none taken), for
+    /// `fill` to read it on its own.
+    fn fill_plain(
+        &mut self,
+        part: &mut Part,
+        enough: &impl Fn(&Part) -> bool,
+    ) -> Result<bool, ReadError> {
+        let Ok(buffer) = self.input.fill_buf() else {
+            return Ok(false);
+        };
+        let Some(text) = plain_lines(buffer) else {
+            return Ok(false);
+        };
+        let (mut used, mut took, mut run) = (0, false, None);
+        let mut result = Ok(());
+        while used < text.len() && !self.done && !enough(part) {
+            let end = next_line_feed(text.as_bytes(), used) + 1;
+            if end - used > MAX_LINE + 1 {
+                // Refused as too long, or read whole: by `fill`.
+                break;
+            }
+            let index = self.index;
+            let raw = &text[used..end];
+            if !self.look.counted(raw.as_bytes(), index) {
+                result = Err(ReadError::Whole);
+                break;
+            }
+            used = end;
+            took = true;
+            match self.lines.take(part, raw, index, &mut self.look) {
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+                Ok(Taken::Line { empty }) => {
+                    self.index += 1;
+                    let Some(width) = empty.filter(|_| self.lines.finder.blank_goes_on()) else {
+                        continue;
+                    };
+                    // The empty lines of the same width that follow, as
+                    // `skip_empty_lines` takes them.
+                    let line = &raw[raw.len() - width..];
+                    let lines = text.as_bytes()[used..]
+                        .chunks_exact(width)
+                        .take_while(|chunk| *chunk == line.as_bytes())
+                        .count();
+                    self.look.read += lines * width;
+                    if self.look.read > MAX_INPUT {
+                        result = Err(ReadError::Whole);
+                        break;
+                    }
+                    used += lines * width;
+                    self.index += lines;
+                    if let Some(last) = part.lines.last_mut() {
+                        last.line = self.index;
+                    }
+                    if used == text.len() {
+                        // The run may go on in the input's next buffer.
+                        run = Some(width);
+                    }
+                }
+                Ok(Taken::Left) => self.index += 1,
+                Ok(Taken::Ended | Taken::End) => {
+                    self.index += 1;
+                    self.done = true;
+                }
+            }
+        }
+        self.input.consume(used);
+        result?;
+        if let Some(width) = run {
+            self.skip_empty_lines(part, width)?;
+        }
+        Ok(took)
     }
 
     /// [`Reader::fill`]'s next line, `index`, copied from the input
@@ -803,7 +947,7 @@ impl<R: BufRead> Reader<R> {
                     failed = Some((e, Box::new(source.clone())));
                 }
             }
-            let mut part = match end {
+            let (mut part, from) = match end {
                 LogEnd::Over => break,
                 LogEnd::From(from) => Part::rest_of(&source, from),
                 // The lines inside the comment are not carried on.
@@ -819,7 +963,7 @@ impl<R: BufRead> Reader<R> {
             self.fill(&mut part, |p| p.clean.len() >= enough)
                 .map_err(Stop::Read)?;
             source = part.into_source(self.lines.marks.unwrap_or(0));
-            start = 0;
+            start = from;
         }
         self.look_to_end().map_err(Stop::Read)?;
         match failed {
@@ -896,11 +1040,16 @@ mod tests {
     }
 
     fn in_parts(text: &str, bytes: usize) -> Read {
+        in_parts_from(text.as_bytes(), bytes)
+    }
+
+    /// [`in_parts`] from `input`.
+    fn in_parts_from(input: impl BufRead, bytes: usize) -> Read {
         let placed = |placed: Box<(ParseError, Source)>| {
             let (e, source) = *placed;
             (e.message, source.position(e.span.start), e.turn)
         };
-        let reader = match Reader::with_part(text.as_bytes(), bytes) {
+        let reader = match Reader::with_part(input, bytes) {
             Ok(reader) => reader,
             Err(ReadError::Parse(p)) => return Err(placed(p)),
             Err(ReadError::Input(e)) => return Err((e.message, e.position, None)),
@@ -1165,6 +1314,117 @@ mod tests {
         assert!(whole(&texts[0]).is_ok_and(|(_, turns)| turns.len() == 5));
         assert!(whole(&texts[3]).is_err(), "the comment never closed");
         assert!(whole(&texts[4]).is_err(), "a turn line without its colon");
+    }
+
+    #[test]
+    fn a_first_turn_after_spaces_or_on_the_last_tags_line_is_carried_whole_to_the_next_part() {
+        // The header's white space ends inside the first turn's line:
+        // a part that ends in that turn carries its whole line on, and
+        // reads it on from where it read it (fuzz finding 6: the turn
+        // was dropped, and its continuation lines taken for text after
+        // the log).
+        let spaced = LOG.replace("\n1. Blue", "\n 1. Blue");
+        let texts = [
+            spaced.clone(),
+            LOG.replace("\n\n1. Blue", "\t 1. Blue"),
+            LOG.replace("[Result \"*\"]\n\n1. Blue", "[Result \"*\"] 1. Blue"),
+            spaced.replace(", Cd1-d2\n", ",\n  Cd1-d2\n  Kb1-a1\n"),
+            spaced.replace("{a comment", "{a comment\n"),
+            String::from_utf8(
+                include_bytes!(
+                    "../../fuzz/artifacts-found/stream/quoted-record-read-in-small-parts"
+                )[1..]
+                    .to_vec(),
+            )
+            .unwrap(),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            for bytes in 1..=text.len() + 1 {
+                assert_eq!(in_parts(text, bytes), want, "{bytes}-byte parts of\n{text}");
+            }
+        }
+        assert!(whole(&texts[0]).is_ok_and(|(_, turns)| turns.len() == 5));
+        assert!(whole(&texts[2]).is_ok_and(|(_, turns)| turns.len() == 5));
+        // The finding: refused where the reveal is followed by a move.
+        let (message, at, turn) = whole(&texts[5]).unwrap_err();
+        assert!(message.starts_with("only proof items"), "{message}");
+        assert_eq!((at.line, at.column, turn), (13, 1, Some(13)));
+    }
+
+    #[test]
+    fn lines_read_together_from_the_inputs_buffer_are_as_read_one_at_a_time() {
+        // Plain lines whole in the buffer are read together (found text
+        // once); a line that is not plain, or not whole in the buffer,
+        // alone: every mix of the two, across buffers of every size.
+        let quoted: String = LOG.lines().map(|l| format!("> {l}\r\n")).collect();
+        let texts = [
+            LOG.to_owned(),
+            LOG.replace("\n\n", "\n\n\n\n\n"),
+            LOG.replace("\n", "\r\n")
+                .replace("\r\n\r\n", "\r\n\r\n\r\n\r\n\n\n"),
+            LOG.replace("a comment", "a commént"),
+            LOG.replace("4. Red: pass", "4. Red: pass {é}\n\n\n"),
+            format!("\u{feff}{LOG}"),
+            format!("Hello Bob,\n\n{quoted}\nCheers\n"),
+            LOG.replace("3. Blue: Cd2-d3,", "3. Blue: Cd2-d3,,"),
+            LOG.trim_end().to_owned(),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            for buffer in [1, 2, 7, 16, 64, 10_000] {
+                for bytes in [1, 17, 100, 10_000] {
+                    let input = io::BufReader::with_capacity(buffer, text.as_bytes());
+                    assert_eq!(
+                        in_parts_from(input, bytes),
+                        want,
+                        "{bytes}-byte parts, a buffer of {buffer}, of\n{text}"
+                    );
+                }
+            }
+        }
+        assert!(whole(&texts[2]).is_ok_and(|(_, turns)| turns.len() == 5));
+        assert!(whole(&texts[3]).is_ok_and(|(_, turns)| turns.len() == 5));
+        // The input is told to be read whole the same way.
+        let two = format!("{LOG}\n> {LOG}");
+        for buffer in [1, 7, 10_000] {
+            let input = io::BufReader::with_capacity(buffer, two.as_bytes());
+            let mut seen = Collect(Vec::new(), 0);
+            let read = Reader::with_part(input, 30).map(|r| r.visit(&mut seen));
+            assert!(matches!(read, Ok(Err(Stop::Read(ReadError::Whole)))));
+        }
+    }
+
+    #[test]
+    fn a_headers_parse_error_after_a_run_of_comment_lines_is_placed_at_its_first() {
+        // Fuzz finding 7: the run of blank and `;` lines after an
+        // unclosed tag was kept as its last lines only, and the error
+        // ("expected the quoted value") placed at its last `;` line.
+        let unclosed = "[Game \"breach-the-keep\"]\n[White \"a@b\"]\n[Black\n\n;\n\n\n;\n\n; c\n\n";
+        let texts = [
+            format!("{unclosed}1. White: pass\n"),
+            format!("{unclosed}{{c}}\n;\n\n1. White: pass\n"),
+            unclosed.replace("\n;\n\n\n;", "\n{c}\n\n\n{d}\n;"),
+            String::from_utf8(
+                include_bytes!(
+                    "../../fuzz/artifacts-found/stream/header-error-after-a-run-of-comment-lines"
+                )[1..]
+                    .to_vec(),
+            )
+            .unwrap(),
+        ];
+        for text in &texts {
+            let want = whole(text);
+            let (message, at, _) = want.clone().unwrap_err();
+            assert!(
+                message.starts_with("expected the quoted value of tag"),
+                "{message}"
+            );
+            assert_eq!(at.line, 5, "{text}");
+            for bytes in [1, 30, 92, 10_000] {
+                assert_eq!(in_parts(text, bytes), want, "{bytes}-byte parts of\n{text}");
+            }
+        }
     }
 
     #[test]

@@ -432,6 +432,10 @@ fn by_side<G: Game, T: Clone>(
     Ok(out)
 }
 
+/// Up to this many tags, a header's duplicate names are looked for
+/// among the tags read ([`read_tags`]); past it, in a hash set.
+const FEW_TAGS: usize = 16;
+
 /// The tags of a header, sorted by what they are.
 struct ReadTags {
     tags: Vec<(String, String)>,
@@ -469,11 +473,18 @@ fn read_tags<G: Game>(record_tags: &[Tag]) -> Result<ReadTags, RefereeError> {
         result: None,
     };
     // The names seen so far, in lower case: a name is looked up once,
-    // whatever the number of tags.
-    let mut seen = HashSet::with_capacity(record_tags.len());
+    // whatever the number of tags. A header of a few tags (most: the
+    // game, the sides, the result) looks among the tags read instead,
+    // without a name copied and hashed for each.
+    let mut seen =
+        (record_tags.len() > FEW_TAGS).then(|| HashSet::with_capacity(record_tags.len()));
     for tag in record_tags {
         let name = canonical_tag_name::<G>(&tag.name);
-        if !seen.insert(name.to_ascii_lowercase()) {
+        let duplicate = match seen.as_mut() {
+            Some(seen) => !seen.insert(name.to_ascii_lowercase()),
+            None => read.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)),
+        };
+        if duplicate {
             return Err(RefereeError::record(
                 Some(tag.span),
                 format!("duplicate tag {name}: a record has one of each tag"),
@@ -782,5 +793,19 @@ mod tests {
         // The same header without the second one reads.
         let text = text.replace("[event17 \"y\"]\n", "");
         assert!(header_error(&text).is_none());
+        // A header of a few tags is looked at the same way.
+        let few = "[Game \"castle-danger\"]\n[Blue \"a@b\"]\n[Event \"x\"]\n[Red \"c@d\"]\n";
+        for (second, name) in [
+            ("[EVENT \"y\"]\n", "EVENT"),
+            ("[blue \"e@f\"]\n", "Blue"),
+            ("[result \"*\"]\n", "Result"),
+        ] {
+            let text = format!("{few}[Result \"*\"]\n{second}");
+            let e = header_error(&text).expect("a duplicate");
+            assert_eq!(e.span.map(|s| s.start), Some(text.len() - second.len()));
+            let want = format!("duplicate tag {name}: a record has one of each tag");
+            assert_eq!(e.message, want);
+        }
+        assert!(header_error(&format!("{few}[Result \"*\"]\n")).is_none());
     }
 }
