@@ -14,8 +14,8 @@ use super::context::unknown_game_argument;
 use super::context::{
     compose_failure, compose_failure_in, fit, pending_json, pending_text, plain, print_json,
     read_hand_key, read_wallet, read_wallet_stamped, refuse_message, replay_all, reported,
-    with_bytes, with_record, with_record_dry, with_record_in, Answer, Ctx, JsonPending, Named,
-    RecordCommand, SCHEMA_VERSION,
+    with_bytes, with_record, with_record_in, Answer, Ctx, JsonPending, Named, RecordCommand,
+    SCHEMA_VERSION,
 };
 use super::files::{self};
 use super::report::{Exit, Failure, Problem};
@@ -128,7 +128,7 @@ fn move_line(args: MoveArgs) -> Result<Exit, Failure> {
         (false, None | Some("-")) => Some(read_stdin_turn()?),
         (false, Some(t)) => Some(t.to_owned()),
     };
-    with_record_dry(
+    with_record(
         &record,
         format,
         super::moves::Move {
@@ -146,7 +146,6 @@ fn move_line(args: MoveArgs) -> Result<Exit, Failure> {
                 .filter(|_| reply)
                 .map(|output| reply_by(output, sending)),
         },
-        dry_run,
     )
 }
 
@@ -434,7 +433,7 @@ fn setup(args: SetupArgs) -> Result<Exit, Failure> {
     )?;
     let date = super::context::LineDate::read(date.as_deref())?;
     let choices = choice_list(choices)?;
-    with_record_dry(
+    with_record(
         &record,
         format,
         super::setup::Setup {
@@ -451,7 +450,6 @@ fn setup(args: SetupArgs) -> Result<Exit, Failure> {
                 .map(|output| reply_by(output, sending)),
             side,
         },
-        dry_run,
     )
 }
 

@@ -32,7 +32,7 @@ pub(super) struct Ctx<'a> {
     pub(super) record: &'a Record<'a>,
     /// The stamp of the bytes read, for rewriting the file: taken by
     /// [`with_record`] (the writers' way in), not by readers nor by a
-    /// writer's dry run ([`with_record_dry`]), which rewrite nothing.
+    /// writer's dry run ([`RecordCommand::stamping`]), which rewrite nothing.
     pub(super) stamp: Option<files::Stamp>,
     /// Whether the record was read from the file (or standard input)
     /// `path` names, not made in memory (a new record, or one with a
@@ -97,6 +97,13 @@ pub(super) enum Answer {
 /// A command that works on a record of any game.
 pub(super) trait RecordCommand {
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure>;
+
+    /// Whether a writer's way in ([`with_record`]) stamps the bytes it
+    /// reads, to check before rewriting the file: yes, but for a dry run,
+    /// which rewrites nothing (the whole file hashed for nobody).
+    fn stamping(&self) -> Stamping {
+        Stamping::Stamp
+    }
 }
 
 struct Visit<'a, C> {
@@ -139,22 +146,7 @@ pub(super) fn with_record<C: RecordCommand>(
     format: Format,
     command: C,
 ) -> Result<Exit, Failure> {
-    with_loaded(path, None, format, command, Stamping::Stamp)
-}
-
-/// [`with_record`] for a writer that may write nothing (`dry_run`): a
-/// dry run rewrites no file, so the bytes read are not stamped (the
-/// whole file hashed for nobody).
-pub(super) fn with_record_dry<C: RecordCommand>(
-    path: &Path,
-    format: Format,
-    command: C,
-    dry_run: bool,
-) -> Result<Exit, Failure> {
-    let stamping = match dry_run {
-        true => Stamping::Skip,
-        false => Stamping::Stamp,
-    };
+    let stamping = command.stamping();
     with_loaded(path, None, format, command, stamping)
 }
 

@@ -395,6 +395,14 @@ struct Chained<'a, G: Game> {
 }
 
 impl RecordCommand for Move {
+    /// A dry run rewrites nothing: the bytes read are not stamped.
+    fn stamping(&self) -> super::files::Stamping {
+        match self.dry_run {
+            true => super::files::Stamping::Skip,
+            false => super::files::Stamping::Stamp,
+        }
+    }
+
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         self.refuse_unanswered_message(ctx)?;
         let key = self.key.as_deref();

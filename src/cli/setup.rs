@@ -71,6 +71,14 @@ struct JsonSetup {
 }
 
 impl RecordCommand for Setup {
+    /// A dry run rewrites nothing: the bytes read are not stamped.
+    fn stamping(&self) -> super::files::Stamping {
+        match self.dry_run {
+            true => super::files::Stamping::Skip,
+            false => super::files::Stamping::Stamp,
+        }
+    }
+
     fn run<G: Game>(self, ctx: &Ctx<'_>) -> Result<Exit, Failure> {
         let Some(new_key) = self.joining::<G>(ctx)? else {
             return self.play::<G>(ctx, ctx, None);
