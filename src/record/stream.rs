@@ -1039,6 +1039,13 @@ mod tests {
         }
     }
 
+    /// The text of an input of the `stream` fuzz target (the fuzz
+    /// crate's `stream`): its first byte chooses the part size, the rest
+    /// is the text.
+    fn artifact(input: &[u8]) -> String {
+        String::from_utf8(input[1..].to_vec()).unwrap()
+    }
+
     fn in_parts(text: &str, bytes: usize) -> Read {
         in_parts_from(text.as_bytes(), bytes)
     }
@@ -1330,13 +1337,9 @@ mod tests {
             LOG.replace("[Result \"*\"]\n\n1. Blue", "[Result \"*\"] 1. Blue"),
             spaced.replace(", Cd1-d2\n", ",\n  Cd1-d2\n  Kb1-a1\n"),
             spaced.replace("{a comment", "{a comment\n"),
-            String::from_utf8(
-                include_bytes!(
-                    "../../fuzz/artifacts-found/stream/quoted-record-read-in-small-parts"
-                )[1..]
-                    .to_vec(),
-            )
-            .unwrap(),
+            artifact(include_bytes!(
+                "../../fuzz/artifacts-found/stream/quoted-record-read-in-small-parts"
+            )),
         ];
         for text in &texts {
             let want = whole(text);
@@ -1405,13 +1408,9 @@ mod tests {
             format!("{unclosed}1. White: pass\n"),
             format!("{unclosed}{{c}}\n;\n\n1. White: pass\n"),
             unclosed.replace("\n;\n\n\n;", "\n{c}\n\n\n{d}\n;"),
-            String::from_utf8(
-                include_bytes!(
-                    "../../fuzz/artifacts-found/stream/header-error-after-a-run-of-comment-lines"
-                )[1..]
-                    .to_vec(),
-            )
-            .unwrap(),
+            artifact(include_bytes!(
+                "../../fuzz/artifacts-found/stream/header-error-after-a-run-of-comment-lines"
+            )),
         ];
         for text in &texts {
             let want = whole(text);
