@@ -207,7 +207,8 @@ fn plain_lines(buffer: &[u8]) -> Option<&str> {
 }
 
 /// How many bytes at the start of `bytes` are ASCII and not NUL, looked
-/// at eight at a time ([`plain_ascii`]).
+/// at eight at a time. (A byte `x` below 0x80 is NUL when `x + 0x7f`
+/// leaves its top bit clear; the sum never carries into the next byte.)
 fn plain_prefix(bytes: &[u8]) -> usize {
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -225,21 +226,10 @@ fn plain_prefix(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len() - at)
 }
 
-/// Whether every byte of `bytes` is ASCII and none is NUL, looked at
-/// eight bytes at a time. (A byte `x` below 0x80 is NUL when `x + 0x7f`
-/// leaves its top bit clear; the sum never carries into the next byte.)
+/// Whether every byte of `bytes` is ASCII and none is NUL
+/// ([`plain_prefix`] of all of it).
 fn plain_ascii(bytes: &[u8]) -> bool {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut at = 0;
-    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        let x = u64::from_le_bytes(*word);
-        if x & HIGH != 0 || (x + LOW) & HIGH != HIGH {
-            return false;
-        }
-        at += 8;
-    }
-    bytes[at..].iter().all(|b| (1..0x80).contains(b))
+    plain_prefix(bytes) == bytes.len()
 }
 
 /// Read the next line of `input` into `raw`, its line end kept, or of a
