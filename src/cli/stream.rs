@@ -64,17 +64,7 @@ pub(super) enum Checked<T> {
 /// `check` does, and hand the referee to `after`; or give back the
 /// input's bytes when it must be read whole.
 pub(super) fn check<C: AfterCheck>(path: &Path, after: C) -> Result<Checked<C::Output>, Failure> {
-    check_keeping(path, Keep::RULES, after)
-}
-
-/// [`check`], the referee keeping what `keep` says besides (read on
-/// today's date).
-pub(super) fn check_keeping<C: AfterCheck>(
-    path: &Path,
-    keep: Keep,
-    after: C,
-) -> Result<Checked<C::Output>, Failure> {
-    let keep = keep.on(super::context::reader_today());
+    let keep = Keep::RULES.on(super::context::reader_today());
     read(path, Checking(after, keep))
 }
 
