@@ -74,6 +74,57 @@ fn a_broken_signature_in_a_later_part_is_named_as_when_read_whole() {
     }
 }
 
+/// A signed Castle Danger record of some 1,500 turns (365 KB: the first
+/// part of 16 KiB, then three of 128 KiB, the streamed reader's parts
+/// for signed records, and several windows of 256 signatures).
+fn long_signed_castle_danger() -> String {
+    use herald::games::castle_danger::CastleDanger;
+    use herald::selfplay::{self, Options};
+    let mut options = Options::new::<CastleDanger>(0, 2);
+    options.max_turns = 3000;
+    options.stop_percent = 50;
+    options.signatures = true;
+    let text = selfplay::record::<CastleDanger>(&options).unwrap();
+    assert!(text.len() > 16 * 1024 + 2 * 128 * 1024, "{}", text.len());
+    text
+}
+
+#[test]
+fn a_broken_signature_in_any_part_of_a_long_signed_record_is_named_as_when_read_whole() {
+    let text = long_signed_castle_danger();
+    assert_eq!(same(&text, &[]).0, 0);
+    let lines = text.matches("sig ").count();
+    // The first part (16 KiB, read with the header), a window's last
+    // and the next window's first signature, the parts of 128 KiB after
+    // it, the last line.
+    for n in [2, 256, 257, 700, lines / 2, lines * 5 / 6, lines] {
+        let broken = common::change_line(&text, "sig ", n, flip_sig);
+        let (code, _, err) = same(&broken, &[]);
+        assert_eq!(code, 1, "{n}");
+        assert!(err.contains("signature does not match"), "{n}: {err}");
+    }
+}
+
+#[test]
+fn a_signed_record_without_a_shared_deck_is_read_in_parts_that_hold_a_window_of_signatures() {
+    use herald::games::castle_danger::CastleDanger;
+    use herald::record::stream::{Visitor, PART};
+    use herald::referee::{Keep, Replay};
+    let part = |text: &str| {
+        let source = herald::record::Source::new(text.as_bytes()).unwrap();
+        let record = herald::record::parse(&source).unwrap();
+        Replay::<CastleDanger>::start(&record, Keep::RULES)
+            .unwrap()
+            .part_bytes()
+    };
+    // Some 240 bytes a signed line: 256 of them in a part of 128 KiB.
+    let signed = part(&common::signed_castle_danger());
+    assert_eq!(signed, 8 * PART);
+    assert!(signed >= 256 * 240 * 2, "{signed}");
+    // Unsigned, the reader's own parts.
+    assert_eq!(part(&common::passes(10)), 0);
+}
+
 #[test]
 fn an_early_broken_signature_comes_before_a_later_illegal_line() {
     let text = common::signed_castle_danger();

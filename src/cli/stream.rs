@@ -353,6 +353,10 @@ impl<G: Game> Visitor for ToTurn<G> {
     fn skipped(&mut self, turn: &Turn<'_>) {
         self.count(turn);
     }
+
+    fn part_bytes(&self) -> usize {
+        self.replay.as_ref().map_or(0, Visitor::part_bytes)
+    }
 }
 
 /// A problem with the header, `e`, reported once the rest of the record

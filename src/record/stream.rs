@@ -509,6 +509,14 @@ pub trait Visitor {
     /// (`show --turn` past the last is told so before any problem of
     /// the rules).
     fn skipped(&mut self, _turn: &Turn<'_>) {}
+    /// The least clean text the visitor would be given a part at a time,
+    /// in bytes, if the reader reads less ([`PART`]): a visitor that
+    /// checks a part's turns together at its end (the referee's batch of
+    /// signatures) asks for parts that hold a whole batch. Asked once,
+    /// as the log's first part is given.
+    fn part_bytes(&self) -> usize {
+        0
+    }
 }
 
 /// A record its reader can read again (a file, a text held): where the
@@ -904,6 +912,7 @@ impl<R: BufRead> Reader<R> {
     /// ([`Reader::head`]).
     pub fn visit<V: Visitor>(mut self, visitor: &mut V) -> Result<Source, Stop<V::Error>> {
         let mut failed: Option<(V::Error, Box<Source>)> = None;
+        self.part = self.part.max(visitor.part_bytes());
         let mut source = self.first.take().unwrap_or_else(|| self.head.clone());
         let mut start = self.header.header_end;
         let mut before = 0;
