@@ -23,6 +23,9 @@
 //!   `target/tmp/check-<N>[-signed]-<game>.pbem` for timing the binary
 //!   (`benches/RESULTS.md`); `<game>/check-<N>[-signed]/streamed` is the
 //!   same record read as `herald check` reads it now (`streamed` above).
+//!   For the signed record, both are then timed in CPU time against the
+//!   floor of its signatures (as many, verified in merged-key batches of
+//!   256; 21 interleaved rounds, printed to standard error).
 //!
 //! - `battlegates/legal/<card|dice>-phase`: `Game::legal_actions` on the
 //!   most crowded Battlegates positions of 20 self-play games (the turn
@@ -38,6 +41,9 @@
 //! Every game of the registry (`herald::for_each_game!`) is benchmarked.
 //! A filter that names games (`-- castle-danger/plain`) makes only their
 //! records.
+
+#[path = "common/cpu.rs"]
+mod cpu;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -240,6 +246,73 @@ fn long_record<G: Game>(c: &mut Criterion, proofs: Proofs) {
         b.iter(|| black_box(streamed::<G>(black_box(long.as_bytes()))))
     });
     group.finish();
+    if proofs == Proofs::Signed && sealed_lines(&long) > 0 {
+        signed_floor::<G>(&long, long_turns);
+    }
+}
+
+/// The lines of `text` that carry a signature (`sig` item lines).
+fn sealed_lines(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.trim_start().starts_with("sig "))
+        .count()
+}
+
+/// A signed record's check against the floor of its signatures (issue
+/// 30), in CPU time ([`cpu::cpu_pairs`]): as many Ed25519 signatures of
+/// 240-byte messages (a line's sealed bytes are about as long) by two
+/// keys as the record has sealed lines, verified in merged-key batches
+/// of 256 (`fairness::seals_verify`, spec section 3.8; the replay's
+/// window), against `herald check`'s streamed read and its whole read.
+fn signed_floor<G: Game>(long: &str, turns: u64) {
+    let keys = [
+        herald::fairness::signing_key(&[1; 32]),
+        herald::fairness::signing_key(&[2; 32]),
+    ];
+    let n = sealed_lines(long);
+    let messages: Vec<Vec<u8>> = (0..n)
+        .map(|i| {
+            let mut m = vec![b'x'; 240];
+            m[..8].copy_from_slice(&(i as u64).to_be_bytes());
+            m
+        })
+        .collect();
+    let signers: Vec<ed25519_dalek::VerifyingKey> =
+        (0..n).map(|i| keys[i % 2].verifying_key()).collect();
+    let sigs: Vec<[u8; 64]> = (0..n)
+        .map(|i| {
+            use ed25519_dalek::Signer;
+            keys[i % 2].sign(&messages[i]).to_bytes()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let floor = || {
+        for at in (0..n).step_by(256) {
+            let end = (at + 256).min(n);
+            assert!(herald::fairness::seals_verify(
+                &signers[at..end],
+                black_box(&refs[at..end]),
+                &sigs[at..end]
+            ));
+        }
+    };
+    let label = format!("{}/check-{turns}-signed ({n} signatures)", G::ID);
+    let streamed = || {
+        black_box(streamed::<G>(black_box(long.as_bytes())));
+    };
+    let whole = || {
+        black_box(check::<G>(black_box(long.as_bytes())));
+    };
+    cpu::cpu_pairs(
+        &format!("{label}, streamed"),
+        &[("floor", &floor)],
+        &streamed,
+    );
+    cpu::cpu_pairs(
+        &format!("{label}, end-to-end"),
+        &[("floor", &floor)],
+        &whole,
+    );
 }
 
 /// The crowded Battlegates positions: of every turn start of 20

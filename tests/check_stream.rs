@@ -75,8 +75,8 @@ fn a_broken_signature_in_a_later_part_is_named_as_when_read_whole() {
 }
 
 /// A signed Castle Danger record of some 1,500 turns (365 KB: the first
-/// part of 16 KiB, then three of 128 KiB, the streamed reader's parts
-/// for signed records, and several windows of 256 signatures).
+/// part of 16 KiB, then parts of 64 KiB, the streamed reader's parts for
+/// signed records, and several windows of 256 signatures).
 fn long_signed_castle_danger() -> String {
     use herald::games::castle_danger::CastleDanger;
     use herald::selfplay::{self, Options};
@@ -95,7 +95,7 @@ fn a_broken_signature_in_any_part_of_a_long_signed_record_is_named_as_when_read_
     assert_eq!(same(&text, &[]).0, 0);
     let lines = text.matches("sig ").count();
     // The first part (16 KiB, read with the header), a window's last
-    // and the next window's first signature, the parts of 128 KiB after
+    // and the next window's first signature, the parts of 64 KiB after
     // it, the last line.
     for n in [2, 256, 257, 700, lines / 2, lines * 5 / 6, lines] {
         let broken = common::change_line(&text, "sig ", n, flip_sig);
@@ -117,10 +117,10 @@ fn a_signed_record_without_a_shared_deck_is_read_in_parts_that_hold_a_window_of_
             .unwrap()
             .part_bytes()
     };
-    // Some 240 bytes a signed line: 256 of them in a part of 128 KiB.
+    // Some 240 bytes a signed line: 256 of them in a part of 64 KiB.
     let signed = part(&common::signed_castle_danger());
-    assert_eq!(signed, 8 * PART);
-    assert!(signed >= 256 * 240 * 2, "{signed}");
+    assert_eq!(signed, 4 * PART);
+    assert!(signed >= 256 * 240, "{signed}");
     // Unsigned, the reader's own parts.
     assert_eq!(part(&common::passes(10)), 0);
 }

@@ -3227,11 +3227,12 @@ impl<G: Game> record::stream::Visitor for Replay<G> {
 /// signatures wait to be verified ([`Replay::part_bytes`]): a part of
 /// [`record::stream::PART`] holds some 70 signed lines of a two-sided
 /// game, whose signatures its end would verify in a batch of 70, at
-/// some 0.75 of the speed a batch of the replay's window (256) reaches;
-/// parts of 128 KiB hold some 500 such lines, a window's and more, for
-/// a few hundred KB of text held. Not where a deck is shared: its lines
-/// are long and hold the shares whose batches are kept small for memory.
-const SIGNED_PART: usize = 8 * record::stream::PART;
+/// less fast a signature than a batch of the replay's window (256);
+/// parts of 64 KiB hold some 270 such lines, a window's, for a few
+/// hundred KB more held (parts of 128 KiB held 1 MB more at the peak).
+/// Not where a deck is shared: its lines are long and hold the shares
+/// whose batches are kept small for memory.
+const SIGNED_PART: usize = 4 * record::stream::PART;
 
 /// The sides' names as owners, for a sentence: `Red's`, `Red's and
 /// Blue's`, `Red's, Blue's and Green's`.
