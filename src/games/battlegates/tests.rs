@@ -2078,3 +2078,61 @@ fn the_diagram_names_a_set_up_other_than_one_board() {
     );
     assert!(!G::diagram(&State::start(), DiagramStyle::default()).contains("Setup:"));
 }
+
+#[test]
+fn a_square_written_straight_into_a_text_is_named_as_displayed() {
+    // `Sq::write_to` writes every square of every run the referee reads
+    // (the canonical text of a line): it must name it as `Display` does.
+    for col in 0..26 {
+        // Every row `Display` names (row 255 would be row 256).
+        for row in 0..u8::MAX {
+            let sq = Sq { col, row };
+            let mut text = String::from("x");
+            sq.write_to(&mut text);
+            assert_eq!(text, format!("x{sq}"), "column {col}, row {row}");
+        }
+    }
+}
+
+#[test]
+fn a_position_copied_over_another_is_the_position_copied() {
+    // The referee plays each turn in a copy of the position made over the
+    // box of the position before (`clone_from`, which keeps the turn
+    // log's lists): the copy must be the position, log and all.
+    let mut played = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Gc5es", 1);
+    Kit::ok(&mut played, "d5-c5");
+    let mut longer = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "Gc5es", 2);
+    longer.log = vec!["a".into(), "b".into(), "c".into()];
+    let mut shorter = dice_phase("d4,x,x,x,x/h12,x,x,x,x", "Gc5es", 2);
+    shorter.log.clear();
+    for mut copy in [longer, shorter] {
+        copy.clone_from(&played);
+        assert_eq!(format!("{copy:?}"), format!("{played:?}"));
+        assert_eq!(format!("{:?}", played.clone()), format!("{played:?}"));
+        assert_eq!(
+            G::write_position_text(&copy),
+            G::write_position_text(&played)
+        );
+    }
+}
+
+#[test]
+fn the_gates_a_run_turned_are_written_as_the_list_names_them() {
+    let before = dice_phase("d5,x,x,x,x/h12,x,x,x,x", "Gc5es", 1);
+    let mut after = before.clone();
+    Kit::ok(&mut after, "d5-c5");
+    let listed = after.board.maze.turned_since(&before.board.maze);
+    assert_eq!(listed, ["Gc5es to Gc4ne"]);
+    let mut text = String::from("ran");
+    after
+        .board
+        .maze
+        .write_turned_since(&before.board.maze, ", pushing ", &mut text);
+    assert_eq!(text, format!("ran, pushing {}", listed.join(", ")));
+    let mut none = String::from("ran");
+    before
+        .board
+        .maze
+        .write_turned_since(&before.board.maze, ", pushing ", &mut none);
+    assert_eq!(none, "ran");
+}

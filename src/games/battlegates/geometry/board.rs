@@ -159,6 +159,24 @@ impl fmt::Display for Sq {
     }
 }
 
+impl Sq {
+    /// Append the square's name (`b4`, as [`fmt::Display`] writes it)
+    /// to `out`, without the formatting machinery: the referee writes
+    /// every square of every run it reads.
+    pub fn write_to(self, out: &mut String) {
+        out.push(char::from(b'a' + self.col));
+        let row = u32::from(self.row) + 1;
+        let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+        if row >= 100 {
+            out.push(digit(row / 100));
+        }
+        if row >= 10 {
+            out.push(digit(row / 10));
+        }
+        out.push(digit(row));
+    }
+}
+
 /// A post: the corner `(x, y)`, the south-west corner of square `(x, y)`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Post {

@@ -320,6 +320,25 @@ impl Maze {
             .collect()
     }
 
+    /// [`Maze::turned_since`] appended to `out`, after `lead` (`, pushing
+    /// `), the gates joined by `, `; nothing when no gate turned.
+    pub fn write_turned_since(&self, before: &Maze, lead: &str, out: &mut String) {
+        use std::fmt::Write as _;
+        let turned = self
+            .gates
+            .iter()
+            .zip(&before.gates)
+            .filter_map(|(now, was)| match (was, now) {
+                (Some(a), Some(b)) if a != b => Some((a, b)),
+                _ => None,
+            });
+        for (k, (a, b)) in turned.enumerate() {
+            out.push_str(if k == 0 { lead } else { ", " });
+            // Writing into a `String` never fails.
+            let _ = write!(out, "{a} to {b}");
+        }
+    }
+
     /// Put `piece` on the board (no rule checked). False when full.
     pub fn add(&mut self, piece: Piece) -> bool {
         match piece {

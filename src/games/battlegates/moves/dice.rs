@@ -38,9 +38,16 @@ impl Stepped {
 
 /// How a location is written in a run: a square, or `K`.
 pub fn loc_word(loc: Loc) -> String {
+    let mut word = String::new();
+    write_loc(loc, &mut word);
+    word
+}
+
+/// [`loc_word`], appended to `out`.
+pub fn write_loc(loc: Loc, out: &mut String) {
     match loc {
-        Loc::Sq(sq) => sq.to_string(),
-        Loc::Keep(_) => "K".into(),
+        Loc::Sq(sq) => sq.write_to(out),
+        Loc::Keep(_) => out.push('K'),
     }
 }
 

@@ -19,7 +19,7 @@
 use crate::games::battlegates::geometry::board::{read_sq, Dir, Geometry, Loc, Sense, Sq};
 use crate::games::battlegates::mazes::maze::{read_piece, Gate, Piece};
 use crate::games::battlegates::moves::action::{Action, Path, Shot, MAX_PATH};
-use crate::games::battlegates::moves::dice::loc_word;
+use crate::games::battlegates::moves::dice::write_loc;
 use crate::games::battlegates::one_board::state::State;
 use crate::games::battlegates::pieces::cards::Card;
 use nom::branch::alt;
@@ -311,34 +311,51 @@ fn locs<'t>(g: &Geometry, r: &Reader<'t>, i: &'t str) -> Res<'t, Vec<Loc>> {
     Ok((at, out))
 }
 
-/// Append the canonical text of `action`.
+/// Append the canonical text of `action`, written straight into `out`
+/// (no text of its own made: the referee writes every action of every
+/// line it reads, for the line's canonical text).
 pub fn write(action: &Action, out: &mut String) {
-    let path = |locs: &[Loc]| {
-        locs.iter()
-            .map(|l| loc_word(*l))
-            .collect::<Vec<_>>()
-            .join("-")
+    use std::fmt::Write as _;
+    let path = |locs: &[Loc], out: &mut String| {
+        for (k, l) in locs.iter().enumerate() {
+            if k > 0 {
+                out.push('-');
+            }
+            write_loc(*l, out);
+        }
     };
-    let text = match action {
-        Action::Discard(c) => format!("discard {c}"),
-        Action::Scale(a, b) => format!("scale {}", path(&[*a, *b])),
-        Action::Climb(a, b) => format!("climb {}", path(&[*a, *b])),
-        Action::MoveWall(a, b) => format!("move-wall W{a} W{b}"),
-        Action::MoveGate(a, b) => format!("move-gate {a} {b}"),
+    // Writing into a `String` never fails.
+    let _ = match action {
+        Action::Discard(c) => write!(out, "discard {c}"),
+        Action::Scale(a, b) => {
+            out.push_str("scale ");
+            path(&[*a, *b], out);
+            Ok(())
+        }
+        Action::Climb(a, b) => {
+            out.push_str("climb ");
+            path(&[*a, *b], out);
+            Ok(())
+        }
+        Action::MoveWall(a, b) => write!(out, "move-wall W{a} W{b}"),
+        Action::MoveGate(a, b) => write!(out, "move-gate {a} {b}"),
         Action::Rotate {
             quarters,
             gate,
             sense,
-        } => format!(
+        } => write!(
+            out,
             "rotate{} {gate} {}",
             if *quarters == 2 { 180 } else { 90 },
             sense.word()
         ),
-        Action::Run(p) => path(p.locs()),
-        Action::Shoot(Shot::From(sq, d)) => format!("shoot {sq} {}", d.letter()),
-        Action::Shoot(Shot::Keep(_, sq)) => format!("shoot K {sq}"),
+        Action::Run(p) => {
+            path(p.locs(), out);
+            Ok(())
+        }
+        Action::Shoot(Shot::From(sq, d)) => write!(out, "shoot {sq} {}", d.letter()),
+        Action::Shoot(Shot::Keep(_, sq)) => write!(out, "shoot K {sq}"),
     };
-    out.push_str(&text);
 }
 
 /// The text of a gate, for messages.

@@ -404,6 +404,13 @@ fn rotate(s: &mut State, gate: Gate, sense: Sense, quarters: u8) -> Result<(), I
     Ok(())
 }
 
+/// [`Id::name`] appended to `out`: `North's Archer`.
+fn write_name(id: Id, out: &mut String) {
+    out.push_str(side_name(id.side()));
+    out.push_str("'s ");
+    out.push_str(id.kind().name());
+}
+
 /// `, carrying North's Archer d10 to e10` for a log.
 pub fn carry_text(carried: &[Carry]) -> String {
     if carried.is_empty() {
@@ -473,18 +480,25 @@ fn run(state: &mut State, path: &Path) -> Result<(), Illegal> {
         }
     }
     let id = board.at(*path.locs().last().unwrap_or(&path.locs()[0]));
-    let who = id.map_or(String::from("a character"), Id::name);
-    let mut words = String::new();
-    crate::games::battlegates::one_board::notation::write(&Action::Run(*path), &mut words);
-    let mut text = format!("{who} ran {words}");
-    let pushed = board.maze.turned_since(&state.board.maze);
-    if !pushed.is_empty() {
-        text.push_str(&format!(", pushing {}", pushed.join(", ")));
+    // The log's line written in one text (a run is the commonest action
+    // of a replay: the referee plays every run of every line it reads).
+    let mut text = String::with_capacity(64);
+    match id {
+        Some(id) => write_name(id, &mut text),
+        None => text.push_str("a character"),
     }
+    text.push_str(" ran ");
+    crate::games::battlegates::one_board::notation::write(&Action::Run(*path), &mut text);
+    board
+        .maze
+        .write_turned_since(&state.board.maze, ", pushing ", &mut text);
     if let Some(v) = report.victim {
-        text.push_str(&format!(", killing {}", v.name()));
+        text.push_str(", killing ");
+        write_name(v, &mut text);
     }
-    text.push_str(&carry_text(&report.carries));
+    if !report.carries.is_empty() {
+        text.push_str(&carry_text(&report.carries));
+    }
     state.log.push(text);
     let removed = crate::games::battlegates::moves::alley::removal_text(&report.removed);
     if !removed.is_empty() {
