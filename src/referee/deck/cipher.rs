@@ -455,6 +455,18 @@ impl Deck {
         )
     }
 
+    /// `enc(C1)` of the ciphertext at `position`, what a share verified
+    /// before is known by ([`super::Share`]'s `checked_against`): of a
+    /// deck kept as its bytes and not decoded, those bytes, nothing
+    /// decoded (a share verified against them had them decoded then).
+    pub(super) fn c1_bytes(&self, position: u32) -> Result<[u8; 32], DeckError> {
+        let i = self.index(position)?;
+        if self.cards.get().is_some() || self.packed.is_empty() {
+            return self.get(position).map(Ciphertext::c1_bytes);
+        }
+        Ok(Half::C1.of(&self.packed[i]))
+    }
+
     /// `C2` of the ciphertext at `position`, all an opening whose shares
     /// a record digest vouches for needs of it: of a vouched deck not
     /// decoded yet, only that half is decoded (it does not decode: the

@@ -149,7 +149,8 @@ impl Hands {
 
     /// Hand `hand` opens the card it holds at `position` (to play or
     /// discard it) with every hand's share of it: the position must be
-    /// in it. Returns the card the shares open; it is open from
+    /// in it. Returns the card the shares open (looked for among the
+    /// cards `likely` first, [`Share::open_among`]); it is open from
     /// then on. Which card the line's actions spend is the referee's to
     /// match against it.
     pub fn open(
@@ -159,9 +160,10 @@ impl Hands {
         hand: Hand,
         position: u32,
         shares: &[(&str, &Share)],
+        likely: &[u32],
     ) -> Result<u32, PlayFault> {
         self.holding(table, hand, position)?;
-        let found = Share::open(table, deck, position, shares)?;
+        let found = Share::open_among(table, deck, position, shares, likely)?;
         self.mark_opened(hand, position);
         Ok(found)
     }

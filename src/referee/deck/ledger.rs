@@ -857,7 +857,11 @@ impl DeckLedger {
             return Err(PlayFault::NotDrawn(position).to_string());
         };
         let shares = shares_of(&self.shares, &self.sides, position);
-        let found = match self.hands.open(table, deck, side, position, &shares) {
+        let likely = self.likely_cards(position);
+        let found = match self
+            .hands
+            .open(table, deck, side, position, &shares, &likely)
+        {
             Ok(found) => found,
             Err(PlayFault::Deck(DeckError::NoCard(_))) => {
                 self.broken = Some((position, side));
@@ -869,6 +873,54 @@ impl DeckLedger {
         self.retire(position);
         self.drop_held(position);
         Ok(Some(found))
+    }
+
+    /// The cards the card at `position` is likely to be, for its opening
+    /// to compare first ([`super::Table::card_index_among`]): the cards
+    /// of its generation's deck before its passes, by number when they
+    /// are known, but for those opened since it started (the discard
+    /// pile, and the decks before the passes of the generations after
+    /// it, the piles of before). An honest deck's card is among them;
+    /// any card is found all the same, compared after them.
+    pub(super) fn likely_cards(&self, position: u32) -> Vec<u32> {
+        let Some(g) = self.generations.iter().rposition(|gen| {
+            gen.whole()
+                .is_some_and(|w| (w.input.base()..w.input.end()).contains(&position))
+        }) else {
+            return Vec::new();
+        };
+        let Some(numbers) = self.generations[g].whole().and_then(|w| w.numbers.as_ref()) else {
+            return Vec::new();
+        };
+        // The cards opened since, one bit a card (a game has at most a
+        // few hundred cards; one that does not fit is not left out).
+        let mut opened = [0u64; 8];
+        let mut mark = |c: u32| {
+            if let Some(word) = opened.get_mut(c as usize / 64) {
+                *word |= 1 << (c % 64);
+            }
+        };
+        for d in self.pile.iter() {
+            if let Discard::Card(c) = d {
+                mark(*c);
+            }
+        }
+        for later in &self.generations[g + 1..] {
+            for &c in later
+                .whole()
+                .and_then(|w| w.numbers.as_ref())
+                .into_iter()
+                .flatten()
+            {
+                mark(c);
+            }
+        }
+        let out = |c: u32| {
+            opened
+                .get(c as usize / 64)
+                .is_some_and(|word| word & (1 << (c % 64)) != 0)
+        };
+        numbers.iter().copied().filter(|&c| !out(c)).collect()
     }
 
     /// Whether side `side` can open `position` on this line without

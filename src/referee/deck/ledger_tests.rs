@@ -255,6 +255,46 @@ fn openings(ledger: &DeckLedger, side: usize) -> Vec<(u32, SeedOpening)> {
 }
 
 #[test]
+fn an_honest_decks_opened_card_is_among_the_cards_its_opening_compares_first() {
+    // An opening looks for its card among the cards of its deck not
+    // opened yet first (`Table::card_index_among`), then among every
+    // card: through reshuffles, an honest deck's card is always among
+    // the first, which are fewer than the deck's cards once some are
+    // opened.
+    let mut ledger = set_up(0);
+    let mut shorter = 0;
+    for t in 0..150 {
+        let side = t % 2;
+        ledger.reshuffle_if_due(h(side));
+        ledger.draw(h(side)).unwrap();
+        if ledger.pass_due(h(side)).is_some() {
+            pass(&mut ledger, side, &honest).unwrap();
+        }
+        let played = ledger.held(h(side))[0];
+        share(&mut ledger, side, played).unwrap();
+        let likely = ledger.likely_cards(played);
+        let card = ledger.open(h(side), played).unwrap().unwrap();
+        assert!(likely.contains(&card), "turn {t}: {card} not in {likely:?}");
+        if likely.len() < 20 {
+            shorter += 1;
+        }
+        let order = ledger.order().to_vec();
+        let i = order.iter().position(|&s| s == h(side)).unwrap();
+        let round: Vec<Hand> = (1..=order.len())
+            .map(|k| order[(i + k) % order.len()])
+            .collect();
+        let owed = ledger.owed_on_turn(h(side), &round);
+        give_owed_with(&mut ledger, side, owed, share);
+    }
+    assert!(ledger.compacted().iter().filter(|&&c| c).count() >= 3);
+    assert!(
+        shorter > 75,
+        "{shorter} openings compared fewer than 20 cards first"
+    );
+    both_audits_pass(&mut ledger);
+}
+
+#[test]
 fn a_ledger_plays_a_forty_turn_game_through_a_reshuffle_and_audits_it() {
     for first in 0..2 {
         let mut ledger = set_up(first);

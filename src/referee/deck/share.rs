@@ -32,9 +32,12 @@ pub struct Share {
     proof: [u8; PROOF_LEN],
     /// The key `X` and the card's `C1` that the proof was verified
     /// against by [`Share::verified`] (or will be, in a batch, by
-    /// [`Share::claimed`]), if it was: opening or drawing with the same
-    /// key and card, it is not verified again.
-    checked: Option<(RistrettoPoint, RistrettoPoint)>,
+    /// [`Share::claimed`]), if it was, by their encodings: opening or
+    /// drawing with the same key and card, it is not verified again.
+    /// (An encoding is canonical, one a point, so the same bytes are
+    /// the same point; comparing them needs no point decoded and no
+    /// constant-time arithmetic, and both are public.)
+    checked: Option<([u8; 32], [u8; 32])>,
     /// Whether a record digest the reader checked before vouches for it
     /// ([`Share::vouched`]): it was verified then, against the key and
     /// card it is for.
@@ -494,15 +497,15 @@ impl Share {
     ) -> Result<(Share, ShareCheck), DeckError> {
         let check = self.check(table, side, deck)?;
         let share = Share {
-            checked: Some((check.key.0, check.c1.0)),
+            checked: Some((check.key.1, check.c1.1)),
             ..self
         };
         Ok((share, check))
     }
 
     /// Whether this share was [verified](Share::verified) against the key
-    /// `key` and a card whose `C1` is `c1`.
-    fn checked_against(&self, key: &RistrettoPoint, c1: &RistrettoPoint) -> bool {
+    /// encoded as `key` and a card whose `C1` is encoded as `c1`.
+    fn checked_against(&self, key: &[u8; 32], c1: &[u8; 32]) -> bool {
         self.vouched || self.checked.is_some_and(|(k, c)| &k == key && &c == c1)
     }
 
@@ -517,10 +520,24 @@ impl Share {
         position: u32,
         shares: &[(&str, &Share)],
     ) -> Result<u32, DeckError> {
+        Share::open_among(table, deck, position, shares, &[])
+    }
+
+    /// [`Share::open`], the card looked for among the cards `likely`
+    /// first ([`Table::card_index_among`]: the same card, found sooner).
+    pub fn open_among(
+        table: &Table,
+        deck: &Deck,
+        position: u32,
+        shares: &[(&str, &Share)],
+        likely: &[u32],
+    ) -> Result<u32, DeckError> {
         let points = checked_shares(table, deck, position, shares, None)?;
         let sum: RistrettoPoint = points.iter().sum();
         let point = deck.c2(position)? - sum;
-        table.card_index(&point).ok_or(DeckError::NoCard(position))
+        table
+            .card_index_among(&point, likely)
+            .ok_or(DeckError::NoCard(position))
     }
 }
 
@@ -557,11 +574,13 @@ fn checked_shares(
         }
         seen[i] = true;
         // A vouched share was verified when its line was first read:
-        // its card's `C1` is not needed (nor decoded).
+        // its card's `C1` is not needed (nor decoded). A share verified
+        // before is known by the encodings it was verified against: the
+        // card's `C1` is not decoded again for it.
         if !share.vouched {
-            let key = table.side(i).map(|(_, k)| k.point());
-            let (c1, _) = deck.c1(position)?;
-            if !key.is_some_and(|key| share.checked_against(key, &c1)) {
+            let key = table.side(i).map(|(_, k)| *k.bytes());
+            let c1 = deck.c1_bytes(position)?;
+            if !key.is_some_and(|key| share.checked_against(&key, &c1)) {
                 share.verify(table, side, deck)?;
             }
         }

@@ -236,6 +236,37 @@ fn card_points_are_distinct_and_bound_to_the_game() {
     }
 }
 
+#[test]
+fn a_card_is_found_among_the_likely_cards_first_and_among_all_when_not_there() {
+    // An opening compares its card with the cards it is likely to be
+    // first (`Table::card_index_among`): whatever they are, the card
+    // found is the one `card_index` finds comparing every card, and a
+    // point of no card is none.
+    let table = example_table();
+    for i in 0..34 {
+        let point = card_point(&game(), i);
+        let other = (i + 1) % 34;
+        for likely in [
+            vec![],
+            vec![i],
+            vec![other, i],
+            vec![other],
+            (0..34).rev().collect(),
+            vec![99],
+        ] {
+            assert_eq!(
+                table.card_index_among(&point, &likely),
+                Some(i),
+                "card {i} among {likely:?}"
+            );
+        }
+        assert_eq!(
+            table.card_index_among(&card_point(&[1; 32], i), &[i, other]),
+            None
+        );
+    }
+}
+
 // ------------------------------------------------------ ciphertexts
 
 #[test]
