@@ -66,6 +66,9 @@
 //! One thread; everything but the measured step is made outside the
 //! timed loop.
 
+#[path = "common/cpu.rs"]
+mod cpu;
+
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -523,8 +526,8 @@ fn floor(
     group.bench_function(format!("floor/{name}/from-bytes"), |b| b.iter(from_bytes));
     group.bench_function(format!("floor/{name}/from-record"), |b| b.iter(from_record));
     group.bench_function(format!("floor/{name}/herald"), |b| b.iter(herald));
-    cpu_pairs(
-        name,
+    cpu::cpu_pairs(
+        &format!("deck/floor/{name}"),
         &[
             ("floor", &batched),
             ("from bytes", &from_bytes),
@@ -532,69 +535,6 @@ fn floor(
         ],
         &herald,
     );
-}
-
-/// Rounds of each floor then herald's replay, measured in CPU time:
-/// [`PAIRS`] rounds, each run timed by the thread's CPU clock, so that
-/// the other jobs of a loaded machine do not count (criterion's figures
-/// are wall time). Prints each one's median and, for each floor, the
-/// median of its rounds' ratios, floor / herald.
-fn cpu_pairs(name: &str, floors: &[(&str, &dyn Fn())], herald: &dyn Fn()) {
-    let mut f: Vec<Vec<f64>> = vec![Vec::new(); floors.len()];
-    let mut ratio: Vec<Vec<f64>> = vec![Vec::new(); floors.len()];
-    let mut h = Vec::new();
-    for _ in 0..PAIRS {
-        let times: Vec<f64> = floors.iter().map(|(_, run)| thread_cpu(*run)).collect();
-        let b = thread_cpu(herald);
-        for (k, a) in times.into_iter().enumerate() {
-            f[k].push(a);
-            ratio[k].push(a / b);
-        }
-        h.push(b);
-    }
-    let herald_ms = median(&mut h) * 1e3;
-    for (k, (floor, _)) in floors.iter().enumerate() {
-        eprintln!(
-            "deck/floor/{name}: CPU, medians of {PAIRS} rounds: {floor} {:.1} ms, herald \
-             {herald_ms:.1} ms, {floor} / herald {:.3} (rounds {:.3} to {:.3})",
-            median(&mut f[k]) * 1e3,
-            median(&mut ratio[k]),
-            ratio[k].iter().copied().fold(f64::INFINITY, f64::min),
-            ratio[k].iter().copied().fold(0.0, f64::max),
-        );
-    }
-}
-
-/// The pairs [`cpu_pairs`] times.
-const PAIRS: usize = 21;
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-/// The CPU time of this thread running `f`, in seconds
-/// (`CLOCK_THREAD_CPUTIME_ID`).
-fn thread_cpu(f: &dyn Fn()) -> f64 {
-    #[repr(C)]
-    struct Timespec {
-        sec: i64,
-        nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let now = || {
-        let mut t = Timespec { sec: 0, nsec: 0 };
-        // SAFETY: `t` is a valid `struct timespec` for the call to fill.
-        let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-        assert_eq!(rc, 0, "clock_gettime");
-        t.sec as f64 + t.nsec as f64 * 1e-9
-    };
-    let start = now();
-    f();
-    now() - start
 }
 
 /// A self-played Battlegates game with hidden hands, 40 signed turns,
