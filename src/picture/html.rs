@@ -185,10 +185,11 @@ impl Store for InMemory {
 struct Parts {
     /// `hash << 32 | number + 1`; 0 is empty.
     slots: Vec<u64>,
-    /// Where each part's JSON string starts.
-    starts: Vec<u64>,
+    /// Where each part's JSON string starts (grown by a few thousand at
+    /// a time, not doubled).
+    starts: Vec<u32>,
     /// Bytes of [`Piece::Parts`] written.
-    written: u64,
+    written: u32,
 }
 
 impl Parts {
@@ -235,11 +236,11 @@ impl Parts {
                 let n = (slot & 0xFFFF_FFFF) as usize - 1;
                 // Its JSON string ends before the next one's comma.
                 let end = self.starts.get(n + 1).map_or(self.written, |next| next - 1);
-                if end - self.starts[n] != json.len() as u64 {
+                if (end - self.starts[n]) as usize != json.len() {
                     continue;
                 }
                 back.resize(json.len(), 0);
-                store.read_parts(self.starts[n], &mut back)?;
+                store.read_parts(u64::from(self.starts[n]), &mut back)?;
                 if back == json.as_bytes() {
                     return u32::try_from(n).map_err(io::Error::other);
                 }
@@ -250,13 +251,22 @@ impl Parts {
             free = self.probe(h).find(|&k| self.slots[k] == 0);
         }
         let n = u32::try_from(self.len()).map_err(io::Error::other)?;
-        if n > 0 {
+        let comma = u32::from(n > 0);
+        // A page's distinct lines come to some megabytes at most.
+        let start = self.written + comma;
+        let written = u32::try_from(json.len())
+            .ok()
+            .and_then(|len| start.checked_add(len))
+            .ok_or_else(|| io::Error::other("the page's pictures are over 4 GiB"))?;
+        if comma == 1 {
             store.write(Piece::Parts, b",")?;
-            self.written += 1;
         }
-        self.starts.push(self.written);
+        if self.starts.len() == self.starts.capacity() {
+            self.starts.reserve_exact(4096);
+        }
+        self.starts.push(start);
         store.write(Piece::Parts, json.as_bytes())?;
-        self.written += json.len() as u64;
+        self.written = written;
         if let Some(k) = free {
             self.slots[k] = u64::from(h) << 32 | (u64::from(n) + 1);
         }
