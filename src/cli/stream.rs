@@ -183,15 +183,12 @@ impl<C: AfterCheck> Streamed for Checking<C> {
         origin: &str,
         again: Option<Arc<dyn Reread>>,
     ) -> Result<Option<C::Output>, Failure> {
-        // Through `show`'s replay (its visitor, to the last turn, no
-        // position kept before it), which then runs the same code as
-        // `check`: `show` maps no more of the binary's pages to replay.
-        match replay_to::<G, R>(reader, None, self.1, origin, again, false)? {
-            Some(at) => self
+        match Replay::<G>::check_keeping(reader, self.1, again) {
+            Ok(referee) => self
                 .0
-                .after::<G>(super::context::Named::file(origin), &at.referee)
+                .after::<G>(super::context::Named::file(origin), &referee)
                 .map(Some),
-            None => Ok(None),
+            Err(stop) => stopped(*stop, origin),
         }
     }
 }
@@ -256,28 +253,12 @@ pub(super) fn to_turn<G: Game, R: BufRead>(
     again: Option<Arc<dyn Reread>>,
 ) -> Result<Option<AtTurn<G>>, Failure> {
     let keep = Keep::RULES.on(super::context::reader_today());
-    replay_to(reader, upto, keep, origin, again, true)
-}
-
-/// [`to_turn`], keeping what `keep` says, and the position before the
-/// turn only when `before` is true (`check` replays to the last turn
-/// this way, as `Replay::check_keeping` does: the same checks and
-/// problems in the same order).
-fn replay_to<G: Game, R: BufRead>(
-    reader: Reader<R>,
-    upto: Option<u32>,
-    keep: Keep,
-    origin: &str,
-    again: Option<Arc<dyn Reread>>,
-    before: bool,
-) -> Result<Option<AtTurn<G>>, Failure> {
     let replay = Replay::<G>::start_again(reader.header(), keep, again);
     let mut visit = ToTurn {
         replay,
         upto,
         turns: 0,
         past: false,
-        keep_before: before,
         before: None,
     };
     let visited = match reader.visit(&mut visit) {
@@ -315,8 +296,6 @@ struct ToTurn<G: Game> {
     turns: u32,
     /// Past the turn asked for: no line is played any more.
     past: bool,
-    /// Whether the position before the turn is kept.
-    keep_before: bool,
     before: Option<Before<G>>,
 }
 
@@ -342,10 +321,7 @@ impl<G: Game> Visitor for ToTurn<G> {
             return Ok(());
         }
         // The turn asked for, or (for the last) each turn.
-        if self.keep_before
-            && turn.kind == LineKind::Turn
-            && self.upto.is_none_or(|upto| upto == self.turns)
-        {
+        if turn.kind == LineKind::Turn && self.upto.is_none_or(|upto| upto == self.turns) {
             let state = replay.referee().public_state();
             match &mut self.before {
                 Some(before) => {
