@@ -1,4 +1,5 @@
-//! `herald show`, `herald legal`, `herald fate`, `herald replay` and `herald annotate` of a plain record (a
+//! `herald show`, `herald legal`, `herald fate`, `herald replay` (`--html`
+//! too) and `herald annotate` of a plain record (a
 //! file or standard input, without `--key`) read it a part at a time, as
 //! `check` does (about 16 KiB of text, `record::stream`): they keep the
 //! position and what they print, never the record. `--message 1` of a plain file
@@ -446,4 +447,109 @@ fn annotate_of_a_record_reads_it_a_part_at_a_time() {
         std::fs::read_to_string(dir.path().join("a.pbem")).unwrap(),
         shown
     );
+}
+
+#[test]
+fn replay_html_of_a_record_writes_its_page_a_position_at_a_time() {
+    let (mut written, mut refused) = (0, 0);
+    for (i, path) in records().iter().enumerate() {
+        let dir = path.parent().unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        match same_by("replay", dir, name, None, &["--html"]).0 {
+            0 => written += 1,
+            _ => refused += 1,
+        }
+        if i % 5 == 0 {
+            let text = std::fs::read_to_string(path).unwrap();
+            same_by("replay", dir, "-", Some(&text), &["--html"]);
+        }
+    }
+    assert!(written > 100 && refused > 150, "{written} {refused}");
+    // Long records over many parts: a frame and a list item a position,
+    // as when read whole.
+    let dir = TempDir::new().unwrap();
+    let dale = long_dale();
+    let passes = common::passes(3000);
+    for (name, text) in [("dale.pbem", &dale), ("passes.pbem", &passes)] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let (code, page, err) = same_by("replay", dir.path(), name, None, &["--html"]);
+        assert_eq!(code, 0, "{err}");
+        let lines = text
+            .lines()
+            .filter(|l| {
+                l.split_once(". ")
+                    .is_some_and(|(n, _)| n.trim_start_matches('S').parse::<u32>().is_ok())
+            })
+            .count();
+        assert_eq!(
+            page.matches("<section class=\"frame\"").count(),
+            lines + 1,
+            "a frame a line and the start"
+        );
+        assert_eq!(page.matches("<li data-index=").count(), lines + 1);
+        assert!(
+            page.ends_with("</body>\n</html>\n"),
+            "{}",
+            &page[page.len() - 40..]
+        );
+        same_by("replay", dir.path(), "-", Some(text), &["--html"]);
+    }
+    // Broken in a later part: the error alone, nothing printed before it.
+    let late = dale.len() * 3 / 4;
+    let line_start = dale[late..].find('\n').unwrap() + late + 1;
+    let first = dale.lines().find(|l| l.starts_with("1. ")).unwrap();
+    let mut broken = dale.clone();
+    broken.insert_str(line_start, &format!("{first}\n"));
+    std::fs::write(dir.path().join("broken.pbem"), &broken).unwrap();
+    let (code, out, err) = same_by("replay", dir.path(), "broken.pbem", None, &["--html"]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("broken.pbem:"), "{err}");
+    // `-o`: the page standard output shows, written both ways; never
+    // over a file that exists, which stays as it was.
+    let (_, shown, _) = same_by("replay", dir.path(), "dale.pbem", None, &["--html"]);
+    for (whole, out) in [(&[][..], "a.html"), (&["--message", "1"][..], "b.html")] {
+        let run = herald()
+            .current_dir(dir.path())
+            .args(["replay", "--html"])
+            .args(whole)
+            .args(["dale.pbem", "-o", out])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8(run.stdout).unwrap(),
+            format!(
+                "wrote the replay page of dale.pbem to {out} ({} positions)\n",
+                shown.matches("<section class=\"frame\"").count()
+            )
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(out)).unwrap(),
+            shown,
+            "-o writes what standard output shows"
+        );
+    }
+    for args in [&["dale.pbem"][..], &["broken.pbem"]] {
+        let again = herald()
+            .current_dir(dir.path())
+            .args(["replay", "--html"])
+            .args(args)
+            .args(["-o", "a.html"])
+            .output()
+            .unwrap();
+        assert_ne!(again.status.code(), Some(0));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.html")).unwrap(),
+            shown
+        );
+    }
+    let again = herald()
+        .current_dir(dir.path())
+        .args(["replay", "--html", "dale.pbem", "-o", "a.html"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8(again.stderr)
+        .unwrap()
+        .contains("a.html exists already"));
 }

@@ -253,11 +253,16 @@ fn replay(args: ReplayArgs) -> Result<Exit, Failure> {
         output,
     } = args;
     if html {
-        return with_record_in(
-            &input.record,
-            input.message,
-            input.format,
-            super::picture::ReplayPage { key, output },
+        // A part at a time as the text is, but for a key file.
+        let page = super::picture::ReplayPage {
+            key: key.clone(),
+            output,
+        };
+        return in_parts_or_whole(
+            (&input.record, input.message, input.format),
+            key.as_deref(),
+            page,
+            super::stream::read,
         );
     }
     // With a key file the record is read whole: the key file's checks
@@ -1595,7 +1600,7 @@ impl<S: Spooled> Streamed for Spooling<S> {
 }
 
 /// A failure of the temporary file a reader's output waits in.
-fn spool_failure(e: impl std::fmt::Display) -> Failure {
+pub(super) fn spool_failure(e: impl std::fmt::Display) -> Failure {
     Failure::usage(format!("cannot keep the output in a temporary file: {e}"))
 }
 
