@@ -265,26 +265,8 @@ fn sealed_lines(text: &str) -> usize {
 /// of 256 (`fairness::seals_verify`, spec section 3.8; the replay's
 /// window), against `herald check`'s streamed read and its whole read.
 fn signed_floor<G: Game>(long: &str, turns: u64) {
-    let keys = [
-        herald::fairness::signing_key(&[1; 32]),
-        herald::fairness::signing_key(&[2; 32]),
-    ];
     let n = sealed_lines(long);
-    let messages: Vec<Vec<u8>> = (0..n)
-        .map(|i| {
-            let mut m = vec![b'x'; 240];
-            m[..8].copy_from_slice(&(i as u64).to_be_bytes());
-            m
-        })
-        .collect();
-    let signers: Vec<ed25519_dalek::VerifyingKey> =
-        (0..n).map(|i| keys[i % 2].verifying_key()).collect();
-    let sigs: Vec<[u8; 64]> = (0..n)
-        .map(|i| {
-            use ed25519_dalek::Signer;
-            keys[i % 2].sign(&messages[i]).to_bytes()
-        })
-        .collect();
+    let (signers, messages, sigs) = signed_messages(n, 240);
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
     let floor = || {
         for at in (0..n).step_by(256) {
@@ -394,37 +376,45 @@ fn battlegates_legal(c: &mut Criterion) {
     group.finish();
 }
 
-/// Whether the benchmarks of game `id` may run: the free arguments of
-/// the command line (criterion's filter among them) name this game, or
-/// name none. A filter naming one game then skips making the other
-/// games' records, which takes minutes.
+/// Signers' keys, messages and their signatures ([`signed_messages`]).
+type Signed = (
+    Vec<ed25519_dalek::VerifyingKey>,
+    Vec<Vec<u8>>,
+    Vec<[u8; 64]>,
+);
+
+/// `n` messages of `len` bytes (each different) signed by two keys in
+/// turn, as a two-sided record's lines are: the signers' keys, the
+/// messages and the signatures.
+fn signed_messages(n: usize, len: usize) -> Signed {
+    use ed25519_dalek::Signer;
+    let keys = [
+        herald::fairness::signing_key(&[1; 32]),
+        herald::fairness::signing_key(&[2; 32]),
+    ];
+    let messages: Vec<Vec<u8>> = (0..n)
+        .map(|i| {
+            let mut m = vec![b'x'; len];
+            m[..8].copy_from_slice(&(i as u64).to_be_bytes());
+            m
+        })
+        .collect();
+    let signers = (0..n).map(|i| keys[i % 2].verifying_key()).collect();
+    let sigs = (0..n)
+        .map(|i| keys[i % 2].sign(&messages[i]).to_bytes())
+        .collect();
+    (signers, messages, sigs)
+}
+
 /// The floor of a signed record's seals (issue 30): `n` Ed25519
 /// signatures of 200-byte messages by two keys, as a two-sided record
 /// holds them, checked one by one (`verify_strict`) and as one batch
 /// with each key once (`fairness::seals_verify`, spec section 3.8).
 fn seals(c: &mut Criterion) {
-    let keys = [
-        herald::fairness::signing_key(&[1; 32]),
-        herald::fairness::signing_key(&[2; 32]),
-    ];
     let mut group = c.benchmark_group("seals");
     group.sample_size(10);
     for n in [64usize, 256] {
-        let messages: Vec<Vec<u8>> = (0..n)
-            .map(|i| {
-                let mut m = vec![b'x'; 200];
-                m[..8].copy_from_slice(&(i as u64).to_be_bytes());
-                m
-            })
-            .collect();
-        let signers: Vec<ed25519_dalek::VerifyingKey> =
-            (0..n).map(|i| keys[i % 2].verifying_key()).collect();
-        let sigs: Vec<[u8; 64]> = (0..n)
-            .map(|i| {
-                use ed25519_dalek::Signer;
-                keys[i % 2].sign(&messages[i]).to_bytes()
-            })
-            .collect();
+        let (signers, messages, sigs) = signed_messages(n, 200);
         let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
         assert!(herald::fairness::seals_verify(&signers, &refs, &sigs));
         group.throughput(Throughput::Elements(n as u64));
@@ -440,6 +430,10 @@ fn seals(c: &mut Criterion) {
     group.finish();
 }
 
+/// Whether the benchmarks of game `id` may run: the free arguments of
+/// the command line (criterion's filter among them) name this game, or
+/// name none. A filter naming one game then skips making the other
+/// games' records, which takes minutes.
 fn selected(id: &str) -> bool {
     let free: Vec<String> = std::env::args()
         .skip(1)
