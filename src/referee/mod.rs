@@ -3226,10 +3226,10 @@ impl<G: Game> record::stream::Visitor for Replay<G> {
 /// The clean text a record read a part at a time is given in where only
 /// signatures wait to be verified ([`Replay::part_bytes`]): a part of
 /// [`record::stream::PART`] holds some 70 signed lines of a two-sided
-/// game, whose signatures its end would verify in a batch of 70, at
-/// less fast a signature than a batch of the replay's window (256);
-/// parts of 64 KiB hold some 270 such lines, a window's, for a few
-/// hundred KB more held (parts of 128 KiB held 1 MB more at the peak).
+/// game, whose signatures its end would verify in a batch of 70, each
+/// more slowly than in a batch of the replay's window (256); parts of
+/// 64 KiB hold some 270 such lines, a window's, for some 0.2 MB more at
+/// the peak (parts of 128 KiB held 1 MB more).
 /// Not where a deck is shared: its lines are long and hold the shares
 /// whose batches are kept small for memory.
 const SIGNED_PART: usize = 4 * record::stream::PART;
