@@ -444,35 +444,38 @@ fn floor(
         record.turns.len(),
         windows.len()
     );
+    // A window's signatures in one merged-key batch.
+    let window_seals = |n: usize| {
+        assert!(herald::fairness::seals_verify(
+            &signers[..n],
+            black_box(&refs[..n]),
+            &sigs[..n]
+        ));
+    };
+    // A window's `count` shares read from their bytes (each `D` decoded)
+    // and checked against `deck`, their proofs in one batch.
+    let shares_from_bytes = |count: usize, deck: &Deck| {
+        let checks: Vec<ShareCheck> = black_box(&items[..count])
+            .iter()
+            .map(|(side, item)| {
+                let share =
+                    Share::from_bytes(item.position(), &item.point_bytes(), item.proof_bytes())
+                        .unwrap();
+                share.check(&table, side, deck).unwrap()
+            })
+            .collect();
+        assert!(verify_batch(&GAME, &checks));
+    };
     let batched = || {
         for w in &windows {
-            let n = w.sigs;
-            assert!(herald::fairness::seals_verify(
-                &signers[..n],
-                black_box(&refs[..n]),
-                &sigs[..n]
-            ));
+            window_seals(w.sigs);
             assert!(verify_batch(&GAME, black_box(&checks[..w.shares])));
         }
     };
     let from_bytes = || {
         for w in &windows {
-            let n = w.sigs;
-            assert!(herald::fairness::seals_verify(
-                &signers[..n],
-                black_box(&refs[..n]),
-                &sigs[..n]
-            ));
-            let checks: Vec<ShareCheck> = black_box(&items[..w.shares])
-                .iter()
-                .map(|(side, item)| {
-                    let share =
-                        Share::from_bytes(item.position(), &item.point_bytes(), item.proof_bytes())
-                            .unwrap();
-                    share.check(&table, side, &packed).unwrap()
-                })
-                .collect();
-            assert!(verify_batch(&GAME, &checks));
+            window_seals(w.sigs);
+            shares_from_bytes(w.shares, &packed);
         }
     };
     // The floor from the record's bytes (issue 30, session 47): what the
@@ -499,22 +502,8 @@ fn floor(
                 let key = CardKey::from_bytes(black_box(key)).unwrap();
                 key.verify(&GAME, side, proof).unwrap();
             }
-            let n = w.sigs;
-            assert!(herald::fairness::seals_verify(
-                &signers[..n],
-                black_box(&refs[..n]),
-                &sigs[..n]
-            ));
-            let checks: Vec<ShareCheck> = black_box(&items[..w.shares])
-                .iter()
-                .map(|(side, item)| {
-                    let share =
-                        Share::from_bytes(item.position(), &item.point_bytes(), item.proof_bytes())
-                            .unwrap();
-                    share.check(&table, side, &read).unwrap()
-                })
-                .collect();
-            assert!(verify_batch(&GAME, &checks));
+            window_seals(w.sigs);
+            shares_from_bytes(w.shares, &read);
         }
     };
     let herald = || {
